@@ -1,0 +1,63 @@
+/**
+ * The Kysely instance over either driver: node-postgres when DATABASE_URL is set, PGlite
+ * (WebAssembly PostgreSQL, in-process) otherwise. Both speak PostgreSQL SQL, so the same
+ * migrations and queries serve both; only connection handling differs.
+ */
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect, type Transaction } from 'kysely';
+import pg from 'pg';
+import { pglitePool } from './pglite-pool.ts';
+import type { Database } from './schema.ts';
+
+/** The root database or a transaction: repos accept either. */
+export type Db = Kysely<Database>;
+/** Functions that must run inside their caller's transaction take this. */
+export type Trx = Transaction<Database>;
+export type DatabaseDriver = 'postgres' | 'pglite';
+
+export interface DatabaseHandle {
+  db: Db;
+  driver: DatabaseDriver;
+  close(): Promise<void>;
+  /** PGlite only: the data directory as a tarball, to start other instances from. */
+  dump?: () => Promise<Blob>;
+}
+
+export type DatabaseTarget =
+  | { driver: 'postgres'; url: string; poolMax?: number }
+  /** dataDir unset means in memory; loadDataDir starts from a dump (tests clone a migrated template). */
+  | { driver: 'pglite'; dataDir?: string; loadDataDir?: Blob };
+
+const PG_INT8_OID = 20;
+
+export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
+  if (target.driver === 'postgres') {
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: postgresPool(target.url, target.poolMax ?? 10) }) });
+    return { db, driver: 'postgres', close: () => db.destroy() };
+  }
+  const instance = new PGlite({
+    ...(target.dataDir ? { dataDir: target.dataDir } : {}),
+    ...(target.loadDataDir ? { loadDataDir: target.loadDataDir } : {}),
+  });
+  await instance.waitReady;
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pglitePool(instance) }) });
+  return { db, driver: 'pglite', close: () => db.destroy(), dump: () => instance.dumpDataDir('none') };
+}
+
+function postgresPool(url: string, max: number): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    connectionTimeoutMillis: 5_000,
+    // PGlite returns int8 (counts, sums of integers) as numbers; do the same here so results
+    // match across drivers. Amounts are NUMERIC and arrive as strings on both.
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === PG_INT8_OID ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+  });
+  // An idle client that loses its connection emits 'error' on the pool; without a listener
+  // that would crash the process instead of letting the next query reconnect.
+  pool.on('error', () => {});
+  return pool;
+}

@@ -1,0 +1,39 @@
+/**
+ * Authentication hooks. Protected routes are registered inside a scope that carries one of
+ * these hooks, so a route cannot be mounted there without its guard; they run on `onRequest`,
+ * before the body is read, so an unauthenticated caller costs no parsing.
+ */
+import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { AuthService, MerchantAuth } from '../modules/auth/service.ts';
+import { AppError } from './errors.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    merchantAuth: MerchantAuth | null;
+  }
+}
+
+/** The authenticated merchant's id: the only thing that identifies the tenant. */
+export function merchantIdOf(request: FastifyRequest): string {
+  if (!request.merchantAuth) throw new Error('merchantIdOf called on a route outside the authenticated scope');
+  return request.merchantAuth.merchantId;
+}
+
+export function requireMerchant(auth: AuthService): onRequestAsyncHookHandler {
+  return async (request: FastifyRequest, _reply: FastifyReply) => {
+    request.merchantAuth = await auth.authenticateMerchant(request.headers);
+  };
+}
+
+/**
+ * Admin routes take `Authorization: Bearer <ADMIN_TOKEN>`. Valid merchant credentials are
+ * answered 403 (known caller, not allowed), anything else 401.
+ */
+export function requireAdmin(auth: AuthService): onRequestAsyncHookHandler {
+  return async (request: FastifyRequest, _reply: FastifyReply) => {
+    if (auth.isAdmin(request.headers.authorization)) return;
+    const merchant = await auth.authenticateMerchant(request.headers).catch(() => null);
+    if (merchant) throw new AppError('FORBIDDEN', 'This route is for operators only');
+    throw new AppError('UNAUTHORIZED', 'Admin routes require Authorization: Bearer <ADMIN_TOKEN>');
+  };
+}

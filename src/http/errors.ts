@@ -1,0 +1,45 @@
+/**
+ * The closed catalogue of error codes and their HTTP status (DESIGN.md §4). Services throw
+ * AppError with one of these codes; the error handler turns it into the spec's Error object.
+ * Adding a code here is the only way to add one.
+ */
+export const ERROR_STATUS = {
+  VALIDATION_ERROR: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  IDEMPOTENCY_CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  LIMIT_EXCEEDED: 422,
+  NIGHT_TRANSACTIONS_DISABLED: 422,
+  QUOTE_EXPIRED: 422,
+  RECEIVER_NOT_ACTIVE: 422,
+  KYC_NOT_APPROVED: 422,
+  NO_MANAGED_WALLET: 422,
+  TRANSACTION_REJECTED: 422,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  PROVIDER_UNAVAILABLE: 503,
+  SERVICE_UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+export type ErrorDetails = Record<string, unknown>;
+
+export class AppError extends Error {
+  readonly statusCode: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ErrorDetails,
+  ) {
+    super(message);
+    this.name = 'AppError';
+    this.statusCode = ERROR_STATUS[code];
+  }
+}
+
+export const notFound = (what: string): AppError => new AppError('NOT_FOUND', `${what} not found`);

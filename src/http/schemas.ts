@@ -1,0 +1,63 @@
+/**
+ * Schema pieces shared by every route: the spec's Error object, strict objects, ids, paging.
+ */
+import { Type, type TProperties, type TSchema } from 'typebox';
+import { ERROR_STATUS, type ErrorCode } from './errors.ts';
+
+/**
+ * An object that rejects properties it does not name (DESIGN.md §4: unknown body properties
+ * are a 400), so a typo in an optional field is an error instead of a silent no-op.
+ */
+export const StrictObject = <T extends TProperties>(properties: T, options: { description?: string; title?: string } = {}) =>
+  Type.Object(properties, { ...options, additionalProperties: false });
+
+export const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(description ? { description } : {}) });
+export const Timestamp = (description?: string) =>
+  Type.String({ format: 'date-time', ...(description ? { description } : {}) });
+
+export const IdParams = StrictObject({ id: Uuid() });
+
+export const ErrorObject = Type.Object(
+  {
+    error: Type.String({ description: 'Stable machine code, e.g. VALIDATION_ERROR', examples: ['VALIDATION_ERROR'] }),
+    message: Type.String({ description: 'Human-readable explanation' }),
+    details: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), {
+        description: 'Free-form key/value details; for validation errors, one entry per bad field (location.path: problem)',
+      }),
+    ),
+    requestId: Type.String({ description: 'Correlation id; equals the x-request-id response header' }),
+  },
+  { $id: 'Error', title: 'Error', description: 'The Error object of every non-2xx answer' },
+);
+
+const STATUS_DESCRIPTIONS: Record<number, string> = {
+  400: 'Invalid input (VALIDATION_ERROR)',
+  401: 'Missing, invalid or expired credentials (UNAUTHORIZED)',
+  403: 'Authenticated but not allowed (FORBIDDEN)',
+  404: 'Not found, or owned by another merchant (NOT_FOUND)',
+  409: 'Conflict with the current state (CONFLICT, IDEMPOTENCY_CONFLICT)',
+  413: 'Body too large (PAYLOAD_TOO_LARGE)',
+  415: 'Body is not JSON (UNSUPPORTED_MEDIA_TYPE)',
+  422: 'A business rule refused the request (see the error code)',
+  429: 'Too many requests (RATE_LIMITED); see Retry-After',
+  500: 'Unexpected failure (INTERNAL_ERROR); no internals are disclosed',
+  503: 'A dependency is unavailable',
+};
+
+const errorRef = (description: string) => Type.Unsafe<{ error: string; message: string; requestId: string }>({ $ref: 'Error#', description });
+
+/**
+ * Response schemas for the error statuses a route can answer, for OpenAPI. Every route gets
+ * 400 and 500; pass the others it can produce.
+ */
+export function errorResponses(...statuses: number[]): Record<number, TSchema> {
+  const all = new Set([400, 429, 500, ...statuses]);
+  return Object.fromEntries([...all].sort().map((status) => [status, errorRef(STATUS_DESCRIPTIONS[status] ?? 'Error')]));
+}
+
+/** Error statuses of a route protected by merchant authentication. */
+export const AUTHENTICATED_ERRORS = [401, 403] as const;
+
+export const errorCodesForStatus = (status: number): ErrorCode[] =>
+  (Object.keys(ERROR_STATUS) as ErrorCode[]).filter((code) => ERROR_STATUS[code] === status);

@@ -1,0 +1,77 @@
+/**
+ * Entry point: read the configuration, open and migrate the database, start the roles it
+ * names (api, worker, or both), and close everything in order on SIGTERM or SIGINT.
+ */
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { openConfiguredDatabase } from './db/open-configured.ts';
+import { createLogger } from './logger.ts';
+import { seedDemoMerchant } from './modules/merchants/demo-merchant.ts';
+import { createMerchantsService } from './modules/merchants/service.ts';
+import { resolveRuntimeConfig } from './runtime-config.ts';
+import { startWorker } from './worker.ts';
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+async function main(): Promise<void> {
+  let baseConfig;
+  try {
+    baseConfig = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const log = createLogger(baseConfig.logLevel);
+  const { config, usedDevSecrets } = await resolveRuntimeConfig(baseConfig);
+  if (usedDevSecrets) {
+    log.warn({ dataDir: config.dataDir }, 'JWT_PRIVATE_KEY or API_SECRET_PEPPER unset: using development keys from DATA_DIR/dev-secrets.json');
+  }
+
+  const database = await openConfiguredDatabase(config);
+  log.info(
+    { driver: database.driver, migrated: database.migrated, ...(database.driver === 'pglite' ? { dataDir: config.dataDir } : {}) },
+    database.driver === 'pglite'
+      ? 'embedded PGlite database ready (not crash-durable: set DATABASE_URL for production)'
+      : 'PostgreSQL database ready',
+  );
+  if (database.driver === 'pglite') {
+    await seedDemoMerchant(createMerchantsService({ db: database.db, apiSecretPepper: config.apiSecretPepper }), config.dataDir, log);
+  }
+
+  const app = config.roles.includes('api') ? await buildApp({ config, db: database.db, logger: log }) : undefined;
+  const worker = config.roles.includes('worker') ? startWorker([], log.child({ role: 'worker' })) : undefined;
+
+  let shuttingDown = false;
+  const shutdown = async (signal: string) => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      log.error('graceful shutdown timed out; exiting');
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS);
+    force.unref();
+    try {
+      await app?.close();
+      await worker?.stop();
+      await database.close();
+      log.info('shutdown complete');
+      process.exit(0);
+    } catch (err) {
+      log.error({ err }, 'error during shutdown');
+      process.exit(1);
+    }
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+
+  if (app) await app.listen({ host: config.host, port: config.port });
+}
+
+main().catch((err: unknown) => {
+  console.error('fatal: failed to start', err);
+  process.exit(1);
+});

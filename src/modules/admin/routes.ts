@@ -1,0 +1,113 @@
+/**
+ * Operator routes under /admin, guarded by the admin token (see http/auth.ts). Every action is
+ * audited by the service that performs it.
+ */
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { PageOf, PageQuery } from '../../http/pagination.ts';
+import { IdParams, StrictObject, Uuid, errorResponses } from '../../http/schemas.ts';
+import type { App } from '../../http/types.ts';
+import { CredentialSchema, IssuedCredentialSchema, MerchantSchema } from '../merchants/schemas.ts';
+import type { MerchantsService } from '../merchants/service.ts';
+import type { AuditActor } from './audit.ts';
+
+const ADMIN_ERRORS = [401, 403] as const;
+const tags = ['Admin'];
+
+export const adminActor = (request: FastifyRequest): AuditActor => ({ actor: `admin-api@${request.ip}`, requestId: request.id });
+
+export function registerAdminMerchantRoutes(app: App, merchants: MerchantsService): void {
+  app.post(
+    '/admin/merchants',
+    {
+      schema: {
+        tags,
+        summary: 'Create a merchant with its first API credential',
+        body: StrictObject({ name: Type.String({ minLength: 2, maxLength: 255 }) }),
+        response: {
+          201: Type.Object({ merchant: MerchantSchema, credential: IssuedCredentialSchema }),
+          ...errorResponses(...ADMIN_ERRORS),
+        },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await merchants.createMerchant(request.body, adminActor(request))),
+  );
+
+  app.get(
+    '/admin/merchants',
+    {
+      schema: {
+        tags,
+        summary: 'List merchants, newest first',
+        querystring: StrictObject(PageQuery),
+        response: { 200: PageOf(MerchantSchema, 'MerchantPage'), ...errorResponses(...ADMIN_ERRORS) },
+      },
+    },
+    async (request) => merchants.listMerchants(request.query),
+  );
+
+  app.get(
+    '/admin/merchants/:id',
+    {
+      schema: { tags, summary: 'One merchant', params: IdParams, response: { 200: MerchantSchema, ...errorResponses(...ADMIN_ERRORS, 404) } },
+    },
+    async (request) => merchants.getMerchant(request.params.id),
+  );
+
+  for (const [action, status] of [
+    ['disable', 'DISABLED'],
+    ['enable', 'ACTIVE'],
+  ] as const) {
+    app.post(
+      `/admin/merchants/:id/${action}`,
+      {
+        schema: {
+          tags,
+          summary: action === 'disable' ? 'Disable a merchant: its credentials answer 403 until enabled' : 'Re-enable a disabled merchant',
+          params: IdParams,
+          response: { 200: MerchantSchema, ...errorResponses(...ADMIN_ERRORS, 404, 409) },
+        },
+      },
+      async (request) => merchants.setMerchantStatus(request.params.id, status, adminActor(request)),
+    );
+  }
+
+  app.get(
+    '/admin/merchants/:id/credentials',
+    {
+      schema: {
+        tags,
+        summary: "A merchant's API credentials (never their secrets)",
+        params: IdParams,
+        response: { 200: Type.Array(CredentialSchema), ...errorResponses(...ADMIN_ERRORS, 404) },
+      },
+    },
+    async (request) => merchants.listCredentials(request.params.id),
+  );
+
+  app.post(
+    '/admin/merchants/:id/credentials',
+    {
+      schema: {
+        tags,
+        summary: 'Issue a new API credential; the secret is in this response only',
+        params: IdParams,
+        response: { 201: IssuedCredentialSchema, ...errorResponses(...ADMIN_ERRORS, 404) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await merchants.issueCredential(request.params.id, adminActor(request))),
+  );
+
+  app.delete(
+    '/admin/merchants/:id/credentials/:credentialId',
+    {
+      schema: {
+        tags,
+        summary: 'Revoke an API credential, and every token issued from it, at once',
+        params: StrictObject({ id: Uuid(), credentialId: Uuid() }),
+        response: { 200: CredentialSchema, ...errorResponses(...ADMIN_ERRORS, 404) },
+      },
+    },
+    async (request) => merchants.revokeCredential(request.params.id, request.params.credentialId, adminActor(request)),
+  );
+}

@@ -1,0 +1,62 @@
+import { Type } from 'typebox';
+import { StrictObject, errorResponses } from '../../http/schemas.ts';
+import type { App } from '../../http/types.ts';
+import type { AuthService } from './service.ts';
+
+export function registerAuthRoutes(app: App, auth: AuthService, options: { tokenRateLimitPerMinute: number }): void {
+  app.post(
+    '/auth/token',
+    {
+      config: options.tokenRateLimitPerMinute > 0 ? { rateLimit: { max: options.tokenRateLimitPerMinute, timeWindow: 60_000 } } : {},
+      schema: {
+        tags: ['Authentication'],
+        summary: 'Exchange an API key and secret for a short-lived bearer token',
+        description:
+          'Answers an EdDSA-signed JWT valid for 15 minutes (`sub` = merchant id). Send it as `Authorization: Bearer <token>`; verify it with the keys at `/.well-known/jwks.json`. Rate-limited per client IP.',
+        security: [],
+        body: StrictObject({
+          apiKey: Type.String({ minLength: 1, maxLength: 200 }),
+          apiSecret: Type.String({ minLength: 1, maxLength: 200 }),
+        }),
+        response: {
+          200: Type.Object({
+            accessToken: Type.String(),
+            tokenType: Type.Literal('Bearer'),
+            expiresIn: Type.Integer({ description: 'Seconds until the token expires' }),
+          }),
+          ...errorResponses(401, 403),
+        },
+      },
+    },
+    async (request) => auth.issueToken(request.body.apiKey, request.body.apiSecret),
+  );
+
+  app.get(
+    '/.well-known/jwks.json',
+    {
+      schema: {
+        tags: ['Authentication'],
+        summary: 'Public keys that verify access tokens (JWKS)',
+        security: [],
+        response: {
+          200: Type.Object({
+            keys: Type.Array(
+              Type.Object({
+                kty: Type.String(),
+                crv: Type.String(),
+                x: Type.String(),
+                kid: Type.String(),
+                alg: Type.String(),
+                use: Type.String(),
+              }),
+            ),
+          }),
+        },
+      },
+    },
+    async (_request, reply) => {
+      reply.header('cache-control', 'public, max-age=300');
+      return auth.jwks();
+    },
+  );
+}

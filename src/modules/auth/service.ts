@@ -1,0 +1,83 @@
+/**
+ * Who is calling: a merchant by key+secret or by bearer token, or the operator by the admin
+ * token. Every failure looks the same to the caller (401) except a disabled merchant with
+ * valid credentials (403), so responses never reveal which part of a credential was wrong.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { AppError } from '../../http/errors.ts';
+import type { MerchantsService } from '../merchants/service.ts';
+import type { AccessToken, TokenIssuer } from './tokens.ts';
+
+export interface MerchantAuth {
+  merchantId: string;
+  credentialId: string;
+  method: 'api-key' | 'bearer';
+}
+
+export interface AuthHeaders {
+  'x-api-key'?: string | string[] | undefined;
+  'x-api-secret'?: string | string[] | undefined;
+  authorization?: string | undefined;
+}
+
+const unauthorized = (message: string) => new AppError('UNAUTHORIZED', message);
+const DISABLED = () => new AppError('FORBIDDEN', 'Merchant is disabled');
+const single = (value: string | string[] | undefined) => (Array.isArray(value) ? undefined : value);
+const sha256 = (value: string) => createHash('sha256').update(value).digest();
+
+export function createAuthService(deps: {
+  merchants: Pick<MerchantsService, 'checkKeyAndSecret' | 'checkTokenCredential'>;
+  tokens: TokenIssuer;
+  adminToken: string | undefined;
+}) {
+  const { merchants, tokens } = deps;
+  const adminTokenHash = deps.adminToken ? sha256(deps.adminToken) : undefined;
+
+  async function exchange(apiKey: string, apiSecret: string): Promise<MerchantAuth> {
+    const check = await merchants.checkKeyAndSecret(apiKey, apiSecret);
+    if (check.ok) return { merchantId: check.merchantId, credentialId: check.credentialId, method: 'api-key' };
+    if (check.reason === 'merchant_disabled') throw DISABLED();
+    throw unauthorized('Invalid API key or secret');
+  }
+
+  return {
+    /** Authenticates a merchant from request headers; throws 401 or 403. */
+    async authenticateMerchant(headers: AuthHeaders): Promise<MerchantAuth> {
+      const apiKey = single(headers['x-api-key']);
+      const apiSecret = single(headers['x-api-secret']);
+      const authorization = headers.authorization;
+
+      if (apiKey !== undefined || apiSecret !== undefined) {
+        if (!apiKey || !apiSecret) throw unauthorized('Send both x-api-key and x-api-secret, or a bearer token');
+        return exchange(apiKey, apiSecret);
+      }
+      if (authorization === undefined) {
+        throw unauthorized('Missing credentials: send x-api-key and x-api-secret, or Authorization: Bearer <token>');
+      }
+      const match = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/i.exec(authorization);
+      if (!match?.[1]) throw unauthorized('Authorization must use the Bearer scheme');
+      const subject = await tokens.verify(match[1]);
+      if (!subject) throw unauthorized('Invalid or expired access token');
+      const check = await merchants.checkTokenCredential(subject.merchantId, subject.credentialId);
+      if (check.ok) return { ...subject, method: 'bearer' };
+      if (check.reason === 'merchant_disabled') throw DISABLED();
+      throw unauthorized('Access token credential has been revoked');
+    },
+
+    /** POST /auth/token: key and secret in, a short-lived bearer token out. */
+    async issueToken(apiKey: string, apiSecret: string): Promise<AccessToken> {
+      const auth = await exchange(apiKey, apiSecret);
+      return tokens.issue({ merchantId: auth.merchantId, credentialId: auth.credentialId });
+    },
+
+    jwks: () => tokens.jwks(),
+
+    /** True when the Authorization header carries the configured admin token (constant time). */
+    isAdmin(authorization: string | undefined): boolean {
+      if (!adminTokenHash || !authorization?.startsWith('Bearer ')) return false;
+      return timingSafeEqual(sha256(authorization.slice('Bearer '.length)), adminTokenHash);
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,0 +1,83 @@
+/**
+ * Access tokens: EdDSA (Ed25519) JWTs exchanged for an API key and secret. The algorithm is
+ * pinned on verification, so `alg: none` or an HMAC token keyed with the public key is refused;
+ * issuer, audience and expiry are required. `cid` names the credential the token came from,
+ * so revoking that credential also ends its tokens.
+ */
+import { createPrivateKey, createPublicKey, randomUUID } from 'node:crypto';
+import { calculateJwkThumbprint, createLocalJWKSet, exportJWK, type JWK, jwtVerify, SignJWT } from 'jose';
+
+export interface TokenSettings {
+  privateKeyPem: string;
+  issuer: string;
+  audience: string;
+  ttlSeconds: number;
+}
+
+export interface AccessToken {
+  accessToken: string;
+  tokenType: 'Bearer';
+  expiresIn: number;
+}
+
+export interface TokenSubject {
+  merchantId: string;
+  credentialId: string;
+}
+
+const ALGORITHM = 'EdDSA';
+
+export interface PublicJwk {
+  kty: 'OKP';
+  crv: 'Ed25519';
+  x: string;
+  kid: string;
+  alg: string;
+  use: 'sig';
+}
+
+export async function createTokenIssuer(settings: TokenSettings) {
+  const privateKey = createPrivateKey(settings.privateKeyPem);
+  if (privateKey.asymmetricKeyType !== 'ed25519') throw new Error('JWT_PRIVATE_KEY must be an Ed25519 key');
+  const publicJwk: JWK = await exportJWK(createPublicKey(privateKey));
+  const kid = await calculateJwkThumbprint(publicJwk);
+  const jwks: { keys: PublicJwk[] } = {
+    keys: [{ kty: 'OKP', crv: 'Ed25519', x: String(publicJwk.x), kid, alg: ALGORITHM, use: 'sig' }],
+  };
+  const keySet = createLocalJWKSet(jwks);
+
+  return {
+    jwks: () => jwks,
+
+    async issue(subject: TokenSubject): Promise<AccessToken> {
+      const accessToken = await new SignJWT({ cid: subject.credentialId })
+        .setProtectedHeader({ alg: ALGORITHM, kid, typ: 'JWT' })
+        .setSubject(subject.merchantId)
+        .setIssuer(settings.issuer)
+        .setAudience(settings.audience)
+        .setJti(randomUUID())
+        .setIssuedAt()
+        .setExpirationTime(`${settings.ttlSeconds}s`)
+        .sign(privateKey);
+      return { accessToken, tokenType: 'Bearer', expiresIn: settings.ttlSeconds };
+    },
+
+    /** The token's subject, or null for any token that is not ours, intact and current. */
+    async verify(token: string): Promise<TokenSubject | null> {
+      try {
+        const { payload } = await jwtVerify(token, keySet, {
+          algorithms: [ALGORITHM],
+          issuer: settings.issuer,
+          audience: settings.audience,
+          requiredClaims: ['sub', 'exp', 'iat', 'jti', 'cid'],
+        });
+        if (typeof payload.sub !== 'string' || typeof payload.cid !== 'string') return null;
+        return { merchantId: payload.sub, credentialId: payload.cid };
+      } catch {
+        return null;
+      }
+    },
+  };
+}
+
+export type TokenIssuer = Awaited<ReturnType<typeof createTokenIssuer>>;

@@ -1,0 +1,99 @@
+import type { Db as Executor } from '../../db/database.ts';
+import type { MerchantRow, MerchantStatus } from '../../db/schema.ts';
+
+/** Every function takes the transaction (or the root db) it runs in. */
+
+/** The public columns of a credential: never the secret hash. */
+const CREDENTIAL_COLUMNS = ['id', 'merchant_id', 'key_id', 'created_at', 'revoked_at'] as const;
+
+export const merchantsRepo = {
+  insertMerchant(db: Executor, merchant: { id: string; name: string; status: MerchantStatus }) {
+    return db.insertInto('merchants').values(merchant).returningAll().executeTakeFirstOrThrow();
+  },
+
+  findMerchant(db: Executor, id: string): Promise<MerchantRow | undefined> {
+    return db.selectFrom('merchants').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+
+  async listMerchants(db: Executor, page: { offset: number; limit: number }) {
+    const [rows, count] = await Promise.all([
+      db.selectFrom('merchants').selectAll().orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute(),
+      db.selectFrom('merchants').select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.total) };
+  },
+
+  /** Guarded: only changes a merchant whose status is `from`. */
+  setMerchantStatus(db: Executor, id: string, from: MerchantStatus, to: MerchantStatus) {
+    return db
+      .updateTable('merchants')
+      .set({ status: to, updated_at: new Date() })
+      .where('id', '=', id)
+      .where('status', '=', from)
+      .returningAll()
+      .executeTakeFirst();
+  },
+
+  insertCredential(db: Executor, credential: { id: string; merchant_id: string; key_id: string; secret_hash: string }) {
+    return db.insertInto('api_credentials').values(credential).returning(CREDENTIAL_COLUMNS).executeTakeFirstOrThrow();
+  },
+
+  listCredentials(db: Executor, merchantId: string) {
+    return db
+      .selectFrom('api_credentials')
+      .select(CREDENTIAL_COLUMNS)
+      .where('merchant_id', '=', merchantId)
+      .orderBy('created_at', 'desc')
+      .execute();
+  },
+
+  revokeCredential(db: Executor, merchantId: string, credentialId: string) {
+    return db
+      .updateTable('api_credentials')
+      .set({ revoked_at: new Date() })
+      .where('id', '=', credentialId)
+      .where('merchant_id', '=', merchantId)
+      .where('revoked_at', 'is', null)
+      .returning(CREDENTIAL_COLUMNS)
+      .executeTakeFirst();
+  },
+
+  findCredential(db: Executor, merchantId: string, credentialId: string) {
+    return db
+      .selectFrom('api_credentials')
+      .select(CREDENTIAL_COLUMNS)
+      .where('id', '=', credentialId)
+      .where('merchant_id', '=', merchantId)
+      .executeTakeFirst();
+  },
+
+  /** The one query of key+secret authentication: the credential and its merchant's status. */
+  findCredentialByKey(db: Executor, keyId: string) {
+    return db
+      .selectFrom('api_credentials as c')
+      .innerJoin('merchants as m', 'm.id', 'c.merchant_id')
+      .select(['c.id', 'c.merchant_id', 'c.secret_hash', 'c.revoked_at', 'm.status as merchant_status'])
+      .where('c.key_id', '=', keyId)
+      .executeTakeFirst();
+  },
+
+  /** The one query of bearer authentication: the token's credential must still be live. */
+  findLiveCredential(db: Executor, merchantId: string, credentialId: string) {
+    return db
+      .selectFrom('api_credentials as c')
+      .innerJoin('merchants as m', 'm.id', 'c.merchant_id')
+      .select(['c.id', 'm.status as merchant_status'])
+      .where('c.id', '=', credentialId)
+      .where('c.merchant_id', '=', merchantId)
+      .where('c.revoked_at', 'is', null)
+      .executeTakeFirst();
+  },
+
+  countMerchants(db: Executor) {
+    return db
+      .selectFrom('merchants')
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow()
+      .then((row) => Number(row.total));
+  },
+};

@@ -1,0 +1,172 @@
+/**
+ * Merchants and their API credentials: creation, status changes, credential issue and
+ * revocation (each audited in its own transaction), and the credential checks that
+ * authentication relies on.
+ */
+import type { Db } from '../../db/database.ts';
+import type { MerchantRow, MerchantStatus } from '../../db/schema.ts';
+import { AppError, notFound } from '../../http/errors.ts';
+import { newId } from '../../lib/ids.ts';
+import { type AuditActor, recordAudit } from '../admin/audit.ts';
+import { API_KEY_PATTERN, generateCredential, hashSecret, secretMatches } from './credentials.ts';
+import { merchantsRepo as repo } from './repo.ts';
+
+export interface Merchant {
+  id: string;
+  name: string;
+  status: MerchantStatus;
+  createdAt: string;
+}
+
+export interface Credential {
+  id: string;
+  apiKey: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+/** Returned once, at issue: the only time the secret exists outside the caller's hands. */
+export interface IssuedCredential extends Credential {
+  apiSecret: string;
+}
+
+export type CredentialCheck =
+  | { ok: true; merchantId: string; credentialId: string }
+  | { ok: false; reason: 'unknown' | 'revoked' | 'merchant_disabled' };
+
+const toMerchant = (row: MerchantRow): Merchant => ({
+  id: row.id,
+  name: row.name,
+  status: row.status,
+  createdAt: row.created_at.toISOString(),
+});
+
+const toCredential = (row: { id: string; key_id: string; created_at: Date; revoked_at: Date | null }): Credential => ({
+  id: row.id,
+  apiKey: row.key_id,
+  createdAt: row.created_at.toISOString(),
+  revokedAt: row.revoked_at?.toISOString() ?? null,
+});
+
+export function createMerchantsService(deps: { db: Db; apiSecretPepper: string }) {
+  const { db, apiSecretPepper } = deps;
+  // Hashing a dummy secret for unknown keys keeps their timing close to that of known keys.
+  const unknownKeyHash = hashSecret(apiSecretPepper, 'unknown');
+
+  async function issueCredentialIn(trx: Db, merchantId: string): Promise<IssuedCredential> {
+    const generated = generateCredential(apiSecretPepper);
+    const row = await repo.insertCredential(trx, {
+      id: newId(),
+      merchant_id: merchantId,
+      key_id: generated.apiKey,
+      secret_hash: generated.secretHash,
+    });
+    return { ...toCredential(row), apiSecret: generated.apiSecret };
+  }
+
+  return {
+    async createMerchant(input: { name: string }, by: AuditActor): Promise<{ merchant: Merchant; credential: IssuedCredential }> {
+      return db.transaction().execute(async (trx) => {
+        const merchant = toMerchant(await repo.insertMerchant(trx, { id: newId(), name: input.name, status: 'ACTIVE' }));
+        const credential = await issueCredentialIn(trx, merchant.id);
+        await recordAudit(trx, by, {
+          action: 'merchant.create',
+          targetType: 'merchant',
+          targetId: merchant.id,
+          details: { name: merchant.name, credentialId: credential.id },
+        });
+        return { merchant, credential };
+      });
+    },
+
+    async getMerchant(id: string): Promise<Merchant> {
+      const row = await repo.findMerchant(db, id);
+      if (!row) throw notFound('Merchant');
+      return toMerchant(row);
+    },
+
+    async listMerchants(page: { page: number; limit: number }) {
+      const { rows, total } = await repo.listMerchants(db, { offset: (page.page - 1) * page.limit, limit: page.limit });
+      return { data: rows.map(toMerchant), total, page: page.page, limit: page.limit };
+    },
+
+    countMerchants: () => repo.countMerchants(db),
+
+    /** DISABLED merchants keep their data but every authenticated call answers 403. */
+    async setMerchantStatus(id: string, to: MerchantStatus, by: AuditActor): Promise<Merchant> {
+      return db.transaction().execute(async (trx) => {
+        const current = await repo.findMerchant(trx, id);
+        if (!current) throw notFound('Merchant');
+        if (current.status === to) return toMerchant(current);
+        const updated = await repo.setMerchantStatus(trx, id, current.status, to);
+        if (!updated) throw new AppError('CONFLICT', 'Merchant status changed concurrently; retry');
+        await recordAudit(trx, by, {
+          action: to === 'DISABLED' ? 'merchant.disable' : 'merchant.enable',
+          targetType: 'merchant',
+          targetId: id,
+          details: { from: current.status, to },
+        });
+        return toMerchant(updated);
+      });
+    },
+
+    async issueCredential(merchantId: string, by: AuditActor): Promise<IssuedCredential> {
+      return db.transaction().execute(async (trx) => {
+        if (!(await repo.findMerchant(trx, merchantId))) throw notFound('Merchant');
+        const credential = await issueCredentialIn(trx, merchantId);
+        await recordAudit(trx, by, {
+          action: 'credential.issue',
+          targetType: 'credential',
+          targetId: credential.id,
+          details: { merchantId, apiKey: credential.apiKey },
+        });
+        return credential;
+      });
+    },
+
+    async listCredentials(merchantId: string): Promise<Credential[]> {
+      if (!(await repo.findMerchant(db, merchantId))) throw notFound('Merchant');
+      return (await repo.listCredentials(db, merchantId)).map(toCredential);
+    },
+
+    /** Revocation takes effect at once, for key+secret and for tokens already issued. */
+    async revokeCredential(merchantId: string, credentialId: string, by: AuditActor): Promise<Credential> {
+      return db.transaction().execute(async (trx) => {
+        const revoked = await repo.revokeCredential(trx, merchantId, credentialId);
+        if (!revoked) {
+          const existing = await repo.findCredential(trx, merchantId, credentialId);
+          if (!existing) throw notFound('Credential');
+          return toCredential(existing);
+        }
+        await recordAudit(trx, by, {
+          action: 'credential.revoke',
+          targetType: 'credential',
+          targetId: credentialId,
+          details: { merchantId, apiKey: revoked.key_id },
+        });
+        return toCredential(revoked);
+      });
+    },
+
+    /** Checks an x-api-key / x-api-secret pair. The secret is verified before anything else is revealed. */
+    async checkKeyAndSecret(apiKey: string, apiSecret: string): Promise<CredentialCheck> {
+      const row = API_KEY_PATTERN.test(apiKey) ? await repo.findCredentialByKey(db, apiKey) : undefined;
+      if (!secretMatches(apiSecretPepper, apiSecret, row?.secret_hash ?? unknownKeyHash) || !row) {
+        return { ok: false, reason: 'unknown' };
+      }
+      if (row.revoked_at) return { ok: false, reason: 'revoked' };
+      if (row.merchant_status !== 'ACTIVE') return { ok: false, reason: 'merchant_disabled' };
+      return { ok: true, merchantId: row.merchant_id, credentialId: row.id };
+    },
+
+    /** Checks that the credential a token was issued from is still live. */
+    async checkTokenCredential(merchantId: string, credentialId: string): Promise<CredentialCheck> {
+      const row = await repo.findLiveCredential(db, merchantId, credentialId);
+      if (!row) return { ok: false, reason: 'revoked' };
+      if (row.merchant_status !== 'ACTIVE') return { ok: false, reason: 'merchant_disabled' };
+      return { ok: true, merchantId, credentialId };
+    },
+  };
+}
+
+export type MerchantsService = ReturnType<typeof createMerchantsService>;

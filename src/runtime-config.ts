@@ -1,0 +1,53 @@
+/**
+ * The configuration with its key material resolved. Production passes JWT_PRIVATE_KEY and
+ * API_SECRET_PEPPER; elsewhere, missing keys are generated once and kept in
+ * $DATA_DIR/dev-secrets.json (mode 0600) so tokens and API secrets survive restarts.
+ */
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Config } from './config.ts';
+
+export interface RuntimeConfig extends Config {
+  jwt: Config['jwt'] & { privateKeyPem: string };
+  apiSecretPepper: string;
+}
+
+interface DevSecrets {
+  jwtPrivateKeyPem: string;
+  apiSecretPepper: string;
+}
+
+export function generateDevSecrets(): DevSecrets {
+  const { privateKey } = generateKeyPairSync('ed25519');
+  return {
+    jwtPrivateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    apiSecretPepper: randomBytes(32).toString('base64url'),
+  };
+}
+
+export function withSecrets(config: Config, secrets: DevSecrets): RuntimeConfig {
+  return {
+    ...config,
+    jwt: { ...config.jwt, privateKeyPem: config.jwt.privateKeyPem ?? secrets.jwtPrivateKeyPem },
+    apiSecretPepper: config.apiSecretPepper ?? secrets.apiSecretPepper,
+  };
+}
+
+/** Fills missing keys from the development secrets file; says whether it had to. */
+export async function resolveRuntimeConfig(config: Config): Promise<{ config: RuntimeConfig; usedDevSecrets: boolean }> {
+  if (config.jwt.privateKeyPem && config.apiSecretPepper) {
+    return { config: config as RuntimeConfig, usedDevSecrets: false };
+  }
+  const file = path.join(config.dataDir, 'dev-secrets.json');
+  let secrets: DevSecrets;
+  try {
+    secrets = JSON.parse(await readFile(file, 'utf8')) as DevSecrets;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`cannot read ${file}: ${String(err)}`);
+    secrets = generateDevSecrets();
+    await mkdir(config.dataDir, { recursive: true });
+    await writeFile(file, JSON.stringify(secrets, null, 2), { mode: 0o600, flag: 'wx' });
+  }
+  return { config: withSecrets(config, secrets), usedDevSecrets: true };
+}

@@ -1,0 +1,91 @@
+/**
+ * Builds the real app on a fresh test database, with small factories for what tests need.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import type { DatabaseHandle } from '../../src/db/database.ts';
+import type { App } from '../../src/http/types.ts';
+import { generateDevSecrets, type RuntimeConfig, withSecrets } from '../../src/runtime-config.ts';
+import { openTestDatabase } from './database.ts';
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef0123456789';
+const secrets = generateDevSecrets();
+
+export function testConfig(env: Record<string, string> = {}): RuntimeConfig {
+  return withSecrets(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ADMIN_TOKEN, DATA_DIR: '/nonexistent', ...env }), secrets);
+}
+
+export interface TestMerchant {
+  merchantId: string;
+  credentialId: string;
+  apiKey: string;
+  apiSecret: string;
+  /** x-api-key and x-api-secret headers */
+  headers: Record<string, string>;
+}
+
+export interface TestContext {
+  app: App;
+  database: DatabaseHandle;
+  config: RuntimeConfig;
+  /** Another app over the same database with other settings. Closed by close(). */
+  buildApp(env?: Record<string, string>, logger?: FastifyBaseLogger): Promise<App>;
+  createMerchant(name?: string): Promise<TestMerchant>;
+  bearerFor(merchant: TestMerchant): Promise<Record<string, string>>;
+  close(): Promise<void>;
+}
+
+export async function createTestContext(env: Record<string, string> = {}): Promise<TestContext> {
+  const database = await openTestDatabase();
+  const apps: App[] = [];
+  const build = async (overrides: Record<string, string> = {}, logger?: FastifyBaseLogger) => {
+    const app = await buildApp({ config: testConfig({ ...env, ...overrides }), db: database.db, ...(logger ? { logger } : {}) });
+    apps.push(app);
+    await app.ready();
+    return app;
+  };
+  const app = await build();
+  const config = testConfig(env);
+
+  return {
+    app,
+    database,
+    config,
+    buildApp: build,
+    async createMerchant(name = 'Test Merchant') {
+      const { merchant, credential } = await app.services.merchants.createMerchant({ name }, { actor: 'test' });
+      return {
+        merchantId: merchant.id,
+        credentialId: credential.id,
+        apiKey: credential.apiKey,
+        apiSecret: credential.apiSecret,
+        headers: { 'x-api-key': credential.apiKey, 'x-api-secret': credential.apiSecret },
+      };
+    },
+    async bearerFor(merchant) {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/token',
+        payload: { apiKey: merchant.apiKey, apiSecret: merchant.apiSecret },
+      });
+      if (response.statusCode !== 200) throw new Error(`token exchange failed: ${response.body}`);
+      return { authorization: `Bearer ${response.json().accessToken}` };
+    },
+    async close() {
+      await Promise.all(apps.map((a) => a.close()));
+      await database.close();
+    },
+  };
+}
+
+/** Asserts the spec's Error object and returns it. */
+export function expectErrorBody(response: { statusCode: number; headers: Record<string, unknown>; json(): unknown }, status: number, code: string) {
+  const body = response.json() as { error: string; message: string; requestId: string; details?: Record<string, unknown> };
+  if (response.statusCode !== status || body.error !== code) {
+    throw new Error(`expected ${status} ${code}, got ${response.statusCode} ${JSON.stringify(body)}`);
+  }
+  if (typeof body.message !== 'string' || body.message.length === 0) throw new Error('Error object without a message');
+  if (body.requestId !== response.headers['x-request-id']) throw new Error('requestId differs from the x-request-id header');
+  return body;
+}

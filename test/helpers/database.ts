@@ -1,0 +1,39 @@
+/**
+ * A fresh, migrated database for one test file, cloned from the run's template (see
+ * global-setup.ts): a new PostgreSQL database when DATABASE_URL is set, else a new in-memory PGlite.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { inject } from 'vitest';
+import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
+import { adminQuery, withDatabase } from './postgres.ts';
+
+export async function openTestDatabase(): Promise<DatabaseHandle> {
+  const target = inject('testDatabase');
+  if (target.driver === 'pglite') {
+    const dump = new Blob([await readFile(target.dumpPath)]);
+    return openDatabase({ driver: 'pglite', loadDataDir: dump });
+  }
+  const name = `test_${randomBytes(6).toString('hex')}`;
+  await adminQuery(target.url, `create database "${name}" template "${target.template}"`);
+  const handle = await openDatabase({ driver: 'postgres', url: withDatabase(target.url, name), poolMax: 5 });
+  return {
+    ...handle,
+    async close() {
+      await handle.close();
+      await adminQuery(target.url, `drop database if exists "${name}" with (force)`);
+    },
+  };
+}
+
+/** The driver this run tests against, for the few tests that differ by driver. */
+export const testDriver = () => inject('testDatabase').driver;
+
+/** A URL for a new empty PostgreSQL database (dropped by the returned function), or undefined on PGlite runs. */
+export async function emptyPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> } | undefined> {
+  const target = inject('testDatabase');
+  if (target.driver !== 'postgres') return undefined;
+  const name = `test_${randomBytes(6).toString('hex')}`;
+  await adminQuery(target.url, `create database "${name}"`);
+  return { url: withDatabase(target.url, name), drop: () => adminQuery(target.url, `drop database if exists "${name}" with (force)`) };
+}

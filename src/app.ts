@@ -3,7 +3,7 @@
  * tests call it directly. Every mounted module is listed below, in its guard's scope.
  */
 import rateLimit from '@fastify/rate-limit';
-import { TypeBoxValidatorCompiler, registerAjvFormats, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Format, registerAjvFormats, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
 import type { Db } from './db/database.ts';
 import { requireAdmin, requireMerchant } from './http/auth.ts';
@@ -14,12 +14,18 @@ import { ADMIN_SECURITY, API_PREFIX, MERCHANT_SECURITY, registerOpenApi } from '
 import { requestIdFor } from './http/request-id.ts';
 import { ErrorObject } from './http/schemas.ts';
 import type { App } from './http/types.ts';
+import { validatorCompiler } from './http/validator.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
+import { UUID_PATTERN } from './lib/ids.ts';
 import { createLogger } from './logger.ts';
 import { registerAdminMerchantRoutes } from './modules/admin/routes.ts';
 import { registerAuthRoutes } from './modules/auth/routes.ts';
+import { registerAdminFeeTierRoutes, registerFeeTierRoutes } from './modules/fee-tiers/routes.ts';
 import { registerHealthRoutes } from './modules/health/routes.ts';
 import { registerMerchantRoutes } from './modules/merchants/routes.ts';
+import { registerAdminReceiverRoutes } from './modules/receivers/admin-routes.ts';
+import { registerReceiverRoutes } from './modules/receivers/routes.ts';
+import { registerSandboxRoutes } from './modules/sandbox/routes.ts';
 import type { RuntimeConfig } from './runtime-config.ts';
 import { createServices, type Services } from './services.ts';
 
@@ -29,6 +35,8 @@ export interface AppDeps {
   logger?: FastifyBaseLogger;
   clock?: Clock;
   metrics?: Metrics;
+  /** Built from config and db when not given (main.ts shares its own with the worker). */
+  services?: Services;
 }
 
 declare module 'fastify' {
@@ -38,12 +46,15 @@ declare module 'fastify' {
 }
 
 registerAjvFormats();
+// ajv-formats' uuid also accepts a `urn:uuid:` prefix, which PostgreSQL then refuses (a 500
+// instead of a 400): ids are the bare 8-4-4-4-12 form only.
+Format.Set('uuid', (value) => UUID_PATTERN.test(value));
 
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, db } = deps;
   const clock = deps.clock ?? systemClock;
   const metrics = deps.metrics ?? createMetrics();
-  const services = await createServices({ config, db, clock });
+  const services = deps.services ?? (await createServices({ config, db, clock }));
 
   const app = Fastify({
     loggerInstance: deps.logger ?? createLogger(config.logLevel),
@@ -59,9 +70,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  // TypeBox's compiled checker: no type coercion of bodies (a "10" is not a number), while
-  // querystring and path values are converted from text as they must be.
-  app.setValidatorCompiler(TypeBoxValidatorCompiler);
+  app.setValidatorCompiler(validatorCompiler);
   app.decorate('services', services);
   app.decorateRequest('merchantAuth', null);
   app.addSchema(ErrorObject);
@@ -99,6 +108,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
           );
         }
         registerMerchantRoutes(merchantScope, services.merchants);
+        registerReceiverRoutes(merchantScope, services.receivers);
+        if (config.sandboxEnabled) registerSandboxRoutes(merchantScope, services);
+        registerFeeTierRoutes(merchantScope, services.feeTiers);
       });
 
       if (config.adminToken) {
@@ -108,6 +120,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
           });
           adminScope.addHook('onRequest', requireAdmin(services.auth));
           registerAdminMerchantRoutes(adminScope, services.merchants);
+          registerAdminReceiverRoutes(adminScope, services.receivers);
+          registerAdminFeeTierRoutes(adminScope, services.feeTiers);
         });
       }
     },

@@ -39,6 +39,20 @@ export interface Config {
     /** Requests per minute per client IP on POST /auth/token; 0 disables the limit. */
     tokenPerIpPerMinute: number;
   };
+  /** Mounts /api/v1/sandbox (test drivers for the simulated PSP and chain, and KYC decisions). */
+  sandboxEnabled: boolean;
+  receivers: {
+    /** Decimal text with 2 places, or null for no limit. */
+    defaultDailyLimitBrl: string | null;
+    defaultDailyTransactionLimit: number | null;
+    /** Banco Central's night limits concern individuals (PF); companies are at the institution's discretion. */
+    defaultNightTransactionsEnabled: { PF: boolean; PJ: boolean };
+  };
+  feeTiers: {
+    /** Highest merchant fee a merchant may set, as a fraction (0.1 = 10 %). */
+    maxMerchantFeePercentage: string;
+    maxTiersPerOrderType: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -79,6 +93,19 @@ export function loadConfig(env: Env = process.env): Config {
       perCredentialPerMinute: read.integer('RATE_LIMIT_PER_MINUTE', 6000, 0, 10_000_000),
       tokenPerIpPerMinute: read.integer('TOKEN_RATE_LIMIT_PER_MINUTE', 60, 0, 10_000_000),
     },
+    sandboxEnabled: read.boolean('SANDBOX_ENABLED', nodeEnv !== 'production'),
+    receivers: {
+      defaultDailyLimitBrl: read.decimal('RECEIVER_DEFAULT_DAILY_LIMIT_BRL', 2),
+      defaultDailyTransactionLimit: read.optionalInteger('RECEIVER_DEFAULT_DAILY_TRANSACTION_LIMIT', 0, 1_000_000),
+      defaultNightTransactionsEnabled: {
+        PF: read.boolean('RECEIVER_DEFAULT_NIGHT_TRANSACTIONS_PF', false),
+        PJ: read.boolean('RECEIVER_DEFAULT_NIGHT_TRANSACTIONS_PJ', true),
+      },
+    },
+    feeTiers: {
+      maxMerchantFeePercentage: read.decimal('MERCHANT_FEE_MAX_PERCENTAGE', 6) ?? '0.1',
+      maxTiersPerOrderType: read.integer('FEE_TIERS_MAX', 20, 1, 100),
+    },
   };
 
   if (nodeEnv === 'production') {
@@ -117,6 +144,22 @@ class EnvReader {
       return fallback;
     }
     return parsed;
+  }
+
+  optionalInteger(name: string, min: number, max: number): number | null {
+    return this.raw(name) === undefined ? null : this.integer(name, 0, min, max);
+  }
+
+  /** A non-negative decimal with at most `places` decimals, kept as text (money is never a float). */
+  decimal(name: string, places: number): string | null {
+    const value = this.raw(name);
+    if (value === undefined) return null;
+    const pattern = new RegExp(`^\\d{1,15}(\\.\\d{1,${places}})?$`);
+    if (!pattern.test(value)) {
+      this.problems.push(`${name} must be a non-negative decimal with at most ${places} decimals (got "${value}")`);
+      return null;
+    }
+    return value;
   }
 
   boolean(name: string, fallback: boolean): boolean {

@@ -7,8 +7,9 @@ import { ConfigError, loadConfig } from './config.ts';
 import { openConfiguredDatabase } from './db/open-configured.ts';
 import { createLogger } from './logger.ts';
 import { seedDemoMerchant } from './modules/merchants/demo-merchant.ts';
-import { createMerchantsService } from './modules/merchants/service.ts';
+import { systemClock } from './lib/clock.ts';
 import { resolveRuntimeConfig } from './runtime-config.ts';
+import { createServices } from './services.ts';
 import { startWorker } from './worker.ts';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -37,11 +38,10 @@ async function main(): Promise<void> {
       ? 'embedded PGlite database ready (not crash-durable: set DATABASE_URL for production)'
       : 'PostgreSQL database ready',
   );
-  if (database.driver === 'pglite') {
-    await seedDemoMerchant(createMerchantsService({ db: database.db, apiSecretPepper: config.apiSecretPepper }), config.dataDir, log);
-  }
+  const services = await createServices({ config, db: database.db, clock: systemClock });
+  if (database.driver === 'pglite') await seedDemoMerchant(services.merchants, config.dataDir, log);
 
-  const app = config.roles.includes('api') ? await buildApp({ config, db: database.db, logger: log }) : undefined;
+  const app = config.roles.includes('api') ? await buildApp({ config, db: database.db, logger: log, services }) : undefined;
   const worker = config.roles.includes('worker') ? startWorker([], log.child({ role: 'worker' })) : undefined;
 
   let shuttingDown = false;

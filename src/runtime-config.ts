@@ -44,7 +44,7 @@ export async function resolveRuntimeConfig(config: Config): Promise<{ config: Ru
   try {
     secrets = JSON.parse(await readFile(file, 'utf8')) as DevSecrets;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`cannot read ${file}: ${String(err)}`);
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`cannot read ${file}: ${String(err)}`, { cause: err });
     secrets = generateDevSecrets();
     await mkdir(config.dataDir, { recursive: true });
     await writeFile(file, JSON.stringify(secrets, null, 2), { mode: 0o600, flag: 'wx' });

@@ -6,7 +6,9 @@ import type { Db } from './db/database.ts';
 import type { Clock } from './lib/clock.ts';
 import { createAuthService } from './modules/auth/service.ts';
 import { createTokenIssuer } from './modules/auth/tokens.ts';
+import { createFeeTiersService } from './modules/fee-tiers/service.ts';
 import { createMerchantsService } from './modules/merchants/service.ts';
+import { createReceiversService } from './modules/receivers/service.ts';
 import type { RuntimeConfig } from './runtime-config.ts';
 
 export interface ServiceDeps {
@@ -15,11 +17,17 @@ export interface ServiceDeps {
   clock: Clock;
 }
 
-export async function createServices({ config, db }: ServiceDeps) {
-  const merchants = createMerchantsService({ db, apiSecretPepper: config.apiSecretPepper });
+export async function createServices({ config, db, clock }: ServiceDeps) {
+  const feeTiers = createFeeTiersService({ db, settings: config.feeTiers });
+  const merchants = createMerchantsService({
+    db,
+    apiSecretPepper: config.apiSecretPepper,
+    onMerchantCreated: [feeTiers.initializeForMerchant],
+  });
   const tokens = await createTokenIssuer({ ...config.jwt, privateKeyPem: config.jwt.privateKeyPem });
   const auth = createAuthService({ merchants, tokens, adminToken: config.adminToken });
-  return { merchants, auth };
+  const receivers = createReceiversService({ db, clock, defaults: config.receivers });
+  return { merchants, auth, feeTiers, receivers };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

@@ -29,6 +29,9 @@ export type DatabaseTarget =
   | { driver: 'pglite'; dataDir?: string; loadDataDir?: Blob };
 
 const PG_INT8_OID = 20;
+const PG_DATE_OID = 1082;
+/** A calendar date stays 'YYYY-MM-DD' text: as a JS Date it would shift with the time zone. */
+const keepText = (value: string) => value;
 
 export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
   if (target.driver === 'postgres') {
@@ -36,6 +39,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     return { db, driver: 'postgres', close: () => db.destroy() };
   }
   const instance = new PGlite({
+    parsers: { [PG_DATE_OID]: keepText },
     ...(target.dataDir ? { dataDir: target.dataDir } : {}),
     ...(target.loadDataDir ? { loadDataDir: target.loadDataDir } : {}),
   });
@@ -53,7 +57,7 @@ function postgresPool(url: string, max: number): pg.Pool {
     // match across drivers. Amounts are NUMERIC and arrive as strings on both.
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-        oid === PG_INT8_OID ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+        oid === PG_INT8_OID ? Number : oid === PG_DATE_OID ? keepText : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
   // An idle client that loses its connection emits 'error' on the pool; without a listener

@@ -19,6 +19,7 @@ export async function acquireEmbeddedLock(dataDir: string): Promise<() => Promis
       if (owner && owner !== process.pid && isAlive(owner)) {
         throw new Error(
           `the embedded database in ${dataDir} is in use by process ${owner}; stop it first, or use the admin API, or set DATABASE_URL`,
+          { cause: err },
         );
       }
       await rm(file, { force: true });

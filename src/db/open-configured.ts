@@ -6,9 +6,13 @@ import { migrateToLatest } from './migrate.ts';
 
 /**
  * The database the configuration names: PostgreSQL at DATABASE_URL, or the embedded PGlite
- * under $DATA_DIR/pglite (locked to this process). Migrations are applied before it is handed out.
+ * under $DATA_DIR/pglite (locked to this process). Unless told otherwise, pending migrations
+ * are applied before it is handed out.
  */
-export async function openConfiguredDatabase(config: Config): Promise<DatabaseHandle & { migrated: string[] }> {
+export async function openConfiguredDatabase(
+  config: Config,
+  options: { migrate?: boolean } = {},
+): Promise<DatabaseHandle & { migrated: string[] }> {
   let handle: DatabaseHandle;
   if (config.databaseUrl) {
     handle = await openDatabase({ driver: 'postgres', url: config.databaseUrl, poolMax: config.databasePoolMax });
@@ -22,6 +26,7 @@ export async function openConfiguredDatabase(config: Config): Promise<DatabaseHa
       throw err;
     }
   }
+  if (options.migrate === false) return { ...handle, migrated: [] };
   try {
     return { ...handle, migrated: await migrateToLatest(handle.db) };
   } catch (err) {

@@ -32,8 +32,12 @@ export function requireMerchant(auth: AuthService): onRequestAsyncHookHandler {
 export function requireAdmin(auth: AuthService): onRequestAsyncHookHandler {
   return async (request: FastifyRequest, _reply: FastifyReply) => {
     if (auth.isAdmin(request.headers.authorization)) return;
-    const merchant = await auth.authenticateMerchant(request.headers).catch(() => null);
-    if (merchant) throw new AppError('FORBIDDEN', 'This route is for operators only');
+    // A known merchant (even a disabled one) is refused as not allowed, anyone else as unknown.
+    const knownMerchant = await auth.authenticateMerchant(request.headers).then(
+      () => true,
+      (err: unknown) => err instanceof AppError && err.code === 'FORBIDDEN',
+    );
+    if (knownMerchant) throw new AppError('FORBIDDEN', 'This route is for operators only');
     throw new AppError('UNAUTHORIZED', 'Admin routes require Authorization: Bearer <ADMIN_TOKEN>');
   };
 }

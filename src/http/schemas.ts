@@ -2,7 +2,6 @@
  * Schema pieces shared by every route: the spec's Error object, strict objects, ids, paging.
  */
 import { Type, type TProperties, type TSchema } from 'typebox';
-import { ERROR_STATUS, type ErrorCode } from './errors.ts';
 
 /**
  * An object that rejects properties it does not name (DESIGN.md §4: unknown body properties
@@ -49,15 +48,14 @@ const errorRef = (description: string) => Type.Unsafe<{ error: string; message: 
 
 /**
  * Response schemas for the error statuses a route can answer, for OpenAPI. Every route gets
- * 400 and 500; pass the others it can produce.
+ * 500; pass the others it can produce.
  */
 export function errorResponses(...statuses: number[]): Record<number, TSchema> {
-  const all = new Set([400, 429, 500, ...statuses]);
+  const all = new Set([...statuses, 500]);
   return Object.fromEntries([...all].sort().map((status) => [status, errorRef(STATUS_DESCRIPTIONS[status] ?? 'Error')]));
 }
 
-/** Error statuses of a route protected by merchant authentication. */
-export const AUTHENTICATED_ERRORS = [401, 403] as const;
-
-export const errorCodesForStatus = (status: number): ErrorCode[] =>
-  (Object.keys(ERROR_STATUS) as ErrorCode[]).filter((code) => ERROR_STATUS[code] === status);
+/** Error statuses of every route protected by merchant authentication (and its rate limit). */
+export const AUTHENTICATED_ERRORS = [401, 403, 429] as const;
+/** Error statuses of every route that reads a JSON body. */
+export const BODY_ERRORS = [400, 413, 415] as const;

@@ -35,7 +35,16 @@ describe.each(drivers)('migrations on %s', (driver) => {
 
     const applied = await migrateToLatest(handle.db);
     expect(applied).toEqual(Object.keys(migrations).map((name) => `Up ${name}`));
-    expect(await tableNames(handle.db)).toEqual(['admin_audit_log', 'api_credentials', 'events', 'merchants']);
+    expect(await tableNames(handle.db)).toEqual([
+      'admin_audit_log',
+      'api_credentials',
+      'events',
+      'merchant_fee_tiers',
+      'merchants',
+      'platform_fee_tiers',
+      'receiver_kyc_submissions',
+      'receivers',
+    ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);
 
     const reverted = await migrateDown(handle.db, { all: true });

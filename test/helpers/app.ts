@@ -29,8 +29,11 @@ export interface TestContext {
   app: App;
   database: DatabaseHandle;
   config: RuntimeConfig;
-  /** Another app over the same database with other settings. Closed by close(). */
-  buildApp(env?: Record<string, string>, logger?: FastifyBaseLogger): Promise<App>;
+  /**
+   * Another app over the same database with other settings (and, for probes, extra routes
+   * added before it starts). Closed by close().
+   */
+  buildApp(env?: Record<string, string>, logger?: FastifyBaseLogger, extraRoutes?: (app: App) => void): Promise<App>;
   createMerchant(name?: string): Promise<TestMerchant>;
   bearerFor(merchant: TestMerchant): Promise<Record<string, string>>;
   close(): Promise<void>;
@@ -39,9 +42,10 @@ export interface TestContext {
 export async function createTestContext(env: Record<string, string> = {}): Promise<TestContext> {
   const database = await openTestDatabase();
   const apps: App[] = [];
-  const build = async (overrides: Record<string, string> = {}, logger?: FastifyBaseLogger) => {
+  const build = async (overrides: Record<string, string> = {}, logger?: FastifyBaseLogger, extraRoutes?: (app: App) => void) => {
     const app = await buildApp({ config: testConfig({ ...env, ...overrides }), db: database.db, ...(logger ? { logger } : {}) });
     apps.push(app);
+    extraRoutes?.(app);
     await app.ready();
     return app;
   };

@@ -5,13 +5,13 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { PageOf, PageQuery } from '../../http/pagination.ts';
-import { IdParams, StrictObject, Uuid, errorResponses } from '../../http/schemas.ts';
+import { BODY_ERRORS, IdParams, StrictObject, Uuid, errorResponses } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
 import { CredentialSchema, IssuedCredentialSchema, MerchantSchema } from '../merchants/schemas.ts';
 import type { MerchantsService } from '../merchants/service.ts';
 import type { AuditActor } from './audit.ts';
 
-const ADMIN_ERRORS = [401, 403] as const;
+const ADMIN_ERRORS = [400, 401, 403] as const;
 const tags = ['Admin'];
 
 export const adminActor = (request: FastifyRequest): AuditActor => ({ actor: `admin-api@${request.ip}`, requestId: request.id });
@@ -26,7 +26,7 @@ export function registerAdminMerchantRoutes(app: App, merchants: MerchantsServic
         body: StrictObject({ name: Type.String({ minLength: 2, maxLength: 255 }) }),
         response: {
           201: Type.Object({ merchant: MerchantSchema, credential: IssuedCredentialSchema }),
-          ...errorResponses(...ADMIN_ERRORS),
+          ...errorResponses(...ADMIN_ERRORS, ...BODY_ERRORS),
         },
       },
     },

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { StrictObject, errorResponses } from '../../http/schemas.ts';
+import { BODY_ERRORS, StrictObject, errorResponses } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
 import type { AuthService } from './service.ts';
 
@@ -24,7 +24,7 @@ export function registerAuthRoutes(app: App, auth: AuthService, options: { token
             tokenType: Type.Literal('Bearer'),
             expiresIn: Type.Integer({ description: 'Seconds until the token expires' }),
           }),
-          ...errorResponses(401, 403),
+          ...errorResponses(...BODY_ERRORS, 401, 403, 429),
         },
       },
     },
@@ -51,6 +51,7 @@ export function registerAuthRoutes(app: App, auth: AuthService, options: { token
               }),
             ),
           }),
+          ...errorResponses(),
         },
       },
     },

@@ -74,8 +74,8 @@ export function createAuthService(deps: {
 
     /** True when the Authorization header carries the configured admin token (constant time). */
     isAdmin(authorization: string | undefined): boolean {
-      if (!adminTokenHash || !authorization?.startsWith('Bearer ')) return false;
-      return timingSafeEqual(sha256(authorization.slice('Bearer '.length)), adminTokenHash);
+      const token = /^Bearer (.+)$/i.exec(authorization ?? '')?.[1];
+      return adminTokenHash !== undefined && token !== undefined && timingSafeEqual(sha256(token), adminTokenHash);
     },
   };
 }

@@ -12,7 +12,7 @@ export function registerHealthRoutes(app: App, deps: { db: Db; metrics: Metrics 
   app.get(
     '/healthz',
     {
-      schema: { tags, summary: 'Liveness: the process is up', security: [], response: { 200: Type.Object({ status: Type.Literal('ok') }) } },
+      schema: { tags, summary: 'Liveness: the process is up', security: [], response: { 200: Type.Object({ status: Type.Literal('ok') }), ...errorResponses() } },
     },
     async () => ({ status: 'ok' as const }),
   );
@@ -40,7 +40,14 @@ export function registerHealthRoutes(app: App, deps: { db: Db; metrics: Metrics 
 
   app.get(
     '/metrics',
-    { schema: { tags, summary: 'Prometheus metrics (text exposition format)', security: [] } },
+    {
+      schema: {
+        tags,
+        summary: 'Prometheus metrics (text exposition format)',
+        security: [],
+        response: { 200: { description: 'Prometheus text format', content: { 'text/plain': { schema: Type.String() } } }, ...errorResponses() },
+      },
+    },
     async (_request, reply) => {
       reply.type(deps.metrics.registry.contentType);
       return deps.metrics.registry.metrics();

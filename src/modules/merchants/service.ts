@@ -3,7 +3,7 @@
  * revocation (each audited in its own transaction), and the credential checks that
  * authentication relies on.
  */
-import type { Db } from '../../db/database.ts';
+import type { Db, Trx } from '../../db/database.ts';
 import type { MerchantRow, MerchantStatus } from '../../db/schema.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { newId } from '../../lib/ids.ts';
@@ -48,7 +48,14 @@ const toCredential = (row: { id: string; key_id: string; created_at: Date; revok
   revokedAt: row.revoked_at?.toISOString() ?? null,
 });
 
-export function createMerchantsService(deps: { db: Db; apiSecretPepper: string }) {
+export interface MerchantsDeps {
+  db: Db;
+  apiSecretPepper: string;
+  /** Other modules' set-up for a new merchant (e.g. its fee tiers), run in the creation transaction. */
+  onMerchantCreated?: Array<(trx: Trx, merchantId: string) => Promise<void>>;
+}
+
+export function createMerchantsService(deps: MerchantsDeps) {
   const { db, apiSecretPepper } = deps;
   // Hashing a dummy secret for unknown keys keeps their timing close to that of known keys.
   const unknownKeyHash = hashSecret(apiSecretPepper, 'unknown');
@@ -69,6 +76,7 @@ export function createMerchantsService(deps: { db: Db; apiSecretPepper: string }
       return db.transaction().execute(async (trx) => {
         const merchant = toMerchant(await repo.insertMerchant(trx, { id: newId(), name: input.name, status: 'ACTIVE' }));
         const credential = await issueCredentialIn(trx, merchant.id);
+        for (const setUp of deps.onMerchantCreated ?? []) await setUp(trx, merchant.id);
         await recordAudit(trx, by, {
           action: 'merchant.create',
           targetType: 'merchant',

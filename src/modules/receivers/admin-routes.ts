@@ -1,0 +1,66 @@
+/** Operator routes for receivers: KYC review and status decisions, each audited. */
+import { adminActor } from '../admin/routes.ts';
+import { BODY_ERRORS, IdParams, errorResponses } from '../../http/schemas.ts';
+import type { App } from '../../http/types.ts';
+import { KycRejectBody, ReceiverSchema } from './schemas.ts';
+import type { ReceiversService } from './service.ts';
+
+const tags = ['Admin'];
+const ERRORS = [400, 401, 403, 404, 409] as const;
+
+export function registerAdminReceiverRoutes(app: App, receivers: ReceiversService): void {
+  app.get(
+    '/admin/receivers/:id',
+    { schema: { tags, summary: 'Any merchant’s receiver', params: IdParams, response: { 200: ReceiverSchema, ...errorResponses(...ERRORS) } } },
+    async (request) => receivers.getForOperator(request.params.id),
+  );
+
+  app.post(
+    '/admin/receivers/:id/kyc/start-review',
+    {
+      schema: { tags, summary: 'KYC SUBMITTED → UNDER_REVIEW', params: IdParams, response: { 200: ReceiverSchema, ...errorResponses(...ERRORS) } },
+    },
+    async (request) => receivers.startKycReview(request.params.id, adminActor(request)),
+  );
+
+  app.post(
+    '/admin/receivers/:id/kyc/approve',
+    {
+      schema: {
+        tags,
+        summary: 'Approve KYC (from SUBMITTED or UNDER_REVIEW)',
+        description: 'kycStatus becomes APPROVED and a PENDING receiver becomes ACTIVE; emits receiver.kyc_approved.',
+        params: IdParams,
+        response: { 200: ReceiverSchema, ...errorResponses(...ERRORS) },
+      },
+    },
+    async (request) => receivers.decideKyc(request.params.id, { approved: true }, adminActor(request)),
+  );
+
+  app.post(
+    '/admin/receivers/:id/kyc/reject',
+    {
+      schema: {
+        tags,
+        summary: 'Reject KYC (from SUBMITTED or UNDER_REVIEW)',
+        description: 'kycStatus becomes REJECTED; the reason is shown at the next submission; emits receiver.kyc_rejected.',
+        params: IdParams,
+        body: KycRejectBody,
+        response: { 200: ReceiverSchema, ...errorResponses(...ERRORS, ...BODY_ERRORS) },
+      },
+    },
+    async (request) => receivers.decideKyc(request.params.id, { approved: false, reason: request.body.reason }, adminActor(request)),
+  );
+
+  for (const [action, summary] of [
+    ['suspend', 'Suspend an ACTIVE receiver'],
+    ['block', 'Block a receiver (from any status but BLOCKED)'],
+    ['reactivate', 'Reactivate a SUSPENDED or BLOCKED receiver (ACTIVE with approved KYC, else PENDING)'],
+  ] as const) {
+    app.post(
+      `/admin/receivers/:id/${action}`,
+      { schema: { tags, summary, params: IdParams, response: { 200: ReceiverSchema, ...errorResponses(...ERRORS) } } },
+      async (request) => receivers.changeStatus(request.params.id, action, adminActor(request)),
+    );
+  }
+}

@@ -1,0 +1,79 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { openConfiguredDatabase } from '../../src/db/open-configured.ts';
+import { resolveRuntimeConfig } from '../../src/runtime-config.ts';
+import { emptyPostgresDatabase, testDriver } from '../helpers/database.ts';
+import { runTsToEnd } from '../helpers/processes.ts';
+
+// The CLI runs against the database this test run uses: an empty PostgreSQL database, or PGlite under DATA_DIR.
+describe('npm run admin', () => {
+  let env: Record<string, string>;
+  let cleanup: () => Promise<void>;
+
+  beforeAll(async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'exchange-cli-'));
+    const postgres = testDriver() === 'postgres' ? await emptyPostgresDatabase() : undefined;
+    env = { DATA_DIR: dataDir, ...(postgres ? { DATABASE_URL: postgres.url } : {}) };
+    cleanup = async () => {
+      await postgres?.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    };
+  });
+  afterAll(() => cleanup());
+
+  it('create-merchant prints working credentials as JSON on stdout', async () => {
+    const result = await runTsToEnd('src/cli/admin.ts', ['create-merchant', '--name', 'Acme'], env);
+    expect(result.code, result.stderr).toBe(0);
+    const printed = JSON.parse(result.stdout);
+    expect(Object.keys(printed).sort()).toEqual(['apiKey', 'apiSecret', 'merchantId']);
+
+    const issued = await runTsToEnd('src/cli/admin.ts', ['issue-credential', '--merchant', printed.merchantId], env);
+    expect(issued.code, issued.stderr).toBe(0);
+    const second = JSON.parse(issued.stdout);
+    expect(second).toMatchObject({ merchantId: printed.merchantId, apiKey: expect.stringMatching(/^mk_/) });
+
+    // The printed secrets authenticate against the same database with the same keys.
+    const { config } = await resolveRuntimeConfig(loadConfig({ ...env, LOG_LEVEL: 'silent' }));
+    const database = await openConfiguredDatabase(config);
+    const app = await buildApp({ config, db: database.db });
+    try {
+      for (const credential of [printed, second]) {
+        const response = await app.inject({
+          url: '/api/v1/merchant',
+          headers: { 'x-api-key': credential.apiKey, 'x-api-secret': credential.apiSecret },
+        });
+        expect(response.statusCode).toBe(200);
+        expect(response.json()).toMatchObject({ id: printed.merchantId, name: 'Acme' });
+      }
+      const audit = await database.db.selectFrom('admin_audit_log').select(['action', 'actor']).orderBy('created_at').execute();
+      expect(audit.map((row) => row.action)).toEqual(['merchant.create', 'credential.issue']);
+      expect(audit.every((row) => row.actor.startsWith('cli:'))).toBe(true);
+    } finally {
+      await app.close();
+      await database.close();
+    }
+  });
+
+  it('refuses bad usage with a message and a non-zero exit', async () => {
+    const missingName = await runTsToEnd('src/cli/admin.ts', ['create-merchant'], env);
+    expect(missingName.code).toBe(1);
+    expect(missingName.stderr).toContain('--name');
+    expect(missingName.stdout).toBe('');
+    const unknown = await runTsToEnd('src/cli/admin.ts', ['drop-everything'], env);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('usage');
+    const noMerchant = await runTsToEnd('src/cli/admin.ts', ['issue-credential', '--merchant', '00000000-0000-7000-8000-000000000000'], env);
+    expect(noMerchant.code).toBe(1);
+    expect(noMerchant.stderr).toContain('Merchant not found');
+  });
+
+  it('reports a bad setting by name', async () => {
+    const result = await runTsToEnd('src/cli/admin.ts', ['create-merchant', '--name', 'Acme'], { ...env, PORT: 'many' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('PORT must be an integer');
+  });
+});

@@ -1,0 +1,114 @@
+/**
+ * The service as a user starts it: `src/main.ts` in its own process on the embedded defaults,
+ * driven over a real socket.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, runTs, runTsToEnd, waitFor } from '../helpers/processes.ts';
+
+interface DemoCredentials {
+  merchantId: string;
+  apiKey: string;
+  apiSecret: string;
+}
+
+describe('the service over a socket, on the embedded defaults', () => {
+  let dataDir: string;
+  let base: string;
+  let server: ChildProcess;
+  let output = '';
+
+  const start = async () => {
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    server = runTs('src/main.ts', [], { DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info' });
+    server.stdout!.on('data', (chunk) => (output += chunk));
+    server.stderr!.on('data', (chunk) => (output += chunk));
+    await waitFor(async () => ((await fetch(`${base}/healthz`)).ok ? true : undefined), 15_000);
+  };
+
+  const stop = async () => {
+    const exited = once(server, 'exit');
+    server.kill('SIGTERM');
+    return ((await exited) as [number | null])[0];
+  };
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'exchange-e2e-'));
+    await start();
+  }, 30_000);
+
+  afterAll(async () => {
+    if (server.exitCode === null) await stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const demo = async () => JSON.parse(await readFile(path.join(dataDir, 'demo-credentials.json'), 'utf8')) as DemoCredentials;
+
+  it('creates a demo merchant on first start and logs its credentials once', async () => {
+    const credentials = await demo();
+    expect(credentials.apiKey).toMatch(/^mk_[0-9a-f]{32}$/);
+    expect(credentials.apiSecret).toMatch(/^sk_/);
+    expect(output.split(credentials.apiSecret).length - 1).toBe(1);
+  });
+
+  it('refuses a protected route without credentials with the Error object', async () => {
+    const response = await fetch(`${base}/api/v1/merchant`);
+    expect(response.status).toBe(401);
+    const body = (await response.json()) as { error: string; message: string; requestId: string };
+    expect(body).toMatchObject({ error: 'UNAUTHORIZED', message: expect.any(String) });
+    expect(body.requestId).toBe(response.headers.get('x-request-id'));
+  });
+
+  it('accepts the demo credentials as headers and as a bearer token; a tampered token is 401', async () => {
+    const { merchantId, apiKey, apiSecret } = await demo();
+    const byHeaders = await fetch(`${base}/api/v1/merchant`, { headers: { 'x-api-key': apiKey, 'x-api-secret': apiSecret } });
+    expect(byHeaders.status).toBe(200);
+    expect(await byHeaders.json()).toMatchObject({ id: merchantId, name: 'Demo Merchant', status: 'ACTIVE' });
+
+    const tokenResponse = await fetch(`${base}/api/v1/auth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ apiKey, apiSecret }),
+    });
+    expect(tokenResponse.status).toBe(200);
+    const { accessToken } = (await tokenResponse.json()) as { accessToken: string };
+    const byToken = await fetch(`${base}/api/v1/merchant`, { headers: { authorization: `Bearer ${accessToken}` } });
+    expect(byToken.status).toBe(200);
+    expect(((await byToken.json()) as { id: string }).id).toBe(merchantId);
+
+    const [header, payload, signature] = accessToken.split('.') as [string, string, string];
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as { exp: number };
+    const forged = Buffer.from(JSON.stringify({ ...claims, exp: claims.exp + 86_400 })).toString('base64url');
+    const tampered = await fetch(`${base}/api/v1/merchant`, { headers: { authorization: `Bearer ${header}.${forged}.${signature}` } });
+    expect(tampered.status).toBe(401);
+    expect(((await tampered.json()) as { error: string }).error).toBe('UNAUTHORIZED');
+  });
+
+  it('serves OpenAPI 3.1 with version 1.0.0 and the reference page', async () => {
+    const doc = (await (await fetch(`${base}/api/v1/openapi.json`)).json()) as { openapi: string; info: { version: string } };
+    expect(doc.openapi).toMatch(/^3\.1\./);
+    expect(doc.info.version).toBe('1.0.0');
+    expect((await fetch(`${base}/docs/`)).status).toBe(200);
+  });
+
+  it('keeps the embedded database locked against a second process', async () => {
+    const cli = await runTsToEnd('src/cli/admin.ts', ['create-merchant', '--name', 'Second'], { DATA_DIR: dataDir });
+    expect(cli.code).not.toBe(0);
+    expect(cli.stderr).toContain('in use by process');
+  });
+
+  it('shuts down cleanly on SIGTERM and keeps its data and keys across a restart', async () => {
+    expect(await stop()).toBe(0);
+    expect(output).toContain('shutdown complete');
+    const before = await demo();
+    await start();
+    expect(await demo()).toEqual(before);
+    const response = await fetch(`${base}/api/v1/merchant`, { headers: { 'x-api-key': before.apiKey, 'x-api-secret': before.apiSecret } });
+    expect(response.status).toBe(200);
+  }, 30_000);
+});

@@ -1,0 +1,49 @@
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/logger.ts';
+import { ADMIN_TOKEN, type TestContext, createTestContext } from '../helpers/app.ts';
+
+describe('operations: health, readiness, metrics, logs', () => {
+  let ctx: TestContext;
+
+  beforeAll(async () => {
+    ctx = await createTestContext();
+  });
+  afterAll(() => ctx.close());
+
+  it('answers liveness and readiness without credentials', async () => {
+    expect((await ctx.app.inject({ url: '/healthz' })).json()).toEqual({ status: 'ok' });
+    expect((await ctx.app.inject({ url: '/readyz' })).json()).toEqual({ status: 'ready' });
+  });
+
+  it('exposes Prometheus metrics by route template and status', async () => {
+    await ctx.app.inject({ url: '/api/v1/merchant' });
+    const response = await ctx.app.inject({ url: '/metrics' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/plain/);
+    expect(response.body).toMatch(/http_requests_total\{method="GET",route="\/api\/v1\/merchant",status_code="401"\} 1/);
+    expect(response.body).toContain('http_request_duration_seconds_bucket');
+    expect(response.body).toContain('process_resident_memory_bytes');
+  });
+
+  it('never writes secrets to the logs', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const app = await ctx.buildApp({}, createLogger('trace', sink));
+    const merchant = await ctx.createMerchant();
+    const token = await ctx.bearerFor(merchant);
+    await app.inject({ url: '/api/v1/merchant', headers: merchant.headers });
+    await app.inject({ url: '/api/v1/merchant', headers: token });
+    await app.inject({ method: 'POST', url: '/api/v1/auth/token', payload: { apiKey: merchant.apiKey, apiSecret: merchant.apiSecret } });
+    await app.inject({ method: 'POST', url: '/api/v1/admin/merchants', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, payload: { name: 'Logged' } });
+    const log = lines.join('');
+    expect(log).toContain('request completed');
+    for (const secret of [merchant.apiSecret, token.authorization!.slice(7), ADMIN_TOKEN]) expect(log).not.toContain(secret);
+    expect(log).not.toMatch(/sk_[A-Za-z0-9_-]{43}/);
+  });
+});

@@ -1,0 +1,41 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { decimal, hasAtMostDecimals, toFixedText, toJsonNumber } from '../../src/lib/money.ts';
+
+describe('money', () => {
+  it('adds without float error', () => {
+    expect(0.1 + 0.2).not.toBe(0.3);
+    expect(decimal(0.1).plus(0.2).toString()).toBe('0.3');
+    expect(toJsonNumber(decimal(0.005).plus(0.01))).toBe(0.015);
+  });
+
+  it('counts decimals of JSON numbers as written', () => {
+    expect(hasAtMostDecimals(10.5, 2)).toBe(true);
+    expect(hasAtMostDecimals(10.55, 2)).toBe(true);
+    expect(hasAtMostDecimals(10.555, 2)).toBe(false);
+    expect(hasAtMostDecimals(1e-7, 6)).toBe(false);
+    expect(hasAtMostDecimals('100000.00', 2)).toBe(true);
+  });
+
+  it('rounds half-even unless told otherwise', () => {
+    expect(toFixedText(decimal('0.125'), 2)).toBe('0.12');
+    expect(toFixedText(decimal('0.135'), 2)).toBe('0.14');
+    expect(toFixedText(decimal(0), 2)).toBe('0.00');
+  });
+
+  it('refuses non-finite numbers', () => {
+    expect(() => decimal(Number.NaN)).toThrow(RangeError);
+    expect(() => decimal(Number.POSITIVE_INFINITY)).toThrow(RangeError);
+  });
+
+  it('round-trips NUMERIC(18,2) text through the JSON number exactly', () => {
+    const cents = fc.bigInt({ min: 0n, max: 10n ** 15n - 1n });
+    fc.assert(
+      fc.property(cents, (value) => {
+        const text = toFixedText(decimal(value.toString()).dividedBy(100), 2);
+        expect(toFixedText(decimal(toJsonNumber(text)), 2)).toBe(text);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});

@@ -9,6 +9,7 @@ import type { Db } from './db/database.ts';
 import { requireAdmin, requireMerchant } from './http/auth.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { AppError } from './http/errors.ts';
+import { registerIdempotency } from './http/idempotency.ts';
 import { createMetrics, instrumentHttp, type Metrics } from './http/metrics.ts';
 import { ADMIN_SECURITY, API_PREFIX, MERCHANT_SECURITY, registerOpenApi } from './http/openapi.ts';
 import { requestIdFor } from './http/request-id.ts';
@@ -23,9 +24,11 @@ import { registerAuthRoutes } from './modules/auth/routes.ts';
 import { registerAdminFeeTierRoutes, registerFeeTierRoutes } from './modules/fee-tiers/routes.ts';
 import { registerHealthRoutes } from './modules/health/routes.ts';
 import { registerMerchantRoutes } from './modules/merchants/routes.ts';
+import { registerOrderRoutes } from './modules/orders/routes.ts';
 import { registerAdminReceiverRoutes } from './modules/receivers/admin-routes.ts';
 import { registerReceiverRoutes } from './modules/receivers/routes.ts';
 import { registerSandboxRoutes } from './modules/sandbox/routes.ts';
+import { registerWebhookRoutes } from './modules/webhooks/routes.ts';
 import type { RuntimeConfig } from './runtime-config.ts';
 import { createServices, type Services } from './services.ts';
 
@@ -107,10 +110,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
             }),
           );
         }
+        registerIdempotency(merchantScope, services.idempotency);
         registerMerchantRoutes(merchantScope, services.merchants);
         registerReceiverRoutes(merchantScope, services.receivers);
+        registerOrderRoutes(merchantScope, services.orders);
         if (config.sandboxEnabled) registerSandboxRoutes(merchantScope, services);
         registerFeeTierRoutes(merchantScope, services.feeTiers);
+        registerWebhookRoutes(merchantScope, services.webhooks);
       });
 
       if (config.adminToken) {

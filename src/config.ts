@@ -3,6 +3,9 @@
  * A bad value stops the process with a message naming the variable; nothing else reads process.env.
  */
 import path from 'node:path';
+import { decimal } from './lib/money.ts';
+import { MAX_MERCHANT_CITY, MAX_MERCHANT_NAME, pixText } from './lib/pix-brcode.ts';
+import { type PixKeyType, validatePixKey } from './lib/pix-keys.ts';
 
 export const ROLES = ['api', 'worker'] as const;
 export type Role = (typeof ROLES)[number];
@@ -41,6 +44,12 @@ export interface Config {
   };
   /** Mounts /api/v1/sandbox (test drivers for the simulated PSP and chain, and KYC decisions). */
   sandboxEnabled: boolean;
+  /** Hours an Idempotency-Key is remembered (at least 24, DESIGN.md §4); older keys are purged by the worker. */
+  idempotencyKeyTtlHours: number;
+  orders: OrderSettings;
+  /** The platform's own PIX receiving account, as the sandbox PSP writes it into BR Codes. */
+  pix: PixSettings;
+  sandbox: SandboxSettings;
   receivers: {
     /** Decimal text with 2 places, or null for no limit. */
     defaultDailyLimitBrl: string | null;
@@ -53,7 +62,51 @@ export interface Config {
     maxMerchantFeePercentage: string;
     maxTiersPerOrderType: number;
   };
+  /** The PIX payment provider (adapter) in use; also names provider fields in events (`<provider>TransactionId`). */
+  pixProvider: string;
+  webhooks: WebhookSettings;
+  /** Key under which endpoint signing secrets are encrypted at rest. Unset: a development key is generated under dataDir. */
+  webhookSecretKey: string | undefined;
 }
+
+export interface WebhookSettings {
+  /** Seconds before each automatic retry; after the last one fails the delivery is FAILED. */
+  retryScheduleSeconds: number[];
+  /** Whole-request timeout of one attempt (connect, send, response headers and the kept body). */
+  timeoutMs: number;
+  /**
+   * Development receivers: loopback targets (127.0.0.0/8, ::1) are permitted, and plain http:// is
+   * accepted for targets whose every address is non-public. http:// never goes to a public address.
+   */
+  allowHttp: boolean;
+  /** Private, shared (CGNAT), link-local, unique-local and loopback targets are permitted. */
+  allowPrivateTargets: boolean;
+  /** Pause between delivery passes of the worker. */
+  workerIntervalMs: number;
+  /** Attempts in flight at once per worker process. */
+  concurrency: number;
+  /** Attempts in flight at once per endpoint, across all workers. */
+  perEndpointConcurrency: number;
+  /** How long a claim lasts: a delivery whose worker died is retried once its lease has passed. */
+  claimLeaseMs: number;
+}
+
+export interface PixSettings {
+  /** BR Code field 59; written as uppercase ASCII, at most 25 characters (pixText). */
+  merchantName: string;
+  /** BR Code field 60; written as uppercase ASCII, at most 15 characters (pixText). */
+  merchantCity: string;
+  /** The platform's PIX key in DICT form (BR Code 26/01). */
+  receivingKey: string;
+}
+
+export interface SandboxSettings {
+  /** BRL per USDC of the sandbox price source, decimal text (e.g. "5.40"). */
+  usdcBrlRate: string;
+}
+
+/** A fixed random key (EVP), so sandbox codes are stable across restarts; no real account has it. */
+const SANDBOX_RECEIVING_KEY = '3f6d2a8e-5b1c-4e9f-a7d0-8c2b9e4f1a63';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -94,6 +147,28 @@ export function loadConfig(env: Env = process.env): Config {
       tokenPerIpPerMinute: read.integer('TOKEN_RATE_LIMIT_PER_MINUTE', 60, 0, 10_000_000),
     },
     sandboxEnabled: read.boolean('SANDBOX_ENABLED', nodeEnv !== 'production'),
+    idempotencyKeyTtlHours: read.integer('IDEMPOTENCY_KEY_TTL_HOURS', 24, 24, 24 * 366),
+    orders: {
+      minAmountBrl: read.decimal('ORDER_MIN_AMOUNT_BRL', 2) ?? '1.00',
+      maxAmountBrl: read.decimal('ORDER_MAX_AMOUNT_BRL', 2) ?? '100000.00',
+      payinExpirySeconds: read.integer('PAYIN_EXPIRY_SECONDS', 900, 60, 86_400),
+      payoutExpirySeconds: read.integer('PAYOUT_EXPIRY_SECONDS', 3600, 60, 86_400),
+      quoteTtlSeconds: read.integer('QUOTE_TTL_SECONDS', 30, 5, 3600),
+      nightStart: read.clockTime('NIGHT_START', '20:00'),
+      nightEnd: read.clockTime('NIGHT_END', '06:00'),
+      tokens: read.tokens('SUPPORTED_TOKENS', 'USDC:6'),
+      chains: read.list('SUPPORTED_CHAINS', 'solana'),
+      workerIntervalMs: read.integer('ORDER_WORKER_INTERVAL_MS', 500, 10, 60_000),
+      sandboxAutoCompleteSeconds: read.integer('SANDBOX_AUTO_COMPLETE_SECONDS', 0, 0, 86_400),
+    },
+    pix: {
+      merchantName: read.string('PIX_MERCHANT_NAME', 'CRYPTO BRL EXCHANGE'),
+      merchantCity: read.string('PIX_MERCHANT_CITY', 'SAO PAULO'),
+      receivingKey: read.string('PIX_RECEIVING_KEY', SANDBOX_RECEIVING_KEY),
+    },
+    sandbox: {
+      usdcBrlRate: read.decimal('SANDBOX_USDC_BRL_RATE', 8) ?? '5.40',
+    },
     receivers: {
       defaultDailyLimitBrl: read.decimal('RECEIVER_DEFAULT_DAILY_LIMIT_BRL', 2),
       defaultDailyTransactionLimit: read.optionalInteger('RECEIVER_DEFAULT_DAILY_TRANSACTION_LIMIT', 0, 1_000_000),
@@ -106,13 +181,48 @@ export function loadConfig(env: Env = process.env): Config {
       maxMerchantFeePercentage: read.decimal('MERCHANT_FEE_MAX_PERCENTAGE', 6) ?? '0.1',
       maxTiersPerOrderType: read.integer('FEE_TIERS_MAX', 20, 1, 100),
     },
+    pixProvider: read.string('PIX_PROVIDER', 'sandbox'),
+    webhooks: {
+      retryScheduleSeconds: read.integerList('WEBHOOK_RETRY_SCHEDULE', [5, 300, 1800, 7200, 18000, 36000, 36000], 0, 7 * 86400, 20),
+      timeoutMs: read.integer('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+      allowHttp: read.boolean('WEBHOOK_ALLOW_HTTP', nodeEnv !== 'production'),
+      allowPrivateTargets: read.boolean('WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
+      workerIntervalMs: read.integer('WEBHOOK_WORKER_INTERVAL_MS', 1000, 10, 600_000),
+      concurrency: read.integer('WEBHOOK_CONCURRENCY', 16, 1, 1000),
+      perEndpointConcurrency: read.integer('WEBHOOK_ENDPOINT_CONCURRENCY', 4, 1, 1000),
+      claimLeaseMs: read.integer('WEBHOOK_CLAIM_LEASE_MS', 60_000, 1000, 3_600_000),
+    },
+    webhookSecretKey: read.secret('WEBHOOK_SECRET_KEY', 32),
   };
 
+  if (decimal(config.feeTiers.maxMerchantFeePercentage).gte(1)) {
+    problems.push('MERCHANT_FEE_MAX_PERCENTAGE must be a fraction below 1 (0.1 = 10 %)');
+  }
+  if (!pixText(config.pix.merchantName, MAX_MERCHANT_NAME)) {
+    problems.push('PIX_MERCHANT_NAME must contain letters or digits (BR Codes carry uppercase ASCII only)');
+  }
+  if (!pixText(config.pix.merchantCity, MAX_MERCHANT_CITY)) {
+    problems.push('PIX_MERCHANT_CITY must contain letters or digits (BR Codes carry uppercase ASCII only)');
+  }
+  const receivingKey = normalizedPixKey(config.pix.receivingKey);
+  if (receivingKey === undefined) {
+    problems.push('PIX_RECEIVING_KEY must be a PIX key: CPF, CNPJ, e-mail, +55 phone or random key (UUID)');
+  } else {
+    config.pix.receivingKey = receivingKey;
+  }
+  if (decimal(config.sandbox.usdcBrlRate).lte(0)) problems.push('SANDBOX_USDC_BRL_RATE must be positive');
+  if (!/^[a-z][A-Za-z0-9]{0,31}$/.test(config.pixProvider)) {
+    problems.push(`PIX_PROVIDER must be an identifier starting with a lowercase letter (got "${config.pixProvider}")`);
+  }
+  if (config.webhooks.claimLeaseMs < config.webhooks.timeoutMs + 5000) {
+    problems.push('WEBHOOK_CLAIM_LEASE_MS must exceed WEBHOOK_TIMEOUT_MS by at least 5000 (a lease must outlast its attempt)');
+  }
   if (nodeEnv === 'production') {
     // Generated development keys live in one data directory; several production processes
     // must share the same keys, so production requires them explicitly.
     if (!config.jwt.privateKeyPem) problems.push('JWT_PRIVATE_KEY is required when NODE_ENV=production');
     if (!config.apiSecretPepper) problems.push('API_SECRET_PEPPER is required when NODE_ENV=production');
+    if (!config.webhookSecretKey) problems.push('WEBHOOK_SECRET_KEY is required when NODE_ENV=production');
     if (!config.databaseUrl) problems.push('DATABASE_URL is required when NODE_ENV=production (the embedded database is not durable)');
   }
 
@@ -146,6 +256,19 @@ class EnvReader {
     return parsed;
   }
 
+  /** Comma-separated integers, e.g. "5,300,1800". */
+  integerList(name: string, fallback: number[], min: number, max: number, maxItems: number): number[] {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    const items = value.split(',').map((item) => item.trim());
+    const parsed = items.map((item) => (/^\d+$/.test(item) ? Number(item) : Number.NaN));
+    if (items.length > maxItems || parsed.some((n) => !Number.isSafeInteger(n) || n < min || n > max)) {
+      this.problems.push(`${name} must be a comma-separated list of at most ${maxItems} integers from ${min} to ${max} (got "${value}")`);
+      return fallback;
+    }
+    return parsed;
+  }
+
   optionalInteger(name: string, min: number, max: number): number | null {
     return this.raw(name) === undefined ? null : this.integer(name, 0, min, max);
   }
@@ -160,6 +283,34 @@ class EnvReader {
       return null;
     }
     return value;
+  }
+
+  /** "HH:MM" in 24-hour time. */
+  clockTime(name: string, fallback: string): string {
+    const value = this.raw(name) ?? fallback;
+    if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(value)) {
+      this.problems.push(`${name} must be a time HH:MM (got "${value}")`);
+      return fallback;
+    }
+    return value;
+  }
+
+  list(name: string, fallback: string): string[] {
+    return (this.raw(name) ?? fallback).split(',').map((item) => item.trim()).filter(Boolean);
+  }
+
+  /** SYMBOL:decimals pairs, e.g. "USDC:6,USDT:6". */
+  tokens(name: string, fallback: string): Record<string, number> {
+    const tokens: Record<string, number> = {};
+    for (const item of this.list(name, fallback)) {
+      const match = /^([A-Z0-9]{2,10}):(\d)$/.exec(item);
+      if (!match) {
+        this.problems.push(`${name} must list SYMBOL:decimals pairs, e.g. USDC:6 (got "${item}")`);
+        continue;
+      }
+      tokens[match[1]!] = Number(match[2]);
+    }
+    return tokens;
   }
 
   boolean(name: string, fallback: boolean): boolean {
@@ -226,4 +377,32 @@ class EnvReader {
     }
     return value;
   }
+}
+
+/** The key in DICT form under the first type it is valid as; a key's format decides its type. */
+function normalizedPixKey(key: string): string | undefined {
+  const types: PixKeyType[] = ['EVP', 'EMAIL', 'PHONE', 'CPF', 'CNPJ'];
+  for (const type of types) {
+    const check = validatePixKey(type, key);
+    if (check.ok) return check.normalized;
+  }
+  return undefined;
+}
+
+export interface OrderSettings {
+  /** Decimal text, BRL. */
+  minAmountBrl: string;
+  maxAmountBrl: string;
+  payinExpirySeconds: number;
+  payoutExpirySeconds: number;
+  quoteTtlSeconds: number;
+  /** Night window in São Paulo time, "HH:MM"; orders in it need nightTransactionsEnabled. */
+  nightStart: string;
+  nightEnd: string;
+  /** Supported token symbols and their decimals. */
+  tokens: Record<string, number>;
+  chains: string[];
+  workerIntervalMs: number;
+  /** Sandbox only: pay charges and deposit for orders older than this many seconds (0: never). */
+  sandboxAutoCompleteSeconds: number;
 }

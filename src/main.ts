@@ -5,11 +5,13 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openConfiguredDatabase } from './db/open-configured.ts';
+import { createMetrics } from './http/metrics.ts';
 import { createLogger } from './logger.ts';
 import { seedDemoMerchant } from './modules/merchants/demo-merchant.ts';
 import { systemClock } from './lib/clock.ts';
 import { resolveRuntimeConfig } from './runtime-config.ts';
 import { createServices } from './services.ts';
+import { createWorkerJobs } from './jobs.ts';
 import { startWorker } from './worker.ts';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -28,7 +30,7 @@ async function main(): Promise<void> {
   const log = createLogger(baseConfig.logLevel);
   const { config, usedDevSecrets } = await resolveRuntimeConfig(baseConfig);
   if (usedDevSecrets) {
-    log.warn({ dataDir: config.dataDir }, 'JWT_PRIVATE_KEY or API_SECRET_PEPPER unset: using development keys from DATA_DIR/dev-secrets.json');
+    log.warn({ dataDir: config.dataDir }, 'JWT_PRIVATE_KEY, API_SECRET_PEPPER or WEBHOOK_SECRET_KEY unset: using development keys from DATA_DIR/dev-secrets.json');
   }
 
   const database = await openConfiguredDatabase(config);
@@ -41,8 +43,12 @@ async function main(): Promise<void> {
   const services = await createServices({ config, db: database.db, clock: systemClock });
   if (database.driver === 'pglite') await seedDemoMerchant(services.merchants, config.dataDir, log);
 
-  const app = config.roles.includes('api') ? await buildApp({ config, db: database.db, logger: log, services }) : undefined;
-  const worker = config.roles.includes('worker') ? startWorker([], log.child({ role: 'worker' })) : undefined;
+  // One registry for the process: with both roles here, /metrics shows the worker's metrics too.
+  const metrics = createMetrics();
+  const app = config.roles.includes('api') ? await buildApp({ config, db: database.db, logger: log, services, metrics }) : undefined;
+  const worker = config.roles.includes('worker')
+    ? startWorker(createWorkerJobs(services, config, metrics), log.child({ role: 'worker' }))
+    : undefined;
 
   let shuttingDown = false;
   const shutdown = async (signal: string) => {

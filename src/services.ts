@@ -2,13 +2,19 @@
  * The composition root: every module's service, wired by hand, one line each. Modules reach
  * each other only through what is passed here.
  */
+import { createAdapters } from './adapters/index.ts';
 import type { Db } from './db/database.ts';
 import type { Clock } from './lib/clock.ts';
+import { createIdempotencyStore } from './http/idempotency.ts';
 import { createAuthService } from './modules/auth/service.ts';
 import { createTokenIssuer } from './modules/auth/tokens.ts';
 import { createFeeTiersService } from './modules/fee-tiers/service.ts';
 import { createMerchantsService } from './modules/merchants/service.ts';
+import { createOrderLifecycle } from './modules/orders/lifecycle.ts';
+import { createOrdersService } from './modules/orders/service.ts';
 import { createReceiversService } from './modules/receivers/service.ts';
+import { createSandboxDriver } from './modules/sandbox/service.ts';
+import { createWebhooksService } from './modules/webhooks/service.ts';
 import type { RuntimeConfig } from './runtime-config.ts';
 
 export interface ServiceDeps {
@@ -27,7 +33,31 @@ export async function createServices({ config, db, clock }: ServiceDeps) {
   const tokens = await createTokenIssuer({ ...config.jwt, privateKeyPem: config.jwt.privateKeyPem });
   const auth = createAuthService({ merchants, tokens, adminToken: config.adminToken });
   const receivers = createReceiversService({ db, clock, defaults: config.receivers });
-  return { merchants, auth, feeTiers, receivers };
+  const idempotency = createIdempotencyStore({ db, clock });
+  const adapters = createAdapters({ db, clock, config });
+  const lifecycle = createOrderLifecycle({ db, clock, pix: adapters.pix, chain: adapters.chain });
+  const orders = createOrdersService({
+    db,
+    clock,
+    settings: config.orders,
+    pix: adapters.pix,
+    chain: adapters.chain,
+    prices: adapters.prices,
+    feeTiers,
+    receivers,
+    lifecycle,
+  });
+  const sandbox = createSandboxDriver({
+    db,
+    clock,
+    pix: adapters.sandbox.pix,
+    chain: adapters.sandbox.chain,
+    lifecycle,
+    orders,
+    autoCompleteSeconds: config.orders.sandboxAutoCompleteSeconds,
+  });
+  const webhooks = createWebhooksService({ db, clock, settings: config.webhooks, secretKey: config.webhookSecretKey, pixProvider: config.pixProvider });
+  return { merchants, auth, feeTiers, receivers, idempotency, webhooks, adapters, lifecycle, orders, sandbox };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

@@ -39,6 +39,8 @@ export interface EventsTable {
   /** The flat payload of the spec, without deliveryId (assigned per delivery). */
   payload: Json<Record<string, unknown>>;
   created_at: DefaultedTimestamp;
+  /** Set by the webhook fan-out once the event's deliveries exist (migration 0004). */
+  fanned_out_at: NullableTimestamp;
 }
 
 export interface AdminAuditLogTable {
@@ -61,6 +63,22 @@ export interface Database {
   receiver_kyc_submissions: ReceiverKycSubmissionsTable;
   platform_fee_tiers: PlatformFeeTiersTable;
   merchant_fee_tiers: MerchantFeeTiersTable;
+  quotes: QuotesTable;
+  orders: OrdersTable;
+  order_transactions: OrderTransactionsTable;
+  receiver_daily_usage: ReceiverDailyUsageTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_endpoint_secrets: WebhookEndpointSecretsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  sandbox_pix_charges: SandboxPixChargesTable;
+  sandbox_pix_refunds: SandboxPixRefundsTable;
+  sandbox_pix_payouts: SandboxPixPayoutsTable;
+  sandbox_chain_deposit_addresses: SandboxChainDepositAddressesTable;
+  sandbox_chain_deposits: SandboxChainDepositsTable;
+  sandbox_chain_transfers: SandboxChainTransfersTable;
+  sandbox_chain_transfer_failures: SandboxChainTransferFailuresTable;
 }
 
 export type MerchantRow = Selectable<MerchantsTable>;
@@ -139,3 +157,278 @@ export interface MerchantFeeTiersTable {
 }
 
 export type ReceiverRow = Selectable<ReceiversTable>;
+
+export type WebhookDeliveryStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
+
+export interface WebhookEndpointsTable {
+  id: string;
+  merchant_id: string;
+  url: string;
+  description: string | null;
+  /** null: every event; else the event names the endpoint receives. */
+  event_types: ColumnType<string[] | null, string | null, string | null>;
+  enabled: ColumnType<boolean, boolean | undefined, boolean>;
+  created_at: DefaultedTimestamp;
+  updated_at: DefaultedTimestamp;
+  deleted_at: NullableTimestamp;
+}
+
+export interface WebhookEndpointSecretsTable {
+  id: string;
+  endpoint_id: string;
+  /** AES-256-GCM ciphertext of the whsec_ secret (see modules/webhooks/secrets.ts). */
+  secret_ciphertext: string;
+  created_at: DefaultedTimestamp;
+  /** null for the current secret; the previous one signs until then. */
+  expires_at: NullableTimestamp;
+}
+
+export interface WebhookDeliveriesTable {
+  /** The deliveryId (webhook-id header). */
+  id: string;
+  merchant_id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  order_id: string | null;
+  status: ColumnType<WebhookDeliveryStatus, WebhookDeliveryStatus | undefined, WebhookDeliveryStatus>;
+  attempts: ColumnType<number, number | undefined, number>;
+  retries_used: ColumnType<number, number | undefined, number>;
+  next_attempt_at: NullableTimestamp;
+  claimed_until: NullableTimestamp;
+  claim_token: string | null;
+  last_attempt_at: NullableTimestamp;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: DefaultedTimestamp;
+  updated_at: DefaultedTimestamp;
+}
+
+export interface WebhookDeliveryAttemptsTable {
+  id: string;
+  delivery_id: string;
+  attempt_number: number;
+  attempted_at: ColumnType<Date, Date | string, Date | string>;
+  succeeded: boolean;
+  status_code: number | null;
+  latency_ms: number;
+  error: string | null;
+  response_body: string | null;
+}
+
+export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
+export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type WebhookDeliveryAttemptRow = Selectable<WebhookDeliveryAttemptsTable>;
+
+export type OrderStatus =
+  | 'PENDING'
+  | 'AWAITING_PAYMENT'
+  | 'PAYMENT_RECEIVED'
+  | 'SWAPPING'
+  | 'TRANSFERRING'
+  | 'AWAITING_DEPOSIT'
+  | 'DEPOSIT_RECEIVED'
+  | 'PIX_SENDING'
+  | 'PIX_SENT_UNCONFIRMED'
+  | 'COMPLETED'
+  | 'FAILED'
+  | 'EXPIRED'
+  | 'REFUNDING'
+  | 'REFUNDED';
+
+export interface QuotesTable {
+  id: string;
+  merchant_id: string;
+  receiver_id: string | null;
+  type: OrderType;
+  chain: string;
+  token: string;
+  amount_brl: string;
+  amount_token: string;
+  exchange_rate: string;
+  platform_fee_percentage: string;
+  merchant_fee_percentage: string;
+  platform_fee_amount_brl: string;
+  merchant_fee_amount_brl: string;
+  net_amount_brl: string;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+  used_by_order_id: string | null;
+  created_at: DefaultedTimestamp;
+}
+
+export interface OrdersTable {
+  id: string;
+  merchant_id: string;
+  receiver_id: string;
+  type: OrderType;
+  status: OrderStatus;
+  chain: string;
+  token: string;
+  external_id: string | null;
+  quote_id: string | null;
+  amount_brl: string;
+  amount_token: string;
+  exchange_rate: string;
+  platform_fee_percentage: string;
+  merchant_fee_percentage: string;
+  platform_fee_amount_brl: string;
+  merchant_fee_amount_brl: string;
+  net_amount_brl: string;
+  destination_wallet: string | null;
+  deposit_address: string | null;
+  pix_txid: string | null;
+  pix_payment_code: string | null;
+  pix_key: string | null;
+  pix_key_type: string | null;
+  recipient_name: string | null;
+  pix_end_to_end_id: string | null;
+  provider_transaction_id: string | null;
+  refund_id: string | null;
+  tx_hash: string | null;
+  failure_reason: string | null;
+  limit_day: string;
+  limit_released: ColumnType<boolean, boolean | undefined, boolean>;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+  completed_at: NullableTimestamp;
+  next_step_at: NullableTimestamp;
+  step_attempts: ColumnType<number, number | undefined, number>;
+  claimed_until: NullableTimestamp;
+  created_at: DefaultedTimestamp;
+  updated_at: DefaultedTimestamp;
+}
+
+export type OrderTransactionType = 'PIX_IN' | 'PIX_OUT' | 'PIX_REFUND' | 'CHAIN_DEPOSIT' | 'CHAIN_TRANSFER';
+
+export interface OrderTransactionsTable {
+  id: string;
+  order_id: string;
+  type: OrderTransactionType;
+  status: 'PENDING' | 'CONFIRMED' | 'FAILED';
+  amount: string;
+  currency: string;
+  chain: string | null;
+  tx_hash: string | null;
+  created_at: DefaultedTimestamp;
+  updated_at: DefaultedTimestamp;
+}
+
+export interface ReceiverDailyUsageTable {
+  receiver_id: string;
+  day: string;
+  order_count: number;
+  amount_brl: string;
+}
+
+export type OrderRow = Selectable<OrdersTable>;
+export type QuoteRow = Selectable<QuotesTable>;
+export type OrderTransactionRow = Selectable<OrderTransactionsTable>;
+
+export type IdempotencyKeyState = 'IN_PROGRESS' | 'COMPLETED';
+
+/** One Idempotency-Key of one merchant (src/http/idempotency.ts). Timestamps come from the app's clock. */
+export interface IdempotencyKeysTable {
+  merchant_id: string;
+  key: string;
+  /** SHA-256 (hex) of method, route template, path parameters, query and canonical JSON body. */
+  fingerprint: string;
+  method: string;
+  /** The route template, e.g. /api/v1/payin. */
+  route: string;
+  state: IdempotencyKeyState;
+  /** Who holds the IN_PROGRESS row: completing or releasing it requires this token. */
+  lock_token: string;
+  /** When the current holder took the row; after the lease a retry may take it over. */
+  locked_at: ColumnType<Date, Date | string, Date | string>;
+  /** x-request-id of the request whose answer is stored. */
+  request_id: string | null;
+  response_status: number | null;
+  response_content_type: string | null;
+  /** The answer as sent: the serialized JSON text. */
+  response_body: string | null;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+  completed_at: NullableTimestamp;
+}
+
+export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>;
+
+// --- Sandbox PSP and chain (src/adapters/pix/sandbox.ts, src/adapters/chain/sandbox.ts) ----
+
+export type SandboxChargeStatus = 'ATIVA' | 'CONCLUIDA' | 'REMOVIDA_PELO_USUARIO_RECEBEDOR' | 'REMOVIDA_PELO_PSP';
+export type SandboxRefundStatus = 'EM_PROCESSAMENTO' | 'DEVOLVIDO' | 'NAO_REALIZADO';
+export type SandboxPayoutStatus = 'PROCESSING' | 'CONFIRMED' | 'FAILED';
+export type SandboxTransferStatus = 'PENDING' | 'CONFIRMED' | 'FAILED';
+
+export interface SandboxPixChargesTable {
+  txid: string;
+  /** 62/05 of the static code: the txid's first 25 characters (unique). */
+  reference: string;
+  amount_brl: string;
+  description: string | null;
+  pix_copia_e_cola: string;
+  status: ColumnType<SandboxChargeStatus, SandboxChargeStatus | undefined, SandboxChargeStatus>;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+  /** The PIX that paid the charge: set together when it is paid. */
+  end_to_end_id: string | null;
+  paid_amount_brl: string | null;
+  paid_at: NullableTimestamp;
+  created_at: DefaultedTimestamp;
+}
+
+export interface SandboxPixRefundsTable {
+  refund_id: string;
+  end_to_end_id: string;
+  amount_brl: string;
+  description: string;
+  status: ColumnType<SandboxRefundStatus, SandboxRefundStatus | undefined, SandboxRefundStatus>;
+  failure_reason: string | null;
+  created_at: DefaultedTimestamp;
+  settled_at: NullableTimestamp;
+}
+
+export interface SandboxPixPayoutsTable {
+  provider_transaction_id: string;
+  idempotency_key: string;
+  pix_key: string;
+  pix_key_type: 'CPF' | 'CNPJ' | 'EMAIL' | 'PHONE' | 'EVP';
+  amount_brl: string;
+  recipient_name: string | null;
+  description: string;
+  status: ColumnType<SandboxPayoutStatus, SandboxPayoutStatus | undefined, SandboxPayoutStatus>;
+  end_to_end_id: string | null;
+  failure_reason: string | null;
+  created_at: DefaultedTimestamp;
+  settled_at: NullableTimestamp;
+}
+
+export interface SandboxChainDepositAddressesTable {
+  address: string;
+  order_id: string;
+  token: string;
+  created_at: DefaultedTimestamp;
+}
+
+export interface SandboxChainDepositsTable {
+  tx_hash: string;
+  deposit_address: string;
+  token: string;
+  amount: string;
+  created_at: DefaultedTimestamp;
+}
+
+export interface SandboxChainTransfersTable {
+  tx_hash: string;
+  idempotency_key: string;
+  token: string;
+  amount: string;
+  destination: string;
+  status: SandboxTransferStatus;
+  error: string | null;
+  created_at: DefaultedTimestamp;
+  updated_at: DefaultedTimestamp;
+}
+
+export interface SandboxChainTransferFailuresTable {
+  destination: string;
+  error: string;
+  created_at: DefaultedTimestamp;
+}

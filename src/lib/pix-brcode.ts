@@ -98,7 +98,7 @@ function asciiText(value: string): string {
     .trim();
 }
 
-/** One EMV field: ID + 2-digit length + value. Throws RangeError unless the value has 1..99 printable ASCII characters. */
+/** One EMV field: ID + 2-digit length + value. RangeError unless the value is 1..99 printable ASCII characters. */
 export function tlv(id: string, value: string): string {
   if (!/^\d{2}$/.test(id)) throw new RangeError(`field ID must be 2 digits, got "${id}"`);
   if (!PRINTABLE_ASCII.test(value)) throw new RangeError(`field ${id} must be non-empty printable ASCII`);
@@ -175,7 +175,9 @@ export function buildStaticPixCode(input: StaticPixInput): string {
 /** A dynamic (single-use) code: the payer's app fetches the charge from https://{url}. */
 export function buildDynamicPixCode(input: DynamicPixInput): string {
   const { url, amount, merchantName, merchantCity } = input;
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) throw new RangeError('url must be given without its scheme (no "https://")');
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) {
+    throw new RangeError('url must be given without its scheme (no "https://")');
+  }
   if (!/^[\x21-\x7E]+$/.test(url)) throw new RangeError('url must be printable ASCII without spaces');
   return withCrc(
     tlv('00', '01') +
@@ -188,7 +190,7 @@ export function buildDynamicPixCode(input: DynamicPixInput): string {
   );
 }
 
-/** Reads a run of TLV fields; throws RangeError on a bad ID or length, a value overrunning the end, or a repeated ID. */
+/** Reads a run of TLV fields. RangeError on a bad ID or length, a value past the end, or a repeated ID. */
 function readTlv(text: string, where: string): Map<string, string> {
   const fields = new Map<string, string>();
   let i = 0;

@@ -24,8 +24,8 @@ const EMAIL =
   /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
 const EVP = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** ASCII-only lowercase: String#toLowerCase would turn 'İ' into "i̇" (two characters). */
-const asciiLower = (value: string): string => value.toLowerCase();
+/** ASCII-only lowercase: String#toLowerCase turns the KELVIN SIGN into 'k', letting a look-alike through. */
+const asciiLower = (value: string): string => value.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
 export function validatePixKey(type: PixKeyType, key: string): PixKeyCheck {
   switch (type) {
@@ -41,7 +41,10 @@ export function validatePixKey(type: PixKeyType, key: string): PixKeyCheck {
       const normalized = normalizeDocument(key);
       return isValidCnpj(normalized)
         ? { ok: true, normalized }
-        : { ok: false, reason: 'CNPJ key must be 14 characters (12 letters or digits, 2 check digits) with valid check digits' };
+        : {
+            ok: false,
+            reason: 'CNPJ key must be 14 characters (12 letters or digits, then 2 check digits) with valid check digits',
+          };
     }
     case 'PHONE':
       return PHONE.test(key)

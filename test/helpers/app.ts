@@ -8,6 +8,7 @@ import type { DatabaseHandle } from '../../src/db/database.ts';
 import type { App } from '../../src/http/types.ts';
 import { generateDevSecrets, type RuntimeConfig, withSecrets } from '../../src/runtime-config.ts';
 import { openTestDatabase } from './database.ts';
+import type { Clock } from '../../src/lib/clock.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef0123456789';
 const secrets = generateDevSecrets();
@@ -39,11 +40,28 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-export async function createTestContext(env: Record<string, string> = {}): Promise<TestContext> {
+/** A clock tests move by hand. */
+export class TestClock implements Clock {
+  constructor(private current: Date) {}
+  now = () => new Date(this.current);
+  set(at: Date | string) {
+    this.current = new Date(at);
+  }
+  advance(ms: number) {
+    this.current = new Date(this.current.getTime() + ms);
+  }
+}
+
+export async function createTestContext(env: Record<string, string> = {}, options: { clock?: Clock } = {}): Promise<TestContext> {
   const database = await openTestDatabase();
   const apps: App[] = [];
   const build = async (overrides: Record<string, string> = {}, logger?: FastifyBaseLogger, extraRoutes?: (app: App) => void) => {
-    const app = await buildApp({ config: testConfig({ ...env, ...overrides }), db: database.db, ...(logger ? { logger } : {}) });
+    const app = await buildApp({
+      config: testConfig({ ...env, ...overrides }),
+      db: database.db,
+      ...(logger ? { logger } : {}),
+      ...(options.clock ? { clock: options.clock } : {}),
+    });
     apps.push(app);
     extraRoutes?.(app);
     await app.ready();

@@ -6,9 +6,10 @@ export function withDatabase(url: string, database: string): string {
   return parsed.toString();
 }
 
+/** Per run (pid), so two runs against one server never drop each other's template. */
 export function templateNameFor(url: string): string {
   const name = new URL(url).pathname.slice(1) || 'postgres';
-  return `${name}_template`;
+  return `${name}_template_${process.pid}`;
 }
 
 /** Runs statements on the server's maintenance database (CREATE/DROP DATABASE cannot run inside the target). */

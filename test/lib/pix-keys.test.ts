@@ -68,6 +68,7 @@ const TABLE: Record<PixKeyType, Row[]> = {
     ['fulano@example.com ', null],
     ['joão@example.com', null], // non-ASCII
     ['fulano@exİmple.com', null], // 'İ' must not lowercase into "i̇"
+    ['fulano@\u212Aey.com', null], // KELVIN SIGN must not lowercase into an ASCII 'k'
     ['fulano@-example.com', null],
     ['', null],
   ],

@@ -5,8 +5,16 @@
 import type { Migration } from 'kysely';
 import * as foundation from './20261122_0001_foundation.ts';
 import * as receiversFeeTiers from './20261122_0002_receivers_fee_tiers.ts';
+import * as orders from './20261122_0003_orders.ts';
+import * as webhooks from './20261122_0004_webhooks.ts';
+import * as idempotency from './20261122_0005_idempotency.ts';
+import * as sandbox from './20261122_0006_sandbox.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261122_0001_foundation': foundation,
   '20261122_0002_receivers_fee_tiers': receiversFeeTiers,
+  '20261122_0003_orders': orders,
+  '20261122_0004_webhooks': webhooks,
+  '20261122_0005_idempotency': idempotency,
+  '20261122_0006_sandbox': sandbox,
 };

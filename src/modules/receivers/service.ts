@@ -189,6 +189,12 @@ export function createReceiversService(deps: { db: Db; clock: Clock; defaults: C
 
     get: async (merchantId: string, id: string): Promise<Receiver> => toReceiver(await findOwned(merchantId, id)),
 
+    /** For order creation, inside its transaction; undefined for an unknown or foreign receiver. */
+    async findForOrder(trx: Db, merchantId: string, id: string): Promise<Receiver | undefined> {
+      const row = await repo.find(trx, id, merchantId);
+      return row && toReceiver(row);
+    },
+
     /** PATCH: contact and address only (spec rules 1 to 4); identity fields are immutable. */
     async update(merchantId: string, id: string, input: Static<typeof UpdateReceiverBody>): Promise<Receiver> {
       const immutable = IMMUTABLE_RECEIVER_FIELDS.filter((field) => field in input);

@@ -6,12 +6,16 @@ import { AppError } from '../../http/errors.ts';
 import { merchantIdOf } from '../../http/auth.ts';
 import { AUTHENTICATED_ERRORS, BODY_ERRORS, IdParams, errorResponses } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
+import { Type } from 'typebox';
+import { OrderSchema } from '../orders/schemas.ts';
 import { ReceiverSchema, SandboxKycBody } from '../receivers/schemas.ts';
 import type { ReceiversService } from '../receivers/service.ts';
+import { StrictObject } from '../../http/schemas.ts';
+import type { SandboxDriver } from './service.ts';
 
 const tags = ['Sandbox'];
 
-export function registerSandboxRoutes(app: App, services: { receivers: ReceiversService }): void {
+export function registerSandboxRoutes(app: App, services: { receivers: ReceiversService; sandbox: SandboxDriver }): void {
   app.post(
     '/sandbox/receivers/:id/kyc',
     {
@@ -38,5 +42,55 @@ export function registerSandboxRoutes(app: App, services: { receivers: Receivers
         { merchantId, allowFromPending: true },
       );
     },
+  );
+
+  const orderRoute = { params: IdParams, response: { 200: OrderSchema, ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 404, 409) } };
+
+  app.post(
+    '/sandbox/orders/:id/pix-payment',
+    {
+      schema: {
+        tags,
+        summary: "Pay a PAYIN's PIX charge as the customer",
+        description:
+          'Drives the sandbox PSP exactly as a real payment: the charge is paid and its notification reaches the order (PAYMENT_RECEIVED, then the worker converts and transfers). `amountBrl` defaults to the order amount; another amount (or a payment after expiry) is refunded automatically.',
+        body: Type.Optional(StrictObject({ amountBrl: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1e13 })) })),
+        ...orderRoute,
+      },
+    },
+    async (request) => services.sandbox.payOrder(merchantIdOf(request), request.params.id, request.body?.amountBrl),
+  );
+
+  app.post(
+    '/sandbox/orders/:id/deposit',
+    {
+      schema: {
+        tags,
+        summary: "Make a PAYOUT's deposit arrive on chain",
+        description: '`amountCrypto` defaults to the order amount. The worker then queues and sends the PIX; the sandbox bank confirms it.',
+        body: Type.Optional(StrictObject({ amountCrypto: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1e13 })) })),
+        ...orderRoute,
+      },
+    },
+    async (request) => services.sandbox.depositForOrder(merchantIdOf(request), request.params.id, request.body?.amountCrypto),
+  );
+
+  app.post(
+    '/sandbox/orders/:id/fail',
+    {
+      schema: {
+        tags,
+        summary: 'Make one step of an order fail',
+        description:
+          'CHAIN_TRANSFER (PAYIN, before or while converting): the token transfer fails, so the PIX is refunded. PIX_PAYOUT (PAYOUT in PIX_SENT_UNCONFIRMED): the receiving bank refuses the PIX. PIX_REFUND (PAYIN in REFUNDING): the refund fails and the order needs an operator.',
+        body: StrictObject({
+          step: Type.Enum(['CHAIN_TRANSFER', 'PIX_PAYOUT', 'PIX_REFUND']),
+          reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+        }),
+        ...orderRoute,
+      },
+    },
+    async (request) =>
+      services.sandbox.failOrder(merchantIdOf(request), request.params.id, request.body.step, request.body.reason ?? 'Simulated failure'),
   );
 }

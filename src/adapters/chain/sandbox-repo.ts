@@ -1,0 +1,69 @@
+/** SQL of the sandbox chain. Every function takes the transaction (or root db) it runs in. */
+import type { Insertable } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import type { SandboxChainDepositsTable, SandboxChainTransfersTable } from '../../db/schema.ts';
+
+export const chainSandboxRepo = {
+  /** Inserts unless the order already has an address; then returns undefined. */
+  insertDepositAddress(db: Db, row: { address: string; order_id: string; token: string; created_at: Date }) {
+    return db
+      .insertInto('sandbox_chain_deposit_addresses')
+      .values(row)
+      .onConflict((oc) => oc.column('order_id').doNothing())
+      .returningAll()
+      .executeTakeFirst();
+  },
+
+  findDepositAddressByOrder(db: Db, orderId: string) {
+    return db.selectFrom('sandbox_chain_deposit_addresses').selectAll().where('order_id', '=', orderId).executeTakeFirst();
+  },
+
+  findDepositAddress(db: Db, address: string) {
+    return db.selectFrom('sandbox_chain_deposit_addresses').selectAll().where('address', '=', address).executeTakeFirst();
+  },
+
+  insertDeposit(db: Db, row: Insertable<SandboxChainDepositsTable>) {
+    return db.insertInto('sandbox_chain_deposits').values(row).returningAll().executeTakeFirstOrThrow();
+  },
+
+  /** Inserts unless the idempotency key is taken; then returns undefined. */
+  insertTransfer(db: Db, row: Insertable<SandboxChainTransfersTable>) {
+    return db
+      .insertInto('sandbox_chain_transfers')
+      .values(row)
+      .onConflict((oc) => oc.column('idempotency_key').doNothing())
+      .returningAll()
+      .executeTakeFirst();
+  },
+
+  findTransferByIdempotencyKey(db: Db, idempotencyKey: string) {
+    return db.selectFrom('sandbox_chain_transfers').selectAll().where('idempotency_key', '=', idempotencyKey).executeTakeFirst();
+  },
+
+  findTransfer(db: Db, txHash: string) {
+    return db.selectFrom('sandbox_chain_transfers').selectAll().where('tx_hash', '=', txHash).executeTakeFirst();
+  },
+
+  markTransferFailed(db: Db, txHash: string, error: string, now: Date) {
+    return db
+      .updateTable('sandbox_chain_transfers')
+      .set({ status: 'FAILED', error, updated_at: now })
+      .where('tx_hash', '=', txHash)
+      .returningAll()
+      .executeTakeFirst();
+  },
+
+  /** Arms (or re-arms with a new error) the failure of the next transfer to a destination. */
+  armTransferFailure(db: Db, destination: string, error: string, now: Date) {
+    return db
+      .insertInto('sandbox_chain_transfer_failures')
+      .values({ destination, error, created_at: now })
+      .onConflict((oc) => oc.column('destination').doUpdateSet({ error, created_at: now }))
+      .execute();
+  },
+
+  /** Disarms and returns the armed failure of a destination, if any. */
+  takeTransferFailure(db: Db, destination: string) {
+    return db.deleteFrom('sandbox_chain_transfer_failures').where('destination', '=', destination).returning('error').executeTakeFirst();
+  },
+};

@@ -1,0 +1,156 @@
+/**
+ * The sandbox chain: the ChainAdapter port with its state in the database (sandbox_chain_*),
+ * producing Solana-shaped values: deposit addresses are real Ed25519 public keys (base58, 32
+ * bytes) and transaction hashes are base58 of 64 random bytes, the shape of a signature.
+ * Nothing is broadcast; a transfer is CONFIRMED at once unless a test armed its failure.
+ * (The managed-wallets issue may back this with LiteSVM; keep the surface narrow.)
+ */
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { getAddressDecoder, getBase58Decoder } from '@solana/kit';
+import type { Selectable } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import type { SandboxChainTransfersTable } from '../../db/schema.ts';
+import { AppError } from '../../http/errors.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { decimal } from '../../lib/money.ts';
+import { isSolanaAddress } from '../../lib/solana.ts';
+import type { ChainAdapter, ChainDeposit, TokenAmount, TransferStatus } from './port.ts';
+import { chainSandboxRepo as repo } from './sandbox-repo.ts';
+
+export interface SandboxChain extends ChainAdapter {
+  readonly chain: 'solana';
+  /** Somebody sends `amount` of the address's token to a deposit address this sandbox issued. */
+  simulateDeposit(input: { depositAddress: string; amount: TokenAmount }): Promise<ChainDeposit>;
+  /** The next transfer to `destination` (a new idempotency key) lands FAILED with `error`. */
+  failNextTransferTo(destination: string, error?: string): Promise<void>;
+  /** A transfer already sent turns FAILED (e.g. dropped before finalisation). */
+  markTransferFailed(txHash: string, error: string): Promise<void>;
+}
+
+export class ChainSandboxNotFoundError extends AppError {
+  constructor(what: string, id: string) {
+    super('NOT_FOUND', `sandbox chain: ${what} ${id} not found`);
+    this.name = 'ChainSandboxNotFoundError';
+  }
+}
+
+/** Bad input, or an idempotency key reused with another body. */
+export class ChainSandboxRefusedError extends AppError {
+  constructor(message: string) {
+    super('CONFLICT', `sandbox chain: ${message}`);
+    this.name = 'ChainSandboxRefusedError';
+  }
+}
+
+/** DOMAIN.md (Solana): USDC has 6 decimals. Other tokens: 9, the common SPL mint setting. */
+const TOKEN_DECIMALS: Record<string, number> = { USDC: 6 };
+const decimalsOf = (token: string): number => TOKEN_DECIMALS[token] ?? 9;
+
+const base58 = getBase58Decoder();
+const addressFromBytes = getAddressDecoder();
+
+/** A fresh Ed25519 public key as a Solana address. The private key is discarded: nothing spends from it. */
+function newAddress(): string {
+  const { publicKey } = generateKeyPairSync('ed25519');
+  const { x } = publicKey.export({ format: 'jwk' });
+  if (!x) throw new Error('Ed25519 public key without x');
+  return addressFromBytes.decode(Buffer.from(x, 'base64url'));
+}
+
+/** Signature-shaped: base58 of 64 random bytes (the "hash" Solana returns is the first signature). */
+const newTxHash = (): string => base58.decode(randomBytes(64));
+
+export function createSandboxChain(deps: { db: Db; clock: Clock }): SandboxChain {
+  const { db, clock } = deps;
+
+  const tokenAmount = (token: string, amount: TokenAmount): string => {
+    const places = decimalsOf(token);
+    if (typeof amount !== 'string' || !/^\d{1,20}(\.\d+)?$/.test(amount)) {
+      throw new ChainSandboxRefusedError(`amount must be decimal text, e.g. "18.518518" (got ${JSON.stringify(amount)})`);
+    }
+    const value = decimal(amount);
+    if (value.lte(0)) throw new ChainSandboxRefusedError('amount must be positive');
+    if (value.decimalPlaces() > places) throw new ChainSandboxRefusedError(`${token} amounts have at most ${places} decimals`);
+    return value.toFixed(places);
+  };
+
+  const sameTransferOrRefuse = (row: Selectable<SandboxChainTransfersTable>, input: { token: string; amount: string; destination: string }) => {
+    if (row.token !== input.token || row.destination !== input.destination || !decimal(row.amount).eq(input.amount)) {
+      throw new ChainSandboxRefusedError(`idempotency key ${row.idempotency_key} was used for another transfer`);
+    }
+    return { txHash: row.tx_hash };
+  };
+
+  return {
+    chain: 'solana',
+
+    async createDepositAddress({ orderId, token }) {
+      if (!orderId) throw new ChainSandboxRefusedError('orderId must not be empty');
+      const existing =
+        (await repo.findDepositAddressByOrder(db, orderId)) ??
+        (await repo.insertDepositAddress(db, { address: newAddress(), order_id: orderId, token, created_at: clock.now() })) ??
+        (await repo.findDepositAddressByOrder(db, orderId));
+      if (!existing) throw new Error(`deposit address of ${orderId} neither inserted nor found`);
+      if (existing.token !== token) throw new ChainSandboxRefusedError(`order ${orderId} has a ${existing.token} deposit address`);
+      return { address: existing.address };
+    },
+
+    async transferToken({ idempotencyKey, token, amount, destination }) {
+      if (!idempotencyKey) throw new ChainSandboxRefusedError('idempotencyKey must not be empty');
+      if (!isSolanaAddress(destination)) throw new ChainSandboxRefusedError('destination must be a Solana address');
+      const input = { token, amount: tokenAmount(token, amount), destination };
+      const existing = await repo.findTransferByIdempotencyKey(db, idempotencyKey);
+      if (existing) return sameTransferOrRefuse(existing, input);
+
+      const inserted = await db.transaction().execute(async (trx) => {
+        const now = clock.now();
+        const row = await repo.insertTransfer(trx, {
+          tx_hash: newTxHash(),
+          idempotency_key: idempotencyKey,
+          ...input,
+          status: 'CONFIRMED',
+          created_at: now,
+          updated_at: now,
+        });
+        // Only a transfer that was really inserted consumes an armed failure.
+        if (!row) return undefined;
+        const failure = await repo.takeTransferFailure(trx, destination);
+        if (failure) await repo.markTransferFailed(trx, row.tx_hash, failure.error, now);
+        return row;
+      });
+      if (inserted) return { txHash: inserted.tx_hash };
+      const raced = await repo.findTransferByIdempotencyKey(db, idempotencyKey);
+      if (!raced) throw new Error(`transfer ${idempotencyKey} neither inserted nor found`);
+      return sameTransferOrRefuse(raced, input);
+    },
+
+    async getTransferStatus(txHash) {
+      const row = await repo.findTransfer(db, txHash);
+      if (!row) throw new ChainSandboxNotFoundError('transfer', txHash);
+      const status: TransferStatus = row.status;
+      return row.error === null ? { status } : { status, error: row.error };
+    },
+
+    async simulateDeposit({ depositAddress, amount }) {
+      const address = await repo.findDepositAddress(db, depositAddress);
+      if (!address) throw new ChainSandboxNotFoundError('deposit address', depositAddress);
+      const row = await repo.insertDeposit(db, {
+        tx_hash: newTxHash(),
+        deposit_address: depositAddress,
+        token: address.token,
+        amount: tokenAmount(address.token, amount),
+        created_at: clock.now(),
+      });
+      return { depositAddress, token: row.token, amount: tokenAmount(row.token, row.amount), txHash: row.tx_hash };
+    },
+
+    async failNextTransferTo(destination, error = 'sandbox: transfer failed') {
+      await repo.armTransferFailure(db, destination, error, clock.now());
+    },
+
+    async markTransferFailed(txHash, error) {
+      const row = await repo.markTransferFailed(db, txHash, error, clock.now());
+      if (!row) throw new ChainSandboxNotFoundError('transfer', txHash);
+    },
+  };
+}

@@ -1,0 +1,64 @@
+/**
+ * PIX identifiers in the formats of DOMAIN.md (Identifiers):
+ * - endToEndId: `E` + ISPB (8, [0-9A-Z]) + `yyyyMMddHHmm` in UTC + 11 [a-zA-Z0-9] = 32 characters
+ *   (Open Finance Brasil payments spec; API Pix only requires [a-zA-Z0-9]{32});
+ * - charge txid: [a-zA-Z0-9]{26,35} (API Pix `cob`);
+ * - refund id: [a-zA-Z0-9]{1,35} (API Pix `devolucao`).
+ *
+ * Randomness: every character is `crypto.randomInt(62)`, which draws with rejection sampling
+ * inside Node, so the characters are uniform (no modulo bias). These are identifiers, not
+ * secrets; uniqueness is what matters, and 11 characters of 62 per minute per ISPB leave
+ * ~5.2e19 combinations.
+ */
+import { randomInt } from 'node:crypto';
+
+const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** A fixed ISPB for the sandbox PSP: no real participant of the SPI has it. */
+export const SANDBOX_ISPB = '99999999';
+
+export const ISPB_PATTERN = /^[0-9A-Z]{8}$/;
+export const END_TO_END_ID_PATTERN = /^E[0-9A-Z]{8}\d{12}[a-zA-Z0-9]{11}$/;
+export const TXID_PATTERN = /^[a-zA-Z0-9]{26,35}$/;
+export const REFUND_ID_PATTERN = /^[a-zA-Z0-9]{1,35}$/;
+/** The sandbox PSP's payout ids: `SBX` + 29 alphanumerics (32 characters). */
+export const SANDBOX_TRANSACTION_ID_PATTERN = /^SBX[a-zA-Z0-9]{29}$/;
+
+/** `length` uniformly random characters of [A-Za-z0-9]. */
+export function randomAlphanumeric(length: number): string {
+  let text = '';
+  for (let i = 0; i < length; i++) text += ALPHANUMERIC[randomInt(ALPHANUMERIC.length)];
+  return text;
+}
+
+/** `yyyyMMddHHmm` of the instant in UTC. */
+function utcMinute(at: Date): string {
+  if (Number.isNaN(at.getTime())) throw new RangeError('endToEndId needs a valid date');
+  const year = at.getUTCFullYear();
+  if (year < 1000 || year > 9999) throw new RangeError('endToEndId needs a 4-digit year');
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${year}${two(at.getUTCMonth() + 1)}${two(at.getUTCDate())}${two(at.getUTCHours())}${two(at.getUTCMinutes())}`;
+}
+
+/** A 32-character endToEndId stamped with `at` (the clock's now) in UTC. */
+export function newEndToEndId(at: Date, ispb: string = SANDBOX_ISPB): string {
+  if (!ISPB_PATTERN.test(ispb)) throw new RangeError('ISPB must be 8 characters of [0-9A-Z]');
+  return `E${ispb}${utcMinute(at)}${randomAlphanumeric(11)}`;
+}
+
+/** A charge txid; 32 characters by default (any length from 26 to 35 is valid). */
+export function newTxid(length = 32): string {
+  if (!Number.isInteger(length) || length < 26 || length > 35) throw new RangeError('txid length must be 26 to 35');
+  return randomAlphanumeric(length);
+}
+
+/** A refund (devolução) id; 32 characters by default (any length from 1 to 35 is valid). */
+export function newRefundId(length = 32): string {
+  if (!Number.isInteger(length) || length < 1 || length > 35) throw new RangeError('refund id length must be 1 to 35');
+  return randomAlphanumeric(length);
+}
+
+/** The sandbox PSP's id of an outgoing PIX. */
+export function newSandboxTransactionId(): string {
+  return `SBX${randomAlphanumeric(29)}`;
+}

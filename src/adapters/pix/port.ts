@@ -1,0 +1,72 @@
+/**
+ * The PIX provider port, shaped after Banco Central's API Pix (DOMAIN.md) so that a real
+ * adapter is a translation: charges (`cob`), received PIX (`pix`), refunds (`devolucao`), and
+ * sending PIX (no BCB standard: each PSP's own API behind `sendPix`).
+ *
+ * Outcomes come back as `PixNotification`s, handed to the orders module's single entry point
+ * (`orders.handlePixNotification`) by whoever receives them: a provider webhook route, a
+ * polling job, or the sandbox drivers.
+ */
+
+/** Decimal text with exactly 2 places, e.g. "10.50" (API Pix `valor`). */
+export type BrlAmount = string;
+
+export interface PixCharge {
+  /** `[a-zA-Z0-9]{26,35}`, unique per receiving account. */
+  txid: string;
+  amountBrl: BrlAmount;
+  /** The copy-and-paste BR Code (`pixCopiaECola`). */
+  pixCopiaECola: string;
+  expiresAt: Date;
+}
+
+export interface ReceivedPix {
+  endToEndId: string;
+  txid: string | null;
+  amountBrl: BrlAmount;
+  paidAt: Date;
+}
+
+export type RefundStatus = 'EM_PROCESSAMENTO' | 'DEVOLVIDO' | 'NAO_REALIZADO';
+export type PixKeyType = 'CPF' | 'CNPJ' | 'EMAIL' | 'PHONE' | 'EVP';
+
+export type PixNotification =
+  /** A charge was paid (API Pix webhook `pix[]` entry with txid). */
+  | { kind: 'charge_paid'; txid: string; endToEndId: string; amountBrl: BrlAmount; paidAt: Date }
+  /** A refund reached a final state (webhook `pix[].devolucoes[]`). */
+  | { kind: 'refund_settled'; endToEndId: string; refundId: string; status: 'DEVOLVIDO' | 'NAO_REALIZADO'; reason?: string }
+  /** An outgoing PIX was settled or refused by the provider. */
+  | { kind: 'payout_settled'; providerTransactionId: string; status: 'CONFIRMED'; endToEndId: string }
+  | { kind: 'payout_settled'; providerTransactionId: string; status: 'FAILED'; reason: string };
+
+export interface PixProvider {
+  /** Names the provider transaction id field of events, e.g. `sandboxTransactionId`. */
+  readonly name: string;
+
+  /** PUT /cob/{txid}: idempotent per txid (a repeat answers the same charge). */
+  createCharge(input: { txid: string; amountBrl: BrlAmount; expiresInSeconds: number; description?: string }): Promise<PixCharge>;
+
+  /** GET /pix/{e2eid}: a received PIX, or null. */
+  getReceivedPix(endToEndId: string): Promise<ReceivedPix | null>;
+
+  /** PUT /pix/{e2eid}/devolucao/{id}: idempotent per refundId. */
+  refund(input: { endToEndId: string; refundId: string; amountBrl: BrlAmount; description: string }): Promise<{ refundId: string; status: RefundStatus }>;
+
+  /** Sends a PIX to a key; idempotent per `idempotencyKey` (a repeat answers the same transaction). */
+  sendPix(input: {
+    idempotencyKey: string;
+    pixKey: string;
+    pixKeyType: PixKeyType;
+    amountBrl: BrlAmount;
+    recipientName: string | null;
+    description: string;
+  }): Promise<{ providerTransactionId: string }>;
+}
+
+/** A provider failure worth retrying later (timeouts, 5xx); anything else is a refusal. */
+export class ProviderUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ProviderUnavailableError';
+  }
+}

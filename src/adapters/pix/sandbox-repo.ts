@@ -1,0 +1,143 @@
+/**
+ * SQL of the sandbox PSP. Every function takes the transaction (or root db) it runs in; state
+ * changes are guarded updates (`where status = <expected>`), so a row changes state, and is
+ * reported, at most once however many callers race.
+ */
+import type { Insertable } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import type { SandboxPixChargesTable, SandboxPixPayoutsTable, SandboxPixRefundsTable } from '../../db/schema.ts';
+
+export const pixSandboxRepo = {
+  /** Inserts unless the txid or its reference is taken; then returns undefined. */
+  insertCharge(db: Db, charge: Insertable<SandboxPixChargesTable>) {
+    return db
+      .insertInto('sandbox_pix_charges')
+      .values(charge)
+      .onConflict((oc) => oc.doNothing())
+      .returningAll()
+      .executeTakeFirst();
+  },
+
+  findCharge(db: Db, txid: string, options: { forUpdate?: boolean } = {}) {
+    let query = db.selectFrom('sandbox_pix_charges').selectAll().where('txid', '=', txid);
+    if (options.forUpdate) query = query.forUpdate();
+    return query.executeTakeFirst();
+  },
+
+  findChargeByEndToEndId(db: Db, endToEndId: string, options: { forUpdate?: boolean } = {}) {
+    let query = db.selectFrom('sandbox_pix_charges').selectAll().where('end_to_end_id', '=', endToEndId);
+    if (options.forUpdate) query = query.forUpdate();
+    return query.executeTakeFirst();
+  },
+
+  /** Guarded: only an ATIVA charge becomes CONCLUIDA. */
+  markChargePaid(db: Db, txid: string, payment: { endToEndId: string; amountBrl: string; paidAt: Date }) {
+    return db
+      .updateTable('sandbox_pix_charges')
+      .set({ status: 'CONCLUIDA', end_to_end_id: payment.endToEndId, paid_amount_brl: payment.amountBrl, paid_at: payment.paidAt })
+      .where('txid', '=', txid)
+      .where('status', '=', 'ATIVA')
+      .returningAll()
+      .executeTakeFirst();
+  },
+
+  findRefund(db: Db, refundId: string) {
+    return db.selectFrom('sandbox_pix_refunds').selectAll().where('refund_id', '=', refundId).executeTakeFirst();
+  },
+
+  /** Sum of the refunds of a PIX that are settled or still may be (NAO_REALIZADO ones returned nothing). */
+  async refundedTotal(db: Db, endToEndId: string): Promise<string> {
+    const row = await db
+      .selectFrom('sandbox_pix_refunds')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<string>('amount_brl'), eb.val('0')).as('total'))
+      .where('end_to_end_id', '=', endToEndId)
+      .where('status', '<>', 'NAO_REALIZADO')
+      .executeTakeFirstOrThrow();
+    return String(row.total);
+  },
+
+  insertRefund(db: Db, refund: Insertable<SandboxPixRefundsTable>) {
+    return db
+      .insertInto('sandbox_pix_refunds')
+      .values(refund)
+      .onConflict((oc) => oc.column('refund_id').doNothing())
+      .returningAll()
+      .executeTakeFirst();
+  },
+
+  /** Guarded: every EM_PROCESSAMENTO refund becomes DEVOLVIDO; returns exactly the rows it changed. */
+  settleRefunds(db: Db, now: Date) {
+    return db
+      .updateTable('sandbox_pix_refunds')
+      .set({ status: 'DEVOLVIDO', settled_at: now })
+      .where('status', '=', 'EM_PROCESSAMENTO')
+      .returningAll()
+      .execute();
+  },
+
+  /** Guarded: only an EM_PROCESSAMENTO refund becomes NAO_REALIZADO. */
+  failRefund(db: Db, refundId: string, reason: string, now: Date) {
+    return db
+      .updateTable('sandbox_pix_refunds')
+      .set({ status: 'NAO_REALIZADO', failure_reason: reason, settled_at: now })
+      .where('refund_id', '=', refundId)
+      .where('status', '=', 'EM_PROCESSAMENTO')
+      .returningAll()
+      .executeTakeFirst();
+  },
+
+  /** Inserts unless the idempotency key is taken; then returns undefined. */
+  insertPayout(db: Db, payout: Insertable<SandboxPixPayoutsTable>) {
+    return db
+      .insertInto('sandbox_pix_payouts')
+      .values(payout)
+      .onConflict((oc) => oc.column('idempotency_key').doNothing())
+      .returningAll()
+      .executeTakeFirst();
+  },
+
+  findPayoutByIdempotencyKey(db: Db, idempotencyKey: string) {
+    return db.selectFrom('sandbox_pix_payouts').selectAll().where('idempotency_key', '=', idempotencyKey).executeTakeFirst();
+  },
+
+  findPayout(db: Db, providerTransactionId: string) {
+    return db
+      .selectFrom('sandbox_pix_payouts')
+      .selectAll()
+      .where('provider_transaction_id', '=', providerTransactionId)
+      .executeTakeFirst();
+  },
+
+  /** PROCESSING payouts, oldest first, locked; rows another settler holds are skipped. */
+  lockProcessingPayouts(db: Db) {
+    return db
+      .selectFrom('sandbox_pix_payouts')
+      .select('provider_transaction_id')
+      .where('status', '=', 'PROCESSING')
+      .orderBy('created_at')
+      .orderBy('provider_transaction_id')
+      .forUpdate()
+      .skipLocked()
+      .execute();
+  },
+
+  /** Guarded: only a PROCESSING payout becomes CONFIRMED or FAILED. */
+  settlePayout(
+    db: Db,
+    providerTransactionId: string,
+    outcome: { status: 'CONFIRMED'; endToEndId: string } | { status: 'FAILED'; reason: string },
+    now: Date,
+  ) {
+    return db
+      .updateTable('sandbox_pix_payouts')
+      .set(
+        outcome.status === 'CONFIRMED'
+          ? { status: 'CONFIRMED', end_to_end_id: outcome.endToEndId, settled_at: now }
+          : { status: 'FAILED', failure_reason: outcome.reason, settled_at: now },
+      )
+      .where('provider_transaction_id', '=', providerTransactionId)
+      .where('status', '=', 'PROCESSING')
+      .returningAll()
+      .executeTakeFirst();
+  },
+};

@@ -1,0 +1,317 @@
+/**
+ * The sandbox PSP: the PixProvider port implemented inside the service, with its state in the
+ * database (sandbox_pix_* tables), so it survives restarts and every process sees the same
+ * charges, refunds and payouts. Outcomes are produced by the sandbox drivers below (used by the
+ * sandbox routes and the sandbox worker job), as PixNotifications for orders.handlePixNotification.
+ */
+import type { Clock } from '../../lib/clock.ts';
+import type { Db } from '../../db/database.ts';
+import type { SandboxPixChargesTable, SandboxPixPayoutsTable, SandboxPixRefundsTable } from '../../db/schema.ts';
+import type { Selectable } from 'kysely';
+import { AppError } from '../../http/errors.ts';
+import { decimal, toFixedText } from '../../lib/money.ts';
+import { buildStaticPixCode } from '../../lib/pix-brcode.ts';
+import { validatePixKey } from '../../lib/pix-keys.ts';
+import { REFUND_ID_PATTERN, TXID_PATTERN, newEndToEndId, newSandboxTransactionId } from './identifiers.ts';
+import type { BrlAmount, PixCharge, PixNotification, PixProvider, ReceivedPix } from './port.ts';
+import { pixSandboxRepo as repo } from './sandbox-repo.ts';
+
+export interface PixSandboxSettings {
+  merchantName: string;
+  merchantCity: string;
+  /** The platform's PIX key in DICT form, written into every charge's code (26/01). */
+  receivingKey: string;
+}
+
+export type ChargePaidNotification = Extract<PixNotification, { kind: 'charge_paid' }>;
+export type RefundSettledNotification = Extract<PixNotification, { kind: 'refund_settled' }>;
+export type PayoutSettledNotification = Extract<PixNotification, { kind: 'payout_settled' }>;
+
+/** Options of the settling drivers. */
+export interface SettleOptions {
+  /** Settlement time (endToEndIds are stamped with it); default the clock's now. */
+  now?: Date;
+  /**
+   * A transaction to mark the rows in: pass the one that also hands the notifications to the
+   * orders module, so a crash cannot lose a notification that was marked as reported.
+   */
+  db?: Db;
+}
+
+export interface SandboxPixProvider extends PixProvider {
+  readonly name: 'sandbox';
+  /** The payer pays the charge (by default exactly its amount). Idempotent: a paid charge answers its first payment. */
+  simulateChargePayment(txid: string, options?: { amountBrl?: BrlAmount }): Promise<ChargePaidNotification>;
+  /** Every PROCESSING payout is CONFIRMED; each is reported by exactly one call. */
+  settlePayouts(options?: SettleOptions): Promise<PayoutSettledNotification[]>;
+  /** A PROCESSING payout is refused by the "receiving bank". */
+  failPayout(providerTransactionId: string, reason: string, options?: SettleOptions): Promise<PayoutSettledNotification>;
+  /** Every EM_PROCESSAMENTO refund is DEVOLVIDO; each is reported by exactly one call. */
+  settleRefunds(options?: SettleOptions): Promise<RefundSettledNotification[]>;
+  /** An EM_PROCESSAMENTO refund is NAO_REALIZADO. */
+  failRefund(refundId: string, reason: string, options?: SettleOptions): Promise<RefundSettledNotification>;
+}
+
+/** An unknown txid, endToEndId, refund or payout (404 through the sandbox routes). */
+export class PixSandboxNotFoundError extends AppError {
+  constructor(what: string, id: string) {
+    super('NOT_FOUND', `sandbox PSP: ${what} ${id} not found`);
+    this.name = 'PixSandboxNotFoundError';
+  }
+}
+
+/** What a PSP would refuse: bad input, a reused id with another body, a refund over the amount. */
+export class PixSandboxRefusedError extends AppError {
+  constructor(message: string) {
+    super('CONFLICT', `sandbox PSP: ${message}`);
+    this.name = 'PixSandboxRefusedError';
+  }
+}
+
+/** API Pix: a devolução may be requested up to 90 days after the PIX settled. */
+const REFUND_WINDOW_MS = 90 * 86_400_000;
+/** Charge reference (62/05 of a static code): at most 25 characters (DOMAIN.md, BR Code). */
+const REFERENCE_LENGTH = 25;
+
+export function createSandboxPixProvider(deps: { db: Db; clock: Clock; settings: PixSandboxSettings }): SandboxPixProvider {
+  const { db, clock, settings } = deps;
+
+  /** Runs fn in the caller's transaction, or in a new one. */
+  const inTransaction = <T>(outer: Db | undefined, fn: (trx: Db) => Promise<T>): Promise<T> => {
+    const base = outer ?? db;
+    return base.isTransaction ? fn(base) : base.transaction().execute(fn);
+  };
+
+  /**
+   * Real PSPs answer a charge with a dynamic code whose amount lives behind a URL; the sandbox
+   * must be checkable offline with exactly the order's amount, so it writes a STATIC code: the
+   * platform's receiving key (26/01), the amount (54, exactly 2 decimals), name and city (59, 60;
+   * buildStaticPixCode applies pixText: uppercase ASCII, ≤ 25 and ≤ 15), and as 62/05 the
+   * txid's first 25 characters (a static code's txid holds at most 25; our txids have 26–35).
+   * A unique index on that reference keeps it unambiguous: a second txid with the same first 25
+   * characters is refused. The charge's description stays out of the code: 26/02 shares field
+   * 26's 99 characters with the key, and an e-mail key of 77 would leave almost no room.
+   */
+  const chargeCode = (txid: string, amountBrl: string) => {
+    try {
+      return buildStaticPixCode({
+        key: settings.receivingKey,
+        amount: amountBrl,
+        merchantName: settings.merchantName,
+        merchantCity: settings.merchantCity,
+        txid: txid.slice(0, REFERENCE_LENGTH),
+      });
+    } catch (error) {
+      // e.g. an amount longer than the 13 characters field 54 holds
+      if (error instanceof RangeError) throw new PixSandboxRefusedError(`cannot write a BR Code: ${error.message}`);
+      throw error;
+    }
+  };
+
+  const sameChargeOrRefuse = (row: Selectable<SandboxPixChargesTable>, amountBrl: string): PixCharge => {
+    if (!decimal(row.amount_brl).eq(amountBrl)) {
+      throw new PixSandboxRefusedError(`charge ${row.txid} exists with amount ${toFixedText(row.amount_brl, 2)}, not ${amountBrl}`);
+    }
+    return toCharge(row);
+  };
+
+  return {
+    name: 'sandbox',
+
+    async createCharge({ txid, amountBrl, expiresInSeconds, description }) {
+      if (!TXID_PATTERN.test(txid)) throw new PixSandboxRefusedError('txid must be 26 to 35 letters or digits');
+      if (!Number.isSafeInteger(expiresInSeconds) || expiresInSeconds <= 0) {
+        throw new PixSandboxRefusedError('expiresInSeconds must be a positive integer');
+      }
+      const amount = brlAmount(amountBrl);
+      const existing = await repo.findCharge(db, txid);
+      if (existing) return sameChargeOrRefuse(existing, amount);
+
+      const now = clock.now();
+      const inserted = await repo.insertCharge(db, {
+        txid,
+        reference: txid.slice(0, REFERENCE_LENGTH),
+        amount_brl: amount,
+        description: description ?? null,
+        pix_copia_e_cola: chargeCode(txid, amount),
+        expires_at: new Date(now.getTime() + expiresInSeconds * 1000),
+        created_at: now,
+      });
+      if (inserted) return toCharge(inserted);
+      // Lost a race for the txid, or the reference belongs to another txid.
+      const raced = await repo.findCharge(db, txid);
+      if (raced) return sameChargeOrRefuse(raced, amount);
+      throw new PixSandboxRefusedError(`the first ${REFERENCE_LENGTH} characters of txid ${txid} are those of another charge`);
+    },
+
+    async getReceivedPix(endToEndId) {
+      const row = await repo.findChargeByEndToEndId(db, endToEndId);
+      return row ? toReceivedPix(row) : null;
+    },
+
+    async refund({ endToEndId, refundId, amountBrl, description }) {
+      if (!REFUND_ID_PATTERN.test(refundId)) throw new PixSandboxRefusedError('refund id must be 1 to 35 letters or digits');
+      const amount = brlAmount(amountBrl);
+      const sameRefundOrRefuse = (row: Selectable<SandboxPixRefundsTable>) => {
+        if (row.end_to_end_id !== endToEndId || !decimal(row.amount_brl).eq(amount)) {
+          throw new PixSandboxRefusedError(`refund ${refundId} exists for another PIX or amount`);
+        }
+        return { refundId, status: row.status };
+      };
+
+      const existing = await repo.findRefund(db, refundId);
+      if (existing) return sameRefundOrRefuse(existing);
+
+      const inserted = await db.transaction().execute(async (trx) => {
+        // The lock on the received PIX serialises refunds of it: the total check below holds.
+        const charge = await repo.findChargeByEndToEndId(trx, endToEndId, { forUpdate: true });
+        if (!charge?.paid_amount_brl || !charge.paid_at) throw new PixSandboxNotFoundError('received PIX', endToEndId);
+        const now = clock.now();
+        if (now.getTime() - charge.paid_at.getTime() > REFUND_WINDOW_MS) {
+          throw new PixSandboxRefusedError(`PIX ${endToEndId} settled more than 90 days ago`);
+        }
+        const refunded = await repo.refundedTotal(trx, endToEndId);
+        if (decimal(refunded).plus(amount).gt(charge.paid_amount_brl)) {
+          throw new PixSandboxRefusedError(
+            `refunds of ${endToEndId} would total more than the ${toFixedText(charge.paid_amount_brl, 2)} received (${toFixedText(refunded, 2)} already)`,
+          );
+        }
+        return repo.insertRefund(trx, { refund_id: refundId, end_to_end_id: endToEndId, amount_brl: amount, description, created_at: now });
+      });
+      if (inserted) return { refundId, status: inserted.status };
+      const raced = await repo.findRefund(db, refundId);
+      if (!raced) throw new Error(`refund ${refundId} neither inserted nor found`);
+      return sameRefundOrRefuse(raced);
+    },
+
+    async sendPix({ idempotencyKey, pixKey, pixKeyType, amountBrl, recipientName, description }) {
+      if (!idempotencyKey) throw new PixSandboxRefusedError('idempotencyKey must not be empty');
+      const amount = brlAmount(amountBrl);
+      const key = validatePixKey(pixKeyType, pixKey);
+      if (!key.ok) throw new PixSandboxRefusedError(`invalid ${pixKeyType} key: ${key.reason}`);
+      const samePayoutOrRefuse = (row: Selectable<SandboxPixPayoutsTable>) => {
+        if (row.pix_key !== key.normalized || row.pix_key_type !== pixKeyType || !decimal(row.amount_brl).eq(amount)) {
+          throw new PixSandboxRefusedError(`idempotency key ${idempotencyKey} was used for another PIX`);
+        }
+        return { providerTransactionId: row.provider_transaction_id };
+      };
+
+      const existing = await repo.findPayoutByIdempotencyKey(db, idempotencyKey);
+      if (existing) return samePayoutOrRefuse(existing);
+      const inserted = await repo.insertPayout(db, {
+        provider_transaction_id: newSandboxTransactionId(),
+        idempotency_key: idempotencyKey,
+        pix_key: key.normalized,
+        pix_key_type: pixKeyType,
+        amount_brl: amount,
+        recipient_name: recipientName,
+        description,
+        created_at: clock.now(),
+      });
+      if (inserted) return { providerTransactionId: inserted.provider_transaction_id };
+      const raced = await repo.findPayoutByIdempotencyKey(db, idempotencyKey);
+      if (!raced) throw new Error(`payout ${idempotencyKey} neither inserted nor found`);
+      return samePayoutOrRefuse(raced);
+    },
+
+    // --- sandbox drivers ------------------------------------------------------------------
+
+    // The code is static, so (like a real static code) it can still be paid after expiresAt:
+    // expiry is the orders module's rule, which refunds a PIX that arrives too late.
+    async simulateChargePayment(txid, options = {}) {
+      const paidAmount = options.amountBrl === undefined ? undefined : brlAmount(options.amountBrl);
+      return db.transaction().execute(async (trx) => {
+        // The row lock makes concurrent payments of one charge queue: one pays, the rest see CONCLUIDA.
+        const charge = await repo.findCharge(trx, txid, { forUpdate: true });
+        if (!charge) throw new PixSandboxNotFoundError('charge', txid);
+        if (charge.status === 'CONCLUIDA') return chargePaid(charge);
+        if (charge.status !== 'ATIVA') throw new PixSandboxRefusedError(`charge ${txid} is ${charge.status}`);
+        const paidAt = clock.now();
+        const paid = await repo.markChargePaid(trx, txid, {
+          endToEndId: newEndToEndId(paidAt),
+          amountBrl: paidAmount ?? charge.amount_brl,
+          paidAt,
+        });
+        if (!paid) throw new Error(`charge ${txid} changed while locked`);
+        return chargePaid(paid);
+      });
+    },
+
+    async settlePayouts(options = {}) {
+      const now = options.now ?? clock.now();
+      return inTransaction(options.db, async (trx) => {
+        const notifications: PayoutSettledNotification[] = [];
+        for (const { provider_transaction_id: id } of await repo.lockProcessingPayouts(trx)) {
+          const settled = await repo.settlePayout(trx, id, { status: 'CONFIRMED', endToEndId: newEndToEndId(now) }, now);
+          if (settled?.end_to_end_id) {
+            notifications.push({ kind: 'payout_settled', providerTransactionId: id, status: 'CONFIRMED', endToEndId: settled.end_to_end_id });
+          }
+        }
+        return notifications;
+      });
+    },
+
+    async failPayout(providerTransactionId, reason, options = {}) {
+      const now = options.now ?? clock.now();
+      return inTransaction(options.db, async (trx) => {
+        const failed = await repo.settlePayout(trx, providerTransactionId, { status: 'FAILED', reason }, now);
+        if (failed) return { kind: 'payout_settled', providerTransactionId, status: 'FAILED', reason } as const;
+        const payout = await repo.findPayout(trx, providerTransactionId);
+        if (!payout) throw new PixSandboxNotFoundError('payout', providerTransactionId);
+        throw new PixSandboxRefusedError(`payout ${providerTransactionId} is already ${payout.status}`);
+      });
+    },
+
+    async settleRefunds(options = {}) {
+      const now = options.now ?? clock.now();
+      return inTransaction(options.db, async (trx) => {
+        const settled = await repo.settleRefunds(trx, now);
+        return settled.map(
+          (row): RefundSettledNotification => ({
+            kind: 'refund_settled',
+            endToEndId: row.end_to_end_id,
+            refundId: row.refund_id,
+            status: 'DEVOLVIDO',
+          }),
+        );
+      });
+    },
+
+    async failRefund(refundId, reason, options = {}) {
+      const now = options.now ?? clock.now();
+      return inTransaction(options.db, async (trx) => {
+        const failed = await repo.failRefund(trx, refundId, reason, now);
+        if (failed) {
+          return { kind: 'refund_settled', endToEndId: failed.end_to_end_id, refundId, status: 'NAO_REALIZADO', reason } as const;
+        }
+        const refund = await repo.findRefund(trx, refundId);
+        if (!refund) throw new PixSandboxNotFoundError('refund', refundId);
+        throw new PixSandboxRefusedError(`refund ${refundId} is already ${refund.status}`);
+      });
+    },
+  };
+}
+
+/** API Pix `valor`: a positive plain decimal with at most 2 places, written with exactly 2. */
+function brlAmount(value: BrlAmount): string {
+  if (typeof value !== 'string' || !/^\d{1,16}(\.\d{1,2})?$/.test(value)) {
+    throw new PixSandboxRefusedError(`amount must be decimal text with at most 2 places, e.g. "10.50" (got ${JSON.stringify(value)})`);
+  }
+  const amount = decimal(value);
+  if (amount.lte(0)) throw new PixSandboxRefusedError('amount must be positive');
+  return amount.toFixed(2);
+}
+
+function toCharge(row: Selectable<SandboxPixChargesTable>): PixCharge {
+  return { txid: row.txid, amountBrl: toFixedText(row.amount_brl, 2), pixCopiaECola: row.pix_copia_e_cola, expiresAt: row.expires_at };
+}
+
+function toReceivedPix(row: Selectable<SandboxPixChargesTable>): ReceivedPix {
+  if (!row.end_to_end_id || !row.paid_amount_brl || !row.paid_at) throw new Error(`charge ${row.txid} is not paid`);
+  return { endToEndId: row.end_to_end_id, txid: row.txid, amountBrl: toFixedText(row.paid_amount_brl, 2), paidAt: row.paid_at };
+}
+
+function chargePaid(row: Selectable<SandboxPixChargesTable>): ChargePaidNotification {
+  const received = toReceivedPix(row);
+  return { kind: 'charge_paid', txid: row.txid, endToEndId: received.endToEndId, amountBrl: received.amountBrl, paidAt: received.paidAt };
+}

@@ -1,0 +1,21 @@
+/**
+ * Every background job of the worker role, one line per module, wired like services.ts.
+ */
+import { idempotencyCleanupJob } from './http/idempotency.ts';
+import type { Metrics } from './http/metrics.ts';
+import { webhookDeliveryJob } from './modules/webhooks/job.ts';
+import type { RuntimeConfig } from './runtime-config.ts';
+import type { Services } from './services.ts';
+import type { WorkerJob } from './worker.ts';
+
+/** `metrics`: the process's one registry, shared with the api role when both run here. */
+export function createWorkerJobs(services: Services, config: RuntimeConfig, metrics: Metrics): WorkerJob[] {
+  return [
+    idempotencyCleanupJob(services.idempotency, { ttlHours: config.idempotencyKeyTtlHours }),
+    webhookDeliveryJob(services.webhooks, config.webhooks, metrics),
+    { name: 'order-steps', intervalMs: config.orders.workerIntervalMs, run: () => services.lifecycle.runDuePass().then(() => undefined) },
+    ...(config.sandboxEnabled
+      ? [{ name: 'sandbox-banks', intervalMs: config.orders.workerIntervalMs, run: () => services.sandbox.settlePass() }]
+      : []),
+  ];
+}

@@ -1,0 +1,54 @@
+/**
+ * Calendar facts in America/Sao_Paulo (DOMAIN.md: UTC−3, no daylight saving since 2019; read
+ * through Intl so a future rule change comes with the platform's time zone data).
+ */
+const parts = new Intl.DateTimeFormat('en-CA', {
+  timeZone: 'America/Sao_Paulo',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
+
+function fields(at: Date) {
+  const map = Object.fromEntries(parts.formatToParts(at).map((p) => [p.type, p.value]));
+  return { year: map.year!, month: map.month!, day: map.day!, hour: Number(map.hour), minute: Number(map.minute) };
+}
+
+/** The São Paulo calendar day of an instant, 'YYYY-MM-DD'. */
+export function saoPauloDay(at: Date): string {
+  const { year, month, day } = fields(at);
+  return `${year}-${month}-${day}`;
+}
+
+/** Minutes since São Paulo midnight. */
+export function saoPauloMinuteOfDay(at: Date): number {
+  const { hour, minute } = fields(at);
+  return hour * 60 + minute;
+}
+
+/** The instant the São Paulo calendar month of `at` began. */
+export function saoPauloMonthStart(at: Date): Date {
+  const { year, month } = fields(at);
+  // Midnight in São Paulo is 03:00 UTC at the current fixed offset; derive the offset instead of assuming it.
+  const guess = new Date(`${year}-${month}-01T03:00:00.000Z`);
+  const drift = saoPauloMinuteOfDay(guess);
+  return new Date(guess.getTime() - (drift > 720 ? drift - 1440 : drift) * 60_000);
+}
+
+/** "HH:MM" → minutes since midnight. */
+export function parseClockTime(text: string): number {
+  const match = /^([01]\d|2[0-3]):([0-5]\d)$/.exec(text);
+  if (!match) throw new RangeError(`not a HH:MM time: ${text}`);
+  return Number(match[1]) * 60 + Number(match[2]);
+}
+
+/** Whether an instant falls in a daily window [start, end) in São Paulo time; windows may wrap midnight. */
+export function inSaoPauloWindow(at: Date, window: { startMinute: number; endMinute: number }): boolean {
+  const minute = saoPauloMinuteOfDay(at);
+  return window.startMinute <= window.endMinute
+    ? minute >= window.startMinute && minute < window.endMinute
+    : minute >= window.startMinute || minute < window.endMinute;
+}

@@ -1,0 +1,79 @@
+import { merchantIdOf } from '../../http/auth.ts';
+import { PageOf } from '../../http/pagination.ts';
+import { AUTHENTICATED_ERRORS, BODY_ERRORS, IdParams, errorResponses } from '../../http/schemas.ts';
+import type { App } from '../../http/types.ts';
+import { OrderListQuery, OrderSchema, PayinBody, PayoutBody, QuoteBody, QuoteSchema } from './schemas.ts';
+import type { OrdersService } from './service.ts';
+
+const RULES_422 =
+  'Business rules answer 422: KYC_NOT_APPROVED, RECEIVER_NOT_ACTIVE, NIGHT_TRANSACTIONS_DISABLED (20:00–06:00 America/Sao_Paulo unless the receiver allows it), LIMIT_EXCEEDED (daily BRL total or count, São Paulo calendar day), QUOTE_EXPIRED, QUOTE_INVALID (other type, token, chain, receiver or amount, or already used). An externalId already used is 409 CONFLICT with `details.existingOrderId`. A provider failure is 503 PROVIDER_UNAVAILABLE.';
+
+export function registerOrderRoutes(app: App, orders: OrdersService): void {
+  app.post(
+    '/quotes',
+    {
+      config: { idempotent: true },
+      schema: {
+        tags: ['Quote'],
+        summary: 'Quote a PAYIN or PAYOUT',
+        description:
+          'Send exactly one of amountBrl or amountCrypto. PAYIN: amountBrl is what the customer pays, amountCrypto what the receiver should get. PAYOUT: amountCrypto is the deposit, amountBrl the net BRL the PIX should pay. The answer carries the rate, both amounts and every fee (percent numbers), valid until expiresAt (30 s by default); an order that names it gets exactly these figures.',
+        body: QuoteBody,
+        response: { 201: QuoteSchema, ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 404, 409) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await orders.quote(merchantIdOf(request), request.body)),
+  );
+
+  app.post(
+    '/payin',
+    {
+      config: { idempotent: true },
+      schema: {
+        tags: ['Payin'],
+        summary: 'Create a PAYIN: BRL in by PIX, tokens out to the receiver',
+        description: `Answers 201 with the order in AWAITING_PAYMENT, its pixPaymentCode (PIX copy-and-paste code for exactly amountBrl) and expiresAt. Fees come from the merchant's tier for its completed PAYIN volume this month (or from the quote). ${RULES_422}`,
+        body: PayinBody,
+        response: { 201: OrderSchema, ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 404, 409, 422, 503) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await orders.createPayin(merchantIdOf(request), request.body)),
+  );
+
+  app.post(
+    '/payout',
+    {
+      config: { idempotent: true },
+      schema: {
+        tags: ['Payout'],
+        summary: 'Create a PAYOUT: tokens in on chain, BRL out by PIX',
+        description: `Answers 201 with the order in AWAITING_DEPOSIT and the depositAddress to send exactly amountCrypto of sourceToken to before expiresAt. The PIX pays netAmountBrl to pixKey (default: the receiver's document as a CPF or CNPJ key). ${RULES_422}`,
+        body: PayoutBody,
+        response: { 201: OrderSchema, ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 404, 409, 422, 503) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await orders.createPayout(merchantIdOf(request), request.body)),
+  );
+
+  app.get(
+    '/orders/:id',
+    {
+      schema: { tags: ['Orders'], summary: 'One order with its transactions', params: IdParams, response: { 200: OrderSchema, ...errorResponses(...AUTHENTICATED_ERRORS, 400, 404) } },
+    },
+    async (request) => orders.get(merchantIdOf(request), request.params.id),
+  );
+
+  app.get(
+    '/orders',
+    {
+      schema: {
+        tags: ['Orders'],
+        summary: "List the merchant's orders, newest first",
+        description: '`page` (default 1), `limit` (default 20, at most 100; more is 400), filters `type`, `status`, `receiverId`, `externalId`, `createdFrom` (inclusive), `createdTo` (exclusive).',
+        querystring: OrderListQuery,
+        response: { 200: PageOf(OrderSchema, 'OrderPage'), ...errorResponses(...AUTHENTICATED_ERRORS, 400) },
+      },
+    },
+    async (request) => orders.list(merchantIdOf(request), request.query),
+  );
+}

@@ -1,0 +1,102 @@
+/**
+ * The sandbox drivers: act as the customer's bank, the merchant's wallet and the receiving
+ * banks, then hand each outcome to the same orders entry points a real provider would reach.
+ */
+import type { SandboxChain } from '../../adapters/chain/sandbox.ts';
+import type { SandboxPixProvider } from '../../adapters/pix/sandbox.ts';
+import type { Db } from '../../db/database.ts';
+import type { OrderRow } from '../../db/schema.ts';
+import { AppError } from '../../http/errors.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { decimal } from '../../lib/money.ts';
+import type { OrderLifecycle } from '../orders/lifecycle.ts';
+import type { OrdersService } from '../orders/service.ts';
+
+export type FailStep = 'CHAIN_TRANSFER' | 'PIX_PAYOUT' | 'PIX_REFUND';
+
+export function createSandboxDriver(deps: {
+  db: Db;
+  clock: Clock;
+  pix: SandboxPixProvider;
+  chain: SandboxChain;
+  lifecycle: Pick<OrderLifecycle, 'handlePixNotification' | 'handleChainDeposit'>;
+  orders: Pick<OrdersService, 'findOwnedRow' | 'get'>;
+  autoCompleteSeconds: number;
+}) {
+  const { pix, chain, lifecycle, orders } = deps;
+
+  const expect = (order: OrderRow, type: 'PAYIN' | 'PAYOUT', statuses: string[], action: string) => {
+    if (order.type !== type) throw new AppError('VALIDATION_ERROR', `${action} applies to ${type} orders only`, { 'params.id': `is a ${order.type} order` });
+    if (!statuses.includes(order.status)) throw new AppError('CONFLICT', `Cannot ${action} an order in ${order.status}`, { status: order.status });
+  };
+
+  async function pay(order: OrderRow, amountBrl?: string) {
+    const notification = await pix.simulateChargePayment(order.pix_txid!, amountBrl ? { amountBrl } : {});
+    await lifecycle.handlePixNotification(notification);
+  }
+
+  async function deposit(order: OrderRow, amount?: string) {
+    const detected = await chain.simulateDeposit({ depositAddress: order.deposit_address!, amount: amount ?? order.amount_token });
+    await lifecycle.handleChainDeposit(detected);
+  }
+
+  return {
+    /** The customer pays the order's PIX charge (by default exactly its amount). */
+    async payOrder(merchantId: string, orderId: string, amountBrl?: number) {
+      const order = await orders.findOwnedRow(merchantId, orderId);
+      expect(order, 'PAYIN', ['AWAITING_PAYMENT', 'EXPIRED'], 'pay');
+      await pay(order, amountBrl === undefined ? undefined : decimal(amountBrl).toFixed(2));
+      return orders.get(merchantId, orderId);
+    },
+
+    /** The merchant's deposit arrives at the order's address (by default exactly amountCrypto). */
+    async depositForOrder(merchantId: string, orderId: string, amountCrypto?: number) {
+      const order = await orders.findOwnedRow(merchantId, orderId);
+      expect(order, 'PAYOUT', ['AWAITING_DEPOSIT'], 'deposit for');
+      await deposit(order, amountCrypto === undefined ? undefined : decimal(amountCrypto).toString());
+      return orders.get(merchantId, orderId);
+    },
+
+    /** Makes one step fail: the next chain transfer, the sent PIX, or the refund. */
+    async failOrder(merchantId: string, orderId: string, step: FailStep, reason: string) {
+      const order = await orders.findOwnedRow(merchantId, orderId);
+      if (step === 'CHAIN_TRANSFER') {
+        expect(order, 'PAYIN', ['AWAITING_PAYMENT', 'PAYMENT_RECEIVED', 'SWAPPING'], 'fail the transfer of');
+        await chain.failNextTransferTo(order.destination_wallet!, reason);
+      } else if (step === 'PIX_PAYOUT') {
+        expect(order, 'PAYOUT', ['PIX_SENT_UNCONFIRMED'], 'fail the PIX of');
+        await lifecycle.handlePixNotification(await pix.failPayout(order.provider_transaction_id!, reason));
+      } else {
+        expect(order, 'PAYIN', ['REFUNDING'], 'fail the refund of');
+        if (!order.refund_id) throw new AppError('CONFLICT', 'The refund has not been requested yet; retry in a moment', {});
+        await lifecycle.handlePixNotification(await pix.failRefund(order.refund_id, reason));
+      }
+      return orders.get(merchantId, orderId);
+    },
+
+    /**
+     * One pass of the sandbox "banks": settle sent PIX and refunds, and, when configured, pay
+     * or deposit for orders older than SANDBOX_AUTO_COMPLETE_SECONDS (demos).
+     */
+    async settlePass() {
+      // Marked as reported and applied in one transaction: a crash loses neither.
+      await deps.db.transaction().execute(async (trx) => {
+        for (const notification of [...(await pix.settlePayouts({ db: trx })), ...(await pix.settleRefunds({ db: trx }))]) {
+          await lifecycle.handlePixNotification(notification, trx);
+        }
+      });
+      if (deps.autoCompleteSeconds <= 0) return;
+      const before = new Date(deps.clock.now().getTime() - deps.autoCompleteSeconds * 1000);
+      const due = await deps.db
+        .selectFrom('orders')
+        .selectAll()
+        .where('status', 'in', ['AWAITING_PAYMENT', 'AWAITING_DEPOSIT'])
+        .where('created_at', '<=', before)
+        .limit(50)
+        .execute();
+      for (const order of due) await (order.type === 'PAYIN' ? pay(order) : deposit(order));
+    },
+  };
+}
+
+export type SandboxDriver = ReturnType<typeof createSandboxDriver>;

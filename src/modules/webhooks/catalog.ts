@@ -1,0 +1,119 @@
+/**
+ * The canonical event catalog (GET /webhook/events), generated from the definitions the emitters
+ * use (RECEIVER_EVENTS, orderEventDefinitions) plus the webhook.test ping, so the published
+ * payload schemas cannot drift from what is sent.
+ */
+import { Type, type TObject } from 'typebox';
+import { orderEventDefinitions } from '../orders/events.ts';
+import { RECEIVER_EVENTS } from '../receivers/events.ts';
+import type { OutboxEvent } from './outbox.ts';
+
+export const WEBHOOK_TEST = {
+  name: 'webhook.test',
+  description: 'A ping sent on request (POST /webhook/endpoints/{id}/test) to check an endpoint and its signature verification',
+  payload: Type.Object({
+    event: Type.String({ description: 'Event name' }),
+    endpointId: Type.String({ format: 'uuid', description: 'The endpoint being tested' }),
+    message: Type.String(),
+    timestamp: Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds' }),
+    deliveryId: Type.String({ description: 'Unique identifier of the delivery' }),
+  }),
+} as const;
+
+/** The outbox event of a test ping. */
+export function webhookTestEvent(merchantId: string, endpointId: string, at: Date): OutboxEvent {
+  return {
+    merchantId,
+    event: WEBHOOK_TEST.name,
+    payload: { endpointId, message: 'Test event from the merchant API', timestamp: at.toISOString() },
+  };
+}
+
+type JsonSchema = Record<string, unknown>;
+
+export interface CatalogEntry {
+  name: string;
+  description: string;
+  category: 'order' | 'receiver' | 'webhook';
+  /** The order types it is sent for; null for events not about an order. */
+  orderTypes: Array<'PAYIN' | 'PAYOUT'> | null;
+  /** The value the event reports in `statusField` (order status, or KYC status for receivers). */
+  status: string | null;
+  statusField: 'status' | 'kycStatus' | null;
+  /** JSON Schema of the flat payload (`oneOf` when the shape depends on the order type). */
+  payload: JsonSchema;
+}
+
+const plain = (schema: TObject): JsonSchema => JSON.parse(JSON.stringify(schema)) as JsonSchema;
+
+/** An order event's schema with `type` narrowed to the order type it is sent for. */
+function forOrderType(schema: TObject, orderTypes: Array<'PAYIN' | 'PAYOUT'>, title?: string): JsonSchema {
+  const json = plain(schema) as { properties: Record<string, JsonSchema> } & JsonSchema;
+  return {
+    ...json,
+    ...(title ? { title } : {}),
+    properties: { ...json.properties, type: { ...json.properties.type, enum: orderTypes } },
+  };
+}
+
+/** Every event name the service can emit (the names do not depend on the PIX provider). */
+export const EVENT_NAMES: string[] = [
+  ...new Set([...orderEventDefinitions('provider').map((definition) => definition.name), ...Object.keys(RECEIVER_EVENTS), WEBHOOK_TEST.name]),
+];
+
+export interface Catalog {
+  entries: CatalogEntry[];
+  names: string[];
+}
+
+export function buildCatalog(pixProvider: string): Catalog {
+  const entries: CatalogEntry[] = [];
+  for (const definition of orderEventDefinitions(pixProvider)) {
+    const existing = entries.find((entry) => entry.name === definition.name);
+    if (!existing) {
+      entries.push({
+        name: definition.name,
+        description: definition.description,
+        category: 'order',
+        orderTypes: [...definition.orderTypes],
+        status: definition.status,
+        statusField: 'status',
+        payload: forOrderType(definition.payload, definition.orderTypes),
+      });
+      continue;
+    }
+    // Same name, another shape (order.completed): one entry whose payload is one of the shapes.
+    if (existing.status !== definition.status) throw new Error(`${definition.name}: variants report different statuses`);
+    const previous = existing.payload.oneOf as JsonSchema[] | undefined;
+    const first = previous ?? [{ ...existing.payload, title: `${existing.name} (${existing.orderTypes!.join(', ')})`, description: existing.description }];
+    existing.payload = {
+      oneOf: [
+        ...first,
+        { ...forOrderType(definition.payload, definition.orderTypes, `${definition.name} (${definition.orderTypes.join(', ')})`), description: definition.description },
+      ],
+    };
+    existing.orderTypes = [...new Set([...existing.orderTypes!, ...definition.orderTypes])];
+    existing.description = `The order completed; the fields depend on the order type. ${(existing.payload.oneOf as JsonSchema[]).map((variant) => variant.description).join('. ')}`;
+  }
+  for (const [name, definition] of Object.entries(RECEIVER_EVENTS)) {
+    entries.push({
+      name,
+      description: definition.description,
+      category: 'receiver',
+      orderTypes: null,
+      status: definition.kycStatus,
+      statusField: 'kycStatus',
+      payload: plain(definition.payload),
+    });
+  }
+  entries.push({
+    name: WEBHOOK_TEST.name,
+    description: WEBHOOK_TEST.description,
+    category: 'webhook',
+    orderTypes: null,
+    status: null,
+    statusField: null,
+    payload: plain(WEBHOOK_TEST.payload),
+  });
+  return { entries, names: entries.map((entry) => entry.name) };
+}

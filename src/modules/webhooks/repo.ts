@@ -1,0 +1,320 @@
+/**
+ * Webhook SQL. Every function takes the transaction (or root db) it runs in; merchant-facing
+ * reads are scoped by merchant. Times come from the caller's clock, not the database's, except
+ * created_at (database now(), so "endpoint created after the event" compares like with like).
+ */
+import { type Insertable, sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import type { WebhookDeliveriesTable, WebhookDeliveryAttemptsTable, WebhookDeliveryStatus, WebhookEndpointsTable } from '../../db/schema.ts';
+
+export interface DeliveryFilters {
+  status?: WebhookDeliveryStatus;
+  event?: string;
+  endpointId?: string;
+  orderId?: string;
+}
+
+export const webhooksRepo = {
+  // --- endpoints and secrets ------------------------------------------------------------------
+
+  insertEndpoint(db: Db, endpoint: Insertable<WebhookEndpointsTable>) {
+    return db.insertInto('webhook_endpoints').values(endpoint).returningAll().executeTakeFirstOrThrow();
+  },
+
+  insertSecret(db: Db, secret: { id: string; endpoint_id: string; secret_ciphertext: string }) {
+    return db.insertInto('webhook_endpoint_secrets').values(secret).execute();
+  },
+
+  findEndpoint(db: Db, id: string, merchantId: string, options: { forUpdate?: boolean } = {}) {
+    let query = db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).where('merchant_id', '=', merchantId).where('deleted_at', 'is', null);
+    if (options.forUpdate) query = query.forUpdate();
+    return query.executeTakeFirst();
+  },
+
+  listEndpoints(db: Db, merchantId: string) {
+    return db
+      .selectFrom('webhook_endpoints')
+      .selectAll()
+      .where('merchant_id', '=', merchantId)
+      .where('deleted_at', 'is', null)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+  },
+
+  async countEndpoints(db: Db, merchantId: string) {
+    const row = await db
+      .selectFrom('webhook_endpoints')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('merchant_id', '=', merchantId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  },
+
+  updateEndpoint(
+    db: Db,
+    id: string,
+    merchantId: string,
+    changes: { url?: string; description?: string | null; event_types?: string | null; enabled?: boolean; updated_at: Date; deleted_at?: Date },
+  ) {
+    return db
+      .updateTable('webhook_endpoints')
+      .set(changes)
+      .where('id', '=', id)
+      .where('merchant_id', '=', merchantId)
+      .where('deleted_at', 'is', null)
+      .returningAll()
+      .executeTakeFirst();
+  },
+
+  /** Secrets that sign at `now`, newest first: the current one and, during an overlap, the previous. */
+  liveSecrets(db: Db, endpointIds: string[], now: Date) {
+    if (endpointIds.length === 0) return Promise.resolve([]);
+    return db
+      .selectFrom('webhook_endpoint_secrets')
+      .select(['endpoint_id', 'secret_ciphertext', 'created_at', 'expires_at'])
+      .where('endpoint_id', 'in', endpointIds)
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+  },
+
+  /** Rotation: the current secret signs until `previousUntil`; any older one stops now. */
+  async retireSecrets(db: Db, endpointId: string, now: Date, previousUntil: Date) {
+    await db
+      .updateTable('webhook_endpoint_secrets')
+      .set({ expires_at: now })
+      .where('endpoint_id', '=', endpointId)
+      .where('expires_at', '>', now)
+      .execute();
+    await db
+      .updateTable('webhook_endpoint_secrets')
+      .set({ expires_at: previousUntil })
+      .where('endpoint_id', '=', endpointId)
+      .where('expires_at', 'is', null)
+      .execute();
+  },
+
+  /** A deleted endpoint's pending deliveries end FAILED (never sent to a URL the merchant removed). */
+  failPendingOfEndpoint(db: Db, endpointId: string, now: Date, reason: string) {
+    return db
+      .updateTable('webhook_deliveries')
+      .set({ status: 'FAILED', next_attempt_at: null, claimed_until: null, claim_token: null, last_error: reason, updated_at: now })
+      .where('endpoint_id', '=', endpointId)
+      .where('status', '=', 'PENDING')
+      .execute();
+  },
+
+  // --- fan-out --------------------------------------------------------------------------------
+
+  /** Oldest events not yet fanned out, locked so concurrent workers take different ones. */
+  claimEventsToFanOut(db: Db, limit: number) {
+    return db
+      .selectFrom('events')
+      .select(['id', 'merchant_id', 'event_type', 'payload', 'created_at'])
+      .where('fanned_out_at', 'is', null)
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(limit)
+      .forUpdate()
+      .skipLocked()
+      .execute();
+  },
+
+  activeEndpointsOf(db: Db, merchantIds: string[]) {
+    return db
+      .selectFrom('webhook_endpoints')
+      .select(['id', 'merchant_id', 'event_types', 'created_at'])
+      .where('merchant_id', 'in', merchantIds)
+      .where('enabled', '=', true)
+      .where('deleted_at', 'is', null)
+      .execute();
+  },
+
+  /** Exactly one delivery per (event, endpoint), whatever runs twice. */
+  insertDeliveries(db: Db, deliveries: Array<Insertable<WebhookDeliveriesTable>>) {
+    if (deliveries.length === 0) return Promise.resolve([]);
+    return db
+      .insertInto('webhook_deliveries')
+      .values(deliveries)
+      .onConflict((oc) => oc.constraint('webhook_deliveries_event_endpoint_key').doNothing())
+      .returning('id')
+      .execute();
+  },
+
+  markFannedOut(db: Db, eventIds: string[], now: Date) {
+    if (eventIds.length === 0) return Promise.resolve([]);
+    return db.updateTable('events').set({ fanned_out_at: now }).where('id', 'in', eventIds).execute();
+  },
+
+  // --- claiming and completing ----------------------------------------------------------------
+
+  /** Due deliveries of usable endpoints, locked (SKIP LOCKED: other workers take the rest). */
+  dueCandidates(db: Db, now: Date, limit: number) {
+    return db
+      .selectFrom('webhook_deliveries as d')
+      .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+      .select(['d.id', 'd.endpoint_id'])
+      .where('d.status', '=', 'PENDING')
+      .where('d.next_attempt_at', '<=', now)
+      .where((eb) => eb.or([eb('d.claimed_until', 'is', null), eb('d.claimed_until', '<', now)]))
+      .where('e.enabled', '=', true)
+      .where('e.deleted_at', 'is', null)
+      .orderBy('d.next_attempt_at')
+      .orderBy('d.id')
+      .limit(limit)
+      .forUpdate('d')
+      .skipLocked()
+      .execute();
+  },
+
+  /**
+   * Serialises claims per endpoint across workers (the per-endpoint cap), in id order so two
+   * workers never wait on each other in a cycle. NO KEY UPDATE: fan-out inserts still proceed.
+   */
+  lockEndpoints(db: Db, endpointIds: string[]) {
+    return db.selectFrom('webhook_endpoints').select('id').where('id', 'in', endpointIds).orderBy('id').forNoKeyUpdate().execute();
+  },
+
+  async inFlightByEndpoint(db: Db, endpointIds: string[], now: Date): Promise<Map<string, number>> {
+    const rows = await db
+      .selectFrom('webhook_deliveries')
+      .select(['endpoint_id', (eb) => eb.fn.countAll<number>().as('count')])
+      .where('endpoint_id', 'in', endpointIds)
+      .where('status', '=', 'PENDING')
+      .where('claimed_until', '>=', now)
+      .groupBy('endpoint_id')
+      .execute();
+    return new Map(rows.map((row) => [row.endpoint_id, Number(row.count)]));
+  },
+
+  /** Takes the lease and returns what an attempt needs. */
+  claim(db: Db, ids: string[], token: string, until: Date) {
+    return db
+      .with('claimed', (qc) =>
+        qc
+          .updateTable('webhook_deliveries')
+          .set({ claimed_until: until, claim_token: token })
+          .where('id', 'in', ids)
+          .returning(['id', 'endpoint_id', 'event_id', 'event_type', 'attempts', 'retries_used']),
+      )
+      .selectFrom('claimed as c')
+      .innerJoin('events as ev', 'ev.id', 'c.event_id')
+      .innerJoin('webhook_endpoints as e', 'e.id', 'c.endpoint_id')
+      .select(['c.id', 'c.endpoint_id', 'c.event_type', 'c.attempts', 'c.retries_used', 'ev.payload', 'e.url'])
+      .orderBy('c.id')
+      .execute();
+  },
+
+  /**
+   * Records an attempt's outcome while the claim is still ours (same token, still PENDING);
+   * false when the lease was lost to another worker, in which case nothing is written.
+   */
+  async complete(
+    db: Db,
+    claim: { id: string; token: string },
+    outcome: {
+      next_attempt_at: Date | null;
+      last_status_code: number | null;
+      last_error: string | null;
+      status: WebhookDeliveryStatus;
+      retries_used: number;
+      last_attempt_at: Date;
+      updated_at: Date;
+    },
+    attempt: Omit<Insertable<WebhookDeliveryAttemptsTable>, 'attempt_number' | 'delivery_id'>,
+  ): Promise<boolean> {
+    const updated = await db
+      .updateTable('webhook_deliveries')
+      .set((eb) => ({ ...outcome, attempts: eb('attempts', '+', 1), claimed_until: null, claim_token: null }))
+      .where('id', '=', claim.id)
+      .where('claim_token', '=', claim.token)
+      .where('status', '=', 'PENDING')
+      .returning('attempts')
+      .executeTakeFirst();
+    if (!updated) return false;
+    await db
+      .insertInto('webhook_delivery_attempts')
+      .values({ ...attempt, delivery_id: claim.id, attempt_number: updated.attempts })
+      .execute();
+    return true;
+  },
+
+  /** Gives a claim back without an attempt (the worker stopped): any worker may take it now. */
+  release(db: Db, claim: { id: string; token: string }) {
+    return db
+      .updateTable('webhook_deliveries')
+      .set({ claimed_until: null, claim_token: null })
+      .where('id', '=', claim.id)
+      .where('claim_token', '=', claim.token)
+      .execute();
+  },
+
+  async countPending(db: Db) {
+    const row = await db
+      .selectFrom('webhook_deliveries')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('status', '=', 'PENDING')
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  },
+
+  // --- the delivery log -----------------------------------------------------------------------
+
+  insertDelivery(db: Db, delivery: Insertable<WebhookDeliveriesTable>) {
+    return db.insertInto('webhook_deliveries').values(delivery).returningAll().executeTakeFirstOrThrow();
+  },
+
+  async listDeliveries(db: Db, merchantId: string, filters: DeliveryFilters, page: { offset: number; limit: number }) {
+    let query = db.selectFrom('webhook_deliveries as d').where('d.merchant_id', '=', merchantId);
+    if (filters.status) query = query.where('d.status', '=', filters.status);
+    if (filters.event) query = query.where('d.event_type', '=', filters.event);
+    if (filters.endpointId) query = query.where('d.endpoint_id', '=', filters.endpointId);
+    if (filters.orderId) query = query.where('d.order_id', '=', filters.orderId);
+    const [rows, count] = await Promise.all([
+      query
+        .innerJoin('events as ev', 'ev.id', 'd.event_id')
+        .selectAll('d')
+        .select('ev.payload')
+        .orderBy('d.created_at', 'desc')
+        .orderBy('d.id', 'desc')
+        .offset(page.offset)
+        .limit(page.limit)
+        .execute(),
+      query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.total) };
+  },
+
+  findDelivery(db: Db, id: string, merchantId: string, options: { forUpdate?: boolean } = {}) {
+    let query = db
+      .selectFrom('webhook_deliveries as d')
+      .innerJoin('events as ev', 'ev.id', 'd.event_id')
+      .selectAll('d')
+      .select('ev.payload')
+      .where('d.id', '=', id)
+      .where('d.merchant_id', '=', merchantId);
+    if (options.forUpdate) query = query.forUpdate('d');
+    return query.executeTakeFirst();
+  },
+
+  attemptsOf(db: Db, deliveryIds: string[]) {
+    if (deliveryIds.length === 0) return Promise.resolve([]);
+    return db
+      .selectFrom('webhook_delivery_attempts')
+      .selectAll()
+      .where('delivery_id', 'in', deliveryIds)
+      .orderBy('delivery_id')
+      .orderBy('attempt_number')
+      .execute();
+  },
+
+  reschedule(db: Db, id: string, changes: { status: 'PENDING'; next_attempt_at: Date; retries_used?: number; updated_at: Date }) {
+    return db.updateTable('webhook_deliveries').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  },
+};
+
+/** For tests and diagnostics: the database's idea of now. */
+export const dbNow = async (db: Db) => (await sql<{ now: Date }>`select now() as now`.execute(db)).rows[0]!.now;

@@ -1,0 +1,131 @@
+/**
+ * Webhook API shapes: endpoints, the delivery log, the catalog. Bodies are strict objects.
+ */
+import { Type } from 'typebox';
+import { PageQuery } from '../../http/pagination.ts';
+import { StrictObject, Timestamp, Uuid } from '../../http/schemas.ts';
+import { EVENT_NAMES } from './catalog.ts';
+
+export const DELIVERY_STATUSES = ['PENDING', 'SUCCEEDED', 'FAILED'] as const;
+export const MAX_ENDPOINTS_PER_MERCHANT = 20;
+
+export const VERIFY_HELP =
+  'Every delivery is signed per Standard Webhooks (https://www.standardwebhooks.com): headers `webhook-id` (the deliveryId, also in the body), `webhook-timestamp` (Unix seconds) and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}` under the base64-decoded part of the secret after `whsec_`; during the 24 h after a secret rotation two signatures, space-separated, one per secret). Verify the raw body before parsing it, e.g. with the `standardwebhooks` npm package: `new Webhook(secret).verify(rawBody, headers)`, which also rejects timestamps more than 5 minutes off. Answer any 2xx within 10 s; anything else (including redirects, which are not followed) is retried after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then the delivery is FAILED. Delivery is at least once and unordered: de-duplicate on `deliveryId`.';
+
+const EventName = Type.Enum(EVENT_NAMES, { description: 'An event name of GET /webhook/events' });
+
+const Url = Type.String({
+  minLength: 1,
+  maxLength: 2048,
+  description:
+    'Where deliveries are POSTed. https required; the host must resolve only to public addresses (private, loopback, link-local and metadata addresses are refused, checked at registration and at every attempt). Development setups may allow http:// to local receivers.',
+});
+const Description = Type.String({ maxLength: 255 });
+const EventTypes = Type.Union(
+  [Type.Array(EventName, { minItems: 1, maxItems: 50, uniqueItems: true }), Type.Null()],
+  { description: 'The events this endpoint receives; null or absent for all events' },
+);
+
+export const CreateEndpointBody = StrictObject({
+  url: Url,
+  description: Type.Optional(Description),
+  eventTypes: Type.Optional(EventTypes),
+  enabled: Type.Optional(Type.Boolean({ default: true, description: 'Disabled endpoints receive nothing; their pending deliveries wait until re-enabled' })),
+});
+
+export const UpdateEndpointBody = StrictObject({
+  url: Type.Optional(Url),
+  description: Type.Optional(Type.Union([Description, Type.Null()])),
+  eventTypes: Type.Optional(EventTypes),
+  enabled: Type.Optional(Type.Boolean()),
+});
+
+const endpointFields = {
+  id: Uuid(),
+  url: Type.String(),
+  description: Type.Union([Type.String(), Type.Null()]),
+  eventTypes: Type.Union([Type.Array(Type.String()), Type.Null()], { description: 'null: every event' }),
+  enabled: Type.Boolean(),
+  secretCreatedAt: Timestamp('When the current signing secret was created'),
+  previousSecretExpiresAt: Type.Union([Timestamp(), Type.Null()], {
+    description: 'After a rotation: until when the previous secret still signs too; null otherwise',
+  }),
+  createdAt: Timestamp(),
+  updatedAt: Timestamp(),
+};
+
+export const EndpointSchema = Type.Object(endpointFields, { title: 'WebhookEndpoint' });
+
+const Secret = Type.String({
+  description: 'The signing secret, `whsec_` + base64 of 32 random bytes. Shown only in this answer: store it now.',
+});
+
+export const CreatedEndpointSchema = Type.Object({ ...endpointFields, secret: Secret }, { title: 'WebhookEndpointWithSecret' });
+
+export const RotatedSecretSchema = Type.Object(
+  {
+    endpointId: Uuid(),
+    secret: Secret,
+    previousSecretExpiresAt: Timestamp('The previous secret keeps signing (a second signature) until then: 24 h'),
+  },
+  { title: 'WebhookSecretRotation' },
+);
+
+export const EndpointListSchema = Type.Object({ data: Type.Array(EndpointSchema) }, { title: 'WebhookEndpointList' });
+
+export const AttemptSchema = Type.Object(
+  {
+    number: Type.Integer({ description: '1 for the first attempt of this delivery' }),
+    attemptedAt: Timestamp(),
+    succeeded: Type.Boolean(),
+    statusCode: Type.Union([Type.Integer(), Type.Null()], { description: 'HTTP status answered; null when none (timeout, network, refused target)' }),
+    latencyMs: Type.Integer(),
+    error: Type.Union([Type.String(), Type.Null()]),
+    responseBody: Type.Union([Type.String(), Type.Null()], { description: 'The first KiB of the answer' }),
+  },
+  { title: 'WebhookDeliveryAttempt' },
+);
+
+export const DeliverySchema = Type.Object(
+  {
+    id: Uuid('The deliveryId: the `webhook-id` header and the body’s `deliveryId`, the same on every attempt'),
+    endpointId: Uuid(),
+    eventId: Uuid(),
+    event: Type.String(),
+    orderId: Type.Union([Type.String(), Type.Null()]),
+    status: Type.Enum(DELIVERY_STATUSES),
+    attemptCount: Type.Integer(),
+    nextAttemptAt: Type.Union([Timestamp(), Type.Null()], { description: 'When PENDING: when the next attempt is due' }),
+    lastAttemptAt: Type.Union([Timestamp(), Type.Null()]),
+    lastStatusCode: Type.Union([Type.Integer(), Type.Null()]),
+    lastError: Type.Union([Type.String(), Type.Null()]),
+    createdAt: Timestamp(),
+    updatedAt: Timestamp(),
+    payload: Type.Record(Type.String(), Type.Unknown(), { description: 'The flat body as sent (with deliveryId)' }),
+    attempts: Type.Array(AttemptSchema),
+  },
+  { title: 'WebhookDelivery' },
+);
+
+export const DeliveryListQuery = StrictObject({
+  ...PageQuery,
+  status: Type.Optional(Type.Enum(DELIVERY_STATUSES)),
+  event: Type.Optional(EventName),
+  endpointId: Type.Optional(Uuid()),
+  orderId: Type.Optional(Uuid()),
+});
+
+export const CatalogEntrySchema = Type.Object(
+  {
+    name: Type.String(),
+    description: Type.String(),
+    category: Type.Enum(['order', 'receiver', 'webhook']),
+    orderTypes: Type.Union([Type.Array(Type.Enum(['PAYIN', 'PAYOUT'])), Type.Null()], { description: 'Order types it is sent for; null when not about an order' }),
+    status: Type.Union([Type.String(), Type.Null()], { description: 'The status the event reports (in `statusField`)' }),
+    statusField: Type.Union([Type.Enum(['status', 'kycStatus']), Type.Null()]),
+    payload: Type.Record(Type.String(), Type.Unknown(), { description: 'JSON Schema of the flat payload' }),
+  },
+  { title: 'WebhookEventDefinition' },
+);
+
+export const CatalogSchema = Type.Object({ data: Type.Array(CatalogEntrySchema) }, { title: 'WebhookEventCatalog' });

@@ -35,7 +35,7 @@ export async function createServices({ config, db, clock }: ServiceDeps) {
   const receivers = createReceiversService({ db, clock, defaults: config.receivers });
   const idempotency = createIdempotencyStore({ db, clock });
   const adapters = createAdapters({ db, clock, config });
-  const lifecycle = createOrderLifecycle({ db, clock, pix: adapters.pix, chain: adapters.chain });
+  const lifecycle = createOrderLifecycle({ db, clock, pix: adapters.pix, chain: adapters.chain, minAmountBrl: config.orders.minAmountBrl, tokenDecimals: config.orders.tokens });
   const orders = createOrdersService({
     db,
     clock,

@@ -200,6 +200,18 @@ describe('orders', () => {
       expect(keysOf(emitted[3]!.payload)).toEqual([...COMMON, 'amountBrl', 'pixEndToEndId', 'pixKey'].sort());
     });
 
+    it('re-prices a deposit of another amount at the locked rate, and fails one below the minimum', async () => {
+      const receiver = await activeReceiver();
+      const order = (await call('POST', '/payout', { receiverId: receiver.id, amountCrypto: 100, sourceToken: 'USDC' })).json();
+      const received = (await call('POST', `/sandbox/orders/${order.id}/deposit`, { amountCrypto: 50 })).json();
+      expect(received).toMatchObject({ status: 'DEPOSIT_RECEIVED', amountCrypto: 50, amountBrl: 270, platformFeeAmountBrl: 1.35, netAmountBrl: 268.65, exchangeRate: 5.4 });
+      const small = (await call('POST', '/payout', { receiverId: receiver.id, amountCrypto: 100, sourceToken: 'USDC' })).json();
+      const failed = (await call('POST', `/sandbox/orders/${small.id}/deposit`, { amountCrypto: 0.1 })).json();
+      expect(failed.status).toBe('FAILED');
+      expect(failed.failureReason).toContain('less than the minimum');
+      expect((await events(small.id)).map((e) => e.event_type)).toEqual(['order.failed']);
+    });
+
     it('pays the receiver’s document as the default PIX key, and fails when the bank refuses the PIX', async () => {
       const receiver = await activeReceiver();
       const order = (await call('POST', '/payout', { receiverId: receiver.id, amountCrypto: 5.5, sourceToken: 'USDC' })).json();

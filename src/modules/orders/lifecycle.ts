@@ -10,6 +10,7 @@ import type { Db, Trx } from '../../db/database.ts';
 import type { OrderRow, OrderStatus, OrderTransactionType, OrdersTable } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { decimal, toJsonNumber } from '../../lib/money.ts';
+import { pricePayout } from '../../lib/pricing.ts';
 import { recordEvent } from '../webhooks/outbox.ts';
 import { providerTransactionIdField } from './events.ts';
 import { ordersRepo as repo } from './repo.ts';
@@ -90,6 +91,9 @@ export interface LifecycleDeps {
   clock: Clock;
   pix: PixProvider;
   chain: ChainAdapter;
+  /** Smallest order in BRL (a smaller deposit fails its payout). */
+  minAmountBrl: string;
+  tokenDecimals: Record<string, number>;
   /** How long a worker may hold an order before another may take it over. */
   leaseMs?: number;
 }
@@ -173,14 +177,39 @@ export function createOrderLifecycle(deps: LifecycleDeps) {
     });
   }
 
-  /** The entry point of detected deposits (a chain watcher, or the sandbox). */
+  /**
+   * The entry point of detected deposits (a chain watcher, or the sandbox). A deposit of another
+   * amount is re-priced at the order's locked rate and fees; one worth less than the minimum
+   * order fails the order (the tokens stay in the deposit address for an operator to return).
+   */
   async function handleChainDeposit(deposit: ChainDeposit, outer?: Trx): Promise<OrderRow | undefined> {
     return inTransaction(outer, async (trx) => {
       const order = await repo.lockBy(trx, 'deposit_address', deposit.depositAddress);
       if (!order || order.status !== 'AWAITING_DEPOSIT' || deposit.token !== order.token) return order;
       const movement: Movement = { type: 'CHAIN_DEPOSIT', status: 'CONFIRMED', amount: deposit.amount, currency: order.token, chain: order.chain, txHash: deposit.txHash };
+      let changes: Updateable<OrdersTable> = { tx_hash: deposit.txHash };
+      if (!decimal(deposit.amount).eq(order.amount_token)) {
+        const repriced = pricePayout({
+          amountToken: deposit.amount,
+          exchangeRate: order.exchange_rate,
+          tokenDecimals: deps.tokenDecimals[order.token] ?? 6,
+          rates: { platformFeePercentage: order.platform_fee_percentage, merchantFeePercentage: order.merchant_fee_percentage },
+        });
+        if (decimal(repriced.amountBrl).lt(deps.minAmountBrl)) {
+          const reason = `Deposit of ${deposit.amount} ${order.token} is worth less than the minimum order of ${deps.minAmountBrl} BRL; it is held for return`;
+          return applyTransition(trx, ctx, order, 'FAILED', { changes: { ...changes, failure_reason: reason }, movement, event: { name: 'order.failed', status: 'FAILED', fields: { failureReason: reason } } });
+        }
+        changes = {
+          ...changes,
+          amount_token: repriced.amountToken,
+          amount_brl: repriced.amountBrl,
+          platform_fee_amount_brl: repriced.platformFeeAmountBrl,
+          merchant_fee_amount_brl: repriced.merchantFeeAmountBrl,
+          net_amount_brl: repriced.netAmountBrl,
+        };
+      }
       return applyTransition(trx, ctx, order, 'DEPOSIT_RECEIVED', {
-        changes: { tx_hash: deposit.txHash },
+        changes,
         movement,
         event: { name: 'order.deposit_received', status: 'DEPOSIT_RECEIVED', fields: { amountCrypto: toJsonNumber(deposit.amount), txHash: deposit.txHash } },
         nextStepAt: now(),

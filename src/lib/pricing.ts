@@ -34,10 +34,8 @@ function fees(grossBrl: Dec, rates: FeeRates) {
   return { platform, merchant, net: grossBrl.minus(platform).minus(merchant) };
 }
 
-export function pricePayin(input: { amountBrl: string; exchangeRate: string; tokenDecimals: number; rates: FeeRates }): Pricing {
-  const gross = decimal(input.amountBrl);
+function pricing(gross: Dec, amountToken: Dec, input: { exchangeRate: string; tokenDecimals: number; rates: FeeRates }): Pricing {
   const { platform, merchant, net } = fees(gross, input.rates);
-  const amountToken = net.dividedBy(input.exchangeRate).toDecimalPlaces(input.tokenDecimals, Dec.ROUND_DOWN);
   return {
     amountBrl: gross.toFixed(BRL_PLACES),
     amountToken: amountToken.toFixed(input.tokenDecimals),
@@ -48,18 +46,15 @@ export function pricePayin(input: { amountBrl: string; exchangeRate: string; tok
   };
 }
 
+export function pricePayin(input: { amountBrl: string; exchangeRate: string; tokenDecimals: number; rates: FeeRates }): Pricing {
+  const gross = decimal(input.amountBrl);
+  const amountToken = fees(gross, input.rates).net.dividedBy(input.exchangeRate).toDecimalPlaces(input.tokenDecimals, Dec.ROUND_DOWN);
+  return pricing(gross, amountToken, input);
+}
+
 export function pricePayout(input: { amountToken: string; exchangeRate: string; tokenDecimals: number; rates: FeeRates }): Pricing {
   const amountToken = decimal(input.amountToken);
-  const gross = amountToken.times(input.exchangeRate).toDecimalPlaces(BRL_PLACES, Dec.ROUND_DOWN);
-  const { platform, merchant, net } = fees(gross, input.rates);
-  return {
-    amountBrl: gross.toFixed(BRL_PLACES),
-    amountToken: amountToken.toFixed(input.tokenDecimals),
-    exchangeRate: decimal(input.exchangeRate).toString(),
-    platformFeeAmountBrl: platform.toFixed(BRL_PLACES),
-    merchantFeeAmountBrl: merchant.toFixed(BRL_PLACES),
-    netAmountBrl: net.toFixed(BRL_PLACES),
-  };
+  return pricing(amountToken.times(input.exchangeRate).toDecimalPlaces(BRL_PLACES, Dec.ROUND_DOWN), amountToken, input);
 }
 
 /**

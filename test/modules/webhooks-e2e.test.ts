@@ -27,8 +27,11 @@ describe('webhooks on a fresh embedded start', () => {
     server = runTs('src/main.ts', [], { DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', WEBHOOK_WORKER_INTERVAL_MS: '50' });
     server.stdout!.on('data', (chunk) => (output += chunk));
     server.stderr!.on('data', (chunk) => (output += chunk));
-    await waitFor(async () => ((await fetch(`${base}/healthz`)).ok ? true : undefined), 20_000);
-  }, 30_000);
+    // A first embedded start migrates a new PGlite: slow when the whole suite runs in parallel.
+    await waitFor(async () => ((await fetch(`${base}/healthz`)).ok ? true : undefined), 50_000).catch((err: Error) => {
+      throw new Error(`${err.message}\n${output}`);
+    });
+  }, 60_000);
 
   afterAll(async () => {
     if (server.exitCode === null) {

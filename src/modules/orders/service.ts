@@ -44,6 +44,20 @@ export interface OrdersDeps {
 const invalid = (field: string, problem: string) => new AppError('VALIDATION_ERROR', `${field.replace(/^body\./, '')} ${problem}`, { [field]: problem });
 const percent = (fraction: string) => toJsonNumber(decimal(fraction).times(100));
 
+/** The columns quotes and orders share: amounts, rate and fees, as decimal text. */
+function pricingColumns(priced: Pricing, rates: FeeRates) {
+  return {
+    amount_brl: priced.amountBrl,
+    amount_token: priced.amountToken,
+    exchange_rate: priced.exchangeRate,
+    platform_fee_percentage: rates.platformFeePercentage,
+    merchant_fee_percentage: rates.merchantFeePercentage,
+    platform_fee_amount_brl: priced.platformFeeAmountBrl,
+    merchant_fee_amount_brl: priced.merchantFeeAmountBrl,
+    net_amount_brl: priced.netAmountBrl,
+  };
+}
+
 function toQuote(row: QuoteRow): Quote {
   return {
     id: row.id,
@@ -224,14 +238,7 @@ export function createOrdersService(deps: OrdersDeps) {
         type: body.type,
         chain,
         token,
-        amount_brl: priced.amountBrl,
-        amount_token: priced.amountToken,
-        exchange_rate: priced.exchangeRate,
-        platform_fee_percentage: rates.platformFeePercentage,
-        merchant_fee_percentage: rates.merchantFeePercentage,
-        platform_fee_amount_brl: priced.platformFeeAmountBrl,
-        merchant_fee_amount_brl: priced.merchantFeeAmountBrl,
-        net_amount_brl: priced.netAmountBrl,
+        ...pricingColumns(priced, rates),
         expires_at: new Date(now.getTime() + settings.quoteTtlSeconds * 1000),
         created_at: now,
       });
@@ -280,14 +287,7 @@ export function createOrdersService(deps: OrdersDeps) {
           token,
           external_id: body.externalId ?? null,
           quote_id: body.quoteId ?? null,
-          amount_brl: priced.amountBrl,
-          amount_token: priced.amountToken,
-          exchange_rate: priced.exchangeRate,
-          platform_fee_percentage: rates.platformFeePercentage,
-          merchant_fee_percentage: rates.merchantFeePercentage,
-          platform_fee_amount_brl: priced.platformFeeAmountBrl,
-          merchant_fee_amount_brl: priced.merchantFeeAmountBrl,
-          net_amount_brl: priced.netAmountBrl,
+          ...pricingColumns(priced, rates),
           destination_wallet: destinationWallet,
           pix_txid: newTxid(),
           limit_day: day,
@@ -351,14 +351,7 @@ export function createOrdersService(deps: OrdersDeps) {
           token: body.sourceToken,
           external_id: body.externalId ?? null,
           quote_id: body.quoteId ?? null,
-          amount_brl: priced.amountBrl,
-          amount_token: priced.amountToken,
-          exchange_rate: priced.exchangeRate,
-          platform_fee_percentage: rates.platformFeePercentage,
-          merchant_fee_percentage: rates.merchantFeePercentage,
-          platform_fee_amount_brl: priced.platformFeeAmountBrl,
-          merchant_fee_amount_brl: priced.merchantFeeAmountBrl,
-          net_amount_brl: priced.netAmountBrl,
+          ...pricingColumns(priced, rates),
           pix_key: key.key,
           pix_key_type: key.type,
           recipient_name: body.recipientName ?? receiver.name,

@@ -3,9 +3,12 @@
  * events, expiry, refunds, concurrency of payments and of limits, the night rule, quotes and
  * validation. The worker is driven by hand (`runDuePass`, `settlePass`) with a test clock.
  */
+import { Ajv } from 'ajv';
+import addFormatsPlugin from 'ajv-formats';
 import { parsePix } from 'pix-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decimal } from '../../src/lib/money.ts';
+import { buildCatalog } from '../../src/modules/webhooks/catalog.ts';
 import { TestClock, type TestContext, type TestMerchant, createTestContext, expectErrorBody } from '../helpers/app.ts';
 import { randomCpf } from '../helpers/documents.ts';
 
@@ -13,6 +16,7 @@ const WALLET = '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T';
 /** 12:00 in São Paulo: outside the night window. */
 const NOON_SP = '2026-11-23T15:00:00.000Z';
 const UUID = '00000000-0000-7000-8000-000000000000';
+const addFormats = addFormatsPlugin as unknown as (ajv: Ajv) => void;
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -405,5 +409,20 @@ describe('orders', () => {
       const transfers = await ctx.database.db.selectFrom('sandbox_chain_transfers').select('idempotency_key').where('idempotency_key', '=', order.id).execute();
       expect(transfers).toHaveLength(1);
     });
+  });
+
+  it('every order event emitted above matches its published catalog schema, and all eight were emitted', async () => {
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    addFormats(ajv);
+    const catalog = buildCatalog('sandbox');
+    const rows = (await ctx.database.db.selectFrom('events').select(['event_type', 'payload']).execute()).filter((row) => row.event_type.startsWith('order.'));
+    for (const row of rows) {
+      const entry = catalog.entries.find((e) => e.name === row.event_type);
+      expect(entry, row.event_type).toBeDefined();
+      const validate = ajv.compile(entry!.payload);
+      const valid = validate({ ...row.payload, deliveryId: 'd' });
+      expect(valid, `${row.event_type}: ${JSON.stringify(validate.errors)}`).toBe(true);
+    }
+    expect(new Set(rows.map((row) => row.event_type))).toEqual(new Set(catalog.entries.filter((e) => e.category === 'order').map((e) => e.name)));
   });
 });

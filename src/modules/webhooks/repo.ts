@@ -3,7 +3,7 @@
  * reads are scoped by merchant. Times come from the caller's clock, not the database's, except
  * created_at (database now(), so "endpoint created after the event" compares like with like).
  */
-import { type Insertable, sql } from 'kysely';
+import type { Insertable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { WebhookDeliveriesTable, WebhookDeliveryAttemptsTable, WebhookDeliveryStatus, WebhookEndpointsTable } from '../../db/schema.ts';
 
@@ -315,6 +315,3 @@ export const webhooksRepo = {
     return db.updateTable('webhook_deliveries').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
   },
 };
-
-/** For tests and diagnostics: the database's idea of now. */
-export const dbNow = async (db: Db) => (await sql<{ now: Date }>`select now() as now`.execute(db)).rows[0]!.now;

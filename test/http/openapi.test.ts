@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestContext, createTestContext, expectErrorBody } from '../helpers/app.ts';
 
@@ -68,6 +69,11 @@ describe('OpenAPI document and route guards', () => {
       expectErrorBody(response, 401, 'UNAUTHORIZED');
       expect(response.statusCode, key).toBe(401);
     }
+  });
+
+  it('docs/openapi.json is the document the code serves (run `npm run openapi` after changing a route)', async () => {
+    const committed = JSON.parse(await readFile(new URL('../../docs/openapi.json', import.meta.url), 'utf8'));
+    expect(committed).toEqual(doc);
   });
 
   it('serves the interactive reference at /docs', async () => {

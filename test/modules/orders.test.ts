@@ -378,6 +378,25 @@ describe('orders', () => {
     });
   });
 
+  describe('sandbox auto-complete (demos)', () => {
+    it('pays and deposits by itself for orders older than SANDBOX_AUTO_COMPLETE_SECONDS', async () => {
+      const app = await ctx.buildApp({ SANDBOX_AUTO_COMPLETE_SECONDS: '10' });
+      const receiver = await activeReceiver();
+      const payin = (await call('POST', '/payin', { receiverId: receiver.id, amountBrl: 10 })).json();
+      const payout = (await call('POST', '/payout', { receiverId: receiver.id, amountCrypto: 2, sourceToken: 'USDC' })).json();
+      await app.services.sandbox.settlePass();
+      expect((await call('GET', `/orders/${payin.id}`)).json().status).toBe('AWAITING_PAYMENT');
+      clock.advance(10_000);
+      for (let i = 0; i < 5; i++) {
+        await app.services.sandbox.settlePass();
+        await app.services.lifecycle.runDuePass();
+      }
+      clock.set(NOON_SP);
+      expect((await call('GET', `/orders/${payin.id}`)).json().status).toBe('COMPLETED');
+      expect((await call('GET', `/orders/${payout.id}`)).json().status).toBe('COMPLETED');
+    });
+  });
+
   describe('durability', () => {
     it('an Idempotency-Key retry of POST /payin replays the order instead of creating another', async () => {
       const receiver = await activeReceiver();

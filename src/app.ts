@@ -23,6 +23,7 @@ import { registerAdminMerchantRoutes } from './modules/admin/routes.ts';
 import { registerAuthRoutes } from './modules/auth/routes.ts';
 import { registerAdminFeeTierRoutes, registerFeeTierRoutes } from './modules/fee-tiers/routes.ts';
 import { registerHealthRoutes } from './modules/health/routes.ts';
+import { registerAdminLedgerRoutes, registerLedgerRoutes, registerSandboxLedgerRoutes } from './modules/ledger/routes.ts';
 import { registerMerchantRoutes } from './modules/merchants/routes.ts';
 import { registerOrderRoutes } from './modules/orders/routes.ts';
 import { registerAdminReceiverRoutes } from './modules/receivers/admin-routes.ts';
@@ -114,7 +115,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         registerMerchantRoutes(merchantScope, services.merchants);
         registerReceiverRoutes(merchantScope, services.receivers);
         registerOrderRoutes(merchantScope, services.orders);
-        if (config.sandboxEnabled) registerSandboxRoutes(merchantScope, services);
+        registerLedgerRoutes(merchantScope, services.ledger);
+        if (config.sandboxEnabled) {
+          registerSandboxRoutes(merchantScope, services);
+          registerSandboxLedgerRoutes(merchantScope, services.ledger, clock.now);
+        }
         registerFeeTierRoutes(merchantScope, services.feeTiers);
         registerWebhookRoutes(merchantScope, services.webhooks);
       });
@@ -128,6 +133,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
           registerAdminMerchantRoutes(adminScope, services.merchants);
           registerAdminReceiverRoutes(adminScope, services.receivers);
           registerAdminFeeTierRoutes(adminScope, services.feeTiers);
+          registerAdminLedgerRoutes(adminScope, services.ledger, clock.now);
         });
       }
     },

@@ -3,9 +3,11 @@
  * A bad value stops the process with a message naming the variable; nothing else reads process.env.
  */
 import path from 'node:path';
+import { getBase58Encoder } from '@solana/kit';
 import { decimal } from './lib/money.ts';
 import { MAX_MERCHANT_CITY, MAX_MERCHANT_NAME, pixText } from './lib/pix-brcode.ts';
 import { type PixKeyType, validatePixKey } from './lib/pix-keys.ts';
+import { isSolanaAddress } from './lib/solana.ts';
 
 export const ROLES = ['api', 'worker'] as const;
 export type Role = (typeof ROLES)[number];
@@ -47,6 +49,8 @@ export interface Config {
   /** Hours an Idempotency-Key is remembered (at least 24, DESIGN.md §4); older keys are purged by the worker. */
   idempotencyKeyTtlHours: number;
   orders: OrderSettings;
+  /** The daily settlement run: at this São Paulo time of day, by the worker. */
+  settlements: { enabled: boolean; timeOfDay: string };
   /** The platform's own PIX receiving account, as the sandbox PSP writes it into BR Codes. */
   pix: PixSettings;
   sandbox: SandboxSettings;
@@ -67,7 +71,55 @@ export interface Config {
   webhooks: WebhookSettings;
   /** Key under which endpoint signing secrets are encrypted at rest. Unset: a development key is generated under dataDir. */
   webhookSecretKey: string | undefined;
+  /**
+   * Key-encryption key of managed wallets' private keys: 32 bytes, base64. Unset: a development
+   * key is generated under dataDir. Required in production.
+   */
+  walletKek: string | undefined;
+  /** The version stored with every key sealed under walletKek (rotation: bump it, move the old key to walletKekPrevious). */
+  walletKekVersion: number;
+  /** Retired KEKs by version, still able to open keys sealed under them. */
+  walletKekPrevious: Record<number, string>;
+  /**
+   * The platform's fee payer (sponsor): base58 of its 64-byte keypair (seed then public key, the
+   * solana-keygen and wallet export format) or the JSON array of solana-keygen's file. Unset: a
+   * development key is generated under dataDir. Required in production.
+   */
+  sponsorPrivateKey: string | undefined;
+  /** Solana JSON-RPC endpoint for managed wallets; unset means the in-process LiteSVM sandbox chain. */
+  solanaRpcUrl: string | undefined;
+  wallets: WalletSettings;
 }
+
+export interface WalletSettings {
+  /** Program ids a sponsored transaction may call. */
+  allowedPrograms: string[];
+  /** Highest SetComputeUnitPrice, micro-lamports per compute unit. */
+  maxComputeUnitPrice: number;
+  /** Highest SetComputeUnitLimit. */
+  maxComputeUnitLimit: number;
+  /** Highest total fee (signatures + priority) the sponsor pays for one transaction, lamports. */
+  maxFeeLamports: number;
+  /** Most instructions in one sponsored transaction. */
+  maxInstructions: number;
+  /** Sign requests per minute per receiver (and per merchant wallet); 0 disables the limit. */
+  signRateLimitPerMinute: number;
+  /** Sandbox chain only: lamports airdropped to the sponsor when the chain starts. */
+  sandboxSponsorLamports: number;
+  /** How long a decrypted private key stays in memory, seconds (0: decrypt on every request). */
+  keyCacheSeconds: number;
+}
+
+/** DOMAIN.md (Solana): the programs the allow-list starts from. */
+export const DEFAULT_ALLOWED_PROGRAMS = [
+  '11111111111111111111111111111111',
+  'ComputeBudget111111111111111111111111111111',
+  'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA',
+  'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb',
+  'ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL',
+  'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr',
+  'Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo',
+];
 
 export interface WebhookSettings {
   /** Seconds before each automatic retry; after the last one fails the delivery is FAILED. */
@@ -161,6 +213,10 @@ export function loadConfig(env: Env = process.env): Config {
       workerIntervalMs: read.integer('ORDER_WORKER_INTERVAL_MS', 500, 10, 60_000),
       sandboxAutoCompleteSeconds: read.integer('SANDBOX_AUTO_COMPLETE_SECONDS', 0, 0, 86_400),
     },
+    settlements: {
+      enabled: read.boolean('SETTLEMENT_ENABLED', true),
+      timeOfDay: read.clockTime('SETTLEMENT_TIME', '00:00'),
+    },
     pix: {
       merchantName: read.string('PIX_MERCHANT_NAME', 'CRYPTO BRL EXCHANGE'),
       merchantCity: read.string('PIX_MERCHANT_CITY', 'SAO PAULO'),
@@ -193,6 +249,21 @@ export function loadConfig(env: Env = process.env): Config {
       claimLeaseMs: read.integer('WEBHOOK_CLAIM_LEASE_MS', 60_000, 1000, 3_600_000),
     },
     webhookSecretKey: read.secret('WEBHOOK_SECRET_KEY', 32),
+    walletKek: read.key32('WALLET_KEK'),
+    walletKekVersion: read.integer('WALLET_KEK_VERSION', 1, 1, 32_767),
+    walletKekPrevious: read.versionedKeys('WALLET_KEK_PREVIOUS'),
+    sponsorPrivateKey: read.solanaKeypair('SPONSOR_PRIVATE_KEY'),
+    solanaRpcUrl: read.httpUrl('SOLANA_RPC_URL'),
+    wallets: {
+      allowedPrograms: read.solanaAddresses('WALLET_ALLOWED_PROGRAMS', DEFAULT_ALLOWED_PROGRAMS),
+      maxComputeUnitPrice: read.integer('WALLET_MAX_CU_PRICE_MICROLAMPORTS', 1_000_000, 0, 1_000_000_000_000),
+      maxComputeUnitLimit: read.integer('WALLET_MAX_CU_LIMIT', 400_000, 1, 1_400_000),
+      maxFeeLamports: read.integer('WALLET_MAX_FEE_LAMPORTS', 500_000, 10_000, 1_000_000_000),
+      maxInstructions: read.integer('WALLET_MAX_INSTRUCTIONS', 12, 1, 64),
+      signRateLimitPerMinute: read.integer('WALLET_SIGN_RATE_LIMIT_PER_MINUTE', 120, 0, 1_000_000),
+      sandboxSponsorLamports: read.integer('SANDBOX_SPONSOR_LAMPORTS', 100_000_000_000, 1, Number.MAX_SAFE_INTEGER),
+      keyCacheSeconds: read.integer('WALLET_KEY_CACHE_SECONDS', 60, 0, 3600),
+    },
   };
 
   if (decimal(config.feeTiers.maxMerchantFeePercentage).gte(1)) {
@@ -223,6 +294,8 @@ export function loadConfig(env: Env = process.env): Config {
     if (!config.jwt.privateKeyPem) problems.push('JWT_PRIVATE_KEY is required when NODE_ENV=production');
     if (!config.apiSecretPepper) problems.push('API_SECRET_PEPPER is required when NODE_ENV=production');
     if (!config.webhookSecretKey) problems.push('WEBHOOK_SECRET_KEY is required when NODE_ENV=production');
+    if (!config.walletKek) problems.push('WALLET_KEK is required when NODE_ENV=production');
+    if (!config.sponsorPrivateKey) problems.push('SPONSOR_PRIVATE_KEY is required when NODE_ENV=production');
     if (!config.databaseUrl) problems.push('DATABASE_URL is required when NODE_ENV=production (the embedded database is not durable)');
   }
 
@@ -367,6 +440,70 @@ class EnvReader {
     return value;
   }
 
+  /** 32 bytes, base64 (or base64url). Never echoed. */
+  key32(name: string): string | undefined {
+    const value = this.raw(name);
+    if (value === undefined) return undefined;
+    if (!isKey32(value)) {
+      this.problems.push(`${name} must be 32 bytes, base64-encoded (e.g. openssl rand -base64 32)`);
+      return undefined;
+    }
+    return value;
+  }
+
+  /** "version:base64key" pairs, comma-separated. Never echoed. */
+  versionedKeys(name: string): Record<number, string> {
+    const value = this.raw(name);
+    if (value === undefined) return {};
+    const keys: Record<number, string> = {};
+    for (const item of value.split(',').map((part) => part.trim())) {
+      const match = /^(\d{1,5}):(.+)$/.exec(item);
+      if (!match || !isKey32(match[2]!) || Number(match[1]) < 1) {
+        this.problems.push(`${name} must list version:key pairs, each key 32 bytes base64 (an entry is malformed)`);
+        return {};
+      }
+      keys[Number(match[1])] = match[2]!;
+    }
+    return keys;
+  }
+
+  /** A Solana keypair: base58 of 64 bytes, or a JSON array of 64 byte values. Never echoed. */
+  solanaKeypair(name: string): string | undefined {
+    const value = this.raw(name);
+    if (value === undefined) return undefined;
+    if (!keypairBytes(value)) {
+      this.problems.push(`${name} must be a Solana keypair: base58 of 64 bytes, or a JSON array of 64 numbers (solana-keygen's file)`);
+      return undefined;
+    }
+    return value;
+  }
+
+  httpUrl(name: string): string | undefined {
+    const value = this.raw(name);
+    if (value === undefined) return undefined;
+    try {
+      const url = new URL(value);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('protocol');
+    } catch {
+      // An RPC URL often carries an API key: never echo it.
+      this.problems.push(`${name} must be an http:// or https:// URL`);
+      return undefined;
+    }
+    return value;
+  }
+
+  solanaAddresses(name: string, fallback: string[]): string[] {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    const items = value.split(',').map((item) => item.trim()).filter(Boolean);
+    const bad = items.filter((item) => !isSolanaAddress(item));
+    if (bad.length > 0 || items.length === 0) {
+      this.problems.push(`${name} must be a comma-separated list of Solana program ids (bad: ${bad.join(', ') || 'empty list'})`);
+      return fallback;
+    }
+    return [...new Set(items)];
+  }
+
   /** PEM from the environment; `\n` escapes are accepted so the key fits on one line. */
   pem(name: string): string | undefined {
     const value = this.raw(name)?.replace(/\\n/g, '\n');
@@ -377,6 +514,26 @@ class EnvReader {
     }
     return value;
   }
+}
+
+function isKey32(value: string): boolean {
+  return /^[A-Za-z0-9+/_-]{43}=?$/.test(value) && Buffer.from(value, 'base64').length === 32;
+}
+
+/** The 64 bytes of a keypair written as base58 or as a JSON array of numbers; undefined if neither. */
+export function keypairBytes(value: string): Uint8Array | undefined {
+  let bytes: Uint8Array | undefined;
+  if (value.startsWith('[')) {
+    try {
+      const parsed: unknown = JSON.parse(value);
+      if (Array.isArray(parsed) && parsed.every((n) => Number.isInteger(n) && n >= 0 && n <= 255)) bytes = Uint8Array.from(parsed as number[]);
+    } catch {
+      return undefined;
+    }
+  } else if (/^[1-9A-HJ-NP-Za-km-z]+$/.test(value)) {
+    bytes = getBase58Encoder().encode(value) as Uint8Array;
+  }
+  return bytes?.length === 64 ? bytes : undefined;
 }
 
 /** The key in DICT form under the first type it is valid as; a key's format decides its type. */

@@ -3,6 +3,7 @@
  */
 import { idempotencyCleanupJob } from './http/idempotency.ts';
 import type { Metrics } from './http/metrics.ts';
+import { settlementJob } from './modules/ledger/job.ts';
 import { webhookDeliveryJob } from './modules/webhooks/job.ts';
 import type { RuntimeConfig } from './runtime-config.ts';
 import type { Services } from './services.ts';
@@ -14,6 +15,7 @@ export function createWorkerJobs(services: Services, config: RuntimeConfig, metr
     idempotencyCleanupJob(services.idempotency, { ttlHours: config.idempotencyKeyTtlHours }),
     webhookDeliveryJob(services.webhooks, config.webhooks, metrics),
     { name: 'order-steps', intervalMs: config.orders.workerIntervalMs, run: () => services.lifecycle.runDuePass().then(() => undefined) },
+    ...(config.settlements.enabled ? [settlementJob(services.ledger, config.settlements.timeOfDay, services.clock)] : []),
     ...(config.sandboxEnabled
       ? [{ name: 'sandbox-banks', intervalMs: config.orders.workerIntervalMs, run: () => services.sandbox.settlePass() }]
       : []),

@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   const log = createLogger(baseConfig.logLevel);
   const { config, usedDevSecrets } = await resolveRuntimeConfig(baseConfig);
   if (usedDevSecrets) {
-    log.warn({ dataDir: config.dataDir }, 'JWT_PRIVATE_KEY, API_SECRET_PEPPER or WEBHOOK_SECRET_KEY unset: using development keys from DATA_DIR/dev-secrets.json');
+    log.warn({ dataDir: config.dataDir }, 'JWT_PRIVATE_KEY, API_SECRET_PEPPER, WEBHOOK_SECRET_KEY, WALLET_KEK or SPONSOR_PRIVATE_KEY unset: using development keys from DATA_DIR/dev-secrets.json (for development only)');
   }
 
   const database = await openConfiguredDatabase(config);

@@ -1,17 +1,20 @@
 /**
  * The configuration with its key material resolved. Production passes JWT_PRIVATE_KEY,
- * API_SECRET_PEPPER and WEBHOOK_SECRET_KEY; elsewhere, missing keys are generated once and kept in
+ * API_SECRET_PEPPER, WEBHOOK_SECRET_KEY, WALLET_KEK and SPONSOR_PRIVATE_KEY; elsewhere, missing keys are generated once and kept in
  * $DATA_DIR/dev-secrets.json (mode 0600) so tokens and API secrets survive restarts.
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { getBase58Decoder } from '@solana/kit';
 import type { Config } from './config.ts';
 
 export interface RuntimeConfig extends Config {
   jwt: Config['jwt'] & { privateKeyPem: string };
   apiSecretPepper: string;
   webhookSecretKey: string;
+  walletKek: string;
+  sponsorPrivateKey: string;
 }
 
 interface DevSecrets {
@@ -19,6 +22,18 @@ interface DevSecrets {
   apiSecretPepper: string;
   /** Added by the webhooks module: files written before it lack it until the next start fills it in. */
   webhookSecretKey: string;
+  /** Added by the wallets module (base64, 32 bytes); likewise filled in on the next start. */
+  walletKek: string;
+  /** Added by the wallets module: the development fee payer, base58 of its 64-byte keypair. */
+  sponsorPrivateKey: string;
+}
+
+/** A fresh Solana keypair as base58 of seed then public key (the solana-keygen byte layout). */
+function newSolanaKeypair(): string {
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  const seed = Buffer.from(privateKey.export({ format: 'jwk' }).d!, 'base64url');
+  const pub = Buffer.from(publicKey.export({ format: 'jwk' }).x!, 'base64url');
+  return getBase58Decoder().decode(Buffer.concat([seed, pub]));
 }
 
 export function generateDevSecrets(): DevSecrets {
@@ -27,8 +42,12 @@ export function generateDevSecrets(): DevSecrets {
     jwtPrivateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
     apiSecretPepper: randomBytes(32).toString('base64url'),
     webhookSecretKey: randomBytes(32).toString('base64url'),
+    walletKek: randomBytes(32).toString('base64'),
+    sponsorPrivateKey: newSolanaKeypair(),
   };
 }
+
+const DEV_SECRET_NAMES = ['jwtPrivateKeyPem', 'apiSecretPepper', 'webhookSecretKey', 'walletKek', 'sponsorPrivateKey'] as const;
 
 export function withSecrets(config: Config, secrets: DevSecrets): RuntimeConfig {
   return {
@@ -36,12 +55,14 @@ export function withSecrets(config: Config, secrets: DevSecrets): RuntimeConfig 
     jwt: { ...config.jwt, privateKeyPem: config.jwt.privateKeyPem ?? secrets.jwtPrivateKeyPem },
     apiSecretPepper: config.apiSecretPepper ?? secrets.apiSecretPepper,
     webhookSecretKey: config.webhookSecretKey ?? secrets.webhookSecretKey,
+    walletKek: config.walletKek ?? secrets.walletKek,
+    sponsorPrivateKey: config.sponsorPrivateKey ?? secrets.sponsorPrivateKey,
   };
 }
 
 /** Fills missing keys from the development secrets file; says whether it had to. */
 export async function resolveRuntimeConfig(config: Config): Promise<{ config: RuntimeConfig; usedDevSecrets: boolean }> {
-  if (config.jwt.privateKeyPem && config.apiSecretPepper && config.webhookSecretKey) {
+  if (config.jwt.privateKeyPem && config.apiSecretPepper && config.webhookSecretKey && config.walletKek && config.sponsorPrivateKey) {
     return { config: config as RuntimeConfig, usedDevSecrets: false };
   }
   const file = path.join(config.dataDir, 'dev-secrets.json');
@@ -54,9 +75,11 @@ export async function resolveRuntimeConfig(config: Config): Promise<{ config: Ru
     await mkdir(config.dataDir, { recursive: true });
     await writeFile(file, JSON.stringify(secrets, null, 2), { mode: 0o600, flag: 'wx' });
   }
-  if (!secrets.webhookSecretKey) {
-    // A data directory from before webhooks: add the missing key, keep the others.
-    secrets = { ...secrets, webhookSecretKey: generateDevSecrets().webhookSecretKey };
+  const missing = DEV_SECRET_NAMES.filter((name) => !secrets[name]);
+  if (missing.length > 0) {
+    // A data directory from before a module that added a key: add the missing ones, keep the others.
+    const fresh = generateDevSecrets();
+    secrets = { ...secrets, ...Object.fromEntries(missing.map((name) => [name, fresh[name]])) };
     await writeFile(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   }
   return { config: withSecrets(config, secrets), usedDevSecrets: true };

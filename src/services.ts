@@ -9,6 +9,7 @@ import { createIdempotencyStore } from './http/idempotency.ts';
 import { createAuthService } from './modules/auth/service.ts';
 import { createTokenIssuer } from './modules/auth/tokens.ts';
 import { createFeeTiersService } from './modules/fee-tiers/service.ts';
+import { createLedgerService } from './modules/ledger/service.ts';
 import { createMerchantsService } from './modules/merchants/service.ts';
 import { createOrderLifecycle } from './modules/orders/lifecycle.ts';
 import { createOrdersService } from './modules/orders/service.ts';
@@ -35,7 +36,8 @@ export async function createServices({ config, db, clock }: ServiceDeps) {
   const receivers = createReceiversService({ db, clock, defaults: config.receivers });
   const idempotency = createIdempotencyStore({ db, clock });
   const adapters = createAdapters({ db, clock, config });
-  const lifecycle = createOrderLifecycle({ db, clock, pix: adapters.pix, chain: adapters.chain, minAmountBrl: config.orders.minAmountBrl, tokenDecimals: config.orders.tokens });
+  const ledger = createLedgerService({ db, clock });
+  const lifecycle = createOrderLifecycle({ db, clock, ledger, pix: adapters.pix, chain: adapters.chain, minAmountBrl: config.orders.minAmountBrl, tokenDecimals: config.orders.tokens });
   const orders = createOrdersService({
     db,
     clock,
@@ -57,7 +59,7 @@ export async function createServices({ config, db, clock }: ServiceDeps) {
     autoCompleteSeconds: config.orders.sandboxAutoCompleteSeconds,
   });
   const webhooks = createWebhooksService({ db, clock, settings: config.webhooks, secretKey: config.webhookSecretKey, pixProvider: config.pixProvider });
-  return { merchants, auth, feeTiers, receivers, idempotency, webhooks, adapters, lifecycle, orders, sandbox };
+  return { merchants, auth, feeTiers, receivers, idempotency, webhooks, adapters, lifecycle, orders, sandbox, ledger, clock };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

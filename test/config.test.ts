@@ -73,6 +73,6 @@ describe('config', () => {
 
   it('production requires explicit keys and PostgreSQL', () => {
     const problems = problemsOf({ NODE_ENV: 'production' });
-    expect(problems.map((p) => p.split(' ')[0])).toEqual(['JWT_PRIVATE_KEY', 'API_SECRET_PEPPER', 'WEBHOOK_SECRET_KEY', 'DATABASE_URL']);
+    expect(problems.map((p) => p.split(' ')[0])).toEqual(['JWT_PRIVATE_KEY', 'API_SECRET_PEPPER', 'WEBHOOK_SECRET_KEY', 'WALLET_KEK', 'SPONSOR_PRIVATE_KEY', 'DATABASE_URL']);
   });
 });

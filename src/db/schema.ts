@@ -79,6 +79,13 @@ export interface Database {
   sandbox_chain_deposits: SandboxChainDepositsTable;
   sandbox_chain_transfers: SandboxChainTransfersTable;
   sandbox_chain_transfer_failures: SandboxChainTransferFailuresTable;
+  ledger_accounts: LedgerAccountsTable;
+  ledger_entries: LedgerEntriesTable;
+  ledger_postings: LedgerPostingsTable;
+  settlements: SettlementsTable;
+  settled_entries: SettledEntriesTable;
+  managed_wallets: ManagedWalletsTable;
+  wallet_sign_requests: WalletSignRequestsTable;
 }
 
 export type MerchantRow = Selectable<MerchantsTable>;
@@ -432,3 +439,77 @@ export interface SandboxChainTransferFailuresTable {
   error: string;
   created_at: DefaultedTimestamp;
 }
+
+export interface LedgerAccountsTable {
+  id: string;
+  code: string;
+  merchant_id: string | null;
+  currency: string;
+  created_at: DefaultedTimestamp;
+}
+
+export interface LedgerEntriesTable {
+  id: string;
+  merchant_id: string;
+  kind: string;
+  reference_type: 'order' | 'settlement' | 'entry';
+  reference_id: string;
+  created_at: ColumnType<Date, Date | string, never>;
+}
+
+export interface LedgerPostingsTable {
+  id: string;
+  entry_id: string;
+  account_id: string;
+  currency: string;
+  /** Debits positive, credits negative; NUMERIC text. */
+  amount: string;
+}
+
+export interface SettlementsTable {
+  id: string;
+  merchant_id: string;
+  period_start: ColumnType<Date, Date | string, never>;
+  period_end: ColumnType<Date, Date | string, never>;
+  amount_brl: string;
+  entries_count: number;
+  created_at: ColumnType<Date, Date | string, never>;
+}
+
+export interface SettledEntriesTable {
+  entry_id: string;
+  settlement_id: string;
+}
+
+export interface ManagedWalletsTable {
+  id: string;
+  merchant_id: string;
+  /** Null for the merchant's own wallet. */
+  receiver_id: string | null;
+  /** The Ed25519 public key, base58 (a Solana address). */
+  address: string;
+  /** AES-256-GCM of the 32-byte seed under the KEK of key_version (src/modules/wallets/keys.ts). */
+  encrypted_private_key: string;
+  key_version: number;
+  created_at: DefaultedTimestamp;
+}
+
+export type SignOperation = 'SIGN' | 'SIGN_AND_SEND';
+export type SignOutcome = 'SIGNED' | 'SENT' | 'REJECTED' | 'FAILED';
+
+export interface WalletSignRequestsTable {
+  id: string;
+  merchant_id: string;
+  receiver_id: string | null;
+  wallet_address: string | null;
+  operation: SignOperation;
+  outcome: SignOutcome;
+  reason: string | null;
+  message: string | null;
+  signature: string | null;
+  fee_lamports: number | null;
+  request_id: string | null;
+  created_at: DefaultedTimestamp;
+}
+
+export type ManagedWalletRow = Selectable<ManagedWalletsTable>;

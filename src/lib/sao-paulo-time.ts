@@ -52,3 +52,10 @@ export function inSaoPauloWindow(at: Date, window: { startMinute: number; endMin
     ? minute >= window.startMinute && minute < window.endMinute
     : minute >= window.startMinute || minute < window.endMinute;
 }
+
+/** The latest instant at or before `at` whose São Paulo time of day is `minuteOfDay` (minute precision). */
+export function latestSaoPauloTimeOfDay(at: Date, minuteOfDay: number): Date {
+  const wholeMinute = new Date(Math.floor(at.getTime() / 60_000) * 60_000);
+  const minutesSince = (saoPauloMinuteOfDay(wholeMinute) - minuteOfDay + 1440) % 1440;
+  return new Date(wholeMinute.getTime() - minutesSince * 60_000);
+}

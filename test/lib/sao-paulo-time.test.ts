@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inSaoPauloWindow, parseClockTime, saoPauloDay, saoPauloMinuteOfDay, saoPauloMonthStart } from '../../src/lib/sao-paulo-time.ts';
+import { inSaoPauloWindow, latestSaoPauloTimeOfDay, parseClockTime, saoPauloDay, saoPauloMinuteOfDay, saoPauloMonthStart } from '../../src/lib/sao-paulo-time.ts';
 
 const night = { startMinute: parseClockTime('20:00'), endMinute: parseClockTime('06:00') };
 
@@ -22,6 +22,14 @@ describe('São Paulo time', () => {
     expect(inSaoPauloWindow(new Date('2026-11-23T08:59:00Z'), night)).toBe(true); // 05:59
     expect(inSaoPauloWindow(new Date('2026-11-23T09:00:00Z'), night)).toBe(false); // 06:00
     expect(inSaoPauloWindow(new Date('2026-11-23T15:00:00Z'), { startMinute: 600, endMinute: 900 })).toBe(true); // 12:00 in 10–15
+  });
+
+  it('finds the latest São Paulo midnight (or any time of day) at or before an instant', () => {
+    expect(latestSaoPauloTimeOfDay(new Date('2026-11-22T12:34:56Z'), 0).toISOString()).toBe('2026-11-22T03:00:00.000Z');
+    expect(latestSaoPauloTimeOfDay(new Date('2026-11-22T02:59:00Z'), 0).toISOString()).toBe('2026-11-21T03:00:00.000Z');
+    expect(latestSaoPauloTimeOfDay(new Date('2026-11-22T03:00:30Z'), 0).toISOString()).toBe('2026-11-22T03:00:00.000Z');
+    // 09:00 in São Paulo: the latest 10:00 was the day before.
+    expect(latestSaoPauloTimeOfDay(new Date('2026-11-22T12:00:00Z'), 10 * 60).toISOString()).toBe('2026-11-21T13:00:00.000Z');
   });
 
   it('refuses malformed clock times', () => {

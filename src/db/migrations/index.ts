@@ -9,6 +9,8 @@ import * as orders from './20261122_0003_orders.ts';
 import * as webhooks from './20261122_0004_webhooks.ts';
 import * as idempotency from './20261122_0005_idempotency.ts';
 import * as sandbox from './20261122_0006_sandbox.ts';
+import * as ledger from './20261122_0007_ledger.ts';
+import * as wallets from './20261122_0008_wallets.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261122_0001_foundation': foundation,
@@ -17,4 +19,6 @@ export const migrations: Record<string, Migration> = {
   '20261122_0004_webhooks': webhooks,
   '20261122_0005_idempotency': idempotency,
   '20261122_0006_sandbox': sandbox,
+  '20261122_0007_ledger': ledger,
+  '20261122_0008_wallets': wallets,
 };

@@ -11,6 +11,8 @@ import type { OrderRow, OrderStatus, OrderTransactionType, OrdersTable } from '.
 import type { Clock } from '../../lib/clock.ts';
 import { decimal, toJsonNumber } from '../../lib/money.ts';
 import { pricePayout } from '../../lib/pricing.ts';
+import type { OrderMovement } from '../ledger/postings.ts';
+import type { LedgerService } from '../ledger/service.ts';
 import { recordEvent } from '../webhooks/outbox.ts';
 import { providerTransactionIdField } from './events.ts';
 import { ordersRepo as repo } from './repo.ts';
@@ -32,10 +34,13 @@ interface Effects {
   event?: { name: string; status: OrderStatus; fields: Record<string, unknown> };
   /** When the worker should look at the order next (null: wait for a notification). */
   nextStepAt?: Date | null;
+  /** The ledger entry this transition posts (`received`: the amount that actually moved). */
+  ledger?: { movement: OrderMovement; received?: string };
 }
 
 export interface TransitionContext {
   clock: Clock;
+  ledger?: Pick<LedgerService, 'postOrderMovement'>;
 }
 
 /**
@@ -67,6 +72,10 @@ export async function applyTransition(trx: Trx, ctx: TransitionContext, order: O
       txHash: effects.movement.txHash ?? null,
     });
   }
+  if (effects.ledger) {
+    if (!ctx.ledger) throw new Error('a transition that posts to the ledger needs the ledger');
+    await ctx.ledger.postOrderMovement(trx, updated, effects.ledger.movement, now, effects.ledger.received);
+  }
   if (effects.event) {
     await recordEvent(trx, {
       merchantId: order.merchant_id,
@@ -89,6 +98,7 @@ const brl = (row: OrderRow) => toJsonNumber(row.amount_brl);
 export interface LifecycleDeps {
   db: Db;
   clock: Clock;
+  ledger: Pick<LedgerService, 'postOrderMovement'>;
   pix: PixProvider;
   chain: ChainAdapter;
   /** Smallest order in BRL (a smaller deposit fails its payout). */
@@ -100,7 +110,7 @@ export interface LifecycleDeps {
 
 export function createOrderLifecycle(deps: LifecycleDeps) {
   const { db, clock, pix, chain } = deps;
-  const ctx = { clock };
+  const ctx: TransitionContext = { clock, ledger: deps.ledger };
   const leaseMs = deps.leaseMs ?? 30_000;
   const now = () => clock.now();
   const refunding = (reason: string) => ({ name: 'order.refunding', status: 'REFUNDING' as const, fields: { failureReason: reason } });
@@ -123,6 +133,7 @@ export function createOrderLifecycle(deps: LifecycleDeps) {
             return applyTransition(trx, ctx, order, 'PAYMENT_RECEIVED', {
               changes,
               movement,
+              ledger: { movement: 'PAYIN_PIX_RECEIVED', received: notification.amountBrl },
               event: { name: 'order.payment_received', status: 'PAYMENT_RECEIVED', fields: { amountBrl: toJsonNumber(notification.amountBrl), pixEndToEndId: notification.endToEndId } },
               nextStepAt: now(),
             });
@@ -135,6 +146,7 @@ export function createOrderLifecycle(deps: LifecycleDeps) {
             return applyTransition(trx, ctx, order, 'REFUNDING', {
               changes: { ...changes, failure_reason: reason },
               movement,
+              ledger: { movement: 'PAYIN_PIX_RECEIVED', received: notification.amountBrl },
               event: refunding(reason),
               nextStepAt: now(),
             });
@@ -149,7 +161,10 @@ export function createOrderLifecycle(deps: LifecycleDeps) {
           return applyTransition(trx, ctx, order, refunded ? 'REFUNDED' : 'FAILED', {
             movement: { type: 'PIX_REFUND', status: refunded ? 'CONFIRMED' : 'FAILED', amount, currency: 'BRL', txHash: order.pix_end_to_end_id },
             ...(refunded
-              ? { event: { name: 'order.refunded', status: 'REFUNDED', fields: { amountBrl: toJsonNumber(amount) } } }
+              ? {
+                  event: { name: 'order.refunded', status: 'REFUNDED', fields: { amountBrl: toJsonNumber(amount) } },
+                  ledger: { movement: 'PAYIN_REFUNDED', received: amount },
+                }
               : {
                   changes: { failure_reason: `Refund failed: ${notification.reason ?? 'refused by the provider'}; needs an operator` },
                   event: { name: 'order.failed', status: 'FAILED', fields: { failureReason: `Refund failed: ${notification.reason ?? 'refused by the provider'}` } },
@@ -162,6 +177,7 @@ export function createOrderLifecycle(deps: LifecycleDeps) {
           if (notification.status === 'CONFIRMED') {
             return applyTransition(trx, ctx, order, 'COMPLETED', {
               changes: { pix_end_to_end_id: notification.endToEndId },
+              ledger: { movement: 'PAYOUT_COMPLETED' },
               movement: { type: 'PIX_OUT', status: 'CONFIRMED', amount: order.net_amount_brl, currency: 'BRL', txHash: notification.endToEndId },
               event: { name: 'order.completed', status: 'COMPLETED', fields: { amountBrl: brl(order), pixKey: order.pix_key, pixEndToEndId: notification.endToEndId } },
             });
@@ -197,7 +213,12 @@ export function createOrderLifecycle(deps: LifecycleDeps) {
         });
         if (decimal(repriced.amountBrl).lt(deps.minAmountBrl)) {
           const reason = `Deposit of ${deposit.amount} ${order.token} is worth less than the minimum order of ${deps.minAmountBrl} BRL; it is held for return`;
-          return applyTransition(trx, ctx, order, 'FAILED', { changes: { ...changes, failure_reason: reason }, movement, event: { name: 'order.failed', status: 'FAILED', fields: { failureReason: reason } } });
+          return applyTransition(trx, ctx, order, 'FAILED', {
+            changes: { ...changes, failure_reason: reason },
+            movement,
+            event: { name: 'order.failed', status: 'FAILED', fields: { failureReason: reason } },
+            ledger: { movement: 'PAYOUT_DEPOSIT_RECEIVED', received: deposit.amount },
+          });
         }
         changes = {
           ...changes,
@@ -211,6 +232,7 @@ export function createOrderLifecycle(deps: LifecycleDeps) {
       return applyTransition(trx, ctx, order, 'DEPOSIT_RECEIVED', {
         changes,
         movement,
+        ledger: { movement: 'PAYOUT_DEPOSIT_RECEIVED', received: deposit.amount },
         event: { name: 'order.deposit_received', status: 'DEPOSIT_RECEIVED', fields: { amountCrypto: toJsonNumber(deposit.amount), txHash: deposit.txHash } },
         nextStepAt: now(),
       });
@@ -256,6 +278,7 @@ export function createOrderLifecycle(deps: LifecycleDeps) {
           if (status === 'CONFIRMED') {
             await applyTransition(trx, ctx, current, 'COMPLETED', {
               movement,
+              ledger: { movement: 'PAYIN_COMPLETED' },
               event: {
                 name: 'order.completed',
                 status: 'COMPLETED',

@@ -43,6 +43,11 @@ export const receiversRepo = {
     return { rows, total: Number(count.total) };
   },
 
+  /** Fills the address of a managed wallet created with the receiver (same transaction; not an update by the merchant). */
+  setManagedWalletAddress(db: Db, id: string, walletAddress: string) {
+    return db.updateTable('receivers').set({ wallet_address: walletAddress }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  },
+
   update(db: Db, id: string, merchantId: string, changes: Updateable<ReceiversTable>) {
     return db
       .updateTable('receivers')

@@ -5,7 +5,7 @@
  */
 import type { Static } from 'typebox';
 import type { Config } from '../../config.ts';
-import type { Db } from '../../db/database.ts';
+import type { Db, Trx } from '../../db/database.ts';
 import type { KycStatus, ReceiverRow, ReceiverStatus } from '../../db/schema.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { parseDocument } from '../../lib/br-documents.ts';
@@ -99,7 +99,13 @@ const CONTACT_COLUMNS = {
   addressZipCode: 'address_zip_code',
 } as const;
 
-export function createReceiversService(deps: { db: Db; clock: Clock; defaults: Config['receivers'] }) {
+/** What another module may add to a new receiver, in its insert transaction (e.g. the managed wallet's key). */
+export type OnReceiverCreated = (
+  trx: Trx,
+  receiver: { id: string; merchantId: string; managedWalletRequested: boolean },
+) => Promise<{ walletAddress: string } | undefined>;
+
+export function createReceiversService(deps: { db: Db; clock: Clock; defaults: Config['receivers']; onReceiverCreated?: OnReceiverCreated }) {
   const { db, clock, defaults } = deps;
 
   async function findOwned(merchantId: string, id: string): Promise<Row> {
@@ -151,7 +157,7 @@ export function createReceiversService(deps: { db: Db; clock: Clock; defaults: C
         throw invalid('body.createManagedWallet', 'cannot be combined with walletAddress', 'Send either walletAddress or createManagedWallet, not both');
       }
       const limits = input.limits ?? {};
-      const row = await repo.insert(db, {
+      const insert = async (trx: Db) => repo.insert(trx, {
         id: newId(),
         merchant_id: merchantId,
         person_type: input.type,
@@ -174,6 +180,15 @@ export function createReceiversService(deps: { db: Db; clock: Clock; defaults: C
         daily_transaction_limit: limits.dailyTransactionLimit !== undefined ? limits.dailyTransactionLimit : defaults.defaultDailyTransactionLimit,
         night_transactions_enabled: limits.nightTransactionsEnabled ?? defaults.defaultNightTransactionsEnabled[input.type],
       });
+      const onCreated = deps.onReceiverCreated;
+      const row = !onCreated
+        ? await insert(db)
+        : await db.transaction().execute(async (trx) => {
+            const inserted = await insert(trx);
+            if (!inserted) return undefined;
+            const added = await onCreated(trx, { id: inserted.id, merchantId, managedWalletRequested: inserted.managed_wallet_requested });
+            return added ? repo.setManagedWalletAddress(trx, inserted.id, added.walletAddress) : inserted;
+          });
       if (!row) {
         const existing = await repo.findByDocument(db, merchantId, document.normalized);
         throw new AppError('CONFLICT', 'A receiver with this document already exists', { existingReceiverId: existing?.id });

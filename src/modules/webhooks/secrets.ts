@@ -1,14 +1,14 @@
 /**
  * Endpoint signing secrets: `whsec_` + base64 of 32 random bytes (Standard Webhooks). They sign
  * every delivery, so they cannot be hashed; they are stored encrypted with AES-256-GCM under a
- * key derived from WEBHOOK_SECRET_KEY, the endpoint id as associated data (a ciphertext copied to
+ * key derived from WEBHOOK_SECRET_KEY (src/lib/aead.ts), the endpoint id as associated data (a ciphertext copied to
  * another endpoint does not decrypt). Shown to the merchant only when created or rotated.
  */
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { createAeadBox, deriveKey } from '../../lib/aead.ts';
 
 export const SECRET_PREFIX = 'whsec_';
 const SECRET_BYTES = 32;
-const FORMAT = 'v1';
 
 export function generateSecret(): string {
   return SECRET_PREFIX + randomBytes(SECRET_BYTES).toString('base64');
@@ -25,23 +25,9 @@ export interface SecretBox {
 }
 
 export function createSecretBox(masterKey: string): SecretBox {
-  const key = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'webhook-endpoint-secrets', 32));
+  const box = createAeadBox(deriveKey(masterKey, 'webhook-endpoint-secrets'));
   return {
-    seal(secret, endpointId) {
-      const iv = randomBytes(12);
-      const cipher = createCipheriv('aes-256-gcm', key, iv);
-      cipher.setAAD(Buffer.from(endpointId));
-      const encrypted = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-      return `${FORMAT}:${Buffer.concat([iv, cipher.getAuthTag(), encrypted]).toString('base64')}`;
-    },
-    open(ciphertext, endpointId) {
-      const [format, data] = ciphertext.split(':');
-      if (format !== FORMAT || !data) throw new Error('unknown webhook secret format');
-      const raw = Buffer.from(data, 'base64');
-      const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
-      decipher.setAAD(Buffer.from(endpointId));
-      decipher.setAuthTag(raw.subarray(12, 28));
-      return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
-    },
+    seal: (secret, endpointId) => box.seal(Buffer.from(secret, 'utf8'), endpointId),
+    open: (ciphertext, endpointId) => box.open(ciphertext, endpointId).toString('utf8'),
   };
 }

@@ -1,0 +1,99 @@
+/**
+ * What each order movement posts (debits positive, credits negative; every entry sums to zero
+ * per currency). Accounts, by code (`merchant` ones are per merchant, the rest the platform's):
+ *
+ *   pix_cash                    BRL at the platform's PSP account
+ *   customer_funds_in_transit   money received for an order and not yet converted or returned
+ *                               (BRL of a payin's PIX; tokens of a payout's deposit)
+ *   fx_conversion               the platform's side of a conversion (both currencies)
+ *   token_treasury              tokens the platform holds
+ *   platform_fee_revenue        BRL
+ *   merchant_fees_payable       merchant, BRL: fees earned by the merchant and not yet settled
+ *   merchant_settlements        merchant, BRL: fees paid out to the merchant by settlements
+ *
+ * PAYIN:  PIX received → pix_cash +A / in_transit −A
+ *         completed    → in_transit +A / platform_fee −pf / fees_payable −mf / fx −net (BRL);
+ *                        fx +tokens / treasury −tokens (token)
+ *         refunded     → in_transit +R / pix_cash −R
+ * PAYOUT: deposit      → treasury +T / in_transit −T (token)
+ *         completed    → in_transit +T / fx −T (token); fx +gross / pix_cash −net /
+ *                        platform_fee −pf / fees_payable −mf (BRL)
+ * A failure after money arrived posts nothing: the funds stay in transit for an operator.
+ */
+import type { OrderRow } from '../../db/schema.ts';
+import { decimal } from '../../lib/money.ts';
+
+export type AccountCode =
+  | 'pix_cash'
+  | 'customer_funds_in_transit'
+  | 'fx_conversion'
+  | 'token_treasury'
+  | 'platform_fee_revenue'
+  | 'merchant_fees_payable'
+  | 'merchant_settlements';
+
+const MERCHANT_ACCOUNTS: readonly AccountCode[] = ['merchant_fees_payable', 'merchant_settlements'];
+export const isMerchantAccount = (code: AccountCode) => MERCHANT_ACCOUNTS.includes(code);
+
+export interface Posting {
+  account: AccountCode;
+  currency: string;
+  /** Decimal text; debit positive, credit negative, never zero. */
+  amount: string;
+}
+
+export type OrderMovement = 'PAYIN_PIX_RECEIVED' | 'PAYIN_COMPLETED' | 'PAYIN_REFUNDED' | 'PAYOUT_DEPOSIT_RECEIVED' | 'PAYOUT_COMPLETED';
+
+const leg = (account: AccountCode, currency: string, amount: string | ReturnType<typeof decimal>): Posting => ({
+  account,
+  currency,
+  amount: decimal(amount).toString(),
+});
+const credit = (account: AccountCode, currency: string, amount: string) => leg(account, currency, decimal(amount).negated());
+
+/** The postings of one order movement; `received` is the amount that actually moved, where it may differ. */
+export function orderPostings(order: OrderRow, movement: OrderMovement, received?: string): Posting[] {
+  const brl = 'BRL';
+  const token = order.token;
+  const all: Posting[] = (() => {
+    switch (movement) {
+      case 'PAYIN_PIX_RECEIVED':
+        return [leg('pix_cash', brl, received!), credit('customer_funds_in_transit', brl, received!)];
+      case 'PAYIN_REFUNDED':
+        return [leg('customer_funds_in_transit', brl, received!), credit('pix_cash', brl, received!)];
+      case 'PAYIN_COMPLETED':
+        return [
+          leg('customer_funds_in_transit', brl, order.amount_brl),
+          credit('platform_fee_revenue', brl, order.platform_fee_amount_brl),
+          credit('merchant_fees_payable', brl, order.merchant_fee_amount_brl),
+          credit('fx_conversion', brl, order.net_amount_brl),
+          leg('fx_conversion', token, order.amount_token),
+          credit('token_treasury', token, order.amount_token),
+        ];
+      case 'PAYOUT_DEPOSIT_RECEIVED':
+        return [leg('token_treasury', token, received!), credit('customer_funds_in_transit', token, received!)];
+      case 'PAYOUT_COMPLETED':
+        return [
+          leg('customer_funds_in_transit', token, order.amount_token),
+          credit('fx_conversion', token, order.amount_token),
+          leg('fx_conversion', brl, order.amount_brl),
+          credit('pix_cash', brl, order.net_amount_brl),
+          credit('platform_fee_revenue', brl, order.platform_fee_amount_brl),
+          credit('merchant_fees_payable', brl, order.merchant_fee_amount_brl),
+        ];
+    }
+  })();
+  // A zero leg (no merchant fee, say) carries no information.
+  return all.filter((posting) => !decimal(posting.amount).isZero());
+}
+
+export function settlementPostings(amountBrl: string): Posting[] {
+  return [leg('merchant_fees_payable', 'BRL', amountBrl), credit('merchant_settlements', 'BRL', amountBrl)];
+}
+
+/** The rule the database also enforces: every currency of an entry sums to zero. */
+export function isBalanced(postings: Posting[]): boolean {
+  const sums = new Map<string, ReturnType<typeof decimal>>();
+  for (const posting of postings) sums.set(posting.currency, (sums.get(posting.currency) ?? decimal(0)).plus(posting.amount));
+  return [...sums.values()].every((sum) => sum.isZero());
+}

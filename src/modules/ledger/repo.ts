@@ -1,0 +1,148 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import { newId } from '../../lib/ids.ts';
+import type { AccountCode, Posting } from './postings.ts';
+
+const FEES_PAYABLE: AccountCode = 'merchant_fees_payable';
+
+/** Every function takes the transaction (or root db) it runs in. */
+export const ledgerRepo = {
+  /** The account's id, created on first use (concurrent first uses agree on one row). */
+  async accountId(db: Db, code: AccountCode, merchantId: string | null, currency: string): Promise<string> {
+    const find = () =>
+      db
+        .selectFrom('ledger_accounts')
+        .select('id')
+        .where('code', '=', code)
+        .where('currency', '=', currency)
+        .where((eb) => (merchantId === null ? eb('merchant_id', 'is', null) : eb('merchant_id', '=', merchantId)))
+        .executeTakeFirst();
+    const existing = await find();
+    if (existing) return existing.id;
+    await sql`insert into ledger_accounts (id, code, merchant_id, currency) values (${newId()}, ${code}, ${merchantId}, ${currency}) on conflict do nothing`.execute(db);
+    return (await find())!.id;
+  },
+
+  /** Inserts an entry unless its (reference, kind) already posted; returns whether it was new. */
+  async insertEntry(db: Db, entry: { id: string; merchantId: string; kind: string; referenceType: 'order' | 'settlement'; referenceId: string; at: Date }) {
+    const inserted = await db
+      .insertInto('ledger_entries')
+      .values({ id: entry.id, merchant_id: entry.merchantId, kind: entry.kind, reference_type: entry.referenceType, reference_id: entry.referenceId, created_at: entry.at })
+      .onConflict((oc) => oc.constraint('ledger_entries_reference_kind_key').doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    return inserted !== undefined;
+  },
+
+  insertPostings(db: Db, entryId: string, postings: Array<Posting & { accountId: string }>) {
+    return db
+      .insertInto('ledger_postings')
+      .values(postings.map((p) => ({ id: newId(), entry_id: entryId, account_id: p.accountId, currency: p.currency, amount: p.amount })))
+      .execute();
+  },
+
+  /** Fees recognised and not settled: the merchant's fees-payable account balance, as a credit. */
+  async feeBalance(db: Db, merchantId: string): Promise<string> {
+    const row = await db
+      .selectFrom('ledger_postings as p')
+      .innerJoin('ledger_accounts as a', 'a.id', 'p.account_id')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<string>('p.amount'), sql<string>`0`).as('sum'))
+      .where('a.code', '=', FEES_PAYABLE)
+      .where('a.merchant_id', '=', merchantId)
+      .executeTakeFirstOrThrow();
+    return String(row.sum);
+  },
+
+  /** Entries carrying a merchant fee, not yet settled, created before the cut-off: what a settlement closes. */
+  unsettledFeeEntries(db: Db, merchantId: string, cutoff: Date) {
+    return db
+      .selectFrom('ledger_entries as e')
+      .innerJoin('ledger_postings as p', 'p.entry_id', 'e.id')
+      .innerJoin('ledger_accounts as a', 'a.id', 'p.account_id')
+      .leftJoin('settled_entries as s', 's.entry_id', 'e.id')
+      .select(['e.id', 'p.amount'])
+      .where('e.merchant_id', '=', merchantId)
+      .where('e.created_at', '<', cutoff)
+      .where('e.kind', '!=', 'SETTLEMENT')
+      .where('a.code', '=', FEES_PAYABLE)
+      .where('s.entry_id', 'is', null)
+      .execute();
+  },
+
+  lastSettlementEnd(db: Db, merchantId: string) {
+    return db
+      .selectFrom('settlements')
+      .select((eb) => eb.fn.max('period_end').as('end'))
+      .where('merchant_id', '=', merchantId)
+      .executeTakeFirstOrThrow()
+      .then((row) => (row.end ? new Date(row.end as unknown as string | Date) : undefined));
+  },
+
+  lockMerchant(db: Db, merchantId: string) {
+    return db.selectFrom('merchants').select(['id', 'created_at']).where('id', '=', merchantId).forUpdate().executeTakeFirst();
+  },
+
+  insertSettlement(db: Db, settlement: { id: string; merchant_id: string; period_start: Date; period_end: Date; amount_brl: string; entries_count: number; created_at: Date }) {
+    return db.insertInto('settlements').values(settlement).returningAll().executeTakeFirstOrThrow();
+  },
+
+  markSettled(db: Db, settlementId: string, entryIds: string[]) {
+    return db
+      .insertInto('settled_entries')
+      .values(entryIds.map((entryId) => ({ entry_id: entryId, settlement_id: settlementId })))
+      .execute();
+  },
+
+  /** Merchants with fee entries not yet settled before the cut-off (the scheduled run's work list). */
+  merchantsToSettle(db: Db, cutoff: Date) {
+    return db
+      .selectFrom('ledger_entries as e')
+      .innerJoin('ledger_postings as p', 'p.entry_id', 'e.id')
+      .innerJoin('ledger_accounts as a', 'a.id', 'p.account_id')
+      .leftJoin('settled_entries as s', 's.entry_id', 'e.id')
+      .select('e.merchant_id')
+      .distinct()
+      .where('e.created_at', '<', cutoff)
+      .where('e.kind', '!=', 'SETTLEMENT')
+      .where('a.code', '=', FEES_PAYABLE)
+      .where('s.entry_id', 'is', null)
+      .execute();
+  },
+
+  async listSettlements(db: Db, merchantId: string, page: { offset: number; limit: number }) {
+    const query = db.selectFrom('settlements').where('merchant_id', '=', merchantId);
+    const [rows, count] = await Promise.all([
+      query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute(),
+      query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.total) };
+  },
+
+  async listEntries(db: Db, merchantId: string, settled: boolean | undefined, page: { offset: number; limit: number }) {
+    let query = db.selectFrom('ledger_entries as e').leftJoin('settled_entries as s', 's.entry_id', 'e.id').where('e.merchant_id', '=', merchantId);
+    if (settled === true) query = query.where('s.entry_id', 'is not', null);
+    if (settled === false) query = query.where('s.entry_id', 'is', null);
+    const [rows, count] = await Promise.all([
+      query
+        .select(['e.id', 'e.kind', 'e.reference_type', 'e.reference_id', 'e.created_at', 's.settlement_id'])
+        .orderBy('e.created_at', 'desc')
+        .orderBy('e.id', 'desc')
+        .offset(page.offset)
+        .limit(page.limit)
+        .execute(),
+      query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.total) };
+  },
+
+  postingsOf(db: Db, entryIds: string[]) {
+    if (entryIds.length === 0) return Promise.resolve([]);
+    return db
+      .selectFrom('ledger_postings as p')
+      .innerJoin('ledger_accounts as a', 'a.id', 'p.account_id')
+      .select(['p.entry_id', 'a.code', 'a.merchant_id', 'p.currency', 'p.amount'])
+      .where('p.entry_id', 'in', entryIds)
+      .orderBy('p.id')
+      .execute();
+  },
+};

@@ -1,0 +1,98 @@
+import { Type } from 'typebox';
+import { merchantIdOf } from '../../http/auth.ts';
+import { AUTHENTICATED_ERRORS, BODY_ERRORS, errorResponses } from '../../http/schemas.ts';
+import type { App } from '../../http/types.ts';
+import { adminActor } from '../admin/routes.ts';
+import {
+  AdminSettlementRunBody,
+  EntryListQuery,
+  EntrySchema,
+  FeeBalanceSchema,
+  PaginationSchema,
+  SettlementListQuery,
+  SettlementRunBody,
+  SettlementSchema,
+} from './schemas.ts';
+import type { LedgerService } from './service.ts';
+
+const tags = ['Ledger'];
+const RunResult = Type.Object({ settlements: Type.Array(SettlementSchema) });
+
+export function registerLedgerRoutes(app: App, ledger: LedgerService): void {
+  app.get(
+    '/ledger/fees/balance',
+    {
+      schema: {
+        tags,
+        summary: 'Merchant fees collected and not yet settled',
+        response: { 200: FeeBalanceSchema, ...errorResponses(...AUTHENTICATED_ERRORS) },
+      },
+    },
+    async (request) => ledger.feeBalance(merchantIdOf(request)),
+  );
+
+  app.get(
+    '/ledger/settlements',
+    {
+      schema: {
+        tags,
+        summary: "The merchant's settlements, newest first",
+        querystring: SettlementListQuery,
+        response: { 200: Type.Object({ settlements: Type.Array(SettlementSchema), pagination: PaginationSchema }), ...errorResponses(...AUTHENTICATED_ERRORS, 400) },
+      },
+    },
+    async (request) => ledger.listSettlements(merchantIdOf(request), request.query),
+  );
+
+  app.get(
+    '/ledger/entries',
+    {
+      schema: {
+        tags,
+        summary: "The merchant's ledger entries with their postings, newest first",
+        querystring: EntryListQuery,
+        response: { 200: Type.Object({ entries: Type.Array(EntrySchema), pagination: PaginationSchema }), ...errorResponses(...AUTHENTICATED_ERRORS, 400) },
+      },
+    },
+    async (request) => ledger.listEntries(merchantIdOf(request), request.query),
+  );
+}
+
+export function registerSandboxLedgerRoutes(app: App, ledger: LedgerService, now: () => Date): void {
+  app.post(
+    '/sandbox/settlements/run',
+    {
+      schema: {
+        tags: ['Sandbox'],
+        summary: "Run the merchant's settlement now (sandbox)",
+        description: 'The same settlement the daily schedule runs, for this merchant only: closes every unsettled fee entry before `cutoff` (default now). Nothing to close creates nothing.',
+        body: Type.Optional(SettlementRunBody),
+        response: { 200: RunResult, ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS) },
+      },
+    },
+    async (request) => {
+      const settlement = await ledger.settleMerchant(merchantIdOf(request), request.body?.cutoff ? new Date(request.body.cutoff) : now());
+      return { settlements: settlement ? [settlement] : [] };
+    },
+  );
+}
+
+export function registerAdminLedgerRoutes(app: App, ledger: LedgerService, now: () => Date): void {
+  app.post(
+    '/admin/settlements/run',
+    {
+      schema: {
+        tags: ['Admin'],
+        summary: 'Run settlements now',
+        description: 'Closes every unsettled merchant fee entry before `cutoff` (default now), one settlement per merchant (or only `merchantId`). Idempotent: a second run finds nothing to close.',
+        body: Type.Optional(AdminSettlementRunBody),
+        response: { 200: RunResult, ...errorResponses(400, 401, 403, ...BODY_ERRORS) },
+      },
+    },
+    async (request) => {
+      const cutoff = request.body?.cutoff ? new Date(request.body.cutoff) : now();
+      const merchantId = request.body?.merchantId;
+      return { settlements: await ledger.runAsOperator({ cutoff, ...(merchantId ? { merchantId } : {}) }, adminActor(request)) };
+    },
+  );
+}

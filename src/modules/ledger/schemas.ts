@@ -1,0 +1,71 @@
+import { Type } from 'typebox';
+import { StrictObject, Timestamp, Uuid } from '../../http/schemas.ts';
+
+/** `page` (default 1) and `pageSize` (default 20, at most 100; more is 400): DESIGN.md §4. */
+const PageSizeQuery = {
+  page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
+  pageSize: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Records per page, at most 100' }),
+};
+
+export const SettlementListQuery = StrictObject(PageSizeQuery);
+export const EntryListQuery = StrictObject({
+  ...PageSizeQuery,
+  settled: Type.Optional(Type.Boolean({ description: 'true: only entries closed by a settlement; false: only entries not (yet) settled' })),
+});
+
+export const PaginationSchema = Type.Object(
+  { page: Type.Integer(), pageSize: Type.Integer(), total: Type.Integer(), totalPages: Type.Integer() },
+  { title: 'Pagination' },
+);
+
+export const SettlementSchema = Type.Object(
+  {
+    id: Uuid(),
+    merchantId: Uuid(),
+    periodStart: Timestamp(),
+    periodEnd: Timestamp(),
+    createdAt: Timestamp(),
+    amountBrl: Type.Number({ description: 'Merchant fees settled, BRL' }),
+    entriesCount: Type.Integer({ description: 'Ledger entries the settlement closed' }),
+  },
+  { title: 'Settlement' },
+);
+
+export const FeeBalanceSchema = Type.Object(
+  {
+    merchantId: Uuid(),
+    balance: Type.String({ pattern: '^-?\\d+\\.\\d{2}$', description: 'Merchant fees recognised and not yet settled, two decimals ("0.00" for none)' }),
+    currency: Type.Literal('BRL'),
+  },
+  { title: 'FeeBalance' },
+);
+
+export const EntrySchema = Type.Object(
+  {
+    id: Uuid(),
+    kind: Type.String({ description: 'PAYIN_PIX_RECEIVED, PAYIN_COMPLETED, PAYIN_REFUNDED, PAYOUT_DEPOSIT_RECEIVED, PAYOUT_COMPLETED or SETTLEMENT' }),
+    referenceType: Type.Enum(['order', 'settlement', 'entry']),
+    referenceId: Uuid(),
+    createdAt: Timestamp(),
+    settled: Type.Boolean({ description: 'Closed by a settlement (only entries carrying a merchant fee are settled)' }),
+    settlementId: Type.Union([Uuid(), Type.Null()]),
+    postings: Type.Array(
+      Type.Object({
+        account: Type.String(),
+        owner: Type.Enum(['platform', 'merchant']),
+        currency: Type.String(),
+        amount: Type.String({ description: 'Decimal text; debits positive, credits negative; each currency of an entry sums to zero' }),
+      }),
+    ),
+  },
+  { title: 'LedgerEntry' },
+);
+
+export const SettlementRunBody = StrictObject({
+  cutoff: Type.Optional(Timestamp('Close entries created before this instant; default now')),
+});
+
+export const AdminSettlementRunBody = StrictObject({
+  cutoff: Type.Optional(Timestamp('Close entries created before this instant; default now')),
+  merchantId: Type.Optional(Uuid('Only this merchant; default every merchant with unsettled fees')),
+});

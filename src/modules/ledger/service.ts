@@ -1,0 +1,145 @@
+/**
+ * The double-entry ledger (issue 7, DESIGN.md §8): order movements post inside the order's own
+ * transition transaction; the fee balance is the merchant's fees-payable account; a settlement
+ * closes every unsettled fee entry before a cut-off, atomically and once.
+ */
+import type { Static } from 'typebox';
+import type { Db, Trx } from '../../db/database.ts';
+import type { OrderRow } from '../../db/schema.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { newId } from '../../lib/ids.ts';
+import { type AuditActor, recordAudit } from '../admin/audit.ts';
+import { decimal, toFixedText, toJsonNumber } from '../../lib/money.ts';
+import { type OrderMovement, type Posting, isBalanced, isMerchantAccount, orderPostings, settlementPostings } from './postings.ts';
+import { ledgerRepo as repo } from './repo.ts';
+import type { EntrySchema, SettlementSchema } from './schemas.ts';
+
+export type Settlement = Static<typeof SettlementSchema>;
+export type Entry = Static<typeof EntrySchema>;
+
+const toSettlement = (row: { id: string; merchant_id: string; period_start: Date; period_end: Date; created_at: Date; amount_brl: string; entries_count: number }): Settlement => ({
+  id: row.id,
+  merchantId: row.merchant_id,
+  periodStart: row.period_start.toISOString(),
+  periodEnd: row.period_end.toISOString(),
+  createdAt: row.created_at.toISOString(),
+  amountBrl: toJsonNumber(row.amount_brl),
+  entriesCount: row.entries_count,
+});
+
+const pagination = (page: number, pageSize: number, total: number) => ({ page, pageSize, total, totalPages: Math.ceil(total / pageSize) });
+
+export function createLedgerService(deps: { db: Db; clock: Clock }) {
+  const { db, clock } = deps;
+
+  /** Posts one entry with its postings; a second post of the same (reference, kind) is a no-op. */
+  async function post(trx: Trx, entry: { merchantId: string; kind: string; referenceType: 'order' | 'settlement'; referenceId: string; at: Date }, postings: Posting[]) {
+    if (postings.length === 0) return false;
+    if (!isBalanced(postings)) throw new Error(`ledger entry ${entry.kind} for ${entry.referenceId} does not sum to zero`);
+    const id = newId();
+    if (!(await repo.insertEntry(trx, { id, ...entry }))) return false;
+    const withAccounts = [];
+    for (const posting of postings) {
+      const accountId = await repo.accountId(trx, posting.account, isMerchantAccount(posting.account) ? entry.merchantId : null, posting.currency);
+      withAccounts.push({ ...posting, accountId });
+    }
+    await repo.insertPostings(trx, id, withAccounts);
+    return true;
+  }
+
+  async function settleMerchant(merchantId: string, cutoff: Date): Promise<Settlement | null> {
+    return db.transaction().execute(async (trx) => {
+      // One settlement at a time per merchant: a concurrent run waits here, then finds nothing left.
+      const merchant = await repo.lockMerchant(trx, merchantId);
+      if (!merchant) return null;
+      const periodStart = (await repo.lastSettlementEnd(trx, merchantId)) ?? merchant.created_at;
+      // A cut-off at or before the last one has nothing left to close (entries that committed
+      // late with an earlier timestamp go into the next period).
+      if (cutoff <= periodStart) return null;
+      const entries = await repo.unsettledFeeEntries(trx, merchantId, cutoff);
+      if (entries.length === 0) return null;
+      const amount = entries.reduce((sum, entry) => sum.minus(entry.amount), decimal(0));
+      const now = clock.now();
+      const settlement = await repo.insertSettlement(trx, {
+        id: newId(),
+        merchant_id: merchantId,
+        period_start: periodStart,
+        period_end: cutoff,
+        amount_brl: toFixedText(amount, 2),
+        entries_count: entries.length,
+        created_at: now,
+      });
+      await repo.markSettled(trx, settlement.id, entries.map((entry) => entry.id));
+      await post(trx, { merchantId, kind: 'SETTLEMENT', referenceType: 'settlement', referenceId: settlement.id, at: now }, settlementPostings(toFixedText(amount, 2)));
+      return toSettlement(settlement);
+    });
+  }
+
+  /** Every merchant with unsettled fee entries before the cut-off; one settlement each. */
+  async function runSettlements(cutoff: Date): Promise<Settlement[]> {
+    const settled: Settlement[] = [];
+    for (const { merchant_id } of await repo.merchantsToSettle(db, cutoff)) {
+      const settlement = await settleMerchant(merchant_id, cutoff);
+      if (settlement) settled.push(settlement);
+    }
+    return settled;
+  }
+
+  return {
+    /** Called by order transitions inside their transaction. */
+    postOrderMovement(trx: Trx, order: OrderRow, movement: OrderMovement, at: Date, received?: string) {
+      return post(trx, { merchantId: order.merchant_id, kind: movement, referenceType: 'order', referenceId: order.id, at }, orderPostings(order, movement, received));
+    },
+
+    async feeBalance(merchantId: string) {
+      // fees_payable is credited as fees are earned: its balance is negative by what is owed.
+      const balance = decimal(await repo.feeBalance(db, merchantId)).negated();
+      return { merchantId, balance: toFixedText(balance, 2), currency: 'BRL' as const };
+    },
+
+    settleMerchant,
+
+    runSettlements,
+
+    /** An operator's run: settles (one merchant or all) and audits the action. */
+    async runAsOperator(input: { cutoff: Date; merchantId?: string }, by: AuditActor): Promise<Settlement[]> {
+      const settlements = input.merchantId
+        ? [await settleMerchant(input.merchantId, input.cutoff)].filter((s): s is Settlement => s !== null)
+        : await runSettlements(input.cutoff);
+      await db.transaction().execute((trx) =>
+        recordAudit(trx, by, {
+          action: 'settlements.run',
+          targetType: input.merchantId ? 'merchant' : 'platform',
+          targetId: input.merchantId ?? null,
+          details: { cutoff: input.cutoff.toISOString(), settlementIds: settlements.map((s) => s.id) },
+        }),
+      );
+      return settlements;
+    },
+
+    async listSettlements(merchantId: string, query: { page: number; pageSize: number }) {
+      const { rows, total } = await repo.listSettlements(db, merchantId, { offset: (query.page - 1) * query.pageSize, limit: query.pageSize });
+      return { settlements: rows.map(toSettlement), pagination: pagination(query.page, query.pageSize, total) };
+    },
+
+    async listEntries(merchantId: string, query: { page: number; pageSize: number; settled?: boolean }) {
+      const { rows, total } = await repo.listEntries(db, merchantId, query.settled, { offset: (query.page - 1) * query.pageSize, limit: query.pageSize });
+      const postings = await repo.postingsOf(db, rows.map((row) => row.id));
+      const entries: Entry[] = rows.map((row) => ({
+        id: row.id,
+        kind: row.kind,
+        referenceType: row.reference_type,
+        referenceId: row.reference_id,
+        createdAt: row.created_at.toISOString(),
+        settled: row.settlement_id !== null,
+        settlementId: row.settlement_id,
+        postings: postings
+          .filter((p) => p.entry_id === row.id)
+          .map((p) => ({ account: p.code, owner: p.merchant_id === null ? ('platform' as const) : ('merchant' as const), currency: p.currency, amount: decimal(p.amount).toString() })),
+      }));
+      return { entries, pagination: pagination(query.page, query.pageSize, total) };
+    },
+  };
+}
+
+export type LedgerService = ReturnType<typeof createLedgerService>;

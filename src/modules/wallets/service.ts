@@ -1,0 +1,221 @@
+/**
+ * Managed wallets: a key per receiver that asked for one (created in the receiver's own insert
+ * transaction through the receivers' onReceiverCreated hook) and per merchant (created on first
+ * use), and the two signing operations. sign-transaction adds the managed key's signature;
+ * sign-and-send-transaction makes the platform's sponsor the fee payer, which is why every
+ * request passes inspect.ts's rules before anything is signed by the sponsor or sent. Every
+ * request that reaches a wallet, accepted or refused, is recorded in wallet_sign_requests.
+ */
+import { getBase58Decoder } from '@solana/kit';
+import type { WalletSettings } from '../../config.ts';
+import type { Db, Trx } from '../../db/database.ts';
+import type { ManagedWalletRow, SignOperation, SignOutcome } from '../../db/schema.ts';
+import { ChainUnavailableError, type TransactionChain } from '../../adapters/chain/transactions-port.ts';
+import { AppError } from '../../http/errors.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { newId } from '../../lib/ids.ts';
+import {
+  checkFee,
+  checkManagedSigner,
+  checkSize,
+  checkSponsorUse,
+  feeOf,
+  inspectForSponsoring,
+  isRejection,
+  type Rejection,
+  simulationRejection,
+  TransactionRejectedError,
+} from './inspect.ts';
+import type { KeyVault, Signer } from './keys.ts';
+import { walletsRepo as repo } from './repo.ts';
+import { rewriteForSponsor, signAll } from './sponsor.ts';
+import { checkSigners } from './inspect.ts';
+import { decodeBase64, decodeTransaction, encodeBase64, encodeTransaction, withSignature } from './transaction.ts';
+
+/** Whose wallet: the merchant's own (no receiverId) or one of its receivers'. */
+export interface WalletOwner {
+  merchantId: string;
+  receiverId?: string;
+}
+
+export interface WalletsDeps {
+  db: Db;
+  clock: Clock;
+  vault: KeyVault;
+  sponsor: Signer;
+  chain: TransactionChain;
+  settings: WalletSettings;
+  /** The receiver of this merchant, or a 404 (another merchant's receiver is not found). */
+  findReceiver(merchantId: string, receiverId: string): Promise<{ id: string }>;
+}
+
+const base58 = getBase58Decoder();
+
+export function createWalletsService(deps: WalletsDeps) {
+  const { db, clock, vault, sponsor, chain, settings } = deps;
+  const cache = new Map<string, { signer: Signer; expiresAt: number }>();
+
+  /** The wallet's signer, decrypted at most once per WALLET_KEY_CACHE_SECONDS. */
+  function signerOf(wallet: ManagedWalletRow): Signer {
+    const now = Date.now();
+    const cached = cache.get(wallet.id);
+    if (cached && cached.expiresAt > now) return cached.signer;
+    const signer = vault.open(wallet.receiver_id ?? wallet.merchant_id, { encryptedPrivateKey: wallet.encrypted_private_key, keyVersion: wallet.key_version });
+    if (signer.address !== wallet.address) throw new Error(`managed wallet ${wallet.id}: decrypted key does not match its address`);
+    if (settings.keyCacheSeconds > 0) {
+      if (cache.size >= 10_000) cache.clear();
+      cache.set(wallet.id, { signer, expiresAt: now + settings.keyCacheSeconds * 1000 });
+    }
+    return signer;
+  }
+
+  async function ownWallet(merchantId: string): Promise<ManagedWalletRow> {
+    const existing = await repo.findOwnWallet(db, merchantId);
+    if (existing) return existing;
+    const sealed = vault.generate(merchantId);
+    const inserted = await repo.insertOwnWalletIfAbsent(db, {
+      id: newId(),
+      merchant_id: merchantId,
+      address: sealed.address,
+      encrypted_private_key: sealed.encryptedPrivateKey,
+      key_version: sealed.keyVersion,
+      created_at: clock.now(),
+    });
+    // Lost a race with a concurrent first call: the winner's wallet is the merchant's.
+    const wallet = inserted ?? (await repo.findOwnWallet(db, merchantId));
+    if (!wallet) throw new Error(`merchant ${merchantId}: own wallet neither inserted nor found`);
+    return wallet;
+  }
+
+  async function walletOf(owner: WalletOwner): Promise<ManagedWalletRow | undefined> {
+    if (owner.receiverId === undefined) return ownWallet(owner.merchantId);
+    await deps.findReceiver(owner.merchantId, owner.receiverId);
+    return repo.findReceiverWallet(db, owner.merchantId, owner.receiverId);
+  }
+
+  async function audit(
+    owner: WalletOwner,
+    entry: { operation: SignOperation; outcome: SignOutcome; wallet?: ManagedWalletRow; reason?: string; message?: string; signature?: string; fee?: bigint; requestId?: string },
+  ) {
+    await repo.recordSignRequest(db, {
+      id: newId(),
+      merchant_id: owner.merchantId,
+      receiver_id: owner.receiverId ?? null,
+      wallet_address: entry.wallet?.address ?? null,
+      operation: entry.operation,
+      outcome: entry.outcome,
+      reason: entry.reason ?? null,
+      message: entry.message?.slice(0, 1000) ?? null,
+      signature: entry.signature ?? null,
+      fee_lamports: entry.fee === undefined ? null : Number(entry.fee),
+      request_id: entry.requestId ?? null,
+      created_at: clock.now(),
+    });
+  }
+
+  /**
+   * Runs one sign request and records its outcome; refusals are recorded and rethrown as they
+   * are, an unreachable chain becomes 503 PROVIDER_UNAVAILABLE.
+   */
+  async function audited<T extends { signature: string; fee?: bigint }>(
+    owner: WalletOwner,
+    operation: SignOperation,
+    requestId: string | undefined,
+    run: (wallet: ManagedWalletRow) => Promise<T>,
+  ): Promise<T> {
+    const wallet = await walletOf(owner);
+    if (!wallet) {
+      const message = 'This receiver has no managed wallet (create it with createManagedWallet: true)';
+      await audit(owner, { operation, outcome: 'REJECTED', reason: 'NO_MANAGED_WALLET', message, ...(requestId ? { requestId } : {}) });
+      throw new AppError('NO_MANAGED_WALLET', message);
+    }
+    const base = { operation, wallet, ...(requestId ? { requestId } : {}) };
+    try {
+      const result = await run(wallet);
+      await audit(owner, { ...base, outcome: operation === 'SIGN' ? 'SIGNED' : 'SENT', signature: result.signature, ...(result.fee !== undefined ? { fee: result.fee } : {}) });
+      return result;
+    } catch (err) {
+      if (err instanceof TransactionRejectedError) {
+        await audit(owner, { ...base, outcome: 'REJECTED', reason: err.rejection.reason, message: err.message });
+      } else if (err instanceof AppError && err.code === 'VALIDATION_ERROR') {
+        await audit(owner, { ...base, outcome: 'REJECTED', reason: 'INVALID_TRANSACTION', message: err.message });
+      } else if (err instanceof ChainUnavailableError) {
+        await audit(owner, { ...base, outcome: 'FAILED', reason: 'CHAIN_UNAVAILABLE', message: err.message });
+        throw new AppError('PROVIDER_UNAVAILABLE', 'The Solana network could not be reached or refused the transaction; retry later', { chainError: err.message });
+      } else {
+        await audit(owner, { ...base, outcome: 'FAILED', reason: 'INTERNAL_ERROR' }).catch(() => undefined);
+      }
+      throw err;
+    }
+  }
+
+  const refuse = (rejection: Rejection | null) => {
+    if (rejection) throw new TransactionRejectedError(rejection);
+  };
+
+  return {
+    sponsorAddress: sponsor.address,
+    chain,
+
+    /** The receivers' onReceiverCreated hook: the key exists and is sealed in the receiver's insert transaction. */
+    async createForReceiver(trx: Trx, receiver: { id: string; merchantId: string }): Promise<{ walletAddress: string }> {
+      const sealed = vault.generate(receiver.id);
+      await repo.insertReceiverWallet(trx, {
+        id: newId(),
+        merchant_id: receiver.merchantId,
+        receiver_id: receiver.id,
+        address: sealed.address,
+        encrypted_private_key: sealed.encryptedPrivateKey,
+        key_version: sealed.keyVersion,
+        created_at: clock.now(),
+      });
+      return { walletAddress: sealed.address };
+    },
+
+    async merchantWallet(merchantId: string) {
+      const wallet = await ownWallet(merchantId);
+      return { address: wallet.address, createdAt: wallet.created_at.toISOString() };
+    },
+
+    feePayer: () => ({ address: sponsor.address }),
+
+    /** Adds the managed key's signature; the other signatures are kept as they are. */
+    async signTransaction(owner: WalletOwner, transactionBase64: string, requestId?: string): Promise<{ signedTransaction: string }> {
+      const result = await audited(owner, 'SIGN', requestId, async (wallet) => {
+        const decoded = decodeTransaction(decodeBase64(transactionBase64));
+        refuse(checkManagedSigner(decoded.view, wallet.address));
+        const signature = signerOf(wallet).sign(new Uint8Array(decoded.transaction.messageBytes));
+        const signed = withSignature(decoded.transaction, wallet.address, signature);
+        return { signature: base58.decode(signature), signedTransaction: encodeBase64(encodeTransaction(signed)) };
+      });
+      return { signedTransaction: result.signedTransaction };
+    },
+
+    /** Sponsor as fee payer, fresh blockhash, both signatures, simulated, sent; `hash` = the sponsor's signature. */
+    async signAndSendTransaction(owner: WalletOwner, transactionBase64: string, requestId?: string): Promise<{ hash: string }> {
+      const result = await audited(owner, 'SIGN_AND_SEND', requestId, async (wallet) => {
+        const decoded = decodeTransaction(decodeBase64(transactionBase64));
+        const ctx = { managed: wallet.address, sponsor: sponsor.address, settings };
+        const inspected = inspectForSponsoring(decoded.view, ctx);
+        if (isRejection(inspected)) refuse(inspected);
+        const budget = inspected as Exclude<typeof inspected, Rejection>;
+
+        const rewritten = rewriteForSponsor(decoded, sponsor.address, await chain.getLatestBlockhash());
+        // The rewritten message again: exactly the sponsor and the managed key sign, the sponsor only pays.
+        refuse(checkSponsorUse(rewritten.view, sponsor.address) ?? checkSigners(rewritten.view, ctx));
+        const fee = feeOf(rewritten.view, budget);
+        refuse(checkFee(fee, settings));
+        const signed = signAll(rewritten.transaction, [sponsor, signerOf(wallet)]);
+        refuse(checkSize(signed.wire.length));
+
+        const simulation = await chain.simulateTransaction(signed.wire);
+        if (!simulation.ok) refuse(simulationRejection(simulation.error, simulation.logs));
+        const { signature } = await chain.sendTransaction(signed.wire);
+        return { signature, fee };
+      });
+      return { hash: result.signature };
+    },
+  };
+}
+
+export type WalletsService = ReturnType<typeof createWalletsService>;

@@ -8,7 +8,7 @@ const FEES_PAYABLE: AccountCode = 'merchant_fees_payable';
 /** Every function takes the transaction (or root db) it runs in. */
 export const ledgerRepo = {
   /** The account's id, created on first use (concurrent first uses agree on one row). */
-  async accountId(db: Db, code: AccountCode, merchantId: string | null, currency: string): Promise<string> {
+  async accountId(db: Db, code: AccountCode, merchantId: string | null, currency: string): Promise<{ id: string; created: boolean }> {
     const find = () =>
       db
         .selectFrom('ledger_accounts')
@@ -18,9 +18,9 @@ export const ledgerRepo = {
         .where((eb) => (merchantId === null ? eb('merchant_id', 'is', null) : eb('merchant_id', '=', merchantId)))
         .executeTakeFirst();
     const existing = await find();
-    if (existing) return existing.id;
+    if (existing) return { id: existing.id, created: false };
     await sql`insert into ledger_accounts (id, code, merchant_id, currency) values (${newId()}, ${code}, ${merchantId}, ${currency}) on conflict do nothing`.execute(db);
-    return (await find())!.id;
+    return { id: (await find())!.id, created: true };
   },
 
   /** Inserts an entry unless its (reference, kind) already posted; returns whether it was new. */

@@ -31,6 +31,17 @@ const pagination = (page: number, pageSize: number, total: number) => ({ page, p
 
 export function createLedgerService(deps: { db: Db; clock: Clock }) {
   const { db, clock } = deps;
+  // Account rows never change once committed: their ids are cached for the life of the process.
+  // One created in this transaction is not cached (the transaction may still roll back).
+  const accountIds = new Map<string, string>();
+  async function accountId(trx: Trx, code: Posting['account'], merchantId: string | null, currency: string) {
+    const key = `${code}|${merchantId ?? ''}|${currency}`;
+    const cached = accountIds.get(key);
+    if (cached) return cached;
+    const { id, created } = await repo.accountId(trx, code, merchantId, currency);
+    if (!created) accountIds.set(key, id);
+    return id;
+  }
 
   /** Posts one entry with its postings; a second post of the same (reference, kind) is a no-op. */
   async function post(trx: Trx, entry: { merchantId: string; kind: string; referenceType: 'order' | 'settlement'; referenceId: string; at: Date }, postings: Posting[]) {
@@ -40,8 +51,7 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
     if (!(await repo.insertEntry(trx, { id, ...entry }))) return false;
     const withAccounts = [];
     for (const posting of postings) {
-      const accountId = await repo.accountId(trx, posting.account, isMerchantAccount(posting.account) ? entry.merchantId : null, posting.currency);
-      withAccounts.push({ ...posting, accountId });
+      withAccounts.push({ ...posting, accountId: await accountId(trx, posting.account, isMerchantAccount(posting.account) ? entry.merchantId : null, posting.currency) });
     }
     await repo.insertPostings(trx, id, withAccounts);
     return true;

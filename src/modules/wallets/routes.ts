@@ -1,0 +1,226 @@
+import type { FastifyContextConfig, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { LiteSvmSandbox } from '../../adapters/chain/litesvm-sandbox.ts';
+import { merchantIdOf } from '../../http/auth.ts';
+import { AppError } from '../../http/errors.ts';
+import { AUTHENTICATED_ERRORS, BODY_ERRORS, StrictObject, Timestamp, Uuid, errorResponses } from '../../http/schemas.ts';
+import type { App } from '../../http/types.ts';
+import { isSolanaAddress } from '../../lib/solana.ts';
+import type { WalletOwner, WalletsService } from './service.ts';
+
+const tags = ['Wallets'];
+
+const SolanaAddress = (description: string) => Type.String({ description, examples: ['4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T'] });
+
+export const TransactionBody = StrictObject({
+  transaction: Type.String({
+    minLength: 1,
+    maxLength: 4096,
+    description: 'A Solana wire transaction (legacy or v0 message, with its signature slots), base64-encoded.',
+  }),
+});
+const SignedTransaction = Type.Object({ signedTransaction: Type.String({ description: 'The wire transaction with the managed wallet\'s signature added, base64' }) });
+const SentTransaction = Type.Object({ hash: Type.String({ description: "The transaction's first signature (the platform fee payer's), base58" }) });
+const ReceiverParams = StrictObject({ receiverId: Uuid('The receiver whose managed wallet signs') });
+
+const SIGN_DESCRIPTION =
+  'Decodes the base64 wire transaction, checks that the managed wallet is one of its required signers (else 422 TRANSACTION_REJECTED, `details.reason` MANAGED_KEY_NOT_SIGNER), adds its Ed25519 signature and keeps every other signature as it is. Nothing is sent: the caller completes and submits the transaction. Malformed base64 or transaction bytes: 400 VALIDATION_ERROR on `body.transaction`; messages other than legacy or v0: 422.';
+
+const SEND_DESCRIPTION = [
+  'The platform pays the gas: the message is recompiled with the platform fee payer (published at `GET /wallet/fee-payer`) as account 0 and a fresh blockhash, signed by the fee payer and the managed wallet, simulated, and sent. Answers `hash`, the first signature (the fee payer\'s), base58.',
+  'Do not set a fee payer of your own: whatever the transaction names is replaced (setting the platform fee payer yourself is accepted and changes nothing). Do not simulate or send it on a public node first: only the platform\'s rewritten transaction is valid, and the blockhash you used is replaced.',
+  'Refused with 422 TRANSACTION_REJECTED before anything is sent, `details.reason` saying why:',
+  '(1) UNSUPPORTED_VERSION, ADDRESS_LOOKUP_TABLES: only legacy or v0 messages with static account keys;',
+  '(2) FOREIGN_SIGNER, MANAGED_KEY_NOT_SIGNER: the only required signers may be the managed wallet (which must be one) and the platform fee payer;',
+  '(3) SPONSOR_TRANSFER, SPONSOR_FUNDS_ACCOUNT, SPONSOR_PAYS_RENT, SPONSOR_IN_INSTRUCTION, SPONSOR_AS_PROGRAM, SPONSOR_NOT_FEE_PAYER: the fee payer may appear nowhere but as fee payer;',
+  '(4) PROGRAM_NOT_ALLOWED, TOO_MANY_INSTRUCTIONS, NO_INSTRUCTIONS: programs outside the allow-list (default System, SPL Token, Token-2022, Associated Token Account, Memo, Compute Budget), or nothing but Compute Budget instructions;',
+  '(5) DURABLE_NONCE: AdvanceNonceAccount transactions;',
+  '(6) INVALID_COMPUTE_BUDGET, COMPUTE_UNIT_PRICE_TOO_HIGH, COMPUTE_UNIT_LIMIT_TOO_HIGH, FEE_TOO_HIGH: compute-unit price, limit or total fee over the configured caps;',
+  '(7) TRANSACTION_TOO_LARGE: over 1232 bytes after the rewrite;',
+  '(8) SIMULATION_FAILED: the simulation fails (failed transactions still cost the fee payer); `details.simulationError` and `details.logs` say how.',
+  'Rate-limited per wallet. Every request, accepted or refused, is recorded for audit.',
+].join(' ');
+
+const SIGN_ERRORS = [...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 404, 422];
+
+export function registerWalletRoutes(app: App, wallets: WalletsService, options: { signRateLimitPerMinute: number }): void {
+  const rateLimit = (request: FastifyRequest) => {
+    const { receiverId } = (request.params ?? {}) as { receiverId?: string };
+    return `wallet-sign:${merchantIdOf(request)}:${receiverId ?? 'merchant'}`;
+  };
+  const config: FastifyContextConfig =
+    options.signRateLimitPerMinute > 0
+      ? { rateLimit: { max: options.signRateLimitPerMinute, timeWindow: 60_000, hook: 'preHandler' as const, keyGenerator: rateLimit } }
+      : {};
+  const receiverOwner = (request: FastifyRequest & { params: { receiverId: string } }): WalletOwner => ({
+    merchantId: merchantIdOf(request),
+    receiverId: request.params.receiverId,
+  });
+
+  app.post(
+    '/receivers/:receiverId/wallet/sign-transaction',
+    {
+      config,
+      schema: {
+        tags,
+        summary: "Sign a transaction with a receiver's managed wallet",
+        description: `${SIGN_DESCRIPTION} A receiver without a managed wallet: 422 NO_MANAGED_WALLET; another merchant's receiver: 404.`,
+        params: ReceiverParams,
+        body: TransactionBody,
+        response: { 200: SignedTransaction, ...errorResponses(...SIGN_ERRORS) },
+      },
+    },
+    async (request) => wallets.signTransaction(receiverOwner(request), request.body.transaction, request.id),
+  );
+
+  app.post(
+    '/receivers/:receiverId/wallet/sign-and-send-transaction',
+    {
+      config,
+      schema: {
+        tags,
+        summary: "Sign with a receiver's managed wallet and send, the platform paying the fee",
+        description: `${SEND_DESCRIPTION} A receiver without a managed wallet: 422 NO_MANAGED_WALLET; another merchant's receiver: 404; the network unreachable: 503 PROVIDER_UNAVAILABLE.`,
+        params: ReceiverParams,
+        body: TransactionBody,
+        response: { 200: SentTransaction, ...errorResponses(...SIGN_ERRORS, 503) },
+      },
+    },
+    async (request) => wallets.signAndSendTransaction(receiverOwner(request), request.body.transaction, request.id),
+  );
+
+  app.get(
+    '/merchant/wallet',
+    {
+      schema: {
+        tags,
+        summary: "The merchant's own managed wallet",
+        description: 'Created on the first call (concurrent first calls get the same wallet). The private key never leaves the platform.',
+        response: {
+          200: Type.Object({ address: SolanaAddress('The wallet\'s Solana address (its Ed25519 public key, base58)'), createdAt: Timestamp() }),
+          ...errorResponses(...AUTHENTICATED_ERRORS),
+        },
+      },
+    },
+    async (request) => wallets.merchantWallet(merchantIdOf(request)),
+  );
+
+  app.post(
+    '/merchant/wallet/sign-transaction',
+    {
+      config,
+      schema: {
+        tags,
+        summary: "Sign a transaction with the merchant's own managed wallet",
+        description: SIGN_DESCRIPTION,
+        body: TransactionBody,
+        response: { 200: SignedTransaction, ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 422) },
+      },
+    },
+    async (request) => wallets.signTransaction({ merchantId: merchantIdOf(request) }, request.body.transaction, request.id),
+  );
+
+  app.post(
+    '/merchant/wallet/sign-and-send-transaction',
+    {
+      config,
+      schema: {
+        tags,
+        summary: "Sign with the merchant's own managed wallet and send, the platform paying the fee",
+        description: `${SEND_DESCRIPTION} The network unreachable: 503 PROVIDER_UNAVAILABLE.`,
+        body: TransactionBody,
+        response: { 200: SentTransaction, ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 422, 503) },
+      },
+    },
+    async (request) => wallets.signAndSendTransaction({ merchantId: merchantIdOf(request) }, request.body.transaction, request.id),
+  );
+}
+
+/** Public, like the JWKS: clients may name the fee payer themselves. */
+export function registerFeePayerRoute(app: App, wallets: WalletsService): void {
+  app.get(
+    '/wallet/fee-payer',
+    {
+      schema: {
+        tags,
+        summary: "The platform's fee payer",
+        description:
+          'The address that pays the fee of every `sign-and-send-transaction`. A client may set it as its transaction\'s fee payer (no rewrite of the payer is then needed; the same checks apply) but must never use it in any instruction.',
+        security: [],
+        response: { 200: Type.Object({ address: SolanaAddress('The fee payer\'s Solana address') }), ...errorResponses() },
+      },
+    },
+    async (_request, reply) => {
+      reply.header('cache-control', 'public, max-age=300');
+      return wallets.feePayer();
+    },
+  );
+}
+
+const AddressParams = StrictObject({ address: Type.String({ minLength: 32, maxLength: 44, description: 'A Solana address' }) });
+const Balance = Type.Object({ address: Type.String(), lamports: Type.Integer({ description: 'Balance in lamports' }) });
+const checkedAddress = (address: string, field: string) => {
+  if (!isSolanaAddress(address)) throw new AppError('VALIDATION_ERROR', `${field} must be a Solana address`, { [field]: 'must be a Solana address (base58, 32 bytes)' });
+  return address;
+};
+
+/** Test helpers over the LiteSVM sandbox chain (mounted with the sandbox, only when no SOLANA_RPC_URL is set). */
+export function registerWalletSandboxRoutes(app: App, chain: LiteSvmSandbox): void {
+  const sandboxTags = ['Sandbox'];
+  app.post(
+    '/sandbox/wallet/airdrop',
+    {
+      schema: {
+        tags: sandboxTags,
+        summary: 'Sandbox chain: credit lamports to an address',
+        body: StrictObject({ address: Type.String({ description: 'A Solana address' }), lamports: Type.Integer({ minimum: 1, maximum: 1_000_000_000_000 }) }),
+        response: { 200: Balance, ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS) },
+      },
+    },
+    async (request) => {
+      const address = checkedAddress(request.body.address, 'body.address');
+      await chain.airdrop(address, BigInt(request.body.lamports));
+      return { address, lamports: Number(await chain.getBalance(address)) };
+    },
+  );
+
+  app.get(
+    '/sandbox/wallet/balances/:address',
+    {
+      schema: {
+        tags: sandboxTags,
+        summary: 'Sandbox chain: the lamports of an address',
+        params: AddressParams,
+        response: { 200: Balance, ...errorResponses(...AUTHENTICATED_ERRORS, 400) },
+      },
+    },
+    async (request) => {
+      const address = checkedAddress(request.params.address, 'params.address');
+      return { address, lamports: Number(await chain.getBalance(address)) };
+    },
+  );
+
+  app.get(
+    '/sandbox/wallet/transactions/:signature',
+    {
+      schema: {
+        tags: sandboxTags,
+        summary: 'Sandbox chain: the status of a transaction by its signature',
+        params: StrictObject({ signature: Type.String({ minLength: 64, maxLength: 88, description: 'base58' }) }),
+        response: {
+          200: Type.Object({
+            signature: Type.String(),
+            status: Type.Union([Type.Literal('FINALIZED'), Type.Literal('FAILED')]),
+            error: Type.Optional(Type.String()),
+          }),
+          ...errorResponses(...AUTHENTICATED_ERRORS, 400, 404),
+        },
+      },
+    },
+    async (request) => {
+      const [status] = await chain.getSignatureStatuses([request.params.signature]);
+      if (!status) throw new AppError('NOT_FOUND', 'Transaction not found on the sandbox chain');
+      return { signature: request.params.signature, status: status.status === 'FAILED' ? ('FAILED' as const) : ('FINALIZED' as const), ...(status.error ? { error: status.error } : {}) };
+    },
+  );
+}

@@ -30,6 +30,8 @@ import { registerAdminReceiverRoutes } from './modules/receivers/admin-routes.ts
 import { registerReceiverRoutes } from './modules/receivers/routes.ts';
 import { registerSandboxRoutes } from './modules/sandbox/routes.ts';
 import { registerWebhookRoutes } from './modules/webhooks/routes.ts';
+import { registerFeePayerRoute, registerWalletRoutes, registerWalletSandboxRoutes } from './modules/wallets/routes.ts';
+import type { LiteSvmSandbox } from './adapters/chain/litesvm-sandbox.ts';
 import type { RuntimeConfig } from './runtime-config.ts';
 import { createServices, type Services } from './services.ts';
 
@@ -95,6 +97,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(
     async (api: App) => {
       registerAuthRoutes(api, services.auth, { tokenRateLimitPerMinute: config.rateLimit.tokenPerIpPerMinute });
+      registerFeePayerRoute(api, services.wallets);
 
       await api.register(async (merchantScope: App) => {
         merchantScope.addHook('onRoute', (route) => {
@@ -122,6 +125,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         }
         registerFeeTierRoutes(merchantScope, services.feeTiers);
         registerWebhookRoutes(merchantScope, services.webhooks);
+        registerWalletRoutes(merchantScope, services.wallets, { signRateLimitPerMinute: config.wallets.signRateLimitPerMinute });
+        const walletChain = services.wallets.chain;
+        if (config.sandboxEnabled && walletChain.kind === 'litesvm') registerWalletSandboxRoutes(merchantScope, walletChain as LiteSvmSandbox);
       });
 
       if (config.adminToken) {

@@ -3,6 +3,8 @@
  * each other only through what is passed here.
  */
 import { createAdapters } from './adapters/index.ts';
+import { createLiteSvmSandbox } from './adapters/chain/litesvm-sandbox.ts';
+import { createSolanaRpcChain } from './adapters/chain/solana-rpc.ts';
 import type { Db } from './db/database.ts';
 import type { Clock } from './lib/clock.ts';
 import { createIdempotencyStore } from './http/idempotency.ts';
@@ -16,6 +18,8 @@ import { createOrdersService } from './modules/orders/service.ts';
 import { createReceiversService } from './modules/receivers/service.ts';
 import { createSandboxDriver } from './modules/sandbox/service.ts';
 import { createWebhooksService } from './modules/webhooks/service.ts';
+import { createKeyVault, signerFromKeypair } from './modules/wallets/keys.ts';
+import { createWalletsService } from './modules/wallets/service.ts';
 import type { RuntimeConfig } from './runtime-config.ts';
 
 export interface ServiceDeps {
@@ -31,9 +35,28 @@ export async function createServices({ config, db, clock }: ServiceDeps) {
     apiSecretPepper: config.apiSecretPepper,
     onMerchantCreated: [feeTiers.initializeForMerchant],
   });
+  const sponsor = signerFromKeypair(config.sponsorPrivateKey);
+  // Managed wallets' chain: a Solana node when SOLANA_RPC_URL is set, else LiteSVM in this process.
+  const walletChain = config.solanaRpcUrl
+    ? createSolanaRpcChain({ url: config.solanaRpcUrl })
+    : createLiteSvmSandbox({ sponsorAddress: sponsor.address, sponsorLamports: config.wallets.sandboxSponsorLamports });
   const tokens = await createTokenIssuer({ ...config.jwt, privateKeyPem: config.jwt.privateKeyPem });
   const auth = createAuthService({ merchants, tokens, adminToken: config.adminToken });
-  const receivers = createReceiversService({ db, clock, defaults: config.receivers });
+  const wallets = createWalletsService({
+    db,
+    clock,
+    vault: createKeyVault({ kek: config.walletKek, version: config.walletKekVersion, previous: config.walletKekPrevious }),
+    sponsor,
+    chain: walletChain,
+    settings: config.wallets,
+    findReceiver: (merchantId, receiverId) => receivers.get(merchantId, receiverId),
+  });
+  const receivers = createReceiversService({
+    db,
+    clock,
+    defaults: config.receivers,
+    onReceiverCreated: async (trx, receiver) => (receiver.managedWalletRequested ? wallets.createForReceiver(trx, receiver) : undefined),
+  });
   const idempotency = createIdempotencyStore({ db, clock });
   const adapters = createAdapters({ db, clock, config });
   const ledger = createLedgerService({ db, clock });
@@ -59,7 +82,7 @@ export async function createServices({ config, db, clock }: ServiceDeps) {
     autoCompleteSeconds: config.orders.sandboxAutoCompleteSeconds,
   });
   const webhooks = createWebhooksService({ db, clock, settings: config.webhooks, secretKey: config.webhookSecretKey, pixProvider: config.pixProvider });
-  return { merchants, auth, feeTiers, receivers, idempotency, webhooks, adapters, lifecycle, orders, sandbox, ledger, clock };
+  return { merchants, auth, feeTiers, receivers, idempotency, webhooks, adapters, lifecycle, orders, sandbox, ledger, clock, wallets };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

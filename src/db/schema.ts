@@ -86,6 +86,7 @@ export interface Database {
   settled_entries: SettledEntriesTable;
   managed_wallets: ManagedWalletsTable;
   wallet_sign_requests: WalletSignRequestsTable;
+  merchant_order_counts: MerchantOrderCountsTable;
 }
 
 export type MerchantRow = Selectable<MerchantsTable>;
@@ -513,3 +514,10 @@ export interface WalletSignRequestsTable {
 }
 
 export type ManagedWalletRow = Selectable<ManagedWalletsTable>;
+
+export interface MerchantOrderCountsTable {
+  merchant_id: string;
+  type: OrderType;
+  status: OrderStatus;
+  count: number;
+}

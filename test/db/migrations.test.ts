@@ -45,6 +45,7 @@ describe.each(drivers)('migrations on %s', (driver) => {
       'ledger_postings',
       'managed_wallets',
       'merchant_fee_tiers',
+      'merchant_order_counts',
       'merchants',
       'order_transactions',
       'orders',

@@ -7,6 +7,7 @@ import { Ajv } from 'ajv';
 import addFormatsPlugin from 'ajv-formats';
 import { parsePix } from 'pix-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { decimal } from '../../src/lib/money.ts';
 import { buildCatalog } from '../../src/modules/webhooks/catalog.ts';
 import { TestClock, type TestContext, type TestMerchant, createTestContext, expectErrorBody } from '../helpers/app.ts';
@@ -443,5 +444,14 @@ describe('orders', () => {
       expect(valid, `${row.event_type}: ${JSON.stringify(validate.errors)}`).toBe(true);
     }
     expect(new Set(rows.map((row) => row.event_type))).toEqual(new Set(catalog.entries.filter((e) => e.category === 'order').map((e) => e.name)));
+  });
+
+  it('the order counters behind GET /orders totals agree with the rows after every flow above', async () => {
+    const counted = await sql<{ merchant_id: string; type: string; status: string; count: number }>`
+      select merchant_id, type, status, count(*)::int as count from orders group by 1, 2, 3 order by 1, 2, 3`.execute(ctx.database.db);
+    const counters = await sql<{ merchant_id: string; type: string; status: string; count: number }>`
+      select merchant_id, type, status, count::int as count from merchant_order_counts where count > 0 order by 1, 2, 3`.execute(ctx.database.db);
+    expect(counted.rows.length).toBeGreaterThan(5);
+    expect(counters.rows).toEqual(counted.rows);
   });
 });

@@ -11,6 +11,7 @@ import * as idempotency from './20261122_0005_idempotency.ts';
 import * as sandbox from './20261122_0006_sandbox.ts';
 import * as ledger from './20261122_0007_ledger.ts';
 import * as wallets from './20261122_0008_wallets.ts';
+import * as orderCounts from './20261122_0009_order_counts.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261122_0001_foundation': foundation,
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   '20261122_0006_sandbox': sandbox,
   '20261122_0007_ledger': ledger,
   '20261122_0008_wallets': wallets,
+  '20261122_0009_order_counts': orderCounts,
 };

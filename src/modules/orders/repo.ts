@@ -52,11 +52,24 @@ export const ordersRepo = {
     if (filters.externalId) query = query.where('external_id', '=', filters.externalId);
     if (filters.createdFrom) query = query.where('created_at', '>=', new Date(filters.createdFrom));
     if (filters.createdTo) query = query.where('created_at', '<', new Date(filters.createdTo));
-    const [rows, count] = await Promise.all([
+    // Filters the counters cover are answered from them; the others are selective and counted.
+    const counted = filters.receiverId || filters.externalId || filters.createdFrom || filters.createdTo;
+    const [rows, total] = await Promise.all([
       query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute(),
-      query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+      counted
+        ? query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow().then((row) => Number(row.total))
+        : ordersRepo.countFromCounters(db, merchantId, filters),
     ]);
-    return { rows, total: Number(count.total) };
+    return { rows, total };
+  },
+
+  /** The exact count from the trigger-maintained counters (one row per type and status). */
+  async countFromCounters(db: Db, merchantId: string, filters: Pick<OrderFilters, 'type' | 'status'>): Promise<number> {
+    let query = db.selectFrom('merchant_order_counts').where('merchant_id', '=', merchantId);
+    if (filters.type) query = query.where('type', '=', filters.type);
+    if (filters.status) query = query.where('status', '=', filters.status);
+    const row = await query.select((eb) => eb.fn.coalesce(eb.fn.sum<number>('count'), sql<number>`0`).as('total')).executeTakeFirstOrThrow();
+    return Number(row.total);
   },
 
   transactionsOf(db: Db, orderIds: string[]) {

@@ -1,0 +1,41 @@
+/** A small JSON client for the service's API (setup steps, not load). */
+export interface Credentials {
+  merchantId: string;
+  apiKey: string;
+  apiSecret: string;
+}
+
+export class Api {
+  constructor(
+    readonly base: string,
+    readonly credentials?: Credentials,
+  ) {}
+
+  headers(extra: Record<string, string> = {}): Record<string, string> {
+    return {
+      'content-type': 'application/json',
+      ...(this.credentials ? { 'x-api-key': this.credentials.apiKey, 'x-api-secret': this.credentials.apiSecret } : {}),
+      ...extra,
+    };
+  }
+
+  async request<T>(method: string, path: string, body?: unknown, extra: Record<string, string> = {}, expect = [200, 201, 204]): Promise<T> {
+    const response = await fetch(this.base + path, {
+      method,
+      headers: body === undefined ? { ...this.headers(extra), 'content-type': '' } : this.headers(extra),
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      signal: AbortSignal.timeout(30_000),
+    });
+    const text = await response.text();
+    if (!expect.includes(response.status)) throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 500)}`);
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+
+  get<T>(path: string, extra?: Record<string, string>) {
+    return this.request<T>('GET', path, undefined, extra);
+  }
+
+  post<T>(path: string, body: unknown, extra?: Record<string, string>) {
+    return this.request<T>('POST', path, body, extra);
+  }
+}

@@ -1,0 +1,432 @@
+/**
+ * npm run bench [-- --only <scenario>[,<scenario>...]] [--cpu-prof] [--duration s] [--connections n] [--warmup s] [--keep-db]
+ *
+ * One run: a fresh PostgreSQL database, the service started as production would (api + worker, JSON
+ * logs at info to a file), the bare-Fastify baseline in the same run, bulk seeding by SQL, every
+ * scenario driven by autocannon from this process, pgbench for POST /payin's yardstick, results as
+ * JSON under bench/results/ and a markdown table on stdout. See bench/README.md.
+ */
+import { execFile, execSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { parseArgs, promisify } from 'node:util';
+import { Api, type Credentials } from './lib/api.ts';
+import { analyze, createDatabase, dropDatabase, seedOrders, serverVersion } from './lib/database.ts';
+import { productionKeys } from './lib/keys.ts';
+import { type LoadFigures, type LoadSettings, measure, round } from './lib/load.ts';
+import { dropPgbenchTables, type PgbenchFigures, preparePgbench, runPgbench } from './lib/pgbench.ts';
+import { type Child, freePort, startNode, stopChild, waitHealthy } from './lib/process.ts';
+import { memoTransactions } from './lib/wallet.ts';
+import { benchCnpj, type WebhookFigures, webhookFanOut } from './lib/webhooks.ts';
+
+const SCENARIOS = ['get-orders-10k', 'get-orders-1m', 'auth-key', 'auth-bearer', 'payin', 'sign-and-send', 'webhooks'] as const;
+type Scenario = (typeof SCENARIOS)[number];
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const RESULTS = path.join(ROOT, 'bench', 'results');
+const exec = promisify(execFile);
+
+const { values: flags } = parseArgs({
+  options: {
+    only: { type: 'string', multiple: true },
+    'cpu-prof': { type: 'boolean', default: false },
+    duration: { type: 'string' },
+    connections: { type: 'string' },
+    warmup: { type: 'string' },
+    'keep-db': { type: 'boolean', default: false },
+  },
+});
+
+const intSetting = (flag: string | undefined, env: string, fallback: number, min: number, max: number) => {
+  const value = Number(flag ?? process.env[env] ?? fallback);
+  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${env} / --${env.toLowerCase()} must be an integer ${min}..${max}`);
+  return value;
+};
+const load: LoadSettings = {
+  durationSeconds: intSetting(flags.duration, 'BENCH_DURATION', 10, 1, 120),
+  connections: intSetting(flags.connections, 'BENCH_CONNECTIONS', 50, 1, 1000),
+  warmupSeconds: intSetting(flags.warmup, 'BENCH_WARMUP', 2, 0, 30),
+};
+const ordersA = intSetting(undefined, 'BENCH_ORDERS_LARGE', 1_000_000, 1, 20_000_000);
+const ordersB = intSetting(undefined, 'BENCH_ORDERS_SMALL', 10_000, 1, 1_000_000);
+const webhookEvents = intSetting(undefined, 'BENCH_WEBHOOK_EVENTS', 2000, 1, 100_000);
+const webhookWaitSeconds = intSetting(undefined, 'BENCH_WEBHOOK_WAIT', 90, 1, 600);
+const pgServer = process.env.BENCH_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+
+const only = (flags.only ?? []).flatMap((value) => value.split(',')).map((value) => value.trim()).filter(Boolean);
+for (const name of only) if (!(SCENARIOS as readonly string[]).includes(name)) throw new Error(`unknown scenario ${name}; one of ${SCENARIOS.join(', ')}`);
+const selected = new Set<Scenario>(only.length > 0 ? (only as Scenario[]) : SCENARIOS);
+
+const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '_').slice(0, 15);
+const runId = stamp;
+const dbName = `bench_${stamp.toLowerCase()}`;
+const runDir = path.join(RESULTS, runId);
+mkdirSync(runDir, { recursive: true });
+const log = (message: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
+
+type ScenarioResult =
+  | ({ kind: 'load'; route: string; ratios: { requestsPerSecond: number; p99: number; peakRss: number } } & LoadFigures)
+  | ({ kind: 'webhooks' } & WebhookFigures)
+  | { kind: 'skipped'; reason: string };
+
+interface Results {
+  runId: string;
+  startedAt: string;
+  git: { commit: string; dirty: string[] };
+  machine: Record<string, string | number>;
+  settings: LoadSettings & { ordersLarge: number; ordersSmall: number; webhookEvents: number; cpuProfile: boolean; scenarios: string[]; serviceEnv: Record<string, string> };
+  coldStart: { freshDatabaseMs?: number; migratedDatabaseMs?: number };
+  baseline?: LoadFigures;
+  seeding: Record<string, number>;
+  scenarios: Partial<Record<Scenario, ScenarioResult>>;
+  pgbench?: PgbenchFigures & { payinRatio?: number };
+  targets: { target: string; value: string; met: boolean | null }[];
+  serviceLogErrors?: number;
+  profiles?: string[];
+  failures: string[];
+}
+
+const results: Results = {
+  runId,
+  startedAt: new Date().toISOString(),
+  git: gitState(),
+  machine: {},
+  settings: { ...load, ordersLarge: ordersA, ordersSmall: ordersB, webhookEvents, cpuProfile: flags['cpu-prof'], scenarios: [...selected], serviceEnv: {} },
+  coldStart: {},
+  seeding: {},
+  scenarios: {},
+  targets: [],
+  failures: [],
+};
+
+let service: Child | undefined;
+let baseline: Child | undefined;
+let databaseCreated = false;
+
+async function main(): Promise<void> {
+  results.machine = {
+    nproc: os.availableParallelism(),
+    cpu: os.cpus()[0]?.model ?? 'unknown',
+    memory: execSync('free -h', { encoding: 'utf8' }).trim(),
+    node: process.version,
+    postgres: await serverVersion(pgServer),
+    pgbench: execSync('pgbench --version', { encoding: 'utf8' }).trim(),
+    kernel: os.release(),
+  };
+  log(`run ${runId}: scenarios ${[...selected].join(', ')}; ${load.connections} connections, ${load.durationSeconds} s (+${load.warmupSeconds} s warm-up)`);
+
+  await createDatabase(pgServer, dbName);
+  databaseCreated = true;
+  const dbUrl = new URL(pgServer);
+  dbUrl.pathname = `/${dbName}`;
+  const databaseUrl = dbUrl.toString();
+
+  const port = await freePort();
+  const keys = productionKeys();
+  const serviceEnv: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: 'production',
+    ROLES: 'api,worker',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: path.join(runDir, 'data'),
+    LOG_LEVEL: 'info',
+    RATE_LIMIT_PER_MINUTE: '0',
+    TOKEN_RATE_LIMIT_PER_MINUTE: '0',
+    // Production turns these off by default; the scenarios need the sandbox drivers and a loopback receiver.
+    SANDBOX_ENABLED: 'true',
+    WEBHOOK_ALLOW_HTTP: 'true',
+    // The per-wallet sign limit (default 120/min) is separate from RATE_LIMIT_PER_MINUTE.
+    WALLET_SIGN_RATE_LIMIT_PER_MINUTE: '0',
+    ...keys,
+  };
+  results.settings.serviceEnv = Object.fromEntries(Object.entries(serviceEnv).filter(([name]) => !(name in keys) && name !== 'PATH' && name !== 'HOME')) as Record<string, string>;
+  const base = `http://127.0.0.1:${port}`;
+  const serviceLog = path.join(runDir, 'service.log');
+
+  // 1. Cold start to healthy: on the fresh database (migrations included), then a restart on the migrated one.
+  const start = (nodeArgs: string[] = []) => {
+    const since = performance.now();
+    const child = startNode('src/main.ts', { cwd: ROOT, env: serviceEnv, logFile: serviceLog, nodeArgs });
+    return { child, since };
+  };
+  let started = start();
+  service = started.child;
+  results.coldStart.freshDatabaseMs = round(await waitHealthy(`${base}/healthz`, started.since, service));
+  log(`cold start to healthy (fresh database, migrations): ${results.coldStart.freshDatabaseMs} ms`);
+  await stopChild(service);
+  const profileDir = path.join(runDir, 'profiles');
+  started = start(flags['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []);
+  service = started.child;
+  results.coldStart.migratedDatabaseMs = round(await waitHealthy(`${base}/healthz`, started.since, service));
+  log(`cold start to healthy (migrated database): ${results.coldStart.migratedDatabaseMs} ms; service pid ${service.pid}`);
+  const pid = service.pid;
+
+  // 2. The baseline, in its own process, with the same load settings.
+  const baselinePort = await freePort();
+  baseline = startNode('bench/baseline-server.ts', { cwd: ROOT, env: { PATH: process.env.PATH, PORT: String(baselinePort), NODE_ENV: 'production' }, logFile: path.join(runDir, 'baseline.log') });
+  await waitHealthy(`http://127.0.0.1:${baselinePort}/`, performance.now(), baseline);
+  log('baseline: bare Fastify, constant JSON');
+  results.baseline = await measure({ url: `http://127.0.0.1:${baselinePort}/` }, load, baseline.pid);
+  log(`baseline: ${results.baseline.requestsPerSecond} req/s, p99 ${results.baseline.p99Ms} ms`);
+  await stopChild(baseline);
+  baseline = undefined;
+
+  // 3. Seeding: merchants through the admin CLI, orders by SQL.
+  const cliEnv = { ...serviceEnv, LOG_LEVEL: 'warn' };
+  const small = await createMerchant('Bench Small', cliEnv);
+  results.seeding.smallOrdersMs = round((await seedOrders(databaseUrl, small.merchantId, ordersB, log)).ms);
+  if (selected.has('get-orders-1m')) {
+    const large = await createMerchant('Bench Large', cliEnv);
+    results.seeding.largeOrdersMs = round((await seedOrders(databaseUrl, large.merchantId, ordersA, log)).ms);
+    (results as unknown as { largeMerchant: string }).largeMerchant = large.merchantId;
+    await analyze(databaseUrl);
+    await runLoad('get-orders-1m', `GET /api/v1/orders?limit=20 (${ordersA} orders)`, { url: `${base}/api/v1/orders?limit=20`, headers: keyHeaders(large) }, pid);
+  } else {
+    await analyze(databaseUrl);
+  }
+  const api = new Api(base, small);
+
+  // 4. The scenarios.
+  if (selected.has('get-orders-10k')) {
+    await runLoad('get-orders-10k', `GET /api/v1/orders?limit=20 (${ordersB} orders)`, { url: `${base}/api/v1/orders?limit=20`, headers: keyHeaders(small) }, pid);
+  }
+  if (selected.has('auth-key')) {
+    await runLoad('auth-key', 'GET /api/v1/merchant (key + secret)', { url: `${base}/api/v1/merchant`, headers: keyHeaders(small) }, pid);
+  }
+  if (selected.has('auth-bearer')) {
+    const token = await api.post<{ accessToken: string }>('/api/v1/auth/token', { apiKey: small.apiKey, apiSecret: small.apiSecret });
+    await runLoad('auth-bearer', 'GET /api/v1/merchant (bearer)', { url: `${base}/api/v1/merchant`, headers: { authorization: `Bearer ${token.accessToken}` } }, pid);
+  }
+  if (selected.has('payin')) {
+    const receiver = await api.post<{ id: string }>('/api/v1/receivers', {
+      type: 'PJ',
+      document: benchCnpj(900_000),
+      name: 'Bench Payin Receiver',
+      email: 'payin@bench.example',
+      walletAddress: '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T',
+      limits: { nightTransactionsEnabled: true },
+    });
+    await api.post(`/api/v1/sandbox/receivers/${receiver.id}/kyc`, { decision: 'APPROVE' });
+    await api.post('/api/v1/payin', { receiverId: receiver.id, amountBrl: 100 });
+    await runLoad('payin', 'POST /api/v1/payin', { url: `${base}/api/v1/payin`, method: 'POST', headers: { ...keyHeaders(small), 'content-type': 'application/json' }, body: JSON.stringify({ receiverId: receiver.id, amountBrl: 100 }) }, pid);
+    log('pgbench: update + insert, same clients and duration');
+    await preparePgbench(databaseUrl);
+    try {
+      results.pgbench = await runPgbench(databaseUrl, path.join(ROOT, 'bench', 'pgbench-update-insert.sql'), load.connections, load.durationSeconds);
+    } finally {
+      await dropPgbenchTables(databaseUrl);
+    }
+    const payin = results.scenarios.payin;
+    if (payin?.kind === 'load') results.pgbench.payinRatio = round(payin.requestsPerSecond / results.pgbench.tps, 3);
+    log(`pgbench: ${results.pgbench.tps} tps; payin / pgbench = ${results.pgbench.payinRatio}`);
+  }
+  if (selected.has('sign-and-send')) await signAndSend(api, base, pid);
+  if (selected.has('webhooks')) {
+    log(`webhooks: ${webhookEvents} receiver.kyc_approved events`);
+    const figures = await webhookFanOut(api, { events: webhookEvents, concurrency: load.connections, waitSeconds: webhookWaitSeconds, pid, documentOffset: 0, log });
+    results.scenarios.webhooks = { kind: 'webhooks', ...figures };
+    log(`webhooks: ${figures.delivered}/${figures.events} delivered, ${figures.deliveriesPerSecond}/s, p99 ${figures.p99Ms} ms from state change${figures.timedOut ? ' (timed out)' : ''}`);
+  }
+}
+
+async function signAndSend(api: Api, base: string, pid: number): Promise<void> {
+  const openapi = await api.get<{ paths: Record<string, unknown> }>('/api/v1/openapi.json');
+  const route = Object.keys(openapi.paths).find((p) => /\/receivers\/\{[^}]+\}\/wallet\/sign-and-send-transaction$/.test(p));
+  if (!route) {
+    results.scenarios['sign-and-send'] = { kind: 'skipped', reason: 'POST /receivers/{id}/wallet/sign-and-send-transaction is not in /api/v1/openapi.json (wallets module not landed)' };
+    log('sign-and-send: skipped (route not in the OpenAPI document)');
+    return;
+  }
+  const receiver = await api.post<{ id: string; walletAddress: string | null }>('/api/v1/receivers', {
+    type: 'PJ',
+    document: benchCnpj(900_001),
+    name: 'Bench Wallet Receiver',
+    email: 'wallet@bench.example',
+    createManagedWallet: true,
+  });
+  await api.post(`/api/v1/sandbox/receivers/${receiver.id}/kyc`, { decision: 'APPROVE' });
+  if (!receiver.walletAddress) throw new Error('sign-and-send: the receiver has no managed wallet address');
+  const { address: feePayer } = await api.get<{ address: string }>('/api/v1/wallet/fee-payer');
+  const transactions = memoTransactions(receiver.walletAddress, feePayer, 5000);
+  const probe = await api.post<{ hash: string }>(`/api/v1/receivers/${receiver.id}/wallet/sign-and-send-transaction`, { transaction: transactions[0] });
+  log(`sign-and-send: probe sent ${probe.hash}`);
+  let next = 1;
+  const url = `${base}/api/v1/receivers/${receiver.id}/wallet/sign-and-send-transaction`;
+  await runLoad(
+    'sign-and-send',
+    'POST /api/v1/receivers/{id}/wallet/sign-and-send-transaction (memo, sandbox chain)',
+    {
+      url,
+      requests: [
+        {
+          method: 'POST',
+          headers: { ...keyHeaders(api.credentials!), 'content-type': 'application/json' },
+          setupRequest: (request) => ({ ...request, body: JSON.stringify({ transaction: transactions[next++ % transactions.length] }) }),
+        },
+      ],
+    },
+    pid,
+  );
+}
+
+async function runLoad(name: Scenario, route: string, target: Parameters<typeof measure>[0], pid: number): Promise<void> {
+  log(`${name}: ${route}`);
+  await sleep(500);
+  const figures = await measure(target, load, pid);
+  const base = results.baseline!;
+  results.scenarios[name] = {
+    kind: 'load',
+    route,
+    ...figures,
+    ratios: {
+      requestsPerSecond: round(figures.requestsPerSecond / base.requestsPerSecond, 3),
+      p99: round(figures.p99Ms / Math.max(1, base.p99Ms), 2),
+      peakRss: round(figures.peakRssMb / base.peakRssMb, 2),
+    },
+  };
+  log(`${name}: ${figures.requestsPerSecond} req/s, p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms, non-2xx ${figures.non2xx}, errors ${figures.errors}, peak RSS ${figures.peakRssMb} MB`);
+}
+
+async function createMerchant(name: string, env: NodeJS.ProcessEnv): Promise<Credentials> {
+  const { stdout } = await exec('npm', ['run', '-s', 'admin', '--', 'create-merchant', '--name', name], { cwd: ROOT, env, timeout: 60_000 });
+  const line = stdout.trim().split('\n').at(-1)!;
+  return JSON.parse(line) as Credentials;
+}
+
+const keyHeaders = (c: Credentials) => ({ 'x-api-key': c.apiKey, 'x-api-secret': c.apiSecret });
+
+function gitState(): Results['git'] {
+  try {
+    return {
+      commit: execSync('git rev-parse --short HEAD', { cwd: ROOT, encoding: 'utf8' }).trim(),
+      dirty: execSync('git status --porcelain -- src', { cwd: ROOT, encoding: 'utf8' }).split('\n').filter(Boolean),
+    };
+  } catch {
+    return { commit: 'unknown', dirty: [] };
+  }
+}
+
+function evaluateTargets(): void {
+  const t = results.targets;
+  const s = results.scenarios;
+  const base = results.baseline;
+  const add = (target: string, value: string, met: boolean | null) => t.push({ target, value, met });
+  for (const name of ['get-orders-10k', 'get-orders-1m'] as const) {
+    const r = s[name];
+    if (r?.kind === 'load' && base) {
+      add(`${name}: ≥ 25 % of baseline req/s`, `${(r.ratios.requestsPerSecond * 100).toFixed(1)} %`, r.ratios.requestsPerSecond >= 0.25);
+      add(`${name}: p99 < 25 ms at ${load.connections} connections`, `${r.p99Ms} ms`, r.p99Ms < 25);
+    }
+  }
+  const small = s['get-orders-10k'];
+  const large = s['get-orders-1m'];
+  if (small?.kind === 'load' && large?.kind === 'load') {
+    const ratio = large.requestsPerSecond / small.requestsPerSecond;
+    add('GET /orders: no growth 10k → 1M (1M req/s ≥ 90 % of 10k, p50 ≤ 10k p50 + 2 ms)', `${(ratio * 100).toFixed(1)} % of the 10k rate; p50 ${large.p50Ms} vs ${small.p50Ms} ms`, ratio >= 0.9 && large.p50Ms <= small.p50Ms + 2);
+  }
+  if (results.pgbench?.payinRatio !== undefined) {
+    add('POST /payin ≥ 50 % of pgbench update+insert tps', `${(results.pgbench.payinRatio * 100).toFixed(1)} % (${(s.payin as LoadFigures).requestsPerSecond} vs ${results.pgbench.tps} tps)`, results.pgbench.payinRatio >= 0.5);
+  }
+  const sign = s['sign-and-send'];
+  if (sign?.kind === 'load') add('sign-and-send ≥ 2,000 req/s', `${sign.requestsPerSecond} req/s`, sign.requestsPerSecond >= 2000 && sign.non2xx === 0);
+  if (sign?.kind === 'skipped') add('sign-and-send ≥ 2,000 req/s', 'skipped', null);
+  const hooks = s.webhooks;
+  if (hooks?.kind === 'webhooks') {
+    add('webhook deliveries ≥ 2,000/s', `${hooks.deliveriesPerSecond}/s`, hooks.deliveriesPerSecond >= 2000);
+    add('webhook p99 state change → delivery < 100 ms', `${hooks.p99Ms} ms`, hooks.p99Ms < 100);
+  }
+  const rss = Object.values(s).flatMap((r) => (r && r.kind !== 'skipped' ? [r.peakRssMb] : []));
+  if (rss.length > 0) add('RSS < 250 MB under load (every scenario)', `${Math.max(...rss)} MB peak`, Math.max(...rss) < 250);
+  if (results.coldStart.migratedDatabaseMs !== undefined) {
+    add('cold start to healthy < 3 s on PostgreSQL', `${results.coldStart.migratedDatabaseMs} ms (migrated DB); ${results.coldStart.freshDatabaseMs} ms (fresh DB, migrations)`, results.coldStart.migratedDatabaseMs < 3000);
+  }
+}
+
+function markdown(): string {
+  const base = results.baseline;
+  const lines = [
+    `Run \`${runId}\` (commit ${results.git.commit}${results.git.dirty.length ? `, src dirty: ${results.git.dirty.length} files` : ''}): ${load.connections} connections, ${load.durationSeconds} s per scenario after a ${load.warmupSeconds} s warm-up.`,
+    '',
+    '| scenario | req/s | × baseline | p50 ms | p99 ms | max ms | errors | non-2xx | peak RSS MB |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  if (base) lines.push(`| baseline: bare Fastify, constant JSON | ${base.requestsPerSecond} | 1.000 | ${base.p50Ms} | ${base.p99Ms} | ${base.maxMs} | ${base.errors + base.timeouts} | ${base.non2xx} | ${base.peakRssMb} |`);
+  for (const name of SCENARIOS) {
+    const r = results.scenarios[name];
+    if (!r) continue;
+    if (r.kind === 'load') {
+      lines.push(`| ${name}: ${r.route} | ${r.requestsPerSecond} | ${r.ratios.requestsPerSecond.toFixed(3)} | ${r.p50Ms} | ${r.p99Ms} | ${r.maxMs} | ${r.errors + r.timeouts} | ${r.non2xx} | ${r.peakRssMb} |`);
+    } else if (r.kind === 'webhooks') {
+      lines.push(
+        `| webhooks: ${r.delivered}/${r.events} deliveries (state change → receipt) | ${r.deliveriesPerSecond} deliveries/s | ${base ? (r.deliveriesPerSecond / base.requestsPerSecond).toFixed(3) : ''} | ${r.p50Ms} | ${r.p99Ms} | ${r.maxMs} | ${r.timedOut ? 'timed out' : 0} | ${r.duplicates} dup | ${r.peakRssMb} |`,
+      );
+    } else {
+      lines.push(`| ${name} | skipped: ${r.reason} | | | | | | | |`);
+    }
+    if (name === 'payin' && results.pgbench) {
+      const p = results.pgbench;
+      lines.push(`| pgbench: UPDATE 1 row + INSERT 1 row (${p.clients} clients) | ${p.tps.toFixed(1)} tps | payin = ${p.payinRatio?.toFixed(3)} × pgbench | avg ${p.latencyAverageMs} | | | ${p.failed} | | |`);
+    }
+  }
+  lines.push('', `Cold start to /healthz: ${results.coldStart.freshDatabaseMs} ms on the fresh database (migrations), ${results.coldStart.migratedDatabaseMs} ms on the migrated one.`, '');
+  lines.push('| target | measured | met |', '|---|---|---|');
+  for (const target of results.targets) lines.push(`| ${target.target} | ${target.value} | ${target.met === null ? '—' : target.met ? 'met' : '**missed**'} |`);
+  if (results.failures.length > 0) lines.push('', 'Failures:', ...results.failures.map((f) => `- ${f}`));
+  return lines.join('\n');
+}
+
+async function cleanup(): Promise<void> {
+  if (baseline) await stopChild(baseline).catch(() => undefined);
+  if (service) {
+    const code = await stopChild(service).catch(() => undefined);
+    if (code !== 0) results.failures.push(`service exited with ${code} at shutdown`);
+  }
+  try {
+    const serviceLog = readFileSync(path.join(runDir, 'service.log'), 'utf8');
+    results.serviceLogErrors = serviceLog.split('\n').filter((line) => /"level":(50|60)/.test(line)).length;
+  } catch {
+    // no log
+  }
+  if (flags['cpu-prof']) {
+    try {
+      const { stdout } = await exec('ls', [path.join(runDir, 'profiles')]);
+      results.profiles = stdout.split('\n').filter(Boolean).map((f) => path.join('bench', 'results', runId, 'profiles', f));
+    } catch {
+      results.failures.push('no CPU profile was written');
+    }
+  }
+  if (databaseCreated && !flags['keep-db']) await dropDatabase(pgServer, dbName).catch((err: unknown) => results.failures.push(`drop database: ${String(err)}`));
+}
+
+let interrupted = false;
+process.once('SIGINT', () => {
+  interrupted = true;
+  log('interrupted: cleaning up');
+  void cleanup().finally(() => process.exit(130));
+});
+
+try {
+  await main();
+} catch (err) {
+  results.failures.push(err instanceof Error ? (err.stack ?? err.message) : String(err));
+  console.error(err);
+} finally {
+  if (!interrupted) {
+    await cleanup();
+    evaluateTargets();
+    const json = path.join(RESULTS, `${runId}.json`);
+    writeFileSync(json, JSON.stringify(results, null, 2));
+    const table = markdown();
+    writeFileSync(path.join(RESULTS, `${runId}.md`), table + '\n');
+    console.log(`\n${table}\n`);
+    if (results.profiles) console.log(`CPU profiles: ${results.profiles.join(', ')}\n  summarise: npm run -s bench:profile -- ${results.profiles[0] ?? ''}`);
+    console.log(`results: ${path.relative(ROOT, json)}; service log: ${path.relative(ROOT, path.join(runDir, 'service.log'))}`);
+    process.exit(results.failures.length > 0 ? 1 : 0);
+  }
+}

@@ -110,8 +110,8 @@ export async function seedOrders(dbUrl: string, merchantId: string, count: numbe
     if (counters.rows[0]!.exists) {
       await client.query('delete from merchant_order_counts where merchant_id = $1', [merchantId]);
       await client.query(
-        `insert into merchant_order_counts (merchant_id, type, status, count)
-         select merchant_id, type, status, count(*) from orders where merchant_id = $1 group by merchant_id, type, status`,
+        `insert into merchant_order_counts (merchant_id, type, status, shard, count)
+         select merchant_id, type, status, 0, count(*) from orders where merchant_id = $1 group by merchant_id, type, status`,
         [merchantId],
       );
     }

@@ -519,5 +519,6 @@ export interface MerchantOrderCountsTable {
   merchant_id: string;
   type: OrderType;
   status: OrderStatus;
+  shard: number;
   count: number;
 }

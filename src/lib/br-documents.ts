@@ -48,15 +48,16 @@ function twoCheckDigits(base: string, dv1Weights: readonly number[], dv2Weights:
 }
 
 /**
- * Trims surrounding whitespace, removes the standard separators `.`, `/` and `-` wherever they
- * are, and upper-cases ASCII letters. Does not validate.
+ * Removes the standard separators `.`, `/` and `-` wherever they are, then trims surrounding
+ * whitespace (so "- 123" cannot leave a leading space behind), and upper-cases ASCII letters.
+ * Does not validate: inner whitespace stays and makes the document invalid.
  * Only a-z is upper-cased: String#toUpperCase would turn e.g. 'ı' (dotless i) into 'I' and
  * 'ſ' into 'S', letting look-alike characters through as valid CNPJ letters.
  */
 export function normalizeDocument(input: string): string {
   return input
-    .trim()
     .replace(/[./-]/g, '')
+    .trim()
     .replace(/[a-z]/g, (c) => c.toUpperCase());
 }
 

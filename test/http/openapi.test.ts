@@ -10,7 +10,7 @@ type OpenApi = {
   components: { securitySchemes: Record<string, unknown>; schemas: Record<string, unknown> };
 };
 
-const PUBLIC_API_ROUTES = new Set(['POST /api/v1/auth/token', 'GET /api/v1/.well-known/jwks.json']);
+const PUBLIC_API_ROUTES = new Set(['POST /api/v1/auth/token', 'GET /api/v1/.well-known/jwks.json', 'GET /api/v1/wallet/fee-payer']);
 
 describe('OpenAPI document and route guards', () => {
   let ctx: TestContext;

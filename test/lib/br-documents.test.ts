@@ -184,6 +184,8 @@ describe('normalizeDocument', () => {
     ['x*y', 'X*Y'],
     ['', ''],
     ['ı', 'ı'],
+    // A separator next to whitespace must not leave the whitespace at an edge (found by fast-check).
+    ['- 000000000', '000000000'],
   ])('%j -> %j', (input, expected) => {
     expect(normalizeDocument(input)).toBe(expected);
   });

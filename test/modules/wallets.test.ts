@@ -1,6 +1,18 @@
 import { address } from '@solana/kit';
 import { getAdvanceNonceAccountInstruction, getCreateAccountInstruction } from '@solana-program/system';
-import { findAssociatedTokenPda, getCreateAssociatedTokenInstruction, getTransferInstruction, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
+import {
+  AccountState,
+  findAssociatedTokenPda,
+  getCreateAssociatedTokenIdempotentInstruction,
+  getCreateAssociatedTokenInstruction,
+  getMintEncoder,
+  getTokenDecoder,
+  getTokenEncoder,
+  getTransferCheckedInstruction,
+  getTransferInstruction,
+  TOKEN_PROGRAM_ADDRESS,
+} from '@solana-program/token';
+import type { LiteSvmSandbox } from '../../src/adapters/chain/litesvm-sandbox.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeyVault } from '../../src/modules/wallets/keys.ts';
 import { type TestContext, type TestMerchant, createTestContext, expectErrorBody } from '../helpers/app.ts';
@@ -10,6 +22,7 @@ import {
   computeUnitPrice,
   decodeWire,
   memo,
+  MEMO_PROGRAM,
   newAddress,
   noop,
   transferSol,
@@ -162,6 +175,35 @@ describe('managed wallets', () => {
       expect(audit).toMatchObject({ receiver_id: receiver.id, operation: 'SIGN_AND_SEND', outcome: 'SENT', reason: null, fee_lamports: 10_000 });
     });
 
+    it('an honest USDC transfer (destination token account created and paid by the wallet) executes; the sponsor pays only the fee', async () => {
+      const svm = (ctx.app.services.wallets.chain as LiteSvmSandbox).vm();
+      const usdc = newAddress();
+      const owner = address(receiver.walletAddress);
+      const destination = newAddress();
+      const [source] = await findAssociatedTokenPda({ owner, mint: usdc, tokenProgram: TOKEN_PROGRAM_ADDRESS });
+      const [target] = await findAssociatedTokenPda({ owner: destination, mint: usdc, tokenProgram: TOKEN_PROGRAM_ADDRESS });
+      const account = (addr: typeof usdc, data: Uint8Array) => ({ address: addr, data, executable: false, lamports: 10_000_000n as never, programAddress: TOKEN_PROGRAM_ADDRESS, space: BigInt(data.length) });
+      svm.setAccount(account(usdc, new Uint8Array(getMintEncoder().encode({ mintAuthority: null, supply: 100_000_000n, decimals: 6, isInitialized: true, freezeAuthority: null }))));
+      svm.setAccount(
+        account(source, new Uint8Array(getTokenEncoder().encode({ mint: usdc, owner, amount: 100_000_000n, delegate: null, state: AccountState.Initialized, isNative: null, delegatedAmount: 0n, closeAuthority: null }))),
+      );
+      const tokens = (addr: typeof usdc) => {
+        const found = svm.getAccount(addr);
+        return found.exists ? getTokenDecoder().decode(found.data).amount : 0n;
+      };
+      const sponsorBefore = await balance(sponsor);
+      const response = await send(
+        buildTransaction(receiver.walletAddress, [
+          getCreateAssociatedTokenIdempotentInstruction({ payer: noop(receiver.walletAddress), ata: target, owner: destination, mint: usdc }),
+          getTransferCheckedInstruction({ source, mint: usdc, destination: target, authority: noop(receiver.walletAddress), amount: 12_345_678n, decimals: 6 }),
+        ]),
+      );
+      expect(response.statusCode, response.body).toBe(200);
+      expect(sponsorBefore - (await balance(sponsor))).toBe(10_000n);
+      expect(tokens(source)).toBe(100_000_000n - 12_345_678n);
+      expect(tokens(target)).toBe(12_345_678n);
+    });
+
     it('accepts the sponsor already set as fee payer, and a legacy message', async () => {
       const before = await balance(sponsor);
       const response = await send(buildTransaction(sponsor, [transferSol(receiver.walletAddress, newAddress(), 1_000_000n)], 'legacy'));
@@ -221,7 +263,8 @@ describe('managed wallets', () => {
         ['an oversize message', async () => buildTransaction(receiver.walletAddress, [memo(receiver.walletAddress, 'x'.repeat(1050))]), 'TRANSACTION_TOO_LARGE'],
         ['a program outside the allow-list', async () => buildTransaction(receiver.walletAddress, [{ programAddress: address(attacker), accounts: [], data: new Uint8Array() }]), 'PROGRAM_NOT_ALLOWED'],
         ['nothing but Compute Budget', async () => buildTransaction(receiver.walletAddress, [computeUnitPrice(1n)]), 'NO_INSTRUCTIONS'],
-        ['no use of the managed key', async () => buildTransaction(receiver.walletAddress, [memo(newAddress(), 'x')].slice(0, 0).concat([{ programAddress: address('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr'), accounts: [], data: new Uint8Array([1]) }])), 'MANAGED_KEY_NOT_SIGNER'],
+        // The managed key only as the caller's fee payer: once the sponsor replaces it, nobody but the sponsor signs.
+        ['no use of the managed key but as fee payer', async () => buildTransaction(receiver.walletAddress, [{ programAddress: MEMO_PROGRAM, accounts: [], data: new Uint8Array([1]) }]), 'MANAGED_KEY_NOT_SIGNER'],
         ['a transfer the managed wallet cannot pay (fails in simulation)', async () => buildTransaction(receiver.walletAddress, [transferSol(receiver.walletAddress, attacker, 1_000_000n * SOL)]), 'SIMULATION_FAILED'],
       ];
 
@@ -277,6 +320,29 @@ describe('managed wallets', () => {
     });
   });
 
+  it('mutated transactions are never a 500 (400, 422 or, when still valid, 200)', async () => {
+    const valid = Buffer.from(buildTransaction(receiver.walletAddress, [transferSol(receiver.walletAddress, newAddress(), 1_000_000n), memo(receiver.walletAddress, 'fuzz')]), 'base64');
+    let seed = 42;
+    const random = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed % n;
+    };
+    const app = await ctx.buildApp({ WALLET_SIGN_RATE_LIMIT_PER_MINUTE: '0' });
+    const post = (operation: string, body: Buffer) =>
+      app.inject({ method: 'POST', url: `/api/v1/receivers/${receiver.id}/wallet/${operation}`, headers: merchant.headers, payload: { transaction: body.toString('base64') } });
+    const statuses = new Set<number>();
+    for (let i = 0; i < 150; i++) {
+      const mutated = Buffer.from(valid);
+      for (let flips = 1 + random(3); flips > 0; flips--) mutated[random(mutated.length)] = random(256);
+      const cut = random(10) === 0 ? mutated.subarray(0, random(mutated.length)) : mutated;
+      for (const response of [await post('sign-transaction', cut), await post('sign-and-send-transaction', cut)]) {
+        statuses.add(response.statusCode);
+        expect([200, 400, 422], response.body).toContain(response.statusCode);
+      }
+    }
+    expect(statuses.has(400) || statuses.has(422)).toBe(true);
+  });
+
   it('rate-limits sign requests per receiver', async () => {
     const app = await ctx.buildApp({ WALLET_SIGN_RATE_LIMIT_PER_MINUTE: '2' });
     const second = await createReceiver({ createManagedWallet: true });
@@ -285,7 +351,9 @@ describe('managed wallets', () => {
       app.inject({ method: 'POST', url: `/api/v1/receivers/${id}/wallet/sign-transaction`, headers: merchant.headers, payload: { transaction: tx(owner) } });
     expect((await signAt(receiver.id, receiver.walletAddress)).statusCode).toBe(200);
     expect((await signAt(receiver.id, receiver.walletAddress)).statusCode).toBe(200);
-    expectErrorBody(await signAt(receiver.id, receiver.walletAddress), 429, 'RATE_LIMITED');
+    const limited = await signAt(receiver.id, receiver.walletAddress);
+    expectErrorBody(limited, 429, 'RATE_LIMITED');
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect((await signAt(second.id, second.walletAddress)).statusCode).toBe(200);
   });
 });

@@ -144,6 +144,8 @@ describe('webhook settings', () => {
       JWT_PRIVATE_KEY: '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIA==\n-----END PRIVATE KEY-----',
       API_SECRET_PEPPER: 'p'.repeat(32),
       WEBHOOK_SECRET_KEY: 'w'.repeat(32),
+      WALLET_KEK: Buffer.alloc(32, 1).toString('base64'),
+      SPONSOR_PRIVATE_KEY: JSON.stringify(Array.from({ length: 64 }, (_, i) => i)),
     });
     expect(production.webhooks.allowHttp).toBe(false);
   });

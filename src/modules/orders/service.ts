@@ -1,8 +1,9 @@
 /**
- * Quotes, order creation (PAYIN and PAYOUT) and order reads. Creation checks every rule of
- * issue 4 ("Rules at creation"), reserves the receiver's daily limits atomically, and inserts
- * the order in one transaction; the provider call that follows (charge or deposit address) is
- * outside it and moves the order on with a guarded transition.
+ * Quotes, order creation (PAYIN and PAYOUT) and order reads. Creation prices the order and makes
+ * the provider call (PIX charge or deposit address) first, then, in one short transaction, checks
+ * every rule of issue 4 ("Rules at creation"), reserves the receiver's daily limits atomically
+ * and inserts the order already AWAITING_PAYMENT or AWAITING_DEPOSIT. A provider failure means no
+ * order (503); a refused order leaves an unused charge or address behind to expire.
  */
 import type { Static } from 'typebox';
 import type { ChainAdapter } from '../../adapters/chain/port.ts';
@@ -22,7 +23,7 @@ import { isSolanaAddress } from '../../lib/solana.ts';
 import type { FeeTiersService } from '../fee-tiers/service.ts';
 import type { Receiver, ReceiversService } from '../receivers/service.ts';
 import { newTxid } from '../../adapters/pix/identifiers.ts';
-import { type OrderLifecycle, applyTransition } from './lifecycle.ts';
+import type { OrderLifecycle } from './lifecycle.ts';
 import { type OrderFilters, ordersRepo as repo } from './repo.ts';
 import type { OrderListQuery, PayinBody, PayoutBody, QuoteBody, QuoteSchema } from './schemas.ts';
 import { type Order, toOrder } from './view.ts';
@@ -185,24 +186,14 @@ export function createOrdersService(deps: OrdersDeps) {
 
   const viewOne = async (row: OrderRow) => (await view([row]))[0]!;
 
-  /** After the insert: the provider call, then PENDING → awaiting; a provider failure fails the order. */
-  async function openOrder(order: OrderRow, open: () => Promise<{ changes: Partial<OrderRow> }>): Promise<OrderRow> {
-    let changes;
+  /** A provider call at creation: its failure means no order was created (503, retry later). */
+  async function fromProvider<T>(what: string, call: () => Promise<T>): Promise<T> {
     try {
-      ({ changes } = await open());
+      return await call();
     } catch (err) {
-      const reason = order.type === 'PAYIN' ? 'The PIX charge could not be created' : 'The deposit address could not be created';
-      await db.transaction().execute((trx) =>
-        applyTransition(trx, { clock }, order, 'FAILED', {
-          changes: { failure_reason: reason },
-          event: { name: 'order.failed', status: 'FAILED', fields: { failureReason: reason } },
-        }),
-      );
-      throw new AppError('PROVIDER_UNAVAILABLE', `${reason}; the order was not created. Retry later.`, { orderId: order.id, cause: String((err as Error).message ?? err) });
+      if (err instanceof AppError) throw err;
+      throw new AppError('PROVIDER_UNAVAILABLE', `${what}; the order was not created. Retry later.`, { cause: String((err as Error).message ?? err) });
     }
-    const to = order.type === 'PAYIN' ? 'AWAITING_PAYMENT' : 'AWAITING_DEPOSIT';
-    const opened = await db.transaction().execute((trx) => applyTransition(trx, { clock }, order, to, { changes }));
-    return opened ?? ((await repo.find(db, order.id)) as OrderRow);
   }
 
   return {
@@ -256,8 +247,16 @@ export function createOrdersService(deps: OrdersDeps) {
       if (body.destinationWallet !== undefined && !isSolanaAddress(body.destinationWallet)) {
         throw invalid('body.destinationWallet', 'must be a Solana address (base58, 32 bytes)');
       }
+      // Price, tier and the provider's charge come first, outside the transaction: it then holds
+      // the receiver's limit row only for the reservation and the insert (measured: that row
+      // lock was the main wait of POST /payin). A refused order leaves an unused charge to expire.
       const exchangeRate = body.quoteId ? undefined : await deps.prices.getRate(token);
+      const currentTier = body.quoteId ? undefined : await currentRates(db, merchantId, 'PAYIN');
       const orderId = newId();
+      const txid = newTxid();
+      const charge = await fromProvider('The PIX charge could not be created', () =>
+        deps.pix.createCharge({ txid, amountBrl, expiresInSeconds: settings.payinExpirySeconds }),
+      );
       const now = clock.now();
 
       const inserted = await db.transaction().execute(async (trx) => {
@@ -272,7 +271,7 @@ export function createOrdersService(deps: OrdersDeps) {
           rates = { platformFeePercentage: quote.platform_fee_percentage, merchantFeePercentage: quote.merchant_fee_percentage };
           priced = pricePayin({ amountBrl, exchangeRate: quote.exchange_rate, tokenDecimals: decimals, rates });
         } else {
-          rates = await currentRates(trx, merchantId, 'PAYIN');
+          rates = currentTier!;
           priced = pricePayin({ amountBrl, exchangeRate: exchangeRate!, tokenDecimals: decimals, rates });
         }
         const day = saoPauloDay(now);
@@ -282,14 +281,15 @@ export function createOrdersService(deps: OrdersDeps) {
           merchant_id: merchantId,
           receiver_id: receiver.id,
           type: 'PAYIN',
-          status: 'PENDING',
+          status: 'AWAITING_PAYMENT',
           chain,
           token,
           external_id: body.externalId ?? null,
           quote_id: body.quoteId ?? null,
           ...pricingColumns(priced, rates),
           destination_wallet: destinationWallet,
-          pix_txid: newTxid(),
+          pix_txid: txid,
+          pix_payment_code: charge.pixCopiaECola,
           limit_day: day,
           expires_at: new Date(now.getTime() + settings.payinExpirySeconds * 1000),
           created_at: now,
@@ -297,11 +297,7 @@ export function createOrdersService(deps: OrdersDeps) {
         });
       });
 
-      const opened = await openOrder(inserted, async () => {
-        const charge = await deps.pix.createCharge({ txid: inserted.pix_txid!, amountBrl: inserted.amount_brl, expiresInSeconds: settings.payinExpirySeconds });
-        return { changes: { pix_payment_code: charge.pixCopiaECola } };
-      });
-      return viewOne(opened);
+      return viewOne(inserted);
     },
 
     async createPayout(merchantId: string, body: Static<typeof PayoutBody>): Promise<Order> {
@@ -319,8 +315,13 @@ export function createOrdersService(deps: OrdersDeps) {
         pixKey = { key: checked.normalized, type: body.pixKeyType! };
       }
       const amountToken = decimal(body.amountCrypto).toFixed(decimals);
+      // As for payins: everything slow or external before the transaction.
       const exchangeRate = body.quoteId ? undefined : await deps.prices.getRate(body.sourceToken);
+      const currentTier = body.quoteId ? undefined : await currentRates(db, merchantId, 'PAYOUT');
       const orderId = newId();
+      const { address } = await fromProvider('The deposit address could not be created', () =>
+        deps.chain.createDepositAddress({ orderId, token: body.sourceToken }),
+      );
       const now = clock.now();
 
       const inserted = await db.transaction().execute(async (trx) => {
@@ -335,7 +336,7 @@ export function createOrdersService(deps: OrdersDeps) {
           rates = { platformFeePercentage: quote.platform_fee_percentage, merchantFeePercentage: quote.merchant_fee_percentage };
           priced = pricePayout({ amountToken, exchangeRate: quote.exchange_rate, tokenDecimals: decimals, rates });
         } else {
-          rates = await currentRates(trx, merchantId, 'PAYOUT');
+          rates = currentTier!;
           priced = pricePayout({ amountToken, exchangeRate: exchangeRate!, tokenDecimals: decimals, rates });
         }
         checkBrlRange(priced.amountBrl, 'body.amountCrypto');
@@ -346,12 +347,13 @@ export function createOrdersService(deps: OrdersDeps) {
           merchant_id: merchantId,
           receiver_id: receiver.id,
           type: 'PAYOUT',
-          status: 'PENDING',
+          status: 'AWAITING_DEPOSIT',
           chain,
           token: body.sourceToken,
           external_id: body.externalId ?? null,
           quote_id: body.quoteId ?? null,
           ...pricingColumns(priced, rates),
+          deposit_address: address,
           pix_key: key.key,
           pix_key_type: key.type,
           recipient_name: body.recipientName ?? receiver.name,
@@ -362,11 +364,7 @@ export function createOrdersService(deps: OrdersDeps) {
         });
       });
 
-      const opened = await openOrder(inserted, async () => {
-        const { address } = await deps.chain.createDepositAddress({ orderId: inserted.id, token: inserted.token });
-        return { changes: { deposit_address: address } };
-      });
-      return viewOne(opened);
+      return viewOne(inserted);
     },
 
     async get(merchantId: string, id: string): Promise<Order> {

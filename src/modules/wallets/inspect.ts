@@ -42,6 +42,7 @@ export type RejectionReason =
   | 'COMPUTE_UNIT_LIMIT_TOO_HIGH'
   | 'FEE_TOO_HIGH'
   | 'TRANSACTION_TOO_LARGE'
+  | 'UNSUPPORTED_MESSAGE'
   | 'SIMULATION_FAILED';
 
 export interface Rejection {

@@ -1,4 +1,4 @@
-import type { FastifyContextConfig, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { LiteSvmSandbox } from '../../adapters/chain/litesvm-sandbox.ts';
 import { merchantIdOf } from '../../http/auth.ts';
@@ -44,14 +44,23 @@ const SEND_DESCRIPTION = [
 const SIGN_ERRORS = [...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 404, 422];
 
 export function registerWalletRoutes(app: App, wallets: WalletsService, options: { signRateLimitPerMinute: number }): void {
-  const rateLimit = (request: FastifyRequest) => {
-    const { receiverId } = (request.params ?? {}) as { receiverId?: string };
-    return `wallet-sign:${merchantIdOf(request)}:${receiverId ?? 'merchant'}`;
-  };
-  const config: FastifyContextConfig =
+  // A second limiter of its own, per wallet: @fastify/rate-limit runs one route limiter per request
+  // and the merchant scope's per-credential limiter already is that one, so this is a preHandler.
+  const limiter =
     options.signRateLimitPerMinute > 0
-      ? { rateLimit: { max: options.signRateLimitPerMinute, timeWindow: 60_000, hook: 'preHandler' as const, keyGenerator: rateLimit } }
-      : {};
+      ? app.createRateLimit({
+          max: options.signRateLimitPerMinute,
+          timeWindow: 60_000,
+          keyGenerator: (request) => `wallet-sign:${merchantIdOf(request)}:${(request.params as { receiverId?: string }).receiverId ?? 'merchant'}`,
+        })
+      : undefined;
+  const perWallet = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!limiter) return;
+    const result = await limiter(request);
+    if (result.isAllowed || !result.isExceeded) return;
+    reply.header('retry-after', String(result.ttlInSeconds));
+    throw new AppError('RATE_LIMITED', `Too many sign requests for this wallet; retry in ${result.ttlInSeconds} s`, { retryAfterSeconds: result.ttlInSeconds });
+  };
   const receiverOwner = (request: FastifyRequest & { params: { receiverId: string } }): WalletOwner => ({
     merchantId: merchantIdOf(request),
     receiverId: request.params.receiverId,
@@ -60,7 +69,7 @@ export function registerWalletRoutes(app: App, wallets: WalletsService, options:
   app.post(
     '/receivers/:receiverId/wallet/sign-transaction',
     {
-      config,
+      preHandler: perWallet,
       schema: {
         tags,
         summary: "Sign a transaction with a receiver's managed wallet",
@@ -76,7 +85,7 @@ export function registerWalletRoutes(app: App, wallets: WalletsService, options:
   app.post(
     '/receivers/:receiverId/wallet/sign-and-send-transaction',
     {
-      config,
+      preHandler: perWallet,
       schema: {
         tags,
         summary: "Sign with a receiver's managed wallet and send, the platform paying the fee",
@@ -108,7 +117,7 @@ export function registerWalletRoutes(app: App, wallets: WalletsService, options:
   app.post(
     '/merchant/wallet/sign-transaction',
     {
-      config,
+      preHandler: perWallet,
       schema: {
         tags,
         summary: "Sign a transaction with the merchant's own managed wallet",
@@ -123,7 +132,7 @@ export function registerWalletRoutes(app: App, wallets: WalletsService, options:
   app.post(
     '/merchant/wallet/sign-and-send-transaction',
     {
-      config,
+      preHandler: perWallet,
       schema: {
         tags,
         summary: "Sign with the merchant's own managed wallet and send, the platform paying the fee",

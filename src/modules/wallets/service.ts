@@ -17,6 +17,7 @@ import { newId } from '../../lib/ids.ts';
 import {
   checkFee,
   checkManagedSigner,
+  checkSigners,
   checkSize,
   checkSponsorUse,
   feeOf,
@@ -29,7 +30,6 @@ import {
 import type { KeyVault, Signer } from './keys.ts';
 import { walletsRepo as repo } from './repo.ts';
 import { rewriteForSponsor, signAll } from './sponsor.ts';
-import { checkSigners } from './inspect.ts';
 import { decodeBase64, decodeTransaction, encodeBase64, encodeTransaction, withSignature } from './transaction.ts';
 
 /** Whose wallet: the merchant's own (no receiverId) or one of its receivers'. */
@@ -200,7 +200,15 @@ export function createWalletsService(deps: WalletsDeps) {
         if (isRejection(inspected)) refuse(inspected);
         const budget = inspected as Exclude<typeof inspected, Rejection>;
 
-        const rewritten = rewriteForSponsor(decoded, sponsor.address, await chain.getLatestBlockhash());
+        const lifetime = await chain.getLatestBlockhash();
+        let rewritten: ReturnType<typeof rewriteForSponsor>;
+        try {
+          rewritten = rewriteForSponsor(decoded, sponsor.address, lifetime);
+        } catch (err) {
+          // A message kit can decode but not recompile (e.g. inconsistent account roles).
+          refuse({ reason: 'UNSUPPORTED_MESSAGE', message: `the message cannot be recompiled with the platform's fee payer: ${err instanceof Error ? err.message : String(err)}` });
+          throw err;
+        }
         // The rewritten message again: exactly the sponsor and the managed key sign, the sponsor only pays.
         refuse(checkSponsorUse(rewritten.view, sponsor.address) ?? checkSigners(rewritten.view, ctx));
         const fee = feeOf(rewritten.view, budget);

@@ -1,0 +1,92 @@
+/**
+ * Issue 6, "Must show", through HTTP on a fresh embedded start (src/main.ts in its own process):
+ * a managed wallet's transfer signed, then sponsored and executed on the LiteSVM sandbox chain,
+ * and a smuggled transfer out of the sponsor refused.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { address } from '@solana/kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomCpf } from '../helpers/documents.ts';
+import { freePort, runTs, waitFor } from '../helpers/processes.ts';
+import { buildTransaction, decodeWire, newAddress, transferSol, verifiesFor } from '../modules/wallets-helpers.ts';
+
+describe('managed wallets on a fresh embedded start', () => {
+  let dataDir: string;
+  let base: string;
+  let server: ChildProcess;
+  let output = '';
+  let headers: Record<string, string>;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'exchange-wallets-'));
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    server = runTs('src/main.ts', [], { DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info' });
+    server.stdout!.on('data', (chunk) => (output += chunk));
+    server.stderr!.on('data', (chunk) => (output += chunk));
+    await waitFor(async () => ((await fetch(`${base}/healthz`)).ok ? true : undefined), 60_000);
+    const demo = JSON.parse(await readFile(path.join(dataDir, 'demo-credentials.json'), 'utf8')) as { apiKey: string; apiSecret: string };
+    headers = { 'x-api-key': demo.apiKey, 'x-api-secret': demo.apiSecret, 'content-type': 'application/json' };
+  }, 90_000);
+
+  afterAll(async () => {
+    if (server.exitCode === null) {
+      const exited = once(server, 'exit');
+      server.kill('SIGTERM');
+      await exited;
+    }
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const api = async (method: string, url: string, body?: unknown) => {
+    const response = await fetch(`${base}/api/v1${url}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> & { details?: Record<string, unknown> } };
+  };
+
+  it('creates, signs, sponsors and executes; refuses a smuggled transfer out of the sponsor', async () => {
+    const created = await api('POST', '/receivers', { type: 'PF', document: randomCpf(), name: 'Ana Souza', email: 'ana@example.com', createManagedWallet: true });
+    expect(created.status).toBe(201);
+    const wallet = created.body.walletAddress as string;
+    expect(() => address(wallet)).not.toThrow();
+    expect(created.body.hasManagedWallet).toBe(true);
+
+    const sponsor = ((await (await fetch(`${base}/api/v1/wallet/fee-payer`)).json()) as { address: string }).address;
+    expect((await api('POST', '/sandbox/wallet/airdrop', { address: wallet, lamports: 1_000_000_000 })).status).toBe(200);
+
+    const destination = newAddress();
+    const transfer = buildTransaction(wallet, [transferSol(wallet, destination, 250_000_000n)]);
+
+    const signed = await api('POST', `/receivers/${created.body.id}/wallet/sign-transaction`, { transaction: transfer });
+    expect(signed.status).toBe(200);
+    const decoded = decodeWire(signed.body.signedTransaction as string);
+    expect(verifiesFor(wallet, new Uint8Array(decoded.messageBytes), decoded.signatures[address(wallet)]!)).toBe(true);
+
+    const lamports = async (who: string) => BigInt((await api('GET', `/sandbox/wallet/balances/${who}`)).body.lamports as number);
+    const sponsorBefore = await lamports(sponsor);
+    const sent = await api('POST', `/receivers/${created.body.id}/wallet/sign-and-send-transaction`, { transaction: transfer });
+    expect(sent.status).toBe(200);
+    const hash = sent.body.hash as string;
+    expect(hash).toMatch(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/);
+    expect((await api('GET', `/sandbox/wallet/transactions/${hash}`)).body).toMatchObject({ status: 'FINALIZED' });
+    expect(sponsorBefore - (await lamports(sponsor))).toBe(10_000n);
+    expect(await lamports(destination)).toBe(250_000_000n);
+
+    const smuggled = buildTransaction(wallet, [transferSol(wallet, destination, 1n), transferSol(sponsor, newAddress(), 500_000_000n)]);
+    const refused = await api('POST', `/receivers/${created.body.id}/wallet/sign-and-send-transaction`, { transaction: smuggled });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({ error: 'TRANSACTION_REJECTED', details: { reason: 'SPONSOR_TRANSFER' } });
+    expect(sponsorBefore - (await lamports(sponsor))).toBe(10_000n);
+
+    // Development keys: generated under DATA_DIR, announced as such, never printed.
+    const secrets = JSON.parse(await readFile(path.join(dataDir, 'dev-secrets.json'), 'utf8')) as Record<string, string>;
+    expect(secrets.walletKek).toBeTruthy();
+    expect(secrets.sponsorPrivateKey).toBeTruthy();
+    expect(output).toContain('for development only');
+    expect(output).not.toContain(secrets.walletKek);
+    expect(output).not.toContain(secrets.sponsorPrivateKey);
+  });
+});

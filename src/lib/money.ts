@@ -23,7 +23,9 @@ export function hasAtMostDecimals(value: number | string | Decimal, places: numb
  * (NUMERIC(18,2) fits): the number prints back as exactly the same decimal text.
  */
 export function toJsonNumber(value: Decimal | string): number {
-  return decimal(value).toNumber();
+  // Number() of the decimal text is what Decimal#toNumber does, without building a Decimal
+  // (measured: a hot spot of GET /orders, which converts ~20 amounts per order).
+  return typeof value === 'string' ? Number(value) : value.toNumber();
 }
 
 /** Plain text with a fixed number of decimals, for NUMERIC columns and string amounts ("0.00"). */

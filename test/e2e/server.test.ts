@@ -2,42 +2,21 @@
  * The service as a user starts it: `src/main.ts` in its own process on the embedded defaults,
  * driven over a real socket.
  */
-import type { ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomCpf } from '../helpers/documents.ts';
-import { freePort, runTs, runTsToEnd, waitFor } from '../helpers/processes.ts';
-
-interface DemoCredentials {
-  merchantId: string;
-  apiKey: string;
-  apiSecret: string;
-}
+import { type RunningService, runTsToEnd, startService, waitFor } from '../helpers/processes.ts';
 
 describe('the service over a socket, on the embedded defaults', () => {
   let dataDir: string;
+  let service: RunningService;
   let base: string;
-  let server: ChildProcess;
-  let output = '';
 
   const start = async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    server = runTs('src/main.ts', [], { DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info' });
-    server.stdout!.on('data', (chunk) => (output += chunk));
-    server.stderr!.on('data', (chunk) => (output += chunk));
-    // Generous: other test files share the two cores while this one starts a server (alone, a
-    // fresh start takes about 6 s; the README promises 15 s).
-    await waitFor(async () => ((await fetch(`${base}/healthz`)).ok ? true : undefined), 60_000);
-  };
-
-  const stop = async () => {
-    const exited = once(server, 'exit');
-    server.kill('SIGTERM');
-    return ((await exited) as [number | null])[0];
+    service = await startService(dataDir);
+    base = service.base;
   };
 
   beforeAll(async () => {
@@ -46,17 +25,17 @@ describe('the service over a socket, on the embedded defaults', () => {
   }, 90_000);
 
   afterAll(async () => {
-    if (server.exitCode === null) await stop();
+    await service?.stop();
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  const demo = async () => JSON.parse(await readFile(path.join(dataDir, 'demo-credentials.json'), 'utf8')) as DemoCredentials;
+  const demo = () => service.demoCredentials();
 
   it('creates a demo merchant on first start and logs its credentials once', async () => {
     const credentials = await demo();
     expect(credentials.apiKey).toMatch(/^mk_[0-9a-f]{32}$/);
     expect(credentials.apiSecret).toMatch(/^sk_/);
-    expect(output.split(credentials.apiSecret).length - 1).toBe(1);
+    expect(service.output().split(credentials.apiSecret).length - 1).toBe(1);
   });
 
   it('refuses a protected route without credentials with the Error object', async () => {
@@ -138,8 +117,8 @@ describe('the service over a socket, on the embedded defaults', () => {
   });
 
   it('shuts down cleanly on SIGTERM and keeps its data and keys across a restart', { timeout: 90_000 }, async () => {
-    expect(await stop()).toBe(0);
-    expect(output).toContain('shutdown complete');
+    expect(await service.stop()).toBe(0);
+    expect(service.output()).toContain('shutdown complete');
     const before = await demo();
     await start();
     expect(await demo()).toEqual(before);

@@ -3,43 +3,30 @@
  * a managed wallet's transfer signed, then sponsored and executed on the LiteSVM sandbox chain,
  * and a smuggled transfer out of the sponsor refused.
  */
-import type { ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { address } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomCpf } from '../helpers/documents.ts';
-import { freePort, runTs, waitFor } from '../helpers/processes.ts';
+import { type RunningService, startService } from '../helpers/processes.ts';
 import { buildTransaction, decodeWire, newAddress, transferSol, verifiesFor } from '../modules/wallets-helpers.ts';
 
 describe('managed wallets on a fresh embedded start', () => {
-  let dataDir: string;
+  let service: RunningService;
   let base: string;
-  let server: ChildProcess;
-  let output = '';
   let headers: Record<string, string>;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'exchange-wallets-'));
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    server = runTs('src/main.ts', [], { DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info' });
-    server.stdout!.on('data', (chunk) => (output += chunk));
-    server.stderr!.on('data', (chunk) => (output += chunk));
-    await waitFor(async () => ((await fetch(`${base}/healthz`)).ok ? true : undefined), 60_000);
-    const demo = JSON.parse(await readFile(path.join(dataDir, 'demo-credentials.json'), 'utf8')) as { apiKey: string; apiSecret: string };
+    service = await startService(await mkdtemp(path.join(os.tmpdir(), 'exchange-wallets-')));
+    base = service.base;
+    const demo = await service.demoCredentials();
     headers = { 'x-api-key': demo.apiKey, 'x-api-secret': demo.apiSecret, 'content-type': 'application/json' };
   }, 90_000);
 
   afterAll(async () => {
-    if (server.exitCode === null) {
-      const exited = once(server, 'exit');
-      server.kill('SIGTERM');
-      await exited;
-    }
-    await rm(dataDir, { recursive: true, force: true });
+    await service?.stop();
+    if (service) await rm(service.dataDir, { recursive: true, force: true });
   });
 
   const api = async (method: string, url: string, body?: unknown) => {
@@ -82,11 +69,11 @@ describe('managed wallets on a fresh embedded start', () => {
     expect(sponsorBefore - (await lamports(sponsor))).toBe(10_000n);
 
     // Development keys: generated under DATA_DIR, announced as such, never printed.
-    const secrets = JSON.parse(await readFile(path.join(dataDir, 'dev-secrets.json'), 'utf8')) as Record<string, string>;
+    const secrets = JSON.parse(await readFile(path.join(service.dataDir, 'dev-secrets.json'), 'utf8')) as Record<string, string>;
     expect(secrets.walletKek).toBeTruthy();
     expect(secrets.sponsorPrivateKey).toBeTruthy();
-    expect(output).toContain('for development only');
-    expect(output).not.toContain(secrets.walletKek);
-    expect(output).not.toContain(secrets.sponsorPrivateKey);
+    expect(service.output()).toContain('for development only');
+    expect(service.output()).not.toContain(secrets.walletKek);
+    expect(service.output()).not.toContain(secrets.sponsorPrivateKey);
   });
 });

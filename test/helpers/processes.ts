@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import path from 'node:path';
 
 /** Runs a TypeScript entry point of ours in a child Node process (the same Node as the tests). */
 export function runTs(script: string, args: string[], env: Record<string, string>): ChildProcess {
@@ -38,4 +40,52 @@ export async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs:
     if (Date.now() > deadline) throw new Error(`not ready within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+export interface DemoCredentials {
+  merchantId: string;
+  apiKey: string;
+  apiSecret: string;
+}
+
+export interface RunningService {
+  base: string;
+  dataDir: string;
+  /** Everything the process printed so far (stdout and stderr). */
+  output(): string;
+  demoCredentials(): Promise<DemoCredentials>;
+  /** SIGTERM, then the exit code. */
+  stop(): Promise<number | null>;
+  exitCode(): number | null;
+}
+
+/**
+ * `src/main.ts` in its own process on the embedded defaults, answering /healthz. Generous wait:
+ * other test files share the two cores while a first embedded start migrates a new PGlite (alone,
+ * a fresh start takes a few seconds; the README promises 15 s).
+ */
+export async function startService(dataDir: string, env: Record<string, string> = {}): Promise<RunningService> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const server = runTs('src/main.ts', [], { DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info', ...env });
+  let output = '';
+  server.stdout!.on('data', (chunk) => (output += chunk));
+  server.stderr!.on('data', (chunk) => (output += chunk));
+  await waitFor(async () => ((await fetch(`${base}/healthz`)).ok ? true : undefined), 60_000).catch((err: Error) => {
+    server.kill('SIGKILL');
+    throw new Error(`${err.message}\n${output}`);
+  });
+  return {
+    base,
+    dataDir,
+    output: () => output,
+    demoCredentials: async () => JSON.parse(await readFile(path.join(dataDir, 'demo-credentials.json'), 'utf8')) as DemoCredentials,
+    exitCode: () => server.exitCode,
+    async stop() {
+      if (server.exitCode !== null) return server.exitCode;
+      const exited = once(server, 'exit');
+      server.kill('SIGTERM');
+      return ((await exited) as [number | null])[0];
+    },
+  };
 }

@@ -3,48 +3,32 @@
  * process (api + worker roles, PGlite) delivers a webhook.test and a receiver event to a local
  * receiver, each verifying with `standardwebhooks` under the endpoint's secret.
  */
-import type { ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, runTs, waitFor } from '../helpers/processes.ts';
+import { type RunningService, startService } from '../helpers/processes.ts';
 import { type Receiver, startReceiver, verify } from './webhooks-helpers.ts';
 
 describe('webhooks on a fresh embedded start', () => {
-  let dataDir: string;
-  let server: ChildProcess;
+  let service: RunningService;
   let base: string;
   let receiver: Receiver;
-  let output = '';
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'exchange-webhooks-e2e-'));
     receiver = await startReceiver();
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    server = runTs('src/main.ts', [], { DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', WEBHOOK_WORKER_INTERVAL_MS: '50' });
-    server.stdout!.on('data', (chunk) => (output += chunk));
-    server.stderr!.on('data', (chunk) => (output += chunk));
-    // A first embedded start migrates a new PGlite: slow when the whole suite runs in parallel.
-    await waitFor(async () => ((await fetch(`${base}/healthz`)).ok ? true : undefined), 50_000).catch((err: Error) => {
-      throw new Error(`${err.message}\n${output}`);
-    });
-  }, 60_000);
+    service = await startService(await mkdtemp(path.join(os.tmpdir(), 'exchange-webhooks-e2e-')), { LOG_LEVEL: 'warn', WEBHOOK_WORKER_INTERVAL_MS: '50' });
+    base = service.base;
+  }, 90_000);
 
   afterAll(async () => {
-    if (server.exitCode === null) {
-      const exited = once(server, 'exit');
-      server.kill('SIGTERM');
-      await exited;
-    }
-    await receiver.close();
-    await rm(dataDir, { recursive: true, force: true });
+    await service?.stop();
+    await receiver?.close();
+    if (service) await rm(service.dataDir, { recursive: true, force: true });
   });
 
   it('delivers webhook.test and receiver.kyc_approved, verifiable, flat, deliveryId = webhook-id; lists the catalog', async () => {
-    const demo = JSON.parse(await readFile(path.join(dataDir, 'demo-credentials.json'), 'utf8')) as { apiKey: string; apiSecret: string };
+    const demo = await service.demoCredentials();
     const headers = { 'x-api-key': demo.apiKey, 'x-api-secret': demo.apiSecret };
     const api = async (method: string, url: string, body?: object) => {
       const response = await fetch(`${base}/api/v1${url}`, {
@@ -99,6 +83,6 @@ describe('webhooks on a fresh embedded start', () => {
     // One metrics registry for both roles: the worker's counters show on the api's /metrics.
     const metrics = await (await fetch(`${base}/metrics`)).text();
     expect(metrics).toMatch(/webhook_delivery_attempts_total\{event="webhook.test",outcome="success"\} 1/);
-    expect(output).not.toContain(secret);
+    expect(service.output()).not.toContain(secret);
   }, 30_000);
 });

@@ -2,7 +2,7 @@
  * Table types for Kysely. Column names are snake_case in SQL and here; the repos map rows to
  * the API's camelCase shapes so a column can never leak into a response by accident.
  */
-import type { ColumnType, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Selectable } from 'kysely';
 
 /** Nullable timestamptz: read as Date or null, written as Date or ISO string. */
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -90,9 +90,6 @@ export interface Database {
 }
 
 export type MerchantRow = Selectable<MerchantsTable>;
-export type NewMerchant = Insertable<MerchantsTable>;
-export type MerchantUpdate = Updateable<MerchantsTable>;
-export type ApiCredentialRow = Selectable<ApiCredentialsTable>;
 export type EventRow = Selectable<EventsTable>;
 
 export type PersonType = 'PF' | 'PJ';

@@ -62,11 +62,3 @@ export interface PixProvider {
     description: string;
   }): Promise<{ providerTransactionId: string }>;
 }
-
-/** A provider failure worth retrying later (timeouts, 5xx); anything else is a refusal. */
-export class ProviderUnavailableError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'ProviderUnavailableError';
-  }
-}

@@ -41,5 +41,3 @@ export function assertTransition(type: OrderType, from: OrderStatus, to: OrderSt
 
 /** Statuses in which money has not arrived: leaving them by expiry or failure gives the limit back. */
 export const BEFORE_MONEY: readonly OrderStatus[] = ['PENDING', 'AWAITING_PAYMENT', 'AWAITING_DEPOSIT'];
-
-export const FINAL_STATUSES: readonly OrderStatus[] = ['COMPLETED', 'FAILED', 'EXPIRED', 'REFUNDED'];

@@ -4,7 +4,6 @@
  * Delivery to merchants' endpoints reads these rows afterwards.
  */
 import type { Trx } from '../../db/database.ts';
-import type { EventRow } from '../../db/schema.ts';
 import { newId } from '../../lib/ids.ts';
 
 export interface OutboxEvent {
@@ -35,4 +34,3 @@ export async function recordEvent(trx: Trx, event: OutboxEvent): Promise<Recorde
   return { id: row.id, createdAt: row.created_at };
 }
 
-export type { EventRow };

@@ -241,13 +241,8 @@ export type OrderStatus =
   | 'REFUNDING'
   | 'REFUNDED';
 
-export interface QuotesTable {
-  id: string;
-  merchant_id: string;
-  receiver_id: string | null;
-  type: OrderType;
-  chain: string;
-  token: string;
+/** What quotes and orders both carry: amounts, rate and fees (NUMERIC text; fees as fractions). */
+interface PricingColumns {
   amount_brl: string;
   amount_token: string;
   exchange_rate: string;
@@ -256,12 +251,21 @@ export interface QuotesTable {
   platform_fee_amount_brl: string;
   merchant_fee_amount_brl: string;
   net_amount_brl: string;
+}
+
+export interface QuotesTable extends PricingColumns {
+  id: string;
+  merchant_id: string;
+  receiver_id: string | null;
+  type: OrderType;
+  chain: string;
+  token: string;
   expires_at: ColumnType<Date, Date | string, Date | string>;
   used_by_order_id: string | null;
   created_at: DefaultedTimestamp;
 }
 
-export interface OrdersTable {
+export interface OrdersTable extends PricingColumns {
   id: string;
   merchant_id: string;
   receiver_id: string;
@@ -271,14 +275,6 @@ export interface OrdersTable {
   token: string;
   external_id: string | null;
   quote_id: string | null;
-  amount_brl: string;
-  amount_token: string;
-  exchange_rate: string;
-  platform_fee_percentage: string;
-  merchant_fee_percentage: string;
-  platform_fee_amount_brl: string;
-  merchant_fee_amount_brl: string;
-  net_amount_brl: string;
   destination_wallet: string | null;
   deposit_address: string | null;
   pix_txid: string | null;

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningService, startService } from '../helpers/processes.ts';
-import { type Receiver, startReceiver, verify } from './webhooks-helpers.ts';
+import { type Receiver, SPEC_EVENTS, startReceiver, verify } from './webhooks-helpers.ts';
 
 describe('webhooks on a fresh embedded start', () => {
   let service: RunningService;
@@ -42,19 +42,7 @@ describe('webhooks on a fresh embedded start', () => {
 
     const catalog = await api('GET', '/webhook/events');
     expect(catalog.status).toBe(200);
-    expect(catalog.json.data.map((entry: { name: string }) => entry.name)).toEqual([
-      'order.payment_received',
-      'order.deposit_received',
-      'order.processing',
-      'order.pix_sending',
-      'order.completed',
-      'order.failed',
-      'order.refunding',
-      'order.refunded',
-      'receiver.kyc_approved',
-      'receiver.kyc_rejected',
-      'webhook.test',
-    ]);
+    expect(catalog.json.data.map((entry: { name: string }) => entry.name)).toEqual([...SPEC_EVENTS, 'webhook.test']);
     for (const entry of catalog.json.data) expect(Object.keys(entry.payload.properties ?? entry.payload.oneOf[0].properties)).toContain('deliveryId');
 
     const endpoint = await api('POST', '/webhook/endpoints', { url: receiver.url });

@@ -91,3 +91,17 @@ export function verify(secret: string, request: Pick<ReceivedRequest, 'headers' 
     vi.useRealTimers();
   }
 }
+
+/** The ten event names of the spec's Events section, in its order. */
+export const SPEC_EVENTS = [
+  'order.payment_received',
+  'order.deposit_received',
+  'order.processing',
+  'order.pix_sending',
+  'order.completed',
+  'order.failed',
+  'order.refunding',
+  'order.refunded',
+  'receiver.kyc_approved',
+  'receiver.kyc_rejected',
+];

@@ -10,24 +10,12 @@ import { webhooksRepo } from '../../src/modules/webhooks/repo.ts';
 import { createWebhooksService, ROTATION_OVERLAP_MS } from '../../src/modules/webhooks/service.ts';
 import { type TestContext, type TestMerchant, createTestContext, expectErrorBody } from '../helpers/app.ts';
 import { randomCpf } from '../helpers/documents.ts';
-import { type Receiver, startReceiver, testClock, verify } from './webhooks-helpers.ts';
+import { type Receiver, SPEC_EVENTS, startReceiver, testClock, verify } from './webhooks-helpers.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers, asserted field by field
 type Json = Record<string, any>;
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 const UNKNOWN_ID = '00000000-0000-7000-8000-000000000000';
-const SPEC_EVENTS = [
-  'order.payment_received',
-  'order.deposit_received',
-  'order.processing',
-  'order.pix_sending',
-  'order.completed',
-  'order.failed',
-  'order.refunding',
-  'order.refunded',
-  'receiver.kyc_approved',
-  'receiver.kyc_rejected',
-];
 
 describe('webhooks', () => {
   let ctx: TestContext;

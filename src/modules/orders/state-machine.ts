@@ -3,19 +3,22 @@
  * and every write is guarded by the expected current status, so a retried or concurrent step
  * can never apply twice.
  *
- * PAYIN:  PENDING → AWAITING_PAYMENT → PAYMENT_RECEIVED → SWAPPING → TRANSFERRING → COMPLETED;
+ * Orders are created directly in AWAITING_PAYMENT or AWAITING_DEPOSIT (the provider call comes
+ * before the insert), so PENDING, a status of the spec, is never stored.
+ *
+ * PAYIN:  AWAITING_PAYMENT → PAYMENT_RECEIVED → SWAPPING → TRANSFERRING → COMPLETED;
  *         unpaid past expiresAt → EXPIRED; any failure after the PIX arrived → REFUNDING →
- *         REFUNDED (FAILED only if the refund itself fails); failure before payment → FAILED.
+ *         REFUNDED (FAILED only if the refund itself fails).
  *         A PIX that arrives for an expired order, or for the wrong amount, is refunded.
- * PAYOUT: PENDING → AWAITING_DEPOSIT → DEPOSIT_RECEIVED → PIX_SENDING → PIX_SENT_UNCONFIRMED →
- *         COMPLETED; no deposit by expiresAt → EXPIRED; PIX refused → FAILED.
+ * PAYOUT: AWAITING_DEPOSIT → DEPOSIT_RECEIVED → PIX_SENDING → PIX_SENT_UNCONFIRMED →
+ *         COMPLETED; no deposit by expiresAt → EXPIRED; a deposit worth less than the minimum
+ *         order, or a refused PIX → FAILED.
  */
 import type { OrderStatus, OrderType } from '../../db/schema.ts';
 
 const TRANSITIONS: Record<OrderType, Partial<Record<OrderStatus, readonly OrderStatus[]>>> = {
   PAYIN: {
-    PENDING: ['AWAITING_PAYMENT', 'FAILED'],
-    AWAITING_PAYMENT: ['PAYMENT_RECEIVED', 'REFUNDING', 'EXPIRED', 'FAILED'],
+    AWAITING_PAYMENT: ['PAYMENT_RECEIVED', 'REFUNDING', 'EXPIRED'],
     PAYMENT_RECEIVED: ['SWAPPING', 'REFUNDING'],
     SWAPPING: ['TRANSFERRING', 'REFUNDING'],
     TRANSFERRING: ['COMPLETED', 'REFUNDING'],
@@ -23,7 +26,6 @@ const TRANSITIONS: Record<OrderType, Partial<Record<OrderStatus, readonly OrderS
     REFUNDING: ['REFUNDED', 'FAILED'],
   },
   PAYOUT: {
-    PENDING: ['AWAITING_DEPOSIT', 'FAILED'],
     AWAITING_DEPOSIT: ['DEPOSIT_RECEIVED', 'EXPIRED', 'FAILED'],
     DEPOSIT_RECEIVED: ['PIX_SENDING', 'FAILED'],
     PIX_SENDING: ['PIX_SENT_UNCONFIRMED', 'FAILED'],
@@ -40,4 +42,4 @@ export function assertTransition(type: OrderType, from: OrderStatus, to: OrderSt
 }
 
 /** Statuses in which money has not arrived: leaving them by expiry or failure gives the limit back. */
-export const BEFORE_MONEY: readonly OrderStatus[] = ['PENDING', 'AWAITING_PAYMENT', 'AWAITING_DEPOSIT'];
+export const BEFORE_MONEY: readonly OrderStatus[] = ['AWAITING_PAYMENT', 'AWAITING_DEPOSIT'];

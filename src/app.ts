@@ -7,13 +7,13 @@ import { Format, registerAjvFormats, type TypeBoxTypeProvider } from '@fastify/t
 import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
 import type { Db } from './db/database.ts';
 import { requireAdmin, requireMerchant } from './http/auth.ts';
-import { registerErrorHandling } from './http/error-handler.ts';
+import { registerErrorHandling, sendError, toAppError } from './http/error-handler.ts';
 import { AppError } from './http/errors.ts';
 import { registerIdempotency } from './http/idempotency.ts';
 import { createMetrics, instrumentHttp, type Metrics } from './http/metrics.ts';
 import { ADMIN_SECURITY, API_PREFIX, MERCHANT_SECURITY, registerOpenApi } from './http/openapi.ts';
 import { requestIdFor } from './http/request-id.ts';
-import { ErrorObject } from './http/schemas.ts';
+import { ErrorObject, documentBodyErrors } from './http/schemas.ts';
 import type { App } from './http/types.ts';
 import { validatorCompiler } from './http/validator.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
@@ -55,6 +55,9 @@ registerAjvFormats();
 // ajv-formats' uuid also accepts a `urn:uuid:` prefix, which PostgreSQL then refuses (a 500
 // instead of a 400): ids are the bare 8-4-4-4-12 form only.
 Format.Set('uuid', (value) => UUID_PATTERN.test(value));
+// RFC 3339 allows a leap second (:60), which JavaScript dates cannot represent.
+const isRfc3339DateTime = Format.Get('date-time')!;
+Format.Set('date-time', (value) => isRfc3339DateTime(value) && Number.isFinite(Date.parse(value)));
 
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, db } = deps;
@@ -73,6 +76,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     requestTimeout: 30_000,
     keepAliveTimeout: 72_000,
     return503OnClosing: true,
+    // Errors Fastify raises before routing (a malformed URL, a bad Content-Type header) get the
+    // Error object too, with the request id, instead of Fastify's own shape.
+    frameworkErrors: (error, _request, reply) => {
+      reply.header('x-request-id', reply.request.id);
+      return sendError(reply, toAppError(error));
+    },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -80,6 +89,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.decorate('services', services);
   app.decorateRequest('merchantAuth', null);
   app.addSchema(ErrorObject);
+  app.addHook('onRoute', documentBodyErrors);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

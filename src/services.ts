@@ -70,7 +70,6 @@ export async function createServices({ config, db, clock }: ServiceDeps) {
     prices: adapters.prices,
     feeTiers,
     receivers,
-    lifecycle,
   });
   const sandbox = createSandboxDriver({
     db,

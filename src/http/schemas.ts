@@ -59,3 +59,15 @@ export function errorResponses(...statuses: number[]): Record<number, TSchema> {
 export const AUTHENTICATED_ERRORS = [401, 403, 429] as const;
 /** Error statuses of every route that reads a JSON body. */
 export const BODY_ERRORS = [400, 413, 415] as const;
+
+const BODY_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'];
+
+/**
+ * A request with a body can be too large or not JSON even where the route reads none: every route
+ * whose method allows a body documents 413 and 415 (added when the route is registered).
+ */
+export function documentBodyErrors(route: { method: string | string[]; schema?: { response?: unknown } }): void {
+  const response = route.schema?.response as Record<number, TSchema> | undefined;
+  if (!response || ![route.method].flat().some((method) => BODY_METHODS.includes(method))) return;
+  for (const status of [413, 415]) response[status] ??= errorRef(STATUS_DESCRIPTIONS[status]!);
+}

@@ -100,6 +100,16 @@ describe('error handling: every failure is the spec Error object', () => {
     expectErrorBody(response, 415, 'UNSUPPORTED_MEDIA_TYPE');
   });
 
+  it('a malformed URL escape, found before routing, is the Error object too', async () => {
+    expectErrorBody(await app.inject({ url: '/api/v1/orders/%E0%A4%A' }), 400, 'VALIDATION_ERROR');
+  });
+
+  it('a NUL character, which PostgreSQL text cannot hold, is 400 naming the field', async () => {
+    const response = await app.inject({ method: 'POST', url: '/probe/body', payload: { name: 'Jo\u0000ana' } });
+    expect(expectErrorBody(response, 400, 'VALIDATION_ERROR').details).toEqual({ 'body.name': 'must not contain a NUL character' });
+    expect(expectErrorBody(await app.inject({ url: '/probe/query?limit=5%00' }), 400, 'VALIDATION_ERROR').details).toHaveProperty(['querystring.limit']);
+  });
+
   it('unknown routes are 404 NOT_FOUND', async () => {
     expectErrorBody(await app.inject({ url: '/api/v1/nope' }), 404, 'NOT_FOUND');
     expectErrorBody(await app.inject({ method: 'DELETE', url: '/healthz' }), 404, 'NOT_FOUND');

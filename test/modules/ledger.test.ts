@@ -64,7 +64,8 @@ describe('ledger', () => {
     expect((await call('GET', '/ledger/fees/balance', merchant)).json()).toEqual({ merchantId: merchant.merchantId, balance: '2.50', currency: 'BRL' });
 
     clock.advance(1000);
-    const run = await call('POST', '/sandbox/settlements/run', merchant, {});
+    // No body at all: every field of this body is optional.
+    const run = await call('POST', '/sandbox/settlements/run', merchant);
     expect(run.json().settlements).toHaveLength(1);
     const listed = (await call('GET', '/ledger/settlements', merchant)).json();
     expect(listed.pagination).toEqual({ page: 1, pageSize: 20, total: 1, totalPages: 1 });

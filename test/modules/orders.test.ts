@@ -376,6 +376,8 @@ describe('orders', () => {
       expect((await call('GET', '/orders', undefined, other)).json().data.every((o: Json) => o.merchantId === other.merchantId)).toBe(true);
       expect(expectErrorBody(await call('GET', '/orders?limit=101'), 400, 'VALIDATION_ERROR').details).toHaveProperty(['querystring.limit']);
       expectErrorBody(await call('GET', '/orders?status=DONE'), 400, 'VALIDATION_ERROR');
+      // A leap second is valid RFC 3339 but no JavaScript instant: refused, not a 500.
+      expect(expectErrorBody(await call('GET', '/orders?createdFrom=2026-01-01T23:59:60Z'), 400, 'VALIDATION_ERROR').details).toHaveProperty(['querystring.createdFrom']);
     });
   });
 

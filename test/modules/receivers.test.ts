@@ -85,6 +85,7 @@ describe('receivers', () => {
       ['an unknown person type', { type: 'XX' }, 'body.type'],
       ['a bad e-mail', { email: 'not-an-email' }, 'body.email'],
       ['a one-letter name', { name: 'M' }, 'body.name'],
+      ['a name of spaces only', { name: '   ' }, 'body.name'],
       ['a non-Solana wallet address', { walletAddress: '0x52908400098527886E0F7030069857D2E4169EE7' }, 'body.walletAddress'],
       ['a wallet address and a managed wallet', { walletAddress: SOLANA_ADDRESS, createManagedWallet: true }, 'body.createManagedWallet'],
       ['a negative daily count', { limits: { dailyTransactionLimit: -1 } }, 'body.limits.dailyTransactionLimit'],

@@ -343,6 +343,11 @@ describe('managed wallets', () => {
     expect(statuses.has(400) || statuses.has(422)).toBe(true);
   });
 
+  it('a sandbox airdrop the chain refuses is 422 TRANSACTION_REJECTED, not a 500', async () => {
+    const response = await call('POST', '/sandbox/wallet/airdrop', { address: '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T', lamports: 1 });
+    expectErrorBody(response, 422, 'TRANSACTION_REJECTED');
+  });
+
   it('rate-limits sign requests per receiver', async () => {
     const app = await ctx.buildApp({ WALLET_SIGN_RATE_LIMIT_PER_MINUTE: '2' });
     const second = await createReceiver({ createManagedWallet: true });

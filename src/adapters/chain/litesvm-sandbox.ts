@@ -8,6 +8,7 @@
 import { createRequire } from 'node:module';
 import { type Address, getBase58Decoder, getBase58Encoder, getTransactionDecoder, type Lamports, type Signature } from '@solana/kit';
 import { FailedTransactionMetadata, LiteSVM } from 'litesvm';
+import { AppError } from '../../http/errors.ts';
 import { ChainUnavailableError, type SignatureStatus, type TransactionChain } from './transactions-port.ts';
 
 export interface LiteSvmSandbox extends TransactionChain {
@@ -90,7 +91,9 @@ export function createLiteSvmSandbox(options: { sponsorAddress: string; sponsorL
 
     async airdrop(address, lamports) {
       const result = vm().airdrop(address as Address, lamports as Lamports);
-      if (result instanceof FailedTransactionMetadata) throw new Error(`sandbox chain: airdrop failed: ${describeFailure(result)}`);
+      if (result instanceof FailedTransactionMetadata) {
+        throw new AppError('TRANSACTION_REJECTED', `The sandbox chain refused the airdrop: ${describeFailure(result)}`, { reason: describeFailure(result) });
+      }
     },
 
     async getBalance(address) {

@@ -5,6 +5,19 @@ import type { AccountCode, Posting } from './postings.ts';
 
 const FEES_PAYABLE: AccountCode = 'merchant_fees_payable';
 
+/** Fee-bearing entries (order movements with a merchant-fee posting) no settlement has closed yet. */
+function unsettledFeeEntriesQuery(db: Db, cutoff: Date) {
+  return db
+    .selectFrom('ledger_entries as e')
+    .innerJoin('ledger_postings as p', 'p.entry_id', 'e.id')
+    .innerJoin('ledger_accounts as a', 'a.id', 'p.account_id')
+    .leftJoin('settled_entries as s', 's.entry_id', 'e.id')
+    .where('e.created_at', '<', cutoff)
+    .where('e.kind', '!=', 'SETTLEMENT')
+    .where('a.code', '=', FEES_PAYABLE)
+    .where('s.entry_id', 'is', null);
+}
+
 /** Every function takes the transaction (or root db) it runs in. */
 export const ledgerRepo = {
   /** The account's id, created on first use (concurrent first uses agree on one row). */
@@ -55,18 +68,7 @@ export const ledgerRepo = {
 
   /** Entries carrying a merchant fee, not yet settled, created before the cut-off: what a settlement closes. */
   unsettledFeeEntries(db: Db, merchantId: string, cutoff: Date) {
-    return db
-      .selectFrom('ledger_entries as e')
-      .innerJoin('ledger_postings as p', 'p.entry_id', 'e.id')
-      .innerJoin('ledger_accounts as a', 'a.id', 'p.account_id')
-      .leftJoin('settled_entries as s', 's.entry_id', 'e.id')
-      .select(['e.id', 'p.amount'])
-      .where('e.merchant_id', '=', merchantId)
-      .where('e.created_at', '<', cutoff)
-      .where('e.kind', '!=', 'SETTLEMENT')
-      .where('a.code', '=', FEES_PAYABLE)
-      .where('s.entry_id', 'is', null)
-      .execute();
+    return unsettledFeeEntriesQuery(db, cutoff).select(['e.id', 'p.amount']).where('e.merchant_id', '=', merchantId).execute();
   },
 
   lastSettlementEnd(db: Db, merchantId: string) {
@@ -95,18 +97,7 @@ export const ledgerRepo = {
 
   /** Merchants with fee entries not yet settled before the cut-off (the scheduled run's work list). */
   merchantsToSettle(db: Db, cutoff: Date) {
-    return db
-      .selectFrom('ledger_entries as e')
-      .innerJoin('ledger_postings as p', 'p.entry_id', 'e.id')
-      .innerJoin('ledger_accounts as a', 'a.id', 'p.account_id')
-      .leftJoin('settled_entries as s', 's.entry_id', 'e.id')
-      .select('e.merchant_id')
-      .distinct()
-      .where('e.created_at', '<', cutoff)
-      .where('e.kind', '!=', 'SETTLEMENT')
-      .where('a.code', '=', FEES_PAYABLE)
-      .where('s.entry_id', 'is', null)
-      .execute();
+    return unsettledFeeEntriesQuery(db, cutoff).select('e.merchant_id').distinct().execute();
   },
 
   async listSettlements(db: Db, merchantId: string, page: { offset: number; limit: number }) {

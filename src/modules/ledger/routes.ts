@@ -66,12 +66,12 @@ export function registerSandboxLedgerRoutes(app: App, ledger: LedgerService, now
         tags: ['Sandbox'],
         summary: "Run the merchant's settlement now (sandbox)",
         description: 'The same settlement the daily schedule runs, for this merchant only: closes every unsettled fee entry before `cutoff` (default now). Nothing to close creates nothing.',
-        body: Type.Optional(SettlementRunBody),
+        body: SettlementRunBody,
         response: { 200: RunResult, ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS) },
       },
     },
     async (request) => {
-      const settlement = await ledger.settleMerchant(merchantIdOf(request), request.body?.cutoff ? new Date(request.body.cutoff) : now());
+      const settlement = await ledger.settleMerchant(merchantIdOf(request), request.body.cutoff ? new Date(request.body.cutoff) : now());
       return { settlements: settlement ? [settlement] : [] };
     },
   );
@@ -85,13 +85,13 @@ export function registerAdminLedgerRoutes(app: App, ledger: LedgerService, now: 
         tags: ['Admin'],
         summary: 'Run settlements now',
         description: 'Closes every unsettled merchant fee entry before `cutoff` (default now), one settlement per merchant (or only `merchantId`). Idempotent: a second run finds nothing to close.',
-        body: Type.Optional(AdminSettlementRunBody),
+        body: AdminSettlementRunBody,
         response: { 200: RunResult, ...errorResponses(400, 401, 403, ...BODY_ERRORS) },
       },
     },
     async (request) => {
-      const cutoff = request.body?.cutoff ? new Date(request.body.cutoff) : now();
-      const merchantId = request.body?.merchantId;
+      const cutoff = request.body.cutoff ? new Date(request.body.cutoff) : now();
+      const merchantId = request.body.merchantId;
       return { settlements: await ledger.runAsOperator({ cutoff, ...(merchantId ? { merchantId } : {}) }, adminActor(request)) };
     },
   );

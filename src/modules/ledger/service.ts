@@ -27,6 +27,13 @@ const toSettlement = (row: { id: string; merchant_id: string; period_start: Date
   entriesCount: row.entries_count,
 });
 
+const settlementAudit = (cutoff: Date, merchantId: string | null, settlementIds: string[]) => ({
+  action: 'settlements.run',
+  targetType: merchantId ? 'merchant' : 'platform',
+  targetId: merchantId,
+  details: { cutoff: cutoff.toISOString(), settlementIds },
+});
+
 const pagination = (page: number, pageSize: number, total: number) => ({ page, pageSize, total, totalPages: Math.ceil(total / pageSize) });
 
 export function createLedgerService(deps: { db: Db; clock: Clock }) {
@@ -57,7 +64,8 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
     return true;
   }
 
-  async function settleMerchant(merchantId: string, cutoff: Date): Promise<Settlement | null> {
+  /** `by`: an operator's run, audited in the settlement's own transaction. */
+  async function settleMerchant(merchantId: string, cutoff: Date, by?: AuditActor): Promise<Settlement | null> {
     return db.transaction().execute(async (trx) => {
       // One settlement at a time per merchant: a concurrent run waits here, then finds nothing left.
       const merchant = await repo.lockMerchant(trx, merchantId);
@@ -81,15 +89,16 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
       });
       await repo.markSettled(trx, settlement.id, entries.map((entry) => entry.id));
       await post(trx, { merchantId, kind: 'SETTLEMENT', referenceType: 'settlement', referenceId: settlement.id, at: now }, settlementPostings(toFixedText(amount, 2)));
+      if (by) await recordAudit(trx, by, settlementAudit(cutoff, merchantId, [settlement.id]));
       return toSettlement(settlement);
     });
   }
 
   /** Every merchant with unsettled fee entries before the cut-off; one settlement each. */
-  async function runSettlements(cutoff: Date): Promise<Settlement[]> {
+  async function runSettlements(cutoff: Date, by?: AuditActor): Promise<Settlement[]> {
     const settled: Settlement[] = [];
     for (const { merchant_id } of await repo.merchantsToSettle(db, cutoff)) {
-      const settlement = await settleMerchant(merchant_id, cutoff);
+      const settlement = await settleMerchant(merchant_id, cutoff, by);
       if (settlement) settled.push(settlement);
     }
     return settled;
@@ -111,19 +120,14 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
 
     runSettlements,
 
-    /** An operator's run: settles (one merchant or all) and audits the action. */
+    /** An operator's run: each settlement is audited with it; a run that closes nothing is audited alone. */
     async runAsOperator(input: { cutoff: Date; merchantId?: string }, by: AuditActor): Promise<Settlement[]> {
       const settlements = input.merchantId
-        ? [await settleMerchant(input.merchantId, input.cutoff)].filter((s): s is Settlement => s !== null)
-        : await runSettlements(input.cutoff);
-      await db.transaction().execute((trx) =>
-        recordAudit(trx, by, {
-          action: 'settlements.run',
-          targetType: input.merchantId ? 'merchant' : 'platform',
-          targetId: input.merchantId ?? null,
-          details: { cutoff: input.cutoff.toISOString(), settlementIds: settlements.map((s) => s.id) },
-        }),
-      );
+        ? [await settleMerchant(input.merchantId, input.cutoff, by)].filter((s): s is Settlement => s !== null)
+        : await runSettlements(input.cutoff, by);
+      if (settlements.length === 0) {
+        await db.transaction().execute((trx) => recordAudit(trx, by, settlementAudit(input.cutoff, input.merchantId ?? null, [])));
+      }
       return settlements;
     },
 

@@ -126,7 +126,9 @@ export function createOrderLifecycle(deps: LifecycleDeps) {
           const order = await repo.lockBy(trx, 'pix_txid', notification.txid);
           if (!order) return undefined;
           const movement: Movement = { type: 'PIX_IN', status: 'CONFIRMED', amount: notification.amountBrl, currency: 'BRL', txHash: notification.endToEndId };
-          if (order.pix_end_to_end_id) return order; // already handled: notifications arrive at least once
+          // Already handled: notifications arrive at least once. (A charge is paid once: API Pix
+          // moves a cob to CONCLUIDA, so a second endToEndId for one txid does not occur.)
+          if (order.pix_end_to_end_id) return order;
           const changes = { pix_end_to_end_id: notification.endToEndId };
           const amountMatches = decimal(notification.amountBrl).eq(order.amount_brl);
           if (order.status === 'AWAITING_PAYMENT' && amountMatches) {
@@ -155,7 +157,10 @@ export function createOrderLifecycle(deps: LifecycleDeps) {
         }
         case 'refund_settled': {
           const order = await repo.lockBy(trx, 'refund_id', notification.refundId);
-          if (!order || order.status !== 'REFUNDING') return order;
+          // Unknown yet: the refund is being recorded right now. Refusing makes the sender retry
+          // (a provider's webhook, or the sandbox's next pass) instead of losing the outcome.
+          if (!order) throw new Error(`refund ${notification.refundId} is not recorded yet`);
+          if (order.status !== 'REFUNDING') return order;
           const refunded = notification.status === 'DEVOLVIDO';
           const amount = await receivedAmount(trx, order);
           return applyTransition(trx, ctx, order, refunded ? 'REFUNDED' : 'FAILED', {
@@ -173,7 +178,9 @@ export function createOrderLifecycle(deps: LifecycleDeps) {
         }
         case 'payout_settled': {
           const order = await repo.lockBy(trx, 'provider_transaction_id', notification.providerTransactionId);
-          if (!order || order.status !== 'PIX_SENT_UNCONFIRMED') return order;
+          // The provider can settle a PIX before sendPix's answer is stored: refuse, so it is retried.
+          if (!order) throw new Error(`payout ${notification.providerTransactionId} is not recorded yet`);
+          if (order.status !== 'PIX_SENT_UNCONFIRMED') return order;
           if (notification.status === 'CONFIRMED') {
             return applyTransition(trx, ctx, order, 'COMPLETED', {
               changes: { pix_end_to_end_id: notification.endToEndId },
@@ -293,16 +300,15 @@ export function createOrderLifecycle(deps: LifecycleDeps) {
         return;
       }
       case 'REFUNDING': {
+        // The refund id is ours and fixed: stored before the request, so an outcome that arrives
+        // at once already finds the order by it.
         const refundId = order.refund_id ?? `R${order.id.replaceAll('-', '')}`;
+        const stillRefunding = () => db.updateTable('orders').where('id', '=', order.id).where('status', '=', 'REFUNDING');
+        if (!order.refund_id) await stillRefunding().set({ refund_id: refundId, updated_at: new Date() }).execute();
         const amountBrl = await receivedAmount(db, order);
         await pix.refund({ endToEndId: order.pix_end_to_end_id!, refundId, amountBrl, description: 'Devolução: pedido não concluído' });
         // The outcome arrives as a refund_settled notification.
-        await db
-          .updateTable('orders')
-          .set({ refund_id: refundId, next_step_at: null, claimed_until: null, updated_at: new Date() })
-          .where('id', '=', order.id)
-          .where('status', '=', 'REFUNDING')
-          .execute();
+        await stillRefunding().set({ next_step_at: null, claimed_until: null, updated_at: new Date() }).execute();
         return;
       }
       case 'DEPOSIT_RECEIVED':
@@ -368,7 +374,10 @@ export function createOrderLifecycle(deps: LifecycleDeps) {
     return expired + claimed.length;
   }
 
-  /** A failed step is retried with exponential backoff (1 s doubling, at most 5 min). */
+  /**
+   * A failed step is retried with exponential backoff (1 s doubling, at most 5 min), by this
+   * worker only while it still holds the claim (another may have taken over a lapsed lease).
+   */
   async function backOff(order: OrderRow, err: unknown) {
     const attempts = order.step_attempts + 1;
     const delayMs = err instanceof RetryLater ? 1000 : Math.min(300_000, 1000 * 2 ** Math.min(attempts, 9));
@@ -377,6 +386,7 @@ export function createOrderLifecycle(deps: LifecycleDeps) {
       .set({ step_attempts: attempts, next_step_at: new Date(now().getTime() + delayMs), claimed_until: null })
       .where('id', '=', order.id)
       .where('status', '=', order.status)
+      .where('claimed_until', '=', order.claimed_until!)
       .execute();
   }
 

@@ -23,10 +23,9 @@ import { isSolanaAddress } from '../../lib/solana.ts';
 import type { FeeTiersService } from '../fee-tiers/service.ts';
 import type { Receiver, ReceiversService } from '../receivers/service.ts';
 import { newTxid } from '../../adapters/pix/identifiers.ts';
-import type { OrderLifecycle } from './lifecycle.ts';
 import { type OrderFilters, ordersRepo as repo } from './repo.ts';
 import type { OrderListQuery, PayinBody, PayoutBody, QuoteBody, QuoteSchema } from './schemas.ts';
-import { type Order, toOrder } from './view.ts';
+import { type Order, percent, toOrder } from './view.ts';
 
 export type Quote = Static<typeof QuoteSchema>;
 
@@ -39,11 +38,9 @@ export interface OrdersDeps {
   prices: PriceSource;
   feeTiers: Pick<FeeTiersService, 'tierForVolume'>;
   receivers: Pick<ReceiversService, 'findForOrder'>;
-  lifecycle: Pick<OrderLifecycle, 'handlePixNotification'>;
 }
 
 const invalid = (field: string, problem: string) => new AppError('VALIDATION_ERROR', `${field.replace(/^body\./, '')} ${problem}`, { [field]: problem });
-const percent = (fraction: string) => toJsonNumber(decimal(fraction).times(100));
 
 /** The columns quotes and orders share: amounts, rate and fees, as decimal text. */
 function pricingColumns(priced: Pricing, rates: FeeRates) {
@@ -69,7 +66,7 @@ function toQuote(row: QuoteRow): Quote {
     exchangeRate: toJsonNumber(row.exchange_rate),
     amountBrl: toJsonNumber(row.amount_brl),
     amountCrypto: toJsonNumber(row.amount_token),
-    feePercentage: percent(decimal(row.platform_fee_percentage).plus(row.merchant_fee_percentage).toString()),
+    feePercentage: percent(decimal(row.platform_fee_percentage).plus(row.merchant_fee_percentage)),
     platformFeePercentage: percent(row.platform_fee_percentage),
     merchantFeePercentage: percent(row.merchant_fee_percentage),
     platformFeeAmountBrl: toJsonNumber(row.platform_fee_amount_brl),

@@ -6,7 +6,7 @@ import type { OrderSchema } from './schemas.ts';
 export type Order = Static<typeof OrderSchema>;
 
 /** Fractions in the database, percent numbers in the API (DESIGN.md §4). */
-const percent = (fraction: string | ReturnType<typeof decimal>) => toJsonNumber(decimal(fraction).times(100));
+export const percent = (fraction: string | ReturnType<typeof decimal>) => toJsonNumber(decimal(fraction).times(100));
 
 export function toOrder(row: OrderRow, transactions: OrderTransactionRow[], names: { merchantName: string; receiverName: string }): Order {
   const payin = row.type === 'PAYIN';

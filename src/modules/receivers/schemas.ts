@@ -55,7 +55,7 @@ const contactFields = {
   addressState: Type.Optional(BrazilianStateSchema),
   addressZipCode: Type.Optional(Type.String({ minLength: 1, maxLength: 10 })),
 };
-const Name = Type.String({ minLength: 2, maxLength: 255 });
+const Name = Type.String({ minLength: 2, maxLength: 255, pattern: '\\S', description: '2 to 255 characters, not only spaces' });
 const Email = Type.String({ format: 'email', maxLength: 254 });
 
 export const CreateReceiverBody = StrictObject({

@@ -54,11 +54,11 @@ export function registerSandboxRoutes(app: App, services: { receivers: Receivers
         summary: "Pay a PAYIN's PIX charge as the customer",
         description:
           'Drives the sandbox PSP exactly as a real payment: the charge is paid and its notification reaches the order (PAYMENT_RECEIVED, then the worker converts and transfers). `amountBrl` defaults to the order amount; another amount (or a payment after expiry) is refunded automatically.',
-        body: Type.Optional(StrictObject({ amountBrl: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1e13 })) })),
+        body: StrictObject({ amountBrl: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1e13 })) }),
         ...orderRoute,
       },
     },
-    async (request) => services.sandbox.payOrder(merchantIdOf(request), request.params.id, request.body?.amountBrl),
+    async (request) => services.sandbox.payOrder(merchantIdOf(request), request.params.id, request.body.amountBrl),
   );
 
   app.post(
@@ -68,11 +68,11 @@ export function registerSandboxRoutes(app: App, services: { receivers: Receivers
         tags,
         summary: "Make a PAYOUT's deposit arrive on chain",
         description: '`amountCrypto` defaults to the order amount. The worker then queues and sends the PIX; the sandbox bank confirms it.',
-        body: Type.Optional(StrictObject({ amountCrypto: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1e13 })) })),
+        body: StrictObject({ amountCrypto: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1e13 })) }),
         ...orderRoute,
       },
     },
-    async (request) => services.sandbox.depositForOrder(merchantIdOf(request), request.params.id, request.body?.amountCrypto),
+    async (request) => services.sandbox.depositForOrder(merchantIdOf(request), request.params.id, request.body.amountCrypto),
   );
 
   app.post(

@@ -130,10 +130,9 @@ export function createWalletsService(deps: WalletsDeps) {
       throw new AppError('NO_MANAGED_WALLET', message);
     }
     const base = { operation, wallet, ...(requestId ? { requestId } : {}) };
+    let result: T;
     try {
-      const result = await run(wallet);
-      await audit(owner, { ...base, outcome: operation === 'SIGN' ? 'SIGNED' : 'SENT', signature: result.signature, ...(result.fee !== undefined ? { fee: result.fee } : {}) });
-      return result;
+      result = await run(wallet);
     } catch (err) {
       if (err instanceof TransactionRejectedError) {
         await audit(owner, { ...base, outcome: 'REJECTED', reason: err.rejection.reason, message: err.message });
@@ -147,6 +146,12 @@ export function createWalletsService(deps: WalletsDeps) {
       }
       throw err;
     }
+    // Outside the try: once a transaction was sent, a failing audit write must not answer a
+    // failure that would make the client send it again at the sponsor's expense.
+    await audit(owner, { ...base, outcome: operation === 'SIGN' ? 'SIGNED' : 'SENT', signature: result.signature, ...(result.fee !== undefined ? { fee: result.fee } : {}) }).catch(
+      (auditError: unknown) => console.error('wallet sign request succeeded but its audit record failed', { signature: result.signature, auditError }),
+    );
+    return result;
   }
 
   const refuse = (rejection: Rejection | null) => {

@@ -8,7 +8,7 @@ import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
 import type { Db } from './db/database.ts';
 import { requireAdmin, requireMerchant } from './http/auth.ts';
 import { registerErrorHandling, sendError, toAppError } from './http/error-handler.ts';
-import { AppError } from './http/errors.ts';
+import { AppError } from './errors.ts';
 import { registerIdempotency } from './http/idempotency.ts';
 import { createMetrics, instrumentHttp, type Metrics } from './http/metrics.ts';
 import { ADMIN_SECURITY, API_PREFIX, MERCHANT_SECURITY, registerOpenApi } from './http/openapi.ts';

@@ -13,8 +13,10 @@ import { createTokenIssuer } from './modules/auth/tokens.ts';
 import { createFeeTiersService } from './modules/fee-tiers/service.ts';
 import { createLedgerService } from './modules/ledger/service.ts';
 import { createMerchantsService } from './modules/merchants/service.ts';
+import { orderEventDefinitions } from './modules/orders/events.ts';
 import { createOrderLifecycle } from './modules/orders/lifecycle.ts';
 import { createOrdersService } from './modules/orders/service.ts';
+import { receiverEventDefinitions } from './modules/receivers/events.ts';
 import { createReceiversService } from './modules/receivers/service.ts';
 import { createSandboxDriver } from './modules/sandbox/service.ts';
 import { createWebhooksService } from './modules/webhooks/service.ts';
@@ -80,7 +82,13 @@ export async function createServices({ config, db, clock }: ServiceDeps) {
     orders,
     autoCompleteSeconds: config.orders.sandboxAutoCompleteSeconds,
   });
-  const webhooks = createWebhooksService({ db, clock, settings: config.webhooks, secretKey: config.webhookSecretKey, pixProvider: config.pixProvider });
+  const webhooks = createWebhooksService({
+    db,
+    clock,
+    settings: config.webhooks,
+    secretKey: config.webhookSecretKey,
+    events: [...orderEventDefinitions(config.pixProvider), ...receiverEventDefinitions()],
+  });
   return { merchants, auth, feeTiers, receivers, idempotency, webhooks, adapters, lifecycle, orders, sandbox, ledger, clock, wallets };
 }
 

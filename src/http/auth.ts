@@ -5,7 +5,7 @@
  */
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { AuthService, MerchantAuth } from '../modules/auth/service.ts';
-import { AppError } from './errors.ts';
+import { AppError } from '../errors.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

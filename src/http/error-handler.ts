@@ -4,7 +4,7 @@
  * unknown routes, rate limits and anything unexpected (500 without internals).
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify';
-import { AppError, ERROR_STATUS, type ErrorCode, type ErrorDetails } from './errors.ts';
+import { AppError, ERROR_STATUS, type ErrorCode, type ErrorDetails } from '../errors.ts';
 
 export interface ErrorBody {
   error: ErrorCode;

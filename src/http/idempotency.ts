@@ -14,7 +14,7 @@ import type { IdempotencyKeyRow } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { WorkerJob } from '../worker.ts';
 import { merchantIdOf } from './auth.ts';
-import { AppError } from './errors.ts';
+import { AppError } from '../errors.ts';
 import { createIdempotencyRepo, type IdempotencyRepo } from './idempotency-repo.ts';
 import { errorResponses } from './schemas.ts';
 import type { App } from './types.ts';

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppError } from '../../src/http/errors.ts';
+import { AppError } from '../../src/errors.ts';
 import { StrictObject } from '../../src/http/schemas.ts';
 import type { App } from '../../src/http/types.ts';
 import { type TestContext, createTestContext, expectErrorBody } from '../helpers/app.ts';

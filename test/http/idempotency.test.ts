@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { requireMerchant } from '../../src/http/auth.ts';
-import { AppError } from '../../src/http/errors.ts';
+import { AppError } from '../../src/errors.ts';
 import {
   canonicalJson,
   createIdempotencyStore,

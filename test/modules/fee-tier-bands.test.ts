@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../src/http/errors.ts';
+import { AppError } from '../../src/errors.ts';
 import { decimal } from '../../src/lib/money.ts';
 import { type BandRules, bandAt, parseBands, rejectPlatformFeeInBody } from '../../src/modules/fee-tiers/bands.ts';
 

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { decimal } from '../../src/lib/money.ts';
 import { buildCatalog } from '../../src/modules/webhooks/catalog.ts';
+import { orderEventDefinitions } from '../../src/modules/orders/events.ts';
 import { TestClock, type TestContext, type TestMerchant, createTestContext, expectErrorBody } from '../helpers/app.ts';
 import { randomCpf } from '../helpers/documents.ts';
 
@@ -436,7 +437,7 @@ describe('orders', () => {
   it('every order event emitted above matches its published catalog schema, and all eight were emitted', async () => {
     const ajv = new Ajv({ allErrors: true, strict: false });
     addFormats(ajv);
-    const catalog = buildCatalog('sandbox');
+    const catalog = buildCatalog(orderEventDefinitions('sandbox'));
     const rows = (await ctx.database.db.selectFrom('events').select(['event_type', 'payload']).execute()).filter((row) => row.event_type.startsWith('order.'));
     for (const row of rows) {
       const entry = catalog.entries.find((e) => e.name === row.event_type);

@@ -3,9 +3,9 @@ import addFormatsModule from 'ajv-formats';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderEventDefinitions } from '../../src/modules/orders/events.ts';
-import { kycDecisionEvent, RECEIVER_EVENTS } from '../../src/modules/receivers/events.ts';
+import { kycDecisionEvent, RECEIVER_EVENTS, receiverEventDefinitions } from '../../src/modules/receivers/events.ts';
 import { deliveryMetrics } from '../../src/modules/webhooks/metrics.ts';
-import { recordEvent } from '../../src/modules/webhooks/outbox.ts';
+import { recordEvent } from '../../src/db/outbox.ts';
 import { webhooksRepo } from '../../src/modules/webhooks/repo.ts';
 import { createWebhooksService, ROTATION_OVERLAP_MS } from '../../src/modules/webhooks/service.ts';
 import { type TestContext, type TestMerchant, createTestContext, expectErrorBody } from '../helpers/app.ts';
@@ -237,7 +237,7 @@ describe('webhooks', () => {
         clock: testClock(),
         settings: { ...ctx.config.webhooks, allowHttp: false },
         secretKey: ctx.config.webhookSecretKey,
-        pixProvider: 'sandbox',
+        events: [...orderEventDefinitions('sandbox'), ...receiverEventDefinitions()],
         resolve: async (host) => {
           resolved.push(host);
           return (zone[host] ?? []).map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
@@ -417,7 +417,7 @@ describe('webhooks', () => {
         clock: testClock(),
         settings: { ...ctx.config.webhooks, timeoutMs: 200 },
         secretKey: ctx.config.webhookSecretKey,
-        pixProvider: 'sandbox',
+        events: [...orderEventDefinitions('sandbox'), ...receiverEventDefinitions()],
       });
       await service.runDeliveryPass();
       const [again] = (await deliveries(merchant)).data;
@@ -491,7 +491,7 @@ describe('webhooks', () => {
         clock,
         settings: ctx.config.webhooks,
         secretKey: ctx.config.webhookSecretKey,
-        pixProvider: 'sandbox',
+        events: [...orderEventDefinitions('sandbox'), ...receiverEventDefinitions()],
       });
       const merchant = await ctx.createMerchant();
       const receiver = await newReceiver();
@@ -543,7 +543,7 @@ describe('webhooks', () => {
         clock: testClock(),
         settings: { ...ctx.config.webhooks, perEndpointConcurrency: 1 },
         secretKey: ctx.config.webhookSecretKey,
-        pixProvider: 'sandbox',
+        events: [...orderEventDefinitions('sandbox'), ...receiverEventDefinitions()],
       });
       const mine = (claims: Array<{ endpointId: string }>) => claims.filter((claim) => [one.id, two.id].includes(claim.endpointId)).map((claim) => claim.endpointId);
       expect(mine(await service.engine.claim()).sort()).toEqual([one.id, two.id].sort());
@@ -562,7 +562,7 @@ describe('webhooks', () => {
           clock: testClock(),
           settings: { ...ctx.config.webhooks, perEndpointConcurrency },
           secretKey: ctx.config.webhookSecretKey,
-          pixProvider: 'sandbox',
+          events: [...orderEventDefinitions('sandbox'), ...receiverEventDefinitions()],
         });
       const ours = (claims: Array<{ id: string; endpointId: string }>) => claims.filter((claim) => claim.endpointId === endpoint.id).map((claim) => claim.id);
       const [a, b] = await Promise.all([workerWith(4).engine.claim(), workerWith(4).engine.claim()]);
@@ -584,7 +584,7 @@ describe('webhooks', () => {
         clock,
         settings: ctx.config.webhooks,
         secretKey: ctx.config.webhookSecretKey,
-        pixProvider: 'sandbox',
+        events: [...orderEventDefinitions('sandbox'), ...receiverEventDefinitions()],
       });
       const merchant = await ctx.createMerchant();
       const receiver = await newReceiver();

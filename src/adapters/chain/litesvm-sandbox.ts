@@ -8,7 +8,7 @@
 import { createRequire } from 'node:module';
 import { type Address, getBase58Decoder, getBase58Encoder, getTransactionDecoder, type Lamports, type Signature } from '@solana/kit';
 import { FailedTransactionMetadata, LiteSVM } from 'litesvm';
-import { AppError } from '../../http/errors.ts';
+import { AppError } from '../../errors.ts';
 import { ChainUnavailableError, type SignatureStatus, type TransactionChain } from './transactions-port.ts';
 
 export interface LiteSvmSandbox extends TransactionChain {

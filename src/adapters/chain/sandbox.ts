@@ -10,7 +10,7 @@ import { getAddressDecoder, getBase58Decoder } from '@solana/kit';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { SandboxChainTransfersTable } from '../../db/schema.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { decimal } from '../../lib/money.ts';
 import { isSolanaAddress } from '../../lib/solana.ts';

@@ -8,7 +8,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { Db } from '../../db/database.ts';
 import type { SandboxPixChargesTable, SandboxPixPayoutsTable, SandboxPixRefundsTable } from '../../db/schema.ts';
 import type { Selectable } from 'kysely';
-import { AppError } from '../../http/errors.ts';
+import { AppError } from '../../errors.ts';
 import { decimal, toFixedText } from '../../lib/money.ts';
 import { buildStaticPixCode } from '../../lib/pix-brcode.ts';
 import { validatePixKey } from '../../lib/pix-keys.ts';

@@ -2,19 +2,16 @@
  * Operator routes under /admin, guarded by the admin token (see http/auth.ts). Every action is
  * audited by the service that performs it.
  */
-import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { PageOf, PageQuery } from '../../http/pagination.ts';
 import { BODY_ERRORS, IdParams, StrictObject, Uuid, errorResponses } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
 import { CredentialSchema, IssuedCredentialSchema, MerchantSchema } from '../merchants/schemas.ts';
 import type { MerchantsService } from '../merchants/service.ts';
-import type { AuditActor } from './audit.ts';
+import { adminActor } from '../audit/actors.ts';
 
 const ADMIN_ERRORS = [400, 401, 403] as const;
 const tags = ['Admin'];
-
-export const adminActor = (request: FastifyRequest): AuditActor => ({ actor: `admin-api@${request.ip}`, requestId: request.id });
 
 export function registerAdminMerchantRoutes(app: App, merchants: MerchantsService): void {
   app.post(

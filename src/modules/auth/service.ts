@@ -4,7 +4,7 @@
  * valid credentials (403), so responses never reveal which part of a credential was wrong.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { AppError } from '../../http/errors.ts';
+import { AppError } from '../../errors.ts';
 import type { MerchantsService } from '../merchants/service.ts';
 import type { AccessToken, TokenIssuer } from './tokens.ts';
 

@@ -4,7 +4,7 @@
  * unbounded (null), each with a fee rate. Rates are FRACTIONS (0.005 = 0.5 %). Everything is
  * compared and added as decimals, never floats.
  */
-import { AppError, type ErrorDetails } from '../../http/errors.ts';
+import { AppError, type ErrorDetails } from '../../errors.ts';
 import { type Dec, decimal, hasAtMostDecimals } from '../../lib/money.ts';
 
 /** NUMERIC(18,2) holds more, but 15 significant digits is what a JSON number carries exactly. */

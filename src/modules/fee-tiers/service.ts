@@ -11,10 +11,10 @@
 import type { Config } from '../../config.ts';
 import type { Db, Trx } from '../../db/database.ts';
 import type { OrderType } from '../../db/schema.ts';
-import { notFound } from '../../http/errors.ts';
+import { notFound } from '../../errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { type Dec, decimal, toFixedText, toJsonNumber } from '../../lib/money.ts';
-import { type AuditActor, recordAudit } from '../admin/audit.ts';
+import { type AuditActor, recordAudit } from '../audit/record.ts';
 import { MERCHANT_FEE_DECIMALS, PLATFORM_FEE_DECIMALS, VOLUME_DECIMALS, type Band, bandAt, parseBands } from './bands.ts';
 import { type MerchantTierRow, type PlatformTierRow, feeTiersRepo as repo } from './repo.ts';
 

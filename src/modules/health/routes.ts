@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { Type } from 'typebox';
 import type { Db } from '../../db/database.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError } from '../../errors.ts';
 import type { Metrics } from '../../http/metrics.ts';
 import { errorResponses } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';

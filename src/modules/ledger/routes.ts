@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { merchantIdOf } from '../../http/auth.ts';
 import { AUTHENTICATED_ERRORS, BODY_ERRORS, errorResponses } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
-import { adminActor } from '../admin/routes.ts';
+import { adminActor } from '../audit/actors.ts';
 import {
   AdminSettlementRunBody,
   EntryListQuery,

@@ -8,7 +8,7 @@ import type { Db, Trx } from '../../db/database.ts';
 import type { OrderRow } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
-import { type AuditActor, recordAudit } from '../admin/audit.ts';
+import { type AuditActor, recordAudit } from '../audit/record.ts';
 import { decimal, toFixedText, toJsonNumber } from '../../lib/money.ts';
 import { type OrderMovement, type Posting, isBalanced, isMerchantAccount, orderPostings, settlementPostings } from './postings.ts';
 import { ledgerRepo as repo } from './repo.ts';

@@ -5,9 +5,9 @@
  */
 import type { Db, Trx } from '../../db/database.ts';
 import type { MerchantRow, MerchantStatus } from '../../db/schema.ts';
-import { AppError, notFound } from '../../http/errors.ts';
+import { AppError, notFound } from '../../errors.ts';
 import { newId } from '../../lib/ids.ts';
-import { type AuditActor, recordAudit } from '../admin/audit.ts';
+import { type AuditActor, recordAudit } from '../audit/record.ts';
 import { API_KEY_PATTERN, generateCredential, hashSecret, secretMatches } from './credentials.ts';
 import { merchantsRepo as repo } from './repo.ts';
 

@@ -2,7 +2,8 @@
  * The order events of the spec (Events, Order events), defined once: the emitters build their
  * payloads from these definitions and the webhook catalog publishes them.
  */
-import { Type, type TObject, type TProperties } from 'typebox';
+import { Type, type TProperties } from 'typebox';
+import type { EventDefinition } from '../../db/outbox.ts';
 
 export const ORDER_EVENT_COMMON_FIELDS = {
   event: Type.String({ description: 'Event name' }),
@@ -17,13 +18,7 @@ export const ORDER_EVENT_COMMON_FIELDS = {
 /** The PIX provider's name, which names the provider transaction id field (spec: order.pix_sending). */
 export const providerTransactionIdField = (provider: string) => `${provider}TransactionId`;
 
-interface OrderEventDefinition {
-  name: string;
-  description: string;
-  orderTypes: Array<'PAYIN' | 'PAYOUT'>;
-  status: string;
-  payload: TObject;
-}
+type OrderEventDefinition = EventDefinition & { category: 'order'; orderTypes: Array<'PAYIN' | 'PAYOUT'>; status: string };
 
 const define = (
   name: string,
@@ -31,7 +26,15 @@ const define = (
   status: string,
   description: string,
   extra: TProperties,
-): OrderEventDefinition => ({ name, description, orderTypes, status, payload: Type.Object({ ...ORDER_EVENT_COMMON_FIELDS, ...extra }) });
+): OrderEventDefinition => ({
+  name,
+  description,
+  category: 'order',
+  orderTypes,
+  status,
+  statusField: 'status',
+  payload: Type.Object({ ...ORDER_EVENT_COMMON_FIELDS, ...extra }),
+});
 
 const amountBrl = Type.Number({ description: 'BRL amount' });
 const pixKey = Type.String({ description: 'PIX key the payout is sent to' });

@@ -13,7 +13,7 @@ import { decimal, toJsonNumber } from '../../lib/money.ts';
 import { pricePayout } from '../../lib/pricing.ts';
 import type { OrderMovement } from '../ledger/postings.ts';
 import type { LedgerService } from '../ledger/service.ts';
-import { recordEvent } from '../webhooks/outbox.ts';
+import { recordEvent } from '../../db/outbox.ts';
 import { providerTransactionIdField } from './events.ts';
 import { ordersRepo as repo } from './repo.ts';
 import { BEFORE_MONEY, assertTransition } from './state-machine.ts';

@@ -12,7 +12,7 @@ import type { PriceSource } from '../../adapters/prices/port.ts';
 import type { OrderSettings } from '../../config.ts';
 import type { Db, Trx } from '../../db/database.ts';
 import type { OrderRow, OrderType, QuoteRow } from '../../db/schema.ts';
-import { AppError, notFound } from '../../http/errors.ts';
+import { AppError, notFound } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { decimal, hasAtMostDecimals, toFixedText, toJsonNumber } from '../../lib/money.ts';

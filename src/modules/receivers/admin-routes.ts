@@ -1,5 +1,5 @@
 /** Operator routes for receivers: KYC review and status decisions, each audited. */
-import { adminActor } from '../admin/routes.ts';
+import { adminActor } from '../audit/actors.ts';
 import { BODY_ERRORS, IdParams, errorResponses } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
 import { KycRejectBody, ReceiverSchema } from './schemas.ts';

@@ -4,7 +4,7 @@
  */
 import { Type } from 'typebox';
 import type { ReceiversTable } from '../../db/schema.ts';
-import type { OutboxEvent } from '../webhooks/outbox.ts';
+import type { EventDefinition, OutboxEvent } from '../../db/outbox.ts';
 
 const commonFields = {
   event: Type.String({ description: 'Event name' }),
@@ -33,6 +33,18 @@ export const RECEIVER_EVENTS = {
     }),
   },
 } as const;
+
+/** The receiver events as the webhook catalog publishes them. */
+export const receiverEventDefinitions = (): EventDefinition[] =>
+  Object.entries(RECEIVER_EVENTS).map(([name, definition]) => ({
+    name,
+    description: definition.description,
+    category: 'receiver',
+    orderTypes: null,
+    status: definition.kycStatus,
+    statusField: 'kycStatus',
+    payload: definition.payload,
+  }));
 
 type ReceiverRow = Pick<ReceiversTable, 'id' | 'merchant_id' | 'person_type' | 'name' | 'email'>;
 

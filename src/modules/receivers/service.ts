@@ -7,14 +7,14 @@ import type { Static } from 'typebox';
 import type { Config } from '../../config.ts';
 import type { Db, Trx } from '../../db/database.ts';
 import type { KycStatus, ReceiverRow, ReceiverStatus } from '../../db/schema.ts';
-import { AppError, notFound } from '../../http/errors.ts';
+import { AppError, notFound } from '../../errors.ts';
 import { parseDocument } from '../../lib/br-documents.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { hasAtMostDecimals, toFixedText, toJsonNumber } from '../../lib/money.ts';
 import { isSolanaAddress } from '../../lib/solana.ts';
-import { type AuditActor, recordAudit } from '../admin/audit.ts';
-import { recordEvent } from '../webhooks/outbox.ts';
+import { type AuditActor, recordAudit } from '../audit/record.ts';
+import { recordEvent } from '../../db/outbox.ts';
 import { kycDecisionEvent } from './events.ts';
 import { receiversRepo as repo } from './repo.ts';
 import {

@@ -2,7 +2,7 @@
  * Sandbox drivers (DESIGN.md §10), mounted only when SANDBOX_ENABLED: a merchant drives its own
  * receivers and orders through the same code paths a real operator or provider would.
  */
-import { AppError } from '../../http/errors.ts';
+import { AppError } from '../../errors.ts';
 import { merchantIdOf } from '../../http/auth.ts';
 import { AUTHENTICATED_ERRORS, BODY_ERRORS, IdParams, errorResponses } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';

@@ -6,7 +6,7 @@
  * final signer set and the size are checked again on the rewritten message.
  */
 import type { WalletSettings } from '../../config.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError } from '../../errors.ts';
 import type { InstructionView, MessageView } from './transaction.ts';
 
 export const SYSTEM_PROGRAM = '11111111111111111111111111111111';

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { LiteSvmSandbox } from '../../adapters/chain/litesvm-sandbox.ts';
 import { merchantIdOf } from '../../http/auth.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError } from '../../errors.ts';
 import { AUTHENTICATED_ERRORS, BODY_ERRORS, StrictObject, Timestamp, Uuid, errorResponses } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
 import { isSolanaAddress } from '../../lib/solana.ts';

@@ -11,7 +11,7 @@ import type { WalletSettings } from '../../config.ts';
 import type { Db, Trx } from '../../db/database.ts';
 import type { ManagedWalletRow, SignOperation, SignOutcome } from '../../db/schema.ts';
 import { ChainUnavailableError, type TransactionChain } from '../../adapters/chain/transactions-port.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import {

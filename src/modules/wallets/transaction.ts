@@ -11,7 +11,7 @@ import {
   type SignatureBytes,
   type Transaction,
 } from '@solana/kit';
-import { AppError } from '../../http/errors.ts';
+import { AppError } from '../../errors.ts';
 import { checkVersion, TransactionRejectedError } from './inspect.ts';
 
 /** The versions the rules can read (rule 1): others are refused at decoding. */

@@ -1,15 +1,16 @@
 /**
- * The canonical event catalog (GET /webhook/events), generated from the definitions the emitters
- * use (RECEIVER_EVENTS, orderEventDefinitions) plus the webhook.test ping, so the published
- * payload schemas cannot drift from what is sent.
+ * The canonical event catalog (GET /webhook/events), assembled from the definitions each
+ * emitting module publishes (the composition root passes them in) plus our own webhook.test ping,
+ * so the published payload schemas cannot drift from what is sent and webhooks imports no emitter.
  */
 import { Type, type TObject } from 'typebox';
-import { orderEventDefinitions } from '../orders/events.ts';
-import { RECEIVER_EVENTS } from '../receivers/events.ts';
-import type { OutboxEvent } from './outbox.ts';
-
-export const WEBHOOK_TEST = {
+import type { EventDefinition, OutboxEvent } from '../../db/outbox.ts';
+export const WEBHOOK_TEST: EventDefinition = {
   name: 'webhook.test',
+  category: 'webhook',
+  orderTypes: null,
+  status: null,
+  statusField: null,
   description: 'A ping sent on request (POST /webhook/endpoints/{id}/test) to check an endpoint and its signature verification',
   payload: Type.Object({
     event: Type.String({ description: 'Event name' }),
@@ -18,7 +19,7 @@ export const WEBHOOK_TEST = {
     timestamp: Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds' }),
     deliveryId: Type.String({ description: 'Unique identifier of the delivery' }),
   }),
-} as const;
+};
 
 /** The outbox event of a test ping. */
 export function webhookTestEvent(merchantId: string, endpointId: string, at: Date): OutboxEvent {
@@ -56,64 +57,41 @@ function forOrderType(schema: TObject, orderTypes: Array<'PAYIN' | 'PAYOUT'>, ti
   };
 }
 
-/** Every event name the service can emit (the names do not depend on the PIX provider). */
-export const EVENT_NAMES: string[] = [
-  ...new Set([...orderEventDefinitions('provider').map((definition) => definition.name), ...Object.keys(RECEIVER_EVENTS), WEBHOOK_TEST.name]),
-];
-
 export interface Catalog {
   entries: CatalogEntry[];
   names: string[];
 }
 
-export function buildCatalog(pixProvider: string): Catalog {
+/** One entry per event name; definitions sharing a name (order.completed) become one `oneOf` entry. */
+export function buildCatalog(emitted: EventDefinition[]): Catalog {
   const entries: CatalogEntry[] = [];
-  for (const definition of orderEventDefinitions(pixProvider)) {
+  for (const definition of [...emitted, WEBHOOK_TEST]) {
     const existing = entries.find((entry) => entry.name === definition.name);
     if (!existing) {
       entries.push({
         name: definition.name,
         description: definition.description,
-        category: 'order',
-        orderTypes: [...definition.orderTypes],
+        category: definition.category,
+        orderTypes: definition.orderTypes ? [...definition.orderTypes] : null,
         status: definition.status,
-        statusField: 'status',
-        payload: forOrderType(definition.payload, definition.orderTypes),
+        statusField: definition.statusField,
+        payload: definition.orderTypes ? forOrderType(definition.payload, definition.orderTypes) : plain(definition.payload),
       });
       continue;
     }
+    if (!existing.orderTypes || !definition.orderTypes) throw new Error(`${definition.name}: defined twice`);
     // Same name, another shape (order.completed): one entry whose payload is one of the shapes.
     if (existing.status !== definition.status) throw new Error(`${definition.name}: variants report different statuses`);
     const previous = existing.payload.oneOf as JsonSchema[] | undefined;
-    const first = previous ?? [{ ...existing.payload, title: `${existing.name} (${existing.orderTypes!.join(', ')})`, description: existing.description }];
+    const first = previous ?? [{ ...existing.payload, title: `${existing.name} (${existing.orderTypes.join(', ')})`, description: existing.description }];
     existing.payload = {
       oneOf: [
         ...first,
         { ...forOrderType(definition.payload, definition.orderTypes, `${definition.name} (${definition.orderTypes.join(', ')})`), description: definition.description },
       ],
     };
-    existing.orderTypes = [...new Set([...existing.orderTypes!, ...definition.orderTypes])];
+    existing.orderTypes = [...new Set([...existing.orderTypes, ...definition.orderTypes])];
     existing.description = `The order completed; the fields depend on the order type. ${(existing.payload.oneOf as JsonSchema[]).map((variant) => variant.description).join('. ')}`;
   }
-  for (const [name, definition] of Object.entries(RECEIVER_EVENTS)) {
-    entries.push({
-      name,
-      description: definition.description,
-      category: 'receiver',
-      orderTypes: null,
-      status: definition.kycStatus,
-      statusField: 'kycStatus',
-      payload: plain(definition.payload),
-    });
-  }
-  entries.push({
-    name: WEBHOOK_TEST.name,
-    description: WEBHOOK_TEST.description,
-    category: 'webhook',
-    orderTypes: null,
-    status: null,
-    statusField: null,
-    payload: plain(WEBHOOK_TEST.payload),
-  });
   return { entries, names: entries.map((entry) => entry.name) };
 }

@@ -5,22 +5,21 @@ import { AUTHENTICATED_ERRORS, BODY_ERRORS, IdParams, errorResponses } from '../
 import type { App } from '../../http/types.ts';
 import {
   CatalogSchema,
-  CreateEndpointBody,
   CreatedEndpointSchema,
-  DeliveryListQuery,
   DeliverySchema,
   EndpointListSchema,
   EndpointSchema,
   MAX_ENDPOINTS_PER_MERCHANT,
   RotatedSecretSchema,
-  UpdateEndpointBody,
   VERIFY_HELP,
+  eventNamingSchemas,
 } from './schemas.ts';
 import type { WebhooksService } from './service.ts';
 
 const tags = ['Webhook Config'];
 
 export function registerWebhookRoutes(app: App, webhooks: WebhooksService): void {
+  const { CreateEndpointBody, UpdateEndpointBody, DeliveryListQuery } = eventNamingSchemas(webhooks.eventNames);
   app.get(
     '/webhook/events',
     {

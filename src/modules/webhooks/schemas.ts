@@ -1,18 +1,15 @@
 /**
  * Webhook API shapes: endpoints, the delivery log, the catalog. Bodies are strict objects.
  */
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { PageQuery } from '../../http/pagination.ts';
 import { StrictObject, Timestamp, Uuid } from '../../http/schemas.ts';
-import { EVENT_NAMES } from './catalog.ts';
 
 export const DELIVERY_STATUSES = ['PENDING', 'SUCCEEDED', 'FAILED'] as const;
 export const MAX_ENDPOINTS_PER_MERCHANT = 20;
 
 export const VERIFY_HELP =
   'Every delivery is signed per Standard Webhooks (https://www.standardwebhooks.com): headers `webhook-id` (the deliveryId, also in the body), `webhook-timestamp` (Unix seconds) and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}` under the base64-decoded part of the secret after `whsec_`; during the 24 h after a secret rotation two signatures, space-separated, one per secret). Verify the raw body before parsing it, e.g. with the `standardwebhooks` npm package: `new Webhook(secret).verify(rawBody, headers)`, which also rejects timestamps more than 5 minutes off. Answer any 2xx within 10 s; anything else (including redirects, which are not followed) is retried after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then the delivery is FAILED. Delivery is at least once and unordered: de-duplicate on `deliveryId`.';
-
-const EventName = Type.Enum(EVENT_NAMES, { description: 'An event name of GET /webhook/events' });
 
 const Url = Type.String({
   minLength: 1,
@@ -21,24 +18,35 @@ const Url = Type.String({
     'Where deliveries are POSTed. https required; the host must resolve only to public addresses (private, loopback, link-local and metadata addresses are refused, checked at registration and at every attempt). Development setups may allow http:// to local receivers.',
 });
 const Description = Type.String({ maxLength: 255 });
-const EventTypes = Type.Union(
-  [Type.Array(EventName, { minItems: 1, maxItems: 50, uniqueItems: true }), Type.Null()],
-  { description: 'The events this endpoint receives; null or absent for all events' },
-);
-
-export const CreateEndpointBody = StrictObject({
-  url: Url,
-  description: Type.Optional(Description),
-  eventTypes: Type.Optional(EventTypes),
-  enabled: Type.Optional(Type.Boolean({ default: true, description: 'Disabled endpoints receive nothing; their pending deliveries wait until re-enabled' })),
-});
-
-export const UpdateEndpointBody = StrictObject({
-  url: Type.Optional(Url),
-  description: Type.Optional(Type.Union([Description, Type.Null()])),
-  eventTypes: Type.Optional(EventTypes),
-  enabled: Type.Optional(Type.Boolean()),
-});
+/** The request shapes that name events: they accept exactly the catalog's names. */
+export function eventNamingSchemas(eventNames: string[]) {
+  const EventName = Type.Enum(eventNames, { description: 'An event name of GET /webhook/events' });
+  const EventTypes = Type.Union(
+    [Type.Array(EventName, { minItems: 1, maxItems: 50, uniqueItems: true }), Type.Null()],
+    { description: 'The events this endpoint receives; null or absent for all events' },
+  );
+  return {
+    CreateEndpointBody: StrictObject({
+      url: Url,
+      description: Type.Optional(Description),
+      eventTypes: Type.Optional(EventTypes),
+      enabled: Type.Optional(Type.Boolean({ default: true, description: 'Disabled endpoints receive nothing; their pending deliveries wait until re-enabled' })),
+    }),
+    UpdateEndpointBody: StrictObject({
+      url: Type.Optional(Url),
+      description: Type.Optional(Type.Union([Description, Type.Null()])),
+      eventTypes: Type.Optional(EventTypes),
+      enabled: Type.Optional(Type.Boolean()),
+    }),
+    DeliveryListQuery: StrictObject({
+      ...PageQuery,
+      status: Type.Optional(Type.Enum(DELIVERY_STATUSES)),
+      event: Type.Optional(EventName),
+      endpointId: Type.Optional(Uuid()),
+      orderId: Type.Optional(Uuid()),
+    }),
+  };
+}
 
 const endpointFields = {
   id: Uuid(),
@@ -53,6 +61,11 @@ const endpointFields = {
   createdAt: Timestamp(),
   updatedAt: Timestamp(),
 };
+
+type EventNamingSchemas = ReturnType<typeof eventNamingSchemas>;
+export type CreateEndpointInput = Static<EventNamingSchemas['CreateEndpointBody']>;
+export type UpdateEndpointInput = Static<EventNamingSchemas['UpdateEndpointBody']>;
+export type DeliveryListInput = Static<EventNamingSchemas['DeliveryListQuery']>;
 
 export const EndpointSchema = Type.Object(endpointFields, { title: 'WebhookEndpoint' });
 
@@ -106,14 +119,6 @@ export const DeliverySchema = Type.Object(
   },
   { title: 'WebhookDelivery' },
 );
-
-export const DeliveryListQuery = StrictObject({
-  ...PageQuery,
-  status: Type.Optional(Type.Enum(DELIVERY_STATUSES)),
-  event: Type.Optional(EventName),
-  endpointId: Type.Optional(Uuid()),
-  orderId: Type.Optional(Uuid()),
-});
 
 export const CatalogEntrySchema = Type.Object(
   {

@@ -7,22 +7,23 @@ import type { Static } from 'typebox';
 import type { WebhookSettings } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import type { WebhookDeliveryAttemptRow, WebhookDeliveryRow, WebhookEndpointRow } from '../../db/schema.ts';
-import { AppError, notFound } from '../../http/errors.ts';
+import { AppError, notFound } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { buildCatalog, webhookTestEvent } from './catalog.ts';
+import type { EventDefinition } from '../../db/outbox.ts';
 import { createDeliveryEngine, deliveryBody, type PassResult } from './delivery.ts';
 import { createHttpSender, type Sender } from './http-sender.ts';
 import type { DeliveryMetrics } from './metrics.ts';
-import { recordEvent } from './outbox.ts';
+import { recordEvent } from '../../db/outbox.ts';
 import { webhooksRepo as repo } from './repo.ts';
 import {
-  type CreateEndpointBody,
-  type DeliveryListQuery,
+  type CreateEndpointInput,
+  type DeliveryListInput,
   type DeliverySchema,
   type EndpointSchema,
   MAX_ENDPOINTS_PER_MERCHANT,
-  type UpdateEndpointBody,
+  type UpdateEndpointInput,
 } from './schemas.ts';
 import { createSecretBox, generateSecret } from './secrets.ts';
 import { checkWebhookUrl, type Resolver } from './url-policy.ts';
@@ -39,8 +40,8 @@ export interface WebhooksServiceDeps {
   settings: WebhookSettings;
   /** WEBHOOK_SECRET_KEY: encrypts endpoint secrets at rest. */
   secretKey: string;
-  /** Names the provider transaction id field of order.pix_sending in the catalog. */
-  pixProvider: string;
+  /** Every event the other modules emit, for the catalog (wired by the composition root). */
+  events: EventDefinition[];
   /** Tests inject a resolver; production uses the system's. */
   resolve?: Resolver;
   /** Tests may replace the HTTP transport. */
@@ -79,7 +80,7 @@ function toDelivery(row: WebhookDeliveryRow & { payload: Record<string, unknown>
 
 export function createWebhooksService(deps: WebhooksServiceDeps) {
   const { db, clock, settings } = deps;
-  const catalog = buildCatalog(deps.pixProvider);
+  const catalog = buildCatalog(deps.events);
   const secretBox = createSecretBox(deps.secretKey);
   const policy = { allowHttp: settings.allowHttp, allowPrivateTargets: settings.allowPrivateTargets };
   const send = deps.send ?? createHttpSender({ policy, ...(deps.resolve ? { resolve: deps.resolve } : {}) });
@@ -129,8 +130,9 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
 
   return {
     catalog: () => ({ data: catalog.entries }),
+    eventNames: catalog.names,
 
-    async createEndpoint(merchantId: string, input: Static<typeof CreateEndpointBody>) {
+    async createEndpoint(merchantId: string, input: CreateEndpointInput) {
       const url = await checkUrl(input.url);
       const secret = generateSecret();
       const row = await db.transaction().execute(async (trx) => {
@@ -164,7 +166,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
       return endpoint!;
     },
 
-    async updateEndpoint(merchantId: string, id: string, input: Static<typeof UpdateEndpointBody>): Promise<Endpoint> {
+    async updateEndpoint(merchantId: string, id: string, input: UpdateEndpointInput): Promise<Endpoint> {
       if (Object.keys(input).length === 0) {
         throw new AppError('VALIDATION_ERROR', 'At least one field must be provided', { body: 'must have at least one field' });
       }
@@ -229,7 +231,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
       return deliveryWithAttempts(merchantId, deliveryId);
     },
 
-    async listDeliveries(merchantId: string, query: Static<typeof DeliveryListQuery>) {
+    async listDeliveries(merchantId: string, query: DeliveryListInput) {
       const { page, limit, ...filters } = query;
       const { rows, total } = await repo.listDeliveries(db, merchantId, filters, { offset: (page - 1) * limit, limit });
       const attempts = await repo.attemptsOf(

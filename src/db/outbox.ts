@@ -3,8 +3,9 @@
  * its own transaction, so the change and its notification commit together or not at all.
  * Delivery to merchants' endpoints reads these rows afterwards.
  */
-import type { Trx } from '../../db/database.ts';
-import { newId } from '../../lib/ids.ts';
+import type { TObject } from 'typebox';
+import type { Trx } from './database.ts';
+import { newId } from '../lib/ids.ts';
 
 export interface OutboxEvent {
   merchantId: string;
@@ -34,3 +35,20 @@ export async function recordEvent(trx: Trx, event: OutboxEvent): Promise<Recorde
   return { id: row.id, createdAt: row.created_at };
 }
 
+
+/**
+ * What a module publishes about an event it records: the webhook catalog is assembled from
+ * these by the composition root, so the module that emits an event also owns its definition.
+ */
+export interface EventDefinition {
+  name: string;
+  description: string;
+  category: 'order' | 'receiver' | 'webhook';
+  /** The order types it is sent for; null for events not about an order. */
+  orderTypes: Array<'PAYIN' | 'PAYOUT'> | null;
+  /** The value the event reports in `statusField` (order status, or KYC status for receivers). */
+  status: string | null;
+  statusField: 'status' | 'kycStatus' | null;
+  /** The flat payload, `event` and `deliveryId` included. */
+  payload: TObject;
+}

@@ -7,7 +7,7 @@ import { settlementJob } from './modules/ledger/job.ts';
 import { webhookDeliveryJob } from './modules/webhooks/job.ts';
 import type { RuntimeConfig } from './runtime-config.ts';
 import type { Services } from './services.ts';
-import type { WorkerJob } from './worker.ts';
+import type { WorkerJob } from './lib/worker-job.ts';
 
 /** `metrics`: the process's one registry, shared with the api role when both run here. */
 export function createWorkerJobs(services: Services, config: RuntimeConfig, metrics: Metrics): WorkerJob[] {

@@ -4,13 +4,7 @@
  * can run and any of them may be killed at any instant.
  */
 import type { FastifyBaseLogger } from 'fastify';
-
-export interface WorkerJob {
-  name: string;
-  intervalMs: number;
-  /** One pass over the work that is due; errors are logged and the next pass retries. */
-  run(signal: AbortSignal): Promise<void>;
-}
+import type { WorkerJob } from './lib/worker-job.ts';
 
 export interface Worker {
   stop(): Promise<void>;

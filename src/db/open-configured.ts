@@ -1,5 +1,4 @@
 import path from 'node:path';
-import type { Config } from '../config.ts';
 import { type DatabaseHandle, openDatabase } from './database.ts';
 import { acquireEmbeddedLock } from './embedded-lock.ts';
 import { migrateToLatest } from './migrate.ts';
@@ -9,8 +8,15 @@ import { migrateToLatest } from './migrate.ts';
  * under $DATA_DIR/pglite (locked to this process). Unless told otherwise, pending migrations
  * are applied before it is handed out.
  */
+export interface DatabaseSettings {
+  /** `postgresql://...`; absent: the embedded PGlite under `dataDir`. */
+  databaseUrl?: string | undefined;
+  databasePoolMax: number;
+  dataDir: string;
+}
+
 export async function openConfiguredDatabase(
-  config: Config,
+  config: DatabaseSettings,
   options: { migrate?: boolean } = {},
 ): Promise<DatabaseHandle & { migrated: string[] }> {
   let handle: DatabaseHandle;

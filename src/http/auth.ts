@@ -4,8 +4,26 @@
  * before the body is read, so an unauthenticated caller costs no parsing.
  */
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
-import type { AuthService, MerchantAuth } from '../modules/auth/service.ts';
 import { AppError } from '../errors.ts';
+
+/** Who a merchant request comes from, as the auth module establishes it. */
+export interface MerchantAuth {
+  merchantId: string;
+  credentialId: string;
+  method: 'api-key' | 'bearer';
+}
+
+export interface AuthHeaders {
+  'x-api-key'?: string | string[] | undefined;
+  'x-api-secret'?: string | string[] | undefined;
+  authorization?: string | undefined;
+}
+
+/** What the guards need from the auth module (wired by the app, so http imports no module). */
+export interface Authenticator {
+  authenticateMerchant(headers: AuthHeaders): Promise<MerchantAuth>;
+  isAdmin(authorization: string | undefined): boolean;
+}
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -19,7 +37,7 @@ export function merchantIdOf(request: FastifyRequest): string {
   return request.merchantAuth.merchantId;
 }
 
-export function requireMerchant(auth: AuthService): onRequestAsyncHookHandler {
+export function requireMerchant(auth: Authenticator): onRequestAsyncHookHandler {
   return async (request: FastifyRequest, _reply: FastifyReply) => {
     request.merchantAuth = await auth.authenticateMerchant(request.headers);
   };
@@ -29,7 +47,7 @@ export function requireMerchant(auth: AuthService): onRequestAsyncHookHandler {
  * Admin routes take `Authorization: Bearer <ADMIN_TOKEN>`. Valid merchant credentials are
  * answered 403 (known caller, not allowed), anything else 401.
  */
-export function requireAdmin(auth: AuthService): onRequestAsyncHookHandler {
+export function requireAdmin(auth: Authenticator): onRequestAsyncHookHandler {
   return async (request: FastifyRequest, _reply: FastifyReply) => {
     if (auth.isAdmin(request.headers.authorization)) return;
     // A known merchant (even a disabled one) is refused as not allowed, anyone else as unknown.

@@ -12,7 +12,7 @@ import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Db } from '../db/database.ts';
 import type { IdempotencyKeyRow } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
-import type { WorkerJob } from '../worker.ts';
+import type { WorkerJob } from '../lib/worker-job.ts';
 import { merchantIdOf } from './auth.ts';
 import { AppError } from '../errors.ts';
 import { createIdempotencyRepo, type IdempotencyRepo } from './idempotency-repo.ts';

@@ -5,20 +5,10 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../../errors.ts';
+import type { AuthHeaders, MerchantAuth } from '../../http/auth.ts';
 import type { MerchantsService } from '../merchants/service.ts';
 import type { AccessToken, TokenIssuer } from './tokens.ts';
 
-export interface MerchantAuth {
-  merchantId: string;
-  credentialId: string;
-  method: 'api-key' | 'bearer';
-}
-
-export interface AuthHeaders {
-  'x-api-key'?: string | string[] | undefined;
-  'x-api-secret'?: string | string[] | undefined;
-  authorization?: string | undefined;
-}
 
 const unauthorized = (message: string) => new AppError('UNAUTHORIZED', message);
 const DISABLED = () => new AppError('FORBIDDEN', 'Merchant is disabled');

@@ -1,7 +1,7 @@
 /** The worker job: delivery passes on an interval, draining what is due before it sleeps. */
 import type { WebhookSettings } from '../../config.ts';
 import type { Metrics } from '../../http/metrics.ts';
-import type { WorkerJob } from '../../worker.ts';
+import type { WorkerJob } from '../../lib/worker-job.ts';
 import { deliveryMetrics } from './metrics.ts';
 import type { WebhooksService } from './service.ts';
 

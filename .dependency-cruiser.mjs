@@ -1,0 +1,99 @@
+/**
+ * The layer rules of docs/ARCHITECTURE.md ("Layers"), checked by `npm run lint:deps` in CI.
+ * Type-only imports count: a type is a dependency on the module that owns it.
+ */
+const own = '^src/';
+
+export default {
+  forbidden: [
+    {
+      name: 'no-folder-cycles',
+      comment: 'Folders depend on each other one way only.',
+      severity: 'error',
+      scope: 'folder',
+      from: { path: own },
+      to: { circular: true },
+    },
+    {
+      name: 'no-file-cycles',
+      severity: 'error',
+      from: { path: own },
+      to: { circular: true },
+    },
+    {
+      name: 'lib-imports-only-lib',
+      comment: 'src/lib holds pure helpers: nothing of the service beneath them.',
+      severity: 'error',
+      from: { path: '^src/lib/' },
+      to: { path: own, pathNot: '^src/lib/' },
+    },
+    {
+      name: 'kernel-imports-only-lib',
+      comment: 'The error catalogue is the floor every layer stands on.',
+      severity: 'error',
+      from: { path: '^src/errors\\.ts$' },
+      to: { path: own, pathNot: '^src/lib/' },
+    },
+    {
+      name: 'db-imports-only-lib-and-kernel',
+      comment: 'The database layer knows no module, no HTTP, no configuration.',
+      severity: 'error',
+      from: { path: '^src/db/' },
+      to: { path: own, pathNot: ['^src/db/', '^src/lib/', '^src/errors\\.ts$'] },
+    },
+    {
+      name: 'adapters-import-no-module-or-http',
+      comment: 'External systems sit behind ports; they serve the modules and never call back up.',
+      severity: 'error',
+      from: { path: '^src/adapters/' },
+      to: { path: ['^src/modules/', '^src/http/', '^src/(app|services|worker|jobs|main)\\.ts$'] },
+    },
+    {
+      name: 'http-imports-no-module',
+      comment: 'Cross-cutting HTTP plumbing is below the modules: modules use it, never the reverse.',
+      severity: 'error',
+      from: { path: '^src/http/' },
+      to: { path: ['^src/modules/', '^src/(app|services|worker|jobs|main|config)\\.ts$'] },
+    },
+    {
+      name: 'modules-do-not-reach-the-runtime',
+      comment: 'Modules are wired by the composition root; they never import it or the process roles.',
+      severity: 'error',
+      from: { path: '^src/modules/' },
+      to: { path: '^src/(app|services|worker|jobs|main)\\.ts$' },
+    },
+    {
+      name: 'orders-is-a-leaf',
+      comment: 'Ledger, receivers and webhooks serve orders; they import nothing of it.',
+      severity: 'error',
+      from: { path: '^src/modules/(ledger|receivers|webhooks)/' },
+      to: { path: '^src/modules/orders/' },
+    },
+    {
+      name: 'webhooks-import-no-emitter',
+      comment: 'The catalog is assembled by the composition root from each module’s events.',
+      severity: 'error',
+      from: { path: '^src/modules/webhooks/' },
+      to: { path: '^src/modules/', pathNot: '^src/modules/webhooks/' },
+    },
+    {
+      name: 'audit-imports-no-module',
+      severity: 'error',
+      from: { path: '^src/modules/audit/' },
+      to: { path: '^src/modules/', pathNot: '^src/modules/audit/' },
+    },
+    {
+      name: 'wallet-keys-take-settings',
+      comment: 'Key handling gets its settings passed in; it never reads the configuration itself.',
+      severity: 'error',
+      from: { path: '^src/modules/wallets/keys\\.ts$' },
+      to: { path: '^src/config' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js', '.json'] },
+  },
+};

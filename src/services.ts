@@ -34,6 +34,7 @@ export async function createServices({ config, db, clock }: ServiceDeps) {
   const feeTiers = createFeeTiersService({ db, settings: config.feeTiers });
   const merchants = createMerchantsService({
     db,
+    clock,
     apiSecretPepper: config.apiSecretPepper,
     onMerchantCreated: [feeTiers.initializeForMerchant],
   });

@@ -4,6 +4,7 @@
  * overwrite or delete the answer of the request that took it.
  */
 import type { Db } from '../db/database.ts';
+import { purgeOlderThan } from '../db/leases.ts';
 import type { IdempotencyKeyRow } from '../db/schema.ts';
 
 export interface NewIdempotencyKey {
@@ -112,25 +113,8 @@ export function createIdempotencyRepo(db: Db) {
      * Deletes up to `limit` rows created before `cutoff`; returns how many. Rows another worker
      * is deleting are skipped, not waited for.
      */
-    async deleteCreatedBefore(cutoff: Date, limit: number): Promise<number> {
-      const result = await db
-        .deleteFrom('idempotency_keys')
-        .where(({ eb, refTuple, selectFrom }) =>
-          eb(
-            refTuple('merchant_id', 'key'),
-            'in',
-            selectFrom('idempotency_keys')
-              .select(['merchant_id', 'key'])
-              .where('created_at', '<', cutoff)
-              .orderBy('created_at')
-              .limit(limit)
-              .forUpdate()
-              .skipLocked()
-              .$asTuple('merchant_id', 'key'),
-          ),
-        )
-        .executeTakeFirst();
-      return Number(result.numDeletedRows);
+    deleteCreatedBefore(cutoff: Date, limit: number): Promise<number> {
+      return purgeOlderThan(db, { table: 'idempotency_keys', column: 'created_at', cutoff, limit });
     },
   };
 }

@@ -24,10 +24,10 @@ export const merchantsRepo = {
   },
 
   /** Guarded: only changes a merchant whose status is `from`. */
-  setMerchantStatus(db: Executor, id: string, from: MerchantStatus, to: MerchantStatus) {
+  setMerchantStatus(db: Executor, id: string, from: MerchantStatus, to: MerchantStatus, now: Date) {
     return db
       .updateTable('merchants')
-      .set({ status: to, updated_at: new Date() })
+      .set({ status: to, updated_at: now })
       .where('id', '=', id)
       .where('status', '=', from)
       .returningAll()
@@ -47,10 +47,10 @@ export const merchantsRepo = {
       .execute();
   },
 
-  revokeCredential(db: Executor, merchantId: string, credentialId: string) {
+  revokeCredential(db: Executor, merchantId: string, credentialId: string, now: Date) {
     return db
       .updateTable('api_credentials')
-      .set({ revoked_at: new Date() })
+      .set({ revoked_at: now })
       .where('id', '=', credentialId)
       .where('merchant_id', '=', merchantId)
       .where('revoked_at', 'is', null)

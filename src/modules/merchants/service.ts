@@ -6,6 +6,7 @@
 import type { Db, Trx } from '../../db/database.ts';
 import type { MerchantRow, MerchantStatus } from '../../db/schema.ts';
 import { AppError, notFound } from '../../errors.ts';
+import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { type AuditActor, recordAudit } from '../audit/record.ts';
 import { API_KEY_PATTERN, generateCredential, hashSecret, secretMatches } from './credentials.ts';
@@ -50,13 +51,14 @@ const toCredential = (row: { id: string; key_id: string; created_at: Date; revok
 
 export interface MerchantsDeps {
   db: Db;
+  clock: Clock;
   apiSecretPepper: string;
   /** Other modules' set-up for a new merchant (e.g. its fee tiers), run in the creation transaction. */
   onMerchantCreated?: Array<(trx: Trx, merchantId: string) => Promise<void>>;
 }
 
 export function createMerchantsService(deps: MerchantsDeps) {
-  const { db, apiSecretPepper } = deps;
+  const { db, clock, apiSecretPepper } = deps;
   // Hashing a dummy secret for unknown keys keeps their timing close to that of known keys.
   const unknownKeyHash = hashSecret(apiSecretPepper, 'unknown');
 
@@ -106,7 +108,7 @@ export function createMerchantsService(deps: MerchantsDeps) {
         const current = await repo.findMerchant(trx, id);
         if (!current) throw notFound('Merchant');
         if (current.status === to) return toMerchant(current);
-        const updated = await repo.setMerchantStatus(trx, id, current.status, to);
+        const updated = await repo.setMerchantStatus(trx, id, current.status, to, clock.now());
         if (!updated) throw new AppError('CONFLICT', 'Merchant status changed concurrently; retry');
         await recordAudit(trx, by, {
           action: to === 'DISABLED' ? 'merchant.disable' : 'merchant.enable',
@@ -140,7 +142,7 @@ export function createMerchantsService(deps: MerchantsDeps) {
     /** Revocation takes effect at once, for key+secret and for tokens already issued. */
     async revokeCredential(merchantId: string, credentialId: string, by: AuditActor): Promise<Credential> {
       return db.transaction().execute(async (trx) => {
-        const revoked = await repo.revokeCredential(trx, merchantId, credentialId);
+        const revoked = await repo.revokeCredential(trx, merchantId, credentialId, clock.now());
         if (!revoked) {
           const existing = await repo.findCredential(trx, merchantId, credentialId);
           if (!existing) throw notFound('Credential');

@@ -48,10 +48,10 @@ export const receiversRepo = {
     return db.updateTable('receivers').set({ wallet_address: walletAddress }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
   },
 
-  update(db: Db, id: string, merchantId: string, changes: Updateable<ReceiversTable>) {
+  update(db: Db, id: string, merchantId: string, changes: Updateable<ReceiversTable>, now: Date) {
     return db
       .updateTable('receivers')
-      .set({ ...changes, updated_at: new Date() })
+      .set({ ...changes, updated_at: now })
       .where('id', '=', id)
       .where('merchant_id', '=', merchantId)
       .returningAll()
@@ -59,10 +59,10 @@ export const receiversRepo = {
   },
 
   /** Guarded transition: changes the row only while its KYC status is still `from`. */
-  updateIfKycStatus(db: Db, id: string, from: KycStatus, changes: Updateable<ReceiversTable>) {
+  updateIfKycStatus(db: Db, id: string, from: KycStatus, changes: Updateable<ReceiversTable>, now: Date) {
     return db
       .updateTable('receivers')
-      .set({ ...changes, updated_at: new Date() })
+      .set({ ...changes, updated_at: now })
       .where('id', '=', id)
       .where('kyc_status', '=', from)
       .returningAll()
@@ -70,10 +70,10 @@ export const receiversRepo = {
   },
 
   /** Guarded transition: changes the row only while its status is still `from`. */
-  updateIfStatus(db: Db, id: string, from: ReceiverStatus, changes: Updateable<ReceiversTable>) {
+  updateIfStatus(db: Db, id: string, from: ReceiverStatus, changes: Updateable<ReceiversTable>, now: Date) {
     return db
       .updateTable('receivers')
-      .set({ ...changes, updated_at: new Date() })
+      .set({ ...changes, updated_at: now })
       .where('id', '=', id)
       .where('status', '=', from)
       .returningAll()

@@ -133,7 +133,7 @@ export function createReceiversService(deps: { db: Db; clock: Clock; defaults: C
       }
       const now = clock.now();
       const { to, changes, decision } = apply(row, now);
-      const updated = await repo.updateIfKycStatus(trx, id, row.kyc_status, { ...changes, kyc_status: to });
+      const updated = await repo.updateIfKycStatus(trx, id, row.kyc_status, { ...changes, kyc_status: to }, now);
       if (!updated) throw new AppError('CONFLICT', 'Receiver changed concurrently; retry');
       if (decision) await recordEvent(trx, kycDecisionEvent(updated, decision, now));
       await recordAudit(trx, options.by, {
@@ -228,7 +228,7 @@ export function createReceiversService(deps: { db: Db; clock: Clock; defaults: C
       if (Object.keys(changes).length === 0) {
         throw new AppError('VALIDATION_ERROR', 'At least one field must be provided', { body: 'must have at least one field' });
       }
-      const row = await repo.update(db, id, merchantId, changes);
+      const row = await repo.update(db, id, merchantId, changes, clock.now());
       if (!row) throw notFound('Receiver');
       return toReceiver(row);
     },
@@ -238,11 +238,17 @@ export function createReceiversService(deps: { db: Db; clock: Clock; defaults: C
     },
 
     async replaceLimits(merchantId: string, id: string, limits: ReceiverLimits) {
-      const row = await repo.update(db, id, merchantId, {
-        daily_limit_brl: limitText(limits.dailyLimitBrl, 'body.dailyLimitBrl'),
-        daily_transaction_limit: limits.dailyTransactionLimit,
-        night_transactions_enabled: limits.nightTransactionsEnabled,
-      });
+      const row = await repo.update(
+        db,
+        id,
+        merchantId,
+        {
+          daily_limit_brl: limitText(limits.dailyLimitBrl, 'body.dailyLimitBrl'),
+          daily_transaction_limit: limits.dailyTransactionLimit,
+          night_transactions_enabled: limits.nightTransactionsEnabled,
+        },
+        clock.now(),
+      );
       if (!row) throw notFound('Receiver');
       return { receiverId: id, ...limitsOf(row) };
     },
@@ -270,11 +276,17 @@ export function createReceiversService(deps: { db: Db; clock: Clock; defaults: C
           previous_rejection_reason: row.kyc_rejection_reason,
           submitted_at: now,
         });
-        const updated = await repo.updateIfKycStatus(trx, id, row.kyc_status, {
-          kyc_status: 'SUBMITTED',
-          kyc_submitted_at: now,
-          kyc_rejection_reason: null,
-        });
+        const updated = await repo.updateIfKycStatus(
+          trx,
+          id,
+          row.kyc_status,
+          {
+            kyc_status: 'SUBMITTED',
+            kyc_submitted_at: now,
+            kyc_rejection_reason: null,
+          },
+          now,
+        );
         if (!updated) throw new AppError('CONFLICT', 'Receiver changed concurrently; retry');
         return {
           receiverId: id,
@@ -326,7 +338,7 @@ export function createReceiversService(deps: { db: Db; clock: Clock; defaults: C
         const row = await repo.find(trx, id, undefined, { forUpdate: true });
         if (!row) throw notFound('Receiver');
         const to = statusAfter(action, row);
-        const updated = await repo.updateIfStatus(trx, id, row.status, { status: to });
+        const updated = await repo.updateIfStatus(trx, id, row.status, { status: to }, clock.now());
         if (!updated) throw new AppError('CONFLICT', 'Receiver changed concurrently; retry');
         await recordAudit(trx, by, {
           action: `receiver.${action}`,

@@ -5,6 +5,7 @@
  */
 import type { Insertable } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { leaseFree, leaseHeld } from '../../db/leases.ts';
 import type { WebhookDeliveriesTable, WebhookDeliveryAttemptsTable, WebhookDeliveryStatus, WebhookEndpointsTable } from '../../db/schema.ts';
 
 export interface DeliveryFilters {
@@ -159,7 +160,7 @@ export const webhooksRepo = {
       .select(['d.id', 'd.endpoint_id'])
       .where('d.status', '=', 'PENDING')
       .where('d.next_attempt_at', '<=', now)
-      .where((eb) => eb.or([eb('d.claimed_until', 'is', null), eb('d.claimed_until', '<', now)]))
+      .where(leaseFree(now, 'd.claimed_until'))
       .where('e.enabled', '=', true)
       .where('e.deleted_at', 'is', null)
       .orderBy('d.next_attempt_at')
@@ -184,7 +185,7 @@ export const webhooksRepo = {
       .select(['endpoint_id', (eb) => eb.fn.countAll<number>().as('count')])
       .where('endpoint_id', 'in', endpointIds)
       .where('status', '=', 'PENDING')
-      .where('claimed_until', '>=', now)
+      .where(leaseHeld(now))
       .groupBy('endpoint_id')
       .execute();
     return new Map(rows.map((row) => [row.endpoint_id, Number(row.count)]));

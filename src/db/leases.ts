@@ -1,0 +1,63 @@
+/**
+ * The one claim mechanism of background work. A row is due when its due column has passed; a
+ * worker claims due rows with FOR UPDATE SKIP LOCKED (other workers take the rest, nobody waits)
+ * and writes a lease (`claimed_until`); a worker that dies leaves its lease to lapse, and any
+ * worker may then claim the row again. Writes that finish the work are conditioned on the lease
+ * still being the claimer's, so a late worker cannot overwrite a reclaimed row.
+ */
+import { sql, type SqlBool } from 'kysely';
+import type { Db } from './database.ts';
+
+/** Tables whose rows are claimed by workers (each has `id` and `claimed_until`). */
+export type LeasedTable = 'orders' | 'webhook_deliveries';
+
+/** Tables purged by age. */
+export type PurgedTable = 'idempotency_keys';
+
+/** The row is not held: never claimed, released, or its lease lapsed. */
+export const leaseFree = (now: Date, column = 'claimed_until') => sql<SqlBool>`(${sql.ref(column)} is null or ${sql.ref(column)} < ${now})`;
+
+/** The row is held by a live lease. */
+export const leaseHeld = (now: Date, column = 'claimed_until') => sql<SqlBool>`${sql.ref(column)} >= ${now}`;
+
+export const leaseEnd = (now: Date, leaseMs: number) => new Date(now.getTime() + leaseMs);
+
+/**
+ * Claims up to `limit` due rows of `table` in one statement: the oldest due first, rows another
+ * worker holds skipped. Returns the claimed ids with the lease written.
+ */
+export async function claimDue(
+  db: Db,
+  spec: { table: LeasedTable; dueColumn: string; now: Date; limit: number; leaseMs: number },
+): Promise<string[]> {
+  const { table, dueColumn, now, limit } = spec;
+  const result = await sql<{ id: string }>`
+    with due as (
+      select id from ${sql.table(table)}
+      where ${sql.ref(dueColumn)} <= ${now} and ${leaseFree(now)}
+      order by ${sql.ref(dueColumn)}, id
+      limit ${limit}
+      for update skip locked
+    )
+    update ${sql.table(table)} as claimed set claimed_until = ${leaseEnd(now, spec.leaseMs)}
+    from due where claimed.id = due.id
+    returning claimed.id`.execute(db);
+  return result.rows.map((row) => row.id);
+}
+
+/**
+ * Deletes up to `limit` rows whose `column` is before `cutoff`; returns how many. Rows another
+ * worker is deleting are skipped, not waited for, so several workers purge side by side.
+ */
+export async function purgeOlderThan(db: Db, spec: { table: PurgedTable; column: string; cutoff: Date; limit: number }): Promise<number> {
+  const { table, column, cutoff, limit } = spec;
+  const result = await sql`
+    delete from ${sql.table(table)} where ctid in (
+      select ctid from ${sql.table(table)}
+      where ${sql.ref(column)} < ${cutoff}
+      order by ${sql.ref(column)}
+      limit ${limit}
+      for update skip locked
+    )`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}

@@ -5,7 +5,7 @@
  */
 import type { Db } from '../db/database.ts';
 import { purgeOlderThan } from '../db/leases.ts';
-import type { IdempotencyKeyRow } from '../db/schema.ts';
+import type { IdempotencyKeyRow } from './idempotency-tables.ts';
 
 export interface NewIdempotencyKey {
   merchantId: string;

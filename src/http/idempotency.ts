@@ -10,7 +10,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Db } from '../db/database.ts';
-import type { IdempotencyKeyRow } from '../db/schema.ts';
+import type { IdempotencyKeyRow } from './idempotency-tables.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { WorkerJob } from '../lib/worker-job.ts';
 import { merchantIdOf } from './auth.ts';

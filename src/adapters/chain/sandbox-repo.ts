@@ -1,7 +1,7 @@
 /** SQL of the sandbox chain. Every function takes the transaction (or root db) it runs in. */
 import type { Insertable } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { SandboxChainDepositsTable, SandboxChainTransfersTable } from '../../db/schema.ts';
+import type { SandboxChainDepositsTable, SandboxChainTransfersTable } from './sandbox-tables.ts';
 
 export const chainSandboxRepo = {
   /** Inserts unless the order already has an address; then returns undefined. */

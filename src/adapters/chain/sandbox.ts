@@ -9,7 +9,7 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { getAddressDecoder, getBase58Decoder } from '@solana/kit';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { SandboxChainTransfersTable } from '../../db/schema.ts';
+import type { SandboxChainTransfersTable } from './sandbox-tables.ts';
 import { AppError } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { decimal } from '../../lib/money.ts';

@@ -5,7 +5,7 @@
  */
 import type { Insertable } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { SandboxPixChargesTable, SandboxPixPayoutsTable, SandboxPixRefundsTable } from '../../db/schema.ts';
+import type { SandboxPixChargesTable, SandboxPixPayoutsTable, SandboxPixRefundsTable } from './sandbox-tables.ts';
 
 export const pixSandboxRepo = {
   /** Inserts unless the txid or its reference is taken; then returns undefined. */

@@ -6,7 +6,7 @@
  */
 import type { Clock } from '../../lib/clock.ts';
 import type { Db } from '../../db/database.ts';
-import type { SandboxPixChargesTable, SandboxPixPayoutsTable, SandboxPixRefundsTable } from '../../db/schema.ts';
+import type { SandboxPixChargesTable, SandboxPixPayoutsTable, SandboxPixRefundsTable } from './sandbox-tables.ts';
 import type { Selectable } from 'kysely';
 import { AppError } from '../../errors.ts';
 import { decimal, toFixedText } from '../../lib/money.ts';

@@ -1,5 +1,5 @@
 import type { Db as Executor } from '../../db/database.ts';
-import type { MerchantRow, MerchantStatus } from '../../db/schema.ts';
+import type { MerchantRow, MerchantStatus } from './tables.ts';
 
 /** Every function takes the transaction (or the root db) it runs in. */
 

@@ -4,7 +4,7 @@
  * authentication relies on.
  */
 import type { Db, Trx } from '../../db/database.ts';
-import type { MerchantRow, MerchantStatus } from '../../db/schema.ts';
+import type { MerchantRow, MerchantStatus } from './tables.ts';
 import { AppError, notFound } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';

@@ -3,7 +3,7 @@
  * here are what the emitter builds and what the webhook catalog will publish.
  */
 import { Type } from 'typebox';
-import type { ReceiversTable } from '../../db/schema.ts';
+import type { ReceiversTable } from './tables.ts';
 import type { EventDefinition, OutboxEvent } from '../../db/outbox.ts';
 
 const commonFields = {

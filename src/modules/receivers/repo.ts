@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.ts';
-import type { KycStatus, PersonType, ReceiverStatus, ReceiversTable } from '../../db/schema.ts';
+import type { KycStatus, PersonType, ReceiverStatus, ReceiversTable } from './tables.ts';
 import type { Insertable, Updateable } from 'kysely';
 
 /** Every function takes the transaction (or root db) it runs in; every read is scoped by merchant. */

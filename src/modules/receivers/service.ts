@@ -6,7 +6,7 @@
 import type { Static } from 'typebox';
 import type { Config } from '../../config.ts';
 import type { Db, Trx } from '../../db/database.ts';
-import type { KycStatus, ReceiverRow, ReceiverStatus } from '../../db/schema.ts';
+import type { KycStatus, ReceiverRow, ReceiverStatus } from './tables.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { parseDocument } from '../../lib/br-documents.ts';
 import type { Clock } from '../../lib/clock.ts';

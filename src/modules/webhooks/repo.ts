@@ -6,7 +6,7 @@
 import type { Insertable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { leaseFree, leaseHeld } from '../../db/leases.ts';
-import type { WebhookDeliveriesTable, WebhookDeliveryAttemptsTable, WebhookDeliveryStatus, WebhookEndpointsTable } from '../../db/schema.ts';
+import type { WebhookDeliveriesTable, WebhookDeliveryAttemptsTable, WebhookDeliveryStatus, WebhookEndpointsTable } from './tables.ts';
 
 export interface DeliveryFilters {
   status?: WebhookDeliveryStatus;

@@ -6,7 +6,7 @@
 import type { Static } from 'typebox';
 import type { WebhookSettings } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
-import type { WebhookDeliveryAttemptRow, WebhookDeliveryRow, WebhookEndpointRow } from '../../db/schema.ts';
+import type { WebhookDeliveryAttemptRow, WebhookDeliveryRow, WebhookEndpointRow } from './tables.ts';
 import { AppError, notFound } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';

@@ -1,0 +1,49 @@
+/**
+ * Tables of the sandbox chain (src/adapters/chain/sandbox.ts). Merged into the database's table map
+ * (`Database` in src/db/schema.ts) so repos query them through the one Kysely instance.
+ */
+import type { DefaultedTimestamp } from '../../db/schema.ts';
+
+export type SandboxTransferStatus = 'PENDING' | 'CONFIRMED' | 'FAILED';
+
+export interface SandboxChainDepositAddressesTable {
+  address: string;
+  order_id: string;
+  token: string;
+  created_at: DefaultedTimestamp;
+}
+
+export interface SandboxChainDepositsTable {
+  tx_hash: string;
+  deposit_address: string;
+  token: string;
+  amount: string;
+  created_at: DefaultedTimestamp;
+}
+
+export interface SandboxChainTransfersTable {
+  tx_hash: string;
+  idempotency_key: string;
+  token: string;
+  amount: string;
+  destination: string;
+  status: SandboxTransferStatus;
+  error: string | null;
+  created_at: DefaultedTimestamp;
+  updated_at: DefaultedTimestamp;
+}
+
+export interface SandboxChainTransferFailuresTable {
+  destination: string;
+  error: string;
+  created_at: DefaultedTimestamp;
+}
+
+declare module '../../db/schema.ts' {
+  interface Database {
+    sandbox_chain_deposit_addresses: SandboxChainDepositAddressesTable;
+    sandbox_chain_deposits: SandboxChainDepositsTable;
+    sandbox_chain_transfers: SandboxChainTransfersTable;
+    sandbox_chain_transfer_failures: SandboxChainTransferFailuresTable;
+  }
+}

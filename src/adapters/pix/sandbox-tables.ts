@@ -1,0 +1,62 @@
+/**
+ * Tables of the sandbox PSP (src/adapters/pix/sandbox.ts). Merged into the database's table map
+ * (`Database` in src/db/schema.ts) so repos query them through the one Kysely instance.
+ */
+import type { ColumnType } from 'kysely';
+import type { DefaultedTimestamp, NullableTimestamp } from '../../db/schema.ts';
+
+export type SandboxChargeStatus = 'ATIVA' | 'CONCLUIDA' | 'REMOVIDA_PELO_USUARIO_RECEBEDOR' | 'REMOVIDA_PELO_PSP';
+
+export type SandboxRefundStatus = 'EM_PROCESSAMENTO' | 'DEVOLVIDO' | 'NAO_REALIZADO';
+
+export type SandboxPayoutStatus = 'PROCESSING' | 'CONFIRMED' | 'FAILED';
+
+export interface SandboxPixChargesTable {
+  txid: string;
+  /** 62/05 of the static code: the txid's first 25 characters (unique). */
+  reference: string;
+  amount_brl: string;
+  description: string | null;
+  pix_copia_e_cola: string;
+  status: ColumnType<SandboxChargeStatus, SandboxChargeStatus | undefined, SandboxChargeStatus>;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+  /** The PIX that paid the charge: set together when it is paid. */
+  end_to_end_id: string | null;
+  paid_amount_brl: string | null;
+  paid_at: NullableTimestamp;
+  created_at: DefaultedTimestamp;
+}
+
+export interface SandboxPixRefundsTable {
+  refund_id: string;
+  end_to_end_id: string;
+  amount_brl: string;
+  description: string;
+  status: ColumnType<SandboxRefundStatus, SandboxRefundStatus | undefined, SandboxRefundStatus>;
+  failure_reason: string | null;
+  created_at: DefaultedTimestamp;
+  settled_at: NullableTimestamp;
+}
+
+export interface SandboxPixPayoutsTable {
+  provider_transaction_id: string;
+  idempotency_key: string;
+  pix_key: string;
+  pix_key_type: 'CPF' | 'CNPJ' | 'EMAIL' | 'PHONE' | 'EVP';
+  amount_brl: string;
+  recipient_name: string | null;
+  description: string;
+  status: ColumnType<SandboxPayoutStatus, SandboxPayoutStatus | undefined, SandboxPayoutStatus>;
+  end_to_end_id: string | null;
+  failure_reason: string | null;
+  created_at: DefaultedTimestamp;
+  settled_at: NullableTimestamp;
+}
+
+declare module '../../db/schema.ts' {
+  interface Database {
+    sandbox_pix_charges: SandboxPixChargesTable;
+    sandbox_pix_refunds: SandboxPixRefundsTable;
+    sandbox_pix_payouts: SandboxPixPayoutsTable;
+  }
+}

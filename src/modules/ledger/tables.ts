@@ -1,0 +1,57 @@
+/**
+ * Tables of the double-entry ledger and settlements. Merged into the database's table map
+ * (`Database` in src/db/schema.ts) so repos query them through the one Kysely instance.
+ */
+import type { ColumnType } from 'kysely';
+import type { DefaultedTimestamp } from '../../db/schema.ts';
+
+export interface LedgerAccountsTable {
+  id: string;
+  code: string;
+  merchant_id: string | null;
+  currency: string;
+  created_at: DefaultedTimestamp;
+}
+
+export interface LedgerEntriesTable {
+  id: string;
+  merchant_id: string;
+  kind: string;
+  reference_type: 'order' | 'settlement' | 'entry';
+  reference_id: string;
+  created_at: ColumnType<Date, Date | string, never>;
+}
+
+export interface LedgerPostingsTable {
+  id: string;
+  entry_id: string;
+  account_id: string;
+  currency: string;
+  /** Debits positive, credits negative; NUMERIC text. */
+  amount: string;
+}
+
+export interface SettlementsTable {
+  id: string;
+  merchant_id: string;
+  period_start: ColumnType<Date, Date | string, never>;
+  period_end: ColumnType<Date, Date | string, never>;
+  amount_brl: string;
+  entries_count: number;
+  created_at: ColumnType<Date, Date | string, never>;
+}
+
+export interface SettledEntriesTable {
+  entry_id: string;
+  settlement_id: string;
+}
+
+declare module '../../db/schema.ts' {
+  interface Database {
+    ledger_accounts: LedgerAccountsTable;
+    ledger_entries: LedgerEntriesTable;
+    ledger_postings: LedgerPostingsTable;
+    settlements: SettlementsTable;
+    settled_entries: SettledEntriesTable;
+  }
+}

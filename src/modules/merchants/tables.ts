@@ -1,0 +1,36 @@
+/**
+ * Tables of merchants and their API credentials. Merged into the database's table map
+ * (`Database` in src/db/schema.ts) so repos query them through the one Kysely instance.
+ */
+import type { Selectable } from 'kysely';
+import type { DefaultedTimestamp, NullableTimestamp } from '../../db/schema.ts';
+
+export type MerchantStatus = 'ACTIVE' | 'DISABLED';
+
+export interface MerchantsTable {
+  id: string;
+  name: string;
+  status: MerchantStatus;
+  created_at: DefaultedTimestamp;
+  updated_at: DefaultedTimestamp;
+}
+
+export interface ApiCredentialsTable {
+  id: string;
+  merchant_id: string;
+  /** Public key id, e.g. mk_..., sent as x-api-key. */
+  key_id: string;
+  /** HMAC-SHA256 of the secret under the pepper, hex. The secret itself is never stored. */
+  secret_hash: string;
+  created_at: DefaultedTimestamp;
+  revoked_at: NullableTimestamp;
+}
+
+export type MerchantRow = Selectable<MerchantsTable>;
+
+declare module '../../db/schema.ts' {
+  interface Database {
+    merchants: MerchantsTable;
+    api_credentials: ApiCredentialsTable;
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * Tables of receivers and their KYC submissions, with their enumerations. Merged into the database's table map
+ * (`Database` in src/db/schema.ts) so repos query them through the one Kysely instance.
+ */
+import type { ColumnType, Selectable } from 'kysely';
+import type { DefaultedTimestamp, Json, NullableTimestamp } from '../../db/schema.ts';
+
+export type PersonType = 'PF' | 'PJ';
+
+export type DocumentType = 'CPF' | 'CNPJ';
+
+export type ReceiverStatus = 'PENDING' | 'ACTIVE' | 'SUSPENDED' | 'BLOCKED';
+
+export type KycStatus = 'PENDING' | 'SUBMITTED' | 'UNDER_REVIEW' | 'APPROVED' | 'REJECTED';
+
+export interface ReceiversTable {
+  id: string;
+  merchant_id: string;
+  person_type: PersonType;
+  document_type: DocumentType;
+  /** Normalised: bare uppercase digits/letters. */
+  document: string;
+  name: string;
+  email: string;
+  phone: string | null;
+  address_street: string | null;
+  address_number: string | null;
+  address_complement: string | null;
+  address_neighborhood: string | null;
+  address_city: string | null;
+  address_state: string | null;
+  address_zip_code: string | null;
+  status: ColumnType<ReceiverStatus, ReceiverStatus | undefined, ReceiverStatus>;
+  kyc_status: ColumnType<KycStatus, KycStatus | undefined, KycStatus>;
+  kyc_rejection_reason: string | null;
+  kyc_submitted_at: NullableTimestamp;
+  kyc_reviewed_at: NullableTimestamp;
+  wallet_address: string | null;
+  managed_wallet_requested: ColumnType<boolean, boolean | undefined, boolean>;
+  /** NUMERIC: a decimal string, never a float. */
+  daily_limit_brl: string | null;
+  daily_transaction_limit: number | null;
+  night_transactions_enabled: boolean;
+  created_at: DefaultedTimestamp;
+  updated_at: DefaultedTimestamp;
+}
+
+export interface ReceiverKycSubmissionsTable {
+  id: string;
+  receiver_id: string;
+  /** DATE as 'YYYY-MM-DD' text (parsed as text on both drivers: no time zone shifts). */
+  birth_date: string | null;
+  incorporation_date: string | null;
+  mother_name: string | null;
+  documents: Json<Array<{ type: string; reference: string }>>;
+  previous_rejection_reason: string | null;
+  submitted_at: DefaultedTimestamp;
+}
+
+export type ReceiverRow = Selectable<ReceiversTable>;
+
+declare module '../../db/schema.ts' {
+  interface Database {
+    receivers: ReceiversTable;
+    receiver_kyc_submissions: ReceiverKycSubmissionsTable;
+  }
+}

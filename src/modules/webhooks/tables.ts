@@ -1,0 +1,79 @@
+/**
+ * Tables of webhook endpoints, their secrets, deliveries and attempts. Merged into the database's table map
+ * (`Database` in src/db/schema.ts) so repos query them through the one Kysely instance.
+ */
+import type { ColumnType, Selectable } from 'kysely';
+import type { DefaultedTimestamp, NullableTimestamp } from '../../db/schema.ts';
+
+export type WebhookDeliveryStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
+
+export interface WebhookEndpointsTable {
+  id: string;
+  merchant_id: string;
+  url: string;
+  description: string | null;
+  /** null: every event; else the event names the endpoint receives. */
+  event_types: ColumnType<string[] | null, string | null, string | null>;
+  enabled: ColumnType<boolean, boolean | undefined, boolean>;
+  created_at: DefaultedTimestamp;
+  updated_at: DefaultedTimestamp;
+  deleted_at: NullableTimestamp;
+}
+
+export interface WebhookEndpointSecretsTable {
+  id: string;
+  endpoint_id: string;
+  /** AES-256-GCM ciphertext of the whsec_ secret (see modules/webhooks/secrets.ts). */
+  secret_ciphertext: string;
+  created_at: DefaultedTimestamp;
+  /** null for the current secret; the previous one signs until then. */
+  expires_at: NullableTimestamp;
+}
+
+export interface WebhookDeliveriesTable {
+  /** The deliveryId (webhook-id header). */
+  id: string;
+  merchant_id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  order_id: string | null;
+  status: ColumnType<WebhookDeliveryStatus, WebhookDeliveryStatus | undefined, WebhookDeliveryStatus>;
+  attempts: ColumnType<number, number | undefined, number>;
+  retries_used: ColumnType<number, number | undefined, number>;
+  next_attempt_at: NullableTimestamp;
+  claimed_until: NullableTimestamp;
+  claim_token: string | null;
+  last_attempt_at: NullableTimestamp;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: DefaultedTimestamp;
+  updated_at: DefaultedTimestamp;
+}
+
+export interface WebhookDeliveryAttemptsTable {
+  id: string;
+  delivery_id: string;
+  attempt_number: number;
+  attempted_at: ColumnType<Date, Date | string, Date | string>;
+  succeeded: boolean;
+  status_code: number | null;
+  latency_ms: number;
+  error: string | null;
+  response_body: string | null;
+}
+
+export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
+
+export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
+
+export type WebhookDeliveryAttemptRow = Selectable<WebhookDeliveryAttemptsTable>;
+
+declare module '../../db/schema.ts' {
+  interface Database {
+    webhook_endpoints: WebhookEndpointsTable;
+    webhook_endpoint_secrets: WebhookEndpointSecretsTable;
+    webhook_deliveries: WebhookDeliveriesTable;
+    webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
+  }
+}

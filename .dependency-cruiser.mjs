@@ -46,7 +46,7 @@ export default {
       comment: 'External systems sit behind ports; they serve the modules and never call back up.',
       severity: 'error',
       from: { path: '^src/adapters/' },
-      to: { path: ['^src/modules/', '^src/http/', '^src/(app|services|worker|jobs|main)\\.ts$'] },
+      to: { path: ['^src/modules/', '^src/http/', '^src/(app|services|worker|jobs|main|config|runtime-config)\\.ts$'] },
     },
     {
       name: 'http-imports-no-module',

@@ -61,7 +61,7 @@ export async function createServices({ config, db, clock }: ServiceDeps) {
     onReceiverCreated: async (trx, receiver) => (receiver.managedWalletRequested ? wallets.createForReceiver(trx, receiver) : undefined),
   });
   const idempotency = createIdempotencyStore({ db, clock });
-  const adapters = createAdapters({ db, clock, config });
+  const adapters = createAdapters({ db, clock, settings: { pix: config.pix, usdcBrlRate: config.sandbox.usdcBrlRate } });
   const ledger = createLedgerService({ db, clock });
   const lifecycle = createOrderLifecycle({ db, clock, ledger, pix: adapters.pix, chain: adapters.chain, minAmountBrl: config.orders.minAmountBrl, tokenDecimals: config.orders.tokens });
   const orders = createOrdersService({

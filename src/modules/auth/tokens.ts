@@ -5,7 +5,7 @@
  * so revoking that credential also ends its tokens.
  */
 import { createPrivateKey, createPublicKey, randomUUID } from 'node:crypto';
-import { calculateJwkThumbprint, createLocalJWKSet, exportJWK, type JWK, jwtVerify, SignJWT } from 'jose';
+import { calculateJwkThumbprint, exportJWK, type JWK, jwtVerify, SignJWT } from 'jose';
 
 export interface TokenSettings {
   privateKeyPem: string;
@@ -39,12 +39,13 @@ export interface PublicJwk {
 export async function createTokenIssuer(settings: TokenSettings) {
   const privateKey = createPrivateKey(settings.privateKeyPem);
   if (privateKey.asymmetricKeyType !== 'ed25519') throw new Error('JWT_PRIVATE_KEY must be an Ed25519 key');
-  const publicJwk: JWK = await exportJWK(createPublicKey(privateKey));
+  // Verification uses the KeyObject itself: no JWK import or key-set lookup per request.
+  const publicKey = createPublicKey(privateKey);
+  const publicJwk: JWK = await exportJWK(publicKey);
   const kid = await calculateJwkThumbprint(publicJwk);
   const jwks: { keys: PublicJwk[] } = {
     keys: [{ kty: 'OKP', crv: 'Ed25519', x: String(publicJwk.x), kid, alg: ALGORITHM, use: 'sig' }],
   };
-  const keySet = createLocalJWKSet(jwks);
 
   return {
     jwks: () => jwks,
@@ -65,7 +66,7 @@ export async function createTokenIssuer(settings: TokenSettings) {
     /** The token's subject, or null for any token that is not ours, intact and current. */
     async verify(token: string): Promise<TokenSubject | null> {
       try {
-        const { payload } = await jwtVerify(token, keySet, {
+        const { payload } = await jwtVerify(token, publicKey, {
           algorithms: [ALGORITHM],
           issuer: settings.issuer,
           audience: settings.audience,

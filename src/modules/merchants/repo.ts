@@ -68,24 +68,13 @@ export const merchantsRepo = {
   },
 
   /** The one query of key+secret authentication: the credential and its merchant's status. */
-  findCredentialByKey(db: Executor, keyId: string) {
+  /** The one query of authentication, by key id (key + secret) or by credential id (bearer). */
+  findCredentialForAuth(db: Executor, by: { keyId: string } | { id: string }) {
     return db
       .selectFrom('api_credentials as c')
       .innerJoin('merchants as m', 'm.id', 'c.merchant_id')
-      .select(['c.id', 'c.merchant_id', 'c.secret_hash', 'c.revoked_at', 'm.status as merchant_status'])
-      .where('c.key_id', '=', keyId)
-      .executeTakeFirst();
-  },
-
-  /** The one query of bearer authentication: the token's credential must still be live. */
-  findLiveCredential(db: Executor, merchantId: string, credentialId: string) {
-    return db
-      .selectFrom('api_credentials as c')
-      .innerJoin('merchants as m', 'm.id', 'c.merchant_id')
-      .select(['c.id', 'm.status as merchant_status'])
-      .where('c.id', '=', credentialId)
-      .where('c.merchant_id', '=', merchantId)
-      .where('c.revoked_at', 'is', null)
+      .select(['c.id', 'c.key_id', 'c.merchant_id', 'c.secret_hash', 'c.revoked_at', 'm.status as merchant_status'])
+      .where('keyId' in by ? 'c.key_id' : 'c.id', '=', 'keyId' in by ? by.keyId : by.id)
       .executeTakeFirst();
   },
 

@@ -10,6 +10,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { type AuditActor, recordAudit } from '../audit/record.ts';
 import { API_KEY_PATTERN, generateCredential, hashSecret, secretMatches } from './credentials.ts';
+import { type CachedCredential, createCredentialCache } from './credential-cache.ts';
 import { merchantsRepo as repo } from './repo.ts';
 
 export interface Merchant {
@@ -55,12 +56,34 @@ export interface MerchantsDeps {
   apiSecretPepper: string;
   /** Other modules' set-up for a new merchant (e.g. its fee tiers), run in the creation transaction. */
   onMerchantCreated?: Array<(trx: Trx, merchantId: string) => Promise<void>>;
+  /** How long authentication may use a credential read earlier (another process's revocation or disable shows within it); 0 reads every time. */
+  credentialCacheTtlMs?: number;
 }
+
+const DEFAULT_CREDENTIAL_CACHE_TTL_MS = 5_000;
 
 export function createMerchantsService(deps: MerchantsDeps) {
   const { db, clock, apiSecretPepper } = deps;
   // Hashing a dummy secret for unknown keys keeps their timing close to that of known keys.
   const unknownKeyHash = hashSecret(apiSecretPepper, 'unknown');
+  const cache = createCredentialCache({ ttlMs: deps.credentialCacheTtlMs ?? DEFAULT_CREDENTIAL_CACHE_TTL_MS });
+
+  async function credentialFor(by: { keyId: string } | { id: string }): Promise<CachedCredential | undefined> {
+    const cached = 'keyId' in by ? cache.byKey(by.keyId) : cache.byId(by.id);
+    if (cached) return cached;
+    const row = await repo.findCredentialForAuth(db, by);
+    if (!row) return undefined;
+    const credential = {
+      id: row.id,
+      keyId: row.key_id,
+      merchantId: row.merchant_id,
+      secretHash: row.secret_hash,
+      revoked: row.revoked_at !== null,
+      merchantActive: row.merchant_status === 'ACTIVE',
+    };
+    cache.remember(credential);
+    return credential;
+  }
 
   async function issueCredentialIn(trx: Db, merchantId: string): Promise<IssuedCredential> {
     const generated = generateCredential(apiSecretPepper);
@@ -104,7 +127,7 @@ export function createMerchantsService(deps: MerchantsDeps) {
 
     /** DISABLED merchants keep their data but every authenticated call answers 403. */
     async setMerchantStatus(id: string, to: MerchantStatus, by: AuditActor): Promise<Merchant> {
-      return db.transaction().execute(async (trx) => {
+      const merchant = await db.transaction().execute(async (trx) => {
         const current = await repo.findMerchant(trx, id);
         if (!current) throw notFound('Merchant');
         if (current.status === to) return toMerchant(current);
@@ -118,6 +141,9 @@ export function createMerchantsService(deps: MerchantsDeps) {
         });
         return toMerchant(updated);
       });
+      // After the commit: forgetting earlier could let a concurrent request cache the old status.
+      cache.forgetMerchant(id);
+      return merchant;
     },
 
     async issueCredential(merchantId: string, by: AuditActor): Promise<IssuedCredential> {
@@ -141,7 +167,7 @@ export function createMerchantsService(deps: MerchantsDeps) {
 
     /** Revocation takes effect at once, for key+secret and for tokens already issued. */
     async revokeCredential(merchantId: string, credentialId: string, by: AuditActor): Promise<Credential> {
-      return db.transaction().execute(async (trx) => {
+      const credential = await db.transaction().execute(async (trx) => {
         const revoked = await repo.revokeCredential(trx, merchantId, credentialId, clock.now());
         if (!revoked) {
           const existing = await repo.findCredential(trx, merchantId, credentialId);
@@ -156,24 +182,26 @@ export function createMerchantsService(deps: MerchantsDeps) {
         });
         return toCredential(revoked);
       });
+      cache.forgetCredential(credentialId);
+      return credential;
     },
 
     /** Checks an x-api-key / x-api-secret pair. The secret is verified before anything else is revealed. */
     async checkKeyAndSecret(apiKey: string, apiSecret: string): Promise<CredentialCheck> {
-      const row = API_KEY_PATTERN.test(apiKey) ? await repo.findCredentialByKey(db, apiKey) : undefined;
-      if (!secretMatches(apiSecretPepper, apiSecret, row?.secret_hash ?? unknownKeyHash) || !row) {
+      const credential = API_KEY_PATTERN.test(apiKey) ? await credentialFor({ keyId: apiKey }) : undefined;
+      if (!secretMatches(apiSecretPepper, apiSecret, credential?.secretHash ?? unknownKeyHash) || !credential) {
         return { ok: false, reason: 'unknown' };
       }
-      if (row.revoked_at) return { ok: false, reason: 'revoked' };
-      if (row.merchant_status !== 'ACTIVE') return { ok: false, reason: 'merchant_disabled' };
-      return { ok: true, merchantId: row.merchant_id, credentialId: row.id };
+      if (credential.revoked) return { ok: false, reason: 'revoked' };
+      if (!credential.merchantActive) return { ok: false, reason: 'merchant_disabled' };
+      return { ok: true, merchantId: credential.merchantId, credentialId: credential.id };
     },
 
     /** Checks that the credential a token was issued from is still live. */
     async checkTokenCredential(merchantId: string, credentialId: string): Promise<CredentialCheck> {
-      const row = await repo.findLiveCredential(db, merchantId, credentialId);
-      if (!row) return { ok: false, reason: 'revoked' };
-      if (row.merchant_status !== 'ACTIVE') return { ok: false, reason: 'merchant_disabled' };
+      const credential = await credentialFor({ id: credentialId });
+      if (!credential || credential.revoked || credential.merchantId !== merchantId) return { ok: false, reason: 'revoked' };
+      if (!credential.merchantActive) return { ok: false, reason: 'merchant_disabled' };
       return { ok: true, merchantId, credentialId };
     },
   };

@@ -1,0 +1,97 @@
+/**
+ * The in-process credential cache behind authentication: entries expire after the TTL, and
+ * this process's own revocations and disables are forgotten at once.
+ */
+import { describe, expect, it } from 'vitest';
+import { type CachedCredential, createCredentialCache } from '../../../src/modules/merchants/credential-cache.ts';
+import { createTestContext } from '../../helpers/app.ts';
+
+const credential = (overrides: Partial<CachedCredential> = {}): CachedCredential => ({
+  id: 'c1',
+  keyId: 'mk_1',
+  merchantId: 'm1',
+  secretHash: 'h',
+  revoked: false,
+  merchantActive: true,
+  ...overrides,
+});
+
+describe('credential cache', () => {
+  it('answers by key and by id until the TTL passes', () => {
+    let now = 0;
+    const cache = createCredentialCache({ ttlMs: 5000, now: () => now });
+    cache.remember(credential());
+    expect(cache.byKey('mk_1')?.id).toBe('c1');
+    expect(cache.byId('c1')?.keyId).toBe('mk_1');
+    now = 4999;
+    expect(cache.byKey('mk_1')).toBeDefined();
+    now = 5000;
+    expect(cache.byKey('mk_1')).toBeUndefined();
+    expect(cache.byId('c1')).toBeUndefined();
+  });
+
+  it('forgets one credential, or every credential of a merchant', () => {
+    const cache = createCredentialCache({ ttlMs: 5000, now: () => 0 });
+    cache.remember(credential());
+    cache.remember(credential({ id: 'c2', keyId: 'mk_2' }));
+    cache.remember(credential({ id: 'c3', keyId: 'mk_3', merchantId: 'm2' }));
+    cache.forgetCredential('c1');
+    expect(cache.byKey('mk_1')).toBeUndefined();
+    expect(cache.byKey('mk_2')).toBeDefined();
+    cache.forgetMerchant('m1');
+    expect(cache.byId('c2')).toBeUndefined();
+    expect(cache.byId('c3')?.merchantId).toBe('m2');
+  });
+
+  it('keeps nothing with a TTL of 0', () => {
+    const cache = createCredentialCache({ ttlMs: 0, now: () => 0 });
+    cache.remember(credential());
+    expect(cache.byKey('mk_1')).toBeUndefined();
+  });
+});
+
+describe('authentication through the cache', () => {
+  it('a revocation in this process takes effect at once, for key+secret and bearer', async () => {
+    const ctx = await createTestContext();
+    try {
+      const merchant = await ctx.createMerchant();
+      const bearer = await ctx.bearerFor(merchant);
+      const get = (headers: Record<string, string>) => ctx.app.inject({ method: 'GET', url: '/api/v1/merchant', headers });
+      expect((await get(merchant.headers)).statusCode).toBe(200);
+      expect((await get(bearer)).statusCode).toBe(200);
+      await ctx.app.services.merchants.revokeCredential(merchant.merchantId, merchant.credentialId, { actor: 'test' });
+      expect((await get(merchant.headers)).statusCode).toBe(401);
+      expect((await get(bearer)).statusCode).toBe(401);
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it('disabling a merchant in this process takes effect at once', async () => {
+    const ctx = await createTestContext();
+    try {
+      const merchant = await ctx.createMerchant();
+      const get = () => ctx.app.inject({ method: 'GET', url: '/api/v1/merchant', headers: merchant.headers });
+      expect((await get()).statusCode).toBe(200);
+      await ctx.app.services.merchants.setMerchantStatus(merchant.merchantId, 'DISABLED', { actor: 'test' });
+      expect((await get()).statusCode).toBe(403);
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it('another process sees a revocation once its cached entry expires (bounded staleness)', async () => {
+    const ctx = await createTestContext();
+    try {
+      const merchant = await ctx.createMerchant();
+      const other = await ctx.buildApp();
+      const get = () => other.inject({ method: 'GET', url: '/api/v1/merchant', headers: merchant.headers });
+      expect((await get()).statusCode).toBe(200);
+      await ctx.app.services.merchants.revokeCredential(merchant.merchantId, merchant.credentialId, { actor: 'test' });
+      await new Promise((resolve) => setTimeout(resolve, 5_100));
+      expect((await get()).statusCode).toBe(401);
+    } finally {
+      await ctx.close();
+    }
+  });
+});

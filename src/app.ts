@@ -4,7 +4,7 @@
  */
 import rateLimit from '@fastify/rate-limit';
 import { Format, registerAjvFormats, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import type { Db } from './db/database.ts';
 import { requireAdmin, requireMerchant } from './http/auth.ts';
 import { registerErrorHandling, sendError, toAppError } from './http/error-handler.ts';
@@ -59,6 +59,20 @@ Format.Set('uuid', (value) => UUID_PATTERN.test(value));
 const isRfc3339DateTime = Format.Get('date-time')!;
 Format.Set('date-time', (value) => isRfc3339DateTime(value) && Number.isFinite(Date.parse(value)));
 
+/** The request's one log line: what was asked, by whom, the answer and how long it took. */
+async function logRequestCompletion(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  request.log.info(
+    {
+      method: request.method,
+      route: request.routeOptions.url ?? request.url.split('?')[0],
+      statusCode: reply.statusCode,
+      durationMs: Math.round(reply.elapsedTime * 100) / 100,
+      ...(request.merchantAuth ? { merchantId: request.merchantAuth.merchantId } : {}),
+    },
+    'request completed',
+  );
+}
+
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, db } = deps;
   const clock = deps.clock ?? systemClock;
@@ -68,7 +82,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const app = Fastify({
     loggerInstance: deps.logger ?? createLogger(config.logLevel),
     genReqId: requestIdFor,
-    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    // One line per request, written at completion by logRequestCompletion (not Fastify's two).
+    logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     // Slow clients must not hold sockets forever.
@@ -93,6 +108,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  app.addHook('onResponse', logRequestCompletion);
   registerErrorHandling(app);
   instrumentHttp(app, metrics);
   await registerOpenApi(app);

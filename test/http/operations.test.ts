@@ -46,4 +46,27 @@ describe('operations: health, readiness, metrics, logs', () => {
     for (const secret of [merchant.apiSecret, token.authorization!.slice(7), ADMIN_TOKEN]) expect(log).not.toContain(secret);
     expect(log).not.toMatch(/sk_[A-Za-z0-9_-]{43}/);
   });
+
+  it('logs one line per request, at completion, with its route, status, duration and merchant', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(...chunk.toString().split('\n').filter(Boolean));
+        done();
+      },
+    });
+    const app = await ctx.buildApp({}, createLogger('info', sink));
+    const merchant = await ctx.createMerchant();
+    const response = await app.inject({ url: '/api/v1/merchant?x=1', headers: { ...merchant.headers, 'x-request-id': 'log-line-1' } });
+    const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry.requestId === 'log-line-1');
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({
+      msg: 'request completed',
+      method: 'GET',
+      route: '/api/v1/merchant',
+      statusCode: response.statusCode,
+      merchantId: merchant.merchantId,
+    });
+    expect(entries[0]!.durationMs).toEqual(expect.any(Number));
+  });
 });

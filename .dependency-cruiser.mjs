@@ -35,6 +35,13 @@ export default {
       to: { path: own, pathNot: '^src/lib/' },
     },
     {
+      name: 'config-imports-only-lib',
+      comment: 'Settings are read before anything else exists; they depend on pure helpers only.',
+      severity: 'error',
+      from: { path: '^src/config(\\.ts$|/)' },
+      to: { path: own, pathNot: ['^src/config(\\.ts$|/)', '^src/lib/'] },
+    },
+    {
       name: 'db-imports-only-lib-and-kernel',
       comment: 'The database layer knows no module, no HTTP, no configuration.',
       severity: 'error',
@@ -46,14 +53,14 @@ export default {
       comment: 'External systems sit behind ports; they serve the modules and never call back up.',
       severity: 'error',
       from: { path: '^src/adapters/' },
-      to: { path: ['^src/modules/', '^src/http/', '^src/(app|services|worker|jobs|main|config|runtime-config)\\.ts$'] },
+      to: { path: ['^src/modules/', '^src/http/', '^src/config/', '^src/(app|services|worker|jobs|main|config|runtime-config)\\.ts$'] },
     },
     {
       name: 'http-imports-no-module',
       comment: 'Cross-cutting HTTP plumbing is below the modules: modules use it, never the reverse.',
       severity: 'error',
       from: { path: '^src/http/' },
-      to: { path: ['^src/modules/', '^src/(app|services|worker|jobs|main|config)\\.ts$'] },
+      to: { path: ['^src/modules/', '^src/config/', '^src/(app|services|worker|jobs|main|config|runtime-config)\\.ts$'] },
     },
     {
       name: 'modules-do-not-reach-the-runtime',

@@ -1,5 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { Type } from 'typebox';
+import { Value } from 'typebox/value';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
+import { variablesOf } from '../src/config/env.ts';
+import { ENV_SCHEMA } from '../src/config/schema.ts';
 
 function problemsOf(env: Record<string, string>): string[] {
   try {
@@ -75,4 +80,109 @@ describe('config', () => {
     const problems = problemsOf({ NODE_ENV: 'production' });
     expect(problems.map((p) => p.split(' ')[0])).toEqual(['JWT_PRIVATE_KEY', 'API_SECRET_PEPPER', 'WEBHOOK_SECRET_KEY', 'WALLET_KEK', 'SPONSOR_PRIVATE_KEY', 'DATABASE_URL']);
   });
+
+  it('reads integers only from plain decimal text', () => {
+    for (const bad of ['1e3', '2.5', '0x10', '+5', '5.', '.5', '1 2', 'Infinity', '99999999999999999999']) {
+      expect(problemsOf({ PORT: bad }), bad).toEqual([`PORT must be an integer from 0 to 65535 (got "${bad}")`]);
+    }
+    expect(loadConfig({ PORT: ' 0080 ', JWT_TTL_SECONDS: '3600' })).toMatchObject({ port: 80, jwt: { ttlSeconds: 3600 } });
+    expect(problemsOf({ SANDBOX_SPONSOR_LAMPORTS: '9007199254740992' })).toHaveLength(1);
+    expect(loadConfig({ SANDBOX_SPONSOR_LAMPORTS: '9007199254740991' }).wallets.sandboxSponsorLamports).toBe(Number.MAX_SAFE_INTEGER);
+  });
+
+  it('reads booleans as true/false, 1/0 or yes/no in any case', () => {
+    expect(loadConfig({ TRUST_PROXY: 'YES', SETTLEMENT_ENABLED: '0', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'True' })).toMatchObject({
+      trustProxy: true,
+      settlements: { enabled: false },
+      webhooks: { allowPrivateTargets: true },
+    });
+    expect(problemsOf({ TRUST_PROXY: 'On' })).toEqual(['TRUST_PROXY must be true or false (got "on")']);
+  });
+
+  it('keeps money as decimal text, never a float', () => {
+    const config = loadConfig({ ORDER_MIN_AMOUNT_BRL: '10.50', ORDER_MAX_AMOUNT_BRL: '12345678901.10', RECEIVER_DEFAULT_DAILY_LIMIT_BRL: '0.10', MERCHANT_FEE_MAX_PERCENTAGE: '0.050000' });
+    expect(config.orders).toMatchObject({ minAmountBrl: '10.50', maxAmountBrl: '12345678901.10' });
+    expect(config.receivers.defaultDailyLimitBrl).toBe('0.10');
+    expect(config.feeTiers.maxMerchantFeePercentage).toBe('0.050000');
+    expect(loadConfig({}).receivers).toMatchObject({ defaultDailyLimitBrl: null, defaultDailyTransactionLimit: null });
+    const problems = problemsOf({ ORDER_MIN_AMOUNT_BRL: '1.005', ORDER_MAX_AMOUNT_BRL: '1e5', MERCHANT_FEE_MAX_PERCENTAGE: '1', SANDBOX_USDC_BRL_RATE: '0.00' });
+    expect(problems).toEqual([
+      'ORDER_MIN_AMOUNT_BRL must be a non-negative decimal with at most 2 decimals (got "1.005")',
+      'ORDER_MAX_AMOUNT_BRL must be a non-negative decimal with at most 2 decimals (got "1e5")',
+      'SANDBOX_USDC_BRL_RATE must be positive',
+      'MERCHANT_FEE_MAX_PERCENTAGE must be a fraction below 1 (0.1 = 10 %)',
+    ]);
+  });
+
+  it('reads lists: comma-separated, trimmed, one line for all the bad items', () => {
+    expect(loadConfig({ SUPPORTED_TOKENS: 'USDC:6, USDT:6,', SUPPORTED_CHAINS: ' solana ,,' }).orders).toMatchObject({ tokens: { USDC: 6, USDT: 6 }, chains: ['solana'] });
+    expect(loadConfig({ ROLES: 'worker,api,worker' }).roles).toEqual(['worker', 'api']);
+    expect(problemsOf({ SUPPORTED_TOKENS: 'USDC:6,usdt:6,EURC' })).toEqual(['SUPPORTED_TOKENS must list SYMBOL:decimals pairs, e.g. USDC:6 (bad: usdt:6, EURC)']);
+    expect(problemsOf({ WALLET_ALLOWED_PROGRAMS: ' , ' })).toEqual(['WALLET_ALLOWED_PROGRAMS must be a comma-separated list of Solana program ids (bad: empty list)']);
+    expect(problemsOf({ WEBHOOK_RETRY_SCHEDULE: '5,,6' })).toHaveLength(1);
+    expect(problemsOf({ WEBHOOK_RETRY_SCHEDULE: Array(21).fill('1').join(',') })).toHaveLength(1);
+    expect(problemsOf({ ROLES: 'api,' })).toEqual(['ROLES must be a comma-separated list of api, worker (got "api,")']);
+    const kek = Buffer.alloc(32, 3).toString('base64');
+    expect(loadConfig({ WALLET_KEK_PREVIOUS: `1:${kek}, 7:${kek}` }).walletKekPrevious).toEqual({ 1: kek, 7: kek });
+    expect(problemsOf({ WALLET_KEK_PREVIOUS: `0:${kek}` })).toEqual(['WALLET_KEK_PREVIOUS must list version:key pairs, each key 32 bytes base64 (an entry is malformed)']);
+  });
+
+  it('checks across variables after each variable alone, reading a bad one as unset', () => {
+    expect(problemsOf({ WEBHOOK_TIMEOUT_MS: '60000', WEBHOOK_CLAIM_LEASE_MS: '64999' })).toEqual([
+      'WEBHOOK_CLAIM_LEASE_MS must exceed WEBHOOK_TIMEOUT_MS by at least 5000 (a lease must outlast its attempt)',
+    ]);
+    expect(loadConfig({ WEBHOOK_TIMEOUT_MS: '60000', WEBHOOK_CLAIM_LEASE_MS: '65000' }).webhooks.claimLeaseMs).toBe(65000);
+    // The refused timeout reads as its default (10 s), which the default lease outlasts.
+    expect(problemsOf({ WEBHOOK_TIMEOUT_MS: '600000' })).toEqual(['WEBHOOK_TIMEOUT_MS must be an integer from 100 to 60000 (got "600000")']);
+    expect(loadConfig({ NODE_ENV: 'test' })).toMatchObject({ sandboxEnabled: true, webhooks: { allowHttp: true } });
+  });
+
+  it('never quotes a value back for the variables that may hold a secret', () => {
+    const secretive = variablesOf(ENV_SCHEMA).filter(([, schema]) => schema.quote === 'never');
+    expect(secretive.map(([name]) => name)).toEqual(expect.arrayContaining(['ADMIN_TOKEN', 'DATABASE_URL', 'JWT_PRIVATE_KEY', 'WALLET_KEK', 'SPONSOR_PRIVATE_KEY', 'SOLANA_RPC_URL']));
+    const env = Object.fromEntries(secretive.map(([name]) => [name, 'ftp://leaked:sentinel@x']));
+    const problems = problemsOf(env);
+    expect(problems).toHaveLength(secretive.length);
+    expect(problems.join('\n')).not.toMatch(/leaked|sentinel/);
+  });
 });
+
+describe('the configuration schema', () => {
+  const variables = variablesOf(ENV_SCHEMA);
+
+  it('describes every variable and gives it a valid default, unless it is optional', () => {
+    for (const [name, schema] of variables) {
+      expect(schema.description, name).toMatch(/\S{3}/);
+      expect(schema.errorMessage, name).toMatch(/^must /);
+      if (schema.default === undefined) expect(Type.IsOptional(schema), `${name} has neither a default nor Type.Optional`).toBe(true);
+      else expect(Value.Check(schema, schema.default), `${name}'s default`).toBe(true);
+    }
+  });
+
+  // README's Configuration table: "| `A` / `B` | `a` / `b` | meaning |".
+  const rows = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
+    .split('## Configuration')[1]!
+    .split('\n## ')[0]!
+    .split('\n')
+    .filter((line) => line.startsWith('| `'))
+    .map((line) => line.split(' | '));
+  const documented = new Map<string, string>();
+  for (const [names, defaults] of rows) {
+    const list = names!.slice(2).split(' / ').map((name) => name.replaceAll('`', ''));
+    const values = defaults!.split(' / ');
+    list.forEach((name, i) => documented.set(name, (values.length === list.length ? values[i] : defaults)!));
+  }
+
+  it("lists the same variables as README's Configuration table", () => {
+    expect([...documented.keys()].sort()).toEqual(variables.map(([name]) => name).sort());
+  });
+
+  it('has the defaults README states', () => {
+    for (const [name, schema] of variables) {
+      const stated = /^`([^`]*)`/.exec(documented.get(name) ?? '')?.[1];
+      if (stated === undefined || schema.default === undefined) continue;
+      expect([schema.default].flat().join(','), name).toBe(stated);
+    }
+  });
+});
+

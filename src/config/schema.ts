@@ -1,0 +1,214 @@
+/**
+ * Every environment variable of the service in one schema: its type, default, constraints and
+ * meaning (README's Configuration table lists the same variables). Decoders turn the text into
+ * the values the configuration holds; checks across variables live in load.ts.
+ * A variable without a default is Type.Optional: unset means "absent" (or, for a few, a default
+ * that depends on NODE_ENV, filled in by load.ts).
+ */
+import path from 'node:path';
+import { Type, type StaticDecode } from 'typebox';
+import { decimal } from '../lib/money.ts';
+import { MAX_MERCHANT_CITY, MAX_MERCHANT_NAME, pixText } from '../lib/pix-brcode.ts';
+import { isSolanaAddress } from '../lib/solana.ts';
+import { boolean, checkedText, clockTime, decimalText, integer, list, oneOf, refine, secret, text } from './env.ts';
+import { isKey32, isPkcs8Pem, isUrlWith, isVersionedKey, keypairBytes, normalizedPixKey, unescapeNewlines, versionedKeys } from './formats.ts';
+import { LOG_LEVELS, NODE_ENVS, ROLES } from './types.ts';
+
+/** DOMAIN.md (Solana): the programs the allow-list starts from. */
+export const DEFAULT_ALLOWED_PROGRAMS = [
+  '11111111111111111111111111111111',
+  'ComputeBudget111111111111111111111111111111',
+  'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA',
+  'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb',
+  'ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL',
+  'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr',
+  'Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo',
+];
+
+/** A fixed random key (EVP), so sandbox codes are stable across restarts; no real account has it. */
+const SANDBOX_RECEIVING_KEY = '3f6d2a8e-5b1c-4e9f-a7d0-8c2b9e4f1a63';
+
+const unique = <T>(items: T[]): T[] => [...new Set(items)];
+
+/** Generated development keys are refused in production (several processes must share the same keys): see load.ts. */
+const GENERATED = 'Unset: a development key is generated under DATA_DIR; required in production.';
+
+/** The order of the variables is the order of their error lines. */
+export const ENV_SCHEMA = Type.Object({
+  NODE_ENV: oneOf(NODE_ENVS, { default: 'development', description: 'production requires DATABASE_URL and every key (no generated development keys)' }),
+  ROLES: Type.Decode(
+    list(oneOf(ROLES, { description: 'a role' }), { default: [...ROLES], minItems: 1, errorMessage: `must be a comma-separated list of ${ROLES.join(', ')}`, description: 'roles this process runs: the HTTP API, the background worker, or both' }),
+    (roles) => unique(roles),
+  ),
+  HOST: text({ default: '127.0.0.1', description: 'interface to listen on (0.0.0.0 in containers)' }),
+  PORT: integer({ minimum: 0, maximum: 65535, default: 3000, description: 'HTTP port' }),
+  DATA_DIR: Type.Decode(text({ default: './data', description: 'embedded database, development keys (dev-secrets.json), demo credentials' }), (dir) => path.resolve(dir)),
+  DATABASE_URL: Type.Optional(
+    checkedText((url) => isUrlWith(['postgres:', 'postgresql:'], url), {
+      errorMessage: 'must be a postgres:// or postgresql:// URL',
+      description: 'PostgreSQL connection string; unset means the embedded PGlite database under DATA_DIR',
+    }),
+  ),
+  DATABASE_POOL_MAX: integer({ minimum: 1, maximum: 1000, default: 10, description: 'PostgreSQL connections per process' }),
+  ADMIN_TOKEN: Type.Optional(secret(32, { description: 'bearer token of the operator API; unset disables every /admin route' })),
+  LOG_LEVEL: oneOf(LOG_LEVELS, { default: 'info', description: 'log level' }),
+  TRUST_PROXY: boolean({ default: false, description: 'trust X-Forwarded-* (behind a load balancer) for client IPs' }),
+  BODY_LIMIT_BYTES: integer({ minimum: 1024, maximum: 64 * 1024 * 1024, default: 256 * 1024, description: 'largest accepted request body (larger: 413)' }),
+
+  JWT_PRIVATE_KEY: Type.Optional(
+    Type.Decode(
+      checkedText(isPkcs8Pem, {
+        errorMessage: 'must be a PKCS#8 PEM private key ("-----BEGIN PRIVATE KEY-----")',
+        description: `Ed25519 private key, PKCS#8 PEM (\\n escapes allowed), signing access tokens. ${GENERATED}`,
+      }),
+      unescapeNewlines,
+    ),
+  ),
+  JWT_ISSUER: text({ default: 'crypto-brl-exchange', description: 'iss of access tokens' }),
+  JWT_AUDIENCE: text({ default: 'merchant-api', description: 'aud of access tokens' }),
+  JWT_TTL_SECONDS: integer({ minimum: 60, maximum: 3600, default: 900, description: 'access token lifetime' }),
+  API_SECRET_PEPPER: Type.Optional(secret(32, { description: `key of the HMAC under which API secrets are stored. ${GENERATED}` })),
+  RATE_LIMIT_PER_MINUTE: integer({ minimum: 0, maximum: 10_000_000, default: 6000, description: 'requests per minute per API credential; 0 disables the limit' }),
+  TOKEN_RATE_LIMIT_PER_MINUTE: integer({ minimum: 0, maximum: 10_000_000, default: 60, description: 'POST /auth/token requests per minute per client IP; 0 disables the limit' }),
+  SANDBOX_ENABLED: Type.Optional(boolean({ description: 'mounts /api/v1/sandbox (test drivers of the simulated PSP and chain, KYC decisions); unset: true except in production' })),
+  IDEMPOTENCY_KEY_TTL_HOURS: integer({ minimum: 24, maximum: 24 * 366, default: 24, description: 'hours an Idempotency-Key is remembered (at least 24, DESIGN.md §4); the worker purges older keys' }),
+
+  ORDER_MIN_AMOUNT_BRL: decimalText(2, { default: '1.00', description: 'smallest accepted order in BRL (PAYOUT: its gross value)' }),
+  ORDER_MAX_AMOUNT_BRL: decimalText(2, { default: '100000.00', description: 'largest accepted order in BRL (PAYOUT: its gross value)' }),
+  PAYIN_EXPIRY_SECONDS: integer({ minimum: 60, maximum: 86_400, default: 900, description: 'how long a PAYIN waits for its PIX' }),
+  PAYOUT_EXPIRY_SECONDS: integer({ minimum: 60, maximum: 86_400, default: 3600, description: 'how long a PAYOUT waits for its deposit' }),
+  QUOTE_TTL_SECONDS: integer({ minimum: 5, maximum: 3600, default: 30, description: 'how long a quote holds its rate and fees' }),
+  NIGHT_START: clockTime({ default: '20:00', description: "start of the night window in São Paulo time; orders in it need the receiver's nightTransactionsEnabled" }),
+  NIGHT_END: clockTime({ default: '06:00', description: 'end of the night window in São Paulo time' }),
+  SUPPORTED_TOKENS: Type.Decode(
+    list(text({ pattern: '^[A-Z0-9]{2,10}:\\d$', description: 'SYMBOL:decimals' }), {
+      default: ['USDC:6'],
+      dropEmptyItems: true,
+      quote: 'items',
+      errorMessage: 'must list SYMBOL:decimals pairs, e.g. USDC:6',
+      description: 'tokens orders accept, with their decimals (SYMBOL:decimals, comma-separated)',
+    }),
+    (pairs) => Object.fromEntries(pairs.map((pair) => pair.split(':')).map(([symbol, decimals]) => [symbol, Number(decimals)])) as Record<string, number>,
+  ),
+  SUPPORTED_CHAINS: list(text({ description: 'a chain' }), { default: ['solana'], dropEmptyItems: true, errorMessage: 'must be a comma-separated list', description: 'chains orders accept (comma-separated)' }),
+  ORDER_WORKER_INTERVAL_MS: integer({ minimum: 10, maximum: 60_000, default: 500, description: 'how often the worker looks for due order steps' }),
+  SANDBOX_AUTO_COMPLETE_SECONDS: integer({ minimum: 0, maximum: 86_400, default: 0, description: 'sandbox only: pay charges and deposit for orders older than this many seconds (0: never)' }),
+  SETTLEMENT_ENABLED: boolean({ default: true, description: "the worker's daily settlement of merchant fees" }),
+  SETTLEMENT_TIME: clockTime({ default: '00:00', description: 'São Paulo time of day of the daily settlement' }),
+
+  PIX_MERCHANT_NAME: refine(
+    text({ default: 'CRYPTO BRL EXCHANGE', description: 'merchant name of BR Codes (field 59; written as uppercase ASCII, at most 25 characters)' }),
+    (name) => pixText(name, MAX_MERCHANT_NAME) !== '',
+    'must contain letters or digits (BR Codes carry uppercase ASCII only)',
+  ),
+  PIX_MERCHANT_CITY: refine(
+    text({ default: 'SAO PAULO', description: 'merchant city of BR Codes (field 60; written as uppercase ASCII, at most 15 characters)' }),
+    (city) => pixText(city, MAX_MERCHANT_CITY) !== '',
+    'must contain letters or digits (BR Codes carry uppercase ASCII only)',
+  ),
+  PIX_RECEIVING_KEY: Type.Decode(
+    checkedText((key) => normalizedPixKey(key) !== undefined, {
+      default: SANDBOX_RECEIVING_KEY,
+      errorMessage: 'must be a PIX key: CPF, CNPJ, e-mail, +55 phone or random key (UUID)',
+      description: "the platform's PIX key (read in DICT form) written into the sandbox PSP's charge codes",
+    }),
+    (key) => normalizedPixKey(key)!,
+  ),
+  SANDBOX_USDC_BRL_RATE: refine(
+    decimalText(8, { default: '5.40', description: 'BRL per USDC of the sandbox price source' }),
+    (rate) => decimal(rate).gt(0),
+    'must be positive',
+  ),
+  RECEIVER_DEFAULT_DAILY_LIMIT_BRL: Type.Optional(decimalText(2, { description: "a new receiver's daily limit in BRL; unset: no limit" })),
+  RECEIVER_DEFAULT_DAILY_TRANSACTION_LIMIT: Type.Optional(
+    integer({ minimum: 0, maximum: 1_000_000, description: "a new receiver's daily number of transactions; unset: no limit" }),
+  ),
+  RECEIVER_DEFAULT_NIGHT_TRANSACTIONS_PF: boolean({ default: false, description: "a new individual (PF) receiver's nightTransactionsEnabled (Banco Central's night limits)" }),
+  RECEIVER_DEFAULT_NIGHT_TRANSACTIONS_PJ: boolean({ default: true, description: "a new company (PJ) receiver's nightTransactionsEnabled" }),
+  MERCHANT_FEE_MAX_PERCENTAGE: refine(
+    decimalText(6, { default: '0.1', description: 'highest merchant fee a merchant may set, as a fraction (0.1 = 10 %)' }),
+    (fraction) => decimal(fraction).lt(1),
+    'must be a fraction below 1 (0.1 = 10 %)',
+  ),
+  FEE_TIERS_MAX: integer({ minimum: 1, maximum: 100, default: 20, description: 'most fee bands per order type' }),
+
+  WEBHOOK_RETRY_SCHEDULE: list(integer({ minimum: 0, maximum: 7 * 86400, description: 'seconds' }), {
+    default: [5, 300, 1800, 7200, 18000, 36000, 36000],
+    maxItems: 20,
+    errorMessage: `must be a comma-separated list of at most 20 integers from 0 to ${7 * 86400}`,
+    description: 'seconds before each automatic retry of a failed delivery; after the last, FAILED',
+  }),
+  WEBHOOK_TIMEOUT_MS: integer({ minimum: 100, maximum: 60_000, default: 10_000, description: 'deadline of one delivery attempt (connect, send, response headers and the kept body)' }),
+  WEBHOOK_ALLOW_HTTP: Type.Optional(
+    boolean({ description: 'development receivers: loopback targets and plain http:// to non-public addresses; unset: true except in production' }),
+  ),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: boolean({ default: false, description: 'allows private, shared (CGNAT), link-local and unique-local targets' }),
+  WEBHOOK_WORKER_INTERVAL_MS: integer({ minimum: 10, maximum: 600_000, default: 1000, description: "pause between the worker's delivery passes" }),
+  WEBHOOK_CONCURRENCY: integer({ minimum: 1, maximum: 1000, default: 16, description: 'delivery attempts in flight at once per worker process' }),
+  WEBHOOK_ENDPOINT_CONCURRENCY: integer({ minimum: 1, maximum: 1000, default: 4, description: 'delivery attempts in flight at once per endpoint, across all workers' }),
+  WEBHOOK_CLAIM_LEASE_MS: integer({
+    minimum: 1000,
+    maximum: 3_600_000,
+    default: 60_000,
+    description: "a worker's lease on a delivery: one whose worker died is retried once it has passed (at least WEBHOOK_TIMEOUT_MS + 5000)",
+  }),
+  WEBHOOK_SECRET_KEY: Type.Optional(secret(32, { description: `key under which endpoint signing secrets are encrypted at rest. ${GENERATED}` })),
+
+  PIX_PROVIDER: text({
+    default: 'sandbox',
+    pattern: '^[a-z][A-Za-z0-9]{0,31}$',
+    errorMessage: 'must be an identifier starting with a lowercase letter',
+    description: 'the PIX provider (adapter) in use; also names provider fields in events (<provider>TransactionId)',
+  }),
+
+  WALLET_KEK: Type.Optional(
+    checkedText(isKey32, {
+      errorMessage: 'must be 32 bytes, base64-encoded (e.g. openssl rand -base64 32)',
+      description: `key-encryption key of managed wallets' private keys: 32 bytes, base64. ${GENERATED}`,
+    }),
+  ),
+  WALLET_KEK_VERSION: integer({ minimum: 1, maximum: 32_767, default: 1, description: 'the version stored with every key sealed under WALLET_KEK' }),
+  WALLET_KEK_PREVIOUS: Type.Optional(
+    Type.Decode(
+      list(refine(text({ description: 'version:base64key' }), isVersionedKey, 'must be version:key'), {
+        quote: 'never',
+        errorMessage: 'must list version:key pairs, each key 32 bytes base64 (an entry is malformed)',
+        description: 'retired KEKs as version:base64key pairs (comma-separated), still able to open keys sealed under them',
+      }),
+      versionedKeys,
+    ),
+  ),
+  SPONSOR_PRIVATE_KEY: Type.Optional(
+    checkedText((keypair) => keypairBytes(keypair) !== undefined, {
+      errorMessage: "must be a Solana keypair: base58 of 64 bytes, or a JSON array of 64 numbers (solana-keygen's file)",
+      description: `the platform's fee payer: base58 of its 64-byte keypair, or solana-keygen's JSON array. ${GENERATED}`,
+    }),
+  ),
+  SOLANA_RPC_URL: Type.Optional(
+    checkedText((url) => isUrlWith(['http:', 'https:'], url), {
+      errorMessage: 'must be an http:// or https:// URL',
+      description: 'Solana JSON-RPC endpoint for managed wallets; unset means the in-process LiteSVM sandbox chain',
+    }),
+  ),
+  WALLET_ALLOWED_PROGRAMS: Type.Decode(
+    list(refine(text({ description: 'a program id' }), isSolanaAddress, 'must be a Solana address'), {
+      default: DEFAULT_ALLOWED_PROGRAMS,
+      minItems: 1,
+      dropEmptyItems: true,
+      quote: 'items',
+      errorMessage: 'must be a comma-separated list of Solana program ids',
+      description: 'program ids a sponsored transaction may call (comma-separated)',
+    }),
+    (programs) => unique(programs),
+  ),
+  WALLET_MAX_CU_PRICE_MICROLAMPORTS: integer({ minimum: 0, maximum: 1_000_000_000_000, default: 1_000_000, description: 'highest SetComputeUnitPrice of a sponsored transaction, micro-lamports per compute unit' }),
+  WALLET_MAX_CU_LIMIT: integer({ minimum: 1, maximum: 1_400_000, default: 400_000, description: 'highest SetComputeUnitLimit of a sponsored transaction' }),
+  WALLET_MAX_FEE_LAMPORTS: integer({ minimum: 10_000, maximum: 1_000_000_000, default: 500_000, description: 'highest total fee (signatures + priority) the sponsor pays for one transaction' }),
+  WALLET_MAX_INSTRUCTIONS: integer({ minimum: 1, maximum: 64, default: 12, description: 'most instructions in one sponsored transaction' }),
+  WALLET_SIGN_RATE_LIMIT_PER_MINUTE: integer({ minimum: 0, maximum: 1_000_000, default: 120, description: 'sign requests per minute per wallet (receiver or merchant); 0 disables the limit' }),
+  SANDBOX_SPONSOR_LAMPORTS: integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, default: 100_000_000_000, description: 'sandbox chain only: lamports airdropped to the fee payer when the chain starts' }),
+  WALLET_KEY_CACHE_SECONDS: integer({ minimum: 0, maximum: 3600, default: 60, description: 'how long a decrypted wallet key stays in memory (0: decrypt on every request)' }),
+});
+
+/** The variables as the schema decodes them (optional ones may be undefined). */
+export type EnvValues = StaticDecode<typeof ENV_SCHEMA>;

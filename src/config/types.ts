@@ -1,0 +1,157 @@
+/** The typed configuration the rest of the service reads (built from the environment by load.ts). */
+export const ROLES = ['api', 'worker'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export const NODE_ENVS = ['development', 'production', 'test'] as const;
+
+export interface Config {
+  nodeEnv: (typeof NODE_ENVS)[number];
+  roles: Role[];
+  host: string;
+  port: number;
+  dataDir: string;
+  /** PostgreSQL connection string; unset means the embedded PGlite database under dataDir. */
+  databaseUrl: string | undefined;
+  databasePoolMax: number;
+  /** Bearer token of the operator API; unset disables every /admin route. */
+  adminToken: string | undefined;
+  logLevel: LogLevel;
+  trustProxy: boolean;
+  bodyLimitBytes: number;
+  jwt: {
+    /** Ed25519 private key, PKCS#8 PEM. Unset: a development key is generated under dataDir. */
+    privateKeyPem: string | undefined;
+    issuer: string;
+    audience: string;
+    ttlSeconds: number;
+  };
+  /** Key of the HMAC that stores API secrets. Unset: a development key is generated under dataDir. */
+  apiSecretPepper: string | undefined;
+  rateLimit: {
+    /** Requests per minute per API credential; 0 disables the limit. */
+    perCredentialPerMinute: number;
+    /** Requests per minute per client IP on POST /auth/token; 0 disables the limit. */
+    tokenPerIpPerMinute: number;
+  };
+  /** Mounts /api/v1/sandbox (test drivers for the simulated PSP and chain, and KYC decisions). */
+  sandboxEnabled: boolean;
+  /** Hours an Idempotency-Key is remembered (at least 24, DESIGN.md §4); older keys are purged by the worker. */
+  idempotencyKeyTtlHours: number;
+  orders: OrderSettings;
+  /** The daily settlement run: at this São Paulo time of day, by the worker. */
+  settlements: { enabled: boolean; timeOfDay: string };
+  /** The platform's own PIX receiving account, as the sandbox PSP writes it into BR Codes. */
+  pix: PixSettings;
+  sandbox: SandboxSettings;
+  receivers: {
+    /** Decimal text with 2 places, or null for no limit. */
+    defaultDailyLimitBrl: string | null;
+    defaultDailyTransactionLimit: number | null;
+    /** Banco Central's night limits concern individuals (PF); companies are at the institution's discretion. */
+    defaultNightTransactionsEnabled: { PF: boolean; PJ: boolean };
+  };
+  feeTiers: {
+    /** Highest merchant fee a merchant may set, as a fraction (0.1 = 10 %). */
+    maxMerchantFeePercentage: string;
+    maxTiersPerOrderType: number;
+  };
+  /** The PIX payment provider (adapter) in use; also names provider fields in events (`<provider>TransactionId`). */
+  pixProvider: string;
+  webhooks: WebhookSettings;
+  /** Key under which endpoint signing secrets are encrypted at rest. Unset: a development key is generated under dataDir. */
+  webhookSecretKey: string | undefined;
+  /**
+   * Key-encryption key of managed wallets' private keys: 32 bytes, base64. Unset: a development
+   * key is generated under dataDir. Required in production.
+   */
+  walletKek: string | undefined;
+  /** The version stored with every key sealed under walletKek (rotation: bump it, move the old key to walletKekPrevious). */
+  walletKekVersion: number;
+  /** Retired KEKs by version, still able to open keys sealed under them. */
+  walletKekPrevious: Record<number, string>;
+  /**
+   * The platform's fee payer (sponsor): base58 of its 64-byte keypair (seed then public key, the
+   * solana-keygen and wallet export format) or the JSON array of solana-keygen's file. Unset: a
+   * development key is generated under dataDir. Required in production.
+   */
+  sponsorPrivateKey: string | undefined;
+  /** Solana JSON-RPC endpoint for managed wallets; unset means the in-process LiteSVM sandbox chain. */
+  solanaRpcUrl: string | undefined;
+  wallets: WalletSettings;
+}
+
+export interface WalletSettings {
+  /** Program ids a sponsored transaction may call. */
+  allowedPrograms: string[];
+  /** Highest SetComputeUnitPrice, micro-lamports per compute unit. */
+  maxComputeUnitPrice: number;
+  /** Highest SetComputeUnitLimit. */
+  maxComputeUnitLimit: number;
+  /** Highest total fee (signatures + priority) the sponsor pays for one transaction, lamports. */
+  maxFeeLamports: number;
+  /** Most instructions in one sponsored transaction. */
+  maxInstructions: number;
+  /** Sign requests per minute per receiver (and per merchant wallet); 0 disables the limit. */
+  signRateLimitPerMinute: number;
+  /** Sandbox chain only: lamports airdropped to the sponsor when the chain starts. */
+  sandboxSponsorLamports: number;
+  /** How long a decrypted private key stays in memory, seconds (0: decrypt on every request). */
+  keyCacheSeconds: number;
+}
+
+export interface WebhookSettings {
+  /** Seconds before each automatic retry; after the last one fails the delivery is FAILED. */
+  retryScheduleSeconds: number[];
+  /** Whole-request timeout of one attempt (connect, send, response headers and the kept body). */
+  timeoutMs: number;
+  /**
+   * Development receivers: loopback targets (127.0.0.0/8, ::1) are permitted, and plain http:// is
+   * accepted for targets whose every address is non-public. http:// never goes to a public address.
+   */
+  allowHttp: boolean;
+  /** Private, shared (CGNAT), link-local, unique-local and loopback targets are permitted. */
+  allowPrivateTargets: boolean;
+  /** Pause between delivery passes of the worker. */
+  workerIntervalMs: number;
+  /** Attempts in flight at once per worker process. */
+  concurrency: number;
+  /** Attempts in flight at once per endpoint, across all workers. */
+  perEndpointConcurrency: number;
+  /** How long a claim lasts: a delivery whose worker died is retried once its lease has passed. */
+  claimLeaseMs: number;
+}
+
+export interface PixSettings {
+  /** BR Code field 59; written as uppercase ASCII, at most 25 characters (pixText). */
+  merchantName: string;
+  /** BR Code field 60; written as uppercase ASCII, at most 15 characters (pixText). */
+  merchantCity: string;
+  /** The platform's PIX key in DICT form (BR Code 26/01). */
+  receivingKey: string;
+}
+
+export interface SandboxSettings {
+  /** BRL per USDC of the sandbox price source, decimal text (e.g. "5.40"). */
+  usdcBrlRate: string;
+}
+
+export interface OrderSettings {
+  /** Decimal text, BRL. */
+  minAmountBrl: string;
+  maxAmountBrl: string;
+  payinExpirySeconds: number;
+  payoutExpirySeconds: number;
+  quoteTtlSeconds: number;
+  /** Night window in São Paulo time, "HH:MM"; orders in it need nightTransactionsEnabled. */
+  nightStart: string;
+  nightEnd: string;
+  /** Supported token symbols and their decimals. */
+  tokens: Record<string, number>;
+  chains: string[];
+  workerIntervalMs: number;
+  /** Sandbox only: pay charges and deposit for orders older than this many seconds (0: never). */
+  sandboxAutoCompleteSeconds: number;
+}

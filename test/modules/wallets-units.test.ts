@@ -6,7 +6,6 @@ import { ConfigError, DEFAULT_ALLOWED_PROGRAMS, loadConfig } from '../../src/con
 import {
   checkLookupTables,
   checkSize,
-  checkVersion,
   COMPUTE_BUDGET_PROGRAM,
   feeOf,
   inspectForSponsoring,
@@ -14,7 +13,7 @@ import {
   SYSTEM_PROGRAM,
 } from '../../src/modules/wallets/inspect.ts';
 import { createKeyVault, signerFromKeypair } from '../../src/modules/wallets/keys.ts';
-import type { InstructionView, MessageView } from '../../src/modules/wallets/transaction.ts';
+import { checkVersion, type InstructionView, type MessageView } from '../../src/modules/wallets/message.ts';
 import { type TestContext, createTestContext, expectErrorBody } from '../helpers/app.ts';
 import { randomCpf } from '../helpers/documents.ts';
 import { buildTransaction, newAddress, transferSol } from './wallets-helpers.ts';

@@ -6,8 +6,8 @@
  * final signer set and the size are checked again on the rewritten message.
  */
 import type { WalletSettings } from '../../config.ts';
-import { AppError } from '../../errors.ts';
-import type { InstructionView, MessageView } from './transaction.ts';
+import { checkVersion, type InstructionView, type MessageView } from './message.ts';
+import { type Rejection, reject } from './rejection.ts';
 
 export const SYSTEM_PROGRAM = '11111111111111111111111111111111';
 export const COMPUTE_BUDGET_PROGRAM = 'ComputeBudget111111111111111111111111111111';
@@ -21,43 +21,6 @@ export const LAMPORTS_PER_SIGNATURE = 5000;
 /** The runtime's default compute-unit limit per non-Compute-Budget instruction, and its ceiling. */
 const DEFAULT_UNITS_PER_INSTRUCTION = 200_000;
 const MAX_UNITS = 1_400_000;
-
-export type RejectionReason =
-  | 'UNSUPPORTED_VERSION'
-  | 'ADDRESS_LOOKUP_TABLES'
-  | 'SPONSOR_AS_PROGRAM'
-  | 'SPONSOR_TRANSFER'
-  | 'SPONSOR_FUNDS_ACCOUNT'
-  | 'SPONSOR_PAYS_RENT'
-  | 'SPONSOR_IN_INSTRUCTION'
-  | 'SPONSOR_NOT_FEE_PAYER'
-  | 'FOREIGN_SIGNER'
-  | 'MANAGED_KEY_NOT_SIGNER'
-  | 'DURABLE_NONCE'
-  | 'PROGRAM_NOT_ALLOWED'
-  | 'TOO_MANY_INSTRUCTIONS'
-  | 'NO_INSTRUCTIONS'
-  | 'INVALID_COMPUTE_BUDGET'
-  | 'COMPUTE_UNIT_PRICE_TOO_HIGH'
-  | 'COMPUTE_UNIT_LIMIT_TOO_HIGH'
-  | 'FEE_TOO_HIGH'
-  | 'TRANSACTION_TOO_LARGE'
-  | 'UNSUPPORTED_MESSAGE'
-  | 'SIMULATION_FAILED';
-
-export interface Rejection {
-  reason: RejectionReason;
-  message: string;
-  details?: Record<string, unknown>;
-}
-
-/** 422 TRANSACTION_REJECTED with `details.reason`. */
-export class TransactionRejectedError extends AppError {
-  constructor(readonly rejection: Rejection) {
-    super('TRANSACTION_REJECTED', rejection.message, { reason: rejection.reason, ...rejection.details });
-    this.name = 'TransactionRejectedError';
-  }
-}
 
 export interface InspectionContext {
   /** The managed wallet's address. */
@@ -103,16 +66,7 @@ export function describeInstruction(instruction: InstructionView): string {
   return name ? `${program} ${name}` : program;
 }
 
-const reject = (reason: RejectionReason, message: string, details?: Record<string, unknown>): Rejection => ({ reason, message, ...(details ? { details } : {}) });
-
-// ---- Rule 1: message version and address lookup tables --------------------------------------
-
-export function checkVersion(view: { version: number | 'legacy' }): Rejection | null {
-  if (view.version === 'legacy' || view.version === 0) return null;
-  return reject('UNSUPPORTED_VERSION', `transaction message version ${String(view.version)} is not accepted; send a legacy or v0 message`, {
-    version: view.version,
-  });
-}
+// ---- Rule 1: address lookup tables (the version half is message.ts's checkVersion) ------------
 
 export function checkLookupTables(view: MessageView): Rejection | null {
   if (view.lookupTableCount === 0) return null;

@@ -23,11 +23,10 @@ import {
   feeOf,
   inspectForSponsoring,
   isRejection,
-  type Rejection,
   simulationRejection,
-  TransactionRejectedError,
 } from './inspect.ts';
 import type { KeyVault, Signer } from './keys.ts';
+import { type Rejection, TransactionRejectedError } from './rejection.ts';
 import { walletsRepo as repo } from './repo.ts';
 import { rewriteForSponsor, signAll } from './sponsor.ts';
 import { decodeBase64, decodeTransaction, encodeBase64, encodeTransaction, withSignature } from './transaction.ts';

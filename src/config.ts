@@ -3,11 +3,11 @@
  * A bad value stops the process with a message naming the variable; nothing else reads process.env.
  */
 import path from 'node:path';
-import { getBase58Encoder } from '@solana/kit';
 import { decimal } from './lib/money.ts';
 import { MAX_MERCHANT_CITY, MAX_MERCHANT_NAME, pixText } from './lib/pix-brcode.ts';
 import { type PixKeyType, validatePixKey } from './lib/pix-keys.ts';
-import { isSolanaAddress } from './lib/solana.ts';
+import { isSolanaAddress, keypairBytes } from './lib/solana.ts';
+import type { WalletSettings } from './modules/wallets/settings.ts';
 
 export const ROLES = ['api', 'worker'] as const;
 export type Role = (typeof ROLES)[number];
@@ -89,25 +89,6 @@ export interface Config {
   /** Solana JSON-RPC endpoint for managed wallets; unset means the in-process LiteSVM sandbox chain. */
   solanaRpcUrl: string | undefined;
   wallets: WalletSettings;
-}
-
-export interface WalletSettings {
-  /** Program ids a sponsored transaction may call. */
-  allowedPrograms: string[];
-  /** Highest SetComputeUnitPrice, micro-lamports per compute unit. */
-  maxComputeUnitPrice: number;
-  /** Highest SetComputeUnitLimit. */
-  maxComputeUnitLimit: number;
-  /** Highest total fee (signatures + priority) the sponsor pays for one transaction, lamports. */
-  maxFeeLamports: number;
-  /** Most instructions in one sponsored transaction. */
-  maxInstructions: number;
-  /** Sign requests per minute per receiver (and per merchant wallet); 0 disables the limit. */
-  signRateLimitPerMinute: number;
-  /** Sandbox chain only: lamports airdropped to the sponsor when the chain starts. */
-  sandboxSponsorLamports: number;
-  /** How long a decrypted private key stays in memory, seconds (0: decrypt on every request). */
-  keyCacheSeconds: number;
 }
 
 /** DOMAIN.md (Solana): the programs the allow-list starts from. */
@@ -518,22 +499,6 @@ class EnvReader {
 
 function isKey32(value: string): boolean {
   return /^[A-Za-z0-9+/_-]{43}=?$/.test(value) && Buffer.from(value, 'base64').length === 32;
-}
-
-/** The 64 bytes of a keypair written as base58 or as a JSON array of numbers; undefined if neither. */
-export function keypairBytes(value: string): Uint8Array | undefined {
-  let bytes: Uint8Array | undefined;
-  if (value.startsWith('[')) {
-    try {
-      const parsed: unknown = JSON.parse(value);
-      if (Array.isArray(parsed) && parsed.every((n) => Number.isInteger(n) && n >= 0 && n <= 255)) bytes = Uint8Array.from(parsed as number[]);
-    } catch {
-      return undefined;
-    }
-  } else if (/^[1-9A-HJ-NP-Za-km-z]+$/.test(value)) {
-    bytes = getBase58Encoder().encode(value) as Uint8Array;
-  }
-  return bytes?.length === 64 ? bytes : undefined;
 }
 
 /** The key in DICT form under the first type it is valid as; a key's format decides its type. */

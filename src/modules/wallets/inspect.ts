@@ -5,9 +5,9 @@
  * lamports until these pass. Rules over the caller's message run before the rewrite; the fee, the
  * final signer set and the size are checked again on the rewritten message.
  */
-import type { WalletSettings } from '../../config.ts';
 import { checkVersion, type InstructionView, type MessageView } from './message.ts';
 import { type Rejection, reject } from './rejection.ts';
+import type { InspectionSettings } from './settings.ts';
 
 export const SYSTEM_PROGRAM = '11111111111111111111111111111111';
 export const COMPUTE_BUDGET_PROGRAM = 'ComputeBudget111111111111111111111111111111';
@@ -27,7 +27,7 @@ export interface InspectionContext {
   managed: string;
   /** The platform's fee payer. */
   sponsor: string;
-  settings: Pick<WalletSettings, 'allowedPrograms' | 'maxComputeUnitPrice' | 'maxComputeUnitLimit' | 'maxFeeLamports' | 'maxInstructions'>;
+  settings: InspectionSettings;
 }
 
 const PROGRAM_NAMES: Record<string, string> = {
@@ -145,7 +145,7 @@ export function checkDurableNonce(view: MessageView): Rejection | null {
 
 // ---- Rule 4: programs -----------------------------------------------------------------------
 
-export function checkPrograms(view: MessageView, settings: InspectionContext['settings']): Rejection | null {
+export function checkPrograms(view: MessageView, settings: InspectionSettings): Rejection | null {
   const allowed = new Set(settings.allowedPrograms);
   for (const [index, instruction] of view.instructions.entries()) {
     if (!allowed.has(instruction.programAddress)) {
@@ -198,7 +198,7 @@ export function readComputeBudget(view: MessageView): ComputeBudget | Rejection 
   return { unitPrice: unitPrice ?? 0n, unitLimit };
 }
 
-export function checkComputeBudget(budget: ComputeBudget, settings: InspectionContext['settings']): Rejection | null {
+export function checkComputeBudget(budget: ComputeBudget, settings: InspectionSettings): Rejection | null {
   if (budget.unitPrice > BigInt(settings.maxComputeUnitPrice)) {
     return reject(
       'COMPUTE_UNIT_PRICE_TOO_HIGH',
@@ -227,7 +227,7 @@ export function feeOf(view: MessageView, budget: ComputeBudget): bigint {
   return BigInt(LAMPORTS_PER_SIGNATURE * view.numSigners) + priority;
 }
 
-export function checkFee(fee: bigint, settings: InspectionContext['settings']): Rejection | null {
+export function checkFee(fee: bigint, settings: InspectionSettings): Rejection | null {
   if (fee <= BigInt(settings.maxFeeLamports)) return null;
   return reject('FEE_TOO_HIGH', `the transaction's fee of ${fee} lamports exceeds the cap of ${settings.maxFeeLamports}`, {
     feeLamports: fee.toString(),

@@ -7,7 +7,6 @@
  * request that reaches a wallet, accepted or refused, is recorded in wallet_sign_requests.
  */
 import { getBase58Decoder } from '@solana/kit';
-import type { WalletSettings } from '../../config.ts';
 import type { Db, Trx } from '../../db/database.ts';
 import type { ManagedWalletRow, SignOperation, SignOutcome } from '../../db/schema.ts';
 import { ChainUnavailableError, type TransactionChain } from '../../adapters/chain/transactions-port.ts';
@@ -28,6 +27,7 @@ import {
 import type { KeyVault, Signer } from './keys.ts';
 import { type Rejection, TransactionRejectedError } from './rejection.ts';
 import { walletsRepo as repo } from './repo.ts';
+import type { WalletSettings } from './settings.ts';
 import { rewriteForSponsor, signAll } from './sponsor.ts';
 import { decodeBase64, decodeTransaction, encodeBase64, encodeTransaction, withSignature } from './transaction.ts';
 

@@ -13,17 +13,8 @@ import { ChainUnavailableError, type TransactionChain } from '../../adapters/cha
 import { AppError } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
-import {
-  checkFee,
-  checkManagedSigner,
-  checkSigners,
-  checkSize,
-  checkSponsorUse,
-  feeOf,
-  inspectForSponsoring,
-  isRejection,
-  simulationRejection,
-} from './inspect.ts';
+import { checkFee, feeOf } from './fee.ts';
+import { checkManagedSigner, checkSigners, checkSize, checkSponsorUse, inspectForSponsoring, isRejection, simulationRejection } from './inspect.ts';
 import type { KeyVault, Signer } from './keys.ts';
 import { type Rejection, TransactionRejectedError } from './rejection.ts';
 import { walletsRepo as repo } from './repo.ts';

@@ -23,7 +23,7 @@ export interface WalletSettings {
   keyCacheSeconds: number;
 }
 
-/** The settings the refusal rules read (inspect.ts). */
+/** The settings the refusal rules read (inspect.ts, fee.ts). */
 export type InspectionSettings = Pick<WalletSettings, 'allowedPrograms' | 'maxComputeUnitPrice' | 'maxComputeUnitLimit' | 'maxFeeLamports' | 'maxInstructions'>;
 
 /** The key-encryption keys of managed wallets' private keys (WALLET_KEK, WALLET_KEK_VERSION, WALLET_KEK_PREVIOUS). */

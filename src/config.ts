@@ -4,7 +4,6 @@
  * config/env.ts and shaped into Config by config/load.ts; nothing else reads process.env.
  */
 export { ConfigError, loadConfig } from './config/load.ts';
-export { keypairBytes } from './config/formats.ts';
 export { DEFAULT_ALLOWED_PROGRAMS } from './config/schema.ts';
 export {
   type Config,

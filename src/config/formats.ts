@@ -1,5 +1,4 @@
 /** Checks and conversions of setting values that JSON Schema keywords cannot express (used as refinements and codecs by schema.ts). */
-import { getBase58Encoder } from '@solana/kit';
 import { type PixKeyType, validatePixKey } from '../lib/pix-keys.ts';
 
 /** 32 bytes, base64 (or base64url). */
@@ -23,22 +22,6 @@ export function versionedKeys(items: string[]): Record<number, string> {
     keys[Number(version)] = key!;
   }
   return keys;
-}
-
-/** The 64 bytes of a keypair written as base58 or as a JSON array of numbers; undefined if neither. */
-export function keypairBytes(value: string): Uint8Array | undefined {
-  let bytes: Uint8Array | undefined;
-  if (value.startsWith('[')) {
-    try {
-      const parsed: unknown = JSON.parse(value);
-      if (Array.isArray(parsed) && parsed.every((n) => Number.isInteger(n) && n >= 0 && n <= 255)) bytes = Uint8Array.from(parsed as number[]);
-    } catch {
-      return undefined;
-    }
-  } else if (/^[1-9A-HJ-NP-Za-km-z]+$/.test(value)) {
-    bytes = getBase58Encoder().encode(value) as Uint8Array;
-  }
-  return bytes?.length === 64 ? bytes : undefined;
 }
 
 /** A URL whose scheme is one of `protocols` (e.g. "postgres:"). */

@@ -11,7 +11,8 @@ import { decimal } from '../lib/money.ts';
 import { MAX_MERCHANT_CITY, MAX_MERCHANT_NAME, pixText } from '../lib/pix-brcode.ts';
 import { isSolanaAddress } from '../lib/solana.ts';
 import { boolean, checkedText, clockTime, decimalText, integer, list, oneOf, refine, secret, text } from './env.ts';
-import { isKey32, isPkcs8Pem, isUrlWith, isVersionedKey, keypairBytes, normalizedPixKey, unescapeNewlines, versionedKeys } from './formats.ts';
+import { keypairBytes } from '../lib/solana.ts';
+import { isKey32, isPkcs8Pem, isUrlWith, isVersionedKey, normalizedPixKey, unescapeNewlines, versionedKeys } from './formats.ts';
 import { LOG_LEVELS, NODE_ENVS, ROLES } from './types.ts';
 
 /** DOMAIN.md (Solana): the programs the allow-list starts from. */

@@ -4,6 +4,9 @@
  * (2 digits, of the value) + value`; fields 26 (merchant account) and 62 (additional data) hold
  * sub-fields in the same format; the last field is 63, the CRC over everything before its value.
  *
+ * Only the writer of static codes lives here, because that is what the sandbox PSP answers
+ * charges with; tests read codes back with pix-utils, an independent implementation.
+ *
  * Everything we write is printable ASCII, so a field's length is its number of characters.
  */
 import { decimal, hasAtMostDecimals } from './money.ts';
@@ -34,33 +37,10 @@ export interface StaticPixInput {
   merchantCity: string;
   /** At most 25 [A-Za-z0-9]; "***" (the default) means none. */
   txid?: string;
-  /** Free text shown to the payer (26/02); shares the 99 characters of field 26 with the key. */
-  description?: string;
-}
-
-export interface DynamicPixInput {
-  /** The payload location without "https://", e.g. "pix.example.com/qr/v2/9d36b84f…". */
-  url: string;
-  amount: string | number;
-  merchantName: string;
-  merchantCity: string;
-}
-
-export interface ParsedPixCode {
-  /** Top-level fields by ID, in code order. */
-  fields: Map<string, string>;
-  /** Sub-fields of 26 (merchant account); empty when 26 is absent. */
-  merchantAccount: Map<string, string>;
-  /** Sub-fields of 62 (additional data); empty when 62 is absent. */
-  additionalData: Map<string, string>;
-  /** Field 54 as written, e.g. "10.50". */
-  amount: string | undefined;
-  /** The last field is 63, 4 uppercase hex digits, equal to the CRC of everything before them. */
-  crcValid: boolean;
 }
 
 /** CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection, xorout 0), as the manual requires. */
-export function crc16CcittFalse(text: string): string {
+function crc16CcittFalse(text: string): string {
   let crc = 0xffff;
   for (const byte of new TextEncoder().encode(text)) {
     crc ^= byte << 8;
@@ -72,7 +52,7 @@ export function crc16CcittFalse(text: string): string {
 /**
  * Merchant name/city text: uppercase ASCII without accents (manual: "sem acentuação"). Strips
  * combining marks after NFD ("São" -> "SAO"), keeps only [A-Z0-9 .-], collapses whitespace and
- * truncates to maxLength. May return "" (the builders reject that).
+ * truncates to maxLength. May return "" (the builder rejects that).
  */
 export function pixText(value: string, maxLength: number): string {
   return value
@@ -87,19 +67,8 @@ export function pixText(value: string, maxLength: number): string {
     .trimEnd();
 }
 
-/** Free text (description): accents stripped, printable ASCII kept, case kept, spaces collapsed. */
-function asciiText(value: string): string {
-  return value
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .replace(/\s/g, ' ')
-    .replace(/[^\x20-\x7E]/g, '')
-    .replace(/ {2,}/g, ' ')
-    .trim();
-}
-
 /** One EMV field: ID + 2-digit length + value. RangeError unless the value is 1..99 printable ASCII characters. */
-export function tlv(id: string, value: string): string {
+function tlv(id: string, value: string): string {
   if (!/^\d{2}$/.test(id)) throw new RangeError(`field ID must be 2 digits, got "${id}"`);
   if (!PRINTABLE_ASCII.test(value)) throw new RangeError(`field ${id} must be non-empty printable ASCII`);
   if (value.length > MAX_FIELD_LENGTH) {
@@ -109,7 +78,7 @@ export function tlv(id: string, value: string): string {
 }
 
 /** Appends the CRC field: "6304" + CRC-16 of the payload including "6304" (manual: field 63 is last). */
-export function withCrc(payloadWithoutCrc: string): string {
+function withCrc(payloadWithoutCrc: string): string {
   const head = `${payloadWithoutCrc}6304`;
   return head + crc16CcittFalse(head);
 }
@@ -136,97 +105,25 @@ function merchantFields(merchantName: string, merchantCity: string): string {
   return tlv('58', 'BR') + tlv('59', name) + tlv('60', city);
 }
 
-/** Field 26; the manual caps the whole template value at 99 characters. */
-function merchantAccount(subFields: string): string {
-  if (subFields.length > MAX_FIELD_LENGTH) {
-    throw new RangeError(`merchant account (field 26) would be ${subFields.length} characters; at most 99 allowed`);
-  }
-  return tlv('26', subFields);
-}
-
 /** 52 MCC "0000" and 53 currency "986" (BRL), the same in every Pix code. */
 const MCC_AND_CURRENCY = tlv('52', '0000') + tlv('53', '986');
 
 /** A static code: the payer's app reads key, amount and txid from the code itself. */
 export function buildStaticPixCode(input: StaticPixInput): string {
-  const { key, amount, merchantName, merchantCity, txid = NO_TXID, description } = input;
+  const { key, amount, merchantName, merchantCity, txid = NO_TXID } = input;
   if (!/^[\x21-\x7E]+$/.test(key) || key.length > MAX_PIX_KEY_LENGTH) {
     throw new RangeError(`PIX key must be 1..${MAX_PIX_KEY_LENGTH} printable ASCII characters without spaces`);
   }
   if (txid !== NO_TXID && !STATIC_TXID.test(txid)) {
     throw new RangeError('txid of a static code must be 1..25 letters or digits, or "***"');
   }
-  let account = tlv('00', PIX_GUI) + tlv('01', key);
-  if (description !== undefined) {
-    const text = asciiText(description);
-    if (!text) throw new RangeError('description is empty after removing unsupported characters');
-    account += tlv('02', text);
-  }
   return withCrc(
     tlv('00', '01') + // payload format indicator; 01 (point of initiation) absent = reusable code
-      merchantAccount(account) +
+      // 26: 18 characters of GUI + 4 + a key of at most 77 stay within the field's 99.
+      tlv('26', tlv('00', PIX_GUI) + tlv('01', key)) +
       MCC_AND_CURRENCY +
       (amount === undefined ? '' : tlv('54', amountText(amount))) +
       merchantFields(merchantName, merchantCity) +
       tlv('62', tlv('05', txid)),
   );
-}
-
-/** A dynamic (single-use) code: the payer's app fetches the charge from https://{url}. */
-export function buildDynamicPixCode(input: DynamicPixInput): string {
-  const { url, amount, merchantName, merchantCity } = input;
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) {
-    throw new RangeError('url must be given without its scheme (no "https://")');
-  }
-  if (!/^[\x21-\x7E]+$/.test(url)) throw new RangeError('url must be printable ASCII without spaces');
-  return withCrc(
-    tlv('00', '01') +
-      tlv('01', '12') + // manual: 12 = single use
-      merchantAccount(tlv('00', PIX_GUI) + tlv('25', url)) +
-      MCC_AND_CURRENCY +
-      tlv('54', amountText(amount)) +
-      merchantFields(merchantName, merchantCity) +
-      tlv('62', tlv('05', NO_TXID)), // manual: a dynamic code's txid lives in the payload, here "***"
-  );
-}
-
-/** Reads a run of TLV fields. RangeError on a bad ID or length, a value past the end, or a repeated ID. */
-function readTlv(text: string, where: string): Map<string, string> {
-  const fields = new Map<string, string>();
-  let i = 0;
-  while (i < text.length) {
-    const id = text.slice(i, i + 2);
-    const lengthText = text.slice(i + 2, i + 4);
-    if (!/^\d{2}$/.test(id) || !/^\d{2}$/.test(lengthText)) throw new RangeError(`${where}: malformed field at ${i}`);
-    const length = Number(lengthText);
-    if (length === 0 || i + 4 + length > text.length) throw new RangeError(`${where}: field ${id} has a bad length`);
-    if (fields.has(id)) throw new RangeError(`${where}: field ${id} appears twice`);
-    fields.set(id, text.slice(i + 4, i + 4 + length));
-    i += 4 + length;
-  }
-  return fields;
-}
-
-/**
- * Parses a BR Code into its fields (TLV only: it does not check that the fields make a valid
- * Pix charge). Throws RangeError on malformed TLV, or on characters outside printable ASCII,
- * where a length in characters would be ambiguous.
- */
-export function parsePixCode(code: string): ParsedPixCode {
-  if (!PRINTABLE_ASCII.test(code)) throw new RangeError('BR Code must be non-empty printable ASCII');
-  const fields = readTlv(code, 'BR Code');
-  const account = fields.get('26');
-  const additional = fields.get('62');
-  const crc = fields.get('63');
-  const lastId = [...fields.keys()].at(-1);
-  // Manual: 63 is the last field, "6304" + 4 uppercase hex digits, CRC of all that precedes them.
-  const crcValid =
-    lastId === '63' && crc !== undefined && /^[0-9A-F]{4}$/.test(crc) && crc16CcittFalse(code.slice(0, -4)) === crc;
-  return {
-    fields,
-    merchantAccount: account === undefined ? new Map() : readTlv(account, 'field 26'),
-    additionalData: additional === undefined ? new Map() : readTlv(additional, 'field 62'),
-    amount: fields.get('54'),
-    crcValid,
-  };
 }

@@ -25,6 +25,7 @@ import { getTransferSolInstruction } from '@solana-program/system';
 
 export const MEMO_PROGRAM = address('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
 export const COMPUTE_BUDGET = address('ComputeBudget111111111111111111111111111111');
+export const SYSTEM_PROGRAM = address('11111111111111111111111111111111');
 export const noop = (who: string) => createNoopSigner(address(who));
 
 export function newAddress(): Address {

@@ -3,21 +3,14 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLiteSvmSandbox, type LiteSvmSandbox } from '../../src/adapters/chain/litesvm-sandbox.ts';
 import { ConfigError, DEFAULT_ALLOWED_PROGRAMS, loadConfig } from '../../src/config.ts';
-import {
-  checkLookupTables,
-  checkSize,
-  checkVersion,
-  COMPUTE_BUDGET_PROGRAM,
-  feeOf,
-  inspectForSponsoring,
-  readComputeBudget,
-  SYSTEM_PROGRAM,
-} from '../../src/modules/wallets/inspect.ts';
+import { feeOf, readComputeBudget } from '../../src/modules/wallets/fee.ts';
+import { checkDurableNonce, checkLookupTables, checkSize, checkSponsorUse, inspectForSponsoring } from '../../src/modules/wallets/inspect.ts';
+import { describeInstruction } from '../../src/modules/wallets/instructions.ts';
 import { createKeyVault, signerFromKeypair } from '../../src/modules/wallets/keys.ts';
-import type { InstructionView, MessageView } from '../../src/modules/wallets/transaction.ts';
+import { checkVersion, type InstructionView, type MessageView } from '../../src/modules/wallets/message.ts';
 import { type TestContext, createTestContext, expectErrorBody } from '../helpers/app.ts';
 import { randomCpf } from '../helpers/documents.ts';
-import { buildTransaction, newAddress, transferSol } from './wallets-helpers.ts';
+import { buildTransaction, COMPUTE_BUDGET, MEMO_PROGRAM, newAddress, SYSTEM_PROGRAM, transferSol } from './wallets-helpers.ts';
 
 const managed = newAddress() as string;
 const sponsor = newAddress() as string;
@@ -73,18 +66,54 @@ describe('inspection rules (pure)', () => {
     expect(inspectForSponsoring(v, { managed, sponsor, settings })).toMatchObject({ reason: 'SPONSOR_NOT_FEE_PAYER' });
   });
 
+  it('names instructions by program and instruction, or by program alone when the data is not one it knows', () => {
+    const named = (program: string, data: number[]) => describeInstruction(ix(program, [], new Uint8Array(data)));
+    const [token, token2022, ata] = ['TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA', 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb', 'ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL'];
+    expect(named(SYSTEM_PROGRAM, [2, 0, 0, 0])).toBe('System Transfer');
+    expect(named(SYSTEM_PROGRAM, [11, 0, 0, 0])).toBe('System TransferWithSeed');
+    // Shorter than the System program's 4-byte instruction index.
+    expect(named(SYSTEM_PROGRAM, [4, 0, 0])).toBe('System');
+    expect(named(token, [12])).toBe('SPL Token TransferChecked');
+    expect(named(token2022, [12])).toBe('Token-2022 TransferChecked');
+    // Token-2022's instruction 26 is its own (an extension), not SPL Token's 26.
+    expect(named(token2022, [26])).toBe('Token-2022');
+    expect(named(ata, [])).toBe('Associated Token Account Create');
+    expect(named(ata, [1])).toBe('Associated Token Account CreateIdempotent');
+    expect(named(ata, [9])).toBe('Associated Token Account');
+    expect(named(COMPUTE_BUDGET, [3, 1, 0, 0, 0, 0, 0, 0, 0])).toBe('Compute Budget');
+    expect(named(MEMO_PROGRAM, [104, 105])).toBe('Memo');
+    expect(named(sponsor, [2, 0, 0, 0])).toBe(`program ${sponsor}`);
+  });
+
+  it('tells a transfer or an account funded by the sponsor by its System instruction, and finds a nonce advance anywhere', () => {
+    const system = (index: number, accounts: string[]) => ix(SYSTEM_PROGRAM, accounts, new Uint8Array([index, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0]));
+    const other = newAddress();
+    expect(checkSponsorUse(view([system(11, [sponsor, managed, other])]), sponsor)?.reason).toBe('SPONSOR_TRANSFER');
+    expect(checkSponsorUse(view([system(3, [sponsor, other, managed])]), sponsor)?.reason).toBe('SPONSOR_FUNDS_ACCOUNT');
+    // The sponsor as the destination of a transfer is not a transfer out of it, but still refused.
+    expect(checkSponsorUse(view([system(2, [managed, sponsor])]), sponsor)).toMatchObject({ reason: 'SPONSOR_IN_INSTRUCTION', details: { accountPosition: 1 } });
+    expect(checkDurableNonce(view([honest, system(4, [other, managed])]))).toMatchObject({ reason: 'DURABLE_NONCE', details: { instructionIndex: 1 } });
+    expect(checkDurableNonce(view([honest, ix(SYSTEM_PROGRAM, [], new Uint8Array([4, 0, 0]))]))).toBeNull();
+  });
+
   it('refuses compute budgets that are malformed, repeated or over the caps', () => {
     const ctx = { managed, sponsor, settings };
-    const cb = (data: Uint8Array) => ix(COMPUTE_BUDGET_PROGRAM, [], data);
+    const cb = (data: Uint8Array) => ix(COMPUTE_BUDGET, [], data);
     expect(inspectForSponsoring(view([cb(new Uint8Array([3, 1])), honest]), ctx)).toMatchObject({ reason: 'INVALID_COMPUTE_BUDGET' });
     expect(inspectForSponsoring(view([cb(u64(3, 1n)), cb(u64(3, 2n)), honest]), ctx)).toMatchObject({ reason: 'INVALID_COMPUTE_BUDGET' });
+    // Trailing bytes, the deprecated RequestUnits, an unknown instruction, accounts: all malformed.
+    expect(inspectForSponsoring(view([cb(new Uint8Array([...u32(2, 1000), 0])), honest]), ctx)).toMatchObject({ reason: 'INVALID_COMPUTE_BUDGET' });
+    expect(inspectForSponsoring(view([cb(u64(0, 1n)), honest]), ctx)).toMatchObject({ reason: 'INVALID_COMPUTE_BUDGET' });
+    expect(inspectForSponsoring(view([cb(u32(5, 1)), honest]), ctx)).toMatchObject({ reason: 'INVALID_COMPUTE_BUDGET' });
+    expect(inspectForSponsoring(view([ix(COMPUTE_BUDGET, [managed], u32(2, 1000)), honest]), ctx)).toMatchObject({ reason: 'INVALID_COMPUTE_BUDGET' });
+    expect(readComputeBudget(view([cb(u32(1, 32 * 1024)), cb(u32(4, 65_536)), honest]))).toEqual({ unitPrice: 0n, unitLimit: undefined });
     expect(inspectForSponsoring(view([cb(u32(2, 1_000_000)), honest]), ctx)).toMatchObject({ reason: 'COMPUTE_UNIT_LIMIT_TOO_HIGH' });
     expect(inspectForSponsoring(view([cb(u64(3, 1_000_001n)), honest]), ctx)).toMatchObject({ reason: 'COMPUTE_UNIT_PRICE_TOO_HIGH' });
     expect(inspectForSponsoring(view(Array.from({ length: 13 }, () => honest)), ctx)).toMatchObject({ reason: 'TOO_MANY_INSTRUCTIONS' });
   });
 
   it('computes the fee: 5,000 per signature plus ceil(price × limit / 10^6)', () => {
-    const cb = (data: Uint8Array) => ix(COMPUTE_BUDGET_PROGRAM, [], data);
+    const cb = (data: Uint8Array) => ix(COMPUTE_BUDGET, [], data);
     const two = view([honest], { numSigners: 2 });
     expect(feeOf(two, { unitPrice: 0n, unitLimit: undefined })).toBe(10_000n);
     expect(feeOf(two, { unitPrice: 1_000_000n, unitLimit: 300_000 })).toBe(310_000n);

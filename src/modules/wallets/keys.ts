@@ -8,8 +8,9 @@
  */
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
 import { getBase58Decoder } from '@solana/kit';
-import { keypairBytes } from '../../config.ts';
 import { type AeadBox, createAeadBox, deriveKey } from '../../lib/aead.ts';
+import { keypairBytes } from '../../lib/solana.ts';
+import type { KeyVaultSettings } from './settings.ts';
 
 /** Signs Solana messages with one key; `address` is its public key, base58. */
 export interface Signer {
@@ -61,7 +62,7 @@ export interface KeyVault {
 
 const associatedData = (ownerId: string, version: number) => `managed-wallet:${ownerId}:v${version}`;
 
-export function createKeyVault(settings: { kek: string; version: number; previous?: Record<number, string> }): KeyVault {
+export function createKeyVault(settings: KeyVaultSettings): KeyVault {
   const boxes = new Map<number, AeadBox>();
   for (const [version, kek] of Object.entries(settings.previous ?? {})) boxes.set(Number(version), boxFor(kek));
   boxes.set(settings.version, boxFor(settings.kek));

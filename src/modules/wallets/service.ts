@@ -7,28 +7,18 @@
  * request that reaches a wallet, accepted or refused, is recorded in wallet_sign_requests.
  */
 import { getBase58Decoder } from '@solana/kit';
-import type { WalletSettings } from '../../config.ts';
 import type { Db, Trx } from '../../db/database.ts';
 import type { ManagedWalletRow, SignOperation, SignOutcome } from '../../db/schema.ts';
 import { ChainUnavailableError, type TransactionChain } from '../../adapters/chain/transactions-port.ts';
 import { AppError } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
-import {
-  checkFee,
-  checkManagedSigner,
-  checkSigners,
-  checkSize,
-  checkSponsorUse,
-  feeOf,
-  inspectForSponsoring,
-  isRejection,
-  type Rejection,
-  simulationRejection,
-  TransactionRejectedError,
-} from './inspect.ts';
+import { checkFee, feeOf } from './fee.ts';
+import { checkManagedSigner, checkSigners, checkSize, checkSponsorUse, inspectForSponsoring, isRejection, simulationRejection } from './inspect.ts';
 import type { KeyVault, Signer } from './keys.ts';
+import { type Rejection, TransactionRejectedError } from './rejection.ts';
 import { walletsRepo as repo } from './repo.ts';
+import type { WalletSettings } from './settings.ts';
 import { rewriteForSponsor, signAll } from './sponsor.ts';
 import { decodeBase64, decodeTransaction, encodeBase64, encodeTransaction, withSignature } from './transaction.ts';
 

@@ -15,7 +15,8 @@ import {
   type Transaction,
 } from '@solana/kit';
 import type { Signer } from './keys.ts';
-import { type DecodedTransaction, encodeTransaction, type MessageView, viewOf, withSignature } from './transaction.ts';
+import { type MessageView, viewOf } from './message.ts';
+import { type DecodedTransaction, encodeTransaction, withSignature } from './transaction.ts';
 
 export interface SponsoredTransaction {
   transaction: Transaction;

@@ -1,7 +1,8 @@
 /**
- * Wire transactions in and out: strict base64, @solana/kit's decoders (legacy, v0 and newer
- * versions decode; the rules decide what is accepted), and a flat view of the message that the
- * inspection rules read. Malformed input is a 400 VALIDATION_ERROR on `body.transaction`.
+ * Wire transactions in and out: strict base64 and @solana/kit's decoders (legacy, v0 and newer
+ * versions decode; only legacy and v0 are read further), checked for the structural faults kit's
+ * decoders let through, so that nothing later indexes past the message. Malformed input is a 400
+ * VALIDATION_ERROR on `body.transaction`.
  */
 import {
   type CompiledTransactionMessage,
@@ -12,31 +13,8 @@ import {
   type Transaction,
 } from '@solana/kit';
 import { AppError } from '../../errors.ts';
-import { checkVersion, TransactionRejectedError } from './inspect.ts';
-
-/** The versions the rules can read (rule 1): others are refused at decoding. */
-type ReadableMessage = Extract<CompiledTransactionMessage, { version: 'legacy' | 0 }>;
-
-/** The message as the rules see it: addresses resolved from the static keys. */
-export interface MessageView {
-  version: ReadableMessage['version'];
-  numSigners: number;
-  numReadonlySigners: number;
-  numReadonlyNonSigners: number;
-  staticAccounts: string[];
-  /** Address lookup tables the message loads (v0); their entries are not resolved. */
-  lookupTableCount: number;
-  instructions: InstructionView[];
-}
-
-export interface InstructionView {
-  programAddress: string;
-  /** Addresses of the instruction's accounts; an entry from a lookup table reads `lookup-table:<index>`. */
-  accounts: string[];
-  /** Indexes into staticAccounts (or beyond, for lookup-table entries), as in the message. */
-  accountIndices: number[];
-  data: Uint8Array;
-}
+import { checkVersion, type MessageView, type ReadableMessage, viewOf } from './message.ts';
+import { TransactionRejectedError } from './rejection.ts';
 
 export interface DecodedTransaction {
   transaction: Transaction;
@@ -56,26 +34,6 @@ export function decodeBase64(text: string): Uint8Array {
 }
 
 export const encodeBase64 = (bytes: Uint8Array): string => Buffer.from(bytes).toString('base64');
-
-export function viewOf(compiled: ReadableMessage): MessageView {
-  const lookups = 'addressTableLookups' in compiled ? (compiled.addressTableLookups ?? []) : [];
-  const staticAccounts = compiled.staticAccounts.map(String);
-  const resolve = (index: number) => staticAccounts[index] ?? `lookup-table:${index}`;
-  return {
-    version: compiled.version,
-    numSigners: compiled.header.numSignerAccounts,
-    numReadonlySigners: compiled.header.numReadonlySignerAccounts,
-    numReadonlyNonSigners: compiled.header.numReadonlyNonSignerAccounts,
-    staticAccounts,
-    lookupTableCount: lookups.length,
-    instructions: compiled.instructions.map((instruction) => ({
-      programAddress: resolve(instruction.programAddressIndex),
-      accounts: (instruction.accountIndices ?? []).map(resolve),
-      accountIndices: [...(instruction.accountIndices ?? [])],
-      data: new Uint8Array(instruction.data ?? []),
-    })),
-  };
-}
 
 /**
  * Decodes wire bytes; any structural problem is a 400 (never a 500), a message version other

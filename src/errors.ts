@@ -30,16 +30,16 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 export type ErrorDetails = Record<string, unknown>;
 
 export class AppError extends Error {
+  readonly code: ErrorCode;
   readonly statusCode: number;
+  readonly details?: ErrorDetails;
 
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    readonly details?: ErrorDetails,
-  ) {
+  constructor(code: ErrorCode, message: string, details?: ErrorDetails) {
     super(message);
     this.name = 'AppError';
+    this.code = code;
     this.statusCode = ERROR_STATUS[code];
+    if (details !== undefined) this.details = details;
   }
 }
 

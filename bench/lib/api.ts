@@ -6,10 +6,13 @@ export interface Credentials {
 }
 
 export class Api {
-  constructor(
-    readonly base: string,
-    readonly credentials?: Credentials,
-  ) {}
+  readonly base: string;
+  readonly credentials: Credentials | undefined;
+
+  constructor(base: string, credentials?: Credentials) {
+    this.base = base;
+    this.credentials = credentials;
+  }
 
   headers(extra: Record<string, string> = {}): Record<string, string> {
     return {

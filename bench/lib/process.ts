@@ -10,10 +10,10 @@ export interface Child {
   exited: Promise<number | null>;
 }
 
-/** Starts `node [nodeArgs] --import tsx <script>` with stdout and stderr appended to logFile. */
+/** Starts `node [nodeArgs] <script>` (native type stripping, as production runs) with stdout and stderr appended to logFile. */
 export function startNode(script: string, options: { cwd: string; env: NodeJS.ProcessEnv; logFile: string; nodeArgs?: string[] }): Child {
   const fd = openSync(options.logFile, 'a');
-  const proc = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', script], {
+  const proc = spawn(process.execPath, [...(options.nodeArgs ?? []), script], {
     cwd: options.cwd,
     env: options.env,
     stdio: ['ignore', fd, fd],

@@ -7,9 +7,12 @@ import { ENV_SCHEMA, type EnvValues } from './schema.ts';
 import type { Config, WebhookSettings } from './types.ts';
 
 export class ConfigError extends Error {
-  constructor(readonly problems: string[]) {
+  readonly problems: string[];
+
+  constructor(problems: string[]) {
     super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
     this.name = 'ConfigError';
+    this.problems = problems;
   }
 }
 

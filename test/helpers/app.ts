@@ -42,7 +42,10 @@ export interface TestContext {
 
 /** A clock tests move by hand. */
 export class TestClock implements Clock {
-  constructor(private current: Date) {}
+  private current: Date;
+  constructor(current: Date) {
+    this.current = current;
+  }
   now = () => new Date(this.current);
   set(at: Date | string) {
     this.current = new Date(at);

@@ -4,9 +4,9 @@ import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 
-/** Runs a TypeScript entry point of ours in a child Node process (the same Node as the tests). */
+/** Runs a TypeScript entry point of ours in a child Node process as production does: plain node, native type stripping. */
 export function runTs(script: string, args: string[], env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+  return spawn(process.execPath, [script, ...args], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -42,8 +42,11 @@ export const reject = (reason: RejectionReason, message: string, details?: Recor
 
 /** 422 TRANSACTION_REJECTED with `details.reason`. */
 export class TransactionRejectedError extends AppError {
-  constructor(readonly rejection: Rejection) {
+  readonly rejection: Rejection;
+
+  constructor(rejection: Rejection) {
     super('TRANSACTION_REJECTED', rejection.message, { reason: rejection.reason, ...rejection.details });
     this.name = 'TransactionRejectedError';
+    this.rejection = rejection;
   }
 }

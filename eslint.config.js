@@ -12,7 +12,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/cli/**', 'bench/**', 'test/**'],
+    files: ['src/cli/**', 'bench/**', 'test/**', 'scripts/**'],
     rules: { 'no-console': 'off' },
   },
 );

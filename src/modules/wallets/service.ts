@@ -208,7 +208,7 @@ export function createWalletsService(deps: WalletsDeps) {
         refuse(checkSponsorUse(rewritten.view, sponsor.address) ?? checkSigners(rewritten.view, ctx));
         const fee = feeOf(rewritten.view, budget);
         refuse(checkFee(fee, settings));
-        const signed = signAll(rewritten.transaction, [sponsor, signerOf(wallet)]);
+        const signed = signAll(rewritten.transaction, rewritten.view, [sponsor, signerOf(wallet)]);
         refuse(checkSize(signed.wire.length));
 
         const simulation = await chain.simulateTransaction(signed.wire);

@@ -8,6 +8,7 @@ import {
   type Address,
   type Blockhash,
   compileTransaction,
+  getBase58Encoder,
   decompileTransactionMessage,
   getCompiledTransactionMessageDecoder,
   setTransactionMessageFeePayer,
@@ -24,8 +25,14 @@ export interface SponsoredTransaction {
   wire: Uint8Array;
 }
 
-/** Recompiles with `sponsor` as fee payer and `blockhash` as lifetime; unsigned. */
+/**
+ * Recompiles with `sponsor` as fee payer and `blockhash` as lifetime; unsigned. A message whose
+ * fee payer is already the sponsor (what clients that read GET /wallet/fee-payer send) keeps its
+ * bytes and only gets the new blockhash: recompiling would turn every address to base58 text and
+ * back, which was the costliest step of sign-and-send after the chain itself.
+ */
 export function rewriteForSponsor(decoded: DecodedTransaction, sponsor: string, lifetime: { blockhash: string; lastValidBlockHeight: bigint }): { transaction: Transaction; view: MessageView } {
+  if (decoded.view.staticAccounts[0] === sponsor) return { transaction: withBlockhash(decoded, lifetime.blockhash), view: decoded.view };
   // The decoder reads the lifetime token too; its declared type leaves it out.
   const message = decompileTransactionMessage(decoded.compiled as Parameters<typeof decompileTransactionMessage>[0]);
   const sponsored = setTransactionMessageLifetimeUsingBlockhash(
@@ -38,13 +45,25 @@ export function rewriteForSponsor(decoded: DecodedTransaction, sponsor: string, 
   return { transaction, view: viewOf(compiled) };
 }
 
-/** Signs the rewritten transaction with every signer it requires among `signers`. */
-export function signAll(transaction: Transaction, signers: Signer[]): SponsoredTransaction {
+/**
+ * The same message with its recent blockhash replaced in place and every signature cleared.
+ * Layout (legacy and v0): [0x80 | version, v0 only] [3 header bytes] [compact-u16 key count]
+ * [32 × keys] [32-byte blockhash] ...
+ */
+function withBlockhash(decoded: DecodedTransaction, blockhash: string): Transaction {
+  const keys = decoded.view.staticAccounts.length;
+  const offset = (decoded.view.version === 0 ? 1 : 0) + 3 + (keys < 0x80 ? 1 : 2) + 32 * keys;
+  const messageBytes = new Uint8Array(decoded.transaction.messageBytes);
+  messageBytes.set(getBase58Encoder().encode(blockhash), offset);
+  const signatures = Object.fromEntries(Object.keys(decoded.transaction.signatures).map((signer) => [signer, null]));
+  return { messageBytes: messageBytes as unknown as Transaction['messageBytes'], signatures } as Transaction;
+}
+
+/** Signs the rewritten transaction (whose view is `view`) with every signer it requires among `signers`. */
+export function signAll(transaction: Transaction, view: MessageView, signers: Signer[]): SponsoredTransaction {
   let signed = transaction;
   for (const signer of signers) {
     if (signer.address in signed.signatures) signed = withSignature(signed, signer.address, signer.sign(new Uint8Array(signed.messageBytes)));
   }
-  const compiled = getCompiledTransactionMessageDecoder().decode(signed.messageBytes);
-  if (compiled.version !== 'legacy' && compiled.version !== 0) throw new Error('unexpected message version');
-  return { transaction: signed, view: viewOf(compiled), wire: encodeTransaction(signed) };
+  return { transaction: signed, view, wire: encodeTransaction(signed) };
 }

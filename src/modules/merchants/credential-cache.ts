@@ -11,6 +11,8 @@ export interface CachedCredential {
   secretHash: string;
   revoked: boolean;
   merchantActive: boolean;
+  /** The merchant as GET /merchant shows it, read by the same query. */
+  merchant: { name: string; status: 'ACTIVE' | 'DISABLED'; createdAt: string };
 }
 
 /** Unknown keys are not cached (a caller could fill memory with them); this bounds the rest. */
@@ -20,6 +22,7 @@ export function createCredentialCache(options: { ttlMs: number; now?: () => numb
   const now = options.now ?? (() => performance.now());
   const byKey = new Map<string, { credential: CachedCredential; expiresAt: number }>();
   const keyOfId = new Map<string, string>();
+  const keyOfMerchant = new Map<string, string>();
 
   const fresh = (entry: { credential: CachedCredential; expiresAt: number } | undefined) =>
     entry && entry.expiresAt > now() ? entry.credential : undefined;
@@ -32,14 +35,23 @@ export function createCredentialCache(options: { ttlMs: number; now?: () => numb
       return keyId === undefined ? undefined : fresh(byKey.get(keyId));
     },
 
+    /** The merchant as a fresh entry of one of its credentials saw it. */
+    merchant(merchantId: string) {
+      const keyId = keyOfMerchant.get(merchantId);
+      const credential = keyId === undefined ? undefined : fresh(byKey.get(keyId));
+      return credential?.merchantId === merchantId ? credential.merchant : undefined;
+    },
+
     remember(credential: CachedCredential): void {
       if (options.ttlMs <= 0) return;
       if (byKey.size >= MAX_ENTRIES) {
         byKey.clear();
         keyOfId.clear();
+        keyOfMerchant.clear();
       }
       byKey.set(credential.keyId, { credential, expiresAt: now() + options.ttlMs });
       keyOfId.set(credential.id, credential.keyId);
+      keyOfMerchant.set(credential.merchantId, credential.keyId);
     },
 
     forgetCredential(credentialId: string): void {
@@ -49,6 +61,7 @@ export function createCredentialCache(options: { ttlMs: number; now?: () => numb
     },
 
     forgetMerchant(merchantId: string): void {
+      keyOfMerchant.delete(merchantId);
       for (const [keyId, entry] of byKey) {
         if (entry.credential.merchantId !== merchantId) continue;
         byKey.delete(keyId);

@@ -73,7 +73,7 @@ export const merchantsRepo = {
     return db
       .selectFrom('api_credentials as c')
       .innerJoin('merchants as m', 'm.id', 'c.merchant_id')
-      .select(['c.id', 'c.key_id', 'c.merchant_id', 'c.secret_hash', 'c.revoked_at', 'm.status as merchant_status'])
+      .select(['c.id', 'c.key_id', 'c.merchant_id', 'c.secret_hash', 'c.revoked_at', 'm.status as merchant_status', 'm.name as merchant_name', 'm.created_at as merchant_created_at'])
       .where('keyId' in by ? 'c.key_id' : 'c.id', '=', 'keyId' in by ? by.keyId : by.id)
       .executeTakeFirst();
   },

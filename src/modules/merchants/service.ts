@@ -80,6 +80,7 @@ export function createMerchantsService(deps: MerchantsDeps) {
       secretHash: row.secret_hash,
       revoked: row.revoked_at !== null,
       merchantActive: row.merchant_status === 'ACTIVE',
+      merchant: { name: row.merchant_name, status: row.merchant_status, createdAt: row.merchant_created_at.toISOString() },
     };
     cache.remember(credential);
     return credential;
@@ -112,7 +113,10 @@ export function createMerchantsService(deps: MerchantsDeps) {
       });
     },
 
+    /** Served from what authentication just read when it can (the same staleness bound). */
     async getMerchant(id: string): Promise<Merchant> {
+      const cached = cache.merchant(id);
+      if (cached) return { id, ...cached };
       const row = await repo.findMerchant(db, id);
       if (!row) throw notFound('Merchant');
       return toMerchant(row);

@@ -13,6 +13,7 @@ const credential = (overrides: Partial<CachedCredential> = {}): CachedCredential
   secretHash: 'h',
   revoked: false,
   merchantActive: true,
+  merchant: { name: 'M', status: 'ACTIVE', createdAt: '2026-01-01T00:00:00.000Z' },
   ...overrides,
 });
 
@@ -41,6 +42,8 @@ describe('credential cache', () => {
     cache.forgetMerchant('m1');
     expect(cache.byId('c2')).toBeUndefined();
     expect(cache.byId('c3')?.merchantId).toBe('m2');
+    expect(cache.merchant('m1')).toBeUndefined();
+    expect(cache.merchant('m2')?.name).toBe('M');
   });
 
   it('keeps nothing with a TTL of 0', () => {
@@ -62,6 +65,18 @@ describe('authentication through the cache', () => {
       await ctx.app.services.merchants.revokeCredential(merchant.merchantId, merchant.credentialId, { actor: 'test' });
       expect((await get(merchant.headers)).statusCode).toBe(401);
       expect((await get(bearer)).statusCode).toBe(401);
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it('GET /merchant, answered from the authentication read, is the merchant as stored', async () => {
+    const ctx = await createTestContext();
+    try {
+      const merchant = await ctx.createMerchant('Cached Name');
+      const response = await ctx.app.inject({ method: 'GET', url: '/api/v1/merchant', headers: merchant.headers });
+      const row = await ctx.database.db.selectFrom('merchants').selectAll().where('id', '=', merchant.merchantId).executeTakeFirstOrThrow();
+      expect(response.json()).toEqual({ id: row.id, name: row.name, status: row.status, createdAt: row.created_at.toISOString() });
     } finally {
       await ctx.close();
     }

@@ -143,6 +143,8 @@ async function main(): Promise<void> {
     WEBHOOK_ALLOW_HTTP: 'true',
     // The per-wallet sign limit (default 120/min) is separate from RATE_LIMIT_PER_MINUTE.
     WALLET_SIGN_RATE_LIMIT_PER_MINUTE: '0',
+    // Experiments with V8 flags (heap limits) without editing the start command.
+    ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
     ...keys,
   };
   results.settings.serviceEnv = Object.fromEntries(Object.entries(serviceEnv).filter(([name]) => !(name in keys) && name !== 'PATH' && name !== 'HOME')) as Record<string, string>;

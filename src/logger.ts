@@ -1,6 +1,7 @@
 /**
- * pino, JSON lines, with every secret-bearing field redacted wherever it appears: request
- * headers (x-api-secret, authorization) and body or object fields named like a secret. Lines go
+ * pino, JSON lines, with secret-bearing fields redacted where our log calls can carry them:
+ * request headers (x-api-secret, authorization) and fields named like a secret, at the top level
+ * or inside the objects we log (body, details, config, err). Lines go
  * to stdout through an asynchronous buffer (flushed at exit): a synchronous write per line cost
  * about a quarter of the busy time under load.
  */
@@ -8,7 +9,14 @@ import { pino, type Logger, type LoggerOptions } from 'pino';
 import type { LogLevel } from './config.ts';
 
 const SECRET_KEYS = ['apiSecret', 'secret', 'password', 'privateKey', 'accessToken', 'token', 'adminToken', 'apiSecretPepper', 'privateKeyPem'];
+/** Objects our log calls carry that may hold caller input or settings. */
+const CONTAINERS = ['body', 'details', 'config', 'input', 'err', 'error'];
 
+/**
+ * Static paths only: wildcard paths made the redactor walk every logged object, about a sixth
+ * of an authenticated request's CPU time. The request line carries no header or body, so these
+ * guard what other log calls might pass.
+ */
 export const REDACT_PATHS = [
   'req.headers["x-api-secret"]',
   'req.headers.authorization',
@@ -16,8 +24,7 @@ export const REDACT_PATHS = [
   'headers["x-api-secret"]',
   'headers.authorization',
   ...SECRET_KEYS,
-  ...SECRET_KEYS.map((key) => `*.${key}`),
-  ...SECRET_KEYS.map((key) => `*.*.${key}`),
+  ...CONTAINERS.flatMap((container) => SECRET_KEYS.map((key) => `${container}.${key}`)),
 ];
 
 export function loggerOptions(level: LogLevel): LoggerOptions {

@@ -26,6 +26,8 @@ export interface TokenSubject {
 }
 
 const ALGORITHM = 'EdDSA';
+/** Verified tokens remembered (an Ed25519 verification per bearer request was most of its cost). */
+const VERIFIED_CACHE_MAX = 10_000;
 
 export interface PublicJwk {
   kty: 'OKP';
@@ -47,6 +49,8 @@ export async function createTokenIssuer(settings: TokenSettings) {
     keys: [{ kty: 'OKP', crv: 'Ed25519', x: String(publicJwk.x), kid, alg: ALGORITHM, use: 'sig' }],
   };
 
+  const verified = new Map<string, { subject: TokenSubject; expiresAtMs: number }>();
+
   return {
     jwks: () => jwks,
 
@@ -63,8 +67,18 @@ export async function createTokenIssuer(settings: TokenSettings) {
       return { accessToken, tokenType: 'Bearer', expiresIn: settings.ttlSeconds };
     },
 
-    /** The token's subject, or null for any token that is not ours, intact and current. */
+    /**
+     * The token's subject, or null for any token that is not ours, intact and current. A token
+     * verified once is remembered, byte for byte, until it expires: the same text carries the
+     * same valid signature, so only its expiry needs checking again.
+     */
     async verify(token: string): Promise<TokenSubject | null> {
+      const known = verified.get(token);
+      if (known) {
+        if (known.expiresAtMs > Date.now()) return known.subject;
+        verified.delete(token);
+        return null;
+      }
       try {
         const { payload } = await jwtVerify(token, publicKey, {
           algorithms: [ALGORITHM],
@@ -73,7 +87,10 @@ export async function createTokenIssuer(settings: TokenSettings) {
           requiredClaims: ['sub', 'exp', 'iat', 'jti', 'cid'],
         });
         if (typeof payload.sub !== 'string' || typeof payload.cid !== 'string') return null;
-        return { merchantId: payload.sub, credentialId: payload.cid };
+        const subject = { merchantId: payload.sub, credentialId: payload.cid };
+        if (verified.size >= VERIFIED_CACHE_MAX) verified.clear();
+        verified.set(token, { subject, expiresAtMs: payload.exp! * 1000 });
+        return subject;
       } catch {
         return null;
       }

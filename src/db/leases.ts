@@ -24,14 +24,14 @@ export const leaseEnd = (now: Date, leaseMs: number) => new Date(now.getTime() +
 
 /**
  * Claims up to `limit` due rows of `table` in one statement: the oldest due first, rows another
- * worker holds skipped. Returns the claimed ids with the lease written.
+ * worker holds skipped. Returns the claimed rows as they are with the lease written.
  */
-export async function claimDue(
+export async function claimDue<Row>(
   db: Db,
   spec: { table: LeasedTable; dueColumn: string; now: Date; limit: number; leaseMs: number },
-): Promise<string[]> {
+): Promise<Row[]> {
   const { table, dueColumn, now, limit } = spec;
-  const result = await sql<{ id: string }>`
+  const result = await sql<Row>`
     with due as (
       select id from ${sql.table(table)}
       where ${sql.ref(dueColumn)} <= ${now} and ${leaseFree(now)}
@@ -41,8 +41,8 @@ export async function claimDue(
     )
     update ${sql.table(table)} as claimed set claimed_until = ${leaseEnd(now, spec.leaseMs)}
     from due where claimed.id = due.id
-    returning claimed.id`.execute(db);
-  return result.rows.map((row) => row.id);
+    returning claimed.*`.execute(db);
+  return result.rows;
 }
 
 /**

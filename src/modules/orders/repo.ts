@@ -1,6 +1,7 @@
 import { type Insertable, type Updateable, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { OrderStatus, OrderTransactionType, OrderType, OrdersTable, QuotesTable } from '../../db/schema.ts';
+import type { OrderRow, OrderStatus, OrderTransactionType, OrderType, OrdersTable, QuotesTable } from '../../db/schema.ts';
+import { claimDue } from '../../db/leases.ts';
 import { newId } from '../../lib/ids.ts';
 
 export interface OrderFilters {
@@ -34,14 +35,35 @@ export const ordersRepo = {
   },
 
   /** The guarded transition: changes the order only while it is still in `from`. */
-  transition(db: Db, id: string, from: OrderStatus, changes: Updateable<OrdersTable>) {
+  transition(db: Db, id: string, from: OrderStatus, changes: Updateable<OrdersTable>, now: Date) {
     return db
       .updateTable('orders')
-      .set({ ...changes, updated_at: new Date() })
+      .set({ ...changes, updated_at: now })
       .where('id', '=', id)
       .where('status', '=', from)
       .returningAll()
       .executeTakeFirst();
+  },
+
+  /** A worker's bookkeeping on an order still in `status` (no transition: no event, no record). */
+  updateIfStatus(db: Db, id: string, status: OrderStatus, changes: Updateable<OrdersTable>, now?: Date) {
+    return db
+      .updateTable('orders')
+      .set({ ...changes, ...(now ? { updated_at: now } : {}) })
+      .where('id', '=', id)
+      .where('status', '=', status)
+      .execute();
+  },
+
+  /** After a failed step: try again at `at`, if this worker still holds the lease it claimed with. */
+  rescheduleStep(db: Db, order: Pick<OrderRow, 'id' | 'status' | 'claimed_until'>, next: { attempts: number; at: Date }) {
+    return db
+      .updateTable('orders')
+      .set({ step_attempts: next.attempts, next_step_at: next.at, claimed_until: null })
+      .where('id', '=', order.id)
+      .where('status', '=', order.status)
+      .where('claimed_until', '=', order.claimed_until!)
+      .execute();
   },
 
   async list(db: Db, merchantId: string, filters: OrderFilters, page: { offset: number; limit: number }) {
@@ -81,6 +103,7 @@ export const ordersRepo = {
   recordTransaction(
     db: Db,
     movement: { orderId: string; type: OrderTransactionType; status: 'PENDING' | 'CONFIRMED' | 'FAILED'; amount: string; currency: string; chain: string | null; txHash: string | null },
+    now: Date,
   ) {
     return db
       .insertInto('order_transactions')
@@ -99,7 +122,7 @@ export const ordersRepo = {
           status: movement.status,
           tx_hash: sql`coalesce(excluded.tx_hash, order_transactions.tx_hash)`,
           amount: movement.amount,
-          updated_at: new Date(),
+          updated_at: now,
         }),
       )
       .execute();
@@ -166,28 +189,8 @@ export const ordersRepo = {
   },
 
   /** Claims due steps for one worker: skips rows another worker holds, leases the rest. */
-  async claimDueSteps(db: Db, now: Date, limit: number, leaseMs: number) {
-    const rows = await db
-      .selectFrom('orders')
-      .select('id')
-      .where('next_step_at', '<=', now)
-      .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
-      .orderBy('next_step_at')
-      .limit(limit)
-      .forUpdate()
-      .skipLocked()
-      .execute();
-    if (rows.length === 0) return [];
-    return db
-      .updateTable('orders')
-      .set({ claimed_until: new Date(now.getTime() + leaseMs) })
-      .where(
-        'id',
-        'in',
-        rows.map((row) => row.id),
-      )
-      .returningAll()
-      .execute();
+  claimDueSteps(db: Db, now: Date, limit: number, leaseMs: number): Promise<OrderRow[]> {
+    return claimDue<OrderRow>(db, { table: 'orders', dueColumn: 'next_step_at', now, limit, leaseMs });
   },
 
   /** Due expiries: orders still awaiting money past their expiry. */

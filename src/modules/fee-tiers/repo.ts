@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db as Executor } from '../../db/database.ts';
-import type { OrderType } from '../../db/schema.ts';
+import type { OrderType } from '../../lib/order-types.ts';
 
 /** Every function takes the transaction (or the root db) it runs in. NUMERIC columns are strings. */
 

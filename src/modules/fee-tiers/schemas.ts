@@ -5,7 +5,7 @@
 import { Type } from 'typebox';
 import { StrictObject, Uuid } from '../../http/schemas.ts';
 import { MAX_VOLUME_BRL } from './bands.ts';
-import type { OrderType } from '../../db/schema.ts';
+import type { OrderType } from '../../lib/order-types.ts';
 
 export const ORDER_TYPES = ['PAYIN', 'PAYOUT'] as const satisfies readonly OrderType[];
 

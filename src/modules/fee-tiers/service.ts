@@ -10,7 +10,7 @@
  */
 import type { Config } from '../../config.ts';
 import type { Db, Trx } from '../../db/database.ts';
-import type { OrderType } from '../../db/schema.ts';
+import type { OrderType } from '../../lib/order-types.ts';
 import { notFound } from '../../errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { type Dec, decimal, toFixedText, toJsonNumber } from '../../lib/money.ts';

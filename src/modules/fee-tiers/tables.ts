@@ -2,7 +2,8 @@
  * Tables of the platform's and merchants' fee bands. Merged into the database's table map
  * (`Database` in src/db/schema.ts) so repos query them through the one Kysely instance.
  */
-import type { DefaultedTimestamp, OrderType } from '../../db/schema.ts';
+import type { DefaultedTimestamp } from '../../db/schema.ts';
+import type { OrderType } from '../../lib/order-types.ts';
 
 export interface PlatformFeeTiersTable {
   id: string;

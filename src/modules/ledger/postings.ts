@@ -20,7 +20,6 @@
  *                        platform_fee −pf / fees_payable −mf (BRL)
  * A failure after money arrived posts nothing: the funds stay in transit for an operator.
  */
-import type { OrderRow } from '../../db/schema.ts';
 import { decimal } from '../../lib/money.ts';
 
 export type AccountCode =
@@ -52,7 +51,19 @@ const leg = (account: AccountCode, currency: string, amount: string | ReturnType
 const credit = (account: AccountCode, currency: string, amount: string) => leg(account, currency, decimal(amount).negated());
 
 /** The postings of one order movement; `received` is the amount that actually moved, where it may differ. */
-export function orderPostings(order: OrderRow, movement: OrderMovement, received?: string): Posting[] {
+/** What the postings read of an order: the ledger imports nothing of the orders module. */
+export interface OrderAmounts {
+  id: string;
+  merchant_id: string;
+  token: string;
+  amount_brl: string;
+  amount_token: string;
+  net_amount_brl: string;
+  platform_fee_amount_brl: string;
+  merchant_fee_amount_brl: string;
+}
+
+export function orderPostings(order: OrderAmounts, movement: OrderMovement, received?: string): Posting[] {
   const brl = 'BRL';
   const token = order.token;
   const all: Posting[] = (() => {

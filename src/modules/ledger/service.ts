@@ -5,12 +5,11 @@
  */
 import type { Static } from 'typebox';
 import type { Db, Trx } from '../../db/database.ts';
-import type { OrderRow } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { type AuditActor, recordAudit } from '../audit/record.ts';
 import { decimal, toFixedText, toJsonNumber } from '../../lib/money.ts';
-import { type OrderMovement, type Posting, isBalanced, isMerchantAccount, orderPostings, settlementPostings } from './postings.ts';
+import { type OrderAmounts, type OrderMovement, type Posting, isBalanced, isMerchantAccount, orderPostings, settlementPostings } from './postings.ts';
 import { ledgerRepo as repo } from './repo.ts';
 import type { EntrySchema, SettlementSchema } from './schemas.ts';
 
@@ -106,7 +105,7 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
 
   return {
     /** Called by order transitions inside their transaction. */
-    postOrderMovement(trx: Trx, order: OrderRow, movement: OrderMovement, at: Date, received?: string) {
+    postOrderMovement(trx: Trx, order: OrderAmounts, movement: OrderMovement, at: Date, received?: string) {
       return post(trx, { merchantId: order.merchant_id, kind: movement, referenceType: 'order', referenceId: order.id, at }, orderPostings(order, movement, received));
     },
 

@@ -7,7 +7,7 @@ import type { Updateable } from 'kysely';
 import type { ChainDeposit } from '../../adapters/chain/port.ts';
 import type { PixNotification } from '../../adapters/pix/port.ts';
 import type { Db, Trx } from '../../db/database.ts';
-import type { OrderRow, OrdersTable } from '../../db/schema.ts';
+import type { OrderRow, OrdersTable } from './tables.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { decimal, toJsonNumber } from '../../lib/money.ts';
 import { pricePayout } from '../../lib/pricing.ts';

@@ -1,12 +1,14 @@
 import { type Insertable, type Updateable, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { OrderRow, OrderStatus, OrderTransactionType, OrderType, OrdersTable, QuotesTable } from '../../db/schema.ts';
+import type { OrderRow, StoredOrderStatus, OrderTransactionType, OrdersTable } from './tables.ts';
+import type { OrderType } from '../../lib/order-types.ts';
+import type { QuotesTable } from '../quotes/tables.ts';
 import { claimDue } from '../../db/leases.ts';
 import { newId } from '../../lib/ids.ts';
 
 export interface OrderFilters {
   type?: OrderType;
-  status?: OrderStatus;
+  status?: StoredOrderStatus;
   receiverId?: string;
   externalId?: string;
   createdFrom?: string;
@@ -35,7 +37,7 @@ export const ordersRepo = {
   },
 
   /** The guarded transition: changes the order only while it is still in `from`. */
-  transition(db: Db, id: string, from: OrderStatus, changes: Updateable<OrdersTable>, now: Date) {
+  transition(db: Db, id: string, from: StoredOrderStatus, changes: Updateable<OrdersTable>, now: Date) {
     return db
       .updateTable('orders')
       .set({ ...changes, updated_at: now })
@@ -46,7 +48,7 @@ export const ordersRepo = {
   },
 
   /** A worker's bookkeeping on an order still in `status` (no transition: no event, no record). */
-  updateIfStatus(db: Db, id: string, status: OrderStatus, changes: Updateable<OrdersTable>, now?: Date) {
+  updateIfStatus(db: Db, id: string, status: StoredOrderStatus, changes: Updateable<OrdersTable>, now?: Date) {
     return db
       .updateTable('orders')
       .set({ ...changes, ...(now ? { updated_at: now } : {}) })

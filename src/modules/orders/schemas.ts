@@ -4,26 +4,12 @@
  */
 import { Type } from 'typebox';
 import { PageQuery } from '../../http/pagination.ts';
+import { ORDER_TYPES } from '../../lib/order-types.ts';
 import { StrictObject, Timestamp, Uuid } from '../../http/schemas.ts';
+import { ORDER_STATUSES } from './tables.ts';
 
-export const ORDER_STATUSES = [
-  'PENDING',
-  'AWAITING_PAYMENT',
-  'PAYMENT_RECEIVED',
-  'SWAPPING',
-  'TRANSFERRING',
-  'AWAITING_DEPOSIT',
-  'DEPOSIT_RECEIVED',
-  'PIX_SENDING',
-  'PIX_SENT_UNCONFIRMED',
-  'COMPLETED',
-  'FAILED',
-  'EXPIRED',
-  'REFUNDING',
-  'REFUNDED',
-] as const;
 
-const OrderType = Type.Enum(['PAYIN', 'PAYOUT']);
+const OrderType = Type.Enum(ORDER_TYPES);
 const Nullable = <T extends ReturnType<typeof Type.String | typeof Type.Number>>(schema: T) => Type.Union([schema, Type.Null()]);
 const Percent = (description: string) => Type.Number({ description: `${description}, in percent (1.5 = 1.5 %)` });
 

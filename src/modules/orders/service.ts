@@ -11,7 +11,9 @@ import type { PixProvider } from '../../adapters/pix/port.ts';
 import type { PriceSource } from '../../adapters/prices/port.ts';
 import type { OrderSettings } from '../../config.ts';
 import type { Db, Trx } from '../../db/database.ts';
-import type { OrderRow, OrderType, QuoteRow } from '../../db/schema.ts';
+import type { OrderRow } from './tables.ts';
+import type { OrderType } from '../../lib/order-types.ts';
+import type { QuoteRow } from '../quotes/tables.ts';
 import { AppError, notFound } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
@@ -379,6 +381,8 @@ export function createOrdersService(deps: OrdersDeps) {
 
     async list(merchantId: string, query: Static<typeof OrderListQuery>) {
       const { page, limit, ...filters } = query;
+      // PENDING is a status of the spec's enumeration that is never stored (see tables.ts).
+      if (filters.status === 'PENDING') return { data: [], total: 0, page, limit };
       const { rows, total } = await repo.list(db, merchantId, filters as OrderFilters, { offset: (page - 1) * limit, limit });
       return { data: await view(rows), total, page, limit };
     },

@@ -14,7 +14,8 @@
  *         COMPLETED; no deposit by expiresAt → EXPIRED; a deposit worth less than the minimum
  *         order, or a refused PIX → FAILED.
  */
-import type { OrderStatus, OrderType } from '../../db/schema.ts';
+import type { OrderStatus } from './tables.ts';
+import type { OrderType } from '../../lib/order-types.ts';
 
 const TRANSITIONS: Record<OrderType, Partial<Record<OrderStatus, readonly OrderStatus[]>>> = {
   PAYIN: {

@@ -7,7 +7,7 @@
 import type { ChainAdapter } from '../../adapters/chain/port.ts';
 import type { PixProvider } from '../../adapters/pix/port.ts';
 import type { Db, Trx } from '../../db/database.ts';
-import type { OrderRow, OrderStatus } from '../../db/schema.ts';
+import type { OrderRow, StoredOrderStatus } from './tables.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { decimal, toJsonNumber } from '../../lib/money.ts';
 import type { LedgerService } from '../ledger/service.ts';
@@ -35,7 +35,7 @@ export function createOrderSteps(deps: StepDeps) {
   const now = () => clock.now();
 
   /** Reloads and locks an order for a step; undefined if it moved on meanwhile. */
-  async function lockedIn(trx: Trx, id: string, status: OrderStatus) {
+  async function lockedIn(trx: Trx, id: string, status: StoredOrderStatus) {
     const order = await repo.lockBy(trx, 'id', id);
     return order?.status === status ? order : undefined;
   }

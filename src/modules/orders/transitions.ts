@@ -6,7 +6,7 @@
 import type { Updateable } from 'kysely';
 import type { Db, Trx } from '../../db/database.ts';
 import { recordEvent } from '../../db/outbox.ts';
-import type { OrderRow, OrderStatus, OrderTransactionType, OrdersTable } from '../../db/schema.ts';
+import type { OrderRow, StoredOrderStatus, OrderTransactionType, OrdersTable } from './tables.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { decimal, toJsonNumber } from '../../lib/money.ts';
 import type { OrderMovement } from '../ledger/postings.ts';
@@ -27,7 +27,7 @@ export interface Effects {
   changes?: Updateable<OrdersTable>;
   movement?: Movement;
   /** The event and its extra fields; `status` is the one the spec's table gives the event. */
-  event?: { name: string; status: OrderStatus; fields: Record<string, unknown> };
+  event?: { name: string; status: StoredOrderStatus; fields: Record<string, unknown> };
   /** When the worker should look at the order next (null: wait for a notification). */
   nextStepAt?: Date | null;
   /** The ledger entry this transition posts (`received`: the amount that actually moved). */
@@ -43,7 +43,7 @@ export interface TransitionContext {
  * Moves `order` from its current status to `to`, guarded: if another transaction moved it first,
  * nothing is written and undefined is returned. Must run inside the caller's transaction.
  */
-export async function applyTransition(trx: Trx, ctx: TransitionContext, order: OrderRow, to: OrderStatus, effects: Effects = {}) {
+export async function applyTransition(trx: Trx, ctx: TransitionContext, order: OrderRow, to: StoredOrderStatus, effects: Effects = {}) {
   assertTransition(order.type, order.status, to);
   const now = ctx.clock.now();
   const releasesLimit = BEFORE_MONEY.includes(order.status) && (to === 'EXPIRED' || to === 'FAILED') && !order.limit_released;

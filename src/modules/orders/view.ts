@@ -1,5 +1,5 @@
 import type { Static } from 'typebox';
-import type { OrderRow, OrderTransactionRow } from '../../db/schema.ts';
+import type { OrderRow, OrderTransactionRow } from './tables.ts';
 import { decimal, toJsonNumber } from '../../lib/money.ts';
 import type { OrderSchema } from './schemas.ts';
 

@@ -5,7 +5,7 @@
 import type { SandboxChain } from '../../adapters/chain/sandbox.ts';
 import type { SandboxPixProvider } from '../../adapters/pix/sandbox.ts';
 import type { Db } from '../../db/database.ts';
-import type { OrderRow } from '../../db/schema.ts';
+import type { OrderRow } from '../orders/tables.ts';
 import { AppError } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { decimal } from '../../lib/money.ts';

@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { ManagedWalletsTable, WalletSignRequestsTable } from '../../db/schema.ts';
+import type { ManagedWalletsTable, WalletSignRequestsTable } from './tables.ts';
 
 /** Every function takes the transaction (or root db) it runs in. */
 export const walletsRepo = {

@@ -8,7 +8,7 @@
  */
 import { getBase58Decoder } from '@solana/kit';
 import type { Db, Trx } from '../../db/database.ts';
-import type { ManagedWalletRow, SignOperation, SignOutcome } from '../../db/schema.ts';
+import type { ManagedWalletRow, SignOperation, SignOutcome } from './tables.ts';
 import { ChainUnavailableError, type TransactionChain } from '../../adapters/chain/transactions-port.ts';
 import { AppError } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';

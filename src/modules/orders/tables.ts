@@ -1,0 +1,111 @@
+/**
+ * The orders' tables: orders, their movements, the receivers' daily usage the limits reserve,
+ * and the per-merchant counters the listing totals come from. Merged into the database's table
+ * map (`Database` in src/db/schema.ts).
+ */
+import type { ColumnType, Selectable } from 'kysely';
+import type { DefaultedTimestamp, NullableTimestamp } from '../../db/schema.ts';
+import type { OrderType } from '../../lib/order-types.ts';
+import type { PricingColumns } from '../quotes/tables.ts';
+
+/**
+ * Every order status of the spec, written once: the API's enumeration, the state machine and
+ * the column type derive from it (the migration's CHECK lists the same values).
+ * `PENDING` is in the spec's enumeration but is never stored: orders are inserted already
+ * AWAITING_PAYMENT or AWAITING_DEPOSIT, after the provider call (see service.ts), so the column's
+ * type is `StoredOrderStatus`, which leaves it out.
+ */
+export const ORDER_STATUSES = [
+  'PENDING',
+  'AWAITING_PAYMENT',
+  'PAYMENT_RECEIVED',
+  'SWAPPING',
+  'TRANSFERRING',
+  'AWAITING_DEPOSIT',
+  'DEPOSIT_RECEIVED',
+  'PIX_SENDING',
+  'PIX_SENT_UNCONFIRMED',
+  'COMPLETED',
+  'FAILED',
+  'EXPIRED',
+  'REFUNDING',
+  'REFUNDED',
+] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+export type StoredOrderStatus = Exclude<OrderStatus, 'PENDING'>;
+export const STORED_ORDER_STATUSES = ORDER_STATUSES.filter((status): status is StoredOrderStatus => status !== 'PENDING');
+
+export interface OrdersTable extends PricingColumns {
+  id: string;
+  merchant_id: string;
+  receiver_id: string;
+  type: OrderType;
+  status: StoredOrderStatus;
+  chain: string;
+  token: string;
+  external_id: string | null;
+  quote_id: string | null;
+  destination_wallet: string | null;
+  deposit_address: string | null;
+  pix_txid: string | null;
+  pix_payment_code: string | null;
+  pix_key: string | null;
+  pix_key_type: string | null;
+  recipient_name: string | null;
+  pix_end_to_end_id: string | null;
+  provider_transaction_id: string | null;
+  refund_id: string | null;
+  tx_hash: string | null;
+  failure_reason: string | null;
+  limit_day: string;
+  limit_released: ColumnType<boolean, boolean | undefined, boolean>;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+  completed_at: NullableTimestamp;
+  next_step_at: NullableTimestamp;
+  step_attempts: ColumnType<number, number | undefined, number>;
+  claimed_until: NullableTimestamp;
+  created_at: DefaultedTimestamp;
+  updated_at: DefaultedTimestamp;
+}
+
+export type OrderTransactionType = 'PIX_IN' | 'PIX_OUT' | 'PIX_REFUND' | 'CHAIN_DEPOSIT' | 'CHAIN_TRANSFER';
+
+export interface OrderTransactionsTable {
+  id: string;
+  order_id: string;
+  type: OrderTransactionType;
+  status: 'PENDING' | 'CONFIRMED' | 'FAILED';
+  amount: string;
+  currency: string;
+  chain: string | null;
+  tx_hash: string | null;
+  created_at: DefaultedTimestamp;
+  updated_at: DefaultedTimestamp;
+}
+
+export interface ReceiverDailyUsageTable {
+  receiver_id: string;
+  day: string;
+  order_count: number;
+  amount_brl: string;
+}
+
+export interface MerchantOrderCountsTable {
+  merchant_id: string;
+  type: OrderType;
+  status: StoredOrderStatus;
+  shard: number;
+  count: number;
+}
+
+export type OrderRow = Selectable<OrdersTable>;
+export type OrderTransactionRow = Selectable<OrderTransactionsTable>;
+
+declare module '../../db/schema.ts' {
+  interface Database {
+    orders: OrdersTable;
+    order_transactions: OrderTransactionsTable;
+    receiver_daily_usage: ReceiverDailyUsageTable;
+    merchant_order_counts: MerchantOrderCountsTable;
+  }
+}

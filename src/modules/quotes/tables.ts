@@ -1,0 +1,39 @@
+/**
+ * The quotes table, and the pricing columns quotes and orders share. Merged into the database's
+ * table map (`Database` in src/db/schema.ts).
+ */
+import type { ColumnType, Selectable } from 'kysely';
+import type { DefaultedTimestamp } from '../../db/schema.ts';
+import type { OrderType } from '../../lib/order-types.ts';
+
+/** What quotes and orders both carry: amounts, rate and fees (NUMERIC text; fees as fractions). */
+export interface PricingColumns {
+  amount_brl: string;
+  amount_token: string;
+  exchange_rate: string;
+  platform_fee_percentage: string;
+  merchant_fee_percentage: string;
+  platform_fee_amount_brl: string;
+  merchant_fee_amount_brl: string;
+  net_amount_brl: string;
+}
+
+export interface QuotesTable extends PricingColumns {
+  id: string;
+  merchant_id: string;
+  receiver_id: string | null;
+  type: OrderType;
+  chain: string;
+  token: string;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+  used_by_order_id: string | null;
+  created_at: DefaultedTimestamp;
+}
+
+export type QuoteRow = Selectable<QuotesTable>;
+
+declare module '../../db/schema.ts' {
+  interface Database {
+    quotes: QuotesTable;
+  }
+}

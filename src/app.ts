@@ -143,7 +143,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         registerIdempotency(merchantScope, services.idempotency);
         registerMerchantRoutes(merchantScope, services.merchants);
         registerReceiverRoutes(merchantScope, services.receivers);
-        registerOrderRoutes(merchantScope, services.orders);
+        registerOrderRoutes(merchantScope, services.orders, services.orderListing);
         registerLedgerRoutes(merchantScope, services.ledger);
         if (config.sandboxEnabled) {
           registerSandboxRoutes(merchantScope, services);

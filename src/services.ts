@@ -15,6 +15,7 @@ import { createLedgerService } from './modules/ledger/service.ts';
 import { createMerchantsService } from './modules/merchants/service.ts';
 import { orderEventDefinitions } from './modules/orders/events.ts';
 import { createOrderLifecycle } from './modules/orders/lifecycle.ts';
+import { createOrderListing } from './modules/orders/listing.ts';
 import { createOrdersService } from './modules/orders/service.ts';
 import { receiverEventDefinitions } from './modules/receivers/events.ts';
 import { createReceiversService } from './modules/receivers/service.ts';
@@ -74,6 +75,7 @@ export async function createServices({ config, db, clock }: ServiceDeps) {
     feeTiers,
     receivers,
   });
+  const orderListing = createOrderListing({ db });
   const sandbox = createSandboxDriver({
     db,
     clock,
@@ -90,7 +92,7 @@ export async function createServices({ config, db, clock }: ServiceDeps) {
     secretKey: config.webhookSecretKey,
     events: [...orderEventDefinitions(config.pixProvider), ...receiverEventDefinitions()],
   });
-  return { merchants, auth, feeTiers, receivers, idempotency, webhooks, adapters, lifecycle, orders, sandbox, ledger, clock, wallets };
+  return { merchants, auth, feeTiers, receivers, idempotency, webhooks, adapters, lifecycle, orders, orderListing, sandbox, ledger, clock, wallets };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

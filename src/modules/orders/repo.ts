@@ -6,15 +6,6 @@ import type { QuotesTable } from '../quotes/tables.ts';
 import { claimDue } from '../../db/leases.ts';
 import { newId } from '../../lib/ids.ts';
 
-export interface OrderFilters {
-  type?: OrderType;
-  status?: StoredOrderStatus;
-  receiverId?: string;
-  externalId?: string;
-  createdFrom?: string;
-  createdTo?: string;
-}
-
 /** Every function takes the transaction (or root db) it runs in. */
 export const ordersRepo = {
   insert(db: Db, order: Insertable<OrdersTable>) {
@@ -66,34 +57,6 @@ export const ordersRepo = {
       .where('status', '=', order.status)
       .where('claimed_until', '=', order.claimed_until!)
       .execute();
-  },
-
-  async list(db: Db, merchantId: string, filters: OrderFilters, page: { offset: number; limit: number }) {
-    let query = db.selectFrom('orders').where('merchant_id', '=', merchantId);
-    if (filters.type) query = query.where('type', '=', filters.type);
-    if (filters.status) query = query.where('status', '=', filters.status);
-    if (filters.receiverId) query = query.where('receiver_id', '=', filters.receiverId);
-    if (filters.externalId) query = query.where('external_id', '=', filters.externalId);
-    if (filters.createdFrom) query = query.where('created_at', '>=', new Date(filters.createdFrom));
-    if (filters.createdTo) query = query.where('created_at', '<', new Date(filters.createdTo));
-    // Filters the counters cover are answered from them; the others are selective and counted.
-    const counted = filters.receiverId || filters.externalId || filters.createdFrom || filters.createdTo;
-    const [rows, total] = await Promise.all([
-      query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute(),
-      counted
-        ? query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow().then((row) => Number(row.total))
-        : ordersRepo.countFromCounters(db, merchantId, filters),
-    ]);
-    return { rows, total };
-  },
-
-  /** The exact count from the trigger-maintained counters (one row per type and status). */
-  async countFromCounters(db: Db, merchantId: string, filters: Pick<OrderFilters, 'type' | 'status'>): Promise<number> {
-    let query = db.selectFrom('merchant_order_counts').where('merchant_id', '=', merchantId);
-    if (filters.type) query = query.where('type', '=', filters.type);
-    if (filters.status) query = query.where('status', '=', filters.status);
-    const row = await query.select((eb) => eb.fn.coalesce(eb.fn.sum<number>('count'), sql<number>`0`).as('total')).executeTakeFirstOrThrow();
-    return Number(row.total);
   },
 
   transactionsOf(db: Db, orderIds: string[]) {

@@ -1,14 +1,14 @@
 import { merchantIdOf } from '../../http/auth.ts';
-import { PageOf } from '../../http/pagination.ts';
 import { AUTHENTICATED_ERRORS, BODY_ERRORS, IdParams, errorResponses } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
-import { OrderListQuery, OrderSchema, PayinBody, PayoutBody, QuoteBody, QuoteSchema } from './schemas.ts';
+import { OrderListQuery, OrderPageSchema, OrderSchema, PayinBody, PayoutBody, QuoteBody, QuoteSchema } from './schemas.ts';
+import type { OrderListing } from './listing.ts';
 import type { OrdersService } from './service.ts';
 
 const RULES_422 =
   'Business rules answer 422: KYC_NOT_APPROVED, RECEIVER_NOT_ACTIVE, NIGHT_TRANSACTIONS_DISABLED (20:00–06:00 America/Sao_Paulo unless the receiver allows it), LIMIT_EXCEEDED (daily BRL total or count, São Paulo calendar day), QUOTE_EXPIRED, QUOTE_INVALID (other type, token, chain, receiver or amount, or already used). An externalId already used is 409 CONFLICT with `details.existingOrderId`. A provider failure is 503 PROVIDER_UNAVAILABLE.';
 
-export function registerOrderRoutes(app: App, orders: OrdersService): void {
+export function registerOrderRoutes(app: App, orders: OrdersService, listing: OrderListing): void {
   app.post(
     '/quotes',
     {
@@ -69,11 +69,12 @@ export function registerOrderRoutes(app: App, orders: OrdersService): void {
       schema: {
         tags: ['Orders'],
         summary: "List the merchant's orders, newest first",
-        description: '`page` (default 1), `limit` (default 20, at most 100; more is 400), filters `type`, `status`, `receiverId`, `externalId`, `createdFrom` (inclusive), `createdTo` (exclusive).',
+        description:
+          '`page` (default 1), `limit` (default 20, at most 100; more is 400), filters `type`, `status`, `receiverId`, `externalId`, `createdFrom` (inclusive), `createdTo` (exclusive). For deep pages use keyset pagination instead of `page`: `startingAfter` = the last order id of the page you have (or `endingBefore` = its first), while `hasMore` is true; each such page costs the same however deep. `total` is exact either way.',
         querystring: OrderListQuery,
-        response: { 200: PageOf(OrderSchema, 'OrderPage'), ...errorResponses(...AUTHENTICATED_ERRORS, 400) },
+        response: { 200: OrderPageSchema, ...errorResponses(...AUTHENTICATED_ERRORS, 400) },
       },
     },
-    async (request) => orders.list(merchantIdOf(request), request.query),
+    async (request) => listing.list(merchantIdOf(request), request.query),
   );
 }

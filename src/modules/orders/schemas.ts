@@ -138,4 +138,17 @@ export const OrderListQuery = StrictObject({
   externalId: Type.Optional(ExternalId),
   createdFrom: Type.Optional(Timestamp('Inclusive lower bound of createdAt')),
   createdTo: Type.Optional(Timestamp('Exclusive upper bound of createdAt')),
+  startingAfter: Type.Optional(Uuid('Keyset pagination: the orders created just before this one (the next page after its last order); not with `page`')),
+  endingBefore: Type.Optional(Uuid('Keyset pagination: the orders created just after this one (the previous page before its first order); not with `page`')),
 });
+
+export const OrderPageSchema = Type.Object(
+  {
+    data: Type.Array(OrderSchema),
+    total: Type.Integer({ description: 'Number of orders matching the filters' }),
+    page: Type.Integer(),
+    limit: Type.Integer(),
+    hasMore: Type.Boolean({ description: 'More orders follow in this direction: pass the last id as `startingAfter` (or the first as `endingBefore`)' }),
+  },
+  { title: 'OrderPage' },
+);

@@ -25,8 +25,8 @@ import { isSolanaAddress } from '../../lib/solana.ts';
 import type { FeeTiersService } from '../fee-tiers/service.ts';
 import type { Receiver, ReceiversService } from '../receivers/service.ts';
 import { newTxid } from '../../adapters/pix/identifiers.ts';
-import { type OrderFilters, ordersRepo as repo } from './repo.ts';
-import type { OrderListQuery, PayinBody, PayoutBody, QuoteBody, QuoteSchema } from './schemas.ts';
+import { ordersRepo as repo } from './repo.ts';
+import type { PayinBody, PayoutBody, QuoteBody, QuoteSchema } from './schemas.ts';
 import { type Order, percent, toOrder } from './view.ts';
 
 export type Quote = Static<typeof QuoteSchema>;
@@ -377,14 +377,6 @@ export function createOrdersService(deps: OrdersDeps) {
       const row = await repo.find(db, id, merchantId);
       if (!row) throw notFound('Order');
       return row;
-    },
-
-    async list(merchantId: string, query: Static<typeof OrderListQuery>) {
-      const { page, limit, ...filters } = query;
-      // PENDING is a status of the spec's enumeration that is never stored (see tables.ts).
-      if (filters.status === 'PENDING') return { data: [], total: 0, page, limit };
-      const { rows, total } = await repo.list(db, merchantId, filters as OrderFilters, { offset: (page - 1) * limit, limit });
-      return { data: await view(rows), total, page, limit };
     },
   };
 }

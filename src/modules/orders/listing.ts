@@ -1,0 +1,54 @@
+/**
+ * GET /orders: `page`/`limit` as the spec has them, plus Stripe-style keyset pagination
+ * (`startingAfter` / `endingBefore` an order id) so a page 10,000 orders deep costs what the
+ * first page costs. One round trip for a page with rows (see listing-repo.ts).
+ */
+import type { Static } from 'typebox';
+import type { Db } from '../../db/database.ts';
+import { AppError } from '../../errors.ts';
+import { type ListFilters, type ListedOrder, type PagePosition, listingRepo as repo } from './listing-repo.ts';
+import type { OrderListQuery } from './schemas.ts';
+import { type Order, toOrder } from './view.ts';
+
+const invalid = (field: string, problem: string) => new AppError('VALIDATION_ERROR', `${field.replace(/^querystring\./, '')} ${problem}`, { [field]: problem });
+
+function toListedOrder(row: ListedOrder): Order {
+  const transactions = row.transactions.map((tx) => ({ ...tx, order_id: row.id, created_at: new Date(tx.created_at), updated_at: new Date(tx.created_at) }));
+  return toOrder(row, transactions as Parameters<typeof toOrder>[1], { merchantName: row.merchant_name, receiverName: row.receiver_name });
+}
+
+export function createOrderListing(deps: { db: Db }) {
+  const { db } = deps;
+
+  function positionOf(query: Static<typeof OrderListQuery>): PagePosition {
+    const { page, limit, startingAfter, endingBefore } = query;
+    if (startingAfter !== undefined && endingBefore !== undefined) throw invalid('querystring.endingBefore', 'cannot be combined with startingAfter');
+    const cursor = startingAfter ?? endingBefore;
+    if (cursor === undefined) return { offset: (page - 1) * limit };
+    if (page !== 1) throw invalid('querystring.page', 'cannot be combined with startingAfter or endingBefore');
+    return startingAfter !== undefined ? { startingAfter } : { endingBefore: endingBefore! };
+  }
+
+  return {
+    async list(merchantId: string, query: Static<typeof OrderListQuery>) {
+      const { page, limit, startingAfter: _after, endingBefore: _before, ...filters } = query;
+      const position = positionOf(query);
+      // PENDING is a status of the spec's enumeration that is never stored (see tables.ts).
+      if (filters.status === 'PENDING') return { data: [], total: 0, page, limit, hasMore: false };
+      const rows = await repo.page(db, merchantId, filters as ListFilters, position, limit);
+      if (rows.length === 0) {
+        const cursor = 'startingAfter' in position ? position.startingAfter : 'endingBefore' in position ? position.endingBefore : undefined;
+        if (cursor !== undefined && !(await repo.cursorExists(db, merchantId, cursor))) {
+          throw invalid('startingAfter' in position ? 'querystring.startingAfter' : 'querystring.endingBefore', 'is not an order of this merchant');
+        }
+        return { data: [], total: await repo.total(db, merchantId, filters as ListFilters), page, limit, hasMore: false };
+      }
+      const hasMore = rows.length > limit;
+      const shown = rows.slice(0, limit);
+      if ('endingBefore' in position) shown.reverse();
+      return { data: shown.map(toListedOrder), total: Number(rows[0]!.total), page, limit, hasMore };
+    },
+  };
+}
+
+export type OrderListing = ReturnType<typeof createOrderListing>;

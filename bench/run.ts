@@ -14,7 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { Api, type Credentials } from './lib/api.ts';
-import { analyze, createDatabase, dropDatabase, seedOrders, serverVersion } from './lib/database.ts';
+import { analyze, createDatabase, dropDatabase, orderIdAtDepth, seedOrders, serverVersion } from './lib/database.ts';
 import { productionKeys } from './lib/keys.ts';
 import { type LoadFigures, type LoadSettings, measure, round } from './lib/load.ts';
 import { dropPgbenchTables, type PgbenchFigures, preparePgbench, runPgbench } from './lib/pgbench.ts';
@@ -22,7 +22,7 @@ import { type Child, freePort, startNode, stopChild, waitHealthy } from './lib/p
 import { memoTransactions } from './lib/wallet.ts';
 import { benchCnpj, type WebhookFigures, webhookFanOut } from './lib/webhooks.ts';
 
-const SCENARIOS = ['get-orders-10k', 'get-orders-1m', 'auth-key', 'auth-bearer', 'payin', 'sign-and-send', 'webhooks'] as const;
+const SCENARIOS = ['get-orders-10k', 'get-orders-1m', 'get-orders-1m-deep', 'auth-key', 'auth-bearer', 'payin', 'sign-and-send', 'webhooks'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -189,6 +189,10 @@ async function main(): Promise<void> {
     (results as unknown as { largeMerchant: string }).largeMerchant = large.merchantId;
     await analyze(databaseUrl);
     await runLoad('get-orders-1m', `GET /api/v1/orders?limit=20 (${ordersA} orders)`, { url: `${base}/api/v1/orders?limit=20`, headers: keyHeaders(large) }, pid);
+    if (selected.has('get-orders-1m-deep')) {
+      const cursor = await orderIdAtDepth(databaseUrl, large.merchantId, 10_000);
+      await runLoad('get-orders-1m-deep', `GET /api/v1/orders?limit=20&startingAfter=<the 10,000th order> (${ordersA} orders)`, { url: `${base}/api/v1/orders?limit=20&startingAfter=${cursor}`, headers: keyHeaders(large) }, pid);
+    }
   } else {
     await analyze(databaseUrl);
   }
@@ -319,7 +323,7 @@ function evaluateTargets(): void {
   const s = results.scenarios;
   const base = results.baseline;
   const add = (target: string, value: string, met: boolean | null) => t.push({ target, value, met });
-  for (const name of ['get-orders-10k', 'get-orders-1m'] as const) {
+  for (const name of ['get-orders-10k', 'get-orders-1m', 'get-orders-1m-deep'] as const) {
     const r = s[name];
     if (r?.kind === 'load' && base) {
       add(`${name}: ≥ 25 % of baseline req/s`, `${(r.ratios.requestsPerSecond * 100).toFixed(1)} %`, r.ratios.requestsPerSecond >= 0.25);

@@ -135,3 +135,14 @@ export async function seedOrders(dbUrl: string, merchantId: string, count: numbe
 export async function analyze(dbUrl: string): Promise<void> {
   await withClient(dbUrl, (client) => client.query('analyze'));
 }
+
+/** The id of the order `depth` places down the merchant's newest-first list (a deep keyset cursor). */
+export async function orderIdAtDepth(dbUrl: string, merchantId: string, depth: number): Promise<string> {
+  return withClient(dbUrl, async (client) => {
+    const result = await client.query<{ id: string }>(
+      'select id from orders where merchant_id = $1 order by created_at desc, id desc offset $2 limit 1',
+      [merchantId, depth],
+    );
+    return result.rows[0]!.id;
+  });
+}

@@ -7,6 +7,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import { pglitePool } from './pglite-pool.ts';
+import { preparedStatements } from './prepared-statements.ts';
 import type { Database } from './schema.ts';
 
 /** The root database or a transaction: repos accept either. */
@@ -63,5 +64,6 @@ function postgresPool(url: string, max: number): pg.Pool {
   // An idle client that loses its connection emits 'error' on the pool; without a listener
   // that would crash the process instead of letting the next query reconnect.
   pool.on('error', () => {});
+  pool.on('connect', preparedStatements);
   return pool;
 }

@@ -225,21 +225,36 @@ export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
 export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type WebhookDeliveryAttemptRow = Selectable<WebhookDeliveryAttemptsTable>;
 
-export type OrderStatus =
-  | 'PENDING'
-  | 'AWAITING_PAYMENT'
-  | 'PAYMENT_RECEIVED'
-  | 'SWAPPING'
-  | 'TRANSFERRING'
-  | 'AWAITING_DEPOSIT'
-  | 'DEPOSIT_RECEIVED'
-  | 'PIX_SENDING'
-  | 'PIX_SENT_UNCONFIRMED'
-  | 'COMPLETED'
-  | 'FAILED'
-  | 'EXPIRED'
-  | 'REFUNDING'
-  | 'REFUNDED';
+/**
+ * Every order status of the spec ("States and transitions"), written once: the API's enum
+ * (orders/schemas.ts), the column types below and the state machine (orders/state-machine.ts)
+ * derive from it. The migration's CHECK is its frozen copy (migrations are never edited).
+ */
+export const ORDER_STATUSES = [
+  'PENDING',
+  'AWAITING_PAYMENT',
+  'PAYMENT_RECEIVED',
+  'SWAPPING',
+  'TRANSFERRING',
+  'AWAITING_DEPOSIT',
+  'DEPOSIT_RECEIVED',
+  'PIX_SENDING',
+  'PIX_SENT_UNCONFIRMED',
+  'COMPLETED',
+  'FAILED',
+  'EXPIRED',
+  'REFUNDING',
+  'REFUNDED',
+] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/**
+ * PENDING is in the spec's list (and so in the API's enum) but is never stored: an order is
+ * inserted only after its provider call succeeded, directly AWAITING_PAYMENT or
+ * AWAITING_DEPOSIT. The status columns take this type, so no code can write PENDING.
+ */
+export type StoredOrderStatus = Exclude<OrderStatus, 'PENDING'>;
+export const STORED_ORDER_STATUSES: readonly StoredOrderStatus[] = ORDER_STATUSES.filter((status): status is StoredOrderStatus => status !== 'PENDING');
 
 /** What quotes and orders both carry: amounts, rate and fees (NUMERIC text; fees as fractions). */
 interface PricingColumns {
@@ -270,7 +285,7 @@ export interface OrdersTable extends PricingColumns {
   merchant_id: string;
   receiver_id: string;
   type: OrderType;
-  status: OrderStatus;
+  status: StoredOrderStatus;
   chain: string;
   token: string;
   external_id: string | null;
@@ -511,7 +526,7 @@ export type ManagedWalletRow = Selectable<ManagedWalletsTable>;
 export interface MerchantOrderCountsTable {
   merchant_id: string;
   type: OrderType;
-  status: OrderStatus;
+  status: StoredOrderStatus;
   shard: number;
   count: number;
 }

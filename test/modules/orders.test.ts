@@ -53,7 +53,7 @@ describe('orders', () => {
 
   const drive = async (passes = 5) => {
     for (let i = 0; i < passes; i++) {
-      await ctx.app.services.lifecycle.runDuePass();
+      await ctx.app.services.orderSteps.runDuePass();
       await ctx.app.services.sandbox.settlePass();
     }
   };
@@ -148,7 +148,7 @@ describe('orders', () => {
       const receiver = await activeReceiver();
       const order = (await call('POST', '/payin', { receiverId: receiver.id, amountBrl: 30 })).json();
       expect((await call('POST', `/sandbox/orders/${order.id}/pix-payment`, { amountBrl: 29.99 })).json().status).toBe('REFUNDING');
-      await ctx.app.services.lifecycle.runDuePass(); // requests the refund
+      await ctx.app.services.orderSteps.runDuePass(); // requests the refund
       const failed = await call('POST', `/sandbox/orders/${order.id}/fail`, { step: 'PIX_REFUND', reason: 'account closed' });
       expect(failed.json()).toMatchObject({ status: 'FAILED' });
       expect((await events(order.id)).map((e) => e.event_type)).toEqual(['order.refunding', 'order.failed']);
@@ -223,8 +223,8 @@ describe('orders', () => {
       const order = (await call('POST', '/payout', { receiverId: receiver.id, amountCrypto: 5.5, sourceToken: 'USDC' })).json();
       expect(order.pixKey).toBe(receiver.document);
       await call('POST', `/sandbox/orders/${order.id}/deposit`, {});
-      await ctx.app.services.lifecycle.runDuePass();
-      await ctx.app.services.lifecycle.runDuePass();
+      await ctx.app.services.orderSteps.runDuePass();
+      await ctx.app.services.orderSteps.runDuePass();
       const failed = await call('POST', `/sandbox/orders/${order.id}/fail`, { step: 'PIX_PAYOUT', reason: 'key not found' });
       expect(failed.json()).toMatchObject({ status: 'FAILED', failureReason: 'PIX payout refused: key not found' });
       expect((await events(order.id)).map((e) => e.event_type).at(-1)).toBe('order.failed');
@@ -393,7 +393,7 @@ describe('orders', () => {
       clock.advance(10_000);
       for (let i = 0; i < 5; i++) {
         await app.services.sandbox.settlePass();
-        await app.services.lifecycle.runDuePass();
+        await app.services.orderSteps.runDuePass();
       }
       clock.set(NOON_SP);
       expect((await call('GET', `/orders/${payin.id}`)).json().status).toBe('COMPLETED');
@@ -422,7 +422,7 @@ describe('orders', () => {
         trx.updateTable('orders').set({ claimed_until: new Date(clock.now().getTime() + 30_000) }).where('id', '=', order.id).returning('id').execute(),
       );
       expect(claimed).toHaveLength(1);
-      await ctx.app.services.lifecycle.runDuePass();
+      await ctx.app.services.orderSteps.runDuePass();
       expect((await call('GET', `/orders/${order.id}`)).json().status).toBe('PAYMENT_RECEIVED');
       clock.advance(31_000);
       await drive();

@@ -1,21 +1,42 @@
 import { type Insertable, type Updateable, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { OrderStatus, OrderTransactionType, OrderType, OrdersTable, QuotesTable } from '../../db/schema.ts';
+import type { OrderRow, OrderTransactionType, OrderType, OrdersTable, StoredOrderStatus } from '../../db/schema.ts';
 import { newId } from '../../lib/ids.ts';
+import { toFixedText } from '../../lib/money.ts';
 
 export interface OrderFilters {
   type?: OrderType;
-  status?: OrderStatus;
+  status?: StoredOrderStatus;
   receiverId?: string;
   externalId?: string;
   createdFrom?: string;
   createdTo?: string;
 }
 
-/** Every function takes the transaction (or root db) it runs in. */
+export interface MovementRecord {
+  orderId: string;
+  type: OrderTransactionType;
+  status: 'PENDING' | 'CONFIRMED' | 'FAILED';
+  amount: string;
+  currency: string;
+  chain: string | null;
+  txHash: string | null;
+}
+
+/** Every function takes the transaction (or root db) it runs in, and the time from the caller's clock. */
 export const ordersRepo = {
-  insert(db: Db, order: Insertable<OrdersTable>) {
-    return db.insertInto('orders').values(order).returningAll().executeTakeFirstOrThrow();
+  /**
+   * Inserts the order unless its externalId is already taken by the merchant; then returns
+   * undefined. The unique index decides, so two creations racing for one externalId cannot both
+   * insert (the second waits for the first to commit, then finds the conflict).
+   */
+  insertUnlessExternalIdTaken(db: Db, order: Insertable<OrdersTable>) {
+    return db
+      .insertInto('orders')
+      .values(order)
+      .onConflict((oc) => oc.columns(['merchant_id', 'external_id']).where('external_id', 'is not', null).doNothing())
+      .returningAll()
+      .executeTakeFirst();
   },
 
   find(db: Db, id: string, merchantId?: string) {
@@ -34,10 +55,10 @@ export const ordersRepo = {
   },
 
   /** The guarded transition: changes the order only while it is still in `from`. */
-  transition(db: Db, id: string, from: OrderStatus, changes: Updateable<OrdersTable>) {
+  transition(db: Db, id: string, from: StoredOrderStatus, changes: Updateable<OrdersTable>, now: Date) {
     return db
       .updateTable('orders')
-      .set({ ...changes, updated_at: new Date() })
+      .set({ ...changes, updated_at: now })
       .where('id', '=', id)
       .where('status', '=', from)
       .returningAll()
@@ -72,16 +93,24 @@ export const ordersRepo = {
     return Number(row.total);
   },
 
+  /** Orders still awaiting money that were created before `before` (the sandbox's demo auto-complete). */
+  awaitingCreatedBefore(db: Db, before: Date, limit: number) {
+    return db
+      .selectFrom('orders')
+      .selectAll()
+      .where('status', 'in', ['AWAITING_PAYMENT', 'AWAITING_DEPOSIT'])
+      .where('created_at', '<=', before)
+      .limit(limit)
+      .execute();
+  },
+
   transactionsOf(db: Db, orderIds: string[]) {
     if (orderIds.length === 0) return Promise.resolve([]);
     return db.selectFrom('order_transactions').selectAll().where('order_id', 'in', orderIds).orderBy('created_at').orderBy('id').execute();
   },
 
   /** One record per order and movement type; a later state of the same movement updates it. */
-  recordTransaction(
-    db: Db,
-    movement: { orderId: string; type: OrderTransactionType; status: 'PENDING' | 'CONFIRMED' | 'FAILED'; amount: string; currency: string; chain: string | null; txHash: string | null },
-  ) {
+  recordTransaction(db: Db, movement: MovementRecord, now: Date) {
     return db
       .insertInto('order_transactions')
       .values({
@@ -93,16 +122,27 @@ export const ordersRepo = {
         currency: movement.currency,
         chain: movement.chain,
         tx_hash: movement.txHash,
+        created_at: now,
+        updated_at: now,
       })
       .onConflict((oc) =>
         oc.constraint('order_transactions_order_type_key').doUpdateSet({
           status: movement.status,
           tx_hash: sql`coalesce(excluded.tx_hash, order_transactions.tx_hash)`,
           amount: movement.amount,
-          updated_at: new Date(),
+          updated_at: now,
         }),
       )
       .execute();
+  },
+
+  /**
+   * What a refund gives back: the PIX actually received, which may differ from the order's
+   * amount (a payment of another amount is refunded whole), as BRL text.
+   */
+  async refundAmount(db: Db, order: Pick<OrderRow, 'id' | 'amount_brl'>): Promise<string> {
+    const received = await db.selectFrom('order_transactions').select('amount').where('order_id', '=', order.id).where('type', '=', 'PIX_IN').executeTakeFirst();
+    return toFixedText(received?.amount ?? order.amount_brl, 2);
   },
 
   names(db: Db, merchantId: string, receiverIds: string[]) {
@@ -127,16 +167,15 @@ export const ordersRepo = {
     return String(row.volume);
   },
 
-  insertQuote(db: Db, quote: Insertable<QuotesTable>) {
-    return db.insertInto('quotes').values(quote).returningAll().executeTakeFirstOrThrow();
-  },
-
-  lockQuote(db: Db, merchantId: string, id: string) {
-    return db.selectFrom('quotes').selectAll().where('id', '=', id).where('merchant_id', '=', merchantId).forUpdate().executeTakeFirst();
-  },
-
-  markQuoteUsed(db: Db, id: string, orderId: string) {
-    return db.updateTable('quotes').set({ used_by_order_id: orderId }).where('id', '=', id).where('used_by_order_id', 'is', null).executeTakeFirst();
+  /** A receiver's usage of one São Paulo day so far, without locking (the check before the provider call). */
+  async dailyUsage(db: Db, receiverId: string, day: string): Promise<{ orderCount: number; amountBrl: string }> {
+    const row = await db
+      .selectFrom('receiver_daily_usage')
+      .select(['order_count', 'amount_brl'])
+      .where('receiver_id', '=', receiverId)
+      .where('day', '=', day)
+      .executeTakeFirst();
+    return { orderCount: row?.order_count ?? 0, amountBrl: row?.amount_brl ?? '0' };
   },
 
   /**
@@ -164,6 +203,8 @@ export const ordersRepo = {
       set order_count = greatest(order_count - 1, 0), amount_brl = greatest(amount_brl - ${input.amountBrl}::numeric, 0)
       where receiver_id = ${input.receiverId} and day = ${input.day}::date`.execute(db);
   },
+
+  // --- The worker's bookkeeping: claims, leases, backoff (orders/steps.ts) ---------------------
 
   /** Claims due steps for one worker: skips rows another worker holds, leases the rest. */
   async claimDueSteps(db: Db, now: Date, limit: number, leaseMs: number) {
@@ -200,6 +241,25 @@ export const ordersRepo = {
       .limit(limit)
       .forUpdate()
       .skipLocked()
+      .execute();
+  },
+
+  /** Changes a claimed order's schedule only while it is still in `status` (it may have moved on meanwhile). */
+  reschedule(db: Db, id: string, status: StoredOrderStatus, changes: Pick<Updateable<OrdersTable>, 'refund_id' | 'next_step_at' | 'claimed_until' | 'updated_at'>) {
+    return db.updateTable('orders').set(changes).where('id', '=', id).where('status', '=', status).execute();
+  },
+
+  /**
+   * Records a failed step and when to retry it, only while this worker still holds the claim it
+   * made (`claimedUntil`): another worker may have taken over a lapsed lease.
+   */
+  backOff(db: Db, order: Pick<OrderRow, 'id' | 'status' | 'claimed_until'>, retry: { attempts: number; at: Date }) {
+    return db
+      .updateTable('orders')
+      .set({ step_attempts: retry.attempts, next_step_at: retry.at, claimed_until: null })
+      .where('id', '=', order.id)
+      .where('status', '=', order.status)
+      .where('claimed_until', '=', order.claimed_until!)
       .execute();
   },
 };

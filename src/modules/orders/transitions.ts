@@ -1,0 +1,101 @@
+/**
+ * The one way an order's status changes after creation. Notifications (notifications.ts) and
+ * the worker's steps (steps.ts) both call `applyTransition`, so every change gets the same
+ * guard, bookkeeping, ledger entry and event, in the caller's transaction.
+ */
+import type { Updateable } from 'kysely';
+import type { Trx } from '../../db/database.ts';
+import { recordEvent } from '../../db/outbox.ts';
+import type { OrderRow, OrderTransactionType, OrdersTable, StoredOrderStatus } from '../../db/schema.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { LedgerService } from '../ledger/service.ts';
+import { ordersRepo as repo } from './repo.ts';
+import { BEFORE_MONEY, assertTransition } from './state-machine.ts';
+
+/** A PIX or on-chain movement, kept as the order's transaction record (spec: Order transaction). */
+export interface Movement {
+  type: OrderTransactionType;
+  status: 'PENDING' | 'CONFIRMED' | 'FAILED';
+  amount: string;
+  currency: string;
+  chain?: string | null;
+  txHash?: string | null;
+}
+
+/** The ledger's kinds of order movement, named through its service (orders use the ledger only through it). */
+type LedgerMovement = Parameters<LedgerService['postOrderMovement']>[2];
+
+export interface Effects {
+  changes?: Updateable<OrdersTable>;
+  movement?: Movement;
+  /** The event and its extra fields; `status` is the one the spec's table gives the event. */
+  event?: { name: string; status: StoredOrderStatus; fields: Record<string, unknown> };
+  /** When the worker should look at the order next (null: wait for a notification). */
+  nextStepAt?: Date | null;
+  /** The ledger entry this transition posts (`received`: the amount that actually moved). */
+  ledger?: { movement: LedgerMovement; received?: string };
+}
+
+/** A PAYIN that cannot complete after its PIX arrived is refunded (spec: order.refunding). */
+export const refundingEvent = (reason: string) => ({ name: 'order.refunding', status: 'REFUNDING' as const, fields: { failureReason: reason } });
+
+export interface TransitionContext {
+  clock: Clock;
+  ledger: Pick<LedgerService, 'postOrderMovement'>;
+}
+
+/**
+ * Moves `order` from its current status to `to`, guarded: if another transaction moved it first,
+ * nothing is written and undefined is returned. In the same transaction it records the movement,
+ * gives the receiver's daily limit back when the order ends before money arrived, posts the
+ * ledger entry and writes the event with exactly the spec's fields.
+ */
+export async function applyTransition(trx: Trx, ctx: TransitionContext, order: OrderRow, to: StoredOrderStatus, effects: Effects = {}) {
+  assertTransition(order.type, order.status, to);
+  const now = ctx.clock.now();
+  const releasesLimit = BEFORE_MONEY.includes(order.status) && (to === 'EXPIRED' || to === 'FAILED') && !order.limit_released;
+  const updated = await repo.transition(
+    trx,
+    order.id,
+    order.status,
+    {
+      ...effects.changes,
+      status: to,
+      ...(to === 'COMPLETED' ? { completed_at: now } : {}),
+      ...(releasesLimit ? { limit_released: true } : {}),
+      next_step_at: effects.nextStepAt === undefined ? null : effects.nextStepAt,
+      step_attempts: 0,
+      claimed_until: null,
+    },
+    now,
+  );
+  if (!updated) return undefined;
+  if (releasesLimit) {
+    await repo.releaseDailyUsage(trx, { receiverId: order.receiver_id, day: order.limit_day, amountBrl: order.amount_brl });
+  }
+  if (effects.movement) {
+    await repo.recordTransaction(
+      trx,
+      { orderId: order.id, ...effects.movement, chain: effects.movement.chain ?? null, txHash: effects.movement.txHash ?? null },
+      now,
+    );
+  }
+  if (effects.ledger) {
+    await ctx.ledger.postOrderMovement(trx, updated, effects.ledger.movement, now, effects.ledger.received);
+  }
+  if (effects.event) {
+    await recordEvent(trx, {
+      merchantId: order.merchant_id,
+      event: effects.event.name,
+      payload: {
+        orderId: order.id,
+        externalId: order.external_id,
+        type: order.type,
+        status: effects.event.status,
+        timestamp: now.toISOString(),
+        ...effects.event.fields,
+      },
+    });
+  }
+  return updated;
+}

@@ -1,0 +1,56 @@
+/**
+ * The order state machine as one table: every transition either lifecycle allows, and every other
+ * (from, to) pair of the spec's statuses refused, for both order types. PENDING is in the spec's
+ * list but never stored, so nothing leads to it or leaves it.
+ */
+import { describe, expect, it } from 'vitest';
+import { ORDER_STATUSES, type OrderStatus, type OrderType } from '../../../src/db/schema.ts';
+import { assertTransition, canTransition } from '../../../src/modules/orders/state-machine.ts';
+
+/** The whole of DESIGN.md §5 and ARCHITECTURE.md Orders: what is not listed here is refused. */
+const ALLOWED: Record<OrderType, Array<[OrderStatus, OrderStatus]>> = {
+  PAYIN: [
+    ['AWAITING_PAYMENT', 'PAYMENT_RECEIVED'],
+    ['AWAITING_PAYMENT', 'REFUNDING'], // a PIX of another amount
+    ['AWAITING_PAYMENT', 'EXPIRED'],
+    ['PAYMENT_RECEIVED', 'SWAPPING'],
+    ['PAYMENT_RECEIVED', 'REFUNDING'],
+    ['SWAPPING', 'TRANSFERRING'],
+    ['SWAPPING', 'REFUNDING'],
+    ['TRANSFERRING', 'COMPLETED'],
+    ['TRANSFERRING', 'REFUNDING'],
+    ['EXPIRED', 'REFUNDING'], // a PIX that arrives after expiry
+    ['REFUNDING', 'REFUNDED'],
+    ['REFUNDING', 'FAILED'], // the refund itself failed: an operator acts
+  ],
+  PAYOUT: [
+    ['AWAITING_DEPOSIT', 'DEPOSIT_RECEIVED'],
+    ['AWAITING_DEPOSIT', 'EXPIRED'],
+    ['AWAITING_DEPOSIT', 'FAILED'], // a deposit worth less than the minimum order
+    ['DEPOSIT_RECEIVED', 'PIX_SENDING'],
+    ['DEPOSIT_RECEIVED', 'FAILED'],
+    ['PIX_SENDING', 'PIX_SENT_UNCONFIRMED'],
+    ['PIX_SENDING', 'FAILED'],
+    ['PIX_SENT_UNCONFIRMED', 'COMPLETED'],
+    ['PIX_SENT_UNCONFIRMED', 'FAILED'], // the receiving bank refused the PIX
+  ],
+};
+
+const isAllowed = (type: OrderType, from: OrderStatus, to: OrderStatus) => ALLOWED[type].some(([f, t]) => f === from && t === to);
+
+const TABLE = (['PAYIN', 'PAYOUT'] as const).flatMap((type) =>
+  ORDER_STATUSES.flatMap((from) => ORDER_STATUSES.map((to) => [type, from, to, isAllowed(type, from, to) ? 'allowed' : 'refused'] as const)),
+);
+
+describe('order state machine', () => {
+  it('the table covers every (type, from, to) of the spec’s statuses', () => {
+    expect(TABLE).toHaveLength(2 * ORDER_STATUSES.length ** 2);
+    expect(TABLE.filter(([, , , verdict]) => verdict === 'allowed')).toHaveLength(ALLOWED.PAYIN.length + ALLOWED.PAYOUT.length);
+  });
+
+  it.each(TABLE)('%s %s → %s is %s', (type, from, to, verdict) => {
+    expect(canTransition(type, from, to)).toBe(verdict === 'allowed');
+    if (verdict === 'allowed') expect(() => assertTransition(type, from, to)).not.toThrow();
+    else expect(() => assertTransition(type, from, to)).toThrow(`illegal ${type} transition ${from} → ${to}`);
+  });
+});

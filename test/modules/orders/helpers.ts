@@ -36,6 +36,11 @@ export interface OrdersTest {
   events(orderId: string): Promise<Array<{ event_type: string; payload: Json }>>;
   /** Runs the worker and the sandbox banks `passes` times. */
   drive(passes?: number): Promise<void>;
+  /**
+   * One order of `who` in each ending the sandbox reaches, and one of each type still awaiting
+   * money: between them they emit all eight order events. Returns the orders by status.
+   */
+  everyEnding(who: TestMerchant): Promise<Record<string, Json[]>>;
 }
 
 /** Opens a test app on a fresh database for the file, with a clock at NOON_SP before every test. */
@@ -70,6 +75,56 @@ export function ordersTest(): OrdersTest {
     return response.json() as Json;
   };
 
+  async function drive(passes = 5) {
+    for (let i = 0; i < passes; i++) {
+      await ctx.app.services.orderSteps.runDuePass();
+      await ctx.app.services.sandbox.settlePass();
+    }
+  }
+
+  async function everyEnding(who: TestMerchant) {
+    const receiver = await activeReceiver(who);
+    const payin = (amountBrl: number) => created('payin')(who, { receiverId: receiver.id, amountBrl });
+    const payout = (amountCrypto: number) => created('payout')(who, { receiverId: receiver.id, amountCrypto, sourceToken: 'USDC' });
+    const sandbox = (order: Json, action: string, body: Json = {}) => call('POST', `/sandbox/orders/${order.id}/${action}`, who, body);
+    const expired = await payin(10);
+    clock.advance(900_000);
+    await drive(1);
+    const completedPayin = await payin(11);
+    await sandbox(completedPayin, 'pix-payment');
+    const refunded = await payin(12);
+    await sandbox(refunded, 'fail', { step: 'CHAIN_TRANSFER', reason: 'account frozen' });
+    await sandbox(refunded, 'pix-payment');
+    const completedPayout = await payout(2);
+    await sandbox(completedPayout, 'deposit');
+    const refusedPayout = await payout(3);
+    await sandbox(refusedPayout, 'deposit');
+    const smallDeposit = await payout(4);
+    await sandbox(smallDeposit, 'deposit', { amountCrypto: 0.1 });
+    // Queue and send the payouts' PIX, so the receiving bank can refuse one before it settles.
+    await ctx.app.services.orderSteps.runDuePass();
+    await ctx.app.services.orderSteps.runDuePass();
+    await sandbox(refusedPayout, 'fail', { step: 'PIX_PAYOUT', reason: 'key not found' });
+    await drive();
+    const awaiting = [await payin(13), await payout(5)];
+    const orders = [expired, completedPayin, refunded, completedPayout, refusedPayout, smallDeposit, ...awaiting];
+    const byStatus: Record<string, Json[]> = {};
+    for (const order of orders) {
+      const current = (await call('GET', `/orders/${order.id}`, who)).json();
+      (byStatus[`${current.type} ${current.status}`] ??= []).push(current);
+    }
+    expect(Object.fromEntries(Object.entries(byStatus).map(([key, list]) => [key, list.length]))).toEqual({
+      'PAYIN EXPIRED': 1,
+      'PAYIN COMPLETED': 1,
+      'PAYIN REFUNDED': 1,
+      'PAYIN AWAITING_PAYMENT': 1,
+      'PAYOUT COMPLETED': 1,
+      'PAYOUT FAILED': 2,
+      'PAYOUT AWAITING_DEPOSIT': 1,
+    });
+    return byStatus;
+  }
+
   return {
     get ctx() {
       return ctx;
@@ -87,11 +142,7 @@ export function ordersTest(): OrdersTest {
     payout: created('payout'),
     events: async (orderId) =>
       (await ctx.database.db.selectFrom('events').select(['event_type', 'payload']).orderBy('created_at').orderBy('id').execute()).filter((row) => row.payload.orderId === orderId),
-    async drive(passes = 5) {
-      for (let i = 0; i < passes; i++) {
-        await ctx.app.services.orderSteps.runDuePass();
-        await ctx.app.services.sandbox.settlePass();
-      }
-    },
+    drive,
+    everyEnding,
   };
 }

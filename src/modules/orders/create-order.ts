@@ -16,7 +16,6 @@
  * What differs between PAYIN and PAYOUT is an OrderVariant (payin.ts, payout.ts).
  */
 import type { Insertable } from 'kysely';
-import type { OrderSettings } from '../../config.ts';
 import type { Db, Trx } from '../../db/database.ts';
 import type { OrderRow, OrderType, OrdersTable } from '../../db/schema.ts';
 import { AppError, notFound } from '../../errors.ts';
@@ -28,9 +27,10 @@ import { type OrderPrice, type OrderToPrice, type QuotesService, pricingColumns 
 import type { OrderReceiver, ReceiversService } from '../receivers/service.ts';
 import { externalIdTaken, limitExceeded, overDailyLimits, receiverRefusal } from './creation-rules.ts';
 import { ordersRepo as repo } from './repo.ts';
+import type { OrderSettings } from './settings.ts';
 
 /** Columns of the order row a variant fills. */
-export type OrderColumns = Partial<Insertable<OrdersTable>>;
+type OrderColumns = Partial<Insertable<OrdersTable>>;
 
 /** What every parsed order body carries for the pipeline. */
 export interface ParsedOrder {
@@ -150,5 +150,3 @@ export function createOrderPipeline(deps: CreationDeps) {
     },
   };
 }
-
-export type OrderPipeline = ReturnType<typeof createOrderPipeline>;

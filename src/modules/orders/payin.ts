@@ -4,13 +4,13 @@
  */
 import type { Static } from 'typebox';
 import { type PixProvider, newTxid } from '../../adapters/pix/port.ts';
-import type { OrderSettings } from '../../config.ts';
 import { invalidField } from '../../errors.ts';
 import { decimal } from '../../lib/money.ts';
 import { isSolanaAddress } from '../../lib/solana.ts';
 import type { TradeRules } from '../quotes/service.ts';
 import type { OrderVariant, ParsedOrder } from './create-order.ts';
 import type { PayinBody } from './schemas.ts';
+import type { OrderSettings } from './settings.ts';
 
 interface ParsedPayin extends ParsedOrder {
   destinationWallet: string | undefined;

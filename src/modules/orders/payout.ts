@@ -4,13 +4,13 @@
  */
 import type { Static } from 'typebox';
 import type { ChainAdapter } from '../../adapters/chain/port.ts';
-import type { OrderSettings } from '../../config.ts';
 import { invalidField } from '../../errors.ts';
 import { decimal } from '../../lib/money.ts';
 import { validatePixKey } from '../../lib/pix-keys.ts';
 import type { TradeRules } from '../quotes/service.ts';
 import type { OrderVariant, ParsedOrder } from './create-order.ts';
 import type { PayoutBody } from './schemas.ts';
+import type { OrderSettings } from './settings.ts';
 
 interface ParsedPayout extends ParsedOrder {
   /** In DICT form; undefined: the receiver's document. */

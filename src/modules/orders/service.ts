@@ -6,7 +6,6 @@
 import type { Static } from 'typebox';
 import type { ChainAdapter } from '../../adapters/chain/port.ts';
 import type { PixProvider } from '../../adapters/pix/port.ts';
-import type { OrderSettings } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import type { OrderRow } from '../../db/schema.ts';
 import { notFound } from '../../errors.ts';
@@ -18,6 +17,7 @@ import { payinVariant } from './payin.ts';
 import { payoutVariant } from './payout.ts';
 import { ordersRepo as repo } from './repo.ts';
 import type { OrderListQuery, PayinBody, PayoutBody } from './schemas.ts';
+import type { OrderSettings } from './settings.ts';
 import { type Order, toOrder } from './view.ts';
 
 export type { Order } from './view.ts';

@@ -6,7 +6,6 @@
  */
 import type { Static } from 'typebox';
 import type { PriceSource } from '../../adapters/prices/port.ts';
-import type { OrderSettings } from '../../config.ts';
 import type { Db, Trx } from '../../db/database.ts';
 import type { OrderType, QuoteRow } from '../../db/schema.ts';
 import { AppError, notFound } from '../../errors.ts';
@@ -31,7 +30,8 @@ export type CurrentFeeRates = (merchantId: string, type: OrderType) => Promise<F
 export interface QuotesDeps {
   db: Db;
   clock: Clock;
-  settings: TradeSettings & Pick<OrderSettings, 'quoteTtlSeconds'>;
+  /** The trade rules' settings, and how long a quote holds its price. */
+  settings: TradeSettings & { quoteTtlSeconds: number };
   prices: PriceSource;
   receivers: Pick<ReceiversService, 'findForOrder'>;
   currentFeeRates: CurrentFeeRates;

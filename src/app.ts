@@ -26,6 +26,7 @@ import { registerHealthRoutes } from './modules/health/routes.ts';
 import { registerAdminLedgerRoutes, registerLedgerRoutes, registerSandboxLedgerRoutes } from './modules/ledger/routes.ts';
 import { registerMerchantRoutes } from './modules/merchants/routes.ts';
 import { registerOrderRoutes } from './modules/orders/routes.ts';
+import { registerQuoteRoutes } from './modules/quotes/routes.ts';
 import { registerAdminReceiverRoutes } from './modules/receivers/admin-routes.ts';
 import { registerReceiverRoutes } from './modules/receivers/routes.ts';
 import { registerSandboxRoutes } from './modules/sandbox/routes.ts';
@@ -143,6 +144,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         registerIdempotency(merchantScope, services.idempotency);
         registerMerchantRoutes(merchantScope, services.merchants);
         registerReceiverRoutes(merchantScope, services.receivers);
+        registerQuoteRoutes(merchantScope, services.quotes);
         registerOrderRoutes(merchantScope, services.orders, services.orderListing);
         registerLedgerRoutes(merchantScope, services.ledger);
         if (config.sandboxEnabled) {

@@ -14,9 +14,12 @@ import { createFeeTiersService } from './modules/fee-tiers/service.ts';
 import { createLedgerService } from './modules/ledger/service.ts';
 import { createMerchantsService } from './modules/merchants/service.ts';
 import { orderEventDefinitions } from './modules/orders/events.ts';
-import { createOrderLifecycle } from './modules/orders/lifecycle.ts';
+import { createCurrentFeeRates } from './modules/orders/fee-rates.ts';
 import { createOrderListing } from './modules/orders/listing.ts';
+import { createOrderNotifications } from './modules/orders/notifications.ts';
 import { createOrdersService } from './modules/orders/service.ts';
+import { createOrderSteps } from './modules/orders/steps.ts';
+import { createQuotesService } from './modules/quotes/service.ts';
 import { receiverEventDefinitions } from './modules/receivers/events.ts';
 import { createReceiversService } from './modules/receivers/service.ts';
 import { createSandboxDriver } from './modules/sandbox/service.ts';
@@ -64,24 +67,19 @@ export async function createServices({ config, db, clock }: ServiceDeps) {
   const idempotency = createIdempotencyStore({ db, clock });
   const adapters = createAdapters({ db, clock, settings: { pix: config.pix, usdcBrlRate: config.sandbox.usdcBrlRate } });
   const ledger = createLedgerService({ db, clock });
-  const lifecycle = createOrderLifecycle({ db, clock, ledger, pix: adapters.pix, chain: adapters.chain, minAmountBrl: config.orders.minAmountBrl, tokenDecimals: config.orders.tokens });
-  const orders = createOrdersService({
-    db,
-    clock,
-    settings: config.orders,
-    pix: adapters.pix,
-    chain: adapters.chain,
-    prices: adapters.prices,
-    feeTiers,
-    receivers,
-  });
+  // Quotes price with the merchant's current tier, which depends on the volume orders completed.
+  const currentFeeRates = createCurrentFeeRates({ db, clock, feeTiers });
+  const quotes = createQuotesService({ db, clock, settings: config.orders, prices: adapters.prices, receivers, currentFeeRates });
+  const orders = createOrdersService({ db, clock, settings: config.orders, pix: adapters.pix, chain: adapters.chain, quotes, receivers });
+  const orderNotifications = createOrderNotifications({ db, clock, ledger, minAmountBrl: config.orders.minAmountBrl, tokenDecimals: config.orders.tokens });
+  const orderSteps = createOrderSteps({ db, clock, ledger, pix: adapters.pix, chain: adapters.chain });
   const orderListing = createOrderListing({ db });
   const sandbox = createSandboxDriver({
     db,
     clock,
     pix: adapters.sandbox.pix,
     chain: adapters.sandbox.chain,
-    lifecycle,
+    notifications: orderNotifications,
     orders,
     autoCompleteSeconds: config.orders.sandboxAutoCompleteSeconds,
   });
@@ -92,7 +90,7 @@ export async function createServices({ config, db, clock }: ServiceDeps) {
     secretKey: config.webhookSecretKey,
     events: [...orderEventDefinitions(config.pixProvider), ...receiverEventDefinitions()],
   });
-  return { merchants, auth, feeTiers, receivers, idempotency, webhooks, adapters, lifecycle, orders, orderListing, sandbox, ledger, clock, wallets };
+  return { merchants, auth, feeTiers, receivers, idempotency, webhooks, adapters, quotes, orders, orderListing, orderNotifications, orderSteps, sandbox, ledger, clock, wallets };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

@@ -1,5 +1,6 @@
 /**
- * Schema pieces shared by every route: the spec's Error object, strict objects, ids, paging.
+ * Schema pieces shared by every route: the spec's Error object, strict objects, ids, paging,
+ * and the trading vocabulary quotes and orders share.
  */
 import { Type, type TProperties, type TSchema } from 'typebox';
 
@@ -15,6 +16,17 @@ export const Timestamp = (description?: string) =>
   Type.String({ format: 'date-time', ...(description ? { description } : {}) });
 
 export const IdParams = StrictObject({ id: Uuid() });
+
+/** A string or number field that may be null. */
+export const Nullable = <T extends ReturnType<typeof Type.String | typeof Type.Number>>(schema: T) => Type.Union([schema, Type.Null()]);
+
+// The trading vocabulary of quotes and orders (DESIGN.md §4, §10): both modules' bodies and
+// records use these, so a quote and the order that names it describe themselves alike.
+export const OrderTypeField = Type.Enum(['PAYIN', 'PAYOUT']);
+export const ChainField = Type.String({ minLength: 1, maxLength: 20, description: 'Blockchain network, lowercase; default solana' });
+export const TokenField = Type.String({ minLength: 1, maxLength: 10, description: 'Token symbol; default USDC' });
+/** Quotes and orders carry percent numbers (1.5 = 1.5 %); fee tiers carry fractions (DESIGN.md §4). */
+export const Percent = (description: string) => Type.Number({ description: `${description}, in percent (1.5 = 1.5 %)` });
 
 export const ErrorObject = Type.Object(
   {

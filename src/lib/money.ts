@@ -32,3 +32,8 @@ export function toJsonNumber(value: Decimal | string): number {
 export function toFixedText(value: Decimal | string | number, places: number): string {
   return decimal(value).toFixed(places);
 }
+
+/** A fraction (0.015) as the API's percent number (1.5): fee tiers store fractions, orders and quotes show percent (DESIGN.md §4). */
+export function toPercentNumber(fraction: Decimal | string): number {
+  return toJsonNumber(decimal(fraction).times(100));
+}

@@ -41,7 +41,7 @@ describe('ledger', () => {
 
   const drive = async () => {
     for (let i = 0; i < 5; i++) {
-      await ctx.app.services.lifecycle.runDuePass();
+      await ctx.app.services.orderSteps.runDuePass();
       await ctx.app.services.sandbox.settlePass();
     }
   };
@@ -220,8 +220,8 @@ describe('ledger', () => {
             expect(created.statusCode, created.body).toBe(201);
             const order = created.json();
             await call('POST', `/sandbox/orders/${order.id}/deposit`, merchant, {});
-            await ctx.app.services.lifecycle.runDuePass();
-            await ctx.app.services.lifecycle.runDuePass();
+            await ctx.app.services.orderSteps.runDuePass();
+            await ctx.app.services.orderSteps.runDuePass();
             if (step.outcome === 'fail') await call('POST', `/sandbox/orders/${order.id}/fail`, merchant, { step: 'PIX_PAYOUT' });
           }
           await drive();

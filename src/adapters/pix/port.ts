@@ -4,9 +4,15 @@
  * sending PIX (no BCB standard: each PSP's own API behind `sendPix`).
  *
  * Outcomes come back as `PixNotification`s, handed to the orders module's single entry point
- * (`orders.handlePixNotification`) by whoever receives them: a provider webhook route, a
- * polling job, or the sandbox drivers.
+ * (`handlePixNotification`, src/modules/orders/notifications.ts) by whoever receives them: a
+ * provider webhook route, a polling job, or the sandbox drivers.
  */
+
+/**
+ * The caller names a charge (API Pix `PUT /cob/{txid}`): this makes a txid in the format every
+ * PSP accepts, so the orders module needs nothing of the adapters beyond their ports.
+ */
+export { newTxid } from './identifiers.ts';
 
 /** Decimal text with exactly 2 places, e.g. "10.50" (API Pix `valor`). */
 export type BrlAmount = string;

@@ -1,7 +1,9 @@
 /**
- * The entry points of outcomes from outside: PIX notifications (charge paid, refund settled,
- * payout settled) and detected chain deposits. A real provider's webhook, a polling job and the
- * sandbox drivers all call these, so the sandbox exercises the production path.
+ * Where provider and chain outcomes reach orders: `handlePixNotification` (charges paid, refunds
+ * and payouts settled) and `handleChainDeposit`. A real provider's webhook route, a polling job
+ * and the sandbox drivers all call these, so the sandbox exercises the production path.
+ * Notifications arrive at least once: each handler locks the order and acts only if its status
+ * still calls for it.
  */
 import type { Updateable } from 'kysely';
 import type { ChainDeposit } from '../../adapters/chain/port.ts';
@@ -13,9 +15,9 @@ import { decimal, toJsonNumber } from '../../lib/money.ts';
 import { pricePayout } from '../../lib/pricing.ts';
 import type { LedgerService } from '../ledger/service.ts';
 import { ordersRepo as repo } from './repo.ts';
-import { type Movement, type TransitionContext, applyTransition, brl, receivedAmount, refundingEvent } from './transitions.ts';
+import { type Movement, type TransitionContext, applyTransition, refundingEvent } from './transitions.ts';
 
-export interface NotificationDeps {
+export interface NotificationsDeps {
   db: Db;
   clock: Clock;
   ledger: Pick<LedgerService, 'postOrderMovement'>;
@@ -24,92 +26,101 @@ export interface NotificationDeps {
   tokenDecimals: Record<string, number>;
 }
 
-export function createOrderNotifications(deps: NotificationDeps) {
+type PixOutcome<Kind extends PixNotification['kind']> = Extract<PixNotification, { kind: Kind }>;
+
+export function createOrderNotifications(deps: NotificationsDeps) {
   const { db, clock } = deps;
   const ctx: TransitionContext = { clock, ledger: deps.ledger };
-  const now = () => clock.now();
 
   /** Runs in the caller's transaction when given one (so a provider's "reported" mark commits with the effect). */
   const inTransaction = <T>(outer: Trx | undefined, work: (trx: Trx) => Promise<T>) => (outer ? work(outer) : db.transaction().execute(work));
 
+  /** The customer paid a PAYIN's charge: the order goes on, or the money goes back if it cannot be used. */
+  async function chargePaid(trx: Trx, notification: PixOutcome<'charge_paid'>) {
+    const order = await repo.lockBy(trx, 'pix_txid', notification.txid);
+    if (!order) return undefined;
+    // Already handled: notifications arrive at least once. (A charge is paid once: API Pix moves a
+    // cob to CONCLUIDA, so a second endToEndId for one txid does not occur.)
+    if (order.pix_end_to_end_id) return order;
+    const movement: Movement = { type: 'PIX_IN', status: 'CONFIRMED', amount: notification.amountBrl, currency: 'BRL', txHash: notification.endToEndId };
+    const changes = { pix_end_to_end_id: notification.endToEndId };
+    const ledger = { movement: 'PAYIN_PIX_RECEIVED' as const, received: notification.amountBrl };
+    const amountMatches = decimal(notification.amountBrl).eq(order.amount_brl);
+    if (order.status === 'AWAITING_PAYMENT' && amountMatches) {
+      return applyTransition(trx, ctx, order, 'PAYMENT_RECEIVED', {
+        changes,
+        movement,
+        ledger,
+        event: { name: 'order.payment_received', status: 'PAYMENT_RECEIVED', fields: { amountBrl: toJsonNumber(notification.amountBrl), pixEndToEndId: notification.endToEndId } },
+        nextStepAt: clock.now(),
+      });
+    }
+    if (order.status === 'AWAITING_PAYMENT' || order.status === 'EXPIRED') {
+      // Money arrived that cannot be used (wrong amount, or too late): it goes back by PIX.
+      const reason = amountMatches
+        ? 'PIX received after the order expired'
+        : `PIX of ${decimal(notification.amountBrl).toFixed(2)} BRL received for an order of ${decimal(order.amount_brl).toFixed(2)} BRL`;
+      return applyTransition(trx, ctx, order, 'REFUNDING', { changes: { ...changes, failure_reason: reason }, movement, ledger, event: refundingEvent(reason), nextStepAt: clock.now() });
+    }
+    return order;
+  }
+
+  /** A refund the worker requested reached its final state: REFUNDED, or FAILED for an operator. */
+  async function refundSettled(trx: Trx, notification: PixOutcome<'refund_settled'>) {
+    const order = await repo.lockBy(trx, 'refund_id', notification.refundId);
+    // Unknown yet: the refund is being recorded right now. Refusing makes the sender retry (a
+    // provider's webhook, or the sandbox's next pass) instead of losing the outcome.
+    if (!order) throw new Error(`refund ${notification.refundId} is not recorded yet`);
+    if (order.status !== 'REFUNDING') return order;
+    const amount = await repo.refundAmount(trx, order);
+    const movement = { type: 'PIX_REFUND', currency: 'BRL', amount, txHash: order.pix_end_to_end_id } as const;
+    if (notification.status === 'DEVOLVIDO') {
+      return applyTransition(trx, ctx, order, 'REFUNDED', {
+        movement: { ...movement, status: 'CONFIRMED' },
+        event: { name: 'order.refunded', status: 'REFUNDED', fields: { amountBrl: toJsonNumber(amount) } },
+        ledger: { movement: 'PAYIN_REFUNDED', received: amount },
+      });
+    }
+    const reason = `Refund failed: ${notification.reason ?? 'refused by the provider'}`;
+    return applyTransition(trx, ctx, order, 'FAILED', {
+      movement: { ...movement, status: 'FAILED' },
+      changes: { failure_reason: `${reason}; needs an operator` },
+      event: { name: 'order.failed', status: 'FAILED', fields: { failureReason: reason } },
+    });
+  }
+
+  /** A PAYOUT's PIX was confirmed by the receiving bank (COMPLETED) or refused (FAILED). */
+  async function payoutSettled(trx: Trx, notification: PixOutcome<'payout_settled'>) {
+    const order = await repo.lockBy(trx, 'provider_transaction_id', notification.providerTransactionId);
+    // The provider can settle a PIX before sendPix's answer is stored: refuse, so it is retried.
+    if (!order) throw new Error(`payout ${notification.providerTransactionId} is not recorded yet`);
+    if (order.status !== 'PIX_SENT_UNCONFIRMED') return order;
+    if (notification.status === 'CONFIRMED') {
+      return applyTransition(trx, ctx, order, 'COMPLETED', {
+        changes: { pix_end_to_end_id: notification.endToEndId },
+        ledger: { movement: 'PAYOUT_COMPLETED' },
+        movement: { type: 'PIX_OUT', status: 'CONFIRMED', amount: order.net_amount_brl, currency: 'BRL', txHash: notification.endToEndId },
+        event: { name: 'order.completed', status: 'COMPLETED', fields: { amountBrl: toJsonNumber(order.amount_brl), pixKey: order.pix_key, pixEndToEndId: notification.endToEndId } },
+      });
+    }
+    const reason = `PIX payout refused: ${notification.reason}`;
+    return applyTransition(trx, ctx, order, 'FAILED', {
+      changes: { failure_reason: reason },
+      movement: { type: 'PIX_OUT', status: 'FAILED', amount: order.net_amount_brl, currency: 'BRL' },
+      event: { name: 'order.failed', status: 'FAILED', fields: { failureReason: reason } },
+    });
+  }
+
   /** The single entry point of PIX outcomes: provider webhooks, polling and the sandbox all land here. */
-  async function handlePixNotification(notification: PixNotification, outer?: Trx): Promise<OrderRow | undefined> {
-    return inTransaction(outer, async (trx) => {
+  function handlePixNotification(notification: PixNotification, outer?: Trx): Promise<OrderRow | undefined> {
+    return inTransaction(outer, (trx) => {
       switch (notification.kind) {
-        case 'charge_paid': {
-          const order = await repo.lockBy(trx, 'pix_txid', notification.txid);
-          if (!order) return undefined;
-          const movement: Movement = { type: 'PIX_IN', status: 'CONFIRMED', amount: notification.amountBrl, currency: 'BRL', txHash: notification.endToEndId };
-          // Already handled: notifications arrive at least once. (A charge is paid once: API Pix
-          // moves a cob to CONCLUIDA, so a second endToEndId for one txid does not occur.)
-          if (order.pix_end_to_end_id) return order;
-          const changes = { pix_end_to_end_id: notification.endToEndId };
-          const amountMatches = decimal(notification.amountBrl).eq(order.amount_brl);
-          if (order.status === 'AWAITING_PAYMENT' && amountMatches) {
-            return applyTransition(trx, ctx, order, 'PAYMENT_RECEIVED', {
-              changes,
-              movement,
-              ledger: { movement: 'PAYIN_PIX_RECEIVED', received: notification.amountBrl },
-              event: { name: 'order.payment_received', status: 'PAYMENT_RECEIVED', fields: { amountBrl: toJsonNumber(notification.amountBrl), pixEndToEndId: notification.endToEndId } },
-              nextStepAt: now(),
-            });
-          }
-          if (order.status === 'AWAITING_PAYMENT' || order.status === 'EXPIRED') {
-            // Money arrived that cannot be used (wrong amount, or too late): it goes back by PIX.
-            const reason = amountMatches
-              ? 'PIX received after the order expired'
-              : `PIX of ${decimal(notification.amountBrl).toFixed(2)} BRL received for an order of ${decimal(order.amount_brl).toFixed(2)} BRL`;
-            return applyTransition(trx, ctx, order, 'REFUNDING', {
-              changes: { ...changes, failure_reason: reason },
-              movement,
-              ledger: { movement: 'PAYIN_PIX_RECEIVED', received: notification.amountBrl },
-              event: refundingEvent(reason),
-              nextStepAt: now(),
-            });
-          }
-          return order;
-        }
-        case 'refund_settled': {
-          const order = await repo.lockBy(trx, 'refund_id', notification.refundId);
-          // Unknown yet: the refund is being recorded right now. Refusing makes the sender retry
-          // (a provider's webhook, or the sandbox's next pass) instead of losing the outcome.
-          if (!order) throw new Error(`refund ${notification.refundId} is not recorded yet`);
-          if (order.status !== 'REFUNDING') return order;
-          const refunded = notification.status === 'DEVOLVIDO';
-          const amount = await receivedAmount(trx, order);
-          return applyTransition(trx, ctx, order, refunded ? 'REFUNDED' : 'FAILED', {
-            movement: { type: 'PIX_REFUND', status: refunded ? 'CONFIRMED' : 'FAILED', amount, currency: 'BRL', txHash: order.pix_end_to_end_id },
-            ...(refunded
-              ? {
-                  event: { name: 'order.refunded', status: 'REFUNDED', fields: { amountBrl: toJsonNumber(amount) } },
-                  ledger: { movement: 'PAYIN_REFUNDED', received: amount },
-                }
-              : {
-                  changes: { failure_reason: `Refund failed: ${notification.reason ?? 'refused by the provider'}; needs an operator` },
-                  event: { name: 'order.failed', status: 'FAILED', fields: { failureReason: `Refund failed: ${notification.reason ?? 'refused by the provider'}` } },
-                }),
-          });
-        }
-        case 'payout_settled': {
-          const order = await repo.lockBy(trx, 'provider_transaction_id', notification.providerTransactionId);
-          // The provider can settle a PIX before sendPix's answer is stored: refuse, so it is retried.
-          if (!order) throw new Error(`payout ${notification.providerTransactionId} is not recorded yet`);
-          if (order.status !== 'PIX_SENT_UNCONFIRMED') return order;
-          if (notification.status === 'CONFIRMED') {
-            return applyTransition(trx, ctx, order, 'COMPLETED', {
-              changes: { pix_end_to_end_id: notification.endToEndId },
-              ledger: { movement: 'PAYOUT_COMPLETED' },
-              movement: { type: 'PIX_OUT', status: 'CONFIRMED', amount: order.net_amount_brl, currency: 'BRL', txHash: notification.endToEndId },
-              event: { name: 'order.completed', status: 'COMPLETED', fields: { amountBrl: brl(order), pixKey: order.pix_key, pixEndToEndId: notification.endToEndId } },
-            });
-          }
-          const reason = `PIX payout refused: ${notification.reason}`;
-          return applyTransition(trx, ctx, order, 'FAILED', {
-            changes: { failure_reason: reason },
-            movement: { type: 'PIX_OUT', status: 'FAILED', amount: order.net_amount_brl, currency: 'BRL' },
-            event: { name: 'order.failed', status: 'FAILED', fields: { failureReason: reason } },
-          });
-        }
+        case 'charge_paid':
+          return chargePaid(trx, notification);
+        case 'refund_settled':
+          return refundSettled(trx, notification);
+        case 'payout_settled':
+          return payoutSettled(trx, notification);
       }
     });
   }
@@ -119,11 +130,12 @@ export function createOrderNotifications(deps: NotificationDeps) {
    * amount is re-priced at the order's locked rate and fees; one worth less than the minimum
    * order fails the order (the tokens stay in the deposit address for an operator to return).
    */
-  async function handleChainDeposit(deposit: ChainDeposit, outer?: Trx): Promise<OrderRow | undefined> {
+  function handleChainDeposit(deposit: ChainDeposit, outer?: Trx): Promise<OrderRow | undefined> {
     return inTransaction(outer, async (trx) => {
       const order = await repo.lockBy(trx, 'deposit_address', deposit.depositAddress);
       if (!order || order.status !== 'AWAITING_DEPOSIT' || deposit.token !== order.token) return order;
       const movement: Movement = { type: 'CHAIN_DEPOSIT', status: 'CONFIRMED', amount: deposit.amount, currency: order.token, chain: order.chain, txHash: deposit.txHash };
+      const ledger = { movement: 'PAYOUT_DEPOSIT_RECEIVED' as const, received: deposit.amount };
       let changes: Updateable<OrdersTable> = { tx_hash: deposit.txHash };
       if (!decimal(deposit.amount).eq(order.amount_token)) {
         const repriced = pricePayout({
@@ -138,7 +150,7 @@ export function createOrderNotifications(deps: NotificationDeps) {
             changes: { ...changes, failure_reason: reason },
             movement,
             event: { name: 'order.failed', status: 'FAILED', fields: { failureReason: reason } },
-            ledger: { movement: 'PAYOUT_DEPOSIT_RECEIVED', received: deposit.amount },
+            ledger,
           });
         }
         changes = {
@@ -153,12 +165,14 @@ export function createOrderNotifications(deps: NotificationDeps) {
       return applyTransition(trx, ctx, order, 'DEPOSIT_RECEIVED', {
         changes,
         movement,
-        ledger: { movement: 'PAYOUT_DEPOSIT_RECEIVED', received: deposit.amount },
+        ledger,
         event: { name: 'order.deposit_received', status: 'DEPOSIT_RECEIVED', fields: { amountCrypto: toJsonNumber(deposit.amount), txHash: deposit.txHash } },
-        nextStepAt: now(),
+        nextStepAt: clock.now(),
       });
     });
   }
 
   return { handlePixNotification, handleChainDeposit };
 }
+
+export type OrderNotifications = ReturnType<typeof createOrderNotifications>;

@@ -1,15 +1,35 @@
 import { type Insertable, type Updateable, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { OrderRow, StoredOrderStatus, OrderTransactionType, OrdersTable } from './tables.ts';
-import type { OrderType } from '../../lib/order-types.ts';
-import type { QuotesTable } from '../quotes/tables.ts';
 import { claimDue } from '../../db/leases.ts';
+import type { OrderRow, OrderTransactionType, OrdersTable, StoredOrderStatus } from './tables.ts';
+import type { OrderType } from '../../lib/order-types.ts';
 import { newId } from '../../lib/ids.ts';
+import { toFixedText } from '../../lib/money.ts';
 
-/** Every function takes the transaction (or root db) it runs in. */
+export interface MovementRecord {
+  orderId: string;
+  type: OrderTransactionType;
+  status: 'PENDING' | 'CONFIRMED' | 'FAILED';
+  amount: string;
+  currency: string;
+  chain: string | null;
+  txHash: string | null;
+}
+
+/** Every function takes the transaction (or root db) it runs in, and the time from the caller's clock. */
 export const ordersRepo = {
-  insert(db: Db, order: Insertable<OrdersTable>) {
-    return db.insertInto('orders').values(order).returningAll().executeTakeFirstOrThrow();
+  /**
+   * Inserts the order unless its externalId is already taken by the merchant; then returns
+   * undefined. The unique index decides, so two creations racing for one externalId cannot both
+   * insert (the second waits for the first to commit, then finds the conflict).
+   */
+  insertUnlessExternalIdTaken(db: Db, order: Insertable<OrdersTable>) {
+    return db
+      .insertInto('orders')
+      .values(order)
+      .onConflict((oc) => oc.columns(['merchant_id', 'external_id']).where('external_id', 'is not', null).doNothing())
+      .returningAll()
+      .executeTakeFirst();
   },
 
   find(db: Db, id: string, merchantId?: string) {
@@ -38,24 +58,13 @@ export const ordersRepo = {
       .executeTakeFirst();
   },
 
-  /** A worker's bookkeeping on an order still in `status` (no transition: no event, no record). */
-  updateIfStatus(db: Db, id: string, status: StoredOrderStatus, changes: Updateable<OrdersTable>, now?: Date) {
+  awaitingCreatedBefore(db: Db, before: Date, limit: number) {
     return db
-      .updateTable('orders')
-      .set({ ...changes, ...(now ? { updated_at: now } : {}) })
-      .where('id', '=', id)
-      .where('status', '=', status)
-      .execute();
-  },
-
-  /** After a failed step: try again at `at`, if this worker still holds the lease it claimed with. */
-  rescheduleStep(db: Db, order: Pick<OrderRow, 'id' | 'status' | 'claimed_until'>, next: { attempts: number; at: Date }) {
-    return db
-      .updateTable('orders')
-      .set({ step_attempts: next.attempts, next_step_at: next.at, claimed_until: null })
-      .where('id', '=', order.id)
-      .where('status', '=', order.status)
-      .where('claimed_until', '=', order.claimed_until!)
+      .selectFrom('orders')
+      .selectAll()
+      .where('status', 'in', ['AWAITING_PAYMENT', 'AWAITING_DEPOSIT'])
+      .where('created_at', '<=', before)
+      .limit(limit)
       .execute();
   },
 
@@ -65,11 +74,7 @@ export const ordersRepo = {
   },
 
   /** One record per order and movement type; a later state of the same movement updates it. */
-  recordTransaction(
-    db: Db,
-    movement: { orderId: string; type: OrderTransactionType; status: 'PENDING' | 'CONFIRMED' | 'FAILED'; amount: string; currency: string; chain: string | null; txHash: string | null },
-    now: Date,
-  ) {
+  recordTransaction(db: Db, movement: MovementRecord, now: Date) {
     return db
       .insertInto('order_transactions')
       .values({
@@ -81,6 +86,8 @@ export const ordersRepo = {
         currency: movement.currency,
         chain: movement.chain,
         tx_hash: movement.txHash,
+        created_at: now,
+        updated_at: now,
       })
       .onConflict((oc) =>
         oc.constraint('order_transactions_order_type_key').doUpdateSet({
@@ -91,6 +98,15 @@ export const ordersRepo = {
         }),
       )
       .execute();
+  },
+
+  /**
+   * What a refund gives back: the PIX actually received, which may differ from the order's
+   * amount (a payment of another amount is refunded whole), as BRL text.
+   */
+  async refundAmount(db: Db, order: Pick<OrderRow, 'id' | 'amount_brl'>): Promise<string> {
+    const received = await db.selectFrom('order_transactions').select('amount').where('order_id', '=', order.id).where('type', '=', 'PIX_IN').executeTakeFirst();
+    return toFixedText(received?.amount ?? order.amount_brl, 2);
   },
 
   names(db: Db, merchantId: string, receiverIds: string[]) {
@@ -115,16 +131,15 @@ export const ordersRepo = {
     return String(row.volume);
   },
 
-  insertQuote(db: Db, quote: Insertable<QuotesTable>) {
-    return db.insertInto('quotes').values(quote).returningAll().executeTakeFirstOrThrow();
-  },
-
-  lockQuote(db: Db, merchantId: string, id: string) {
-    return db.selectFrom('quotes').selectAll().where('id', '=', id).where('merchant_id', '=', merchantId).forUpdate().executeTakeFirst();
-  },
-
-  markQuoteUsed(db: Db, id: string, orderId: string) {
-    return db.updateTable('quotes').set({ used_by_order_id: orderId }).where('id', '=', id).where('used_by_order_id', 'is', null).executeTakeFirst();
+  /** A receiver's usage of one São Paulo day so far, without locking (the check before the provider call). */
+  async dailyUsage(db: Db, receiverId: string, day: string): Promise<{ orderCount: number; amountBrl: string }> {
+    const row = await db
+      .selectFrom('receiver_daily_usage')
+      .select(['order_count', 'amount_brl'])
+      .where('receiver_id', '=', receiverId)
+      .where('day', '=', day)
+      .executeTakeFirst();
+    return { orderCount: row?.order_count ?? 0, amountBrl: row?.amount_brl ?? '0' };
   },
 
   /**
@@ -153,12 +168,13 @@ export const ordersRepo = {
       where receiver_id = ${input.receiverId} and day = ${input.day}::date`.execute(db);
   },
 
+  // --- The worker's bookkeeping: claims, leases, backoff (orders/steps.ts) ---------------------
+
   /** Claims due steps for one worker: skips rows another worker holds, leases the rest. */
   claimDueSteps(db: Db, now: Date, limit: number, leaseMs: number): Promise<OrderRow[]> {
     return claimDue<OrderRow>(db, { table: 'orders', dueColumn: 'next_step_at', now, limit, leaseMs });
   },
 
-  /** Due expiries: orders still awaiting money past their expiry. */
   dueExpiries(db: Db, now: Date, limit: number) {
     return db
       .selectFrom('orders')
@@ -168,6 +184,25 @@ export const ordersRepo = {
       .limit(limit)
       .forUpdate()
       .skipLocked()
+      .execute();
+  },
+
+  /** Changes a claimed order's schedule only while it is still in `status` (it may have moved on meanwhile). */
+  reschedule(db: Db, id: string, status: StoredOrderStatus, changes: Pick<Updateable<OrdersTable>, 'refund_id' | 'next_step_at' | 'claimed_until' | 'updated_at'>) {
+    return db.updateTable('orders').set(changes).where('id', '=', id).where('status', '=', status).execute();
+  },
+
+  /**
+   * Records a failed step and when to retry it, only while this worker still holds the claim it
+   * made (`claimedUntil`): another worker may have taken over a lapsed lease.
+   */
+  backOff(db: Db, order: Pick<OrderRow, 'id' | 'status' | 'claimed_until'>, retry: { attempts: number; at: Date }) {
+    return db
+      .updateTable('orders')
+      .set({ step_attempts: retry.attempts, next_step_at: retry.at, claimed_until: null })
+      .where('id', '=', order.id)
+      .where('status', '=', order.status)
+      .where('claimed_until', '=', order.claimed_until!)
       .execute();
   },
 };

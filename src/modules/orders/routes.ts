@@ -1,30 +1,14 @@
 import { merchantIdOf } from '../../http/auth.ts';
 import { AUTHENTICATED_ERRORS, BODY_ERRORS, IdParams, errorResponses } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
-import { OrderListQuery, OrderPageSchema, OrderSchema, PayinBody, PayoutBody, QuoteBody, QuoteSchema } from './schemas.ts';
 import type { OrderListing } from './listing.ts';
+import { OrderListQuery, OrderPageSchema, OrderSchema, PayinBody, PayoutBody } from './schemas.ts';
 import type { OrdersService } from './service.ts';
 
 const RULES_422 =
   'Business rules answer 422: KYC_NOT_APPROVED, RECEIVER_NOT_ACTIVE, NIGHT_TRANSACTIONS_DISABLED (20:00–06:00 America/Sao_Paulo unless the receiver allows it), LIMIT_EXCEEDED (daily BRL total or count, São Paulo calendar day), QUOTE_EXPIRED, QUOTE_INVALID (other type, token, chain, receiver or amount, or already used). An externalId already used is 409 CONFLICT with `details.existingOrderId`. A provider failure is 503 PROVIDER_UNAVAILABLE.';
 
 export function registerOrderRoutes(app: App, orders: OrdersService, listing: OrderListing): void {
-  app.post(
-    '/quotes',
-    {
-      config: { idempotent: true },
-      schema: {
-        tags: ['Quote'],
-        summary: 'Quote a PAYIN or PAYOUT',
-        description:
-          'Send exactly one of amountBrl or amountCrypto. PAYIN: amountBrl is what the customer pays, amountCrypto what the receiver should get. PAYOUT: amountCrypto is the deposit, amountBrl the net BRL the PIX should pay. The answer carries the rate, both amounts and every fee (percent numbers), valid until expiresAt (30 s by default); an order that names it gets exactly these figures.',
-        body: QuoteBody,
-        response: { 201: QuoteSchema, ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 404, 409) },
-      },
-    },
-    async (request, reply) => reply.code(201).send(await orders.quote(merchantIdOf(request), request.body)),
-  );
-
   app.post(
     '/payin',
     {

@@ -1,22 +1,16 @@
 /**
- * Order, quote and order-transaction shapes (spec: Order, Order transaction; DESIGN.md §10).
- * Order percentage fields are PERCENT numbers (1.5 = 1.5 %), unlike fee tiers (fractions).
+ * Order and order-transaction shapes (spec: Order, Order transaction; DESIGN.md §10). Order
+ * percentage fields are PERCENT numbers (1.5 = 1.5 %), unlike fee tiers (fractions). The status
+ * enum is the spec's whole list, PENDING included, although PENDING is never stored
+ * (db/schema.ts, StoredOrderStatus): a filter on it simply finds nothing.
  */
 import { Type } from 'typebox';
-import { PageQuery } from '../../http/pagination.ts';
-import { ORDER_TYPES } from '../../lib/order-types.ts';
-import { StrictObject, Timestamp, Uuid } from '../../http/schemas.ts';
 import { ORDER_STATUSES } from './tables.ts';
-
-
-const OrderType = Type.Enum(ORDER_TYPES);
-const Nullable = <T extends ReturnType<typeof Type.String | typeof Type.Number>>(schema: T) => Type.Union([schema, Type.Null()]);
-const Percent = (description: string) => Type.Number({ description: `${description}, in percent (1.5 = 1.5 %)` });
+import { PageQuery } from '../../http/pagination.ts';
+import { ChainField, Nullable, OrderTypeField, Percent, StrictObject, Timestamp, TokenField, Uuid } from '../../http/schemas.ts';
 
 export const BrlAmount = Type.Number({ exclusiveMinimum: 0, maximum: 1e13, description: 'BRL, at most 2 decimals' });
 export const TokenAmount = Type.Number({ exclusiveMinimum: 0, maximum: 1e13, description: "Token units, at most the token's decimals (USDC: 6)" });
-const Chain = Type.String({ minLength: 1, maxLength: 20, description: 'Blockchain network, lowercase; default solana' });
-const Token = Type.String({ minLength: 1, maxLength: 10, description: 'Token symbol; default USDC' });
 const ExternalId = Type.String({ minLength: 1, maxLength: 128, description: "Merchant's own reference; unique per merchant" });
 
 export const OrderTransactionSchema = Type.Object(
@@ -40,7 +34,7 @@ export const OrderSchema = Type.Object(
     id: Uuid(),
     merchantId: Uuid(),
     receiverId: Uuid(),
-    type: OrderType,
+    type: OrderTypeField,
     status: Type.Enum(ORDER_STATUSES),
     chain: Type.String(),
     createdAt: Timestamp(),
@@ -75,43 +69,12 @@ export const OrderSchema = Type.Object(
   { $id: 'Order', title: 'Order' },
 );
 
-export const QuoteBody = StrictObject({
-  type: OrderType,
-  chain: Type.Optional(Chain),
-  token: Type.Optional(Token),
-  amountBrl: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1e13, description: 'PAYIN: BRL the customer pays; PAYOUT: net BRL the PIX should pay. Exactly one of amountBrl and amountCrypto.' })),
-  amountCrypto: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1e13, description: 'PAYIN: tokens the receiver should get; PAYOUT: tokens deposited. Exactly one of amountBrl and amountCrypto.' })),
-  receiverId: Type.Optional(Uuid('Binds the quote to one receiver')),
-});
-
-export const QuoteSchema = Type.Object(
-  {
-    id: Uuid(),
-    type: OrderType,
-    chain: Type.String(),
-    token: Type.String(),
-    receiverId: Nullable(Type.String({ format: 'uuid' })),
-    exchangeRate: Type.Number(),
-    amountBrl: Type.Number({ description: 'The amountBrl an order using this quote must carry (PAYIN)' }),
-    amountCrypto: Type.Number({ description: 'The amountCrypto an order using this quote must carry (PAYOUT)' }),
-    feePercentage: Percent('Total fee'),
-    platformFeePercentage: Percent('Platform fee'),
-    merchantFeePercentage: Percent('Merchant fee'),
-    platformFeeAmountBrl: Type.Number(),
-    merchantFeeAmountBrl: Type.Number(),
-    netAmountBrl: Type.Number(),
-    expiresAt: Timestamp(),
-    createdAt: Timestamp(),
-  },
-  { title: 'Quote' },
-);
-
 export const PayinBody = StrictObject({
   receiverId: Uuid(),
   amountBrl: BrlAmount,
   quoteId: Type.Optional(Uuid('A quote of type PAYIN for this amount; locks its rate and fees')),
-  targetToken: Type.Optional(Token),
-  chain: Type.Optional(Chain),
+  targetToken: Type.Optional(TokenField),
+  chain: Type.Optional(ChainField),
   destinationWallet: Type.Optional(Type.String({ minLength: 32, maxLength: 44, description: "Solana address; default the receiver's wallet" })),
   externalId: Type.Optional(ExternalId),
 });
@@ -121,9 +84,9 @@ export const PIX_KEY_TYPES = ['CPF', 'CNPJ', 'EMAIL', 'PHONE', 'EVP'] as const;
 export const PayoutBody = StrictObject({
   receiverId: Uuid(),
   amountCrypto: TokenAmount,
-  sourceToken: Token,
+  sourceToken: TokenField,
   quoteId: Type.Optional(Uuid('A quote of type PAYOUT for this amount; locks its rate and fees')),
-  chain: Type.Optional(Chain),
+  chain: Type.Optional(ChainField),
   pixKey: Type.Optional(Type.String({ minLength: 1, maxLength: 77, description: "Default: the receiver's document as a CPF or CNPJ key" })),
   pixKeyType: Type.Optional(Type.Enum(PIX_KEY_TYPES, { description: 'Required with pixKey' })),
   recipientName: Type.Optional(Type.String({ minLength: 2, maxLength: 255, description: "Default: the receiver's name" })),
@@ -132,7 +95,7 @@ export const PayoutBody = StrictObject({
 
 export const OrderListQuery = StrictObject({
   ...PageQuery,
-  type: Type.Optional(OrderType),
+  type: Type.Optional(OrderTypeField),
   status: Type.Optional(Type.Enum(ORDER_STATUSES)),
   receiverId: Type.Optional(Uuid()),
   externalId: Type.Optional(ExternalId),

@@ -1,8 +1,12 @@
 /**
- * The worker's steps: expiry of orders still awaiting money, and each claimed order's next step
- * (conversion and transfer for payins, the outgoing PIX for payouts, refunds). External calls
- * happen outside any transaction and are idempotent per order at the provider; the transition
- * that records their result is guarded, so a step repeated after a lapsed lease writes once.
+ * The worker's side of orders: expire what is due, then run each claimed order's next step. A
+ * step's external call (token transfer, transfer status, refund, sending the PIX) happens outside
+ * any transaction and is idempotent per order at the provider; its outcome is then applied by
+ * `applyTransition`, guarded by the status the step started from.
+ *
+ * Claims: due orders (`next_step_at`) are taken with FOR UPDATE SKIP LOCKED and a lease
+ * (`claimed_until`, 30 s). A worker killed mid-step leaves its lease to expire; the next worker
+ * repeats the idempotent call. A failed step backs off exponentially.
  */
 import type { ChainAdapter } from '../../adapters/chain/port.ts';
 import type { PixProvider } from '../../adapters/pix/port.ts';
@@ -13,9 +17,9 @@ import { decimal, toJsonNumber } from '../../lib/money.ts';
 import type { LedgerService } from '../ledger/service.ts';
 import { providerTransactionIdField } from './events.ts';
 import { ordersRepo as repo } from './repo.ts';
-import { type Movement, type TransitionContext, applyTransition, brl, receivedAmount, refundingEvent } from './transitions.ts';
+import { type Effects, type Movement, type TransitionContext, applyTransition, refundingEvent } from './transitions.ts';
 
-export interface StepDeps {
+export interface StepsDeps {
   db: Db;
   clock: Clock;
   ledger: Pick<LedgerService, 'postOrderMovement'>;
@@ -28,120 +32,116 @@ export interface StepDeps {
 /** A step that must simply wait (e.g. a transfer not yet confirmed), not a failure. */
 export class RetryLater extends Error {}
 
-export function createOrderSteps(deps: StepDeps) {
+/** Backoff after a failed step: 1 s doubling per attempt, at most 5 minutes. A RetryLater waits 1 s. */
+function retryDelayMs(err: unknown, attempts: number): number {
+  return err instanceof RetryLater ? 1000 : Math.min(300_000, 1000 * 2 ** Math.min(attempts, 9));
+}
+
+export function createOrderSteps(deps: StepsDeps) {
   const { db, clock, pix, chain } = deps;
   const ctx: TransitionContext = { clock, ledger: deps.ledger };
   const leaseMs = deps.leaseMs ?? 30_000;
-  const now = () => clock.now();
 
-  /** Reloads and locks an order for a step; undefined if it moved on meanwhile. */
-  async function lockedIn(trx: Trx, id: string, status: StoredOrderStatus) {
-    const order = await repo.lockBy(trx, 'id', id);
-    return order?.status === status ? order : undefined;
+  /**
+   * Applies a step's outcome in its own transaction, on the order reloaded and locked, and only
+   * if it is still in the status the step started from (a notification may have moved it).
+   */
+  async function moveOn(order: OrderRow, to: StoredOrderStatus, effects: Effects = {}) {
+    await db.transaction().execute(async (trx: Trx) => {
+      const current = await repo.lockBy(trx, 'id', order.id);
+      if (current?.status === order.status) await applyTransition(trx, ctx, current, to, effects);
+    });
   }
 
-  /** One step of the worker for an order it claimed. External calls happen outside transactions. */
+  async function swap(order: OrderRow) {
+    // The rate was locked at creation; the conversion is the token transfer itself.
+    const { txHash } = await chain.transferToken({ idempotencyKey: order.id, token: order.token, amount: order.amount_token, destination: order.destination_wallet! });
+    await moveOn(order, 'TRANSFERRING', {
+      changes: { tx_hash: txHash },
+      movement: { type: 'CHAIN_TRANSFER', status: 'PENDING', amount: order.amount_token, currency: order.token, chain: order.chain, txHash },
+      nextStepAt: clock.now(),
+    });
+  }
+
+  async function confirmTransfer(order: OrderRow) {
+    const { status, error } = await chain.getTransferStatus(order.tx_hash!);
+    if (status === 'PENDING') throw new RetryLater('transfer not confirmed yet');
+    const movement: Movement = { type: 'CHAIN_TRANSFER', status, amount: order.amount_token, currency: order.token, chain: order.chain, txHash: order.tx_hash };
+    if (status === 'CONFIRMED') {
+      await moveOn(order, 'COMPLETED', {
+        movement,
+        ledger: { movement: 'PAYIN_COMPLETED' },
+        event: {
+          name: 'order.completed',
+          status: 'COMPLETED',
+          fields: { amountBrl: toJsonNumber(order.amount_brl), amountToken: toJsonNumber(order.amount_token), targetToken: order.token, destinationWallet: order.destination_wallet, txHash: order.tx_hash },
+        },
+      });
+      return;
+    }
+    const reason = `On-chain transfer failed: ${error ?? 'unknown error'}`;
+    await moveOn(order, 'REFUNDING', { changes: { failure_reason: reason }, movement, event: refundingEvent(reason), nextStepAt: clock.now() });
+  }
+
+  async function requestRefund(order: OrderRow) {
+    // The refund id is ours and fixed: stored before the request, so an outcome that arrives at
+    // once already finds the order by it.
+    const refundId = order.refund_id ?? `R${order.id.replaceAll('-', '')}`;
+    if (!order.refund_id) await repo.reschedule(db, order.id, 'REFUNDING', { refund_id: refundId, updated_at: clock.now() });
+    const amountBrl = await repo.refundAmount(db, order);
+    await pix.refund({ endToEndId: order.pix_end_to_end_id!, refundId, amountBrl, description: 'Devolução: pedido não concluído' });
+    // The outcome arrives as a refund_settled notification; until then the worker has nothing to do.
+    await repo.reschedule(db, order.id, 'REFUNDING', { next_step_at: null, claimed_until: null, updated_at: clock.now() });
+  }
+
+  async function sendPix(order: OrderRow) {
+    const { providerTransactionId } = await pix.sendPix({
+      idempotencyKey: order.id,
+      pixKey: order.pix_key!,
+      pixKeyType: order.pix_key_type as 'CPF',
+      amountBrl: decimal(order.net_amount_brl).toFixed(2),
+      recipientName: order.recipient_name,
+      description: `Pedido ${order.external_id ?? order.id}`,
+    });
+    await moveOn(order, 'PIX_SENT_UNCONFIRMED', {
+      changes: { provider_transaction_id: providerTransactionId },
+      movement: { type: 'PIX_OUT', status: 'PENDING', amount: order.net_amount_brl, currency: 'BRL' },
+      event: {
+        name: 'order.pix_sending',
+        status: 'PIX_SENDING',
+        fields: { amountBrl: toJsonNumber(order.amount_brl), pixKey: order.pix_key, [providerTransactionIdField(pix.name)]: providerTransactionId },
+      },
+    });
+  }
+
+  /** One step of the worker for an order it claimed, chosen by the order's status. */
   async function runStep(order: OrderRow): Promise<void> {
     switch (order.status) {
       case 'PAYMENT_RECEIVED':
-        await db.transaction().execute(async (trx) => {
-          const current = await lockedIn(trx, order.id, 'PAYMENT_RECEIVED');
-          if (current) await applyTransition(trx, ctx, current, 'SWAPPING', { nextStepAt: now() });
-        });
-        return;
-      case 'SWAPPING': {
-        // The rate was locked at creation; the conversion is the token transfer itself.
-        const { txHash } = await chain.transferToken({ idempotencyKey: order.id, token: order.token, amount: order.amount_token, destination: order.destination_wallet! });
-        await db.transaction().execute(async (trx) => {
-          const current = await lockedIn(trx, order.id, 'SWAPPING');
-          if (!current) return;
-          await applyTransition(trx, ctx, current, 'TRANSFERRING', {
-            changes: { tx_hash: txHash },
-            movement: { type: 'CHAIN_TRANSFER', status: 'PENDING', amount: order.amount_token, currency: order.token, chain: order.chain, txHash },
-            nextStepAt: now(),
-          });
-        });
-        return;
-      }
-      case 'TRANSFERRING': {
-        const { status, error } = await chain.getTransferStatus(order.tx_hash!);
-        if (status === 'PENDING') throw new RetryLater('transfer not confirmed yet');
-        await db.transaction().execute(async (trx) => {
-          const current = await lockedIn(trx, order.id, 'TRANSFERRING');
-          if (!current) return;
-          const movement: Movement = { type: 'CHAIN_TRANSFER', status, amount: order.amount_token, currency: order.token, chain: order.chain, txHash: order.tx_hash };
-          if (status === 'CONFIRMED') {
-            await applyTransition(trx, ctx, current, 'COMPLETED', {
-              movement,
-              ledger: { movement: 'PAYIN_COMPLETED' },
-              event: {
-                name: 'order.completed',
-                status: 'COMPLETED',
-                fields: { amountBrl: brl(order), amountToken: toJsonNumber(order.amount_token), targetToken: order.token, destinationWallet: order.destination_wallet, txHash: order.tx_hash },
-              },
-            });
-          } else {
-            const reason = `On-chain transfer failed: ${error ?? 'unknown error'}`;
-            await applyTransition(trx, ctx, current, 'REFUNDING', { changes: { failure_reason: reason }, movement, event: refundingEvent(reason), nextStepAt: now() });
-          }
-        });
-        return;
-      }
-      case 'REFUNDING': {
-        // The refund id is ours and fixed: stored before the request, so an outcome that arrives
-        // at once already finds the order by it.
-        const refundId = order.refund_id ?? `R${order.id.replaceAll('-', '')}`;
-        if (!order.refund_id) await repo.updateIfStatus(db, order.id, 'REFUNDING', { refund_id: refundId }, now());
-        const amountBrl = await receivedAmount(db, order);
-        await pix.refund({ endToEndId: order.pix_end_to_end_id!, refundId, amountBrl, description: 'Devolução: pedido não concluído' });
-        // The outcome arrives as a refund_settled notification.
-        await repo.updateIfStatus(db, order.id, 'REFUNDING', { next_step_at: null, claimed_until: null }, now());
-        return;
-      }
+        return moveOn(order, 'SWAPPING', { nextStepAt: clock.now() });
+      case 'SWAPPING':
+        return swap(order);
+      case 'TRANSFERRING':
+        return confirmTransfer(order);
+      case 'REFUNDING':
+        return requestRefund(order);
       case 'DEPOSIT_RECEIVED':
-        await db.transaction().execute(async (trx) => {
-          const current = await lockedIn(trx, order.id, 'DEPOSIT_RECEIVED');
-          if (!current) return;
-          await applyTransition(trx, ctx, current, 'PIX_SENDING', {
-            event: { name: 'order.processing', status: 'PIX_SENDING', fields: { amountBrl: brl(order), pixKey: order.pix_key } },
-            nextStepAt: now(),
-          });
+        return moveOn(order, 'PIX_SENDING', {
+          event: { name: 'order.processing', status: 'PIX_SENDING', fields: { amountBrl: toJsonNumber(order.amount_brl), pixKey: order.pix_key } },
+          nextStepAt: clock.now(),
         });
-        return;
-      case 'PIX_SENDING': {
-        const { providerTransactionId } = await pix.sendPix({
-          idempotencyKey: order.id,
-          pixKey: order.pix_key!,
-          pixKeyType: order.pix_key_type as 'CPF',
-          amountBrl: decimal(order.net_amount_brl).toFixed(2),
-          recipientName: order.recipient_name,
-          description: `Pedido ${order.external_id ?? order.id}`,
-        });
-        await db.transaction().execute(async (trx) => {
-          const current = await lockedIn(trx, order.id, 'PIX_SENDING');
-          if (!current) return;
-          await applyTransition(trx, ctx, current, 'PIX_SENT_UNCONFIRMED', {
-            changes: { provider_transaction_id: providerTransactionId },
-            movement: { type: 'PIX_OUT', status: 'PENDING', amount: order.net_amount_brl, currency: 'BRL' },
-            event: {
-              name: 'order.pix_sending',
-              status: 'PIX_SENDING',
-              fields: { amountBrl: brl(order), pixKey: order.pix_key, [providerTransactionIdField(pix.name)]: providerTransactionId },
-            },
-          });
-        });
-        return;
-      }
+      case 'PIX_SENDING':
+        return sendPix(order);
       default:
         // Nothing to do in this status (a stale claim): drop the schedule.
-        await repo.updateIfStatus(db, order.id, order.status, { next_step_at: null, claimed_until: null });
+        await repo.reschedule(db, order.id, order.status, { next_step_at: null, claimed_until: null });
     }
   }
 
-  /** One pass of the worker: expire what is due, then run due steps. Returns how many it touched. */
-  async function runDuePass(batch = 50): Promise<number> {
-    const expired = await db.transaction().execute(async (trx) => {
-      const due = await repo.dueExpiries(trx, now(), batch);
+  /** Orders still awaiting money past expiresAt become EXPIRED (which gives their limit back). */
+  function expireDue(batch: number): Promise<number> {
+    return db.transaction().execute(async (trx) => {
+      const due = await repo.dueExpiries(trx, clock.now(), batch);
       for (const { id } of due) {
         const order = await repo.lockBy(trx, 'id', id);
         if (order && (order.status === 'AWAITING_PAYMENT' || order.status === 'AWAITING_DEPOSIT')) {
@@ -150,7 +150,18 @@ export function createOrderSteps(deps: StepDeps) {
       }
       return due.length;
     });
-    const claimed = await repo.claimDueSteps(db, now(), batch, leaseMs);
+  }
+
+  /** A failed step is retried later, by this worker only while it still holds the claim. */
+  async function backOff(order: OrderRow, err: unknown) {
+    const attempts = order.step_attempts + 1;
+    await repo.backOff(db, order, { attempts, at: new Date(clock.now().getTime() + retryDelayMs(err, attempts)) });
+  }
+
+  /** One pass of the worker: expire what is due, then run due steps. Returns how many it touched. */
+  async function runDuePass(batch = 50): Promise<number> {
+    const expired = await expireDue(batch);
+    const claimed = await repo.claimDueSteps(db, clock.now(), batch, leaseMs);
     for (const order of claimed) {
       try {
         await runStep(order);
@@ -161,15 +172,7 @@ export function createOrderSteps(deps: StepDeps) {
     return expired + claimed.length;
   }
 
-  /**
-   * A failed step is retried with exponential backoff (1 s doubling, at most 5 min), by this
-   * worker only while it still holds the claim (another may have taken over a lapsed lease).
-   */
-  async function backOff(order: OrderRow, err: unknown) {
-    const attempts = order.step_attempts + 1;
-    const delayMs = err instanceof RetryLater ? 1000 : Math.min(300_000, 1000 * 2 ** Math.min(attempts, 9));
-    await repo.rescheduleStep(db, order, { attempts, at: new Date(now().getTime() + delayMs) });
-  }
-
   return { runStep, runDuePass };
 }
+
+export type OrderSteps = ReturnType<typeof createOrderSteps>;

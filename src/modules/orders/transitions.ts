@@ -1,19 +1,18 @@
 /**
- * The one guarded transition every order change goes through: the row (only from the status it
- * was read in), its movement record, the limit release, the ledger entry and the event, all in
- * the caller's transaction.
+ * The one way an order's status changes after creation. Notifications (notifications.ts) and
+ * the worker's steps (steps.ts) both call `applyTransition`, so every change gets the same
+ * guard, bookkeeping, ledger entry and event, in the caller's transaction.
  */
 import type { Updateable } from 'kysely';
-import type { Db, Trx } from '../../db/database.ts';
+import type { Trx } from '../../db/database.ts';
 import { recordEvent } from '../../db/outbox.ts';
-import type { OrderRow, StoredOrderStatus, OrderTransactionType, OrdersTable } from './tables.ts';
+import type { OrderRow, OrderTransactionType, OrdersTable, StoredOrderStatus } from './tables.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { decimal, toJsonNumber } from '../../lib/money.ts';
-import type { OrderMovement } from '../ledger/postings.ts';
 import type { LedgerService } from '../ledger/service.ts';
 import { ordersRepo as repo } from './repo.ts';
 import { BEFORE_MONEY, assertTransition } from './state-machine.ts';
 
+/** A PIX or on-chain movement, kept as the order's transaction record (spec: Order transaction). */
 export interface Movement {
   type: OrderTransactionType;
   status: 'PENDING' | 'CONFIRMED' | 'FAILED';
@@ -23,6 +22,9 @@ export interface Movement {
   txHash?: string | null;
 }
 
+/** The ledger's kinds of order movement, named through its service (orders use the ledger only through it). */
+type LedgerMovement = Parameters<LedgerService['postOrderMovement']>[2];
+
 export interface Effects {
   changes?: Updateable<OrdersTable>;
   movement?: Movement;
@@ -31,45 +33,54 @@ export interface Effects {
   /** When the worker should look at the order next (null: wait for a notification). */
   nextStepAt?: Date | null;
   /** The ledger entry this transition posts (`received`: the amount that actually moved). */
-  ledger?: { movement: OrderMovement; received?: string };
+  ledger?: { movement: LedgerMovement; received?: string };
 }
+
+/** A PAYIN that cannot complete after its PIX arrived is refunded (spec: order.refunding). */
+export const refundingEvent = (reason: string) => ({ name: 'order.refunding', status: 'REFUNDING' as const, fields: { failureReason: reason } });
 
 export interface TransitionContext {
   clock: Clock;
-  ledger?: Pick<LedgerService, 'postOrderMovement'>;
+  ledger: Pick<LedgerService, 'postOrderMovement'>;
 }
 
 /**
  * Moves `order` from its current status to `to`, guarded: if another transaction moved it first,
- * nothing is written and undefined is returned. Must run inside the caller's transaction.
+ * nothing is written and undefined is returned. In the same transaction it records the movement,
+ * gives the receiver's daily limit back when the order ends before money arrived, posts the
+ * ledger entry and writes the event with exactly the spec's fields.
  */
 export async function applyTransition(trx: Trx, ctx: TransitionContext, order: OrderRow, to: StoredOrderStatus, effects: Effects = {}) {
   assertTransition(order.type, order.status, to);
   const now = ctx.clock.now();
   const releasesLimit = BEFORE_MONEY.includes(order.status) && (to === 'EXPIRED' || to === 'FAILED') && !order.limit_released;
-  const updated = await repo.transition(trx, order.id, order.status, {
-    ...effects.changes,
-    status: to,
-    ...(to === 'COMPLETED' ? { completed_at: now } : {}),
-    ...(releasesLimit ? { limit_released: true } : {}),
-    next_step_at: effects.nextStepAt === undefined ? null : effects.nextStepAt,
-    step_attempts: 0,
-    claimed_until: null,
-  }, now);
+  const updated = await repo.transition(
+    trx,
+    order.id,
+    order.status,
+    {
+      ...effects.changes,
+      status: to,
+      ...(to === 'COMPLETED' ? { completed_at: now } : {}),
+      ...(releasesLimit ? { limit_released: true } : {}),
+      next_step_at: effects.nextStepAt === undefined ? null : effects.nextStepAt,
+      step_attempts: 0,
+      claimed_until: null,
+    },
+    now,
+  );
   if (!updated) return undefined;
   if (releasesLimit) {
     await repo.releaseDailyUsage(trx, { receiverId: order.receiver_id, day: order.limit_day, amountBrl: order.amount_brl });
   }
   if (effects.movement) {
-    await repo.recordTransaction(trx, {
-      orderId: order.id,
-      ...effects.movement,
-      chain: effects.movement.chain ?? null,
-      txHash: effects.movement.txHash ?? null,
-    }, now);
+    await repo.recordTransaction(
+      trx,
+      { orderId: order.id, ...effects.movement, chain: effects.movement.chain ?? null, txHash: effects.movement.txHash ?? null },
+      now,
+    );
   }
   if (effects.ledger) {
-    if (!ctx.ledger) throw new Error('a transition that posts to the ledger needs the ledger');
     await ctx.ledger.postOrderMovement(trx, updated, effects.ledger.movement, now, effects.ledger.received);
   }
   if (effects.event) {
@@ -87,14 +98,4 @@ export async function applyTransition(trx: Trx, ctx: TransitionContext, order: O
     });
   }
   return updated;
-}
-
-export const brl = (row: OrderRow) => toJsonNumber(row.amount_brl);
-
-export const refundingEvent = (reason: string) => ({ name: 'order.refunding', status: 'REFUNDING' as const, fields: { failureReason: reason } });
-
-/** What goes back to the customer: the PIX actually received, which may differ from the order's amount. */
-export async function receivedAmount(db: Db, order: OrderRow): Promise<string> {
-  const [received] = (await repo.transactionsOf(db, [order.id])).filter((tx) => tx.type === 'PIX_IN');
-  return decimal(received?.amount ?? order.amount_brl).toFixed(2);
 }

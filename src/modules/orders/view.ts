@@ -1,12 +1,9 @@
 import type { Static } from 'typebox';
 import type { OrderRow, OrderTransactionRow } from './tables.ts';
-import { decimal, toJsonNumber } from '../../lib/money.ts';
+import { decimal, toJsonNumber, toPercentNumber } from '../../lib/money.ts';
 import type { OrderSchema } from './schemas.ts';
 
 export type Order = Static<typeof OrderSchema>;
-
-/** Fractions in the database, percent numbers in the API (DESIGN.md §4). */
-export const percent = (fraction: string | ReturnType<typeof decimal>) => toJsonNumber(decimal(fraction).times(100));
 
 export function toOrder(row: OrderRow, transactions: OrderTransactionRow[], names: { merchantName: string; receiverName: string }): Order {
   const payin = row.type === 'PAYIN';
@@ -30,13 +27,13 @@ export function toOrder(row: OrderRow, transactions: OrderTransactionRow[], name
     depositAddress: row.deposit_address,
     paymentReference: row.pix_txid,
     exchangeRate: toJsonNumber(row.exchange_rate),
-    feePercentage: percent(decimal(row.platform_fee_percentage).plus(row.merchant_fee_percentage)),
+    feePercentage: toPercentNumber(decimal(row.platform_fee_percentage).plus(row.merchant_fee_percentage)),
     netAmountBrl: toJsonNumber(row.net_amount_brl),
     amountUsdc: row.token === 'USDC' ? toJsonNumber(row.amount_token) : null,
     amountToken: toJsonNumber(row.amount_token),
-    platformFeePercentage: percent(row.platform_fee_percentage),
+    platformFeePercentage: toPercentNumber(row.platform_fee_percentage),
     platformFeeAmountBrl: toJsonNumber(row.platform_fee_amount_brl),
-    merchantFeePercentage: percent(row.merchant_fee_percentage),
+    merchantFeePercentage: toPercentNumber(row.merchant_fee_percentage),
     merchantFeeAmountBrl: toJsonNumber(row.merchant_fee_amount_brl),
     pixPaymentCode: row.pix_payment_code,
     pixKey: row.pix_key,

@@ -16,6 +16,7 @@ import { isSolanaAddress } from '../../lib/solana.ts';
 import { type AuditActor, recordAudit } from '../audit/record.ts';
 import { recordEvent } from '../../db/outbox.ts';
 import { kycDecisionEvent } from './events.ts';
+import { type OrderReceiver, toOrderReceiver } from './order-receiver.ts';
 import { receiversRepo as repo } from './repo.ts';
 import {
   type CreateReceiverBody,
@@ -28,6 +29,7 @@ import {
 } from './schemas.ts';
 
 export type Receiver = Static<typeof ReceiverSchema>;
+export type { OrderReceiver } from './order-receiver.ts';
 export type ReceiverLimits = Static<typeof LimitsBody>;
 type Row = ReceiverRow;
 
@@ -204,10 +206,10 @@ export function createReceiversService(deps: { db: Db; clock: Clock; defaults: C
 
     get: async (merchantId: string, id: string): Promise<Receiver> => toReceiver(await findOwned(merchantId, id)),
 
-    /** For order creation, inside its transaction; undefined for an unknown or foreign receiver. */
-    async findForOrder(trx: Db, merchantId: string, id: string): Promise<Receiver | undefined> {
-      const row = await repo.find(trx, id, merchantId);
-      return row && toReceiver(row);
+    /** For quotes and order creation (in or out of its transaction); undefined for an unknown or foreign receiver. */
+    async findForOrder(executor: Db, merchantId: string, id: string): Promise<OrderReceiver | undefined> {
+      const row = await repo.find(executor, id, merchantId);
+      return row && toOrderReceiver(row);
     },
 
     /** PATCH: contact and address only (spec rules 1 to 4); identity fields are immutable. */

@@ -9,7 +9,7 @@ import type { OrderRow } from '../orders/tables.ts';
 import { AppError } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { decimal } from '../../lib/money.ts';
-import type { OrderLifecycle } from '../orders/lifecycle.ts';
+import type { OrderNotifications } from '../orders/notifications.ts';
 import type { OrdersService } from '../orders/service.ts';
 
 export type FailStep = 'CHAIN_TRANSFER' | 'PIX_PAYOUT' | 'PIX_REFUND';
@@ -19,11 +19,11 @@ export function createSandboxDriver(deps: {
   clock: Clock;
   pix: SandboxPixProvider;
   chain: SandboxChain;
-  lifecycle: Pick<OrderLifecycle, 'handlePixNotification' | 'handleChainDeposit'>;
-  orders: Pick<OrdersService, 'findOwnedRow' | 'get'>;
+  notifications: Pick<OrderNotifications, 'handlePixNotification' | 'handleChainDeposit'>;
+  orders: Pick<OrdersService, 'findOwnedRow' | 'get' | 'awaitingCreatedBefore'>;
   autoCompleteSeconds: number;
 }) {
-  const { pix, chain, lifecycle, orders } = deps;
+  const { pix, chain, notifications, orders } = deps;
 
   const expect = (order: OrderRow, type: 'PAYIN' | 'PAYOUT', statuses: string[], action: string) => {
     if (order.type !== type) throw new AppError('VALIDATION_ERROR', `${action} applies to ${type} orders only`, { 'params.id': `is a ${order.type} order` });
@@ -32,12 +32,12 @@ export function createSandboxDriver(deps: {
 
   async function pay(order: OrderRow, amountBrl?: string) {
     const notification = await pix.simulateChargePayment(order.pix_txid!, amountBrl ? { amountBrl } : {});
-    await lifecycle.handlePixNotification(notification);
+    await notifications.handlePixNotification(notification);
   }
 
   async function deposit(order: OrderRow, amount?: string) {
     const detected = await chain.simulateDeposit({ depositAddress: order.deposit_address!, amount: amount ?? order.amount_token });
-    await lifecycle.handleChainDeposit(detected);
+    await notifications.handleChainDeposit(detected);
   }
 
   return {
@@ -65,11 +65,11 @@ export function createSandboxDriver(deps: {
         await chain.failNextTransferTo(order.destination_wallet!, reason);
       } else if (step === 'PIX_PAYOUT') {
         expect(order, 'PAYOUT', ['PIX_SENT_UNCONFIRMED'], 'fail the PIX of');
-        await lifecycle.handlePixNotification(await pix.failPayout(order.provider_transaction_id!, reason));
+        await notifications.handlePixNotification(await pix.failPayout(order.provider_transaction_id!, reason));
       } else {
         expect(order, 'PAYIN', ['REFUNDING'], 'fail the refund of');
         if (!order.refund_id) throw new AppError('CONFLICT', 'The refund has not been requested yet; retry in a moment', {});
-        await lifecycle.handlePixNotification(await pix.failRefund(order.refund_id, reason));
+        await notifications.handlePixNotification(await pix.failRefund(order.refund_id, reason));
       }
       return orders.get(merchantId, orderId);
     },
@@ -82,18 +82,12 @@ export function createSandboxDriver(deps: {
       // Marked as reported and applied in one transaction: a crash loses neither.
       await deps.db.transaction().execute(async (trx) => {
         for (const notification of [...(await pix.settlePayouts({ db: trx })), ...(await pix.settleRefunds({ db: trx }))]) {
-          await lifecycle.handlePixNotification(notification, trx);
+          await notifications.handlePixNotification(notification, trx);
         }
       });
       if (deps.autoCompleteSeconds <= 0) return;
       const before = new Date(deps.clock.now().getTime() - deps.autoCompleteSeconds * 1000);
-      const due = await deps.db
-        .selectFrom('orders')
-        .selectAll()
-        .where('status', 'in', ['AWAITING_PAYMENT', 'AWAITING_DEPOSIT'])
-        .where('created_at', '<=', before)
-        .limit(50)
-        .execute();
+      const due = await orders.awaitingCreatedBefore(before, 50);
       for (const order of due) await (order.type === 'PAYIN' ? pay(order) : deposit(order));
     },
   };

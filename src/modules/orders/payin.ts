@@ -1,0 +1,61 @@
+/**
+ * The PAYIN variant of order creation: BRL in by PIX, tokens out to the receiver. The body fixes
+ * the BRL the customer pays; the provider call is the PIX charge for exactly that amount.
+ */
+import type { Static } from 'typebox';
+import { type PixProvider, newTxid } from '../../adapters/pix/port.ts';
+import { invalidField } from '../../errors.ts';
+import { decimal } from '../../lib/money.ts';
+import { isSolanaAddress } from '../../lib/solana.ts';
+import type { TradeRules } from '../quotes/service.ts';
+import type { OrderVariant, ParsedOrder } from './create-order.ts';
+import type { PayinBody } from './schemas.ts';
+import type { OrderSettings } from './settings.ts';
+
+interface ParsedPayin extends ParsedOrder {
+  destinationWallet: string | undefined;
+}
+
+export function payinVariant(deps: { rules: TradeRules; pix: Pick<PixProvider, 'createCharge'>; settings: Pick<OrderSettings, 'payinExpirySeconds'> }): OrderVariant<Static<typeof PayinBody>, ParsedPayin> {
+  const { rules, pix, settings } = deps;
+  return {
+    type: 'PAYIN',
+    initialStatus: 'AWAITING_PAYMENT',
+    expirySeconds: settings.payinExpirySeconds,
+    providerCall: 'PIX charge',
+
+    parse(body) {
+      const chain = body.chain ?? 'solana';
+      const token = body.targetToken ?? 'USDC';
+      rules.checkChain(chain);
+      const tokenDecimals = rules.tokenDecimals(token, 'body.targetToken');
+      rules.checkDecimals(body.amountBrl, 2, 'body.amountBrl');
+      const amountBrl = decimal(body.amountBrl).toFixed(2);
+      rules.checkBrlRange(amountBrl, 'body.amountBrl');
+      if (body.destinationWallet !== undefined && !isSolanaAddress(body.destinationWallet)) {
+        throw invalidField('body.destinationWallet', 'must be a Solana address (base58, 32 bytes)');
+      }
+      return {
+        receiverId: body.receiverId,
+        externalId: body.externalId,
+        destinationWallet: body.destinationWallet,
+        toPrice: { type: 'PAYIN', chain, token, tokenDecimals, receiverId: body.receiverId, quoteId: body.quoteId, amountBrl },
+      };
+    },
+
+    receiverColumns(parsed, receiver) {
+      const wallet = parsed.destinationWallet ?? receiver.walletAddress;
+      if (!wallet) throw invalidField('body.destinationWallet', 'is required: the receiver has no wallet address');
+      return { destination_wallet: wallet };
+    },
+
+    // The BRL paid is the body's own amount, checked by parse.
+    checkPriced() {},
+
+    async callProvider(_orderId, _parsed, priced) {
+      const txid = newTxid();
+      const charge = await pix.createCharge({ txid, amountBrl: priced.amountBrl, expiresInSeconds: settings.payinExpirySeconds });
+      return { pix_txid: txid, pix_payment_code: charge.pixCopiaECola };
+    },
+  };
+}

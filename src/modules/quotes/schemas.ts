@@ -1,0 +1,37 @@
+/**
+ * Quote shapes (DESIGN.md §10, POST /quotes). Percentage fields are PERCENT numbers
+ * (1.5 = 1.5 %), as on orders; fee tiers carry fractions.
+ */
+import { Type } from 'typebox';
+import { ChainField, Nullable, OrderTypeField, Percent, StrictObject, Timestamp, TokenField, Uuid } from '../../http/schemas.ts';
+
+export const QuoteBody = StrictObject({
+  type: OrderTypeField,
+  chain: Type.Optional(ChainField),
+  token: Type.Optional(TokenField),
+  amountBrl: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1e13, description: 'PAYIN: BRL the customer pays; PAYOUT: net BRL the PIX should pay. Exactly one of amountBrl and amountCrypto.' })),
+  amountCrypto: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1e13, description: 'PAYIN: tokens the receiver should get; PAYOUT: tokens deposited. Exactly one of amountBrl and amountCrypto.' })),
+  receiverId: Type.Optional(Uuid('Binds the quote to one receiver')),
+});
+
+export const QuoteSchema = Type.Object(
+  {
+    id: Uuid(),
+    type: OrderTypeField,
+    chain: Type.String(),
+    token: Type.String(),
+    receiverId: Nullable(Type.String({ format: 'uuid' })),
+    exchangeRate: Type.Number(),
+    amountBrl: Type.Number({ description: 'The amountBrl an order using this quote must carry (PAYIN)' }),
+    amountCrypto: Type.Number({ description: 'The amountCrypto an order using this quote must carry (PAYOUT)' }),
+    feePercentage: Percent('Total fee'),
+    platformFeePercentage: Percent('Platform fee'),
+    merchantFeePercentage: Percent('Merchant fee'),
+    platformFeeAmountBrl: Type.Number(),
+    merchantFeeAmountBrl: Type.Number(),
+    netAmountBrl: Type.Number(),
+    expiresAt: Timestamp(),
+    createdAt: Timestamp(),
+  },
+  { title: 'Quote' },
+);

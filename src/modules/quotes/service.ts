@@ -1,0 +1,197 @@
+/**
+ * Quotes (DESIGN.md §10): a price locked for QUOTE_TTL_SECONDS that at most one order may use.
+ * This module also prices every order, with its quote's locked rate and fees when it names one,
+ * else with the current rate and the merchant's current tier, so a quote and an order priced
+ * from the same inputs can never disagree. The formulas themselves are src/lib/pricing.ts.
+ */
+import type { Static } from 'typebox';
+import type { PriceSource } from '../../adapters/prices/port.ts';
+import type { Db, Trx } from '../../db/database.ts';
+import type { OrderType } from '../../lib/order-types.ts';
+import type { QuoteRow } from './tables.ts';
+import { AppError, notFound } from '../../errors.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { newId } from '../../lib/ids.ts';
+import { decimal, toJsonNumber, toPercentNumber } from '../../lib/money.ts';
+import { type FeeRates, type Pricing, payinAmountForToken, payoutTokenForNetBrl, pricePayin, pricePayout } from '../../lib/pricing.ts';
+import type { ReceiversService } from '../receivers/service.ts';
+import { quotesRepo as repo } from './repo.ts';
+import type { QuoteBody, QuoteSchema } from './schemas.ts';
+import { type TradeSettings, createTradeRules } from './trade-rules.ts';
+
+export type Quote = Static<typeof QuoteSchema>;
+export type { TradeRules } from './trade-rules.ts';
+
+/**
+ * The fee rates in force for a merchant and order type: its tier for the volume it completed
+ * this month. Counting that volume is the orders' business, so the composition root passes it in.
+ */
+export type CurrentFeeRates = (merchantId: string, type: OrderType) => Promise<FeeRates>;
+
+export interface QuotesDeps {
+  db: Db;
+  clock: Clock;
+  /** The trade rules' settings, and how long a quote holds its price. */
+  settings: TradeSettings & { quoteTtlSeconds: number };
+  prices: PriceSource;
+  receivers: Pick<ReceiversService, 'findForOrder'>;
+  currentFeeRates: CurrentFeeRates;
+}
+
+/** What an order asks to be priced. A PAYIN fixes the BRL the customer pays, a PAYOUT the tokens deposited. */
+export type OrderToPrice = {
+  type: OrderType;
+  chain: string;
+  token: string;
+  tokenDecimals: number;
+  receiverId: string;
+  quoteId?: string | undefined;
+} & ({ type: 'PAYIN'; amountBrl: string } | { type: 'PAYOUT'; amountToken: string });
+
+export interface OrderPrice {
+  priced: Pricing;
+  rates: FeeRates;
+}
+
+/** The columns quotes and orders share: amounts, rate and fees, as decimal text (fees as fractions). */
+export function pricingColumns({ priced, rates }: OrderPrice) {
+  return {
+    amount_brl: priced.amountBrl,
+    amount_token: priced.amountToken,
+    exchange_rate: priced.exchangeRate,
+    platform_fee_percentage: rates.platformFeePercentage,
+    merchant_fee_percentage: rates.merchantFeePercentage,
+    platform_fee_amount_brl: priced.platformFeeAmountBrl,
+    merchant_fee_amount_brl: priced.merchantFeeAmountBrl,
+    net_amount_brl: priced.netAmountBrl,
+  };
+}
+
+function toQuote(row: QuoteRow): Quote {
+  return {
+    id: row.id,
+    type: row.type,
+    chain: row.chain,
+    token: row.token,
+    receiverId: row.receiver_id,
+    exchangeRate: toJsonNumber(row.exchange_rate),
+    amountBrl: toJsonNumber(row.amount_brl),
+    amountCrypto: toJsonNumber(row.amount_token),
+    feePercentage: toPercentNumber(decimal(row.platform_fee_percentage).plus(row.merchant_fee_percentage)),
+    platformFeePercentage: toPercentNumber(row.platform_fee_percentage),
+    merchantFeePercentage: toPercentNumber(row.merchant_fee_percentage),
+    platformFeeAmountBrl: toJsonNumber(row.platform_fee_amount_brl),
+    merchantFeeAmountBrl: toJsonNumber(row.merchant_fee_amount_brl),
+    netAmountBrl: toJsonNumber(row.net_amount_brl),
+    expiresAt: row.expires_at.toISOString(),
+    createdAt: row.created_at.toISOString(),
+  };
+}
+
+const quoteExpired = (quote: QuoteRow) => new AppError('QUOTE_EXPIRED', 'The quote has expired; request a new one', { expiresAt: quote.expires_at.toISOString() });
+
+/** An order's fixed amount priced by the PAYIN or PAYOUT formula at a rate and fees. */
+function priceAt(order: OrderToPrice, exchangeRate: string, rates: FeeRates): Pricing {
+  const input = { exchangeRate, tokenDecimals: order.tokenDecimals, rates };
+  return order.type === 'PAYIN' ? pricePayin({ ...input, amountBrl: order.amountBrl }) : pricePayout({ ...input, amountToken: order.amountToken });
+}
+
+/** Whether a quote was made for this order: same type, token, chain, receiver (if it named one) and amount. */
+function quoteFits(quote: QuoteRow, order: OrderToPrice): boolean {
+  return (
+    quote.type === order.type &&
+    quote.token === order.token &&
+    quote.chain === order.chain &&
+    (quote.receiver_id === null || quote.receiver_id === order.receiverId) &&
+    (order.type === 'PAYIN' ? decimal(quote.amount_brl).eq(order.amountBrl) : decimal(quote.amount_token).eq(order.amountToken))
+  );
+}
+
+export function createQuotesService(deps: QuotesDeps) {
+  const { db, clock, settings } = deps;
+  const tradeRules = createTradeRules(settings);
+
+  /**
+   * The quote an order names, checked without taking it: this merchant's, unexpired, made for
+   * this order, unused. `consume` takes it later, in the order's transaction.
+   */
+  async function usableQuote(merchantId: string, quoteId: string, order: OrderToPrice): Promise<QuoteRow> {
+    const quote = await repo.find(db, merchantId, quoteId);
+    if (!quote) throw notFound('Quote');
+    if (quote.expires_at <= clock.now()) throw quoteExpired(quote);
+    if (!quoteFits(quote, order)) throw new AppError('QUOTE_INVALID', 'The quote does not match this order (type, token, chain, receiver or amount)', { quoteId });
+    if (quote.used_by_order_id !== null) throw new AppError('QUOTE_INVALID', 'The quote was already used by another order', { quoteId });
+    return quote;
+  }
+
+  return {
+    /** The chains, tokens and amounts orders accept: the same rules quotes are made under. */
+    tradeRules,
+
+    async quote(merchantId: string, body: Static<typeof QuoteBody>): Promise<Quote> {
+      const chain = body.chain ?? 'solana';
+      const token = body.token ?? 'USDC';
+      tradeRules.checkChain(chain);
+      const decimals = tradeRules.tokenDecimals(token, 'body.token');
+      if ((body.amountBrl === undefined) === (body.amountCrypto === undefined)) {
+        throw new AppError('VALIDATION_ERROR', 'Send exactly one of amountBrl and amountCrypto', { body: 'exactly one of amountBrl and amountCrypto' });
+      }
+      if (body.amountBrl !== undefined) tradeRules.checkDecimals(body.amountBrl, 2, 'body.amountBrl');
+      if (body.amountCrypto !== undefined) tradeRules.checkDecimals(body.amountCrypto, decimals, 'body.amountCrypto');
+      if (body.receiverId !== undefined && !(await deps.receivers.findForOrder(db, merchantId, body.receiverId))) throw notFound('Receiver');
+      const exchangeRate = await deps.prices.getRate(token);
+      const rates = await deps.currentFeeRates(merchantId, body.type);
+      const input = { exchangeRate, tokenDecimals: decimals, rates };
+      let priced: Pricing;
+      if (body.type === 'PAYIN') {
+        priced = body.amountBrl !== undefined ? pricePayin({ ...input, amountBrl: decimal(body.amountBrl).toFixed(2) }) : payinAmountForToken({ ...input, amountToken: decimal(body.amountCrypto!).toFixed(decimals) });
+      } else {
+        priced = body.amountCrypto !== undefined ? pricePayout({ ...input, amountToken: decimal(body.amountCrypto).toFixed(decimals) }) : payoutTokenForNetBrl({ ...input, netAmountBrl: decimal(body.amountBrl!).toFixed(2) });
+      }
+      tradeRules.checkBrlRange(priced.amountBrl, body.amountBrl !== undefined ? 'body.amountBrl' : 'body.amountCrypto');
+      const now = clock.now();
+      const row = await repo.insert(db, {
+        id: newId(),
+        merchant_id: merchantId,
+        receiver_id: body.receiverId ?? null,
+        type: body.type,
+        chain,
+        token,
+        ...pricingColumns({ priced, rates }),
+        expires_at: new Date(now.getTime() + settings.quoteTtlSeconds * 1000),
+        created_at: now,
+      });
+      return toQuote(row);
+    },
+
+    /**
+     * The price an order gets, read-only (before the order's provider call): its quote's locked
+     * rate and fees when it names one, which must be usable (404, 422 QUOTE_EXPIRED or
+     * QUOTE_INVALID), else the current rate and the merchant's current tier.
+     */
+    async priceOrder(merchantId: string, order: OrderToPrice): Promise<OrderPrice> {
+      if (order.quoteId !== undefined) {
+        const quote = await usableQuote(merchantId, order.quoteId, order);
+        const rates = { platformFeePercentage: quote.platform_fee_percentage, merchantFeePercentage: quote.merchant_fee_percentage };
+        return { priced: priceAt(order, quote.exchange_rate, rates), rates };
+      }
+      const exchangeRate = await deps.prices.getRate(order.token);
+      const rates = await deps.currentFeeRates(merchantId, order.type);
+      return { priced: priceAt(order, exchangeRate, rates), rates };
+    },
+
+    /**
+     * In the order's transaction: the quote becomes this order's, or the order is refused because
+     * another order took it, or it expired, since `priceOrder` checked it.
+     */
+    async consume(trx: Trx, input: { merchantId: string; quoteId: string; orderId: string; now: Date }): Promise<void> {
+      if (await repo.consume(trx, { merchantId: input.merchantId, id: input.quoteId, orderId: input.orderId, now: input.now })) return;
+      const quote = await repo.find(trx, input.merchantId, input.quoteId);
+      if (!quote) throw notFound('Quote');
+      if (quote.expires_at <= input.now) throw quoteExpired(quote);
+      throw new AppError('QUOTE_INVALID', 'The quote was already used by another order', { quoteId: input.quoteId });
+    },
+  };
+}
+
+export type QuotesService = ReturnType<typeof createQuotesService>;

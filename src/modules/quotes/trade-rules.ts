@@ -1,0 +1,47 @@
+/**
+ * What can be quoted, and so what can be ordered: the supported chains, the supported tokens
+ * with their decimals, and the BRL bounds of one order. One set of rules for both, so a quote
+ * never promises an order that would then be refused for its chain, token or amount.
+ */
+import { invalidField } from '../../errors.ts';
+import { decimal, hasAtMostDecimals } from '../../lib/money.ts';
+
+/** Plain values from configuration (config.ts validates them; the composition root hands them in). */
+export interface TradeSettings {
+  /** Supported chains, lowercase. */
+  chains: string[];
+  /** Supported token symbols and their decimals. */
+  tokens: Record<string, number>;
+  /** Bounds of one order's BRL value, decimal text. */
+  minAmountBrl: string;
+  maxAmountBrl: string;
+}
+
+export function createTradeRules(settings: TradeSettings) {
+  return {
+    checkChain(chain: string): void {
+      if (!settings.chains.includes(chain)) throw invalidField('body.chain', `must be one of ${settings.chains.join(', ')}`);
+    },
+
+    /** The token's decimals; `field` is the body field that named it (token, targetToken, sourceToken). */
+    tokenDecimals(token: string, field: string): number {
+      const decimals = settings.tokens[token];
+      if (decimals === undefined) throw invalidField(field, `must be one of ${Object.keys(settings.tokens).join(', ')}`);
+      return decimals;
+    },
+
+    /** Amounts come in centavos (2 places) or the token's smallest unit: never finer. */
+    checkDecimals(amount: number, places: number, field: string): void {
+      if (!hasAtMostDecimals(amount, places)) throw invalidField(field, `must have at most ${places} decimals`);
+    },
+
+    /** One order's BRL value stays within ORDER_MIN_AMOUNT_BRL and ORDER_MAX_AMOUNT_BRL. */
+    checkBrlRange(amountBrl: string, field: string): void {
+      if (decimal(amountBrl).lt(settings.minAmountBrl) || decimal(amountBrl).gt(settings.maxAmountBrl)) {
+        throw invalidField(field, `must be between ${settings.minAmountBrl} and ${settings.maxAmountBrl} BRL`);
+      }
+    },
+  };
+}
+
+export type TradeRules = ReturnType<typeof createTradeRules>;

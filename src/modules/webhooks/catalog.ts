@@ -32,18 +32,8 @@ export function webhookTestEvent(merchantId: string, endpointId: string, at: Dat
 
 type JsonSchema = Record<string, unknown>;
 
-export interface CatalogEntry {
-  name: string;
-  description: string;
-  category: 'order' | 'receiver' | 'webhook';
-  /** The order types it is sent for; null for events not about an order. */
-  orderTypes: Array<'PAYIN' | 'PAYOUT'> | null;
-  /** The value the event reports in `statusField` (order status, or KYC status for receivers). */
-  status: string | null;
-  statusField: 'status' | 'kycStatus' | null;
-  /** JSON Schema of the flat payload (`oneOf` when the shape depends on the order type). */
-  payload: JsonSchema;
-}
+/** A published definition: the payload as plain JSON Schema (`oneOf` when the shape depends on the order type). */
+export type CatalogEntry = Omit<EventDefinition, 'payload'> & { payload: JsonSchema };
 
 const plain = (schema: TObject): JsonSchema => JSON.parse(JSON.stringify(schema)) as JsonSchema;
 

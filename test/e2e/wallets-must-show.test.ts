@@ -10,7 +10,7 @@ import { address } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomCpf } from '../helpers/documents.ts';
 import { type RunningService, startService } from '../helpers/processes.ts';
-import { buildTransaction, decodeWire, newAddress, transferSol, verifiesFor } from '../modules/wallets-helpers.ts';
+import { buildTransaction, decodeWire, newAddress, transferSol, verifiesFor } from '../modules/wallets/helpers.ts';
 
 describe('managed wallets on a fresh embedded start', () => {
   let service: RunningService;

@@ -14,7 +14,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { rewriteForSponsor } from '../../../src/modules/wallets/sponsor.ts';
 import { decodeBase64, decodeTransaction } from '../../../src/modules/wallets/transaction.ts';
-import { buildTransaction, computeUnitPrice, memo, newAddress, transferSol } from '../wallets-helpers.ts';
+import { buildTransaction, computeUnitPrice, memo, newAddress, transferSol } from './helpers.ts';
 
 function recompiledByKit(wire: string, sponsor: string, blockhash: string) {
   const decoded = decodeTransaction(decodeBase64(wire));

@@ -4,9 +4,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../src/errors.ts';
-import { decimal } from '../../src/lib/money.ts';
-import { type BandRules, bandAt, parseBands, rejectPlatformFeeInBody } from '../../src/modules/fee-tiers/bands.ts';
+import { AppError } from '../../../src/errors.ts';
+import { decimal } from '../../../src/lib/money.ts';
+import { type BandRules, bandAt, parseBands, rejectPlatformFeeInBody } from '../../../src/modules/fee-tiers/bands.ts';
 
 const rules: BandRules = { rate: { field: 'merchantFeePercentage', max: '0.1', places: 6 }, maxTiers: 5 };
 type Tier = { minVolumeBrl: number; maxVolumeBrl: number | null; merchantFeePercentage: number };

@@ -1,16 +1,16 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLiteSvmSandbox, type LiteSvmSandbox } from '../../src/adapters/chain/litesvm-sandbox.ts';
-import { ConfigError, DEFAULT_ALLOWED_PROGRAMS, loadConfig } from '../../src/config.ts';
-import { feeOf, readComputeBudget } from '../../src/modules/wallets/fee.ts';
-import { checkDurableNonce, checkLookupTables, checkSize, checkSponsorUse, inspectForSponsoring } from '../../src/modules/wallets/inspect.ts';
-import { describeInstruction } from '../../src/modules/wallets/instructions.ts';
-import { createKeyVault, signerFromKeypair } from '../../src/modules/wallets/keys.ts';
-import { checkVersion, type InstructionView, type MessageView } from '../../src/modules/wallets/message.ts';
-import { type TestContext, createTestContext, expectErrorBody } from '../helpers/app.ts';
-import { randomCpf } from '../helpers/documents.ts';
-import { buildTransaction, COMPUTE_BUDGET, MEMO_PROGRAM, newAddress, SYSTEM_PROGRAM, transferSol } from './wallets-helpers.ts';
+import { createLiteSvmSandbox, type LiteSvmSandbox } from '../../../src/adapters/chain/litesvm-sandbox.ts';
+import { ConfigError, DEFAULT_ALLOWED_PROGRAMS, loadConfig } from '../../../src/config.ts';
+import { feeOf, readComputeBudget } from '../../../src/modules/wallets/fee.ts';
+import { checkDurableNonce, checkLookupTables, checkSize, checkSponsorUse, inspectForSponsoring } from '../../../src/modules/wallets/inspect.ts';
+import { describeInstruction } from '../../../src/modules/wallets/instructions.ts';
+import { createKeyVault, signerFromKeypair } from '../../../src/modules/wallets/keys.ts';
+import { checkVersion, type InstructionView, type MessageView } from '../../../src/modules/wallets/message.ts';
+import { type TestContext, createTestContext, expectErrorBody } from '../../helpers/app.ts';
+import { randomCpf } from '../../helpers/documents.ts';
+import { buildTransaction, COMPUTE_BUDGET, MEMO_PROGRAM, newAddress, SYSTEM_PROGRAM, transferSol } from './helpers.ts';
 
 const managed = newAddress() as string;
 const sponsor = newAddress() as string;

@@ -3,14 +3,14 @@
  * end to end: API → outbox → fan-out → signed POST to a loopback receiver.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMetrics } from '../../src/http/metrics.ts';
-import { createWorkerJobs } from '../../src/jobs.ts';
-import { createLogger } from '../../src/logger.ts';
-import { startWorker, type Worker } from '../../src/worker.ts';
-import { type TestContext, createTestContext } from '../helpers/app.ts';
-import { randomCpf } from '../helpers/documents.ts';
-import { waitFor } from '../helpers/processes.ts';
-import { type Receiver, startReceiver, verify } from './webhooks-helpers.ts';
+import { createMetrics } from '../../../src/http/metrics.ts';
+import { createWorkerJobs } from '../../../src/jobs.ts';
+import { createLogger } from '../../../src/logger.ts';
+import { startWorker, type Worker } from '../../../src/worker.ts';
+import { type TestContext, createTestContext } from '../../helpers/app.ts';
+import { randomCpf } from '../../helpers/documents.ts';
+import { waitFor } from '../../helpers/processes.ts';
+import { type Receiver, startReceiver, verify } from './helpers.ts';
 
 describe('webhook delivery by the worker loop', () => {
   let ctx: TestContext;

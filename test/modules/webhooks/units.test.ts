@@ -4,11 +4,11 @@
  */
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.ts';
-import { deliveryBody } from '../../src/modules/webhooks/delivery.ts';
-import { createSecretBox, generateSecret } from '../../src/modules/webhooks/secrets.ts';
-import { webhookHeaders } from '../../src/modules/webhooks/signing.ts';
-import { type UrlPolicy, checkWebhookUrl, classifyAddress } from '../../src/modules/webhooks/url-policy.ts';
+import { ConfigError, loadConfig } from '../../../src/config.ts';
+import { deliveryBody } from '../../../src/modules/webhooks/delivery.ts';
+import { createSecretBox, generateSecret } from '../../../src/modules/webhooks/secrets.ts';
+import { webhookHeaders } from '../../../src/modules/webhooks/signing.ts';
+import { type UrlPolicy, checkWebhookUrl, classifyAddress } from '../../../src/modules/webhooks/url-policy.ts';
 
 describe('address classes', () => {
   it.each([

@@ -6,11 +6,11 @@
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../src/lib/ids.ts';
-import { decimal } from '../../src/lib/money.ts';
-import { settlementJob } from '../../src/modules/ledger/job.ts';
-import { ADMIN_TOKEN, TestClock, type TestContext, type TestMerchant, createTestContext, expectErrorBody } from '../helpers/app.ts';
-import { randomCpf } from '../helpers/documents.ts';
+import { newId } from '../../../src/lib/ids.ts';
+import { decimal } from '../../../src/lib/money.ts';
+import { settlementJob } from '../../../src/modules/ledger/job.ts';
+import { ADMIN_TOKEN, TestClock, type TestContext, type TestMerchant, createTestContext, expectErrorBody } from '../../helpers/app.ts';
+import { randomCpf } from '../../helpers/documents.ts';
 
 const WALLET = '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T';
 const NOON_SP = '2026-11-23T15:00:00.000Z';

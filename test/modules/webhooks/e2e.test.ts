@@ -7,8 +7,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningService, startService } from '../helpers/processes.ts';
-import { type Receiver, SPEC_EVENTS, startReceiver, verify } from './webhooks-helpers.ts';
+import { type RunningService, startService } from '../../helpers/processes.ts';
+import { type Receiver, SPEC_EVENTS, startReceiver, verify } from './helpers.ts';
 
 describe('webhooks on a fresh embedded start', () => {
   let service: RunningService;

@@ -6,7 +6,9 @@ import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { vi } from 'vitest';
-import type { Clock } from '../../src/lib/clock.ts';
+import type { Clock } from '../../../src/lib/clock.ts';
+import { type TestMerchant, createTestContext } from '../../helpers/app.ts';
+import { randomCpf } from '../../helpers/documents.ts';
 
 export interface ReceivedRequest {
   method: string;
@@ -105,3 +107,55 @@ export const SPEC_EVENTS = [
   'receiver.kyc_approved',
   'receiver.kyc_rejected',
 ];
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers, asserted field by field
+export type Json = Record<string, any>;
+
+export type WebhooksFixture = Awaited<ReturnType<typeof createWebhooksFixture>>;
+
+/**
+ * A fresh test context (retries without delay) and the calls the webhooks route tests make; close()
+ * stops every receiver started through newReceiver, then the context.
+ */
+export async function createWebhooksFixture() {
+  const ctx = await createTestContext({ WEBHOOK_RETRY_SCHEDULE: '0,0' });
+  const receivers: Receiver[] = [];
+  const close = async () => {
+    await Promise.all(receivers.map((receiver) => receiver.close()));
+    await ctx.close();
+  };
+
+  const newReceiver = async () => {
+    const receiver = await startReceiver();
+    receivers.push(receiver);
+    return receiver;
+  };
+
+  const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, who: TestMerchant, payload?: unknown) =>
+    ctx.app.inject({ method, url: `/api/v1${url}`, headers: who.headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+
+  const createEndpoint = async (who: TestMerchant, body: Record<string, unknown>) => {
+    const response = await call('POST', '/webhook/endpoints', who, body);
+    if (response.statusCode !== 201) throw new Error(response.body);
+    return response.json() as { id: string; secret: string; url: string; eventTypes: string[] | null };
+  };
+
+  /** A receiver (end customer) of the merchant, with its KYC decided in sandbox: emits receiver.kyc_*. */
+  const decideKyc = async (who: TestMerchant, decision: 'APPROVE' | 'REJECT') => {
+    const created = await call('POST', '/receivers', who, { type: 'PF', document: randomCpf(), name: 'Maria Silva', email: 'maria@example.com' });
+    if (created.statusCode !== 201) throw new Error(created.body);
+    const receiverId = created.json().id as string;
+    const decided = await call('POST', `/sandbox/receivers/${receiverId}/kyc`, who, decision === 'APPROVE' ? { decision } : { decision, reason: 'Blurry selfie' });
+    if (decided.statusCode !== 200) throw new Error(decided.body);
+    return receiverId;
+  };
+
+  const pass = () => ctx.app.services.webhooks.runDeliveryPass();
+  const deliveries = async (who: TestMerchant, query = '') => {
+    const response = await call('GET', `/webhook/deliveries${query}`, who);
+    if (response.statusCode !== 200) throw new Error(response.body);
+    return response.json() as { data: Json[]; total: number; page: number; limit: number };
+  };
+
+  return { ctx, close, newReceiver, call, createEndpoint, decideKyc, pass, deliveries };
+}

@@ -8,7 +8,7 @@ import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { generateDevSecrets, withSecrets } from '../src/runtime-config.ts';
-import { buildTransaction, newAddress, transferSol } from '../test/modules/wallets-helpers.ts';
+import { buildTransaction, newAddress, transferSol } from '../test/modules/wallets/helpers.ts';
 
 const count = Number(process.argv[2] ?? 500);
 const handle = await openDatabase({ driver: 'pglite' });

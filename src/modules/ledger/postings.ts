@@ -50,7 +50,6 @@ const leg = (account: AccountCode, currency: string, amount: string | ReturnType
 });
 const credit = (account: AccountCode, currency: string, amount: string) => leg(account, currency, decimal(amount).negated());
 
-/** The postings of one order movement; `received` is the amount that actually moved, where it may differ. */
 /** What the postings read of an order: the ledger imports nothing of the orders module. */
 export interface OrderAmounts {
   id: string;
@@ -63,6 +62,7 @@ export interface OrderAmounts {
   merchant_fee_amount_brl: string;
 }
 
+/** The postings of one order movement; `received` is the amount that actually moved, where it may differ. */
 export function orderPostings(order: OrderAmounts, movement: OrderMovement, received?: string): Posting[] {
   const brl = 'BRL';
   const token = order.token;

@@ -8,8 +8,8 @@
 import { sql, type SqlBool } from 'kysely';
 import type { Db } from './database.ts';
 
-/** Tables whose rows are claimed by workers (each has `id` and `claimed_until`). */
-export type LeasedTable = 'orders' | 'webhook_deliveries';
+/** Tables whose rows are claimed whole by `claimDue` (each has `id` and `claimed_until`). */
+export type LeasedTable = 'orders';
 
 /** Tables purged by age. */
 export type PurgedTable = 'idempotency_keys';

@@ -7,6 +7,7 @@
  */
 import type { WebhookSettings } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
+import { leaseEnd } from '../../db/leases.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Sender } from './http-sender.ts';
@@ -117,7 +118,7 @@ export function createDeliveryEngine({ db, clock, settings, secrets, send }: Del
       }
       if (chosen.length === 0) return [];
       const token = newId();
-      const rows = await repo.claim(trx, chosen, token, new Date(now.getTime() + settings.claimLeaseMs));
+      const rows = await repo.claim(trx, chosen, token, leaseEnd(now, settings.claimLeaseMs));
       return rows.map((row) => ({
         id: row.id,
         token,

@@ -109,6 +109,17 @@ export const ordersRepo = {
     return toFixedText(received?.amount ?? order.amount_brl, 2);
   },
 
+  /** The merchant's and one receiver's names in one round trip. */
+  namesOf(db: Db, merchantId: string, receiverId: string) {
+    return db
+      .selectFrom('merchants as m')
+      .innerJoin('receivers as r', 'r.merchant_id', 'm.id')
+      .select(['m.name as merchantName', 'r.name as receiverName'])
+      .where('m.id', '=', merchantId)
+      .where('r.id', '=', receiverId)
+      .executeTakeFirstOrThrow();
+  },
+
   names(db: Db, merchantId: string, receiverIds: string[]) {
     return Promise.all([
       db.selectFrom('merchants').select('name').where('id', '=', merchantId).executeTakeFirstOrThrow(),

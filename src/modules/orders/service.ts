@@ -57,10 +57,13 @@ export function createOrdersService(deps: OrdersDeps) {
 
   const viewOne = async (row: OrderRow) => (await view([row]))[0]!;
 
-  return {
-    createPayin: async (merchantId: string, body: Static<typeof PayinBody>): Promise<Order> => viewOne(await pipeline.create(payin, merchantId, body)),
+  /** A just-created order: no movement yet, so one round trip for the two names is all it needs. */
+  const viewCreated = async (row: OrderRow) => toOrder(row, [], await repo.namesOf(db, row.merchant_id, row.receiver_id));
 
-    createPayout: async (merchantId: string, body: Static<typeof PayoutBody>): Promise<Order> => viewOne(await pipeline.create(payout, merchantId, body)),
+  return {
+    createPayin: async (merchantId: string, body: Static<typeof PayinBody>): Promise<Order> => viewCreated(await pipeline.create(payin, merchantId, body)),
+
+    createPayout: async (merchantId: string, body: Static<typeof PayoutBody>): Promise<Order> => viewCreated(await pipeline.create(payout, merchantId, body)),
 
     async get(merchantId: string, id: string): Promise<Order> {
       const row = await repo.find(db, id, merchantId);

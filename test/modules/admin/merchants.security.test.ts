@@ -1,103 +1,102 @@
+/**
+ * The guard of the operator API (/api/v1/admin): the admin token only, in any case of the
+ * bearer scheme; merchants' credentials are 403; the guard runs before validation; and with
+ * ADMIN_TOKEN unset the routes do not exist.
+ */
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, expectErrorBody } from '../../helpers/app.ts';
-import { ADMIN, MERCHANT_URL, SOME_ID, ctx, admin, getMerchant, keyHeaders, createViaApi, createViaService, auditRows, useAdminContext } from './helpers.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, createTestContext, expectErrorBody, type TestContext } from '../../helpers/app.ts';
+import { setMerchantStatus } from '../../helpers/factories.ts';
+import { ADMIN, MERCHANT_URL, SOME_ID, adminFixture } from './helpers.ts';
 
-describe('admin: security', () => {
-  useAdminContext();
+let ctx: TestContext;
 
-  describe('admin guard', () => {
-    const routes: Array<['GET' | 'POST' | 'DELETE', string, unknown?]> = [
-      ['GET', '/merchants'],
-      ['POST', '/merchants', { name: 'Guarded' }],
-      ['GET', `/merchants/${SOME_ID}`],
-      ['POST', `/merchants/${SOME_ID}/disable`],
-      ['GET', `/merchants/${SOME_ID}/credentials`],
-      ['POST', `/merchants/${SOME_ID}/credentials`],
-      ['DELETE', `/merchants/${SOME_ID}/credentials/${SOME_ID}`],
-    ];
+beforeAll(async () => {
+  ctx = await createTestContext();
+});
 
-    it.each(routes)('%s %s: no token or a wrong token is 401 UNAUTHORIZED', async (method, url, payload) => {
-      const before = (await auditRows()).length;
-      for (const headers of [
-        {},
-        { authorization: 'Bearer wrong-admin-token-0123456789abcdef0123456789' },
-        { authorization: `Bearer ${ADMIN_TOKEN}x` },
-        { authorization: `Bearer ${ADMIN_TOKEN.slice(0, -1)}` },
-        { authorization: ADMIN_TOKEN },
-        { authorization: `Basic ${Buffer.from(`admin:${ADMIN_TOKEN}`).toString('base64')}` },
-        { 'x-api-key': ADMIN_TOKEN, 'x-api-secret': ADMIN_TOKEN },
-      ]) {
-        const response = await ctx.app.inject({ method, url: `${ADMIN}${url}`, headers, ...(payload ? { payload: payload as Record<string, unknown> } : {}) });
-        expectErrorBody(response, 401, 'UNAUTHORIZED');
-      }
-      expect((await auditRows()).length).toBe(before);
-    });
+afterAll(async () => {
+  await ctx?.close();
+});
 
-    it("a merchant's valid key+secret or bearer token is 403 FORBIDDEN", async () => {
-      const merchant = await createViaService('Nosy merchant');
-      const token = await ctx.bearerFor(merchant);
-      for (const headers of [merchant.headers, token]) {
-        expectErrorBody(await ctx.app.inject({ method: 'GET', url: `${ADMIN}/merchants`, headers }), 403, 'FORBIDDEN');
-        expectErrorBody(await ctx.app.inject({ method: 'POST', url: `${ADMIN}/merchants`, headers, payload: { name: 'Self-made' } }), 403, 'FORBIDDEN');
-        expectErrorBody(
-          await ctx.app.inject({ method: 'POST', url: `${ADMIN}/merchants/${merchant.merchantId}/credentials`, headers }),
-          403,
-          'FORBIDDEN',
-        );
-      }
-      const names = (await ctx.database.db.selectFrom('merchants').select('name').execute()).map((row) => row.name);
-      expect(names).not.toContain('Self-made');
-    });
+const { admin, createViaService, auditRows } = adminFixture(() => ctx);
 
-    it("a disabled merchant's valid credentials are 403 too; a wrong secret stays 401", async () => {
-      const merchant = await createViaService('Disabled nosy merchant');
-      await ctx.app.services.merchants.setMerchantStatus(merchant.merchantId, 'DISABLED', { actor: 'test' });
-      expectErrorBody(await ctx.app.inject({ method: 'GET', url: `${ADMIN}/merchants`, headers: merchant.headers }), 403, 'FORBIDDEN');
-      const wrongSecret = { ...merchant.headers, 'x-api-secret': `sk_${'A'.repeat(43)}` };
-      expectErrorBody(await ctx.app.inject({ method: 'GET', url: `${ADMIN}/merchants`, headers: wrongSecret }), 401, 'UNAUTHORIZED');
-    });
+describe('admin guard', () => {
+  const routes: Array<['GET' | 'POST' | 'DELETE', string, unknown?]> = [
+    ['GET', '/merchants'],
+    ['POST', '/merchants', { name: 'Guarded' }],
+    ['GET', `/merchants/${SOME_ID}`],
+    ['POST', `/merchants/${SOME_ID}/disable`],
+    ['GET', `/merchants/${SOME_ID}/credentials`],
+    ['POST', `/merchants/${SOME_ID}/credentials`],
+    ['DELETE', `/merchants/${SOME_ID}/credentials/${SOME_ID}`],
+  ];
 
-    it('accepts the bearer scheme in any case, as RFC 7235 says', async () => {
-      const response = await ctx.app.inject({ method: 'GET', url: `${ADMIN}/merchants`, headers: { authorization: `bearer ${ADMIN_TOKEN}` } });
-      expect(response.statusCode).toBe(200);
-    });
-
-    it('the guard runs before validation: an invalid body without a token is 401, not 400', async () => {
-      const response = await ctx.app.inject({ method: 'POST', url: `${ADMIN}/merchants`, payload: { nope: true } });
+  it.each(routes)('%s %s: no token or a wrong token is 401 UNAUTHORIZED', async (method, url, payload) => {
+    const before = (await auditRows()).length;
+    for (const headers of [
+      {},
+      { authorization: 'Bearer wrong-admin-token-0123456789abcdef0123456789' },
+      { authorization: `Bearer ${ADMIN_TOKEN}x` },
+      { authorization: `Bearer ${ADMIN_TOKEN.slice(0, -1)}` },
+      { authorization: ADMIN_TOKEN },
+      { authorization: `Basic ${Buffer.from(`admin:${ADMIN_TOKEN}`).toString('base64')}` },
+      { 'x-api-key': ADMIN_TOKEN, 'x-api-secret': ADMIN_TOKEN },
+    ]) {
+      const response = await ctx.app.inject({ method, url: `${ADMIN}${url}`, headers, ...(payload ? { payload: payload as Record<string, unknown> } : {}) });
       expectErrorBody(response, 401, 'UNAUTHORIZED');
-    });
-
-    it('with ADMIN_TOKEN unset, the admin routes do not exist (404 NOT_FOUND even with the right token)', async () => {
-      const app = await ctx.buildApp({ ADMIN_TOKEN: '' });
-      for (const [method, url] of [
-        ['GET', '/merchants'],
-        ['POST', '/merchants'],
-        ['GET', `/merchants/${randomUUID()}`],
-      ] as const) {
-        const response = await admin(method, url, method === 'POST' ? { name: 'Ghost' } : undefined, app);
-        expectErrorBody(response, 404, 'NOT_FOUND');
-        const bare = await app.inject({ method, url: `${ADMIN}${url}` });
-        expectErrorBody(bare, 404, 'NOT_FOUND');
-      }
-      // The merchant API of that app still works.
-      const merchant = await createViaService('Still served');
-      expect((await app.inject({ method: 'GET', url: MERCHANT_URL, headers: merchant.headers })).statusCode).toBe(200);
-    });
+    }
+    expect((await auditRows()).length).toBe(before);
   });
 
-  describe('credentials', () => {
-    it("another merchant's credential id under this merchant is 404, and stays live", async () => {
-      const { merchant } = await createViaApi('Owner');
-      const { merchant: otherMerchant, credential: otherCredential } = await createViaApi('Other owner');
+  it("a merchant's valid key+secret or bearer token is 403 FORBIDDEN", async () => {
+    const merchant = await createViaService('Nosy merchant');
+    const token = await ctx.bearerFor(merchant);
+    for (const headers of [merchant.headers, token]) {
+      expectErrorBody(await ctx.app.inject({ method: 'GET', url: `${ADMIN}/merchants`, headers }), 403, 'FORBIDDEN');
+      expectErrorBody(await ctx.app.inject({ method: 'POST', url: `${ADMIN}/merchants`, headers, payload: { name: 'Self-made' } }), 403, 'FORBIDDEN');
+      expectErrorBody(
+        await ctx.app.inject({ method: 'POST', url: `${ADMIN}/merchants/${merchant.merchantId}/credentials`, headers }),
+        403,
+        'FORBIDDEN',
+      );
+    }
+    const names = (await ctx.database.db.selectFrom('merchants').select('name').execute()).map((row) => row.name);
+    expect(names).not.toContain('Self-made');
+  });
 
-      expectErrorBody(await admin('DELETE', `/merchants/${merchant.id}/credentials/${otherCredential.id}`), 404, 'NOT_FOUND');
-      expectErrorBody(await admin('DELETE', `/merchants/${merchant.id}/credentials/${randomUUID()}`), 404, 'NOT_FOUND');
+  it("a disabled merchant's valid credentials are 403 too; a wrong secret stays 401", async () => {
+    const merchant = await createViaService('Disabled nosy merchant');
+    await setMerchantStatus(ctx, merchant, 'DISABLED');
+    expectErrorBody(await ctx.app.inject({ method: 'GET', url: `${ADMIN}/merchants`, headers: merchant.headers }), 403, 'FORBIDDEN');
+    const wrongSecret = { ...merchant.headers, 'x-api-secret': `sk_${'A'.repeat(43)}` };
+    expectErrorBody(await ctx.app.inject({ method: 'GET', url: `${ADMIN}/merchants`, headers: wrongSecret }), 401, 'UNAUTHORIZED');
+  });
 
-      const me = await getMerchant(keyHeaders(otherCredential));
-      expect(me.statusCode).toBe(200);
-      expect(me.json()).toEqual(otherMerchant);
-      expect((await auditRows()).filter((row) => row.action === 'credential.revoke' && row.target_id === otherCredential.id)).toHaveLength(0);
-    });
+  it('accepts the bearer scheme in any case, as RFC 7235 says', async () => {
+    const response = await ctx.app.inject({ method: 'GET', url: `${ADMIN}/merchants`, headers: { authorization: `bearer ${ADMIN_TOKEN}` } });
+    expect(response.statusCode).toBe(200);
+  });
+
+  it('the guard runs before validation: an invalid body without a token is 401, not 400', async () => {
+    const response = await ctx.app.inject({ method: 'POST', url: `${ADMIN}/merchants`, payload: { nope: true } });
+    expectErrorBody(response, 401, 'UNAUTHORIZED');
+  });
+
+  it('with ADMIN_TOKEN unset, the admin routes do not exist (404 NOT_FOUND even with the right token)', async () => {
+    const app = await ctx.buildApp({ ADMIN_TOKEN: '' });
+    for (const [method, url] of [
+      ['GET', '/merchants'],
+      ['POST', '/merchants'],
+      ['GET', `/merchants/${randomUUID()}`],
+    ] as const) {
+      const response = await admin(method, url, method === 'POST' ? { name: 'Ghost' } : undefined, app);
+      expectErrorBody(response, 404, 'NOT_FOUND');
+      const bare = await app.inject({ method, url: `${ADMIN}${url}` });
+      expectErrorBody(bare, 404, 'NOT_FOUND');
+    }
+    // The merchant API of that app still works.
+    const merchant = await createViaService('Still served');
+    expect((await app.inject({ method: 'GET', url: MERCHANT_URL, headers: merchant.headers })).statusCode).toBe(200);
   });
 });

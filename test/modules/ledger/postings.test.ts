@@ -1,71 +1,229 @@
 /**
- * The posting recipes as one table: for each movement, the legs it writes per account, and the
- * rule the database also enforces (every currency of an entry sums to zero).
+ * The ledger's posting recipes (src/modules/ledger/postings.ts) as a table: for each order
+ * movement and for a settlement, the inputs and the postings expected on each account (debits
+ * positive, credits negative), checked against the recipe functions, with the zero-sum
+ * invariant (per currency) for every row. Pure: no database.
  */
 import { describe, expect, it } from 'vitest';
-import { type OrderAmounts, type OrderMovement, type Posting, isBalanced, orderPostings, settlementPostings } from '../../../src/modules/ledger/postings.ts';
+import type { OrderRow } from '../../../src/modules/orders/tables.ts';
+import { decimal } from '../../../src/lib/money.ts';
+import { type AccountCode, type OrderMovement, type Posting, isBalanced, isMerchantAccount, orderPostings, settlementPostings } from '../../../src/modules/ledger/postings.ts';
 
-const order: OrderAmounts = {
-  id: 'o1',
-  merchant_id: 'm1',
-  token: 'USDC',
-  amount_brl: '100.00',
-  amount_token: '18.240740',
-  net_amount_brl: '98.50',
-  platform_fee_amount_brl: '1.00',
-  merchant_fee_amount_brl: '0.50',
-};
+/** An order row with only what the recipes read made explicit; the rest is plausible filler. */
+function order(overrides: Partial<OrderRow> & Pick<OrderRow, 'type'>): OrderRow {
+  const at = new Date('2026-11-23T15:00:00.000Z');
+  return {
+    id: '0190a0e0-0000-7000-8000-00000000000a',
+    merchant_id: '0190a0e0-0000-7000-8000-00000000000b',
+    receiver_id: '0190a0e0-0000-7000-8000-00000000000c',
+    status: 'COMPLETED',
+    chain: 'solana',
+    token: 'USDC',
+    external_id: null,
+    quote_id: null,
+    destination_wallet: null,
+    deposit_address: null,
+    pix_txid: null,
+    pix_payment_code: null,
+    pix_key: null,
+    pix_key_type: null,
+    recipient_name: null,
+    pix_end_to_end_id: null,
+    provider_transaction_id: null,
+    refund_id: null,
+    tx_hash: null,
+    failure_reason: null,
+    limit_day: '2026-11-23',
+    limit_released: false,
+    expires_at: at,
+    completed_at: null,
+    next_step_at: null,
+    step_attempts: 0,
+    claimed_until: null,
+    created_at: at,
+    updated_at: at,
+    amount_brl: '0',
+    amount_token: '0',
+    exchange_rate: '5.3730',
+    platform_fee_percentage: '0.005',
+    merchant_fee_percentage: '0.01',
+    platform_fee_amount_brl: '0',
+    merchant_fee_amount_brl: '0',
+    net_amount_brl: '0',
+    ...overrides,
+  };
+}
 
-const legs = (postings: Posting[]) => postings.map((p) => `${p.account} ${p.currency} ${p.amount}`).sort();
+/** A payin of 250.00 BRL: 0.5 % platform fee, 1 % merchant fee, the net converted to 46.5 USDC. */
+const payin = order({
+  type: 'PAYIN',
+  amount_brl: '250.00',
+  platform_fee_amount_brl: '1.25',
+  merchant_fee_amount_brl: '2.50',
+  net_amount_brl: '246.25',
+  amount_token: '46.5',
+});
+/** The same payin for a merchant who charges no fee of its own. */
+const payinWithoutMerchantFee = order({
+  type: 'PAYIN',
+  amount_brl: '250.00',
+  merchant_fee_percentage: '0',
+  platform_fee_amount_brl: '1.25',
+  merchant_fee_amount_brl: '0.00',
+  net_amount_brl: '248.75',
+  amount_token: '46.84',
+});
+/** A payout of 10 USDC worth 53.73 BRL gross: 0.27 platform fee, 0.54 merchant fee, 52.92 paid by PIX. */
+const payout = order({
+  type: 'PAYOUT',
+  amount_token: '10',
+  amount_brl: '53.73',
+  platform_fee_amount_brl: '0.27',
+  merchant_fee_amount_brl: '0.54',
+  net_amount_brl: '52.92',
+});
 
-const TABLE: Array<{ movement: OrderMovement; received?: string; legs: string[] }> = [
-  { movement: 'PAYIN_PIX_RECEIVED', received: '100.00', legs: ['customer_funds_in_transit BRL -100', 'pix_cash BRL 100'] },
-  { movement: 'PAYIN_PIX_RECEIVED', received: '99.99', legs: ['customer_funds_in_transit BRL -99.99', 'pix_cash BRL 99.99'] },
+type Leg = [account: AccountCode, currency: string, amount: string];
+interface Row {
+  name: string;
+  postings: () => Posting[];
+  /** Every posting, in the recipe's order: debits positive, credits negative. */
+  expected: Leg[];
+}
+
+const movement = (row: OrderRow, kind: OrderMovement, received?: string) => () => orderPostings(row, kind, received);
+
+const table: Row[] = [
   {
-    movement: 'PAYIN_COMPLETED',
-    legs: [
-      'customer_funds_in_transit BRL 100',
-      'fx_conversion BRL -98.5',
-      'fx_conversion USDC 18.24074',
-      'merchant_fees_payable BRL -0.5',
-      'platform_fee_revenue BRL -1',
-      'token_treasury USDC -18.24074',
+    name: 'PAYIN_PIX_RECEIVED: the PIX lands in cash, owed to the customer until converted',
+    postings: movement(payin, 'PAYIN_PIX_RECEIVED', '250.00'),
+    expected: [
+      ['pix_cash', 'BRL', '250'],
+      ['customer_funds_in_transit', 'BRL', '-250'],
     ],
   },
-  { movement: 'PAYIN_REFUNDED', received: '99.99', legs: ['customer_funds_in_transit BRL 99.99', 'pix_cash BRL -99.99'] },
-  { movement: 'PAYOUT_DEPOSIT_RECEIVED', received: '18.240740', legs: ['customer_funds_in_transit USDC -18.24074', 'token_treasury USDC 18.24074'] },
   {
-    movement: 'PAYOUT_COMPLETED',
-    legs: [
-      'customer_funds_in_transit USDC 18.24074',
-      'fx_conversion BRL 100',
-      'fx_conversion USDC -18.24074',
-      'merchant_fees_payable BRL -0.5',
-      'pix_cash BRL -98.5',
-      'platform_fee_revenue BRL -1',
+    name: 'PAYIN_PIX_RECEIVED: the amount that actually arrived, not the order amount',
+    postings: movement(payin, 'PAYIN_PIX_RECEIVED', '250.01'),
+    expected: [
+      ['pix_cash', 'BRL', '250.01'],
+      ['customer_funds_in_transit', 'BRL', '-250.01'],
+    ],
+  },
+  {
+    name: 'PAYIN_COMPLETED: transit cleared into both fees and the conversion; the tokens leave the treasury',
+    postings: movement(payin, 'PAYIN_COMPLETED'),
+    expected: [
+      ['customer_funds_in_transit', 'BRL', '250'],
+      ['platform_fee_revenue', 'BRL', '-1.25'],
+      ['merchant_fees_payable', 'BRL', '-2.5'],
+      ['fx_conversion', 'BRL', '-246.25'],
+      ['fx_conversion', 'USDC', '46.5'],
+      ['token_treasury', 'USDC', '-46.5'],
+    ],
+  },
+  {
+    name: 'PAYIN_COMPLETED without a merchant fee: no zero leg on merchant_fees_payable',
+    postings: movement(payinWithoutMerchantFee, 'PAYIN_COMPLETED'),
+    expected: [
+      ['customer_funds_in_transit', 'BRL', '250'],
+      ['platform_fee_revenue', 'BRL', '-1.25'],
+      ['fx_conversion', 'BRL', '-248.75'],
+      ['fx_conversion', 'USDC', '46.84'],
+      ['token_treasury', 'USDC', '-46.84'],
+    ],
+  },
+  {
+    name: 'PAYIN_REFUNDED: the money in transit goes back out of cash',
+    postings: movement(payin, 'PAYIN_REFUNDED', '250.00'),
+    expected: [
+      ['customer_funds_in_transit', 'BRL', '250'],
+      ['pix_cash', 'BRL', '-250'],
+    ],
+  },
+  {
+    name: 'PAYOUT_DEPOSIT_RECEIVED: the tokens land in the treasury, owed to the customer until converted',
+    postings: movement(payout, 'PAYOUT_DEPOSIT_RECEIVED', '10'),
+    expected: [
+      ['token_treasury', 'USDC', '10'],
+      ['customer_funds_in_transit', 'USDC', '-10'],
+    ],
+  },
+  {
+    name: 'PAYOUT_DEPOSIT_RECEIVED: the amount that actually arrived, not the order amount',
+    postings: movement(payout, 'PAYOUT_DEPOSIT_RECEIVED', '9.999999'),
+    expected: [
+      ['token_treasury', 'USDC', '9.999999'],
+      ['customer_funds_in_transit', 'USDC', '-9.999999'],
+    ],
+  },
+  {
+    name: 'PAYOUT_COMPLETED: transit tokens converted; the gross BRL pays the PIX and both fees',
+    postings: movement(payout, 'PAYOUT_COMPLETED'),
+    expected: [
+      ['customer_funds_in_transit', 'USDC', '10'],
+      ['fx_conversion', 'USDC', '-10'],
+      ['fx_conversion', 'BRL', '53.73'],
+      ['pix_cash', 'BRL', '-52.92'],
+      ['platform_fee_revenue', 'BRL', '-0.27'],
+      ['merchant_fees_payable', 'BRL', '-0.54'],
+    ],
+  },
+  {
+    name: "SETTLEMENT: the merchant's payable fees move to its settlements",
+    postings: () => settlementPostings('2.50'),
+    expected: [
+      ['merchant_fees_payable', 'BRL', '2.5'],
+      ['merchant_settlements', 'BRL', '-2.5'],
     ],
   },
 ];
 
-describe('ledger posting recipes', () => {
-  it.each(TABLE)('$movement (received $received) posts its legs and balances', ({ movement, received, legs: expected }) => {
-    const postings = orderPostings(order, movement, received);
-    expect(legs(postings)).toEqual([...expected].sort());
+/** Sum per currency, computed here rather than by the code under test. */
+function sumsByCurrency(postings: Posting[]): Record<string, string> {
+  const sums: Record<string, ReturnType<typeof decimal>> = {};
+  for (const posting of postings) sums[posting.currency] = (sums[posting.currency] ?? decimal(0)).plus(posting.amount);
+  return Object.fromEntries(Object.entries(sums).map(([currency, sum]) => [currency, sum.toString()]));
+}
+
+describe('posting recipes', () => {
+  it('the table covers every order movement and the settlement', () => {
+    const movements: OrderMovement[] = ['PAYIN_PIX_RECEIVED', 'PAYIN_COMPLETED', 'PAYIN_REFUNDED', 'PAYOUT_DEPOSIT_RECEIVED', 'PAYOUT_COMPLETED'];
+    for (const kind of [...movements, 'SETTLEMENT']) expect(table.some((row) => row.name.startsWith(`${kind}:`) || row.name.startsWith(`${kind} `)), kind).toBe(true);
+  });
+
+  it.each(table.map((row) => [row.name, row] as const))('%s', (_name, row) => {
+    const postings = row.postings();
+    expect(postings.map((posting): Leg => [posting.account, posting.currency, posting.amount])).toEqual(row.expected);
+    // Never a zero leg.
+    for (const posting of postings) expect(decimal(posting.amount).isZero(), `${posting.account} ${posting.currency}`).toBe(false);
+  });
+
+  it.each(table.map((row) => [row.name, row] as const))('zero-sum per currency: %s', (_name, row) => {
+    const postings = row.postings();
+    const sums = sumsByCurrency(postings);
+    expect(Object.keys(sums).length).toBeGreaterThan(0);
+    for (const [currency, sum] of Object.entries(sums)) expect(sum, currency).toBe('0');
     expect(isBalanced(postings)).toBe(true);
   });
 
-  it('leaves out a zero leg (no merchant fee) and still balances', () => {
-    const postings = orderPostings({ ...order, merchant_fee_amount_brl: '0.00', net_amount_brl: '99.00' }, 'PAYIN_COMPLETED');
-    expect(postings.map((p) => p.account)).not.toContain('merchant_fees_payable');
-    expect(isBalanced(postings)).toBe(true);
-  });
-
-  it('settles fees payable into the merchant settlements account', () => {
-    expect(legs(settlementPostings('12.34'))).toEqual(['merchant_fees_payable BRL 12.34', 'merchant_settlements BRL -12.34']);
-  });
-
-  it('an unbalanced set is refused by the check the writer runs', () => {
-    expect(isBalanced([{ account: 'pix_cash', currency: 'BRL', amount: '1' }])).toBe(false);
+  it('the zero-sum check does fail: an order whose fees and net do not add up to its amount is unbalanced', () => {
+    const inconsistent = order({ ...payin, net_amount_brl: '246.24' });
+    const postings = orderPostings(inconsistent, 'PAYIN_COMPLETED');
+    expect(sumsByCurrency(postings)).toEqual({ BRL: '0.01', USDC: '0' });
+    expect(isBalanced(postings)).toBe(false);
     expect(isBalanced([{ account: 'pix_cash', currency: 'BRL', amount: '1' }, { account: 'token_treasury', currency: 'USDC', amount: '-1' }])).toBe(false);
+  });
+
+  it.each<[AccountCode, boolean]>([
+    ['merchant_fees_payable', true],
+    ['merchant_settlements', true],
+    ['pix_cash', false],
+    ['customer_funds_in_transit', false],
+    ['fx_conversion', false],
+    ['token_treasury', false],
+    ['platform_fee_revenue', false],
+  ])('%s is a merchant account: %s', (account, merchant) => {
+    expect(isMerchantAccount(account)).toBe(merchant);
   });
 });

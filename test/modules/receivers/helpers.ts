@@ -1,19 +1,41 @@
-import { type TestMerchant, createTestContext } from '../../helpers/app.ts';
-import { randomCpf } from '../../helpers/documents.ts';
+/**
+ * Receivers (the merchant's end customers), for their tests: calls as the file's merchant
+ * unless told otherwise, a receiver factory with the file's defaults, operator calls, the KYC
+ * submission every test sends, and the events a receiver's KYC decisions emit.
+ */
+import type { TestContext, TestMerchant } from '../../helpers/app.ts';
+import { type Json, type Method, adminHeaders, callAs, callAsAdmin, createReceiver as newReceiver } from '../../helpers/factories.ts';
 
-export type ReceiversFixture = Awaited<ReturnType<typeof createReceiversFixture>>;
+export { UNKNOWN_ID, SOLANA_WALLET as SOLANA_ADDRESS } from '../../helpers/factories.ts';
+export const admin = adminHeaders;
 
-/** A fresh test context with two merchants, and the calls the receivers tests make through the merchant API. */
-export async function createReceiversFixture() {
-  const ctx = await createTestContext();
-  const merchant = await ctx.createMerchant('Merchant A');
-  const other = await ctx.createMerchant('Merchant B');
-  const call = (method: 'GET' | 'POST' | 'PATCH' | 'PUT', url: string, payload?: unknown, who: TestMerchant = merchant) =>
-    ctx.app.inject({ method, url: `/api/v1${url}`, headers: who.headers, ...(payload === undefined ? {} : { payload: payload as object }) });
-  const createReceiver = async (body: Record<string, unknown> = {}, who: TestMerchant = merchant) => {
-    const response = await call('POST', '/receivers', { type: 'PF', document: randomCpf(), name: 'Maria Silva', email: 'maria@example.com', ...body }, who);
-    if (response.statusCode !== 201) throw new Error(response.body);
-    return response.json();
-  };
-  return { ctx, merchant, other, call, createReceiver };
+export const pfSubmission = {
+  birthDate: '1990-05-17',
+  motherName: 'Ana Silva',
+  documents: [
+    { type: 'ID_FRONT', reference: 's3://kyc/1' },
+    { type: 'SELFIE', reference: 's3://kyc/2' },
+  ],
+};
+
+/** Binds the calls to the file's context and its merchant (both created in beforeAll). */
+export function receiversFixture(getCtx: () => TestContext, getMerchant: () => TestMerchant) {
+  const call = (method: Exclude<Method, 'DELETE'>, url: string, payload?: unknown, who: TestMerchant = getMerchant()) => callAs(getCtx(), who, method, url, payload);
+
+  /** A PENDING PF receiver (Maria Silva, maria@example.com) with `body` on top. */
+  const createReceiver = (body: Json = {}, who: TestMerchant = getMerchant()): Promise<Json> => newReceiver(getCtx(), who, body);
+
+  /** POST /api/v1/admin{url} with the admin token. */
+  const adminCall = (url: string, payload?: object) => callAsAdmin(getCtx(), 'POST', url, payload);
+
+  /** The events recorded for this receiver, oldest first. */
+  const eventsFor = (receiverId: string) =>
+    getCtx()
+      .database.db.selectFrom('events')
+      .selectAll()
+      .where(({ eb }) => eb.ref('payload', '->>').key('receiverId' as never), '=', receiverId)
+      .orderBy('created_at')
+      .execute();
+
+  return { call, createReceiver, adminCall, eventsFor };
 }

@@ -1,30 +1,37 @@
+/**
+ * Receiver limits across merchants: another merchant's receiver is 404 to read or replace, and
+ * its limits stay as they were.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectErrorBody } from '../../helpers/app.ts';
-import { type ReceiversFixture, createReceiversFixture } from './helpers.ts';
+import { type TestContext, type TestMerchant, createTestContext, expectErrorBody } from '../../helpers/app.ts';
+import { receiversFixture } from './helpers.ts';
 
-const UNKNOWN_ID = '00000000-0000-7000-8000-000000000000';
+let ctx: TestContext;
+let merchant: TestMerchant;
+let other: TestMerchant;
+const { call, createReceiver } = receiversFixture(() => ctx, () => merchant);
 
-describe('receivers: limits security', () => {
-  let ctx: ReceiversFixture['ctx'];
-  let other: ReceiversFixture['other'];
-  let call: ReceiversFixture['call'];
-  let createReceiver: ReceiversFixture['createReceiver'];
+beforeAll(async () => {
+  ctx = await createTestContext();
+  merchant = await ctx.createMerchant('Merchant A');
+  other = await ctx.createMerchant('Merchant B');
+});
+afterAll(() => ctx?.close());
 
-  beforeAll(async () => {
-    ({ ctx, other, call, createReceiver } = await createReceiversFixture());
-  });
-  afterAll(() => ctx.close());
-
-  describe('limits', () => {
-    it('unknown or foreign receiver: 404 with the Error object', async () => {
-      const receiver = await createReceiver();
-      expect(expectErrorBody(await call('GET', `/receivers/${UNKNOWN_ID}/limits`), 404, 'NOT_FOUND').message).toBe('Receiver not found');
-      expectErrorBody(await call('GET', `/receivers/${receiver.id}/limits`, undefined, other), 404, 'NOT_FOUND');
-      expectErrorBody(
-        await call('PUT', `/receivers/${receiver.id}/limits`, { dailyLimitBrl: 1, dailyTransactionLimit: 1, nightTransactionsEnabled: true }, other),
-        404,
-        'NOT_FOUND',
-      );
+describe('limits', () => {
+  it('foreign receiver: 404 on GET and PUT, limits unchanged', async () => {
+    const receiver = await createReceiver();
+    expectErrorBody(await call('GET', `/receivers/${receiver.id}/limits`, undefined, other), 404, 'NOT_FOUND');
+    expectErrorBody(
+      await call('PUT', `/receivers/${receiver.id}/limits`, { dailyLimitBrl: 1, dailyTransactionLimit: 1, nightTransactionsEnabled: true }, other),
+      404,
+      'NOT_FOUND',
+    );
+    expect((await call('GET', `/receivers/${receiver.id}/limits`)).json()).toEqual({
+      receiverId: receiver.id,
+      dailyLimitBrl: null,
+      dailyTransactionLimit: null,
+      nightTransactionsEnabled: false,
     });
   });
 });

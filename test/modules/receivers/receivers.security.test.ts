@@ -1,35 +1,50 @@
+/**
+ * Receivers across merchants and without credentials: another merchant's receiver is 404 (not
+ * 403) to read or change, and stays unchanged; the routes need credentials.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectErrorBody } from '../../helpers/app.ts';
-import { type ReceiversFixture, createReceiversFixture } from './helpers.ts';
+import { type TestContext, type TestMerchant, createTestContext, expectErrorBody } from '../../helpers/app.ts';
+import { receiversFixture } from './helpers.ts';
 
-const UNKNOWN_ID = '00000000-0000-7000-8000-000000000000';
+let ctx: TestContext;
+let merchant: TestMerchant;
+let other: TestMerchant;
+const { call, createReceiver } = receiversFixture(() => ctx, () => merchant);
 
-describe('receivers: security', () => {
-  let ctx: ReceiversFixture['ctx'];
-  let other: ReceiversFixture['other'];
-  let call: ReceiversFixture['call'];
-  let createReceiver: ReceiversFixture['createReceiver'];
+beforeAll(async () => {
+  ctx = await createTestContext();
+  merchant = await ctx.createMerchant('Merchant A');
+  other = await ctx.createMerchant('Merchant B');
+});
+afterAll(() => ctx?.close());
 
-  beforeAll(async () => {
-    ({ ctx, other, call, createReceiver } = await createReceiversFixture());
-  });
-  afterAll(() => ctx.close());
-
-  describe('GET /receivers and /receivers/{id}', () => {
-    it('answers one receiver; unknown and foreign ids are 404, malformed 400', async () => {
-      const receiver = await createReceiver();
-      expect((await call('GET', `/receivers/${receiver.id}`)).json()).toEqual(receiver);
-      expectErrorBody(await call('GET', `/receivers/${UNKNOWN_ID}`), 404, 'NOT_FOUND');
-      expectErrorBody(await call('GET', `/receivers/${receiver.id}`, undefined, other), 404, 'NOT_FOUND');
-      expectErrorBody(await call('GET', '/receivers/not-a-uuid'), 400, 'VALIDATION_ERROR');
-    });
+describe('GET /receivers and /receivers/{id}', () => {
+  it('another merchant’s receiver is 404', async () => {
+    const receiver = await createReceiver();
+    expectErrorBody(await call('GET', `/receivers/${receiver.id}`, undefined, other), 404, 'NOT_FOUND');
   });
 
-  describe('PATCH /receivers/{id} (spec rules)', () => {
-    it('another merchant’s receiver is 404 and stays unchanged', async () => {
-      const receiver = await createReceiver();
-      expectErrorBody(await call('PATCH', `/receivers/${receiver.id}`, { name: 'Hijack' }, other), 404, 'NOT_FOUND');
-      expect((await call('GET', `/receivers/${receiver.id}`)).json().name).toBe(receiver.name);
-    });
+  it('without credentials the receiver routes are 401', async () => {
+    const receiver = await createReceiver();
+    for (const [method, url] of [
+      ['GET', '/receivers'],
+      ['POST', '/receivers'],
+      ['GET', `/receivers/${receiver.id}`],
+      ['PATCH', `/receivers/${receiver.id}`],
+      ['GET', `/receivers/${receiver.id}/limits`],
+      ['PUT', `/receivers/${receiver.id}/limits`],
+      ['POST', `/receivers/${receiver.id}/kyc`],
+    ] as const) {
+      expectErrorBody(await ctx.app.inject({ method, url: `/api/v1${url}`, ...(method === 'GET' ? {} : { payload: {} }) }), 401, 'UNAUTHORIZED');
+    }
+    expect((await call('GET', `/receivers/${receiver.id}`)).json()).toEqual(receiver);
+  });
+});
+
+describe('PATCH /receivers/{id} (spec rules)', () => {
+  it('another merchant’s receiver is 404 and stays unchanged', async () => {
+    const receiver = await createReceiver();
+    expectErrorBody(await call('PATCH', `/receivers/${receiver.id}`, { name: 'Hijack' }, other), 404, 'NOT_FOUND');
+    expect((await call('GET', `/receivers/${receiver.id}`)).json().name).toBe(receiver.name);
   });
 });

@@ -1,14 +1,15 @@
 /**
  * Test helpers for webhooks: a real HTTP receiver on 127.0.0.1 (port 0) that records every
- * request and answers from a script, a controllable clock, and Standard Webhooks verification.
+ * request and answers from a script, a controllable clock, Standard Webhooks verification, and
+ * the webhook API bound to a test file's context (webhooksFixture).
  */
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { vi } from 'vitest';
 import type { Clock } from '../../../src/lib/clock.ts';
-import { type TestMerchant, createTestContext } from '../../helpers/app.ts';
-import { randomCpf } from '../../helpers/documents.ts';
+import type { TestContext, TestMerchant } from '../../helpers/app.ts';
+import { type Json, callAs, createReceiver, createWebhookEndpoint, decideReceiverKyc } from '../../helpers/factories.ts';
 
 export interface ReceivedRequest {
   method: string;
@@ -108,54 +109,38 @@ export const SPEC_EVENTS = [
   'receiver.kyc_rejected',
 ];
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers, asserted field by field
-export type Json = Record<string, any>;
-
-export type WebhooksFixture = Awaited<ReturnType<typeof createWebhooksFixture>>;
-
 /**
- * A fresh test context (retries without delay) and the calls the webhooks route tests make; close()
- * stops every receiver started through newReceiver, then the context.
+ * The webhook API over a file's context: calls as a merchant, endpoints and receiver events
+ * from the factories, delivery passes run by hand, the delivery log, and loopback receivers
+ * closed by `closeReceivers()` in afterAll.
  */
-export async function createWebhooksFixture() {
-  const ctx = await createTestContext({ WEBHOOK_RETRY_SCHEDULE: '0,0' });
+export function webhooksFixture(getCtx: () => TestContext) {
   const receivers: Receiver[] = [];
-  const close = async () => {
-    await Promise.all(receivers.map((receiver) => receiver.close()));
-    await ctx.close();
-  };
 
   const newReceiver = async () => {
     const receiver = await startReceiver();
     receivers.push(receiver);
     return receiver;
   };
+  const closeReceivers = () => Promise.all(receivers.map((receiver) => receiver.close()));
 
-  const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, who: TestMerchant, payload?: unknown) =>
-    ctx.app.inject({ method, url: `/api/v1${url}`, headers: who.headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+  const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, who: TestMerchant, payload?: unknown) => callAs(getCtx(), who, method, url, payload);
 
-  const createEndpoint = async (who: TestMerchant, body: Record<string, unknown>) => {
-    const response = await call('POST', '/webhook/endpoints', who, body);
-    if (response.statusCode !== 201) throw new Error(response.body);
-    return response.json() as { id: string; secret: string; url: string; eventTypes: string[] | null };
-  };
+  const createEndpoint = (who: TestMerchant, body: Record<string, unknown>) => createWebhookEndpoint(getCtx(), who, body);
 
   /** A receiver (end customer) of the merchant, with its KYC decided in sandbox: emits receiver.kyc_*. */
   const decideKyc = async (who: TestMerchant, decision: 'APPROVE' | 'REJECT') => {
-    const created = await call('POST', '/receivers', who, { type: 'PF', document: randomCpf(), name: 'Maria Silva', email: 'maria@example.com' });
-    if (created.statusCode !== 201) throw new Error(created.body);
-    const receiverId = created.json().id as string;
-    const decided = await call('POST', `/sandbox/receivers/${receiverId}/kyc`, who, decision === 'APPROVE' ? { decision } : { decision, reason: 'Blurry selfie' });
-    if (decided.statusCode !== 200) throw new Error(decided.body);
-    return receiverId;
+    const created = await createReceiver(getCtx(), who);
+    await decideReceiverKyc(getCtx(), who, created.id, decision);
+    return created.id as string;
   };
 
-  const pass = () => ctx.app.services.webhooks.runDeliveryPass();
+  const pass = () => getCtx().app.services.webhooks.runDeliveryPass();
   const deliveries = async (who: TestMerchant, query = '') => {
     const response = await call('GET', `/webhook/deliveries${query}`, who);
     if (response.statusCode !== 200) throw new Error(response.body);
     return response.json() as { data: Json[]; total: number; page: number; limit: number };
   };
 
-  return { ctx, close, newReceiver, call, createEndpoint, decideKyc, pass, deliveries };
+  return { newReceiver, closeReceivers, call, createEndpoint, decideKyc, pass, deliveries };
 }

@@ -11,8 +11,13 @@ import type pg from 'pg';
 
 const MAX_PER_CONNECTION = 500;
 
-/** PostgreSQL's "cached plan must not change result type": a migration changed a table under a prepared statement. */
-const FEATURE_NOT_SUPPORTED = '0A000';
+/**
+ * Errors after which this connection's copy of the statement cannot be trusted: "cached plan
+ * must not change result type" (a migration changed a table under it), "prepared statement does
+ * not exist", and failures in the client before the query was sent (node-postgres closes the
+ * statement at the server but still counts it as parsed).
+ */
+const untrustedAfter = (err: { code?: string }) => err.code === undefined || err.code === '0A000' || err.code === '26000';
 
 type QueryArgs = [text: unknown, values?: unknown, callback?: unknown];
 
@@ -30,9 +35,8 @@ export function preparedStatements(client: pg.PoolClient): void {
       prepared.add(name);
     }
     return (plainQuery({ name, text, values }) as Promise<unknown>).catch((err: { code?: string }) => {
-      // The statement's table changed shape under it (a migration by a newer process): this
-      // query fails once, as it would have in its transaction anyway; later ones run unnamed.
-      if (err.code === FEATURE_NOT_SUPPORTED) stale.add(name);
+      // This query fails once, as it would have in its transaction anyway; later ones run unnamed.
+      if (untrustedAfter(err)) stale.add(name);
       throw err;
     });
   }) as typeof client.query;

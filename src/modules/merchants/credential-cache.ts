@@ -15,55 +15,70 @@ export interface CachedCredential {
   merchant: { name: string; status: 'ACTIVE' | 'DISABLED'; createdAt: string };
 }
 
-/** Unknown keys are not cached (a caller could fill memory with them); this bounds the rest. */
+/** Bounds memory: unknown keys are cached too (so a wrong key costs what a known one does), and a caller could send many. */
 const MAX_ENTRIES = 50_000;
 
 export function createCredentialCache(options: { ttlMs: number; now?: () => number }) {
   const now = options.now ?? (() => performance.now());
-  const byKey = new Map<string, { credential: CachedCredential; expiresAt: number }>();
+  const byKey = new Map<string, { credential: CachedCredential | null; expiresAt: number }>();
   const keyOfId = new Map<string, string>();
   const keyOfMerchant = new Map<string, string>();
 
-  const fresh = (entry: { credential: CachedCredential; expiresAt: number } | undefined) =>
+  // Bumped by every forget: a read that started before it must not be remembered after it
+  // (it may have seen the row before the revocation committed).
+  let generation = 0;
+  const fresh = (entry: { credential: CachedCredential | null; expiresAt: number } | undefined) =>
     entry && entry.expiresAt > now() ? entry.credential : undefined;
 
+  function store(keyId: string, credential: CachedCredential | null, readAt: number): void {
+    if (options.ttlMs <= 0 || readAt !== generation) return;
+    if (byKey.size >= MAX_ENTRIES) {
+      byKey.clear();
+      keyOfId.clear();
+      keyOfMerchant.clear();
+    }
+    byKey.set(keyId, { credential, expiresAt: now() + options.ttlMs });
+    if (credential) {
+      keyOfId.set(credential.id, keyId);
+      keyOfMerchant.set(credential.merchantId, keyId);
+    }
+  }
+
   return {
+    /** Taken before a database read; `remember` stores the result only if nothing was forgotten since. */
+    generation: () => generation,
+
+    /** A credential, `null` for a key id known not to exist, undefined when not cached. */
     byKey: (keyId: string) => fresh(byKey.get(keyId)),
 
-    byId(credentialId: string) {
+    byId(credentialId: string): CachedCredential | undefined {
       const keyId = keyOfId.get(credentialId);
-      return keyId === undefined ? undefined : fresh(byKey.get(keyId));
+      return (keyId === undefined ? undefined : fresh(byKey.get(keyId))) ?? undefined;
     },
 
     /** The merchant as a fresh entry of one of its credentials saw it. */
     merchant(merchantId: string) {
       const keyId = keyOfMerchant.get(merchantId);
       const credential = keyId === undefined ? undefined : fresh(byKey.get(keyId));
-      return credential?.merchantId === merchantId ? credential.merchant : undefined;
+      return credential && credential.merchantId === merchantId ? credential.merchant : undefined;
     },
 
-    remember(credential: CachedCredential): void {
-      if (options.ttlMs <= 0) return;
-      if (byKey.size >= MAX_ENTRIES) {
-        byKey.clear();
-        keyOfId.clear();
-        keyOfMerchant.clear();
-      }
-      byKey.set(credential.keyId, { credential, expiresAt: now() + options.ttlMs });
-      keyOfId.set(credential.id, credential.keyId);
-      keyOfMerchant.set(credential.merchantId, credential.keyId);
-    },
+    remember: (credential: CachedCredential, readAt: number) => store(credential.keyId, credential, readAt),
+
+    rememberAbsent: (keyId: string, readAt: number) => store(keyId, null, readAt),
 
     forgetCredential(credentialId: string): void {
+      generation++;
       const keyId = keyOfId.get(credentialId);
       if (keyId !== undefined) byKey.delete(keyId);
       keyOfId.delete(credentialId);
     },
 
     forgetMerchant(merchantId: string): void {
+      generation++;
       keyOfMerchant.delete(merchantId);
       for (const [keyId, entry] of byKey) {
-        if (entry.credential.merchantId !== merchantId) continue;
+        if (entry.credential?.merchantId !== merchantId) continue;
         byKey.delete(keyId);
         keyOfId.delete(entry.credential.id);
       }

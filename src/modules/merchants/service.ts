@@ -70,9 +70,13 @@ export function createMerchantsService(deps: MerchantsDeps) {
 
   async function credentialFor(by: { keyId: string } | { id: string }): Promise<CachedCredential | undefined> {
     const cached = 'keyId' in by ? cache.byKey(by.keyId) : cache.byId(by.id);
-    if (cached) return cached;
+    if (cached !== undefined) return cached ?? undefined;
+    const readAt = cache.generation();
     const row = await repo.findCredentialForAuth(db, by);
-    if (!row) return undefined;
+    if (!row) {
+      if ('keyId' in by) cache.rememberAbsent(by.keyId, readAt);
+      return undefined;
+    }
     const credential = {
       id: row.id,
       keyId: row.key_id,
@@ -82,7 +86,7 @@ export function createMerchantsService(deps: MerchantsDeps) {
       merchantActive: row.merchant_status === 'ACTIVE',
       merchant: { name: row.merchant_name, status: row.merchant_status, createdAt: row.merchant_created_at.toISOString() },
     };
-    cache.remember(credential);
+    cache.remember(credential, readAt);
     return credential;
   }
 

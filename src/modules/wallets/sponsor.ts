@@ -9,6 +9,7 @@ import {
   type Blockhash,
   compileTransaction,
   getBase58Encoder,
+  getShortU16Decoder,
   decompileTransactionMessage,
   getCompiledTransactionMessageDecoder,
   setTransactionMessageFeePayer,
@@ -48,13 +49,15 @@ export function rewriteForSponsor(decoded: DecodedTransaction, sponsor: string, 
 /**
  * The same message with its recent blockhash replaced in place and every signature cleared.
  * Layout (legacy and v0): [0x80 | version, v0 only] [3 header bytes] [compact-u16 key count]
- * [32 × keys] [32-byte blockhash] ...
+ * [32 × keys] [32-byte blockhash] ... The key count is read with the decoder that read the message,
+ * so a count written in more bytes than it needs still finds the blockhash where kit found it.
  */
 function withBlockhash(decoded: DecodedTransaction, blockhash: string): Transaction {
-  const keys = decoded.view.staticAccounts.length;
-  const offset = (decoded.view.version === 0 ? 1 : 0) + 3 + (keys < 0x80 ? 1 : 2) + 32 * keys;
   const messageBytes = new Uint8Array(decoded.transaction.messageBytes);
-  messageBytes.set(getBase58Encoder().encode(blockhash), offset);
+  const [keys, keysStart] = getShortU16Decoder().read(messageBytes, (decoded.view.version === 0 ? 1 : 0) + 3);
+  const blockhashBytes = getBase58Encoder().encode(blockhash);
+  if (keys !== decoded.view.staticAccounts.length || blockhashBytes.length !== 32) throw new Error('unexpected message layout');
+  messageBytes.set(blockhashBytes, keysStart + 32 * keys);
   const signatures = Object.fromEntries(Object.keys(decoded.transaction.signatures).map((signer) => [signer, null]));
   return { messageBytes: messageBytes as unknown as Transaction['messageBytes'], signatures } as Transaction;
 }

@@ -21,7 +21,7 @@ describe('credential cache', () => {
   it('answers by key and by id until the TTL passes', () => {
     let now = 0;
     const cache = createCredentialCache({ ttlMs: 5000, now: () => now });
-    cache.remember(credential());
+    cache.remember(credential(), cache.generation());
     expect(cache.byKey('mk_1')?.id).toBe('c1');
     expect(cache.byId('c1')?.keyId).toBe('mk_1');
     now = 4999;
@@ -33,9 +33,9 @@ describe('credential cache', () => {
 
   it('forgets one credential, or every credential of a merchant', () => {
     const cache = createCredentialCache({ ttlMs: 5000, now: () => 0 });
-    cache.remember(credential());
-    cache.remember(credential({ id: 'c2', keyId: 'mk_2' }));
-    cache.remember(credential({ id: 'c3', keyId: 'mk_3', merchantId: 'm2' }));
+    cache.remember(credential(), cache.generation());
+    cache.remember(credential({ id: 'c2', keyId: 'mk_2' }), cache.generation());
+    cache.remember(credential({ id: 'c3', keyId: 'mk_3', merchantId: 'm2' }), cache.generation());
     cache.forgetCredential('c1');
     expect(cache.byKey('mk_1')).toBeUndefined();
     expect(cache.byKey('mk_2')).toBeDefined();
@@ -46,9 +46,30 @@ describe('credential cache', () => {
     expect(cache.merchant('m2')?.name).toBe('M');
   });
 
+  it('does not remember a read that started before a revocation or disable (it may predate the commit)', () => {
+    const cache = createCredentialCache({ ttlMs: 5000, now: () => 0 });
+    const readAt = cache.generation();
+    cache.forgetCredential('c1');
+    cache.remember(credential(), readAt);
+    expect(cache.byKey('mk_1')).toBeUndefined();
+    const later = cache.generation();
+    cache.forgetMerchant('m9');
+    cache.remember(credential(), later);
+    expect(cache.byKey('mk_1')).toBeUndefined();
+    cache.remember(credential(), cache.generation());
+    expect(cache.byKey('mk_1')?.id).toBe('c1');
+  });
+
+  it('remembers that a key id does not exist, so an unknown key costs what a known one does', () => {
+    const cache = createCredentialCache({ ttlMs: 5000, now: () => 0 });
+    cache.rememberAbsent('mk_unknown', cache.generation());
+    expect(cache.byKey('mk_unknown')).toBeNull();
+    expect(cache.byKey('mk_other')).toBeUndefined();
+  });
+
   it('keeps nothing with a TTL of 0', () => {
     const cache = createCredentialCache({ ttlMs: 0, now: () => 0 });
-    cache.remember(credential());
+    cache.remember(credential(), cache.generation());
     expect(cache.byKey('mk_1')).toBeUndefined();
   });
 });

@@ -8,6 +8,7 @@ import {
   compileTransaction,
   decompileTransactionMessage,
   getCompiledTransactionMessageDecoder,
+  getTransactionEncoder,
   setTransactionMessageFeePayer,
   setTransactionMessageLifetimeUsingBlockhash,
 } from '@solana/kit';
@@ -45,6 +46,23 @@ describe('rewriteForSponsor', () => {
       expect(rewritten.view).toEqual(decoded.view);
     });
   }
+
+  it('finds the blockhash after a key count written in more bytes than it needs', () => {
+    const sponsor = newAddress();
+    const managed = newAddress();
+    const blockhash = newAddress();
+    const minimal = decodeTransaction(decodeBase64(buildTransaction(sponsor, [memo(managed, 'x')], 'legacy')));
+    const bytes = new Uint8Array(minimal.transaction.messageBytes);
+    // Legacy: 3 header bytes, then the count; rewrite it as two bytes (count | 0x80, 0x00).
+    const padded = new Uint8Array([...bytes.slice(0, 3), bytes[3]! | 0x80, 0, ...bytes.slice(4)]);
+    const wire = getTransactionEncoder().encode({ ...minimal.transaction, messageBytes: padded as never });
+    const decoded = decodeTransaction(new Uint8Array(wire));
+    expect(decoded.view.staticAccounts).toEqual(minimal.view.staticAccounts);
+    const rewritten = rewriteForSponsor(decoded, sponsor, { blockhash, lastValidBlockHeight: 1n });
+    const reread = getCompiledTransactionMessageDecoder().decode(rewritten.transaction.messageBytes);
+    expect(reread.lifetimeToken).toBe(blockhash);
+    expect(reread.staticAccounts.map(String)).toEqual(minimal.view.staticAccounts);
+  });
 
   it('with another fee payer, recompiles with the sponsor as account 0', () => {
     const sponsor = newAddress();

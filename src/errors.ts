@@ -45,6 +45,6 @@ export class AppError extends Error {
 
 export const notFound = (what: string): AppError => new AppError('NOT_FOUND', `${what} not found`);
 
-/** A 400 for one bad body field: `details` names it (`body.amountBrl`), the message reads without the prefix. */
+/** A 400 for one bad field: `details` names it (`body.amountBrl`, `querystring.page`), the message reads without the prefix. */
 export const invalidField = (field: string, problem: string): AppError =>
-  new AppError('VALIDATION_ERROR', `${field.replace(/^body\./, '')} ${problem}`, { [field]: problem });
+  new AppError('VALIDATION_ERROR', `${field.replace(/^(body|querystring|params)\./, '')} ${problem}`, { [field]: problem });

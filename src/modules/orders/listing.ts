@@ -5,12 +5,11 @@
  */
 import type { Static } from 'typebox';
 import type { Db } from '../../db/database.ts';
-import { AppError } from '../../errors.ts';
+import { invalidField } from '../../errors.ts';
 import { type ListFilters, type ListedOrder, type PagePosition, listingRepo as repo } from './listing-repo.ts';
 import type { OrderListQuery } from './schemas.ts';
 import { type Order, toOrder } from './view.ts';
 
-const invalid = (field: string, problem: string) => new AppError('VALIDATION_ERROR', `${field.replace(/^querystring\./, '')} ${problem}`, { [field]: problem });
 
 function toListedOrder(row: ListedOrder): Order {
   const transactions = row.transactions.map((tx) => ({ ...tx, order_id: row.id, created_at: new Date(tx.created_at), updated_at: new Date(tx.created_at) }));
@@ -22,10 +21,10 @@ export function createOrderListing(deps: { db: Db }) {
 
   function positionOf(query: Static<typeof OrderListQuery>): PagePosition {
     const { page, limit, startingAfter, endingBefore } = query;
-    if (startingAfter !== undefined && endingBefore !== undefined) throw invalid('querystring.endingBefore', 'cannot be combined with startingAfter');
+    if (startingAfter !== undefined && endingBefore !== undefined) throw invalidField('querystring.endingBefore', 'cannot be combined with startingAfter');
     const cursor = startingAfter ?? endingBefore;
     if (cursor === undefined) return { offset: (page - 1) * limit };
-    if (page !== 1) throw invalid('querystring.page', 'cannot be combined with startingAfter or endingBefore');
+    if (page !== 1) throw invalidField('querystring.page', 'cannot be combined with startingAfter or endingBefore');
     return startingAfter !== undefined ? { startingAfter } : { endingBefore: endingBefore! };
   }
 
@@ -39,7 +38,7 @@ export function createOrderListing(deps: { db: Db }) {
       if (rows.length === 0) {
         const cursor = 'startingAfter' in position ? position.startingAfter : 'endingBefore' in position ? position.endingBefore : undefined;
         if (cursor !== undefined && !(await repo.cursorExists(db, merchantId, cursor))) {
-          throw invalid('startingAfter' in position ? 'querystring.startingAfter' : 'querystring.endingBefore', 'is not an order of this merchant');
+          throw invalidField('startingAfter' in position ? 'querystring.startingAfter' : 'querystring.endingBefore', 'is not an order of this merchant');
         }
         return { data: [], total: await repo.total(db, merchantId, filters as ListFilters), page, limit, hasMore: false };
       }

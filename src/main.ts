@@ -4,6 +4,7 @@
  */
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { createInProcessNotifications, createPostgresNotifications } from './db/notifications.ts';
 import { openConfiguredDatabase } from './db/open-configured.ts';
 import { createMetrics } from './http/metrics.ts';
 import { createLogger } from './logger.ts';
@@ -40,7 +41,11 @@ async function main(): Promise<void> {
       ? 'embedded PGlite database ready (not crash-durable: set DATABASE_URL for production)'
       : 'PostgreSQL database ready',
   );
-  const services = await createServices({ config, db: database.db, clock: systemClock });
+  // Wake-ups between processes: LISTEN/NOTIFY on PostgreSQL; the embedded database has one process.
+  const notifications = config.databaseUrl
+    ? createPostgresNotifications({ url: config.databaseUrl, log: log.child({ component: 'notifications' }) })
+    : createInProcessNotifications({ log });
+  const services = await createServices({ config, db: database.db, clock: systemClock, notifications });
   if (database.driver === 'pglite') await seedDemoMerchant(services.merchants, config.dataDir, log);
 
   // One registry for the process: with both roles here, /metrics shows the worker's metrics too.
@@ -63,6 +68,7 @@ async function main(): Promise<void> {
     try {
       await app?.close();
       await worker?.stop();
+      await notifications.close();
       await database.close();
       log.info('shutdown complete');
       process.exit(0);

@@ -5,7 +5,9 @@
 import { createAdapters } from './adapters/index.ts';
 import { createLiteSvmSandbox } from './adapters/chain/litesvm-sandbox.ts';
 import { createSolanaRpcChain } from './adapters/chain/solana-rpc.ts';
+import { forwardCommitSignals } from './db/commit-signals.ts';
 import type { Db } from './db/database.ts';
+import { createInProcessNotifications, type Notifications } from './db/notifications.ts';
 import type { Clock } from './lib/clock.ts';
 import { createIdempotencyStore } from './http/idempotency.ts';
 import { createAuthService } from './modules/auth/service.ts';
@@ -32,9 +34,14 @@ export interface ServiceDeps {
   config: RuntimeConfig;
   db: Db;
   clock: Clock;
+  /** The process's notifications hub (main.ts: LISTEN/NOTIFY on PostgreSQL); in-process when not given. */
+  notifications?: Notifications;
 }
 
-export async function createServices({ config, db, clock }: ServiceDeps) {
+export async function createServices({ config, db, clock, ...deps }: ServiceDeps) {
+  const notifications = deps.notifications ?? createInProcessNotifications();
+  // What transactions signal (an event recorded, an order step due) is published once they commit.
+  forwardCommitSignals(db, (channel, payload) => notifications.publish(channel, payload));
   const feeTiers = createFeeTiersService({ db, settings: config.feeTiers });
   const merchants = createMerchantsService({
     db,
@@ -90,7 +97,7 @@ export async function createServices({ config, db, clock }: ServiceDeps) {
     secretKey: config.webhookSecretKey,
     events: [...orderEventDefinitions(config.pixProvider), ...receiverEventDefinitions()],
   });
-  return { merchants, auth, feeTiers, receivers, idempotency, webhooks, adapters, quotes, orders, orderListing, orderNotifications, orderSteps, sandbox, ledger, clock, wallets };
+  return { notifications, merchants, auth, feeTiers, receivers, idempotency, webhooks, adapters, quotes, orders, orderListing, orderNotifications, orderSteps, sandbox, ledger, clock, wallets };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

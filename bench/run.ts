@@ -21,8 +21,23 @@ import { dropPgbenchTables, type PgbenchFigures, preparePgbench, runPgbench } fr
 import { type Child, freePort, startNode, stopChild, waitHealthy } from './lib/process.ts';
 import { memoTransactions } from './lib/wallet.ts';
 import { benchCnpj, type WebhookFigures, webhookFanOut } from './lib/webhooks.ts';
+import { type DeliveryFigures, type PipelineFigures, ReceiverFarm, deliverBacklog, deliverSteady, payinToCompleted, registerEndpoints } from './lib/worker-bench.ts';
 
-const SCENARIOS = ['get-orders-10k', 'get-orders-1m', 'get-orders-1m-deep', 'auth-key', 'auth-bearer', 'payin', 'sign-and-send', 'webhooks'] as const;
+const SCENARIOS = [
+  'get-orders-10k',
+  'get-orders-1m',
+  'get-orders-1m-deep',
+  'auth-key',
+  'auth-bearer',
+  'payin',
+  'sign-and-send',
+  'webhooks',
+  'webhooks-one',
+  'webhooks-many',
+  'webhooks-latency',
+  'webhooks-hang',
+  'payin-to-completed',
+] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -70,6 +85,8 @@ const log = (message: string) => console.log(`[bench ${new Date().toISOString().
 type ScenarioResult =
   | ({ kind: 'load'; route: string; ratios: { requestsPerSecond: number; p99: number; peakRss: number } } & LoadFigures)
   | ({ kind: 'webhooks' } & WebhookFigures)
+  | ({ kind: 'delivery' } & DeliveryFigures)
+  | ({ kind: 'pipeline' } & PipelineFigures)
   | { kind: 'skipped'; reason: string };
 
 interface Results {
@@ -239,6 +256,60 @@ async function main(): Promise<void> {
     results.scenarios.webhooks = { kind: 'webhooks', ...figures };
     log(`webhooks: ${figures.delivered}/${figures.events} delivered, ${figures.deliveriesPerSecond}/s, p99 ${figures.p99Ms} ms from state change${figures.timedOut ? ' (timed out)' : ''}`);
   }
+  await workerScenarios(base, databaseUrl, cliEnv, api);
+}
+
+/** Issue 13: the event-driven worker (bench/lib/worker-bench.ts). Each webhook scenario has its own merchants and receivers. */
+async function workerScenarios(base: string, databaseUrl: string, cliEnv: NodeJS.ProcessEnv, api: Api): Promise<void> {
+  const events = Number(process.env.BENCH_WEBHOOK_BACKLOG ?? 10_000);
+  const report = (name: Scenario, figures: DeliveryFigures) => {
+    results.scenarios[name] = { kind: 'delivery', ...figures };
+    log(`${name}: ${figures.delivered}/${figures.expected} delivered, ${figures.deliveriesPerSecond}/s, p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms from state change${figures.timedOut ? ' (timed out)' : ''}`);
+  };
+  const merchantWith = async (name: string, urls: string[]) => {
+    const credentials = await createMerchant(name, cliEnv);
+    await registerEndpoints(new Api(base, credentials), urls);
+    return { merchantId: credentials.merchantId, endpoints: urls.length };
+  };
+  if (selected.has('webhooks-one')) {
+    const farm = new ReceiverFarm();
+    const merchant = await merchantWith('Bench Hooks One', await farm.start(1));
+    log(`webhooks-one: a backlog of ${events} events to one endpoint`);
+    report('webhooks-one', await deliverBacklog(databaseUrl, farm, [merchant], events, `${events} events → 1 endpoint`, webhookWaitSeconds));
+    await farm.close();
+  }
+  if (selected.has('webhooks-many')) {
+    const farm = new ReceiverFarm();
+    const urls = await farm.start(50);
+    const merchants = [await merchantWith('Bench Hooks Many A', urls.slice(0, 20)), await merchantWith('Bench Hooks Many B', urls.slice(20, 40)), await merchantWith('Bench Hooks Many C', urls.slice(40))];
+    const perMerchant = Math.ceil(events / 50);
+    log(`webhooks-many: ${perMerchant} events per merchant → 50 endpoints (${perMerchant * 50} deliveries)`);
+    report('webhooks-many', await deliverBacklog(databaseUrl, farm, merchants, perMerchant, `${perMerchant * 3} events → 50 endpoints`, webhookWaitSeconds));
+    await farm.close();
+  }
+  const steady = { perSecond: 500, seconds: Number(process.env.BENCH_STEADY_SECONDS ?? 10), waitSeconds: 30 };
+  if (selected.has('webhooks-latency')) {
+    const farm = new ReceiverFarm();
+    const merchant = await merchantWith('Bench Hooks Steady', await farm.start(1));
+    log(`webhooks-latency: ${steady.perSecond} events/s for ${steady.seconds} s to one endpoint`);
+    report('webhooks-latency', await deliverSteady(databaseUrl, farm, merchant.merchantId, { ...steady, label: `${steady.perSecond} events/s → 1 endpoint` }));
+    await farm.close();
+  }
+  if (selected.has('webhooks-hang')) {
+    const farm = new ReceiverFarm();
+    const hanging = new ReceiverFarm();
+    const merchant = await merchantWith('Bench Hooks Beside A Hang', await farm.start(1));
+    const stuck = await merchantWith('Bench Hooks Hanging', await hanging.start(1, { hang: true }));
+    log(`webhooks-hang: ${steady.perSecond} events/s to a healthy endpoint, 100/s to one that never answers`);
+    report('webhooks-hang', await deliverSteady(databaseUrl, farm, merchant.merchantId, { ...steady, label: `${steady.perSecond} events/s → 1 endpoint, beside one hanging`, alsoTo: { merchantId: stuck.merchantId, perSecond: 100 } }));
+    await farm.close();
+    await hanging.close();
+  }
+  if (selected.has('payin-to-completed')) {
+    const figures = await payinToCompleted(api, databaseUrl, { orders: Number(process.env.BENCH_PIPELINE_ORDERS ?? 1000), perSecond: 100, waitSeconds: 60, log });
+    results.scenarios['payin-to-completed'] = { kind: 'pipeline', ...figures };
+    log(`payin-to-completed: ${figures.completed}/${figures.orders} completed, notifications at ${figures.notificationsPerSecond}/s, p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms${figures.timedOut ? ' (timed out)' : ''}`);
+  }
 }
 
 async function signAndSend(api: Api, base: string, pid: number): Promise<void> {
@@ -347,7 +418,19 @@ function evaluateTargets(): void {
     add('webhook deliveries ≥ 2,000/s', `${hooks.deliveriesPerSecond}/s`, hooks.deliveriesPerSecond >= 2000);
     add('webhook p99 state change → delivery < 100 ms', `${hooks.p99Ms} ms`, hooks.p99Ms < 100);
   }
-  const rss = Object.values(s).flatMap((r) => (r && r.kind !== 'skipped' ? [r.peakRssMb] : []));
+  const one = s['webhooks-one'];
+  if (one?.kind === 'delivery') add('webhooks-one: ≥ 2,000 deliveries/s to one endpoint', `${one.deliveriesPerSecond}/s`, one.deliveriesPerSecond >= 2000 && !one.timedOut);
+  const many = s['webhooks-many'];
+  if (many?.kind === 'delivery') add('webhooks-many: ≥ 2,000 deliveries/s over 50 endpoints', `${many.deliveriesPerSecond}/s`, many.deliveriesPerSecond >= 2000 && !many.timedOut);
+  const steady = s['webhooks-latency'];
+  if (steady?.kind === 'delivery') add('p99 state change → delivery at 500 events/s < 100 ms', `${steady.p99Ms} ms`, steady.p99Ms < 100 && !steady.timedOut);
+  const hang = s['webhooks-hang'];
+  if (hang?.kind === 'delivery' && steady?.kind === 'delivery') {
+    add('webhooks-hang: the others\' p99 within 20 % of the run without the hang', `${hang.p99Ms} ms vs ${steady.p99Ms} ms`, hang.p99Ms <= steady.p99Ms * 1.2 && !hang.timedOut);
+  }
+  const pipeline = s['payin-to-completed'];
+  if (pipeline?.kind === 'pipeline') add('payin-to-completed at 100 orders/s: p99 < 250 ms', `${pipeline.p99Ms} ms`, pipeline.p99Ms < 250 && !pipeline.timedOut);
+  const rss = Object.values(s).flatMap((r) => (r && 'peakRssMb' in r ? [r.peakRssMb] : []));
   if (rss.length > 0) add('RSS < 250 MB under load (every scenario)', `${Math.max(...rss)} MB peak`, Math.max(...rss) < 250);
   if (results.coldStart.migratedDatabaseMs !== undefined) {
     add('cold start to healthy < 3 s on PostgreSQL', `${results.coldStart.migratedDatabaseMs} ms (migrated DB); ${results.coldStart.freshDatabaseMs} ms (fresh DB, migrations)`, results.coldStart.migratedDatabaseMs < 3000);
@@ -372,6 +455,10 @@ function markdown(): string {
       lines.push(
         `| webhooks: ${r.delivered}/${r.events} deliveries (state change → receipt) | ${r.deliveriesPerSecond} deliveries/s | ${base ? (r.deliveriesPerSecond / base.requestsPerSecond).toFixed(3) : ''} | ${r.p50Ms} | ${r.p99Ms} | ${r.maxMs} | ${r.timedOut ? 'timed out' : 0} | ${r.duplicates} dup | ${r.peakRssMb} |`,
       );
+    } else if (r.kind === 'delivery') {
+      lines.push(`| ${name}: ${r.delivered}/${r.expected} deliveries, ${r.label} | ${r.deliveriesPerSecond} deliveries/s | | ${r.p50Ms} | ${r.p99Ms} | ${r.maxMs} | ${r.timedOut ? 'timed out' : 0} | ${r.duplicates} dup | |`);
+    } else if (r.kind === 'pipeline') {
+      lines.push(`| ${name}: ${r.completed}/${r.orders} orders, PIX notification → COMPLETED | ${r.notificationsPerSecond} notifications/s | | ${r.p50Ms} | ${r.p99Ms} | ${r.maxMs} | ${r.timedOut ? 'timed out' : 0} | | |`);
     } else {
       lines.push(`| ${name} | skipped: ${r.reason} | | | | | | | |`);
     }

@@ -4,17 +4,25 @@
 import { idempotencyCleanupJob } from './http/idempotency.ts';
 import type { Metrics } from './http/metrics.ts';
 import { settlementJob } from './modules/ledger/job.ts';
-import { webhookDeliveryJob } from './modules/webhooks/job.ts';
+import { webhookDeliveryJob, webhookMaintenanceJob } from './modules/webhooks/job.ts';
+import type { DispatcherLog } from './modules/webhooks/dispatcher.ts';
 import type { RuntimeConfig } from './runtime-config.ts';
 import type { Services } from './services.ts';
 import type { WorkerJob } from './lib/worker-job.ts';
+import { ORDER_STEPS_CHANNEL } from './modules/orders/transitions.ts';
 
 /** `metrics`: the process's one registry, shared with the api role when both run here. */
-export function createWorkerJobs(services: Services, config: RuntimeConfig, metrics: Metrics): WorkerJob[] {
+export function createWorkerJobs(services: Services, config: RuntimeConfig, metrics: Metrics, log?: DispatcherLog): WorkerJob[] {
   return [
     idempotencyCleanupJob(services.idempotency, { ttlHours: config.idempotencyKeyTtlHours }),
-    webhookDeliveryJob(services.webhooks, config.webhooks, metrics),
-    { name: 'order-steps', intervalMs: config.orders.workerIntervalMs, run: () => services.orderSteps.runDuePass().then(() => undefined) },
+    webhookDeliveryJob(services.webhooks, config.webhooks, metrics, log),
+    webhookMaintenanceJob(services.webhooks),
+    {
+      name: 'order-steps',
+      intervalMs: config.orders.workerIntervalMs,
+      wakeOn: [ORDER_STEPS_CHANNEL],
+      run: () => services.orderSteps.runDuePass().then(() => undefined),
+    },
     ...(config.settlements.enabled ? [settlementJob(services.ledger, config.settlements.timeOfDay, services.clock)] : []),
     ...(config.sandboxEnabled
       ? [{ name: 'sandbox-banks', intervalMs: config.orders.workerIntervalMs, run: () => services.sandbox.settlePass() }]

@@ -52,7 +52,7 @@ async function main(): Promise<void> {
   const metrics = createMetrics();
   const app = config.roles.includes('api') ? await buildApp({ config, db: database.db, logger: log, services, metrics }) : undefined;
   const worker = config.roles.includes('worker')
-    ? startWorker(createWorkerJobs(services, config, metrics), log.child({ role: 'worker' }))
+    ? startWorker(createWorkerJobs(services, config, metrics, log.child({ role: 'worker' })), log.child({ role: 'worker' }), notifications)
     : undefined;
 
   let shuttingDown = false;
@@ -68,6 +68,7 @@ async function main(): Promise<void> {
     try {
       await app?.close();
       await worker?.stop();
+      await services.webhooks.close();
       await notifications.close();
       await database.close();
       log.info('shutdown complete');

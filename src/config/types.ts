@@ -114,7 +114,7 @@ export interface WebhookSettings {
   allowHttp: boolean;
   /** Private, shared (CGNAT), link-local, unique-local and loopback targets are permitted. */
   allowPrivateTargets: boolean;
-  /** Pause between delivery passes of the worker. */
+  /** The delivery worker's fallback sweep; notifications wake it at once. */
   workerIntervalMs: number;
   /** Attempts in flight at once per worker process. */
   concurrency: number;
@@ -122,6 +122,12 @@ export interface WebhookSettings {
   perEndpointConcurrency: number;
   /** How long a claim lasts: a delivery whose worker died is retried once its lease has passed. */
   claimLeaseMs: number;
+  /** An endpoint failing this many days is disabled (0: never). */
+  disableAfterDays: number;
+  /** Days a finished delivery and its attempts are kept. */
+  deliveryRetentionDays: number;
+  /** Days an event is kept (once none of its deliveries is left). */
+  eventRetentionDays: number;
 }
 
 export interface PixSettings {

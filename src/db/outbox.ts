@@ -1,11 +1,16 @@
 /**
  * The transactional outbox. A state change records its event with `recordEvent(trx, ...)` inside
  * its own transaction, so the change and its notification commit together or not at all.
- * Delivery to merchants' endpoints reads these rows afterwards.
+ * Delivery to merchants' endpoints reads these rows afterwards; the commit signals
+ * `OUTBOX_CHANNEL`, which wakes the workers that fan events out.
  */
 import type { TObject } from 'typebox';
+import { signalAfterCommit } from './commit-signals.ts';
 import type { Trx } from './database.ts';
 import { newId } from '../lib/ids.ts';
+
+/** Published after every commit that recorded an event (the one place events are written). */
+export const OUTBOX_CHANNEL = 'outbox_events';
 
 export interface OutboxEvent {
   merchantId: string;
@@ -32,6 +37,7 @@ export async function recordEvent(trx: Trx, event: OutboxEvent): Promise<Recorde
     })
     .returning(['id', 'created_at'])
     .executeTakeFirstOrThrow();
+  signalAfterCommit(trx, OUTBOX_CHANNEL);
   return { id: row.id, createdAt: row.created_at };
 }
 

@@ -4,7 +4,15 @@
  */
 export interface WorkerJob {
   name: string;
+  /** The fallback sweep: the longest the job waits between passes when nothing wakes it. */
   intervalMs: number;
+  /**
+   * Notification channels that run a pass at once (a committed event, a step now due). A wake-up
+   * during a pass runs another pass right after it, so nothing published is missed.
+   */
+  wakeOn?: string[];
   /** One pass over the work that is due; errors are logged and the next pass retries. */
   run(signal: AbortSignal): Promise<void>;
+  /** After the last pass, when the worker stops: waits for work the job still has in flight. */
+  drain?(): Promise<void>;
 }

@@ -27,6 +27,8 @@ export interface StepsDeps {
   chain: ChainAdapter;
   /** How long a worker may hold an order before another may take it over. */
   leaseMs?: number;
+  /** Orders whose steps run at once in one pass (each uses a connection while it writes). */
+  parallelSteps?: number;
 }
 
 /** A step that must simply wait (e.g. a transfer not yet confirmed), not a failure. */
@@ -158,17 +160,28 @@ export function createOrderSteps(deps: StepsDeps) {
     await repo.backOff(db, order, { attempts, at: new Date(clock.now().getTime() + retryDelayMs(err, attempts)) });
   }
 
-  /** One pass of the worker: expire what is due, then run due steps. Returns how many it touched. */
-  async function runDuePass(batch = 50): Promise<number> {
+  async function stepOrBackOff(order: OrderRow): Promise<void> {
+    try {
+      await runStep(order);
+    } catch (err) {
+      await backOff(order, err);
+    }
+  }
+
+  /**
+   * One pass of the worker: expire what is due, then run due steps, up to `parallel` orders at a
+   * time (each order is claimed by one worker, so their steps are independent). A step that makes
+   * the next one due signals it after its commit, which wakes the worker for the next pass at once.
+   * Returns how many orders it touched.
+   */
+  async function runDuePass(batch = 50, parallel = deps.parallelSteps ?? 8): Promise<number> {
     const expired = await expireDue(batch);
     const claimed = await repo.claimDueSteps(db, clock.now(), batch, leaseMs);
-    for (const order of claimed) {
-      try {
-        await runStep(order);
-      } catch (err) {
-        await backOff(order, err);
-      }
-    }
+    let next = 0;
+    const lane = async () => {
+      while (next < claimed.length) await stepOrBackOff(claimed[next++]!);
+    };
+    await Promise.all(Array.from({ length: Math.min(parallel, claimed.length) }, lane));
     return expired + claimed.length;
   }
 

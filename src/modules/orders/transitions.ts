@@ -4,6 +4,7 @@
  * guard, bookkeeping, ledger entry and event, in the caller's transaction.
  */
 import type { Updateable } from 'kysely';
+import { signalAfterCommit } from '../../db/commit-signals.ts';
 import type { Trx } from '../../db/database.ts';
 import { recordEvent } from '../../db/outbox.ts';
 import type { OrderRow, OrderTransactionType, OrdersTable, StoredOrderStatus } from './tables.ts';
@@ -39,6 +40,9 @@ export interface Effects {
 /** A PAYIN that cannot complete after its PIX arrived is refunded (spec: order.refunding). */
 export const refundingEvent = (reason: string) => ({ name: 'order.refunding', status: 'REFUNDING' as const, fields: { failureReason: reason } });
 
+/** Published after a transition that left a step due at once: workers run it without waiting for their sweep. */
+export const ORDER_STEPS_CHANNEL = 'order_steps';
+
 export interface TransitionContext {
   clock: Clock;
   ledger: Pick<LedgerService, 'postOrderMovement'>;
@@ -70,6 +74,7 @@ export async function applyTransition(trx: Trx, ctx: TransitionContext, order: O
     now,
   );
   if (!updated) return undefined;
+  if (effects.nextStepAt && effects.nextStepAt.getTime() <= now.getTime()) signalAfterCommit(trx, ORDER_STEPS_CHANNEL);
   if (releasesLimit) {
     await repo.releaseDailyUsage(trx, { receiverId: order.receiver_id, day: order.limit_day, amountBrl: order.amount_brl });
   }

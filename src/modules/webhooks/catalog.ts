@@ -21,6 +21,43 @@ export const WEBHOOK_TEST: EventDefinition = {
   }),
 };
 
+/** Why the platform disabled an endpoint. */
+export type DisableReason = 'GONE' | 'FAILING';
+
+export const WEBHOOK_ENDPOINT_DISABLED: EventDefinition = {
+  name: 'webhook.endpoint_disabled',
+  category: 'webhook',
+  orderTypes: null,
+  status: null,
+  statusField: null,
+  description:
+    'The platform disabled one of your endpoints: it answered 410 Gone, or every attempt to it failed for WEBHOOK_DISABLE_AFTER_DAYS days. Sent to your other endpoints; re-enable it with PATCH /webhook/endpoints/{id} {"enabled": true} and re-queue what failed with POST /webhook/endpoints/{id}/recover',
+  payload: Type.Object({
+    event: Type.String({ description: 'Event name' }),
+    endpointId: Type.String({ format: 'uuid', description: 'The endpoint that was disabled' }),
+    url: Type.String({ description: 'Its URL' }),
+    reason: Type.Union([Type.Literal('GONE'), Type.Literal('FAILING')], { description: 'GONE: it answered 410; FAILING: it failed for the configured number of days' }),
+    message: Type.String({ description: 'What happened, for people' }),
+    failingSince: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'The first failure after its last success (FAILING)' }),
+    timestamp: Type.String({ format: 'date-time', description: 'When it was disabled; ISO 8601 UTC with milliseconds' }),
+    deliveryId: Type.String({ description: 'Unique identifier of the delivery' }),
+  }),
+};
+
+/** The outbox event telling a merchant that an endpoint was disabled. */
+export function endpointDisabledEvent(
+  endpoint: { id: string; merchantId: string; url: string; failingSince: Date | null },
+  reason: DisableReason,
+  message: string,
+  at: Date,
+): OutboxEvent {
+  return {
+    merchantId: endpoint.merchantId,
+    event: WEBHOOK_ENDPOINT_DISABLED.name,
+    payload: { endpointId: endpoint.id, url: endpoint.url, reason, message, failingSince: endpoint.failingSince?.toISOString() ?? null, timestamp: at.toISOString() },
+  };
+}
+
 /** The outbox event of a test ping. */
 export function webhookTestEvent(merchantId: string, endpointId: string, at: Date): OutboxEvent {
   return {
@@ -55,7 +92,7 @@ export interface Catalog {
 /** One entry per event name; definitions sharing a name (order.completed) become one `oneOf` entry. */
 export function buildCatalog(emitted: EventDefinition[]): Catalog {
   const entries: CatalogEntry[] = [];
-  for (const definition of [...emitted, WEBHOOK_TEST]) {
+  for (const definition of [...emitted, WEBHOOK_TEST, WEBHOOK_ENDPOINT_DISABLED]) {
     const existing = entries.find((entry) => entry.name === definition.name);
     if (!existing) {
       entries.push({

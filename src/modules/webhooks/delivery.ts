@@ -1,22 +1,41 @@
 /**
  * The delivery engine of the worker role: fan-out (events → one delivery per matching endpoint),
- * claiming (FOR UPDATE SKIP LOCKED with a lease), the attempt (outside any transaction), and the
- * outcome with its retry schedule (one transaction, guarded by the claim). At least once: a
- * worker killed between claim and outcome leaves a lease that expires, and the delivery is tried
- * again with the same deliveryId.
+ * the claim (fair across endpoints, per endpoint in creation order, with a lease), the attempt
+ * (outside any transaction) and its recorded outcome (batched, guarded by the claim). At least
+ * once: a worker killed between claim and outcome leaves a lease that expires, and the delivery is
+ * tried again with the same deliveryId. The worker's continuous pipeline is in dispatcher.ts.
+ *
+ * Ordering: per endpoint, deliveries are claimed in the order their events were created, and a
+ * delivery about an order is not attempted while another delivery of the same order to the same
+ * endpoint is in flight. So while an endpoint answers every attempt with a 2xx, it receives each
+ * order's events in creation order. A failed attempt is retried later and may arrive after newer
+ * events of that order: receivers should still compare `timestamp`s.
  */
 import type { WebhookSettings } from '../../config.ts';
+import { signalAfterCommit } from '../../db/commit-signals.ts';
 import type { Db } from '../../db/database.ts';
 import { leaseEnd } from '../../db/leases.ts';
+import { recordEvent } from '../../db/outbox.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
+import { endpointDisabledEvent } from './catalog.ts';
+import { deliveryRepo, type RecordedOutcome } from './delivery-repo.ts';
 import type { Sender } from './http-sender.ts';
 import type { DeliveryMetrics } from './metrics.ts';
 import { webhooksRepo as repo } from './repo.ts';
+import { judgeAttempt } from './retry-policy.ts';
 import type { SecretBox } from './secrets.ts';
 import { webhookHeaders } from './signing.ts';
 
 const FAN_OUT_BATCH = 200;
+/** Endpoints looked at by one claim. */
+const CLAIM_ENDPOINTS = 500;
+/** Outcomes written in one statement at most; a batch also goes out after BATCH_DELAY_MS. */
+const RECORD_BATCH = 200;
+const BATCH_DELAY_MS = 1;
+
+/** Published when deliveries become due now (fan-out, redelivery, recovery, an endpoint re-enabled). */
+export const DELIVERIES_CHANNEL = 'webhook_deliveries';
 
 /** A delivery this worker holds the lease of. */
 export interface ClaimedDelivery {
@@ -28,6 +47,10 @@ export interface ClaimedDelivery {
   payload: Record<string, unknown>;
   attempts: number;
   retriesUsed: number;
+  /** The endpoint was failing when claimed (a success clears it). */
+  failing: boolean;
+  /** Ciphertexts of the endpoint's live secrets, newest first. */
+  secrets: string[];
 }
 
 export interface PassResult {
@@ -35,6 +58,18 @@ export interface PassResult {
   claimed: number;
   succeeded: number;
   failed: number;
+}
+
+export interface AttemptOutcome {
+  ok: boolean;
+  /** The worker stopped it; the delivery was given back. */
+  aborted: boolean;
+  timedOut: boolean;
+}
+
+export interface AttemptOptions {
+  signal?: AbortSignal;
+  metrics?: DeliveryMetrics;
 }
 
 /** The body of one attempt: the event's flat payload with `event` first and `deliveryId` last. */
@@ -52,9 +87,66 @@ export interface DeliveryEngineDeps {
   settings: WebhookSettings;
   secrets: SecretBox;
   send: Sender;
+  /** Jitter of retry delays (tests pin it). */
+  random?: () => number;
 }
 
-export function createDeliveryEngine({ db, clock, settings, secrets, send }: DeliveryEngineDeps) {
+/** Attempts' outcomes written together: one statement per batch instead of a transaction each. */
+function createRecorder(db: Db) {
+  let queue: Array<{ outcome: RecordedOutcome; endpointId: string; health?: boolean; done: (recorded: boolean) => void; fail: (err: unknown) => void }> = [];
+  let timer: NodeJS.Timeout | undefined;
+
+  async function flush() {
+    timer = undefined;
+    const batch = queue;
+    queue = [];
+    if (batch.length === 0) return;
+    try {
+      const recorded = await deliveryRepo.recordOutcomes(
+        db,
+        batch.map((entry) => entry.outcome),
+      );
+      const health = new Map<string, { endpointId: string; ok: boolean; at: Date }>();
+      for (const entry of batch) {
+        if (entry.health !== undefined && recorded.has(entry.outcome.id)) {
+          health.set(entry.endpointId, { endpointId: entry.endpointId, ok: entry.health, at: entry.outcome.attempted_at });
+        }
+      }
+      await deliveryRepo.updateHealth(db, [...health.values()]);
+      for (const entry of batch) entry.done(recorded.has(entry.outcome.id));
+    } catch (err) {
+      for (const entry of batch) entry.fail(err);
+    }
+  }
+
+  return {
+    /** Resolves true once written, false when the claim was no longer ours. `health`: set when the endpoint's health changes. */
+    record(outcome: RecordedOutcome, endpointId: string, health?: boolean): Promise<boolean> {
+      return new Promise((done, fail) => {
+        queue.push({ outcome, endpointId, ...(health === undefined ? {} : { health }), done, fail });
+        if (queue.length >= RECORD_BATCH) {
+          clearTimeout(timer);
+          void flush();
+        } else timer ??= setTimeout(() => void flush(), BATCH_DELAY_MS);
+      });
+    },
+  };
+}
+
+export function createDeliveryEngine({ db, clock, settings, secrets, send, random = Math.random }: DeliveryEngineDeps) {
+  const recorder = createRecorder(db);
+  /** Decrypted secrets by ciphertext (a ciphertext always opens to the same secret). */
+  const opened = new Map<string, string>();
+  const openSecret = (ciphertext: string, endpointId: string) => {
+    let secret = opened.get(ciphertext);
+    if (secret === undefined) {
+      if (opened.size >= 10_000) opened.clear();
+      secret = secrets.open(ciphertext, endpointId);
+      opened.set(ciphertext, secret);
+    }
+    return secret;
+  };
+
   /** Turns every event not yet fanned out into deliveries; returns how many deliveries it made. */
   async function fanOut(): Promise<number> {
     let created = 0;
@@ -91,6 +183,8 @@ export function createDeliveryEngine({ db, clock, settings, secrets, send }: Del
           events.map((event) => event.id),
           now,
         );
+        // Every worker may take part in delivering them.
+        if (inserted.length > 0) signalAfterCommit(trx, DELIVERIES_CHANNEL);
         return { events: events.length, deliveries: inserted.length };
       });
       created += batch.deliveries;
@@ -98,27 +192,47 @@ export function createDeliveryEngine({ db, clock, settings, secrets, send }: Del
     }
   }
 
-  /** Claims due deliveries within the global and per-endpoint caps, taking a lease on each. */
-  async function claim(limit = settings.concurrency): Promise<ClaimedDelivery[]> {
+  /**
+   * Claims up to `limit` due deliveries, taking a lease on each: endpoints in turn (one from each
+   * before a second from any), each within what it may still have in flight — the per-endpoint
+   * cap across workers, less what `allowance` (this process's adaptive limit) holds back — and,
+   * per endpoint, oldest first and one per order.
+   */
+  async function claim(limit = settings.concurrency, allowance?: (endpointId: string) => number): Promise<ClaimedDelivery[]> {
+    if (limit <= 0) return [];
     return db.transaction().execute(async (trx) => {
       const now = clock.now();
-      // More candidates than slots, so one busy endpoint at its cap does not starve the others.
-      const candidates = await repo.dueCandidates(trx, now, Math.min(limit * 4, 1000));
-      if (candidates.length === 0) return [];
-      const endpointIds = [...new Set(candidates.map((candidate) => candidate.endpoint_id))];
-      await repo.lockEndpoints(trx, endpointIds);
-      const inFlight = await repo.inFlightByEndpoint(trx, endpointIds, now);
-      const chosen: string[] = [];
+      const endpointIds = await deliveryRepo.lockEndpointsWithDueWork(trx, now, CLAIM_ENDPOINTS);
+      if (endpointIds.length === 0) return [];
+      const candidates = await deliveryRepo.dueOfEndpoints(trx, endpointIds, now, settings.perEndpointConcurrency);
+      const queues = new Map<string, string[]>();
+      const orders = new Set<string>();
       for (const candidate of candidates) {
-        if (chosen.length >= limit) break;
-        const busy = inFlight.get(candidate.endpoint_id) ?? 0;
-        if (busy >= settings.perEndpointConcurrency) continue;
-        inFlight.set(candidate.endpoint_id, busy + 1);
-        chosen.push(candidate.id);
+        const room = Math.min(settings.perEndpointConcurrency - candidate.busy, allowance ? allowance(candidate.endpoint_id) : Infinity);
+        const queue = queues.get(candidate.endpoint_id) ?? [];
+        queues.set(candidate.endpoint_id, queue);
+        if (queue.length >= room) continue;
+        if (candidate.order_id !== null) {
+          const key = `${candidate.endpoint_id} ${candidate.order_id}`;
+          if (orders.has(key)) continue;
+          orders.add(key);
+        }
+        queue.push(candidate.id);
+      }
+      const chosen: string[] = [];
+      for (let round = 0; chosen.length < limit; round++) {
+        let took = false;
+        for (const queue of queues.values()) {
+          if (round < queue.length && chosen.length < limit) {
+            chosen.push(queue[round]!);
+            took = true;
+          }
+        }
+        if (!took) break;
       }
       if (chosen.length === 0) return [];
       const token = newId();
-      const rows = await repo.claim(trx, chosen, token, leaseEnd(now, settings.claimLeaseMs));
+      const rows = await deliveryRepo.claim(trx, chosen, token, leaseEnd(now, settings.claimLeaseMs), now);
       return rows.map((row) => ({
         id: row.id,
         token,
@@ -128,56 +242,62 @@ export function createDeliveryEngine({ db, clock, settings, secrets, send }: Del
         payload: row.payload,
         attempts: row.attempts,
         retriesUsed: row.retries_used,
+        failing: row.failing,
+        secrets: row.secrets,
       }));
     });
   }
 
-  /** One attempt of a claimed delivery and its recorded outcome; true when it succeeded. */
-  async function attempt(delivery: ClaimedDelivery, options: { signal?: AbortSignal; metrics?: DeliveryMetrics } = {}): Promise<boolean> {
+  /** 410 Gone: the endpoint is disabled and the merchant told (once: only if it was still enabled). */
+  async function disableEndpoint(endpointId: string, reason: 'GONE' | 'FAILING', message: string): Promise<void> {
+    await db.transaction().execute(async (trx) => {
+      const now = clock.now();
+      const row = await repo.disableEndpoint(trx, endpointId, message, now);
+      if (row) await recordEvent(trx, endpointDisabledEvent({ id: row.id, merchantId: row.merchant_id, url: row.url, failingSince: row.failing_since }, reason, message, now));
+    });
+  }
+
+  /** One attempt of a claimed delivery and its recorded outcome. */
+  async function attempt(delivery: ClaimedDelivery, options: AttemptOptions = {}): Promise<AttemptOutcome> {
     const attemptedAt = clock.now();
-    const live = await repo.liveSecrets(db, [delivery.endpointId], attemptedAt);
     const body = deliveryBody(delivery.payload, delivery.id);
-    const timestamp = Math.floor(attemptedAt.getTime() / 1000);
     const headers = webhookHeaders(
-      live.map((row) => secrets.open(row.secret_ciphertext, delivery.endpointId)),
+      delivery.secrets.map((ciphertext) => openSecret(ciphertext, delivery.endpointId)),
       delivery.id,
-      timestamp,
+      Math.floor(attemptedAt.getTime() / 1000),
       body,
     );
     const result = await send({ url: delivery.url, headers, body, timeoutMs: settings.timeoutMs, ...(options.signal ? { signal: options.signal } : {}) });
     if (result.aborted) {
-      await repo.release(db, delivery);
-      return false;
+      await deliveryRepo.release(db, [delivery]);
+      return { ok: false, aborted: true, timedOut: false };
     }
 
     const now = clock.now();
-    const schedule = settings.retryScheduleSeconds;
-    const retry = !result.ok && delivery.retriesUsed < schedule.length;
-    const status = result.ok ? 'SUCCEEDED' : retry ? 'PENDING' : 'FAILED';
-    const recorded = await db.transaction().execute((trx) =>
-      repo.complete(
-        trx,
-        delivery,
-        {
-          status,
-          retries_used: retry ? delivery.retriesUsed + 1 : delivery.retriesUsed,
-          next_attempt_at: retry ? new Date(now.getTime() + schedule[delivery.retriesUsed]! * 1000) : null,
-          last_attempt_at: attemptedAt,
-          last_status_code: result.statusCode,
-          last_error: result.error,
-          updated_at: now,
-        },
-        {
-          id: newId(),
-          attempted_at: attemptedAt,
-          succeeded: result.ok,
-          status_code: result.statusCode,
-          latency_ms: result.latencyMs,
-          error: result.error,
-          response_body: result.responseBody,
-        },
-      ),
+    const verdict = judgeAttempt(result, delivery.retriesUsed, settings.retryScheduleSeconds, now, random);
+    const retry = verdict.kind === 'retry';
+    const status = verdict.kind === 'succeeded' ? 'SUCCEEDED' : retry ? 'PENDING' : 'FAILED';
+    const healthChange = result.ok === delivery.failing ? result.ok : undefined;
+    const recorded = await recorder.record(
+      {
+        id: delivery.id,
+        token: delivery.token,
+        status,
+        retries_used: retry ? delivery.retriesUsed + 1 : delivery.retriesUsed,
+        next_attempt_at: retry ? verdict.at : null,
+        attempted_at: attemptedAt,
+        status_code: result.statusCode,
+        error: verdict.kind === 'gone' ? 'HTTP 410: the endpoint is gone; it was disabled' : result.error,
+        updated_at: now,
+        attempt_id: newId(),
+        succeeded: result.ok,
+        latency_ms: result.latencyMs,
+        response_body: result.responseBody,
+      },
+      delivery.endpointId,
+      healthChange,
     );
+    if (recorded && verdict.kind === 'gone') await disableEndpoint(delivery.endpointId, 'GONE', 'The endpoint answered 410 Gone');
 
     const metrics = options.metrics;
     if (metrics) {
@@ -186,27 +306,32 @@ export function createDeliveryEngine({ db, clock, settings, secrets, send }: Del
       if (!result.ok) metrics.failures.inc({ event: delivery.event });
       if (recorded && status === 'FAILED') metrics.exhausted.inc({ event: delivery.event });
     }
-    return result.ok && recorded;
+    return { ok: result.ok && recorded, aborted: false, timedOut: result.timedOut === true };
   }
 
   /**
-   * One pass: fan out new events, claim what is due (up to the caps) and attempt it all
-   * concurrently. Deterministic for tests: call it, await it, look at the result.
+   * One pass for tests and tools: fan out new events, claim what is due (up to the caps) and
+   * attempt each, each on its own; resolves when every attempt has been recorded.
    */
-  async function runPass(options: { signal?: AbortSignal; metrics?: DeliveryMetrics } = {}): Promise<PassResult> {
+  async function runPass(options: AttemptOptions = {}): Promise<PassResult> {
     const fannedOut = await fanOut();
     const claimed = options.signal?.aborted ? [] : await claim();
-    // One delivery's error must not abandon the others: each settles on its own; an error
-    // leaves that delivery's lease to expire, and the pass reports it afterwards.
-    const outcomes = await Promise.allSettled(claimed.map((delivery) => attempt(delivery, options)));
+    const errors: unknown[] = [];
+    const outcomes = await Promise.all(
+      claimed.map((delivery) =>
+        attempt(delivery, options).catch((err: unknown) => {
+          errors.push(err);
+          return undefined;
+        }),
+      ),
+    );
     if (options.metrics) options.metrics.pending.set(await repo.countPending(db));
-    const errors = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as unknown] : []));
     if (errors.length > 0) throw new AggregateError(errors, `${errors.length} webhook attempt(s) failed unexpectedly`);
-    const succeeded = outcomes.filter((outcome) => outcome.status === 'fulfilled' && outcome.value).length;
+    const succeeded = outcomes.filter((outcome) => outcome?.ok).length;
     return { fannedOut, claimed: claimed.length, succeeded, failed: claimed.length - succeeded };
   }
 
-  return { fanOut, claim, attempt, runPass };
+  return { fanOut, claim, attempt, runPass, disableEndpoint };
 }
 
 export type DeliveryEngine = ReturnType<typeof createDeliveryEngine>;

@@ -5,7 +5,6 @@
  */
 import type { Insertable } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import { leaseFree, leaseHeld } from '../../db/leases.ts';
 import type { WebhookDeliveriesTable, WebhookDeliveryAttemptsTable, WebhookDeliveryStatus, WebhookEndpointsTable } from './tables.ts';
 
 export interface DeliveryFilters {
@@ -108,6 +107,21 @@ export const webhooksRepo = {
       .execute();
   },
 
+  /**
+   * The platform disables an endpoint (410 Gone, failing too long): returns it if it was enabled,
+   * undefined if it already was disabled or deleted (so the merchant is told once).
+   */
+  disableEndpoint(db: Db, id: string, reason: string, now: Date) {
+    return db
+      .updateTable('webhook_endpoints')
+      .set({ enabled: false, disabled_reason: reason, updated_at: now })
+      .where('id', '=', id)
+      .where('enabled', '=', true)
+      .where('deleted_at', 'is', null)
+      .returning(['id', 'merchant_id', 'url', 'failing_since'])
+      .executeTakeFirst();
+  },
+
   // --- fan-out --------------------------------------------------------------------------------
 
   /** Oldest events not yet fanned out, locked so concurrent workers take different ones. */
@@ -152,63 +166,6 @@ export const webhooksRepo = {
 
   // --- claiming and completing ----------------------------------------------------------------
 
-  /** Due deliveries of usable endpoints, locked (SKIP LOCKED: other workers take the rest). */
-  dueCandidates(db: Db, now: Date, limit: number) {
-    return db
-      .selectFrom('webhook_deliveries as d')
-      .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
-      .select(['d.id', 'd.endpoint_id'])
-      .where('d.status', '=', 'PENDING')
-      .where('d.next_attempt_at', '<=', now)
-      .where(leaseFree(now, 'd.claimed_until'))
-      .where('e.enabled', '=', true)
-      .where('e.deleted_at', 'is', null)
-      .orderBy('d.next_attempt_at')
-      .orderBy('d.id')
-      .limit(limit)
-      .forUpdate('d')
-      .skipLocked()
-      .execute();
-  },
-
-  /**
-   * Serialises claims per endpoint across workers (the per-endpoint cap), in id order so two
-   * workers never wait on each other in a cycle. NO KEY UPDATE: fan-out inserts still proceed.
-   */
-  lockEndpoints(db: Db, endpointIds: string[]) {
-    return db.selectFrom('webhook_endpoints').select('id').where('id', 'in', endpointIds).orderBy('id').forNoKeyUpdate().execute();
-  },
-
-  async inFlightByEndpoint(db: Db, endpointIds: string[], now: Date): Promise<Map<string, number>> {
-    const rows = await db
-      .selectFrom('webhook_deliveries')
-      .select(['endpoint_id', (eb) => eb.fn.countAll<number>().as('count')])
-      .where('endpoint_id', 'in', endpointIds)
-      .where('status', '=', 'PENDING')
-      .where(leaseHeld(now))
-      .groupBy('endpoint_id')
-      .execute();
-    return new Map(rows.map((row) => [row.endpoint_id, Number(row.count)]));
-  },
-
-  /** Takes the lease and returns what an attempt needs. */
-  claim(db: Db, ids: string[], token: string, until: Date) {
-    return db
-      .with('claimed', (qc) =>
-        qc
-          .updateTable('webhook_deliveries')
-          .set({ claimed_until: until, claim_token: token })
-          .where('id', 'in', ids)
-          .returning(['id', 'endpoint_id', 'event_id', 'event_type', 'attempts', 'retries_used']),
-      )
-      .selectFrom('claimed as c')
-      .innerJoin('events as ev', 'ev.id', 'c.event_id')
-      .innerJoin('webhook_endpoints as e', 'e.id', 'c.endpoint_id')
-      .select(['c.id', 'c.endpoint_id', 'c.event_type', 'c.attempts', 'c.retries_used', 'ev.payload', 'e.url'])
-      .orderBy('c.id')
-      .execute();
-  },
-
   /**
    * Records an attempt's outcome while the claim is still ours (same token, still PENDING);
    * false when the lease was lost to another worker, in which case nothing is written.
@@ -241,16 +198,6 @@ export const webhooksRepo = {
       .values({ ...attempt, delivery_id: claim.id, attempt_number: updated.attempts })
       .execute();
     return true;
-  },
-
-  /** Gives a claim back without an attempt (the worker stopped): any worker may take it now. */
-  release(db: Db, claim: { id: string; token: string }) {
-    return db
-      .updateTable('webhook_deliveries')
-      .set({ claimed_until: null, claim_token: null })
-      .where('id', '=', claim.id)
-      .where('claim_token', '=', claim.token)
-      .execute();
   },
 
   async countPending(db: Db) {
@@ -310,6 +257,18 @@ export const webhooksRepo = {
       .orderBy('delivery_id')
       .orderBy('attempt_number')
       .execute();
+  },
+
+  /** Recovery: FAILED deliveries of an endpoint created since `since` get one more attempt, due now. */
+  async requeueFailed(db: Db, endpointId: string, since: Date, now: Date, retriesUsed: number): Promise<number> {
+    const result = await db
+      .updateTable('webhook_deliveries')
+      .set({ status: 'PENDING', next_attempt_at: now, retries_used: retriesUsed, claimed_until: null, claim_token: null, updated_at: now })
+      .where('endpoint_id', '=', endpointId)
+      .where('status', '=', 'FAILED')
+      .where('created_at', '>=', since)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
   },
 
   reschedule(db: Db, id: string, changes: { status: 'PENDING'; next_attempt_at: Date; retries_used?: number; updated_at: Date }) {

@@ -10,6 +10,8 @@ import {
   EndpointListSchema,
   EndpointSchema,
   MAX_ENDPOINTS_PER_MERCHANT,
+  RecoverBodySchema,
+  RecoverResultSchema,
   RotatedSecretSchema,
   VERIFY_HELP,
   eventNamingSchemas,
@@ -167,5 +169,21 @@ export function registerWebhookRoutes(app: App, webhooks: WebhooksService): void
       },
     },
     async (request, reply) => reply.code(202).send(await webhooks.redeliver(merchantIdOf(request), request.params.id)),
+  );
+
+  app.post(
+    '/webhook/endpoints/:id/recover',
+    {
+      schema: {
+        tags,
+        summary: 'Re-queue the failed deliveries of an endpoint since a time',
+        description:
+          'After an outage of your receiver: every delivery to this endpoint that ended FAILED and was created at or after `since` is scheduled for one more attempt, due now, with its same `deliveryId` (receivers de-duplicate on it). Deliveries still PENDING keep their own schedule; SUCCEEDED ones are not sent again. A disabled endpoint keeps its re-queued deliveries until it is enabled again (PATCH `enabled: true`). Answers 202 with how many were re-queued.',
+        params: IdParams,
+        body: RecoverBodySchema,
+        response: { 202: RecoverResultSchema, ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 404) },
+      },
+    },
+    async (request, reply) => reply.code(202).send(await webhooks.recover(merchantIdOf(request), request.params.id, new Date(request.body.since))),
   );
 }

@@ -58,6 +58,12 @@ const endpointFields = {
   previousSecretExpiresAt: Type.Union([Timestamp(), Type.Null()], {
     description: 'After a rotation: until when the previous secret still signs too; null otherwise',
   }),
+  failingSince: Type.Union([Timestamp(), Type.Null()], {
+    description: 'The first failed attempt after the last success; null while healthy. Failing for WEBHOOK_DISABLE_AFTER_DAYS days disables the endpoint',
+  }),
+  disabledReason: Type.Union([Type.String(), Type.Null()], {
+    description: 'Why the platform disabled it (it answered 410 Gone, or failed too long); null when enabled or disabled by you',
+  }),
   createdAt: Timestamp(),
   updatedAt: Timestamp(),
 };
@@ -82,6 +88,20 @@ export const RotatedSecretSchema = Type.Object(
     previousSecretExpiresAt: Timestamp('The previous secret keeps signing (a second signature) until then: 24 h'),
   },
   { title: 'WebhookSecretRotation' },
+);
+
+export const RecoverBodySchema = Type.Object(
+  { since: Type.String({ format: 'date-time', description: 'Re-queue the deliveries that failed for good and were created at or after this time (RFC 3339)' }) },
+  { additionalProperties: false, title: 'WebhookRecoverRequest' },
+);
+
+export const RecoverResultSchema = Type.Object(
+  {
+    endpointId: Uuid(),
+    since: Timestamp('As requested'),
+    requeued: Type.Integer({ minimum: 0, description: 'How many FAILED deliveries were scheduled for one more attempt, due now' }),
+  },
+  { title: 'WebhookRecoverResult' },
 );
 
 export const EndpointListSchema = Type.Object({ data: Type.Array(EndpointSchema) }, { title: 'WebhookEndpointList' });

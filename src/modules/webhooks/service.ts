@@ -12,8 +12,10 @@ import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { buildCatalog, webhookTestEvent } from './catalog.ts';
 import type { EventDefinition } from '../../db/outbox.ts';
-import { createDeliveryEngine, deliveryBody, type PassResult } from './delivery.ts';
+import { signalAfterCommit } from '../../db/commit-signals.ts';
+import { DELIVERIES_CHANNEL, createDeliveryEngine, deliveryBody, type PassResult } from './delivery.ts';
 import { createHttpSender, type Sender } from './http-sender.ts';
+import { createWebhookMaintenance } from './maintenance.ts';
 import type { DeliveryMetrics } from './metrics.ts';
 import { recordEvent } from '../../db/outbox.ts';
 import { webhooksRepo as repo } from './repo.ts';
@@ -83,8 +85,15 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
   const catalog = buildCatalog(deps.events);
   const secretBox = createSecretBox(deps.secretKey);
   const policy = { allowHttp: settings.allowHttp, allowPrivateTargets: settings.allowPrivateTargets };
-  const send = deps.send ?? createHttpSender({ policy, ...(deps.resolve ? { resolve: deps.resolve } : {}) });
+  const send = deps.send ?? createHttpSender({ policy, connectionsPerOrigin: settings.perEndpointConcurrency, ...(deps.resolve ? { resolve: deps.resolve } : {}) });
   const engine = createDeliveryEngine({ db, clock, settings, secrets: secretBox, send });
+  const maintenance = createWebhookMaintenance({
+    db,
+    clock,
+    engine,
+    disableAfterDays: settings.disableAfterDays,
+    retention: { deliveryRetentionDays: settings.deliveryRetentionDays, eventRetentionDays: settings.eventRetentionDays },
+  });
 
   async function checkUrl(url: string): Promise<string> {
     const check = await checkWebhookUrl(url, policy, deps.resolve);
@@ -110,6 +119,8 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
         enabled: row.enabled,
         secretCreatedAt: (current?.created_at ?? row.created_at).toISOString(),
         previousSecretExpiresAt: iso(previous?.expires_at ?? null),
+        failingSince: iso(row.failing_since),
+        disabledReason: row.disabled_reason,
         createdAt: row.created_at.toISOString(),
         updatedAt: row.updated_at.toISOString(),
       };
@@ -176,10 +187,12 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
         ...(url !== undefined ? { url } : {}),
         ...(input.description !== undefined ? { description: input.description } : {}),
         ...(input.eventTypes !== undefined ? { event_types: input.eventTypes ? JSON.stringify(input.eventTypes) : null } : {}),
-        ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+        // Enabled again (by the merchant): a fresh start, and its waiting deliveries are due.
+        ...(input.enabled !== undefined ? { enabled: input.enabled, ...(input.enabled ? { disabled_reason: null, failing_since: null } : {}) } : {}),
         updated_at: clock.now(),
       });
       if (!row) throw notFound('Webhook endpoint');
+      if (input.enabled) signalAfterCommit(db, DELIVERIES_CHANNEL);
       const [endpoint] = await toEndpoints([row]);
       return endpoint!;
     },
@@ -226,6 +239,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
           next_attempt_at: now,
           updated_at: now,
         });
+        signalAfterCommit(trx, DELIVERIES_CHANNEL);
         return delivery.id;
       });
       return deliveryWithAttempts(merchantId, deliveryId);
@@ -273,17 +287,39 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
           ...(row.status === 'PENDING' ? {} : { retries_used: settings.retryScheduleSeconds.length }),
           updated_at: now,
         });
+        signalAfterCommit(trx, DELIVERIES_CHANNEL);
       });
       return deliveryWithAttempts(merchantId, id);
     },
 
-    /** One delivery pass (fan-out, claim, attempts); the worker job calls it on an interval. */
+    /**
+     * Svix-like recovery: every FAILED delivery of the endpoint created at or after `since` gets
+     * one more attempt, due now (same deliveryId). Returns how many were re-queued.
+     */
+    async recover(merchantId: string, id: string, since: Date) {
+      const requeued = await db.transaction().execute(async (trx) => {
+        const endpoint = await repo.findEndpoint(trx, id, merchantId, { forUpdate: true });
+        if (!endpoint) throw notFound('Webhook endpoint');
+        const count = await repo.requeueFailed(trx, id, since, clock.now(), settings.retryScheduleSeconds.length);
+        if (count > 0) signalAfterCommit(trx, DELIVERIES_CHANNEL);
+        return count;
+      });
+      return { endpointId: id, since: since.toISOString(), requeued };
+    },
+
+    countPending: () => repo.countPending(db),
+
+    /** One delivery pass (fan-out, claim, attempts), for tests and tools; the worker runs the pipeline (dispatcher.ts). */
     runDeliveryPass(options: { signal?: AbortSignal; metrics?: DeliveryMetrics } = {}): Promise<PassResult> {
       return engine.runPass(options);
     },
 
     /** The engine's steps, for tests that stop a "worker" between them. */
     engine,
+    /** Disabling endpoints that fail too long, and retention (the worker runs it every minute). */
+    maintenance,
+    /** Closes the HTTP connection pools (at shutdown). */
+    close: () => send.close?.() ?? Promise.resolve(),
   };
 }
 

@@ -18,6 +18,10 @@ export interface WebhookEndpointsTable {
   created_at: DefaultedTimestamp;
   updated_at: DefaultedTimestamp;
   deleted_at: NullableTimestamp;
+  /** The first failed attempt after the last success; null while healthy. */
+  failing_since: NullableTimestamp;
+  /** Why the platform disabled it (410 Gone, failing too long); null otherwise. */
+  disabled_reason: string | null;
 }
 
 export interface WebhookEndpointSecretsTable {

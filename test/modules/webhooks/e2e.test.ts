@@ -42,7 +42,7 @@ describe('webhooks on a fresh embedded start', () => {
 
     const catalog = await api('GET', '/webhook/events');
     expect(catalog.status).toBe(200);
-    expect(catalog.json.data.map((entry: { name: string }) => entry.name)).toEqual([...SPEC_EVENTS, 'webhook.test']);
+    expect(catalog.json.data.map((entry: { name: string }) => entry.name)).toEqual([...SPEC_EVENTS, 'webhook.test', 'webhook.endpoint_disabled']);
     for (const entry of catalog.json.data) expect(Object.keys(entry.payload.properties ?? entry.payload.oneOf[0].properties)).toContain('deliveryId');
 
     const endpoint = await api('POST', '/webhook/endpoints', { url: receiver.url });

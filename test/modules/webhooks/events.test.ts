@@ -25,13 +25,13 @@ afterAll(async () => {
 });
 
 describe('GET /webhook/events', () => {
-  it('lists the ten spec events and webhook.test, generated from the emitters’ definitions', async () => {
+  it('lists the ten spec events, webhook.test and webhook.endpoint_disabled, generated from the emitters’ definitions', async () => {
     const merchant = await ctx.createMerchant();
     const response = await call('GET', '/webhook/events', merchant);
     expect(response.statusCode).toBe(200);
     const catalog = response.json().data as Json[];
     const names = catalog.map((entry) => entry.name);
-    expect(names).toEqual([...SPEC_EVENTS, 'webhook.test']);
+    expect(names).toEqual([...SPEC_EVENTS, 'webhook.test', 'webhook.endpoint_disabled']);
 
     // Every definition the emitters use appears (both order.completed shapes under one name).
     for (const definition of orderEventDefinitions('sandbox')) expect(names).toContain(definition.name);

@@ -1,0 +1,169 @@
+/**
+ * The delivery engine's SQL: the fair, ordered claim and the batched record of outcomes. (The
+ * endpoints, the log and the fan-out are in repo.ts.)
+ */
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import { leaseFree } from '../../db/leases.ts';
+import type { WebhookDeliveryStatus } from './tables.ts';
+
+export interface ClaimCandidate {
+  id: string;
+  endpoint_id: string;
+  order_id: string | null;
+  /** Attempts of this endpoint in flight now, across all workers. */
+  busy: number;
+}
+
+export interface ClaimedRow {
+  id: string;
+  endpoint_id: string;
+  event_type: string;
+  attempts: number;
+  retries_used: number;
+  payload: Record<string, unknown>;
+  url: string;
+  failing: boolean;
+  /** Ciphertexts of the secrets that sign now, newest first. */
+  secrets: string[];
+}
+
+export interface RecordedOutcome {
+  id: string;
+  token: string;
+  status: WebhookDeliveryStatus;
+  retries_used: number;
+  next_attempt_at: Date | null;
+  attempted_at: Date;
+  status_code: number | null;
+  error: string | null;
+  updated_at: Date;
+  attempt_id: string;
+  succeeded: boolean;
+  latency_ms: number;
+  response_body: string | null;
+}
+
+export const deliveryRepo = {
+  /**
+   * Endpoints that have a delivery due now, locked for this claim (FOR NO KEY UPDATE SKIP LOCKED:
+   * per endpoint, one worker claims at a time and the others move on to other endpoints). The
+   * endpoints with pending deliveries are found by a skip scan of the queue index, so the cost
+   * follows the number of endpoints with work, not the size of the backlog.
+   */
+  async lockEndpointsWithDueWork(db: Db, now: Date, limit: number): Promise<string[]> {
+    const result = await sql<{ id: string }>`
+      with recursive queued(endpoint_id) as (
+        (select endpoint_id from webhook_deliveries where status = 'PENDING' order by endpoint_id limit 1)
+        union all
+        select (select d.endpoint_id from webhook_deliveries d
+                where d.status = 'PENDING' and d.endpoint_id > queued.endpoint_id order by d.endpoint_id limit 1)
+        from queued where queued.endpoint_id is not null
+      )
+      select e.id from webhook_endpoints e
+      where e.id in (select endpoint_id from queued where endpoint_id is not null)
+        and e.enabled and e.deleted_at is null
+        and exists (select 1 from webhook_deliveries d
+                    where d.endpoint_id = e.id and d.status = 'PENDING' and d.next_attempt_at <= ${now} and ${leaseFree(now, 'd.claimed_until')})
+      order by e.id
+      limit ${limit}
+      for no key update of e skip locked`.execute(db);
+    return result.rows.map((row) => row.id);
+  },
+
+  /**
+   * For endpoints this claim holds: each one's oldest due deliveries (creation order), at most
+   * `perEndpoint`, with how many of its attempts are in flight. A delivery whose order already has
+   * an attempt in flight to the same endpoint waits (per order, one attempt at a time).
+   */
+  async dueOfEndpoints(db: Db, endpointIds: string[], now: Date, perEndpoint: number): Promise<ClaimCandidate[]> {
+    if (endpointIds.length === 0) return [];
+    const result = await sql<ClaimCandidate>`
+      select c.id, c.endpoint_id, c.order_id, b.busy
+      from unnest(${endpointIds}::uuid[]) as e(id)
+      cross join lateral (
+        select count(*)::int as busy from webhook_deliveries f
+        where f.endpoint_id = e.id and f.status = 'PENDING' and f.claimed_until >= ${now}
+      ) b
+      cross join lateral (
+        select d.id, d.endpoint_id, d.order_id from webhook_deliveries d
+        where d.endpoint_id = e.id and d.status = 'PENDING' and d.next_attempt_at <= ${now} and ${leaseFree(now, 'd.claimed_until')}
+          and (d.order_id is null or not exists (
+            select 1 from webhook_deliveries p
+            where p.endpoint_id = d.endpoint_id and p.status = 'PENDING' and p.claimed_until >= ${now} and p.order_id = d.order_id))
+        order by d.created_at, d.id
+        limit ${perEndpoint}
+      ) c`.execute(db);
+    return result.rows;
+  },
+
+  /** Takes the lease and returns what an attempt needs: payload, URL, health and live secrets. */
+  async claim(db: Db, ids: string[], token: string, until: Date, now: Date): Promise<ClaimedRow[]> {
+    if (ids.length === 0) return [];
+    const result = await sql<ClaimedRow>`
+      with claimed as (
+        update webhook_deliveries set claimed_until = ${until}, claim_token = ${token}
+        where id = any(${ids}::uuid[])
+        returning id, endpoint_id, event_id, event_type, attempts, retries_used, created_at
+      )
+      select c.id, c.endpoint_id, c.event_type, c.attempts, c.retries_used, ev.payload, e.url,
+        e.failing_since is not null as failing,
+        coalesce((select array_agg(s.secret_ciphertext order by s.created_at desc, s.id desc) from webhook_endpoint_secrets s
+                  where s.endpoint_id = c.endpoint_id and (s.expires_at is null or s.expires_at > ${now})), '{}') as secrets
+      from claimed c
+      join events ev on ev.id = c.event_id
+      join webhook_endpoints e on e.id = c.endpoint_id
+      order by c.created_at, c.id`.execute(db);
+    return result.rows;
+  },
+
+  /**
+   * Records many attempts' outcomes in one statement, each only while its claim is still ours
+   * (same token, still PENDING): the delivery row and its attempt row together. Returns the ids
+   * recorded; a delivery whose lease was lost to another worker is left alone.
+   */
+  async recordOutcomes(db: Db, outcomes: RecordedOutcome[]): Promise<Set<string>> {
+    if (outcomes.length === 0) return new Set();
+    const rows = JSON.stringify(outcomes);
+    const result = await sql<{ id: string }>`
+      with v as (
+        select * from jsonb_to_recordset(${rows}::jsonb) as v(
+          id uuid, token uuid, status text, retries_used int, next_attempt_at timestamptz, attempted_at timestamptz,
+          status_code int, error text, updated_at timestamptz, attempt_id uuid, succeeded boolean, latency_ms int, response_body text)
+      ),
+      updated as (
+        update webhook_deliveries d set
+          status = v.status, retries_used = v.retries_used, next_attempt_at = v.next_attempt_at,
+          last_attempt_at = v.attempted_at, last_status_code = v.status_code, last_error = v.error,
+          updated_at = v.updated_at, attempts = d.attempts + 1, claimed_until = null, claim_token = null
+        from v
+        where d.id = v.id and d.claim_token = v.token and d.status = 'PENDING'
+        returning d.id, d.attempts
+      ),
+      attempts as (
+        insert into webhook_delivery_attempts (id, delivery_id, attempt_number, attempted_at, succeeded, status_code, latency_ms, error, response_body)
+        select v.attempt_id, u.id, u.attempts, v.attempted_at, v.succeeded, v.status_code, v.latency_ms, v.error, v.response_body
+        from updated u join v on v.id = u.id
+      )
+      select id from updated`.execute(db);
+    return new Set(result.rows.map((row) => row.id));
+  },
+
+  /** Endpoints' health after a batch: a success clears `failing_since`, a failure sets it if unset. */
+  async updateHealth(db: Db, changes: Array<{ endpointId: string; ok: boolean; at: Date }>): Promise<void> {
+    if (changes.length === 0) return;
+    await sql`
+      update webhook_endpoints e set failing_since = case when h.ok then null else coalesce(e.failing_since, h.at) end
+      from jsonb_to_recordset(${JSON.stringify(changes)}::jsonb) as h("endpointId" uuid, ok boolean, at timestamptz)
+      where e.id = h."endpointId" and (h.ok = (e.failing_since is not null))`.execute(db);
+  },
+
+  /** Gives claims back without an attempt (the worker stopped): any worker may take them now. */
+  async release(db: Db, claims: Array<{ id: string; token: string }>) {
+    if (claims.length === 0) return;
+    await sql`
+      update webhook_deliveries d set claimed_until = null, claim_token = null
+      from jsonb_to_recordset(${JSON.stringify(claims)}::jsonb) as v(id uuid, token uuid)
+      where d.id = v.id and d.claim_token = v.token`.execute(db);
+  },
+};

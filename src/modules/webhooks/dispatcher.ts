@@ -1,0 +1,110 @@
+/**
+ * The worker's delivery pipeline: attempts are independent tasks. Each has its own deadline and
+ * holds one slot of this process (WEBHOOK_CONCURRENCY) and one of its endpoint (at most
+ * WEBHOOK_ENDPOINT_CONCURRENCY across all workers); the moment it ends its slot frees and the
+ * pipeline claims more. No attempt waits for another, so an endpoint that hangs holds only its own
+ * slots while the others' deliveries go on.
+ *
+ * Adaptive per endpoint (in this process): an attempt that times out halves the endpoint's limit
+ * (down to 1); each success raises it by one, back up to the cap. An endpoint that hangs thus soon
+ * holds one slot, not its whole cap.
+ */
+import type { WebhookSettings } from '../../config.ts';
+import type { DeliveryEngine } from './delivery.ts';
+import type { DeliveryMetrics } from './metrics.ts';
+
+export interface DispatcherLog {
+  error(obj: object, msg: string): void;
+}
+
+export function createDispatcher(deps: { engine: DeliveryEngine; settings: WebhookSettings; metrics?: DeliveryMetrics; log?: DispatcherLog }) {
+  const { engine, settings } = deps;
+  const cap = settings.perEndpointConcurrency;
+  const tasks = new Set<Promise<void>>();
+  /** Attempts in flight here, per endpoint. */
+  const local = new Map<string, number>();
+  /** This process's adaptive limit per endpoint (absent: the cap). */
+  const limits = new Map<string, number>();
+  let inFlight = 0;
+  let signal: AbortSignal = new AbortController().signal;
+  let filling: Promise<void> | undefined;
+  let again = false;
+  let fanOutDue = true;
+
+  const allowance = (endpointId: string) => (limits.get(endpointId) ?? cap) - (local.get(endpointId) ?? 0);
+
+  function adapt(endpointId: string, outcome: { ok: boolean; timedOut: boolean }) {
+    const current = limits.get(endpointId) ?? cap;
+    const next = outcome.timedOut ? Math.max(1, Math.floor(current / 2)) : outcome.ok ? current + 1 : current;
+    if (next >= cap) limits.delete(endpointId);
+    else limits.set(endpointId, next);
+  }
+
+  function launch(delivery: Awaited<ReturnType<DeliveryEngine['claim']>>[number]) {
+    inFlight++;
+    local.set(delivery.endpointId, (local.get(delivery.endpointId) ?? 0) + 1);
+    const task = engine
+      .attempt(delivery, { signal, ...(deps.metrics ? { metrics: deps.metrics } : {}) })
+      .then((outcome) => {
+        if (!outcome.aborted) adapt(delivery.endpointId, outcome);
+      })
+      .catch((err: unknown) => deps.log?.error({ err, deliveryId: delivery.id }, 'webhook attempt failed unexpectedly; its lease will lapse'))
+      .finally(() => {
+        inFlight--;
+        const left = (local.get(delivery.endpointId) ?? 1) - 1;
+        if (left > 0) local.set(delivery.endpointId, left);
+        else local.delete(delivery.endpointId);
+        tasks.delete(task);
+        // A slot is free: more may be due (this endpoint's next one, this order's next event).
+        if (!signal.aborted) void fill();
+      });
+    tasks.add(task);
+  }
+
+  async function fillLoop() {
+    do {
+      again = false;
+      if (fanOutDue) {
+        fanOutDue = false;
+        await engine.fanOut();
+      }
+      while (!signal.aborted && inFlight < settings.concurrency) {
+        const free = settings.concurrency - inFlight;
+        const claimed = await engine.claim(free, allowance);
+        for (const delivery of claimed) launch(delivery);
+        if (claimed.length < free) break;
+      }
+    } while (again && !signal.aborted);
+  }
+
+  /** Claims and starts what fits; concurrent calls coalesce into one more round. */
+  function fill(): Promise<void> {
+    if (filling) {
+      again = true;
+      return filling;
+    }
+    filling = fillLoop()
+      .catch((err: unknown) => deps.log?.error({ err }, 'webhook claim failed'))
+      .finally(() => {
+        filling = undefined;
+      });
+    return filling;
+  }
+
+  return {
+    /** A pass of the worker job: fan out what was recorded, then fill the free slots. */
+    run(runSignal: AbortSignal): Promise<void> {
+      signal = runSignal;
+      fanOutDue = true;
+      return fill();
+    },
+    /** Resolves when every attempt in flight has ended (stopped attempts give their delivery back). */
+    async drain(): Promise<void> {
+      await filling;
+      while (tasks.size > 0) await Promise.all([...tasks]);
+    },
+    get inFlight() {
+      return inFlight;
+    },
+  };
+}

@@ -39,6 +39,11 @@ function retryDelayMs(err: unknown, attempts: number): number {
   return err instanceof RetryLater ? 1000 : Math.min(300_000, 1000 * 2 ** Math.min(attempts, 9));
 }
 
+/** Steps one worker runs back to back for one order before it goes back to the queue. */
+const MAX_CHAINED_STEPS = 8;
+/** Expiries are looked for at most this often (a pass runs at every wake-up). */
+const EXPIRY_EVERY_MS = 250;
+
 export function createOrderSteps(deps: StepsDeps) {
   const { db, clock, pix, chain } = deps;
   const ctx: TransitionContext = { clock, ledger: deps.ledger };
@@ -160,11 +165,22 @@ export function createOrderSteps(deps: StepsDeps) {
     await repo.backOff(db, order, { attempts, at: new Date(clock.now().getTime() + retryDelayMs(err, attempts)) });
   }
 
+  /**
+   * Runs a claimed order's step, then, while each step leaves the next one due at once, takes the
+   * order again and runs that one too: PAYMENT_RECEIVED → SWAPPING → TRANSFERRING → COMPLETED in
+   * one go, with no claim pass or wake-up in between. (A worker woken by the same commit may take
+   * the next step first; then this one stops.)
+   */
   async function stepOrBackOff(order: OrderRow): Promise<void> {
-    try {
-      await runStep(order);
-    } catch (err) {
-      await backOff(order, err);
+    let current: OrderRow | undefined = order;
+    for (let hops = 0; current && hops < MAX_CHAINED_STEPS; hops++) {
+      try {
+        await runStep(current);
+      } catch (err) {
+        await backOff(current, err);
+        return;
+      }
+      current = await repo.reclaimIfDue(db, current.id, clock.now(), leaseMs);
     }
   }
 
@@ -174,8 +190,15 @@ export function createOrderSteps(deps: StepsDeps) {
    * the next one due signals it after its commit, which wakes the worker for the next pass at once.
    * Returns how many orders it touched.
    */
+  let lastExpiry = 0;
   async function runDuePass(batch = 50, parallel = deps.parallelSteps ?? 8): Promise<number> {
-    const expired = await expireDue(batch);
+    const now = clock.now().getTime();
+    const sinceExpiry = now - lastExpiry;
+    let expired = 0;
+    if (sinceExpiry >= EXPIRY_EVERY_MS || sinceExpiry < 0) {
+      lastExpiry = now;
+      expired = await expireDue(batch);
+    }
     const claimed = await repo.claimDueSteps(db, clock.now(), batch, leaseMs);
     let next = 0;
     const lane = async () => {

@@ -64,6 +64,7 @@ export interface AttemptOutcome {
   ok: boolean;
   /** The worker stopped it; the delivery was given back. */
   aborted: boolean;
+  /** No answer within the deadline, or the receiver said it is overloaded (429, 503). */
   timedOut: boolean;
 }
 
@@ -306,7 +307,8 @@ export function createDeliveryEngine({ db, clock, settings, secrets, send, rando
       if (!result.ok) metrics.failures.inc({ event: delivery.event });
       if (recorded && status === 'FAILED') metrics.exhausted.inc({ event: delivery.event });
     }
-    return { ok: result.ok && recorded, aborted: false, timedOut: result.timedOut === true };
+    const overloaded = result.statusCode === 429 || result.statusCode === 503;
+    return { ok: result.ok && recorded, aborted: false, timedOut: result.timedOut === true || overloaded };
   }
 
   /**

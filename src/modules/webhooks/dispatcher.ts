@@ -5,8 +5,8 @@
  * pipeline claims more. No attempt waits for another, so an endpoint that hangs holds only its own
  * slots while the others' deliveries go on.
  *
- * Adaptive per endpoint (in this process): an attempt that times out halves the endpoint's limit
- * (down to 1); each success raises it by one, back up to the cap. An endpoint that hangs thus soon
+ * Adaptive per endpoint (in this process): an attempt that times out, or is answered 429 or 503,
+ * halves the endpoint's limit (down to 1); each success raises it by one, back up to the cap. An endpoint that hangs thus soon
  * holds one slot, not its whole cap.
  */
 import type { WebhookSettings } from '../../config.ts';

@@ -70,10 +70,11 @@ export async function createServices({ config, db, clock }: ServiceDeps) {
   // Quotes price with the merchant's current tier, which depends on the volume orders completed.
   const currentFeeRates = createCurrentFeeRates({ db, clock, feeTiers });
   const quotes = createQuotesService({ db, clock, settings: config.orders, prices: adapters.prices, receivers, currentFeeRates });
-  const orders = createOrdersService({ db, clock, settings: config.orders, pix: adapters.pix, chain: adapters.chain, quotes, receivers });
-  const orderNotifications = createOrderNotifications({ db, clock, ledger, minAmountBrl: config.orders.minAmountBrl, tokenDecimals: config.orders.tokens });
-  const orderSteps = createOrderSteps({ db, clock, ledger, pix: adapters.pix, chain: adapters.chain });
-  const orderListing = createOrderListing({ db });
+  const orderListing = createOrderListing({ db, cacheTtlMs: config.orders.listCacheMs });
+  const onOrderChanged = orderListing.forgetMerchant;
+  const orders = createOrdersService({ db, clock, settings: config.orders, pix: adapters.pix, chain: adapters.chain, quotes, receivers, onOrderChanged });
+  const orderNotifications = createOrderNotifications({ db, clock, ledger, minAmountBrl: config.orders.minAmountBrl, tokenDecimals: config.orders.tokens, onOrderChanged });
+  const orderSteps = createOrderSteps({ db, clock, ledger, pix: adapters.pix, chain: adapters.chain, onOrderChanged });
   const sandbox = createSandboxDriver({
     db,
     clock,

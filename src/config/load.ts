@@ -63,6 +63,7 @@ function toConfig(env: EnvValues): Config {
       tokens: env.SUPPORTED_TOKENS,
       chains: env.SUPPORTED_CHAINS,
       workerIntervalMs: env.ORDER_WORKER_INTERVAL_MS,
+      listCacheMs: env.ORDER_LIST_CACHE_MS,
       sandboxAutoCompleteSeconds: env.SANDBOX_AUTO_COMPLETE_SECONDS,
     },
     settlements: { enabled: env.SETTLEMENT_ENABLED, timeOfDay: env.SETTLEMENT_TIME },

@@ -92,6 +92,7 @@ export const ENV_SCHEMA = Type.Object({
     (pairs) => Object.fromEntries(pairs.map((pair) => pair.split(':')).map(([symbol, decimals]) => [symbol, Number(decimals)])) as Record<string, number>,
   ),
   SUPPORTED_CHAINS: list(text({ description: 'a chain' }), { default: ['solana'], dropEmptyItems: true, errorMessage: 'must be a comma-separated list', description: 'chains orders accept (comma-separated)' }),
+  ORDER_LIST_CACHE_MS: integer({ minimum: 0, maximum: 10_000, default: 1000, description: 'how long a GET /orders page may be served from memory; 0 reads every page from the database' }),
   ORDER_WORKER_INTERVAL_MS: integer({ minimum: 10, maximum: 60_000, default: 500, description: 'how often the worker looks for due order steps' }),
   SANDBOX_AUTO_COMPLETE_SECONDS: integer({ minimum: 0, maximum: 86_400, default: 0, description: 'sandbox only: pay charges and deposit for orders older than this many seconds (0: never)' }),
   SETTLEMENT_ENABLED: boolean({ default: true, description: "the worker's daily settlement of merchant fees" }),

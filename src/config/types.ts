@@ -152,6 +152,8 @@ export interface OrderSettings {
   tokens: Record<string, number>;
   chains: string[];
   workerIntervalMs: number;
+  /** How long a GET /orders page may be served from memory (0: never). */
+  listCacheMs: number;
   /** Sandbox only: pay charges and deposit for orders older than this many seconds (0: never). */
   sandboxAutoCompleteSeconds: number;
 }

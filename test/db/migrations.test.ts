@@ -44,6 +44,7 @@ describe.each(drivers)('migrations on %s', (driver) => {
       'ledger_entries',
       'ledger_postings',
       'managed_wallets',
+      'merchant_completed_volume',
       'merchant_fee_tiers',
       'merchant_order_counts',
       'merchants',

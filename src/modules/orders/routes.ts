@@ -59,6 +59,10 @@ export function registerOrderRoutes(app: App, orders: OrdersService, listing: Or
         response: { 200: OrderPageSchema, ...errorResponses(...AUTHENTICATED_ERRORS, 400) },
       },
     },
-    async (request) => listing.list(merchantIdOf(request), request.query),
+    async (request, reply) => {
+      const body = await listing.listRendered(merchantIdOf(request), request.query, (page) => Buffer.from(String(reply.serialize(page))));
+      // Already serialized by this route's own response serializer (reply.serialize): sent as bytes.
+      return reply.type('application/json; charset=utf-8').send(body as never);
+    },
   );
 }

@@ -23,6 +23,7 @@ export interface StepsDeps {
   db: Db;
   clock: Clock;
   ledger: Pick<LedgerService, 'postOrderMovement'>;
+  onOrderChanged?: TransitionContext['onOrderChanged'];
   pix: PixProvider;
   chain: ChainAdapter;
   /** How long a worker may hold an order before another may take it over. */
@@ -39,7 +40,7 @@ function retryDelayMs(err: unknown, attempts: number): number {
 
 export function createOrderSteps(deps: StepsDeps) {
   const { db, clock, pix, chain } = deps;
-  const ctx: TransitionContext = { clock, ledger: deps.ledger };
+  const ctx: TransitionContext = { clock, ledger: deps.ledger, onOrderChanged: deps.onOrderChanged };
   const leaseMs = deps.leaseMs ?? 30_000;
 
   /**

@@ -42,6 +42,8 @@ export const refundingEvent = (reason: string) => ({ name: 'order.refunding', st
 export interface TransitionContext {
   clock: Clock;
   ledger: Pick<LedgerService, 'postOrderMovement'>;
+  /** Told of every change, so caches of the merchant's orders (the GET /orders pages) drop what they hold. */
+  onOrderChanged?: ((merchantId: string) => void) | undefined;
 }
 
 /**
@@ -70,6 +72,7 @@ export async function applyTransition(trx: Trx, ctx: TransitionContext, order: O
     now,
   );
   if (!updated) return undefined;
+  ctx.onOrderChanged?.(order.merchant_id);
   if (releasesLimit) {
     await repo.releaseDailyUsage(trx, { receiverId: order.receiver_id, day: order.limit_day, amountBrl: order.amount_brl });
   }

@@ -26,7 +26,7 @@ export type { TradeRules } from './trade-rules.ts';
  * The fee rates in force for a merchant and order type: its tier for the volume it completed
  * this month. Counting that volume is the orders' business, so the composition root passes it in.
  */
-export type CurrentFeeRates = (merchantId: string, type: OrderType) => Promise<FeeRates>;
+export type CurrentFeeRates = (merchantId: string, type: OrderType, monthVolumeBrl?: string) => Promise<FeeRates>;
 
 export interface QuotesDeps {
   db: Db;
@@ -167,16 +167,17 @@ export function createQuotesService(deps: QuotesDeps) {
     /**
      * The price an order gets, read-only (before the order's provider call): its quote's locked
      * rate and fees when it names one, which must be usable (404, 422 QUOTE_EXPIRED or
-     * QUOTE_INVALID), else the current rate and the merchant's current tier.
+     * QUOTE_INVALID), else the current rate and the merchant's current tier (for its completed
+     * volume this month, when the caller has already read it).
      */
-    async priceOrder(merchantId: string, order: OrderToPrice): Promise<OrderPrice> {
+    async priceOrder(merchantId: string, order: OrderToPrice, monthVolumeBrl?: string): Promise<OrderPrice> {
       if (order.quoteId !== undefined) {
         const quote = await usableQuote(merchantId, order.quoteId, order);
         const rates = { platformFeePercentage: quote.platform_fee_percentage, merchantFeePercentage: quote.merchant_fee_percentage };
         return { priced: priceAt(order, quote.exchange_rate, rates), rates };
       }
       const exchangeRate = await deps.prices.getRate(order.token);
-      const rates = await deps.currentFeeRates(merchantId, order.type);
+      const rates = await deps.currentFeeRates(merchantId, order.type, monthVolumeBrl);
       return { priced: priceAt(order, exchangeRate, rates), rates };
     },
 

@@ -30,6 +30,7 @@ import {
 
 export type Receiver = Static<typeof ReceiverSchema>;
 export type { OrderReceiver } from './order-receiver.ts';
+export { toOrderReceiver } from './order-receiver.ts';
 export type ReceiverLimits = Static<typeof LimitsBody>;
 type Row = ReceiverRow;
 

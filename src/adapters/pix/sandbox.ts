@@ -124,9 +124,7 @@ export function createSandboxPixProvider(deps: { db: Db; clock: Clock; settings:
         throw new PixSandboxRefusedError('expiresInSeconds must be a positive integer');
       }
       const amount = brlAmount(amountBrl);
-      const existing = await repo.findCharge(db, txid);
-      if (existing) return sameChargeOrRefuse(existing, amount);
-
+      // Insert first: a new txid (every order's) costs one statement; a repeated one finds its charge after.
       const now = clock.now();
       const inserted = await repo.insertCharge(db, {
         txid,
@@ -138,9 +136,9 @@ export function createSandboxPixProvider(deps: { db: Db; clock: Clock; settings:
         created_at: now,
       });
       if (inserted) return toCharge(inserted);
-      // Lost a race for the txid, or the reference belongs to another txid.
-      const raced = await repo.findCharge(db, txid);
-      if (raced) return sameChargeOrRefuse(raced, amount);
+      // A retry of this txid, a lost race for it, or a reference that belongs to another txid.
+      const existing = await repo.findCharge(db, txid);
+      if (existing) return sameChargeOrRefuse(existing, amount);
       throw new PixSandboxRefusedError(`the first ${REFERENCE_LENGTH} characters of txid ${txid} are those of another charge`);
     },
 

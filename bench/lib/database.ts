@@ -36,6 +36,22 @@ function quoteIdent(name: string): string {
 
 const FAKE_WALLET = '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T';
 
+/** `count` receivers of the merchant that may take orders at any hour (ACTIVE, KYC approved, night allowed, no limits). */
+export async function seedReceivers(dbUrl: string, merchantId: string, count: number): Promise<string[]> {
+  return withClient(dbUrl, async (client) => {
+    const inserted = await client.query<{ id: string }>(
+      `insert into receivers (id, merchant_id, person_type, document_type, document, name, email, status, kyc_status, kyc_reviewed_at,
+                              wallet_address, night_transactions_enabled, created_at, updated_at)
+       select gen_random_uuid(), $1, 'PJ', 'CNPJ', 'SPREAD' || lpad(i::text, 8, '0'), 'Spread Receiver ' || i, 'spread' || i || '@bench.example',
+              'ACTIVE', 'APPROVED', now(), $2, true, now(), now()
+       from generate_series(1, $3) i
+       returning id`,
+      [merchantId, FAKE_WALLET, count],
+    );
+    return inserted.rows.map((row) => row.id);
+  });
+}
+
 /**
  * Bulk orders for one merchant: `count` rows from generate_series, spread over the last 365 days,
  * 70 % PAYIN, terminal statuses only (COMPLETED ~75 %, EXPIRED 15 %, FAILED/REFUNDED the rest: nothing

@@ -18,6 +18,7 @@ import { createCurrentFeeRates } from './modules/orders/fee-rates.ts';
 import { createOrderListing } from './modules/orders/listing.ts';
 import { createOrderNotifications } from './modules/orders/notifications.ts';
 import { createOrdersService } from './modules/orders/service.ts';
+import { createReconciliation } from './modules/orders/reconciliation.ts';
 import { createOrderSteps } from './modules/orders/steps.ts';
 import { createQuotesService } from './modules/quotes/service.ts';
 import { receiverEventDefinitions } from './modules/receivers/events.ts';
@@ -74,6 +75,7 @@ export async function createServices({ config, db, clock }: ServiceDeps) {
   const orderNotifications = createOrderNotifications({ db, clock, ledger, minAmountBrl: config.orders.minAmountBrl, tokenDecimals: config.orders.tokens });
   const orderSteps = createOrderSteps({ db, clock, ledger, pix: adapters.pix, chain: adapters.chain });
   const orderListing = createOrderListing({ db });
+  const reconciliation = createReconciliation({ db, clock, pix: adapters.pix, notifications: orderNotifications, settings: config.reconciliation });
   const sandbox = createSandboxDriver({
     db,
     clock,
@@ -88,9 +90,9 @@ export async function createServices({ config, db, clock }: ServiceDeps) {
     clock,
     settings: config.webhooks,
     secretKey: config.webhookSecretKey,
-    events: [...orderEventDefinitions(config.pixProvider), ...receiverEventDefinitions()],
+    events: [...orderEventDefinitions(adapters.pix.name), ...receiverEventDefinitions()],
   });
-  return { merchants, auth, feeTiers, receivers, idempotency, webhooks, adapters, quotes, orders, orderListing, orderNotifications, orderSteps, sandbox, ledger, clock, wallets };
+  return { merchants, auth, feeTiers, receivers, idempotency, webhooks, adapters, quotes, orders, orderListing, orderNotifications, orderSteps, reconciliation, sandbox, ledger, clock, wallets };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

@@ -66,7 +66,7 @@ export async function createServices({ config, db, clock }: ServiceDeps) {
     onReceiverCreated: async (trx, receiver) => (receiver.managedWalletRequested ? wallets.createForReceiver(trx, receiver) : undefined),
   });
   const idempotency = createIdempotencyStore({ db, clock });
-  const adapters = createAdapters({ db, clock, settings: { pix: config.pix, usdcBrlRate: config.sandbox.usdcBrlRate } });
+  const adapters = createAdapters({ db, clock, settings: { pix: config.pix, usdcBrlRate: config.sandbox.usdcBrlRate, apiPix: config.apiPix } });
   const ledger = createLedgerService({ db, clock });
   // Quotes price with the merchant's current tier, which depends on the volume orders completed.
   const currentFeeRates = createCurrentFeeRates({ db, clock, feeTiers });
@@ -75,7 +75,14 @@ export async function createServices({ config, db, clock }: ServiceDeps) {
   const orderNotifications = createOrderNotifications({ db, clock, ledger, minAmountBrl: config.orders.minAmountBrl, tokenDecimals: config.orders.tokens });
   const orderSteps = createOrderSteps({ db, clock, ledger, pix: adapters.pix, chain: adapters.chain });
   const orderListing = createOrderListing({ db });
-  const reconciliation = createReconciliation({ db, clock, pix: adapters.pix, notifications: orderNotifications, settings: config.reconciliation });
+  const reconciliation = createReconciliation({
+    db,
+    clock,
+    pix: adapters.pix,
+    notifications: orderNotifications,
+    settings: config.reconciliation,
+    ...(adapters.apiPix ? { prepare: adapters.apiPix.registerWebhook } : {}),
+  });
   const sandbox = createSandboxDriver({
     db,
     clock,

@@ -43,8 +43,11 @@ export function createReconciliation(deps: {
   pix: PixLookups;
   notifications: Pick<OrderNotifications, 'handlePixNotification'>;
   settings: ReconciliationSettings;
+  /** Done once before the first pass, retried until it succeeds (a real PSP: register our callback). */
+  prepare?: () => Promise<void>;
 }) {
   const { db, clock, pix, notifications, settings } = deps;
+  let prepared = !deps.prepare;
   const overlapMs = (settings.overlapSeconds ?? 600) * 1000;
   const batch = settings.batch ?? 100;
   let windowStart: Date | undefined;
@@ -97,6 +100,10 @@ export function createReconciliation(deps: {
 
   /** One pass: every kind of outcome; returns how many notifications it applied. */
   async function runPass(): Promise<ReconciliationPassResult> {
+    if (!prepared) {
+      await deps.prepare!();
+      prepared = true;
+    }
     const now = clock.now();
     const before = new Date(now.getTime() - settings.graceSeconds * 1000);
     return { chargesApplied: await charges(now), refundsApplied: await refunds(before), payoutsApplied: await payouts(before) };

@@ -128,11 +128,12 @@ const API_PIX_REQUIRED = ['PIX_API_BASE_URL', 'PIX_OAUTH_TOKEN_URL', 'PIX_CLIENT
 /** PIX_PROVIDER=api-pix needs every setting of the PSP (a bad one was already reported and reads as unset). */
 function apiPixRequirements(env: EnvValues): string[] {
   if (env.PIX_PROVIDER !== 'api-pix') return [];
-  return API_PIX_REQUIRED.filter((name) => env[name] === undefined).map((name) => `${name} is required when PIX_PROVIDER=api-pix`);
+  const plainCallback = env.NODE_ENV === 'production' && env.PIX_WEBHOOK_PUBLIC_URL?.startsWith('http:') ? ['PIX_WEBHOOK_PUBLIC_URL must be https:// when NODE_ENV=production'] : [];
+  return plainCallback.concat(API_PIX_REQUIRED.filter((name) => env[name] === undefined).map((name) => `${name} is required when PIX_PROVIDER=api-pix`));
 }
 
 function apiPixSettings(env: EnvValues): ApiPixSettings | undefined {
-  if (apiPixRequirements(env).length > 0) return undefined;
+  if (API_PIX_REQUIRED.some((name) => env[name] === undefined)) return undefined;
   const origin = new URL(env.PIX_WEBHOOK_PUBLIC_URL!).origin;
   return {
     baseUrl: env.PIX_API_BASE_URL!.replace(/\/+$/, ''),

@@ -56,8 +56,11 @@ export const PIX_PROVIDER_SCHEMA = {
   PIX_OUT_BASE_URL: httpsUrl("api-pix: base URL of the PSP's PIX-out API (Efí: PUT /v3/gn/pix/{idEnvio}); unset: the origin of PIX_API_BASE_URL"),
   PIX_API_TIMEOUT_MS: integer({ minimum: 100, maximum: 120_000, default: 10_000, description: 'api-pix: deadline of one request to the PSP' }),
   PIX_API_MAX_ATTEMPTS: integer({ minimum: 1, maximum: 10, default: 4, description: 'api-pix: attempts of one call on timeouts, 5xx and 429 (with backoff)' }),
-  PIX_WEBHOOK_PUBLIC_URL: httpsUrl(
-    'api-pix: public origin of this service as the PSP reaches it; the callback registered is <origin>/api/v1/pix-provider/webhook/<PIX_WEBHOOK_TOKEN>',
+  PIX_WEBHOOK_PUBLIC_URL: Type.Optional(
+    checkedText((url) => isUrlWith(['https:', 'http:'], url), {
+      errorMessage: 'must be an https:// URL (http:// outside production)',
+      description: 'api-pix: public origin of this service as the PSP reaches it; the callback registered is <origin>/api/v1/pix-provider/webhook/<PIX_WEBHOOK_TOKEN>',
+    }),
   ),
   PIX_WEBHOOK_TOKEN: Type.Optional(
     refine(secret(32, { description: 'api-pix: secret path segment of the callback URL (at least 32 URL-safe characters); a call with another one is refused' }), (token) => /^[A-Za-z0-9_-]+$/.test(token), 'must be URL-safe: letters, digits, - and _'),

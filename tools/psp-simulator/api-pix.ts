@@ -48,7 +48,7 @@ export function createApiPix(deps: { store: Store; faults: Faults; notifier: Not
     calendario: { criacao: c.criacao, expiracao: c.expiracao },
     txid: c.txid,
     revisao: 0,
-    loc: { id: c.locId, location: c.location, tipoCob: 'cob', criacao: c.criacao },
+    loc: { id: c.locId, txid: c.txid, location: c.location, tipoCob: 'cob', criacao: c.criacao },
     location: c.location,
     status: c.status,
     ...(c.devedor ? { devedor: c.devedor } : {}),
@@ -133,7 +133,7 @@ export function createApiPix(deps: { store: Store; faults: Faults; notifier: Not
         parametros: {
           inicio: new Date(inicio).toISOString(),
           fim: new Date(fim).toISOString(),
-          paginacao: { paginaAtual: page, itensPorPagina: size, quantidadeDePaginas: Math.ceil(all.length / size), quantidadeTotalDeItens: all.length },
+          paginacao: { paginaAtual: page, itensPorPagina: size, quantidadeDePaginas: Math.max(1, Math.ceil(all.length / size)), quantidadeTotalDeItens: all.length },
         },
         pix: all.slice(page * size, page * size + size).map((p) => pixView(p)),
       },

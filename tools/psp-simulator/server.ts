@@ -48,7 +48,7 @@ export async function startSimulator(options: SimulatorOptions) {
   const faults: Faults = emptyFaults();
   const notifier = createNotifier({ faults, log });
   const clientId = options.clientId ?? 'simulator-client';
-  const clientSecret = options.clientSecret ?? 'simulator-secret';
+  const clientSecret = options.clientSecret ?? 'simulator-client-secret-0123456789';
   const tokens = new Map<string, number>();
   const tokenTtl = options.tokenTtlSeconds ?? 3600;
   let tokensIssued = 0;

@@ -25,6 +25,7 @@ import { registerAdminFeeTierRoutes, registerFeeTierRoutes } from './modules/fee
 import { registerHealthRoutes } from './modules/health/routes.ts';
 import { registerAdminLedgerRoutes, registerLedgerRoutes, registerSandboxLedgerRoutes } from './modules/ledger/routes.ts';
 import { registerMerchantRoutes } from './modules/merchants/routes.ts';
+import { registerPixProviderRoutes } from './modules/orders/pix-provider-routes.ts';
 import { registerOrderRoutes } from './modules/orders/routes.ts';
 import { registerQuoteRoutes } from './modules/quotes/routes.ts';
 import { registerAdminReceiverRoutes } from './modules/receivers/admin-routes.ts';
@@ -125,6 +126,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     async (api: App) => {
       registerAuthRoutes(api, services.auth, { tokenRateLimitPerMinute: config.rateLimit.tokenPerIpPerMinute });
       registerFeePayerRoute(api, services.wallets);
+      if (config.apiPix) {
+        registerPixProviderRoutes(api, { notifications: services.orderNotifications, webhookToken: config.apiPix.webhookToken, allowedIps: config.apiPix.webhookAllowedIps });
+      }
 
       await api.register(async (merchantScope: App) => {
         merchantScope.addHook('onRoute', (route) => {

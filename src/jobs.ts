@@ -14,6 +14,7 @@ export function createWorkerJobs(services: Services, config: RuntimeConfig, metr
   return [
     idempotencyCleanupJob(services.idempotency, { ttlHours: config.idempotencyKeyTtlHours }),
     webhookDeliveryJob(services.webhooks, config.webhooks, metrics),
+    { name: 'pix-reconciliation', intervalMs: config.reconciliation.intervalMs, run: () => services.reconciliation.runPass().then(() => undefined) },
     { name: 'order-steps', intervalMs: config.orders.workerIntervalMs, run: () => services.orderSteps.runDuePass().then(() => undefined) },
     ...(config.settlements.enabled ? [settlementJob(services.ledger, config.settlements.timeOfDay, services.clock)] : []),
     ...(config.sandboxEnabled

@@ -18,6 +18,7 @@ import { createCurrentFeeRates } from './modules/orders/fee-rates.ts';
 import { createOrderListing } from './modules/orders/listing.ts';
 import { createOrderNotifications } from './modules/orders/notifications.ts';
 import { createOrdersService } from './modules/orders/service.ts';
+import { createReconciliation } from './modules/orders/reconciliation.ts';
 import { createOrderSteps } from './modules/orders/steps.ts';
 import { createQuotesService } from './modules/quotes/service.ts';
 import { receiverEventDefinitions } from './modules/receivers/events.ts';
@@ -65,7 +66,7 @@ export async function createServices({ config, db, clock }: ServiceDeps) {
     onReceiverCreated: async (trx, receiver) => (receiver.managedWalletRequested ? wallets.createForReceiver(trx, receiver) : undefined),
   });
   const idempotency = createIdempotencyStore({ db, clock });
-  const adapters = createAdapters({ db, clock, settings: { pix: config.pix, usdcBrlRate: config.sandbox.usdcBrlRate } });
+  const adapters = createAdapters({ db, clock, settings: { pix: config.pix, usdcBrlRate: config.sandbox.usdcBrlRate, apiPix: config.apiPix } });
   const ledger = createLedgerService({ db, clock });
   // Quotes price with the merchant's current tier, which depends on the volume orders completed.
   const currentFeeRates = createCurrentFeeRates({ db, clock, feeTiers });
@@ -75,6 +76,14 @@ export async function createServices({ config, db, clock }: ServiceDeps) {
   const orders = createOrdersService({ db, clock, settings: config.orders, pix: adapters.pix, chain: adapters.chain, quotes, receivers, onOrderChanged });
   const orderNotifications = createOrderNotifications({ db, clock, ledger, minAmountBrl: config.orders.minAmountBrl, tokenDecimals: config.orders.tokens, onOrderChanged });
   const orderSteps = createOrderSteps({ db, clock, ledger, pix: adapters.pix, chain: adapters.chain, onOrderChanged });
+  const reconciliation = createReconciliation({
+    db,
+    clock,
+    pix: adapters.pix,
+    notifications: orderNotifications,
+    settings: config.reconciliation,
+    ...(adapters.apiPix ? { prepare: adapters.apiPix.registerWebhook } : {}),
+  });
   const sandbox = createSandboxDriver({
     db,
     clock,
@@ -89,9 +98,9 @@ export async function createServices({ config, db, clock }: ServiceDeps) {
     clock,
     settings: config.webhooks,
     secretKey: config.webhookSecretKey,
-    events: [...orderEventDefinitions(config.pixProvider), ...receiverEventDefinitions()],
+    events: [...orderEventDefinitions(adapters.pix.name), ...receiverEventDefinitions()],
   });
-  return { merchants, auth, feeTiers, receivers, idempotency, webhooks, adapters, quotes, orders, orderListing, orderNotifications, orderSteps, sandbox, ledger, clock, wallets };
+  return { merchants, auth, feeTiers, receivers, idempotency, webhooks, adapters, quotes, orders, orderListing, orderNotifications, orderSteps, reconciliation, sandbox, ledger, clock, wallets };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

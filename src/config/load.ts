@@ -4,7 +4,7 @@
  */
 import { type Env, readEnv } from './env.ts';
 import { ENV_SCHEMA, type EnvValues } from './schema.ts';
-import type { Config, WebhookSettings } from './types.ts';
+import type { ApiPixSettings, Config, WebhookSettings } from './types.ts';
 
 export class ConfigError extends Error {
   readonly problems: string[];
@@ -20,7 +20,7 @@ export class ConfigError extends Error {
 export function loadConfig(env: Env = process.env): Config {
   const { values, problems } = readEnv(ENV_SCHEMA, env);
   const config = toConfig(values);
-  problems.push(...leaseOutlastsAttempt(config.webhooks), ...productionRequirements(config));
+  problems.push(...leaseOutlastsAttempt(config.webhooks), ...apiPixRequirements(values), ...productionRequirements(config));
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }
@@ -86,6 +86,12 @@ function toConfig(env: EnvValues): Config {
       maxTiersPerOrderType: env.FEE_TIERS_MAX,
     },
     pixProvider: env.PIX_PROVIDER,
+    apiPix: env.PIX_PROVIDER === 'api-pix' ? apiPixSettings(env) : undefined,
+    reconciliation: {
+      intervalMs: env.RECONCILIATION_INTERVAL_MS,
+      graceSeconds: env.RECONCILIATION_GRACE_SECONDS,
+      lookbackSeconds: env.RECONCILIATION_LOOKBACK_SECONDS,
+    },
     webhooks: {
       retryScheduleSeconds: env.WEBHOOK_RETRY_SCHEDULE,
       timeoutMs: env.WEBHOOK_TIMEOUT_MS,
@@ -112,6 +118,39 @@ function toConfig(env: EnvValues): Config {
       sandboxSponsorLamports: env.SANDBOX_SPONSOR_LAMPORTS,
       keyCacheSeconds: env.WALLET_KEY_CACHE_SECONDS,
     },
+  };
+}
+
+/** The webhook route's path (src/modules/pix-webhooks/routes.ts) under the public origin. */
+export const PIX_WEBHOOK_PATH = '/api/v1/pix-provider/webhook';
+
+const API_PIX_REQUIRED = ['PIX_API_BASE_URL', 'PIX_OAUTH_TOKEN_URL', 'PIX_CLIENT_ID', 'PIX_CLIENT_SECRET', 'PIX_CLIENT_CERT', 'PIX_CLIENT_KEY', 'PIX_WEBHOOK_PUBLIC_URL', 'PIX_WEBHOOK_TOKEN'] as const;
+
+/** PIX_PROVIDER=api-pix needs every setting of the PSP (a bad one was already reported and reads as unset). */
+function apiPixRequirements(env: EnvValues): string[] {
+  if (env.PIX_PROVIDER !== 'api-pix') return [];
+  const plainCallback = env.NODE_ENV === 'production' && env.PIX_WEBHOOK_PUBLIC_URL?.startsWith('http:') ? ['PIX_WEBHOOK_PUBLIC_URL must be https:// when NODE_ENV=production'] : [];
+  return plainCallback.concat(API_PIX_REQUIRED.filter((name) => env[name] === undefined).map((name) => `${name} is required when PIX_PROVIDER=api-pix`));
+}
+
+function apiPixSettings(env: EnvValues): ApiPixSettings | undefined {
+  if (API_PIX_REQUIRED.some((name) => env[name] === undefined)) return undefined;
+  const origin = new URL(env.PIX_WEBHOOK_PUBLIC_URL!).origin;
+  return {
+    baseUrl: env.PIX_API_BASE_URL!.replace(/\/+$/, ''),
+    tokenUrl: env.PIX_OAUTH_TOKEN_URL!,
+    payoutBaseUrl: (env.PIX_OUT_BASE_URL ?? new URL(env.PIX_API_BASE_URL!).origin).replace(/\/+$/, ''),
+    clientId: env.PIX_CLIENT_ID!,
+    clientSecret: env.PIX_CLIENT_SECRET!,
+    clientCertPem: env.PIX_CLIENT_CERT!,
+    clientKeyPem: env.PIX_CLIENT_KEY!,
+    caPem: env.PIX_CA_CERT,
+    timeoutMs: env.PIX_API_TIMEOUT_MS,
+    maxAttempts: env.PIX_API_MAX_ATTEMPTS,
+    receivingKey: env.PIX_RECEIVING_KEY,
+    callbackUrl: `${origin}${PIX_WEBHOOK_PATH}/${env.PIX_WEBHOOK_TOKEN!}`,
+    webhookToken: env.PIX_WEBHOOK_TOKEN!,
+    webhookAllowedIps: env.PIX_WEBHOOK_ALLOWED_IPS,
   };
 }
 

@@ -13,6 +13,7 @@ import { isSolanaAddress } from '../lib/solana.ts';
 import { boolean, checkedText, clockTime, decimalText, integer, list, oneOf, refine, secret, text } from './env.ts';
 import { keypairBytes } from '../lib/solana.ts';
 import { isKey32, isPkcs8Pem, isUrlWith, isVersionedKey, normalizedPixKey, unescapeNewlines, versionedKeys } from './formats.ts';
+import { PIX_PROVIDER_SCHEMA } from './pix-provider-schema.ts';
 import { LOG_LEVELS, NODE_ENVS, ROLES } from './types.ts';
 
 /** DOMAIN.md (Solana): the programs the allow-list starts from. */
@@ -156,12 +157,7 @@ export const ENV_SCHEMA = Type.Object({
   }),
   WEBHOOK_SECRET_KEY: Type.Optional(secret(32, { description: `key under which endpoint signing secrets are encrypted at rest. ${GENERATED}` })),
 
-  PIX_PROVIDER: text({
-    default: 'sandbox',
-    pattern: '^[a-z][A-Za-z0-9]{0,31}$',
-    errorMessage: 'must be an identifier starting with a lowercase letter',
-    description: 'the PIX provider (adapter) in use; also names provider fields in events (<provider>TransactionId)',
-  }),
+  ...PIX_PROVIDER_SCHEMA,
 
   WALLET_KEK: Type.Optional(
     checkedText(isKey32, {

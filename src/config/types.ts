@@ -58,8 +58,12 @@ export interface Config {
     maxMerchantFeePercentage: string;
     maxTiersPerOrderType: number;
   };
-  /** The PIX payment provider (adapter) in use; also names provider fields in events (`<provider>TransactionId`). */
-  pixProvider: string;
+  /** The PIX payment provider (adapter) in use. */
+  pixProvider: 'sandbox' | 'api-pix';
+  /** PIX_PROVIDER=api-pix: the PSP's API Pix and PIX-out API (every field checked at start-up); else undefined. */
+  apiPix: ApiPixSettings | undefined;
+  /** The worker's reconciliation with the PIX provider. */
+  reconciliation: { intervalMs: number; graceSeconds: number; lookbackSeconds: number };
   webhooks: WebhookSettings;
   /** Key under which endpoint signing secrets are encrypted at rest. Unset: a development key is generated under dataDir. */
   webhookSecretKey: string | undefined;
@@ -131,6 +135,26 @@ export interface PixSettings {
   merchantCity: string;
   /** The platform's PIX key in DICT form (BR Code 26/01). */
   receivingKey: string;
+}
+
+export interface ApiPixSettings {
+  baseUrl: string;
+  tokenUrl: string;
+  payoutBaseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  /** PEM texts (read from files at start-up when paths were given). */
+  clientCertPem: string;
+  clientKeyPem: string;
+  caPem: string | undefined;
+  timeoutMs: number;
+  maxAttempts: number;
+  /** Our PIX key: charges' `chave`, the webhook's `{chave}`, the payer of PIX sent. */
+  receivingKey: string;
+  /** The callback registered with PUT /webhook/{chave}: the PSP posts to `<callbackUrl>/pix`. */
+  callbackUrl: string;
+  webhookToken: string;
+  webhookAllowedIps: string[] | undefined;
 }
 
 export interface SandboxSettings {

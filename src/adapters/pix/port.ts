@@ -12,7 +12,7 @@
  * The caller names a charge (API Pix `PUT /cob/{txid}`): this makes a txid in the format every
  * PSP accepts, so the orders module needs nothing of the adapters beyond their ports.
  */
-export { newTxid } from './identifiers.ts';
+export { newTxid, txidOfOrder } from './identifiers.ts';
 
 /** Decimal text with exactly 2 places, e.g. "10.50" (API Pix `valor`). */
 export type BrlAmount = string;
@@ -45,7 +45,28 @@ export type PixNotification =
   | { kind: 'payout_settled'; providerTransactionId: string; status: 'CONFIRMED'; endToEndId: string }
   | { kind: 'payout_settled'; providerTransactionId: string; status: 'FAILED'; reason: string };
 
-export interface PixProvider {
+/** What the provider says of a refund when asked (reconciliation). */
+export type RefundState = { status: 'EM_PROCESSAMENTO' } | { status: 'DEVOLVIDO' } | { status: 'NAO_REALIZADO'; reason: string };
+
+/** What the provider says of a sent PIX when asked (reconciliation). */
+export type PayoutState = { status: 'PROCESSING' } | { status: 'CONFIRMED'; endToEndId: string } | { status: 'FAILED'; reason: string };
+
+/**
+ * Lookups of the provider's own state, for the reconciliation job (src/modules/orders/
+ * reconciliation.ts): it compares them with ours and applies what a lost notification would have.
+ */
+export interface PixLookups {
+  /** GET /pix?inicio=&fim= (every page): PIX received in [from, to], with their txid. */
+  listReceivedPix(window: { from: Date; to: Date }): Promise<ReceivedPix[]>;
+  /** GET /cob/{txid}: the PIX that paid the charge, null while unpaid (or unknown). */
+  getChargePayment(txid: string): Promise<ReceivedPix | null>;
+  /** GET /pix/{e2eid}/devolucao/{id}; null: the provider does not know it. */
+  getRefund(endToEndId: string, refundId: string): Promise<RefundState | null>;
+  /** The status of a PIX sent by `sendPix`; null: the provider does not know it. */
+  getPayout(providerTransactionId: string): Promise<PayoutState | null>;
+}
+
+export interface PixProvider extends PixLookups {
   /** Names the provider transaction id field of events, e.g. `sandboxTransactionId`. */
   readonly name: string;
 

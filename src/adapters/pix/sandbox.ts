@@ -147,6 +147,31 @@ export function createSandboxPixProvider(deps: { db: Db; clock: Clock; settings:
       return row ? toReceivedPix(row) : null;
     },
 
+    // --- lookups for reconciliation ----------------------------------------------------------
+
+    async listReceivedPix({ from, to }) {
+      return (await repo.chargesPaidBetween(db, from, to)).map(toReceivedPix);
+    },
+
+    async getChargePayment(txid) {
+      const row = await repo.findCharge(db, txid);
+      return row?.status === 'CONCLUIDA' ? toReceivedPix(row) : null;
+    },
+
+    async getRefund(endToEndId, refundId) {
+      const row = await repo.findRefund(db, refundId);
+      if (!row || row.end_to_end_id !== endToEndId) return null;
+      return row.status === 'NAO_REALIZADO' ? { status: row.status, reason: row.failure_reason ?? 'refused' } : { status: row.status };
+    },
+
+    async getPayout(providerTransactionId) {
+      const row = await repo.findPayout(db, providerTransactionId);
+      if (!row) return null;
+      if (row.status === 'CONFIRMED') return { status: 'CONFIRMED', endToEndId: row.end_to_end_id! };
+      if (row.status === 'FAILED') return { status: 'FAILED', reason: row.failure_reason ?? 'refused' };
+      return { status: 'PROCESSING' };
+    },
+
     async refund({ endToEndId, refundId, amountBrl, description }) {
       if (!REFUND_ID_PATTERN.test(refundId)) throw new PixSandboxRefusedError('refund id must be 1 to 35 letters or digits');
       const amount = brlAmount(amountBrl);

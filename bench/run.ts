@@ -153,9 +153,13 @@ async function main(): Promise<void> {
   const serviceLog = path.join(runDir, 'service.log');
 
   // 1. Cold start to healthy: on the fresh database (migrations included), then a restart on the migrated one.
+  // The V8 flags of `npm start` (`exec node [flags] src/main.ts`), so the service runs as production runs it.
+  const startScript = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const startFlags = /^exec node ((?:--\S+ )*)src\/main\.ts$/.exec(startScript)?.[1]?.trim().split(' ').filter(Boolean);
+  if (!startFlags) throw new Error(`unexpected start script: ${startScript}`);
   const start = (nodeArgs: string[] = []) => {
     const since = performance.now();
-    const child = startNode('src/main.ts', { cwd: ROOT, env: serviceEnv, logFile: serviceLog, nodeArgs });
+    const child = startNode('src/main.ts', { cwd: ROOT, env: serviceEnv, logFile: serviceLog, nodeArgs: [...startFlags, ...nodeArgs] });
     return { child, since };
   };
   let started = start();

@@ -104,7 +104,7 @@ export function createMerchantsService(deps: MerchantsDeps) {
   return {
     async createMerchant(input: { name: string }, by: AuditActor): Promise<{ merchant: Merchant; credential: IssuedCredential }> {
       return db.transaction().execute(async (trx) => {
-        const merchant = toMerchant(await repo.insertMerchant(trx, { id: newId(), name: input.name, status: 'ACTIVE' }));
+        const merchant = toMerchant(await repo.insertMerchant(trx, { id: newId(), name: input.name, status: 'ACTIVE', created_at: clock.now() }));
         const credential = await issueCredentialIn(trx, merchant.id);
         for (const setUp of deps.onMerchantCreated ?? []) await setUp(trx, merchant.id);
         await recordAudit(trx, by, {

@@ -10,6 +10,7 @@ import { requireAdmin, requireMerchant } from './http/auth.ts';
 import { registerErrorHandling, sendError, toAppError } from './http/error-handler.ts';
 import { AppError } from './errors.ts';
 import { registerIdempotency } from './http/idempotency.ts';
+import { registerJsonBodyParser } from './http/json-body.ts';
 import { createMetrics, instrumentHttp, type Metrics } from './http/metrics.ts';
 import { ADMIN_SECURITY, API_PREFIX, MERCHANT_SECURITY, registerOpenApi } from './http/openapi.ts';
 import { requestIdFor } from './http/request-id.ts';
@@ -102,6 +103,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
+  registerJsonBodyParser(app);
   app.decorate('services', services);
   app.decorateRequest('merchantAuth', null);
   app.addSchema(ErrorObject);

@@ -117,11 +117,16 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await registerOpenApi(app);
   await app.register(rateLimit, {
     global: false,
+    // RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (seconds until the window resets)
+    // per the IETF RateLimit header draft, instead of the x-ratelimit-* trio whose reset clients
+    // read as an epoch (GitHub's) while it was seconds remaining. Retry-After on a 429.
+    enableDraftSpec: true,
     errorResponseBuilder: (_request, context) =>
       new AppError('RATE_LIMITED', `Too many requests; retry in ${context.after}`, { retryAfterSeconds: Math.ceil(context.ttl / 1000) }),
   });
 
-  registerHealthRoutes(app, { db, metrics });
+  const metricsAccess = config.metricsToken ? { token: config.metricsToken } : config.nodeEnv === 'production' ? 'closed' : 'open';
+  registerHealthRoutes(app, { db, metrics, metricsAccess });
 
   await app.register(
     async (api: App) => {

@@ -4,12 +4,13 @@
  */
 import rateLimit from '@fastify/rate-limit';
 import { Format, registerAjvFormats, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, type FastifyServerFactory, LogController } from 'fastify';
 import type { Db } from './db/database.ts';
 import { requireAdmin, requireMerchant } from './http/auth.ts';
 import { registerErrorHandling, sendError, toAppError } from './http/error-handler.ts';
 import { AppError } from './errors.ts';
 import { registerIdempotency } from './http/idempotency.ts';
+import { SERVER_TIMEOUTS } from './http/early-server.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
 import { createMetrics, instrumentHttp, type Metrics } from './http/metrics.ts';
 import { ADMIN_SECURITY, API_PREFIX, MERCHANT_SECURITY, registerOpenApi } from './http/openapi.ts';
@@ -45,6 +46,8 @@ export interface AppDeps {
   metrics?: Metrics;
   /** Built from config and db when not given (main.ts shares its own with the worker). */
   services?: Services;
+  /** main.ts binds the port before the database is ready and hands its server over here. */
+  serverFactory?: FastifyServerFactory;
 }
 
 declare module 'fastify' {
@@ -89,9 +92,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     // Slow clients must not hold sockets forever.
-    connectionTimeout: 30_000,
-    requestTimeout: 30_000,
-    keepAliveTimeout: 72_000,
+    ...SERVER_TIMEOUTS,
+    ...(deps.serverFactory ? { serverFactory: deps.serverFactory } : {}),
     return503OnClosing: true,
     // Errors Fastify raises before routing (a malformed URL, a bad Content-Type header) get the
     // Error object too, with the request id, instead of Fastify's own shape.

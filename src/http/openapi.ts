@@ -4,10 +4,11 @@
  *
  * The server URL is /api/v1 and paths are relative to it (the spec's `{base_url}` already ends
  * with /api/v1); the operations served at the root (/healthz, /readyz, /metrics) name their own
- * server `/`. operationIds and tags come from openapi-operations.ts. Two rules are applied to the
- * whole document rather than to each route: a parameter with a default is not required (the
- * client may leave it out), and a body whose every property is optional is not required either
- * (json-body.ts reads no body, or an empty one, as `{}`).
+ * server `/`. operationIds and tags come from openapi-operations.ts, body examples from
+ * openapi-examples.ts. Three rules are applied to the whole document rather than to each route
+ * (applyDocumentRules): a parameter with a default is not required (the client may leave it out),
+ * a body whose every property is optional is not required either (json-body.ts reads no body, or
+ * an empty one, as `{}`), and every 429 lists the RateLimit headers it carries.
  */
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -56,7 +57,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       security: MERCHANT_SECURITY,
     },
     transform: ({ schema, url, route }) => ({ url, schema: withOperationMetadata(schema, url, route.method) }),
-    transformObject: (document) => optionalWhereDefaulted((document as { openapiObject: OpenApiDocument }).openapiObject) as never,
+    transformObject: (document) => applyDocumentRules((document as { openapiObject: OpenApiDocument }).openapiObject) as never,
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
@@ -97,7 +98,7 @@ type OpenApiDocument = {
  * A parameter with a default is optional to the client; so is a body with no required property.
  * Every 429 names the rate-limit headers it carries.
  */
-function optionalWhereDefaulted(document: OpenApiDocument): OpenApiDocument {
+function applyDocumentRules(document: OpenApiDocument): OpenApiDocument {
   for (const methods of Object.values(document.paths ?? {})) {
     for (const operation of Object.values(methods)) {
       const tooMany = operation.responses?.['429'];

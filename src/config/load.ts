@@ -36,6 +36,7 @@ function toConfig(env: EnvValues): Config {
     databaseUrl: env.DATABASE_URL,
     databasePoolMax: env.DATABASE_POOL_MAX,
     adminToken: env.ADMIN_TOKEN,
+    metricsToken: env.METRICS_TOKEN,
     logLevel: env.LOG_LEVEL,
     trustProxy: env.TRUST_PROXY,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,

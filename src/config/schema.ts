@@ -53,6 +53,7 @@ export const ENV_SCHEMA = Type.Object({
   ),
   DATABASE_POOL_MAX: integer({ minimum: 1, maximum: 1000, default: 10, description: 'PostgreSQL connections per process' }),
   ADMIN_TOKEN: Type.Optional(secret(32, { description: 'bearer token of the operator API; unset disables every /admin route' })),
+  METRICS_TOKEN: Type.Optional(secret(32, { description: 'bearer token GET /metrics requires; unset: /metrics is open except in production, where it is closed (401)' })),
   LOG_LEVEL: oneOf(LOG_LEVELS, { default: 'info', description: 'log level' }),
   TRUST_PROXY: boolean({ default: false, description: 'trust X-Forwarded-* (behind a load balancer) for client IPs' }),
   BODY_LIMIT_BYTES: integer({ minimum: 1024, maximum: 64 * 1024 * 1024, default: 256 * 1024, description: 'largest accepted request body (larger: 413)' }),

@@ -18,6 +18,8 @@ export interface Config {
   databasePoolMax: number;
   /** Bearer token of the operator API; unset disables every /admin route. */
   adminToken: string | undefined;
+  /** Bearer token GET /metrics requires. Unset: /metrics is open, except in production, where it is closed. */
+  metricsToken: string | undefined;
   logLevel: LogLevel;
   trustProxy: boolean;
   bodyLimitBytes: number;

@@ -158,6 +158,22 @@ describe('PIX_PROVIDER=api-pix against the PSP simulator behind an OpenAPI-valid
     expect(await events(created.id)).toContain('order.completed');
   });
 
+  it('a PAYOUT the PSP refuses at once (Efí: above R$ 20.00) fails, in our words, and is not retried', async () => {
+    // 5 USDC × 5.40 = 27.00 BRL, 26.86 net: above the simulator's (Efí sandbox's) immediate-refusal limit.
+    const response = await call('POST', '/payout', { receiverId: receiver.id, amountCrypto: 5, sourceToken: 'USDC' });
+    expect(response.statusCode, response.body).toBe(201);
+    const created = response.json() as Json;
+    await call('POST', `/sandbox/orders/${created.id}/deposit`, {});
+    const failed = await until(created.id, 'FAILED', true);
+    expect(failed.failureReason).toBe('PIX payout refused by the payment provider');
+    expect(JSON.stringify(failed)).not.toMatch(/limite|sandbox|recusado/i); // the PSP's words stay with the PSP
+    const emitted = await events(created.id);
+    expect(emitted.filter((name) => name === 'order.failed')).toHaveLength(1);
+    expect(emitted).not.toContain('order.pix_sending');
+    const row = await ctx.database.db.selectFrom('orders').select(['next_step_at', 'step_attempts']).where('id', '=', created.id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ next_step_at: null, step_attempts: 0 }); // one refusal, no backoff
+  });
+
   it('the proxy saw every call valid against openapi.yaml', () => {
     expect(proxy.violations).toEqual([]);
     expect(proxy.checked.requests).toBeGreaterThan(10);

@@ -66,6 +66,19 @@ export interface PixLookups {
   getPayout(providerTransactionId: string): Promise<PayoutState | null>;
 }
 
+/**
+ * `sendPix`: the provider refused this payment outright (Efí: HTTP 400/422, e.g. an amount above
+ * its limit), so it will never be made under this idempotency key and the order fails at once.
+ * Transient failures and our own misconfiguration (authentication, scopes) are other errors, which
+ * the worker retries. `cause` keeps the provider's own answer, for logs only.
+ */
+export class PixPayoutRefusedError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'PixPayoutRefusedError';
+  }
+}
+
 export interface PixProvider extends PixLookups {
   /** Names the provider transaction id field of events, e.g. `sandboxTransactionId`. */
   readonly name: string;
@@ -79,7 +92,10 @@ export interface PixProvider extends PixLookups {
   /** PUT /pix/{e2eid}/devolucao/{id}: idempotent per refundId. */
   refund(input: { endToEndId: string; refundId: string; amountBrl: BrlAmount; description: string }): Promise<{ refundId: string; status: RefundStatus }>;
 
-  /** Sends a PIX to a key; idempotent per `idempotencyKey` (a repeat answers the same transaction). */
+  /**
+   * Sends a PIX to a key; idempotent per `idempotencyKey` (a repeat answers the same transaction).
+   * Throws PixPayoutRefusedError when the provider refuses the payment itself.
+   */
   sendPix(input: {
     idempotencyKey: string;
     pixKey: string;

@@ -11,7 +11,7 @@ import { createInterface } from 'node:readline';
 import { parsePix } from 'pix-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestContext, type TestMerchant, createTestContext } from '../helpers/app.ts';
-import { randomCnpj } from '../helpers/documents.ts';
+import { randomCnpj, randomCpf } from '../helpers/documents.ts';
 import { startOpenApiProxy } from '../helpers/openapi-proxy.ts';
 import { freePort, runTs } from '../helpers/processes.ts';
 
@@ -104,6 +104,29 @@ describe('PIX_PROVIDER=api-pix against the PSP simulator behind an OpenAPI-valid
     await control('/control/pay', { pixCopiaECola: created.pixPaymentCode });
     await until(created.id, 'PAYMENT_RECEIVED');
     await until(created.id, 'COMPLETED', true);
+  });
+
+  it('a charge names its payer (devedor) from the receiver: cnpj or cpf, with nome, valid against openapi.yaml', async () => {
+    const company = await payin(19);
+    const created = await call('POST', '/receivers', {
+      type: 'PF',
+      document: randomCpf(),
+      name: 'Joana Souza',
+      email: 'joana@example.com',
+      walletAddress: WALLET,
+      limits: { nightTransactionsEnabled: true }, // the suite runs on the real clock, maybe at night
+    });
+    const person = created.json() as Json;
+    await call('POST', `/sandbox/receivers/${person.id}/kyc`, { decision: 'APPROVE' });
+    const personal = await call('POST', '/payin', { receiverId: person.id, amountBrl: 18 });
+    expect(personal.statusCode, personal.body).toBe(201);
+    const sentFor = async (id: string) => {
+      const path = `/cob/${await txidOf(id)}`;
+      return proxy.requests.find((r) => r.method === 'PUT' && r.path === path)?.body;
+    };
+    expect((await sentFor(company.id))?.devedor).toEqual({ cnpj: receiver.document, nome: 'Padaria Souza Ltda' });
+    expect((await sentFor(personal.json().id))?.devedor).toEqual({ cpf: person.document, nome: 'Joana Souza' });
+    expect(proxy.violations).toEqual([]);
   });
 
   it('with the webhook lost, reconciliation (GET /pix) finds the payment', async () => {

@@ -26,6 +26,13 @@ export interface PixCharge {
   expiresAt: Date;
 }
 
+/** A charge's payer (API Pix `devedor`): a CPF or CNPJ (bare, as receivers store them) and a name. */
+export interface PixPayer {
+  documentType: 'CPF' | 'CNPJ';
+  document: string;
+  name: string;
+}
+
 export interface ReceivedPix {
   endToEndId: string;
   txid: string | null;
@@ -83,8 +90,11 @@ export interface PixProvider extends PixLookups {
   /** Names the provider transaction id field of events, e.g. `sandboxTransactionId`. */
   readonly name: string;
 
-  /** PUT /cob/{txid}: idempotent per txid (a repeat answers the same charge). */
-  createCharge(input: { txid: string; amountBrl: BrlAmount; expiresInSeconds: number; description?: string }): Promise<PixCharge>;
+  /**
+   * PUT /cob/{txid}: idempotent per txid (a repeat answers the same charge). `payer`, when known,
+   * is the charge's `devedor` (API Pix: whom the charge is addressed to, not necessarily who pays).
+   */
+  createCharge(input: { txid: string; amountBrl: BrlAmount; expiresInSeconds: number; description?: string; payer?: PixPayer }): Promise<PixCharge>;
 
   /** GET /pix/{e2eid}: a received PIX, or null. */
   getReceivedPix(endToEndId: string): Promise<ReceivedPix | null>;

@@ -29,6 +29,8 @@ const PAGE_SIZE = 100;
 const REFUSED_PAYMENT = new Set([400, 422]);
 /** API Pix limits `solicitacaoPagador` to 140 characters. */
 const MAX_PAYER_REQUEST = 140;
+/** API Pix limits `devedor.nome` to 200 characters. */
+const MAX_PAYER_NAME = 200;
 
 /** Efí's idEnvio ([a-zA-Z0-9]{1,35}) of an idempotency key such as our order's UUID. */
 export function idEnvioOf(idempotencyKey: string): string {
@@ -54,8 +56,9 @@ export function createApiPixProvider(settings: ApiPixAdapterSettings, client: Ps
   return {
     name: 'apiPix',
 
-    async createCharge({ txid, amountBrl, expiresInSeconds, description }): Promise<PixCharge> {
+    async createCharge({ txid, amountBrl, expiresInSeconds, description, payer }): Promise<PixCharge> {
       const body: Json = { calendario: { expiracao: expiresInSeconds }, valor: { original: amountBrl }, chave: settings.receivingKey };
+      if (payer) body.devedor = { [payer.documentType === 'CPF' ? 'cpf' : 'cnpj']: payer.document, nome: payer.name.slice(0, MAX_PAYER_NAME) };
       if (description) body.solicitacaoPagador = description.slice(0, MAX_PAYER_REQUEST);
       const cob = expect(await client.call('PUT', api(`/cob/${txid}`), body), 'PUT /cob');
       if (cob.txid !== txid || typeof cob.pixCopiaECola !== 'string' || cob.valor?.original !== amountBrl) {

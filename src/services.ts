@@ -66,7 +66,10 @@ export async function createServices({ config, db, clock }: ServiceDeps) {
     onReceiverCreated: async (trx, receiver) => (receiver.managedWalletRequested ? wallets.createForReceiver(trx, receiver) : undefined),
   });
   const idempotency = createIdempotencyStore({ db, clock });
-  const adapters = createAdapters({ db, clock, settings: { pix: config.pix, usdcBrlRate: config.sandbox.usdcBrlRate, apiPix: config.apiPix } });
+  const { prices } = config;
+  const httpPrices = prices.source === 'http' && prices.url ? { url: prices.url, maxAgeMs: prices.maxAgeMs, timeoutMs: prices.timeoutMs } : undefined;
+  const adapterSettings = { pix: config.pix, usdcBrlRate: config.sandbox.usdcBrlRate, httpPrices, priceSpread: prices.spread, apiPix: config.apiPix };
+  const adapters = createAdapters({ db, clock, settings: adapterSettings });
   const ledger = createLedgerService({ db, clock });
   // Quotes price with the merchant's current tier, which depends on the volume orders completed.
   const currentFeeRates = createCurrentFeeRates({ db, clock, feeTiers });

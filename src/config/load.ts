@@ -20,7 +20,7 @@ export class ConfigError extends Error {
 export function loadConfig(env: Env = process.env): Config {
   const { values, problems } = readEnv(ENV_SCHEMA, env);
   const config = toConfig(values);
-  problems.push(...leaseOutlastsAttempt(config.webhooks), ...apiPixRequirements(values), ...productionRequirements(config));
+  problems.push(...leaseOutlastsAttempt(config.webhooks), ...apiPixRequirements(values), ...priceSourceRequirements(values), ...productionRequirements(config));
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }
@@ -74,6 +74,7 @@ function toConfig(env: EnvValues): Config {
       receivingKey: env.PIX_RECEIVING_KEY,
     },
     sandbox: { usdcBrlRate: env.SANDBOX_USDC_BRL_RATE },
+    prices: { source: env.PRICE_SOURCE, url: env.PRICE_URL, maxAgeMs: env.PRICE_MAX_AGE_MS, timeoutMs: env.PRICE_TIMEOUT_MS, spread: env.PRICE_SPREAD },
     receivers: {
       defaultDailyLimitBrl: env.RECEIVER_DEFAULT_DAILY_LIMIT_BRL ?? null,
       defaultDailyTransactionLimit: env.RECEIVER_DEFAULT_DAILY_TRANSACTION_LIMIT ?? null,
@@ -153,6 +154,13 @@ function apiPixSettings(env: EnvValues): ApiPixSettings | undefined {
     webhookToken: env.PIX_WEBHOOK_TOKEN!,
     webhookAllowedIps: env.PIX_WEBHOOK_ALLOWED_IPS,
   };
+}
+
+/** PRICE_SOURCE=http needs its URL, https:// in production (a bad one was already reported and reads as unset). */
+function priceSourceRequirements(env: EnvValues): string[] {
+  if (env.PRICE_SOURCE !== 'http') return [];
+  if (env.PRICE_URL === undefined) return ['PRICE_URL is required when PRICE_SOURCE=http'];
+  return env.NODE_ENV === 'production' && env.PRICE_URL.startsWith('http:') ? ['PRICE_URL must be https:// when NODE_ENV=production'] : [];
 }
 
 /** A delivery's lease must outlast its attempt, or a live attempt's delivery is claimed again. */

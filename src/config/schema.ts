@@ -14,6 +14,7 @@ import { boolean, checkedText, clockTime, decimalText, integer, list, oneOf, ref
 import { keypairBytes } from '../lib/solana.ts';
 import { isKey32, isPkcs8Pem, isUrlWith, isVersionedKey, normalizedPixKey, unescapeNewlines, versionedKeys } from './formats.ts';
 import { PIX_PROVIDER_SCHEMA } from './pix-provider-schema.ts';
+import { PRICE_SOURCE_SCHEMA } from './price-source-schema.ts';
 import { LOG_LEVELS, NODE_ENVS, ROLES } from './types.ts';
 
 /** DOMAIN.md (Solana): the programs the allow-list starts from. */
@@ -123,6 +124,7 @@ export const ENV_SCHEMA = Type.Object({
     (rate) => decimal(rate).gt(0),
     'must be positive',
   ),
+  ...PRICE_SOURCE_SCHEMA,
   RECEIVER_DEFAULT_DAILY_LIMIT_BRL: Type.Optional(decimalText(2, { description: "a new receiver's daily limit in BRL; unset: no limit" })),
   RECEIVER_DEFAULT_DAILY_TRANSACTION_LIMIT: Type.Optional(
     integer({ minimum: 0, maximum: 1_000_000, description: "a new receiver's daily number of transactions; unset: no limit" }),

@@ -48,6 +48,7 @@ export interface Config {
   /** The platform's own PIX receiving account, as the sandbox PSP writes it into BR Codes. */
   pix: PixSettings;
   sandbox: SandboxSettings;
+  prices: PriceSettings;
   receivers: {
     /** Decimal text with 2 places, or null for no limit. */
     defaultDailyLimitBrl: string | null;
@@ -157,6 +158,17 @@ export interface ApiPixSettings {
   callbackUrl: string;
   webhookToken: string;
   webhookAllowedIps: string[] | undefined;
+}
+
+export interface PriceSettings {
+  /** sandbox: the fixed sandbox.usdcBrlRate; http: the price document at url. */
+  source: 'sandbox' | 'http';
+  /** PRICE_SOURCE=http: the price document's URL (required then). */
+  url: string | undefined;
+  maxAgeMs: number;
+  timeoutMs: number;
+  /** Fraction of the rate taken in the platform's favour on each side (decimal text, below 0.5), with any source. */
+  spread: string;
 }
 
 export interface SandboxSettings {

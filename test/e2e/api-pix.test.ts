@@ -11,7 +11,7 @@ import { createInterface } from 'node:readline';
 import { parsePix } from 'pix-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestContext, type TestMerchant, createTestContext } from '../helpers/app.ts';
-import { randomCnpj } from '../helpers/documents.ts';
+import { randomCnpj, randomCpf } from '../helpers/documents.ts';
 import { startOpenApiProxy } from '../helpers/openapi-proxy.ts';
 import { freePort, runTs } from '../helpers/processes.ts';
 
@@ -106,6 +106,29 @@ describe('PIX_PROVIDER=api-pix against the PSP simulator behind an OpenAPI-valid
     await until(created.id, 'COMPLETED', true);
   });
 
+  it('a charge names its payer (devedor) from the receiver: cnpj or cpf, with nome, valid against openapi.yaml', async () => {
+    const company = await payin(19);
+    const created = await call('POST', '/receivers', {
+      type: 'PF',
+      document: randomCpf(),
+      name: 'Joana Souza',
+      email: 'joana@example.com',
+      walletAddress: WALLET,
+      limits: { nightTransactionsEnabled: true }, // the suite runs on the real clock, maybe at night
+    });
+    const person = created.json() as Json;
+    await call('POST', `/sandbox/receivers/${person.id}/kyc`, { decision: 'APPROVE' });
+    const personal = await call('POST', '/payin', { receiverId: person.id, amountBrl: 18 });
+    expect(personal.statusCode, personal.body).toBe(201);
+    const sentFor = async (id: string) => {
+      const path = `/cob/${await txidOf(id)}`;
+      return proxy.requests.find((r) => r.method === 'PUT' && r.path === path)?.body;
+    };
+    expect((await sentFor(company.id))?.devedor).toEqual({ cnpj: receiver.document, nome: 'Padaria Souza Ltda' });
+    expect((await sentFor(personal.json().id))?.devedor).toEqual({ cpf: person.document, nome: 'Joana Souza' });
+    expect(proxy.violations).toEqual([]);
+  });
+
   it('with the webhook lost, reconciliation (GET /pix) finds the payment', async () => {
     const created = await payin(21);
     await control('/control/faults', { webhook: ['lose'] });
@@ -156,6 +179,22 @@ describe('PIX_PROVIDER=api-pix against the PSP simulator behind an OpenAPI-valid
     await until(created.id, 'PIX_SENT_UNCONFIRMED', true);
     await until(created.id, 'COMPLETED');
     expect(await events(created.id)).toContain('order.completed');
+  });
+
+  it('a PAYOUT the PSP refuses at once (Efí: above R$ 20.00) fails, in our words, and is not retried', async () => {
+    // 5 USDC × 5.40 = 27.00 BRL, 26.86 net: above the simulator's (Efí sandbox's) immediate-refusal limit.
+    const response = await call('POST', '/payout', { receiverId: receiver.id, amountCrypto: 5, sourceToken: 'USDC' });
+    expect(response.statusCode, response.body).toBe(201);
+    const created = response.json() as Json;
+    await call('POST', `/sandbox/orders/${created.id}/deposit`, {});
+    const failed = await until(created.id, 'FAILED', true);
+    expect(failed.failureReason).toBe('PIX payout refused by the payment provider');
+    expect(JSON.stringify(failed)).not.toMatch(/limite|sandbox|recusado/i); // the PSP's words stay with the PSP
+    const emitted = await events(created.id);
+    expect(emitted.filter((name) => name === 'order.failed')).toHaveLength(1);
+    expect(emitted).not.toContain('order.pix_sending');
+    const row = await ctx.database.db.selectFrom('orders').select(['next_step_at', 'step_attempts']).where('id', '=', created.id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ next_step_at: null, step_attempts: 0 }); // one refusal, no backoff
   });
 
   it('the proxy saw every call valid against openapi.yaml', () => {

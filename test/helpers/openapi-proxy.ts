@@ -36,8 +36,21 @@ function isErratum(template: string, method: string, error: { keyword: string; i
   return template === '/pix' && method === 'GET' && error.keyword === 'required' && error.instancePath === '' && error.params.missingProperty === 'cobs';
 }
 
+/**
+ * The other erratum: 14 patterns are written as JavaScript regex literals, e.g. PessoaFisica's
+ * `cpf` "/^\d{11}$/", which as JSON Schema (an ECMA-262 pattern) demands the slashes, so no CPF
+ * can ever match and every `devedor` with a CPF would fail. Read them as the regex they quote.
+ */
+function withoutRegexLiteralSlashes(node: unknown): void {
+  if (typeof node !== 'object' || node === null) return;
+  const object = node as Json;
+  if (typeof object.pattern === 'string' && /^\/.+\/$/.test(object.pattern)) object.pattern = object.pattern.slice(1, -1);
+  Object.values(object).forEach(withoutRegexLiteralSlashes);
+}
+
 export async function startOpenApiProxy(options: ProxyOptions) {
   const doc = parse(readFileSync(options.specPath, 'utf8')) as Json;
+  withoutRegexLiteralSlashes(doc);
   const ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false });
   addFormats(ajv);
   for (const format of ['int32', 'int64', 'float', 'double', 'byte', 'binary', 'password']) ajv.addFormat(format, true);
@@ -56,6 +69,8 @@ export async function startOpenApiProxy(options: ProxyOptions) {
 
   const violations: string[] = [];
   const checked = { requests: 0, responses: 0 };
+  /** Every request checked, as sent: a test can assert what the adapter put in it. */
+  const requests: Array<{ method: string; path: string; body: Json | undefined }> = [];
 
   function check(method: string, path: string, query: URLSearchParams, body: string, status: number, responseBody: string, contentType: string) {
     const where = `${method} ${path}`;
@@ -64,6 +79,7 @@ export async function startOpenApiProxy(options: ProxyOptions) {
     const operation = found && doc.paths[found.template][method.toLowerCase()];
     if (!operation) return void violations.push(`${where}: no such operation in the document`);
     checked.requests++;
+    requests.push({ method, path, body: body ? JSON.parse(body) : undefined });
     const parameters = [...(doc.paths[found.template].parameters ?? []), ...(operation.parameters ?? [])].map((p: Json) => deref(p, '').value);
     for (const parameter of parameters) {
       if (parameter.in === 'query' && parameter.required && !query.has(parameter.name)) violations.push(`${where}: query parameter ${parameter.name} is required`);
@@ -121,6 +137,7 @@ export async function startOpenApiProxy(options: ProxyOptions) {
     url: `https://localhost:${(server.address() as AddressInfo).port}`,
     violations,
     checked,
+    requests,
     close: () => new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();

@@ -26,6 +26,13 @@ export interface PixCharge {
   expiresAt: Date;
 }
 
+/** A charge's payer (API Pix `devedor`): a CPF or CNPJ (bare, as receivers store them) and a name. */
+export interface PixPayer {
+  documentType: 'CPF' | 'CNPJ';
+  document: string;
+  name: string;
+}
+
 export interface ReceivedPix {
   endToEndId: string;
   txid: string | null;
@@ -66,12 +73,28 @@ export interface PixLookups {
   getPayout(providerTransactionId: string): Promise<PayoutState | null>;
 }
 
+/**
+ * `sendPix`: the provider refused this payment outright (Efí: HTTP 400/422, e.g. an amount above
+ * its limit), so it will never be made under this idempotency key and the order fails at once.
+ * Transient failures and our own misconfiguration (authentication, scopes) are other errors, which
+ * the worker retries. `cause` keeps the provider's own answer, for logs only.
+ */
+export class PixPayoutRefusedError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'PixPayoutRefusedError';
+  }
+}
+
 export interface PixProvider extends PixLookups {
   /** Names the provider transaction id field of events, e.g. `sandboxTransactionId`. */
   readonly name: string;
 
-  /** PUT /cob/{txid}: idempotent per txid (a repeat answers the same charge). */
-  createCharge(input: { txid: string; amountBrl: BrlAmount; expiresInSeconds: number; description?: string }): Promise<PixCharge>;
+  /**
+   * PUT /cob/{txid}: idempotent per txid (a repeat answers the same charge). `payer`, when known,
+   * is the charge's `devedor` (API Pix: whom the charge is addressed to, not necessarily who pays).
+   */
+  createCharge(input: { txid: string; amountBrl: BrlAmount; expiresInSeconds: number; description?: string; payer?: PixPayer }): Promise<PixCharge>;
 
   /** GET /pix/{e2eid}: a received PIX, or null. */
   getReceivedPix(endToEndId: string): Promise<ReceivedPix | null>;
@@ -79,7 +102,10 @@ export interface PixProvider extends PixLookups {
   /** PUT /pix/{e2eid}/devolucao/{id}: idempotent per refundId. */
   refund(input: { endToEndId: string; refundId: string; amountBrl: BrlAmount; description: string }): Promise<{ refundId: string; status: RefundStatus }>;
 
-  /** Sends a PIX to a key; idempotent per `idempotencyKey` (a repeat answers the same transaction). */
+  /**
+   * Sends a PIX to a key; idempotent per `idempotencyKey` (a repeat answers the same transaction).
+   * Throws PixPayoutRefusedError when the provider refuses the payment itself.
+   */
   sendPix(input: {
     idempotencyKey: string;
     pixKey: string;

@@ -60,7 +60,7 @@ export interface OrderVariant<Body, Parsed extends ParsedOrder> {
   /** Checks of the priced order (a PAYOUT's BRL value within the order bounds); 400. */
   checkPriced(priced: Pricing): void;
   /** The provider call: idempotent at the provider per order, so a retry after a crash is harmless. */
-  callProvider(orderId: string, parsed: Parsed, priced: Pricing): Promise<OrderColumns>;
+  callProvider(orderId: string, parsed: Parsed, priced: Pricing, receiver: OrderReceiver): Promise<OrderColumns>;
 }
 
 /** A created order with the names its answer shows, read with everything else. */
@@ -168,7 +168,7 @@ export function createOrderPipeline(deps: CreationDeps) {
       const parsed = variant.parse(body);
       const { receiver, receiverColumns, price, names } = await checkBeforeProvider(merchantId, variant, parsed, clock.now());
       const orderId = newId();
-      const providerColumns = await fromProvider(`The ${variant.providerCall} could not be created`, () => variant.callProvider(orderId, parsed, price.priced));
+      const providerColumns = await fromProvider(`The ${variant.providerCall} could not be created`, () => variant.callProvider(orderId, parsed, price.priced, receiver));
       const now = clock.now();
       const row: Insertable<OrdersTable> = {
         id: orderId,

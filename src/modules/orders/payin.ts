@@ -52,9 +52,11 @@ export function payinVariant(deps: { rules: TradeRules; pix: Pick<PixProvider, '
     // The BRL paid is the body's own amount, checked by parse.
     checkPriced() {},
 
-    async callProvider(orderId, _parsed, priced) {
+    async callProvider(orderId, _parsed, priced, receiver) {
       const txid = txidOfOrder(orderId);
-      const charge = await pix.createCharge({ txid, amountBrl: priced.amountBrl, expiresInSeconds: settings.payinExpirySeconds });
+      // The receiver is the customer paying the charge: its document and name are the `devedor`.
+      const payer = { documentType: receiver.documentType, document: receiver.document, name: receiver.name };
+      const charge = await pix.createCharge({ txid, amountBrl: priced.amountBrl, expiresInSeconds: settings.payinExpirySeconds, payer });
       return { pix_txid: txid, pix_payment_code: charge.pixCopiaECola };
     },
   };

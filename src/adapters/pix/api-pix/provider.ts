@@ -10,7 +10,7 @@
  * What the PSP says (motivo, problem details) is not passed on to clients: outcomes carry our own
  * wording; the PSP's own stays in PixProviderError.problem for logs.
  */
-import type { PixCharge, PixProvider, ReceivedPix } from '../port.ts';
+import { type PixCharge, type PixProvider, PixPayoutRefusedError, type ReceivedPix } from '../port.ts';
 import { type PspHttpClient, PixProviderError, createPspHttpClient } from './http-client.ts';
 import type { ApiPixAdapterSettings } from './settings.ts';
 
@@ -25,8 +25,12 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 
 const ID = /^[a-zA-Z0-9]{1,35}$/;
 const PAGE_SIZE = 100;
+/** Efí's PIX-out answers that refuse the payment itself (invalid or above-limit amount, invalid key). */
+const REFUSED_PAYMENT = new Set([400, 422]);
 /** API Pix limits `solicitacaoPagador` to 140 characters. */
 const MAX_PAYER_REQUEST = 140;
+/** API Pix limits `devedor.nome` to 200 characters. */
+const MAX_PAYER_NAME = 200;
 
 /** Efí's idEnvio ([a-zA-Z0-9]{1,35}) of an idempotency key such as our order's UUID. */
 export function idEnvioOf(idempotencyKey: string): string {
@@ -52,8 +56,9 @@ export function createApiPixProvider(settings: ApiPixAdapterSettings, client: Ps
   return {
     name: 'apiPix',
 
-    async createCharge({ txid, amountBrl, expiresInSeconds, description }): Promise<PixCharge> {
+    async createCharge({ txid, amountBrl, expiresInSeconds, description, payer }): Promise<PixCharge> {
       const body: Json = { calendario: { expiracao: expiresInSeconds }, valor: { original: amountBrl }, chave: settings.receivingKey };
+      if (payer) body.devedor = { [payer.documentType === 'CPF' ? 'cpf' : 'cnpj']: payer.document, nome: payer.name.slice(0, MAX_PAYER_NAME) };
       if (description) body.solicitacaoPagador = description.slice(0, MAX_PAYER_REQUEST);
       const cob = expect(await client.call('PUT', api(`/cob/${txid}`), body), 'PUT /cob');
       if (cob.txid !== txid || typeof cob.pixCopiaECola !== 'string' || cob.valor?.original !== amountBrl) {
@@ -77,7 +82,14 @@ export function createApiPixProvider(settings: ApiPixAdapterSettings, client: Ps
     async sendPix({ idempotencyKey, pixKey, amountBrl, description }) {
       const idEnvio = idEnvioOf(idempotencyKey);
       const body = { valor: amountBrl, pagador: { chave: settings.receivingKey, infoPagador: description.slice(0, MAX_PAYER_REQUEST) }, favorecido: { chave: pixKey } };
-      expect(await client.call('PUT', out(`/v3/gn/pix/${idEnvio}`), body), 'PUT /v3/gn/pix');
+      try {
+        expect(await client.call('PUT', out(`/v3/gn/pix/${idEnvio}`), body), 'PUT /v3/gn/pix');
+      } catch (err) {
+        // A refusal of the payment itself; not 401/403 (our credentials or scopes: fix and retry)
+        // nor 409 (idEnvio already used: the first attempt may have paid).
+        if (err instanceof PixProviderError && REFUSED_PAYMENT.has(err.status ?? 0)) throw new PixPayoutRefusedError(`PUT /v3/gn/pix: the PSP refused the payment (${err.status})`, { cause: err });
+        throw err;
+      }
       return { providerTransactionId: idEnvio };
     },
 

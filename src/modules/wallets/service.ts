@@ -13,6 +13,7 @@ import { ChainUnavailableError, type TransactionChain } from '../../adapters/cha
 import { AppError } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
+import { createBroadcastOnce } from './broadcast-once.ts';
 import { checkFee, feeOf } from './fee.ts';
 import { checkManagedSigner, checkSigners, checkSize, checkSponsorUse, inspectForSponsoring, isRejection, simulationRejection } from './inspect.ts';
 import type { KeyVault, Signer } from './keys.ts';
@@ -44,6 +45,7 @@ const base58 = getBase58Decoder();
 export function createWalletsService(deps: WalletsDeps) {
   const { db, clock, vault, sponsor, chain, settings } = deps;
   const cache = new Map<string, { signer: Signer; expiresAt: number }>();
+  const broadcast = createBroadcastOnce({ db, chain });
 
   /** The wallet's signer, decrypted at most once per WALLET_KEY_CACHE_SECONDS. */
   function signerOf(wallet: ManagedWalletRow): Signer {
@@ -213,11 +215,15 @@ export function createWalletsService(deps: WalletsDeps) {
 
         const simulation = await chain.simulateTransaction(signed.wire);
         if (!simulation.ok) refuse(simulationRejection(simulation.error, simulation.logs));
-        const { signature } = await chain.sendTransaction(signed.wire);
+        // At most once per Idempotency-Key: the bytes are recorded first (broadcast-once.ts).
+        const { signature } = await broadcast.send(signed.wire, base58.decode(signed.transaction.signatures[sponsor.address as keyof typeof signed.transaction.signatures]!));
         return { signature, fee };
       });
       return { hash: result.signature };
     },
+
+    /** An Idempotency-Key retry of sign-and-send whose first request died or failed after signing: the same transaction. */
+    resumeSend: broadcast.resume,
   };
 }
 

@@ -7,7 +7,6 @@
  * handler, freed on a 5xx) the retry created a second order.
  */
 import { describe, expect, it } from 'vitest';
-import type { OrdersService } from '../../../src/modules/orders/service.ts';
 import { type Json, ordersTest } from './helpers.ts';
 
 describe('order creation with an Idempotency-Key', () => {
@@ -15,9 +14,9 @@ describe('order creation with an Idempotency-Key', () => {
 
   /** Makes the next call of `method` lose its answer after the order committed. */
   function crashAfterCommit(method: 'createPayin' | 'createPayout') {
-    const orders = t.ctx.app.services.orders as OrdersService;
+    const orders = t.ctx.app.services.orders as Record<typeof method, (...args: unknown[]) => Promise<unknown>>;
     const original = orders[method];
-    orders[method] = async (...args: Parameters<typeof original>) => {
+    orders[method] = async (...args: unknown[]) => {
       orders[method] = original;
       await original(...args);
       throw new Error('the process died after the commit, before answering');

@@ -6,6 +6,7 @@ import { createAdapters } from './adapters/index.ts';
 import { createLiteSvmSandbox } from './adapters/chain/litesvm-sandbox.ts';
 import { createSolanaRpcChain } from './adapters/chain/solana-rpc.ts';
 import type { Db } from './db/database.ts';
+import { deriveKey } from './lib/aead.ts';
 import type { Clock } from './lib/clock.ts';
 import { createIdempotencyStore } from './http/idempotency.ts';
 import { createAuthService } from './modules/auth/service.ts';
@@ -64,7 +65,8 @@ export async function createServices({ config, db, clock }: ServiceDeps) {
     defaults: config.receivers,
     onReceiverCreated: async (trx, receiver) => (receiver.managedWalletRequested ? wallets.createForReceiver(trx, receiver) : undefined),
   });
-  const idempotency = createIdempotencyStore({ db, clock });
+  // Stored answers are sealed under their own key derived from WEBHOOK_SECRET_KEY (ARCHITECTURE.md "Idempotency").
+  const idempotency = createIdempotencyStore({ db, clock, answersKey: deriveKey(config.webhookSecretKey, 'idempotency-stored-answers') });
   const adapters = createAdapters({ db, clock, settings: { pix: config.pix, usdcBrlRate: config.sandbox.usdcBrlRate } });
   const ledger = createLedgerService({ db, clock });
   // Quotes price with the merchant's current tier, which depends on the volume orders completed.

@@ -16,6 +16,7 @@ import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Db } from '../db/database.ts';
 import { type RequestAnswer, type RequestAnswerRecorder, runWithRequestAnswer } from '../db/request-answer.ts';
 import type { IdempotencyKeyRow } from './idempotency-tables.ts';
+import { type AeadBox, createAeadBox } from '../lib/aead.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { WorkerJob } from '../lib/worker-job.ts';
 import { merchantIdOf } from './auth.ts';
@@ -49,6 +50,8 @@ export interface IdempotencyStore {
   /** This process as the owner of the keys it holds, with its heartbeat. */
   readonly owner: IdempotencyOwner;
   readonly maxHoldMs: number;
+  /** Stored answers are sealed (AES-256-GCM, bound to merchant and key): some carry a secret shown once, most personal data. */
+  readonly answers: AeadBox;
   /** Deletes the keys created more than `ttlHours` ago, in batches; returns how many. */
   purgeExpired(ttlHours: number, options?: { batchSize?: number; signal?: AbortSignal }): Promise<number>;
 }
@@ -56,6 +59,8 @@ export interface IdempotencyStore {
 export function createIdempotencyStore(deps: {
   db: Db;
   clock: Clock;
+  /** 32 bytes (lib/aead.ts deriveKey) sealing the stored answers. */
+  answersKey: Uint8Array;
   maxHoldMs?: number;
   owner?: { leaseMs?: number; beatMs?: number };
 }): IdempotencyStore {
@@ -65,6 +70,7 @@ export function createIdempotencyStore(deps: {
     clock: deps.clock,
     owner: createIdempotencyOwner(deps.db, deps.owner),
     maxHoldMs: deps.maxHoldMs ?? DEFAULT_MAX_HOLD_MS,
+    answers: createAeadBox(deps.answersKey),
     async purgeExpired(ttlHours, { batchSize = 1000, signal } = {}) {
       const cutoff = new Date(deps.clock.now().getTime() - ttlHours * 3_600_000);
       let total = 0;
@@ -161,7 +167,9 @@ const takenOver = () =>
  * key space of their own).
  */
 export function registerIdempotency(scope: App, store: IdempotencyStore): void {
-  const { repo, clock, owner, maxHoldMs } = store;
+  const { repo, clock, owner, maxHoldMs, answers } = store;
+  const boundTo = (holder: { merchantId: string; key: string }) => `${holder.merchantId}:${holder.key}`;
+  const seal = (holder: KeyHolder, body: string) => answers.seal(Buffer.from(body), boundTo(holder));
   const holds = new WeakMap<FastifyRequest, Hold>();
   const limits = { ownerLeaseMs: owner.leaseMs, maxHoldMs };
 
@@ -225,7 +233,13 @@ export function registerIdempotency(scope: App, store: IdempotencyStore): void {
 
   function replay(request: FastifyRequest, reply: FastifyReply, row: IdempotencyKeyRow) {
     const status = row.response_status ?? 500;
-    let body = row.response_body ?? '';
+    let body: string;
+    try {
+      body = answers.open(row.response_body ?? '', boundTo({ merchantId: row.merchant_id, key: row.key })).toString();
+    } catch (err) {
+      request.log.error({ err }, 'the stored answer of an Idempotency-Key cannot be opened (its key changed?)');
+      throw new AppError('CONFLICT', 'The stored answer of this Idempotency-Key cannot be read; use a new key');
+    }
     // The Error object's requestId must equal this answer's x-request-id (DESIGN.md §4); the rest
     // of the stored body is replayed byte for byte.
     if (status >= 400 && row.response_content_type?.includes('json')) body = withRequestId(body, request.id);
@@ -241,7 +255,8 @@ export function registerIdempotency(scope: App, store: IdempotencyStore): void {
       async record(executor, answer) {
         // The route's own serializer: the stored text is the text the route sends.
         const body = answer.body === undefined ? '' : String(reply.serializeInput(answer.body as Record<string, unknown>, String(answer.status)));
-        if (!(await repo.complete(executor, held, { status: answer.status, contentType: 'application/json; charset=utf-8', body }, clock.now()))) throw takenOver();
+        const stored = { status: answer.status, contentType: 'application/json; charset=utf-8', body: seal(held, body) };
+        if (!(await repo.complete(executor, held, stored, clock.now()))) throw takenOver();
         held.recorded = true;
       },
       async recordEffect(executor, effect) {
@@ -267,7 +282,7 @@ export function registerIdempotency(scope: App, store: IdempotencyStore): void {
     if (held.recorded) return payload;
     const contentType = reply.getHeader('content-type');
     try {
-      const response = { status, contentType: typeof contentType === 'string' ? contentType : null, body: (payload as string | null | undefined) ?? '' };
+      const response = { status, contentType: typeof contentType === 'string' ? contentType : null, body: seal(held, (payload as string | null | undefined) ?? '') };
       if (!(await repo.complete(repo.db, held, response, clock.now()))) request.log.warn('Idempotency-Key was taken over by a retry; this answer is not stored');
     } catch (err) {
       // Only answers without an effect (refusals, effect-free routes) are stored here: a retry

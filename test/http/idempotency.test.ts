@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Type } from 'typebox';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -56,7 +56,7 @@ describe('Idempotency-Key', () => {
   beforeAll(async () => {
     ctx = await createTestContext();
     app = await ctx.buildApp({}, undefined, (probe) => {
-      store = createIdempotencyStore({ db: ctx.database.db, clock, owner: { leaseMs: OWNER_LEASE_MS, beatMs: 100 } });
+      store = createIdempotencyStore({ db: ctx.database.db, clock, answersKey: randomBytes(32), owner: { leaseMs: OWNER_LEASE_MS, beatMs: 100 } });
       // The same arrangement as the merchant scope of src/app.ts: authenticate, then idempotency.
       void probe.register(async (scope: App) => {
         scope.addHook('onRequest', requireMerchant(probe.services.auth));
@@ -140,7 +140,12 @@ describe('Idempotency-Key', () => {
     expect(second.headers['content-type']).toBe(first.headers['content-type']);
     expect(second.headers['x-request-id']).not.toBe(first.headers['x-request-id']);
     expect(calls.things).toBe(1);
-    expect(await storedRow(merchant.merchantId, key)).toMatchObject({ state: 'COMPLETED', response_status: 201, response_body: first.body });
+    const row = await storedRow(merchant.merchantId, key);
+    expect(row).toMatchObject({ state: 'COMPLETED', response_status: 201 });
+    // Sealed at rest (answers may carry a secret shown once), bound to its merchant and key.
+    expect(row!.response_body).not.toContain(first.json().id);
+    expect(store.answers.open(row!.response_body!, `${merchant.merchantId}:${key}`).toString()).toBe(first.body);
+    expect(() => store.answers.open(row!.response_body!, `${other.merchantId}:${key}`)).toThrow();
   });
 
   it('the answer is stored before it is sent, so an immediate retry replays', async () => {

@@ -162,6 +162,11 @@ export function createIdempotencyRepo(db: Db) {
       await held(db, holder).set({ owner_id: null }).execute();
     },
 
+    /** Forgets owners silent for a day: a process that stopped long ago holds no key any more. */
+    async deleteSilentOwners(): Promise<void> {
+      await db.deleteFrom('idempotency_owners').where('heartbeat_at', '<', dbAgo(86_400_000)).execute();
+    },
+
     /**
      * Deletes up to `limit` rows created before `cutoff`; returns how many. Rows another worker
      * is deleting are skipped, not waited for.

@@ -74,6 +74,7 @@ export function createIdempotencyStore(deps: {
     async purgeExpired(ttlHours, { batchSize = 1000, signal } = {}) {
       const cutoff = new Date(deps.clock.now().getTime() - ttlHours * 3_600_000);
       let total = 0;
+      await repo.deleteSilentOwners();
       while (!signal?.aborted) {
         const deleted = await repo.deleteCreatedBefore(cutoff, batchSize);
         total += deleted;

@@ -47,9 +47,9 @@ export function answerIsRecorded(): boolean {
  * Stores the current request's answer in `trx`: call it last in the transaction of the effect.
  * `answer` is only evaluated when the request carries a key.
  */
-export async function recordAnswer(trx: Db, answer: () => RequestAnswer): Promise<void> {
+export async function recordAnswer(trx: Db, answer: () => RequestAnswer | Promise<RequestAnswer>): Promise<void> {
   const recorder = current.getStore();
-  if (recorder) await recorder.record(trx, answer());
+  if (recorder) await recorder.record(trx, await answer());
 }
 
 /** Stores what a retry needs to finish an irreversible effect; call it just before making it. */

@@ -177,6 +177,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
             route.schema = { ...route.schema, security: ADMIN_SECURITY };
           });
           adminScope.addHook('onRequest', requireAdmin(services.auth));
+          registerIdempotency(adminScope, services.idempotency);
           registerAdminMerchantRoutes(adminScope, services.merchants);
           registerAdminReceiverRoutes(adminScope, services.receivers);
           registerAdminFeeTierRoutes(adminScope, services.feeTiers);

@@ -6,6 +6,7 @@ import { createAdapters } from './adapters/index.ts';
 import { createLiteSvmSandbox } from './adapters/chain/litesvm-sandbox.ts';
 import { createSolanaRpcChain } from './adapters/chain/solana-rpc.ts';
 import type { Db } from './db/database.ts';
+import { deriveKey } from './lib/aead.ts';
 import type { Clock } from './lib/clock.ts';
 import { createIdempotencyStore } from './http/idempotency.ts';
 import { createAuthService } from './modules/auth/service.ts';
@@ -65,7 +66,8 @@ export async function createServices({ config, db, clock }: ServiceDeps) {
     defaults: config.receivers,
     onReceiverCreated: async (trx, receiver) => (receiver.managedWalletRequested ? wallets.createForReceiver(trx, receiver) : undefined),
   });
-  const idempotency = createIdempotencyStore({ db, clock });
+  // Stored answers are sealed under their own key derived from WEBHOOK_SECRET_KEY (ARCHITECTURE.md "Idempotency").
+  const idempotency = createIdempotencyStore({ db, clock, answersKey: deriveKey(config.webhookSecretKey, 'idempotency-stored-answers') });
   const { prices } = config;
   const httpPrices = prices.source === 'http' && prices.url ? { url: prices.url, maxAgeMs: prices.maxAgeMs, timeoutMs: prices.timeoutMs } : undefined;
   const adapterSettings = { pix: config.pix, usdcBrlRate: config.sandbox.usdcBrlRate, httpPrices, priceSpread: prices.spread, apiPix: config.apiPix };

@@ -40,6 +40,7 @@ describe.each(drivers)('migrations on %s', (driver) => {
       'api_credentials',
       'events',
       'idempotency_keys',
+      'idempotency_owners',
       'ledger_accounts',
       'ledger_entries',
       'ledger_postings',

@@ -13,6 +13,7 @@ import * as ledger from './20261122_0007_ledger.ts';
 import * as wallets from './20261122_0008_wallets.ts';
 import * as orderCounts from './20261122_0009_order_counts.ts';
 import * as completedVolume from './20261124_0010_completed_volume.ts';
+import * as idempotencyOwners from './20261124_0011_idempotency_owners.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261122_0001_foundation': foundation,
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   '20261122_0008_wallets': wallets,
   '20261122_0009_order_counts': orderCounts,
   '20261124_0010_completed_volume': completedVolume,
+  '20261124_0011_idempotency_owners': idempotencyOwners,
 };

@@ -3,6 +3,7 @@
  * revocation (each audited in its own transaction), and the credential checks that
  * authentication relies on.
  */
+import { recordAnswer } from '../../db/request-answer.ts';
 import type { Db, Trx } from '../../db/database.ts';
 import type { MerchantRow, MerchantStatus } from './tables.ts';
 import { AppError, notFound } from '../../errors.ts';
@@ -113,6 +114,8 @@ export function createMerchantsService(deps: MerchantsDeps) {
           targetId: merchant.id,
           details: { name: merchant.name, credentialId: credential.id },
         });
+        // An Idempotency-Key's answer commits with the merchant (ARCHITECTURE.md "Idempotency").
+        await recordAnswer(trx, () => ({ status: 201, body: { merchant, credential } }));
         return { merchant, credential };
       });
     },
@@ -164,6 +167,7 @@ export function createMerchantsService(deps: MerchantsDeps) {
           targetId: credential.id,
           details: { merchantId, apiKey: credential.apiKey },
         });
+        await recordAnswer(trx, () => ({ status: 201, body: credential }));
         return credential;
       });
     },

@@ -15,12 +15,15 @@
  *      a transaction re-checks step by step and answers the precise refusal.
  *
  * So an order that is not refused costs three round trips: the read, the provider call (one
- * statement in the sandbox) and the insert. The provider call stays outside the transaction:
+ * statement in the sandbox) and the insert. A request with an Idempotency-Key always takes the
+ * transaction, whose last statement stores the request's answer (src/db/request-answer.ts): a
+ * crash then leaves the order with its answer or neither (ARCHITECTURE.md "Idempotency"). The provider call stays outside the transaction:
  * the reservation locks the receiver's day row, and holding it across the call made POST /payin
  * queue on it (bench/README.md). What differs between PAYIN and PAYOUT is an OrderVariant.
  */
 import type { Insertable } from 'kysely';
 import type { Db, Trx } from '../../db/database.ts';
+import { answerIsRecorded, recordAnswer, type RequestAnswer } from '../../db/request-answer.ts';
 import type { OrderRow, OrdersTable } from './tables.ts';
 import type { OrderType } from '../../lib/order-types.ts';
 import { AppError, notFound } from '../../errors.ts';
@@ -164,7 +167,13 @@ export function createOrderPipeline(deps: CreationDeps) {
   }
 
   return {
-    async create<Body, Parsed extends ParsedOrder>(variant: OrderVariant<Body, Parsed>, merchantId: string, body: Body): Promise<CreatedOrder> {
+    /** `answer` renders the created order as the route answers it, for an Idempotency-Key's stored answer. */
+    async create<Body, Parsed extends ParsedOrder>(
+      variant: OrderVariant<Body, Parsed>,
+      merchantId: string,
+      body: Body,
+      answer: (created: CreatedOrder) => RequestAnswer,
+    ): Promise<CreatedOrder> {
       const parsed = variant.parse(body);
       const { receiver, receiverColumns, price, names } = await checkBeforeProvider(merchantId, variant, parsed, clock.now());
       const orderId = newId();
@@ -188,9 +197,14 @@ export function createOrderPipeline(deps: CreationDeps) {
         created_at: now,
         updated_at: now,
       };
+      const oneStatement = parsed.toPrice.quoteId === undefined && !answerIsRecorded();
       const inserted =
-        (parsed.toPrice.quoteId === undefined ? await insertReserved(receiver, price, row, now) : undefined) ??
-        (await db.transaction().execute((trx) => commit(trx, merchantId, parsed, price, row, now)));
+        (oneStatement ? await insertReserved(receiver, price, row, now) : undefined) ??
+        (await db.transaction().execute(async (trx) => {
+          const order = await commit(trx, merchantId, parsed, price, row, now);
+          await recordAnswer(trx, () => answer({ row: order, names }));
+          return order;
+        }));
       return { row: inserted, names };
     },
   };

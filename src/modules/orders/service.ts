@@ -65,10 +65,14 @@ export function createOrdersService(deps: OrdersDeps) {
     return toOrder(row, [], names);
   };
 
-  return {
-    createPayin: async (merchantId: string, body: Static<typeof PayinBody>): Promise<Order> => viewCreated(await pipeline.create(payin, merchantId, body)),
+  /** The answer of POST /payin and /payout, stored with the order by a request with an Idempotency-Key. */
+  const createdAnswer = ({ row, names }: CreatedOrder) => ({ status: 201, body: toOrder(row, [], names) });
 
-    createPayout: async (merchantId: string, body: Static<typeof PayoutBody>): Promise<Order> => viewCreated(await pipeline.create(payout, merchantId, body)),
+  return {
+    createPayin: async (merchantId: string, body: Static<typeof PayinBody>): Promise<Order> => viewCreated(await pipeline.create(payin, merchantId, body, createdAnswer)),
+
+    createPayout: async (merchantId: string, body: Static<typeof PayoutBody>): Promise<Order> =>
+      viewCreated(await pipeline.create(payout, merchantId, body, createdAnswer)),
 
     async get(merchantId: string, id: string): Promise<Order> {
       const row = await repo.find(db, id, merchantId);

@@ -16,6 +16,7 @@ import { encodeBase58 } from '../../lib/base58.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { createGroupWriter } from '../../lib/group-commit.ts';
 import { newId } from '../../lib/ids.ts';
+import { createBroadcastOnce } from './broadcast-once.ts';
 import { checkFee, feeOf } from './fee.ts';
 import { checkManagedSigner, checkSigners, checkSize, checkSponsorUse, inspectForSponsoring, isRejection, simulationRejection } from './inspect.ts';
 import type { KeyVault, Signer } from './keys.ts';
@@ -51,6 +52,7 @@ export function createWalletsService(deps: WalletsDeps) {
   /** Wallet rows by owner ("merchant/receiver"): a row never changes once inserted, so a hit needs no query. */
   const wallets = new Map<string, { wallet: ManagedWalletRow; expiresAt: number }>();
   const auditLog = createGroupWriter<Insertable<WalletSignRequestsTable>>((rows) => repo.recordSignRequests(db, rows), { maxBatch: AUDIT_BATCH_MAX });
+  const broadcast = createBroadcastOnce({ db, chain });
 
   /** The wallet's signer, decrypted at most once per WALLET_KEY_CACHE_SECONDS. */
   function signerOf(wallet: ManagedWalletRow): Signer {
@@ -241,12 +243,16 @@ export function createWalletsService(deps: WalletsDeps) {
         refuse(checkSize(signed.wire.length));
 
         // One execution: the chain sends only what succeeds, else answers the failure and its logs.
-        const submitted = await chain.submitTransaction(signed.wire);
+        // At most once per Idempotency-Key: the bytes are recorded first (broadcast-once.ts).
+        const submitted = await broadcast.submit(signed.wire, encodeBase58(signed.transaction.signatures[sponsor.address as keyof typeof signed.transaction.signatures]!));
         if (!submitted.ok) throw new TransactionRejectedError(simulationRejection(submitted.error, submitted.logs));
         return { signature: submitted.signature, fee };
       });
       return { hash: result.signature };
     },
+
+    /** An Idempotency-Key retry of sign-and-send whose first request died or failed after signing: the same transaction. */
+    resumeSend: broadcast.resume,
   };
 }
 

@@ -37,6 +37,7 @@ export function registerWebhookRoutes(app: App, webhooks: WebhooksService): void
   app.post(
     '/webhook/endpoints',
     {
+      config: { idempotent: true },
       schema: {
         tags,
         summary: 'Register a webhook endpoint',
@@ -72,6 +73,7 @@ export function registerWebhookRoutes(app: App, webhooks: WebhooksService): void
   app.patch(
     '/webhook/endpoints/:id',
     {
+      config: { idempotent: true },
       schema: {
         tags,
         summary: 'Change a webhook endpoint',
@@ -88,6 +90,7 @@ export function registerWebhookRoutes(app: App, webhooks: WebhooksService): void
   app.delete(
     '/webhook/endpoints/:id',
     {
+      config: { idempotent: true },
       schema: {
         tags,
         summary: 'Delete a webhook endpoint',
@@ -105,6 +108,7 @@ export function registerWebhookRoutes(app: App, webhooks: WebhooksService): void
   app.post(
     '/webhook/endpoints/:id/rotate-secret',
     {
+      config: { idempotent: true },
       schema: {
         tags,
         summary: "Rotate an endpoint's signing secret",
@@ -120,6 +124,7 @@ export function registerWebhookRoutes(app: App, webhooks: WebhooksService): void
   app.post(
     '/webhook/endpoints/:id/test',
     {
+      config: { idempotent: true },
       schema: {
         tags,
         summary: 'Send a webhook.test event to an endpoint',
@@ -157,6 +162,7 @@ export function registerWebhookRoutes(app: App, webhooks: WebhooksService): void
   app.post(
     '/webhook/deliveries/:id/redeliver',
     {
+      config: { idempotent: true },
       schema: {
         tags,
         summary: 'Deliver again, same deliveryId',

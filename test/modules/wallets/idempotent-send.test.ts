@@ -13,17 +13,17 @@ import { type WalletsFixture, createWalletsFixture } from './fixture.ts';
 describe('sign-and-send with an Idempotency-Key', () => {
   let f: WalletsFixture;
   let chain: TransactionChain;
-  let originalSend: TransactionChain['sendTransaction'];
+  let originalSubmit: TransactionChain['submitTransaction'];
   const sent: string[] = [];
 
   beforeAll(async () => {
     f = await createWalletsFixture();
     chain = f.ctx.app.services.wallets.chain;
-    originalSend = chain.sendTransaction;
+    originalSubmit = chain.submitTransaction;
   });
   afterAll(() => f.ctx.close());
   afterEach(() => {
-    chain.sendTransaction = originalSend;
+    chain.submitTransaction = originalSubmit;
   });
 
   const sendWithKey = (transaction: string, key: string) =>
@@ -37,11 +37,11 @@ describe('sign-and-send with an Idempotency-Key', () => {
   /** Counts what reaches the chain; `fail` decides, per broadcast, to fail before or after it. */
   function watchBroadcasts(fail: (n: number) => 'before' | 'after' | undefined) {
     sent.length = 0;
-    chain.sendTransaction = async (wire) => {
+    chain.submitTransaction = async (wire) => {
       const n = sent.push('attempt');
       if (fail(n) === 'before') throw new ChainUnavailableError('connection reset before the node answered');
-      const result = await originalSend.call(chain, wire);
-      sent[n - 1] = result.signature;
+      const result = await originalSubmit.call(chain, wire);
+      if (result.ok) sent[n - 1] = result.signature;
       if (fail(n) === 'after') throw new Error('the process died after the broadcast, before answering');
       return result;
     };

@@ -4,12 +4,14 @@
  */
 import rateLimit from '@fastify/rate-limit';
 import { Format, registerAjvFormats, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, type FastifyServerFactory, LogController } from 'fastify';
 import type { Db } from './db/database.ts';
 import { requireAdmin, requireMerchant } from './http/auth.ts';
 import { registerErrorHandling, sendError, toAppError } from './http/error-handler.ts';
 import { AppError } from './errors.ts';
 import { registerIdempotency } from './http/idempotency.ts';
+import { SERVER_TIMEOUTS } from './http/early-server.ts';
+import { registerJsonBodyParser } from './http/json-body.ts';
 import { createMetrics, instrumentHttp, type Metrics } from './http/metrics.ts';
 import { ADMIN_SECURITY, API_PREFIX, MERCHANT_SECURITY, registerOpenApi } from './http/openapi.ts';
 import { requestIdFor } from './http/request-id.ts';
@@ -25,6 +27,7 @@ import { registerAdminFeeTierRoutes, registerFeeTierRoutes } from './modules/fee
 import { registerHealthRoutes } from './modules/health/routes.ts';
 import { registerAdminLedgerRoutes, registerLedgerRoutes, registerSandboxLedgerRoutes } from './modules/ledger/routes.ts';
 import { registerMerchantRoutes } from './modules/merchants/routes.ts';
+import { registerPixProviderRoutes } from './modules/orders/pix-provider-routes.ts';
 import { registerOrderRoutes } from './modules/orders/routes.ts';
 import { registerQuoteRoutes } from './modules/quotes/routes.ts';
 import { registerAdminReceiverRoutes } from './modules/receivers/admin-routes.ts';
@@ -44,6 +47,8 @@ export interface AppDeps {
   metrics?: Metrics;
   /** Built from config and db when not given (main.ts shares its own with the worker). */
   services?: Services;
+  /** main.ts binds the port before the database is ready and hands its server over here. */
+  serverFactory?: FastifyServerFactory;
 }
 
 declare module 'fastify' {
@@ -88,9 +93,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     // Slow clients must not hold sockets forever.
-    connectionTimeout: 30_000,
-    requestTimeout: 30_000,
-    keepAliveTimeout: 72_000,
+    ...SERVER_TIMEOUTS,
+    ...(deps.serverFactory ? { serverFactory: deps.serverFactory } : {}),
     return503OnClosing: true,
     // Errors Fastify raises before routing (a malformed URL, a bad Content-Type header) get the
     // Error object too, with the request id, instead of Fastify's own shape.
@@ -102,6 +106,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
+  registerJsonBodyParser(app);
   app.decorate('services', services);
   app.decorateRequest('merchantAuth', null);
   app.addSchema(ErrorObject);
@@ -115,16 +120,24 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await registerOpenApi(app);
   await app.register(rateLimit, {
     global: false,
+    // RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (seconds until the window resets)
+    // per the IETF RateLimit header draft, instead of the x-ratelimit-* trio whose reset clients
+    // read as an epoch (GitHub's) while it was seconds remaining. Retry-After on a 429.
+    enableDraftSpec: true,
     errorResponseBuilder: (_request, context) =>
       new AppError('RATE_LIMITED', `Too many requests; retry in ${context.after}`, { retryAfterSeconds: Math.ceil(context.ttl / 1000) }),
   });
 
-  registerHealthRoutes(app, { db, metrics });
+  const metricsAccess = config.metricsToken ? { token: config.metricsToken } : config.nodeEnv === 'production' ? 'closed' : 'open';
+  registerHealthRoutes(app, { db, metrics, metricsAccess });
 
   await app.register(
     async (api: App) => {
       registerAuthRoutes(api, services.auth, { tokenRateLimitPerMinute: config.rateLimit.tokenPerIpPerMinute });
       registerFeePayerRoute(api, services.wallets);
+      if (config.apiPix) {
+        registerPixProviderRoutes(api, { notifications: services.orderNotifications, webhookToken: config.apiPix.webhookToken, allowedIps: config.apiPix.webhookAllowedIps });
+      }
 
       await api.register(async (merchantScope: App) => {
         merchantScope.addHook('onRoute', (route) => {
@@ -164,6 +177,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
             route.schema = { ...route.schema, security: ADMIN_SECURITY };
           });
           adminScope.addHook('onRequest', requireAdmin(services.auth));
+          registerIdempotency(adminScope, services.idempotency);
           registerAdminMerchantRoutes(adminScope, services.merchants);
           registerAdminReceiverRoutes(adminScope, services.receivers);
           registerAdminFeeTierRoutes(adminScope, services.feeTiers);

@@ -23,6 +23,8 @@ export const ERROR_STATUS = {
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
   PROVIDER_UNAVAILABLE: 503,
+  /** No price fresh enough to trade on (the price source is down or stale): quotes and orders wait. */
+  PRICE_UNAVAILABLE: 503,
   SERVICE_UNAVAILABLE: 503,
 } as const;
 

@@ -17,6 +17,7 @@ export function createWorkerJobs(services: Services, config: RuntimeConfig, metr
     idempotencyCleanupJob(services.idempotency, { ttlHours: config.idempotencyKeyTtlHours }),
     webhookDeliveryJob(services.webhooks, config.webhooks, metrics, log),
     webhookMaintenanceJob(services.webhooks),
+    { name: 'pix-reconciliation', intervalMs: config.reconciliation.intervalMs, run: () => services.reconciliation.runPass().then(() => undefined) },
     {
       name: 'order-steps',
       intervalMs: config.orders.workerIntervalMs,

@@ -1,6 +1,8 @@
 /**
- * Entry point: read the configuration, open and migrate the database, start the roles it
- * names (api, worker, or both), and close everything in order on SIGTERM or SIGINT.
+ * Entry point: read the configuration, bind the HTTP port (api role; it answers 503 until the
+ * app is ready, so a port in use is found at once), open and migrate the database, start the
+ * roles it names (api, worker, or both), and close everything in order on SIGTERM or SIGINT.
+ * Known start-up failures print one line naming the fix (src/startup-failure.ts).
  */
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
@@ -14,8 +16,13 @@ import { resolveRuntimeConfig } from './runtime-config.ts';
 import { createServices } from './services.ts';
 import { createWorkerJobs } from './jobs.ts';
 import { startWorker } from './worker.ts';
+import { listenEarly } from './http/early-server.ts';
+import { explainStartupFailure, type StartupSettings } from './startup-failure.ts';
 
 const SHUTDOWN_GRACE_MS = 10_000;
+
+/** Known once the configuration is read: what a start-up failure message names. */
+let startupSettings: StartupSettings | undefined;
 
 async function main(): Promise<void> {
   let baseConfig;
@@ -28,7 +35,9 @@ async function main(): Promise<void> {
     }
     throw err;
   }
+  startupSettings = baseConfig;
   const log = createLogger(baseConfig.logLevel);
+  const early = baseConfig.roles.includes('api') ? await listenEarly(baseConfig.host, baseConfig.port) : undefined;
   const { config, usedDevSecrets } = await resolveRuntimeConfig(baseConfig);
   if (usedDevSecrets) {
     log.warn({ dataDir: config.dataDir }, 'JWT_PRIVATE_KEY, API_SECRET_PEPPER, WEBHOOK_SECRET_KEY, WALLET_KEK or SPONSOR_PRIVATE_KEY unset: using development keys from DATA_DIR/dev-secrets.json (for development only)');
@@ -50,7 +59,7 @@ async function main(): Promise<void> {
 
   // One registry for the process: with both roles here, /metrics shows the worker's metrics too.
   const metrics = createMetrics();
-  const app = config.roles.includes('api') ? await buildApp({ config, db: database.db, logger: log, services, metrics }) : undefined;
+  const app = early ? await buildApp({ config, db: database.db, logger: log, services, metrics, serverFactory: (handler) => early.lend(handler) }) : undefined;
   const worker = config.roles.includes('worker')
     ? startWorker(createWorkerJobs(services, config, metrics, log.child({ role: 'worker' })), log.child({ role: 'worker' }), notifications)
     : undefined;
@@ -67,6 +76,7 @@ async function main(): Promise<void> {
     force.unref();
     try {
       await app?.close();
+      await early?.close();
       await worker?.stop();
       await services.webhooks.close();
       await notifications.close();
@@ -81,10 +91,16 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
 
-  if (app) await app.listen({ host: config.host, port: config.port });
+  if (app && early) {
+    await app.ready();
+    early.open();
+    log.info({ address: early.server.address() }, 'listening');
+  }
 }
 
 main().catch((err: unknown) => {
-  console.error('fatal: failed to start', err);
+  const known = startupSettings && explainStartupFailure(err, startupSettings);
+  if (known) console.error(`fatal: ${known}`);
+  else console.error('fatal: failed to start', err);
   process.exit(1);
 });

@@ -8,6 +8,7 @@ import { createSolanaRpcChain } from './adapters/chain/solana-rpc.ts';
 import { forwardCommitSignals } from './db/commit-signals.ts';
 import type { Db } from './db/database.ts';
 import { createInProcessNotifications, type Notifications } from './db/notifications.ts';
+import { deriveKey } from './lib/aead.ts';
 import type { Clock } from './lib/clock.ts';
 import { createIdempotencyStore } from './http/idempotency.ts';
 import { createAuthService } from './modules/auth/service.ts';
@@ -20,6 +21,7 @@ import { createCurrentFeeRates } from './modules/orders/fee-rates.ts';
 import { createOrderListing } from './modules/orders/listing.ts';
 import { createOrderNotifications } from './modules/orders/notifications.ts';
 import { createOrdersService } from './modules/orders/service.ts';
+import { createReconciliation } from './modules/orders/reconciliation.ts';
 import { createOrderSteps } from './modules/orders/steps.ts';
 import { createQuotesService } from './modules/quotes/service.ts';
 import { receiverEventDefinitions } from './modules/receivers/events.ts';
@@ -71,16 +73,29 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     defaults: config.receivers,
     onReceiverCreated: async (trx, receiver) => (receiver.managedWalletRequested ? wallets.createForReceiver(trx, receiver) : undefined),
   });
-  const idempotency = createIdempotencyStore({ db, clock });
-  const adapters = createAdapters({ db, clock, settings: { pix: config.pix, usdcBrlRate: config.sandbox.usdcBrlRate } });
+  // Stored answers are sealed under their own key derived from WEBHOOK_SECRET_KEY (ARCHITECTURE.md "Idempotency").
+  const idempotency = createIdempotencyStore({ db, clock, answersKey: deriveKey(config.webhookSecretKey, 'idempotency-stored-answers') });
+  const { prices } = config;
+  const httpPrices = prices.source === 'http' && prices.url ? { url: prices.url, maxAgeMs: prices.maxAgeMs, timeoutMs: prices.timeoutMs } : undefined;
+  const adapterSettings = { pix: config.pix, usdcBrlRate: config.sandbox.usdcBrlRate, httpPrices, priceSpread: prices.spread, apiPix: config.apiPix };
+  const adapters = createAdapters({ db, clock, settings: adapterSettings });
   const ledger = createLedgerService({ db, clock });
   // Quotes price with the merchant's current tier, which depends on the volume orders completed.
   const currentFeeRates = createCurrentFeeRates({ db, clock, feeTiers });
   const quotes = createQuotesService({ db, clock, settings: config.orders, prices: adapters.prices, receivers, currentFeeRates });
-  const orders = createOrdersService({ db, clock, settings: config.orders, pix: adapters.pix, chain: adapters.chain, quotes, receivers });
-  const orderNotifications = createOrderNotifications({ db, clock, ledger, minAmountBrl: config.orders.minAmountBrl, tokenDecimals: config.orders.tokens });
-  const orderSteps = createOrderSteps({ db, clock, ledger, pix: adapters.pix, chain: adapters.chain });
-  const orderListing = createOrderListing({ db });
+  const orderListing = createOrderListing({ db, cacheTtlMs: config.orders.listCacheMs });
+  const onOrderChanged = orderListing.forgetMerchant;
+  const orders = createOrdersService({ db, clock, settings: config.orders, pix: adapters.pix, chain: adapters.chain, quotes, receivers, onOrderChanged });
+  const orderNotifications = createOrderNotifications({ db, clock, ledger, minAmountBrl: config.orders.minAmountBrl, tokenDecimals: config.orders.tokens, onOrderChanged });
+  const orderSteps = createOrderSteps({ db, clock, ledger, pix: adapters.pix, chain: adapters.chain, onOrderChanged });
+  const reconciliation = createReconciliation({
+    db,
+    clock,
+    pix: adapters.pix,
+    notifications: orderNotifications,
+    settings: config.reconciliation,
+    ...(adapters.apiPix ? { prepare: adapters.apiPix.registerWebhook } : {}),
+  });
   const sandbox = createSandboxDriver({
     db,
     clock,
@@ -95,9 +110,9 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     clock,
     settings: config.webhooks,
     secretKey: config.webhookSecretKey,
-    events: [...orderEventDefinitions(config.pixProvider), ...receiverEventDefinitions()],
+    events: [...orderEventDefinitions(adapters.pix.name), ...receiverEventDefinitions()],
   });
-  return { notifications, merchants, auth, feeTiers, receivers, idempotency, webhooks, adapters, quotes, orders, orderListing, orderNotifications, orderSteps, sandbox, ledger, clock, wallets };
+  return { notifications, merchants, auth, feeTiers, receivers, idempotency, webhooks, adapters, quotes, orders, orderListing, orderNotifications, orderSteps, reconciliation, sandbox, ledger, clock, wallets };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

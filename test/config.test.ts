@@ -137,6 +137,25 @@ describe('config', () => {
     expect(loadConfig({ NODE_ENV: 'test' })).toMatchObject({ sandboxEnabled: true, webhooks: { allowHttp: true } });
   });
 
+  it('reads the price source: http needs its URL (https in production), the spread is a fraction below 0.5', () => {
+    expect(loadConfig({}).prices).toEqual({ source: 'sandbox', url: undefined, maxAgeMs: 60_000, timeoutMs: 5000, spread: '0' });
+    const http = loadConfig({ PRICE_SOURCE: 'http', PRICE_URL: 'http://127.0.0.1:9/prices', PRICE_MAX_AGE_MS: '15000', PRICE_SPREAD: '0.0125' });
+    expect(http.prices).toEqual({ source: 'http', url: 'http://127.0.0.1:9/prices', maxAgeMs: 15_000, timeoutMs: 5000, spread: '0.0125' });
+    expect(problemsOf({ PRICE_SOURCE: 'http' })).toEqual(['PRICE_URL is required when PRICE_SOURCE=http']);
+    expect(problemsOf({ PRICE_SOURCE: 'http', PRICE_URL: 'ftp://user:hunter2@prices' })).toEqual([
+      'PRICE_URL must be an https:// URL (http:// outside production)',
+      'PRICE_URL is required when PRICE_SOURCE=http',
+    ]);
+    expect(problemsOf({ PRICE_SOURCE: 'feed', PRICE_SPREAD: '0.5', PRICE_MAX_AGE_MS: '10' })).toEqual([
+      'PRICE_SOURCE must be one of sandbox, http (got "feed")',
+      'PRICE_MAX_AGE_MS must be an integer from 1000 to 3600000 (got "10")',
+      'PRICE_SPREAD must be a fraction below 0.5 (0.01 = 1 %)',
+    ]);
+    expect(problemsOf({ PRICE_SPREAD: '1e-3' })).toEqual(['PRICE_SPREAD must be a non-negative decimal with at most 6 decimals (got "1e-3")']);
+    const production = problemsOf({ NODE_ENV: 'production', PRICE_SOURCE: 'http', PRICE_URL: 'http://prices.internal/v1' });
+    expect(production).toContain('PRICE_URL must be https:// when NODE_ENV=production');
+  });
+
   it('never quotes a value back for the variables that may hold a secret', () => {
     const secretive = variablesOf(ENV_SCHEMA).filter(([, schema]) => schema.quote === 'never');
     expect(secretive.map(([name]) => name)).toEqual(expect.arrayContaining(['ADMIN_TOKEN', 'DATABASE_URL', 'JWT_PRIVATE_KEY', 'WALLET_KEK', 'SPONSOR_PRIVATE_KEY', 'SOLANA_RPC_URL']));

@@ -36,12 +36,28 @@ function quoteIdent(name: string): string {
 
 const FAKE_WALLET = '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T';
 
+/** `count` receivers of the merchant that may take orders at any hour (ACTIVE, KYC approved, night allowed, no limits). */
+export async function seedReceivers(dbUrl: string, merchantId: string, count: number): Promise<string[]> {
+  return withClient(dbUrl, async (client) => {
+    const inserted = await client.query<{ id: string }>(
+      `insert into receivers (id, merchant_id, person_type, document_type, document, name, email, status, kyc_status, kyc_reviewed_at,
+                              wallet_address, night_transactions_enabled, created_at, updated_at)
+       select gen_random_uuid(), $1, 'PJ', 'CNPJ', 'SPREAD' || lpad(i::text, 8, '0'), 'Spread Receiver ' || i, 'spread' || i || '@bench.example',
+              'ACTIVE', 'APPROVED', now(), $2, true, now(), now()
+       from generate_series(1, $3) i
+       returning id`,
+      [merchantId, FAKE_WALLET, count],
+    );
+    return inserted.rows.map((row) => row.id);
+  });
+}
+
 /**
  * Bulk orders for one merchant: `count` rows from generate_series, spread over the last 365 days,
  * 70 % PAYIN, terminal statuses only (COMPLETED ~75 %, EXPIRED 15 %, FAILED/REFUNDED the rest: nothing
  * for the worker to pick up), realistic amounts and fees, 50 receivers, and one CONFIRMED movement per
  * completed order. User triggers on `orders` (e.g. maintained counters) are disabled during the insert
- * and `merchant_order_counts`, if present, is recomputed for the merchant afterwards.
+ * and `merchant_order_counts` and `merchant_completed_volume`, if present, are recomputed for the merchant afterwards.
  */
 export async function seedOrders(dbUrl: string, merchantId: string, count: number, log: (msg: string) => void): Promise<{ ms: number; triggers: string[] }> {
   const started = performance.now();
@@ -105,6 +121,16 @@ export async function seedOrders(dbUrl: string, merchantId: string, count: numbe
       );
     } finally {
       if (userTriggers.length > 0) await client.query('alter table orders enable trigger user');
+    }
+    const volumes = await client.query<{ exists: boolean }>(`select to_regclass('merchant_completed_volume') is not null as exists`);
+    if (volumes.rows[0]!.exists) {
+      await client.query('delete from merchant_completed_volume where merchant_id = $1', [merchantId]);
+      await client.query(
+        `insert into merchant_completed_volume (merchant_id, type, month, shard, amount_brl)
+         select merchant_id, type, date_trunc('month', completed_at at time zone 'America/Sao_Paulo')::date, 0, sum(amount_brl)
+         from orders where merchant_id = $1 and status = 'COMPLETED' group by 1, 2, 3`,
+        [merchantId],
+      );
     }
     const counters = await client.query<{ exists: boolean }>(`select to_regclass('merchant_order_counts') is not null as exists`);
     if (counters.rows[0]!.exists) {

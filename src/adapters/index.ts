@@ -1,24 +1,40 @@
 /**
- * The external systems the configuration names. Today only the sandbox implementations exist
- * (PIX_PROVIDER=sandbox); a real PSP, Solana RPC or price feed plugs in here behind the same ports.
+ * The external systems the configuration names: the PIX provider is the sandbox PSP, or a PSP's
+ * API Pix (PIX_PROVIDER=api-pix, `apiPix` settings given). The sandbox PSP always exists, for the
+ * sandbox drivers.
  */
 import type { Db } from '../db/database.ts';
 import type { Clock } from '../lib/clock.ts';
 import { createSandboxChain } from './chain/sandbox.ts';
+import { createApiPixProvider } from './pix/api-pix/provider.ts';
+import type { ApiPixAdapterSettings } from './pix/api-pix/settings.ts';
+import type { PixProvider } from './pix/port.ts';
 import { type PixSandboxSettings, createSandboxPixProvider } from './pix/sandbox.ts';
+import { type HttpPriceSettings, createHttpPriceSource } from './prices/http.ts';
 import { createSandboxPriceSource } from './prices/sandbox.ts';
+import { withSpread } from './prices/spread.ts';
 
 export interface AdapterSettings {
   pix: PixSandboxSettings;
   /** BRL per USDC of the sandbox price source, decimal text. */
   usdcBrlRate: string;
+  /** Set: prices come from this HTTP price source instead of the sandbox rate. */
+  httpPrices?: HttpPriceSettings | undefined;
+  /** Fraction of every rate taken in the platform's favour (src/adapters/prices/spread.ts). */
+  priceSpread: string;
+  /** Set: PIX goes through this PSP's API Pix instead of the sandbox PSP. */
+  apiPix?: ApiPixAdapterSettings | undefined;
 }
 
 export function createAdapters(deps: { db: Db; clock: Clock; settings: AdapterSettings }) {
-  const pix = createSandboxPixProvider({ db: deps.db, clock: deps.clock, settings: deps.settings.pix });
+  const sandboxPix = createSandboxPixProvider({ db: deps.db, clock: deps.clock, settings: deps.settings.pix });
+  const apiPix = deps.settings.apiPix ? createApiPixProvider(deps.settings.apiPix) : undefined;
+  const pix: PixProvider = apiPix ?? sandboxPix;
   const chain = createSandboxChain({ db: deps.db, clock: deps.clock });
-  const prices = createSandboxPriceSource({ USDC: deps.settings.usdcBrlRate });
-  return { pix, chain, prices, sandbox: { pix, chain } };
+  const { httpPrices, priceSpread } = deps.settings;
+  const source = httpPrices ? createHttpPriceSource({ clock: deps.clock, settings: httpPrices }) : createSandboxPriceSource({ USDC: deps.settings.usdcBrlRate });
+  const prices = withSpread(source, priceSpread);
+  return { pix, apiPix, chain, prices, sandbox: { pix: sandboxPix, chain } };
 }
 
 export type Adapters = ReturnType<typeof createAdapters>;

@@ -4,7 +4,7 @@
  */
 import { type Env, readEnv } from './env.ts';
 import { ENV_SCHEMA, type EnvValues } from './schema.ts';
-import type { Config, WebhookSettings } from './types.ts';
+import type { ApiPixSettings, Config, WebhookSettings } from './types.ts';
 
 export class ConfigError extends Error {
   readonly problems: string[];
@@ -20,7 +20,7 @@ export class ConfigError extends Error {
 export function loadConfig(env: Env = process.env): Config {
   const { values, problems } = readEnv(ENV_SCHEMA, env);
   const config = toConfig(values);
-  problems.push(...leaseOutlastsAttempt(config.webhooks), ...productionRequirements(config));
+  problems.push(...leaseOutlastsAttempt(config.webhooks), ...apiPixRequirements(values), ...priceSourceRequirements(values), ...productionRequirements(config));
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }
@@ -36,6 +36,7 @@ function toConfig(env: EnvValues): Config {
     databaseUrl: env.DATABASE_URL,
     databasePoolMax: env.DATABASE_POOL_MAX,
     adminToken: env.ADMIN_TOKEN,
+    metricsToken: env.METRICS_TOKEN,
     logLevel: env.LOG_LEVEL,
     trustProxy: env.TRUST_PROXY,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
@@ -63,6 +64,7 @@ function toConfig(env: EnvValues): Config {
       tokens: env.SUPPORTED_TOKENS,
       chains: env.SUPPORTED_CHAINS,
       workerIntervalMs: env.ORDER_WORKER_INTERVAL_MS,
+      listCacheMs: env.ORDER_LIST_CACHE_MS,
       sandboxAutoCompleteSeconds: env.SANDBOX_AUTO_COMPLETE_SECONDS,
     },
     settlements: { enabled: env.SETTLEMENT_ENABLED, timeOfDay: env.SETTLEMENT_TIME },
@@ -72,6 +74,7 @@ function toConfig(env: EnvValues): Config {
       receivingKey: env.PIX_RECEIVING_KEY,
     },
     sandbox: { usdcBrlRate: env.SANDBOX_USDC_BRL_RATE },
+    prices: { source: env.PRICE_SOURCE, url: env.PRICE_URL, maxAgeMs: env.PRICE_MAX_AGE_MS, timeoutMs: env.PRICE_TIMEOUT_MS, spread: env.PRICE_SPREAD },
     receivers: {
       defaultDailyLimitBrl: env.RECEIVER_DEFAULT_DAILY_LIMIT_BRL ?? null,
       defaultDailyTransactionLimit: env.RECEIVER_DEFAULT_DAILY_TRANSACTION_LIMIT ?? null,
@@ -85,6 +88,12 @@ function toConfig(env: EnvValues): Config {
       maxTiersPerOrderType: env.FEE_TIERS_MAX,
     },
     pixProvider: env.PIX_PROVIDER,
+    apiPix: env.PIX_PROVIDER === 'api-pix' ? apiPixSettings(env) : undefined,
+    reconciliation: {
+      intervalMs: env.RECONCILIATION_INTERVAL_MS,
+      graceSeconds: env.RECONCILIATION_GRACE_SECONDS,
+      lookbackSeconds: env.RECONCILIATION_LOOKBACK_SECONDS,
+    },
     webhooks: {
       retryScheduleSeconds: env.WEBHOOK_RETRY_SCHEDULE,
       timeoutMs: env.WEBHOOK_TIMEOUT_MS,
@@ -115,6 +124,46 @@ function toConfig(env: EnvValues): Config {
       keyCacheSeconds: env.WALLET_KEY_CACHE_SECONDS,
     },
   };
+}
+
+/** The webhook route's path (src/modules/pix-webhooks/routes.ts) under the public origin. */
+export const PIX_WEBHOOK_PATH = '/api/v1/pix-provider/webhook';
+
+const API_PIX_REQUIRED = ['PIX_API_BASE_URL', 'PIX_OAUTH_TOKEN_URL', 'PIX_CLIENT_ID', 'PIX_CLIENT_SECRET', 'PIX_CLIENT_CERT', 'PIX_CLIENT_KEY', 'PIX_WEBHOOK_PUBLIC_URL', 'PIX_WEBHOOK_TOKEN'] as const;
+
+/** PIX_PROVIDER=api-pix needs every setting of the PSP (a bad one was already reported and reads as unset). */
+function apiPixRequirements(env: EnvValues): string[] {
+  if (env.PIX_PROVIDER !== 'api-pix') return [];
+  const plainCallback = env.NODE_ENV === 'production' && env.PIX_WEBHOOK_PUBLIC_URL?.startsWith('http:') ? ['PIX_WEBHOOK_PUBLIC_URL must be https:// when NODE_ENV=production'] : [];
+  return plainCallback.concat(API_PIX_REQUIRED.filter((name) => env[name] === undefined).map((name) => `${name} is required when PIX_PROVIDER=api-pix`));
+}
+
+function apiPixSettings(env: EnvValues): ApiPixSettings | undefined {
+  if (API_PIX_REQUIRED.some((name) => env[name] === undefined)) return undefined;
+  const origin = new URL(env.PIX_WEBHOOK_PUBLIC_URL!).origin;
+  return {
+    baseUrl: env.PIX_API_BASE_URL!.replace(/\/+$/, ''),
+    tokenUrl: env.PIX_OAUTH_TOKEN_URL!,
+    payoutBaseUrl: (env.PIX_OUT_BASE_URL ?? new URL(env.PIX_API_BASE_URL!).origin).replace(/\/+$/, ''),
+    clientId: env.PIX_CLIENT_ID!,
+    clientSecret: env.PIX_CLIENT_SECRET!,
+    clientCertPem: env.PIX_CLIENT_CERT!,
+    clientKeyPem: env.PIX_CLIENT_KEY!,
+    caPem: env.PIX_CA_CERT,
+    timeoutMs: env.PIX_API_TIMEOUT_MS,
+    maxAttempts: env.PIX_API_MAX_ATTEMPTS,
+    receivingKey: env.PIX_RECEIVING_KEY,
+    callbackUrl: `${origin}${PIX_WEBHOOK_PATH}/${env.PIX_WEBHOOK_TOKEN!}`,
+    webhookToken: env.PIX_WEBHOOK_TOKEN!,
+    webhookAllowedIps: env.PIX_WEBHOOK_ALLOWED_IPS,
+  };
+}
+
+/** PRICE_SOURCE=http needs its URL, https:// in production (a bad one was already reported and reads as unset). */
+function priceSourceRequirements(env: EnvValues): string[] {
+  if (env.PRICE_SOURCE !== 'http') return [];
+  if (env.PRICE_URL === undefined) return ['PRICE_URL is required when PRICE_SOURCE=http'];
+  return env.NODE_ENV === 'production' && env.PRICE_URL.startsWith('http:') ? ['PRICE_URL must be https:// when NODE_ENV=production'] : [];
 }
 
 /** A delivery's lease must outlast its attempt, or a live attempt's delivery is claimed again. */

@@ -13,6 +13,8 @@ import { isSolanaAddress } from '../lib/solana.ts';
 import { boolean, checkedText, clockTime, decimalText, integer, list, oneOf, refine, secret, text } from './env.ts';
 import { keypairBytes } from '../lib/solana.ts';
 import { isKey32, isPkcs8Pem, isUrlWith, isVersionedKey, normalizedPixKey, unescapeNewlines, versionedKeys } from './formats.ts';
+import { PIX_PROVIDER_SCHEMA } from './pix-provider-schema.ts';
+import { PRICE_SOURCE_SCHEMA } from './price-source-schema.ts';
 import { LOG_LEVELS, NODE_ENVS, ROLES } from './types.ts';
 
 /** DOMAIN.md (Solana): the programs the allow-list starts from. */
@@ -52,6 +54,7 @@ export const ENV_SCHEMA = Type.Object({
   ),
   DATABASE_POOL_MAX: integer({ minimum: 1, maximum: 1000, default: 10, description: 'PostgreSQL connections per process' }),
   ADMIN_TOKEN: Type.Optional(secret(32, { description: 'bearer token of the operator API; unset disables every /admin route' })),
+  METRICS_TOKEN: Type.Optional(secret(32, { description: 'bearer token GET /metrics requires; unset: /metrics is open except in production, where it is closed (401)' })),
   LOG_LEVEL: oneOf(LOG_LEVELS, { default: 'info', description: 'log level' }),
   TRUST_PROXY: boolean({ default: false, description: 'trust X-Forwarded-* (behind a load balancer) for client IPs' }),
   BODY_LIMIT_BYTES: integer({ minimum: 1024, maximum: 64 * 1024 * 1024, default: 256 * 1024, description: 'largest accepted request body (larger: 413)' }),
@@ -92,6 +95,7 @@ export const ENV_SCHEMA = Type.Object({
     (pairs) => Object.fromEntries(pairs.map((pair) => pair.split(':')).map(([symbol, decimals]) => [symbol, Number(decimals)])) as Record<string, number>,
   ),
   SUPPORTED_CHAINS: list(text({ description: 'a chain' }), { default: ['solana'], dropEmptyItems: true, errorMessage: 'must be a comma-separated list', description: 'chains orders accept (comma-separated)' }),
+  ORDER_LIST_CACHE_MS: integer({ minimum: 0, maximum: 10_000, default: 1000, description: 'how long a GET /orders page may be served from memory; 0 reads every page from the database' }),
   ORDER_WORKER_INTERVAL_MS: integer({ minimum: 10, maximum: 60_000, default: 500, description: "the order worker's fallback sweep; a step that becomes due wakes it at once" }),
   SANDBOX_AUTO_COMPLETE_SECONDS: integer({ minimum: 0, maximum: 86_400, default: 0, description: 'sandbox only: pay charges and deposit for orders older than this many seconds (0: never)' }),
   SETTLEMENT_ENABLED: boolean({ default: true, description: "the worker's daily settlement of merchant fees" }),
@@ -120,6 +124,7 @@ export const ENV_SCHEMA = Type.Object({
     (rate) => decimal(rate).gt(0),
     'must be positive',
   ),
+  ...PRICE_SOURCE_SCHEMA,
   RECEIVER_DEFAULT_DAILY_LIMIT_BRL: Type.Optional(decimalText(2, { description: "a new receiver's daily limit in BRL; unset: no limit" })),
   RECEIVER_DEFAULT_DAILY_TRANSACTION_LIMIT: Type.Optional(
     integer({ minimum: 0, maximum: 1_000_000, description: "a new receiver's daily number of transactions; unset: no limit" }),
@@ -158,12 +163,7 @@ export const ENV_SCHEMA = Type.Object({
   }),
   WEBHOOK_SECRET_KEY: Type.Optional(secret(32, { description: `key under which endpoint signing secrets are encrypted at rest. ${GENERATED}` })),
 
-  PIX_PROVIDER: text({
-    default: 'sandbox',
-    pattern: '^[a-z][A-Za-z0-9]{0,31}$',
-    errorMessage: 'must be an identifier starting with a lowercase letter',
-    description: 'the PIX provider (adapter) in use; also names provider fields in events (<provider>TransactionId)',
-  }),
+  ...PIX_PROVIDER_SCHEMA,
 
   WALLET_KEK: Type.Optional(
     checkedText(isKey32, {

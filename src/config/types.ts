@@ -18,6 +18,8 @@ export interface Config {
   databasePoolMax: number;
   /** Bearer token of the operator API; unset disables every /admin route. */
   adminToken: string | undefined;
+  /** Bearer token GET /metrics requires. Unset: /metrics is open, except in production, where it is closed. */
+  metricsToken: string | undefined;
   logLevel: LogLevel;
   trustProxy: boolean;
   bodyLimitBytes: number;
@@ -46,6 +48,7 @@ export interface Config {
   /** The platform's own PIX receiving account, as the sandbox PSP writes it into BR Codes. */
   pix: PixSettings;
   sandbox: SandboxSettings;
+  prices: PriceSettings;
   receivers: {
     /** Decimal text with 2 places, or null for no limit. */
     defaultDailyLimitBrl: string | null;
@@ -58,8 +61,12 @@ export interface Config {
     maxMerchantFeePercentage: string;
     maxTiersPerOrderType: number;
   };
-  /** The PIX payment provider (adapter) in use; also names provider fields in events (`<provider>TransactionId`). */
-  pixProvider: string;
+  /** The PIX payment provider (adapter) in use. */
+  pixProvider: 'sandbox' | 'api-pix';
+  /** PIX_PROVIDER=api-pix: the PSP's API Pix and PIX-out API (every field checked at start-up); else undefined. */
+  apiPix: ApiPixSettings | undefined;
+  /** The worker's reconciliation with the PIX provider. */
+  reconciliation: { intervalMs: number; graceSeconds: number; lookbackSeconds: number };
   webhooks: WebhookSettings;
   /** Key under which endpoint signing secrets are encrypted at rest. Unset: a development key is generated under dataDir. */
   webhookSecretKey: string | undefined;
@@ -139,6 +146,37 @@ export interface PixSettings {
   receivingKey: string;
 }
 
+export interface ApiPixSettings {
+  baseUrl: string;
+  tokenUrl: string;
+  payoutBaseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  /** PEM texts (read from files at start-up when paths were given). */
+  clientCertPem: string;
+  clientKeyPem: string;
+  caPem: string | undefined;
+  timeoutMs: number;
+  maxAttempts: number;
+  /** Our PIX key: charges' `chave`, the webhook's `{chave}`, the payer of PIX sent. */
+  receivingKey: string;
+  /** The callback registered with PUT /webhook/{chave}: the PSP posts to `<callbackUrl>/pix`. */
+  callbackUrl: string;
+  webhookToken: string;
+  webhookAllowedIps: string[] | undefined;
+}
+
+export interface PriceSettings {
+  /** sandbox: the fixed sandbox.usdcBrlRate; http: the price document at url. */
+  source: 'sandbox' | 'http';
+  /** PRICE_SOURCE=http: the price document's URL (required then). */
+  url: string | undefined;
+  maxAgeMs: number;
+  timeoutMs: number;
+  /** Fraction of the rate taken in the platform's favour on each side (decimal text, below 0.5), with any source. */
+  spread: string;
+}
+
 export interface SandboxSettings {
   /** BRL per USDC of the sandbox price source, decimal text (e.g. "5.40"). */
   usdcBrlRate: string;
@@ -158,6 +196,8 @@ export interface OrderSettings {
   tokens: Record<string, number>;
   chains: string[];
   workerIntervalMs: number;
+  /** How long a GET /orders page may be served from memory (0: never). */
+  listCacheMs: number;
   /** Sandbox only: pay charges and deposit for orders older than this many seconds (0: never). */
   sandboxAutoCompleteSeconds: number;
 }

@@ -17,9 +17,10 @@ export async function acquireEmbeddedLock(dataDir: string): Promise<() => Promis
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const owner = Number((await readFile(file, 'utf8').catch(() => '')).trim());
       if (owner && owner !== process.pid && isAlive(owner)) {
-        throw new Error(
-          `the embedded database in ${dataDir} is in use by process ${owner}; stop it first, or use the admin API, or set DATABASE_URL`,
-          { cause: err },
+        throw Object.assign(
+          new Error(`the embedded database in ${dataDir} is in use by process ${owner}; stop it first, or use the admin API, or set DATABASE_URL`, { cause: err }),
+          // Recognised by src/startup-failure.ts, which prints this message alone.
+          { code: 'EMBEDDED_DATABASE_LOCKED' },
         );
       }
       await rm(file, { force: true });

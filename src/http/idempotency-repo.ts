@@ -1,8 +1,9 @@
 /**
  * SQL of the idempotency_keys table. Every write that follows the insert is conditioned on the
- * holder's lock_token, so a request whose row was taken over (its lease expired) can never
- * overwrite or delete the answer of the request that took it.
+ * holder's lock_token, so a request whose row was taken over (its owner died) can never
+ * overwrite or delete the answer of the request that took it. Liveness times are the database's.
  */
+import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { purgeOlderThan } from '../db/leases.ts';
 import type { IdempotencyKeyRow } from './idempotency-tables.ts';
@@ -14,6 +15,7 @@ export interface NewIdempotencyKey {
   method: string;
   route: string;
   lockToken: string;
+  ownerId: string;
   requestId: string;
   now: Date;
 }
@@ -24,11 +26,30 @@ export interface StoredResponse {
   body: string;
 }
 
+/** The holder of an IN_PROGRESS row: every write after the insert is conditioned on it. */
+export interface KeyHolder {
+  merchantId: string;
+  key: string;
+  lockToken: string;
+}
+
+/** The database's clock minus `ms`: liveness compares the database's clock only. */
+const dbAgo = (ms: number) => sql<Date>`statement_timestamp() - ${ms} * interval '1 millisecond'`;
+
 export function createIdempotencyRepo(db: Db) {
   const byKey = (merchantId: string, key: string) =>
     db.selectFrom('idempotency_keys').where('merchant_id', '=', merchantId).where('key', '=', key);
+  const held = (executor: Db, holder: KeyHolder) =>
+    executor
+      .updateTable('idempotency_keys')
+      .where('merchant_id', '=', holder.merchantId)
+      .where('key', '=', holder.key)
+      .where('lock_token', '=', holder.lockToken)
+      .where('state', '=', 'IN_PROGRESS');
 
   return {
+    db,
+
     /** The insert is the lock: true when this caller created the row, false when it existed. */
     async insert(row: NewIdempotencyKey): Promise<boolean> {
       const inserted = await db
@@ -41,7 +62,8 @@ export function createIdempotencyRepo(db: Db) {
           route: row.route,
           state: 'IN_PROGRESS',
           lock_token: row.lockToken,
-          locked_at: row.now,
+          owner_id: row.ownerId,
+          locked_at: sql<Date>`statement_timestamp()`,
           request_id: row.requestId,
           created_at: row.now,
         })
@@ -56,33 +78,54 @@ export function createIdempotencyRepo(db: Db) {
     },
 
     /**
-     * Takes over an IN_PROGRESS row whose holder has not finished since `staleBefore` (its process
-     * presumably died). Conditioned on the token seen, so of two retries only one wins.
+     * Takes over an IN_PROGRESS row whose holder is gone: its owner process has not beaten for
+     * `ownerLeaseMs` (it died), it gave the row up (owner_id null, after a failure past an
+     * irreversible effect), or it has held the row for `maxHoldMs` (alive but stuck). The row's
+     * own locked_at must also be older than the owner lease, which covers a holder whose first
+     * heartbeat has not landed yet. Conditioned on the token seen, so of two retries one wins.
+     * Returns the row as taken (with the effect its previous holder recorded), or undefined.
      */
     async takeOver(
-      merchantId: string,
-      key: string,
+      holder: KeyHolder,
       seenToken: string,
-      staleBefore: Date,
-      next: { lockToken: string; requestId: string; now: Date },
-    ): Promise<boolean> {
-      const taken = await db
-        .updateTable('idempotency_keys')
-        .set({ lock_token: next.lockToken, locked_at: next.now, request_id: next.requestId })
-        .where('merchant_id', '=', merchantId)
-        .where('key', '=', key)
-        .where('state', '=', 'IN_PROGRESS')
-        .where('lock_token', '=', seenToken)
-        .where('locked_at', '<', staleBefore)
-        .returning('key')
+      limits: { ownerLeaseMs: number; maxHoldMs: number },
+      next: { ownerId: string; requestId: string },
+    ): Promise<{ effect: string | null } | undefined> {
+      return db
+        .updateTable('idempotency_keys as k')
+        .set({ lock_token: holder.lockToken, locked_at: sql<Date>`statement_timestamp()`, request_id: next.requestId, owner_id: next.ownerId })
+        .where('k.merchant_id', '=', holder.merchantId)
+        .where('k.key', '=', holder.key)
+        .where('k.state', '=', 'IN_PROGRESS')
+        .where('k.lock_token', '=', seenToken)
+        .where((eb) =>
+          eb.or([
+            eb('k.owner_id', 'is', null),
+            eb('k.locked_at', '<', dbAgo(limits.maxHoldMs)),
+            eb.and([
+              eb('k.locked_at', '<', dbAgo(limits.ownerLeaseMs)),
+              eb.not(
+                eb.exists(
+                  eb
+                    .selectFrom('idempotency_owners as o')
+                    .select('o.id')
+                    .whereRef('o.id', '=', 'k.owner_id')
+                    .where('o.heartbeat_at', '>=', dbAgo(limits.ownerLeaseMs)),
+                ),
+              ),
+            ]),
+          ]),
+        )
+        .returning('k.effect')
         .executeTakeFirst();
-      return taken !== undefined;
     },
 
-    /** Stores the final answer; false when the row is no longer this holder's. */
-    async complete(merchantId: string, key: string, lockToken: string, response: StoredResponse, now: Date): Promise<boolean> {
-      const result = await db
-        .updateTable('idempotency_keys')
+    /**
+     * Stores the final answer through `executor` (the effect's transaction, or the database);
+     * false when the row is no longer this holder's.
+     */
+    async complete(executor: Db, holder: KeyHolder, response: StoredResponse, now: Date): Promise<boolean> {
+      const result = await held(executor, holder)
         .set({
           state: 'COMPLETED',
           response_status: response.status,
@@ -90,23 +133,38 @@ export function createIdempotencyRepo(db: Db) {
           response_body: response.body,
           completed_at: now,
         })
-        .where('merchant_id', '=', merchantId)
-        .where('key', '=', key)
-        .where('lock_token', '=', lockToken)
-        .where('state', '=', 'IN_PROGRESS')
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;
     },
 
+    /** Stores what a retry needs to finish an irreversible effect; false when the row is no longer this holder's. */
+    async recordEffect(executor: Db, holder: KeyHolder, effect: string): Promise<boolean> {
+      const result = await held(executor, holder).set({ effect }).executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
     /** Deletes this holder's IN_PROGRESS row so the client may retry with the same key. */
-    async release(merchantId: string, key: string, lockToken: string): Promise<void> {
+    async release(holder: KeyHolder): Promise<void> {
       await db
         .deleteFrom('idempotency_keys')
-        .where('merchant_id', '=', merchantId)
-        .where('key', '=', key)
-        .where('lock_token', '=', lockToken)
+        .where('merchant_id', '=', holder.merchantId)
+        .where('key', '=', holder.key)
+        .where('lock_token', '=', holder.lockToken)
         .where('state', '=', 'IN_PROGRESS')
         .execute();
+    },
+
+    /**
+     * Gives up a row whose irreversible effect may have happened (the request failed after
+     * recording it): the next retry takes it over at once and finishes the effect.
+     */
+    async abandon(holder: KeyHolder): Promise<void> {
+      await held(db, holder).set({ owner_id: null }).execute();
+    },
+
+    /** Forgets owners silent for a day: a process that stopped long ago holds no key any more. */
+    async deleteSilentOwners(): Promise<void> {
+      await db.deleteFrom('idempotency_owners').where('heartbeat_at', '<', dbAgo(86_400_000)).execute();
     },
 
     /**

@@ -19,8 +19,12 @@ export interface IdempotencyKeysTable {
   state: IdempotencyKeyState;
   /** Who holds the IN_PROGRESS row: completing or releasing it requires this token. */
   lock_token: string;
-  /** When the current holder took the row; after the lease a retry may take it over. */
+  /** The process holding an IN_PROGRESS row (idempotency_owners); null: given up, take it over at once. */
+  owner_id: string | null;
+  /** When the current holder took the row (the database's clock). */
   locked_at: ColumnType<Date, Date | string, Date | string>;
+  /** What the holder recorded before an irreversible effect, for a retry to finish it. */
+  effect: string | null;
   /** x-request-id of the request whose answer is stored. */
   request_id: string | null;
   response_status: number | null;
@@ -33,8 +37,15 @@ export interface IdempotencyKeysTable {
 
 export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>;
 
+/** One live API process holding keys (src/http/idempotency-owner.ts). */
+export interface IdempotencyOwnersTable {
+  id: string;
+  heartbeat_at: ColumnType<Date, Date | string, Date | string>;
+}
+
 declare module '../db/schema.ts' {
   interface Database {
     idempotency_keys: IdempotencyKeysTable;
+    idempotency_owners: IdempotencyOwnersTable;
   }
 }

@@ -1,28 +1,39 @@
 /**
- * The one Idempotency-Key mechanism of every creating POST (DESIGN.md §4). A route opts in with
- * `config: { idempotent: true }`; on it the header is optional. The first request with a key
- * inserts a row (the insert is the lock), runs the handler and stores the answer before it is
- * sent; a retry with the same key and the same request replays that answer without running the
- * handler; the same key with another request is 409 IDEMPOTENCY_CONFLICT; while the first is
- * still running, 409 CONFLICT with `retry-after: 1`. 5xx answers are not stored (the row is
- * deleted so the client may retry). See docs/ARCHITECTURE.md, "Idempotency".
+ * The one Idempotency-Key mechanism of every state-changing request (DESIGN.md §4). A route opts
+ * in with `config: { idempotent: true }`; on it the header is optional. The first request with a
+ * key inserts a row (the insert is the lock) and runs the handler inside `runWithRequestAnswer`
+ * (src/db/request-answer.ts), so the service's transaction that makes the effect stores the
+ * answer before it commits; answers no transaction stored (refusals, effect-free routes) are
+ * stored before they are sent. A retry with the same key and the same request replays that
+ * answer without running the handler; the same key with another request is 409
+ * IDEMPOTENCY_CONFLICT; while the first is still running, 409 CONFLICT with `retry-after: 1`; a
+ * key whose owner process died is taken over within seconds (idempotency-owner.ts). 5xx answers
+ * are not stored (the row is deleted so the client may retry). See docs/ARCHITECTURE.md,
+ * "Idempotency".
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Db } from '../db/database.ts';
+import { type RequestAnswer, type RequestAnswerRecorder, runWithRequestAnswer } from '../db/request-answer.ts';
 import type { IdempotencyKeyRow } from './idempotency-tables.ts';
+import { type AeadBox, createAeadBox } from '../lib/aead.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { WorkerJob } from '../lib/worker-job.ts';
 import { merchantIdOf } from './auth.ts';
 import { AppError } from '../errors.ts';
-import { createIdempotencyRepo, type IdempotencyRepo } from './idempotency-repo.ts';
+import { createIdempotencyOwner, type IdempotencyOwner } from './idempotency-owner.ts';
+import { createIdempotencyRepo, type IdempotencyRepo, type KeyHolder } from './idempotency-repo.ts';
 import { errorResponses } from './schemas.ts';
 import type { App } from './types.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Honour the Idempotency-Key header on this route (src/http/idempotency.ts). */
-    idempotent?: boolean;
+    /**
+     * Honour the Idempotency-Key header on this route (src/http/idempotency.ts). `resume`
+     * finishes, for a retry, an irreversible effect whose holder died or failed after recording
+     * it (`recordEffect`), and gives the answer.
+     */
+    idempotent?: boolean | { resume(effect: string): Promise<RequestAnswer> };
   }
 }
 
@@ -30,26 +41,40 @@ export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 export const IDEMPOTENT_REPLAYED_HEADER = 'idempotent-replayed';
 /** 1 to 255 printable ASCII characters (space to tilde). */
 const KEY_PATTERN = /^[\x20-\x7E]{1,255}$/;
-/** How long an IN_PROGRESS row protects a request that may still be running. */
-export const DEFAULT_LEASE_MS = 60_000;
+/** How long a live process may hold a key before a retry takes it over anyway (it is stuck). */
+export const DEFAULT_MAX_HOLD_MS = 60_000;
 
 export interface IdempotencyStore {
   readonly repo: IdempotencyRepo;
   readonly clock: Clock;
-  readonly leaseMs: number;
+  /** This process as the owner of the keys it holds, with its heartbeat. */
+  readonly owner: IdempotencyOwner;
+  readonly maxHoldMs: number;
+  /** Stored answers are sealed (AES-256-GCM, bound to merchant and key): some carry a secret shown once, most personal data. */
+  readonly answers: AeadBox;
   /** Deletes the keys created more than `ttlHours` ago, in batches; returns how many. */
   purgeExpired(ttlHours: number, options?: { batchSize?: number; signal?: AbortSignal }): Promise<number>;
 }
 
-export function createIdempotencyStore(deps: { db: Db; clock: Clock; leaseMs?: number }): IdempotencyStore {
+export function createIdempotencyStore(deps: {
+  db: Db;
+  clock: Clock;
+  /** 32 bytes (lib/aead.ts deriveKey) sealing the stored answers. */
+  answersKey: Uint8Array;
+  maxHoldMs?: number;
+  owner?: { leaseMs?: number; beatMs?: number };
+}): IdempotencyStore {
   const repo = createIdempotencyRepo(deps.db);
   return {
     repo,
     clock: deps.clock,
-    leaseMs: deps.leaseMs ?? DEFAULT_LEASE_MS,
+    owner: createIdempotencyOwner(deps.db, deps.owner),
+    maxHoldMs: deps.maxHoldMs ?? DEFAULT_MAX_HOLD_MS,
+    answers: createAeadBox(deps.answersKey),
     async purgeExpired(ttlHours, { batchSize = 1000, signal } = {}) {
       const cutoff = new Date(deps.clock.now().getTime() - ttlHours * 3_600_000);
       let total = 0;
+      await repo.deleteSilentOwners();
       while (!signal?.aborted) {
         const deleted = await repo.deleteCreatedBefore(cutoff, batchSize);
         total += deleted;
@@ -74,20 +99,56 @@ export function idempotencyCleanupJob(
   };
 }
 
-/** JSON with object keys sorted at every depth, so key order never changes a fingerprint. */
-export function canonicalJson(value: unknown): string {
-  if (value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function') {
-    return canonicalJson((value as { toJSON(): unknown }).toJSON());
+type CanonicalStep = { text: string } | { value: unknown };
+
+const hasToJson = (value: unknown): value is { toJSON(): unknown } =>
+  value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function';
+
+/**
+ * JSON with object keys sorted at every depth, so key order never changes a fingerprint. A loop
+ * over an explicit stack, not recursion: the value is the client's request. The output is the
+ * recursive definition's, byte for byte (stored fingerprints must keep matching): arrays write
+ * `undefined` as null, objects leave out undefined properties.
+ */
+export function canonicalJson(input: unknown): string {
+  const out: string[] = [];
+  const pending: CanonicalStep[] = [{ value: input }];
+  // Steps are pushed in reverse, so they pop in writing order.
+  const pushReversed = (steps: CanonicalStep[]) => {
+    for (let i = steps.length - 1; i >= 0; i--) pending.push(steps[i]!);
+  };
+  while (pending.length > 0) {
+    const step = pending.pop()!;
+    if ('text' in step) {
+      out.push(step.text);
+      continue;
+    }
+    let value = step.value;
+    while (hasToJson(value)) value = value.toJSON();
+    if (Array.isArray(value)) {
+      const steps: CanonicalStep[] = [{ text: '[' }];
+      value.forEach((item, index) => {
+        if (index > 0) steps.push({ text: ',' });
+        steps.push(item === undefined ? { text: 'null' } : { value: item });
+      });
+      steps.push({ text: ']' });
+      pushReversed(steps);
+    } else if (value !== null && typeof value === 'object') {
+      const record = value as Record<string, unknown>;
+      const keys = Object.keys(record)
+        .sort()
+        .filter((key) => record[key] !== undefined);
+      const steps: CanonicalStep[] = [{ text: '{' }];
+      keys.forEach((key, index) => {
+        steps.push({ text: `${index > 0 ? ',' : ''}${JSON.stringify(key)}:` }, { value: record[key] });
+      });
+      steps.push({ text: '}' });
+      pushReversed(steps);
+    } else {
+      out.push(JSON.stringify(value) ?? 'null');
+    }
   }
-  if (Array.isArray(value)) return `[${value.map((item) => (item === undefined ? 'null' : canonicalJson(item))).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.keys(value)
-      .sort()
-      .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
-      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
+  return out.join('');
 }
 
 /** What makes two requests "the same request": method, route template, path parameters, query and body. */
@@ -102,7 +163,7 @@ const KEY_SCHEMA = {
   maxLength: 255,
   pattern: '^[\\x20-\\x7E]+$',
   description:
-    'Optional. 1 to 255 printable ASCII characters, unique per merchant (a UUID is a good choice). A retry with the same key and the same request replays the first answer (2xx and 4xx; with header `idempotent-replayed: true`) without repeating the operation; the same key with another request is 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 CONFLICT with `Retry-After`. Keys are kept at least 24 hours.',
+    'Optional. 1 to 255 printable ASCII characters, unique per merchant (a UUID is a good choice). A retry with the same key and the same request replays the first answer (2xx and 4xx; with header `idempotent-replayed: true`) without repeating the operation, also after a crash of the server; the same key with another request is 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 CONFLICT with `Retry-After`. Keys are kept at least 24 hours.',
 };
 
 type RouteSchema = NonNullable<RouteOptions['schema']>;
@@ -120,27 +181,43 @@ function withIdempotencyDocs(schema: RouteSchema | undefined): RouteSchema {
   };
 }
 
-interface Hold {
-  merchantId: string;
-  key: string;
-  lockToken: string;
+interface Hold extends KeyHolder {
   settled: boolean;
+  /** The effect's transaction stored the answer (recordAnswer). */
+  recorded: boolean;
+  /** An irreversible effect was recorded (recordEffect): a failure gives the key up, never frees it. */
+  effectRecorded: boolean;
 }
 
+/** Keys of admin requests (no merchant) live under the nil UUID. */
+const ADMIN_KEY_SPACE = '00000000-0000-0000-0000-000000000000';
+
 const toArray = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+
+const takenOver = () =>
+  new AppError('CONFLICT', 'this request took too long and a retry with its Idempotency-Key took it over; retry to get its answer');
 
 /**
  * Makes every route of `scope` (and its children) registered from now on with
  * `config: { idempotent: true }` honour Idempotency-Key. Call it inside an authenticated scope,
- * before the routes: keys belong to `request.merchantAuth.merchantId`.
+ * before the routes: keys belong to `request.merchantAuth.merchantId` (admin requests share one
+ * key space of their own).
  */
 export function registerIdempotency(scope: App, store: IdempotencyStore): void {
-  const { repo, clock, leaseMs } = store;
+  const { repo, clock, owner, maxHoldMs, answers } = store;
+  const boundTo = (holder: { merchantId: string; key: string }) => `${holder.merchantId}:${holder.key}`;
+  const seal = (holder: KeyHolder, body: string) => answers.seal(Buffer.from(body), boundTo(holder));
   const holds = new WeakMap<FastifyRequest, Hold>();
+  const limits = { ownerLeaseMs: owner.leaseMs, maxHoldMs };
 
   const inProgress = (reply: FastifyReply) => {
     reply.header('retry-after', '1');
     return new AppError('CONFLICT', 'a request with this Idempotency-Key is in progress; retry later');
+  };
+
+  const hold = (request: FastifyRequest, holder: KeyHolder) => {
+    owner.hold();
+    holds.set(request, { ...holder, settled: false, recorded: false, effectRecorded: false });
   };
 
   async function preHandler(request: FastifyRequest, reply: FastifyReply) {
@@ -152,18 +229,16 @@ export function registerIdempotency(scope: App, store: IdempotencyStore): void {
         [`headers.${IDEMPOTENCY_KEY_HEADER}`]: 'must be 1 to 255 printable ASCII characters',
       });
     }
-    const merchantId = merchantIdOf(request);
+    const merchantId = request.merchantAuth ? merchantIdOf(request) : ADMIN_KEY_SPACE;
     const route = request.routeOptions.url ?? request.url;
     const fingerprint = requestFingerprint({ method: request.method, route, params: request.params, query: request.query, body: request.body });
 
-    // A row can vanish between our insert and our read (its holder failed, or it expired):
-    // then the next insert wins or loses afresh.
+    // A row can vanish between our insert and our read (its holder failed): then the next
+    // insert wins or loses afresh.
     for (let attempt = 0; attempt < 3; attempt++) {
-      const now = clock.now();
-      const lockToken = randomUUID();
-      if (await repo.insert({ merchantId, key, fingerprint, method: request.method, route, lockToken, requestId: request.id, now })) {
-        holds.set(request, { merchantId, key, lockToken, settled: false });
-        return;
+      const holder = { merchantId, key, lockToken: randomUUID() };
+      if (await repo.insert({ ...holder, fingerprint, method: request.method, route, ownerId: owner.id, requestId: request.id, now: clock.now() })) {
+        return hold(request, holder);
       }
       const row = await repo.find(merchantId, key);
       if (!row) continue;
@@ -174,21 +249,34 @@ export function registerIdempotency(scope: App, store: IdempotencyStore): void {
         );
       }
       if (row.state === 'COMPLETED') return replay(request, reply, row);
-      if (row.locked_at.getTime() > now.getTime() - leaseMs) throw inProgress(reply);
-      // The holder has not finished within the lease: its process presumably died mid-request.
-      const next = { lockToken, requestId: request.id, now };
-      if (await repo.takeOver(merchantId, key, row.lock_token, new Date(now.getTime() - leaseMs), next)) {
-        request.log.warn({ previousRequestId: row.request_id }, 'took over an Idempotency-Key whose request did not finish within the lease');
-        holds.set(request, { merchantId, key, lockToken, settled: false });
-        return;
-      }
+      const taken = await repo.takeOver(holder, row.lock_token, limits, { ownerId: owner.id, requestId: request.id });
+      if (!taken) throw inProgress(reply);
+      request.log.warn({ previousRequestId: row.request_id }, 'took over an Idempotency-Key whose holder is gone');
+      hold(request, holder);
+      if (taken.effect !== null) return resume(request, reply, taken.effect);
+      return;
     }
     throw inProgress(reply);
   }
 
+  /** The previous holder recorded an irreversible effect: finish it instead of running the handler. */
+  async function resume(request: FastifyRequest, reply: FastifyReply, effect: string) {
+    const option = request.routeOptions.config.idempotent;
+    if (typeof option !== 'object') throw new Error(`route ${request.routeOptions.url} recorded an effect but cannot resume it`);
+    holds.get(request)!.effectRecorded = true;
+    const answer = await option.resume(effect);
+    return reply.code(answer.status).send(answer.body);
+  }
+
   function replay(request: FastifyRequest, reply: FastifyReply, row: IdempotencyKeyRow) {
     const status = row.response_status ?? 500;
-    let body = row.response_body ?? '';
+    let body: string;
+    try {
+      body = answers.open(row.response_body ?? '', boundTo({ merchantId: row.merchant_id, key: row.key })).toString();
+    } catch (err) {
+      request.log.error({ err }, 'the stored answer of an Idempotency-Key cannot be opened (its key changed?)');
+      throw new AppError('CONFLICT', 'The stored answer of this Idempotency-Key cannot be read; use a new key');
+    }
     // The Error object's requestId must equal this answer's x-request-id (DESIGN.md §4); the rest
     // of the stored body is replayed byte for byte.
     if (status >= 400 && row.response_content_type?.includes('json')) body = withRequestId(body, request.id);
@@ -198,31 +286,44 @@ export function registerIdempotency(scope: App, store: IdempotencyStore): void {
     return reply.send(body);
   }
 
+  /** What the services' transactions call (src/db/request-answer.ts) for the request of `held`. */
+  function recorderFor(held: Hold, reply: FastifyReply): RequestAnswerRecorder {
+    return {
+      async record(executor, answer) {
+        // The route's own serializer: the stored text is the text the route sends.
+        const body = answer.body === undefined ? '' : String(reply.serializeInput(answer.body as Record<string, unknown>, String(answer.status)));
+        const stored = { status: answer.status, contentType: 'application/json; charset=utf-8', body: seal(held, body) };
+        if (!(await repo.complete(executor, held, stored, clock.now()))) throw takenOver();
+        held.recorded = true;
+      },
+      async recordEffect(executor, effect) {
+        if (!(await repo.recordEffect(executor, held, effect))) throw takenOver();
+        held.effectRecorded = true;
+      },
+    };
+  }
+
   async function onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
-    const hold = holds.get(request);
-    if (!hold || hold.settled) return payload;
-    hold.settled = true;
+    const held = holds.get(request);
+    if (!held || held.settled) return payload;
+    settle(held);
     const status = reply.statusCode;
     // A 5xx (or a 429 from inside the handler) is not an answer to keep: free the key so the
-    // client can retry. So is an answer we cannot store as text (a stream).
+    // client can retry (a row the effect's transaction completed is not freed: the release is
+    // conditioned on IN_PROGRESS). So is an answer we cannot store as text (a stream).
     const storable = typeof payload === 'string' || payload === undefined || payload === null;
     if (status >= 500 || status === 429 || !storable) {
-      await releaseQuietly(request, hold);
+      await releaseQuietly(request, held);
       return payload;
     }
+    if (held.recorded) return payload;
     const contentType = reply.getHeader('content-type');
     try {
-      const stored = await repo.complete(
-        hold.merchantId,
-        hold.key,
-        hold.lockToken,
-        { status, contentType: typeof contentType === 'string' ? contentType : null, body: (payload as string | null | undefined) ?? '' },
-        clock.now(),
-      );
-      if (!stored) request.log.warn('Idempotency-Key was taken over by a retry after the lease; this answer is not stored');
+      const response = { status, contentType: typeof contentType === 'string' ? contentType : null, body: seal(held, (payload as string | null | undefined) ?? '') };
+      if (!(await repo.complete(repo.db, held, response, clock.now()))) request.log.warn('Idempotency-Key was taken over by a retry; this answer is not stored');
     } catch (err) {
-      // The handler has run: answer it anyway. The row stays IN_PROGRESS, so retries get 409
-      // until the lease ends and one of them takes the key over.
+      // Only answers without an effect (refusals, effect-free routes) are stored here: a retry
+      // after the owner's death runs them again, harmlessly.
       request.log.error({ err }, 'could not store the answer of an idempotent request');
     }
     return payload;
@@ -230,17 +331,23 @@ export function registerIdempotency(scope: App, store: IdempotencyStore): void {
 
   /** onSend did not run (the connection closed first, or the reply was hijacked): free the key. */
   async function onResponse(request: FastifyRequest) {
-    const hold = holds.get(request);
-    if (!hold || hold.settled) return;
-    hold.settled = true;
-    await releaseQuietly(request, hold);
+    const held = holds.get(request);
+    if (!held || held.settled) return;
+    settle(held);
+    await releaseQuietly(request, held);
   }
 
-  async function releaseQuietly(request: FastifyRequest, hold: Hold) {
+  function settle(held: Hold) {
+    held.settled = true;
+    owner.letGo();
+  }
+
+  async function releaseQuietly(request: FastifyRequest, held: Hold) {
     try {
-      await repo.release(hold.merchantId, hold.key, hold.lockToken);
+      // After an irreversible effect the key is given up, not freed: the retry finishes the effect.
+      await (held.effectRecorded ? repo.abandon(held) : repo.release(held));
     } catch (err) {
-      request.log.error({ err }, 'could not release an Idempotency-Key; it is freed when its lease ends');
+      request.log.error({ err }, 'could not release an Idempotency-Key; a retry takes it over once this process stops beating');
     }
   }
 
@@ -251,7 +358,14 @@ export function registerIdempotency(scope: App, store: IdempotencyStore): void {
     route.preHandler = [preHandler, ...toArray(route.preHandler)] as RouteOptions['preHandler'];
     route.onSend = [...toArray(route.onSend), onSend] as RouteOptions['onSend'];
     route.onResponse = [...toArray(route.onResponse), onResponse] as RouteOptions['onResponse'];
+    // The handler runs with its request's recorder, for the service's transaction to find.
+    const handler = route.handler as (this: unknown, request: FastifyRequest, reply: FastifyReply) => unknown;
+    route.handler = function idempotentHandler(this: unknown, request: FastifyRequest, reply: FastifyReply) {
+      const held = holds.get(request);
+      return held ? runWithRequestAnswer(recorderFor(held, reply), () => handler.call(this, request, reply)) : handler.call(this, request, reply);
+    } as RouteOptions['handler'];
   });
+  scope.addHook('onClose', async () => owner.stop());
 }
 
 function withRequestId(body: string, requestId: string): string {

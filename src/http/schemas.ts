@@ -51,7 +51,7 @@ const STATUS_DESCRIPTIONS: Record<number, string> = {
   413: 'Body too large (PAYLOAD_TOO_LARGE)',
   415: 'Body is not JSON (UNSUPPORTED_MEDIA_TYPE)',
   422: 'A business rule refused the request (see the error code)',
-  429: 'Too many requests (RATE_LIMITED); see Retry-After',
+  429: 'Too many requests (RATE_LIMITED); wait Retry-After seconds',
   500: 'Unexpected failure (INTERNAL_ERROR); no internals are disclosed',
   503: 'A dependency is unavailable',
 };

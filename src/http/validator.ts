@@ -40,13 +40,21 @@ function convertObject(schema: JsonSchema, value: unknown): unknown {
   return converted;
 }
 
-/** The path of the first string holding U+0000, which PostgreSQL text cannot store. */
-function nulBytePath(value: unknown, path = ''): string | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
-  if (value === null || typeof value !== 'object') return undefined;
-  for (const [key, item] of Object.entries(value)) {
-    const found = nulBytePath(item, `${path}/${key}`);
-    if (found !== undefined) return found;
+/**
+ * The path of the first string holding U+0000, which PostgreSQL text cannot store. A loop over
+ * an explicit stack, not recursion: the input is the client's (json-body.ts bounds its depth too).
+ */
+function nulBytePath(input: unknown): string | undefined {
+  const pending: Array<{ value: unknown; path: string }> = [{ value: input, path: '' }];
+  while (pending.length > 0) {
+    const { value, path } = pending.pop()!;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) return path;
+    } else if (value !== null && typeof value === 'object') {
+      // Reversed onto the stack, so the first property is looked at first.
+      const entries = Object.entries(value);
+      for (let i = entries.length - 1; i >= 0; i--) pending.push({ value: entries[i]![1], path: `${path}/${entries[i]![0]}` });
+    }
   }
   return undefined;
 }

@@ -29,13 +29,9 @@ export function saoPauloMinuteOfDay(at: Date): number {
   return hour * 60 + minute;
 }
 
-/** The instant the São Paulo calendar month of `at` began. */
-export function saoPauloMonthStart(at: Date): Date {
-  const { year, month } = fields(at);
-  // Midnight in São Paulo is 03:00 UTC at the current fixed offset; derive the offset instead of assuming it.
-  const guess = new Date(`${year}-${month}-01T03:00:00.000Z`);
-  const drift = saoPauloMinuteOfDay(guess);
-  return new Date(guess.getTime() - (drift > 720 ? drift - 1440 : drift) * 60_000);
+/** The first day of the calendar month of a São Paulo day ('YYYY-MM-DD'): the key of monthly volumes. */
+export function saoPauloMonthOf(day: string): string {
+  return `${day.slice(0, 7)}-01`;
 }
 
 /** "HH:MM" → minutes since midnight. */

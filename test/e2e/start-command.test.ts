@@ -25,8 +25,8 @@ describe('npm start', () => {
     npm.stderr!.on('data', (chunk) => (output += chunk));
     try {
       await waitFor(async () => ((await fetch(`${base}/healthz`)).ok ? true : undefined), 60_000);
-      // The script is `exec node src/main.ts`: the server is npm's direct child, no tsx loader in between.
-      expect(output).toContain('exec node src/main.ts');
+      // The script is `exec node [V8 flags] src/main.ts`: the server is npm's direct child, no tsx loader in between.
+      expect(output).toMatch(/exec node (--[\w-]+(=\S+)? )*src\/main\.ts/);
 
       npm.kill('SIGTERM');
       const [code] = (await once(npm, 'exit')) as [number | null];

@@ -1,6 +1,7 @@
 /**
  * Builds the real app on a fresh test database, with small factories for what tests need.
  */
+import { appendFileSync } from 'node:fs';
 import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -55,6 +56,17 @@ export class TestClock implements Clock {
   }
 }
 
+/** DOC_STATUS_LOG=file: every answer whose status the route does not document, one JSON line each. */
+function recordUndocumentedStatuses(app: App): void {
+  const log = process.env.DOC_STATUS_LOG;
+  if (!log) return;
+  app.addHook('onResponse', async (request, reply) => {
+    const documented = request.routeOptions.schema?.response as Record<string, unknown> | undefined;
+    if (!documented || String(reply.statusCode) in documented) return;
+    appendFileSync(log, `${JSON.stringify({ method: request.method, route: request.routeOptions.url, status: reply.statusCode })}\n`);
+  });
+}
+
 export async function createTestContext(env: Record<string, string> = {}, options: { clock?: Clock } = {}): Promise<TestContext> {
   const database = await openTestDatabase();
   const apps: App[] = [];
@@ -66,6 +78,7 @@ export async function createTestContext(env: Record<string, string> = {}, option
       ...(options.clock ? { clock: options.clock } : {}),
     });
     apps.push(app);
+    recordUndocumentedStatuses(app);
     extraRoutes?.(app);
     await app.ready();
     return app;

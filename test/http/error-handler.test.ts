@@ -85,9 +85,9 @@ describe('error handling: every failure is the spec Error object', () => {
     expect(expectErrorBody(response, 400, 'VALIDATION_ERROR').message).toBe('Body is not valid JSON');
   });
 
-  it('an empty JSON body is 400', async () => {
+  it('an empty JSON body is no body: a route that needs one names its required fields', async () => {
     const response = await app.inject({ method: 'POST', url: '/probe/body', headers: { 'content-type': 'application/json' } });
-    expectErrorBody(response, 400, 'VALIDATION_ERROR');
+    expect(expectErrorBody(response, 400, 'VALIDATION_ERROR').details).toEqual({ 'body.name': 'is required' });
   });
 
   it('a body over the limit is 413', async () => {

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Type } from 'typebox';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +18,8 @@ import type { Clock } from '../../src/lib/clock.ts';
 import { type TestContext, type TestMerchant, createTestContext, expectErrorBody } from '../helpers/app.ts';
 
 const T0 = new Date('2026-11-22T12:00:00.000Z');
+/** A short owner lease, so a dead owner's key is taken over within a test. */
+const OWNER_LEASE_MS = 1_000;
 
 function deferred() {
   let resolve!: () => void;
@@ -54,7 +56,7 @@ describe('Idempotency-Key', () => {
   beforeAll(async () => {
     ctx = await createTestContext();
     app = await ctx.buildApp({}, undefined, (probe) => {
-      store = createIdempotencyStore({ db: ctx.database.db, clock });
+      store = createIdempotencyStore({ db: ctx.database.db, clock, answersKey: randomBytes(32), owner: { leaseMs: OWNER_LEASE_MS, beatMs: 100 } });
       // The same arrangement as the merchant scope of src/app.ts: authenticate, then idempotency.
       void probe.register(async (scope: App) => {
         scope.addHook('onRequest', requireMerchant(probe.services.auth));
@@ -138,7 +140,12 @@ describe('Idempotency-Key', () => {
     expect(second.headers['content-type']).toBe(first.headers['content-type']);
     expect(second.headers['x-request-id']).not.toBe(first.headers['x-request-id']);
     expect(calls.things).toBe(1);
-    expect(await storedRow(merchant.merchantId, key)).toMatchObject({ state: 'COMPLETED', response_status: 201, response_body: first.body });
+    const row = await storedRow(merchant.merchantId, key);
+    expect(row).toMatchObject({ state: 'COMPLETED', response_status: 201 });
+    // Sealed at rest (answers may carry a secret shown once), bound to its merchant and key.
+    expect(row!.response_body).not.toContain(first.json().id);
+    expect(store.answers.open(row!.response_body!, `${merchant.merchantId}:${key}`).toString()).toBe(first.body);
+    expect(() => store.answers.open(row!.response_body!, `${other.merchantId}:${key}`)).toThrow();
   });
 
   it('the answer is stored before it is sent, so an immediate retry replays', async () => {
@@ -334,30 +341,76 @@ describe('Idempotency-Key', () => {
     expect(calls.gated).toBe(before + 1);
   });
 
-  it('a request that has not finished within the lease is taken over by a retry', async () => {
+  /** Makes the holder of `key` look like a process that beat once and died. */
+  const killOwnerOf = async (key: string) => {
+    const deadOwner = randomUUID();
+    await ctx.database.db.insertInto('idempotency_owners').values({ id: deadOwner, heartbeat_at: new Date() }).execute();
+    await ctx.database.db.updateTable('idempotency_keys').set({ owner_id: deadOwner }).where('merchant_id', '=', merchant.merchantId).where('key', '=', key).execute();
+  };
+
+  it('a live owner keeps its key past the owner lease: its heartbeat says it is still running', async () => {
+    const key = randomUUID();
+    const gate = deferred();
+    holds = [gate.promise];
+    const before = calls.gated;
+    const running = post('/probe/gated', { amount: '21.50' }, key);
+    await waitFor(() => calls.gated === before + 1, 'the first handler');
+    await sleep(OWNER_LEASE_MS * 1.5);
+    expectErrorBody(await post('/probe/gated', { amount: '21.50' }, key), 409, 'CONFLICT');
+    gate.resolve();
+    expect((await running).statusCode).toBe(201);
+    expect(calls.gated).toBe(before + 1);
+  });
+
+  it('a key whose owner died is taken over by a retry within the owner lease', async () => {
     const key = randomUUID();
     const gate = deferred();
     holds = [gate.promise];
     const before = calls.gated;
     const stuck = post('/probe/gated', { amount: '22.00' }, key);
     await waitFor(() => calls.gated === before + 1, 'the first handler');
+    await killOwnerOf(key);
+    const diedAt = Date.now();
 
-    now = new Date(T0.getTime() + store.leaseMs - 1_000);
-    expectErrorBody(await post('/probe/gated', { amount: '22.00' }, key), 409, 'CONFLICT');
-    now = new Date(T0.getTime() + store.leaseMs + 1_000);
-    const takeover = await post('/probe/gated', { amount: '22.00' }, key);
+    let takeover = await post('/probe/gated', { amount: '22.00' }, key);
+    expectErrorBody(takeover, 409, 'CONFLICT');
+    while (takeover.statusCode === 409 && Date.now() - diedAt < OWNER_LEASE_MS * 3) {
+      await sleep(100);
+      takeover = await post('/probe/gated', { amount: '22.00' }, key);
+    }
+    const waited = Date.now() - diedAt;
     expect(takeover.statusCode).toBe(201);
     expect(takeover.headers['idempotent-replayed']).toBeUndefined();
+    expect(waited).toBeGreaterThanOrEqual(OWNER_LEASE_MS - 50);
+    expect(waited).toBeLessThan(OWNER_LEASE_MS + 1_000);
     expect(calls.gated).toBe(before + 2);
 
-    // The stuck request finally answers its own client, but the key keeps the taker's answer.
+    // The presumed-dead request finally answers its own client, but the key keeps the taker's answer.
     gate.resolve();
-    const late = await stuck;
-    expect(late.statusCode).toBe(201);
-    expect(late.json().id).not.toBe(takeover.json().id);
+    expect((await stuck).statusCode).toBe(201);
     const replay = await post('/probe/gated', { amount: '22.00' }, key);
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(replay.body).toBe(takeover.body);
+  });
+
+  it('a live request held past the maximum hold is taken over (it is stuck)', async () => {
+    const key = randomUUID();
+    const gate = deferred();
+    holds = [gate.promise];
+    const before = calls.gated;
+    const stuck = post('/probe/gated', { amount: '22.25' }, key);
+    await waitFor(() => calls.gated === before + 1, 'the first handler');
+    await ctx.database.db
+      .updateTable('idempotency_keys')
+      .set({ locked_at: new Date(Date.now() - store.maxHoldMs - 5_000) })
+      .where('merchant_id', '=', merchant.merchantId)
+      .where('key', '=', key)
+      .execute();
+    const takeover = post('/probe/gated', { amount: '22.25' }, key);
+    await waitFor(() => calls.gated === before + 2, 'the taker');
+    gate.resolve();
+    expect((await takeover).statusCode).toBe(201);
+    expect((await stuck).statusCode).toBe(201);
   });
 
   it('a taken-over request that finishes first does not store its answer over the taker', async () => {
@@ -368,7 +421,8 @@ describe('Idempotency-Key', () => {
     const before = calls.gated;
     const stuck = post('/probe/gated', { amount: '22.50' }, key);
     await waitFor(() => calls.gated === before + 1, 'the first handler');
-    now = new Date(T0.getTime() + store.leaseMs + 1_000);
+    await killOwnerOf(key);
+    await sleep(OWNER_LEASE_MS + 100);
     const taker = post('/probe/gated', { amount: '22.50' }, key);
     await waitFor(() => calls.gated === before + 2, 'the taker');
 

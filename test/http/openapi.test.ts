@@ -1,16 +1,28 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPERATION_IDS } from '../../src/http/openapi-operations.ts';
 import { type TestContext, createTestContext, expectErrorBody } from '../helpers/app.ts';
 
-type Operation = { security?: unknown[]; responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }> };
+type Operation = {
+  operationId?: string;
+  tags?: string[];
+  servers?: Array<{ url: string }>;
+  security?: unknown[];
+  parameters?: Array<{ name: string; in: string; required?: boolean; schema: { default?: unknown } }>;
+  requestBody?: { required?: boolean; content: Record<string, { example?: unknown; schema: { required?: string[] } }> };
+  responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, { schema: { $ref?: string } }> }>;
+};
 type OpenApi = {
   openapi: string;
   info: { version: string };
+  servers: Array<{ url: string }>;
+  tags: Array<{ name: string; description: string }>;
   paths: Record<string, Record<string, Operation>>;
   components: { securitySchemes: Record<string, unknown>; schemas: Record<string, unknown> };
 };
 
-const PUBLIC_API_ROUTES = new Set(['POST /api/v1/auth/token', 'GET /api/v1/.well-known/jwks.json', 'GET /api/v1/wallet/fee-payer']);
+const PUBLIC_API_ROUTES = new Set(['POST /auth/token', 'GET /.well-known/jwks.json', 'GET /wallet/fee-payer']);
+const ROOT_ROUTES = new Set(['GET /healthz', 'GET /readyz', 'GET /metrics']);
 
 describe('OpenAPI document and route guards', () => {
   let ctx: TestContext;
@@ -52,8 +64,56 @@ describe('OpenAPI document and route guards', () => {
     }
   });
 
+  it('serves /api/v1 with paths relative to it; the root operations name their own server', () => {
+    expect(doc.servers.map((server) => server.url)).toEqual(['/api/v1']);
+    expect(Object.keys(doc.paths).filter((path) => path.startsWith('/api/v1'))).toEqual([]);
+    for (const { key, operation } of operations()) {
+      expect(operation.servers?.map((server) => server.url), key).toEqual(ROOT_ROUTES.has(key) ? ['/'] : undefined);
+    }
+  });
+
+  it('every operation has its stable camelCase operationId from the table, and the table no stale entry', () => {
+    const ids = operations().map(({ key, operation }) => {
+      expect(operation.operationId, key).toBe(OPERATION_IDS[key]);
+      expect(operation.operationId, key).toMatch(/^[a-z][A-Za-z0-9]+$/);
+      return operation.operationId;
+    });
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(Object.keys(OPERATION_IDS).sort()).toEqual(operations().map(({ key }) => key).sort());
+  });
+
+  it('declares every tag it uses, with a description, and uses every tag it declares', () => {
+    const used = new Set(operations().flatMap(({ operation }) => operation.tags ?? []));
+    expect(doc.tags.map((tag) => tag.name).sort()).toEqual([...used].sort());
+    for (const tag of doc.tags) expect(tag.description.length, tag.name).toBeGreaterThan(10);
+    for (const { key, operation } of operations()) expect(operation.tags?.length, key).toBe(1);
+  });
+
+  it('a parameter with a default is optional, a body with an optional-only schema too, and every body has an example', () => {
+    for (const { key, operation } of operations()) {
+      for (const parameter of operation.parameters ?? []) {
+        if (parameter.schema.default !== undefined) expect(parameter.required, `${key} ${parameter.name}`).toBe(false);
+      }
+      if (!operation.requestBody) continue;
+      const media = operation.requestBody.content['application/json']!;
+      expect(media.example, key).toBeDefined();
+      const requiresSomething = Array.isArray(media.example) || (media.schema.required?.length ?? 0) > 0;
+      expect(operation.requestBody.required, key).toBe(requiresSomething);
+    }
+    const listOrders = operations().find(({ key }) => key === 'GET /orders')!.operation;
+    expect(listOrders.parameters?.find((parameter) => parameter.name === 'limit')).toMatchObject({ required: false, schema: { default: 20 } });
+  });
+
+  it('every 429 names the RateLimit headers it carries', () => {
+    const limited = operations().filter(({ operation }) => operation.responses['429']);
+    expect(limited.length).toBeGreaterThan(20);
+    for (const { key, operation } of limited) {
+      expect(Object.keys(operation.responses['429']!.headers ?? {}), key).toEqual(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After']);
+    }
+  });
+
   it('merchant routes declare both credential alternatives', () => {
-    const merchantOps = operations().filter(({ key, path }) => path.startsWith('/api/v1/') && !path.startsWith('/api/v1/admin') && !PUBLIC_API_ROUTES.has(key));
+    const merchantOps = operations().filter(({ key, path }) => !ROOT_ROUTES.has(key) && !path.startsWith('/admin') && !PUBLIC_API_ROUTES.has(key));
     expect(merchantOps.length).toBeGreaterThan(0);
     for (const { key, operation } of merchantOps) {
       expect(operation.security, key).toEqual([{ ApiKey: [], ApiSecret: [] }, { BearerAuth: [] }]);
@@ -62,9 +122,9 @@ describe('OpenAPI document and route guards', () => {
   });
 
   it('every /api/v1 route except token and JWKS refuses a request without credentials', async () => {
-    const guarded = operations().filter(({ key, path }) => path.startsWith('/api/v1/') && !PUBLIC_API_ROUTES.has(key));
+    const guarded = operations().filter(({ key }) => !ROOT_ROUTES.has(key) && !PUBLIC_API_ROUTES.has(key));
     for (const { key, method, path } of guarded) {
-      const url = path.replace(/\{[^}]+\}/g, '00000000-0000-7000-8000-000000000000');
+      const url = `/api/v1${path}`.replace(/\{[^}]+\}/g, '00000000-0000-7000-8000-000000000000');
       const response = await ctx.app.inject({ method: method.toUpperCase() as 'GET', url, payload: method === 'get' ? undefined : {} });
       expectErrorBody(response, 401, 'UNAUTHORIZED');
       expect(response.statusCode, key).toBe(401);

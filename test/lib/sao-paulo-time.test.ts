@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inSaoPauloWindow, latestSaoPauloTimeOfDay, parseClockTime, saoPauloDay, saoPauloMinuteOfDay, saoPauloMonthStart } from '../../src/lib/sao-paulo-time.ts';
+import { inSaoPauloWindow, latestSaoPauloTimeOfDay, parseClockTime, saoPauloDay, saoPauloMinuteOfDay, saoPauloMonthOf } from '../../src/lib/sao-paulo-time.ts';
 
 const night = { startMinute: parseClockTime('20:00'), endMinute: parseClockTime('06:00') };
 
@@ -10,10 +10,10 @@ describe('São Paulo time', () => {
     expect(saoPauloMinuteOfDay(new Date('2026-11-22T03:30:00Z'))).toBe(30);
   });
 
-  it('month starts at São Paulo midnight of the 1st', () => {
-    expect(saoPauloMonthStart(new Date('2026-11-22T12:00:00Z')).toISOString()).toBe('2026-11-01T03:00:00.000Z');
-    expect(saoPauloMonthStart(new Date('2026-12-01T02:00:00Z')).toISOString()).toBe('2026-11-01T03:00:00.000Z');
-    expect(saoPauloMonthStart(new Date('2027-01-01T03:00:00Z')).toISOString()).toBe('2027-01-01T03:00:00.000Z');
+  it('a month is keyed by its first São Paulo day, so it changes at São Paulo midnight of the 1st', () => {
+    expect(saoPauloMonthOf(saoPauloDay(new Date('2026-11-22T12:00:00Z')))).toBe('2026-11-01');
+    expect(saoPauloMonthOf(saoPauloDay(new Date('2026-12-01T02:59:59Z')))).toBe('2026-11-01');
+    expect(saoPauloMonthOf(saoPauloDay(new Date('2027-01-01T03:00:00Z')))).toBe('2027-01-01');
   });
 
   it('the night window 20:00–06:00 wraps midnight', () => {

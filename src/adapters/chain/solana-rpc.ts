@@ -22,7 +22,7 @@ const errorText = (err: unknown): string => (typeof err === 'string' ? err : JSO
 export function createSolanaRpcChain(options: { url: string; commitment?: 'processed' | 'confirmed' | 'finalized' }): TransactionChain {
   const rpc = createSolanaRpc(options.url);
   const commitment = options.commitment ?? 'confirmed';
-  return {
+  const chain: TransactionChain = {
     kind: 'solana-rpc',
 
     async getLatestBlockhash() {
@@ -47,6 +47,12 @@ export function createSolanaRpcChain(options: { url: string; commitment?: 'proce
       return { signature };
     },
 
+    async submitTransaction(wire) {
+      const simulation = await chain.simulateTransaction(wire);
+      if (!simulation.ok) return { ok: false, error: simulation.error, logs: simulation.logs };
+      return { ok: true, signature: (await chain.sendTransaction(wire)).signature };
+    },
+
     async getSignatureStatuses(signatures) {
       const { value } = await call('getSignatureStatuses', () => rpc.getSignatureStatuses(signatures as Signature[]).send());
       return value.map((entry): SignatureStatus | null => {
@@ -56,4 +62,5 @@ export function createSolanaRpcChain(options: { url: string; commitment?: 'proce
       });
     },
   };
+  return chain;
 }

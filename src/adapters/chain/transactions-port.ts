@@ -8,6 +8,9 @@ export type SimulationResult =
   | { ok: true; unitsConsumed: number | null; logs: string[] }
   | { ok: false; error: string; logs: string[] };
 
+/** What submitTransaction answers: sent, or refused with the chain's error and logs (nothing landed at the fee payer's expense). */
+export type SubmitResult = { ok: true; signature: string } | { ok: false; error: string; logs: string[] };
+
 export interface SignatureStatus {
   /** PROCESSED, CONFIRMED and FINALIZED as Solana's commitment levels; FAILED when it landed with an error. */
   status: 'PROCESSED' | 'CONFIRMED' | 'FINALIZED' | 'FAILED';
@@ -21,6 +24,13 @@ export interface TransactionChain {
   simulateTransaction(wire: Uint8Array): Promise<SimulationResult>;
   /** Submits the transaction; answers its first signature (base58). Throws when the node refuses it. */
   sendTransaction(wire: Uint8Array): Promise<{ signature: string }>;
+  /**
+   * Sends the transaction only if it succeeds: a failure answers its error and logs instead (the
+   * caller refuses with SIMULATION_FAILED) and costs the fee payer nothing. A node simulates, then
+   * sends; the sandbox executes once (litesvm-sandbox.ts). Throws ChainUnavailableError when the
+   * chain cannot be reached or refuses the send itself.
+   */
+  submitTransaction(wire: Uint8Array): Promise<SubmitResult>;
   /** One entry per signature, null when the node does not know it. */
   getSignatureStatuses(signatures: string[]): Promise<Array<SignatureStatus | null>>;
 }

@@ -62,3 +62,15 @@ export function newRefundId(length = 32): string {
 export function newSandboxTransactionId(): string {
   return `SBX${randomAlphanumeric(29)}`;
 }
+
+/**
+ * The charge txid of an order: its UUID's 32 hex digits, reversed. Derived, so a retried
+ * creation names the same charge (PUT /cob/{txid} is idempotent) and a received PIX matches its
+ * order exactly; reversed, so the random end of a UUIDv7 comes first (the sandbox PSP keys its
+ * static codes by the first 25 characters).
+ */
+export function txidOfOrder(orderId: string): string {
+  const hex = orderId.replaceAll('-', '');
+  if (!/^[0-9a-fA-F]{32}$/.test(hex)) throw new RangeError('an order id is a UUID');
+  return [...hex].reverse().join('');
+}

@@ -12,7 +12,7 @@
  * The caller names a charge (API Pix `PUT /cob/{txid}`): this makes a txid in the format every
  * PSP accepts, so the orders module needs nothing of the adapters beyond their ports.
  */
-export { newTxid } from './identifiers.ts';
+export { newTxid, txidOfOrder } from './identifiers.ts';
 
 /** Decimal text with exactly 2 places, e.g. "10.50" (API Pix `valor`). */
 export type BrlAmount = string;
@@ -24,6 +24,13 @@ export interface PixCharge {
   /** The copy-and-paste BR Code (`pixCopiaECola`). */
   pixCopiaECola: string;
   expiresAt: Date;
+}
+
+/** A charge's payer (API Pix `devedor`): a CPF or CNPJ (bare, as receivers store them) and a name. */
+export interface PixPayer {
+  documentType: 'CPF' | 'CNPJ';
+  document: string;
+  name: string;
 }
 
 export interface ReceivedPix {
@@ -45,12 +52,49 @@ export type PixNotification =
   | { kind: 'payout_settled'; providerTransactionId: string; status: 'CONFIRMED'; endToEndId: string }
   | { kind: 'payout_settled'; providerTransactionId: string; status: 'FAILED'; reason: string };
 
-export interface PixProvider {
+/** What the provider says of a refund when asked (reconciliation). */
+export type RefundState = { status: 'EM_PROCESSAMENTO' } | { status: 'DEVOLVIDO' } | { status: 'NAO_REALIZADO'; reason: string };
+
+/** What the provider says of a sent PIX when asked (reconciliation). */
+export type PayoutState = { status: 'PROCESSING' } | { status: 'CONFIRMED'; endToEndId: string } | { status: 'FAILED'; reason: string };
+
+/**
+ * Lookups of the provider's own state, for the reconciliation job (src/modules/orders/
+ * reconciliation.ts): it compares them with ours and applies what a lost notification would have.
+ */
+export interface PixLookups {
+  /** GET /pix?inicio=&fim= (every page): PIX received in [from, to], with their txid. */
+  listReceivedPix(window: { from: Date; to: Date }): Promise<ReceivedPix[]>;
+  /** GET /cob/{txid}: the PIX that paid the charge, null while unpaid (or unknown). */
+  getChargePayment(txid: string): Promise<ReceivedPix | null>;
+  /** GET /pix/{e2eid}/devolucao/{id}; null: the provider does not know it. */
+  getRefund(endToEndId: string, refundId: string): Promise<RefundState | null>;
+  /** The status of a PIX sent by `sendPix`; null: the provider does not know it. */
+  getPayout(providerTransactionId: string): Promise<PayoutState | null>;
+}
+
+/**
+ * `sendPix`: the provider refused this payment outright (Efí: HTTP 400/422, e.g. an amount above
+ * its limit), so it will never be made under this idempotency key and the order fails at once.
+ * Transient failures and our own misconfiguration (authentication, scopes) are other errors, which
+ * the worker retries. `cause` keeps the provider's own answer, for logs only.
+ */
+export class PixPayoutRefusedError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'PixPayoutRefusedError';
+  }
+}
+
+export interface PixProvider extends PixLookups {
   /** Names the provider transaction id field of events, e.g. `sandboxTransactionId`. */
   readonly name: string;
 
-  /** PUT /cob/{txid}: idempotent per txid (a repeat answers the same charge). */
-  createCharge(input: { txid: string; amountBrl: BrlAmount; expiresInSeconds: number; description?: string }): Promise<PixCharge>;
+  /**
+   * PUT /cob/{txid}: idempotent per txid (a repeat answers the same charge). `payer`, when known,
+   * is the charge's `devedor` (API Pix: whom the charge is addressed to, not necessarily who pays).
+   */
+  createCharge(input: { txid: string; amountBrl: BrlAmount; expiresInSeconds: number; description?: string; payer?: PixPayer }): Promise<PixCharge>;
 
   /** GET /pix/{e2eid}: a received PIX, or null. */
   getReceivedPix(endToEndId: string): Promise<ReceivedPix | null>;
@@ -58,7 +102,10 @@ export interface PixProvider {
   /** PUT /pix/{e2eid}/devolucao/{id}: idempotent per refundId. */
   refund(input: { endToEndId: string; refundId: string; amountBrl: BrlAmount; description: string }): Promise<{ refundId: string; status: RefundStatus }>;
 
-  /** Sends a PIX to a key; idempotent per `idempotencyKey` (a repeat answers the same transaction). */
+  /**
+   * Sends a PIX to a key; idempotent per `idempotencyKey` (a repeat answers the same transaction).
+   * Throws PixPayoutRefusedError when the provider refuses the payment itself.
+   */
   sendPix(input: {
     idempotencyKey: string;
     pixKey: string;

@@ -30,6 +30,18 @@ export const pixSandboxRepo = {
     return query.executeTakeFirst();
   },
 
+  /** Charges paid in [from, to], oldest first (GET /pix?inicio=&fim=). */
+  chargesPaidBetween(db: Db, from: Date, to: Date) {
+    return db
+      .selectFrom('sandbox_pix_charges')
+      .selectAll()
+      .where('paid_at', '>=', from)
+      .where('paid_at', '<=', to)
+      .orderBy('paid_at')
+      .orderBy('txid')
+      .execute();
+  },
+
   /** Guarded: only an ATIVA charge becomes CONCLUIDA. */
   markChargePaid(db: Db, txid: string, payment: { endToEndId: string; amountBrl: string; paidAt: Date }) {
     return db

@@ -124,9 +124,7 @@ export function createSandboxPixProvider(deps: { db: Db; clock: Clock; settings:
         throw new PixSandboxRefusedError('expiresInSeconds must be a positive integer');
       }
       const amount = brlAmount(amountBrl);
-      const existing = await repo.findCharge(db, txid);
-      if (existing) return sameChargeOrRefuse(existing, amount);
-
+      // Insert first: a new txid (every order's) costs one statement; a repeated one finds its charge after.
       const now = clock.now();
       const inserted = await repo.insertCharge(db, {
         txid,
@@ -138,15 +136,40 @@ export function createSandboxPixProvider(deps: { db: Db; clock: Clock; settings:
         created_at: now,
       });
       if (inserted) return toCharge(inserted);
-      // Lost a race for the txid, or the reference belongs to another txid.
-      const raced = await repo.findCharge(db, txid);
-      if (raced) return sameChargeOrRefuse(raced, amount);
+      // A retry of this txid, a lost race for it, or a reference that belongs to another txid.
+      const existing = await repo.findCharge(db, txid);
+      if (existing) return sameChargeOrRefuse(existing, amount);
       throw new PixSandboxRefusedError(`the first ${REFERENCE_LENGTH} characters of txid ${txid} are those of another charge`);
     },
 
     async getReceivedPix(endToEndId) {
       const row = await repo.findChargeByEndToEndId(db, endToEndId);
       return row ? toReceivedPix(row) : null;
+    },
+
+    // --- lookups for reconciliation ----------------------------------------------------------
+
+    async listReceivedPix({ from, to }) {
+      return (await repo.chargesPaidBetween(db, from, to)).map(toReceivedPix);
+    },
+
+    async getChargePayment(txid) {
+      const row = await repo.findCharge(db, txid);
+      return row?.status === 'CONCLUIDA' ? toReceivedPix(row) : null;
+    },
+
+    async getRefund(endToEndId, refundId) {
+      const row = await repo.findRefund(db, refundId);
+      if (!row || row.end_to_end_id !== endToEndId) return null;
+      return row.status === 'NAO_REALIZADO' ? { status: row.status, reason: row.failure_reason ?? 'refused' } : { status: row.status };
+    },
+
+    async getPayout(providerTransactionId) {
+      const row = await repo.findPayout(db, providerTransactionId);
+      if (!row) return null;
+      if (row.status === 'CONFIRMED') return { status: 'CONFIRMED', endToEndId: row.end_to_end_id! };
+      if (row.status === 'FAILED') return { status: 'FAILED', reason: row.failure_reason ?? 'refused' };
+      return { status: 'PROCESSING' };
     },
 
     async refund({ endToEndId, refundId, amountBrl, description }) {

@@ -12,7 +12,9 @@ import * as sandbox from './20261122_0006_sandbox.ts';
 import * as ledger from './20261122_0007_ledger.ts';
 import * as wallets from './20261122_0008_wallets.ts';
 import * as orderCounts from './20261122_0009_order_counts.ts';
-import * as webhookReliability from './20261124_0010_webhook_reliability.ts';
+import * as completedVolume from './20261124_0010_completed_volume.ts';
+import * as idempotencyOwners from './20261124_0011_idempotency_owners.ts';
+import * as webhookReliability from './20261124_0012_webhook_reliability.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261122_0001_foundation': foundation,
@@ -24,5 +26,7 @@ export const migrations: Record<string, Migration> = {
   '20261122_0007_ledger': ledger,
   '20261122_0008_wallets': wallets,
   '20261122_0009_order_counts': orderCounts,
-  '20261124_0010_webhook_reliability': webhookReliability,
+  '20261124_0010_completed_volume': completedVolume,
+  '20261124_0011_idempotency_owners': idempotencyOwners,
+  '20261124_0012_webhook_reliability': webhookReliability,
 };

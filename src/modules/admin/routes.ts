@@ -17,6 +17,7 @@ export function registerAdminMerchantRoutes(app: App, merchants: MerchantsServic
   app.post(
     '/admin/merchants',
     {
+      config: { idempotent: true },
       schema: {
         tags,
         summary: 'Create a merchant with its first API credential',
@@ -58,6 +59,7 @@ export function registerAdminMerchantRoutes(app: App, merchants: MerchantsServic
     app.post(
       `/admin/merchants/:id/${action}`,
       {
+        config: { idempotent: true },
         schema: {
           tags,
           summary: action === 'disable' ? 'Disable a merchant: its credentials answer 403 until enabled' : 'Re-enable a disabled merchant',
@@ -85,6 +87,7 @@ export function registerAdminMerchantRoutes(app: App, merchants: MerchantsServic
   app.post(
     '/admin/merchants/:id/credentials',
     {
+      config: { idempotent: true },
       schema: {
         tags,
         summary: 'Issue a new API credential; the secret is in this response only',
@@ -98,6 +101,7 @@ export function registerAdminMerchantRoutes(app: App, merchants: MerchantsServic
   app.delete(
     '/admin/merchants/:id/credentials/:credentialId',
     {
+      config: { idempotent: true },
       schema: {
         tags,
         summary: 'Revoke an API credential, and every token issued from it, at once',

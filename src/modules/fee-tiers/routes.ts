@@ -41,6 +41,7 @@ export function registerFeeTierRoutes(app: App, feeTiers: FeeTiersService): void
   app.put(
     '/fee-tiers/:orderType',
     {
+      config: { idempotent: true },
       schema: {
         tags,
         summary: "Replace all the merchant's fee tiers of one order type",
@@ -86,6 +87,7 @@ export function registerAdminFeeTierRoutes(app: App, feeTiers: FeeTiersService):
   app.put(
     '/admin/platform-fee-tiers/:orderType',
     {
+      config: { idempotent: true },
       schema: {
         tags: adminTags,
         summary: "Replace the platform's fee schedule of one order type",

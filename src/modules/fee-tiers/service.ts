@@ -14,6 +14,7 @@ import type { OrderType } from '../../lib/order-types.ts';
 import { notFound } from '../../errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { type Dec, decimal, toFixedText, toJsonNumber } from '../../lib/money.ts';
+import { createReadCache } from '../../lib/read-cache.ts';
 import { type AuditActor, recordAudit } from '../audit/record.ts';
 import { MERCHANT_FEE_DECIMALS, PLATFORM_FEE_DECIMALS, VOLUME_DECIMALS, type Band, bandAt, parseBands } from './bands.ts';
 import { type MerchantTierRow, type PlatformTierRow, feeTiersRepo as repo } from './repo.ts';
@@ -73,9 +74,16 @@ const rateText = (value: Dec | string) => toFixedText(value, PLATFORM_FEE_DECIMA
 export interface FeeTiersDeps {
   db: Db;
   settings: Config['feeTiers'];
+  /** How long another process's change of a merchant's tiers may go unseen here (this process's own changes apply at once). */
+  cacheTtlMs?: number;
 }
 
-export function createFeeTiersService({ db, settings }: FeeTiersDeps) {
+/** Every order is priced with its merchant's bands; they change rarely (PUT /fee-tiers). */
+const DEFAULT_TIER_CACHE_TTL_MS = 5_000;
+
+export function createFeeTiersService({ db, settings, cacheTtlMs = DEFAULT_TIER_CACHE_TTL_MS }: FeeTiersDeps) {
+  const tierCache = createReadCache<MerchantTierRow[]>({ ttlMs: cacheTtlMs, maxEntries: 20_000 });
+  const tierKey = (merchantId: string, orderType: OrderType) => `${merchantId}:${orderType}`;
   // merchant_fee_percentage is NUMERIC(10,8) with a check `< 1`: a larger setting could only fail in SQL.
   if (!decimal(settings.maxMerchantFeePercentage).lt(1)) {
     throw new Error(`feeTiers.maxMerchantFeePercentage must be a fraction below 1 (got ${settings.maxMerchantFeePercentage})`);
@@ -150,18 +158,23 @@ export function createFeeTiersService({ db, settings }: FeeTiersDeps) {
         await repo.deleteMerchantTiers(trx, merchantId, orderType);
         const inserted = await repo.insertMerchantTiers(trx, rows);
         return { success: true as const, tiers: sortByMin(inserted).map(toFeeTier).map(withoutOrderType) };
-      });
+      }).finally(() => tierCache.forget(tierKey(merchantId, orderType)));
     },
+
+    /** Another process changed this merchant's tiers (or the change notifications were lost: everything). */
+    forgetCachedTiers: (merchantId?: string) => (merchantId === undefined ? tierCache.clear() : tierCache.forgetPrefix(`${merchantId}:`)),
 
     /**
      * The merchant's rates for an order at a month-to-date volume (DESIGN.md §5): the band whose
-     * [min, max) contains the volume, or the last band above its max. `executor` lets order
-     * creation read inside its own transaction.
+     * [min, max) contains the volume, or the last band above its max. The bands come from the
+     * cache unless `executor` (a transaction) is given, which reads them inside it.
      */
-    async tierForVolume(merchantId: string, orderType: OrderType, monthVolumeBrl: string, executor: Db = db): Promise<FeeRates> {
+    async tierForVolume(merchantId: string, orderType: OrderType, monthVolumeBrl: string, executor?: Db): Promise<FeeRates> {
       const volume = decimal(monthVolumeBrl);
       if (!volume.isFinite() || volume.isNegative()) throw new RangeError(`monthVolumeBrl must be a non-negative decimal (got ${monthVolumeBrl})`);
-      const rows = await repo.listMerchantTiers(executor, merchantId, orderType);
+      const rows = executor
+        ? await repo.listMerchantTiers(executor, merchantId, orderType)
+        : await tierCache.read(tierKey(merchantId, orderType), () => repo.listMerchantTiers(db, merchantId, orderType));
       const band = bandAt(
         rows.map((row) => ({ ...row, minVolumeBrl: row.min_volume_brl })),
         volume,

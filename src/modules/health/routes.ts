@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { sql } from 'kysely';
 import { Type } from 'typebox';
 import type { Db } from '../../db/database.ts';
@@ -8,7 +9,27 @@ import type { App } from '../../http/types.ts';
 
 const tags = ['Operations'];
 
-export function registerHealthRoutes(app: App, deps: { db: Db; metrics: Metrics }): void {
+/**
+ * Who may read /metrics: the holders of a bearer token (METRICS_TOKEN), anyone (development and
+ * test without a token), or no one (production without a token: the figures describe traffic and
+ * internals an outsider should not see, so an unconfigured production service keeps them closed).
+ */
+export type MetricsAccess = { token: string } | 'open' | 'closed';
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest();
+
+function metricsGuard(access: MetricsAccess): (authorization: string | undefined) => boolean {
+  if (access === 'open') return () => true;
+  if (access === 'closed') return () => false;
+  const expected = sha256(access.token);
+  return (authorization) => {
+    const presented = /^Bearer (.+)$/i.exec(authorization ?? '')?.[1];
+    return presented !== undefined && timingSafeEqual(sha256(presented), expected);
+  };
+}
+
+export function registerHealthRoutes(app: App, deps: { db: Db; metrics: Metrics; metricsAccess: MetricsAccess }): void {
+  const mayReadMetrics = metricsGuard(deps.metricsAccess);
   app.get(
     '/healthz',
     {
@@ -44,11 +65,16 @@ export function registerHealthRoutes(app: App, deps: { db: Db; metrics: Metrics 
       schema: {
         tags,
         summary: 'Prometheus metrics (text exposition format)',
-        security: [],
-        response: { 200: { description: 'Prometheus text format', content: { 'text/plain': { schema: Type.String() } } }, ...errorResponses() },
+        description:
+          'With METRICS_TOKEN set, requires `Authorization: Bearer <METRICS_TOKEN>`. Without it, open in development and test, and closed (always 401) in production.',
+        security: [{ MetricsToken: [] }],
+        response: { 200: { description: 'Prometheus text format', content: { 'text/plain': { schema: Type.String() } } }, ...errorResponses(401) },
       },
     },
-    async (_request, reply) => {
+    async (request, reply) => {
+      if (!mayReadMetrics(request.headers.authorization)) {
+        throw new AppError('UNAUTHORIZED', '/metrics requires Authorization: Bearer <METRICS_TOKEN> (in production it is closed until METRICS_TOKEN is set)');
+      }
       reply.type(deps.metrics.registry.contentType);
       return deps.metrics.registry.metrics();
     },

@@ -62,6 +62,7 @@ export function registerSandboxLedgerRoutes(app: App, ledger: LedgerService, now
   app.post(
     '/sandbox/settlements/run',
     {
+      config: { idempotent: true },
       schema: {
         tags: ['Sandbox'],
         summary: "Run the merchant's settlement now (sandbox)",
@@ -81,6 +82,7 @@ export function registerAdminLedgerRoutes(app: App, ledger: LedgerService, now: 
   app.post(
     '/admin/settlements/run',
     {
+      config: { idempotent: true },
       schema: {
         tags: ['Admin'],
         summary: 'Run settlements now',

@@ -7,7 +7,7 @@ import type { MerchantRow, MerchantStatus } from './tables.ts';
 const CREDENTIAL_COLUMNS = ['id', 'merchant_id', 'key_id', 'created_at', 'revoked_at'] as const;
 
 export const merchantsRepo = {
-  insertMerchant(db: Executor, merchant: { id: string; name: string; status: MerchantStatus }) {
+  insertMerchant(db: Executor, merchant: { id: string; name: string; status: MerchantStatus; created_at: Date }) {
     return db.insertInto('merchants').values(merchant).returningAll().executeTakeFirstOrThrow();
   },
 

@@ -3,6 +3,7 @@
  * revocation (each audited in its own transaction), and the credential checks that
  * authentication relies on.
  */
+import { recordAnswer } from '../../db/request-answer.ts';
 import type { Db, Trx } from '../../db/database.ts';
 import type { MerchantRow, MerchantStatus } from './tables.ts';
 import { AppError, notFound } from '../../errors.ts';
@@ -104,7 +105,7 @@ export function createMerchantsService(deps: MerchantsDeps) {
   return {
     async createMerchant(input: { name: string }, by: AuditActor): Promise<{ merchant: Merchant; credential: IssuedCredential }> {
       return db.transaction().execute(async (trx) => {
-        const merchant = toMerchant(await repo.insertMerchant(trx, { id: newId(), name: input.name, status: 'ACTIVE' }));
+        const merchant = toMerchant(await repo.insertMerchant(trx, { id: newId(), name: input.name, status: 'ACTIVE', created_at: clock.now() }));
         const credential = await issueCredentialIn(trx, merchant.id);
         for (const setUp of deps.onMerchantCreated ?? []) await setUp(trx, merchant.id);
         await recordAudit(trx, by, {
@@ -113,6 +114,8 @@ export function createMerchantsService(deps: MerchantsDeps) {
           targetId: merchant.id,
           details: { name: merchant.name, credentialId: credential.id },
         });
+        // An Idempotency-Key's answer commits with the merchant (ARCHITECTURE.md "Idempotency").
+        await recordAnswer(trx, () => ({ status: 201, body: { merchant, credential } }));
         return { merchant, credential };
       });
     },
@@ -164,6 +167,7 @@ export function createMerchantsService(deps: MerchantsDeps) {
           targetId: credential.id,
           details: { merchantId, apiKey: credential.apiKey },
         });
+        await recordAnswer(trx, () => ({ status: 201, body: credential }));
         return credential;
       });
     },

@@ -2,31 +2,39 @@
  * Order creation, one pipeline for PAYIN and PAYOUT (ARCHITECTURE.md Orders, "Creation"):
  *
  *   1. the body alone (400s);
- *   2. every refusal that can be known without racing, read-only: externalId free, receiver of
- *      this merchant with KYC APPROVED, ACTIVE, the night rule, the quote (or the current price),
- *      the priced amount, today's limits;
+ *   2. every refusal that can be known without racing, from one read (creation-repo.ts
+ *      `context`): externalId free, receiver of this merchant with KYC APPROVED, ACTIVE, the
+ *      night rule, the price (the quote, or the current price at the merchant's tier for its
+ *      month volume), today's limits;
  *   3. the provider call (a PIX charge or a deposit address), so a refused order never leaves
  *      one behind; its failure creates nothing (503);
- *   4. one short transaction re-checks what can change meanwhile (the receiver, the quote's
- *      consumption, the limit reservation, externalId by its unique index) and inserts the order
- *      directly in AWAITING_PAYMENT or AWAITING_DEPOSIT (PENDING is never stored).
+ *   4. what can change meanwhile (the receiver, the limit reservation, externalId by its unique
+ *      index) is checked again atomically with the insert, which writes the order directly in
+ *      AWAITING_PAYMENT or AWAITING_DEPOSIT (PENDING is never stored). Without a quote this is
+ *      one statement (`insertReserved`); when it refuses, or the order names a quote to consume,
+ *      a transaction re-checks step by step and answers the precise refusal.
  *
- * The provider call stays outside the transaction: the limit reservation locks the receiver's
- * day row, and holding it across the call made POST /payin queue on it (bench/README.md).
- * What differs between PAYIN and PAYOUT is an OrderVariant (payin.ts, payout.ts).
+ * So an order that is not refused costs three round trips: the read, the provider call (one
+ * statement in the sandbox) and the insert. A request with an Idempotency-Key always takes the
+ * transaction, whose last statement stores the request's answer (src/db/request-answer.ts): a
+ * crash then leaves the order with its answer or neither (ARCHITECTURE.md "Idempotency"). The provider call stays outside the transaction:
+ * the reservation locks the receiver's day row, and holding it across the call made POST /payin
+ * queue on it (bench/README.md). What differs between PAYIN and PAYOUT is an OrderVariant.
  */
 import type { Insertable } from 'kysely';
 import type { Db, Trx } from '../../db/database.ts';
+import { answerIsRecorded, recordAnswer, type RequestAnswer } from '../../db/request-answer.ts';
 import type { OrderRow, OrdersTable } from './tables.ts';
 import type { OrderType } from '../../lib/order-types.ts';
 import { AppError, notFound } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Pricing } from '../../lib/pricing.ts';
-import { saoPauloDay } from '../../lib/sao-paulo-time.ts';
+import { saoPauloDay, saoPauloMonthOf } from '../../lib/sao-paulo-time.ts';
 import { type OrderPrice, type OrderToPrice, type QuotesService, pricingColumns } from '../quotes/service.ts';
-import type { OrderReceiver, ReceiversService } from '../receivers/service.ts';
-import { externalIdTaken, limitExceeded, overDailyLimits, receiverRefusal } from './creation-rules.ts';
+import { type OrderReceiver, type ReceiversService, toOrderReceiver } from '../receivers/service.ts';
+import { type CreationContext, creationRepo, isExternalIdConflict } from './creation-repo.ts';
+import { externalIdTaken, inNightWindow, limitExceeded, overDailyLimits, receiverRefusal } from './creation-rules.ts';
 import { ordersRepo as repo } from './repo.ts';
 import type { OrderSettings } from './settings.ts';
 
@@ -55,7 +63,13 @@ export interface OrderVariant<Body, Parsed extends ParsedOrder> {
   /** Checks of the priced order (a PAYOUT's BRL value within the order bounds); 400. */
   checkPriced(priced: Pricing): void;
   /** The provider call: idempotent at the provider per order, so a retry after a crash is harmless. */
-  callProvider(orderId: string, parsed: Parsed, priced: Pricing): Promise<OrderColumns>;
+  callProvider(orderId: string, parsed: Parsed, priced: Pricing, receiver: OrderReceiver): Promise<OrderColumns>;
+}
+
+/** A created order with the names its answer shows, read with everything else. */
+export interface CreatedOrder {
+  row: OrderRow;
+  names: { merchantName: string; receiverName: string };
 }
 
 export interface CreationDeps {
@@ -79,21 +93,35 @@ export function createOrderPipeline(deps: CreationDeps) {
     return receiver;
   }
 
+  /** A receiver that is not there: 409 first if the externalId is taken (the refusals' order), else 404. */
+  async function unknownReceiver(merchantId: string, externalId: string | undefined): Promise<never> {
+    const existing = externalId === undefined ? undefined : await repo.findByExternalId(db, merchantId, externalId);
+    if (existing) throw externalIdTaken(existing.id);
+    throw notFound('Receiver');
+  }
+
   /** Step 2: every refusal knowable without racing, before anything exists at the provider. */
-  async function checkBeforeProvider<Body, Parsed extends ParsedOrder>(merchantId: string, variant: OrderVariant<Body, Parsed>, parsed: Parsed) {
-    const now = clock.now();
-    if (parsed.externalId !== undefined) {
-      const existing = await repo.findByExternalId(db, merchantId, parsed.externalId);
-      if (existing) throw externalIdTaken(existing.id);
-    }
-    const receiver = await eligibleReceiver(db, merchantId, parsed.receiverId, now);
+  async function checkBeforeProvider<Body, Parsed extends ParsedOrder>(merchantId: string, variant: OrderVariant<Body, Parsed>, parsed: Parsed, now: Date) {
+    const day = saoPauloDay(now);
+    const context = await creationRepo.context(db, {
+      merchantId,
+      receiverId: parsed.receiverId,
+      type: variant.type,
+      day,
+      month: saoPauloMonthOf(day),
+      externalId: parsed.externalId ?? null,
+    });
+    if (!context) return unknownReceiver(merchantId, parsed.externalId);
+    if (context.existing_order_id !== null) throw externalIdTaken(context.existing_order_id);
+    const receiver = toOrderReceiver(context);
+    const refusal = receiverRefusal(receiver, now, night);
+    if (refusal) throw refusal;
     const receiverColumns = variant.receiverColumns(parsed, receiver);
-    const price = await quotes.priceOrder(merchantId, parsed.toPrice);
+    const price = await quotes.priceOrder(merchantId, parsed.toPrice, context.month_volume_brl);
     variant.checkPriced(price.priced);
-    const usage = await repo.dailyUsage(db, receiver.id, saoPauloDay(now));
-    const overLimits = overDailyLimits(receiver.limits, usage, price.priced.amountBrl);
+    const overLimits = overDailyLimits(receiver.limits, usageOf(context), price.priced.amountBrl);
     if (overLimits) throw overLimits;
-    return { receiverColumns, price };
+    return { receiver, receiverColumns, price, names: { merchantName: context.merchant_name, receiverName: context.name } };
   }
 
   /** Step 3: a provider failure means no order was created (503, retry later). */
@@ -122,12 +150,34 @@ export function createOrderPipeline(deps: CreationDeps) {
     return inserted;
   }
 
+  /** Step 4 in one statement; undefined when it refused (the transaction then says why). */
+  async function insertReserved(receiver: OrderReceiver, price: OrderPrice, row: Insertable<OrdersTable>, now: Date) {
+    try {
+      return await creationRepo.insertReserved(db, {
+        row,
+        amountBrl: price.priced.amountBrl,
+        atNight: inNightWindow(now, night),
+        dailyLimitBrl: receiver.limits.dailyLimitBrl,
+        dailyTransactionLimit: receiver.limits.dailyTransactionLimit,
+      });
+    } catch (err) {
+      if (!isExternalIdConflict(err)) throw err;
+      throw externalIdTaken((await repo.findByExternalId(db, row.merchant_id, row.external_id!))?.id);
+    }
+  }
+
   return {
-    async create<Body, Parsed extends ParsedOrder>(variant: OrderVariant<Body, Parsed>, merchantId: string, body: Body): Promise<OrderRow> {
+    /** `answer` renders the created order as the route answers it, for an Idempotency-Key's stored answer. */
+    async create<Body, Parsed extends ParsedOrder>(
+      variant: OrderVariant<Body, Parsed>,
+      merchantId: string,
+      body: Body,
+      answer: (created: CreatedOrder) => RequestAnswer,
+    ): Promise<CreatedOrder> {
       const parsed = variant.parse(body);
-      const { receiverColumns, price } = await checkBeforeProvider(merchantId, variant, parsed);
+      const { receiver, receiverColumns, price, names } = await checkBeforeProvider(merchantId, variant, parsed, clock.now());
       const orderId = newId();
-      const providerColumns = await fromProvider(`The ${variant.providerCall} could not be created`, () => variant.callProvider(orderId, parsed, price.priced));
+      const providerColumns = await fromProvider(`The ${variant.providerCall} could not be created`, () => variant.callProvider(orderId, parsed, price.priced, receiver));
       const now = clock.now();
       const row: Insertable<OrdersTable> = {
         id: orderId,
@@ -147,7 +197,18 @@ export function createOrderPipeline(deps: CreationDeps) {
         created_at: now,
         updated_at: now,
       };
-      return db.transaction().execute((trx) => commit(trx, merchantId, parsed, price, row, now));
+      const oneStatement = parsed.toPrice.quoteId === undefined && !answerIsRecorded();
+      const inserted =
+        (oneStatement ? await insertReserved(receiver, price, row, now) : undefined) ??
+        (await db.transaction().execute(async (trx) => {
+          const order = await commit(trx, merchantId, parsed, price, row, now);
+          await recordAnswer(trx, () => answer({ row: order, names }));
+          return order;
+        }));
+      return { row: inserted, names };
     },
   };
 }
+
+/** A receiver's usage of the day as the context read saw it (no row yet: nothing used). */
+const usageOf = (context: CreationContext) => ({ orderCount: context.used_count ?? 0, amountBrl: context.used_brl ?? '0' });

@@ -28,9 +28,13 @@ export function receiverNotActive(receiver: OrderReceiver): Refusal {
   return new AppError('RECEIVER_NOT_ACTIVE', `Receiver is ${receiver.status}; orders need ACTIVE`, { status: receiver.status });
 }
 
+/** Whether `at` falls in the night window (São Paulo time). */
+export function inNightWindow(at: Date, night: NightWindow): boolean {
+  return inSaoPauloWindow(at, { startMinute: parseClockTime(night.start), endMinute: parseClockTime(night.end) });
+}
+
 export function nightTransactionsDisabled(receiver: OrderReceiver, at: Date, night: NightWindow): Refusal {
-  if (receiver.limits.nightTransactionsEnabled) return null;
-  if (!inSaoPauloWindow(at, { startMinute: parseClockTime(night.start), endMinute: parseClockTime(night.end) })) return null;
+  if (receiver.limits.nightTransactionsEnabled || !inNightWindow(at, night)) return null;
   return new AppError('NIGHT_TRANSACTIONS_DISABLED', `Receiver does not allow transactions between ${night.start} and ${night.end} (America/Sao_Paulo)`, {
     nightStart: night.start,
     nightEnd: night.end,

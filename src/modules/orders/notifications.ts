@@ -21,6 +21,7 @@ export interface NotificationsDeps {
   db: Db;
   clock: Clock;
   ledger: Pick<LedgerService, 'postOrderMovement'>;
+  onOrderChanged?: TransitionContext['onOrderChanged'];
   /** Smallest order in BRL (a smaller deposit fails its payout). */
   minAmountBrl: string;
   tokenDecimals: Record<string, number>;
@@ -30,7 +31,7 @@ type PixOutcome<Kind extends PixNotification['kind']> = Extract<PixNotification,
 
 export function createOrderNotifications(deps: NotificationsDeps) {
   const { db, clock } = deps;
-  const ctx: TransitionContext = { clock, ledger: deps.ledger };
+  const ctx: TransitionContext = { clock, ledger: deps.ledger, onOrderChanged: deps.onOrderChanged };
 
   /** Runs in the caller's transaction when given one (so a provider's "reported" mark commits with the effect). */
   const inTransaction = <T>(outer: Trx | undefined, work: (trx: Trx) => Promise<T>) => (outer ? work(outer) : db.transaction().execute(work));

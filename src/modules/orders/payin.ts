@@ -3,7 +3,7 @@
  * the BRL the customer pays; the provider call is the PIX charge for exactly that amount.
  */
 import type { Static } from 'typebox';
-import { type PixProvider, newTxid } from '../../adapters/pix/port.ts';
+import { type PixProvider, txidOfOrder } from '../../adapters/pix/port.ts';
 import { invalidField } from '../../errors.ts';
 import { decimal } from '../../lib/money.ts';
 import { isSolanaAddress } from '../../lib/solana.ts';
@@ -52,9 +52,11 @@ export function payinVariant(deps: { rules: TradeRules; pix: Pick<PixProvider, '
     // The BRL paid is the body's own amount, checked by parse.
     checkPriced() {},
 
-    async callProvider(_orderId, _parsed, priced) {
-      const txid = newTxid();
-      const charge = await pix.createCharge({ txid, amountBrl: priced.amountBrl, expiresInSeconds: settings.payinExpirySeconds });
+    async callProvider(orderId, _parsed, priced, receiver) {
+      const txid = txidOfOrder(orderId);
+      // The receiver is the customer paying the charge: its document and name are the `devedor`.
+      const payer = { documentType: receiver.documentType, document: receiver.document, name: receiver.name };
+      const charge = await pix.createCharge({ txid, amountBrl: priced.amountBrl, expiresInSeconds: settings.payinExpirySeconds, payer });
       return { pix_txid: txid, pix_payment_code: charge.pixCopiaECola };
     },
   };

@@ -109,17 +109,6 @@ export const ordersRepo = {
     return toFixedText(received?.amount ?? order.amount_brl, 2);
   },
 
-  /** The merchant's and one receiver's names in one round trip. */
-  namesOf(db: Db, merchantId: string, receiverId: string) {
-    return db
-      .selectFrom('merchants as m')
-      .innerJoin('receivers as r', 'r.merchant_id', 'm.id')
-      .select(['m.name as merchantName', 'r.name as receiverName'])
-      .where('m.id', '=', merchantId)
-      .where('r.id', '=', receiverId)
-      .executeTakeFirstOrThrow();
-  },
-
   names(db: Db, merchantId: string, receiverIds: string[]) {
     return Promise.all([
       db.selectFrom('merchants').select('name').where('id', '=', merchantId).executeTakeFirstOrThrow(),
@@ -129,28 +118,16 @@ export const ordersRepo = {
     ]);
   },
 
-  /** Completed BRL volume of one order type since `from` (fee tier selection). */
-  async completedVolume(db: Db, merchantId: string, type: OrderType, from: Date): Promise<string> {
+  /** Completed BRL volume of one order type in one São Paulo month ('YYYY-MM-01'): the counter of migration 0010, for fee tier selection. */
+  async completedVolume(db: Db, merchantId: string, type: OrderType, month: string): Promise<string> {
     const row = await db
-      .selectFrom('orders')
+      .selectFrom('merchant_completed_volume')
       .select((eb) => eb.fn.coalesce(eb.fn.sum<string>('amount_brl'), sql<string>`0`).as('volume'))
       .where('merchant_id', '=', merchantId)
       .where('type', '=', type)
-      .where('status', '=', 'COMPLETED')
-      .where('completed_at', '>=', from)
+      .where('month', '=', month)
       .executeTakeFirstOrThrow();
     return String(row.volume);
-  },
-
-  /** A receiver's usage of one São Paulo day so far, without locking (the check before the provider call). */
-  async dailyUsage(db: Db, receiverId: string, day: string): Promise<{ orderCount: number; amountBrl: string }> {
-    const row = await db
-      .selectFrom('receiver_daily_usage')
-      .select(['order_count', 'amount_brl'])
-      .where('receiver_id', '=', receiverId)
-      .where('day', '=', day)
-      .executeTakeFirst();
-    return { orderCount: row?.order_count ?? 0, amountBrl: row?.amount_brl ?? '0' };
   },
 
   /**

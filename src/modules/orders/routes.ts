@@ -6,7 +6,7 @@ import { OrderListQuery, OrderPageSchema, OrderSchema, PayinBody, PayoutBody } f
 import type { OrdersService } from './service.ts';
 
 const RULES_422 =
-  'Business rules answer 422: KYC_NOT_APPROVED, RECEIVER_NOT_ACTIVE, NIGHT_TRANSACTIONS_DISABLED (20:00–06:00 America/Sao_Paulo unless the receiver allows it), LIMIT_EXCEEDED (daily BRL total or count, São Paulo calendar day), QUOTE_EXPIRED, QUOTE_INVALID (other type, token, chain, receiver or amount, or already used). An externalId already used is 409 CONFLICT with `details.existingOrderId`. A provider failure is 503 PROVIDER_UNAVAILABLE.';
+  'Business rules answer 422: KYC_NOT_APPROVED, RECEIVER_NOT_ACTIVE, NIGHT_TRANSACTIONS_DISABLED (20:00–06:00 America/Sao_Paulo unless the receiver allows it), LIMIT_EXCEEDED (daily BRL total or count, São Paulo calendar day), QUOTE_EXPIRED, QUOTE_INVALID (other type, token, chain, receiver or amount, or already used). An externalId already used is 409 CONFLICT with `details.existingOrderId`. A provider failure is 503 PROVIDER_UNAVAILABLE; no current price (an order without a quote, when the price source is unreachable or its last price is older than the maximum age) is 503 PRICE_UNAVAILABLE, and no order is created.';
 
 export function registerOrderRoutes(app: App, orders: OrdersService, listing: OrderListing): void {
   app.post(
@@ -59,6 +59,10 @@ export function registerOrderRoutes(app: App, orders: OrdersService, listing: Or
         response: { 200: OrderPageSchema, ...errorResponses(...AUTHENTICATED_ERRORS, 400) },
       },
     },
-    async (request) => listing.list(merchantIdOf(request), request.query),
+    async (request, reply) => {
+      const body = await listing.listRendered(merchantIdOf(request), request.query, (page) => Buffer.from(String(reply.serialize(page))));
+      // Already serialized by this route's own response serializer (reply.serialize): sent as bytes.
+      return reply.type('application/json; charset=utf-8').send(body as never);
+    },
   );
 }

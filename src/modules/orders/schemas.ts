@@ -84,7 +84,7 @@ export const PIX_KEY_TYPES = ['CPF', 'CNPJ', 'EMAIL', 'PHONE', 'EVP'] as const;
 export const PayoutBody = StrictObject({
   receiverId: Uuid(),
   amountCrypto: TokenAmount,
-  sourceToken: TokenField,
+  sourceToken: Type.String({ minLength: 1, maxLength: 10, description: 'Required: the token symbol the deposit is made in, e.g. USDC' }),
   quoteId: Type.Optional(Uuid('A quote of type PAYOUT for this amount; locks its rate and fees')),
   chain: Type.Optional(ChainField),
   pixKey: Type.Optional(Type.String({ minLength: 1, maxLength: 77, description: "Default: the receiver's document as a CPF or CNPJ key" })),

@@ -12,7 +12,7 @@ import { notFound } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { QuotesService } from '../quotes/service.ts';
 import type { ReceiversService } from '../receivers/service.ts';
-import { createOrderPipeline } from './create-order.ts';
+import { type CreatedOrder, createOrderPipeline } from './create-order.ts';
 import { payinVariant } from './payin.ts';
 import { payoutVariant } from './payout.ts';
 import { ordersRepo as repo } from './repo.ts';
@@ -30,6 +30,8 @@ export interface OrdersDeps {
   chain: Pick<ChainAdapter, 'createDepositAddress'>;
   quotes: Pick<QuotesService, 'tradeRules' | 'priceOrder' | 'consume'>;
   receivers: Pick<ReceiversService, 'findForOrder'>;
+  /** Told of every order created, so caches of the merchant's orders drop what they hold. */
+  onOrderChanged?: (merchantId: string) => void;
 }
 
 export function createOrdersService(deps: OrdersDeps) {
@@ -57,13 +59,20 @@ export function createOrdersService(deps: OrdersDeps) {
 
   const viewOne = async (row: OrderRow) => (await view([row]))[0]!;
 
-  /** A just-created order: no movement yet, so one round trip for the two names is all it needs. */
-  const viewCreated = async (row: OrderRow) => toOrder(row, [], await repo.namesOf(db, row.merchant_id, row.receiver_id));
+  /** A just-created order: no movement yet, and its names were read with everything else. */
+  const viewCreated = ({ row, names }: CreatedOrder) => {
+    deps.onOrderChanged?.(row.merchant_id);
+    return toOrder(row, [], names);
+  };
+
+  /** The answer of POST /payin and /payout, stored with the order by a request with an Idempotency-Key. */
+  const createdAnswer = ({ row, names }: CreatedOrder) => ({ status: 201, body: toOrder(row, [], names) });
 
   return {
-    createPayin: async (merchantId: string, body: Static<typeof PayinBody>): Promise<Order> => viewCreated(await pipeline.create(payin, merchantId, body)),
+    createPayin: async (merchantId: string, body: Static<typeof PayinBody>): Promise<Order> => viewCreated(await pipeline.create(payin, merchantId, body, createdAnswer)),
 
-    createPayout: async (merchantId: string, body: Static<typeof PayoutBody>): Promise<Order> => viewCreated(await pipeline.create(payout, merchantId, body)),
+    createPayout: async (merchantId: string, body: Static<typeof PayoutBody>): Promise<Order> =>
+      viewCreated(await pipeline.create(payout, merchantId, body, createdAnswer)),
 
     async get(merchantId: string, id: string): Promise<Order> {
       const row = await repo.find(db, id, merchantId);

@@ -9,7 +9,7 @@
  * repeats the idempotent call. A failed step backs off exponentially.
  */
 import type { ChainAdapter } from '../../adapters/chain/port.ts';
-import type { PixProvider } from '../../adapters/pix/port.ts';
+import { type PixProvider, PixPayoutRefusedError } from '../../adapters/pix/port.ts';
 import type { Db, Trx } from '../../db/database.ts';
 import type { OrderRow, StoredOrderStatus } from './tables.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -23,6 +23,7 @@ export interface StepsDeps {
   db: Db;
   clock: Clock;
   ledger: Pick<LedgerService, 'postOrderMovement'>;
+  onOrderChanged?: TransitionContext['onOrderChanged'];
   pix: PixProvider;
   chain: ChainAdapter;
   /** How long a worker may hold an order before another may take it over. */
@@ -46,7 +47,7 @@ const EXPIRY_EVERY_MS = 250;
 
 export function createOrderSteps(deps: StepsDeps) {
   const { db, clock, pix, chain } = deps;
-  const ctx: TransitionContext = { clock, ledger: deps.ledger };
+  const ctx: TransitionContext = { clock, ledger: deps.ledger, onOrderChanged: deps.onOrderChanged };
   const leaseMs = deps.leaseMs ?? 30_000;
 
   /**
@@ -101,6 +102,16 @@ export function createOrderSteps(deps: StepsDeps) {
     await repo.reschedule(db, order.id, 'REFUNDING', { next_step_at: null, claimed_until: null, updated_at: clock.now() });
   }
 
+  /** The provider refused the PIX outright: it will never be sent, so the order fails now instead of retrying forever. */
+  async function payoutRefused(order: OrderRow) {
+    const reason = 'PIX payout refused by the payment provider';
+    await moveOn(order, 'FAILED', {
+      changes: { failure_reason: reason },
+      movement: { type: 'PIX_OUT', status: 'FAILED', amount: order.net_amount_brl, currency: 'BRL' },
+      event: { name: 'order.failed', status: 'FAILED', fields: { failureReason: reason } },
+    });
+  }
+
   async function sendPix(order: OrderRow) {
     const { providerTransactionId } = await pix.sendPix({
       idempotencyKey: order.id,
@@ -138,7 +149,7 @@ export function createOrderSteps(deps: StepsDeps) {
           nextStepAt: clock.now(),
         });
       case 'PIX_SENDING':
-        return sendPix(order);
+        return sendPix(order).catch((err: unknown) => (err instanceof PixPayoutRefusedError ? payoutRefused(order) : Promise.reject(err)));
       default:
         // Nothing to do in this status (a stale claim): drop the schedule.
         await repo.reschedule(db, order.id, order.status, { next_step_at: null, claimed_until: null });

@@ -98,6 +98,15 @@ export interface MerchantOrderCountsTable {
   count: number;
 }
 
+/** Completed BRL volume per merchant, order type and São Paulo month, in shards (migration 0010). */
+export interface MerchantCompletedVolumeTable {
+  merchant_id: string;
+  type: OrderType;
+  month: string;
+  shard: number;
+  amount_brl: string;
+}
+
 export type OrderRow = Selectable<OrdersTable>;
 export type OrderTransactionRow = Selectable<OrderTransactionsTable>;
 
@@ -107,5 +116,6 @@ declare module '../../db/schema.ts' {
     order_transactions: OrderTransactionsTable;
     receiver_daily_usage: ReceiverDailyUsageTable;
     merchant_order_counts: MerchantOrderCountsTable;
+    merchant_completed_volume: MerchantCompletedVolumeTable;
   }
 }

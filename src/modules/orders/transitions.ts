@@ -46,6 +46,8 @@ export const ORDER_STEPS_CHANNEL = 'order_steps';
 export interface TransitionContext {
   clock: Clock;
   ledger: Pick<LedgerService, 'postOrderMovement'>;
+  /** Told of every change, so caches of the merchant's orders (the GET /orders pages) drop what they hold. */
+  onOrderChanged?: ((merchantId: string) => void) | undefined;
 }
 
 /**
@@ -75,6 +77,7 @@ export async function applyTransition(trx: Trx, ctx: TransitionContext, order: O
   );
   if (!updated) return undefined;
   if (effects.nextStepAt && effects.nextStepAt.getTime() <= now.getTime()) signalAfterCommit(trx, ORDER_STEPS_CHANNEL);
+  ctx.onOrderChanged?.(order.merchant_id);
   if (releasesLimit) {
     await repo.releaseDailyUsage(trx, { receiverId: order.receiver_id, day: order.limit_day, amountBrl: order.amount_brl });
   }

@@ -5,7 +5,7 @@
  * from the same inputs can never disagree. The formulas themselves are src/lib/pricing.ts.
  */
 import type { Static } from 'typebox';
-import type { PriceSource } from '../../adapters/prices/port.ts';
+import { type PriceSource, PriceUnavailableError } from '../../adapters/prices/port.ts';
 import type { Db, Trx } from '../../db/database.ts';
 import type { OrderType } from '../../lib/order-types.ts';
 import type { QuoteRow } from './tables.ts';
@@ -26,7 +26,7 @@ export type { TradeRules } from './trade-rules.ts';
  * The fee rates in force for a merchant and order type: its tier for the volume it completed
  * this month. Counting that volume is the orders' business, so the composition root passes it in.
  */
-export type CurrentFeeRates = (merchantId: string, type: OrderType) => Promise<FeeRates>;
+export type CurrentFeeRates = (merchantId: string, type: OrderType, monthVolumeBrl?: string) => Promise<FeeRates>;
 
 export interface QuotesDeps {
   db: Db;
@@ -111,6 +111,18 @@ export function createQuotesService(deps: QuotesDeps) {
   const { db, clock, settings } = deps;
   const tradeRules = createTradeRules(settings);
 
+  /** The rate to trade at now; no fresh price is 503 PRICE_UNAVAILABLE (the source's own words stay in the logs). */
+  async function currentRate(token: string, type: OrderType): Promise<string> {
+    try {
+      return await deps.prices.getRate(token, type);
+    } catch (err) {
+      if (!(err instanceof PriceUnavailableError)) throw err;
+      const unavailable = new AppError('PRICE_UNAVAILABLE', `No current price for ${token}; nothing was priced. Retry later.`, { token });
+      unavailable.cause = err; // logged with the 503, never sent
+      throw unavailable;
+    }
+  }
+
   /**
    * The quote an order names, checked without taking it: this merchant's, unexpired, made for
    * this order, unused. `consume` takes it later, in the order's transaction.
@@ -139,7 +151,7 @@ export function createQuotesService(deps: QuotesDeps) {
       if (body.amountBrl !== undefined) tradeRules.checkDecimals(body.amountBrl, 2, 'body.amountBrl');
       if (body.amountCrypto !== undefined) tradeRules.checkDecimals(body.amountCrypto, decimals, 'body.amountCrypto');
       if (body.receiverId !== undefined && !(await deps.receivers.findForOrder(db, merchantId, body.receiverId))) throw notFound('Receiver');
-      const exchangeRate = await deps.prices.getRate(token);
+      const exchangeRate = await currentRate(token, body.type);
       const rates = await deps.currentFeeRates(merchantId, body.type);
       const input = { exchangeRate, tokenDecimals: decimals, rates };
       let priced: Pricing;
@@ -167,16 +179,17 @@ export function createQuotesService(deps: QuotesDeps) {
     /**
      * The price an order gets, read-only (before the order's provider call): its quote's locked
      * rate and fees when it names one, which must be usable (404, 422 QUOTE_EXPIRED or
-     * QUOTE_INVALID), else the current rate and the merchant's current tier.
+     * QUOTE_INVALID), else the current rate and the merchant's current tier (for its completed
+     * volume this month, when the caller has already read it).
      */
-    async priceOrder(merchantId: string, order: OrderToPrice): Promise<OrderPrice> {
+    async priceOrder(merchantId: string, order: OrderToPrice, monthVolumeBrl?: string): Promise<OrderPrice> {
       if (order.quoteId !== undefined) {
         const quote = await usableQuote(merchantId, order.quoteId, order);
         const rates = { platformFeePercentage: quote.platform_fee_percentage, merchantFeePercentage: quote.merchant_fee_percentage };
         return { priced: priceAt(order, quote.exchange_rate, rates), rates };
       }
-      const exchangeRate = await deps.prices.getRate(order.token);
-      const rates = await deps.currentFeeRates(merchantId, order.type);
+      const exchangeRate = await currentRate(order.token, order.type);
+      const rates = await deps.currentFeeRates(merchantId, order.type, monthVolumeBrl);
       return { priced: priceAt(order, exchangeRate, rates), rates };
     },
 

@@ -18,6 +18,7 @@ export function registerAdminReceiverRoutes(app: App, receivers: ReceiversServic
   app.post(
     '/admin/receivers/:id/kyc/start-review',
     {
+      config: { idempotent: true },
       schema: { tags, summary: 'KYC SUBMITTED → UNDER_REVIEW', params: IdParams, response: { 200: ReceiverSchema, ...errorResponses(...ERRORS) } },
     },
     async (request) => receivers.startKycReview(request.params.id, adminActor(request)),
@@ -26,6 +27,7 @@ export function registerAdminReceiverRoutes(app: App, receivers: ReceiversServic
   app.post(
     '/admin/receivers/:id/kyc/approve',
     {
+      config: { idempotent: true },
       schema: {
         tags,
         summary: 'Approve KYC (from SUBMITTED or UNDER_REVIEW)',
@@ -40,6 +42,7 @@ export function registerAdminReceiverRoutes(app: App, receivers: ReceiversServic
   app.post(
     '/admin/receivers/:id/kyc/reject',
     {
+      config: { idempotent: true },
       schema: {
         tags,
         summary: 'Reject KYC (from SUBMITTED or UNDER_REVIEW)',
@@ -59,7 +62,7 @@ export function registerAdminReceiverRoutes(app: App, receivers: ReceiversServic
   ] as const) {
     app.post(
       `/admin/receivers/:id/${action}`,
-      { schema: { tags, summary, params: IdParams, response: { 200: ReceiverSchema, ...errorResponses(...ERRORS) } } },
+      { config: { idempotent: true }, schema: { tags, summary, params: IdParams, response: { 200: ReceiverSchema, ...errorResponses(...ERRORS) } } },
       async (request) => receivers.changeStatus(request.params.id, action, adminActor(request)),
     );
   }

@@ -20,6 +20,7 @@ export function registerReceiverRoutes(app: App, receivers: ReceiversService): v
   app.post(
     '/receivers',
     {
+      config: { idempotent: true },
       schema: {
         tags,
         summary: 'Create a receiver',
@@ -56,6 +57,7 @@ export function registerReceiverRoutes(app: App, receivers: ReceiversService): v
   app.patch(
     '/receivers/:id',
     {
+      config: { idempotent: true },
       schema: {
         tags,
         summary: 'Update non-critical receiver fields',
@@ -85,6 +87,7 @@ export function registerReceiverRoutes(app: App, receivers: ReceiversService): v
   app.put(
     '/receivers/:id/limits',
     {
+      config: { idempotent: true },
       schema: {
         tags,
         summary: 'Replace the transaction limits of a receiver',
@@ -100,6 +103,7 @@ export function registerReceiverRoutes(app: App, receivers: ReceiversService): v
   app.post(
     '/receivers/:id/kyc',
     {
+      config: { idempotent: true },
       schema: {
         tags,
         summary: 'Submit KYC data for review',

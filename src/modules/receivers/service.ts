@@ -5,6 +5,7 @@
  */
 import type { Static } from 'typebox';
 import type { Config } from '../../config.ts';
+import { recordAnswer } from '../../db/request-answer.ts';
 import type { Db, Trx } from '../../db/database.ts';
 import type { KycStatus, ReceiverRow, ReceiverStatus } from './tables.ts';
 import { AppError, notFound } from '../../errors.ts';
@@ -30,6 +31,7 @@ import {
 
 export type Receiver = Static<typeof ReceiverSchema>;
 export type { OrderReceiver } from './order-receiver.ts';
+export { toOrderReceiver } from './order-receiver.ts';
 export type ReceiverLimits = Static<typeof LimitsBody>;
 type Row = ReceiverRow;
 
@@ -189,7 +191,10 @@ export function createReceiversService(deps: { db: Db; clock: Clock; defaults: C
             const inserted = await insert(trx);
             if (!inserted) return undefined;
             const added = await onCreated(trx, { id: inserted.id, merchantId, managedWalletRequested: inserted.managed_wallet_requested });
-            return added ? repo.setManagedWalletAddress(trx, inserted.id, added.walletAddress) : inserted;
+            const created = added ? await repo.setManagedWalletAddress(trx, inserted.id, added.walletAddress) : inserted;
+            // An Idempotency-Key's answer commits with the receiver (ARCHITECTURE.md "Idempotency").
+            await recordAnswer(trx, () => ({ status: 201, body: toReceiver(created) }));
+            return created;
           });
       if (!row) {
         const existing = await repo.findByDocument(db, merchantId, document.normalized);

@@ -19,6 +19,7 @@ export function registerSandboxRoutes(app: App, services: { receivers: Receivers
   app.post(
     '/sandbox/receivers/:id/kyc',
     {
+      config: { idempotent: true },
       schema: {
         tags,
         summary: "Decide a receiver's KYC in sandbox mode",
@@ -49,6 +50,7 @@ export function registerSandboxRoutes(app: App, services: { receivers: Receivers
   app.post(
     '/sandbox/orders/:id/pix-payment',
     {
+      config: { idempotent: true },
       schema: {
         tags,
         summary: "Pay a PAYIN's PIX charge as the customer",
@@ -64,6 +66,7 @@ export function registerSandboxRoutes(app: App, services: { receivers: Receivers
   app.post(
     '/sandbox/orders/:id/deposit',
     {
+      config: { idempotent: true },
       schema: {
         tags,
         summary: "Make a PAYOUT's deposit arrive on chain",
@@ -78,6 +81,7 @@ export function registerSandboxRoutes(app: App, services: { receivers: Receivers
   app.post(
     '/sandbox/orders/:id/fail',
     {
+      config: { idempotent: true },
       schema: {
         tags,
         summary: 'Make one step of an order fail',

@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { ManagedWalletsTable, WalletSignRequestsTable } from './tables.ts';
 
@@ -26,7 +26,22 @@ export const walletsRepo = {
     return db.selectFrom('managed_wallets').selectAll().where('merchant_id', '=', merchantId).where('receiver_id', '=', receiverId).executeTakeFirst();
   },
 
-  recordSignRequest(db: Db, row: Insertable<WalletSignRequestsTable>) {
-    return db.insertInto('wallet_sign_requests').values(row).execute();
+  /**
+   * Several audit rows in one statement (the service group-commits them). One array parameter per
+   * column through unnest, so every batch size is the same SQL text: one prepared statement, and
+   * no 13 × rows parameters to bind.
+   */
+  async recordSignRequests(db: Db, rows: ReadonlyArray<Insertable<WalletSignRequestsTable>>): Promise<void> {
+    const column = <T>(pick: (row: Insertable<WalletSignRequestsTable>) => T) => rows.map(pick);
+    await sql`
+      insert into wallet_sign_requests
+        (id, merchant_id, receiver_id, wallet_address, operation, outcome, reason, message, signature, fee_lamports, request_id, created_at)
+      select * from unnest(
+        ${column((r) => r.id)}::uuid[], ${column((r) => r.merchant_id)}::uuid[], ${column((r) => r.receiver_id ?? null)}::uuid[],
+        ${column((r) => r.wallet_address ?? null)}::text[], ${column((r) => r.operation)}::text[], ${column((r) => r.outcome)}::text[],
+        ${column((r) => r.reason ?? null)}::text[], ${column((r) => r.message ?? null)}::text[], ${column((r) => r.signature ?? null)}::text[],
+        ${column((r) => (r.fee_lamports == null ? null : String(r.fee_lamports)))}::bigint[], ${column((r) => r.request_id ?? null)}::text[],
+        ${column((r) => (r.created_at instanceof Date ? r.created_at.toISOString() : (r.created_at ?? new Date().toISOString())))}::timestamptz[]
+      )`.execute(db);
   },
 };

@@ -69,6 +69,7 @@ export function registerWalletRoutes(app: App, wallets: WalletsService, options:
   app.post(
     '/receivers/:receiverId/wallet/sign-transaction',
     {
+      config: { idempotent: true },
       preHandler: perWallet,
       schema: {
         tags,
@@ -85,6 +86,7 @@ export function registerWalletRoutes(app: App, wallets: WalletsService, options:
   app.post(
     '/receivers/:receiverId/wallet/sign-and-send-transaction',
     {
+      config: { idempotent: { resume: (effect) => wallets.resumeSend(effect) } },
       preHandler: perWallet,
       schema: {
         tags,
@@ -117,6 +119,7 @@ export function registerWalletRoutes(app: App, wallets: WalletsService, options:
   app.post(
     '/merchant/wallet/sign-transaction',
     {
+      config: { idempotent: true },
       preHandler: perWallet,
       schema: {
         tags,
@@ -132,6 +135,7 @@ export function registerWalletRoutes(app: App, wallets: WalletsService, options:
   app.post(
     '/merchant/wallet/sign-and-send-transaction',
     {
+      config: { idempotent: { resume: (effect) => wallets.resumeSend(effect) } },
       preHandler: perWallet,
       schema: {
         tags,
@@ -179,6 +183,7 @@ export function registerWalletSandboxRoutes(app: App, chain: LiteSvmSandbox): vo
   app.post(
     '/sandbox/wallet/airdrop',
     {
+      config: { idempotent: true },
       schema: {
         tags: sandboxTags,
         summary: 'Sandbox chain: credit lamports to an address',

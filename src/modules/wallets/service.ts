@@ -4,15 +4,19 @@
  * use), and the two signing operations. sign-transaction adds the managed key's signature;
  * sign-and-send-transaction makes the platform's sponsor the fee payer, which is why every
  * request passes inspect.ts's rules before anything is signed by the sponsor or sent. Every
- * request that reaches a wallet, accepted or refused, is recorded in wallet_sign_requests.
+ * request that reaches a wallet, accepted or refused, is recorded in wallet_sign_requests before
+ * it is answered (group-committed: see createGroupWriter).
  */
-import { getBase58Decoder } from '@solana/kit';
+import type { Insertable } from 'kysely';
 import type { Db, Trx } from '../../db/database.ts';
-import type { ManagedWalletRow, SignOperation, SignOutcome } from './tables.ts';
+import type { ManagedWalletRow, SignOperation, SignOutcome, WalletSignRequestsTable } from './tables.ts';
 import { ChainUnavailableError, type TransactionChain } from '../../adapters/chain/transactions-port.ts';
 import { AppError } from '../../errors.ts';
+import { encodeBase58 } from '../../lib/base58.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { createGroupWriter } from '../../lib/group-commit.ts';
 import { newId } from '../../lib/ids.ts';
+import { createBroadcastOnce } from './broadcast-once.ts';
 import { checkFee, feeOf } from './fee.ts';
 import { checkManagedSigner, checkSigners, checkSize, checkSponsorUse, inspectForSponsoring, isRejection, simulationRejection } from './inspect.ts';
 import type { KeyVault, Signer } from './keys.ts';
@@ -39,11 +43,16 @@ export interface WalletsDeps {
   findReceiver(merchantId: string, receiverId: string): Promise<{ id: string }>;
 }
 
-const base58 = getBase58Decoder();
+/** Audit rows written per statement, at most (13 parameters each, well under PostgreSQL's 65,535). */
+const AUDIT_BATCH_MAX = 500;
 
 export function createWalletsService(deps: WalletsDeps) {
   const { db, clock, vault, sponsor, chain, settings } = deps;
   const cache = new Map<string, { signer: Signer; expiresAt: number }>();
+  /** Wallet rows by owner ("merchant/receiver"): a row never changes once inserted, so a hit needs no query. */
+  const wallets = new Map<string, { wallet: ManagedWalletRow; expiresAt: number }>();
+  const auditLog = createGroupWriter<Insertable<WalletSignRequestsTable>>((rows) => repo.recordSignRequests(db, rows), { maxBatch: AUDIT_BATCH_MAX });
+  const broadcast = createBroadcastOnce({ db, chain });
 
   /** The wallet's signer, decrypted at most once per WALLET_KEY_CACHE_SECONDS. */
   function signerOf(wallet: ManagedWalletRow): Signer {
@@ -77,17 +86,39 @@ export function createWalletsService(deps: WalletsDeps) {
     return wallet;
   }
 
+  /**
+   * The owner's wallet: from the cache (kept as long as decrypted keys are), else one query. A
+   * receiver's wallet row carries its merchant, so finding it proves the receiver is this
+   * merchant's; only when there is none is the receiver looked up (404 for an unknown or
+   * another merchant's receiver, else NO_MANAGED_WALLET).
+   */
   async function walletOf(owner: WalletOwner): Promise<ManagedWalletRow | undefined> {
-    if (owner.receiverId === undefined) return ownWallet(owner.merchantId);
-    await deps.findReceiver(owner.merchantId, owner.receiverId);
-    return repo.findReceiverWallet(db, owner.merchantId, owner.receiverId);
+    const key = `${owner.merchantId}/${owner.receiverId ?? ''}`;
+    const now = Date.now();
+    const cached = wallets.get(key);
+    if (cached && cached.expiresAt > now) return cached.wallet;
+    let wallet: ManagedWalletRow | undefined;
+    if (owner.receiverId === undefined) {
+      wallet = await ownWallet(owner.merchantId);
+    } else {
+      wallet = await repo.findReceiverWallet(db, owner.merchantId, owner.receiverId);
+      if (!wallet) {
+        await deps.findReceiver(owner.merchantId, owner.receiverId);
+        return undefined;
+      }
+    }
+    if (settings.keyCacheSeconds > 0) {
+      if (wallets.size >= 10_000) wallets.clear();
+      wallets.set(key, { wallet, expiresAt: now + settings.keyCacheSeconds * 1000 });
+    }
+    return wallet;
   }
 
   async function audit(
     owner: WalletOwner,
     entry: { operation: SignOperation; outcome: SignOutcome; wallet?: ManagedWalletRow; reason?: string; message?: string; signature?: string; fee?: bigint; requestId?: string },
   ) {
-    await repo.recordSignRequest(db, {
+    await auditLog.add({
       id: newId(),
       merchant_id: owner.merchantId,
       receiver_id: owner.receiverId ?? null,
@@ -181,7 +212,7 @@ export function createWalletsService(deps: WalletsDeps) {
         refuse(checkManagedSigner(decoded.view, wallet.address));
         const signature = signerOf(wallet).sign(new Uint8Array(decoded.transaction.messageBytes));
         const signed = withSignature(decoded.transaction, wallet.address, signature);
-        return { signature: base58.decode(signature), signedTransaction: encodeBase64(encodeTransaction(signed)) };
+        return { signature: encodeBase58(signature), signedTransaction: encodeBase64(encodeTransaction(signed)) };
       });
       return { signedTransaction: result.signedTransaction };
     },
@@ -211,13 +242,17 @@ export function createWalletsService(deps: WalletsDeps) {
         const signed = signAll(rewritten.transaction, rewritten.view, [sponsor, signerOf(wallet)]);
         refuse(checkSize(signed.wire.length));
 
-        const simulation = await chain.simulateTransaction(signed.wire);
-        if (!simulation.ok) refuse(simulationRejection(simulation.error, simulation.logs));
-        const { signature } = await chain.sendTransaction(signed.wire);
-        return { signature, fee };
+        // One execution: the chain sends only what succeeds, else answers the failure and its logs.
+        // At most once per Idempotency-Key: the bytes are recorded first (broadcast-once.ts).
+        const submitted = await broadcast.submit(signed.wire, encodeBase58(signed.transaction.signatures[sponsor.address as keyof typeof signed.transaction.signatures]!));
+        if (!submitted.ok) throw new TransactionRejectedError(simulationRejection(submitted.error, submitted.logs));
+        return { signature: submitted.signature, fee };
       });
       return { hash: result.signature };
     },
+
+    /** An Idempotency-Key retry of sign-and-send whose first request died or failed after signing: the same transaction. */
+    resumeSend: broadcast.resume,
   };
 }
 

@@ -8,7 +8,6 @@ import {
   type Address,
   type Blockhash,
   compileTransaction,
-  getBase58Encoder,
   getShortU16Decoder,
   decompileTransactionMessage,
   getCompiledTransactionMessageDecoder,
@@ -16,6 +15,7 @@ import {
   setTransactionMessageLifetimeUsingBlockhash,
   type Transaction,
 } from '@solana/kit';
+import { decodeBase58 } from '../../lib/base58.ts';
 import type { Signer } from './keys.ts';
 import { type MessageView, viewOf } from './message.ts';
 import { type DecodedTransaction, encodeTransaction, withSignature } from './transaction.ts';
@@ -55,7 +55,7 @@ export function rewriteForSponsor(decoded: DecodedTransaction, sponsor: string, 
 function withBlockhash(decoded: DecodedTransaction, blockhash: string): Transaction {
   const messageBytes = new Uint8Array(decoded.transaction.messageBytes);
   const [keys, keysStart] = getShortU16Decoder().read(messageBytes, (decoded.view.version === 0 ? 1 : 0) + 3);
-  const blockhashBytes = getBase58Encoder().encode(blockhash);
+  const blockhashBytes = decodeBase58(blockhash);
   if (keys !== decoded.view.staticAccounts.length || blockhashBytes.length !== 32) throw new Error('unexpected message layout');
   messageBytes.set(blockhashBytes, keysStart + 32 * keys);
   const signatures = Object.fromEntries(Object.keys(decoded.transaction.signatures).map((signer) => [signer, null]));

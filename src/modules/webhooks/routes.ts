@@ -39,6 +39,7 @@ export function registerWebhookRoutes(app: App, webhooks: WebhooksService): void
   app.post(
     '/webhook/endpoints',
     {
+      config: { idempotent: true },
       schema: {
         tags,
         summary: 'Register a webhook endpoint',
@@ -74,6 +75,7 @@ export function registerWebhookRoutes(app: App, webhooks: WebhooksService): void
   app.patch(
     '/webhook/endpoints/:id',
     {
+      config: { idempotent: true },
       schema: {
         tags,
         summary: 'Change a webhook endpoint',
@@ -90,6 +92,7 @@ export function registerWebhookRoutes(app: App, webhooks: WebhooksService): void
   app.delete(
     '/webhook/endpoints/:id',
     {
+      config: { idempotent: true },
       schema: {
         tags,
         summary: 'Delete a webhook endpoint',
@@ -107,6 +110,7 @@ export function registerWebhookRoutes(app: App, webhooks: WebhooksService): void
   app.post(
     '/webhook/endpoints/:id/rotate-secret',
     {
+      config: { idempotent: true },
       schema: {
         tags,
         summary: "Rotate an endpoint's signing secret",
@@ -122,6 +126,7 @@ export function registerWebhookRoutes(app: App, webhooks: WebhooksService): void
   app.post(
     '/webhook/endpoints/:id/test',
     {
+      config: { idempotent: true },
       schema: {
         tags,
         summary: 'Send a webhook.test event to an endpoint',
@@ -159,6 +164,7 @@ export function registerWebhookRoutes(app: App, webhooks: WebhooksService): void
   app.post(
     '/webhook/deliveries/:id/redeliver',
     {
+      config: { idempotent: true },
       schema: {
         tags,
         summary: 'Deliver again, same deliveryId',

@@ -3,6 +3,7 @@
  * redelivery, and the delivery pass the worker runs. Every merchant-facing function is scoped by
  * the authenticated merchant (another merchant's endpoint or delivery is "not found").
  */
+import { recordAnswer } from '../../db/request-answer.ts';
 import type { Static } from 'typebox';
 import type { WebhookSettings } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
@@ -101,9 +102,9 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
     return check.url.href;
   }
 
-  async function toEndpoints(rows: WebhookEndpointRow[]): Promise<Endpoint[]> {
+  async function toEndpoints(rows: WebhookEndpointRow[], executor: Db = db): Promise<Endpoint[]> {
     const secrets = await repo.liveSecrets(
-      db,
+      executor,
       rows.map((row) => row.id),
       clock.now(),
     );
@@ -162,6 +163,8 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
           enabled: input.enabled ?? true,
         });
         await repo.insertSecret(trx, { id: newId(), endpoint_id: id, secret_ciphertext: secretBox.seal(secret, id) });
+        // An Idempotency-Key's answer commits with the endpoint (ARCHITECTURE.md "Idempotency").
+        await recordAnswer(trx, async () => ({ status: 201, body: { ...(await toEndpoints([endpoint], trx))[0]!, secret } }));
         return endpoint;
       });
       const [endpoint] = await toEndpoints([row]);

@@ -43,12 +43,15 @@ export interface OrdersTest {
   everyEnding(who: TestMerchant): Promise<Record<string, Json[]>>;
 }
 
-/** Opens a test app on a fresh database for the file, with a clock at NOON_SP before every test. */
-export function ordersTest(): OrdersTest {
+/**
+ * Opens a test app on a fresh database for the file, with a clock at NOON_SP before every test;
+ * `env` (read when the app is built, after the file's earlier beforeAll hooks) adds settings.
+ */
+export function ordersTest(env: () => Record<string, string> = () => ({})): OrdersTest {
   const clock = new TestClock(new Date(NOON_SP));
   let ctx: TestContext;
   beforeAll(async () => {
-    ctx = await createTestContext({}, { clock });
+    ctx = await createTestContext(env(), { clock });
   });
   afterAll(() => ctx.close());
   beforeEach(() => clock.set(NOON_SP));

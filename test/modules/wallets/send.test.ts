@@ -38,7 +38,7 @@ describe('managed wallets: sign-and-send-transaction', () => {
     });
 
     it('an honest USDC transfer (destination token account created and paid by the wallet) executes; the sponsor pays only the fee', async () => {
-      const svm = (ctx.app.services.wallets.chain as LiteSvmSandbox).vm();
+      const svm = await (ctx.app.services.wallets.chain as LiteSvmSandbox).vm();
       const usdc = newAddress();
       const owner = address(receiver.walletAddress);
       const destination = newAddress();

@@ -1,0 +1,74 @@
+/**
+ * One example request body per operation that takes one, by operationId (openapi-operations.ts).
+ * The document shows it beside the body's schema; `npm run lint:openapi` checks that each one
+ * is valid against that schema (Redocly's no-invalid-media-type-examples), and
+ * test/http/openapi.test.ts that every body has one. Ids are examples, not live records.
+ */
+const RECEIVER_ID = '0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07';
+const QUOTE_ID = '0195f3c4-1b7e-7f20-8a55-2d9c0e4b7f13';
+const MERCHANT_ID = '0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50';
+/** A base64 wire transaction: what @solana/kit's getBase64EncodedWireTransaction returns (shortened here). */
+const WIRE_TRANSACTION =
+  'AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAABAAIEBmH8tN2P1Z9yS0T1VNmV+oUQX2sZrUd0xq4vG7Y1m6I=';
+
+export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
+  createAccessToken: { apiKey: 'mk_3f9a1c2e7b4d', apiSecret: 'sk_live_5d2c8e1f9a7b3c6d0e4f8a2b1c9d7e3f' },
+  createReceiver: {
+    type: 'PF',
+    document: '52998224725',
+    name: 'Maria da Silva',
+    email: 'maria.silva@example.com',
+    phone: '+5511987654321',
+    addressCity: 'São Paulo',
+    addressState: 'SP',
+    createManagedWallet: true,
+    limits: { dailyLimitBrl: 50000, dailyTransactionLimit: 20, nightTransactionsEnabled: false },
+  },
+  updateReceiver: { email: 'maria.silva@example.org', phone: '+5511912345678' },
+  replaceReceiverLimits: { dailyLimitBrl: 100000, dailyTransactionLimit: null, nightTransactionsEnabled: true },
+  submitReceiverKyc: {
+    birthDate: '1988-04-12',
+    motherName: 'Ana da Silva',
+    documents: [
+      { type: 'ID_FRONT', reference: 'kyc/52998224725/id-front.jpg' },
+      { type: 'SELFIE', reference: 'kyc/52998224725/selfie.jpg' },
+    ],
+  },
+  createQuote: { type: 'PAYIN', token: 'USDC', amountBrl: 1500, receiverId: RECEIVER_ID },
+  createPayin: { receiverId: RECEIVER_ID, amountBrl: 1500, quoteId: QUOTE_ID, externalId: 'invoice-2026-0042' },
+  createPayout: {
+    receiverId: RECEIVER_ID,
+    amountCrypto: 250,
+    sourceToken: 'USDC',
+    pixKey: 'maria.silva@example.com',
+    pixKeyType: 'EMAIL',
+    externalId: 'withdrawal-2026-0107',
+  },
+  sandboxDecideKyc: { decision: 'APPROVE' },
+  sandboxPayPixCharge: {},
+  sandboxMakeDeposit: {},
+  sandboxFailOrderStep: { step: 'PIX_PAYOUT', reason: 'recipient account closed' },
+  sandboxRunSettlement: {},
+  replaceFeeTiers: [
+    { minVolumeBrl: 0, maxVolumeBrl: 100000, merchantFeePercentage: 0.01 },
+    { minVolumeBrl: 100000, maxVolumeBrl: null, merchantFeePercentage: 0.005 },
+  ],
+  createWebhookEndpoint: {
+    url: 'https://merchant.example.com/webhooks/exchange',
+    description: 'Order updates',
+    eventTypes: ['order.completed', 'order.failed', 'order.refunded'],
+  },
+  updateWebhookEndpoint: { enabled: false },
+  signReceiverTransaction: { transaction: WIRE_TRANSACTION },
+  signAndSendReceiverTransaction: { transaction: WIRE_TRANSACTION },
+  signMerchantTransaction: { transaction: WIRE_TRANSACTION },
+  signAndSendMerchantTransaction: { transaction: WIRE_TRANSACTION },
+  sandboxAirdrop: { address: '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin', lamports: 1_000_000_000 },
+  adminCreateMerchant: { name: 'Acme Pagamentos Ltda' },
+  adminRejectKyc: { reason: 'The selfie does not match the ID photo' },
+  adminReplacePlatformFeeTiers: [
+    { minVolumeBrl: 0, maxVolumeBrl: 500000, platformFeePercentage: 0.015 },
+    { minVolumeBrl: 500000, maxVolumeBrl: null, platformFeePercentage: 0.01 },
+  ],
+  adminRunSettlements: { cutoff: '2026-11-22T03:00:00.000Z', merchantId: MERCHANT_ID },
+};

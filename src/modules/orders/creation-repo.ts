@@ -1,0 +1,91 @@
+/**
+ * The SQL of order creation's two round trips (create-order.ts): one read of everything the
+ * refusals and the price need, and one statement that re-checks, reserves and inserts.
+ */
+import { type Insertable, sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import type { ReceiverRow } from '../receivers/tables.ts';
+import type { OrderRow, OrdersTable } from './tables.ts';
+import type { OrderType } from '../../lib/order-types.ts';
+
+/** The receiver row, its day's usage, the merchant's month volume and name, and the order already holding the externalId. */
+export type CreationContext = ReceiverRow & {
+  merchant_name: string;
+  used_count: number | null;
+  used_brl: string | null;
+  month_volume_brl: string;
+  existing_order_id: string | null;
+};
+
+export interface ReservedInsert {
+  row: Insertable<OrdersTable>;
+  amountBrl: string;
+  /** Whether the order is created inside the night window: then the receiver must allow night transactions. */
+  atNight: boolean;
+  /** The limits the early check used: the statement refuses if the receiver's limits changed since. */
+  dailyLimitBrl: string | null;
+  dailyTransactionLimit: number | null;
+}
+
+export const creationRepo = {
+  /**
+   * One read for every refusal knowable before the provider call and for the price: undefined
+   * when the receiver is unknown or another merchant's.
+   */
+  async context(db: Db, input: { merchantId: string; receiverId: string; type: OrderType; day: string; month: string; externalId: string | null }) {
+    const result = await sql<CreationContext>`
+      select r.*, m.name as merchant_name, u.order_count as used_count, u.amount_brl as used_brl,
+        (select coalesce(sum(v.amount_brl), 0) from merchant_completed_volume v
+          where v.merchant_id = ${input.merchantId} and v.type = ${input.type} and v.month = ${input.month}::date) as month_volume_brl,
+        (select o.id from orders o where ${input.externalId}::text is not null and o.merchant_id = ${input.merchantId} and o.external_id = ${input.externalId}::text) as existing_order_id
+      from receivers r
+      join merchants m on m.id = r.merchant_id
+      left join receiver_daily_usage u on u.receiver_id = r.id and u.day = ${input.day}::date
+      where r.id = ${input.receiverId} and r.merchant_id = ${input.merchantId}`.execute(db);
+    return result.rows[0];
+  },
+
+  /**
+   * The whole creation transaction as one statement: the receiver still eligible with the same
+   * limits, the day's reservation within them, and the insert only if both hold. A statement is
+   * atomic, so nothing is reserved unless the order is inserted: the reservation is the only
+   * write that can come out empty, and the insert (the last write) refuses only by raising (a
+   * taken externalId, 23505), which undoes the reservation too. Undefined when the receiver or
+   * the limits refused: the caller then finds out which, in a transaction of its own.
+   */
+  async insertReserved(db: Db, input: ReservedInsert): Promise<OrderRow | undefined> {
+    const { row } = input;
+    const columns = Object.keys(row);
+    const result = await sql<OrderRow>`
+      with eligible as (
+        select r.id from receivers r
+        where r.id = ${row.receiver_id} and r.merchant_id = ${row.merchant_id}
+          and r.kyc_status = 'APPROVED' and r.status = 'ACTIVE'
+          and (not ${input.atNight}::boolean or r.night_transactions_enabled)
+          and r.daily_limit_brl is not distinct from ${input.dailyLimitBrl}::numeric
+          and r.daily_transaction_limit is not distinct from ${input.dailyTransactionLimit}::int
+      ), reserved as (
+        insert into receiver_daily_usage as u (receiver_id, day, order_count, amount_brl)
+        select id, ${row.limit_day}::date, 1, ${input.amountBrl}::numeric from eligible
+        where (${input.dailyTransactionLimit}::int is null or 1 <= ${input.dailyTransactionLimit}::int)
+          and (${input.dailyLimitBrl}::numeric is null or ${input.amountBrl}::numeric <= ${input.dailyLimitBrl}::numeric)
+        on conflict (receiver_id, day) do update
+          set order_count = u.order_count + 1, amount_brl = u.amount_brl + excluded.amount_brl
+          where (${input.dailyTransactionLimit}::int is null or u.order_count + 1 <= ${input.dailyTransactionLimit}::int)
+            and (${input.dailyLimitBrl}::numeric is null or u.amount_brl + excluded.amount_brl <= ${input.dailyLimitBrl}::numeric)
+        returning 1
+      )
+      insert into orders (${sql.join(columns.map((column) => sql.id(column)))})
+      select ${sql.join(columns.map((column) => sql.ref(`v.${column}`)))}
+      from jsonb_populate_record(null::orders, ${JSON.stringify(row)}::jsonb) v
+      where exists (select 1 from reserved)
+      returning *`.execute(db);
+    return result.rows[0];
+  },
+};
+
+/** Whether an error is the unique index on (merchant_id, external_id) refusing a second order. */
+export function isExternalIdConflict(err: unknown): boolean {
+  const pgError = err as { code?: string; constraint?: string; message?: string };
+  return pgError.code === '23505' && (pgError.constraint === 'orders_merchant_external_id_key' || String(pgError.message).includes('orders_merchant_external_id_key'));
+}

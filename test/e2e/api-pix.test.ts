@@ -1,0 +1,205 @@
+/**
+ * Issue 16's must-show, end to end: PIX_PROVIDER=api-pix against the PSP simulator (its own
+ * process) through a proxy that validates every request and answer against Banco Central's
+ * openapi.yaml; PIX out goes to the simulator's Efí API directly (it is not part of API Pix).
+ */
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { parsePix } from 'pix-utils';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestContext, type TestMerchant, createTestContext } from '../helpers/app.ts';
+import { randomCnpj, randomCpf } from '../helpers/documents.ts';
+import { startOpenApiProxy } from '../helpers/openapi-proxy.ts';
+import { freePort, runTs } from '../helpers/processes.ts';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+const SPEC = path.resolve(import.meta.dirname, '../../../shared/vendor/bacen-pix-api/openapi.yaml');
+const WALLET = '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T';
+const TOKEN = 'e2e-webhook-token-0123456789abcdefghij';
+
+describe('PIX_PROVIDER=api-pix against the PSP simulator behind an OpenAPI-validating proxy', () => {
+  let simulator: ReturnType<typeof runTs>;
+  let ready: Json;
+  let proxy: Awaited<ReturnType<typeof startOpenApiProxy>>;
+  let ctx: TestContext;
+  let merchant: TestMerchant;
+  let receiver: Json;
+
+  const control = async (route: string, body: unknown) => {
+    const response = await fetch(`${ready.controlUrl}${route}`, { method: 'POST', body: JSON.stringify(body) });
+    expect(response.status, route).toBe(200);
+    return (await response.json()) as Json;
+  };
+  const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
+    ctx.app.inject({ method, url: `/api/v1${url}`, headers: merchant.headers, ...(payload ? { payload } : {}) });
+  const order = async (id: string) => (await call('GET', `/orders/${id}`)).json() as Json;
+  const until = async (id: string, status: string, drive = false) => {
+    for (let i = 0; i < 100; i++) {
+      await control('/control/idle', {});
+      if (drive) await ctx.app.services.orderSteps.runDuePass();
+      const current = await order(id);
+      if (current.status === status) return current;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`order ${id} is ${(await order(id)).status}, not ${status}`);
+  };
+  const payin = async (amountBrl: number) => {
+    const response = await call('POST', '/payin', { receiverId: receiver.id, amountBrl });
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json() as Json;
+  };
+  const txidOf = async (id: string) => (await ctx.database.db.selectFrom('orders').select('pix_txid').where('id', '=', id).executeTakeFirstOrThrow()).pix_txid!;
+  const events = async (id: string) =>
+    (await ctx.database.db.selectFrom('events').select(['event_type', 'payload']).orderBy('created_at').orderBy('id').execute()).filter((e) => e.payload.orderId === id).map((e) => e.event_type);
+
+  beforeAll(async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'psp-sim-'));
+    simulator = runTs('tools/psp-simulator/main.ts', [], { PSP_SIM_DIR: dir, PSP_SIM_PORT: '0', PSP_SIM_CONTROL_PORT: '0', PSP_SIM_SETTLE_DELAY_MS: '30' });
+    const [line] = (await once(createInterface({ input: simulator.stdout! }), 'line')) as [string];
+    ready = JSON.parse(line);
+    const pem = (file: string) => readFileSync(file, 'utf8');
+    const c = ready.certificates;
+    const pki = { caPem: pem(c.caPem), serverCertPem: pem(c.serverCertPem), serverKeyPem: pem(c.serverKeyPem), clientCertPem: pem(c.clientCertPem), clientKeyPem: pem(c.clientKeyPem) };
+    proxy = await startOpenApiProxy({ specPath: SPEC, upstream: ready.apiUrl, basePath: '/v2', pki, unchecked: ['/oauth/token'] });
+    const port = await freePort();
+    ctx = await createTestContext({
+      PIX_PROVIDER: 'api-pix',
+      PIX_API_BASE_URL: `${proxy.url}/v2`,
+      PIX_OAUTH_TOKEN_URL: `${proxy.url}/oauth/token`,
+      PIX_OUT_BASE_URL: ready.apiUrl,
+      PIX_CLIENT_ID: ready.clientId,
+      PIX_CLIENT_SECRET: ready.clientSecret,
+      PIX_CLIENT_CERT: c.clientCertPem,
+      PIX_CLIENT_KEY: c.clientKeyPem,
+      PIX_CA_CERT: c.caPem,
+      PIX_API_TIMEOUT_MS: '1000',
+      PIX_WEBHOOK_PUBLIC_URL: `http://127.0.0.1:${port}`,
+      PIX_WEBHOOK_TOKEN: TOKEN,
+      RECONCILIATION_GRACE_SECONDS: '0',
+    });
+    await ctx.app.listen({ port, host: '127.0.0.1' });
+    merchant = await ctx.createMerchant('Loja API Pix');
+    const created = await call('POST', '/receivers', { type: 'PJ', document: randomCnpj(), name: 'Padaria Souza Ltda', email: 'joana@example.com', walletAddress: WALLET });
+    expect(created.statusCode, created.body).toBe(201);
+    receiver = created.json();
+    await call('POST', `/sandbox/receivers/${receiver.id}/kyc`, { decision: 'APPROVE' });
+    // The worker's first reconciliation pass registers our callback (PUT /webhook/{chave}).
+    await ctx.app.services.reconciliation.runPass();
+  }, 60_000);
+
+  afterAll(async () => {
+    await ctx?.close();
+    await proxy?.close();
+    simulator?.kill('SIGTERM');
+  });
+
+  it('a PAYIN goes from its charge to COMPLETED, driven by the webhook; its code is the PSP’s dynamic BR Code', async () => {
+    const created = await payin(20);
+    const parsed = parsePix(created.pixPaymentCode) as Json;
+    expect(parsed.type).toBe('DYNAMIC');
+    expect(parsed.url).toMatch(/\/qr\/v2\//);
+    await control('/control/pay', { pixCopiaECola: created.pixPaymentCode });
+    await until(created.id, 'PAYMENT_RECEIVED');
+    await until(created.id, 'COMPLETED', true);
+  });
+
+  it('a charge names its payer (devedor) from the receiver: cnpj or cpf, with nome, valid against openapi.yaml', async () => {
+    const company = await payin(19);
+    const created = await call('POST', '/receivers', {
+      type: 'PF',
+      document: randomCpf(),
+      name: 'Joana Souza',
+      email: 'joana@example.com',
+      walletAddress: WALLET,
+      limits: { nightTransactionsEnabled: true }, // the suite runs on the real clock, maybe at night
+    });
+    const person = created.json() as Json;
+    await call('POST', `/sandbox/receivers/${person.id}/kyc`, { decision: 'APPROVE' });
+    const personal = await call('POST', '/payin', { receiverId: person.id, amountBrl: 18 });
+    expect(personal.statusCode, personal.body).toBe(201);
+    const sentFor = async (id: string) => {
+      const path = `/cob/${await txidOf(id)}`;
+      return proxy.requests.find((r) => r.method === 'PUT' && r.path === path)?.body;
+    };
+    expect((await sentFor(company.id))?.devedor).toEqual({ cnpj: receiver.document, nome: 'Padaria Souza Ltda' });
+    expect((await sentFor(personal.json().id))?.devedor).toEqual({ cpf: person.document, nome: 'Joana Souza' });
+    expect(proxy.violations).toEqual([]);
+  });
+
+  it('with the webhook lost, reconciliation (GET /pix) finds the payment', async () => {
+    const created = await payin(21);
+    await control('/control/faults', { webhook: ['lose'] });
+    await control('/control/pay', { txid: await txidOf(created.id) });
+    await control('/control/idle', {});
+    expect((await order(created.id)).status).toBe('AWAITING_PAYMENT');
+    expect((await ctx.app.services.reconciliation.runPass()).chargesApplied).toBe(1);
+    await until(created.id, 'COMPLETED', true);
+  });
+
+  it('a duplicated and an out-of-order notification are applied once', async () => {
+    const [a, b, c] = [await payin(22), await payin(23), await payin(24)];
+    await control('/control/faults', { webhook: ['duplicate', 'reorder'] });
+    await control('/control/pay', { txid: await txidOf(a.id) }); // sent twice
+    await control('/control/pay', { txid: await txidOf(b.id) }); // held back...
+    await control('/control/pay', { txid: await txidOf(c.id) }); // ...and sent after this one
+    for (const o of [a, b, c]) {
+      await until(o.id, 'PAYMENT_RECEIVED');
+      expect(await events(o.id)).toEqual(['order.payment_received']);
+    }
+  });
+
+  it('a PAYIN refund reaches REFUNDED, and a refund NAO_REALIZADO (devolucoes as one object) FAILED', async () => {
+    const refunded = await payin(25);
+    await control('/control/pay', { txid: await txidOf(refunded.id), valor: '5.00' });
+    await until(refunded.id, 'REFUNDING');
+    await until(refunded.id, 'REFUNDED', true);
+
+    const refused = await payin(26);
+    await control('/control/faults', { refunds: [{ status: 'NAO_REALIZADO', motivo: 'Conta do pagador encerrada' }], devolucoesAsObject: true });
+    await control('/control/pay', { txid: await txidOf(refused.id), valor: '6.00' });
+    const failed = await until(refused.id, 'FAILED', true);
+    expect(failed.failureReason).not.toContain('encerrada'); // the PSP's words stay with the PSP
+    await control('/control/faults', { devolucoesAsObject: false });
+  });
+
+  it('5xx and timeouts of the PSP are retried with backoff', async () => {
+    await control('/control/faults', { http: [{ pathPrefix: '/v2/cob', status: 503 }, { pathPrefix: '/v2/cob', delayMs: 1500 }] });
+    const created = await payin(27);
+    expect(parsePix(created.pixPaymentCode)).toMatchObject({ type: 'DYNAMIC' });
+  });
+
+  it('a PAYOUT reaches COMPLETED through the PIX-out adapter (Efí API)', async () => {
+    const response = await call('POST', '/payout', { receiverId: receiver.id, amountCrypto: 1, sourceToken: 'USDC' });
+    expect(response.statusCode, response.body).toBe(201);
+    const created = response.json() as Json;
+    await call('POST', `/sandbox/orders/${created.id}/deposit`, {});
+    await until(created.id, 'PIX_SENT_UNCONFIRMED', true);
+    await until(created.id, 'COMPLETED');
+    expect(await events(created.id)).toContain('order.completed');
+  });
+
+  it('a PAYOUT the PSP refuses at once (Efí: above R$ 20.00) fails, in our words, and is not retried', async () => {
+    // 5 USDC × 5.40 = 27.00 BRL, 26.86 net: above the simulator's (Efí sandbox's) immediate-refusal limit.
+    const response = await call('POST', '/payout', { receiverId: receiver.id, amountCrypto: 5, sourceToken: 'USDC' });
+    expect(response.statusCode, response.body).toBe(201);
+    const created = response.json() as Json;
+    await call('POST', `/sandbox/orders/${created.id}/deposit`, {});
+    const failed = await until(created.id, 'FAILED', true);
+    expect(failed.failureReason).toBe('PIX payout refused by the payment provider');
+    expect(JSON.stringify(failed)).not.toMatch(/limite|sandbox|recusado/i); // the PSP's words stay with the PSP
+    const emitted = await events(created.id);
+    expect(emitted.filter((name) => name === 'order.failed')).toHaveLength(1);
+    expect(emitted).not.toContain('order.pix_sending');
+    const row = await ctx.database.db.selectFrom('orders').select(['next_step_at', 'step_attempts']).where('id', '=', created.id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ next_step_at: null, step_attempts: 0 }); // one refusal, no backoff
+  });
+
+  it('the proxy saw every call valid against openapi.yaml', () => {
+    expect(proxy.violations).toEqual([]);
+    expect(proxy.checked.requests).toBeGreaterThan(10);
+    expect(proxy.violations).toEqual([]);
+  });
+});

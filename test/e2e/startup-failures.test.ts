@@ -1,0 +1,115 @@
+/**
+ * Issue 15, operations: the start-up failures an operator meets print one line naming the fix,
+ * no stack trace; the port is bound before the database is opened, migrated and seeded, so a
+ * port in use is reported before any of that happens.
+ */
+import { once } from 'node:events';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenEarly } from '../../src/http/early-server.ts';
+import { explainStartupFailure } from '../../src/startup-failure.ts';
+import { testDriver } from '../helpers/database.ts';
+import { freePort, runTsToEnd, startService } from '../helpers/processes.ts';
+
+const settings = { host: '127.0.0.1', port: 3000, databaseUrl: 'postgresql://app:pw@db.internal:5433/exchange', dataDir: '/data' };
+
+describe('explainStartupFailure', () => {
+  it('names the fix of each known failure, found anywhere in the cause chain, and never the password', () => {
+    const coded = (code: string, message = code) => Object.assign(new Error(message), { code });
+    expect(explainStartupFailure(coded('EADDRINUSE'), settings)).toMatch(/^port 3000 on 127\.0\.0\.1 is already in use: .*set PORT/);
+    const missing = new Error('migration (unknown) failed', { cause: coded('3D000', 'database "exchange" does not exist') });
+    expect(explainStartupFailure(missing, settings)).toBe('database "exchange" does not exist on db.internal:5433: create it (createdb -h db.internal exchange) or fix DATABASE_URL');
+    const refused = Object.assign(new AggregateError([coded('ECONNREFUSED')], ''), { code: 'ECONNREFUSED' });
+    expect(explainStartupFailure(refused, settings)).toBe('cannot reach PostgreSQL at db.internal:5433 (ECONNREFUSED): start it, or fix DATABASE_URL');
+    expect(explainStartupFailure(new Error('x', { cause: new AggregateError([coded('ETIMEDOUT')]) }), settings)).toMatch(/ETIMEDOUT/);
+    expect(explainStartupFailure(coded('28P01'), settings)).toMatch(/refused the credentials/);
+    expect(explainStartupFailure(coded('EMBEDDED_DATABASE_LOCKED', 'the embedded database in /data is in use by process 7; stop it first'), settings)).toMatch(/in use by process 7/);
+    for (const known of ['EADDRINUSE', '3D000', 'ECONNREFUSED', '28P01']) expect(explainStartupFailure(coded(known), settings)).not.toMatch(/pw/);
+    expect(explainStartupFailure(new TypeError('undefined is not a function'), settings)).toBeUndefined();
+  });
+});
+
+describe('the early server', () => {
+  it('answers 503 SERVICE_UNAVAILABLE with the Error object until opened, then the app answers', async () => {
+    const early = await listenEarly('127.0.0.1', 0);
+    const { port } = early.server.address() as { port: number };
+    try {
+      const starting = await fetch(`http://127.0.0.1:${port}/api/v1/merchant`);
+      expect(starting.status).toBe(503);
+      expect(starting.headers.get('retry-after')).toBe('1');
+      const body = (await starting.json()) as { error: string; requestId: string };
+      expect(body.error).toBe('SERVICE_UNAVAILABLE');
+      expect(body.requestId).toBe(starting.headers.get('x-request-id'));
+      early.lend((_request, response) => response.end('app'));
+      expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(503);
+      early.open();
+      expect(await (await fetch(`http://127.0.0.1:${port}/`)).text()).toBe('app');
+    } finally {
+      await early.close();
+    }
+  });
+});
+
+describe('npm start: known start-up failures', () => {
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'exchange-startup-'));
+  });
+  afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+  const start = (env: Record<string, string>) => runTsToEnd('src/main.ts', [], { DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env });
+  const expectOneLine = (result: { code: number | null; stderr: string }, pattern: RegExp) => {
+    expect(result.code).toBe(1);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines, result.stderr).toHaveLength(1);
+    expect(lines[0]).toMatch(pattern);
+  };
+
+  it('a port in use: one line, before the embedded database is created, migrated or seeded', async () => {
+    const holder = createServer().listen(0, '127.0.0.1');
+    await once(holder, 'listening');
+    const { port } = holder.address() as { port: number };
+    try {
+      const result = await start({ PORT: String(port) });
+      expectOneLine(result, new RegExp(`^fatal: port ${port} on 127\\.0\\.0\\.1 is already in use: .*set PORT`));
+      expect(await readdir(dataDir)).toEqual([]);
+    } finally {
+      holder.close();
+    }
+  });
+
+  it('PostgreSQL unreachable: one line naming DATABASE_URL', async () => {
+    const result = await start({ PORT: String(await freePort()), DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/exchange' });
+    expectOneLine(result, /^fatal: cannot reach PostgreSQL at 127\.0\.0\.1:1 \(ECONNREFUSED\): start it, or fix DATABASE_URL$/);
+  });
+
+  it.runIf(testDriver() === 'postgres')('a database that does not exist: one line saying how to create it', async () => {
+    const result = await start({ PORT: String(await freePort()), DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/no_such_database_c_contract' });
+    expectOneLine(result, /^fatal: database "no_such_database_c_contract" does not exist on 127\.0\.0\.1:5432: create it \(createdb /);
+  });
+
+  it('the embedded database locked by a running process: one line naming the process', async () => {
+    const locked = await mkdtemp(path.join(os.tmpdir(), 'exchange-locked-'));
+    try {
+      await writeFile(path.join(locked, 'pglite.lock'), String(process.pid));
+      const result = await runTsToEnd('src/main.ts', [], { DATA_DIR: locked, LOG_LEVEL: 'warn', PORT: String(await freePort()) });
+      expectOneLine(result, new RegExp(`^fatal: the embedded database in .* is in use by process ${process.pid}; stop it first`));
+    } finally {
+      await rm(locked, { recursive: true, force: true });
+    }
+  });
+
+  it('a good start still serves once ready', { timeout: 90_000 }, async () => {
+    const service = await startService(await mkdtemp(path.join(os.tmpdir(), 'exchange-started-')));
+    try {
+      expect((await fetch(`${service.base}/healthz`)).status).toBe(200);
+      expect((await fetch(`${service.base}/api/v1/merchant`)).status).toBe(401);
+    } finally {
+      expect(await service.stop()).toBe(0);
+      await rm(service.dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,77 @@
+/**
+ * The simulator's state, kept in one JSON file written after every change (write to a temporary
+ * file, then rename, so a crash leaves the old or the new state, never half of one).
+ */
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+
+export interface Refund {
+  id: string;
+  rtrId: string;
+  valor: string;
+  descricao?: string;
+  status: 'EM_PROCESSAMENTO' | 'DEVOLVIDO' | 'NAO_REALIZADO';
+  motivo?: string;
+  solicitacao: string;
+  liquidacao?: string;
+}
+
+export interface ReceivedPix {
+  endToEndId: string;
+  txid: string;
+  valor: string;
+  chave: string;
+  horario: string;
+  devolucoes: Refund[];
+}
+
+export interface Charge {
+  txid: string;
+  criacao: string;
+  expiracao: number;
+  valor: string;
+  chave: string;
+  devedor?: Record<string, string>;
+  solicitacaoPagador?: string;
+  status: 'ATIVA' | 'CONCLUIDA';
+  locId: number;
+  location: string;
+  pixCopiaECola: string;
+  /** endToEndId of the PIX that paid it. */
+  paidBy?: string;
+}
+
+/** Efí's PIX sent (`PUT /v3/gn/pix/{idEnvio}`). */
+export interface SentPix {
+  idEnvio: string;
+  e2eId: string;
+  valor: string;
+  chave: string;
+  favorecido: string;
+  solicitacao: string;
+  status: 'EM_PROCESSAMENTO' | 'REALIZADO' | 'NAO_REALIZADO';
+  motivo?: string;
+}
+
+export interface State {
+  charges: Record<string, Charge>;
+  pix: Record<string, ReceivedPix>;
+  sent: Record<string, SentPix>;
+  /** Key → callback URL (`PUT /webhook/{chave}`). */
+  webhooks: Record<string, string>;
+  nextLocId: number;
+}
+
+export function openStore(file: string) {
+  const state: State = existsSync(file)
+    ? (JSON.parse(readFileSync(file, 'utf8')) as State)
+    : { charges: {}, pix: {}, sent: {}, webhooks: {}, nextLocId: 1 };
+  return {
+    state,
+    save() {
+      writeFileSync(`${file}.tmp`, JSON.stringify(state));
+      renameSync(`${file}.tmp`, file);
+    },
+  };
+}
+
+export type Store = ReturnType<typeof openStore>;

@@ -59,6 +59,7 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
     eventTypes: ['order.completed', 'order.failed', 'order.refunded'],
   },
   updateWebhookEndpoint: { enabled: false },
+  recoverWebhookEndpoint: { since: '2026-11-22T03:00:00.000Z' },
   signReceiverTransaction: { transaction: WIRE_TRANSACTION },
   signAndSendReceiverTransaction: { transaction: WIRE_TRANSACTION },
   signMerchantTransaction: { transaction: WIRE_TRANSACTION },

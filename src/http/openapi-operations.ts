@@ -44,6 +44,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'DELETE /webhook/endpoints/{id}': 'deleteWebhookEndpoint',
   'POST /webhook/endpoints/{id}/rotate-secret': 'rotateWebhookEndpointSecret',
   'POST /webhook/endpoints/{id}/test': 'testWebhookEndpoint',
+  'POST /webhook/endpoints/{id}/recover': 'recoverWebhookEndpoint',
   'GET /webhook/deliveries': 'listWebhookDeliveries',
   'GET /webhook/deliveries/{id}': 'getWebhookDelivery',
   'POST /webhook/deliveries/{id}/redeliver': 'redeliverWebhookDelivery',

@@ -1,5 +1,7 @@
 import { Type } from 'typebox';
+import { invalidField } from '../../errors.ts';
 import { merchantIdOf } from '../../http/auth.ts';
+import { DEFAULT_PAGE_SIZE } from '../../http/pagination.ts';
 import { AUTHENTICATED_ERRORS, BODY_ERRORS, errorResponses } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
 import { adminActor } from '../audit/actors.ts';
@@ -16,6 +18,13 @@ import {
 import type { LedgerService } from './service.ts';
 
 const tags = ['Ledger'];
+
+/** `limit`, or its deprecated alias `pageSize` (schemas.ts); the two disagreeing is ambiguous. */
+function pageOf<Q extends { page: number; limit?: number; pageSize?: number }>(query: Q) {
+  const { limit, pageSize, ...rest } = query;
+  if (limit !== undefined && pageSize !== undefined && limit !== pageSize) throw invalidField('querystring.pageSize', 'is a deprecated alias of limit and differs from it');
+  return { ...rest, pageSize: limit ?? pageSize ?? DEFAULT_PAGE_SIZE };
+}
 const RunResult = Type.Object({ settlements: Type.Array(SettlementSchema) });
 
 export function registerLedgerRoutes(app: App, ledger: LedgerService): void {
@@ -41,7 +50,7 @@ export function registerLedgerRoutes(app: App, ledger: LedgerService): void {
         response: { 200: Type.Object({ settlements: Type.Array(SettlementSchema), pagination: PaginationSchema }), ...errorResponses(...AUTHENTICATED_ERRORS, 400) },
       },
     },
-    async (request) => ledger.listSettlements(merchantIdOf(request), request.query),
+    async (request) => ledger.listSettlements(merchantIdOf(request), pageOf(request.query)),
   );
 
   app.get(
@@ -54,7 +63,7 @@ export function registerLedgerRoutes(app: App, ledger: LedgerService): void {
         response: { 200: Type.Object({ entries: Type.Array(EntrySchema), pagination: PaginationSchema }), ...errorResponses(...AUTHENTICATED_ERRORS, 400) },
       },
     },
-    async (request) => ledger.listEntries(merchantIdOf(request), request.query),
+    async (request) => ledger.listEntries(merchantIdOf(request), pageOf(request.query)),
   );
 }
 

@@ -1,10 +1,19 @@
 import { Type } from 'typebox';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PageQuery } from '../../http/pagination.ts';
 import { StrictObject, Timestamp, Uuid } from '../../http/schemas.ts';
 
-/** `page` (default 1) and `pageSize` (default 20, at most 100; more is 400): DESIGN.md §4. */
+/**
+ * `page` and `limit` like every other list (http/pagination.ts). `pageSize`, the name these two
+ * lists had first, stays as a deprecated alias so no client breaks; the answer's Pagination
+ * object keeps `pageSize`, as the spec names it. Neither has a schema default: the service must
+ * see which one the client sent (ledgerPageSize).
+ */
 const PageSizeQuery = {
-  page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
-  pageSize: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Records per page, at most 100' }),
+  page: PageQuery.page,
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, description: `Records per page, at most ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})` })),
+  pageSize: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, deprecated: true, description: 'Deprecated alias of `limit`; sending both with different values is 400' }),
+  ),
 };
 
 export const SettlementListQuery = StrictObject(PageSizeQuery);

@@ -25,7 +25,7 @@ describe('entries', () => {
     const payout = (await call('POST', '/payout', merchant, { receiverId, amountCrypto: 10, sourceToken: 'USDC' })).json();
     await call('POST', `/sandbox/orders/${payout.id}/deposit`, merchant, {});
     await drive();
-    const entries = (await call('GET', '/ledger/entries?pageSize=100', merchant)).json();
+    const entries = (await call('GET', '/ledger/entries?limit=100', merchant)).json();
     const kinds = entries.entries.map((e: Json) => `${e.referenceId === payin.id ? 'payin' : 'payout'}:${e.kind}`).sort();
     expect(kinds).toEqual(['payin:PAYIN_COMPLETED', 'payin:PAYIN_PIX_RECEIVED', 'payout:PAYOUT_COMPLETED', 'payout:PAYOUT_DEPOSIT_RECEIVED']);
     const payoutDone = entries.entries.find((e: Json) => e.kind === 'PAYOUT_COMPLETED');

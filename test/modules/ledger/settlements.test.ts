@@ -65,7 +65,7 @@ describe('settlements', () => {
       await call('POST', '/sandbox/settlements/run', merchant, {});
     }
     clock.set(NOON_SP);
-    const page2 = (await call('GET', '/ledger/settlements?page=2&pageSize=2', merchant)).json();
+    const page2 = (await call('GET', '/ledger/settlements?page=2&limit=2', merchant)).json();
     expect(page2.pagination).toEqual({ page: 2, pageSize: 2, total: 3, totalPages: 2 });
     expect(page2.settlements).toHaveLength(1);
     expect(page2.settlements[0].amountBrl).toBe(0.1);

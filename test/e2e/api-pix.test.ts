@@ -16,7 +16,7 @@ import { startOpenApiProxy } from '../helpers/openapi-proxy.ts';
 import { freePort, runTs } from '../helpers/processes.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-const SPEC = path.resolve(import.meta.dirname, '../../../shared/vendor/bacen-pix-api/openapi.yaml');
+const SPEC = path.resolve(import.meta.dirname, '../../vendor/bacen-pix-api/openapi.yaml');
 const WALLET = '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T';
 const TOKEN = 'e2e-webhook-token-0123456789abcdefghij';
 

@@ -180,6 +180,7 @@ export function registerWebhookRoutes(app: App, webhooks: WebhooksService): void
   app.post(
     '/webhook/endpoints/:id/recover',
     {
+      config: { idempotent: true },
       schema: {
         tags,
         summary: 'Re-queue the failed deliveries of an endpoint since a time',

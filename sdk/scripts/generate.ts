@@ -1,6 +1,6 @@
 /**
  * Generates `sdk/src/generated/openapi.ts` from the service's contract, `docs/openapi.json`
- * (`npm run sdk:generate` after `npm run openapi`). Programmatic rather than the CLI so the
+ * (`npm run sdk:generate`; `npm run openapi` runs it after writing the document). Programmatic rather than the CLI so the
  * options live in one place, shared with the staleness test (test/sdk/generated.test.ts), and
  * the root's redocly.yaml (lint rules) is not read as generator configuration.
  */

@@ -96,6 +96,25 @@ export default {
       from: { path: '^src/modules/wallets/keys\\.ts$' },
       to: { path: '^src/config' },
     },
+    {
+      name: 'sdk-stands-alone',
+      comment: 'The SDK is a client of the API, not of our code: it knows the service only through docs/openapi.json.',
+      severity: 'error',
+      from: { path: '^sdk/' },
+      to: { path: ['^src/', '^test/', '^scripts/', '^tools/'] },
+    },
+    {
+      name: 'service-imports-no-sdk',
+      severity: 'error',
+      from: { path: own },
+      to: { path: '^sdk/' },
+    },
+    {
+      name: 'no-sdk-cycles',
+      severity: 'error',
+      from: { path: '^sdk/' },
+      to: { circular: true },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -124,6 +124,8 @@ export function createSandboxPixProvider(deps: { db: Db; clock: Clock; settings:
         throw new PixSandboxRefusedError('expiresInSeconds must be a positive integer');
       }
       const amount = brlAmount(amountBrl);
+      // API Pix `valor.original`: \d{1,10}\.\d{2}.
+      if (amount.length > 13) throw new PixSandboxRefusedError('a charge amount has at most 10 integer digits');
       // Insert first: a new txid (every order's) costs one statement; a repeated one finds its charge after.
       const now = clock.now();
       const location = newLocation(settings.locationBase);

@@ -457,6 +457,48 @@ describe('sendPix and payout settlement', () => {
   });
 });
 
+describe('failures armed ahead (armFailure)', () => {
+  it('PAYOUT: the payout sent later under the armed idempotency key settles FAILED with the reason; others CONFIRMED; once', async () => {
+    const key = `order-${newTxid()}`;
+    await psp.armFailure('PAYOUT', key, 'first reason');
+    await psp.armFailure('PAYOUT', key, 'key not found'); // re-arming replaces the reason
+    const send = (idempotencyKey: string) =>
+      psp.sendPix({ idempotencyKey, pixKey: 'fulano@example.com', pixKeyType: 'EMAIL', amountBrl: '5.00', recipientName: null, description: 'x' });
+    const armed = await send(key);
+    const other = await send(`order-${newTxid()}`);
+    const settled = await psp.settlePayouts();
+    expect(settled.find((n) => n.providerTransactionId === armed.providerTransactionId)).toEqual({
+      kind: 'payout_settled',
+      providerTransactionId: armed.providerTransactionId,
+      status: 'FAILED',
+      reason: 'key not found',
+    });
+    expect(settled.find((n) => n.providerTransactionId === other.providerTransactionId)).toMatchObject({ status: 'CONFIRMED' });
+    expect(await psp.getPayout(armed.providerTransactionId)).toEqual({ status: 'FAILED', reason: 'key not found' });
+    expect(await handle.db.selectFrom('sandbox_pix_armed_failures').selectAll().where('key', '=', key).execute()).toEqual([]);
+  });
+
+  it('REFUND: the refund of the PIX that paid the armed charge settles NAO_REALIZADO; other refunds DEVOLVIDO', async () => {
+    const txid = newTxid();
+    await psp.armFailure('REFUND', txid, 'payer account closed');
+    await psp.createCharge({ txid, amountBrl: '7.00', expiresInSeconds: 900 });
+    const paid = await psp.simulateChargePayment(txid);
+    const other = await paidCharge('8.00');
+    await psp.refund({ endToEndId: paid.endToEndId, refundId: 'armedRefund1', amountBrl: '7.00', description: 'x' });
+    await psp.refund({ endToEndId: other.endToEndId, refundId: 'plainRefund1', amountBrl: '8.00', description: 'x' });
+    const settled = await psp.settleRefunds();
+    expect(settled.find((n) => n.refundId === 'armedRefund1')).toEqual({
+      kind: 'refund_settled',
+      endToEndId: paid.endToEndId,
+      refundId: 'armedRefund1',
+      status: 'NAO_REALIZADO',
+      reason: 'payer account closed',
+    });
+    expect(settled.find((n) => n.refundId === 'plainRefund1')).toMatchObject({ status: 'DEVOLVIDO' });
+    expect(await psp.getRefund(paid.endToEndId, 'armedRefund1')).toEqual({ status: 'NAO_REALIZADO', reason: 'payer account closed' });
+  });
+});
+
 describe('persistence', () => {
   it('a new instance over the same database sees every charge, payment, refund and payout', async () => {
     const txid = newTxid();

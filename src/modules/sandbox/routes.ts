@@ -97,7 +97,8 @@ export function registerSandboxRoutes(app: App, services: { receivers: Receivers
         tags,
         summary: 'Make one step of an order fail',
         description:
-          'CHAIN_TRANSFER (PAYIN, before or while converting): the token transfer fails, so the PIX is refunded. PIX_PAYOUT (PAYOUT in PIX_SENT_UNCONFIRMED): the receiving bank refuses the PIX. PIX_REFUND (PAYIN in REFUNDING): the refund fails and the order needs an operator.',
+          'CHAIN_TRANSFER (PAYIN, before or while converting): the token transfer fails, so the PIX is refunded. PIX_PAYOUT (PAYOUT in PIX_SENT_UNCONFIRMED): the receiving bank refuses the PIX. PIX_REFUND (PAYIN in REFUNDING): the refund fails and the order needs an operator. ' +
+          'PIX_PAYOUT and PIX_REFUND act on an order that is in that status now, which the worker leaves within milliseconds: to produce them reliably, arm them ahead with POST /sandbox/orders/{id}/failure-injections.',
         body: StrictObject({
           step: Type.Enum(['CHAIN_TRANSFER', 'PIX_PAYOUT', 'PIX_REFUND']),
           reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),

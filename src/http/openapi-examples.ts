@@ -48,6 +48,7 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
   sandboxPayPixCharge: {},
   sandboxMakeDeposit: {},
   sandboxFailOrderStep: { step: 'PIX_PAYOUT', reason: 'recipient account closed' },
+  sandboxArmOrderFailure: { step: 'PIX_REFUND', reason: 'payer account closed' },
   sandboxRunSettlement: {},
   replaceFeeTiers: [
     { minVolumeBrl: 0, maxVolumeBrl: 100000, merchantFeePercentage: 0.01 },

@@ -60,6 +60,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /sandbox/orders/{id}/pix-payment': 'sandboxPayPixCharge',
   'POST /sandbox/orders/{id}/deposit': 'sandboxMakeDeposit',
   'POST /sandbox/orders/{id}/fail': 'sandboxFailOrderStep',
+  'POST /sandbox/orders/{id}/failure-injections': 'sandboxArmOrderFailure',
   'POST /sandbox/settlements/run': 'sandboxRunSettlement',
   'POST /sandbox/wallet/airdrop': 'sandboxAirdrop',
   'GET /sandbox/wallet/balances/{address}': 'sandboxGetBalance',

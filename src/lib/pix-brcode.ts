@@ -4,8 +4,9 @@
  * (2 digits, of the value) + value`; fields 26 (merchant account) and 62 (additional data) hold
  * sub-fields in the same format; the last field is 63, the CRC over everything before its value.
  *
- * Only the writer of static codes lives here, because that is what the sandbox PSP answers
- * charges with; tests read codes back with pix-utils, an independent implementation.
+ * Writers only: the sandbox PSP answers API Pix charges (`cob`) with dynamic codes, as real PSPs
+ * do (docs/ARCHITECTURE.md, PIX provider); static codes remain for keys without a charge. Tests
+ * read every code back with pix-utils, an independent implementation.
  *
  * Everything we write is printable ASCII, so a field's length is its number of characters.
  */
@@ -125,5 +126,38 @@ export function buildStaticPixCode(input: StaticPixInput): string {
       (amount === undefined ? '' : tlv('54', amountText(amount))) +
       merchantFields(merchantName, merchantCity) +
       tlv('62', tlv('05', txid)),
+  );
+}
+
+/** API Pix `PayloadLocation.location`: at most 77 characters, without the scheme. */
+const MAX_LOCATION_LENGTH = 77;
+
+export interface DynamicPixInput {
+  /** The payload's location without `https://` (API Pix `loc.location`), e.g. `pix.example.com/qr/v2/<token>`. */
+  location: string;
+  merchantName: string;
+  merchantCity: string;
+}
+
+/**
+ * A dynamic code (manual: "QR Code dinâmico"), the kind a PSP answers `PUT /cob/{txid}` with:
+ * 01 = `12` (single use), 26/25 = the location the payer's bank fetches the charge's JWS from
+ * (txid, amount, key, expiry), no key and no amount in the code itself, and 62/05 = `***` (the
+ * txid of a dynamic code lives in its payload). Shape of API Pix 2.9.0's own example.
+ */
+export function buildDynamicPixCode(input: DynamicPixInput): string {
+  const { location, merchantName, merchantCity } = input;
+  if (/^https?:\/\//i.test(location)) throw new RangeError('location is written without its scheme (https:// is implied)');
+  if (!/^[\x21-\x7E]+$/.test(location) || location.length > MAX_LOCATION_LENGTH) {
+    throw new RangeError(`location must be 1..${MAX_LOCATION_LENGTH} printable ASCII characters without spaces`);
+  }
+  return withCrc(
+    tlv('00', '01') +
+      tlv('01', '12') + // point of initiation: single use
+      // 26: 18 characters of GUI + 4 + a location of at most 77 stay within the field's 99.
+      tlv('26', tlv('00', PIX_GUI) + tlv('25', location)) +
+      MCC_AND_CURRENCY +
+      merchantFields(merchantName, merchantCity) +
+      tlv('62', tlv('05', NO_TXID)),
   );
 }

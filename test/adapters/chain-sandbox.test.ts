@@ -114,6 +114,17 @@ describe('transferToken and getTransferStatus', () => {
     expect(await chain.getTransferStatus(retried.txHash)).toEqual({ status: 'CONFIRMED' });
   });
 
+  it('fails the transfer armed for its idempotency key (an order), not another transfer to the same destination', async () => {
+    const destination = await wallet();
+    const orderKey = newId();
+    await chain.failTransferWithKey(orderKey, 'account frozen');
+    const sameWallet = await chain.transferToken({ idempotencyKey: newId(), token: 'USDC', amount: '1', destination });
+    expect(await chain.getTransferStatus(sameWallet.txHash)).toEqual({ status: 'CONFIRMED' });
+    const armed = await chain.transferToken({ idempotencyKey: orderKey, token: 'USDC', amount: '2', destination });
+    expect(await chain.getTransferStatus(armed.txHash)).toEqual({ status: 'FAILED', error: 'account frozen' });
+    await expect(chain.failTransferWithKey('', 'x')).rejects.toThrow(ChainSandboxRefusedError);
+  });
+
   it('markTransferFailed turns a sent transfer FAILED; unknown hashes are not found', async () => {
     const sent = await chain.transferToken({ idempotencyKey: newId(), token: 'USDC', amount: '3', destination: await wallet() });
     await chain.markTransferFailed(sent.txHash, 'dropped');

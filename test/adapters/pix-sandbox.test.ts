@@ -5,7 +5,8 @@
  * settlement reported once, and state that outlives the adapter instance.
  */
 import fc from 'fast-check';
-import { createStaticPix, hasError, parsePix } from 'pix-utils';
+import { decodeJwt, decodeProtectedHeader } from 'jose';
+import { createDynamicPix, hasError, parsePix } from 'pix-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   END_TO_END_ID_PATTERN,
@@ -154,7 +155,7 @@ describe('configuration the sandbox PSP reads', () => {
 });
 
 describe('createCharge', () => {
-  it('answers a static BR Code that pix-utils reads with exactly the amount, and a valid CRC', async () => {
+  it('answers a dynamic BR Code that pix-utils reads; its location serves the full txid and exactly the amount', async () => {
     await fc.assert(
       fc.asyncProperty(amountArb, fc.integer({ min: 26, max: 35 }), async (amountBrl, length) => {
         const txid = newTxid(length);
@@ -163,26 +164,24 @@ describe('createCharge', () => {
         expect(charge.amountBrl).toBe(amountBrl);
         expect(charge.expiresAt.getTime()).toBe(now.getTime() + 600_000);
 
-        const reference = parsePix(charge.pixCopiaECola);
-        if (hasError(reference)) throw new Error(`pix-utils: ${reference.message}`);
-        if (reference.type !== 'STATIC') throw new Error(`expected a static code, got ${reference.type}`);
-        expect(reference.transactionAmount?.toFixed(2)).toBe(amountBrl);
-        expect(reference.pixKey).toBe(settings.receivingKey);
-        expect(reference.txid).toBe(txid.slice(0, 25));
-        expect(reference.merchantName).toBe('CRYPTO BRL EXCHANGE');
-        expect(reference.merchantCity).toBe('SAO PAULO');
-
-        // pix-utils' builder writes the same fields in the same order: equal bytes pin field 54's
-        // text (exactly the order's "x.yy") and the CRC as well.
-        const expected = createStaticPix({
-          pixKey: settings.receivingKey,
-          transactionAmount: Number(amountBrl),
-          merchantName: 'CRYPTO BRL EXCHANGE',
-          merchantCity: 'SAO PAULO',
-          txid: txid.slice(0, 25),
-        });
+        const code = parsePix(charge.pixCopiaECola);
+        if (hasError(code)) throw new Error(`pix-utils: ${code.message}`);
+        if (code.type !== 'DYNAMIC') throw new Error(`expected a dynamic code, got ${code.type}`);
+        expect(charge.pixCopiaECola.startsWith('000201010212')).toBe(true); // 01 = 12: single use (pix-utils does not report it)
+        expect(code.url).toMatch(/^pix-sandbox\.invalid\/qr\/v2\/[0-9a-f]{32}$/);
+        expect(code.merchantName).toBe('CRYPTO BRL EXCHANGE');
+        expect(code.merchantCity).toBe('SAO PAULO');
+        // pix-utils' builder writes the same fields in the same order: equal bytes pin 01 = 12,
+        // 26/25, 62/05 = *** and the CRC.
+        const expected = createDynamicPix({ url: code.url, merchantName: 'CRYPTO BRL EXCHANGE', merchantCity: 'SAO PAULO', oneTime: true });
         if (hasError(expected)) throw new Error(`pix-utils: ${expected.message}`);
         expect(charge.pixCopiaECola).toBe(expected.toBRCode());
+
+        // The round trip of the reference: code → location → payload → the same txid and amount.
+        const served = await psp.payloadAt(code.url);
+        expect(served?.payload).toMatchObject({ txid, status: 'ATIVA', valor: { original: amountBrl }, chave: settings.receivingKey, calendario: { expiracao: 600 } });
+        expect(decodeJwt(served!.jws)).toEqual(served!.payload);
+        expect(decodeProtectedHeader(served!.jws)).toMatchObject({ alg: 'ES256', typ: 'JWS' });
       }),
       { numRuns: 60 },
     );
@@ -195,12 +194,16 @@ describe('createCharge', () => {
       settings: { ...settings, merchantName: 'Câmbio de Criptomoedas do Brasil Ltda', merchantCity: 'São José dos Campos' },
     });
     const charge = await other.createCharge({ txid: newTxid(), amountBrl: '1.00', expiresInSeconds: 60 });
-    const reference = parsePix(charge.pixCopiaECola);
-    if (hasError(reference)) throw new Error(reference.message);
-    if (reference.type !== 'STATIC') throw new Error(`expected a static code, got ${reference.type}`);
+    const code = parsePix(charge.pixCopiaECola);
+    if (hasError(code)) throw new Error(code.message);
+    if (code.type !== 'DYNAMIC') throw new Error(`expected a dynamic code, got ${code.type}`);
     // pix-utils returns fields 59 and 60 exactly as written.
-    expect(reference.merchantName).toBe('CAMBIO DE CRIPTOMOEDAS DO');
-    expect(reference.merchantCity).toBe('SAO JOSE DOS CA');
+    expect(code.merchantName).toBe('CAMBIO DE CRIPTOMOEDAS DO');
+    expect(code.merchantCity).toBe('SAO JOSE DOS CA');
+  });
+
+  it('serves nothing at an unknown location', async () => {
+    expect(await psp.payloadAt('pix-sandbox.invalid/qr/v2/00000000000000000000000000000000')).toBeNull();
   });
 
   it('is idempotent per txid: the same amount answers the same charge, another amount is refused', async () => {
@@ -218,10 +221,16 @@ describe('createCharge', () => {
     }
   });
 
-  it('keeps the 25-character reference unique: a txid with the same first 25 characters is refused', async () => {
+  it('names every charge by its whole txid: two txids sharing their first 25 characters are two charges', async () => {
     const prefix = newTxid(26).slice(0, 25);
-    await psp.createCharge({ txid: `${prefix}A`, amountBrl: '3.00', expiresInSeconds: 60 });
-    await expect(psp.createCharge({ txid: `${prefix}B`, amountBrl: '3.00', expiresInSeconds: 60 })).rejects.toThrow(/first 25 characters/);
+    const a = await psp.createCharge({ txid: `${prefix}A`, amountBrl: '3.00', expiresInSeconds: 60 });
+    const b = await psp.createCharge({ txid: `${prefix}B`, amountBrl: '4.00', expiresInSeconds: 60 });
+    const txidAt = async (code: string) => {
+      const parsed = parsePix(code);
+      if (hasError(parsed) || parsed.type !== 'DYNAMIC') throw new Error('expected a dynamic code');
+      return (await psp.payloadAt(parsed.url))?.payload.txid;
+    };
+    expect([await txidAt(a.pixCopiaECola), await txidAt(b.pixCopiaECola)]).toEqual([`${prefix}A`, `${prefix}B`]);
   });
 
   it('refuses malformed input', async () => {
@@ -233,7 +242,7 @@ describe('createCharge', () => {
       { ...base, amountBrl: '1.001' },
       { ...base, amountBrl: '-1.00' },
       { ...base, amountBrl: '1e3' },
-      { ...base, amountBrl: '12345678901.00' }, // 14 characters: more than field 54 holds
+      { ...base, amountBrl: '12345678901.00' }, // 11 integer digits: more than API Pix's valor holds
       { ...base, expiresInSeconds: 0 },
     ]) {
       await expect(psp.createCharge(input), JSON.stringify(input)).rejects.toThrow(PixSandboxRefusedError);
@@ -445,6 +454,48 @@ describe('sendPix and payout settlement', () => {
       }),
     ).rejects.toThrow('handler failed');
     expect((await psp.settlePayouts()).map((n) => n.providerTransactionId)).toEqual([payout.providerTransactionId]);
+  });
+});
+
+describe('failures armed ahead (armFailure)', () => {
+  it('PAYOUT: the payout sent later under the armed idempotency key settles FAILED with the reason; others CONFIRMED; once', async () => {
+    const key = `order-${newTxid()}`;
+    await psp.armFailure('PAYOUT', key, 'first reason');
+    await psp.armFailure('PAYOUT', key, 'key not found'); // re-arming replaces the reason
+    const send = (idempotencyKey: string) =>
+      psp.sendPix({ idempotencyKey, pixKey: 'fulano@example.com', pixKeyType: 'EMAIL', amountBrl: '5.00', recipientName: null, description: 'x' });
+    const armed = await send(key);
+    const other = await send(`order-${newTxid()}`);
+    const settled = await psp.settlePayouts();
+    expect(settled.find((n) => n.providerTransactionId === armed.providerTransactionId)).toEqual({
+      kind: 'payout_settled',
+      providerTransactionId: armed.providerTransactionId,
+      status: 'FAILED',
+      reason: 'key not found',
+    });
+    expect(settled.find((n) => n.providerTransactionId === other.providerTransactionId)).toMatchObject({ status: 'CONFIRMED' });
+    expect(await psp.getPayout(armed.providerTransactionId)).toEqual({ status: 'FAILED', reason: 'key not found' });
+    expect(await handle.db.selectFrom('sandbox_pix_armed_failures').selectAll().where('key', '=', key).execute()).toEqual([]);
+  });
+
+  it('REFUND: the refund of the PIX that paid the armed charge settles NAO_REALIZADO; other refunds DEVOLVIDO', async () => {
+    const txid = newTxid();
+    await psp.armFailure('REFUND', txid, 'payer account closed');
+    await psp.createCharge({ txid, amountBrl: '7.00', expiresInSeconds: 900 });
+    const paid = await psp.simulateChargePayment(txid);
+    const other = await paidCharge('8.00');
+    await psp.refund({ endToEndId: paid.endToEndId, refundId: 'armedRefund1', amountBrl: '7.00', description: 'x' });
+    await psp.refund({ endToEndId: other.endToEndId, refundId: 'plainRefund1', amountBrl: '8.00', description: 'x' });
+    const settled = await psp.settleRefunds();
+    expect(settled.find((n) => n.refundId === 'armedRefund1')).toEqual({
+      kind: 'refund_settled',
+      endToEndId: paid.endToEndId,
+      refundId: 'armedRefund1',
+      status: 'NAO_REALIZADO',
+      reason: 'payer account closed',
+    });
+    expect(settled.find((n) => n.refundId === 'plainRefund1')).toMatchObject({ status: 'DEVOLVIDO' });
+    expect(await psp.getRefund(paid.endToEndId, 'armedRefund1')).toEqual({ status: 'NAO_REALIZADO', reason: 'payer account closed' });
   });
 });
 

@@ -101,6 +101,9 @@ describe('PIX_PROVIDER=api-pix against the PSP simulator behind an OpenAPI-valid
     const parsed = parsePix(created.pixPaymentCode) as Json;
     expect(parsed.type).toBe('DYNAMIC');
     expect(parsed.url).toMatch(/\/qr\/v2\//);
+    // The same txid rule as the sandbox PSP: the charge is PUT under the order's whole paymentReference.
+    expect(created.paymentReference).toHaveLength(32);
+    expect(proxy.requests.some((r) => r.method === 'PUT' && r.path === `/cob/${created.paymentReference}`)).toBe(true);
     await control('/control/pay', { pixCopiaECola: created.pixPaymentCode });
     await until(created.id, 'PAYMENT_RECEIVED');
     await until(created.id, 'COMPLETED', true);

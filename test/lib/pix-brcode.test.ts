@@ -1,8 +1,8 @@
 import fc from 'fast-check';
-import { createStaticPix, hasError, parsePix } from 'pix-utils';
+import { createDynamicPix, createStaticPix, hasError, parsePix } from 'pix-utils';
 import { describe, expect, it } from 'vitest';
 import { cnpjCheckDigits, cpfCheckDigits } from '../../src/lib/br-documents.ts';
-import { buildStaticPixCode, pixText } from '../../src/lib/pix-brcode.ts';
+import { buildDynamicPixCode, buildStaticPixCode, pixText } from '../../src/lib/pix-brcode.ts';
 
 const NUM_RUNS = 300;
 
@@ -243,5 +243,45 @@ describe('buildStaticPixCode', () => {
       ),
       { numRuns: NUM_RUNS },
     );
+  });
+});
+
+describe('buildDynamicPixCode', () => {
+  // API Pix's own example (openapi.yaml 2.9.0, a cob's pixCopiaECola without its recurrence
+  // template 80): the same fields in the same order.
+  it('writes 00, 01 = 12, 26 (GUI, 25 = location), 52, 53, 58, 59, 60, 62/05 = ***, 63 as pix-utils does', () => {
+    fc.assert(
+      fc.property(
+        fc.stringMatching(/^[a-z0-9]{1,20}(\.[a-z0-9]{1,10}){1,2}(\/[A-Za-z0-9._~-]{1,12}){0,3}$/),
+        fc.stringMatching(/^[A-Z0-9]{1,25}$/),
+        fc.stringMatching(/^[A-Z0-9]{1,15}$/),
+        (location, merchantName, merchantCity) => {
+          fc.pre(location.length <= 77);
+          const code = buildDynamicPixCode({ location, merchantName, merchantCity });
+          const parsedCode = parsePix(code);
+          if (hasError(parsedCode)) throw new Error(`pix-utils rejected ${code}: ${parsedCode.message}`);
+          expect(parsedCode.type).toBe('DYNAMIC');
+          if (parsedCode.type !== 'DYNAMIC') return;
+          expect(parsedCode.url).toBe(location);
+          expect(parsedCode.merchantName).toBe(merchantName);
+          expect(parsedCode.merchantCity).toBe(merchantCity);
+          const reference = createDynamicPix({ url: location, merchantName, merchantCity, oneTime: true });
+          if (hasError(reference)) throw new Error(reference.message);
+          // Equal bytes also pin what is absent: no key and no amount (54); they live in the payload.
+          expect(code).toBe(reference.toBRCode());
+          expect(code.slice(0, 12)).toBe('000201010212');
+          expect(code).toContain('62070503***6304');
+        },
+      ),
+      { numRuns: NUM_RUNS },
+    );
+  });
+
+  it('refuses a location with its scheme, with spaces, or longer than API Pix\'s 77 characters', () => {
+    const base = { merchantName: 'LOJA', merchantCity: 'SAO PAULO' };
+    expect(() => buildDynamicPixCode({ ...base, location: 'https://pix.example.com/qr/v2/abc' })).toThrow(RangeError);
+    expect(() => buildDynamicPixCode({ ...base, location: 'pix.example.com/qr v2' })).toThrow(RangeError);
+    expect(() => buildDynamicPixCode({ ...base, location: `pix.example.com/${'a'.repeat(62)}` })).toThrow(RangeError);
+    expect(() => buildDynamicPixCode({ ...base, location: `pix.example.com/${'a'.repeat(61)}` })).not.toThrow();
   });
 });

@@ -434,9 +434,29 @@ export interface paths {
         put?: never;
         /**
          * Make one step of an order fail
-         * @description CHAIN_TRANSFER (PAYIN, before or while converting): the token transfer fails, so the PIX is refunded. PIX_PAYOUT (PAYOUT in PIX_SENT_UNCONFIRMED): the receiving bank refuses the PIX. PIX_REFUND (PAYIN in REFUNDING): the refund fails and the order needs an operator.
+         * @description CHAIN_TRANSFER (PAYIN, before or while converting): the token transfer fails, so the PIX is refunded. PIX_PAYOUT (PAYOUT in PIX_SENT_UNCONFIRMED): the receiving bank refuses the PIX. PIX_REFUND (PAYIN in REFUNDING): the refund fails and the order needs an operator. PIX_PAYOUT and PIX_REFUND act on an order that is in that status now, which the worker leaves within milliseconds: to produce them reliably, arm them ahead with POST /sandbox/orders/{id}/failure-injections.
          */
         post: operations["sandboxFailOrderStep"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/orders/{id}/failure-injections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Arm a failure of an order step ahead of time
+         * @description Failure injection scheduled ahead: the step fails when the order reaches it, however soon that is, so every event (order.failed of both types, a failed refund) can be produced without racing the worker. CHAIN_TRANSFER (PAYIN, before its transfer: AWAITING_PAYMENT, PAYMENT_RECEIVED, SWAPPING): the token transfer lands FAILED → order.refunding, then order.refunded. PIX_PAYOUT (PAYOUT, before its PIX settles: AWAITING_DEPOSIT to PIX_SENT_UNCONFIRMED): the receiving bank refuses the PIX → order.failed. PIX_REFUND (PAYIN, before its refund settles): the refund comes back NAO_REALIZADO → order.failed (the order needs an operator). Arm CHAIN_TRANSFER and PIX_REFUND together for a PAYIN that ends FAILED. Arming a step again replaces its reason.
+         */
+        post: operations["sandboxArmOrderFailure"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4482,6 +4502,139 @@ export interface operations {
                             chain: string | null;
                             txHash: string | null;
                         }[];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another merchant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (CONFLICT, IDEMPOTENCY_CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    sandboxArmOrderFailure: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. 1 to 255 printable ASCII characters, unique per merchant (a UUID is a good choice). A retry with the same key and the same request replays the first answer (2xx and 4xx; with header `idempotent-replayed: true`) without repeating the operation, also after a crash of the server; the same key with another request is 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 CONFLICT with `Retry-After`. Keys are kept at least 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "step": "PIX_REFUND",
+                 *       "reason": "payer account closed"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {unknown} */
+                    step: "CHAIN_TRANSFER" | "PIX_PAYOUT" | "PIX_REFUND";
+                    /** @description The provider's answer the failure carries (default: Simulated failure) */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A failure armed for one step of one order; it fires once, when the order reaches the step. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        orderId: string;
+                        /** @enum {unknown} */
+                        step: "CHAIN_TRANSFER" | "PIX_PAYOUT" | "PIX_REFUND";
+                        reason: string;
+                        /** Format: date-time */
+                        armedAt: string;
                     };
                 };
             };

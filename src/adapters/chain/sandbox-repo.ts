@@ -66,4 +66,18 @@ export const chainSandboxRepo = {
   takeTransferFailure(db: Db, destination: string) {
     return db.deleteFrom('sandbox_chain_transfer_failures').where('destination', '=', destination).returning('error').executeTakeFirst();
   },
+
+  /** Arms (or re-arms with a new error) the failure of the transfer made under an idempotency key. */
+  armTransferFailureByKey(db: Db, idempotencyKey: string, error: string, now: Date) {
+    return db
+      .insertInto('sandbox_chain_armed_failures')
+      .values({ idempotency_key: idempotencyKey, error, created_at: now })
+      .onConflict((oc) => oc.column('idempotency_key').doUpdateSet({ error, created_at: now }))
+      .execute();
+  },
+
+  /** Disarms and returns the failure armed for an idempotency key, if any. */
+  takeTransferFailureByKey(db: Db, idempotencyKey: string) {
+    return db.deleteFrom('sandbox_chain_armed_failures').where('idempotency_key', '=', idempotencyKey).returning('error').executeTakeFirst();
+  },
 };

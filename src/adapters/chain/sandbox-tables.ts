@@ -39,11 +39,19 @@ export interface SandboxChainTransferFailuresTable {
   created_at: DefaultedTimestamp;
 }
 
+/** Armed per order (issue 15): the transfer made under this idempotency key lands FAILED. */
+export interface SandboxChainArmedFailuresTable {
+  idempotency_key: string;
+  error: string;
+  created_at: DefaultedTimestamp;
+}
+
 declare module '../../db/schema.ts' {
   interface Database {
     sandbox_chain_deposit_addresses: SandboxChainDepositAddressesTable;
     sandbox_chain_deposits: SandboxChainDepositsTable;
     sandbox_chain_transfers: SandboxChainTransfersTable;
     sandbox_chain_transfer_failures: SandboxChainTransferFailuresTable;
+    sandbox_chain_armed_failures: SandboxChainArmedFailuresTable;
   }
 }

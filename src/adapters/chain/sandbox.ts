@@ -23,6 +23,12 @@ export interface SandboxChain extends ChainAdapter {
   simulateDeposit(input: { depositAddress: string; amount: TokenAmount }): Promise<ChainDeposit>;
   /** The next transfer to `destination` (a new idempotency key) lands FAILED with `error`. */
   failNextTransferTo(destination: string, error?: string): Promise<void>;
+  /**
+   * The transfer made under `idempotencyKey` (orders use their id) lands FAILED with `error`:
+   * armed ahead for one order, where failNextTransferTo would hit whichever order of the
+   * receiver's wallet transfers first.
+   */
+  failTransferWithKey(idempotencyKey: string, error?: string): Promise<void>;
   /** A transfer already sent turns FAILED (e.g. dropped before finalisation). */
   markTransferFailed(txHash: string, error: string): Promise<void>;
 }
@@ -114,7 +120,7 @@ export function createSandboxChain(deps: { db: Db; clock: Clock }): SandboxChain
         });
         // Only a transfer that was really inserted consumes an armed failure.
         if (!row) return undefined;
-        const failure = await repo.takeTransferFailure(trx, destination);
+        const failure = (await repo.takeTransferFailureByKey(trx, idempotencyKey)) ?? (await repo.takeTransferFailure(trx, destination));
         if (failure) await repo.markTransferFailed(trx, row.tx_hash, failure.error, now);
         return row;
       });
@@ -146,6 +152,11 @@ export function createSandboxChain(deps: { db: Db; clock: Clock }): SandboxChain
 
     async failNextTransferTo(destination, error = 'sandbox: transfer failed') {
       await repo.armTransferFailure(db, destination, error, clock.now());
+    },
+
+    async failTransferWithKey(idempotencyKey, error = 'sandbox: transfer failed') {
+      if (!idempotencyKey) throw new ChainSandboxRefusedError('idempotencyKey must not be empty');
+      await repo.armTransferFailureByKey(db, idempotencyKey, error, clock.now());
     },
 
     async markTransferFailed(txHash, error) {

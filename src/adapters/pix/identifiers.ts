@@ -64,10 +64,11 @@ export function newSandboxTransactionId(): string {
 }
 
 /**
- * The charge txid of an order: its UUID's 32 hex digits, reversed. Derived, so a retried
- * creation names the same charge (PUT /cob/{txid} is idempotent) and a received PIX matches its
- * order exactly; reversed, so the random end of a UUIDv7 comes first (the sandbox PSP keys its
- * static codes by the first 25 characters).
+ * The charge txid of an order, the same for every provider (sandbox and API Pix): its UUID's 32
+ * hex digits, reversed. It is the order's `paymentReference`, whole: derived, so a retried
+ * creation names the same charge (PUT /cob/{txid} is idempotent) and a received PIX, which
+ * carries the txid back, matches its order exactly. (Reversed since static codes, which held
+ * only 25 characters, put the UUIDv7's random end first; kept so existing orders keep theirs.)
  */
 export function txidOfOrder(orderId: string): string {
   const hex = orderId.replaceAll('-', '');

@@ -5,10 +5,10 @@
  */
 import type { Insertable } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { SandboxPixChargesTable, SandboxPixPayoutsTable, SandboxPixRefundsTable } from './sandbox-tables.ts';
+import type { SandboxPixArmedFailuresTable, SandboxPixChargesTable, SandboxPixPayoutsTable, SandboxPixRefundsTable } from './sandbox-tables.ts';
 
 export const pixSandboxRepo = {
-  /** Inserts unless the txid or its reference is taken; then returns undefined. */
+  /** Inserts unless the txid (or, improbably, the location) is taken; then returns undefined. */
   insertCharge(db: Db, charge: Insertable<SandboxPixChargesTable>) {
     return db
       .insertInto('sandbox_pix_charges')
@@ -22,6 +22,10 @@ export const pixSandboxRepo = {
     let query = db.selectFrom('sandbox_pix_charges').selectAll().where('txid', '=', txid);
     if (options.forUpdate) query = query.forUpdate();
     return query.executeTakeFirst();
+  },
+
+  findChargeByLocation(db: Db, location: string) {
+    return db.selectFrom('sandbox_pix_charges').selectAll().where('location', '=', location).executeTakeFirst();
   },
 
   findChargeByEndToEndId(db: Db, endToEndId: string, options: { forUpdate?: boolean } = {}) {
@@ -124,7 +128,7 @@ export const pixSandboxRepo = {
   lockProcessingPayouts(db: Db) {
     return db
       .selectFrom('sandbox_pix_payouts')
-      .select('provider_transaction_id')
+      .select(['provider_transaction_id', 'idempotency_key'])
       .where('status', '=', 'PROCESSING')
       .orderBy('created_at')
       .orderBy('provider_transaction_id')
@@ -151,5 +155,33 @@ export const pixSandboxRepo = {
       .where('status', '=', 'PROCESSING')
       .returningAll()
       .executeTakeFirst();
+  },
+
+  /** Arms (or re-arms with a new reason) a failure; see SandboxPixProvider.armFailure. */
+  armFailure(db: Db, row: Insertable<SandboxPixArmedFailuresTable> & { created_at: Date }) {
+    return db
+      .insertInto('sandbox_pix_armed_failures')
+      .values(row)
+      .onConflict((oc) => oc.columns(['operation', 'key']).doUpdateSet({ reason: row.reason, created_at: row.created_at }))
+      .execute();
+  },
+
+  /** Disarms and returns an armed failure, if any. */
+  takeArmedFailure(db: Db, operation: 'PAYOUT' | 'REFUND', key: string) {
+    return db.deleteFrom('sandbox_pix_armed_failures').where('operation', '=', operation).where('key', '=', key).returning('reason').executeTakeFirst();
+  },
+
+  /** EM_PROCESSAMENTO refunds of charges armed to have their refund refused, locked (another settler's are skipped). */
+  lockArmedRefunds(db: Db) {
+    return db
+      .selectFrom('sandbox_pix_refunds as r')
+      .innerJoin('sandbox_pix_charges as c', 'c.end_to_end_id', 'r.end_to_end_id')
+      .innerJoin('sandbox_pix_armed_failures as a', (join) => join.on('a.operation', '=', 'REFUND').onRef('a.key', '=', 'c.txid'))
+      .select(['r.refund_id', 'c.txid', 'a.reason'])
+      .where('r.status', '=', 'EM_PROCESSAMENTO')
+      .orderBy('r.created_at')
+      .forUpdate('r')
+      .skipLocked()
+      .execute();
   },
 };

@@ -13,8 +13,8 @@ export type SandboxPayoutStatus = 'PROCESSING' | 'CONFIRMED' | 'FAILED';
 
 export interface SandboxPixChargesTable {
   txid: string;
-  /** 62/05 of the static code: the txid's first 25 characters (unique). */
-  reference: string;
+  /** The dynamic code's payload location (26/25, without https://); null for charges from before dynamic codes. */
+  location: string | null;
   amount_brl: string;
   description: string | null;
   pix_copia_e_cola: string;
@@ -53,10 +53,19 @@ export interface SandboxPixPayoutsTable {
   settled_at: NullableTimestamp;
 }
 
+/** A failure armed ahead (issue 15): PAYOUT keyed by sendPix's idempotency key, REFUND by the paid charge's txid. */
+export interface SandboxPixArmedFailuresTable {
+  operation: 'PAYOUT' | 'REFUND';
+  key: string;
+  reason: string;
+  created_at: DefaultedTimestamp;
+}
+
 declare module '../../db/schema.ts' {
   interface Database {
     sandbox_pix_charges: SandboxPixChargesTable;
     sandbox_pix_refunds: SandboxPixRefundsTable;
     sandbox_pix_payouts: SandboxPixPayoutsTable;
+    sandbox_pix_armed_failures: SandboxPixArmedFailuresTable;
   }
 }

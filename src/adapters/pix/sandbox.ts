@@ -10,17 +10,20 @@ import type { SandboxPixChargesTable, SandboxPixPayoutsTable, SandboxPixRefundsT
 import type { Selectable } from 'kysely';
 import { AppError } from '../../errors.ts';
 import { decimal, toFixedText } from '../../lib/money.ts';
-import { buildStaticPixCode } from '../../lib/pix-brcode.ts';
+import { buildDynamicPixCode } from '../../lib/pix-brcode.ts';
 import { validatePixKey } from '../../lib/pix-keys.ts';
 import { REFUND_ID_PATTERN, TXID_PATTERN, newEndToEndId, newSandboxTransactionId } from './identifiers.ts';
 import type { BrlAmount, PixCharge, PixNotification, PixProvider, ReceivedPix } from './port.ts';
+import { type ChargePayload, newLocation, signPayload } from './sandbox-location.ts';
 import { pixSandboxRepo as repo } from './sandbox-repo.ts';
 
 export interface PixSandboxSettings {
   merchantName: string;
   merchantCity: string;
-  /** The platform's PIX key in DICT form, written into every charge's code (26/01). */
+  /** The platform's PIX key in DICT form, the `chave` of every charge's payload. */
   receivingKey: string;
+  /** Host and path of the dynamic codes' locations, without https:// (default: DEFAULT_LOCATION_BASE). */
+  locationBase?: string;
 }
 
 export type ChargePaidNotification = Extract<PixNotification, { kind: 'charge_paid' }>;
@@ -50,6 +53,14 @@ export interface SandboxPixProvider extends PixProvider {
   settleRefunds(options?: SettleOptions): Promise<RefundSettledNotification[]>;
   /** An EM_PROCESSAMENTO refund is NAO_REALIZADO. */
   failRefund(refundId: string, reason: string, options?: SettleOptions): Promise<RefundSettledNotification>;
+  /**
+   * Arms a failure ahead (issue 15): the payout sent under idempotency key `key` is refused
+   * (PAYOUT), or the refund of the PIX that paid charge `key` is NAO_REALIZADO (REFUND), when the
+   * sandbox bank settles it. Re-arming replaces the reason; settling disarms.
+   */
+  armFailure(operation: 'PAYOUT' | 'REFUND', key: string, reason: string): Promise<void>;
+  /** What a charge's location serves (API Pix `GET /{pixUrlAccessToken}`): the JWS and its payload; null if unknown. */
+  payloadAt(location: string): Promise<{ jws: string; payload: ChargePayload } | null>;
 }
 
 /** An unknown txid, endToEndId, refund or payout (404 through the sandbox routes). */
@@ -70,8 +81,6 @@ export class PixSandboxRefusedError extends AppError {
 
 /** API Pix: a devolução may be requested up to 90 days after the PIX settled. */
 const REFUND_WINDOW_MS = 90 * 86_400_000;
-/** Charge reference (62/05 of a static code): at most 25 characters (DOMAIN.md, BR Code). */
-const REFERENCE_LENGTH = 25;
 
 export function createSandboxPixProvider(deps: { db: Db; clock: Clock; settings: PixSandboxSettings }): SandboxPixProvider {
   const { db, clock, settings } = deps;
@@ -83,26 +92,17 @@ export function createSandboxPixProvider(deps: { db: Db; clock: Clock; settings:
   };
 
   /**
-   * Real PSPs answer a charge with a dynamic code whose amount lives behind a URL; the sandbox
-   * must be checkable offline with exactly the order's amount, so it writes a STATIC code: the
-   * platform's receiving key (26/01), the amount (54, exactly 2 decimals), name and city (59, 60;
-   * buildStaticPixCode applies pixText: uppercase ASCII, ≤ 25 and ≤ 15), and as 62/05 the
-   * txid's first 25 characters (a static code's txid holds at most 25; our txids have 26–35).
-   * A unique index on that reference keeps it unambiguous: a second txid with the same first 25
-   * characters is refused. The charge's description stays out of the code: 26/02 shares field
-   * 26's 99 characters with the key, and an e-mail key of 77 would leave almost no room.
+   * A dynamic code, as real PSPs answer API Pix `cob` (decision in docs/ARCHITECTURE.md, PIX
+   * provider): the location (26/25) names the payload that carries the full txid (= the order's
+   * paymentReference) and the amount; name and city (59, 60) through pixText. No key, no amount
+   * and 62/05 `***` in the code itself: a static code's 62/05 holds at most 25 characters, and a
+   * `cob` txid has 26 to 35, so a static code cannot name the charge.
    */
-  const chargeCode = (txid: string, amountBrl: string) => {
+  const chargeCode = (location: string) => {
     try {
-      return buildStaticPixCode({
-        key: settings.receivingKey,
-        amount: amountBrl,
-        merchantName: settings.merchantName,
-        merchantCity: settings.merchantCity,
-        txid: txid.slice(0, REFERENCE_LENGTH),
-      });
+      return buildDynamicPixCode({ location, merchantName: settings.merchantName, merchantCity: settings.merchantCity });
     } catch (error) {
-      // e.g. an amount longer than the 13 characters field 54 holds
+      // e.g. a configured location base too long for API Pix's 77 characters
       if (error instanceof RangeError) throw new PixSandboxRefusedError(`cannot write a BR Code: ${error.message}`);
       throw error;
     }
@@ -124,22 +124,25 @@ export function createSandboxPixProvider(deps: { db: Db; clock: Clock; settings:
         throw new PixSandboxRefusedError('expiresInSeconds must be a positive integer');
       }
       const amount = brlAmount(amountBrl);
+      // API Pix `valor.original`: \d{1,10}\.\d{2}.
+      if (amount.length > 13) throw new PixSandboxRefusedError('a charge amount has at most 10 integer digits');
       // Insert first: a new txid (every order's) costs one statement; a repeated one finds its charge after.
       const now = clock.now();
+      const location = newLocation(settings.locationBase);
       const inserted = await repo.insertCharge(db, {
         txid,
-        reference: txid.slice(0, REFERENCE_LENGTH),
+        location,
         amount_brl: amount,
         description: description ?? null,
-        pix_copia_e_cola: chargeCode(txid, amount),
+        pix_copia_e_cola: chargeCode(location),
         expires_at: new Date(now.getTime() + expiresInSeconds * 1000),
         created_at: now,
       });
       if (inserted) return toCharge(inserted);
-      // A retry of this txid, a lost race for it, or a reference that belongs to another txid.
+      // A retry of this txid, or a lost race for it.
       const existing = await repo.findCharge(db, txid);
       if (existing) return sameChargeOrRefuse(existing, amount);
-      throw new PixSandboxRefusedError(`the first ${REFERENCE_LENGTH} characters of txid ${txid} are those of another charge`);
+      throw new Error(`charge ${txid} neither inserted nor found`);
     },
 
     async getReceivedPix(endToEndId) {
@@ -239,8 +242,8 @@ export function createSandboxPixProvider(deps: { db: Db; clock: Clock; settings:
 
     // --- sandbox drivers ------------------------------------------------------------------
 
-    // The code is static, so (like a real static code) it can still be paid after expiresAt:
-    // expiry is the orders module's rule, which refunds a PIX that arrives too late.
+    // A real PSP's location stops serving an expired charge; the sandbox still takes the payment,
+    // so the orders module's own rule (a PIX that arrives too late is refunded) can be driven.
     async simulateChargePayment(txid, options = {}) {
       const paidAmount = options.amountBrl === undefined ? undefined : brlAmount(options.amountBrl);
       return db.transaction().execute(async (trx) => {
@@ -264,7 +267,13 @@ export function createSandboxPixProvider(deps: { db: Db; clock: Clock; settings:
       const now = options.now ?? clock.now();
       return inTransaction(options.db, async (trx) => {
         const notifications: PayoutSettledNotification[] = [];
-        for (const { provider_transaction_id: id } of await repo.lockProcessingPayouts(trx)) {
+        for (const { provider_transaction_id: id, idempotency_key: key } of await repo.lockProcessingPayouts(trx)) {
+          const armed = await repo.takeArmedFailure(trx, 'PAYOUT', key);
+          if (armed) {
+            await repo.settlePayout(trx, id, { status: 'FAILED', reason: armed.reason }, now);
+            notifications.push({ kind: 'payout_settled', providerTransactionId: id, status: 'FAILED', reason: armed.reason });
+            continue;
+          }
           const settled = await repo.settlePayout(trx, id, { status: 'CONFIRMED', endToEndId: newEndToEndId(now) }, now);
           if (settled?.end_to_end_id) {
             notifications.push({ kind: 'payout_settled', providerTransactionId: id, status: 'CONFIRMED', endToEndId: settled.end_to_end_id });
@@ -288,15 +297,25 @@ export function createSandboxPixProvider(deps: { db: Db; clock: Clock; settings:
     async settleRefunds(options = {}) {
       const now = options.now ?? clock.now();
       return inTransaction(options.db, async (trx) => {
+        // Refunds of a charge armed to fail are refused first; every other one is returned.
+        const refused: RefundSettledNotification[] = [];
+        for (const armed of await repo.lockArmedRefunds(trx)) {
+          const failed = await repo.failRefund(trx, armed.refund_id, armed.reason, now);
+          await repo.takeArmedFailure(trx, 'REFUND', armed.txid);
+          if (failed) refused.push({ kind: 'refund_settled', endToEndId: failed.end_to_end_id, refundId: failed.refund_id, status: 'NAO_REALIZADO', reason: armed.reason });
+        }
         const settled = await repo.settleRefunds(trx, now);
-        return settled.map(
-          (row): RefundSettledNotification => ({
-            kind: 'refund_settled',
-            endToEndId: row.end_to_end_id,
-            refundId: row.refund_id,
-            status: 'DEVOLVIDO',
-          }),
-        );
+        return [
+          ...refused,
+          ...settled.map(
+            (row): RefundSettledNotification => ({
+              kind: 'refund_settled',
+              endToEndId: row.end_to_end_id,
+              refundId: row.refund_id,
+              status: 'DEVOLVIDO',
+            }),
+          ),
+        ];
       });
     },
 
@@ -311,6 +330,29 @@ export function createSandboxPixProvider(deps: { db: Db; clock: Clock; settings:
         if (!refund) throw new PixSandboxNotFoundError('refund', refundId);
         throw new PixSandboxRefusedError(`refund ${refundId} is already ${refund.status}`);
       });
+    },
+
+    async armFailure(operation, key, reason) {
+      if (!key) throw new PixSandboxRefusedError('a failure is armed for a key');
+      await repo.armFailure(db, { operation, key, reason, created_at: clock.now() });
+    },
+
+    async payloadAt(location) {
+      const row = await repo.findChargeByLocation(db, location.replace(/^https:\/\//i, ''));
+      if (!row) return null;
+      const payload: ChargePayload = {
+        txid: row.txid,
+        revisao: 0,
+        calendario: {
+          criacao: row.created_at.toISOString(),
+          apresentacao: clock.now().toISOString(),
+          expiracao: Math.round((row.expires_at.getTime() - row.created_at.getTime()) / 1000),
+        },
+        status: row.status,
+        valor: { original: toFixedText(row.amount_brl, 2) },
+        chave: settings.receivingKey,
+      };
+      return { jws: await signPayload(payload), payload };
     },
   };
 }

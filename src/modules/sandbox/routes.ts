@@ -4,7 +4,7 @@
  */
 import { AppError } from '../../errors.ts';
 import { merchantIdOf } from '../../http/auth.ts';
-import { AUTHENTICATED_ERRORS, BODY_ERRORS, IdParams, errorResponses } from '../../http/schemas.ts';
+import { AUTHENTICATED_ERRORS, BODY_ERRORS, IdParams, Timestamp, Uuid, errorResponses } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
 import { Type } from 'typebox';
 import { OrderSchema } from '../orders/schemas.ts';
@@ -14,6 +14,17 @@ import { StrictObject } from '../../http/schemas.ts';
 import type { SandboxDriver } from './service.ts';
 
 const tags = ['Sandbox'];
+
+/** What POST /sandbox/orders/{id}/failure-injections answers. */
+const FailureInjectionSchema = Type.Object(
+  {
+    orderId: Uuid(),
+    step: Type.Enum(['CHAIN_TRANSFER', 'PIX_PAYOUT', 'PIX_REFUND']),
+    reason: Type.String(),
+    armedAt: Timestamp(),
+  },
+  { $id: 'SandboxFailureInjection', title: 'SandboxFailureInjection', description: 'A failure armed for one step of one order; it fires once, when the order reaches the step.' },
+);
 
 export function registerSandboxRoutes(app: App, services: { receivers: ReceiversService; sandbox: SandboxDriver }): void {
   app.post(
@@ -86,7 +97,8 @@ export function registerSandboxRoutes(app: App, services: { receivers: Receivers
         tags,
         summary: 'Make one step of an order fail',
         description:
-          'CHAIN_TRANSFER (PAYIN, before or while converting): the token transfer fails, so the PIX is refunded. PIX_PAYOUT (PAYOUT in PIX_SENT_UNCONFIRMED): the receiving bank refuses the PIX. PIX_REFUND (PAYIN in REFUNDING): the refund fails and the order needs an operator.',
+          'CHAIN_TRANSFER (PAYIN, before or while converting): the token transfer fails, so the PIX is refunded. PIX_PAYOUT (PAYOUT in PIX_SENT_UNCONFIRMED): the receiving bank refuses the PIX. PIX_REFUND (PAYIN in REFUNDING): the refund fails and the order needs an operator. ' +
+          'PIX_PAYOUT and PIX_REFUND act on an order that is in that status now, which the worker leaves within milliseconds: to produce them reliably, arm them ahead with POST /sandbox/orders/{id}/failure-injections.',
         body: StrictObject({
           step: Type.Enum(['CHAIN_TRANSFER', 'PIX_PAYOUT', 'PIX_REFUND']),
           reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
@@ -97,4 +109,32 @@ export function registerSandboxRoutes(app: App, services: { receivers: Receivers
     async (request) =>
       services.sandbox.failOrder(merchantIdOf(request), request.params.id, request.body.step, request.body.reason ?? 'Simulated failure'),
   );
+
+  app.post(
+    '/sandbox/orders/:id/failure-injections',
+    {
+      config: { idempotent: true },
+      schema: {
+        tags,
+        summary: 'Arm a failure of an order step ahead of time',
+        description:
+          'Failure injection scheduled ahead: the step fails when the order reaches it, however soon that is, so every event (order.failed of both types, a failed refund) can be produced without racing the worker. ' +
+          'CHAIN_TRANSFER (PAYIN, before its transfer: AWAITING_PAYMENT, PAYMENT_RECEIVED, SWAPPING): the token transfer lands FAILED → order.refunding, then order.refunded. ' +
+          'PIX_PAYOUT (PAYOUT, before its PIX settles: AWAITING_DEPOSIT to PIX_SENT_UNCONFIRMED): the receiving bank refuses the PIX → order.failed. ' +
+          'PIX_REFUND (PAYIN, before its refund settles): the refund comes back NAO_REALIZADO → order.failed (the order needs an operator). ' +
+          'Arm CHAIN_TRANSFER and PIX_REFUND together for a PAYIN that ends FAILED. Arming a step again replaces its reason.',
+        params: IdParams,
+        body: StrictObject({
+          step: Type.Enum(['CHAIN_TRANSFER', 'PIX_PAYOUT', 'PIX_REFUND']),
+          reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: "The provider's answer the failure carries (default: Simulated failure)" })),
+        }),
+        response: { 201: FailureInjectionSchema, ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const armed = await services.sandbox.armFailure(merchantIdOf(request), request.params.id, request.body.step, request.body.reason ?? 'Simulated failure');
+      return reply.code(201).send(armed);
+    },
+  );
 }
+

@@ -14,6 +14,31 @@ import type { OrdersService } from '../orders/service.ts';
 
 export type FailStep = 'CHAIN_TRANSFER' | 'PIX_PAYOUT' | 'PIX_REFUND';
 
+/**
+ * Failure injection scheduled ahead (issue 15): the statuses from which each step is still to
+ * come, so arming it cannot race the step (the worker runs it ~10 ms after the money arrives).
+ */
+const ARMABLE: Record<FailStep, { type: 'PAYIN' | 'PAYOUT'; statuses: string[]; action: string }> = {
+  // The token transfer (SWAPPING's step) has not been made yet.
+  CHAIN_TRANSFER: { type: 'PAYIN', statuses: ['AWAITING_PAYMENT', 'PAYMENT_RECEIVED', 'SWAPPING'], action: 'arm the transfer failure of' },
+  // The sandbox bank has not settled the PIX yet.
+  PIX_PAYOUT: { type: 'PAYOUT', statuses: ['AWAITING_DEPOSIT', 'DEPOSIT_RECEIVED', 'PIX_SENDING', 'PIX_SENT_UNCONFIRMED'], action: 'arm the PIX failure of' },
+  // Any PAYIN that may still be refunded (a late PIX refunds an EXPIRED one).
+  PIX_REFUND: {
+    type: 'PAYIN',
+    statuses: ['AWAITING_PAYMENT', 'PAYMENT_RECEIVED', 'SWAPPING', 'TRANSFERRING', 'EXPIRED', 'REFUNDING'],
+    action: 'arm the refund failure of',
+  },
+};
+
+/** An armed failure, as the API answers it. */
+export interface FailureInjection {
+  orderId: string;
+  step: FailStep;
+  reason: string;
+  armedAt: string;
+}
+
 export function createSandboxDriver(deps: {
   db: Db;
   clock: Clock;
@@ -62,7 +87,8 @@ export function createSandboxDriver(deps: {
       const order = await orders.findOwnedRow(merchantId, orderId);
       if (step === 'CHAIN_TRANSFER') {
         expect(order, 'PAYIN', ['AWAITING_PAYMENT', 'PAYMENT_RECEIVED', 'SWAPPING'], 'fail the transfer of');
-        await chain.failNextTransferTo(order.destination_wallet!, reason);
+        // Keyed by the order (its id is the transfer's idempotency key), not by the receiver's wallet.
+        await chain.failTransferWithKey(order.id, reason);
       } else if (step === 'PIX_PAYOUT') {
         expect(order, 'PAYOUT', ['PIX_SENT_UNCONFIRMED'], 'fail the PIX of');
         await notifications.handlePixNotification(await pix.failPayout(order.provider_transaction_id!, reason));
@@ -72,6 +98,24 @@ export function createSandboxDriver(deps: {
         await notifications.handlePixNotification(await pix.failRefund(order.refund_id, reason));
       }
       return orders.get(merchantId, orderId);
+    },
+
+    /**
+     * Arms a step's failure ahead of time; it fires when the order reaches the step, whatever
+     * the timing: CHAIN_TRANSFER (the PAYIN's token transfer lands FAILED → REFUNDING),
+     * PIX_PAYOUT (the PAYOUT's PIX is refused when the sandbox bank settles it → FAILED),
+     * PIX_REFUND (the PAYIN's refund comes back NAO_REALIZADO → FAILED).
+     */
+    async armFailure(merchantId: string, orderId: string, step: FailStep, reason: string): Promise<FailureInjection> {
+      const order = await orders.findOwnedRow(merchantId, orderId);
+      const rule = ARMABLE[step];
+      expect(order, rule.type, rule.statuses, rule.action);
+      // Keyed by what the sandbox provider sees of this order: the transfer's and the payout's
+      // idempotency key is the order id; the refund is of the PIX that paid the order's charge.
+      if (step === 'CHAIN_TRANSFER') await chain.failTransferWithKey(order.id, reason);
+      else if (step === 'PIX_PAYOUT') await pix.armFailure('PAYOUT', order.id, reason);
+      else await pix.armFailure('REFUND', order.pix_txid!, reason);
+      return { orderId: order.id, step, reason, armedAt: deps.clock.now().toISOString() };
     },
 
     /**

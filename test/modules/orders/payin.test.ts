@@ -38,8 +38,13 @@ describe('PAYIN', () => {
       externalId: 'pedido-1',
       transactions: [],
     });
+    // A dynamic code (as PSPs answer API Pix cob): its location serves the full txid, which is the
+    // order's paymentReference, and exactly the amount.
     const parsed = parsePix(order.pixPaymentCode) as unknown as Json;
-    expect(parsed.transactionAmount).toBe(150.75);
+    expect(parsed.type).toBe('DYNAMIC');
+    const served = await t.ctx.app.services.adapters.sandbox.pix.payloadAt(parsed.url);
+    expect(served?.payload).toMatchObject({ txid: order.paymentReference, valor: { original: '150.75' } });
+    expect(order.paymentReference).toHaveLength(32);
     expect(Date.parse(order.expiresAt) - Date.parse(NOON_SP)).toBe(900_000);
 
     const paid = await t.call('POST', `/sandbox/orders/${order.id}/pix-payment`, merchant, {});

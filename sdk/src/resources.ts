@@ -136,6 +136,9 @@ export function createResources(api: GeneratedClient) {
     /** The merchant's deposit of a PAYOUT arrives on chain (its whole amount unless `amountCrypto`). */
     makeDeposit: (orderId: string, body: BodyOf<'sandboxMakeDeposit'> = {}, options?: WriteOptions) =>
       get(api.POST('/sandbox/orders/{id}/deposit', { body, params: { path: { id: orderId } }, ...writeInit(options) })),
+    /** Arms a failure the order meets when it reaches `step` (order.failed, a failed refund) — before the money arrives. */
+    armOrderFailure: (orderId: string, body: BodyOf<'sandboxArmOrderFailure'>, options?: WriteOptions) =>
+      get(api.POST('/sandbox/orders/{id}/failure-injections', { body, params: { path: { id: orderId } }, ...writeInit(options) })),
     failOrderStep: (orderId: string, body: BodyOf<'sandboxFailOrderStep'>, options?: WriteOptions) =>
       get(api.POST('/sandbox/orders/{id}/fail', { body, params: { path: { id: orderId } }, ...writeInit(options) })),
     runSettlement: (body: BodyOf<'sandboxRunSettlement'> = {}, options?: WriteOptions) =>

@@ -157,6 +157,17 @@ describe('SDK: the README walkthrough on a started service', () => {
     expect(ping.endpointId).toBe(endpoint!.id);
   });
 
+  it('fails a PAYOUT on purpose: its PIX out armed to fail before the deposit, order.failed delivered', async () => {
+    const receiver = await client.receivers.create({ type: 'PF', document: randomCpf(), name: 'Ana Lima', email: 'ana@example.com', limits: { nightTransactionsEnabled: true } });
+    await client.sandbox.decideKyc(receiver.id, { decision: 'APPROVE' });
+    const order = await client.payouts.create({ receiverId: receiver.id, amountCrypto: 5, sourceToken: 'USDC', pixKey: 'ana@example.com', pixKeyType: 'EMAIL' });
+    expect(await client.sandbox.armOrderFailure(order.id, { step: 'PIX_PAYOUT' })).toMatchObject({ orderId: order.id, step: 'PIX_PAYOUT' });
+    await client.sandbox.makeDeposit(order.id);
+    const failed = await eventually(async () => deliveries.map((d) => verifyWebhook(d.body, d.headers, secret)).find((e) => e.event === 'order.failed' && e.orderId === order.id));
+    expect(failed.event).toBe('order.failed');
+    expect((await client.orders.get(order.id)).status).toBe('FAILED');
+  }, 60_000);
+
   it("knows every event of the service's catalog (GET /webhook/events)", async () => {
     const catalog = await client.webhooks.events();
     expect(catalog.data.map((entry) => entry.name).sort()).toEqual([...WEBHOOK_EVENT_NAMES].sort());

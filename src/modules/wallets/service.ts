@@ -119,8 +119,9 @@ export function createWalletsService(deps: WalletsDeps) {
     if (cached && cached.expiresAt > now) {
       if (owner.receiverId === undefined) return { wallet: cached.wallet };
       const standing = await repo.findReceiverStanding(db, owner.merchantId, owner.receiverId);
-      if (!standing) await deps.findReceiver(owner.merchantId, owner.receiverId);
-      return { wallet: cached.wallet, ...(standing ? { standing } : {}) };
+      if (standing) return { wallet: cached.wallet, standing };
+      await deps.findReceiver(owner.merchantId, owner.receiverId); // the 404
+      throw new Error(`receiver ${owner.receiverId}: a cached wallet but no receiver row`);
     }
     let wallet: ManagedWalletRow;
     let standing: ReceiverStanding | undefined;

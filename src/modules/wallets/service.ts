@@ -182,6 +182,8 @@ export function createWalletsService(deps: WalletsDeps) {
     }
     const { wallet, standing } = found;
     const base = { operation, wallet, ...(requestId ? { requestId } : {}) };
+    // Fail closed: a receiver's wallet never signs without its standing read.
+    if (owner.receiverId !== undefined && !standing) throw new Error(`receiver ${owner.receiverId}: wallet found without its standing`);
     const refusal = standing && standingRefusal(standing);
     if (refusal) {
       await audit(owner, { ...base, outcome: 'REJECTED', reason: refusal.code, message: refusal.message });

@@ -17,7 +17,12 @@ import { PIX_PROVIDER_SCHEMA } from './pix-provider-schema.ts';
 import { PRICE_SOURCE_SCHEMA } from './price-source-schema.ts';
 import { LOG_LEVELS, NODE_ENVS, ROLES } from './types.ts';
 
-/** DOMAIN.md (Solana): the programs the allow-list starts from. */
+/**
+ * DOMAIN.md (Solana): the programs the allow-list starts from, and the ones the current
+ * @solana-program/* clients target by default (docs/solana-signing.md; the wallet tests compare
+ * them with each client's *_PROGRAM_ADDRESS): @solana-program/memo 0.15 defaults to the Memo
+ * program at Memo4c2…, its SUPPORTED_MEMO_PROGRAM_ADDRESSES also name the two classic ids.
+ */
 export const DEFAULT_ALLOWED_PROGRAMS = [
   '11111111111111111111111111111111',
   'ComputeBudget111111111111111111111111111111',
@@ -26,6 +31,7 @@ export const DEFAULT_ALLOWED_PROGRAMS = [
   'ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL',
   'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr',
   'Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo',
+  'Memo4c2pN8afCj432Lb7RMVKi9PbQnnW7ewFFaV3oAH',
 ];
 
 /** A fixed random key (EVP), so sandbox codes are stable across restarts; no real account has it. */

@@ -40,6 +40,8 @@ describe('managed wallets on a fresh embedded start', () => {
     const wallet = created.body.walletAddress as string;
     expect(() => address(wallet)).not.toThrow();
     expect(created.body.hasManagedWallet).toBe(true);
+    // A receiver's wallet signs once its KYC is approved (the sandbox decides from PENDING).
+    expect((await api('POST', `/sandbox/receivers/${created.body.id}/kyc`, { decision: 'APPROVE' })).body).toMatchObject({ status: 'ACTIVE' });
 
     const sponsor = ((await (await fetch(`${base}/api/v1/wallet/fee-payer`)).json()) as { address: string }).address;
     expect((await api('POST', '/sandbox/wallet/airdrop', { address: wallet, lamports: 1_000_000_000 })).status).toBe(200);

@@ -7,8 +7,9 @@
  *
  * Written by hand, and why: Token-2022's address (@solana-program/token-2022 0.15 requires
  * @solana/kit 7; we run 8); Memo's addresses (Memo has no instructions to identify, its data is
- * the text, so a package would only bring the v2 address); the Associated Token Account program's
- * empty-data form (see ataInstructionOf).
+ * the text: @solana-program/memo 0.15's default MEMO_PROGRAM_ADDRESS and the two classic ids of
+ * its SUPPORTED_MEMO_PROGRAM_ADDRESSES; the tests compare them with the package); the Associated
+ * Token Account program's empty-data form (see ataInstructionOf).
  */
 import { isSolanaError, type ReadonlyUint8Array, SOLANA_ERROR__PROGRAM_CLIENTS__FAILED_TO_IDENTIFY_INSTRUCTION } from '@solana/kit';
 import { COMPUTE_BUDGET_PROGRAM_ADDRESS, ComputeBudgetInstruction, identifyComputeBudgetInstruction } from '@solana-program/compute-budget';
@@ -24,7 +25,10 @@ import {
 import type { InstructionView } from './message.ts';
 
 const TOKEN_2022_PROGRAM_ADDRESS = 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb';
-const MEMO_PROGRAM_ADDRESS = 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr';
+/** @solana-program/memo's default since 0.15 (its MEMO_PROGRAM_ADDRESS). */
+const MEMO_PROGRAM_ADDRESS = 'Memo4c2pN8afCj432Lb7RMVKi9PbQnnW7ewFFaV3oAH';
+/** The classic ids (the client's LEGACY_MEMO_PROGRAM_ADDRESS_V3 and _V1). */
+const MEMO_V3_PROGRAM_ADDRESS = 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr';
 const MEMO_V1_PROGRAM_ADDRESS = 'Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo';
 
 const PROGRAM_NAMES: Record<string, string> = {
@@ -34,6 +38,7 @@ const PROGRAM_NAMES: Record<string, string> = {
   [TOKEN_2022_PROGRAM_ADDRESS]: 'Token-2022',
   [ASSOCIATED_TOKEN_PROGRAM_ADDRESS]: 'Associated Token Account',
   [MEMO_PROGRAM_ADDRESS]: 'Memo',
+  [MEMO_V3_PROGRAM_ADDRESS]: 'Memo',
   [MEMO_V1_PROGRAM_ADDRESS]: 'Memo (v1)',
 };
 

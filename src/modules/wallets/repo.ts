@@ -22,8 +22,26 @@ export const walletsRepo = {
     return db.selectFrom('managed_wallets').selectAll().where('merchant_id', '=', merchantId).where('receiver_id', 'is', null).executeTakeFirst();
   },
 
+  /** The receiver's wallet and the receiver's standing (status, KYC) in one query: the standing decides whether it may sign. */
   findReceiverWallet(db: Db, merchantId: string, receiverId: string) {
-    return db.selectFrom('managed_wallets').selectAll().where('merchant_id', '=', merchantId).where('receiver_id', '=', receiverId).executeTakeFirst();
+    return db
+      .selectFrom('managed_wallets as w')
+      .innerJoin('receivers as r', 'r.id', 'w.receiver_id')
+      .selectAll('w')
+      .select(['r.status as receiver_status', 'r.kyc_status as receiver_kyc_status'])
+      .where('w.merchant_id', '=', merchantId)
+      .where('w.receiver_id', '=', receiverId)
+      .executeTakeFirst();
+  },
+
+  /** The receiver's standing now (the wallet row is cached, the standing never is). */
+  findReceiverStanding(db: Db, merchantId: string, receiverId: string) {
+    return db
+      .selectFrom('receivers')
+      .select(['status as receiver_status', 'kyc_status as receiver_kyc_status'])
+      .where('id', '=', receiverId)
+      .where('merchant_id', '=', merchantId)
+      .executeTakeFirst();
   },
 
   /**

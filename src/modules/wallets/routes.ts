@@ -24,16 +24,16 @@ const SentTransaction = Type.Object({ hash: Type.String({ description: "The tran
 const ReceiverParams = StrictObject({ receiverId: Uuid('The receiver whose managed wallet signs') });
 
 const SIGN_DESCRIPTION =
-  'Decodes the base64 wire transaction, checks that the managed wallet is one of its required signers (else 422 TRANSACTION_REJECTED, `details.reason` MANAGED_KEY_NOT_SIGNER), adds its Ed25519 signature and keeps every other signature as it is. Nothing is sent: the caller completes and submits the transaction. Malformed base64 or transaction bytes: 400 VALIDATION_ERROR on `body.transaction`; messages other than legacy or v0: 422.';
+  'Decodes the base64 wire transaction, checks that the managed wallet is one of its required signers (else 422 TRANSACTION_REJECTED, `details.reason` MANAGED_KEY_NOT_SIGNER), adds its Ed25519 signature and keeps every other signature as it is. Nothing is sent: the caller completes and submits the transaction, and the fee payer it names pays (a key the caller signs with, or the managed wallet; the platform fee payer never signs here). Malformed base64 or transaction bytes: 400 VALIDATION_ERROR on `body.transaction`; messages other than legacy or v0: 422.';
 
 const SEND_DESCRIPTION = [
   'The platform pays the gas: the message is recompiled with the platform fee payer (published at `GET /wallet/fee-payer`) as account 0 and a fresh blockhash, signed by the fee payer and the managed wallet, simulated, and sent. Answers `hash`, the first signature (the fee payer\'s), base58.',
-  'Do not set a fee payer of your own: whatever the transaction names is replaced (setting the platform fee payer yourself is accepted and changes nothing). Do not simulate or send it on a public node first: only the platform\'s rewritten transaction is valid, and the blockhash you used is replaced.',
+  'The fee-payer rule: every message has a fee payer (account 0); name the platform fee payer of `GET /wallet/fee-payer`. The managed wallet there is accepted too and replaced by the platform fee payer; any other fee payer is refused (FOREIGN_SIGNER). The platform pays the transaction fee only (5,000 lamports per signature plus the priority fee); rent, transfers and everything else are paid by the managed wallet. Do not simulate or send the transaction on a public node first: only the platform\'s rewritten transaction is valid, and the blockhash you used is replaced. docs/solana-signing.md has the rule and a worked @solana/kit example.',
   'Refused with 422 TRANSACTION_REJECTED before anything is sent, `details.reason` saying why:',
   '(1) UNSUPPORTED_VERSION, ADDRESS_LOOKUP_TABLES: only legacy or v0 messages with static account keys;',
   '(2) FOREIGN_SIGNER, MANAGED_KEY_NOT_SIGNER: the only required signers may be the managed wallet (which must be one) and the platform fee payer;',
   '(3) SPONSOR_TRANSFER, SPONSOR_FUNDS_ACCOUNT, SPONSOR_PAYS_RENT, SPONSOR_IN_INSTRUCTION, SPONSOR_AS_PROGRAM, SPONSOR_NOT_FEE_PAYER: the fee payer may appear nowhere but as fee payer;',
-  '(4) PROGRAM_NOT_ALLOWED, TOO_MANY_INSTRUCTIONS, NO_INSTRUCTIONS: programs outside the allow-list (default System, SPL Token, Token-2022, Associated Token Account, Memo, Compute Budget), or nothing but Compute Budget instructions;',
+  '(4) PROGRAM_NOT_ALLOWED, TOO_MANY_INSTRUCTIONS, NO_INSTRUCTIONS: programs outside the allow-list (default: the programs the current @solana-program/* clients target, i.e. System, SPL Token, Token-2022, Associated Token Account, Compute Budget, and Memo: the @solana-program/memo default `Memo4c2pN8afCj432Lb7RMVKi9PbQnnW7ewFFaV3oAH` and the classic `MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr` and `Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo`), or nothing but Compute Budget instructions;',
   '(5) DURABLE_NONCE: AdvanceNonceAccount transactions;',
   '(6) INVALID_COMPUTE_BUDGET, COMPUTE_UNIT_PRICE_TOO_HIGH, COMPUTE_UNIT_LIMIT_TOO_HIGH, FEE_TOO_HIGH: compute-unit price, limit or total fee over the configured caps;',
   '(7) TRANSACTION_TOO_LARGE: over 1232 bytes after the rewrite;',
@@ -42,6 +42,10 @@ const SEND_DESCRIPTION = [
 ].join(' ');
 
 const SIGN_ERRORS = [...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 404, 422];
+
+/** The receiver endpoints' own refusals (issue 15), before the transaction is read. */
+const RECEIVER_RULES =
+  "The receiver must be able to transact: a KYC status other than APPROVED is 422 KYC_NOT_APPROVED (`details.kycStatus`), a status other than ACTIVE (SUSPENDED, BLOCKED) 422 RECEIVER_NOT_ACTIVE (`details.status`); both are read at every request, so a receiver suspended or rejected is refused from its next request on. A receiver without a managed wallet: 422 NO_MANAGED_WALLET; another merchant's receiver: 404.";
 
 export function registerWalletRoutes(app: App, wallets: WalletsService, options: { signRateLimitPerMinute: number }): void {
   // A second limiter of its own, per wallet: @fastify/rate-limit runs one route limiter per request
@@ -74,7 +78,7 @@ export function registerWalletRoutes(app: App, wallets: WalletsService, options:
       schema: {
         tags,
         summary: "Sign a transaction with a receiver's managed wallet",
-        description: `${SIGN_DESCRIPTION} A receiver without a managed wallet: 422 NO_MANAGED_WALLET; another merchant's receiver: 404.`,
+        description: `${SIGN_DESCRIPTION} ${RECEIVER_RULES}`,
         params: ReceiverParams,
         body: TransactionBody,
         response: { 200: SignedTransaction, ...errorResponses(...SIGN_ERRORS) },
@@ -91,7 +95,7 @@ export function registerWalletRoutes(app: App, wallets: WalletsService, options:
       schema: {
         tags,
         summary: "Sign with a receiver's managed wallet and send, the platform paying the fee",
-        description: `${SEND_DESCRIPTION} A receiver without a managed wallet: 422 NO_MANAGED_WALLET; another merchant's receiver: 404; the network unreachable: 503 PROVIDER_UNAVAILABLE.`,
+        description: `${SEND_DESCRIPTION} ${RECEIVER_RULES} The network unreachable: 503 PROVIDER_UNAVAILABLE.`,
         params: ReceiverParams,
         body: TransactionBody,
         response: { 200: SentTransaction, ...errorResponses(...SIGN_ERRORS, 503) },
@@ -158,7 +162,7 @@ export function registerFeePayerRoute(app: App, wallets: WalletsService): void {
         tags,
         summary: "The platform's fee payer",
         description:
-          'The address that pays the fee of every `sign-and-send-transaction`. A client may set it as its transaction\'s fee payer (no rewrite of the payer is then needed; the same checks apply) but must never use it in any instruction.',
+          'The address that pays the fee of every `sign-and-send-transaction`: name it as the transaction\'s fee payer (account 0; the managed wallet there is accepted and replaced, any other fee payer is refused with FOREIGN_SIGNER). Never use it in an instruction. See docs/solana-signing.md.',
         security: [],
         response: { 200: Type.Object({ address: SolanaAddress('The fee payer\'s Solana address') }), ...errorResponses() },
       },

@@ -43,13 +43,31 @@ export interface WalletsDeps {
   findReceiver(merchantId: string, receiverId: string): Promise<{ id: string }>;
 }
 
+/** A receiver's status and KYC status, as the receivers table holds them. */
+type ReceiverStanding = NonNullable<Awaited<ReturnType<typeof repo.findReceiverStanding>>>;
+
+/**
+ * A receiver's wallet signs only while the receiver could transact: KYC APPROVED (else 422
+ * KYC_NOT_APPROVED) and status ACTIVE (else 422 RECEIVER_NOT_ACTIVE), the codes and order of
+ * order creation's rules. The merchant's own wallet has no receiver and no such rule.
+ */
+function standingRefusal(standing: ReceiverStanding): AppError | null {
+  if (standing.receiver_kyc_status !== 'APPROVED') {
+    return new AppError('KYC_NOT_APPROVED', `Receiver KYC is ${standing.receiver_kyc_status}; wallet signing needs APPROVED`, { kycStatus: standing.receiver_kyc_status });
+  }
+  if (standing.receiver_status !== 'ACTIVE') {
+    return new AppError('RECEIVER_NOT_ACTIVE', `Receiver is ${standing.receiver_status}; wallet signing needs ACTIVE`, { status: standing.receiver_status });
+  }
+  return null;
+}
+
 /** Audit rows written per statement, at most (13 parameters each, well under PostgreSQL's 65,535). */
 const AUDIT_BATCH_MAX = 500;
 
 export function createWalletsService(deps: WalletsDeps) {
   const { db, clock, vault, sponsor, chain, settings } = deps;
   const cache = new Map<string, { signer: Signer; expiresAt: number }>();
-  /** Wallet rows by owner ("merchant/receiver"): a row never changes once inserted, so a hit needs no query. */
+  /** Wallet rows by owner ("merchant/receiver"): a row never changes once inserted, so a hit needs no query for it (a receiver's standing is still read). */
   const wallets = new Map<string, { wallet: ManagedWalletRow; expiresAt: number }>();
   const auditLog = createGroupWriter<Insertable<WalletSignRequestsTable>>((rows) => repo.recordSignRequests(db, rows), { maxBatch: AUDIT_BATCH_MAX });
   const broadcast = createBroadcastOnce({ db, chain });
@@ -90,28 +108,40 @@ export function createWalletsService(deps: WalletsDeps) {
    * The owner's wallet: from the cache (kept as long as decrypted keys are), else one query. A
    * receiver's wallet row carries its merchant, so finding it proves the receiver is this
    * merchant's; only when there is none is the receiver looked up (404 for an unknown or
-   * another merchant's receiver, else NO_MANAGED_WALLET).
+   * another merchant's receiver, else NO_MANAGED_WALLET). A receiver's standing (status and KYC)
+   * is read on every request, never cached: with the wallet row on a miss, in a query of its own
+   * on a hit, so a receiver suspended, blocked or rejected is refused at its next request.
    */
-  async function walletOf(owner: WalletOwner): Promise<ManagedWalletRow | undefined> {
+  async function walletOf(owner: WalletOwner): Promise<{ wallet: ManagedWalletRow; standing?: ReceiverStanding } | undefined> {
     const key = `${owner.merchantId}/${owner.receiverId ?? ''}`;
     const now = Date.now();
     const cached = wallets.get(key);
-    if (cached && cached.expiresAt > now) return cached.wallet;
-    let wallet: ManagedWalletRow | undefined;
+    if (cached && cached.expiresAt > now) {
+      if (owner.receiverId === undefined) return { wallet: cached.wallet };
+      const standing = await repo.findReceiverStanding(db, owner.merchantId, owner.receiverId);
+      if (standing) return { wallet: cached.wallet, standing };
+      await deps.findReceiver(owner.merchantId, owner.receiverId); // the 404
+      throw new Error(`receiver ${owner.receiverId}: a cached wallet but no receiver row`);
+    }
+    let wallet: ManagedWalletRow;
+    let standing: ReceiverStanding | undefined;
     if (owner.receiverId === undefined) {
       wallet = await ownWallet(owner.merchantId);
     } else {
-      wallet = await repo.findReceiverWallet(db, owner.merchantId, owner.receiverId);
-      if (!wallet) {
+      const found = await repo.findReceiverWallet(db, owner.merchantId, owner.receiverId);
+      if (!found) {
         await deps.findReceiver(owner.merchantId, owner.receiverId);
         return undefined;
       }
+      const { receiver_status, receiver_kyc_status, ...row } = found;
+      wallet = row;
+      standing = { receiver_status, receiver_kyc_status };
     }
     if (settings.keyCacheSeconds > 0) {
       if (wallets.size >= 10_000) wallets.clear();
       wallets.set(key, { wallet, expiresAt: now + settings.keyCacheSeconds * 1000 });
     }
-    return wallet;
+    return { wallet, ...(standing ? { standing } : {}) };
   }
 
   async function audit(
@@ -144,13 +174,21 @@ export function createWalletsService(deps: WalletsDeps) {
     requestId: string | undefined,
     run: (wallet: ManagedWalletRow) => Promise<T>,
   ): Promise<T> {
-    const wallet = await walletOf(owner);
-    if (!wallet) {
+    const found = await walletOf(owner);
+    if (!found) {
       const message = 'This receiver has no managed wallet (create it with createManagedWallet: true)';
       await audit(owner, { operation, outcome: 'REJECTED', reason: 'NO_MANAGED_WALLET', message, ...(requestId ? { requestId } : {}) });
       throw new AppError('NO_MANAGED_WALLET', message);
     }
+    const { wallet, standing } = found;
     const base = { operation, wallet, ...(requestId ? { requestId } : {}) };
+    // Fail closed: a receiver's wallet never signs without its standing read.
+    if (owner.receiverId !== undefined && !standing) throw new Error(`receiver ${owner.receiverId}: wallet found without its standing`);
+    const refusal = standing && standingRefusal(standing);
+    if (refusal) {
+      await audit(owner, { ...base, outcome: 'REJECTED', reason: refusal.code, message: refusal.message });
+      throw refusal;
+    }
     let result: T;
     try {
       result = await run(wallet);

@@ -11,8 +11,8 @@ export const SOL = 1_000_000_000n;
 export type WalletsFixture = Awaited<ReturnType<typeof createWalletsFixture>>;
 
 /**
- * A fresh test context with two merchants, a receiver with a managed wallet holding 2 SOL on the
- * sandbox chain, the sponsor (fee payer) address, and the calls the wallet route tests make.
+ * A fresh test context with two merchants, a receiver (KYC approved, ACTIVE) with a managed wallet
+ * holding 2 SOL on the sandbox chain, the sponsor (fee payer) address, and the calls the wallet route tests make.
  */
 export async function createWalletsFixture() {
   const ctx = await createTestContext();
@@ -37,7 +37,20 @@ export async function createWalletsFixture() {
     expect(response.statusCode, response.body).toBe(200);
   };
 
-  const receiver: { id: string; walletAddress: string } = await createReceiver({ createManagedWallet: true });
+  /** The sandbox's KYC decision (from PENDING): APPROVE makes the receiver ACTIVE. */
+  const decideKyc = async (receiverId: string, decision: 'APPROVE' | 'REJECT', who: TestMerchant = merchant) => {
+    const response = await call('POST', `/sandbox/receivers/${receiverId}/kyc`, decision === 'APPROVE' ? { decision } : { decision, reason: 'Blurry selfie' }, who);
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json();
+  };
+  /** A receiver with a managed wallet that may sign: KYC APPROVED, ACTIVE. */
+  const createSigningReceiver = async (who: TestMerchant = merchant): Promise<{ id: string; walletAddress: string }> => {
+    const created = await createReceiver({ createManagedWallet: true }, who);
+    expect(await decideKyc(created.id, 'APPROVE', who)).toMatchObject({ kycStatus: 'APPROVED', status: 'ACTIVE' });
+    return created;
+  };
+
+  const receiver = await createSigningReceiver();
   const sponsor: string = (await ctx.app.inject({ url: '/api/v1/wallet/fee-payer' })).json().address;
   await airdrop(receiver.walletAddress, 2n * SOL);
 
@@ -46,5 +59,5 @@ export async function createWalletsFixture() {
   const send = (transaction: string, receiverId = receiver.id, who = merchant) =>
     call('POST', `/receivers/${receiverId}/wallet/sign-and-send-transaction`, { transaction }, who);
 
-  return { ctx, merchant, other, receiver, sponsor, call, createReceiver, balance, airdrop, sign, send };
+  return { ctx, merchant, other, receiver, sponsor, call, createReceiver, decideKyc, createSigningReceiver, balance, airdrop, sign, send };
 }

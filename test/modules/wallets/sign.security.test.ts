@@ -7,16 +7,16 @@ describe('managed wallets: sign security', () => {
   let ctx: WalletsFixture['ctx'];
   let merchant: WalletsFixture['merchant'];
   let receiver: WalletsFixture['receiver'];
-  let createReceiver: WalletsFixture['createReceiver'];
+  let createSigningReceiver: WalletsFixture['createSigningReceiver'];
 
   beforeAll(async () => {
-    ({ ctx, merchant, receiver, createReceiver } = await createWalletsFixture());
+    ({ ctx, merchant, receiver, createSigningReceiver } = await createWalletsFixture());
   });
   afterAll(() => ctx.close());
 
   it('rate-limits sign requests per receiver', async () => {
     const app = await ctx.buildApp({ WALLET_SIGN_RATE_LIMIT_PER_MINUTE: '2' });
-    const second = await createReceiver({ createManagedWallet: true });
+    const second = await createSigningReceiver();
     const tx = (owner: string) => buildTransaction(owner, [memo(owner, 'rate')]);
     const signAt = (id: string, owner: string) =>
       app.inject({ method: 'POST', url: `/api/v1/receivers/${id}/wallet/sign-transaction`, headers: merchant.headers, payload: { transaction: tx(owner) } });

@@ -214,6 +214,7 @@ describe('the JSON-RPC chain adapter (SOLANA_RPC_URL), against a JSON-RPC node b
       payload: { type: 'PF', document: randomCpf(), name: 'Rpc Receiver', email: 'rpc@example.com', createManagedWallet: true },
     });
     const receiver = created.json();
+    await ctx.app.services.receivers.decideKyc(receiver.id, { approved: true }, { actor: 'test' }, { allowFromPending: true });
     await chain.airdrop(receiver.walletAddress, 1_000_000_000n);
     const destination = newAddress();
     const send = (transaction: string) =>

@@ -24,6 +24,8 @@ const headers = { 'x-api-key': credential.apiKey, 'x-api-secret': credential.api
 const receiver = (
   await app.inject({ method: 'POST', url: '/api/v1/receivers', headers, payload: { type: 'PJ', document: '11222333000181', name: 'Bench', email: 'b@example.com', createManagedWallet: true } })
 ).json();
+// Wallet signing needs an APPROVED receiver (docs/solana-signing.md).
+await app.inject({ method: 'POST', url: `/api/v1/sandbox/receivers/${receiver.id}/kyc`, headers, payload: { decision: 'APPROVE' } });
 const transactions = memoTransactions(receiver.walletAddress, app.services.wallets.sponsorAddress, count + 50);
 let next = 0;
 const send = async () => {

@@ -1,7 +1,7 @@
 /**
  * The sandbox chain for managed wallets: LiteSVM (npm `litesvm`, a prebuilt native Solana VM) in
  * this process, so sandbox transactions really execute: System, SPL Token, Token-2022, ATA and
- * Memo programs are loaded, signatures are verified, fees and balances are real. The module and
+ * Memo programs (the classic ids and the current client's default) are loaded, signatures are verified, fees and balances are real. The module and
  * its native library (~60 MB mapped) are loaded on first use, not at start: most processes never
  * sign in the sandbox. The sponsor is airdropped SANDBOX_SPONSOR_LAMPORTS when the VM starts.
  * State lives in memory: a restart starts a fresh chain.
@@ -83,6 +83,21 @@ function wireParts(wire: Uint8Array): { firstSignature: Uint8Array; versioned: b
   return { firstSignature: wire.subarray(at, at + 64), versioned: (wire[at + 64 * count]! & 0x80) !== 0 };
 }
 
+/** `@solana-program/memo` 0.15's default program id (docs/solana-signing.md); LiteSVM 1.4.1 loads only the classic ones. */
+const CURRENT_MEMO_PROGRAM = 'Memo4c2pN8afCj432Lb7RMVKi9PbQnnW7ewFFaV3oAH' as Address;
+const CLASSIC_MEMO_PROGRAM = 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr' as Address;
+
+/**
+ * Runs the classic Memo program's code at the current client's default address too, so a Memo
+ * built with the client's defaults executes in the sandbox as it does on a cluster (same
+ * instruction: the memo's bytes as data, its signers as accounts).
+ */
+function deployCurrentMemo(svm: LiteSVM): void {
+  const classic = svm.getAccount(CLASSIC_MEMO_PROGRAM);
+  if (!classic.exists) throw new Error('sandbox chain: LiteSVM has no classic Memo program to deploy at the current address');
+  svm.addProgram(CURRENT_MEMO_PROGRAM, new Uint8Array(classic.data));
+}
+
 export function createLiteSvmSandbox(options: { sponsorAddress: string; sponsorLamports: number }): LiteSvmSandbox {
   let started: Promise<{ svm: LiteSVM; native: NativeVm; rt: Runtime }> | undefined;
   const sponsorBytes = decodeBase58(options.sponsorAddress);
@@ -90,6 +105,7 @@ export function createLiteSvmSandbox(options: { sponsorAddress: string; sponsorL
   const start = () =>
     (started ??= loadRuntime().then((rt) => {
       const svm = new rt.LiteSVM();
+      deployCurrentMemo(svm);
       const funded = svm.airdrop(options.sponsorAddress as Address, BigInt(options.sponsorLamports) as Lamports);
       if (funded instanceof rt.FailedTransactionMetadata) throw new Error(`sandbox chain: funding the sponsor failed: ${describeFailure(rt, funded)}`);
       return { svm, native: (svm as unknown as { inner: NativeVm }).inner, rt };

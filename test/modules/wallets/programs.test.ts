@@ -11,7 +11,6 @@ import { getAddMemoInstruction, LEGACY_MEMO_PROGRAM_ADDRESS_V1, LEGACY_MEMO_PROG
 import { getTransferSolInstruction, SYSTEM_PROGRAM_ADDRESS } from '@solana-program/system';
 import { ASSOCIATED_TOKEN_PROGRAM_ADDRESS, getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LiteSvmSandbox } from '../../../src/adapters/chain/litesvm-sandbox.ts';
 import { DEFAULT_ALLOWED_PROGRAMS } from '../../../src/config.ts';
 import { inspectForSponsoring, isRejection } from '../../../src/modules/wallets/inspect.ts';
 import { describeInstruction } from '../../../src/modules/wallets/instructions.ts';
@@ -87,18 +86,10 @@ describe('sign-and-send with the Memo client, on the sandbox chain', () => {
     expect(before - (await f.balance(f.sponsor))).toBe(10_000n);
   });
 
-  it("the client's default Memo program is accepted: where the chain runs it, it executes", async () => {
-    // LiteSVM 1.4.1 (the sandbox) does not load the program at MEMO_PROGRAM_ADDRESS: the rules
-    // accept the transaction and the simulation says the program is missing ...
-    const missing = await sendMemo();
-    expect(missing.statusCode, missing.body).toBe(422);
-    expect(missing.json().details).toMatchObject({ reason: 'SIMULATION_FAILED' });
-    // ... so this test deploys the classic Memo program's code at that address, as a chain running it would.
-    const svm = await (f.ctx.app.services.wallets.chain as LiteSvmSandbox).vm();
-    const classic = svm.getAccount(LEGACY_MEMO_PROGRAM_ADDRESS_V3);
-    if (!classic.exists) throw new Error('the sandbox has no classic Memo program');
-    svm.addProgram(MEMO_PROGRAM_ADDRESS, new Uint8Array(classic.data));
+  it("the client's default Memo program is accepted and executes in the sandbox", async () => {
+    const before = await f.balance(f.sponsor);
     const response = await sendMemo();
     expect(response.statusCode, response.body).toBe(200);
+    expect(before - (await f.balance(f.sponsor))).toBe(10_000n);
   });
 });

@@ -11,7 +11,7 @@ import {
   setTransactionMessageLifetimeUsingBlockhash,
   type Signature,
 } from '@solana/kit';
-import { getAddMemoInstruction, LEGACY_MEMO_PROGRAM_ADDRESS_V3 } from '@solana-program/memo';
+import { getAddMemoInstruction } from '@solana-program/memo';
 
 export interface MemoRequest {
   apiUrl: string; // e.g. https://api.example.com/api/v1
@@ -47,7 +47,7 @@ export async function sendMemo(request: MemoRequest): Promise<string> {
     createTransactionMessage({ version: 0 }),
     (m) => setTransactionMessageFeePayer(address(feePayer), m),
     (m) => setTransactionMessageLifetimeUsingBlockhash(latestBlockhash, m),
-    (m) => appendTransactionMessageInstruction(getAddMemoInstruction({ memo: request.memo, signers: [wallet] }, { programAddress: LEGACY_MEMO_PROGRAM_ADDRESS_V3 }), m),
+    (m) => appendTransactionMessageInstruction(getAddMemoInstruction({ memo: request.memo, signers: [wallet] }), m),
   );
   // 4. Compiled, unsigned, base64: the platform signs as fee payer and as the wallet, simulates and sends.
   const transaction = getBase64EncodedWireTransaction(compileTransaction(message));

@@ -24,30 +24,51 @@ export interface HttpFigures {
   /** Retries by cause: "connection lost", "503 SERVICE_UNAVAILABLE", "409 CONFLICT", ... */
   retries: Record<string, number>;
   allowed503: number;
-  /** 503s of a process that was up, by error code: load shedding (SERVICE_UNAVAILABLE "busy") and the like. */
+  /** 503s of a process that was up, by error code (overload: SERVICE_UNAVAILABLE "busy", PROVIDER_UNAVAILABLE); violations too. */
   busy503: Record<string, number>;
   allowedConnectionFailures: number;
-  /** 5xx other than 503, and connection failures of a process that was up the whole time. */
+  /** 5xx of a process that was up the whole time (503 included), and its connection failures or timeouts. */
   violations: string[];
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Connections per api process, as the upstream pool of a load balancer bounds them: the 500
+ * Requests in flight per api process, as a load balancer's upstream pool bounds them: the 500
  * clients' requests queue here, and a process serves at most this many at once. Without a bound
  * every client had its own socket, and the process left alone while the other restarted took
- * 500 requests at once: pool checkouts timed out (503 busy) and answers took over 30 s.
+ * 500 requests at once: pool checkouts timed out (503 busy) and answers took over 30 s. The
+ * request's 30 s deadline starts when it leaves this queue, so it measures the process only.
  */
-export const CONNECTIONS_PER_PROCESS = 32;
-const dispatcher = new Agent({ connections: CONNECTIONS_PER_PROCESS, keepAliveTimeout: 10_000 });
+export const IN_FLIGHT_PER_PROCESS = 32;
+const dispatcher = new Agent({ connections: IN_FLIGHT_PER_PROCESS, keepAliveTimeout: 10_000 });
+
+/** A counting semaphore per process: FIFO waiters. */
+class Gate {
+  private free = IN_FLIGHT_PER_PROCESS;
+  private readonly waiters: Array<() => void> = [];
+  async enter(): Promise<void> {
+    if (this.free > 0) {
+      this.free--;
+      return;
+    }
+    await new Promise<void>((resolve) => this.waiters.push(resolve));
+  }
+  leave(): void {
+    const next = this.waiters.shift();
+    if (next) next();
+    else this.free++;
+  }
+}
 
 export class Api {
   readonly figures: HttpFigures = { requests: 0, retries: {}, allowed503: 0, busy503: {}, allowedConnectionFailures: 0, violations: [] };
   private readonly slots: Slot[];
+  private readonly gates = new Map<Slot, Gate>();
 
   constructor(slots: Slot[]) {
     this.slots = slots;
+    for (const slot of slots) this.gates.set(slot, new Gate());
   }
 
   private retry(cause: string) {
@@ -61,6 +82,16 @@ export class Api {
     const candidates = this.slots.filter((s) => s.state !== 'down');
     const pool = candidates.length > 0 ? candidates : this.slots;
     const target = slot ?? pool[Math.floor(Math.random() * pool.length)]!;
+    const gate = this.gates.get(target)!;
+    await gate.enter();
+    try {
+      return await this.send(target, method, url, headers, body);
+    } finally {
+      gate.leave();
+    }
+  }
+
+  private async send(target: Slot, method: string, url: string, headers: Record<string, string>, body: unknown): Promise<Answer | undefined> {
     const sentAt = Date.now();
     this.figures.requests++;
     let response: Awaited<ReturnType<typeof fetch>>;
@@ -89,8 +120,10 @@ export class Api {
     if (response.status >= 500) {
       this.retry(`${response.status} ${String(parsed.error ?? '')}`);
       if (response.status === 503 && target.wasNotUpDuring(sentAt, Date.now())) this.figures.allowed503++;
-      else if (response.status === 503) this.figures.busy503[String(parsed.error)] = (this.figures.busy503[String(parsed.error)] ?? 0) + 1;
-      else this.figures.violations.push(`${method} ${url} to ${target.name} (up): ${response.status} ${text.slice(0, 300)}`);
+      else {
+        if (response.status === 503) this.figures.busy503[String(parsed.error)] = (this.figures.busy503[String(parsed.error)] ?? 0) + 1;
+        this.figures.violations.push(`${method} ${url} to ${target.name} (up): ${response.status} ${text.slice(0, 300)}`);
+      }
       return undefined;
     }
     return { status: response.status, body: parsed, replayed: response.headers.get('idempotent-replayed') === 'true' };

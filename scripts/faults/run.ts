@@ -213,9 +213,11 @@ async function main() {
   if (canary.ms > CANARY_MAX_MS) failures.push(`test pings to A took ${canary.ms} ms while B's endpoint hung: held behind it?`);
   if (receiverA.invalid.length > 0) failures.push(`A received ${receiverA.invalid.length} deliveries that failed verification: ${receiverA.invalid.slice(0, 3).join('; ')}`);
   const http = api.figures;
-  if (http.violations.length > 0) failures.push(`${http.violations.length} 5xx other than 503, or connection failures of a process that was up`, ...http.violations.slice(0, 5).map((v) => `  ${v}`));
+  if (http.violations.length > 0) failures.push(`${http.violations.length} 5xx or connection failures of a process that was up (only a process starting or draining may answer 503 or drop connections)`, ...http.violations.slice(0, 5).map((v) => `  ${v}`));
   const crashes = [...apis, ...workers].flatMap((s) => s.crashes);
   if (crashes.length > 0) failures.push(`${crashes.length} processes exited on their own`, ...crashes.map((c) => `  ${c}`));
+  const forced = [...apis, ...workers].flatMap((s) => s.termExits.filter((code) => code !== 0).map((code) => `${s.name} ${code}`));
+  if (forced.length > 0) failures.push(`SIGTERM did not end in a clean exit (the 10 s grace ran out?): ${forced.join(', ')}`);
   if (drained.ms > DRAIN_MS) failures.push(`drain not done within ${DRAIN_MS} ms: ${JSON.stringify(drained)}`);
 
   await Promise.all([...apis, ...workers].map((s) => s.stop()));
@@ -242,7 +244,7 @@ async function main() {
       {
         requests: http.requests,
         '503 while starting or draining (allowed)': http.allowed503,
-        '503 while up, by code (overload; allowed, see README)': JSON.stringify(http.busy503),
+        '503 while up, by code (violations: overload)': JSON.stringify(http.busy503),
         'connection failures while down or draining (allowed)': http.allowedConnectionFailures,
         'other 5xx or failures while up': http.violations.length,
         'retries by cause': JSON.stringify(http.retries),

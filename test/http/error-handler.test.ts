@@ -1,3 +1,5 @@
+import { EventEmitter } from 'node:events';
+import pg from 'pg';
 import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/errors.ts';
@@ -33,6 +35,25 @@ describe('error handling: every failure is the spec Error object', () => {
       );
       probe.get('/probe/crash', async () => {
         throw new Error('connection to 10.0.0.5 refused: password authentication failed for user "secret"');
+      });
+      probe.get('/probe/pool-exhausted', async () => {
+        // pg-pool's own error: its one connection is held, so the next checkout times out.
+        class IdleClient extends EventEmitter {
+          connect(callback: (err: Error | null) => void) {
+            setImmediate(() => callback(null));
+          }
+          end() {
+            return Promise.resolve();
+          }
+        }
+        const pool = new pg.Pool({ max: 1, connectionTimeoutMillis: 10, Client: IdleClient as unknown as typeof pg.Client });
+        const held = await pool.connect();
+        try {
+          await pool.connect();
+        } finally {
+          held.release();
+          await pool.end();
+        }
       });
       probe.get('/probe/conflict', async () => {
         throw new AppError('CONFLICT', 'already exists', { existingId: 'abc' });
@@ -118,6 +139,12 @@ describe('error handling: every failure is the spec Error object', () => {
   it('domain errors keep their code, status and details', async () => {
     const body = expectErrorBody(await app.inject({ url: '/probe/conflict' }), 409, 'CONFLICT');
     expect(body).toMatchObject({ message: 'already exists', details: { existingId: 'abc' } });
+  });
+
+  it('a database pool with no connection free in time is 503 SERVICE_UNAVAILABLE with Retry-After, not 500', async () => {
+    const response = await app.inject({ method: 'GET', url: '/probe/pool-exhausted' });
+    expect(expectErrorBody(response, 503, 'SERVICE_UNAVAILABLE').message).toBe('The service is busy; retry shortly');
+    expect(response.headers['retry-after']).toBe('1');
   });
 
   it('unexpected errors are 500 INTERNAL_ERROR without internals', async () => {

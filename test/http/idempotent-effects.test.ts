@@ -30,10 +30,75 @@ describe('an answer lost after the commit is replayed, nothing is created twice'
     };
   }
 
-  const count = async (table: 'receivers' | 'webhook_endpoints' | 'api_credentials' | 'merchants') =>
+  const count = async (table: 'receivers' | 'webhook_endpoints' | 'api_credentials' | 'merchants' | 'quotes' | 'webhook_endpoint_secrets' | 'webhook_deliveries') =>
     Number((await ctx.database.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
 
-  const cases = [
+  const post = (url: string) => (key: string, body: Record<string, unknown>) =>
+    ctx.app.inject({ method: 'POST', url: `/api/v1${url}`, headers: { ...merchant.headers, 'idempotency-key': key }, payload: body });
+  /** An endpoint of the merchant (to an address nothing answers) and one FAILED delivery to it. */
+  async function endpointWithFailedDelivery() {
+    const endpoint = (await post('/webhook/endpoints')(`endpoint-${Math.random()}`, { url: 'http://127.0.0.1:9/hooks' })).json();
+    const delivery = (await post(`/webhook/endpoints/${endpoint.id}/test`)(`ping-${Math.random()}`, {})).json();
+    await ctx.database.db.updateTable('webhook_deliveries').set({ status: 'FAILED', next_attempt_at: null }).where('id', '=', delivery.id).execute();
+    return { endpointId: endpoint.id as string, deliveryId: delivery.id as string };
+  }
+  let fixture: { endpointId: string; deliveryId: string };
+
+  const cases: Array<{
+    name: string;
+    table: Parameters<typeof count>[0];
+    status?: number;
+    creates?: number;
+    setUp?: () => Promise<void>;
+    crash: () => void;
+    send: (key: string, body: Record<string, unknown>) => Promise<{ statusCode: number; body: string; headers: Record<string, unknown>; json(): unknown }>;
+    body: () => Record<string, unknown>;
+  }> = [
+    {
+      name: 'POST /quotes',
+      table: 'quotes',
+      crash: () => crashAfterCommit(ctx.app.services.quotes, 'quote'),
+      send: post('/quotes'),
+      body: () => ({ type: 'PAYIN', amountBrl: 150 }),
+    },
+    {
+      name: 'POST /webhook/endpoints/{id}/rotate-secret',
+      table: 'webhook_endpoint_secrets',
+      status: 200,
+      setUp: async () => void (fixture = await endpointWithFailedDelivery()),
+      crash: () => crashAfterCommit(ctx.app.services.webhooks, 'rotateSecret'),
+      send: (key, body) => post(`/webhook/endpoints/${fixture.endpointId}/rotate-secret`)(key, body),
+      body: () => ({}),
+    },
+    {
+      name: 'POST /webhook/endpoints/{id}/test',
+      table: 'webhook_deliveries',
+      status: 202,
+      setUp: async () => void (fixture = await endpointWithFailedDelivery()),
+      crash: () => crashAfterCommit(ctx.app.services.webhooks, 'sendTest'),
+      send: (key, body) => post(`/webhook/endpoints/${fixture.endpointId}/test`)(key, body),
+      body: () => ({}),
+    },
+    {
+      name: 'POST /webhook/deliveries/{id}/redeliver',
+      table: 'webhook_deliveries',
+      status: 202,
+      creates: 0,
+      setUp: async () => void (fixture = await endpointWithFailedDelivery()),
+      crash: () => crashAfterCommit(ctx.app.services.webhooks, 'redeliver'),
+      send: (key, body) => post(`/webhook/deliveries/${fixture.deliveryId}/redeliver`)(key, body),
+      body: () => ({}),
+    },
+    {
+      name: 'POST /webhook/endpoints/{id}/recover',
+      table: 'webhook_deliveries',
+      status: 202,
+      creates: 0,
+      setUp: async () => void (fixture = await endpointWithFailedDelivery()),
+      crash: () => crashAfterCommit(ctx.app.services.webhooks, 'recover'),
+      send: (key, body) => post(`/webhook/endpoints/${fixture.endpointId}/recover`)(key, body),
+      body: () => ({ since: '2020-01-01T00:00:00Z' }),
+    },
     {
       name: 'POST /receivers',
       table: 'receivers' as const,
@@ -72,15 +137,17 @@ describe('an answer lost after the commit is replayed, nothing is created twice'
     it(c.name, async () => {
       const key = `lost-${c.name}`;
       const body = c.body();
+      await c.setUp?.();
       const rowsBefore = await count(c.table);
+      const created = c.creates ?? 1;
       c.crash();
       expect((await c.send(key, body)).statusCode).toBe(500);
-      expect(await count(c.table)).toBe(rowsBefore + 1);
+      expect(await count(c.table)).toBe(rowsBefore + created);
       const retry = await c.send(key, body);
-      expect(retry.statusCode, retry.body).toBe(201);
+      expect(retry.statusCode, retry.body).toBe(c.status ?? 201);
       expect(retry.headers['idempotent-replayed']).toBe('true');
       expect(retry.json()).toBeTypeOf('object');
-      expect(await count(c.table)).toBe(rowsBefore + 1);
+      expect(await count(c.table)).toBe(rowsBefore + created);
       const again = await c.send(key, body);
       expect(again.body).toBe(retry.body);
     });

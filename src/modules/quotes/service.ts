@@ -7,6 +7,7 @@
 import type { Static } from 'typebox';
 import { type PriceSource, PriceUnavailableError } from '../../adapters/prices/port.ts';
 import type { Db, Trx } from '../../db/database.ts';
+import { recordAnswer } from '../../db/request-answer.ts';
 import type { OrderType } from '../../lib/order-types.ts';
 import type { QuoteRow } from './tables.ts';
 import { AppError, notFound } from '../../errors.ts';
@@ -162,18 +163,23 @@ export function createQuotesService(deps: QuotesDeps) {
       }
       tradeRules.checkBrlRange(priced.amountBrl, body.amountBrl !== undefined ? 'body.amountBrl' : 'body.amountCrypto');
       const now = clock.now();
-      const row = await repo.insert(db, {
-        id: newId(),
-        merchant_id: merchantId,
-        receiver_id: body.receiverId ?? null,
-        type: body.type,
-        chain,
-        token,
-        ...pricingColumns({ priced, rates }),
-        expires_at: new Date(now.getTime() + settings.quoteTtlSeconds * 1000),
-        created_at: now,
+      return db.transaction().execute(async (trx) => {
+        const row = await repo.insert(trx, {
+          id: newId(),
+          merchant_id: merchantId,
+          receiver_id: body.receiverId ?? null,
+          type: body.type,
+          chain,
+          token,
+          ...pricingColumns({ priced, rates }),
+          expires_at: new Date(now.getTime() + settings.quoteTtlSeconds * 1000),
+          created_at: now,
+        });
+        // An Idempotency-Key's answer commits with the quote (ARCHITECTURE.md "Idempotency").
+        const quote = toQuote(row);
+        await recordAnswer(trx, () => ({ status: 201, body: quote }));
+        return quote;
       });
-      return toQuote(row);
     },
 
     /**

@@ -215,18 +215,20 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
       const secret = generateSecret();
       const now = clock.now();
       const previousUntil = new Date(now.getTime() + ROTATION_OVERLAP_MS);
+      const rotated = { endpointId: id, secret, previousSecretExpiresAt: previousUntil.toISOString() };
       await db.transaction().execute(async (trx) => {
         const row = await repo.findEndpoint(trx, id, merchantId, { forUpdate: true });
         if (!row) throw notFound('Webhook endpoint');
         await repo.retireSecrets(trx, id, now, previousUntil);
         await repo.insertSecret(trx, { id: newId(), endpoint_id: id, secret_ciphertext: secretBox.seal(secret, id) });
+        await recordAnswer(trx, () => ({ status: 200, body: rotated }));
       });
-      return { endpointId: id, secret, previousSecretExpiresAt: previousUntil.toISOString() };
+      return rotated;
     },
 
     /** Records a webhook.test event and its one delivery to this endpoint (due now). */
     async sendTest(merchantId: string, id: string): Promise<Delivery> {
-      const deliveryId = await db.transaction().execute(async (trx) => {
+      return db.transaction().execute(async (trx) => {
         const endpoint = await repo.findEndpoint(trx, id, merchantId, { forUpdate: true });
         if (!endpoint) throw notFound('Webhook endpoint');
         const now = clock.now();
@@ -243,9 +245,11 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
           updated_at: now,
         });
         signalAfterCommit(trx, DELIVERIES_CHANNEL);
-        return delivery.id;
+        // The delivery as committed, before any attempt: the answer the route sends and a retry replays.
+        const answer = toDelivery((await repo.findDelivery(trx, delivery.id, merchantId))!, []);
+        await recordAnswer(trx, () => ({ status: 202, body: answer }));
+        return answer;
       });
-      return deliveryWithAttempts(merchantId, deliveryId);
     },
 
     async listDeliveries(merchantId: string, query: DeliveryListInput) {
@@ -275,7 +279,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
      * retries; a SUCCEEDED or FAILED one gets exactly this one attempt (no automatic retries).
      */
     async redeliver(merchantId: string, id: string): Promise<Delivery> {
-      await db.transaction().execute(async (trx) => {
+      return db.transaction().execute(async (trx) => {
         const row = await repo.findDelivery(trx, id, merchantId, { forUpdate: true });
         if (!row) throw notFound('Webhook delivery');
         const now = clock.now();
@@ -291,8 +295,10 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
           updated_at: now,
         });
         signalAfterCommit(trx, DELIVERIES_CHANNEL);
+        const answer = toDelivery((await repo.findDelivery(trx, id, merchantId))!, await repo.attemptsOf(trx, [id]));
+        await recordAnswer(trx, () => ({ status: 202, body: answer }));
+        return answer;
       });
-      return deliveryWithAttempts(merchantId, id);
     },
 
     /**
@@ -300,14 +306,15 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
      * one more attempt, due now (same deliveryId). Returns how many were re-queued.
      */
     async recover(merchantId: string, id: string, since: Date) {
-      const requeued = await db.transaction().execute(async (trx) => {
+      return db.transaction().execute(async (trx) => {
         const endpoint = await repo.findEndpoint(trx, id, merchantId, { forUpdate: true });
         if (!endpoint) throw notFound('Webhook endpoint');
-        const count = await repo.requeueFailed(trx, id, since, clock.now(), settings.retryScheduleSeconds.length);
-        if (count > 0) signalAfterCommit(trx, DELIVERIES_CHANNEL);
-        return count;
+        const requeued = await repo.requeueFailed(trx, id, since, clock.now(), settings.retryScheduleSeconds.length);
+        if (requeued > 0) signalAfterCommit(trx, DELIVERIES_CHANNEL);
+        const answer = { endpointId: id, since: since.toISOString(), requeued };
+        await recordAnswer(trx, () => ({ status: 202, body: answer }));
+        return answer;
       });
-      return { endpointId: id, since: since.toISOString(), requeued };
     },
 
     countPending: () => repo.countPending(db),

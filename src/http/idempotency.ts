@@ -322,9 +322,11 @@ export function registerIdempotency(scope: App, store: IdempotencyStore): void {
       const response = { status, contentType: typeof contentType === 'string' ? contentType : null, body: seal(held, (payload as string | null | undefined) ?? '') };
       if (!(await repo.complete(repo.db, held, response, clock.now()))) request.log.warn('Idempotency-Key was taken over by a retry; this answer is not stored');
     } catch (err) {
-      // Only answers without an effect (refusals, effect-free routes) are stored here: a retry
-      // after the owner's death runs them again, harmlessly.
-      request.log.error({ err }, 'could not store the answer of an idempotent request');
+      // Only answers without an effect, or with a naturally idempotent one, are stored here
+      // (ARCHITECTURE.md "Idempotency"), so running them again is harmless: free the key for the
+      // retry at once rather than leave it IN_PROGRESS under a live owner (409s until the hold ends).
+      request.log.error({ err }, 'could not store the answer of an idempotent request; the key is freed');
+      await releaseQuietly(request, held);
     }
     return payload;
   }

@@ -254,6 +254,22 @@ describe('Idempotency-Key', () => {
     expect(calls.refuse).toBe(1);
   });
 
+  it('an answer that cannot be stored (the pool timed out) frees the key: the retry runs anew, no 409', async () => {
+    store.repo.complete = async () => {
+      store.repo.complete = originalComplete;
+      throw new Error('timeout exceeded when trying to connect');
+    };
+    const key = randomUUID();
+    const first = await post('/probe/things', { amount: '16.50' }, key);
+    expect(first.statusCode).toBe(201);
+    expect(await storedRow(merchant.merchantId, key)).toBeUndefined();
+    const before = calls.things;
+    const retry = await post('/probe/things', { amount: '16.50' }, key);
+    expect(retry.statusCode, retry.body).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBeUndefined();
+    expect(calls.things).toBe(before + 1);
+  });
+
   it('a 5xx answer is not stored: the retry runs the handler', async () => {
     const key = randomUUID();
     expectErrorBody(await post('/probe/flaky', { amount: '16.00' }, key), 500, 'INTERNAL_ERROR');

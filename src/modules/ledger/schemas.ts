@@ -6,7 +6,7 @@ import { StrictObject, Timestamp, Uuid } from '../../http/schemas.ts';
  * `page` and `limit` like every other list (http/pagination.ts). `pageSize`, the name these two
  * lists had first, stays as a deprecated alias so no client breaks; the answer's Pagination
  * object keeps `pageSize`, as the spec names it. Neither has a schema default: the service must
- * see which one the client sent (ledgerPageSize).
+ * see which one the client sent (`pageOf` in routes.ts).
  */
 const PageSizeQuery = {
   page: PageQuery.page,

@@ -28,26 +28,6 @@ export interface ClaimedRow {
   secrets: string[];
 }
 
-export interface FanOutRow {
-  event_id: string;
-  merchant_id: string;
-  event_type: string;
-  created_at: Date;
-  order_id: string | null;
-  /** Null: the event goes to no endpoint. */
-  endpoint_id: string | null;
-}
-
-export interface NewDelivery {
-  id: string;
-  merchant_id: string;
-  endpoint_id: string;
-  event_id: string;
-  event_type: string;
-  order_id: string | null;
-  created_at: Date;
-}
-
 export interface RecordedOutcome {
   id: string;
   token: string;
@@ -65,52 +45,6 @@ export interface RecordedOutcome {
 }
 
 export const deliveryRepo = {
-  /**
-   * The oldest events not yet fanned out, locked (concurrent workers take different ones), each
-   * with the endpoints it goes to — enabled, of its merchant, created no later than the event
-   * (database time), whose filter takes it — in one statement: a row per (event, endpoint), and
-   * one with a null endpoint for an event that goes nowhere (it is stamped all the same).
-   */
-  async eventsToFanOut(db: Db, limit: number): Promise<FanOutRow[]> {
-    const result = await sql<FanOutRow>`
-      with ev as materialized (
-        select id, merchant_id, event_type, created_at,
-          case when jsonb_typeof(payload -> 'orderId') = 'string' then payload ->> 'orderId' end as order_id
-        from events where fanned_out_at is null
-        order by created_at, id
-        limit ${limit}
-        for update skip locked
-      )
-      select ev.id as event_id, ev.merchant_id, ev.event_type, ev.created_at, ev.order_id, e.id as endpoint_id
-      from ev
-      left join webhook_endpoints e on e.merchant_id = ev.merchant_id and e.enabled and e.deleted_at is null
-        and e.created_at <= ev.created_at
-        and (e.event_types is null or jsonb_typeof(e.event_types) = 'null' or e.event_types @> jsonb_build_array(ev.event_type))
-      order by ev.created_at, ev.id, e.id`.execute(db);
-    return result.rows;
-  },
-
-  /**
-   * Inserts the deliveries (exactly one per (event, endpoint), whatever runs twice) and stamps
-   * the events fanned out, in one statement; returns how many deliveries were new.
-   */
-  async insertDeliveriesAndMark(db: Db, deliveries: NewDelivery[], eventIds: string[], now: Date): Promise<number> {
-    const result = await sql<{ inserted: number }>`
-      with inserted as (
-        insert into webhook_deliveries (id, merchant_id, endpoint_id, event_id, event_type, order_id, next_attempt_at, created_at, updated_at)
-        select v.id, v.merchant_id, v.endpoint_id, v.event_id, v.event_type, v.order_id, ${now}, v.created_at, ${now}
-        from jsonb_to_recordset(${JSON.stringify(deliveries)}::jsonb) as v(
-          id uuid, merchant_id uuid, endpoint_id uuid, event_id uuid, event_type text, order_id text, created_at timestamptz)
-        on conflict on constraint webhook_deliveries_event_endpoint_key do nothing
-        returning id
-      ),
-      marked as (
-        update events set fanned_out_at = ${now} where id = any(${eventIds}::uuid[])
-      )
-      select count(*)::int as inserted from inserted`.execute(db);
-    return result.rows[0]?.inserted ?? 0;
-  },
-
   /**
    * Endpoints that have a delivery due now, locked for this claim (FOR NO KEY UPDATE SKIP LOCKED:
    * per endpoint, one worker claims at a time and the others move on to other endpoints). The

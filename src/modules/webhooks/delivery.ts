@@ -19,7 +19,7 @@ import { recordEvent } from '../../db/outbox.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { endpointDisabledEvent } from './catalog.ts';
-import { deliveryRepo, type NewDelivery, type RecordedOutcome } from './delivery-repo.ts';
+import { deliveryRepo, type RecordedOutcome } from './delivery-repo.ts';
 import type { Sender } from './http-sender.ts';
 import type { DeliveryMetrics } from './metrics.ts';
 import { webhooksRepo as repo } from './repo.ts';
@@ -78,6 +78,9 @@ export function deliveryBody(payload: Record<string, unknown>, deliveryId: strin
   const { event, deliveryId: _ignored, ...rest } = payload;
   return JSON.stringify({ event, ...rest, deliveryId });
 }
+
+/** The order id a payload is about, for the delivery log's filter. */
+export const orderIdOf = (payload: Record<string, unknown>) => (typeof payload.orderId === 'string' ? payload.orderId : null);
 
 export interface DeliveryEngineDeps {
   db: Db;
@@ -149,29 +152,41 @@ export function createDeliveryEngine({ db, clock, settings, secrets, send, rando
   async function fanOut(): Promise<number> {
     let created = 0;
     for (;;) {
-      // Two statements in the transaction: the events locked with their endpoints, then the
-      // deliveries inserted and the events stamped together.
       const batch = await db.transaction().execute(async (trx) => {
-        const rows = await deliveryRepo.eventsToFanOut(trx, FAN_OUT_BATCH);
-        if (rows.length === 0) return { events: 0, deliveries: 0 };
-        const eventIds = [...new Set(rows.map((row) => row.event_id))];
-        const deliveries: NewDelivery[] = [];
-        for (const row of rows) {
-          if (row.endpoint_id === null) continue;
-          deliveries.push({
-            id: newId(),
-            merchant_id: row.merchant_id,
-            endpoint_id: row.endpoint_id,
-            event_id: row.event_id,
-            event_type: row.event_type,
-            order_id: row.order_id,
-            created_at: row.created_at,
-          });
-        }
-        const inserted = await deliveryRepo.insertDeliveriesAndMark(trx, deliveries, eventIds, clock.now());
+        const events = await repo.claimEventsToFanOut(trx, FAN_OUT_BATCH);
+        if (events.length === 0) return { events: 0, deliveries: 0 };
+        const endpoints = await repo.activeEndpointsOf(trx, [...new Set(events.map((event) => event.merchant_id))]);
+        const now = clock.now();
+        const deliveries = events.flatMap((event) =>
+          endpoints
+            .filter(
+              (endpoint) =>
+                endpoint.merchant_id === event.merchant_id &&
+                // An endpoint receives the events that happen after it exists.
+                endpoint.created_at.getTime() <= event.created_at.getTime() &&
+                (endpoint.event_types === null || endpoint.event_types.includes(event.event_type)),
+            )
+            .map((endpoint) => ({
+              id: newId(),
+              merchant_id: event.merchant_id,
+              endpoint_id: endpoint.id,
+              event_id: event.id,
+              event_type: event.event_type,
+              order_id: orderIdOf(event.payload),
+              next_attempt_at: now,
+              created_at: event.created_at,
+              updated_at: now,
+            })),
+        );
+        const inserted = await repo.insertDeliveries(trx, deliveries);
+        await repo.markFannedOut(
+          trx,
+          events.map((event) => event.id),
+          now,
+        );
         // Every worker may take part in delivering them.
-        if (inserted > 0) signalAfterCommit(trx, DELIVERIES_CHANNEL);
-        return { events: eventIds.length, deliveries: inserted };
+        if (inserted.length > 0) signalAfterCommit(trx, DELIVERIES_CHANNEL);
+        return { events: events.length, deliveries: inserted.length };
       });
       created += batch.deliveries;
       if (batch.events < FAN_OUT_BATCH) return created;

@@ -124,6 +124,41 @@ export const webhooksRepo = {
 
   // --- fan-out --------------------------------------------------------------------------------
 
+  /** Oldest events not yet fanned out, locked so concurrent workers take different ones. */
+  claimEventsToFanOut(db: Db, limit: number) {
+    return db
+      .selectFrom('events')
+      .select(['id', 'merchant_id', 'event_type', 'payload', 'created_at'])
+      .where('fanned_out_at', 'is', null)
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(limit)
+      .forUpdate()
+      .skipLocked()
+      .execute();
+  },
+
+  activeEndpointsOf(db: Db, merchantIds: string[]) {
+    return db
+      .selectFrom('webhook_endpoints')
+      .select(['id', 'merchant_id', 'event_types', 'created_at'])
+      .where('merchant_id', 'in', merchantIds)
+      .where('enabled', '=', true)
+      .where('deleted_at', 'is', null)
+      .execute();
+  },
+
+  /** Exactly one delivery per (event, endpoint), whatever runs twice. */
+  insertDeliveries(db: Db, deliveries: Array<Insertable<WebhookDeliveriesTable>>) {
+    if (deliveries.length === 0) return Promise.resolve([]);
+    return db
+      .insertInto('webhook_deliveries')
+      .values(deliveries)
+      .onConflict((oc) => oc.constraint('webhook_deliveries_event_endpoint_key').doNothing())
+      .returning('id')
+      .execute();
+  },
+
   markFannedOut(db: Db, eventIds: string[], now: Date) {
     if (eventIds.length === 0) return Promise.resolve([]);
     return db.updateTable('events').set({ fanned_out_at: now }).where('id', 'in', eventIds).execute();

@@ -7,6 +7,7 @@
  */
 import { sql, type SqlBool } from 'kysely';
 import type { Db } from './database.ts';
+import { plannedEachRun } from './prepared-statements.ts';
 
 /** Tables whose rows are claimed whole by `claimDue` (each has `id` and `claimed_until`). */
 export type LeasedTable = 'orders';
@@ -31,7 +32,7 @@ export async function claimDue<Row>(
   spec: { table: LeasedTable; dueColumn: string; now: Date; limit: number; leaseMs: number },
 ): Promise<Row[]> {
   const { table, dueColumn, now, limit } = spec;
-  const result = await sql<Row>`
+  const result = await sql<Row>`${plannedEachRun}
     with due as (
       select id from ${sql.table(table)}
       where ${sql.ref(dueColumn)} <= ${now} and ${leaseFree(now)}
@@ -51,7 +52,7 @@ export async function claimDue<Row>(
  */
 export async function purgeOlderThan(db: Db, spec: { table: PurgedTable; column: string; cutoff: Date; limit: number }): Promise<number> {
   const { table, column, cutoff, limit } = spec;
-  const result = await sql`
+  const result = await sql`${plannedEachRun}
     delete from ${sql.table(table)} where ctid in (
       select ctid from ${sql.table(table)}
       where ${sql.ref(column)} < ${cutoff}

@@ -1,6 +1,7 @@
 import { type Insertable, type Updateable, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { claimDue } from '../../db/leases.ts';
+import { plannedEachRun } from '../../db/prepared-statements.ts';
 import type { OrderRow, OrderTransactionType, OrdersTable, StoredOrderStatus } from './tables.ts';
 import type { OrderType } from '../../lib/order-types.ts';
 import { newId } from '../../lib/ids.ts';
@@ -163,11 +164,13 @@ export const ordersRepo = {
     return claimDue<OrderRow>(db, { table: 'orders', dueColumn: 'next_step_at', now, limit, leaseMs });
   },
 
+  /** The statuses are literals so that even a generic plan matches the partial index orders_expiry_idx. */
   dueExpiries(db: Db, now: Date, limit: number) {
     return db
       .selectFrom('orders')
+      .modifyFront(plannedEachRun)
       .select(['id', 'status'])
-      .where('status', 'in', ['AWAITING_PAYMENT', 'AWAITING_DEPOSIT'])
+      .where('status', 'in', [sql.lit<StoredOrderStatus>('AWAITING_PAYMENT'), sql.lit<StoredOrderStatus>('AWAITING_DEPOSIT')])
       .where('expires_at', '<=', now)
       .limit(limit)
       .forUpdate()

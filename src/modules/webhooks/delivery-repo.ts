@@ -5,6 +5,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { leaseFree } from '../../db/leases.ts';
+import { plannedEachRun } from '../../db/prepared-statements.ts';
 import type { WebhookDeliveryStatus } from './tables.ts';
 
 export interface ClaimCandidate {
@@ -52,7 +53,7 @@ export const deliveryRepo = {
    * follows the number of endpoints with work, not the size of the backlog.
    */
   async lockEndpointsWithDueWork(db: Db, now: Date, limit: number): Promise<string[]> {
-    const result = await sql<{ id: string }>`
+    const result = await sql<{ id: string }>`${plannedEachRun}
       with recursive queued(endpoint_id) as (
         (select endpoint_id from webhook_deliveries where status = 'PENDING' order by endpoint_id limit 1)
         union all
@@ -78,7 +79,7 @@ export const deliveryRepo = {
    */
   async dueOfEndpoints(db: Db, endpointIds: string[], now: Date, perEndpoint: number): Promise<ClaimCandidate[]> {
     if (endpointIds.length === 0) return [];
-    const result = await sql<ClaimCandidate>`
+    const result = await sql<ClaimCandidate>`${plannedEachRun}
       select c.id, c.endpoint_id, c.order_id, b.busy
       from unnest(${endpointIds}::uuid[]) as e(id)
       cross join lateral (

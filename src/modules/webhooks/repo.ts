@@ -5,6 +5,7 @@
  */
 import type { Insertable } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { plannedEachRun } from '../../db/prepared-statements.ts';
 import type { WebhookDeliveriesTable, WebhookDeliveryAttemptsTable, WebhookDeliveryStatus, WebhookEndpointsTable } from './tables.ts';
 
 export interface DeliveryFilters {
@@ -128,6 +129,7 @@ export const webhooksRepo = {
   claimEventsToFanOut(db: Db, limit: number) {
     return db
       .selectFrom('events')
+      .modifyFront(plannedEachRun)
       .select(['id', 'merchant_id', 'event_type', 'payload', 'created_at'])
       .where('fanned_out_at', 'is', null)
       .orderBy('created_at')

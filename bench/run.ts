@@ -287,8 +287,9 @@ async function workerScenarios(base: string, databaseUrl: string, cliEnv: NodeJS
   };
   const merchantWith = async (name: string, urls: string[]) => {
     const credentials = await createMerchant(name, cliEnv);
-    await registerEndpoints(new Api(base, credentials), urls);
-    return { merchantId: credentials.merchantId, endpoints: urls.length };
+    const merchantApi = new Api(base, credentials);
+    const endpointIds = await registerEndpoints(merchantApi, urls);
+    return { merchantId: credentials.merchantId, endpoints: urls.length, api: merchantApi, endpointIds };
   };
   if (selected.has('webhooks-one')) {
     const farm = new ReceiverFarm();
@@ -321,11 +322,13 @@ async function workerScenarios(base: string, databaseUrl: string, cliEnv: NodeJS
     const stuck = await merchantWith('Bench Hooks Hanging', await hanging.start(1, { hang: true }));
     log(`webhooks-hang: ${steady.perSecond} events/s to a healthy endpoint, 100/s to one that never answers`);
     report('webhooks-hang', await deliverSteady(databaseUrl, farm, merchant.merchantId, { ...steady, label: `${steady.perSecond} events/s → 1 endpoint, beside one hanging`, alsoTo: { merchantId: stuck.merchantId, perSecond: 100 } }));
+    // The hanging endpoint's backlog (and its retries) would otherwise run into the next scenario.
+    for (const id of stuck.endpointIds) await stuck.api.request('DELETE', `/api/v1/webhook/endpoints/${id}`);
     await farm.close();
     await hanging.close();
   }
   if (selected.has('payin-to-completed')) {
-    const figures = await payinToCompleted(api, databaseUrl, { orders: Number(process.env.BENCH_PIPELINE_ORDERS ?? 1000), perSecond: 100, waitSeconds: 60, log });
+    const figures = await payinToCompleted(api, databaseUrl, { orders: Number(process.env.BENCH_PIPELINE_ORDERS ?? 1000), perSecond: 100, warmupSeconds: load.warmupSeconds, waitSeconds: 60, log });
     results.scenarios['payin-to-completed'] = { kind: 'pipeline', ...figures };
     log(`payin-to-completed: ${figures.completed}/${figures.orders} completed, notifications at ${figures.notificationsPerSecond}/s, p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms${figures.timedOut ? ' (timed out)' : ''}`);
   }

@@ -22,7 +22,8 @@ export function createWorkerJobs(services: Services, config: RuntimeConfig, metr
       name: 'order-steps',
       intervalMs: config.orders.workerIntervalMs,
       wakeOn: [ORDER_STEPS_CHANNEL],
-      run: () => services.orderSteps.runDuePass().then(() => undefined),
+      run: (signal) => services.orderSteps.fill({ signal, onError: (err) => log?.error({ err }, 'order step claim failed') }).then(() => undefined),
+      drain: () => services.orderSteps.drain(),
     },
     ...(config.settlements.enabled ? [settlementJob(services.ledger, config.settlements.timeOfDay, services.clock)] : []),
     ...(config.sandboxEnabled

@@ -23,9 +23,12 @@ export class Api {
   }
 
   async request<T>(method: string, path: string, body?: unknown, extra: Record<string, string> = {}, expect = [200, 201, 204]): Promise<T> {
+    const headers = this.headers(extra);
+    // No body, no content type (an empty one is not "none": the API answers 415 to a DELETE carrying it).
+    if (body === undefined) delete headers['content-type'];
     const response = await fetch(this.base + path, {
       method,
-      headers: body === undefined ? { ...this.headers(extra), 'content-type': '' } : this.headers(extra),
+      headers,
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       signal: AbortSignal.timeout(30_000),
     });

@@ -126,8 +126,10 @@ export async function injectEvents(client: { query: (text: string, values?: unkn
 }
 
 /** Registers one endpoint per URL for the merchant (at most 20 per merchant). */
-export async function registerEndpoints(api: Api, urls: string[]): Promise<void> {
-  for (const url of urls) await api.post('/api/v1/webhook/endpoints', { url });
+export async function registerEndpoints(api: Api, urls: string[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (const url of urls) ids.push((await api.post<{ id: string }>('/api/v1/webhook/endpoints', { url })).id);
+  return ids;
 }
 
 /** A backlog of `events` events at once, delivered to the merchant's endpoints: deliveries per second. */
@@ -192,7 +194,15 @@ export interface PipelineFigures {
  * notification); latency = the order.completed event's time − the order.payment_received event's
  * time, both from the database (the notification's transaction and the completing one).
  */
-export async function payinToCompleted(api: Api, dbUrl: string, options: { orders: number; perSecond: number; waitSeconds: number; log: (m: string) => void }): Promise<PipelineFigures> {
+/**
+ * `warmupSeconds` of payments at the same rate come first, unmeasured, in the same stream (as the
+ * HTTP scenarios warm up): the first orders otherwise measure code paths run for the first time.
+ */
+export async function payinToCompleted(
+  api: Api,
+  dbUrl: string,
+  options: { orders: number; perSecond: number; warmupSeconds: number; waitSeconds: number; log: (m: string) => void },
+): Promise<PipelineFigures> {
   const receiver = await api.post<{ id: string }>('/api/v1/receivers', {
     type: 'PJ',
     document: benchCnpj(900_100),
@@ -202,15 +212,19 @@ export async function payinToCompleted(api: Api, dbUrl: string, options: { order
     limits: { nightTransactionsEnabled: true },
   });
   await api.post(`/api/v1/sandbox/receivers/${receiver.id}/kyc`, { decision: 'APPROVE' });
-  options.log(`payin-to-completed: creating ${options.orders} PAYIN orders`);
-  const ids = await pool(options.orders, 20, 300_000, async () => (await api.post<{ id: string }>('/api/v1/payin', { receiverId: receiver.id, amountBrl: 100 })).id);
-  options.log(`payin-to-completed: paying them at ${options.perSecond}/s`);
+  const warmup = Math.round(options.warmupSeconds * options.perSecond);
+  options.log(`payin-to-completed: creating ${warmup} + ${options.orders} PAYIN orders`);
+  const all = await pool(warmup + options.orders, 20, 300_000, async () => (await api.post<{ id: string }>('/api/v1/payin', { receiverId: receiver.id, amountBrl: 100 })).id);
+  const ids = all.slice(warmup);
+  options.log(`payin-to-completed: paying them at ${options.perSecond}/s, the first ${warmup} as warm-up`);
   const started = Date.now();
+  let measuredFrom = started;
   const payments: Array<Promise<unknown>> = [];
-  for (let i = 0; i < ids.length; i++) {
+  for (let i = 0; i < all.length; i++) {
     const at = started + (i * 1000) / options.perSecond;
     if (at > Date.now()) await sleep(at - Date.now());
-    payments.push(api.post(`/api/v1/sandbox/orders/${ids[i]}/pix-payment`, {}));
+    if (i === warmup) measuredFrom = Date.now();
+    payments.push(api.post(`/api/v1/sandbox/orders/${all[i]}/pix-payment`, {}));
   }
   await Promise.all(payments);
   const sent = Date.now();
@@ -229,7 +243,7 @@ export async function payinToCompleted(api: Api, dbUrl: string, options: { order
   return {
     orders: ids.length,
     completed: sorted.length,
-    notificationsPerSecond: round((ids.length / Math.max(1, sent - started)) * 1000),
+    notificationsPerSecond: round((ids.length / Math.max(1, sent - measuredFrom)) * 1000),
     p50Ms: round(percentile(sorted, 50)),
     p99Ms: round(percentile(sorted, 99)),
     maxMs: round(sorted.at(-1) ?? NaN),

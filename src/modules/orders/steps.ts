@@ -32,6 +32,15 @@ export interface StepsDeps {
   parallelSteps?: number;
 }
 
+/** How the worker's lanes claim: batch size, orders at once, and the stop signal of the job. */
+export interface LaneOptions {
+  batch?: number;
+  parallel?: number;
+  signal?: AbortSignal;
+  /** Told of a failed claim made when an order ended (outside any pass, so nobody else would see it). */
+  onError?: (err: unknown) => void;
+}
+
 /** A step that must simply wait (e.g. a transfer not yet confirmed), not a failure. */
 export class RetryLater extends Error {}
 
@@ -195,31 +204,87 @@ export function createOrderSteps(deps: StepsDeps) {
     }
   }
 
-  /**
-   * One pass of the worker: expire what is due, then run due steps, up to `parallel` orders at a
-   * time (each order is claimed by one worker, so their steps are independent). A step that makes
-   * the next one due signals it after its commit, which wakes the worker for the next pass at once.
-   * Returns how many orders it touched.
-   */
   let lastExpiry = 0;
-  async function runDuePass(batch = 50, parallel = deps.parallelSteps ?? 8): Promise<number> {
+  /** Expiries are looked for at most every EXPIRY_EVERY_MS, however often passes and claims run. */
+  async function expireIfDue(batch: number): Promise<number> {
     const now = clock.now().getTime();
     const sinceExpiry = now - lastExpiry;
-    let expired = 0;
-    if (sinceExpiry >= EXPIRY_EVERY_MS || sinceExpiry < 0) {
-      lastExpiry = now;
-      expired = await expireDue(batch);
-    }
-    const claimed = await repo.claimDueSteps(db, clock.now(), batch, leaseMs);
-    let next = 0;
-    const lane = async () => {
-      while (next < claimed.length) await stepOrBackOff(claimed[next++]!);
-    };
-    await Promise.all(Array.from({ length: Math.min(parallel, claimed.length) }, lane));
-    return expired + claimed.length;
+    if (sinceExpiry < EXPIRY_EVERY_MS && sinceExpiry >= 0) return 0;
+    lastExpiry = now;
+    return expireDue(batch);
   }
 
-  return { runStep, runDuePass };
+  /**
+   * The worker's lanes: at most `parallel` orders run at once, each claimed by one worker (so their
+   * steps are independent). `fill` claims as many due orders as there are free lanes, starts each,
+   * and returns without waiting for them; an order that ends frees its lane and fills again. So
+   * an order that becomes due while others run (its commit wakes the job) starts in a free lane at
+   * once, never after the slowest order of a batch (issue 13: p99 from PIX to COMPLETED).
+   */
+  const running = new Set<Promise<void>>();
+  let filling: Promise<number> | undefined;
+  let fillAgain = false;
+  let lanes: LaneOptions = {};
+
+  function launch(order: OrderRow) {
+    const task = stepOrBackOff(order).finally(() => {
+      running.delete(task);
+      if (!lanes.signal?.aborted) fill(lanes).catch((err: unknown) => lanes.onError?.(err));
+    });
+    running.add(task);
+  }
+
+  async function fillLoop(): Promise<number> {
+    const batch = lanes.batch ?? 50;
+    const parallel = lanes.parallel ?? deps.parallelSteps ?? 8;
+    let touched = 0;
+    do {
+      fillAgain = false;
+      touched += await expireIfDue(batch);
+      while (!lanes.signal?.aborted && running.size < parallel) {
+        const free = Math.min(batch, parallel - running.size);
+        const claimed = await repo.claimDueSteps(db, clock.now(), free, leaseMs);
+        for (const order of claimed) launch(order);
+        touched += claimed.length;
+        if (claimed.length < free) break;
+      }
+    } while (fillAgain && !lanes.signal?.aborted);
+    return touched;
+  }
+
+  /** Claims into the free lanes and starts what it claimed; concurrent calls coalesce into one more round. Resolves with how many orders it touched. */
+  function fill(options: LaneOptions = {}): Promise<number> {
+    lanes = options;
+    if (filling) {
+      fillAgain = true;
+      return filling.then(() => 0);
+    }
+    filling = fillLoop().finally(() => {
+      filling = undefined;
+    });
+    return filling;
+  }
+
+  /** Resolves when no order is running (and no fill is claiming). */
+  async function drain(): Promise<void> {
+    while (filling || running.size > 0) await Promise.allSettled([filling, ...running]);
+  }
+
+  /**
+   * Runs everything due now to its end (tests, tools): fills, waits for the lanes, and repeats
+   * until a fill finds nothing. Returns how many orders it touched.
+   */
+  async function runDuePass(options: Omit<LaneOptions, 'onError'> = {}): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const touched = await fill(options);
+      await drain();
+      total += touched;
+      if (touched === 0) return total;
+    }
+  }
+
+  return { runStep, runDuePass, fill, drain };
 }
 
 export type OrderSteps = ReturnType<typeof createOrderSteps>;

@@ -7,6 +7,7 @@ import addFormatsPlugin from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { orderEventDefinitions } from '../../../src/modules/orders/events.ts';
 import { buildCatalog } from '../../../src/modules/webhooks/catalog.ts';
+import { waitFor } from '../../helpers/processes.ts';
 import { ordersTest } from './helpers.ts';
 
 const addFormats = addFormatsPlugin as unknown as (ajv: Ajv) => void;
@@ -47,6 +48,41 @@ describe('order lifecycle', () => {
     expect((await t.events(order.id)).map((e) => e.event_type)).toEqual(['order.payment_received', 'order.completed']);
     const transfers = await t.ctx.database.db.selectFrom('sandbox_chain_transfers').select('idempotency_key').where('idempotency_key', '=', order.id).execute();
     expect(transfers).toHaveLength(1);
+  });
+
+  it('an order that becomes due while another is in a slow step starts at once in a free lane, not after it', async () => {
+    const { merchant, receiver } = await t.merchantWithReceiver();
+    const slow = await t.payin(merchant, { receiverId: receiver.id, amountBrl: 16 });
+    const quick = await t.payin(merchant, { receiverId: receiver.id, amountBrl: 17 });
+    const chain = t.ctx.app.services.adapters.chain;
+    const transfer = chain.transferToken.bind(chain);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let slowStarted!: () => void;
+    const slowIsWaiting = new Promise<void>((resolve) => (slowStarted = resolve));
+    chain.transferToken = async (input) => {
+      if (input.idempotencyKey === slow.id) {
+        slowStarted();
+        await released;
+      }
+      return transfer(input);
+    };
+    const steps = t.ctx.app.services.orderSteps;
+    try {
+      await t.call('POST', `/sandbox/orders/${slow.id}/pix-payment`, merchant, {});
+      await steps.fill();
+      await slowIsWaiting;
+      // Paid while the slow order holds its lane: the next fill (the payment's wake-up) runs it.
+      await t.call('POST', `/sandbox/orders/${quick.id}/pix-payment`, merchant, {});
+      await steps.fill();
+      await waitFor(async () => ((await t.call('GET', `/orders/${quick.id}`, merchant)).json().status === 'COMPLETED' ? true : undefined), 5000);
+      expect((await t.call('GET', `/orders/${slow.id}`, merchant)).json().status).toBe('SWAPPING');
+    } finally {
+      release();
+      await steps.drain();
+      chain.transferToken = transfer;
+    }
+    expect((await t.call('GET', `/orders/${slow.id}`, merchant)).json().status).toBe('COMPLETED');
   });
 
   it('every order event emitted through both lifecycles matches its published catalog schema, and all eight are emitted', async () => {

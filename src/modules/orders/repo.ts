@@ -184,21 +184,6 @@ export const ordersRepo = {
   },
 
   /**
-   * After a step that left the next one due at once: takes the order again (a new lease) unless
-   * another worker already did; one statement. Undefined when not due or held by someone else.
-   */
-  async reclaimIfDue(db: Db, id: string, now: Date, leaseMs: number): Promise<OrderRow | undefined> {
-    return db
-      .updateTable('orders')
-      .set({ claimed_until: new Date(now.getTime() + leaseMs) })
-      .where('id', '=', id)
-      .where('next_step_at', '<=', now)
-      .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
-      .returningAll()
-      .executeTakeFirst();
-  },
-
-  /**
    * Records a failed step and when to retry it, only while this worker still holds the claim it
    * made (`claimedUntil`): another worker may have taken over a lapsed lease.
    */

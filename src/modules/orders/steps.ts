@@ -16,6 +16,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { decimal, toJsonNumber } from '../../lib/money.ts';
 import type { LedgerService } from '../ledger/service.ts';
 import { providerTransactionIdField } from './events.ts';
+import { leaseEnd } from '../../db/leases.ts';
 import { ordersRepo as repo } from './repo.ts';
 import { type Effects, type Movement, type TransitionContext, applyTransition, refundingEvent } from './transitions.ts';
 
@@ -60,20 +61,24 @@ export function createOrderSteps(deps: StepsDeps) {
   const leaseMs = deps.leaseMs ?? 30_000;
 
   /**
-   * Applies a step's outcome in its own transaction, on the order reloaded and locked, and only
-   * if it is still in the status the step started from (a notification may have moved it).
+   * Applies a step's outcome in its own transaction, only if the order is still in the status the
+   * step started from (a notification may have moved it: then nothing is written). The guarded
+   * UPDATE is the check; `order` is the row this worker claimed or last wrote, so its other
+   * columns are current. When the outcome leaves the next step due at once, this worker keeps its
+   * claim (a new lease in the same UPDATE) and returns the row to run that step itself: no wake-up,
+   * no claim statement, no other worker racing for it.
    */
-  async function moveOn(order: OrderRow, to: StoredOrderStatus, effects: Effects = {}) {
-    await db.transaction().execute(async (trx: Trx) => {
-      const current = await repo.lockBy(trx, 'id', order.id);
-      if (current?.status === order.status) await applyTransition(trx, ctx, current, to, effects);
-    });
+  async function moveOn(order: OrderRow, to: StoredOrderStatus, effects: Effects = {}): Promise<OrderRow | undefined> {
+    const now = clock.now();
+    const continues = effects.nextStepAt !== undefined && effects.nextStepAt !== null && effects.nextStepAt.getTime() <= now.getTime();
+    const updated = await db.transaction().execute((trx: Trx) => applyTransition(trx, ctx, order, to, continues ? { ...effects, claimedUntil: leaseEnd(now, leaseMs) } : effects));
+    return continues ? updated : undefined;
   }
 
   async function swap(order: OrderRow) {
     // The rate was locked at creation; the conversion is the token transfer itself.
     const { txHash } = await chain.transferToken({ idempotencyKey: order.id, token: order.token, amount: order.amount_token, destination: order.destination_wallet! });
-    await moveOn(order, 'TRANSFERRING', {
+    return moveOn(order, 'TRANSFERRING', {
       changes: { tx_hash: txHash },
       movement: { type: 'CHAIN_TRANSFER', status: 'PENDING', amount: order.amount_token, currency: order.token, chain: order.chain, txHash },
       nextStepAt: clock.now(),
@@ -85,7 +90,7 @@ export function createOrderSteps(deps: StepsDeps) {
     if (status === 'PENDING') throw new RetryLater('transfer not confirmed yet');
     const movement: Movement = { type: 'CHAIN_TRANSFER', status, amount: order.amount_token, currency: order.token, chain: order.chain, txHash: order.tx_hash };
     if (status === 'CONFIRMED') {
-      await moveOn(order, 'COMPLETED', {
+      return moveOn(order, 'COMPLETED', {
         movement,
         ledger: { movement: 'PAYIN_COMPLETED' },
         event: {
@@ -94,13 +99,12 @@ export function createOrderSteps(deps: StepsDeps) {
           fields: { amountBrl: toJsonNumber(order.amount_brl), amountToken: toJsonNumber(order.amount_token), targetToken: order.token, destinationWallet: order.destination_wallet, txHash: order.tx_hash },
         },
       });
-      return;
     }
     const reason = `On-chain transfer failed: ${error ?? 'unknown error'}`;
-    await moveOn(order, 'REFUNDING', { changes: { failure_reason: reason }, movement, event: refundingEvent(reason), nextStepAt: clock.now() });
+    return moveOn(order, 'REFUNDING', { changes: { failure_reason: reason }, movement, event: refundingEvent(reason), nextStepAt: clock.now() });
   }
 
-  async function requestRefund(order: OrderRow) {
+  async function requestRefund(order: OrderRow): Promise<undefined> {
     // The refund id is ours and fixed: stored before the request, so an outcome that arrives at
     // once already finds the order by it.
     const refundId = order.refund_id ?? `R${order.id.replaceAll('-', '')}`;
@@ -109,12 +113,13 @@ export function createOrderSteps(deps: StepsDeps) {
     await pix.refund({ endToEndId: order.pix_end_to_end_id!, refundId, amountBrl, description: 'Devolução: pedido não concluído' });
     // The outcome arrives as a refund_settled notification; until then the worker has nothing to do.
     await repo.reschedule(db, order.id, 'REFUNDING', { next_step_at: null, claimed_until: null, updated_at: clock.now() });
+    return undefined;
   }
 
   /** The provider refused the PIX outright: it will never be sent, so the order fails now instead of retrying forever. */
   async function payoutRefused(order: OrderRow) {
     const reason = 'PIX payout refused by the payment provider';
-    await moveOn(order, 'FAILED', {
+    return moveOn(order, 'FAILED', {
       changes: { failure_reason: reason },
       movement: { type: 'PIX_OUT', status: 'FAILED', amount: order.net_amount_brl, currency: 'BRL' },
       event: { name: 'order.failed', status: 'FAILED', fields: { failureReason: reason } },
@@ -130,7 +135,7 @@ export function createOrderSteps(deps: StepsDeps) {
       recipientName: order.recipient_name,
       description: `Pedido ${order.external_id ?? order.id}`,
     });
-    await moveOn(order, 'PIX_SENT_UNCONFIRMED', {
+    return moveOn(order, 'PIX_SENT_UNCONFIRMED', {
       changes: { provider_transaction_id: providerTransactionId },
       movement: { type: 'PIX_OUT', status: 'PENDING', amount: order.net_amount_brl, currency: 'BRL' },
       event: {
@@ -141,8 +146,11 @@ export function createOrderSteps(deps: StepsDeps) {
     });
   }
 
-  /** One step of the worker for an order it claimed, chosen by the order's status. */
-  async function runStep(order: OrderRow): Promise<void> {
+  /**
+   * One step of the worker for an order it claimed, chosen by the order's status. Returns the
+   * order when its next step is due at once and still claimed by this worker.
+   */
+  async function runStep(order: OrderRow): Promise<OrderRow | undefined> {
     switch (order.status) {
       case 'PAYMENT_RECEIVED':
         return moveOn(order, 'SWAPPING', { nextStepAt: clock.now() });
@@ -162,6 +170,7 @@ export function createOrderSteps(deps: StepsDeps) {
       default:
         // Nothing to do in this status (a stale claim): drop the schedule.
         await repo.reschedule(db, order.id, order.status, { next_step_at: null, claimed_until: null });
+        return undefined;
     }
   }
 
@@ -186,21 +195,25 @@ export function createOrderSteps(deps: StepsDeps) {
   }
 
   /**
-   * Runs a claimed order's step, then, while each step leaves the next one due at once, takes the
-   * order again and runs that one too: PAYMENT_RECEIVED → SWAPPING → TRANSFERRING → COMPLETED in
-   * one go, with no claim pass or wake-up in between. (A worker woken by the same commit may take
-   * the next step first; then this one stops.)
+   * Runs a claimed order's step, then, while each step leaves the next one due at once (and this
+   * worker's claim with it), runs that one too: PAYMENT_RECEIVED → SWAPPING → TRANSFERRING →
+   * COMPLETED in one go, with no claim or wake-up in between. Past MAX_CHAINED_STEPS the claim is
+   * given back, for any worker's next pass.
    */
   async function stepOrBackOff(order: OrderRow): Promise<void> {
     let current: OrderRow | undefined = order;
-    for (let hops = 0; current && hops < MAX_CHAINED_STEPS; hops++) {
-      try {
-        await runStep(current);
-      } catch (err) {
-        await backOff(current, err);
+    for (let hops = 0; current; hops++) {
+      if (hops === MAX_CHAINED_STEPS) {
+        await repo.reschedule(db, current.id, current.status, { claimed_until: null });
         return;
       }
-      current = await repo.reclaimIfDue(db, current.id, clock.now(), leaseMs);
+      const claimed: OrderRow = current;
+      try {
+        current = await runStep(claimed);
+      } catch (err) {
+        await backOff(claimed, err);
+        return;
+      }
     }
   }
 

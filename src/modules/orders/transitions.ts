@@ -33,6 +33,11 @@ export interface Effects {
   event?: { name: string; status: StoredOrderStatus; fields: Record<string, unknown> };
   /** When the worker should look at the order next (null: wait for a notification). */
   nextStepAt?: Date | null;
+  /**
+   * Set by a worker that runs the next step itself (due at once): it keeps its claim until then,
+   * and no wake-up is published for the step.
+   */
+  claimedUntil?: Date;
   /** The ledger entry this transition posts (`received`: the amount that actually moved). */
   ledger?: { movement: LedgerMovement; received?: string };
 }
@@ -71,12 +76,12 @@ export async function applyTransition(trx: Trx, ctx: TransitionContext, order: O
       ...(releasesLimit ? { limit_released: true } : {}),
       next_step_at: effects.nextStepAt === undefined ? null : effects.nextStepAt,
       step_attempts: 0,
-      claimed_until: null,
+      claimed_until: effects.claimedUntil ?? null,
     },
     now,
   );
   if (!updated) return undefined;
-  if (effects.nextStepAt && effects.nextStepAt.getTime() <= now.getTime()) signalAfterCommit(trx, ORDER_STEPS_CHANNEL);
+  if (effects.nextStepAt && effects.nextStepAt.getTime() <= now.getTime() && !effects.claimedUntil) signalAfterCommit(trx, ORDER_STEPS_CHANNEL);
   ctx.onOrderChanged?.(order.merchant_id);
   if (releasesLimit) {
     await repo.releaseDailyUsage(trx, { receiverId: order.receiver_id, day: order.limit_day, amountBrl: order.amount_brl });

@@ -11,12 +11,12 @@
 import type { ChainAdapter } from '../../adapters/chain/port.ts';
 import { type PixProvider, PixPayoutRefusedError } from '../../adapters/pix/port.ts';
 import type { Db, Trx } from '../../db/database.ts';
+import { leaseEnd } from '../../db/leases.ts';
 import type { OrderRow, StoredOrderStatus } from './tables.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { decimal, toJsonNumber } from '../../lib/money.ts';
 import type { LedgerService } from '../ledger/service.ts';
 import { providerTransactionIdField } from './events.ts';
-import { leaseEnd } from '../../db/leases.ts';
 import { ordersRepo as repo } from './repo.ts';
 import { type Effects, type Movement, type TransitionContext, applyTransition, refundingEvent } from './transitions.ts';
 
@@ -38,7 +38,7 @@ export interface LaneOptions {
   batch?: number;
   parallel?: number;
   signal?: AbortSignal;
-  /** Told of a failed claim made when an order ended (outside any pass, so nobody else would see it). */
+  /** Told of what failed outside the pass that started it: a lane's own bookkeeping (its backoff), a claim made when an order ended. */
   onError?: (err: unknown) => void;
 }
 
@@ -240,10 +240,12 @@ export function createOrderSteps(deps: StepsDeps) {
   let lanes: LaneOptions = {};
 
   function launch(order: OrderRow) {
-    const task = stepOrBackOff(order).finally(() => {
-      running.delete(task);
-      if (!lanes.signal?.aborted) fill(lanes).catch((err: unknown) => lanes.onError?.(err));
-    });
+    const task = stepOrBackOff(order)
+      .catch((err: unknown) => lanes.onError?.(err))
+      .finally(() => {
+        running.delete(task);
+        if (!lanes.signal?.aborted) fill(lanes).catch((err: unknown) => lanes.onError?.(err));
+      });
     running.add(task);
   }
 
@@ -288,10 +290,13 @@ export function createOrderSteps(deps: StepsDeps) {
    * until a fill finds nothing. Returns how many orders it touched.
    */
   async function runDuePass(options: Omit<LaneOptions, 'onError'> = {}): Promise<number> {
+    const errors: unknown[] = [];
+    const onError = (err: unknown) => errors.push(err);
     let total = 0;
     for (;;) {
-      const touched = await fill(options);
+      const touched = await fill({ ...options, onError });
       await drain();
+      if (errors.length > 0) throw errors[0];
       total += touched;
       if (touched === 0) return total;
     }

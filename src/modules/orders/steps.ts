@@ -18,7 +18,7 @@ import { decimal, toJsonNumber } from '../../lib/money.ts';
 import type { LedgerService } from '../ledger/service.ts';
 import { providerTransactionIdField } from './events.ts';
 import { ordersRepo as repo } from './repo.ts';
-import { type Effects, type Movement, type TransitionContext, applyTransition, refundingEvent } from './transitions.ts';
+import { type Effects, type Movement, type TransitionContext, applyTransition, leavesStepDue, refundingEvent } from './transitions.ts';
 
 export interface StepsDeps {
   db: Db;
@@ -70,7 +70,7 @@ export function createOrderSteps(deps: StepsDeps) {
    */
   async function moveOn(order: OrderRow, to: StoredOrderStatus, effects: Effects = {}): Promise<OrderRow | undefined> {
     const now = clock.now();
-    const continues = effects.nextStepAt !== undefined && effects.nextStepAt !== null && effects.nextStepAt.getTime() <= now.getTime();
+    const continues = leavesStepDue(effects, now);
     const updated = await db.transaction().execute((trx: Trx) => applyTransition(trx, ctx, order, to, continues ? { ...effects, claimedUntil: leaseEnd(now, leaseMs) } : effects));
     return continues ? updated : undefined;
   }

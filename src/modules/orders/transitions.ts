@@ -42,6 +42,9 @@ export interface Effects {
   ledger?: { movement: LedgerMovement; received?: string };
 }
 
+/** Whether the transition leaves the order's next step due at once (not later, not waiting for a notification). */
+export const leavesStepDue = (effects: Effects, now: Date) => (effects.nextStepAt?.getTime() ?? Infinity) <= now.getTime();
+
 /** A PAYIN that cannot complete after its PIX arrived is refunded (spec: order.refunding). */
 export const refundingEvent = (reason: string) => ({ name: 'order.refunding', status: 'REFUNDING' as const, fields: { failureReason: reason } });
 
@@ -81,7 +84,7 @@ export async function applyTransition(trx: Trx, ctx: TransitionContext, order: O
     now,
   );
   if (!updated) return undefined;
-  if (effects.nextStepAt && effects.nextStepAt.getTime() <= now.getTime() && !effects.claimedUntil) signalAfterCommit(trx, ORDER_STEPS_CHANNEL);
+  if (leavesStepDue(effects, now) && !effects.claimedUntil) signalAfterCommit(trx, ORDER_STEPS_CHANNEL);
   ctx.onOrderChanged?.(order.merchant_id);
   if (releasesLimit) {
     await repo.releaseDailyUsage(trx, { receiverId: order.receiver_id, day: order.limit_day, amountBrl: order.amount_brl });

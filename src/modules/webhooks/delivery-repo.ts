@@ -8,14 +8,6 @@ import { leaseFree } from '../../db/leases.ts';
 import { plannedEachRun } from '../../db/prepared-statements.ts';
 import type { WebhookDeliveryStatus } from './tables.ts';
 
-export interface ClaimCandidate {
-  id: string;
-  endpoint_id: string;
-  order_id: string | null;
-  /** Attempts of this endpoint in flight now, across all workers. */
-  busy: number;
-}
-
 export interface ClaimedRow {
   id: string;
   endpoint_id: string;
@@ -47,65 +39,75 @@ export interface RecordedOutcome {
 
 export const deliveryRepo = {
   /**
-   * Endpoints that have a delivery due now, locked for this claim (FOR NO KEY UPDATE SKIP LOCKED:
-   * per endpoint, one worker claims at a time and the others move on to other endpoints). The
-   * endpoints with pending deliveries are found by a skip scan of the queue index, so the cost
-   * follows the number of endpoints with work, not the size of the backlog.
+   * One claim, in one statement: up to `limit` due deliveries, fair across endpoints (each
+   * endpoint's first before any endpoint's second), per endpoint oldest first and one per order,
+   * each endpoint within its room (the cap less its attempts in flight across all workers, and no
+   * more than this process's `allowances` entry). Returns what the attempts need.
+   *
+   * Endpoints with work are found by a skip scan of the queue, so the cost follows the number of
+   * endpoints with work, not the size of the backlog, and locked FOR NO KEY UPDATE SKIP LOCKED so
+   * concurrent claims take different endpoints. Two claims can still overlap when one starts
+   * before the other commits: its snapshot then shows the other's rows unclaimed. That is safe
+   * because the update takes only rows still unclaimed (a re-checked guard), and each endpoint's
+   * candidates are its oldest eligible rows up to its room: the rows the earlier claim took come
+   * first among them and fail the guard, so the two together stay within the cap and the order.
    */
-  async lockEndpointsWithDueWork(db: Db, now: Date, limit: number): Promise<string[]> {
-    const result = await sql<{ id: string }>`${plannedEachRun}
+  async claimDue(db: Db, claim: { now: Date; until: Date; token: string; limit: number; cap: number; endpoints: number; allowances: ReadonlyMap<string, number> }): Promise<ClaimedRow[]> {
+    const { now, cap } = claim;
+    const allowances = JSON.stringify(Object.fromEntries(claim.allowances));
+    const result = await sql<ClaimedRow>`${plannedEachRun}
       with recursive queued(endpoint_id) as (
         (select endpoint_id from webhook_deliveries where status = 'PENDING' order by endpoint_id limit 1)
         union all
         select (select d.endpoint_id from webhook_deliveries d
                 where d.status = 'PENDING' and d.endpoint_id > queued.endpoint_id order by d.endpoint_id limit 1)
         from queued where queued.endpoint_id is not null
-      )
-      select e.id from webhook_endpoints e
-      where e.id in (select endpoint_id from queued where endpoint_id is not null)
-        and e.enabled and e.deleted_at is null
-        and exists (select 1 from webhook_deliveries d
-                    where d.endpoint_id = e.id and d.status = 'PENDING' and d.next_attempt_at <= ${now} and ${leaseFree(now, 'd.claimed_until')})
-      order by e.id
-      limit ${limit}
-      for no key update of e skip locked`.execute(db);
-    return result.rows.map((row) => row.id);
-  },
-
-  /**
-   * For endpoints this claim holds: each one's oldest due deliveries (creation order), at most
-   * `perEndpoint`, with how many of its attempts are in flight. A delivery whose order already has
-   * an attempt in flight to the same endpoint waits (per order, one attempt at a time).
-   */
-  async dueOfEndpoints(db: Db, endpointIds: string[], now: Date, perEndpoint: number): Promise<ClaimCandidate[]> {
-    if (endpointIds.length === 0) return [];
-    const result = await sql<ClaimCandidate>`${plannedEachRun}
-      select c.id, c.endpoint_id, c.order_id, b.busy
-      from unnest(${endpointIds}::uuid[]) as e(id)
-      cross join lateral (
-        select count(*)::int as busy from webhook_deliveries f
-        where f.endpoint_id = e.id and f.status = 'PENDING' and f.claimed_until >= ${now}
-      ) b
-      cross join lateral (
-        select d.id, d.endpoint_id, d.order_id from webhook_deliveries d
-        where d.endpoint_id = e.id and d.status = 'PENDING' and d.next_attempt_at <= ${now} and ${leaseFree(now, 'd.claimed_until')}
-          and (d.order_id is null or not exists (
-            select 1 from webhook_deliveries p
-            where p.endpoint_id = d.endpoint_id and p.status = 'PENDING' and p.claimed_until >= ${now} and p.order_id = d.order_id))
-        order by d.created_at, d.id
-        limit ${perEndpoint}
-      ) c`.execute(db);
-    return result.rows;
-  },
-
-  /** Takes the lease and returns what an attempt needs: payload, URL, health and live secrets. */
-  async claim(db: Db, ids: string[], token: string, until: Date, now: Date): Promise<ClaimedRow[]> {
-    if (ids.length === 0) return [];
-    const result = await sql<ClaimedRow>`
-      with claimed as (
-        update webhook_deliveries set claimed_until = ${until}, claim_token = ${token}
-        where id = any(${ids}::uuid[])
-        returning id, endpoint_id, event_id, event_type, attempts, retries_used, created_at
+      ),
+      locked as (
+        select e.id from webhook_endpoints e
+        where e.id in (select endpoint_id from queued where endpoint_id is not null)
+          and e.enabled and e.deleted_at is null
+          and exists (select 1 from webhook_deliveries d
+                      where d.endpoint_id = e.id and d.status = 'PENDING' and d.next_attempt_at <= ${now} and ${leaseFree(now, 'd.claimed_until')})
+        order by e.id
+        limit ${claim.endpoints}
+        for no key update of e skip locked
+      ),
+      room as (
+        select l.id, least(${cap}::int - b.busy, coalesce((${allowances}::jsonb ->> l.id::text)::int, ${cap}::int)) as room
+        from locked l
+        cross join lateral (
+          select count(*)::int as busy from webhook_deliveries f
+          where f.endpoint_id = l.id and f.status = 'PENDING' and f.claimed_until >= ${now}
+        ) b
+      ),
+      candidates as (
+        select c.id, c.endpoint_id, c.created_at, r.room,
+          row_number() over (partition by c.endpoint_id, coalesce(c.order_id, c.id::text) order by c.created_at, c.id) as of_order
+        from room r
+        cross join lateral (
+          select d.id, d.endpoint_id, d.order_id, d.created_at from webhook_deliveries d
+          where d.endpoint_id = r.id and d.status = 'PENDING' and d.next_attempt_at <= ${now} and ${leaseFree(now, 'd.claimed_until')}
+            and (d.order_id is null or not exists (
+              select 1 from webhook_deliveries p
+              where p.endpoint_id = d.endpoint_id and p.status = 'PENDING' and p.claimed_until >= ${now} and p.order_id = d.order_id))
+          order by d.created_at, d.id
+          limit ${cap}
+        ) c
+        where r.room > 0
+      ),
+      turns as (
+        select id, endpoint_id, room, row_number() over (partition by endpoint_id order by created_at, id) as turn
+        from candidates where of_order = 1
+      ),
+      picked as (
+        select id from turns where turn <= room order by turn, endpoint_id limit ${claim.limit}
+      ),
+      claimed as (
+        update webhook_deliveries d set claimed_until = ${claim.until}, claim_token = ${claim.token}
+        from picked p
+        where d.id = p.id and d.status = 'PENDING' and ${leaseFree(now, 'd.claimed_until')}
+        returning d.id, d.endpoint_id, d.event_id, d.event_type, d.attempts, d.retries_used, d.created_at
       )
       select c.id, c.endpoint_id, c.event_type, c.attempts, c.retries_used, ev.payload, e.url,
         e.failing_since is not null as failing,

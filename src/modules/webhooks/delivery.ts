@@ -194,59 +194,37 @@ export function createDeliveryEngine({ db, clock, settings, secrets, send, rando
   }
 
   /**
-   * Claims up to `limit` due deliveries, taking a lease on each: endpoints in turn (one from each
-   * before a second from any), each within what it may still have in flight — the per-endpoint
-   * cap across workers, less what `allowance` (this process's adaptive limit) holds back — and,
-   * per endpoint, oldest first and one per order.
+   * Claims up to `limit` due deliveries, taking a lease on each, in one statement
+   * (delivery-repo.ts `claimDue`): endpoints in turn, each within the per-endpoint cap across
+   * workers and within `allowances` (how many more attempts this process may start per endpoint,
+   * its adaptive limit less what it has in flight; absent: up to the cap), per endpoint oldest
+   * first and one per order.
    */
-  async function claim(limit = settings.concurrency, allowance?: (endpointId: string) => number): Promise<ClaimedDelivery[]> {
+  async function claim(limit = settings.concurrency, allowances: ReadonlyMap<string, number> = new Map()): Promise<ClaimedDelivery[]> {
     if (limit <= 0) return [];
-    return db.transaction().execute(async (trx) => {
-      const now = clock.now();
-      const endpointIds = await deliveryRepo.lockEndpointsWithDueWork(trx, now, CLAIM_ENDPOINTS);
-      if (endpointIds.length === 0) return [];
-      const candidates = await deliveryRepo.dueOfEndpoints(trx, endpointIds, now, settings.perEndpointConcurrency);
-      const queues = new Map<string, string[]>();
-      const orders = new Set<string>();
-      for (const candidate of candidates) {
-        const room = Math.min(settings.perEndpointConcurrency - candidate.busy, allowance ? allowance(candidate.endpoint_id) : Infinity);
-        const queue = queues.get(candidate.endpoint_id) ?? [];
-        queues.set(candidate.endpoint_id, queue);
-        if (queue.length >= room) continue;
-        if (candidate.order_id !== null) {
-          const key = `${candidate.endpoint_id} ${candidate.order_id}`;
-          if (orders.has(key)) continue;
-          orders.add(key);
-        }
-        queue.push(candidate.id);
-      }
-      const chosen: string[] = [];
-      for (let round = 0; chosen.length < limit; round++) {
-        let took = false;
-        for (const queue of queues.values()) {
-          if (round < queue.length && chosen.length < limit) {
-            chosen.push(queue[round]!);
-            took = true;
-          }
-        }
-        if (!took) break;
-      }
-      if (chosen.length === 0) return [];
-      const token = newId();
-      const rows = await deliveryRepo.claim(trx, chosen, token, leaseEnd(now, settings.claimLeaseMs), now);
-      return rows.map((row) => ({
-        id: row.id,
-        token,
-        endpointId: row.endpoint_id,
-        event: row.event_type,
-        url: row.url,
-        payload: row.payload,
-        attempts: row.attempts,
-        retriesUsed: row.retries_used,
-        failing: row.failing,
-        secrets: row.secrets,
-      }));
+    const now = clock.now();
+    const token = newId();
+    const rows = await deliveryRepo.claimDue(db, {
+      now,
+      until: leaseEnd(now, settings.claimLeaseMs),
+      token,
+      limit,
+      cap: settings.perEndpointConcurrency,
+      endpoints: CLAIM_ENDPOINTS,
+      allowances,
     });
+    return rows.map((row) => ({
+      id: row.id,
+      token,
+      endpointId: row.endpoint_id,
+      event: row.event_type,
+      url: row.url,
+      payload: row.payload,
+      attempts: row.attempts,
+      retriesUsed: row.retries_used,
+      failing: row.failing,
+      secrets: row.secrets,
+    }));
   }
 
   /** 410 Gone: the endpoint is disabled and the merchant told (once: only if it was still enabled). */

@@ -31,7 +31,14 @@ export function createDispatcher(deps: { engine: DeliveryEngine; settings: Webho
   let again = false;
   let fanOutDue = true;
 
-  const allowance = (endpointId: string) => (limits.get(endpointId) ?? cap) - (local.get(endpointId) ?? 0);
+  /** What this process may still start per endpoint it holds back (its limit less its attempts in flight); others: up to the cap. */
+  function allowances(): Map<string, number> {
+    const room = new Map<string, number>();
+    for (const endpointId of new Set([...local.keys(), ...limits.keys()])) {
+      room.set(endpointId, Math.max(0, (limits.get(endpointId) ?? cap) - (local.get(endpointId) ?? 0)));
+    }
+    return room;
+  }
 
   function adapt(endpointId: string, outcome: { ok: boolean; timedOut: boolean }) {
     const current = limits.get(endpointId) ?? cap;
@@ -70,7 +77,7 @@ export function createDispatcher(deps: { engine: DeliveryEngine; settings: Webho
       }
       while (!signal.aborted && inFlight < settings.concurrency) {
         const free = settings.concurrency - inFlight;
-        const claimed = await engine.claim(free, allowance);
+        const claimed = await engine.claim(free, allowances());
         for (const delivery of claimed) launch(delivery);
         if (claimed.length < free) break;
       }
@@ -92,11 +99,16 @@ export function createDispatcher(deps: { engine: DeliveryEngine; settings: Webho
   }
 
   return {
-    /** A pass of the worker job: fan out what was recorded, then fill the free slots. */
+    /**
+     * A pass of the worker job: fan out what was recorded, then fill the free slots. It does not
+     * wait for a claim round already going: that round fans out before its next claim, so an event
+     * committed during a busy stretch is taken within a round trip, not when the stretch ends.
+     */
     run(runSignal: AbortSignal): Promise<void> {
       signal = runSignal;
       fanOutDue = true;
-      return fill();
+      const round = fill();
+      return again ? Promise.resolve() : round;
     },
     /** Resolves when every attempt in flight has ended (stopped attempts give their delivery back). */
     async drain(): Promise<void> {

@@ -15,8 +15,8 @@ import { ORDER_STEPS_CHANNEL } from './modules/orders/transitions.ts';
 export function createWorkerJobs(services: Services, config: RuntimeConfig, metrics: Metrics, log?: DispatcherLog): WorkerJob[] {
   return [
     idempotencyCleanupJob(services.idempotency, { ttlHours: config.idempotencyKeyTtlHours }),
-    webhookDeliveryJob(services.webhooks, config.webhooks, metrics, log),
-    webhookMaintenanceJob(services.webhooks),
+    webhookDeliveryJob(services.webhookDelivery, config.webhooks, metrics, log),
+    webhookMaintenanceJob(services.webhookDelivery),
     { name: 'pix-reconciliation', intervalMs: config.reconciliation.intervalMs, run: () => services.reconciliation.runPass().then(() => undefined) },
     {
       name: 'order-steps',

@@ -7,6 +7,7 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createInProcessNotifications, createPostgresNotifications } from './db/notifications.ts';
+import { openDatabase } from './db/database.ts';
 import { openConfiguredDatabase } from './db/open-configured.ts';
 import { createMetrics } from './http/metrics.ts';
 import { createLogger } from './logger.ts';
@@ -54,7 +55,12 @@ async function main(): Promise<void> {
   const notifications = config.databaseUrl
     ? createPostgresNotifications({ url: config.databaseUrl, log: log.child({ component: 'notifications' }) })
     : createInProcessNotifications({ log });
-  const services = await createServices({ config, db: database.db, clock: systemClock, notifications });
+  // Both roles here on PostgreSQL: the worker claims on its own connections, not behind API requests.
+  const workerDatabase =
+    config.databaseUrl && config.roles.includes('api') && config.roles.includes('worker') && config.databaseWorkerPoolMax > 0
+      ? await openDatabase({ driver: 'postgres', url: config.databaseUrl, poolMax: config.databaseWorkerPoolMax })
+      : undefined;
+  const services = await createServices({ config, db: database.db, clock: systemClock, notifications, ...(workerDatabase ? { workerDb: workerDatabase.db } : {}) });
   if (database.driver === 'pglite') await seedDemoMerchant(services.merchants, config.dataDir, log);
 
   // One registry for the process: with both roles here, /metrics shows the worker's metrics too.
@@ -79,7 +85,9 @@ async function main(): Promise<void> {
       await early?.close();
       await worker?.stop();
       await services.webhooks.close();
+      if (services.webhookDelivery !== services.webhooks) await services.webhookDelivery.close();
       await notifications.close();
+      await workerDatabase?.close();
       await database.close();
       log.info('shutdown complete');
       process.exit(0);

@@ -38,12 +38,18 @@ export interface ServiceDeps {
   clock: Clock;
   /** The process's notifications hub (main.ts: LISTEN/NOTIFY on PostgreSQL); in-process when not given. */
   notifications?: Notifications;
+  /**
+   * The worker role's own pool when both roles share a process (main.ts): webhook delivery and
+   * order steps claim on it, so they never wait behind API requests for a connection.
+   */
+  workerDb?: Db;
 }
 
 export async function createServices({ config, db, clock, ...deps }: ServiceDeps) {
   const notifications = deps.notifications ?? createInProcessNotifications();
+  const workerDb = deps.workerDb ?? db;
   // What transactions signal (an event recorded, an order step due) is published once they commit.
-  forwardCommitSignals(db, (channel, payload) => notifications.publish(channel, payload));
+  for (const pool of new Set([db, workerDb])) forwardCommitSignals(pool, (channel, payload) => notifications.publish(channel, payload));
   const feeTiers = createFeeTiersService({ db, settings: config.feeTiers });
   const merchants = createMerchantsService({
     db,
@@ -87,7 +93,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   const onOrderChanged = orderListing.forgetMerchant;
   const orders = createOrdersService({ db, clock, settings: config.orders, pix: adapters.pix, chain: adapters.chain, quotes, receivers, onOrderChanged });
   const orderNotifications = createOrderNotifications({ db, clock, ledger, minAmountBrl: config.orders.minAmountBrl, tokenDecimals: config.orders.tokens, onOrderChanged });
-  const orderSteps = createOrderSteps({ db, clock, ledger, pix: adapters.pix, chain: adapters.chain, onOrderChanged });
+  const orderSteps = createOrderSteps({ db: workerDb, clock, ledger, pix: adapters.pix, chain: adapters.chain, onOrderChanged });
   const reconciliation = createReconciliation({
     db,
     clock,
@@ -105,14 +111,18 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     orders,
     autoCompleteSeconds: config.orders.sandboxAutoCompleteSeconds,
   });
-  const webhooks = createWebhooksService({
-    db,
-    clock,
-    settings: config.webhooks,
-    secretKey: config.webhookSecretKey,
-    events: [...orderEventDefinitions(adapters.pix.name), ...receiverEventDefinitions()],
-  });
-  return { notifications, merchants, auth, feeTiers, receivers, idempotency, webhooks, adapters, quotes, orders, orderListing, orderNotifications, orderSteps, reconciliation, sandbox, ledger, clock, wallets };
+  const webhooksOn = (pool: Db) =>
+    createWebhooksService({
+      db: pool,
+      clock,
+      settings: config.webhooks,
+      secretKey: config.webhookSecretKey,
+      events: [...orderEventDefinitions(adapters.pix.name), ...receiverEventDefinitions()],
+    });
+  const webhooks = webhooksOn(db);
+  /** What the worker's delivery and maintenance jobs use (the same service unless the worker has its own pool). */
+  const webhookDelivery = workerDb === db ? webhooks : webhooksOn(workerDb);
+  return { notifications, merchants, auth, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderNotifications, orderSteps, reconciliation, sandbox, ledger, clock, wallets };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

@@ -35,6 +35,7 @@ function toConfig(env: EnvValues): Config {
     dataDir: env.DATA_DIR,
     databaseUrl: env.DATABASE_URL,
     databasePoolMax: env.DATABASE_POOL_MAX,
+    databaseWorkerPoolMax: env.DATABASE_WORKER_POOL_MAX,
     adminToken: env.ADMIN_TOKEN,
     metricsToken: env.METRICS_TOKEN,
     logLevel: env.LOG_LEVEL,

@@ -59,6 +59,12 @@ export const ENV_SCHEMA = Type.Object({
     }),
   ),
   DATABASE_POOL_MAX: integer({ minimum: 1, maximum: 1000, default: 10, description: 'PostgreSQL connections per process' }),
+  DATABASE_WORKER_POOL_MAX: integer({
+    minimum: 0,
+    maximum: 1000,
+    default: 4,
+    description: "with ROLES=api,worker on PostgreSQL: the worker role's own connections (webhook delivery, order steps), so its claims never queue behind API requests; 0 shares DATABASE_POOL_MAX",
+  }),
   ADMIN_TOKEN: Type.Optional(secret(32, { description: 'bearer token of the operator API; unset disables every /admin route' })),
   METRICS_TOKEN: Type.Optional(secret(32, { description: 'bearer token GET /metrics requires; unset: /metrics is open except in production, where it is closed (401)' })),
   LOG_LEVEL: oneOf(LOG_LEVELS, { default: 'info', description: 'log level' }),

@@ -16,6 +16,8 @@ export interface Config {
   /** PostgreSQL connection string; unset means the embedded PGlite database under dataDir. */
   databaseUrl: string | undefined;
   databasePoolMax: number;
+  /** With both roles in one process on PostgreSQL: the worker's own pool (0: it shares databasePoolMax). */
+  databaseWorkerPoolMax: number;
   /** Bearer token of the operator API; unset disables every /admin route. */
   adminToken: string | undefined;
   /** Bearer token GET /metrics requires. Unset: /metrics is open, except in production, where it is closed. */

@@ -124,7 +124,16 @@ export function createPostgresNotifications(options: PostgresNotificationsOption
   let reconnectTimer: NodeJS.Timeout | undefined;
   let backoff = options.backoffStartMs ?? BACKOFF_START_MS;
   let readyWaiters: Array<() => void> = [];
-  let flushing: Promise<void> = Promise.resolve();
+  /** The hub connection's queries, one after another (pg 9 refuses a query while another runs). */
+  let queries: Promise<void> = Promise.resolve();
+  const inTurn = <T>(work: () => Promise<T>): Promise<T> => {
+    const turn = queries.then(work);
+    queries = turn.then(
+      () => undefined,
+      () => undefined,
+    );
+    return turn;
+  };
 
   const listen = (target: pg.Client, channel: string) => target.query(`LISTEN ${channel}`);
 
@@ -188,7 +197,7 @@ export function createPostgresNotifications(options: PostgresNotificationsOption
     if (flushTimer || pending.size === 0 || !connected || closed) return;
     flushTimer = setTimeout(() => {
       flushTimer = undefined;
-      flushing = flushing.then(flush);
+      void inTurn(flush);
     }, COALESCE_MS);
   }
 
@@ -224,7 +233,7 @@ export function createPostgresNotifications(options: PostgresNotificationsOption
     subscribe(channel, handler) {
       return bus.subscribe(channel, handler, (first) => {
         const target = client;
-        if (target && connected) listen(target, first).catch((err: unknown) => lost(target, err as Error));
+        if (target && connected) inTurn(() => listen(target, first)).catch((err: unknown) => lost(target, err as Error));
       });
     },
     onResync: (handler) => bus.onResync(handler),
@@ -240,9 +249,9 @@ export function createPostgresNotifications(options: PostgresNotificationsOption
       if (flushTimer) {
         clearTimeout(flushTimer);
         flushTimer = undefined;
-        flushing = flushing.then(flush);
+        void inTurn(flush);
       }
-      await flushing;
+      await queries;
       for (const resolve of readyWaiters) resolve();
       readyWaiters = [];
       const last = client;

@@ -75,6 +75,33 @@ describe('PostgreSQL notifications (two hubs = two processes)', () => {
     expect(inA).toHaveLength(51);
   });
 
+  it('channels subscribed at once on a live connection are LISTENed one query at a time, and all deliver', async (ctx) => {
+    if (!url) return ctx.skip();
+    const [a, b] = [hub(), hub()];
+    await Promise.all([a.ready(), b.ready()]);
+    // pg queues a query sent while another runs, warns that it is deprecated, and pg 9 refuses it.
+    const overlapping: string[] = [];
+    const query = pg.Client.prototype.query;
+    const running = new WeakSet<object>();
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      if (running.has(this)) overlapping.push(String(args[0]));
+      running.add(this);
+      const result = (query as (...a: unknown[]) => Promise<unknown>).apply(this, args);
+      return result.finally(() => running.delete(this));
+    } as typeof query;
+    const got: string[] = [];
+    try {
+      for (const channel of ['one', 'two', 'three']) b.subscribe(channel, () => got.push(channel));
+      b.publish('one');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    } finally {
+      pg.Client.prototype.query = query;
+    }
+    expect(overlapping).toEqual([]);
+    for (const channel of ['one', 'two', 'three']) a.publish(channel);
+    await until(() => got.filter((channel) => channel !== 'one').length >= 2 && got.filter((channel) => channel === 'one').length >= 2);
+  });
+
   it('after a lost connection it reconnects, LISTENs again and runs the resync handlers', async (ctx) => {
     if (!url) return ctx.skip();
     const [a, b] = [hub(), hub()];

@@ -70,6 +70,7 @@ describe.each(drivers)('migrations on %s', (driver) => {
       'wallet_sign_requests',
       'webhook_deliveries',
       'webhook_delivery_attempts',
+      'webhook_delivery_leases',
       'webhook_endpoint_secrets',
       'webhook_endpoints',
     ]);
@@ -81,5 +82,48 @@ describe.each(drivers)('migrations on %s', (driver) => {
 
     expect(await migrateToLatest(handle.db)).toHaveLength(Object.keys(migrations).length);
     expect(await tableNames(handle.db)).toContain('merchants');
+  });
+
+  it('0014 carries a webhook lease in force over to webhook_delivery_leases, and back down', async (ctx) => {
+    let handle;
+    if (driver === 'pglite') {
+      handle = await openDatabase({ driver: 'pglite' });
+    } else {
+      const empty = await emptyPostgresDatabase();
+      if (!empty) return ctx.skip();
+      cleanups.push(empty.drop);
+      handle = await openDatabase({ driver: 'postgres', url: empty.url, poolMax: 2 });
+    }
+    cleanups.push(() => handle.close());
+    const db = handle.db;
+    await migrateToLatest(db);
+    expect(await migrateDown(db)).toEqual(['Down 20261125_0014_webhook_delivery_leases']);
+
+    const [merchant, endpoint, event, leased, idle] = ['01', '02', '03', '04', '05'].map((n) => `0190a0e0-0000-7000-8000-0000000000${n}`);
+    const token = '0190a0e0-0000-7000-8000-000000000099';
+    const until = new Date('2030-01-01T00:00:00Z');
+    await sql`insert into merchants (id, name, status) values (${merchant}, 'm', 'ACTIVE')`.execute(db);
+    await sql`insert into webhook_endpoints (id, merchant_id, url) values (${endpoint}, ${merchant}, 'https://example.com/hooks')`.execute(db);
+    await sql`insert into events (id, merchant_id, event_type, payload) values (${event}, ${merchant}, 'order.completed', '{}')`.execute(db);
+    await sql`
+      insert into webhook_deliveries (id, merchant_id, endpoint_id, event_id, event_type, order_id, next_attempt_at, claimed_until, claim_token)
+      values (${leased}, ${merchant}, ${endpoint}, ${event}, 'order.completed', 'order-1', now(), ${until}, ${token})`.execute(db);
+    await sql`insert into events (id, merchant_id, event_type, payload) values (${idle}, ${merchant}, 'order.completed', '{}')`.execute(db);
+    await sql`
+      insert into webhook_deliveries (id, merchant_id, endpoint_id, event_id, event_type, next_attempt_at)
+      values (${idle}, ${merchant}, ${endpoint}, ${idle}, 'order.completed', now())`.execute(db);
+
+    expect(await migrateToLatest(db)).toEqual(['Up 20261125_0014_webhook_delivery_leases']);
+    const leases = await sql<{ delivery_id: string; order_id: string; token: string; claimed_until: Date }>`
+      select delivery_id, order_id, token, claimed_until from webhook_delivery_leases`.execute(db);
+    expect(leases.rows).toEqual([{ delivery_id: leased, order_id: 'order-1', token, claimed_until: until }]);
+
+    await migrateDown(db);
+    const restored = await sql<{ id: string; claimed_until: Date | null; claim_token: string | null }>`
+      select id, claimed_until, claim_token from webhook_deliveries order by id`.execute(db);
+    expect(restored.rows).toEqual([
+      { id: leased, claimed_until: until, claim_token: token },
+      { id: idle, claimed_until: null, claim_token: null },
+    ]);
   });
 });

@@ -16,6 +16,7 @@ import * as completedVolume from './20261124_0010_completed_volume.ts';
 import * as idempotencyOwners from './20261124_0011_idempotency_owners.ts';
 import * as webhookReliability from './20261124_0012_webhook_reliability.ts';
 import * as sandboxFailureInjections from './20261124_0013_sandbox_failure_injections.ts';
+import * as webhookDeliveryLeases from './20261125_0014_webhook_delivery_leases.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261122_0001_foundation': foundation,
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   '20261124_0011_idempotency_owners': idempotencyOwners,
   '20261124_0012_webhook_reliability': webhookReliability,
   '20261124_0013_sandbox_failure_injections': sandboxFailureInjections,
+  '20261125_0014_webhook_delivery_leases': webhookDeliveryLeases,
 };

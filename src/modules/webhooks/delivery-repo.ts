@@ -1,10 +1,10 @@
 /**
- * The delivery engine's SQL: the fair, ordered claim and the batched record of outcomes. (The
- * endpoints, the log and the fan-out are in repo.ts.)
+ * The delivery engine's SQL: the fair, ordered claim, its leases (`webhook_delivery_leases`, one
+ * row per attempt in flight) and the batched record of outcomes. (The endpoints, the log and the
+ * fan-out are in repo.ts.)
  */
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import { leaseFree } from '../../db/leases.ts';
 import { plannedEachRun } from '../../db/prepared-statements.ts';
 import type { WebhookDeliveryStatus } from './tables.ts';
 
@@ -41,16 +41,19 @@ export const deliveryRepo = {
   /**
    * One claim, in one statement: up to `limit` due deliveries, fair across endpoints (each
    * endpoint's first before any endpoint's second), per endpoint oldest first and one per order,
-   * each endpoint within its room (the cap less its attempts in flight across all workers, and no
-   * more than this process's `allowances` entry). Returns what the attempts need.
+   * each endpoint within its room (the cap less its leases in force across all workers, and no
+   * more than this process's `allowances` entry). A claimed delivery gets a lease row; the row
+   * itself is not written, so a claim costs no entries in the deliveries' indexes. Returns what
+   * the attempts need.
    *
    * Endpoints with work are found by a skip scan of the queue, so the cost follows the number of
    * endpoints with work, not the size of the backlog, and locked FOR NO KEY UPDATE SKIP LOCKED so
    * concurrent claims take different endpoints. Two claims can still overlap when one starts
-   * before the other commits: its snapshot then shows the other's rows unclaimed. That is safe
-   * because the update takes only rows still unclaimed (a re-checked guard), and each endpoint's
-   * candidates are its oldest eligible rows up to its room: the rows the earlier claim took come
-   * first among them and fail the guard, so the two together stay within the cap and the order.
+   * before the other commits: its snapshot then shows none of the other's leases. That is safe
+   * because a lease is taken only where none is in force (the insert meets the other's committed
+   * row and leaves it), and each endpoint's candidates are its oldest eligible rows up to its
+   * room: the rows the earlier claim took come first among them and are left, so the two
+   * together stay within the cap and the order.
    */
   async claimDue(db: Db, claim: { now: Date; until: Date; token: string; limit: number; cap: number; endpoints: number; allowances: ReadonlyMap<string, number> }): Promise<ClaimedRow[]> {
     const { now, cap } = claim;
@@ -68,7 +71,8 @@ export const deliveryRepo = {
         where e.id in (select endpoint_id from queued where endpoint_id is not null)
           and e.enabled and e.deleted_at is null
           and exists (select 1 from webhook_deliveries d
-                      where d.endpoint_id = e.id and d.status = 'PENDING' and d.next_attempt_at <= ${now} and ${leaseFree(now, 'd.claimed_until')})
+                      where d.endpoint_id = e.id and d.status = 'PENDING' and d.next_attempt_at <= ${now}
+                        and not exists (select 1 from webhook_delivery_leases h where h.delivery_id = d.id and h.claimed_until >= ${now}))
         order by e.id
         limit ${claim.endpoints}
         for no key update of e skip locked
@@ -77,53 +81,57 @@ export const deliveryRepo = {
         select l.id, least(${cap}::int - b.busy, coalesce((${allowances}::jsonb ->> l.id::text)::int, ${cap}::int)) as room
         from locked l
         cross join lateral (
-          select count(*)::int as busy from webhook_deliveries f
-          where f.endpoint_id = l.id and f.status = 'PENDING' and f.claimed_until >= ${now}
+          select count(*)::int as busy from webhook_delivery_leases f
+          where f.endpoint_id = l.id and f.claimed_until >= ${now}
         ) b
       ),
       candidates as (
-        select c.id, c.endpoint_id, c.created_at, r.room,
+        select c.id, c.endpoint_id, c.order_id, c.created_at, r.room,
           row_number() over (partition by c.endpoint_id, coalesce(c.order_id, c.id::text) order by c.created_at, c.id) as of_order
         from room r
         cross join lateral (
           select d.id, d.endpoint_id, d.order_id, d.created_at from webhook_deliveries d
-          where d.endpoint_id = r.id and d.status = 'PENDING' and d.next_attempt_at <= ${now} and ${leaseFree(now, 'd.claimed_until')}
+          where d.endpoint_id = r.id and d.status = 'PENDING' and d.next_attempt_at <= ${now}
+            and not exists (select 1 from webhook_delivery_leases h where h.delivery_id = d.id and h.claimed_until >= ${now})
             and (d.order_id is null or not exists (
-              select 1 from webhook_deliveries p
-              where p.endpoint_id = d.endpoint_id and p.status = 'PENDING' and p.claimed_until >= ${now} and p.order_id = d.order_id))
+              select 1 from webhook_delivery_leases p
+              where p.endpoint_id = d.endpoint_id and p.claimed_until >= ${now} and p.order_id = d.order_id))
           order by d.created_at, d.id
           limit ${cap}
         ) c
         where r.room > 0
       ),
       turns as (
-        select id, endpoint_id, room, row_number() over (partition by endpoint_id order by created_at, id) as turn
+        select id, endpoint_id, order_id, room, row_number() over (partition by endpoint_id order by created_at, id) as turn
         from candidates where of_order = 1
       ),
       picked as (
-        select id from turns where turn <= room order by turn, endpoint_id limit ${claim.limit}
+        select id, endpoint_id, order_id from turns where turn <= room order by turn, endpoint_id limit ${claim.limit}
       ),
       claimed as (
-        update webhook_deliveries d set claimed_until = ${claim.until}, claim_token = ${claim.token}
-        from picked p
-        where d.id = p.id and d.status = 'PENDING' and ${leaseFree(now, 'd.claimed_until')}
-        returning d.id, d.endpoint_id, d.event_id, d.event_type, d.attempts, d.retries_used, d.created_at
+        insert into webhook_delivery_leases as h (delivery_id, endpoint_id, order_id, token, claimed_until)
+        select id, endpoint_id, order_id, ${claim.token}, ${claim.until} from picked
+        on conflict (delivery_id) do update set token = excluded.token, claimed_until = excluded.claimed_until
+          where h.claimed_until < ${now}
+        returning h.delivery_id
       )
-      select c.id, c.endpoint_id, c.event_type, c.attempts, c.retries_used, ev.payload, e.url,
+      select d.id, d.endpoint_id, d.event_type, d.attempts, d.retries_used, ev.payload, e.url,
         e.failing_since is not null as failing,
         coalesce((select array_agg(s.secret_ciphertext order by s.created_at desc, s.id desc) from webhook_endpoint_secrets s
-                  where s.endpoint_id = c.endpoint_id and (s.expires_at is null or s.expires_at > ${now})), '{}') as secrets
+                  where s.endpoint_id = d.endpoint_id and (s.expires_at is null or s.expires_at > ${now})), '{}') as secrets
       from claimed c
-      join events ev on ev.id = c.event_id
-      join webhook_endpoints e on e.id = c.endpoint_id
-      order by c.created_at, c.id`.execute(db);
+      join webhook_deliveries d on d.id = c.delivery_id
+      join events ev on ev.id = d.event_id
+      join webhook_endpoints e on e.id = d.endpoint_id
+      order by d.created_at, d.id`.execute(db);
     return result.rows;
   },
 
   /**
    * Records many attempts' outcomes in one statement, each only while its claim is still ours
-   * (same token, still PENDING): the delivery row and its attempt row together. Returns the ids
-   * recorded; a delivery whose lease was lost to another worker is left alone.
+   * (our lease row, the delivery still PENDING): the lease goes, the delivery row and its attempt
+   * row are written together. Returns the ids recorded; a delivery whose lease was lost to
+   * another worker is left alone.
    */
   async recordOutcomes(db: Db, outcomes: RecordedOutcome[]): Promise<Set<string>> {
     if (outcomes.length === 0) return new Set();
@@ -134,13 +142,18 @@ export const deliveryRepo = {
           id uuid, token uuid, status text, retries_used int, next_attempt_at timestamptz, attempted_at timestamptz,
           status_code int, error text, updated_at timestamptz, attempt_id uuid, succeeded boolean, latency_ms int, response_body text)
       ),
+      released as (
+        delete from webhook_delivery_leases h using v
+        where h.delivery_id = v.id and h.token = v.token
+        returning h.delivery_id
+      ),
       updated as (
         update webhook_deliveries d set
           status = v.status, retries_used = v.retries_used, next_attempt_at = v.next_attempt_at,
           last_attempt_at = v.attempted_at, last_status_code = v.status_code, last_error = v.error,
-          updated_at = v.updated_at, attempts = d.attempts + 1, claimed_until = null, claim_token = null
-        from v
-        where d.id = v.id and d.claim_token = v.token and d.status = 'PENDING'
+          updated_at = v.updated_at, attempts = d.attempts + 1
+        from v join released r on r.delivery_id = v.id
+        where d.id = v.id and d.status = 'PENDING'
         returning d.id, d.attempts
       ),
       attempts as (
@@ -165,8 +178,19 @@ export const deliveryRepo = {
   async release(db: Db, claims: Array<{ id: string; token: string }>) {
     if (claims.length === 0) return;
     await sql`
-      update webhook_deliveries d set claimed_until = null, claim_token = null
-      from jsonb_to_recordset(${JSON.stringify(claims)}::jsonb) as v(id uuid, token uuid)
-      where d.id = v.id and d.claim_token = v.token`.execute(db);
+      delete from webhook_delivery_leases h
+      using jsonb_to_recordset(${JSON.stringify(claims)}::jsonb) as v(id uuid, token uuid)
+      where h.delivery_id = v.id and h.token = v.token`.execute(db);
+  },
+
+  /** An attempt of the delivery is in flight (its lease is in force). */
+  async inFlight(db: Db, deliveryId: string, now: Date): Promise<boolean> {
+    const row = await db
+      .selectFrom('webhook_delivery_leases')
+      .select('delivery_id')
+      .where('delivery_id', '=', deliveryId)
+      .where('claimed_until', '>=', now)
+      .executeTakeFirst();
+    return row !== undefined;
   },
 };

@@ -6,7 +6,7 @@
 import type { Insertable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { plannedEachRun } from '../../db/prepared-statements.ts';
-import type { WebhookDeliveriesTable, WebhookDeliveryAttemptsTable, WebhookDeliveryStatus, WebhookEndpointsTable } from './tables.ts';
+import type { WebhookDeliveriesTable, WebhookDeliveryStatus, WebhookEndpointsTable } from './tables.ts';
 
 export interface DeliveryFilters {
   status?: WebhookDeliveryStatus;
@@ -102,7 +102,7 @@ export const webhooksRepo = {
   failPendingOfEndpoint(db: Db, endpointId: string, now: Date, reason: string) {
     return db
       .updateTable('webhook_deliveries')
-      .set({ status: 'FAILED', next_attempt_at: null, claimed_until: null, claim_token: null, last_error: reason, updated_at: now })
+      .set({ status: 'FAILED', next_attempt_at: null, last_error: reason, updated_at: now })
       .where('endpoint_id', '=', endpointId)
       .where('status', '=', 'PENDING')
       .execute();
@@ -166,41 +166,7 @@ export const webhooksRepo = {
     return db.updateTable('events').set({ fanned_out_at: now }).where('id', 'in', eventIds).execute();
   },
 
-  // --- claiming and completing ----------------------------------------------------------------
-
-  /**
-   * Records an attempt's outcome while the claim is still ours (same token, still PENDING);
-   * false when the lease was lost to another worker, in which case nothing is written.
-   */
-  async complete(
-    db: Db,
-    claim: { id: string; token: string },
-    outcome: {
-      next_attempt_at: Date | null;
-      last_status_code: number | null;
-      last_error: string | null;
-      status: WebhookDeliveryStatus;
-      retries_used: number;
-      last_attempt_at: Date;
-      updated_at: Date;
-    },
-    attempt: Omit<Insertable<WebhookDeliveryAttemptsTable>, 'attempt_number' | 'delivery_id'>,
-  ): Promise<boolean> {
-    const updated = await db
-      .updateTable('webhook_deliveries')
-      .set((eb) => ({ ...outcome, attempts: eb('attempts', '+', 1), claimed_until: null, claim_token: null }))
-      .where('id', '=', claim.id)
-      .where('claim_token', '=', claim.token)
-      .where('status', '=', 'PENDING')
-      .returning('attempts')
-      .executeTakeFirst();
-    if (!updated) return false;
-    await db
-      .insertInto('webhook_delivery_attempts')
-      .values({ ...attempt, delivery_id: claim.id, attempt_number: updated.attempts })
-      .execute();
-    return true;
-  },
+  // --- the queue ------------------------------------------------------------------------------
 
   async countPending(db: Db) {
     const row = await db
@@ -265,7 +231,7 @@ export const webhooksRepo = {
   async requeueFailed(db: Db, endpointId: string, since: Date, now: Date, retriesUsed: number): Promise<number> {
     const result = await db
       .updateTable('webhook_deliveries')
-      .set({ status: 'PENDING', next_attempt_at: now, retries_used: retriesUsed, claimed_until: null, claim_token: null, updated_at: now })
+      .set({ status: 'PENDING', next_attempt_at: now, retries_used: retriesUsed, updated_at: now })
       .where('endpoint_id', '=', endpointId)
       .where('status', '=', 'FAILED')
       .where('created_at', '>=', since)

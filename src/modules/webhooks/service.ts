@@ -19,6 +19,7 @@ import { createHttpSender, type Sender } from './http-sender.ts';
 import { createWebhookMaintenance } from './maintenance.ts';
 import type { DeliveryMetrics } from './metrics.ts';
 import { recordEvent } from '../../db/outbox.ts';
+import { deliveryRepo } from './delivery-repo.ts';
 import { webhooksRepo as repo } from './repo.ts';
 import {
   type CreateEndpointInput,
@@ -283,7 +284,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
         const row = await repo.findDelivery(trx, id, merchantId, { forUpdate: true });
         if (!row) throw notFound('Webhook delivery');
         const now = clock.now();
-        if (row.status === 'PENDING' && row.claimed_until !== null && row.claimed_until >= now) {
+        if (row.status === 'PENDING' && (await deliveryRepo.inFlight(trx, id, now))) {
           throw new AppError('CONFLICT', 'An attempt of this delivery is in progress; retry when it has finished', { status: row.status });
         }
         const endpoint = await repo.findEndpoint(trx, row.endpoint_id, merchantId);

@@ -46,13 +46,20 @@ export interface WebhookDeliveriesTable {
   attempts: ColumnType<number, number | undefined, number>;
   retries_used: ColumnType<number, number | undefined, number>;
   next_attempt_at: NullableTimestamp;
-  claimed_until: NullableTimestamp;
-  claim_token: string | null;
   last_attempt_at: NullableTimestamp;
   last_status_code: number | null;
   last_error: string | null;
   created_at: DefaultedTimestamp;
   updated_at: DefaultedTimestamp;
+}
+
+/** An attempt in flight: the worker holding `token` may record the delivery's outcome until `claimed_until`. */
+export interface WebhookDeliveryLeasesTable {
+  delivery_id: string;
+  endpoint_id: string;
+  order_id: string | null;
+  token: string;
+  claimed_until: Date;
 }
 
 export interface WebhookDeliveryAttemptsTable {
@@ -79,5 +86,6 @@ declare module '../../db/schema.ts' {
     webhook_endpoint_secrets: WebhookEndpointSecretsTable;
     webhook_deliveries: WebhookDeliveriesTable;
     webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
+    webhook_delivery_leases: WebhookDeliveryLeasesTable;
   }
 }

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderEventDefinitions } from '../../../src/modules/orders/events.ts';
 import { receiverEventDefinitions } from '../../../src/modules/receivers/events.ts';
-import { webhooksRepo } from '../../../src/modules/webhooks/repo.ts';
+import { deliveryRepo } from '../../../src/modules/webhooks/delivery-repo.ts';
 import { createWebhooksService } from '../../../src/modules/webhooks/service.ts';
 import { type TestContext, createTestContext, expectErrorBody } from '../../helpers/app.ts';
 import { testClock, verify, webhooksFixture } from './helpers.ts';
@@ -58,13 +58,24 @@ describe('delivery', () => {
     expect(verify(endpoint.secret, receiver.requests[0]!).deliveryId).toBe(done.id);
 
     // The dead worker's claim can no longer record anything.
-    const late = await webhooksRepo.complete(
-      ctx.database.db,
-      claimed[0]!,
-      { status: 'FAILED', retries_used: 0, next_attempt_at: null, last_attempt_at: clock.now(), last_status_code: null, last_error: 'late', updated_at: clock.now() },
-      { id: '0190a0e0-2222-7000-8000-000000000001', attempted_at: clock.now(), succeeded: false, status_code: null, latency_ms: 1, error: 'late', response_body: null },
-    );
-    expect(late).toBe(false);
+    const late = await deliveryRepo.recordOutcomes(ctx.database.db, [
+      {
+        id: claimed[0]!.id,
+        token: claimed[0]!.token,
+        status: 'FAILED',
+        retries_used: 0,
+        next_attempt_at: null,
+        attempted_at: clock.now(),
+        status_code: null,
+        error: 'late',
+        updated_at: clock.now(),
+        attempt_id: '0190a0e0-2222-7000-8000-000000000001',
+        succeeded: false,
+        latency_ms: 1,
+        response_body: null,
+      },
+    ]);
+    expect(late.size).toBe(0);
     const delivery = (await call('GET', `/webhook/deliveries/${abandoned.id}`, merchant)).json();
     expect(delivery).toMatchObject({ status: 'SUCCEEDED', attemptCount: 1 });
   });

@@ -163,7 +163,12 @@ export const ENV_SCHEMA = Type.Object({
   WEBHOOK_ALLOW_PRIVATE_TARGETS: boolean({ default: false, description: 'allows private, shared (CGNAT), link-local and unique-local targets' }),
   WEBHOOK_WORKER_INTERVAL_MS: integer({ minimum: 10, maximum: 600_000, default: 1000, description: "the delivery worker's fallback sweep (due retries, missed notifications); new events wake it at once" }),
   WEBHOOK_CONCURRENCY: integer({ minimum: 1, maximum: 1000, default: 128, description: 'delivery attempts in flight at once per worker process' }),
-  WEBHOOK_ENDPOINT_CONCURRENCY: integer({ minimum: 1, maximum: 1000, default: 32, description: 'delivery attempts in flight at once per endpoint, across all workers (an endpoint that times out gets fewer)' }),
+  WEBHOOK_ENDPOINT_CONCURRENCY: integer({
+    minimum: 1,
+    maximum: 1000,
+    default: 64,
+    description: 'delivery attempts in flight at once per endpoint, across all workers (in each worker an endpoint starts at a quarter of it, gains one per success and halves on a timeout, 429 or 503)',
+  }),
   WEBHOOK_DISABLE_AFTER_DAYS: integer({ minimum: 0, maximum: 365, default: 5, description: 'an endpoint whose every attempt failed for this many days is disabled, and the merchant told by an event (0: never)' }),
   WEBHOOK_DELIVERY_RETENTION_DAYS: integer({ minimum: 1, maximum: 3650, default: 30, description: 'days a finished delivery (and its attempts) is kept after its last change; the worker purges older ones' }),
   EVENT_RETENTION_DAYS: integer({ minimum: 1, maximum: 3650, default: 30, description: 'days an event is kept; the worker purges older ones once none of their deliveries is left' }),

@@ -42,7 +42,7 @@ export const deliveryRepo = {
    * One claim, in one statement: up to `limit` due deliveries, fair across endpoints (each
    * endpoint's first before any endpoint's second), per endpoint oldest first and one per order,
    * each endpoint within its room (the cap less its leases in force across all workers, and no
-   * more than this process's `allowances` entry). A claimed delivery gets a lease row; the row
+   * more than this process's `allowances` entry, or `fresh` for an endpoint without one). A claimed delivery gets a lease row; the row
    * itself is not written, so a claim costs no entries in the deliveries' indexes. Returns what
    * the attempts need.
    *
@@ -55,7 +55,10 @@ export const deliveryRepo = {
    * room: the rows the earlier claim took come first among them and are left, so the two
    * together stay within the cap and the order.
    */
-  async claimDue(db: Db, claim: { now: Date; until: Date; token: string; limit: number; cap: number; endpoints: number; allowances: ReadonlyMap<string, number> }): Promise<ClaimedRow[]> {
+  async claimDue(
+    db: Db,
+    claim: { now: Date; until: Date; token: string; limit: number; cap: number; endpoints: number; allowances: ReadonlyMap<string, number>; fresh: number },
+  ): Promise<ClaimedRow[]> {
     const { now, cap } = claim;
     const allowances = JSON.stringify(Object.fromEntries(claim.allowances));
     const result = await sql<ClaimedRow>`${plannedEachRun}
@@ -78,7 +81,7 @@ export const deliveryRepo = {
         for no key update of e skip locked
       ),
       room as (
-        select l.id, least(${cap}::int - b.busy, coalesce((${allowances}::jsonb ->> l.id::text)::int, ${cap}::int)) as room
+        select l.id, least(${cap}::int - b.busy, coalesce((${allowances}::jsonb ->> l.id::text)::int, ${claim.fresh}::int)) as room
         from locked l
         cross join lateral (
           select count(*)::int as busy from webhook_delivery_leases f
@@ -97,7 +100,7 @@ export const deliveryRepo = {
               select 1 from webhook_delivery_leases p
               where p.endpoint_id = d.endpoint_id and p.claimed_until >= ${now} and p.order_id = d.order_id))
           order by d.created_at, d.id
-          limit ${cap}
+          limit least(r.room, ${claim.limit}::int)
         ) c
         where r.room > 0
       ),

@@ -197,10 +197,10 @@ export function createDeliveryEngine({ db, clock, settings, secrets, send, rando
    * Claims up to `limit` due deliveries, taking a lease on each, in one statement
    * (delivery-repo.ts `claimDue`): endpoints in turn, each within the per-endpoint cap across
    * workers and within `allowances` (how many more attempts this process may start per endpoint,
-   * its adaptive limit less what it has in flight; absent: up to the cap), per endpoint oldest
-   * first and one per order.
+   * its adaptive limit less what it has in flight; `fresh` for endpoints absent from it), per
+   * endpoint oldest first and one per order.
    */
-  async function claim(limit = settings.concurrency, allowances: ReadonlyMap<string, number> = new Map()): Promise<ClaimedDelivery[]> {
+  async function claim(limit = settings.concurrency, allowances: ReadonlyMap<string, number> = new Map(), fresh = settings.perEndpointConcurrency): Promise<ClaimedDelivery[]> {
     if (limit <= 0) return [];
     const now = clock.now();
     const token = newId();
@@ -212,6 +212,7 @@ export function createDeliveryEngine({ db, clock, settings, secrets, send, rando
       cap: settings.perEndpointConcurrency,
       endpoints: CLAIM_ENDPOINTS,
       allowances,
+      fresh,
     });
     return rows.map((row) => ({
       id: row.id,

@@ -5,9 +5,10 @@
  * pipeline claims more. No attempt waits for another, so an endpoint that hangs holds only its own
  * slots while the others' deliveries go on.
  *
- * Adaptive per endpoint (in this process): an attempt that times out, or is answered 429 or 503,
- * halves the endpoint's limit (down to 1); each success raises it by one, back up to the cap. An endpoint that hangs thus soon
- * holds one slot, not its whole cap.
+ * Adaptive per endpoint (in this process): an endpoint starts at a quarter of the cap; each
+ * success raises its limit by one, up to the cap, and an attempt that times out, or is answered
+ * 429 or 503, halves it (down to 1). An endpoint that answers fast soon has the whole cap; one
+ * that hangs soon holds one slot.
  */
 import type { WebhookSettings } from '../../config.ts';
 import type { DeliveryEngine } from './delivery.ts';
@@ -17,13 +18,20 @@ export interface DispatcherLog {
   error(obj: object, msg: string): void;
 }
 
+/** Endpoints whose adaptive limit a process remembers. */
+const MAX_REMEMBERED_ENDPOINTS = 10_000;
+
+/** Where an endpoint's limit starts in a process: a quarter of the cap (at least 1). */
+export const initialEndpointLimit = (cap: number) => Math.max(1, Math.ceil(cap / 4));
+
 export function createDispatcher(deps: { engine: DeliveryEngine; settings: WebhookSettings; metrics?: DeliveryMetrics; log?: DispatcherLog }) {
   const { engine, settings } = deps;
   const cap = settings.perEndpointConcurrency;
+  const initial = initialEndpointLimit(cap);
   const tasks = new Set<Promise<void>>();
   /** Attempts in flight here, per endpoint. */
   const local = new Map<string, number>();
-  /** This process's adaptive limit per endpoint (absent: the cap). */
+  /** This process's adaptive limit per endpoint (absent: `initial`). */
   const limits = new Map<string, number>();
   let inFlight = 0;
   let signal: AbortSignal = new AbortController().signal;
@@ -31,20 +39,21 @@ export function createDispatcher(deps: { engine: DeliveryEngine; settings: Webho
   let again = false;
   let fanOutDue = true;
 
-  /** What this process may still start per endpoint it holds back (its limit less its attempts in flight); others: up to the cap. */
+  /** What this process may still start per endpoint it knows (its limit less its attempts in flight); others: `initial`. */
   function allowances(): Map<string, number> {
     const room = new Map<string, number>();
     for (const endpointId of new Set([...local.keys(), ...limits.keys()])) {
-      room.set(endpointId, Math.max(0, (limits.get(endpointId) ?? cap) - (local.get(endpointId) ?? 0)));
+      room.set(endpointId, Math.max(0, (limits.get(endpointId) ?? initial) - (local.get(endpointId) ?? 0)));
     }
     return room;
   }
 
   function adapt(endpointId: string, outcome: { ok: boolean; timedOut: boolean }) {
-    const current = limits.get(endpointId) ?? cap;
-    const next = outcome.timedOut ? Math.max(1, Math.floor(current / 2)) : outcome.ok ? current + 1 : current;
-    if (next >= cap) limits.delete(endpointId);
-    else limits.set(endpointId, next);
+    const current = limits.get(endpointId) ?? initial;
+    const next = outcome.timedOut ? Math.max(1, Math.floor(current / 2)) : outcome.ok ? Math.min(cap, current + 1) : current;
+    // Bounded: endpoints this process has not heard from lately start over.
+    if (limits.size >= MAX_REMEMBERED_ENDPOINTS && !limits.has(endpointId)) limits.clear();
+    limits.set(endpointId, next);
   }
 
   function launch(delivery: Awaited<ReturnType<DeliveryEngine['claim']>>[number]) {
@@ -77,7 +86,7 @@ export function createDispatcher(deps: { engine: DeliveryEngine; settings: Webho
       }
       while (!signal.aborted && inFlight < settings.concurrency) {
         const free = settings.concurrency - inFlight;
-        const claimed = await engine.claim(free, allowances());
+        const claimed = await engine.claim(free, allowances(), initial);
         for (const delivery of claimed) launch(delivery);
         if (claimed.length < free) break;
       }

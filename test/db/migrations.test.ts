@@ -21,17 +21,24 @@ describe.each(drivers)('migrations on %s', (driver) => {
     for (const cleanup of cleanups.reverse()) await cleanup();
   });
 
-  it('apply every migration up, all the way down, and up again', async (ctx) => {
-    let handle;
+  /** A new empty database of this driver, closed and dropped after the suite; undefined without PostgreSQL. */
+  async function emptyDatabase() {
     if (driver === 'pglite') {
-      handle = await openDatabase({ driver: 'pglite' });
-    } else {
-      const empty = await emptyPostgresDatabase();
-      if (!empty) return ctx.skip();
-      cleanups.push(empty.drop);
-      handle = await openDatabase({ driver: 'postgres', url: empty.url, poolMax: 2 });
+      const handle = await openDatabase({ driver: 'pglite' });
+      cleanups.push(() => handle.close());
+      return handle;
     }
+    const empty = await emptyPostgresDatabase();
+    if (!empty) return undefined;
+    cleanups.push(empty.drop);
+    const handle = await openDatabase({ driver: 'postgres', url: empty.url, poolMax: 2 });
     cleanups.push(() => handle.close());
+    return handle;
+  }
+
+  it('apply every migration up, all the way down, and up again', async (ctx) => {
+    const handle = await emptyDatabase();
+    if (!handle) return ctx.skip();
 
     const applied = await migrateToLatest(handle.db);
     expect(applied).toEqual(Object.keys(migrations).map((name) => `Up ${name}`));
@@ -85,16 +92,8 @@ describe.each(drivers)('migrations on %s', (driver) => {
   });
 
   it('0014 carries a webhook lease in force over to webhook_delivery_leases, and back down', async (ctx) => {
-    let handle;
-    if (driver === 'pglite') {
-      handle = await openDatabase({ driver: 'pglite' });
-    } else {
-      const empty = await emptyPostgresDatabase();
-      if (!empty) return ctx.skip();
-      cleanups.push(empty.drop);
-      handle = await openDatabase({ driver: 'postgres', url: empty.url, poolMax: 2 });
-    }
-    cleanups.push(() => handle.close());
+    const handle = await emptyDatabase();
+    if (!handle) return ctx.skip();
     const db = handle.db;
     await migrateToLatest(db);
     expect(await migrateDown(db)).toEqual(['Down 20261125_0014_webhook_delivery_leases']);

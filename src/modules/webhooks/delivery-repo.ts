@@ -42,13 +42,15 @@ export const deliveryRepo = {
    * One claim, in one statement: up to `limit` due deliveries, fair across endpoints (each
    * endpoint's first before any endpoint's second), per endpoint oldest first and one per order,
    * each endpoint within its room (the cap less its leases in force across all workers, and no
-   * more than this process's `allowances` entry, or `fresh` for an endpoint without one). A claimed delivery gets a lease row; the row
-   * itself is not written, so a claim costs no entries in the deliveries' indexes. Returns what
-   * the attempts need.
+   * more than this process's `allowances` entry, or `fresh` for an endpoint without one). A
+   * claimed delivery gets a lease row; the delivery row itself is not written, so a claim costs no
+   * entries in the deliveries' indexes. Returns what the attempts need.
    *
    * Endpoints with work are found by a skip scan of the queue, so the cost follows the number of
    * endpoints with work, not the size of the backlog, and locked FOR NO KEY UPDATE SKIP LOCKED so
-   * concurrent claims take different endpoints. Two claims can still overlap when one starts
+   * concurrent claims take different endpoints. The lock also keeps a claim from leasing what a
+   * deletion fails: `deleteEndpoint` updates the endpoint row before it fails its pending
+   * deliveries, in one transaction. Two claims can still overlap when one starts
    * before the other commits: its snapshot then shows none of the other's leases. That is safe
    * because a lease is taken only where none is in force (the insert meets the other's committed
    * row and leaves it), and each endpoint's candidates are its oldest eligible rows up to its

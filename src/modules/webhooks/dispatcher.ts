@@ -22,7 +22,7 @@ export interface DispatcherLog {
 const MAX_REMEMBERED_ENDPOINTS = 10_000;
 
 /** Where an endpoint's limit starts in a process: a quarter of the cap (at least 1). */
-export const initialEndpointLimit = (cap: number) => Math.max(1, Math.ceil(cap / 4));
+const initialEndpointLimit = (cap: number) => Math.max(1, Math.ceil(cap / 4));
 
 export function createDispatcher(deps: { engine: DeliveryEngine; settings: WebhookSettings; metrics?: DeliveryMetrics; log?: DispatcherLog }) {
   const { engine, settings } = deps;

@@ -158,8 +158,16 @@ export async function seedOrders(dbUrl: string, merchantId: string, count: numbe
   return { ms, triggers };
 }
 
+/**
+ * Statistics for the tables the seeding filled, and only those. An ANALYZE of the still-empty
+ * tables (the webhook queue, the leases) records them as empty; every connection then plans its
+ * foreign-key checks against them once, as sequential scans, and keeps those plans until the next
+ * ANALYZE, which autovacuum runs about a minute later. Every delivery then scanned the growing
+ * queue (bench/README.md, session of 2026-11-25 08:50). Autovacuum does not analyze an empty
+ * table (it waits for 50 changed rows) and re-analyzes one as it grows by a tenth.
+ */
 export async function analyze(dbUrl: string): Promise<void> {
-  await withClient(dbUrl, (client) => client.query('analyze'));
+  await withClient(dbUrl, (client) => client.query('analyze merchants, receivers, orders, order_transactions, merchant_completed_volume, merchant_order_counts'));
 }
 
 /** The id of the order `depth` places down the merchant's newest-first list (a deep keyset cursor). */

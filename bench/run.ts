@@ -21,7 +21,7 @@ import { dropPgbenchTables, type PgbenchFigures, preparePgbench, runPgbench } fr
 import { type Child, freePort, startNode, stopChild, waitHealthy } from './lib/process.ts';
 import { memoTransactions } from './lib/wallet.ts';
 import { benchCnpj, type WebhookFigures, webhookFanOut } from './lib/webhooks.ts';
-import { type DeliveryFigures, type PipelineFigures, ReceiverFarm, deliverBacklog, deliverSteady, payinToCompleted, registerEndpoints } from './lib/worker-bench.ts';
+import { type DeliveryFigures, type PipelineFigures, ReceiverFarm, deliverBacklog, deliverSteady, payinToCompleted, pooledFigures, registerEndpoints } from './lib/worker-bench.ts';
 
 const SCENARIOS = [
   'get-orders-10k',
@@ -318,22 +318,32 @@ async function workerScenarios(base: string, databaseUrl: string, cliEnv: NodeJS
   if (selected.has('webhooks-hang')) {
     // The healthy endpoint's merchant at 500 events/s beside another merchant's endpoint at
     // 100 events/s: first answering (the run without the hang: the same traffic), then hanging.
-    const besideAnother = async (hang: boolean) => {
+    const besideAnother = async (hang: boolean, round: number) => {
       const farm = new ReceiverFarm();
       const other = new ReceiverFarm();
       const merchant = await merchantWith(hang ? 'Bench Hooks Beside A Hang' : 'Bench Hooks Beside An Answering One', await farm.start(1));
       const second = await merchantWith(hang ? 'Bench Hooks Hanging' : 'Bench Hooks Answering', await other.start(1, { hang }));
-      log(`webhooks-hang: ${steady.perSecond} events/s to a healthy endpoint, 100/s to one that ${hang ? 'never answers' : 'answers'}`);
+      log(`webhooks-hang, round ${round}: ${steady.perSecond} events/s to a healthy endpoint, 100/s to one that ${hang ? 'never answers' : 'answers'}`);
       const label = `${steady.perSecond} events/s → 1 endpoint, beside one ${hang ? 'hanging' : 'answering'} (100 events/s)`;
       const figures = await deliverSteady(databaseUrl, farm, merchant.merchantId, { ...steady, label, alsoTo: { merchantId: second.merchantId, perSecond: 100 } });
       // The other endpoint's backlog (a hanging one's retries) would otherwise run into the next scenario.
       for (const id of second.endpointIds) await second.api.request('DELETE', `/api/v1/webhook/endpoints/${id}`);
       await farm.close();
       await other.close();
-      return figures;
+      log(`webhooks-hang, round ${round}: p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms beside one ${hang ? 'hanging' : 'answering'}`);
+      return { farm, figures };
     };
-    report('webhooks-hang-control', await besideAnother(false));
-    report('webhooks-hang', await besideAnother(true));
+    // The two conditions in turn, pooled per condition (worker-bench.ts pooledFigures).
+    const rounds = Number(process.env.BENCH_HANG_ROUNDS ?? 2);
+    const control: Array<Awaited<ReturnType<typeof besideAnother>>> = [];
+    const hanging: typeof control = [];
+    for (let round = 1; round <= rounds; round++) {
+      control.push(await besideAnother(false, round));
+      hanging.push(await besideAnother(true, round));
+    }
+    const pooledLabel = (what: string) => `${steady.perSecond} events/s → 1 endpoint, beside one ${what} (100 events/s); ${rounds} rounds taken in turn with the other condition, pooled`;
+    report('webhooks-hang-control', pooledFigures(pooledLabel('answering'), control));
+    report('webhooks-hang', pooledFigures(pooledLabel('hanging'), hanging));
   }
   if (selected.has('payin-to-completed')) {
     const figures = await payinToCompleted(api, databaseUrl, { orders: Number(process.env.BENCH_PIPELINE_ORDERS ?? 1000), perSecond: 100, warmupSeconds: load.warmupSeconds, waitSeconds: 60, log });

@@ -110,6 +110,31 @@ export class ReceiverFarm {
   }
 }
 
+/**
+ * Rounds of one condition, taken in turn with another condition's rounds, as one figure:
+ * percentiles over every delivery of every round, the rate over the rounds' summed windows. A
+ * p99 of 10-30 ms moves by half between two runs of the same code, so one round against one
+ * round cannot tell a 20 % difference apart from the noise of the moment.
+ */
+export function pooledFigures(label: string, rounds: Array<{ farm: ReceiverFarm; figures: DeliveryFigures }>): DeliveryFigures {
+  const sorted = rounds.flatMap(({ farm }) => farm.latencies).sort((a, b) => a - b);
+  const sum = (pick: (figures: DeliveryFigures) => number) => rounds.reduce((total, { figures }) => total + pick(figures), 0);
+  const wallSeconds = sum((figures) => figures.wallSeconds);
+  return {
+    label,
+    events: sum((figures) => figures.events),
+    expected: sum((figures) => figures.expected),
+    delivered: sorted.length,
+    duplicates: sum((figures) => figures.duplicates),
+    deliveriesPerSecond: round(sorted.length / Math.max(0.001, wallSeconds)),
+    p50Ms: percentile(sorted, 50),
+    p99Ms: percentile(sorted, 99),
+    maxMs: sorted.at(-1) ?? NaN,
+    timedOut: rounds.some(({ figures }) => figures.timedOut),
+    wallSeconds: round(wallSeconds),
+  };
+}
+
 /** Inserts `count` events for `merchantId` in one transaction, then NOTIFY after the commit (as the service does). */
 export async function injectEvents(client: { query: (text: string, values?: unknown[]) => Promise<unknown> }, merchantId: string, count: number): Promise<void> {
   const ids: string[] = [];

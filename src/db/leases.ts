@@ -3,7 +3,8 @@
  * worker claims due rows with FOR UPDATE SKIP LOCKED (other workers take the rest, nobody waits)
  * and writes a lease (`claimed_until`); a worker that dies leaves its lease to lapse, and any
  * worker may then claim the row again. Writes that finish the work are conditioned on the lease
- * still being the claimer's, so a late worker cannot overwrite a reclaimed row.
+ * still being the claimer's, so a late worker cannot overwrite a reclaimed row. (Webhook
+ * deliveries keep their leases in a table of their own: webhooks/delivery-repo.ts.)
  */
 import { sql, type SqlBool } from 'kysely';
 import type { Db } from './database.ts';
@@ -16,10 +17,7 @@ export type LeasedTable = 'orders';
 export type PurgedTable = 'idempotency_keys';
 
 /** The row is not held: never claimed, released, or its lease lapsed. */
-export const leaseFree = (now: Date, column = 'claimed_until') => sql<SqlBool>`(${sql.ref(column)} is null or ${sql.ref(column)} < ${now})`;
-
-/** The row is held by a live lease. */
-export const leaseHeld = (now: Date, column = 'claimed_until') => sql<SqlBool>`${sql.ref(column)} >= ${now}`;
+const leaseFree = (now: Date) => sql<SqlBool>`(claimed_until is null or claimed_until < ${now})`;
 
 export const leaseEnd = (now: Date, leaseMs: number) => new Date(now.getTime() + leaseMs);
 

@@ -136,7 +136,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       registerAuthRoutes(api, services.auth, { tokenRateLimitPerMinute: config.rateLimit.tokenPerIpPerMinute });
       registerFeePayerRoute(api, services.wallets);
       if (config.apiPix) {
-        registerPixProviderRoutes(api, { notifications: services.orderNotifications, webhookToken: config.apiPix.webhookToken, allowedIps: config.apiPix.webhookAllowedIps });
+        registerPixProviderRoutes(api, {
+          notifications: services.orderNotifications,
+          confirmation: services.pixConfirmation,
+          webhookToken: config.apiPix.webhookToken,
+          headerSecret: config.apiPix.webhookHeaderSecret,
+          allowedIps: config.apiPix.webhookAllowedIps,
+        });
       }
 
       await api.register(async (merchantScope: App) => {

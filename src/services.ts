@@ -21,6 +21,7 @@ import { createCurrentFeeRates } from './modules/orders/fee-rates.ts';
 import { createOrderListing } from './modules/orders/listing.ts';
 import { createOrderNotifications } from './modules/orders/notifications.ts';
 import { createOrdersService } from './modules/orders/service.ts';
+import { createPixConfirmation } from './modules/orders/pix-confirmation.ts';
 import { createReconciliation } from './modules/orders/reconciliation.ts';
 import { createOrderSteps } from './modules/orders/steps.ts';
 import { createQuotesService } from './modules/quotes/service.ts';
@@ -93,6 +94,8 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   const onOrderChanged = orderListing.forgetMerchant;
   const orders = createOrdersService({ db, clock, settings: config.orders, pix: adapters.pix, chain: adapters.chain, quotes, receivers, onOrderChanged });
   const orderNotifications = createOrderNotifications({ db, clock, ledger, minAmountBrl: config.orders.minAmountBrl, tokenDecimals: config.orders.tokens, onOrderChanged });
+  // The PSP callback's notifications are applied only as the PSP confirms them (issue 24).
+  const pixConfirmation = createPixConfirmation({ db, clock, pix: adapters.pix });
   const orderSteps = createOrderSteps({ db: workerDb, clock, ledger, pix: adapters.pix, chain: adapters.chain, onOrderChanged });
   const reconciliation = createReconciliation({
     db,
@@ -122,7 +125,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   const webhooks = webhooksOn(db);
   /** What the worker's delivery and maintenance jobs use (the same service unless the worker has its own pool). */
   const webhookDelivery = workerDb === db ? webhooks : webhooksOn(workerDb);
-  return { notifications, merchants, auth, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderNotifications, orderSteps, reconciliation, sandbox, ledger, clock, wallets };
+  return { notifications, merchants, auth, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

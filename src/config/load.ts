@@ -156,6 +156,7 @@ function apiPixSettings(env: EnvValues): ApiPixSettings | undefined {
     receivingKey: env.PIX_RECEIVING_KEY,
     callbackUrl: `${origin}${PIX_WEBHOOK_PATH}/${env.PIX_WEBHOOK_TOKEN!}`,
     webhookToken: env.PIX_WEBHOOK_TOKEN!,
+    webhookHeaderSecret: env.PIX_WEBHOOK_HEADER_SECRET ? { name: env.PIX_WEBHOOK_HEADER_NAME.toLowerCase(), value: env.PIX_WEBHOOK_HEADER_SECRET } : undefined,
     webhookAllowedIps: env.PIX_WEBHOOK_ALLOWED_IPS,
   };
 }

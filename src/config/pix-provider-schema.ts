@@ -65,6 +65,15 @@ export const PIX_PROVIDER_SCHEMA = {
   PIX_WEBHOOK_TOKEN: Type.Optional(
     refine(secret(32, { description: 'api-pix: secret path segment of the callback URL (at least 32 URL-safe characters); a call with another one is refused' }), (token) => /^[A-Za-z0-9_-]+$/.test(token), 'must be URL-safe: letters, digits, - and _'),
   ),
+  PIX_WEBHOOK_HEADER_SECRET: Type.Optional(
+    secret(32, { description: "api-pix: a secret the PSP sends in PIX_WEBHOOK_HEADER_NAME with every notification (where the PSP offers custom callback headers); unset: no header is required" }),
+  ),
+  PIX_WEBHOOK_HEADER_NAME: text({
+    default: 'x-webhook-secret',
+    pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$",
+    errorMessage: 'must be an HTTP header name',
+    description: 'api-pix: the header that carries PIX_WEBHOOK_HEADER_SECRET',
+  }),
   PIX_WEBHOOK_ALLOWED_IPS: Type.Optional(
     list(text({ description: 'an IP address' }), { dropEmptyItems: true, quote: 'items', errorMessage: 'must be a comma-separated list of IP addresses', description: "api-pix: the PSP's addresses allowed to call the callback; unset: any (mTLS at the edge)" }),
   ),

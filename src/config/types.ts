@@ -165,6 +165,8 @@ export interface ApiPixSettings {
   /** The callback registered with PUT /webhook/{chave}: the PSP posts to `<callbackUrl>/pix`. */
   callbackUrl: string;
   webhookToken: string;
+  /** A header every notification must carry (name lower-case), when PIX_WEBHOOK_HEADER_SECRET is set. */
+  webhookHeaderSecret: { name: string; value: string } | undefined;
   webhookAllowedIps: string[] | undefined;
 }
 

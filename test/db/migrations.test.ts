@@ -36,6 +36,17 @@ describe.each(drivers)('migrations on %s', (driver) => {
     return handle;
   }
 
+  /** Reverts the latest migrations one by one up to and including `name` (later ones come and go). */
+  async function downThrough(db: Parameters<typeof migrateDown>[0], name: string): Promise<string[]> {
+    const reverted: string[] = [];
+    while (reverted.at(-1) !== `Down ${name}`) {
+      const step = await migrateDown(db);
+      if (step.length === 0) throw new Error(`${name} was never applied`);
+      reverted.push(...step);
+    }
+    return reverted;
+  }
+
   it('apply every migration up, all the way down, and up again', async (ctx) => {
     const handle = await emptyDatabase();
     if (!handle) return ctx.skip();
@@ -58,6 +69,7 @@ describe.each(drivers)('migrations on %s', (driver) => {
       'merchants',
       'order_transactions',
       'orders',
+      'pix_notification_rejections',
       'platform_fee_tiers',
       'quotes',
       'receiver_daily_usage',
@@ -96,7 +108,7 @@ describe.each(drivers)('migrations on %s', (driver) => {
     if (!handle) return ctx.skip();
     const db = handle.db;
     await migrateToLatest(db);
-    expect(await migrateDown(db)).toEqual(['Down 20261125_0014_webhook_delivery_leases']);
+    expect((await downThrough(db, '20261125_0014_webhook_delivery_leases')).at(-1)).toEqual('Down 20261125_0014_webhook_delivery_leases');
 
     const [merchant, endpoint, event, leased, idle] = ['01', '02', '03', '04', '05'].map((n) => `0190a0e0-0000-7000-8000-0000000000${n}`);
     const token = '0190a0e0-0000-7000-8000-000000000099';
@@ -112,12 +124,12 @@ describe.each(drivers)('migrations on %s', (driver) => {
       insert into webhook_deliveries (id, merchant_id, endpoint_id, event_id, event_type, next_attempt_at)
       values (${idle}, ${merchant}, ${endpoint}, ${idle}, 'order.completed', now())`.execute(db);
 
-    expect(await migrateToLatest(db)).toEqual(['Up 20261125_0014_webhook_delivery_leases']);
+    expect((await migrateToLatest(db))[0]).toEqual('Up 20261125_0014_webhook_delivery_leases');
     const leases = await sql<{ delivery_id: string; order_id: string; token: string; claimed_until: Date }>`
       select delivery_id, order_id, token, claimed_until from webhook_delivery_leases`.execute(db);
     expect(leases.rows).toEqual([{ delivery_id: leased, order_id: 'order-1', token, claimed_until: until }]);
 
-    await migrateDown(db);
+    await downThrough(db, '20261125_0014_webhook_delivery_leases');
     const restored = await sql<{ id: string; claimed_until: Date | null; claim_token: string | null }>`
       select id, claimed_until, claim_token from webhook_deliveries order by id`.execute(db);
     expect(restored.rows).toEqual([

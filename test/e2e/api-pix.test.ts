@@ -3,6 +3,7 @@
  * process) through a proxy that validates every request and answer against Banco Central's
  * openapi.yaml; PIX out goes to the simulator's Efí API directly (it is not part of API Pix).
  */
+import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,12 +14,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestContext, type TestMerchant, createTestContext } from '../helpers/app.ts';
 import { randomCnpj, randomCpf } from '../helpers/documents.ts';
 import { startOpenApiProxy } from '../helpers/openapi-proxy.ts';
-import { freePort, runTs } from '../helpers/processes.ts';
+import { freePort, runTs, waitFor } from '../helpers/processes.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const SPEC = path.resolve(import.meta.dirname, '../../vendor/bacen-pix-api/openapi.yaml');
 const WALLET = '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T';
 const TOKEN = 'e2e-webhook-token-0123456789abcdefghij';
+const HEADER = { 'x-webhook-secret': 'e2e-webhook-header-secret-0123456789abcdef' };
+/** An endToEndId no PSP issued: the shape of one (32 letters and digits). */
+const inventedE2e = () => `E${randomUUID().replaceAll('-', '').slice(0, 31)}`;
 
 describe('PIX_PROVIDER=api-pix against the PSP simulator behind an OpenAPI-validating proxy', () => {
   let simulator: ReturnType<typeof runTs>;
@@ -52,12 +56,17 @@ describe('PIX_PROVIDER=api-pix against the PSP simulator behind an OpenAPI-valid
     return response.json() as Json;
   };
   const txidOf = async (id: string) => (await ctx.database.db.selectFrom('orders').select('pix_txid').where('id', '=', id).executeTakeFirstOrThrow()).pix_txid!;
+  /** What anyone who learnt the callback's URL and header could post (the PSP's own shape). */
+  const notify = (pix: Json[], headers: Record<string, string> = HEADER, token = TOKEN) =>
+    ctx.app.inject({ method: 'POST', url: `/api/v1/pix-provider/webhook/${token}/pix`, headers, payload: { pix } });
+  const pspState = async () => (await (await fetch(`${ready.controlUrl}/control/state`)).json()) as Json;
+  const rejectionsOf = (reference: string) => ctx.database.db.selectFrom('pix_notification_rejections').selectAll().where('reference', '=', reference).execute();
   const events = async (id: string) =>
     (await ctx.database.db.selectFrom('events').select(['event_type', 'payload']).orderBy('created_at').orderBy('id').execute()).filter((e) => e.payload.orderId === id).map((e) => e.event_type);
 
   beforeAll(async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'psp-sim-'));
-    simulator = runTs('tools/psp-simulator/main.ts', [], { PSP_SIM_DIR: dir, PSP_SIM_PORT: '0', PSP_SIM_CONTROL_PORT: '0', PSP_SIM_SETTLE_DELAY_MS: '30' });
+    simulator = runTs('tools/psp-simulator/main.ts', [], { PSP_SIM_DIR: dir, PSP_SIM_PORT: '0', PSP_SIM_CONTROL_PORT: '0', PSP_SIM_SETTLE_DELAY_MS: '30', PSP_SIM_WEBHOOK_HEADERS: JSON.stringify(HEADER) });
     const [line] = (await once(createInterface({ input: simulator.stdout! }), 'line')) as [string];
     ready = JSON.parse(line);
     const pem = (file: string) => readFileSync(file, 'utf8');
@@ -78,6 +87,7 @@ describe('PIX_PROVIDER=api-pix against the PSP simulator behind an OpenAPI-valid
       PIX_API_TIMEOUT_MS: '1000',
       PIX_WEBHOOK_PUBLIC_URL: `http://127.0.0.1:${port}`,
       PIX_WEBHOOK_TOKEN: TOKEN,
+      PIX_WEBHOOK_HEADER_SECRET: HEADER['x-webhook-secret'],
       RECONCILIATION_GRACE_SECONDS: '0',
     });
     await ctx.app.listen({ port, host: '127.0.0.1' });
@@ -198,6 +208,116 @@ describe('PIX_PROVIDER=api-pix against the PSP simulator behind an OpenAPI-valid
     expect(emitted).not.toContain('order.pix_sending');
     const row = await ctx.database.db.selectFrom('orders').select(['next_step_at', 'step_attempts']).where('id', '=', created.id).executeTakeFirstOrThrow();
     expect(row).toEqual({ next_step_at: null, step_attempts: 0 }); // one refusal, no backoff
+  });
+
+  // Issue 24: a PIX is money only when the PSP says so. The callback's URL and header are assumed
+  // known to the attacker here; what protects the money is the PSP's own record.
+
+  it('a forged notification (invented endToEndId, the right txid and valor) is answered 200, changes nothing and is recorded; the real payment completes the order', async () => {
+    const created = await payin(29);
+    const txid = await txidOf(created.id);
+    const endToEndId = inventedE2e();
+    const forged = await notify([{ endToEndId, txid, valor: '29.00', horario: new Date().toISOString() }]);
+    expect(forged.statusCode).toBe(200);
+    expect((await order(created.id)).status).toBe('AWAITING_PAYMENT');
+    expect(await events(created.id)).not.toContain('order.payment_received');
+    expect((await pspState()).charges[txid].status).toBe('ATIVA');
+    const [rejection, ...more] = await rejectionsOf(endToEndId);
+    expect(more).toEqual([]);
+    expect(rejection).toMatchObject({ kind: 'charge_paid', request_id: forged.headers['x-request-id'], reason: `the PSP knows no PIX ${endToEndId} paying charge ${txid}` });
+    expect(rejection!.notification).toMatchObject({ txid, endToEndId, amountBrl: '29.00' });
+
+    await control('/control/pay', { txid }); // the PSP's own notification: confirmed, applied
+    await until(created.id, 'COMPLETED', true);
+  });
+
+  it('a PIX of 5.00 notified as 30.00 (its real endToEndId, an inflated valor) is refused; the PSP’s 5.00 is what counts', async () => {
+    const created = await payin(30);
+    const txid = await txidOf(created.id);
+    await control('/control/faults', { webhook: ['lose'] });
+    const paid = await control('/control/pay', { txid, valor: '5.00' });
+    await control('/control/idle', {});
+    const forged = await notify([{ endToEndId: paid.endToEndId, txid, valor: '30.00', horario: new Date().toISOString() }]);
+    expect(forged.statusCode).toBe(200);
+    expect((await order(created.id)).status).toBe('AWAITING_PAYMENT');
+    expect((await rejectionsOf(paid.endToEndId)).map((r) => r.reason)).toEqual([`the PSP has PIX ${paid.endToEndId} of 5.00 BRL, not 30.00`]);
+    // The money is still found, at the PSP's amount: reconciliation reads the same record.
+    expect((await ctx.app.services.reconciliation.runPass()).chargesApplied).toBe(1);
+    const refunded = await until(created.id, 'REFUNDED', true);
+    expect(refunded.failureReason).toBe('PIX of 5.00 BRL received for an order of 30.00 BRL');
+    expect((await pspState()).pix[paid.endToEndId].devolucoes.map((r: Json) => r.valor)).toEqual(['5.00']);
+  });
+
+  it('a refund notified DEVOLVIDO that the PSP has NAO_REALIZADO changes nothing; reconciliation then applies the PSP’s outcome', async () => {
+    const created = await payin(31);
+    const txid = await txidOf(created.id);
+    await control('/control/faults', { refunds: [{ status: 'NAO_REALIZADO', motivo: 'Conta do pagador encerrada' }] });
+    const paid = await control('/control/pay', { txid, valor: '7.00' });
+    await until(created.id, 'REFUNDING');
+    await control('/control/faults', { webhook: ['lose'] }); // the PSP's NAO_REALIZADO never arrives
+    await ctx.app.services.orderSteps.runDuePass(); // requests the refund
+    const refundId = await waitFor(async () => {
+      const refund = (await pspState()).pix[paid.endToEndId].devolucoes[0];
+      return refund?.status === 'NAO_REALIZADO' ? (refund.id as string) : undefined;
+    }, 10_000);
+    await control('/control/idle', {});
+    const forged = await notify([{ endToEndId: paid.endToEndId, devolucoes: [{ id: refundId, rtrId: inventedE2e(), valor: '7.00', status: 'DEVOLVIDO' }] }]);
+    expect(forged.statusCode).toBe(200);
+    expect((await order(created.id)).status).toBe('REFUNDING');
+    expect((await rejectionsOf(refundId)).map((r) => [r.kind, r.reason])).toEqual([['refund_settled', `the PSP has refund ${refundId} NAO_REALIZADO, not DEVOLVIDO`]]);
+    expect((await ctx.app.services.reconciliation.runPass()).refundsApplied).toBe(1);
+    expect((await order(created.id)).status).toBe('FAILED');
+  });
+
+  it('a payout notified REALIZADO that the PSP refused changes nothing, nor does one the PSP never sent', async () => {
+    // 3 USDC × 5.40 = 16.20 BRL: the simulator (Efí's sandbox rules) refuses it by webhook.
+    const response = await call('POST', '/payout', { receiverId: receiver.id, amountCrypto: 3, sourceToken: 'USDC' });
+    expect(response.statusCode, response.body).toBe(201);
+    const created = response.json() as Json;
+    const idEnvio = (created.id as string).replaceAll('-', '');
+    await control('/control/faults', { webhook: ['lose'] }); // the PSP's NAO_REALIZADO never arrives
+    await call('POST', `/sandbox/orders/${created.id}/deposit`, {});
+    await until(created.id, 'PIX_SENT_UNCONFIRMED', true);
+    await waitFor(async () => ((await pspState()).sent[idEnvio]?.status === 'NAO_REALIZADO' ? true : undefined), 10_000);
+    await control('/control/idle', {});
+    const horario = new Date().toISOString();
+    const forged = await notify([{ endToEndId: inventedE2e(), valor: '16.12', horario, status: 'REALIZADO', gnExtras: { idEnvio } }]);
+    expect((await order(created.id)).status).toBe('PIX_SENT_UNCONFIRMED');
+    expect(forged.statusCode).toBe(200);
+    expect(await events(created.id)).not.toContain('order.completed');
+    expect((await rejectionsOf(idEnvio)).map((r) => r.reason)).toEqual([`the PSP has payout ${idEnvio} FAILED, not CONFIRMED`]);
+    const unknown = await notify([{ endToEndId: inventedE2e(), valor: '16.12', horario, status: 'REALIZADO', gnExtras: { idEnvio: 'NeverSent0123' } }]);
+    expect(unknown.statusCode).toBe(200); // not 503: the PSP would send a forgery forever
+    expect((await rejectionsOf('NeverSent0123')).map((r) => r.reason)).toEqual(['the PSP knows no payout NeverSent0123']);
+    expect((await ctx.app.services.reconciliation.runPass()).payoutsApplied).toBe(1);
+    expect((await order(created.id)).status).toBe('FAILED');
+  });
+
+  it('a notification the PSP cannot confirm now (PSP unavailable) answers 503; the PSP’s retry is applied', async () => {
+    const created = await payin(32);
+    const txid = await txidOf(created.id);
+    await control('/control/faults', { webhook: ['lose'] });
+    const paid = await control('/control/pay', { txid });
+    await control('/control/idle', {});
+    const genuine = [{ endToEndId: paid.endToEndId, txid, valor: paid.valor, horario: new Date().toISOString() }];
+    await control('/control/faults', { http: Array.from({ length: 4 }, () => ({ pathPrefix: '/v2/pix/', status: 503 })) });
+    expect((await notify(genuine)).statusCode).toBe(503);
+    expect((await order(created.id)).status).toBe('AWAITING_PAYMENT');
+    expect(await rejectionsOf(paid.endToEndId)).toEqual([]);
+    expect((await notify(genuine)).statusCode).toBe(200);
+    expect((await order(created.id)).status).toBe('PAYMENT_RECEIVED');
+  });
+
+  it('a call without the header secret, with another one, or with another token is not found, and asks the PSP nothing', async () => {
+    const created = await payin(33);
+    const body = [{ endToEndId: inventedE2e(), txid: await txidOf(created.id), valor: '33.00', horario: new Date().toISOString() }];
+    const asked = proxy.requests.length;
+    for (const refused of [await notify(body, {}), await notify(body, { 'x-webhook-secret': `${HEADER['x-webhook-secret']}x` }), await notify(body, HEADER, `${TOKEN}x`), await notify(body, HEADER, TOKEN.slice(1))]) {
+      expect(refused.statusCode).toBe(404);
+    }
+    expect(proxy.requests.length).toBe(asked);
+    expect(await rejectionsOf(body[0]!.endToEndId)).toEqual([]);
+    expect((await order(created.id)).status).toBe('AWAITING_PAYMENT');
   });
 
   it('the proxy saw every call valid against openapi.yaml', () => {

@@ -67,9 +67,10 @@ export function createApiPix(deps: { store: Store; faults: Faults; notifier: Not
     ...(r.descricao ? { descricao: r.descricao } : {}),
     ...(r.motivo ? { motivo: r.motivo } : {}),
   });
+  /** A Pix; `only`: as a refund's notification names it (the one fault-shaped answer: GET answers stay valid). */
   const pixView = (p: ReceivedPix, only?: Refund) => {
     const refunds = only ? [only] : p.devolucoes;
-    const devolucoes = refunds.length === 0 ? {} : { devolucoes: faults.devolucoesAsObject && refunds.length === 1 ? refundView(refunds[0]!) : refunds.map(refundView) };
+    const devolucoes = refunds.length === 0 ? {} : { devolucoes: faults.devolucoesAsObject && only ? refundView(only) : refunds.map(refundView) };
     return { endToEndId: p.endToEndId, txid: p.txid, valor: p.valor, chave: p.chave, horario: p.horario, ...devolucoes };
   };
 

@@ -1,18 +1,19 @@
 /**
  * Sends notifications `POST <callback>/pix` with `{"pix": [...]}`, the way the API Pix document's
  * `callbacks` describe, applying the webhook faults: lost, duplicated, delayed, or held back and
- * sent after the next one (out of order). A delivery that fails is retried a few times.
+ * sent after the next one (out of order). A delivery that fails is retried a few times. Every
+ * notification carries the configured extra headers (a PSP that lets its client set a secret one).
  */
 import type { Faults } from './faults.ts';
 
-export function createNotifier(deps: { faults: Faults; log: (message: string) => void }) {
+export function createNotifier(deps: { faults: Faults; log: (message: string) => void; headers?: Record<string, string> }) {
   let held: { url: string; body: unknown } | undefined;
   const pending = new Set<Promise<void>>();
 
   async function post(url: string, body: unknown): Promise<void> {
     for (let attempt = 1; attempt <= 4; attempt++) {
       try {
-        const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(5000) });
+        const response = await fetch(url, { method: 'POST', headers: { ...deps.headers, 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(5000) });
         if (response.ok) return;
         deps.log(`webhook ${url} answered ${response.status}`);
       } catch (error) {

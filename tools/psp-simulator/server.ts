@@ -25,6 +25,8 @@ export interface SimulatorOptions {
   /** How long refunds and sent PIX stay EM_PROCESSAMENTO. */
   settleDelayMs?: number;
   log?: (message: string) => void;
+  /** Headers sent with every notification (the service's PIX_WEBHOOK_HEADER_NAME and _SECRET). */
+  webhookHeaders?: Record<string, string>;
 }
 
 async function readBody(request: IncomingMessage): Promise<string> {
@@ -46,7 +48,7 @@ export async function startSimulator(options: SimulatorOptions) {
   const pki = await loadOrCreatePki(path.join(options.dir, 'pki'));
   const store = openStore(path.join(options.dir, 'state.json'));
   const faults: Faults = emptyFaults();
-  const notifier = createNotifier({ faults, log });
+  const notifier = createNotifier({ faults, log, ...(options.webhookHeaders ? { headers: options.webhookHeaders } : {}) });
   const clientId = options.clientId ?? 'simulator-client';
   const clientSecret = options.clientSecret ?? 'simulator-client-secret-0123456789';
   const tokens = new Map<string, number>();

@@ -112,7 +112,12 @@ export function createOrderNotifications(deps: NotificationsDeps) {
     });
   }
 
-  /** The single entry point of PIX outcomes: provider webhooks, polling and the sandbox all land here. */
+  /**
+   * The single entry point of PIX outcomes: provider webhooks, polling and the sandbox all land
+   * here. It applies what it is given, so each caller hands it the provider's own state: the
+   * callback route only what the PSP confirmed (pix-confirmation.ts: a posted body is a claim);
+   * reconciliation and the sandbox drivers build theirs from the provider's records already.
+   */
   function handlePixNotification(notification: PixNotification, outer?: Trx): Promise<OrderRow | undefined> {
     return inTransaction(outer, (trx) => {
       switch (notification.kind) {

@@ -1,34 +1,55 @@
 /**
  * The PSP's callback (PIX_PROVIDER=api-pix): `POST <callback>/pix` with `{"pix": [...]}`, where
  * the callback registered is `<PIX_WEBHOOK_PUBLIC_URL>/api/v1/pix-provider/webhook/<token>`.
- * Authentication: the secret token in the path (compared in constant time), the PSP's addresses
- * when PIX_WEBHOOK_ALLOWED_IPS is set, and mTLS terminated at the edge (README: "Pointing the
- * service at a real PSP"). Each notification goes to handlePixNotification in its own transaction:
- * a repeated or reordered one changes nothing twice. If one cannot be applied yet, the call
- * answers 503 so the PSP sends it again; nothing of our internals goes back to the PSP.
+ *
+ * Who may call: mTLS terminated at the edge (the PSP's client certificate, README "Pointing the
+ * service at a real PSP"), then here the secret path token, the header secret when
+ * PIX_WEBHOOK_HEADER_SECRET is set (both compared as SHA-256 digests in constant time, so neither
+ * their content nor their length leaks), and the PSP's addresses when PIX_WEBHOOK_ALLOWED_IPS is set.
+ * A failed check answers 404, as if the route did not exist.
+ *
+ * What a call may do: nothing by itself. Each notification is confirmed with the PSP first
+ * (pix-confirmation.ts) and only the PSP's own record goes to handlePixNotification, each in its
+ * own transaction (a repeated or reordered one changes nothing twice). One the PSP does not confirm
+ * is recorded, logged and answered 200 like the others, so the PSP (or a forger) does not send it
+ * forever. If the PSP cannot be asked, or a confirmed one cannot be applied yet, the call answers
+ * 503 so the PSP sends it again. Nothing of our internals goes back to the caller.
  */
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { Type } from 'typebox';
 import { parsePixWebhook, WebhookBodyError } from '../../adapters/pix/api-pix/webhook.ts';
 import { AppError } from '../../errors.ts';
 import type { App } from '../../http/types.ts';
 import type { OrderNotifications } from './notifications.ts';
+import type { PixConfirmationService } from './pix-confirmation.ts';
 
-const sameText = (a: string, b: string) => {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
-};
+const digest = (text: string) => createHash('sha256').update(text).digest();
 
-export function registerPixProviderRoutes(
-  app: App,
-  deps: { notifications: Pick<OrderNotifications, 'handlePixNotification'>; webhookToken: string; allowedIps: string[] | undefined },
-): void {
+/** A check of a presented secret whose time depends on neither the secret's content nor its length. */
+function secretCheck(expected: string): (presented: string | undefined) => boolean {
+  const wanted = digest(expected);
+  return (presented) => timingSafeEqual(digest(presented ?? ''), wanted) && presented !== undefined;
+}
+
+export interface PixProviderRouteDeps {
+  notifications: Pick<OrderNotifications, 'handlePixNotification'>;
+  confirmation: PixConfirmationService;
+  webhookToken: string;
+  /** A header the PSP sends with every notification (lower-case name), when configured. */
+  headerSecret: { name: string; value: string } | undefined;
+  allowedIps: string[] | undefined;
+}
+
+export function registerPixProviderRoutes(app: App, deps: PixProviderRouteDeps): void {
+  const tokenMatches = secretCheck(deps.webhookToken);
+  const headerMatches = deps.headerSecret ? secretCheck(deps.headerSecret.value) : undefined;
   app.post(
     '/pix-provider/webhook/:token/pix',
     { schema: { hide: true, params: Type.Object({ token: Type.String({ maxLength: 200 }) }) } },
     async (request, reply) => {
-      if (!sameText(request.params.token, deps.webhookToken) || (deps.allowedIps && !deps.allowedIps.includes(request.ip))) {
+      const header = deps.headerSecret ? request.headers[deps.headerSecret.name] : undefined;
+      const headerOk = !headerMatches || headerMatches(typeof header === 'string' ? header : undefined);
+      if (!tokenMatches(request.params.token) || !headerOk || (deps.allowedIps && !deps.allowedIps.includes(request.ip))) {
         throw new AppError('NOT_FOUND', 'Not found');
       }
       let notifications;
@@ -39,12 +60,17 @@ export function registerPixProviderRoutes(
         throw error;
       }
       let pending = 0;
-      for (const notification of notifications) {
+      for (const claimed of notifications) {
         try {
-          await deps.notifications.handlePixNotification(notification);
+          const confirmation = await deps.confirmation.confirm(claimed, request.id);
+          if (!confirmation.confirmed) {
+            request.log.warn({ kind: claimed.kind, reason: confirmation.reason }, 'PIX notification not confirmed by the PSP: recorded, not applied');
+            continue;
+          }
+          await deps.notifications.handlePixNotification(confirmation.notification);
         } catch (err) {
           pending++;
-          request.log.warn({ err, kind: notification.kind }, 'PIX notification not applied yet; the PSP will send it again');
+          request.log.warn({ err, kind: claimed.kind }, 'PIX notification not confirmed or applied yet; the PSP will send it again');
         }
       }
       if (pending > 0) return reply.code(503).send();

@@ -4,7 +4,7 @@
  * map (`Database` in src/db/schema.ts).
  */
 import type { ColumnType, Selectable } from 'kysely';
-import type { DefaultedTimestamp, NullableTimestamp } from '../../db/schema.ts';
+import type { DefaultedTimestamp, Json, NullableTimestamp } from '../../db/schema.ts';
 import type { OrderType } from '../../lib/order-types.ts';
 import type { PricingColumns } from '../quotes/tables.ts';
 
@@ -107,6 +107,17 @@ export interface MerchantCompletedVolumeTable {
   amount_brl: string;
 }
 
+/** A PSP callback's notification the PSP did not confirm (pix-confirmation.ts, migration 0015). */
+export interface PixNotificationRejectionsTable {
+  id: string;
+  received_at: ColumnType<Date, Date | string, Date | string>;
+  request_id: string;
+  kind: 'charge_paid' | 'refund_settled' | 'payout_settled';
+  reference: string;
+  notification: Json<Record<string, unknown>>;
+  reason: string;
+}
+
 export type OrderRow = Selectable<OrdersTable>;
 export type OrderTransactionRow = Selectable<OrderTransactionsTable>;
 
@@ -117,5 +128,6 @@ declare module '../../db/schema.ts' {
     receiver_daily_usage: ReceiverDailyUsageTable;
     merchant_order_counts: MerchantOrderCountsTable;
     merchant_completed_volume: MerchantCompletedVolumeTable;
+    pix_notification_rejections: PixNotificationRejectionsTable;
   }
 }

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { Migrator, sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.ts';
 import { migrateDown, migrateToLatest } from '../../src/db/migrate.ts';
@@ -96,7 +96,13 @@ describe.each(drivers)('migrations on %s', (driver) => {
     if (!handle) return ctx.skip();
     const db = handle.db;
     await migrateToLatest(db);
-    expect(await migrateDown(db)).toEqual(['Down 20261125_0014_webhook_delivery_leases']);
+    // Named targets, so the migrations that land after 0014 do not move what this test reverts.
+    const migrateTo = async (name: string) => {
+      const result = await new Migrator({ db, provider: { getMigrations: async () => migrations } }).migrateTo(name);
+      if (result.error) throw result.error;
+      return (result.results ?? []).map((r) => `${r.direction} ${r.migrationName}`);
+    };
+    expect((await migrateTo('20261124_0013_sandbox_failure_injections')).at(-1)).toBe('Down 20261125_0014_webhook_delivery_leases');
 
     const [merchant, endpoint, event, leased, idle] = ['01', '02', '03', '04', '05'].map((n) => `0190a0e0-0000-7000-8000-0000000000${n}`);
     const token = '0190a0e0-0000-7000-8000-000000000099';
@@ -112,12 +118,12 @@ describe.each(drivers)('migrations on %s', (driver) => {
       insert into webhook_deliveries (id, merchant_id, endpoint_id, event_id, event_type, next_attempt_at)
       values (${idle}, ${merchant}, ${endpoint}, ${idle}, 'order.completed', now())`.execute(db);
 
-    expect(await migrateToLatest(db)).toEqual(['Up 20261125_0014_webhook_delivery_leases']);
+    expect(await migrateTo('20261125_0014_webhook_delivery_leases')).toEqual(['Up 20261125_0014_webhook_delivery_leases']);
     const leases = await sql<{ delivery_id: string; order_id: string; token: string; claimed_until: Date }>`
       select delivery_id, order_id, token, claimed_until from webhook_delivery_leases`.execute(db);
     expect(leases.rows).toEqual([{ delivery_id: leased, order_id: 'order-1', token, claimed_until: until }]);
 
-    await migrateDown(db);
+    await migrateTo('20261124_0013_sandbox_failure_injections');
     const restored = await sql<{ id: string; claimed_until: Date | null; claim_token: string | null }>`
       select id, claimed_until, claim_token from webhook_deliveries order by id`.execute(db);
     expect(restored.rows).toEqual([

@@ -414,7 +414,7 @@ export interface paths {
         put?: never;
         /**
          * Make a PAYOUT's deposit arrive on chain
-         * @description `amountCrypto` defaults to the order amount. The worker then queues and sends the PIX; the sandbox bank confirms it.
+         * @description `amountCrypto` defaults to the order amount. The worker then queues and sends the PIX; the sandbox bank confirms it. As on chain, a deposit never pays more than was ordered: more completes the order for its amount and holds the excess for return (transaction CHAIN_DEPOSIT_EXCESS, HELD); less is re-priced at the locked rate, and fails the order below the minimum order.
          */
         post: operations["sandboxMakeDeposit"];
         delete?: never;
@@ -1256,7 +1256,7 @@ export interface components {
             merchantName: string;
             /** @description PAYIN: what the customer pays; PAYOUT: gross BRL value of the deposit */
             amountBrl: number;
-            /** @description Token amount: sent to the receiver (PAYIN) or deposited (PAYOUT) */
+            /** @description Token amount: sent to the receiver (PAYIN), or the deposit the PAYOUT is priced on. A PAYOUT deposit of less is re-priced down at the locked rate; a deposit of more completes the order for the amount ordered and the excess is held for return (a CHAIN_DEPOSIT_EXCESS transaction, HELD) */
             amountCrypto: number;
             targetToken: string | null;
             sourceToken: string | null;
@@ -1288,12 +1288,15 @@ export interface components {
                 /** Format: uuid */
                 id: string;
                 /**
-                 * @description PIX_IN: customer PIX received; PIX_OUT: payout PIX; PIX_REFUND: refund of PIX_IN; CHAIN_DEPOSIT: merchant deposit; CHAIN_TRANSFER: tokens sent to the receiver
+                 * @description PIX_IN: customer PIX received; PIX_OUT: payout PIX; PIX_REFUND: refund of PIX_IN; CHAIN_DEPOSIT: merchant deposit (the amount that arrived); CHAIN_TRANSFER: tokens sent to the receiver; CHAIN_DEPOSIT_EXCESS: the part of a PAYOUT deposit beyond the ordered amountCrypto, held for return to the merchant (status HELD)
                  * @enum {unknown}
                  */
-                type: "PIX_IN" | "PIX_OUT" | "PIX_REFUND" | "CHAIN_DEPOSIT" | "CHAIN_TRANSFER";
-                /** @enum {unknown} */
-                status: "PENDING" | "CONFIRMED" | "FAILED";
+                type: "PIX_IN" | "PIX_OUT" | "PIX_REFUND" | "CHAIN_DEPOSIT" | "CHAIN_TRANSFER" | "CHAIN_DEPOSIT_EXCESS";
+                /**
+                 * @description HELD: only CHAIN_DEPOSIT_EXCESS, tokens kept apart until an operator returns them
+                 * @enum {unknown}
+                 */
+                status: "PENDING" | "CONFIRMED" | "FAILED" | "HELD";
                 amount: number;
                 /** @description BRL or the token symbol */
                 currency: string;
@@ -2948,7 +2951,7 @@ export interface operations {
                         merchantName: string;
                         /** @description PAYIN: what the customer pays; PAYOUT: gross BRL value of the deposit */
                         amountBrl: number;
-                        /** @description Token amount: sent to the receiver (PAYIN) or deposited (PAYOUT) */
+                        /** @description Token amount: sent to the receiver (PAYIN), or the deposit the PAYOUT is priced on. A PAYOUT deposit of less is re-priced down at the locked rate; a deposit of more completes the order for the amount ordered and the excess is held for return (a CHAIN_DEPOSIT_EXCESS transaction, HELD) */
                         amountCrypto: number;
                         targetToken: string | null;
                         sourceToken: string | null;
@@ -2980,12 +2983,15 @@ export interface operations {
                             /** Format: uuid */
                             id: string;
                             /**
-                             * @description PIX_IN: customer PIX received; PIX_OUT: payout PIX; PIX_REFUND: refund of PIX_IN; CHAIN_DEPOSIT: merchant deposit; CHAIN_TRANSFER: tokens sent to the receiver
+                             * @description PIX_IN: customer PIX received; PIX_OUT: payout PIX; PIX_REFUND: refund of PIX_IN; CHAIN_DEPOSIT: merchant deposit (the amount that arrived); CHAIN_TRANSFER: tokens sent to the receiver; CHAIN_DEPOSIT_EXCESS: the part of a PAYOUT deposit beyond the ordered amountCrypto, held for return to the merchant (status HELD)
                              * @enum {unknown}
                              */
-                            type: "PIX_IN" | "PIX_OUT" | "PIX_REFUND" | "CHAIN_DEPOSIT" | "CHAIN_TRANSFER";
-                            /** @enum {unknown} */
-                            status: "PENDING" | "CONFIRMED" | "FAILED";
+                            type: "PIX_IN" | "PIX_OUT" | "PIX_REFUND" | "CHAIN_DEPOSIT" | "CHAIN_TRANSFER" | "CHAIN_DEPOSIT_EXCESS";
+                            /**
+                             * @description HELD: only CHAIN_DEPOSIT_EXCESS, tokens kept apart until an operator returns them
+                             * @enum {unknown}
+                             */
+                            status: "PENDING" | "CONFIRMED" | "FAILED" | "HELD";
                             amount: number;
                             /** @description BRL or the token symbol */
                             currency: string;
@@ -3180,7 +3186,7 @@ export interface operations {
                         merchantName: string;
                         /** @description PAYIN: what the customer pays; PAYOUT: gross BRL value of the deposit */
                         amountBrl: number;
-                        /** @description Token amount: sent to the receiver (PAYIN) or deposited (PAYOUT) */
+                        /** @description Token amount: sent to the receiver (PAYIN), or the deposit the PAYOUT is priced on. A PAYOUT deposit of less is re-priced down at the locked rate; a deposit of more completes the order for the amount ordered and the excess is held for return (a CHAIN_DEPOSIT_EXCESS transaction, HELD) */
                         amountCrypto: number;
                         targetToken: string | null;
                         sourceToken: string | null;
@@ -3212,12 +3218,15 @@ export interface operations {
                             /** Format: uuid */
                             id: string;
                             /**
-                             * @description PIX_IN: customer PIX received; PIX_OUT: payout PIX; PIX_REFUND: refund of PIX_IN; CHAIN_DEPOSIT: merchant deposit; CHAIN_TRANSFER: tokens sent to the receiver
+                             * @description PIX_IN: customer PIX received; PIX_OUT: payout PIX; PIX_REFUND: refund of PIX_IN; CHAIN_DEPOSIT: merchant deposit (the amount that arrived); CHAIN_TRANSFER: tokens sent to the receiver; CHAIN_DEPOSIT_EXCESS: the part of a PAYOUT deposit beyond the ordered amountCrypto, held for return to the merchant (status HELD)
                              * @enum {unknown}
                              */
-                            type: "PIX_IN" | "PIX_OUT" | "PIX_REFUND" | "CHAIN_DEPOSIT" | "CHAIN_TRANSFER";
-                            /** @enum {unknown} */
-                            status: "PENDING" | "CONFIRMED" | "FAILED";
+                            type: "PIX_IN" | "PIX_OUT" | "PIX_REFUND" | "CHAIN_DEPOSIT" | "CHAIN_TRANSFER" | "CHAIN_DEPOSIT_EXCESS";
+                            /**
+                             * @description HELD: only CHAIN_DEPOSIT_EXCESS, tokens kept apart until an operator returns them
+                             * @enum {unknown}
+                             */
+                            status: "PENDING" | "CONFIRMED" | "FAILED" | "HELD";
                             amount: number;
                             /** @description BRL or the token symbol */
                             currency: string;
@@ -3372,7 +3381,7 @@ export interface operations {
                         merchantName: string;
                         /** @description PAYIN: what the customer pays; PAYOUT: gross BRL value of the deposit */
                         amountBrl: number;
-                        /** @description Token amount: sent to the receiver (PAYIN) or deposited (PAYOUT) */
+                        /** @description Token amount: sent to the receiver (PAYIN), or the deposit the PAYOUT is priced on. A PAYOUT deposit of less is re-priced down at the locked rate; a deposit of more completes the order for the amount ordered and the excess is held for return (a CHAIN_DEPOSIT_EXCESS transaction, HELD) */
                         amountCrypto: number;
                         targetToken: string | null;
                         sourceToken: string | null;
@@ -3404,12 +3413,15 @@ export interface operations {
                             /** Format: uuid */
                             id: string;
                             /**
-                             * @description PIX_IN: customer PIX received; PIX_OUT: payout PIX; PIX_REFUND: refund of PIX_IN; CHAIN_DEPOSIT: merchant deposit; CHAIN_TRANSFER: tokens sent to the receiver
+                             * @description PIX_IN: customer PIX received; PIX_OUT: payout PIX; PIX_REFUND: refund of PIX_IN; CHAIN_DEPOSIT: merchant deposit (the amount that arrived); CHAIN_TRANSFER: tokens sent to the receiver; CHAIN_DEPOSIT_EXCESS: the part of a PAYOUT deposit beyond the ordered amountCrypto, held for return to the merchant (status HELD)
                              * @enum {unknown}
                              */
-                            type: "PIX_IN" | "PIX_OUT" | "PIX_REFUND" | "CHAIN_DEPOSIT" | "CHAIN_TRANSFER";
-                            /** @enum {unknown} */
-                            status: "PENDING" | "CONFIRMED" | "FAILED";
+                            type: "PIX_IN" | "PIX_OUT" | "PIX_REFUND" | "CHAIN_DEPOSIT" | "CHAIN_TRANSFER" | "CHAIN_DEPOSIT_EXCESS";
+                            /**
+                             * @description HELD: only CHAIN_DEPOSIT_EXCESS, tokens kept apart until an operator returns them
+                             * @enum {unknown}
+                             */
+                            status: "PENDING" | "CONFIRMED" | "FAILED" | "HELD";
                             amount: number;
                             /** @description BRL or the token symbol */
                             currency: string;
@@ -4081,7 +4093,7 @@ export interface operations {
                         merchantName: string;
                         /** @description PAYIN: what the customer pays; PAYOUT: gross BRL value of the deposit */
                         amountBrl: number;
-                        /** @description Token amount: sent to the receiver (PAYIN) or deposited (PAYOUT) */
+                        /** @description Token amount: sent to the receiver (PAYIN), or the deposit the PAYOUT is priced on. A PAYOUT deposit of less is re-priced down at the locked rate; a deposit of more completes the order for the amount ordered and the excess is held for return (a CHAIN_DEPOSIT_EXCESS transaction, HELD) */
                         amountCrypto: number;
                         targetToken: string | null;
                         sourceToken: string | null;
@@ -4113,12 +4125,15 @@ export interface operations {
                             /** Format: uuid */
                             id: string;
                             /**
-                             * @description PIX_IN: customer PIX received; PIX_OUT: payout PIX; PIX_REFUND: refund of PIX_IN; CHAIN_DEPOSIT: merchant deposit; CHAIN_TRANSFER: tokens sent to the receiver
+                             * @description PIX_IN: customer PIX received; PIX_OUT: payout PIX; PIX_REFUND: refund of PIX_IN; CHAIN_DEPOSIT: merchant deposit (the amount that arrived); CHAIN_TRANSFER: tokens sent to the receiver; CHAIN_DEPOSIT_EXCESS: the part of a PAYOUT deposit beyond the ordered amountCrypto, held for return to the merchant (status HELD)
                              * @enum {unknown}
                              */
-                            type: "PIX_IN" | "PIX_OUT" | "PIX_REFUND" | "CHAIN_DEPOSIT" | "CHAIN_TRANSFER";
-                            /** @enum {unknown} */
-                            status: "PENDING" | "CONFIRMED" | "FAILED";
+                            type: "PIX_IN" | "PIX_OUT" | "PIX_REFUND" | "CHAIN_DEPOSIT" | "CHAIN_TRANSFER" | "CHAIN_DEPOSIT_EXCESS";
+                            /**
+                             * @description HELD: only CHAIN_DEPOSIT_EXCESS, tokens kept apart until an operator returns them
+                             * @enum {unknown}
+                             */
+                            status: "PENDING" | "CONFIRMED" | "FAILED" | "HELD";
                             amount: number;
                             /** @description BRL or the token symbol */
                             currency: string;
@@ -4265,7 +4280,7 @@ export interface operations {
                         merchantName: string;
                         /** @description PAYIN: what the customer pays; PAYOUT: gross BRL value of the deposit */
                         amountBrl: number;
-                        /** @description Token amount: sent to the receiver (PAYIN) or deposited (PAYOUT) */
+                        /** @description Token amount: sent to the receiver (PAYIN), or the deposit the PAYOUT is priced on. A PAYOUT deposit of less is re-priced down at the locked rate; a deposit of more completes the order for the amount ordered and the excess is held for return (a CHAIN_DEPOSIT_EXCESS transaction, HELD) */
                         amountCrypto: number;
                         targetToken: string | null;
                         sourceToken: string | null;
@@ -4297,12 +4312,15 @@ export interface operations {
                             /** Format: uuid */
                             id: string;
                             /**
-                             * @description PIX_IN: customer PIX received; PIX_OUT: payout PIX; PIX_REFUND: refund of PIX_IN; CHAIN_DEPOSIT: merchant deposit; CHAIN_TRANSFER: tokens sent to the receiver
+                             * @description PIX_IN: customer PIX received; PIX_OUT: payout PIX; PIX_REFUND: refund of PIX_IN; CHAIN_DEPOSIT: merchant deposit (the amount that arrived); CHAIN_TRANSFER: tokens sent to the receiver; CHAIN_DEPOSIT_EXCESS: the part of a PAYOUT deposit beyond the ordered amountCrypto, held for return to the merchant (status HELD)
                              * @enum {unknown}
                              */
-                            type: "PIX_IN" | "PIX_OUT" | "PIX_REFUND" | "CHAIN_DEPOSIT" | "CHAIN_TRANSFER";
-                            /** @enum {unknown} */
-                            status: "PENDING" | "CONFIRMED" | "FAILED";
+                            type: "PIX_IN" | "PIX_OUT" | "PIX_REFUND" | "CHAIN_DEPOSIT" | "CHAIN_TRANSFER" | "CHAIN_DEPOSIT_EXCESS";
+                            /**
+                             * @description HELD: only CHAIN_DEPOSIT_EXCESS, tokens kept apart until an operator returns them
+                             * @enum {unknown}
+                             */
+                            status: "PENDING" | "CONFIRMED" | "FAILED" | "HELD";
                             amount: number;
                             /** @description BRL or the token symbol */
                             currency: string;
@@ -4456,7 +4474,7 @@ export interface operations {
                         merchantName: string;
                         /** @description PAYIN: what the customer pays; PAYOUT: gross BRL value of the deposit */
                         amountBrl: number;
-                        /** @description Token amount: sent to the receiver (PAYIN) or deposited (PAYOUT) */
+                        /** @description Token amount: sent to the receiver (PAYIN), or the deposit the PAYOUT is priced on. A PAYOUT deposit of less is re-priced down at the locked rate; a deposit of more completes the order for the amount ordered and the excess is held for return (a CHAIN_DEPOSIT_EXCESS transaction, HELD) */
                         amountCrypto: number;
                         targetToken: string | null;
                         sourceToken: string | null;
@@ -4488,12 +4506,15 @@ export interface operations {
                             /** Format: uuid */
                             id: string;
                             /**
-                             * @description PIX_IN: customer PIX received; PIX_OUT: payout PIX; PIX_REFUND: refund of PIX_IN; CHAIN_DEPOSIT: merchant deposit; CHAIN_TRANSFER: tokens sent to the receiver
+                             * @description PIX_IN: customer PIX received; PIX_OUT: payout PIX; PIX_REFUND: refund of PIX_IN; CHAIN_DEPOSIT: merchant deposit (the amount that arrived); CHAIN_TRANSFER: tokens sent to the receiver; CHAIN_DEPOSIT_EXCESS: the part of a PAYOUT deposit beyond the ordered amountCrypto, held for return to the merchant (status HELD)
                              * @enum {unknown}
                              */
-                            type: "PIX_IN" | "PIX_OUT" | "PIX_REFUND" | "CHAIN_DEPOSIT" | "CHAIN_TRANSFER";
-                            /** @enum {unknown} */
-                            status: "PENDING" | "CONFIRMED" | "FAILED";
+                            type: "PIX_IN" | "PIX_OUT" | "PIX_REFUND" | "CHAIN_DEPOSIT" | "CHAIN_TRANSFER" | "CHAIN_DEPOSIT_EXCESS";
+                            /**
+                             * @description HELD: only CHAIN_DEPOSIT_EXCESS, tokens kept apart until an operator returns them
+                             * @enum {unknown}
+                             */
+                            status: "PENDING" | "CONFIRMED" | "FAILED" | "HELD";
                             amount: number;
                             /** @description BRL or the token symbol */
                             currency: string;

@@ -18,6 +18,7 @@ import * as webhookReliability from './20261124_0012_webhook_reliability.ts';
 import * as sandboxFailureInjections from './20261124_0013_sandbox_failure_injections.ts';
 import * as webhookDeliveryLeases from './20261125_0014_webhook_delivery_leases.ts';
 import * as pixNotificationRejections from './20261125_0015_pix_notification_rejections.ts';
+import * as depositExcess from './20261125_0016_deposit_excess.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261122_0001_foundation': foundation,
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   '20261124_0013_sandbox_failure_injections': sandboxFailureInjections,
   '20261125_0014_webhook_delivery_leases': webhookDeliveryLeases,
   '20261125_0015_pix_notification_rejections': pixNotificationRejections,
+  '20261125_0016_deposit_excess': depositExcess,
 };

@@ -10,12 +10,15 @@
  *   platform_fee_revenue        BRL
  *   merchant_fees_payable       merchant, BRL: fees earned by the merchant and not yet settled
  *   merchant_settlements        merchant, BRL: fees paid out to the merchant by settlements
+ *   deposits_to_return          merchant, tokens: deposited beyond what a payout ordered, owed
+ *                               back to the merchant (each entry references its order)
  *
  * PAYIN:  PIX received → pix_cash +A / in_transit −A
  *         completed    → in_transit +A / platform_fee −pf / fees_payable −mf / fx −net (BRL);
  *                        fx +tokens / treasury −tokens (token)
  *         refunded     → in_transit +R / pix_cash −R
- * PAYOUT: deposit      → treasury +T / in_transit −T (token)
+ * PAYOUT: deposit      → treasury +D / in_transit −(D−X) / to_return −X (token), D received,
+ *                        X the excess over the ordered T (X = D−T when D > T, else 0)
  *         completed    → in_transit +T / fx −T (token); fx +gross / pix_cash −net /
  *                        platform_fee −pf / fees_payable −mf (BRL)
  * A failure after money arrived posts nothing: the funds stay in transit for an operator.
@@ -29,9 +32,10 @@ export type AccountCode =
   | 'token_treasury'
   | 'platform_fee_revenue'
   | 'merchant_fees_payable'
-  | 'merchant_settlements';
+  | 'merchant_settlements'
+  | 'deposits_to_return';
 
-const MERCHANT_ACCOUNTS: readonly AccountCode[] = ['merchant_fees_payable', 'merchant_settlements'];
+const MERCHANT_ACCOUNTS: readonly AccountCode[] = ['merchant_fees_payable', 'merchant_settlements', 'deposits_to_return'];
 export const isMerchantAccount = (code: AccountCode) => MERCHANT_ACCOUNTS.includes(code);
 
 export interface Posting {
@@ -60,6 +64,8 @@ export interface OrderAmounts {
   net_amount_brl: string;
   platform_fee_amount_brl: string;
   merchant_fee_amount_brl: string;
+  /** Tokens a payout's deposit brought beyond amount_token ("0" when none). */
+  excess_amount_token: string;
 }
 
 /** The postings of one order movement; `received` is the amount that actually moved, where it may differ. */
@@ -82,7 +88,11 @@ export function orderPostings(order: OrderAmounts, movement: OrderMovement, rece
           credit('token_treasury', token, order.amount_token),
         ];
       case 'PAYOUT_DEPOSIT_RECEIVED':
-        return [leg('token_treasury', token, received!), credit('customer_funds_in_transit', token, received!)];
+        return [
+          leg('token_treasury', token, received!),
+          credit('customer_funds_in_transit', token, decimal(received!).minus(order.excess_amount_token).toString()),
+          credit('deposits_to_return', token, order.excess_amount_token),
+        ];
       case 'PAYOUT_COMPLETED':
         return [
           leg('customer_funds_in_transit', token, order.amount_token),

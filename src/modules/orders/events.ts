@@ -47,7 +47,7 @@ export function orderEventDefinitions(provider: string): OrderEventDefinition[] 
       pixEndToEndId: Type.String({ description: 'End-to-end id of the received PIX (32 characters)' }),
     }),
     define('order.deposit_received', ['PAYOUT'], 'DEPOSIT_RECEIVED', "The merchant's crypto deposit is detected on chain", {
-      amountCrypto: Type.Number(),
+      amountCrypto: Type.Number({ description: "What arrived on chain; more than the order's amountCrypto when over-paid (the excess is held for return)" }),
       txHash: Type.String({ description: 'Deposit transaction signature (base58)' }),
     }),
     define('order.processing', ['PAYOUT'], 'PIX_SENDING', 'Deposit accepted and the outgoing PIX queued', { amountBrl, pixKey }),

@@ -5,15 +5,14 @@
  * Notifications arrive at least once: each handler locks the order and acts only if its status
  * still calls for it.
  */
-import type { Updateable } from 'kysely';
 import type { ChainDeposit } from '../../adapters/chain/port.ts';
 import type { PixNotification } from '../../adapters/pix/port.ts';
 import type { Db, Trx } from '../../db/database.ts';
-import type { OrderRow, OrdersTable } from './tables.ts';
+import type { OrderRow } from './tables.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { decimal, toJsonNumber } from '../../lib/money.ts';
-import { pricePayout } from '../../lib/pricing.ts';
 import type { LedgerService } from '../ledger/service.ts';
+import { depositTerms } from './deposit-terms.ts';
 import { ordersRepo as repo } from './repo.ts';
 import { type Movement, type TransitionContext, applyTransition, refundingEvent } from './transitions.ts';
 
@@ -132,46 +131,33 @@ export function createOrderNotifications(deps: NotificationsDeps) {
   }
 
   /**
-   * The entry point of detected deposits (a chain watcher, or the sandbox). A deposit of another
-   * amount is re-priced at the order's locked rate and fees; one worth less than the minimum
-   * order fails the order (the tokens stay in the deposit address for an operator to return).
+   * The entry point of detected deposits (a chain watcher, or the sandbox). What a deposit of
+   * another amount buys is `depositTerms`' rule: never more than was ordered (the excess is held
+   * for return), less re-priced at the locked rate, and one worth less than the minimum order
+   * fails the order (the tokens stay in the deposit address for an operator to return).
    */
   function handleChainDeposit(deposit: ChainDeposit, outer?: Trx): Promise<OrderRow | undefined> {
     return inTransaction(outer, async (trx) => {
       const order = await repo.lockBy(trx, 'deposit_address', deposit.depositAddress);
       if (!order || order.status !== 'AWAITING_DEPOSIT' || deposit.token !== order.token) return order;
-      const movement: Movement = { type: 'CHAIN_DEPOSIT', status: 'CONFIRMED', amount: deposit.amount, currency: order.token, chain: order.chain, txHash: deposit.txHash };
+      const chainMovement = { currency: order.token, chain: order.chain, txHash: deposit.txHash };
+      const movement: Movement = { type: 'CHAIN_DEPOSIT', status: 'CONFIRMED', amount: deposit.amount, ...chainMovement };
       const ledger = { movement: 'PAYOUT_DEPOSIT_RECEIVED' as const, received: deposit.amount };
-      let changes: Updateable<OrdersTable> = { tx_hash: deposit.txHash };
-      if (!decimal(deposit.amount).eq(order.amount_token)) {
-        const repriced = pricePayout({
-          amountToken: deposit.amount,
-          exchangeRate: order.exchange_rate,
-          tokenDecimals: deps.tokenDecimals[order.token] ?? 6,
-          rates: { platformFeePercentage: order.platform_fee_percentage, merchantFeePercentage: order.merchant_fee_percentage },
+      const terms = depositTerms(order, deposit.amount, { minAmountBrl: deps.minAmountBrl, tokenDecimals: deps.tokenDecimals[order.token] ?? 6 });
+      if (!terms.accepted) {
+        return applyTransition(trx, ctx, order, 'FAILED', {
+          changes: { tx_hash: deposit.txHash, failure_reason: terms.reason },
+          movement,
+          event: { name: 'order.failed', status: 'FAILED', fields: { failureReason: terms.reason } },
+          ledger,
         });
-        if (decimal(repriced.amountBrl).lt(deps.minAmountBrl)) {
-          const reason = `Deposit of ${deposit.amount} ${order.token} is worth less than the minimum order of ${deps.minAmountBrl} BRL; it is held for return`;
-          return applyTransition(trx, ctx, order, 'FAILED', {
-            changes: { ...changes, failure_reason: reason },
-            movement,
-            event: { name: 'order.failed', status: 'FAILED', fields: { failureReason: reason } },
-            ledger,
-          });
-        }
-        changes = {
-          ...changes,
-          amount_token: repriced.amountToken,
-          amount_brl: repriced.amountBrl,
-          platform_fee_amount_brl: repriced.platformFeeAmountBrl,
-          merchant_fee_amount_brl: repriced.merchantFeeAmountBrl,
-          net_amount_brl: repriced.netAmountBrl,
-        };
       }
+      const excess: Movement[] = decimal(terms.excessToken).isZero() ? [] : [{ type: 'CHAIN_DEPOSIT_EXCESS', status: 'HELD', amount: terms.excessToken, ...chainMovement }];
       return applyTransition(trx, ctx, order, 'DEPOSIT_RECEIVED', {
-        changes,
-        movement,
+        changes: { tx_hash: deposit.txHash, ...terms.changes },
+        movement: [movement, ...excess],
         ledger,
+        // What arrived on chain, excess included (the spec: "the merchant's crypto deposit is detected").
         event: { name: 'order.deposit_received', status: 'DEPOSIT_RECEIVED', fields: { amountCrypto: toJsonNumber(deposit.amount), txHash: deposit.txHash } },
         nextStepAt: clock.now(),
       });

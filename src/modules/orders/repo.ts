@@ -2,7 +2,7 @@ import { type Insertable, type Updateable, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { claimDue } from '../../db/leases.ts';
 import { plannedEachRun } from '../../db/prepared-statements.ts';
-import type { OrderRow, OrderTransactionType, OrdersTable, StoredOrderStatus } from './tables.ts';
+import type { OrderRow, OrderTransactionStatus, OrderTransactionType, OrdersTable, StoredOrderStatus } from './tables.ts';
 import type { OrderType } from '../../lib/order-types.ts';
 import { newId } from '../../lib/ids.ts';
 import { toFixedText } from '../../lib/money.ts';
@@ -10,7 +10,7 @@ import { toFixedText } from '../../lib/money.ts';
 export interface MovementRecord {
   orderId: string;
   type: OrderTransactionType;
-  status: 'PENDING' | 'CONFIRMED' | 'FAILED';
+  status: OrderTransactionStatus;
   amount: string;
   currency: string;
   chain: string | null;

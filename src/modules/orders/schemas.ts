@@ -5,7 +5,7 @@
  * (db/schema.ts, StoredOrderStatus): a filter on it simply finds nothing.
  */
 import { Type } from 'typebox';
-import { ORDER_STATUSES } from './tables.ts';
+import { ORDER_STATUSES, ORDER_TRANSACTION_STATUSES, ORDER_TRANSACTION_TYPES } from './tables.ts';
 import { PageQuery } from '../../http/pagination.ts';
 import { ChainField, Nullable, OrderTypeField, Percent, StrictObject, Timestamp, TokenField, Uuid } from '../../http/schemas.ts';
 
@@ -16,10 +16,12 @@ const ExternalId = Type.String({ minLength: 1, maxLength: 128, description: "Mer
 export const OrderTransactionSchema = Type.Object(
   {
     id: Uuid(),
-    type: Type.Enum(['PIX_IN', 'PIX_OUT', 'PIX_REFUND', 'CHAIN_DEPOSIT', 'CHAIN_TRANSFER'], {
-      description: 'PIX_IN: customer PIX received; PIX_OUT: payout PIX; PIX_REFUND: refund of PIX_IN; CHAIN_DEPOSIT: merchant deposit; CHAIN_TRANSFER: tokens sent to the receiver',
+    type: Type.Enum(ORDER_TRANSACTION_TYPES, {
+      description:
+        'PIX_IN: customer PIX received; PIX_OUT: payout PIX; PIX_REFUND: refund of PIX_IN; CHAIN_DEPOSIT: merchant deposit (the amount that arrived); CHAIN_TRANSFER: tokens sent to the receiver; ' +
+        'CHAIN_DEPOSIT_EXCESS: the part of a PAYOUT deposit beyond the ordered amountCrypto, held for return to the merchant (status HELD)',
     }),
-    status: Type.Enum(['PENDING', 'CONFIRMED', 'FAILED']),
+    status: Type.Enum(ORDER_TRANSACTION_STATUSES, { description: 'HELD: only CHAIN_DEPOSIT_EXCESS, tokens kept apart until an operator returns them' }),
     amount: Type.Number(),
     currency: Type.String({ description: 'BRL or the token symbol' }),
     createdAt: Timestamp(),
@@ -43,7 +45,10 @@ export const OrderSchema = Type.Object(
     receiverName: Type.String(),
     merchantName: Type.String(),
     amountBrl: Type.Number({ description: 'PAYIN: what the customer pays; PAYOUT: gross BRL value of the deposit' }),
-    amountCrypto: Type.Number({ description: 'Token amount: sent to the receiver (PAYIN) or deposited (PAYOUT)' }),
+    amountCrypto: Type.Number({
+      description:
+        'Token amount: sent to the receiver (PAYIN), or the deposit the PAYOUT is priced on. A PAYOUT deposit of less is re-priced down at the locked rate; a deposit of more completes the order for the amount ordered and the excess is held for return (a CHAIN_DEPOSIT_EXCESS transaction, HELD)',
+    }),
     targetToken: Nullable(Type.String({ description: 'PAYIN only' })),
     sourceToken: Nullable(Type.String({ description: 'PAYOUT only' })),
     destinationWallet: Nullable(Type.String({ description: 'PAYIN only' })),

@@ -57,6 +57,8 @@ export interface OrdersTable extends PricingColumns {
   refund_id: string | null;
   tx_hash: string | null;
   failure_reason: string | null;
+  /** PAYOUT: tokens deposited beyond the ordered amount, held for return (migration 0016); 0 when none. */
+  excess_amount_token: ColumnType<string, string | undefined, string>;
   limit_day: string;
   limit_released: ColumnType<boolean, boolean | undefined, boolean>;
   expires_at: ColumnType<Date, Date | string, Date | string>;
@@ -68,13 +70,17 @@ export interface OrdersTable extends PricingColumns {
   updated_at: DefaultedTimestamp;
 }
 
-export type OrderTransactionType = 'PIX_IN' | 'PIX_OUT' | 'PIX_REFUND' | 'CHAIN_DEPOSIT' | 'CHAIN_TRANSFER';
+/** CHAIN_DEPOSIT_EXCESS: the tokens a PAYOUT deposit brought beyond the ordered amount, HELD for return. */
+export const ORDER_TRANSACTION_TYPES = ['PIX_IN', 'PIX_OUT', 'PIX_REFUND', 'CHAIN_DEPOSIT', 'CHAIN_TRANSFER', 'CHAIN_DEPOSIT_EXCESS'] as const;
+export type OrderTransactionType = (typeof ORDER_TRANSACTION_TYPES)[number];
+export const ORDER_TRANSACTION_STATUSES = ['PENDING', 'CONFIRMED', 'FAILED', 'HELD'] as const;
+export type OrderTransactionStatus = (typeof ORDER_TRANSACTION_STATUSES)[number];
 
 export interface OrderTransactionsTable {
   id: string;
   order_id: string;
   type: OrderTransactionType;
-  status: 'PENDING' | 'CONFIRMED' | 'FAILED';
+  status: OrderTransactionStatus;
   amount: string;
   currency: string;
   chain: string | null;

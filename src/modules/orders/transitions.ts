@@ -7,7 +7,7 @@ import type { Updateable } from 'kysely';
 import { signalAfterCommit } from '../../db/commit-signals.ts';
 import type { Trx } from '../../db/database.ts';
 import { recordEvent } from '../../db/outbox.ts';
-import type { OrderRow, OrderTransactionType, OrdersTable, StoredOrderStatus } from './tables.ts';
+import type { OrderRow, OrderTransactionStatus, OrderTransactionType, OrdersTable, StoredOrderStatus } from './tables.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { LedgerService } from '../ledger/service.ts';
 import { ordersRepo as repo } from './repo.ts';
@@ -16,7 +16,7 @@ import { BEFORE_MONEY, assertTransition } from './state-machine.ts';
 /** A PIX or on-chain movement, kept as the order's transaction record (spec: Order transaction). */
 export interface Movement {
   type: OrderTransactionType;
-  status: 'PENDING' | 'CONFIRMED' | 'FAILED';
+  status: OrderTransactionStatus;
   amount: string;
   currency: string;
   chain?: string | null;
@@ -28,7 +28,8 @@ type LedgerMovement = Parameters<LedgerService['postOrderMovement']>[2];
 
 export interface Effects {
   changes?: Updateable<OrdersTable>;
-  movement?: Movement;
+  /** One movement, or several that the transition records together (a deposit and its excess). */
+  movement?: Movement | readonly Movement[];
   /** The event and its extra fields; `status` is the one the spec's table gives the event. */
   event?: { name: string; status: StoredOrderStatus; fields: Record<string, unknown> };
   /** When the worker should look at the order next (null: wait for a notification). */
@@ -89,12 +90,8 @@ export async function applyTransition(trx: Trx, ctx: TransitionContext, order: O
   if (releasesLimit) {
     await repo.releaseDailyUsage(trx, { receiverId: order.receiver_id, day: order.limit_day, amountBrl: order.amount_brl });
   }
-  if (effects.movement) {
-    await repo.recordTransaction(
-      trx,
-      { orderId: order.id, ...effects.movement, chain: effects.movement.chain ?? null, txHash: effects.movement.txHash ?? null },
-      now,
-    );
+  for (const movement of [effects.movement ?? []].flat()) {
+    await repo.recordTransaction(trx, { orderId: order.id, ...movement, chain: movement.chain ?? null, txHash: movement.txHash ?? null }, now);
   }
   if (effects.ledger) {
     await ctx.ledger.postOrderMovement(trx, updated, effects.ledger.movement, now, effects.ledger.received);

@@ -81,7 +81,9 @@ export function registerSandboxRoutes(app: App, services: { receivers: Receivers
       schema: {
         tags,
         summary: "Make a PAYOUT's deposit arrive on chain",
-        description: '`amountCrypto` defaults to the order amount. The worker then queues and sends the PIX; the sandbox bank confirms it.',
+        description:
+          '`amountCrypto` defaults to the order amount. The worker then queues and sends the PIX; the sandbox bank confirms it. As on chain, a deposit never pays more than was ordered: ' +
+          'more completes the order for its amount and holds the excess for return (transaction CHAIN_DEPOSIT_EXCESS, HELD); less is re-priced at the locked rate, and fails the order below the minimum order.',
         body: StrictObject({ amountCrypto: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1e13 })) }),
         ...orderRoute,
       },

@@ -33,6 +33,7 @@ function order(overrides: Partial<OrderRow> & Pick<OrderRow, 'type'>): OrderRow 
     refund_id: null,
     tx_hash: null,
     failure_reason: null,
+    excess_amount_token: '0',
     limit_day: '2026-11-23',
     limit_released: false,
     expires_at: at,
@@ -158,6 +159,15 @@ const table: Row[] = [
     ],
   },
   {
+    name: 'PAYOUT_DEPOSIT_RECEIVED: an over-payment converts only the ordered tokens; the excess is owed back to the merchant',
+    postings: movement({ ...payout, excess_amount_token: '999990' }, 'PAYOUT_DEPOSIT_RECEIVED', '1000000'),
+    expected: [
+      ['token_treasury', 'USDC', '1000000'],
+      ['customer_funds_in_transit', 'USDC', '-10'],
+      ['deposits_to_return', 'USDC', '-999990'],
+    ],
+  },
+  {
     name: 'PAYOUT_COMPLETED: transit tokens converted; the gross BRL pays the PIX and both fees',
     postings: movement(payout, 'PAYOUT_COMPLETED'),
     expected: [
@@ -218,6 +228,7 @@ describe('posting recipes', () => {
   it.each<[AccountCode, boolean]>([
     ['merchant_fees_payable', true],
     ['merchant_settlements', true],
+    ['deposits_to_return', true],
     ['pix_cash', false],
     ['customer_funds_in_transit', false],
     ['fx_conversion', false],

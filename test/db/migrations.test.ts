@@ -74,6 +74,7 @@ describe.each(drivers)('migrations on %s', (driver) => {
       'sandbox_pix_refunds',
       'settled_entries',
       'settlements',
+      'sponsor_daily_usage',
       'wallet_sign_requests',
       'webhook_deliveries',
       'webhook_delivery_attempts',
@@ -96,6 +97,9 @@ describe.each(drivers)('migrations on %s', (driver) => {
     if (!handle) return ctx.skip();
     const db = handle.db;
     await migrateToLatest(db);
+    // Migrations after 0014 come down first (and go up again with it).
+    const later = Object.keys(migrations).filter((name) => name > '20261125_0014_webhook_delivery_leases');
+    for (const name of [...later].reverse()) expect(await migrateDown(db)).toEqual([`Down ${name}`]);
     expect(await migrateDown(db)).toEqual(['Down 20261125_0014_webhook_delivery_leases']);
 
     const [merchant, endpoint, event, leased, idle] = ['01', '02', '03', '04', '05'].map((n) => `0190a0e0-0000-7000-8000-0000000000${n}`);
@@ -112,11 +116,12 @@ describe.each(drivers)('migrations on %s', (driver) => {
       insert into webhook_deliveries (id, merchant_id, endpoint_id, event_id, event_type, next_attempt_at)
       values (${idle}, ${merchant}, ${endpoint}, ${idle}, 'order.completed', now())`.execute(db);
 
-    expect(await migrateToLatest(db)).toEqual(['Up 20261125_0014_webhook_delivery_leases']);
+    expect(await migrateToLatest(db)).toEqual(['Up 20261125_0014_webhook_delivery_leases', ...later.map((name) => `Up ${name}`)]);
     const leases = await sql<{ delivery_id: string; order_id: string; token: string; claimed_until: Date }>`
       select delivery_id, order_id, token, claimed_until from webhook_delivery_leases`.execute(db);
     expect(leases.rows).toEqual([{ delivery_id: leased, order_id: 'order-1', token, claimed_until: until }]);
 
+    for (const name of [...later].reverse()) expect(await migrateDown(db)).toEqual([`Down ${name}`]);
     await migrateDown(db);
     const restored = await sql<{ id: string; claimed_until: Date | null; claim_token: string | null }>`
       select id, claimed_until, claim_token from webhook_deliveries order by id`.execute(db);

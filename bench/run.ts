@@ -162,6 +162,8 @@ async function main(): Promise<void> {
     WEBHOOK_ALLOW_HTTP: 'true',
     // The per-wallet sign limit (default 120/min) is separate from RATE_LIMIT_PER_MINUTE.
     WALLET_SIGN_RATE_LIMIT_PER_MINUTE: '0',
+    // The sign-and-send scenario sends far more than a day's default sponsor budget (0.5 SOL) per merchant.
+    WALLET_SPONSOR_DAILY_BUDGET_LAMPORTS: String(Number.MAX_SAFE_INTEGER),
     // Experiments with V8 flags (heap limits) without editing the start command.
     ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
     ...keys,

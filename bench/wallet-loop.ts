@@ -16,7 +16,7 @@ const count = Number(process.argv[2] ?? 2000);
 const concurrency = Number(process.argv[3] ?? 10);
 const handle = await openDatabase(process.env.DATABASE_URL ? { driver: 'postgres', url: process.env.DATABASE_URL } : { driver: 'pglite' });
 await migrateToLatest(handle.db);
-const config = withSecrets(loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent', WALLET_SIGN_RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_PER_MINUTE: '0' }), generateDevSecrets());
+const config = withSecrets(loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent', WALLET_SIGN_RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_PER_MINUTE: '0', WALLET_SPONSOR_DAILY_BUDGET_LAMPORTS: String(Number.MAX_SAFE_INTEGER) }), generateDevSecrets());
 const app = await buildApp({ config, db: handle.db });
 await app.ready();
 const { credential } = await app.services.merchants.createMerchant({ name: 'Bench' }, { actor: 'bench' });

@@ -73,6 +73,10 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     chain: walletChain,
     settings: config.wallets,
     findReceiver: (merchantId, receiverId) => receivers.get(merchantId, receiverId),
+    sponsoredFees: {
+      charge: (trx, fee) => ledger.postSponsoredFee(trx, fee, 'SPONSORED_FEE'),
+      release: (trx, fee) => ledger.postSponsoredFee(trx, fee, 'SPONSORED_FEE_RELEASED'),
+    },
   });
   const receivers = createReceiversService({
     db,

@@ -119,6 +119,7 @@ function toConfig(env: EnvValues): Config {
       maxComputeUnitPrice: env.WALLET_MAX_CU_PRICE_MICROLAMPORTS,
       maxComputeUnitLimit: env.WALLET_MAX_CU_LIMIT,
       maxFeeLamports: env.WALLET_MAX_FEE_LAMPORTS,
+      sponsorDailyBudgetLamports: env.WALLET_SPONSOR_DAILY_BUDGET_LAMPORTS,
       maxInstructions: env.WALLET_MAX_INSTRUCTIONS,
       signRateLimitPerMinute: env.WALLET_SIGN_RATE_LIMIT_PER_MINUTE,
       sandboxSponsorLamports: env.SANDBOX_SPONSOR_LAMPORTS,

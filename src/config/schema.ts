@@ -222,9 +222,18 @@ export const ENV_SCHEMA = Type.Object({
     }),
     (programs) => unique(programs),
   ),
-  WALLET_MAX_CU_PRICE_MICROLAMPORTS: integer({ minimum: 0, maximum: 1_000_000_000_000, default: 1_000_000, description: 'highest SetComputeUnitPrice of a sponsored transaction, micro-lamports per compute unit' }),
-  WALLET_MAX_CU_LIMIT: integer({ minimum: 1, maximum: 1_400_000, default: 400_000, description: 'highest SetComputeUnitLimit of a sponsored transaction' }),
-  WALLET_MAX_FEE_LAMPORTS: integer({ minimum: 10_000, maximum: 1_000_000_000, default: 500_000, description: 'highest total fee (signatures + priority) the sponsor pays for one transaction' }),
+  // Defaults (docs/solana-signing.md "What the platform pays"): 10,000 micro-lamports × 200,000
+  // units is a 2,000-lamport priority fee, and with the two signatures 12,000 lamports, the most
+  // one transaction within both caps can cost: WALLET_MAX_FEE_LAMPORTS's default.
+  WALLET_MAX_CU_PRICE_MICROLAMPORTS: integer({ minimum: 0, maximum: 1_000_000_000_000, default: 10_000, description: 'highest SetComputeUnitPrice of a sponsored transaction, micro-lamports per compute unit' }),
+  WALLET_MAX_CU_LIMIT: integer({ minimum: 1, maximum: 1_400_000, default: 200_000, description: 'highest compute-unit limit of a sponsored transaction: its SetComputeUnitLimit, or when it sets a price, the runtime default it would get' }),
+  WALLET_MAX_FEE_LAMPORTS: integer({ minimum: 10_000, maximum: 1_000_000_000, default: 12_000, description: 'highest total fee (signatures + priority) the sponsor pays for one transaction' }),
+  WALLET_SPONSOR_DAILY_BUDGET_LAMPORTS: integer({
+    minimum: 0,
+    maximum: Number.MAX_SAFE_INTEGER,
+    default: 500_000_000,
+    description: "lamports of fees the sponsor pays per merchant per São Paulo calendar day, all its wallets together (0: nothing is sponsored)",
+  }),
   WALLET_MAX_INSTRUCTIONS: integer({ minimum: 1, maximum: 64, default: 12, description: 'most instructions in one sponsored transaction' }),
   WALLET_SIGN_RATE_LIMIT_PER_MINUTE: integer({ minimum: 0, maximum: 1_000_000, default: 120, description: 'sign requests per minute per wallet (receiver or merchant); 0 disables the limit' }),
   SANDBOX_SPONSOR_LAMPORTS: integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, default: 100_000_000_000, description: 'sandbox chain only: lamports airdropped to the fee payer when the chain starts' }),

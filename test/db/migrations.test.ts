@@ -86,6 +86,7 @@ describe.each(drivers)('migrations on %s', (driver) => {
       'sandbox_pix_refunds',
       'settled_entries',
       'settlements',
+      'sponsor_daily_usage',
       'wallet_sign_requests',
       'webhook_deliveries',
       'webhook_delivery_attempts',

@@ -19,6 +19,7 @@ import * as sandboxFailureInjections from './20261124_0013_sandbox_failure_injec
 import * as webhookDeliveryLeases from './20261125_0014_webhook_delivery_leases.ts';
 import * as pixNotificationRejections from './20261125_0015_pix_notification_rejections.ts';
 import * as depositExcess from './20261125_0016_deposit_excess.ts';
+import * as sponsorFeeBudget from './20261125_0017_sponsor_fee_budget.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261122_0001_foundation': foundation,
@@ -37,4 +38,5 @@ export const migrations: Record<string, Migration> = {
   '20261125_0014_webhook_delivery_leases': webhookDeliveryLeases,
   '20261125_0015_pix_notification_rejections': pixNotificationRejections,
   '20261125_0016_deposit_excess': depositExcess,
+  '20261125_0017_sponsor_fee_budget': sponsorFeeBudget,
 };

@@ -1,6 +1,7 @@
 /**
- * What each order movement posts (debits positive, credits negative; every entry sums to zero
- * per currency). Accounts, by code (`merchant` ones are per merchant, the rest the platform's):
+ * What each order movement and each sponsored fee posts (debits positive, credits negative;
+ * every entry sums to zero per currency). Accounts, by code (`merchant` ones are per merchant,
+ * the rest the platform's):
  *
  *   pix_cash                    BRL at the platform's PSP account
  *   customer_funds_in_transit   money received for an order and not yet converted or returned
@@ -12,6 +13,9 @@
  *   merchant_settlements        merchant, BRL: fees paid out to the merchant by settlements
  *   deposits_to_return          merchant, tokens: deposited beyond what a payout ordered, owed
  *                               back to the merchant (each entry references its order)
+ *   merchant_sponsored_fees     merchant, SOL: Solana fees the platform's fee payer paid for the
+ *                               merchant's sign-and-send requests, owed by the merchant
+ *   sponsor_sol                 SOL the platform's fee payer (sponsor) spent
  *
  * PAYIN:  PIX received → pix_cash +A / in_transit −A
  *         completed    → in_transit +A / platform_fee −pf / fees_payable −mf / fx −net (BRL);
@@ -22,6 +26,9 @@
  *         completed    → in_transit +T / fx −T (token); fx +gross / pix_cash −net /
  *                        platform_fee −pf / fees_payable −mf (BRL)
  * A failure after money arrived posts nothing: the funds stay in transit for an operator.
+ *
+ * SPONSORED FEE (a sign-and-send request, before it is sent): sponsored_fees +F / sponsor_sol −F
+ * (SOL, lamports as SOL with 9 decimals); released when the chain refused it unsent: the reverse.
  */
 import { decimal } from '../../lib/money.ts';
 
@@ -33,9 +40,11 @@ export type AccountCode =
   | 'platform_fee_revenue'
   | 'merchant_fees_payable'
   | 'merchant_settlements'
-  | 'deposits_to_return';
+  | 'deposits_to_return'
+  | 'merchant_sponsored_fees'
+  | 'sponsor_sol';
 
-const MERCHANT_ACCOUNTS: readonly AccountCode[] = ['merchant_fees_payable', 'merchant_settlements', 'deposits_to_return'];
+const MERCHANT_ACCOUNTS: readonly AccountCode[] = ['merchant_fees_payable', 'merchant_settlements', 'deposits_to_return', 'merchant_sponsored_fees'];
 export const isMerchantAccount = (code: AccountCode) => MERCHANT_ACCOUNTS.includes(code);
 
 export interface Posting {
@@ -110,6 +119,21 @@ export function orderPostings(order: OrderAmounts, movement: OrderMovement, rece
 
 export function settlementPostings(amountBrl: string): Posting[] {
   return [leg('merchant_fees_payable', 'BRL', amountBrl), credit('merchant_settlements', 'BRL', amountBrl)];
+}
+
+/** Solana's native currency in the ledger: amounts in SOL, 9 decimals (1 lamport = 0.000000001 SOL). */
+export const SOL = 'SOL';
+const LAMPORTS_PER_SOL = 1_000_000_000;
+
+export type SponsoredFeeMovement = 'SPONSORED_FEE' | 'SPONSORED_FEE_RELEASED';
+
+/** A sponsored fee charged to the merchant (or its release): `lamports` is the fee, positive. */
+export function sponsoredFeePostings(lamports: bigint, movement: SponsoredFeeMovement): Posting[] {
+  if (lamports <= 0n) return [];
+  const sol = decimal(lamports.toString()).dividedBy(LAMPORTS_PER_SOL).toFixed(9);
+  return movement === 'SPONSORED_FEE'
+    ? [leg('merchant_sponsored_fees', SOL, sol), credit('sponsor_sol', SOL, sol)]
+    : [leg('sponsor_sol', SOL, sol), credit('merchant_sponsored_fees', SOL, sol)];
 }
 
 /** The rule the database also enforces: every currency of an entry sums to zero. */

@@ -1,9 +1,12 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { newId } from '../../lib/ids.ts';
+import type { LedgerEntriesTable } from './tables.ts';
 import type { AccountCode, Posting } from './postings.ts';
 
 const FEES_PAYABLE: AccountCode = 'merchant_fees_payable';
+
+type ReferenceType = LedgerEntriesTable['reference_type'];
 
 /** Fee-bearing entries (order movements with a merchant-fee posting) no settlement has closed yet. */
 function unsettledFeeEntriesQuery(db: Db, cutoff: Date) {
@@ -37,7 +40,7 @@ export const ledgerRepo = {
   },
 
   /** Inserts an entry unless its (reference, kind) already posted; returns whether it was new. */
-  async insertEntry(db: Db, entry: { id: string; merchantId: string; kind: string; referenceType: 'order' | 'settlement'; referenceId: string; at: Date }) {
+  async insertEntry(db: Db, entry: { id: string; merchantId: string; kind: string; referenceType: ReferenceType; referenceId: string; at: Date }) {
     const inserted = await db
       .insertInto('ledger_entries')
       .values({ id: entry.id, merchant_id: entry.merchantId, kind: entry.kind, reference_type: entry.referenceType, reference_id: entry.referenceId, created_at: entry.at })

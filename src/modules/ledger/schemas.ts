@@ -52,8 +52,11 @@ export const FeeBalanceSchema = Type.Object(
 export const EntrySchema = Type.Object(
   {
     id: Uuid(),
-    kind: Type.String({ description: 'PAYIN_PIX_RECEIVED, PAYIN_COMPLETED, PAYIN_REFUNDED, PAYOUT_DEPOSIT_RECEIVED, PAYOUT_COMPLETED or SETTLEMENT' }),
-    referenceType: Type.Enum(['order', 'settlement', 'entry']),
+    kind: Type.String({
+      description:
+        'PAYIN_PIX_RECEIVED, PAYIN_COMPLETED, PAYIN_REFUNDED, PAYOUT_DEPOSIT_RECEIVED, PAYOUT_COMPLETED, SETTLEMENT, or SPONSORED_FEE (a Solana fee the platform paid for a sign-and-send request, charged in SOL to `merchant_sponsored_fees`) and SPONSORED_FEE_RELEASED (its reversal when the transaction was refused unsent)',
+    }),
+    referenceType: Type.Enum(['order', 'settlement', 'entry', 'wallet_sign_request'], { description: 'wallet_sign_request: the sign-and-send request whose fee an entry charges' }),
     referenceId: Uuid(),
     createdAt: Timestamp(),
     settled: Type.Boolean({ description: 'Closed by a settlement (only entries carrying a merchant fee are settled)' }),

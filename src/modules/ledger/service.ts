@@ -9,9 +9,20 @@ import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { type AuditActor, recordAudit } from '../audit/record.ts';
 import { decimal, toFixedText, toJsonNumber } from '../../lib/money.ts';
-import { type OrderAmounts, type OrderMovement, type Posting, isBalanced, isMerchantAccount, orderPostings, settlementPostings } from './postings.ts';
+import {
+  type OrderAmounts,
+  type OrderMovement,
+  type Posting,
+  type SponsoredFeeMovement,
+  isBalanced,
+  isMerchantAccount,
+  orderPostings,
+  settlementPostings,
+  sponsoredFeePostings,
+} from './postings.ts';
 import { ledgerRepo as repo } from './repo.ts';
 import type { EntrySchema, SettlementSchema } from './schemas.ts';
+import type { LedgerEntriesTable } from './tables.ts';
 
 export type Settlement = Static<typeof SettlementSchema>;
 export type Entry = Static<typeof EntrySchema>;
@@ -50,7 +61,7 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
   }
 
   /** Posts one entry with its postings; a second post of the same (reference, kind) is a no-op. */
-  async function post(trx: Trx, entry: { merchantId: string; kind: string; referenceType: 'order' | 'settlement'; referenceId: string; at: Date }, postings: Posting[]) {
+  async function post(trx: Trx, entry: { merchantId: string; kind: string; referenceType: LedgerEntriesTable['reference_type']; referenceId: string; at: Date }, postings: Posting[]) {
     if (postings.length === 0) return false;
     if (!isBalanced(postings)) throw new Error(`ledger entry ${entry.kind} for ${entry.referenceId} does not sum to zero`);
     const id = newId();
@@ -107,6 +118,16 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
     /** Called by order transitions inside their transaction. */
     postOrderMovement(trx: Trx, order: OrderAmounts, movement: OrderMovement, at: Date, received?: string) {
       return post(trx, { merchantId: order.merchant_id, kind: movement, referenceType: 'order', referenceId: order.id, at }, orderPostings(order, movement, received));
+    },
+
+    /**
+     * A sponsored Solana fee charged to the merchant (SPONSORED_FEE), or given back when the send
+     * was refused unsent (SPONSORED_FEE_RELEASED), in the caller's transaction; `signRequestId`
+     * is the wallet_sign_requests row of the send. Once per (sign request, movement).
+     */
+    postSponsoredFee(trx: Trx, fee: { merchantId: string; signRequestId: string; lamports: bigint; at: Date }, movement: SponsoredFeeMovement) {
+      const entry = { merchantId: fee.merchantId, kind: movement, referenceType: 'wallet_sign_request' as const, referenceId: fee.signRequestId, at: fee.at };
+      return post(trx, entry, sponsoredFeePostings(fee.lamports, movement));
     },
 
     async feeBalance(merchantId: string) {

@@ -17,7 +17,8 @@ export interface LedgerEntriesTable {
   id: string;
   merchant_id: string;
   kind: string;
-  reference_type: 'order' | 'settlement' | 'entry';
+  /** `wallet_sign_request`: a sponsored fee, referencing its wallet_sign_requests row. */
+  reference_type: 'order' | 'settlement' | 'entry' | 'wallet_sign_request';
   reference_id: string;
   created_at: ColumnType<Date, Date | string, never>;
 }

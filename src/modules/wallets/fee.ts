@@ -63,17 +63,34 @@ export function readComputeBudget(view: MessageView): ComputeBudget | Rejection 
   return { unitPrice: unitPrice ?? 0n, unitLimit };
 }
 
-export function checkComputeBudget(budget: ComputeBudget, settings: InspectionSettings): Rejection | null {
+/**
+ * The compute-unit limit the fee is charged on: the requested one, or the runtime's default
+ * (200,000 per instruction other than Compute Budget, at most 1,400,000).
+ */
+export function computeUnitLimitOf(view: MessageView, budget: ComputeBudget): number {
+  if (budget.unitLimit !== undefined) return budget.unitLimit;
+  const instructions = view.instructions.filter((ix) => ix.programAddress !== COMPUTE_BUDGET_PROGRAM_ADDRESS).length;
+  return Math.min(MAX_COMPUTE_UNIT_LIMIT, DEFAULT_UNITS_PER_INSTRUCTION * instructions);
+}
+
+/**
+ * The caps on the priority fee's two factors. The limit cap also holds for the runtime's default
+ * limit once a price is set (a priced transaction without SetComputeUnitLimit would otherwise pay
+ * the price on up to 1,400,000 units); unpriced, the limit costs nothing and is not capped.
+ */
+export function checkComputeBudget(view: MessageView, budget: ComputeBudget, settings: InspectionSettings): Rejection | null {
   if (budget.unitPrice > BigInt(settings.maxComputeUnitPrice)) {
     return reject(
       'COMPUTE_UNIT_PRICE_TOO_HIGH',
-      `compute-unit price ${budget.unitPrice} micro-lamports exceeds the cap of ${settings.maxComputeUnitPrice}`,
+      `compute-unit price ${budget.unitPrice} micro-lamports exceeds the cap of ${settings.maxComputeUnitPrice} (WALLET_MAX_CU_PRICE_MICROLAMPORTS)`,
       { computeUnitPrice: budget.unitPrice.toString(), max: settings.maxComputeUnitPrice },
     );
   }
-  if (budget.unitLimit !== undefined && budget.unitLimit > settings.maxComputeUnitLimit) {
-    return reject('COMPUTE_UNIT_LIMIT_TOO_HIGH', `compute-unit limit ${budget.unitLimit} exceeds the cap of ${settings.maxComputeUnitLimit}`, {
-      computeUnitLimit: budget.unitLimit,
+  const limit = computeUnitLimitOf(view, budget);
+  if (limit > settings.maxComputeUnitLimit && (budget.unitLimit !== undefined || budget.unitPrice > 0n)) {
+    const which = budget.unitLimit === undefined ? `the default compute-unit limit ${limit} (200,000 per instruction; set SetComputeUnitLimit)` : `compute-unit limit ${limit}`;
+    return reject('COMPUTE_UNIT_LIMIT_TOO_HIGH', `${which} exceeds the cap of ${settings.maxComputeUnitLimit} (WALLET_MAX_CU_LIMIT)`, {
+      computeUnitLimit: limit,
       max: settings.maxComputeUnitLimit,
     });
   }
@@ -82,19 +99,18 @@ export function checkComputeBudget(budget: ComputeBudget, settings: InspectionSe
 
 /**
  * The fee the fee payer is charged: 5,000 lamports per signature plus the priority fee
- * ceil(price × limit / 10^6), the limit being the requested one or the runtime's default
- * (200,000 per instruction other than Compute Budget, at most 1,400,000). Never an underestimate.
+ * ceil(price × limit / 10^6) on the limit of computeUnitLimitOf (the runtime charges the
+ * priority fee on the requested limit, not on the units used). Never an underestimate.
  */
 export function feeOf(view: MessageView, budget: ComputeBudget): bigint {
-  const instructions = view.instructions.filter((ix) => ix.programAddress !== COMPUTE_BUDGET_PROGRAM_ADDRESS).length;
-  const limit = BigInt(budget.unitLimit ?? Math.min(MAX_COMPUTE_UNIT_LIMIT, DEFAULT_UNITS_PER_INSTRUCTION * instructions));
+  const limit = BigInt(computeUnitLimitOf(view, budget));
   const priority = (budget.unitPrice * limit + 999_999n) / 1_000_000n;
   return BigInt(LAMPORTS_PER_SIGNATURE * view.numSigners) + priority;
 }
 
 export function checkFee(fee: bigint, settings: InspectionSettings): Rejection | null {
   if (fee <= BigInt(settings.maxFeeLamports)) return null;
-  return reject('FEE_TOO_HIGH', `the transaction's fee of ${fee} lamports exceeds the cap of ${settings.maxFeeLamports}`, {
+  return reject('FEE_TOO_HIGH', `the transaction's fee of ${fee} lamports exceeds the cap of ${settings.maxFeeLamports} (WALLET_MAX_FEE_LAMPORTS)`, {
     feeLamports: fee.toString(),
     max: settings.maxFeeLamports,
   });

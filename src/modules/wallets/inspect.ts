@@ -160,7 +160,7 @@ export function inspectForSponsoring(view: MessageView, ctx: InspectionContext):
   if (rejection) return rejection;
   const budget = readComputeBudget(view);
   if ('reason' in budget) return budget;
-  return checkComputeBudget(budget, ctx.settings) ?? budget;
+  return checkComputeBudget(view, budget, ctx.settings) ?? budget;
 }
 
 export const isRejection = (value: Rejection | ComputeBudget): value is Rejection => 'reason' in value;

@@ -62,4 +62,34 @@ export const walletsRepo = {
         ${column((r) => (r.created_at instanceof Date ? r.created_at.toISOString() : (r.created_at ?? new Date().toISOString())))}::timestamptz[]
       )`.execute(db);
   },
+
+  /**
+   * Adds `lamports` to the merchant's day unless that passes `budget`: one guarded upsert, so
+   * concurrent sends (any process) queue on the row and none is let past the budget. The day's
+   * new total, or undefined when refused (nothing changes then).
+   */
+  async reserveSponsorFee(db: Db, input: { merchantId: string; day: string; lamports: bigint; budget: number }): Promise<bigint | undefined> {
+    const result = await sql<{ used_lamports: string }>`
+      insert into sponsor_daily_usage as u (merchant_id, day, used_lamports)
+      select ${input.merchantId}::uuid, ${input.day}::date, ${input.lamports.toString()}::bigint
+      where ${input.lamports.toString()}::bigint <= ${String(input.budget)}::bigint
+      on conflict (merchant_id, day) do update
+        set used_lamports = u.used_lamports + excluded.used_lamports
+        where u.used_lamports + excluded.used_lamports <= ${String(input.budget)}::bigint
+      returning u.used_lamports`.execute(db);
+    const row = result.rows[0];
+    return row ? BigInt(row.used_lamports) : undefined;
+  },
+
+  /** Gives back a reservation whose transaction was never sent. */
+  async releaseSponsorFee(db: Db, input: { merchantId: string; day: string; lamports: bigint }): Promise<void> {
+    await sql`
+      update sponsor_daily_usage set used_lamports = greatest(used_lamports - ${input.lamports.toString()}::bigint, 0)
+      where merchant_id = ${input.merchantId} and day = ${input.day}::date`.execute(db);
+  },
+
+  async sponsorFeesUsed(db: Db, merchantId: string, day: string): Promise<bigint> {
+    const row = await db.selectFrom('sponsor_daily_usage').select('used_lamports').where('merchant_id', '=', merchantId).where('day', '=', day).executeTakeFirst();
+    return BigInt(row?.used_lamports ?? 0);
+  },
 };

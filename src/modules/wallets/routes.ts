@@ -6,7 +6,7 @@ import { AppError } from '../../errors.ts';
 import { AUTHENTICATED_ERRORS, BODY_ERRORS, StrictObject, Timestamp, Uuid, errorResponses } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
 import { isSolanaAddress } from '../../lib/solana.ts';
-import type { WalletOwner, WalletsService } from './service.ts';
+import type { SignOptions, WalletOwner, WalletsService } from './service.ts';
 
 const tags = ['Wallets'];
 
@@ -35,10 +35,11 @@ const SEND_DESCRIPTION = [
   '(3) SPONSOR_TRANSFER, SPONSOR_FUNDS_ACCOUNT, SPONSOR_PAYS_RENT, SPONSOR_IN_INSTRUCTION, SPONSOR_AS_PROGRAM, SPONSOR_NOT_FEE_PAYER: the fee payer may appear nowhere but as fee payer;',
   '(4) PROGRAM_NOT_ALLOWED, TOO_MANY_INSTRUCTIONS, NO_INSTRUCTIONS: programs outside the allow-list (default: the programs the current @solana-program/* clients target, i.e. System, SPL Token, Token-2022, Associated Token Account, Compute Budget, and Memo: the @solana-program/memo default `Memo4c2pN8afCj432Lb7RMVKi9PbQnnW7ewFFaV3oAH` and the classic `MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr` and `Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo`), or nothing but Compute Budget instructions;',
   '(5) DURABLE_NONCE: AdvanceNonceAccount transactions;',
-  '(6) INVALID_COMPUTE_BUDGET, COMPUTE_UNIT_PRICE_TOO_HIGH, COMPUTE_UNIT_LIMIT_TOO_HIGH, FEE_TOO_HIGH: compute-unit price, limit or total fee over the configured caps;',
+  '(6) INVALID_COMPUTE_BUDGET, COMPUTE_UNIT_PRICE_TOO_HIGH, COMPUTE_UNIT_LIMIT_TOO_HIGH, FEE_TOO_HIGH: a compute-unit price over WALLET_MAX_CU_PRICE_MICROLAMPORTS (default 10,000 micro-lamports), a compute-unit limit over WALLET_MAX_CU_LIMIT (default 200,000; with a price set, the runtime default of 200,000 per instruction counts when no SetComputeUnitLimit is given), or a total fee over WALLET_MAX_FEE_LAMPORTS (default 12,000 lamports); `details.max` is the cap;',
   '(7) TRANSACTION_TOO_LARGE: over 1232 bytes after the rewrite;',
   '(8) SIMULATION_FAILED: the simulation fails (failed transactions still cost the fee payer); `details.simulationError` and `details.logs` say how.',
-  'Rate-limited per wallet. Every request, accepted or refused, is recorded for audit.',
+  'The sponsor\'s daily budget: each merchant\'s sponsored fees, all its wallets together, are at most WALLET_SPONSOR_DAILY_BUDGET_LAMPORTS (default 500,000,000 = 0.5 SOL) per São Paulo calendar day, counted in the database across every server; a transaction whose fee would pass it is refused with 422 SPONSOR_BUDGET_EXCEEDED before it is sent (`details`: budgetLamports, usedLamports, feeLamports, day, resetsAt). Each sent transaction\'s fee is charged to the merchant in the ledger (GET /ledger/entries, kind SPONSORED_FEE, in SOL); a transaction refused by the simulation was never sent and its fee is given back (SPONSORED_FEE_RELEASED).',
+  'Rate-limited per wallet, counted only for the merchant\'s own receivers (an unknown receiver is 404 first). Every request that reaches a wallet, accepted or refused, is recorded for audit.',
 ].join(' ');
 
 const SIGN_ERRORS = [...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 404, 422];
@@ -49,7 +50,9 @@ const RECEIVER_RULES =
 
 export function registerWalletRoutes(app: App, wallets: WalletsService, options: { signRateLimitPerMinute: number }): void {
   // A second limiter of its own, per wallet: @fastify/rate-limit runs one route limiter per request
-  // and the merchant scope's per-credential limiter already is that one, so this is a preHandler.
+  // and the merchant scope's per-credential limiter already is that one. The service runs it once
+  // the receiver is known to be the merchant's (`admit`), so its keys are verified wallets only:
+  // unknown receiver ids are 404 and can neither spend nor evict a real wallet's count.
   const limiter =
     options.signRateLimitPerMinute > 0
       ? app.createRateLimit({
@@ -69,12 +72,12 @@ export function registerWalletRoutes(app: App, wallets: WalletsService, options:
     merchantId: merchantIdOf(request),
     receiverId: request.params.receiverId,
   });
+  const optionsOf = (request: FastifyRequest, reply: FastifyReply): SignOptions => ({ requestId: request.id, admit: () => perWallet(request, reply) });
 
   app.post(
     '/receivers/:receiverId/wallet/sign-transaction',
     {
       config: { idempotent: true },
-      preHandler: perWallet,
       schema: {
         tags,
         summary: "Sign a transaction with a receiver's managed wallet",
@@ -84,14 +87,13 @@ export function registerWalletRoutes(app: App, wallets: WalletsService, options:
         response: { 200: SignedTransaction, ...errorResponses(...SIGN_ERRORS) },
       },
     },
-    async (request) => wallets.signTransaction(receiverOwner(request), request.body.transaction, request.id),
+    async (request, reply) => wallets.signTransaction(receiverOwner(request), request.body.transaction, optionsOf(request, reply)),
   );
 
   app.post(
     '/receivers/:receiverId/wallet/sign-and-send-transaction',
     {
       config: { idempotent: { resume: (effect) => wallets.resumeSend(effect) } },
-      preHandler: perWallet,
       schema: {
         tags,
         summary: "Sign with a receiver's managed wallet and send, the platform paying the fee",
@@ -101,7 +103,7 @@ export function registerWalletRoutes(app: App, wallets: WalletsService, options:
         response: { 200: SentTransaction, ...errorResponses(...SIGN_ERRORS, 503) },
       },
     },
-    async (request) => wallets.signAndSendTransaction(receiverOwner(request), request.body.transaction, request.id),
+    async (request, reply) => wallets.signAndSendTransaction(receiverOwner(request), request.body.transaction, optionsOf(request, reply)),
   );
 
   app.get(
@@ -124,7 +126,6 @@ export function registerWalletRoutes(app: App, wallets: WalletsService, options:
     '/merchant/wallet/sign-transaction',
     {
       config: { idempotent: true },
-      preHandler: perWallet,
       schema: {
         tags,
         summary: "Sign a transaction with the merchant's own managed wallet",
@@ -133,14 +134,13 @@ export function registerWalletRoutes(app: App, wallets: WalletsService, options:
         response: { 200: SignedTransaction, ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 422) },
       },
     },
-    async (request) => wallets.signTransaction({ merchantId: merchantIdOf(request) }, request.body.transaction, request.id),
+    async (request, reply) => wallets.signTransaction({ merchantId: merchantIdOf(request) }, request.body.transaction, optionsOf(request, reply)),
   );
 
   app.post(
     '/merchant/wallet/sign-and-send-transaction',
     {
       config: { idempotent: { resume: (effect) => wallets.resumeSend(effect) } },
-      preHandler: perWallet,
       schema: {
         tags,
         summary: "Sign with the merchant's own managed wallet and send, the platform paying the fee",
@@ -149,7 +149,7 @@ export function registerWalletRoutes(app: App, wallets: WalletsService, options:
         response: { 200: SentTransaction, ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 422, 503) },
       },
     },
-    async (request) => wallets.signAndSendTransaction({ merchantId: merchantIdOf(request) }, request.body.transaction, request.id),
+    async (request, reply) => wallets.signAndSendTransaction({ merchantId: merchantIdOf(request) }, request.body.transaction, optionsOf(request, reply)),
   );
 }
 

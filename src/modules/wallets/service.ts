@@ -5,7 +5,10 @@
  * sign-and-send-transaction makes the platform's sponsor the fee payer, which is why every
  * request passes inspect.ts's rules before anything is signed by the sponsor or sent. Every
  * request that reaches a wallet, accepted or refused, is recorded in wallet_sign_requests before
- * it is answered (group-committed: see createGroupWriter).
+ * it is answered (group-committed: see createGroupWriter). A sponsored send's fee is reserved
+ * against the merchant's daily budget and charged to it in the ledger before it is sent
+ * (sponsor-budget.ts); the per-wallet rate limit (`admit`) applies only once the wallet's owner
+ * is verified, so requests for unknown receivers are 404 without touching the limiter.
  */
 import type { Insertable } from 'kysely';
 import type { Db, Trx } from '../../db/database.ts';
@@ -23,6 +26,7 @@ import type { KeyVault, Signer } from './keys.ts';
 import { type Rejection, TransactionRejectedError } from './rejection.ts';
 import { walletsRepo as repo } from './repo.ts';
 import type { WalletSettings } from './settings.ts';
+import { createSponsorBudget, type SponsoredFeeLedger } from './sponsor-budget.ts';
 import { rewriteForSponsor, signAll } from './sponsor.ts';
 import { decodeBase64, decodeTransaction, encodeBase64, encodeTransaction, withSignature } from './transaction.ts';
 
@@ -41,6 +45,14 @@ export interface WalletsDeps {
   settings: WalletSettings;
   /** The receiver of this merchant, or a 404 (another merchant's receiver is not found). */
   findReceiver(merchantId: string, receiverId: string): Promise<{ id: string }>;
+  /** Posts each sponsored fee against the merchant (the ledger's, passed in by the composition root). */
+  sponsoredFees: SponsoredFeeLedger;
+}
+
+/** Per request: its id, and the per-wallet rate limit, run once the owner is verified (throws 429). */
+export interface SignOptions {
+  requestId?: string;
+  admit?: () => Promise<void>;
 }
 
 /** A receiver's status and KYC status, as the receivers table holds them. */
@@ -71,6 +83,7 @@ export function createWalletsService(deps: WalletsDeps) {
   const wallets = new Map<string, { wallet: ManagedWalletRow; expiresAt: number }>();
   const auditLog = createGroupWriter<Insertable<WalletSignRequestsTable>>((rows) => repo.recordSignRequests(db, rows), { maxBatch: AUDIT_BATCH_MAX });
   const broadcast = createBroadcastOnce({ db, chain });
+  const sponsorBudget = createSponsorBudget({ db, clock, dailyBudgetLamports: settings.sponsorDailyBudgetLamports, ledger: deps.sponsoredFees });
 
   /** The wallet's signer, decrypted at most once per WALLET_KEY_CACHE_SECONDS. */
   function signerOf(wallet: ManagedWalletRow): Signer {
@@ -146,10 +159,10 @@ export function createWalletsService(deps: WalletsDeps) {
 
   async function audit(
     owner: WalletOwner,
-    entry: { operation: SignOperation; outcome: SignOutcome; wallet?: ManagedWalletRow; reason?: string; message?: string; signature?: string; fee?: bigint; requestId?: string },
+    entry: { id?: string; operation: SignOperation; outcome: SignOutcome; wallet?: ManagedWalletRow; reason?: string; message?: string; signature?: string; fee?: bigint; requestId?: string },
   ) {
     await auditLog.add({
-      id: newId(),
+      id: entry.id ?? newId(),
       merchant_id: owner.merchantId,
       receiver_id: owner.receiverId ?? null,
       wallet_address: entry.wallet?.address ?? null,
@@ -166,22 +179,26 @@ export function createWalletsService(deps: WalletsDeps) {
 
   /**
    * Runs one sign request and records its outcome; refusals are recorded and rethrown as they
-   * are, an unreachable chain becomes 503 PROVIDER_UNAVAILABLE.
+   * are, an unreachable chain becomes 503 PROVIDER_UNAVAILABLE. `run` gets the id its audit row
+   * will have (a sponsored fee's ledger entry references it).
    */
   async function audited<T extends { signature: string; fee?: bigint }>(
     owner: WalletOwner,
     operation: SignOperation,
-    requestId: string | undefined,
-    run: (wallet: ManagedWalletRow) => Promise<T>,
+    { requestId, admit }: SignOptions,
+    run: (wallet: ManagedWalletRow, auditId: string) => Promise<T>,
   ): Promise<T> {
     const found = await walletOf(owner);
+    // walletOf answered: the receiver is this merchant's (an unknown one was a 404), so the
+    // limiter's key is a real wallet's and random ids can neither use nor evict keys.
+    await admit?.();
     if (!found) {
       const message = 'This receiver has no managed wallet (create it with createManagedWallet: true)';
       await audit(owner, { operation, outcome: 'REJECTED', reason: 'NO_MANAGED_WALLET', message, ...(requestId ? { requestId } : {}) });
       throw new AppError('NO_MANAGED_WALLET', message);
     }
     const { wallet, standing } = found;
-    const base = { operation, wallet, ...(requestId ? { requestId } : {}) };
+    const base = { id: newId(), operation, wallet, ...(requestId ? { requestId } : {}) };
     // Fail closed: a receiver's wallet never signs without its standing read.
     if (owner.receiverId !== undefined && !standing) throw new Error(`receiver ${owner.receiverId}: wallet found without its standing`);
     const refusal = standing && standingRefusal(standing);
@@ -191,12 +208,14 @@ export function createWalletsService(deps: WalletsDeps) {
     }
     let result: T;
     try {
-      result = await run(wallet);
+      result = await run(wallet, base.id);
     } catch (err) {
       if (err instanceof TransactionRejectedError) {
         await audit(owner, { ...base, outcome: 'REJECTED', reason: err.rejection.reason, message: err.message });
       } else if (err instanceof AppError && err.code === 'VALIDATION_ERROR') {
         await audit(owner, { ...base, outcome: 'REJECTED', reason: 'INVALID_TRANSACTION', message: err.message });
+      } else if (err instanceof AppError && err.code === 'SPONSOR_BUDGET_EXCEEDED') {
+        await audit(owner, { ...base, outcome: 'REJECTED', reason: err.code, message: err.message });
       } else if (err instanceof ChainUnavailableError) {
         await audit(owner, { ...base, outcome: 'FAILED', reason: 'CHAIN_UNAVAILABLE', message: err.message });
         throw new AppError('PROVIDER_UNAVAILABLE', 'The Solana network could not be reached or refused the transaction; retry later', { chainError: err.message });
@@ -244,8 +263,8 @@ export function createWalletsService(deps: WalletsDeps) {
     feePayer: () => ({ address: sponsor.address }),
 
     /** Adds the managed key's signature; the other signatures are kept as they are. */
-    async signTransaction(owner: WalletOwner, transactionBase64: string, requestId?: string): Promise<{ signedTransaction: string }> {
-      const result = await audited(owner, 'SIGN', requestId, async (wallet) => {
+    async signTransaction(owner: WalletOwner, transactionBase64: string, options: SignOptions = {}): Promise<{ signedTransaction: string }> {
+      const result = await audited(owner, 'SIGN', options, async (wallet) => {
         const decoded = decodeTransaction(decodeBase64(transactionBase64));
         refuse(checkManagedSigner(decoded.view, wallet.address));
         const signature = signerOf(wallet).sign(new Uint8Array(decoded.transaction.messageBytes));
@@ -256,8 +275,8 @@ export function createWalletsService(deps: WalletsDeps) {
     },
 
     /** Sponsor as fee payer, fresh blockhash, both signatures, simulated, sent; `hash` = the sponsor's signature. */
-    async signAndSendTransaction(owner: WalletOwner, transactionBase64: string, requestId?: string): Promise<{ hash: string }> {
-      const result = await audited(owner, 'SIGN_AND_SEND', requestId, async (wallet) => {
+    async signAndSendTransaction(owner: WalletOwner, transactionBase64: string, options: SignOptions = {}): Promise<{ hash: string }> {
+      const result = await audited(owner, 'SIGN_AND_SEND', options, async (wallet, auditId) => {
         const decoded = decodeTransaction(decodeBase64(transactionBase64));
         const ctx = { managed: wallet.address, sponsor: sponsor.address, settings };
         const inspected = inspectForSponsoring(decoded.view, ctx);
@@ -280,10 +299,17 @@ export function createWalletsService(deps: WalletsDeps) {
         const signed = signAll(rewritten.transaction, rewritten.view, [sponsor, signerOf(wallet)]);
         refuse(checkSize(signed.wire.length));
 
+        // The fee within the merchant's day and charged to it, before anything can be paid.
+        const charged = await sponsorBudget.reserve({ merchantId: owner.merchantId, signRequestId: auditId, lamports: fee });
+
         // One execution: the chain sends only what succeeds, else answers the failure and its logs.
         // At most once per Idempotency-Key: the bytes are recorded first (broadcast-once.ts).
         const submitted = await broadcast.submit(signed.wire, encodeBase58(signed.transaction.signatures[sponsor.address as keyof typeof signed.transaction.signatures]!));
-        if (!submitted.ok) throw new TransactionRejectedError(simulationRejection(submitted.error, submitted.logs));
+        if (!submitted.ok) {
+          // Refused unsent, nothing paid: the fee goes back (its 422 is the key's stored answer, so no retry resends these bytes).
+          await sponsorBudget.release(charged).catch((releaseError: unknown) => console.error('sponsored fee of a refused transaction not released', { auditId, releaseError }));
+          throw new TransactionRejectedError(simulationRejection(submitted.error, submitted.logs));
+        }
         return { signature: submitted.signature, fee };
       });
       return { hash: result.signature };

@@ -9,10 +9,12 @@ export interface WalletSettings {
   allowedPrograms: string[];
   /** Highest SetComputeUnitPrice, micro-lamports per compute unit. */
   maxComputeUnitPrice: number;
-  /** Highest SetComputeUnitLimit. */
+  /** Highest compute-unit limit: the SetComputeUnitLimit, or the runtime's default when a price is set. */
   maxComputeUnitLimit: number;
   /** Highest total fee (signatures + priority) the sponsor pays for one transaction, lamports. */
   maxFeeLamports: number;
+  /** Fees the sponsor pays per merchant per São Paulo day, lamports, enforced in the database (0: none). */
+  sponsorDailyBudgetLamports: number;
   /** Most instructions in one sponsored transaction. */
   maxInstructions: number;
   /** Sign requests per minute per receiver (and per merchant wallet); 0 disables the limit. */

@@ -2,7 +2,7 @@
  * Managed wallets and the audit log of every sign request. Merged into the database's table map
  * (`Database` in src/db/schema.ts).
  */
-import type { Selectable } from 'kysely';
+import type { ColumnType, Selectable } from 'kysely';
 import type { DefaultedTimestamp } from '../../db/schema.ts';
 
 export interface ManagedWalletsTable {
@@ -36,11 +36,21 @@ export interface WalletSignRequestsTable {
   created_at: DefaultedTimestamp;
 }
 
+/** Fees reserved per merchant and São Paulo day by sign-and-send requests (the sponsor's daily budget). */
+export interface SponsorDailyUsageTable {
+  merchant_id: string;
+  /** 'YYYY-MM-DD', São Paulo calendar day. */
+  day: ColumnType<string, string, string>;
+  /** bigint: text as node-postgres reads it. */
+  used_lamports: ColumnType<string, string, string>;
+}
+
 export type ManagedWalletRow = Selectable<ManagedWalletsTable>;
 
 declare module '../../db/schema.ts' {
   interface Database {
     managed_wallets: ManagedWalletsTable;
     wallet_sign_requests: WalletSignRequestsTable;
+    sponsor_daily_usage: SponsorDailyUsageTable;
   }
 }

@@ -83,7 +83,7 @@ const isDecimalInput = (value: unknown): value is number | string => typeof valu
 
 /**
  * Replaces every decimal field of `holder[key]` by its plain decimal text, read from what the
- * client wrote; returns the fields refused. Recursion follows the schema (ours, a few levels
+ * client wrote, adding the ones refused to `errors`. Recursion follows the schema (ours, a few levels
  * deep), not the client's value: where the schema stops, so does the walk.
  */
 function readDecimalFields(schema: JsonSchema, holder: Record<string, unknown>, key: string, path: string, errors: ValidationError[]): void {

@@ -6,12 +6,14 @@
  *
  * - `application/json` (any parameters): an empty body is no body (a client library that sets
  *   the header on every request must not break bodiless routes); otherwise deeper than
- *   MAX_JSON_DEPTH is 400 VALIDATION_ERROR, then Fastify's own parser (prototype poisoning
- *   refused) reads it.
+ *   MAX_JSON_DEPTH is 400 VALIDATION_ERROR, then JSON.parse reads it with a reviver that refuses
+ *   prototype poisoning (`__proto__`, `constructor.prototype`: as Fastify's own parser did) and
+ *   keeps the source text of every number JSON.parse could not hold exactly (`numberSource`), so
+ *   amounts are checked on what the client wrote, not on a rounded float (validator.ts).
  * - anything else with a body (text/plain included, which Fastify would accept by default) is
  *   415 UNSUPPORTED_MEDIA_TYPE: the API speaks JSON only.
  */
-import type { FastifyInstance } from 'fastify';
+import { type FastifyInstance, errorCodes } from 'fastify';
 import { AppError } from '../errors.ts';
 
 /**
@@ -46,10 +48,42 @@ export function jsonNestingDepth(text: string, limit = Infinity): number {
   return deepest;
 }
 
+/**
+ * The source text of numbers whose float prints differently from what the client wrote
+ * (`100.999999999999999999` read as 101, `1e2` as 100, `100.50` as 100.5), by the object or array
+ * holding them and their key. Only those: any other number's text is `String(value)`. Weak, so a
+ * body's entries go with the body.
+ */
+const numberSources = new WeakMap<object, Map<string, string>>();
+
+/** What the client wrote for the number at `holder[key]` of a parsed body. */
+export function numberSource(holder: object, key: string | number, value: number): string {
+  return numberSources.get(holder)?.get(String(key)) ?? String(value);
+}
+
+function reviver(this: object, key: string, value: unknown, context?: { source?: string }): unknown {
+  if (key === '__proto__') throw new SyntaxError('prototype poisoning');
+  if (key === 'constructor' && value !== null && typeof value === 'object' && Object.hasOwn(value, 'prototype')) throw new SyntaxError('prototype poisoning');
+  if (typeof value === 'number' && context?.source !== undefined && context.source !== String(value)) {
+    let sources = numberSources.get(this);
+    if (!sources) numberSources.set(this, (sources = new Map()));
+    sources.set(key, context.source);
+  }
+  return value;
+}
+
+/** JSON.parse with the reviver; a syntax error or a forbidden property is Fastify's invalid-JSON error. */
+export function parseJsonBody(text: string): unknown {
+  try {
+    return JSON.parse(text, reviver);
+  } catch {
+    throw new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY();
+  }
+}
+
 export function registerJsonBodyParser(app: FastifyInstance): void {
-  const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = body as string;
     if (text.trim() === '') {
       done(null, undefined);
@@ -59,6 +93,13 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
       done(new AppError('VALIDATION_ERROR', `Body nests deeper than ${MAX_JSON_DEPTH} levels`, { body: `must not nest deeper than ${MAX_JSON_DEPTH} levels` }), undefined);
       return;
     }
-    parseJson(request, text, done);
+    let parsed: unknown;
+    try {
+      parsed = parseJsonBody(text);
+    } catch (error) {
+      done(error as Error, undefined);
+      return;
+    }
+    done(null, parsed);
   });
 }

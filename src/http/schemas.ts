@@ -3,6 +3,7 @@
  * and the trading vocabulary quotes and orders share.
  */
 import { Type, type TProperties, type TSchema } from 'typebox';
+import { DECIMAL_TEXT_PATTERN, type DecimalRule, MAX_DECIMAL_TEXT_LENGTH } from '../lib/money.ts';
 
 /**
  * An object that rejects properties it does not name (DESIGN.md §4: unknown body properties
@@ -17,6 +18,64 @@ export const Timestamp = (description?: string) =>
 
 export const IdParams = StrictObject({ id: Uuid() });
 
+/** The schema keyword carrying a DecimalAmount's rule; validator.ts reads the field's raw text by it. */
+export const DECIMAL_RULE = 'x-decimal';
+
+/**
+ * A money (or rate) field of a request body: a JSON number or a JSON string of plain decimal
+ * text, both read from the exact text the client sent (a float never comes in between: 100.999…9
+ * is refused for having too many decimals, not rounded to 101.00). More decimals than
+ * `places`, or a value out of range, is 400 VALIDATION_ERROR naming the field. The route then
+ * gets the value as plain decimal text without trailing zeros (`100.50`, `"100.50"`, `1.005e2`:
+ * all "100.5"). Request bodies only: answers carry JSON numbers, as the spec says.
+ */
+export const DecimalAmount = ({ description, decimals, ...rule }: DecimalRule & { description: string; decimals?: string }) => {
+  const range = [
+    rule.exclusiveMinimum !== undefined ? `greater than ${rule.exclusiveMinimum}` : `at least ${rule.minimum ?? '0'}`,
+    `at most ${rule.maximum}`,
+  ].join(', ');
+  return Type.Unsafe<string>({
+    anyOf: [{ type: 'number' }, { type: 'string', pattern: DECIMAL_TEXT_PATTERN, maxLength: MAX_DECIMAL_TEXT_LENGTH }],
+    description: `${description}. A JSON number or a string of plain decimal text ("100.50"), read exactly as sent: ${decimals ?? `at most ${rule.places} decimals`} (more is 400, never rounded), ${range}`,
+    [DECIMAL_RULE]: rule,
+  });
+};
+
+/**
+ * Free text shown to people (names, addresses): no control characters (Cc), no format characters
+ * (Cf: zero-width spaces and joiners, the bidi embeddings, overrides, isolates and marks, the
+ * BOM), no lone surrogates (Cs) and no line or paragraph separators (Zl, Zp). A right-to-left
+ * override makes "Maria <U+202E>acram" display as a different name in a dashboard or receipt;
+ * an invisible character makes two names that look alike differ.
+ */
+const HUMAN_TEXT_PATTERN = '^[^\\p{Cc}\\p{Cf}\\p{Cs}\\p{Zl}\\p{Zp}]*$';
+const HUMAN_NAME_PATTERN = '^(?=.*\\S)[^\\p{Cc}\\p{Cf}\\p{Cs}\\p{Zl}\\p{Zp}]*$';
+const HIDDEN_CHARACTERS = 'control, format (zero-width, bidi) or line-separator characters';
+
+/** What a failed pattern means, for the 400's details (validator.ts), instead of the bare regular expression. */
+export const PATTERN_PROBLEMS: ReadonlyMap<string, string> = new Map([
+  [HUMAN_TEXT_PATTERN, `must not contain ${HIDDEN_CHARACTERS}`],
+  [HUMAN_NAME_PATTERN, `must not be only spaces, nor contain ${HIDDEN_CHARACTERS}`],
+  [DECIMAL_TEXT_PATTERN, 'must be plain decimal text such as "100.50" (no exponent, no spaces)'],
+]);
+
+/** Free text of a person's record (an address line, a phone number): as a name, without the length rules. */
+export const HumanText = (options: { minLength: number; maxLength: number; description?: string }) =>
+  Type.String({
+    ...options,
+    pattern: HUMAN_TEXT_PATTERN,
+    description: [options.description, `No ${HIDDEN_CHARACTERS}`].filter(Boolean).join('. '),
+  });
+
+/** A person's or company's name: HumanText of 2 to 255 characters, not only spaces. */
+export const HumanName = (description?: string) =>
+  Type.String({
+    minLength: 2,
+    maxLength: 255,
+    pattern: HUMAN_NAME_PATTERN,
+    description: [description, `2 to 255 characters, not only spaces; no ${HIDDEN_CHARACTERS}`].filter(Boolean).join('. '),
+  });
+
 /** A string or number field that may be null. */
 export const Nullable = <T extends ReturnType<typeof Type.String | typeof Type.Number>>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -25,6 +84,17 @@ export const Nullable = <T extends ReturnType<typeof Type.String | typeof Type.N
 export const OrderTypeField = Type.Enum(['PAYIN', 'PAYOUT']);
 export const ChainField = Type.String({ minLength: 1, maxLength: 20, description: 'Blockchain network, lowercase; default solana' });
 export const TokenField = Type.String({ minLength: 1, maxLength: 10, description: 'Token symbol; default USDC' });
+/** Largest amount a body may carry (the spec's bound; ORDER_MAX_AMOUNT_BRL is far lower). */
+const MAX_BODY_AMOUNT = '10000000000000';
+/** A positive BRL amount of a request body: centavos at most. */
+export const BrlAmountInput = (description: string) =>
+  DecimalAmount({ places: 2, exclusiveMinimum: '0', maximum: MAX_BODY_AMOUNT, description: `${description}; BRL` });
+/**
+ * A positive token amount of a request body. Its decimals are checked, on the same exact text,
+ * once the token is known (trade-rules.ts: USDC 6), so the 400 names the token's own limit.
+ */
+export const TokenAmountInput = (description: string) =>
+  DecimalAmount({ places: MAX_DECIMAL_TEXT_LENGTH, exclusiveMinimum: '0', maximum: MAX_BODY_AMOUNT, decimals: "at most the token's decimals (USDC: 6)", description: `${description}; token units` });
 /** Quotes and orders carry percent numbers (1.5 = 1.5 %); fee tiers carry fractions (DESIGN.md §4). */
 export const Percent = (description: string) => Type.Number({ description: `${description}, in percent (1.5 = 1.5 %)` });
 

@@ -5,13 +5,27 @@
  * and "0x10" are not numbers at all), only "true"/"false" a boolean. Schema defaults are applied
  * to every part before checking. A NUL character anywhere is refused (PostgreSQL text cannot hold
  * it: it would otherwise surface as a 500), and a request without a body is checked as `{}`.
+ *
+ * Decimal body fields (DecimalAmount, schemas.ts) are read from the text the client sent: a
+ * number's source text kept by the JSON parser (json-body.ts), or a string; too many decimals or
+ * out of range is refused there, and the route gets plain decimal text, never a rounded float.
  */
 import type { FastifySchemaCompiler, FastifySchemaValidationError } from 'fastify';
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { Value } from 'typebox/value';
+import { numberSource } from './json-body.ts';
+import { DECIMAL_RULE, PATTERN_PROBLEMS } from './schemas.ts';
+import { type DecimalRule, readDecimalText } from '../lib/money.ts';
 
-type JsonSchema = { type?: string | string[]; anyOf?: JsonSchema[]; properties?: Record<string, JsonSchema> };
+type JsonSchema = {
+  type?: string | string[];
+  anyOf?: JsonSchema[];
+  properties?: Record<string, JsonSchema>;
+  items?: JsonSchema;
+  [DECIMAL_RULE]?: DecimalRule;
+};
+type ValidationError = { keyword: string; instancePath: string; schemaPath: string; params: Record<string, unknown>; message: string };
 
 const INTEGER_TEXT = /^-?\d{1,16}$/;
 const NUMBER_TEXT = /^-?\d{1,16}(\.\d{1,16})?$/;
@@ -59,8 +73,56 @@ function nulBytePath(input: unknown): string | undefined {
   return undefined;
 }
 
+function hasDecimalFields(schema: JsonSchema): boolean {
+  if (schema[DECIMAL_RULE]) return true;
+  const children = [...(schema.anyOf ?? []), ...Object.values(schema.properties ?? {}), ...(schema.items ? [schema.items] : [])];
+  return children.some(hasDecimalFields);
+}
+
+const isDecimalInput = (value: unknown): value is number | string => typeof value === 'number' || typeof value === 'string';
+
+/**
+ * Replaces every decimal field of `holder[key]` by its plain decimal text, read from what the
+ * client wrote, adding the ones refused to `errors`. Recursion follows the schema (ours, a few levels
+ * deep), not the client's value: where the schema stops, so does the walk.
+ */
+function readDecimalFields(schema: JsonSchema, holder: Record<string, unknown>, key: string, path: string, errors: ValidationError[]): void {
+  const value = holder[key];
+  if (value === undefined) return;
+  const rule = schema[DECIMAL_RULE] ?? (isDecimalInput(value) ? schema.anyOf?.find((branch) => branch[DECIMAL_RULE])?.[DECIMAL_RULE] : undefined);
+  if (rule) {
+    const reading = isDecimalInput(value)
+      ? typeof value === 'number'
+        ? readDecimalText(numberSource(holder, key, value), 'number', rule)
+        : readDecimalText(value, 'string', rule)
+      : ({ ok: false, problem: 'must be a number or a string of decimal text' } as const);
+    if (reading.ok) holder[key] = reading.text;
+    else errors.push({ keyword: 'decimal', instancePath: path, schemaPath: '#', params: {}, message: reading.problem });
+    return;
+  }
+  if (value === null || typeof value !== 'object') return;
+  for (const branch of schema.anyOf ?? []) readDecimalFields(branch, holder, key, path, errors);
+  if (schema.properties && !Array.isArray(value)) {
+    for (const [property, propertySchema] of Object.entries(schema.properties)) {
+      if (Object.hasOwn(value, property)) readDecimalFields(propertySchema, value as Record<string, unknown>, property, `${path}/${property}`, errors);
+    }
+  }
+  if (schema.items && Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) readDecimalFields(schema.items, value as unknown as Record<string, unknown>, String(i), `${path}/${i}`, errors);
+  }
+}
+
+/** A failed pattern of ours says what it means (PATTERN_PROBLEMS), not which regular expression. */
+function explained(errors: ValidationError[]): ValidationError[] {
+  return errors.map((error) => {
+    const problem = error.keyword === 'pattern' ? PATTERN_PROBLEMS.get(String(error.params.pattern)) : undefined;
+    return problem ? { ...error, message: problem } : error;
+  });
+}
+
 export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
   const check = Compile(schema);
+  const decimals = httpPart === 'body' && hasDecimalFields(schema as JsonSchema);
   return (input: unknown) => {
     const nul = nulBytePath(input);
     if (nul !== undefined) {
@@ -68,9 +130,13 @@ export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, http
     }
     // No body at all (Fastify hands null) is an empty object: optional-only bodies may be left out.
     const body = httpPart === 'body' && (input === undefined || input === null) ? {} : input;
+    // First, so an amount's own problem is the one its details name.
+    const refused: ValidationError[] = [];
+    if (decimals) readDecimalFields(schema as JsonSchema, { '': body }, '', '', refused);
     const converted = httpPart === 'body' ? body : convertObject(schema as JsonSchema, input);
     const value = Value.Default(schema, converted);
-    if (check.Check(value)) return { value };
-    return { error: check.Errors(value) as unknown as FastifySchemaValidationError[] };
+    if (refused.length === 0 && check.Check(value)) return { value };
+    const errors = [...refused, ...explained(check.Errors(value) as unknown as ValidationError[])];
+    return { error: errors as unknown as FastifySchemaValidationError[] };
   };
 };

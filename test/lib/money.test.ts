@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decimal, hasAtMostDecimals, toFixedText, toJsonNumber } from '../../src/lib/money.ts';
+import { decimal, hasAtMostDecimals, readDecimalText, toFixedText, toJsonNumber } from '../../src/lib/money.ts';
 
 describe('money', () => {
   it('adds without float error', () => {
@@ -37,5 +37,28 @@ describe('money', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe('readDecimalText', () => {
+  const brl = { places: 2, exclusiveMinimum: '0', maximum: '100' };
+  const volume = { places: 2, minimum: '0', maximum: '100' };
+
+  it('reads the text, never a float: trailing zeros carry no value, a lost digit is refused', () => {
+    expect(readDecimalText('10.50', 'string', brl)).toEqual({ ok: true, text: '10.5' });
+    expect(readDecimalText('99.9900000000', 'number', brl)).toEqual({ ok: true, text: '99.99' });
+    expect(readDecimalText('99.999999999999999999', 'number', brl)).toEqual({ ok: false, problem: 'must have at most 2 decimal places' });
+    expect(readDecimalText('1.5e1', 'number', brl)).toEqual({ ok: true, text: '15' });
+    expect(readDecimalText('1.5e1', 'string', brl)).toMatchObject({ ok: false });
+  });
+
+  it('holds the bounds exactly', () => {
+    expect(readDecimalText('100', 'number', brl)).toEqual({ ok: true, text: '100' });
+    expect(readDecimalText('100.01', 'number', brl)).toEqual({ ok: false, problem: 'must be <= 100' });
+    expect(readDecimalText('0.01', 'number', brl)).toEqual({ ok: true, text: '0.01' });
+    expect(readDecimalText('0', 'number', brl)).toEqual({ ok: false, problem: 'must be greater than 0' });
+    expect(readDecimalText('-0', 'number', volume)).toEqual({ ok: true, text: '0' });
+    expect(readDecimalText('-0.01', 'number', volume)).toEqual({ ok: false, problem: 'must be >= 0' });
+    expect(readDecimalText('1e-65', 'number', volume)).toEqual({ ok: false, problem: 'must have an exponent of at most 64' });
   });
 });

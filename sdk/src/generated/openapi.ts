@@ -1814,29 +1814,36 @@ export interface operations {
                     type: "PF" | "PJ";
                     /** @description CPF for PF, CNPJ (numeric or alphanumeric) for PJ; digits or formatted; check digits verified. Immutable. */
                     document: string;
-                    /** @description 2 to 255 characters, not only spaces */
+                    /** @description 2 to 255 characters, not only spaces; no control, format (zero-width, bidi) or line-separator characters */
                     name: string;
                     /** Format: email */
                     email: string;
+                    /** @description No control, format (zero-width, bidi) or line-separator characters */
                     phone?: string;
+                    /** @description No control, format (zero-width, bidi) or line-separator characters */
                     addressStreet?: string;
+                    /** @description No control, format (zero-width, bidi) or line-separator characters */
                     addressNumber?: string;
+                    /** @description No control, format (zero-width, bidi) or line-separator characters */
                     addressComplement?: string;
+                    /** @description No control, format (zero-width, bidi) or line-separator characters */
                     addressNeighborhood?: string;
+                    /** @description No control, format (zero-width, bidi) or line-separator characters */
                     addressCity?: string;
                     /**
                      * @description Brazilian state (UF), two letters
                      * @enum {unknown}
                      */
                     addressState?: "AC" | "AL" | "AP" | "AM" | "BA" | "CE" | "DF" | "ES" | "GO" | "MA" | "MT" | "MS" | "MG" | "PA" | "PB" | "PR" | "PE" | "PI" | "RJ" | "RN" | "RS" | "RO" | "RR" | "SC" | "SP" | "SE" | "TO";
+                    /** @description No control, format (zero-width, bidi) or line-separator characters */
                     addressZipCode?: string;
                     /** @description The receiver's own Solana address (base58) */
                     walletAddress?: string;
                     /** @description Create a platform-managed wallet for the receiver (needed by the wallet sign endpoints). Excludes walletAddress. */
                     createManagedWallet?: boolean;
                     limits?: {
-                        /** @description Largest BRL total of orders per calendar day (America/Sao_Paulo); null for no limit. At most 2 decimals. */
-                        dailyLimitBrl?: number | null;
+                        /** @description Largest BRL total of orders per calendar day (America/Sao_Paulo); null for no limit */
+                        dailyLimitBrl?: (number | string) | null;
                         /** @description Largest number of orders per calendar day (America/Sao_Paulo); null for no limit */
                         dailyTransactionLimit?: number | null;
                         /** @description Whether orders may be created in the night period (20:00 to 06:00 America/Sao_Paulo) */
@@ -2148,21 +2155,28 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description 2 to 255 characters, not only spaces */
+                    /** @description 2 to 255 characters, not only spaces; no control, format (zero-width, bidi) or line-separator characters */
                     name?: string;
                     /** Format: email */
                     email?: string;
+                    /** @description No control, format (zero-width, bidi) or line-separator characters */
                     phone?: string;
+                    /** @description No control, format (zero-width, bidi) or line-separator characters */
                     addressStreet?: string;
+                    /** @description No control, format (zero-width, bidi) or line-separator characters */
                     addressNumber?: string;
+                    /** @description No control, format (zero-width, bidi) or line-separator characters */
                     addressComplement?: string;
+                    /** @description No control, format (zero-width, bidi) or line-separator characters */
                     addressNeighborhood?: string;
+                    /** @description No control, format (zero-width, bidi) or line-separator characters */
                     addressCity?: string;
                     /**
                      * @description Brazilian state (UF), two letters
                      * @enum {unknown}
                      */
                     addressState?: "AC" | "AL" | "AP" | "AM" | "BA" | "CE" | "DF" | "ES" | "GO" | "MA" | "MT" | "MS" | "MG" | "PA" | "PB" | "PR" | "PE" | "PI" | "RJ" | "RN" | "RS" | "RO" | "RR" | "SC" | "SP" | "SE" | "TO";
+                    /** @description No control, format (zero-width, bidi) or line-separator characters */
                     addressZipCode?: string;
                     /** @description Immutable: sending it is a 400 */
                     document?: unknown;
@@ -2438,8 +2452,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Largest BRL total of orders per calendar day (America/Sao_Paulo); null for no limit. At most 2 decimals. */
-                    dailyLimitBrl: number | null;
+                    /** @description Largest BRL total of orders per calendar day (America/Sao_Paulo); null for no limit */
+                    dailyLimitBrl: (number | string) | null;
                     /** @description Largest number of orders per calendar day (America/Sao_Paulo); null for no limit */
                     dailyTransactionLimit: number | null;
                     /** @description Whether orders may be created in the night period (20:00 to 06:00 America/Sao_Paulo) */
@@ -2594,7 +2608,7 @@ export interface operations {
                      * @description PJ only: YYYY-MM-DD
                      */
                     incorporationDate?: string;
-                    /** @description PF only */
+                    /** @description PF only. 2 to 255 characters, not only spaces; no control, format (zero-width, bidi) or line-separator characters */
                     motherName?: string;
                     documents: {
                         /** @enum {unknown} */
@@ -2738,10 +2752,10 @@ export interface operations {
                     chain?: string;
                     /** @description Token symbol; default USDC */
                     token?: string;
-                    /** @description PAYIN: BRL the customer pays; PAYOUT: net BRL the PIX should pay. Exactly one of amountBrl and amountCrypto. */
-                    amountBrl?: number;
-                    /** @description PAYIN: tokens the receiver should get; PAYOUT: tokens deposited. Exactly one of amountBrl and amountCrypto. */
-                    amountCrypto?: number;
+                    /** @description PAYIN: BRL the customer pays; PAYOUT: net BRL the PIX should pay. Exactly one of amountBrl and amountCrypto; BRL. A JSON number or a string of plain decimal text ("100.50"), read exactly as sent: at most 2 decimals (more is 400, never rounded), greater than 0, at most 10000000000000 */
+                    amountBrl?: number | string;
+                    /** @description PAYIN: tokens the receiver should get; PAYOUT: tokens deposited. Exactly one of amountBrl and amountCrypto; token units. A JSON number or a string of plain decimal text ("100.50"), read exactly as sent: at most the token's decimals (USDC: 6) (more is 400, never rounded), greater than 0, at most 10000000000000 */
+                    amountCrypto?: number | string;
                     /**
                      * Format: uuid
                      * @description Binds the quote to one receiver
@@ -2905,8 +2919,8 @@ export interface operations {
                 "application/json": {
                     /** Format: uuid */
                     receiverId: string;
-                    /** @description BRL, at most 2 decimals */
-                    amountBrl: number;
+                    /** @description What the customer pays; BRL. A JSON number or a string of plain decimal text ("100.50"), read exactly as sent: at most 2 decimals (more is 400, never rounded), greater than 0, at most 10000000000000 */
+                    amountBrl: number | string;
                     /**
                      * Format: uuid
                      * @description A quote of type PAYIN for this amount; locks its rate and fees
@@ -3133,8 +3147,8 @@ export interface operations {
                 "application/json": {
                     /** Format: uuid */
                     receiverId: string;
-                    /** @description Token units, at most the token's decimals (USDC: 6) */
-                    amountCrypto: number;
+                    /** @description What the merchant deposits; token units. A JSON number or a string of plain decimal text ("100.50"), read exactly as sent: at most the token's decimals (USDC: 6) (more is 400, never rounded), greater than 0, at most 10000000000000 */
+                    amountCrypto: number | string;
                     /** @description Required: the token symbol the deposit is made in, e.g. USDC */
                     sourceToken: string;
                     /**
@@ -3151,7 +3165,7 @@ export interface operations {
                      * @enum {unknown}
                      */
                     pixKeyType?: "CPF" | "CNPJ" | "EMAIL" | "PHONE" | "EVP";
-                    /** @description Default: the receiver's name */
+                    /** @description Default: the receiver's name. 2 to 255 characters, not only spaces; no control, format (zero-width, bidi) or line-separator characters */
                     recipientName?: string;
                     /** @description Merchant's own reference; unique per merchant */
                     externalId?: string;
@@ -4064,7 +4078,8 @@ export interface operations {
             content: {
                 /** @example {} */
                 "application/json": {
-                    amountBrl?: number;
+                    /** @description What the simulated customer pays; default the order amount; BRL. A JSON number or a string of plain decimal text ("100.50"), read exactly as sent: at most 2 decimals (more is 400, never rounded), greater than 0, at most 10000000000000 */
+                    amountBrl?: number | string;
                 };
             };
         };
@@ -4251,7 +4266,8 @@ export interface operations {
             content: {
                 /** @example {} */
                 "application/json": {
-                    amountCrypto?: number;
+                    /** @description What arrives at the deposit address; default the order amount; token units. A JSON number or a string of plain decimal text ("100.50"), read exactly as sent: at most the token's decimals (USDC: 6) (more is 400, never rounded), greater than 0, at most 10000000000000 */
+                    amountCrypto?: number | string;
                 };
             };
         };
@@ -4997,12 +5013,12 @@ export interface operations {
                  *     ]
                  */
                 "application/json": {
-                    /** @description Lower bound of the volume band (inclusive): the merchant's BRL volume of that order type in the calendar month; BRL, at most 2 decimals */
-                    minVolumeBrl: number;
+                    /** @description Lower bound of the volume band (inclusive), BRL. A JSON number or a string of plain decimal text ("100.50"), read exactly as sent: at most 2 decimals (more is 400, never rounded), at least 0, at most 9999999999999.99 */
+                    minVolumeBrl: number | string;
                     /** @description Upper bound of the volume band (exclusive), BRL; null means no upper bound (only the last tier) */
-                    maxVolumeBrl: number | null;
-                    /** @description The merchant's own fee as a FRACTION (0.01 = 1 %), from 0 to the platform's maximum (0.1 by default), at most 6 decimals */
-                    merchantFeePercentage: number;
+                    maxVolumeBrl: (number | string) | null;
+                    /** @description The merchant's own fee as a FRACTION (0.01 = 1 %), up to the platform's maximum. A JSON number or a string of plain decimal text ("100.50"), read exactly as sent: at most 6 decimals (more is 400, never rounded), at least 0, at most 1 */
+                    merchantFeePercentage: number | string;
                 }[];
             };
         };
@@ -7560,6 +7576,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The merchant's name. 2 to 255 characters, not only spaces; no control, format (zero-width, bidi) or line-separator characters */
                     name: string;
                 };
             };
@@ -9411,12 +9428,12 @@ export interface operations {
                  *     ]
                  */
                 "application/json": {
-                    /** @description Lower bound of the volume band (inclusive): the merchant's BRL volume of that order type in the calendar month; BRL, at most 2 decimals */
-                    minVolumeBrl: number;
+                    /** @description Lower bound of the volume band (inclusive), BRL. A JSON number or a string of plain decimal text ("100.50"), read exactly as sent: at most 2 decimals (more is 400, never rounded), at least 0, at most 9999999999999.99 */
+                    minVolumeBrl: number | string;
                     /** @description Upper bound of the volume band (exclusive), BRL; null means no upper bound (only the last tier) */
-                    maxVolumeBrl: number | null;
-                    /** @description Platform fee as a FRACTION (0.005 = 0.5 %), below 1, at most 8 decimals */
-                    platformFeePercentage: number;
+                    maxVolumeBrl: (number | string) | null;
+                    /** @description Platform fee as a FRACTION (0.005 = 0.5 %), below 1. A JSON number or a string of plain decimal text ("100.50"), read exactly as sent: at most 8 decimals (more is 400, never rounded), at least 0, at most 1 */
+                    platformFeePercentage: number | string;
                 }[];
             };
         };

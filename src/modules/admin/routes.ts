@@ -4,7 +4,7 @@
  */
 import { Type } from 'typebox';
 import { PageOf, PageQuery } from '../../http/pagination.ts';
-import { BODY_ERRORS, IdParams, StrictObject, Uuid, errorResponses } from '../../http/schemas.ts';
+import { BODY_ERRORS, HumanName, IdParams, StrictObject, Uuid, errorResponses } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
 import { CredentialSchema, IssuedCredentialSchema, MerchantSchema } from '../merchants/schemas.ts';
 import type { MerchantsService } from '../merchants/service.ts';
@@ -21,7 +21,7 @@ export function registerAdminMerchantRoutes(app: App, merchants: MerchantsServic
       schema: {
         tags,
         summary: 'Create a merchant with its first API credential',
-        body: StrictObject({ name: Type.String({ minLength: 2, maxLength: 255 }) }),
+        body: StrictObject({ name: HumanName("The merchant's name") }),
         response: {
           201: Type.Object({ merchant: MerchantSchema, credential: IssuedCredentialSchema }),
           ...errorResponses(...ADMIN_ERRORS, ...BODY_ERRORS),

@@ -1,10 +1,11 @@
 /**
  * Fee tier shapes (spec, "Fee tier"). Percentages are FRACTIONS (0.005 = 0.5 %). Amounts and
- * rates arrive as JSON numbers; their decimals and the band rules are checked in bands.ts.
+ * rates arrive as JSON numbers or decimal text, read exactly as sent (DecimalAmount); records
+ * show JSON numbers. The band rules (and each rate's maximum) are checked in bands.ts.
  */
 import { Type } from 'typebox';
-import { StrictObject, Uuid } from '../../http/schemas.ts';
-import { MAX_VOLUME_BRL } from './bands.ts';
+import { DecimalAmount, StrictObject, Uuid } from '../../http/schemas.ts';
+import { MAX_VOLUME_BRL, MERCHANT_FEE_DECIMALS, PLATFORM_FEE_DECIMALS, VOLUME_DECIMALS } from './bands.ts';
 import type { OrderType } from '../../lib/order-types.ts';
 
 export const ORDER_TYPES = ['PAYIN', 'PAYOUT'] as const satisfies readonly OrderType[];
@@ -28,6 +29,13 @@ const MerchantFeePercentage = Type.Number({
   minimum: 0,
   description: "The merchant's own fee as a FRACTION (0.01 = 1 %), from 0 to the platform's maximum (0.1 by default), at most 6 decimals",
 });
+const MinVolumeBrlInput = DecimalAmount({ places: VOLUME_DECIMALS, minimum: '0', maximum: MAX_VOLUME_BRL, description: "Lower bound of the volume band (inclusive), BRL" });
+const MaxVolumeBrlInput = Type.Union(
+  [DecimalAmount({ places: VOLUME_DECIMALS, minimum: '0', maximum: MAX_VOLUME_BRL, description: 'Upper bound of the volume band (exclusive), BRL' }), Type.Null()],
+  { description: 'Upper bound of the volume band (exclusive), BRL; null means no upper bound (only the last tier)' },
+);
+/** A fraction; its own maximum (below 1, or the platform's maximum merchant fee) is checked in bands.ts. */
+const RateInput = (places: number, description: string) => DecimalAmount({ places, minimum: '0', maximum: '1', description });
 const TotalFeePercentage = Type.Number({ description: 'platformFeePercentage + merchantFeePercentage, a FRACTION (0.015 = 1.5 %)' });
 
 const tierFields = {
@@ -55,7 +63,11 @@ export const ReplacedFeeTiers = Type.Object(
 
 export const MerchantFeeTiersBody = Type.Array(
   StrictObject(
-    { minVolumeBrl: MinVolumeBrl, maxVolumeBrl: MaxVolumeBrl, merchantFeePercentage: MerchantFeePercentage },
+    {
+      minVolumeBrl: MinVolumeBrlInput,
+      maxVolumeBrl: MaxVolumeBrlInput,
+      merchantFeePercentage: RateInput(MERCHANT_FEE_DECIMALS, "The merchant's own fee as a FRACTION (0.01 = 1 %), up to the platform's maximum"),
+    },
     { title: 'MerchantFeeTierInput', description: 'platformFeePercentage cannot be sent: it is set by the platform (400 VALIDATION_ERROR)' },
   ),
   { description: 'The complete new set of tiers of the order type, by minVolumeBrl. Percentages are fractions (0.01 = 1 %).' },
@@ -84,7 +96,7 @@ export const ReplacedPlatformFeeTiers = Type.Object(
 
 export const PlatformFeeTiersBody = Type.Array(
   StrictObject(
-    { minVolumeBrl: MinVolumeBrl, maxVolumeBrl: MaxVolumeBrl, platformFeePercentage: PlatformFeePercentage(', below 1, at most 8 decimals') },
+    { minVolumeBrl: MinVolumeBrlInput, maxVolumeBrl: MaxVolumeBrlInput, platformFeePercentage: RateInput(PLATFORM_FEE_DECIMALS, 'Platform fee as a FRACTION (0.005 = 0.5 %), below 1') },
     { title: 'PlatformFeeTierInput' },
   ),
   { description: 'The complete new platform schedule of the order type. Percentages are fractions (0.005 = 0.5 %).' },

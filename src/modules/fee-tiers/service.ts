@@ -19,16 +19,17 @@ import { type AuditActor, recordAudit } from '../audit/record.ts';
 import { MERCHANT_FEE_DECIMALS, PLATFORM_FEE_DECIMALS, VOLUME_DECIMALS, type Band, bandAt, parseBands } from './bands.ts';
 import { type MerchantTierRow, type PlatformTierRow, feeTiersRepo as repo } from './repo.ts';
 
+/** Decimal text from a body (DecimalAmount), or numbers from a caller of the service. */
 export interface MerchantFeeTierInput {
-  minVolumeBrl: number;
-  maxVolumeBrl: number | null;
-  merchantFeePercentage: number;
+  minVolumeBrl: number | string;
+  maxVolumeBrl: number | string | null;
+  merchantFeePercentage: number | string;
 }
 
 export interface PlatformFeeTierInput {
-  minVolumeBrl: number;
-  maxVolumeBrl: number | null;
-  platformFeePercentage: number;
+  minVolumeBrl: number | string;
+  maxVolumeBrl: number | string | null;
+  platformFeePercentage: number | string;
 }
 
 export interface PlatformFeeTier {

@@ -7,10 +7,8 @@
 import { Type } from 'typebox';
 import { ORDER_STATUSES, ORDER_TRANSACTION_STATUSES, ORDER_TRANSACTION_TYPES } from './tables.ts';
 import { PageQuery } from '../../http/pagination.ts';
-import { ChainField, Nullable, OrderTypeField, Percent, StrictObject, Timestamp, TokenField, Uuid } from '../../http/schemas.ts';
+import { BrlAmountInput, ChainField, HumanName, Nullable, OrderTypeField, Percent, StrictObject, Timestamp, TokenAmountInput, TokenField, Uuid } from '../../http/schemas.ts';
 
-export const BrlAmount = Type.Number({ exclusiveMinimum: 0, maximum: 1e13, description: 'BRL, at most 2 decimals' });
-export const TokenAmount = Type.Number({ exclusiveMinimum: 0, maximum: 1e13, description: "Token units, at most the token's decimals (USDC: 6)" });
 const ExternalId = Type.String({ minLength: 1, maxLength: 128, description: "Merchant's own reference; unique per merchant" });
 
 export const OrderTransactionSchema = Type.Object(
@@ -76,7 +74,7 @@ export const OrderSchema = Type.Object(
 
 export const PayinBody = StrictObject({
   receiverId: Uuid(),
-  amountBrl: BrlAmount,
+  amountBrl: BrlAmountInput('What the customer pays'),
   quoteId: Type.Optional(Uuid('A quote of type PAYIN for this amount; locks its rate and fees')),
   targetToken: Type.Optional(TokenField),
   chain: Type.Optional(ChainField),
@@ -88,13 +86,13 @@ export const PIX_KEY_TYPES = ['CPF', 'CNPJ', 'EMAIL', 'PHONE', 'EVP'] as const;
 
 export const PayoutBody = StrictObject({
   receiverId: Uuid(),
-  amountCrypto: TokenAmount,
+  amountCrypto: TokenAmountInput('What the merchant deposits'),
   sourceToken: Type.String({ minLength: 1, maxLength: 10, description: 'Required: the token symbol the deposit is made in, e.g. USDC' }),
   quoteId: Type.Optional(Uuid('A quote of type PAYOUT for this amount; locks its rate and fees')),
   chain: Type.Optional(ChainField),
   pixKey: Type.Optional(Type.String({ minLength: 1, maxLength: 77, description: "Default: the receiver's document as a CPF or CNPJ key" })),
   pixKeyType: Type.Optional(Type.Enum(PIX_KEY_TYPES, { description: 'Required with pixKey' })),
-  recipientName: Type.Optional(Type.String({ minLength: 2, maxLength: 255, description: "Default: the receiver's name" })),
+  recipientName: Type.Optional(HumanName("Default: the receiver's name")),
   externalId: Type.Optional(ExternalId),
 });
 

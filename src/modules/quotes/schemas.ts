@@ -3,14 +3,14 @@
  * (1.5 = 1.5 %), as on orders; fee tiers carry fractions.
  */
 import { Type } from 'typebox';
-import { ChainField, Nullable, OrderTypeField, Percent, StrictObject, Timestamp, TokenField, Uuid } from '../../http/schemas.ts';
+import { BrlAmountInput, ChainField, Nullable, OrderTypeField, Percent, StrictObject, Timestamp, TokenAmountInput, TokenField, Uuid } from '../../http/schemas.ts';
 
 export const QuoteBody = StrictObject({
   type: OrderTypeField,
   chain: Type.Optional(ChainField),
   token: Type.Optional(TokenField),
-  amountBrl: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1e13, description: 'PAYIN: BRL the customer pays; PAYOUT: net BRL the PIX should pay. Exactly one of amountBrl and amountCrypto.' })),
-  amountCrypto: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1e13, description: 'PAYIN: tokens the receiver should get; PAYOUT: tokens deposited. Exactly one of amountBrl and amountCrypto.' })),
+  amountBrl: Type.Optional(BrlAmountInput('PAYIN: BRL the customer pays; PAYOUT: net BRL the PIX should pay. Exactly one of amountBrl and amountCrypto')),
+  amountCrypto: Type.Optional(TokenAmountInput('PAYIN: tokens the receiver should get; PAYOUT: tokens deposited. Exactly one of amountBrl and amountCrypto')),
   receiverId: Type.Optional(Uuid('Binds the quote to one receiver')),
 });
 

@@ -30,8 +30,8 @@ export function createTradeRules(settings: TradeSettings) {
       return decimals;
     },
 
-    /** Amounts come in centavos (2 places) or the token's smallest unit: never finer. */
-    checkDecimals(amount: number, places: number, field: string): void {
+    /** Amounts come in centavos (2 places) or the token's smallest unit: never finer (decimal text read exactly from the body). */
+    checkDecimals(amount: number | string, places: number, field: string): void {
       if (!hasAtMostDecimals(amount, places)) throw invalidField(field, `must have at most ${places} decimals`);
     },
 

@@ -4,7 +4,7 @@
  */
 import { Type } from 'typebox';
 import { PageQuery } from '../../http/pagination.ts';
-import { StrictObject, Timestamp, Uuid } from '../../http/schemas.ts';
+import { DecimalAmount, HumanName, HumanText, StrictObject, Timestamp, Uuid } from '../../http/schemas.ts';
 import { BRAZILIAN_STATES } from '../../lib/br-states.ts';
 
 export const PERSON_TYPES = ['PF', 'PJ'] as const;
@@ -17,10 +17,13 @@ export const ReceiverStatusSchema = Type.Enum(RECEIVER_STATUSES, { description: 
 export const KycStatusSchema = Type.Enum(KYC_STATUSES);
 export const BrazilianStateSchema = Type.Enum(BRAZILIAN_STATES, { description: 'Brazilian state (UF), two letters' });
 
-/** JSON numbers for money, read as decimals by the service; at most 2 decimals is checked there. */
-const DailyLimitBrl = Type.Union([Type.Number({ minimum: 0, maximum: 1e13 }), Type.Null()], {
-  description: 'Largest BRL total of orders per calendar day (America/Sao_Paulo); null for no limit. At most 2 decimals.',
-});
+const DAILY_LIMIT_DESCRIPTION = 'Largest BRL total of orders per calendar day (America/Sao_Paulo); null for no limit';
+/** Requests send the limit as a number or decimal text (DecimalAmount); records show it as a JSON number. */
+const DailyLimitBrlInput = Type.Union(
+  [DecimalAmount({ places: 2, minimum: '0', maximum: '10000000000000', description: 'BRL per calendar day' }), Type.Null()],
+  { description: DAILY_LIMIT_DESCRIPTION },
+);
+const DailyLimitBrl = Type.Union([Type.Number({ minimum: 0, maximum: 1e13 }), Type.Null()], { description: `${DAILY_LIMIT_DESCRIPTION}. At most 2 decimals.` });
 const DailyTransactionLimit = Type.Union([Type.Integer({ minimum: 0, maximum: 1_000_000 }), Type.Null()], {
   description: 'Largest number of orders per calendar day (America/Sao_Paulo); null for no limit',
 });
@@ -29,7 +32,7 @@ const NightTransactionsEnabled = Type.Boolean({
 });
 
 export const LimitsBody = StrictObject({
-  dailyLimitBrl: DailyLimitBrl,
+  dailyLimitBrl: DailyLimitBrlInput,
   dailyTransactionLimit: DailyTransactionLimit,
   nightTransactionsEnabled: NightTransactionsEnabled,
 });
@@ -44,18 +47,21 @@ export const LimitsSchema = Type.Object(
   { title: 'ReceiverLimits' },
 );
 
-/** The editable contact and address fields (the spec's PATCH body), all optional. */
+/**
+ * The editable contact and address fields (the spec's PATCH body), all optional. They are printed
+ * on receipts and dashboards, so none may hide characters (HumanText).
+ */
 const contactFields = {
-  phone: Type.Optional(Type.String({ minLength: 1, maxLength: 20 })),
-  addressStreet: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-  addressNumber: Type.Optional(Type.String({ minLength: 1, maxLength: 20 })),
-  addressComplement: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-  addressNeighborhood: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-  addressCity: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+  phone: Type.Optional(HumanText({ minLength: 1, maxLength: 20 })),
+  addressStreet: Type.Optional(HumanText({ minLength: 1, maxLength: 255 })),
+  addressNumber: Type.Optional(HumanText({ minLength: 1, maxLength: 20 })),
+  addressComplement: Type.Optional(HumanText({ minLength: 1, maxLength: 255 })),
+  addressNeighborhood: Type.Optional(HumanText({ minLength: 1, maxLength: 255 })),
+  addressCity: Type.Optional(HumanText({ minLength: 1, maxLength: 255 })),
   addressState: Type.Optional(BrazilianStateSchema),
-  addressZipCode: Type.Optional(Type.String({ minLength: 1, maxLength: 10 })),
+  addressZipCode: Type.Optional(HumanText({ minLength: 1, maxLength: 10 })),
 };
-const Name = Type.String({ minLength: 2, maxLength: 255, pattern: '\\S', description: '2 to 255 characters, not only spaces' });
+const Name = HumanName();
 const Email = Type.String({ format: 'email', maxLength: 254 });
 
 export const CreateReceiverBody = StrictObject({
@@ -74,7 +80,7 @@ export const CreateReceiverBody = StrictObject({
   ),
   limits: Type.Optional(
     StrictObject({
-      dailyLimitBrl: Type.Optional(DailyLimitBrl),
+      dailyLimitBrl: Type.Optional(DailyLimitBrlInput),
       dailyTransactionLimit: Type.Optional(DailyTransactionLimit),
       nightTransactionsEnabled: Type.Optional(NightTransactionsEnabled),
     }),
@@ -139,7 +145,7 @@ export const ReceiverListQuery = StrictObject({
 export const KycSubmissionBody = StrictObject({
   birthDate: Type.Optional(Type.String({ format: 'date', description: 'PF only: YYYY-MM-DD' })),
   incorporationDate: Type.Optional(Type.String({ format: 'date', description: 'PJ only: YYYY-MM-DD' })),
-  motherName: Type.Optional(Type.String({ minLength: 2, maxLength: 255, description: 'PF only' })),
+  motherName: Type.Optional(HumanName('PF only')),
   documents: Type.Array(
     StrictObject({
       type: Type.Enum(KYC_DOCUMENT_TYPES),

@@ -32,7 +32,7 @@ import {
 export type Receiver = Static<typeof ReceiverSchema>;
 export type { OrderReceiver } from './order-receiver.ts';
 export { toOrderReceiver } from './order-receiver.ts';
-export type ReceiverLimits = Static<typeof LimitsBody>;
+export type ReceiverLimits = Receiver['limits'];
 type Row = ReceiverRow;
 
 /** Where a KYC decision may come from: an operator, or the merchant itself in sandbox mode. */
@@ -79,8 +79,8 @@ function limitsOf(row: Pick<Row, 'daily_limit_brl' | 'daily_transaction_limit' |
   };
 }
 
-/** A BRL limit as NUMERIC text; the schema bounds it, this checks centavos. */
-function limitText(value: number | null, field: string): string | null {
+/** A BRL limit as NUMERIC text; the schema reads it exactly and bounds it, this checks centavos again. */
+function limitText(value: number | string | null, field: string): string | null {
   if (value === null) return null;
   if (!hasAtMostDecimals(value, 2)) throw invalid(field, 'must have at most 2 decimals');
   return toFixedText(value, 2);
@@ -244,7 +244,7 @@ export function createReceiversService(deps: { db: Db; clock: Clock; defaults: C
       return { receiverId: id, ...limitsOf(await findOwned(merchantId, id)) };
     },
 
-    async replaceLimits(merchantId: string, id: string, limits: ReceiverLimits) {
+    async replaceLimits(merchantId: string, id: string, limits: Static<typeof LimitsBody>) {
       const row = await repo.update(
         db,
         id,

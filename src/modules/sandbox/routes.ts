@@ -10,7 +10,7 @@ import { Type } from 'typebox';
 import { OrderSchema } from '../orders/schemas.ts';
 import { ReceiverSchema, SandboxKycBody } from '../receivers/schemas.ts';
 import type { ReceiversService } from '../receivers/service.ts';
-import { StrictObject } from '../../http/schemas.ts';
+import { BrlAmountInput, StrictObject, TokenAmountInput } from '../../http/schemas.ts';
 import type { SandboxDriver } from './service.ts';
 
 const tags = ['Sandbox'];
@@ -67,7 +67,7 @@ export function registerSandboxRoutes(app: App, services: { receivers: Receivers
         summary: "Pay a PAYIN's PIX charge as the customer",
         description:
           'Drives the sandbox PSP exactly as a real payment: the charge is paid and its notification reaches the order (PAYMENT_RECEIVED, then the worker converts and transfers). `amountBrl` defaults to the order amount; another amount (or a payment after expiry) is refunded automatically.',
-        body: StrictObject({ amountBrl: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1e13 })) }),
+        body: StrictObject({ amountBrl: Type.Optional(BrlAmountInput('What the simulated customer pays; default the order amount')) }),
         ...orderRoute,
       },
     },
@@ -84,7 +84,7 @@ export function registerSandboxRoutes(app: App, services: { receivers: Receivers
         description:
           '`amountCrypto` defaults to the order amount. The worker then queues and sends the PIX; the sandbox bank confirms it. As on chain, a deposit never pays more than was ordered: ' +
           'more completes the order for its amount and holds the excess for return (transaction CHAIN_DEPOSIT_EXCESS, HELD); less is re-priced at the locked rate, and fails the order below the minimum order.',
-        body: StrictObject({ amountCrypto: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1e13 })) }),
+        body: StrictObject({ amountCrypto: Type.Optional(TokenAmountInput('What arrives at the deposit address; default the order amount')) }),
         ...orderRoute,
       },
     },

@@ -67,7 +67,7 @@ export function createSandboxDriver(deps: {
 
   return {
     /** The customer pays the order's PIX charge (by default exactly its amount). */
-    async payOrder(merchantId: string, orderId: string, amountBrl?: number) {
+    async payOrder(merchantId: string, orderId: string, amountBrl?: number | string) {
       const order = await orders.findOwnedRow(merchantId, orderId);
       expect(order, 'PAYIN', ['AWAITING_PAYMENT', 'EXPIRED'], 'pay');
       await pay(order, amountBrl === undefined ? undefined : decimal(amountBrl).toFixed(2));
@@ -75,7 +75,7 @@ export function createSandboxDriver(deps: {
     },
 
     /** The merchant's deposit arrives at the order's address (by default exactly amountCrypto). */
-    async depositForOrder(merchantId: string, orderId: string, amountCrypto?: number) {
+    async depositForOrder(merchantId: string, orderId: string, amountCrypto?: number | string) {
       const order = await orders.findOwnedRow(merchantId, orderId);
       expect(order, 'PAYOUT', ['AWAITING_DEPOSIT'], 'deposit for');
       await deposit(order, amountCrypto === undefined ? undefined : decimal(amountCrypto).toString());

@@ -118,7 +118,7 @@ describe('PUT /fee-tiers/{orderType}', () => {
   it.each<[string, unknown, string]>([
     ['a negative amount', [{ minVolumeBrl: -1, maxVolumeBrl: null, merchantFeePercentage: 0 }], 'body.0.minVolumeBrl'],
     ['a negative fee', [{ minVolumeBrl: 0, maxVolumeBrl: null, merchantFeePercentage: -0.01 }], 'body.0.merchantFeePercentage'],
-    ['a numeric string', [{ minVolumeBrl: '0', maxVolumeBrl: null, merchantFeePercentage: 0 }], 'body.0.minVolumeBrl'],
+    ['a string that is not plain decimal text', [{ minVolumeBrl: ' 0', maxVolumeBrl: null, merchantFeePercentage: 0 }], 'body.0.minVolumeBrl'],
     ['a missing field', [{ minVolumeBrl: 0, merchantFeePercentage: 0 }], 'body.0.maxVolumeBrl'],
     ['an unknown field', [{ minVolumeBrl: 0, maxVolumeBrl: null, merchantFeePercentage: 0, fee: 1 }], 'body.0.fee'],
     ['an object instead of an array', { minVolumeBrl: 0, maxVolumeBrl: null, merchantFeePercentage: 0 }, 'body'],

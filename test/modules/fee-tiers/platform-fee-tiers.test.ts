@@ -79,7 +79,8 @@ describe('admin: the platform fee schedule', () => {
       target_type: 'platform_fee_tiers',
       target_id: 'PAYIN',
       request_id: 'fee-audit-1',
-      details: { tiers: schedule },
+      // What was asked, as the exact decimal text the body carried (DecimalAmount).
+      details: { tiers: schedule.map((tier) => Object.fromEntries(Object.entries(tier).map(([key, value]) => [key, value === null ? null : String(value)]))) },
     });
     expect(audit[0]!.actor).toMatch(/^admin-api@/);
 

@@ -123,7 +123,8 @@ describe('PAYIN', () => {
   it.each([
     ['3 decimals of BRL', { amountBrl: 10.001 }, 'body.amountBrl'],
     ['a negative amount', { amountBrl: -5 }, 'body.amountBrl'],
-    ['a string amount', { amountBrl: '10' }, 'body.amountBrl'],
+    ['a string amount that is not plain decimal text', { amountBrl: '10,00' }, 'body.amountBrl'],
+    ['a string amount with 3 decimals', { amountBrl: '10.001' }, 'body.amountBrl'],
     ['below the minimum', { amountBrl: 0.5 }, 'body.amountBrl'],
     ['above the maximum', { amountBrl: 100000.01 }, 'body.amountBrl'],
     ['an unsupported token', { targetToken: 'DOGE' }, 'body.targetToken'],

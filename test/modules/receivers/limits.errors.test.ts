@@ -26,7 +26,7 @@ describe('limits', () => {
     ['a fractional count', { dailyTransactionLimit: 2.5 }, 'body.dailyTransactionLimit'],
     ['a negative amount', { dailyLimitBrl: -10 }, 'body.dailyLimitBrl'],
     ['an amount with 3 decimals', { dailyLimitBrl: 1.001 }, 'body.dailyLimitBrl'],
-    ['a string amount', { dailyLimitBrl: '100' }, 'body.dailyLimitBrl'],
+    ['a string amount that is not plain decimal text', { dailyLimitBrl: '1e2' }, 'body.dailyLimitBrl'],
     ['a missing field', { nightTransactionsEnabled: undefined }, 'body.nightTransactionsEnabled'],
   ])('PUT refuses %s', async (_case, override, field) => {
     const receiver = await createReceiver();

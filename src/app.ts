@@ -129,7 +129,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
 
   const metricsAccess = config.metricsToken ? { token: config.metricsToken } : config.nodeEnv === 'production' ? 'closed' : 'open';
-  registerHealthRoutes(app, { db, metrics, metricsAccess });
+  registerHealthRoutes(app, { db, metrics, metricsAccess, simulation: config.simulationMode });
 
   await app.register(
     async (api: App) => {

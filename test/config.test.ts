@@ -77,7 +77,7 @@ describe('config', () => {
   });
 
   it('production requires explicit keys and PostgreSQL', () => {
-    const problems = problemsOf({ NODE_ENV: 'production' });
+    const problems = problemsOf({ NODE_ENV: 'production', SIMULATION_MODE: 'true' });
     expect(problems.map((p) => p.split(' ')[0])).toEqual(['JWT_PRIVATE_KEY', 'API_SECRET_PEPPER', 'WEBHOOK_SECRET_KEY', 'WALLET_KEK', 'SPONSOR_PRIVATE_KEY', 'DATABASE_URL']);
   });
 

@@ -44,7 +44,14 @@ const GENERATED = 'Unset: a development key is generated under DATA_DIR; require
 
 /** The order of the variables is the order of their error lines. */
 export const ENV_SCHEMA = Type.Object({
-  NODE_ENV: oneOf(NODE_ENVS, { default: 'development', description: 'production requires DATABASE_URL and every key (no generated development keys)' }),
+  NODE_ENV: oneOf(NODE_ENVS, {
+    default: 'development',
+    description: 'production requires DATABASE_URL and every key (no generated development keys), and refuses every simulated part unless SIMULATION_MODE=true',
+  }),
+  SIMULATION_MODE: boolean({
+    default: false,
+    description: 'declares everything simulated (sandbox PSP, chain and price): lets NODE_ENV=production start on them (warned at start, shown by /readyz), and refuses every real provider',
+  }),
   ROLES: Type.Decode(
     list(oneOf(ROLES, { description: 'a role' }), { default: [...ROLES], minItems: 1, errorMessage: `must be a comma-separated list of ${ROLES.join(', ')}`, description: 'roles this process runs: the HTTP API, the background worker, or both' }),
     (roles) => unique(roles),

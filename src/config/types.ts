@@ -9,6 +9,8 @@ export const NODE_ENVS = ['development', 'production', 'test'] as const;
 
 export interface Config {
   nodeEnv: (typeof NODE_ENVS)[number];
+  /** SIMULATION_MODE: everything is simulated (no real provider configured); production may start on it. */
+  simulationMode: boolean;
   roles: Role[];
   host: string;
   port: number;

@@ -28,7 +28,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: the database answers */
+        /**
+         * Readiness: the database answers
+         * @description `simulation` is true when the deployment declares everything simulated (SIMULATION_MODE=true): no real PIX, chain transfer or price.
+         */
         get: operations["getReadiness"];
         put?: never;
         post?: never;
@@ -1381,6 +1384,8 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         status: "ready";
+                        /** @description SIMULATION_MODE=true: every PSP, chain and price is simulated */
+                        simulation: boolean;
                     };
                 };
             };

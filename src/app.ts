@@ -79,6 +79,9 @@ async function logRequestCompletion(request: FastifyRequest, reply: FastifyReply
   );
 }
 
+/** The `hops` nearest addresses (the socket's peer, then X-Forwarded-For from its right end) are proxies. */
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
+
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, db } = deps;
   const clock = deps.clock ?? systemClock;
@@ -91,7 +94,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // One line per request, written at completion by logRequestCompletion (not Fastify's two).
     logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: config.trustProxy,
+    // A hop count as a function: Fastify 5.12 reads a bare number as "trust no one" (a direct
+    // client could claim hops); README's TRUST_PROXY row says when a count is safe.
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     // Slow clients must not hold sockets forever.
     ...SERVER_TIMEOUTS,
     ...(deps.serverFactory ? { serverFactory: deps.serverFactory } : {}),

@@ -12,7 +12,7 @@ import { MAX_MERCHANT_CITY, MAX_MERCHANT_NAME, pixText } from '../lib/pix-brcode
 import { isSolanaAddress } from '../lib/solana.ts';
 import { boolean, checkedText, clockTime, decimalText, integer, list, oneOf, refine, secret, text } from './env.ts';
 import { keypairBytes } from '../lib/solana.ts';
-import { isKey32, isPkcs8Pem, isUrlWith, isVersionedKey, normalizedPixKey, unescapeNewlines, versionedKeys } from './formats.ts';
+import { isKey32, isPkcs8Pem, isTrustProxy, isUrlWith, isVersionedKey, normalizedPixKey, trustProxyOf, unescapeNewlines, versionedKeys } from './formats.ts';
 import { PIX_PROVIDER_SCHEMA } from './pix-provider-schema.ts';
 import { PRICE_SOURCE_SCHEMA } from './price-source-schema.ts';
 import { LOG_LEVELS, NODE_ENVS, ROLES } from './types.ts';
@@ -75,7 +75,14 @@ export const ENV_SCHEMA = Type.Object({
   ADMIN_TOKEN: Type.Optional(secret(32, { description: 'bearer token of the operator API; unset disables every /admin route' })),
   METRICS_TOKEN: Type.Optional(secret(32, { description: 'bearer token GET /metrics requires; unset: /metrics is open except in production, where it is closed (401)' })),
   LOG_LEVEL: oneOf(LOG_LEVELS, { default: 'info', description: 'log level' }),
-  TRUST_PROXY: boolean({ default: false, description: 'trust X-Forwarded-* (behind a load balancer) for client IPs' }),
+  TRUST_PROXY: Type.Decode(
+    refine(
+      text({ default: 'false', description: 'proxies whose X-Forwarded-For and X-Forwarded-Proto are believed: false (none), their number in front of the service (e.g. 1), or their addresses and CIDRs, comma-separated' }),
+      isTrustProxy,
+      'must be false, the number of proxies in front of the service (e.g. 1), or their addresses/CIDRs comma-separated (e.g. 10.0.0.0/8); true would believe any X-Forwarded-For a client sends',
+    ),
+    trustProxyOf,
+  ),
   BODY_LIMIT_BYTES: integer({ minimum: 1024, maximum: 64 * 1024 * 1024, default: 256 * 1024, description: 'largest accepted request body (larger: 413)' }),
 
   JWT_PRIVATE_KEY: Type.Optional(

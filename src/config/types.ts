@@ -1,4 +1,5 @@
 /** The typed configuration the rest of the service reads (built from the environment by load.ts). */
+import type { TrustProxy } from './formats.ts';
 export const ROLES = ['api', 'worker'] as const;
 export type Role = (typeof ROLES)[number];
 
@@ -25,7 +26,8 @@ export interface Config {
   /** Bearer token GET /metrics requires. Unset: /metrics is open, except in production, where it is closed. */
   metricsToken: string | undefined;
   logLevel: LogLevel;
-  trustProxy: boolean;
+  /** Fastify's trustProxy: false, a hop count, or the proxies' addresses and CIDRs (never true). */
+  trustProxy: TrustProxy;
   bodyLimitBytes: number;
   jwt: {
     /** Ed25519 private key, PKCS#8 PEM. Unset: a development key is generated under dataDir. */

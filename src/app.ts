@@ -7,6 +7,7 @@ import { Format, registerAjvFormats, type TypeBoxTypeProvider } from '@fastify/t
 import Fastify, { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, type FastifyServerFactory, LogController } from 'fastify';
 import type { Db } from './db/database.ts';
 import { requireAdmin, requireMerchant } from './http/auth.ts';
+import { createAuthFailureLimiter } from './http/auth-failures.ts';
 import { registerErrorHandling, sendError, toAppError } from './http/error-handler.ts';
 import { AppError } from './errors.ts';
 import { registerIdempotency } from './http/idempotency.ts';
@@ -15,7 +16,7 @@ import { registerJsonBodyParser } from './http/json-body.ts';
 import { createMetrics, instrumentHttp, type Metrics } from './http/metrics.ts';
 import { ADMIN_SECURITY, API_PREFIX, MERCHANT_SECURITY, registerOpenApi } from './http/openapi.ts';
 import { requestIdFor } from './http/request-id.ts';
-import { ErrorObject, documentBodyErrors } from './http/schemas.ts';
+import { ErrorObject, documentBodyErrors, documentErrors } from './http/schemas.ts';
 import type { App } from './http/types.ts';
 import { validatorCompiler } from './http/validator.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
@@ -133,12 +134,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       new AppError('RATE_LIMITED', `Too many requests; retry in ${context.after}`, { retryAfterSeconds: Math.ceil(context.ttl / 1000) }),
   });
 
+  const authFailures = createAuthFailureLimiter({ maxPerMinute: config.rateLimit.authFailuresPerIpPerMinute });
   const metricsAccess = config.metricsToken ? { token: config.metricsToken } : config.nodeEnv === 'production' ? 'closed' : 'open';
   registerHealthRoutes(app, { db, metrics, metricsAccess, simulation: config.simulationMode });
 
   await app.register(
     async (api: App) => {
-      registerAuthRoutes(api, services.auth, { tokenRateLimitPerMinute: config.rateLimit.tokenPerIpPerMinute });
+      registerAuthRoutes(api, services.auth, { tokenRateLimitPerMinute: config.rateLimit.tokenPerIpPerMinute, failures: authFailures });
       registerFeePayerRoute(api, services.wallets);
       if (config.apiPix) {
         registerPixProviderRoutes(api, { notifications: services.orderNotifications, webhookToken: config.apiPix.webhookToken, allowedIps: config.apiPix.webhookAllowedIps });
@@ -148,7 +150,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         merchantScope.addHook('onRoute', (route) => {
           route.schema = { ...route.schema, security: route.schema?.security ?? MERCHANT_SECURITY };
         });
-        merchantScope.addHook('onRequest', requireMerchant(services.auth));
+        merchantScope.addHook('onRequest', requireMerchant(services.auth, authFailures));
         if (config.rateLimit.perCredentialPerMinute > 0) {
           merchantScope.addHook(
             'preHandler',
@@ -180,8 +182,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         await api.register(async (adminScope: App) => {
           adminScope.addHook('onRoute', (route) => {
             route.schema = { ...route.schema, security: ADMIN_SECURITY };
+            documentErrors(route, [429]);
           });
-          adminScope.addHook('onRequest', requireAdmin(services.auth));
+          adminScope.addHook('onRequest', requireAdmin(services.auth, authFailures));
           registerIdempotency(adminScope, services.idempotency);
           registerAdminMerchantRoutes(adminScope, services.merchants);
           registerAdminReceiverRoutes(adminScope, services.receivers);

@@ -53,6 +53,7 @@ function toConfig(env: EnvValues): Config {
     rateLimit: {
       perCredentialPerMinute: env.RATE_LIMIT_PER_MINUTE,
       tokenPerIpPerMinute: env.TOKEN_RATE_LIMIT_PER_MINUTE,
+      authFailuresPerIpPerMinute: env.AUTH_FAILURE_LIMIT_PER_MINUTE,
     },
     sandboxEnabled: env.SANDBOX_ENABLED ?? outsideProduction,
     idempotencyKeyTtlHours: env.IDEMPOTENCY_KEY_TTL_HOURS,

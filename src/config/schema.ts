@@ -100,6 +100,12 @@ export const ENV_SCHEMA = Type.Object({
   API_SECRET_PEPPER: Type.Optional(secret(32, { description: `key of the HMAC under which API secrets are stored. ${GENERATED}` })),
   RATE_LIMIT_PER_MINUTE: integer({ minimum: 0, maximum: 10_000_000, default: 6000, description: 'requests per minute per API credential; 0 disables the limit' }),
   TOKEN_RATE_LIMIT_PER_MINUTE: integer({ minimum: 0, maximum: 10_000_000, default: 60, description: 'POST /auth/token requests per minute per client IP; 0 disables the limit' }),
+  AUTH_FAILURE_LIMIT_PER_MINUTE: integer({
+    minimum: 0,
+    maximum: 1_000_000,
+    default: 30,
+    description: 'failed authentications per minute per client IP (merchant and admin routes, POST /auth/token); past it, 429 before any lookup until the minute ends; 0 disables the limit',
+  }),
   SANDBOX_ENABLED: Type.Optional(boolean({ description: 'mounts /api/v1/sandbox (test drivers of the simulated PSP and chain, KYC decisions); unset: true except in production' })),
   IDEMPOTENCY_KEY_TTL_HOURS: integer({ minimum: 24, maximum: 24 * 366, default: 24, description: 'hours an Idempotency-Key is remembered (at least 24, DESIGN.md §4); the worker purges older keys' }),
 

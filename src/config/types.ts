@@ -43,6 +43,8 @@ export interface Config {
     perCredentialPerMinute: number;
     /** Requests per minute per client IP on POST /auth/token; 0 disables the limit. */
     tokenPerIpPerMinute: number;
+    /** Failed authentications per minute per client IP before 429 without a lookup; 0 disables the limit. */
+    authFailuresPerIpPerMinute: number;
   };
   /** Mounts /api/v1/sandbox (test drivers for the simulated PSP and chain, and KYC decisions). */
   sandboxEnabled: boolean;

@@ -16,6 +16,7 @@ import { registerJsonBodyParser } from './http/json-body.ts';
 import { createMetrics, instrumentHttp, type Metrics } from './http/metrics.ts';
 import { ADMIN_SECURITY, API_PREFIX, MERCHANT_SECURITY, registerOpenApi } from './http/openapi.ts';
 import { requestIdFor } from './http/request-id.ts';
+import { setSecurityHeaders } from './http/security-headers.ts';
 import { ErrorObject, documentBodyErrors, documentErrors } from './http/schemas.ts';
 import type { App } from './http/types.ts';
 import { validatorCompiler } from './http/validator.ts';
@@ -104,8 +105,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     return503OnClosing: true,
     // Errors Fastify raises before routing (a malformed URL, a bad Content-Type header) get the
     // Error object too, with the request id, instead of Fastify's own shape.
-    frameworkErrors: (error, _request, reply) => {
+    frameworkErrors: (error, request, reply) => {
       reply.header('x-request-id', reply.request.id);
+      setSecurityHeaders(request, reply);
       return sendError(reply, toAppError(error));
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
@@ -119,11 +121,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addHook('onRoute', documentBodyErrors);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    setSecurityHeaders(request, reply);
   });
   app.addHook('onResponse', logRequestCompletion);
   registerErrorHandling(app);
   instrumentHttp(app, metrics);
-  await registerOpenApi(app);
+  await registerOpenApi(app, { docs: config.docsEnabled });
   await app.register(rateLimit, {
     global: false,
     // RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (seconds until the window resets)

@@ -82,6 +82,13 @@ describe('SIMULATION_MODE=true: everything simulated, declared', () => {
     expect(loadConfig({}).simulationMode).toBe(false);
   });
 
+  it('/docs is off in production unless DOCS_ENABLED=true', () => {
+    const production = { NODE_ENV: 'production', SIMULATION_MODE: 'true', ...KEYS };
+    expect(loadConfig(production).docsEnabled).toBe(false);
+    expect(loadConfig({ ...production, DOCS_ENABLED: 'true' }).docsEnabled).toBe(true);
+    expect(loadConfig({ DOCS_ENABLED: 'false' }).docsEnabled).toBe(false);
+  });
+
   it('is refused together with any real provider, in any NODE_ENV, one line each', () => {
     for (const nodeEnv of ['production', 'development']) {
       expect(refusals({ NODE_ENV: nodeEnv, SIMULATION_MODE: 'true', ...REAL })).toEqual([

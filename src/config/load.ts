@@ -56,6 +56,7 @@ function toConfig(env: EnvValues): Config {
       authFailuresPerIpPerMinute: env.AUTH_FAILURE_LIMIT_PER_MINUTE,
     },
     sandboxEnabled: env.SANDBOX_ENABLED ?? outsideProduction,
+    docsEnabled: env.DOCS_ENABLED ?? outsideProduction,
     idempotencyKeyTtlHours: env.IDEMPOTENCY_KEY_TTL_HOURS,
     orders: {
       minAmountBrl: env.ORDER_MIN_AMOUNT_BRL,

@@ -48,6 +48,8 @@ export interface Config {
   };
   /** Mounts /api/v1/sandbox (test drivers for the simulated PSP and chain, and KYC decisions). */
   sandboxEnabled: boolean;
+  /** Serves the interactive API reference at /docs (off in production unless DOCS_ENABLED). */
+  docsEnabled: boolean;
   /** Hours an Idempotency-Key is remembered (at least 24, DESIGN.md §4); older keys are purged by the worker. */
   idempotencyKeyTtlHours: number;
   orders: OrderSettings;

@@ -149,6 +149,8 @@ async function main(): Promise<void> {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     NODE_ENV: 'production',
+    // Production code paths on the simulated PSP, chain and price: production refuses them unless declared.
+    SIMULATION_MODE: 'true',
     ROLES: 'api,worker',
     HOST: '127.0.0.1',
     PORT: String(port),

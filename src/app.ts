@@ -7,6 +7,7 @@ import { Format, registerAjvFormats, type TypeBoxTypeProvider } from '@fastify/t
 import Fastify, { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, type FastifyServerFactory, LogController } from 'fastify';
 import type { Db } from './db/database.ts';
 import { requireAdmin, requireMerchant } from './http/auth.ts';
+import { createAuthFailureLimiter } from './http/auth-failures.ts';
 import { registerErrorHandling, sendError, toAppError } from './http/error-handler.ts';
 import { AppError } from './errors.ts';
 import { registerIdempotency } from './http/idempotency.ts';
@@ -15,7 +16,8 @@ import { registerJsonBodyParser } from './http/json-body.ts';
 import { createMetrics, instrumentHttp, type Metrics } from './http/metrics.ts';
 import { ADMIN_SECURITY, API_PREFIX, MERCHANT_SECURITY, registerOpenApi } from './http/openapi.ts';
 import { requestIdFor } from './http/request-id.ts';
-import { ErrorObject, documentBodyErrors } from './http/schemas.ts';
+import { setSecurityHeaders } from './http/security-headers.ts';
+import { ErrorObject, documentBodyErrors, documentErrors } from './http/schemas.ts';
 import type { App } from './http/types.ts';
 import { validatorCompiler } from './http/validator.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
@@ -79,6 +81,9 @@ async function logRequestCompletion(request: FastifyRequest, reply: FastifyReply
   );
 }
 
+/** The `hops` nearest addresses (the socket's peer, then X-Forwarded-For from its right end) are proxies. */
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
+
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, db } = deps;
   const clock = deps.clock ?? systemClock;
@@ -91,15 +96,18 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // One line per request, written at completion by logRequestCompletion (not Fastify's two).
     logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: config.trustProxy,
+    // A hop count as a function: Fastify 5.12 reads a bare number as "trust no one" (a direct
+    // client could claim hops); README's TRUST_PROXY row says when a count is safe.
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     // Slow clients must not hold sockets forever.
     ...SERVER_TIMEOUTS,
     ...(deps.serverFactory ? { serverFactory: deps.serverFactory } : {}),
     return503OnClosing: true,
     // Errors Fastify raises before routing (a malformed URL, a bad Content-Type header) get the
     // Error object too, with the request id, instead of Fastify's own shape.
-    frameworkErrors: (error, _request, reply) => {
+    frameworkErrors: (error, request, reply) => {
       reply.header('x-request-id', reply.request.id);
+      setSecurityHeaders(request, reply);
       return sendError(reply, toAppError(error));
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
@@ -113,11 +121,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addHook('onRoute', documentBodyErrors);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    setSecurityHeaders(request, reply);
   });
   app.addHook('onResponse', logRequestCompletion);
   registerErrorHandling(app);
   instrumentHttp(app, metrics);
-  await registerOpenApi(app);
+  await registerOpenApi(app, { docs: config.docsEnabled });
   await app.register(rateLimit, {
     global: false,
     // RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (seconds until the window resets)
@@ -128,12 +137,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       new AppError('RATE_LIMITED', `Too many requests; retry in ${context.after}`, { retryAfterSeconds: Math.ceil(context.ttl / 1000) }),
   });
 
+  const authFailures = createAuthFailureLimiter({ maxPerMinute: config.rateLimit.authFailuresPerIpPerMinute });
   const metricsAccess = config.metricsToken ? { token: config.metricsToken } : config.nodeEnv === 'production' ? 'closed' : 'open';
-  registerHealthRoutes(app, { db, metrics, metricsAccess });
+  registerHealthRoutes(app, { db, metrics, metricsAccess, simulation: config.simulationMode });
 
   await app.register(
     async (api: App) => {
-      registerAuthRoutes(api, services.auth, { tokenRateLimitPerMinute: config.rateLimit.tokenPerIpPerMinute });
+      registerAuthRoutes(api, services.auth, { tokenRateLimitPerMinute: config.rateLimit.tokenPerIpPerMinute, failures: authFailures });
       registerFeePayerRoute(api, services.wallets);
       if (config.apiPix) {
         registerPixProviderRoutes(api, {
@@ -149,7 +159,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         merchantScope.addHook('onRoute', (route) => {
           route.schema = { ...route.schema, security: route.schema?.security ?? MERCHANT_SECURITY };
         });
-        merchantScope.addHook('onRequest', requireMerchant(services.auth));
+        merchantScope.addHook('onRequest', requireMerchant(services.auth, authFailures));
         if (config.rateLimit.perCredentialPerMinute > 0) {
           merchantScope.addHook(
             'preHandler',
@@ -181,8 +191,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         await api.register(async (adminScope: App) => {
           adminScope.addHook('onRoute', (route) => {
             route.schema = { ...route.schema, security: ADMIN_SECURITY };
+            documentErrors(route, [429]);
           });
-          adminScope.addHook('onRequest', requireAdmin(services.auth));
+          adminScope.addHook('onRequest', requireAdmin(services.auth, authFailures));
           registerIdempotency(adminScope, services.idempotency);
           registerAdminMerchantRoutes(adminScope, services.merchants);
           registerAdminReceiverRoutes(adminScope, services.receivers);

@@ -52,3 +52,9 @@ export const notFound = (what: string): AppError => new AppError('NOT_FOUND', `$
 /** A 400 for one bad field: `details` names it (`body.amountBrl`, `querystring.page`), the message reads without the prefix. */
 export const invalidField = (field: string, problem: string): AppError =>
   new AppError('VALIDATION_ERROR', `${field.replace(/^(body|querystring|params)\./, '')} ${problem}`, { [field]: problem });
+
+/**
+ * 503 PROVIDER_UNAVAILABLE without the provider's own words: its host, port and error text are the
+ * cause, which the error handler logs with the request id; the client learns only what failed.
+ */
+export const providerUnavailable = (message: string, cause: unknown): AppError => Object.assign(new AppError('PROVIDER_UNAVAILABLE', message), { cause });

@@ -38,6 +38,9 @@ async function main(): Promise<void> {
   }
   startupSettings = baseConfig;
   const log = createLogger(baseConfig.logLevel);
+  if (baseConfig.simulationMode) {
+    log.warn({ nodeEnv: baseConfig.nodeEnv }, 'SIMULATION_MODE=true: the PSP, the chain and the price are all simulated; no real money moves (GET /readyz shows "simulation": true)');
+  }
   const early = baseConfig.roles.includes('api') ? await listenEarly(baseConfig.host, baseConfig.port) : undefined;
   const { config, usedDevSecrets } = await resolveRuntimeConfig(baseConfig);
   if (usedDevSecrets) {

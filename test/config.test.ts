@@ -77,7 +77,7 @@ describe('config', () => {
   });
 
   it('production requires explicit keys and PostgreSQL', () => {
-    const problems = problemsOf({ NODE_ENV: 'production' });
+    const problems = problemsOf({ NODE_ENV: 'production', SIMULATION_MODE: 'true' });
     expect(problems.map((p) => p.split(' ')[0])).toEqual(['JWT_PRIVATE_KEY', 'API_SECRET_PEPPER', 'WEBHOOK_SECRET_KEY', 'WALLET_KEK', 'SPONSOR_PRIVATE_KEY', 'DATABASE_URL']);
   });
 
@@ -91,12 +91,12 @@ describe('config', () => {
   });
 
   it('reads booleans as true/false, 1/0 or yes/no in any case', () => {
-    expect(loadConfig({ TRUST_PROXY: 'YES', SETTLEMENT_ENABLED: '0', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'True' })).toMatchObject({
-      trustProxy: true,
+    expect(loadConfig({ SANDBOX_ENABLED: 'YES', SETTLEMENT_ENABLED: '0', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'True' })).toMatchObject({
+      sandboxEnabled: true,
       settlements: { enabled: false },
       webhooks: { allowPrivateTargets: true },
     });
-    expect(problemsOf({ TRUST_PROXY: 'On' })).toEqual(['TRUST_PROXY must be true or false (got "on")']);
+    expect(problemsOf({ SETTLEMENT_ENABLED: 'On' })).toEqual(['SETTLEMENT_ENABLED must be true or false (got "on")']);
   });
 
   it('keeps money as decimal text, never a float', () => {

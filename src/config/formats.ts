@@ -1,4 +1,5 @@
 /** Checks and conversions of setting values that JSON Schema keywords cannot express (used as refinements and codecs by schema.ts). */
+import { isIP } from 'node:net';
 import { type PixKeyType, validatePixKey } from '../lib/pix-keys.ts';
 
 /** 32 bytes, base64 (or base64url). */
@@ -50,4 +51,34 @@ export function normalizedPixKey(key: string): string | undefined {
     if (check.ok) return check.normalized;
   }
   return undefined;
+}
+
+/**
+ * TRUST_PROXY: no proxy is trusted (false, 0), the number of proxies in front of the service (the
+ * client is the address the outermost one appended to X-Forwarded-For), or the proxies' addresses
+ * and CIDRs (and proxy-addr's names loopback, linklocal, uniquelocal). Never "true": that trusts
+ * whatever X-Forwarded-For a client sends, so a rotated header is a new client to every limit.
+ */
+export type TrustProxy = false | number | string[];
+
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyAddress(item: string): boolean {
+  if (PROXY_RANGE_NAMES.has(item)) return true;
+  const [address = '', prefix, ...rest] = item.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+}
+
+export function isTrustProxy(value: string): boolean {
+  if (/^(false|\d{1,3})$/i.test(value)) return true;
+  const items = value.split(',').map((item) => item.trim());
+  return items.every((item) => item !== '' && isProxyAddress(item));
+}
+
+export function trustProxyOf(value: string): TrustProxy {
+  if (/^false$/i.test(value)) return false;
+  if (/^\d+$/.test(value)) return Number(value) === 0 ? false : Number(value);
+  return value.split(',').map((item) => item.trim());
 }

@@ -4,6 +4,7 @@
  */
 import { type Env, readEnv } from './env.ts';
 import { ENV_SCHEMA, type EnvValues } from './schema.ts';
+import { simulationRequirements } from './simulation.ts';
 import type { ApiPixSettings, Config, WebhookSettings } from './types.ts';
 
 export class ConfigError extends Error {
@@ -20,7 +21,7 @@ export class ConfigError extends Error {
 export function loadConfig(env: Env = process.env): Config {
   const { values, problems } = readEnv(ENV_SCHEMA, env);
   const config = toConfig(values);
-  problems.push(...leaseOutlastsAttempt(config.webhooks), ...apiPixRequirements(values), ...priceSourceRequirements(values), ...productionRequirements(config));
+  problems.push(...leaseOutlastsAttempt(config.webhooks), ...apiPixRequirements(values), ...priceSourceRequirements(values), ...productionRequirements(config), ...simulationRequirements(values));
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }
@@ -29,6 +30,7 @@ function toConfig(env: EnvValues): Config {
   const outsideProduction = env.NODE_ENV !== 'production';
   return {
     nodeEnv: env.NODE_ENV,
+    simulationMode: env.SIMULATION_MODE,
     roles: env.ROLES,
     host: env.HOST,
     port: env.PORT,
@@ -51,8 +53,10 @@ function toConfig(env: EnvValues): Config {
     rateLimit: {
       perCredentialPerMinute: env.RATE_LIMIT_PER_MINUTE,
       tokenPerIpPerMinute: env.TOKEN_RATE_LIMIT_PER_MINUTE,
+      authFailuresPerIpPerMinute: env.AUTH_FAILURE_LIMIT_PER_MINUTE,
     },
     sandboxEnabled: env.SANDBOX_ENABLED ?? outsideProduction,
+    docsEnabled: env.DOCS_ENABLED ?? outsideProduction,
     idempotencyKeyTtlHours: env.IDEMPOTENCY_KEY_TTL_HOURS,
     orders: {
       minAmountBrl: env.ORDER_MIN_AMOUNT_BRL,

@@ -12,7 +12,7 @@ import { MAX_MERCHANT_CITY, MAX_MERCHANT_NAME, pixText } from '../lib/pix-brcode
 import { isSolanaAddress } from '../lib/solana.ts';
 import { boolean, checkedText, clockTime, decimalText, integer, list, oneOf, refine, secret, text } from './env.ts';
 import { keypairBytes } from '../lib/solana.ts';
-import { isKey32, isPkcs8Pem, isUrlWith, isVersionedKey, normalizedPixKey, unescapeNewlines, versionedKeys } from './formats.ts';
+import { isKey32, isPkcs8Pem, isTrustProxy, isUrlWith, isVersionedKey, normalizedPixKey, trustProxyOf, unescapeNewlines, versionedKeys } from './formats.ts';
 import { PIX_PROVIDER_SCHEMA } from './pix-provider-schema.ts';
 import { PRICE_SOURCE_SCHEMA } from './price-source-schema.ts';
 import { LOG_LEVELS, NODE_ENVS, ROLES } from './types.ts';
@@ -44,7 +44,14 @@ const GENERATED = 'Unset: a development key is generated under DATA_DIR; require
 
 /** The order of the variables is the order of their error lines. */
 export const ENV_SCHEMA = Type.Object({
-  NODE_ENV: oneOf(NODE_ENVS, { default: 'development', description: 'production requires DATABASE_URL and every key (no generated development keys)' }),
+  NODE_ENV: oneOf(NODE_ENVS, {
+    default: 'development',
+    description: 'production requires DATABASE_URL and every key (no generated development keys), and refuses every simulated part unless SIMULATION_MODE=true',
+  }),
+  SIMULATION_MODE: boolean({
+    default: false,
+    description: 'declares everything simulated (sandbox PSP, chain and price): lets NODE_ENV=production start on them (warned at start, shown by /readyz), and refuses every real provider',
+  }),
   ROLES: Type.Decode(
     list(oneOf(ROLES, { description: 'a role' }), { default: [...ROLES], minItems: 1, errorMessage: `must be a comma-separated list of ${ROLES.join(', ')}`, description: 'roles this process runs: the HTTP API, the background worker, or both' }),
     (roles) => unique(roles),
@@ -68,7 +75,14 @@ export const ENV_SCHEMA = Type.Object({
   ADMIN_TOKEN: Type.Optional(secret(32, { description: 'bearer token of the operator API; unset disables every /admin route' })),
   METRICS_TOKEN: Type.Optional(secret(32, { description: 'bearer token GET /metrics requires; unset: /metrics is open except in production, where it is closed (401)' })),
   LOG_LEVEL: oneOf(LOG_LEVELS, { default: 'info', description: 'log level' }),
-  TRUST_PROXY: boolean({ default: false, description: 'trust X-Forwarded-* (behind a load balancer) for client IPs' }),
+  TRUST_PROXY: Type.Decode(
+    refine(
+      text({ default: 'false', description: 'proxies whose X-Forwarded-For and X-Forwarded-Proto are believed: false (none), their number in front of the service (e.g. 1), or their addresses and CIDRs, comma-separated' }),
+      isTrustProxy,
+      'must be false, the number of proxies in front of the service (e.g. 1), or their addresses/CIDRs comma-separated (e.g. 10.0.0.0/8); true would believe any X-Forwarded-For a client sends',
+    ),
+    trustProxyOf,
+  ),
   BODY_LIMIT_BYTES: integer({ minimum: 1024, maximum: 64 * 1024 * 1024, default: 256 * 1024, description: 'largest accepted request body (larger: 413)' }),
 
   JWT_PRIVATE_KEY: Type.Optional(
@@ -86,6 +100,13 @@ export const ENV_SCHEMA = Type.Object({
   API_SECRET_PEPPER: Type.Optional(secret(32, { description: `key of the HMAC under which API secrets are stored. ${GENERATED}` })),
   RATE_LIMIT_PER_MINUTE: integer({ minimum: 0, maximum: 10_000_000, default: 6000, description: 'requests per minute per API credential; 0 disables the limit' }),
   TOKEN_RATE_LIMIT_PER_MINUTE: integer({ minimum: 0, maximum: 10_000_000, default: 60, description: 'POST /auth/token requests per minute per client IP; 0 disables the limit' }),
+  AUTH_FAILURE_LIMIT_PER_MINUTE: integer({
+    minimum: 0,
+    maximum: 1_000_000,
+    default: 30,
+    description: 'failed authentications per minute per client IP (merchant and admin routes, POST /auth/token); past it, 429 before any lookup until the minute ends; 0 disables the limit',
+  }),
+  DOCS_ENABLED: Type.Optional(boolean({ description: 'serves the interactive API reference at /docs (the OpenAPI document at /api/v1/openapi.json is always served); unset: true except in production' })),
   SANDBOX_ENABLED: Type.Optional(boolean({ description: 'mounts /api/v1/sandbox (test drivers of the simulated PSP and chain, KYC decisions); unset: true except in production' })),
   IDEMPOTENCY_KEY_TTL_HOURS: integer({ minimum: 24, maximum: 24 * 366, default: 24, description: 'hours an Idempotency-Key is remembered (at least 24, DESIGN.md §4); the worker purges older keys' }),
 

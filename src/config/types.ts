@@ -1,4 +1,5 @@
 /** The typed configuration the rest of the service reads (built from the environment by load.ts). */
+import type { TrustProxy } from './formats.ts';
 export const ROLES = ['api', 'worker'] as const;
 export type Role = (typeof ROLES)[number];
 
@@ -9,6 +10,8 @@ export const NODE_ENVS = ['development', 'production', 'test'] as const;
 
 export interface Config {
   nodeEnv: (typeof NODE_ENVS)[number];
+  /** SIMULATION_MODE: everything is simulated (no real provider configured); production may start on it. */
+  simulationMode: boolean;
   roles: Role[];
   host: string;
   port: number;
@@ -23,7 +26,8 @@ export interface Config {
   /** Bearer token GET /metrics requires. Unset: /metrics is open, except in production, where it is closed. */
   metricsToken: string | undefined;
   logLevel: LogLevel;
-  trustProxy: boolean;
+  /** Fastify's trustProxy: false, a hop count, or the proxies' addresses and CIDRs (never true). */
+  trustProxy: TrustProxy;
   bodyLimitBytes: number;
   jwt: {
     /** Ed25519 private key, PKCS#8 PEM. Unset: a development key is generated under dataDir. */
@@ -39,9 +43,13 @@ export interface Config {
     perCredentialPerMinute: number;
     /** Requests per minute per client IP on POST /auth/token; 0 disables the limit. */
     tokenPerIpPerMinute: number;
+    /** Failed authentications per minute per client IP before 429 without a lookup; 0 disables the limit. */
+    authFailuresPerIpPerMinute: number;
   };
   /** Mounts /api/v1/sandbox (test drivers for the simulated PSP and chain, and KYC decisions). */
   sandboxEnabled: boolean;
+  /** Serves the interactive API reference at /docs (off in production unless DOCS_ENABLED). */
+  docsEnabled: boolean;
   /** Hours an Idempotency-Key is remembered (at least 24, DESIGN.md §4); older keys are purged by the worker. */
   idempotencyKeyTtlHours: number;
   orders: OrderSettings;

@@ -5,6 +5,7 @@
  */
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { AppError } from '../errors.ts';
+import type { AuthFailureLimiter } from './auth-failures.ts';
 
 /** Who a merchant request comes from, as the auth module establishes it. */
 export interface MerchantAuth {
@@ -37,9 +38,11 @@ export function merchantIdOf(request: FastifyRequest): string {
   return request.merchantAuth.merchantId;
 }
 
-export function requireMerchant(auth: Authenticator): onRequestAsyncHookHandler {
-  return async (request: FastifyRequest, _reply: FastifyReply) => {
-    request.merchantAuth = await auth.authenticateMerchant(request.headers);
+/** Every failed attempt counts against the caller's address; over the limit, no lookup happens (auth-failures.ts). */
+export function requireMerchant(auth: Authenticator, failures: AuthFailureLimiter): onRequestAsyncHookHandler {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    failures.refuseWhileBlocked(request.ip, reply);
+    request.merchantAuth = await failures.counting(request.ip, () => auth.authenticateMerchant(request.headers));
   };
 }
 
@@ -47,15 +50,20 @@ export function requireMerchant(auth: Authenticator): onRequestAsyncHookHandler 
  * Admin routes take `Authorization: Bearer <ADMIN_TOKEN>`. Valid merchant credentials are
  * answered 403 (known caller, not allowed), anything else 401.
  */
-export function requireAdmin(auth: Authenticator): onRequestAsyncHookHandler {
-  return async (request: FastifyRequest, _reply: FastifyReply) => {
-    if (auth.isAdmin(request.headers.authorization)) return;
-    // A known merchant (even a disabled one) is refused as not allowed, anyone else as unknown.
-    const knownMerchant = await auth.authenticateMerchant(request.headers).then(
-      () => true,
-      (err: unknown) => err instanceof AppError && err.code === 'FORBIDDEN',
-    );
-    if (knownMerchant) throw new AppError('FORBIDDEN', 'This route is for operators only');
-    throw new AppError('UNAUTHORIZED', 'Admin routes require Authorization: Bearer <ADMIN_TOKEN>');
+export function requireAdmin(auth: Authenticator, failures: AuthFailureLimiter): onRequestAsyncHookHandler {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    failures.refuseWhileBlocked(request.ip, reply);
+    await failures.counting(request.ip, () => admitAdmin(auth, request));
   };
+}
+
+async function admitAdmin(auth: Authenticator, request: FastifyRequest): Promise<void> {
+  if (auth.isAdmin(request.headers.authorization)) return;
+  // A known merchant (even a disabled one) is refused as not allowed, anyone else as unknown.
+  const knownMerchant = await auth.authenticateMerchant(request.headers).then(
+    () => true,
+    (err: unknown) => err instanceof AppError && err.code === 'FORBIDDEN',
+  );
+  if (knownMerchant) throw new AppError('FORBIDDEN', 'This route is for operators only');
+  throw new AppError('UNAUTHORIZED', 'Admin routes require Authorization: Bearer <ADMIN_TOKEN>');
 }

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
+import { ALWAYS } from './security-headers.ts';
 
 /** Slow clients must not hold sockets forever (Fastify sets these on servers it creates itself). */
 export const SERVER_TIMEOUTS = { connectionTimeout: 30_000, requestTimeout: 30_000, keepAliveTimeout: 72_000 } as const;
@@ -24,7 +25,7 @@ export interface EarlyServer {
 
 function answerStarting(_request: http.IncomingMessage, response: http.ServerResponse): void {
   const requestId = randomUUID();
-  response.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1', 'x-request-id': requestId, connection: 'close' });
+  response.writeHead(503, { ...ALWAYS, 'content-type': 'application/json; charset=utf-8', 'retry-after': '1', 'x-request-id': requestId, connection: 'close' });
   response.end(JSON.stringify({ error: 'SERVICE_UNAVAILABLE', message: 'The service is starting; retry shortly', requestId }));
 }
 

@@ -1,6 +1,7 @@
 /**
  * The OpenAPI 3.1 document, generated from the routes' TypeBox schemas, served at
- * /api/v1/openapi.json, with an interactive reference at /docs.
+ * /api/v1/openapi.json, with an interactive reference at /docs (DOCS_ENABLED: off in production
+ * unless enabled, since it serves a browser application and its assets from the API's origin).
  *
  * The server URL is /api/v1 and paths are relative to it (the spec's `{base_url}` already ends
  * with /api/v1); the operations served at the root (/healthz, /readyz, /metrics) name their own
@@ -24,7 +25,7 @@ type SecurityRequirement = Record<string, string[]>;
 export const MERCHANT_SECURITY: SecurityRequirement[] = [{ ApiKey: [], ApiSecret: [] }, { BearerAuth: [] }];
 export const ADMIN_SECURITY: SecurityRequirement[] = [{ AdminToken: [] }];
 
-export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+export async function registerOpenApi(app: FastifyInstance, options: { docs: boolean }): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -60,7 +61,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     transformObject: (document) => applyDocumentRules((document as { openapiObject: OpenApiDocument }).openapiObject) as never,
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
+  if (options.docs) await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
   app.get(`${API_PREFIX}/openapi.json`, { schema: { hide: true } }, async () => app.swagger());
 }
 

@@ -153,3 +153,10 @@ export function documentBodyErrors(route: { method: string | string[]; schema?: 
   if (!response || ![route.method].flat().some((method) => BODY_METHODS.includes(method))) return;
   for (const status of [413, 415]) response[status] ??= errorRef(STATUS_DESCRIPTIONS[status]!);
 }
+
+/** Adds error statuses a whole scope can answer (its guard's) to a route's documented responses. */
+export function documentErrors(route: { schema?: { response?: unknown } }, statuses: number[]): void {
+  const response = route.schema?.response as Record<number, TSchema> | undefined;
+  if (!response) return;
+  for (const status of statuses) response[status] ??= errorRef(STATUS_DESCRIPTIONS[status]!);
+}

@@ -29,7 +29,8 @@ describe('npm run admin -- generate-keys', () => {
     const keys = await run();
     expect(Object.keys(keys).sort()).toEqual(['ADMIN_TOKEN', 'API_SECRET_PEPPER', 'JWT_PRIVATE_KEY', 'METRICS_TOKEN', 'SPONSOR_PRIVATE_KEY', 'WALLET_KEK', 'WEBHOOK_SECRET_KEY']);
 
-    const config = loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgresql://exchange@db:5432/exchange', ...keys });
+    // SIMULATION_MODE: production refuses the sandbox PSP, chain and price this test has.
+    const config = loadConfig({ NODE_ENV: 'production', SIMULATION_MODE: 'true', DATABASE_URL: 'postgresql://exchange@db:5432/exchange', ...keys });
     expect(config.jwt.privateKeyPem).toMatch(/^-----BEGIN PRIVATE KEY-----\n[\s\S]+\n-----END PRIVATE KEY-----$/);
     expect(config.walletKek).toBe(keys.WALLET_KEK);
     expect(config.sponsorPrivateKey).toBe(keys.SPONSOR_PRIVATE_KEY);

@@ -3,6 +3,7 @@
  * no stack trace; the port is bound before the database is opened, migrated and seeded, so a
  * port in use is reported before any of that happens.
  */
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -11,7 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenEarly } from '../../src/http/early-server.ts';
 import { explainStartupFailure } from '../../src/startup-failure.ts';
-import { testDriver } from '../helpers/database.ts';
+import { emptyPostgresDatabase, testDriver } from '../helpers/database.ts';
 import { freePort, runTsToEnd, startService } from '../helpers/processes.ts';
 
 const settings = { host: '127.0.0.1', port: 3000, databaseUrl: 'postgresql://app:pw@db.internal:5433/exchange', dataDir: '/data' };
@@ -52,6 +53,18 @@ describe('the early server', () => {
     }
   });
 });
+
+/** The keys production requires, fresh (the formats `admin generate-keys` prints). */
+function productionKeys(): Record<string, string> {
+  const sponsor = generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' });
+  return {
+    JWT_PRIVATE_KEY: generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+    API_SECRET_PEPPER: randomBytes(32).toString('hex'),
+    WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex'),
+    WALLET_KEK: randomBytes(32).toString('base64'),
+    SPONSOR_PRIVATE_KEY: JSON.stringify([...Buffer.from(sponsor.d!, 'base64url'), ...Buffer.from(sponsor.x!, 'base64url')]),
+  };
+}
 
 describe('npm start: known start-up failures', () => {
   let dataDir: string;
@@ -99,6 +112,32 @@ describe('npm start: known start-up failures', () => {
       expectOneLine(result, new RegExp(`^fatal: the embedded database in .* is in use by process ${process.pid}; stop it first`));
     } finally {
       await rm(locked, { recursive: true, force: true });
+    }
+  });
+
+  it('production on the sandbox parts: one line per refusal naming the fix, no stack', async () => {
+    const port = await freePort();
+    const result = await start({ NODE_ENV: 'production', PORT: String(port), DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/exchange', ...productionKeys() });
+    expect(result.code).toBe(1);
+    expect(result.stderr).not.toMatch(/^\s+at /m);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines[0]).toBe('Invalid configuration:');
+    expect(lines.slice(1).map((line) => line.replace(/^ {2}- /, '').split(' ')[0])).toEqual(['PIX_PROVIDER=sandbox', 'the', 'PRICE_SOURCE=sandbox', 'SOLANA_RPC_URL']);
+    expect(result.stderr).toContain("  - the orders' token transfers run on the sandbox chain (no real chain adapter exists yet), so NODE_ENV=production cannot start: declare SIMULATION_MODE=true");
+    const sandbox = await start({ NODE_ENV: 'production', SIMULATION_MODE: 'false', SANDBOX_ENABLED: 'true', PORT: String(port), DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/exchange', ...productionKeys() });
+    expect(sandbox.stderr).toMatch(/^ {2}- SANDBOX_ENABLED=true is refused when NODE_ENV=production \(its routes fake payments and deposits\): unset it, or declare SIMULATION_MODE=true/m);
+  });
+
+  it.runIf(testDriver() === 'postgres')('production with SIMULATION_MODE=true starts, warns, and /readyz says so', { timeout: 90_000 }, async () => {
+    const database = (await emptyPostgresDatabase())!;
+    const service = await startService(await mkdtemp(path.join(os.tmpdir(), 'exchange-simulated-')), { NODE_ENV: 'production', SIMULATION_MODE: 'true', DATABASE_URL: database.url, ...productionKeys() });
+    try {
+      expect(await (await fetch(`${service.base}/readyz`)).json()).toEqual({ status: 'ready', simulation: true });
+      expect(service.output()).toMatch(/"level":40[^\n]*SIMULATION_MODE=true: the PSP, the chain and the price are all simulated/);
+    } finally {
+      expect(await service.stop()).toBe(0);
+      await rm(service.dataDir, { recursive: true, force: true });
+      await database.drop();
     }
   });
 

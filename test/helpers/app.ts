@@ -14,8 +14,13 @@ import type { Clock } from '../../src/lib/clock.ts';
 export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef0123456789';
 const secrets = generateDevSecrets();
 
+/**
+ * Every injected request comes from 127.0.0.1, so the failed-authentication limiter (30 a minute
+ * per IP by default) would refuse the security suites' hundreds of deliberate 401s: off here, on
+ * in the tests of the limiter itself (test/http/auth-failures.test.ts) and in started processes.
+ */
 export function testConfig(env: Record<string, string> = {}): RuntimeConfig {
-  return withSecrets(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ADMIN_TOKEN, DATA_DIR: '/nonexistent', ...env }), secrets);
+  return withSecrets(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ADMIN_TOKEN, DATA_DIR: '/nonexistent', AUTH_FAILURE_LIMIT_PER_MINUTE: '0', ...env }), secrets);
 }
 
 export interface TestMerchant {

@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { requireMerchant } from '../../src/http/auth.ts';
+import { createAuthFailureLimiter } from '../../src/http/auth-failures.ts';
 import { AppError } from '../../src/errors.ts';
 import {
   canonicalJson,
@@ -59,7 +60,7 @@ describe('Idempotency-Key', () => {
       store = createIdempotencyStore({ db: ctx.database.db, clock, answersKey: randomBytes(32), owner: { leaseMs: OWNER_LEASE_MS, beatMs: 100 } });
       // The same arrangement as the merchant scope of src/app.ts: authenticate, then idempotency.
       void probe.register(async (scope: App) => {
-        scope.addHook('onRequest', requireMerchant(probe.services.auth));
+        scope.addHook('onRequest', requireMerchant(probe.services.auth, createAuthFailureLimiter({ maxPerMinute: 0 })));
         registerIdempotency(scope, store);
         const created = (name: keyof typeof calls, extra: Record<string, unknown> = {}) => ({
           id: randomUUID(),

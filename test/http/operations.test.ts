@@ -13,7 +13,12 @@ describe('operations: health, readiness, metrics, logs', () => {
 
   it('answers liveness and readiness without credentials', async () => {
     expect((await ctx.app.inject({ url: '/healthz' })).json()).toEqual({ status: 'ok' });
-    expect((await ctx.app.inject({ url: '/readyz' })).json()).toEqual({ status: 'ready' });
+    expect((await ctx.app.inject({ url: '/readyz' })).json()).toEqual({ status: 'ready', simulation: false });
+  });
+
+  it('readiness shows a deployment that declares everything simulated (SIMULATION_MODE)', async () => {
+    const simulated = await ctx.buildApp({ SIMULATION_MODE: 'true' });
+    expect((await simulated.inject({ url: '/readyz' })).json()).toEqual({ status: 'ready', simulation: true });
   });
 
   it('exposes Prometheus metrics by route template and status', async () => {

@@ -1,18 +1,21 @@
 import { Type } from 'typebox';
+import type { AuthFailureLimiter } from '../../http/auth-failures.ts';
 import { BODY_ERRORS, StrictObject, errorResponses } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
 import type { AuthService } from './service.ts';
 
-export function registerAuthRoutes(app: App, auth: AuthService, options: { tokenRateLimitPerMinute: number }): void {
+export function registerAuthRoutes(app: App, auth: AuthService, options: { tokenRateLimitPerMinute: number; failures: AuthFailureLimiter }): void {
   app.post(
     '/auth/token',
     {
       config: options.tokenRateLimitPerMinute > 0 ? { rateLimit: { max: options.tokenRateLimitPerMinute, timeWindow: 60_000 } } : {},
+      // An address over its failed-authentication limit is refused before its body is read.
+      onRequest: async (request, reply) => options.failures.refuseWhileBlocked(request.ip, reply),
       schema: {
         tags: ['Authentication'],
         summary: 'Exchange an API key and secret for a short-lived bearer token',
         description:
-          'Answers an EdDSA-signed JWT valid for 15 minutes (`sub` = merchant id). Send it as `Authorization: Bearer <token>`; verify it with the keys at `/.well-known/jwks.json`. Rate-limited per client IP.',
+          'Answers an EdDSA-signed JWT valid for 15 minutes (`sub` = merchant id). Send it as `Authorization: Bearer <token>`; verify it with the keys at `/.well-known/jwks.json`. Rate-limited per client IP; failed attempts, here and on every authenticated route, are limited per client IP too (429 before any lookup).',
         security: [],
         body: StrictObject({
           apiKey: Type.String({ minLength: 1, maxLength: 200 }),
@@ -28,7 +31,7 @@ export function registerAuthRoutes(app: App, auth: AuthService, options: { token
         },
       },
     },
-    async (request) => auth.issueToken(request.body.apiKey, request.body.apiSecret),
+    async (request) => options.failures.counting(request.ip, () => auth.issueToken(request.body.apiKey, request.body.apiSecret)),
   );
 
   app.get(

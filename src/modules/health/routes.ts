@@ -28,7 +28,11 @@ function metricsGuard(access: MetricsAccess): (authorization: string | undefined
   };
 }
 
-export function registerHealthRoutes(app: App, deps: { db: Db; metrics: Metrics; metricsAccess: MetricsAccess }): void {
+/**
+ * `simulation`: SIMULATION_MODE is declared (no real money moves), so a deployment on production
+ * code paths shows it to whoever watches its readiness.
+ */
+export function registerHealthRoutes(app: App, deps: { db: Db; metrics: Metrics; metricsAccess: MetricsAccess; simulation: boolean }): void {
   const mayReadMetrics = metricsGuard(deps.metricsAccess);
   app.get(
     '/healthz',
@@ -44,8 +48,12 @@ export function registerHealthRoutes(app: App, deps: { db: Db; metrics: Metrics;
       schema: {
         tags,
         summary: 'Readiness: the database answers',
+        description: '`simulation` is true when the deployment declares everything simulated (SIMULATION_MODE=true): no real PIX, chain transfer or price.',
         security: [],
-        response: { 200: Type.Object({ status: Type.Literal('ready') }), ...errorResponses(503) },
+        response: {
+          200: Type.Object({ status: Type.Literal('ready'), simulation: Type.Boolean({ description: 'SIMULATION_MODE=true: every PSP, chain and price is simulated' }) }),
+          ...errorResponses(503),
+        },
       },
     },
     async (request) => {
@@ -55,7 +63,7 @@ export function registerHealthRoutes(app: App, deps: { db: Db; metrics: Metrics;
         request.log.warn({ err }, 'readiness check failed');
         throw new AppError('SERVICE_UNAVAILABLE', 'Database is not reachable');
       }
-      return { status: 'ready' as const };
+      return { status: 'ready' as const, simulation: deps.simulation };
     },
   );
 

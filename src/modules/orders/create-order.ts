@@ -26,7 +26,7 @@ import type { Db, Trx } from '../../db/database.ts';
 import { answerIsRecorded, recordAnswer, type RequestAnswer } from '../../db/request-answer.ts';
 import type { OrderRow, OrdersTable } from './tables.ts';
 import type { OrderType } from '../../lib/order-types.ts';
-import { AppError, notFound } from '../../errors.ts';
+import { AppError, notFound, providerUnavailable } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Pricing } from '../../lib/pricing.ts';
@@ -130,7 +130,7 @@ export function createOrderPipeline(deps: CreationDeps) {
       return await call();
     } catch (err) {
       if (err instanceof AppError) throw err;
-      throw new AppError('PROVIDER_UNAVAILABLE', `${what}; the order was not created. Retry later.`, { cause: String((err as Error).message ?? err) });
+      throw providerUnavailable(`${what}; the order was not created. Retry later.`, err);
     }
   }
 

@@ -11,7 +11,7 @@ import type { RequestAnswer } from '../../db/request-answer.ts';
 import type { Db } from '../../db/database.ts';
 import { recordEffect } from '../../db/request-answer.ts';
 import { ChainUnavailableError, type SubmitResult, type TransactionChain } from '../../adapters/chain/transactions-port.ts';
-import { AppError } from '../../errors.ts';
+import { providerUnavailable } from '../../errors.ts';
 import { simulationRejection } from './inspect.ts';
 import { TransactionRejectedError } from './rejection.ts';
 import { decodeBase64, encodeBase64 } from './transaction.ts';
@@ -44,7 +44,7 @@ export function createBroadcastOnce(deps: { db: Db; chain: Pick<TransactionChain
         }
       } catch (err) {
         if (!(err instanceof ChainUnavailableError)) throw err;
-        throw new AppError('PROVIDER_UNAVAILABLE', 'The Solana network could not be reached; retry later (the same transaction is sent again)', { chainError: err.message });
+        throw providerUnavailable('The Solana network could not be reached; retry later (the same transaction is sent again)', err);
       }
       return { status: 200, body: { hash } };
     },

@@ -14,7 +14,7 @@ import type { Insertable } from 'kysely';
 import type { Db, Trx } from '../../db/database.ts';
 import type { ManagedWalletRow, SignOperation, SignOutcome, WalletSignRequestsTable } from './tables.ts';
 import { ChainUnavailableError, type TransactionChain } from '../../adapters/chain/transactions-port.ts';
-import { AppError } from '../../errors.ts';
+import { AppError, providerUnavailable } from '../../errors.ts';
 import { encodeBase58 } from '../../lib/base58.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { createGroupWriter } from '../../lib/group-commit.ts';
@@ -218,7 +218,7 @@ export function createWalletsService(deps: WalletsDeps) {
         await audit(owner, { ...base, outcome: 'REJECTED', reason: err.code, message: err.message });
       } else if (err instanceof ChainUnavailableError) {
         await audit(owner, { ...base, outcome: 'FAILED', reason: 'CHAIN_UNAVAILABLE', message: err.message });
-        throw new AppError('PROVIDER_UNAVAILABLE', 'The Solana network could not be reached or refused the transaction; retry later', { chainError: err.message });
+        throw providerUnavailable('The Solana network could not be reached or refused the transaction; retry later', err);
       } else {
         await audit(owner, { ...base, outcome: 'FAILED', reason: 'INTERNAL_ERROR' }).catch(() => undefined);
       }

@@ -140,6 +140,7 @@ describe('webhook settings', () => {
     expect(config.pixProvider).toBe('sandbox');
     const production = loadConfig({
       NODE_ENV: 'production',
+      SIMULATION_MODE: 'true',
       DATABASE_URL: 'postgres://db/x',
       JWT_PRIVATE_KEY: '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIA==\n-----END PRIVATE KEY-----',
       API_SECRET_PEPPER: 'p'.repeat(32),

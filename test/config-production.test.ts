@@ -1,0 +1,102 @@
+/**
+ * Issue 24, finding 2: production never mixes real and simulated money. Every simulated part is
+ * refused with NODE_ENV=production, one line each naming the fix, unless SIMULATION_MODE=true
+ * declares everything simulated; that declaration refuses every real provider.
+ */
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.ts';
+
+const KEYS = {
+  DATABASE_URL: 'postgresql://exchange@db:5432/exchange',
+  JWT_PRIVATE_KEY: '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIA==\n-----END PRIVATE KEY-----',
+  API_SECRET_PEPPER: 'p'.repeat(32),
+  WEBHOOK_SECRET_KEY: 'w'.repeat(32),
+  WALLET_KEK: Buffer.alloc(32, 1).toString('base64'),
+  SPONSOR_PRIVATE_KEY: JSON.stringify(Array.from({ length: 64 }, (_, i) => i)),
+};
+
+/** Every real provider, fully configured: what a production deployment would set. */
+const REAL = {
+  PIX_PROVIDER: 'api-pix',
+  PIX_API_BASE_URL: 'https://pix.example.com/v2',
+  PIX_OAUTH_TOKEN_URL: 'https://pix.example.com/oauth/token',
+  PIX_CLIENT_ID: 'client',
+  PIX_CLIENT_SECRET: 's'.repeat(24),
+  PIX_WEBHOOK_PUBLIC_URL: 'https://exchange.example.com',
+  PIX_WEBHOOK_TOKEN: 't'.repeat(32),
+  SOLANA_RPC_URL: 'https://api.mainnet-beta.solana.com',
+  PRICE_SOURCE: 'http',
+  PRICE_URL: 'https://prices.example.com/v1',
+};
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems;
+    throw err;
+  }
+  return [];
+}
+
+/** The problems other than the api-pix certificates (REAL names none: no PEM is needed for these rules). */
+const refusals = (env: Record<string, string>) => problemsOf({ NODE_ENV: 'production', ...KEYS, ...env }).filter((line) => !/^PIX_CLIENT_(CERT|KEY) is required/.test(line));
+
+const CHAIN = "the orders' token transfers run on the sandbox chain (no real chain adapter exists yet), so NODE_ENV=production cannot start: declare SIMULATION_MODE=true to run everything simulated";
+
+describe('production refuses every simulated part, one line each naming the fix', () => {
+  it('the defaults: the sandbox PSP, the sandbox chain, the sandbox price, LiteSVM wallets', () => {
+    expect(refusals({})).toEqual([
+      'PIX_PROVIDER=sandbox (the default) is refused when NODE_ENV=production (a simulated PSP): set PIX_PROVIDER=api-pix with its PIX_* settings, or declare SIMULATION_MODE=true to run everything simulated',
+      CHAIN,
+      'PRICE_SOURCE=sandbox (the default) is refused when NODE_ENV=production (a fixed rate): set PRICE_SOURCE=http and PRICE_URL, or declare SIMULATION_MODE=true to run everything simulated',
+      'SOLANA_RPC_URL is required when NODE_ENV=production (unset, managed wallets sign and send on an in-process LiteSVM chain): set it, or declare SIMULATION_MODE=true to run everything simulated',
+    ]);
+  });
+
+  it('with every real provider, the orders chain alone still stops it (no real chain adapter yet)', () => {
+    expect(refusals(REAL)).toEqual([CHAIN]);
+  });
+
+  it.each([
+    ['SANDBOX_ENABLED', 'true', 'SANDBOX_ENABLED=true is refused when NODE_ENV=production (its routes fake payments and deposits): unset it, or declare SIMULATION_MODE=true to run everything simulated'],
+    ['SANDBOX_AUTO_COMPLETE_SECONDS', '30', 'SANDBOX_AUTO_COMPLETE_SECONDS is refused when NODE_ENV=production (it pays and deposits for orders by itself): set it to 0, or declare SIMULATION_MODE=true to run everything simulated'],
+    ['WEBHOOK_ALLOW_HTTP', 'true', 'WEBHOOK_ALLOW_HTTP=true is refused when NODE_ENV=production (plain http:// and loopback webhook targets): unset it, or declare SIMULATION_MODE=true to run everything simulated'],
+    ['WEBHOOK_ALLOW_PRIVATE_TARGETS', 'true', 'WEBHOOK_ALLOW_PRIVATE_TARGETS=true is refused when NODE_ENV=production (webhooks into private networks): unset it, or declare SIMULATION_MODE=true to run everything simulated'],
+  ])('%s=%s', (name, value, line) => {
+    expect(refusals({ ...REAL, [name]: value }).sort()).toEqual([line, CHAIN].sort());
+    // Off, it is no refusal.
+    expect(refusals({ ...REAL, [name]: name === 'SANDBOX_AUTO_COMPLETE_SECONDS' ? '0' : 'false' })).toEqual([CHAIN]);
+  });
+
+  it('outside production nothing of this is refused', () => {
+    expect(problemsOf({ NODE_ENV: 'development', SANDBOX_ENABLED: 'true', SANDBOX_AUTO_COMPLETE_SECONDS: '30', WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' })).toEqual([]);
+  });
+});
+
+describe('SIMULATION_MODE=true: everything simulated, declared', () => {
+  it('lets production start on the sandbox parts, and says so in the configuration', () => {
+    const env = { NODE_ENV: 'production', SIMULATION_MODE: 'true', ...KEYS, SANDBOX_ENABLED: 'true', SANDBOX_AUTO_COMPLETE_SECONDS: '5', WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' };
+    expect(problemsOf(env)).toEqual([]);
+    expect(loadConfig(env)).toMatchObject({ nodeEnv: 'production', simulationMode: true, sandboxEnabled: true, pixProvider: 'sandbox' });
+    expect(loadConfig({}).simulationMode).toBe(false);
+  });
+
+  it('/docs is off in production unless DOCS_ENABLED=true', () => {
+    const production = { NODE_ENV: 'production', SIMULATION_MODE: 'true', ...KEYS };
+    expect(loadConfig(production).docsEnabled).toBe(false);
+    expect(loadConfig({ ...production, DOCS_ENABLED: 'true' }).docsEnabled).toBe(true);
+    expect(loadConfig({ DOCS_ENABLED: 'false' }).docsEnabled).toBe(false);
+  });
+
+  it('is refused together with any real provider, in any NODE_ENV, one line each', () => {
+    for (const nodeEnv of ['production', 'development']) {
+      expect(refusals({ NODE_ENV: nodeEnv, SIMULATION_MODE: 'true', ...REAL })).toEqual([
+        'SIMULATION_MODE=true cannot be combined with PIX_PROVIDER=api-pix (a real PSP): unset one of them',
+        'SIMULATION_MODE=true cannot be combined with SOLANA_RPC_URL (a real chain for managed wallets): unset one of them',
+        'SIMULATION_MODE=true cannot be combined with PRICE_SOURCE=http (a real price): unset one of them',
+      ]);
+    }
+    expect(refusals({ SIMULATION_MODE: 'true', SOLANA_RPC_URL: REAL.SOLANA_RPC_URL })).toEqual(['SIMULATION_MODE=true cannot be combined with SOLANA_RPC_URL (a real chain for managed wallets): unset one of them']);
+  });
+});

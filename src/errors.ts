@@ -20,6 +20,10 @@ export const ERROR_STATUS = {
   KYC_NOT_APPROVED: 422,
   NO_MANAGED_WALLET: 422,
   TRANSACTION_REJECTED: 422,
+  /** A PAYOUT's PIX key is not shown to be the receiver's, under the merchant's RECEIVER_ONLY destination policy. */
+  PIX_KEY_NOT_OWNED_BY_RECEIVER: 422,
+  /** A PAYIN's destinationWallet is not the receiver's own wallet, under the merchant's RECEIVER_ONLY destination policy. */
+  DESTINATION_NOT_RECEIVER_WALLET: 422,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
   PROVIDER_UNAVAILABLE: 503,

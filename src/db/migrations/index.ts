@@ -17,6 +17,7 @@ import * as idempotencyOwners from './20261124_0011_idempotency_owners.ts';
 import * as webhookReliability from './20261124_0012_webhook_reliability.ts';
 import * as sandboxFailureInjections from './20261124_0013_sandbox_failure_injections.ts';
 import * as webhookDeliveryLeases from './20261125_0014_webhook_delivery_leases.ts';
+import * as destinationPolicy from './20261125_0018_destination_policy.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261122_0001_foundation': foundation,
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   '20261124_0012_webhook_reliability': webhookReliability,
   '20261124_0013_sandbox_failure_injections': sandboxFailureInjections,
   '20261125_0014_webhook_delivery_leases': webhookDeliveryLeases,
+  '20261125_0018_destination_policy': destinationPolicy,
 };

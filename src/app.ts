@@ -23,6 +23,7 @@ import { validatorCompiler } from './http/validator.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { UUID_PATTERN } from './lib/ids.ts';
 import { createLogger } from './logger.ts';
+import { registerAdminDestinationPolicyRoutes } from './modules/admin/destination-policy-routes.ts';
 import { registerAdminMerchantRoutes } from './modules/admin/routes.ts';
 import { registerAuthRoutes } from './modules/auth/routes.ts';
 import { registerAdminFeeTierRoutes, registerFeeTierRoutes } from './modules/fee-tiers/routes.ts';
@@ -196,6 +197,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
           adminScope.addHook('onRequest', requireAdmin(services.auth, authFailures));
           registerIdempotency(adminScope, services.idempotency);
           registerAdminMerchantRoutes(adminScope, services.merchants);
+          registerAdminDestinationPolicyRoutes(adminScope, services.destinationPolicies);
           registerAdminReceiverRoutes(adminScope, services.receivers);
           registerAdminFeeTierRoutes(adminScope, services.feeTiers);
           registerAdminLedgerRoutes(adminScope, services.ledger, clock.now);

@@ -22,6 +22,10 @@ export const ERROR_STATUS = {
   TRANSACTION_REJECTED: 422,
   /** The merchant's daily budget of sponsored Solana fees (WALLET_SPONSOR_DAILY_BUDGET_LAMPORTS) would be passed. */
   SPONSOR_BUDGET_EXCEEDED: 422,
+  /** A PAYOUT's PIX key is not shown to be the receiver's, under the merchant's RECEIVER_ONLY destination policy. */
+  PIX_KEY_NOT_OWNED_BY_RECEIVER: 422,
+  /** A PAYIN's destinationWallet is not the receiver's own wallet, under the merchant's RECEIVER_ONLY destination policy. */
+  DESTINATION_NOT_RECEIVER_WALLET: 422,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
   PROVIDER_UNAVAILABLE: 503,

@@ -15,6 +15,7 @@ import { createAuthService } from './modules/auth/service.ts';
 import { createTokenIssuer } from './modules/auth/tokens.ts';
 import { createFeeTiersService } from './modules/fee-tiers/service.ts';
 import { createLedgerService } from './modules/ledger/service.ts';
+import { createDestinationPolicies } from './modules/merchants/destination-policy.ts';
 import { createMerchantsService } from './modules/merchants/service.ts';
 import { orderEventDefinitions } from './modules/orders/events.ts';
 import { createCurrentFeeRates } from './modules/orders/fee-rates.ts';
@@ -127,9 +128,10 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
       events: [...orderEventDefinitions(adapters.pix.name), ...receiverEventDefinitions()],
     });
   const webhooks = webhooksOn(db);
+  const destinationPolicies = createDestinationPolicies({ db, clock });
   /** What the worker's delivery and maintenance jobs use (the same service unless the worker has its own pool). */
   const webhookDelivery = workerDb === db ? webhooks : webhooksOn(workerDb);
-  return { notifications, merchants, auth, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets };
+  return { notifications, merchants, destinationPolicies, auth, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

@@ -141,6 +141,8 @@ export function createResources(api: GeneratedClient) {
       get(api.POST('/sandbox/orders/{id}/failure-injections', { body, params: { path: { id: orderId } }, ...writeInit(options) })),
     failOrderStep: (orderId: string, body: BodyOf<'sandboxFailOrderStep'>, options?: WriteOptions) =>
       get(api.POST('/sandbox/orders/{id}/fail', { body, params: { path: { id: orderId } }, ...writeInit(options) })),
+    /** Registers who holds an EMAIL, PHONE or EVP key in the sandbox PSP's key lookup (payouts to such keys need the receiver's). */
+    registerPixKey: (body: BodyOf<'sandboxRegisterPixKey'>, options?: WriteOptions) => get(api.POST('/sandbox/pix-keys', { body, ...writeInit(options) })),
     runSettlement: (body: BodyOf<'sandboxRunSettlement'> = {}, options?: WriteOptions) =>
       get(api.POST('/sandbox/settlements/run', { body, ...writeInit(options) })),
   };

@@ -50,6 +50,7 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
   sandboxFailOrderStep: { step: 'PIX_PAYOUT', reason: 'recipient account closed' },
   sandboxArmOrderFailure: { step: 'PIX_REFUND', reason: 'payer account closed' },
   sandboxRunSettlement: {},
+  sandboxRegisterPixKey: { key: 'maria.silva@example.com', keyType: 'EMAIL', document: '52998224725' },
   replaceFeeTiers: [
     { minVolumeBrl: 0, maxVolumeBrl: 100000, merchantFeePercentage: 0.01 },
     { minVolumeBrl: 100000, maxVolumeBrl: null, merchantFeePercentage: 0.005 },
@@ -67,6 +68,7 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
   signAndSendMerchantTransaction: { transaction: WIRE_TRANSACTION },
   sandboxAirdrop: { address: '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin', lamports: 1_000_000_000 },
   adminCreateMerchant: { name: 'Acme Pagamentos Ltda' },
+  adminSetDestinationPolicy: { destinationPolicy: 'ANY', reason: 'Marketplace paying its sellers’ own accounts; contract 2026-114' },
   adminRejectKyc: { reason: 'The selfie does not match the ID photo' },
   adminReplacePlatformFeeTiers: [
     { minVolumeBrl: 0, maxVolumeBrl: 500000, platformFeePercentage: 0.015 },

@@ -58,6 +58,25 @@ describe('npm run admin', () => {
     }
   });
 
+  it('set-destination-policy sets a merchant’s policy, audited as the CLI operator', async () => {
+    const created = JSON.parse((await runTsToEnd('src/cli/admin.ts', ['create-merchant', '--name', 'Marketplace'], env)).stdout);
+    const result = await runTsToEnd('src/cli/admin.ts', ['set-destination-policy', '--merchant', created.merchantId, '--policy', 'ANY', '--reason', 'pays sellers'], env);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ merchantId: created.merchantId, destinationPolicy: 'ANY' });
+    const bad = await runTsToEnd('src/cli/admin.ts', ['set-destination-policy', '--merchant', created.merchantId, '--policy', 'ANYWHERE'], env);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('--policy must be RECEIVER_ONLY or ANY');
+    const { config } = await resolveRuntimeConfig(loadConfig({ ...env, LOG_LEVEL: 'silent' }));
+    const database = await openConfiguredDatabase(config);
+    try {
+      const audit = await database.db.selectFrom('admin_audit_log').selectAll().where('action', '=', 'merchant.destination_policy').where('target_id', '=', created.merchantId).execute();
+      expect(audit).toHaveLength(1);
+      expect(audit[0]).toMatchObject({ actor: expect.stringMatching(/^cli:/), details: { from: 'RECEIVER_ONLY', to: 'ANY', reason: 'pays sellers' } });
+    } finally {
+      await database.close();
+    }
+  });
+
   it('refuses bad usage with a message and a non-zero exit', async () => {
     const missingName = await runTsToEnd('src/cli/admin.ts', ['create-merchant'], env);
     expect(missingName.code).toBe(1);

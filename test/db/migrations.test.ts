@@ -82,6 +82,7 @@ describe.each(drivers)('migrations on %s', (driver) => {
       'sandbox_chain_transfers',
       'sandbox_pix_armed_failures',
       'sandbox_pix_charges',
+      'sandbox_pix_keys',
       'sandbox_pix_payouts',
       'sandbox_pix_refunds',
       'settled_entries',

@@ -320,6 +320,22 @@ describe('PIX_PROVIDER=api-pix against the PSP simulator behind an OpenAPI-valid
     expect((await order(created.id)).status).toBe('AWAITING_PAYMENT');
   });
 
+  it('a PAYOUT to an e-mail key is accepted only when the PSP’s key lookup names the receiver (issue 24, finding 5)', async () => {
+    // The simulator's modelled lookup (GET /v2/gn/dict/chaves/{chave}), fed through its control API.
+    const own = `caixa-${receiver.id}@example.com`;
+    const foreign = `outra-${receiver.id}@example.com`;
+    await control('/control/pix-keys', { chave: own, cnpj: receiver.document, nome: 'Padaria Souza Ltda' });
+    await control('/control/pix-keys', { chave: foreign, cpf: randomCpf(), nome: 'Outra Pessoa' });
+    const payoutTo = (pixKey: string) => call('POST', '/payout', { receiverId: receiver.id, amountCrypto: 1, sourceToken: 'USDC', pixKey, pixKeyType: 'EMAIL' });
+    const accepted = await payoutTo(own);
+    expect(accepted.statusCode, accepted.body).toBe(201);
+    for (const key of [foreign, `ninguem-${receiver.id}@example.com`]) {
+      const refused = await payoutTo(key);
+      expect(refused.statusCode, refused.body).toBe(422);
+      expect(refused.json().error).toBe('PIX_KEY_NOT_OWNED_BY_RECEIVER');
+    }
+  });
+
   it('the proxy saw every call valid against openapi.yaml', () => {
     expect(proxy.violations).toEqual([]);
     expect(proxy.checked.requests).toBeGreaterThan(10);

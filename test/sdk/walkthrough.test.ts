@@ -101,6 +101,8 @@ describe('SDK: the README walkthrough on a started service', () => {
       limits: { nightTransactionsEnabled: true },
     });
     await client.sandbox.decideKyc(receiver.id, { decision: 'APPROVE' });
+    // Payouts pay only the receiver's keys: this e-mail key is the receiver's in the sandbox PSP's DICT.
+    await client.sandbox.registerPixKey({ key: 'joao@example.com', keyType: 'EMAIL', document: receiver.document });
     payout = await client.payouts.create({
       receiverId: receiver.id,
       amountCrypto: 10,
@@ -160,7 +162,7 @@ describe('SDK: the README walkthrough on a started service', () => {
   it('fails a PAYOUT on purpose: its PIX out armed to fail before the deposit, order.failed delivered', async () => {
     const receiver = await client.receivers.create({ type: 'PF', document: randomCpf(), name: 'Ana Lima', email: 'ana@example.com', limits: { nightTransactionsEnabled: true } });
     await client.sandbox.decideKyc(receiver.id, { decision: 'APPROVE' });
-    const order = await client.payouts.create({ receiverId: receiver.id, amountCrypto: 5, sourceToken: 'USDC', pixKey: 'ana@example.com', pixKeyType: 'EMAIL' });
+    const order = await client.payouts.create({ receiverId: receiver.id, amountCrypto: 5, sourceToken: 'USDC', pixKey: receiver.document, pixKeyType: 'CPF' });
     expect(await client.sandbox.armOrderFailure(order.id, { step: 'PIX_PAYOUT' })).toMatchObject({ orderId: order.id, step: 'PIX_PAYOUT' });
     await client.sandbox.makeDeposit(order.id);
     const failed = await eventually(async () => deliveries.map((d) => verifyWebhook(d.body, d.headers, secret)).find((e) => e.event === 'order.failed' && e.orderId === order.id));

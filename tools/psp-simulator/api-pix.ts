@@ -202,6 +202,21 @@ export function createApiPix(deps: { store: Store; faults: Faults; notifier: Not
     return { status: 201, body: { idEnvio, e2eId: sent.e2eId, valor, horario: { solicitacao: sent.solicitacao }, status: sent.status } };
   }
 
+  // --- Key lookup: the simulator's model of a PSP that offers its customers a DICT lookup. Not
+  // BCB's API Pix, and no PSP's documented API: DICT answers participants masked documents and
+  // rate-limits lookups (bacen/pix-api discussion #666), so a real PSP may offer none, or answer
+  // masked documents (which confirm nothing). A CPF or CNPJ key is held by that document; other keys
+  // are known once registered through the control API.
+
+  function lookupKey(chave: string): Reply {
+    if (/^\d{11}$/.test(chave)) return { status: 200, body: { chave, tipoChave: 'CPF', titular: { cpf: chave } } };
+    if (/^[0-9A-Z]{12}\d{2}$/.test(chave)) return { status: 200, body: { chave, tipoChave: 'CNPJ', titular: { cnpj: chave } } };
+    const holder = state.keys[chave];
+    if (!holder) throw notFound('Chave');
+    const tipoChave = chave.includes('@') ? 'EMAIL' : chave.startsWith('+') ? 'TELEFONE' : 'EVP';
+    return { status: 200, body: { chave, tipoChave, titular: holder } };
+  }
+
   /** Routes one authenticated request; undefined: no such route. */
   function route(method: string, path: string, query: URLSearchParams, body: any): Reply | undefined { // eslint-disable-line @typescript-eslint/no-explicit-any
     let m: RegExpExecArray | null;
@@ -238,6 +253,7 @@ export function createApiPix(deps: { store: Store; faults: Faults; notifier: Not
       }
     }
     if ((m = /^\/v3\/gn\/pix\/([^/]+)$/.exec(path)) && method === 'PUT') return sendPix(m[1]!, body);
+    if ((m = /^\/v2\/gn\/dict\/chaves\/([^/]+)$/.exec(path)) && method === 'GET') return lookupKey(decodeURIComponent(m[1]!));
     if ((m = /^\/v2\/gn\/pix\/enviados\/id-envio\/([^/]+)$/.exec(path)) && method === 'GET') {
       const sent = state.sent[m[1]!];
       if (!sent) throw notFound('Pix enviado');

@@ -112,6 +112,15 @@ export async function startSimulator(options: SimulatorOptions) {
         if (typeof body.devolucoesAsObject === 'boolean') faults.devolucoesAsObject = body.devolucoesAsObject;
         return send(response, 200, faults);
       }
+      if (request.method === 'POST' && url.pathname === '/control/pix-keys') {
+        // Registers (or moves) a key to a holder, for the key lookup (api-pix.ts lookupKey).
+        if (typeof body.chave !== 'string' || (typeof body.cpf !== 'string') === (typeof body.cnpj !== 'string')) {
+          return send(response, 400, { error: 'chave and exactly one of cpf or cnpj are required' });
+        }
+        store.state.keys[body.chave] = { ...(body.cpf ? { cpf: body.cpf } : { cnpj: body.cnpj }), nome: String(body.nome ?? '') };
+        store.save();
+        return send(response, 200, { chave: body.chave, titular: store.state.keys[body.chave] });
+      }
       if (request.method === 'POST' && url.pathname === '/control/idle') {
         await notifier.idle();
         return send(response, 200, {});

@@ -52,19 +52,29 @@ export interface SentPix {
   motivo?: string;
 }
 
+/** A key's holder in the simulator's model of a DICT lookup (`GET /v2/gn/dict/chaves/{chave}`). */
+export interface KeyHolder {
+  cpf?: string;
+  cnpj?: string;
+  nome: string;
+}
+
 export interface State {
   charges: Record<string, Charge>;
   pix: Record<string, ReceivedPix>;
   sent: Record<string, SentPix>;
   /** Key → callback URL (`PUT /webhook/{chave}`). */
   webhooks: Record<string, string>;
+  /** Key → holder (`POST /control/pix-keys`): what the key lookup answers. */
+  keys: Record<string, KeyHolder>;
   nextLocId: number;
 }
 
 export function openStore(file: string) {
   const state: State = existsSync(file)
     ? (JSON.parse(readFileSync(file, 'utf8')) as State)
-    : { charges: {}, pix: {}, sent: {}, webhooks: {}, nextLocId: 1 };
+    : { charges: {}, pix: {}, sent: {}, webhooks: {}, keys: {}, nextLocId: 1 };
+  state.keys ??= {}; // a state file from before key lookups
   return {
     state,
     save() {

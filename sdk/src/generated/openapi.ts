@@ -172,7 +172,7 @@ export interface paths {
         head?: never;
         /**
          * Update non-critical receiver fields
-         * @description At least one field. `document`, `type` and `documentType` are immutable: sending any of them is 400 VALIDATION_ERROR. `name` 2 to 255 characters; `email` in e-mail format; `phone` at most 20, `addressZipCode` at most 10 characters; `addressState` a two-letter Brazilian UF. Answers the full updated receiver.
+         * @description At least one field. `document`, `type` and `documentType` are immutable: sending any of them is 400 VALIDATION_ERROR. `name` 2 to 255 characters; `email` in e-mail format; `phone` at most 20, `addressZipCode` at most 10 characters; `addressState` a two-letter Brazilian UF. Answers the full updated receiver. A new `name` for a receiver whose KYC is APPROVED sends its KYC back to UNDER_REVIEW (audited; no webhook event): the approval was of the old name, so its orders are refused with 422 KYC_NOT_APPROVED until an operator approves again. The same name again changes nothing.
          */
         patch: operations["updateReceiver"];
         trace?: never;
@@ -249,7 +249,7 @@ export interface paths {
         put?: never;
         /**
          * Create a PAYIN: BRL in by PIX, tokens out to the receiver
-         * @description Answers 201 with the order in AWAITING_PAYMENT, its pixPaymentCode (PIX copy-and-paste code for exactly amountBrl) and expiresAt. Fees come from the merchant's tier for its completed PAYIN volume this month (or from the quote). Business rules answer 422: KYC_NOT_APPROVED, RECEIVER_NOT_ACTIVE, NIGHT_TRANSACTIONS_DISABLED (20:00–06:00 America/Sao_Paulo unless the receiver allows it), LIMIT_EXCEEDED (daily BRL total or count, São Paulo calendar day), QUOTE_EXPIRED, QUOTE_INVALID (other type, token, chain, receiver or amount, or already used). An externalId already used is 409 CONFLICT with `details.existingOrderId`. A provider failure is 503 PROVIDER_UNAVAILABLE; no current price (an order without a quote, when the price source is unreachable or its last price is older than the maximum age) is 503 PRICE_UNAVAILABLE, and no order is created.
+         * @description Answers 201 with the order in AWAITING_PAYMENT, its pixPaymentCode (PIX copy-and-paste code for exactly amountBrl) and expiresAt. Fees come from the merchant's tier for its completed PAYIN volume this month (or from the quote). Business rules answer 422: KYC_NOT_APPROVED, RECEIVER_NOT_ACTIVE, NIGHT_TRANSACTIONS_DISABLED (20:00–06:00 America/Sao_Paulo unless the receiver allows it), LIMIT_EXCEEDED (daily BRL total or count, São Paulo calendar day), QUOTE_EXPIRED, QUOTE_INVALID (other type, token, chain, receiver or amount, or already used). An externalId already used is 409 CONFLICT with `details.existingOrderId`. A provider failure is 503 PROVIDER_UNAVAILABLE; no current price (an order without a quote, when the price source is unreachable or its last price is older than the maximum age) is 503 PRICE_UNAVAILABLE, and no order is created. Tokens go only to the receiver: under the merchant's destination policy RECEIVER_ONLY (the default), destinationWallet, when sent, must be the receiver's own wallet (its walletAddress, or its managed wallet's address); otherwise 422 DESTINATION_NOT_RECEIVER_WALLET. Under the policy ANY, enabled only by an operator, any Solana address is accepted.
          */
         post: operations["createPayin"];
         delete?: never;
@@ -269,7 +269,7 @@ export interface paths {
         put?: never;
         /**
          * Create a PAYOUT: tokens in on chain, BRL out by PIX
-         * @description Answers 201 with the order in AWAITING_DEPOSIT and the depositAddress to send exactly amountCrypto of sourceToken to before expiresAt. The PIX pays netAmountBrl to pixKey (default: the receiver's document as a CPF or CNPJ key). Business rules answer 422: KYC_NOT_APPROVED, RECEIVER_NOT_ACTIVE, NIGHT_TRANSACTIONS_DISABLED (20:00–06:00 America/Sao_Paulo unless the receiver allows it), LIMIT_EXCEEDED (daily BRL total or count, São Paulo calendar day), QUOTE_EXPIRED, QUOTE_INVALID (other type, token, chain, receiver or amount, or already used). An externalId already used is 409 CONFLICT with `details.existingOrderId`. A provider failure is 503 PROVIDER_UNAVAILABLE; no current price (an order without a quote, when the price source is unreachable or its last price is older than the maximum age) is 503 PRICE_UNAVAILABLE, and no order is created.
+         * @description Answers 201 with the order in AWAITING_DEPOSIT and the depositAddress to send exactly amountCrypto of sourceToken to before expiresAt. The PIX pays netAmountBrl to pixKey (default: the receiver's document as a CPF or CNPJ key). Business rules answer 422: KYC_NOT_APPROVED, RECEIVER_NOT_ACTIVE, NIGHT_TRANSACTIONS_DISABLED (20:00–06:00 America/Sao_Paulo unless the receiver allows it), LIMIT_EXCEEDED (daily BRL total or count, São Paulo calendar day), QUOTE_EXPIRED, QUOTE_INVALID (other type, token, chain, receiver or amount, or already used). An externalId already used is 409 CONFLICT with `details.existingOrderId`. A provider failure is 503 PROVIDER_UNAVAILABLE; no current price (an order without a quote, when the price source is unreachable or its last price is older than the maximum age) is 503 PRICE_UNAVAILABLE, and no order is created. Money goes only to the receiver: under the merchant's destination policy RECEIVER_ONLY (the default), pixKey must be the receiver's. A CPF or CNPJ key must be the receiver's own document (such a key never changes holder); an EMAIL, PHONE or EVP key is accepted only when the PIX provider's key lookup confirms that its holder's document is the receiver's (a provider without a lookup cannot confirm it, so such keys are then refused). Otherwise 422 PIX_KEY_NOT_OWNED_BY_RECEIVER, which never says who holds the key; a failed lookup is 503 PROVIDER_UNAVAILABLE. Under the policy ANY, enabled only by an operator, any valid key is paid.
          */
         post: operations["createPayout"];
         delete?: never;
@@ -380,6 +380,26 @@ export interface paths {
          * @description The operator decision of KYC (same code path, same events), for the merchant’s own receivers, allowed from PENDING too so tests need no KYC documents. `reason` is required for REJECT.
          */
         post: operations["sandboxDecideKyc"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/pix-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register a PIX key's holder in the sandbox PSP's DICT
+         * @description The sandbox PSP's key lookup answers the holder registered here for an EMAIL, PHONE or EVP key (registering a key again moves it); a CPF or CNPJ key is always held by that document and needs no registration. Under the merchant's RECEIVER_ONLY destination policy a PAYOUT to a non-document key is accepted only when the lookup names the receiver's document. With PIX_PROVIDER=api-pix the PSP's own lookup answers instead.
+         */
+        post: operations["sandboxRegisterPixKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -965,6 +985,30 @@ export interface paths {
         post?: never;
         /** Revoke an API credential, and every token issued from it, at once */
         delete: operations["adminRevokeCredential"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/merchants/{id}/destination-policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A merchant's destination policy
+         * @description RECEIVER_ONLY (default): a PAYOUT pays only a PIX key of the receiver (its own CPF/CNPJ key, or another key the PIX provider confirms is held by the receiver’s document), and a PAYIN transfers only to the receiver’s own wallet (its walletAddress or managed wallet); anything else is refused with 422 PIX_KEY_NOT_OWNED_BY_RECEIVER or DESTINATION_NOT_RECEIVER_WALLET. ANY: the merchant may name any valid key or wallet.
+         */
+        get: operations["adminGetDestinationPolicy"];
+        /**
+         * Set a merchant's destination policy (audited)
+         * @description RECEIVER_ONLY (default): a PAYOUT pays only a PIX key of the receiver (its own CPF/CNPJ key, or another key the PIX provider confirms is held by the receiver’s document), and a PAYIN transfers only to the receiver’s own wallet (its walletAddress or managed wallet); anything else is refused with 422 PIX_KEY_NOT_OWNED_BY_RECEIVER or DESTINATION_NOT_RECEIVER_WALLET. ANY: the merchant may name any valid key or wallet. A change is recorded in the audit log with the operator's reason; setting the current policy again changes nothing.
+         */
+        put: operations["adminSetDestinationPolicy"];
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2935,7 +2979,7 @@ export interface operations {
                     targetToken?: string;
                     /** @description Blockchain network, lowercase; default solana */
                     chain?: string;
-                    /** @description Solana address; default the receiver's wallet */
+                    /** @description Solana address; default the receiver's wallet, and under the merchant's RECEIVER_ONLY destination policy no other */
                     destinationWallet?: string;
                     /** @description Merchant's own reference; unique per merchant */
                     externalId?: string;
@@ -3163,7 +3207,7 @@ export interface operations {
                     quoteId?: string;
                     /** @description Blockchain network, lowercase; default solana */
                     chain?: string;
-                    /** @description Default: the receiver's document as a CPF or CNPJ key */
+                    /** @description Default: the receiver's document as a CPF or CNPJ key. Under the merchant's RECEIVER_ONLY destination policy, a key held by the receiver only */
                     pixKey?: string;
                     /**
                      * @description Required with pixKey
@@ -4009,6 +4053,128 @@ export interface operations {
             };
             /** @description Not found, or owned by another merchant (NOT_FOUND) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (CONFLICT, IDEMPOTENCY_CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    sandboxRegisterPixKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. 1 to 255 printable ASCII characters, unique per merchant (a UUID is a good choice). A retry with the same key and the same request replays the first answer (2xx and 4xx; with header `idempotent-replayed: true`) without repeating the operation, also after a crash of the server; the same key with another request is 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 CONFLICT with `Retry-After`. Keys are kept at least 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "key": "maria.silva@example.com",
+                 *       "keyType": "EMAIL",
+                 *       "document": "52998224725"
+                 *     }
+                 */
+                "application/json": {
+                    key: string;
+                    /** @enum {unknown} */
+                    keyType: "EMAIL" | "PHONE" | "EVP";
+                    /** @description The holder's CPF or CNPJ, digits or formatted */
+                    document: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description In DICT form */
+                        key: string;
+                        /** @enum {unknown} */
+                        keyType: "EMAIL" | "PHONE" | "EVP";
+                        holderDocument: string;
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8274,6 +8440,231 @@ export interface operations {
                         /** Format: date-time */
                         createdAt: string;
                         revokedAt: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another merchant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (CONFLICT, IDEMPOTENCY_CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminGetDestinationPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        merchantId: string;
+                        /**
+                         * @description RECEIVER_ONLY (default): a PAYOUT pays only a PIX key of the receiver (its own CPF/CNPJ key, or another key the PIX provider confirms is held by the receiver’s document), and a PAYIN transfers only to the receiver’s own wallet (its walletAddress or managed wallet); anything else is refused with 422 PIX_KEY_NOT_OWNED_BY_RECEIVER or DESTINATION_NOT_RECEIVER_WALLET. ANY: the merchant may name any valid key or wallet.
+                         * @enum {unknown}
+                         */
+                        destinationPolicy: "RECEIVER_ONLY" | "ANY";
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another merchant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminSetDestinationPolicy: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. 1 to 255 printable ASCII characters, unique per merchant (a UUID is a good choice). A retry with the same key and the same request replays the first answer (2xx and 4xx; with header `idempotent-replayed: true`) without repeating the operation, also after a crash of the server; the same key with another request is 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 CONFLICT with `Retry-After`. Keys are kept at least 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "destinationPolicy": "ANY",
+                 *       "reason": "Marketplace paying its sellers’ own accounts; contract 2026-114"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {unknown} */
+                    destinationPolicy: "RECEIVER_ONLY" | "ANY";
+                    /** @description Why, for the audit log */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        merchantId: string;
+                        /**
+                         * @description RECEIVER_ONLY (default): a PAYOUT pays only a PIX key of the receiver (its own CPF/CNPJ key, or another key the PIX provider confirms is held by the receiver’s document), and a PAYIN transfers only to the receiver’s own wallet (its walletAddress or managed wallet); anything else is refused with 422 PIX_KEY_NOT_OWNED_BY_RECEIVER or DESTINATION_NOT_RECEIVER_WALLET. ANY: the merchant may name any valid key or wallet.
+                         * @enum {unknown}
+                         */
+                        destinationPolicy: "RECEIVER_ONLY" | "ANY";
+                        /** Format: date-time */
+                        updatedAt: string;
                     };
                 };
             };

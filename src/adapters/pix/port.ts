@@ -86,6 +86,11 @@ export class PixPayoutRefusedError extends Error {
   }
 }
 
+/** Who holds a PIX key, as the provider's key lookup (DICT) answers: the holder's CPF or CNPJ, bare. */
+export interface PixKeyHolder {
+  holderDocument: string;
+}
+
 export interface PixProvider extends PixLookups {
   /** Names the provider transaction id field of events, e.g. `sandboxTransactionId`. */
   readonly name: string;
@@ -114,4 +119,12 @@ export interface PixProvider extends PixLookups {
     recipientName: string | null;
     description: string;
   }): Promise<{ providerTransactionId: string }>;
+
+  /**
+   * Who holds a key (DICT), when the provider offers a lookup: null if the key is not registered.
+   * Optional: DICT answers participants masked documents and limits lookups on purpose (bacen/pix-api
+   * discussion #666), so many PSPs offer none; without it only CPF/CNPJ keys can be shown to be the
+   * receiver's. A masked document never equals a bare one, so it confirms nothing.
+   */
+  lookupPixKey?(key: string, keyType: PixKeyType): Promise<PixKeyHolder | null>;
 }

@@ -61,11 +61,22 @@ export interface SandboxPixArmedFailuresTable {
   created_at: DefaultedTimestamp;
 }
 
+export type SandboxPixKeyType = 'EMAIL' | 'PHONE' | 'EVP';
+
+/** The sandbox DICT (sandbox-dict.ts): the holder of each registered non-document key. */
+export interface SandboxPixKeysTable {
+  key: string;
+  key_type: SandboxPixKeyType;
+  holder_document: string;
+  created_at: DefaultedTimestamp;
+}
+
 declare module '../../db/schema.ts' {
   interface Database {
     sandbox_pix_charges: SandboxPixChargesTable;
     sandbox_pix_refunds: SandboxPixRefundsTable;
     sandbox_pix_payouts: SandboxPixPayoutsTable;
     sandbox_pix_armed_failures: SandboxPixArmedFailuresTable;
+    sandbox_pix_keys: SandboxPixKeysTable;
   }
 }

@@ -16,6 +16,7 @@ import { REFUND_ID_PATTERN, TXID_PATTERN, newEndToEndId, newSandboxTransactionId
 import type { BrlAmount, PixCharge, PixNotification, PixProvider, ReceivedPix } from './port.ts';
 import { type ChargePayload, newLocation, signPayload } from './sandbox-location.ts';
 import { pixSandboxRepo as repo } from './sandbox-repo.ts';
+import { type SandboxDict, createSandboxDict } from './sandbox-dict.ts';
 
 export interface PixSandboxSettings {
   merchantName: string;
@@ -41,8 +42,9 @@ export interface SettleOptions {
   db?: Db;
 }
 
-export interface SandboxPixProvider extends PixProvider {
+export interface SandboxPixProvider extends PixProvider, Pick<SandboxDict, 'registerPixKey'> {
   readonly name: 'sandbox';
+  lookupPixKey: SandboxDict['lookupPixKey'];
   /** The payer pays the charge (by default exactly its amount). Idempotent: a paid charge answers its first payment. */
   simulateChargePayment(txid: string, options?: { amountBrl?: BrlAmount }): Promise<ChargePaidNotification>;
   /** Every PROCESSING payout is CONFIRMED; each is reported by exactly one call. */
@@ -117,6 +119,7 @@ export function createSandboxPixProvider(deps: { db: Db; clock: Clock; settings:
 
   return {
     name: 'sandbox',
+    ...createSandboxDict({ db, clock }),
 
     async createCharge({ txid, amountBrl, expiresInSeconds, description }) {
       if (!TXID_PATTERN.test(txid)) throw new PixSandboxRefusedError('txid must be 26 to 35 letters or digits');

@@ -20,6 +20,7 @@ import * as webhookDeliveryLeases from './20261125_0014_webhook_delivery_leases.
 import * as pixNotificationRejections from './20261125_0015_pix_notification_rejections.ts';
 import * as depositExcess from './20261125_0016_deposit_excess.ts';
 import * as sponsorFeeBudget from './20261125_0017_sponsor_fee_budget.ts';
+import * as destinationPolicy from './20261125_0018_destination_policy.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261122_0001_foundation': foundation,
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   '20261125_0015_pix_notification_rejections': pixNotificationRejections,
   '20261125_0016_deposit_excess': depositExcess,
   '20261125_0017_sponsor_fee_budget': sponsorFeeBudget,
+  '20261125_0018_destination_policy': destinationPolicy,
 };

@@ -2,15 +2,23 @@
  * Tables of merchants and their API credentials. Merged into the database's table map
  * (`Database` in src/db/schema.ts) so repos query them through the one Kysely instance.
  */
-import type { Selectable } from 'kysely';
+import type { ColumnType, Selectable } from 'kysely';
 import type { DefaultedTimestamp, NullableTimestamp } from '../../db/schema.ts';
 
 export type MerchantStatus = 'ACTIVE' | 'DISABLED';
+
+/**
+ * Where a merchant's orders may send money: RECEIVER_ONLY (the default) only to the receiver's own
+ * PIX key or wallet; ANY wherever the merchant names, set only by an operator (issue 24, finding 5).
+ */
+export type DestinationPolicy = 'RECEIVER_ONLY' | 'ANY';
+export const DESTINATION_POLICIES = ['RECEIVER_ONLY', 'ANY'] as const satisfies readonly DestinationPolicy[];
 
 export interface MerchantsTable {
   id: string;
   name: string;
   status: MerchantStatus;
+  destination_policy: ColumnType<DestinationPolicy, DestinationPolicy | undefined, DestinationPolicy>;
   created_at: DefaultedTimestamp;
   updated_at: DefaultedTimestamp;
 }

@@ -5,7 +5,8 @@
  *   2. every refusal that can be known without racing, from one read (creation-repo.ts
  *      `context`): externalId free, receiver of this merchant with KYC APPROVED, ACTIVE, the
  *      night rule, the price (the quote, or the current price at the merchant's tier for its
- *      month volume), today's limits;
+ *      month volume), today's limits, and last the destination (the merchant's policy: the
+ *      receiver's own PIX key or wallet, destination-rules.ts);
  *   3. the provider call (a PIX charge or a deposit address), so a refused order never leaves
  *      one behind; its failure creates nothing (503);
  *   4. what can change meanwhile (the receiver, the limit reservation, externalId by its unique
@@ -62,6 +63,8 @@ export interface OrderVariant<Body, Parsed extends ParsedOrder> {
   receiverColumns(parsed: Parsed, receiver: OrderReceiver): OrderColumns;
   /** Checks of the priced order (a PAYOUT's BRL value within the order bounds); 400. */
   checkPriced(priced: Pricing): void;
+  /** Under the merchant's RECEIVER_ONLY policy: the money goes to the receiver's own key or wallet (422); may ask the provider. */
+  checkDestination(columns: OrderColumns, receiver: OrderReceiver): Promise<void>;
   /** The provider call: idempotent at the provider per order, so a retry after a crash is harmless. */
   callProvider(orderId: string, parsed: Parsed, priced: Pricing, receiver: OrderReceiver): Promise<OrderColumns>;
 }
@@ -121,6 +124,8 @@ export function createOrderPipeline(deps: CreationDeps) {
     variant.checkPriced(price.priced);
     const overLimits = overDailyLimits(receiver.limits, usageOf(context), price.priced.amountBrl);
     if (overLimits) throw overLimits;
+    // Last: it may be a provider lookup (rate-limited at the DICT), made only for an order otherwise acceptable.
+    if (context.destination_policy === 'RECEIVER_ONLY') await variant.checkDestination(receiverColumns, receiver);
     return { receiver, receiverColumns, price, names: { merchantName: context.merchant_name, receiverName: context.name } };
   }
 

@@ -4,13 +4,15 @@
  */
 import { type Insertable, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import type { DestinationPolicy } from '../merchants/tables.ts';
 import type { ReceiverRow } from '../receivers/tables.ts';
 import type { OrderRow, OrdersTable } from './tables.ts';
 import type { OrderType } from '../../lib/order-types.ts';
 
-/** The receiver row, its day's usage, the merchant's month volume and name, and the order already holding the externalId. */
+/** The receiver row, its day's usage, the merchant's month volume, name and destination policy, and the order already holding the externalId. */
 export type CreationContext = ReceiverRow & {
   merchant_name: string;
+  destination_policy: DestinationPolicy;
   used_count: number | null;
   used_brl: string | null;
   month_volume_brl: string;
@@ -34,7 +36,7 @@ export const creationRepo = {
    */
   async context(db: Db, input: { merchantId: string; receiverId: string; type: OrderType; day: string; month: string; externalId: string | null }) {
     const result = await sql<CreationContext>`
-      select r.*, m.name as merchant_name, u.order_count as used_count, u.amount_brl as used_brl,
+      select r.*, m.name as merchant_name, m.destination_policy, u.order_count as used_count, u.amount_brl as used_brl,
         (select coalesce(sum(v.amount_brl), 0) from merchant_completed_volume v
           where v.merchant_id = ${input.merchantId} and v.type = ${input.type} and v.month = ${input.month}::date) as month_volume_brl,
         (select o.id from orders o where ${input.externalId}::text is not null and o.merchant_id = ${input.merchantId} and o.external_id = ${input.externalId}::text) as existing_order_id

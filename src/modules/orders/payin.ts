@@ -9,6 +9,7 @@ import { decimal } from '../../lib/money.ts';
 import { isSolanaAddress } from '../../lib/solana.ts';
 import type { TradeRules } from '../quotes/service.ts';
 import type { OrderVariant, ParsedOrder } from './create-order.ts';
+import { checkPayinWallet } from './destination-rules.ts';
 import type { PayinBody } from './schemas.ts';
 import type { OrderSettings } from './settings.ts';
 
@@ -51,6 +52,10 @@ export function payinVariant(deps: { rules: TradeRules; pix: Pick<PixProvider, '
 
     // The BRL paid is the body's own amount, checked by parse.
     checkPriced() {},
+
+    async checkDestination(columns, receiver) {
+      checkPayinWallet(columns.destination_wallet!, receiver);
+    },
 
     async callProvider(orderId, _parsed, priced, receiver) {
       const txid = txidOfOrder(orderId);

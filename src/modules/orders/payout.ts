@@ -4,11 +4,13 @@
  */
 import type { Static } from 'typebox';
 import type { ChainAdapter } from '../../adapters/chain/port.ts';
+import type { PixProvider } from '../../adapters/pix/port.ts';
 import { invalidField } from '../../errors.ts';
 import { decimal } from '../../lib/money.ts';
 import { validatePixKey } from '../../lib/pix-keys.ts';
 import type { TradeRules } from '../quotes/service.ts';
 import type { OrderVariant, ParsedOrder } from './create-order.ts';
+import { checkPayoutKey } from './destination-rules.ts';
 import type { PayoutBody } from './schemas.ts';
 import type { OrderSettings } from './settings.ts';
 
@@ -18,8 +20,14 @@ interface ParsedPayout extends ParsedOrder {
   recipientName: string | undefined;
 }
 
-export function payoutVariant(deps: { rules: TradeRules; chain: Pick<ChainAdapter, 'createDepositAddress'>; settings: Pick<OrderSettings, 'payoutExpirySeconds'> }): OrderVariant<Static<typeof PayoutBody>, ParsedPayout> {
-  const { rules, chain, settings } = deps;
+export function payoutVariant(deps: {
+  rules: TradeRules;
+  chain: Pick<ChainAdapter, 'createDepositAddress'>;
+  pix: Pick<PixProvider, 'lookupPixKey'>;
+  settings: Pick<OrderSettings, 'payoutExpirySeconds'>;
+}): OrderVariant<Static<typeof PayoutBody>, ParsedPayout> {
+  const { rules, chain, pix, settings } = deps;
+  const lookup = pix.lookupPixKey?.bind(pix);
   return {
     type: 'PAYOUT',
     initialStatus: 'AWAITING_DEPOSIT',
@@ -66,6 +74,10 @@ export function payoutVariant(deps: { rules: TradeRules; chain: Pick<ChainAdapte
     // The deposit's BRL value is known only once priced; it must be a valid order amount.
     checkPriced(priced) {
       rules.checkBrlRange(priced.amountBrl, 'body.amountCrypto');
+    },
+
+    async checkDestination(columns, receiver) {
+      await checkPayoutKey({ key: columns.pix_key!, type: columns.pix_key_type! }, receiver, lookup);
     },
 
     async callProvider(orderId, parsed) {

@@ -8,6 +8,13 @@ import type { OrdersService } from './service.ts';
 const RULES_422 =
   'Business rules answer 422: KYC_NOT_APPROVED, RECEIVER_NOT_ACTIVE, NIGHT_TRANSACTIONS_DISABLED (20:00–06:00 America/Sao_Paulo unless the receiver allows it), LIMIT_EXCEEDED (daily BRL total or count, São Paulo calendar day), QUOTE_EXPIRED, QUOTE_INVALID (other type, token, chain, receiver or amount, or already used). An externalId already used is 409 CONFLICT with `details.existingOrderId`. A provider failure is 503 PROVIDER_UNAVAILABLE; no current price (an order without a quote, when the price source is unreachable or its last price is older than the maximum age) is 503 PRICE_UNAVAILABLE, and no order is created.';
 
+/** The merchant's destination policy (set by an operator: GET/PUT /admin/merchants/{id}/destination-policy). */
+const PAYOUT_DESTINATION =
+  "Money goes only to the receiver: under the merchant's destination policy RECEIVER_ONLY (the default), pixKey must be the receiver's. A CPF or CNPJ key must be the receiver's own document (such a key never changes holder); an EMAIL, PHONE or EVP key is accepted only when the PIX provider's key lookup confirms that its holder's document is the receiver's (a provider without a lookup cannot confirm it, so such keys are then refused). " +
+  'Otherwise 422 PIX_KEY_NOT_OWNED_BY_RECEIVER, which never says who holds the key; a failed lookup is 503 PROVIDER_UNAVAILABLE. Under the policy ANY, enabled only by an operator, any valid key is paid.';
+const PAYIN_DESTINATION =
+  "Tokens go only to the receiver: under the merchant's destination policy RECEIVER_ONLY (the default), destinationWallet, when sent, must be the receiver's own wallet (its walletAddress, or its managed wallet's address); otherwise 422 DESTINATION_NOT_RECEIVER_WALLET. Under the policy ANY, enabled only by an operator, any Solana address is accepted.";
+
 export function registerOrderRoutes(app: App, orders: OrdersService, listing: OrderListing): void {
   app.post(
     '/payin',
@@ -16,7 +23,7 @@ export function registerOrderRoutes(app: App, orders: OrdersService, listing: Or
       schema: {
         tags: ['Payin'],
         summary: 'Create a PAYIN: BRL in by PIX, tokens out to the receiver',
-        description: `Answers 201 with the order in AWAITING_PAYMENT, its pixPaymentCode (PIX copy-and-paste code for exactly amountBrl) and expiresAt. Fees come from the merchant's tier for its completed PAYIN volume this month (or from the quote). ${RULES_422}`,
+        description: `Answers 201 with the order in AWAITING_PAYMENT, its pixPaymentCode (PIX copy-and-paste code for exactly amountBrl) and expiresAt. Fees come from the merchant's tier for its completed PAYIN volume this month (or from the quote). ${RULES_422} ${PAYIN_DESTINATION}`,
         body: PayinBody,
         response: { 201: OrderSchema, ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 404, 409, 422, 503) },
       },
@@ -31,7 +38,7 @@ export function registerOrderRoutes(app: App, orders: OrdersService, listing: Or
       schema: {
         tags: ['Payout'],
         summary: 'Create a PAYOUT: tokens in on chain, BRL out by PIX',
-        description: `Answers 201 with the order in AWAITING_DEPOSIT and the depositAddress to send exactly amountCrypto of sourceToken to before expiresAt. The PIX pays netAmountBrl to pixKey (default: the receiver's document as a CPF or CNPJ key). ${RULES_422}`,
+        description: `Answers 201 with the order in AWAITING_DEPOSIT and the depositAddress to send exactly amountCrypto of sourceToken to before expiresAt. The PIX pays netAmountBrl to pixKey (default: the receiver's document as a CPF or CNPJ key). ${RULES_422} ${PAYOUT_DESTINATION}`,
         body: PayoutBody,
         response: { 201: OrderSchema, ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 404, 409, 422, 503) },
       },

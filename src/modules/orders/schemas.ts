@@ -78,7 +78,7 @@ export const PayinBody = StrictObject({
   quoteId: Type.Optional(Uuid('A quote of type PAYIN for this amount; locks its rate and fees')),
   targetToken: Type.Optional(TokenField),
   chain: Type.Optional(ChainField),
-  destinationWallet: Type.Optional(Type.String({ minLength: 32, maxLength: 44, description: "Solana address; default the receiver's wallet" })),
+  destinationWallet: Type.Optional(Type.String({ minLength: 32, maxLength: 44, description: "Solana address; default the receiver's wallet, and under the merchant's RECEIVER_ONLY destination policy no other" })),
   externalId: Type.Optional(ExternalId),
 });
 
@@ -90,7 +90,7 @@ export const PayoutBody = StrictObject({
   sourceToken: Type.String({ minLength: 1, maxLength: 10, description: 'Required: the token symbol the deposit is made in, e.g. USDC' }),
   quoteId: Type.Optional(Uuid('A quote of type PAYOUT for this amount; locks its rate and fees')),
   chain: Type.Optional(ChainField),
-  pixKey: Type.Optional(Type.String({ minLength: 1, maxLength: 77, description: "Default: the receiver's document as a CPF or CNPJ key" })),
+  pixKey: Type.Optional(Type.String({ minLength: 1, maxLength: 77, description: "Default: the receiver's document as a CPF or CNPJ key. Under the merchant's RECEIVER_ONLY destination policy, a key held by the receiver only" })),
   pixKeyType: Type.Optional(Type.Enum(PIX_KEY_TYPES, { description: 'Required with pixKey' })),
   recipientName: Type.Optional(HumanName("Default: the receiver's name")),
   externalId: Type.Optional(ExternalId),

@@ -26,7 +26,7 @@ export interface OrdersDeps {
   db: Db;
   clock: Clock;
   settings: OrderSettings;
-  pix: Pick<PixProvider, 'createCharge'>;
+  pix: Pick<PixProvider, 'createCharge' | 'lookupPixKey'>;
   chain: Pick<ChainAdapter, 'createDepositAddress'>;
   quotes: Pick<QuotesService, 'tradeRules' | 'priceOrder' | 'consume'>;
   receivers: Pick<ReceiversService, 'findForOrder'>;
@@ -38,7 +38,7 @@ export function createOrdersService(deps: OrdersDeps) {
   const { db, settings } = deps;
   const pipeline = createOrderPipeline(deps);
   const payin = payinVariant({ rules: deps.quotes.tradeRules, pix: deps.pix, settings });
-  const payout = payoutVariant({ rules: deps.quotes.tradeRules, chain: deps.chain, settings });
+  const payout = payoutVariant({ rules: deps.quotes.tradeRules, chain: deps.chain, pix: deps.pix, settings });
 
   /** Orders as the API shows them: with their transactions and the merchant's and receivers' names. */
   async function view(rows: OrderRow[]): Promise<Order[]> {

@@ -62,13 +62,17 @@ export function registerReceiverRoutes(app: App, receivers: ReceiversService): v
         tags,
         summary: 'Update non-critical receiver fields',
         description:
-          'At least one field. `document`, `type` and `documentType` are immutable: sending any of them is 400 VALIDATION_ERROR. `name` 2 to 255 characters; `email` in e-mail format; `phone` at most 20, `addressZipCode` at most 10 characters; `addressState` a two-letter Brazilian UF. Answers the full updated receiver.',
+          'At least one field. `document`, `type` and `documentType` are immutable: sending any of them is 400 VALIDATION_ERROR. `name` 2 to 255 characters; `email` in e-mail format; `phone` at most 20, `addressZipCode` at most 10 characters; `addressState` a two-letter Brazilian UF. Answers the full updated receiver. ' +
+          'A new `name` for a receiver whose KYC is APPROVED sends its KYC back to UNDER_REVIEW (audited; no webhook event): the approval was of the old name, so its orders are refused with 422 KYC_NOT_APPROVED until an operator approves again. The same name again changes nothing.',
         params: IdParams,
         body: UpdateReceiverBody,
         response: { 200: ReceiverSchema, ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 404) },
       },
     },
-    async (request) => receivers.update(merchantIdOf(request), request.params.id, request.body),
+    async (request) => {
+      const merchantId = merchantIdOf(request);
+      return receivers.update(merchantId, request.params.id, request.body, { actor: `merchant:${merchantId}`, requestId: request.id });
+    },
   );
 
   app.get(

@@ -19,9 +19,9 @@ import { recordEvent } from '../../db/outbox.ts';
 import { kycDecisionEvent } from './events.ts';
 import { type OrderReceiver, toOrderReceiver } from './order-receiver.ts';
 import { receiversRepo as repo } from './repo.ts';
+import { updateReceiver } from './update.ts';
 import {
   type CreateReceiverBody,
-  IMMUTABLE_RECEIVER_FIELDS,
   type KycSubmissionBody,
   type LimitsBody,
   type ReceiverListQuery,
@@ -88,20 +88,6 @@ function limitText(value: number | string | null, field: string): string | null 
 
 const invalid = (field: string, problem: string, message = `${field.replace(/^body\./, '')} ${problem}`) =>
   new AppError('VALIDATION_ERROR', message, { [field]: problem });
-
-/** The nullable text columns a PATCH may set, by API field name. */
-const CONTACT_COLUMNS = {
-  name: 'name',
-  email: 'email',
-  phone: 'phone',
-  addressStreet: 'address_street',
-  addressNumber: 'address_number',
-  addressComplement: 'address_complement',
-  addressNeighborhood: 'address_neighborhood',
-  addressCity: 'address_city',
-  addressState: 'address_state',
-  addressZipCode: 'address_zip_code',
-} as const;
 
 /** What another module may add to a new receiver, in its insert transaction (e.g. the managed wallet's key). */
 export type OnReceiverCreated = (
@@ -217,28 +203,9 @@ export function createReceiversService(deps: { db: Db; clock: Clock; defaults: C
       return row && toOrderReceiver(row);
     },
 
-    /** PATCH: contact and address only (spec rules 1 to 4); identity fields are immutable. */
-    async update(merchantId: string, id: string, input: Static<typeof UpdateReceiverBody>): Promise<Receiver> {
-      const immutable = IMMUTABLE_RECEIVER_FIELDS.filter((field) => field in input);
-      if (immutable.length > 0) {
-        throw new AppError(
-          'VALIDATION_ERROR',
-          'document, type and documentType are immutable and cannot be changed',
-          Object.fromEntries(immutable.map((field) => [`body.${field}`, 'is immutable'])),
-        );
-      }
-      const changes: Partial<Record<(typeof CONTACT_COLUMNS)[keyof typeof CONTACT_COLUMNS], string>> = {};
-      for (const [field, column] of Object.entries(CONTACT_COLUMNS)) {
-        const value = input[field as keyof typeof CONTACT_COLUMNS];
-        if (value !== undefined) changes[column] = value;
-      }
-      if (Object.keys(changes).length === 0) {
-        throw new AppError('VALIDATION_ERROR', 'At least one field must be provided', { body: 'must have at least one field' });
-      }
-      const row = await repo.update(db, id, merchantId, changes, clock.now());
-      if (!row) throw notFound('Receiver');
-      return toReceiver(row);
-    },
+    /** PATCH: contact and address only; renaming an APPROVED receiver sends it back to KYC review (update.ts). */
+    update: async (merchantId: string, id: string, input: Static<typeof UpdateReceiverBody>, by: AuditActor = { actor: `merchant:${merchantId}` }): Promise<Receiver> =>
+      toReceiver(await updateReceiver({ db, clock }, merchantId, id, input, by)),
 
     async getLimits(merchantId: string, id: string) {
       return { receiverId: id, ...limitsOf(await findOwned(merchantId, id)) };

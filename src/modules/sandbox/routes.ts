@@ -56,6 +56,33 @@ export function registerSandboxRoutes(app: App, services: { receivers: Receivers
     },
   );
 
+  app.post(
+    '/sandbox/pix-keys',
+    {
+      config: { idempotent: true },
+      schema: {
+        tags,
+        summary: "Register a PIX key's holder in the sandbox PSP's DICT",
+        description:
+          "The sandbox PSP's key lookup answers the holder registered here for an EMAIL, PHONE or EVP key (registering a key again moves it); a CPF or CNPJ key is always held by that document and needs no registration. " +
+          "Under the merchant's RECEIVER_ONLY destination policy a PAYOUT to a non-document key is accepted only when the lookup names the receiver's document. With PIX_PROVIDER=api-pix the PSP's own lookup answers instead.",
+        body: StrictObject({
+          key: Type.String({ minLength: 1, maxLength: 77 }),
+          keyType: Type.Enum(['EMAIL', 'PHONE', 'EVP']),
+          document: Type.String({ minLength: 11, maxLength: 18, description: "The holder's CPF or CNPJ, digits or formatted" }),
+        }),
+        response: {
+          201: Type.Object(
+            { key: Type.String({ description: 'In DICT form' }), keyType: Type.Enum(['EMAIL', 'PHONE', 'EVP']), holderDocument: Type.String() },
+            { $id: 'SandboxPixKey', title: 'SandboxPixKey' },
+          ),
+          ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS),
+        },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await services.sandbox.registerPixKey(request.body)),
+  );
+
   const orderRoute = { params: IdParams, response: { 200: OrderSchema, ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 404, 409) } };
 
   app.post(

@@ -6,7 +6,9 @@ import type { SandboxChain } from '../../adapters/chain/sandbox.ts';
 import type { SandboxPixProvider } from '../../adapters/pix/sandbox.ts';
 import type { Db } from '../../db/database.ts';
 import type { OrderRow } from '../orders/tables.ts';
-import { AppError } from '../../errors.ts';
+import { AppError, invalidField } from '../../errors.ts';
+import type { PixKeyType } from '../../adapters/pix/port.ts';
+import { SandboxDictRefusal } from '../../adapters/pix/sandbox-dict.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { decimal } from '../../lib/money.ts';
 import type { OrderNotifications } from '../orders/notifications.ts';
@@ -116,6 +118,16 @@ export function createSandboxDriver(deps: {
       else if (step === 'PIX_PAYOUT') await pix.armFailure('PAYOUT', order.id, reason);
       else await pix.armFailure('REFUND', order.pix_txid!, reason);
       return { orderId: order.id, step, reason, armedAt: deps.clock.now().toISOString() };
+    },
+
+    /** Registers (or moves) a non-document PIX key in the sandbox PSP's DICT, for its key lookup. */
+    async registerPixKey(input: { key: string; keyType: PixKeyType; document: string }) {
+      try {
+        return await pix.registerPixKey(input);
+      } catch (err) {
+        if (err instanceof SandboxDictRefusal) throw invalidField(`body.${err.field}`, err.message);
+        throw err;
+      }
     },
 
     /**

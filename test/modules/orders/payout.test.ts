@@ -12,6 +12,8 @@ describe('PAYOUT', () => {
 
   it('goes from a deposit address to COMPLETED with the four events in order', async () => {
     const { merchant, receiver } = await t.merchantWithReceiver();
+    // The sandbox PSP's key lookup must show the e-mail key held by the receiver (its destination policy).
+    await t.call('POST', '/sandbox/pix-keys', merchant, { key: 'joana@example.com', keyType: 'EMAIL', document: receiver.document });
     const created = await t.call('POST', '/payout', merchant, { receiverId: receiver.id, amountCrypto: 100, sourceToken: 'USDC', pixKey: 'Joana@Example.com', pixKeyType: 'EMAIL' });
     expect(created.statusCode, created.body).toBe(201);
     const order = created.json();

@@ -6,7 +6,11 @@
  * - refunds `PUT` and `GET /pix/{e2eid}/devolucao/{id}`;
  * - the callback `PUT /webhook/{chave}` (registered by the reconciliation job's first pass);
  * - PIX out `PUT /v3/gn/pix/{idEnvio}` (our order id as idEnvio: a retry never pays twice),
- *   status `GET /v2/gn/pix/enviados/id-envio/{idEnvio}`.
+ *   status `GET /v2/gn/pix/enviados/id-envio/{idEnvio}`;
+ * - key lookup `GET /v2/gn/dict/chaves/{chave}` on the PIX-out API: the PSP simulator's model of a
+ *   PSP that offers a DICT lookup (tools/psp-simulator/api-pix.ts), not BCB's API Pix nor any PSP's
+ *   documented API; a PSP without it answers 404, so non-document keys are refused (orders/
+ *   destination-rules.ts), which is the safe side.
  * What the PSP says (motivo, problem details) is not passed on to clients: outcomes carry our own
  * wording; the PSP's own stays in PixProviderError.problem for logs.
  */
@@ -125,6 +129,15 @@ export function createApiPixProvider(settings: ApiPixAdapterSettings, client: Ps
       if (sent.status === 'REALIZADO') return { status: 'CONFIRMED', endToEndId: String(sent.endToEndId) };
       if (sent.status === 'NAO_REALIZADO') return { status: 'FAILED', reason: 'refused by the receiving institution' };
       return { status: 'PROCESSING' };
+    },
+
+    async lookupPixKey(key) {
+      const response = await client.call('GET', out(`/v2/gn/dict/chaves/${encodeURIComponent(key)}`));
+      if (response.status === 404) return null;
+      const holder = expect(response, 'GET /v2/gn/dict/chaves').titular as Json | undefined;
+      // A masked document (DICT's `***.456.789-**`) is kept as it is: it equals no receiver's document.
+      const document = holder?.cpf ?? holder?.cnpj;
+      return typeof document === 'string' ? { holderDocument: document } : null;
     },
 
     async registerWebhook() {

@@ -65,7 +65,7 @@ describe('provider failures answer without internals', () => {
       logger,
     );
     const merchant = await ctx.createMerchant('Unreachable PSP');
-    const created = await app.inject({ method: 'POST', url: '/api/v1/receivers', headers: merchant.headers, payload: { type: 'PF', document: randomCpf(), name: 'Ana Souza', email: 'ana@example.com' } });
+    const created = await app.inject({ method: 'POST', url: '/api/v1/receivers', headers: merchant.headers, payload: { type: 'PF', document: randomCpf(), name: 'Ana Souza', email: 'ana@example.com', walletAddress: newAddress() } });
     expect(created.statusCode, created.body).toBe(201);
     await app.services.receivers.decideKyc(created.json().id, { approved: true }, { actor: 'test' }, { allowFromPending: true });
 
@@ -73,7 +73,7 @@ describe('provider failures answer without internals', () => {
       method: 'POST',
       url: '/api/v1/payin',
       headers: { ...merchant.headers, 'x-request-id': 'unreachable-psp-1' },
-      payload: { receiverId: created.json().id, amountBrl: 20, destinationWallet: newAddress() },
+      payload: { receiverId: created.json().id, amountBrl: 20 },
     });
     const body = expectErrorBody(response, 503, 'PROVIDER_UNAVAILABLE');
     expect(body.details).toBeUndefined();

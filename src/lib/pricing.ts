@@ -58,22 +58,37 @@ export function pricePayout(input: { amountToken: string; exchangeRate: string; 
 }
 
 /**
+ * The centavo amounts among which the smallest gross whose net reaches `net` lies. Each fee rounds
+ * by at most half a centavo, so net is within a centavo of gross × keep (keep = 1 − fees): a gross
+ * below (net − 0.01) ÷ keep never reaches it, one at (net + 0.01) ÷ keep always does. Net is not
+ * monotone in gross (one more centavo can add a centavo to both fees), hence a search, not a division.
+ */
+function grossCandidates(net: Dec, rates: FeeRates): { first: Dec; last: Dec } {
+  const keep = decimal(1).minus(rates.platformFeePercentage).minus(rates.merchantFeePercentage);
+  if (!keep.gt(0)) throw new RangeError(`fees of ${decimal(1).minus(keep).toString()} leave nothing of any amount`);
+  return {
+    first: Dec.max('0.01', net.minus('0.01').dividedBy(keep).toDecimalPlaces(BRL_PLACES, Dec.ROUND_UP)),
+    last: Dec.max('0.01', net.plus('0.01').dividedBy(keep).toDecimalPlaces(BRL_PLACES, Dec.ROUND_UP)),
+  };
+}
+
+function smallestGross(net: Dec, rates: FeeRates, reaches: (gross: Dec) => boolean): Dec {
+  const { first, last } = grossCandidates(net, rates);
+  for (let gross = first; gross.lte(last); gross = gross.plus('0.01')) {
+    if (reaches(gross)) return gross;
+  }
+  throw new Error(`no amount from ${first.toFixed(BRL_PLACES)} to ${last.toFixed(BRL_PLACES)} BRL reaches a net of ${net.toString()}`);
+}
+
+/**
  * The smallest PAYIN amount in BRL whose token amount is at least `amountToken` (for quotes
- * given in crypto). Fee rounding makes the exact inverse off by a few centavos either way, so it
- * starts a little below it and steps up by centavos.
+ * given in crypto): the token is net ÷ rate rounded down, so it reaches `amountToken` exactly
+ * when net reaches amountToken × rate.
  */
 export function payinAmountForToken(input: { amountToken: string; exchangeRate: string; tokenDecimals: number; rates: FeeRates }): Pricing {
-  const keep = decimal(1).minus(input.rates.platformFeePercentage).minus(input.rates.merchantFeePercentage);
-  let amountBrl = Dec.max(
-    '0.01',
-    decimal(input.amountToken).times(input.exchangeRate).dividedBy(keep).toDecimalPlaces(BRL_PLACES, Dec.ROUND_DOWN).minus('0.05'),
-  );
-  for (let step = 0; step < 20; step++) {
-    const priced = pricePayin({ ...input, amountBrl: amountBrl.toFixed(BRL_PLACES) });
-    if (decimal(priced.amountToken).gte(input.amountToken)) return priced;
-    amountBrl = amountBrl.plus('0.01');
-  }
-  throw new Error('payinAmountForToken did not converge');
+  const net = decimal(input.amountToken).times(input.exchangeRate);
+  const amountBrl = smallestGross(net, input.rates, (gross) => decimal(pricePayin({ ...input, amountBrl: gross.toFixed(BRL_PLACES) }).amountToken).gte(input.amountToken));
+  return pricePayin({ ...input, amountBrl: amountBrl.toFixed(BRL_PLACES) });
 }
 
 /**
@@ -82,12 +97,7 @@ export function payinAmountForToken(input: { amountToken: string; exchangeRate: 
  * worth that gross (token × rate ≥ gross, and gross has 2 decimals, so its floor stays ≥ gross).
  */
 export function payoutTokenForNetBrl(input: { netAmountBrl: string; exchangeRate: string; tokenDecimals: number; rates: FeeRates }): Pricing {
-  const keep = decimal(1).minus(input.rates.platformFeePercentage).minus(input.rates.merchantFeePercentage);
-  let gross = Dec.max('0.01', decimal(input.netAmountBrl).dividedBy(keep).toDecimalPlaces(BRL_PLACES, Dec.ROUND_DOWN).minus('0.05'));
-  for (let step = 0; fees(gross, input.rates).net.lt(input.netAmountBrl); step++) {
-    if (step >= 20) throw new Error('payoutTokenForNetBrl did not converge');
-    gross = gross.plus('0.01');
-  }
+  const gross = smallestGross(decimal(input.netAmountBrl), input.rates, (candidate) => fees(candidate, input.rates).net.gte(input.netAmountBrl));
   const amountToken = gross.dividedBy(input.exchangeRate).toDecimalPlaces(input.tokenDecimals, Dec.ROUND_UP);
   return pricePayout({ ...input, amountToken: amountToken.toFixed(input.tokenDecimals) });
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decimal, hasAtMostDecimals, readDecimalText, toFixedText, toJsonNumber } from '../../src/lib/money.ts';
+import { decimal, hasAtMostDecimals, readDecimalText, toFixedText, toJsonNumber, toPercentNumber } from '../../src/lib/money.ts';
 
 describe('money', () => {
   it('adds without float error', () => {
@@ -21,6 +21,25 @@ describe('money', () => {
     expect(toFixedText(decimal('0.125'), 2)).toBe('0.12');
     expect(toFixedText(decimal('0.135'), 2)).toBe('0.14');
     expect(toFixedText(decimal(0), 2)).toBe('0.00');
+  });
+
+  it('multiplies the largest NUMERIC(18,2) amount by an 8-decimal rate exactly (24 significant digits)', () => {
+    expect(decimal('9999999999999.99').times('0.99999999').toString()).toBe('9999999899999.9900000001');
+  });
+
+  it('prints fractions and large amounts without exponents', () => {
+    expect(decimal('0.00000001').toString()).toBe('0.00000001');
+    expect(decimal('1e21').toString()).toBe('1000000000000000000000');
+  });
+
+  it('reads the JSON number -0 as 0, not as a negative amount', () => {
+    expect(decimal(-0).isNegative()).toBe(false);
+    expect(decimal(-0).toString()).toBe('0');
+  });
+
+  it('shows a fee fraction as a percent number', () => {
+    expect(toPercentNumber('0.015')).toBe(1.5);
+    expect(toPercentNumber(decimal('0.00000001'))).toBe(0.000001);
   });
 
   it('refuses non-finite numbers', () => {

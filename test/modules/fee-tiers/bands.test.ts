@@ -30,6 +30,7 @@ describe('parseBands', () => {
     ['the platform default shape', [tier(0, 100000, 0.01), tier(100000, 1000000, 0.005), tier(1000000, null)]],
     ['a bounded last band', [tier(0, 50.5), tier(50.5, 1000)]],
     ['cents and the fee maximum', [tier(0, 0.01, 0.1), tier(0.01, null, 0.000001)]],
+    ['the largest volume as a bound (9999999999999.99, inclusive)', [tier(0, 9999999999999.99), tier(9999999999999.99, null)]],
   ])('accepts %s', (_name, tiers) => {
     const bands = parseBands(tiers, rules);
     expect(bands.map((b) => [b.minVolumeBrl.toString(), b.maxVolumeBrl?.toString() ?? null, b.rate.toString()])).toEqual(
@@ -56,6 +57,7 @@ describe('parseBands', () => {
     ['max below min', [tier(0, 100), tier(100, 50)], { 'body.1.maxVolumeBrl': 'must be greater than minVolumeBrl (100)' }],
     ['three decimals in an amount', [tier(0, 10.005), tier(10.005, null)], { 'body.0.maxVolumeBrl': 'must have at most 2 decimal places', 'body.1.minVolumeBrl': 'must have at most 2 decimal places' }],
     ['a negative amount', [tier(-1, null)], { 'body.0.minVolumeBrl': 'must be >= 0' }],
+    ['one centavo above the largest volume', [tier(0, 10000000000000), tier(10000000000000, null)], { 'body.0.maxVolumeBrl': 'must be <= 9999999999999.99', 'body.1.minVolumeBrl': 'must be <= 9999999999999.99' }],
     ['an amount beyond a JSON number’s exact range', [tier(0, 1e16), tier(1e16, null)], { 'body.0.maxVolumeBrl': 'must be <= 9999999999999.99', 'body.1.minVolumeBrl': 'must be <= 9999999999999.99' }],
     ['a fee above the maximum', [tier(0, null, 0.100001)], { 'body.0.merchantFeePercentage': 'must be a fraction from 0 to 0.1 (0.01 = 1 %)' }],
     ['a negative fee', [tier(0, null, -0.01)], { 'body.0.merchantFeePercentage': 'must be a fraction from 0 to 0.1 (0.01 = 1 %)' }],

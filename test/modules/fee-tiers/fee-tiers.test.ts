@@ -110,6 +110,23 @@ describe('PUT /fee-tiers/{orderType}', () => {
     expect(tiers[0]?.maxVolumeBrl).toBe(100);
   });
 
+  it('the largest volume (9999999999999.99) is a valid bound, and a volume exactly at a bound is in the band above it', async () => {
+    const merchant = await shared.createMerchant();
+    const tiers = await replace(merchant, 'PAYOUT', [
+      { minVolumeBrl: 0, maxVolumeBrl: 9999999999999.99, merchantFeePercentage: 0.001 },
+      { minVolumeBrl: 9999999999999.99, maxVolumeBrl: null, merchantFeePercentage: 0.002 },
+    ]);
+    expect(bandsOf(tiers)).toEqual([
+      { minVolumeBrl: 0, maxVolumeBrl: 9999999999999.99, merchantFeePercentage: 0.001 },
+      { minVolumeBrl: 9999999999999.99, maxVolumeBrl: null, merchantFeePercentage: 0.002 },
+    ]);
+    const merchantFeeAt = async (volume: string) => (await shared.app.services.feeTiers.tierForVolume(merchant.merchantId, 'PAYOUT', volume)).merchantFeePercentage;
+    expect(await merchantFeeAt('9999999999999.98')).toBe('0.001');
+    expect(await merchantFeeAt('9999999999999.99')).toBe('0.002');
+    const above = await putTiers(merchant, 'PAYOUT', [{ minVolumeBrl: 0, maxVolumeBrl: 10000000000000, merchantFeePercentage: 0 }]);
+    expect(above.statusCode, above.body).toBe(400);
+  });
+
   it('totals are exact decimal sums (0.005 + 0.01 = 0.015, 0.0035 + 0.0001 = 0.0036, 0.0035 + 0.001 = 0.0045)', async () => {
     const merchant = await shared.createMerchant();
     const tiers = await replace(merchant, 'PAYIN', [

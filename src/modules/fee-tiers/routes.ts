@@ -50,7 +50,7 @@ export function registerFeeTierRoutes(app: App, feeTiers: FeeTiersService): void
           'Rules: 1 to the configured maximum of tiers; the first minVolumeBrl is 0; bands are contiguous (each minVolumeBrl equals the previous maxVolumeBrl);',
           'each maxVolumeBrl is greater than its minVolumeBrl; only the last tier may have maxVolumeBrl null (no upper bound); amounts have at most 2 decimals;',
           'merchantFeePercentage is a fraction from 0 to the platform maximum (0.1 = 10 % by default) with at most 6 decimals.',
-          "platformFeePercentage cannot be sent (400): each tier gets the platform's rate in force at its minVolumeBrl.",
+          "platformFeePercentage cannot be sent (400): each tier gets the platform's rate in force at its minVolumeBrl, and its total (platform plus merchant) must stay below 1 (400, naming the tier).",
           FRACTIONS,
         ].join(' '),
         params: OrderTypeParams,

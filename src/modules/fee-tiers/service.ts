@@ -11,7 +11,7 @@
 import type { Config } from '../../config.ts';
 import type { Db, Trx } from '../../db/database.ts';
 import type { OrderType } from '../../lib/order-types.ts';
-import { notFound } from '../../errors.ts';
+import { AppError, notFound } from '../../errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { type Dec, decimal, toFixedText, toJsonNumber } from '../../lib/money.ts';
 import { createReadCache } from '../../lib/read-cache.ts';
@@ -120,6 +120,23 @@ export function createFeeTiersService({ db, settings, cacheTtlMs = DEFAULT_TIER_
     }));
   }
 
+  /**
+   * Fees of 100 % or more leave nothing to convert: pricing cannot invert them (a quote would fail
+   * with a 500). Each rate is checked alone by the schema; the sum needs the platform's rate of
+   * each band, known only here. An operator may set a high platform rate and a merchant a high
+   * fee of its own (MERCHANT_FEE_MAX_PERCENTAGE is below 1, not below 1 minus the platform's).
+   */
+  function refuseWholeAmountFees(rows: ReturnType<typeof merchantRows>): void {
+    const details: Record<string, string> = {};
+    rows.forEach((row, index) => {
+      const platform = decimal(row.platform_fee_percentage);
+      if (platform.plus(row.merchant_fee_percentage).gte(1)) {
+        details[`body.${index}.merchantFeePercentage`] = `with the platform's fee of ${platform.toString()} in this band, must be below ${decimal(1).minus(platform).toString()} (the total fee must stay below 1)`;
+      }
+    });
+    if (Object.keys(details).length > 0) throw new AppError('VALIDATION_ERROR', 'The total fee (platform plus merchant) must stay below 100 %', details);
+  }
+
   return {
     /** Gives a new merchant the platform's bands with merchant fee 0, inside its creation transaction. */
     async initializeForMerchant(trx: Trx, merchantId: string): Promise<void> {
@@ -156,6 +173,7 @@ export function createFeeTiersService({ db, settings, cacheTtlMs = DEFAULT_TIER_
         if (!(await repo.lockMerchant(trx, merchantId))) throw notFound('Merchant');
         const schedule = await repo.listPlatformTiers(trx, orderType);
         const rows = merchantRows(merchantId, orderType, bands, schedule);
+        refuseWholeAmountFees(rows);
         await repo.deleteMerchantTiers(trx, merchantId, orderType);
         const inserted = await repo.insertMerchantTiers(trx, rows);
         return { success: true as const, tiers: sortByMin(inserted).map(toFeeTier).map(withoutOrderType) };

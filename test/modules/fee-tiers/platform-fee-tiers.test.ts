@@ -116,3 +116,26 @@ describe('admin: the platform fee schedule', () => {
     }))).toEqual(schedule.map((band) => ({ ...band, merchantFeePercentage: 0 })));
   });
 });
+
+describe('fees that would take the whole amount', () => {
+  it('a merchant band whose platform plus merchant fee reaches 100 % is refused (a quote could not be priced), just below is accepted, and a 90 % fee still quotes', async () => {
+    const highFees = await createTestContext({ MERCHANT_FEE_MAX_PERCENTAGE: '0.5' });
+    try {
+      const schedule = [{ minVolumeBrl: 0, maxVolumeBrl: null, platformFeePercentage: 0.6 }];
+      const put = await highFees.app.inject({ method: 'PUT', url: '/api/v1/admin/platform-fee-tiers/PAYIN', headers: adminHeaders, payload: schedule });
+      expect(put.statusCode, put.body).toBe(200);
+      const merchant = await highFees.createMerchant('High fees');
+      const mine = (merchantFeePercentage: number) =>
+        highFees.app.inject({ method: 'PUT', url: '/api/v1/fee-tiers/PAYIN', headers: merchant.headers, payload: [{ minVolumeBrl: 0, maxVolumeBrl: null, merchantFeePercentage }] });
+      const refused = expectErrorBody(await mine(0.4), 400, 'VALIDATION_ERROR');
+      expect(refused.details).toEqual({ 'body.0.merchantFeePercentage': "with the platform's fee of 0.6 in this band, must be below 0.4 (the total fee must stay below 1)" });
+      expect((await mine(0.399999)).statusCode).toBe(200);
+      expect((await mine(0.3)).statusCode).toBe(200);
+      const quote = await highFees.app.inject({ method: 'POST', url: '/api/v1/quotes', headers: merchant.headers, payload: { type: 'PAYIN', amountCrypto: 1 } });
+      expect(quote.statusCode, quote.body).toBe(201);
+      expect(quote.json()).toMatchObject({ platformFeePercentage: 60, merchantFeePercentage: 30 });
+    } finally {
+      await highFees.close();
+    }
+  });
+});

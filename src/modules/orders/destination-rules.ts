@@ -5,7 +5,7 @@
  * (create-order.ts) last before the provider call, so a refused order leaves nothing behind.
  */
 import type { PixKeyHolder, PixKeyType } from '../../adapters/pix/port.ts';
-import { AppError } from '../../errors.ts';
+import { AppError, providerUnavailable } from '../../errors.ts';
 import { normalizeDocument } from '../../lib/br-documents.ts';
 import type { OrderReceiver } from '../receivers/service.ts';
 
@@ -34,7 +34,7 @@ export async function checkPayoutKey(key: { key: string; type: string }, receive
     holder = await lookup(key.key, key.type as PixKeyType);
   } catch (err) {
     if (err instanceof AppError) throw err;
-    throw new AppError('PROVIDER_UNAVAILABLE', 'The PIX key lookup failed; the order was not created. Retry later.');
+    throw providerUnavailable('The PIX key lookup failed; the order was not created. Retry later.', err);
   }
   if (holder && normalizeDocument(holder.holderDocument) === receiver.document) return;
   throw notOwned('the PIX provider does not confirm that the receiver holds this key');

@@ -75,8 +75,8 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     settings: config.wallets,
     findReceiver: (merchantId, receiverId) => receivers.get(merchantId, receiverId),
     sponsoredFees: {
-      charge: (trx, fee) => ledger.postSponsoredFee(trx, fee, 'SPONSORED_FEE'),
-      release: (trx, fee) => ledger.postSponsoredFee(trx, fee, 'SPONSORED_FEE_RELEASED'),
+      charge: (trx, fees) => ledger.postSponsoredFees(trx, fees, 'SPONSORED_FEE'),
+      release: (trx, fee) => ledger.postSponsoredFees(trx, [fee], 'SPONSORED_FEE_RELEASED'),
     },
   });
   const receivers = createReceiversService({

@@ -70,18 +70,35 @@ function describeFailure(rt: Runtime, failed: FailedTransactionMetadata): string
   return err.toString();
 }
 
-/** The first signature of a wire transaction (after its compact-u16 count) and whether its message is versioned. */
-function wireParts(wire: Uint8Array): { firstSignature: Uint8Array; versioned: boolean } {
-  let count = 0;
-  let at = 0;
+/** Reads a compact-u16 at `at`: its value and the index after it. */
+function shortU16(bytes: Uint8Array, at: number): [number, number] {
+  let value = 0;
   for (let shift = 0; shift < 21; shift += 7) {
-    const byte = wire[at++] ?? 0;
-    count |= (byte & 0x7f) << shift;
+    const byte = bytes[at++] ?? 0;
+    value |= (byte & 0x7f) << shift;
     if ((byte & 0x80) === 0) break;
   }
-  if (count < 1 || wire.length < at + 64 * count + 1) throw new Error('not a signed wire transaction');
-  return { firstSignature: wire.subarray(at, at + 64), versioned: (wire[at + 64 * count]! & 0x80) !== 0 };
+  return [value, at];
 }
+
+/**
+ * The first signature of a wire transaction, whether its message is versioned, and its recent
+ * blockhash. Layout: [compact-u16 count] [64 × signatures] then the message: [0x80 | version,
+ * versioned only] [3 header bytes] [compact-u16 key count] [32 × keys] [32-byte blockhash] ...
+ */
+function wireParts(wire: Uint8Array): { firstSignature: Uint8Array; versioned: boolean; blockhash: string } {
+  const [count, signaturesAt] = shortU16(wire, 0);
+  if (count < 1 || wire.length < signaturesAt + 64 * count + 1) throw new Error('not a signed wire transaction');
+  const messageAt = signaturesAt + 64 * count;
+  const versioned = (wire[messageAt]! & 0x80) !== 0;
+  const [keys, keysAt] = shortU16(wire, messageAt + (versioned ? 1 : 0) + 3);
+  const blockhashAt = keysAt + 32 * keys;
+  if (wire.length < blockhashAt + 32) throw new Error('not a signed wire transaction');
+  return { firstSignature: wire.subarray(signaturesAt, signaturesAt + 64), versioned, blockhash: encodeBase58(wire.subarray(blockhashAt, blockhashAt + 32)) };
+}
+
+/** How many of the latest blockhashes a transaction may carry: a cluster's 150 blocks, one per send here. */
+const RECENT_BLOCKHASHES = 150;
 
 /** `@solana-program/memo` 0.15's default program id (docs/solana-signing.md); LiteSVM 1.4.1 loads only the classic ones. */
 const CURRENT_MEMO_PROGRAM = 'Memo4c2pN8afCj432Lb7RMVKi9PbQnnW7ewFFaV3oAH' as Address;
@@ -101,10 +118,14 @@ function deployCurrentMemo(svm: LiteSVM): void {
 export function createLiteSvmSandbox(options: { sponsorAddress: string; sponsorLamports: number }): LiteSvmSandbox {
   let started: Promise<{ svm: LiteSVM; native: NativeVm; rt: Runtime }> | undefined;
   const sponsorBytes = decodeBase58(options.sponsorAddress);
+  const recentBlockhashes: string[] = [];
 
   const start = () =>
     (started ??= loadRuntime().then((rt) => {
-      const svm = new rt.LiteSVM();
+      // LiteSVM accepts only its latest blockhash; a cluster accepts any of its last 150, so this
+      // sandbox checks that window itself (execute) and LiteSVM's own check is off.
+      const svm = new rt.LiteSVM().withBlockhashCheck(false);
+      recentBlockhashes.push(svm.latestBlockhash());
       deployCurrentMemo(svm);
       const funded = svm.airdrop(options.sponsorAddress as Address, BigInt(options.sponsorLamports) as Lamports);
       if (funded instanceof rt.FailedTransactionMetadata) throw new Error(`sandbox chain: funding the sponsor failed: ${describeFailure(rt, funded)}`);
@@ -123,7 +144,8 @@ export function createLiteSvmSandbox(options: { sponsorAddress: string; sponsorL
    */
   async function execute(wire: Uint8Array, refundFailure: boolean): Promise<SubmitResult> {
     const { svm, native, rt } = await start();
-    const { firstSignature, versioned } = wireParts(wire);
+    const { firstSignature, versioned, blockhash } = wireParts(wire);
+    if (!recentBlockhashes.includes(blockhash)) return { ok: false, error: 'BlockhashNotFound', logs: [] };
     const sponsorBefore = refundFailure ? native.getBalance(sponsorBytes) : null;
     const result = versioned ? native.sendVersionedTransaction(wire) : native.sendLegacyTransaction(wire);
     if (result instanceof rt.FailedTransactionMetadata) {
@@ -136,6 +158,8 @@ export function createLiteSvmSandbox(options: { sponsorAddress: string; sponsorL
     // A new blockhash for the next transaction, as slots pass on a real cluster: two identical
     // requests rebuilt on one blockhash would otherwise be the same transaction twice.
     svm.expireBlockhash();
+    recentBlockhashes.push(svm.latestBlockhash());
+    if (recentBlockhashes.length > RECENT_BLOCKHASHES) recentBlockhashes.shift();
     return { ok: true, signature: encodeBase58(firstSignature) };
   }
 

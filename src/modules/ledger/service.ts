@@ -44,6 +44,14 @@ const settlementAudit = (cutoff: Date, merchantId: string | null, settlementIds:
   details: { cutoff: cutoff.toISOString(), settlementIds },
 });
 
+/** A sponsored fee as the ledger records it: whom it is charged to and the sign request it paid for. */
+export interface SponsoredFeeCharge {
+  merchantId: string;
+  signRequestId: string;
+  lamports: bigint;
+  at: Date;
+}
+
 const pagination = (page: number, pageSize: number, total: number) => ({ page, pageSize, total, totalPages: Math.ceil(total / pageSize) });
 
 export function createLedgerService(deps: { db: Db; clock: Clock }) {
@@ -121,13 +129,24 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
     },
 
     /**
-     * A sponsored Solana fee charged to the merchant (SPONSORED_FEE), or given back when the send
-     * was refused unsent (SPONSORED_FEE_RELEASED), in the caller's transaction; `signRequestId`
-     * is the wallet_sign_requests row of the send. Once per (sign request, movement).
+     * Sponsored Solana fees charged to their merchants (SPONSORED_FEE), or given back when a send
+     * was refused unsent (SPONSORED_FEE_RELEASED), in the caller's transaction and two statements
+     * however many (a group-committed batch of sends); `signRequestId` is the wallet_sign_requests
+     * row of the send. Once per (sign request, movement).
      */
-    postSponsoredFee(trx: Trx, fee: { merchantId: string; signRequestId: string; lamports: bigint; at: Date }, movement: SponsoredFeeMovement) {
-      const entry = { merchantId: fee.merchantId, kind: movement, referenceType: 'wallet_sign_request' as const, referenceId: fee.signRequestId, at: fee.at };
-      return post(trx, entry, sponsoredFeePostings(fee.lamports, movement));
+    async postSponsoredFees(trx: Trx, fees: SponsoredFeeCharge[], movement: SponsoredFeeMovement) {
+      const entries = fees
+        .map((fee) => ({ id: newId(), merchantId: fee.merchantId, kind: movement, referenceType: 'wallet_sign_request' as const, referenceId: fee.signRequestId, at: fee.at, postings: sponsoredFeePostings(fee.lamports, movement) }))
+        .filter((entry) => entry.postings.length > 0);
+      if (entries.length === 0) return;
+      const inserted = await repo.insertEntries(trx, entries);
+      const postings = [];
+      for (const entry of entries.filter((e) => inserted.has(e.id))) {
+        for (const posting of entry.postings) {
+          postings.push({ ...posting, entryId: entry.id, accountId: await accountId(trx, posting.account, isMerchantAccount(posting.account) ? entry.merchantId : null, posting.currency) });
+        }
+      }
+      if (postings.length > 0) await repo.insertPostingsOf(trx, postings);
     },
 
     async feeBalance(merchantId: string) {

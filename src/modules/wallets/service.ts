@@ -36,6 +36,9 @@ export interface WalletOwner {
   receiverId?: string;
 }
 
+/** Any valid blockhash: the sponsor's checks and the fee are computed on a rewrite with it, never sent. */
+const STAND_IN_LIFETIME = { blockhash: '11111111111111111111111111111111', lastValidBlockHeight: 0n };
+
 export interface WalletsDeps {
   db: Db;
   clock: Clock;
@@ -283,31 +286,45 @@ export function createWalletsService(deps: WalletsDeps) {
         if (isRejection(inspected)) refuse(inspected);
         const budget = inspected as Exclude<typeof inspected, Rejection>;
 
-        const lifetime = await chain.getLatestBlockhash();
-        let rewritten: ReturnType<typeof rewriteForSponsor>;
-        try {
-          rewritten = rewriteForSponsor(decoded, sponsor.address, lifetime);
-        } catch (err) {
-          // A message kit can decode but not recompile (e.g. inconsistent account roles).
-          refuse({ reason: 'UNSUPPORTED_MESSAGE', message: `the message cannot be recompiled with the platform's fee payer: ${err instanceof Error ? err.message : String(err)}` });
-          throw err;
-        }
+        const rewrite = (lifetime: Parameters<typeof rewriteForSponsor>[2]) => {
+          try {
+            return rewriteForSponsor(decoded, sponsor.address, lifetime);
+          } catch (err) {
+            // A message kit can decode but not recompile (e.g. inconsistent account roles).
+            refuse({ reason: 'UNSUPPORTED_MESSAGE', message: `the message cannot be recompiled with the platform's fee payer: ${err instanceof Error ? err.message : String(err)}` });
+            throw err;
+          }
+        };
+        // Every check and the fee are the same whatever the blockhash, so they run on a rewrite with
+        // a stand-in one, and the fee is reserved before the real blockhash is fetched: the time from
+        // blockhash to send stays as short as before (a chain's blockhash lives a minute; the
+        // sandbox chain's, one transaction).
+        const checked = rewrite(STAND_IN_LIFETIME);
         // The rewritten message again: exactly the sponsor and the managed key sign, the sponsor only pays.
-        refuse(checkSponsorUse(rewritten.view, sponsor.address) ?? checkSigners(rewritten.view, ctx));
-        const fee = feeOf(rewritten.view, budget);
+        refuse(checkSponsorUse(checked.view, sponsor.address) ?? checkSigners(checked.view, ctx));
+        const fee = feeOf(checked.view, budget);
         refuse(checkFee(fee, settings));
-        const signed = signAll(rewritten.transaction, rewritten.view, [sponsor, signerOf(wallet)]);
-        refuse(checkSize(signed.wire.length));
 
         // The fee within the merchant's day and charged to it, before anything can be paid.
         const charged = await sponsorBudget.reserve({ merchantId: owner.merchantId, signRequestId: auditId, lamports: fee });
+        // Refused unsent, nothing paid: the fee goes back (a 422 is the key's stored answer, so no retry resends these bytes).
+        const giveBack = () => sponsorBudget.release(charged).catch((releaseError: unknown) => console.error('sponsored fee of a refused transaction not released', { auditId, releaseError }));
+
+        let signed: ReturnType<typeof signAll>;
+        try {
+          const rewritten = rewrite(await chain.getLatestBlockhash());
+          signed = signAll(rewritten.transaction, rewritten.view, [sponsor, signerOf(wallet)]);
+          refuse(checkSize(signed.wire.length));
+        } catch (err) {
+          await giveBack();
+          throw err;
+        }
 
         // One execution: the chain sends only what succeeds, else answers the failure and its logs.
         // At most once per Idempotency-Key: the bytes are recorded first (broadcast-once.ts).
         const submitted = await broadcast.submit(signed.wire, encodeBase58(signed.transaction.signatures[sponsor.address as keyof typeof signed.transaction.signatures]!));
         if (!submitted.ok) {
-          // Refused unsent, nothing paid: the fee goes back (its 422 is the key's stored answer, so no retry resends these bytes).
-          await sponsorBudget.release(charged).catch((releaseError: unknown) => console.error('sponsored fee of a refused transaction not released', { auditId, releaseError }));
+          await giveBack();
           throw new TransactionRejectedError(simulationRejection(submitted.error, submitted.logs));
         }
         return { signature: submitted.signature, fee };

@@ -9,6 +9,7 @@
  */
 import type { Db, Trx } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
+import { createGroupWriter } from '../../lib/group-commit.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { latestSaoPauloTimeOfDay, saoPauloDay } from '../../lib/sao-paulo-time.ts';
 import { walletsRepo as repo } from './repo.ts';
@@ -24,26 +25,59 @@ export interface SponsoredFee {
 
 /** The ledger's side, passed in by the composition root (wallets imports no other module). */
 export interface SponsoredFeeLedger {
-  charge(trx: Trx, fee: SponsoredFee): Promise<unknown>;
+  charge(trx: Trx, fees: SponsoredFee[]): Promise<unknown>;
   release(trx: Trx, fee: SponsoredFee): Promise<unknown>;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** Most reservations committed together. */
+const MAX_BATCH = 100;
+
+type Reservation = SponsoredFee & { day: string };
+
+/** A batch whose usage would pass a merchant's budget: rolled back, then retried one by one. */
+class OverBudget extends Error {}
 
 export function createSponsorBudget(deps: { db: Db; clock: Clock; dailyBudgetLamports: number; ledger: SponsoredFeeLedger }) {
   const { db, clock, dailyBudgetLamports: budget, ledger } = deps;
 
+  /**
+   * Reservations are group-committed (lib/group-commit.ts): the usage row of a merchant's day is
+   * the one every send of that merchant updates, and its lock is held until the commit, so one
+   * transaction and one update per merchant serve every reservation that arrived meanwhile. The
+   * charges go first and the usage rows last (in one order, so two processes never deadlock),
+   * holding those locks only for the update and the commit. A batch that would pass a budget is
+   * rolled back whole and retried reservation by reservation, so exactly the ones that fit pass.
+   */
+  const writer = createGroupWriter<Reservation>(
+    (fees) =>
+      db.transaction().execute(async (trx) => {
+        await ledger.charge(trx, fees);
+        const usage = new Map<string, { merchantId: string; day: string; lamports: bigint }>();
+        for (const fee of fees) {
+          const key = `${fee.merchantId}|${fee.day}`;
+          const total = usage.get(key) ?? { merchantId: fee.merchantId, day: fee.day, lamports: 0n };
+          usage.set(key, { ...total, lamports: total.lamports + fee.lamports });
+        }
+        for (const key of [...usage.keys()].sort()) {
+          if ((await repo.reserveSponsorFee(trx, { ...usage.get(key)!, budget })) === undefined) throw new OverBudget();
+        }
+      }),
+    { maxBatch: MAX_BATCH },
+  );
+
   /** Reserves and charges the fee, or 422 SPONSOR_BUDGET_EXCEEDED; answers what `release` needs. */
-  async function reserve(input: Omit<SponsoredFee, 'at'>): Promise<SponsoredFee & { day: string }> {
+  async function reserve(input: Omit<SponsoredFee, 'at'>): Promise<Reservation> {
     const at = clock.now();
     const day = saoPauloDay(at);
     const fee = { ...input, at, day };
-    const reserved = await db.transaction().execute(async (trx) => {
-      const used = await repo.reserveSponsorFee(trx, { merchantId: fee.merchantId, day, lamports: fee.lamports, budget });
-      if (used === undefined) return false;
-      await ledger.charge(trx, fee);
-      return true;
-    });
+    const reserved = await writer.add(fee).then(
+      () => true,
+      (err: unknown) => {
+        if (err instanceof OverBudget) return false;
+        throw err;
+      },
+    );
     if (reserved) return fee;
     const used = await repo.sponsorFeesUsed(db, fee.merchantId, day);
     const resetsAt = new Date(latestSaoPauloTimeOfDay(at, 0).getTime() + DAY_MS);
@@ -55,7 +89,7 @@ export function createSponsorBudget(deps: { db: Db; clock: Clock; dailyBudgetLam
   }
 
   /** Gives a reservation back (the transaction was refused unsent): usage and charge, together. */
-  async function release(fee: SponsoredFee & { day: string }): Promise<void> {
+  async function release(fee: Reservation): Promise<void> {
     await db.transaction().execute(async (trx) => {
       await repo.releaseSponsorFee(trx, { merchantId: fee.merchantId, day: fee.day, lamports: fee.lamports });
       await ledger.release(trx, { ...fee, at: clock.now() });

@@ -120,13 +120,10 @@ describe('managed wallets: sponsored fees are bounded and charged', () => {
         headers: merchant.headers,
         payload: { transaction: buildTransaction(receiver.walletAddress, [memo(receiver.walletAddress, `budget ${n}`)]) },
       });
-    // The two instances send at once; each sends one at a time, as the sandbox chain of one process
-    // expires its blockhash after every send (two sends on it at once: the second is BlockhashNotFound).
-    const stream = async (app: typeof first, receiver: { id: string; walletAddress: string }, from: number) => {
-      const answers = [];
-      for (let n = from; n < from + 4; n++) answers.push(await sendOn(app, receiver, n));
-      return answers;
-    };
+    // All eight at once, four on each instance: each instance group-commits its reservations, so a
+    // batch that would pass the budget is rolled back and retried one by one.
+    const stream = (app: typeof first, receiver: { id: string; walletAddress: string }, from: number) =>
+      Promise.all([0, 1, 2, 3].map((n) => sendOn(app, receiver, from + n)));
     const answers = (await Promise.all([stream(first, receivers[0]!, 0), stream(second, receivers[1]!, 4)])).flat();
 
     expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(5);

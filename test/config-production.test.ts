@@ -4,16 +4,8 @@
  * declares everything simulated; that declaration refuses every real provider.
  */
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.ts';
-
-const KEYS = {
-  DATABASE_URL: 'postgresql://exchange@db:5432/exchange',
-  JWT_PRIVATE_KEY: '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIA==\n-----END PRIVATE KEY-----',
-  API_SECRET_PEPPER: 'p'.repeat(32),
-  WEBHOOK_SECRET_KEY: 'w'.repeat(32),
-  WALLET_KEK: Buffer.alloc(32, 1).toString('base64'),
-  SPONSOR_PRIVATE_KEY: JSON.stringify(Array.from({ length: 64 }, (_, i) => i)),
-};
+import { loadConfig } from '../src/config.ts';
+import { PRODUCTION_KEYS, problemsOf } from './helpers/config.ts';
 
 /** Every real provider, fully configured: what a production deployment would set. */
 const REAL = {
@@ -29,18 +21,8 @@ const REAL = {
   PRICE_URL: 'https://prices.example.com/v1',
 };
 
-function problemsOf(env: Record<string, string>): string[] {
-  try {
-    loadConfig(env);
-  } catch (err) {
-    if (err instanceof ConfigError) return err.problems;
-    throw err;
-  }
-  return [];
-}
-
 /** The problems other than the api-pix certificates (REAL names none: no PEM is needed for these rules). */
-const refusals = (env: Record<string, string>) => problemsOf({ NODE_ENV: 'production', ...KEYS, ...env }).filter((line) => !/^PIX_CLIENT_(CERT|KEY) is required/.test(line));
+const refusals = (env: Record<string, string>) => problemsOf({ NODE_ENV: 'production', ...PRODUCTION_KEYS, ...env }).filter((line) => !/^PIX_CLIENT_(CERT|KEY) is required/.test(line));
 
 const CHAIN = "the orders' token transfers run on the sandbox chain (no real chain adapter exists yet), so NODE_ENV=production cannot start: declare SIMULATION_MODE=true to run everything simulated";
 
@@ -76,14 +58,14 @@ describe('production refuses every simulated part, one line each naming the fix'
 
 describe('SIMULATION_MODE=true: everything simulated, declared', () => {
   it('lets production start on the sandbox parts, and says so in the configuration', () => {
-    const env = { NODE_ENV: 'production', SIMULATION_MODE: 'true', ...KEYS, SANDBOX_ENABLED: 'true', SANDBOX_AUTO_COMPLETE_SECONDS: '5', WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' };
+    const env = { NODE_ENV: 'production', SIMULATION_MODE: 'true', ...PRODUCTION_KEYS, SANDBOX_ENABLED: 'true', SANDBOX_AUTO_COMPLETE_SECONDS: '5', WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' };
     expect(problemsOf(env)).toEqual([]);
     expect(loadConfig(env)).toMatchObject({ nodeEnv: 'production', simulationMode: true, sandboxEnabled: true, pixProvider: 'sandbox' });
     expect(loadConfig({}).simulationMode).toBe(false);
   });
 
   it('/docs is off in production unless DOCS_ENABLED=true', () => {
-    const production = { NODE_ENV: 'production', SIMULATION_MODE: 'true', ...KEYS };
+    const production = { NODE_ENV: 'production', SIMULATION_MODE: 'true', ...PRODUCTION_KEYS };
     expect(loadConfig(production).docsEnabled).toBe(false);
     expect(loadConfig({ ...production, DOCS_ENABLED: 'true' }).docsEnabled).toBe(true);
     expect(loadConfig({ DOCS_ENABLED: 'false' }).docsEnabled).toBe(false);

@@ -2,19 +2,10 @@ import { readFileSync } from 'node:fs';
 import { Type } from 'typebox';
 import { Value } from 'typebox/value';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config.ts';
 import { variablesOf } from '../src/config/env.ts';
 import { ENV_SCHEMA } from '../src/config/schema.ts';
-
-function problemsOf(env: Record<string, string>): string[] {
-  try {
-    loadConfig(env);
-  } catch (err) {
-    if (err instanceof ConfigError) return err.problems;
-    throw err;
-  }
-  throw new Error('expected a ConfigError');
-}
+import { problemsOf } from './helpers/config.ts';
 
 describe('config', () => {
   it('has working embedded defaults', () => {

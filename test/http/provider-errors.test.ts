@@ -2,16 +2,13 @@
  * Issue 24, finding 6: a provider failure answers 503 PROVIDER_UNAVAILABLE without the provider's
  * host, port or error text; those go to the log line of the failed request, with its request id.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.ts';
-import { loadOrCreatePki } from '../../tools/psp-simulator/certificates.ts';
 import { type TestContext, createTestContext, expectErrorBody } from '../helpers/app.ts';
 import { randomCpf } from '../helpers/documents.ts';
 import { freePort } from '../helpers/processes.ts';
+import { unreachablePspEnv } from '../helpers/unreachable-psp.ts';
 import { buildTransaction, newAddress, transferSol } from '../modules/wallets/helpers.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -44,23 +41,12 @@ describe('provider failures answer without internals', () => {
   afterAll(() => ctx.close());
 
   it('an order against an unreachable PSP (api-pix): no host, port or error text in the answer', { timeout: 30_000 }, async () => {
-    const pki = await loadOrCreatePki(mkdtempSync(path.join(tmpdir(), 'provider-errors-pki-')));
     const { logger, lines } = capturedLogger();
     const app = await ctx.buildApp(
       {
-        PIX_PROVIDER: 'api-pix',
-        // Port 9 (discard) is closed on the test machine: the OAuth2 call is refused at once.
-        PIX_API_BASE_URL: 'https://127.0.0.1:9/v2',
-        PIX_OAUTH_TOKEN_URL: 'https://127.0.0.1:9/oauth/token',
-        PIX_CLIENT_ID: 'client',
-        PIX_CLIENT_SECRET: 's'.repeat(24),
-        PIX_CLIENT_CERT: pki.clientCertPem,
-        PIX_CLIENT_KEY: pki.clientKeyPem,
-        PIX_CA_CERT: pki.caPem,
+        ...(await unreachablePspEnv({ publicUrl: 'http://127.0.0.1:1', token: 't'.repeat(32) })),
         PIX_API_MAX_ATTEMPTS: '1',
         PIX_API_TIMEOUT_MS: '2000',
-        PIX_WEBHOOK_PUBLIC_URL: 'http://127.0.0.1:1',
-        PIX_WEBHOOK_TOKEN: 't'.repeat(32),
       },
       logger,
     );

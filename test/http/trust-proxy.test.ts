@@ -4,13 +4,10 @@
  * and PIX_WEBHOOK_ALLOWED_IPS all see the address the trusted proxy appended.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.ts';
-import { loadOrCreatePki } from '../../tools/psp-simulator/certificates.ts';
 import { ADMIN_TOKEN, type TestContext, createTestContext } from '../helpers/app.ts';
+import { unreachablePspEnv } from '../helpers/unreachable-psp.ts';
 
 const PROXY = '10.0.0.2';
 const CLIENT = '203.0.113.7';
@@ -79,18 +76,9 @@ describe('PIX_WEBHOOK_ALLOWED_IPS behind a proxy (TRUST_PROXY=1)', () => {
   const TOKEN = 't'.repeat(32);
   let ctx: TestContext;
   beforeAll(async () => {
-    const pki = await loadOrCreatePki(mkdtempSync(path.join(tmpdir(), 'trust-proxy-pki-')));
     ctx = await createTestContext({
       TRUST_PROXY: '1',
-      PIX_PROVIDER: 'api-pix',
-      PIX_API_BASE_URL: 'https://127.0.0.1:9/v2',
-      PIX_OAUTH_TOKEN_URL: 'https://127.0.0.1:9/oauth/token',
-      PIX_CLIENT_ID: 'client',
-      PIX_CLIENT_SECRET: 's'.repeat(24),
-      PIX_CLIENT_CERT: pki.clientCertPem,
-      PIX_CLIENT_KEY: pki.clientKeyPem,
-      PIX_WEBHOOK_PUBLIC_URL: 'https://exchange.example.com',
-      PIX_WEBHOOK_TOKEN: TOKEN,
+      ...(await unreachablePspEnv({ publicUrl: 'https://exchange.example.com', token: TOKEN })),
       PIX_WEBHOOK_ALLOWED_IPS: PSP,
     });
   }, 30_000);

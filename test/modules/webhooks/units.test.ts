@@ -9,6 +9,7 @@ import { deliveryBody } from '../../../src/modules/webhooks/delivery.ts';
 import { createSecretBox, generateSecret } from '../../../src/modules/webhooks/secrets.ts';
 import { webhookHeaders } from '../../../src/modules/webhooks/signing.ts';
 import { type UrlPolicy, checkWebhookUrl, classifyAddress } from '../../../src/modules/webhooks/url-policy.ts';
+import { PRODUCTION_KEYS } from '../../helpers/config.ts';
 
 describe('address classes', () => {
   it.each([
@@ -141,12 +142,7 @@ describe('webhook settings', () => {
     const production = loadConfig({
       NODE_ENV: 'production',
       SIMULATION_MODE: 'true',
-      DATABASE_URL: 'postgres://db/x',
-      JWT_PRIVATE_KEY: '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIA==\n-----END PRIVATE KEY-----',
-      API_SECRET_PEPPER: 'p'.repeat(32),
-      WEBHOOK_SECRET_KEY: 'w'.repeat(32),
-      WALLET_KEK: Buffer.alloc(32, 1).toString('base64'),
-      SPONSOR_PRIVATE_KEY: JSON.stringify(Array.from({ length: 64 }, (_, i) => i)),
+      ...PRODUCTION_KEYS,
     });
     expect(production.webhooks.allowHttp).toBe(false);
   });

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { PRODUCTION_KEYS, problemsOf } from './helpers/config.ts';
+import { unreachablePspEnv } from './helpers/unreachable-psp.ts';
 
 /** Every real provider, fully configured: what a production deployment would set. */
 const REAL = {
@@ -80,5 +81,23 @@ describe('SIMULATION_MODE=true: everything simulated, declared', () => {
       ]);
     }
     expect(refusals({ SIMULATION_MODE: 'true', SOLANA_RPC_URL: REAL.SOLANA_RPC_URL })).toEqual(['SIMULATION_MODE=true cannot be combined with SOLANA_RPC_URL (a real chain for managed wallets): unset one of them']);
+  });
+});
+
+describe('a real PSP outside production', () => {
+  const apiPix = () => unreachablePspEnv({ publicUrl: 'https://exchange.example.com', token: 't'.repeat(32) });
+  const sandboxRefusal = (env: Record<string, string>) => problemsOf(env).filter((line) => line.startsWith('SANDBOX_ENABLED'));
+
+  it('turns the sandbox routes off by default in development (a fake deposit or KYC decision would make the PSP pay) and refuses them when asked for', async () => {
+    expect(loadConfig({ NODE_ENV: 'development', ...(await apiPix()) }).sandboxEnabled).toBe(false);
+    expect(sandboxRefusal({ NODE_ENV: 'development', ...(await apiPix()), SANDBOX_ENABLED: 'true' })).toEqual([
+      'SANDBOX_ENABLED=true is refused with PIX_PROVIDER=api-pix (a fake deposit or KYC decision would make the PSP pay real money): unset one of them',
+    ]);
+  });
+
+  it('keeps them for tests against the PSP simulator (NODE_ENV=test), and with the sandbox PSP', async () => {
+    expect(loadConfig({ NODE_ENV: 'test', ...(await apiPix()) }).sandboxEnabled).toBe(true);
+    expect(sandboxRefusal({ NODE_ENV: 'test', ...(await apiPix()), SANDBOX_ENABLED: 'true' })).toEqual([]);
+    expect(loadConfig({ NODE_ENV: 'development' }).sandboxEnabled).toBe(true);
   });
 });

@@ -55,7 +55,8 @@ function toConfig(env: EnvValues): Config {
       tokenPerIpPerMinute: env.TOKEN_RATE_LIMIT_PER_MINUTE,
       authFailuresPerIpPerMinute: env.AUTH_FAILURE_LIMIT_PER_MINUTE,
     },
-    sandboxEnabled: env.SANDBOX_ENABLED ?? outsideProduction,
+    // With a real PSP the sandbox routes are off unless asked for, and only tests may ask (simulation.ts).
+    sandboxEnabled: env.SANDBOX_ENABLED ?? (outsideProduction && (env.PIX_PROVIDER !== 'api-pix' || env.NODE_ENV === 'test')),
     docsEnabled: env.DOCS_ENABLED ?? outsideProduction,
     idempotencyKeyTtlHours: env.IDEMPOTENCY_KEY_TTL_HOURS,
     orders: {

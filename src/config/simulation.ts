@@ -13,6 +13,11 @@ const DECLARE = 'or declare SIMULATION_MODE=true to run everything simulated';
 /** Every refusal of the rule above; empty when the configuration is all real or all simulated. */
 export function simulationRequirements(env: EnvValues): string[] {
   if (env.SIMULATION_MODE) return realProviders(env).map((provider) => `SIMULATION_MODE=true cannot be combined with ${provider}: unset one of them`);
+  if (env.NODE_ENV === 'development' && env.PIX_PROVIDER === 'api-pix' && env.SANDBOX_ENABLED === true) {
+    // A real PSP outside production is still real money: the sandbox's fake deposit and KYC
+    // decision would make it pay out. Tests against the PSP simulator run as NODE_ENV=test.
+    return [`SANDBOX_ENABLED=true is refused with PIX_PROVIDER=api-pix (a fake deposit or KYC decision would make the PSP pay real money): unset one of them`];
+  }
   if (env.NODE_ENV !== 'production') return [];
   const refusals: string[] = [];
   const refuse = (when: boolean, line: string) => (when ? refusals.push(line) : undefined);

@@ -51,7 +51,7 @@ describe('provider failures answer without internals', () => {
       logger,
     );
     const merchant = await ctx.createMerchant('Unreachable PSP');
-    const created = await app.inject({ method: 'POST', url: '/api/v1/receivers', headers: merchant.headers, payload: { type: 'PF', document: randomCpf(), name: 'Ana Souza', email: 'ana@example.com', walletAddress: newAddress() } });
+    const created = await app.inject({ method: 'POST', url: '/api/v1/receivers', headers: merchant.headers, payload: { type: 'PF', document: randomCpf(), name: 'Ana Souza', email: 'ana@example.com', walletAddress: newAddress(), limits: { nightTransactionsEnabled: true } } });
     expect(created.statusCode, created.body).toBe(201);
     await app.services.receivers.decideKyc(created.json().id, { approved: true }, { actor: 'test' }, { allowFromPending: true });
 

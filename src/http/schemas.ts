@@ -149,9 +149,8 @@ const BODY_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'];
  * whose method allows a body documents 413 and 415 (added when the route is registered).
  */
 export function documentBodyErrors(route: { method: string | string[]; schema?: { response?: unknown } }): void {
-  const response = route.schema?.response as Record<number, TSchema> | undefined;
-  if (!response || ![route.method].flat().some((method) => BODY_METHODS.includes(method))) return;
-  for (const status of [413, 415]) response[status] ??= errorRef(STATUS_DESCRIPTIONS[status]!);
+  if (![route.method].flat().some((method) => BODY_METHODS.includes(method))) return;
+  documentErrors(route, [413, 415]);
 }
 
 /** Adds error statuses a whole scope can answer (its guard's) to a route's documented responses. */

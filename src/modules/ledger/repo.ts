@@ -39,17 +39,6 @@ export const ledgerRepo = {
     return { id: (await find())!.id, created: true };
   },
 
-  /** Inserts an entry unless its (reference, kind) already posted; returns whether it was new. */
-  async insertEntry(db: Db, entry: { id: string; merchantId: string; kind: string; referenceType: ReferenceType; referenceId: string; at: Date }) {
-    const inserted = await db
-      .insertInto('ledger_entries')
-      .values({ id: entry.id, merchant_id: entry.merchantId, kind: entry.kind, reference_type: entry.referenceType, reference_id: entry.referenceId, created_at: entry.at })
-      .onConflict((oc) => oc.constraint('ledger_entries_reference_kind_key').doNothing())
-      .returning('id')
-      .executeTakeFirst();
-    return inserted !== undefined;
-  },
-
   /** Several entries in one statement; answers the ids of those inserted (a (reference, kind) already posted is skipped). */
   async insertEntries(db: Db, entries: Array<{ id: string; merchantId: string; kind: string; referenceType: ReferenceType; referenceId: string; at: Date }>) {
     const inserted = await db
@@ -62,17 +51,10 @@ export const ledgerRepo = {
   },
 
   /** The postings of several entries in one statement. */
-  insertPostingsOf(db: Db, postings: Array<Posting & { entryId: string; accountId: string }>) {
+  insertPostings(db: Db, postings: Array<Posting & { entryId: string; accountId: string }>) {
     return db
       .insertInto('ledger_postings')
       .values(postings.map((p) => ({ id: newId(), entry_id: p.entryId, account_id: p.accountId, currency: p.currency, amount: p.amount })))
-      .execute();
-  },
-
-  insertPostings(db: Db, entryId: string, postings: Array<Posting & { accountId: string }>) {
-    return db
-      .insertInto('ledger_postings')
-      .values(postings.map((p) => ({ id: newId(), entry_id: entryId, account_id: p.accountId, currency: p.currency, amount: p.amount })))
       .execute();
   },
 

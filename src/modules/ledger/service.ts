@@ -68,18 +68,32 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
     return id;
   }
 
-  /** Posts one entry with its postings; a second post of the same (reference, kind) is a no-op. */
-  async function post(trx: Trx, entry: { merchantId: string; kind: string; referenceType: LedgerEntriesTable['reference_type']; referenceId: string; at: Date }, postings: Posting[]) {
-    if (postings.length === 0) return false;
-    if (!isBalanced(postings)) throw new Error(`ledger entry ${entry.kind} for ${entry.referenceId} does not sum to zero`);
-    const id = newId();
-    if (!(await repo.insertEntry(trx, { id, ...entry }))) return false;
-    const withAccounts = [];
-    for (const posting of postings) {
-      withAccounts.push({ ...posting, accountId: await accountId(trx, posting.account, isMerchantAccount(posting.account) ? entry.merchantId : null, posting.currency) });
+  type NewEntry = { merchantId: string; kind: string; referenceType: LedgerEntriesTable['reference_type']; referenceId: string; at: Date; postings: Posting[] };
+
+  /**
+   * Posts entries with their postings in two statements however many; an entry of a (reference,
+   * kind) already posted is skipped. Answers how many were posted.
+   */
+  async function postAll(trx: Trx, entries: NewEntry[]): Promise<number> {
+    const withIds = entries.filter((entry) => entry.postings.length > 0).map((entry) => ({ ...entry, id: newId() }));
+    for (const entry of withIds) {
+      if (!isBalanced(entry.postings)) throw new Error(`ledger entry ${entry.kind} for ${entry.referenceId} does not sum to zero`);
     }
-    await repo.insertPostings(trx, id, withAccounts);
-    return true;
+    if (withIds.length === 0) return 0;
+    const inserted = await repo.insertEntries(trx, withIds);
+    const postings = [];
+    for (const entry of withIds.filter((e) => inserted.has(e.id))) {
+      for (const posting of entry.postings) {
+        postings.push({ ...posting, entryId: entry.id, accountId: await accountId(trx, posting.account, isMerchantAccount(posting.account) ? entry.merchantId : null, posting.currency) });
+      }
+    }
+    if (postings.length > 0) await repo.insertPostings(trx, postings);
+    return inserted.size;
+  }
+
+  /** Posts one entry with its postings; a second post of the same (reference, kind) is a no-op. */
+  async function post(trx: Trx, entry: Omit<NewEntry, 'postings'>, postings: Posting[]): Promise<boolean> {
+    return (await postAll(trx, [{ ...entry, postings }])) > 0;
   }
 
   /** `by`: an operator's run, audited in the settlement's own transaction. */
@@ -135,18 +149,10 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
      * row of the send. Once per (sign request, movement).
      */
     async postSponsoredFees(trx: Trx, fees: SponsoredFeeCharge[], movement: SponsoredFeeMovement) {
-      const entries = fees
-        .map((fee) => ({ id: newId(), merchantId: fee.merchantId, kind: movement, referenceType: 'wallet_sign_request' as const, referenceId: fee.signRequestId, at: fee.at, postings: sponsoredFeePostings(fee.lamports, movement) }))
-        .filter((entry) => entry.postings.length > 0);
-      if (entries.length === 0) return;
-      const inserted = await repo.insertEntries(trx, entries);
-      const postings = [];
-      for (const entry of entries.filter((e) => inserted.has(e.id))) {
-        for (const posting of entry.postings) {
-          postings.push({ ...posting, entryId: entry.id, accountId: await accountId(trx, posting.account, isMerchantAccount(posting.account) ? entry.merchantId : null, posting.currency) });
-        }
-      }
-      if (postings.length > 0) await repo.insertPostingsOf(trx, postings);
+      await postAll(
+        trx,
+        fees.map((fee) => ({ merchantId: fee.merchantId, kind: movement, referenceType: 'wallet_sign_request', referenceId: fee.signRequestId, at: fee.at, postings: sponsoredFeePostings(fee.lamports, movement) })),
+      );
     },
 
     async feeBalance(merchantId: string) {

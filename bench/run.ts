@@ -7,6 +7,7 @@
  * JSON under bench/results/ and a markdown table on stdout. See bench/README.md.
  */
 import { execFile, execSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -31,6 +32,7 @@ const SCENARIOS = [
   'auth-bearer',
   'payin',
   'payin-spread',
+  'payin-spread-keyed',
   'sign-and-send',
   'webhooks',
   'webhooks-one',
@@ -236,15 +238,27 @@ async function main(): Promise<void> {
     const token = await api.post<{ accessToken: string }>('/api/v1/auth/token', { apiKey: small.apiKey, apiSecret: small.apiSecret });
     await runLoad('auth-bearer', 'GET /api/v1/merchant (bearer)', { url: `${base}/api/v1/merchant`, headers: { authorization: `Bearer ${token.accessToken}` } }, pid);
   }
+  let spreadReceivers: string[] | undefined;
+  const spread = async () => (spreadReceivers ??= await seedReceivers(databaseUrl, small.merchantId, SPREAD_RECEIVERS));
   if (selected.has('payin-spread')) {
     // Orders spread over many receivers, as pgbench's UPDATE spreads over 100k rows: each receiver's
     // day row is the lock that makes its limits exact, so one receiver's orders queue on it (payin).
-    const receiverIds = await seedReceivers(databaseUrl, small.merchantId, SPREAD_RECEIVERS);
+    const receiverIds = await spread();
     const body = () => JSON.stringify({ receiverId: receiverIds[Math.floor(Math.random() * receiverIds.length)], amountBrl: 100 });
     await runLoad('payin-spread', `POST /api/v1/payin over ${SPREAD_RECEIVERS} receivers`, {
       url: `${base}/api/v1/payin`,
       headers: { ...keyHeaders(small), 'content-type': 'application/json' },
       requests: [{ method: 'POST', setupRequest: (request) => ({ ...request, body: body() }) }],
+    }, pid);
+  }
+  if (selected.has('payin-spread-keyed')) {
+    // The same load with a fresh Idempotency-Key on every request, as the SDK sends it (issue 25).
+    const receiverIds = await spread();
+    const body = () => JSON.stringify({ receiverId: receiverIds[Math.floor(Math.random() * receiverIds.length)], amountBrl: 100 });
+    await runLoad('payin-spread-keyed', `POST /api/v1/payin over ${SPREAD_RECEIVERS} receivers, each with an Idempotency-Key`, {
+      url: `${base}/api/v1/payin`,
+      headers: { ...keyHeaders(small), 'content-type': 'application/json' },
+      requests: [{ method: 'POST', setupRequest: (request) => ({ ...request, headers: { ...request.headers, 'idempotency-key': randomUUID() }, body: body() }) }],
     }, pid);
   }
   if (selected.has('payin')) {
@@ -260,7 +274,7 @@ async function main(): Promise<void> {
     await api.post('/api/v1/payin', { receiverId: receiver.id, amountBrl: 100 });
     await runLoad('payin', 'POST /api/v1/payin (one receiver)', { url: `${base}/api/v1/payin`, method: 'POST', headers: { ...keyHeaders(small), 'content-type': 'application/json' }, body: JSON.stringify({ receiverId: receiver.id, amountBrl: 100 }) }, pid);
   }
-  if (selected.has('payin') || selected.has('payin-spread')) {
+  if (selected.has('payin') || selected.has('payin-spread') || selected.has('payin-spread-keyed')) {
     log('pgbench: update + insert, same clients and duration');
     await preparePgbench(databaseUrl);
     try {
@@ -454,6 +468,12 @@ function evaluateTargets(): void {
   if (results.pgbench?.payinRatio !== undefined) {
     const payin = (s['payin-spread'] ?? s.payin) as LoadFigures;
     add('POST /payin ≥ 50 % of pgbench update+insert tps', `${(results.pgbench.payinRatio * 100).toFixed(1)} % (${payin.requestsPerSecond} vs ${results.pgbench.tps} tps)`, results.pgbench.payinRatio >= 0.5);
+  }
+  const unkeyed = s['payin-spread'];
+  const keyed = s['payin-spread-keyed'];
+  if (unkeyed?.kind === 'load' && keyed?.kind === 'load') {
+    const ratio = keyed.requestsPerSecond / unkeyed.requestsPerSecond;
+    add('POST /payin with an Idempotency-Key ≥ 90 % of without', `${(ratio * 100).toFixed(1)} % (${keyed.requestsPerSecond} vs ${unkeyed.requestsPerSecond} req/s)`, ratio >= 0.9 && keyed.non2xx === 0);
   }
   const sign = s['sign-and-send'];
   if (sign?.kind === 'load') add('sign-and-send ≥ 2,000 req/s', `${sign.requestsPerSecond} req/s`, sign.requestsPerSecond >= 2000 && sign.non2xx === 0);

@@ -85,7 +85,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     defaults: config.receivers,
     onReceiverCreated: async (trx, receiver) => (receiver.managedWalletRequested ? wallets.createForReceiver(trx, receiver) : undefined),
   });
-  // Stored answers are sealed under their own key derived from WEBHOOK_SECRET_KEY (ARCHITECTURE.md "Idempotency").
+  // Stored answers are sealed under their own key derived from WEBHOOK_SECRET_KEY (docs/decisions/0008-idempotent-answers-stored-sealed.md).
   const idempotency = createIdempotencyStore({ db, clock, answersKey: deriveKey(config.webhookSecretKey, 'idempotency-stored-answers') });
   const { prices } = config;
   const httpPrices = prices.source === 'http' && prices.url ? { url: prices.url, maxAgeMs: prices.maxAgeMs, timeoutMs: prices.timeoutMs } : undefined;

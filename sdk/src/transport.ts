@@ -2,7 +2,7 @@
  * The one place every request of the generated client passes through (openapi-fetch's `fetch`
  * option): credentials, an `Idempotency-Key` on every write, and retries.
  *
- * Idempotency (docs/ARCHITECTURE.md, "Idempotency"): every POST, PUT, PATCH and DELETE carries
+ * Idempotency (docs/architecture/idempotency.md): every POST, PUT, PATCH and DELETE carries
  * a key — the caller's, else a random UUID made once per call — and every retry of that call
  * sends the same key, so the service runs the operation at most once and replays its answer.
  * Retried: no answer at all (the effect may or may not have happened: the key makes that safe),

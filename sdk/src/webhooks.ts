@@ -1,5 +1,5 @@
 /**
- * Verifying a webhook delivery. The service signs per Standard Webhooks (docs/ARCHITECTURE.md,
+ * Verifying a webhook delivery. The service signs per Standard Webhooks (docs/architecture/webhooks.md,
  * "Webhooks"): headers `webhook-id` (the deliveryId), `webhook-timestamp` (Unix seconds) and
  * `webhook-signature` (`v1,<base64 HMAC-SHA256>`, two space-separated during the 24 h after a
  * secret rotation), keyed by the `whsec_...` secret the endpoint got at creation or rotation.

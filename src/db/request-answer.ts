@@ -1,6 +1,6 @@
 /**
  * The answer of an idempotent request, written by the transaction that makes its effect
- * (docs/ARCHITECTURE.md "Idempotency"). The HTTP layer (src/http/idempotency.ts) runs the
+ * (docs/architecture/idempotency.md). The HTTP layer (src/http/idempotency.ts) runs the
  * handler of a request that carries an Idempotency-Key inside `runWithRequestAnswer`; a service
  * then calls `recordAnswer(trx, ...)` as the last statement of its effect's transaction, so a
  * crash leaves either nothing (the retry runs anew) or the effect and its answer (the retry

@@ -1,5 +1,5 @@
 /**
- * Owner liveness of Idempotency-Keys (docs/ARCHITECTURE.md "Idempotency", "Crashes"). Each API
+ * Owner liveness of Idempotency-Keys (docs/architecture/idempotency.md, "Crashes"). Each API
  * process is an owner with a random id; while it holds at least one IN_PROGRESS key it writes
  * its heartbeat (`idempotency_owners.heartbeat_at`, the database's clock) every `beatMs`. A key
  * whose owner has not beaten for `leaseMs` belongs to a dead process and is taken over by the

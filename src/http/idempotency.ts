@@ -8,7 +8,7 @@
  * answer without running the handler; the same key with another request is 409
  * IDEMPOTENCY_CONFLICT; while the first is still running, 409 CONFLICT with `retry-after: 1`; a
  * key whose owner process died is taken over within seconds (idempotency-owner.ts). 5xx answers
- * are not stored (the row is deleted so the client may retry). See docs/ARCHITECTURE.md,
+ * are not stored (the row is deleted so the client may retry). See docs/architecture/idempotency.md,
  * "Idempotency".
  */
 import { createHash, randomUUID } from 'node:crypto';
@@ -323,7 +323,7 @@ export function registerIdempotency(scope: App, store: IdempotencyStore): void {
       if (!(await repo.complete(repo.db, held, response, clock.now()))) request.log.warn('Idempotency-Key was taken over by a retry; this answer is not stored');
     } catch (err) {
       // Only answers without an effect, or with a naturally idempotent one, are stored here
-      // (ARCHITECTURE.md "Idempotency"), so running them again is harmless: free the key for the
+      // (docs/architecture/idempotency.md), so running them again is harmless: free the key for the
       // retry at once rather than leave it IN_PROGRESS under a live owner (409s until the hold ends).
       request.log.error({ err }, 'could not store the answer of an idempotent request; the key is freed');
       await releaseQuietly(request, held);

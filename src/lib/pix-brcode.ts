@@ -5,7 +5,7 @@
  * sub-fields in the same format; the last field is 63, the CRC over everything before its value.
  *
  * Writers only: the sandbox PSP answers API Pix charges (`cob`) with dynamic codes, as real PSPs
- * do (docs/ARCHITECTURE.md, PIX provider); static codes remain for keys without a charge. Tests
+ * do (docs/decisions/0013-dynamic-br-codes-in-the-sandbox.md); static codes remain for keys without a charge. Tests
  * read every code back with pix-utils, an independent implementation.
  *
  * Everything we write is printable ASCII, so a field's length is its number of characters.

@@ -4,7 +4,7 @@
  * checks each request and answer against Banco Central's openapi.yaml (path and method
  * documented, required query parameters, request body, status documented, answer body), keeping
  * every violation. Prism (`prism proxy --errors`) does the same, but it cannot present a client
- * certificate to an mTLS upstream nor accept one from the adapter; see docs/ARCHITECTURE.md.
+ * certificate to an mTLS upstream nor accept one from the adapter; see docs/architecture/pix-provider.md.
  */
 import { readFileSync } from 'node:fs';
 import { createServer, request as httpsRequest } from 'node:https';
@@ -29,7 +29,7 @@ export interface ProxyOptions {
 
 /**
  * Errata of openapi.yaml 2.9.0, each an exact error the document makes every correct answer
- * fail (docs/ARCHITECTURE.md lists them): `PixConsultados` (GET /pix) requires a property `cobs`
+ * fail (docs/architecture/pix-provider.md lists them): `PixConsultados` (GET /pix) requires a property `cobs`
  * that it does not define; the list it defines is `pix`.
  */
 function isErratum(template: string, method: string, error: { keyword: string; instancePath: string; params: Json }): boolean {

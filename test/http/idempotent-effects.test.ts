@@ -1,6 +1,6 @@
 /**
  * Creations whose services store an Idempotency-Key's answer in their own transaction
- * (ARCHITECTURE.md "Idempotency"): the answer lost after the commit (the service throws once the
+ * (docs/architecture/idempotency.md): the answer lost after the commit (the service throws once the
  * row exists: the client gets a 500, as if the process had died) is replayed by the retry, and
  * the retry creates nothing. Order creation has its own test (test/modules/orders/idempotent-creation.test.ts).
  */

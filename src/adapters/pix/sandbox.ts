@@ -94,7 +94,7 @@ export function createSandboxPixProvider(deps: { db: Db; clock: Clock; settings:
   };
 
   /**
-   * A dynamic code, as real PSPs answer API Pix `cob` (decision in docs/ARCHITECTURE.md, PIX
+   * A dynamic code, as real PSPs answer API Pix `cob` (docs/decisions/0013-dynamic-br-codes-in-the-sandbox.md; the PIX
    * provider): the location (26/25) names the payload that carries the full txid (= the order's
    * paymentReference) and the amount; name and city (59, 60) through pixText. No key, no amount
    * and 62/05 `***` in the code itself: a static code's 62/05 holds at most 25 characters, and a

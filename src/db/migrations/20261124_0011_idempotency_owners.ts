@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Crash-safe idempotency (issue 14, docs/ARCHITECTURE.md "Idempotency"):
+ * Crash-safe idempotency (issue 14, docs/architecture/idempotency.md):
  * - `idempotency_owners`: one row per live API process, its heartbeat written by the database's
  *   clock every second; a key whose owner stopped beating is taken over after a few seconds
  *   instead of after a 60 s lease.

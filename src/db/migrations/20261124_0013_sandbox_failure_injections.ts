@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Sandbox failure injection and dynamic BR Codes (issue 15, docs/ARCHITECTURE.md "Sandbox"):
+ * Sandbox failure injection and dynamic BR Codes (issue 15, docs/architecture/pix-provider.md "The sandbox PSP"):
  * - `sandbox_chain_armed_failures`: the transfer made under this idempotency key (an order's id)
  *   lands FAILED. Keyed by the order, not by the destination as `sandbox_chain_transfer_failures`
  *   is: every order of a receiver pays the same wallet.

@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 
 /**
  * A delivery's lease moves out of `webhook_deliveries` into its own small table (issue 13,
- * docs/ARCHITECTURE.md "Claims and leases"). The lease lived in `claimed_until`, which
+ * docs/architecture/webhooks.md "Claims and leases"). The lease lived in `claimed_until`, which
  * `webhook_deliveries_endpoint_pending_idx` indexed, so every claim rewrote each claimed row with
  * a new entry in all seven of the table's indexes; under a backlog that index work was most of a
  * claim's time. Now a claim inserts one narrow row per delivery (two index entries) and the

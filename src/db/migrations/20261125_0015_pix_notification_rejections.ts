@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * `pix_notification_rejections` (issue 24, docs/ARCHITECTURE.md "PIX provider"): a notification
+ * `pix_notification_rejections` (issue 24, docs/architecture/pix-provider.md "Callbacks"): a notification
  * the PSP's callback received that the PSP itself did not confirm (an endToEndId it does not know,
  * another txid or amount, a refund or payout not in the notified state). It changed nothing; the
  * row is the evidence (a forgery, or a PSP answering inconsistently) for an operator. `reference`

@@ -11,7 +11,7 @@ async function replaceCheck(db: Kysely<unknown>, column: 'type' | 'status', valu
 
 /**
  * A PAYOUT deposit of more tokens than ordered completes the order for its ordered amount; the
- * excess is held for return (issue 24, docs/ARCHITECTURE.md "Money that cannot be used"): the
+ * excess is held for return (issue 24, docs/architecture/orders.md "Outcomes from providers"): the
  * order keeps how much (`excess_amount_token`), and its movement is an order transaction of its
  * own type, `CHAIN_DEPOSIT_EXCESS`, in status `HELD` until an operator returns it.
  */

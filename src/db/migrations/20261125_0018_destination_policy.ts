@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Money goes only to the receiver (issue 24, finding 5; docs/ARCHITECTURE.md "Destination policy"):
+ * Money goes only to the receiver (issue 24, finding 5; docs/architecture/receivers-and-pricing.md "Destination policy"):
  * - `merchants.destination_policy`: RECEIVER_ONLY (every existing and new merchant) refuses a
  *   payout to a PIX key not the receiver's and a PAYIN to a wallet not the receiver's; ANY is set
  *   only by an operator, audited.

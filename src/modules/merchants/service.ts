@@ -114,7 +114,7 @@ export function createMerchantsService(deps: MerchantsDeps) {
           targetId: merchant.id,
           details: { name: merchant.name, credentialId: credential.id },
         });
-        // An Idempotency-Key's answer commits with the merchant (ARCHITECTURE.md "Idempotency").
+        // An Idempotency-Key's answer commits with the merchant (docs/architecture/idempotency.md).
         await recordAnswer(trx, () => ({ status: 201, body: { merchant, credential } }));
         return { merchant, credential };
       });

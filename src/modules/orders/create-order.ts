@@ -1,5 +1,5 @@
 /**
- * Order creation, one pipeline for PAYIN and PAYOUT (ARCHITECTURE.md Orders, "Creation"):
+ * Order creation, one pipeline for PAYIN and PAYOUT (docs/architecture/orders.md, "Creation"):
  *
  *   1. the body alone (400s);
  *   2. every refusal that can be known without racing, from one read (creation-repo.ts
@@ -18,7 +18,7 @@
  * So an order that is not refused costs three round trips: the read, the provider call (one
  * statement in the sandbox) and the insert. A request with an Idempotency-Key always takes the
  * transaction, whose last statement stores the request's answer (src/db/request-answer.ts): a
- * crash then leaves the order with its answer or neither (ARCHITECTURE.md "Idempotency"). The provider call stays outside the transaction:
+ * crash then leaves the order with its answer or neither (docs/architecture/idempotency.md). The provider call stays outside the transaction:
  * the reservation locks the receiver's day row, and holding it across the call made POST /payin
  * queue on it (bench/README.md). What differs between PAYIN and PAYOUT is an OrderVariant.
  */

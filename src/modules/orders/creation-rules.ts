@@ -1,5 +1,5 @@
 /**
- * The refusal rules of order creation (DESIGN.md §5 "Rules at creation"; ARCHITECTURE.md
+ * The refusal rules of order creation (DESIGN.md §5 "Rules at creation"; docs/architecture/orders.md,
  * Orders): pure functions, each answering the refusal as an AppError, or null. The pipeline
  * (create-order.ts) runs them before the provider call, so a refused order leaves nothing at the
  * provider, and runs the receiver rules again inside its transaction, where the receiver may

@@ -1,5 +1,5 @@
 /**
- * What a PAYOUT deposit of any amount buys (issue 24, docs/ARCHITECTURE.md "Money that cannot be
+ * What a PAYOUT deposit of any amount buys (issue 24, docs/architecture/orders.md "Money that cannot be
  * used"). The order was priced, checked against the order maximum and reserved against the
  * receiver's day at creation; a deposit can only keep or lower what it pays out, never raise it:
  *

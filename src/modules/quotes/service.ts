@@ -175,7 +175,7 @@ export function createQuotesService(deps: QuotesDeps) {
           expires_at: new Date(now.getTime() + settings.quoteTtlSeconds * 1000),
           created_at: now,
         });
-        // An Idempotency-Key's answer commits with the quote (ARCHITECTURE.md "Idempotency").
+        // An Idempotency-Key's answer commits with the quote (docs/architecture/idempotency.md).
         const quote = toQuote(row);
         await recordAnswer(trx, () => ({ status: 201, body: quote }));
         return quote;

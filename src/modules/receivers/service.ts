@@ -178,7 +178,7 @@ export function createReceiversService(deps: { db: Db; clock: Clock; defaults: C
             if (!inserted) return undefined;
             const added = await onCreated(trx, { id: inserted.id, merchantId, managedWalletRequested: inserted.managed_wallet_requested });
             const created = added ? await repo.setManagedWalletAddress(trx, inserted.id, added.walletAddress) : inserted;
-            // An Idempotency-Key's answer commits with the receiver (ARCHITECTURE.md "Idempotency").
+            // An Idempotency-Key's answer commits with the receiver (docs/architecture/idempotency.md).
             await recordAnswer(trx, () => ({ status: 201, body: toReceiver(created) }));
             return created;
           });

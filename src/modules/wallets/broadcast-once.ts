@@ -1,5 +1,5 @@
 /**
- * A broadcast made at most once per Idempotency-Key (issue 14, ARCHITECTURE.md "Idempotency").
+ * A broadcast made at most once per Idempotency-Key (issue 14, docs/architecture/idempotency.md).
  * A broadcast cannot be rolled back, so before it the signed bytes and their hash are recorded
  * with the request's key (src/db/request-answer.ts `recordEffect`); a retry whose first request
  * died or failed after that point does not sign again (a new blockhash would make it a second

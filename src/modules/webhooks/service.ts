@@ -164,7 +164,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
           enabled: input.enabled ?? true,
         });
         await repo.insertSecret(trx, { id: newId(), endpoint_id: id, secret_ciphertext: secretBox.seal(secret, id) });
-        // An Idempotency-Key's answer commits with the endpoint (ARCHITECTURE.md "Idempotency").
+        // An Idempotency-Key's answer commits with the endpoint (docs/architecture/idempotency.md).
         await recordAnswer(trx, async () => ({ status: 201, body: { ...(await toEndpoints([endpoint], trx))[0]!, secret } }));
         return endpoint;
       });

@@ -1,5 +1,5 @@
 /**
- * Order creation with an Idempotency-Key is crash-safe (issue 14, ARCHITECTURE.md
+ * Order creation with an Idempotency-Key is crash-safe (issue 14, docs/architecture/idempotency.md,
  * "Idempotency"): the order and its stored answer commit in one transaction. The "crash" is the
  * process losing the answer after the commit (the service throws once the order exists, so the
  * client gets a 500 and nothing else of that request survives): the retry must replay the first

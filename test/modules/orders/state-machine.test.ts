@@ -8,7 +8,7 @@ import { ORDER_STATUSES, type OrderStatus } from '../../../src/modules/orders/ta
 import { type OrderType } from '../../../src/lib/order-types.ts';
 import { assertTransition, canTransition } from '../../../src/modules/orders/state-machine.ts';
 
-/** The whole of DESIGN.md §5 and ARCHITECTURE.md Orders: what is not listed here is refused. */
+/** The whole of DESIGN.md §5 and docs/architecture/orders.md: what is not listed here is refused. */
 const ALLOWED: Record<OrderType, Array<[OrderStatus, OrderStatus]>> = {
   PAYIN: [
     ['AWAITING_PAYMENT', 'PAYMENT_RECEIVED'],

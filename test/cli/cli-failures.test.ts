@@ -3,6 +3,8 @@
  * stderr naming the problem and the fix, a non-zero exit and no stack trace: a bad argument, a
  * bad setting, the embedded database held by another process, PostgreSQL unreachable or missing.
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +13,16 @@ import { testDriver } from '../helpers/database.ts';
 import { freePort, runTsToEnd } from '../helpers/processes.ts';
 
 const ADMIN = 'src/cli/admin.ts';
+
+async function npmRun(args: string[], env: Record<string, string>) {
+  const child = spawn('npm', args, { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, stdout, stderr };
+}
 const MIGRATE = 'src/cli/migrate.ts';
 
 function expectOneLine(result: { code: number | null; stdout: string; stderr: string }, pattern: RegExp): void {
@@ -37,6 +49,9 @@ describe('CLI failures: one line with the fix', { timeout: 120_000 }, () => {
       const busy = new RegExp(`is in use by process ${process.pid}; stop it first, or use the admin API, or set DATABASE_URL$`);
       expectOneLine(await runTsToEnd(ADMIN, ['create-merchant', '--name', 'Acme'], { DATA_DIR: dataDir }), new RegExp(`^admin: the embedded database in .*${busy.source}`));
       expectOneLine(await runTsToEnd(MIGRATE, [], { DATA_DIR: dataDir }), new RegExp(`^migrate: the embedded database in .*${busy.source}`));
+      // Through npm, as the README runs it: npm adds its banner on stdout and nothing on stderr.
+      const npm = await npmRun(['run', 'admin', '--', 'create-merchant', '--name', 'Acme'], { DATA_DIR: dataDir });
+      expectOneLine({ ...npm, stdout: '' }, new RegExp(`^admin: the embedded database in .*${busy.source}`));
     } finally {
       await rm(path.join(dataDir, 'pglite.lock'), { force: true });
     }

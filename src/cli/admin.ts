@@ -10,53 +10,70 @@
  */
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { openConfiguredDatabase } from '../db/open-configured.ts';
 import { UUID_PATTERN } from '../lib/ids.ts';
 import { DESTINATION_POLICIES } from '../modules/merchants/tables.ts';
-import { systemClock } from '../lib/clock.ts';
-import { createServices } from '../services.ts';
-import { cliConfig, fail } from './config.ts';
-import { productionKeyLines } from './production-keys.ts';
+import { cliConfig, cliName, fail, parseArgsProblem, runCli } from './config.ts';
 
-const USAGE =
-  'usage: npm run admin -- create-merchant --name "Acme" | issue-credential --merchant <merchant id> | set-destination-policy --merchant <merchant id> --policy ANY|RECEIVER_ONLY [--reason "..."] | generate-keys';
-const COMMANDS = ['create-merchant', 'issue-credential', 'set-destination-policy'];
+const USAGE = {
+  'create-merchant': 'npm run admin -- create-merchant --name "Acme"',
+  'issue-credential': 'npm run admin -- issue-credential --merchant <merchant id>',
+  'set-destination-policy': 'npm run admin -- set-destination-policy --merchant <merchant id> --policy ANY|RECEIVER_ONLY [--reason "..."]',
+  'generate-keys': 'npm run admin -- generate-keys',
+} as const;
+const ALL_USAGES = `npm run admin -- ${Object.values(USAGE).map((line) => line.replace('npm run admin -- ', '')).join(' | ')}`;
 
-const { positionals, values } = parseArgs({
-  allowPositionals: true,
-  options: { name: { type: 'string' }, merchant: { type: 'string' }, policy: { type: 'string' }, reason: { type: 'string' } },
-});
+cliName('admin');
+let parsed;
+try {
+  parsed = parseArgs({
+    allowPositionals: true,
+    options: { name: { type: 'string' }, merchant: { type: 'string' }, policy: { type: 'string' }, reason: { type: 'string' } },
+  });
+} catch (err) {
+  fail(parseArgsProblem(err, ALL_USAGES) ?? String(err));
+}
+const { positionals, values } = parsed;
 const command = positionals[0];
+if (!command) fail(`no command given; usage: ${ALL_USAGES}`);
+if (!Object.hasOwn(USAGE, command)) fail(`unknown command "${command}"; usage: ${ALL_USAGES}`);
 if (command === 'generate-keys') {
+  const { productionKeyLines } = await import('./production-keys.ts');
   console.log(productionKeyLines().join('\n'));
   process.exit(0);
 }
+const usage = USAGE[command as keyof typeof USAGE];
 const name = values.name?.trim();
-if (command === 'create-merchant' && (!name || name.length < 2 || name.length > 255)) fail(`--name must have 2 to 255 characters\n${USAGE}`);
-if ((command === 'issue-credential' || command === 'set-destination-policy') && !UUID_PATTERN.test(values.merchant ?? '')) fail(`--merchant must be a merchant id\n${USAGE}`);
-const policy = DESTINATION_POLICIES.find((p) => p === values.policy);
-if (command === 'set-destination-policy' && !policy) fail(`--policy must be ${DESTINATION_POLICIES.join(' or ')}\n${USAGE}`);
-if (!COMMANDS.includes(command ?? '')) fail(USAGE);
-
-const config = await cliConfig();
-const database = await openConfiguredDatabase(config);
-const { merchants, destinationPolicies } = await createServices({ config, db: database.db, clock: systemClock });
-const by = { actor: `cli:${os.userInfo().username}` };
-try {
-  if (command === 'create-merchant') {
-    const { merchant, credential } = await merchants.createMerchant({ name: name! }, by);
-    console.log(JSON.stringify({ merchantId: merchant.id, apiKey: credential.apiKey, apiSecret: credential.apiSecret }));
-  } else if (command === 'set-destination-policy') {
-    const reason = values.reason?.trim();
-    console.log(JSON.stringify(await destinationPolicies.set(values.merchant!, { policy: policy!, ...(reason ? { reason } : {}) }, by)));
-  } else {
-    const credential = await merchants.issueCredential(values.merchant!, by);
-    console.log(
-      JSON.stringify({ merchantId: values.merchant, credentialId: credential.id, apiKey: credential.apiKey, apiSecret: credential.apiSecret }),
-    );
-  }
-} catch (err) {
-  fail(err instanceof Error ? err.message : String(err));
-} finally {
-  await database.close();
+if (command === 'create-merchant' && (!name || name.length < 2 || name.length > 255)) fail(`--name must have 2 to 255 characters; usage: ${usage}`);
+if ((command === 'issue-credential' || command === 'set-destination-policy') && !UUID_PATTERN.test(values.merchant ?? '')) {
+  fail(`--merchant must be a merchant id (a UUID, as create-merchant prints); usage: ${usage}`);
 }
+const policy = DESTINATION_POLICIES.find((p) => p === values.policy);
+if (command === 'set-destination-policy' && !policy) fail(`--policy must be ${DESTINATION_POLICIES.join(' or ')}; usage: ${usage}`);
+
+await runCli(async () => {
+  const [{ openConfiguredDatabase }, { createServices }, { systemClock }] = await Promise.all([
+    import('../db/open-configured.ts'),
+    import('../services.ts'),
+    import('../lib/clock.ts'),
+  ]);
+  const config = await cliConfig();
+  const database = await openConfiguredDatabase(config);
+  try {
+    const { merchants, destinationPolicies } = await createServices({ config, db: database.db, clock: systemClock });
+    const by = { actor: `cli:${os.userInfo().username}` };
+    if (command === 'create-merchant') {
+      const { merchant, credential } = await merchants.createMerchant({ name: name! }, by);
+      console.log(JSON.stringify({ merchantId: merchant.id, apiKey: credential.apiKey, apiSecret: credential.apiSecret }));
+    } else if (command === 'set-destination-policy') {
+      const reason = values.reason?.trim();
+      console.log(JSON.stringify(await destinationPolicies.set(values.merchant!, { policy: policy!, ...(reason ? { reason } : {}) }, by)));
+    } else {
+      const credential = await merchants.issueCredential(values.merchant!, by);
+      console.log(
+        JSON.stringify({ merchantId: values.merchant, credentialId: credential.id, apiKey: credential.apiKey, apiSecret: credential.apiSecret }),
+      );
+    }
+  } finally {
+    await database.close();
+  }
+});

@@ -2,7 +2,7 @@ import { type Insertable, type Updateable, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { claimDue } from '../../db/leases.ts';
 import { plannedEachRun } from '../../db/prepared-statements.ts';
-import { ORDER_COLUMNS, type OrderRow, type OrderTransactionStatus, type OrderTransactionType, type OrdersTable, type StoredOrderStatus } from './tables.ts';
+import { ORDER_COLUMNS, ORDER_TRANSACTION_COLUMNS, type OrderRow, type OrderTransactionStatus, type OrderTransactionType, type OrdersTable, type StoredOrderStatus } from './tables.ts';
 import type { OrderType } from '../../lib/order-types.ts';
 import { newId } from '../../lib/ids.ts';
 import { toFixedText } from '../../lib/money.ts';
@@ -71,7 +71,7 @@ export const ordersRepo = {
 
   transactionsOf(db: Db, orderIds: string[]) {
     if (orderIds.length === 0) return Promise.resolve([]);
-    return db.selectFrom('order_transactions').selectAll().where('order_id', 'in', orderIds).orderBy('created_at').orderBy('id').execute();
+    return db.selectFrom('order_transactions').select(ORDER_TRANSACTION_COLUMNS).where('order_id', 'in', orderIds).orderBy('created_at').orderBy('id').execute();
   },
 
   /** One record per order and movement type; a later state of the same movement updates it. */

@@ -150,7 +150,8 @@ export const ORDER_VIEW_COLUMNS = [
   'expires_at', 'completed_at', 'created_at', 'updated_at',
 ] as const satisfies ReadonlyArray<(typeof ORDER_COLUMNS)[number]>;
 export type OrderView = Pick<OrderRow, (typeof ORDER_VIEW_COLUMNS)[number]>;
-export type OrderTransactionRow = Selectable<OrderTransactionsTable>;
+export const ORDER_TRANSACTION_COLUMNS = ['id', 'order_id', 'type', 'status', 'amount', 'currency', 'chain', 'tx_hash', 'created_at', 'updated_at'] as const satisfies ReadonlyArray<keyof OrderTransactionsTable>;
+export type OrderTransactionRow = Pick<Selectable<OrderTransactionsTable>, (typeof ORDER_TRANSACTION_COLUMNS)[number]>;
 
 declare module '../../db/schema.ts' {
   interface Database {

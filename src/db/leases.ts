@@ -10,7 +10,7 @@ import { sql, type SqlBool } from 'kysely';
 import type { Db } from './database.ts';
 import { plannedEachRun } from './prepared-statements.ts';
 
-/** Tables whose rows are claimed whole by `claimDue` (each has `id` and `claimed_until`). */
+/** Tables whose rows are claimed by `claimDue` (each has `id` and `claimed_until`). */
 export type LeasedTable = 'orders';
 
 /** Tables purged by age. */
@@ -23,11 +23,11 @@ export const leaseEnd = (now: Date, leaseMs: number) => new Date(now.getTime() +
 
 /**
  * Claims up to `limit` due rows of `table` in one statement: the oldest due first, rows another
- * worker holds skipped. Returns the claimed rows as they are with the lease written.
+ * worker holds skipped. Returns the claimed rows' `columns` as they are with the lease written.
  */
 export async function claimDue<Row>(
   db: Db,
-  spec: { table: LeasedTable; dueColumn: string; now: Date; limit: number; leaseMs: number },
+  spec: { table: LeasedTable; dueColumn: string; columns: readonly string[]; now: Date; limit: number; leaseMs: number },
 ): Promise<Row[]> {
   const { table, dueColumn, now, limit } = spec;
   const result = await sql<Row>`${plannedEachRun}
@@ -40,7 +40,7 @@ export async function claimDue<Row>(
     )
     update ${sql.table(table)} as claimed set claimed_until = ${leaseEnd(now, spec.leaseMs)}
     from due where claimed.id = due.id
-    returning claimed.*`.execute(db);
+    returning ${sql.join(spec.columns.map((column) => sql.ref(`claimed.${column}`)))}`.execute(db);
   return result.rows;
 }
 

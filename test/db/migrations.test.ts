@@ -5,6 +5,13 @@ import { migrateDown, migrateToLatest } from '../../src/db/migrate.ts';
 import { migrations } from '../../src/db/migrations/index.ts';
 import { emptyPostgresDatabase } from '../helpers/database.ts';
 
+/** The indexes on orders: for each, whether it is unique and its WHERE clause (null when it covers every row). */
+async function ordersIndexes(db: Parameters<typeof migrateToLatest>[0]): Promise<Record<string, { unique: boolean; where: string | null }>> {
+  const { rows } = await sql<{ indexname: string; indexdef: string }>`
+    select indexname, indexdef from pg_indexes where schemaname = 'public' and tablename = 'orders' order by indexname`.execute(db);
+  return Object.fromEntries(rows.map((row) => [row.indexname, { unique: row.indexdef.startsWith('CREATE UNIQUE'), where: row.indexdef.split(' WHERE ')[1] ?? null }]));
+}
+
 async function tableNames(db: Parameters<typeof migrateToLatest>[0]): Promise<string[]> {
   const { rows } = await sql<{ table_name: string }>`
     select table_name from information_schema.tables
@@ -103,6 +110,44 @@ describe.each(drivers)('migrations on %s', (driver) => {
 
     expect(await migrateToLatest(handle.db)).toHaveLength(Object.keys(migrations).length);
     expect(await tableNames(handle.db)).toContain('merchants');
+  });
+
+  it('0021 keeps the orders indexes a query uses, partial where only some rows are looked up, and back down', async (ctx) => {
+    const handle = await emptyDatabase();
+    if (!handle) return ctx.skip();
+    const db = handle.db;
+    await migrateToLatest(db);
+    const whole = { unique: false, where: null };
+    const reference = (column: string) => ({ unique: true, where: `(${column} IS NOT NULL)` });
+    const expected = {
+      orders_deposit_address_key: reference('deposit_address'),
+      orders_expiry_idx: { unique: false, where: "(status = ANY (ARRAY['AWAITING_PAYMENT'::text, 'AWAITING_DEPOSIT'::text]))" },
+      orders_merchant_created_idx: whole,
+      orders_merchant_external_id_key: { unique: true, where: '(external_id IS NOT NULL)' },
+      orders_merchant_status_created_idx: whole,
+      orders_next_step_idx: { unique: false, where: '(next_step_at IS NOT NULL)' },
+      orders_pix_txid_key: reference('pix_txid'),
+      orders_pkey: { unique: true, where: null },
+      orders_provider_transaction_id_key: reference('provider_transaction_id'),
+      orders_receiver_created_idx: whole,
+      orders_reconciliation_idx: { unique: false, where: "(status = ANY (ARRAY['REFUNDING'::text, 'PIX_SENT_UNCONFIRMED'::text]))" },
+      orders_refund_id_key: reference('refund_id'),
+    };
+    expect(await ordersIndexes(db)).toEqual(expected);
+
+    await downThrough(db, '20261126_0021_orders_indexes');
+    const before = await ordersIndexes(db);
+    expect(Object.keys(before)).toHaveLength(13);
+    expect(before).toMatchObject({
+      orders_merchant_type_created_idx: whole,
+      orders_merchant_volume_idx: { unique: false, where: "(status = 'COMPLETED'::text)" },
+      orders_pix_txid_key: { unique: true, where: null },
+      orders_refund_id_key: { unique: true, where: null },
+    });
+    expect(before).not.toHaveProperty('orders_reconciliation_idx');
+
+    await migrateToLatest(db);
+    expect(await ordersIndexes(db)).toEqual(expected);
   });
 
   it('0014 carries a webhook lease in force over to webhook_delivery_leases, and back down', async (ctx) => {

@@ -21,6 +21,7 @@ import * as pixNotificationRejections from './20261125_0015_pix_notification_rej
 import * as depositExcess from './20261125_0016_deposit_excess.ts';
 import * as sponsorFeeBudget from './20261125_0017_sponsor_fee_budget.ts';
 import * as destinationPolicy from './20261125_0018_destination_policy.ts';
+import * as ordersIndexes from './20261126_0021_orders_indexes.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261122_0001_foundation': foundation,
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   '20261125_0016_deposit_excess': depositExcess,
   '20261125_0017_sponsor_fee_budget': sponsorFeeBudget,
   '20261125_0018_destination_policy': destinationPolicy,
+  '20261126_0021_orders_indexes': ordersIndexes,
 };

@@ -3,21 +3,23 @@ import type { MerchantRow, MerchantStatus } from './tables.ts';
 
 /** Every function takes the transaction (or the root db) it runs in. */
 
+const MERCHANT_COLUMNS = ['id', 'name', 'status', 'destination_policy', 'created_at', 'updated_at'] as const;
+
 /** The public columns of a credential: never the secret hash. */
 const CREDENTIAL_COLUMNS = ['id', 'merchant_id', 'key_id', 'created_at', 'revoked_at'] as const;
 
 export const merchantsRepo = {
   insertMerchant(db: Executor, merchant: { id: string; name: string; status: MerchantStatus; created_at: Date }) {
-    return db.insertInto('merchants').values(merchant).returningAll().executeTakeFirstOrThrow();
+    return db.insertInto('merchants').values(merchant).returning(MERCHANT_COLUMNS).executeTakeFirstOrThrow();
   },
 
   findMerchant(db: Executor, id: string): Promise<MerchantRow | undefined> {
-    return db.selectFrom('merchants').selectAll().where('id', '=', id).executeTakeFirst();
+    return db.selectFrom('merchants').select(MERCHANT_COLUMNS).where('id', '=', id).executeTakeFirst();
   },
 
   async listMerchants(db: Executor, page: { offset: number; limit: number }) {
     const [rows, count] = await Promise.all([
-      db.selectFrom('merchants').selectAll().orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute(),
+      db.selectFrom('merchants').select(MERCHANT_COLUMNS).orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute(),
       db.selectFrom('merchants').select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
     ]);
     return { rows, total: Number(count.total) };
@@ -30,7 +32,7 @@ export const merchantsRepo = {
       .set({ status: to, updated_at: now })
       .where('id', '=', id)
       .where('status', '=', from)
-      .returningAll()
+      .returning(MERCHANT_COLUMNS)
       .executeTakeFirst();
   },
 

@@ -4,12 +4,12 @@
  * subquery (PostgreSQL evaluates it once). Totals for the unfiltered list and for type or status
  * come from the trigger-maintained counters; the other filters are selective and counted.
  */
-import { type SelectQueryBuilder, type Selectable, sql } from 'kysely';
+import { type SelectQueryBuilder, sql } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { Database } from '../../db/schema.ts';
 import type { Db } from '../../db/database.ts';
 import type { OrderType } from '../../lib/order-types.ts';
-import type { OrdersTable, StoredOrderStatus } from './tables.ts';
+import { ORDER_VIEW_COLUMNS, type OrderView, type StoredOrderStatus } from './tables.ts';
 
 export interface ListFilters {
   type?: OrderType;
@@ -23,7 +23,7 @@ export interface ListFilters {
 /** Where the page starts: an offset, or just after / just before an order (newest first). */
 export type PagePosition = { offset: number } | { startingAfter: string } | { endingBefore: string };
 
-export interface ListedOrder extends Selectable<OrdersTable> {
+export interface ListedOrder extends OrderView {
   receiver_name: string;
   merchant_name: string;
   transactions: Array<{ id: string; type: string; status: string; amount: string; currency: string; created_at: string; chain: string | null; tx_hash: string | null }>;
@@ -70,7 +70,7 @@ export const listingRepo = {
     const rows = await db
       .with('page', () =>
         page
-          .selectAll('orders')
+          .select(ORDER_VIEW_COLUMNS.map((column) => `orders.${column}` as const))
           .orderBy('orders.created_at', direction)
           .orderBy('orders.id', direction)
           .limit(limit + 1)
@@ -79,7 +79,7 @@ export const listingRepo = {
       .selectFrom('page as p')
       .innerJoin('receivers as r', 'r.id', 'p.receiver_id')
       .innerJoin('merchants as m', 'm.id', 'p.merchant_id')
-      .selectAll('p')
+      .select(ORDER_VIEW_COLUMNS.map((column) => `p.${column}` as const))
       .select(['r.name as receiver_name', 'm.name as merchant_name'])
       .select((eb) =>
         jsonArrayFrom(

@@ -2,7 +2,12 @@
  * SQL of reconciliation (reconciliation.ts): which of our orders still wait for an outcome the
  * provider may already have. Reads only; the transitions go through the notifications' entry point.
  */
+import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import type { StoredOrderStatus } from './tables.ts';
+
+/** A literal status, so that even a generic plan matches the partial index orders_reconciliation_idx. */
+const status = (value: StoredOrderStatus) => sql.lit(value);
 
 export const reconciliationRepo = {
   /** Of these txids, the PAYIN orders that have not recorded their PIX yet. */
@@ -21,7 +26,7 @@ export const reconciliationRepo = {
     return db
       .selectFrom('orders')
       .select(['id', 'refund_id', 'pix_end_to_end_id'])
-      .where('status', '=', 'REFUNDING')
+      .where('status', '=', status('REFUNDING'))
       .where('refund_id', 'is not', null)
       .where('next_step_at', 'is', null)
       .where('updated_at', '<=', before)
@@ -35,7 +40,7 @@ export const reconciliationRepo = {
     return db
       .selectFrom('orders')
       .select(['id', 'provider_transaction_id'])
-      .where('status', '=', 'PIX_SENT_UNCONFIRMED')
+      .where('status', '=', status('PIX_SENT_UNCONFIRMED'))
       .where('provider_transaction_id', 'is not', null)
       .where('updated_at', '<=', before)
       .orderBy('updated_at')

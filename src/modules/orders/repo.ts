@@ -2,7 +2,7 @@ import { type Insertable, type Updateable, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { claimDue } from '../../db/leases.ts';
 import { plannedEachRun } from '../../db/prepared-statements.ts';
-import type { OrderRow, OrderTransactionStatus, OrderTransactionType, OrdersTable, StoredOrderStatus } from './tables.ts';
+import { ORDER_COLUMNS, ORDER_TRANSACTION_COLUMNS, type OrderRow, type OrderTransactionStatus, type OrderTransactionType, type OrdersTable, type StoredOrderStatus } from './tables.ts';
 import type { OrderType } from '../../lib/order-types.ts';
 import { newId } from '../../lib/ids.ts';
 import { toFixedText } from '../../lib/money.ts';
@@ -29,12 +29,12 @@ export const ordersRepo = {
       .insertInto('orders')
       .values(order)
       .onConflict((oc) => oc.columns(['merchant_id', 'external_id']).where('external_id', 'is not', null).doNothing())
-      .returningAll()
+      .returning(ORDER_COLUMNS)
       .executeTakeFirst();
   },
 
   find(db: Db, id: string, merchantId?: string) {
-    let query = db.selectFrom('orders').selectAll().where('id', '=', id);
+    let query = db.selectFrom('orders').select(ORDER_COLUMNS).where('id', '=', id);
     if (merchantId !== undefined) query = query.where('merchant_id', '=', merchantId);
     return query.executeTakeFirst();
   },
@@ -45,7 +45,7 @@ export const ordersRepo = {
 
   /** Locks the row found by a provider reference, for a notification to act on it once. */
   lockBy(db: Db, column: 'id' | 'pix_txid' | 'deposit_address' | 'provider_transaction_id' | 'refund_id', value: string) {
-    return db.selectFrom('orders').selectAll().where(column, '=', value).forUpdate().executeTakeFirst();
+    return db.selectFrom('orders').select(ORDER_COLUMNS).where(column, '=', value).forUpdate().executeTakeFirst();
   },
 
   /** The guarded transition: changes the order only while it is still in `from`. */
@@ -55,14 +55,14 @@ export const ordersRepo = {
       .set({ ...changes, updated_at: now })
       .where('id', '=', id)
       .where('status', '=', from)
-      .returningAll()
+      .returning(ORDER_COLUMNS)
       .executeTakeFirst();
   },
 
   awaitingCreatedBefore(db: Db, before: Date, limit: number) {
     return db
       .selectFrom('orders')
-      .selectAll()
+      .select(ORDER_COLUMNS)
       .where('status', 'in', ['AWAITING_PAYMENT', 'AWAITING_DEPOSIT'])
       .where('created_at', '<=', before)
       .limit(limit)
@@ -71,7 +71,7 @@ export const ordersRepo = {
 
   transactionsOf(db: Db, orderIds: string[]) {
     if (orderIds.length === 0) return Promise.resolve([]);
-    return db.selectFrom('order_transactions').selectAll().where('order_id', 'in', orderIds).orderBy('created_at').orderBy('id').execute();
+    return db.selectFrom('order_transactions').select(ORDER_TRANSACTION_COLUMNS).where('order_id', 'in', orderIds).orderBy('created_at').orderBy('id').execute();
   },
 
   /** One record per order and movement type; a later state of the same movement updates it. */
@@ -161,7 +161,7 @@ export const ordersRepo = {
 
   /** Claims due steps for one worker: skips rows another worker holds, leases the rest. */
   claimDueSteps(db: Db, now: Date, limit: number, leaseMs: number): Promise<OrderRow[]> {
-    return claimDue<OrderRow>(db, { table: 'orders', dueColumn: 'next_step_at', now, limit, leaseMs });
+    return claimDue<OrderRow>(db, { table: 'orders', dueColumn: 'next_step_at', columns: ORDER_COLUMNS, now, limit, leaseMs });
   },
 
   /** The statuses are literals so that even a generic plan matches the partial index orders_expiry_idx. */

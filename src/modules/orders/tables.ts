@@ -124,8 +124,34 @@ export interface PixNotificationRejectionsTable {
   reason: string;
 }
 
-export type OrderRow = Selectable<OrdersTable>;
-export type OrderTransactionRow = Selectable<OrderTransactionsTable>;
+/**
+ * The columns order statements select and return, named so that a column added to the table (a
+ * wide or a secret one) reaches only the code that asks for it. The row the state machine, the
+ * steps and the notifications work on: every column but `quote_id`, which creation writes and no
+ * code reads back.
+ */
+export const ORDER_COLUMNS = [
+  'id', 'merchant_id', 'receiver_id', 'type', 'status', 'chain', 'token', 'external_id',
+  'amount_brl', 'amount_token', 'exchange_rate', 'platform_fee_percentage', 'merchant_fee_percentage',
+  'platform_fee_amount_brl', 'merchant_fee_amount_brl', 'net_amount_brl',
+  'destination_wallet', 'deposit_address', 'pix_txid', 'pix_payment_code', 'pix_key', 'pix_key_type', 'recipient_name',
+  'pix_end_to_end_id', 'provider_transaction_id', 'refund_id', 'tx_hash', 'failure_reason', 'excess_amount_token',
+  'limit_day', 'limit_released', 'expires_at', 'completed_at', 'next_step_at', 'step_attempts', 'claimed_until',
+  'created_at', 'updated_at',
+] as const satisfies ReadonlyArray<keyof OrdersTable>;
+export type OrderRow = Pick<Selectable<OrdersTable>, (typeof ORDER_COLUMNS)[number]>;
+
+/** What the API's Order shows (view.ts): the listing selects only these, many rows at a time. */
+export const ORDER_VIEW_COLUMNS = [
+  'id', 'merchant_id', 'receiver_id', 'type', 'status', 'chain', 'token', 'external_id',
+  'amount_brl', 'amount_token', 'exchange_rate', 'platform_fee_percentage', 'merchant_fee_percentage',
+  'platform_fee_amount_brl', 'merchant_fee_amount_brl', 'net_amount_brl',
+  'destination_wallet', 'deposit_address', 'pix_txid', 'pix_payment_code', 'pix_key', 'recipient_name', 'failure_reason',
+  'expires_at', 'completed_at', 'created_at', 'updated_at',
+] as const satisfies ReadonlyArray<(typeof ORDER_COLUMNS)[number]>;
+export type OrderView = Pick<OrderRow, (typeof ORDER_VIEW_COLUMNS)[number]>;
+export const ORDER_TRANSACTION_COLUMNS = ['id', 'order_id', 'type', 'status', 'amount', 'currency', 'chain', 'tx_hash', 'created_at', 'updated_at'] as const satisfies ReadonlyArray<keyof OrderTransactionsTable>;
+export type OrderTransactionRow = Pick<Selectable<OrderTransactionsTable>, (typeof ORDER_TRANSACTION_COLUMNS)[number]>;
 
 declare module '../../db/schema.ts' {
   interface Database {

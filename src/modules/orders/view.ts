@@ -1,11 +1,11 @@
 import type { Static } from 'typebox';
-import type { OrderRow, OrderTransactionRow } from './tables.ts';
+import type { OrderTransactionRow, OrderView } from './tables.ts';
 import { decimal, toJsonNumber, toPercentNumber } from '../../lib/money.ts';
 import type { OrderSchema } from './schemas.ts';
 
 export type Order = Static<typeof OrderSchema>;
 
-export function toOrder(row: OrderRow, transactions: OrderTransactionRow[], names: { merchantName: string; receiverName: string }): Order {
+export function toOrder(row: OrderView, transactions: OrderTransactionRow[], names: { merchantName: string; receiverName: string }): Order {
   const payin = row.type === 'PAYIN';
   return {
     id: row.id,

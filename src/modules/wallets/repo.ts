@@ -2,10 +2,15 @@ import { type Insertable, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { ManagedWalletsTable, WalletSignRequestsTable } from './tables.ts';
 
+/** A wallet's public columns: what shows the wallet without being able to sign with it. */
+const WALLET_COLUMNS = ['id', 'merchant_id', 'receiver_id', 'address', 'created_at'] as const;
+/** The public columns and the sealed key: only the statements that feed the signer select these. */
+const SIGNING_COLUMNS = [...WALLET_COLUMNS, 'encrypted_private_key', 'key_version'] as const;
+
 /** Every function takes the transaction (or root db) it runs in. */
 export const walletsRepo = {
-  insertReceiverWallet(db: Db, row: Insertable<ManagedWalletsTable>) {
-    return db.insertInto('managed_wallets').values(row).returningAll().executeTakeFirstOrThrow();
+  async insertReceiverWallet(db: Db, row: Insertable<ManagedWalletsTable>): Promise<void> {
+    await db.insertInto('managed_wallets').values(row).execute();
   },
 
   /** The merchant's own wallet, unless one exists already (then undefined): safe against two concurrent first calls. */
@@ -14,12 +19,18 @@ export const walletsRepo = {
       .insertInto('managed_wallets')
       .values({ ...row, receiver_id: null })
       .onConflict((oc) => oc.column('merchant_id').where('receiver_id', 'is', null).doNothing())
-      .returningAll()
+      .returning(SIGNING_COLUMNS)
       .executeTakeFirst();
   },
 
+  /** The merchant's own wallet with its sealed key, for signing. */
   findOwnWallet(db: Db, merchantId: string) {
-    return db.selectFrom('managed_wallets').selectAll().where('merchant_id', '=', merchantId).where('receiver_id', 'is', null).executeTakeFirst();
+    return db.selectFrom('managed_wallets').select(SIGNING_COLUMNS).where('merchant_id', '=', merchantId).where('receiver_id', 'is', null).executeTakeFirst();
+  },
+
+  /** The merchant's own wallet to show: no key. */
+  findOwnWalletPublic(db: Db, merchantId: string) {
+    return db.selectFrom('managed_wallets').select(WALLET_COLUMNS).where('merchant_id', '=', merchantId).where('receiver_id', 'is', null).executeTakeFirst();
   },
 
   /** The receiver's wallet and the receiver's standing (status, KYC) in one query: the standing decides whether it may sign. */
@@ -27,7 +38,7 @@ export const walletsRepo = {
     return db
       .selectFrom('managed_wallets as w')
       .innerJoin('receivers as r', 'r.id', 'w.receiver_id')
-      .selectAll('w')
+      .select(SIGNING_COLUMNS.map((column) => `w.${column}` as const))
       .select(['r.status as receiver_status', 'r.kyc_status as receiver_kyc_status'])
       .where('w.merchant_id', '=', merchantId)
       .where('w.receiver_id', '=', receiverId)

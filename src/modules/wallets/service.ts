@@ -259,7 +259,8 @@ export function createWalletsService(deps: WalletsDeps) {
     },
 
     async merchantWallet(merchantId: string) {
-      const wallet = await ownWallet(merchantId);
+      // Showing the wallet needs no key: only its first use creates it (and reads the key back).
+      const wallet = (await repo.findOwnWalletPublic(db, merchantId)) ?? (await ownWallet(merchantId));
       return { address: wallet.address, createdAt: wallet.created_at.toISOString() };
     },
 

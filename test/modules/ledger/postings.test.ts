@@ -20,7 +20,6 @@ function order(overrides: Partial<OrderRow> & Pick<OrderRow, 'type'>): OrderRow 
     chain: 'solana',
     token: 'USDC',
     external_id: null,
-    quote_id: null,
     destination_wallet: null,
     deposit_address: null,
     pix_txid: null,

@@ -1,0 +1,12 @@
+-- orders-claim-steps: The order worker's claim of due steps (orders/steps.ts through the lease helper)
+/* planned each run */
+    with due as (
+      select id from "orders"
+      where "next_step_at" <= $1 and (claimed_until is null or claimed_until < $2)
+      order by "next_step_at", id
+      limit $3
+      for update skip locked
+    )
+    update "orders" as claimed set claimed_until = $4
+    from due where claimed.id = due.id
+    returning "claimed"."id", "claimed"."merchant_id", "claimed"."receiver_id", "claimed"."type", "claimed"."status", "claimed"."chain", "claimed"."token", "claimed"."external_id", "claimed"."amount_brl", "claimed"."amount_token", "claimed"."exchange_rate", "claimed"."platform_fee_percentage", "claimed"."merchant_fee_percentage", "claimed"."platform_fee_amount_brl", "claimed"."merchant_fee_amount_brl", "claimed"."net_amount_brl", "claimed"."destination_wallet", "claimed"."deposit_address", "claimed"."pix_txid", "claimed"."pix_payment_code", "claimed"."pix_key", "claimed"."pix_key_type", "claimed"."recipient_name", "claimed"."pix_end_to_end_id", "claimed"."provider_transaction_id", "claimed"."refund_id", "claimed"."tx_hash", "claimed"."failure_reason", "claimed"."excess_amount_token", "claimed"."limit_day", "claimed"."limit_released", "claimed"."expires_at", "claimed"."completed_at", "claimed"."next_step_at", "claimed"."step_attempts", "claimed"."claimed_until", "claimed"."created_at", "claimed"."updated_at"

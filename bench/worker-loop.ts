@@ -10,15 +10,15 @@ import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
-import { createInProcessNotifications } from '../src/db/notifications.ts';
-import { recordEvent } from '../src/db/outbox.ts';
+import { createInProcessNotifications } from '../src/platform/notifications.ts';
+import { recordEvent } from '../src/platform/outbox.ts';
 import { createMetrics } from '../src/http/metrics.ts';
 import { systemClock } from '../src/lib/clock.ts';
 import { createLogger } from '../src/logger.ts';
 import { webhookDeliveryJob } from '../src/modules/webhooks/job.ts';
 import { generateDevSecrets, withSecrets } from '../src/runtime-config.ts';
 import { createServices } from '../src/services.ts';
-import { startWorker } from '../src/worker.ts';
+import { startWorker } from '../src/platform/worker.ts';
 import { createDatabase, dropDatabase } from './lib/database.ts';
 
 const [events = 5000, endpoints = 1, perEndpoint = 16] = process.argv.slice(2).map(Number);

@@ -8,7 +8,7 @@ import { webhookDeliveryJob, webhookMaintenanceJob } from './modules/webhooks/jo
 import type { DispatcherLog } from './modules/webhooks/dispatcher.ts';
 import type { RuntimeConfig } from './runtime-config.ts';
 import type { Services } from './services.ts';
-import type { WorkerJob } from './lib/worker-job.ts';
+import type { WorkerJob } from './platform/worker-job.ts';
 import { ORDER_STEPS_CHANNEL } from './modules/orders/transitions.ts';
 
 /** `metrics`: the process's one registry, shared with the api role when both run here. */

@@ -11,7 +11,7 @@
 import type { ChainAdapter } from '../../adapters/chain/port.ts';
 import { type PixProvider, PixPayoutRefusedError } from '../../adapters/pix/port.ts';
 import type { Db, Trx } from '../../db/database.ts';
-import { leaseEnd } from '../../db/leases.ts';
+import { leaseEnd } from '../../platform/leases.ts';
 import type { OrderRow, StoredOrderStatus } from './tables.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { decimal, toJsonNumber } from '../../lib/money.ts';

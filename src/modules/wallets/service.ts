@@ -17,7 +17,7 @@ import { ChainUnavailableError, type TransactionChain } from '../../adapters/cha
 import { AppError, providerUnavailable } from '../../errors.ts';
 import { encodeBase58 } from '../../lib/base58.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { createGroupWriter } from '../../lib/group-commit.ts';
+import { createGroupWriter } from '../../platform/batch-writer.ts';
 import { newId } from '../../lib/ids.ts';
 import { createBroadcastOnce } from './broadcast-once.ts';
 import { checkFee, feeOf } from './fee.ts';

@@ -9,7 +9,7 @@
  */
 import type { Db, Trx } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
-import { createGroupWriter } from '../../lib/group-commit.ts';
+import { createGroupWriter } from '../../platform/batch-writer.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { latestSaoPauloTimeOfDay, saoPauloDay } from '../../lib/sao-paulo-time.ts';
 import { walletsRepo as repo } from './repo.ts';
@@ -42,7 +42,7 @@ export function createSponsorBudget(deps: { db: Db; clock: Clock; dailyBudgetLam
   const { db, clock, dailyBudgetLamports: budget, ledger } = deps;
 
   /**
-   * Reservations are group-committed (lib/group-commit.ts): the usage row of a merchant's day is
+   * Reservations are group-committed (platform/batch-writer.ts): the usage row of a merchant's day is
    * the one every send of that merchant updates, and its lock is held until the commit, so one
    * transaction and one update per merchant serve every reservation that arrived meanwhile. The
    * charges go first and the usage rows last (in one order, so two processes never deadlock),

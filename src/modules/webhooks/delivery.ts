@@ -12,10 +12,10 @@
  * events of that order: receivers should still compare `timestamp`s.
  */
 import type { WebhookSettings } from '../../config.ts';
-import { signalAfterCommit } from '../../db/commit-signals.ts';
+import { signalAfterCommit } from '../../platform/commit-signals.ts';
 import type { Db } from '../../db/database.ts';
-import { leaseEnd } from '../../db/leases.ts';
-import { recordEvent } from '../../db/outbox.ts';
+import { leaseEnd } from '../../platform/leases.ts';
+import { recordEvent } from '../../platform/outbox.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { endpointDisabledEvent } from './catalog.ts';

@@ -12,13 +12,13 @@ import { AppError, notFound } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { buildCatalog, webhookTestEvent } from './catalog.ts';
-import type { EventDefinition } from '../../db/outbox.ts';
-import { signalAfterCommit } from '../../db/commit-signals.ts';
+import type { EventDefinition } from '../../platform/outbox.ts';
+import { signalAfterCommit } from '../../platform/commit-signals.ts';
 import { DELIVERIES_CHANNEL, createDeliveryEngine, deliveryBody, type PassResult } from './delivery.ts';
 import { createHttpSender, type Sender } from './http-sender.ts';
 import { createWebhookMaintenance } from './maintenance.ts';
 import type { DeliveryMetrics } from './metrics.ts';
-import { recordEvent } from '../../db/outbox.ts';
+import { recordEvent } from '../../platform/outbox.ts';
 import { deliveryRepo } from './delivery-repo.ts';
 import { webhooksRepo as repo } from './repo.ts';
 import {

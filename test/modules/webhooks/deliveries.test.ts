@@ -8,7 +8,7 @@ import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordEvent } from '../../../src/db/outbox.ts';
+import { recordEvent } from '../../../src/platform/outbox.ts';
 import { orderEventDefinitions } from '../../../src/modules/orders/events.ts';
 import { receiverEventDefinitions } from '../../../src/modules/receivers/events.ts';
 import { deliveryMetrics } from '../../../src/modules/webhooks/metrics.ts';

@@ -8,14 +8,14 @@
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { recordEvent } from '../../../src/db/outbox.ts';
+import { recordEvent } from '../../../src/platform/outbox.ts';
 import { createMetrics } from '../../../src/http/metrics.ts';
 import { createLogger } from '../../../src/logger.ts';
 import { orderEventDefinitions } from '../../../src/modules/orders/events.ts';
 import { receiverEventDefinitions } from '../../../src/modules/receivers/events.ts';
 import { webhookDeliveryJob } from '../../../src/modules/webhooks/job.ts';
 import { createWebhooksService } from '../../../src/modules/webhooks/service.ts';
-import { startWorker, type Worker } from '../../../src/worker.ts';
+import { startWorker, type Worker } from '../../../src/platform/worker.ts';
 import { type TestContext, createTestContext } from '../../helpers/app.ts';
 import type { TestMerchant } from '../../helpers/app.ts';
 import { waitFor } from '../../helpers/processes.ts';

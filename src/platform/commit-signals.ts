@@ -5,7 +5,7 @@
  * (never on rollback). Called outside a transaction, the statement has already committed, so the
  * signal goes at once. The composition root forwards signals to the notifications hub.
  */
-import type { Db } from './database.ts';
+import type { Db } from '../db/database.ts';
 
 export type CommitListener = (channel: string, payload: string) => void;
 

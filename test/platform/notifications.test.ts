@@ -6,9 +6,9 @@
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { forwardCommitSignals, signalAfterCommit } from '../../src/db/commit-signals.ts';
+import { forwardCommitSignals, signalAfterCommit } from '../../src/platform/commit-signals.ts';
 import type { DatabaseHandle } from '../../src/db/database.ts';
-import { createInProcessNotifications, createPostgresNotifications, type Notifications } from '../../src/db/notifications.ts';
+import { createInProcessNotifications, createPostgresNotifications, type Notifications } from '../../src/platform/notifications.ts';
 import { emptyPostgresDatabase, openTestDatabase } from '../helpers/database.ts';
 import { waitFor } from '../helpers/processes.ts';
 

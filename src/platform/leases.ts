@@ -7,8 +7,8 @@
  * deliveries keep their leases in a table of their own: webhooks/delivery-repo.ts.)
  */
 import { sql, type SqlBool } from 'kysely';
-import type { Db } from './database.ts';
-import { plannedEachRun } from './prepared-statements.ts';
+import type { Db } from '../db/database.ts';
+import { plannedEachRun } from '../db/prepared-statements.ts';
 
 /** Tables whose rows are claimed whole by `claimDue` (each has `id` and `claimed_until`). */
 export type LeasedTable = 'orders';

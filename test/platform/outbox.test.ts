@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordEvent } from '../../src/db/outbox.ts';
+import { recordEvent } from '../../src/platform/outbox.ts';
 import { type TestContext, createTestContext } from '../helpers/app.ts';
 
 describe('event outbox', () => {

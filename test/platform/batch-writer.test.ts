@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createGroupWriter } from '../../src/lib/group-commit.ts';
+import { createGroupWriter } from '../../src/platform/batch-writer.ts';
 
 /** A write the test releases by hand, recording each batch. */
 function controlledWrite(fail: (rows: number[]) => boolean = () => false) {

@@ -9,7 +9,7 @@
  */
 import type { Db, Trx } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
-import { createGroupWriter } from '../../platform/batch-writer.ts';
+import { createBatchWriter } from '../../platform/batch-writer.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { latestSaoPauloTimeOfDay, saoPauloDay } from '../../lib/sao-paulo-time.ts';
 import { walletsRepo as repo } from './repo.ts';
@@ -49,7 +49,7 @@ export function createSponsorBudget(deps: { db: Db; clock: Clock; dailyBudgetLam
    * holding those locks only for the update and the commit. A batch that would pass a budget is
    * rolled back whole and retried reservation by reservation, so exactly the ones that fit pass.
    */
-  const writer = createGroupWriter<Reservation>(
+  const writer = createBatchWriter<Reservation>(
     (fees) =>
       db.transaction().execute(async (trx) => {
         await ledger.charge(trx, fees);

@@ -6,6 +6,7 @@
  * (BENCH_PG_URL names the server; a database is created and dropped.)
  */
 import { createServer } from 'node:http';
+import { inTransaction } from '../src/platform/commit-signals.ts';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
@@ -54,7 +55,7 @@ try {
     await services.webhooks.createEndpoint(merchant.id, { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks` });
   }
   for (let done = 0; done < events; done += 500) {
-    await handle.db.transaction().execute(async (trx) => {
+    await inTransaction(handle.db, async (trx) => {
       for (let i = done; i < Math.min(events, done + 500); i++) {
         await recordEvent(trx, { merchantId: merchant.id, event: 'webhook.test', payload: { endpointId: merchant.id, message: 'bench', timestamp: new Date().toISOString() } });
       }

@@ -9,6 +9,7 @@
  * repeats the idempotent call. A failed step backs off exponentially.
  */
 import type { ChainAdapter } from '../../adapters/chain/port.ts';
+import { inTransaction } from '../../platform/commit-signals.ts';
 import { type PixProvider, PixPayoutRefusedError } from '../../adapters/pix/port.ts';
 import type { Db, Trx } from '../../db/database.ts';
 import { createLaneScheduler } from '../../platform/lanes.ts';
@@ -72,7 +73,7 @@ export function createOrderSteps(deps: StepsDeps) {
   async function moveOn(order: OrderRow, to: StoredOrderStatus, effects: Effects = {}): Promise<OrderRow | undefined> {
     const now = clock.now();
     const continues = leavesStepDue(effects, now);
-    const updated = await db.transaction().execute((trx: Trx) => applyTransition(trx, ctx, order, to, continues ? { ...effects, claimedUntil: leaseEnd(now, leaseMs) } : effects));
+    const updated = await inTransaction(db, (trx: Trx) => applyTransition(trx, ctx, order, to, continues ? { ...effects, claimedUntil: leaseEnd(now, leaseMs) } : effects));
     return continues ? updated : undefined;
   }
 
@@ -177,7 +178,7 @@ export function createOrderSteps(deps: StepsDeps) {
 
   /** Orders still awaiting money past expiresAt become EXPIRED (which gives their limit back). */
   function expireDue(batch: number): Promise<number> {
-    return db.transaction().execute(async (trx) => {
+    return inTransaction(db, async (trx) => {
       const due = await repo.dueExpiries(trx, clock.now(), batch);
       for (const { id } of due) {
         const order = await repo.lockBy(trx, 'id', id);

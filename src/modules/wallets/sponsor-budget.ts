@@ -8,6 +8,7 @@
  * unreachable mid-send) keeps them, since it may have landed.
  */
 import type { Db, Trx } from '../../db/database.ts';
+import { inTransaction } from '../../platform/commit-signals.ts';
 import { AppError } from '../../errors.ts';
 import { createBatchWriter } from '../../platform/batch-writer.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -51,7 +52,7 @@ export function createSponsorBudget(deps: { db: Db; clock: Clock; dailyBudgetLam
    */
   const writer = createBatchWriter<Reservation>(
     (fees) =>
-      db.transaction().execute(async (trx) => {
+      inTransaction(db, async (trx) => {
         await ledger.charge(trx, fees);
         const usage = new Map<string, { merchantId: string; day: string; lamports: bigint }>();
         for (const fee of fees) {
@@ -90,7 +91,7 @@ export function createSponsorBudget(deps: { db: Db; clock: Clock; dailyBudgetLam
 
   /** Gives a reservation back (the transaction was refused unsent): usage and charge, together. */
   async function release(fee: Reservation): Promise<void> {
-    await db.transaction().execute(async (trx) => {
+    await inTransaction(db, async (trx) => {
       await repo.releaseSponsorFee(trx, { merchantId: fee.merchantId, day: fee.day, lamports: fee.lamports });
       await ledger.release(trx, { ...fee, at: clock.now() });
     });

@@ -12,7 +12,7 @@
  * events of that order: receivers should still compare `timestamp`s.
  */
 import type { WebhookSettings } from '../../config.ts';
-import { signalAfterCommit } from '../../platform/commit-signals.ts';
+import { signalAfterCommit, inTransaction } from '../../platform/commit-signals.ts';
 import type { Db } from '../../db/database.ts';
 import { leaseEnd } from '../../platform/leases.ts';
 import { createBatchWriter } from '../../platform/batch-writer.ts';
@@ -142,7 +142,7 @@ export function createDeliveryEngine({ db, clock, settings, secrets, send, rando
   async function fanOut(): Promise<number> {
     let created = 0;
     for (;;) {
-      const batch = await db.transaction().execute(async (trx) => {
+      const batch = await inTransaction(db, async (trx) => {
         const events = await repo.claimEventsToFanOut(trx, FAN_OUT_BATCH);
         if (events.length === 0) return { events: 0, deliveries: 0 };
         const endpoints = await repo.activeEndpointsOf(trx, [...new Set(events.map((event) => event.merchant_id))]);
@@ -220,7 +220,7 @@ export function createDeliveryEngine({ db, clock, settings, secrets, send, rando
 
   /** 410 Gone: the endpoint is disabled and the merchant told (once: only if it was still enabled). */
   async function disableEndpoint(endpointId: string, reason: 'GONE' | 'FAILING', message: string): Promise<void> {
-    await db.transaction().execute(async (trx) => {
+    await inTransaction(db, async (trx) => {
       const now = clock.now();
       const row = await repo.disableEndpoint(trx, endpointId, message, now);
       if (row) await recordEvent(trx, endpointDisabledEvent({ id: row.id, merchantId: row.merchant_id, url: row.url, failingSince: row.failing_since }, reason, message, now));

@@ -1,8 +1,8 @@
 /**
- * The worker's delivery pipeline: attempts are independent tasks, run in the platform's lanes
- * (platform/lanes.ts); this file says what an attempt does around the engine's. Each has its own deadline and
- * holds one slot of this process (WEBHOOK_CONCURRENCY) and one of its endpoint (at most
- * WEBHOOK_ENDPOINT_CONCURRENCY across all workers); the moment it ends its slot frees and the
+ * The worker's delivery pipeline: attempts are independent tasks in the platform's lanes
+ * (platform/lanes.ts); this file says what an attempt does around the engine's. Each has its own
+ * deadline and holds one lane of this process (WEBHOOK_CONCURRENCY) and one of its endpoint (at most
+ * WEBHOOK_ENDPOINT_CONCURRENCY across all workers); the moment it ends its lane frees and the
  * pipeline claims more. No attempt waits for another, so an endpoint that hangs holds only its own
  * slots while the others' deliveries go on.
  *
@@ -99,7 +99,7 @@ export function createDispatcher(deps: { engine: DeliveryEngine; settings: Webho
       const round = fill();
       return joined ? Promise.resolve() : round;
     },
-    /** Resolves when every attempt in flight has ended (stopped attempts give their delivery back). */
+    /** Resolves when every attempt in flight and every claim has ended (stopped attempts give their delivery back). */
     drain: () => lanes.drain(),
     get inFlight() {
       return lanes.running;

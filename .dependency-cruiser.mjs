@@ -1,5 +1,5 @@
 /**
- * The layer rules of docs/ARCHITECTURE.md ("Layers"), checked by `npm run lint:deps` in CI.
+ * The layer rules of docs/architecture/overview.md, checked by `npm run lint:deps` in CI.
  * Type-only imports count: a type is a dependency on the module that owns it.
  */
 const own = '^src/';
@@ -49,25 +49,39 @@ export default {
       to: { path: own, pathNot: ['^src/db/', '^src/lib/', '^src/errors\\.ts$'] },
     },
     {
+      name: 'platform-imports-no-module-http-or-config',
+      comment: 'Background machinery (outbox, signals, leases, lanes, batch writer, worker runtime) serves the modules; it knows none of them, no HTTP and no configuration.',
+      severity: 'error',
+      from: { path: '^src/platform/' },
+      to: { path: own, pathNot: ['^src/platform/', '^src/db/', '^src/lib/', '^src/errors\\.ts$'] },
+    },
+    {
+      name: 'modules-describe-jobs-not-run-them',
+      comment: 'A module hands the worker a WorkerJob; only the composition (main.ts) starts the worker runtime.',
+      severity: 'error',
+      from: { path: '^src/(modules|http|adapters)/' },
+      to: { path: '^src/platform/worker\\.ts$' },
+    },
+    {
       name: 'adapters-import-no-module-or-http',
       comment: 'External systems sit behind ports; they serve the modules and never call back up.',
       severity: 'error',
       from: { path: '^src/adapters/' },
-      to: { path: ['^src/modules/', '^src/http/', '^src/config/', '^src/(app|services|worker|jobs|main|config|runtime-config)\\.ts$'] },
+      to: { path: ['^src/modules/', '^src/http/', '^src/config/', '^src/(app|services|jobs|main|config|runtime-config)\\.ts$'] },
     },
     {
       name: 'http-imports-no-module',
       comment: 'Cross-cutting HTTP plumbing is below the modules: modules use it, never the reverse.',
       severity: 'error',
       from: { path: '^src/http/' },
-      to: { path: ['^src/modules/', '^src/config/', '^src/(app|services|worker|jobs|main|config|runtime-config)\\.ts$'] },
+      to: { path: ['^src/modules/', '^src/config/', '^src/(app|services|jobs|main|config|runtime-config)\\.ts$'] },
     },
     {
       name: 'modules-do-not-reach-the-runtime',
       comment: 'Modules are wired by the composition root; they never import it or the process roles.',
       severity: 'error',
       from: { path: '^src/modules/' },
-      to: { path: '^src/(app|services|worker|jobs|main)\\.ts$' },
+      to: { path: '^src/(app|services|jobs|main)\\.ts$' },
     },
     {
       name: 'orders-is-a-leaf',

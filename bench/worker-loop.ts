@@ -6,19 +6,20 @@
  * (BENCH_PG_URL names the server; a database is created and dropped.)
  */
 import { createServer } from 'node:http';
+import { inTransaction } from '../src/platform/commit-signals.ts';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
-import { createInProcessNotifications } from '../src/db/notifications.ts';
-import { recordEvent } from '../src/db/outbox.ts';
+import { createInProcessNotifications } from '../src/platform/notifications.ts';
+import { recordEvent } from '../src/platform/outbox.ts';
 import { createMetrics } from '../src/http/metrics.ts';
 import { systemClock } from '../src/lib/clock.ts';
 import { createLogger } from '../src/logger.ts';
 import { webhookDeliveryJob } from '../src/modules/webhooks/job.ts';
 import { generateDevSecrets, withSecrets } from '../src/runtime-config.ts';
 import { createServices } from '../src/services.ts';
-import { startWorker } from '../src/worker.ts';
+import { startWorker } from '../src/platform/worker.ts';
 import { createDatabase, dropDatabase } from './lib/database.ts';
 
 const [events = 5000, endpoints = 1, perEndpoint = 16] = process.argv.slice(2).map(Number);
@@ -54,7 +55,7 @@ try {
     await services.webhooks.createEndpoint(merchant.id, { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks` });
   }
   for (let done = 0; done < events; done += 500) {
-    await handle.db.transaction().execute(async (trx) => {
+    await inTransaction(handle.db, async (trx) => {
       for (let i = done; i < Math.min(events, done + 500); i++) {
         await recordEvent(trx, { merchantId: merchant.id, event: 'webhook.test', payload: { endpointId: merchant.id, message: 'bench', timestamp: new Date().toISOString() } });
       }

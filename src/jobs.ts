@@ -1,5 +1,7 @@
 /**
- * Every background job of the worker role, one line per module, wired like services.ts.
+ * Every background job of the worker role, one line per module, wired like services.ts. Each job
+ * is defined in its module's job.ts; this list is composition (it imports the modules, so it
+ * cannot live in src/platform/, which knows none of them).
  */
 import { idempotencyCleanupJob } from './http/idempotency.ts';
 import type { Metrics } from './http/metrics.ts';
@@ -8,8 +10,9 @@ import { webhookDeliveryJob, webhookMaintenanceJob } from './modules/webhooks/jo
 import type { DispatcherLog } from './modules/webhooks/dispatcher.ts';
 import type { RuntimeConfig } from './runtime-config.ts';
 import type { Services } from './services.ts';
-import type { WorkerJob } from './lib/worker-job.ts';
-import { ORDER_STEPS_CHANNEL } from './modules/orders/transitions.ts';
+import type { WorkerJob } from './platform/worker-job.ts';
+import { orderStepsJob, pixReconciliationJob } from './modules/orders/job.ts';
+import { sandboxBanksJob } from './modules/sandbox/job.ts';
 
 /** `metrics`: the process's one registry, shared with the api role when both run here. */
 export function createWorkerJobs(services: Services, config: RuntimeConfig, metrics: Metrics, log?: DispatcherLog): WorkerJob[] {
@@ -17,17 +20,9 @@ export function createWorkerJobs(services: Services, config: RuntimeConfig, metr
     idempotencyCleanupJob(services.idempotency, { ttlHours: config.idempotencyKeyTtlHours }),
     webhookDeliveryJob(services.webhookDelivery, config.webhooks, metrics, log),
     webhookMaintenanceJob(services.webhookDelivery),
-    { name: 'pix-reconciliation', intervalMs: config.reconciliation.intervalMs, run: () => services.reconciliation.runPass().then(() => undefined) },
-    {
-      name: 'order-steps',
-      intervalMs: config.orders.workerIntervalMs,
-      wakeOn: [ORDER_STEPS_CHANNEL],
-      run: (signal) => services.orderSteps.fill({ signal, onError: (err) => log?.error({ err }, 'order step claim failed') }).then(() => undefined),
-      drain: () => services.orderSteps.drain(),
-    },
+    pixReconciliationJob(services.reconciliation, config.reconciliation.intervalMs),
+    orderStepsJob(services.orderSteps, config.orders.workerIntervalMs, log),
     ...(config.settlements.enabled ? [settlementJob(services.ledger, config.settlements.timeOfDay, services.clock)] : []),
-    ...(config.sandboxEnabled
-      ? [{ name: 'sandbox-banks', intervalMs: config.orders.workerIntervalMs, run: () => services.sandbox.settlePass() }]
-      : []),
+    ...(config.sandboxEnabled ? [sandboxBanksJob(services.sandbox, config.orders.workerIntervalMs)] : []),
   ];
 }

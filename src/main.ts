@@ -6,7 +6,7 @@
  */
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
-import { createInProcessNotifications, createPostgresNotifications } from './db/notifications.ts';
+import { createInProcessNotifications, createPostgresNotifications } from './platform/notifications.ts';
 import { openDatabase } from './db/database.ts';
 import { openConfiguredDatabase } from './db/open-configured.ts';
 import { createMetrics } from './http/metrics.ts';
@@ -16,7 +16,7 @@ import { systemClock } from './lib/clock.ts';
 import { resolveRuntimeConfig } from './runtime-config.ts';
 import { createServices } from './services.ts';
 import { createWorkerJobs } from './jobs.ts';
-import { startWorker } from './worker.ts';
+import { startWorker } from './platform/worker.ts';
 import { listenEarly } from './http/early-server.ts';
 import { explainStartupFailure, type StartupSettings } from './startup-failure.ts';
 

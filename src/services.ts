@@ -5,9 +5,9 @@
 import { createAdapters } from './adapters/index.ts';
 import { createLiteSvmSandbox } from './adapters/chain/litesvm-sandbox.ts';
 import { createSolanaRpcChain } from './adapters/chain/solana-rpc.ts';
-import { forwardCommitSignals } from './db/commit-signals.ts';
+import { forwardCommitSignals } from './platform/commit-signals.ts';
 import type { Db } from './db/database.ts';
-import { createInProcessNotifications, type Notifications } from './db/notifications.ts';
+import { createInProcessNotifications, type Notifications } from './platform/notifications.ts';
 import { deriveKey } from './lib/aead.ts';
 import type { Clock } from './lib/clock.ts';
 import { createIdempotencyStore } from './http/idempotency.ts';

@@ -5,7 +5,7 @@
  */
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { purgeOlderThan } from '../db/leases.ts';
+import { purgeOlderThan } from '../platform/leases.ts';
 import type { IdempotencyKeyRow } from './idempotency-tables.ts';
 
 export interface NewIdempotencyKey {

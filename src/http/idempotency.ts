@@ -18,7 +18,7 @@ import { type RequestAnswer, type RequestAnswerRecorder, runWithRequestAnswer } 
 import type { IdempotencyKeyRow } from './idempotency-tables.ts';
 import { type AeadBox, createAeadBox } from '../lib/aead.ts';
 import type { Clock } from '../lib/clock.ts';
-import type { WorkerJob } from '../lib/worker-job.ts';
+import type { WorkerJob } from '../platform/worker-job.ts';
 import { merchantIdOf } from './auth.ts';
 import { AppError } from '../errors.ts';
 import { createIdempotencyOwner, type IdempotencyOwner } from './idempotency-owner.ts';

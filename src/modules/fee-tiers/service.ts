@@ -9,6 +9,7 @@
  * next replaces its bands of that order type, and new merchants at creation.
  */
 import type { Config } from '../../config.ts';
+import { inTransaction } from '../../platform/commit-signals.ts';
 import type { Db, Trx } from '../../db/database.ts';
 import type { OrderType } from '../../lib/order-types.ts';
 import { AppError, notFound } from '../../errors.ts';
@@ -169,7 +170,7 @@ export function createFeeTiersService({ db, settings, cacheTtlMs = DEFAULT_TIER_
      */
     async replaceMerchantTiers(merchantId: string, orderType: OrderType, tiers: MerchantFeeTierInput[]) {
       const bands = parseBands(tiers, merchantRules);
-      return db.transaction().execute(async (trx) => {
+      return inTransaction(db, async (trx) => {
         if (!(await repo.lockMerchant(trx, merchantId))) throw notFound('Merchant');
         const schedule = await repo.listPlatformTiers(trx, orderType);
         const rows = merchantRows(merchantId, orderType, bands, schedule);
@@ -219,7 +220,7 @@ export function createFeeTiersService({ db, settings, cacheTtlMs = DEFAULT_TIER_
      */
     async replacePlatformTiers(orderType: OrderType, tiers: PlatformFeeTierInput[], by: AuditActor) {
       const bands = parseBands(tiers, platformRules);
-      return db.transaction().execute(async (trx) => {
+      return inTransaction(db, async (trx) => {
         await repo.lockPlatformSchedule(trx);
         await repo.deletePlatformTiers(trx, orderType);
         const inserted = await repo.insertPlatformTiers(

@@ -1,6 +1,6 @@
 import type { Clock } from '../../lib/clock.ts';
 import { latestSaoPauloTimeOfDay, parseClockTime } from '../../lib/sao-paulo-time.ts';
-import type { WorkerJob } from '../../lib/worker-job.ts';
+import type { WorkerJob } from '../../platform/worker-job.ts';
 import type { LedgerService } from './service.ts';
 
 /**

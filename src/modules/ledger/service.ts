@@ -4,6 +4,7 @@
  * closes every unsettled fee entry before a cut-off, atomically and once.
  */
 import type { Static } from 'typebox';
+import { inTransaction } from '../../platform/commit-signals.ts';
 import type { Db, Trx } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
@@ -98,7 +99,7 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
 
   /** `by`: an operator's run, audited in the settlement's own transaction. */
   async function settleMerchant(merchantId: string, cutoff: Date, by?: AuditActor): Promise<Settlement | null> {
-    return db.transaction().execute(async (trx) => {
+    return inTransaction(db, async (trx) => {
       // One settlement at a time per merchant: a concurrent run waits here, then finds nothing left.
       const merchant = await repo.lockMerchant(trx, merchantId);
       if (!merchant) return null;
@@ -171,7 +172,7 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
         ? [await settleMerchant(input.merchantId, input.cutoff, by)].filter((s): s is Settlement => s !== null)
         : await runSettlements(input.cutoff, by);
       if (settlements.length === 0) {
-        await db.transaction().execute((trx) => recordAudit(trx, by, settlementAudit(input.cutoff, input.merchantId ?? null, [])));
+        await inTransaction(db, (trx) => recordAudit(trx, by, settlementAudit(input.cutoff, input.merchantId ?? null, [])));
       }
       return settlements;
     },

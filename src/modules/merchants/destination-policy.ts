@@ -4,6 +4,7 @@
  * reads the column with the rest of its context (orders/creation-repo.ts), not through here.
  */
 import type { Db } from '../../db/database.ts';
+import { inTransaction } from '../../platform/commit-signals.ts';
 import { notFound } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { type AuditActor, recordAudit } from '../audit/record.ts';
@@ -37,7 +38,7 @@ export function createDestinationPolicies(deps: { db: Db; clock: Clock }) {
 
     /** Sets the policy; a change (not a repeat of the current one) is audited with the operator's reason. */
     async set(merchantId: string, input: { policy: DestinationPolicy; reason?: string }, by: AuditActor): Promise<MerchantDestinationPolicy> {
-      return db.transaction().execute(async (trx) => {
+      return inTransaction(db, async (trx) => {
         const current = await find(trx, merchantId, true);
         if (!current) throw notFound('Merchant');
         if (current.destination_policy === input.policy) return toPolicy(current);

@@ -4,6 +4,7 @@
  * authentication relies on.
  */
 import { recordAnswer } from '../../db/request-answer.ts';
+import { inTransaction } from '../../platform/commit-signals.ts';
 import type { Db, Trx } from '../../db/database.ts';
 import type { MerchantRow, MerchantStatus } from './tables.ts';
 import { AppError, notFound } from '../../errors.ts';
@@ -104,7 +105,7 @@ export function createMerchantsService(deps: MerchantsDeps) {
 
   return {
     async createMerchant(input: { name: string }, by: AuditActor): Promise<{ merchant: Merchant; credential: IssuedCredential }> {
-      return db.transaction().execute(async (trx) => {
+      return inTransaction(db, async (trx) => {
         const merchant = toMerchant(await repo.insertMerchant(trx, { id: newId(), name: input.name, status: 'ACTIVE', created_at: clock.now() }));
         const credential = await issueCredentialIn(trx, merchant.id);
         for (const setUp of deps.onMerchantCreated ?? []) await setUp(trx, merchant.id);
@@ -138,7 +139,7 @@ export function createMerchantsService(deps: MerchantsDeps) {
 
     /** DISABLED merchants keep their data but every authenticated call answers 403. */
     async setMerchantStatus(id: string, to: MerchantStatus, by: AuditActor): Promise<Merchant> {
-      const merchant = await db.transaction().execute(async (trx) => {
+      const merchant = await inTransaction(db, async (trx) => {
         const current = await repo.findMerchant(trx, id);
         if (!current) throw notFound('Merchant');
         if (current.status === to) return toMerchant(current);
@@ -158,7 +159,7 @@ export function createMerchantsService(deps: MerchantsDeps) {
     },
 
     async issueCredential(merchantId: string, by: AuditActor): Promise<IssuedCredential> {
-      return db.transaction().execute(async (trx) => {
+      return inTransaction(db, async (trx) => {
         if (!(await repo.findMerchant(trx, merchantId))) throw notFound('Merchant');
         const credential = await issueCredentialIn(trx, merchantId);
         await recordAudit(trx, by, {
@@ -179,7 +180,7 @@ export function createMerchantsService(deps: MerchantsDeps) {
 
     /** Revocation takes effect at once, for key+secret and for tokens already issued. */
     async revokeCredential(merchantId: string, credentialId: string, by: AuditActor): Promise<Credential> {
-      const credential = await db.transaction().execute(async (trx) => {
+      const credential = await inTransaction(db, async (trx) => {
         const revoked = await repo.revokeCredential(trx, merchantId, credentialId, clock.now());
         if (!revoked) {
           const existing = await repo.findCredential(trx, merchantId, credentialId);

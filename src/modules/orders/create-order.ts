@@ -23,6 +23,7 @@
  * queue on it (bench/README.md). What differs between PAYIN and PAYOUT is an OrderVariant.
  */
 import type { Insertable } from 'kysely';
+import { inTransaction } from '../../platform/commit-signals.ts';
 import type { Db, Trx } from '../../db/database.ts';
 import { answerIsRecorded, recordAnswer, type RequestAnswer } from '../../db/request-answer.ts';
 import type { OrderRow, OrdersTable } from './tables.ts';
@@ -205,7 +206,7 @@ export function createOrderPipeline(deps: CreationDeps) {
       const oneStatement = parsed.toPrice.quoteId === undefined && !answerIsRecorded();
       const inserted =
         (oneStatement ? await insertReserved(receiver, price, row, now) : undefined) ??
-        (await db.transaction().execute(async (trx) => {
+        (await inTransaction(db, async (trx) => {
           const order = await commit(trx, merchantId, parsed, price, row, now);
           await recordAnswer(trx, () => answer({ row: order, names }));
           return order;

@@ -3,7 +3,7 @@
  * payloads from these definitions and the webhook catalog publishes them.
  */
 import { Type, type TProperties } from 'typebox';
-import type { EventDefinition } from '../../db/outbox.ts';
+import type { EventDefinition } from '../../platform/outbox.ts';
 
 export const ORDER_EVENT_COMMON_FIELDS = {
   event: Type.String({ description: 'Event name' }),

@@ -1,6 +1,6 @@
 import { type Insertable, type Updateable, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import { claimDue } from '../../db/leases.ts';
+import { claimDue } from '../../platform/leases.ts';
 import { plannedEachRun } from '../../db/prepared-statements.ts';
 import { ORDER_COLUMNS, ORDER_TRANSACTION_COLUMNS, type OrderRow, type OrderTransactionStatus, type OrderTransactionType, type OrdersTable, type StoredOrderStatus } from './tables.ts';
 import type { OrderType } from '../../lib/order-types.ts';

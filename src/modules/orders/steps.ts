@@ -9,9 +9,11 @@
  * repeats the idempotent call. A failed step backs off exponentially.
  */
 import type { ChainAdapter } from '../../adapters/chain/port.ts';
+import { inTransaction } from '../../platform/commit-signals.ts';
 import { type PixProvider, PixPayoutRefusedError } from '../../adapters/pix/port.ts';
 import type { Db, Trx } from '../../db/database.ts';
-import { leaseEnd } from '../../db/leases.ts';
+import { createLaneScheduler } from '../../platform/lanes.ts';
+import { leaseEnd } from '../../platform/leases.ts';
 import type { OrderRow, StoredOrderStatus } from './tables.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { decimal, toJsonNumber } from '../../lib/money.ts';
@@ -71,7 +73,7 @@ export function createOrderSteps(deps: StepsDeps) {
   async function moveOn(order: OrderRow, to: StoredOrderStatus, effects: Effects = {}): Promise<OrderRow | undefined> {
     const now = clock.now();
     const continues = leavesStepDue(effects, now);
-    const updated = await db.transaction().execute((trx: Trx) => applyTransition(trx, ctx, order, to, continues ? { ...effects, claimedUntil: leaseEnd(now, leaseMs) } : effects));
+    const updated = await inTransaction(db, (trx: Trx) => applyTransition(trx, ctx, order, to, continues ? { ...effects, claimedUntil: leaseEnd(now, leaseMs) } : effects));
     return continues ? updated : undefined;
   }
 
@@ -176,7 +178,7 @@ export function createOrderSteps(deps: StepsDeps) {
 
   /** Orders still awaiting money past expiresAt become EXPIRED (which gives their limit back). */
   function expireDue(batch: number): Promise<number> {
-    return db.transaction().execute(async (trx) => {
+    return inTransaction(db, async (trx) => {
       const due = await repo.dueExpiries(trx, clock.now(), batch);
       for (const { id } of due) {
         const order = await repo.lockBy(trx, 'id', id);
@@ -228,62 +230,29 @@ export function createOrderSteps(deps: StepsDeps) {
   }
 
   /**
-   * The worker's lanes: at most `parallel` orders run at once, each claimed by one worker (so their
-   * steps are independent). `fill` claims as many due orders as there are free lanes, starts each,
-   * and returns without waiting for them; an order that ends frees its lane and fills again. So
-   * an order that becomes due while others run (its commit wakes the job) starts in a free lane at
-   * once, never after the slowest order of a batch (issue 13: p99 from PIX to COMPLETED).
+   * The worker's lanes (platform/lanes.ts): at most `parallel` orders run at once, each claimed by
+   * one worker, so an order that becomes due while others run starts in a free lane at once, never
+   * after the slowest order of a batch (issue 13: p99 from PIX to COMPLETED).
    */
-  const running = new Set<Promise<void>>();
-  let filling: Promise<number> | undefined;
-  let fillAgain = false;
-  let lanes: LaneOptions = {};
-
-  function launch(order: OrderRow) {
-    const task = stepOrBackOff(order)
-      .catch((err: unknown) => lanes.onError?.(err))
-      .finally(() => {
-        running.delete(task);
-        if (!lanes.signal?.aborted) fill(lanes).catch((err: unknown) => lanes.onError?.(err));
-      });
-    running.add(task);
-  }
-
-  async function fillLoop(): Promise<number> {
-    const batch = lanes.batch ?? 50;
-    const parallel = lanes.parallel ?? deps.parallelSteps ?? 8;
-    let touched = 0;
-    do {
-      fillAgain = false;
-      touched += await expireIfDue(batch);
-      while (!lanes.signal?.aborted && running.size < parallel) {
-        const free = Math.min(batch, parallel - running.size);
-        const claimed = await repo.claimDueSteps(db, clock.now(), free, leaseMs);
-        for (const order of claimed) launch(order);
-        touched += claimed.length;
-        if (claimed.length < free) break;
-      }
-    } while (fillAgain && !lanes.signal?.aborted);
-    return touched;
-  }
+  const lanes = createLaneScheduler<OrderRow>({
+    prepare: (options) => expireIfDue(options.batch ?? 50),
+    claim: (free) => repo.claimDueSteps(db, clock.now(), free, leaseMs),
+    run: stepOrBackOff,
+  });
 
   /** Claims into the free lanes and starts what it claimed; concurrent calls coalesce into one more round. Resolves with how many orders it touched. */
   function fill(options: LaneOptions = {}): Promise<number> {
-    lanes = options;
-    if (filling) {
-      fillAgain = true;
-      return filling.then(() => 0);
-    }
-    filling = fillLoop().finally(() => {
-      filling = undefined;
+    const { signal, onError } = options;
+    return lanes.fill({
+      lanes: options.parallel ?? deps.parallelSteps ?? 8,
+      batch: options.batch ?? 50,
+      ...(signal ? { signal } : {}),
+      ...(onError ? { onError } : {}),
     });
-    return filling;
   }
 
   /** Resolves when no order is running (and no fill is claiming). */
-  async function drain(): Promise<void> {
-    while (filling || running.size > 0) await Promise.allSettled([filling, ...running]);
-  }
+  const drain = () => lanes.drain();
 
   /**
    * Runs everything due now to its end (tests, tools): fills, waits for the lanes, and repeats

@@ -4,9 +4,9 @@
  * guard, bookkeeping, ledger entry and event, in the caller's transaction.
  */
 import type { Updateable } from 'kysely';
-import { signalAfterCommit } from '../../db/commit-signals.ts';
+import { signalAfterCommit } from '../../platform/commit-signals.ts';
 import type { Trx } from '../../db/database.ts';
-import { recordEvent } from '../../db/outbox.ts';
+import { recordEvent } from '../../platform/outbox.ts';
 import type { OrderRow, OrderTransactionStatus, OrderTransactionType, OrdersTable, StoredOrderStatus } from './tables.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { LedgerService } from '../ledger/service.ts';

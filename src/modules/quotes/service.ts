@@ -5,6 +5,7 @@
  * from the same inputs can never disagree. The formulas themselves are src/lib/pricing.ts.
  */
 import type { Static } from 'typebox';
+import { inTransaction } from '../../platform/commit-signals.ts';
 import { type PriceSource, PriceUnavailableError } from '../../adapters/prices/port.ts';
 import type { Db, Trx } from '../../db/database.ts';
 import { recordAnswer } from '../../db/request-answer.ts';
@@ -163,7 +164,7 @@ export function createQuotesService(deps: QuotesDeps) {
       }
       tradeRules.checkBrlRange(priced.amountBrl, body.amountBrl !== undefined ? 'body.amountBrl' : 'body.amountCrypto');
       const now = clock.now();
-      return db.transaction().execute(async (trx) => {
+      return inTransaction(db, async (trx) => {
         const row = await repo.insert(trx, {
           id: newId(),
           merchant_id: merchantId,

@@ -4,7 +4,7 @@
  */
 import { Type } from 'typebox';
 import type { ReceiversTable } from './tables.ts';
-import type { EventDefinition, OutboxEvent } from '../../db/outbox.ts';
+import type { EventDefinition, OutboxEvent } from '../../platform/outbox.ts';
 
 const commonFields = {
   event: Type.String({ description: 'Event name' }),

@@ -4,6 +4,7 @@
  * changes are guarded transitions that commit with their outbox event and audit record.
  */
 import type { Static } from 'typebox';
+import { inTransaction } from '../../platform/commit-signals.ts';
 import type { Config } from '../../config.ts';
 import { recordAnswer } from '../../db/request-answer.ts';
 import type { Db, Trx } from '../../db/database.ts';
@@ -15,7 +16,7 @@ import { newId } from '../../lib/ids.ts';
 import { hasAtMostDecimals, toFixedText, toJsonNumber } from '../../lib/money.ts';
 import { isSolanaAddress } from '../../lib/solana.ts';
 import { type AuditActor, recordAudit } from '../audit/record.ts';
-import { recordEvent } from '../../db/outbox.ts';
+import { recordEvent } from '../../platform/outbox.ts';
 import { kycDecisionEvent } from './events.ts';
 import { type OrderReceiver, toOrderReceiver } from './order-receiver.ts';
 import { receiversRepo as repo } from './repo.ts';
@@ -113,7 +114,7 @@ export function createReceiversService(deps: { db: Db; clock: Clock; defaults: C
     options: { allowedFrom: KycStatus[]; merchantId?: string; by: AuditActor; action: string },
     apply: (row: Row, now: Date) => { to: KycStatus; changes: Partial<Row>; decision?: KycDecision },
   ): Promise<Receiver> {
-    return db.transaction().execute(async (trx) => {
+    return inTransaction(db, async (trx) => {
       const row = await repo.find(trx, id, options.merchantId, { forUpdate: true });
       if (!row) throw notFound('Receiver');
       if (!options.allowedFrom.includes(row.kyc_status)) {
@@ -173,7 +174,7 @@ export function createReceiversService(deps: { db: Db; clock: Clock; defaults: C
       const onCreated = deps.onReceiverCreated;
       const row = !onCreated
         ? await insert(db)
-        : await db.transaction().execute(async (trx) => {
+        : await inTransaction(db, async (trx) => {
             const inserted = await insert(trx);
             if (!inserted) return undefined;
             const added = await onCreated(trx, { id: inserted.id, merchantId, managedWalletRequested: inserted.managed_wallet_requested });
@@ -231,7 +232,7 @@ export function createReceiversService(deps: { db: Db; clock: Clock; defaults: C
     async submitKyc(merchantId: string, id: string, input: Static<typeof KycSubmissionBody>) {
       const receiver = await findOwned(merchantId, id);
       checkKycSubmission(receiver.person_type, input, clock.now());
-      return db.transaction().execute(async (trx) => {
+      return inTransaction(db, async (trx) => {
         const row = await repo.find(trx, id, merchantId, { forUpdate: true });
         if (!row) throw notFound('Receiver');
         if (row.kyc_status !== 'PENDING' && row.kyc_status !== 'REJECTED') {
@@ -308,7 +309,7 @@ export function createReceiversService(deps: { db: Db; clock: Clock; defaults: C
 
     /** Operator status changes: suspend (ACTIVE), block (any but BLOCKED), reactivate (SUSPENDED or BLOCKED). */
     async changeStatus(id: string, action: 'suspend' | 'block' | 'reactivate', by: AuditActor): Promise<Receiver> {
-      return db.transaction().execute(async (trx) => {
+      return inTransaction(db, async (trx) => {
         const row = await repo.find(trx, id, undefined, { forUpdate: true });
         if (!row) throw notFound('Receiver');
         const to = statusAfter(action, row);

@@ -8,6 +8,7 @@
  * the new kycStatus in the answer. A rename to the same name changes nothing.
  */
 import type { Static } from 'typebox';
+import { inTransaction } from '../../platform/commit-signals.ts';
 import type { Db } from '../../db/database.ts';
 import { AppError, notFound } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -66,7 +67,7 @@ export async function updateReceiver(
     if (!row) throw notFound('Receiver');
     return row;
   }
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const current = await repo.find(trx, id, merchantId, { forUpdate: true });
     if (!current) throw notFound('Receiver');
     const backToReview = current.kyc_status === 'APPROVED' && changes.name !== current.name;

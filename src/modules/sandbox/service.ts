@@ -3,6 +3,7 @@
  * banks, then hand each outcome to the same orders entry points a real provider would reach.
  */
 import type { SandboxChain } from '../../adapters/chain/sandbox.ts';
+import { inTransaction } from '../../platform/commit-signals.ts';
 import type { SandboxPixProvider } from '../../adapters/pix/sandbox.ts';
 import type { Db } from '../../db/database.ts';
 import type { OrderRow } from '../orders/tables.ts';
@@ -136,7 +137,7 @@ export function createSandboxDriver(deps: {
      */
     async settlePass() {
       // Marked as reported and applied in one transaction: a crash loses neither.
-      await deps.db.transaction().execute(async (trx) => {
+      await inTransaction(deps.db, async (trx) => {
         for (const notification of [...(await pix.settlePayouts({ db: trx })), ...(await pix.settleRefunds({ db: trx }))]) {
           await notifications.handlePixNotification(notification, trx);
         }

@@ -5,7 +5,7 @@
  * sign-and-send-transaction makes the platform's sponsor the fee payer, which is why every
  * request passes inspect.ts's rules before anything is signed by the sponsor or sent. Every
  * request that reaches a wallet, accepted or refused, is recorded in wallet_sign_requests before
- * it is answered (group-committed: see createGroupWriter). A sponsored send's fee is reserved
+ * it is answered (group-committed: see createBatchWriter). A sponsored send's fee is reserved
  * against the merchant's daily budget and charged to it in the ledger before it is sent
  * (sponsor-budget.ts); the per-wallet rate limit (`admit`) applies only once the wallet's owner
  * is verified, so requests for unknown receivers are 404 without touching the limiter.
@@ -17,7 +17,7 @@ import { ChainUnavailableError, type TransactionChain } from '../../adapters/cha
 import { AppError, providerUnavailable } from '../../errors.ts';
 import { encodeBase58 } from '../../lib/base58.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { createGroupWriter } from '../../lib/group-commit.ts';
+import { createBatchWriter } from '../../platform/batch-writer.ts';
 import { newId } from '../../lib/ids.ts';
 import { createBroadcastOnce } from './broadcast-once.ts';
 import { checkFee, feeOf } from './fee.ts';
@@ -84,7 +84,7 @@ export function createWalletsService(deps: WalletsDeps) {
   const cache = new Map<string, { signer: Signer; expiresAt: number }>();
   /** Wallet rows by owner ("merchant/receiver"): a row never changes once inserted, so a hit needs no query for it (a receiver's standing is still read). */
   const wallets = new Map<string, { wallet: ManagedWalletRow; expiresAt: number }>();
-  const auditLog = createGroupWriter<Insertable<WalletSignRequestsTable>>((rows) => repo.recordSignRequests(db, rows), { maxBatch: AUDIT_BATCH_MAX });
+  const auditLog = createBatchWriter<Insertable<WalletSignRequestsTable>>((rows) => repo.recordSignRequests(db, rows), { maxBatch: AUDIT_BATCH_MAX });
   const broadcast = createBroadcastOnce({ db, chain });
   const sponsorBudget = createSponsorBudget({ db, clock, dailyBudgetLamports: settings.sponsorDailyBudgetLamports, ledger: deps.sponsoredFees });
 

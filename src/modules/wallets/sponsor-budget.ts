@@ -8,8 +8,9 @@
  * unreachable mid-send) keeps them, since it may have landed.
  */
 import type { Db, Trx } from '../../db/database.ts';
+import { inTransaction } from '../../platform/commit-signals.ts';
 import { AppError } from '../../errors.ts';
-import { createGroupWriter } from '../../lib/group-commit.ts';
+import { createBatchWriter } from '../../platform/batch-writer.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { latestSaoPauloTimeOfDay, saoPauloDay } from '../../lib/sao-paulo-time.ts';
 import { walletsRepo as repo } from './repo.ts';
@@ -42,16 +43,16 @@ export function createSponsorBudget(deps: { db: Db; clock: Clock; dailyBudgetLam
   const { db, clock, dailyBudgetLamports: budget, ledger } = deps;
 
   /**
-   * Reservations are group-committed (lib/group-commit.ts): the usage row of a merchant's day is
+   * Reservations are group-committed (platform/batch-writer.ts): the usage row of a merchant's day is
    * the one every send of that merchant updates, and its lock is held until the commit, so one
    * transaction and one update per merchant serve every reservation that arrived meanwhile. The
    * charges go first and the usage rows last (in one order, so two processes never deadlock),
    * holding those locks only for the update and the commit. A batch that would pass a budget is
    * rolled back whole and retried reservation by reservation, so exactly the ones that fit pass.
    */
-  const writer = createGroupWriter<Reservation>(
+  const writer = createBatchWriter<Reservation>(
     (fees) =>
-      db.transaction().execute(async (trx) => {
+      inTransaction(db, async (trx) => {
         await ledger.charge(trx, fees);
         const usage = new Map<string, { merchantId: string; day: string; lamports: bigint }>();
         for (const fee of fees) {
@@ -90,7 +91,7 @@ export function createSponsorBudget(deps: { db: Db; clock: Clock; dailyBudgetLam
 
   /** Gives a reservation back (the transaction was refused unsent): usage and charge, together. */
   async function release(fee: Reservation): Promise<void> {
-    await db.transaction().execute(async (trx) => {
+    await inTransaction(db, async (trx) => {
       await repo.releaseSponsorFee(trx, { merchantId: fee.merchantId, day: fee.day, lamports: fee.lamports });
       await ledger.release(trx, { ...fee, at: clock.now() });
     });

@@ -4,7 +4,7 @@
  * so the published payload schemas cannot drift from what is sent and webhooks imports no emitter.
  */
 import { Type, type TObject } from 'typebox';
-import type { EventDefinition, OutboxEvent } from '../../db/outbox.ts';
+import type { EventDefinition, OutboxEvent } from '../../platform/outbox.ts';
 export const WEBHOOK_TEST: EventDefinition = {
   name: 'webhook.test',
   category: 'webhook',

@@ -1,11 +1,12 @@
 /**
  * The delivery engine's SQL: the fair, ordered claim, its leases (`webhook_delivery_leases`, one
- * row per attempt in flight) and the batched record of outcomes. (The endpoints, the log and the
+ * row per attempt in flight, under the platform's lease rules: platform/leases.ts) and the batched record of outcomes. (The endpoints, the log and the
  * fan-out are in repo.ts.)
  */
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { plannedEachRun } from '../../db/prepared-statements.ts';
+import { leaseFree, leaseInForce } from '../../platform/leases.ts';
 import type { WebhookDeliveryStatus } from './tables.ts';
 
 export interface ClaimedRow {
@@ -77,7 +78,7 @@ export const deliveryRepo = {
           and e.enabled and e.deleted_at is null
           and exists (select 1 from webhook_deliveries d
                       where d.endpoint_id = e.id and d.status = 'PENDING' and d.next_attempt_at <= ${now}
-                        and not exists (select 1 from webhook_delivery_leases h where h.delivery_id = d.id and h.claimed_until >= ${now}))
+                        and not exists (select 1 from webhook_delivery_leases h where h.delivery_id = d.id and ${leaseInForce('h.claimed_until', now)}))
         order by e.id
         limit ${claim.endpoints}
         for no key update of e skip locked
@@ -87,7 +88,7 @@ export const deliveryRepo = {
         from locked l
         cross join lateral (
           select count(*)::int as busy from webhook_delivery_leases f
-          where f.endpoint_id = l.id and f.claimed_until >= ${now}
+          where f.endpoint_id = l.id and ${leaseInForce('f.claimed_until', now)}
         ) b
       ),
       candidates as (
@@ -97,10 +98,10 @@ export const deliveryRepo = {
         cross join lateral (
           select d.id, d.endpoint_id, d.order_id, d.created_at from webhook_deliveries d
           where d.endpoint_id = r.id and d.status = 'PENDING' and d.next_attempt_at <= ${now}
-            and not exists (select 1 from webhook_delivery_leases h where h.delivery_id = d.id and h.claimed_until >= ${now})
+            and not exists (select 1 from webhook_delivery_leases h where h.delivery_id = d.id and ${leaseInForce('h.claimed_until', now)})
             and (d.order_id is null or not exists (
               select 1 from webhook_delivery_leases p
-              where p.endpoint_id = d.endpoint_id and p.claimed_until >= ${now} and p.order_id = d.order_id))
+              where p.endpoint_id = d.endpoint_id and ${leaseInForce('p.claimed_until', now)} and p.order_id = d.order_id))
           order by d.created_at, d.id
           limit least(r.room, ${claim.limit}::int)
         ) c
@@ -117,7 +118,7 @@ export const deliveryRepo = {
         insert into webhook_delivery_leases as h (delivery_id, endpoint_id, order_id, token, claimed_until)
         select id, endpoint_id, order_id, ${claim.token}, ${claim.until} from picked
         on conflict (delivery_id) do update set token = excluded.token, claimed_until = excluded.claimed_until
-          where h.claimed_until < ${now}
+          where ${leaseFree('h.claimed_until', now)}
         returning h.delivery_id
       )
       select d.id, d.endpoint_id, d.event_type, d.attempts, d.retries_used, ev.payload, e.url,
@@ -194,7 +195,7 @@ export const deliveryRepo = {
       .selectFrom('webhook_delivery_leases')
       .select('delivery_id')
       .where('delivery_id', '=', deliveryId)
-      .where('claimed_until', '>=', now)
+      .where(leaseInForce('claimed_until', now))
       .executeTakeFirst();
     return row !== undefined;
   },

@@ -12,10 +12,11 @@
  * events of that order: receivers should still compare `timestamp`s.
  */
 import type { WebhookSettings } from '../../config.ts';
-import { signalAfterCommit } from '../../db/commit-signals.ts';
+import { signalAfterCommit, inTransaction } from '../../platform/commit-signals.ts';
 import type { Db } from '../../db/database.ts';
-import { leaseEnd } from '../../db/leases.ts';
-import { recordEvent } from '../../db/outbox.ts';
+import { leaseEnd } from '../../platform/leases.ts';
+import { createBatchWriter } from '../../platform/batch-writer.ts';
+import { recordEvent } from '../../platform/outbox.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { endpointDisabledEvent } from './catalog.ts';
@@ -30,9 +31,8 @@ import { webhookHeaders } from './signing.ts';
 const FAN_OUT_BATCH = 200;
 /** Endpoints looked at by one claim. */
 const CLAIM_ENDPOINTS = 500;
-/** Outcomes written in one statement at most; a batch also goes out after BATCH_DELAY_MS. */
+/** Outcomes written in one statement at most. */
 const RECORD_BATCH = 200;
-const BATCH_DELAY_MS = 1;
 
 /** Published when deliveries become due now (fan-out, redelivery, recovery, an endpoint re-enabled). */
 export const DELIVERIES_CHANNEL = 'webhook_deliveries';
@@ -92,17 +92,21 @@ export interface DeliveryEngineDeps {
   random?: () => number;
 }
 
-/** Attempts' outcomes written together: one statement per batch instead of a transaction each. */
-function createRecorder(db: Db) {
-  let queue: Array<{ outcome: RecordedOutcome; endpointId: string; health?: boolean; done: (recorded: boolean) => void; fail: (err: unknown) => void }> = [];
-  let timer: NodeJS.Timeout | undefined;
+interface PendingOutcome {
+  outcome: RecordedOutcome;
+  endpointId: string;
+  /** Set when the endpoint's health changes with this attempt. */
+  health?: boolean;
+}
 
-  async function flush() {
-    timer = undefined;
-    const batch = queue;
-    queue = [];
-    if (batch.length === 0) return;
-    try {
+/**
+ * Attempts' outcomes written together by the platform's batch writer: one statement per batch
+ * instead of a transaction each. Each attempt learns whether its outcome was recorded (false: the
+ * claim was no longer ours).
+ */
+function createRecorder(db: Db) {
+  return createBatchWriter<PendingOutcome, boolean>(
+    async (batch) => {
       const recorded = await deliveryRepo.recordOutcomes(
         db,
         batch.map((entry) => entry.outcome),
@@ -114,24 +118,10 @@ function createRecorder(db: Db) {
         }
       }
       await deliveryRepo.updateHealth(db, [...health.values()]);
-      for (const entry of batch) entry.done(recorded.has(entry.outcome.id));
-    } catch (err) {
-      for (const entry of batch) entry.fail(err);
-    }
-  }
-
-  return {
-    /** Resolves true once written, false when the claim was no longer ours. `health`: set when the endpoint's health changes. */
-    record(outcome: RecordedOutcome, endpointId: string, health?: boolean): Promise<boolean> {
-      return new Promise((done, fail) => {
-        queue.push({ outcome, endpointId, ...(health === undefined ? {} : { health }), done, fail });
-        if (queue.length >= RECORD_BATCH) {
-          clearTimeout(timer);
-          void flush();
-        } else timer ??= setTimeout(() => void flush(), BATCH_DELAY_MS);
-      });
+      return batch.map((entry) => recorded.has(entry.outcome.id));
     },
-  };
+    { maxBatch: RECORD_BATCH },
+  );
 }
 
 export function createDeliveryEngine({ db, clock, settings, secrets, send, random = Math.random }: DeliveryEngineDeps) {
@@ -152,7 +142,7 @@ export function createDeliveryEngine({ db, clock, settings, secrets, send, rando
   async function fanOut(): Promise<number> {
     let created = 0;
     for (;;) {
-      const batch = await db.transaction().execute(async (trx) => {
+      const batch = await inTransaction(db, async (trx) => {
         const events = await repo.claimEventsToFanOut(trx, FAN_OUT_BATCH);
         if (events.length === 0) return { events: 0, deliveries: 0 };
         const endpoints = await repo.activeEndpointsOf(trx, [...new Set(events.map((event) => event.merchant_id))]);
@@ -230,7 +220,7 @@ export function createDeliveryEngine({ db, clock, settings, secrets, send, rando
 
   /** 410 Gone: the endpoint is disabled and the merchant told (once: only if it was still enabled). */
   async function disableEndpoint(endpointId: string, reason: 'GONE' | 'FAILING', message: string): Promise<void> {
-    await db.transaction().execute(async (trx) => {
+    await inTransaction(db, async (trx) => {
       const now = clock.now();
       const row = await repo.disableEndpoint(trx, endpointId, message, now);
       if (row) await recordEvent(trx, endpointDisabledEvent({ id: row.id, merchantId: row.merchant_id, url: row.url, failingSince: row.failing_since }, reason, message, now));
@@ -258,8 +248,8 @@ export function createDeliveryEngine({ db, clock, settings, secrets, send, rando
     const retry = verdict.kind === 'retry';
     const status = verdict.kind === 'succeeded' ? 'SUCCEEDED' : retry ? 'PENDING' : 'FAILED';
     const healthChange = result.ok === delivery.failing ? result.ok : undefined;
-    const recorded = await recorder.record(
-      {
+    const recorded = await recorder.add({
+      outcome: {
         id: delivery.id,
         token: delivery.token,
         status,
@@ -274,9 +264,9 @@ export function createDeliveryEngine({ db, clock, settings, secrets, send, rando
         latency_ms: result.latencyMs,
         response_body: result.responseBody,
       },
-      delivery.endpointId,
-      healthChange,
-    );
+      endpointId: delivery.endpointId,
+      ...(healthChange === undefined ? {} : { health: healthChange }),
+    });
     if (recorded && verdict.kind === 'gone') await disableEndpoint(delivery.endpointId, 'GONE', 'The endpoint answered 410 Gone');
 
     const metrics = options.metrics;

@@ -1,7 +1,8 @@
 /**
- * The worker's delivery pipeline: attempts are independent tasks. Each has its own deadline and
- * holds one slot of this process (WEBHOOK_CONCURRENCY) and one of its endpoint (at most
- * WEBHOOK_ENDPOINT_CONCURRENCY across all workers); the moment it ends its slot frees and the
+ * The worker's delivery pipeline: attempts are independent tasks in the platform's lanes
+ * (platform/lanes.ts); this file says what an attempt does around the engine's. Each has its own
+ * deadline and holds one lane of this process (WEBHOOK_CONCURRENCY) and one of its endpoint (at most
+ * WEBHOOK_ENDPOINT_CONCURRENCY across all workers); the moment it ends its lane frees and the
  * pipeline claims more. No attempt waits for another, so an endpoint that hangs holds only its own
  * slots while the others' deliveries go on.
  *
@@ -11,7 +12,8 @@
  * that hangs soon holds one slot.
  */
 import type { WebhookSettings } from '../../config.ts';
-import type { DeliveryEngine } from './delivery.ts';
+import { createLaneScheduler } from '../../platform/lanes.ts';
+import type { ClaimedDelivery, DeliveryEngine } from './delivery.ts';
 import type { DeliveryMetrics } from './metrics.ts';
 
 export interface DispatcherLog {
@@ -28,15 +30,11 @@ export function createDispatcher(deps: { engine: DeliveryEngine; settings: Webho
   const { engine, settings } = deps;
   const cap = settings.perEndpointConcurrency;
   const initial = initialEndpointLimit(cap);
-  const tasks = new Set<Promise<void>>();
   /** Attempts in flight here, per endpoint. */
   const local = new Map<string, number>();
   /** This process's adaptive limit per endpoint (absent: `initial`). */
   const limits = new Map<string, number>();
-  let inFlight = 0;
   let signal: AbortSignal = new AbortController().signal;
-  let filling: Promise<void> | undefined;
-  let again = false;
   let fanOutDue = true;
 
   /** What this process may still start per endpoint it knows (its limit less its attempts in flight); others: `initial`. */
@@ -56,56 +54,37 @@ export function createDispatcher(deps: { engine: DeliveryEngine; settings: Webho
     limits.set(endpointId, next);
   }
 
-  function launch(delivery: Awaited<ReturnType<DeliveryEngine['claim']>>[number]) {
-    inFlight++;
+  /** What one lane does: one attempt, counted against its endpoint while it runs, and the endpoint's limit adapted to it. */
+  function attemptOne(delivery: ClaimedDelivery): Promise<void> {
     local.set(delivery.endpointId, (local.get(delivery.endpointId) ?? 0) + 1);
-    const task = engine
+    return engine
       .attempt(delivery, { signal, ...(deps.metrics ? { metrics: deps.metrics } : {}) })
       .then((outcome) => {
         if (!outcome.aborted) adapt(delivery.endpointId, outcome);
       })
       .catch((err: unknown) => deps.log?.error({ err, deliveryId: delivery.id }, 'webhook attempt failed unexpectedly; its lease will lapse'))
       .finally(() => {
-        inFlight--;
         const left = (local.get(delivery.endpointId) ?? 1) - 1;
         if (left > 0) local.set(delivery.endpointId, left);
         else local.delete(delivery.endpointId);
-        tasks.delete(task);
-        // A slot is free: more may be due (this endpoint's next one, this order's next event).
-        if (!signal.aborted) void fill();
       });
-    tasks.add(task);
   }
 
-  async function fillLoop() {
-    do {
-      again = false;
+  const lanes = createLaneScheduler<ClaimedDelivery>({
+    async prepare() {
       if (fanOutDue) {
         fanOutDue = false;
         await engine.fanOut();
       }
-      while (!signal.aborted && inFlight < settings.concurrency) {
-        const free = settings.concurrency - inFlight;
-        const claimed = await engine.claim(free, allowances(), initial);
-        for (const delivery of claimed) launch(delivery);
-        if (claimed.length < free) break;
-      }
-    } while (again && !signal.aborted);
-  }
+      return 0;
+    },
+    claim: (free) => engine.claim(free, allowances(), initial),
+    run: attemptOne,
+  });
 
-  /** Claims and starts what fits; concurrent calls coalesce into one more round. */
-  function fill(): Promise<void> {
-    if (filling) {
-      again = true;
-      return filling;
-    }
-    filling = fillLoop()
-      .catch((err: unknown) => deps.log?.error({ err }, 'webhook claim failed'))
-      .finally(() => {
-        filling = undefined;
-      });
-    return filling;
-  }
+  const claimFailed = (err: unknown) => deps.log?.error({ err }, 'webhook claim failed');
+  /** Claims and starts what fits (a slot freed by an attempt fills again); concurrent calls coalesce into one more round. */
+  const fill = () => lanes.fill({ lanes: settings.concurrency, signal, onError: claimFailed }).then(() => undefined, claimFailed);
 
   return {
     /**
@@ -116,16 +95,14 @@ export function createDispatcher(deps: { engine: DeliveryEngine; settings: Webho
     run(runSignal: AbortSignal): Promise<void> {
       signal = runSignal;
       fanOutDue = true;
+      const joined = lanes.claiming;
       const round = fill();
-      return again ? Promise.resolve() : round;
+      return joined ? Promise.resolve() : round;
     },
-    /** Resolves when every attempt in flight has ended (stopped attempts give their delivery back). */
-    async drain(): Promise<void> {
-      await filling;
-      while (tasks.size > 0) await Promise.all([...tasks]);
-    },
+    /** Resolves when every attempt in flight and every claim has ended (stopped attempts give their delivery back). */
+    drain: () => lanes.drain(),
     get inFlight() {
-      return inFlight;
+      return lanes.running;
     },
   };
 }

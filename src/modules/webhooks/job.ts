@@ -5,9 +5,9 @@
  * (retries whose time has come, anything a lost notification missed).
  */
 import type { WebhookSettings } from '../../config.ts';
-import { OUTBOX_CHANNEL } from '../../db/outbox.ts';
+import { OUTBOX_CHANNEL } from '../../platform/outbox.ts';
 import type { Metrics } from '../../http/metrics.ts';
-import type { WorkerJob } from '../../lib/worker-job.ts';
+import type { WorkerJob } from '../../platform/worker-job.ts';
 import { DELIVERIES_CHANNEL } from './delivery.ts';
 import { createDispatcher, type DispatcherLog } from './dispatcher.ts';
 import { deliveryMetrics } from './metrics.ts';

@@ -12,13 +12,13 @@ import { AppError, notFound } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { buildCatalog, webhookTestEvent } from './catalog.ts';
-import type { EventDefinition } from '../../db/outbox.ts';
-import { signalAfterCommit } from '../../db/commit-signals.ts';
+import type { EventDefinition } from '../../platform/outbox.ts';
+import { signalAfterCommit, inTransaction } from '../../platform/commit-signals.ts';
 import { DELIVERIES_CHANNEL, createDeliveryEngine, deliveryBody, type PassResult } from './delivery.ts';
 import { createHttpSender, type Sender } from './http-sender.ts';
 import { createWebhookMaintenance } from './maintenance.ts';
 import type { DeliveryMetrics } from './metrics.ts';
-import { recordEvent } from '../../db/outbox.ts';
+import { recordEvent } from '../../platform/outbox.ts';
 import { deliveryRepo } from './delivery-repo.ts';
 import { webhooksRepo as repo } from './repo.ts';
 import {
@@ -148,7 +148,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
     async createEndpoint(merchantId: string, input: CreateEndpointInput) {
       const url = await checkUrl(input.url);
       const secret = generateSecret();
-      const row = await db.transaction().execute(async (trx) => {
+      const row = await inTransaction(db, async (trx) => {
         // Serialises concurrent creations of one merchant so the cap holds.
         await trx.selectFrom('merchants').select('id').where('id', '=', merchantId).forUpdate().executeTakeFirst();
         if ((await repo.countEndpoints(trx, merchantId)) >= MAX_ENDPOINTS_PER_MERCHANT) {
@@ -203,7 +203,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
 
     /** Soft delete: the log keeps its deliveries; pending ones end FAILED. */
     async deleteEndpoint(merchantId: string, id: string): Promise<void> {
-      await db.transaction().execute(async (trx) => {
+      await inTransaction(db, async (trx) => {
         const now = clock.now();
         const row = await repo.updateEndpoint(trx, id, merchantId, { deleted_at: now, enabled: false, updated_at: now });
         if (!row) throw notFound('Webhook endpoint');
@@ -217,7 +217,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
       const now = clock.now();
       const previousUntil = new Date(now.getTime() + ROTATION_OVERLAP_MS);
       const rotated = { endpointId: id, secret, previousSecretExpiresAt: previousUntil.toISOString() };
-      await db.transaction().execute(async (trx) => {
+      await inTransaction(db, async (trx) => {
         const row = await repo.findEndpoint(trx, id, merchantId, { forUpdate: true });
         if (!row) throw notFound('Webhook endpoint');
         await repo.retireSecrets(trx, id, now, previousUntil);
@@ -229,7 +229,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
 
     /** Records a webhook.test event and its one delivery to this endpoint (due now). */
     async sendTest(merchantId: string, id: string): Promise<Delivery> {
-      return db.transaction().execute(async (trx) => {
+      return inTransaction(db, async (trx) => {
         const endpoint = await repo.findEndpoint(trx, id, merchantId, { forUpdate: true });
         if (!endpoint) throw notFound('Webhook endpoint');
         const now = clock.now();
@@ -280,7 +280,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
      * retries; a SUCCEEDED or FAILED one gets exactly this one attempt (no automatic retries).
      */
     async redeliver(merchantId: string, id: string): Promise<Delivery> {
-      return db.transaction().execute(async (trx) => {
+      return inTransaction(db, async (trx) => {
         const row = await repo.findDelivery(trx, id, merchantId, { forUpdate: true });
         if (!row) throw notFound('Webhook delivery');
         const now = clock.now();
@@ -307,7 +307,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
      * one more attempt, due now (same deliveryId). Returns how many were re-queued.
      */
     async recover(merchantId: string, id: string, since: Date) {
-      return db.transaction().execute(async (trx) => {
+      return inTransaction(db, async (trx) => {
         const endpoint = await repo.findEndpoint(trx, id, merchantId, { forUpdate: true });
         if (!endpoint) throw notFound('Webhook endpoint');
         const requeued = await repo.requeueFailed(trx, id, since, clock.now(), settings.retryScheduleSeconds.length);

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { createMetrics } from '../../../src/http/metrics.ts';
 import { createWorkerJobs } from '../../../src/jobs.ts';
 import { createLogger } from '../../../src/logger.ts';
-import { startWorker } from '../../../src/worker.ts';
+import { startWorker } from '../../../src/platform/worker.ts';
 import { ordersTest } from './helpers.ts';
 
 const t = ordersTest();

@@ -5,10 +5,11 @@
  * per matching endpoint, signed with both secrets during a rotation, and counted in metrics.
  */
 import { Ajv } from 'ajv';
+import { inTransaction } from '../../../src/platform/commit-signals.ts';
 import addFormatsModule from 'ajv-formats';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordEvent } from '../../../src/db/outbox.ts';
+import { recordEvent } from '../../../src/platform/outbox.ts';
 import { orderEventDefinitions } from '../../../src/modules/orders/events.ts';
 import { receiverEventDefinitions } from '../../../src/modules/receivers/events.ts';
 import { deliveryMetrics } from '../../../src/modules/webhooks/metrics.ts';
@@ -204,7 +205,7 @@ describe('delivery', () => {
     const receiver = await newReceiver();
     await createEndpoint(merchant, { url: receiver.url });
     const orderId = '0190a0e0-1111-7000-8000-000000000001';
-    await ctx.database.db.transaction().execute((trx) =>
+    await inTransaction(ctx.database.db, (trx) =>
       recordEvent(trx, {
         merchantId: merchant.merchantId,
         event: 'order.payment_received',

@@ -82,8 +82,8 @@ describe('delivery dispatcher', () => {
   it('tells the claim how many more attempts it may start for each endpoint it has in flight', async () => {
     const { engine, claims, attempts } = scriptedEngine();
     const dispatcher = createDispatcher({ engine, settings });
-    const signal = new AbortController().signal;
-    void dispatcher.run(signal);
+    const stop = new AbortController();
+    void dispatcher.run(stop.signal);
     await settle();
     expect(claims[0]!.allowances.size).toBe(0);
     claims[0]!.answer.resolve([delivery('d1', 'busy'), delivery('d2', 'busy'), delivery('d3', 'other')]);
@@ -94,6 +94,8 @@ describe('delivery dispatcher', () => {
     expect(Object.fromEntries(claims[1]!.allowances)).toEqual({ busy: 0, other: 2 });
     claims[1]!.answer.resolve([]);
     for (const done of attempts.values()) done.resolve(succeeded);
+    // As the worker stops: no more claims, then the attempts in flight end (drain waits for claims too).
+    stop.abort();
     await dispatcher.drain();
   });
 

@@ -6,16 +6,17 @@
  * that dies mid-attempt leaves the delivery to be retried.
  */
 import { once } from 'node:events';
+import { inTransaction } from '../../../src/platform/commit-signals.ts';
 import { createServer } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { recordEvent } from '../../../src/db/outbox.ts';
+import { recordEvent } from '../../../src/platform/outbox.ts';
 import { createMetrics } from '../../../src/http/metrics.ts';
 import { createLogger } from '../../../src/logger.ts';
 import { orderEventDefinitions } from '../../../src/modules/orders/events.ts';
 import { receiverEventDefinitions } from '../../../src/modules/receivers/events.ts';
 import { webhookDeliveryJob } from '../../../src/modules/webhooks/job.ts';
 import { createWebhooksService } from '../../../src/modules/webhooks/service.ts';
-import { startWorker, type Worker } from '../../../src/worker.ts';
+import { startWorker, type Worker } from '../../../src/platform/worker.ts';
 import { type TestContext, createTestContext } from '../../helpers/app.ts';
 import type { TestMerchant } from '../../helpers/app.ts';
 import { waitFor } from '../../helpers/processes.ts';
@@ -100,7 +101,7 @@ describe('the delivery pipeline', () => {
     const orders = ['0190a0e0-0000-7000-8000-0000000000a1', '0190a0e0-0000-7000-8000-0000000000a2', '0190a0e0-0000-7000-8000-0000000000a3'];
     for (let seq = 0; seq < 6; seq++) {
       for (const orderId of orders) {
-        await ctx.database.db.transaction().execute((trx) =>
+        await inTransaction(ctx.database.db, (trx) =>
           recordEvent(trx, { merchantId: merchant.merchantId, event: 'order.processing', payload: { orderId, seq, timestamp: new Date().toISOString() } }),
         );
       }

@@ -1,12 +1,12 @@
 /**
- * The real worker loop (src/worker.ts with the jobs of src/jobs.ts) delivering a receiver event
+ * The real worker loop (src/platform/worker.ts with the jobs of src/jobs.ts) delivering a receiver event
  * end to end: API → outbox → fan-out → signed POST to a loopback receiver.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMetrics } from '../../../src/http/metrics.ts';
 import { createWorkerJobs } from '../../../src/jobs.ts';
 import { createLogger } from '../../../src/logger.ts';
-import { startWorker, type Worker } from '../../../src/worker.ts';
+import { startWorker, type Worker } from '../../../src/platform/worker.ts';
 import { type TestContext, createTestContext } from '../../helpers/app.ts';
 import { randomCpf } from '../../helpers/documents.ts';
 import { waitFor } from '../../helpers/processes.ts';

@@ -6,9 +6,9 @@
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { forwardCommitSignals, signalAfterCommit } from '../../src/db/commit-signals.ts';
+import { forwardCommitSignals, inTransaction, signalAfterCommit } from '../../src/platform/commit-signals.ts';
 import type { DatabaseHandle } from '../../src/db/database.ts';
-import { createInProcessNotifications, createPostgresNotifications, type Notifications } from '../../src/db/notifications.ts';
+import { createInProcessNotifications, createPostgresNotifications, type Notifications } from '../../src/platform/notifications.ts';
 import { emptyPostgresDatabase, openTestDatabase } from '../helpers/database.ts';
 import { waitFor } from '../helpers/processes.ts';
 
@@ -134,7 +134,7 @@ describe('commit signals', () => {
   it('leave a transaction after COMMIT, never after a rollback; outside a transaction at once', async () => {
     const seen: string[] = [];
     const stop = forwardCommitSignals(database.db, (channel, payload) => seen.push(`${channel}:${payload}`));
-    await database.db.transaction().execute(async (trx) => {
+    await inTransaction(database.db, async (trx) => {
       signalAfterCommit(trx, 'order_steps', 'x');
       signalAfterCommit(trx, 'order_steps', 'x');
       await sql`select 1`.execute(trx);
@@ -142,19 +142,17 @@ describe('commit signals', () => {
     });
     expect(seen).toEqual(['order_steps:x']);
     await expect(
-      database.db.transaction().execute(async (trx) => {
+      inTransaction(database.db, async (trx) => {
         signalAfterCommit(trx, 'lost', '');
         throw new Error('rolled back');
       }),
     ).rejects.toThrow('rolled back');
-    await database.db
-      .transaction()
-      .setIsolationLevel('serializable')
-      .execute(async (trx) => signalAfterCommit(trx, 'serial', ''));
+    // A transaction opened without inTransaction() could never send its signal: raising one fails loudly.
+    await expect(database.db.transaction().execute(async (trx) => signalAfterCommit(trx, 'unseen', ''))).rejects.toThrow(/inTransaction/);
     signalAfterCommit(database.db, 'now', '');
-    expect(seen).toEqual(['order_steps:x', 'serial:', 'now:']);
+    expect(seen).toEqual(['order_steps:x', 'now:']);
     stop();
     signalAfterCommit(database.db, 'now', '');
-    expect(seen).toHaveLength(3);
+    expect(seen).toHaveLength(2);
   });
 });

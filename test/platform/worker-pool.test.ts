@@ -8,17 +8,17 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type DatabaseHandle, openDatabase } from '../src/db/database.ts';
-import { migrateToLatest } from '../src/db/migrate.ts';
-import { createMetrics } from '../src/http/metrics.ts';
-import { systemClock } from '../src/lib/clock.ts';
-import { createLogger } from '../src/logger.ts';
-import { webhookDeliveryJob } from '../src/modules/webhooks/job.ts';
-import { createServices } from '../src/services.ts';
-import { startWorker } from '../src/worker.ts';
-import { testConfig } from './helpers/app.ts';
-import { emptyPostgresDatabase } from './helpers/database.ts';
-import { waitFor } from './helpers/processes.ts';
+import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
+import { migrateToLatest } from '../../src/db/migrate.ts';
+import { createMetrics } from '../../src/http/metrics.ts';
+import { systemClock } from '../../src/lib/clock.ts';
+import { createLogger } from '../../src/logger.ts';
+import { webhookDeliveryJob } from '../../src/modules/webhooks/job.ts';
+import { createServices } from '../../src/services.ts';
+import { startWorker } from '../../src/platform/worker.ts';
+import { testConfig } from '../helpers/app.ts';
+import { emptyPostgresDatabase } from '../helpers/database.ts';
+import { waitFor } from '../helpers/processes.ts';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterAll(async () => {

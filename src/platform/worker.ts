@@ -7,8 +7,8 @@
  * number of workers can run and any of them may be killed at any instant.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { Notifications } from './db/notifications.ts';
-import type { WorkerJob } from './lib/worker-job.ts';
+import type { Notifications } from './notifications.ts';
+import type { WorkerJob } from './worker-job.ts';
 
 export interface Worker {
   stop(): Promise<void>;

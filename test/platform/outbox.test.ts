@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordEvent } from '../../src/db/outbox.ts';
+import { recordEvent } from '../../src/platform/outbox.ts';
+import { inTransaction } from '../../src/platform/commit-signals.ts';
 import { type TestContext, createTestContext } from '../helpers/app.ts';
 
 describe('event outbox', () => {
@@ -15,9 +16,7 @@ describe('event outbox', () => {
   const eventsOf = (type: string) => ctx.database.db.selectFrom('events').selectAll().where('event_type', '=', type).execute();
 
   it('commits with the transaction that records it, with event in the flat payload', async () => {
-    const recorded = await ctx.database.db
-      .transaction()
-      .execute((trx) => recordEvent(trx, { merchantId, event: 'test.committed', payload: { orderId: 'o1', amountBrl: 10.5 } }));
+    const recorded = await inTransaction(ctx.database.db, (trx) => recordEvent(trx, { merchantId, event: 'test.committed', payload: { orderId: 'o1', amountBrl: 10.5 } }));
     const rows = await eventsOf('test.committed');
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ id: recorded.id, merchant_id: merchantId, payload: { event: 'test.committed', orderId: 'o1', amountBrl: 10.5 } });
@@ -25,7 +24,7 @@ describe('event outbox', () => {
 
   it('disappears with a transaction that rolls back', async () => {
     await expect(
-      ctx.database.db.transaction().execute(async (trx) => {
+      inTransaction(ctx.database.db, async (trx) => {
         await recordEvent(trx, { merchantId, event: 'test.rolled_back', payload: {} });
         throw new Error('the state change failed');
       }),
@@ -35,7 +34,7 @@ describe('event outbox', () => {
 
   it('refuses a deliveryId: it is assigned per delivery', async () => {
     await expect(
-      ctx.database.db.transaction().execute((trx) => recordEvent(trx, { merchantId, event: 'test.bad', payload: { deliveryId: 'x' } })),
+      inTransaction(ctx.database.db, (trx) => recordEvent(trx, { merchantId, event: 'test.bad', payload: { deliveryId: 'x' } })),
     ).rejects.toThrow(/deliveryId/);
   });
 });

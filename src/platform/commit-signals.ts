@@ -4,14 +4,18 @@
  * signal is held with the transaction and handed to the listeners of its database after COMMIT
  * (never on rollback). Called outside a transaction, the statement has already committed, so the
  * signal goes at once. The composition root forwards signals to the notifications hub.
+ *
+ * A transaction that may signal is opened with `inTransaction(db, work)`: it is the one place that
+ * knows when the commit happened. A signal raised in a transaction opened any other way throws, so
+ * a forgotten call site fails loudly instead of leaving workers to the fallback sweep.
  */
-import type { Db } from './database.ts';
+import type { Db, Trx } from '../db/database.ts';
 
 export type CommitListener = (channel: string, payload: string) => void;
 
 const listenersOf = new WeakMap<Db, Set<CommitListener>>();
+/** The signals each open transaction holds (only transactions opened by `inTransaction`). */
 const heldBy = new WeakMap<Db, Map<string, [string, string]>>();
-const installed = new WeakSet<Db>();
 
 function emit(root: Db, signals: Iterable<[string, string]>) {
   const listeners = listenersOf.get(root);
@@ -25,49 +29,27 @@ export function signalAfterCommit(db: Db, channel: string, payload = ''): void {
     emit(db, [[channel, payload]]);
     return;
   }
-  let held = heldBy.get(db);
-  if (!held) {
-    held = new Map();
-    heldBy.set(db, held);
-  }
+  const held = heldBy.get(db);
+  if (!held) throw new Error(`signal ${channel} raised in a transaction not opened by inTransaction(): it would never be sent`);
   held.set(`${channel}\u0000${payload}`, [channel, payload]);
 }
 
-type Builder = ReturnType<Db['transaction']>;
-
-/** Makes every `root.transaction().execute(...)` hand its held signals to the listeners after COMMIT. */
-function install(root: Db): void {
-  if (installed.has(root)) return;
-  installed.add(root);
-  const wrap = (builder: Builder): Builder => {
-    const execute = builder.execute.bind(builder);
-    const setAccessMode = builder.setAccessMode.bind(builder);
-    const setIsolationLevel = builder.setIsolationLevel.bind(builder);
-    return Object.assign(builder, {
-      async execute<T>(work: (trx: Parameters<Parameters<Builder['execute']>[0]>[0]) => Promise<T>): Promise<T> {
-        let trx: Db | undefined;
-        const result = await execute((opened) => {
-          trx = opened;
-          return work(opened);
-        });
-        const held = trx && heldBy.get(trx);
-        if (held) {
-          heldBy.delete(trx!);
-          emit(root, held.values());
-        }
-        return result;
-      },
-      setAccessMode: (mode: Parameters<Builder['setAccessMode']>[0]) => wrap(setAccessMode(mode)),
-      setIsolationLevel: (level: Parameters<Builder['setIsolationLevel']>[0]) => wrap(setIsolationLevel(level)),
-    });
-  };
-  const transaction = root.transaction.bind(root);
-  root.transaction = () => wrap(transaction());
+/**
+ * Runs `work` in one transaction of `root`; once it has committed, the signals it held go to
+ * `root`'s listeners (on rollback they are dropped with it).
+ */
+export async function inTransaction<T>(root: Db, work: (trx: Trx) => Promise<T>): Promise<T> {
+  const held = new Map<string, [string, string]>();
+  const result = await root.transaction().execute((trx) => {
+    heldBy.set(trx, held);
+    return work(trx);
+  });
+  if (held.size > 0) emit(root, held.values());
+  return result;
 }
 
 /** Forwards the committed signals of `db`'s transactions to `listener`; returns the way to stop. */
 export function forwardCommitSignals(db: Db, listener: CommitListener): () => void {
-  install(db);
   let listeners = listenersOf.get(db);
   if (!listeners) {
     listeners = new Set();

@@ -6,7 +6,7 @@
  */
 import type { TObject } from 'typebox';
 import { signalAfterCommit } from './commit-signals.ts';
-import type { Trx } from './database.ts';
+import type { Trx } from '../db/database.ts';
 import { newId } from '../lib/ids.ts';
 
 /** Published after every commit that recorded an event (the one place events are written). */

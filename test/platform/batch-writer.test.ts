@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createGroupWriter } from '../../src/lib/group-commit.ts';
+import { createBatchWriter } from '../../src/platform/batch-writer.ts';
 
 /** A write the test releases by hand, recording each batch. */
 function controlledWrite(fail: (rows: number[]) => boolean = () => false) {
@@ -17,10 +17,10 @@ function controlledWrite(fail: (rows: number[]) => boolean = () => false) {
   return { batches, write, release };
 }
 
-describe('group commit', () => {
+describe('batch writer (group commit)', () => {
   it('writes the first row at once and the rows that arrive meanwhile as one batch', async () => {
     const { batches, write, release } = controlledWrite();
-    const writer = createGroupWriter(write, { maxBatch: 100 });
+    const writer = createBatchWriter(write, { maxBatch: 100 });
     const done: number[] = [];
     const adds = [1, 2, 3, 4].map((row) => writer.add(row).then(() => done.push(row)));
     expect(batches).toEqual([[1]]);
@@ -36,7 +36,7 @@ describe('group commit', () => {
 
   it('nothing resolves before its batch is written', async () => {
     const { write, release } = controlledWrite();
-    const writer = createGroupWriter(write, { maxBatch: 100 });
+    const writer = createBatchWriter(write, { maxBatch: 100 });
     let resolved = false;
     void writer.add(1).then(() => (resolved = true));
     await new Promise((resolve) => setImmediate(resolve));
@@ -47,7 +47,7 @@ describe('group commit', () => {
 
   it('caps a batch at maxBatch rows', async () => {
     const { batches, write, release } = controlledWrite();
-    const writer = createGroupWriter(write, { maxBatch: 2 });
+    const writer = createBatchWriter(write, { maxBatch: 2 });
     const adds = [1, 2, 3, 4, 5, 6].map((row) => writer.add(row));
     for (let i = 0; i < 4; i++) await release();
     await Promise.all(adds);
@@ -56,7 +56,7 @@ describe('group commit', () => {
 
   it('a failed batch is retried row by row: only the bad row fails', async () => {
     const { batches, write, release } = controlledWrite((rows) => rows.includes(3));
-    const writer = createGroupWriter(write, { maxBatch: 100 });
+    const writer = createBatchWriter(write, { maxBatch: 100 });
     const outcomes = [1, 2, 3, 4].map((row) => writer.add(row).then(() => 'ok', (error: Error) => error.message));
     for (let i = 0; i < 5; i++) await release();
     expect(await Promise.all(outcomes)).toEqual(['ok', 'ok', 'batch 3 failed', 'ok']);
@@ -66,5 +66,18 @@ describe('group commit', () => {
     await release();
     await later;
     expect(batches.at(-1)).toEqual([5]);
+  });
+
+  it("answers each row with the write's result at its index, across batches", async () => {
+    const batches: number[][] = [];
+    const writer = createBatchWriter<number, boolean>(
+      async (rows) => {
+        batches.push([...rows]);
+        return rows.map((row) => row % 2 === 0);
+      },
+      { maxBatch: 100 },
+    );
+    expect(await Promise.all([1, 2, 3, 4].map((row) => writer.add(row)))).toEqual([false, true, false, true]);
+    expect(batches).toEqual([[1], [2, 3, 4]]);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * What a module hands the worker role: a named pass over its due work. The worker runtime
- * (`src/worker.ts`) runs the passes; modules only describe them, so they never import the runtime.
+ * (`src/platform/worker.ts`) runs the passes; modules only describe them, so they never import the runtime.
  */
 export interface WorkerJob {
   name: string;

@@ -157,7 +157,8 @@ const hasBody = (route: RegisteredRoute) => ['POST', 'PUT', 'PATCH'].includes(ro
  * a real resource):
  * - authentication: a route neither public by policy nor refused without credentials (401); an
  *   admin route a merchant's key or bearer token reaches (401 or 403); a merchant route the admin
- *   token reaches (401); a public route answering an anonymous caller other than the policy says;
+ *   token reaches (401); a public route answering an anonymous caller other than the policy says,
+ *   or documented otherwise in the contract (a shown route's `security: []` means public);
  * - tenancy: a path parameter or `...Id` field with no rule; a merchant route that answers
  *   merchant B, for A's resource in its path or in a `...Id` field of its query or body, other
  *   than it answers for an id that does not exist (404 with the Error object for a path), or with
@@ -208,11 +209,16 @@ function reaches(route: RegisteredRoute, url: string): boolean {
 
 async function probeAuthentication<R extends string>(route: RegisteredRoute, url: string, policy: HarnessPolicy<R>, actors: HarnessActors<R>, report: Report) {
   const publicRoute = policy.publicRoutes[routeKey(route)];
+  // What the contract tells integrators: an empty security list means "no credentials".
+  const schema = route.options.schema as { hide?: boolean; security?: unknown[] } | undefined;
+  const documentedPublic = schema?.security?.length === 0;
   if (publicRoute) {
     const response = await call({ route, headers: {}, url });
     if (response.statusCode !== publicRoute.anonymous) report(`public by the allow-list with ${publicRoute.anonymous} for an anonymous caller, got ${shown(response)}`);
+    if (!schema?.hide && !documentedPublic) report('public by the allow-list, but its OpenAPI security is not [] (the contract asks for credentials)');
     return;
   }
+  if (documentedPublic) report('its OpenAPI security is [] (public), but it is not in the allow-list');
   const anonymous = errorObjectProblem(await call({ route, headers: {}, url }), [401]);
   if (anonymous) report(`without credentials: ${anonymous} (a route public by design belongs in the allow-list, with why)`);
   const strangers: Array<[string, Record<string, string>, number[]]> = policy.isAdminRoute(route.url)

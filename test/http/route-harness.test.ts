@@ -142,7 +142,7 @@ describe('route harness: every registered route', () => {
       app.get(`${API_PREFIX}/probe/things/:thingId`, async () => ({ ok: true }));
       app.post(`${API_PREFIX}/probe/widgets`, { schema: { body: Type.Object({ widgetId: Type.String() }) } }, async () => ({ ok: true }));
       // A body schema that lets any JSON through, and a handler that breaks on an array.
-      app.post(`${API_PREFIX}/probe/brittle`, { schema: { body: Type.Unknown() } }, async (request) => {
+      app.post(`${API_PREFIX}/probe/brittle`, { schema: { security: [], body: Type.Unknown() } }, async (request) => {
         if (Array.isArray(request.body)) throw new TypeError('expected an object');
         return { ok: true };
       });
@@ -150,6 +150,8 @@ describe('route harness: every registered route', () => {
         scope.addHook('onRequest', requireMerchant(app.services.auth, createAuthFailureLimiter({ maxPerMinute: 0 })));
         // Authenticated, but reads the receiver as the operator would: any merchant's.
         scope.get(`${API_PREFIX}/probe/receivers/:id`, async (request) => app.services.receivers.getForOperator((request.params as { id: string }).id));
+        // Guarded, but the contract tells integrators it needs no credentials.
+        scope.get(`${API_PREFIX}/probe/misdocumented`, { schema: { security: [] } }, async () => ({ ok: true }));
         // Refuses another merchant's receiver, but not as it refuses one that does not exist.
         scope.post(`${API_PREFIX}/probe/transfers`, { schema: { body: Type.Object({ receiverId: Type.String() }) } }, async (request) => {
           await app.services.receivers.getForOperator((request.body as { receiverId: string }).receiverId);
@@ -174,6 +176,7 @@ describe('route harness: every registered route', () => {
         'POST /api/v1/probe/widgets: field widgetId has no rule in idFields: say whose resource it names',
         expect.stringMatching(/^POST \/api\/v1\/probe\/brittle: with the body \[\{"unexpected":true\}\]: expected 400, got 500/),
         expect.stringMatching(/^GET \/api\/v1\/probe\/receivers\/:id: as merchant B with merchant A's receivers\/:id: expected 404, got 200/),
+        'GET /api/v1/probe/misdocumented: its OpenAPI security is [] (public), but it is not in the allow-list',
         expect.stringMatching(/^POST \/api\/v1\/probe\/transfers: as merchant B, A's receiverId answers 422 .* but an unknown id 404 .*: another merchant's ids must look like ids that do not exist$/),
       ]);
     });

@@ -3,8 +3,9 @@
  * number in a payments API). Query strings, path parameters and headers arrive as text and are
  * converted strictly: only plain decimal text becomes a number ("2.5" is not an integer, "1e2"
  * and "0x10" are not numbers at all), only "true"/"false" a boolean. Schema defaults are applied
- * to every part before checking. A NUL character anywhere is refused (PostgreSQL text cannot hold
- * it: it would otherwise surface as a 500), and a request without a body is checked as `{}`.
+ * to every part before checking. Text PostgreSQL cannot store (a NUL character, a lone surrogate)
+ * is refused anywhere, as it would otherwise surface as a 500, and a request without a body is
+ * checked as `{}`.
  *
  * Decimal body fields (DecimalAmount, schemas.ts) are read from the text the client sent: a
  * number's source text kept by the JSON parser (json-body.ts), or a string; too many decimals or
@@ -55,18 +56,29 @@ function convertObject(schema: JsonSchema, value: unknown): unknown {
 }
 
 /**
- * The path of the first string holding U+0000, which PostgreSQL text cannot store. A loop over
- * an explicit stack, not recursion: the input is the client's (json-body.ts bounds its depth too).
+ * The first text of the input (a string, or a property name) that PostgreSQL cannot store, with
+ * why: U+0000, which text refuses, or a lone surrogate (not well-formed UTF-16), which UTF-8 cannot
+ * encode (a text column would get U+FFFD in its place, silently) and jsonb refuses outright (a
+ * 500). A property name is reported at the object holding it, so the answer's details never
+ * carry the bad text. A loop over an explicit stack, not recursion: the input is the client's
+ * (json-body.ts bounds its depth too).
  */
-function nulBytePath(input: unknown): string | undefined {
+function unstorableText(input: unknown): { path: string; message: string } | undefined {
+  const problem = (text: string) =>
+    text.includes('\u0000') ? 'must not contain a NUL character' : text.isWellFormed() ? undefined : 'must be well-formed Unicode (no lone surrogate)';
   const pending: Array<{ value: unknown; path: string }> = [{ value: input, path: '' }];
   while (pending.length > 0) {
     const { value, path } = pending.pop()!;
     if (typeof value === 'string') {
-      if (value.includes('\u0000')) return path;
+      const message = problem(value);
+      if (message) return { path, message };
     } else if (value !== null && typeof value === 'object') {
-      // Reversed onto the stack, so the first property is looked at first.
       const entries = Object.entries(value);
+      for (const [key] of entries) {
+        const message = problem(key);
+        if (message) return { path, message };
+      }
+      // Reversed onto the stack, so the first property is looked at first.
       for (let i = entries.length - 1; i >= 0; i--) pending.push({ value: entries[i]![1], path: `${path}/${entries[i]![0]}` });
     }
   }
@@ -124,9 +136,9 @@ export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, http
   const check = Compile(schema);
   const decimals = httpPart === 'body' && hasDecimalFields(schema as JsonSchema);
   return (input: unknown) => {
-    const nul = nulBytePath(input);
-    if (nul !== undefined) {
-      return { error: [{ keyword: 'nul', instancePath: nul, schemaPath: '#', params: {}, message: 'must not contain a NUL character' }] as unknown as FastifySchemaValidationError[] };
+    const unstorable = unstorableText(input);
+    if (unstorable !== undefined) {
+      return { error: [{ keyword: 'text', instancePath: unstorable.path, schemaPath: '#', params: {}, message: unstorable.message }] as unknown as FastifySchemaValidationError[] };
     }
     // No body at all (Fastify hands null) is an empty object: optional-only bodies may be left out.
     const body = httpPart === 'body' && (input === undefined || input === null) ? {} : input;

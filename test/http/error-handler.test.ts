@@ -131,6 +131,16 @@ describe('error handling: every failure is the spec Error object', () => {
     expect(expectErrorBody(await app.inject({ url: '/probe/query?limit=5%00' }), 400, 'VALIDATION_ERROR').details).toHaveProperty(['querystring.limit']);
   });
 
+  it('a lone surrogate (text no UTF-8 encodes, jsonb refuses) is 400 naming the field, in a value or a key', async () => {
+    const loneSurrogate = '{"name":"Jo\\ud800ana"}';
+    const response = await app.inject({ method: 'POST', url: '/probe/body', headers: { 'content-type': 'application/json' }, payload: loneSurrogate });
+    expect(expectErrorBody(response, 400, 'VALIDATION_ERROR').details).toEqual({ 'body.name': 'must be well-formed Unicode (no lone surrogate)' });
+    const inKey = await app.inject({ method: 'POST', url: '/probe/body', headers: { 'content-type': 'application/json' }, payload: '{"name":"Joana","\\udc00":1}' });
+    expect(expectErrorBody(inKey, 400, 'VALIDATION_ERROR').details).toEqual({ body: 'must be well-formed Unicode (no lone surrogate)' });
+    // A surrogate pair is one character, well formed.
+    expect((await app.inject({ method: 'POST', url: '/probe/body', headers: { 'content-type': 'application/json' }, payload: '{"name":"Jo\\ud83d\\ude42"}' })).statusCode).toBe(200);
+  });
+
   it('unknown routes are 404 NOT_FOUND', async () => {
     expectErrorBody(await app.inject({ url: '/api/v1/nope' }), 404, 'NOT_FOUND');
     expectErrorBody(await app.inject({ method: 'DELETE', url: '/healthz' }), 404, 'NOT_FOUND');

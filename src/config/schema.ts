@@ -15,7 +15,6 @@ import { keypairBytes } from '../lib/solana.ts';
 import { isKey32, isPkcs8Pem, isTrustProxy, isUrlWith, isVersionedKey, normalizedPixKey, trustProxyOf, unescapeNewlines, versionedKeys } from './formats.ts';
 import { PIX_PROVIDER_SCHEMA } from './pix-provider-schema.ts';
 import { PRICE_SOURCE_SCHEMA } from './price-source-schema.ts';
-import { LOG_LEVELS, NODE_ENVS, ROLES } from './types.ts';
 
 /**
  * DOMAIN.md (Solana): the programs the allow-list starts from, and the ones the current
@@ -33,6 +32,10 @@ export const DEFAULT_ALLOWED_PROGRAMS = [
   'Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo',
   'Memo4c2pN8afCj432Lb7RMVKi9PbQnnW7ewFFaV3oAH',
 ];
+
+export const ROLES = ['api', 'worker'] as const;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const NODE_ENVS = ['development', 'production', 'test'] as const;
 
 /** A fixed random key (EVP), so sandbox codes are stable across restarts; no real account has it. */
 const SANDBOX_RECEIVING_KEY = '3f6d2a8e-5b1c-4e9f-a7d0-8c2b9e4f1a63';

@@ -1,9 +1,10 @@
 /**
  * Every environment variable of the service in one schema: its type, default, constraints and
- * meaning (README's Configuration table lists the same variables). Decoders turn the text into
- * the values the configuration holds; checks across variables live in load.ts.
- * A variable without a default is Type.Optional: unset means "absent" (or, for a few, a default
- * that depends on NODE_ENV, filled in by load.ts).
+ * meaning (README's Configuration table lists the same variables, test/config.test.ts checks it).
+ * Decoders turn the text into the values the configuration holds, and their decoded types are
+ * the settings' types (settings.ts arranges them into Config); checks across variables live in
+ * load.ts. A variable without a default is Type.Optional: unset means "absent" (or, for a few, a
+ * default that depends on NODE_ENV, filled in by settings.ts).
  */
 import path from 'node:path';
 import { Type, type StaticDecode } from 'typebox';

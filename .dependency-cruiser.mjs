@@ -67,7 +67,14 @@ export default {
       comment: 'External systems sit behind ports; they serve the modules and never call back up.',
       severity: 'error',
       from: { path: '^src/adapters/' },
-      to: { path: ['^src/modules/', '^src/http/', '^src/config/', '^src/(app|services|jobs|main|config|runtime-config)\\.ts$'] },
+      to: { path: ['^src/modules/', '^src/http/', '^src/(app|services|jobs|main|runtime-config)\\.ts$'] },
+    },
+    {
+      name: 'adapters-take-settings',
+      comment: 'An adapter gets its settings passed in: it may name their types (config/settings.ts), never read the configuration.',
+      severity: 'error',
+      from: { path: '^src/adapters/' },
+      to: { path: '^src/config(\\.ts$|/)', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'http-imports-no-module',

@@ -150,9 +150,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         registerPixProviderRoutes(api, {
           notifications: services.orderNotifications,
           confirmation: services.pixConfirmation,
-          webhookToken: config.apiPix.webhookToken,
-          headerSecret: config.apiPix.webhookHeaderSecret,
-          allowedIps: config.apiPix.webhookAllowedIps,
+          settings: config.apiPix,
         });
       }
 

@@ -3,12 +3,9 @@
  * trace): the database is missing or unreachable, the port is taken, the embedded database is
  * locked by another process. Anything else is unexpected and keeps its stack.
  */
-export interface StartupSettings {
-  host: string;
-  port: number;
-  databaseUrl?: string | undefined;
-  dataDir: string;
-}
+import type { Config } from './config.ts';
+
+export type StartupSettings = Pick<Config, 'host' | 'port' | 'databaseUrl' | 'dataDir'>;
 
 type ErrorLike = { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
 

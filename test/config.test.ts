@@ -3,8 +3,9 @@ import { Type } from 'typebox';
 import { Value } from 'typebox/value';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
-import { variablesOf } from '../src/config/env.ts';
-import { ENV_SCHEMA } from '../src/config/schema.ts';
+import { readEnv, variablesOf } from '../src/config/env.ts';
+import { ENV_SCHEMA, type EnvValues } from '../src/config/schema.ts';
+import { configFrom } from '../src/config/settings.ts';
 import { problemsOf } from './helpers/config.ts';
 
 describe('config', () => {
@@ -182,6 +183,20 @@ describe('the configuration schema', () => {
     const values = defaults!.split(' / ');
     list.forEach((name, i) => documented.set(name, (values.length === list.length ? values[i] : defaults)!));
   }
+
+  it('feeds every variable into the configuration', () => {
+    // Every optional variable given (a placeholder does: nothing here parses it), so each branch reads its variables.
+    const { values } = readEnv(ENV_SCHEMA, { PIX_PROVIDER: 'api-pix' });
+    const read = new Set<string>();
+    const env = new Proxy(values, {
+      get: (target, name: string) => {
+        read.add(name);
+        return target[name as keyof EnvValues] ?? 'https://psp.example/v2';
+      },
+    });
+    configFrom(env);
+    expect(variables.map(([name]) => name).filter((name) => !read.has(name))).toEqual([]);
+  });
 
   it("lists the same variables as README's Configuration table", () => {
     expect([...documented.keys()].sort()).toEqual(variables.map(([name]) => name).sort());

@@ -1,9 +1,10 @@
 /**
  * Every environment variable of the service in one schema: its type, default, constraints and
- * meaning (README's Configuration table lists the same variables). Decoders turn the text into
- * the values the configuration holds; checks across variables live in load.ts.
- * A variable without a default is Type.Optional: unset means "absent" (or, for a few, a default
- * that depends on NODE_ENV, filled in by load.ts).
+ * meaning (README's Configuration table lists the same variables, test/config.test.ts checks it).
+ * Decoders turn the text into the values the configuration holds, and their decoded types are
+ * the settings' types (settings.ts arranges them into Config); checks across variables live in
+ * load.ts. A variable without a default is Type.Optional: unset means "absent" (or, for a few, a
+ * default that depends on NODE_ENV, filled in by settings.ts).
  */
 import path from 'node:path';
 import { Type, type StaticDecode } from 'typebox';
@@ -15,7 +16,6 @@ import { keypairBytes } from '../lib/solana.ts';
 import { isKey32, isPkcs8Pem, isTrustProxy, isUrlWith, isVersionedKey, normalizedPixKey, trustProxyOf, unescapeNewlines, versionedKeys } from './formats.ts';
 import { PIX_PROVIDER_SCHEMA } from './pix-provider-schema.ts';
 import { PRICE_SOURCE_SCHEMA } from './price-source-schema.ts';
-import { LOG_LEVELS, NODE_ENVS, ROLES } from './types.ts';
 
 /**
  * DOMAIN.md (Solana): the programs the allow-list starts from, and the ones the current
@@ -33,6 +33,10 @@ export const DEFAULT_ALLOWED_PROGRAMS = [
   'Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo',
   'Memo4c2pN8afCj432Lb7RMVKi9PbQnnW7ewFFaV3oAH',
 ];
+
+export const ROLES = ['api', 'worker'] as const;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const NODE_ENVS = ['development', 'production', 'test'] as const;
 
 /** A fixed random key (EVP), so sandbox codes are stable across restarts; no real account has it. */
 const SANDBOX_RECEIVING_KEY = '3f6d2a8e-5b1c-4e9f-a7d0-8c2b9e4f1a63';

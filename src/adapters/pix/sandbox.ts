@@ -4,6 +4,7 @@
  * charges, refunds and payouts. Outcomes are produced by the sandbox drivers below (used by the
  * sandbox routes and the sandbox worker job), as PixNotifications for orders.handlePixNotification.
  */
+import type { PixSettings } from '../../config.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Db } from '../../db/database.ts';
 import type { SandboxPixChargesTable, SandboxPixPayoutsTable, SandboxPixRefundsTable } from './sandbox-tables.ts';
@@ -18,14 +19,11 @@ import { type ChargePayload, newLocation, signPayload } from './sandbox-location
 import { pixSandboxRepo as repo } from './sandbox-repo.ts';
 import { type SandboxDict, createSandboxDict } from './sandbox-dict.ts';
 
-export interface PixSandboxSettings {
-  merchantName: string;
-  merchantCity: string;
-  /** The platform's PIX key in DICT form, the `chave` of every charge's payload. */
-  receivingKey: string;
+/** The platform's receiving account (its key is the `chave` of every charge's payload). */
+export type PixSandboxSettings = PixSettings & {
   /** Host and path of the dynamic codes' locations, without https:// (default: DEFAULT_LOCATION_BASE). */
   locationBase?: string;
-}
+};
 
 export type ChargePaidNotification = Extract<PixNotification, { kind: 'charge_paid' }>;
 export type RefundSettledNotification = Extract<PixNotification, { kind: 'refund_settled' }>;

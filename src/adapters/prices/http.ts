@@ -10,17 +10,13 @@
  * for only when the price they hold is already too old. Past PRICE_MAX_AGE_MS nothing is priced:
  * PriceUnavailableError, which quotes and orders answer as 503 PRICE_UNAVAILABLE.
  */
+import type { PriceSettings } from '../../config.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { decimal } from '../../lib/money.ts';
 import { type PriceSource, PriceUnavailableError } from './port.ts';
 
-export interface HttpPriceSettings {
-  url: string;
-  /** A price older than this is never used. */
-  maxAgeMs: number;
-  /** Deadline of one fetch (connect, headers and body). */
-  timeoutMs: number;
-}
+/** PRICE_SOURCE=http's settings, its URL given. */
+export type HttpPriceSettings = Pick<PriceSettings, 'maxAgeMs' | 'timeoutMs'> & { url: string };
 
 interface Prices {
   rates: Record<string, string>;

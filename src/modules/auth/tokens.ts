@@ -6,13 +6,10 @@
  */
 import { createPrivateKey, createPublicKey, randomUUID } from 'node:crypto';
 import { calculateJwkThumbprint, exportJWK, type JWK, jwtVerify, SignJWT } from 'jose';
+import type { JwtSettings } from '../../config.ts';
 
-export interface TokenSettings {
-  privateKeyPem: string;
-  issuer: string;
-  audience: string;
-  ttlSeconds: number;
-}
+/** The JWT settings with the signing key resolved (runtime-config.ts fills it in outside production). */
+export type TokenSettings = JwtSettings & { privateKeyPem: string };
 
 export interface AccessToken {
   accessToken: string;

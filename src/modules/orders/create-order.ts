@@ -38,7 +38,7 @@ import { type OrderReceiver, type ReceiversService, toOrderReceiver } from '../r
 import { type CreationContext, creationRepo, isExternalIdConflict } from './creation-repo.ts';
 import { externalIdTaken, inNightWindow, limitExceeded, overDailyLimits, receiverRefusal } from './creation-rules.ts';
 import { ordersRepo as repo } from './repo.ts';
-import type { OrderSettings } from './settings.ts';
+import type { OrderSettings } from '../../config.ts';
 
 /** Columns of the order row a variant fills. */
 type OrderColumns = Partial<Insertable<OrdersTable>>;

@@ -11,7 +11,7 @@ import type { TradeRules } from '../quotes/service.ts';
 import type { OrderVariant, ParsedOrder } from './create-order.ts';
 import { checkPayinWallet } from './destination-rules.ts';
 import type { PayinBody } from './schemas.ts';
-import type { OrderSettings } from './settings.ts';
+import type { OrderSettings } from '../../config.ts';
 
 interface ParsedPayin extends ParsedOrder {
   destinationWallet: string | undefined;

@@ -12,7 +12,7 @@ import type { TradeRules } from '../quotes/service.ts';
 import type { OrderVariant, ParsedOrder } from './create-order.ts';
 import { checkPayoutKey } from './destination-rules.ts';
 import type { PayoutBody } from './schemas.ts';
-import type { OrderSettings } from './settings.ts';
+import type { OrderSettings } from '../../config.ts';
 
 interface ParsedPayout extends ParsedOrder {
   /** In DICT form; undefined: the receiver's document. */

@@ -18,6 +18,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Type } from 'typebox';
 import { parsePixWebhook, WebhookBodyError } from '../../adapters/pix/api-pix/webhook.ts';
+import type { ApiPixSettings } from '../../config.ts';
 import { AppError } from '../../errors.ts';
 import type { App } from '../../http/types.ts';
 import type { OrderNotifications } from './notifications.ts';
@@ -34,22 +35,20 @@ function secretCheck(expected: string): (presented: string | undefined) => boole
 export interface PixProviderRouteDeps {
   notifications: Pick<OrderNotifications, 'handlePixNotification'>;
   confirmation: PixConfirmationService;
-  webhookToken: string;
-  /** A header the PSP sends with every notification (lower-case name), when configured. */
-  headerSecret: { name: string; value: string } | undefined;
-  allowedIps: string[] | undefined;
+  settings: Pick<ApiPixSettings, 'webhookToken' | 'webhookHeaderSecret' | 'webhookAllowedIps'>;
 }
 
 export function registerPixProviderRoutes(app: App, deps: PixProviderRouteDeps): void {
-  const tokenMatches = secretCheck(deps.webhookToken);
-  const headerMatches = deps.headerSecret ? secretCheck(deps.headerSecret.value) : undefined;
+  const { webhookToken, webhookHeaderSecret: headerSecret, webhookAllowedIps: allowedIps } = deps.settings;
+  const tokenMatches = secretCheck(webhookToken);
+  const headerMatches = headerSecret ? secretCheck(headerSecret.value) : undefined;
   app.post(
     '/pix-provider/webhook/:token/pix',
     { schema: { hide: true, params: Type.Object({ token: Type.String({ maxLength: 200 }) }) } },
     async (request, reply) => {
-      const header = deps.headerSecret ? request.headers[deps.headerSecret.name] : undefined;
+      const header = headerSecret ? request.headers[headerSecret.name] : undefined;
       const headerOk = !headerMatches || headerMatches(typeof header === 'string' ? header : undefined);
-      if (!tokenMatches(request.params.token) || !headerOk || (deps.allowedIps && !deps.allowedIps.includes(request.ip))) {
+      if (!tokenMatches(request.params.token) || !headerOk || (allowedIps && !allowedIps.includes(request.ip))) {
         throw new AppError('NOT_FOUND', 'Not found');
       }
       let notifications;

@@ -15,21 +15,19 @@
  * idempotent.
  */
 import type { PixLookups, PixNotification } from '../../adapters/pix/port.ts';
+import type { ReconciliationSettings } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { OrderNotifications } from './notifications.ts';
 import { reconciliationRepo as repo } from './reconciliation-repo.ts';
 
-export interface ReconciliationSettings {
-  /** How long a refund or payout waits for its notification before the provider is asked. */
-  graceSeconds: number;
-  /** How far back the first pass of a process lists received PIX. */
-  lookbackSeconds: number;
+/** The configuration's reconciliation settings a pass reads, and two tuning values no variable sets. */
+type PassSettings = Pick<ReconciliationSettings, 'graceSeconds' | 'lookbackSeconds'> & {
   /** How far each later window reaches back before the previous one's end. */
   overlapSeconds?: number;
   /** Most refunds and payouts looked up per pass. */
   batch?: number;
-}
+};
 
 export interface ReconciliationPassResult {
   chargesApplied: number;
@@ -42,7 +40,7 @@ export function createReconciliation(deps: {
   clock: Clock;
   pix: PixLookups;
   notifications: Pick<OrderNotifications, 'handlePixNotification'>;
-  settings: ReconciliationSettings;
+  settings: PassSettings;
   /** Done once before the first pass, retried until it succeeds (a real PSP: register our callback). */
   prepare?: () => Promise<void>;
 }) {

@@ -17,7 +17,7 @@ import { payinVariant } from './payin.ts';
 import { payoutVariant } from './payout.ts';
 import { ordersRepo as repo } from './repo.ts';
 import type { PayinBody, PayoutBody } from './schemas.ts';
-import type { OrderSettings } from './settings.ts';
+import type { OrderSettings } from '../../config.ts';
 import { type Order, toOrder } from './view.ts';
 
 export type { Order } from './view.ts';
@@ -25,7 +25,7 @@ export type { Order } from './view.ts';
 export interface OrdersDeps {
   db: Db;
   clock: Clock;
-  settings: OrderSettings;
+  settings: Pick<OrderSettings, 'nightStart' | 'nightEnd' | 'payinExpirySeconds' | 'payoutExpirySeconds'>;
   pix: Pick<PixProvider, 'createCharge' | 'lookupPixKey'>;
   chain: Pick<ChainAdapter, 'createDepositAddress'>;
   quotes: Pick<QuotesService, 'tradeRules' | 'priceOrder' | 'consume'>;

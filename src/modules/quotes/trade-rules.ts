@@ -3,19 +3,12 @@
  * with their decimals, and the BRL bounds of one order. One set of rules for both, so a quote
  * never promises an order that would then be refused for its chain, token or amount.
  */
+import type { OrderSettings } from '../../config.ts';
 import { invalidField } from '../../errors.ts';
 import { decimal, hasAtMostDecimals } from '../../lib/money.ts';
 
-/** Plain values from configuration (config.ts validates them; the composition root hands them in). */
-export interface TradeSettings {
-  /** Supported chains, lowercase. */
-  chains: string[];
-  /** Supported token symbols and their decimals. */
-  tokens: Record<string, number>;
-  /** Bounds of one order's BRL value, decimal text. */
-  minAmountBrl: string;
-  maxAmountBrl: string;
-}
+/** The orders' settings the rules read (the composition root hands them in). */
+export type TradeSettings = Pick<OrderSettings, 'chains' | 'tokens' | 'minAmountBrl' | 'maxAmountBrl'>;
 
 export function createTradeRules(settings: TradeSettings) {
   return {

@@ -6,6 +6,7 @@ import { AppError } from '../../errors.ts';
 import { AUTHENTICATED_ERRORS, BODY_ERRORS, StrictObject, Timestamp, Uuid, errorResponses } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
 import { isSolanaAddress } from '../../lib/solana.ts';
+import type { WalletSettings } from '../../config.ts';
 import type { SignOptions, WalletOwner, WalletsService } from './service.ts';
 
 const tags = ['Wallets'];
@@ -48,7 +49,7 @@ const SIGN_ERRORS = [...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 404, 422];
 const RECEIVER_RULES =
   "The receiver must be able to transact: a KYC status other than APPROVED is 422 KYC_NOT_APPROVED (`details.kycStatus`), a status other than ACTIVE (SUSPENDED, BLOCKED) 422 RECEIVER_NOT_ACTIVE (`details.status`); both are read at every request, so a receiver suspended or rejected is refused from its next request on. A receiver without a managed wallet: 422 NO_MANAGED_WALLET; another merchant's receiver: 404.";
 
-export function registerWalletRoutes(app: App, wallets: WalletsService, options: { signRateLimitPerMinute: number }): void {
+export function registerWalletRoutes(app: App, wallets: WalletsService, options: Pick<WalletSettings, 'signRateLimitPerMinute'>): void {
   // A second limiter of its own, per wallet: @fastify/rate-limit runs one route limiter per request
   // and the merchant scope's per-credential limiter already is that one. The service runs it once
   // the receiver is known to be the merchant's (`admit`), so its keys are verified wallets only:

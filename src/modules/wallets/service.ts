@@ -25,7 +25,7 @@ import { checkManagedSigner, checkSigners, checkSize, checkSponsorUse, inspectFo
 import type { KeyVault, Signer } from './keys.ts';
 import { type Rejection, TransactionRejectedError } from './rejection.ts';
 import { walletsRepo as repo } from './repo.ts';
-import type { WalletSettings } from './settings.ts';
+import type { WalletSettings } from '../../config.ts';
 import { createSponsorBudget, type SponsoredFeeLedger } from './sponsor-budget.ts';
 import { rewriteForSponsor, signAll } from './sponsor.ts';
 import { decodeBase64, decodeTransaction, encodeBase64, encodeTransaction, withSignature } from './transaction.ts';

@@ -5,6 +5,7 @@
  * events whose deliveries are gone, expired secrets, and deleted endpoints nothing refers to.
  */
 import { sql } from 'kysely';
+import type { WebhookSettings } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { DeliveryEngine } from './delivery.ts';
@@ -12,12 +13,7 @@ import type { DeliveryEngine } from './delivery.ts';
 const DAY_MS = 86_400_000;
 const BATCH = 1000;
 
-export interface RetentionSettings {
-  /** Finished deliveries (and their attempts) are purged this many days after their last change. */
-  deliveryRetentionDays: number;
-  /** Events are purged this many days after they were recorded, once none of their deliveries is left. */
-  eventRetentionDays: number;
-}
+export type RetentionSettings = Pick<WebhookSettings, 'deliveryRetentionDays' | 'eventRetentionDays'>;
 
 export interface PurgeResult {
   deliveries: number;

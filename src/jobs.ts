@@ -1,7 +1,7 @@
 /**
  * Every background job of the worker role, one line per module, wired like services.ts.
  */
-import { idempotencyCleanupJob } from './http/idempotency.ts';
+import { idempotencyCleanupJob } from './modules/idempotency/job.ts';
 import type { Metrics } from './http/metrics.ts';
 import { settlementJob } from './modules/ledger/job.ts';
 import { webhookDeliveryJob, webhookMaintenanceJob } from './modules/webhooks/job.ts';

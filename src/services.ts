@@ -10,7 +10,7 @@ import type { Db } from './db/database.ts';
 import { createInProcessNotifications, type Notifications } from './db/notifications.ts';
 import { deriveKey } from './lib/aead.ts';
 import type { Clock } from './lib/clock.ts';
-import { createIdempotencyStore } from './http/idempotency.ts';
+import { createIdempotencyStore } from './modules/idempotency/store.ts';
 import { createAuthService } from './modules/auth/service.ts';
 import { createTokenIssuer } from './modules/auth/tokens.ts';
 import { createFeeTiersService } from './modules/fee-tiers/service.ts';
@@ -85,7 +85,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     defaults: config.receivers,
     onReceiverCreated: async (trx, receiver) => (receiver.managedWalletRequested ? wallets.createForReceiver(trx, receiver) : undefined),
   });
-  // Stored answers are sealed under their own key derived from WEBHOOK_SECRET_KEY (ARCHITECTURE.md "Idempotency").
+  // Stored answers are sealed under their own key derived from WEBHOOK_SECRET_KEY (docs/architecture/idempotency.md).
   const idempotency = createIdempotencyStore({ db, clock, answersKey: deriveKey(config.webhookSecretKey, 'idempotency-stored-answers') });
   const { prices } = config;
   const httpPrices = prices.source === 'http' && prices.url ? { url: prices.url, maxAgeMs: prices.maxAgeMs, timeoutMs: prices.timeoutMs } : undefined;

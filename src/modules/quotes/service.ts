@@ -7,7 +7,7 @@
 import type { Static } from 'typebox';
 import { type PriceSource, PriceUnavailableError } from '../../adapters/prices/port.ts';
 import type { Db, Trx } from '../../db/database.ts';
-import { recordAnswer } from '../../db/request-answer.ts';
+import type { IdempotentRequest } from '../idempotency/claim.ts';
 import type { OrderType } from '../../lib/order-types.ts';
 import type { QuoteRow } from './tables.ts';
 import { AppError, notFound } from '../../errors.ts';
@@ -141,7 +141,8 @@ export function createQuotesService(deps: QuotesDeps) {
     /** The chains, tokens and amounts orders accept: the same rules quotes are made under. */
     tradeRules,
 
-    async quote(merchantId: string, body: Static<typeof QuoteBody>): Promise<Quote> {
+    /** With `claim`, the Idempotency-Key's answer commits with the quote. */
+    async quote(merchantId: string, body: Static<typeof QuoteBody>, claim?: IdempotentRequest): Promise<Quote> {
       const chain = body.chain ?? 'solana';
       const token = body.token ?? 'USDC';
       tradeRules.checkChain(chain);
@@ -175,9 +176,8 @@ export function createQuotesService(deps: QuotesDeps) {
           expires_at: new Date(now.getTime() + settings.quoteTtlSeconds * 1000),
           created_at: now,
         });
-        // An Idempotency-Key's answer commits with the quote (ARCHITECTURE.md "Idempotency").
         const quote = toQuote(row);
-        await recordAnswer(trx, () => ({ status: 201, body: quote }));
+        await claim?.complete(trx, { status: 201, body: quote });
         return quote;
       });
     },

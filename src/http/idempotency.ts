@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { AppError } from '../errors.ts';
-import { IdempotentRequest, type IdempotentRouteOption, type KeyedRequest, modeOf, type RequestAnswer } from '../modules/idempotency/claim.ts';
+import { IdempotentRequest, type IdempotentRouteOption, KeyAlreadyUsed, type KeyedRequest, modeOf, type RequestAnswer } from '../modules/idempotency/claim.ts';
 import { requestFingerprint } from '../modules/idempotency/fingerprint.ts';
 import { isKeyConflict } from '../modules/idempotency/repo.ts';
 import type { IdempotencyStore } from '../modules/idempotency/store.ts';
@@ -74,6 +74,7 @@ const idempotencyConflict = () =>
 
 /** An error after which a concurrent request with the same key may have committed first: look before answering it. */
 const mayHaveLostTheKey = (err: unknown) =>
+  err instanceof KeyAlreadyUsed ||
   isKeyConflict(err) || (err as { code?: string })?.code === '23505' || (err instanceof AppError && err.statusCode < 500);
 
 /**
@@ -122,7 +123,7 @@ export function registerIdempotency(scope: App, store: IdempotencyStore): void {
     if (!keyed) return;
     const option = request.routeOptions.config.idempotent!;
     if (modeOf(option) === 'in-transaction') {
-      const row = await repo.find(keyed.merchantId, keyed.key);
+      const row = typeof option === 'object' && 'lookup' in option && option.lookup === 'service' ? undefined : await repo.find(keyed.merchantId, keyed.key);
       if (row) return answerUsedKey(request, reply, keyed.fingerprint, row);
       request.idempotency = new IdempotentRequest(keyed, store, serializerOf(reply));
       return;

@@ -36,7 +36,15 @@ export interface RequestAnswer {
 /** What a route declares in `config.idempotent` (true: held, without resume). */
 export type IdempotentRouteOption =
   | true
-  | { mode: 'in-transaction' }
+  | {
+      mode: 'in-transaction';
+      /**
+       * `service`: the hook does not look the key up; the service's first read does (orders'
+       * context read joins the key, so a keyed order costs the round trips of an unkeyed one) and
+       * throws `KeyAlreadyUsed` when it exists, for the hook to answer.
+       */
+      lookup?: 'hook' | 'service';
+    }
   | {
       mode: 'held';
       /** Finishes, for a retry, an irreversible effect whose holder died or failed after recording it (`recordEffect`), and gives the answer. */
@@ -53,6 +61,14 @@ export interface KeyedRequest {
   method: string;
   route: string;
   requestId: string;
+}
+
+/** Thrown by a service whose own read found the request's key already used (lookup: 'service'): the hook replays or refuses. */
+export class KeyAlreadyUsed extends Error {
+  constructor() {
+    super('this Idempotency-Key was already used');
+    this.name = 'KeyAlreadyUsed';
+  }
 }
 
 const JSON_CONTENT = 'application/json; charset=utf-8';

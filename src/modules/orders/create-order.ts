@@ -29,7 +29,7 @@
  */
 import type { Insertable } from 'kysely';
 import type { Db, Trx } from '../../db/database.ts';
-import type { IdempotentRequest, RequestAnswer } from '../idempotency/claim.ts';
+import { type IdempotentRequest, KeyAlreadyUsed, type RequestAnswer } from '../idempotency/claim.ts';
 import type { OrderRow, OrdersTable } from './tables.ts';
 import type { OrderType } from '../../lib/order-types.ts';
 import { AppError, notFound, providerUnavailable } from '../../errors.ts';
@@ -115,7 +115,7 @@ export function createOrderPipeline(deps: CreationDeps) {
   }
 
   /** Step 2: every refusal knowable without racing, before anything exists at the provider. */
-  async function checkBeforeProvider<Body, Parsed extends ParsedOrder>(merchantId: string, variant: OrderVariant<Body, Parsed>, parsed: Parsed, now: Date) {
+  async function checkBeforeProvider<Body, Parsed extends ParsedOrder>(merchantId: string, variant: OrderVariant<Body, Parsed>, parsed: Parsed, now: Date, claim: IdempotentRequest | undefined) {
     const day = saoPauloDay(now);
     const context = await creationRepo.context(db, {
       merchantId,
@@ -124,7 +124,11 @@ export function createOrderPipeline(deps: CreationDeps) {
       day,
       month: saoPauloMonthOf(day),
       externalId: parsed.externalId ?? null,
+      key: claim?.key ?? null,
     });
+    // The key's lookup rides on this read (the route's lookup: 'service'); an unknown receiver's
+    // 404 is looked at by the hook too.
+    if (context?.key_used) throw new KeyAlreadyUsed();
     if (!context) return unknownReceiver(merchantId, parsed.externalId);
     if (context.existing_order_id !== null) throw externalIdTaken(context.existing_order_id);
     const receiver = toOrderReceiver(context);
@@ -201,7 +205,7 @@ export function createOrderPipeline(deps: CreationDeps) {
       claim: IdempotentRequest | undefined,
     ): Promise<CreatedOrder> {
       const parsed = variant.parse(body);
-      const { receiver, receiverColumns, price, names } = await checkBeforeProvider(merchantId, variant, parsed, clock.now());
+      const { receiver, receiverColumns, price, names } = await checkBeforeProvider(merchantId, variant, parsed, clock.now(), claim);
       const orderId = newId();
       const ref = { orderId, keyed: claim && { merchantId, key: claim.key } };
       const providerColumns = await fromProvider(`The ${variant.providerCall} could not be created`, () => variant.callProvider(ref, parsed, price.priced, receiver));

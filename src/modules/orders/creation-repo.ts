@@ -19,6 +19,8 @@ export type CreationContext = ReceiverRow & {
   used_brl: string | null;
   month_volume_brl: string;
   existing_order_id: string | null;
+  /** The request's Idempotency-Key exists already (a retry, or a reuse): the hook answers it. */
+  key_used: boolean;
 };
 
 export interface ReservedInsert {
@@ -62,12 +64,13 @@ export const creationRepo = {
    * One read for every refusal knowable before the provider call and for the price: undefined
    * when the receiver is unknown or another merchant's.
    */
-  async context(db: Db, input: { merchantId: string; receiverId: string; type: OrderType; day: string; month: string; externalId: string | null }) {
+  async context(db: Db, input: { merchantId: string; receiverId: string; type: OrderType; day: string; month: string; externalId: string | null; key: string | null }) {
     const result = await sql<CreationContext>`
       select r.*, m.name as merchant_name, m.destination_policy, u.order_count as used_count, u.amount_brl as used_brl,
         (select coalesce(sum(v.amount_brl), 0) from merchant_completed_volume v
           where v.merchant_id = ${input.merchantId} and v.type = ${input.type} and v.month = ${input.month}::date) as month_volume_brl,
-        (select o.id from orders o where ${input.externalId}::text is not null and o.merchant_id = ${input.merchantId} and o.external_id = ${input.externalId}::text) as existing_order_id
+        (select o.id from orders o where ${input.externalId}::text is not null and o.merchant_id = ${input.merchantId} and o.external_id = ${input.externalId}::text) as existing_order_id,
+        exists (select 1 from idempotency_keys k where ${input.key}::text is not null and k.merchant_id = ${input.merchantId} and k.key = ${input.key}::text) as key_used
       from receivers r
       join merchants m on m.id = r.merchant_id
       left join receiver_daily_usage u on u.receiver_id = r.id and u.day = ${input.day}::date

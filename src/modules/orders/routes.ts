@@ -19,7 +19,7 @@ export function registerOrderRoutes(app: App, orders: OrdersService, listing: Or
   app.post(
     '/payin',
     {
-      config: { idempotent: { mode: 'in-transaction' } },
+      config: { idempotent: { mode: 'in-transaction', lookup: 'service' } },
       schema: {
         tags: ['Payin'],
         summary: 'Create a PAYIN: BRL in by PIX, tokens out to the receiver',
@@ -34,7 +34,7 @@ export function registerOrderRoutes(app: App, orders: OrdersService, listing: Or
   app.post(
     '/payout',
     {
-      config: { idempotent: { mode: 'in-transaction' } },
+      config: { idempotent: { mode: 'in-transaction', lookup: 'service' } },
       schema: {
         tags: ['Payout'],
         summary: 'Create a PAYOUT: tokens in on chain, BRL out by PIX',

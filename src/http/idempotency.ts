@@ -37,26 +37,31 @@ export const IDEMPOTENT_REPLAYED_HEADER = 'idempotent-replayed';
 /** 1 to 255 printable ASCII characters (space to tilde). */
 const KEY_PATTERN = /^[\x20-\x7E]{1,255}$/;
 
-const KEY_SCHEMA = {
+const KEY_RULES =
+  'Optional. 1 to 255 printable ASCII characters, unique per merchant (a UUID is a good choice). A retry with the same key and the same request replays the first answer (2xx and 4xx; with header `idempotent-replayed: true`) without repeating the operation, also after a crash of the server; the same key with another request is 409 IDEMPOTENCY_CONFLICT; ';
+const keySchema = (mode: 'in-transaction' | 'held') => ({
   type: 'string',
   minLength: 1,
   maxLength: 255,
   pattern: '^[\\x20-\\x7E]+$',
-  description:
-    'Optional. 1 to 255 printable ASCII characters, unique per merchant (a UUID is a good choice). A retry with the same key and the same request replays the first answer (2xx and 4xx; with header `idempotent-replayed: true`) without repeating the operation, also after a crash of the server; the same key with another request is 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 CONFLICT with `Retry-After`. Keys are kept at least 24 hours.',
-};
+  description: `${KEY_RULES}${
+    mode === 'held'
+      ? 'while the first request is still running, 409 CONFLICT with `Retry-After`.'
+      : 'a request sent while the first is still running waits for it and replays its answer.'
+  } Keys are kept at least 24 hours.`,
+});
 
 type RouteSchema = NonNullable<RouteOptions['schema']>;
 
 /** Documents the header (optional, never strict about other headers) and the 409 on the route. */
-function withIdempotencyDocs(schema: RouteSchema | undefined): RouteSchema {
+function withIdempotencyDocs(schema: RouteSchema | undefined, mode: 'in-transaction' | 'held'): RouteSchema {
   const headers = (schema?.headers ?? { type: 'object' }) as { properties?: Record<string, unknown> };
   const errors = errorResponses(400, 409);
   return {
     ...schema,
     // Lowercase: with our own validator compiler Fastify does not lowercase header schemas, and
     // request.headers names are lowercase; an 'Idempotency-Key' property would never be checked.
-    headers: { ...headers, type: 'object', properties: { ...headers.properties, [IDEMPOTENCY_KEY_HEADER]: KEY_SCHEMA } },
+    headers: { ...headers, type: 'object', properties: { ...headers.properties, [IDEMPOTENCY_KEY_HEADER]: keySchema(mode) } },
     response: { 400: errors[400], 409: errors[409], ...(schema?.response as Record<string, unknown> | undefined) },
   };
 }
@@ -199,8 +204,9 @@ export function registerIdempotency(scope: App, store: IdempotencyStore): void {
 
   async function onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
     const claim = request.idempotency;
-    if (!claim || claim.answered || settled.has(claim)) return payload;
+    if (!claim || settled.has(claim)) return payload;
     settle(claim);
+    if (claim.answered) return payload;
     const status = reply.statusCode;
     // A 5xx (or a 429 from inside the handler) is not an answer to keep: a held key is freed so
     // the client can retry (a row the effect's transaction completed is not freed: the release is
@@ -233,9 +239,9 @@ export function registerIdempotency(scope: App, store: IdempotencyStore): void {
   /** onSend did not run (the connection closed first, or the reply was hijacked): free a held key. */
   async function onResponse(request: FastifyRequest) {
     const claim = request.idempotency;
-    if (!claim || claim.answered || settled.has(claim)) return;
+    if (!claim || settled.has(claim)) return;
     settle(claim);
-    if (claim.mode === 'held') await releaseQuietly(request, claim);
+    if (claim.mode === 'held' && !claim.answered) await releaseQuietly(request, claim);
   }
 
   const settled = new WeakSet<IdempotentRequest>();
@@ -255,7 +261,7 @@ export function registerIdempotency(scope: App, store: IdempotencyStore): void {
 
   scope.addHook('onRoute', (route) => {
     if (!route.config?.idempotent) return;
-    route.schema = withIdempotencyDocs(route.schema);
+    route.schema = withIdempotencyDocs(route.schema, modeOf(route.config.idempotent));
     // First among the route's own preHandlers (after the scope's: authentication, rate limit).
     route.preHandler = [preHandler, ...toArray(route.preHandler)] as RouteOptions['preHandler'];
     route.onSend = [...toArray(route.onSend), onSend] as RouteOptions['onSend'];

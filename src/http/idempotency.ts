@@ -14,7 +14,6 @@ import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { AppError } from '../errors.ts';
 import { IdempotentRequest, type IdempotentRouteOption, KeyAlreadyUsed, type KeyedRequest, modeOf, type RequestAnswer } from '../modules/idempotency/claim.ts';
 import { requestFingerprint } from '../modules/idempotency/fingerprint.ts';
-import { isKeyConflict } from '../modules/idempotency/repo.ts';
 import type { IdempotencyStore } from '../modules/idempotency/store.ts';
 import type { IdempotencyKeyRow } from '../modules/idempotency/tables.ts';
 import { merchantIdOf } from './auth.ts';
@@ -77,10 +76,13 @@ const idempotencyConflict = () =>
     'This Idempotency-Key was already used with a different request (another body, route or parameters); use a new key for a new request',
   );
 
-/** An error after which a concurrent request with the same key may have committed first: look before answering it. */
+/**
+ * An error after which a request with the same key may have committed first: the service found
+ * the key used, a unique violation (the key's, or an index the duplicates share: an order's
+ * charge or deposit address), or a refusal (a duplicate can fill a limit or use a quote first).
+ */
 const mayHaveLostTheKey = (err: unknown) =>
-  err instanceof KeyAlreadyUsed ||
-  isKeyConflict(err) || (err as { code?: string })?.code === '23505' || (err instanceof AppError && err.statusCode < 500);
+  err instanceof KeyAlreadyUsed || (err as { code?: string } | null)?.code === '23505' || (err instanceof AppError && err.statusCode < 500);
 
 /**
  * Makes every route of `scope` (and its children) registered from now on with

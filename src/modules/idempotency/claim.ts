@@ -121,7 +121,7 @@ export class IdempotentRequest implements KeyedRequest {
 
   /**
    * The key's row, COMPLETED with `answer`, for a statement of the caller's own: the caller's
-   * statement must raise on its unique violation (`isKeyConflict`), never skip it.
+   * statement must raise on its unique violation (23505), never skip it.
    */
   completedRow(answer: RequestAnswer): Insertable<IdempotencyKeysTable> {
     return this.completedRowOf({ ...this.sealed(this.serialize(answer)), status: answer.status });

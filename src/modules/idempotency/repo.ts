@@ -50,12 +50,6 @@ export function completedRow(claim: { merchantId: string; key: string; fingerpri
   };
 }
 
-/** Whether an error is a second insert of the same (merchant, key): a concurrent request with the key committed first. */
-export function isKeyConflict(err: unknown): boolean {
-  const pgError = err as { code?: string; constraint?: string; message?: string };
-  return pgError?.code === '23505' && (pgError.constraint === 'idempotency_keys_pkey' || String(pgError.message).includes('idempotency_keys_pkey'));
-}
-
 /** The holder of an IN_PROGRESS row: every write after the insert is conditioned on it. */
 export interface KeyHolder {
   merchantId: string;
@@ -106,7 +100,7 @@ export function createIdempotencyRepo(db: Db) {
     /**
      * Inserts a key COMPLETED with its answer through `executor` (the effect's transaction). A
      * concurrent request with the same key makes this wait for its commit and then raise a unique
-     * violation (`isKeyConflict`), which undoes the loser's transaction.
+     * violation (23505), which undoes the loser's transaction.
      */
     async insertCompleted(executor: Db, row: Insertable<IdempotencyKeysTable>): Promise<void> {
       await executor.insertInto('idempotency_keys').values(row).execute();

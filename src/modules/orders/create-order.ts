@@ -224,7 +224,7 @@ export function createOrderPipeline(deps: CreationDeps) {
         ...receiverColumns,
         ...providerColumns,
         limit_day: saoPauloDay(now),
-        expires_at: new Date(now.getTime() + variant.expirySeconds * 1000),
+        expires_at: earliest(new Date(now.getTime() + variant.expirySeconds * 1000), providerColumns.expires_at),
         created_at: now,
         updated_at: now,
       };
@@ -240,6 +240,13 @@ export function createOrderPipeline(deps: CreationDeps) {
       return { row: inserted, names };
     },
   };
+}
+
+/** The order's expiry: its own, or its provider's (a charge found again by a keyed retry) when that comes first. */
+function earliest(own: Date, provider: Date | string | undefined): Date {
+  if (provider === undefined) return own;
+  const theirs = new Date(provider);
+  return theirs < own ? theirs : own;
 }
 
 /** A receiver's usage of the day as the context read saw it (no row yet: nothing used). */

@@ -63,7 +63,8 @@ export function payinVariant(deps: { rules: TradeRules; pix: Pick<PixProvider, '
       // The receiver is the customer paying the charge: its document and name are the `devedor`.
       const payer = { documentType: receiver.documentType, document: receiver.document, name: receiver.name };
       const charge = await pix.createCharge({ txid, amountBrl: priced.amountBrl, expiresInSeconds: settings.payinExpirySeconds, payer });
-      return { pix_txid: txid, pix_payment_code: charge.pixCopiaECola };
+      // A keyed retry may find a charge made earlier: the order must not outlive it.
+      return { pix_txid: txid, pix_payment_code: charge.pixCopiaECola, ...(ref.keyed ? { expires_at: charge.expiresAt } : {}) };
     },
   };
 }

@@ -3,7 +3,7 @@
  * is defined in its module's job.ts; this list is composition (it imports the modules, so it
  * cannot live in src/platform/, which knows none of them).
  */
-import { idempotencyCleanupJob } from './http/idempotency.ts';
+import { idempotencyCleanupJob } from './modules/idempotency/job.ts';
 import type { Metrics } from './http/metrics.ts';
 import { settlementJob } from './modules/ledger/job.ts';
 import { webhookDeliveryJob, webhookMaintenanceJob } from './modules/webhooks/job.ts';

@@ -10,7 +10,7 @@ import type { Db } from './db/database.ts';
 import { createInProcessNotifications, type Notifications } from './platform/notifications.ts';
 import { deriveKey } from './lib/aead.ts';
 import type { Clock } from './lib/clock.ts';
-import { createIdempotencyStore } from './http/idempotency.ts';
+import { createIdempotencyStore } from './modules/idempotency/store.ts';
 import { createAuthService } from './modules/auth/service.ts';
 import { createTokenIssuer } from './modules/auth/tokens.ts';
 import { createFeeTiersService } from './modules/fee-tiers/service.ts';

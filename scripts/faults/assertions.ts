@@ -115,7 +115,7 @@ export async function check(input: CheckInput): Promise<{ figures: Figures; fail
   fail('unexpected answers', unexpected.length);
   for (const u of unexpected.slice(0, 5)) failures.push(`  unexpected: ${u}`);
   for (const o of outcomes.flatMap((x) => [x.create, x.pay]).filter((k) => k.first && !k.unexpected && !k.replayMatches).slice(0, 5)) {
-    failures.push(`  not replayed: ${o.key}: first ${o.first!.status} ${JSON.stringify(o.first!.body).slice(0, 200)}, then ${o.mismatch?.status} replayed=${o.mismatch?.replayed} ${JSON.stringify(o.mismatch?.body).slice(0, 200)}`);
+    failures.push(`  not replayed: ${o.key}: first ${o.first!.status} ${JSON.stringify(o.first!.body).slice(0, 200)}, then ${o.mismatch ? `${o.mismatch.status} replayed=${o.mismatch.replayed} ${JSON.stringify(o.mismatch.body).slice(0, 200)}` : "no answer before the deadline"}`);
   }
   for (const o of stuck.slice(0, 5)) failures.push(`  stuck: ${o.type} ${o.id} in ${o.status}`);
 

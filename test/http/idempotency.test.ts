@@ -6,13 +6,10 @@ import { loadConfig } from '../../src/config.ts';
 import { requireMerchant } from '../../src/http/auth.ts';
 import { createAuthFailureLimiter } from '../../src/http/auth-failures.ts';
 import { AppError } from '../../src/errors.ts';
-import {
-  canonicalJson,
-  createIdempotencyStore,
-  idempotencyCleanupJob,
-  type IdempotencyStore,
-  registerIdempotency,
-} from '../../src/http/idempotency.ts';
+import { registerIdempotency } from '../../src/http/idempotency.ts';
+import { canonicalJson } from '../../src/modules/idempotency/fingerprint.ts';
+import { idempotencyCleanupJob } from '../../src/modules/idempotency/job.ts';
+import { createIdempotencyStore, type IdempotencyStore } from '../../src/modules/idempotency/store.ts';
 import { StrictObject } from '../../src/http/schemas.ts';
 import type { App } from '../../src/http/types.ts';
 import type { Clock } from '../../src/lib/clock.ts';
@@ -145,8 +142,8 @@ describe('Idempotency-Key', () => {
     expect(row).toMatchObject({ state: 'COMPLETED', response_status: 201 });
     // Sealed at rest (answers may carry a secret shown once), bound to its merchant and key.
     expect(row!.response_body).not.toContain(first.json().id);
-    expect(store.answers.open(row!.response_body!, `${merchant.merchantId}:${key}`).toString()).toBe(first.body);
-    expect(() => store.answers.open(row!.response_body!, `${other.merchantId}:${key}`)).toThrow();
+    expect(store.open({ merchantId: merchant.merchantId, key }, row!.response_body!)).toBe(first.body);
+    expect(() => store.open({ merchantId: other.merchantId, key }, row!.response_body!)).toThrow();
   });
 
   it('the answer is stored before it is sent, so an immediate retry replays', async () => {

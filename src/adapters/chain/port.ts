@@ -20,7 +20,11 @@ export type TransferStatus = 'PENDING' | 'CONFIRMED' | 'FAILED';
 export interface ChainAdapter {
   readonly chain: string;
 
-  /** A fresh address that receives the deposit of one payout order. */
+  /**
+   * A fresh address that receives the deposit of one payout order. Repeatable per `orderId`: a second call with it answers the same address. `orderId` is the
+   * order's id, or, for an order created with an Idempotency-Key, a reference derived from
+   * merchant and key (the order's id is not known to a retry).
+   */
   createDepositAddress(input: { orderId: string; token: string }): Promise<{ address: string }>;
 
   /** Sends tokens from the platform's treasury; idempotent per `idempotencyKey`. */

@@ -10,7 +10,7 @@
  * secrets; uniqueness is what matters, and 11 characters of 62 per minute per ISPB leave
  * ~5.2e19 combinations.
  */
-import { randomInt } from 'node:crypto';
+import { createHash, randomInt } from 'node:crypto';
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -74,4 +74,15 @@ export function txidOfOrder(orderId: string): string {
   const hex = orderId.replaceAll('-', '');
   if (!/^[0-9a-fA-F]{32}$/.test(hex)) throw new RangeError('an order id is a UUID');
   return [...hex].reverse().join('');
+}
+
+/**
+ * The charge txid of an order created with an Idempotency-Key: derived from merchant and key, so
+ * a retry after a crash, or a concurrent duplicate, names the same charge (the provider finds it
+ * instead of making a second) before any order row exists. `k` + 34 hex digits of a SHA-256: 35
+ * characters, so it never equals an order-derived txid (32), and its first 25 (the sandbox's
+ * static code) carry 96 bits.
+ */
+export function txidOfKey(merchantId: string, key: string): string {
+  return `k${createHash('sha256').update(`${merchantId}\0${key}`).digest('hex').slice(0, 34)}`;
 }

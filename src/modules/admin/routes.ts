@@ -28,7 +28,7 @@ export function registerAdminMerchantRoutes(app: App, merchants: MerchantsServic
         },
       },
     },
-    async (request, reply) => reply.code(201).send(await merchants.createMerchant(request.body, adminActor(request))),
+    async (request, reply) => reply.code(201).send(await merchants.createMerchant(request.body, adminActor(request), request.idempotency)),
   );
 
   app.get(
@@ -95,7 +95,7 @@ export function registerAdminMerchantRoutes(app: App, merchants: MerchantsServic
         response: { 201: IssuedCredentialSchema, ...errorResponses(...ADMIN_ERRORS, 404) },
       },
     },
-    async (request, reply) => reply.code(201).send(await merchants.issueCredential(request.params.id, adminActor(request))),
+    async (request, reply) => reply.code(201).send(await merchants.issueCredential(request.params.id, adminActor(request), request.idempotency)),
   );
 
   app.delete(

@@ -3,8 +3,8 @@
  * revocation (each audited in its own transaction), and the credential checks that
  * authentication relies on.
  */
-import { recordAnswer } from '../../db/request-answer.ts';
 import { inTransaction } from '../../platform/commit-signals.ts';
+import type { IdempotentRequest } from '../idempotency/claim.ts';
 import type { Db, Trx } from '../../db/database.ts';
 import type { MerchantRow, MerchantStatus } from './tables.ts';
 import { AppError, notFound } from '../../errors.ts';
@@ -104,7 +104,7 @@ export function createMerchantsService(deps: MerchantsDeps) {
   }
 
   return {
-    async createMerchant(input: { name: string }, by: AuditActor): Promise<{ merchant: Merchant; credential: IssuedCredential }> {
+    async createMerchant(input: { name: string }, by: AuditActor, claim?: IdempotentRequest): Promise<{ merchant: Merchant; credential: IssuedCredential }> {
       return inTransaction(db, async (trx) => {
         const merchant = toMerchant(await repo.insertMerchant(trx, { id: newId(), name: input.name, status: 'ACTIVE', created_at: clock.now() }));
         const credential = await issueCredentialIn(trx, merchant.id);
@@ -115,8 +115,8 @@ export function createMerchantsService(deps: MerchantsDeps) {
           targetId: merchant.id,
           details: { name: merchant.name, credentialId: credential.id },
         });
-        // An Idempotency-Key's answer commits with the merchant (docs/architecture/idempotency.md).
-        await recordAnswer(trx, () => ({ status: 201, body: { merchant, credential } }));
+        // An Idempotency-Key's answer commits with the merchant.
+        await claim?.complete(trx, { status: 201, body: { merchant, credential } });
         return { merchant, credential };
       });
     },
@@ -158,7 +158,7 @@ export function createMerchantsService(deps: MerchantsDeps) {
       return merchant;
     },
 
-    async issueCredential(merchantId: string, by: AuditActor): Promise<IssuedCredential> {
+    async issueCredential(merchantId: string, by: AuditActor, claim?: IdempotentRequest): Promise<IssuedCredential> {
       return inTransaction(db, async (trx) => {
         if (!(await repo.findMerchant(trx, merchantId))) throw notFound('Merchant');
         const credential = await issueCredentialIn(trx, merchantId);
@@ -168,7 +168,7 @@ export function createMerchantsService(deps: MerchantsDeps) {
           targetId: credential.id,
           details: { merchantId, apiKey: credential.apiKey },
         });
-        await recordAnswer(trx, () => ({ status: 201, body: credential }));
+        await claim?.complete(trx, { status: 201, body: credential });
         return credential;
       });
     },

@@ -16,16 +16,21 @@
  *      a transaction re-checks step by step and answers the precise refusal.
  *
  * So an order that is not refused costs three round trips: the read, the provider call (one
- * statement in the sandbox) and the insert. A request with an Idempotency-Key always takes the
- * transaction, whose last statement stores the request's answer (src/db/request-answer.ts): a
- * crash then leaves the order with its answer or neither (docs/architecture/idempotency.md). The provider call stays outside the transaction:
- * the reservation locks the receiver's day row, and holding it across the call made POST /payin
- * queue on it (bench/README.md). What differs between PAYIN and PAYOUT is an OrderVariant.
+ * statement in the sandbox) and the insert, with or without an Idempotency-Key. With a key
+ * (docs/architecture/idempotency.md, in-transaction mode) the insert also inserts the key's row
+ * with its answer, rendered beforehand from the row being inserted, so a crash leaves the order
+ * with its answer or neither, in one commit; the provider call is named by the key (the PIX
+ * charge's txid, the deposit address's reference), so a retry after a crash, or a concurrent
+ * duplicate, finds what the first call made instead of making a second. A concurrent duplicate
+ * loses on a unique index (the key, the charge or the address) and replays the winner's answer.
+ * The provider call stays outside the transaction: the reservation locks the receiver's day row,
+ * and holding it across the call made POST /payin queue on it. What differs between PAYIN and
+ * PAYOUT is an OrderVariant.
  */
 import type { Insertable } from 'kysely';
 import { inTransaction } from '../../platform/commit-signals.ts';
 import type { Db, Trx } from '../../db/database.ts';
-import { answerIsRecorded, recordAnswer, type RequestAnswer } from '../../db/request-answer.ts';
+import { type IdempotentRequest, KeyAlreadyUsed, type RequestAnswer } from '../idempotency/claim.ts';
 import type { OrderRow, OrdersTable } from './tables.ts';
 import type { OrderType } from '../../lib/order-types.ts';
 import { AppError, notFound, providerUnavailable } from '../../errors.ts';
@@ -35,7 +40,7 @@ import type { Pricing } from '../../lib/pricing.ts';
 import { saoPauloDay, saoPauloMonthOf } from '../../lib/sao-paulo-time.ts';
 import { type OrderPrice, type OrderToPrice, type QuotesService, pricingColumns } from '../quotes/service.ts';
 import { type OrderReceiver, type ReceiversService, toOrderReceiver } from '../receivers/service.ts';
-import { type CreationContext, creationRepo, isExternalIdConflict } from './creation-repo.ts';
+import { type CreationContext, creationRepo, isExternalIdConflict, wouldBeRow } from './creation-repo.ts';
 import { externalIdTaken, inNightWindow, limitExceeded, overDailyLimits, receiverRefusal } from './creation-rules.ts';
 import { ordersRepo as repo } from './repo.ts';
 import type { OrderSettings } from '../../config.ts';
@@ -66,8 +71,14 @@ export interface OrderVariant<Body, Parsed extends ParsedOrder> {
   checkPriced(priced: Pricing): void;
   /** Under the merchant's RECEIVER_ONLY policy: the money goes to the receiver's own key or wallet (422); may ask the provider. */
   checkDestination(columns: OrderColumns, receiver: OrderReceiver): Promise<void>;
-  /** The provider call: idempotent at the provider per order, so a retry after a crash is harmless. */
-  callProvider(orderId: string, parsed: Parsed, priced: Pricing, receiver: OrderReceiver): Promise<OrderColumns>;
+  /** The provider call: repeatable at the provider per order, or per key when keyed, so a retry after a crash is harmless. */
+  callProvider(ref: ProviderReference, parsed: Parsed, priced: Pricing, receiver: OrderReceiver): Promise<OrderColumns>;
+}
+
+/** What names the provider call: the order, or the Idempotency-Key when the request has one. */
+export interface ProviderReference {
+  orderId: string;
+  keyed: { merchantId: string; key: string } | undefined;
 }
 
 /** A created order with the names its answer shows, read with everything else. */
@@ -105,7 +116,7 @@ export function createOrderPipeline(deps: CreationDeps) {
   }
 
   /** Step 2: every refusal knowable without racing, before anything exists at the provider. */
-  async function checkBeforeProvider<Body, Parsed extends ParsedOrder>(merchantId: string, variant: OrderVariant<Body, Parsed>, parsed: Parsed, now: Date) {
+  async function checkBeforeProvider<Body, Parsed extends ParsedOrder>(merchantId: string, variant: OrderVariant<Body, Parsed>, parsed: Parsed, now: Date, claim: IdempotentRequest | undefined) {
     const day = saoPauloDay(now);
     const context = await creationRepo.context(db, {
       merchantId,
@@ -114,7 +125,11 @@ export function createOrderPipeline(deps: CreationDeps) {
       day,
       month: saoPauloMonthOf(day),
       externalId: parsed.externalId ?? null,
+      key: claim?.key ?? null,
     });
+    // The key's lookup rides on this read (the route's lookup: 'service'); an unknown receiver's
+    // 404 is looked at by the hook too.
+    if (context?.key_used) throw new KeyAlreadyUsed();
     if (!context) return unknownReceiver(merchantId, parsed.externalId);
     if (context.existing_order_id !== null) throw externalIdTaken(context.existing_order_id);
     const receiver = toOrderReceiver(context);
@@ -156,16 +171,22 @@ export function createOrderPipeline(deps: CreationDeps) {
     return inserted;
   }
 
-  /** Step 4 in one statement; undefined when it refused (the transaction then says why). */
-  async function insertReserved(receiver: OrderReceiver, price: OrderPrice, row: Insertable<OrdersTable>, now: Date) {
+  /**
+   * Step 4 in one statement, with the Idempotency-Key's row and answer when keyed; undefined when
+   * it refused (the transaction then says why).
+   */
+  async function insertReserved(receiver: OrderReceiver, price: OrderPrice, row: Insertable<OrdersTable>, now: Date, key: { claim: IdempotentRequest; answer: RequestAnswer } | undefined) {
     try {
-      return await creationRepo.insertReserved(db, {
+      const inserted = await creationRepo.insertReserved(db, {
         row,
         amountBrl: price.priced.amountBrl,
         atNight: inNightWindow(now, night),
         dailyLimitBrl: receiver.limits.dailyLimitBrl,
         dailyTransactionLimit: receiver.limits.dailyTransactionLimit,
+        key: key?.claim.completedRow(key.answer),
       });
+      if (inserted) key?.claim.markAnswered();
+      return inserted;
     } catch (err) {
       if (!isExternalIdConflict(err)) throw err;
       throw externalIdTaken((await repo.findByExternalId(db, row.merchant_id, row.external_id!))?.id);
@@ -173,17 +194,22 @@ export function createOrderPipeline(deps: CreationDeps) {
   }
 
   return {
-    /** `answer` renders the created order as the route answers it, for an Idempotency-Key's stored answer. */
+    /**
+     * `answer` renders the created order as the route answers it, for the stored answer of
+     * `claim`, the request's Idempotency-Key (in-transaction mode) when it has one.
+     */
     async create<Body, Parsed extends ParsedOrder>(
       variant: OrderVariant<Body, Parsed>,
       merchantId: string,
       body: Body,
       answer: (created: CreatedOrder) => RequestAnswer,
+      claim: IdempotentRequest | undefined,
     ): Promise<CreatedOrder> {
       const parsed = variant.parse(body);
-      const { receiver, receiverColumns, price, names } = await checkBeforeProvider(merchantId, variant, parsed, clock.now());
+      const { receiver, receiverColumns, price, names } = await checkBeforeProvider(merchantId, variant, parsed, clock.now(), claim);
       const orderId = newId();
-      const providerColumns = await fromProvider(`The ${variant.providerCall} could not be created`, () => variant.callProvider(orderId, parsed, price.priced, receiver));
+      const ref = { orderId, keyed: claim && { merchantId, key: claim.key } };
+      const providerColumns = await fromProvider(`The ${variant.providerCall} could not be created`, () => variant.callProvider(ref, parsed, price.priced, receiver));
       const now = clock.now();
       const row: Insertable<OrdersTable> = {
         id: orderId,
@@ -199,21 +225,29 @@ export function createOrderPipeline(deps: CreationDeps) {
         ...receiverColumns,
         ...providerColumns,
         limit_day: saoPauloDay(now),
-        expires_at: new Date(now.getTime() + variant.expirySeconds * 1000),
+        expires_at: earliest(new Date(now.getTime() + variant.expirySeconds * 1000), providerColumns.expires_at),
         created_at: now,
         updated_at: now,
       };
-      const oneStatement = parsed.toPrice.quoteId === undefined && !answerIsRecorded();
+      // The answer is rendered from the row as the insert will return it, so it can commit with it.
+      const key = claim && { claim, answer: answer({ row: wouldBeRow(row), names }) };
       const inserted =
-        (oneStatement ? await insertReserved(receiver, price, row, now) : undefined) ??
+        (parsed.toPrice.quoteId === undefined ? await insertReserved(receiver, price, row, now, key) : undefined) ??
         (await inTransaction(db, async (trx) => {
           const order = await commit(trx, merchantId, parsed, price, row, now);
-          await recordAnswer(trx, () => answer({ row: order, names }));
+          await claim?.complete(trx, answer({ row: order, names }));
           return order;
         }));
       return { row: inserted, names };
     },
   };
+}
+
+/** The order's expiry: its own, or its provider's (a charge found again by a keyed retry) when that comes first. */
+function earliest(own: Date, provider: Date | string | undefined): Date {
+  if (provider === undefined) return own;
+  const theirs = new Date(provider);
+  return theirs < own ? theirs : own;
 }
 
 /** A receiver's usage of the day as the context read saw it (no row yet: nothing used). */

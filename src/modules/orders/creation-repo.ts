@@ -6,8 +6,10 @@ import { type Insertable, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { DestinationPolicy } from '../merchants/tables.ts';
 import type { ReceiverRow } from '../receivers/tables.ts';
-import type { OrderRow, OrdersTable } from './tables.ts';
+import type { IdempotencyKeysTable } from '../idempotency/tables.ts';
+import { ORDER_COLUMNS, type OrderRow, type OrdersTable } from './tables.ts';
 import type { OrderType } from '../../lib/order-types.ts';
+import { eligibilitySql } from './creation-rules.ts';
 
 /** The receiver row, its day's usage, the merchant's month volume, name and destination policy, and the order already holding the externalId. */
 export type CreationContext = ReceiverRow & {
@@ -17,6 +19,8 @@ export type CreationContext = ReceiverRow & {
   used_brl: string | null;
   month_volume_brl: string;
   existing_order_id: string | null;
+  /** The request's Idempotency-Key exists already (a retry, or a reuse): the hook answers it. */
+  key_used: boolean;
 };
 
 export interface ReservedInsert {
@@ -27,6 +31,19 @@ export interface ReservedInsert {
   /** The limits the early check used: the statement refuses if the receiver's limits changed since. */
   dailyLimitBrl: string | null;
   dailyTransactionLimit: number | null;
+  /** An Idempotency-Key's row with its answer: inserted by the same statement, only if the order is. */
+  key?: Insertable<IdempotencyKeysTable> | undefined;
+}
+
+
+/**
+ * The row the insert of `row` returns, computed before it: the columns the insert leaves out
+ * take their defaults (create-order.ts renders a keyed order's answer from it, so the answer can
+ * be inserted by the same statement; test/modules/orders/created-view.test.ts checks the two agree).
+ */
+export function wouldBeRow(row: Insertable<OrdersTable>): OrderRow {
+  const defaults = Object.fromEntries(ORDER_COLUMNS.map((column) => [column, null]));
+  return { ...defaults, excess_amount_token: '0', limit_released: false, step_attempts: 0, ...row } as OrderRow;
 }
 
 export const creationRepo = {
@@ -34,12 +51,13 @@ export const creationRepo = {
    * One read for every refusal knowable before the provider call and for the price: undefined
    * when the receiver is unknown or another merchant's.
    */
-  async context(db: Db, input: { merchantId: string; receiverId: string; type: OrderType; day: string; month: string; externalId: string | null }) {
+  async context(db: Db, input: { merchantId: string; receiverId: string; type: OrderType; day: string; month: string; externalId: string | null; key: string | null }) {
     const result = await sql<CreationContext>`
       select r.*, m.name as merchant_name, m.destination_policy, u.order_count as used_count, u.amount_brl as used_brl,
         (select coalesce(sum(v.amount_brl), 0) from merchant_completed_volume v
           where v.merchant_id = ${input.merchantId} and v.type = ${input.type} and v.month = ${input.month}::date) as month_volume_brl,
-        (select o.id from orders o where ${input.externalId}::text is not null and o.merchant_id = ${input.merchantId} and o.external_id = ${input.externalId}::text) as existing_order_id
+        (select o.id from orders o where ${input.externalId}::text is not null and o.merchant_id = ${input.merchantId} and o.external_id = ${input.externalId}::text) as existing_order_id,
+        exists (select 1 from idempotency_keys k where ${input.key}::text is not null and k.merchant_id = ${input.merchantId} and k.key = ${input.key}::text) as key_used
       from receivers r
       join merchants m on m.id = r.merchant_id
       left join receiver_daily_usage u on u.receiver_id = r.id and u.day = ${input.day}::date
@@ -51,19 +69,32 @@ export const creationRepo = {
    * The whole creation transaction as one statement: the receiver still eligible with the same
    * limits, the day's reservation within them, and the insert only if both hold. A statement is
    * atomic, so nothing is reserved unless the order is inserted: the reservation is the only
-   * write that can come out empty, and the insert (the last write) refuses only by raising (a
-   * taken externalId, 23505), which undoes the reservation too. Undefined when the receiver or
-   * the limits refused: the caller then finds out which, in a transaction of its own.
+   * write that can come out empty, and the inserts refuse only by raising (a taken externalId
+   * or charge, or a key a concurrent request with it inserted first: 23505), which undoes the
+   * reservation too. Undefined when the receiver or the limits refused: the caller then finds out
+   * which, in a transaction of its own.
+   *
+   * Eligibility is re-checked with the SQL generated from creation-rules.ts's one definition
+   * (`eligibilitySql`); the limits are compared with those the early read saw, since the
+   * reservation's bounds are those.
    */
   async insertReserved(db: Db, input: ReservedInsert): Promise<OrderRow | undefined> {
     const { row } = input;
     const columns = Object.keys(row);
+    const returned = sql.join(ORDER_COLUMNS.map((column) => sql.id(column)));
+    const keyInsert = input.key
+      ? sql`, keyed as (
+        insert into idempotency_keys (${sql.join(Object.keys(input.key).map((column) => sql.id(column)))})
+        select ${sql.join(Object.keys(input.key).map((column) => sql.ref(`k.${column}`)))}
+        from created, jsonb_populate_record(null::idempotency_keys, ${JSON.stringify(input.key)}::jsonb) k
+        returning 1
+      )`
+      : sql``;
     const result = await sql<OrderRow>`
       with eligible as (
         select r.id from receivers r
         where r.id = ${row.receiver_id} and r.merchant_id = ${row.merchant_id}
-          and r.kyc_status = 'APPROVED' and r.status = 'ACTIVE'
-          and (not ${input.atNight}::boolean or r.night_transactions_enabled)
+          and ${eligibilitySql('r', input.atNight)}
           and r.daily_limit_brl is not distinct from ${input.dailyLimitBrl}::numeric
           and r.daily_transaction_limit is not distinct from ${input.dailyTransactionLimit}::int
       ), reserved as (
@@ -76,12 +107,14 @@ export const creationRepo = {
           where (${input.dailyTransactionLimit}::int is null or u.order_count + 1 <= ${input.dailyTransactionLimit}::int)
             and (${input.dailyLimitBrl}::numeric is null or u.amount_brl + excluded.amount_brl <= ${input.dailyLimitBrl}::numeric)
         returning 1
-      )
-      insert into orders (${sql.join(columns.map((column) => sql.id(column)))})
-      select ${sql.join(columns.map((column) => sql.ref(`v.${column}`)))}
-      from jsonb_populate_record(null::orders, ${JSON.stringify(row)}::jsonb) v
-      where exists (select 1 from reserved)
-      returning *`.execute(db);
+      ), created as (
+        insert into orders (${sql.join(columns.map((column) => sql.id(column)))})
+        select ${sql.join(columns.map((column) => sql.ref(`v.${column}`)))}
+        from jsonb_populate_record(null::orders, ${JSON.stringify(row)}::jsonb) v
+        where exists (select 1 from reserved)
+        returning ${returned}
+      )${keyInsert}
+      select ${returned} from created`.execute(db);
     return result.rows[0];
   },
 };

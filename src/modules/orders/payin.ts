@@ -3,7 +3,7 @@
  * the BRL the customer pays; the provider call is the PIX charge for exactly that amount.
  */
 import type { Static } from 'typebox';
-import { type PixProvider, txidOfOrder } from '../../adapters/pix/port.ts';
+import { type PixProvider, txidOfKey, txidOfOrder } from '../../adapters/pix/port.ts';
 import { invalidField } from '../../errors.ts';
 import { decimal } from '../../lib/money.ts';
 import { isSolanaAddress } from '../../lib/solana.ts';
@@ -57,12 +57,14 @@ export function payinVariant(deps: { rules: TradeRules; pix: Pick<PixProvider, '
       checkPayinWallet(columns.destination_wallet!, receiver);
     },
 
-    async callProvider(orderId, _parsed, priced, receiver) {
-      const txid = txidOfOrder(orderId);
+    async callProvider(ref, _parsed, priced, receiver) {
+      // With a key, the charge is named by the key: a retry or a concurrent duplicate finds it.
+      const txid = ref.keyed ? txidOfKey(ref.keyed.merchantId, ref.keyed.key) : txidOfOrder(ref.orderId);
       // The receiver is the customer paying the charge: its document and name are the `devedor`.
       const payer = { documentType: receiver.documentType, document: receiver.document, name: receiver.name };
       const charge = await pix.createCharge({ txid, amountBrl: priced.amountBrl, expiresInSeconds: settings.payinExpirySeconds, payer });
-      return { pix_txid: txid, pix_payment_code: charge.pixCopiaECola };
+      // A keyed retry may find a charge made earlier: the order must not outlive it.
+      return { pix_txid: txid, pix_payment_code: charge.pixCopiaECola, ...(ref.keyed ? { expires_at: charge.expiresAt } : {}) };
     },
   };
 }

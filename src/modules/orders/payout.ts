@@ -2,6 +2,7 @@
  * The PAYOUT variant of order creation: tokens in on chain, BRL out by PIX. The body fixes the
  * tokens deposited; the provider call is the order's deposit address.
  */
+import { createHash } from 'node:crypto';
 import type { Static } from 'typebox';
 import type { ChainAdapter } from '../../adapters/chain/port.ts';
 import type { PixProvider } from '../../adapters/pix/port.ts';
@@ -80,9 +81,15 @@ export function payoutVariant(deps: {
       await checkPayoutKey({ key: columns.pix_key!, type: columns.pix_key_type! }, receiver, lookup);
     },
 
-    async callProvider(orderId, parsed) {
-      const { address } = await chain.createDepositAddress({ orderId, token: parsed.toPrice.token });
+    async callProvider(ref, parsed) {
+      // With a key, the address is asked for by the key: a retry or a concurrent duplicate gets the same one.
+      const { address } = await chain.createDepositAddress({ orderId: ref.keyed ? depositReferenceOfKey(ref.keyed) : ref.orderId, token: parsed.toPrice.token });
       return { deposit_address: address };
     },
   };
+}
+
+/** The deposit address's reference for an order created with an Idempotency-Key (the order's id is not known to a retry). */
+export function depositReferenceOfKey(keyed: { merchantId: string; key: string }): string {
+  return `key:${createHash('sha256').update(`${keyed.merchantId}\0${keyed.key}`).digest('hex')}`;
 }

@@ -19,7 +19,7 @@ export function registerOrderRoutes(app: App, orders: OrdersService, listing: Or
   app.post(
     '/payin',
     {
-      config: { idempotent: true },
+      config: { idempotent: { mode: 'in-transaction', lookup: 'service' } },
       schema: {
         tags: ['Payin'],
         summary: 'Create a PAYIN: BRL in by PIX, tokens out to the receiver',
@@ -28,13 +28,13 @@ export function registerOrderRoutes(app: App, orders: OrdersService, listing: Or
         response: { 201: OrderSchema, ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 404, 409, 422, 503) },
       },
     },
-    async (request, reply) => reply.code(201).send(await orders.createPayin(merchantIdOf(request), request.body)),
+    async (request, reply) => reply.code(201).send(await orders.createPayin(merchantIdOf(request), request.body, request.idempotency)),
   );
 
   app.post(
     '/payout',
     {
-      config: { idempotent: true },
+      config: { idempotent: { mode: 'in-transaction', lookup: 'service' } },
       schema: {
         tags: ['Payout'],
         summary: 'Create a PAYOUT: tokens in on chain, BRL out by PIX',
@@ -43,7 +43,7 @@ export function registerOrderRoutes(app: App, orders: OrdersService, listing: Or
         response: { 201: OrderSchema, ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 404, 409, 422, 503) },
       },
     },
-    async (request, reply) => reply.code(201).send(await orders.createPayout(merchantIdOf(request), request.body)),
+    async (request, reply) => reply.code(201).send(await orders.createPayout(merchantIdOf(request), request.body, request.idempotency)),
   );
 
   app.get(

@@ -10,6 +10,7 @@ import type { Db } from '../../db/database.ts';
 import type { OrderRow } from './tables.ts';
 import { notFound } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { IdempotentRequest } from '../idempotency/claim.ts';
 import type { QuotesService } from '../quotes/service.ts';
 import type { ReceiversService } from '../receivers/service.ts';
 import { type CreatedOrder, createOrderPipeline } from './create-order.ts';
@@ -69,10 +70,12 @@ export function createOrdersService(deps: OrdersDeps) {
   const createdAnswer = ({ row, names }: CreatedOrder) => ({ status: 201, body: toOrder(row, [], names) });
 
   return {
-    createPayin: async (merchantId: string, body: Static<typeof PayinBody>): Promise<Order> => viewCreated(await pipeline.create(payin, merchantId, body, createdAnswer)),
+    /** With `claim`, the Idempotency-Key's answer commits with the order. */
+    createPayin: async (merchantId: string, body: Static<typeof PayinBody>, claim?: IdempotentRequest): Promise<Order> =>
+      viewCreated(await pipeline.create(payin, merchantId, body, createdAnswer, claim)),
 
-    createPayout: async (merchantId: string, body: Static<typeof PayoutBody>): Promise<Order> =>
-      viewCreated(await pipeline.create(payout, merchantId, body, createdAnswer)),
+    createPayout: async (merchantId: string, body: Static<typeof PayoutBody>, claim?: IdempotentRequest): Promise<Order> =>
+      viewCreated(await pipeline.create(payout, merchantId, body, createdAnswer, claim)),
 
     async get(merchantId: string, id: string): Promise<Order> {
       const row = await repo.find(db, id, merchantId);

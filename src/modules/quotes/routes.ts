@@ -8,7 +8,7 @@ export function registerQuoteRoutes(app: App, quotes: Pick<QuotesService, 'quote
   app.post(
     '/quotes',
     {
-      config: { idempotent: true },
+      config: { idempotent: { mode: 'in-transaction' } },
       schema: {
         tags: ['Quote'],
         summary: 'Quote a PAYIN or PAYOUT',
@@ -18,6 +18,6 @@ export function registerQuoteRoutes(app: App, quotes: Pick<QuotesService, 'quote
         response: { 201: QuoteSchema, ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 404, 409, 503) },
       },
     },
-    async (request, reply) => reply.code(201).send(await quotes.quote(merchantIdOf(request), request.body)),
+    async (request, reply) => reply.code(201).send(await quotes.quote(merchantIdOf(request), request.body, request.idempotency)),
   );
 }

@@ -8,7 +8,7 @@ import type { Static } from 'typebox';
 import { inTransaction } from '../../platform/commit-signals.ts';
 import { type PriceSource, PriceUnavailableError } from '../../adapters/prices/port.ts';
 import type { Db, Trx } from '../../db/database.ts';
-import { recordAnswer } from '../../db/request-answer.ts';
+import type { IdempotentRequest } from '../idempotency/claim.ts';
 import type { OrderType } from '../../lib/order-types.ts';
 import type { QuoteRow } from './tables.ts';
 import { AppError, notFound } from '../../errors.ts';
@@ -142,7 +142,8 @@ export function createQuotesService(deps: QuotesDeps) {
     /** The chains, tokens and amounts orders accept: the same rules quotes are made under. */
     tradeRules,
 
-    async quote(merchantId: string, body: Static<typeof QuoteBody>): Promise<Quote> {
+    /** With `claim`, the Idempotency-Key's answer commits with the quote. */
+    async quote(merchantId: string, body: Static<typeof QuoteBody>, claim?: IdempotentRequest): Promise<Quote> {
       const chain = body.chain ?? 'solana';
       const token = body.token ?? 'USDC';
       tradeRules.checkChain(chain);
@@ -178,7 +179,7 @@ export function createQuotesService(deps: QuotesDeps) {
         });
         // An Idempotency-Key's answer commits with the quote (docs/architecture/idempotency.md).
         const quote = toQuote(row);
-        await recordAnswer(trx, () => ({ status: 201, body: quote }));
+        await claim?.complete(trx, { status: 201, body: quote });
         return quote;
       });
     },

@@ -20,7 +20,7 @@ export function registerReceiverRoutes(app: App, receivers: ReceiversService): v
   app.post(
     '/receivers',
     {
-      config: { idempotent: true },
+      config: { idempotent: { mode: 'in-transaction' } },
       schema: {
         tags,
         summary: 'Create a receiver',
@@ -30,7 +30,7 @@ export function registerReceiverRoutes(app: App, receivers: ReceiversService): v
         response: { 201: ReceiverSchema, ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 409) },
       },
     },
-    async (request, reply) => reply.code(201).send(await receivers.create(merchantIdOf(request), request.body)),
+    async (request, reply) => reply.code(201).send(await receivers.create(merchantIdOf(request), request.body, request.idempotency)),
   );
 
   app.get(

@@ -6,7 +6,7 @@
 import type { Static } from 'typebox';
 import { inTransaction } from '../../platform/commit-signals.ts';
 import type { Config } from '../../config.ts';
-import { recordAnswer } from '../../db/request-answer.ts';
+import type { IdempotentRequest } from '../idempotency/claim.ts';
 import type { Db, Trx } from '../../db/database.ts';
 import type { KycStatus, ReceiverRow, ReceiverStatus } from './tables.ts';
 import { AppError, notFound } from '../../errors.ts';
@@ -138,7 +138,8 @@ export function createReceiversService(deps: { db: Db; clock: Clock; defaults: C
   }
 
   return {
-    async create(merchantId: string, input: Static<typeof CreateReceiverBody>): Promise<Receiver> {
+    /** With `claim`, the Idempotency-Key's answer commits with the receiver. */
+    async create(merchantId: string, input: Static<typeof CreateReceiverBody>, claim?: IdempotentRequest): Promise<Receiver> {
       const document = parseDocument(input.type, input.document);
       if (!document.ok) throw invalid('body.document', document.reason, document.reason);
       if (input.walletAddress !== undefined && !isSolanaAddress(input.walletAddress)) {
@@ -172,17 +173,17 @@ export function createReceiversService(deps: { db: Db; clock: Clock; defaults: C
         night_transactions_enabled: limits.nightTransactionsEnabled ?? defaults.defaultNightTransactionsEnabled[input.type],
       });
       const onCreated = deps.onReceiverCreated;
-      const row = !onCreated
-        ? await insert(db)
-        : await inTransaction(db, async (trx) => {
-            const inserted = await insert(trx);
-            if (!inserted) return undefined;
-            const added = await onCreated(trx, { id: inserted.id, merchantId, managedWalletRequested: inserted.managed_wallet_requested });
-            const created = added ? await repo.setManagedWalletAddress(trx, inserted.id, added.walletAddress) : inserted;
-            // An Idempotency-Key's answer commits with the receiver (docs/architecture/idempotency.md).
-            await recordAnswer(trx, () => ({ status: 201, body: toReceiver(created) }));
-            return created;
-          });
+      const row =
+        !onCreated && !claim
+          ? await insert(db)
+          : await inTransaction(db, async (trx) => {
+              const inserted = await insert(trx);
+              if (!inserted) return undefined;
+              const added = await onCreated?.(trx, { id: inserted.id, merchantId, managedWalletRequested: inserted.managed_wallet_requested });
+              const created = added ? await repo.setManagedWalletAddress(trx, inserted.id, added.walletAddress) : inserted;
+              await claim?.complete(trx, { status: 201, body: toReceiver(created) });
+              return created;
+            });
       if (!row) {
         const existing = await repo.findByDocument(db, merchantId, document.normalized);
         throw new AppError('CONFLICT', 'A receiver with this document already exists', { existingReceiverId: existing?.id });

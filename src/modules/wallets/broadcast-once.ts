@@ -1,15 +1,14 @@
 /**
- * A broadcast made at most once per Idempotency-Key (issue 14, docs/architecture/idempotency.md).
- * A broadcast cannot be rolled back, so before it the signed bytes and their hash are recorded
- * with the request's key (src/db/request-answer.ts `recordEffect`); a retry whose first request
+ * A broadcast made at most once per Idempotency-Key (docs/architecture/idempotency.md). A
+ * broadcast cannot be rolled back, so before it the signed bytes and their hash are recorded
+ * with the request's held key (`IdempotentRequest.recordEffect`); a retry whose first request
  * died or failed after that point does not sign again (a new blockhash would make it a second
  * transaction, the fee paid twice): `resume` sends the same bytes again if the chain has not
  * seen them (Solana deduplicates by signature) and answers the same hash. Without a key, `send`
  * is the chain's send and nothing is recorded.
  */
-import type { RequestAnswer } from '../../db/request-answer.ts';
 import type { Db } from '../../db/database.ts';
-import { recordEffect } from '../../db/request-answer.ts';
+import type { IdempotentRequest, RequestAnswer } from '../idempotency/claim.ts';
 import { ChainUnavailableError, type SubmitResult, type TransactionChain } from '../../adapters/chain/transactions-port.ts';
 import { providerUnavailable } from '../../errors.ts';
 import { simulationRejection } from './inspect.ts';
@@ -27,8 +26,8 @@ export function createBroadcastOnce(deps: { db: Db; chain: Pick<TransactionChain
   const { db, chain } = deps;
   return {
     /** Records the bytes for a retry, then submits them (sent only if they succeed). */
-    async submit(wire: Uint8Array, hash: string): Promise<SubmitResult> {
-      await recordEffect(db, () => JSON.stringify({ wire: encodeBase64(wire), hash } satisfies RecordedBroadcast));
+    async submit(claim: IdempotentRequest | undefined, wire: Uint8Array, hash: string): Promise<SubmitResult> {
+      await claim?.recordEffect(db, JSON.stringify({ wire: encodeBase64(wire), hash } satisfies RecordedBroadcast));
       return chain.submitTransaction(wire);
     },
 

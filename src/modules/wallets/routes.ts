@@ -73,7 +73,7 @@ export function registerWalletRoutes(app: App, wallets: WalletsService, options:
     merchantId: merchantIdOf(request),
     receiverId: request.params.receiverId,
   });
-  const optionsOf = (request: FastifyRequest, reply: FastifyReply): SignOptions => ({ requestId: request.id, admit: () => perWallet(request, reply) });
+  const optionsOf = (request: FastifyRequest, reply: FastifyReply): SignOptions => ({ requestId: request.id, admit: () => perWallet(request, reply), idempotency: request.idempotency });
 
   app.post(
     '/receivers/:receiverId/wallet/sign-transaction',
@@ -94,7 +94,7 @@ export function registerWalletRoutes(app: App, wallets: WalletsService, options:
   app.post(
     '/receivers/:receiverId/wallet/sign-and-send-transaction',
     {
-      config: { idempotent: { resume: (effect) => wallets.resumeSend(effect) } },
+      config: { idempotent: { mode: 'held', resume: (effect) => wallets.resumeSend(effect) } },
       schema: {
         tags,
         summary: "Sign with a receiver's managed wallet and send, the platform paying the fee",
@@ -141,7 +141,7 @@ export function registerWalletRoutes(app: App, wallets: WalletsService, options:
   app.post(
     '/merchant/wallet/sign-and-send-transaction',
     {
-      config: { idempotent: { resume: (effect) => wallets.resumeSend(effect) } },
+      config: { idempotent: { mode: 'held', resume: (effect) => wallets.resumeSend(effect) } },
       schema: {
         tags,
         summary: "Sign with the merchant's own managed wallet and send, the platform paying the fee",

@@ -29,6 +29,7 @@ import type { WalletSettings } from '../../config.ts';
 import { createSponsorBudget, type SponsoredFeeLedger } from './sponsor-budget.ts';
 import { rewriteForSponsor, signAll } from './sponsor.ts';
 import { decodeBase64, decodeTransaction, encodeBase64, encodeTransaction, withSignature } from './transaction.ts';
+import type { IdempotentRequest } from '../idempotency/claim.ts';
 
 /** Whose wallet: the merchant's own (no receiverId) or one of its receivers'. */
 export interface WalletOwner {
@@ -56,6 +57,8 @@ export interface WalletsDeps {
 export interface SignOptions {
   requestId?: string;
   admit?: () => Promise<void>;
+  /** The request's Idempotency-Key (held mode): a broadcast records its bytes with it first. */
+  idempotency?: IdempotentRequest | undefined;
 }
 
 /** A receiver's status and KYC status, as the receivers table holds them. */
@@ -323,7 +326,7 @@ export function createWalletsService(deps: WalletsDeps) {
 
         // One execution: the chain sends only what succeeds, else answers the failure and its logs.
         // At most once per Idempotency-Key: the bytes are recorded first (broadcast-once.ts).
-        const submitted = await broadcast.submit(signed.wire, encodeBase58(signed.transaction.signatures[sponsor.address as keyof typeof signed.transaction.signatures]!));
+        const submitted = await broadcast.submit(options.idempotency, signed.wire, encodeBase58(signed.transaction.signatures[sponsor.address as keyof typeof signed.transaction.signatures]!));
         if (!submitted.ok) {
           await giveBack();
           throw new TransactionRejectedError(simulationRejection(submitted.error, submitted.logs));

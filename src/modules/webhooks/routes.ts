@@ -48,7 +48,7 @@ export function registerWebhookRoutes(app: App, webhooks: WebhooksService): void
         response: { 201: CreatedEndpointSchema, ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 409) },
       },
     },
-    async (request, reply) => reply.code(201).send(await webhooks.createEndpoint(merchantIdOf(request), request.body)),
+    async (request, reply) => reply.code(201).send(await webhooks.createEndpoint(merchantIdOf(request), request.body, request.idempotency)),
   );
 
   app.get(
@@ -120,7 +120,7 @@ export function registerWebhookRoutes(app: App, webhooks: WebhooksService): void
         response: { 200: RotatedSecretSchema, ...errorResponses(...AUTHENTICATED_ERRORS, 400, 404) },
       },
     },
-    async (request) => webhooks.rotateSecret(merchantIdOf(request), request.params.id),
+    async (request) => webhooks.rotateSecret(merchantIdOf(request), request.params.id, request.idempotency),
   );
 
   app.post(
@@ -135,7 +135,7 @@ export function registerWebhookRoutes(app: App, webhooks: WebhooksService): void
         response: { 202: DeliverySchema, ...errorResponses(...AUTHENTICATED_ERRORS, 400, 404) },
       },
     },
-    async (request, reply) => reply.code(202).send(await webhooks.sendTest(merchantIdOf(request), request.params.id)),
+    async (request, reply) => reply.code(202).send(await webhooks.sendTest(merchantIdOf(request), request.params.id, request.idempotency)),
   );
 
   app.get(
@@ -174,7 +174,7 @@ export function registerWebhookRoutes(app: App, webhooks: WebhooksService): void
         response: { 202: DeliverySchema, ...errorResponses(...AUTHENTICATED_ERRORS, 400, 404, 409) },
       },
     },
-    async (request, reply) => reply.code(202).send(await webhooks.redeliver(merchantIdOf(request), request.params.id)),
+    async (request, reply) => reply.code(202).send(await webhooks.redeliver(merchantIdOf(request), request.params.id, request.idempotency)),
   );
 
   app.post(
@@ -191,6 +191,6 @@ export function registerWebhookRoutes(app: App, webhooks: WebhooksService): void
         response: { 202: RecoverResultSchema, ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 404) },
       },
     },
-    async (request, reply) => reply.code(202).send(await webhooks.recover(merchantIdOf(request), request.params.id, new Date(request.body.since))),
+    async (request, reply) => reply.code(202).send(await webhooks.recover(merchantIdOf(request), request.params.id, new Date(request.body.since), request.idempotency)),
   );
 }

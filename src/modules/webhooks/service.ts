@@ -3,7 +3,7 @@
  * redelivery, and the delivery pass the worker runs. Every merchant-facing function is scoped by
  * the authenticated merchant (another merchant's endpoint or delivery is "not found").
  */
-import { recordAnswer } from '../../db/request-answer.ts';
+import type { IdempotentRequest } from '../idempotency/claim.ts';
 import type { Static } from 'typebox';
 import type { WebhookSettings } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
@@ -145,7 +145,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
     catalog: () => ({ data: catalog.entries }),
     eventNames: catalog.names,
 
-    async createEndpoint(merchantId: string, input: CreateEndpointInput) {
+    async createEndpoint(merchantId: string, input: CreateEndpointInput, claim?: IdempotentRequest) {
       const url = await checkUrl(input.url);
       const secret = generateSecret();
       const row = await inTransaction(db, async (trx) => {
@@ -164,8 +164,8 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
           enabled: input.enabled ?? true,
         });
         await repo.insertSecret(trx, { id: newId(), endpoint_id: id, secret_ciphertext: secretBox.seal(secret, id) });
-        // An Idempotency-Key's answer commits with the endpoint (docs/architecture/idempotency.md).
-        await recordAnswer(trx, async () => ({ status: 201, body: { ...(await toEndpoints([endpoint], trx))[0]!, secret } }));
+        // An Idempotency-Key's answer commits with the endpoint.
+        if (claim) await claim.complete(trx, { status: 201, body: { ...(await toEndpoints([endpoint], trx))[0]!, secret } });
         return endpoint;
       });
       const [endpoint] = await toEndpoints([row]);
@@ -212,7 +212,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
     },
 
     /** A new current secret; the previous one keeps signing for 24 h (a second signature). */
-    async rotateSecret(merchantId: string, id: string) {
+    async rotateSecret(merchantId: string, id: string, claim?: IdempotentRequest) {
       const secret = generateSecret();
       const now = clock.now();
       const previousUntil = new Date(now.getTime() + ROTATION_OVERLAP_MS);
@@ -222,13 +222,13 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
         if (!row) throw notFound('Webhook endpoint');
         await repo.retireSecrets(trx, id, now, previousUntil);
         await repo.insertSecret(trx, { id: newId(), endpoint_id: id, secret_ciphertext: secretBox.seal(secret, id) });
-        await recordAnswer(trx, () => ({ status: 200, body: rotated }));
+        await claim?.complete(trx, { status: 200, body: rotated });
       });
       return rotated;
     },
 
     /** Records a webhook.test event and its one delivery to this endpoint (due now). */
-    async sendTest(merchantId: string, id: string): Promise<Delivery> {
+    async sendTest(merchantId: string, id: string, claim?: IdempotentRequest): Promise<Delivery> {
       return inTransaction(db, async (trx) => {
         const endpoint = await repo.findEndpoint(trx, id, merchantId, { forUpdate: true });
         if (!endpoint) throw notFound('Webhook endpoint');
@@ -248,7 +248,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
         signalAfterCommit(trx, DELIVERIES_CHANNEL);
         // The delivery as committed, before any attempt: the answer the route sends and a retry replays.
         const answer = toDelivery((await repo.findDelivery(trx, delivery.id, merchantId))!, []);
-        await recordAnswer(trx, () => ({ status: 202, body: answer }));
+        await claim?.complete(trx, { status: 202, body: answer });
         return answer;
       });
     },
@@ -279,7 +279,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
      * Schedules one more attempt now, same deliveryId. A PENDING delivery keeps its remaining
      * retries; a SUCCEEDED or FAILED one gets exactly this one attempt (no automatic retries).
      */
-    async redeliver(merchantId: string, id: string): Promise<Delivery> {
+    async redeliver(merchantId: string, id: string, claim?: IdempotentRequest): Promise<Delivery> {
       return inTransaction(db, async (trx) => {
         const row = await repo.findDelivery(trx, id, merchantId, { forUpdate: true });
         if (!row) throw notFound('Webhook delivery');
@@ -297,7 +297,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
         });
         signalAfterCommit(trx, DELIVERIES_CHANNEL);
         const answer = toDelivery((await repo.findDelivery(trx, id, merchantId))!, await repo.attemptsOf(trx, [id]));
-        await recordAnswer(trx, () => ({ status: 202, body: answer }));
+        await claim?.complete(trx, { status: 202, body: answer });
         return answer;
       });
     },
@@ -306,14 +306,14 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
      * Svix-like recovery: every FAILED delivery of the endpoint created at or after `since` gets
      * one more attempt, due now (same deliveryId). Returns how many were re-queued.
      */
-    async recover(merchantId: string, id: string, since: Date) {
+    async recover(merchantId: string, id: string, since: Date, claim?: IdempotentRequest) {
       return inTransaction(db, async (trx) => {
         const endpoint = await repo.findEndpoint(trx, id, merchantId, { forUpdate: true });
         if (!endpoint) throw notFound('Webhook endpoint');
         const requeued = await repo.requeueFailed(trx, id, since, clock.now(), settings.retryScheduleSeconds.length);
         if (requeued > 0) signalAfterCommit(trx, DELIVERIES_CHANNEL);
         const answer = { endpointId: id, since: since.toISOString(), requeued };
-        await recordAnswer(trx, () => ({ status: 202, body: answer }));
+        await claim?.complete(trx, { status: 202, body: answer });
         return answer;
       });
     },

@@ -1,12 +1,14 @@
 /**
- * Order creation with an Idempotency-Key is crash-safe (issue 14, docs/architecture/idempotency.md,
- * "Idempotency"): the order and its stored answer commit in one transaction. The "crash" is the
+ * Order creation with an Idempotency-Key is crash-safe (docs/architecture/idempotency.md,
+ * in-transaction mode): the order and its stored answer commit in one statement. The "crash" is the
  * process losing the answer after the commit (the service throws once the order exists, so the
  * client gets a 500 and nothing else of that request survives): the retry must replay the first
  * answer and no second order may exist. Under the previous design (answer stored after the
  * handler, freed on a 5xx) the retry created a second order.
  */
 import { describe, expect, it } from 'vitest';
+import { txidOfKey } from '../../../src/adapters/pix/identifiers.ts';
+import { creationRepo } from '../../../src/modules/orders/creation-repo.ts';
 import { type Json, ordersTest } from './helpers.ts';
 
 describe('order creation with an Idempotency-Key', () => {
@@ -67,5 +69,71 @@ describe('order creation with an Idempotency-Key', () => {
     expect((await t.call('POST', '/payin', merchant, body)).statusCode).toBe(201);
     expect((await t.call('POST', '/payin', merchant, body)).statusCode).toBe(201);
     expect(await ordersOf(merchant.merchantId)).toHaveLength(2);
+  });
+
+  for (const type of ['payin', 'payout'] as const) {
+    it(`${type}: 10 concurrent requests with one key create one order, and all answer its body`, async () => {
+      const { merchant, receiver } = await t.merchantWithReceiver(`Concurrent ${type}`);
+      const body: Json = type === 'payin' ? { receiverId: receiver.id, amountBrl: 75 } : { receiverId: receiver.id, amountCrypto: 15, sourceToken: 'USDC' };
+      const headers = { 'idempotency-key': `concurrent-${type}-${receiver.id}` };
+      const answers = await Promise.all(Array.from({ length: 10 }, () => t.call('POST', `/${type}`, merchant, body, headers)));
+      expect(answers.map((a) => a.statusCode)).toEqual(Array(10).fill(201));
+      const orders = await ordersOf(merchant.merchantId);
+      expect(orders).toHaveLength(1);
+      for (const answer of answers) expect(answer.json()).toEqual(answers[0]!.json());
+      expect(answers[0]!.json()).toMatchObject({ id: orders[0]!.id });
+      // Exactly one request made the order; the others replayed it.
+      expect(answers.filter((a) => a.headers['idempotent-replayed'] !== 'true').length).toBeLessThanOrEqual(1);
+      const usage = await t.ctx.database.db.selectFrom('receiver_daily_usage').select('order_count').where('receiver_id', '=', receiver.id).executeTakeFirstOrThrow();
+      expect(usage.order_count).toBe(1);
+    });
+  }
+
+  it('the same key with another body is 409 IDEMPOTENCY_CONFLICT, and the first order stays the only one', async () => {
+    const { merchant, receiver } = await t.merchantWithReceiver('Key reuse');
+    const headers = { 'idempotency-key': `reuse-${receiver.id}` };
+    expect((await t.call('POST', '/payin', merchant, { receiverId: receiver.id, amountBrl: 30 }, headers)).statusCode).toBe(201);
+    const reused = await t.call('POST', '/payin', merchant, { receiverId: receiver.id, amountBrl: 31 }, headers);
+    expect(reused.statusCode).toBe(409);
+    expect(reused.json()).toMatchObject({ error: 'IDEMPOTENCY_CONFLICT' });
+    expect(await ordersOf(merchant.merchantId)).toHaveLength(1);
+  });
+
+  it('a crash between the PIX charge and the insert: the retry names the same charge, and one order exists', async () => {
+    const { merchant, receiver } = await t.merchantWithReceiver('Charge then crash');
+    const key = `charge-crash-${receiver.id}`;
+    const body = { receiverId: receiver.id, amountBrl: 64 };
+    const original = creationRepo.insertReserved;
+    creationRepo.insertReserved = async () => {
+      creationRepo.insertReserved = original;
+      throw new Error('the process died after the provider call, before the insert');
+    };
+    try {
+      expect((await t.call('POST', '/payin', merchant, body, { 'idempotency-key': key })).statusCode).toBe(500);
+    } finally {
+      creationRepo.insertReserved = original;
+    }
+    const txid = txidOfKey(merchant.merchantId, key);
+    const charges = () => t.ctx.database.db.selectFrom('sandbox_pix_charges').select(['txid', 'pix_copia_e_cola']).where('txid', '=', txid).execute();
+    expect(await charges()).toHaveLength(1);
+    expect(await ordersOf(merchant.merchantId)).toHaveLength(0);
+
+    const retry = await t.call('POST', '/payin', merchant, body, { 'idempotency-key': key });
+    expect(retry.statusCode, retry.body).toBe(201);
+    expect(retry.json()).toMatchObject({ paymentReference: txid, pixPaymentCode: (await charges())[0]!.pix_copia_e_cola });
+    expect(await charges()).toHaveLength(1);
+    expect(await ordersOf(merchant.merchantId)).toHaveLength(1);
+  });
+
+  it('the keyed answer, rendered before the insert from the row being inserted, is what GET shows', async () => {
+    const { merchant, receiver } = await t.merchantWithReceiver('Rendered before');
+    for (const [type, body] of [['payin', { receiverId: receiver.id, amountBrl: 42.5 }], ['payout', { receiverId: receiver.id, amountCrypto: 10, sourceToken: 'USDC' }]] as const) {
+      const headers = { 'idempotency-key': `rendered-${type}-${receiver.id}` };
+      const first = await t.call('POST', `/${type}`, merchant, body, headers);
+      const replay = await t.call('POST', `/${type}`, merchant, body, headers);
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      expect(replay.body).toBe(first.body);
+      expect(replay.json()).toEqual((await t.call('GET', `/orders/${first.json().id}`, merchant)).json());
+    }
   });
 });

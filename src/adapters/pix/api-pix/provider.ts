@@ -64,7 +64,19 @@ export function createApiPixProvider(settings: ApiPixAdapterSettings, client: Ps
       const body: Json = { calendario: { expiracao: expiresInSeconds }, valor: { original: amountBrl }, chave: settings.receivingKey };
       if (payer) body.devedor = { [payer.documentType === 'CPF' ? 'cpf' : 'cnpj']: payer.document, nome: payer.name.slice(0, MAX_PAYER_NAME) };
       if (description) body.solicitacaoPagador = description.slice(0, MAX_PAYER_REQUEST);
-      const cob = expect(await client.call('PUT', api(`/cob/${txid}`), body), 'PUT /cob');
+      let cob: Json;
+      try {
+        cob = expect(await client.call('PUT', api(`/cob/${txid}`), body), 'PUT /cob');
+      } catch (err) {
+        // A repeat of a txid (an order created with an Idempotency-Key, retried): PSPs that answer
+        // "txid already used" (400 CobOperacaoInvalida, or 409) instead of the charge are asked
+        // for it; it is ours if it is for the same amount, else the refusal stands.
+        if (!(err instanceof PixProviderError) || (err.status !== 400 && err.status !== 409)) throw err;
+        const found = await client.call('GET', api(`/cob/${txid}`));
+        const existing = found.status === 200 && typeof found.body === 'object' && found.body !== null ? (found.body as Json) : undefined;
+        if (existing?.txid !== txid || existing?.valor?.original !== amountBrl) throw err;
+        cob = existing;
+      }
       if (cob.txid !== txid || typeof cob.pixCopiaECola !== 'string' || cob.valor?.original !== amountBrl) {
         throw new PixProviderError('PUT /cob: the PSP answered another charge', { retryable: false, problem: cob });
       }

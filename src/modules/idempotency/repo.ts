@@ -1,12 +1,14 @@
 /**
- * SQL of the idempotency_keys table. Every write that follows the insert is conditioned on the
- * holder's lock_token, so a request whose row was taken over (its owner died) can never
- * overwrite or delete the answer of the request that took it. Liveness times are the database's.
+ * SQL of the idempotency_keys table. In-transaction keys are inserted once, COMPLETED, by the
+ * effect's transaction (`insertCompleted`, or the caller's own statement from `completedRow`).
+ * Held keys are inserted IN_PROGRESS first, and every later write is conditioned on the holder's
+ * lock_token, so a request whose row was taken over (its owner died) can never overwrite or
+ * delete the answer of the request that took it. Liveness times are the database's.
  */
-import { sql } from 'kysely';
-import type { Db } from '../db/database.ts';
-import { purgeOlderThan } from '../platform/leases.ts';
-import type { IdempotencyKeyRow } from './idempotency-tables.ts';
+import { type Insertable, sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import { purgeOlderThan } from '../../platform/leases.ts';
+import type { IdempotencyKeyRow, IdempotencyKeysTable } from './tables.ts';
 
 export interface NewIdempotencyKey {
   merchantId: string;
@@ -24,6 +26,28 @@ export interface StoredResponse {
   status: number;
   contentType: string | null;
   body: string;
+}
+
+/** The row of a key inserted COMPLETED with its answer, by the effect's own transaction. */
+export function completedRow(claim: { merchantId: string; key: string; fingerprint: string; method: string; route: string; requestId: string }, response: StoredResponse, now: Date): Insertable<IdempotencyKeysTable> {
+  return {
+    merchant_id: claim.merchantId,
+    key: claim.key,
+    fingerprint: claim.fingerprint,
+    method: claim.method,
+    route: claim.route,
+    state: 'COMPLETED',
+    // Nobody holds a completed row; the column is NOT NULL for held rows' sake.
+    lock_token: '00000000-0000-0000-0000-000000000000',
+    owner_id: null,
+    locked_at: now,
+    request_id: claim.requestId,
+    response_status: response.status,
+    response_content_type: response.contentType,
+    response_body: response.body,
+    created_at: now,
+    completed_at: now,
+  };
 }
 
 /** The holder of an IN_PROGRESS row: every write after the insert is conditioned on it. */
@@ -67,6 +91,26 @@ export function createIdempotencyRepo(db: Db) {
           request_id: row.requestId,
           created_at: row.now,
         })
+        .onConflict((oc) => oc.columns(['merchant_id', 'key']).doNothing())
+        .returning('key')
+        .executeTakeFirst();
+      return inserted !== undefined;
+    },
+
+    /**
+     * Inserts a key COMPLETED with its answer through `executor` (the effect's transaction). A
+     * concurrent request with the same key makes this wait for its commit and then raise a unique
+     * violation (23505), which undoes the loser's transaction.
+     */
+    async insertCompleted(executor: Db, row: Insertable<IdempotencyKeysTable>): Promise<void> {
+      await executor.insertInto('idempotency_keys').values(row).execute();
+    },
+
+    /** Stores an answer no transaction stored (a refusal); false when a concurrent request stored its own first. */
+    async insertCompletedUnlessTaken(row: Insertable<IdempotencyKeysTable>): Promise<boolean> {
+      const inserted = await db
+        .insertInto('idempotency_keys')
+        .values(row)
         .onConflict((oc) => oc.columns(['merchant_id', 'key']).doNothing())
         .returning('key')
         .executeTakeFirst();

@@ -1,13 +1,13 @@
 /**
- * The table of Idempotency-Keys (src/http/idempotency.ts). Merged into the database's table map
+ * The tables of Idempotency-Keys (docs/architecture/idempotency.md). Merged into the database's table map
  * (`Database` in src/db/schema.ts) so repos query them through the one Kysely instance.
  */
 import type { ColumnType, Selectable } from 'kysely';
-import type { NullableTimestamp } from '../db/schema.ts';
+import type { NullableTimestamp } from '../../db/schema.ts';
 
 export type IdempotencyKeyState = 'IN_PROGRESS' | 'COMPLETED';
 
-/** One Idempotency-Key of one merchant (src/http/idempotency.ts). Timestamps come from the app's clock. */
+/** One Idempotency-Key of one merchant (or of the admin key space). Timestamps come from the app's clock. */
 export interface IdempotencyKeysTable {
   merchant_id: string;
   key: string;
@@ -37,13 +37,13 @@ export interface IdempotencyKeysTable {
 
 export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>;
 
-/** One live API process holding keys (src/http/idempotency-owner.ts). */
+/** One live API process holding keys of held routes (owner.ts). */
 export interface IdempotencyOwnersTable {
   id: string;
   heartbeat_at: ColumnType<Date, Date | string, Date | string>;
 }
 
-declare module '../db/schema.ts' {
+declare module '../../db/schema.ts' {
   interface Database {
     idempotency_keys: IdempotencyKeysTable;
     idempotency_owners: IdempotencyOwnersTable;

@@ -1,5 +1,5 @@
 /**
- * Owner liveness of Idempotency-Keys (docs/architecture/idempotency.md, "Crashes"). Each API
+ * Owner liveness of the IN_PROGRESS keys of held routes (docs/architecture/idempotency.md). Each API
  * process is an owner with a random id; while it holds at least one IN_PROGRESS key it writes
  * its heartbeat (`idempotency_owners.heartbeat_at`, the database's clock) every `beatMs`. A key
  * whose owner has not beaten for `leaseMs` belongs to a dead process and is taken over by the
@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Db } from '../db/database.ts';
+import type { Db } from '../../db/database.ts';
 
 /** How long an owner may stay silent before its keys are taken over. */
 export const OWNER_LEASE_MS = 5_000;

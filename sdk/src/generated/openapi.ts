@@ -1717,6 +1717,11 @@ export interface components {
             /** @description How many FAILED deliveries were scheduled for one more attempt, due now */
             requeued: number;
         };
+        /** TransactionToSign */
+        TransactionToSign: {
+            /** @description A Solana wire transaction (legacy or v0 message, with its signature slots), base64-encoded. */
+            transaction: string;
+        };
         /** SignedTransaction */
         SignedTransaction: {
             /** @description The wire transaction with the managed wallet's signature added, base64 */
@@ -5974,10 +5979,7 @@ export interface operations {
                  *       "transaction": "AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAABAAIEBmH8tN2P1Z9yS0T1VNmV+oUQX2sZrUd0xq4vG7Y1m6I="
                  *     }
                  */
-                "application/json": {
-                    /** @description A Solana wire transaction (legacy or v0 message, with its signature slots), base64-encoded. */
-                    transaction: string;
-                };
+                "application/json": components["schemas"]["TransactionToSign"];
             };
         };
         responses: {
@@ -6106,10 +6108,7 @@ export interface operations {
                  *       "transaction": "AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAABAAIEBmH8tN2P1Z9yS0T1VNmV+oUQX2sZrUd0xq4vG7Y1m6I="
                  *     }
                  */
-                "application/json": {
-                    /** @description A Solana wire transaction (legacy or v0 message, with its signature slots), base64-encoded. */
-                    transaction: string;
-                };
+                "application/json": components["schemas"]["TransactionToSign"];
             };
         };
         responses: {
@@ -6304,10 +6303,7 @@ export interface operations {
                  *       "transaction": "AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAABAAIEBmH8tN2P1Z9yS0T1VNmV+oUQX2sZrUd0xq4vG7Y1m6I="
                  *     }
                  */
-                "application/json": {
-                    /** @description A Solana wire transaction (legacy or v0 message, with its signature slots), base64-encoded. */
-                    transaction: string;
-                };
+                "application/json": components["schemas"]["TransactionToSign"];
             };
         };
         responses: {
@@ -6424,10 +6420,7 @@ export interface operations {
                  *       "transaction": "AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAABAAIEBmH8tN2P1Z9yS0T1VNmV+oUQX2sZrUd0xq4vG7Y1m6I="
                  *     }
                  */
-                "application/json": {
-                    /** @description A Solana wire transaction (legacy or v0 message, with its signature slots), base64-encoded. */
-                    transaction: string;
-                };
+                "application/json": components["schemas"]["TransactionToSign"];
             };
         };
         responses: {

@@ -18,7 +18,7 @@ export const TransactionBody = StrictObject({
     maxLength: 4096,
     description: 'A Solana wire transaction (legacy or v0 message, with its signature slots), base64-encoded.',
   }),
-});
+}, { title: 'TransactionToSign' });
 const SignedTransaction = Type.Object({ signedTransaction: Type.String({ description: 'The wire transaction with the managed wallet\'s signature added, base64' }) }, { title: 'SignedTransaction' });
 const SentTransaction = Type.Object({ hash: Type.String({ description: "The transaction's first signature (the platform fee payer's), base58" }) }, { title: 'SentTransaction' });
 const ReceiverParams = StrictObject({ receiverId: Uuid('The receiver whose managed wallet signs') });

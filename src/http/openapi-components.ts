@@ -39,7 +39,7 @@ function shape(schema: Json): string {
  * its own description keeps it beside the `$ref` (OpenAPI 3.1). Two different schemas under one
  * title would make one of them wrong for a generator: that throws, naming the title.
  */
-export function hoistNamedSchemas<T extends Document>(document: T): T {
+export function hoistNamedSchemas<T extends Document>(document: T): T & { components: { schemas: Record<string, Json> } } {
   const schemas: Record<string, Json> = { ...document.components?.schemas };
   const shapes = new Map<string, string>();
 

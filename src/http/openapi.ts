@@ -77,6 +77,7 @@ export async function registerOpenApi(app: FastifyInstance, options: { docs: boo
 /** Where the document of the operations served at the root (health, readiness, metrics) is served. */
 export const OPERATIONS_DOCUMENT_URL = '/openapi.json';
 
+const OPERATIONS_TAG = 'Operations';
 const operationsDocuments = new WeakMap<FastifyInstance, OpenApiDocument>();
 
 /** The document of the root operations, split from the merchant document when that one is built. */
@@ -89,11 +90,14 @@ export function operationsDocument(app: FastifyInstance): OpenApiDocument {
  * Generators give a client one base URL, the document's first server, and ignore a server named
  * by one operation (hey-api, orval and openapi-fetch all do): documented in the merchant document,
  * /healthz would be called at /api/v1/healthz. So the operations served at the root are a document
- * of their own, whose server is the root, with the Error schema they answer; the merchant document
- * holds only /api/v1.
+ * of their own, whose server is the root, with the schemas they answer; the merchant document
+ * holds only /api/v1. The root operations are those of the Operations tag; another route outside
+ * /api/v1 (a test's probe) keeps its own server, and test/http/openapi.test.ts allows none in the
+ * service's documents.
  */
 function splitRootOperations(document: OpenApiDocument): { merchant: OpenApiDocument; operations: OpenApiDocument } {
-  const atRoot = (methods: Record<string, { servers?: Array<{ url: string }> }>) => Object.values(methods).some((operation) => operation.servers?.[0]?.url === '/');
+  const atRoot = (methods: Record<string, { servers?: Array<{ url: string }>; tags?: string[] }>) =>
+    Object.values(methods).some((operation) => operation.servers?.[0]?.url === '/' && operation.tags?.includes(OPERATIONS_TAG));
   const entries = Object.entries(document.paths ?? {});
   const rootPaths = Object.fromEntries(
     entries.filter(([, methods]) => atRoot(methods)).map(([path, methods]) => [path, Object.fromEntries(Object.entries(methods).map(([method, { servers: _servers, ...operation }]) => [method, operation]))]),

@@ -4,17 +4,20 @@
  * unless enabled, since it serves a browser application and its assets from the API's origin).
  *
  * The server URL is /api/v1 and paths are relative to it (the spec's `{base_url}` already ends
- * with /api/v1); the operations served at the root (/healthz, /readyz, /metrics) name their own
- * server `/`. operationIds and tags come from openapi-operations.ts, body examples from
- * openapi-examples.ts. Three rules are applied to the whole document rather than to each route
- * (applyDocumentRules): a parameter with a default is not required (the client may leave it out),
- * a body whose every property is optional is not required either (json-body.ts reads no body, or
- * an empty one, as `{}`), and every 429 lists the RateLimit headers it carries.
+ * with /api/v1); the operations served at the root (/healthz, /readyz, /metrics) are a second
+ * document, served at /openapi.json, whose server is `/` (splitRootOperations). operationIds and
+ * tags come from openapi-operations.ts, body examples from openapi-examples.ts. Rules applied to
+ * the whole document rather than to each route (applyDocumentRules): a parameter with a default
+ * is not required (the client may leave it out), a body whose every property is optional is not
+ * required either (json-body.ts reads no body, or an empty one, as `{}`), and every 429 lists the
+ * RateLimit headers it carries. Then every titled schema becomes one component and success
+ * responses are described from their schema (openapi-components.ts).
  */
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import { REQUEST_EXAMPLES } from './openapi-examples.ts';
+import { describeResponses, hoistNamedSchemas } from './openapi-components.ts';
 import { OPERATION_IDS, TAGS } from './openapi-operations.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -58,12 +61,90 @@ export async function registerOpenApi(app: FastifyInstance, options: { docs: boo
       security: MERCHANT_SECURITY,
     },
     transform: ({ schema, url, route }) => ({ url, schema: withOperationMetadata(schema, url, route.method) }),
-    transformObject: (document) => applyDocumentRules((document as { openapiObject: OpenApiDocument }).openapiObject) as never,
+    transformObject: (document) => {
+      const full = describeResponses(hoistNamedSchemas(applyDocumentRules((document as { openapiObject: OpenApiDocument }).openapiObject)));
+      const { merchant, operations } = splitRootOperations(full);
+      operationsDocuments.set(app, operations);
+      return merchant as never;
+    },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
   if (options.docs) await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
   app.get(`${API_PREFIX}/openapi.json`, { schema: { hide: true } }, async () => app.swagger());
+  app.get(OPERATIONS_DOCUMENT_URL, { schema: { hide: true } }, async () => operationsDocument(app));
 }
+
+/** Where the document of the operations served at the root (health, readiness, metrics) is served. */
+export const OPERATIONS_DOCUMENT_URL = '/openapi.json';
+
+const OPERATIONS_TAG = 'Operations';
+const operationsDocuments = new WeakMap<FastifyInstance, OpenApiDocument>();
+
+/** The document of the root operations, split from the merchant document when that one is built. */
+export function operationsDocument(app: FastifyInstance): OpenApiDocument {
+  app.swagger();
+  return operationsDocuments.get(app)!;
+}
+
+/**
+ * Generators give a client one base URL, the document's first server, and ignore a server named
+ * by one operation (hey-api, orval and openapi-fetch all do): documented in the merchant document,
+ * /healthz would be called at /api/v1/healthz. So the operations served at the root are a document
+ * of their own, whose server is the root, with the schemas they answer; the merchant document
+ * holds only /api/v1. The root operations are those of the Operations tag; another route outside
+ * /api/v1 (a test's probe) keeps its own server, and test/http/openapi.test.ts allows none in the
+ * service's documents.
+ */
+function splitRootOperations(document: OpenApiDocument): { merchant: OpenApiDocument; operations: OpenApiDocument } {
+  const atRoot = (methods: Record<string, { servers?: Array<{ url: string }>; tags?: string[] }>) =>
+    Object.values(methods).some((operation) => operation.servers?.[0]?.url === '/' && operation.tags?.includes(OPERATIONS_TAG));
+  const entries = Object.entries(document.paths ?? {});
+  const rootPaths = Object.fromEntries(
+    entries.filter(([, methods]) => atRoot(methods)).map(([path, methods]) => [path, Object.fromEntries(Object.entries(methods).map(([method, { servers: _servers, ...operation }]) => [method, operation]))]),
+  );
+  const rootTags = new Set(Object.values(rootPaths).flatMap((methods) => Object.values(methods).flatMap((operation) => operation.tags ?? [])));
+  const merchantPaths = Object.fromEntries(entries.filter(([, methods]) => !atRoot(methods)));
+  const schemas = document.components?.schemas ?? {};
+  const { MetricsToken, ...merchantSchemes } = document.components?.securitySchemes ?? {};
+  return {
+    merchant: {
+      ...document,
+      tags: document.tags?.filter((tag) => !rootTags.has(tag.name)),
+      paths: merchantPaths,
+      components: { ...document.components, schemas: schemasUsedBy(merchantPaths, schemas), securitySchemes: merchantSchemes },
+    },
+    operations: {
+      openapi: document.openapi,
+      info: { ...document.info!, title: 'Crypto/BRL Exchange Operations API', description: OPERATIONS_DESCRIPTION },
+      servers: [{ url: '/', description: 'The service root (outside /api/v1)' }],
+      tags: document.tags?.filter((tag) => rootTags.has(tag.name)),
+      security: [],
+      paths: rootPaths,
+      components: { schemas: schemasUsedBy(rootPaths, schemas), securitySchemes: { MetricsToken: MetricsToken! } },
+    },
+  };
+}
+
+/** The component schemas `node` refers to, directly or through other components, in the components' order. */
+function schemasUsedBy(node: unknown, schemas: Record<string, Record<string, unknown>>): Record<string, Record<string, unknown>> {
+  const used = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (typeof value !== 'object' || value === null) return;
+    for (const [key, inner] of Object.entries(value)) {
+      const name = key === '$ref' && typeof inner === 'string' ? /^#\/components\/schemas\/(.+)$/.exec(inner)?.[1] : undefined;
+      if (name !== undefined && !used.has(name)) {
+        used.add(name);
+        visit(schemas[name]);
+      } else visit(inner);
+    }
+  };
+  visit(node);
+  return Object.fromEntries(Object.entries(schemas).filter(([name]) => used.has(name)));
+}
+
+const OPERATIONS_DESCRIPTION =
+  'The operations the service answers at its root, for probes and monitoring rather than merchants: liveness, readiness and Prometheus metrics. The merchant API is the document at /api/v1/openapi.json (docs/openapi.json).';
 
 /** The operationId and body example from the tables, and the root server for routes outside API_PREFIX. */
 function withOperationMetadata(schema: FastifySchema | undefined, url: string, method: string | string[]): FastifySchema {
@@ -92,7 +173,13 @@ const RATE_LIMIT_HEADER_REFS = Object.fromEntries(Object.keys(RATE_LIMIT_HEADERS
 
 type SchemaObject = { required?: string[]; properties?: Record<string, { default?: unknown }> };
 type OpenApiDocument = {
-  paths?: Record<string, Record<string, { responses?: Record<string, { headers?: unknown }>; parameters?: Array<{ required?: boolean; in: string; schema?: { default?: unknown } }>; requestBody?: { required?: boolean; content?: Record<string, { schema?: SchemaObject }> } }>>;
+  openapi?: string;
+  info?: { title: string; version: string; description?: string };
+  servers?: Array<{ url: string; description?: string }>;
+  tags?: Array<{ name: string; description?: string }>;
+  security?: SecurityRequirement[];
+  components?: { schemas?: Record<string, Record<string, unknown>>; securitySchemes?: Record<string, unknown>; headers?: unknown };
+  paths?: Record<string, Record<string, { servers?: Array<{ url: string }>; tags?: string[]; responses?: Record<string, { headers?: unknown; description?: string; content?: Record<string, { schema?: Record<string, unknown> }> }>; parameters?: Array<{ required?: boolean; in: string; schema?: { default?: unknown } }>; requestBody?: { required?: boolean; content?: Record<string, { schema?: SchemaObject }> } }>>;
 };
 
 /**

@@ -9,8 +9,8 @@ type Operation = {
   servers?: Array<{ url: string }>;
   security?: unknown[];
   parameters?: Array<{ name: string; in: string; required?: boolean; schema: { default?: unknown } }>;
-  requestBody?: { required?: boolean; content: Record<string, { example?: unknown; schema: { required?: string[] } }> };
-  responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, { schema: { $ref?: string } }> }>;
+  requestBody?: { required?: boolean; content: Record<string, { example?: unknown; schema: { required?: string[]; $ref?: string } }> };
+  responses: Record<string, { description: string; headers?: Record<string, unknown>; content?: Record<string, { schema: { $ref?: string } }> }>;
 };
 type OpenApi = {
   openapi: string;
@@ -18,26 +18,41 @@ type OpenApi = {
   servers: Array<{ url: string }>;
   tags: Array<{ name: string; description: string }>;
   paths: Record<string, Record<string, Operation>>;
-  components: { securitySchemes: Record<string, unknown>; schemas: Record<string, unknown> };
+  components: { securitySchemes: Record<string, unknown>; schemas: Record<string, { title?: string; required?: string[] }> };
 };
 
 const PUBLIC_API_ROUTES = new Set(['POST /auth/token', 'GET /.well-known/jwks.json', 'GET /wallet/fee-payer']);
 const ROOT_ROUTES = new Set(['GET /healthz', 'GET /readyz', 'GET /metrics']);
+/** Schemas the SDK and integrators name: each must be one component, never an inline copy. */
+const NAMED_SCHEMAS = ['Error', 'Order', 'OrderTransaction', 'OrderPage', 'Receiver', 'ReceiverPage', 'Quote', 'Merchant', 'WebhookEndpoint', 'WebhookDelivery', 'Settlement', 'LedgerEntry'];
+
+/** Every `title` of a schema inside `node` (not inside examples), with where it is. */
+function titlesIn(node: unknown, at: string, found: string[] = []): string[] {
+  if (typeof node !== 'object' || node === null) return found;
+  const record = node as Record<string, unknown>;
+  if (typeof record.title === 'string') found.push(`${record.title} at ${at}`);
+  for (const [key, value] of Object.entries(record)) if (key !== 'example' && key !== 'examples') titlesIn(value, `${at}/${key}`, found);
+  return found;
+}
 
 describe('OpenAPI document and route guards', () => {
   let ctx: TestContext;
   let doc: OpenApi;
+  let operationsDoc: OpenApi;
 
   beforeAll(async () => {
     ctx = await createTestContext();
     const response = await ctx.app.inject({ url: '/api/v1/openapi.json' });
     expect(response.statusCode).toBe(200);
     doc = response.json();
+    const root = await ctx.app.inject({ url: '/openapi.json' });
+    expect(root.statusCode).toBe(200);
+    operationsDoc = root.json();
   });
   afterAll(() => ctx.close());
 
-  const operations = () =>
-    Object.entries(doc.paths).flatMap(([path, methods]) =>
+  const operations = (document = doc) =>
+    Object.entries(document.paths).flatMap(([path, methods]) =>
       Object.entries(methods).map(([method, operation]) => ({ key: `${method.toUpperCase()} ${path}`, method, path, operation })),
     );
 
@@ -64,12 +79,47 @@ describe('OpenAPI document and route guards', () => {
     }
   });
 
-  it('serves /api/v1 with paths relative to it; the root operations name their own server', () => {
+  it('serves /api/v1 with paths relative to it; the root operations are a document of their own, whose server is the root', () => {
     expect(doc.servers.map((server) => server.url)).toEqual(['/api/v1']);
     expect(Object.keys(doc.paths).filter((path) => path.startsWith('/api/v1'))).toEqual([]);
-    for (const { key, operation } of operations()) {
-      expect(operation.servers?.map((server) => server.url), key).toEqual(ROOT_ROUTES.has(key) ? ['/'] : undefined);
+    // Generators give a client the document's server and ignore an operation's own.
+    for (const { key, operation } of [...operations(), ...operations(operationsDoc)]) expect(operation.servers, key).toBeUndefined();
+    expect(operations().filter(({ key }) => ROOT_ROUTES.has(key))).toEqual([]);
+    expect(operationsDoc.servers.map((server) => server.url)).toEqual(['/']);
+    expect(operations(operationsDoc).map(({ key }) => key).sort()).toEqual([...ROOT_ROUTES].sort());
+    expect(Object.keys(operationsDoc.components.schemas).sort()).toEqual(['Error', 'Liveness', 'Readiness']);
+    expect(Object.keys(doc.components.schemas)).not.toContain('Liveness');
+  });
+
+  it('/metrics asks for METRICS_TOKEN, or nothing (the empty alternative: no token configured, outside production)', () => {
+    const metrics = operations(operationsDoc).find(({ key }) => key === 'GET /metrics')!.operation;
+    expect(metrics.security).toEqual([{ MetricsToken: [] }, {}]);
+    expect(operationsDoc.components.securitySchemes).toHaveProperty('MetricsToken');
+    expect(doc.components.securitySchemes).not.toHaveProperty('MetricsToken');
+  });
+
+  it('every named schema is one component under its title, and each use a $ref to it (generators emit it once)', () => {
+    for (const name of NAMED_SCHEMAS) expect(doc.components.schemas[name]?.title, name).toBe(name);
+    for (const document of [doc, operationsDoc]) {
+      for (const [name, schema] of Object.entries(document.components.schemas)) {
+        expect(schema.title, name).toBe(name);
+        expect(titlesIn({ ...schema, title: undefined }, `#/components/schemas/${name}`), name).toEqual([]);
+      }
+      expect(titlesIn(document.paths, '#/paths')).toEqual([]);
     }
+    const payin = doc.paths['/payin']!.post!.responses['201']!.content!['application/json']!.schema;
+    expect(payin).toEqual({ $ref: '#/components/schemas/Order' });
+  });
+
+  it('every success response says what it answers (none is "Default Response")', () => {
+    const described = [...operations(), ...operations(operationsDoc)].flatMap(({ key, operation }) =>
+      Object.entries(operation.responses).map(([status, response]) => ({ at: `${key} ${status}`, description: response.description })),
+    );
+    expect(described.filter(({ description }) => description === 'Default Response')).toEqual([]);
+    const describedAs = (at: string) => described.find((response) => response.at === at)?.description;
+    expect(describedAs('POST /payin 201')).toBe('The created order');
+    expect(describedAs('GET /receivers/{id} 200')).toBe('The receiver');
+    expect(describedAs('GET /orders 200')).toBe('The page of orders');
   });
 
   it('every operation has its stable camelCase operationId from the table, and the table no stale entry', () => {
@@ -79,7 +129,7 @@ describe('OpenAPI document and route guards', () => {
       return operation.operationId;
     });
     expect(new Set(ids).size).toBe(ids.length);
-    expect(Object.keys(OPERATION_IDS).sort()).toEqual(operations().map(({ key }) => key).sort());
+    expect(Object.keys(OPERATION_IDS).sort()).toEqual([...operations(), ...operations(operationsDoc)].map(({ key }) => key).sort());
   });
 
   it('declares every tag it uses, with a description, and uses every tag it declares', () => {
@@ -97,7 +147,8 @@ describe('OpenAPI document and route guards', () => {
       if (!operation.requestBody) continue;
       const media = operation.requestBody.content['application/json']!;
       expect(media.example, key).toBeDefined();
-      const requiresSomething = Array.isArray(media.example) || (media.schema.required?.length ?? 0) > 0;
+      const schema = media.schema.$ref ? doc.components.schemas[media.schema.$ref.replace('#/components/schemas/', '')]! : media.schema;
+      const requiresSomething = Array.isArray(media.example) || (schema.required?.length ?? 0) > 0;
       expect(operation.requestBody.required, key).toBe(requiresSomething);
     }
     const listOrders = operations().find(({ key }) => key === 'GET /orders')!.operation;
@@ -131,9 +182,11 @@ describe('OpenAPI document and route guards', () => {
     }
   });
 
-  it('docs/openapi.json is the document the code serves (run `npm run openapi` after changing a route)', async () => {
+  it('docs/openapi.json and docs/openapi-operations.json are the documents the code serves (run `npm run openapi` after changing a route)', async () => {
     const committed = JSON.parse(await readFile(new URL('../../docs/openapi.json', import.meta.url), 'utf8'));
     expect(committed).toEqual(doc);
+    const operationsCommitted = JSON.parse(await readFile(new URL('../../docs/openapi-operations.json', import.meta.url), 'utf8'));
+    expect(operationsCommitted).toEqual(operationsDoc);
   });
 
   it('serves the interactive reference at /docs', async () => {

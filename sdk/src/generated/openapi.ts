@@ -4,63 +4,6 @@
  */
 
 export interface paths {
-    "/healthz": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Liveness: the process is up */
-        get: operations["getLiveness"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/readyz": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Readiness: the database answers
-         * @description `simulation` is true when the deployment declares everything simulated (SIMULATION_MODE=true): no real PIX, chain transfer or price.
-         */
-        get: operations["getReadiness"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/metrics": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Prometheus metrics (text exposition format)
-         * @description With METRICS_TOKEN set, requires `Authorization: Bearer <METRICS_TOKEN>`. Without it, open in development and test, and closed (always 401) in production.
-         */
-        get: operations["getMetrics"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/auth/token": {
         parameters: {
             query?: never;
@@ -1331,27 +1274,7 @@ export interface components {
             /** Format: date-time */
             expiresAt: string;
             completedAt: string | null;
-            transactions: {
-                /** Format: uuid */
-                id: string;
-                /**
-                 * @description PIX_IN: customer PIX received; PIX_OUT: payout PIX; PIX_REFUND: refund of PIX_IN; CHAIN_DEPOSIT: merchant deposit (the amount that arrived); CHAIN_TRANSFER: tokens sent to the receiver; CHAIN_DEPOSIT_EXCESS: the part of a PAYOUT deposit beyond the ordered amountCrypto, held for return to the merchant (status HELD)
-                 * @enum {unknown}
-                 */
-                type: "PIX_IN" | "PIX_OUT" | "PIX_REFUND" | "CHAIN_DEPOSIT" | "CHAIN_TRANSFER" | "CHAIN_DEPOSIT_EXCESS";
-                /**
-                 * @description HELD: only CHAIN_DEPOSIT_EXCESS, tokens kept apart until an operator returns them
-                 * @enum {unknown}
-                 */
-                status: "PENDING" | "CONFIRMED" | "FAILED" | "HELD";
-                amount: number;
-                /** @description BRL or the token symbol */
-                currency: string;
-                /** Format: date-time */
-                createdAt: string;
-                chain: string | null;
-                txHash: string | null;
-            }[];
+            transactions: components["schemas"]["OrderTransaction"][];
         };
         /** Merchant */
         Merchant: {
@@ -1362,6 +1285,572 @@ export interface components {
             status: "ACTIVE" | "DISABLED";
             /** Format: date-time */
             createdAt: string;
+        };
+        /** OrderTransaction */
+        OrderTransaction: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description PIX_IN: customer PIX received; PIX_OUT: payout PIX; PIX_REFUND: refund of PIX_IN; CHAIN_DEPOSIT: merchant deposit (the amount that arrived); CHAIN_TRANSFER: tokens sent to the receiver; CHAIN_DEPOSIT_EXCESS: the part of a PAYOUT deposit beyond the ordered amountCrypto, held for return to the merchant (status HELD)
+             * @enum {unknown}
+             */
+            type: "PIX_IN" | "PIX_OUT" | "PIX_REFUND" | "CHAIN_DEPOSIT" | "CHAIN_TRANSFER" | "CHAIN_DEPOSIT_EXCESS";
+            /**
+             * @description HELD: only CHAIN_DEPOSIT_EXCESS, tokens kept apart until an operator returns them
+             * @enum {unknown}
+             */
+            status: "PENDING" | "CONFIRMED" | "FAILED" | "HELD";
+            amount: number;
+            /** @description BRL or the token symbol */
+            currency: string;
+            /** Format: date-time */
+            createdAt: string;
+            chain: string | null;
+            txHash: string | null;
+        };
+        /** AccessToken */
+        AccessToken: {
+            accessToken: string;
+            /** @enum {string} */
+            tokenType: "Bearer";
+            /** @description Seconds until the token expires */
+            expiresIn: number;
+        };
+        /** JsonWebKey */
+        JsonWebKey: {
+            kty: string;
+            crv: string;
+            x: string;
+            kid: string;
+            alg: string;
+            use: string;
+        };
+        /** JsonWebKeySet */
+        JsonWebKeySet: {
+            keys: components["schemas"]["JsonWebKey"][];
+        };
+        /** FeePayer */
+        FeePayer: {
+            /**
+             * @description The fee payer's Solana address
+             * @example 4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T
+             */
+            address: string;
+        };
+        /** ReceiverPage */
+        ReceiverPage: {
+            data: components["schemas"]["Receiver"][];
+            /** @description Number of items matching the filters */
+            total: number;
+            page: number;
+            limit: number;
+        };
+        /** ReceiverLimits */
+        ReceiverLimits: {
+            /** Format: uuid */
+            receiverId: string;
+            /** @description Largest BRL total of orders per calendar day (America/Sao_Paulo); null for no limit. At most 2 decimals. */
+            dailyLimitBrl: number | null;
+            /** @description Largest number of orders per calendar day (America/Sao_Paulo); null for no limit */
+            dailyTransactionLimit: number | null;
+            /** @description Whether orders may be created in the night period (20:00 to 06:00 America/Sao_Paulo) */
+            nightTransactionsEnabled: boolean;
+        };
+        /** KycSubmissionResult */
+        KycSubmissionResult: {
+            /** Format: uuid */
+            receiverId: string;
+            /** @enum {unknown} */
+            kycStatus: "PENDING" | "SUBMITTED" | "UNDER_REVIEW" | "APPROVED" | "REJECTED";
+            /** Format: date-time */
+            kycSubmittedAt: string;
+            /** @description The reason of the last rejection, shown at this submission (null if there was none) */
+            previousRejectionReason: string | null;
+        };
+        /** Quote */
+        Quote: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {unknown} */
+            type: "PAYIN" | "PAYOUT";
+            chain: string;
+            token: string;
+            receiverId: string | null;
+            exchangeRate: number;
+            /** @description The amountBrl an order using this quote must carry (PAYIN) */
+            amountBrl: number;
+            /** @description The amountCrypto an order using this quote must carry (PAYOUT) */
+            amountCrypto: number;
+            /** @description Total fee, in percent (1.5 = 1.5 %) */
+            feePercentage: number;
+            /** @description Platform fee, in percent (1.5 = 1.5 %) */
+            platformFeePercentage: number;
+            /** @description Merchant fee, in percent (1.5 = 1.5 %) */
+            merchantFeePercentage: number;
+            platformFeeAmountBrl: number;
+            merchantFeeAmountBrl: number;
+            netAmountBrl: number;
+            /** Format: date-time */
+            expiresAt: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** OrderPage */
+        OrderPage: {
+            data: components["schemas"]["Order"][];
+            /** @description Number of orders matching the filters */
+            total: number;
+            page: number;
+            limit: number;
+            /** @description More orders follow in this direction: pass the last id as `startingAfter` (or the first as `endingBefore`) */
+            hasMore: boolean;
+        };
+        /** FeeBalance */
+        FeeBalance: {
+            /** Format: uuid */
+            merchantId: string;
+            /** @description Merchant fees recognised and not yet settled, two decimals ("0.00" for none) */
+            balance: string;
+            /** @enum {string} */
+            currency: "BRL";
+        };
+        /** Settlement */
+        Settlement: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            merchantId: string;
+            /** Format: date-time */
+            periodStart: string;
+            /** Format: date-time */
+            periodEnd: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description Merchant fees settled, BRL */
+            amountBrl: number;
+            /** @description Ledger entries the settlement closed */
+            entriesCount: number;
+        };
+        /** Pagination */
+        Pagination: {
+            page: number;
+            pageSize: number;
+            total: number;
+            totalPages: number;
+        };
+        /** SettlementPage */
+        SettlementPage: {
+            settlements: components["schemas"]["Settlement"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** LedgerEntry */
+        LedgerEntry: {
+            /** Format: uuid */
+            id: string;
+            /** @description PAYIN_PIX_RECEIVED, PAYIN_COMPLETED, PAYIN_REFUNDED, PAYOUT_DEPOSIT_RECEIVED, PAYOUT_COMPLETED, SETTLEMENT, or SPONSORED_FEE (a Solana fee the platform paid for a sign-and-send request, charged in SOL to `merchant_sponsored_fees`) and SPONSORED_FEE_RELEASED (its reversal when the transaction was refused unsent) */
+            kind: string;
+            /**
+             * @description wallet_sign_request: the sign-and-send request whose fee an entry charges
+             * @enum {unknown}
+             */
+            referenceType: "order" | "settlement" | "entry" | "wallet_sign_request";
+            /** Format: uuid */
+            referenceId: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description Closed by a settlement (only entries carrying a merchant fee are settled) */
+            settled: boolean;
+            settlementId: string | null;
+            postings: {
+                account: string;
+                /** @enum {unknown} */
+                owner: "platform" | "merchant";
+                currency: string;
+                /** @description Decimal text; debits positive, credits negative; each currency of an entry sums to zero */
+                amount: string;
+            }[];
+        };
+        /** LedgerEntryPage */
+        LedgerEntryPage: {
+            entries: components["schemas"]["LedgerEntry"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** SandboxPixKey */
+        SandboxPixKey: {
+            /** @description In DICT form */
+            key: string;
+            /** @enum {unknown} */
+            keyType: "EMAIL" | "PHONE" | "EVP";
+            holderDocument: string;
+        };
+        /**
+         * SandboxFailureInjection
+         * @description A failure armed for one step of one order; it fires once, when the order reaches the step.
+         */
+        SandboxFailureInjection: {
+            /** Format: uuid */
+            orderId: string;
+            /** @enum {unknown} */
+            step: "CHAIN_TRANSFER" | "PIX_PAYOUT" | "PIX_REFUND";
+            reason: string;
+            /** Format: date-time */
+            armedAt: string;
+        };
+        /** SettlementRun */
+        SettlementRun: {
+            settlements: components["schemas"]["Settlement"][];
+        };
+        /**
+         * FeeTier
+         * @description A volume band of the merchant. Percentages are fractions (0.005 = 0.5 %).
+         */
+        FeeTier: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description Order type: PAYIN or PAYOUT
+             * @enum {unknown}
+             */
+            orderType: "PAYIN" | "PAYOUT";
+            /** @description Lower bound of the volume band (inclusive): the merchant's BRL volume of that order type in the calendar month; BRL, at most 2 decimals */
+            minVolumeBrl: number;
+            /** @description Upper bound of the volume band (exclusive), BRL; null means no upper bound (only the last tier) */
+            maxVolumeBrl: number | null;
+            /** @description Platform fee as a FRACTION (0.005 = 0.5 %); fixed by the platform, the merchant cannot set it: the platform's rate in force at minVolumeBrl when the tier was written */
+            platformFeePercentage: number;
+            /** @description The merchant's own fee as a FRACTION (0.01 = 1 %), from 0 to the platform's maximum (0.1 by default), at most 6 decimals */
+            merchantFeePercentage: number;
+            /** @description platformFeePercentage + merchantFeePercentage, a FRACTION (0.015 = 1.5 %) */
+            totalFeePercentage: number;
+        };
+        /**
+         * MerchantFeeTierInput
+         * @description platformFeePercentage cannot be sent: it is set by the platform (400 VALIDATION_ERROR)
+         */
+        MerchantFeeTierInput: {
+            /** @description Lower bound of the volume band (inclusive), BRL. A JSON number or a string of plain decimal text ("100.50"), read exactly as sent: at most 2 decimals (more is 400, never rounded), at least 0, at most 9999999999999.99 */
+            minVolumeBrl: number | string;
+            /** @description Upper bound of the volume band (exclusive), BRL; null means no upper bound (only the last tier) */
+            maxVolumeBrl: (number | string) | null;
+            /** @description The merchant's own fee as a FRACTION (0.01 = 1 %), up to the platform's maximum. A JSON number or a string of plain decimal text ("100.50"), read exactly as sent: at most 6 decimals (more is 400, never rounded), at least 0, at most 1 */
+            merchantFeePercentage: number | string;
+        };
+        /** ReplacedFeeTier */
+        ReplacedFeeTier: {
+            /** Format: uuid */
+            id: string;
+            /** @description Lower bound of the volume band (inclusive): the merchant's BRL volume of that order type in the calendar month; BRL, at most 2 decimals */
+            minVolumeBrl: number;
+            /** @description Upper bound of the volume band (exclusive), BRL; null means no upper bound (only the last tier) */
+            maxVolumeBrl: number | null;
+            /** @description Platform fee as a FRACTION (0.005 = 0.5 %); fixed by the platform, the merchant cannot set it: the platform's rate in force at minVolumeBrl when the tier was written */
+            platformFeePercentage: number;
+            /** @description The merchant's own fee as a FRACTION (0.01 = 1 %), from 0 to the platform's maximum (0.1 by default), at most 6 decimals */
+            merchantFeePercentage: number;
+            /** @description platformFeePercentage + merchantFeePercentage, a FRACTION (0.015 = 1.5 %) */
+            totalFeePercentage: number;
+        };
+        /** ReplacedFeeTiers */
+        ReplacedFeeTiers: {
+            success: boolean;
+            /** @description The new tiers, by minVolumeBrl */
+            tiers: components["schemas"]["ReplacedFeeTier"][];
+        };
+        /** WebhookEventDefinition */
+        WebhookEventDefinition: {
+            name: string;
+            description: string;
+            /** @enum {unknown} */
+            category: "order" | "receiver" | "webhook";
+            /** @description Order types it is sent for; null when not about an order */
+            orderTypes: ("PAYIN" | "PAYOUT")[] | null;
+            /** @description The status the event reports (in `statusField`) */
+            status: string | null;
+            statusField: ("status" | "kycStatus") | null;
+            /** @description JSON Schema of the flat payload */
+            payload: {
+                [key: string]: unknown;
+            };
+        };
+        /** WebhookEventCatalog */
+        WebhookEventCatalog: {
+            data: components["schemas"]["WebhookEventDefinition"][];
+        };
+        /** WebhookEndpointWithSecret */
+        WebhookEndpointWithSecret: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            description: string | null;
+            /** @description null: every event */
+            eventTypes: string[] | null;
+            enabled: boolean;
+            /**
+             * Format: date-time
+             * @description When the current signing secret was created
+             */
+            secretCreatedAt: string;
+            /** @description After a rotation: until when the previous secret still signs too; null otherwise */
+            previousSecretExpiresAt: string | null;
+            /** @description The first failed attempt after the last success; null while healthy. Failing for WEBHOOK_DISABLE_AFTER_DAYS days disables the endpoint */
+            failingSince: string | null;
+            /** @description Why the platform disabled it (it answered 410 Gone, or failed too long); null when enabled or disabled by you */
+            disabledReason: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description The signing secret, `whsec_` + base64 of 32 random bytes. Shown only in this answer: store it now. */
+            secret: string;
+        };
+        /** WebhookEndpoint */
+        WebhookEndpoint: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            description: string | null;
+            /** @description null: every event */
+            eventTypes: string[] | null;
+            enabled: boolean;
+            /**
+             * Format: date-time
+             * @description When the current signing secret was created
+             */
+            secretCreatedAt: string;
+            /** @description After a rotation: until when the previous secret still signs too; null otherwise */
+            previousSecretExpiresAt: string | null;
+            /** @description The first failed attempt after the last success; null while healthy. Failing for WEBHOOK_DISABLE_AFTER_DAYS days disables the endpoint */
+            failingSince: string | null;
+            /** @description Why the platform disabled it (it answered 410 Gone, or failed too long); null when enabled or disabled by you */
+            disabledReason: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** WebhookEndpointList */
+        WebhookEndpointList: {
+            data: components["schemas"]["WebhookEndpoint"][];
+        };
+        /** WebhookSecretRotation */
+        WebhookSecretRotation: {
+            /** Format: uuid */
+            endpointId: string;
+            /** @description The signing secret, `whsec_` + base64 of 32 random bytes. Shown only in this answer: store it now. */
+            secret: string;
+            /**
+             * Format: date-time
+             * @description The previous secret keeps signing (a second signature) until then: 24 h
+             */
+            previousSecretExpiresAt: string;
+        };
+        /** WebhookDeliveryAttempt */
+        WebhookDeliveryAttempt: {
+            /** @description 1 for the first attempt of this delivery */
+            number: number;
+            /** Format: date-time */
+            attemptedAt: string;
+            succeeded: boolean;
+            /** @description HTTP status answered; null when none (timeout, network, refused target) */
+            statusCode: number | null;
+            latencyMs: number;
+            error: string | null;
+            /** @description The first KiB of the answer */
+            responseBody: string | null;
+        };
+        /** WebhookDelivery */
+        WebhookDelivery: {
+            /**
+             * Format: uuid
+             * @description The deliveryId: the `webhook-id` header and the body’s `deliveryId`, the same on every attempt
+             */
+            id: string;
+            /** Format: uuid */
+            endpointId: string;
+            /** Format: uuid */
+            eventId: string;
+            event: string;
+            orderId: string | null;
+            /** @enum {unknown} */
+            status: "PENDING" | "SUCCEEDED" | "FAILED";
+            attemptCount: number;
+            /** @description When PENDING: when the next attempt is due */
+            nextAttemptAt: string | null;
+            lastAttemptAt: string | null;
+            lastStatusCode: number | null;
+            lastError: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description The flat body as sent (with deliveryId) */
+            payload: {
+                [key: string]: unknown;
+            };
+            attempts: components["schemas"]["WebhookDeliveryAttempt"][];
+        };
+        /** WebhookDeliveryPage */
+        WebhookDeliveryPage: {
+            data: components["schemas"]["WebhookDelivery"][];
+            /** @description Number of items matching the filters */
+            total: number;
+            page: number;
+            limit: number;
+        };
+        /** WebhookRecoverRequest */
+        WebhookRecoverRequest: {
+            /**
+             * Format: date-time
+             * @description Re-queue the deliveries that failed for good and were created at or after this time (RFC 3339)
+             */
+            since: string;
+        };
+        /** WebhookRecoverResult */
+        WebhookRecoverResult: {
+            /** Format: uuid */
+            endpointId: string;
+            /**
+             * Format: date-time
+             * @description As requested
+             */
+            since: string;
+            /** @description How many FAILED deliveries were scheduled for one more attempt, due now */
+            requeued: number;
+        };
+        /** TransactionToSign */
+        TransactionToSign: {
+            /** @description A Solana wire transaction (legacy or v0 message, with its signature slots), base64-encoded. */
+            transaction: string;
+        };
+        /** SignedTransaction */
+        SignedTransaction: {
+            /** @description The wire transaction with the managed wallet's signature added, base64 */
+            signedTransaction: string;
+        };
+        /** SentTransaction */
+        SentTransaction: {
+            /** @description The transaction's first signature (the platform fee payer's), base58 */
+            hash: string;
+        };
+        /** MerchantWallet */
+        MerchantWallet: {
+            /**
+             * @description The wallet's Solana address (its Ed25519 public key, base58)
+             * @example 4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T
+             */
+            address: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** SandboxBalance */
+        SandboxBalance: {
+            address: string;
+            /** @description Balance in lamports */
+            lamports: number;
+        };
+        /** SandboxTransactionStatus */
+        SandboxTransactionStatus: {
+            signature: string;
+            status: "FINALIZED" | "FAILED";
+            error?: string;
+        };
+        /** IssuedCredential */
+        IssuedCredential: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description Public key id, sent as x-api-key
+             * @example mk_0123456789abcdef0123456789abcdef
+             */
+            apiKey: string;
+            /** Format: date-time */
+            createdAt: string;
+            revokedAt: string | null;
+            /** @description Sent as x-api-secret. Shown only in this response; store it now. */
+            apiSecret: string;
+        };
+        /** MerchantWithCredential */
+        MerchantWithCredential: {
+            merchant: components["schemas"]["Merchant"];
+            credential: components["schemas"]["IssuedCredential"];
+        };
+        /** MerchantPage */
+        MerchantPage: {
+            data: components["schemas"]["Merchant"][];
+            /** @description Number of items matching the filters */
+            total: number;
+            page: number;
+            limit: number;
+        };
+        /** Credential */
+        Credential: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description Public key id, sent as x-api-key
+             * @example mk_0123456789abcdef0123456789abcdef
+             */
+            apiKey: string;
+            /** Format: date-time */
+            createdAt: string;
+            revokedAt: string | null;
+        };
+        /** MerchantDestinationPolicy */
+        MerchantDestinationPolicy: {
+            /** Format: uuid */
+            merchantId: string;
+            /**
+             * @description RECEIVER_ONLY (default): a PAYOUT pays only a PIX key of the receiver (its own CPF/CNPJ key, or another key the PIX provider confirms is held by the receiver’s document), and a PAYIN transfers only to the receiver’s own wallet (its walletAddress or managed wallet); anything else is refused with 422 PIX_KEY_NOT_OWNED_BY_RECEIVER or DESTINATION_NOT_RECEIVER_WALLET. ANY: the merchant may name any valid key or wallet.
+             * @enum {unknown}
+             */
+            destinationPolicy: "RECEIVER_ONLY" | "ANY";
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
+         * PlatformFeeTier
+         * @description A band of the platform schedule. Percentages are fractions (0.005 = 0.5 %).
+         */
+        PlatformFeeTier: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description Order type: PAYIN or PAYOUT
+             * @enum {unknown}
+             */
+            orderType: "PAYIN" | "PAYOUT";
+            /** @description Lower bound of the volume band (inclusive): the merchant's BRL volume of that order type in the calendar month; BRL, at most 2 decimals */
+            minVolumeBrl: number;
+            /** @description Upper bound of the volume band (exclusive), BRL; null means no upper bound (only the last tier) */
+            maxVolumeBrl: number | null;
+            /** @description Platform fee as a FRACTION (0.005 = 0.5 %) */
+            platformFeePercentage: number;
+        };
+        /** PlatformFeeTierInput */
+        PlatformFeeTierInput: {
+            /** @description Lower bound of the volume band (inclusive), BRL. A JSON number or a string of plain decimal text ("100.50"), read exactly as sent: at most 2 decimals (more is 400, never rounded), at least 0, at most 9999999999999.99 */
+            minVolumeBrl: number | string;
+            /** @description Upper bound of the volume band (exclusive), BRL; null means no upper bound (only the last tier) */
+            maxVolumeBrl: (number | string) | null;
+            /** @description Platform fee as a FRACTION (0.005 = 0.5 %), below 1. A JSON number or a string of plain decimal text ("100.50"), read exactly as sent: at most 8 decimals (more is 400, never rounded), at least 0, at most 1 */
+            platformFeePercentage: number | string;
+        };
+        /** ReplacedPlatformFeeTier */
+        ReplacedPlatformFeeTier: {
+            /** Format: uuid */
+            id: string;
+            /** @description Lower bound of the volume band (inclusive): the merchant's BRL volume of that order type in the calendar month; BRL, at most 2 decimals */
+            minVolumeBrl: number;
+            /** @description Upper bound of the volume band (exclusive), BRL; null means no upper bound (only the last tier) */
+            maxVolumeBrl: number | null;
+            /** @description Platform fee as a FRACTION (0.005 = 0.5 %) */
+            platformFeePercentage: number;
+        };
+        /** ReplacedPlatformFeeTiers */
+        ReplacedPlatformFeeTiers: {
+            success: boolean;
+            /** @description The new schedule, by minVolumeBrl */
+            tiers: components["schemas"]["ReplacedPlatformFeeTier"][];
         };
     };
     responses: never;
@@ -1381,119 +1870,6 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    getLiveness: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "ok";
-                    };
-                };
-            };
-            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getReadiness: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "ready";
-                        /** @description SIMULATION_MODE=true: every PSP, chain and price is simulated */
-                        simulation: boolean;
-                    };
-                };
-            };
-            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency is unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getMetrics: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Prometheus text format */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/plain": string;
-                };
-            };
-            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
     createAccessToken: {
         parameters: {
             query?: never;
@@ -1516,19 +1892,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The access token */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        accessToken: string;
-                        /** @enum {string} */
-                        tokenType: "Bearer";
-                        /** @description Seconds until the token expires */
-                        expiresIn: number;
-                    };
+                    "application/json": components["schemas"]["AccessToken"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -1609,22 +1979,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The json web key set */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        keys: {
-                            kty: string;
-                            crv: string;
-                            x: string;
-                            kid: string;
-                            alg: string;
-                            use: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["JsonWebKeySet"];
                 };
             };
             /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
@@ -1647,19 +2008,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The fee payer */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description The fee payer's Solana address
-                         * @example 4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T
-                         */
-                        address: string;
-                    };
+                    "application/json": components["schemas"]["FeePayer"];
                 };
             };
             /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
@@ -1682,21 +2037,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The merchant */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        name: string;
-                        /** @description DISABLED merchants are refused (403) on every authenticated route */
-                        status: "ACTIVE" | "DISABLED";
-                        /** Format: date-time */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["Merchant"];
                 };
             };
             /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
@@ -1760,19 +2107,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The page of receivers */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["Receiver"][];
-                        /** @description Number of items matching the filters */
-                        total: number;
-                        page: number;
-                        limit: number;
-                    };
+                    "application/json": components["schemas"]["ReceiverPage"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -1902,70 +2243,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The created receiver */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /**
-                         * Format: uuid
-                         * @description Owning merchant
-                         */
-                        merchantId: string;
-                        /**
-                         * @description Person type: PF (individual, CPF) or PJ (company, CNPJ). Immutable.
-                         * @enum {unknown}
-                         */
-                        type: "PF" | "PJ";
-                        /**
-                         * @description Immutable
-                         * @enum {unknown}
-                         */
-                        documentType: "CPF" | "CNPJ";
-                        /** @description Normalised document number (bare, uppercase). Immutable. */
-                        document: string;
-                        name: string;
-                        email: string;
-                        phone: string | null;
-                        addressStreet: string | null;
-                        addressNumber: string | null;
-                        addressComplement: string | null;
-                        addressNeighborhood: string | null;
-                        addressCity: string | null;
-                        addressState: string | null;
-                        addressZipCode: string | null;
-                        /**
-                         * @description Receiver status; ACTIVE once KYC is approved
-                         * @enum {unknown}
-                         */
-                        status: "PENDING" | "ACTIVE" | "SUSPENDED" | "BLOCKED";
-                        /** @enum {unknown} */
-                        kycStatus: "PENDING" | "SUBMITTED" | "UNDER_REVIEW" | "APPROVED" | "REJECTED";
-                        /** @description Reason of the last KYC rejection, until the next decision */
-                        kycRejectionReason: string | null;
-                        kycSubmittedAt: string | null;
-                        kycReviewedAt: string | null;
-                        /** @description Chain address of the receiver's wallet (own or managed) */
-                        walletAddress: string | null;
-                        /** @description Whether the platform holds a managed wallet for this receiver */
-                        hasManagedWallet: boolean;
-                        limits: {
-                            /** @description Largest BRL total of orders per calendar day (America/Sao_Paulo); null for no limit. At most 2 decimals. */
-                            dailyLimitBrl: number | null;
-                            /** @description Largest number of orders per calendar day (America/Sao_Paulo); null for no limit */
-                            dailyTransactionLimit: number | null;
-                            /** @description Whether orders may be created in the night period (20:00 to 06:00 America/Sao_Paulo) */
-                            nightTransactionsEnabled: boolean;
-                        };
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Receiver"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -2057,70 +2341,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The receiver */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /**
-                         * Format: uuid
-                         * @description Owning merchant
-                         */
-                        merchantId: string;
-                        /**
-                         * @description Person type: PF (individual, CPF) or PJ (company, CNPJ). Immutable.
-                         * @enum {unknown}
-                         */
-                        type: "PF" | "PJ";
-                        /**
-                         * @description Immutable
-                         * @enum {unknown}
-                         */
-                        documentType: "CPF" | "CNPJ";
-                        /** @description Normalised document number (bare, uppercase). Immutable. */
-                        document: string;
-                        name: string;
-                        email: string;
-                        phone: string | null;
-                        addressStreet: string | null;
-                        addressNumber: string | null;
-                        addressComplement: string | null;
-                        addressNeighborhood: string | null;
-                        addressCity: string | null;
-                        addressState: string | null;
-                        addressZipCode: string | null;
-                        /**
-                         * @description Receiver status; ACTIVE once KYC is approved
-                         * @enum {unknown}
-                         */
-                        status: "PENDING" | "ACTIVE" | "SUSPENDED" | "BLOCKED";
-                        /** @enum {unknown} */
-                        kycStatus: "PENDING" | "SUBMITTED" | "UNDER_REVIEW" | "APPROVED" | "REJECTED";
-                        /** @description Reason of the last KYC rejection, until the next decision */
-                        kycRejectionReason: string | null;
-                        kycSubmittedAt: string | null;
-                        kycReviewedAt: string | null;
-                        /** @description Chain address of the receiver's wallet (own or managed) */
-                        walletAddress: string | null;
-                        /** @description Whether the platform holds a managed wallet for this receiver */
-                        hasManagedWallet: boolean;
-                        limits: {
-                            /** @description Largest BRL total of orders per calendar day (America/Sao_Paulo); null for no limit. At most 2 decimals. */
-                            dailyLimitBrl: number | null;
-                            /** @description Largest number of orders per calendar day (America/Sao_Paulo); null for no limit */
-                            dailyTransactionLimit: number | null;
-                            /** @description Whether orders may be created in the night period (20:00 to 06:00 America/Sao_Paulo) */
-                            nightTransactionsEnabled: boolean;
-                        };
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Receiver"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -2237,70 +2464,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The receiver */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /**
-                         * Format: uuid
-                         * @description Owning merchant
-                         */
-                        merchantId: string;
-                        /**
-                         * @description Person type: PF (individual, CPF) or PJ (company, CNPJ). Immutable.
-                         * @enum {unknown}
-                         */
-                        type: "PF" | "PJ";
-                        /**
-                         * @description Immutable
-                         * @enum {unknown}
-                         */
-                        documentType: "CPF" | "CNPJ";
-                        /** @description Normalised document number (bare, uppercase). Immutable. */
-                        document: string;
-                        name: string;
-                        email: string;
-                        phone: string | null;
-                        addressStreet: string | null;
-                        addressNumber: string | null;
-                        addressComplement: string | null;
-                        addressNeighborhood: string | null;
-                        addressCity: string | null;
-                        addressState: string | null;
-                        addressZipCode: string | null;
-                        /**
-                         * @description Receiver status; ACTIVE once KYC is approved
-                         * @enum {unknown}
-                         */
-                        status: "PENDING" | "ACTIVE" | "SUSPENDED" | "BLOCKED";
-                        /** @enum {unknown} */
-                        kycStatus: "PENDING" | "SUBMITTED" | "UNDER_REVIEW" | "APPROVED" | "REJECTED";
-                        /** @description Reason of the last KYC rejection, until the next decision */
-                        kycRejectionReason: string | null;
-                        kycSubmittedAt: string | null;
-                        kycReviewedAt: string | null;
-                        /** @description Chain address of the receiver's wallet (own or managed) */
-                        walletAddress: string | null;
-                        /** @description Whether the platform holds a managed wallet for this receiver */
-                        hasManagedWallet: boolean;
-                        limits: {
-                            /** @description Largest BRL total of orders per calendar day (America/Sao_Paulo); null for no limit. At most 2 decimals. */
-                            dailyLimitBrl: number | null;
-                            /** @description Largest number of orders per calendar day (America/Sao_Paulo); null for no limit */
-                            dailyTransactionLimit: number | null;
-                            /** @description Whether orders may be created in the night period (20:00 to 06:00 America/Sao_Paulo) */
-                            nightTransactionsEnabled: boolean;
-                        };
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Receiver"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -2401,22 +2571,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The receiver limits */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        receiverId: string;
-                        /** @description Largest BRL total of orders per calendar day (America/Sao_Paulo); null for no limit. At most 2 decimals. */
-                        dailyLimitBrl: number | null;
-                        /** @description Largest number of orders per calendar day (America/Sao_Paulo); null for no limit */
-                        dailyTransactionLimit: number | null;
-                        /** @description Whether orders may be created in the night period (20:00 to 06:00 America/Sao_Paulo) */
-                        nightTransactionsEnabled: boolean;
-                    };
+                    "application/json": components["schemas"]["ReceiverLimits"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -2511,22 +2672,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The receiver limits */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        receiverId: string;
-                        /** @description Largest BRL total of orders per calendar day (America/Sao_Paulo); null for no limit. At most 2 decimals. */
-                        dailyLimitBrl: number | null;
-                        /** @description Largest number of orders per calendar day (America/Sao_Paulo); null for no limit */
-                        dailyTransactionLimit: number | null;
-                        /** @description Whether orders may be created in the night period (20:00 to 06:00 America/Sao_Paulo) */
-                        nightTransactionsEnabled: boolean;
-                    };
+                    "application/json": components["schemas"]["ReceiverLimits"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -2669,22 +2821,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The KYC submission result */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        receiverId: string;
-                        /** @enum {unknown} */
-                        kycStatus: "PENDING" | "SUBMITTED" | "UNDER_REVIEW" | "APPROVED" | "REJECTED";
-                        /** Format: date-time */
-                        kycSubmittedAt: string;
-                        /** @description The reason of the last rejection, shown at this submission (null if there was none) */
-                        previousRejectionReason: string | null;
-                    };
+                    "application/json": components["schemas"]["KycSubmissionResult"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -2814,39 +2957,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The created quote */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @enum {unknown} */
-                        type: "PAYIN" | "PAYOUT";
-                        chain: string;
-                        token: string;
-                        receiverId: string | null;
-                        exchangeRate: number;
-                        /** @description The amountBrl an order using this quote must carry (PAYIN) */
-                        amountBrl: number;
-                        /** @description The amountCrypto an order using this quote must carry (PAYOUT) */
-                        amountCrypto: number;
-                        /** @description Total fee, in percent (1.5 = 1.5 %) */
-                        feePercentage: number;
-                        /** @description Platform fee, in percent (1.5 = 1.5 %) */
-                        platformFeePercentage: number;
-                        /** @description Merchant fee, in percent (1.5 = 1.5 %) */
-                        merchantFeePercentage: number;
-                        platformFeeAmountBrl: number;
-                        merchantFeeAmountBrl: number;
-                        netAmountBrl: number;
-                        /** Format: date-time */
-                        expiresAt: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["Quote"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -2987,83 +3104,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The created order */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        merchantId: string;
-                        /** Format: uuid */
-                        receiverId: string;
-                        /** @enum {unknown} */
-                        type: "PAYIN" | "PAYOUT";
-                        /** @enum {unknown} */
-                        status: "PENDING" | "AWAITING_PAYMENT" | "PAYMENT_RECEIVED" | "SWAPPING" | "TRANSFERRING" | "AWAITING_DEPOSIT" | "DEPOSIT_RECEIVED" | "PIX_SENDING" | "PIX_SENT_UNCONFIRMED" | "COMPLETED" | "FAILED" | "EXPIRED" | "REFUNDING" | "REFUNDED";
-                        chain: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        externalId: string | null;
-                        receiverName: string;
-                        merchantName: string;
-                        /** @description PAYIN: what the customer pays; PAYOUT: gross BRL value of the deposit */
-                        amountBrl: number;
-                        /** @description Token amount: sent to the receiver (PAYIN), or the deposit the PAYOUT is priced on. A PAYOUT deposit of less is re-priced down at the locked rate; a deposit of more completes the order for the amount ordered and the excess is held for return (a CHAIN_DEPOSIT_EXCESS transaction, HELD) */
-                        amountCrypto: number;
-                        targetToken: string | null;
-                        sourceToken: string | null;
-                        destinationWallet: string | null;
-                        depositAddress: string | null;
-                        paymentReference: string | null;
-                        /** @description BRL per token unit */
-                        exchangeRate: number;
-                        /** @description Total fee (platform + merchant), in percent (1.5 = 1.5 %) */
-                        feePercentage: number;
-                        /** @description PAYIN: amount after fees, converted to tokens; PAYOUT: what the PIX pays */
-                        netAmountBrl: number;
-                        amountUsdc: number | null;
-                        amountToken: number;
-                        /** @description Platform fee, in percent (1.5 = 1.5 %) */
-                        platformFeePercentage: number;
-                        platformFeeAmountBrl: number;
-                        /** @description Merchant fee, in percent (1.5 = 1.5 %) */
-                        merchantFeePercentage: number;
-                        merchantFeeAmountBrl: number;
-                        pixPaymentCode: string | null;
-                        pixKey: string | null;
-                        recipientName: string | null;
-                        failureReason: string | null;
-                        /** Format: date-time */
-                        expiresAt: string;
-                        completedAt: string | null;
-                        transactions: {
-                            /** Format: uuid */
-                            id: string;
-                            /**
-                             * @description PIX_IN: customer PIX received; PIX_OUT: payout PIX; PIX_REFUND: refund of PIX_IN; CHAIN_DEPOSIT: merchant deposit (the amount that arrived); CHAIN_TRANSFER: tokens sent to the receiver; CHAIN_DEPOSIT_EXCESS: the part of a PAYOUT deposit beyond the ordered amountCrypto, held for return to the merchant (status HELD)
-                             * @enum {unknown}
-                             */
-                            type: "PIX_IN" | "PIX_OUT" | "PIX_REFUND" | "CHAIN_DEPOSIT" | "CHAIN_TRANSFER" | "CHAIN_DEPOSIT_EXCESS";
-                            /**
-                             * @description HELD: only CHAIN_DEPOSIT_EXCESS, tokens kept apart until an operator returns them
-                             * @enum {unknown}
-                             */
-                            status: "PENDING" | "CONFIRMED" | "FAILED" | "HELD";
-                            amount: number;
-                            /** @description BRL or the token symbol */
-                            currency: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            chain: string | null;
-                            txHash: string | null;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Order"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -3222,83 +3269,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The created order */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        merchantId: string;
-                        /** Format: uuid */
-                        receiverId: string;
-                        /** @enum {unknown} */
-                        type: "PAYIN" | "PAYOUT";
-                        /** @enum {unknown} */
-                        status: "PENDING" | "AWAITING_PAYMENT" | "PAYMENT_RECEIVED" | "SWAPPING" | "TRANSFERRING" | "AWAITING_DEPOSIT" | "DEPOSIT_RECEIVED" | "PIX_SENDING" | "PIX_SENT_UNCONFIRMED" | "COMPLETED" | "FAILED" | "EXPIRED" | "REFUNDING" | "REFUNDED";
-                        chain: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        externalId: string | null;
-                        receiverName: string;
-                        merchantName: string;
-                        /** @description PAYIN: what the customer pays; PAYOUT: gross BRL value of the deposit */
-                        amountBrl: number;
-                        /** @description Token amount: sent to the receiver (PAYIN), or the deposit the PAYOUT is priced on. A PAYOUT deposit of less is re-priced down at the locked rate; a deposit of more completes the order for the amount ordered and the excess is held for return (a CHAIN_DEPOSIT_EXCESS transaction, HELD) */
-                        amountCrypto: number;
-                        targetToken: string | null;
-                        sourceToken: string | null;
-                        destinationWallet: string | null;
-                        depositAddress: string | null;
-                        paymentReference: string | null;
-                        /** @description BRL per token unit */
-                        exchangeRate: number;
-                        /** @description Total fee (platform + merchant), in percent (1.5 = 1.5 %) */
-                        feePercentage: number;
-                        /** @description PAYIN: amount after fees, converted to tokens; PAYOUT: what the PIX pays */
-                        netAmountBrl: number;
-                        amountUsdc: number | null;
-                        amountToken: number;
-                        /** @description Platform fee, in percent (1.5 = 1.5 %) */
-                        platformFeePercentage: number;
-                        platformFeeAmountBrl: number;
-                        /** @description Merchant fee, in percent (1.5 = 1.5 %) */
-                        merchantFeePercentage: number;
-                        merchantFeeAmountBrl: number;
-                        pixPaymentCode: string | null;
-                        pixKey: string | null;
-                        recipientName: string | null;
-                        failureReason: string | null;
-                        /** Format: date-time */
-                        expiresAt: string;
-                        completedAt: string | null;
-                        transactions: {
-                            /** Format: uuid */
-                            id: string;
-                            /**
-                             * @description PIX_IN: customer PIX received; PIX_OUT: payout PIX; PIX_REFUND: refund of PIX_IN; CHAIN_DEPOSIT: merchant deposit (the amount that arrived); CHAIN_TRANSFER: tokens sent to the receiver; CHAIN_DEPOSIT_EXCESS: the part of a PAYOUT deposit beyond the ordered amountCrypto, held for return to the merchant (status HELD)
-                             * @enum {unknown}
-                             */
-                            type: "PIX_IN" | "PIX_OUT" | "PIX_REFUND" | "CHAIN_DEPOSIT" | "CHAIN_TRANSFER" | "CHAIN_DEPOSIT_EXCESS";
-                            /**
-                             * @description HELD: only CHAIN_DEPOSIT_EXCESS, tokens kept apart until an operator returns them
-                             * @enum {unknown}
-                             */
-                            status: "PENDING" | "CONFIRMED" | "FAILED" | "HELD";
-                            amount: number;
-                            /** @description BRL or the token symbol */
-                            currency: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            chain: string | null;
-                            txHash: string | null;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Order"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -3417,83 +3394,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The order */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        merchantId: string;
-                        /** Format: uuid */
-                        receiverId: string;
-                        /** @enum {unknown} */
-                        type: "PAYIN" | "PAYOUT";
-                        /** @enum {unknown} */
-                        status: "PENDING" | "AWAITING_PAYMENT" | "PAYMENT_RECEIVED" | "SWAPPING" | "TRANSFERRING" | "AWAITING_DEPOSIT" | "DEPOSIT_RECEIVED" | "PIX_SENDING" | "PIX_SENT_UNCONFIRMED" | "COMPLETED" | "FAILED" | "EXPIRED" | "REFUNDING" | "REFUNDED";
-                        chain: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        externalId: string | null;
-                        receiverName: string;
-                        merchantName: string;
-                        /** @description PAYIN: what the customer pays; PAYOUT: gross BRL value of the deposit */
-                        amountBrl: number;
-                        /** @description Token amount: sent to the receiver (PAYIN), or the deposit the PAYOUT is priced on. A PAYOUT deposit of less is re-priced down at the locked rate; a deposit of more completes the order for the amount ordered and the excess is held for return (a CHAIN_DEPOSIT_EXCESS transaction, HELD) */
-                        amountCrypto: number;
-                        targetToken: string | null;
-                        sourceToken: string | null;
-                        destinationWallet: string | null;
-                        depositAddress: string | null;
-                        paymentReference: string | null;
-                        /** @description BRL per token unit */
-                        exchangeRate: number;
-                        /** @description Total fee (platform + merchant), in percent (1.5 = 1.5 %) */
-                        feePercentage: number;
-                        /** @description PAYIN: amount after fees, converted to tokens; PAYOUT: what the PIX pays */
-                        netAmountBrl: number;
-                        amountUsdc: number | null;
-                        amountToken: number;
-                        /** @description Platform fee, in percent (1.5 = 1.5 %) */
-                        platformFeePercentage: number;
-                        platformFeeAmountBrl: number;
-                        /** @description Merchant fee, in percent (1.5 = 1.5 %) */
-                        merchantFeePercentage: number;
-                        merchantFeeAmountBrl: number;
-                        pixPaymentCode: string | null;
-                        pixKey: string | null;
-                        recipientName: string | null;
-                        failureReason: string | null;
-                        /** Format: date-time */
-                        expiresAt: string;
-                        completedAt: string | null;
-                        transactions: {
-                            /** Format: uuid */
-                            id: string;
-                            /**
-                             * @description PIX_IN: customer PIX received; PIX_OUT: payout PIX; PIX_REFUND: refund of PIX_IN; CHAIN_DEPOSIT: merchant deposit (the amount that arrived); CHAIN_TRANSFER: tokens sent to the receiver; CHAIN_DEPOSIT_EXCESS: the part of a PAYOUT deposit beyond the ordered amountCrypto, held for return to the merchant (status HELD)
-                             * @enum {unknown}
-                             */
-                            type: "PIX_IN" | "PIX_OUT" | "PIX_REFUND" | "CHAIN_DEPOSIT" | "CHAIN_TRANSFER" | "CHAIN_DEPOSIT_EXCESS";
-                            /**
-                             * @description HELD: only CHAIN_DEPOSIT_EXCESS, tokens kept apart until an operator returns them
-                             * @enum {unknown}
-                             */
-                            status: "PENDING" | "CONFIRMED" | "FAILED" | "HELD";
-                            amount: number;
-                            /** @description BRL or the token symbol */
-                            currency: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            chain: string | null;
-                            txHash: string | null;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Order"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -3583,21 +3490,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The page of orders */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["Order"][];
-                        /** @description Number of orders matching the filters */
-                        total: number;
-                        page: number;
-                        limit: number;
-                        /** @description More orders follow in this direction: pass the last id as `startingAfter` (or the first as `endingBefore`) */
-                        hasMore: boolean;
-                    };
+                    "application/json": components["schemas"]["OrderPage"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -3660,20 +3559,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The fee balance */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        merchantId: string;
-                        /** @description Merchant fees recognised and not yet settled, two decimals ("0.00" for none) */
-                        balance: string;
-                        /** @enum {string} */
-                        currency: "BRL";
-                    };
+                    "application/json": components["schemas"]["FeeBalance"];
                 };
             };
             /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
@@ -3734,37 +3626,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The page of settlements */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        settlements: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            merchantId: string;
-                            /** Format: date-time */
-                            periodStart: string;
-                            /** Format: date-time */
-                            periodEnd: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** @description Merchant fees settled, BRL */
-                            amountBrl: number;
-                            /** @description Ledger entries the settlement closed */
-                            entriesCount: number;
-                        }[];
-                        /** Pagination */
-                        pagination: {
-                            page: number;
-                            pageSize: number;
-                            total: number;
-                            totalPages: number;
-                        };
-                    };
+                    "application/json": components["schemas"]["SettlementPage"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -3836,47 +3704,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The page of ledger entries */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        entries: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @description PAYIN_PIX_RECEIVED, PAYIN_COMPLETED, PAYIN_REFUNDED, PAYOUT_DEPOSIT_RECEIVED, PAYOUT_COMPLETED, SETTLEMENT, or SPONSORED_FEE (a Solana fee the platform paid for a sign-and-send request, charged in SOL to `merchant_sponsored_fees`) and SPONSORED_FEE_RELEASED (its reversal when the transaction was refused unsent) */
-                            kind: string;
-                            /**
-                             * @description wallet_sign_request: the sign-and-send request whose fee an entry charges
-                             * @enum {unknown}
-                             */
-                            referenceType: "order" | "settlement" | "entry" | "wallet_sign_request";
-                            /** Format: uuid */
-                            referenceId: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** @description Closed by a settlement (only entries carrying a merchant fee are settled) */
-                            settled: boolean;
-                            settlementId: string | null;
-                            postings: {
-                                account: string;
-                                /** @enum {unknown} */
-                                owner: "platform" | "merchant";
-                                currency: string;
-                                /** @description Decimal text; debits positive, credits negative; each currency of an entry sums to zero */
-                                amount: string;
-                            }[];
-                        }[];
-                        /** Pagination */
-                        pagination: {
-                            page: number;
-                            pageSize: number;
-                            total: number;
-                            totalPages: number;
-                        };
-                    };
+                    "application/json": components["schemas"]["LedgerEntryPage"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -3958,70 +3792,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The receiver */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /**
-                         * Format: uuid
-                         * @description Owning merchant
-                         */
-                        merchantId: string;
-                        /**
-                         * @description Person type: PF (individual, CPF) or PJ (company, CNPJ). Immutable.
-                         * @enum {unknown}
-                         */
-                        type: "PF" | "PJ";
-                        /**
-                         * @description Immutable
-                         * @enum {unknown}
-                         */
-                        documentType: "CPF" | "CNPJ";
-                        /** @description Normalised document number (bare, uppercase). Immutable. */
-                        document: string;
-                        name: string;
-                        email: string;
-                        phone: string | null;
-                        addressStreet: string | null;
-                        addressNumber: string | null;
-                        addressComplement: string | null;
-                        addressNeighborhood: string | null;
-                        addressCity: string | null;
-                        addressState: string | null;
-                        addressZipCode: string | null;
-                        /**
-                         * @description Receiver status; ACTIVE once KYC is approved
-                         * @enum {unknown}
-                         */
-                        status: "PENDING" | "ACTIVE" | "SUSPENDED" | "BLOCKED";
-                        /** @enum {unknown} */
-                        kycStatus: "PENDING" | "SUBMITTED" | "UNDER_REVIEW" | "APPROVED" | "REJECTED";
-                        /** @description Reason of the last KYC rejection, until the next decision */
-                        kycRejectionReason: string | null;
-                        kycSubmittedAt: string | null;
-                        kycReviewedAt: string | null;
-                        /** @description Chain address of the receiver's wallet (own or managed) */
-                        walletAddress: string | null;
-                        /** @description Whether the platform holds a managed wallet for this receiver */
-                        hasManagedWallet: boolean;
-                        limits: {
-                            /** @description Largest BRL total of orders per calendar day (America/Sao_Paulo); null for no limit. At most 2 decimals. */
-                            dailyLimitBrl: number | null;
-                            /** @description Largest number of orders per calendar day (America/Sao_Paulo); null for no limit */
-                            dailyTransactionLimit: number | null;
-                            /** @description Whether orders may be created in the night period (20:00 to 06:00 America/Sao_Paulo) */
-                            nightTransactionsEnabled: boolean;
-                        };
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Receiver"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -4140,19 +3917,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The created sandbox pix key */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description In DICT form */
-                        key: string;
-                        /** @enum {unknown} */
-                        keyType: "EMAIL" | "PHONE" | "EVP";
-                        holderDocument: string;
-                    };
+                    "application/json": components["schemas"]["SandboxPixKey"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -4255,83 +4026,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The order */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        merchantId: string;
-                        /** Format: uuid */
-                        receiverId: string;
-                        /** @enum {unknown} */
-                        type: "PAYIN" | "PAYOUT";
-                        /** @enum {unknown} */
-                        status: "PENDING" | "AWAITING_PAYMENT" | "PAYMENT_RECEIVED" | "SWAPPING" | "TRANSFERRING" | "AWAITING_DEPOSIT" | "DEPOSIT_RECEIVED" | "PIX_SENDING" | "PIX_SENT_UNCONFIRMED" | "COMPLETED" | "FAILED" | "EXPIRED" | "REFUNDING" | "REFUNDED";
-                        chain: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        externalId: string | null;
-                        receiverName: string;
-                        merchantName: string;
-                        /** @description PAYIN: what the customer pays; PAYOUT: gross BRL value of the deposit */
-                        amountBrl: number;
-                        /** @description Token amount: sent to the receiver (PAYIN), or the deposit the PAYOUT is priced on. A PAYOUT deposit of less is re-priced down at the locked rate; a deposit of more completes the order for the amount ordered and the excess is held for return (a CHAIN_DEPOSIT_EXCESS transaction, HELD) */
-                        amountCrypto: number;
-                        targetToken: string | null;
-                        sourceToken: string | null;
-                        destinationWallet: string | null;
-                        depositAddress: string | null;
-                        paymentReference: string | null;
-                        /** @description BRL per token unit */
-                        exchangeRate: number;
-                        /** @description Total fee (platform + merchant), in percent (1.5 = 1.5 %) */
-                        feePercentage: number;
-                        /** @description PAYIN: amount after fees, converted to tokens; PAYOUT: what the PIX pays */
-                        netAmountBrl: number;
-                        amountUsdc: number | null;
-                        amountToken: number;
-                        /** @description Platform fee, in percent (1.5 = 1.5 %) */
-                        platformFeePercentage: number;
-                        platformFeeAmountBrl: number;
-                        /** @description Merchant fee, in percent (1.5 = 1.5 %) */
-                        merchantFeePercentage: number;
-                        merchantFeeAmountBrl: number;
-                        pixPaymentCode: string | null;
-                        pixKey: string | null;
-                        recipientName: string | null;
-                        failureReason: string | null;
-                        /** Format: date-time */
-                        expiresAt: string;
-                        completedAt: string | null;
-                        transactions: {
-                            /** Format: uuid */
-                            id: string;
-                            /**
-                             * @description PIX_IN: customer PIX received; PIX_OUT: payout PIX; PIX_REFUND: refund of PIX_IN; CHAIN_DEPOSIT: merchant deposit (the amount that arrived); CHAIN_TRANSFER: tokens sent to the receiver; CHAIN_DEPOSIT_EXCESS: the part of a PAYOUT deposit beyond the ordered amountCrypto, held for return to the merchant (status HELD)
-                             * @enum {unknown}
-                             */
-                            type: "PIX_IN" | "PIX_OUT" | "PIX_REFUND" | "CHAIN_DEPOSIT" | "CHAIN_TRANSFER" | "CHAIN_DEPOSIT_EXCESS";
-                            /**
-                             * @description HELD: only CHAIN_DEPOSIT_EXCESS, tokens kept apart until an operator returns them
-                             * @enum {unknown}
-                             */
-                            status: "PENDING" | "CONFIRMED" | "FAILED" | "HELD";
-                            amount: number;
-                            /** @description BRL or the token symbol */
-                            currency: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            chain: string | null;
-                            txHash: string | null;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Order"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -4443,83 +4144,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The order */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        merchantId: string;
-                        /** Format: uuid */
-                        receiverId: string;
-                        /** @enum {unknown} */
-                        type: "PAYIN" | "PAYOUT";
-                        /** @enum {unknown} */
-                        status: "PENDING" | "AWAITING_PAYMENT" | "PAYMENT_RECEIVED" | "SWAPPING" | "TRANSFERRING" | "AWAITING_DEPOSIT" | "DEPOSIT_RECEIVED" | "PIX_SENDING" | "PIX_SENT_UNCONFIRMED" | "COMPLETED" | "FAILED" | "EXPIRED" | "REFUNDING" | "REFUNDED";
-                        chain: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        externalId: string | null;
-                        receiverName: string;
-                        merchantName: string;
-                        /** @description PAYIN: what the customer pays; PAYOUT: gross BRL value of the deposit */
-                        amountBrl: number;
-                        /** @description Token amount: sent to the receiver (PAYIN), or the deposit the PAYOUT is priced on. A PAYOUT deposit of less is re-priced down at the locked rate; a deposit of more completes the order for the amount ordered and the excess is held for return (a CHAIN_DEPOSIT_EXCESS transaction, HELD) */
-                        amountCrypto: number;
-                        targetToken: string | null;
-                        sourceToken: string | null;
-                        destinationWallet: string | null;
-                        depositAddress: string | null;
-                        paymentReference: string | null;
-                        /** @description BRL per token unit */
-                        exchangeRate: number;
-                        /** @description Total fee (platform + merchant), in percent (1.5 = 1.5 %) */
-                        feePercentage: number;
-                        /** @description PAYIN: amount after fees, converted to tokens; PAYOUT: what the PIX pays */
-                        netAmountBrl: number;
-                        amountUsdc: number | null;
-                        amountToken: number;
-                        /** @description Platform fee, in percent (1.5 = 1.5 %) */
-                        platformFeePercentage: number;
-                        platformFeeAmountBrl: number;
-                        /** @description Merchant fee, in percent (1.5 = 1.5 %) */
-                        merchantFeePercentage: number;
-                        merchantFeeAmountBrl: number;
-                        pixPaymentCode: string | null;
-                        pixKey: string | null;
-                        recipientName: string | null;
-                        failureReason: string | null;
-                        /** Format: date-time */
-                        expiresAt: string;
-                        completedAt: string | null;
-                        transactions: {
-                            /** Format: uuid */
-                            id: string;
-                            /**
-                             * @description PIX_IN: customer PIX received; PIX_OUT: payout PIX; PIX_REFUND: refund of PIX_IN; CHAIN_DEPOSIT: merchant deposit (the amount that arrived); CHAIN_TRANSFER: tokens sent to the receiver; CHAIN_DEPOSIT_EXCESS: the part of a PAYOUT deposit beyond the ordered amountCrypto, held for return to the merchant (status HELD)
-                             * @enum {unknown}
-                             */
-                            type: "PIX_IN" | "PIX_OUT" | "PIX_REFUND" | "CHAIN_DEPOSIT" | "CHAIN_TRANSFER" | "CHAIN_DEPOSIT_EXCESS";
-                            /**
-                             * @description HELD: only CHAIN_DEPOSIT_EXCESS, tokens kept apart until an operator returns them
-                             * @enum {unknown}
-                             */
-                            status: "PENDING" | "CONFIRMED" | "FAILED" | "HELD";
-                            amount: number;
-                            /** @description BRL or the token symbol */
-                            currency: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            chain: string | null;
-                            txHash: string | null;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Order"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -4637,83 +4268,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The order */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        merchantId: string;
-                        /** Format: uuid */
-                        receiverId: string;
-                        /** @enum {unknown} */
-                        type: "PAYIN" | "PAYOUT";
-                        /** @enum {unknown} */
-                        status: "PENDING" | "AWAITING_PAYMENT" | "PAYMENT_RECEIVED" | "SWAPPING" | "TRANSFERRING" | "AWAITING_DEPOSIT" | "DEPOSIT_RECEIVED" | "PIX_SENDING" | "PIX_SENT_UNCONFIRMED" | "COMPLETED" | "FAILED" | "EXPIRED" | "REFUNDING" | "REFUNDED";
-                        chain: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        externalId: string | null;
-                        receiverName: string;
-                        merchantName: string;
-                        /** @description PAYIN: what the customer pays; PAYOUT: gross BRL value of the deposit */
-                        amountBrl: number;
-                        /** @description Token amount: sent to the receiver (PAYIN), or the deposit the PAYOUT is priced on. A PAYOUT deposit of less is re-priced down at the locked rate; a deposit of more completes the order for the amount ordered and the excess is held for return (a CHAIN_DEPOSIT_EXCESS transaction, HELD) */
-                        amountCrypto: number;
-                        targetToken: string | null;
-                        sourceToken: string | null;
-                        destinationWallet: string | null;
-                        depositAddress: string | null;
-                        paymentReference: string | null;
-                        /** @description BRL per token unit */
-                        exchangeRate: number;
-                        /** @description Total fee (platform + merchant), in percent (1.5 = 1.5 %) */
-                        feePercentage: number;
-                        /** @description PAYIN: amount after fees, converted to tokens; PAYOUT: what the PIX pays */
-                        netAmountBrl: number;
-                        amountUsdc: number | null;
-                        amountToken: number;
-                        /** @description Platform fee, in percent (1.5 = 1.5 %) */
-                        platformFeePercentage: number;
-                        platformFeeAmountBrl: number;
-                        /** @description Merchant fee, in percent (1.5 = 1.5 %) */
-                        merchantFeePercentage: number;
-                        merchantFeeAmountBrl: number;
-                        pixPaymentCode: string | null;
-                        pixKey: string | null;
-                        recipientName: string | null;
-                        failureReason: string | null;
-                        /** Format: date-time */
-                        expiresAt: string;
-                        completedAt: string | null;
-                        transactions: {
-                            /** Format: uuid */
-                            id: string;
-                            /**
-                             * @description PIX_IN: customer PIX received; PIX_OUT: payout PIX; PIX_REFUND: refund of PIX_IN; CHAIN_DEPOSIT: merchant deposit (the amount that arrived); CHAIN_TRANSFER: tokens sent to the receiver; CHAIN_DEPOSIT_EXCESS: the part of a PAYOUT deposit beyond the ordered amountCrypto, held for return to the merchant (status HELD)
-                             * @enum {unknown}
-                             */
-                            type: "PIX_IN" | "PIX_OUT" | "PIX_REFUND" | "CHAIN_DEPOSIT" | "CHAIN_TRANSFER" | "CHAIN_DEPOSIT_EXCESS";
-                            /**
-                             * @description HELD: only CHAIN_DEPOSIT_EXCESS, tokens kept apart until an operator returns them
-                             * @enum {unknown}
-                             */
-                            status: "PENDING" | "CONFIRMED" | "FAILED" | "HELD";
-                            amount: number;
-                            /** @description BRL or the token symbol */
-                            currency: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            chain: string | null;
-                            txHash: string | null;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Order"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -4838,15 +4399,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        orderId: string;
-                        /** @enum {unknown} */
-                        step: "CHAIN_TRANSFER" | "PIX_PAYOUT" | "PIX_REFUND";
-                        reason: string;
-                        /** Format: date-time */
-                        armedAt: string;
-                    };
+                    "application/json": components["schemas"]["SandboxFailureInjection"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -4959,30 +4512,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The settlement run */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        settlements: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            merchantId: string;
-                            /** Format: date-time */
-                            periodStart: string;
-                            /** Format: date-time */
-                            periodEnd: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** @description Merchant fees settled, BRL */
-                            amountBrl: number;
-                            /** @description Ledger entries the settlement closed */
-                            entriesCount: number;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["SettlementRun"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -5075,31 +4611,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The list of fee tiers */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /**
-                         * @description Order type: PAYIN or PAYOUT
-                         * @enum {unknown}
-                         */
-                        orderType: "PAYIN" | "PAYOUT";
-                        /** @description Lower bound of the volume band (inclusive): the merchant's BRL volume of that order type in the calendar month; BRL, at most 2 decimals */
-                        minVolumeBrl: number;
-                        /** @description Upper bound of the volume band (exclusive), BRL; null means no upper bound (only the last tier) */
-                        maxVolumeBrl: number | null;
-                        /** @description Platform fee as a FRACTION (0.005 = 0.5 %); fixed by the platform, the merchant cannot set it: the platform's rate in force at minVolumeBrl when the tier was written */
-                        platformFeePercentage: number;
-                        /** @description The merchant's own fee as a FRACTION (0.01 = 1 %), from 0 to the platform's maximum (0.1 by default), at most 6 decimals */
-                        merchantFeePercentage: number;
-                        /** @description platformFeePercentage + merchantFeePercentage, a FRACTION (0.015 = 1.5 %) */
-                        totalFeePercentage: number;
-                    }[];
+                    "application/json": components["schemas"]["FeeTier"][];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -5183,41 +4701,17 @@ export interface operations {
                  *       }
                  *     ]
                  */
-                "application/json": {
-                    /** @description Lower bound of the volume band (inclusive), BRL. A JSON number or a string of plain decimal text ("100.50"), read exactly as sent: at most 2 decimals (more is 400, never rounded), at least 0, at most 9999999999999.99 */
-                    minVolumeBrl: number | string;
-                    /** @description Upper bound of the volume band (exclusive), BRL; null means no upper bound (only the last tier) */
-                    maxVolumeBrl: (number | string) | null;
-                    /** @description The merchant's own fee as a FRACTION (0.01 = 1 %), up to the platform's maximum. A JSON number or a string of plain decimal text ("100.50"), read exactly as sent: at most 6 decimals (more is 400, never rounded), at least 0, at most 1 */
-                    merchantFeePercentage: number | string;
-                }[];
+                "application/json": components["schemas"]["MerchantFeeTierInput"][];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The replaced fee tiers */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                        /** @description The new tiers, by minVolumeBrl */
-                        tiers: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @description Lower bound of the volume band (inclusive): the merchant's BRL volume of that order type in the calendar month; BRL, at most 2 decimals */
-                            minVolumeBrl: number;
-                            /** @description Upper bound of the volume band (exclusive), BRL; null means no upper bound (only the last tier) */
-                            maxVolumeBrl: number | null;
-                            /** @description Platform fee as a FRACTION (0.005 = 0.5 %); fixed by the platform, the merchant cannot set it: the platform's rate in force at minVolumeBrl when the tier was written */
-                            platformFeePercentage: number;
-                            /** @description The merchant's own fee as a FRACTION (0.01 = 1 %), from 0 to the platform's maximum (0.1 by default), at most 6 decimals */
-                            merchantFeePercentage: number;
-                            /** @description platformFeePercentage + merchantFeePercentage, a FRACTION (0.015 = 1.5 %) */
-                            totalFeePercentage: number;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ReplacedFeeTiers"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -5307,29 +4801,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The webhook event catalog */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            name: string;
-                            description: string;
-                            /** @enum {unknown} */
-                            category: "order" | "receiver" | "webhook";
-                            /** @description Order types it is sent for; null when not about an order */
-                            orderTypes: ("PAYIN" | "PAYOUT")[] | null;
-                            /** @description The status the event reports (in `statusField`) */
-                            status: string | null;
-                            statusField: ("status" | "kycStatus") | null;
-                            /** @description JSON Schema of the flat payload */
-                            payload: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["WebhookEventCatalog"];
                 };
             };
             /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
@@ -5383,38 +4861,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The webhook endpoint list */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            url: string;
-                            description: string | null;
-                            /** @description null: every event */
-                            eventTypes: string[] | null;
-                            enabled: boolean;
-                            /**
-                             * Format: date-time
-                             * @description When the current signing secret was created
-                             */
-                            secretCreatedAt: string;
-                            /** @description After a rotation: until when the previous secret still signs too; null otherwise */
-                            previousSecretExpiresAt: string | null;
-                            /** @description The first failed attempt after the last success; null while healthy. Failing for WEBHOOK_DISABLE_AFTER_DAYS days disables the endpoint */
-                            failingSince: string | null;
-                            /** @description Why the platform disabled it (it answered 410 Gone, or failed too long); null when enabled or disabled by you */
-                            disabledReason: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["WebhookEndpointList"];
                 };
             };
             /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
@@ -5497,38 +4950,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The created webhook endpoint with secret */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        url: string;
-                        description: string | null;
-                        /** @description null: every event */
-                        eventTypes: string[] | null;
-                        enabled: boolean;
-                        /**
-                         * Format: date-time
-                         * @description When the current signing secret was created
-                         */
-                        secretCreatedAt: string;
-                        /** @description After a rotation: until when the previous secret still signs too; null otherwise */
-                        previousSecretExpiresAt: string | null;
-                        /** @description The first failed attempt after the last success; null while healthy. Failing for WEBHOOK_DISABLE_AFTER_DAYS days disables the endpoint */
-                        failingSince: string | null;
-                        /** @description Why the platform disabled it (it answered 410 Gone, or failed too long); null when enabled or disabled by you */
-                        disabledReason: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        /** @description The signing secret, `whsec_` + base64 of 32 random bytes. Shown only in this answer: store it now. */
-                        secret: string;
-                    };
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -5620,36 +5048,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The webhook endpoint */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        url: string;
-                        description: string | null;
-                        /** @description null: every event */
-                        eventTypes: string[] | null;
-                        enabled: boolean;
-                        /**
-                         * Format: date-time
-                         * @description When the current signing secret was created
-                         */
-                        secretCreatedAt: string;
-                        /** @description After a rotation: until when the previous secret still signs too; null otherwise */
-                        previousSecretExpiresAt: string | null;
-                        /** @description The first failed attempt after the last success; null while healthy. Failing for WEBHOOK_DISABLE_AFTER_DAYS days disables the endpoint */
-                        failingSince: string | null;
-                        /** @description Why the platform disabled it (it answered 410 Gone, or failed too long); null when enabled or disabled by you */
-                        disabledReason: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -5850,36 +5255,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The webhook endpoint */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        url: string;
-                        description: string | null;
-                        /** @description null: every event */
-                        eventTypes: string[] | null;
-                        enabled: boolean;
-                        /**
-                         * Format: date-time
-                         * @description When the current signing secret was created
-                         */
-                        secretCreatedAt: string;
-                        /** @description After a rotation: until when the previous secret still signs too; null otherwise */
-                        previousSecretExpiresAt: string | null;
-                        /** @description The first failed attempt after the last success; null while healthy. Failing for WEBHOOK_DISABLE_AFTER_DAYS days disables the endpoint */
-                        failingSince: string | null;
-                        /** @description Why the platform disabled it (it answered 410 Gone, or failed too long); null when enabled or disabled by you */
-                        disabledReason: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -5983,23 +5365,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The webhook secret rotation */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        endpointId: string;
-                        /** @description The signing secret, `whsec_` + base64 of 32 random bytes. Shown only in this answer: store it now. */
-                        secret: string;
-                        /**
-                         * Format: date-time
-                         * @description The previous secret keeps signing (a second signature) until then: 24 h
-                         */
-                        previousSecretExpiresAt: string;
-                    };
+                    "application/json": components["schemas"]["WebhookSecretRotation"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -6103,54 +5475,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Accepted: the webhook delivery */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * Format: uuid
-                         * @description The deliveryId: the `webhook-id` header and the body’s `deliveryId`, the same on every attempt
-                         */
-                        id: string;
-                        /** Format: uuid */
-                        endpointId: string;
-                        /** Format: uuid */
-                        eventId: string;
-                        event: string;
-                        orderId: string | null;
-                        /** @enum {unknown} */
-                        status: "PENDING" | "SUCCEEDED" | "FAILED";
-                        attemptCount: number;
-                        /** @description When PENDING: when the next attempt is due */
-                        nextAttemptAt: string | null;
-                        lastAttemptAt: string | null;
-                        lastStatusCode: number | null;
-                        lastError: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        /** @description The flat body as sent (with deliveryId) */
-                        payload: {
-                            [key: string]: unknown;
-                        };
-                        attempts: {
-                            /** @description 1 for the first attempt of this delivery */
-                            number: number;
-                            /** Format: date-time */
-                            attemptedAt: string;
-                            succeeded: boolean;
-                            /** @description HTTP status answered; null when none (timeout, network, refused target) */
-                            statusCode: number | null;
-                            latencyMs: number;
-                            error: string | null;
-                            /** @description The first KiB of the answer */
-                            responseBody: string | null;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -6259,60 +5590,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The page of webhook deliveries */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description The deliveryId: the `webhook-id` header and the body’s `deliveryId`, the same on every attempt
-                             */
-                            id: string;
-                            /** Format: uuid */
-                            endpointId: string;
-                            /** Format: uuid */
-                            eventId: string;
-                            event: string;
-                            orderId: string | null;
-                            /** @enum {unknown} */
-                            status: "PENDING" | "SUCCEEDED" | "FAILED";
-                            attemptCount: number;
-                            /** @description When PENDING: when the next attempt is due */
-                            nextAttemptAt: string | null;
-                            lastAttemptAt: string | null;
-                            lastStatusCode: number | null;
-                            lastError: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            /** @description The flat body as sent (with deliveryId) */
-                            payload: {
-                                [key: string]: unknown;
-                            };
-                            attempts: {
-                                /** @description 1 for the first attempt of this delivery */
-                                number: number;
-                                /** Format: date-time */
-                                attemptedAt: string;
-                                succeeded: boolean;
-                                /** @description HTTP status answered; null when none (timeout, network, refused target) */
-                                statusCode: number | null;
-                                latencyMs: number;
-                                error: string | null;
-                                /** @description The first KiB of the answer */
-                                responseBody: string | null;
-                            }[];
-                        }[];
-                        /** @description Number of items matching the filters */
-                        total: number;
-                        page: number;
-                        limit: number;
-                    };
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -6377,54 +5661,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The webhook delivery */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * Format: uuid
-                         * @description The deliveryId: the `webhook-id` header and the body’s `deliveryId`, the same on every attempt
-                         */
-                        id: string;
-                        /** Format: uuid */
-                        endpointId: string;
-                        /** Format: uuid */
-                        eventId: string;
-                        event: string;
-                        orderId: string | null;
-                        /** @enum {unknown} */
-                        status: "PENDING" | "SUCCEEDED" | "FAILED";
-                        attemptCount: number;
-                        /** @description When PENDING: when the next attempt is due */
-                        nextAttemptAt: string | null;
-                        lastAttemptAt: string | null;
-                        lastStatusCode: number | null;
-                        lastError: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        /** @description The flat body as sent (with deliveryId) */
-                        payload: {
-                            [key: string]: unknown;
-                        };
-                        attempts: {
-                            /** @description 1 for the first attempt of this delivery */
-                            number: number;
-                            /** Format: date-time */
-                            attemptedAt: string;
-                            succeeded: boolean;
-                            /** @description HTTP status answered; null when none (timeout, network, refused target) */
-                            statusCode: number | null;
-                            latencyMs: number;
-                            error: string | null;
-                            /** @description The first KiB of the answer */
-                            responseBody: string | null;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -6501,54 +5744,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Accepted: the webhook delivery */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * Format: uuid
-                         * @description The deliveryId: the `webhook-id` header and the body’s `deliveryId`, the same on every attempt
-                         */
-                        id: string;
-                        /** Format: uuid */
-                        endpointId: string;
-                        /** Format: uuid */
-                        eventId: string;
-                        event: string;
-                        orderId: string | null;
-                        /** @enum {unknown} */
-                        status: "PENDING" | "SUCCEEDED" | "FAILED";
-                        attemptCount: number;
-                        /** @description When PENDING: when the next attempt is due */
-                        nextAttemptAt: string | null;
-                        lastAttemptAt: string | null;
-                        lastStatusCode: number | null;
-                        lastError: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        /** @description The flat body as sent (with deliveryId) */
-                        payload: {
-                            [key: string]: unknown;
-                        };
-                        attempts: {
-                            /** @description 1 for the first attempt of this delivery */
-                            number: number;
-                            /** Format: date-time */
-                            attemptedAt: string;
-                            succeeded: boolean;
-                            /** @description HTTP status answered; null when none (timeout, network, refused target) */
-                            statusCode: number | null;
-                            latencyMs: number;
-                            error: string | null;
-                            /** @description The first KiB of the answer */
-                            responseBody: string | null;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -6657,33 +5859,17 @@ export interface operations {
                  *       "since": "2026-11-22T03:00:00.000Z"
                  *     }
                  */
-                "application/json": {
-                    /**
-                     * Format: date-time
-                     * @description Re-queue the deliveries that failed for good and were created at or after this time (RFC 3339)
-                     */
-                    since: string;
-                };
+                "application/json": components["schemas"]["WebhookRecoverRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Accepted: the webhook recover result */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        endpointId: string;
-                        /**
-                         * Format: date-time
-                         * @description As requested
-                         */
-                        since: string;
-                        /** @description How many FAILED deliveries were scheduled for one more attempt, due now */
-                        requeued: number;
-                    };
+                    "application/json": components["schemas"]["WebhookRecoverResult"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -6793,23 +5979,17 @@ export interface operations {
                  *       "transaction": "AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAABAAIEBmH8tN2P1Z9yS0T1VNmV+oUQX2sZrUd0xq4vG7Y1m6I="
                  *     }
                  */
-                "application/json": {
-                    /** @description A Solana wire transaction (legacy or v0 message, with its signature slots), base64-encoded. */
-                    transaction: string;
-                };
+                "application/json": components["schemas"]["TransactionToSign"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The signed transaction */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The wire transaction with the managed wallet's signature added, base64 */
-                        signedTransaction: string;
-                    };
+                    "application/json": components["schemas"]["SignedTransaction"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -6928,23 +6108,17 @@ export interface operations {
                  *       "transaction": "AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAABAAIEBmH8tN2P1Z9yS0T1VNmV+oUQX2sZrUd0xq4vG7Y1m6I="
                  *     }
                  */
-                "application/json": {
-                    /** @description A Solana wire transaction (legacy or v0 message, with its signature slots), base64-encoded. */
-                    transaction: string;
-                };
+                "application/json": components["schemas"]["TransactionToSign"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The sent transaction */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The transaction's first signature (the platform fee payer's), base58 */
-                        hash: string;
-                    };
+                    "application/json": components["schemas"]["SentTransaction"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -7061,21 +6235,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The merchant wallet */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description The wallet's Solana address (its Ed25519 public key, base58)
-                         * @example 4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T
-                         */
-                        address: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["MerchantWallet"];
                 };
             };
             /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
@@ -7137,23 +6303,17 @@ export interface operations {
                  *       "transaction": "AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAABAAIEBmH8tN2P1Z9yS0T1VNmV+oUQX2sZrUd0xq4vG7Y1m6I="
                  *     }
                  */
-                "application/json": {
-                    /** @description A Solana wire transaction (legacy or v0 message, with its signature slots), base64-encoded. */
-                    transaction: string;
-                };
+                "application/json": components["schemas"]["TransactionToSign"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The signed transaction */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The wire transaction with the managed wallet's signature added, base64 */
-                        signedTransaction: string;
-                    };
+                    "application/json": components["schemas"]["SignedTransaction"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -7260,23 +6420,17 @@ export interface operations {
                  *       "transaction": "AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAABAAIEBmH8tN2P1Z9yS0T1VNmV+oUQX2sZrUd0xq4vG7Y1m6I="
                  *     }
                  */
-                "application/json": {
-                    /** @description A Solana wire transaction (legacy or v0 message, with its signature slots), base64-encoded. */
-                    transaction: string;
-                };
+                "application/json": components["schemas"]["TransactionToSign"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The sent transaction */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The transaction's first signature (the platform fee payer's), base58 */
-                        hash: string;
-                    };
+                    "application/json": components["schemas"]["SentTransaction"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -7401,17 +6555,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The sandbox balance */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        address: string;
-                        /** @description Balance in lamports */
-                        lamports: number;
-                    };
+                    "application/json": components["schemas"]["SandboxBalance"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -7513,17 +6663,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The sandbox balance */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        address: string;
-                        /** @description Balance in lamports */
-                        lamports: number;
-                    };
+                    "application/json": components["schemas"]["SandboxBalance"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -7589,17 +6735,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The sandbox transaction status */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        signature: string;
-                        status: "FINALIZED" | "FAILED";
-                        error?: string;
-                    };
+                    "application/json": components["schemas"]["SandboxTransactionStatus"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -7676,19 +6818,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The page of merchants */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["Merchant"][];
-                        /** @description Number of items matching the filters */
-                        total: number;
-                        page: number;
-                        limit: number;
-                    };
+                    "application/json": components["schemas"]["MerchantPage"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -7766,30 +6902,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The created merchant with credential */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        merchant: components["schemas"]["Merchant"];
-                        /** IssuedCredential */
-                        credential: {
-                            /** Format: uuid */
-                            id: string;
-                            /**
-                             * @description Public key id, sent as x-api-key
-                             * @example mk_0123456789abcdef0123456789abcdef
-                             */
-                            apiKey: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            revokedAt: string | null;
-                            /** @description Sent as x-api-secret. Shown only in this response; store it now. */
-                            apiSecret: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["MerchantWithCredential"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -7881,21 +7000,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The merchant */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        name: string;
-                        /** @description DISABLED merchants are refused (403) on every authenticated route */
-                        status: "ACTIVE" | "DISABLED";
-                        /** Format: date-time */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["Merchant"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -7972,21 +7083,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The merchant */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        name: string;
-                        /** @description DISABLED merchants are refused (403) on every authenticated route */
-                        status: "ACTIVE" | "DISABLED";
-                        /** Format: date-time */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["Merchant"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -8090,21 +7193,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The merchant */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        name: string;
-                        /** @description DISABLED merchants are refused (403) on every authenticated route */
-                        status: "ACTIVE" | "DISABLED";
-                        /** Format: date-time */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["Merchant"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -8205,24 +7300,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The list of credentials */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /**
-                         * @description Public key id, sent as x-api-key
-                         * @example mk_0123456789abcdef0123456789abcdef
-                         */
-                        apiKey: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        revokedAt: string | null;
-                    }[];
+                    "application/json": components["schemas"]["Credential"][];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -8299,26 +7383,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The created issued credential */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /**
-                         * @description Public key id, sent as x-api-key
-                         * @example mk_0123456789abcdef0123456789abcdef
-                         */
-                        apiKey: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        revokedAt: string | null;
-                        /** @description Sent as x-api-secret. Shown only in this response; store it now. */
-                        apiSecret: string;
-                    };
+                    "application/json": components["schemas"]["IssuedCredential"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -8423,24 +7494,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The credential */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /**
-                         * @description Public key id, sent as x-api-key
-                         * @example mk_0123456789abcdef0123456789abcdef
-                         */
-                        apiKey: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        revokedAt: string | null;
-                    };
+                    "application/json": components["schemas"]["Credential"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -8541,23 +7601,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The merchant destination policy */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        merchantId: string;
-                        /**
-                         * @description RECEIVER_ONLY (default): a PAYOUT pays only a PIX key of the receiver (its own CPF/CNPJ key, or another key the PIX provider confirms is held by the receiver’s document), and a PAYIN transfers only to the receiver’s own wallet (its walletAddress or managed wallet); anything else is refused with 422 PIX_KEY_NOT_OWNED_BY_RECEIVER or DESTINATION_NOT_RECEIVER_WALLET. ANY: the merchant may name any valid key or wallet.
-                         * @enum {unknown}
-                         */
-                        destinationPolicy: "RECEIVER_ONLY" | "ANY";
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["MerchantDestinationPolicy"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -8649,23 +7699,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The merchant destination policy */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        merchantId: string;
-                        /**
-                         * @description RECEIVER_ONLY (default): a PAYOUT pays only a PIX key of the receiver (its own CPF/CNPJ key, or another key the PIX provider confirms is held by the receiver’s document), and a PAYIN transfers only to the receiver’s own wallet (its walletAddress or managed wallet); anything else is refused with 422 PIX_KEY_NOT_OWNED_BY_RECEIVER or DESTINATION_NOT_RECEIVER_WALLET. ANY: the merchant may name any valid key or wallet.
-                         * @enum {unknown}
-                         */
-                        destinationPolicy: "RECEIVER_ONLY" | "ANY";
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["MerchantDestinationPolicy"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -8766,70 +7806,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The receiver */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /**
-                         * Format: uuid
-                         * @description Owning merchant
-                         */
-                        merchantId: string;
-                        /**
-                         * @description Person type: PF (individual, CPF) or PJ (company, CNPJ). Immutable.
-                         * @enum {unknown}
-                         */
-                        type: "PF" | "PJ";
-                        /**
-                         * @description Immutable
-                         * @enum {unknown}
-                         */
-                        documentType: "CPF" | "CNPJ";
-                        /** @description Normalised document number (bare, uppercase). Immutable. */
-                        document: string;
-                        name: string;
-                        email: string;
-                        phone: string | null;
-                        addressStreet: string | null;
-                        addressNumber: string | null;
-                        addressComplement: string | null;
-                        addressNeighborhood: string | null;
-                        addressCity: string | null;
-                        addressState: string | null;
-                        addressZipCode: string | null;
-                        /**
-                         * @description Receiver status; ACTIVE once KYC is approved
-                         * @enum {unknown}
-                         */
-                        status: "PENDING" | "ACTIVE" | "SUSPENDED" | "BLOCKED";
-                        /** @enum {unknown} */
-                        kycStatus: "PENDING" | "SUBMITTED" | "UNDER_REVIEW" | "APPROVED" | "REJECTED";
-                        /** @description Reason of the last KYC rejection, until the next decision */
-                        kycRejectionReason: string | null;
-                        kycSubmittedAt: string | null;
-                        kycReviewedAt: string | null;
-                        /** @description Chain address of the receiver's wallet (own or managed) */
-                        walletAddress: string | null;
-                        /** @description Whether the platform holds a managed wallet for this receiver */
-                        hasManagedWallet: boolean;
-                        limits: {
-                            /** @description Largest BRL total of orders per calendar day (America/Sao_Paulo); null for no limit. At most 2 decimals. */
-                            dailyLimitBrl: number | null;
-                            /** @description Largest number of orders per calendar day (America/Sao_Paulo); null for no limit */
-                            dailyTransactionLimit: number | null;
-                            /** @description Whether orders may be created in the night period (20:00 to 06:00 America/Sao_Paulo) */
-                            nightTransactionsEnabled: boolean;
-                        };
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Receiver"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -8915,70 +7898,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The receiver */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /**
-                         * Format: uuid
-                         * @description Owning merchant
-                         */
-                        merchantId: string;
-                        /**
-                         * @description Person type: PF (individual, CPF) or PJ (company, CNPJ). Immutable.
-                         * @enum {unknown}
-                         */
-                        type: "PF" | "PJ";
-                        /**
-                         * @description Immutable
-                         * @enum {unknown}
-                         */
-                        documentType: "CPF" | "CNPJ";
-                        /** @description Normalised document number (bare, uppercase). Immutable. */
-                        document: string;
-                        name: string;
-                        email: string;
-                        phone: string | null;
-                        addressStreet: string | null;
-                        addressNumber: string | null;
-                        addressComplement: string | null;
-                        addressNeighborhood: string | null;
-                        addressCity: string | null;
-                        addressState: string | null;
-                        addressZipCode: string | null;
-                        /**
-                         * @description Receiver status; ACTIVE once KYC is approved
-                         * @enum {unknown}
-                         */
-                        status: "PENDING" | "ACTIVE" | "SUSPENDED" | "BLOCKED";
-                        /** @enum {unknown} */
-                        kycStatus: "PENDING" | "SUBMITTED" | "UNDER_REVIEW" | "APPROVED" | "REJECTED";
-                        /** @description Reason of the last KYC rejection, until the next decision */
-                        kycRejectionReason: string | null;
-                        kycSubmittedAt: string | null;
-                        kycReviewedAt: string | null;
-                        /** @description Chain address of the receiver's wallet (own or managed) */
-                        walletAddress: string | null;
-                        /** @description Whether the platform holds a managed wallet for this receiver */
-                        hasManagedWallet: boolean;
-                        limits: {
-                            /** @description Largest BRL total of orders per calendar day (America/Sao_Paulo); null for no limit. At most 2 decimals. */
-                            dailyLimitBrl: number | null;
-                            /** @description Largest number of orders per calendar day (America/Sao_Paulo); null for no limit */
-                            dailyTransactionLimit: number | null;
-                            /** @description Whether orders may be created in the night period (20:00 to 06:00 America/Sao_Paulo) */
-                            nightTransactionsEnabled: boolean;
-                        };
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Receiver"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -9082,70 +8008,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The receiver */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /**
-                         * Format: uuid
-                         * @description Owning merchant
-                         */
-                        merchantId: string;
-                        /**
-                         * @description Person type: PF (individual, CPF) or PJ (company, CNPJ). Immutable.
-                         * @enum {unknown}
-                         */
-                        type: "PF" | "PJ";
-                        /**
-                         * @description Immutable
-                         * @enum {unknown}
-                         */
-                        documentType: "CPF" | "CNPJ";
-                        /** @description Normalised document number (bare, uppercase). Immutable. */
-                        document: string;
-                        name: string;
-                        email: string;
-                        phone: string | null;
-                        addressStreet: string | null;
-                        addressNumber: string | null;
-                        addressComplement: string | null;
-                        addressNeighborhood: string | null;
-                        addressCity: string | null;
-                        addressState: string | null;
-                        addressZipCode: string | null;
-                        /**
-                         * @description Receiver status; ACTIVE once KYC is approved
-                         * @enum {unknown}
-                         */
-                        status: "PENDING" | "ACTIVE" | "SUSPENDED" | "BLOCKED";
-                        /** @enum {unknown} */
-                        kycStatus: "PENDING" | "SUBMITTED" | "UNDER_REVIEW" | "APPROVED" | "REJECTED";
-                        /** @description Reason of the last KYC rejection, until the next decision */
-                        kycRejectionReason: string | null;
-                        kycSubmittedAt: string | null;
-                        kycReviewedAt: string | null;
-                        /** @description Chain address of the receiver's wallet (own or managed) */
-                        walletAddress: string | null;
-                        /** @description Whether the platform holds a managed wallet for this receiver */
-                        hasManagedWallet: boolean;
-                        limits: {
-                            /** @description Largest BRL total of orders per calendar day (America/Sao_Paulo); null for no limit. At most 2 decimals. */
-                            dailyLimitBrl: number | null;
-                            /** @description Largest number of orders per calendar day (America/Sao_Paulo); null for no limit */
-                            dailyTransactionLimit: number | null;
-                            /** @description Whether orders may be created in the night period (20:00 to 06:00 America/Sao_Paulo) */
-                            nightTransactionsEnabled: boolean;
-                        };
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Receiver"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -9261,70 +8130,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The receiver */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /**
-                         * Format: uuid
-                         * @description Owning merchant
-                         */
-                        merchantId: string;
-                        /**
-                         * @description Person type: PF (individual, CPF) or PJ (company, CNPJ). Immutable.
-                         * @enum {unknown}
-                         */
-                        type: "PF" | "PJ";
-                        /**
-                         * @description Immutable
-                         * @enum {unknown}
-                         */
-                        documentType: "CPF" | "CNPJ";
-                        /** @description Normalised document number (bare, uppercase). Immutable. */
-                        document: string;
-                        name: string;
-                        email: string;
-                        phone: string | null;
-                        addressStreet: string | null;
-                        addressNumber: string | null;
-                        addressComplement: string | null;
-                        addressNeighborhood: string | null;
-                        addressCity: string | null;
-                        addressState: string | null;
-                        addressZipCode: string | null;
-                        /**
-                         * @description Receiver status; ACTIVE once KYC is approved
-                         * @enum {unknown}
-                         */
-                        status: "PENDING" | "ACTIVE" | "SUSPENDED" | "BLOCKED";
-                        /** @enum {unknown} */
-                        kycStatus: "PENDING" | "SUBMITTED" | "UNDER_REVIEW" | "APPROVED" | "REJECTED";
-                        /** @description Reason of the last KYC rejection, until the next decision */
-                        kycRejectionReason: string | null;
-                        kycSubmittedAt: string | null;
-                        kycReviewedAt: string | null;
-                        /** @description Chain address of the receiver's wallet (own or managed) */
-                        walletAddress: string | null;
-                        /** @description Whether the platform holds a managed wallet for this receiver */
-                        hasManagedWallet: boolean;
-                        limits: {
-                            /** @description Largest BRL total of orders per calendar day (America/Sao_Paulo); null for no limit. At most 2 decimals. */
-                            dailyLimitBrl: number | null;
-                            /** @description Largest number of orders per calendar day (America/Sao_Paulo); null for no limit */
-                            dailyTransactionLimit: number | null;
-                            /** @description Whether orders may be created in the night period (20:00 to 06:00 America/Sao_Paulo) */
-                            nightTransactionsEnabled: boolean;
-                        };
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Receiver"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -9428,70 +8240,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The receiver */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /**
-                         * Format: uuid
-                         * @description Owning merchant
-                         */
-                        merchantId: string;
-                        /**
-                         * @description Person type: PF (individual, CPF) or PJ (company, CNPJ). Immutable.
-                         * @enum {unknown}
-                         */
-                        type: "PF" | "PJ";
-                        /**
-                         * @description Immutable
-                         * @enum {unknown}
-                         */
-                        documentType: "CPF" | "CNPJ";
-                        /** @description Normalised document number (bare, uppercase). Immutable. */
-                        document: string;
-                        name: string;
-                        email: string;
-                        phone: string | null;
-                        addressStreet: string | null;
-                        addressNumber: string | null;
-                        addressComplement: string | null;
-                        addressNeighborhood: string | null;
-                        addressCity: string | null;
-                        addressState: string | null;
-                        addressZipCode: string | null;
-                        /**
-                         * @description Receiver status; ACTIVE once KYC is approved
-                         * @enum {unknown}
-                         */
-                        status: "PENDING" | "ACTIVE" | "SUSPENDED" | "BLOCKED";
-                        /** @enum {unknown} */
-                        kycStatus: "PENDING" | "SUBMITTED" | "UNDER_REVIEW" | "APPROVED" | "REJECTED";
-                        /** @description Reason of the last KYC rejection, until the next decision */
-                        kycRejectionReason: string | null;
-                        kycSubmittedAt: string | null;
-                        kycReviewedAt: string | null;
-                        /** @description Chain address of the receiver's wallet (own or managed) */
-                        walletAddress: string | null;
-                        /** @description Whether the platform holds a managed wallet for this receiver */
-                        hasManagedWallet: boolean;
-                        limits: {
-                            /** @description Largest BRL total of orders per calendar day (America/Sao_Paulo); null for no limit. At most 2 decimals. */
-                            dailyLimitBrl: number | null;
-                            /** @description Largest number of orders per calendar day (America/Sao_Paulo); null for no limit */
-                            dailyTransactionLimit: number | null;
-                            /** @description Whether orders may be created in the night period (20:00 to 06:00 America/Sao_Paulo) */
-                            nightTransactionsEnabled: boolean;
-                        };
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Receiver"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -9595,70 +8350,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The receiver */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /**
-                         * Format: uuid
-                         * @description Owning merchant
-                         */
-                        merchantId: string;
-                        /**
-                         * @description Person type: PF (individual, CPF) or PJ (company, CNPJ). Immutable.
-                         * @enum {unknown}
-                         */
-                        type: "PF" | "PJ";
-                        /**
-                         * @description Immutable
-                         * @enum {unknown}
-                         */
-                        documentType: "CPF" | "CNPJ";
-                        /** @description Normalised document number (bare, uppercase). Immutable. */
-                        document: string;
-                        name: string;
-                        email: string;
-                        phone: string | null;
-                        addressStreet: string | null;
-                        addressNumber: string | null;
-                        addressComplement: string | null;
-                        addressNeighborhood: string | null;
-                        addressCity: string | null;
-                        addressState: string | null;
-                        addressZipCode: string | null;
-                        /**
-                         * @description Receiver status; ACTIVE once KYC is approved
-                         * @enum {unknown}
-                         */
-                        status: "PENDING" | "ACTIVE" | "SUSPENDED" | "BLOCKED";
-                        /** @enum {unknown} */
-                        kycStatus: "PENDING" | "SUBMITTED" | "UNDER_REVIEW" | "APPROVED" | "REJECTED";
-                        /** @description Reason of the last KYC rejection, until the next decision */
-                        kycRejectionReason: string | null;
-                        kycSubmittedAt: string | null;
-                        kycReviewedAt: string | null;
-                        /** @description Chain address of the receiver's wallet (own or managed) */
-                        walletAddress: string | null;
-                        /** @description Whether the platform holds a managed wallet for this receiver */
-                        hasManagedWallet: boolean;
-                        limits: {
-                            /** @description Largest BRL total of orders per calendar day (America/Sao_Paulo); null for no limit. At most 2 decimals. */
-                            dailyLimitBrl: number | null;
-                            /** @description Largest number of orders per calendar day (America/Sao_Paulo); null for no limit */
-                            dailyTransactionLimit: number | null;
-                            /** @description Whether orders may be created in the night period (20:00 to 06:00 America/Sao_Paulo) */
-                            nightTransactionsEnabled: boolean;
-                        };
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Receiver"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -9762,70 +8460,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The receiver */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /**
-                         * Format: uuid
-                         * @description Owning merchant
-                         */
-                        merchantId: string;
-                        /**
-                         * @description Person type: PF (individual, CPF) or PJ (company, CNPJ). Immutable.
-                         * @enum {unknown}
-                         */
-                        type: "PF" | "PJ";
-                        /**
-                         * @description Immutable
-                         * @enum {unknown}
-                         */
-                        documentType: "CPF" | "CNPJ";
-                        /** @description Normalised document number (bare, uppercase). Immutable. */
-                        document: string;
-                        name: string;
-                        email: string;
-                        phone: string | null;
-                        addressStreet: string | null;
-                        addressNumber: string | null;
-                        addressComplement: string | null;
-                        addressNeighborhood: string | null;
-                        addressCity: string | null;
-                        addressState: string | null;
-                        addressZipCode: string | null;
-                        /**
-                         * @description Receiver status; ACTIVE once KYC is approved
-                         * @enum {unknown}
-                         */
-                        status: "PENDING" | "ACTIVE" | "SUSPENDED" | "BLOCKED";
-                        /** @enum {unknown} */
-                        kycStatus: "PENDING" | "SUBMITTED" | "UNDER_REVIEW" | "APPROVED" | "REJECTED";
-                        /** @description Reason of the last KYC rejection, until the next decision */
-                        kycRejectionReason: string | null;
-                        kycSubmittedAt: string | null;
-                        kycReviewedAt: string | null;
-                        /** @description Chain address of the receiver's wallet (own or managed) */
-                        walletAddress: string | null;
-                        /** @description Whether the platform holds a managed wallet for this receiver */
-                        hasManagedWallet: boolean;
-                        limits: {
-                            /** @description Largest BRL total of orders per calendar day (America/Sao_Paulo); null for no limit. At most 2 decimals. */
-                            dailyLimitBrl: number | null;
-                            /** @description Largest number of orders per calendar day (America/Sao_Paulo); null for no limit */
-                            dailyTransactionLimit: number | null;
-                            /** @description Whether orders may be created in the night period (20:00 to 06:00 America/Sao_Paulo) */
-                            nightTransactionsEnabled: boolean;
-                        };
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Receiver"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -9927,27 +8568,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The list of platform fee tiers */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /**
-                         * @description Order type: PAYIN or PAYOUT
-                         * @enum {unknown}
-                         */
-                        orderType: "PAYIN" | "PAYOUT";
-                        /** @description Lower bound of the volume band (inclusive): the merchant's BRL volume of that order type in the calendar month; BRL, at most 2 decimals */
-                        minVolumeBrl: number;
-                        /** @description Upper bound of the volume band (exclusive), BRL; null means no upper bound (only the last tier) */
-                        maxVolumeBrl: number | null;
-                        /** @description Platform fee as a FRACTION (0.005 = 0.5 %) */
-                        platformFeePercentage: number;
-                    }[];
+                    "application/json": components["schemas"]["PlatformFeeTier"][];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -10031,37 +8658,17 @@ export interface operations {
                  *       }
                  *     ]
                  */
-                "application/json": {
-                    /** @description Lower bound of the volume band (inclusive), BRL. A JSON number or a string of plain decimal text ("100.50"), read exactly as sent: at most 2 decimals (more is 400, never rounded), at least 0, at most 9999999999999.99 */
-                    minVolumeBrl: number | string;
-                    /** @description Upper bound of the volume band (exclusive), BRL; null means no upper bound (only the last tier) */
-                    maxVolumeBrl: (number | string) | null;
-                    /** @description Platform fee as a FRACTION (0.005 = 0.5 %), below 1. A JSON number or a string of plain decimal text ("100.50"), read exactly as sent: at most 8 decimals (more is 400, never rounded), at least 0, at most 1 */
-                    platformFeePercentage: number | string;
-                }[];
+                "application/json": components["schemas"]["PlatformFeeTierInput"][];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The replaced platform fee tiers */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                        /** @description The new schedule, by minVolumeBrl */
-                        tiers: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @description Lower bound of the volume band (inclusive): the merchant's BRL volume of that order type in the calendar month; BRL, at most 2 decimals */
-                            minVolumeBrl: number;
-                            /** @description Upper bound of the volume band (exclusive), BRL; null means no upper bound (only the last tier) */
-                            maxVolumeBrl: number | null;
-                            /** @description Platform fee as a FRACTION (0.005 = 0.5 %) */
-                            platformFeePercentage: number;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ReplacedPlatformFeeTiers"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -10175,30 +8782,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The settlement run */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        settlements: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            merchantId: string;
-                            /** Format: date-time */
-                            periodStart: string;
-                            /** Format: date-time */
-                            periodEnd: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** @description Merchant fees settled, BRL */
-                            amountBrl: number;
-                            /** @description Ledger entries the settlement closed */
-                            entriesCount: number;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["SettlementRun"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */

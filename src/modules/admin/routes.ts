@@ -23,7 +23,7 @@ export function registerAdminMerchantRoutes(app: App, merchants: MerchantsServic
         summary: 'Create a merchant with its first API credential',
         body: StrictObject({ name: HumanName("The merchant's name") }),
         response: {
-          201: Type.Object({ merchant: MerchantSchema, credential: IssuedCredentialSchema }),
+          201: Type.Object({ merchant: MerchantSchema, credential: IssuedCredentialSchema }, { title: 'MerchantWithCredential' }),
           ...errorResponses(...ADMIN_ERRORS, ...BODY_ERRORS),
         },
       },

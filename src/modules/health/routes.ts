@@ -37,7 +37,7 @@ export function registerHealthRoutes(app: App, deps: { db: Db; metrics: Metrics;
   app.get(
     '/healthz',
     {
-      schema: { tags, summary: 'Liveness: the process is up', security: [], response: { 200: Type.Object({ status: Type.Literal('ok') }), ...errorResponses() } },
+      schema: { tags, summary: 'Liveness: the process is up', security: [], response: { 200: Type.Object({ status: Type.Literal('ok') }, { title: 'Liveness' }), ...errorResponses() } },
     },
     async () => ({ status: 'ok' as const }),
   );
@@ -51,7 +51,7 @@ export function registerHealthRoutes(app: App, deps: { db: Db; metrics: Metrics;
         description: '`simulation` is true when the deployment declares everything simulated (SIMULATION_MODE=true): no real PIX, chain transfer or price.',
         security: [],
         response: {
-          200: Type.Object({ status: Type.Literal('ready'), simulation: Type.Boolean({ description: 'SIMULATION_MODE=true: every PSP, chain and price is simulated' }) }),
+          200: Type.Object({ status: Type.Literal('ready'), simulation: Type.Boolean({ description: 'SIMULATION_MODE=true: every PSP, chain and price is simulated' }) }, { title: 'Readiness' }),
           ...errorResponses(503),
         },
       },
@@ -75,7 +75,8 @@ export function registerHealthRoutes(app: App, deps: { db: Db; metrics: Metrics;
         summary: 'Prometheus metrics (text exposition format)',
         description:
           'With METRICS_TOKEN set, requires `Authorization: Bearer <METRICS_TOKEN>`. Without it, open in development and test, and closed (always 401) in production.',
-        security: [{ MetricsToken: [] }],
+        // The empty alternative: without METRICS_TOKEN, outside production, the route asks for nothing.
+        security: [{ MetricsToken: [] }, {}],
         response: { 200: { description: 'Prometheus text format', content: { 'text/plain': { schema: Type.String() } } }, ...errorResponses(401) },
       },
     },

@@ -25,7 +25,7 @@ function pageOf<Q extends { page: number; limit?: number; pageSize?: number }>(q
   if (limit !== undefined && pageSize !== undefined && limit !== pageSize) throw invalidField('querystring.pageSize', 'is a deprecated alias of limit and differs from it');
   return { ...rest, pageSize: limit ?? pageSize ?? DEFAULT_PAGE_SIZE };
 }
-const RunResult = Type.Object({ settlements: Type.Array(SettlementSchema) });
+const RunResult = Type.Object({ settlements: Type.Array(SettlementSchema) }, { title: 'SettlementRun' });
 
 export function registerLedgerRoutes(app: App, ledger: LedgerService): void {
   app.get(
@@ -47,7 +47,7 @@ export function registerLedgerRoutes(app: App, ledger: LedgerService): void {
         tags,
         summary: "The merchant's settlements, newest first",
         querystring: SettlementListQuery,
-        response: { 200: Type.Object({ settlements: Type.Array(SettlementSchema), pagination: PaginationSchema }), ...errorResponses(...AUTHENTICATED_ERRORS, 400) },
+        response: { 200: Type.Object({ settlements: Type.Array(SettlementSchema), pagination: PaginationSchema }, { title: 'SettlementPage' }), ...errorResponses(...AUTHENTICATED_ERRORS, 400) },
       },
     },
     async (request) => ledger.listSettlements(merchantIdOf(request), pageOf(request.query)),
@@ -60,7 +60,7 @@ export function registerLedgerRoutes(app: App, ledger: LedgerService): void {
         tags,
         summary: "The merchant's ledger entries with their postings, newest first",
         querystring: EntryListQuery,
-        response: { 200: Type.Object({ entries: Type.Array(EntrySchema), pagination: PaginationSchema }), ...errorResponses(...AUTHENTICATED_ERRORS, 400) },
+        response: { 200: Type.Object({ entries: Type.Array(EntrySchema), pagination: PaginationSchema }, { title: 'LedgerEntryPage' }), ...errorResponses(...AUTHENTICATED_ERRORS, 400) },
       },
     },
     async (request) => ledger.listEntries(merchantIdOf(request), pageOf(request.query)),

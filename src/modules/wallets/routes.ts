@@ -19,9 +19,9 @@ export const TransactionBody = StrictObject({
     maxLength: 4096,
     description: 'A Solana wire transaction (legacy or v0 message, with its signature slots), base64-encoded.',
   }),
-});
-const SignedTransaction = Type.Object({ signedTransaction: Type.String({ description: 'The wire transaction with the managed wallet\'s signature added, base64' }) });
-const SentTransaction = Type.Object({ hash: Type.String({ description: "The transaction's first signature (the platform fee payer's), base58" }) });
+}, { title: 'TransactionToSign' });
+const SignedTransaction = Type.Object({ signedTransaction: Type.String({ description: 'The wire transaction with the managed wallet\'s signature added, base64' }) }, { title: 'SignedTransaction' });
+const SentTransaction = Type.Object({ hash: Type.String({ description: "The transaction's first signature (the platform fee payer's), base58" }) }, { title: 'SentTransaction' });
 const ReceiverParams = StrictObject({ receiverId: Uuid('The receiver whose managed wallet signs') });
 
 const SIGN_DESCRIPTION =
@@ -115,7 +115,7 @@ export function registerWalletRoutes(app: App, wallets: WalletsService, options:
         summary: "The merchant's own managed wallet",
         description: 'Created on the first call (concurrent first calls get the same wallet). The private key never leaves the platform.',
         response: {
-          200: Type.Object({ address: SolanaAddress('The wallet\'s Solana address (its Ed25519 public key, base58)'), createdAt: Timestamp() }),
+          200: Type.Object({ address: SolanaAddress('The wallet\'s Solana address (its Ed25519 public key, base58)'), createdAt: Timestamp() }, { title: 'MerchantWallet' }),
           ...errorResponses(...AUTHENTICATED_ERRORS),
         },
       },
@@ -165,7 +165,7 @@ export function registerFeePayerRoute(app: App, wallets: WalletsService): void {
         description:
           'The address that pays the fee of every `sign-and-send-transaction`: name it as the transaction\'s fee payer (account 0; the managed wallet there is accepted and replaced, any other fee payer is refused with FOREIGN_SIGNER). Never use it in an instruction. See docs/solana-signing.md.',
         security: [],
-        response: { 200: Type.Object({ address: SolanaAddress('The fee payer\'s Solana address') }), ...errorResponses() },
+        response: { 200: Type.Object({ address: SolanaAddress('The fee payer\'s Solana address') }, { title: 'FeePayer' }), ...errorResponses() },
       },
     },
     async (_request, reply) => {
@@ -176,7 +176,7 @@ export function registerFeePayerRoute(app: App, wallets: WalletsService): void {
 }
 
 const AddressParams = StrictObject({ address: Type.String({ minLength: 32, maxLength: 44, description: 'A Solana address' }) });
-const Balance = Type.Object({ address: Type.String(), lamports: Type.Integer({ description: 'Balance in lamports' }) });
+const Balance = Type.Object({ address: Type.String(), lamports: Type.Integer({ description: 'Balance in lamports' }) }, { title: 'SandboxBalance' });
 const checkedAddress = (address: string, field: string) => {
   if (!isSolanaAddress(address)) throw new AppError('VALIDATION_ERROR', `${field} must be a Solana address`, { [field]: 'must be a Solana address (base58, 32 bytes)' });
   return address;
@@ -232,7 +232,7 @@ export function registerWalletSandboxRoutes(app: App, chain: LiteSvmSandbox): vo
             signature: Type.String(),
             status: Type.Union([Type.Literal('FINALIZED'), Type.Literal('FAILED')]),
             error: Type.Optional(Type.String()),
-          }),
+          }, { title: 'SandboxTransactionStatus' }),
           ...errorResponses(...AUTHENTICATED_ERRORS, 400, 404),
         },
       },

@@ -1,0 +1,125 @@
+/**
+ * npm run lint:openapi-generators: the contract as a third-party generator sees it. Runs
+ * @hey-api/openapi-ts (types, SDK functions and its fetch client) on docs/openapi.json and
+ * docs/openapi-operations.json into a temporary folder, then fails when
+ *
+ * 1. the generated code does not compile (tsc --strict, no error);
+ * 2. a component schema is not declared exactly once, as `export type <Name>`;
+ * 3. a named schema is emitted twice: a type literal anywhere in the generated types is, with its
+ *    doc comments, the body of a component's declaration (an inline copy of `Order` in a route's
+ *    response, the way `CreatePayin201` types come about);
+ * 4. the document itself holds one unnamed object schema twice (the same properties written out
+ *    in two places, not by $ref): a generator can only emit it twice; give it a title
+ *    (openapi-components.ts makes a titled schema a component).
+ *
+ * Rules 3 and 4 compare structure, not names, so they hold whatever a generator calls its types.
+ * The check prints what it compared, so a run that found nothing to compare is visible.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** The documents to check: the arguments (paths from the repository root), else both of ours. */
+const DOCUMENTS = process.argv.length > 2 ? process.argv.slice(2) : ['docs/openapi.json', 'docs/openapi-operations.json'];
+
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** `command` from the PATH, which `npm run` starts with node_modules/.bin. */
+function run(command: string, args: string[]): void {
+  const result = spawnSync(command, args, { cwd: ROOT, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`${path.basename(command)} ${args.join(' ')} failed:\n${result.stdout}${result.stderr}`);
+}
+
+/** Object schemas with properties written out (not a $ref) more than once in the document, by where they are (rule 4). */
+export function unnamedDuplicates(document: unknown): string[][] {
+  const seen = new Map<string, string[]>();
+  const stable = (value: unknown): string =>
+    JSON.stringify(value, (_key, inner: unknown) => (isObject(inner) ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => a.localeCompare(b))) : inner));
+  const visit = (node: unknown, at: string): void => {
+    if (Array.isArray(node)) return node.forEach((item, i) => visit(item, `${at}/${i}`));
+    if (!isObject(node)) return;
+    if (isObject(node.properties) && Object.keys(node.properties).length > 0) {
+      const { description: _description, ...shape } = node;
+      const key = stable(shape);
+      seen.set(key, [...(seen.get(key) ?? []), at]);
+    }
+    for (const [key, value] of Object.entries(node)) if (key !== 'example' && key !== 'examples') visit(value, `${at}/${key}`);
+  };
+  visit(document, '#');
+  return [...seen.values()].filter((places) => places.length > 1);
+}
+
+/** Problems of one generated types file against the document's component names (rules 2 and 3). */
+export function generatedDuplicates(source: string, components: string[]): { problems: string[]; compared: number } {
+  const file = ts.createSourceFile('types.gen.ts', source, ts.ScriptTarget.Latest, true);
+  // The literal's text with its doc comments (a schema's descriptions): an inline copy of a named
+  // schema carries them too, while an unrelated shape that happens to match (`{ address: string }`
+  // as path parameters and as an answer) does not.
+  const text = (node: ts.Node) => node.getText(file).replace(/\s+/g, ' ');
+  const declarations = new Map<string, ts.TypeAliasDeclaration[]>();
+  for (const statement of file.statements) {
+    if (ts.isTypeAliasDeclaration(statement)) declarations.set(statement.name.text, [...(declarations.get(statement.name.text) ?? []), statement]);
+  }
+  const problems: string[] = [];
+  const bodies = new Map<string, { name: string; node: ts.Node }>();
+  for (const name of components) {
+    const found = declarations.get(name) ?? [];
+    if (found.length !== 1) problems.push(`${name}: declared ${found.length} times (want 1)`);
+    const body = found[0]?.type;
+    if (body && ts.isTypeLiteralNode(body) && body.members.length > 0) bodies.set(text(body), { name, node: body });
+  }
+  let compared = 0;
+  const visit = (node: ts.Node): void => {
+    if (ts.isTypeLiteralNode(node)) {
+      compared++;
+      const same = bodies.get(text(node));
+      if (same && same.node !== node) {
+        const owner = node.parent && ts.findAncestor(node, ts.isTypeAliasDeclaration)?.name.text;
+        problems.push(`${same.name}: emitted again inline, in ${owner ?? 'an anonymous type'}`);
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return { problems, compared };
+}
+
+async function main(): Promise<void> {
+  const out = await mkdtemp(path.join(tmpdir(), 'openapi-generators-'));
+  const problems: string[] = [];
+  try {
+    const outputs: string[] = [];
+    for (const [i, document] of DOCUMENTS.entries()) {
+      const contract = JSON.parse(await readFile(path.resolve(ROOT, document), 'utf8')) as { components?: { schemas?: Json } };
+      for (const places of unnamedDuplicates(contract)) problems.push(`${document}: one object schema written out ${places.length} times, not by $ref (give it a title): ${places.join(', ')}`);
+      const output = path.join(out, `client-${i}`);
+      run('openapi-ts', ['--input', path.resolve(ROOT, document), '--output', output, '--silent', '--no-log-file']);
+      const components = Object.keys(contract.components?.schemas ?? {});
+      const result = generatedDuplicates(await readFile(path.join(output, 'types.gen.ts'), 'utf8'), components);
+      problems.push(...result.problems.map((problem) => `${document}: ${problem}`));
+      console.log(`${document}: ${components.length} component schemas, ${result.compared} generated type literals compared`);
+      outputs.push(output);
+    }
+    // The generated client uses fetch and URLSearchParams: the DOM library's types, as in a browser or Node.
+    const tsconfig = path.join(out, 'tsconfig.json');
+    const compilerOptions = { strict: true, noEmit: true, skipLibCheck: false, target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2022', 'DOM', 'DOM.Iterable'], types: [] };
+    await writeFile(tsconfig, JSON.stringify({ compilerOptions, include: outputs.map((output) => `${output}/**/*.ts`) }));
+    run('tsc', ['-p', tsconfig]);
+    console.log('generated clients compile (tsc --strict)');
+  } finally {
+    await rm(out, { recursive: true, force: true });
+  }
+  if (problems.length > 0) {
+    for (const problem of problems) console.error(problem);
+    console.error(`lint:openapi-generators: ${problems.length} problems`);
+    process.exit(1);
+  }
+  console.log('lint:openapi-generators: every schema emitted once');
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await main();

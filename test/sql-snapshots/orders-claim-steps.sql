@@ -2,7 +2,7 @@
 /* planned each run */
     with due as (
       select id from "orders"
-      where "next_step_at" <= $1 and (claimed_until is null or claimed_until < $2)
+      where "next_step_at" <= $1 and ("claimed_until" is null or "claimed_until" < $2)
       order by "next_step_at", id
       limit $3
       for update skip locked

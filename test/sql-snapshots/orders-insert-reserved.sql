@@ -3,23 +3,24 @@
       with eligible as (
         select r.id from receivers r
         where r.id = $1 and r.merchant_id = $2
-          and r.kyc_status = 'APPROVED' and r.status = 'ACTIVE'
-          and (not $3::boolean or r.night_transactions_enabled)
-          and r.daily_limit_brl is not distinct from $4::numeric
-          and r.daily_transaction_limit is not distinct from $5::int
+          and ("r"."kyc_status" = $3 and "r"."status" = $4)
+          and r.daily_limit_brl is not distinct from $5::numeric
+          and r.daily_transaction_limit is not distinct from $6::int
       ), reserved as (
         insert into receiver_daily_usage as u (receiver_id, day, order_count, amount_brl)
-        select id, $6::date, 1, $7::numeric from eligible
-        where ($8::int is null or 1 <= $9::int)
-          and ($10::numeric is null or $11::numeric <= $12::numeric)
+        select id, $7::date, 1, $8::numeric from eligible
+        where ($9::int is null or 1 <= $10::int)
+          and ($11::numeric is null or $12::numeric <= $13::numeric)
         on conflict (receiver_id, day) do update
           set order_count = u.order_count + 1, amount_brl = u.amount_brl + excluded.amount_brl
-          where ($13::int is null or u.order_count + 1 <= $14::int)
-            and ($15::numeric is null or u.amount_brl + excluded.amount_brl <= $16::numeric)
+          where ($14::int is null or u.order_count + 1 <= $15::int)
+            and ($16::numeric is null or u.amount_brl + excluded.amount_brl <= $17::numeric)
         returning 1
+      ), created as (
+        insert into orders ("id", "merchant_id", "receiver_id", "type", "status", "chain", "token", "external_id", "quote_id", "amount_brl", "amount_token", "exchange_rate", "platform_fee_percentage", "merchant_fee_percentage", "platform_fee_amount_brl", "merchant_fee_amount_brl", "net_amount_brl", "destination_wallet", "pix_txid", "pix_payment_code", "limit_day", "expires_at", "created_at", "updated_at")
+        select "v"."id", "v"."merchant_id", "v"."receiver_id", "v"."type", "v"."status", "v"."chain", "v"."token", "v"."external_id", "v"."quote_id", "v"."amount_brl", "v"."amount_token", "v"."exchange_rate", "v"."platform_fee_percentage", "v"."merchant_fee_percentage", "v"."platform_fee_amount_brl", "v"."merchant_fee_amount_brl", "v"."net_amount_brl", "v"."destination_wallet", "v"."pix_txid", "v"."pix_payment_code", "v"."limit_day", "v"."expires_at", "v"."created_at", "v"."updated_at"
+        from jsonb_populate_record(null::orders, $18::jsonb) v
+        where exists (select 1 from reserved)
+        returning "id", "merchant_id", "receiver_id", "type", "status", "chain", "token", "external_id", "amount_brl", "amount_token", "exchange_rate", "platform_fee_percentage", "merchant_fee_percentage", "platform_fee_amount_brl", "merchant_fee_amount_brl", "net_amount_brl", "destination_wallet", "deposit_address", "pix_txid", "pix_payment_code", "pix_key", "pix_key_type", "recipient_name", "pix_end_to_end_id", "provider_transaction_id", "refund_id", "tx_hash", "failure_reason", "excess_amount_token", "limit_day", "limit_released", "expires_at", "completed_at", "next_step_at", "step_attempts", "claimed_until", "created_at", "updated_at"
       )
-      insert into orders ("id", "merchant_id", "receiver_id", "type", "status", "chain", "token", "external_id", "quote_id", "amount_brl", "amount_token", "exchange_rate", "platform_fee_percentage", "merchant_fee_percentage", "platform_fee_amount_brl", "merchant_fee_amount_brl", "net_amount_brl", "destination_wallet", "pix_txid", "pix_payment_code", "limit_day", "expires_at", "created_at", "updated_at")
-      select "v"."id", "v"."merchant_id", "v"."receiver_id", "v"."type", "v"."status", "v"."chain", "v"."token", "v"."external_id", "v"."quote_id", "v"."amount_brl", "v"."amount_token", "v"."exchange_rate", "v"."platform_fee_percentage", "v"."merchant_fee_percentage", "v"."platform_fee_amount_brl", "v"."merchant_fee_amount_brl", "v"."net_amount_brl", "v"."destination_wallet", "v"."pix_txid", "v"."pix_payment_code", "v"."limit_day", "v"."expires_at", "v"."created_at", "v"."updated_at"
-      from jsonb_populate_record(null::orders, $17::jsonb) v
-      where exists (select 1 from reserved)
-      returning *
+      select "id", "merchant_id", "receiver_id", "type", "status", "chain", "token", "external_id", "amount_brl", "amount_token", "exchange_rate", "platform_fee_percentage", "merchant_fee_percentage", "platform_fee_amount_brl", "merchant_fee_amount_brl", "net_amount_brl", "destination_wallet", "deposit_address", "pix_txid", "pix_payment_code", "pix_key", "pix_key_type", "recipient_name", "pix_end_to_end_id", "provider_transaction_id", "refund_id", "tx_hash", "failure_reason", "excess_amount_token", "limit_day", "limit_released", "expires_at", "completed_at", "next_step_at", "step_attempts", "claimed_until", "created_at", "updated_at" from created

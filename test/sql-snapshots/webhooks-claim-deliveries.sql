@@ -13,7 +13,7 @@
           and e.enabled and e.deleted_at is null
           and exists (select 1 from webhook_deliveries d
                       where d.endpoint_id = e.id and d.status = 'PENDING' and d.next_attempt_at <= $1
-                        and not exists (select 1 from webhook_delivery_leases h where h.delivery_id = d.id and h.claimed_until >= $2))
+                        and not exists (select 1 from webhook_delivery_leases h where h.delivery_id = d.id and "h"."claimed_until" >= $2))
         order by e.id
         limit $3
         for no key update of e skip locked
@@ -23,7 +23,7 @@
         from locked l
         cross join lateral (
           select count(*)::int as busy from webhook_delivery_leases f
-          where f.endpoint_id = l.id and f.claimed_until >= $7
+          where f.endpoint_id = l.id and "f"."claimed_until" >= $7
         ) b
       ),
       candidates as (
@@ -33,10 +33,10 @@
         cross join lateral (
           select d.id, d.endpoint_id, d.order_id, d.created_at from webhook_deliveries d
           where d.endpoint_id = r.id and d.status = 'PENDING' and d.next_attempt_at <= $8
-            and not exists (select 1 from webhook_delivery_leases h where h.delivery_id = d.id and h.claimed_until >= $9)
+            and not exists (select 1 from webhook_delivery_leases h where h.delivery_id = d.id and "h"."claimed_until" >= $9)
             and (d.order_id is null or not exists (
               select 1 from webhook_delivery_leases p
-              where p.endpoint_id = d.endpoint_id and p.claimed_until >= $10 and p.order_id = d.order_id))
+              where p.endpoint_id = d.endpoint_id and "p"."claimed_until" >= $10 and p.order_id = d.order_id))
           order by d.created_at, d.id
           limit least(r.room, $11::int)
         ) c
@@ -53,7 +53,7 @@
         insert into webhook_delivery_leases as h (delivery_id, endpoint_id, order_id, token, claimed_until)
         select id, endpoint_id, order_id, $13, $14 from picked
         on conflict (delivery_id) do update set token = excluded.token, claimed_until = excluded.claimed_until
-          where h.claimed_until < $15
+          where ("h"."claimed_until" is null or "h"."claimed_until" < $15)
         returning h.delivery_id
       )
       select d.id, d.endpoint_id, d.event_type, d.attempts, d.retries_used, ev.payload, e.url,

@@ -12,13 +12,6 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/**
- * Topic files that other branches of issue 25 write (idempotency, background work, the orders'
- * indexes): links to them are allowed until they land. Empty this list when they do; a test
- * below fails as soon as one of them exists.
- */
-const LANDING_ELSEWHERE = new Set<string>();
-
 function markdownFiles(): string[] {
   const found = ['README.md'];
   for (const folder of ['docs', 'bench']) {
@@ -65,7 +58,7 @@ function brokenReason(file: string, target: string): string | undefined {
   const linkPath = decodeURIComponent(rawPath.split('?')[0] as string);
   const resolved = linkPath === '' ? path.join(ROOT, file) : path.resolve(ROOT, path.dirname(file), linkPath);
   if (path.relative(ROOT, resolved).startsWith('..')) return undefined; // outside this repository
-  if (!existsSync(resolved)) return LANDING_ELSEWHERE.has(path.relative(ROOT, resolved)) ? undefined : 'no such file';
+  if (!existsSync(resolved)) return 'no such file';
   if (fragment === undefined || fragment === '' || !resolved.endsWith('.md') || statSync(resolved).isDirectory()) return undefined;
   return headingAnchors(readFileSync(resolved, 'utf8')).has(decodeURIComponent(fragment).toLowerCase()) ? undefined : `no heading #${fragment}`;
 }
@@ -85,10 +78,6 @@ describe('documentation links', () => {
     expect(files).toContain('README.md');
     expect(files).toContain(path.join('docs', 'architecture', 'README.md'));
     expect(files).toContain(path.join('bench', 'README.md'));
-  });
-
-  it('allows links only to topic files that have not landed yet', () => {
-    expect([...LANDING_ELSEWHERE].filter((file) => existsSync(path.join(ROOT, file)))).toEqual([]);
   });
 
   it('every relative link in README.md, docs/ and bench/ resolves', () => {

@@ -12,14 +12,13 @@
  * --generic: plan as a prepared statement does after five runs (plan_cache_mode = force_generic_plan).
  */
 import { parseArgs } from 'node:util';
-import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
 import pg from 'pg';
 import type { Db } from '../src/db/database.ts';
-import type { Database } from '../src/db/schema.ts';
 import { creationRepo } from '../src/modules/orders/creation-repo.ts';
 import { listingRepo } from '../src/modules/orders/listing-repo.ts';
 import { reconciliationRepo } from '../src/modules/orders/reconciliation-repo.ts';
 import { ordersRepo } from '../src/modules/orders/repo.ts';
+import { capturedStatement } from '../test/sql-snapshots/render.ts';
 import { analyze, seedOrders, withClient } from './lib/database.ts';
 
 const { values: flags } = parseArgs({ options: { seed: { type: 'boolean', default: false }, generic: { type: 'boolean', default: false }, plans: { type: 'boolean', default: false } } });
@@ -59,24 +58,6 @@ async function seed(dbUrl: string): Promise<void> {
   await analyze(dbUrl);
 }
 
-/** The statement a repo call sends, with its parameters. */
-async function captured(run: (db: Db) => Promise<unknown>): Promise<{ sql: string; parameters: readonly unknown[] }> {
-  const sent: Array<{ sql: string; parameters: readonly unknown[] }> = [];
-  const db: Db = new Kysely<Database>({
-    dialect: {
-      createAdapter: () => new PostgresAdapter(),
-      createDriver: () => new DummyDriver(),
-      createIntrospector: (kysely) => new PostgresIntrospector(kysely),
-      createQueryCompiler: () => new PostgresQueryCompiler(),
-    },
-    log: (event) => {
-      if (event.level === 'query') sent.push({ sql: event.query.sql, parameters: event.query.parameters });
-    },
-  });
-  await run(db).catch(() => undefined); // a `…OrThrow` finds no row here; the text was recorded
-  if (sent.length !== 1) throw new Error(`expected one statement, got ${sent.length}`);
-  return sent[0]!;
-}
 
 if (flags.seed) await seed(url);
 const client = new pg.Client({ connectionString: url });
@@ -121,7 +102,7 @@ const statements: Array<[string, (db: Db) => Promise<unknown>]> = [
 const ORDERS_INDEX = /\b(orders_[a-z_]+_(?:idx|key)|orders_pkey)\b/g;
 console.log(`| statement | indexes on orders | buffers | ms |\n|---|---|---|---|`);
 for (const [name, run] of statements) {
-  const { sql, parameters } = await captured(run);
+  const { sql, parameters } = await capturedStatement(run);
   await client.query('begin');
   try {
     if (flags.generic) await client.query('set local plan_cache_mode = force_generic_plan');

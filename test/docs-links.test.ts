@@ -23,9 +23,12 @@ function markdownFiles(): string[] {
   return found.sort();
 }
 
+/** A fenced code block. A backtick fence's info string has no backtick (CommonMark), so a line opening with a code span of backticks is prose. */
+const FENCED_BLOCK = /^(```|~~~)(?![^\n]*`)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm;
+
 /** Text outside fenced code blocks and inline code spans: a link inside code is not a link. */
 function proseOf(markdown: string): string {
-  return markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '').replace(/`[^`\n]*`/g, '');
+  return markdown.replace(FENCED_BLOCK, '').replace(/`[^`\n]*`/g, '');
 }
 
 /** Inline links and images `[text](target "title")` and reference definitions `[id]: target`. */
@@ -40,7 +43,7 @@ function linkTargets(markdown: string): string[] {
 function headingAnchors(markdown: string): Set<string> {
   const anchors = new Set<string>();
   const seen = new Map<string, number>();
-  const withoutFences = markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '');
+  const withoutFences = markdown.replace(FENCED_BLOCK, '');
   for (const match of withoutFences.matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)) {
     const text = (match[1] as string).replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/[`*_]/g, '');
     const base = text.toLowerCase().replace(/[^\p{L}\p{N}\s-]/gu, '').replace(/\s/g, '-');

@@ -31,6 +31,7 @@ const POLICY: HarnessPolicy<Resource> = {
     'GET /healthz': { anonymous: 200, why: "liveness: the orchestrator's probe carries no credentials" },
     'GET /readyz': { anonymous: 200, why: "readiness: the load balancer's probe carries no credentials" },
     'GET /api/v1/openapi.json': { anonymous: 200, why: 'the contract is public: integrators generate clients from it' },
+    'GET /openapi.json': { anonymous: 200, why: 'the operations document (health, readiness, metrics): public like the contract' },
     'GET /docs': { anonymous: 200, why: 'the API reference (DOCS_ENABLED): serves the public contract' },
     'GET /docs/json': { anonymous: 200, why: "the API reference's copy of the public contract" },
     'GET /docs/yaml': { anonymous: 200, why: "the API reference's copy of the public contract" },

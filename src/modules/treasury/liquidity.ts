@@ -1,0 +1,109 @@
+/**
+ * The PAYIN liquidity check (docs/architecture/treasury.md, "Liquidity"): is there enough of the
+ * token in the treasury for one more PAYIN, answered from memory so the hot path makes no RPC call
+ * and, most of the time, no query.
+ *
+ * Each process keeps a snapshot: per token, the on-chain balance less what open PAYINs owe (those
+ * awaiting or holding their PIX and those whose transfer is in flight). It is recomputed every
+ * `liquidityRefreshMs` in the background (one query), while requests keep using the previous one;
+ * between two recomputations the process subtracts the PAYINs it admitted itself. The balance
+ * comes from, in order: this process's own read if younger than `balanceMaxAgeMs`, the worker's
+ * last reconciliation run if younger, else a read of the node. Only the very first PAYIN waits for
+ * a snapshot.
+ *
+ * The approximation: PAYINs admitted by other processes since the last recomputation are not
+ * subtracted, so a burst across processes can admit more than the treasury holds. That is safe:
+ * a transfer the treasury cannot pay fails and the order's PIX is refunded (orders.md). When no
+ * balance can be had at all (the node down since start), PAYINs are admitted for the same reason,
+ * with a warning.
+ */
+import type { TreasuryBalanceReader, TreasuryBalances } from '../../adapters/chain/treasury-port.ts';
+import type { Db } from '../../db/database.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { type Dec, decimal } from '../../lib/money.ts';
+import { treasuryRepo as repo } from './repo.ts';
+import { availableAfter, liquidityRefusal } from './rules.ts';
+
+export interface LiquidityLog {
+  warn(obj: object, msg: string): void;
+}
+
+export interface LiquiditySettings {
+  balanceMaxAgeMs: number;
+  liquidityRefreshMs: number;
+}
+
+export function createLiquidity(deps: { db: Db; clock: Clock; reader: TreasuryBalanceReader; settings: LiquiditySettings; log?: LiquidityLog }) {
+  const { db, clock, reader, settings } = deps;
+  let balances: { at: number; values: TreasuryBalances } | undefined;
+  let snapshot: { at: number; available: Map<string, Dec> } | undefined;
+  let refreshing: Promise<void> | undefined;
+
+  const now = () => clock.now().getTime();
+
+  /** The on-chain balances, as fresh as `balanceMaxAgeMs` asks; the stale ones when the node fails. */
+  async function onChainBalances(): Promise<TreasuryBalances | undefined> {
+    if (balances && now() - balances.at < settings.balanceMaxAgeMs) return balances.values;
+    const run = await repo.lastRun(db);
+    if (run && now() - run.finished_at.getTime() < settings.balanceMaxAgeMs) {
+      remember(new Map(run.balances.map((b) => [b.currency, b.on_chain])), run.finished_at.getTime());
+      return balances!.values;
+    }
+    try {
+      remember(await reader.readBalances(), now());
+    } catch (err) {
+      deps.log?.warn({ err, balanceAgeMs: balances ? now() - balances.at : null }, 'treasury balances unreadable; the liquidity check uses the last known');
+    }
+    return balances?.values;
+  }
+
+  function remember(values: TreasuryBalances, at: number) {
+    if (!balances || at >= balances.at) balances = { at, values };
+  }
+
+  async function refresh(): Promise<void> {
+    const startedAt = now();
+    const [onChain, owed, inFlight] = await Promise.all([onChainBalances(), repo.owedByPayins(db), repo.inFlightTransfers(db)]);
+    if (!onChain) return;
+    const available = new Map<string, Dec>();
+    for (const [currency, balance] of onChain) available.set(currency, decimal(balance));
+    for (const sum of [...owed, ...inFlight]) available.set(sum.token, availableAfter((available.get(sum.token) ?? decimal(0)).toString(), sum.amount));
+    snapshot = { at: startedAt, available };
+  }
+
+  /** Starts a recomputation when the snapshot is old; answers it only when there is no snapshot to use meanwhile. */
+  function fresh(): Promise<void> | undefined {
+    if (snapshot && now() - snapshot.at < settings.liquidityRefreshMs) return undefined;
+    refreshing ??= refresh()
+      .catch((err: unknown) => deps.log?.warn({ err }, 'treasury liquidity snapshot failed; the previous one stays in use'))
+      .finally(() => {
+        refreshing = undefined;
+      });
+    return snapshot ? undefined : refreshing;
+  }
+
+  return {
+    /**
+     * Refuses (503 TREASURY_INSUFFICIENT_LIQUIDITY) a PAYIN of `amount` tokens the treasury
+     * cannot cover, before its PIX charge exists; admits everything when the treasury is not on
+     * chain (the sandbox) or no balance could ever be read.
+     */
+    async checkPayin(token: string, amount: string): Promise<void> {
+      if (!reader.onChain) return;
+      const waiting = fresh();
+      if (waiting) await waiting;
+      if (!snapshot) return;
+      const available = snapshot.available.get(token) ?? decimal(0);
+      const refusal = liquidityRefusal(token, amount, available);
+      if (refusal) throw refusal;
+      snapshot.available.set(token, available.minus(amount));
+    },
+
+    /** Balances read elsewhere in this process (the reconciliation, GET /admin/treasury) serve the check too. */
+    remember(values: TreasuryBalances, at: Date) {
+      remember(values, at.getTime());
+    },
+  };
+}
+
+export type Liquidity = ReturnType<typeof createLiquidity>;

@@ -5,11 +5,12 @@
  *
  * Each process keeps a snapshot: per token, the on-chain balance less what open PAYINs owe (those
  * awaiting or holding their PIX and those whose transfer is in flight). It is recomputed every
- * `liquidityRefreshMs` in the background (one query), while requests keep using the previous one;
- * between two recomputations the process subtracts the PAYINs it admitted itself. The balance
+ * `liquidityRefreshMs` in the background (one query), while requests keep using the previous one
+ * (they wait only when it is older than `balanceMaxAgeMs`, after an idle spell); between two
+ * recomputations the process subtracts the PAYINs it admitted itself. The balance
  * comes from, in order: this process's own read if younger than `balanceMaxAgeMs`, the worker's
- * last reconciliation run if younger, else a read of the node. Only the very first PAYIN waits for
- * a snapshot.
+ * last reconciliation run if younger, else a read of the node: at most one RPC call per
+ * `balanceMaxAgeMs` per process, none while the worker's job keeps the runs fresh.
  *
  * The approximation: PAYINs admitted by other processes since the last recomputation are not
  * subtracted, so a burst across processes can admit more than the treasury holds. That is safe:
@@ -71,15 +72,25 @@ export function createLiquidity(deps: { db: Db; clock: Clock; reader: TreasuryBa
     snapshot = { at: startedAt, available };
   }
 
-  /** Starts a recomputation when the snapshot is old; answers it only when there is no snapshot to use meanwhile. */
-  function fresh(): Promise<void> | undefined {
-    if (snapshot && now() - snapshot.at < settings.liquidityRefreshMs) return undefined;
+  function startRefresh(): Promise<void> {
     refreshing ??= refresh()
       .catch((err: unknown) => deps.log?.warn({ err }, 'treasury liquidity snapshot failed; the previous one stays in use'))
       .finally(() => {
         refreshing = undefined;
       });
-    return snapshot ? undefined : refreshing;
+    return refreshing;
+  }
+
+  /**
+   * Starts a recomputation when the snapshot is older than `liquidityRefreshMs`; answers it (the
+   * request waits) only when there is no snapshot, or one older than `balanceMaxAgeMs` (a process
+   * idle for minutes does not answer from what it knew then).
+   */
+  function fresh(): Promise<void> | undefined {
+    const age = snapshot ? now() - snapshot.at : Infinity;
+    if (age < settings.liquidityRefreshMs) return undefined;
+    const running = startRefresh();
+    return age < settings.balanceMaxAgeMs ? undefined : running;
   }
 
   return {
@@ -98,6 +109,9 @@ export function createLiquidity(deps: { db: Db; clock: Clock; reader: TreasuryBa
       if (refusal) throw refusal;
       snapshot.available.set(token, available.minus(amount));
     },
+
+    /** Recomputes the snapshot now (tests; a process that wants it warm before its first PAYIN). */
+    refresh: startRefresh,
 
     /** Balances read elsewhere in this process (the reconciliation, GET /admin/treasury) serve the check too. */
     remember(values: TreasuryBalances, at: Date) {

@@ -33,8 +33,8 @@ async function call<T>(what: string, run: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Integer base units as decimal text in whole units. */
-export const fromBaseUnits = (amount: bigint | string, decimals: number) => decimal(amount.toString()).dividedBy(decimal(10).pow(decimals)).toFixed(decimals);
+/** Integer base units as decimal text in whole units, without trailing zeros (1500000000 lamports: "1.5"). */
+export const fromBaseUnits = (amount: bigint | string, decimals: number) => decimal(amount.toString()).dividedBy(decimal(10).pow(decimals)).toString();
 
 /** What a jsonParsed token account carries that this reader reads. */
 interface ParsedTokenAccount {

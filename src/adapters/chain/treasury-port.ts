@@ -26,5 +26,5 @@ export interface TreasuryBalanceReader {
 
 /** The sandbox chain's: nothing on chain, so nothing to read and no limit to apply. */
 export function createSandboxTreasuryReader(): TreasuryBalanceReader {
-  return { kind: 'sandbox', onChain: false, address: null, currencies: [], readBalances: async () => new Map() };
+  return { kind: 'sandbox', onChain: false, address: null, currencies: [], readBalances: async () => new Map<string, string>() };
 }

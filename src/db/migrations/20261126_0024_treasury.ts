@@ -56,6 +56,8 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`
     alter table ledger_entries add constraint ledger_entries_reference_type_check
     check (reference_type in ('order', 'settlement', 'entry', 'wallet_sign_request'))`.execute(db);
+  // Refused, as the constraint above, once a funding has posted: entries are never deleted.
+  await sql`alter table ledger_entries alter column merchant_id set not null`.execute(db);
   await db.schema.dropTable('treasury_reconciliation_balances').execute();
   await db.schema.dropTable('treasury_reconciliation_runs').execute();
   await db.schema.dropTable('treasury_fundings').execute();

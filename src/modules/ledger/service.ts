@@ -171,7 +171,7 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
     /** The platform's token_treasury balance per currency (debits positive: what the books say it holds). */
     async treasuryBalances(): Promise<Map<string, string>> {
       const rows = await repo.platformBalances(db, 'token_treasury');
-      return new Map(rows.map((row) => [row.currency, decimal(row.balance).toString()]));
+      return new Map(rows.map((row): [string, string] => [row.currency, decimal(row.balance).toString()]));
     },
 
     async feeBalance(merchantId: string) {

@@ -47,7 +47,7 @@ export function createLiquidity(deps: { db: Db; clock: Clock; reader: TreasuryBa
     if (balances && now() - balances.at < settings.balanceMaxAgeMs) return balances.values;
     const run = await repo.lastRun(db);
     if (run && now() - run.finished_at.getTime() < settings.balanceMaxAgeMs) {
-      remember(new Map(run.balances.map((b) => [b.currency, b.on_chain])), run.finished_at.getTime());
+      remember(new Map(run.balances.map((b): [string, string] => [b.currency, b.on_chain])), run.finished_at.getTime());
       return balances!.values;
     }
     try {

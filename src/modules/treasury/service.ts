@@ -70,7 +70,7 @@ export interface ReconciliationResult {
   currencies: CurrencyReconciliation[];
 }
 
-const byToken = (sums: TokenSum[]) => new Map(sums.map((sum) => [sum.token, sum]));
+const byToken = (sums: TokenSum[]) => new Map(sums.map((sum): [string, TokenSum] => [sum.token, sum]));
 
 export function createTreasuryService(deps: TreasuryDeps) {
   const { db, clock, reader, ledger } = deps;
@@ -131,7 +131,7 @@ export function createTreasuryService(deps: TreasuryDeps) {
         } catch (err) {
           if (!(err instanceof ChainUnavailableError)) throw err;
           if (!lastRun) throw providerUnavailable('The treasury balances could not be read from the chain, and no reconciliation has recorded them yet', err);
-          onChain = new Map(lastRun.balances.map((b) => [b.currency, b.on_chain]));
+          onChain = new Map(lastRun.balances.map((b): [string, string] => [b.currency, b.on_chain]));
           onChainAsOf = lastRun.finished_at;
           onChainSource = 'last-reconciliation';
         }
@@ -144,7 +144,7 @@ export function createTreasuryService(deps: TreasuryDeps) {
         const threshold = deps.lowBalance[currency];
         return {
           currency,
-          onChain: chain ?? null,
+          onChain: chain === undefined ? null : decimal(chain).toString(),
           ledger: books,
           drift: chain === undefined ? null : driftOf(chain, books),
           lowBalanceThreshold: threshold ?? null,

@@ -103,7 +103,7 @@ describe('GET /admin/treasury and reconciliation', () => {
   it('shows both sides per currency, the drift, the thresholds and what open PAYINs owe', async () => {
     // A PAYIN awaiting its PIX owes its tokens.
     const merchant = await ctx.createMerchant('Treasury Shop');
-    const receiver = await ctx.app.inject({ method: 'POST', url: '/api/v1/receivers', headers: merchant.headers, payload: { type: 'PF', document: randomCpf(), name: 'Joana Souza', walletAddress: TREASURY_ADDRESS } });
+    const receiver = await ctx.app.inject({ method: 'POST', url: '/api/v1/receivers', headers: merchant.headers, payload: { type: 'PF', document: randomCpf(), name: 'Joana Souza', email: 'joana@example.com', walletAddress: TREASURY_ADDRESS } });
     expect(receiver.statusCode, receiver.body).toBe(201);
     await ctx.app.inject({ method: 'POST', url: `/api/v1/sandbox/receivers/${receiver.json().id}/kyc`, headers: merchant.headers, payload: { decision: 'APPROVE' } });
     const payin = await ctx.app.inject({ method: 'POST', url: '/api/v1/payin', headers: merchant.headers, payload: { receiverId: receiver.json().id, amountBrl: 54 } });

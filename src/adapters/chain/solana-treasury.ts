@@ -34,12 +34,12 @@ async function call<T>(what: string, run: () => Promise<T>): Promise<T> {
 }
 
 /** Integer base units as decimal text in whole units, without trailing zeros (1500000000 lamports: "1.5"). */
-export const fromBaseUnits = (amount: bigint | string, decimals: number) => decimal(amount.toString()).dividedBy(decimal(10).pow(decimals)).toString();
+export const fromBaseUnits = (amount: bigint | string, decimals: number | bigint) => decimal(amount.toString()).dividedBy(decimal(10).pow(Number(decimals))).toString();
 
 /** What a jsonParsed token account carries that this reader reads. */
 interface ParsedTokenAccount {
   pubkey: Address;
-  account: { owner: Address; data: { parsed: { info: { tokenAmount: { amount: string; decimals: number } } } } };
+  account: { owner: Address; data: { parsed: { info: { tokenAmount: { amount: string; decimals: number | bigint } } } } };
 }
 
 export function createSolanaTreasuryReader(settings: SolanaTreasurySettings): TreasuryBalanceReader {

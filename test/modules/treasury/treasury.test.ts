@@ -187,3 +187,14 @@ describe('GET /admin/treasury and reconciliation', () => {
     expect(await sandboxApp.services.treasury.reconcile()).toBeUndefined();
   });
 });
+
+// Last: it changes the USDC balance the view's tests above read.
+describe('concurrent fundings', () => {
+  it('two under one reference post once', async () => {
+    const body = { currency: 'USDC', amount: '7', reference: 'concurrent-funding' };
+    const answers = await Promise.all([admin('POST', '/treasury/fundings', body), admin('POST', '/treasury/fundings', body)]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 201]);
+    expect(new Set(answers.map((a) => a.json().id)).size).toBe(1);
+    expect((await treasuryBalances()).get('USDC')).toBe('1007');
+  });
+});

@@ -7,6 +7,8 @@
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { buildApp } from '../../../src/app.ts';
+import { createMetrics } from '../../../src/http/metrics.ts';
+import { createWorkerJobs } from '../../../src/jobs.ts';
 import { treasuryReconciliationJob } from '../../../src/modules/treasury/job.ts';
 import { treasuryMetrics } from '../../../src/modules/treasury/metrics.ts';
 import { ADMIN_TOKEN, TestClock, type TestContext, createTestContext, expectErrorBody } from '../../helpers/app.ts';
@@ -185,6 +187,10 @@ describe('GET /admin/treasury and reconciliation', () => {
     expect(view).toMatchObject({ chain: 'sandbox', onChain: false, address: null, onChainSource: 'none' });
     expect(view.currencies.find((c: { currency: string }) => c.currency === 'USDC')).toMatchObject({ onChain: null, ledger: '1000', drift: null });
     expect(await sandboxApp.services.treasury.reconcile()).toBeUndefined();
+    // The worker runs the reconciliation only with a treasury on chain.
+    const jobsOf = (app: typeof sandboxApp) => createWorkerJobs(app.services, ctx.config, createMetrics()).map((job) => job.name);
+    expect(jobsOf(ctx.app)).toContain('treasury-reconciliation');
+    expect(jobsOf(sandboxApp)).not.toContain('treasury-reconciliation');
   });
 });
 

@@ -22,7 +22,7 @@ import { newId } from '../../lib/ids.ts';
 import { createBroadcastOnce } from './broadcast-once.ts';
 import { checkFee, feeOf } from './fee.ts';
 import { checkManagedSigner, checkSigners, checkSize, checkSponsorUse, inspectForSponsoring, isRejection, simulationRejection } from './inspect.ts';
-import type { KeyVault, Signer } from './keys.ts';
+import type { KeyVault, Signer } from '../../lib/key-vault.ts';
 import { type Rejection, TransactionRejectedError } from './rejection.ts';
 import { walletsRepo as repo } from './repo.ts';
 import type { WalletSettings } from '../../config.ts';

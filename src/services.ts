@@ -59,10 +59,12 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     apiSecretPepper: config.apiSecretPepper,
     onMerchantCreated: [feeTiers.initializeForMerchant],
   });
-  // The platform's keys live sealed in platform_keys: created at first start outside production,
-  // SPONSOR_PRIVATE_KEY imported once when no sponsor is stored; production refuses a missing one.
-  const { walletVault, platformKeys, sealedKeyStores } = createKeyCustody({ config, db, clock });
-  const platformKeysAtStart = await platformKeys.prepare({ createMissing: config.nodeEnv !== 'production', sponsorKeypair: config.sponsorPrivateKey });
+  // The platform's keys live sealed in platform_keys: created at first start outside production and
+  // in a deployment declared all simulated (a key on a simulated chain guards nothing), imported
+  // once from SPONSOR_PRIVATE_KEY when no sponsor is stored; real production refuses a missing one.
+  const { walletVault, platformKeys } = createKeyCustody({ config, db, clock });
+  const createMissing = config.nodeEnv !== 'production' || config.simulationMode;
+  const platformKeysAtStart = await platformKeys.prepare({ createMissing, sponsorKeypair: config.sponsorPrivateKey });
   const { SPONSOR: sponsor } = platformKeysAtStart.signers;
   // Managed wallets' chain: a Solana node when SOLANA_RPC_URL is set, else LiteSVM in this process.
   const walletChain = config.solanaRpcUrl
@@ -135,7 +137,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   const destinationPolicies = createDestinationPolicies({ db, clock });
   /** What the worker's delivery and maintenance jobs use (the same service unless the worker has its own pool). */
   const webhookDelivery = workerDb === db ? webhooks : webhooksOn(workerDb);
-  return { notifications, merchants, destinationPolicies, auth, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets, platformKeys, platformKeysAtStart, sealedKeyStores };
+  return { notifications, merchants, destinationPolicies, auth, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets, platformKeys, platformKeysAtStart };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

@@ -53,8 +53,8 @@ export async function resealAll(stores: readonly SealedKeyStore[]): Promise<Reco
   }
   const resealed: Record<string, number> = {};
   for (const store of stores) {
-    resealed[store.name] = 0;
     const { vault } = store;
+    let count = 0;
     for (;;) {
       const stale = await store.listStale(vault.currentVersion, BATCH);
       if (stale.length === 0) break;
@@ -62,9 +62,10 @@ export async function resealAll(stores: readonly SealedKeyStore[]): Promise<Reco
         const sealed = vault.reseal(key.ownerId, key);
         // A row whose sealed key opens to another address is damaged: stop rather than bless it.
         if (sealed.address !== key.address) throw new Error(`${store.noun} ${key.id}: its sealed key does not match its address`);
-        if (await store.replace(key, sealed)) resealed[store.name]! += 1;
+        if (await store.replace(key, sealed)) count += 1;
       }
     }
+    resealed[store.name] = count;
   }
   return resealed;
 }

@@ -84,12 +84,13 @@ export function createPlatformKeys({ db, clock, vault }: PlatformKeysDeps) {
    */
   async function importKeypair(purpose: PlatformKeyPurpose, keypair: string, name = 'the keypair'): Promise<PlatformKeyNote & { imported: boolean }> {
     const seed = seedFromKeypair(keypair, name);
-    let sealed;
-    try {
-      sealed = vault.seal(purpose, seed);
-    } finally {
-      seed.fill(0);
-    }
+    const sealed = (() => {
+      try {
+        return vault.seal(purpose, seed);
+      } finally {
+        seed.fill(0);
+      }
+    })();
     const now = clock.now();
     const inserted = await repo.insertIfAbsent(db, { purpose, address: sealed.address, encrypted_private_key: sealed.encryptedPrivateKey, key_version: sealed.keyVersion, created_at: now, updated_at: now });
     if (inserted) return { purpose, address: sealed.address, imported: true };

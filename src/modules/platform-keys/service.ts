@@ -91,6 +91,11 @@ export function createPlatformKeys({ db, clock, vault }: PlatformKeysDeps) {
         seed.fill(0);
       }
     })();
+    // One key, one purpose: a treasury that is also the fee payer would pay fees from PAYIN money.
+    const elsewhere = (await repo.listPublic(db)).find((row) => row.address === sealed.address && row.purpose !== purpose);
+    if (elsewhere) {
+      throw new PlatformKeyError('PLATFORM_KEY_EXISTS', `${name} is the stored ${elsewhere.purpose} key (address ${sealed.address}): the ${purpose} key must be another one; nothing changed`);
+    }
     const now = clock.now();
     const inserted = await repo.insertIfAbsent(db, { purpose, address: sealed.address, encrypted_private_key: sealed.encryptedPrivateKey, key_version: sealed.keyVersion, created_at: now, updated_at: now });
     if (inserted) return { purpose, address: sealed.address, imported: true };
@@ -109,9 +114,10 @@ export function createPlatformKeys({ db, clock, vault }: PlatformKeysDeps) {
         const result = await importKeypair('SPONSOR', options.sponsorKeypair, 'SPONSOR_PRIVATE_KEY');
         if (result.imported) imported.push({ purpose: 'SPONSOR', address: result.address });
       } catch (err) {
-        if (!(err instanceof PlatformKeyError)) throw err;
-        const stored = await repo.find(db, 'SPONSOR');
-        ignoredSponsorKeypair = { purpose: 'SPONSOR', address: stored!.address };
+        // Another sponsor is stored: it is the one used (and the log says SPONSOR_PRIVATE_KEY is ignored).
+        const stored = err instanceof PlatformKeyError ? await repo.find(db, 'SPONSOR') : undefined;
+        if (!stored) throw err;
+        ignoredSponsorKeypair = { purpose: 'SPONSOR', address: stored.address };
       }
     }
     const stored = new Set((await repo.listPublic(db)).map((row) => row.purpose));

@@ -135,6 +135,8 @@ describe('platform keys in production', () => {
     expect(refusal.message).toContain(other.address);
     for (const secret of other.secrets) expect(refusal.message).not.toContain(secret);
     expect(await keys.importKeypair('SPONSOR', sponsor.text)).toEqual({ purpose: 'SPONSOR', address: sponsor.address, imported: false });
+    // One key, one purpose.
+    await expect(keys.importKeypair('TREASURY', sponsor.text)).rejects.toMatchObject({ code: 'PLATFORM_KEY_EXISTS', message: expect.stringMatching(/^the keypair is the stored SPONSOR key \(address /) });
   });
 
   it('a key sealed for one purpose does not open as another', async () => {

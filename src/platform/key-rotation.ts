@@ -33,20 +33,26 @@ export interface SealedKeyStore {
   replace(from: StaleKey, to: SealedKey): Promise<boolean>;
 }
 
-/** A version some stored key needs that no configured KEK has: the operator's fix, in one line. */
-export class MissingKekError extends Error {
-  readonly code = 'KEK_VERSION_MISSING';
+/** A KEK that is missing or wrong for the keys stored: the operator's fix, in one line, naming no key. */
+export class KekError extends Error {
+  readonly code: 'KEK_VERSION_MISSING' | 'KEK_DOES_NOT_OPEN';
+  constructor(code: KekError['code'], message: string) {
+    super(message);
+    this.name = 'KekError';
+    this.code = code;
+  }
 }
 
 const BATCH = 100;
 
-/** Counts of keys re-sealed, by store name. Throws MissingKekError before changing anything when a version cannot be opened. */
+/** Counts of keys re-sealed, by store name. Throws KekError before changing anything when a version has no KEK. */
 export async function resealAll(stores: readonly SealedKeyStore[]): Promise<Record<string, number>> {
   for (const store of stores) {
     const missing = [...(await store.countStale(store.vault.currentVersion))].filter(([version]) => !store.vault.canOpen(version));
     if (missing.length > 0) {
       const [version, count] = missing[0]!;
-      throw new MissingKekError(
+      throw new KekError(
+        'KEK_VERSION_MISSING',
         `${count} ${store.noun}(s) are sealed under KEK version ${version}, which neither WALLET_KEK nor WALLET_KEK_PREVIOUS holds: add "${version}:<that KEK, base64>" to WALLET_KEK_PREVIOUS and run rotate-kek again`,
       );
     }
@@ -59,7 +65,14 @@ export async function resealAll(stores: readonly SealedKeyStore[]): Promise<Reco
       const stale = await store.listStale(vault.currentVersion, BATCH);
       if (stale.length === 0) break;
       for (const key of stale) {
-        const sealed = vault.reseal(key.ownerId, key);
+        let sealed: SealedKey;
+        try {
+          sealed = vault.reseal(key.ownerId, key);
+        } catch (err) {
+          // The usual cause: WALLET_KEK_PREVIOUS names another KEK for that version than the one that sealed it.
+          const fix = `check the KEK given for version ${key.keyVersion} (WALLET_KEK or WALLET_KEK_PREVIOUS); the keys re-sealed so far stay so, run rotate-kek again once fixed`;
+          throw Object.assign(new KekError('KEK_DOES_NOT_OPEN', `${store.noun} ${key.id} does not open under the KEK of version ${key.keyVersion}: ${fix}`), { cause: err });
+        }
         // A row whose sealed key opens to another address is damaged: stop rather than bless it.
         if (sealed.address !== key.address) throw new Error(`${store.noun} ${key.id}: its sealed key does not match its address`);
         if (await store.replace(key, sealed)) count += 1;

@@ -16,7 +16,7 @@ import { newId } from '../../../src/lib/ids.ts';
 import { createKeyVault } from '../../../src/lib/key-vault.ts';
 import { createLogger } from '../../../src/logger.ts';
 import { createPlatformKeys } from '../../../src/modules/platform-keys/service.ts';
-import { MissingKekError, resealAll } from '../../../src/platform/key-rotation.ts';
+import { KekError, resealAll } from '../../../src/platform/key-rotation.ts';
 import { type TestContext, createTestContext } from '../../helpers/app.ts';
 import { openTestDatabase } from '../../helpers/database.ts';
 
@@ -74,9 +74,16 @@ describe('platform keys outside production', () => {
     // Version 3 with no KEK for version 1: refused before anything changes, naming the fix.
     const blind = createKeyCustody({ config: { ...ctx.config, walletKek: kek2, walletKekVersion: 3, walletKekPrevious: {} }, db, clock: systemClock });
     const refusal = await resealAll(blind.sealedKeyStores).catch((err: unknown) => err);
-    expect(refusal).toBeInstanceOf(MissingKekError);
+    expect(refusal).toBeInstanceOf(KekError);
+    expect((refusal as KekError).code).toBe('KEK_VERSION_MISSING');
     expect((refusal as Error).message).toMatch(/^1 managed wallet key\(s\) are sealed under KEK version 1, .*add "1:<that KEK, base64>" to WALLET_KEK_PREVIOUS/);
     expect(await db.selectFrom('platform_keys').selectAll().orderBy('purpose').execute()).toEqual(before);
+    // A wrong KEK given for version 1: refused at the first key, naming it and the version, never a key.
+    const wrong = createKeyCustody({ config: { ...ctx.config, walletKek: kek2, walletKekVersion: 2, walletKekPrevious: { 1: kek } }, db, clock: systemClock });
+    const mismatch = (await resealAll(wrong.sealedKeyStores).catch((err: unknown) => err)) as KekError;
+    expect(mismatch.code).toBe('KEK_DOES_NOT_OPEN');
+    expect(mismatch.message).toMatch(/^managed wallet key [0-9a-f-]{36} does not open under the KEK of version 1: check the KEK given for version 1/);
+    expect(mismatch.message).not.toContain(kek);
 
     const rotated = { ...ctx.config, walletKek: kek2, walletKekVersion: 2, walletKekPrevious: { 1: ctx.config.walletKek } };
     const custody = createKeyCustody({ config: rotated, db, clock: systemClock });

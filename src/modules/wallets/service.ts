@@ -85,7 +85,11 @@ const AUDIT_BATCH_MAX = 500;
 export function createWalletsService(deps: WalletsDeps) {
   const { db, clock, vault, sponsor, chain, settings } = deps;
   const cache = new Map<string, { signer: Signer; expiresAt: number }>();
-  /** Wallet rows by owner ("merchant/receiver"): a row never changes once inserted, so a hit needs no query for it (a receiver's standing is still read). */
+  /**
+   * Wallet rows by owner ("merchant/receiver"): a row's key never changes once inserted, so a hit needs no query for it (a
+   * receiver's standing is still read). `admin rotate-kek` re-seals the same key: a cached copy still opens with
+   * WALLET_KEK_PREVIOUS, kept until the restart that retires it.
+   */
   const wallets = new Map<string, { wallet: ManagedWalletRow; expiresAt: number }>();
   const auditLog = createBatchWriter<Insertable<WalletSignRequestsTable>>((rows) => repo.recordSignRequests(db, rows), { maxBatch: AUDIT_BATCH_MAX });
   const broadcast = createBroadcastOnce({ db, chain });

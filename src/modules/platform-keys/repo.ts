@@ -42,13 +42,15 @@ export const platformKeysRepo = {
 
   /** Guarded on the old sealed bytes: a concurrent re-seal wins and this changes nothing. */
   async replaceSealed(db: Db, purpose: PlatformKeyPurpose, from: { encryptedPrivateKey: string; keyVersion: number }, to: { encryptedPrivateKey: string; keyVersion: number }, now: Date) {
-    const result = await db
+    // Whether this statement changed the row, read from RETURNING (the same on both drivers).
+    const updated = await db
       .updateTable('platform_keys')
       .set({ encrypted_private_key: to.encryptedPrivateKey, key_version: to.keyVersion, updated_at: now })
       .where('purpose', '=', purpose)
       .where('key_version', '=', from.keyVersion)
       .where('encrypted_private_key', '=', from.encryptedPrivateKey)
+      .returning('purpose')
       .executeTakeFirst();
-    return result.numUpdatedRows > 0n;
+    return updated !== undefined;
   },
 };

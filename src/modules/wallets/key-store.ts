@@ -38,14 +38,16 @@ export function walletKeyStore(db: Db, vault: KeyVault): SealedKeyStore {
       }));
     },
     async replace(from, to) {
-      const result = await db
+      // Whether this statement changed the row, read from RETURNING (the same on both drivers).
+      const updated = await db
         .updateTable('managed_wallets')
         .set({ encrypted_private_key: to.encryptedPrivateKey, key_version: to.keyVersion })
         .where('id', '=', from.id)
         .where('key_version', '=', from.keyVersion)
         .where('encrypted_private_key', '=', from.encryptedPrivateKey)
+        .returning('id')
         .executeTakeFirst();
-      return result.numUpdatedRows > 0n;
+      return updated !== undefined;
     },
   };
 }

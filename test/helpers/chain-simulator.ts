@@ -15,6 +15,7 @@ import {
   appendTransactionMessageInstructions,
   createSolanaRpc,
   createTransactionMessage,
+  devnet,
   getBase64EncodedWireTransaction,
   getSignatureFromTransaction,
   pipe,
@@ -24,7 +25,9 @@ import {
   type TransactionSigner,
 } from '@solana/kit';
 
-export type Rpc = ReturnType<typeof createSolanaRpc>;
+/** A kit client on the simulator, typed as a test cluster's (it has requestAirdrop). */
+export const simulatorRpc = (url: string) => createSolanaRpc(devnet(url));
+export type Rpc = ReturnType<typeof simulatorRpc>;
 
 export const ata = async (owner: Address, mint: Address, tokenProgram: Address = TOKEN_PROGRAM_ADDRESS) =>
   (await findAssociatedTokenPda({ owner, mint, tokenProgram }))[0];

@@ -4,7 +4,6 @@
  * back to base64, as a node does), `dataSlice`. Also the token balances a transaction's meta
  * lists and the mints' decimals.
  */
-import type { Address } from '@solana/kit';
 import { decodeBase58, encodeBase58 } from '../../src/lib/base58.ts';
 import { invalidParams } from './jsonrpc.ts';
 import { isMintData, isTokenAccountData, parsedTokenData, parseMint, parseTokenAccount, uiTokenAmount } from './tokens.ts';
@@ -94,8 +93,15 @@ export function createAccounts(native: NativeVm) {
     return balances;
   }
 
-  return { read, decimalsOf, encode, tokenBalances, balance: (address: string) => native.getBalance(addressBytes(address)) ?? 0n };
+  /** Every account a program owns (getTokenAccountsByOwner scans its token program's). */
+  function ownedBy(programId: string): AccountView[] {
+    return native.getProgramAccounts(addressBytes(programId)).map((item) => {
+      const account = item.account();
+      return { address: encodeBase58(item.address), lamports: account.lamports(), data: account.data(), owner: programId, executable: account.executable(), rentEpoch: account.rentEpoch() };
+    });
+  }
+
+  return { read, decimalsOf, encode, tokenBalances, ownedBy, balance: (address: string) => native.getBalance(addressBytes(address)) ?? 0n };
 }
 
 export type Accounts = ReturnType<typeof createAccounts>;
-export const asAddress = (value: string) => value as Address;

@@ -12,7 +12,6 @@ import { type Accounts, type AccountView, addressBytes, createAccounts, type Tok
 import { encodeBase58 } from '../../src/lib/base58.ts';
 import { type Faults } from './faults.ts';
 import { invalidParams } from './jsonrpc.ts';
-import { isTokenAccountData } from './tokens.ts';
 import { type Vm } from './vm.ts';
 import { type DecodedTransaction } from './wire.ts';
 
@@ -66,7 +65,7 @@ export interface Simulation {
 interface MetaLike {
   logs(): string[];
   computeUnitsConsumed(): bigint;
-  innerInstructions(): Array<Array<{ instruction(): { programIdIndex: number; accounts: Uint8Array; data: Uint8Array }; stackHeight(): number }>>;
+  innerInstructions(): Array<Array<{ instruction(): { programIdIndex(): number; accounts(): Uint8Array; data(): Uint8Array }; stackHeight(): number }>>;
 }
 
 const base58 = getBase58Decoder();
@@ -78,7 +77,7 @@ function innerOf(meta: MetaLike): InnerInstructions[] {
       index,
       instructions: list.map((inner) => {
         const ix = inner.instruction();
-        return { programIdIndex: ix.programIdIndex, accounts: [...ix.accounts], data: new Uint8Array(ix.data), stackHeight: inner.stackHeight() };
+        return { programIdIndex: ix.programIdIndex(), accounts: [...ix.accounts()], data: new Uint8Array(ix.data()), stackHeight: inner.stackHeight() };
       }),
     }))
     .filter((entry) => entry.instructions.length > 0);
@@ -103,15 +102,7 @@ export function createChain(vm: Vm, settings: ClockSettings, faults: Faults, log
   const pendingSignatures = new Set<string>();
   const landed = new Map<string, Landed>();
   const byAddress = new Map<string, Landed[]>();
-  const tokenAccounts = new Set<string>();
   const counts = { sent: 0, landed: 0, failedLanded: 0, dropped: 0, expired: 0, rejected: 0, duplicates: 0 };
-
-  const noteTokenAccounts = (keys: readonly string[]) => {
-    for (const key of keys) {
-      const account = accounts.read(key);
-      if (account && isTokenAccountData(account.owner, account.data)) tokenAccounts.add(key);
-    }
-  };
 
   function record(entry: Landed) {
     landed.set(entry.signature, entry);
@@ -144,7 +135,6 @@ export function createChain(vm: Vm, settings: ClockSettings, faults: Faults, log
       return log(`transaction ${tx.signature} not landed: ${JSON.stringify(vm.errorJson(result))}`);
     }
     const meta = (failed ? result.meta() : result) as unknown as MetaLike;
-    noteTokenAccounts(keys);
     counts.landed++;
     if (failed) counts.failedLanded++;
     record({
@@ -301,10 +291,6 @@ export function createChain(vm: Vm, settings: ClockSettings, faults: Faults, log
       });
       return signature;
     },
-
-    /** Lets getTokenAccountsByOwner find an account made outside a transaction (admin mint-to). */
-    noteTokenAccount: (address: string) => tokenAccounts.add(address),
-    tokenAccountAddresses: () => [...tokenAccounts],
 
     /** A signature's status, or null: unknown, or older than the status cache without history. */
     signatureStatus(signature: string, searchHistory: boolean) {

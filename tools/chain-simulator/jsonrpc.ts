@@ -5,12 +5,12 @@
  */
 
 export class RpcError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
+  readonly code: number;
+  readonly data: unknown;
+  constructor(code: number, message: string, data?: unknown) {
     super(message);
+    this.code = code;
+    this.data = data;
   }
 }
 

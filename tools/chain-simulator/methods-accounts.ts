@@ -80,12 +80,11 @@ export function accountMethods(chain: Chain): Record<string, Handler> {
         if (!isTokenProgram(programId)) throw invalidParams('Invalid param: unrecognized Token program id');
       } else throw invalidParams('Invalid params: expected {"mint": ...} or {"programId": ...}');
       const found = [];
-      for (const key of chain.tokenAccountAddresses()) {
-        const account = accounts.read(key);
-        if (!account || account.owner !== programId || !isTokenAccountData(account.owner, account.data)) continue;
+      for (const account of accounts.ownedBy(programId)) {
+        if (account.lamports === 0n || !isTokenAccountData(account.owner, account.data)) continue;
         const token = parseTokenAccount(account.data);
         if (token.owner !== owner || (mint !== undefined && token.mint !== mint)) continue;
-        found.push({ pubkey: key, account: accounts.encode(account, cfg as AccountConfig) });
+        found.push({ pubkey: account.address, account: accounts.encode(account, cfg as AccountConfig) });
       }
       return withContext(slot, found);
     },

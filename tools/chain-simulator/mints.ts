@@ -99,7 +99,6 @@ export function createMints(vm: Vm, chain: Chain) {
     view.setBigUint64(36, view.getBigUint64(36, true) + amount, true);
     vm.native.setAccount(decodeBase58(mint), vm.account(mintAccount.lamports, mintData, decodeBase58(info.programId)));
     vm.native.setAccount(decodeBase58(tokenAccount), vm.account(lamports, data, decodeBase58(info.programId)));
-    chain.noteTokenAccount(tokenAccount);
     return { tokenAccount, amount: balance.toString() };
   }
 

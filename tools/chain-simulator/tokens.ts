@@ -7,7 +7,7 @@ import type { Address } from '@solana/kit';
 import { encodeBase58 } from '../../src/lib/base58.ts';
 
 export const TOKEN_PROGRAM = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA' as Address;
-export const TOKEN_2022_PROGRAM = 'TokenzQdBNbLqP5VEhdkAS6EPFLC7PDdjZQFVYs3XHFa' as Address;
+export const TOKEN_2022_PROGRAM = 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb' as Address;
 export const TOKEN_ACCOUNT_SIZE = 165;
 export const MINT_SIZE = 82;
 

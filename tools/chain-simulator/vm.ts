@@ -35,6 +35,7 @@ export interface NativeVm {
   latestBlockhash(): string;
   warpToSlot(slot: bigint): void;
   minimumBalanceForRentExemption(dataLen: bigint): bigint;
+  getProgramAccounts(programId: Uint8Array): Array<{ address: Uint8Array; account(): NativeAccount }>;
 }
 
 export interface Vm {

@@ -69,6 +69,8 @@ export function feeOf(signatureCount: number, instructions: WireInstruction[], k
 
 export function decodeMessage(messageBytes: Uint8Array) {
   const message = getCompiledTransactionMessageDecoder().decode(messageBytes);
+  // Version 1 messages (kit 8 decodes them) are not on any cluster yet.
+  if (message.version !== 'legacy' && message.version !== 0) throw new Error(`unsupported transaction version ${String(message.version)}`);
   const keys = [...message.staticAccounts];
   const instructions: WireInstruction[] = message.instructions.map((ix) => ({
     programIdIndex: ix.programAddressIndex,

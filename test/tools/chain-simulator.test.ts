@@ -86,11 +86,11 @@ describe('chain simulator (clock driven by hand)', () => {
     const keys = tx.transaction.message.accountKeys;
     const meta = tx.meta!;
     const tokenBalance = (list: typeof meta.preTokenBalances, account: string) => list!.find((b) => keys[b.accountIndex] === account)?.uiTokenAmount.amount;
-    expect(tokenBalance(tx.meta!.preTokenBalances, transfer.source)).toBe('5000000');
-    expect(tokenBalance(tx.meta!.postTokenBalances, transfer.source)).toBe('3500000');
-    expect(tokenBalance(tx.meta!.preTokenBalances, transfer.destination)).toBeUndefined();
-    expect(tokenBalance(tx.meta!.postTokenBalances, transfer.destination)).toBe('1500000');
-    expect(tx.meta!.postTokenBalances!.find((b) => keys[b.accountIndex] === transfer.destination)).toMatchObject({ mint, owner: receiver, uiTokenAmount: { decimals: 6, uiAmountString: '1.5' } });
+    expect(tokenBalance(meta.preTokenBalances, transfer.source)).toBe('5000000');
+    expect(tokenBalance(meta.postTokenBalances, transfer.source)).toBe('3500000');
+    expect(tokenBalance(meta.preTokenBalances, transfer.destination)).toBeUndefined();
+    expect(tokenBalance(meta.postTokenBalances, transfer.destination)).toBe('1500000');
+    expect(meta.postTokenBalances!.find((b) => keys[b.accountIndex] === transfer.destination)).toMatchObject({ mint, owner: receiver, uiTokenAmount: { decimals: 6, uiAmountString: '1.5' } });
     expect(tx.version).toBe(0);
     expect(typeof tx.blockTime).toBe('bigint');
 

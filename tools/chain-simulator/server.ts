@@ -33,7 +33,7 @@ export async function listen(simulator: Simulator, options: { port: number; host
       const url = new URL(request.url ?? '/', 'http://localhost');
       const text = await readBody(request);
       if (url.pathname.startsWith('/admin/')) {
-        let body: Record<string, unknown> = {};
+        let body: Record<string, unknown>;
         try {
           body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
         } catch {

@@ -14,6 +14,7 @@ import {
   type Address,
   appendTransactionMessageInstructions,
   createSolanaRpc,
+  createSolanaRpcSubscriptions,
   createTransactionMessage,
   devnet,
   getBase64EncodedWireTransaction,
@@ -28,6 +29,8 @@ import {
 /** A kit client on the simulator, typed as a test cluster's (it has requestAirdrop). */
 export const simulatorRpc = (url: string) => createSolanaRpc(devnet(url));
 export type Rpc = ReturnType<typeof simulatorRpc>;
+/** Its websocket subscriptions (ChainSimulator.wsUrl), for kit's confirmation helpers. */
+export const simulatorRpcSubscriptions = (wsUrl: string) => createSolanaRpcSubscriptions(devnet(wsUrl));
 
 export const ata = async (owner: Address, mint: Address, tokenProgram: Address = TOKEN_PROGRAM_ADDRESS) =>
   (await findAssociatedTokenPda({ owner, mint, tokenProgram }))[0];

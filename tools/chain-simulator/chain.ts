@@ -103,6 +103,7 @@ export function createChain(vm: Vm, settings: ClockSettings, faults: Faults, log
   const landed = new Map<string, Landed>();
   const byAddress = new Map<string, Landed[]>();
   const counts = { sent: 0, landed: 0, failedLanded: 0, dropped: 0, expired: 0, rejected: 0, duplicates: 0 };
+  const slotListeners: Array<() => void> = [];
 
   function record(entry: Landed) {
     landed.set(entry.signature, entry);
@@ -175,6 +176,7 @@ export function createChain(vm: Vm, settings: ClockSettings, faults: Faults, log
     const keep = STATUS_CACHE_SLOTS + settings.finalizedLag + BLOCKHASH_VALIDITY;
     while (hashes.length > keep) hashSlot.delete(hashes.shift()!.blockhash);
     if (faults.finalityStalledUntil <= Date.now()) root = Math.max(root, slot - settings.finalizedLag);
+    for (const listener of slotListeners) listener();
   }
 
   const timer = setInterval(tick, settings.slotMs);
@@ -213,6 +215,8 @@ export function createChain(vm: Vm, settings: ClockSettings, faults: Faults, log
     },
     slotAt,
     stop: () => clearInterval(timer),
+    /** Called after every slot (websocket subscriptions). */
+    onSlot: (listener: () => void) => void slotListeners.push(listener),
     tick,
 
     latestBlockhash(commitment: Commitment | undefined) {

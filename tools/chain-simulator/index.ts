@@ -24,6 +24,8 @@ export interface ChainSimulatorOptions extends SimulatorSettings {
 export interface ChainSimulator {
   /** The JSON-RPC URL, for createSolanaRpc. */
   url: string;
+  /** The websocket URL, for createSolanaRpcSubscriptions (same port). */
+  wsUrl: string;
   /** The admin API's base (`${url}/admin`). */
   adminUrl: string;
   createMint(options?: CreateMintOptions): Promise<MintInfo>;
@@ -53,6 +55,7 @@ export async function startChainSimulator(options: ChainSimulatorOptions = {}): 
   }
   return {
     url: server.url,
+    wsUrl: server.wsUrl,
     adminUrl: `${server.url}/admin`,
     createMint: async (input = {}) => simulator.createMint(input),
     mintTo: async ({ mint, owner, amount }) => simulator.mintTo(mint, owner, BigInt(amount)),

@@ -68,7 +68,7 @@ const simulator = await startChainSimulator({
   log: (message) => process.stderr.write(`chain-simulator: ${message}\n`),
 });
 const usdc = values.usdc ? await simulator.createMint({ wellKnown: 'usdc' }) : undefined;
-process.stdout.write(`${JSON.stringify({ ready: true, url: simulator.url, adminUrl: simulator.adminUrl, ...(usdc ? { usdcMint: usdc.mint } : {}) })}\n`);
+process.stdout.write(`${JSON.stringify({ ready: true, url: simulator.url, wsUrl: simulator.wsUrl, adminUrl: simulator.adminUrl, ...(usdc ? { usdcMint: usdc.mint } : {}) })}\n`);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => void simulator.close().then(() => process.exit(0)));
 }

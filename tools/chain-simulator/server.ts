@@ -1,14 +1,16 @@
 /**
- * The HTTP listener: JSON-RPC on POST / (any path but /admin), `GET /health` as a node answers
- * it, and the admin API under /admin. RPC faults apply here: an HTTP error status instead of an
+ * The HTTP listener: JSON-RPC on POST / (any path but /admin), subscriptions over a websocket
+ * upgrade on the same port, `GET /health` as a node answers it, and the admin API under /admin. RPC faults apply here: an HTTP error status instead of an
  * answer, or no answer at all (the request is held until the simulator closes).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { adminRoute } from './admin.ts';
 import { takeHttpFault } from './faults.ts';
 import { answer, stringify } from './jsonrpc.ts';
 import type { Simulator } from './simulator.ts';
+import { acceptWebSocket } from './websocket.ts';
 
 async function readBody(request: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
@@ -59,6 +61,13 @@ export async function listen(simulator: Simulator, options: { port: number; host
       if (!response.headersSent) send(response, 500, JSON.stringify({ error: 'internal error' }));
     });
   });
+  // Subscriptions on the same port (a cluster's nodes use port + 1; clients are given the URL).
+  const sockets = new Set<Duplex>();
+  server.on('upgrade', (request, socket, head) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+    acceptWebSocket(request, socket, head, { onMessage: simulator.subscriptions.message, onClose: simulator.subscriptions.closed });
+  });
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -67,7 +76,9 @@ export async function listen(simulator: Simulator, options: { port: number; host
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://${options.host}:${port}`,
+    wsUrl: `ws://${options.host}:${port}`,
     async close() {
+      for (const socket of sockets) socket.destroy();
       for (const response of held) response.destroy();
       held.clear();
       server.closeAllConnections();

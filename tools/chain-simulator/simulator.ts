@@ -9,6 +9,7 @@ import { accountMethods } from './methods-accounts.ts';
 import { clusterMethods } from './methods-cluster.ts';
 import { transactionMethods } from './methods-transactions.ts';
 import { type CreateMintOptions, createMints } from './mints.ts';
+import { createSubscriptions } from './subscriptions.ts';
 import { createVm } from './vm.ts';
 
 export interface SimulatorSettings {
@@ -41,6 +42,7 @@ export async function createSimulator(options: SimulatorSettings = {}) {
   const methods = new Map<string, Handler>(
     Object.entries({ ...clusterMethods(chain, settings), ...accountMethods(chain), ...transactionMethods(chain) }),
   );
+  const subscriptions = createSubscriptions(chain, log);
   let requests = 0;
 
   function setFaults(input: FaultSettings) {
@@ -54,6 +56,7 @@ export async function createSimulator(options: SimulatorSettings = {}) {
   return {
     chain,
     methods,
+    subscriptions,
     faults,
     settings,
     countRequest: () => void requests++,
@@ -74,6 +77,7 @@ export async function createSimulator(options: SimulatorSettings = {}) {
         finalizedSlot: chain.root,
         latestBlockhash: chain.latestBlockhash('processed'),
         pending: chain.pendingCount,
+        subscriptions: subscriptions.count(),
         requests,
         transactions: { ...chain.counts },
         settings: { ...settings },

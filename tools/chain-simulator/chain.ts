@@ -173,9 +173,10 @@ export function createChain(vm: Vm, settings: ClockSettings, faults: Faults, log
     const blockhash = native.latestBlockhash();
     hashes.push({ slot, blockhash });
     hashSlot.set(blockhash, slot);
-    const keep = STATUS_CACHE_SLOTS + settings.finalizedLag + BLOCKHASH_VALIDITY;
-    while (hashes.length > keep) hashSlot.delete(hashes.shift()!.blockhash);
     if (faults.finalityStalledUntil <= Date.now()) root = Math.max(root, slot - settings.finalizedLag);
+    // Kept: every blockhash still valid, and the root's (getLatestBlockhash at finalized), however far a stall holds it back.
+    const oldest = Math.min(root, slot - BLOCKHASH_VALIDITY);
+    while (hashes.length > 1 && hashes[1]!.slot <= oldest) hashSlot.delete(hashes.shift()!.blockhash);
     for (const listener of slotListeners) listener();
   }
 

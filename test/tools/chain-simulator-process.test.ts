@@ -70,6 +70,7 @@ describe('npm run chain-simulator (a child process)', () => {
     expect((await post(`${ready.adminUrl}/airdrop`, { address: owner, lamports: 5_000_000 })).status).toBe(200);
     expect((await rpc.getBalance(owner, { commitment: 'processed' }).send()).value).toBe(5_000_000n);
     expect(await post(`${ready.adminUrl}/mint-to`, { mint: ready.usdcMint, owner, amount: -1 })).toMatchObject({ status: 400 });
+    expect(await post(`${ready.adminUrl}/faults`, { dropNxt: 1 })).toMatchObject({ status: 400, body: { error: 'unknown fault settings: dropNxt' } });
     const state = (await (await fetch(`${ready.adminUrl}/state`)).json()) as { slot: number; settings: { slotMs: number } };
     expect(state.settings.slotMs).toBe(20);
   });

@@ -92,11 +92,15 @@ describe('chain simulator: answer shapes', () => {
     expect((await rpc.getTokenAccountBalance(transfer.source).send()).value.amount).toBe('10');
   });
 
-  it("@solana-program/token's fetchMint and fetchToken decode the accounts; getMultipleAccounts answers null for a missing one", async () => {
+  it("@solana-program/token's fetchMint and fetchToken decode the accounts; getProgramAccounts filters; getMultipleAccounts answers null for a missing one", async () => {
     const owner = (await generateKeyPairSigner()).address;
     const { tokenAccount } = await sim.mintTo({ mint, owner, amount: 123n });
     expect((await fetchMint(rpc, mint)).data).toMatchObject({ decimals: 6, isInitialized: true });
     expect((await fetchToken(rpc, tokenAccount as Address)).data).toMatchObject({ mint, owner, amount: 123n });
+    const owned = await rpc
+      .getProgramAccounts(address('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA'), { encoding: 'base64', filters: [{ dataSize: 165n }, { memcmp: { offset: 32n, bytes: owner as never, encoding: 'base58' } }] })
+      .send();
+    expect(owned.map((entry) => entry.pubkey)).toEqual([tokenAccount]);
     const missing = (await generateKeyPairSigner()).address;
     const { value } = await rpc.getMultipleAccounts([mint, missing], { encoding: 'base64' }).send();
     expect(value[0]?.owner).toBe('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA');

@@ -9,7 +9,7 @@ export interface FaultSettings {
   /** The next N sendTransaction calls answer a signature, but the transaction never lands. */
   dropNext?: number;
   /** Answer the next `count` RPC requests, or every request for `durationMs`, with this status. */
-  http?: { status: 429 | 503 | number; count?: number; durationMs?: number };
+  http?: { status: 429 | 503 | number; count?: number; durationMs?: number } | null;
   /** Never answer RPC requests arriving in the next `hangMs` (the client's deadline decides). */
   hangMs?: number;
   /** Finality stops advancing for this long: nothing new becomes `finalized`. */
@@ -35,8 +35,15 @@ const count = (value: unknown, what: string): number => {
   return value;
 };
 
+const KNOWN = new Set(['dropNext', 'http', 'hangMs', 'finalityDelayMs', 'confirmedLag', 'finalizedLag', 'priorityFee']);
+
 /** Checks an admin body (thrown message → 400) and applies the fault part; the clock part is the caller's. */
-export function applyFaults(faults: Faults, settings: FaultSettings, now = Date.now()): void {
+export function applyFaults(current: Faults, settings: FaultSettings, now = Date.now()): void {
+  // A misspelt switch would otherwise be a test that silently injects nothing.
+  const unknown = Object.keys(settings).filter((key) => !KNOWN.has(key));
+  if (unknown.length) throw new Error(`unknown fault settings: ${unknown.join(', ')}`);
+  // All or nothing: a bad field leaves every switch as it was.
+  const faults: Faults = { ...current, http: current.http ? { ...current.http } : null };
   if (settings.dropNext !== undefined) faults.dropNext = count(settings.dropNext, 'dropNext');
   if (settings.http !== undefined) {
     if (settings.http === null) faults.http = null;
@@ -54,6 +61,7 @@ export function applyFaults(faults: Faults, settings: FaultSettings, now = Date.
   if (settings.confirmedLag !== undefined) count(settings.confirmedLag, 'confirmedLag');
   if (settings.finalizedLag !== undefined) count(settings.finalizedLag, 'finalizedLag');
   if (settings.priorityFee !== undefined) count(settings.priorityFee, 'priorityFee');
+  Object.assign(current, faults);
 }
 
 /** The status an RPC request is answered with instead of its result, if a fault says so. */

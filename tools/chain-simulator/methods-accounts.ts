@@ -1,14 +1,32 @@
 /**
  * Account reads: getBalance, getAccountInfo, getMultipleAccounts, getTokenAccountBalance,
- * getTokenAccountsByOwner (mint or programId filter), getTokenSupply,
- * getMinimumBalanceForRentExemption.
+ * getTokenAccountsByOwner (mint or programId filter), getTokenSupply, getProgramAccounts
+ * (dataSize and memcmp filters), getMinimumBalanceForRentExemption.
  */
-import type { AccountConfig } from './accounts.ts';
-import { addressBytes } from './accounts.ts';
+import { decodeBase58 } from '../../src/lib/base58.ts';
+import { type AccountConfig, addressBytes } from './accounts.ts';
 import type { Chain } from './chain.ts';
 import { type Handler, invalidParams } from './jsonrpc.ts';
 import { arrayParam, config, contextSlot, numberParam, stringParam, withContext } from './params.ts';
 import { isMintData, isTokenAccountData, isTokenProgram, parseMint, parseTokenAccount, uiTokenAmount } from './tokens.ts';
+
+/** A getProgramAccounts filter: `{dataSize}` or `{memcmp: {offset, bytes, encoding?}}` (bytes base58 by default). */
+function filterOf(filter: unknown): (data: Uint8Array) => boolean {
+  const value = filter as { dataSize?: unknown; memcmp?: { offset?: unknown; bytes?: unknown; encoding?: unknown } };
+  if (typeof value?.dataSize === 'number') return (data) => data.length === value.dataSize;
+  const memcmp = value?.memcmp;
+  if (memcmp && typeof memcmp.offset === 'number' && typeof memcmp.bytes === 'string') {
+    let bytes: Uint8Array;
+    try {
+      bytes = memcmp.encoding === 'base64' ? new Uint8Array(Buffer.from(memcmp.bytes, 'base64')) : decodeBase58(memcmp.bytes);
+    } catch {
+      throw invalidParams('Invalid param: memcmp bytes');
+    }
+    const offset = memcmp.offset;
+    return (data) => data.length >= offset + bytes.length && bytes.every((byte, i) => data[offset + i] === byte);
+  }
+  throw invalidParams('Invalid param: a filter is {dataSize} or {memcmp: {offset, bytes}}');
+}
 
 export function accountMethods(chain: Chain): Record<string, Handler> {
   const { accounts } = chain;
@@ -87,6 +105,20 @@ export function accountMethods(chain: Chain): Record<string, Handler> {
         found.push({ pubkey: account.address, account: accounts.encode(account, cfg as AccountConfig) });
       }
       return withContext(slot, found);
+    },
+
+    getProgramAccounts(params) {
+      const programId = address(params, 0);
+      const cfg = config(params, 1);
+      const slot = contextSlot(chain, cfg);
+      const filters = (cfg.filters ?? []) as unknown[];
+      if (!Array.isArray(filters) || filters.length > 4) throw invalidParams('Too many filters provided; max 4');
+      const matches = filters.map(filterOf);
+      const found = accounts
+        .ownedBy(programId)
+        .filter((account) => account.lamports > 0n && matches.every((match) => match(account.data)))
+        .map((account) => ({ pubkey: account.address, account: accounts.encode(account, cfg as AccountConfig) }));
+      return cfg.withContext === true ? withContext(slot, found) : found;
     },
 
     getMinimumBalanceForRentExemption(params) {

@@ -83,7 +83,7 @@ export function transactionMethods(chain: Chain): Record<string, Handler> {
       const cfg = config(params, 1);
       const tx = transactionParam(params, cfg);
       if (cfg.skipPreflight !== true) {
-        commitmentOf({ commitment: cfg.preflightCommitment });
+        commitmentOf({ commitment: cfg.preflightCommitment }); // an unknown one is refused, as a node does
         const simulation = chain.simulate(tx, { sigVerify: true, checkBlockhash: true });
         if (simulation.err === 'SignatureFailure') throw new RpcError(TRANSACTION_SIGNATURE_VERIFICATION_FAILURE, 'Transaction signature verification failure');
         if (simulation.err !== null) {

@@ -31,10 +31,10 @@ import { receiverEventDefinitions } from './modules/receivers/events.ts';
 import { createReceiversService } from './modules/receivers/service.ts';
 import { createSandboxDriver } from './modules/sandbox/service.ts';
 import { createWebhooksService } from './modules/webhooks/service.ts';
-import { createKeyVault, signerFromKeypair } from './modules/wallets/keys.ts';
 import { createWalletsService } from './modules/wallets/service.ts';
 import { createLiquidity, type LiquidityLog } from './modules/treasury/liquidity.ts';
 import { createTreasuryService } from './modules/treasury/service.ts';
+import { createKeyCustody } from './key-custody.ts';
 import type { RuntimeConfig } from './runtime-config.ts';
 
 export interface ServiceDeps {
@@ -71,7 +71,13 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     apiSecretPepper: config.apiSecretPepper,
     onMerchantCreated: [feeTiers.initializeForMerchant],
   });
-  const sponsor = signerFromKeypair(config.sponsorPrivateKey);
+  // The platform's keys live sealed in platform_keys: created at first start outside production and
+  // in a deployment declared all simulated (a key on a simulated chain guards nothing), imported
+  // once from SPONSOR_PRIVATE_KEY when no sponsor is stored; real production refuses a missing one.
+  const { walletVault, platformKeys } = createKeyCustody({ config, db, clock });
+  const createMissing = config.nodeEnv !== 'production' || config.simulationMode;
+  const platformKeysAtStart = await platformKeys.prepare({ createMissing, sponsorKeypair: config.sponsorPrivateKey });
+  const { SPONSOR: sponsor } = platformKeysAtStart.signers;
   // Managed wallets' chain: a Solana node when SOLANA_RPC_URL is set, else LiteSVM in this process.
   const walletChain = config.solanaRpcUrl
     ? createSolanaRpcChain({ url: config.solanaRpcUrl })
@@ -81,7 +87,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   const wallets = createWalletsService({
     db,
     clock,
-    vault: createKeyVault({ kek: config.walletKek, version: config.walletKekVersion, previous: config.walletKekPrevious }),
+    vault: walletVault,
     sponsor,
     chain: walletChain,
     settings: config.wallets,
@@ -146,7 +152,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   const destinationPolicies = createDestinationPolicies({ db, clock });
   /** What the worker's delivery and maintenance jobs use (the same service unless the worker has its own pool). */
   const webhookDelivery = workerDb === db ? webhooks : webhooksOn(workerDb);
-  return { notifications, merchants, destinationPolicies, auth, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets, treasury, treasuryReader, liquidity };
+  return { notifications, merchants, destinationPolicies, auth, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, liquidity };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

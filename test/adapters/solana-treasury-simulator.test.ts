@@ -6,7 +6,7 @@
  * books never saw is a drift of exactly its tokens (and, in SOL, its fee and the rent of the
  * account it created).
  */
-import { generateKeyPairSigner } from '@solana/kit';
+import { address, generateKeyPairSigner } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChainSimulator, type ChainSimulator } from '../../tools/chain-simulator/index.ts';
 import { createSolanaTreasuryReader } from '../../src/adapters/chain/solana-treasury.ts';
@@ -74,7 +74,7 @@ describe('the Solana treasury reader against the chain simulator', () => {
     // 12.5 USDC leave the treasury on chain, with nothing in the books.
     const rpc = simulatorRpc(sim.url);
     const receiver = await generateKeyPairSigner();
-    const transfer = await buildTransfer(rpc, { payer: treasury, mint: usdc as never, to: receiver.address, amount: 12_500_000n });
+    const transfer = await buildTransfer(rpc, { payer: treasury, mint: address(usdc), to: receiver.address, amount: 12_500_000n });
     await rpc.sendTransaction(transfer.wire, { encoding: 'base64' }).send();
     await until(async () => (await statusOf(rpc, transfer.signature))?.confirmationStatus === 'finalized');
 

@@ -6,6 +6,7 @@ import { type Kysely, sql } from 'kysely';
  * treasury_capital −X, an entry of no merchant, so ledger entries may now have none and may
  * reference a funding. `treasury_reconciliation_runs` and `treasury_reconciliation_balances`:
  * each reconciliation of the on-chain balances with the ledger, and per currency what it read.
+ * `orders_open_payins_idx`: the open PAYINs whose tokens the liquidity check subtracts.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -44,6 +45,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addPrimaryKeyConstraint('treasury_reconciliation_balances_pkey', ['run_id', 'currency'])
     .execute();
 
+  // What open PAYINs owe, per token (treasury/repo.ts `openPayins`, every few seconds per process):
+  // the few open PAYINs among millions of orders, their statuses named as the query's literals.
+  await sql`
+    create index orders_open_payins_idx on orders (token, status) include (amount_token)
+    where type = 'PAYIN' and status in ('AWAITING_PAYMENT', 'PAYMENT_RECEIVED', 'SWAPPING', 'TRANSFERRING')`.execute(db);
+
   await sql`alter table ledger_entries alter column merchant_id drop not null`.execute(db);
   await sql`alter table ledger_entries drop constraint ledger_entries_reference_type_check`.execute(db);
   await sql`
@@ -58,6 +65,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     check (reference_type in ('order', 'settlement', 'entry', 'wallet_sign_request'))`.execute(db);
   // Refused, as the constraint above, once a funding has posted: entries are never deleted.
   await sql`alter table ledger_entries alter column merchant_id set not null`.execute(db);
+  await sql`drop index orders_open_payins_idx`.execute(db);
   await db.schema.dropTable('treasury_reconciliation_balances').execute();
   await db.schema.dropTable('treasury_reconciliation_runs').execute();
   await db.schema.dropTable('treasury_fundings').execute();

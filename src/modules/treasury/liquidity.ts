@@ -64,7 +64,7 @@ export function createLiquidity(deps: { db: Db; clock: Clock; reader: TreasuryBa
 
   async function refresh(): Promise<void> {
     const startedAt = now();
-    const [onChain, owed, inFlight] = await Promise.all([onChainBalances(), repo.owedByPayins(db), repo.inFlightTransfers(db)]);
+    const [onChain, { owed, inFlight }] = await Promise.all([onChainBalances(), repo.openPayins(db)]);
     if (!onChain) return;
     const available = new Map<string, Dec>();
     for (const [currency, balance] of onChain) available.set(currency, decimal(balance));

@@ -5,6 +5,7 @@
  */
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { decimal } from '../../lib/money.ts';
 import type { StoredOrderStatus } from '../orders/tables.ts';
 import type { TreasuryFundingsTable, TreasuryReconciliationBalancesTable } from './tables.ts';
 
@@ -22,15 +23,33 @@ export interface TokenSum {
   count: number;
 }
 
-function payinSums(db: Db, statuses: readonly StoredOrderStatus[]): Promise<TokenSum[]> {
+/**
+ * Open PAYINs per token and status, in one statement over the partial index
+ * orders_open_payins_idx (migration 0024): type and statuses are literals, so that a generic plan
+ * still proves the index's predicate (docs/architecture/orders-indexes.md).
+ */
+async function openPayins(db: Db): Promise<Array<TokenSum & { status: StoredOrderStatus }>> {
   return db
     .selectFrom('orders')
-    .select(['token', sql<string>`coalesce(sum(amount_token), 0)::text`.as('amount'), sql<number>`count(*)::int`.as('count')])
-    .where('type', '=', 'PAYIN')
-    .where('status', 'in', [...statuses])
-    .groupBy('token')
+    .select(['token', 'status', sql<string>`coalesce(sum(amount_token), 0)::text`.as('amount'), sql<number>`count(*)::int`.as('count')])
+    .where('type', '=', sql.lit<'PAYIN'>('PAYIN'))
+    .where(
+      'status',
+      'in',
+      [...OWED_STATUSES, IN_FLIGHT_STATUS].map((status) => sql.lit<StoredOrderStatus>(status)),
+    )
+    .groupBy(['token', 'status'])
     .execute();
 }
+
+const sumByToken = (rows: TokenSum[]): TokenSum[] => {
+  const sums = new Map<string, TokenSum>();
+  for (const row of rows) {
+    const sum = sums.get(row.token);
+    sums.set(row.token, sum ? { token: row.token, amount: decimal(sum.amount).plus(row.amount).toString(), count: sum.count + row.count } : { ...row });
+  }
+  return [...sums.values()];
+};
 
 export const treasuryRepo = {
   /** The funding, or undefined when its reference was already used (the existing one is then read by `fundingByReference`). */
@@ -47,14 +66,17 @@ export const treasuryRepo = {
     return db.selectFrom('treasury_fundings').select(FUNDING_COLUMNS).where('reference', '=', reference).executeTakeFirst();
   },
 
-  /** Tokens owed by PAYINs awaiting or holding their payment, not yet transferred, per token. */
-  owedByPayins(db: Db): Promise<TokenSum[]> {
-    return payinSums(db, OWED_STATUSES);
-  },
-
-  /** PAYINs whose transfer is in flight, per token. */
-  inFlightTransfers(db: Db): Promise<TokenSum[]> {
-    return payinSums(db, [IN_FLIGHT_STATUS]);
+  /**
+   * Open PAYINs per token: `owed`, tokens of those awaiting or holding their payment, not yet
+   * transferred; `inFlight`, those whose transfer was sent and is not yet COMPLETED.
+   */
+  async openPayins(db: Db): Promise<{ owed: TokenSum[]; inFlight: TokenSum[] }> {
+    const rows = await openPayins(db);
+    const strip = ({ token, amount, count }: TokenSum) => ({ token, amount, count });
+    return {
+      owed: sumByToken(rows.filter((row) => row.status !== IN_FLIGHT_STATUS).map(strip)),
+      inFlight: sumByToken(rows.filter((row) => row.status === IN_FLIGHT_STATUS).map(strip)),
+    };
   },
 
   async insertRun(

@@ -121,7 +121,7 @@ export function createTreasuryService(deps: TreasuryDeps) {
       let onChain: TreasuryBalances | undefined;
       let onChainAsOf: Date | undefined;
       let onChainSource: 'node' | 'last-reconciliation' | 'none' = 'none';
-      const [ledgerBalances, owed, inFlight, lastRun] = await Promise.all([ledger.treasuryBalances(), repo.owedByPayins(db), repo.inFlightTransfers(db), repo.lastRun(db)]);
+      const [ledgerBalances, { owed, inFlight }, lastRun] = await Promise.all([ledger.treasuryBalances(), repo.openPayins(db), repo.lastRun(db)]);
       if (reader.onChain) {
         try {
           onChain = await reader.readBalances();
@@ -185,7 +185,7 @@ export function createTreasuryService(deps: TreasuryDeps) {
       const startedAt = clock.now();
       // In-flight transfers first: one that completes between the two reads is then counted as in
       // flight while already in the ledger, which widens the tolerance instead of raising a false drift.
-      const inFlight = await repo.inFlightTransfers(db);
+      const { inFlight } = await repo.openPayins(db);
       const [onChain, ledgerBalances] = await Promise.all([reader.readBalances(), ledger.treasuryBalances()]);
       deps.liquidity.remember(onChain, startedAt);
       const inFlightBy = byToken(inFlight);

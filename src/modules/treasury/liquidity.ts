@@ -16,7 +16,8 @@
  * subtracted, so a burst across processes can admit more than the treasury holds. That is safe:
  * a transfer the treasury cannot pay fails and the order's PIX is refunded (orders.md). When no
  * balance can be had at all (the node down since start), PAYINs are admitted for the same reason,
- * with a warning.
+ * with a warning; a node that fails is asked again only after NODE_RETRY_MS, and a request never
+ * waits more than WAIT_LIMIT_MS for a snapshot (a hanging node must not hold POST /payin).
  */
 import type { TreasuryBalanceReader, TreasuryBalances } from '../../adapters/chain/treasury-port.ts';
 import type { Db } from '../../db/database.ts';
@@ -34,11 +35,26 @@ export interface LiquiditySettings {
   liquidityRefreshMs: number;
 }
 
+/** After a failed read, the node is not asked again for this long: a down node costs one call per period, not one per PAYIN. */
+const NODE_RETRY_MS = 5000;
+/** The longest a PAYIN waits for a snapshot; then it goes on with what there is (a hanging node must not hold POST /payin). */
+const WAIT_LIMIT_MS = 1000;
+
+/** Resolves when `work` settles or after `ms`, whichever comes first. */
+function atMost(work: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
 export function createLiquidity(deps: { db: Db; clock: Clock; reader: TreasuryBalanceReader; settings: LiquiditySettings; log?: LiquidityLog }) {
   const { db, clock, reader, settings } = deps;
   let balances: { at: number; values: TreasuryBalances } | undefined;
   let snapshot: { at: number; available: Map<string, Dec> } | undefined;
   let refreshing: Promise<void> | undefined;
+  let nodeFailedAt: number | undefined;
 
   const now = () => clock.now().getTime();
 
@@ -50,9 +66,12 @@ export function createLiquidity(deps: { db: Db; clock: Clock; reader: TreasuryBa
       remember(new Map(run.balances.map((b): [string, string] => [b.currency, b.on_chain])), run.finished_at.getTime());
       return balances!.values;
     }
+    if (nodeFailedAt !== undefined && now() - nodeFailedAt < NODE_RETRY_MS) return balances?.values;
     try {
       remember(await reader.readBalances(), now());
+      nodeFailedAt = undefined;
     } catch (err) {
+      nodeFailedAt = now();
       deps.log?.warn({ err, balanceAgeMs: balances ? now() - balances.at : null }, 'treasury balances unreadable; the liquidity check uses the last known');
     }
     return balances?.values;
@@ -102,7 +121,7 @@ export function createLiquidity(deps: { db: Db; clock: Clock; reader: TreasuryBa
     async checkPayin(token: string, amount: string): Promise<void> {
       if (!reader.onChain) return;
       const waiting = fresh();
-      if (waiting) await waiting;
+      if (waiting) await atMost(waiting, WAIT_LIMIT_MS);
       if (!snapshot) return;
       const available = snapshot.available.get(token) ?? decimal(0);
       const refusal = liquidityRefusal(token, amount, available);

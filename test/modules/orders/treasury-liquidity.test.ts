@@ -65,3 +65,17 @@ describe('PAYIN liquidity when the node was never readable', () => {
     expect(response.statusCode, response.body).toBe(201);
   });
 });
+
+describe('PAYIN liquidity when the node hangs', () => {
+  const treasury = fakeTreasury({ SOL: '2', USDC: '0' });
+  treasury.state.hanging = true;
+  const t = ordersTest(() => ({}), { treasuryReader: treasury.reader });
+
+  it('does not hold the request: past the wait limit it goes on, admitted for want of a balance', async () => {
+    const { merchant, receiver } = await t.merchantWithReceiver();
+    const started = Date.now();
+    const response = await t.call('POST', '/payin', merchant, { receiverId: receiver.id, amountBrl: 54 });
+    expect(response.statusCode, response.body).toBe(201);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+});

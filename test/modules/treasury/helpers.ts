@@ -8,7 +8,7 @@ import type { TreasuryBalanceReader } from '../../../src/adapters/chain/treasury
 export const TREASURY_ADDRESS = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';
 
 export function fakeTreasury(initial: Record<string, string>) {
-  const state = { balances: new Map(Object.entries(initial)), failing: false, reads: 0 };
+  const state = { balances: new Map(Object.entries(initial)), failing: false, hanging: false, reads: 0 };
   const reader: TreasuryBalanceReader = {
     kind: 'solana-rpc',
     onChain: true,
@@ -16,6 +16,7 @@ export function fakeTreasury(initial: Record<string, string>) {
     currencies: Object.keys(initial),
     async readBalances() {
       state.reads += 1;
+      if (state.hanging) return new Promise<never>(() => {});
       if (state.failing) throw new ChainUnavailableError('Solana RPC getBalance failed: 503');
       return new Map(state.balances);
     },

@@ -56,6 +56,18 @@ describe('the Solana treasury reader against the chain simulator', () => {
     }
   });
 
+  it('a hanging node is abandoned after the timeout', async () => {
+    const reader = createSolanaTreasuryReader({ url: sim.url, address: treasury.address, mints: { USDC: usdc }, timeoutMs: 200 });
+    await sim.setFaults({ hangMs: 2000 });
+    try {
+      const started = Date.now();
+      await expect(reader.readBalances()).rejects.toBeInstanceOf(ChainUnavailableError);
+      expect(Date.now() - started).toBeLessThan(1500);
+    } finally {
+      await sim.reset();
+    }
+  });
+
   it('reconciles with no drift once funded in the books; an unbooked transfer out is a drift of exactly its tokens', async () => {
     const reader = createSolanaTreasuryReader({ url: sim.url, commitment: 'confirmed', address: treasury.address, mints: { USDC: usdc } });
     ctx = await createTestContext({}, { treasuryReader: reader });

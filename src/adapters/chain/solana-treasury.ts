@@ -23,6 +23,8 @@ export interface SolanaTreasurySettings {
   address: string;
   /** Token symbol → mint address (CHAIN_TOKEN_MINTS). */
   mints: Record<string, string>;
+  /** Each RPC call is abandoned after this long (default 10 s): a hanging node must not hold a caller. */
+  timeoutMs?: number;
 }
 
 async function call<T>(what: string, run: () => Promise<T>): Promise<T> {
@@ -47,9 +49,11 @@ export function createSolanaTreasuryReader(settings: SolanaTreasurySettings): Tr
   const commitment = settings.commitment ?? 'confirmed';
   const owner = address(settings.address);
   const mints = Object.entries(settings.mints).map(([symbol, mint]) => ({ symbol, mint: address(mint) }));
+  const timeoutMs = settings.timeoutMs ?? 10_000;
+  const deadline = () => ({ abortSignal: AbortSignal.timeout(timeoutMs) });
 
   async function tokenBalance(mint: Address): Promise<string> {
-    const { value } = await call('getTokenAccountsByOwner', () => rpc.getTokenAccountsByOwner(owner, { mint }, { encoding: 'jsonParsed', commitment }).send());
+    const { value } = await call('getTokenAccountsByOwner', () => rpc.getTokenAccountsByOwner(owner, { mint }, { encoding: 'jsonParsed', commitment }).send(deadline()));
     for (const entry of value as unknown as ParsedTokenAccount[]) {
       const [ata] = await findAssociatedTokenPda({ owner, mint, tokenProgram: entry.account.owner });
       if (entry.pubkey !== ata) continue;
@@ -66,7 +70,7 @@ export function createSolanaTreasuryReader(settings: SolanaTreasurySettings): Tr
     currencies: [SOL, ...mints.map((m) => m.symbol)],
     async readBalances(): Promise<TreasuryBalances> {
       const [lamports, ...tokens] = await Promise.all([
-        call('getBalance', () => rpc.getBalance(owner, { commitment }).send()).then(({ value }) => value),
+        call('getBalance', () => rpc.getBalance(owner, { commitment }).send(deadline())).then(({ value }) => value),
         ...mints.map((m) => tokenBalance(m.mint)),
       ]);
       const balances: TreasuryBalances = new Map([[SOL, fromBaseUnits(lamports as bigint, SOL_DECIMALS)]]);

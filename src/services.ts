@@ -5,6 +5,7 @@
 import { createAdapters } from './adapters/index.ts';
 import { createLiteSvmSandbox } from './adapters/chain/litesvm-sandbox.ts';
 import { createSolanaRpcChain } from './adapters/chain/solana-rpc.ts';
+import { createSandboxTreasuryReader, type TreasuryBalanceReader } from './adapters/chain/treasury-port.ts';
 import { forwardCommitSignals } from './platform/commit-signals.ts';
 import type { Db } from './db/database.ts';
 import { createInProcessNotifications, type Notifications } from './platform/notifications.ts';
@@ -31,6 +32,8 @@ import { createReceiversService } from './modules/receivers/service.ts';
 import { createSandboxDriver } from './modules/sandbox/service.ts';
 import { createWebhooksService } from './modules/webhooks/service.ts';
 import { createWalletsService } from './modules/wallets/service.ts';
+import { createLiquidity, type LiquidityLog } from './modules/treasury/liquidity.ts';
+import { createTreasuryService } from './modules/treasury/service.ts';
 import { createKeyCustody } from './key-custody.ts';
 import type { RuntimeConfig } from './runtime-config.ts';
 
@@ -45,6 +48,15 @@ export interface ServiceDeps {
    * order steps claim on it, so they never wait behind API requests for a connection.
    */
   workerDb?: Db;
+  /**
+   * The treasury's balances on chain. Default: the sandbox chain's (no treasury on chain, PAYINs
+   * not limited). With the orders' Solana adapter (CHAIN_PROVIDER=solana-rpc) it is
+   * createSolanaTreasuryReader over the same node, with the treasury's address (platform keys)
+   * and CHAIN_TOKEN_MINTS.
+   */
+  treasuryReader?: TreasuryBalanceReader;
+  /** Where the treasury's liquidity check warns (an unreadable node). */
+  log?: LiquidityLog;
 }
 
 export async function createServices({ config, db, clock, ...deps }: ServiceDeps) {
@@ -103,7 +115,10 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   const quotes = createQuotesService({ db, clock, settings: config.orders, prices: adapters.prices, receivers, currentFeeRates });
   const orderListing = createOrderListing({ db, cacheTtlMs: config.orders.listCacheMs });
   const onOrderChanged = orderListing.forgetMerchant;
-  const orders = createOrdersService({ db, clock, settings: config.orders, pix: adapters.pix, chain: adapters.chain, quotes, receivers, onOrderChanged });
+  const treasuryReader = deps.treasuryReader ?? createSandboxTreasuryReader();
+  const liquidity = createLiquidity({ db, clock, reader: treasuryReader, settings: config.treasury, ...(deps.log ? { log: deps.log } : {}) });
+  const treasury = createTreasuryService({ db, clock, reader: treasuryReader, ledger, liquidity, tokens: config.orders.tokens, lowBalance: config.treasury.lowBalance });
+  const orders = createOrdersService({ db, clock, settings: config.orders, pix: adapters.pix, chain: adapters.chain, quotes, receivers, liquidity, onOrderChanged });
   const orderNotifications = createOrderNotifications({ db, clock, ledger, minAmountBrl: config.orders.minAmountBrl, tokenDecimals: config.orders.tokens, onOrderChanged });
   // The PSP callback's notifications are applied only as the PSP confirms them (issue 24).
   const pixConfirmation = createPixConfirmation({ db, clock, pix: adapters.pix });
@@ -137,7 +152,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   const destinationPolicies = createDestinationPolicies({ db, clock });
   /** What the worker's delivery and maintenance jobs use (the same service unless the worker has its own pool). */
   const webhookDelivery = workerDb === db ? webhooks : webhooksOn(workerDb);
-  return { notifications, merchants, destinationPolicies, auth, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets, platformKeys, platformKeysAtStart };
+  return { notifications, merchants, destinationPolicies, auth, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, liquidity };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

@@ -16,6 +16,8 @@
  *   merchant_sponsored_fees     merchant, SOL: Solana fees the platform's fee payer paid for the
  *                               merchant's sign-and-send requests, owed by the merchant
  *   sponsor_sol                 SOL the platform's fee payer (sponsor) spent
+ *   treasury_capital            platform equity: what operators funded the treasury with (per
+ *                               token, and SOL), so the books know its opening balance
  *
  * PAYIN:  PIX received → pix_cash +A / in_transit −A
  *         completed    → in_transit +A / platform_fee −pf / fees_payable −mf / fx −net (BRL);
@@ -26,6 +28,8 @@
  *         completed    → in_transit +T / fx −T (token); fx +gross / pix_cash −net /
  *                        platform_fee −pf / fees_payable −mf (BRL)
  * A failure after money arrived posts nothing: the funds stay in transit for an operator.
+ *
+ * TREASURY FUNDING (an operator's, once per funding reference): treasury +X / treasury_capital −X.
  *
  * SPONSORED FEE (a sign-and-send request, before it is sent): sponsored_fees +F / sponsor_sol −F
  * (SOL, lamports as SOL with 9 decimals); released when the chain refused it unsent: the reverse.
@@ -42,7 +46,8 @@ export type AccountCode =
   | 'merchant_settlements'
   | 'deposits_to_return'
   | 'merchant_sponsored_fees'
-  | 'sponsor_sol';
+  | 'sponsor_sol'
+  | 'treasury_capital';
 
 const MERCHANT_ACCOUNTS: readonly AccountCode[] = ['merchant_fees_payable', 'merchant_settlements', 'deposits_to_return', 'merchant_sponsored_fees'];
 export const isMerchantAccount = (code: AccountCode) => MERCHANT_ACCOUNTS.includes(code);
@@ -134,6 +139,11 @@ export function sponsoredFeePostings(lamports: bigint, movement: SponsoredFeeMov
   return movement === 'SPONSORED_FEE'
     ? [leg('merchant_sponsored_fees', SOL, sol), credit('sponsor_sol', SOL, sol)]
     : [leg('sponsor_sol', SOL, sol), credit('merchant_sponsored_fees', SOL, sol)];
+}
+
+/** An operator's funding of the treasury with `amount` (decimal text, positive) of `currency`. */
+export function treasuryFundingPostings(currency: string, amount: string): Posting[] {
+  return [leg('token_treasury', currency, amount), credit('treasury_capital', currency, amount)];
 }
 
 /** The rule the database also enforces: every currency of an entry sums to zero. */

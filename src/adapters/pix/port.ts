@@ -88,8 +88,8 @@ export class PixPayoutRefusedError extends Error {
 
 /**
  * `createCharge`: a charge with this txid exists with another amount. A txid named by an
- * Idempotency-Key (`txidOfKey`) meets this when the first attempt made the charge and died before
- * its order was stored, and the price moved before the retry: the charge cannot be changed nor
+ * Idempotency-Key (`txidOfKey`) meets this when an earlier request under the key made the charge
+ * and died before its order, and a retry asks another amount: a charge cannot change amount nor be
  * made twice, so no retry under that txid can succeed. `cause` keeps the provider's own answer.
  */
 export class PixChargeConflictError extends Error {

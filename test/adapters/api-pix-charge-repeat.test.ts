@@ -2,12 +2,13 @@
  * PUT /cob/{txid} repeated for the same txid (an order created with an Idempotency-Key, retried
  * after a crash or raced by a duplicate): a PSP that refuses the repeat ("txid already used")
  * instead of answering the charge is asked for it, and the existing charge is the answer when it
- * is for the same amount.
+ * is for the same amount; another amount is PixChargeConflictError (orders answer 409, not 503).
  */
 import { describe, expect, it } from 'vitest';
 import { PixProviderError, type PspHttpClient } from '../../src/adapters/pix/api-pix/http-client.ts';
 import { createApiPixProvider } from '../../src/adapters/pix/api-pix/provider.ts';
 import type { ApiPixAdapterSettings } from '../../src/adapters/pix/api-pix/settings.ts';
+import { PixChargeConflictError } from '../../src/adapters/pix/port.ts';
 
 const TXID = 'k0123456789abcdef0123456789abcdef0';
 const settings = { baseUrl: 'https://psp.example/v2', payoutBaseUrl: 'https://psp.example', receivingKey: 'key@example.com' } as ApiPixAdapterSettings;
@@ -37,8 +38,31 @@ describe('API Pix createCharge repeated for one txid', () => {
     });
   }
 
-  it('an existing charge of another amount is not ours: the refusal stands', async () => {
-    const { provider } = pspRefusingRepeats(400, '65.00');
-    await expect(provider.createCharge({ txid: TXID, amountBrl: '64.00', expiresInSeconds: 900 })).rejects.toBeInstanceOf(PixProviderError);
+  for (const refusal of [400, 409]) {
+    it(`a ${refusal} for a txid whose charge has another amount is PixChargeConflictError, keeping the PSP's refusal as cause`, async () => {
+      const { provider, calls } = pspRefusingRepeats(refusal, '65.00');
+      const failure = await provider.createCharge({ txid: TXID, amountBrl: '64.00', expiresInSeconds: 900 }).catch((err: unknown) => err);
+      expect(failure).toBeInstanceOf(PixChargeConflictError);
+      expect((failure as Error).cause).toBeInstanceOf(PixProviderError);
+      expect(calls).toEqual([`PUT /cob/${TXID}`, `GET /cob/${TXID}`]);
+    });
+  }
+
+  it('a PSP answering the repeat with the existing charge of another amount is PixChargeConflictError too', async () => {
+    const client = { call: async () => ({ status: 201, body: cob('65.00') }), close() {} } as unknown as PspHttpClient;
+    await expect(createApiPixProvider(settings, client).createCharge({ txid: TXID, amountBrl: '64.00', expiresInSeconds: 900 })).rejects.toBeInstanceOf(PixChargeConflictError);
+  });
+
+  it('a refusal for a txid the PSP does not show stands as the PSP error (503 to clients)', async () => {
+    const client = {
+      async call(method: string) {
+        if (method === 'PUT') throw new PixProviderError('PUT /cob: PSP refused the request (400)', { status: 400, retryable: false });
+        return { status: 404, body: { title: 'Not found' } };
+      },
+      close() {},
+    } as unknown as PspHttpClient;
+    const failure = await createApiPixProvider(settings, client).createCharge({ txid: TXID, amountBrl: '64.00', expiresInSeconds: 900 }).catch((err: unknown) => err);
+    expect(failure).toBeInstanceOf(PixProviderError);
+    expect(failure).not.toBeInstanceOf(PixChargeConflictError);
   });
 });

@@ -19,6 +19,7 @@ import {
   newSandboxTransactionId,
   newTxid,
 } from '../../src/adapters/pix/identifiers.ts';
+import { PixChargeConflictError } from '../../src/adapters/pix/port.ts';
 import {
   createSandboxPixProvider,
   PixSandboxNotFoundError,
@@ -206,7 +207,7 @@ describe('createCharge', () => {
     expect(await psp.payloadAt('pix-sandbox.invalid/qr/v2/00000000000000000000000000000000')).toBeNull();
   });
 
-  it('is idempotent per txid: the same amount answers the same charge, another amount is refused', async () => {
+  it('is idempotent per txid: the same amount answers the same charge, another amount is a PixChargeConflictError', async () => {
     const txid = newTxid();
     const first = await psp.createCharge({ txid, amountBrl: '10.50', expiresInSeconds: 900 });
     now = new Date(START.getTime() + 60_000);
@@ -215,7 +216,7 @@ describe('createCharge', () => {
       expect(await psp.createCharge({ txid, amountBrl: '10.5', expiresInSeconds: 900 })).toEqual(first);
       const concurrent = await Promise.all(Array.from({ length: 10 }, () => psp.createCharge({ txid, amountBrl: '10.50', expiresInSeconds: 1 })));
       for (const charge of concurrent) expect(charge).toEqual(first);
-      await expect(psp.createCharge({ txid, amountBrl: '10.51', expiresInSeconds: 900 })).rejects.toThrow(PixSandboxRefusedError);
+      await expect(psp.createCharge({ txid, amountBrl: '10.51', expiresInSeconds: 900 })).rejects.toThrow(PixChargeConflictError);
     } finally {
       now = START;
     }

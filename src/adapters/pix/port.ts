@@ -86,6 +86,19 @@ export class PixPayoutRefusedError extends Error {
   }
 }
 
+/**
+ * `createCharge`: a charge with this txid exists with another amount. A txid named by an
+ * Idempotency-Key (`txidOfKey`) meets this when an earlier request under the key made the charge
+ * and died before its order, and a retry asks another amount: a charge cannot change amount nor be
+ * made twice, so no retry under that txid can succeed. `cause` keeps the provider's own answer.
+ */
+export class PixChargeConflictError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'PixChargeConflictError';
+  }
+}
+
 /** Who holds a PIX key, as the provider's key lookup (DICT) answers: the holder's CPF or CNPJ, bare. */
 export interface PixKeyHolder {
   holderDocument: string;
@@ -96,8 +109,9 @@ export interface PixProvider extends PixLookups {
   readonly name: string;
 
   /**
-   * PUT /cob/{txid}: idempotent per txid (a repeat answers the same charge). `payer`, when known,
-   * is the charge's `devedor` (API Pix: whom the charge is addressed to, not necessarily who pays).
+   * PUT /cob/{txid}: idempotent per txid (a repeat answers the same charge; a repeat with another
+   * amount throws PixChargeConflictError). `payer`, when known, is the charge's `devedor` (API Pix:
+   * whom the charge is addressed to, not necessarily who pays).
    */
   createCharge(input: { txid: string; amountBrl: BrlAmount; expiresInSeconds: number; description?: string; payer?: PixPayer }): Promise<PixCharge>;
 

@@ -14,7 +14,7 @@ import { decimal, toFixedText } from '../../lib/money.ts';
 import { buildDynamicPixCode } from '../../lib/pix-brcode.ts';
 import { validatePixKey } from '../../lib/pix-keys.ts';
 import { REFUND_ID_PATTERN, TXID_PATTERN, newEndToEndId, newSandboxTransactionId } from './identifiers.ts';
-import type { BrlAmount, PixCharge, PixNotification, PixProvider, ReceivedPix } from './port.ts';
+import { type BrlAmount, type PixCharge, PixChargeConflictError, type PixNotification, type PixProvider, type ReceivedPix } from './port.ts';
 import { type ChargePayload, newLocation, signPayload } from './sandbox-location.ts';
 import { pixSandboxRepo as repo } from './sandbox-repo.ts';
 import { type SandboxDict, createSandboxDict } from './sandbox-dict.ts';
@@ -110,7 +110,7 @@ export function createSandboxPixProvider(deps: { db: Db; clock: Clock; settings:
 
   const sameChargeOrRefuse = (row: Selectable<SandboxPixChargesTable>, amountBrl: string): PixCharge => {
     if (!decimal(row.amount_brl).eq(amountBrl)) {
-      throw new PixSandboxRefusedError(`charge ${row.txid} exists with amount ${toFixedText(row.amount_brl, 2)}, not ${amountBrl}`);
+      throw new PixChargeConflictError(`sandbox PSP: charge ${row.txid} exists with amount ${toFixedText(row.amount_brl, 2)}, not ${amountBrl}`);
     }
     return toCharge(row);
   };

@@ -2,7 +2,7 @@
  * The SQL of order creation's two round trips (create-order.ts): one read of everything the
  * refusals and the price need, and one statement that re-checks, reserves and inserts.
  */
-import { type Insertable, sql } from 'kysely';
+import { type Insertable, type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { DestinationPolicy } from '../merchants/tables.ts';
 import type { ReceiverRow } from '../receivers/tables.ts';
@@ -46,6 +46,33 @@ export function wouldBeRow(row: Insertable<OrdersTable>): OrderRow {
   return { ...defaults, excess_amount_token: '0', limit_released: false, step_attempts: 0, ...row } as OrderRow;
 }
 
+/** The key's insert around its two parameters, by column list (one list in practice). */
+const keyInserts = new Map<string, [RawBuilder<unknown>, RawBuilder<unknown>, RawBuilder<unknown>]>();
+
+/**
+ * The key's row as a CTE inserting only if the order is (`from created`). Its text is built once:
+ * composing it from identifiers at every request cost a keyed order more than its rendering, and
+ * the sealed answer (most of the row's bytes) is a parameter of its own, never escaped into the
+ * JSON nor parsed as jsonb (bench/reports/2026-11-26-keyed-payin-excess.md).
+ */
+function keyInsertOf(key: Insertable<IdempotencyKeysTable>) {
+  const { response_body: body, ...rest } = key;
+  const columns = Object.keys(rest);
+  const id = columns.join(',');
+  let parts = keyInserts.get(id);
+  if (!parts) {
+    if (!columns.every((column) => /^[a-z_]+$/.test(column))) throw new Error(`not a column name: ${id}`);
+    const names = columns.map((column) => `"${column}"`);
+    parts = [
+      sql.raw(`, keyed as (insert into idempotency_keys (${names.join(', ')}, "response_body") select ${names.map((name) => `k.${name}`).join(', ')}, `),
+      sql.raw('::text from created, jsonb_populate_record(null::idempotency_keys, '),
+      sql.raw('::jsonb) k returning 1)'),
+    ];
+    keyInserts.set(id, parts);
+  }
+  return sql`${parts[0]}${body ?? null}${parts[1]}${JSON.stringify(rest)}${parts[2]}`;
+}
+
 export const creationRepo = {
   /**
    * One read for every refusal knowable before the provider call and for the price: undefined
@@ -82,14 +109,7 @@ export const creationRepo = {
     const { row } = input;
     const columns = Object.keys(row);
     const returned = sql.join(ORDER_COLUMNS.map((column) => sql.id(column)));
-    const keyInsert = input.key
-      ? sql`, keyed as (
-        insert into idempotency_keys (${sql.join(Object.keys(input.key).map((column) => sql.id(column)))})
-        select ${sql.join(Object.keys(input.key).map((column) => sql.ref(`k.${column}`)))}
-        from created, jsonb_populate_record(null::idempotency_keys, ${JSON.stringify(input.key)}::jsonb) k
-        returning 1
-      )`
-      : sql``;
+    const keyInsert = input.key ? keyInsertOf(input.key) : sql``;
     const result = await sql<OrderRow>`
       with eligible as (
         select r.id from receivers r

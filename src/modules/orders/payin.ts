@@ -3,8 +3,8 @@
  * the BRL the customer pays; the provider call is the PIX charge for exactly that amount.
  */
 import type { Static } from 'typebox';
-import { type PixProvider, txidOfKey, txidOfOrder } from '../../adapters/pix/port.ts';
-import { invalidField } from '../../errors.ts';
+import { PixChargeConflictError, type PixProvider, txidOfKey, txidOfOrder } from '../../adapters/pix/port.ts';
+import { AppError, invalidField } from '../../errors.ts';
 import { decimal } from '../../lib/money.ts';
 import { isSolanaAddress } from '../../lib/solana.ts';
 import type { TradeRules } from '../quotes/service.ts';
@@ -76,9 +76,23 @@ export function payinVariant(deps: {
       const txid = ref.keyed ? txidOfKey(ref.keyed.merchantId, ref.keyed.key) : txidOfOrder(ref.orderId);
       // The receiver is the customer paying the charge: its document and name are the `devedor`.
       const payer = { documentType: receiver.documentType, document: receiver.document, name: receiver.name };
-      const charge = await pix.createCharge({ txid, amountBrl: priced.amountBrl, expiresInSeconds: settings.payinExpirySeconds, payer });
+      const charge = await pix.createCharge({ txid, amountBrl: priced.amountBrl, expiresInSeconds: settings.payinExpirySeconds, payer }).catch((err: unknown) => {
+        // The key's charge was made by an earlier request with this key that died before its
+        // order, for another amount (another body): a charge never changes amount, so no retry
+        // under this key can make this order. A 409 (stored as the key's answer) tells the client
+        // so, where a 503 would have it retry the same failure forever.
+        if (ref.keyed && err instanceof PixChargeConflictError) throw keyChargedAnotherAmount(err);
+        throw err;
+      });
       // A keyed retry may find a charge made earlier: the order must not outlive it.
       return { pix_txid: txid, pix_payment_code: charge.pixCopiaECola, ...(ref.keyed ? { expires_at: charge.expiresAt } : {}) };
     },
   };
+}
+
+/** 409 IDEMPOTENCY_CONFLICT: the documented answer to another request under a used key. */
+function keyChargedAnotherAmount(cause: PixChargeConflictError): AppError {
+  const message =
+    'This Idempotency-Key already made a PIX charge for another amount, for an earlier request whose order was not created; use a new Idempotency-Key for this request';
+  return Object.assign(new AppError('IDEMPOTENCY_CONFLICT', message), { cause });
 }

@@ -125,6 +125,24 @@ describe('order creation with an Idempotency-Key', () => {
     expect(await ordersOf(merchant.merchantId)).toHaveLength(1);
   });
 
+  it('a key whose PIX charge exists for another amount (an earlier request died before its order) is 409 IDEMPOTENCY_CONFLICT on every retry, never 503', async () => {
+    const { merchant, receiver } = await t.merchantWithReceiver('Charge of another amount');
+    const key = `other-amount-${receiver.id}`;
+    // What a first request under this key left behind when it died between its charge and its insert.
+    await t.ctx.app.services.adapters.sandbox.pix.createCharge({ txid: txidOfKey(merchant.merchantId, key), amountBrl: '1.23', expiresInSeconds: 900 });
+    const body = { receiverId: receiver.id, amountBrl: 64 };
+    const first = await t.call('POST', '/payin', merchant, body, { 'idempotency-key': key });
+    expect(first.statusCode, first.body).toBe(409);
+    expect(first.json()).toMatchObject({ error: 'IDEMPOTENCY_CONFLICT', message: expect.stringMatching(/new Idempotency-Key/) });
+    // The refusal is the key's answer: the retry replays it rather than failing anew.
+    const retry = await t.call('POST', '/payin', merchant, body, { 'idempotency-key': key });
+    expect(retry.statusCode, retry.body).toBe(409);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.json()).toMatchObject({ error: 'IDEMPOTENCY_CONFLICT' });
+    expect(await ordersOf(merchant.merchantId)).toHaveLength(0);
+    expect((await t.call('POST', '/payin', merchant, body, { 'idempotency-key': `${key}-new` })).statusCode).toBe(201);
+  });
+
   it('the keyed answer, rendered before the insert from the row being inserted, is what GET shows', async () => {
     const { merchant, receiver } = await t.merchantWithReceiver('Rendered before');
     for (const [type, body] of [['payin', { receiverId: receiver.id, amountBrl: 42.5 }], ['payout', { receiverId: receiver.id, amountCrypto: 10, sourceToken: 'USDC' }]] as const) {

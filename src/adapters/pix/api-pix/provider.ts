@@ -14,7 +14,7 @@
  * What the PSP says (motivo, problem details) is not passed on to clients: outcomes carry our own
  * wording; the PSP's own stays in PixProviderError.problem for logs.
  */
-import { type PixCharge, type PixProvider, PixPayoutRefusedError, type ReceivedPix } from '../port.ts';
+import { type PixCharge, PixChargeConflictError, type PixProvider, PixPayoutRefusedError, type ReceivedPix } from '../port.ts';
 import { type PspHttpClient, PixProviderError, createPspHttpClient } from './http-client.ts';
 import type { ApiPixAdapterSettings } from './settings.ts';
 
@@ -41,6 +41,11 @@ export function idEnvioOf(idempotencyKey: string): string {
   const id = idempotencyKey.replaceAll('-', '');
   if (!ID.test(id)) throw new PixProviderError('idempotency key cannot be an idEnvio', { retryable: false });
   return id;
+}
+
+/** The charge named by `txid` exists for another amount than the one asked. */
+function chargeConflict(existing: Json, cause: unknown): PixChargeConflictError {
+  return new PixChargeConflictError(`PUT /cob: charge ${String(existing.txid)} exists with amount ${String(existing.valor?.original)}`, { cause });
 }
 
 function receivedPix(pix: Json): ReceivedPix {
@@ -70,13 +75,17 @@ export function createApiPixProvider(settings: ApiPixAdapterSettings, client: Ps
       } catch (err) {
         // A repeat of a txid (an order created with an Idempotency-Key, retried): PSPs that answer
         // "txid already used" (400 CobOperacaoInvalida, or 409) instead of the charge are asked
-        // for it; it is ours if it is for the same amount, else the refusal stands.
+        // for it; it is ours if it is for the same amount. Another amount (the first attempt's
+        // charge, and the price moved before the retry) is a conflict no retry of this txid can undo.
         if (!(err instanceof PixProviderError) || (err.status !== 400 && err.status !== 409)) throw err;
         const found = await client.call('GET', api(`/cob/${txid}`));
         const existing = found.status === 200 && typeof found.body === 'object' && found.body !== null ? (found.body as Json) : undefined;
-        if (existing?.txid !== txid || existing?.valor?.original !== amountBrl) throw err;
+        if (!existing || existing.txid !== txid) throw err;
+        if (existing.valor?.original !== amountBrl) throw chargeConflict(existing, err);
         cob = existing;
       }
+      // The same conflict from a PSP that answers a repeat with the existing charge instead of refusing it.
+      if (cob.txid === txid && typeof cob.valor?.original === 'string' && cob.valor.original !== amountBrl) throw chargeConflict(cob, undefined);
       if (cob.txid !== txid || typeof cob.pixCopiaECola !== 'string' || cob.valor?.original !== amountBrl) {
         throw new PixProviderError('PUT /cob: the PSP answered another charge', { retryable: false, problem: cob });
       }

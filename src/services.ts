@@ -5,6 +5,7 @@
 import { createAdapters } from './adapters/index.ts';
 import { createLiteSvmSandbox } from './adapters/chain/litesvm-sandbox.ts';
 import { createSolanaRpcChain } from './adapters/chain/solana-rpc.ts';
+import type { TreasurySigner } from './adapters/chain/solana-transfers.ts';
 import { forwardCommitSignals } from './platform/commit-signals.ts';
 import type { Db } from './db/database.ts';
 import { createInProcessNotifications, type Notifications } from './platform/notifications.ts';
@@ -45,6 +46,11 @@ export interface ServiceDeps {
    * order steps claim on it, so they never wait behind API requests for a connection.
    */
   workerDb?: Db;
+  /**
+   * The treasury's key, which signs PAYIN transfers with CHAIN_PROVIDER=solana-rpc (required then;
+   * unused with the sandbox chain). Until the sealed platform keys are wired, the caller passes it.
+   */
+  treasurySigner?: TreasurySigner;
 }
 
 export async function createServices({ config, db, clock, ...deps }: ServiceDeps) {
@@ -89,8 +95,16 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   const idempotency = createIdempotencyStore({ db, clock, answersKey: deriveKey(config.webhookSecretKey, 'idempotency-stored-answers') });
   const { prices } = config;
   const httpPrices = prices.source === 'http' && prices.url ? { url: prices.url, maxAgeMs: prices.maxAgeMs, timeoutMs: prices.timeoutMs } : undefined;
-  const adapterSettings = { pix: config.pix, usdcBrlRate: config.sandbox.usdcBrlRate, httpPrices, priceSpread: prices.spread, apiPix: config.apiPix };
-  const adapters = createAdapters({ db, clock, settings: adapterSettings });
+  const { chain } = config;
+  const solanaTransfers =
+    chain.provider === 'solana-rpc' && chain.rpcUrl
+      ? { rpcUrl: chain.rpcUrl, commitment: chain.commitment, tokenMints: chain.tokenMints, computeUnitLimit: chain.computeUnitLimit, priorityFeeMaxMicroLamports: chain.priorityFeeMaxMicroLamports }
+      : undefined;
+  if (solanaTransfers && !deps.treasurySigner) {
+    throw new Error('CHAIN_PROVIDER=solana-rpc: no treasury key was given to sign PAYIN transfers (ServiceDeps.treasurySigner); start with CHAIN_PROVIDER=sandbox or provide the key');
+  }
+  const adapterSettings = { pix: config.pix, usdcBrlRate: config.sandbox.usdcBrlRate, httpPrices, priceSpread: prices.spread, apiPix: config.apiPix, solanaTransfers };
+  const adapters = createAdapters({ db, clock, settings: adapterSettings, treasury: deps.treasurySigner });
   const ledger = createLedgerService({ db, clock });
   // Quotes price with the merchant's current tier, which depends on the volume orders completed.
   const currentFeeRates = createCurrentFeeRates({ db, clock, feeTiers });

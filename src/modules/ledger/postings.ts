@@ -16,6 +16,11 @@
  *   merchant_sponsored_fees     merchant, SOL: Solana fees the platform's fee payer paid for the
  *                               merchant's sign-and-send requests, owed by the merchant
  *   sponsor_sol                 SOL the platform's fee payer (sponsor) spent
+ *   network_fees                SOL: fees of the treasury's own transactions (a payin's token
+ *                               transfer), a platform expense
+ *   account_rent                SOL: rent the treasury deposited in accounts it created for
+ *                               others (a receiver's token account), a platform expense
+ *   token_treasury              also in SOL: the treasury's lamports, which pay both
  *
  * PAYIN:  PIX received → pix_cash +A / in_transit −A
  *         completed    → in_transit +A / platform_fee −pf / fees_payable −mf / fx −net (BRL);
@@ -26,6 +31,10 @@
  *         completed    → in_transit +T / fx −T (token); fx +gross / pix_cash −net /
  *                        platform_fee −pf / fees_payable −mf (BRL)
  * A failure after money arrived posts nothing: the funds stay in transit for an operator.
+ *
+ * CHAIN COSTS (a payin's transfer landed, CONFIRMED or FAILED: its fee is paid either way; in
+ * the transition's transaction, what the chain charged): network_fees +F / account_rent +R /
+ * token_treasury −(F+R) (SOL, lamports as SOL with 9 decimals)
  *
  * SPONSORED FEE (a sign-and-send request, before it is sent): sponsored_fees +F / sponsor_sol −F
  * (SOL, lamports as SOL with 9 decimals); released when the chain refused it unsent: the reverse.
@@ -42,7 +51,9 @@ export type AccountCode =
   | 'merchant_settlements'
   | 'deposits_to_return'
   | 'merchant_sponsored_fees'
-  | 'sponsor_sol';
+  | 'sponsor_sol'
+  | 'network_fees'
+  | 'account_rent';
 
 const MERCHANT_ACCOUNTS: readonly AccountCode[] = ['merchant_fees_payable', 'merchant_settlements', 'deposits_to_return', 'merchant_sponsored_fees'];
 export const isMerchantAccount = (code: AccountCode) => MERCHANT_ACCOUNTS.includes(code);
@@ -134,6 +145,17 @@ export function sponsoredFeePostings(lamports: bigint, movement: SponsoredFeeMov
   return movement === 'SPONSORED_FEE'
     ? [leg('merchant_sponsored_fees', SOL, sol), credit('sponsor_sol', SOL, sol)]
     : [leg('sponsor_sol', SOL, sol), credit('merchant_sponsored_fees', SOL, sol)];
+}
+
+const solOf = (lamports: bigint) => decimal(lamports.toString()).dividedBy(LAMPORTS_PER_SOL).toFixed(9);
+
+/** What one landed treasury transaction cost, lamports (fee and rent, each ≥ 0), as SOL postings; zero legs left out. */
+export function chainCostPostings(costs: { feeLamports: bigint; rentLamports: bigint }): Posting[] {
+  if (costs.feeLamports < 0n || costs.rentLamports < 0n) throw new Error('chain costs must not be negative');
+  const total = costs.feeLamports + costs.rentLamports;
+  if (total === 0n) return [];
+  const legs = [leg('network_fees', SOL, solOf(costs.feeLamports)), leg('account_rent', SOL, solOf(costs.rentLamports)), credit('token_treasury', SOL, solOf(total))];
+  return legs.filter((posting) => !decimal(posting.amount).isZero());
 }
 
 /** The rule the database also enforces: every currency of an entry sums to zero. */

@@ -169,7 +169,7 @@ export function createSolanaTransfers(deps: { settings: SolanaTransferSettings; 
       (m) => appendTransactionMessageInstructions(instructions, m),
     );
     const compiled = compileTransaction(message);
-    const signature = treasury.sign(compiled.messageBytes as Uint8Array) as SignatureBytes;
+    const signature = treasury.sign(new Uint8Array(compiled.messageBytes)) as SignatureBytes;
     const signed = { ...compiled, signatures: { ...compiled.signatures, [treasuryAddress]: signature } };
     return { txHash: base58.decode(signature), wire: getBase64EncodedWireTransaction(signed), lastValidBlockHeight: lifetime.lastValidBlockHeight.toString() };
   }

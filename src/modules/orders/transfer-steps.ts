@@ -66,8 +66,8 @@ export function createTransferSteps(deps: { db: Db; clock: Clock; chain: ChainAd
     throw new RetryLater(replaced ? 'transfer expired unlanded: replaced and sent' : 'transfer replaced by another worker');
   }
 
-  function settle(order: OrderRow, prepared: PreparedTransfer, state: TransferState & { status: 'CONFIRMED' | 'FAILED' }) {
-    const { status, error, costs } = state;
+  function settle(order: OrderRow, prepared: PreparedTransfer, status: 'CONFIRMED' | 'FAILED', state: TransferState) {
+    const { error, costs } = state;
     const movement: Movement = { type: 'CHAIN_TRANSFER', status, amount: order.amount_token, currency: order.token, chain: order.chain, txHash: prepared.txHash };
     const chainCosts = { feeLamports: lamports(costs?.feeLamports), rentLamports: lamports(costs?.rentLamports) };
     if (status === 'CONFIRMED') {
@@ -92,14 +92,13 @@ export function createTransferSteps(deps: { db: Db; clock: Clock; chain: ChainAd
     const prepared = await storedTransfer(order);
     let state = await chain.getTransferStatus(prepared);
     if (state.status === 'EXPIRED') return replaceExpired(order, prepared);
-    if (state.status === 'PENDING') {
-      if (prepared.wire === '') throw new RetryLater('transfer not confirmed yet');
+    if (state.status === 'PENDING' && prepared.wire !== '') {
       await chain.sendTransfer(prepared);
       state = await chain.getTransferStatus(prepared);
-      // Just sent: an expiry seen now is the next pass's to act on.
-      if (state.status === 'PENDING' || state.status === 'EXPIRED') throw new RetryLater('transfer not confirmed yet');
     }
-    return settle(order, prepared, { ...state, status: state.status });
+    // Still pending (or, just sent, expired: the next pass acts on that).
+    if (state.status !== 'CONFIRMED' && state.status !== 'FAILED') throw new RetryLater('transfer not confirmed yet');
+    return settle(order, prepared, state.status, state);
   }
 
   return { swap, confirmTransfer };

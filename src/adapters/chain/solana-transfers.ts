@@ -53,6 +53,8 @@ export interface SolanaTransferSettings {
   tokenMints: Record<string, string>;
   computeUnitLimit: number;
   priorityFeeMaxMicroLamports: number;
+  /** Default RPC_TIMEOUT_MS (tests of a hanging node shorten it). */
+  rpcTimeoutMs?: number;
 }
 
 /** The orders' side of the chain: transfers only (deposit addresses stay on the sandbox chain for now). */
@@ -67,9 +69,15 @@ const PRIORITY_PERCENTILE = 0.75;
 
 const base58 = getBase58Decoder();
 
-async function call<T>(method: string, run: () => Promise<T>): Promise<T> {
+/**
+ * A node that hangs must not hold a worker's lane past its lease (30 s): every call is abandoned
+ * after this long, as unavailable, and the step retries later.
+ */
+const RPC_TIMEOUT_MS = 10_000;
+
+async function call<T>(method: string, timeoutMs: number, run: (abortSignal: AbortSignal) => Promise<T>): Promise<T> {
   try {
-    return await run();
+    return await run(AbortSignal.timeout(timeoutMs));
   } catch (err) {
     throw new ChainUnavailableError(`Solana RPC ${method} failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
@@ -97,6 +105,7 @@ export function createSolanaTransfers(deps: { settings: SolanaTransferSettings; 
   const treasuryAddress = address(treasury.address);
   const treasurySigner = createNoopSigner(treasuryAddress);
   const rank = { processed: 0, confirmed: 1, finalized: 2 } as const;
+  const rpcCall = <T>(method: string, run: (abortSignal: AbortSignal) => Promise<T>) => call(method, settings.rpcTimeoutMs ?? RPC_TIMEOUT_MS, run);
   // A mint's decimals and program never change once initialized: read once per mint.
   const mints = new Map<string, Promise<MintInfo>>();
 
@@ -104,7 +113,7 @@ export function createSolanaTransfers(deps: { settings: SolanaTransferSettings; 
     const mintText = settings.tokenMints[symbol];
     if (!mintText) throw new ChainTransferRefusedError(`no mint configured for ${symbol} (CHAIN_TOKEN_MINTS)`);
     const mint = address(mintText);
-    const { value } = await call('getAccountInfo', () => rpc.getAccountInfo(mint, { encoding: 'base64', commitment: settings.commitment }).send());
+    const { value } = await rpcCall('getAccountInfo', (abortSignal) => rpc.getAccountInfo(mint, { encoding: 'base64', commitment: settings.commitment }).send({ abortSignal }));
     if (!value) throw new ChainTransferRefusedError(`the ${symbol} mint ${mint} does not exist on this cluster`);
     const tokenProgram = value.owner;
     const data = Buffer.from(value.data[0], 'base64');
@@ -129,7 +138,7 @@ export function createSolanaTransfers(deps: { settings: SolanaTransferSettings; 
   async function priorityFee(accounts: Address[]): Promise<bigint> {
     const cap = BigInt(settings.priorityFeeMaxMicroLamports);
     if (cap === 0n) return 0n;
-    const recent = await call('getRecentPrioritizationFees', () => rpc.getRecentPrioritizationFees(accounts).send());
+    const recent = await rpcCall('getRecentPrioritizationFees', (abortSignal) => rpc.getRecentPrioritizationFees(accounts).send({ abortSignal }));
     const fees = recent.map((entry) => BigInt(entry.prioritizationFee)).filter((fee) => fee > 0n).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     if (fees.length === 0) return 0n;
     const fee = fees[Math.min(fees.length - 1, Math.floor(fees.length * PRIORITY_PERCENTILE))]!;
@@ -154,7 +163,7 @@ export function createSolanaTransfers(deps: { settings: SolanaTransferSettings; 
       priorityFee([treasuryAddress, source]),
       // Confirmed, not finalized: a blockhash valid for longer. One on a dropped fork only makes the
       // transaction expire unlanded, which the status sees (finalized height past it, unknown).
-      call('getLatestBlockhash', () => rpc.getLatestBlockhash({ commitment: 'confirmed' }).send()),
+      rpcCall('getLatestBlockhash', (abortSignal) => rpc.getLatestBlockhash({ commitment: 'confirmed' }).send({ abortSignal })),
     ]);
     const instructions: Instruction[] = [
       getSetComputeUnitLimitInstruction({ units: settings.computeUnitLimit }),
@@ -177,8 +186,8 @@ export function createSolanaTransfers(deps: { settings: SolanaTransferSettings; 
   async function sendTransfer(prepared: PreparedTransfer): Promise<void> {
     // No preflight: a transfer that would fail lands FAILED (its fee paid) and the order is
     // refunded, where a refused preflight would leave it pending until its blockhash expired.
-    await call('sendTransaction', () =>
-      rpc.sendTransaction(prepared.wire as Base64EncodedWireTransaction, { encoding: 'base64', skipPreflight: true, maxRetries: 0n }).send(),
+    await rpcCall('sendTransaction', (abortSignal) =>
+      rpc.sendTransaction(prepared.wire as Base64EncodedWireTransaction, { encoding: 'base64', skipPreflight: true, maxRetries: 0n }).send({ abortSignal }),
     ).catch((err: unknown) => {
       // Already processed: it landed, the status will say how.
       if (/already (been )?processed/i.test(String((err as Error).message))) return;
@@ -188,8 +197,8 @@ export function createSolanaTransfers(deps: { settings: SolanaTransferSettings; 
 
   /** What the treasury paid: the fee, and beyond it what left its lamports (rent of the account it created). */
   async function costsOf(signature: Signature) {
-    const tx = await call('getTransaction', () =>
-      rpc.getTransaction(signature, { commitment: settings.commitment, encoding: 'json', maxSupportedTransactionVersion: 0 }).send(),
+    const tx = await rpcCall('getTransaction', (abortSignal) =>
+      rpc.getTransaction(signature, { commitment: settings.commitment, encoding: 'json', maxSupportedTransactionVersion: 0 }).send({ abortSignal }),
     );
     if (!tx?.meta) return undefined;
     const index = tx.transaction.message.accountKeys.findIndex((key) => key === treasuryAddress);
@@ -202,8 +211,8 @@ export function createSolanaTransfers(deps: { settings: SolanaTransferSettings; 
   async function getTransferStatus(prepared: PreparedTransfer): Promise<TransferState> {
     const signature = prepared.txHash as Signature;
     // The height first: read after it, a signature still unknown cannot have landed at or below it.
-    const height = await call('getBlockHeight', () => rpc.getBlockHeight({ commitment: 'finalized' }).send());
-    const { value } = await call('getSignatureStatuses', () => rpc.getSignatureStatuses([signature], { searchTransactionHistory: true }).send());
+    const height = await rpcCall('getBlockHeight', (abortSignal) => rpc.getBlockHeight({ commitment: 'finalized' }).send({ abortSignal }));
+    const { value } = await rpcCall('getSignatureStatuses', (abortSignal) => rpc.getSignatureStatuses([signature], { searchTransactionHistory: true }).send({ abortSignal }));
     const entry = value[0];
     if (!entry) return height > BigInt(prepared.lastValidBlockHeight) ? { status: 'EXPIRED' } : { status: 'PENDING' };
     if (!entry.confirmationStatus || rank[entry.confirmationStatus] < rank[settings.commitment]) return { status: 'PENDING' };

@@ -113,13 +113,6 @@ export default {
       to: { path: '^src/modules/', pathNot: '^src/modules/audit/' },
     },
     {
-      name: 'wallet-keys-take-settings',
-      comment: 'Key handling gets its settings passed in; it never reads the configuration itself.',
-      severity: 'error',
-      from: { path: '^src/modules/wallets/keys\\.ts$' },
-      to: { path: '^src/config' },
-    },
-    {
       name: 'sdk-stands-alone',
       comment: 'The SDK is a client of the API, not of our code: it knows the service only through docs/openapi.json.',
       severity: 'error',

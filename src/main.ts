@@ -10,11 +10,12 @@ import { createInProcessNotifications, createPostgresNotifications } from './pla
 import { openDatabase } from './db/database.ts';
 import { openConfiguredDatabase } from './db/open-configured.ts';
 import { createMetrics } from './http/metrics.ts';
+import type { Logger } from 'pino';
 import { createLogger } from './logger.ts';
 import { seedDemoMerchant } from './modules/merchants/demo-merchant.ts';
 import { systemClock } from './lib/clock.ts';
 import { resolveRuntimeConfig } from './runtime-config.ts';
-import { createServices } from './services.ts';
+import { createServices, type Services } from './services.ts';
 import { createWorkerJobs } from './jobs.ts';
 import { startWorker } from './platform/worker.ts';
 import { listenEarly } from './http/early-server.ts';
@@ -44,7 +45,7 @@ async function main(): Promise<void> {
   const early = baseConfig.roles.includes('api') ? await listenEarly(baseConfig.host, baseConfig.port) : undefined;
   const { config, usedDevSecrets } = await resolveRuntimeConfig(baseConfig);
   if (usedDevSecrets) {
-    log.warn({ dataDir: config.dataDir }, 'JWT_PRIVATE_KEY, API_SECRET_PEPPER, WEBHOOK_SECRET_KEY, WALLET_KEK or SPONSOR_PRIVATE_KEY unset: using development keys from DATA_DIR/dev-secrets.json (for development only)');
+    log.warn({ dataDir: config.dataDir }, 'JWT_PRIVATE_KEY, API_SECRET_PEPPER, WEBHOOK_SECRET_KEY or WALLET_KEK unset: using development keys from DATA_DIR/dev-secrets.json (for development only)');
   }
 
   const database = await openConfiguredDatabase(config);
@@ -64,6 +65,7 @@ async function main(): Promise<void> {
       ? await openDatabase({ driver: 'postgres', url: config.databaseUrl, poolMax: config.databaseWorkerPoolMax })
       : undefined;
   const services = await createServices({ config, db: database.db, clock: systemClock, notifications, ...(workerDatabase ? { workerDb: workerDatabase.db } : {}) });
+  logPlatformKeys(services.platformKeysAtStart, log);
   if (database.driver === 'pglite') await seedDemoMerchant(services.merchants, config.dataDir, log);
 
   // One registry for the process: with both roles here, /metrics shows the worker's metrics too.
@@ -106,6 +108,15 @@ async function main(): Promise<void> {
     await app.ready();
     early.open();
     log.info({ address: early.server.address() }, 'listening');
+  }
+}
+
+/** What start-up did to the platform's keys: purposes and addresses only, never a key. */
+function logPlatformKeys(keys: Services['platformKeysAtStart'], log: Logger): void {
+  for (const { purpose, address } of keys.created) log.info({ purpose, address }, 'platform key created and sealed in the database (fund its address before use)');
+  for (const { purpose, address } of keys.imported) log.info({ purpose, address }, 'SPONSOR_PRIVATE_KEY imported and sealed in the database (platform_keys): it can now be removed from the environment');
+  if (keys.ignoredSponsorKeypair) {
+    log.warn({ purpose: 'SPONSOR', address: keys.ignoredSponsorKeypair.address }, 'SPONSOR_PRIVATE_KEY is another key than the SPONSOR key stored in the database, which is the one used: remove SPONSOR_PRIVATE_KEY');
   }
 }
 

@@ -1,12 +1,13 @@
 /**
  * The configuration with its key material resolved. Production passes JWT_PRIVATE_KEY,
- * API_SECRET_PEPPER, WEBHOOK_SECRET_KEY, WALLET_KEK and SPONSOR_PRIVATE_KEY; elsewhere, missing keys are generated once and kept in
- * $DATA_DIR/dev-secrets.json (mode 0600) so tokens and API secrets survive restarts.
+ * API_SECRET_PEPPER, WEBHOOK_SECRET_KEY and WALLET_KEK; elsewhere, missing keys are generated once and kept in
+ * $DATA_DIR/dev-secrets.json (mode 0600) so tokens and API secrets survive restarts. The
+ * platform's Solana keys (treasury, sponsor) are not among them: they live sealed under WALLET_KEK
+ * in the database (src/modules/platform-keys), where SPONSOR_PRIVATE_KEY, when set, is imported once.
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { getBase58Decoder } from '@solana/kit';
 import type { Config } from './config.ts';
 
 export interface RuntimeConfig extends Config {
@@ -14,7 +15,6 @@ export interface RuntimeConfig extends Config {
   apiSecretPepper: string;
   webhookSecretKey: string;
   walletKek: string;
-  sponsorPrivateKey: string;
 }
 
 interface DevSecrets {
@@ -24,16 +24,11 @@ interface DevSecrets {
   webhookSecretKey: string;
   /** Added by the wallets module (base64, 32 bytes); likewise filled in on the next start. */
   walletKek: string;
-  /** Added by the wallets module: the development fee payer, base58 of its 64-byte keypair. */
-  sponsorPrivateKey: string;
-}
-
-/** A fresh Solana keypair as base58 of seed then public key (the solana-keygen byte layout). */
-function newSolanaKeypair(): string {
-  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-  const seed = Buffer.from(privateKey.export({ format: 'jwk' }).d!, 'base64url');
-  const pub = Buffer.from(publicKey.export({ format: 'jwk' }).x!, 'base64url');
-  return getBase58Decoder().decode(Buffer.concat([seed, pub]));
+  /**
+   * Written by the wallets module before the sponsor moved into the database (platform_keys): a
+   * file that has it keeps its development sponsor, imported on the next start; new files lack it.
+   */
+  sponsorPrivateKey?: string;
 }
 
 export function generateDevSecrets(): DevSecrets {
@@ -43,11 +38,10 @@ export function generateDevSecrets(): DevSecrets {
     apiSecretPepper: randomBytes(32).toString('base64url'),
     webhookSecretKey: randomBytes(32).toString('base64url'),
     walletKek: randomBytes(32).toString('base64'),
-    sponsorPrivateKey: newSolanaKeypair(),
   };
 }
 
-const DEV_SECRET_NAMES = ['jwtPrivateKeyPem', 'apiSecretPepper', 'webhookSecretKey', 'walletKek', 'sponsorPrivateKey'] as const;
+const DEV_SECRET_NAMES = ['jwtPrivateKeyPem', 'apiSecretPepper', 'webhookSecretKey', 'walletKek'] as const;
 
 export function withSecrets(config: Config, secrets: DevSecrets): RuntimeConfig {
   return {
@@ -62,7 +56,7 @@ export function withSecrets(config: Config, secrets: DevSecrets): RuntimeConfig 
 
 /** Fills missing keys from the development secrets file; says whether it had to. */
 export async function resolveRuntimeConfig(config: Config): Promise<{ config: RuntimeConfig; usedDevSecrets: boolean }> {
-  if (config.jwt.privateKeyPem && config.apiSecretPepper && config.webhookSecretKey && config.walletKek && config.sponsorPrivateKey) {
+  if (config.jwt.privateKeyPem && config.apiSecretPepper && config.webhookSecretKey && config.walletKek) {
     return { config: config as RuntimeConfig, usedDevSecrets: false };
   }
   const file = path.join(config.dataDir, 'dev-secrets.json');

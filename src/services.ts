@@ -31,8 +31,8 @@ import { receiverEventDefinitions } from './modules/receivers/events.ts';
 import { createReceiversService } from './modules/receivers/service.ts';
 import { createSandboxDriver } from './modules/sandbox/service.ts';
 import { createWebhooksService } from './modules/webhooks/service.ts';
-import { createKeyVault, signerFromKeypair } from './modules/wallets/keys.ts';
 import { createWalletsService } from './modules/wallets/service.ts';
+import { createKeyCustody } from './key-custody.ts';
 import type { RuntimeConfig } from './runtime-config.ts';
 
 export interface ServiceDeps {
@@ -47,8 +47,8 @@ export interface ServiceDeps {
    */
   workerDb?: Db;
   /**
-   * The treasury's key, which signs PAYIN transfers with CHAIN_PROVIDER=solana-rpc (required then;
-   * unused with the sandbox chain). Until the sealed platform keys are wired, the caller passes it.
+   * Signs PAYIN transfers with CHAIN_PROVIDER=solana-rpc instead of the TREASURY key sealed in
+   * platform_keys (tests that fund a key of their own on a simulator).
    */
   treasurySigner?: TreasurySigner;
 }
@@ -65,7 +65,13 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     apiSecretPepper: config.apiSecretPepper,
     onMerchantCreated: [feeTiers.initializeForMerchant],
   });
-  const sponsor = signerFromKeypair(config.sponsorPrivateKey);
+  // The platform's keys live sealed in platform_keys: created at first start outside production and
+  // in a deployment declared all simulated (a key on a simulated chain guards nothing), imported
+  // once from SPONSOR_PRIVATE_KEY when no sponsor is stored; real production refuses a missing one.
+  const { walletVault, platformKeys } = createKeyCustody({ config, db, clock });
+  const createMissing = config.nodeEnv !== 'production' || config.simulationMode;
+  const platformKeysAtStart = await platformKeys.prepare({ createMissing, sponsorKeypair: config.sponsorPrivateKey });
+  const { SPONSOR: sponsor } = platformKeysAtStart.signers;
   // Managed wallets' chain: a Solana node when SOLANA_RPC_URL is set, else LiteSVM in this process.
   const walletChain = config.solanaRpcUrl
     ? createSolanaRpcChain({ url: config.solanaRpcUrl })
@@ -75,7 +81,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   const wallets = createWalletsService({
     db,
     clock,
-    vault: createKeyVault({ kek: config.walletKek, version: config.walletKekVersion, previous: config.walletKekPrevious }),
+    vault: walletVault,
     sponsor,
     chain: walletChain,
     settings: config.wallets,
@@ -100,11 +106,9 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     chain.provider === 'solana-rpc' && chain.rpcUrl
       ? { rpcUrl: chain.rpcUrl, commitment: chain.commitment, tokenMints: chain.tokenMints, computeUnitLimit: chain.computeUnitLimit, priorityFeeMaxMicroLamports: chain.priorityFeeMaxMicroLamports }
       : undefined;
-  if (solanaTransfers && !deps.treasurySigner) {
-    throw new Error('CHAIN_PROVIDER=solana-rpc: no treasury key was given to sign PAYIN transfers (ServiceDeps.treasurySigner); start with CHAIN_PROVIDER=sandbox or provide the key');
-  }
   const adapterSettings = { pix: config.pix, usdcBrlRate: config.sandbox.usdcBrlRate, httpPrices, priceSpread: prices.spread, apiPix: config.apiPix, solanaTransfers };
-  const adapters = createAdapters({ db, clock, settings: adapterSettings, treasury: deps.treasurySigner });
+  // PAYIN transfers are signed by the treasury (never the sponsor: one key, one purpose).
+  const adapters = createAdapters({ db, clock, settings: adapterSettings, treasury: deps.treasurySigner ?? platformKeysAtStart.signers.TREASURY });
   const ledger = createLedgerService({ db, clock });
   // Quotes price with the merchant's current tier, which depends on the volume orders completed.
   const currentFeeRates = createCurrentFeeRates({ db, clock, feeTiers });
@@ -145,7 +149,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   const destinationPolicies = createDestinationPolicies({ db, clock });
   /** What the worker's delivery and maintenance jobs use (the same service unless the worker has its own pool). */
   const webhookDelivery = workerDb === db ? webhooks : webhooksOn(workerDb);
-  return { notifications, merchants, destinationPolicies, auth, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets };
+  return { notifications, merchants, destinationPolicies, auth, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets, platformKeys, platformKeysAtStart };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

@@ -1,7 +1,8 @@
 /**
  * The start-up failures an operator meets and can fix, as one line naming the fix (no stack
  * trace): the database is missing or unreachable, the port is taken, the embedded database is
- * locked by another process. Anything else is unexpected and keeps its stack.
+ * locked by another process, a platform key or a KEK version is missing. Anything else is
+ * unexpected and keeps its stack.
  */
 import type { Config } from './config.ts';
 
@@ -44,8 +45,9 @@ export function explainStartupFailure(err: unknown, settings: StartupSettings): 
   if (codes.has('EACCES') && errors.some((error) => String(error.message).includes('listen'))) {
     return `not allowed to listen on port ${settings.port}: use a port above 1023 (set PORT)`;
   }
-  if (codes.has('EMBEDDED_DATABASE_LOCKED')) {
-    return `${String(errors.find((error) => error.code === 'EMBEDDED_DATABASE_LOCKED')!.message)}`;
+  // Their messages name the fix and carry no secret (src/modules/platform-keys/service.ts, src/platform/key-rotation.ts).
+  for (const code of ['EMBEDDED_DATABASE_LOCKED', 'PLATFORM_KEYS_MISSING', 'PLATFORM_KEY_EXISTS', 'KEK_VERSION_MISSING', 'KEK_DOES_NOT_OPEN']) {
+    if (codes.has(code)) return String(errors.find((error) => error.code === code)!.message);
   }
   if (codes.has('3D000')) {
     return `database "${database.name}" does not exist on ${database.where}: create it (createdb -h ${database.where.split(':')[0]} ${database.name}) or fix DATABASE_URL`;

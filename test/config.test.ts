@@ -68,9 +68,9 @@ describe('config', () => {
     expect(loadConfig({ JWT_PRIVATE_KEY: pem }).jwt.privateKeyPem).toContain('\nMC4CAQAwBQYDK2VwBCIEIA==\n');
   });
 
-  it('production requires explicit keys and PostgreSQL', () => {
+  it('production requires explicit keys and PostgreSQL (the platform keys live in the database, checked at start)', () => {
     const problems = problemsOf({ NODE_ENV: 'production', SIMULATION_MODE: 'true' });
-    expect(problems.map((p) => p.split(' ')[0])).toEqual(['JWT_PRIVATE_KEY', 'API_SECRET_PEPPER', 'WEBHOOK_SECRET_KEY', 'WALLET_KEK', 'SPONSOR_PRIVATE_KEY', 'DATABASE_URL']);
+    expect(problems.map((p) => p.split(' ')[0])).toEqual(['JWT_PRIVATE_KEY', 'API_SECRET_PEPPER', 'WEBHOOK_SECRET_KEY', 'WALLET_KEK', 'DATABASE_URL']);
   });
 
   it('reads integers only from plain decimal text', () => {

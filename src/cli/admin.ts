@@ -5,6 +5,11 @@
  *   npm run admin -- set-destination-policy --merchant <id> --policy ANY|RECEIVER_ONLY [--reason "..."]
  *                                                        prints {"merchantId","destinationPolicy","updatedAt"}; audited
  *   npm run admin -- generate-keys                       prints every production key (production-keys.ts); no database
+ *   npm run admin -- create-platform-keys                creates the missing treasury and sponsor keys; prints their addresses
+ *   npm run admin -- import-platform-key --purpose sponsor|treasury < keypair
+ *                                                        seals an existing keypair read from stdin; prints its address
+ *   npm run admin -- rotate-kek                          re-seals every key under WALLET_KEK_VERSION; prints counts
+ * (the key commands: key-commands.ts)
  * The secret is printed this once and never stored in clear. Uses the configured database
  * (DATABASE_URL, or the embedded one under DATA_DIR, which must not be open in a running server).
  */
@@ -13,12 +18,14 @@ import { parseArgs } from 'node:util';
 import { UUID_PATTERN } from '../lib/ids.ts';
 import { DESTINATION_POLICIES } from '../modules/merchants/tables.ts';
 import { cliConfig, cliName, fail, parseArgsProblem, runCli } from './config.ts';
+import { KEY_USAGE, type KeyCommand, purposeOf, readKeypairFromStdin, runKeyCommand } from './key-commands.ts';
 
 const USAGE = {
   'create-merchant': 'npm run admin -- create-merchant --name "Acme"',
   'issue-credential': 'npm run admin -- issue-credential --merchant <merchant id>',
   'set-destination-policy': 'npm run admin -- set-destination-policy --merchant <merchant id> --policy ANY|RECEIVER_ONLY [--reason "..."]',
   'generate-keys': 'npm run admin -- generate-keys',
+  ...KEY_USAGE,
 } as const;
 const ALL_USAGES = `npm run admin -- ${Object.values(USAGE).map((line) => line.replace('npm run admin -- ', '')).join(' | ')}`;
 
@@ -27,7 +34,7 @@ let parsed;
 try {
   parsed = parseArgs({
     allowPositionals: true,
-    options: { name: { type: 'string' }, merchant: { type: 'string' }, policy: { type: 'string' }, reason: { type: 'string' } },
+    options: { name: { type: 'string' }, merchant: { type: 'string' }, policy: { type: 'string' }, reason: { type: 'string' }, purpose: { type: 'string' } },
   });
 } catch (err) {
   fail(parseArgsProblem(err, ALL_USAGES) ?? String(err));
@@ -39,6 +46,12 @@ if (!Object.hasOwn(USAGE, command)) fail(`unknown command "${command}"; usage: $
 if (command === 'generate-keys') {
   const { productionKeyLines } = await import('./production-keys.ts');
   console.log(productionKeyLines().join('\n'));
+  process.exit(0);
+}
+if (Object.hasOwn(KEY_USAGE, command)) {
+  const purpose = command === 'import-platform-key' ? purposeOf(values.purpose) : undefined;
+  const keypair = purpose ? await readKeypairFromStdin() : undefined;
+  await runCli(async () => runKeyCommand(command as KeyCommand, { config: await cliConfig(), ...(purpose ? { purpose } : {}), ...(keypair ? { keypair } : {}) }));
   process.exit(0);
 }
 const usage = USAGE[command as keyof typeof USAGE];

@@ -60,7 +60,8 @@ function leaseOutlastsAttempt(webhooks: WebhookSettings): string[] {
 
 /**
  * Generated development keys live in one data directory; several production processes must share
- * the same keys, so production requires them explicitly (and a durable database).
+ * the same keys, so production requires them explicitly (and a durable database). The platform's
+ * Solana keys are checked at start, in the database (src/modules/platform-keys/service.ts).
  */
 function productionRequirements(config: Config): string[] {
   if (config.nodeEnv !== 'production') return [];
@@ -69,7 +70,6 @@ function productionRequirements(config: Config): string[] {
     ['API_SECRET_PEPPER', config.apiSecretPepper],
     ['WEBHOOK_SECRET_KEY', config.webhookSecretKey],
     ['WALLET_KEK', config.walletKek],
-    ['SPONSOR_PRIVATE_KEY', config.sponsorPrivateKey],
     ['DATABASE_URL', config.databaseUrl, ' (the embedded database is not durable)'],
   ];
   return required.filter(([, value]) => !value).map(([name, , why = '']) => `${name} is required when NODE_ENV=production${why}`);

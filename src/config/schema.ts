@@ -211,7 +211,7 @@ export const ENV_SCHEMA = Type.Object({
   WALLET_KEK: Type.Optional(
     checkedText(isKey32, {
       errorMessage: 'must be 32 bytes, base64-encoded (e.g. openssl rand -base64 32)',
-      description: `key-encryption key of managed wallets' private keys: 32 bytes, base64. ${GENERATED}`,
+      description: `key-encryption key of every Solana key the service holds (managed wallets, the treasury, the sponsor): 32 bytes, base64. ${GENERATED}`,
     }),
   ),
   WALLET_KEK_VERSION: integer({ minimum: 1, maximum: 32_767, default: 1, description: 'the version stored with every key sealed under WALLET_KEK' }),
@@ -228,7 +228,8 @@ export const ENV_SCHEMA = Type.Object({
   SPONSOR_PRIVATE_KEY: Type.Optional(
     checkedText((keypair) => keypairBytes(keypair) !== undefined, {
       errorMessage: "must be a Solana keypair: base58 of 64 bytes, or a JSON array of 64 numbers (solana-keygen's file)",
-      description: `the platform's fee payer: base58 of its 64-byte keypair, or solana-keygen's JSON array. ${GENERATED}`,
+      description:
+        "an existing fee payer to bring in: base58 of its 64-byte keypair, or solana-keygen's JSON array; imported (sealed under WALLET_KEK into platform_keys) at start when no SPONSOR key is stored, else unused. Unset: the stored key, created at first start outside production, or by `npm run admin -- create-platform-keys`",
     }),
   ),
   SOLANA_RPC_URL: Type.Optional(

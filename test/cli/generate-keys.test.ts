@@ -24,16 +24,18 @@ describe('npm run admin -- generate-keys', () => {
     const run = async () => {
       const result = await runTsToEnd('src/cli/admin.ts', ['generate-keys'], { DATA_DIR: '/nonexistent', DATABASE_URL: 'postgresql://nobody@127.0.0.1:1/none' });
       expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toContain('run `npm run admin -- create-platform-keys` once');
       return envOf(result.stdout);
     };
     const keys = await run();
-    expect(Object.keys(keys).sort()).toEqual(['ADMIN_TOKEN', 'API_SECRET_PEPPER', 'JWT_PRIVATE_KEY', 'METRICS_TOKEN', 'SPONSOR_PRIVATE_KEY', 'WALLET_KEK', 'WEBHOOK_SECRET_KEY']);
+    // No Solana key: the treasury and the sponsor are sealed in the database (admin create-platform-keys).
+    expect(Object.keys(keys).sort()).toEqual(['ADMIN_TOKEN', 'API_SECRET_PEPPER', 'JWT_PRIVATE_KEY', 'METRICS_TOKEN', 'WALLET_KEK', 'WEBHOOK_SECRET_KEY']);
 
     // SIMULATION_MODE: production refuses the sandbox PSP, chain and price this test has.
     const config = loadConfig({ NODE_ENV: 'production', SIMULATION_MODE: 'true', DATABASE_URL: 'postgresql://exchange@db:5432/exchange', ...keys });
     expect(config.jwt.privateKeyPem).toMatch(/^-----BEGIN PRIVATE KEY-----\n[\s\S]+\n-----END PRIVATE KEY-----$/);
     expect(config.walletKek).toBe(keys.WALLET_KEK);
-    expect(config.sponsorPrivateKey).toBe(keys.SPONSOR_PRIVATE_KEY);
+    expect(config.sponsorPrivateKey).toBeUndefined();
     expect(config.metricsToken).toBe(keys.METRICS_TOKEN);
     // Without them, production refuses to start: the command prints exactly what it needs.
     expect(() => loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgresql://exchange@db:5432/exchange' })).toThrow(/JWT_PRIVATE_KEY/);

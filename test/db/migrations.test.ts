@@ -78,6 +78,7 @@ describe.each(drivers)('migrations on %s', (driver) => {
       'orders',
       'pix_notification_rejections',
       'platform_fee_tiers',
+      'platform_keys',
       'quotes',
       'receiver_daily_usage',
       'receiver_kyc_submissions',

@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenEarly } from '../../src/http/early-server.ts';
+import { MISSING_KEYS_FIX, PlatformKeyError } from '../../src/modules/platform-keys/service.ts';
 import { explainStartupFailure } from '../../src/startup-failure.ts';
 import { emptyPostgresDatabase, testDriver } from '../helpers/database.ts';
 import { freePort, runTsToEnd, startService } from '../helpers/processes.ts';
@@ -28,6 +29,9 @@ describe('explainStartupFailure', () => {
     expect(explainStartupFailure(new Error('x', { cause: new AggregateError([coded('ETIMEDOUT')]) }), settings)).toMatch(/ETIMEDOUT/);
     expect(explainStartupFailure(coded('28P01'), settings)).toMatch(/refused the credentials/);
     expect(explainStartupFailure(coded('EMBEDDED_DATABASE_LOCKED', 'the embedded database in /data is in use by process 7; stop it first'), settings)).toMatch(/in use by process 7/);
+    // Production without its platform keys (src/modules/platform-keys/service.ts): the message names the admin command.
+    const missingKeys = new PlatformKeyError('PLATFORM_KEYS_MISSING', `no TREASURY key in the database: ${MISSING_KEYS_FIX}`);
+    expect(explainStartupFailure(missingKeys, settings)).toBe('no TREASURY key in the database: run `npm run admin -- create-platform-keys` once (or bring an existing keypair with `npm run admin -- import-platform-key --purpose sponsor|treasury`)');
     for (const known of ['EADDRINUSE', '3D000', 'ECONNREFUSED', '28P01']) expect(explainStartupFailure(coded(known), settings)).not.toMatch(/pw/);
     expect(explainStartupFailure(new TypeError('undefined is not a function'), settings)).toBeUndefined();
   });
@@ -128,12 +132,16 @@ describe('npm start: known start-up failures', () => {
     expect(sandbox.stderr).toMatch(/^ {2}- SANDBOX_ENABLED=true is refused when NODE_ENV=production \(its routes fake payments and deposits\): unset it, or declare SIMULATION_MODE=true/m);
   });
 
-  it.runIf(testDriver() === 'postgres')('production with SIMULATION_MODE=true starts, warns, and /readyz says so', { timeout: 90_000 }, async () => {
+  it.runIf(testDriver() === 'postgres')('production with SIMULATION_MODE=true starts, warns, and /readyz says so; SPONSOR_PRIVATE_KEY is imported, the treasury created, neither printed', { timeout: 90_000 }, async () => {
     const database = (await emptyPostgresDatabase())!;
-    const service = await startService(await mkdtemp(path.join(os.tmpdir(), 'exchange-simulated-')), { NODE_ENV: 'production', SIMULATION_MODE: 'true', DATABASE_URL: database.url, ...productionKeys() });
+    const keys = productionKeys();
+    const service = await startService(await mkdtemp(path.join(os.tmpdir(), 'exchange-simulated-')), { NODE_ENV: 'production', SIMULATION_MODE: 'true', DATABASE_URL: database.url, ...keys });
     try {
       expect(await (await fetch(`${service.base}/readyz`)).json()).toEqual({ status: 'ready', simulation: true });
       expect(service.output()).toMatch(/"level":40[^\n]*SIMULATION_MODE=true: the PSP, the chain and the price are all simulated/);
+      expect(service.output()).toMatch(/"purpose":"SPONSOR","address":"[1-9A-HJ-NP-Za-km-z]{32,44}"[^\n]*SPONSOR_PRIVATE_KEY imported and sealed in the database/);
+      expect(service.output()).toMatch(/"purpose":"TREASURY","address":"[1-9A-HJ-NP-Za-km-z]{32,44}"[^\n]*platform key created and sealed in the database/);
+      expect(service.output()).not.toContain(keys.SPONSOR_PRIVATE_KEY);
     } finally {
       expect(await service.stop()).toBe(0);
       await rm(service.dataDir, { recursive: true, force: true });

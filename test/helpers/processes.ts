@@ -5,15 +5,21 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 
 /** Runs a TypeScript entry point of ours in a child Node process as production does: plain node, native type stripping. */
-export function runTs(script: string, args: string[], env: Record<string, string>): ChildProcess {
+export function runTs(script: string, args: string[], env: Record<string, string>, options: { stdin?: boolean } = {}): ChildProcess {
   return spawn(process.execPath, [script, ...args], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [options.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
   });
 }
 
-export async function runTsToEnd(script: string, args: string[], env: Record<string, string>) {
-  const child = runTs(script, args, env);
+/** Runs to its exit; `stdin`, when given, is written to the child's standard input (then closed). */
+export async function runTsToEnd(script: string, args: string[], env: Record<string, string>, options: { stdin?: string } = {}) {
+  const child = runTs(script, args, env, { stdin: options.stdin !== undefined });
+  if (options.stdin !== undefined) {
+    // A child that exits before reading (a refused argument) closes the pipe: not the test's failure.
+    child.stdin!.on('error', () => undefined);
+    child.stdin!.end(options.stdin);
+  }
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk) => (stdout += chunk));

@@ -22,7 +22,7 @@ import { newId } from '../../lib/ids.ts';
 import { createBroadcastOnce } from './broadcast-once.ts';
 import { checkFee, feeOf } from './fee.ts';
 import { checkManagedSigner, checkSigners, checkSize, checkSponsorUse, inspectForSponsoring, isRejection, simulationRejection } from './inspect.ts';
-import type { KeyVault, Signer } from './keys.ts';
+import type { KeyVault, Signer } from '../../lib/key-vault.ts';
 import { type Rejection, TransactionRejectedError } from './rejection.ts';
 import { walletsRepo as repo } from './repo.ts';
 import type { WalletSettings } from '../../config.ts';
@@ -85,7 +85,11 @@ const AUDIT_BATCH_MAX = 500;
 export function createWalletsService(deps: WalletsDeps) {
   const { db, clock, vault, sponsor, chain, settings } = deps;
   const cache = new Map<string, { signer: Signer; expiresAt: number }>();
-  /** Wallet rows by owner ("merchant/receiver"): a row never changes once inserted, so a hit needs no query for it (a receiver's standing is still read). */
+  /**
+   * Wallet rows by owner ("merchant/receiver"): a row's key never changes once inserted, so a hit needs no query for it (a
+   * receiver's standing is still read). `admin rotate-kek` re-seals the same key: a cached copy still opens with
+   * WALLET_KEK_PREVIOUS, kept until the restart that retires it.
+   */
   const wallets = new Map<string, { wallet: ManagedWalletRow; expiresAt: number }>();
   const auditLog = createBatchWriter<Insertable<WalletSignRequestsTable>>((rows) => repo.recordSignRequests(db, rows), { maxBatch: AUDIT_BATCH_MAX });
   const broadcast = createBroadcastOnce({ db, chain });

@@ -7,13 +7,3 @@ import type { WalletSettings } from '../../config.ts';
 
 /** The settings the refusal rules read (inspect.ts, fee.ts). */
 export type InspectionSettings = Pick<WalletSettings, 'allowedPrograms' | 'maxComputeUnitPrice' | 'maxComputeUnitLimit' | 'maxFeeLamports' | 'maxInstructions'>;
-
-/** The key-encryption keys of managed wallets' private keys (WALLET_KEK, WALLET_KEK_VERSION, WALLET_KEK_PREVIOUS). */
-export interface KeyVaultSettings {
-  /** The current KEK, 32 bytes base64: every new key is sealed under it. */
-  kek: string;
-  /** Stored with every key sealed under `kek`. */
-  version: number;
-  /** Retired KEKs by version, kept so keys sealed under them still open. */
-  previous?: Record<number, string>;
-}

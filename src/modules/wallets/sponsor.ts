@@ -16,7 +16,7 @@ import {
   type Transaction,
 } from '@solana/kit';
 import { decodeBase58 } from '../../lib/base58.ts';
-import type { Signer } from './keys.ts';
+import type { Signer } from '../../lib/key-vault.ts';
 import { type MessageView, viewOf } from './message.ts';
 import { type DecodedTransaction, encodeTransaction, withSignature } from './transaction.ts';
 

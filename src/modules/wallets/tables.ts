@@ -12,7 +12,7 @@ export interface ManagedWalletsTable {
   receiver_id: string | null;
   /** The Ed25519 public key, base58 (a Solana address). */
   address: string;
-  /** AES-256-GCM of the 32-byte seed under the KEK of key_version (src/modules/wallets/keys.ts). */
+  /** AES-256-GCM of the 32-byte seed under the KEK of key_version (src/lib/key-vault.ts). */
   encrypted_private_key: string;
   key_version: number;
   created_at: DefaultedTimestamp;

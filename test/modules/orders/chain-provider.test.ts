@@ -1,13 +1,13 @@
 /**
  * CHAIN_PROVIDER picks the orders' transfers: the sandbox chain by default; with solana-rpc,
- * the treasury's transfers through the node (deposit addresses still the sandbox chain's), and a
- * start refused when no treasury signer is given.
+ * transfers through the node signed by the TREASURY key sealed in platform_keys (or a signer the
+ * caller gives), deposit addresses still the sandbox chain's.
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChainUnavailableError } from '../../../src/adapters/chain/transactions-port.ts';
 import { systemClock } from '../../../src/lib/clock.ts';
-import { signerFromSeed } from '../../../src/modules/wallets/keys.ts';
+import { signerFromSeed } from '../../../src/lib/key-vault.ts';
 import { createServices } from '../../../src/services.ts';
 import { createTestContext, type TestContext, testConfig } from '../../helpers/app.ts';
 import { WALLET } from './helpers.ts';
@@ -25,8 +25,11 @@ describe('CHAIN_PROVIDER', () => {
     expect(ctx.app.services.adapters.chain).toBe(ctx.app.services.adapters.sandbox.chain);
   });
 
-  it('solana-rpc without a treasury signer: the start is refused, saying what is missing', async () => {
-    await expect(ctx.buildApp(SOLANA_RPC)).rejects.toThrow(/CHAIN_PROVIDER=solana-rpc: no treasury key was given/);
+  it('solana-rpc: the stored TREASURY key signs (never the sponsor)', async () => {
+    const app = await ctx.buildApp(SOLANA_RPC);
+    const { TREASURY, SPONSOR } = app.services.platformKeysAtStart.signers;
+    expect(TREASURY.address).not.toBe(SPONSOR.address);
+    expect(app.services.adapters.chain).not.toBe(app.services.adapters.sandbox.chain);
   });
 
   it("solana-rpc with one: transfers go to the node (unreachable: ChainUnavailableError naming the method), deposit addresses stay the sandbox chain's", async () => {

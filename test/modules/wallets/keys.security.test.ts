@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKeyVault } from '../../../src/modules/wallets/keys.ts';
+import { createKeyVault } from '../../../src/lib/key-vault.ts';
 import { type WalletsFixture, createWalletsFixture } from './fixture.ts';
 
 describe('managed wallets: keys security', () => {

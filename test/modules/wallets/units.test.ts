@@ -6,7 +6,7 @@ import { ConfigError, DEFAULT_ALLOWED_PROGRAMS, loadConfig } from '../../../src/
 import { feeOf, readComputeBudget } from '../../../src/modules/wallets/fee.ts';
 import { checkDurableNonce, checkLookupTables, checkSize, checkSponsorUse, inspectForSponsoring } from '../../../src/modules/wallets/inspect.ts';
 import { describeInstruction } from '../../../src/modules/wallets/instructions.ts';
-import { createKeyVault, signerFromKeypair } from '../../../src/modules/wallets/keys.ts';
+import { createKeyVault, signerFromKeypair } from '../../../src/lib/key-vault.ts';
 import { checkVersion, type InstructionView, type MessageView } from '../../../src/modules/wallets/message.ts';
 import { type TestContext, createTestContext, expectErrorBody } from '../../helpers/app.ts';
 import { randomCpf } from '../../helpers/documents.ts';

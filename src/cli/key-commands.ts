@@ -1,0 +1,76 @@
+/**
+ * The admin commands of the platform's keys (docs/architecture/keys.md). They reach the keys
+ * through the key custody alone, never the whole service: creating the keys is what lets a
+ * production deployment start, so these must work before it can. Output is JSON of purposes,
+ * addresses and counts; a key itself is read from stdin only (never argv, which `ps` and shell
+ * history show) and never printed.
+ */
+import type { PlatformKeyPurpose } from '../modules/platform-keys/tables.ts';
+import { fail } from './config.ts';
+import type { RuntimeConfig } from '../runtime-config.ts';
+
+export const KEY_USAGE = {
+  'create-platform-keys': 'npm run admin -- create-platform-keys',
+  'import-platform-key': 'npm run admin -- import-platform-key --purpose sponsor|treasury < keypair (base58 or solana-keygen JSON, on stdin)',
+  'rotate-kek': 'npm run admin -- rotate-kek',
+} as const;
+export type KeyCommand = keyof typeof KEY_USAGE;
+
+const MAX_KEYPAIR_INPUT = 4096;
+
+/** The purpose --purpose names, or the usage line. */
+export function purposeOf(value: string | undefined): PlatformKeyPurpose {
+  const purpose = value?.toUpperCase();
+  if (purpose !== 'SPONSOR' && purpose !== 'TREASURY') fail(`--purpose must be sponsor or treasury; usage: ${KEY_USAGE['import-platform-key']}`);
+  return purpose;
+}
+
+/** The keypair piped on stdin, checked (its halves agree) before the database is opened. */
+export async function readKeypairFromStdin(): Promise<string> {
+  if (process.stdin.isTTY) fail(`pipe the keypair on stdin (it is never read from the command line); usage: ${KEY_USAGE['import-platform-key']}`);
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
+    chunks.push(chunk);
+    length += chunk.length;
+    if (length > MAX_KEYPAIR_INPUT) fail('stdin holds more than a keypair: pipe one 64-byte keypair, base58 or a JSON array of 64 numbers');
+  }
+  const text = Buffer.concat(chunks).toString('utf8').trim();
+  const { seedFromKeypair } = await import('../lib/key-vault.ts');
+  try {
+    seedFromKeypair(text, 'the keypair on stdin').fill(0);
+  } catch (err) {
+    fail(`${(err as Error).message}: pipe one 64-byte keypair, base58 or a JSON array of 64 numbers (solana-keygen's file)`);
+  }
+  return text;
+}
+
+export async function runKeyCommand(command: KeyCommand, input: { config: RuntimeConfig; purpose?: PlatformKeyPurpose; keypair?: string }): Promise<void> {
+  const [{ openConfiguredDatabase }, { createKeyCustody }, { resealAll }, { systemClock }] = await Promise.all([
+    import('../db/open-configured.ts'),
+    import('../key-custody.ts'),
+    import('../platform/key-rotation.ts'),
+    import('../lib/clock.ts'),
+  ]);
+  const { config } = input;
+  const database = await openConfiguredDatabase(config);
+  try {
+    const { platformKeys, sealedKeyStores } = createKeyCustody({ config, db: database.db, clock: systemClock });
+    if (command === 'create-platform-keys') {
+      // As start-up does outside production: SPONSOR_PRIVATE_KEY, when set, is the sponsor to keep.
+      const prepared = await platformKeys.prepare({ createMissing: true, sponsorKeypair: config.sponsorPrivateKey });
+      const actionOf = (purpose: PlatformKeyPurpose) =>
+        prepared.created.some((key) => key.purpose === purpose) ? 'created' : prepared.imported.some((key) => key.purpose === purpose) ? 'imported' : 'existing';
+      const keys = (['TREASURY', 'SPONSOR'] as const).map((purpose) => ({ purpose, address: prepared.signers[purpose].address, action: actionOf(purpose) }));
+      console.log(JSON.stringify({ keys }));
+    } else if (command === 'import-platform-key') {
+      const result = await platformKeys.importKeypair(input.purpose!, input.keypair!, 'the keypair on stdin');
+      console.log(JSON.stringify(result));
+    } else {
+      const resealed = await resealAll(sealedKeyStores);
+      console.log(JSON.stringify({ kekVersion: config.walletKekVersion, resealed }));
+    }
+  } finally {
+    await database.close();
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * The composition of every kind of sealed key (docs/architecture/keys.md), shared by the services
+ * (services.ts) and the operator's commands (cli/admin.ts), which must reach the keys without
+ * starting the service (creating them is what lets production start). One vault per kind, all
+ * under WALLET_KEK; `sealedKeyStores` is the list `admin rotate-kek` re-seals, where a new kind
+ * (deposit keys) adds its store.
+ */
+import type { Db } from './db/database.ts';
+import type { Clock } from './lib/clock.ts';
+import { createKeyVault, type KeyVaultSettings } from './lib/key-vault.ts';
+import { createPlatformKeys } from './modules/platform-keys/service.ts';
+import { walletKeyStore } from './modules/wallets/key-store.ts';
+import type { SealedKeyStore } from './platform/key-rotation.ts';
+import type { RuntimeConfig } from './runtime-config.ts';
+
+export function keyVaultSettings(config: Pick<RuntimeConfig, 'walletKek' | 'walletKekVersion' | 'walletKekPrevious'>): KeyVaultSettings {
+  return { kek: config.walletKek, version: config.walletKekVersion, previous: config.walletKekPrevious };
+}
+
+export function createKeyCustody({ config, db, clock }: { config: RuntimeConfig; db: Db; clock: Clock }) {
+  const settings = keyVaultSettings(config);
+  const walletVault = createKeyVault(settings, 'managed-wallet');
+  const platformKeys = createPlatformKeys({ db, clock, vault: createKeyVault(settings, 'platform-key') });
+  const sealedKeyStores: SealedKeyStore[] = [walletKeyStore(db, walletVault), platformKeys.keyStore];
+  return { walletVault, platformKeys, sealedKeyStores };
+}

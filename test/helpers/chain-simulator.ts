@@ -1,0 +1,92 @@
+/**
+ * Building and sending token transfers to the chain simulator with @solana/kit and
+ * @solana-program/token, as the adapters do: compute budget, the destination's associated token
+ * account created idempotently, transferChecked.
+ */
+import { getSetComputeUnitLimitInstruction, getSetComputeUnitPriceInstruction } from '@solana-program/compute-budget';
+import {
+  findAssociatedTokenPda,
+  getCreateAssociatedTokenIdempotentInstruction,
+  getTransferCheckedInstruction,
+  TOKEN_PROGRAM_ADDRESS,
+} from '@solana-program/token';
+import {
+  type Address,
+  appendTransactionMessageInstructions,
+  createSolanaRpc,
+  createSolanaRpcSubscriptions,
+  createTransactionMessage,
+  devnet,
+  getBase64EncodedWireTransaction,
+  getSignatureFromTransaction,
+  pipe,
+  setTransactionMessageFeePayerSigner,
+  setTransactionMessageLifetimeUsingBlockhash,
+  signTransactionMessageWithSigners,
+  type TransactionSigner,
+} from '@solana/kit';
+
+/** A kit client on the simulator, typed as a test cluster's (it has requestAirdrop). */
+export const simulatorRpc = (url: string) => createSolanaRpc(devnet(url));
+export type Rpc = ReturnType<typeof simulatorRpc>;
+/** Its websocket subscriptions (ChainSimulator.wsUrl), for kit's confirmation helpers. */
+export const simulatorRpcSubscriptions = (wsUrl: string) => createSolanaRpcSubscriptions(devnet(wsUrl));
+
+export const ata = async (owner: Address, mint: Address, tokenProgram: Address = TOKEN_PROGRAM_ADDRESS) =>
+  (await findAssociatedTokenPda({ owner, mint, tokenProgram }))[0];
+
+export interface Transfer {
+  payer: TransactionSigner;
+  mint: Address;
+  to: Address;
+  amount: bigint;
+  decimals?: number;
+  tokenProgram?: Address;
+  units?: number;
+  microLamports?: bigint;
+  blockhash?: { blockhash: string; lastValidBlockHeight: bigint };
+  version?: 0 | 'legacy';
+}
+
+/** The signed transaction's base64 wire bytes and signature. */
+export async function buildTransfer(rpc: Rpc, transfer: Transfer) {
+  const tokenProgram = transfer.tokenProgram ?? TOKEN_PROGRAM_ADDRESS;
+  const source = await ata(transfer.payer.address, transfer.mint, tokenProgram);
+  const destination = await ata(transfer.to, transfer.mint, tokenProgram);
+  const lifetime = transfer.blockhash ?? (await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send()).value;
+  const message = pipe(
+    createTransactionMessage({ version: transfer.version ?? 0 }),
+    (m) => setTransactionMessageFeePayerSigner(transfer.payer, m),
+    (m) => setTransactionMessageLifetimeUsingBlockhash(lifetime as Parameters<typeof setTransactionMessageLifetimeUsingBlockhash>[0], m),
+    (m) =>
+      appendTransactionMessageInstructions(
+        [
+          getSetComputeUnitLimitInstruction({ units: transfer.units ?? 60_000 }),
+          getSetComputeUnitPriceInstruction({ microLamports: transfer.microLamports ?? 1_000n }),
+          getCreateAssociatedTokenIdempotentInstruction({ payer: transfer.payer, ata: destination, owner: transfer.to, mint: transfer.mint, tokenProgram }),
+          getTransferCheckedInstruction(
+            { source, mint: transfer.mint, destination, authority: transfer.payer, amount: transfer.amount, decimals: transfer.decimals ?? 6 },
+            { programAddress: tokenProgram },
+          ),
+        ],
+        m,
+      ),
+  );
+  const signed = await signTransactionMessageWithSigners(message);
+  return { wire: getBase64EncodedWireTransaction(signed), signature: getSignatureFromTransaction(signed), source, destination };
+}
+
+export async function statusOf(rpc: Rpc, signature: string) {
+  const { value } = await rpc.getSignatureStatuses([signature as never], { searchTransactionHistory: true }).send();
+  return value[0] ?? null;
+}
+
+export async function until<T>(probe: () => Promise<T | undefined | null | false>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

@@ -18,6 +18,7 @@ import { creationRepo } from '../src/modules/orders/creation-repo.ts';
 import { listingRepo } from '../src/modules/orders/listing-repo.ts';
 import { reconciliationRepo } from '../src/modules/orders/reconciliation-repo.ts';
 import { ordersRepo } from '../src/modules/orders/repo.ts';
+import { treasuryRepo } from '../src/modules/treasury/repo.ts';
 import { capturedStatement } from '../test/sql-snapshots/render.ts';
 import { analyze, seedOrders, withClient } from './lib/database.ts';
 
@@ -97,6 +98,7 @@ const statements: Array<[string, (db: Db) => Promise<unknown>]> = [
   ['reconciliation unpaidByTxid', (db) => reconciliationRepo.unpaidByTxid(db, txids)],
   ['reconciliation requestedRefunds', (db) => reconciliationRepo.requestedRefunds(db, now, 50)],
   ['reconciliation unconfirmedPayouts', (db) => reconciliationRepo.unconfirmedPayouts(db, now, 50)],
+  ['treasury openPayins (liquidity check)', (db) => treasuryRepo.openPayins(db)],
 ];
 
 const ORDERS_INDEX = /\b(orders_[a-z_]+_(?:idx|key)|orders_pkey)\b/g;

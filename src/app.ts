@@ -36,6 +36,7 @@ import { registerQuoteRoutes } from './modules/quotes/routes.ts';
 import { registerAdminReceiverRoutes } from './modules/receivers/admin-routes.ts';
 import { registerReceiverRoutes } from './modules/receivers/routes.ts';
 import { registerSandboxRoutes } from './modules/sandbox/routes.ts';
+import { registerAdminTreasuryRoutes } from './modules/treasury/routes.ts';
 import { registerWebhookRoutes } from './modules/webhooks/routes.ts';
 import { registerFeePayerRoute, registerWalletRoutes, registerWalletSandboxRoutes } from './modules/wallets/routes.ts';
 import type { LiteSvmSandbox } from './adapters/chain/litesvm-sandbox.ts';
@@ -199,6 +200,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
           registerAdminReceiverRoutes(adminScope, services.receivers);
           registerAdminFeeTierRoutes(adminScope, services.feeTiers);
           registerAdminLedgerRoutes(adminScope, services.ledger, clock.now);
+          registerAdminTreasuryRoutes(adminScope, services.treasury);
         });
       }
     },

@@ -32,6 +32,11 @@ export const ERROR_STATUS = {
   /** No price fresh enough to trade on (the price source is down or stale): quotes and orders wait. */
   PRICE_UNAVAILABLE: 503,
   SERVICE_UNAVAILABLE: 503,
+  /**
+   * The platform's treasury cannot cover the tokens a PAYIN would send (docs/architecture/treasury.md):
+   * refused before the PIX charge exists; the same request succeeds once the treasury is funded.
+   */
+  TREASURY_INSUFFICIENT_LIQUIDITY: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -13,15 +13,19 @@ import type { Services } from './services.ts';
 import type { WorkerJob } from './platform/worker-job.ts';
 import { orderStepsJob, pixReconciliationJob } from './modules/orders/job.ts';
 import { sandboxBanksJob } from './modules/sandbox/job.ts';
+import { type TreasuryJobLog, treasuryReconciliationJob } from './modules/treasury/job.ts';
+import { treasuryMetrics } from './modules/treasury/metrics.ts';
 
 /** `metrics`: the process's one registry, shared with the api role when both run here. */
-export function createWorkerJobs(services: Services, config: RuntimeConfig, metrics: Metrics, log?: DispatcherLog): WorkerJob[] {
+export function createWorkerJobs(services: Services, config: RuntimeConfig, metrics: Metrics, log?: DispatcherLog & TreasuryJobLog): WorkerJob[] {
   return [
     idempotencyCleanupJob(services.idempotency, { ttlHours: config.idempotencyKeyTtlHours }),
     webhookDeliveryJob(services.webhookDelivery, config.webhooks, metrics, log),
     webhookMaintenanceJob(services.webhookDelivery),
     pixReconciliationJob(services.reconciliation, config.reconciliation.intervalMs),
     orderStepsJob(services.orderSteps, config.orders.workerIntervalMs, log),
+    // The sandbox chain has no treasury on chain: nothing to reconcile.
+    ...(services.treasuryReader.onChain ? [treasuryReconciliationJob(services.treasury, config.treasury.reconciliationIntervalMs, treasuryMetrics(metrics.registry), log)] : []),
     ...(config.settlements.enabled ? [settlementJob(services.ledger, config.settlements.timeOfDay, services.clock)] : []),
     ...(config.sandboxEnabled ? [sandboxBanksJob(services.sandbox, config.orders.workerIntervalMs)] : []),
   ];

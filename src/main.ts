@@ -64,7 +64,7 @@ async function main(): Promise<void> {
     config.databaseUrl && config.roles.includes('api') && config.roles.includes('worker') && config.databaseWorkerPoolMax > 0
       ? await openDatabase({ driver: 'postgres', url: config.databaseUrl, poolMax: config.databaseWorkerPoolMax })
       : undefined;
-  const services = await createServices({ config, db: database.db, clock: systemClock, notifications, ...(workerDatabase ? { workerDb: workerDatabase.db } : {}) });
+  const services = await createServices({ config, db: database.db, clock: systemClock, notifications, log, ...(workerDatabase ? { workerDb: workerDatabase.db } : {}) });
   logPlatformKeys(services.platformKeysAtStart, log);
   if (database.driver === 'pglite') await seedDemoMerchant(services.merchants, config.dataDir, log);
 

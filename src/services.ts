@@ -6,6 +6,8 @@ import { createAdapters } from './adapters/index.ts';
 import { createLiteSvmSandbox } from './adapters/chain/litesvm-sandbox.ts';
 import { createSolanaRpcChain } from './adapters/chain/solana-rpc.ts';
 import type { TreasurySigner } from './adapters/chain/solana-transfers.ts';
+import { createSolanaTreasuryReader } from './adapters/chain/solana-treasury.ts';
+import { createSandboxTreasuryReader, type TreasuryBalanceReader } from './adapters/chain/treasury-port.ts';
 import { forwardCommitSignals } from './platform/commit-signals.ts';
 import type { Db } from './db/database.ts';
 import { createInProcessNotifications, type Notifications } from './platform/notifications.ts';
@@ -32,6 +34,8 @@ import { createReceiversService } from './modules/receivers/service.ts';
 import { createSandboxDriver } from './modules/sandbox/service.ts';
 import { createWebhooksService } from './modules/webhooks/service.ts';
 import { createWalletsService } from './modules/wallets/service.ts';
+import { createLiquidity, type LiquidityLog } from './modules/treasury/liquidity.ts';
+import { createTreasuryService } from './modules/treasury/service.ts';
 import { createKeyCustody } from './key-custody.ts';
 import type { RuntimeConfig } from './runtime-config.ts';
 
@@ -51,6 +55,14 @@ export interface ServiceDeps {
    * platform_keys (tests that fund a key of their own on a simulator).
    */
   treasurySigner?: TreasurySigner;
+  /**
+   * The treasury's balances on chain. Default: the sandbox chain's (no treasury on chain, PAYINs
+   * not limited); with CHAIN_PROVIDER=solana-rpc, createSolanaTreasuryReader over the same node,
+   * with the address of the treasury that signs the transfers and CHAIN_TOKEN_MINTS.
+   */
+  treasuryReader?: TreasuryBalanceReader;
+  /** Where the treasury's liquidity check warns (an unreadable node). */
+  log?: LiquidityLog;
 }
 
 export async function createServices({ config, db, clock, ...deps }: ServiceDeps) {
@@ -108,14 +120,23 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
       : undefined;
   const adapterSettings = { pix: config.pix, usdcBrlRate: config.sandbox.usdcBrlRate, httpPrices, priceSpread: prices.spread, apiPix: config.apiPix, solanaTransfers };
   // PAYIN transfers are signed by the treasury (never the sponsor: one key, one purpose).
-  const adapters = createAdapters({ db, clock, settings: adapterSettings, treasury: deps.treasurySigner ?? platformKeysAtStart.signers.TREASURY });
+  const treasurySigner = deps.treasurySigner ?? platformKeysAtStart.signers.TREASURY;
+  const adapters = createAdapters({ db, clock, settings: adapterSettings, treasury: treasurySigner });
   const ledger = createLedgerService({ db, clock });
   // Quotes price with the merchant's current tier, which depends on the volume orders completed.
   const currentFeeRates = createCurrentFeeRates({ db, clock, feeTiers });
   const quotes = createQuotesService({ db, clock, settings: config.orders, prices: adapters.prices, receivers, currentFeeRates });
   const orderListing = createOrderListing({ db, cacheTtlMs: config.orders.listCacheMs });
   const onOrderChanged = orderListing.forgetMerchant;
-  const orders = createOrdersService({ db, clock, settings: config.orders, pix: adapters.pix, chain: adapters.chain, quotes, receivers, onOrderChanged });
+  // The treasury that signs the transfers is the one whose balances are read, on the same node.
+  const treasuryReader =
+    deps.treasuryReader ??
+    (solanaTransfers
+      ? createSolanaTreasuryReader({ url: solanaTransfers.rpcUrl, commitment: solanaTransfers.commitment, address: treasurySigner.address, mints: solanaTransfers.tokenMints })
+      : createSandboxTreasuryReader());
+  const liquidity = createLiquidity({ db, clock, reader: treasuryReader, settings: config.treasury, ...(deps.log ? { log: deps.log } : {}) });
+  const treasury = createTreasuryService({ db, clock, reader: treasuryReader, ledger, liquidity, tokens: config.orders.tokens, lowBalance: config.treasury.lowBalance });
+  const orders = createOrdersService({ db, clock, settings: config.orders, pix: adapters.pix, chain: adapters.chain, quotes, receivers, liquidity, onOrderChanged });
   const orderNotifications = createOrderNotifications({ db, clock, ledger, minAmountBrl: config.orders.minAmountBrl, tokenDecimals: config.orders.tokens, onOrderChanged });
   // The PSP callback's notifications are applied only as the PSP confirms them (issue 24).
   const pixConfirmation = createPixConfirmation({ db, clock, pix: adapters.pix });
@@ -149,7 +170,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   const destinationPolicies = createDestinationPolicies({ db, clock });
   /** What the worker's delivery and maintenance jobs use (the same service unless the worker has its own pool). */
   const webhookDelivery = workerDb === db ? webhooks : webhooksOn(workerDb);
-  return { notifications, merchants, destinationPolicies, auth, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets, platformKeys, platformKeysAtStart };
+  return { notifications, merchants, destinationPolicies, auth, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, liquidity };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

@@ -17,6 +17,7 @@ import { isKey32, isPkcs8Pem, isTrustProxy, isUrlWith, isVersionedKey, normalize
 import { CHAIN_SCHEMA } from './chain-schema.ts';
 import { PIX_PROVIDER_SCHEMA } from './pix-provider-schema.ts';
 import { PRICE_SOURCE_SCHEMA } from './price-source-schema.ts';
+import { TREASURY_SCHEMA } from './treasury-schema.ts';
 
 /**
  * DOMAIN.md (Solana): the programs the allow-list starts from, and the ones the current
@@ -207,6 +208,8 @@ export const ENV_SCHEMA = Type.Object({
   WEBHOOK_SECRET_KEY: Type.Optional(secret(32, { description: `key under which endpoint signing secrets are encrypted at rest. ${GENERATED}` })),
 
   ...PIX_PROVIDER_SCHEMA,
+
+  ...TREASURY_SCHEMA,
 
   WALLET_KEK: Type.Optional(
     checkedText(isKey32, {

@@ -99,6 +99,14 @@ const RECONCILIATION = {
   lookbackSeconds: 'RECONCILIATION_LOOKBACK_SECONDS',
 } as const;
 
+const TREASURY = {
+  /** Currency → threshold, decimal text in whole units. */
+  lowBalance: 'TREASURY_LOW_BALANCE',
+  reconciliationIntervalMs: 'TREASURY_RECONCILIATION_INTERVAL_MS',
+  balanceMaxAgeMs: 'TREASURY_BALANCE_MAX_AGE_MS',
+  liquidityRefreshMs: 'TREASURY_LIQUIDITY_REFRESH_MS',
+} as const;
+
 const WEBHOOKS = {
   retryScheduleSeconds: 'WEBHOOK_RETRY_SCHEDULE',
   timeoutMs: 'WEBHOOK_TIMEOUT_MS',
@@ -161,6 +169,7 @@ export function configFrom(env: EnvValues) {
     /** PIX_PROVIDER=api-pix with every setting it requires (load.ts reports the missing ones); else undefined. */
     apiPix: env.PIX_PROVIDER === 'api-pix' ? apiPixSettings(env) : undefined,
     reconciliation: read(env, RECONCILIATION),
+    treasury: read(env, TREASURY),
     webhooks: {
       ...read(env, WEBHOOKS),
       /** Development receivers: loopback targets, and plain http:// to targets whose every address is non-public. */
@@ -217,4 +226,5 @@ export type ReconciliationSettings = Config['reconciliation'];
 export type WebhookSettings = Config['webhooks'];
 export type WalletSettings = Config['wallets'];
 export type ChainSettings = Config['chain'];
+export type TreasurySettings = Config['treasury'];
 export type ApiPixSettings = NonNullable<Config['apiPix']>;

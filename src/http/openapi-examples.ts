@@ -75,4 +75,10 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
     { minVolumeBrl: 500000, maxVolumeBrl: null, platformFeePercentage: 0.01 },
   ],
   adminRunSettlements: { cutoff: '2026-11-22T03:00:00.000Z', merchantId: MERCHANT_ID },
+  adminCreateTreasuryFunding: {
+    currency: 'USDC',
+    amount: '250000.000000',
+    reference: '5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW',
+    note: 'Opening balance, transfer from the cold wallet',
+  },
 };

@@ -87,6 +87,8 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /admin/platform-fee-tiers': 'adminListPlatformFeeTiers',
   'PUT /admin/platform-fee-tiers/{orderType}': 'adminReplacePlatformFeeTiers',
   'POST /admin/settlements/run': 'adminRunSettlements',
+  'GET /admin/treasury': 'adminGetTreasury',
+  'POST /admin/treasury/fundings': 'adminCreateTreasuryFunding',
 };
 
 /** Every tag a route uses, declared with what it groups (in the reference's order). */

@@ -96,6 +96,9 @@ describe.each(drivers)('migrations on %s', (driver) => {
       'settled_entries',
       'settlements',
       'sponsor_daily_usage',
+      'treasury_fundings',
+      'treasury_reconciliation_balances',
+      'treasury_reconciliation_runs',
       'wallet_sign_requests',
       'webhook_deliveries',
       'webhook_delivery_attempts',
@@ -127,6 +130,11 @@ describe.each(drivers)('migrations on %s', (driver) => {
       orders_merchant_external_id_key: { unique: true, where: '(external_id IS NOT NULL)' },
       orders_merchant_status_created_idx: whole,
       orders_next_step_idx: { unique: false, where: '(next_step_at IS NOT NULL)' },
+      // Migration 0024: what open PAYINs owe (the treasury's liquidity check).
+      orders_open_payins_idx: {
+        unique: false,
+        where: "((type = 'PAYIN'::text) AND (status = ANY (ARRAY['AWAITING_PAYMENT'::text, 'PAYMENT_RECEIVED'::text, 'SWAPPING'::text, 'TRANSFERRING'::text])))",
+      },
       orders_pix_txid_key: reference('pix_txid'),
       orders_pkey: { unique: true, where: null },
       orders_provider_transaction_id_key: reference('provider_transaction_id'),

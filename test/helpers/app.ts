@@ -9,7 +9,9 @@ import type { DatabaseHandle } from '../../src/db/database.ts';
 import type { App } from '../../src/http/types.ts';
 import { generateDevSecrets, type RuntimeConfig, withSecrets } from '../../src/runtime-config.ts';
 import { openTestDatabase } from './database.ts';
-import type { Clock } from '../../src/lib/clock.ts';
+import { type Clock, systemClock } from '../../src/lib/clock.ts';
+import type { TreasuryBalanceReader } from '../../src/adapters/chain/treasury-port.ts';
+import { createServices } from '../../src/services.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef0123456789';
 const secrets = generateDevSecrets();
@@ -72,13 +74,17 @@ function recordUndocumentedStatuses(app: App): void {
   });
 }
 
-export async function createTestContext(env: Record<string, string> = {}, options: { clock?: Clock } = {}): Promise<TestContext> {
+/** `treasuryReader`: the treasury's balances on chain (default: the sandbox chain's, none). */
+export async function createTestContext(env: Record<string, string> = {}, options: { clock?: Clock; treasuryReader?: TreasuryBalanceReader } = {}): Promise<TestContext> {
   const database = await openTestDatabase();
   const apps: App[] = [];
   const build = async (overrides: Record<string, string> = {}, logger?: FastifyBaseLogger, extraRoutes?: (app: App) => void) => {
+    const config = testConfig({ ...env, ...overrides });
+    const { treasuryReader } = options;
     const app = await buildApp({
-      config: testConfig({ ...env, ...overrides }),
+      config,
       db: database.db,
+      ...(treasuryReader ? { services: await createServices({ config, db: database.db, clock: options.clock ?? systemClock, treasuryReader }) } : {}),
       ...(logger ? { logger } : {}),
       ...(options.clock ? { clock: options.clock } : {}),
     });

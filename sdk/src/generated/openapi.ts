@@ -192,7 +192,7 @@ export interface paths {
         put?: never;
         /**
          * Create a PAYIN: BRL in by PIX, tokens out to the receiver
-         * @description Answers 201 with the order in AWAITING_PAYMENT, its pixPaymentCode (PIX copy-and-paste code for exactly amountBrl) and expiresAt. Fees come from the merchant's tier for its completed PAYIN volume this month (or from the quote). Business rules answer 422: KYC_NOT_APPROVED, RECEIVER_NOT_ACTIVE, NIGHT_TRANSACTIONS_DISABLED (20:00–06:00 America/Sao_Paulo unless the receiver allows it), LIMIT_EXCEEDED (daily BRL total or count, São Paulo calendar day), QUOTE_EXPIRED, QUOTE_INVALID (other type, token, chain, receiver or amount, or already used). An externalId already used is 409 CONFLICT with `details.existingOrderId`. A provider failure is 503 PROVIDER_UNAVAILABLE; no current price (an order without a quote, when the price source is unreachable or its last price is older than the maximum age) is 503 PRICE_UNAVAILABLE, and no order is created. Tokens go only to the receiver: under the merchant's destination policy RECEIVER_ONLY (the default), destinationWallet, when sent, must be the receiver's own wallet (its walletAddress, or its managed wallet's address); otherwise 422 DESTINATION_NOT_RECEIVER_WALLET. Under the policy ANY, enabled only by an operator, any Solana address is accepted.
+         * @description Answers 201 with the order in AWAITING_PAYMENT, its pixPaymentCode (PIX copy-and-paste code for exactly amountBrl) and expiresAt. Fees come from the merchant's tier for its completed PAYIN volume this month (or from the quote). Business rules answer 422: KYC_NOT_APPROVED, RECEIVER_NOT_ACTIVE, NIGHT_TRANSACTIONS_DISABLED (20:00–06:00 America/Sao_Paulo unless the receiver allows it), LIMIT_EXCEEDED (daily BRL total or count, São Paulo calendar day), QUOTE_EXPIRED, QUOTE_INVALID (other type, token, chain, receiver or amount, or already used). An externalId already used is 409 CONFLICT with `details.existingOrderId`. A provider failure is 503 PROVIDER_UNAVAILABLE; no current price (an order without a quote, when the price source is unreachable or its last price is older than the maximum age) is 503 PRICE_UNAVAILABLE, and no order is created. Tokens go only to the receiver: under the merchant's destination policy RECEIVER_ONLY (the default), destinationWallet, when sent, must be the receiver's own wallet (its walletAddress, or its managed wallet's address); otherwise 422 DESTINATION_NOT_RECEIVER_WALLET. Under the policy ANY, enabled only by an operator, any Solana address is accepted. When the platform's treasury is on chain and cannot cover amountCrypto (its balance of targetToken less what open PAYINs already owe), the PAYIN is refused with 503 TREASURY_INSUFFICIENT_LIQUIDITY before any PIX charge exists (`details`: token); nothing was created, and the same request succeeds once the treasury is funded: retry later.
          */
         post: operations["createPayin"];
         delete?: never;
@@ -1142,6 +1142,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/treasury": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The platform's treasury: on-chain and ledger balances, drift, thresholds, what open PAYINs owe
+         * @description Per currency (SOL and each token): the balance on chain (read from the node now; if the node fails, the last reconciliation's, said by onChainSource), the ledger's token_treasury, their drift, the low-balance threshold and whether it is crossed, the tokens owed by PAYINs not yet transferred, and the transfers in flight; with the last reconciliation run. On the sandbox chain there is no treasury on chain: only the ledger's side is shown. A node that fails with no reconciliation to fall back on is 503 PROVIDER_UNAVAILABLE.
+         */
+        get: operations["adminGetTreasury"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/treasury/fundings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a funding of the treasury
+         * @description Tells the books what was moved into the treasury (its opening balance, or a top-up): posts token_treasury +amount / treasury_capital −amount and audits it, in one transaction. Idempotent per reference (e.g. the funding transaction's signature): the same funding again answers 200 with the first; another currency or amount under a used reference is 409 CONFLICT. An amount with more decimals than the currency has (SOL 9, USDC 6) or an unknown currency is 400.
+         */
+        post: operations["adminCreateTreasuryFunding"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1851,6 +1891,81 @@ export interface components {
             success: boolean;
             /** @description The new schedule, by minVolumeBrl */
             tiers: components["schemas"]["ReplacedPlatformFeeTier"][];
+        };
+        /** TreasuryCurrency */
+        TreasuryCurrency: {
+            currency: string;
+            onChain: string | null;
+            /** @description The ledger's token_treasury balance; decimal text in whole units (SOL: 9 decimals) */
+            ledger: string;
+            drift: string | null;
+            lowBalanceThreshold: string | null;
+            /** @description onChain below the threshold; null without either */
+            belowThreshold: boolean | null;
+            /** @description Tokens owed by PAYINs awaiting or holding their PIX, not yet transferred; decimal text in whole units (SOL: 9 decimals) */
+            openPayinObligations: string;
+            /** @description How many PAYINs owe openPayinObligations */
+            openPayins: number;
+            /** @description PAYINs whose transfer was sent and is not yet COMPLETED */
+            inFlightTransfers: number;
+            /** @description Tokens of those transfers: the chain may already show them gone while the ledger still holds them; decimal text in whole units (SOL: 9 decimals) */
+            inFlightAmount: string;
+        };
+        /** TreasuryReconciliationCurrency */
+        TreasuryReconciliationCurrency: {
+            currency: string;
+            /** @description Read on chain; decimal text in whole units (SOL: 9 decimals) */
+            onChain: string;
+            /** @description In the ledger; decimal text in whole units (SOL: 9 decimals) */
+            ledger: string;
+            /** @description onChain − ledger; decimal text in whole units (SOL: 9 decimals) */
+            drift: string;
+            /** @description Carried by transfers in flight; decimal text in whole units (SOL: 9 decimals) */
+            inFlightAmount: string;
+        };
+        /** TreasuryReconciliation */
+        TreasuryReconciliation: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            startedAt: string;
+            /** Format: date-time */
+            finishedAt: string;
+            /** @description PAYINs TRANSFERRING when the run read the chain (transient drift; treasury.md) */
+            inFlightTransfers: number;
+            /** @description Some currency drifted beyond what the transfers in flight explain */
+            driftFound: boolean;
+            currencies: components["schemas"]["TreasuryReconciliationCurrency"][];
+        };
+        /** Treasury */
+        Treasury: {
+            /**
+             * @description sandbox: no treasury on chain; liquidity is not limited and nothing is reconciled
+             * @enum {unknown}
+             */
+            chain: "solana-rpc" | "sandbox";
+            onChain: boolean;
+            address: string | null;
+            /**
+             * @description node: read for this answer; last-reconciliation: the node failed, these are the last run’s
+             * @enum {unknown}
+             */
+            onChainSource: "node" | "last-reconciliation" | "none";
+            onChainAsOf: string | null;
+            currencies: components["schemas"]["TreasuryCurrency"][];
+            lastReconciliation: components["schemas"]["TreasuryReconciliation"] | null;
+        };
+        /** TreasuryFunding */
+        TreasuryFunding: {
+            /** Format: uuid */
+            id: string;
+            reference: string;
+            currency: string;
+            /** @description Funded; decimal text in whole units (SOL: 9 decimals) */
+            amount: string;
+            note: string | null;
+            /** Format: date-time */
+            createdAt: string;
         };
     };
     responses: never;
@@ -8789,6 +8904,201 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SettlementRun"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (CONFLICT, IDEMPOTENCY_CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminGetTreasury: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The treasury */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Treasury"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminCreateTreasuryFunding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "currency": "USDC",
+                 *       "amount": "250000.000000",
+                 *       "reference": "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW",
+                 *       "note": "Opening balance, transfer from the cold wallet"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description SOL or a supported token symbol (USDC) */
+                    currency: string;
+                    /** @description What the funding moved into the treasury; token units. A JSON number or a string of plain decimal text ("100.50"), read exactly as sent: at most the token's decimals (USDC: 6) (more is 400, never rounded), greater than 0, at most 10000000000000 */
+                    amount: number | string;
+                    /** @description The funding's own name, e.g. its transaction signature: one funding per reference (printable ASCII, no spaces) */
+                    reference: string;
+                    /** @description Why, for the audit trail. No control, format (zero-width, bidi) or line-separator characters */
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The treasury funding */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TreasuryFunding"];
+                };
+            };
+            /** @description The created treasury funding */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TreasuryFunding"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */

@@ -16,11 +16,13 @@
  *   merchant_sponsored_fees     merchant, SOL: Solana fees the platform's fee payer paid for the
  *                               merchant's sign-and-send requests, owed by the merchant
  *   sponsor_sol                 SOL the platform's fee payer (sponsor) spent
+ *   treasury_capital            platform equity: what operators funded the treasury with (per
+ *                               token, and SOL), so the books know its opening balance
  *   network_fees                SOL: fees of the treasury's own transactions (a payin's token
  *                               transfer), a platform expense
  *   account_rent                SOL: rent the treasury deposited in accounts it created for
  *                               others (a receiver's token account), a platform expense
- *   token_treasury              also in SOL: the treasury's lamports, which pay both
+ *                               (both paid from token_treasury's SOL)
  *
  * PAYIN:  PIX received → pix_cash +A / in_transit −A
  *         completed    → in_transit +A / platform_fee −pf / fees_payable −mf / fx −net (BRL);
@@ -31,6 +33,8 @@
  *         completed    → in_transit +T / fx −T (token); fx +gross / pix_cash −net /
  *                        platform_fee −pf / fees_payable −mf (BRL)
  * A failure after money arrived posts nothing: the funds stay in transit for an operator.
+ *
+ * TREASURY FUNDING (an operator's, once per funding reference): treasury +X / treasury_capital −X.
  *
  * CHAIN COSTS (a payin's transfer landed, CONFIRMED or FAILED: its fee is paid either way; in
  * the transition's transaction, what the chain charged): network_fees +F / account_rent +R /
@@ -52,6 +56,7 @@ export type AccountCode =
   | 'deposits_to_return'
   | 'merchant_sponsored_fees'
   | 'sponsor_sol'
+  | 'treasury_capital'
   | 'network_fees'
   | 'account_rent';
 
@@ -156,6 +161,11 @@ export function chainCostPostings(costs: { feeLamports: bigint; rentLamports: bi
   if (total === 0n) return [];
   const legs = [leg('network_fees', SOL, solOf(costs.feeLamports)), leg('account_rent', SOL, solOf(costs.rentLamports)), credit('token_treasury', SOL, solOf(total))];
   return legs.filter((posting) => !decimal(posting.amount).isZero());
+}
+
+/** An operator's funding of the treasury with `amount` (decimal text, positive) of `currency`. */
+export function treasuryFundingPostings(currency: string, amount: string): Posting[] {
+  return [leg('token_treasury', currency, amount), credit('treasury_capital', currency, amount)];
 }
 
 /** The rule the database also enforces: every currency of an entry sums to zero. */

@@ -40,7 +40,7 @@ export const ledgerRepo = {
   },
 
   /** Several entries in one statement; answers the ids of those inserted (a (reference, kind) already posted is skipped). */
-  async insertEntries(db: Db, entries: Array<{ id: string; merchantId: string; kind: string; referenceType: ReferenceType; referenceId: string; at: Date }>) {
+  async insertEntries(db: Db, entries: Array<{ id: string; merchantId: string | null; kind: string; referenceType: ReferenceType; referenceId: string; at: Date }>) {
     const inserted = await db
       .insertInto('ledger_entries')
       .values(entries.map((entry) => ({ id: entry.id, merchant_id: entry.merchantId, kind: entry.kind, reference_type: entry.referenceType, reference_id: entry.referenceId, created_at: entry.at })))
@@ -68,6 +68,18 @@ export const ledgerRepo = {
       .where('a.merchant_id', '=', merchantId)
       .executeTakeFirstOrThrow();
     return String(row.sum);
+  },
+
+  /** A platform account's balance per currency (sum of its postings, debits positive). */
+  platformBalances(db: Db, code: AccountCode) {
+    return db
+      .selectFrom('ledger_postings as p')
+      .innerJoin('ledger_accounts as a', 'a.id', 'p.account_id')
+      .select(['a.currency', (eb) => eb.fn.coalesce(eb.fn.sum<string>('p.amount'), sql<string>`0`).as('balance')])
+      .where('a.code', '=', code)
+      .where('a.merchant_id', 'is', null)
+      .groupBy('a.currency')
+      .execute();
   },
 
   /** Entries carrying a merchant fee, not yet settled, created before the cut-off: what a settlement closes. */
@@ -101,7 +113,8 @@ export const ledgerRepo = {
 
   /** Merchants with fee entries not yet settled before the cut-off (the scheduled run's work list). */
   merchantsToSettle(db: Db, cutoff: Date) {
-    return unsettledFeeEntriesQuery(db, cutoff).select('e.merchant_id').distinct().execute();
+    // Fee entries always name their merchant (only a treasury funding has none).
+    return unsettledFeeEntriesQuery(db, cutoff).select('e.merchant_id').distinct().$narrowType<{ merchant_id: string }>().execute();
   },
 
   async listSettlements(db: Db, merchantId: string, page: { offset: number; limit: number }) {

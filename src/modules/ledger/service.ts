@@ -21,6 +21,7 @@ import {
   orderPostings,
   settlementPostings,
   sponsoredFeePostings,
+  treasuryFundingPostings,
 } from './postings.ts';
 import { ledgerRepo as repo } from './repo.ts';
 import type { EntrySchema, SettlementSchema } from './schemas.ts';
@@ -70,7 +71,8 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
     return id;
   }
 
-  type NewEntry = { merchantId: string; kind: string; referenceType: LedgerEntriesTable['reference_type']; referenceId: string; at: Date; postings: Posting[] };
+  /** merchantId null: the platform's own movement (a treasury funding). */
+  type NewEntry = { merchantId: string | null; kind: string; referenceType: LedgerEntriesTable['reference_type']; referenceId: string; at: Date; postings: Posting[] };
 
   /**
    * Posts entries with their postings in two statements however many; an entry of a (reference,
@@ -86,7 +88,9 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
     const postings = [];
     for (const entry of withIds.filter((e) => inserted.has(e.id))) {
       for (const posting of entry.postings) {
-        postings.push({ ...posting, entryId: entry.id, accountId: await accountId(trx, posting.account, isMerchantAccount(posting.account) ? entry.merchantId : null, posting.currency) });
+        const owner = isMerchantAccount(posting.account) ? entry.merchantId : null;
+        if (isMerchantAccount(posting.account) && owner === null) throw new Error(`ledger entry ${entry.kind} posts to ${posting.account} without a merchant`);
+        postings.push({ ...posting, entryId: entry.id, accountId: await accountId(trx, posting.account, owner, posting.currency) });
       }
     }
     if (postings.length > 0) await repo.insertPostings(trx, postings);
@@ -165,6 +169,20 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
       );
     },
 
+    /**
+     * An operator's funding of the treasury (`fundingId`: its treasury_fundings row), in the
+     * caller's transaction: token_treasury +X / treasury_capital −X. Once per funding.
+     */
+    postTreasuryFunding(trx: Trx, funding: { fundingId: string; currency: string; amount: string; at: Date }) {
+      return post(trx, { merchantId: null, kind: 'TREASURY_FUNDING', referenceType: 'treasury_funding', referenceId: funding.fundingId, at: funding.at }, treasuryFundingPostings(funding.currency, funding.amount));
+    },
+
+    /** The platform's token_treasury balance per currency (debits positive: what the books say it holds). */
+    async treasuryBalances(): Promise<Map<string, string>> {
+      const rows = await repo.platformBalances(db, 'token_treasury');
+      return new Map(rows.map((row): [string, string] => [row.currency, decimal(row.balance).toString()]));
+    },
+
     async feeBalance(merchantId: string) {
       // fees_payable is credited as fees are earned: its balance is negative by what is owed.
       const balance = decimal(await repo.feeBalance(db, merchantId)).negated();
@@ -197,7 +215,8 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
       const entries: Entry[] = rows.map((row) => ({
         id: row.id,
         kind: row.kind,
-        referenceType: row.reference_type,
+        // A merchant's entries never reference a treasury funding (the platform's, merchant null).
+        referenceType: row.reference_type as Entry['referenceType'],
         referenceId: row.reference_id,
         createdAt: row.created_at.toISOString(),
         settled: row.settlement_id !== null,

@@ -15,10 +15,11 @@ export interface LedgerAccountsTable {
 
 export interface LedgerEntriesTable {
   id: string;
-  merchant_id: string;
+  /** null for the platform's own movements (a treasury funding, migration 0024). */
+  merchant_id: string | null;
   kind: string;
   /** `wallet_sign_request`: a sponsored fee, referencing its wallet_sign_requests row. */
-  reference_type: 'order' | 'settlement' | 'entry' | 'wallet_sign_request';
+  reference_type: 'order' | 'settlement' | 'entry' | 'wallet_sign_request' | 'treasury_funding';
   reference_id: string;
   created_at: ColumnType<Date, Date | string, never>;
 }

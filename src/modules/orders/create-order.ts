@@ -6,7 +6,8 @@
  *      `context`): externalId free, receiver of this merchant with KYC APPROVED, ACTIVE, the
  *      night rule, the price (the quote, or the current price at the merchant's tier for its
  *      month volume), today's limits, and last the destination (the merchant's policy: the
- *      receiver's own PIX key or wallet, destination-rules.ts);
+ *      receiver's own PIX key or wallet, destination-rules.ts), and a PAYIN's liquidity (the
+ *      treasury can send its tokens; from memory, docs/architecture/treasury.md);
  *   3. the provider call (a PIX charge or a deposit address), so a refused order never leaves
  *      one behind; its failure creates nothing (503);
  *   4. what can change meanwhile (the receiver, the limit reservation, externalId by its unique
@@ -71,6 +72,12 @@ export interface OrderVariant<Body, Parsed extends ParsedOrder> {
   checkPriced(priced: Pricing): void;
   /** Under the merchant's RECEIVER_ONLY policy: the money goes to the receiver's own key or wallet (422); may ask the provider. */
   checkDestination(columns: OrderColumns, receiver: OrderReceiver): Promise<void>;
+  /**
+   * Last before the provider call, optional: whether the platform can deliver the priced order
+   * (a PAYIN's tokens from the treasury, 503 TREASURY_INSUFFICIENT_LIQUIDITY), answered from
+   * memory, so a refused order leaves no PIX charge behind.
+   */
+  checkCapacity?(parsed: Parsed, priced: Pricing): Promise<void>;
   /** The provider call: repeatable at the provider per order, or per key when keyed, so a retry after a crash is harmless. */
   callProvider(ref: ProviderReference, parsed: Parsed, priced: Pricing, receiver: OrderReceiver): Promise<OrderColumns>;
 }
@@ -142,6 +149,7 @@ export function createOrderPipeline(deps: CreationDeps) {
     if (overLimits) throw overLimits;
     // Last: it may be a provider lookup (rate-limited at the DICT), made only for an order otherwise acceptable.
     if (context.destination_policy === 'RECEIVER_ONLY') await variant.checkDestination(receiverColumns, receiver);
+    await variant.checkCapacity?.(parsed, price.priced);
     return { receiver, receiverColumns, price, names: { merchantName: context.merchant_name, receiverName: context.name } };
   }
 

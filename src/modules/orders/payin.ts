@@ -17,8 +17,18 @@ interface ParsedPayin extends ParsedOrder {
   destinationWallet: string | undefined;
 }
 
-export function payinVariant(deps: { rules: TradeRules; pix: Pick<PixProvider, 'createCharge'>; settings: Pick<OrderSettings, 'payinExpirySeconds'> }): OrderVariant<Static<typeof PayinBody>, ParsedPayin> {
-  const { rules, pix, settings } = deps;
+/** The treasury's liquidity check (treasury/liquidity.ts): refuses a PAYIN whose tokens the treasury cannot send. */
+export interface PayinLiquidity {
+  checkPayin(token: string, amountToken: string): Promise<void>;
+}
+
+export function payinVariant(deps: {
+  rules: TradeRules;
+  pix: Pick<PixProvider, 'createCharge'>;
+  settings: Pick<OrderSettings, 'payinExpirySeconds'>;
+  liquidity?: PayinLiquidity;
+}): OrderVariant<Static<typeof PayinBody>, ParsedPayin> {
+  const { rules, pix, settings, liquidity } = deps;
   return {
     type: 'PAYIN',
     initialStatus: 'AWAITING_PAYMENT',
@@ -55,6 +65,10 @@ export function payinVariant(deps: { rules: TradeRules; pix: Pick<PixProvider, '
 
     async checkDestination(columns, receiver) {
       checkPayinWallet(columns.destination_wallet!, receiver);
+    },
+
+    async checkCapacity(parsed, priced) {
+      await liquidity?.checkPayin(parsed.toPrice.token, priced.amountToken);
     },
 
     async callProvider(ref, _parsed, priced, receiver) {

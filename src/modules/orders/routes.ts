@@ -12,6 +12,9 @@ const RULES_422 =
 const PAYOUT_DESTINATION =
   "Money goes only to the receiver: under the merchant's destination policy RECEIVER_ONLY (the default), pixKey must be the receiver's. A CPF or CNPJ key must be the receiver's own document (such a key never changes holder); an EMAIL, PHONE or EVP key is accepted only when the PIX provider's key lookup confirms that its holder's document is the receiver's (a provider without a lookup cannot confirm it, so such keys are then refused). " +
   'Otherwise 422 PIX_KEY_NOT_OWNED_BY_RECEIVER, which never says who holds the key; a failed lookup is 503 PROVIDER_UNAVAILABLE. Under the policy ANY, enabled only by an operator, any valid key is paid.';
+/** docs/architecture/treasury.md, "Liquidity". */
+const PAYIN_LIQUIDITY =
+  "When the platform's treasury is on chain and cannot cover amountCrypto (its balance of targetToken less what open PAYINs already owe), the PAYIN is refused with 503 TREASURY_INSUFFICIENT_LIQUIDITY before any PIX charge exists (`details`: token); nothing was created, and the same request succeeds once the treasury is funded: retry later.";
 const PAYIN_DESTINATION =
   "Tokens go only to the receiver: under the merchant's destination policy RECEIVER_ONLY (the default), destinationWallet, when sent, must be the receiver's own wallet (its walletAddress, or its managed wallet's address); otherwise 422 DESTINATION_NOT_RECEIVER_WALLET. Under the policy ANY, enabled only by an operator, any Solana address is accepted.";
 
@@ -23,7 +26,7 @@ export function registerOrderRoutes(app: App, orders: OrdersService, listing: Or
       schema: {
         tags: ['Payin'],
         summary: 'Create a PAYIN: BRL in by PIX, tokens out to the receiver',
-        description: `Answers 201 with the order in AWAITING_PAYMENT, its pixPaymentCode (PIX copy-and-paste code for exactly amountBrl) and expiresAt. Fees come from the merchant's tier for its completed PAYIN volume this month (or from the quote). ${RULES_422} ${PAYIN_DESTINATION}`,
+        description: `Answers 201 with the order in AWAITING_PAYMENT, its pixPaymentCode (PIX copy-and-paste code for exactly amountBrl) and expiresAt. Fees come from the merchant's tier for its completed PAYIN volume this month (or from the quote). ${RULES_422} ${PAYIN_DESTINATION} ${PAYIN_LIQUIDITY}`,
         body: PayinBody,
         response: { 201: OrderSchema, ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 404, 409, 422, 503) },
       },

@@ -14,7 +14,7 @@ import type { IdempotentRequest } from '../idempotency/claim.ts';
 import type { QuotesService } from '../quotes/service.ts';
 import type { ReceiversService } from '../receivers/service.ts';
 import { type CreatedOrder, createOrderPipeline } from './create-order.ts';
-import { payinVariant } from './payin.ts';
+import { type PayinLiquidity, payinVariant } from './payin.ts';
 import { payoutVariant } from './payout.ts';
 import { ordersRepo as repo } from './repo.ts';
 import type { PayinBody, PayoutBody } from './schemas.ts';
@@ -33,12 +33,14 @@ export interface OrdersDeps {
   receivers: Pick<ReceiversService, 'findForOrder'>;
   /** Told of every order created, so caches of the merchant's orders drop what they hold. */
   onOrderChanged?: (merchantId: string) => void;
+  /** The treasury's check of a PAYIN's tokens; none: not limited. */
+  liquidity?: PayinLiquidity;
 }
 
 export function createOrdersService(deps: OrdersDeps) {
   const { db, settings } = deps;
   const pipeline = createOrderPipeline(deps);
-  const payin = payinVariant({ rules: deps.quotes.tradeRules, pix: deps.pix, settings });
+  const payin = payinVariant({ rules: deps.quotes.tradeRules, pix: deps.pix, settings, ...(deps.liquidity ? { liquidity: deps.liquidity } : {}) });
   const payout = payoutVariant({ rules: deps.quotes.tradeRules, chain: deps.chain, pix: deps.pix, settings });
 
   /** Orders as the API shows them: with their transactions and the merchant's and receivers' names. */

@@ -1,0 +1,111 @@
+/**
+ * The treasury's statements. Every function takes the transaction (or db) it runs in. It reads
+ * `orders` for what PAYINs still owe (the liquidity check and reconciliation), and writes only
+ * its own tables.
+ */
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import { decimal } from '../../lib/money.ts';
+import type { StoredOrderStatus } from '../orders/tables.ts';
+import type { TreasuryFundingsTable, TreasuryReconciliationBalancesTable } from './tables.ts';
+
+const FUNDING_COLUMNS = ['id', 'reference', 'currency', 'amount', 'note', 'actor', 'created_at'] as const;
+
+/** PAYIN statuses whose tokens are owed and not yet sent. */
+export const OWED_STATUSES: readonly StoredOrderStatus[] = ['AWAITING_PAYMENT', 'PAYMENT_RECEIVED', 'SWAPPING'];
+/** A PAYIN whose transfer was sent and is not yet COMPLETED: the chain may already show it, the ledger not. */
+export const IN_FLIGHT_STATUS: StoredOrderStatus = 'TRANSFERRING';
+
+/** Per token: tokens and orders, as text and count. */
+export interface TokenSum {
+  token: string;
+  amount: string;
+  count: number;
+}
+
+/**
+ * Open PAYINs per token and status, in one statement over the partial index
+ * orders_open_payins_idx (migration 0024): type and statuses are literals, so that a generic plan
+ * still proves the index's predicate (docs/architecture/orders-indexes.md).
+ */
+async function openPayins(db: Db): Promise<Array<TokenSum & { status: StoredOrderStatus }>> {
+  return db
+    .selectFrom('orders')
+    .select(['token', 'status', sql<string>`coalesce(sum(amount_token), 0)::text`.as('amount'), sql<number>`count(*)::int`.as('count')])
+    .where('type', '=', sql.lit<'PAYIN'>('PAYIN'))
+    .where(
+      'status',
+      'in',
+      [...OWED_STATUSES, IN_FLIGHT_STATUS].map((status) => sql.lit<StoredOrderStatus>(status)),
+    )
+    .groupBy(['token', 'status'])
+    .execute();
+}
+
+const sumByToken = (rows: TokenSum[]): TokenSum[] => {
+  const sums = new Map<string, TokenSum>();
+  for (const row of rows) {
+    const sum = sums.get(row.token);
+    sums.set(row.token, sum ? { token: row.token, amount: decimal(sum.amount).plus(row.amount).toString(), count: sum.count + row.count } : { ...row });
+  }
+  return [...sums.values()];
+};
+
+export const treasuryRepo = {
+  /** The funding, or undefined when its reference was already used (the existing one is then read by `fundingByReference`). */
+  insertFunding(db: Db, row: Omit<TreasuryFundingsTable, 'created_at'> & { created_at: Date }) {
+    return db
+      .insertInto('treasury_fundings')
+      .values(row)
+      .onConflict((oc) => oc.column('reference').doNothing())
+      .returning(FUNDING_COLUMNS)
+      .executeTakeFirst();
+  },
+
+  fundingByReference(db: Db, reference: string) {
+    return db.selectFrom('treasury_fundings').select(FUNDING_COLUMNS).where('reference', '=', reference).executeTakeFirst();
+  },
+
+  /**
+   * Open PAYINs per token: `owed`, tokens of those awaiting or holding their payment, not yet
+   * transferred; `inFlight`, those whose transfer was sent and is not yet COMPLETED.
+   */
+  async openPayins(db: Db): Promise<{ owed: TokenSum[]; inFlight: TokenSum[] }> {
+    const rows = await openPayins(db);
+    const strip = ({ token, amount, count }: TokenSum) => ({ token, amount, count });
+    return {
+      owed: sumByToken(rows.filter((row) => row.status !== IN_FLIGHT_STATUS).map(strip)),
+      inFlight: sumByToken(rows.filter((row) => row.status === IN_FLIGHT_STATUS).map(strip)),
+    };
+  },
+
+  async insertRun(
+    db: Db,
+    run: { id: string; started_at: Date; finished_at: Date; address: string; in_flight_transfers: number; drift_found: boolean },
+    balances: Array<Omit<TreasuryReconciliationBalancesTable, 'run_id'>>,
+  ) {
+    await db.insertInto('treasury_reconciliation_runs').values(run).execute();
+    if (balances.length > 0) await db.insertInto('treasury_reconciliation_balances').values(balances.map((b) => ({ ...b, run_id: run.id }))).execute();
+  },
+
+  /** The latest run with its balances, or undefined before the first. */
+  async lastRun(db: Db) {
+    const run = await db
+      .selectFrom('treasury_reconciliation_runs')
+      .select(['id', 'started_at', 'finished_at', 'address', 'in_flight_transfers', 'drift_found'])
+      .orderBy('started_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    if (!run) return undefined;
+    const balances = await db
+      .selectFrom('treasury_reconciliation_balances')
+      .select(['currency', sql<string>`on_chain::text`.as('on_chain'), sql<string>`ledger::text`.as('ledger'), sql<string>`drift::text`.as('drift'), sql<string>`in_flight_amount::text`.as('in_flight_amount')])
+      .where('run_id', '=', run.id)
+      .orderBy('currency')
+      .execute();
+    return { ...run, balances };
+  },
+};
+
+export type ReconciliationRunRow = NonNullable<Awaited<ReturnType<typeof treasuryRepo.lastRun>>>;

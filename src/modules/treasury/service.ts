@@ -1,0 +1,219 @@
+/**
+ * The platform's treasury (docs/architecture/treasury.md): operators' fundings, which tell the
+ * books the opening balance; the operators' view of balances on chain and in the ledger; and the
+ * reconciliation of the two, run by the worker.
+ */
+import { ChainUnavailableError } from '../../adapters/chain/transactions-port.ts';
+import type { TreasuryBalanceReader, TreasuryBalances } from '../../adapters/chain/treasury-port.ts';
+import type { Db } from '../../db/database.ts';
+import { AppError, invalidField, providerUnavailable } from '../../errors.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { newId } from '../../lib/ids.ts';
+import { decimal } from '../../lib/money.ts';
+import { inTransaction } from '../../platform/commit-signals.ts';
+import { type AuditActor, recordAudit } from '../audit/record.ts';
+import type { LedgerService } from '../ledger/service.ts';
+import type { Liquidity } from './liquidity.ts';
+import { type TokenSum, treasuryRepo as repo } from './repo.ts';
+import { SOL, driftOf, isLowBalance, isTransientDrift } from './rules.ts';
+
+const SOL_DECIMALS = 9;
+
+export interface TreasuryDeps {
+  db: Db;
+  clock: Clock;
+  reader: TreasuryBalanceReader;
+  ledger: Pick<LedgerService, 'postTreasuryFunding' | 'treasuryBalances'>;
+  liquidity: Pick<Liquidity, 'remember'>;
+  /** Token symbol → decimals (SUPPORTED_TOKENS); SOL is always known, with 9. */
+  tokens: Record<string, number>;
+  /** Currency → threshold in whole units (TREASURY_LOW_BALANCE). */
+  lowBalance: Record<string, string>;
+}
+
+export interface FundingInput {
+  currency: string;
+  amount: string;
+  reference: string;
+  note?: string;
+}
+
+type FundingRow = NonNullable<Awaited<ReturnType<typeof repo.fundingByReference>>>;
+
+const toFunding = (row: FundingRow) => ({
+  id: row.id,
+  reference: row.reference,
+  currency: row.currency,
+  amount: decimal(row.amount).toString(),
+  note: row.note,
+  createdAt: row.created_at.toISOString(),
+});
+export type Funding = ReturnType<typeof toFunding>;
+
+/** One currency as a reconciliation saw it. */
+export interface CurrencyReconciliation {
+  currency: string;
+  onChain: string;
+  ledger: string;
+  drift: string;
+  inFlightAmount: string;
+  /** Not explained by the transfers in flight. */
+  drifted: boolean;
+  low: boolean;
+}
+
+export interface ReconciliationResult {
+  runId: string;
+  address: string;
+  inFlightTransfers: number;
+  driftFound: boolean;
+  currencies: CurrencyReconciliation[];
+}
+
+const byToken = (sums: TokenSum[]) => new Map(sums.map((sum): [string, TokenSum] => [sum.token, sum]));
+
+export function createTreasuryService(deps: TreasuryDeps) {
+  const { db, clock, reader, ledger } = deps;
+  const decimalsOf = (currency: string) => (currency === SOL ? SOL_DECIMALS : deps.tokens[currency]);
+
+  /** Every currency worth showing: what the chain reads, what the books hold, what has a threshold. */
+  const currenciesOf = (...sources: Iterable<string>[]) => [...new Set([...reader.currencies, ...sources.flatMap((s) => [...s]), ...Object.keys(deps.lowBalance)])].sort();
+
+  function checkFunding(input: FundingInput) {
+    const places = decimalsOf(input.currency);
+    if (places === undefined) throw invalidField('body.currency', `must be SOL or a supported token (${Object.keys(deps.tokens).join(', ')})`);
+    const amount = decimal(input.amount);
+    if (!amount.isPositive() || amount.isZero()) throw invalidField('body.amount', 'must be greater than 0');
+    if (amount.decimalPlaces() > places) throw invalidField('body.amount', `must have at most ${places} decimals for ${input.currency}`);
+    return amount.toFixed(places);
+  }
+
+  return {
+    /**
+     * Records an operator's funding of the treasury and posts it (token_treasury +X /
+     * treasury_capital −X), audited, in one transaction. Once per reference: the same funding
+     * again answers the first (`created: false`); another one under a used reference is 409.
+     */
+    async fund(input: FundingInput, by: AuditActor): Promise<{ funding: Funding; created: boolean }> {
+      const amount = checkFunding(input);
+      const replay = (existing: FundingRow) => {
+        if (existing.currency !== input.currency || !decimal(existing.amount).eq(amount)) {
+          throw new AppError('CONFLICT', 'This reference already names another funding', { reference: input.reference, existingFundingId: existing.id });
+        }
+        return { funding: toFunding(existing), created: false };
+      };
+      const known = await repo.fundingByReference(db, input.reference);
+      if (known) return replay(known);
+      const outcome = await inTransaction(db, async (trx) => {
+        const now = clock.now();
+        const row = await repo.insertFunding(trx, { id: newId(), reference: input.reference, currency: input.currency, amount, note: input.note ?? null, actor: by.actor, created_at: now });
+        if (!row) return undefined;
+        await ledger.postTreasuryFunding(trx, { fundingId: row.id, currency: row.currency, amount, at: now });
+        await recordAudit(trx, by, { action: 'treasury.fund', targetType: 'treasury_funding', targetId: row.id, details: { reference: row.reference, currency: row.currency, amount, note: row.note } });
+        return { funding: toFunding(row), created: true };
+      });
+      // A concurrent funding of the same reference won the insert: answer it as a replay.
+      return outcome ?? replay((await repo.fundingByReference(db, input.reference))!);
+    },
+
+    /** The operators' view: balances on chain (read now; the last run's when the node fails) and in the books, drift, thresholds, what PAYINs owe. */
+    async overview() {
+      let onChain: TreasuryBalances | undefined;
+      let onChainAsOf: Date | undefined;
+      let onChainSource: 'node' | 'last-reconciliation' | 'none' = 'none';
+      const [ledgerBalances, { owed, inFlight }, lastRun] = await Promise.all([ledger.treasuryBalances(), repo.openPayins(db), repo.lastRun(db)]);
+      if (reader.onChain) {
+        try {
+          onChain = await reader.readBalances();
+          onChainAsOf = clock.now();
+          onChainSource = 'node';
+          deps.liquidity.remember(onChain, onChainAsOf);
+        } catch (err) {
+          if (!(err instanceof ChainUnavailableError)) throw err;
+          if (!lastRun) throw providerUnavailable('The treasury balances could not be read from the chain, and no reconciliation has recorded them yet', err);
+          onChain = new Map(lastRun.balances.map((b): [string, string] => [b.currency, b.on_chain]));
+          onChainAsOf = lastRun.finished_at;
+          onChainSource = 'last-reconciliation';
+        }
+      }
+      const owedBy = byToken(owed);
+      const inFlightBy = byToken(inFlight);
+      const currencies = currenciesOf(ledgerBalances.keys(), owedBy.keys()).map((currency) => {
+        const chain = onChain?.get(currency);
+        const books = ledgerBalances.get(currency) ?? '0';
+        const threshold = deps.lowBalance[currency];
+        return {
+          currency,
+          onChain: chain === undefined ? null : decimal(chain).toString(),
+          ledger: books,
+          drift: chain === undefined ? null : driftOf(chain, books),
+          lowBalanceThreshold: threshold ?? null,
+          belowThreshold: chain === undefined || threshold === undefined ? null : isLowBalance(chain, threshold),
+          openPayinObligations: decimal(owedBy.get(currency)?.amount ?? '0').toString(),
+          openPayins: owedBy.get(currency)?.count ?? 0,
+          inFlightTransfers: inFlightBy.get(currency)?.count ?? 0,
+          inFlightAmount: decimal(inFlightBy.get(currency)?.amount ?? '0').toString(),
+        };
+      });
+      return {
+        chain: reader.kind,
+        onChain: reader.onChain,
+        address: reader.address,
+        onChainSource,
+        onChainAsOf: onChainAsOf?.toISOString() ?? null,
+        currencies,
+        lastReconciliation: lastRun
+          ? {
+              id: lastRun.id,
+              startedAt: lastRun.started_at.toISOString(),
+              finishedAt: lastRun.finished_at.toISOString(),
+              inFlightTransfers: lastRun.in_flight_transfers,
+              driftFound: lastRun.drift_found,
+              currencies: lastRun.balances.map((b) => ({ currency: b.currency, onChain: decimal(b.on_chain).toString(), ledger: decimal(b.ledger).toString(), drift: decimal(b.drift).toString(), inFlightAmount: decimal(b.in_flight_amount).toString() })),
+            }
+          : null,
+      };
+    },
+
+    /**
+     * One reconciliation: reads the chain, compares each currency with the ledger's
+     * token_treasury, records the run. Undefined when the treasury is not on chain (nothing to
+     * compare). Throws ChainUnavailableError when the node cannot answer (nothing recorded).
+     */
+    async reconcile(): Promise<ReconciliationResult | undefined> {
+      if (!reader.onChain) return undefined;
+      const startedAt = clock.now();
+      // In-flight transfers first: one that completes between the two reads is then counted as in
+      // flight while already in the ledger, which widens the tolerance instead of raising a false drift.
+      const { inFlight } = await repo.openPayins(db);
+      const [onChain, ledgerBalances] = await Promise.all([reader.readBalances(), ledger.treasuryBalances()]);
+      deps.liquidity.remember(onChain, startedAt);
+      const inFlightBy = byToken(inFlight);
+      const inFlightTransfers = inFlight.reduce((n, sum) => n + sum.count, 0);
+      const currencies = currenciesOf(onChain.keys(), ledgerBalances.keys()).map((currency): CurrencyReconciliation => {
+        const chain = onChain.get(currency) ?? '0';
+        const books = ledgerBalances.get(currency) ?? '0';
+        const drift = driftOf(chain, books);
+        const inFlightAmount = decimal(inFlightBy.get(currency)?.amount ?? '0').toString();
+        return {
+          currency,
+          onChain: decimal(chain).toString(),
+          ledger: books,
+          drift,
+          inFlightAmount,
+          drifted: !isTransientDrift(currency, drift, { count: inFlightTransfers, amount: inFlightAmount }),
+          low: onChain.has(currency) && isLowBalance(chain, deps.lowBalance[currency]),
+        };
+      });
+      const run = { id: newId(), started_at: startedAt, finished_at: clock.now(), address: reader.address!, in_flight_transfers: inFlightTransfers, drift_found: currencies.some((c) => c.drifted) };
+      await repo.insertRun(
+        db,
+        run,
+        currencies.map((c) => ({ currency: c.currency, on_chain: c.onChain, ledger: c.ledger, drift: c.drift, in_flight_amount: c.inFlightAmount })),
+      );
+      return { runId: run.id, address: run.address, inFlightTransfers, driftFound: run.drift_found, currencies };
+    },
+  };
+}
+
+export type TreasuryService = ReturnType<typeof createTreasuryService>;

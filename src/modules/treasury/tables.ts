@@ -1,0 +1,47 @@
+/**
+ * The treasury's tables (migration 0024): operators' fundings, and each reconciliation run with
+ * what it read per currency. Merged into the database's table map (`Database` in src/db/schema.ts).
+ */
+import type { ColumnType } from 'kysely';
+
+export interface TreasuryFundingsTable {
+  id: string;
+  /** The funding's own name, e.g. its transaction signature: one funding per reference. */
+  reference: string;
+  currency: string;
+  /** NUMERIC text, positive. */
+  amount: string;
+  note: string | null;
+  actor: string;
+  created_at: ColumnType<Date, Date | string, never>;
+}
+
+export interface TreasuryReconciliationRunsTable {
+  id: string;
+  started_at: ColumnType<Date, Date | string, never>;
+  finished_at: ColumnType<Date, Date | string, never>;
+  address: string;
+  /** PAYINs TRANSFERRING (sent, not yet COMPLETED) when the balances were read. */
+  in_flight_transfers: number;
+  /** Some currency drifted beyond what the in-flight transfers explain. */
+  drift_found: boolean;
+}
+
+export interface TreasuryReconciliationBalancesTable {
+  run_id: string;
+  currency: string;
+  on_chain: string;
+  ledger: string;
+  /** on_chain − ledger. */
+  drift: string;
+  /** Tokens of this currency the in-flight transfers carry. */
+  in_flight_amount: string;
+}
+
+declare module '../../db/schema.ts' {
+  interface Database {
+    treasury_fundings: TreasuryFundingsTable;
+    treasury_reconciliation_runs: TreasuryReconciliationRunsTable;
+    treasury_reconciliation_balances: TreasuryReconciliationBalancesTable;
+  }
+}

@@ -4,7 +4,8 @@
  * SOLANA_RPC_URL the simulator, the TREASURY key sealed in platform_keys, funded there with SOL and
  * USDC), its worker's steps, and the simulator's fault switches. Each case ends
  * with the receiver's token balance up by exactly the order's amount (one transfer landed), the
- * order COMPLETED, and the SOL postings equal to what the chain charged (getTransaction).
+ * order COMPLETED, and the SOL postings equal to what the chain charged (getTransaction); at the
+ * end the treasury's reconciliation finds the books and the chain in agreement, to the lamport.
  */
 import { type Address, address, generateKeyPairSigner, type Signature } from '@solana/kit';
 import { sql } from 'kysely';
@@ -36,8 +37,12 @@ describe('a PAYIN transfers exactly once on the chain simulator', () => {
 
   beforeAll(async () => {
     treasury = address(t.ctx.app.services.platformKeysAtStart.signers.TREASURY.address);
-    await sim.airdrop(treasury, 10_000_000_000n);
+    const airdrop = await sim.airdrop(treasury, 10_000_000_000n);
     await sim.mintTo({ mint: usdc, owner: treasury, amount: 1_000_000_000_000n });
+    // The books learn the opening balances from the operators' fundings.
+    const { treasury: books } = t.ctx.app.services;
+    await books.fund({ currency: 'SOL', amount: '10', reference: airdrop }, { actor: 'test' });
+    await books.fund({ currency: 'USDC', amount: '1000000', reference: `mint-${usdc}` }, { actor: 'test' });
   });
 
   /** A paid PAYIN to a fresh wallet, and the worker's steps over the simulator. */
@@ -155,5 +160,15 @@ describe('a PAYIN transfers exactly once on the chain simulator', () => {
     // Every 503 was answered to the order's steps before it completed.
     expect(sim.state().faults.http).toBeNull();
     await expectExactlyOnce(order.id as string, wallet);
+  });
+
+  it('after every case above, the treasury reconciliation finds no drift: every fee and rent the chain charged is in the books', async () => {
+    const result = await t.ctx.app.services.treasury.reconcile();
+    expect(result).toMatchObject({ address: treasury, inFlightTransfers: 0, driftFound: false });
+    const byCurrency = Object.fromEntries(result!.currencies.map((c) => [c.currency, c]));
+    expect(Object.keys(byCurrency).sort()).toEqual(['SOL', 'USDC']);
+    for (const currency of ['SOL', 'USDC']) expect(decimal(byCurrency[currency]!.drift).isZero(), currency).toBe(true);
+    // Fees and rent were really paid: the SOL is below what was funded, in the books as on chain.
+    expect(decimal(byCurrency.SOL!.onChain).lt(10)).toBe(true);
   });
 });

@@ -5,6 +5,8 @@
 import { createAdapters } from './adapters/index.ts';
 import { createLiteSvmSandbox } from './adapters/chain/litesvm-sandbox.ts';
 import { createSolanaRpcChain } from './adapters/chain/solana-rpc.ts';
+import type { TreasurySigner } from './adapters/chain/solana-transfers.ts';
+import { createSolanaTreasuryReader } from './adapters/chain/solana-treasury.ts';
 import { createSandboxTreasuryReader, type TreasuryBalanceReader } from './adapters/chain/treasury-port.ts';
 import { forwardCommitSignals } from './platform/commit-signals.ts';
 import type { Db } from './db/database.ts';
@@ -49,10 +51,14 @@ export interface ServiceDeps {
    */
   workerDb?: Db;
   /**
+   * Signs PAYIN transfers with CHAIN_PROVIDER=solana-rpc instead of the TREASURY key sealed in
+   * platform_keys (tests that fund a key of their own on a simulator).
+   */
+  treasurySigner?: TreasurySigner;
+  /**
    * The treasury's balances on chain. Default: the sandbox chain's (no treasury on chain, PAYINs
-   * not limited). With the orders' Solana adapter (CHAIN_PROVIDER=solana-rpc) it is
-   * createSolanaTreasuryReader over the same node, with the treasury's address (platform keys)
-   * and CHAIN_TOKEN_MINTS.
+   * not limited); with CHAIN_PROVIDER=solana-rpc, createSolanaTreasuryReader over the same node,
+   * with the address of the treasury that signs the transfers and CHAIN_TOKEN_MINTS.
    */
   treasuryReader?: TreasuryBalanceReader;
   /** Where the treasury's liquidity check warns (an unreadable node). */
@@ -107,15 +113,27 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   const idempotency = createIdempotencyStore({ db, clock, answersKey: deriveKey(config.webhookSecretKey, 'idempotency-stored-answers') });
   const { prices } = config;
   const httpPrices = prices.source === 'http' && prices.url ? { url: prices.url, maxAgeMs: prices.maxAgeMs, timeoutMs: prices.timeoutMs } : undefined;
-  const adapterSettings = { pix: config.pix, usdcBrlRate: config.sandbox.usdcBrlRate, httpPrices, priceSpread: prices.spread, apiPix: config.apiPix };
-  const adapters = createAdapters({ db, clock, settings: adapterSettings });
+  const { chain } = config;
+  const solanaTransfers =
+    chain.provider === 'solana-rpc' && chain.rpcUrl
+      ? { rpcUrl: chain.rpcUrl, commitment: chain.commitment, tokenMints: chain.tokenMints, computeUnitLimit: chain.computeUnitLimit, priorityFeeMaxMicroLamports: chain.priorityFeeMaxMicroLamports }
+      : undefined;
+  const adapterSettings = { pix: config.pix, usdcBrlRate: config.sandbox.usdcBrlRate, httpPrices, priceSpread: prices.spread, apiPix: config.apiPix, solanaTransfers };
+  // PAYIN transfers are signed by the treasury (never the sponsor: one key, one purpose).
+  const treasurySigner = deps.treasurySigner ?? platformKeysAtStart.signers.TREASURY;
+  const adapters = createAdapters({ db, clock, settings: adapterSettings, treasury: treasurySigner });
   const ledger = createLedgerService({ db, clock });
   // Quotes price with the merchant's current tier, which depends on the volume orders completed.
   const currentFeeRates = createCurrentFeeRates({ db, clock, feeTiers });
   const quotes = createQuotesService({ db, clock, settings: config.orders, prices: adapters.prices, receivers, currentFeeRates });
   const orderListing = createOrderListing({ db, cacheTtlMs: config.orders.listCacheMs });
   const onOrderChanged = orderListing.forgetMerchant;
-  const treasuryReader = deps.treasuryReader ?? createSandboxTreasuryReader();
+  // The treasury that signs the transfers is the one whose balances are read, on the same node.
+  const treasuryReader =
+    deps.treasuryReader ??
+    (solanaTransfers
+      ? createSolanaTreasuryReader({ url: solanaTransfers.rpcUrl, commitment: solanaTransfers.commitment, address: treasurySigner.address, mints: solanaTransfers.tokenMints })
+      : createSandboxTreasuryReader());
   const liquidity = createLiquidity({ db, clock, reader: treasuryReader, settings: config.treasury, ...(deps.log ? { log: deps.log } : {}) });
   const treasury = createTreasuryService({ db, clock, reader: treasuryReader, ledger, liquidity, tokens: config.orders.tokens, lowBalance: config.treasury.lowBalance });
   const orders = createOrdersService({ db, clock, settings: config.orders, pix: adapters.pix, chain: adapters.chain, quotes, receivers, liquidity, onOrderChanged });

@@ -18,6 +18,8 @@ const REAL = {
   PIX_WEBHOOK_PUBLIC_URL: 'https://exchange.example.com',
   PIX_WEBHOOK_TOKEN: 't'.repeat(32),
   SOLANA_RPC_URL: 'https://api.mainnet-beta.solana.com',
+  CHAIN_PROVIDER: 'solana-rpc',
+  CHAIN_TOKEN_MINTS: 'USDC:EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
   PRICE_SOURCE: 'http',
   PRICE_URL: 'https://prices.example.com/v1',
 };
@@ -25,19 +27,20 @@ const REAL = {
 /** The problems other than the api-pix certificates (REAL names none: no PEM is needed for these rules). */
 const refusals = (env: Record<string, string>) => problemsOf({ NODE_ENV: 'production', ...PRODUCTION_KEYS, ...env }).filter((line) => !/^PIX_CLIENT_(CERT|KEY) is required/.test(line));
 
-const CHAIN = "the orders' token transfers run on the sandbox chain (no real chain adapter exists yet), so NODE_ENV=production cannot start: declare SIMULATION_MODE=true to run everything simulated";
+const CHAIN = "the orders' PAYOUT deposits run on the sandbox chain (no deposit watcher exists yet), so NODE_ENV=production cannot start: declare SIMULATION_MODE=true to run everything simulated";
 
 describe('production refuses every simulated part, one line each naming the fix', () => {
   it('the defaults: the sandbox PSP, the sandbox chain, the sandbox price, LiteSVM wallets', () => {
     expect(refusals({})).toEqual([
       'PIX_PROVIDER=sandbox (the default) is refused when NODE_ENV=production (a simulated PSP): set PIX_PROVIDER=api-pix with its PIX_* settings, or declare SIMULATION_MODE=true to run everything simulated',
+      'CHAIN_PROVIDER=sandbox (the default) is refused when NODE_ENV=production (simulated token transfers): set CHAIN_PROVIDER=solana-rpc with SOLANA_RPC_URL and CHAIN_TOKEN_MINTS, or declare SIMULATION_MODE=true to run everything simulated',
       CHAIN,
       'PRICE_SOURCE=sandbox (the default) is refused when NODE_ENV=production (a fixed rate): set PRICE_SOURCE=http and PRICE_URL, or declare SIMULATION_MODE=true to run everything simulated',
       'SOLANA_RPC_URL is required when NODE_ENV=production (unset, managed wallets sign and send on an in-process LiteSVM chain): set it, or declare SIMULATION_MODE=true to run everything simulated',
     ]);
   });
 
-  it('with every real provider, the orders chain alone still stops it (no real chain adapter yet)', () => {
+  it('with every real provider, the PAYOUT deposits alone still stop it (no deposit watcher yet)', () => {
     expect(refusals(REAL)).toEqual([CHAIN]);
   });
 
@@ -76,11 +79,31 @@ describe('SIMULATION_MODE=true: everything simulated, declared', () => {
     for (const nodeEnv of ['production', 'development']) {
       expect(refusals({ NODE_ENV: nodeEnv, SIMULATION_MODE: 'true', ...REAL })).toEqual([
         'SIMULATION_MODE=true cannot be combined with PIX_PROVIDER=api-pix (a real PSP): unset one of them',
+        'SIMULATION_MODE=true cannot be combined with CHAIN_PROVIDER=solana-rpc (real token transfers): unset one of them',
         'SIMULATION_MODE=true cannot be combined with SOLANA_RPC_URL (a real chain for managed wallets): unset one of them',
         'SIMULATION_MODE=true cannot be combined with PRICE_SOURCE=http (a real price): unset one of them',
       ]);
     }
     expect(refusals({ SIMULATION_MODE: 'true', SOLANA_RPC_URL: REAL.SOLANA_RPC_URL })).toEqual(['SIMULATION_MODE=true cannot be combined with SOLANA_RPC_URL (a real chain for managed wallets): unset one of them']);
+  });
+});
+
+describe('CHAIN_PROVIDER=solana-rpc', () => {
+  it('requires SOLANA_RPC_URL and the mint of every supported token', () => {
+    expect(problemsOf({ CHAIN_PROVIDER: 'solana-rpc', SUPPORTED_TOKENS: 'USDC:6,EURC:6', CHAIN_TOKEN_MINTS: REAL.CHAIN_TOKEN_MINTS })).toEqual([
+      'SOLANA_RPC_URL is required when CHAIN_PROVIDER=solana-rpc',
+      'CHAIN_TOKEN_MINTS must name the mint of every supported token when CHAIN_PROVIDER=solana-rpc (missing: EURC)',
+    ]);
+    expect(problemsOf({ CHAIN_TOKEN_MINTS: 'USDC:nope' })[0]).toMatch(/^CHAIN_TOKEN_MINTS /);
+    const config = loadConfig({ CHAIN_PROVIDER: 'solana-rpc', SOLANA_RPC_URL: REAL.SOLANA_RPC_URL, CHAIN_TOKEN_MINTS: REAL.CHAIN_TOKEN_MINTS });
+    expect(config.chain).toEqual({
+      provider: 'solana-rpc',
+      rpcUrl: REAL.SOLANA_RPC_URL,
+      commitment: 'finalized',
+      computeUnitLimit: 60_000,
+      priorityFeeMaxMicroLamports: 100_000,
+      tokenMints: { USDC: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v' },
+    });
   });
 });
 

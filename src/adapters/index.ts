@@ -1,11 +1,16 @@
 /**
  * The external systems the configuration names: the PIX provider is the sandbox PSP, or a PSP's
- * API Pix (PIX_PROVIDER=api-pix, `apiPix` settings given). The sandbox PSP always exists, for the
- * sandbox drivers.
+ * API Pix (PIX_PROVIDER=api-pix, `apiPix` settings given); the orders' token transfers run on the
+ * sandbox chain, or from the treasury through a Solana node (CHAIN_PROVIDER=solana-rpc,
+ * `solanaTransfers` settings and the treasury's signer given). PAYOUT deposit addresses are the
+ * sandbox chain's either way, until a deposit watcher exists. The sandbox PSP and chain always
+ * exist, for the sandbox drivers.
  */
 import type { Db } from '../db/database.ts';
 import type { Clock } from '../lib/clock.ts';
+import type { ChainAdapter } from './chain/port.ts';
 import { createSandboxChain } from './chain/sandbox.ts';
+import { createSolanaTransfers, type SolanaTransferSettings, type TreasurySigner } from './chain/solana-transfers.ts';
 import { createApiPixProvider } from './pix/api-pix/provider.ts';
 import type { ApiPixAdapterSettings } from './pix/api-pix/settings.ts';
 import type { PixProvider } from './pix/port.ts';
@@ -24,17 +29,26 @@ export interface AdapterSettings {
   priceSpread: string;
   /** Set: PIX goes through this PSP's API Pix instead of the sandbox PSP. */
   apiPix?: ApiPixAdapterSettings | undefined;
+  /** Set: PAYIN transfers go from the treasury through this Solana node (needs `treasury`). */
+  solanaTransfers?: SolanaTransferSettings | undefined;
 }
 
-export function createAdapters(deps: { db: Db; clock: Clock; settings: AdapterSettings }) {
+export function createAdapters(deps: { db: Db; clock: Clock; settings: AdapterSettings; treasury?: TreasurySigner | undefined }) {
   const sandboxPix = createSandboxPixProvider({ db: deps.db, clock: deps.clock, settings: deps.settings.pix });
   const apiPix = deps.settings.apiPix ? createApiPixProvider(deps.settings.apiPix) : undefined;
   const pix: PixProvider = apiPix ?? sandboxPix;
-  const chain = createSandboxChain({ db: deps.db, clock: deps.clock });
+  const sandboxChain = createSandboxChain({ db: deps.db, clock: deps.clock });
+  const chain = deps.settings.solanaTransfers ? solanaChain(sandboxChain, deps.settings.solanaTransfers, deps.treasury) : sandboxChain;
   const { httpPrices, priceSpread } = deps.settings;
   const source = httpPrices ? createHttpPriceSource({ clock: deps.clock, settings: httpPrices }) : createSandboxPriceSource({ USDC: deps.settings.usdcBrlRate });
   const prices = withSpread(source, priceSpread);
-  return { pix, apiPix, chain, prices, sandbox: { pix: sandboxPix, chain } };
+  return { pix, apiPix, chain, prices, sandbox: { pix: sandboxPix, chain: sandboxChain } };
+}
+
+/** Transfers on the Solana node, deposit addresses still the sandbox chain's. */
+function solanaChain(sandbox: ChainAdapter, settings: SolanaTransferSettings, treasury: TreasurySigner | undefined): ChainAdapter {
+  if (!treasury) throw new Error("CHAIN_PROVIDER=solana-rpc needs the treasury's signer (the platform key that pays PAYIN transfers)");
+  return { chain: 'solana', createDepositAddress: (input) => sandbox.createDepositAddress(input), ...createSolanaTransfers({ settings, treasury }) };
 }
 
 export type Adapters = ReturnType<typeof createAdapters>;

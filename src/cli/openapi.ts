@@ -8,12 +8,15 @@ import path from 'node:path';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
+import { migrateToLatest } from '../db/migrate.ts';
 import { operationsDocument } from '../http/openapi.ts';
 import { generateDevSecrets, withSecrets } from '../runtime-config.ts';
 
 const target = path.resolve(process.argv[2] ?? 'docs/openapi.json');
-// The document only needs the routes: the pool is created lazily and never connects.
-const database = await openDatabase({ driver: 'postgres', url: 'postgres://unused@127.0.0.1:1/unused', poolMax: 1 });
+// The document only needs the routes, but building the app opens the platform's keys (created at
+// first start outside production), so it gets a throwaway in-memory database.
+const database = await openDatabase({ driver: 'pglite' });
+await migrateToLatest(database.db);
 const config = withSecrets(loadConfig({ LOG_LEVEL: 'silent', ADMIN_TOKEN: 'x'.repeat(32) }), generateDevSecrets());
 const app = await buildApp({ config, db: database.db });
 await app.ready();

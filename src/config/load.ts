@@ -21,7 +21,7 @@ export class ConfigError extends Error {
 export function loadConfig(env: Env = process.env): Config {
   const { values, problems } = readEnv(ENV_SCHEMA, env);
   const config = configFrom(values);
-  problems.push(...leaseOutlastsAttempt(config.webhooks), ...apiPixRequirements(values), ...priceSourceRequirements(values), ...productionRequirements(config), ...simulationRequirements(values));
+  problems.push(...leaseOutlastsAttempt(config.webhooks), ...apiPixRequirements(values), ...priceSourceRequirements(values), ...chainRequirements(values), ...productionRequirements(config), ...simulationRequirements(values));
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }
@@ -38,6 +38,17 @@ function priceSourceRequirements(env: EnvValues): string[] {
   if (env.PRICE_SOURCE !== 'http') return [];
   if (env.PRICE_URL === undefined) return ['PRICE_URL is required when PRICE_SOURCE=http'];
   return env.NODE_ENV === 'production' && env.PRICE_URL.startsWith('http:') ? ['PRICE_URL must be https:// when NODE_ENV=production'] : [];
+}
+
+/** CHAIN_PROVIDER=solana-rpc needs the node and the mint of every supported token. */
+function chainRequirements(env: EnvValues): string[] {
+  if (env.CHAIN_PROVIDER !== 'solana-rpc') return [];
+  const mints = new Set(env.CHAIN_TOKEN_MINTS.map((pair) => pair.split(':')[0]));
+  const missing = Object.keys(env.SUPPORTED_TOKENS).filter((symbol) => !mints.has(symbol));
+  return [
+    ...(env.SOLANA_RPC_URL === undefined ? ['SOLANA_RPC_URL is required when CHAIN_PROVIDER=solana-rpc'] : []),
+    ...(missing.length > 0 ? [`CHAIN_TOKEN_MINTS must name the mint of every supported token when CHAIN_PROVIDER=solana-rpc (missing: ${missing.join(', ')})`] : []),
+  ];
 }
 
 /** A delivery's lease must outlast its attempt, or a live attempt's delivery is claimed again. */

@@ -14,6 +14,7 @@ import { isSolanaAddress } from '../lib/solana.ts';
 import { boolean, checkedText, clockTime, decimalText, integer, list, oneOf, refine, secret, text } from './env.ts';
 import { keypairBytes } from '../lib/solana.ts';
 import { isKey32, isPkcs8Pem, isTrustProxy, isUrlWith, isVersionedKey, normalizedPixKey, trustProxyOf, unescapeNewlines, versionedKeys } from './formats.ts';
+import { CHAIN_SCHEMA } from './chain-schema.ts';
 import { PIX_PROVIDER_SCHEMA } from './pix-provider-schema.ts';
 import { PRICE_SOURCE_SCHEMA } from './price-source-schema.ts';
 import { TREASURY_SCHEMA } from './treasury-schema.ts';
@@ -237,9 +238,10 @@ export const ENV_SCHEMA = Type.Object({
   SOLANA_RPC_URL: Type.Optional(
     checkedText((url) => isUrlWith(['http:', 'https:'], url), {
       errorMessage: 'must be an http:// or https:// URL',
-      description: 'Solana JSON-RPC endpoint for managed wallets; unset means the in-process LiteSVM sandbox chain',
+      description: 'Solana JSON-RPC endpoint for managed wallets and, with CHAIN_PROVIDER=solana-rpc, PAYIN transfers; unset means the in-process LiteSVM sandbox chain for managed wallets',
     }),
   ),
+  ...CHAIN_SCHEMA,
   WALLET_ALLOWED_PROGRAMS: Type.Decode(
     list(refine(text({ description: 'a program id' }), isSolanaAddress, 'must be a Solana address'), {
       default: DEFAULT_ALLOWED_PROGRAMS,

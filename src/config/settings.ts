@@ -6,6 +6,7 @@
  * configFrom builds, and each section's type is its part of `Config`: the modules and adapters
  * take these (or a Pick of them) and never declare their own.
  */
+import { mintsOf } from './chain-schema.ts';
 import type { EnvValues } from './schema.ts';
 
 /** Setting → the variable it is read from. */
@@ -119,6 +120,14 @@ const WEBHOOKS = {
   eventRetentionDays: 'EVENT_RETENTION_DAYS',
 } as const;
 
+const CHAIN = {
+  provider: 'CHAIN_PROVIDER',
+  rpcUrl: 'SOLANA_RPC_URL',
+  commitment: 'SOLANA_COMMITMENT',
+  computeUnitLimit: 'CHAIN_COMPUTE_UNIT_LIMIT',
+  priorityFeeMaxMicroLamports: 'CHAIN_PRIORITY_FEE_MAX_MICROLAMPORTS',
+} as const;
+
 const WALLETS = {
   allowedPrograms: 'WALLET_ALLOWED_PROGRAMS',
   maxComputeUnitPrice: 'WALLET_MAX_CU_PRICE_MICROLAMPORTS',
@@ -167,6 +176,8 @@ export function configFrom(env: EnvValues) {
       allowHttp: env.WEBHOOK_ALLOW_HTTP ?? outsideProduction,
     },
     wallets: read(env, WALLETS),
+    /** The orders' chain (PAYIN transfers); the variables CHAIN_PROVIDER=solana-rpc requires are checked by load.ts. */
+    chain: { ...read(env, CHAIN), tokenMints: mintsOf(env.CHAIN_TOKEN_MINTS) },
   };
 }
 
@@ -214,5 +225,6 @@ export type PriceSettings = Config['prices'];
 export type ReconciliationSettings = Config['reconciliation'];
 export type WebhookSettings = Config['webhooks'];
 export type WalletSettings = Config['wallets'];
+export type ChainSettings = Config['chain'];
 export type TreasurySettings = Config['treasury'];
 export type ApiPixSettings = NonNullable<Config['apiPix']>;

@@ -23,9 +23,10 @@ export function simulationRequirements(env: EnvValues): string[] {
   const refuse = (when: boolean, line: string) => (when ? refusals.push(line) : undefined);
   refuse(env.SANDBOX_ENABLED === true, `SANDBOX_ENABLED=true is refused when NODE_ENV=production (its routes fake payments and deposits): unset it, ${DECLARE}`);
   refuse(env.PIX_PROVIDER === 'sandbox', `PIX_PROVIDER=sandbox (the default) is refused when NODE_ENV=production (a simulated PSP): set PIX_PROVIDER=api-pix with its PIX_* settings, ${DECLARE}`);
-  // src/adapters/index.ts always builds the sandbox chain for orders' token transfers: no real
-  // chain adapter exists yet, so this line stands until one does and production cannot start.
-  refusals.push(`the orders' token transfers run on the sandbox chain (no real chain adapter exists yet), so NODE_ENV=production cannot start: declare SIMULATION_MODE=true to run everything simulated`);
+  refuse(env.CHAIN_PROVIDER === 'sandbox', `CHAIN_PROVIDER=sandbox (the default) is refused when NODE_ENV=production (simulated token transfers): set CHAIN_PROVIDER=solana-rpc with SOLANA_RPC_URL and CHAIN_TOKEN_MINTS, ${DECLARE}`);
+  // PAYOUT deposit addresses are always the sandbox chain's (src/adapters/index.ts): no deposit
+  // watcher exists yet, so this line stands until one does (issue 26's sequel) and production cannot start.
+  refusals.push(`the orders' PAYOUT deposits run on the sandbox chain (no deposit watcher exists yet), so NODE_ENV=production cannot start: declare SIMULATION_MODE=true to run everything simulated`);
   refuse(env.PRICE_SOURCE === 'sandbox', `PRICE_SOURCE=sandbox (the default) is refused when NODE_ENV=production (a fixed rate): set PRICE_SOURCE=http and PRICE_URL, ${DECLARE}`);
   refuse(env.SOLANA_RPC_URL === undefined, `SOLANA_RPC_URL is required when NODE_ENV=production (unset, managed wallets sign and send on an in-process LiteSVM chain): set it, ${DECLARE}`);
   refuse(env.SANDBOX_AUTO_COMPLETE_SECONDS > 0, `SANDBOX_AUTO_COMPLETE_SECONDS is refused when NODE_ENV=production (it pays and deposits for orders by itself): set it to 0, ${DECLARE}`);
@@ -34,10 +35,11 @@ export function simulationRequirements(env: EnvValues): string[] {
   return refusals;
 }
 
-/** The real providers a configuration names (a real chain for orders does not exist yet). */
+/** The real providers a configuration names. */
 function realProviders(env: EnvValues): string[] {
   return [
     ...(env.PIX_PROVIDER === 'api-pix' ? ['PIX_PROVIDER=api-pix (a real PSP)'] : []),
+    ...(env.CHAIN_PROVIDER === 'solana-rpc' ? ['CHAIN_PROVIDER=solana-rpc (real token transfers)'] : []),
     ...(env.SOLANA_RPC_URL !== undefined ? ['SOLANA_RPC_URL (a real chain for managed wallets)'] : []),
     ...(env.PRICE_SOURCE === 'http' ? ['PRICE_SOURCE=http (a real price)'] : []),
   ];

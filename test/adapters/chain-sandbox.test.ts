@@ -1,7 +1,7 @@
 /**
  * The sandbox chain (src/adapters/chain/sandbox.ts): Solana-shaped deposit addresses (base58 of a
  * 32-byte Ed25519 public key) and signature-shaped transaction hashes (base58 of 64 bytes),
- * idempotency per order and per idempotency key, armed transfer failures for the refund path,
+ * a deposit address per order, transfers prepared (nothing sent) then sent once per reference, armed transfer failures for the refund path,
  * simulated deposits only to issued addresses, and state that outlives the adapter instance.
  */
 import { createPublicKey } from 'node:crypto';
@@ -61,78 +61,88 @@ describe('createDepositAddress', () => {
   });
 });
 
-describe('transferToken and getTransferStatus', () => {
-  it('answers a signature-shaped txHash, CONFIRMED, idempotent per key; another body under the key is refused', async () => {
-    const destination = await wallet();
-    const input = { idempotencyKey: `transfer-${newId()}`, token: 'USDC', amount: '18.518518', destination };
-    const first = await chain.transferToken(input);
-    expect(isSignature(first.txHash)).toBe(true);
-    expect(base58.encode(first.txHash)).toHaveLength(64);
-    expect(await chain.getTransferStatus(first.txHash)).toEqual({ status: 'CONFIRMED' });
+describe('prepareTransfer, sendTransfer and getTransferStatus', () => {
+  const intent = async (reference = `order-${newId()}`) => ({ reference, token: 'USDC', amount: '18.518518', destination: await wallet() });
+  /** Prepares and sends; answers the prepared transfer. */
+  const transfer = async (input: Awaited<ReturnType<typeof intent>>) => {
+    const prepared = await chain.prepareTransfer(input);
+    await chain.sendTransfer(prepared);
+    return prepared;
+  };
 
-    expect(await chain.transferToken(input)).toEqual(first);
-    expect(await chain.transferToken({ ...input, amount: '18.5185180' })).toEqual(first);
-    const concurrent = await Promise.all(Array.from({ length: 10 }, () => chain.transferToken(input)));
-    for (const answer of concurrent) expect(answer).toEqual(first);
-    await expect(chain.transferToken({ ...input, amount: '18.518519' })).rejects.toThrow(ChainSandboxRefusedError);
-    await expect(chain.transferToken({ ...input, destination: await wallet() })).rejects.toThrow(ChainSandboxRefusedError);
+  it('prepares a signature-shaped txHash and sends nothing; once sent it is CONFIRMED at no cost, and re-sending is a no-op', async () => {
+    const input = await intent();
+    const prepared = await chain.prepareTransfer(input);
+    expect(isSignature(prepared.txHash)).toBe(true);
+    expect(base58.encode(prepared.txHash)).toHaveLength(64);
+    expect(prepared.lastValidBlockHeight).toMatch(/^\d+$/);
+    expect(await chain.getTransferStatus(prepared)).toEqual({ status: 'PENDING' });
+    expect(await handle.db.selectFrom('sandbox_chain_transfers').select('tx_hash').where('idempotency_key', '=', input.reference).execute()).toEqual([]);
 
-    const second = await chain.transferToken({ ...input, idempotencyKey: `transfer-${newId()}` });
+    await chain.sendTransfer(prepared);
+    expect(await chain.getTransferStatus(prepared)).toEqual({ status: 'CONFIRMED', costs: { feeLamports: '0', rentLamports: '0' } });
+    await chain.sendTransfer(prepared);
+    await Promise.all(Array.from({ length: 10 }, () => chain.sendTransfer(prepared)));
+    const rows = await handle.db.selectFrom('sandbox_chain_transfers').select(['tx_hash', 'amount']).where('idempotency_key', '=', input.reference).execute();
+    expect(rows).toEqual([{ tx_hash: prepared.txHash, amount: expect.stringMatching(/^18\.518518/) }]);
+  });
+
+  it('one transfer per reference: another prepared for it is refused when sent; a tampered wire is refused', async () => {
+    const input = await intent();
+    const first = await transfer(input);
+    const second = await chain.prepareTransfer(input);
     expect(second.txHash).not.toBe(first.txHash);
+    await expect(chain.sendTransfer(second)).rejects.toThrow(ChainSandboxRefusedError);
+    await expect(chain.sendTransfer({ ...first, wire: 'not a wire' })).rejects.toThrow(ChainSandboxRefusedError);
+    await expect(chain.sendTransfer({ ...first, txHash: second.txHash })).rejects.toThrow(ChainSandboxRefusedError);
   });
 
   it('refuses a bad destination or amount', async () => {
-    const base = { idempotencyKey: newId(), token: 'USDC', amount: '1', destination: await wallet() };
+    const base = await intent();
     for (const input of [
       { ...base, destination: 'not-an-address' },
       { ...base, destination: '1111111111111111111111111111111' }, // 31 bytes
       { ...base, amount: '0' },
       { ...base, amount: '1.0000001' }, // USDC has 6 decimals
       { ...base, amount: '-1' },
-      { ...base, idempotencyKey: '' },
+      { ...base, reference: '' },
     ]) {
-      await expect(chain.transferToken(input), JSON.stringify(input)).rejects.toThrow(ChainSandboxRefusedError);
+      await expect(chain.prepareTransfer(input), JSON.stringify(input)).rejects.toThrow(ChainSandboxRefusedError);
     }
   });
 
-  it('fails the next transfer to an armed destination, once, with the given error', async () => {
-    const destination = await wallet();
-    const bystander = await wallet();
-    await chain.failNextTransferTo(destination, 'insufficient funds');
+  it('fails the next transfer sent to an armed destination, once, with the given error', async () => {
+    const armed = await intent();
+    await chain.failNextTransferTo(armed.destination, 'insufficient funds');
+    const elsewhere = await transfer(await intent());
+    expect(await chain.getTransferStatus(elsewhere)).toMatchObject({ status: 'CONFIRMED' });
 
-    const elsewhere = await chain.transferToken({ idempotencyKey: newId(), token: 'USDC', amount: '1', destination: bystander });
-    expect(await chain.getTransferStatus(elsewhere.txHash)).toEqual({ status: 'CONFIRMED' });
+    const failed = await transfer(armed);
+    expect(await chain.getTransferStatus(failed)).toEqual({ status: 'FAILED', error: 'insufficient funds', costs: { feeLamports: '0', rentLamports: '0' } });
+    // Re-sending answers nothing new: the same (failed) transaction.
+    await chain.sendTransfer(failed);
+    expect(await chain.getTransferStatus(failed)).toMatchObject({ status: 'FAILED' });
 
-    const failedInput = { idempotencyKey: newId(), token: 'USDC', amount: '2', destination };
-    const failed = await chain.transferToken(failedInput);
-    expect(await chain.getTransferStatus(failed.txHash)).toEqual({ status: 'FAILED', error: 'insufficient funds' });
-    // The repeat answers the same (failed) transaction; it does not retry on its own.
-    expect(await chain.transferToken(failedInput)).toEqual(failed);
-    expect(await chain.getTransferStatus(failed.txHash)).toMatchObject({ status: 'FAILED' });
-
-    const retried = await chain.transferToken({ ...failedInput, idempotencyKey: newId() });
-    expect(await chain.getTransferStatus(retried.txHash)).toEqual({ status: 'CONFIRMED' });
+    const retried = await transfer({ ...armed, reference: newId() });
+    expect(await chain.getTransferStatus(retried)).toMatchObject({ status: 'CONFIRMED' });
   });
 
-  it('fails the transfer armed for its idempotency key (an order), not another transfer to the same destination', async () => {
-    const destination = await wallet();
+  it('fails the transfer armed for its reference (an order), not another transfer to the same destination', async () => {
     const orderKey = newId();
+    const armed = await intent(orderKey);
     await chain.failTransferWithKey(orderKey, 'account frozen');
-    const sameWallet = await chain.transferToken({ idempotencyKey: newId(), token: 'USDC', amount: '1', destination });
-    expect(await chain.getTransferStatus(sameWallet.txHash)).toEqual({ status: 'CONFIRMED' });
-    const armed = await chain.transferToken({ idempotencyKey: orderKey, token: 'USDC', amount: '2', destination });
-    expect(await chain.getTransferStatus(armed.txHash)).toEqual({ status: 'FAILED', error: 'account frozen' });
+    const sameWallet = await transfer({ ...armed, reference: newId() });
+    expect(await chain.getTransferStatus(sameWallet)).toMatchObject({ status: 'CONFIRMED' });
+    const failed = await transfer(armed);
+    expect(await chain.getTransferStatus(failed)).toMatchObject({ status: 'FAILED', error: 'account frozen' });
     await expect(chain.failTransferWithKey('', 'x')).rejects.toThrow(ChainSandboxRefusedError);
   });
 
-  it('markTransferFailed turns a sent transfer FAILED; unknown hashes are not found', async () => {
-    const sent = await chain.transferToken({ idempotencyKey: newId(), token: 'USDC', amount: '3', destination: await wallet() });
+  it('markTransferFailed turns a sent transfer FAILED; an unknown hash is not found', async () => {
+    const sent = await transfer(await intent());
     await chain.markTransferFailed(sent.txHash, 'dropped');
-    expect(await chain.getTransferStatus(sent.txHash)).toEqual({ status: 'FAILED', error: 'dropped' });
-
-    const unknown = '5'.repeat(88);
-    await expect(chain.getTransferStatus(unknown)).rejects.toThrow(ChainSandboxNotFoundError);
-    await expect(chain.markTransferFailed(unknown, 'x')).rejects.toThrow(ChainSandboxNotFoundError);
+    expect(await chain.getTransferStatus(sent)).toMatchObject({ status: 'FAILED', error: 'dropped' });
+    await expect(chain.markTransferFailed('5'.repeat(88), 'x')).rejects.toThrow(ChainSandboxNotFoundError);
   });
 });
 
@@ -161,17 +171,18 @@ describe('persistence', () => {
     const orderId = newId();
     const { address } = await chain.createDepositAddress({ orderId, token: 'USDC' });
     const destination = await wallet();
-    const input = { idempotencyKey: newId(), token: 'USDC', amount: '5', destination };
-    const sent = await chain.transferToken(input);
+    const prepared = await chain.prepareTransfer({ reference: newId(), token: 'USDC', amount: '5', destination });
     const armed = await wallet();
     await chain.failNextTransferTo(armed);
 
     const restarted = createSandboxChain({ db: handle.db, clock });
     expect(await restarted.createDepositAddress({ orderId, token: 'USDC' })).toEqual({ address });
-    expect(await restarted.transferToken(input)).toEqual(sent);
-    expect(await restarted.getTransferStatus(sent.txHash)).toEqual({ status: 'CONFIRMED' });
+    // Prepared by one instance, sent by another (a worker that took over).
+    await restarted.sendTransfer(prepared);
+    expect(await restarted.getTransferStatus(prepared)).toMatchObject({ status: 'CONFIRMED' });
     expect((await restarted.simulateDeposit({ depositAddress: address, amount: '5' })).depositAddress).toBe(address);
-    const failed = await restarted.transferToken({ idempotencyKey: newId(), token: 'USDC', amount: '1', destination: armed });
-    expect(await restarted.getTransferStatus(failed.txHash)).toEqual({ status: 'FAILED', error: 'sandbox: transfer failed' });
+    const failed = await restarted.prepareTransfer({ reference: newId(), token: 'USDC', amount: '1', destination: armed });
+    await restarted.sendTransfer(failed);
+    expect(await restarted.getTransferStatus(failed)).toMatchObject({ status: 'FAILED', error: 'sandbox: transfer failed' });
   });
 });

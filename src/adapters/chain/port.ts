@@ -1,7 +1,17 @@
 /**
- * The chain port, kept narrow: a deposit address per payout order, a token transfer to a
- * wallet, and the confirmation status of a transaction. Deposits come back as
- * `ChainDeposit`s handed to `orders.handleChainDeposit` (by a watcher job or the sandbox drivers).
+ * The orders' chain port, kept narrow: a deposit address per payout order, and a token transfer
+ * from the platform's treasury in two phases, so that an order transfers exactly once through
+ * crashes (docs/architecture/chain.md, "Exactly one transfer per order"):
+ *
+ * 1. `prepareTransfer` builds and signs a transaction and sends nothing. The caller stores what it
+ *    answers (signature, signed bytes, last valid block height) and commits it.
+ * 2. `sendTransfer` sends those stored bytes, as often as needed: the same bytes are the same
+ *    transaction, which the chain executes at most once.
+ * 3. `getTransferStatus` says whether it landed; EXPIRED only when it provably never can, the one
+ *    case where the caller may prepare another.
+ *
+ * Deposits come back as `ChainDeposit`s handed to `orders.handleChainDeposit` (by a watcher job or
+ * the sandbox drivers).
  */
 
 /** Decimal text in token units, e.g. "18.518518" (USDC has 6 decimals). */
@@ -15,7 +25,47 @@ export interface ChainDeposit {
   txHash: string;
 }
 
-export type TransferStatus = 'PENDING' | 'CONFIRMED' | 'FAILED';
+export interface TransferIntent {
+  /** Who the transfer is for (orders use their id): the sandbox keys its failure injections by it. */
+  reference: string;
+  token: string;
+  amount: TokenAmount;
+  /** The receiver's wallet (owner address); the adapter finds or creates its token account. */
+  destination: string;
+}
+
+/** A signed transfer not necessarily sent: everything needed to send it again, or to ask about it. */
+export interface PreparedTransfer {
+  /** The transaction's first signature, base58: its id on chain. */
+  txHash: string;
+  /** The signed transaction, base64 wire bytes (the sandbox's is an opaque encoding of the intent). */
+  wire: string;
+  /** Decimal text: past this block height the transaction can no longer be accepted. */
+  lastValidBlockHeight: string;
+}
+
+/**
+ * PENDING: not (yet) at the configured commitment, and may still land. CONFIRMED: landed without
+ * error at the configured commitment. FAILED: landed with an error (its fee was paid). EXPIRED:
+ * the block height is past lastValidBlockHeight and the node's full history does not know the
+ * signature, so it can never land.
+ */
+export type TransferStatus = 'PENDING' | 'CONFIRMED' | 'FAILED' | 'EXPIRED';
+
+/** What the treasury paid for a landed transaction, in lamports (decimal text). */
+export interface TransferCosts {
+  /** The transaction's fee (signatures and priority). */
+  feeLamports: string;
+  /** Rent of accounts it created (the receiver's token account), beyond the fee. */
+  rentLamports: string;
+}
+
+export interface TransferState {
+  status: TransferStatus;
+  error?: string;
+  /** Given with CONFIRMED and FAILED (a failed transaction still paid its fee). */
+  costs?: TransferCosts;
+}
 
 export interface ChainAdapter {
   readonly chain: string;
@@ -27,8 +77,11 @@ export interface ChainAdapter {
    */
   createDepositAddress(input: { orderId: string; token: string }): Promise<{ address: string }>;
 
-  /** Sends tokens from the platform's treasury; idempotent per `idempotencyKey`. */
-  transferToken(input: { idempotencyKey: string; token: string; amount: TokenAmount; destination: string }): Promise<{ txHash: string }>;
+  /** Builds and signs a transfer from the platform's treasury; sends nothing. */
+  prepareTransfer(input: TransferIntent): Promise<PreparedTransfer>;
 
-  getTransferStatus(txHash: string): Promise<{ status: TransferStatus; error?: string }>;
+  /** Sends (or sends again) exactly these bytes; idempotent. */
+  sendTransfer(prepared: PreparedTransfer): Promise<void>;
+
+  getTransferStatus(prepared: PreparedTransfer): Promise<TransferState>;
 }

@@ -2,8 +2,10 @@
  * The sandbox chain: the ChainAdapter port with its state in the database (sandbox_chain_*),
  * producing Solana-shaped values: deposit addresses are real Ed25519 public keys (base58, 32
  * bytes) and transaction hashes are base58 of 64 random bytes, the shape of a signature.
- * Nothing is broadcast; a transfer is CONFIRMED at once unless a test armed its failure.
- * (The managed-wallets issue may back this with LiteSVM; keep the surface narrow.)
+ * Nothing is broadcast: a prepared transfer's wire is its intent encoded (no signature), its
+ * sending writes the row, CONFIRMED at once unless a test armed its failure; a transfer never
+ * expires and costs nothing. One transfer per reference (the order id): sending a second,
+ * different one for it is refused.
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { getAddressDecoder, getBase58Decoder } from '@solana/kit';
@@ -14,18 +16,18 @@ import { AppError } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { decimal } from '../../lib/money.ts';
 import { isSolanaAddress } from '../../lib/solana.ts';
-import type { ChainAdapter, ChainDeposit, TokenAmount, TransferStatus } from './port.ts';
+import type { ChainAdapter, ChainDeposit, PreparedTransfer, TokenAmount, TransferStatus } from './port.ts';
 import { chainSandboxRepo as repo } from './sandbox-repo.ts';
 
 export interface SandboxChain extends ChainAdapter {
   readonly chain: 'solana';
   /** Somebody sends `amount` of the address's token to a deposit address this sandbox issued. */
   simulateDeposit(input: { depositAddress: string; amount: TokenAmount }): Promise<ChainDeposit>;
-  /** The next transfer to `destination` (a new idempotency key) lands FAILED with `error`. */
+  /** The next transfer sent to `destination` (another reference) lands FAILED with `error`. */
   failNextTransferTo(destination: string, error?: string): Promise<void>;
   /**
-   * The transfer made under `idempotencyKey` (orders use their id) lands FAILED with `error`:
-   * armed ahead for one order, where failNextTransferTo would hit whichever order of the
+   * The transfer sent for reference `idempotencyKey` (orders use their id) lands FAILED with
+   * `error`: armed ahead for one order, where failNextTransferTo would hit whichever order of the
    * receiver's wallet transfers first.
    */
   failTransferWithKey(idempotencyKey: string, error?: string): Promise<void>;
@@ -66,6 +68,18 @@ function newAddress(): string {
 /** Signature-shaped: base58 of 64 random bytes (the "hash" Solana returns is the first signature). */
 const newTxHash = (): string => base58.decode(randomBytes(64));
 
+/** What a sandbox transfer's wire encodes (base64 of its JSON): the intent and its signature-shaped hash. */
+interface SandboxWire {
+  reference: string;
+  token: string;
+  amount: string;
+  destination: string;
+  txHash: string;
+}
+
+/** Sandbox transfers never expire: the largest block height (u64). */
+const NEVER_EXPIRES = '18446744073709551615';
+
 export function createSandboxChain(deps: { db: Db; clock: Clock }): SandboxChain {
   const { db, clock } = deps;
 
@@ -80,11 +94,23 @@ export function createSandboxChain(deps: { db: Db; clock: Clock }): SandboxChain
     return value.toFixed(places);
   };
 
-  const sameTransferOrRefuse = (row: Selectable<SandboxChainTransfersTable>, input: { token: string; amount: string; destination: string }) => {
-    if (row.token !== input.token || row.destination !== input.destination || !decimal(row.amount).eq(input.amount)) {
-      throw new ChainSandboxRefusedError(`idempotency key ${row.idempotency_key} was used for another transfer`);
+  /** A reference has one transfer: its re-sending is a no-op, another transfer is refused. */
+  const sameTransferOrRefuse = (row: Selectable<SandboxChainTransfersTable>, intent: SandboxWire) => {
+    if (row.tx_hash !== intent.txHash || row.token !== intent.token || row.destination !== intent.destination || !decimal(row.amount).eq(intent.amount)) {
+      throw new ChainSandboxRefusedError(`reference ${row.idempotency_key} already has another transfer`);
     }
-    return { txHash: row.tx_hash };
+  };
+
+  const decodeWire = (prepared: PreparedTransfer): SandboxWire => {
+    let intent: Partial<SandboxWire>;
+    try {
+      intent = JSON.parse(Buffer.from(prepared.wire, 'base64').toString('utf8')) as Partial<SandboxWire>;
+    } catch {
+      throw new ChainSandboxRefusedError('wire is not a transfer this sandbox prepared');
+    }
+    const { reference, token, amount, destination, txHash } = intent;
+    if (!reference || !token || !amount || !destination || txHash !== prepared.txHash) throw new ChainSandboxRefusedError('wire is not a transfer this sandbox prepared');
+    return { reference, token, amount: tokenAmount(token, amount), destination, txHash };
   };
 
   return {
@@ -101,40 +127,38 @@ export function createSandboxChain(deps: { db: Db; clock: Clock }): SandboxChain
       return { address: existing.address };
     },
 
-    async transferToken({ idempotencyKey, token, amount, destination }) {
-      if (!idempotencyKey) throw new ChainSandboxRefusedError('idempotencyKey must not be empty');
+    async prepareTransfer({ reference, token, amount, destination }) {
+      if (!reference) throw new ChainSandboxRefusedError('reference must not be empty');
       if (!isSolanaAddress(destination)) throw new ChainSandboxRefusedError('destination must be a Solana address');
-      const input = { token, amount: tokenAmount(token, amount), destination };
-      const existing = await repo.findTransferByIdempotencyKey(db, idempotencyKey);
-      if (existing) return sameTransferOrRefuse(existing, input);
-
-      const inserted = await db.transaction().execute(async (trx) => {
-        const now = clock.now();
-        const row = await repo.insertTransfer(trx, {
-          tx_hash: newTxHash(),
-          idempotency_key: idempotencyKey,
-          ...input,
-          status: 'CONFIRMED',
-          created_at: now,
-          updated_at: now,
-        });
-        // Only a transfer that was really inserted consumes an armed failure.
-        if (!row) return undefined;
-        const failure = (await repo.takeTransferFailureByKey(trx, idempotencyKey)) ?? (await repo.takeTransferFailure(trx, destination));
-        if (failure) await repo.markTransferFailed(trx, row.tx_hash, failure.error, now);
-        return row;
-      });
-      if (inserted) return { txHash: inserted.tx_hash };
-      const raced = await repo.findTransferByIdempotencyKey(db, idempotencyKey);
-      if (!raced) throw new Error(`transfer ${idempotencyKey} neither inserted nor found`);
-      return sameTransferOrRefuse(raced, input);
+      const intent: SandboxWire = { reference, token, amount: tokenAmount(token, amount), destination, txHash: newTxHash() };
+      return { txHash: intent.txHash, wire: Buffer.from(JSON.stringify(intent)).toString('base64'), lastValidBlockHeight: NEVER_EXPIRES };
     },
 
-    async getTransferStatus(txHash) {
+    async sendTransfer(prepared) {
+      const intent = decodeWire(prepared);
+      const { reference, txHash, ...transfer } = intent;
+      const inserted = await db.transaction().execute(async (trx) => {
+        const now = clock.now();
+        const row = await repo.insertTransfer(trx, { tx_hash: txHash, idempotency_key: reference, ...transfer, status: 'CONFIRMED', created_at: now, updated_at: now });
+        // Only a transfer that was really inserted consumes an armed failure.
+        if (!row) return undefined;
+        const failure = (await repo.takeTransferFailureByKey(trx, reference)) ?? (await repo.takeTransferFailure(trx, transfer.destination));
+        if (failure) await repo.markTransferFailed(trx, txHash, failure.error, now);
+        return row;
+      });
+      if (inserted) return;
+      const existing = await repo.findTransferByIdempotencyKey(db, reference);
+      if (!existing) throw new Error(`transfer ${reference} neither inserted nor found`);
+      sameTransferOrRefuse(existing, intent);
+    },
+
+    async getTransferStatus({ txHash }) {
       const row = await repo.findTransfer(db, txHash);
-      if (!row) throw new ChainSandboxNotFoundError('transfer', txHash);
+      // Not sent yet: it may still be (a sandbox transfer never expires).
+      if (!row) return { status: 'PENDING' };
       const status: TransferStatus = row.status;
-      return row.error === null ? { status } : { status, error: row.error };
+      const costs = { feeLamports: '0', rentLamports: '0' };
+      return row.error === null ? { status, costs } : { status, error: row.error, costs };
     },
 
     async simulateDeposit({ depositAddress, amount }) {

@@ -23,6 +23,7 @@ import * as sponsorFeeBudget from './20261125_0017_sponsor_fee_budget.ts';
 import * as destinationPolicy from './20261125_0018_destination_policy.ts';
 import * as ordersIndexes from './20261126_0021_orders_indexes.ts';
 import * as platformKeys from './20261126_0022_platform_keys.ts';
+import * as chainTransferPrepared from './20261126_0023_chain_transfer_prepared.ts';
 import * as treasury from './20261126_0024_treasury.ts';
 
 export const migrations: Record<string, Migration> = {
@@ -46,5 +47,6 @@ export const migrations: Record<string, Migration> = {
   '20261125_0018_destination_policy': destinationPolicy,
   '20261126_0021_orders_indexes': ordersIndexes,
   '20261126_0022_platform_keys': platformKeys,
+  '20261126_0023_chain_transfer_prepared': chainTransferPrepared,
   '20261126_0024_treasury': treasury,
 };

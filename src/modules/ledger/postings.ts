@@ -18,6 +18,11 @@
  *   sponsor_sol                 SOL the platform's fee payer (sponsor) spent
  *   treasury_capital            platform equity: what operators funded the treasury with (per
  *                               token, and SOL), so the books know its opening balance
+ *   network_fees                SOL: fees of the treasury's own transactions (a payin's token
+ *                               transfer), a platform expense
+ *   account_rent                SOL: rent the treasury deposited in accounts it created for
+ *                               others (a receiver's token account), a platform expense
+ *                               (both paid from token_treasury's SOL)
  *
  * PAYIN:  PIX received → pix_cash +A / in_transit −A
  *         completed    → in_transit +A / platform_fee −pf / fees_payable −mf / fx −net (BRL);
@@ -30,6 +35,10 @@
  * A failure after money arrived posts nothing: the funds stay in transit for an operator.
  *
  * TREASURY FUNDING (an operator's, once per funding reference): treasury +X / treasury_capital −X.
+ *
+ * CHAIN COSTS (a payin's transfer landed, CONFIRMED or FAILED: its fee is paid either way; in
+ * the transition's transaction, what the chain charged): network_fees +F / account_rent +R /
+ * token_treasury −(F+R) (SOL, lamports as SOL with 9 decimals)
  *
  * SPONSORED FEE (a sign-and-send request, before it is sent): sponsored_fees +F / sponsor_sol −F
  * (SOL, lamports as SOL with 9 decimals); released when the chain refused it unsent: the reverse.
@@ -47,7 +56,9 @@ export type AccountCode =
   | 'deposits_to_return'
   | 'merchant_sponsored_fees'
   | 'sponsor_sol'
-  | 'treasury_capital';
+  | 'treasury_capital'
+  | 'network_fees'
+  | 'account_rent';
 
 const MERCHANT_ACCOUNTS: readonly AccountCode[] = ['merchant_fees_payable', 'merchant_settlements', 'deposits_to_return', 'merchant_sponsored_fees'];
 export const isMerchantAccount = (code: AccountCode) => MERCHANT_ACCOUNTS.includes(code);
@@ -139,6 +150,17 @@ export function sponsoredFeePostings(lamports: bigint, movement: SponsoredFeeMov
   return movement === 'SPONSORED_FEE'
     ? [leg('merchant_sponsored_fees', SOL, sol), credit('sponsor_sol', SOL, sol)]
     : [leg('sponsor_sol', SOL, sol), credit('merchant_sponsored_fees', SOL, sol)];
+}
+
+const solOf = (lamports: bigint) => decimal(lamports.toString()).dividedBy(LAMPORTS_PER_SOL).toFixed(9);
+
+/** What one landed treasury transaction cost, lamports (fee and rent, each ≥ 0), as SOL postings; zero legs left out. */
+export function chainCostPostings(costs: { feeLamports: bigint; rentLamports: bigint }): Posting[] {
+  if (costs.feeLamports < 0n || costs.rentLamports < 0n) throw new Error('chain costs must not be negative');
+  const total = costs.feeLamports + costs.rentLamports;
+  if (total === 0n) return [];
+  const legs = [leg('network_fees', SOL, solOf(costs.feeLamports)), leg('account_rent', SOL, solOf(costs.rentLamports)), credit('token_treasury', SOL, solOf(total))];
+  return legs.filter((posting) => !decimal(posting.amount).isZero());
 }
 
 /** An operator's funding of the treasury with `amount` (decimal text, positive) of `currency`. */

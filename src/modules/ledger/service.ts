@@ -15,6 +15,7 @@ import {
   type OrderMovement,
   type Posting,
   type SponsoredFeeMovement,
+  chainCostPostings,
   isBalanced,
   isMerchantAccount,
   orderPostings,
@@ -145,6 +146,14 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
     /** Called by order transitions inside their transaction. */
     postOrderMovement(trx: Trx, order: OrderAmounts, movement: OrderMovement, at: Date, received?: string) {
       return post(trx, { merchantId: order.merchant_id, kind: movement, referenceType: 'order', referenceId: order.id, at }, orderPostings(order, movement, received));
+    },
+
+    /**
+     * What the chain charged the treasury for an order's transfer (fee and rent, lamports), in the
+     * transition's transaction; once per order (one transfer lands per order).
+     */
+    postChainCosts(trx: Trx, order: Pick<OrderAmounts, 'id' | 'merchant_id'>, costs: { feeLamports: bigint; rentLamports: bigint }, at: Date) {
+      return post(trx, { merchantId: order.merchant_id, kind: 'CHAIN_COSTS', referenceType: 'order', referenceId: order.id, at }, chainCostPostings(costs));
     },
 
     /**

@@ -15,6 +15,15 @@ export interface MovementRecord {
   currency: string;
   chain: string | null;
   txHash: string | null;
+  /** CHAIN_TRANSFER: the prepared transaction, stored with its first record (before any send). */
+  prepared?: { wire: string; lastValidBlockHeight: string } | undefined;
+}
+
+/** The stored transaction of an order's CHAIN_TRANSFER: what a worker sends again or asks about. */
+export interface StoredChainTransfer {
+  txHash: string;
+  wire: string;
+  lastValidBlockHeight: string;
 }
 
 /** Every function takes the transaction (or root db) it runs in, and the time from the caller's clock. */
@@ -87,6 +96,8 @@ export const ordersRepo = {
         currency: movement.currency,
         chain: movement.chain,
         tx_hash: movement.txHash,
+        wire: movement.prepared?.wire ?? null,
+        last_valid_block_height: movement.prepared?.lastValidBlockHeight ?? null,
         created_at: now,
         updated_at: now,
       })
@@ -94,11 +105,57 @@ export const ordersRepo = {
         oc.constraint('order_transactions_order_type_key').doUpdateSet({
           status: movement.status,
           tx_hash: sql`coalesce(excluded.tx_hash, order_transactions.tx_hash)`,
+          wire: sql`coalesce(excluded.wire, order_transactions.wire)`,
+          last_valid_block_height: sql`coalesce(excluded.last_valid_block_height, order_transactions.last_valid_block_height)`,
           amount: movement.amount,
           updated_at: now,
         }),
       )
       .execute();
+  },
+
+  /** The transaction an order's CHAIN_TRANSFER stored before sending it (undefined before migration 0023's rows had one). */
+  async chainTransferOf(db: Db, orderId: string): Promise<StoredChainTransfer | undefined> {
+    const row = await db
+      .selectFrom('order_transactions')
+      .select(['tx_hash', 'wire', 'last_valid_block_height'])
+      .where('order_id', '=', orderId)
+      .where('type', '=', 'CHAIN_TRANSFER')
+      .executeTakeFirst();
+    if (!row?.tx_hash || row.wire === null || row.last_valid_block_height === null) return undefined;
+    return { txHash: row.tx_hash, wire: row.wire, lastValidBlockHeight: String(row.last_valid_block_height) };
+  },
+
+  /**
+   * Replaces a TRANSFERRING order's stored transaction, only while it is still `oldTxHash` (another
+   * worker may have replaced it first); the old signature is kept in previous_tx_hashes. Both the
+   * order's tx_hash and its CHAIN_TRANSFER row change, in the caller's transaction. Answers whether
+   * it replaced.
+   */
+  async replaceChainTransfer(db: Db, orderId: string, oldTxHash: string, next: StoredChainTransfer, now: Date): Promise<boolean> {
+    const order = await db
+      .updateTable('orders')
+      .set({ tx_hash: next.txHash, updated_at: now })
+      .where('id', '=', orderId)
+      .where('status', '=', 'TRANSFERRING')
+      .where('tx_hash', '=', oldTxHash)
+      .returning('id')
+      .executeTakeFirst();
+    if (!order) return false;
+    await db
+      .updateTable('order_transactions')
+      .set({
+        tx_hash: next.txHash,
+        wire: next.wire,
+        last_valid_block_height: next.lastValidBlockHeight,
+        previous_tx_hashes: sql<string[]>`array_append(previous_tx_hashes, ${oldTxHash}::text)`,
+        updated_at: now,
+      })
+      .where('order_id', '=', orderId)
+      .where('type', '=', 'CHAIN_TRANSFER')
+      .where('tx_hash', '=', oldTxHash)
+      .execute();
+    return true;
   },
 
   /**

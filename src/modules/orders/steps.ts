@@ -1,7 +1,8 @@
 /**
  * The worker's side of orders: expire what is due, then run each claimed order's next step. A
  * step's external call (token transfer, transfer status, refund, sending the PIX) happens outside
- * any transaction and is idempotent per order at the provider; its outcome is then applied by
+ * any transaction and is idempotent per order at the provider (a token transfer: its signed bytes
+ * are stored before they are sent, transfer-steps.ts); its outcome is then applied by
  * `applyTransition`, guarded by the status the step started from.
  *
  * Claims: due orders (`next_step_at`) are taken with FOR UPDATE SKIP LOCKED and a lease
@@ -20,12 +21,13 @@ import { decimal, toJsonNumber } from '../../lib/money.ts';
 import type { LedgerService } from '../ledger/service.ts';
 import { providerTransactionIdField } from './events.ts';
 import { ordersRepo as repo } from './repo.ts';
-import { type Effects, type Movement, type TransitionContext, applyTransition, leavesStepDue, refundingEvent } from './transitions.ts';
+import { RetryLater, createTransferSteps } from './transfer-steps.ts';
+import { type Effects, type TransitionContext, applyTransition, leavesStepDue } from './transitions.ts';
 
 export interface StepsDeps {
   db: Db;
   clock: Clock;
-  ledger: Pick<LedgerService, 'postOrderMovement'>;
+  ledger: Pick<LedgerService, 'postOrderMovement' | 'postChainCosts'>;
   onOrderChanged?: TransitionContext['onOrderChanged'];
   pix: PixProvider;
   chain: ChainAdapter;
@@ -44,8 +46,7 @@ export interface LaneOptions {
   onError?: (err: unknown) => void;
 }
 
-/** A step that must simply wait (e.g. a transfer not yet confirmed), not a failure. */
-export class RetryLater extends Error {}
+export { RetryLater };
 
 /** Backoff after a failed step: 1 s doubling per attempt, at most 5 minutes. A RetryLater waits 1 s. */
 function retryDelayMs(err: unknown, attempts: number): number {
@@ -77,34 +78,7 @@ export function createOrderSteps(deps: StepsDeps) {
     return continues ? updated : undefined;
   }
 
-  async function swap(order: OrderRow) {
-    // The rate was locked at creation; the conversion is the token transfer itself.
-    const { txHash } = await chain.transferToken({ idempotencyKey: order.id, token: order.token, amount: order.amount_token, destination: order.destination_wallet! });
-    return moveOn(order, 'TRANSFERRING', {
-      changes: { tx_hash: txHash },
-      movement: { type: 'CHAIN_TRANSFER', status: 'PENDING', amount: order.amount_token, currency: order.token, chain: order.chain, txHash },
-      nextStepAt: clock.now(),
-    });
-  }
-
-  async function confirmTransfer(order: OrderRow) {
-    const { status, error } = await chain.getTransferStatus(order.tx_hash!);
-    if (status === 'PENDING') throw new RetryLater('transfer not confirmed yet');
-    const movement: Movement = { type: 'CHAIN_TRANSFER', status, amount: order.amount_token, currency: order.token, chain: order.chain, txHash: order.tx_hash };
-    if (status === 'CONFIRMED') {
-      return moveOn(order, 'COMPLETED', {
-        movement,
-        ledger: { movement: 'PAYIN_COMPLETED' },
-        event: {
-          name: 'order.completed',
-          status: 'COMPLETED',
-          fields: { amountBrl: toJsonNumber(order.amount_brl), amountToken: toJsonNumber(order.amount_token), targetToken: order.token, destinationWallet: order.destination_wallet, txHash: order.tx_hash },
-        },
-      });
-    }
-    const reason = `On-chain transfer failed: ${error ?? 'unknown error'}`;
-    return moveOn(order, 'REFUNDING', { changes: { failure_reason: reason }, movement, event: refundingEvent(reason), nextStepAt: clock.now() });
-  }
+  const { swap, confirmTransfer } = createTransferSteps({ db, clock, chain, moveOn });
 
   async function requestRefund(order: OrderRow): Promise<undefined> {
     // The refund id is ours and fixed: stored before the request, so an outcome that arrives at

@@ -85,6 +85,12 @@ export interface OrderTransactionsTable {
   currency: string;
   chain: string | null;
   tx_hash: string | null;
+  /** CHAIN_TRANSFER: the signed transaction (base64), stored before its first send (migration 0023). */
+  wire: string | null;
+  /** CHAIN_TRANSFER: decimal text; past this block height the stored transaction can no longer land. */
+  last_valid_block_height: string | null;
+  /** CHAIN_TRANSFER: signatures of transactions replaced because they provably never landed. */
+  previous_tx_hashes: ColumnType<string[], string[] | undefined, string[]>;
   created_at: DefaultedTimestamp;
   updated_at: DefaultedTimestamp;
 }

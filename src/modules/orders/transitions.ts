@@ -21,6 +21,8 @@ export interface Movement {
   currency: string;
   chain?: string | null;
   txHash?: string | null;
+  /** CHAIN_TRANSFER: the signed transaction, stored before it is ever sent. */
+  prepared?: { wire: string; lastValidBlockHeight: string };
 }
 
 /** The ledger's kinds of order movement, named through its service (orders use the ledger only through it). */
@@ -41,6 +43,8 @@ export interface Effects {
   claimedUntil?: Date;
   /** The ledger entry this transition posts (`received`: the amount that actually moved). */
   ledger?: { movement: LedgerMovement; received?: string };
+  /** What the chain charged the treasury for the order's transfer (lamports), posted in SOL. */
+  chainCosts?: { feeLamports: bigint; rentLamports: bigint };
 }
 
 /** Whether the transition leaves the order's next step due at once (not later, not waiting for a notification). */
@@ -54,7 +58,8 @@ export const ORDER_STEPS_CHANNEL = 'order_steps';
 
 export interface TransitionContext {
   clock: Clock;
-  ledger: Pick<LedgerService, 'postOrderMovement'>;
+  /** postChainCosts: only where transitions carry chain costs (the worker's steps). */
+  ledger: Pick<LedgerService, 'postOrderMovement'> & Partial<Pick<LedgerService, 'postChainCosts'>>;
   /** Told of every change, so caches of the merchant's orders (the GET /orders pages) drop what they hold. */
   onOrderChanged?: ((merchantId: string) => void) | undefined;
 }
@@ -95,6 +100,10 @@ export async function applyTransition(trx: Trx, ctx: TransitionContext, order: O
   }
   if (effects.ledger) {
     await ctx.ledger.postOrderMovement(trx, updated, effects.ledger.movement, now, effects.ledger.received);
+  }
+  if (effects.chainCosts) {
+    if (!ctx.ledger.postChainCosts) throw new Error('a transition with chain costs needs the ledger\'s postChainCosts');
+    await ctx.ledger.postChainCosts(trx, updated, effects.chainCosts, now);
   }
   if (effects.event) {
     await recordEvent(trx, {

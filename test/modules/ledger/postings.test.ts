@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { OrderRow } from '../../../src/modules/orders/tables.ts';
 import { decimal } from '../../../src/lib/money.ts';
-import { type AccountCode, type OrderMovement, type Posting, isBalanced, isMerchantAccount, orderPostings, settlementPostings } from '../../../src/modules/ledger/postings.ts';
+import { type AccountCode, type OrderMovement, type Posting, chainCostPostings, isBalanced, isMerchantAccount, orderPostings, settlementPostings } from '../../../src/modules/ledger/postings.ts';
 
 /** An order row with only what the recipes read made explicit; the rest is plausible filler. */
 function order(overrides: Partial<OrderRow> & Pick<OrderRow, 'type'>): OrderRow {
@@ -233,7 +233,26 @@ describe('posting recipes', () => {
     ['fx_conversion', false],
     ['token_treasury', false],
     ['platform_fee_revenue', false],
+    ['network_fees', false],
+    ['account_rent', false],
   ])('%s is a merchant account: %s', (account, merchant) => {
     expect(isMerchantAccount(account)).toBe(merchant);
+  });
+
+  describe('chain costs: what the chain charged the treasury for a transfer, in SOL', () => {
+    it.each<[bigint, bigint, Array<[AccountCode, string]>]>([
+      [5000n, 2_039_280n, [['network_fees', '0.000005'], ['account_rent', '0.00203928'], ['token_treasury', '-0.00204428']]],
+      [5600n, 0n, [['network_fees', '0.0000056'], ['token_treasury', '-0.0000056']]],
+      [0n, 0n, []],
+    ])('fee %s, rent %s lamports', (feeLamports, rentLamports, expected) => {
+      const postings = chainCostPostings({ feeLamports, rentLamports });
+      expect(postings.map((p) => [p.account, decimal(p.amount).toString()])).toEqual(expected);
+      expect(postings.every((p) => p.currency === 'SOL')).toBe(true);
+      expect(isBalanced(postings)).toBe(true);
+    });
+
+    it('refuses a negative cost', () => {
+      expect(() => chainCostPostings({ feeLamports: -1n, rentLamports: 0n })).toThrow();
+    });
   });
 });

@@ -55,17 +55,17 @@ describe('order lifecycle', () => {
     const slow = await t.payin(merchant, { receiverId: receiver.id, amountBrl: 16 });
     const quick = await t.payin(merchant, { receiverId: receiver.id, amountBrl: 17 });
     const chain = t.ctx.app.services.adapters.chain;
-    const transfer = chain.transferToken.bind(chain);
+    const prepare = chain.prepareTransfer.bind(chain);
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     let slowStarted!: () => void;
     const slowIsWaiting = new Promise<void>((resolve) => (slowStarted = resolve));
-    chain.transferToken = async (input) => {
-      if (input.idempotencyKey === slow.id) {
+    chain.prepareTransfer = async (input) => {
+      if (input.reference === slow.id) {
         slowStarted();
         await released;
       }
-      return transfer(input);
+      return prepare(input);
     };
     const steps = t.ctx.app.services.orderSteps;
     try {
@@ -80,7 +80,7 @@ describe('order lifecycle', () => {
     } finally {
       release();
       await steps.drain();
-      chain.transferToken = transfer;
+      chain.prepareTransfer = prepare;
     }
     expect((await t.call('GET', `/orders/${slow.id}`, merchant)).json().status).toBe('COMPLETED');
   });

@@ -1,0 +1,225 @@
+/**
+ * The orders' transfers on a real Solana cluster (CHAIN_PROVIDER=solana-rpc), through the node at
+ * SOLANA_RPC_URL with @solana/kit: a PAYIN's tokens go from the platform's treasury to the
+ * receiver's associated token account. One transaction, fee payer and only signer the treasury:
+ *
+ *   SetComputeUnitLimit (CHAIN_COMPUTE_UNIT_LIMIT)
+ *   SetComputeUnitPrice (the node's recent prioritization fees, 75th percentile of the non-zero
+ *                        ones, capped by CHAIN_PRIORITY_FEE_MAX_MICROLAMPORTS; left out at 0)
+ *   CreateAssociatedTokenIdempotent (the receiver's token account; the treasury pays its rent,
+ *                        ledgered in account_rent: a receiver is never asked to hold SOL first)
+ *   TransferChecked     (treasury's token account → receiver's, decimals read from the mint)
+ *
+ * The exactly-once protocol is the port's (port.ts): prepare signs and sends nothing, send
+ * re-sends the same bytes, and a status is EXPIRED only when the finalized block height is past
+ * the transaction's last valid block height and the node's whole history does not know its
+ * signature. Every failure to talk to the node is ChainUnavailableError, naming the method, never
+ * the URL (it may carry an API key).
+ */
+import {
+  type Address,
+  address,
+  appendTransactionMessageInstructions,
+  type Base64EncodedWireTransaction,
+  compileTransaction,
+  createNoopSigner,
+  createSolanaRpc,
+  createTransactionMessage,
+  getBase58Decoder,
+  getBase64EncodedWireTransaction,
+  type Instruction,
+  pipe,
+  type Signature,
+  type SignatureBytes,
+  setTransactionMessageFeePayer,
+  setTransactionMessageLifetimeUsingBlockhash,
+} from '@solana/kit';
+import { getSetComputeUnitLimitInstruction, getSetComputeUnitPriceInstruction } from '@solana-program/compute-budget';
+import { findAssociatedTokenPda, getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
+import { decimal } from '../../lib/money.ts';
+import type { ChainAdapter, PreparedTransfer, TransferIntent, TransferState } from './port.ts';
+import { ChainUnavailableError } from './transactions-port.ts';
+
+/** The treasury's key, held by whoever unseals it: the adapter only asks it to sign. */
+export interface TreasurySigner {
+  readonly address: string;
+  sign(message: Uint8Array): Uint8Array;
+}
+
+export interface SolanaTransferSettings {
+  rpcUrl: string;
+  commitment: 'confirmed' | 'finalized';
+  /** Token symbol → mint address. */
+  tokenMints: Record<string, string>;
+  computeUnitLimit: number;
+  priorityFeeMaxMicroLamports: number;
+  /** Default RPC_TIMEOUT_MS (tests of a hanging node shorten it). */
+  rpcTimeoutMs?: number;
+}
+
+/** The orders' side of the chain: transfers only (deposit addresses stay on the sandbox chain for now). */
+export type SolanaTransfers = Pick<ChainAdapter, 'prepareTransfer' | 'sendTransfer' | 'getTransferStatus'>;
+
+const TOKEN_2022_PROGRAM_ADDRESS = address('TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb');
+/** SPL mint layout: mint authority (COption<Pubkey>, 36 bytes), supply (u64), decimals (u8), is_initialized (bool). */
+const MINT_DECIMALS_OFFSET = 44;
+const MINT_SIZE = 82;
+/** The percentile of recent non-zero prioritization fees a transfer pays, so it lands ahead of most. */
+const PRIORITY_PERCENTILE = 0.75;
+
+const base58 = getBase58Decoder();
+
+/**
+ * A node that hangs must not hold a worker's lane past its lease (30 s): every call is abandoned
+ * after this long, as unavailable, and the step retries later.
+ */
+const RPC_TIMEOUT_MS = 10_000;
+
+async function call<T>(method: string, timeoutMs: number, run: (abortSignal: AbortSignal) => Promise<T>): Promise<T> {
+  try {
+    return await run(AbortSignal.timeout(timeoutMs));
+  } catch (err) {
+    throw new ChainUnavailableError(`Solana RPC ${method} failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+  }
+}
+
+const errorText = (err: unknown): string => (typeof err === 'string' ? err : JSON.stringify(err, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value)));
+
+/** A refusal of the transfer itself (unknown token, bad mint, amount finer than the mint): no retry helps. */
+export class ChainTransferRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ChainTransferRefusedError';
+  }
+}
+
+interface MintInfo {
+  mint: Address;
+  decimals: number;
+  tokenProgram: Address;
+}
+
+export function createSolanaTransfers(deps: { settings: SolanaTransferSettings; treasury: TreasurySigner }): SolanaTransfers {
+  const { settings, treasury } = deps;
+  const rpc = createSolanaRpc(settings.rpcUrl);
+  const treasuryAddress = address(treasury.address);
+  const treasurySigner = createNoopSigner(treasuryAddress);
+  const rank = { processed: 0, confirmed: 1, finalized: 2 } as const;
+  const rpcCall = <T>(method: string, run: (abortSignal: AbortSignal) => Promise<T>) => call(method, settings.rpcTimeoutMs ?? RPC_TIMEOUT_MS, run);
+  // A mint's decimals and program never change once initialized: read once per mint.
+  const mints = new Map<string, Promise<MintInfo>>();
+
+  async function readMint(symbol: string): Promise<MintInfo> {
+    const mintText = settings.tokenMints[symbol];
+    if (!mintText) throw new ChainTransferRefusedError(`no mint configured for ${symbol} (CHAIN_TOKEN_MINTS)`);
+    const mint = address(mintText);
+    const { value } = await rpcCall('getAccountInfo', (abortSignal) => rpc.getAccountInfo(mint, { encoding: 'base64', commitment: settings.commitment }).send({ abortSignal }));
+    if (!value) throw new ChainTransferRefusedError(`the ${symbol} mint ${mint} does not exist on this cluster`);
+    const tokenProgram = value.owner;
+    const data = Buffer.from(value.data[0], 'base64');
+    if ((tokenProgram !== TOKEN_PROGRAM_ADDRESS && tokenProgram !== TOKEN_2022_PROGRAM_ADDRESS) || data.length < MINT_SIZE || data[MINT_DECIMALS_OFFSET + 1] !== 1) {
+      throw new ChainTransferRefusedError(`${mint} is not an initialized SPL token mint`);
+    }
+    return { mint, decimals: data[MINT_DECIMALS_OFFSET]!, tokenProgram };
+  }
+
+  function mintOf(symbol: string): Promise<MintInfo> {
+    let info = mints.get(symbol);
+    if (!info) {
+      info = readMint(symbol);
+      // A failed read (node down) is not cached.
+      info.catch(() => mints.delete(symbol));
+      mints.set(symbol, info);
+    }
+    return info;
+  }
+
+  /** The price of a compute unit: a high percentile of what recently landed, never above the cap. */
+  async function priorityFee(accounts: Address[]): Promise<bigint> {
+    const cap = BigInt(settings.priorityFeeMaxMicroLamports);
+    if (cap === 0n) return 0n;
+    const recent = await rpcCall('getRecentPrioritizationFees', (abortSignal) => rpc.getRecentPrioritizationFees(accounts).send({ abortSignal }));
+    const fees = recent.map((entry) => BigInt(entry.prioritizationFee)).filter((fee) => fee > 0n).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    if (fees.length === 0) return 0n;
+    const fee = fees[Math.min(fees.length - 1, Math.floor(fees.length * PRIORITY_PERCENTILE))]!;
+    return fee < cap ? fee : cap;
+  }
+
+  function baseUnits(amount: string, info: MintInfo): bigint {
+    const units = decimal(amount).times(decimal(10).pow(info.decimals));
+    if (!units.isInteger() || units.lte(0)) throw new ChainTransferRefusedError(`amount ${amount} is not a positive amount of a token with ${info.decimals} decimals`);
+    return BigInt(units.toFixed(0));
+  }
+
+  async function prepareTransfer(intent: TransferIntent): Promise<PreparedTransfer> {
+    const info = await mintOf(intent.token);
+    const owner = address(intent.destination);
+    const [[source], [destination]] = await Promise.all([
+      findAssociatedTokenPda({ owner: treasuryAddress, mint: info.mint, tokenProgram: info.tokenProgram }),
+      findAssociatedTokenPda({ owner, mint: info.mint, tokenProgram: info.tokenProgram }),
+    ]);
+    const amount = baseUnits(intent.amount, info);
+    const [microLamports, { value: lifetime }] = await Promise.all([
+      priorityFee([treasuryAddress, source]),
+      // Confirmed, not finalized: a blockhash valid for longer. One on a dropped fork only makes the
+      // transaction expire unlanded, which the status sees (finalized height past it, unknown).
+      rpcCall('getLatestBlockhash', (abortSignal) => rpc.getLatestBlockhash({ commitment: 'confirmed' }).send({ abortSignal })),
+    ]);
+    const instructions: Instruction[] = [
+      getSetComputeUnitLimitInstruction({ units: settings.computeUnitLimit }),
+      ...(microLamports > 0n ? [getSetComputeUnitPriceInstruction({ microLamports })] : []),
+      getCreateAssociatedTokenIdempotentInstruction({ payer: treasurySigner, ata: destination, owner, mint: info.mint, tokenProgram: info.tokenProgram }),
+      getTransferCheckedInstruction({ source, mint: info.mint, destination, authority: treasurySigner, amount, decimals: info.decimals }, { programAddress: info.tokenProgram }),
+    ];
+    const message = pipe(
+      createTransactionMessage({ version: 0 }),
+      (m) => setTransactionMessageFeePayer(treasuryAddress, m),
+      (m) => setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
+      (m) => appendTransactionMessageInstructions(instructions, m),
+    );
+    const compiled = compileTransaction(message);
+    const signature = treasury.sign(new Uint8Array(compiled.messageBytes)) as SignatureBytes;
+    const signed = { ...compiled, signatures: { ...compiled.signatures, [treasuryAddress]: signature } };
+    return { txHash: base58.decode(signature), wire: getBase64EncodedWireTransaction(signed), lastValidBlockHeight: lifetime.lastValidBlockHeight.toString() };
+  }
+
+  async function sendTransfer(prepared: PreparedTransfer): Promise<void> {
+    // No preflight: a transfer that would fail lands FAILED (its fee paid) and the order is
+    // refunded, where a refused preflight would leave it pending until its blockhash expired.
+    await rpcCall('sendTransaction', (abortSignal) =>
+      rpc.sendTransaction(prepared.wire as Base64EncodedWireTransaction, { encoding: 'base64', skipPreflight: true, maxRetries: 0n }).send({ abortSignal }),
+    ).catch((err: unknown) => {
+      // Already processed: it landed, the status will say how.
+      if (/already (been )?processed/i.test(String((err as Error).message))) return;
+      throw err;
+    });
+  }
+
+  /** What the treasury paid: the fee, and beyond it what left its lamports (rent of the account it created). */
+  async function costsOf(signature: Signature) {
+    const tx = await rpcCall('getTransaction', (abortSignal) =>
+      rpc.getTransaction(signature, { commitment: settings.commitment, encoding: 'json', maxSupportedTransactionVersion: 0 }).send({ abortSignal }),
+    );
+    if (!tx?.meta) return undefined;
+    const index = tx.transaction.message.accountKeys.findIndex((key) => key === treasuryAddress);
+    const fee = BigInt(tx.meta.fee);
+    const spent = index < 0 ? fee : BigInt(tx.meta.preBalances[index]!) - BigInt(tx.meta.postBalances[index]!);
+    const rent = spent - fee > 0n ? spent - fee : 0n;
+    return { feeLamports: fee.toString(), rentLamports: rent.toString() };
+  }
+
+  async function getTransferStatus(prepared: PreparedTransfer): Promise<TransferState> {
+    const signature = prepared.txHash as Signature;
+    // The height first: read after it, a signature still unknown cannot have landed at or below it.
+    const height = await rpcCall('getBlockHeight', (abortSignal) => rpc.getBlockHeight({ commitment: 'finalized' }).send({ abortSignal }));
+    const { value } = await rpcCall('getSignatureStatuses', (abortSignal) => rpc.getSignatureStatuses([signature], { searchTransactionHistory: true }).send({ abortSignal }));
+    const entry = value[0];
+    if (!entry) return height > BigInt(prepared.lastValidBlockHeight) ? { status: 'EXPIRED' } : { status: 'PENDING' };
+    if (!entry.confirmationStatus || rank[entry.confirmationStatus] < rank[settings.commitment]) return { status: 'PENDING' };
+    const costs = await costsOf(signature);
+    if (!costs) return { status: 'PENDING' };
+    return entry.err ? { status: 'FAILED', error: errorText(entry.err), costs } : { status: 'CONFIRMED', costs };
+  }
+
+  return { prepareTransfer, sendTransfer, getTransferStatus };
+}

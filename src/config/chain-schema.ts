@@ -1,0 +1,44 @@
+/**
+ * The variables of the orders' chain (CHAIN_PROVIDER), spread into ENV_SCHEMA. With solana-rpc,
+ * PAYIN transfers go from the platform's treasury through the Solana node at SOLANA_RPC_URL (the
+ * one node of managed wallets too); what it requires is checked by load.ts.
+ */
+import { isSolanaAddress } from '../lib/solana.ts';
+import { integer, list, oneOf, refine, text } from './env.ts';
+
+export const CHAIN_PROVIDERS = ['sandbox', 'solana-rpc'] as const;
+/** No 'processed': a payment is never counted on a block that may still be dropped (and getTransaction has no such level). */
+export const COMMITMENTS = ['confirmed', 'finalized'] as const;
+
+const isMintPair = (pair: string) => {
+  const [symbol, mint, extra] = pair.split(':');
+  return extra === undefined && /^[A-Z0-9]{2,10}$/.test(symbol ?? '') && isSolanaAddress(mint ?? '');
+};
+
+export const CHAIN_SCHEMA = {
+  CHAIN_PROVIDER: oneOf(CHAIN_PROVIDERS, {
+    default: 'sandbox',
+    description: "where PAYIN token transfers run: the database-backed sandbox chain, or the platform's treasury through the Solana node at SOLANA_RPC_URL (solana-rpc; PAYOUT deposit addresses stay on the sandbox chain)",
+  }),
+  SOLANA_COMMITMENT: oneOf(COMMITMENTS, {
+    default: 'finalized',
+    description: 'solana-rpc: the commitment at which a PAYIN transfer counts as landed (COMPLETED), and at which blockhashes and balances are read',
+  }),
+  CHAIN_TOKEN_MINTS: list(refine(text({ description: 'SYMBOL:mintAddress' }), isMintPair, 'must be SYMBOL:mintAddress'), {
+    default: [],
+    dropEmptyItems: true,
+    quote: 'items',
+    errorMessage: 'must list SYMBOL:mintAddress pairs, e.g. USDC:EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+    description: 'solana-rpc: the mint of every token of SUPPORTED_TOKENS (SYMBOL:mintAddress, comma-separated); decimals are read from the mint on chain',
+  }),
+  CHAIN_COMPUTE_UNIT_LIMIT: integer({ minimum: 1000, maximum: 1_400_000, default: 60_000, description: "solana-rpc: SetComputeUnitLimit of a PAYIN transfer (creating the receiver's token account and transferChecked)" }),
+  CHAIN_PRIORITY_FEE_MAX_MICROLAMPORTS: integer({
+    minimum: 0,
+    maximum: 1_000_000_000_000,
+    default: 100_000,
+    description: "solana-rpc: highest SetComputeUnitPrice of a PAYIN transfer, micro-lamports per compute unit; the price is the 75th percentile of the node's recent non-zero prioritization fees, capped by this",
+  }),
+};
+
+/** SYMBOL:mint pairs as a map (the schema checked each pair). */
+export const mintsOf = (pairs: string[]): Record<string, string> => Object.fromEntries(pairs.map((pair) => pair.split(':') as [string, string]));

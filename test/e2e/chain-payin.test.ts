@@ -163,7 +163,7 @@ describe('production path: api-pix (PSP simulator) and solana-rpc (chain simulat
 
     // The worker's treasury-reconciliation job, one pass: no drift in SOL or USDC.
     const job = createWorkerJobs(ctx.app.services, ctx.config, createMetrics()).find((j) => j.name === 'treasury-reconciliation');
-    await job!.run();
+    await job!.run(new AbortController().signal);
     const overview = (await call('GET', '/admin/treasury', undefined, ADMIN)).json() as Json;
     expect(overview.lastReconciliation).toMatchObject({ inFlightTransfers: 0, driftFound: false });
     const run = Object.fromEntries((overview.lastReconciliation.currencies as Json[]).map((c) => [c.currency, c]));

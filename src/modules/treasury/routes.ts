@@ -29,6 +29,8 @@ export function registerAdminTreasuryRoutes(app: App, treasury: TreasuryService)
   app.post(
     '/admin/treasury/fundings',
     {
+      // Idempotent per reference already; the key makes a retried request replay its first answer, like every other write.
+      config: { idempotent: true },
       schema: {
         tags,
         summary: 'Record a funding of the treasury',

@@ -23,6 +23,17 @@ import { explainStartupFailure, type StartupSettings } from './startup-failure.t
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
+/**
+ * Test-only switches, honoured only with NODE_ENV=test (never in development or production):
+ * TEST_KILL_WORKER_AFTER_TRANSFER_STORED=true makes the process SIGKILL itself once a PAYIN's
+ * signed transfer is committed, before its first send: the "kill -9 between signing and sending"
+ * of test/e2e/chain-worker-kill.test.ts, at exactly that point.
+ */
+function testOnlyHooks(nodeEnv: string): { afterTransferStored?: () => void } {
+  if (nodeEnv !== 'test' || process.env.TEST_KILL_WORKER_AFTER_TRANSFER_STORED !== 'true') return {};
+  return { afterTransferStored: () => process.kill(process.pid, 'SIGKILL') };
+}
+
 /** Known once the configuration is read: what a start-up failure message names. */
 let startupSettings: StartupSettings | undefined;
 
@@ -64,12 +75,21 @@ async function main(): Promise<void> {
     config.databaseUrl && config.roles.includes('api') && config.roles.includes('worker') && config.databaseWorkerPoolMax > 0
       ? await openDatabase({ driver: 'postgres', url: config.databaseUrl, poolMax: config.databaseWorkerPoolMax })
       : undefined;
-  const services = await createServices({ config, db: database.db, clock: systemClock, notifications, log, ...(workerDatabase ? { workerDb: workerDatabase.db } : {}) });
+  // One registry for the process: with both roles here, /metrics shows the worker's metrics too.
+  const metrics = createMetrics();
+  const services = await createServices({
+    config,
+    db: database.db,
+    clock: systemClock,
+    notifications,
+    log,
+    metrics,
+    ...(workerDatabase ? { workerDb: workerDatabase.db } : {}),
+    ...testOnlyHooks(config.nodeEnv),
+  });
   logPlatformKeys(services.platformKeysAtStart, log);
   if (database.driver === 'pglite') await seedDemoMerchant(services.merchants, config.dataDir, log);
 
-  // One registry for the process: with both roles here, /metrics shows the worker's metrics too.
-  const metrics = createMetrics();
   const app = early ? await buildApp({ config, db: database.db, logger: log, services, metrics, serverFactory: (handler) => early.lend(handler) }) : undefined;
   const worker = config.roles.includes('worker')
     ? startWorker(createWorkerJobs(services, config, metrics, log.child({ role: 'worker' })), log.child({ role: 'worker' }), notifications)

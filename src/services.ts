@@ -27,7 +27,10 @@ import { createOrderNotifications } from './modules/orders/notifications.ts';
 import { createOrdersService } from './modules/orders/service.ts';
 import { createPixConfirmation } from './modules/orders/pix-confirmation.ts';
 import { createReconciliation } from './modules/orders/reconciliation.ts';
+import { transferMetrics } from './modules/orders/metrics.ts';
 import { createOrderSteps } from './modules/orders/steps.ts';
+import type { TransferLog } from './modules/orders/transfer-steps.ts';
+import type { Metrics } from './http/metrics.ts';
 import { createQuotesService } from './modules/quotes/service.ts';
 import { receiverEventDefinitions } from './modules/receivers/events.ts';
 import { createReceiversService } from './modules/receivers/service.ts';
@@ -61,8 +64,12 @@ export interface ServiceDeps {
    * with the address of the treasury that signs the transfers and CHAIN_TOKEN_MINTS.
    */
   treasuryReader?: TreasuryBalanceReader;
-  /** Where the treasury's liquidity check warns (an unreadable node). */
-  log?: LiquidityLog;
+  /** Where the treasury's liquidity check warns (an unreadable node), and the order steps tell of a rebuilt or abandoned transfer. */
+  log?: LiquidityLog & TransferLog;
+  /** The process's one registry (main.ts): the order steps' transfer counters are on it. */
+  metrics?: Metrics;
+  /** Test-only (main.ts, NODE_ENV=test): the order steps call it once a signed transfer is committed, before its first send. */
+  afterTransferStored?: () => void;
 }
 
 export async function createServices({ config, db, clock, ...deps }: ServiceDeps) {
@@ -140,7 +147,18 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   const orderNotifications = createOrderNotifications({ db, clock, ledger, minAmountBrl: config.orders.minAmountBrl, tokenDecimals: config.orders.tokens, onOrderChanged });
   // The PSP callback's notifications are applied only as the PSP confirms them (issue 24).
   const pixConfirmation = createPixConfirmation({ db, clock, pix: adapters.pix });
-  const orderSteps = createOrderSteps({ db: workerDb, clock, ledger, pix: adapters.pix, chain: adapters.chain, onOrderChanged });
+  const orderSteps = createOrderSteps({
+    db: workerDb,
+    clock,
+    ledger,
+    pix: adapters.pix,
+    chain: adapters.chain,
+    onOrderChanged,
+    transferMaxAttempts: chain.transferMaxAttempts,
+    ...(deps.log ? { log: deps.log } : {}),
+    ...(deps.metrics ? { metrics: transferMetrics(deps.metrics.registry) } : {}),
+    ...(deps.afterTransferStored ? { afterTransferStored: deps.afterTransferStored } : {}),
+  });
   const reconciliation = createReconciliation({
     db,
     clock,

@@ -38,6 +38,13 @@ export const CHAIN_SCHEMA = {
     default: 100_000,
     description: "solana-rpc: highest SetComputeUnitPrice of a PAYIN transfer, micro-lamports per compute unit; the price is the 75th percentile of the node's recent non-zero prioritization fees, capped by this",
   }),
+  CHAIN_TRANSFER_MAX_ATTEMPTS: integer({
+    minimum: 1,
+    maximum: 100,
+    default: 5,
+    description:
+      'solana-rpc: signed transactions a PAYIN transfer may use, each rebuilt only after the previous one provably expired unlanded (~150 blocks); after the last, the order is refunded (the tokens never left the treasury), with an error log and order_chain_transfers_abandoned_total',
+  }),
 };
 
 /** SYMBOL:mint pairs as a map (the schema checked each pair). */

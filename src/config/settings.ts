@@ -126,6 +126,7 @@ const CHAIN = {
   commitment: 'SOLANA_COMMITMENT',
   computeUnitLimit: 'CHAIN_COMPUTE_UNIT_LIMIT',
   priorityFeeMaxMicroLamports: 'CHAIN_PRIORITY_FEE_MAX_MICROLAMPORTS',
+  transferMaxAttempts: 'CHAIN_TRANSFER_MAX_ATTEMPTS',
 } as const;
 
 const WALLETS = {

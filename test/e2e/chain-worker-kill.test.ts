@@ -2,10 +2,12 @@
  * Issue 26's kill -9, with a real worker process: the service configured for a real chain
  * (CHAIN_PROVIDER=solana-rpc) against the chain simulator, on one PostgreSQL (skipped on PGlite
  * runs). An API in this process takes a PAYIN and its (sandbox) PIX; a worker process (ROLES=worker,
- * src/main.ts) signs, stores and sends the transfer, and is killed with SIGKILL between sending
- * and confirming: once with its transaction dropped by the node, once with it landed but not yet
- * final. A new worker process takes the order over (the dead one's lease is lapsed by hand) and
- * completes it with exactly ONE transfer on chain.
+ * src/main.ts) signs, stores and sends the transfer, and is killed with SIGKILL: between signing
+ * and sending (it kills itself right after the signed transfer commits, by the test-only
+ * TEST_KILL_WORKER_AFTER_TRANSFER_STORED of main.ts, honoured with NODE_ENV=test only), and
+ * between sending and confirming, once with its transaction dropped by the node, once with it
+ * landed but not yet final. A new worker process takes the order over (the dead one's lease is
+ * lapsed by hand) and completes it with exactly ONE transfer on chain.
  */
 import { type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -13,7 +15,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { address, getBase58Decoder } from '@solana/kit';
+import { address, getBase58Decoder, type Signature } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import type { App } from '../../src/http/types.ts';
@@ -32,7 +34,7 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 
 const newWallet = () => getBase58Decoder().decode(Buffer.from(generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x!, 'base64url'));
 
-describe('kill -9 of the worker between sending and confirming: exactly one transfer', () => {
+describe('kill -9 of the worker between signing and sending, and between sending and confirming: exactly one transfer', () => {
   let url: string | undefined;
   let drop: (() => Promise<void>) | undefined;
   let sim: ChainSimulator;
@@ -84,8 +86,8 @@ describe('kill -9 of the worker between sending and confirming: exactly one tran
     expect(response.statusCode, response.body).toBeLessThan(300);
     return response.json() as Json;
   };
-  const startWorker = () => {
-    const child = runTs('src/main.ts', [], { ...env, NODE_ENV: 'test', ROLES: 'worker', DATABASE_URL: url!, DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+  const startWorker = (extra: Record<string, string> = {}) => {
+    const child = runTs('src/main.ts', [], { ...env, NODE_ENV: 'test', ROLES: 'worker', DATABASE_URL: url!, DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...extra });
     children.push(child);
     return child;
   };
@@ -117,6 +119,32 @@ describe('kill -9 of the worker between sending and confirming: exactly one tran
     expect(transfer.tx_hash).toBe(done.tx_hash);
     return transfer;
   }
+
+  it('killed between signing and sending: the node never saw it, the next worker sends the stored bytes', async (ctx) => {
+    if (!url) return ctx.skip();
+    const { sent: sentBefore, landed: landedBefore } = sim.state().transactions;
+    const { order, wallet } = await paidPayin();
+    const worker = startWorker({ TEST_KILL_WORKER_AFTER_TRANSFER_STORED: 'true' });
+    const [, signal] = await once(worker, 'exit');
+    expect(signal).toBe('SIGKILL');
+    // It died with the signed transfer committed and nothing sent: the node knows nothing of it.
+    const stored = await database.db.selectFrom('order_transactions').select(['tx_hash', 'wire']).where('order_id', '=', order.id).where('type', '=', 'CHAIN_TRANSFER').executeTakeFirstOrThrow();
+    expect(await orderRow(order.id)).toEqual({ status: 'TRANSFERRING', tx_hash: stored.tx_hash });
+    expect(stored.wire).toEqual(expect.any(String));
+    expect(sim.state().transactions.sent).toBe(sentBefore);
+    const rpc = simulatorRpc(sim.url);
+    const unknown = await rpc.getSignatureStatuses([stored.tx_hash as Signature], { searchTransactionHistory: true }).send();
+    expect(unknown.value).toEqual([null]);
+    await lapseLease(order.id);
+    const next = startWorker();
+    const transfer = await expectOneTransfer(order, wallet);
+    expect(transfer).toEqual({ tx_hash: stored.tx_hash, previous_tx_hashes: [] });
+    expect(sim.state().transactions.landed - landedBefore).toBe(1);
+    // The receiver's token account has exactly one transaction: the stored one.
+    const history = await rpc.getSignaturesForAddress(await ata(address(wallet), address(usdc))).send();
+    expect(history.map((entry) => entry.signature)).toEqual([stored.tx_hash]);
+    await kill(next);
+  }, 60_000);
 
   it('its transaction dropped by the node: the next worker sends the same bytes', async (ctx) => {
     if (!url) return ctx.skip();

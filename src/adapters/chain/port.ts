@@ -67,6 +67,20 @@ export interface TransferState {
   costs?: TransferCosts;
 }
 
+/**
+ * `prepareTransfer` refused the transfer itself, before signing: no retry can cure it (no mint
+ * configured for the token, a mint that does not exist or is not a token mint, an amount finer
+ * than the mint's decimals, a destination that is not an address). Nothing was signed or sent, so
+ * the caller may give the order up. A node that cannot be reached is ChainUnavailableError
+ * (transactions-port.ts) instead: transient, retried.
+ */
+export class ChainTransferRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ChainTransferRefusedError';
+  }
+}
+
 export interface ChainAdapter {
   readonly chain: string;
 
@@ -77,7 +91,7 @@ export interface ChainAdapter {
    */
   createDepositAddress(input: { orderId: string; token: string }): Promise<{ address: string }>;
 
-  /** Builds and signs a transfer from the platform's treasury; sends nothing. */
+  /** Builds and signs a transfer from the platform's treasury; sends nothing. Throws ChainTransferRefusedError when no retry can help. */
   prepareTransfer(input: TransferIntent): Promise<PreparedTransfer>;
 
   /** Sends (or sends again) exactly these bytes; idempotent. */

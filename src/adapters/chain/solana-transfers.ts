@@ -37,7 +37,7 @@ import {
 import { getSetComputeUnitLimitInstruction, getSetComputeUnitPriceInstruction } from '@solana-program/compute-budget';
 import { findAssociatedTokenPda, getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import { decimal } from '../../lib/money.ts';
-import type { ChainAdapter, PreparedTransfer, TransferIntent, TransferState } from './port.ts';
+import { type ChainAdapter, ChainTransferRefusedError, type PreparedTransfer, type TransferIntent, type TransferState } from './port.ts';
 import { ChainUnavailableError } from './transactions-port.ts';
 
 /** The treasury's key, held by whoever unseals it: the adapter only asks it to sign. */
@@ -85,13 +85,7 @@ async function call<T>(method: string, timeoutMs: number, run: (abortSignal: Abo
 
 const errorText = (err: unknown): string => (typeof err === 'string' ? err : JSON.stringify(err, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value)));
 
-/** A refusal of the transfer itself (unknown token, bad mint, amount finer than the mint): no retry helps. */
-export class ChainTransferRefusedError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ChainTransferRefusedError';
-  }
-}
+export { ChainTransferRefusedError };
 
 interface MintInfo {
   mint: Address;
@@ -151,9 +145,17 @@ export function createSolanaTransfers(deps: { settings: SolanaTransferSettings; 
     return BigInt(units.toFixed(0));
   }
 
+  function destinationOf(wallet: string): Address {
+    try {
+      return address(wallet);
+    } catch {
+      throw new ChainTransferRefusedError('the destination is not a Solana address');
+    }
+  }
+
   async function prepareTransfer(intent: TransferIntent): Promise<PreparedTransfer> {
     const info = await mintOf(intent.token);
-    const owner = address(intent.destination);
+    const owner = destinationOf(intent.destination);
     const [[source], [destination]] = await Promise.all([
       findAssociatedTokenPda({ owner: treasuryAddress, mint: info.mint, tokenProgram: info.tokenProgram }),
       findAssociatedTokenPda({ owner, mint: info.mint, tokenProgram: info.tokenProgram }),

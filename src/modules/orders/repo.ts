@@ -58,12 +58,14 @@ export const ordersRepo = {
   },
 
   /** The guarded transition: changes the order only while it is still in `from`. */
-  transition(db: Db, id: string, from: StoredOrderStatus, changes: Updateable<OrdersTable>, now: Date) {
+  /** Guarded by the status, and by the stored transaction's signature when `txHash` is given. */
+  transition(db: Db, id: string, from: StoredOrderStatus, changes: Updateable<OrdersTable>, now: Date, txHash?: string) {
     return db
       .updateTable('orders')
       .set({ ...changes, updated_at: now })
       .where('id', '=', id)
       .where('status', '=', from)
+      .$if(txHash !== undefined, (qb) => qb.where('tx_hash', '=', txHash!))
       .returning(ORDER_COLUMNS)
       .executeTakeFirst();
   },
@@ -114,16 +116,19 @@ export const ordersRepo = {
       .execute();
   },
 
-  /** The transaction an order's CHAIN_TRANSFER stored before sending it (undefined before migration 0023's rows had one). */
-  async chainTransferOf(db: Db, orderId: string): Promise<StoredChainTransfer | undefined> {
+  /**
+   * The transaction an order's CHAIN_TRANSFER stored before sending it (undefined before migration
+   * 0023's rows had one), and which attempt it is (1 + the expired ones it replaced).
+   */
+  async chainTransferOf(db: Db, orderId: string): Promise<(StoredChainTransfer & { attempt: number }) | undefined> {
     const row = await db
       .selectFrom('order_transactions')
-      .select(['tx_hash', 'wire', 'last_valid_block_height'])
+      .select(['tx_hash', 'wire', 'last_valid_block_height', 'previous_tx_hashes'])
       .where('order_id', '=', orderId)
       .where('type', '=', 'CHAIN_TRANSFER')
       .executeTakeFirst();
     if (!row?.tx_hash || row.wire === null || row.last_valid_block_height === null) return undefined;
-    return { txHash: row.tx_hash, wire: row.wire, lastValidBlockHeight: String(row.last_valid_block_height) };
+    return { txHash: row.tx_hash, wire: row.wire, lastValidBlockHeight: String(row.last_valid_block_height), attempt: row.previous_tx_hashes.length + 1 };
   },
 
   /**

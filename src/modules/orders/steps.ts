@@ -21,7 +21,8 @@ import { decimal, toJsonNumber } from '../../lib/money.ts';
 import type { LedgerService } from '../ledger/service.ts';
 import { providerTransactionIdField } from './events.ts';
 import { ordersRepo as repo } from './repo.ts';
-import { RetryLater, createTransferSteps } from './transfer-steps.ts';
+import type { TransferMetrics } from './metrics.ts';
+import { RetryLater, type TransferLog, createTransferSteps } from './transfer-steps.ts';
 import { type Effects, type TransitionContext, applyTransition, leavesStepDue } from './transitions.ts';
 
 export interface StepsDeps {
@@ -35,6 +36,13 @@ export interface StepsDeps {
   leaseMs?: number;
   /** Orders whose steps run at once in one pass (each uses a connection while it writes). */
   parallelSteps?: number;
+  /** CHAIN_TRANSFER_MAX_ATTEMPTS: signed transactions per PAYIN, each expired unlanded, before it is refunded (default 5). */
+  transferMaxAttempts?: number;
+  /** Where a rebuilt or abandoned transfer is told (transfer-steps.ts). */
+  log?: TransferLog;
+  metrics?: TransferMetrics;
+  /** Test-only (main.ts, NODE_ENV=test): called once a signed transfer is committed, before its first send. */
+  afterTransferStored?: () => void;
 }
 
 /** How the worker's lanes claim: batch size, orders at once, and the stop signal of the job. */
@@ -78,7 +86,16 @@ export function createOrderSteps(deps: StepsDeps) {
     return continues ? updated : undefined;
   }
 
-  const { swap, confirmTransfer } = createTransferSteps({ db, clock, chain, moveOn });
+  const { swap, confirmTransfer } = createTransferSteps({
+    db,
+    clock,
+    chain,
+    moveOn,
+    maxAttempts: deps.transferMaxAttempts ?? 5,
+    log: deps.log,
+    metrics: deps.metrics,
+    afterTransferStored: deps.afterTransferStored,
+  });
 
   async function requestRefund(order: OrderRow): Promise<undefined> {
     // The refund id is ours and fixed: stored before the request, so an outcome that arrives at

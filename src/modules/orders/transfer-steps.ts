@@ -9,14 +9,20 @@
  *   and asks once more, else waits;
  * - EXPIRED (it provably can never land): prepares another and replaces the stored one, guarded
  *   by the old signature, then sends it. Never a new transaction while the old one might land.
+ *   After `maxAttempts` transactions expired so, the order is refunded instead (the tokens never
+ *   left the treasury): a treasury without SOL for fees, or a node that drops every send, is an
+ *   operator's problem, not one to retry forever.
+ * A refusal of the transfer itself (ChainTransferRefusedError: nothing signed) refunds the order
+ * too; a node that cannot be reached only makes the step back off.
  * Every step runs under the worker's claim, and every write is a guarded transition.
  */
-import type { ChainAdapter, PreparedTransfer, TransferState } from '../../adapters/chain/port.ts';
+import { type ChainAdapter, ChainTransferRefusedError, type PreparedTransfer, type TransferState } from '../../adapters/chain/port.ts';
 import type { Db } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { toJsonNumber } from '../../lib/money.ts';
 import { inTransaction } from '../../platform/commit-signals.ts';
 import { ordersRepo as repo } from './repo.ts';
+import type { TransferMetrics } from './metrics.ts';
 import type { OrderRow, StoredOrderStatus } from './tables.ts';
 import { type Effects, type Movement, refundingEvent } from './transitions.ts';
 
@@ -27,15 +33,69 @@ type MoveOn = (order: OrderRow, to: StoredOrderStatus, effects?: Effects) => Pro
 
 const lamports = (text: string | undefined) => BigInt(text ?? '0');
 
-export function createTransferSteps(deps: { db: Db; clock: Clock; chain: ChainAdapter; moveOn: MoveOn }) {
-  const { db, clock, chain, moveOn } = deps;
+/** Where a rebuilt transfer (warn) and a transfer given up (error) are told; never a key or a signed transaction. */
+export interface TransferLog {
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface TransferStepsDeps {
+  db: Db;
+  clock: Clock;
+  chain: ChainAdapter;
+  moveOn: MoveOn;
+  /** Transactions an order may sign before it is refunded, each expired unlanded (CHAIN_TRANSFER_MAX_ATTEMPTS). */
+  maxAttempts: number;
+  log?: TransferLog | undefined;
+  metrics?: TransferMetrics | undefined;
+  /** Test-only: called once a signed transfer is committed, before its first send (main.ts, NODE_ENV=test). */
+  afterTransferStored?: (() => void) | undefined;
+}
+
+export function createTransferSteps(deps: TransferStepsDeps) {
+  const { db, clock, chain, moveOn, maxAttempts, log, metrics } = deps;
 
   const intentOf = (order: OrderRow) => ({ reference: order.id, token: order.token, amount: order.amount_token, destination: order.destination_wallet! });
 
+  /**
+   * No transfer will ever land for the order: it goes to REFUNDING (the PIX is returned). Only
+   * when none can: nothing was signed (`refused`), or the stored one provably expired unlanded
+   * (`expired`, guarded by its signature).
+   */
+  async function giveUp(order: OrderRow, why: { kind: 'refused' | 'expired'; reason: string; detail: object; expiredTxHash?: string }) {
+    const movement: Movement = { type: 'CHAIN_TRANSFER', status: 'FAILED', amount: order.amount_token, currency: order.token, chain: order.chain, txHash: why.expiredTxHash ?? null };
+    const moved = await moveOn(order, 'REFUNDING', {
+      changes: { failure_reason: why.reason },
+      movement,
+      event: refundingEvent(why.reason),
+      nextStepAt: clock.now(),
+      ...(why.expiredTxHash ? { whileTxHash: why.expiredTxHash } : {}),
+    });
+    if (!moved) return undefined;
+    metrics?.abandoned.inc({ reason: why.kind });
+    log?.error({ orderId: order.id, ...why.detail }, `PAYIN transfer given up, order refunded: ${why.reason}`);
+    return moved;
+  }
+
+  const refused = (order: OrderRow, err: ChainTransferRefusedError, expiredTxHash?: string) =>
+    giveUp(order, {
+      kind: 'refused',
+      reason: 'On-chain transfer refused before signing; the tokens never left the treasury',
+      detail: { refusal: err.message },
+      ...(expiredTxHash ? { expiredTxHash } : {}),
+    });
+
   /** SWAPPING: the rate was locked at creation; the conversion is the transfer, prepared and stored here, sent by the next step. */
   async function swap(order: OrderRow) {
-    const prepared = await chain.prepareTransfer(intentOf(order));
-    return moveOn(order, 'TRANSFERRING', {
+    let prepared: PreparedTransfer;
+    try {
+      prepared = await chain.prepareTransfer(intentOf(order));
+    } catch (err) {
+      // No retry cures a refusal; anything else (the node unreachable) backs off and retries.
+      if (err instanceof ChainTransferRefusedError) return refused(order, err);
+      throw err;
+    }
+    const next = await moveOn(order, 'TRANSFERRING', {
       changes: { tx_hash: prepared.txHash },
       movement: {
         type: 'CHAIN_TRANSFER',
@@ -48,21 +108,47 @@ export function createTransferSteps(deps: { db: Db; clock: Clock; chain: ChainAd
       },
       nextStepAt: clock.now(),
     });
+    deps.afterTransferStored?.();
+    return next;
   }
 
-  /** The order's stored transaction; before migration 0023 only the signature was kept (the sandbox answers by it). */
-  async function storedTransfer(order: OrderRow): Promise<PreparedTransfer> {
+  /** The order's stored transaction and its attempt; before migration 0023 only the signature was kept (the sandbox answers by it). */
+  async function storedTransfer(order: OrderRow): Promise<{ prepared: PreparedTransfer; attempt: number }> {
     const stored = await repo.chainTransferOf(db, order.id);
-    if (stored) return stored;
+    if (stored) {
+      const { attempt, ...prepared } = stored;
+      return { prepared, attempt };
+    }
     if (!order.tx_hash) throw new Error(`order ${order.id} is TRANSFERRING without a transaction`);
-    return { txHash: order.tx_hash, wire: '', lastValidBlockHeight: '0' };
+    return { prepared: { txHash: order.tx_hash, wire: '', lastValidBlockHeight: '0' }, attempt: 1 };
   }
 
-  /** EXPIRED: another transaction replaces the stored one (only if it is still the stored one), then is sent. */
-  async function replaceExpired(order: OrderRow, expired: PreparedTransfer): Promise<never> {
-    const next = await chain.prepareTransfer(intentOf(order));
+  /**
+   * EXPIRED: another transaction replaces the stored one (only if it is still the stored one), then
+   * is sent; past the last attempt, the order is refunded instead.
+   */
+  async function replaceExpired(order: OrderRow, expired: PreparedTransfer, attempt: number) {
+    if (attempt >= maxAttempts) {
+      return giveUp(order, {
+        kind: 'expired',
+        reason: `On-chain transfer abandoned: ${attempt} transactions expired without landing; the tokens never left the treasury`,
+        detail: { attempts: attempt, maxAttempts, lastTxHash: expired.txHash },
+        expiredTxHash: expired.txHash,
+      });
+    }
+    let next: PreparedTransfer;
+    try {
+      next = await chain.prepareTransfer(intentOf(order));
+    } catch (err) {
+      if (err instanceof ChainTransferRefusedError) return refused(order, err, expired.txHash);
+      throw err;
+    }
     const replaced = await inTransaction(db, (trx) => repo.replaceChainTransfer(trx, order.id, expired.txHash, next, clock.now()));
-    if (replaced) await chain.sendTransfer(next);
+    if (replaced) {
+      metrics?.rebuilt.inc();
+      log?.warn({ orderId: order.id, attempt: attempt + 1, maxAttempts, expiredTxHash: expired.txHash, txHash: next.txHash }, 'PAYIN transfer expired without landing: rebuilt');
+      await chain.sendTransfer(next);
+    }
     throw new RetryLater(replaced ? 'transfer expired unlanded: replaced and sent' : 'transfer replaced by another worker');
   }
 
@@ -89,9 +175,9 @@ export function createTransferSteps(deps: { db: Db; clock: Clock; chain: ChainAd
 
   /** TRANSFERRING: settles on the stored transaction's status, sending it (again) while it may still land. */
   async function confirmTransfer(order: OrderRow) {
-    const prepared = await storedTransfer(order);
+    const { prepared, attempt } = await storedTransfer(order);
     let state = await chain.getTransferStatus(prepared);
-    if (state.status === 'EXPIRED') return replaceExpired(order, prepared);
+    if (state.status === 'EXPIRED') return replaceExpired(order, prepared, attempt);
     if (state.status === 'PENDING' && prepared.wire !== '') {
       await chain.sendTransfer(prepared);
       state = await chain.getTransferStatus(prepared);

@@ -45,6 +45,11 @@ export interface Effects {
   ledger?: { movement: LedgerMovement; received?: string };
   /** What the chain charged the treasury for the order's transfer (lamports), posted in SOL. */
   chainCosts?: { feeLamports: bigint; rentLamports: bigint };
+  /**
+   * Applies only while the order's stored transaction is still this one: a worker giving a
+   * transfer up must not act on one that another worker (its claim lapsed) has replaced since.
+   */
+  whileTxHash?: string;
 }
 
 /** Whether the transition leaves the order's next step due at once (not later, not waiting for a notification). */
@@ -88,6 +93,7 @@ export async function applyTransition(trx: Trx, ctx: TransitionContext, order: O
       claimed_until: effects.claimedUntil ?? null,
     },
     now,
+    effects.whileTxHash,
   );
   if (!updated) return undefined;
   if (leavesStepDue(effects, now) && !effects.claimedUntil) signalAfterCommit(trx, ORDER_STEPS_CHANNEL);

@@ -1,12 +1,12 @@
 /**
  * A chain that keeps the port's promises (src/adapters/chain/port.ts) in memory, with the faults
  * the exactly-once rules are about: sends that never land (dropped), a node that answers 503 for a
- * while, block heights that pass a transaction's last valid one. It counts every transaction that
- * lands, so a test can say "exactly one".
+ * while, block heights that pass a transaction's last valid one, a transfer refused before
+ * signing. It counts every transaction that lands, so a test can say "exactly one".
  */
 import { randomBytes } from 'node:crypto';
 import { getBase58Decoder } from '@solana/kit';
-import type { ChainAdapter, PreparedTransfer, TransferIntent, TransferState } from '../../../src/adapters/chain/port.ts';
+import { type ChainAdapter, ChainTransferRefusedError, type PreparedTransfer, type TransferIntent, type TransferState } from '../../../src/adapters/chain/port.ts';
 import { ChainUnavailableError } from '../../../src/adapters/chain/transactions-port.ts';
 
 /** Blocks a blockhash stays valid (Solana: 150). */
@@ -26,7 +26,8 @@ export function createFakeChain() {
   const prepared = new Map<string, { intent: TransferIntent; lastValidBlockHeight: bigint }>();
   const landed = new Map<string, Landed>();
   const accounts = new Set<string>();
-  const faults = { dropSends: 0, unavailableCalls: 0 };
+  /** refuse: prepareTransfer throws ChainTransferRefusedError with this message (a mint that does not exist, say). */
+  const faults: { dropSends: number; unavailableCalls: number; refuse?: string | undefined } = { dropSends: 0, unavailableCalls: 0 };
   const counts = { prepares: 0, sends: 0 };
   let height = 1000n;
 
@@ -43,6 +44,7 @@ export function createFakeChain() {
 
     async prepareTransfer(intent) {
       rpc('getLatestBlockhash');
+      if (faults.refuse) throw new ChainTransferRefusedError(faults.refuse);
       counts.prepares++;
       const txHash = base58.decode(randomBytes(64));
       const lastValidBlockHeight = height + VALID_FOR;

@@ -14,6 +14,7 @@ import { decimal } from '../../../src/lib/money.ts';
 import { ordersRepo } from '../../../src/modules/orders/repo.ts';
 import { type ChainSimulator, startChainSimulator } from '../../../tools/chain-simulator/index.ts';
 import { ata, type Rpc, simulatorRpc } from '../../helpers/chain-simulator.ts';
+import { testDriver } from '../../helpers/database.ts';
 import { ordersTest } from './helpers.ts';
 
 const FINALIZED_LAG = 3;
@@ -161,6 +162,27 @@ describe('a PAYIN transfers exactly once on the chain simulator', () => {
     expect(sim.state().faults.http).toBeNull();
     await expectExactlyOnce(order.id as string, wallet);
   });
+
+  it('RPC 503 for 30 s of real time (the issue\'s outage), then recovery: one transfer (PostgreSQL runs: it waits the outage out)', async (ctx) => {
+    if (testDriver() !== 'postgres') return ctx.skip();
+    const { order, wallet, steps, row } = await paidPayin();
+    const started = Date.now();
+    await sim.setFaults({ http: { status: 503, durationMs: 30_000 } });
+    let failedPasses = 0;
+    while ((await row()).status !== 'COMPLETED') {
+      if (Date.now() - started > 60_000) throw new Error(`order still ${(await row()).status} 60 s after the outage began`);
+      await steps.runDuePass();
+      if (Date.now() - started < 29_000) failedPasses++;
+      sim.advanceSlots(1);
+      // Past the longest backoff (5 minutes): every pass retries, a few seconds of real time apart.
+      t.clock.advance(301_000);
+      if (Date.now() - started < 31_000) await new Promise((resolve) => setTimeout(resolve, 2_000));
+    }
+    // It completed only once the node answered again, after retrying through the outage.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(30_000);
+    expect(failedPasses).toBeGreaterThan(10);
+    await expectExactlyOnce(order.id as string, wallet);
+  }, 90_000);
 
   it('after every case above, the treasury reconciliation finds no drift: every fee and rent the chain charged is in the books', async () => {
     const result = await t.ctx.app.services.treasury.reconcile();

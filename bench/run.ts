@@ -148,6 +148,7 @@ async function main(): Promise<void> {
     postgres: await serverVersion(pgServer),
     pgbench: execSync('pgbench --version', { encoding: 'utf8' }).trim(),
     kernel: os.release(),
+    loadAverageAtStart: os.loadavg().map((value) => value.toFixed(2)).join(' '),
   };
   log(`run ${runId}: scenarios ${[...selected].join(', ')}; ${load.connections} connections, ${load.durationSeconds} s (+${load.warmupSeconds} s warm-up)`);
 
@@ -328,7 +329,7 @@ async function main(): Promise<void> {
       await fundTreasuryBooks(api, keys.ADMIN_TOKEN!, sim, airdrop);
       const figures = await chainPayin(api, databaseUrl, sim, { commitment, clock: chainClock, orders: chainOrders, receivers: 10, documentOffset: 910_000 + index * 100, servicePid: service.pid, waitSeconds: 120, log });
       results.scenarios[name] = { kind: 'chain', ...figures };
-      log(`${name}: ${figures.completed}/${figures.orders} completed, p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms, ${figures.completedPerSecond}/s; CPU service ${figures.serviceCpuSeconds} s, simulator ${figures.simulatorCpuSeconds} s over ${figures.wallSeconds} s; ${figures.sends} sends (${figures.duplicateSends} duplicates)`);
+      log(`${name}: ${figures.completed}/${figures.orders} completed, p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms, ${figures.completedPerSecond}/s (paid at ${figures.paidPerSecond}/s); CPU service ${figures.serviceCpuSeconds} s, simulator ${figures.simulatorCpuSeconds} s over ${figures.wallSeconds} s; ${figures.sends} sends (${figures.duplicateSends} duplicates)`);
       if (index === commitments.length - 1) {
         const limit = await simulatorLimit(sim, { clock: chainClock, transfers: chainLimitTransfers, concurrency: 32, log });
         results.scenarios['chain-simulator-limit'] = { kind: 'chain-limit', ...limit };
@@ -573,7 +574,7 @@ function markdown(): string {
     } else if (r.kind === 'chain') {
       const c = r.clock;
       lines.push(
-        `| ${name}: ${r.completed}/${r.orders} PAYINs paid → COMPLETED at \`${r.commitment}\` (slot ${c.slotMs} ms, lags ${c.confirmedLag}/${c.finalizedLag}); CPU service ${r.serviceCpuSeconds} s, simulator ${r.simulatorCpuSeconds} s over ${r.wallSeconds} s | ${r.completedPerSecond} transfers/s | | ${r.p50Ms} | ${r.p99Ms} | ${r.maxMs} | ${r.timedOut ? 'timed out' : 0} | | |`,
+        `| ${name}: ${r.completed}/${r.orders} PAYINs paid → COMPLETED at \`${r.commitment}\` (slot ${c.slotMs} ms, lags ${c.confirmedLag}/${c.finalizedLag}), paid at ${r.paidPerSecond}/s; CPU service ${r.serviceCpuSeconds} s, simulator ${r.simulatorCpuSeconds} s over ${r.wallSeconds} s | ${r.completedPerSecond} transfers/s | | ${r.p50Ms} | ${r.p99Ms} | ${r.maxMs} | ${r.timedOut ? 'timed out' : 0} | | |`,
       );
       const limit = results.scenarios['chain-simulator-limit'];
       const lastChain = results.scenarios['chain-payin-finalized'] ? 'chain-payin-finalized' : 'chain-payin-confirmed';

@@ -29,6 +29,8 @@ export interface ChainPayinFigures {
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
+  /** How fast the sandbox PSP's payments went in (20 in flight): the offered rate. */
+  paidPerSecond: number;
   /** Completed orders over the window from the first payment to the last COMPLETED. */
   completedPerSecond: number;
   wallSeconds: number;
@@ -166,6 +168,7 @@ export async function chainPayin(
   options.log(`chain-payin-${options.commitment}: paying them (20 in flight)`);
   const started = Date.now();
   await pool(ids.length, 20, 300_000, (i) => api.post(`/api/v1/sandbox/orders/${ids[i]}/pix-payment`, {}));
+  const paidMs = Date.now() - started;
   const query = `
     select extract(epoch from (c.created_at - p.created_at)) * 1000 as ms, extract(epoch from p.created_at) * 1000 as paid, extract(epoch from c.created_at) * 1000 as done
     from events p join events c on c.payload->>'orderId' = p.payload->>'orderId' and c.event_type = 'order.completed'
@@ -191,6 +194,7 @@ export async function chainPayin(
     p50Ms: round(percentile(sorted, 50)),
     p99Ms: round(percentile(sorted, 99)),
     maxMs: round(sorted.at(-1) ?? NaN),
+    paidPerSecond: round((ids.length / Math.max(1, paidMs)) * 1000),
     completedPerSecond: round((rows.length / windowMs) * 1000),
     wallSeconds: round(windowMs / 1000),
     serviceCpuSeconds: round(cpu1.service - cpu0.service),

@@ -329,7 +329,8 @@ async function main(): Promise<void> {
       await fundTreasuryBooks(api, keys.ADMIN_TOKEN!, sim, airdrop);
       const figures = await chainPayin(api, databaseUrl, sim, { commitment, clock: chainClock, orders: chainOrders, receivers: 10, documentOffset: 910_000 + index * 100, servicePid: service.pid, waitSeconds: 120, log });
       results.scenarios[name] = { kind: 'chain', ...figures };
-      log(`${name}: ${figures.completed}/${figures.orders} completed, p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms, ${figures.completedPerSecond}/s (paid at ${figures.paidPerSecond}/s); CPU service ${figures.serviceCpuSeconds} s, simulator ${figures.simulatorCpuSeconds} s over ${figures.wallSeconds} s; ${figures.sends} sends (${figures.duplicateSends} duplicates)`);
+      log(`${name}: ${figures.completed}/${figures.orders} completed, p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms, ${figures.completedPerSecond}/s (paid at ${figures.paidPerSecond}/s); CPU service ${figures.serviceCpuSeconds} s, simulator ${figures.simulatorCpuSeconds} s over ${figures.wallSeconds} s; ${figures.sends} sends (${figures.duplicateSends} duplicates); ${figures.distinctTransfers} distinct transactions for ${figures.completed} completed orders`);
+      if (figures.distinctTransfers < figures.completed) results.failures.push(`${name}: ${figures.completed} orders COMPLETED on ${figures.distinctTransfers} distinct transactions (orders sharing one transfer)`);
       if (index === commitments.length - 1) {
         const limit = await simulatorLimit(sim, { clock: chainClock, transfers: chainLimitTransfers, concurrency: 32, log });
         results.scenarios['chain-simulator-limit'] = { kind: 'chain-limit', ...limit };

@@ -40,6 +40,8 @@ export interface ChainPayinFigures {
   /** sendTransaction calls the simulator counted for these orders (the worker re-sends a pending transfer on each pass), and duplicates among them. */
   sends: number;
   duplicateSends: number;
+  /** Distinct transaction signatures among the completed orders: one per order, or orders share a transfer. */
+  distinctTransfers: number;
   timedOut: boolean;
 }
 
@@ -182,6 +184,9 @@ export async function chainPayin(
   }
   const cpu1 = { service: cpuSeconds(options.servicePid), sim: cpuSeconds(sim.child.pid) };
   const after = await simulatorState(sim);
+  const distinctTransfers = await withClient(dbUrl, async (client) =>
+    Number((await client.query<{ n: string }>(`select count(distinct tx_hash) as n from orders where id = any($1::uuid[]) and status = 'COMPLETED'`, [ids])).rows[0]!.n),
+  );
   const sorted = rows.map((r) => r.ms).sort((a, b) => a - b);
   const firstPaid = rows.length ? Math.min(...rows.map((r) => r.paid)) : started;
   const lastDone = rows.length ? Math.max(...rows.map((r) => r.done)) : Date.now();
@@ -201,6 +206,7 @@ export async function chainPayin(
     simulatorCpuSeconds: round(cpu1.sim - cpu0.sim),
     sends: after.transactions.sent - before.transactions.sent,
     duplicateSends: after.transactions.duplicates - before.transactions.duplicates,
+    distinctTransfers,
     timedOut: rows.length < ids.length,
   };
 }

@@ -15,6 +15,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { Api, type Credentials } from './lib/api.ts';
+import { type ChainPayinFigures, type ClockSettings, type SimulatorLimitFigures, chainPayin, fundTreasuryBooks, fundTreasuryOnChain, simulatorLimit, treasuryAddress, startSimulator } from './lib/chain-payin.ts';
 import { analyze, createDatabase, dropDatabase, orderIdAtDepth, seedOrders, seedReceivers, serverVersion } from './lib/database.ts';
 import { productionKeys } from './lib/keys.ts';
 import { type LoadFigures, type LoadSettings, measure, round } from './lib/load.ts';
@@ -40,6 +41,8 @@ const SCENARIOS = [
   'webhooks-latency',
   'webhooks-hang',
   'payin-to-completed',
+  'chain-payin-confirmed',
+  'chain-payin-finalized',
 ] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
@@ -73,6 +76,13 @@ const ordersB = intSetting(undefined, 'BENCH_ORDERS_SMALL', 10_000, 1, 1_000_000
 const SPREAD_RECEIVERS = 1000;
 const webhookEvents = intSetting(undefined, 'BENCH_WEBHOOK_EVENTS', 2000, 1, 100_000);
 const webhookWaitSeconds = intSetting(undefined, 'BENCH_WEBHOOK_WAIT', 90, 1, 600);
+const chainOrders = intSetting(undefined, 'BENCH_CHAIN_ORDERS', 200, 1, 100_000);
+const chainLimitTransfers = intSetting(undefined, 'BENCH_CHAIN_LIMIT_TRANSFERS', 2000, 1, 100_000);
+const chainClock: ClockSettings = {
+  slotMs: intSetting(undefined, 'BENCH_CHAIN_SLOT_MS', 100, 10, 1000),
+  confirmedLag: 1,
+  finalizedLag: intSetting(undefined, 'BENCH_CHAIN_FINALIZED_LAG', 32, 1, 1000),
+};
 const pgServer = process.env.BENCH_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 
 const only = (flags.only ?? []).flatMap((value) => value.split(',')).map((value) => value.trim()).filter(Boolean);
@@ -91,6 +101,8 @@ type ScenarioResult =
   | ({ kind: 'webhooks' } & WebhookFigures)
   | ({ kind: 'delivery' } & DeliveryFigures)
   | ({ kind: 'pipeline' } & PipelineFigures)
+  | ({ kind: 'chain' } & ChainPayinFigures)
+  | ({ kind: 'chain-limit' } & SimulatorLimitFigures)
   | { kind: 'skipped'; reason: string };
 
 interface Results {
@@ -102,7 +114,7 @@ interface Results {
   coldStart: { freshDatabaseMs?: number; migratedDatabaseMs?: number };
   baseline?: LoadFigures;
   seeding: Record<string, number>;
-  scenarios: Partial<Record<Scenario | 'webhooks-hang-control', ScenarioResult>>;
+  scenarios: Partial<Record<Scenario | 'webhooks-hang-control' | 'chain-simulator-limit', ScenarioResult>>;
   pgbench?: PgbenchFigures & { payinRatio?: number };
   targets: { target: string; value: string; met: boolean | null }[];
   serviceLogErrors?: number;
@@ -136,6 +148,7 @@ async function main(): Promise<void> {
     postgres: await serverVersion(pgServer),
     pgbench: execSync('pgbench --version', { encoding: 'utf8' }).trim(),
     kernel: os.release(),
+    loadAverageAtStart: os.loadavg().map((value) => value.toFixed(2)).join(' '),
   };
   log(`run ${runId}: scenarios ${[...selected].join(', ')}; ${load.connections} connections, ${load.durationSeconds} s (+${load.warmupSeconds} s warm-up)`);
 
@@ -181,9 +194,9 @@ async function main(): Promise<void> {
   const startScript = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
   const startFlags = /^exec node ((?:--\S+ )*)src\/main\.ts$/.exec(startScript)?.[1]?.trim().split(' ').filter(Boolean);
   if (!startFlags) throw new Error(`unexpected start script: ${startScript}`);
-  const start = (nodeArgs: string[] = []) => {
+  const start = (nodeArgs: string[] = [], env: NodeJS.ProcessEnv = serviceEnv) => {
     const since = performance.now();
-    const child = startNode('src/main.ts', { cwd: ROOT, env: serviceEnv, logFile: serviceLog, nodeArgs: [...startFlags, ...nodeArgs] });
+    const child = startNode('src/main.ts', { cwd: ROOT, env, logFile: serviceLog, nodeArgs: [...startFlags, ...nodeArgs] });
     return { child, since };
   };
   let started = start();
@@ -294,6 +307,39 @@ async function main(): Promise<void> {
     log(`webhooks: ${figures.delivered}/${figures.events} delivered, ${figures.deliveriesPerSecond}/s, p99 ${figures.p99Ms} ms from state change${figures.timedOut ? ' (timed out)' : ''}`);
   }
   await workerScenarios(base, databaseUrl, cliEnv, api);
+
+  // Issue 26 (bench/lib/chain-payin.ts), last: the service restarted on the chain simulator, once per commitment.
+  const commitments = (['confirmed', 'finalized'] as const).filter((c) => selected.has(`chain-payin-${c}`));
+  for (const [index, commitment] of commitments.entries()) {
+    const name = `chain-payin-${commitment}` as const;
+    const sim = await startSimulator(ROOT, path.join(runDir, `chain-simulator-${commitment}.log`), chainClock);
+    try {
+      const chainEnv = { CHAIN_PROVIDER: 'solana-rpc', SOLANA_RPC_URL: sim.url, CHAIN_TOKEN_MINTS: `USDC:${sim.usdc}`, SOLANA_COMMITMENT: commitment };
+      // Production cannot start on a real chain yet (PAYOUT deposits are still the sandbox chain's,
+      // src/config/simulation.ts), and SIMULATION_MODE refuses a real chain: the same process as
+      // development, the sandbox PSP paying the PAYINs, everything else as above.
+      const { SIMULATION_MODE: _simulated, ...rest } = serviceEnv;
+      const chainServiceEnv = { ...rest, NODE_ENV: 'development', ...chainEnv };
+      log(`${name}: chain simulator pid ${sim.child.pid} (slot ${chainClock.slotMs} ms, confirmed lag ${chainClock.confirmedLag}, finalized lag ${chainClock.finalizedLag}); service restarted with NODE_ENV=development, no SIMULATION_MODE, ${JSON.stringify(chainEnv)}`);
+      const airdrop = await fundTreasuryOnChain(sim, await treasuryAddress(databaseUrl));
+      await stopChild(service!);
+      started = start([], chainServiceEnv);
+      service = started.child;
+      await waitHealthy(`${base}/healthz`, started.since, service);
+      await fundTreasuryBooks(api, keys.ADMIN_TOKEN!, sim, airdrop);
+      const figures = await chainPayin(api, databaseUrl, sim, { commitment, clock: chainClock, orders: chainOrders, receivers: 10, documentOffset: 910_000 + index * 100, servicePid: service.pid, waitSeconds: 120, log });
+      results.scenarios[name] = { kind: 'chain', ...figures };
+      log(`${name}: ${figures.completed}/${figures.orders} completed, p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms, ${figures.completedPerSecond}/s (paid at ${figures.paidPerSecond}/s); CPU service ${figures.serviceCpuSeconds} s, simulator ${figures.simulatorCpuSeconds} s over ${figures.wallSeconds} s; ${figures.sends} sends (${figures.duplicateSends} duplicates); ${figures.distinctTransfers} distinct transactions for ${figures.completed} completed orders`);
+      if (figures.distinctTransfers < figures.completed) results.failures.push(`${name}: ${figures.completed} orders COMPLETED on ${figures.distinctTransfers} distinct transactions (orders sharing one transfer)`);
+      if (index === commitments.length - 1) {
+        const limit = await simulatorLimit(sim, { clock: chainClock, transfers: chainLimitTransfers, concurrency: 32, log });
+        results.scenarios['chain-simulator-limit'] = { kind: 'chain-limit', ...limit };
+        log(`chain-simulator-limit: ${limit.landed}/${limit.transfers} landed, ${limit.landedPerSecond}/s (sent ${limit.sentPerSecond}/s), simulator CPU ${limit.simulatorCpuSeconds} s over ${limit.wallSeconds} s`);
+      }
+    } finally {
+      await stopChild(sim.child);
+    }
+  }
 }
 
 /** Issue 13: the event-driven worker (bench/lib/worker-bench.ts). Each webhook scenario has its own merchants and receivers. */
@@ -526,7 +572,18 @@ function markdown(): string {
       lines.push(`| ${name}: ${r.delivered}/${r.expected} deliveries, ${r.label} | ${r.deliveriesPerSecond} deliveries/s | | ${r.p50Ms} | ${r.p99Ms} | ${r.maxMs} | ${r.timedOut ? 'timed out' : 0} | ${r.duplicates} dup | |`);
     } else if (r.kind === 'pipeline') {
       lines.push(`| ${name}: ${r.completed}/${r.orders} orders, PIX notification → COMPLETED | ${r.notificationsPerSecond} notifications/s | | ${r.p50Ms} | ${r.p99Ms} | ${r.maxMs} | ${r.timedOut ? 'timed out' : 0} | | |`);
-    } else {
+    } else if (r.kind === 'chain') {
+      const c = r.clock;
+      lines.push(
+        `| ${name}: ${r.completed}/${r.orders} PAYINs paid → COMPLETED at \`${r.commitment}\` (slot ${c.slotMs} ms, lags ${c.confirmedLag}/${c.finalizedLag}), paid at ${r.paidPerSecond}/s; CPU service ${r.serviceCpuSeconds} s, simulator ${r.simulatorCpuSeconds} s over ${r.wallSeconds} s | ${r.completedPerSecond} transfers/s | | ${r.p50Ms} | ${r.p99Ms} | ${r.maxMs} | ${r.timedOut ? 'timed out' : 0} | | |`,
+      );
+      const limit = results.scenarios['chain-simulator-limit'];
+      const lastChain = results.scenarios['chain-payin-finalized'] ? 'chain-payin-finalized' : 'chain-payin-confirmed';
+      if (name === lastChain && limit?.kind === 'chain-limit') {
+        const l = limit;
+        lines.push(`| chain simulator alone: ${l.landed}/${l.transfers} pre-signed transfers, ${l.concurrency} in flight (sent ${l.sentPerSecond}/s); CPU ${l.simulatorCpuSeconds} s over ${l.wallSeconds} s | ${l.landedPerSecond} transfers/s | | | | | | | |`);
+      }
+    } else if (r.kind !== 'chain-limit') {
       lines.push(`| ${name} | skipped: ${r.reason} | | | | | | | |`);
     }
     if (name === (results.scenarios['payin-spread'] ? 'payin-spread' : 'payin') && results.pgbench) {

@@ -11,9 +11,9 @@ export interface Child {
 }
 
 /** Starts `node [nodeArgs] <script>` (native type stripping, as production runs) with stdout and stderr appended to logFile. */
-export function startNode(script: string, options: { cwd: string; env: NodeJS.ProcessEnv; logFile: string; nodeArgs?: string[] }): Child {
+export function startNode(script: string, options: { cwd: string; env: NodeJS.ProcessEnv; logFile: string; nodeArgs?: string[]; args?: string[] }): Child {
   const fd = openSync(options.logFile, 'a');
-  const proc = spawn(process.execPath, [...(options.nodeArgs ?? []), script], {
+  const proc = spawn(process.execPath, [...(options.nodeArgs ?? []), script, ...(options.args ?? [])], {
     cwd: options.cwd,
     env: options.env,
     stdio: ['ignore', fd, fd],

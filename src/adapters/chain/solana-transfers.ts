@@ -9,6 +9,9 @@
  *   CreateAssociatedTokenIdempotent (the receiver's token account; the treasury pays its rent,
  *                        ledgered in account_rent: a receiver is never asked to hold SOL first)
  *   TransferChecked     (treasury's token account → receiver's, decimals read from the mint)
+ *   Memo                (the order's reference: two orders of one receiver for the same amount,
+ *                        prepared on the same blockhash, would otherwise be the same bytes, one
+ *                        signature, one transfer for two COMPLETED orders)
  *
  * The exactly-once protocol is the port's (port.ts): prepare signs and sends nothing, send
  * re-sends the same bytes, and a status is EXPIRED only when the finalized block height is past
@@ -35,6 +38,7 @@ import {
   setTransactionMessageLifetimeUsingBlockhash,
 } from '@solana/kit';
 import { getSetComputeUnitLimitInstruction, getSetComputeUnitPriceInstruction } from '@solana-program/compute-budget';
+import { getAddMemoInstruction } from '@solana-program/memo';
 import { findAssociatedTokenPda, getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import { decimal } from '../../lib/money.ts';
 import { type ChainAdapter, ChainTransferRefusedError, type PreparedTransfer, type TransferIntent, type TransferState } from './port.ts';
@@ -61,6 +65,7 @@ export interface SolanaTransferSettings {
 export type SolanaTransfers = Pick<ChainAdapter, 'prepareTransfer' | 'sendTransfer' | 'getTransferStatus'>;
 
 const TOKEN_2022_PROGRAM_ADDRESS = address('TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb');
+const CLASSIC_MEMO_PROGRAM = address('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
 /** SPL mint layout: mint authority (COption<Pubkey>, 36 bytes), supply (u64), decimals (u8), is_initialized (bool). */
 const MINT_DECIMALS_OFFSET = 44;
 const MINT_SIZE = 82;
@@ -172,6 +177,8 @@ export function createSolanaTransfers(deps: { settings: SolanaTransferSettings; 
       ...(microLamports > 0n ? [getSetComputeUnitPriceInstruction({ microLamports })] : []),
       getCreateAssociatedTokenIdempotentInstruction({ payer: treasurySigner, ata: destination, owner, mint: info.mint, tokenProgram: info.tokenProgram }),
       getTransferCheckedInstruction({ source, mint: info.mint, destination, authority: treasurySigner, amount, decimals: info.decimals }, { programAddress: info.tokenProgram }),
+      // The classic Memo program, deployed on every cluster (the client's default address is not).
+      getAddMemoInstruction({ memo: intent.reference }, { programAddress: CLASSIC_MEMO_PROGRAM }),
     ];
     const message = pipe(
       createTransactionMessage({ version: 0 }),

@@ -184,6 +184,29 @@ describe('a PAYIN transfers exactly once on the chain simulator', () => {
     await expectExactlyOnce(order.id as string, wallet);
   }, 90_000);
 
+  it('two PAYINs of one receiver for the same amount, prepared on the same blockhash: two transactions, two transfers (the memo tells them apart)', async () => {
+    const merchant = await t.merchant();
+    const wallet = (await generateKeyPairSigner()).address;
+    const receiver = await t.activeReceiver(merchant, { walletAddress: wallet });
+    const orders = [await t.payin(merchant, { receiverId: receiver.id, amountBrl: 20 }), await t.payin(merchant, { receiverId: receiver.id, amountBrl: 20 })];
+    for (const order of orders) expect((await t.call('POST', `/sandbox/orders/${order.id}/pix-payment`, merchant, {})).statusCode).toBe(200);
+    const steps = t.ctx.app.services.orderSteps;
+    const row = async (id: string) => (await ordersRepo.find(t.ctx.database.db, id))!;
+    // Both prepared before any slot passes: the same blockhash, the same instructions but the memo.
+    for (const order of orders) await steps.runStep((await steps.runStep(await row(order.id as string)))!);
+    const [first, second] = await Promise.all(orders.map(async (order) => (await row(order.id as string)).tx_hash));
+    expect(first).not.toBe(second);
+    for (let i = 0; i < 40 && (await Promise.all(orders.map(async (o) => (await row(o.id as string)).status))).some((s) => s !== 'COMPLETED'); i++) {
+      await steps.runDuePass();
+      sim.advanceSlots(1);
+      t.clock.advance(1000);
+    }
+    const amounts = await Promise.all(orders.map(async (order) => decimal((await row(order.id as string)).amount_token)));
+    expect(await tokenBalance(wallet)).toBe(amounts[0]!.plus(amounts[1]!).times(1e6).toFixed(0));
+    const tx = await rpc.getTransaction(first! as Signature, { commitment: 'finalized', encoding: 'jsonParsed', maxSupportedTransactionVersion: 0 }).send();
+    expect(tx!.meta!.logMessages!.join('\n')).toContain(orders[0]!.id as string);
+  });
+
   it('after every case above, the treasury reconciliation finds no drift: every fee and rent the chain charged is in the books', async () => {
     const result = await t.ctx.app.services.treasury.reconcile();
     expect(result).toMatchObject({ address: treasury, inFlightTransfers: 0, driftFound: false });

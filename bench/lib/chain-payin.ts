@@ -1,0 +1,268 @@
+/**
+ * Issue 26's scenarios: a PAYIN from paid to COMPLETED through the chain simulator (the service
+ * with CHAIN_PROVIDER=solana-rpc, its treasury funded there), at `confirmed` and at `finalized`;
+ * and, in the same run, the simulator's own limit: pre-signed transfers sent straight to it, no
+ * service in between. The simulator runs as its own process (`npm run chain-simulator`), so its
+ * CPU is separate from the service's and both are reported: which side limits is read there.
+ */
+import { readFileSync } from 'node:fs';
+import { generateKeyPairSigner, type Address, address } from '@solana/kit';
+import { buildTransfer, simulatorRpc } from '../../test/helpers/chain-simulator.ts';
+import { WELL_KNOWN_USDC } from '../../tools/chain-simulator/mints.ts';
+import type { Api } from './api.ts';
+import { withClient } from './database.ts';
+import { pool, round } from './load.ts';
+import { type Child, freePort, startNode, waitHealthy } from './process.ts';
+import { benchCnpj } from './webhooks.ts';
+
+export interface ClockSettings {
+  slotMs: number;
+  confirmedLag: number;
+  finalizedLag: number;
+}
+
+export interface ChainPayinFigures {
+  commitment: 'confirmed' | 'finalized';
+  clock: ClockSettings;
+  orders: number;
+  completed: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  /** How fast the sandbox PSP's payments went in (20 in flight): the offered rate. */
+  paidPerSecond: number;
+  /** Completed orders over the window from the first payment to the last COMPLETED. */
+  completedPerSecond: number;
+  wallSeconds: number;
+  /** CPU seconds each process spent in that window, and the share of one core. */
+  serviceCpuSeconds: number;
+  simulatorCpuSeconds: number;
+  /** sendTransaction calls the simulator counted for these orders (the worker re-sends a pending transfer on each pass), and duplicates among them. */
+  sends: number;
+  duplicateSends: number;
+  /** Distinct transaction signatures among the completed orders: one per order, or orders share a transfer. */
+  distinctTransfers: number;
+  timedOut: boolean;
+}
+
+export interface SimulatorLimitFigures {
+  clock: ClockSettings;
+  transfers: number;
+  concurrency: number;
+  /** Accepted by sendTransaction per second, and landed per second (first send → last landed). */
+  sentPerSecond: number;
+  landedPerSecond: number;
+  landed: number;
+  simulatorCpuSeconds: number;
+  wallSeconds: number;
+}
+
+export interface SimulatorProcess {
+  child: Child;
+  url: string;
+  adminUrl: string;
+  usdc: string;
+}
+
+const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const TICKS_PER_SECOND = 100;
+
+/** utime + stime of a pid in seconds (USER_HZ is 100 on Linux). */
+export function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  } catch {
+    return NaN;
+  }
+}
+
+/** `npm run chain-simulator` as a process (node directly, so the pid is the simulator's), with the USDC-like mint at mainnet USDC's address. */
+export async function startSimulator(root: string, logFile: string, clock: ClockSettings): Promise<SimulatorProcess> {
+  const port = await freePort();
+  const child = startNode('tools/chain-simulator/main.ts', {
+    cwd: root,
+    env: { PATH: process.env.PATH, NODE_ENV: 'production' },
+    logFile,
+    args: ['--port', String(port), '--slot-ms', String(clock.slotMs), '--confirmed-lag', String(clock.confirmedLag), '--finalized-lag', String(clock.finalizedLag), '--usdc'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitHealthy(`${url}/health`, performance.now(), child);
+  // --usdc makes the mint after listening: wait until it is there.
+  for (let i = 0; i < 100; i++) {
+    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getAccountInfo', params: [WELL_KNOWN_USDC, { encoding: 'base64' }] }) });
+    if (((await response.json()) as { result?: { value: unknown } }).result?.value) break;
+    await sleep(20);
+  }
+  return { child, url, adminUrl: `${url}/admin`, usdc: WELL_KNOWN_USDC };
+}
+
+async function admin<T>(sim: SimulatorProcess, route: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${sim.adminUrl}${route}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`simulator ${route}: ${response.status} ${text}`);
+  return JSON.parse(text) as T;
+}
+
+interface SimState {
+  slot: number;
+  transactions: { sent: number; landed: number; failedLanded: number; dropped: number; expired: number; rejected: number; duplicates: number };
+}
+export const simulatorState = (sim: SimulatorProcess) => admin<SimState>(sim, '/state');
+
+/** The treasury's address: its key is created and sealed by the service's first start (SIMULATION_MODE). */
+export const treasuryAddress = (dbUrl: string) =>
+  withClient(dbUrl, async (client) => (await client.query<{ address: string }>(`select address from platform_keys where purpose = 'TREASURY'`)).rows[0]!.address);
+
+/**
+ * The treasury funded on the simulator before the service starts on it: the service's liquidity
+ * check would otherwise hold the zero balance its first reconciliation read (for
+ * TREASURY_BALANCE_MAX_AGE_MS). Returns the airdrop's signature, the books' funding reference.
+ */
+export async function fundTreasuryOnChain(sim: SimulatorProcess, treasury: string): Promise<string> {
+  const { signature } = await admin<{ signature: string }>(sim, '/airdrop', { address: treasury, lamports: 1_000_000_000_000 });
+  await admin(sim, '/mint-to', { mint: sim.usdc, owner: treasury, amount: '100000000000000' });
+  return signature;
+}
+
+/** The same fundings told to the books (POST /admin/treasury/fundings), as an operator would. */
+export async function fundTreasuryBooks(service: Api, adminToken: string, sim: SimulatorProcess, airdrop: string): Promise<void> {
+  const auth = { authorization: `Bearer ${adminToken}` };
+  await service.post('/api/v1/admin/treasury/fundings', { currency: 'SOL', amount: '1000', reference: airdrop }, auth);
+  await service.post('/api/v1/admin/treasury/fundings', { currency: 'USDC', amount: '100000000', reference: `bench-mint-${airdrop}` }, auth);
+}
+
+/**
+ * N PAYINs over `receivers` receivers (fresh wallets: the first order of each creates its token
+ * account), created first, then paid all at once through the sandbox PSP driver (20 in flight);
+ * per order, the time from the order.payment_received event to order.completed (both stamped in
+ * the database by the transactions that made them).
+ */
+export async function chainPayin(
+  api: Api,
+  dbUrl: string,
+  sim: SimulatorProcess,
+  options: { commitment: 'confirmed' | 'finalized'; clock: ClockSettings; orders: number; receivers: number; documentOffset: number; servicePid: number; waitSeconds: number; log: (m: string) => void },
+): Promise<ChainPayinFigures> {
+  const receiverIds: string[] = [];
+  for (let i = 0; i < options.receivers; i++) {
+    const wallet = (await generateKeyPairSigner()).address;
+    const receiver = await api.post<{ id: string }>('/api/v1/receivers', {
+      type: 'PJ',
+      document: benchCnpj(options.documentOffset + i),
+      name: `Bench Chain Receiver ${i}`,
+      email: `chain${options.documentOffset + i}@bench.example`,
+      walletAddress: wallet,
+      limits: { nightTransactionsEnabled: true },
+    });
+    await api.post(`/api/v1/sandbox/receivers/${receiver.id}/kyc`, { decision: 'APPROVE' });
+    receiverIds.push(receiver.id);
+  }
+  options.log(`chain-payin-${options.commitment}: creating ${options.orders} PAYINs over ${options.receivers} receivers`);
+  const ids = await pool(options.orders, 20, 300_000, async (i) => (await api.post<{ id: string }>('/api/v1/payin', { receiverId: receiverIds[i % receiverIds.length], amountBrl: 100 })).id);
+  const before = await simulatorState(sim);
+  const cpu0 = { service: cpuSeconds(options.servicePid), sim: cpuSeconds(sim.child.pid) };
+  options.log(`chain-payin-${options.commitment}: paying them (20 in flight)`);
+  const started = Date.now();
+  await pool(ids.length, 20, 300_000, (i) => api.post(`/api/v1/sandbox/orders/${ids[i]}/pix-payment`, {}));
+  const paidMs = Date.now() - started;
+  const query = `
+    select extract(epoch from (c.created_at - p.created_at)) * 1000 as ms, extract(epoch from p.created_at) * 1000 as paid, extract(epoch from c.created_at) * 1000 as done
+    from events p join events c on c.payload->>'orderId' = p.payload->>'orderId' and c.event_type = 'order.completed'
+    where p.event_type = 'order.payment_received' and p.payload->>'orderId' = any($1::text[])`;
+  let rows: Array<{ ms: number; paid: number; done: number }> = [];
+  const deadline = Date.now() + options.waitSeconds * 1000;
+  while (Date.now() < deadline) {
+    rows = await withClient(dbUrl, async (client) => (await client.query<{ ms: string; paid: string; done: string }>(query, [ids])).rows.map((r) => ({ ms: Number(r.ms), paid: Number(r.paid), done: Number(r.done) })));
+    if (rows.length >= ids.length) break;
+    await sleep(250);
+  }
+  const cpu1 = { service: cpuSeconds(options.servicePid), sim: cpuSeconds(sim.child.pid) };
+  const after = await simulatorState(sim);
+  const distinctTransfers = await withClient(dbUrl, async (client) =>
+    Number((await client.query<{ n: string }>(`select count(distinct tx_hash) as n from orders where id = any($1::uuid[]) and status = 'COMPLETED'`, [ids])).rows[0]!.n),
+  );
+  const sorted = rows.map((r) => r.ms).sort((a, b) => a - b);
+  const firstPaid = rows.length ? Math.min(...rows.map((r) => r.paid)) : started;
+  const lastDone = rows.length ? Math.max(...rows.map((r) => r.done)) : Date.now();
+  const windowMs = Math.max(1, lastDone - firstPaid);
+  return {
+    commitment: options.commitment,
+    clock: options.clock,
+    orders: ids.length,
+    completed: rows.length,
+    p50Ms: round(percentile(sorted, 50)),
+    p99Ms: round(percentile(sorted, 99)),
+    maxMs: round(sorted.at(-1) ?? NaN),
+    paidPerSecond: round((ids.length / Math.max(1, paidMs)) * 1000),
+    completedPerSecond: round((rows.length / windowMs) * 1000),
+    wallSeconds: round(windowMs / 1000),
+    serviceCpuSeconds: round(cpu1.service - cpu0.service),
+    simulatorCpuSeconds: round(cpu1.sim - cpu0.sim),
+    sends: after.transactions.sent - before.transactions.sent,
+    duplicateSends: after.transactions.duplicates - before.transactions.duplicates,
+    distinctTransfers,
+    timedOut: rows.length < ids.length,
+  };
+}
+
+/**
+ * The simulator's own limit: `transfers` transferChecked transactions (compute budget, the
+ * destination's token account created idempotently: the service's shape) signed beforehand by a
+ * funded payer to 20 wallets, then sent with `concurrency` sendTransaction calls in flight (one
+ * transaction a call, skipPreflight, as the service sends); landed per second from the first send
+ * to the last landed (the simulator's own count).
+ */
+export async function simulatorLimit(sim: SimulatorProcess, options: { clock: ClockSettings; transfers: number; concurrency: number; log: (m: string) => void }): Promise<SimulatorLimitFigures> {
+  const rpc = simulatorRpc(sim.url);
+  const payer = await generateKeyPairSigner();
+  await admin(sim, '/airdrop', { address: payer.address, lamports: 1_000_000_000_000 });
+  await admin(sim, '/mint-to', { mint: sim.usdc, owner: payer.address, amount: '100000000000000' });
+  const wallets: Address[] = [];
+  for (let i = 0; i < 20; i++) wallets.push((await generateKeyPairSigner()).address);
+  const blockhash = (await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send()).value;
+  options.log(`simulator-limit: signing ${options.transfers} transfers`);
+  const wires: string[] = [];
+  for (let i = 0; i < options.transfers; i++) {
+    // A distinct amount per transfer: the same message twice would be the same signature.
+    wires.push((await buildTransfer(rpc, { payer, mint: address(sim.usdc), to: wallets[i % wallets.length]!, amount: BigInt(1_000 + i), blockhash })).wire);
+  }
+  const before = await simulatorState(sim);
+  const cpu0 = cpuSeconds(sim.child.pid);
+  options.log(`simulator-limit: sending them, ${options.concurrency} in flight`);
+  const started = performance.now();
+  await pool(wires.length, options.concurrency, 120_000, async (i) => {
+    const response = await fetch(sim.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'sendTransaction', params: [wires[i], { encoding: 'base64', skipPreflight: true, maxRetries: 0 }] }),
+    });
+    const body = (await response.json()) as { error?: unknown };
+    if (body.error) throw new Error(`sendTransaction: ${JSON.stringify(body.error)}`);
+  });
+  const sentMs = performance.now() - started;
+  let state = await simulatorState(sim);
+  const deadline = performance.now() + 60_000;
+  while (state.transactions.landed + state.transactions.failedLanded - before.transactions.landed - before.transactions.failedLanded < wires.length && performance.now() < deadline) {
+    await sleep(10);
+    state = await simulatorState(sim);
+  }
+  const landedMs = performance.now() - started;
+  const landed = state.transactions.landed - before.transactions.landed;
+  return {
+    clock: options.clock,
+    transfers: wires.length,
+    concurrency: options.concurrency,
+    sentPerSecond: round((wires.length / sentMs) * 1000),
+    landedPerSecond: round((landed / landedMs) * 1000),
+    landed,
+    simulatorCpuSeconds: round(cpuSeconds(sim.child.pid) - cpu0),
+    wallSeconds: round(landedMs / 1000),
+  };
+}
+

@@ -113,6 +113,8 @@ describe('worker processes on one PostgreSQL', () => {
       DATA_DIR: dataDir,
       LOG_LEVEL: 'silent',
       WEBHOOK_SECRET_KEY: config.webhookSecretKey!,
+      // The platform keys the other processes sealed in this database open only under the same KEK.
+      WALLET_KEK: config.walletKek!,
     });
     cleanups.push(async () => child.exitCode === null && child.kill('SIGKILL'));
     await receiver.waitFor(seen + 1, 30_000);

@@ -2,9 +2,10 @@
  * The external systems the configuration names: the PIX provider is the sandbox PSP, or a PSP's
  * API Pix (PIX_PROVIDER=api-pix, `apiPix` settings given); the orders' token transfers run on the
  * sandbox chain, or from the treasury through a Solana node (CHAIN_PROVIDER=solana-rpc,
- * `solanaTransfers` settings and the treasury's signer given). PAYOUT deposit addresses are the
- * sandbox chain's either way, until a deposit watcher exists. The sandbox PSP and chain always
- * exist, for the sandbox drivers.
+ * `solanaTransfers` settings and the treasury's signer given). With a Solana node, the composition
+ * (services.ts) replaces the deposit addresses by sealed keypairs of the deposits module, watched on
+ * the node; here they stay the sandbox chain's. The sandbox PSP and chain always exist, for the
+ * sandbox drivers.
  */
 import type { Db } from '../db/database.ts';
 import type { Clock } from '../lib/clock.ts';

@@ -126,6 +126,9 @@ const CHAIN = {
   commitment: 'SOLANA_COMMITMENT',
   computeUnitLimit: 'CHAIN_COMPUTE_UNIT_LIMIT',
   priorityFeeMaxMicroLamports: 'CHAIN_PRIORITY_FEE_MAX_MICROLAMPORTS',
+  depositWatchIntervalMs: 'CHAIN_DEPOSIT_WATCH_INTERVAL_MS',
+  depositWatchBatch: 'CHAIN_DEPOSIT_WATCH_BATCH',
+  depositLateWatchHours: 'CHAIN_DEPOSIT_LATE_WATCH_HOURS',
 } as const;
 
 const WALLETS = {
@@ -176,7 +179,7 @@ export function configFrom(env: EnvValues) {
       allowHttp: env.WEBHOOK_ALLOW_HTTP ?? outsideProduction,
     },
     wallets: read(env, WALLETS),
-    /** The orders' chain (PAYIN transfers); the variables CHAIN_PROVIDER=solana-rpc requires are checked by load.ts. */
+    /** The orders' chain (PAYIN transfers, PAYOUT deposits); the variables CHAIN_PROVIDER=solana-rpc requires are checked by load.ts. */
     chain: { ...read(env, CHAIN), tokenMints: mintsOf(env.CHAIN_TOKEN_MINTS) },
   };
 }

@@ -46,7 +46,7 @@ export function createAdapters(deps: { db: Db; clock: Clock; settings: AdapterSe
   return { pix, apiPix, chain, prices, sandbox: { pix: sandboxPix, chain: sandboxChain } };
 }
 
-/** Transfers on the Solana node, deposit addresses still the sandbox chain's. */
+/** Transfers on the Solana node; deposit addresses the sandbox chain's until services.ts puts the deposits module's in their place. */
 function solanaChain(sandbox: ChainAdapter, settings: SolanaTransferSettings, treasury: TreasurySigner | undefined): ChainAdapter {
   if (!treasury) throw new Error("CHAIN_PROVIDER=solana-rpc needs the treasury's signer (the platform key that pays PAYIN transfers)");
   return { chain: 'solana', createDepositAddress: (input) => sandbox.createDepositAddress(input), ...createSolanaTransfers({ settings, treasury }) };

@@ -20,6 +20,8 @@ export interface AccountSignature {
 
 export interface DepositChain {
   tokenAccountOf(owner: string, token: string): Promise<DepositAccount>;
+  /** The owner's token accounts (SPL Token and Token-2022) of every mint but `mint`: where wrong-mint transfers land. */
+  otherTokenAccountsOf(owner: string, mint: string): Promise<DepositAccount[]>;
   /**
    * The signatures that touched `account` after `after` (exclusive; null: from the first), oldest
    * first, only those at the configured commitment.

@@ -7,10 +7,10 @@
  * ChainUnavailableError naming the method (solana-mints.ts).
  */
 import { address, createSolanaRpc, type Signature } from '@solana/kit';
-import { findAssociatedTokenPda } from '@solana-program/token';
+import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import { decimal } from '../../lib/money.ts';
-import type { AccountSignature, DepositChain } from './deposits-port.ts';
-import { call, createMintReader, RPC_TIMEOUT_MS } from './solana-mints.ts';
+import type { AccountSignature, DepositAccount, DepositChain } from './deposits-port.ts';
+import { call, createMintReader, RPC_TIMEOUT_MS, TOKEN_2022_PROGRAM_ADDRESS } from './solana-mints.ts';
 
 export interface SolanaDepositSettings {
   rpcUrl: string;
@@ -33,6 +33,20 @@ export function createSolanaDeposits(settings: SolanaDepositSettings): DepositCh
     const info = await mintOf(token);
     const [tokenAccount] = await findAssociatedTokenPda({ owner: address(owner), mint: info.mint, tokenProgram: info.tokenProgram });
     return { mint: info.mint, tokenAccount };
+  }
+
+  async function otherTokenAccountsOf(owner: string, mint: string): Promise<DepositAccount[]> {
+    const found: DepositAccount[] = [];
+    for (const programId of [TOKEN_PROGRAM_ADDRESS, TOKEN_2022_PROGRAM_ADDRESS]) {
+      const { value } = await rpcCall('getTokenAccountsByOwner', (abortSignal) =>
+        rpc.getTokenAccountsByOwner(address(owner), { programId }, { encoding: 'jsonParsed', commitment }).send({ abortSignal }),
+      );
+      for (const entry of value as unknown as Array<{ pubkey: string; account: { data: { parsed: { info: { mint: string } } } } }>) {
+        const accountMint = entry.account.data.parsed.info.mint;
+        if (accountMint !== mint) found.push({ mint: accountMint, tokenAccount: entry.pubkey });
+      }
+    }
+    return found;
   }
 
   async function signaturesAfter(account: string, after: string | null): Promise<AccountSignature[]> {
@@ -73,5 +87,5 @@ export function createSolanaDeposits(settings: SolanaDepositSettings): DepositCh
     return decimal(gained.toString()).dividedBy(decimal(10).pow(decimals)).toString();
   }
 
-  return { tokenAccountOf, signaturesAfter, receivedIn };
+  return { tokenAccountOf, otherTokenAccountsOf, signaturesAfter, receivedIn };
 }

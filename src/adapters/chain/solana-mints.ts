@@ -9,7 +9,7 @@ import { ChainUnavailableError } from './transactions-port.ts';
 
 export type SolanaRpc = ReturnType<typeof createSolanaRpc>;
 
-const TOKEN_2022_PROGRAM_ADDRESS = address('TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb');
+export const TOKEN_2022_PROGRAM_ADDRESS = address('TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb');
 /** SPL mint layout: mint authority (COption<Pubkey>, 36 bytes), supply (u64), decimals (u8), is_initialized (bool). */
 const MINT_DECIMALS_OFFSET = 44;
 const MINT_SIZE = 82;

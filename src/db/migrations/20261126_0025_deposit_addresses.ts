@@ -7,7 +7,8 @@ import { type Kysely, sql } from 'kysely';
  * reference as owner), with the mint and the owner's associated token account the watcher reads,
  * and the watcher's cursor: the newest signature of that account already handled. `chain_deposits`:
  * every incoming transfer the watcher handled, once per (signature, address), with what became of
- * it; those not credited to their order wait there for an operator (or the sweeps) to return.
+ * it (a wrong mint's too, found when the address stops being watched); those not credited to their
+ * order wait there for an operator (or the sweeps) to return.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -21,6 +22,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('key_version', 'integer', (col) => col.notNull().check(sql`key_version > 0`))
     .addColumn('last_signature', 'text')
     .addColumn('scanned_at', 'timestamptz')
+    // Set once the address is no longer watched and its owner's token accounts of other mints were read.
+    .addColumn('other_mints_checked_at', 'timestamptz')
     .addColumn('created_at', 'timestamptz', (col) => col.notNull().defaultTo(sql`now()`))
     .addColumn('updated_at', 'timestamptz', (col) => col.notNull().defaultTo(sql`now()`))
     .execute();
@@ -32,7 +35,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('order_id', 'uuid', (col) => col.references('orders.id'))
     .addColumn('token', 'text', (col) => col.notNull())
     .addColumn('amount', 'numeric(30, 9)', (col) => col.notNull().check(sql`amount > 0`))
-    .addColumn('outcome', 'text', (col) => col.notNull().check(sql`outcome in ('CREDITED', 'ORDER_FAILED', 'LATE', 'REPEATED', 'NO_ORDER')`))
+    .addColumn('outcome', 'text', (col) => col.notNull().check(sql`outcome in ('CREDITED', 'ORDER_FAILED', 'LATE', 'REPEATED', 'NO_ORDER', 'WRONG_MINT')`))
     .addColumn('detected_at', 'timestamptz', (col) => col.notNull())
     .addPrimaryKeyConstraint('chain_deposits_pkey', ['signature', 'deposit_address'])
     .execute();

@@ -38,6 +38,24 @@ export const depositsRepo = {
       .execute();
   },
 
+  /** Up to `limit` addresses no longer watched whose owner's other mints were not read yet. */
+  retiring(db: Db, now: Date, lateWatchMs: number, limit: number) {
+    return db
+      .selectFrom('deposit_addresses as d')
+      .innerJoin('orders as o', 'o.deposit_address', 'd.owner_address')
+      .select([...WATCH_COLUMNS, 'o.id as order_id'])
+      .where('d.other_mints_checked_at', 'is', null)
+      .where('o.status', '<>', 'AWAITING_DEPOSIT')
+      .where('o.expires_at', '<=', new Date(now.getTime() - lateWatchMs))
+      .orderBy('d.reference')
+      .limit(limit)
+      .execute();
+  },
+
+  markOtherMintsChecked(db: Db, reference: string, now: Date) {
+    return db.updateTable('deposit_addresses').set({ other_mints_checked_at: now, updated_at: now }).where('reference', '=', reference).execute();
+  },
+
   /** The cursor moves past `signature` (or only the scan time, without one). */
   advance(db: Db, reference: string, now: Date, signature?: string) {
     return db

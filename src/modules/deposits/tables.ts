@@ -17,16 +17,19 @@ export interface DepositAddressesTable {
   /** The newest signature of token_account handled: the watcher reads only what is newer. */
   last_signature: string | null;
   scanned_at: Date | null;
+  /** When the owner's token accounts of other mints were read, once the address stopped being watched. */
+  other_mints_checked_at: Date | null;
   created_at: DefaultedTimestamp;
   updated_at: DefaultedTimestamp;
 }
 
-export const DEPOSIT_OUTCOMES = ['CREDITED', 'ORDER_FAILED', 'LATE', 'REPEATED', 'NO_ORDER'] as const;
+export const DEPOSIT_OUTCOMES = ['CREDITED', 'ORDER_FAILED', 'LATE', 'REPEATED', 'NO_ORDER', 'WRONG_MINT'] as const;
 /**
  * CREDITED: the order's deposit (DEPOSIT_RECEIVED; an excess is held by the order). ORDER_FAILED:
  * the order's deposit, worth less than the minimum order: the order FAILED, the tokens held for
  * return. LATE: arrived once the order had expired. REPEATED: arrived after the order's deposit.
- * NO_ORDER: on an address no order holds. All but CREDITED are not credited, to be returned.
+ * NO_ORDER: on an address no order holds. WRONG_MINT: another mint sent to the owner (its own token
+ * account; `token` is then that mint's address). All but CREDITED are not credited, to be returned.
  */
 export type DepositOutcome = (typeof DEPOSIT_OUTCOMES)[number];
 
@@ -34,6 +37,7 @@ export interface ChainDepositsTable {
   signature: string;
   deposit_address: string;
   order_id: string | null;
+  /** The token's symbol; for WRONG_MINT, the mint's address. */
   token: string;
   /** NUMERIC text, token units. */
   amount: string;

@@ -6,7 +6,9 @@
  * rules (deposit-terms.ts). Each signature is one transaction: the order's change, the deposit's
  * record (once per signature and address) and the cursor move together, so a watcher killed
  * anywhere resumes at the first signature not committed, and none is credited twice. What the
- * order does not take (late, repeated, no order) is recorded for an operator to return.
+ * order does not take (late, repeated, no order) is recorded for an operator to return. Once an
+ * address is no longer watched, its owner's token accounts of other mints are read once: what
+ * reached them (a wrong mint) is recorded too, never credited.
  */
 import type { DepositChain } from '../../adapters/chain/deposits-port.ts';
 import type { ChainDeposit } from '../../adapters/chain/port.ts';
@@ -85,29 +87,54 @@ export function createDepositWatcher(deps: { db: Db; clock: Clock; chain: Deposi
     return found;
   }
 
-  /** One batch of watched addresses; a node failure ends the pass and backs the next ones off. */
-  async function runPass(signal?: AbortSignal): Promise<PassResult> {
-    const result: PassResult = { scanned: 0, deposits: 0, backedOff: false };
-    if (clock.now().getTime() < retryAt) return { ...result, backedOff: true };
-    const addresses = await repo.watched(db, clock.now(), settings.lateWatchMs, settings.batchSize);
-    for (const address of addresses) {
+  /** Another mint sent to the owner: every incoming transfer of each such account, recorded once. */
+  async function checkOtherMints(address: Awaited<ReturnType<typeof repo.retiring>>[number]): Promise<number> {
+    let found = 0;
+    for (const account of await chain.otherTokenAccountsOf(address.owner_address, address.mint)) {
+      for (const { signature, failed } of await chain.signaturesAfter(account.tokenAccount, null)) {
+        const amount = failed ? undefined : await chain.receivedIn(signature, account.tokenAccount, account.mint);
+        if (amount === undefined || decimal(amount).lte(0)) continue;
+        const row = { signature, deposit_address: address.owner_address, order_id: address.order_id, token: account.mint, amount, outcome: 'WRONG_MINT' as const, detected_at: clock.now() };
+        await repo.record(db, row);
+        deps.log?.warn({ orderId: address.order_id, depositAddress: address.owner_address, signature, amount, mint: account.mint, outcome: row.outcome }, 'chain deposit not credited: held for an operator to return');
+        found += 1;
+      }
+    }
+    await repo.markOtherMintsChecked(db, address.reference, clock.now());
+    return found;
+  }
+
+  /** One step of the pass: `work` over `items`, false when the node failed (the pass ends and backs off). */
+  async function each<T>(items: T[], signal: AbortSignal | undefined, result: PassResult, work: (item: T) => Promise<number>, what: (item: T) => string): Promise<boolean> {
+    for (const item of items) {
       if (signal?.aborted) break;
       try {
-        result.deposits += await scan(address);
+        result.deposits += await work(item);
         result.scanned += 1;
       } catch (err) {
         if (!(err instanceof ChainUnavailableError)) {
           // This address alone (e.g. its mint no longer configured): the others go on.
-          deps.log?.warn({ err, depositAddress: address.owner_address }, 'deposit watcher: address not scanned');
+          deps.log?.warn({ err, depositAddress: what(item) }, 'deposit watcher: address not scanned');
           continue;
         }
         failures += 1;
         const waitMs = Math.min(BACKOFF_BASE_MS * 2 ** (failures - 1), BACKOFF_MAX_MS);
         retryAt = clock.now().getTime() + waitMs;
         deps.log?.warn({ err, waitMs }, 'deposit watcher: the node failed, backing off');
-        return { ...result, backedOff: true };
+        return false;
       }
     }
+    return true;
+  }
+
+  /** One batch of watched addresses, then of retiring ones; a node failure ends the pass and backs the next ones off. */
+  async function runPass(signal?: AbortSignal): Promise<PassResult> {
+    const result: PassResult = { scanned: 0, deposits: 0, backedOff: false };
+    if (clock.now().getTime() < retryAt) return { ...result, backedOff: true };
+    const watched = await repo.watched(db, clock.now(), settings.lateWatchMs, settings.batchSize);
+    if (!(await each(watched, signal, result, scan, (a) => a.owner_address))) return { ...result, backedOff: true };
+    const retiring = await repo.retiring(db, clock.now(), settings.lateWatchMs, settings.batchSize);
+    if (!(await each(retiring, signal, result, checkOtherMints, (a) => a.owner_address))) return { ...result, backedOff: true };
     failures = 0;
     return result;
   }

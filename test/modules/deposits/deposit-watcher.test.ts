@@ -4,7 +4,8 @@
  * @solana/kit), and the deposit watcher finds it at `finalized` and hands it to the orders'
  * rules. Policies: the exact amount goes on to COMPLETED (PIX out by the sandbox PSP); less is
  * re-priced; more is credited up to the order and the excess held; a second deposit and a late one
- * are recorded, not credited; another mint sent to the owner is never credited. A watcher
+ * are recorded, not credited; another mint sent to the owner is never credited (recorded when the
+ * address stops being watched). A watcher
  * restarted (a new instance) misses none and credits none twice.
  */
 import { type Address, address, generateKeyPairSigner, type KeyPairSigner } from '@solana/kit';
@@ -128,12 +129,19 @@ describe('PAYOUT deposits on the chain simulator', () => {
     expect((await recorded(late.order)).map((d) => [d.signature, d.outcome, Number(d.amount)])).toEqual([[lateSignature, 'LATE', 10]]);
   });
 
-  it('another mint sent to the owner lands in another token account: never credited', async () => {
+  it('another mint sent to the owner lands in another token account: never credited, recorded once the address is no longer watched', async () => {
     const { order } = await payout(10);
-    await send(order.depositAddress, 10_000_000n, other);
+    const signature = await send(order.depositAddress, 7_000_000n, other);
     await watcher().runPass();
     expect((await orderOf(order)).status).toBe('AWAITING_DEPOSIT');
     expect(await recorded(order)).toEqual([]);
+    // Expired, then past CHAIN_DEPOSIT_LATE_WATCH_HOURS (72): the owner's other token accounts are read, once.
+    t.clock.advance(3_600_000 + 72 * 3_600_000 + 1000);
+    await t.drive(1);
+    expect((await orderOf(order)).status).toBe('EXPIRED');
+    await watcher().runPass();
+    await watcher().runPass();
+    expect((await recorded(order)).map((d) => [d.signature, d.outcome, d.token, Number(d.amount), d.order_id])).toEqual([[signature, 'WRONG_MINT', other, 7, order.id]]);
   });
 
   it('a watcher restarted (a new instance) misses no deposit and credits none twice', async () => {

@@ -11,6 +11,9 @@
 import { type Address, address, generateKeyPairSigner, type KeyPairSigner } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSolanaDeposits } from '../../../src/adapters/chain/solana-deposits.ts';
+import { createMetrics } from '../../../src/http/metrics.ts';
+import { createWorkerJobs } from '../../../src/jobs.ts';
+import { depositReferenceOfKey } from '../../../src/modules/orders/payout.ts';
 import { depositsRepo } from '../../../src/modules/deposits/repo.ts';
 import { createDepositWatcher } from '../../../src/modules/deposits/watcher.ts';
 import { ordersRepo } from '../../../src/modules/orders/repo.ts';
@@ -72,6 +75,23 @@ describe('PAYOUT deposits on the chain simulator', () => {
     const { depositVault } = await import('../../../src/key-custody.ts').then((m) => m.createKeyCustody({ config: t.ctx.config, db: db(), clock: t.clock }));
     expect(depositVault.open(row.reference, { encryptedPrivateKey: row.encrypted_private_key, keyVersion: row.key_version }).address).toBe(a.order.depositAddress);
     expect(await services().depositAddresses!.create({ orderId: a.order.id, token: 'USDC' })).toEqual({ address: a.order.depositAddress });
+  });
+
+  it('an order created with an Idempotency-Key: its retry answers the same order and address, one key stored', async () => {
+    const { merchant, receiver } = await t.merchantWithReceiver();
+    const body = { receiverId: receiver.id, amountCrypto: 10, sourceToken: 'USDC' };
+    const first = await t.call('POST', '/payout', merchant, body, { 'Idempotency-Key': 'deposit-key-1' });
+    const again = await t.call('POST', '/payout', merchant, body, { 'Idempotency-Key': 'deposit-key-1' });
+    expect(first.statusCode, first.body).toBe(201);
+    expect(again.json()).toMatchObject({ id: first.json().id, depositAddress: first.json().depositAddress });
+    const reference = depositReferenceOfKey({ merchantId: merchant.merchantId, key: 'deposit-key-1' });
+    const rows = await db().selectFrom('deposit_addresses').select(['reference', 'owner_address']).where('owner_address', '=', first.json().depositAddress).execute();
+    expect(rows).toEqual([{ reference, owner_address: first.json().depositAddress }]);
+  });
+
+  it('the watcher is a worker job with CHAIN_PROVIDER=solana-rpc', () => {
+    const names = createWorkerJobs(services(), t.ctx.config, createMetrics()).map((job) => job.name);
+    expect(names).toContain('deposit-watcher');
   });
 
   it('the exact amount, a real SPL transfer: detected once final, DEPOSIT_RECEIVED, then COMPLETED by the sandbox PSP', async () => {

@@ -7,6 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChainUnavailableError } from '../../../src/adapters/chain/transactions-port.ts';
+import { createMetrics } from '../../../src/http/metrics.ts';
+import { createWorkerJobs } from '../../../src/jobs.ts';
 import { systemClock } from '../../../src/lib/clock.ts';
 import { signerFromSeed } from '../../../src/lib/key-vault.ts';
 import { createServices } from '../../../src/services.ts';
@@ -52,5 +54,6 @@ describe('CHAIN_PROVIDER', () => {
   it('sandbox (the default): no deposit addresses of its own and no watcher', () => {
     expect(ctx.app.services.depositAddresses).toBeUndefined();
     expect(ctx.app.services.depositWatcher).toBeUndefined();
+    expect(createWorkerJobs(ctx.app.services, ctx.config, createMetrics()).map((job) => job.name)).not.toContain('deposit-watcher');
   });
 });

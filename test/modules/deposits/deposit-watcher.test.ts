@@ -191,6 +191,28 @@ describe('PAYOUT deposits on the chain simulator', () => {
     expect(ledger.filter((e) => e.kind === 'PAYOUT_DEPOSIT_RECEIVED')).toHaveLength(2);
   });
 
+  it('a watcher killed inside its transaction (after the order took the deposit, before the commit): nothing stays, the next one credits it once', async () => {
+    const { order } = await payout(10);
+    const signature = await send(order.depositAddress, 10_000_000n);
+    const chain = createSolanaDeposits({ rpcUrl: sim.url, commitment: 'finalized', tokenMints: { USDC: usdc } });
+    const dying = createDepositWatcher({
+      db: db(),
+      clock: t.clock,
+      chain,
+      handleChainDeposit: async (deposit, trx) => {
+        await services().orderNotifications.handleChainDeposit(deposit, trx);
+        throw new Error('killed');
+      },
+      settings: { batchSize: 1000, lateWatchMs: 3_600_000 },
+    });
+    await dying.runPass();
+    expect(await orderOf(order)).toMatchObject({ status: 'AWAITING_DEPOSIT', tx_hash: null });
+    expect(await recorded(order)).toEqual([]);
+    await watcher().runPass();
+    expect(await orderOf(order)).toMatchObject({ status: 'DEPOSIT_RECEIVED', tx_hash: signature });
+    expect((await recorded(order)).map((d) => d.outcome)).toEqual(['CREDITED']);
+  });
+
   it('backs off when the node fails, and resumes where it stopped', async () => {
     const { order } = await payout(10);
     await send(order.depositAddress, 10_000_000n);

@@ -2,12 +2,13 @@
  * The composition of every kind of sealed key (docs/architecture/keys.md), shared by the services
  * (services.ts) and the operator's commands (cli/admin.ts), which must reach the keys without
  * starting the service (creating them is what lets production start). One vault per kind, all
- * under WALLET_KEK; `sealedKeyStores` is the list `admin rotate-kek` re-seals, where a new kind
- * (deposit keys) adds its store.
+ * under WALLET_KEK; `sealedKeyStores` is the list `admin rotate-kek` re-seals, where every kind
+ * (managed wallets, platform keys, PAYOUT deposit addresses) adds its store.
  */
 import type { Db } from './db/database.ts';
 import type { Clock } from './lib/clock.ts';
 import { createKeyVault, type KeyVaultSettings } from './lib/key-vault.ts';
+import { depositKeyStore } from './modules/deposits/key-store.ts';
 import { createPlatformKeys } from './modules/platform-keys/service.ts';
 import { walletKeyStore } from './modules/wallets/key-store.ts';
 import type { SealedKeyStore } from './platform/key-rotation.ts';
@@ -21,6 +22,7 @@ export function createKeyCustody({ config, db, clock }: { config: RuntimeConfig;
   const settings = keyVaultSettings(config);
   const walletVault = createKeyVault(settings, 'managed-wallet');
   const platformKeys = createPlatformKeys({ db, clock, vault: createKeyVault(settings, 'platform-key') });
-  const sealedKeyStores: SealedKeyStore[] = [walletKeyStore(db, walletVault), platformKeys.keyStore];
-  return { walletVault, platformKeys, sealedKeyStores };
+  const depositVault = createKeyVault(settings, 'deposit-address');
+  const sealedKeyStores: SealedKeyStore[] = [walletKeyStore(db, walletVault), platformKeys.keyStore, depositKeyStore(db, depositVault, clock)];
+  return { walletVault, platformKeys, depositVault, sealedKeyStores };
 }

@@ -6,6 +6,8 @@ import { createAdapters } from './adapters/index.ts';
 import { createLiteSvmSandbox } from './adapters/chain/litesvm-sandbox.ts';
 import { createSolanaRpcChain } from './adapters/chain/solana-rpc.ts';
 import type { TreasurySigner } from './adapters/chain/solana-transfers.ts';
+import type { ChainAdapter } from './adapters/chain/port.ts';
+import { createSolanaDeposits } from './adapters/chain/solana-deposits.ts';
 import { createSolanaTreasuryReader } from './adapters/chain/solana-treasury.ts';
 import { createSandboxTreasuryReader, type TreasuryBalanceReader } from './adapters/chain/treasury-port.ts';
 import { forwardCommitSignals } from './platform/commit-signals.ts';
@@ -17,6 +19,8 @@ import { createIdempotencyStore } from './modules/idempotency/store.ts';
 import { createAuthService } from './modules/auth/service.ts';
 import { createTokenIssuer } from './modules/auth/tokens.ts';
 import { createFeeTiersService } from './modules/fee-tiers/service.ts';
+import { createDepositAddresses } from './modules/deposits/addresses.ts';
+import { createDepositWatcher } from './modules/deposits/watcher.ts';
 import { createLedgerService } from './modules/ledger/service.ts';
 import { createDestinationPolicies } from './modules/merchants/destination-policy.ts';
 import { createMerchantsService } from './modules/merchants/service.ts';
@@ -87,7 +91,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   // The platform's keys live sealed in platform_keys: created at first start outside production and
   // in a deployment declared all simulated (a key on a simulated chain guards nothing), imported
   // once from SPONSOR_PRIVATE_KEY when no sponsor is stored; real production refuses a missing one.
-  const { walletVault, platformKeys } = createKeyCustody({ config, db, clock });
+  const { walletVault, platformKeys, depositVault } = createKeyCustody({ config, db, clock });
   const createMissing = config.nodeEnv !== 'production' || config.simulationMode;
   const platformKeysAtStart = await platformKeys.prepare({ createMissing, sponsorKeypair: config.sponsorPrivateKey });
   const { SPONSOR: sponsor } = platformKeysAtStart.signers;
@@ -129,6 +133,10 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   // PAYIN transfers are signed by the treasury (never the sponsor: one key, one purpose).
   const treasurySigner = deps.treasurySigner ?? platformKeysAtStart.signers.TREASURY;
   const adapters = createAdapters({ db, clock, settings: adapterSettings, treasury: treasurySigner });
+  // With a real chain, a PAYOUT's deposit address is a sealed keypair of its own, watched on the node.
+  const depositChain = solanaTransfers ? createSolanaDeposits({ rpcUrl: solanaTransfers.rpcUrl, commitment: solanaTransfers.commitment, tokenMints: solanaTransfers.tokenMints }) : undefined;
+  const depositAddresses = depositChain ? createDepositAddresses({ db, clock, vault: depositVault, chain: depositChain }) : undefined;
+  const chainForOrders: ChainAdapter = depositAddresses ? { ...adapters.chain, createDepositAddress: depositAddresses.create } : adapters.chain;
   const ledger = createLedgerService({ db, clock });
   // Quotes price with the merchant's current tier, which depends on the volume orders completed.
   const currentFeeRates = createCurrentFeeRates({ db, clock, feeTiers });
@@ -143,7 +151,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
       : createSandboxTreasuryReader());
   const liquidity = createLiquidity({ db, clock, reader: treasuryReader, settings: config.treasury, ...(deps.log ? { log: deps.log } : {}) });
   const treasury = createTreasuryService({ db, clock, reader: treasuryReader, ledger, liquidity, tokens: config.orders.tokens, lowBalance: config.treasury.lowBalance });
-  const orders = createOrdersService({ db, clock, settings: config.orders, pix: adapters.pix, chain: adapters.chain, quotes, receivers, liquidity, onOrderChanged });
+  const orders = createOrdersService({ db, clock, settings: config.orders, pix: adapters.pix, chain: chainForOrders, quotes, receivers, liquidity, onOrderChanged });
   const orderNotifications = createOrderNotifications({ db, clock, ledger, minAmountBrl: config.orders.minAmountBrl, tokenDecimals: config.orders.tokens, onOrderChanged });
   // The PSP callback's notifications are applied only as the PSP confirms them (issue 24).
   const pixConfirmation = createPixConfirmation({ db, clock, pix: adapters.pix });
@@ -152,13 +160,23 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     clock,
     ledger,
     pix: adapters.pix,
-    chain: adapters.chain,
+    chain: chainForOrders,
     onOrderChanged,
     transferMaxAttempts: chain.transferMaxAttempts,
     ...(deps.log ? { log: deps.log } : {}),
     ...(deps.metrics ? { metrics: transferMetrics(deps.metrics.registry) } : {}),
     ...(deps.afterTransferStored ? { afterTransferStored: deps.afterTransferStored } : {}),
   });
+  const depositWatcher = depositChain
+    ? createDepositWatcher({
+        db: workerDb,
+        clock,
+        chain: depositChain,
+        handleChainDeposit: (deposit, trx) => orderNotifications.handleChainDeposit(deposit, trx),
+        settings: { batchSize: chain.depositWatchBatch, lateWatchMs: chain.depositLateWatchHours * 3_600_000 },
+        ...(deps.log ? { log: deps.log } : {}),
+      })
+    : undefined;
   const reconciliation = createReconciliation({
     db,
     clock,
@@ -188,7 +206,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   const destinationPolicies = createDestinationPolicies({ db, clock });
   /** What the worker's delivery and maintenance jobs use (the same service unless the worker has its own pool). */
   const webhookDelivery = workerDb === db ? webhooks : webhooksOn(workerDb);
-  return { notifications, merchants, destinationPolicies, auth, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, liquidity };
+  return { notifications, merchants, destinationPolicies, auth, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, liquidity, depositAddresses, depositWatcher };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

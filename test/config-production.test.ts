@@ -27,7 +27,7 @@ const REAL = {
 /** The problems other than the api-pix certificates (REAL names none: no PEM is needed for these rules). */
 const refusals = (env: Record<string, string>) => problemsOf({ NODE_ENV: 'production', ...PRODUCTION_KEYS, ...env }).filter((line) => !/^PIX_CLIENT_(CERT|KEY) is required/.test(line));
 
-const CHAIN = "the orders' PAYOUT deposits run on the sandbox chain (no deposit watcher exists yet), so NODE_ENV=production cannot start: declare SIMULATION_MODE=true to run everything simulated";
+const CHAIN = "the orders' PAYOUT deposits are never swept into the treasury (no sweeps exist yet), so NODE_ENV=production cannot start: declare SIMULATION_MODE=true to run everything simulated";
 
 describe('production refuses every simulated part, one line each naming the fix', () => {
   it('the defaults: the sandbox PSP, the sandbox chain, the sandbox price, LiteSVM wallets', () => {
@@ -40,7 +40,7 @@ describe('production refuses every simulated part, one line each naming the fix'
     ]);
   });
 
-  it('with every real provider, the PAYOUT deposits alone still stop it (no deposit watcher yet)', () => {
+  it('with every real provider, the PAYOUT deposits alone still stop it (no sweeps yet)', () => {
     expect(refusals(REAL)).toEqual([CHAIN]);
   });
 
@@ -102,6 +102,9 @@ describe('CHAIN_PROVIDER=solana-rpc', () => {
       commitment: 'finalized',
       computeUnitLimit: 60_000,
       priorityFeeMaxMicroLamports: 100_000,
+      depositWatchIntervalMs: 2000,
+      depositWatchBatch: 100,
+      depositLateWatchHours: 72,
       tokenMints: { USDC: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v' },
     });
   });

@@ -2,9 +2,10 @@
  * The external systems the configuration names: the PIX provider is the sandbox PSP, or a PSP's
  * API Pix (PIX_PROVIDER=api-pix, `apiPix` settings given); the orders' token transfers run on the
  * sandbox chain, or from the treasury through a Solana node (CHAIN_PROVIDER=solana-rpc,
- * `solanaTransfers` settings and the treasury's signer given). PAYOUT deposit addresses are the
- * sandbox chain's either way, until a deposit watcher exists. The sandbox PSP and chain always
- * exist, for the sandbox drivers.
+ * `solanaTransfers` settings and the treasury's signer given). With a Solana node, the composition
+ * (services.ts) replaces the deposit addresses by sealed keypairs of the deposits module, watched on
+ * the node; here they stay the sandbox chain's. The sandbox PSP and chain always exist, for the
+ * sandbox drivers.
  */
 import type { Db } from '../db/database.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -45,7 +46,7 @@ export function createAdapters(deps: { db: Db; clock: Clock; settings: AdapterSe
   return { pix, apiPix, chain, prices, sandbox: { pix: sandboxPix, chain: sandboxChain } };
 }
 
-/** Transfers on the Solana node, deposit addresses still the sandbox chain's. */
+/** Transfers on the Solana node; deposit addresses the sandbox chain's until services.ts puts the deposits module's in their place. */
 function solanaChain(sandbox: ChainAdapter, settings: SolanaTransferSettings, treasury: TreasurySigner | undefined): ChainAdapter {
   if (!treasury) throw new Error("CHAIN_PROVIDER=solana-rpc needs the treasury's signer (the platform key that pays PAYIN transfers)");
   return { chain: 'solana', createDepositAddress: (input) => sandbox.createDepositAddress(input), ...createSolanaTransfers({ settings, treasury }) };

@@ -18,11 +18,11 @@ const isMintPair = (pair: string) => {
 export const CHAIN_SCHEMA = {
   CHAIN_PROVIDER: oneOf(CHAIN_PROVIDERS, {
     default: 'sandbox',
-    description: "where PAYIN token transfers run: the database-backed sandbox chain, or the platform's treasury through the Solana node at SOLANA_RPC_URL (solana-rpc; PAYOUT deposit addresses stay on the sandbox chain)",
+    description: "where the orders' tokens move: the database-backed sandbox chain, or the Solana node at SOLANA_RPC_URL (solana-rpc: PAYIN transfers from the platform's treasury, a sealed deposit address per PAYOUT and the deposit watcher)",
   }),
   SOLANA_COMMITMENT: oneOf(COMMITMENTS, {
     default: 'finalized',
-    description: 'solana-rpc: the commitment at which a PAYIN transfer counts as landed (COMPLETED), and at which blockhashes and balances are read',
+    description: 'solana-rpc: the commitment at which a PAYIN transfer counts as landed (COMPLETED) and a PAYOUT deposit as received, and at which blockhashes and balances are read',
   }),
   CHAIN_TOKEN_MINTS: list(refine(text({ description: 'SYMBOL:mintAddress' }), isMintPair, 'must be SYMBOL:mintAddress'), {
     default: [],
@@ -45,6 +45,9 @@ export const CHAIN_SCHEMA = {
     description:
       'solana-rpc: signed transactions a PAYIN transfer may use, each rebuilt only after the previous one provably expired unlanded (~150 blocks); after the last, the order is refunded (the tokens never left the treasury), with an error log and order_chain_transfers_abandoned_total',
   }),
+  CHAIN_DEPOSIT_WATCH_INTERVAL_MS: integer({ minimum: 100, maximum: 600_000, default: 2000, description: "solana-rpc: pause between the deposit watcher's passes (each scans CHAIN_DEPOSIT_WATCH_BATCH addresses, the least recently scanned first)" }),
+  CHAIN_DEPOSIT_WATCH_BATCH: integer({ minimum: 1, maximum: 10_000, default: 100, description: 'solana-rpc: deposit addresses the watcher scans per pass (one getSignaturesForAddress each, and one getTransaction per new signature)' }),
+  CHAIN_DEPOSIT_LATE_WATCH_HOURS: integer({ minimum: 0, maximum: 24 * 90, default: 72, description: "solana-rpc: how long after its order's expiry a deposit address is still watched, so late and second deposits are recorded for return" }),
 };
 
 /** SYMBOL:mint pairs as a map (the schema checked each pair). */

@@ -127,6 +127,9 @@ const CHAIN = {
   computeUnitLimit: 'CHAIN_COMPUTE_UNIT_LIMIT',
   priorityFeeMaxMicroLamports: 'CHAIN_PRIORITY_FEE_MAX_MICROLAMPORTS',
   transferMaxAttempts: 'CHAIN_TRANSFER_MAX_ATTEMPTS',
+  depositWatchIntervalMs: 'CHAIN_DEPOSIT_WATCH_INTERVAL_MS',
+  depositWatchBatch: 'CHAIN_DEPOSIT_WATCH_BATCH',
+  depositLateWatchHours: 'CHAIN_DEPOSIT_LATE_WATCH_HOURS',
 } as const;
 
 const WALLETS = {
@@ -177,7 +180,7 @@ export function configFrom(env: EnvValues) {
       allowHttp: env.WEBHOOK_ALLOW_HTTP ?? outsideProduction,
     },
     wallets: read(env, WALLETS),
-    /** The orders' chain (PAYIN transfers); the variables CHAIN_PROVIDER=solana-rpc requires are checked by load.ts. */
+    /** The orders' chain (PAYIN transfers, PAYOUT deposits); the variables CHAIN_PROVIDER=solana-rpc requires are checked by load.ts. */
     chain: { ...read(env, CHAIN), tokenMints: mintsOf(env.CHAIN_TOKEN_MINTS) },
   };
 }

@@ -39,10 +39,10 @@ import {
 } from '@solana/kit';
 import { getSetComputeUnitLimitInstruction, getSetComputeUnitPriceInstruction } from '@solana-program/compute-budget';
 import { getAddMemoInstruction } from '@solana-program/memo';
-import { findAssociatedTokenPda, getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
+import { findAssociatedTokenPda, getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction } from '@solana-program/token';
 import { decimal } from '../../lib/money.ts';
 import { type ChainAdapter, ChainTransferRefusedError, type PreparedTransfer, type TransferIntent, type TransferState } from './port.ts';
-import { ChainUnavailableError } from './transactions-port.ts';
+import { call, createMintReader, type MintInfo, RPC_TIMEOUT_MS } from './solana-mints.ts';
 
 /** The treasury's key, held by whoever unseals it: the adapter only asks it to sign. */
 export interface TreasurySigner {
@@ -61,42 +61,18 @@ export interface SolanaTransferSettings {
   rpcTimeoutMs?: number;
 }
 
-/** The orders' side of the chain: transfers only (deposit addresses stay on the sandbox chain for now). */
+/** The orders' transfers on the node (deposit addresses: solana-deposits.ts). */
 export type SolanaTransfers = Pick<ChainAdapter, 'prepareTransfer' | 'sendTransfer' | 'getTransferStatus'>;
 
-const TOKEN_2022_PROGRAM_ADDRESS = address('TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb');
 const CLASSIC_MEMO_PROGRAM = address('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
-/** SPL mint layout: mint authority (COption<Pubkey>, 36 bytes), supply (u64), decimals (u8), is_initialized (bool). */
-const MINT_DECIMALS_OFFSET = 44;
-const MINT_SIZE = 82;
 /** The percentile of recent non-zero prioritization fees a transfer pays, so it lands ahead of most. */
 const PRIORITY_PERCENTILE = 0.75;
 
 const base58 = getBase58Decoder();
 
-/**
- * A node that hangs must not hold a worker's lane past its lease (30 s): every call is abandoned
- * after this long, as unavailable, and the step retries later.
- */
-const RPC_TIMEOUT_MS = 10_000;
-
-async function call<T>(method: string, timeoutMs: number, run: (abortSignal: AbortSignal) => Promise<T>): Promise<T> {
-  try {
-    return await run(AbortSignal.timeout(timeoutMs));
-  } catch (err) {
-    throw new ChainUnavailableError(`Solana RPC ${method} failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
-  }
-}
-
 const errorText = (err: unknown): string => (typeof err === 'string' ? err : JSON.stringify(err, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value)));
 
 export { ChainTransferRefusedError };
-
-interface MintInfo {
-  mint: Address;
-  decimals: number;
-  tokenProgram: Address;
-}
 
 export function createSolanaTransfers(deps: { settings: SolanaTransferSettings; treasury: TreasurySigner }): SolanaTransfers {
   const { settings, treasury } = deps;
@@ -105,33 +81,7 @@ export function createSolanaTransfers(deps: { settings: SolanaTransferSettings; 
   const treasurySigner = createNoopSigner(treasuryAddress);
   const rank = { processed: 0, confirmed: 1, finalized: 2 } as const;
   const rpcCall = <T>(method: string, run: (abortSignal: AbortSignal) => Promise<T>) => call(method, settings.rpcTimeoutMs ?? RPC_TIMEOUT_MS, run);
-  // A mint's decimals and program never change once initialized: read once per mint.
-  const mints = new Map<string, Promise<MintInfo>>();
-
-  async function readMint(symbol: string): Promise<MintInfo> {
-    const mintText = settings.tokenMints[symbol];
-    if (!mintText) throw new ChainTransferRefusedError(`no mint configured for ${symbol} (CHAIN_TOKEN_MINTS)`);
-    const mint = address(mintText);
-    const { value } = await rpcCall('getAccountInfo', (abortSignal) => rpc.getAccountInfo(mint, { encoding: 'base64', commitment: settings.commitment }).send({ abortSignal }));
-    if (!value) throw new ChainTransferRefusedError(`the ${symbol} mint ${mint} does not exist on this cluster`);
-    const tokenProgram = value.owner;
-    const data = Buffer.from(value.data[0], 'base64');
-    if ((tokenProgram !== TOKEN_PROGRAM_ADDRESS && tokenProgram !== TOKEN_2022_PROGRAM_ADDRESS) || data.length < MINT_SIZE || data[MINT_DECIMALS_OFFSET + 1] !== 1) {
-      throw new ChainTransferRefusedError(`${mint} is not an initialized SPL token mint`);
-    }
-    return { mint, decimals: data[MINT_DECIMALS_OFFSET]!, tokenProgram };
-  }
-
-  function mintOf(symbol: string): Promise<MintInfo> {
-    let info = mints.get(symbol);
-    if (!info) {
-      info = readMint(symbol);
-      // A failed read (node down) is not cached.
-      info.catch(() => mints.delete(symbol));
-      mints.set(symbol, info);
-    }
-    return info;
-  }
+  const mintOf = createMintReader({ rpc, rpcCall, tokenMints: settings.tokenMints, commitment: settings.commitment });
 
   /** The price of a compute unit: a high percentile of what recently landed, never above the cap. */
   async function priorityFee(accounts: Address[]): Promise<bigint> {

@@ -25,6 +25,7 @@ import * as ordersIndexes from './20261126_0021_orders_indexes.ts';
 import * as platformKeys from './20261126_0022_platform_keys.ts';
 import * as chainTransferPrepared from './20261126_0023_chain_transfer_prepared.ts';
 import * as treasury from './20261126_0024_treasury.ts';
+import * as depositAddresses from './20261126_0025_deposit_addresses.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261122_0001_foundation': foundation,
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   '20261126_0022_platform_keys': platformKeys,
   '20261126_0023_chain_transfer_prepared': chainTransferPrepared,
   '20261126_0024_treasury': treasury,
+  '20261126_0025_deposit_addresses': depositAddresses,
 };

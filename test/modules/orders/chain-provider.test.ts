@@ -1,11 +1,14 @@
 /**
  * CHAIN_PROVIDER picks the orders' transfers: the sandbox chain by default; with solana-rpc,
  * transfers through the node signed by the TREASURY key sealed in platform_keys (or a signer the
- * caller gives), deposit addresses still the sandbox chain's.
+ * caller gives), and PAYOUT deposit addresses sealed keypairs of the deposits module, their token
+ * accounts derived from the mint read on the node.
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChainUnavailableError } from '../../../src/adapters/chain/transactions-port.ts';
+import { createMetrics } from '../../../src/http/metrics.ts';
+import { createWorkerJobs } from '../../../src/jobs.ts';
 import { systemClock } from '../../../src/lib/clock.ts';
 import { signerFromSeed } from '../../../src/lib/key-vault.ts';
 import { createServices } from '../../../src/services.ts';
@@ -32,7 +35,7 @@ describe('CHAIN_PROVIDER', () => {
     expect(app.services.adapters.chain).not.toBe(app.services.adapters.sandbox.chain);
   });
 
-  it("solana-rpc with one: transfers go to the node (unreachable: ChainUnavailableError naming the method), deposit addresses stay the sandbox chain's", async () => {
+  it('solana-rpc with one: transfers and deposit addresses go to the node (unreachable: ChainUnavailableError naming the method)', async () => {
     const services = await createServices({ config: testConfig(SOLANA_RPC), db: ctx.database.db, clock: systemClock, treasurySigner: signerFromSeed(randomBytes(32)) });
     const { chain, sandbox } = services.adapters;
     expect(chain).not.toBe(sandbox.chain);
@@ -40,7 +43,17 @@ describe('CHAIN_PROVIDER', () => {
     expect(error).toBeInstanceOf(ChainUnavailableError);
     expect((error as Error).message).toMatch(/^Solana RPC getAccountInfo failed/);
     expect((error as Error).message).not.toContain('127.0.0.1');
-    const { address } = await chain.createDepositAddress({ orderId: 'payout-reference', token: 'USDC' });
-    expect(await sandbox.chain.createDepositAddress({ orderId: 'payout-reference', token: 'USDC' })).toEqual({ address });
+    // A deposit address needs the mint's token program, read on the node: nothing is stored without it.
+    const refused = await services.depositAddresses!.create({ orderId: 'payout-reference', token: 'USDC' }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ChainUnavailableError);
+    expect((refused as Error).message).toMatch(/^Solana RPC getAccountInfo failed/);
+    expect(await ctx.database.db.selectFrom('deposit_addresses').select('reference').execute()).toEqual([]);
+    expect(services.depositWatcher).toBeDefined();
+  });
+
+  it('sandbox (the default): no deposit addresses of its own and no watcher', () => {
+    expect(ctx.app.services.depositAddresses).toBeUndefined();
+    expect(ctx.app.services.depositWatcher).toBeUndefined();
+    expect(createWorkerJobs(ctx.app.services, ctx.config, createMetrics()).map((job) => job.name)).not.toContain('deposit-watcher');
   });
 });

@@ -2,7 +2,7 @@
  * Issue 26, item 4: the treasury and the sponsor live sealed in platform_keys. Outside production
  * the first start creates them; production only opens them (a missing one is refused, naming the
  * admin command); SPONSOR_PRIVATE_KEY is imported once; a key sealed for one purpose does not open
- * as another; rotate-kek re-seals managed wallets' keys and platform keys alike; and no key reaches
+ * as another; rotate-kek re-seals managed wallets' keys, platform keys and deposit keys alike; and no key reaches
  * a log line or an error.
  */
 import { generateKeyPairSync } from 'node:crypto';
@@ -60,7 +60,7 @@ describe('platform keys outside production', () => {
     expect(JSON.stringify(await again.services.platformKeys.list())).not.toContain(rows[0]!.encrypted_private_key);
   });
 
-  it('rotate-kek re-seals managed wallets and platform keys under the new version, once, and refuses a version it cannot open', async () => {
+  it('rotate-kek re-seals managed wallets, platform keys and deposit addresses under the new version, once, and refuses a version it cannot open', async () => {
     const db = ctx.database.db;
     const merchant = await ctx.createMerchant();
     const walletVault = createKeyVault({ kek: ctx.config.walletKek, version: 1 });
@@ -68,6 +68,12 @@ describe('platform keys outside production', () => {
     await db
       .insertInto('managed_wallets')
       .values({ id: newId(), merchant_id: merchant.merchantId, receiver_id: null, address: sealed.address, encrypted_private_key: sealed.encryptedPrivateKey, key_version: 1, created_at: new Date() })
+      .execute();
+    const depositVault = createKeyVault({ kek: ctx.config.walletKek, version: 1 }, 'deposit-address');
+    const deposit = depositVault.generate('payout-reference');
+    await db
+      .insertInto('deposit_addresses')
+      .values({ reference: 'payout-reference', token: 'USDC', mint: sealed.address, owner_address: deposit.address, token_account: deposit.address, encrypted_private_key: deposit.encryptedPrivateKey, key_version: 1 })
       .execute();
     const before = await db.selectFrom('platform_keys').selectAll().orderBy('purpose').execute();
 
@@ -87,14 +93,18 @@ describe('platform keys outside production', () => {
 
     const rotated = { ...ctx.config, walletKek: kek2, walletKekVersion: 2, walletKekPrevious: { 1: ctx.config.walletKek } };
     const custody = createKeyCustody({ config: rotated, db, clock: systemClock });
-    expect(await resealAll(custody.sealedKeyStores)).toEqual({ managedWallets: 1, platformKeys: 2 });
-    expect(await resealAll(custody.sealedKeyStores)).toEqual({ managedWallets: 0, platformKeys: 0 });
+    expect(await resealAll(custody.sealedKeyStores)).toEqual({ managedWallets: 1, platformKeys: 2, depositAddresses: 1 });
+    expect(await resealAll(custody.sealedKeyStores)).toEqual({ managedWallets: 0, platformKeys: 0, depositAddresses: 0 });
 
     const after = await db.selectFrom('platform_keys').selectAll().orderBy('purpose').execute();
     expect(after.map((row) => [row.purpose, row.address, row.key_version])).toEqual(before.map((row) => [row.purpose, row.address, 2]));
     for (const [i, row] of after.entries()) expect(row.encrypted_private_key).not.toBe(before[i]!.encrypted_private_key);
     const wallet = await db.selectFrom('managed_wallets').selectAll().where('address', '=', sealed.address).executeTakeFirstOrThrow();
     expect(wallet.key_version).toBe(2);
+    // The deposit key too: it must open long after its order, to sweep or return what reached it.
+    const depositRow = await db.selectFrom('deposit_addresses').selectAll().where('reference', '=', 'payout-reference').executeTakeFirstOrThrow();
+    expect(depositRow.key_version).toBe(2);
+    expect(custody.depositVault.open('payout-reference', { encryptedPrivateKey: depositRow.encrypted_private_key, keyVersion: 2 }).address).toBe(deposit.address);
 
     // The new KEK alone opens everything now: the retired one can leave WALLET_KEK_PREVIOUS.
     const onlyNew = { ...rotated, walletKekPrevious: {} };

@@ -1,0 +1,91 @@
+/**
+ * The deposit watcher's chain on a Solana node (CHAIN_PROVIDER=solana-rpc), with @solana/kit: a
+ * deposit address is an owner key whose associated token account for the token's mint receives
+ * the deposit; `getSignaturesForAddress` on that account lists what touched it (paged, newest first
+ * on the wire, answered oldest first), and `getTransaction` at the configured commitment gives the
+ * account's token balance before and after. Every failure to talk to the node is
+ * ChainUnavailableError naming the method (solana-mints.ts).
+ */
+import { address, createSolanaRpc, type Signature } from '@solana/kit';
+import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
+import { decimal } from '../../lib/money.ts';
+import type { AccountSignature, DepositAccount, DepositChain } from './deposits-port.ts';
+import { call, createMintReader, RPC_TIMEOUT_MS, TOKEN_2022_PROGRAM_ADDRESS } from './solana-mints.ts';
+
+export interface SolanaDepositSettings {
+  rpcUrl: string;
+  commitment: 'confirmed' | 'finalized';
+  /** Token symbol → mint address (CHAIN_TOKEN_MINTS). */
+  tokenMints: Record<string, string>;
+  rpcTimeoutMs?: number;
+}
+
+/** getSignaturesForAddress's largest page. */
+const PAGE = 1000;
+
+export function createSolanaDeposits(settings: SolanaDepositSettings): DepositChain {
+  const rpc = createSolanaRpc(settings.rpcUrl);
+  const { commitment } = settings;
+  const rpcCall = <T>(method: string, run: (abortSignal: AbortSignal) => Promise<T>) => call(method, settings.rpcTimeoutMs ?? RPC_TIMEOUT_MS, run);
+  const mintOf = createMintReader({ rpc, rpcCall, tokenMints: settings.tokenMints, commitment });
+
+  async function tokenAccountOf(owner: string, token: string) {
+    const info = await mintOf(token);
+    const [tokenAccount] = await findAssociatedTokenPda({ owner: address(owner), mint: info.mint, tokenProgram: info.tokenProgram });
+    return { mint: info.mint, tokenAccount };
+  }
+
+  async function otherTokenAccountsOf(owner: string, mint: string): Promise<DepositAccount[]> {
+    const found: DepositAccount[] = [];
+    for (const programId of [TOKEN_PROGRAM_ADDRESS, TOKEN_2022_PROGRAM_ADDRESS]) {
+      const { value } = await rpcCall('getTokenAccountsByOwner', (abortSignal) =>
+        rpc.getTokenAccountsByOwner(address(owner), { programId }, { encoding: 'jsonParsed', commitment }).send({ abortSignal }),
+      );
+      for (const entry of value as unknown as Array<{ pubkey: string; account: { data: { parsed: { info: { mint: string } } } } }>) {
+        const accountMint = entry.account.data.parsed.info.mint;
+        if (accountMint !== mint) found.push({ mint: accountMint, tokenAccount: entry.pubkey });
+      }
+    }
+    return found;
+  }
+
+  async function signaturesAfter(account: string, after: string | null): Promise<AccountSignature[]> {
+    const found: AccountSignature[] = [];
+    let before: Signature | undefined;
+    for (;;) {
+      const page = await rpcCall('getSignaturesForAddress', (abortSignal) =>
+        rpc
+          .getSignaturesForAddress(address(account), { commitment, limit: PAGE, ...(after ? { until: after as Signature } : {}), ...(before ? { before } : {}) })
+          .send({ abortSignal }),
+      );
+      for (const entry of page) found.push({ signature: entry.signature, failed: entry.err !== null });
+      if (page.length < PAGE) break;
+      before = page[page.length - 1]!.signature;
+    }
+    return found.reverse();
+  }
+
+  async function receivedIn(signature: string, account: string, mint: string): Promise<string | undefined> {
+    const tx = await rpcCall('getTransaction', (abortSignal) =>
+      rpc.getTransaction(signature as Signature, { commitment, encoding: 'json', maxSupportedTransactionVersion: 0 }).send({ abortSignal }),
+    );
+    if (!tx?.meta) return undefined;
+    if (tx.meta.err) return '0';
+    // Account indexes run over the message's keys, then the ones loaded from lookup tables.
+    const keys: string[] = [...tx.transaction.message.accountKeys, ...(tx.meta.loadedAddresses?.writable ?? []), ...(tx.meta.loadedAddresses?.readonly ?? [])];
+    const index = keys.indexOf(account);
+    if (index < 0) return '0';
+    const balance = (list: typeof tx.meta.preTokenBalances) => {
+      const entry = (list ?? []).find((item) => item.accountIndex === index && item.mint === mint);
+      return entry ? { amount: BigInt(entry.uiTokenAmount.amount), decimals: entry.uiTokenAmount.decimals } : undefined;
+    };
+    const pre = balance(tx.meta.preTokenBalances);
+    const post = balance(tx.meta.postTokenBalances);
+    const gained = (post?.amount ?? 0n) - (pre?.amount ?? 0n);
+    if (gained <= 0n) return '0';
+    const decimals = post?.decimals ?? pre?.decimals ?? 0;
+    return decimal(gained.toString()).dividedBy(decimal(10).pow(decimals)).toString();
+  }
+
+  return { tokenAccountOf, otherTokenAccountsOf, signaturesAfter, receivedIn };
+}

@@ -1,0 +1,56 @@
+/** PAYOUT deposit addresses and the deposits seen on them (migration 0025). Merged into `Database` (src/db/schema.ts). */
+import type { ColumnType, Selectable } from 'kysely';
+import type { DefaultedTimestamp } from '../../db/schema.ts';
+
+export interface DepositAddressesTable {
+  /** The order's id, or the reference of its Idempotency-Key (payout.ts): one address per reference. */
+  reference: string;
+  token: string;
+  mint: string;
+  /** The keypair's public key, base58: the address the order shows. */
+  owner_address: string;
+  /** The owner's associated token account for `mint`: where the watcher looks. */
+  token_account: string;
+  /** AES-256-GCM of the 32-byte seed under the KEK of key_version, the reference as owner (src/lib/key-vault.ts). */
+  encrypted_private_key: string;
+  key_version: number;
+  /** The newest signature of token_account handled: the watcher reads only what is newer. */
+  last_signature: string | null;
+  scanned_at: Date | null;
+  /** When the owner's token accounts of other mints were read, once the address stopped being watched. */
+  other_mints_checked_at: Date | null;
+  created_at: DefaultedTimestamp;
+  updated_at: DefaultedTimestamp;
+}
+
+export const DEPOSIT_OUTCOMES = ['CREDITED', 'ORDER_FAILED', 'LATE', 'REPEATED', 'NO_ORDER', 'WRONG_MINT'] as const;
+/**
+ * CREDITED: the order's deposit (DEPOSIT_RECEIVED; an excess is held by the order). ORDER_FAILED:
+ * the order's deposit, worth less than the minimum order: the order FAILED, the tokens held for
+ * return. LATE: arrived once the order had expired. REPEATED: arrived after the order's deposit.
+ * NO_ORDER: on an address no order holds. WRONG_MINT: another mint sent to the owner (its own token
+ * account; `token` is then that mint's address). All but CREDITED are not credited, to be returned.
+ */
+export type DepositOutcome = (typeof DEPOSIT_OUTCOMES)[number];
+
+export interface ChainDepositsTable {
+  signature: string;
+  deposit_address: string;
+  order_id: string | null;
+  /** The token's symbol; for WRONG_MINT, the mint's address. */
+  token: string;
+  /** NUMERIC text, token units. */
+  amount: string;
+  outcome: DepositOutcome;
+  detected_at: ColumnType<Date, Date | string, never>;
+}
+
+export type DepositAddressRow = Selectable<DepositAddressesTable>;
+export type ChainDepositRow = Selectable<ChainDepositsTable>;
+
+declare module '../../db/schema.ts' {
+  interface Database {
+    deposit_addresses: DepositAddressesTable;
+    chain_deposits: ChainDepositsTable;
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * The deposit watcher (CHAIN_PROVIDER=solana-rpc; docs/architecture/chain.md "PAYOUT deposits"):
+ * each pass takes the least recently scanned watched addresses, lists what touched each one's
+ * token account since its cursor (at the configured commitment, so only final deposits), and hands
+ * every incoming amount of the expected mint to `handleChainDeposit`, which applies the orders'
+ * rules (deposit-terms.ts). Each signature is one transaction: the order's change, the deposit's
+ * record (once per signature and address) and the cursor move together, so a watcher killed
+ * anywhere resumes at the first signature not committed, and none is credited twice. What the
+ * order does not take (late, repeated, no order) is recorded for an operator to return. Once an
+ * address is no longer watched, its owner's token accounts of other mints are read once: what
+ * reached them (a wrong mint) is recorded too, never credited.
+ */
+import type { DepositChain } from '../../adapters/chain/deposits-port.ts';
+import type { ChainDeposit } from '../../adapters/chain/port.ts';
+import { ChainUnavailableError } from '../../adapters/chain/transactions-port.ts';
+import type { Db, Trx } from '../../db/database.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { decimal } from '../../lib/money.ts';
+import { inTransaction } from '../../platform/commit-signals.ts';
+import type { OrderRow } from '../orders/tables.ts';
+import { depositsRepo as repo } from './repo.ts';
+import type { DepositOutcome } from './tables.ts';
+
+export interface DepositWatcherSettings {
+  /** Addresses scanned per pass. */
+  batchSize: number;
+  /** How long after its order's expiry an address is still watched, for late and second deposits. */
+  lateWatchMs: number;
+}
+
+export interface WatcherLog {
+  warn(obj: object, msg: string): void;
+}
+
+/** After a node failure, passes wait 1 s, 2 s, 4 s, ... up to a minute. */
+const BACKOFF_BASE_MS = 1000;
+const BACKOFF_MAX_MS = 60_000;
+
+type HandleDeposit = (deposit: ChainDeposit, trx: Trx) => Promise<Pick<OrderRow, 'id' | 'status' | 'tx_hash'> | undefined>;
+
+export interface PassResult {
+  scanned: number;
+  deposits: number;
+  /** The pass stopped at a node failure; the next passes wait. */
+  backedOff: boolean;
+}
+
+export function createDepositWatcher(deps: { db: Db; clock: Clock; chain: DepositChain; handleChainDeposit: HandleDeposit; settings: DepositWatcherSettings; log?: WatcherLog }) {
+  const { db, clock, chain, settings } = deps;
+  let failures = 0;
+  let retryAt = 0;
+
+  /** What the order made of a deposit it was handed, read from the order as it left the transaction. */
+  function outcomeOf(order: Pick<OrderRow, 'status' | 'tx_hash'> | undefined, signature: string): DepositOutcome {
+    if (!order) return 'NO_ORDER';
+    if (order.tx_hash === signature) return order.status === 'FAILED' ? 'ORDER_FAILED' : 'CREDITED';
+    // Never credited with a deposit: it left AWAITING_DEPOSIT without one (expired).
+    return order.tx_hash === null ? 'LATE' : 'REPEATED';
+  }
+
+  async function handleSignature(address: Awaited<ReturnType<typeof repo.watched>>[number], signature: string, amount: string): Promise<boolean> {
+    return inTransaction(db, async (trx) => {
+      const now = clock.now();
+      if (decimal(amount).lte(0) || (await repo.isRecorded(trx, signature, address.owner_address))) {
+        await repo.advance(trx, address.reference, now, signature);
+        return false;
+      }
+      const order = await deps.handleChainDeposit({ depositAddress: address.owner_address, token: address.token, amount, txHash: signature }, trx);
+      const outcome = outcomeOf(order, signature);
+      await repo.record(trx, { signature, deposit_address: address.owner_address, order_id: order?.id ?? null, token: address.token, amount, outcome, detected_at: now });
+      await repo.advance(trx, address.reference, now, signature);
+      if (outcome !== 'CREDITED') deps.log?.warn({ orderId: order?.id, depositAddress: address.owner_address, signature, amount, token: address.token, outcome }, 'chain deposit not credited: held for an operator to return');
+      return true;
+    });
+  }
+
+  async function scan(address: Awaited<ReturnType<typeof repo.watched>>[number]): Promise<number> {
+    const signatures = await chain.signaturesAfter(address.token_account, address.last_signature);
+    let found = 0;
+    for (const { signature, failed } of signatures) {
+      const amount = failed ? '0' : await chain.receivedIn(signature, address.token_account, address.mint);
+      // Listed at the commitment but not yet answered there: read again next pass, from here.
+      if (amount === undefined) return found;
+      if (await handleSignature(address, signature, amount)) found += 1;
+    }
+    if (signatures.length === 0) await repo.advance(db, address.reference, clock.now());
+    return found;
+  }
+
+  /** Another mint sent to the owner: every incoming transfer of each such account, recorded once. */
+  async function checkOtherMints(address: Awaited<ReturnType<typeof repo.retiring>>[number]): Promise<number> {
+    let found = 0;
+    for (const account of await chain.otherTokenAccountsOf(address.owner_address, address.mint)) {
+      for (const { signature, failed } of await chain.signaturesAfter(account.tokenAccount, null)) {
+        const amount = failed ? undefined : await chain.receivedIn(signature, account.tokenAccount, account.mint);
+        if (amount === undefined || decimal(amount).lte(0)) continue;
+        const row = { signature, deposit_address: address.owner_address, order_id: address.order_id, token: account.mint, amount, outcome: 'WRONG_MINT' as const, detected_at: clock.now() };
+        await repo.record(db, row);
+        deps.log?.warn({ orderId: address.order_id, depositAddress: address.owner_address, signature, amount, mint: account.mint, outcome: row.outcome }, 'chain deposit not credited: held for an operator to return');
+        found += 1;
+      }
+    }
+    await repo.markOtherMintsChecked(db, address.reference, clock.now());
+    return found;
+  }
+
+  /** One step of the pass: `work` over `items`, false when the node failed (the pass ends and backs off). */
+  async function each<T>(items: T[], signal: AbortSignal | undefined, result: PassResult, work: (item: T) => Promise<number>, what: (item: T) => string): Promise<boolean> {
+    for (const item of items) {
+      if (signal?.aborted) break;
+      try {
+        result.deposits += await work(item);
+        result.scanned += 1;
+      } catch (err) {
+        if (!(err instanceof ChainUnavailableError)) {
+          // This address alone (e.g. its mint no longer configured): the others go on.
+          deps.log?.warn({ err, depositAddress: what(item) }, 'deposit watcher: address not scanned');
+          continue;
+        }
+        failures += 1;
+        const waitMs = Math.min(BACKOFF_BASE_MS * 2 ** (failures - 1), BACKOFF_MAX_MS);
+        retryAt = clock.now().getTime() + waitMs;
+        deps.log?.warn({ err, waitMs }, 'deposit watcher: the node failed, backing off');
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** One batch of watched addresses, then of retiring ones; a node failure ends the pass and backs the next ones off. */
+  async function runPass(signal?: AbortSignal): Promise<PassResult> {
+    const result: PassResult = { scanned: 0, deposits: 0, backedOff: false };
+    if (clock.now().getTime() < retryAt) return { ...result, backedOff: true };
+    const watched = await repo.watched(db, clock.now(), settings.lateWatchMs, settings.batchSize);
+    if (!(await each(watched, signal, result, scan, (a) => a.owner_address))) return { ...result, backedOff: true };
+    const retiring = await repo.retiring(db, clock.now(), settings.lateWatchMs, settings.batchSize);
+    if (!(await each(retiring, signal, result, checkOtherMints, (a) => a.owner_address))) return { ...result, backedOff: true };
+    failures = 0;
+    return result;
+  }
+
+  return { runPass };
+}
+
+export type DepositWatcher = ReturnType<typeof createDepositWatcher>;

@@ -76,9 +76,9 @@ describe('Solana transfers (CHAIN_PROVIDER=solana-rpc) against the chain simulat
     await transfers.sendTransfer(prepared);
     sim.advanceSlots(1);
     await transfers.sendTransfer(prepared);
-    // Landed, confirmed but not finalized: still PENDING at `finalized`.
+    // Landed, confirmed but not finalized: still PENDING at `finalized`, and known to have landed (nothing to send again).
     sim.advanceSlots(1);
-    expect(await transfers.getTransferStatus(prepared)).toEqual({ status: 'PENDING' });
+    expect(await transfers.getTransferStatus(prepared)).toEqual({ status: 'PENDING', landed: true });
     const state = await settle(prepared);
     const rent = (await rpc.getMinimumBalanceForRentExemption(165n).send()).toString();
     expect(state).toEqual({ status: 'CONFIRMED', costs: { feeLamports: '5000', rentLamports: rent } });

@@ -62,6 +62,8 @@ export interface TransferCosts {
 
 export interface TransferState {
   status: TransferStatus;
+  /** PENDING only: the chain has the transaction, below the configured commitment. Sending it again would change nothing. */
+  landed?: boolean;
   error?: string;
   /** Given with CONFIRMED and FAILED (a failed transaction still paid its fee). */
   costs?: TransferCosts;

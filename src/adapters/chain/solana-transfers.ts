@@ -174,9 +174,9 @@ export function createSolanaTransfers(deps: { settings: SolanaTransferSettings; 
     const { value } = await rpcCall('getSignatureStatuses', (abortSignal) => rpc.getSignatureStatuses([signature], { searchTransactionHistory: true }).send({ abortSignal }));
     const entry = value[0];
     if (!entry) return height > BigInt(prepared.lastValidBlockHeight) ? { status: 'EXPIRED' } : { status: 'PENDING' };
-    if (!entry.confirmationStatus || rank[entry.confirmationStatus] < rank[settings.commitment]) return { status: 'PENDING' };
+    if (!entry.confirmationStatus || rank[entry.confirmationStatus] < rank[settings.commitment]) return { status: 'PENDING', landed: true };
     const costs = await costsOf(signature);
-    if (!costs) return { status: 'PENDING' };
+    if (!costs) return { status: 'PENDING', landed: true };
     return entry.err ? { status: 'FAILED', error: errorText(entry.err), costs } : { status: 'CONFIRMED', costs };
   }
 

@@ -5,7 +5,7 @@
  * asks the chain about the stored transaction and
  * - CONFIRMED: COMPLETED, posting what the chain charged;
  * - FAILED: REFUNDING (the fee was paid: posted too);
- * - PENDING: sends the same bytes again (a crash before the first send, a dropped transaction)
+ * - PENDING, unknown to the chain: sends the same bytes again (a crash before the first send, a dropped transaction)
  *   and asks once more, else waits;
  * - EXPIRED (it provably can never land): prepares another and replaces the stored one, guarded
  *   by the old signature, then sends it. Never a new transaction while the old one might land.
@@ -178,7 +178,8 @@ export function createTransferSteps(deps: TransferStepsDeps) {
     const { prepared, attempt } = await storedTransfer(order);
     let state = await chain.getTransferStatus(prepared);
     if (state.status === 'EXPIRED') return replaceExpired(order, prepared, attempt);
-    if (state.status === 'PENDING' && prepared.wire !== '') {
+    // A transaction the chain already has only waits for its commitment: re-sending it would cost an RPC call per pass.
+    if (state.status === 'PENDING' && !state.landed && prepared.wire !== '') {
       await chain.sendTransfer(prepared);
       state = await chain.getTransferStatus(prepared);
     }

@@ -109,6 +109,8 @@ describe('a PAYIN transfers exactly once on the chain simulator', () => {
     t.clock.advance(31_000);
     await work();
     expect((await row()).tx_hash).toBe(stored!.txHash);
+    // Sent once: once the chain has it, the passes until finality only ask for its status.
+    expect(sim.state().transactions.sent - sentBefore).toBe(1);
     await expectExactlyOnce(order.id as string, wallet);
   });
 

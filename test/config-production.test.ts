@@ -105,6 +105,7 @@ describe('CHAIN_PROVIDER=solana-rpc', () => {
       depositWatchIntervalMs: 2000,
       depositWatchBatch: 100,
       depositLateWatchHours: 72,
+      transferMaxAttempts: 5,
       tokenMints: { USDC: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v' },
     });
   });

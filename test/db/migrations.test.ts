@@ -63,6 +63,8 @@ describe.each(drivers)('migrations on %s', (driver) => {
     expect(await tableNames(handle.db)).toEqual([
       'admin_audit_log',
       'api_credentials',
+      'chain_deposits',
+      'deposit_addresses',
       'events',
       'idempotency_keys',
       'idempotency_owners',

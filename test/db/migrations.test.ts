@@ -63,6 +63,9 @@ describe.each(drivers)('migrations on %s', (driver) => {
     expect(await tableNames(handle.db)).toEqual([
       'admin_audit_log',
       'api_credentials',
+      'chain_deposits',
+      'deposit_addresses',
+      'deposit_sweeps',
       'events',
       'idempotency_keys',
       'idempotency_owners',

@@ -1920,7 +1920,7 @@ export interface components {
             ledger: string;
             /** @description onChain − ledger; decimal text in whole units (SOL: 9 decimals) */
             drift: string;
-            /** @description Carried by transfers in flight; decimal text in whole units (SOL: 9 decimals) */
+            /** @description Carried by PAYIN transfers in flight and by credited PAYOUT deposits not yet swept into the treasury; decimal text in whole units (SOL: 9 decimals) */
             inFlightAmount: string;
         };
         /** TreasuryReconciliation */
@@ -1931,7 +1931,7 @@ export interface components {
             startedAt: string;
             /** Format: date-time */
             finishedAt: string;
-            /** @description PAYINs TRANSFERRING when the run read the chain (transient drift; treasury.md) */
+            /** @description PAYINs TRANSFERRING and credited PAYOUT deposits not yet swept when the run read the chain (transient drift; treasury.md) */
             inFlightTransfers: number;
             /** @description Some currency drifted beyond what the transfers in flight explain */
             driftFound: boolean;

@@ -184,6 +184,25 @@ describe('deposit sweeps on the chain simulator', () => {
     await expectSwept(order);
   });
 
+  it('a second deposit before the sweep: only the credited amount moves, the account stays open with the rest for an operator', async () => {
+    const order = await credited(6);
+    const { wire } = await buildTransfer(rpc, { payer: sender, mint: usdc, to: address(order.depositAddress as string), amount: 2_000_000n });
+    await rpc.sendTransaction(wire as never, { encoding: 'base64', skipPreflight: true }).send();
+    sim.advanceSlots(FINALIZED_LAG + 1);
+    await services().depositWatcher!.runPass();
+    const outcomes = await db().selectFrom('chain_deposits').select('outcome').where('deposit_address', '=', order.depositAddress as string).orderBy('detected_at').execute();
+    expect(outcomes.map((d) => d.outcome)).toEqual(['CREDITED', 'REPEATED']);
+    const before = BigInt(await tokenBalance(treasury));
+    expect(await sweepUntilSettled(order)).toBe('DONE');
+    expect(await sweepOf(order)).toMatchObject({ closes: false, rent_lamports: '0' });
+    expect(BigInt(await tokenBalance(treasury)) - before).toBe(6_000_000n);
+    expect(await tokenBalance(address(order.depositAddress as string))).toBe('2000000');
+    const kinds = await sql<{ code: string }>`
+      select a.code from ledger_entries e join ledger_postings p on p.entry_id = e.id join ledger_accounts a on a.id = p.account_id
+      where e.reference_id = ${order.id as string} and e.kind = 'SWEEP_COSTS' order by a.code`.execute(db());
+    expect(kinds.rows.map((r) => r.code)).toEqual(['network_fees', 'sponsor_sol']);
+  });
+
   it('after every case above, the reconciliation finds the books and the chain equal', async () => {
     const result = await services().treasury.reconcile();
     expect(result!.driftFound).toBe(false);

@@ -4,7 +4,8 @@
  * address's sealed key signs; the emptied token account is closed, its rent to the sponsor. Exactly
  * once through a crash between storing and sending, a dropped send and an expired blockhash; the
  * SOL postings equal what the chain charged, and the treasury reconciliation sees the unswept
- * deposit as in flight, then the books and the chain equal.
+ * deposit as in flight, then the books and the chain equal. Only the credited amount moves (a
+ * second deposit stays, the account open); a sweep whose close fails lands FAILED for an operator.
  */
 import { type Address, address, generateKeyPairSigner, type KeyPairSigner, type Signature } from '@solana/kit';
 import { sql } from 'kysely';
@@ -109,6 +110,23 @@ describe('deposit sweeps on the chain simulator', () => {
     expect(sweep.rent_lamports).toBe(rent.toString());
   }
 
+  /** A sweeper killed once it stored a sweep, before the first send. */
+  function dyingSweeper() {
+    const { depositVault } = createKeyCustody({ config: t.ctx.config, db: db(), clock: t.clock });
+    const dying = createSweeper({
+      db: db(),
+      clock: t.clock,
+      chain: createSolanaSweeps({ settings: { rpcUrl: sim.url, commitment: 'finalized', tokenMints: { USDC: usdc } }, sponsor: services().platformKeysAtStart.signers.SPONSOR, treasuryAddress: treasury }),
+      vault: depositVault,
+      postSweepCosts: (trx, o, costs, at) => services().ledger.postSweepCosts(trx, o, costs, at),
+      settings: { batchSize: 100, maxAttempts: 3 },
+      afterSweepStored: () => {
+        throw new Error('killed');
+      },
+    });
+    return dying;
+  }
+
   it('the sweeps are a worker job with CHAIN_PROVIDER=solana-rpc', () => {
     expect(createWorkerJobs(services(), t.ctx.config, createMetrics()).map((job) => job.name)).toContain('deposit-sweeps');
   });
@@ -137,18 +155,7 @@ describe('deposit sweeps on the chain simulator', () => {
   it('killed between storing and sending: the next sweeper sends the stored bytes', async () => {
     const order = await credited(5);
     const sent = sim.state().transactions.sent;
-    const { depositVault } = createKeyCustody({ config: t.ctx.config, db: db(), clock: t.clock });
-    const dying = createSweeper({
-      db: db(),
-      clock: t.clock,
-      chain: createSolanaSweeps({ settings: { rpcUrl: sim.url, commitment: 'finalized', tokenMints: { USDC: usdc } }, sponsor: services().platformKeysAtStart.signers.SPONSOR, treasuryAddress: treasury }),
-      vault: depositVault,
-      postSweepCosts: (trx, o, costs, at) => services().ledger.postSweepCosts(trx, o, costs, at),
-      settings: { batchSize: 100, maxAttempts: 3 },
-      afterSweepStored: () => {
-        throw new Error('killed');
-      },
-    });
+    const dying = dyingSweeper();
     await dying.runPass();
     expect(sim.state().transactions.sent).toBe(sent);
     const stored = await sweepOf(order);
@@ -207,5 +214,26 @@ describe('deposit sweeps on the chain simulator', () => {
     const result = await services().treasury.reconcile();
     expect(result!.driftFound).toBe(false);
     for (const currency of result!.currencies) expect(decimal(currency.drift).isZero(), currency.currency).toBe(true);
+  });
+
+  it('a deposit landing between a sweep prepared to close the account and its landing: the close fails, the sweep is FAILED with its fee posted, the deposit left as drift for an operator', async () => {
+    const order = await credited(7);
+    await dyingSweeper().runPass();
+    expect((await sweepOf(order)).closes).toBe(true);
+    const { wire } = await buildTransfer(rpc, { payer: sender, mint: usdc, to: address(order.depositAddress as string), amount: 1_000_000n });
+    await rpc.sendTransaction(wire as never, { encoding: 'base64', skipPreflight: true }).send();
+    sim.advanceSlots(FINALIZED_LAG + 1);
+    const before = BigInt(await tokenBalance(treasury));
+    expect(await sweepUntilSettled(order)).toBe('FAILED');
+    const sweep = await sweepOf(order);
+    expect(sweep.failure_reason).toMatch(/landed with an error/);
+    expect(BigInt(await tokenBalance(treasury))).toBe(before);
+    const tx = await rpc.getTransaction(sweep.tx_hash as Signature, { commitment: 'finalized', encoding: 'json', maxSupportedTransactionVersion: 0 }).send();
+    expect(sweep.fee_lamports).toBe(BigInt(tx!.meta!.fee).toString());
+    const entries = await db().selectFrom('ledger_entries').select('kind').where('reference_id', '=', order.id as string).where('kind', '=', 'SWEEP_COSTS').execute();
+    expect(entries).toHaveLength(1);
+    // Not in flight any more: the 7 credited are a drift until an operator moves them.
+    const result = await services().treasury.reconcile();
+    expect(result!.currencies.find((c) => c.currency === 'USDC')).toMatchObject({ drift: '-7', inFlightAmount: '0', drifted: true });
   });
 });

@@ -3,7 +3,7 @@
  * is defined in its module's job.ts; this list is composition (it imports the modules, so it
  * cannot live in src/platform/, which knows none of them).
  */
-import { depositWatcherJob } from './modules/deposits/job.ts';
+import { depositSweepJob, depositWatcherJob } from './modules/deposits/job.ts';
 import { idempotencyCleanupJob } from './modules/idempotency/job.ts';
 import type { Metrics } from './http/metrics.ts';
 import { settlementJob } from './modules/ledger/job.ts';
@@ -29,6 +29,8 @@ export function createWorkerJobs(services: Services, config: RuntimeConfig, metr
     ...(services.treasuryReader.onChain ? [treasuryReconciliationJob(services.treasury, config.treasury.reconciliationIntervalMs, treasuryMetrics(metrics.registry), log)] : []),
     // Only with CHAIN_PROVIDER=solana-rpc: the sandbox chain's deposits come from its drivers.
     ...(services.depositWatcher ? [depositWatcherJob(services.depositWatcher, config.chain.depositWatchIntervalMs)] : []),
+    // Credited deposits swept to the treasury: only with solana-rpc too (the sandbox chain's tokens never leave its tables).
+    ...(services.sweeper ? [depositSweepJob(services.sweeper, config.chain.depositWatchIntervalMs)] : []),
     ...(config.settlements.enabled ? [settlementJob(services.ledger, config.settlements.timeOfDay, services.clock)] : []),
     ...(config.sandboxEnabled ? [sandboxBanksJob(services.sandbox, config.orders.workerIntervalMs)] : []),
   ];

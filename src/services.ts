@@ -8,6 +8,7 @@ import { createSolanaRpcChain } from './adapters/chain/solana-rpc.ts';
 import type { TreasurySigner } from './adapters/chain/solana-transfers.ts';
 import type { ChainAdapter } from './adapters/chain/port.ts';
 import { createSolanaDeposits } from './adapters/chain/solana-deposits.ts';
+import { createSolanaSweeps } from './adapters/chain/solana-sweeps.ts';
 import { createSolanaTreasuryReader } from './adapters/chain/solana-treasury.ts';
 import { createSandboxTreasuryReader, type TreasuryBalanceReader } from './adapters/chain/treasury-port.ts';
 import { forwardCommitSignals } from './platform/commit-signals.ts';
@@ -20,6 +21,7 @@ import { createAuthService } from './modules/auth/service.ts';
 import { createTokenIssuer } from './modules/auth/tokens.ts';
 import { createFeeTiersService } from './modules/fee-tiers/service.ts';
 import { createDepositAddresses } from './modules/deposits/addresses.ts';
+import { createSweeper } from './modules/deposits/sweeps.ts';
 import { createDepositWatcher } from './modules/deposits/watcher.ts';
 import { createLedgerService } from './modules/ledger/service.ts';
 import { createDestinationPolicies } from './modules/merchants/destination-policy.ts';
@@ -74,6 +76,8 @@ export interface ServiceDeps {
   metrics?: Metrics;
   /** Test-only (main.ts, NODE_ENV=test): the order steps call it once a signed transfer is committed, before its first send. */
   afterTransferStored?: () => void;
+  /** Test-only: the deposit sweeps call it once a signed sweep is committed, before its first send. */
+  afterSweepStored?: () => void;
 }
 
 export async function createServices({ config, db, clock, ...deps }: ServiceDeps) {
@@ -177,6 +181,19 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
         ...(deps.log ? { log: deps.log } : {}),
       })
     : undefined;
+  // Credited deposits move to the treasury, the sponsor paying (never the treasury: one key, one purpose).
+  const sweeper = solanaTransfers
+    ? createSweeper({
+        db: workerDb,
+        clock,
+        chain: createSolanaSweeps({ settings: { rpcUrl: solanaTransfers.rpcUrl, commitment: solanaTransfers.commitment, tokenMints: solanaTransfers.tokenMints }, sponsor, treasuryAddress: treasurySigner.address }),
+        vault: depositVault,
+        postSweepCosts: (trx, order, costs, at) => ledger.postSweepCosts(trx, order, costs, at),
+        settings: { batchSize: chain.depositWatchBatch, maxAttempts: chain.transferMaxAttempts },
+        log: deps.log,
+        afterSweepStored: deps.afterSweepStored,
+      })
+    : undefined;
   const reconciliation = createReconciliation({
     db,
     clock,
@@ -206,7 +223,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   const destinationPolicies = createDestinationPolicies({ db, clock });
   /** What the worker's delivery and maintenance jobs use (the same service unless the worker has its own pool). */
   const webhookDelivery = workerDb === db ? webhooks : webhooksOn(workerDb);
-  return { notifications, merchants, destinationPolicies, auth, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, liquidity, depositAddresses, depositWatcher };
+  return { notifications, merchants, destinationPolicies, auth, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, liquidity, depositAddresses, depositWatcher, sweeper };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

@@ -27,21 +27,20 @@ const REAL = {
 /** The problems other than the api-pix certificates (REAL names none: no PEM is needed for these rules). */
 const refusals = (env: Record<string, string>) => problemsOf({ NODE_ENV: 'production', ...PRODUCTION_KEYS, ...env }).filter((line) => !/^PIX_CLIENT_(CERT|KEY) is required/.test(line));
 
-const CHAIN = "the orders' PAYOUT deposits are never swept into the treasury (no sweeps exist yet), so NODE_ENV=production cannot start: declare SIMULATION_MODE=true to run everything simulated";
-
 describe('production refuses every simulated part, one line each naming the fix', () => {
   it('the defaults: the sandbox PSP, the sandbox chain, the sandbox price, LiteSVM wallets', () => {
     expect(refusals({})).toEqual([
       'PIX_PROVIDER=sandbox (the default) is refused when NODE_ENV=production (a simulated PSP): set PIX_PROVIDER=api-pix with its PIX_* settings, or declare SIMULATION_MODE=true to run everything simulated',
       'CHAIN_PROVIDER=sandbox (the default) is refused when NODE_ENV=production (simulated token transfers): set CHAIN_PROVIDER=solana-rpc with SOLANA_RPC_URL and CHAIN_TOKEN_MINTS, or declare SIMULATION_MODE=true to run everything simulated',
-      CHAIN,
       'PRICE_SOURCE=sandbox (the default) is refused when NODE_ENV=production (a fixed rate): set PRICE_SOURCE=http and PRICE_URL, or declare SIMULATION_MODE=true to run everything simulated',
       'SOLANA_RPC_URL is required when NODE_ENV=production (unset, managed wallets sign and send on an in-process LiteSVM chain): set it, or declare SIMULATION_MODE=true to run everything simulated',
     ]);
   });
 
-  it('with every real provider, the PAYOUT deposits alone still stop it (no sweeps yet)', () => {
-    expect(refusals(REAL)).toEqual([CHAIN]);
+  it('with every real provider, production starts without SIMULATION_MODE: PAYOUT deposits are watched and swept into the treasury on the chain', async () => {
+    expect(refusals(REAL)).toEqual([]);
+    const psp = await unreachablePspEnv({ publicUrl: 'https://exchange.example.com', token: 't'.repeat(32) });
+    expect(loadConfig({ NODE_ENV: 'production', ...PRODUCTION_KEYS, ...REAL, ...psp })).toMatchObject({ nodeEnv: 'production', simulationMode: false, pixProvider: 'api-pix' });
   });
 
   it.each([
@@ -50,9 +49,9 @@ describe('production refuses every simulated part, one line each naming the fix'
     ['WEBHOOK_ALLOW_HTTP', 'true', 'WEBHOOK_ALLOW_HTTP=true is refused when NODE_ENV=production (plain http:// and loopback webhook targets): unset it, or declare SIMULATION_MODE=true to run everything simulated'],
     ['WEBHOOK_ALLOW_PRIVATE_TARGETS', 'true', 'WEBHOOK_ALLOW_PRIVATE_TARGETS=true is refused when NODE_ENV=production (webhooks into private networks): unset it, or declare SIMULATION_MODE=true to run everything simulated'],
   ])('%s=%s', (name, value, line) => {
-    expect(refusals({ ...REAL, [name]: value }).sort()).toEqual([line, CHAIN].sort());
+    expect(refusals({ ...REAL, [name]: value })).toEqual([line]);
     // Off, it is no refusal.
-    expect(refusals({ ...REAL, [name]: name === 'SANDBOX_AUTO_COMPLETE_SECONDS' ? '0' : 'false' })).toEqual([CHAIN]);
+    expect(refusals({ ...REAL, [name]: name === 'SANDBOX_AUTO_COMPLETE_SECONDS' ? '0' : 'false' })).toEqual([]);
   });
 
   it('outside production nothing of this is refused', () => {
@@ -102,10 +101,10 @@ describe('CHAIN_PROVIDER=solana-rpc', () => {
       commitment: 'finalized',
       computeUnitLimit: 60_000,
       priorityFeeMaxMicroLamports: 100_000,
+      transferMaxAttempts: 5,
       depositWatchIntervalMs: 2000,
       depositWatchBatch: 100,
       depositLateWatchHours: 72,
-      transferMaxAttempts: 5,
       tokenMints: { USDC: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v' },
     });
   });

@@ -24,9 +24,6 @@ export function simulationRequirements(env: EnvValues): string[] {
   refuse(env.SANDBOX_ENABLED === true, `SANDBOX_ENABLED=true is refused when NODE_ENV=production (its routes fake payments and deposits): unset it, ${DECLARE}`);
   refuse(env.PIX_PROVIDER === 'sandbox', `PIX_PROVIDER=sandbox (the default) is refused when NODE_ENV=production (a simulated PSP): set PIX_PROVIDER=api-pix with its PIX_* settings, ${DECLARE}`);
   refuse(env.CHAIN_PROVIDER === 'sandbox', `CHAIN_PROVIDER=sandbox (the default) is refused when NODE_ENV=production (simulated token transfers): set CHAIN_PROVIDER=solana-rpc with SOLANA_RPC_URL and CHAIN_TOKEN_MINTS, ${DECLARE}`);
-  // PAYOUT deposits are detected on chain with solana-rpc (src/modules/deposits/), but nothing
-  // sweeps them into the treasury yet (issue 27): this line stands until it does, and production cannot start.
-  refusals.push(`the orders' PAYOUT deposits are never swept into the treasury (no sweeps exist yet), so NODE_ENV=production cannot start: declare SIMULATION_MODE=true to run everything simulated`);
   refuse(env.PRICE_SOURCE === 'sandbox', `PRICE_SOURCE=sandbox (the default) is refused when NODE_ENV=production (a fixed rate): set PRICE_SOURCE=http and PRICE_URL, ${DECLARE}`);
   refuse(env.SOLANA_RPC_URL === undefined, `SOLANA_RPC_URL is required when NODE_ENV=production (unset, managed wallets sign and send on an in-process LiteSVM chain): set it, ${DECLARE}`);
   refuse(env.SANDBOX_AUTO_COMPLETE_SECONDS > 0, `SANDBOX_AUTO_COMPLETE_SECONDS is refused when NODE_ENV=production (it pays and deposits for orders by itself): set it to 0, ${DECLARE}`);

@@ -65,6 +65,7 @@ describe.each(drivers)('migrations on %s', (driver) => {
       'api_credentials',
       'chain_deposits',
       'deposit_addresses',
+      'deposit_sweeps',
       'events',
       'idempotency_keys',
       'idempotency_owners',

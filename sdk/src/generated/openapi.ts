@@ -1487,7 +1487,7 @@ export interface components {
         LedgerEntry: {
             /** Format: uuid */
             id: string;
-            /** @description PAYIN_PIX_RECEIVED, PAYIN_COMPLETED, PAYIN_REFUNDED, PAYOUT_DEPOSIT_RECEIVED, PAYOUT_COMPLETED, CHAIN_COSTS (what the chain charged the platform treasury for a payin token transfer: its network fee and the rent of the receiver token account it created, in SOL; the platform expense, never the merchant), SETTLEMENT, or SPONSORED_FEE (a Solana fee the platform paid for a sign-and-send request, charged in SOL to `merchant_sponsored_fees`) and SPONSORED_FEE_RELEASED (its reversal when the transaction was refused unsent) */
+            /** @description PAYIN_PIX_RECEIVED, PAYIN_COMPLETED, PAYIN_REFUNDED, PAYOUT_DEPOSIT_RECEIVED, PAYOUT_COMPLETED, CHAIN_COSTS (what the chain charged the platform treasury for a payin token transfer: its network fee and the rent of the receiver token account it created, in SOL; the platform expense, never the merchant), SWEEP_COSTS (what the platform fee payer paid to sweep a payout deposit into the treasury: its network fee, and the rent of the closed deposit token account it got back, in SOL; the platform expense, never the merchant), SETTLEMENT, or SPONSORED_FEE (a Solana fee the platform paid for a sign-and-send request, charged in SOL to `merchant_sponsored_fees`) and SPONSORED_FEE_RELEASED (its reversal when the transaction was refused unsent) */
             kind: string;
             /**
              * @description wallet_sign_request: the sign-and-send request whose fee an entry charges
@@ -1920,7 +1920,7 @@ export interface components {
             ledger: string;
             /** @description onChain − ledger; decimal text in whole units (SOL: 9 decimals) */
             drift: string;
-            /** @description Carried by transfers in flight; decimal text in whole units (SOL: 9 decimals) */
+            /** @description Carried by PAYIN transfers in flight and by credited PAYOUT deposits not yet swept into the treasury; decimal text in whole units (SOL: 9 decimals) */
             inFlightAmount: string;
         };
         /** TreasuryReconciliation */
@@ -1931,7 +1931,7 @@ export interface components {
             startedAt: string;
             /** Format: date-time */
             finishedAt: string;
-            /** @description PAYINs TRANSFERRING when the run read the chain (transient drift; treasury.md) */
+            /** @description PAYINs TRANSFERRING and credited PAYOUT deposits not yet swept when the run read the chain (transient drift; treasury.md) */
             inFlightTransfers: number;
             /** @description Some currency drifted beyond what the transfers in flight explain */
             driftFound: boolean;

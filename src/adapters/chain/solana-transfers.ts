@@ -16,14 +16,13 @@
  * The exactly-once protocol is the port's (port.ts): prepare signs and sends nothing, send
  * re-sends the same bytes, and a status is EXPIRED only when the finalized block height is past
  * the transaction's last valid block height and the node's whole history does not know its
- * signature. Every failure to talk to the node is ChainUnavailableError, naming the method, never
+ * signature (solana-prepared.ts, shared with the deposit sweeps). Every failure to talk to the node is ChainUnavailableError, naming the method, never
  * the URL (it may carry an API key).
  */
 import {
   type Address,
   address,
   appendTransactionMessageInstructions,
-  type Base64EncodedWireTransaction,
   compileTransaction,
   createNoopSigner,
   createSolanaRpc,
@@ -32,7 +31,6 @@ import {
   getBase64EncodedWireTransaction,
   type Instruction,
   pipe,
-  type Signature,
   type SignatureBytes,
   setTransactionMessageFeePayer,
   setTransactionMessageLifetimeUsingBlockhash,
@@ -43,6 +41,7 @@ import { findAssociatedTokenPda, getCreateAssociatedTokenIdempotentInstruction, 
 import { decimal } from '../../lib/money.ts';
 import { type ChainAdapter, ChainTransferRefusedError, type PreparedTransfer, type TransferIntent, type TransferState } from './port.ts';
 import { call, createMintReader, type MintInfo, RPC_TIMEOUT_MS } from './solana-mints.ts';
+import { createPreparedTransactions } from './solana-prepared.ts';
 
 /** The treasury's key, held by whoever unseals it: the adapter only asks it to sign. */
 export interface TreasurySigner {
@@ -70,8 +69,6 @@ const PRIORITY_PERCENTILE = 0.75;
 
 const base58 = getBase58Decoder();
 
-const errorText = (err: unknown): string => (typeof err === 'string' ? err : JSON.stringify(err, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value)));
-
 export { ChainTransferRefusedError };
 
 export function createSolanaTransfers(deps: { settings: SolanaTransferSettings; treasury: TreasurySigner }): SolanaTransfers {
@@ -79,9 +76,9 @@ export function createSolanaTransfers(deps: { settings: SolanaTransferSettings; 
   const rpc = createSolanaRpc(settings.rpcUrl);
   const treasuryAddress = address(treasury.address);
   const treasurySigner = createNoopSigner(treasuryAddress);
-  const rank = { processed: 0, confirmed: 1, finalized: 2 } as const;
   const rpcCall = <T>(method: string, run: (abortSignal: AbortSignal) => Promise<T>) => call(method, settings.rpcTimeoutMs ?? RPC_TIMEOUT_MS, run);
   const mintOf = createMintReader({ rpc, rpcCall, tokenMints: settings.tokenMints, commitment: settings.commitment });
+  const transactions = createPreparedTransactions({ rpc, rpcCall, commitment: settings.commitment, feePayer: treasuryAddress });
 
   /** The price of a compute unit: a high percentile of what recently landed, never above the cap. */
   async function priorityFee(accounts: Address[]): Promise<bigint> {
@@ -142,43 +139,13 @@ export function createSolanaTransfers(deps: { settings: SolanaTransferSettings; 
     return { txHash: base58.decode(signature), wire: getBase64EncodedWireTransaction(signed), lastValidBlockHeight: lifetime.lastValidBlockHeight.toString() };
   }
 
-  async function sendTransfer(prepared: PreparedTransfer): Promise<void> {
-    // No preflight: a transfer that would fail lands FAILED (its fee paid) and the order is
-    // refunded, where a refused preflight would leave it pending until its blockhash expired.
-    await rpcCall('sendTransaction', (abortSignal) =>
-      rpc.sendTransaction(prepared.wire as Base64EncodedWireTransaction, { encoding: 'base64', skipPreflight: true, maxRetries: 0n }).send({ abortSignal }),
-    ).catch((err: unknown) => {
-      // Already processed: it landed, the status will say how.
-      if (/already (been )?processed/i.test(String((err as Error).message))) return;
-      throw err;
-    });
-  }
-
-  /** What the treasury paid: the fee, and beyond it what left its lamports (rent of the account it created). */
-  async function costsOf(signature: Signature) {
-    const tx = await rpcCall('getTransaction', (abortSignal) =>
-      rpc.getTransaction(signature, { commitment: settings.commitment, encoding: 'json', maxSupportedTransactionVersion: 0 }).send({ abortSignal }),
-    );
-    if (!tx?.meta) return undefined;
-    const index = tx.transaction.message.accountKeys.findIndex((key) => key === treasuryAddress);
-    const fee = BigInt(tx.meta.fee);
-    const spent = index < 0 ? fee : BigInt(tx.meta.preBalances[index]!) - BigInt(tx.meta.postBalances[index]!);
-    const rent = spent - fee > 0n ? spent - fee : 0n;
-    return { feeLamports: fee.toString(), rentLamports: rent.toString() };
-  }
-
   async function getTransferStatus(prepared: PreparedTransfer): Promise<TransferState> {
-    const signature = prepared.txHash as Signature;
-    // The height first: read after it, a signature still unknown cannot have landed at or below it.
-    const height = await rpcCall('getBlockHeight', (abortSignal) => rpc.getBlockHeight({ commitment: 'finalized' }).send({ abortSignal }));
-    const { value } = await rpcCall('getSignatureStatuses', (abortSignal) => rpc.getSignatureStatuses([signature], { searchTransactionHistory: true }).send({ abortSignal }));
-    const entry = value[0];
-    if (!entry) return height > BigInt(prepared.lastValidBlockHeight) ? { status: 'EXPIRED' } : { status: 'PENDING' };
-    if (!entry.confirmationStatus || rank[entry.confirmationStatus] < rank[settings.commitment]) return { status: 'PENDING', landed: true };
-    const costs = await costsOf(signature);
-    if (!costs) return { status: 'PENDING', landed: true };
-    return entry.err ? { status: 'FAILED', error: errorText(entry.err), costs } : { status: 'CONFIRMED', costs };
+    const state = await transactions.status(prepared);
+    // A transfer only ever spends the treasury's lamports: beyond the fee, the rent of the receiver's account.
+    if (!state.costs) return state;
+    const rent = BigInt(state.costs.rentLamports);
+    return { ...state, costs: { feeLamports: state.costs.feeLamports, rentLamports: (rent > 0n ? rent : 0n).toString() } };
   }
 
-  return { prepareTransfer, sendTransfer, getTransferStatus };
+  return { prepareTransfer, sendTransfer: transactions.send, getTransferStatus };
 }

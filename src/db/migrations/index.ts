@@ -26,6 +26,7 @@ import * as platformKeys from './20261126_0022_platform_keys.ts';
 import * as chainTransferPrepared from './20261126_0023_chain_transfer_prepared.ts';
 import * as treasury from './20261126_0024_treasury.ts';
 import * as depositAddresses from './20261126_0025_deposit_addresses.ts';
+import * as depositSweeps from './20261126_0026_deposit_sweeps.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261122_0001_foundation': foundation,
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   '20261126_0023_chain_transfer_prepared': chainTransferPrepared,
   '20261126_0024_treasury': treasury,
   '20261126_0025_deposit_addresses': depositAddresses,
+  '20261126_0026_deposit_sweeps': depositSweeps,
 };

@@ -45,6 +45,30 @@ export interface ChainDepositsTable {
   detected_at: ColumnType<Date, Date | string, never>;
 }
 
+export type SweepStatus = 'PENDING' | 'DONE' | 'FAILED';
+
+/** One sweep per credited deposit address (migration 0026). */
+export interface DepositSweepsTable {
+  deposit_address: string;
+  order_id: string;
+  token: string;
+  /** NUMERIC text, token units: what the books credited to the treasury, and what the sweep moves. */
+  amount: string;
+  status: SweepStatus;
+  tx_hash: string;
+  wire: string;
+  last_valid_block_height: string;
+  closes: boolean;
+  attempt: ColumnType<number, number | undefined, number>;
+  previous_tx_hashes: ColumnType<string[], string[] | undefined, string[]>;
+  failure_reason: string | null;
+  fee_lamports: string | null;
+  rent_lamports: string | null;
+  created_at: DefaultedTimestamp;
+  updated_at: DefaultedTimestamp;
+}
+
+export type DepositSweepRow = Selectable<DepositSweepsTable>;
 export type DepositAddressRow = Selectable<DepositAddressesTable>;
 export type ChainDepositRow = Selectable<ChainDepositsTable>;
 
@@ -52,5 +76,6 @@ declare module '../../db/schema.ts' {
   interface Database {
     deposit_addresses: DepositAddressesTable;
     chain_deposits: ChainDepositsTable;
+    deposit_sweeps: DepositSweepsTable;
   }
 }

@@ -19,10 +19,11 @@
  *   treasury_capital            platform equity: what operators funded the treasury with (per
  *                               token, and SOL), so the books know its opening balance
  *   network_fees                SOL: fees of the treasury's own transactions (a payin's token
- *                               transfer), a platform expense
+ *                               transfer) and of the sponsor's sweeps, a platform expense
  *   account_rent                SOL: rent the treasury deposited in accounts it created for
  *                               others (a receiver's token account), a platform expense
- *                               (both paid from token_treasury's SOL)
+ *                               (both paid from token_treasury's SOL); less the rent a sweep
+ *                               reclaimed from a closed deposit token account (to sponsor_sol)
  *
  * PAYIN:  PIX received → pix_cash +A / in_transit −A
  *         completed    → in_transit +A / platform_fee −pf / fees_payable −mf / fx −net (BRL);
@@ -39,6 +40,11 @@
  * CHAIN COSTS (a payin's transfer landed, CONFIRMED or FAILED: its fee is paid either way; in
  * the transition's transaction, what the chain charged): network_fees +F / account_rent +R /
  * token_treasury −(F+R) (SOL, lamports as SOL with 9 decimals)
+ *
+ * SWEEP COSTS (a credited deposit swept to the treasury, in the transaction that marks the sweep
+ * done; the sponsor pays): network_fees +F / account_rent +R / sponsor_sol −(F+R) (SOL), R the
+ * rent the sponsor paid net of the rent reclaimed from the closed deposit token account (usually
+ * negative: reclaimed). The tokens need no posting: the deposit already put them in token_treasury.
  *
  * SPONSORED FEE (a sign-and-send request, before it is sent): sponsored_fees +F / sponsor_sol −F
  * (SOL, lamports as SOL with 9 decimals); released when the chain refused it unsent: the reverse.
@@ -160,6 +166,17 @@ export function chainCostPostings(costs: { feeLamports: bigint; rentLamports: bi
   const total = costs.feeLamports + costs.rentLamports;
   if (total === 0n) return [];
   const legs = [leg('network_fees', SOL, solOf(costs.feeLamports)), leg('account_rent', SOL, solOf(costs.rentLamports)), credit('token_treasury', SOL, solOf(total))];
+  return legs.filter((posting) => !decimal(posting.amount).isZero());
+}
+
+/**
+ * What one landed sweep cost the sponsor, lamports: the fee (≥ 0) and the rent net of the rent
+ * reclaimed (negative when the closed account's rent exceeded what was paid).
+ */
+export function sweepCostPostings(costs: { feeLamports: bigint; rentLamports: bigint }): Posting[] {
+  if (costs.feeLamports < 0n) throw new Error('a fee must not be negative');
+  const total = costs.feeLamports + costs.rentLamports;
+  const legs = [leg('network_fees', SOL, solOf(costs.feeLamports)), leg('account_rent', SOL, solOf(costs.rentLamports)), leg('sponsor_sol', SOL, solOf(-total))];
   return legs.filter((posting) => !decimal(posting.amount).isZero());
 }
 

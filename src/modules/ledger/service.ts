@@ -16,6 +16,7 @@ import {
   type Posting,
   type SponsoredFeeMovement,
   chainCostPostings,
+  sweepCostPostings,
   isBalanced,
   isMerchantAccount,
   orderPostings,
@@ -154,6 +155,14 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
      */
     postChainCosts(trx: Trx, order: Pick<OrderAmounts, 'id' | 'merchant_id'>, costs: { feeLamports: bigint; rentLamports: bigint }, at: Date) {
       return post(trx, { merchantId: order.merchant_id, kind: 'CHAIN_COSTS', referenceType: 'order', referenceId: order.id, at }, chainCostPostings(costs));
+    },
+
+    /**
+     * What the sponsor paid for a credited deposit's sweep (fee, and rent net of the rent
+     * reclaimed, lamports), in the transaction that marks the sweep done or failed; once per order.
+     */
+    postSweepCosts(trx: Trx, order: Pick<OrderAmounts, 'id' | 'merchant_id'>, costs: { feeLamports: bigint; rentLamports: bigint }, at: Date) {
+      return post(trx, { merchantId: order.merchant_id, kind: 'SWEEP_COSTS', referenceType: 'order', referenceId: order.id, at }, sweepCostPostings(costs));
     },
 
     /**

@@ -1,7 +1,7 @@
 /**
  * The treasury's statements. Every function takes the transaction (or db) it runs in. It reads
- * `orders` for what PAYINs still owe (the liquidity check and reconciliation), and writes only
- * its own tables.
+ * `orders` for what PAYINs still owe (the liquidity check and reconciliation), `chain_deposits`
+ * and `deposit_sweeps` for the deposits not yet swept, and writes only its own tables.
  */
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
@@ -77,6 +77,22 @@ export const treasuryRepo = {
       owed: sumByToken(rows.filter((row) => row.status !== IN_FLIGHT_STATUS).map(strip)),
       inFlight: sumByToken(rows.filter((row) => row.status === IN_FLIGHT_STATUS).map(strip)),
     };
+  },
+
+  /**
+   * Per token, the PAYOUT deposits credited to the treasury in the books and not yet swept into it
+   * on chain (no sweep, or one not landed yet): the chain's treasury holds that much less.
+   * A FAILED sweep is not counted: its deposit stays a drift until an operator moves it.
+   */
+  async unsweptDeposits(db: Db): Promise<TokenSum[]> {
+    return db
+      .selectFrom('chain_deposits as c')
+      .leftJoin('deposit_sweeps as s', 's.deposit_address', 'c.deposit_address')
+      .select(['c.token', sql<string>`coalesce(sum(c.amount), 0)::text`.as('amount'), sql<number>`count(*)::int`.as('count')])
+      .where('c.outcome', '=', 'CREDITED')
+      .where((eb) => eb.or([eb('s.status', 'is', null), eb('s.status', '=', 'PENDING')]))
+      .groupBy('c.token')
+      .execute();
   },
 
   async insertRun(

@@ -44,7 +44,7 @@ const CurrencySchema = Type.Object(
 );
 
 const RunCurrencySchema = Type.Object(
-  { currency: Type.String(), onChain: Amount('Read on chain'), ledger: Amount('In the ledger'), drift: Amount('onChain − ledger'), inFlightAmount: Amount('Carried by transfers in flight') },
+  { currency: Type.String(), onChain: Amount('Read on chain'), ledger: Amount('In the ledger'), drift: Amount('onChain − ledger'), inFlightAmount: Amount('Carried by PAYIN transfers in flight and by credited PAYOUT deposits not yet swept into the treasury') },
   { title: 'TreasuryReconciliationCurrency' },
 );
 
@@ -62,7 +62,7 @@ export const TreasurySchema = Type.Object(
           id: Uuid(),
           startedAt: Timestamp(),
           finishedAt: Timestamp(),
-          inFlightTransfers: Type.Integer({ description: 'PAYINs TRANSFERRING when the run read the chain (transient drift; treasury.md)' }),
+          inFlightTransfers: Type.Integer({ description: 'PAYINs TRANSFERRING and credited PAYOUT deposits not yet swept when the run read the chain (transient drift; treasury.md)' }),
           driftFound: Type.Boolean({ description: 'Some currency drifted beyond what the transfers in flight explain' }),
           currencies: Type.Array(RunCurrencySchema),
         },

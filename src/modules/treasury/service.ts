@@ -65,6 +65,7 @@ export interface CurrencyReconciliation {
 export interface ReconciliationResult {
   runId: string;
   address: string;
+  /** PAYIN transfers sent and not yet COMPLETED, and credited deposits not yet swept. */
   inFlightTransfers: number;
   driftFound: boolean;
   currencies: CurrencyReconciliation[];
@@ -177,31 +178,38 @@ export function createTreasuryService(deps: TreasuryDeps) {
 
     /**
      * One reconciliation: reads the chain, compares each currency with the ledger's
-     * token_treasury, records the run. Undefined when the treasury is not on chain (nothing to
+     * token_treasury (PAYIN transfers in flight and credited deposits not yet swept explain a
+     * shortfall on chain), records the run. Undefined when the treasury is not on chain (nothing to
      * compare). Throws ChainUnavailableError when the node cannot answer (nothing recorded).
      */
     async reconcile(): Promise<ReconciliationResult | undefined> {
       if (!reader.onChain) return undefined;
       const startedAt = clock.now();
-      // In-flight transfers first: one that completes between the two reads is then counted as in
-      // flight while already in the ledger, which widens the tolerance instead of raising a false drift.
-      const { inFlight } = await repo.openPayins(db);
+      // In-flight transfers and unswept deposits first: one that completes between the reads is then
+      // counted as in flight while already in the ledger (or on chain), which widens the tolerance
+      // instead of raising a false drift.
+      const [{ inFlight }, unswept] = await Promise.all([repo.openPayins(db), repo.unsweptDeposits(db)]);
       const [onChain, ledgerBalances] = await Promise.all([reader.readBalances(), ledger.treasuryBalances()]);
       deps.liquidity.remember(onChain, startedAt);
       const inFlightBy = byToken(inFlight);
-      const inFlightTransfers = inFlight.reduce((n, sum) => n + sum.count, 0);
+      const unsweptBy = byToken(unswept);
+      const payinTransfers = inFlight.reduce((n, sum) => n + sum.count, 0);
+      const inFlightTransfers = payinTransfers + unswept.reduce((n, sum) => n + sum.count, 0);
       const currencies = currenciesOf(onChain.keys(), ledgerBalances.keys()).map((currency): CurrencyReconciliation => {
         const chain = onChain.get(currency) ?? '0';
         const books = ledgerBalances.get(currency) ?? '0';
         const drift = driftOf(chain, books);
-        const inFlightAmount = decimal(inFlightBy.get(currency)?.amount ?? '0').toString();
+        // A credited deposit not yet swept: in the books' treasury, still at its address on chain.
+        // Sweeps spend the sponsor's SOL, never the treasury's: they widen no SOL tolerance.
+        const sweeping = unsweptBy.get(currency);
+        const inFlightAmount = decimal(inFlightBy.get(currency)?.amount ?? '0').plus(sweeping?.amount ?? '0').toString();
         return {
           currency,
           onChain: decimal(chain).toString(),
           ledger: books,
           drift,
           inFlightAmount,
-          drifted: !isTransientDrift(currency, drift, { count: inFlightTransfers, amount: inFlightAmount }),
+          drifted: !isTransientDrift(currency, drift, { count: payinTransfers + (sweeping?.count ?? 0), amount: inFlightAmount }),
           low: onChain.has(currency) && isLowBalance(chain, deps.lowBalance[currency]),
         };
       });

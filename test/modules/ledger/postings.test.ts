@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { OrderRow } from '../../../src/modules/orders/tables.ts';
 import { decimal } from '../../../src/lib/money.ts';
-import { type AccountCode, type OrderMovement, type Posting, chainCostPostings, isBalanced, isMerchantAccount, orderPostings, settlementPostings } from '../../../src/modules/ledger/postings.ts';
+import { type AccountCode, type OrderMovement, type Posting, chainCostPostings, isBalanced, isMerchantAccount, orderPostings, settlementPostings, sweepCostPostings } from '../../../src/modules/ledger/postings.ts';
 
 /** An order row with only what the recipes read made explicit; the rest is plausible filler. */
 function order(overrides: Partial<OrderRow> & Pick<OrderRow, 'type'>): OrderRow {
@@ -253,6 +253,25 @@ describe('posting recipes', () => {
 
     it('refuses a negative cost', () => {
       expect(() => chainCostPostings({ feeLamports: -1n, rentLamports: 0n })).toThrow();
+    });
+  });
+
+  describe('sweep costs: what the sponsor paid to sweep a deposit, net of the rent it got back, in SOL', () => {
+    it.each<[bigint, bigint, Array<[AccountCode, string]>]>([
+      // The closed deposit account's rent came back: the sponsor ends richer.
+      [5000n, -2_039_280n, [['network_fees', '0.000005'], ['account_rent', '-0.00203928'], ['sponsor_sol', '0.00203428']]],
+      // The treasury's token account was missing too: created and closed, about even.
+      [5000n, 0n, [['network_fees', '0.000005'], ['sponsor_sol', '-0.000005']]],
+      [0n, 0n, []],
+    ])('fee %s, net rent %s lamports', (feeLamports, rentLamports, expected) => {
+      const postings = sweepCostPostings({ feeLamports, rentLamports });
+      expect(postings.map((p) => [p.account, decimal(p.amount).toString()])).toEqual(expected);
+      expect(postings.every((p) => p.currency === 'SOL')).toBe(true);
+      expect(isBalanced(postings)).toBe(true);
+    });
+
+    it('refuses a negative fee', () => {
+      expect(() => sweepCostPostings({ feeLamports: -1n, rentLamports: 0n })).toThrow();
     });
   });
 });

@@ -51,9 +51,12 @@ describe('CHAIN_PROVIDER', () => {
     expect(services.depositWatcher).toBeDefined();
   });
 
-  it('sandbox (the default): no deposit addresses of its own and no watcher', () => {
+  it('sandbox (the default): no deposit addresses of its own, no watcher and no sweeps', () => {
     expect(ctx.app.services.depositAddresses).toBeUndefined();
     expect(ctx.app.services.depositWatcher).toBeUndefined();
-    expect(createWorkerJobs(ctx.app.services, ctx.config, createMetrics()).map((job) => job.name)).not.toContain('deposit-watcher');
+    expect(ctx.app.services.sweeper).toBeUndefined();
+    const names = createWorkerJobs(ctx.app.services, ctx.config, createMetrics()).map((job) => job.name);
+    expect(names).not.toContain('deposit-watcher');
+    expect(names).not.toContain('deposit-sweeps');
   });
 });

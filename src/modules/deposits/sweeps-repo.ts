@@ -1,0 +1,88 @@
+/** The sweeps' statements (migration 0026). Every function takes the transaction (or root db) it runs in. */
+import { type Insertable, sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import type { DepositSweepsTable } from './tables.ts';
+
+const SWEEP_COLUMNS = ['s.deposit_address', 's.order_id', 's.token', 's.amount', 's.tx_hash', 's.wire', 's.last_valid_block_height', 's.closes', 's.attempt', 'o.merchant_id'] as const;
+
+export const sweepsRepo = {
+  /**
+   * Up to `limit` credited deposits with no sweep yet, with what their sweep needs (the sealed key
+   * of their address). One per address: an order is credited by one deposit only.
+   */
+  unswept(db: Db, limit: number) {
+    return db
+      .selectFrom('chain_deposits as c')
+      .innerJoin('deposit_addresses as d', 'd.owner_address', 'c.deposit_address')
+      .innerJoin('orders as o', 'o.id', 'c.order_id')
+      .leftJoin('deposit_sweeps as s', 's.deposit_address', 'c.deposit_address')
+      .select(['d.reference', 'd.owner_address', 'd.encrypted_private_key', 'd.key_version', 'd.token', 'c.amount', 'c.order_id', 'o.merchant_id'])
+      .where('c.outcome', '=', 'CREDITED')
+      .where('s.deposit_address', 'is', null)
+      .orderBy('c.detected_at')
+      .limit(limit)
+      .execute();
+  },
+
+  /** The sweep, unless the address has one already (then undefined: another worker stored it first). */
+  insert(db: Db, row: Omit<Insertable<DepositSweepsTable>, 'attempt' | 'previous_tx_hashes' | 'failure_reason' | 'fee_lamports' | 'rent_lamports'>) {
+    return db
+      .insertInto('deposit_sweeps')
+      .values({ ...row, failure_reason: null, fee_lamports: null, rent_lamports: null })
+      .onConflict((oc) => oc.column('deposit_address').doNothing())
+      .returning('tx_hash')
+      .executeTakeFirst();
+  },
+
+  /** Up to `limit` sweeps sent (or stored) and not yet landed, the least recently looked at first. */
+  pending(db: Db, limit: number) {
+    return db
+      .selectFrom('deposit_sweeps as s')
+      .innerJoin('orders as o', 'o.id', 's.order_id')
+      .select(SWEEP_COLUMNS)
+      .where('s.status', '=', 'PENDING')
+      .orderBy('s.updated_at')
+      .limit(limit)
+      .execute();
+  },
+
+  /** Looked at now: the next pass starts with the others. */
+  touch(db: Db, depositAddress: string, now: Date) {
+    return db.updateTable('deposit_sweeps').set({ updated_at: now }).where('deposit_address', '=', depositAddress).where('status', '=', 'PENDING').execute();
+  },
+
+  /** Replaces a provably expired transaction, only if it is still the stored one. */
+  async replace(db: Db, depositAddress: string, oldTxHash: string, next: { txHash: string; wire: string; lastValidBlockHeight: string; closes: boolean }, now: Date): Promise<boolean> {
+    const updated = await db
+      .updateTable('deposit_sweeps')
+      .set({
+        tx_hash: next.txHash,
+        wire: next.wire,
+        last_valid_block_height: next.lastValidBlockHeight,
+        closes: next.closes,
+        attempt: sql<number>`attempt + 1`,
+        previous_tx_hashes: sql<string[]>`array_append(previous_tx_hashes, ${oldTxHash}::text)`,
+        updated_at: now,
+      })
+      .where('deposit_address', '=', depositAddress)
+      .where('status', '=', 'PENDING')
+      .where('tx_hash', '=', oldTxHash)
+      .returning('tx_hash')
+      .executeTakeFirst();
+    return updated !== undefined;
+  },
+
+  /** PENDING → DONE or FAILED, guarded by the transaction it settles on; false when another worker did it. */
+  async settle(db: Db, depositAddress: string, txHash: string, to: { status: 'DONE' | 'FAILED'; failureReason?: string; feeLamports?: string; rentLamports?: string }, now: Date): Promise<boolean> {
+    const updated = await db
+      .updateTable('deposit_sweeps')
+      .set({ status: to.status, failure_reason: to.failureReason ?? null, fee_lamports: to.feeLamports ?? null, rent_lamports: to.rentLamports ?? null, updated_at: now })
+      .where('deposit_address', '=', depositAddress)
+      .where('status', '=', 'PENDING')
+      .where('tx_hash', '=', txHash)
+      .returning('tx_hash')
+      .executeTakeFirst();
+    return updated !== undefined;
+  },
+
+};

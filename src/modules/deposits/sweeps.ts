@@ -1,0 +1,180 @@
+/**
+ * Deposit sweeps (CHAIN_PROVIDER=solana-rpc; docs/architecture/chain.md "Sweeps"): every CREDITED
+ * deposit (the books put it in token_treasury) is moved from its address to the treasury by one
+ * transaction, exactly once through crashes by the PAYIN transfers' rule (transfer-steps.ts):
+ * - no sweep yet: prepared (signed by the sponsor and the address's sealed key) and stored,
+ *   committed, before the first send;
+ * - PENDING, unknown to the chain: the same bytes sent again; landed: waits for SOLANA_COMMITMENT;
+ * - EXPIRED (finalized height past its last valid block height, and unknown to the node's whole
+ *   history): another prepared and stored in its place, guarded by the old signature, then sent;
+ *   after `maxAttempts` so, FAILED for an operator;
+ * - CONFIRMED: DONE, and what the sponsor paid (fee, rent net of the rent reclaimed) posted in the
+ *   same transaction; FAILED (landed with an error: nothing moved, the fee paid): FAILED, the fee
+ *   posted, for an operator.
+ * Deposits not credited (late, repeated, wrong mint, an order failed) are never swept here.
+ */
+import { ChainTransferRefusedError, type PreparedTransfer, type TransferState } from '../../adapters/chain/port.ts';
+import type { SweepChain } from '../../adapters/chain/sweeps-port.ts';
+import { ChainUnavailableError } from '../../adapters/chain/transactions-port.ts';
+import type { Db, Trx } from '../../db/database.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { KeyVault } from '../../lib/key-vault.ts';
+import { inTransaction } from '../../platform/commit-signals.ts';
+import { sweepsRepo as repo } from './sweeps-repo.ts';
+
+export interface SweepLog {
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+type PostSweepCosts = (trx: Trx, order: { id: string; merchant_id: string }, costs: { feeLamports: bigint; rentLamports: bigint }, at: Date) => Promise<unknown>;
+
+export interface SweeperDeps {
+  db: Db;
+  clock: Clock;
+  chain: SweepChain;
+  /** Kind 'deposit-address': each key opens under its reference. */
+  vault: Pick<KeyVault, 'open'>;
+  postSweepCosts: PostSweepCosts;
+  settings: { batchSize: number; maxAttempts: number };
+  log?: SweepLog | undefined;
+  /** Test-only: called once a signed sweep is committed, before its first send. */
+  afterSweepStored?: (() => void) | undefined;
+}
+
+export interface SweepPassResult {
+  prepared: number;
+  done: number;
+  failed: number;
+  /** The pass stopped at a node failure. */
+  unavailable: boolean;
+}
+
+type Unswept = Awaited<ReturnType<typeof repo.unswept>>[number];
+type Pending = Awaited<ReturnType<typeof repo.pending>>[number];
+
+export function createSweeper(deps: SweeperDeps) {
+  const { db, clock, chain, vault, settings, log } = deps;
+
+  function intentOf(row: { reference: string; encrypted_private_key: string; key_version: number; token: string; amount: string }) {
+    return { token: row.token, owner: vault.open(row.reference, { encryptedPrivateKey: row.encrypted_private_key, keyVersion: row.key_version }), amount: row.amount };
+  }
+
+  /** The address's sealed key and row, for a rebuild (a pending row does not carry the key). */
+  async function keyOf(depositAddress: string) {
+    return db.selectFrom('deposit_addresses').select(['reference', 'encrypted_private_key', 'key_version']).where('owner_address', '=', depositAddress).executeTakeFirstOrThrow();
+  }
+
+  /** A credited deposit without a sweep: prepared, stored (committed), then sent. */
+  async function start(row: Unswept): Promise<boolean> {
+    let prepared;
+    try {
+      prepared = await chain.prepareSweep(intentOf(row));
+    } catch (err) {
+      if (!(err instanceof ChainTransferRefusedError)) throw err;
+      log?.error({ orderId: row.order_id, depositAddress: row.owner_address, refusal: err.message }, 'deposit sweep refused before signing: left for an operator');
+      return false;
+    }
+    const now = clock.now();
+    const stored = await repo.insert(db, {
+      deposit_address: row.owner_address,
+      order_id: row.order_id!,
+      token: row.token,
+      amount: row.amount,
+      status: 'PENDING',
+      tx_hash: prepared.txHash,
+      wire: prepared.wire,
+      last_valid_block_height: prepared.lastValidBlockHeight,
+      closes: prepared.closes,
+      created_at: now,
+      updated_at: now,
+    });
+    // Another worker stored its own first: that one is the sweep, this one is never sent.
+    if (!stored) return false;
+    deps.afterSweepStored?.();
+    await chain.sendSweep(prepared);
+    return true;
+  }
+
+  async function settle(row: Pending, prepared: PreparedTransfer, state: TransferState & { status: 'CONFIRMED' | 'FAILED' }): Promise<'done' | 'failed' | undefined> {
+    const feeLamports = state.costs?.feeLamports ?? '0';
+    const rentLamports = state.costs?.rentLamports ?? '0';
+    const failureReason = state.status === 'FAILED' ? `the sweep landed with an error: ${state.error ?? 'unknown error'}` : undefined;
+    const settled = await inTransaction(db, async (trx) => {
+      const now = clock.now();
+      const ok = await repo.settle(trx, row.deposit_address, prepared.txHash, { status: state.status === 'CONFIRMED' ? 'DONE' : 'FAILED', feeLamports, rentLamports, ...(failureReason ? { failureReason } : {}) }, now);
+      if (ok) await deps.postSweepCosts(trx, { id: row.order_id, merchant_id: row.merchant_id }, { feeLamports: BigInt(feeLamports), rentLamports: BigInt(rentLamports) }, now);
+      return ok;
+    });
+    if (!settled) return undefined;
+    if (failureReason) log?.error({ orderId: row.order_id, depositAddress: row.deposit_address, txHash: prepared.txHash }, `deposit sweep failed, left for an operator: ${failureReason}`);
+    return state.status === 'CONFIRMED' ? 'done' : 'failed';
+  }
+
+  /** EXPIRED: rebuilt in its place (only if it is still the stored one) and sent; past the last attempt, FAILED. */
+  async function replaceExpired(row: Pending, expired: PreparedTransfer): Promise<'failed' | undefined> {
+    if (row.attempt >= settings.maxAttempts) {
+      const failureReason = `${row.attempt} sweep transactions expired without landing; the tokens are still at the deposit address`;
+      const ok = await repo.settle(db, row.deposit_address, expired.txHash, { status: 'FAILED', failureReason }, clock.now());
+      if (ok) log?.error({ orderId: row.order_id, depositAddress: row.deposit_address, attempts: row.attempt }, `deposit sweep given up, left for an operator: ${failureReason}`);
+      return ok ? 'failed' : undefined;
+    }
+    const next = await chain.prepareSweep(intentOf({ ...(await keyOf(row.deposit_address)), token: row.token, amount: row.amount }));
+    if (await repo.replace(db, row.deposit_address, expired.txHash, next, clock.now())) {
+      log?.warn({ orderId: row.order_id, depositAddress: row.deposit_address, attempt: row.attempt + 1, expiredTxHash: expired.txHash, txHash: next.txHash }, 'deposit sweep expired without landing: rebuilt');
+      await chain.sendSweep(next);
+    }
+    return undefined;
+  }
+
+  /** A stored sweep: settles on the chain's answer, sending it (again) while it may still land. */
+  async function follow(row: Pending): Promise<'done' | 'failed' | undefined> {
+    const prepared: PreparedTransfer = { txHash: row.tx_hash, wire: row.wire, lastValidBlockHeight: row.last_valid_block_height };
+    let state = await chain.getSweepStatus(prepared);
+    if (state.status === 'EXPIRED') return replaceExpired(row, prepared);
+    if (state.status === 'PENDING' && !state.landed) {
+      await chain.sendSweep(prepared);
+      state = await chain.getSweepStatus(prepared);
+    }
+    if (state.status === 'CONFIRMED' || state.status === 'FAILED') return settle(row, prepared, { ...state, status: state.status });
+    await repo.touch(db, row.deposit_address, clock.now());
+    return undefined;
+  }
+
+  /** Runs `work` over `items`; false when the node failed (the pass ends; the next one retries). */
+  async function each<T extends { order_id: string | null }>(items: T[], signal: AbortSignal | undefined, work: (item: T) => Promise<void>): Promise<boolean> {
+    for (const item of items) {
+      if (signal?.aborted) break;
+      try {
+        await work(item);
+      } catch (err) {
+        if (err instanceof ChainUnavailableError) {
+          log?.warn({ err }, 'deposit sweeps: the node failed, retrying next pass');
+          return false;
+        }
+        log?.warn({ err, orderId: item.order_id }, 'deposit sweep: not advanced this pass');
+      }
+    }
+    return true;
+  }
+
+  /** Stored sweeps first (they may land), then new ones. */
+  async function runPass(signal?: AbortSignal): Promise<SweepPassResult> {
+    const result: SweepPassResult = { prepared: 0, done: 0, failed: 0, unavailable: false };
+    const pending = await repo.pending(db, settings.batchSize);
+    const followed = await each(pending, signal, async (row) => {
+      const outcome = await follow(row);
+      if (outcome) result[outcome] += 1;
+    });
+    if (!followed) return { ...result, unavailable: true };
+    const unswept = await repo.unswept(db, settings.batchSize);
+    const started = await each(unswept, signal, async (row) => {
+      if (await start(row)) result.prepared += 1;
+    });
+    return started ? result : { ...result, unavailable: true };
+  }
+
+  return { runPass };
+}
+
+export type Sweeper = ReturnType<typeof createSweeper>;

@@ -6,6 +6,8 @@
  * (and still openable) or new, so a rerun finishes the job, and a rerun with nothing left does
  * nothing. A new kind of key plugs in by handing its store to the composition's list.
  */
+import { sql } from 'kysely';
+import type { Db } from '../db/database.ts';
 import type { KeyVault, SealedKey } from '../lib/key-vault.ts';
 
 /** A stored key not sealed under the current version, as its store reads it. */
@@ -44,6 +46,13 @@ export class KekError extends Error {
 }
 
 const BATCH = 100;
+
+/** `countStale` for a store whose table keeps each key's version in `key_version`: keys per version other than `version`. */
+export async function countStaleKeys(db: Db, table: string, version: number): Promise<Map<number, number>> {
+  const { rows } = await sql<{ key_version: number; count: string }>`
+    select key_version, count(*)::text as count from ${sql.table(table)} where key_version <> ${version} group by key_version`.execute(db);
+  return new Map(rows.map((row) => [row.key_version, Number(row.count)]));
+}
 
 /** Counts of keys re-sealed, by store name. Throws KekError before changing anything when a version has no KEK. */
 export async function resealAll(stores: readonly SealedKeyStore[]): Promise<Record<string, number>> {

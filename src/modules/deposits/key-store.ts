@@ -6,22 +6,14 @@
 import type { Db } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { KeyVault } from '../../lib/key-vault.ts';
-import type { SealedKeyStore } from '../../platform/key-rotation.ts';
+import { countStaleKeys, type SealedKeyStore } from '../../platform/key-rotation.ts';
 
 export function depositKeyStore(db: Db, vault: KeyVault, clock: Clock): SealedKeyStore {
   return {
     name: 'depositAddresses',
     noun: 'deposit address key',
     vault,
-    async countStale(version) {
-      const rows = await db
-        .selectFrom('deposit_addresses')
-        .select((eb) => ['key_version', eb.fn.countAll<string>().as('count')])
-        .where('key_version', '<>', version)
-        .groupBy('key_version')
-        .execute();
-      return new Map(rows.map((row) => [row.key_version, Number(row.count)]));
-    },
+    countStale: (version) => countStaleKeys(db, 'deposit_addresses', version),
     async listStale(version, limit) {
       const rows = await db
         .selectFrom('deposit_addresses')

@@ -30,16 +30,6 @@ export const platformKeysRepo = {
     return db.selectFrom('platform_keys').select(SIGNING_COLUMNS).where('key_version', '<>', version).orderBy('purpose').limit(limit).execute();
   },
 
-  async countStale(db: Db, version: number) {
-    const rows = await db
-      .selectFrom('platform_keys')
-      .select((eb) => ['key_version', eb.fn.countAll<string>().as('count')])
-      .where('key_version', '<>', version)
-      .groupBy('key_version')
-      .execute();
-    return new Map(rows.map((row) => [row.key_version, Number(row.count)]));
-  },
-
   /** Guarded on the old sealed bytes: a concurrent re-seal wins and this changes nothing. */
   async replaceSealed(db: Db, purpose: PlatformKeyPurpose, from: { encryptedPrivateKey: string; keyVersion: number }, to: { encryptedPrivateKey: string; keyVersion: number }, now: Date) {
     // Whether this statement changed the row, read from RETURNING (the same on both drivers).

@@ -8,7 +8,7 @@
 import type { Db } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { type KeyVault, seedFromKeypair, type Signer } from '../../lib/key-vault.ts';
-import type { SealedKeyStore } from '../../platform/key-rotation.ts';
+import { countStaleKeys, type SealedKeyStore } from '../../platform/key-rotation.ts';
 import { platformKeysRepo as repo } from './repo.ts';
 import { PLATFORM_KEY_PURPOSES, type PlatformKeyPurpose } from './tables.ts';
 
@@ -143,7 +143,7 @@ export function createPlatformKeys({ db, clock, vault }: PlatformKeysDeps) {
     name: 'platformKeys',
     noun: 'platform key',
     vault,
-    countStale: (version) => repo.countStale(db, version),
+    countStale: (version) => countStaleKeys(db, 'platform_keys', version),
     async listStale(version, limit) {
       const rows = await repo.listStale(db, version, limit);
       return rows.map((row) => ({ id: row.purpose, ownerId: row.purpose, address: row.address, encryptedPrivateKey: row.encrypted_private_key, keyVersion: row.key_version }));

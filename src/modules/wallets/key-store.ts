@@ -5,22 +5,14 @@
  */
 import type { Db } from '../../db/database.ts';
 import type { KeyVault } from '../../lib/key-vault.ts';
-import type { SealedKeyStore } from '../../platform/key-rotation.ts';
+import { countStaleKeys, type SealedKeyStore } from '../../platform/key-rotation.ts';
 
 export function walletKeyStore(db: Db, vault: KeyVault): SealedKeyStore {
   return {
     name: 'managedWallets',
     noun: 'managed wallet key',
     vault,
-    async countStale(version) {
-      const rows = await db
-        .selectFrom('managed_wallets')
-        .select((eb) => ['key_version', eb.fn.countAll<string>().as('count')])
-        .where('key_version', '<>', version)
-        .groupBy('key_version')
-        .execute();
-      return new Map(rows.map((row) => [row.key_version, Number(row.count)]));
-    },
+    countStale: (version) => countStaleKeys(db, 'managed_wallets', version),
     async listStale(version, limit) {
       const rows = await db
         .selectFrom('managed_wallets')

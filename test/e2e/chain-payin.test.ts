@@ -9,11 +9,9 @@
  * refused before the PSP has a charge. Runs on both drivers (the service is in this process).
  */
 import { type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { address, type Address, generateKeyPairSigner, type Signature } from '@solana/kit';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,7 +21,7 @@ import { decimal } from '../../src/lib/money.ts';
 import { ADMIN_TOKEN, type TestContext, type TestMerchant, createTestContext, expectErrorBody } from '../helpers/app.ts';
 import { ata, type Rpc, simulatorRpc } from '../helpers/chain-simulator.ts';
 import { randomCnpj } from '../helpers/documents.ts';
-import { freePort, runTs } from '../helpers/processes.ts';
+import { freePort, startReadyProcess } from '../helpers/processes.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const TOKEN = 'e2e-chain-webhook-token-0123456789abcdefgh';
@@ -35,12 +33,6 @@ const USDC_UNITS = 100_000_000n;
 /** An SPL token account's size: its rent-exempt minimum is the rent of a receiver's new ATA. */
 const TOKEN_ACCOUNT_BYTES = 165n;
 
-/** A simulator started as its own process: its one JSON "ready" line. */
-async function startProcess(script: string, args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; ready: Json }> {
-  const child = runTs(script, args, env);
-  const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
-  return { child, ready: JSON.parse(line) as Json };
-}
 
 describe('production path: api-pix (PSP simulator) and solana-rpc (chain simulator), a PAYIN end to end', () => {
   let psp: { child: ChildProcess; ready: Json };
@@ -63,9 +55,9 @@ describe('production path: api-pix (PSP simulator) and solana-rpc (chain simulat
   beforeAll(async () => {
     const pspDir = mkdtempSync(path.join(tmpdir(), 'psp-sim-'));
     [psp, chain] = await Promise.all([
-      startProcess('tools/psp-simulator/main.ts', [], { PSP_SIM_DIR: pspDir, PSP_SIM_PORT: '0', PSP_SIM_CONTROL_PORT: '0', PSP_SIM_SETTLE_DELAY_MS: '30', PSP_SIM_WEBHOOK_HEADERS: JSON.stringify(HEADER) }),
+      startReadyProcess('tools/psp-simulator/main.ts', [], { PSP_SIM_DIR: pspDir, PSP_SIM_PORT: '0', PSP_SIM_CONTROL_PORT: '0', PSP_SIM_SETTLE_DELAY_MS: '30', PSP_SIM_WEBHOOK_HEADERS: JSON.stringify(HEADER) }),
       // A fast clock: a slot of 20 ms, finalized 4 slots after landing (a cluster: 400 ms, ~32).
-      startProcess('tools/chain-simulator/main.ts', ['--port', '0', '--slot-ms', '20', '--confirmed-lag', '1', '--finalized-lag', '4'], {}),
+      startReadyProcess('tools/chain-simulator/main.ts', ['--port', '0', '--slot-ms', '20', '--confirmed-lag', '1', '--finalized-lag', '4'], {}),
     ]);
     rpc = simulatorRpc(chain.ready.url);
     // The mint as an operator makes it on the simulator (the README's way): 6 decimals, SPL Token.

@@ -7,11 +7,9 @@
  * the books' treasury equals the treasury on chain, in SOL and in USDC.
  */
 import { type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { address, type Address, type Base64EncodedWireTransaction, generateKeyPairSigner } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMetrics } from '../../src/http/metrics.ts';
@@ -20,18 +18,13 @@ import { decimal } from '../../src/lib/money.ts';
 import { ADMIN_TOKEN, type TestContext, type TestMerchant, createTestContext } from '../helpers/app.ts';
 import { ata, buildTransfer, type Rpc, simulatorRpc } from '../helpers/chain-simulator.ts';
 import { randomCpf } from '../helpers/documents.ts';
-import { freePort, runTs } from '../helpers/processes.ts';
+import { freePort, startReadyProcess } from '../helpers/processes.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const TOKEN = 'e2e-production-webhook-token-0123456789abc';
 const HEADER = { 'x-webhook-secret': 'e2e-production-header-secret-0123456789abcd' };
 const ADMIN = { authorization: `Bearer ${ADMIN_TOKEN}` };
 
-async function startProcess(script: string, args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; ready: Json }> {
-  const child = runTs(script, args, env);
-  const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
-  return { child, ready: JSON.parse(line) as Json };
-}
 
 describe('the production path with no sandbox route: a PAYIN and a PAYOUT on the PSP and chain simulators', () => {
   let psp: { child: ChildProcess; ready: Json };
@@ -60,8 +53,8 @@ describe('the production path with no sandbox route: a PAYIN and a PAYOUT on the
   beforeAll(async () => {
     const pspDir = mkdtempSync(path.join(tmpdir(), 'psp-sim-'));
     [psp, chain] = await Promise.all([
-      startProcess('tools/psp-simulator/main.ts', [], { PSP_SIM_DIR: pspDir, PSP_SIM_PORT: '0', PSP_SIM_CONTROL_PORT: '0', PSP_SIM_SETTLE_DELAY_MS: '30', PSP_SIM_WEBHOOK_HEADERS: JSON.stringify(HEADER) }),
-      startProcess('tools/chain-simulator/main.ts', ['--port', '0', '--slot-ms', '20', '--confirmed-lag', '1', '--finalized-lag', '4'], {}),
+      startReadyProcess('tools/psp-simulator/main.ts', [], { PSP_SIM_DIR: pspDir, PSP_SIM_PORT: '0', PSP_SIM_CONTROL_PORT: '0', PSP_SIM_SETTLE_DELAY_MS: '30', PSP_SIM_WEBHOOK_HEADERS: JSON.stringify(HEADER) }),
+      startReadyProcess('tools/chain-simulator/main.ts', ['--port', '0', '--slot-ms', '20', '--confirmed-lag', '1', '--finalized-lag', '4'], {}),
     ]);
     rpc = simulatorRpc(chain.ready.url);
     usdc = address((await postJson(`${chain.ready.adminUrl}/mints`, { decimals: 6 })).mint);

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { createInterface } from 'node:readline';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -13,6 +14,13 @@ export function runTs(script: string, args: string[], env: Record<string, string
 }
 
 /** Runs to its exit; `stdin`, when given, is written to the child's standard input (then closed). */
+/** A simulator (PSP, chain) started as its own process: the child and the one JSON line it prints when ready. */
+export async function startReadyProcess(script: string, args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; ready: Record<string, any> }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const child = runTs(script, args, env);
+  const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
+  return { child, ready: JSON.parse(line) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
 export async function runTsToEnd(script: string, args: string[], env: Record<string, string>, options: { stdin?: string } = {}) {
   const child = runTs(script, args, env, { stdin: options.stdin !== undefined });
   if (options.stdin !== undefined) {

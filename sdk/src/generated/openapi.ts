@@ -380,7 +380,7 @@ export interface paths {
         put?: never;
         /**
          * Make a PAYOUT's deposit arrive on chain
-         * @description `amountCrypto` defaults to the order amount. As on chain, a deposit never pays more than was ordered: more completes the order for its amount and holds the excess for return (transaction CHAIN_DEPOSIT_EXCESS, HELD); less is re-priced at the locked rate, and fails the order below the minimum order. With the sandbox chain (CHAIN_PROVIDER=sandbox) the deposit is applied at once: 200 with the order in DEPOSIT_RECEIVED; the worker then queues and sends the PIX and the sandbox bank confirms it. With CHAIN_PROVIDER=solana-rpc (a test cluster or the chain simulator) it is a real SPL transferChecked from the sandbox depositor's wallet (GET /sandbox/chain/depositor) to the order's deposit address: 202 once the node accepted it, with its `signature`; the order is not changed by this call. The deposit watcher finds the transfer at SOLANA_COMMITMENT and credits it like any deposit (order.deposit_received), so follow the order or its webhooks. Calling again (without the same Idempotency-Key) sends another transfer, a second deposit the order does not take. A depositor holding less of the token than the amount is 422 SANDBOX_DEPOSITOR_UNFUNDED (`details`: depositor, token, balance, needed) and nothing is sent: the operator of the test cluster mints to the depositor (the chain simulator: POST /admin/mint-to). Its SOL comes from the node’s faucet (requestAirdrop).
+         * @description `amountCrypto` defaults to the order amount. As on chain, a deposit never pays more than was ordered: more completes the order for its amount and holds the excess for return (transaction CHAIN_DEPOSIT_EXCESS, HELD); less is re-priced at the locked rate, and fails the order below the minimum order. With the sandbox chain (CHAIN_PROVIDER=sandbox) the deposit is applied at once: 200 with the order in DEPOSIT_RECEIVED; the worker then queues and sends the PIX and the sandbox bank confirms it. With CHAIN_PROVIDER=solana-rpc (a test cluster or the chain simulator) it is a real SPL transferChecked from the sandbox depositor's wallet (GET /sandbox/chain/depositor) to the order's deposit address: 202 once the node accepted it, with its `signature`; the order is not changed by this call. The deposit watcher finds the transfer at SOLANA_COMMITMENT and credits it like any deposit (order.deposit_received), so follow the order or its webhooks. Calling again (without the same Idempotency-Key) sends another transfer, a second deposit the order does not take. A depositor holding less of the token than the amount is 422 SANDBOX_DEPOSITOR_UNFUNDED (`details`: depositor, token, balance, needed) and nothing is sent: the operator of the test cluster mints to the depositor (the chain simulator: POST /admin/mint-to). Its SOL comes from the node’s faucet (requestAirdrop). A node that fails (or refuses the airdrop) is 503 PROVIDER_UNAVAILABLE: retry.
          */
         post: operations["sandboxMakeDeposit"];
         delete?: never;
@@ -4422,6 +4422,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A dependency is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     sandboxGetDepositor: {
@@ -4496,6 +4505,15 @@ export interface operations {
             };
             /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

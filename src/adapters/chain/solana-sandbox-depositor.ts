@@ -75,12 +75,17 @@ export function createSandboxDepositor(deps: { settings: SolanaTransferSettings;
   }
 
   /** SOL for the fee and the deposit account's rent, from the faucet when short (waits until the node shows it). */
-  async function ensureLamports(): Promise<void> {
+  async function refill(): Promise<void> {
     if ((await lamportsOf()) >= MIN_LAMPORTS) return;
     await rpcCall('requestAirdrop', (abortSignal) => rpc.requestAirdrop(owner, AIRDROP_LAMPORTS as never).send({ abortSignal }));
     const deadline = Date.now() + AIRDROP_WAIT_MS;
     while ((await lamportsOf()) < MIN_LAMPORTS && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
   }
+
+  // One refill at a time: deposits sent together would each ask the faucet, and the same airdrop
+  // asked twice in a slot is refused as already processed.
+  let refilling: Promise<void> | undefined;
+  const ensureLamports = () => (refilling ??= refill().finally(() => (refilling = undefined)));
 
   async function deposit(input: { reference: string; token: string; amount: string; destination: string }) {
     const balance = await balanceOf(input.token);

@@ -140,10 +140,10 @@ export function registerSandboxRoutes(app: App, services: { receivers: Receivers
           "With CHAIN_PROVIDER=solana-rpc (a test cluster or the chain simulator) it is a real SPL transferChecked from the sandbox depositor's wallet (GET /sandbox/chain/depositor) to the order's deposit address: " +
           '202 once the node accepted it, with its `signature`; the order is not changed by this call. The deposit watcher finds the transfer at SOLANA_COMMITMENT and credits it like any deposit (order.deposit_received), so follow the order or its webhooks. ' +
           'Calling again (without the same Idempotency-Key) sends another transfer, a second deposit the order does not take. ' +
-          'A depositor holding less of the token than the amount is 422 SANDBOX_DEPOSITOR_UNFUNDED (`details`: depositor, token, balance, needed) and nothing is sent: the operator of the test cluster mints to the depositor (the chain simulator: POST /admin/mint-to). Its SOL comes from the node’s faucet (requestAirdrop).',
+          'A depositor holding less of the token than the amount is 422 SANDBOX_DEPOSITOR_UNFUNDED (`details`: depositor, token, balance, needed) and nothing is sent: the operator of the test cluster mints to the depositor (the chain simulator: POST /admin/mint-to). Its SOL comes from the node’s faucet (requestAirdrop). A node that fails (or refuses the airdrop) is 503 PROVIDER_UNAVAILABLE: retry.',
         body: StrictObject({ amountCrypto: Type.Optional(TokenAmountInput('What arrives at the deposit address; default the order amount')) }),
         params: IdParams,
-        response: { 200: OrderSchema, 202: DepositSentSchema, ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 404, 409, 422) },
+        response: { 200: OrderSchema, 202: DepositSentSchema, ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 404, 409, 422, 503) },
       },
     },
     async (request, reply) => {
@@ -163,7 +163,7 @@ export function registerSandboxRoutes(app: App, services: { receivers: Receivers
         description:
           "With CHAIN_PROVIDER=solana-rpc, the wallet whose real transfers POST /sandbox/orders/{id}/deposit makes: fund it with the token there (the chain simulator: POST /admin/mint-to with this address as owner). Its key is derived from WALLET_KEK (never stored, the same at every start), so its address changes only with the KEK. With the sandbox chain there is none: 404.",
         querystring: StrictObject({ token: Type.Optional(Type.String({ minLength: 1, maxLength: 16, description: 'A configured token symbol; default USDC' })) }),
-        response: { 200: DepositorSchema, ...errorResponses(...AUTHENTICATED_ERRORS, 400, 404) },
+        response: { 200: DepositorSchema, ...errorResponses(...AUTHENTICATED_ERRORS, 400, 404, 503) },
       },
     },
     async (request) => services.sandbox.depositorBalance(request.query.token ?? 'USDC'),

@@ -9,7 +9,8 @@ import { inTransaction } from '../../platform/commit-signals.ts';
 import type { SandboxPixProvider } from '../../adapters/pix/sandbox.ts';
 import type { Db } from '../../db/database.ts';
 import type { OrderRow } from '../orders/tables.ts';
-import { AppError, invalidField } from '../../errors.ts';
+import { AppError, invalidField, providerUnavailable } from '../../errors.ts';
+import { ChainUnavailableError } from '../../adapters/chain/transactions-port.ts';
 import type { PixKeyType } from '../../adapters/pix/port.ts';
 import { SandboxDictRefusal } from '../../adapters/pix/sandbox-dict.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -92,6 +93,7 @@ export function createSandboxDriver(deps: {
       } catch (err) {
         // No mint configured for it (CHAIN_TOKEN_MINTS), or not a mint on this cluster.
         if (err instanceof ChainTransferRefusedError) throw invalidField('querystring.token', err.message);
+        if (err instanceof ChainUnavailableError) throw providerUnavailable('The chain did not answer; retry later', err);
         throw err;
       }
     },
@@ -109,6 +111,8 @@ export function createSandboxDriver(deps: {
         const sent = await depositor.deposit({ reference: order.id, token: order.token, amount, destination: order.deposit_address! });
         return { orderId: order.id, depositAddress: order.deposit_address!, depositor: depositor.address, token: order.token, amount, signature: sent.signature, status: 'SENT' as const };
       } catch (err) {
+        // A node that fails (or a faucet that refuses) is the provider's, never a 500.
+        if (err instanceof ChainUnavailableError) throw providerUnavailable('The chain did not take the sandbox deposit; retry later', err);
         if (!(err instanceof DepositorUnfundedError)) throw err;
         throw new AppError('SANDBOX_DEPOSITOR_UNFUNDED', `The sandbox depositor holds ${err.balance.amount} ${order.token}, less than ${amount}: fund ${depositor.address} (mint-to on the chain simulator)`, {
           depositor: depositor.address,

@@ -50,15 +50,17 @@ describe('POST /sandbox/orders/{id}/deposit on the chain simulator', () => {
     expect((await t.call('GET', '/sandbox/chain/depositor?token=XYZ', merchant)).statusCode).toBe(400);
   });
 
-  it('sends a real transfer (202, signature), the watcher credits it once final: DEPOSIT_RECEIVED, then COMPLETED', async () => {
+  it('sends a real transfer (202, signature; several at once), the watcher credits it once final: DEPOSIT_RECEIVED, then COMPLETED', async () => {
     const { merchant, order } = await payout(20);
     const depositor = (await t.call('GET', '/sandbox/chain/depositor', merchant)).json();
     // The operator's part: the token minted to the depositor (its SOL it asks the faucet for itself).
     await sim.mintTo({ mint: usdc, owner: depositor.address, amount: 100_000_000n });
 
-    const sent = await t.call('POST', `/sandbox/orders/${order.id}/deposit`, merchant, {});
-    expect(sent.statusCode, sent.body).toBe(202);
-    const answer = sent.json();
+    // Sent together with two others: the depositor, without SOL yet, asks the faucet once.
+    const others = [await payout(5), await payout(5)];
+    const [sent, ...rest] = await Promise.all([order, ...others.map((o) => o.order)].map((o, i) => t.call('POST', `/sandbox/orders/${o.id}/deposit`, i === 0 ? merchant : others[i - 1]!.merchant, {})));
+    for (const response of [sent!, ...rest]) expect(response.statusCode, response.body).toBe(202);
+    const answer = sent!.json();
     expect(answer).toMatchObject({ orderId: order.id, depositAddress: order.depositAddress, depositor: depositor.address, token: 'USDC', amount: '20', status: 'SENT' });
     // Not applied by the driver: the order waits for the watcher.
     expect((await orderOf(order)).status).toBe('AWAITING_DEPOSIT');
@@ -66,10 +68,11 @@ describe('POST /sandbox/orders/{id}/deposit on the chain simulator', () => {
     expect(await statusOf(rpc, answer.signature)).toMatchObject({ err: null, confirmationStatus: 'finalized' });
     await t.ctx.app.services.depositWatcher!.runPass();
     expect(await orderOf(order)).toMatchObject({ status: 'DEPOSIT_RECEIVED', tx_hash: answer.signature });
+    for (const other of others) expect((await orderOf(other.order)).status).toBe('DEPOSIT_RECEIVED');
     await t.drive();
     expect((await orderOf(order)).status).toBe('COMPLETED');
     const after = (await t.call('GET', '/sandbox/chain/depositor', merchant)).json();
-    expect(after.amount).toBe('80');
+    expect(after.amount).toBe('70');
   });
 
   it('a partial amount is sent as asked and re-priced by the orders rules once credited', async () => {

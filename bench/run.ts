@@ -15,6 +15,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { Api, type Credentials } from './lib/api.ts';
+import { type DepositLatencyFigures, type WatcherCostFigures, depositLatency, fundDepositor, seedOpenPayouts, watcherCost } from './lib/chain-deposit.ts';
 import { type ChainPayinFigures, type ClockSettings, type SimulatorLimitFigures, chainPayin, fundTreasuryBooks, fundTreasuryOnChain, simulatorLimit, treasuryAddress, startSimulator } from './lib/chain-payin.ts';
 import { analyze, createDatabase, dropDatabase, orderIdAtDepth, seedOrders, seedReceivers, serverVersion } from './lib/database.ts';
 import { productionKeys } from './lib/keys.ts';
@@ -43,6 +44,7 @@ const SCENARIOS = [
   'payin-to-completed',
   'chain-payin-confirmed',
   'chain-payin-finalized',
+  'chain-deposit',
 ] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
@@ -78,6 +80,8 @@ const webhookEvents = intSetting(undefined, 'BENCH_WEBHOOK_EVENTS', 2000, 1, 100
 const webhookWaitSeconds = intSetting(undefined, 'BENCH_WEBHOOK_WAIT', 90, 1, 600);
 const chainOrders = intSetting(undefined, 'BENCH_CHAIN_ORDERS', 200, 1, 100_000);
 const chainLimitTransfers = intSetting(undefined, 'BENCH_CHAIN_LIMIT_TRANSFERS', 2000, 1, 100_000);
+const depositOrders = intSetting(undefined, 'BENCH_CHAIN_DEPOSIT_ORDERS', 40, 1, 10_000);
+const openAddressCounts = (process.env.BENCH_CHAIN_OPEN_ADDRESSES ?? '1000,10000').split(',').map(Number);
 const chainClock: ClockSettings = {
   slotMs: intSetting(undefined, 'BENCH_CHAIN_SLOT_MS', 100, 10, 1000),
   confirmedLag: 1,
@@ -103,6 +107,7 @@ type ScenarioResult =
   | ({ kind: 'pipeline' } & PipelineFigures)
   | ({ kind: 'chain' } & ChainPayinFigures)
   | ({ kind: 'chain-limit' } & SimulatorLimitFigures)
+  | { kind: 'chain-deposit'; clock: ClockSettings; latency: DepositLatencyFigures[]; watcher: Array<WatcherCostFigures & { seedMs: number }> }
   | { kind: 'skipped'; reason: string };
 
 interface Results {
@@ -308,6 +313,22 @@ async function main(): Promise<void> {
   }
   await workerScenarios(base, databaseUrl, cliEnv, api);
 
+  if (selected.has('chain-deposit')) {
+    await chainDepositScenario(
+      async (env) => {
+        await stopChild(service!);
+        started = start([], env);
+        service = started.child;
+        await waitHealthy(`${base}/healthz`, started.since, service);
+        return service;
+      },
+      serviceEnv,
+      databaseUrl,
+      api,
+      small.merchantId,
+    );
+  }
+
   // Issue 26 (bench/lib/chain-payin.ts), last: the service restarted on the chain simulator, once per commitment.
   const commitments = (['confirmed', 'finalized'] as const).filter((c) => selected.has(`chain-payin-${c}`));
   for (const [index, commitment] of commitments.entries()) {
@@ -339,6 +360,53 @@ async function main(): Promise<void> {
     } finally {
       await stopChild(sim.child);
     }
+  }
+}
+
+/**
+ * Issue 27 (bench/lib/chain-deposit.ts): the service restarted on the chain simulator at
+ * `finalized`; deposit → COMPLETED with only the bench's PAYOUTs open and with the first count of
+ * seeded open addresses; then the service stopped and the watcher's passes measured at each count.
+ */
+async function chainDepositScenario(startService: (env: NodeJS.ProcessEnv) => Promise<Child>, serviceEnv: NodeJS.ProcessEnv, databaseUrl: string, api: Api, merchantId: string): Promise<void> {
+  const sim = await startSimulator(ROOT, path.join(runDir, 'chain-simulator-deposit.log'), chainClock);
+  try {
+    const chainEnv = { CHAIN_PROVIDER: 'solana-rpc', SOLANA_RPC_URL: sim.url, CHAIN_TOKEN_MINTS: `USDC:${sim.usdc}`, SOLANA_COMMITMENT: 'finalized' };
+    // As chain-payin: SIMULATION_MODE refuses a real chain, so the process runs as development.
+    const { SIMULATION_MODE: _simulated, ...rest } = serviceEnv;
+    log(`chain-deposit: chain simulator pid ${sim.child.pid} (slot ${chainClock.slotMs} ms, finalized lag ${chainClock.finalizedLag}); service restarted with ${JSON.stringify(chainEnv)}, watcher defaults (100 addresses per pass, 2 s apart)`);
+    const chainService = await startService({ ...rest, NODE_ENV: 'development', ...chainEnv });
+    await fundDepositor(api, sim, 1_000_000_000_000n);
+    const latency: DepositLatencyFigures[] = [];
+    const watcher: Array<WatcherCostFigures & { seedMs: number }> = [];
+    const report = (f: DepositLatencyFigures) =>
+      log(`chain-deposit (${f.openAddresses} other open): ${f.completed}/${f.orders} COMPLETED; sent → detected p50 ${f.detectP50Ms} ms p99 ${f.detectP99Ms} ms; sent → COMPLETED p50 ${f.p50Ms} ms p99 ${f.p99Ms} ms; CPU service ${f.serviceCpuSeconds} s, simulator ${f.simulatorCpuSeconds} s over ${f.wallSeconds} s`);
+    latency.push(await depositLatency(api, databaseUrl, sim, { orders: depositOrders, openAddresses: 0, documentOffset: 920_000, servicePid: chainService.pid, waitSeconds: 120, log }));
+    report(latency[0]!);
+    let open = 0;
+    const seedMs: number[] = [];
+    const seedTo = async (count: number) => {
+      seedMs.push(await seedOpenPayouts(databaseUrl, merchantId, sim.usdc, count - open));
+      open = count;
+      log(`chain-deposit: ${open} open PAYOUTs with deposit addresses seeded by SQL (${seedMs.at(-1)} ms)`);
+    };
+    const [firstCount] = openAddressCounts;
+    if (firstCount) {
+      await seedTo(firstCount);
+      latency.push(await depositLatency(api, databaseUrl, sim, { orders: Math.min(depositOrders, 20), openAddresses: firstCount, documentOffset: 920_100, servicePid: chainService.pid, waitSeconds: 300, log }));
+      report(latency[1]!);
+    }
+    // The watcher alone from here: nothing else scans or loads the simulator.
+    await stopChild(chainService);
+    for (const count of openAddressCounts) {
+      if (count > open) await seedTo(count);
+      const figures = await watcherCost(databaseUrl, sim, { openAddresses: count, batch: 100, passes: 20, intervalMs: 2000 });
+      watcher.push({ ...figures, seedMs: seedMs.at(-1) ?? 0 });
+      log(`watcher at ${count} open: pass p50 ${figures.passP50Ms} ms p99 ${figures.passP99Ms} ms; ${figures.callsPerPass} RPC calls per pass, ${figures.callsPerSecond}/s back to back; pick query ${figures.pickQueryMs} ms; every address once in ${figures.rotationSecondsAtInterval} s at the 2 s interval`);
+    }
+    results.scenarios['chain-deposit'] = { kind: 'chain-deposit', clock: chainClock, latency, watcher };
+  } finally {
+    await stopChild(sim.child);
   }
 }
 
@@ -582,6 +650,18 @@ function markdown(): string {
       if (name === lastChain && limit?.kind === 'chain-limit') {
         const l = limit;
         lines.push(`| chain simulator alone: ${l.landed}/${l.transfers} pre-signed transfers, ${l.concurrency} in flight (sent ${l.sentPerSecond}/s); CPU ${l.simulatorCpuSeconds} s over ${l.wallSeconds} s | ${l.landedPerSecond} transfers/s | | | | | | | |`);
+      }
+    } else if (r.kind === 'chain-deposit') {
+      const c = r.clock;
+      for (const l of r.latency) {
+        lines.push(
+          `| ${name}: ${l.completed}/${l.orders} PAYOUTs, deposit sent (real SPL transfer) → COMPLETED at \`finalized\` (slot ${c.slotMs} ms, lag ${c.finalizedLag}), ${l.openAddresses} other addresses open; sent → detected p50 ${l.detectP50Ms} / p99 ${l.detectP99Ms} ms; CPU service ${l.serviceCpuSeconds} s, simulator ${l.simulatorCpuSeconds} s over ${l.wallSeconds} s | | | ${l.p50Ms} | ${l.p99Ms} | ${l.maxMs} | ${l.timedOut ? 'timed out' : 0} | | |`,
+        );
+      }
+      for (const w of r.watcher) {
+        lines.push(
+          `| deposit watcher, ${w.openAddresses} open addresses (seeded by SQL): ${w.passes} passes of ${w.batch}, ${w.callsPerPass} RPC calls per pass (${w.callsPerSecond}/s back to back), pick query ${w.pickQueryMs} ms; every address once in ${w.rotationSecondsAtInterval} s at the ${w.intervalMs} ms interval | ${round((w.batch / w.passP50Ms) * 1000)} addresses/s | | ${w.passP50Ms} | ${w.passP99Ms} | | | | |`,
+        );
       }
     } else if (r.kind !== 'chain-limit') {
       lines.push(`| ${name} | skipped: ${r.reason} | | | | | | | |`);

@@ -26,6 +26,8 @@ export const ERROR_STATUS = {
   PIX_KEY_NOT_OWNED_BY_RECEIVER: 422,
   /** A PAYIN's destinationWallet is not the receiver's own wallet, under the merchant's RECEIVER_ONLY destination policy. */
   DESTINATION_NOT_RECEIVER_WALLET: 422,
+  /** Sandbox with CHAIN_PROVIDER=solana-rpc: the sandbox depositor holds too little of the token to make the deposit asked for. */
+  SANDBOX_DEPOSITOR_UNFUNDED: 422,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
   PROVIDER_UNAVAILABLE: 503,

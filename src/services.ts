@@ -9,6 +9,8 @@ import type { TreasurySigner } from './adapters/chain/solana-transfers.ts';
 import type { ChainAdapter } from './adapters/chain/port.ts';
 import { createSolanaDeposits } from './adapters/chain/solana-deposits.ts';
 import { createSolanaSweeps } from './adapters/chain/solana-sweeps.ts';
+import { createSandboxDepositor } from './adapters/chain/solana-sandbox-depositor.ts';
+import { signerFromSeed } from './lib/key-vault.ts';
 import { createSolanaTreasuryReader } from './adapters/chain/solana-treasury.ts';
 import { createSandboxTreasuryReader, type TreasuryBalanceReader } from './adapters/chain/treasury-port.ts';
 import { forwardCommitSignals } from './platform/commit-signals.ts';
@@ -210,6 +212,9 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     notifications: orderNotifications,
     orders,
     autoCompleteSeconds: config.orders.sandboxAutoCompleteSeconds,
+    // On a real chain the sandbox's deposits are real transfers from a test wallet whose key is
+    // derived from the KEK under its own label: the same address at every start, nothing stored.
+    ...(solanaTransfers && config.sandboxEnabled ? { depositor: createSandboxDepositor({ settings: solanaTransfers, signer: signerFromSeed(deriveKey(config.walletKek, 'sandbox-depositor')) }) } : {}),
   });
   const webhooksOn = (pool: Db) =>
     createWebhooksService({

@@ -59,6 +59,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /sandbox/receivers/{id}/kyc': 'sandboxDecideKyc',
   'POST /sandbox/orders/{id}/pix-payment': 'sandboxPayPixCharge',
   'POST /sandbox/orders/{id}/deposit': 'sandboxMakeDeposit',
+  'GET /sandbox/chain/depositor': 'sandboxGetDepositor',
   'POST /sandbox/orders/{id}/fail': 'sandboxFailOrderStep',
   'POST /sandbox/orders/{id}/failure-injections': 'sandboxArmOrderFailure',
   'POST /sandbox/settlements/run': 'sandboxRunSettlement',

@@ -380,9 +380,29 @@ export interface paths {
         put?: never;
         /**
          * Make a PAYOUT's deposit arrive on chain
-         * @description `amountCrypto` defaults to the order amount. The worker then queues and sends the PIX; the sandbox bank confirms it. As on chain, a deposit never pays more than was ordered: more completes the order for its amount and holds the excess for return (transaction CHAIN_DEPOSIT_EXCESS, HELD); less is re-priced at the locked rate, and fails the order below the minimum order.
+         * @description `amountCrypto` defaults to the order amount. As on chain, a deposit never pays more than was ordered: more completes the order for its amount and holds the excess for return (transaction CHAIN_DEPOSIT_EXCESS, HELD); less is re-priced at the locked rate, and fails the order below the minimum order. With the sandbox chain (CHAIN_PROVIDER=sandbox) the deposit is applied at once: 200 with the order in DEPOSIT_RECEIVED; the worker then queues and sends the PIX and the sandbox bank confirms it. With CHAIN_PROVIDER=solana-rpc (a test cluster or the chain simulator) it is a real SPL transferChecked from the sandbox depositor's wallet (GET /sandbox/chain/depositor) to the order's deposit address: 202 once the node accepted it, with its `signature`; the order is not changed by this call. The deposit watcher finds the transfer at SOLANA_COMMITMENT and credits it like any deposit (order.deposit_received), so follow the order or its webhooks. Calling again (without the same Idempotency-Key) sends another transfer, a second deposit the order does not take. A depositor holding less of the token than the amount is 422 SANDBOX_DEPOSITOR_UNFUNDED (`details`: depositor, token, balance, needed) and nothing is sent: the operator of the test cluster mints to the depositor (the chain simulator: POST /admin/mint-to). Its SOL comes from the node’s faucet (requestAirdrop). A node that fails (or refuses the airdrop) is 503 PROVIDER_UNAVAILABLE: retry.
          */
         post: operations["sandboxMakeDeposit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/chain/depositor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The sandbox depositor's address and balances
+         * @description With CHAIN_PROVIDER=solana-rpc, the wallet whose real transfers POST /sandbox/orders/{id}/deposit makes: fund it with the token there (the chain simulator: POST /admin/mint-to with this address as owner). Its key is derived from WALLET_KEK (never stored, the same at every start), so its address changes only with the KEK. With the sandbox chain there is none: 404.
+         */
+        get: operations["sandboxGetDepositor"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1522,6 +1542,37 @@ export interface components {
             /** @enum {unknown} */
             keyType: "EMAIL" | "PHONE" | "EVP";
             holderDocument: string;
+        };
+        /**
+         * SandboxDepositSent
+         * @description A real deposit transfer accepted by the node; the deposit watcher credits it once final.
+         */
+        SandboxDepositSent: {
+            /** Format: uuid */
+            orderId: string;
+            /** @description The order's deposit address (owner); the transfer lands in its associated token account */
+            depositAddress: string;
+            /** @description The sandbox depositor's address */
+            depositor: string;
+            token: string;
+            /** @description Token units sent, decimal text */
+            amount: string;
+            /** @description The transfer's signature, base58: the deposit's txHash once the watcher credits it */
+            signature: string;
+            /** @enum {string} */
+            status: "SENT";
+        };
+        /** SandboxDepositor */
+        SandboxDepositor: {
+            /** @description base58 */
+            address: string;
+            /** @description SOL balance in lamports, decimal text (refilled from the faucet when low) */
+            lamports: string;
+            token: string;
+            /** @description Its balance of the token, decimal text */
+            amount: string;
+            /** @description Its associated token account for the token */
+            tokenAccount: string;
         };
         /**
          * SandboxFailureInjection
@@ -4268,6 +4319,15 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
+            /** @description A real deposit transfer accepted by the node; the deposit watcher credits it once final. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxDepositSent"];
+                };
+            };
             /** @description Invalid input (VALIDATION_ERROR) */
             400: {
                 headers: {
@@ -4331,6 +4391,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A business rule refused the request (see the error code) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
             429: {
                 headers: {
@@ -4346,6 +4415,105 @@ export interface operations {
             };
             /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    sandboxGetDepositor: {
+        parameters: {
+            query?: {
+                /** @description A configured token symbol; default USDC */
+                token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sandbox depositor */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxDepositor"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another merchant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

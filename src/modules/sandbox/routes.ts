@@ -26,6 +26,31 @@ const FailureInjectionSchema = Type.Object(
   { $id: 'SandboxFailureInjection', title: 'SandboxFailureInjection', description: 'A failure armed for one step of one order; it fires once, when the order reaches the step.' },
 );
 
+/** What POST /sandbox/orders/{id}/deposit answers with CHAIN_PROVIDER=solana-rpc. */
+const DepositSentSchema = Type.Object(
+  {
+    orderId: Uuid(),
+    depositAddress: Type.String({ description: "The order's deposit address (owner); the transfer lands in its associated token account" }),
+    depositor: Type.String({ description: "The sandbox depositor's address" }),
+    token: Type.String(),
+    amount: Type.String({ description: 'Token units sent, decimal text' }),
+    signature: Type.String({ description: "The transfer's signature, base58: the deposit's txHash once the watcher credits it" }),
+    status: Type.Literal('SENT'),
+  },
+  { $id: 'SandboxDepositSent', title: 'SandboxDepositSent', description: 'A real deposit transfer accepted by the node; the deposit watcher credits it once final.' },
+);
+
+const DepositorSchema = Type.Object(
+  {
+    address: Type.String({ description: 'base58' }),
+    lamports: Type.String({ description: 'SOL balance in lamports, decimal text (refilled from the faucet when low)' }),
+    token: Type.String(),
+    amount: Type.String({ description: 'Its balance of the token, decimal text' }),
+    tokenAccount: Type.String({ description: 'Its associated token account for the token' }),
+  },
+  { $id: 'SandboxDepositor', title: 'SandboxDepositor' },
+);
+
 export function registerSandboxRoutes(app: App, services: { receivers: ReceiversService; sandbox: SandboxDriver }): void {
   app.post(
     '/sandbox/receivers/:id/kyc',
@@ -109,13 +134,39 @@ export function registerSandboxRoutes(app: App, services: { receivers: Receivers
         tags,
         summary: "Make a PAYOUT's deposit arrive on chain",
         description:
-          '`amountCrypto` defaults to the order amount. The worker then queues and sends the PIX; the sandbox bank confirms it. As on chain, a deposit never pays more than was ordered: ' +
-          'more completes the order for its amount and holds the excess for return (transaction CHAIN_DEPOSIT_EXCESS, HELD); less is re-priced at the locked rate, and fails the order below the minimum order.',
+          '`amountCrypto` defaults to the order amount. As on chain, a deposit never pays more than was ordered: ' +
+          'more completes the order for its amount and holds the excess for return (transaction CHAIN_DEPOSIT_EXCESS, HELD); less is re-priced at the locked rate, and fails the order below the minimum order. ' +
+          'With the sandbox chain (CHAIN_PROVIDER=sandbox) the deposit is applied at once: 200 with the order in DEPOSIT_RECEIVED; the worker then queues and sends the PIX and the sandbox bank confirms it. ' +
+          "With CHAIN_PROVIDER=solana-rpc (a test cluster or the chain simulator) it is a real SPL transferChecked from the sandbox depositor's wallet (GET /sandbox/chain/depositor) to the order's deposit address: " +
+          '202 once the node accepted it, with its `signature`; the order is not changed by this call. The deposit watcher finds the transfer at SOLANA_COMMITMENT and credits it like any deposit (order.deposit_received), so follow the order or its webhooks. ' +
+          'Calling again (without the same Idempotency-Key) sends another transfer, a second deposit the order does not take. ' +
+          'A depositor holding less of the token than the amount is 422 SANDBOX_DEPOSITOR_UNFUNDED (`details`: depositor, token, balance, needed) and nothing is sent: the operator of the test cluster mints to the depositor (the chain simulator: POST /admin/mint-to). Its SOL comes from the node’s faucet (requestAirdrop). A node that fails (or refuses the airdrop) is 503 PROVIDER_UNAVAILABLE: retry.',
         body: StrictObject({ amountCrypto: Type.Optional(TokenAmountInput('What arrives at the deposit address; default the order amount')) }),
-        ...orderRoute,
+        params: IdParams,
+        response: { 200: OrderSchema, 202: DepositSentSchema, ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 404, 409, 422, 503) },
       },
     },
-    async (request) => services.sandbox.depositForOrder(merchantIdOf(request), request.params.id, request.body.amountCrypto),
+    async (request, reply) => {
+      const { sandbox } = services;
+      const merchantId = merchantIdOf(request);
+      if (sandbox.depositsOnChain) return reply.code(202).send(await sandbox.sendDeposit(merchantId, request.params.id, request.body.amountCrypto));
+      return sandbox.depositForOrder(merchantId, request.params.id, request.body.amountCrypto);
+    },
+  );
+
+  app.get(
+    '/sandbox/chain/depositor',
+    {
+      schema: {
+        tags,
+        summary: "The sandbox depositor's address and balances",
+        description:
+          "With CHAIN_PROVIDER=solana-rpc, the wallet whose real transfers POST /sandbox/orders/{id}/deposit makes: fund it with the token there (the chain simulator: POST /admin/mint-to with this address as owner). Its key is derived from WALLET_KEK (never stored, the same at every start), so its address changes only with the KEK. With the sandbox chain there is none: 404.",
+        querystring: StrictObject({ token: Type.Optional(Type.String({ minLength: 1, maxLength: 16, description: 'A configured token symbol; default USDC' })) }),
+        response: { 200: DepositorSchema, ...errorResponses(...AUTHENTICATED_ERRORS, 400, 404, 503) },
+      },
+    },
+    async (request) => services.sandbox.depositorBalance(request.query.token ?? 'USDC'),
   );
 
   app.post(

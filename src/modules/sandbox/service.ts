@@ -3,11 +3,14 @@
  * banks, then hand each outcome to the same orders entry points a real provider would reach.
  */
 import type { SandboxChain } from '../../adapters/chain/sandbox.ts';
+import { ChainTransferRefusedError } from '../../adapters/chain/port.ts';
+import { DepositorUnfundedError, type SandboxDepositor } from '../../adapters/chain/solana-sandbox-depositor.ts';
 import { inTransaction } from '../../platform/commit-signals.ts';
 import type { SandboxPixProvider } from '../../adapters/pix/sandbox.ts';
 import type { Db } from '../../db/database.ts';
 import type { OrderRow } from '../orders/tables.ts';
-import { AppError, invalidField } from '../../errors.ts';
+import { AppError, invalidField, providerUnavailable } from '../../errors.ts';
+import { ChainUnavailableError } from '../../adapters/chain/transactions-port.ts';
 import type { PixKeyType } from '../../adapters/pix/port.ts';
 import { SandboxDictRefusal } from '../../adapters/pix/sandbox-dict.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -50,6 +53,8 @@ export function createSandboxDriver(deps: {
   notifications: Pick<OrderNotifications, 'handlePixNotification' | 'handleChainDeposit'>;
   orders: Pick<OrdersService, 'findOwnedRow' | 'get' | 'awaitingCreatedBefore'>;
   autoCompleteSeconds: number;
+  /** With CHAIN_PROVIDER=solana-rpc: deposits are real transfers from this wallet, found by the deposit watcher. */
+  depositor?: SandboxDepositor;
 }) {
   const { pix, chain, notifications, orders } = deps;
 
@@ -75,6 +80,47 @@ export function createSandboxDriver(deps: {
       expect(order, 'PAYIN', ['AWAITING_PAYMENT', 'EXPIRED'], 'pay');
       await pay(order, amountBrl === undefined ? undefined : decimal(amountBrl).toFixed(2));
       return orders.get(merchantId, orderId);
+    },
+
+    /** Whether a deposit is a real transfer the watcher will find (sendDeposit), or the sandbox chain's, applied at once (depositForOrder). */
+    depositsOnChain: deps.depositor !== undefined,
+
+    /** The sandbox depositor's address and balances (CHAIN_PROVIDER=solana-rpc only). */
+    async depositorBalance(token: string) {
+      if (!deps.depositor) throw new AppError('NOT_FOUND', 'The sandbox chain has no depositor: deposits are applied at once (CHAIN_PROVIDER=sandbox)');
+      try {
+        return await deps.depositor.balanceOf(token);
+      } catch (err) {
+        // No mint configured for it (CHAIN_TOKEN_MINTS), or not a mint on this cluster.
+        if (err instanceof ChainTransferRefusedError) throw invalidField('querystring.token', err.message);
+        if (err instanceof ChainUnavailableError) throw providerUnavailable('The chain did not answer; retry later', err);
+        throw err;
+      }
+    },
+
+    /**
+     * The deposit as a real SPL transfer from the sandbox depositor to the order's deposit address:
+     * answered once the node accepted it; the deposit watcher credits it once final, like any other.
+     */
+    async sendDeposit(merchantId: string, orderId: string, amountCrypto?: number | string) {
+      const depositor = deps.depositor!;
+      const order = await orders.findOwnedRow(merchantId, orderId);
+      expect(order, 'PAYOUT', ['AWAITING_DEPOSIT'], 'deposit for');
+      const amount = amountCrypto === undefined ? decimal(order.amount_token).toString() : decimal(amountCrypto).toString();
+      try {
+        const sent = await depositor.deposit({ reference: order.id, token: order.token, amount, destination: order.deposit_address! });
+        return { orderId: order.id, depositAddress: order.deposit_address!, depositor: depositor.address, token: order.token, amount, signature: sent.signature, status: 'SENT' as const };
+      } catch (err) {
+        // A node that fails (or a faucet that refuses) is the provider's, never a 500.
+        if (err instanceof ChainUnavailableError) throw providerUnavailable('The chain did not take the sandbox deposit; retry later', err);
+        if (!(err instanceof DepositorUnfundedError)) throw err;
+        throw new AppError('SANDBOX_DEPOSITOR_UNFUNDED', `The sandbox depositor holds ${err.balance.amount} ${order.token}, less than ${amount}: fund ${depositor.address} (mint-to on the chain simulator)`, {
+          depositor: depositor.address,
+          token: order.token,
+          balance: err.balance.amount,
+          needed: amount,
+        });
+      }
     },
 
     /** The merchant's deposit arrives at the order's address (by default exactly amountCrypto). */
@@ -145,7 +191,11 @@ export function createSandboxDriver(deps: {
       if (deps.autoCompleteSeconds <= 0) return;
       const before = new Date(deps.clock.now().getTime() - deps.autoCompleteSeconds * 1000);
       const due = await orders.awaitingCreatedBefore(before, 50);
-      for (const order of due) await (order.type === 'PAYIN' ? pay(order) : deposit(order));
+      // On chain a deposit is a transfer the watcher finds later: sending one per pass would pay the order again and again.
+      for (const order of due) {
+        if (order.type === 'PAYIN') await pay(order);
+        else if (!deps.depositor) await deposit(order);
+      }
     },
   };
 }

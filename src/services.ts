@@ -46,6 +46,7 @@ import { createSandboxDriver } from './modules/sandbox/service.ts';
 import { createWebhooksService } from './modules/webhooks/service.ts';
 import { createWalletsService } from './modules/wallets/service.ts';
 import { createLiquidity, type LiquidityLog } from './modules/treasury/liquidity.ts';
+import { maxSolPerTransfer } from './modules/treasury/rules.ts';
 import { createTreasuryService } from './modules/treasury/service.ts';
 import { createKeyCustody } from './key-custody.ts';
 import type { RuntimeConfig } from './runtime-config.ts';
@@ -156,7 +157,16 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
       ? createSolanaTreasuryReader({ url: solanaTransfers.rpcUrl, commitment: solanaTransfers.commitment, address: treasurySigner.address, mints: solanaTransfers.tokenMints })
       : createSandboxTreasuryReader());
   const liquidity = createLiquidity({ db, clock, reader: treasuryReader, settings: config.treasury, ...(deps.log ? { log: deps.log } : {}) });
-  const treasury = createTreasuryService({ db, clock, reader: treasuryReader, ledger, liquidity, tokens: config.orders.tokens, lowBalance: config.treasury.lowBalance });
+  const treasury = createTreasuryService({
+    db,
+    clock,
+    reader: treasuryReader,
+    ledger,
+    liquidity,
+    tokens: config.orders.tokens,
+    lowBalance: config.treasury.lowBalance,
+    solPerTransfer: maxSolPerTransfer(chain),
+  });
   const orders = createOrdersService({ db, clock, settings: config.orders, pix: adapters.pix, chain: chainForOrders, quotes, receivers, liquidity, onOrderChanged });
   const orderNotifications = createOrderNotifications({ db, clock, ledger, minAmountBrl: config.orders.minAmountBrl, tokenDecimals: config.orders.tokens, onOrderChanged });
   // The PSP callback's notifications are applied only as the PSP confirms them (issue 24).

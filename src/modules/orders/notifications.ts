@@ -146,11 +146,12 @@ export function createOrderNotifications(deps: NotificationsDeps) {
       const ledger = { movement: 'PAYOUT_DEPOSIT_RECEIVED' as const, received: deposit.amount };
       const terms = depositTerms(order, deposit.amount, { minAmountBrl: deps.minAmountBrl, tokenDecimals: deps.tokenDecimals[order.token] ?? 6 });
       if (!terms.accepted) {
+        // Posted nowhere, like every deposit not credited: it stays at its address (never swept),
+        // so `token_treasury` +D would book tokens the treasury never receives (chain.md, "Policies").
         return applyTransition(trx, ctx, order, 'FAILED', {
           changes: { tx_hash: deposit.txHash, failure_reason: terms.reason },
           movement,
           event: { name: 'order.failed', status: 'FAILED', fields: { failureReason: terms.reason } },
-          ledger,
         });
       }
       const excess: Movement[] = decimal(terms.excessToken).isZero() ? [] : [{ type: 'CHAIN_DEPOSIT_EXCESS', status: 'HELD', amount: terms.excessToken, ...chainMovement }];

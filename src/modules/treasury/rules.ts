@@ -15,14 +15,33 @@ export function driftOf(onChain: string, ledger: string): string {
 /**
  * Whether a drift is what transfers in flight explain: a PAYIN's transfer that landed leaves the
  * chain before its COMPLETED debits the ledger, so while `inFlightCount` transfers are in flight
- * the chain may hold up to their tokens less (`inFlightAmount`), and for SOL up to their fees.
- * Anything else (any positive drift, or more missing than in flight) is a real drift.
+ * the chain may hold up to their tokens less (`inFlightAmount`), and for SOL up to what they can
+ * have cost (`solPerTransfer` each, maxSolPerTransfer: a bound, so that a SOL shortfall is never
+ * hidden merely because some PAYIN is always in flight). Anything else (any positive drift, or
+ * more missing than in flight) is a real drift.
  */
-export function isTransientDrift(currency: string, drift: string, inFlight: { count: number; amount: string }): boolean {
+export function isTransientDrift(currency: string, drift: string, inFlight: { count: number; amount: string }, solPerTransfer: string): boolean {
   const value = decimal(drift);
   if (value.isZero()) return true;
   if (value.isPositive() || inFlight.count === 0) return false;
-  return currency === SOL || value.negated().lte(inFlight.amount);
+  const tolerance = currency === SOL ? decimal(solPerTransfer).times(inFlight.count).plus(inFlight.amount) : decimal(inFlight.amount);
+  return value.negated().lte(tolerance);
+}
+
+/** The base fee of one signature (a PAYIN transfer has one: the treasury's). */
+const LAMPORTS_PER_SIGNATURE = 5000n;
+/**
+ * The most rent one PAYIN transfer deposits: the receiver's associated token account when it was
+ * missing (165 bytes for SPL Token, 170 and more with Token-2022 extensions), bounded at ~300 bytes'.
+ */
+const MAX_ACCOUNT_RENT_LAMPORTS = 3_000_000n;
+
+/** The most SOL one PAYIN transfer can take from the treasury: its fee at the priority fee's cap, and one account's rent. */
+export function maxSolPerTransfer(chain: { computeUnitLimit: number; priorityFeeMaxMicroLamports: number }): string {
+  const priority = (BigInt(chain.computeUnitLimit) * BigInt(chain.priorityFeeMaxMicroLamports) + 999_999n) / 1_000_000n;
+  return decimal((LAMPORTS_PER_SIGNATURE + priority + MAX_ACCOUNT_RENT_LAMPORTS).toString())
+    .dividedBy(decimal(10).pow(9))
+    .toFixed(9);
 }
 
 /** Below the currency's threshold (TREASURY_LOW_BALANCE); false when it has none. */

@@ -29,6 +29,8 @@ export interface TreasuryDeps {
   tokens: Record<string, number>;
   /** Currency → threshold in whole units (TREASURY_LOW_BALANCE). */
   lowBalance: Record<string, string>;
+  /** The most SOL one PAYIN transfer in flight can have cost, not yet posted (rules.ts maxSolPerTransfer). */
+  solPerTransfer: string;
 }
 
 export interface FundingInput {
@@ -209,7 +211,7 @@ export function createTreasuryService(deps: TreasuryDeps) {
           ledger: books,
           drift,
           inFlightAmount,
-          drifted: !isTransientDrift(currency, drift, { count: payinTransfers + (sweeping?.count ?? 0), amount: inFlightAmount }),
+          drifted: !isTransientDrift(currency, drift, { count: payinTransfers + (sweeping?.count ?? 0), amount: inFlightAmount }, deps.solPerTransfer),
           low: onChain.has(currency) && isLowBalance(chain, deps.lowBalance[currency]),
         };
       });

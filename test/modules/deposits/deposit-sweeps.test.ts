@@ -210,6 +210,24 @@ describe('deposit sweeps on the chain simulator', () => {
     expect(kinds.rows.map((r) => r.code)).toEqual(['network_fees', 'sponsor_sol']);
   });
 
+  it('a deposit below the minimum order (ORDER_FAILED) stays at its address, unswept, and posts nothing: the books never say the treasury holds it', async () => {
+    const { merchant, receiver } = await t.merchantWithReceiver();
+    const order = await t.payout(merchant, { receiverId: receiver.id, amountCrypto: 10, sourceToken: 'USDC' });
+    const { wire } = await buildTransfer(rpc, { payer: sender, mint: usdc, to: address(order.depositAddress as string), amount: 10_000n });
+    await rpc.sendTransaction(wire as never, { encoding: 'base64', skipPreflight: true }).send();
+    sim.advanceSlots(FINALIZED_LAG + 1);
+    await services().depositWatcher!.runPass();
+    const deposit = await db().selectFrom('chain_deposits').select('outcome').where('deposit_address', '=', order.depositAddress as string).executeTakeFirstOrThrow();
+    expect(deposit.outcome).toBe('ORDER_FAILED');
+    await services().sweeper!.runPass();
+    expect(await db().selectFrom('deposit_sweeps').select('status').where('deposit_address', '=', order.depositAddress as string).executeTakeFirst()).toBeUndefined();
+    expect(await tokenBalance(address(order.depositAddress as string))).toBe('10000');
+    const entries = await db().selectFrom('ledger_entries').select('kind').where('reference_id', '=', order.id as string).execute();
+    expect(entries).toEqual([]);
+    const result = await services().treasury.reconcile();
+    expect(result!.currencies.find((c) => c.currency === 'USDC')).toMatchObject({ drift: '0', drifted: false });
+  });
+
   it('after every case above, the reconciliation finds the books and the chain equal', async () => {
     const result = await services().treasury.reconcile();
     expect(result!.driftFound).toBe(false);

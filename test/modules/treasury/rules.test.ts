@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { decimal } from '../../../src/lib/money.ts';
-import { availableAfter, driftOf, isLowBalance, isTransientDrift, liquidityRefusal } from '../../../src/modules/treasury/rules.ts';
+import { availableAfter, driftOf, isLowBalance, isTransientDrift, liquidityRefusal, maxSolPerTransfer } from '../../../src/modules/treasury/rules.ts';
 
 describe('drift', () => {
   it.each([
@@ -28,8 +28,19 @@ describe('drift', () => {
     ['SOL', '-0.00001', { count: 2, amount: '0' }, true],
     ['SOL', '-0.00001', none, false],
     ['SOL', '0.1', { count: 2, amount: '0' }, false],
+    // At most what the transfers in flight can have cost (0.01 SOL each here), never any shortfall.
+    ['SOL', '-0.02', { count: 2, amount: '0' }, true],
+    ['SOL', '-0.020000001', { count: 2, amount: '0' }, false],
+    ['SOL', '-1000', { count: 1, amount: '0' }, false],
   ])('%s drift %s with %o in flight: transient %s', (currency, drift, inFlight, transient) => {
-    expect(isTransientDrift(currency, drift, inFlight)).toBe(transient);
+    expect(isTransientDrift(currency, drift, inFlight, '0.01')).toBe(transient);
+  });
+
+  it('a transfer costs the treasury at most its fee at the priority cap and one account\'s rent', () => {
+    // 5000 (one signature) + 200000 CU × 1000 µlamports (200 lamports) + the 3000000 rent bound.
+    expect(maxSolPerTransfer({ computeUnitLimit: 200_000, priorityFeeMaxMicroLamports: 1000 })).toBe('0.003005200');
+    // Micro-lamports round up to a whole lamport.
+    expect(maxSolPerTransfer({ computeUnitLimit: 3, priorityFeeMaxMicroLamports: 1 })).toBe('0.003005001');
   });
 });
 

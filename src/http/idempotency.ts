@@ -76,13 +76,21 @@ const idempotencyConflict = () =>
     'This Idempotency-Key was already used with a different request (another body, route or parameters); use a new key for a new request',
   );
 
+const keyOutlivedItsRecord = () =>
+  new AppError(
+    'IDEMPOTENCY_CONFLICT',
+    'This Idempotency-Key was used by an earlier request whose record has expired, and what that request created (its PIX charge or deposit address) is named by the key; use a new Idempotency-Key for a new request',
+  );
+
+const isUniqueViolation = (err: unknown) => (err as { code?: string } | null)?.code === '23505';
+
 /**
  * An error after which a request with the same key may have committed first: the service found
  * the key used, a unique violation (the key's, or an index the duplicates share: an order's
  * charge or deposit address), or a refusal (a duplicate can fill a limit or use a quote first).
  */
 const mayHaveLostTheKey = (err: unknown) =>
-  err instanceof KeyAlreadyUsed || (err as { code?: string } | null)?.code === '23505' || (err instanceof AppError && err.statusCode < 500);
+  err instanceof KeyAlreadyUsed || isUniqueViolation(err) || (err instanceof AppError && err.statusCode < 500);
 
 /**
  * Makes every route of `scope` (and its children) registered from now on with
@@ -199,7 +207,9 @@ export function registerIdempotency(scope: App, store: IdempotencyStore): void {
   async function afterFailure(request: FastifyRequest, reply: FastifyReply, claim: IdempotentRequest, err: unknown) {
     if (claim.mode !== 'in-transaction' || claim.answered || !mayHaveLostTheKey(err)) throw err;
     const row = await repo.find(claim.merchantId, claim.key);
-    if (!row) throw err;
+    // A unique violation with no key row: no duplicate committed, the key's own earlier request
+    // did (its charge or deposit address, named by the key) and its record has since expired.
+    if (!row) throw isUniqueViolation(err) ? keyOutlivedItsRecord() : err;
     claim.answered = true;
     return answerUsedKey(request, reply, claim.fingerprint, row);
   }

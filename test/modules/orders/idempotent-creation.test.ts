@@ -154,4 +154,20 @@ describe('order creation with an Idempotency-Key', () => {
       expect(replay.json()).toEqual((await t.call('GET', `/orders/${first.json().id}`, merchant)).json());
     }
   });
+  for (const type of ['payin', 'payout'] as const) {
+    it(`${type}: a key reused after its record expired is 409 IDEMPOTENCY_CONFLICT, not a 500 (its charge or deposit address belongs to the first order)`, async () => {
+      const { merchant, receiver } = await t.merchantWithReceiver(`Expired key ${type}`);
+      const body: Json = type === 'payin' ? { receiverId: receiver.id, amountBrl: 50 } : { receiverId: receiver.id, amountCrypto: 5, sourceToken: 'USDC' };
+      const headers = { 'idempotency-key': `expired-${type}-${receiver.id}` };
+      expect((await t.call('POST', `/${type}`, merchant, body, headers)).statusCode).toBe(201);
+      // The cleanup job's work once the key's TTL has passed.
+      await t.ctx.database.db.deleteFrom('idempotency_keys').where('merchant_id', '=', merchant.merchantId).execute();
+
+      const reused = await t.call('POST', `/${type}`, merchant, body, headers);
+      expect(reused.statusCode, reused.body).toBe(409);
+      expect(reused.json()).toMatchObject({ error: 'IDEMPOTENCY_CONFLICT' });
+      expect(reused.json().message).toMatch(/new Idempotency-Key/i);
+      expect(await ordersOf(merchant.merchantId)).toHaveLength(1);
+    });
+  }
 });

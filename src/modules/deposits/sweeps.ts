@@ -56,13 +56,16 @@ type Pending = Awaited<ReturnType<typeof repo.pending>>[number];
 export function createSweeper(deps: SweeperDeps) {
   const { db, clock, chain, vault, settings, log } = deps;
 
-  function intentOf(row: { reference: string; encrypted_private_key: string; key_version: number; token: string; amount: string }) {
-    return { token: row.token, owner: vault.open(row.reference, { encryptedPrivateKey: row.encrypted_private_key, keyVersion: row.key_version }), amount: row.amount };
+  function intentOf(row: { reference: string; owner_address: string; encrypted_private_key: string; key_version: number; token: string; amount: string }) {
+    const owner = vault.open(row.reference, { encryptedPrivateKey: row.encrypted_private_key, keyVersion: row.key_version });
+    // The seal binds the key to its reference, not to the address column: a row whose address is not its key's would sweep another account.
+    if (owner.address !== row.owner_address) throw new Error(`deposit address ${row.owner_address}: its sealed key opens to another address`);
+    return { token: row.token, owner, amount: row.amount };
   }
 
   /** The address's sealed key and row, for a rebuild (a pending row does not carry the key). */
   async function keyOf(depositAddress: string) {
-    return db.selectFrom('deposit_addresses').select(['reference', 'encrypted_private_key', 'key_version']).where('owner_address', '=', depositAddress).executeTakeFirstOrThrow();
+    return db.selectFrom('deposit_addresses').select(['reference', 'owner_address', 'encrypted_private_key', 'key_version']).where('owner_address', '=', depositAddress).executeTakeFirstOrThrow();
   }
 
   /** A credited deposit without a sweep: prepared, stored (committed), then sent. */

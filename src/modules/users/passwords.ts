@@ -1,6 +1,6 @@
 /**
  * Password hashes: Argon2id (the library's default algorithm) with OWASP's minimum
- * parameters, m = 19 MiB, t = 2, p = 1 (docs/decisions/0021-people-sessions-argon2id-cookies.md).
+ * parameters, m = 19 MiB, t = 2, p = 1 (docs/decisions/0017-people-sign-in-argon2id-server-side-sessions-csrf.md).
  * The PHC string carries its own parameters, so raising them later still verifies old hashes.
  */
 import { randomBytes } from 'node:crypto';

@@ -16,6 +16,8 @@ import type { Actor, UsersService } from './service.ts';
 import { CreateUserBody, CreatedUserSchema, SessionAnswer, SessionSummarySchema, SignInBody, TotpConfirmBody, TotpEnrolmentSchema, UpdateUserBody, UserSchema } from './schemas.ts';
 
 const tags = ['People'];
+/** Keys of these routes belong to the person (src/http/idempotency.ts): no one else of the merchant replays their answers. */
+const PERSONAL_IDEMPOTENCY = { idempotent: true, idempotencyKeySpace: 'person' } as const;
 
 /** The signed-in person behind this request; 403 for an API key or bearer token. */
 function actorOf(request: FastifyRequest): Actor {
@@ -87,7 +89,7 @@ export function registerSessionRoutes(app: App, users: UsersService, options: { 
   app.delete(
     '/auth/sessions/current',
     {
-      config: { idempotent: true },
+      config: PERSONAL_IDEMPOTENCY,
       schema: { tags, summary: 'Sign out: revoke this session and clear its cookie', response: { 204: Type.Null({ description: 'Signed out; the cookie is cleared' }), ...errorResponses(...AUTHENTICATED_ERRORS) } },
     },
     async (request, reply) => {
@@ -113,7 +115,7 @@ export function registerSessionRoutes(app: App, users: UsersService, options: { 
   app.delete(
     '/users/me/sessions/:id',
     {
-      config: { idempotent: true },
+      config: PERSONAL_IDEMPOTENCY,
       schema: { tags, summary: "Revoke one of the signed-in person's sessions", params: IdParams, response: { 204: Type.Null({ description: 'Revoked' }), ...errorResponses(...AUTHENTICATED_ERRORS, 404) } },
     },
     async (request, reply) => {
@@ -127,7 +129,7 @@ export function registerSessionRoutes(app: App, users: UsersService, options: { 
   app.post(
     '/users/me/totp',
     {
-      config: { idempotent: true },
+      config: PERSONAL_IDEMPOTENCY,
       schema: {
         tags,
         summary: 'Start TOTP enrolment: a new secret, shown this once',
@@ -144,7 +146,7 @@ export function registerSessionRoutes(app: App, users: UsersService, options: { 
   app.post(
     '/users/me/totp/confirm',
     {
-      config: { idempotent: true },
+      config: PERSONAL_IDEMPOTENCY,
       schema: {
         tags,
         summary: 'Finish TOTP enrolment with a current code',
@@ -170,7 +172,7 @@ export function registerUserRoutes(app: App, users: UsersService): void {
   app.post(
     '/users',
     {
-      config: { idempotent: true },
+      config: PERSONAL_IDEMPOTENCY,
       schema: {
         tags,
         summary: 'Create a user with a temporary password (OWNER or ADMIN)',
@@ -189,7 +191,7 @@ export function registerUserRoutes(app: App, users: UsersService): void {
   app.patch(
     '/users/:id',
     {
-      config: { idempotent: true },
+      config: PERSONAL_IDEMPOTENCY,
       schema: {
         tags,
         summary: "Change a user's role (OWNER or ADMIN; only an OWNER touches owners)",
@@ -205,7 +207,7 @@ export function registerUserRoutes(app: App, users: UsersService): void {
   app.delete(
     '/users/:id',
     {
-      config: { idempotent: true },
+      config: PERSONAL_IDEMPOTENCY,
       schema: {
         tags,
         summary: 'Remove a user and end their sessions (OWNER or ADMIN; only an OWNER removes owners)',

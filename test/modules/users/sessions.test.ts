@@ -204,6 +204,21 @@ describe('people and sessions', () => {
     expectErrorBody(await call('GET', '/merchant', as(busy, false)), 401, 'UNAUTHORIZED');
   });
 
+  it("an Idempotency-Key is the person's: another user of the merchant with the same key gets no replay", async () => {
+    const owner = await signedIn('OWNER');
+    await enrolTotp(owner);
+    const admin = await signedIn('ADMIN');
+    await enrolTotp(admin);
+    const key = { 'idempotency-key': 'same-key-for-both' };
+    const body = { email: 'second.owner@example.com', role: 'OWNER' };
+    const created = await call('POST', '/users', { ...as(owner), ...key }, body);
+    expect(created.statusCode, created.body).toBe(201);
+    expect((await call('POST', '/users', { ...as(owner), ...key }, body)).headers['idempotent-replayed']).toBe('true');
+    const byAdmin = await call('POST', '/users', { ...as(admin), ...key }, body);
+    expectErrorBody(byAdmin, 403, 'FORBIDDEN');
+    expect(byAdmin.body).not.toContain(created.json().temporaryPassword);
+  });
+
   it('no password, session id or TOTP secret in any log line', async () => {
     const owner = await signedIn('OWNER');
     const secret = await enrolTotp(owner);

@@ -9,7 +9,7 @@ import { AppError } from '../../errors.ts';
 import { can, permissionFor, TOTP_REQUIRED_ROLES } from './roles.ts';
 
 const SELF_CHECKED = /^\/api\/v1\/(users|auth\/sessions)(\/|$)/;
-const ENROLMENT_ROUTES = new Set(['/api/v1/users/me/totp', '/api/v1/users/me/totp/confirm', '/api/v1/auth/sessions/current', '/api/v1/users/me']);
+const ENROLMENT_ROUTES = new Set(['/api/v1/users/me/totp', '/api/v1/users/me/totp/confirm', '/api/v1/auth/sessions/current']);
 
 export async function enforceSessionRole(request: FastifyRequest): Promise<void> {
   const user = request.merchantAuth?.user;

@@ -75,11 +75,15 @@ export async function createUsersService(deps: { db: Db; clock: Clock; totpKey: 
       mayManage(actor, role);
       return db.transaction().execute(async (trx) => {
         await repo.lockMerchantUsers(trx, actor.merchantId);
-        if (user.role === 'OWNER' && role !== 'OWNER' && (await repo.countOwners(trx, actor.merchantId)) <= 1) throw new AppError('CONFLICT', 'A merchant keeps at least one OWNER');
+        // Read again under the lock: a concurrent change may have moved it since.
+        const locked = await repo.get(actor.merchantId, id, trx);
+        if (!locked) throw notFound('User');
+        mayManage(actor, locked.role);
+        if (locked.role === 'OWNER' && role !== 'OWNER' && (await repo.countOwners(trx, actor.merchantId)) <= 1) throw new AppError('CONFLICT', 'A merchant keeps at least one OWNER');
         await repo.setRole(trx, id, role, clock.now());
         await sessionsRepo.revokeAll(trx, id, clock.now());
-        await recordAudit(trx, { actor: `user:${actor.userId}`, ...(actor.requestId ? { requestId: actor.requestId } : {}) }, { action: 'user.set_role', targetType: 'user', targetId: id, details: { from: user.role, to: role } });
-        return { ...user, role };
+        await recordAudit(trx, { actor: `user:${actor.userId}`, ...(actor.requestId ? { requestId: actor.requestId } : {}) }, { action: 'user.set_role', targetType: 'user', targetId: id, details: { from: locked.role, to: role } });
+        return { ...locked, role };
       });
     },
 
@@ -88,9 +92,12 @@ export async function createUsersService(deps: { db: Db; clock: Clock; totpKey: 
       mayManage(actor, user.role);
       await db.transaction().execute(async (trx) => {
         await repo.lockMerchantUsers(trx, actor.merchantId);
-        if (user.role === 'OWNER' && (await repo.countOwners(trx, actor.merchantId)) <= 1) throw new AppError('CONFLICT', 'A merchant keeps at least one OWNER');
+        const locked = await repo.get(actor.merchantId, id, trx);
+        if (!locked) throw notFound('User');
+        mayManage(actor, locked.role);
+        if (locked.role === 'OWNER' && (await repo.countOwners(trx, actor.merchantId)) <= 1) throw new AppError('CONFLICT', 'A merchant keeps at least one OWNER');
         await repo.remove(trx, id);
-        await recordAudit(trx, { actor: `user:${actor.userId}`, ...(actor.requestId ? { requestId: actor.requestId } : {}) }, { action: 'user.remove', targetType: 'user', targetId: id, details: { role: user.role } });
+        await recordAudit(trx, { actor: `user:${actor.userId}`, ...(actor.requestId ? { requestId: actor.requestId } : {}) }, { action: 'user.remove', targetType: 'user', targetId: id, details: { role: locked.role } });
       });
     },
 

@@ -172,6 +172,18 @@ describe('people and sessions', () => {
     expect(JSON.stringify(list)).not.toMatch(/password|totp_secret|argon2/i);
   });
 
+  it('a merchant keeps one OWNER: its last cannot be demoted or removed (409)', async () => {
+    const other = await ctx.createMerchant('Solo');
+    const email = `solo${++n}@example.com`;
+    const { user } = await app.services.users.create(other.merchantId, { email, role: 'OWNER', password: PASSWORD });
+    const owner = sessionOf(await signIn(email));
+    await enrolTotp(owner);
+    expectErrorBody(await call('PATCH', `/users/${user.id}`, as(owner), { role: 'ADMIN' }), 409, 'CONFLICT');
+    expectErrorBody(await call('DELETE', `/users/${user.id}`, as(owner)), 409, 'CONFLICT');
+    // Another merchant's user is not found.
+    expectErrorBody(await call('DELETE', `/users/${(await newUser('VIEWER')).id}`, as(owner)), 404, 'NOT_FOUND');
+  });
+
   it('user management needs a person: an API key is 403 there', async () => {
     expectErrorBody(await call('POST', '/users', merchant.headers, { email: 'k@example.com', role: 'VIEWER' }), 403, 'FORBIDDEN');
     expect((await call('GET', '/users', merchant.headers)).statusCode).toBe(200);

@@ -38,6 +38,8 @@ import { registerReceiverRoutes } from './modules/receivers/routes.ts';
 import { registerSandboxRoutes } from './modules/sandbox/routes.ts';
 import { registerAdminTreasuryRoutes } from './modules/treasury/routes.ts';
 import { registerWebhookRoutes } from './modules/webhooks/routes.ts';
+import { enforceSessionRole } from './modules/users/guard.ts';
+import { registerSessionRoutes, registerSignInRoute, registerUserRoutes } from './modules/users/routes.ts';
 import { registerFeePayerRoute, registerWalletRoutes, registerWalletSandboxRoutes } from './modules/wallets/routes.ts';
 import type { LiteSvmSandbox } from './adapters/chain/litesvm-sandbox.ts';
 import type { RuntimeConfig } from './runtime-config.ts';
@@ -146,6 +148,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(
     async (api: App) => {
       registerAuthRoutes(api, services.auth, { tokenRateLimitPerMinute: config.rateLimit.tokenPerIpPerMinute, failures: authFailures });
+      registerSignInRoute(api, services.users, { nodeEnv: config.nodeEnv, failures: authFailures, rateLimitPerMinute: config.rateLimit.tokenPerIpPerMinute });
       registerFeePayerRoute(api, services.wallets);
       if (config.apiPix) {
         registerPixProviderRoutes(api, {
@@ -160,6 +163,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
           route.schema = { ...route.schema, security: route.schema?.security ?? MERCHANT_SECURITY };
         });
         merchantScope.addHook('onRequest', requireMerchant(services.auth, authFailures));
+        merchantScope.addHook('onRequest', enforceSessionRole);
         if (config.rateLimit.perCredentialPerMinute > 0) {
           merchantScope.addHook(
             'preHandler',
@@ -172,6 +176,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         }
         registerIdempotency(merchantScope, services.idempotency);
         registerMerchantRoutes(merchantScope, services.merchants);
+        registerSessionRoutes(merchantScope, services.users, { nodeEnv: config.nodeEnv });
+        registerUserRoutes(merchantScope, services.users);
         registerReceiverRoutes(merchantScope, services.receivers);
         registerQuoteRoutes(merchantScope, services.quotes);
         registerOrderRoutes(merchantScope, services.orders, services.orderListing);

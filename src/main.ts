@@ -88,7 +88,7 @@ async function main(): Promise<void> {
     ...testOnlyHooks(config.nodeEnv),
   });
   logPlatformKeys(services.platformKeysAtStart, log);
-  if (database.driver === 'pglite') await seedDemoMerchant(services.merchants, config.dataDir, log);
+  if (database.driver === 'pglite') await seedDemoMerchant(services.merchants, config.dataDir, log, (merchantId, email) => services.users.create(merchantId, { email, role: 'OWNER' }));
 
   const app = early ? await buildApp({ config, db: database.db, logger: log, services, metrics, serverFactory: (handler) => early.lend(handler) }) : undefined;
   const worker = config.roles.includes('worker')

@@ -45,6 +45,7 @@ import { createReceiversService } from './modules/receivers/service.ts';
 import { createSandboxDriver } from './modules/sandbox/service.ts';
 import { createWebhooksService } from './modules/webhooks/service.ts';
 import { createWalletsService } from './modules/wallets/service.ts';
+import { createUsersService } from './modules/users/service.ts';
 import { createLiquidity, type LiquidityLog } from './modules/treasury/liquidity.ts';
 import { maxSolPerTransfer } from './modules/treasury/rules.ts';
 import { createTreasuryService } from './modules/treasury/service.ts';
@@ -107,7 +108,9 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     ? createSolanaRpcChain({ url: config.solanaRpcUrl })
     : createLiteSvmSandbox({ sponsorAddress: sponsor.address, sponsorLamports: config.wallets.sandboxSponsorLamports });
   const tokens = await createTokenIssuer({ ...config.jwt, privateKeyPem: config.jwt.privateKeyPem });
-  const auth = createAuthService({ merchants, tokens, adminToken: config.adminToken });
+  // TOTP secrets are sealed under their own key derived from WEBHOOK_SECRET_KEY (users/totp.ts).
+  const users = await createUsersService({ db, clock, totpKey: config.webhookSecretKey });
+  const auth = createAuthService({ merchants, tokens, adminToken: config.adminToken, sessions: users.sessions });
   const wallets = createWalletsService({
     db,
     clock,
@@ -238,7 +241,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   const destinationPolicies = createDestinationPolicies({ db, clock });
   /** What the worker's delivery and maintenance jobs use (the same service unless the worker has its own pool). */
   const webhookDelivery = workerDb === db ? webhooks : webhooksOn(workerDb);
-  return { notifications, merchants, destinationPolicies, auth, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, liquidity, depositAddresses, depositWatcher, sweeper };
+  return { notifications, merchants, destinationPolicies, auth, users, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, liquidity, depositAddresses, depositWatcher, sweeper };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

@@ -10,19 +10,31 @@ import type { AuthFailureLimiter } from './auth-failures.ts';
 /** Who a merchant request comes from, as the auth module establishes it. */
 export interface MerchantAuth {
   merchantId: string;
+  /** The API credential, or for a session the session's id. */
   credentialId: string;
-  method: 'api-key' | 'bearer';
+  method: 'api-key' | 'bearer' | 'session';
+  /** The signed-in person, for a session (docs/architecture/people-and-sessions.md). */
+  user?: SessionUser;
+}
+
+export interface SessionUser {
+  id: string;
+  role: 'OWNER' | 'ADMIN' | 'DEVELOPER' | 'VIEWER';
+  totpEnabled: boolean;
 }
 
 export interface AuthHeaders {
   'x-api-key'?: string | string[] | undefined;
   'x-api-secret'?: string | string[] | undefined;
   authorization?: string | undefined;
+  cookie?: string | undefined;
+  'x-csrf-token'?: string | string[] | undefined;
 }
 
 /** What the guards need from the auth module (wired by the app, so http imports no module). */
 export interface Authenticator {
-  authenticateMerchant(headers: AuthHeaders): Promise<MerchantAuth>;
+  /** `method`: the request's, for the session's CSRF rule (writes need X-CSRF-Token). */
+  authenticateMerchant(headers: AuthHeaders, method?: string): Promise<MerchantAuth>;
   isAdmin(authorization: string | undefined): boolean;
 }
 
@@ -42,7 +54,7 @@ export function merchantIdOf(request: FastifyRequest): string {
 export function requireMerchant(auth: Authenticator, failures: AuthFailureLimiter): onRequestAsyncHookHandler {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     failures.refuseWhileBlocked(request.ip, reply);
-    request.merchantAuth = await failures.counting(request.ip, () => auth.authenticateMerchant(request.headers));
+    request.merchantAuth = await failures.counting(request.ip, () => auth.authenticateMerchant(request.headers, request.method));
   };
 }
 

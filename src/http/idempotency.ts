@@ -24,6 +24,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Honour the Idempotency-Key header on this route, in the mode named (src/modules/idempotency/claim.ts). */
     idempotent?: IdempotentRouteOption;
+    /**
+     * `person`: a session's keys on this route belong to its user, not the merchant, so another
+     * person of the merchant cannot replay this one's answer (a TOTP secret, a temporary password).
+     */
+    idempotencyKeySpace?: 'merchant' | 'person';
   }
   interface FastifyRequest {
     /** The request's claim on its Idempotency-Key: undefined without a key or on a route that did not opt in. */
@@ -120,7 +125,8 @@ export function registerIdempotency(scope: App, store: IdempotencyStore): void {
         [`headers.${IDEMPOTENCY_KEY_HEADER}`]: 'must be 1 to 255 printable ASCII characters',
       });
     }
-    const merchantId = request.merchantAuth ? merchantIdOf(request) : ADMIN_KEY_SPACE;
+    const person = request.routeOptions.config.idempotencyKeySpace === 'person' ? request.merchantAuth?.user?.id : undefined;
+    const merchantId = person ?? (request.merchantAuth ? merchantIdOf(request) : ADMIN_KEY_SPACE);
     const route = request.routeOptions.url ?? request.url;
     const fingerprint = requestFingerprint({ method: request.method, route, params: request.params, query: request.query, body: request.body });
     return { merchantId, key, fingerprint, method: request.method, route, requestId: request.id };

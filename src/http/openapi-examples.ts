@@ -13,6 +13,10 @@ const WIRE_TRANSACTION =
 
 export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
   createAccessToken: { apiKey: 'mk_3f9a1c2e7b4d', apiSecret: 'sk_live_5d2c8e1f9a7b3c6d0e4f8a2b1c9d7e3f' },
+  signIn: { email: 'ana.souza@example.com', password: 'correct horse battery staple', totp: '492039' },
+  confirmTotpEnrolment: { code: '492039' },
+  createUser: { email: 'joao.lima@example.com', role: 'DEVELOPER' },
+  updateUserRole: { role: 'VIEWER' },
   createReceiver: {
     type: 'PF',
     document: '52998224725',

@@ -15,6 +15,18 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /.well-known/jwks.json': 'getJwks',
   'GET /merchant': 'getMerchant',
 
+  'POST /auth/sessions': 'signIn',
+  'GET /auth/sessions/current': 'getCurrentSession',
+  'DELETE /auth/sessions/current': 'signOut',
+  'GET /users/me/sessions': 'listMySessions',
+  'DELETE /users/me/sessions/{id}': 'revokeMySession',
+  'POST /users/me/totp': 'startTotpEnrolment',
+  'POST /users/me/totp/confirm': 'confirmTotpEnrolment',
+  'GET /users': 'listUsers',
+  'POST /users': 'createUser',
+  'PATCH /users/{id}': 'updateUserRole',
+  'DELETE /users/{id}': 'deleteUser',
+
   'POST /receivers': 'createReceiver',
   'GET /receivers': 'listReceivers',
   'GET /receivers/{id}': 'getReceiver',
@@ -96,6 +108,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
 export const TAGS = [
   { name: 'Authentication', description: 'API key and secret, or a short-lived bearer token exchanged for them; the public keys that verify tokens.' },
   { name: 'Merchant', description: 'The authenticated merchant.' },
+  { name: 'People', description: "A merchant's users: sign-in sessions (cookie, CSRF token, TOTP two-factor) and the role table." },
   { name: 'Receivers', description: 'The people and companies a merchant pays and is paid for: KYC, status and transaction limits.' },
   { name: 'Quote', description: 'A rate and fees held for a short time, to create an order at a known price.' },
   { name: 'Payin', description: 'BRL in by PIX, tokens out on chain to the receiver.' },

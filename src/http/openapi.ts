@@ -25,7 +25,7 @@ export const API_PREFIX = '/api/v1';
 type SecurityRequirement = Record<string, string[]>;
 
 /** Merchant routes accept either alternative (spec, Authentication §1). */
-export const MERCHANT_SECURITY: SecurityRequirement[] = [{ ApiKey: [], ApiSecret: [] }, { BearerAuth: [] }];
+export const MERCHANT_SECURITY: SecurityRequirement[] = [{ ApiKey: [], ApiSecret: [] }, { BearerAuth: [] }, { Session: [] }];
 export const ADMIN_SECURITY: SecurityRequirement[] = [{ AdminToken: [] }];
 
 export async function registerOpenApi(app: FastifyInstance, options: { docs: boolean }): Promise<void> {
@@ -54,6 +54,7 @@ export async function registerOpenApi(app: FastifyInstance, options: { docs: boo
           ApiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Public key id (mk_...); send together with x-api-secret' },
           ApiSecret: { type: 'apiKey', in: 'header', name: 'x-api-secret', description: 'API secret (sk_...), shown once at creation' },
           BearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token from POST /api/v1/auth/token (15 minutes)' },
+          Session: { type: 'apiKey', in: 'cookie', name: 'sid', description: 'A person signed in with POST /api/v1/auth/sessions; writes also need the X-CSRF-Token header, and the role table applies (docs/architecture/people-and-sessions.md)' },
           AdminToken: { type: 'http', scheme: 'bearer', description: 'Operator token (ADMIN_TOKEN), for /api/v1/admin routes only' },
           MetricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN, for GET /metrics only' },
         },

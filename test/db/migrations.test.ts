@@ -102,6 +102,8 @@ describe.each(drivers)('migrations on %s', (driver) => {
       'treasury_fundings',
       'treasury_reconciliation_balances',
       'treasury_reconciliation_runs',
+      'user_sessions',
+      'users',
       'wallet_sign_requests',
       'webhook_deliveries',
       'webhook_delivery_attempts',

@@ -38,6 +38,17 @@ describe('the service over a socket, on the embedded defaults', () => {
     expect(service.output().split(credentials.apiSecret).length - 1).toBe(1);
   });
 
+  it('creates a demo OWNER beside it, logged once, who signs in and must enrol TOTP first', async () => {
+    const { owner } = await demo();
+    expect(owner.email).toBe('owner@demo.example');
+    expect(service.output().split(owner.password).length - 1).toBe(1);
+    const signIn = await fetch(`${base}/api/v1/auth/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(owner) });
+    expect(signIn.status).toBe(201);
+    expect(((await signIn.json()) as { totpEnrolmentRequired: boolean }).totpEnrolmentRequired).toBe(true);
+    const cookie = signIn.headers.get('set-cookie')!.split(';')[0]!;
+    expect((await fetch(`${base}/api/v1/orders`, { headers: { cookie } })).status).toBe(403);
+  });
+
   it('refuses a protected route without credentials with the Error object', async () => {
     const response = await fetch(`${base}/api/v1/merchant`);
     expect(response.status).toBe(401);

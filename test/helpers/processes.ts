@@ -60,6 +60,8 @@ export interface DemoCredentials {
   merchantId: string;
   apiKey: string;
   apiSecret: string;
+  /** The demo OWNER (TOTP not enrolled). */
+  owner: { email: string; password: string };
 }
 
 export interface RunningService {

@@ -21,7 +21,7 @@ type OpenApi = {
   components: { securitySchemes: Record<string, unknown>; schemas: Record<string, { title?: string; required?: string[] }> };
 };
 
-const PUBLIC_API_ROUTES = new Set(['POST /auth/token', 'GET /.well-known/jwks.json', 'GET /wallet/fee-payer']);
+const PUBLIC_API_ROUTES = new Set(['POST /auth/token', 'POST /auth/sessions', 'GET /.well-known/jwks.json', 'GET /wallet/fee-payer']);
 const ROOT_ROUTES = new Set(['GET /healthz', 'GET /readyz', 'GET /metrics']);
 /** Schemas the SDK and integrators name: each must be one component, never an inline copy. */
 const NAMED_SCHEMAS = ['Error', 'Order', 'OrderTransaction', 'OrderPage', 'Receiver', 'ReceiverPage', 'Quote', 'Merchant', 'WebhookEndpoint', 'WebhookDelivery', 'Settlement', 'LedgerEntry'];
@@ -163,11 +163,11 @@ describe('OpenAPI document and route guards', () => {
     }
   });
 
-  it('merchant routes declare both credential alternatives', () => {
+  it('merchant routes declare the credential alternatives (key and secret, bearer token, session cookie)', () => {
     const merchantOps = operations().filter(({ key, path }) => !ROOT_ROUTES.has(key) && !path.startsWith('/admin') && !PUBLIC_API_ROUTES.has(key));
     expect(merchantOps.length).toBeGreaterThan(0);
     for (const { key, operation } of merchantOps) {
-      expect(operation.security, key).toEqual([{ ApiKey: [], ApiSecret: [] }, { BearerAuth: [] }]);
+      expect(operation.security, key).toEqual([{ ApiKey: [], ApiSecret: [] }, { BearerAuth: [] }, { Session: [] }]);
       expect(Object.keys(operation.responses), key).toEqual(expect.arrayContaining(['401', '403']));
     }
   });

@@ -23,7 +23,7 @@ import { unreachablePspEnv } from '../helpers/unreachable-psp.ts';
 const METRICS_TOKEN = 'metrics-token-0123456789abcdef0123456789';
 
 /** Merchant-owned resources a path parameter can name; merchant A owns one of each. */
-type Resource = 'merchant' | 'credential' | 'receiver' | 'quote' | 'order' | 'webhookEndpoint' | 'webhookDelivery';
+type Resource = 'merchant' | 'credential' | 'receiver' | 'quote' | 'order' | 'webhookEndpoint' | 'webhookDelivery' | 'user';
 
 const POLICY: HarnessPolicy<Resource> = {
   /** Routes that answer without credentials by design: what an anonymous caller gets, and why. */
@@ -39,6 +39,7 @@ const POLICY: HarnessPolicy<Resource> = {
     'GET /docs/static/swagger-initializer.js': { anonymous: 200, why: "the API reference's script" },
     'GET /docs/static/*': { anonymous: 200, why: "the API reference's static assets" },
     'POST /api/v1/auth/token': { anonymous: 400, why: 'exchanges an API key and secret (in the body) for a bearer token' },
+    'POST /api/v1/auth/sessions': { anonymous: 400, why: 'sign-in: exchanges an email and password (in the body) for a session cookie' },
     'GET /api/v1/.well-known/jwks.json': { anonymous: 200, why: 'the public keys that verify bearer tokens' },
     'GET /api/v1/wallet/fee-payer': { anonymous: 200, why: "the platform fee payer's address, public on chain, named in every transaction a client builds" },
     'POST /api/v1/pix-provider/webhook/:token/pix': {
@@ -54,6 +55,8 @@ const POLICY: HarnessPolicy<Resource> = {
     'orders/:id': { owned: 'order' },
     'endpoints/:id': { owned: 'webhookEndpoint' },
     'deliveries/:id': { owned: 'webhookDelivery' },
+    'users/:id': { owned: 'user' },
+    'sessions/:id': { value: '00000000-0000-7000-8000-000000000001', why: "a person's own session: only a session reaches the route (an API key is 403), and it revokes only its user's" },
     'fee-tiers/:orderType': { value: 'PAYIN', why: "an order type: the route replaces the caller's own tiers of that type" },
     'platform-fee-tiers/:orderType': { value: 'PAYIN', why: 'an order type (operator only)' },
     'balances/:address': { value: SOLANA_WALLET, why: 'a Solana address on the sandbox chain: balances on a chain are public' },
@@ -114,13 +117,14 @@ describe('route harness: every registered route', () => {
         order: order.json().id,
         webhookEndpoint: endpoint.id,
         webhookDelivery: delivery.json().id,
+        user: (await ctx.app.services.users.create(a.merchantId, { email: `viewer-${a.merchantId}@example.com`, role: 'VIEWER' })).user.id,
       },
     };
   });
   afterAll(() => ctx?.close());
 
   it('collects the routes of every module', () => {
-    const prefixes = ['/healthz', '/metrics', '/docs', '/api/v1/auth/', '/api/v1/merchant', '/api/v1/receivers', '/api/v1/payin', '/api/v1/orders', '/api/v1/ledger/', '/api/v1/webhook/', '/api/v1/fee-tiers', '/api/v1/sandbox/', '/api/v1/sandbox/wallet/', '/api/v1/merchant/wallet', '/api/v1/admin/', '/api/v1/pix-provider/'];
+    const prefixes = ['/healthz', '/metrics', '/docs', '/api/v1/auth/', '/api/v1/merchant', '/api/v1/receivers', '/api/v1/payin', '/api/v1/orders', '/api/v1/ledger/', '/api/v1/webhook/', '/api/v1/fee-tiers', '/api/v1/sandbox/', '/api/v1/sandbox/wallet/', '/api/v1/merchant/wallet', '/api/v1/admin/', '/api/v1/pix-provider/', '/api/v1/users'];
     for (const prefix of prefixes) expect(routes.some((route) => route.url.startsWith(prefix)), prefix).toBe(true);
   });
 

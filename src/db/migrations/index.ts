@@ -27,6 +27,7 @@ import * as chainTransferPrepared from './20261126_0023_chain_transfer_prepared.
 import * as treasury from './20261126_0024_treasury.ts';
 import * as depositAddresses from './20261126_0025_deposit_addresses.ts';
 import * as depositSweeps from './20261126_0026_deposit_sweeps.ts';
+import * as usersSessions from './20261126_0027_users_sessions.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261122_0001_foundation': foundation,
@@ -53,4 +54,5 @@ export const migrations: Record<string, Migration> = {
   '20261126_0024_treasury': treasury,
   '20261126_0025_deposit_addresses': depositAddresses,
   '20261126_0026_deposit_sweeps': depositSweeps,
+  '20261126_0027_users_sessions': usersSessions,
 };

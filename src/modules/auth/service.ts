@@ -8,6 +8,15 @@ import { AppError } from '../../errors.ts';
 import type { AuthHeaders, MerchantAuth } from '../../http/auth.ts';
 import type { MerchantsService } from '../merchants/service.ts';
 import type { AccessToken, TokenIssuer } from './tokens.ts';
+import { readCookie, SESSION_COOKIE } from '../../http/cookies.ts';
+
+/** What the users module gives: the live session behind a cookie value, and its CSRF check. */
+export interface SessionAuthenticator {
+  authenticate(token: string): Promise<{ id: string; userId: string; merchantId: string; role: 'OWNER' | 'ADMIN' | 'DEVELOPER' | 'VIEWER'; totpEnabled: boolean } | undefined>;
+  csrfMatches(sessionToken: string, header: string | undefined): boolean;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 
 const unauthorized = (message: string) => new AppError('UNAUTHORIZED', message);
@@ -19,6 +28,7 @@ export function createAuthService(deps: {
   merchants: Pick<MerchantsService, 'checkKeyAndSecret' | 'checkTokenCredential'>;
   tokens: TokenIssuer;
   adminToken: string | undefined;
+  sessions?: SessionAuthenticator;
 }) {
   const { merchants, tokens } = deps;
   const adminTokenHash = deps.adminToken ? sha256(deps.adminToken) : undefined;
@@ -30,9 +40,23 @@ export function createAuthService(deps: {
     throw unauthorized('Invalid API key or secret');
   }
 
+  /**
+   * A session cookie: the person's merchant, for the session's role to be checked by the route.
+   * A cookie-authenticated write without the session's X-CSRF-Token is refused 403 (a forged
+   * cross-site request carries the cookie, never the token).
+   */
+  async function fromSession(token: string, headers: AuthHeaders, method: string | undefined): Promise<MerchantAuth> {
+    const session = deps.sessions ? await deps.sessions.authenticate(token) : undefined;
+    if (!session) throw unauthorized('Session expired or revoked: sign in again (POST /api/v1/auth/sessions)');
+    if (!SAFE_METHODS.has(method ?? 'GET') && !deps.sessions!.csrfMatches(token, single(headers['x-csrf-token']))) {
+      throw new AppError('FORBIDDEN', 'Cookie-authenticated writes need the X-CSRF-Token header (from sign-in or GET /auth/sessions/current)', { reason: 'CSRF_TOKEN_MISSING_OR_INVALID' });
+    }
+    return { merchantId: session.merchantId, credentialId: session.id, method: 'session', user: { id: session.userId, role: session.role, totpEnabled: session.totpEnabled } };
+  }
+
   return {
     /** Authenticates a merchant from request headers; throws 401 or 403. */
-    async authenticateMerchant(headers: AuthHeaders): Promise<MerchantAuth> {
+    async authenticateMerchant(headers: AuthHeaders, method?: string): Promise<MerchantAuth> {
       const apiKey = single(headers['x-api-key']);
       const apiSecret = single(headers['x-api-secret']);
       const authorization = headers.authorization;
@@ -41,8 +65,10 @@ export function createAuthService(deps: {
         if (!apiKey || !apiSecret) throw unauthorized('Send both x-api-key and x-api-secret, or a bearer token');
         return exchange(apiKey, apiSecret);
       }
+      const sessionToken = authorization === undefined ? readCookie(headers.cookie, SESSION_COOKIE) : undefined;
+      if (sessionToken) return fromSession(sessionToken, headers, method);
       if (authorization === undefined) {
-        throw unauthorized('Missing credentials: send x-api-key and x-api-secret, or Authorization: Bearer <token>');
+        throw unauthorized('Missing credentials: send x-api-key and x-api-secret, Authorization: Bearer <token>, or a session cookie');
       }
       const match = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/i.exec(authorization);
       if (!match?.[1]) throw unauthorized('Authorization must use the Bearer scheme');

@@ -1,0 +1,29 @@
+/**
+ * Password hashes: Argon2id (the library's default algorithm) with OWASP's minimum
+ * parameters, m = 19 MiB, t = 2, p = 1 (docs/decisions/0017-people-sign-in-argon2id-server-side-sessions-csrf.md).
+ * The PHC string carries its own parameters, so raising them later still verifies old hashes.
+ */
+import { randomBytes } from 'node:crypto';
+import { hash, verify } from '@node-rs/argon2';
+
+export const ARGON2ID_PARAMETERS = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+
+export const hashPassword = (password: string): Promise<string> => hash(password, ARGON2ID_PARAMETERS);
+
+/** False for any wrong password or malformed hash (never throws on a bad hash). */
+export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  try {
+    return await verify(passwordHash, password);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A hash no password matches, verified when the email is unknown so that an unknown email costs
+ * the same Argon2id work as a wrong password (no timing oracle for which emails exist).
+ */
+export const decoyHash = (): Promise<string> => hashPassword(randomBytes(32).toString('base64url'));
+
+/** A generated password: 24 characters of base64url (144 bits). */
+export const generatePassword = (): string => randomBytes(18).toString('base64url');

@@ -1,0 +1,63 @@
+import { Type } from 'typebox';
+import { StrictObject, Timestamp, Uuid } from '../../http/schemas.ts';
+import { ROLES } from './roles.ts';
+
+export const RoleField = Type.Enum([...ROLES], { description: 'OWNER, ADMIN, DEVELOPER or VIEWER: what each may do is the role table (docs/architecture/people-and-sessions.md)' });
+const Email = Type.String({ format: 'email', minLength: 3, maxLength: 254, description: 'Unique across the service, compared case-insensitively' });
+
+export const UserSchema = Type.Object(
+  {
+    id: Uuid(),
+    merchantId: Uuid(),
+    email: Type.String(),
+    role: RoleField,
+    totpEnabled: Type.Boolean({ description: 'Whether TOTP two-factor is on (then required at every sign-in)' }),
+    createdAt: Timestamp(),
+  },
+  { title: 'User' },
+);
+
+export const SignInBody = StrictObject({
+  email: Type.String({ minLength: 1, maxLength: 254 }),
+  password: Type.String({ minLength: 1, maxLength: 256 }),
+  totp: Type.Optional(Type.String({ pattern: '^[0-9]{6}$', description: 'The current 6-digit code, once TOTP is enrolled' })),
+});
+
+export const SessionAnswer = Type.Object(
+  {
+    user: UserSchema,
+    csrfToken: Type.String({ description: 'Send as X-CSRF-Token on every cookie-authenticated POST, PUT, PATCH and DELETE' }),
+    expiresAt: Timestamp('Absolute end of the session (it also ends after 30 minutes without a request)'),
+    totpEnrolmentRequired: Type.Boolean({ description: 'An OWNER or ADMIN without TOTP: the session may only enrol it (POST /users/me/totp)' }),
+  },
+  { title: 'Session' },
+);
+
+export const SessionSummarySchema = Type.Object(
+  {
+    id: Uuid(),
+    createdAt: Timestamp(),
+    lastSeenAt: Timestamp(),
+    expiresAt: Timestamp(),
+    ip: Type.Union([Type.String(), Type.Null()]),
+    userAgent: Type.Union([Type.String(), Type.Null()]),
+    current: Type.Boolean({ description: 'The session of this request' }),
+  },
+  { title: 'SessionSummary' },
+);
+
+export const CreateUserBody = StrictObject({ email: Email, role: RoleField });
+export const CreatedUserSchema = Type.Object(
+  { user: UserSchema, temporaryPassword: Type.String({ description: 'Shown this once: hand it to the person, who signs in with it' }) },
+  { title: 'CreatedUser' },
+);
+export const UpdateUserBody = StrictObject({ role: RoleField });
+
+export const TotpEnrolmentSchema = Type.Object(
+  {
+    otpauthUri: Type.String({ description: 'otpauth://totp/... for an authenticator app (show as a QR code); shown this once' }),
+    secret: Type.String({ description: 'The same secret in base32, for typing in by hand; shown this once' }),
+  },
+  { title: 'TotpEnrolment' },
+);
+export const TotpConfirmBody = StrictObject({ code: Type.String({ pattern: '^[0-9]{6}$', description: 'The current 6-digit code' }) });

@@ -1,0 +1,123 @@
+/**
+ * A merchant's people: listing, creation with a generated temporary password, role changes and
+ * removal (each audited in its own transaction), and TOTP enrolment. Who may do what is the role
+ * table (roles.ts): ADMIN manages everyone but owners, OWNER everyone; a merchant always keeps
+ * one OWNER. Creation is invite-less in this slice: the creator hands the temporary password over.
+ */
+import type { Db } from '../../db/database.ts';
+import { AppError, notFound } from '../../errors.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { newId } from '../../lib/ids.ts';
+import { recordAudit } from '../audit/record.ts';
+import { generatePassword, hashPassword } from './passwords.ts';
+import { createUsersRepo, type User } from './repo.ts';
+import { can, type Role, TOTP_REQUIRED_ROLES } from './roles.ts';
+import { createSessionsRepo } from './sessions-repo.ts';
+import { createSessions } from './sessions.ts';
+import { createTotp } from './totp.ts';
+
+/** The signed-in person acting. */
+export interface Actor {
+  merchantId: string;
+  userId: string;
+  role: Role;
+  requestId?: string;
+}
+
+const forbidden = (message: string) => new AppError('FORBIDDEN', message);
+export const totpRequired = (user: Pick<User, 'role' | 'totpEnabled'>) => TOTP_REQUIRED_ROLES.includes(user.role) && !user.totpEnabled;
+
+export async function createUsersService(deps: { db: Db; clock: Clock; totpKey: string }) {
+  const { db, clock } = deps;
+  const repo = createUsersRepo(db);
+  const sessionsRepo = createSessionsRepo(db);
+  const totp = createTotp(deps.totpKey);
+  const sessions = await createSessions({ users: repo, sessions: sessionsRepo, totp, clock, totpRequired });
+
+  /** ADMIN may not touch an OWNER nor make one. */
+  function mayManage(actor: Actor, role: Role): void {
+    if (!can(actor.role, 'users.manage')) throw forbidden(`A ${actor.role} cannot manage users`);
+    if (role === 'OWNER' && !can(actor.role, 'owners.manage')) throw forbidden('Only an OWNER can manage owners');
+  }
+
+  async function target(actor: Actor, id: string): Promise<User> {
+    const user = await repo.get(actor.merchantId, id);
+    if (!user) throw notFound('User');
+    return user;
+  }
+
+  return {
+    sessions,
+    totpRequired,
+    get: (merchantId: string, id: string) => repo.get(merchantId, id),
+    list: (merchantId: string) => repo.list(merchantId),
+
+    /**
+     * A user and, unless a password is given (the demo owner's), a generated one returned once.
+     * `actor` undefined: the platform itself (the demo set-up).
+     */
+    async create(merchantId: string, input: { email: string; role: Role; password?: string }, actor?: Actor): Promise<{ user: User; temporaryPassword: string }> {
+      if (actor) mayManage(actor, input.role);
+      const temporaryPassword = input.password ?? generatePassword();
+      const passwordHash = await hashPassword(temporaryPassword);
+      const user = await db.transaction().execute(async (trx) => {
+        const created = await repo.insert(trx, { id: newId(), merchantId, email: input.email.toLowerCase(), role: input.role, passwordHash });
+        if (!created) throw new AppError('CONFLICT', 'A user with this email already exists');
+        await recordAudit(trx, { actor: actor ? `user:${actor.userId}` : 'system', ...(actor?.requestId ? { requestId: actor.requestId } : {}) }, { action: 'user.create', targetType: 'user', targetId: created.id, details: { merchantId, role: input.role } });
+        return created;
+      });
+      return { user, temporaryPassword };
+    },
+
+    async setRole(actor: Actor, id: string, role: Role): Promise<User> {
+      const user = await target(actor, id);
+      mayManage(actor, user.role);
+      mayManage(actor, role);
+      return db.transaction().execute(async (trx) => {
+        await repo.lockMerchantUsers(trx, actor.merchantId);
+        // Read again under the lock: a concurrent change may have moved it since.
+        const locked = await repo.get(actor.merchantId, id, trx);
+        if (!locked) throw notFound('User');
+        mayManage(actor, locked.role);
+        if (locked.role === 'OWNER' && role !== 'OWNER' && (await repo.countOwners(trx, actor.merchantId)) <= 1) throw new AppError('CONFLICT', 'A merchant keeps at least one OWNER');
+        await repo.setRole(trx, id, role, clock.now());
+        await sessionsRepo.revokeAll(trx, id, clock.now());
+        await recordAudit(trx, { actor: `user:${actor.userId}`, ...(actor.requestId ? { requestId: actor.requestId } : {}) }, { action: 'user.set_role', targetType: 'user', targetId: id, details: { from: locked.role, to: role } });
+        return { ...locked, role };
+      });
+    },
+
+    async remove(actor: Actor, id: string): Promise<void> {
+      const user = await target(actor, id);
+      mayManage(actor, user.role);
+      await db.transaction().execute(async (trx) => {
+        await repo.lockMerchantUsers(trx, actor.merchantId);
+        const locked = await repo.get(actor.merchantId, id, trx);
+        if (!locked) throw notFound('User');
+        mayManage(actor, locked.role);
+        if (locked.role === 'OWNER' && (await repo.countOwners(trx, actor.merchantId)) <= 1) throw new AppError('CONFLICT', 'A merchant keeps at least one OWNER');
+        await repo.remove(trx, id);
+        await recordAudit(trx, { actor: `user:${actor.userId}`, ...(actor.requestId ? { requestId: actor.requestId } : {}) }, { action: 'user.remove', targetType: 'user', targetId: id, details: { role: locked.role } });
+      });
+    },
+
+    /** A new TOTP secret for the user, shown once; replaces an unconfirmed one. Refused once TOTP is on. */
+    async enrolTotp(userId: string): Promise<{ secret: string; otpauthUri: string }> {
+      const state = await repo.totpState(userId);
+      if (state.totp_enabled_at) throw new AppError('CONFLICT', 'TOTP is already enabled');
+      const { secret, otpauthUri, sealed } = totp.enrol(userId, state.email);
+      await repo.setTotpSecret(userId, sealed, clock.now());
+      return { secret, otpauthUri };
+    },
+
+    async confirmTotp(userId: string, code: string): Promise<void> {
+      const state = await repo.totpState(userId);
+      if (state.totp_enabled_at) throw new AppError('CONFLICT', 'TOTP is already enabled');
+      if (!state.totp_secret_sealed) throw new AppError('CONFLICT', 'Start the enrolment first (POST /users/me/totp)');
+      if (!totp.check(state.totp_secret_sealed, userId, code, clock.now())) throw new AppError('VALIDATION_ERROR', 'code is not the current TOTP code', { 'body.code': 'is not the current TOTP code' });
+      await repo.enableTotp(userId, clock.now());
+    },
+  };
+}
+
+export type UsersService = Awaited<ReturnType<typeof createUsersService>>;

@@ -1,0 +1,43 @@
+/**
+ * Tables of people (users) and their sign-in sessions. Merged into the database's table map
+ * (`Database` in src/db/schema.ts) so repos query them through the one Kysely instance.
+ */
+import type { ColumnType } from 'kysely';
+import type { DefaultedTimestamp, NullableTimestamp } from '../../db/schema.ts';
+import type { Role } from './roles.ts';
+
+export interface UsersTable {
+  id: string;
+  merchant_id: string;
+  /** Lowercased. */
+  email: string;
+  role: Role;
+  /** Argon2id PHC string (passwords.ts); never leaves the repo. */
+  password_hash: string;
+  totp_secret_sealed: string | null;
+  totp_enabled_at: NullableTimestamp;
+  failed_sign_ins: ColumnType<number, number | undefined, number>;
+  locked_until: NullableTimestamp;
+  created_at: DefaultedTimestamp;
+  updated_at: DefaultedTimestamp;
+}
+
+export interface UserSessionsTable {
+  id: string;
+  user_id: string;
+  /** SHA-256 (hex) of the cookie's random value. */
+  token_hash: string;
+  ip: string | null;
+  user_agent: string | null;
+  created_at: DefaultedTimestamp;
+  last_seen_at: ColumnType<Date, Date | string, Date | string>;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+  revoked_at: NullableTimestamp;
+}
+
+declare module '../../db/schema.ts' {
+  interface Database {
+    users: UsersTable;
+    user_sessions: UserSessionsTable;
+  }
+}

@@ -1,0 +1,241 @@
+/**
+ * People and sessions through the HTTP API (docs/architecture/people-and-sessions.md): sign-in and
+ * its cookie, CSRF, lockout, TOTP, the role table, revocation, and no secret in answers or logs.
+ */
+import { Writable } from 'node:stream';
+import type { LightMyRequestResponse } from 'fastify';
+import { Secret, TOTP } from 'otpauth';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { App } from '../../../src/http/types.ts';
+import { createLogger } from '../../../src/logger.ts';
+import { createTestContext, expectErrorBody, TestClock, type TestContext, type TestMerchant } from '../../helpers/app.ts';
+
+const PASSWORD = 'a long enough test password';
+const clock = new TestClock(new Date('2026-11-26T12:00:00Z'));
+
+interface Person {
+  cookie: string;
+  csrf: string;
+  id: string;
+}
+
+describe('people and sessions', () => {
+  let ctx: TestContext;
+  let app: App;
+  let merchant: TestMerchant;
+  const logLines: string[] = [];
+  let n = 0;
+
+  beforeAll(async () => {
+    ctx = await createTestContext({}, { clock });
+    const logger = createLogger('info', new Writable({ write: (chunk, _enc, done) => (logLines.push(String(chunk)), done()) }));
+    app = await ctx.buildApp({}, logger);
+    merchant = await ctx.createMerchant();
+  });
+  afterAll(() => ctx?.close());
+
+  const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, headers: Record<string, string> = {}, payload?: unknown) =>
+    app.inject({ method, url: `/api/v1${url}`, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+  const as = (person: Person, withCsrf = true) => ({ cookie: person.cookie, ...(withCsrf ? { 'x-csrf-token': person.csrf } : {}) });
+
+  async function newUser(role: 'OWNER' | 'ADMIN' | 'DEVELOPER' | 'VIEWER') {
+    const email = `person${++n}@example.com`;
+    const { user } = await app.services.users.create(merchant.merchantId, { email, role, password: PASSWORD });
+    return { email, id: user.id };
+  }
+
+  const signIn = (email: string, password = PASSWORD, totp?: string) => call('POST', '/auth/sessions', {}, { email, password, ...(totp ? { totp } : {}) });
+
+  function sessionOf(response: LightMyRequestResponse): Person {
+    expect(response.statusCode, response.body).toBe(201);
+    const setCookie = String(response.headers['set-cookie']);
+    return { cookie: setCookie.split(';')[0]!, csrf: response.json().csrfToken, id: response.json().user.id };
+  }
+
+  async function signedIn(role: 'OWNER' | 'ADMIN' | 'DEVELOPER' | 'VIEWER') {
+    const { email } = await newUser(role);
+    return { email, ...sessionOf(await signIn(email)) };
+  }
+
+  const codeFor = (secret: string, at = clock.now()) => new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: at.getTime() });
+
+  async function enrolTotp(person: Person): Promise<string> {
+    const enrolment = await call('POST', '/users/me/totp', as(person));
+    expect(enrolment.statusCode, enrolment.body).toBe(201);
+    const { secret, otpauthUri } = enrolment.json();
+    expect(otpauthUri).toMatch(/^otpauth:\/\/totp\//);
+    expect((await call('POST', '/users/me/totp/confirm', as(person), { code: codeFor(secret) })).statusCode).toBe(204);
+    return secret;
+  }
+
+  it('signs in with the right password: an HttpOnly, SameSite=Strict, Path=/ cookie and a CSRF token; the hash is Argon2id', async () => {
+    const { email } = await newUser('DEVELOPER');
+    const response = await signIn(email.toUpperCase());
+    expect(response.statusCode, response.body).toBe(201);
+    const cookie = String(response.headers['set-cookie']);
+    expect(cookie).toMatch(/^sid=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=43200$/);
+    // NODE_ENV=test serves plain http: no Secure (production sets it; cookies.test covers the rule).
+    expect(cookie).not.toContain('Secure');
+    expect(response.json()).toMatchObject({ user: { email, role: 'DEVELOPER', totpEnabled: false }, totpEnrolmentRequired: false });
+    expect(response.body).not.toMatch(/password|argon2/i);
+    const row = await ctx.database.db.selectFrom('users').select('password_hash').where('email', '=', email).executeTakeFirstOrThrow();
+    expect(row.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+  });
+
+  it('refuses a wrong password and an unknown email alike (401, same message)', async () => {
+    const { email } = await newUser('VIEWER');
+    const wrong = expectErrorBody(await signIn(email, 'not the password'), 401, 'UNAUTHORIZED');
+    const unknown = expectErrorBody(await signIn('nobody@example.com'), 401, 'UNAUTHORIZED');
+    expect(wrong.message).toBe(unknown.message);
+  });
+
+  it('locks an account after 5 failures: 429 with Retry-After even for the right password, then lets it in', async () => {
+    const { email } = await newUser('VIEWER');
+    for (let i = 0; i < 5; i++) expectErrorBody(await signIn(email, 'wrong'), 401, 'UNAUTHORIZED');
+    const locked = await signIn(email);
+    expectErrorBody(locked, 429, 'RATE_LIMITED');
+    expect(locked.headers['retry-after']).toBe('30');
+    clock.advance(31_000);
+    expect((await signIn(email)).statusCode).toBe(201);
+    // A success resets the count: one more failure does not lock.
+    expectErrorBody(await signIn(email, 'wrong'), 401, 'UNAUTHORIZED');
+    expect((await signIn(email)).statusCode).toBe(201);
+  });
+
+  it('a session cookie reads the merchant API as that merchant', async () => {
+    const viewer = await signedIn('VIEWER');
+    const response = await call('GET', '/merchant', as(viewer, false));
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().id).toBe(merchant.merchantId);
+  });
+
+  it('refuses a cookie-authenticated write without the CSRF token (403), and with a wrong one', async () => {
+    const developer = await signedIn('DEVELOPER');
+    const body = { url: 'http://127.0.0.1:9/hooks' };
+    const without = expectErrorBody(await call('POST', '/webhook/endpoints', as(developer, false), body), 403, 'FORBIDDEN');
+    expect(without.details).toEqual({ reason: 'CSRF_TOKEN_MISSING_OR_INVALID' });
+    expectErrorBody(await call('POST', '/webhook/endpoints', { cookie: developer.cookie, 'x-csrf-token': 'x'.repeat(43) }, body), 403, 'FORBIDDEN');
+    expect((await call('POST', '/webhook/endpoints', as(developer), body)).statusCode).toBe(201);
+    // API keys are unaffected.
+    expect((await call('POST', '/webhook/endpoints', merchant.headers, body)).statusCode).toBe(201);
+  });
+
+  it('enforces the role table: a VIEWER cannot write (403), a DEVELOPER writes webhooks but not payments', async () => {
+    const viewer = await signedIn('VIEWER');
+    const refused = expectErrorBody(await call('POST', '/webhook/endpoints', as(viewer), { url: 'http://127.0.0.1:9/hooks' }), 403, 'FORBIDDEN');
+    expect(refused.details).toMatchObject({ reason: 'ROLE_NOT_ALLOWED' });
+    expectErrorBody(await call('POST', '/users', as(viewer), { email: 'x@example.com', role: 'VIEWER' }), 403, 'FORBIDDEN');
+    const developer = await signedIn('DEVELOPER');
+    expectErrorBody(await call('POST', '/receivers', as(developer), { type: 'PF', document: '52998224725', name: 'Maria da Silva' }), 403, 'FORBIDDEN');
+    expectErrorBody(await call('POST', '/users', as(developer), { email: 'x@example.com', role: 'VIEWER' }), 403, 'FORBIDDEN');
+  });
+
+  it('an OWNER without TOTP may only enrol; after enrolment, sign-in needs a current code', async () => {
+    const owner = await signedIn('OWNER');
+    expect((await call('GET', '/auth/sessions/current', as(owner, false))).json().totpEnrolmentRequired).toBe(true);
+    const refused = expectErrorBody(await call('GET', '/users', as(owner, false)), 403, 'FORBIDDEN');
+    expect(refused.details).toEqual({ reason: 'TOTP_ENROLMENT_REQUIRED' });
+    const secret = await enrolTotp(owner);
+    expect((await call('GET', '/users', as(owner, false))).statusCode).toBe(200);
+
+    const email = (await call('GET', '/auth/sessions/current', as(owner, false))).json().user.email;
+    const missing = expectErrorBody(await signIn(email), 401, 'UNAUTHORIZED');
+    expect(missing.details).toEqual({ totpRequired: true });
+    expectErrorBody(await signIn(email, PASSWORD, codeFor(secret, new Date(clock.now().getTime() - 10 * 60_000))), 401, 'UNAUTHORIZED');
+    expect((await signIn(email, PASSWORD, codeFor(secret))).statusCode).toBe(201);
+    // Enrolled once: a second enrolment is refused.
+    expectErrorBody(await call('POST', '/users/me/totp', as(owner)), 409, 'CONFLICT');
+  });
+
+  it('an ADMIN manages users but not owners; a role change ends the user\'s sessions; the last OWNER stays', async () => {
+    const admin = await signedIn('ADMIN');
+    await enrolTotp(admin);
+    const created = await call('POST', '/users', as(admin), { email: 'New.Person@Example.com', role: 'DEVELOPER' });
+    expect(created.statusCode, created.body).toBe(201);
+    const { user, temporaryPassword } = created.json();
+    expect(user.email).toBe('new.person@example.com');
+    const person = sessionOf(await signIn(user.email, temporaryPassword));
+    expectErrorBody(await call('POST', '/users', as(admin), { email: 'new.person@example.com', role: 'VIEWER' }), 409, 'CONFLICT');
+    expectErrorBody(await call('POST', '/users', as(admin), { email: 'boss@example.com', role: 'OWNER' }), 403, 'FORBIDDEN');
+
+    const patched = await call('PATCH', `/users/${user.id}`, as(admin), { role: 'VIEWER' });
+    expect(patched.statusCode, patched.body).toBe(200);
+    expect(patched.json().role).toBe('VIEWER');
+    expectErrorBody(await call('GET', '/merchant', as(person, false)), 401, 'UNAUTHORIZED');
+
+    const owner = await newUser('OWNER');
+    expectErrorBody(await call('DELETE', `/users/${owner.id}`, as(admin)), 403, 'FORBIDDEN');
+    expect((await call('DELETE', `/users/${user.id}`, as(admin))).statusCode).toBe(204);
+    expectErrorBody(await call('DELETE', `/users/${user.id}`, as(admin)), 404, 'NOT_FOUND');
+    const list = (await call('GET', '/users', as(admin, false))).json() as Array<{ id: string }>;
+    expect(list.map((u) => u.id)).toContain(owner.id);
+    expect(JSON.stringify(list)).not.toMatch(/password|totp_secret|argon2/i);
+  });
+
+  it('a merchant keeps one OWNER: its last cannot be demoted or removed (409)', async () => {
+    const other = await ctx.createMerchant('Solo');
+    const email = `solo${++n}@example.com`;
+    const { user } = await app.services.users.create(other.merchantId, { email, role: 'OWNER', password: PASSWORD });
+    const owner = sessionOf(await signIn(email));
+    await enrolTotp(owner);
+    expectErrorBody(await call('PATCH', `/users/${user.id}`, as(owner), { role: 'ADMIN' }), 409, 'CONFLICT');
+    expectErrorBody(await call('DELETE', `/users/${user.id}`, as(owner)), 409, 'CONFLICT');
+    // Another merchant's user is not found.
+    expectErrorBody(await call('DELETE', `/users/${(await newUser('VIEWER')).id}`, as(owner)), 404, 'NOT_FOUND');
+  });
+
+  it('user management needs a person: an API key is 403 there', async () => {
+    expectErrorBody(await call('POST', '/users', merchant.headers, { email: 'k@example.com', role: 'VIEWER' }), 403, 'FORBIDDEN');
+    expect((await call('GET', '/users', merchant.headers)).statusCode).toBe(200);
+  });
+
+  it('sign-out revokes the session; another session can be listed and revoked', async () => {
+    const { email, ...first } = await signedIn('DEVELOPER');
+    const second = sessionOf(await signIn(email));
+    const sessions = (await call('GET', '/users/me/sessions', as(second, false))).json() as Array<{ id: string; current: boolean }>;
+    expect(sessions).toHaveLength(2);
+    const other = sessions.find((s) => !s.current)!;
+    expect((await call('DELETE', `/users/me/sessions/${other.id}`, as(second))).statusCode).toBe(204);
+    expectErrorBody(await call('GET', '/merchant', as(first, false)), 401, 'UNAUTHORIZED');
+
+    const out = await call('DELETE', '/auth/sessions/current', as(second));
+    expect(out.statusCode).toBe(204);
+    expect(String(out.headers['set-cookie'])).toMatch(/^sid=; .*Max-Age=0/);
+    expectErrorBody(await call('GET', '/merchant', as(second, false)), 401, 'UNAUTHORIZED');
+  });
+
+  it('a session ends after 30 idle minutes and 12 hours after sign-in', async () => {
+    const idle = await signedIn('VIEWER');
+    clock.advance(30 * 60_000);
+    expectErrorBody(await call('GET', '/merchant', as(idle, false)), 401, 'UNAUTHORIZED');
+    const busy = await signedIn('VIEWER');
+    for (let i = 0; i < 25; i++) {
+      clock.advance(29 * 60_000);
+      if (i < 24) expect((await call('GET', '/merchant', as(busy, false))).statusCode).toBe(200);
+    }
+    expectErrorBody(await call('GET', '/merchant', as(busy, false)), 401, 'UNAUTHORIZED');
+  });
+
+  it("an Idempotency-Key is the person's: another user of the merchant with the same key gets no replay", async () => {
+    const owner = await signedIn('OWNER');
+    await enrolTotp(owner);
+    const admin = await signedIn('ADMIN');
+    await enrolTotp(admin);
+    const key = { 'idempotency-key': 'same-key-for-both' };
+    const body = { email: 'second.owner@example.com', role: 'OWNER' };
+    const created = await call('POST', '/users', { ...as(owner), ...key }, body);
+    expect(created.statusCode, created.body).toBe(201);
+    expect((await call('POST', '/users', { ...as(owner), ...key }, body)).headers['idempotent-replayed']).toBe('true');
+    const byAdmin = await call('POST', '/users', { ...as(admin), ...key }, body);
+    expectErrorBody(byAdmin, 403, 'FORBIDDEN');
+    expect(byAdmin.body).not.toContain(created.json().temporaryPassword);
+  });
+
+  it('no password, session id or TOTP secret in any log line', async () => {
+    const owner = await signedIn('OWNER');
+    const secret = await enrolTotp(owner);
+    const logs = logLines.join('');
+    expect(logs.length).toBeGreaterThan(0);
+    for (const leaked of [PASSWORD, owner.cookie.slice(4), owner.csrf, secret]) expect(logs).not.toContain(leaked);
+  });
+});

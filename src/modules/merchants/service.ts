@@ -178,6 +178,13 @@ export function createMerchantsService(deps: MerchantsDeps) {
       return (await repo.listCredentials(db, merchantId)).map(toCredential);
     },
 
+    /** One credential of the merchant; another merchant's id is not found. */
+    async getCredential(merchantId: string, credentialId: string): Promise<Credential> {
+      const row = await repo.findCredential(db, merchantId, credentialId);
+      if (!row) throw notFound('Credential');
+      return toCredential(row);
+    },
+
     /** Revocation takes effect at once, for key+secret and for tokens already issued. */
     async revokeCredential(merchantId: string, credentialId: string, by: AuditActor): Promise<Credential> {
       const credential = await inTransaction(db, async (trx) => {

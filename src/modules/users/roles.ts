@@ -16,11 +16,16 @@ export type Permission =
   /** Create, change and remove users other than owners. */
   | 'users.manage'
   /** Make, change or remove an OWNER. */
-  | 'owners.manage';
+  | 'owners.manage'
+  /**
+   * Create and revoke the merchant's API keys. Not DEVELOPER: a key carries every permission, so
+   * creating one would lift a DEVELOPER to payments.write.
+   */
+  | 'credentials.manage';
 
 export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
-  OWNER: ['read', 'developer.write', 'payments.write', 'users.manage', 'owners.manage'],
-  ADMIN: ['read', 'developer.write', 'payments.write', 'users.manage'],
+  OWNER: ['read', 'developer.write', 'payments.write', 'users.manage', 'owners.manage', 'credentials.manage'],
+  ADMIN: ['read', 'developer.write', 'payments.write', 'users.manage', 'credentials.manage'],
   DEVELOPER: ['read', 'developer.write'],
   VIEWER: ['read'],
 };
@@ -31,9 +36,11 @@ export const TOTP_REQUIRED_ROLES: readonly Role[] = ['OWNER', 'ADMIN'];
 export const can = (role: Role, permission: Permission): boolean => ROLE_PERMISSIONS[role].includes(permission);
 
 const DEVELOPER_PATHS = [/^\/api\/v1\/webhook\//, /^\/api\/v1\/sandbox\//];
+const CREDENTIAL_PATHS = /^\/api\/v1\/credentials(\/|$)/;
 
 /** The permission a merchant-API request needs (its method and route pattern). */
 export function permissionFor(method: string, routeUrl: string): Permission {
   if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return 'read';
+  if (CREDENTIAL_PATHS.test(routeUrl)) return 'credentials.manage';
   return DEVELOPER_PATHS.some((pattern) => pattern.test(routeUrl)) ? 'developer.write' : 'payments.write';
 }

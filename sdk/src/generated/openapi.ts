@@ -1634,6 +1634,8 @@ export interface components {
              * @example mk_0123456789abcdef0123456789abcdef
              */
             apiKey: string;
+            /** @description The merchant's own name for the key (POST /credentials); null when none was given */
+            label: string | null;
             /** Format: date-time */
             createdAt: string;
             revokedAt: string | null;
@@ -1647,6 +1649,8 @@ export interface components {
              * @example mk_0123456789abcdef0123456789abcdef
              */
             apiKey: string;
+            /** @description The merchant's own name for the key (POST /credentials); null when none was given */
+            label: string | null;
             /** Format: date-time */
             createdAt: string;
             revokedAt: string | null;
@@ -2689,7 +2693,19 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "label": "production server"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description A name for the key, shown in the list (e.g. "production server") */
+                    label?: string;
+                };
+            };
+        };
         responses: {
             /** @description The created issued credential */
             201: {

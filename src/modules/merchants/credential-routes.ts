@@ -8,11 +8,11 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { merchantIdOf } from '../../http/auth.ts';
-import { AUTHENTICATED_ERRORS, StrictObject, Uuid, errorResponses } from '../../http/schemas.ts';
+import { AUTHENTICATED_ERRORS, BODY_ERRORS, StrictObject, Uuid, errorResponses } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
 import { AppError } from '../../errors.ts';
 import type { AuditActor } from '../audit/record.ts';
-import { CredentialSchema, IssuedCredentialSchema } from './schemas.ts';
+import { CreateCredentialBody, CredentialSchema, IssuedCredentialSchema } from './schemas.ts';
 import type { MerchantsService } from './service.ts';
 
 const tags = ['API keys'];
@@ -52,12 +52,13 @@ export function registerCredentialRoutes(app: App, merchants: MerchantsService):
         summary: 'Create an API key; its secret is in this response only',
         description:
           'Needs a session of a person with `credentials.manage` (OWNER, ADMIN) and TOTP enrolled; an API key or bearer token is 403 with `details.reason` SESSION_REQUIRED. Audited as `credential.issue` with the person. An Idempotency-Key replays the answer (with the secret) only to the person who sent it.',
-        response: { 201: IssuedCredentialSchema, ...errorResponses(...AUTHENTICATED_ERRORS) },
+        body: CreateCredentialBody,
+        response: { 201: IssuedCredentialSchema, ...errorResponses(...BODY_ERRORS, ...AUTHENTICATED_ERRORS) },
       },
     },
     async (request, reply) => {
       const by = personOf(request);
-      return reply.code(201).send(await merchants.issueCredential(merchantIdOf(request), by, request.idempotency));
+      return reply.code(201).send(await merchants.issueCredential(merchantIdOf(request), by, request.idempotency, request.body.label ?? null));
     },
   );
 

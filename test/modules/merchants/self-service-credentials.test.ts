@@ -35,7 +35,8 @@ describe('self-service API keys', () => {
   });
   afterAll(() => ctx?.close());
 
-  const call = (method: 'GET' | 'POST' | 'DELETE', url: string, headers: Record<string, string> = {}) => app.inject({ method, url: `/api/v1${url}`, headers });
+  const call = (method: 'GET' | 'POST' | 'DELETE', url: string, headers: Record<string, string> = {}, payload?: object) =>
+    app.inject({ method, url: `/api/v1${url}`, headers, ...(payload === undefined ? {} : { payload }) });
   const as = (person: Person, extra: Record<string, string> = {}) => ({ cookie: person.cookie, 'x-csrf-token': person.csrf, ...extra });
 
   function sessionOf(response: LightMyRequestResponse): Person {
@@ -75,10 +76,11 @@ describe('self-service API keys', () => {
 
   it('an OWNER with TOTP creates a key: the secret once, never in GET; the key works; revoking it refuses it at once; both audited with the person', async () => {
     const owner = await signedIn('OWNER', true);
-    const created = await call('POST', '/credentials', as(owner, { 'idempotency-key': 'create-key-1' }));
+    const created = await call('POST', '/credentials', as(owner, { 'idempotency-key': 'create-key-1' }), { label: 'production server' });
     expect(created.statusCode, created.body).toBe(201);
     const key = created.json();
-    expect(key).toMatchObject({ apiKey: expect.stringMatching(/^mk_/), apiSecret: expect.stringMatching(/^sk_/), revokedAt: null });
+    expect(key).toMatchObject({ apiKey: expect.stringMatching(/^mk_/), apiSecret: expect.stringMatching(/^sk_/), label: 'production server', revokedAt: null });
+    expect((await call('POST', '/credentials', as(owner), { label: '' })).statusCode).toBe(400);
 
     const listed = await call('GET', '/credentials', as(owner));
     expect(listed.statusCode).toBe(200);
@@ -111,6 +113,8 @@ describe('self-service API keys', () => {
     const other = await signedIn('ADMIN', true);
     const first = await call('POST', '/credentials', as(admin, { 'idempotency-key': 'shared-key' }));
     expect(first.statusCode, first.body).toBe(201);
+    // No body at all is a key without a label.
+    expect(first.json().label).toBeNull();
     expect((await call('POST', '/credentials', as(admin, { 'idempotency-key': 'shared-key' }))).json().id).toBe(first.json().id);
     const theirs = await call('POST', '/credentials', as(other, { 'idempotency-key': 'shared-key' }));
     expect(theirs.statusCode).toBe(201);

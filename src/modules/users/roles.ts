@@ -1,7 +1,8 @@
 /**
  * What each role may do: the one table (docs/architecture/people-and-sessions.md repeats it).
- * API keys and bearer tokens are the merchant's own and keep every permission; these apply to
- * people signed in with a session.
+ * API keys and bearer tokens are the merchant's own and keep every permission (but creating and
+ * revoking keys, which needs a person: merchants/credential-routes.ts); these apply to people
+ * signed in with a session.
  */
 export const ROLES = ['OWNER', 'ADMIN', 'DEVELOPER', 'VIEWER'] as const;
 export type Role = (typeof ROLES)[number];

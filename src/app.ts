@@ -29,6 +29,7 @@ import { registerAuthRoutes } from './modules/auth/routes.ts';
 import { registerAdminFeeTierRoutes, registerFeeTierRoutes } from './modules/fee-tiers/routes.ts';
 import { registerHealthRoutes } from './modules/health/routes.ts';
 import { registerAdminLedgerRoutes, registerLedgerRoutes, registerSandboxLedgerRoutes } from './modules/ledger/routes.ts';
+import { registerCredentialRoutes } from './modules/merchants/credential-routes.ts';
 import { registerMerchantRoutes } from './modules/merchants/routes.ts';
 import { registerPixProviderRoutes } from './modules/orders/pix-provider-routes.ts';
 import { registerOrderRoutes } from './modules/orders/routes.ts';
@@ -176,6 +177,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         }
         registerIdempotency(merchantScope, services.idempotency);
         registerMerchantRoutes(merchantScope, services.merchants);
+        registerCredentialRoutes(merchantScope, services.merchants);
         registerSessionRoutes(merchantScope, services.users, { nodeEnv: config.nodeEnv });
         registerUserRoutes(merchantScope, services.users);
         registerReceiverRoutes(merchantScope, services.receivers);

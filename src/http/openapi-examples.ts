@@ -16,6 +16,7 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
   signIn: { email: 'ana.souza@example.com', password: 'correct horse battery staple', totp: '492039' },
   confirmTotpEnrolment: { code: '492039' },
   createUser: { email: 'joao.lima@example.com', role: 'DEVELOPER' },
+  createCredential: { label: 'production server' },
   updateUserRole: { role: 'VIEWER' },
   createReceiver: {
     type: 'PF',

@@ -27,6 +27,10 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'PATCH /users/{id}': 'updateUserRole',
   'DELETE /users/{id}': 'deleteUser',
 
+  'GET /credentials': 'listCredentials',
+  'POST /credentials': 'createCredential',
+  'DELETE /credentials/{credentialId}': 'revokeCredential',
+
   'POST /receivers': 'createReceiver',
   'GET /receivers': 'listReceivers',
   'GET /receivers/{id}': 'getReceiver',
@@ -109,6 +113,7 @@ export const TAGS = [
   { name: 'Authentication', description: 'API key and secret, or a short-lived bearer token exchanged for them; the public keys that verify tokens.' },
   { name: 'Merchant', description: 'The authenticated merchant.' },
   { name: 'People', description: "A merchant's users: sign-in sessions (cookie, CSRF token, TOTP two-factor) and the role table." },
+  { name: 'API keys', description: "The merchant's own API keys: listed by any role, created and revoked by a signed-in OWNER or ADMIN with TOTP (never with an API key)." },
   { name: 'Receivers', description: 'The people and companies a merchant pays and is paid for: KYC, status and transaction limits.' },
   { name: 'Quote', description: 'A rate and fees held for a short time, to create an order at a known price.' },
   { name: 'Payin', description: 'BRL in by PIX, tokens out on chain to the receiver.' },

@@ -124,7 +124,7 @@ describe('route harness: every registered route', () => {
   afterAll(() => ctx?.close());
 
   it('collects the routes of every module', () => {
-    const prefixes = ['/healthz', '/metrics', '/docs', '/api/v1/auth/', '/api/v1/merchant', '/api/v1/receivers', '/api/v1/payin', '/api/v1/orders', '/api/v1/ledger/', '/api/v1/webhook/', '/api/v1/fee-tiers', '/api/v1/sandbox/', '/api/v1/sandbox/wallet/', '/api/v1/merchant/wallet', '/api/v1/admin/', '/api/v1/pix-provider/', '/api/v1/users'];
+    const prefixes = ['/healthz', '/metrics', '/docs', '/api/v1/auth/', '/api/v1/merchant', '/api/v1/receivers', '/api/v1/payin', '/api/v1/orders', '/api/v1/ledger/', '/api/v1/webhook/', '/api/v1/fee-tiers', '/api/v1/sandbox/', '/api/v1/sandbox/wallet/', '/api/v1/merchant/wallet', '/api/v1/admin/', '/api/v1/pix-provider/', '/api/v1/users', '/api/v1/credentials'];
     for (const prefix of prefixes) expect(routes.some((route) => route.url.startsWith(prefix)), prefix).toBe(true);
   });
 

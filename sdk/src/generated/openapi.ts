@@ -98,6 +98,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/credentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The merchant's API keys, revoked ones included (never their secrets) */
+        get: operations["listCredentials"];
+        put?: never;
+        /**
+         * Create an API key; its secret is in this response only
+         * @description Needs a session of a person with `credentials.manage` (OWNER, ADMIN) and TOTP enrolled; an API key or bearer token is 403 with `details.reason` SESSION_REQUIRED. Audited as `credential.issue` with the person. An Idempotency-Key replays the answer (with the secret) only to the person who sent it.
+         */
+        post: operations["createCredential"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/credentials/{credentialId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key, and every bearer token issued from it, at once
+         * @description Same rule as creation (a session, `credentials.manage`, TOTP). Refused at once by this process; other processes within 5 s (their credential cache). Revoking a revoked key answers it unchanged. Audited as `credential.revoke`.
+         */
+        delete: operations["revokeCredential"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/sessions/current": {
         parameters: {
             query?: never;
@@ -1584,6 +1625,38 @@ export interface components {
              */
             address: string;
         };
+        /** Credential */
+        Credential: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description Public key id, sent as x-api-key
+             * @example mk_0123456789abcdef0123456789abcdef
+             */
+            apiKey: string;
+            /** @description The merchant's own name for the key (POST /credentials); null when none was given */
+            label: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            revokedAt: string | null;
+        };
+        /** IssuedCredential */
+        IssuedCredential: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description Public key id, sent as x-api-key
+             * @example mk_0123456789abcdef0123456789abcdef
+             */
+            apiKey: string;
+            /** @description The merchant's own name for the key (POST /credentials); null when none was given */
+            label: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            revokedAt: string | null;
+            /** @description Sent as x-api-secret. Shown only in this response; store it now. */
+            apiSecret: string;
+        };
         /** CurrentSession */
         CurrentSession: {
             user: components["schemas"]["User"];
@@ -2066,21 +2139,6 @@ export interface components {
             status: "FINALIZED" | "FAILED";
             error?: string;
         };
-        /** IssuedCredential */
-        IssuedCredential: {
-            /** Format: uuid */
-            id: string;
-            /**
-             * @description Public key id, sent as x-api-key
-             * @example mk_0123456789abcdef0123456789abcdef
-             */
-            apiKey: string;
-            /** Format: date-time */
-            createdAt: string;
-            revokedAt: string | null;
-            /** @description Sent as x-api-secret. Shown only in this response; store it now. */
-            apiSecret: string;
-        };
         /** MerchantWithCredential */
         MerchantWithCredential: {
             merchant: components["schemas"]["Merchant"];
@@ -2093,19 +2151,6 @@ export interface components {
             total: number;
             page: number;
             limit: number;
-        };
-        /** Credential */
-        Credential: {
-            /** Format: uuid */
-            id: string;
-            /**
-             * @description Public key id, sent as x-api-key
-             * @example mk_0123456789abcdef0123456789abcdef
-             */
-            apiKey: string;
-            /** Format: date-time */
-            createdAt: string;
-            revokedAt: string | null;
         };
         /** MerchantDestinationPolicy */
         MerchantDestinationPolicy: {
@@ -2547,6 +2592,287 @@ export interface operations {
             };
             /** @description Authenticated but not allowed (FORBIDDEN) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listCredentials: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list of credentials */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Credential"][];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createCredential: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. 1 to 255 printable ASCII characters, unique per merchant (a UUID is a good choice). A retry with the same key and the same request replays the first answer (2xx and 4xx; with header `idempotent-replayed: true`) without repeating the operation, also after a crash of the server; the same key with another request is 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 CONFLICT with `Retry-After`. Keys are kept at least 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "label": "production server"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description A name for the key, shown in the list (e.g. "production server") */
+                    label?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The created issued credential */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssuedCredential"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (CONFLICT, IDEMPOTENCY_CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeCredential: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. 1 to 255 printable ASCII characters, unique per merchant (a UUID is a good choice). A retry with the same key and the same request replays the first answer (2xx and 4xx; with header `idempotent-replayed: true`) without repeating the operation, also after a crash of the server; the same key with another request is 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 CONFLICT with `Retry-After`. Keys are kept at least 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                credentialId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The credential */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Credential"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another merchant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (CONFLICT, IDEMPOTENCY_CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

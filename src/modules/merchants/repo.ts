@@ -6,7 +6,7 @@ import type { MerchantRow, MerchantStatus } from './tables.ts';
 const MERCHANT_COLUMNS = ['id', 'name', 'status', 'destination_policy', 'created_at', 'updated_at'] as const;
 
 /** The public columns of a credential: never the secret hash. */
-const CREDENTIAL_COLUMNS = ['id', 'merchant_id', 'key_id', 'created_at', 'revoked_at'] as const;
+const CREDENTIAL_COLUMNS = ['id', 'merchant_id', 'key_id', 'label', 'created_at', 'revoked_at'] as const;
 
 export const merchantsRepo = {
   insertMerchant(db: Executor, merchant: { id: string; name: string; status: MerchantStatus; created_at: Date }) {
@@ -36,7 +36,7 @@ export const merchantsRepo = {
       .executeTakeFirst();
   },
 
-  insertCredential(db: Executor, credential: { id: string; merchant_id: string; key_id: string; secret_hash: string }) {
+  insertCredential(db: Executor, credential: { id: string; merchant_id: string; key_id: string; secret_hash: string; label?: string | null }) {
     return db.insertInto('api_credentials').values(credential).returning(CREDENTIAL_COLUMNS).executeTakeFirstOrThrow();
   },
 

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Timestamp, Uuid } from '../../http/schemas.ts';
+import { StrictObject, Timestamp, Uuid } from '../../http/schemas.ts';
 
 export const MerchantSchema = Type.Object(
   {
@@ -17,6 +17,7 @@ export const CredentialSchema = Type.Object(
   {
     id: Uuid(),
     apiKey: Type.String({ description: 'Public key id, sent as x-api-key', examples: ['mk_0123456789abcdef0123456789abcdef'] }),
+    label: Type.Union([Type.String(), Type.Null()], { description: "The merchant's own name for the key (POST /credentials); null when none was given" }),
     createdAt: Timestamp(),
     revokedAt: Type.Union([Timestamp(), Type.Null()]),
   },
@@ -30,3 +31,7 @@ export const IssuedCredentialSchema = Type.Object(
   },
   { title: 'IssuedCredential' },
 );
+
+export const CreateCredentialBody = StrictObject({
+  label: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'A name for the key, shown in the list (e.g. "production server")' })),
+});

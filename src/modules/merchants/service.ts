@@ -25,6 +25,7 @@ export interface Merchant {
 export interface Credential {
   id: string;
   apiKey: string;
+  label: string | null;
   createdAt: string;
   revokedAt: string | null;
 }
@@ -45,9 +46,10 @@ const toMerchant = (row: MerchantRow): Merchant => ({
   createdAt: row.created_at.toISOString(),
 });
 
-const toCredential = (row: { id: string; key_id: string; created_at: Date; revoked_at: Date | null }): Credential => ({
+const toCredential = (row: { id: string; key_id: string; label: string | null; created_at: Date; revoked_at: Date | null }): Credential => ({
   id: row.id,
   apiKey: row.key_id,
+  label: row.label,
   createdAt: row.created_at.toISOString(),
   revokedAt: row.revoked_at?.toISOString() ?? null,
 });
@@ -92,13 +94,14 @@ export function createMerchantsService(deps: MerchantsDeps) {
     return credential;
   }
 
-  async function issueCredentialIn(trx: Db, merchantId: string): Promise<IssuedCredential> {
+  async function issueCredentialIn(trx: Db, merchantId: string, label: string | null = null): Promise<IssuedCredential> {
     const generated = generateCredential(apiSecretPepper);
     const row = await repo.insertCredential(trx, {
       id: newId(),
       merchant_id: merchantId,
       key_id: generated.apiKey,
       secret_hash: generated.secretHash,
+      label,
     });
     return { ...toCredential(row), apiSecret: generated.apiSecret };
   }
@@ -158,15 +161,15 @@ export function createMerchantsService(deps: MerchantsDeps) {
       return merchant;
     },
 
-    async issueCredential(merchantId: string, by: AuditActor, claim?: IdempotentRequest): Promise<IssuedCredential> {
+    async issueCredential(merchantId: string, by: AuditActor, claim?: IdempotentRequest, label: string | null = null): Promise<IssuedCredential> {
       return inTransaction(db, async (trx) => {
         if (!(await repo.findMerchant(trx, merchantId))) throw notFound('Merchant');
-        const credential = await issueCredentialIn(trx, merchantId);
+        const credential = await issueCredentialIn(trx, merchantId, label);
         await recordAudit(trx, by, {
           action: 'credential.issue',
           targetType: 'credential',
           targetId: credential.id,
-          details: { merchantId, apiKey: credential.apiKey },
+          details: { merchantId, apiKey: credential.apiKey, ...(label === null ? {} : { label }) },
         });
         await claim?.complete(trx, { status: 201, body: credential });
         return credential;
@@ -176,6 +179,13 @@ export function createMerchantsService(deps: MerchantsDeps) {
     async listCredentials(merchantId: string): Promise<Credential[]> {
       if (!(await repo.findMerchant(db, merchantId))) throw notFound('Merchant');
       return (await repo.listCredentials(db, merchantId)).map(toCredential);
+    },
+
+    /** One credential of the merchant; another merchant's id is not found. */
+    async getCredential(merchantId: string, credentialId: string): Promise<Credential> {
+      const row = await repo.findCredential(db, merchantId, credentialId);
+      if (!row) throw notFound('Credential');
+      return toCredential(row);
     },
 
     /** Revocation takes effect at once, for key+secret and for tokens already issued. */

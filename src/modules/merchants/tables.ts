@@ -30,6 +30,8 @@ export interface ApiCredentialsTable {
   key_id: string;
   /** HMAC-SHA256 of the secret under the pepper, hex. The secret itself is never stored. */
   secret_hash: string;
+  /** The merchant's own name for the key, 1 to 100 characters. */
+  label: string | null;
   created_at: DefaultedTimestamp;
   revoked_at: NullableTimestamp;
 }

@@ -26,11 +26,12 @@ describe('credentials', () => {
     expect(issue.statusCode).toBe(201);
     const second = issue.json() as IssuedCredentialBody;
     issuedSecrets.push(second.apiSecret);
-    expect(Object.keys(second).sort()).toEqual(['apiKey', 'apiSecret', 'createdAt', 'id', 'revokedAt']);
+    expect(Object.keys(second).sort()).toEqual(['apiKey', 'apiSecret', 'createdAt', 'id', 'label', 'revokedAt']);
     expect(second).toEqual({
       id: expect.stringMatching(UUID),
       apiKey: expect.stringMatching(API_KEY),
       apiSecret: expect.stringMatching(API_SECRET),
+      label: null,
       createdAt: expect.stringMatching(ISO_TIMESTAMP),
       revokedAt: null,
     });
@@ -46,10 +47,10 @@ describe('credentials', () => {
     expect(list.statusCode).toBe(200);
     const items = list.json() as Array<Record<string, unknown>>;
     expect(items).toHaveLength(2);
-    for (const item of items) expect(Object.keys(item).sort()).toEqual(['apiKey', 'createdAt', 'id', 'revokedAt']);
+    for (const item of items) expect(Object.keys(item).sort()).toEqual(['apiKey', 'createdAt', 'id', 'label', 'revokedAt']);
     expect(items).toEqual([
-      { id: second.id, apiKey: second.apiKey, createdAt: second.createdAt, revokedAt: null },
-      { id: first.id, apiKey: first.apiKey, createdAt: first.createdAt, revokedAt: null },
+      { id: second.id, apiKey: second.apiKey, label: null, createdAt: second.createdAt, revokedAt: null },
+      { id: first.id, apiKey: first.apiKey, label: null, createdAt: first.createdAt, revokedAt: null },
     ]);
     expect(list.body).not.toContain(first.apiSecret);
     expect(list.body).not.toContain(second.apiSecret);
@@ -59,7 +60,7 @@ describe('credentials', () => {
     const revoke = await admin('DELETE', `/merchants/${merchant.id}/credentials/${second.id}`);
     expect(revoke.statusCode).toBe(200);
     const revoked = revoke.json() as CredentialBody;
-    expect(revoked).toEqual({ id: second.id, apiKey: second.apiKey, createdAt: second.createdAt, revokedAt: expect.stringMatching(ISO_TIMESTAMP) });
+    expect(revoked).toEqual({ id: second.id, apiKey: second.apiKey, label: null, createdAt: second.createdAt, revokedAt: expect.stringMatching(ISO_TIMESTAMP) });
     await expectAudit('credential.revoke', 'credential', second.id, revoke, { merchantId: merchant.id, apiKey: second.apiKey });
 
     expectErrorBody(await getMerchant(keyHeaders(second)), 401, 'UNAUTHORIZED');
@@ -73,6 +74,6 @@ describe('credentials', () => {
     expect((await auditRows()).filter((row) => row.action === 'credential.revoke' && row.target_id === second.id)).toHaveLength(1);
 
     const after = (await admin('GET', `/merchants/${merchant.id}/credentials`)).json() as CredentialBody[];
-    expect(after).toEqual([revoked, { id: first.id, apiKey: first.apiKey, createdAt: first.createdAt, revokedAt: null }]);
+    expect(after).toEqual([revoked, { id: first.id, apiKey: first.apiKey, label: null, createdAt: first.createdAt, revokedAt: null }]);
   });
 });

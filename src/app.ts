@@ -40,6 +40,7 @@ import { registerSandboxRoutes } from './modules/sandbox/routes.ts';
 import { registerAdminTreasuryRoutes } from './modules/treasury/routes.ts';
 import { registerWebhookRoutes } from './modules/webhooks/routes.ts';
 import { enforceSessionRole } from './modules/users/guard.ts';
+import { registerLinkRoutes, registerSignedInLinkRoutes } from './modules/users/links-routes.ts';
 import { registerSessionRoutes, registerSignInRoute, registerUserRoutes } from './modules/users/routes.ts';
 import { registerFeePayerRoute, registerWalletRoutes, registerWalletSandboxRoutes } from './modules/wallets/routes.ts';
 import type { LiteSvmSandbox } from './adapters/chain/litesvm-sandbox.ts';
@@ -93,10 +94,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, db } = deps;
   const clock = deps.clock ?? systemClock;
   const metrics = deps.metrics ?? createMetrics();
-  const services = deps.services ?? (await createServices({ config, db, clock }));
+  const logger = deps.logger ?? createLogger(config.logLevel);
+  const services = deps.services ?? (await createServices({ config, db, clock, emailLog: logger }));
 
   const app = Fastify({
-    loggerInstance: deps.logger ?? createLogger(config.logLevel),
+    loggerInstance: logger,
     genReqId: requestIdFor,
     // One line per request, written at completion by logRequestCompletion (not Fastify's two).
     logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
@@ -150,6 +152,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     async (api: App) => {
       registerAuthRoutes(api, services.auth, { tokenRateLimitPerMinute: config.rateLimit.tokenPerIpPerMinute, failures: authFailures });
       registerSignInRoute(api, services.users, { nodeEnv: config.nodeEnv, failures: authFailures, rateLimitPerMinute: config.rateLimit.tokenPerIpPerMinute });
+      registerLinkRoutes(api, services.users, { rateLimitPerMinute: config.rateLimit.tokenPerIpPerMinute });
       registerFeePayerRoute(api, services.wallets);
       if (config.apiPix) {
         registerPixProviderRoutes(api, {
@@ -180,6 +183,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         registerCredentialRoutes(merchantScope, services.merchants);
         registerSessionRoutes(merchantScope, services.users, { nodeEnv: config.nodeEnv });
         registerUserRoutes(merchantScope, services.users);
+        registerSignedInLinkRoutes(merchantScope, services.users);
         registerReceiverRoutes(merchantScope, services.receivers);
         registerQuoteRoutes(merchantScope, services.quotes);
         registerOrderRoutes(merchantScope, services.orders, services.orderListing);

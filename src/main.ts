@@ -83,6 +83,7 @@ async function main(): Promise<void> {
     clock: systemClock,
     notifications,
     log,
+    emailLog: log,
     metrics,
     ...(workerDatabase ? { workerDb: workerDatabase.db } : {}),
     ...testOnlyHooks(config.nodeEnv),

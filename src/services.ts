@@ -46,6 +46,10 @@ import { createSandboxDriver } from './modules/sandbox/service.ts';
 import { createWebhooksService } from './modules/webhooks/service.ts';
 import { createWalletsService } from './modules/wallets/service.ts';
 import { createUsersService } from './modules/users/service.ts';
+import { createEmailSender } from './adapters/email/index.ts';
+import type { EmailLog } from './adapters/email/log.ts';
+import type { EmailSender } from './adapters/email/port.ts';
+import { createLogger } from './logger.ts';
 import { createLiquidity, type LiquidityLog } from './modules/treasury/liquidity.ts';
 import { maxSolPerTransfer } from './modules/treasury/rules.ts';
 import { createTreasuryService } from './modules/treasury/service.ts';
@@ -76,6 +80,10 @@ export interface ServiceDeps {
   treasuryReader?: TreasuryBalanceReader;
   /** Where the treasury's liquidity check warns (an unreadable node), and the order steps tell of a rebuilt or abandoned transfer. */
   log?: LiquidityLog & TransferLog;
+  /** Where EMAIL_PROVIDER=log writes the messages (default: a logger of its own at LOG_LEVEL). */
+  emailLog?: EmailLog;
+  /** Replaces the sender the configuration names. */
+  email?: EmailSender;
   /** The process's one registry (main.ts): the order steps' transfer counters are on it. */
   metrics?: Metrics;
   /** Test-only (main.ts, NODE_ENV=test): the order steps call it once a signed transfer is committed, before its first send. */
@@ -109,7 +117,8 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     : createLiteSvmSandbox({ sponsorAddress: sponsor.address, sponsorLamports: config.wallets.sandboxSponsorLamports });
   const tokens = await createTokenIssuer({ ...config.jwt, privateKeyPem: config.jwt.privateKeyPem });
   // TOTP secrets are sealed under their own key derived from WEBHOOK_SECRET_KEY (users/totp.ts).
-  const users = await createUsersService({ db, clock, totpKey: config.webhookSecretKey });
+  const email = deps.email ?? createEmailSender(config.email, deps.emailLog ?? createLogger(config.logLevel));
+  const users = await createUsersService({ db, clock, totpKey: config.webhookSecretKey, email, publicAppUrl: config.email.publicAppUrl });
   const auth = createAuthService({ merchants, tokens, adminToken: config.adminToken, sessions: users.sessions });
   const wallets = createWalletsService({
     db,
@@ -241,7 +250,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   const destinationPolicies = createDestinationPolicies({ db, clock });
   /** What the worker's delivery and maintenance jobs use (the same service unless the worker has its own pool). */
   const webhookDelivery = workerDb === db ? webhooks : webhooksOn(workerDb);
-  return { notifications, merchants, destinationPolicies, auth, users, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, liquidity, depositAddresses, depositWatcher, sweeper };
+  return { notifications, merchants, destinationPolicies, auth, users, email, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, liquidity, depositAddresses, depositWatcher, sweeper };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

@@ -22,6 +22,8 @@ const REAL = {
   CHAIN_TOKEN_MINTS: 'USDC:EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
   PRICE_SOURCE: 'http',
   PRICE_URL: 'https://prices.example.com/v1',
+  EMAIL_PROVIDER: 'smtp',
+  SMTP_URL: 'smtps://mailer:secret@smtp.example.com:465',
 };
 
 /** The problems other than the api-pix certificates (REAL names none: no PEM is needed for these rules). */
@@ -34,6 +36,7 @@ describe('production refuses every simulated part, one line each naming the fix'
       'CHAIN_PROVIDER=sandbox (the default) is refused when NODE_ENV=production (simulated token transfers): set CHAIN_PROVIDER=solana-rpc with SOLANA_RPC_URL and CHAIN_TOKEN_MINTS, or declare SIMULATION_MODE=true to run everything simulated',
       'PRICE_SOURCE=sandbox (the default) is refused when NODE_ENV=production (a fixed rate): set PRICE_SOURCE=http and PRICE_URL, or declare SIMULATION_MODE=true to run everything simulated',
       'SOLANA_RPC_URL is required when NODE_ENV=production (unset, managed wallets sign and send on an in-process LiteSVM chain): set it, or declare SIMULATION_MODE=true to run everything simulated',
+      'EMAIL_PROVIDER=log (the default) is refused when NODE_ENV=production (reset and invitation links would sit in the log, and nobody gets them): set EMAIL_PROVIDER=smtp and SMTP_URL, or declare SIMULATION_MODE=true to run everything simulated',
     ]);
   });
 
@@ -52,6 +55,14 @@ describe('production refuses every simulated part, one line each naming the fix'
     expect(refusals({ ...REAL, [name]: value })).toEqual([line]);
     // Off, it is no refusal.
     expect(refusals({ ...REAL, [name]: name === 'SANDBOX_AUTO_COMPLETE_SECONDS' ? '0' : 'false' })).toEqual([]);
+  });
+
+  it('EMAIL_PROVIDER=smtp needs SMTP_URL, never quoted back', () => {
+    const { SMTP_URL: _url, ...withoutSmtp } = REAL;
+    expect(refusals(withoutSmtp)).toEqual(['SMTP_URL is required when EMAIL_PROVIDER=smtp']);
+    const bad = refusals({ ...REAL, SMTP_URL: 'http://mailer:secret@smtp.example.com' });
+    expect(bad.join('\n')).toContain('SMTP_URL must be an smtp:// or smtps:// URL');
+    expect(bad.join('\n')).not.toContain('secret');
   });
 
   it('outside production nothing of this is refused', () => {

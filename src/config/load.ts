@@ -21,7 +21,7 @@ export class ConfigError extends Error {
 export function loadConfig(env: Env = process.env): Config {
   const { values, problems } = readEnv(ENV_SCHEMA, env);
   const config = configFrom(values);
-  problems.push(...leaseOutlastsAttempt(config.webhooks), ...apiPixRequirements(values), ...priceSourceRequirements(values), ...chainRequirements(values), ...productionRequirements(config), ...simulationRequirements(values));
+  problems.push(...leaseOutlastsAttempt(config.webhooks), ...apiPixRequirements(values), ...priceSourceRequirements(values), ...chainRequirements(values), ...emailRequirements(values), ...productionRequirements(config), ...simulationRequirements(values));
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }
@@ -38,6 +38,11 @@ function priceSourceRequirements(env: EnvValues): string[] {
   if (env.PRICE_SOURCE !== 'http') return [];
   if (env.PRICE_URL === undefined) return ['PRICE_URL is required when PRICE_SOURCE=http'];
   return env.NODE_ENV === 'production' && env.PRICE_URL.startsWith('http:') ? ['PRICE_URL must be https:// when NODE_ENV=production'] : [];
+}
+
+/** EMAIL_PROVIDER=smtp needs its server. */
+function emailRequirements(env: EnvValues): string[] {
+  return env.EMAIL_PROVIDER === 'smtp' && env.SMTP_URL === undefined ? ['SMTP_URL is required when EMAIL_PROVIDER=smtp'] : [];
 }
 
 /** CHAIN_PROVIDER=solana-rpc needs the node and the mint of every supported token. */

@@ -16,6 +16,7 @@ import { keypairBytes } from '../lib/solana.ts';
 import { isKey32, isPkcs8Pem, isTrustProxy, isUrlWith, isVersionedKey, normalizedPixKey, trustProxyOf, unescapeNewlines, versionedKeys } from './formats.ts';
 import { CHAIN_SCHEMA } from './chain-schema.ts';
 import { PIX_PROVIDER_SCHEMA } from './pix-provider-schema.ts';
+import { EMAIL_SCHEMA } from './email-schema.ts';
 import { PRICE_SOURCE_SCHEMA } from './price-source-schema.ts';
 import { TREASURY_SCHEMA } from './treasury-schema.ts';
 
@@ -242,6 +243,7 @@ export const ENV_SCHEMA = Type.Object({
     }),
   ),
   ...CHAIN_SCHEMA,
+  ...EMAIL_SCHEMA,
   WALLET_ALLOWED_PROGRAMS: Type.Decode(
     list(refine(text({ description: 'a program id' }), isSolanaAddress, 'must be a Solana address'), {
       default: DEFAULT_ALLOWED_PROGRAMS,

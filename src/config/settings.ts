@@ -144,6 +144,8 @@ const WALLETS = {
   keyCacheSeconds: 'WALLET_KEY_CACHE_SECONDS',
 } as const;
 
+const EMAIL = { provider: 'EMAIL_PROVIDER', smtpUrl: 'SMTP_URL', from: 'EMAIL_FROM', publicAppUrl: 'PUBLIC_APP_URL' } as const;
+
 /** The configuration the variables describe (a variable the reader refused reads as unset). */
 export function configFrom(env: EnvValues) {
   const outsideProduction = env.NODE_ENV !== 'production';
@@ -180,6 +182,7 @@ export function configFrom(env: EnvValues) {
       allowHttp: env.WEBHOOK_ALLOW_HTTP ?? outsideProduction,
     },
     wallets: read(env, WALLETS),
+    email: read(env, EMAIL),
     /** The orders' chain (PAYIN transfers, PAYOUT deposits); the variables CHAIN_PROVIDER=solana-rpc requires are checked by load.ts. */
     chain: { ...read(env, CHAIN), tokenMints: mintsOf(env.CHAIN_TOKEN_MINTS) },
   };
@@ -231,4 +234,5 @@ export type WebhookSettings = Config['webhooks'];
 export type WalletSettings = Config['wallets'];
 export type ChainSettings = Config['chain'];
 export type TreasurySettings = Config['treasury'];
+export type EmailSettings = Config['email'];
 export type ApiPixSettings = NonNullable<Config['apiPix']>;

@@ -29,6 +29,7 @@ export function simulationRequirements(env: EnvValues): string[] {
   refuse(env.SANDBOX_AUTO_COMPLETE_SECONDS > 0, `SANDBOX_AUTO_COMPLETE_SECONDS is refused when NODE_ENV=production (it pays and deposits for orders by itself): set it to 0, ${DECLARE}`);
   refuse(env.WEBHOOK_ALLOW_HTTP === true, `WEBHOOK_ALLOW_HTTP=true is refused when NODE_ENV=production (plain http:// and loopback webhook targets): unset it, ${DECLARE}`);
   refuse(env.WEBHOOK_ALLOW_PRIVATE_TARGETS, `WEBHOOK_ALLOW_PRIVATE_TARGETS=true is refused when NODE_ENV=production (webhooks into private networks): unset it, ${DECLARE}`);
+  refuse(env.EMAIL_PROVIDER === 'log', `EMAIL_PROVIDER=log (the default) is refused when NODE_ENV=production (reset and invitation links would sit in the log, and nobody gets them): set EMAIL_PROVIDER=smtp and SMTP_URL, ${DECLARE}`);
   return refusals;
 }
 

@@ -18,6 +18,11 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
   createUser: { email: 'joao.lima@example.com', role: 'DEVELOPER' },
   createCredential: { label: 'production server' },
   updateUserRole: { role: 'VIEWER' },
+  requestPasswordReset: { email: 'ana.souza@example.com' },
+  completePasswordReset: { password: 'correct horse battery staple' },
+  changeMyPassword: { currentPassword: 'correct horse battery staple', newPassword: 'purple monkey dishwasher lamp' },
+  inviteUser: { email: 'joao.lima@example.com', role: 'DEVELOPER' },
+  acceptInvitation: { password: 'correct horse battery staple' },
   createReceiver: {
     type: 'PF',
     document: '52998224725',

@@ -26,6 +26,11 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /users': 'createUser',
   'PATCH /users/{id}': 'updateUserRole',
   'DELETE /users/{id}': 'deleteUser',
+  'POST /auth/password-resets': 'requestPasswordReset',
+  'POST /auth/password-resets/{token}': 'completePasswordReset',
+  'POST /users/me/password': 'changeMyPassword',
+  'POST /users/invitations': 'inviteUser',
+  'POST /auth/invitations/{token}': 'acceptInvitation',
 
   'GET /credentials': 'listCredentials',
   'POST /credentials': 'createCredential',

@@ -119,6 +119,7 @@ const STATUS_DESCRIPTIONS: Record<number, string> = {
   404: 'Not found, or owned by another merchant (NOT_FOUND)',
   409: 'Conflict with the current state (CONFLICT, IDEMPOTENCY_CONFLICT)',
   413: 'Body too large (PAYLOAD_TOO_LARGE)',
+  410: 'The link is unknown, already used or expired (LINK_INVALID)',
   415: 'Body is not JSON (UNSUPPORTED_MEDIA_TYPE)',
   422: 'A business rule refused the request (see the error code)',
   429: 'Too many requests (RATE_LIMITED); wait Retry-After seconds',

@@ -126,7 +126,7 @@ describe('npm start: known start-up failures', () => {
     expect(result.stderr).not.toMatch(/^\s+at /m);
     const lines = result.stderr.trim().split('\n');
     expect(lines[0]).toBe('Invalid configuration:');
-    expect(lines.slice(1).map((line) => line.replace(/^ {2}- /, '').split(' ')[0])).toEqual(['PIX_PROVIDER=sandbox', 'CHAIN_PROVIDER=sandbox', 'PRICE_SOURCE=sandbox', 'SOLANA_RPC_URL']);
+    expect(lines.slice(1).map((line) => line.replace(/^ {2}- /, '').split(' ')[0])).toEqual(['PIX_PROVIDER=sandbox', 'CHAIN_PROVIDER=sandbox', 'PRICE_SOURCE=sandbox', 'SOLANA_RPC_URL', 'EMAIL_PROVIDER=log']);
     const sandbox = await start({ NODE_ENV: 'production', SIMULATION_MODE: 'false', SANDBOX_ENABLED: 'true', PORT: String(port), DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/exchange', ...productionKeys() });
     expect(sandbox.stderr).toMatch(/^ {2}- SANDBOX_ENABLED=true is refused when NODE_ENV=production \(its routes fake payments and deposits\): unset it, or declare SIMULATION_MODE=true/m);
   });

@@ -8,6 +8,9 @@ import { type TestContext, createTestContext } from '../helpers/app.ts';
 /** Operations that change nothing, so a key has nothing to protect. */
 const EXEMPT: Record<string, string> = {
   'POST /auth/token': 'issues a signed token from the credential; stores nothing',
+  'POST /auth/password-resets': 'public: always 202; a replay sends at most one more email, and one per account per minute is the cap',
+  'POST /auth/password-resets/{token}': 'public: the single-use token is the guard; a replay is 410 LINK_INVALID',
+  'POST /auth/invitations/{token}': 'public: the single-use token is the guard; a replay is 410 LINK_INVALID',
   'POST /auth/sessions': 'sign-in: each call must make a new session (a replay would hand out a stored session id); the password is the guard',
 };
 

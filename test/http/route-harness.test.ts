@@ -40,6 +40,9 @@ const POLICY: HarnessPolicy<Resource> = {
     'GET /docs/static/*': { anonymous: 200, why: "the API reference's static assets" },
     'POST /api/v1/auth/token': { anonymous: 400, why: 'exchanges an API key and secret (in the body) for a bearer token' },
     'POST /api/v1/auth/sessions': { anonymous: 400, why: 'sign-in: exchanges an email and password (in the body) for a session cookie' },
+    'POST /api/v1/auth/password-resets': { anonymous: 400, why: 'a forgotten password: anyone may ask; 202 whatever the email, the link goes only to the address' },
+    'POST /api/v1/auth/password-resets/:token': { anonymous: 400, why: "the reset link's page: its single-use token (in the path) is the credential" },
+    'POST /api/v1/auth/invitations/:token': { anonymous: 400, why: "the invitation link's page: its single-use token (in the path) is the credential" },
     'GET /api/v1/.well-known/jwks.json': { anonymous: 200, why: 'the public keys that verify bearer tokens' },
     'GET /api/v1/wallet/fee-payer': { anonymous: 200, why: "the platform fee payer's address, public on chain, named in every transaction a client builds" },
     'POST /api/v1/pix-provider/webhook/:token/pix': {
@@ -61,6 +64,8 @@ const POLICY: HarnessPolicy<Resource> = {
     'platform-fee-tiers/:orderType': { value: 'PAYIN', why: 'an order type (operator only)' },
     'balances/:address': { value: SOLANA_WALLET, why: 'a Solana address on the sandbox chain: balances on a chain are public' },
     'transactions/:signature': { value: '1'.repeat(64), why: 'a transaction signature on the sandbox chain: transactions on a chain are public' },
+    'password-resets/:token': { value: 'A'.repeat(43), why: "an emailed link's single-use token: an unknown one is 410" },
+    'invitations/:token': { value: 'A'.repeat(43), why: "an emailed link's single-use token: an unknown one is 410" },
     'webhook/:token': { value: 'not-the-token', why: "the PSP callback's secret path token: a wrong one must be refused" },
     'static/:*': { value: 'index.css', why: "a file of the API reference's static assets" },
   },

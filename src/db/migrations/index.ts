@@ -29,6 +29,7 @@ import * as depositAddresses from './20261126_0025_deposit_addresses.ts';
 import * as depositSweeps from './20261126_0026_deposit_sweeps.ts';
 import * as usersSessions from './20261126_0027_users_sessions.ts';
 import * as credentialLabels from './20261126_0028_credential_labels.ts';
+import * as userLinks from './20261126_0029_user_links.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261122_0001_foundation': foundation,
@@ -57,4 +58,5 @@ export const migrations: Record<string, Migration> = {
   '20261126_0026_deposit_sweeps': depositSweeps,
   '20261126_0027_users_sessions': usersSessions,
   '20261126_0028_credential_labels': credentialLabels,
+  '20261126_0029_user_links': userLinks,
 };

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { StrictObject, Timestamp, Uuid } from '../../http/schemas.ts';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './passwords.ts';
 import { ROLES } from './roles.ts';
 
 export const RoleField = Type.Enum([...ROLES], { description: 'OWNER, ADMIN, DEVELOPER or VIEWER: what each may do is the role table (docs/architecture/people-and-sessions.md)' });
@@ -61,3 +62,13 @@ export const TotpEnrolmentSchema = Type.Object(
   { title: 'TotpEnrolment' },
 );
 export const TotpConfirmBody = StrictObject({ code: Type.String({ pattern: '^[0-9]{6}$', description: 'The current 6-digit code' }) });
+
+/** A password a person chooses: length rules only (docs/architecture/people-and-sessions.md#password-rules); outside them, 400 VALIDATION_ERROR naming the field. */
+const NewPassword = (description: string) => Type.String({ minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH, description: `${description}: ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters` });
+
+export const PasswordResetRequestBody = StrictObject({ email: Type.String({ minLength: 1, maxLength: 254 }) });
+export const PasswordBody = StrictObject({ password: NewPassword('The new password') });
+export const PasswordChangeBody = StrictObject({ currentPassword: Type.String({ minLength: 1, maxLength: 256 }), newPassword: NewPassword('The new password') });
+export const TokenParams = Type.Object({ token: Type.String({ pattern: '^[A-Za-z0-9_-]{43}$', description: "The token of the emailed link (after its '#')" }) });
+export const InvitationBody = StrictObject({ email: Email, role: RoleField });
+export const InvitationSchema = Type.Object({ email: Type.String(), role: RoleField, expiresAt: Timestamp('When the link stops working') }, { title: 'Invitation' });

@@ -2,13 +2,16 @@
  * A merchant's people: listing, creation with a generated temporary password, role changes and
  * removal (each audited in its own transaction), and TOTP enrolment. Who may do what is the role
  * table (roles.ts): ADMIN manages everyone but owners, OWNER everyone; a merchant always keeps
- * one OWNER. Creation is invite-less in this slice: the creator hands the temporary password over.
+ * one OWNER. A user is created with a temporary password the creator hands over, or by an
+ * invitation sent by email (links.ts).
  */
+import type { EmailSender } from '../../adapters/email/port.ts';
 import type { Db } from '../../db/database.ts';
 import { AppError, notFound } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { recordAudit } from '../audit/record.ts';
+import { createLinks } from './links.ts';
 import { generatePassword, hashPassword } from './passwords.ts';
 import { createUsersRepo, type User } from './repo.ts';
 import { can, type Role, TOTP_REQUIRED_ROLES } from './roles.ts';
@@ -27,12 +30,13 @@ export interface Actor {
 const forbidden = (message: string) => new AppError('FORBIDDEN', message);
 export const totpRequired = (user: Pick<User, 'role' | 'totpEnabled'>) => TOTP_REQUIRED_ROLES.includes(user.role) && !user.totpEnabled;
 
-export async function createUsersService(deps: { db: Db; clock: Clock; totpKey: string }) {
+export async function createUsersService(deps: { db: Db; clock: Clock; totpKey: string; email: EmailSender; publicAppUrl: string }) {
   const { db, clock } = deps;
   const repo = createUsersRepo(db);
   const sessionsRepo = createSessionsRepo(db);
   const totp = createTotp(deps.totpKey);
   const sessions = await createSessions({ users: repo, sessions: sessionsRepo, totp, clock, totpRequired });
+  const links = createLinks({ db, clock, email: deps.email, publicAppUrl: deps.publicAppUrl, users: repo, sessions: sessionsRepo });
 
   /** ADMIN may not touch an OWNER nor make one. */
   function mayManage(actor: Actor, role: Role): void {
@@ -48,6 +52,7 @@ export async function createUsersService(deps: { db: Db; clock: Clock; totpKey: 
 
   return {
     sessions,
+    links,
     totpRequired,
     get: (merchantId: string, id: string) => repo.get(merchantId, id),
     list: (merchantId: string) => repo.list(merchantId),
@@ -67,6 +72,13 @@ export async function createUsersService(deps: { db: Db; clock: Clock; totpKey: 
         return created;
       });
       return { user, temporaryPassword };
+    },
+
+    /** Emails an invitation to join the actor's merchant with `role`, under the same role rules as creation. */
+    async invite(actor: Actor, input: { email: string; role: Role }): Promise<{ expiresAt: string }> {
+      mayManage(actor, input.role);
+      const inviter = await target(actor, actor.userId);
+      return links.invite({ merchantId: actor.merchantId, userId: actor.userId, email: inviter.email }, input);
     },
 
     async setRole(actor: Actor, id: string, role: Role): Promise<User> {

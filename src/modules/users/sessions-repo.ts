@@ -65,6 +65,10 @@ export function createSessionsRepo(db: Db) {
     async revokeAll(trx: Db, userId: string, now: Date) {
       await trx.updateTable('user_sessions').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
     },
+    /** Every live session of the user but `keepId`. */
+    async revokeOthers(trx: Db, userId: string, keepId: string, now: Date) {
+      await trx.updateTable('user_sessions').set({ revoked_at: now }).where('user_id', '=', userId).where('id', '!=', keepId).where('revoked_at', 'is', null).execute();
+    },
   };
 }
 

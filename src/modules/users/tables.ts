@@ -35,9 +35,34 @@ export interface UserSessionsTable {
   revoked_at: NullableTimestamp;
 }
 
+/** A password-reset link: found by the SHA-256 (hex) of its token, spent once. */
+export interface PasswordResetsTable {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+  used_at: NullableTimestamp;
+}
+
+/** An invitation link: the user its acceptance creates; found by the SHA-256 (hex) of its token, spent once. */
+export interface UserInvitationsTable {
+  id: string;
+  merchant_id: string;
+  email: string;
+  role: Role;
+  invited_by: string | null;
+  token_hash: string;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+  used_at: NullableTimestamp;
+}
+
 declare module '../../db/schema.ts' {
   interface Database {
     users: UsersTable;
     user_sessions: UserSessionsTable;
+    password_resets: PasswordResetsTable;
+    user_invitations: UserInvitationsTable;
   }
 }

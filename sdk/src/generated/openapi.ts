@@ -367,7 +367,7 @@ export interface paths {
         put?: never;
         /**
          * Invite a person by email (OWNER or ADMIN)
-         * @description Emails a link valid 72 hours, once, that creates the user with this role. An ADMIN cannot invite an OWNER (403). An email already a user is 409 CONFLICT.
+         * @description Emails a link valid 72 hours, once, that creates the user with this role. An ADMIN cannot invite an OWNER (403). An email already a user is 409 CONFLICT. A mail server that fails is 503 PROVIDER_UNAVAILABLE: ask again (the unsent link expires unused).
          */
         post: operations["inviteUser"];
         delete?: never;
@@ -4457,6 +4457,15 @@ export interface operations {
             };
             /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -110,9 +110,10 @@ export function registerSignedInLinkRoutes(app: App, users: UsersService): void 
       schema: {
         tags,
         summary: 'Invite a person by email (OWNER or ADMIN)',
-        description: 'Emails a link valid 72 hours, once, that creates the user with this role. An ADMIN cannot invite an OWNER (403). An email already a user is 409 CONFLICT.',
+        description:
+          'Emails a link valid 72 hours, once, that creates the user with this role. An ADMIN cannot invite an OWNER (403). An email already a user is 409 CONFLICT. A mail server that fails is 503 PROVIDER_UNAVAILABLE: ask again (the unsent link expires unused).',
         body: InvitationBody,
-        response: { 202: InvitationSchema, ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 409) },
+        response: { 202: InvitationSchema, ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 409, 503) },
       },
     },
     async (request, reply) => {

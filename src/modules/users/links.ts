@@ -7,7 +7,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { EmailSender } from '../../adapters/email/port.ts';
 import type { Db } from '../../db/database.ts';
-import { AppError } from '../../errors.ts';
+import { AppError, providerUnavailable } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { recordAudit } from '../audit/record.ts';
@@ -98,11 +98,14 @@ export function createLinks(deps: LinksDeps) {
       const token = newToken();
       const expiresAt = new Date(now.getTime() + INVITATION_TTL_MS);
       await repo.insertInvitation({ id: newId(), merchantId: inviter.merchantId, email: address, role: input.role, invitedBy: inviter.userId, tokenHash: sha256Hex(token), now, expiresAt });
-      await email.send({
-        to: address,
-        subject: 'You are invited',
-        text: `${inviter.email} invited you as ${input.role}. To accept, choose your password at this link within 72 hours (it works once):\n\n${base}/accept-invitation#${token}\n`,
-      });
+      await email
+        .send({
+          to: address,
+          subject: 'You are invited',
+          text: `${inviter.email} invited you as ${input.role}. To accept, choose your password at this link within 72 hours (it works once):\n\n${base}/accept-invitation#${token}\n`,
+        })
+        // The mail server's failure is the provider's, not ours: 503, and the inviter asks again (the unsent link expires unused).
+        .catch((err: unknown) => Promise.reject(providerUnavailable('The invitation email could not be sent; try again', err)));
       return { expiresAt: expiresAt.toISOString() };
     },
 

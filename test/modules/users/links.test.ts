@@ -161,6 +161,18 @@ describe('links by email: password reset, password change, invitations', () => {
     expectErrorBody(await call('POST', '/users/invitations', as(admin), { email, role: 'VIEWER' }), 409, 'CONFLICT');
   });
 
+  it('invitation: a mail server that fails is 503 PROVIDER_UNAVAILABLE, never a 500', async () => {
+    const admin = await manager('ADMIN');
+    const sender = app.services.email as LogEmailSender;
+    const send = sender.send;
+    sender.send = () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:25'));
+    try {
+      expectErrorBody(await call('POST', '/users/invitations', as(admin), { email: `unsent${++n}@example.com`, role: 'VIEWER' }), 503, 'PROVIDER_UNAVAILABLE');
+    } finally {
+      sender.send = send;
+    }
+  });
+
   it('invitation: the role table: an ADMIN cannot invite an OWNER, an OWNER can; a DEVELOPER invites no one', async () => {
     const admin = await manager('ADMIN');
     expectErrorBody(await call('POST', '/users/invitations', as(admin), { email: `owner${++n}@example.com`, role: 'OWNER' }), 403, 'FORBIDDEN');

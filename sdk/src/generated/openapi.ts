@@ -1717,6 +1717,11 @@ export interface components {
             /** @description An OWNER or ADMIN without TOTP: the session may only enrol it (POST /users/me/totp) */
             totpEnrolmentRequired: boolean;
         };
+        /** NewPassword */
+        NewPassword: {
+            /** @description The new password: 12 to 128 characters */
+            password: string;
+        };
         /** FeePayer */
         FeePayer: {
             /**
@@ -1784,6 +1789,19 @@ export interface components {
             otpauthUri: string;
             /** @description The same secret in base32, for typing in by hand; shown this once */
             secret: string;
+        };
+        /** PersonWithRole */
+        PersonWithRole: {
+            /**
+             * Format: email
+             * @description Unique across the service, compared case-insensitively
+             */
+            email: string;
+            /**
+             * @description OWNER, ADMIN, DEVELOPER or VIEWER: what each may do is the role table (docs/architecture/people-and-sessions.md)
+             * @enum {unknown}
+             */
+            role: "OWNER" | "ADMIN" | "DEVELOPER" | "VIEWER";
         };
         /** CreatedUser */
         CreatedUser: {
@@ -2743,10 +2761,7 @@ export interface operations {
                  *       "password": "correct horse battery staple"
                  *     }
                  */
-                "application/json": {
-                    /** @description The new password: 12 to 128 characters */
-                    password: string;
-                };
+                "application/json": components["schemas"]["NewPassword"];
             };
         };
         responses: {
@@ -2834,10 +2849,7 @@ export interface operations {
                  *       "password": "correct horse battery staple"
                  *     }
                  */
-                "application/json": {
-                    /** @description The new password: 12 to 128 characters */
-                    password: string;
-                };
+                "application/json": components["schemas"]["NewPassword"];
             };
         };
         responses: {
@@ -3900,18 +3912,7 @@ export interface operations {
                  *       "role": "DEVELOPER"
                  *     }
                  */
-                "application/json": {
-                    /**
-                     * Format: email
-                     * @description Unique across the service, compared case-insensitively
-                     */
-                    email: string;
-                    /**
-                     * @description OWNER, ADMIN, DEVELOPER or VIEWER: what each may do is the role table (docs/architecture/people-and-sessions.md)
-                     * @enum {unknown}
-                     */
-                    role: "OWNER" | "ADMIN" | "DEVELOPER" | "VIEWER";
-                };
+                "application/json": components["schemas"]["PersonWithRole"];
             };
         };
         responses: {
@@ -4364,18 +4365,7 @@ export interface operations {
                  *       "role": "DEVELOPER"
                  *     }
                  */
-                "application/json": {
-                    /**
-                     * Format: email
-                     * @description Unique across the service, compared case-insensitively
-                     */
-                    email: string;
-                    /**
-                     * @description OWNER, ADMIN, DEVELOPER or VIEWER: what each may do is the role table (docs/architecture/people-and-sessions.md)
-                     * @enum {unknown}
-                     */
-                    role: "OWNER" | "ADMIN" | "DEVELOPER" | "VIEWER";
-                };
+                "application/json": components["schemas"]["PersonWithRole"];
             };
         };
         responses: {

@@ -47,7 +47,8 @@ export const SessionSummarySchema = Type.Object(
   { title: 'SessionSummary' },
 );
 
-export const CreateUserBody = StrictObject({ email: Email, role: RoleField });
+/** A person by email with a role: a user created with a temporary password, or an invitation (one schema in the document). */
+export const CreateUserBody = StrictObject({ email: Email, role: RoleField }, { title: 'PersonWithRole' });
 export const CreatedUserSchema = Type.Object(
   { user: UserSchema, temporaryPassword: Type.String({ description: 'Shown this once: hand it to the person, who signs in with it' }) },
   { title: 'CreatedUser' },
@@ -67,8 +68,8 @@ export const TotpConfirmBody = StrictObject({ code: Type.String({ pattern: '^[0-
 const NewPassword = (description: string) => Type.String({ minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH, description: `${description}: ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters` });
 
 export const PasswordResetRequestBody = StrictObject({ email: Type.String({ minLength: 1, maxLength: 254 }) });
-export const PasswordBody = StrictObject({ password: NewPassword('The new password') });
+export const PasswordBody = StrictObject({ password: NewPassword('The new password') }, { title: 'NewPassword' });
 export const PasswordChangeBody = StrictObject({ currentPassword: Type.String({ minLength: 1, maxLength: 256 }), newPassword: NewPassword('The new password') });
 export const TokenParams = Type.Object({ token: Type.String({ pattern: '^[A-Za-z0-9_-]{43}$', description: "The token of the emailed link (after its '#')" }) });
-export const InvitationBody = StrictObject({ email: Email, role: RoleField });
+export const InvitationBody = CreateUserBody;
 export const InvitationSchema = Type.Object({ email: Type.String(), role: RoleField, expiresAt: Timestamp('When the link stops working') }, { title: 'Invitation' });

@@ -6,19 +6,16 @@
  * deposit watcher, paid out by PIX at the PSP simulator, and swept into the treasury. At the end
  * the books' treasury equals the treasury on chain, in SOL and in USDC.
  */
-import { type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { address, type Address, type Base64EncodedWireTransaction, generateKeyPairSigner } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMetrics } from '../../src/http/metrics.ts';
 import { createWorkerJobs } from '../../src/jobs.ts';
 import { decimal } from '../../src/lib/money.ts';
 import { ADMIN_TOKEN, type TestContext, type TestMerchant, createTestContext } from '../helpers/app.ts';
-import { ata, buildTransfer, type Rpc, simulatorRpc } from '../helpers/chain-simulator.ts';
+import { ata, buildTransfer, type Rpc } from '../helpers/chain-simulator.ts';
 import { randomCpf } from '../helpers/documents.ts';
-import { freePort, startReadyProcess } from '../helpers/processes.ts';
+import { freePort } from '../helpers/processes.ts';
+import { type ProductionPath, postJson, startProductionPath } from '../helpers/production-path.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const TOKEN = 'e2e-production-webhook-token-0123456789abc';
@@ -27,20 +24,16 @@ const ADMIN = { authorization: `Bearer ${ADMIN_TOKEN}` };
 
 
 describe('the production path with no sandbox route: a PAYIN and a PAYOUT on the PSP and chain simulators', () => {
-  let psp: { child: ChildProcess; ready: Json };
-  let chain: { child: ChildProcess; ready: Json };
+  let world: ProductionPath;
+  let psp: ProductionPath['psp'];
+  let chain: ProductionPath['chain'];
   let rpc: Rpc;
   let usdc: Address;
   let ctx: TestContext;
   let merchant: TestMerchant;
   let receiver: Json;
 
-  const postJson = async (url: string, body: unknown) => {
-    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    expect(response.status, `${url}: ${await response.clone().text()}`).toBe(200);
-    return (await response.json()) as Json;
-  };
-  const pspState = async () => (await (await fetch(`${psp.ready.controlUrl}/control/state`)).json()) as Json;
+  const pspState = () => world.pspState();
   const call = (method: 'GET' | 'POST', url: string, payload?: object, headers = merchant.headers) =>
     ctx.app.inject({ method, url: `/api/v1${url}`, headers, ...(payload ? { payload } : {}) });
   const jobs = () => Object.fromEntries(createWorkerJobs(ctx.app.services, ctx.config, createMetrics()).map((job) => [job.name, job]));
@@ -51,35 +44,10 @@ describe('the production path with no sandbox route: a PAYIN and a PAYOUT on the
   };
 
   beforeAll(async () => {
-    const pspDir = mkdtempSync(path.join(tmpdir(), 'psp-sim-'));
-    [psp, chain] = await Promise.all([
-      startReadyProcess('tools/psp-simulator/main.ts', [], { PSP_SIM_DIR: pspDir, PSP_SIM_PORT: '0', PSP_SIM_CONTROL_PORT: '0', PSP_SIM_SETTLE_DELAY_MS: '30', PSP_SIM_WEBHOOK_HEADERS: JSON.stringify(HEADER) }),
-      startReadyProcess('tools/chain-simulator/main.ts', ['--port', '0', '--slot-ms', '20', '--confirmed-lag', '1', '--finalized-lag', '4'], {}),
-    ]);
-    rpc = simulatorRpc(chain.ready.url);
-    usdc = address((await postJson(`${chain.ready.adminUrl}/mints`, { decimals: 6 })).mint);
-    const c = psp.ready.certificates;
+    world = await startProductionPath({ token: TOKEN, headerSecret: HEADER['x-webhook-secret'] });
+    ({ psp, chain, rpc, usdc } = world);
     const port = await freePort();
-    ctx = await createTestContext({
-      SANDBOX_ENABLED: 'false',
-      PIX_PROVIDER: 'api-pix',
-      PIX_API_BASE_URL: psp.ready.pixApiBaseUrl,
-      PIX_OAUTH_TOKEN_URL: psp.ready.tokenUrl,
-      PIX_OUT_BASE_URL: psp.ready.apiUrl,
-      PIX_CLIENT_ID: psp.ready.clientId,
-      PIX_CLIENT_SECRET: psp.ready.clientSecret,
-      PIX_CLIENT_CERT: c.clientCertPem,
-      PIX_CLIENT_KEY: c.clientKeyPem,
-      PIX_CA_CERT: c.caPem,
-      PIX_API_TIMEOUT_MS: '2000',
-      PIX_WEBHOOK_PUBLIC_URL: `http://127.0.0.1:${port}`,
-      PIX_WEBHOOK_TOKEN: TOKEN,
-      PIX_WEBHOOK_HEADER_SECRET: HEADER['x-webhook-secret'],
-      CHAIN_PROVIDER: 'solana-rpc',
-      SOLANA_RPC_URL: chain.ready.url,
-      SOLANA_COMMITMENT: 'finalized',
-      CHAIN_TOKEN_MINTS: `USDC:${usdc}`,
-    });
+    ctx = await createTestContext({ ...world.env(port), SANDBOX_ENABLED: 'false' });
     await ctx.app.listen({ port, host: '127.0.0.1' });
     merchant = await ctx.createMerchant('Loja Produção');
     await ctx.app.services.reconciliation.runPass();
@@ -107,8 +75,7 @@ describe('the production path with no sandbox route: a PAYIN and a PAYOUT on the
 
   afterAll(async () => {
     await ctx?.close();
-    psp?.child.kill('SIGTERM');
-    chain?.child.kill('SIGTERM');
+    world?.stop();
   });
 
   it('has no sandbox route', async () => {

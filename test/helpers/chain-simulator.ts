@@ -12,6 +12,7 @@ import {
 } from '@solana-program/token';
 import {
   type Address,
+  address,
   appendTransactionMessageInstructions,
   createSolanaRpc,
   createSolanaRpcSubscriptions,
@@ -25,6 +26,7 @@ import {
   signTransactionMessageWithSigners,
   type TransactionSigner,
 } from '@solana/kit';
+import { type ChainSimulator, startChainSimulator } from '../../tools/chain-simulator/index.ts';
 
 /** A kit client on the simulator, typed as a test cluster's (it has requestAirdrop). */
 export const simulatorRpc = (url: string) => createSolanaRpc(devnet(url));
@@ -90,3 +92,15 @@ export async function until<T>(probe: () => Promise<T | undefined | null | false
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
+
+/**
+ * A chain simulator whose slots move only by hand (`advanceSlots`: a fast clock that never races
+ * the assertions), with a USDC-like mint (6 decimals).
+ */
+export async function startHandClockedChain(finalizedLag: number): Promise<{ sim: ChainSimulator; rpc: Rpc; usdc: Address }> {
+  const sim = await startChainSimulator({ slotMs: 3_600_000, confirmedLag: 1, finalizedLag });
+  return { sim, rpc: simulatorRpc(sim.url), usdc: address((await sim.createMint({ decimals: 6 })).mint) };
+}
+
+/** The service's settings for orders on that node: CHAIN_PROVIDER=solana-rpc at `finalized`, `usdc` as USDC. */
+export const solanaRpcSettings = (url: string, usdc: Address) => ({ CHAIN_PROVIDER: 'solana-rpc', SOLANA_RPC_URL: url, CHAIN_TOKEN_MINTS: `USDC:${usdc}`, SOLANA_COMMITMENT: 'finalized' });

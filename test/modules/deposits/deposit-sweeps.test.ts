@@ -16,8 +16,8 @@ import { createWorkerJobs } from '../../../src/jobs.ts';
 import { createKeyCustody } from '../../../src/key-custody.ts';
 import { decimal } from '../../../src/lib/money.ts';
 import { createSweeper } from '../../../src/modules/deposits/sweeps.ts';
-import { type ChainSimulator, startChainSimulator } from '../../../tools/chain-simulator/index.ts';
-import { ata, buildTransfer, type Rpc, simulatorRpc } from '../../helpers/chain-simulator.ts';
+import type { ChainSimulator } from '../../../tools/chain-simulator/index.ts';
+import { ata, buildTransfer, type Rpc, solanaRpcSettings, startHandClockedChain } from '../../helpers/chain-simulator.ts';
 import { type Json, ordersTest } from '../orders/helpers.ts';
 
 const FINALIZED_LAG = 3;
@@ -31,16 +31,14 @@ describe('deposit sweeps on the chain simulator', () => {
   let sponsor: Address;
 
   beforeAll(async () => {
-    sim = await startChainSimulator({ slotMs: 3_600_000, confirmedLag: 1, finalizedLag: FINALIZED_LAG });
-    rpc = simulatorRpc(sim.url);
-    usdc = address((await sim.createMint({ decimals: 6 })).mint);
+    ({ sim, rpc, usdc } = await startHandClockedChain(FINALIZED_LAG));
     sender = await generateKeyPairSigner();
     await sim.airdrop(sender.address, 10_000_000_000n);
     await sim.mintTo({ mint: usdc, owner: sender.address, amount: 1_000_000_000_000n });
   });
   afterAll(() => sim?.close());
 
-  const t = ordersTest(() => ({ CHAIN_PROVIDER: 'solana-rpc', SOLANA_RPC_URL: sim.url, CHAIN_TOKEN_MINTS: `USDC:${usdc}`, SOLANA_COMMITMENT: 'finalized' }));
+  const t = ordersTest(() => solanaRpcSettings(sim.url, usdc));
   const services = () => t.ctx.app.services;
   const db = () => t.ctx.database.db;
 

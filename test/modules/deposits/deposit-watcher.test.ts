@@ -17,8 +17,8 @@ import { depositReferenceOfKey } from '../../../src/modules/orders/payout.ts';
 import { depositsRepo } from '../../../src/modules/deposits/repo.ts';
 import { createDepositWatcher } from '../../../src/modules/deposits/watcher.ts';
 import { ordersRepo } from '../../../src/modules/orders/repo.ts';
-import { type ChainSimulator, startChainSimulator } from '../../../tools/chain-simulator/index.ts';
-import { ata, buildTransfer, type Rpc, simulatorRpc } from '../../helpers/chain-simulator.ts';
+import type { ChainSimulator } from '../../../tools/chain-simulator/index.ts';
+import { ata, buildTransfer, type Rpc, solanaRpcSettings, startHandClockedChain } from '../../helpers/chain-simulator.ts';
 import { type Json, ordersTest } from '../orders/helpers.ts';
 
 const FINALIZED_LAG = 3;
@@ -32,9 +32,7 @@ describe('PAYOUT deposits on the chain simulator', () => {
 
   beforeAll(async () => {
     // Slots move by hand: a fast clock that never races the assertions.
-    sim = await startChainSimulator({ slotMs: 3_600_000, confirmedLag: 1, finalizedLag: FINALIZED_LAG });
-    rpc = simulatorRpc(sim.url);
-    usdc = address((await sim.createMint({ decimals: 6 })).mint);
+    ({ sim, rpc, usdc } = await startHandClockedChain(FINALIZED_LAG));
     other = address((await sim.createMint({ decimals: 6 })).mint);
     sender = await generateKeyPairSigner();
     await sim.airdrop(sender.address, 10_000_000_000n);
@@ -43,7 +41,7 @@ describe('PAYOUT deposits on the chain simulator', () => {
   });
   afterAll(() => sim?.close());
 
-  const t = ordersTest(() => ({ CHAIN_PROVIDER: 'solana-rpc', SOLANA_RPC_URL: sim.url, CHAIN_TOKEN_MINTS: `USDC:${usdc}`, SOLANA_COMMITMENT: 'finalized' }));
+  const t = ordersTest(() => solanaRpcSettings(sim.url, usdc));
   const services = () => t.ctx.app.services;
   const watcher = () => services().depositWatcher!;
   const db = () => t.ctx.database.db;

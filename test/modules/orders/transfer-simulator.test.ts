@@ -12,8 +12,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decimal } from '../../../src/lib/money.ts';
 import { ordersRepo } from '../../../src/modules/orders/repo.ts';
-import { type ChainSimulator, startChainSimulator } from '../../../tools/chain-simulator/index.ts';
-import { ata, type Rpc, simulatorRpc } from '../../helpers/chain-simulator.ts';
+import type { ChainSimulator } from '../../../tools/chain-simulator/index.ts';
+import { ata, type Rpc, solanaRpcSettings, startHandClockedChain } from '../../helpers/chain-simulator.ts';
 import { testDriver } from '../../helpers/database.ts';
 import { ordersTest } from './helpers.ts';
 
@@ -28,13 +28,11 @@ describe('a PAYIN transfers exactly once on the chain simulator', () => {
   // Before the app is built (ordersTest reads its settings then): the node and the mint.
   beforeAll(async () => {
     // Slots move by hand, a few per worker pass: a fast clock that never races the assertions.
-    sim = await startChainSimulator({ slotMs: 3_600_000, confirmedLag: 1, finalizedLag: FINALIZED_LAG });
-    rpc = simulatorRpc(sim.url);
-    usdc = address((await sim.createMint({ decimals: 6 })).mint);
+    ({ sim, rpc, usdc } = await startHandClockedChain(FINALIZED_LAG));
   });
   afterAll(() => sim?.close());
 
-  const t = ordersTest(() => ({ CHAIN_PROVIDER: 'solana-rpc', SOLANA_RPC_URL: sim.url, CHAIN_TOKEN_MINTS: `USDC:${usdc}`, SOLANA_COMMITMENT: 'finalized' }));
+  const t = ordersTest(() => solanaRpcSettings(sim.url, usdc));
 
   beforeAll(async () => {
     treasury = address(t.ctx.app.services.platformKeysAtStart.signers.TREASURY.address);

@@ -9,8 +9,8 @@ import { type Address, address } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectErrorBody } from '../../helpers/app.ts';
 import { ordersRepo } from '../../../src/modules/orders/repo.ts';
-import { type ChainSimulator, startChainSimulator } from '../../../tools/chain-simulator/index.ts';
-import { ata, type Rpc, simulatorRpc, statusOf } from '../../helpers/chain-simulator.ts';
+import type { ChainSimulator } from '../../../tools/chain-simulator/index.ts';
+import { ata, type Rpc, statusOf, solanaRpcSettings, startHandClockedChain } from '../../helpers/chain-simulator.ts';
 import { type Json, ordersTest } from '../orders/helpers.ts';
 
 const FINALIZED_LAG = 3;
@@ -21,13 +21,11 @@ describe('POST /sandbox/orders/{id}/deposit on the chain simulator', () => {
   let usdc: Address;
 
   beforeAll(async () => {
-    sim = await startChainSimulator({ slotMs: 3_600_000, confirmedLag: 1, finalizedLag: FINALIZED_LAG });
-    rpc = simulatorRpc(sim.url);
-    usdc = address((await sim.createMint({ decimals: 6 })).mint);
+    ({ sim, rpc, usdc } = await startHandClockedChain(FINALIZED_LAG));
   });
   afterAll(() => sim?.close());
 
-  const t = ordersTest(() => ({ CHAIN_PROVIDER: 'solana-rpc', SOLANA_RPC_URL: sim.url, CHAIN_TOKEN_MINTS: `USDC:${usdc}`, SOLANA_COMMITMENT: 'finalized' }));
+  const t = ordersTest(() => solanaRpcSettings(sim.url, usdc));
   const db = () => t.ctx.database.db;
   const orderOf = async (order: Json) => (await ordersRepo.find(db(), order.id as string))!;
 

@@ -585,7 +585,7 @@ export interface paths {
         };
         /**
          * List the merchant's orders, newest first
-         * @description `page` (default 1), `limit` (default 20, at most 100; more is 400), filters `type`, `status`, `receiverId`, `externalId`, `createdFrom` (inclusive), `createdTo` (exclusive). For deep pages use keyset pagination instead of `page`: `startingAfter` = the last order id of the page you have (or `endingBefore` = its first), while `hasMore` is true; each such page costs the same however deep. `total` is exact either way.
+         * @description `page` (default 1), `limit` (default 20, at most 100; more is 400), filters `type`, `status`, `receiverId`, `externalId`, `createdFrom` (inclusive), `createdTo` (exclusive), `amountBrlMin` and `amountBrlMax` (inclusive, decimal text with at most 2 decimals compared exactly; a minimum above the maximum is 400). GET /orders/export answers the same filters as CSV. For deep pages use keyset pagination instead of `page`: `startingAfter` = the last order id of the page you have (or `endingBefore` = its first), while `hasMore` is true; each such page costs the same however deep. `total` is exact either way.
          */
         get: operations["listOrders"];
         put?: never;
@@ -5671,7 +5671,7 @@ export interface operations {
                 createdFrom?: string;
                 /** @description Exclusive upper bound of createdAt */
                 createdTo?: string;
-                /** @description Inclusive lower bound of amountBrl; BRL as plain decimal text ("100.50"), at most 2 decimals, compared exactly (NUMERIC) */
+                /** @description Inclusive lower bound of amountBrl. The exact total of an amount range counts every order of the merchant: on a long history, send it with createdFrom; BRL as plain decimal text ("100.50"), at most 2 decimals, compared exactly (NUMERIC) */
                 amountBrlMin?: string;
                 /** @description Inclusive upper bound of amountBrl; not below amountBrlMin (400); BRL as plain decimal text ("100.50"), at most 2 decimals, compared exactly (NUMERIC) */
                 amountBrlMax?: string;
@@ -6243,7 +6243,7 @@ export interface operations {
                 createdFrom?: string;
                 /** @description Exclusive upper bound of createdAt */
                 createdTo?: string;
-                /** @description Inclusive lower bound of amountBrl; BRL as plain decimal text ("100.50"), at most 2 decimals, compared exactly (NUMERIC) */
+                /** @description Inclusive lower bound of amountBrl. The exact total of an amount range counts every order of the merchant: on a long history, send it with createdFrom; BRL as plain decimal text ("100.50"), at most 2 decimals, compared exactly (NUMERIC) */
                 amountBrlMin?: string;
                 /** @description Inclusive upper bound of amountBrl; not below amountBrlMin (400); BRL as plain decimal text ("100.50"), at most 2 decimals, compared exactly (NUMERIC) */
                 amountBrlMax?: string;

@@ -108,7 +108,7 @@ export const ORDER_FILTERS = {
   externalId: Type.Optional(ExternalId),
   createdFrom: Type.Optional(Timestamp('Inclusive lower bound of createdAt')),
   createdTo: Type.Optional(Timestamp('Exclusive upper bound of createdAt')),
-  amountBrlMin: Type.Optional(BrlBound('Inclusive lower bound of amountBrl')),
+  amountBrlMin: Type.Optional(BrlBound('Inclusive lower bound of amountBrl. The exact total of an amount range counts every order of the merchant: on a long history, send it with createdFrom')),
   amountBrlMax: Type.Optional(BrlBound('Inclusive upper bound of amountBrl; not below amountBrlMin (400)')),
 };
 

@@ -508,7 +508,7 @@ export interface paths {
         };
         /**
          * One order's story, oldest first
-         * @description Everything recorded about the order, in time order: its status changes (the status it was created in, each order event, and its current status when no event reports it: SWAPPING, TRANSFERRING, PIX_SENT_UNCONFIRMED and EXPIRED have none; events are purged with their deliveries after the webhooks' retention, so an older order may show fewer), its PIX and chain movements (a chain signature links to the configured explorer), the ledger entries it posted, and the webhook deliveries about it (the newest 100; their attempts are at GET /webhooks/deliveries/{id}). Another merchant's order is 404, as an unknown id is.
+         * @description Everything recorded about the order, in time order: its status changes (the status it was created in, each order event, and its current status when no event reports it: SWAPPING, TRANSFERRING, PIX_SENT_UNCONFIRMED and EXPIRED have none; events are kept EVENT_RETENTION_DAYS, 30 by default, and longer only while a delivery of theirs is kept, so an older order shows its creation and current status only), its PIX and chain movements (a chain signature links to the configured explorer), the ledger entries it posted, and the webhook deliveries about it (the newest 100; their attempts are at GET /webhook/deliveries/{id}). Another merchant's order is 404, as an unknown id is.
          */
         get: operations["getOrderTimeline"];
         put?: never;
@@ -605,7 +605,7 @@ export interface paths {
         };
         /**
          * The merchant's account at a glance: volumes, statuses, fees, attention
-         * @description For the last `days` São Paulo calendar days (today included; default 30, at most 90, more is 400): per day and order type, the orders created and their amountBrl summed, and how many of them (and how much) are COMPLETED; sums are BRL decimal text. Also: all the merchant's orders by current status; the fee balance (as GET /ledger/fees/balance) and the fee entries not settled yet; and what needs attention: the FAILED orders created in the period (their count and the newest ids) and the webhook endpoints that are failing or disabled (as GET /webhooks/endpoints shows them).
+         * @description For the last `days` São Paulo calendar days (today included; default 30, at most 90, more is 400): per day and order type, the orders created and their amountBrl summed, and how many of them (and how much) are COMPLETED; sums are BRL decimal text. Also: all the merchant's orders by current status; the fee balance (as GET /ledger/fees/balance) and the fee entries not settled yet; and what needs attention: the FAILED orders created in the period (their count and the newest ids) and the webhook endpoints that are failing or disabled (as GET /webhook/endpoints shows them).
          */
         get: operations["getOverview"];
         put?: never;
@@ -2006,7 +2006,7 @@ export interface components {
         OrderTimelineDelivery: {
             /**
              * Format: uuid
-             * @description The deliveryId (GET /webhooks/deliveries/{id} has its attempts)
+             * @description The deliveryId (GET /webhook/deliveries/{id} has its attempts)
              */
             id: string;
             /** Format: uuid */

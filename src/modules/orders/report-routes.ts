@@ -59,7 +59,7 @@ export function registerOrderReportRoutes(app: App, exporter: OrderExport, timel
         tags: ['Orders'],
         summary: "One order's story, oldest first",
         description:
-          "Everything recorded about the order, in time order: its status changes (the status it was created in, each order event, and its current status when no event reports it: SWAPPING, TRANSFERRING, PIX_SENT_UNCONFIRMED and EXPIRED have none; events are purged with their deliveries after the webhooks' retention, so an older order may show fewer), its PIX and chain movements (a chain signature links to the configured explorer), the ledger entries it posted, and the webhook deliveries about it (the newest 100; their attempts are at GET /webhooks/deliveries/{id}). " +
+          "Everything recorded about the order, in time order: its status changes (the status it was created in, each order event, and its current status when no event reports it: SWAPPING, TRANSFERRING, PIX_SENT_UNCONFIRMED and EXPIRED have none; events are kept EVENT_RETENTION_DAYS, 30 by default, and longer only while a delivery of theirs is kept, so an older order shows its creation and current status only), its PIX and chain movements (a chain signature links to the configured explorer), the ledger entries it posted, and the webhook deliveries about it (the newest 100; their attempts are at GET /webhook/deliveries/{id}). " +
           "Another merchant's order is 404, as an unknown id is.",
         params: IdParams,
         response: { 200: OrderTimelineSchema, ...errorResponses(...AUTHENTICATED_ERRORS, 400, 404) },

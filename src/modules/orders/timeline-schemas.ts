@@ -29,7 +29,7 @@ export const TimelineTransactionSchema = Type.Object(
 
 export const TimelineDeliverySchema = Type.Object(
   {
-    id: Uuid('The deliveryId (GET /webhooks/deliveries/{id} has its attempts)'),
+    id: Uuid('The deliveryId (GET /webhook/deliveries/{id} has its attempts)'),
     endpointId: Uuid(),
     event: Type.String(),
     status: Type.Enum(['PENDING', 'SUCCEEDED', 'FAILED']),

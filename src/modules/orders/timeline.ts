@@ -5,9 +5,10 @@
  * come from the order's events (the outbox keeps every order event whether or not the merchant
  * has a webhook endpoint; events.ts lists which status each reports), plus the status the order
  * was created in, plus its current status when no event reports it (SWAPPING, TRANSFERRING,
- * PIX_SENT_UNCONFIRMED and EXPIRED have no event). Events are purged with their deliveries after
- * the webhooks' retention (docs/architecture/webhooks.md), so an old order's story may keep only
- * its creation, its current status, its movements and its ledger entries.
+ * PIX_SENT_UNCONFIRMED and EXPIRED have no event). Events are purged after EVENT_RETENTION_DAYS
+ * (30 by default) once none of their deliveries is left (docs/architecture/webhooks.md), so an
+ * older order's story keeps only its creation, its current status, its movements, its ledger
+ * entries and the deliveries still kept.
  *
  * Movements are the order's transactions (a chain one links to the configured explorer), the
  * ledger's entries come from the ledger and the webhook deliveries from the webhooks module:
@@ -27,7 +28,7 @@ import { toOrder } from './view.ts';
 type TimelineEntry = Static<typeof TimelineEntrySchema>;
 export type OrderTimeline = Static<typeof OrderTimelineSchema>;
 
-/** The deliveries shown: the newest this many (GET /webhooks/deliveries?orderId=… has them all). */
+/** The deliveries shown: the newest this many (GET /webhook/deliveries?orderId=… has them all). */
 const MAX_DELIVERIES = 100;
 const CHAIN_MOVEMENTS = new Set(['CHAIN_DEPOSIT', 'CHAIN_TRANSFER', 'CHAIN_DEPOSIT_EXCESS']);
 

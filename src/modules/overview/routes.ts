@@ -18,7 +18,7 @@ export function registerOverviewRoutes(app: App, overview: OverviewService): voi
         summary: "The merchant's account at a glance: volumes, statuses, fees, attention",
         description:
           'For the last `days` São Paulo calendar days (today included; default 30, at most 90, more is 400): per day and order type, the orders created and their amountBrl summed, and how many of them (and how much) are COMPLETED; sums are BRL decimal text. ' +
-          "Also: all the merchant's orders by current status; the fee balance (as GET /ledger/fees/balance) and the fee entries not settled yet; and what needs attention: the FAILED orders created in the period (their count and the newest ids) and the webhook endpoints that are failing or disabled (as GET /webhooks/endpoints shows them).",
+          "Also: all the merchant's orders by current status; the fee balance (as GET /ledger/fees/balance) and the fee entries not settled yet; and what needs attention: the FAILED orders created in the period (their count and the newest ids) and the webhook endpoints that are failing or disabled (as GET /webhook/endpoints shows them).",
         querystring: OverviewQuery,
         response: { 200: OverviewSchema, ...errorResponses(...AUTHENTICATED_ERRORS, 400) },
       },

@@ -17,7 +17,9 @@ import type { Db } from '../src/db/database.ts';
 import { creationRepo } from '../src/modules/orders/creation-repo.ts';
 import { listingRepo } from '../src/modules/orders/listing-repo.ts';
 import { reconciliationRepo } from '../src/modules/orders/reconciliation-repo.ts';
+import { exportRepo } from '../src/modules/orders/export-repo.ts';
 import { ordersRepo } from '../src/modules/orders/repo.ts';
+import { overviewRepo } from '../src/modules/overview/repo.ts';
 import { treasuryRepo } from '../src/modules/treasury/repo.ts';
 import { capturedStatement } from '../test/sql-snapshots/render.ts';
 import { analyze, seedOrders, withClient } from './lib/database.ts';
@@ -94,6 +96,16 @@ const statements: Array<[string, (db: Db) => Promise<unknown>]> = [
   ['listing status=AWAITING_PAYMENT', (db) => listingRepo.page(db, BIG, { status: 'AWAITING_PAYMENT' }, { offset: 0 }, 20)],
   ['listing receiverId', (db) => listingRepo.page(db, BIG, { receiverId: order.receiver_id }, { offset: 0 }, 20)],
   ['listing externalId', (db) => listingRepo.page(db, BIG, { externalId }, { offset: 0 }, 20)],
+  ['listing amountBrlMin=100&amountBrlMax=500', (db) => listingRepo.page(db, BIG, { amountBrlMin: '100', amountBrlMax: '500' }, { offset: 0 }, 20)],
+  ['listing amountBrlMin=100&amountBrlMax=500 cursor 10k', (db) => listingRepo.page(db, BIG, { amountBrlMin: '100', amountBrlMax: '500' }, { startingAfter: deep }, 20)],
+  ['listing amountBrlMin=100&amountBrlMax=500&createdFrom=30 days ago', (db) => listingRepo.page(db, BIG, { amountBrlMin: '100', amountBrlMax: '500', createdFrom: new Date(Date.now() - 30 * 86_400_000).toISOString() }, { offset: 0 }, 20)],
+  ['export page (1000 rows)', (db) => exportRepo.page(db, BIG, {}, undefined, 1000)],
+  ['export page status=FAILED (1000 rows)', (db) => exportRepo.page(db, BIG, { status: 'FAILED' }, undefined, 1000)],
+  ['export moreThan 100k', (db) => exportRepo.moreThan(db, BIG, {}, 100_000)],
+  ['overview volumes 30 days', (db) => overviewRepo.volumes(db, BIG, new Date(Date.now() - 29 * 86_400_000).toISOString().slice(0, 10))],
+  ['overview volumes 90 days', (db) => overviewRepo.volumes(db, BIG, new Date(Date.now() - 89 * 86_400_000).toISOString().slice(0, 10))],
+  ['overview latestFailed 90 days', (db) => overviewRepo.latestFailed(db, BIG, new Date(Date.now() - 89 * 86_400_000).toISOString().slice(0, 10), 5)],
+  ['overview statusCounts', (db) => overviewRepo.statusCounts(db, BIG)],
   ['listing cursorExists', (db) => listingRepo.cursorExists(db, BIG, deep)],
   ['reconciliation unpaidByTxid', (db) => reconciliationRepo.unpaidByTxid(db, txids)],
   ['reconciliation requestedRefunds', (db) => reconciliationRepo.requestedRefunds(db, now, 50)],

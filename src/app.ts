@@ -32,7 +32,9 @@ import { registerAdminLedgerRoutes, registerLedgerRoutes, registerSandboxLedgerR
 import { registerCredentialRoutes } from './modules/merchants/credential-routes.ts';
 import { registerMerchantRoutes } from './modules/merchants/routes.ts';
 import { registerPixProviderRoutes } from './modules/orders/pix-provider-routes.ts';
+import { registerOrderReportRoutes } from './modules/orders/report-routes.ts';
 import { registerOrderRoutes } from './modules/orders/routes.ts';
+import { registerOverviewRoutes } from './modules/overview/routes.ts';
 import { registerQuoteRoutes } from './modules/quotes/routes.ts';
 import { registerAdminReceiverRoutes } from './modules/receivers/admin-routes.ts';
 import { registerReceiverRoutes } from './modules/receivers/routes.ts';
@@ -186,7 +188,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         registerSignedInLinkRoutes(merchantScope, services.users);
         registerReceiverRoutes(merchantScope, services.receivers);
         registerQuoteRoutes(merchantScope, services.quotes);
+        registerOrderReportRoutes(merchantScope, services.orderExport, services.orderTimeline);
         registerOrderRoutes(merchantScope, services.orders, services.orderListing);
+        registerOverviewRoutes(merchantScope, services.overview);
         registerLedgerRoutes(merchantScope, services.ledger);
         if (config.sandboxEnabled) {
           registerSandboxRoutes(merchantScope, services);

@@ -30,7 +30,10 @@ import { createDestinationPolicies } from './modules/merchants/destination-polic
 import { createMerchantsService } from './modules/merchants/service.ts';
 import { orderEventDefinitions } from './modules/orders/events.ts';
 import { createCurrentFeeRates } from './modules/orders/fee-rates.ts';
+import { createOrderExport } from './modules/orders/export.ts';
 import { createOrderListing } from './modules/orders/listing.ts';
+import { createOrderTimeline } from './modules/orders/timeline.ts';
+import { createOverviewService } from './modules/overview/service.ts';
 import { createOrderNotifications } from './modules/orders/notifications.ts';
 import { createOrdersService } from './modules/orders/service.ts';
 import { createPixConfirmation } from './modules/orders/pix-confirmation.ts';
@@ -250,7 +253,11 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   const destinationPolicies = createDestinationPolicies({ db, clock });
   /** What the worker's delivery and maintenance jobs use (the same service unless the worker has its own pool). */
   const webhookDelivery = workerDb === db ? webhooks : webhooksOn(workerDb);
-  return { notifications, merchants, destinationPolicies, auth, users, email, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, liquidity, depositAddresses, depositWatcher, sweeper };
+  // The dashboard's reads: the export and the timeline belong to orders, the overview composes modules.
+  const orderExport = createOrderExport({ db, clock, settings: { pageSize: config.orders.exportPageSize, maxRows: config.orders.exportMaxRows } });
+  const orderTimeline = createOrderTimeline({ db, explorerTxUrl: config.orders.explorerTxUrl, ledger, webhooks });
+  const overview = createOverviewService({ db, clock, ledger, webhooks });
+  return { notifications, merchants, destinationPolicies, auth, users, email, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderExport, orderTimeline, overview, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, liquidity, depositAddresses, depositWatcher, sweeper };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

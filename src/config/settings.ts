@@ -74,6 +74,10 @@ const ORDERS = {
   chains: 'SUPPORTED_CHAINS',
   workerIntervalMs: 'ORDER_WORKER_INTERVAL_MS',
   listCacheMs: 'ORDER_LIST_CACHE_MS',
+  exportMaxRows: 'ORDER_EXPORT_MAX_ROWS',
+  exportPageSize: 'ORDER_EXPORT_PAGE_SIZE',
+  /** A URL template with {signature}, or '' for none. */
+  explorerTxUrl: 'CHAIN_EXPLORER_TX_URL',
   sandboxAutoCompleteSeconds: 'SANDBOX_AUTO_COMPLETE_SECONDS',
 } as const;
 

@@ -84,6 +84,11 @@ export const SNAPSHOT_STATEMENTS: SnapshotStatement[] = [
     run: (db) => listingRepo.page(db, MERCHANT, {}, { offset: 0 }, 20),
   },
   {
+    name: 'orders-list-amount-page',
+    about: 'GET /orders?amountBrlMin=…&amountBrlMax=…: the range filters the merchant index walk; the total is counted, not read from the counters',
+    run: (db) => listingRepo.page(db, MERCHANT, { amountBrlMin: '100', amountBrlMax: '500.50' }, { offset: 0 }, 20),
+  },
+  {
     name: 'orders-list-cursor-page',
     about: 'GET /orders?limit=20&startingAfter=…: a page after a cursor (keyset)',
     run: (db) => listingRepo.page(db, MERCHANT, {}, { startingAfter: ORDER }, 20),

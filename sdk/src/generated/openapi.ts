@@ -479,6 +479,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/orders/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the merchant's orders as CSV
+         * @description The orders `GET /orders` lists for the same filters (`type`, `status`, `receiverId`, `externalId`, `createdFrom`, `createdTo`, `amountBrlMin`, `amountBrlMax`), newest first, as one CSV file (RFC 4180: comma-separated, CRLF line ends, a header line, fields holding a comma, a double quote or a line break are quoted with their quotes doubled). Columns: id, externalId, type, status, receiverId, chain, token, amountBrl, amountToken, exchangeRate, netAmountBrl, platformFeeBrl, merchantFeeBrl, createdAt, completedAt, failureReason. Amounts are plain decimal text (BRL, and token units for amountToken), times ISO 8601 UTC, empty cells for null (externalId, completedAt, failureReason). A text cell that starts with =, +, -, @, a tab or a carriage return (externalId, failureReason, chain, token) is prefixed with a single quote, so that a spreadsheet never runs it as a formula. The file is written as it is read (a page of orders at a time), so a large one starts at once. It holds at most ORDER_EXPORT_MAX_ROWS orders (100 000 by default): the header `X-Export-Truncated` is `true` when more match, and the older ones are exported by setting `createdTo` to the `createdAt` of the last line (an order created in that same millisecond may be in both files: its id tells). Orders created while the file is written are not in it; an order whose status changes meanwhile shows the status of the moment its page was read. The file name is orders-<São Paulo date>.csv.
+         */
+        get: operations["exportOrders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orders/{id}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One order's story, oldest first
+         * @description Everything recorded about the order, in time order: its status changes (the status it was created in, each order event, and its current status when no event reports it: SWAPPING, TRANSFERRING, PIX_SENT_UNCONFIRMED and EXPIRED have none; events are kept EVENT_RETENTION_DAYS, 30 by default, and longer only while a delivery of theirs is kept, so an older order shows its creation and current status only), its PIX and chain movements (a chain signature links to the configured explorer), the ledger entries it posted, and the webhook deliveries about it (the newest 100; their attempts are at GET /webhook/deliveries/{id}). Another merchant's order is 404, as an unknown id is.
+         */
+        get: operations["getOrderTimeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/payin": {
         parameters: {
             query?: never;
@@ -545,9 +585,29 @@ export interface paths {
         };
         /**
          * List the merchant's orders, newest first
-         * @description `page` (default 1), `limit` (default 20, at most 100; more is 400), filters `type`, `status`, `receiverId`, `externalId`, `createdFrom` (inclusive), `createdTo` (exclusive). For deep pages use keyset pagination instead of `page`: `startingAfter` = the last order id of the page you have (or `endingBefore` = its first), while `hasMore` is true; each such page costs the same however deep. `total` is exact either way.
+         * @description `page` (default 1), `limit` (default 20, at most 100; more is 400), filters `type`, `status`, `receiverId`, `externalId`, `createdFrom` (inclusive), `createdTo` (exclusive), `amountBrlMin` and `amountBrlMax` (inclusive, decimal text with at most 2 decimals compared exactly; a minimum above the maximum is 400). GET /orders/export answers the same filters as CSV. For deep pages use keyset pagination instead of `page`: `startingAfter` = the last order id of the page you have (or `endingBefore` = its first), while `hasMore` is true; each such page costs the same however deep. `total` is exact either way.
          */
         get: operations["listOrders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The merchant's account at a glance: volumes, statuses, fees, attention
+         * @description For the last `days` São Paulo calendar days (today included; default 30, at most 90, more is 400): per day and order type, the orders created and their amountBrl summed, and how many of them (and how much) are COMPLETED; sums are BRL decimal text. Also: all the merchant's orders by current status; the fee balance (as GET /ledger/fees/balance) and the fee entries not settled yet; and what needs attention: the FAILED orders created in the period (their count and the newest ids) and the webhook endpoints that are failing or disabled (as GET /webhook/endpoints shows them).
+         */
+        get: operations["getOverview"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1881,6 +1941,115 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
+        /** OrderTimelineStatus */
+        OrderTimelineStatus: {
+            /** @enum {unknown} */
+            status: "PENDING" | "AWAITING_PAYMENT" | "PAYMENT_RECEIVED" | "SWAPPING" | "TRANSFERRING" | "AWAITING_DEPOSIT" | "DEPOSIT_RECEIVED" | "PIX_SENDING" | "PIX_SENT_UNCONFIRMED" | "COMPLETED" | "FAILED" | "EXPIRED" | "REFUNDING" | "REFUNDED";
+            /**
+             * @description CREATED: the status the order was created in; EVENT: an order event reported it (event names it); CURRENT: the status the order is in now, when no event reported it (statuses without an event: SWAPPING, TRANSFERRING, PIX_SENT_UNCONFIRMED, EXPIRED), at the order's last change
+             * @enum {unknown}
+             */
+            source: "CREATED" | "EVENT" | "CURRENT";
+            event: string | null;
+        };
+        /** OrderTimelineTransaction */
+        OrderTimelineTransaction: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description PIX_IN: customer PIX received; PIX_OUT: payout PIX; PIX_REFUND: refund of PIX_IN; CHAIN_DEPOSIT: merchant deposit (the amount that arrived); CHAIN_TRANSFER: tokens sent to the receiver; CHAIN_DEPOSIT_EXCESS: the part of a PAYOUT deposit beyond the ordered amountCrypto, held for return to the merchant (status HELD)
+             * @enum {unknown}
+             */
+            type: "PIX_IN" | "PIX_OUT" | "PIX_REFUND" | "CHAIN_DEPOSIT" | "CHAIN_TRANSFER" | "CHAIN_DEPOSIT_EXCESS";
+            /**
+             * @description HELD: only CHAIN_DEPOSIT_EXCESS, tokens kept apart until an operator returns them
+             * @enum {unknown}
+             */
+            status: "PENDING" | "CONFIRMED" | "FAILED" | "HELD";
+            amount: number;
+            /** @description BRL or the token symbol */
+            currency: string;
+            /** Format: date-time */
+            createdAt: string;
+            chain: string | null;
+            txHash: string | null;
+            explorerUrl: string | null;
+        };
+        /** LedgerEntry */
+        LedgerEntry: {
+            /** Format: uuid */
+            id: string;
+            /** @description PAYIN_PIX_RECEIVED, PAYIN_COMPLETED, PAYIN_REFUNDED, PAYOUT_DEPOSIT_RECEIVED, PAYOUT_COMPLETED, CHAIN_COSTS (what the chain charged the platform treasury for a payin token transfer: its network fee and the rent of the receiver token account it created, in SOL; the platform expense, never the merchant), SWEEP_COSTS (what the platform fee payer paid to sweep a payout deposit into the treasury: its network fee, and the rent of the closed deposit token account it got back, in SOL; the platform expense, never the merchant), SETTLEMENT, or SPONSORED_FEE (a Solana fee the platform paid for a sign-and-send request, charged in SOL to `merchant_sponsored_fees`) and SPONSORED_FEE_RELEASED (its reversal when the transaction was refused unsent) */
+            kind: string;
+            /**
+             * @description wallet_sign_request: the sign-and-send request whose fee an entry charges
+             * @enum {unknown}
+             */
+            referenceType: "order" | "settlement" | "entry" | "wallet_sign_request";
+            /** Format: uuid */
+            referenceId: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description Closed by a settlement (only entries carrying a merchant fee are settled) */
+            settled: boolean;
+            settlementId: string | null;
+            postings: {
+                account: string;
+                /** @enum {unknown} */
+                owner: "platform" | "merchant";
+                currency: string;
+                /** @description Decimal text; debits positive, credits negative; each currency of an entry sums to zero */
+                amount: string;
+            }[];
+        };
+        /** OrderTimelineDelivery */
+        OrderTimelineDelivery: {
+            /**
+             * Format: uuid
+             * @description The deliveryId (GET /webhook/deliveries/{id} has its attempts)
+             */
+            id: string;
+            /** Format: uuid */
+            endpointId: string;
+            event: string;
+            /** @enum {unknown} */
+            status: "PENDING" | "SUCCEEDED" | "FAILED";
+            attempts: number;
+            /** @description HTTP status of the last attempt; null before any, or when none came (timeout, refused) */
+            lastStatusCode: number | null;
+            lastAttemptAt: string | null;
+        };
+        /** OrderTimelineEntry */
+        OrderTimelineEntry: {
+            /**
+             * Format: date-time
+             * @description When it happened: a status change, a movement recorded, an entry posted, a delivery created
+             */
+            at: string;
+            /**
+             * @description Which one of the four fields below is set; the other three are null
+             * @enum {unknown}
+             */
+            kind: "STATUS" | "TRANSACTION" | "LEDGER_ENTRY" | "WEBHOOK_DELIVERY";
+            status: components["schemas"]["OrderTimelineStatus"] | null;
+            transaction: components["schemas"]["OrderTimelineTransaction"] | null;
+            ledgerEntry: components["schemas"]["LedgerEntry"] | null;
+            webhookDelivery: components["schemas"]["OrderTimelineDelivery"] | null;
+        };
+        /** OrderTimeline */
+        OrderTimeline: {
+            /** Format: uuid */
+            orderId: string;
+            /** @enum {unknown} */
+            type: "PAYIN" | "PAYOUT";
+            /**
+             * @description Now
+             * @enum {unknown}
+             */
+            status: "PENDING" | "AWAITING_PAYMENT" | "PAYMENT_RECEIVED" | "SWAPPING" | "TRANSFERRING" | "AWAITING_DEPOSIT" | "DEPOSIT_RECEIVED" | "PIX_SENDING" | "PIX_SENT_UNCONFIRMED" | "COMPLETED" | "FAILED" | "EXPIRED" | "REFUNDING" | "REFUNDED";
+            /** @description Oldest first; at equal times: status, movement, ledger entry, delivery */
+            entries: components["schemas"]["OrderTimelineEntry"][];
+        };
         /** OrderPage */
         OrderPage: {
             data: components["schemas"]["Order"][];
@@ -1890,6 +2059,84 @@ export interface components {
             limit: number;
             /** @description More orders follow in this direction: pass the last id as `startingAfter` (or the first as `endingBefore`) */
             hasMore: boolean;
+        };
+        /** OverviewDayVolume */
+        OverviewDayVolume: {
+            /**
+             * Format: date
+             * @description São Paulo calendar day of createdAt
+             */
+            day: string;
+            /** @enum {unknown} */
+            type: "PAYIN" | "PAYOUT";
+            /** @description Orders created that day */
+            count: number;
+            /** @description Their amountBrl summed; BRL as decimal text with 2 decimals */
+            amountBrl: string;
+            /** @description Of these, the COMPLETED ones */
+            completedCount: number;
+            /** @description Their amountBrl summed; BRL as decimal text with 2 decimals */
+            completedAmountBrl: string;
+        };
+        /** OverviewStatusCount */
+        OverviewStatusCount: {
+            status: string;
+            count: number;
+        };
+        /** OverviewFees */
+        OverviewFees: {
+            /** @description The fee balance (GET /ledger/fees/balance): the merchant's fees-payable account; BRL as decimal text with 2 decimals */
+            balance: string;
+            /** @enum {string} */
+            currency: "BRL";
+            /** @description Fee-bearing ledger entries no settlement has closed yet */
+            unsettledEntries: number;
+            /** @description Their fees summed: what a settlement run now would close; BRL as decimal text with 2 decimals */
+            unsettledAmountBrl: string;
+        };
+        /** OverviewFailedOrders */
+        OverviewFailedOrders: {
+            /** @description Orders created in the period that are FAILED */
+            count: number;
+            /** @description The newest of them, at most 5, newest first (GET /orders?status=FAILED lists them all) */
+            latestIds: string[];
+        };
+        /** OverviewWebhookEndpoint */
+        OverviewWebhookEndpoint: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            enabled: boolean;
+            failingSince: string | null;
+            disabledReason: string | null;
+        };
+        /** OverviewAttention */
+        OverviewAttention: {
+            failedOrders: components["schemas"]["OverviewFailedOrders"];
+            /** @description Endpoints failing (failingSince set) or disabled */
+            webhookEndpoints: components["schemas"]["OverviewWebhookEndpoint"][];
+        };
+        /** Overview */
+        Overview: {
+            days: number;
+            /**
+             * Format: date
+             * @description First day of the period (São Paulo)
+             */
+            from: string;
+            /**
+             * Format: date
+             * @description Last day of the period: today in São Paulo
+             */
+            to: string;
+            /** @enum {string} */
+            timeZone: "America/Sao_Paulo";
+            /** @description Every day of the period and both order types, oldest first; zeros on days without orders */
+            volumes: components["schemas"]["OverviewDayVolume"][];
+            /** @description All the merchant's orders by current status, whatever their date; statuses with no order are left out */
+            ordersByStatus: components["schemas"]["OverviewStatusCount"][];
+            fees: components["schemas"]["OverviewFees"];
+            attention: components["schemas"]["OverviewAttention"];
         };
         /** FeeBalance */
         FeeBalance: {
@@ -1928,33 +2175,6 @@ export interface components {
         SettlementPage: {
             settlements: components["schemas"]["Settlement"][];
             pagination: components["schemas"]["Pagination"];
-        };
-        /** LedgerEntry */
-        LedgerEntry: {
-            /** Format: uuid */
-            id: string;
-            /** @description PAYIN_PIX_RECEIVED, PAYIN_COMPLETED, PAYIN_REFUNDED, PAYOUT_DEPOSIT_RECEIVED, PAYOUT_COMPLETED, CHAIN_COSTS (what the chain charged the platform treasury for a payin token transfer: its network fee and the rent of the receiver token account it created, in SOL; the platform expense, never the merchant), SWEEP_COSTS (what the platform fee payer paid to sweep a payout deposit into the treasury: its network fee, and the rent of the closed deposit token account it got back, in SOL; the platform expense, never the merchant), SETTLEMENT, or SPONSORED_FEE (a Solana fee the platform paid for a sign-and-send request, charged in SOL to `merchant_sponsored_fees`) and SPONSORED_FEE_RELEASED (its reversal when the transaction was refused unsent) */
-            kind: string;
-            /**
-             * @description wallet_sign_request: the sign-and-send request whose fee an entry charges
-             * @enum {unknown}
-             */
-            referenceType: "order" | "settlement" | "entry" | "wallet_sign_request";
-            /** Format: uuid */
-            referenceId: string;
-            /** Format: date-time */
-            createdAt: string;
-            /** @description Closed by a settlement (only entries carrying a merchant fee are settled) */
-            settled: boolean;
-            settlementId: string | null;
-            postings: {
-                account: string;
-                /** @enum {unknown} */
-                owner: "platform" | "merchant";
-                currency: string;
-                /** @description Decimal text; debits positive, credits negative; each currency of an entry sums to zero */
-                amount: string;
-            }[];
         };
         /** LedgerEntryPage */
         LedgerEntryPage: {
@@ -5439,6 +5659,173 @@ export interface operations {
             };
         };
     };
+    exportOrders: {
+        parameters: {
+            query?: {
+                type?: "PAYIN" | "PAYOUT";
+                status?: "PENDING" | "AWAITING_PAYMENT" | "PAYMENT_RECEIVED" | "SWAPPING" | "TRANSFERRING" | "AWAITING_DEPOSIT" | "DEPOSIT_RECEIVED" | "PIX_SENDING" | "PIX_SENT_UNCONFIRMED" | "COMPLETED" | "FAILED" | "EXPIRED" | "REFUNDING" | "REFUNDED";
+                receiverId?: string;
+                /** @description Merchant's own reference; unique per merchant */
+                externalId?: string;
+                /** @description Inclusive lower bound of createdAt */
+                createdFrom?: string;
+                /** @description Exclusive upper bound of createdAt */
+                createdTo?: string;
+                /** @description Inclusive lower bound of amountBrl. The exact total of an amount range counts every order of the merchant: on a long history, send it with createdFrom; BRL as plain decimal text ("100.50"), at most 2 decimals, compared exactly (NUMERIC) */
+                amountBrlMin?: string;
+                /** @description Inclusive upper bound of amountBrl; not below amountBrlMin (400); BRL as plain decimal text ("100.50"), at most 2 decimals, compared exactly (NUMERIC) */
+                amountBrlMax?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file (Content-Disposition: attachment) */
+            200: {
+                headers: {
+                    /** @description attachment; filename="orders-YYYY-MM-DD.csv" */
+                    "content-disposition"?: string;
+                    /** @description `true` when more orders match than the file holds (ORDER_EXPORT_MAX_ROWS), else `false` */
+                    "x-export-truncated"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOrderTimeline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order timeline */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderTimeline"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another merchant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     createPayin: {
         parameters: {
             query?: never;
@@ -5856,6 +6243,10 @@ export interface operations {
                 createdFrom?: string;
                 /** @description Exclusive upper bound of createdAt */
                 createdTo?: string;
+                /** @description Inclusive lower bound of amountBrl. The exact total of an amount range counts every order of the merchant: on a long history, send it with createdFrom; BRL as plain decimal text ("100.50"), at most 2 decimals, compared exactly (NUMERIC) */
+                amountBrlMin?: string;
+                /** @description Inclusive upper bound of amountBrl; not below amountBrlMin (400); BRL as plain decimal text ("100.50"), at most 2 decimals, compared exactly (NUMERIC) */
+                amountBrlMax?: string;
                 /** @description Keyset pagination: the orders created just before this one (the next page after its last order); not with `page` */
                 startingAfter?: string;
                 /** @description Keyset pagination: the orders created just after this one (the previous page before its first order); not with `page` */
@@ -5874,6 +6265,78 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OrderPage"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOverview: {
+        parameters: {
+            query?: {
+                /** @description The period: today and the days before it, São Paulo calendar days; at most 90 */
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The overview */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Overview"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */

@@ -30,6 +30,7 @@ import * as depositSweeps from './20261126_0026_deposit_sweeps.ts';
 import * as usersSessions from './20261126_0027_users_sessions.ts';
 import * as credentialLabels from './20261126_0028_credential_labels.ts';
 import * as userLinks from './20261126_0029_user_links.ts';
+import * as eventsOrderIdx from './20261126_0032_events_order_idx.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261122_0001_foundation': foundation,
@@ -59,4 +60,5 @@ export const migrations: Record<string, Migration> = {
   '20261126_0027_users_sessions': usersSessions,
   '20261126_0028_credential_labels': credentialLabels,
   '20261126_0029_user_links': userLinks,
+  '20261126_0032_events_order_idx': eventsOrderIdx,
 };

@@ -143,6 +143,20 @@ export const ledgerRepo = {
     return { rows, total: Number(count.total) };
   },
 
+  /** A reference's entries (ledger_entries_reference_kind_key), the merchant's only. */
+  entriesOf(db: Db, merchantId: string, referenceType: ReferenceType, referenceId: string) {
+    return db
+      .selectFrom('ledger_entries as e')
+      .leftJoin('settled_entries as s', 's.entry_id', 'e.id')
+      .select(['e.id', 'e.kind', 'e.reference_type', 'e.reference_id', 'e.created_at', 's.settlement_id'])
+      .where('e.reference_type', '=', referenceType)
+      .where('e.reference_id', '=', referenceId)
+      .where('e.merchant_id', '=', merchantId)
+      .orderBy('e.created_at')
+      .orderBy('e.id')
+      .execute();
+  },
+
   postingsOf(db: Db, entryIds: string[]) {
     if (entryIds.length === 0) return Promise.resolve([]);
     return db

@@ -28,6 +28,8 @@ import { ledgerRepo as repo } from './repo.ts';
 import type { EntrySchema, SettlementSchema } from './schemas.ts';
 import type { LedgerEntriesTable } from './tables.ts';
 
+type EntryRow = { id: string; kind: string; reference_type: string; reference_id: string; created_at: Date; settlement_id: string | null };
+
 export type Settlement = Static<typeof SettlementSchema>;
 export type Entry = Static<typeof EntrySchema>;
 
@@ -220,23 +222,41 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
 
     async listEntries(merchantId: string, query: { page: number; pageSize: number; settled?: boolean }) {
       const { rows, total } = await repo.listEntries(db, merchantId, query.settled, { offset: (query.page - 1) * query.pageSize, limit: query.pageSize });
-      const postings = await repo.postingsOf(db, rows.map((row) => row.id));
-      const entries: Entry[] = rows.map((row) => ({
-        id: row.id,
-        kind: row.kind,
-        // A merchant's entries never reference a treasury funding (the platform's, merchant null).
-        referenceType: row.reference_type as Entry['referenceType'],
-        referenceId: row.reference_id,
-        createdAt: row.created_at.toISOString(),
-        settled: row.settlement_id !== null,
-        settlementId: row.settlement_id,
-        postings: postings
-          .filter((p) => p.entry_id === row.id)
-          .map((p) => ({ account: p.code, owner: p.merchant_id === null ? ('platform' as const) : ('merchant' as const), currency: p.currency, amount: decimal(p.amount).toString() })),
-      }));
-      return { entries, pagination: pagination(query.page, query.pageSize, total) };
+      return { entries: await withPostings(rows), pagination: pagination(query.page, query.pageSize, total) };
+    },
+
+    /** The entries an order posted (its timeline), oldest first, scoped to its merchant. */
+    async orderEntries(merchantId: string, orderId: string): Promise<Entry[]> {
+      return withPostings(await repo.entriesOf(db, merchantId, 'order', orderId));
+    },
+
+    /**
+     * Fee entries not settled yet, and their total (BRL): what the next settlement closes. The
+     * same entries as a settlement run now would close (repo.unsettledFeeEntries).
+     */
+    async unsettledFees(merchantId: string) {
+      const entries = await repo.unsettledFeeEntries(db, merchantId, clock.now());
+      const amount = entries.reduce((sum, entry) => sum.minus(entry.amount), decimal(0));
+      return { entries: entries.length, amountBrl: toFixedText(amount, 2) };
     },
   };
+
+  async function withPostings(rows: EntryRow[]): Promise<Entry[]> {
+    const postings = await repo.postingsOf(db, rows.map((row) => row.id));
+    return rows.map((row) => ({
+      id: row.id,
+      kind: row.kind,
+      // A merchant's entries never reference a treasury funding (the platform's, merchant null).
+      referenceType: row.reference_type as Entry['referenceType'],
+      referenceId: row.reference_id,
+      createdAt: row.created_at.toISOString(),
+      settled: row.settlement_id !== null,
+      settlementId: row.settlement_id,
+      postings: postings
+        .filter((p) => p.entry_id === row.id)
+        .map((p) => ({ account: p.code, owner: p.merchant_id === null ? ('platform' as const) : ('merchant' as const), currency: p.currency, amount: decimal(p.amount).toString() })),
+    }));
+  }
 }
 
 export type LedgerService = ReturnType<typeof createLedgerService>;

@@ -2,7 +2,8 @@
  * GET /orders in one statement: the page of orders (keyset or offset), each with its receiver's
  * and merchant's names and its movements aggregated as JSON, and the exact total as a scalar
  * subquery (PostgreSQL evaluates it once). Totals for the unfiltered list and for type or status
- * come from the trigger-maintained counters; the other filters are selective and counted.
+ * come from the trigger-maintained counters; the other filters are selective and counted (an amount
+ * range is counted over the merchant's orders: docs/architecture/orders-indexes.md).
  */
 import { type SelectQueryBuilder, sql } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
@@ -18,6 +19,9 @@ export interface ListFilters {
   externalId?: string;
   createdFrom?: string;
   createdTo?: string;
+  /** Decimal text, compared as NUMERIC (never a float). */
+  amountBrlMin?: string;
+  amountBrlMax?: string;
 }
 
 /** Where the page starts: an offset, or just after / just before an order (newest first). */
@@ -40,10 +44,17 @@ function filtered(query: OrdersQuery, merchantId: string, filters: ListFilters):
   if (filters.externalId) q = q.where('orders.external_id', '=', filters.externalId);
   if (filters.createdFrom) q = q.where('orders.created_at', '>=', new Date(filters.createdFrom));
   if (filters.createdTo) q = q.where('orders.created_at', '<', new Date(filters.createdTo));
+  // A filter on the rows the index hands over, not an index condition (docs/architecture/orders-indexes.md).
+  if (filters.amountBrlMin) q = q.where('orders.amount_brl', '>=', sql<string>`${filters.amountBrlMin}::numeric`);
+  if (filters.amountBrlMax) q = q.where('orders.amount_brl', '<=', sql<string>`${filters.amountBrlMax}::numeric`);
   return q;
 }
 
-const countedByTriggers = (filters: ListFilters) => !filters.receiverId && !filters.externalId && !filters.createdFrom && !filters.createdTo;
+/** The filters of the listing as a where clause on `orders`: the export reads the same rows. */
+export { filtered as filteredOrders };
+
+const countedByTriggers = (filters: ListFilters) =>
+  !filters.receiverId && !filters.externalId && !filters.createdFrom && !filters.createdTo && !filters.amountBrlMin && !filters.amountBrlMax;
 
 /** The exact number of orders matching the filters, as an expression for a select list. */
 function totalOf(db: Db, merchantId: string, filters: ListFilters) {

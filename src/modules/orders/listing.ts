@@ -11,6 +11,7 @@
 import type { Static } from 'typebox';
 import type { Db } from '../../db/database.ts';
 import { invalidField } from '../../errors.ts';
+import { decimal } from '../../lib/money.ts';
 import { createReadCache } from '../../lib/read-cache.ts';
 import { type ListFilters, type ListedOrder, type PagePosition, listingRepo as repo } from './listing-repo.ts';
 import type { OrderListQuery } from './schemas.ts';
@@ -24,6 +25,14 @@ function toListedOrder(row: ListedOrder): Order {
 
 /** Bounds the memory of rendered pages: at most 100 orders (~120 KB) each. */
 const MAX_CACHED_PAGES = 512;
+
+/** amountBrlMin above amountBrlMax matches nothing by mistake: refused, naming the field. */
+export function checkAmountRange(filters: { amountBrlMin?: string | undefined; amountBrlMax?: string | undefined }): void {
+  const { amountBrlMin, amountBrlMax } = filters;
+  if (amountBrlMin !== undefined && amountBrlMax !== undefined && decimal(amountBrlMin).greaterThan(amountBrlMax)) {
+    throw invalidField('querystring.amountBrlMax', 'must not be below amountBrlMin');
+  }
+}
 
 export type OrderListQueryValue = Static<typeof OrderListQuery>;
 
@@ -43,6 +52,7 @@ export function createOrderListing(deps: { db: Db; cacheTtlMs?: number }) {
   async function list(merchantId: string, query: OrderListQueryValue) {
     const { page, limit, startingAfter: _after, endingBefore: _before, ...filters } = query;
     const position = positionOf(query);
+    checkAmountRange(filters);
     // PENDING is a status of the spec's enumeration that is never stored (see tables.ts).
     if (filters.status === 'PENDING') return { data: [], total: 0, page, limit, hasMore: false };
     const rows = await repo.page(db, merchantId, filters as ListFilters, position, limit);

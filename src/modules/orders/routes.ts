@@ -64,7 +64,7 @@ export function registerOrderRoutes(app: App, orders: OrdersService, listing: Or
         tags: ['Orders'],
         summary: "List the merchant's orders, newest first",
         description:
-          '`page` (default 1), `limit` (default 20, at most 100; more is 400), filters `type`, `status`, `receiverId`, `externalId`, `createdFrom` (inclusive), `createdTo` (exclusive). For deep pages use keyset pagination instead of `page`: `startingAfter` = the last order id of the page you have (or `endingBefore` = its first), while `hasMore` is true; each such page costs the same however deep. `total` is exact either way.',
+          '`page` (default 1), `limit` (default 20, at most 100; more is 400), filters `type`, `status`, `receiverId`, `externalId`, `createdFrom` (inclusive), `createdTo` (exclusive), `amountBrlMin` and `amountBrlMax` (inclusive, decimal text with at most 2 decimals compared exactly; a minimum above the maximum is 400). GET /orders/export answers the same filters as CSV. For deep pages use keyset pagination instead of `page`: `startingAfter` = the last order id of the page you have (or `endingBefore` = its first), while `hasMore` is true; each such page costs the same however deep. `total` is exact either way.',
         querystring: OrderListQuery,
         response: { 200: OrderPageSchema, ...errorResponses(...AUTHENTICATED_ERRORS, 400) },
       },

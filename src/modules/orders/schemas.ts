@@ -96,17 +96,30 @@ export const PayoutBody = StrictObject({
   externalId: Type.Optional(ExternalId),
 });
 
-export const OrderListQuery = StrictObject({
-  ...PageQuery,
+/** Plain decimal text with at most 2 decimals: a BRL bound of a filter, compared as NUMERIC. */
+const BrlBound = (description: string) =>
+  Type.String({ pattern: '^\\d{1,13}(\\.\\d{1,2})?$', maxLength: 16, description: `${description}; BRL as plain decimal text ("100.50"), at most 2 decimals, compared exactly (NUMERIC)` });
+
+/** The filters of GET /orders, and of GET /orders/export, which takes the same. */
+export const ORDER_FILTERS = {
   type: Type.Optional(OrderTypeField),
   status: Type.Optional(Type.Enum(ORDER_STATUSES)),
   receiverId: Type.Optional(Uuid()),
   externalId: Type.Optional(ExternalId),
   createdFrom: Type.Optional(Timestamp('Inclusive lower bound of createdAt')),
   createdTo: Type.Optional(Timestamp('Exclusive upper bound of createdAt')),
+  amountBrlMin: Type.Optional(BrlBound('Inclusive lower bound of amountBrl. The exact total of an amount range counts every order of the merchant: on a long history, send it with createdFrom')),
+  amountBrlMax: Type.Optional(BrlBound('Inclusive upper bound of amountBrl; not below amountBrlMin (400)')),
+};
+
+export const OrderListQuery = StrictObject({
+  ...PageQuery,
+  ...ORDER_FILTERS,
   startingAfter: Type.Optional(Uuid('Keyset pagination: the orders created just before this one (the next page after its last order); not with `page`')),
   endingBefore: Type.Optional(Uuid('Keyset pagination: the orders created just after this one (the previous page before its first order); not with `page`')),
 });
+
+export const OrderExportQuery = StrictObject(ORDER_FILTERS);
 
 export const OrderPageSchema = Type.Object(
   {

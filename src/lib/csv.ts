@@ -1,0 +1,22 @@
+/**
+ * CSV as RFC 4180 writes it, for files a person opens in a spreadsheet: a field holding a comma,
+ * a double quote, CR or LF is quoted (its quotes doubled); lines end in CRLF. A text cell that
+ * starts with = + - @ (or a tab or CR, which some spreadsheets skip before reading a formula) is
+ * prefixed with a single quote, so a merchant's externalId or a failure reason can never run as a
+ * formula in whoever opens the file (CSV injection). Numbers and timestamps we write ourselves are
+ * passed as `raw`: a negative amount keeps its minus sign.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+const NEEDS_QUOTES = /[",\r\n]/;
+
+/** One cell: null is empty; text is neutralised against formulas, then quoted if it must be. */
+export function csvCell(value: string | null | undefined, options: { raw?: boolean } = {}): string {
+  if (value === null || value === undefined) return '';
+  const text = !options.raw && FORMULA_START.test(value) ? `'${value}` : value;
+  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** One record, CRLF-terminated. */
+export function csvRecord(cells: string[]): string {
+  return `${cells.join(',')}\r\n`;
+}

@@ -4,29 +4,23 @@
  * nothing of it in the OpenAPI documents, and a 503 Error object when the build is missing.
  * Each test points DASHBOARD_DIR at a build of its own (a temporary folder), not at web/dist.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DASHBOARD_CSP } from '../../src/http/dashboard.ts';
 import { type TestContext, createTestContext } from '../helpers/app.ts';
-
-const INDEX = '<!doctype html><html lang="pt-BR"><head><script type="module" src="/app/assets/index-abc123.js"></script></head><body><div id="root"></div></body></html>';
+import { FAKE_ASSET, FAKE_INDEX as INDEX, fakeDashboardBuild } from '../helpers/dashboard-build.ts';
 
 describe('the dashboard at /app', () => {
   let ctx: TestContext;
-  let dist: string;
+  const build = fakeDashboardBuild();
+  const dist = build.dir;
 
   beforeAll(async () => {
-    dist = mkdtempSync(path.join(tmpdir(), 'dashboard-dist-'));
-    mkdirSync(path.join(dist, 'assets'));
-    writeFileSync(path.join(dist, 'index.html'), INDEX);
-    writeFileSync(path.join(dist, 'assets', 'index-abc123.js'), 'console.log("app")');
     ctx = await createTestContext({ DASHBOARD_DIR: dist });
   });
   afterAll(async () => {
     await ctx?.close();
-    rmSync(dist, { recursive: true, force: true });
+    build.remove();
   });
 
   it.each(['/app', '/app/', '/app/orders', '/app/receivers/0190a7c2-0000-7000-8000-000000000001'])('%s answers index.html, not cached, with the CSP', async (url) => {
@@ -48,12 +42,12 @@ describe('the dashboard at /app', () => {
   });
 
   it('hashed assets are cached for a year', async () => {
-    const response = await ctx.app.inject({ url: '/app/assets/index-abc123.js' });
+    const response = await ctx.app.inject({ url: `/app/assets/${FAKE_ASSET.name}` });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/javascript/);
     expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(response.headers['content-security-policy']).toBe(DASHBOARD_CSP);
-    expect(response.body).toBe('console.log("app")');
+    expect(response.body).toBe(FAKE_ASSET.body);
   });
 
   it('a missing asset is the 404 Error object, not index.html', async () => {

@@ -46,5 +46,6 @@ export const startTotpEnrolment = () => call(api.POST('/users/me/totp'));
 
 export async function confirmTotp(code: string): Promise<void> {
   await call(api.POST('/users/me/totp/confirm', { body: { code } }));
-  await queryClient.invalidateQueries({ queryKey: SESSION_KEY });
+  // Read again now: the guards trust the cached session, which still says enrolment is required.
+  await queryClient.fetchQuery({ ...sessionQuery, staleTime: 0 });
 }

@@ -32,7 +32,8 @@ const dateOnly = new Intl.DateTimeFormat('pt-BR', { timeZone: TIME_ZONE, day: '2
 
 /** "26/11/2026 02:40" (São Paulo time) from an ISO 8601 timestamp. */
 export function formatDateTime(iso: string): string {
-  return dateTime.format(new Date(iso));
+  // Intl writes "26/11/2026, 02:40"; Brazilian documents write the time after a space.
+  return dateTime.format(new Date(iso)).replace(', ', ' ');
 }
 
 /** "26/11/2026" (São Paulo date) from an ISO 8601 timestamp. */

@@ -75,7 +75,14 @@ export function SignInPage() {
             ) : (
               <>
                 <TextInput label={t('signIn.email')} type="email" autoComplete="username" value={email} onChange={(event) => setEmail(event.currentTarget.value)} required />
-                <PasswordInput label={t('signIn.password')} autoComplete="current-password" value={password} onChange={(event) => setPassword(event.currentTarget.value)} required />
+                <PasswordInput
+                  label={t('signIn.password')}
+                  autoComplete="current-password"
+                  value={password}
+                  onChange={(event) => setPassword(event.currentTarget.value)}
+                  visibilityToggleButtonProps={{ 'aria-label': t('signIn.showPassword') }}
+                  required
+                />
                 <Button type="submit" loading={pending}>
                   {t('signIn.submit')}
                 </Button>

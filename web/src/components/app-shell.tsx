@@ -76,13 +76,13 @@ export function AppShellLayout() {
         </VisuallyHidden>
         {NAV.map((item) =>
           item.children ? (
-            <NavLink key={item.to} label={t(item.label)} defaultOpened={isActive(pathname, item.to)} active={isActive(pathname, item.to)}>
+            <NavLink key={item.to} component="button" label={t(item.label)} defaultOpened={isActive(pathname, item.to)}>
               {item.children.map((child) => (
-                <NavLink key={child.to} component={Link} to={child.to} label={t(child.label)} active={isActive(pathname, child.to)} aria-current={isActive(pathname, child.to) ? 'page' : undefined} onClick={close} />
+                <NavLink key={child.to} component={Link} variant="filled" to={child.to} label={t(child.label)} active={isActive(pathname, child.to)} aria-current={isActive(pathname, child.to) ? 'page' : undefined} onClick={close} />
               ))}
             </NavLink>
           ) : (
-            <NavLink key={item.to} component={Link} to={item.to} label={t(item.label)} active={isActive(pathname, item.to)} aria-current={isActive(pathname, item.to) ? 'page' : undefined} onClick={close} />
+            <NavLink key={item.to} component={Link} variant="filled" to={item.to} label={t(item.label)} active={isActive(pathname, item.to)} aria-current={isActive(pathname, item.to) ? 'page' : undefined} onClick={close} />
           ),
         )}
       </AppShell.Navbar>

@@ -13,7 +13,7 @@ export function ErrorAlert({ error }: { error: unknown }) {
     <Alert color="red" title={t('common.errorTitle')} role="alert">
       <Text size="sm">{text}</Text>
       {isApiError(error) && error.requestId ? (
-        <Text size="xs" c="dimmed">
+        <Text size="xs">
           {t('common.requestId', { id: error.requestId })}
         </Text>
       ) : null}

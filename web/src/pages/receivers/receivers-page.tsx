@@ -36,7 +36,7 @@ export function ReceiversPage() {
           <Text>{t('receivers.empty')}</Text>
         ) : (
           <>
-            <Text size="sm" c="dimmed">{t('receivers.total', { total: receivers.data.total })}</Text>
+            <Text size="sm">{t('receivers.total', { total: receivers.data.total })}</Text>
             <Table.ScrollContainer minWidth={640}>
               <Table striped highlightOnHover>
                 <Table.Thead>

@@ -8,6 +8,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyReply, type FastifyRequest
 import type { Db } from './db/database.ts';
 import { requireAdmin, requireMerchant } from './http/auth.ts';
 import { createAuthFailureLimiter } from './http/auth-failures.ts';
+import { registerDashboard } from './http/dashboard.ts';
 import { registerErrorHandling, sendError, toAppError } from './http/error-handler.ts';
 import { AppError } from './errors.ts';
 import { registerIdempotency } from './http/idempotency.ts';
@@ -149,6 +150,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const authFailures = createAuthFailureLimiter({ maxPerMinute: config.rateLimit.authFailuresPerIpPerMinute });
   const metricsAccess = config.metricsToken ? { token: config.metricsToken } : config.nodeEnv === 'production' ? 'closed' : 'open';
   registerHealthRoutes(app, { db, metrics, metricsAccess, simulation: config.simulationMode });
+  await registerDashboard(app, { dir: config.dashboardDir });
 
   await app.register(
     async (api: App) => {

@@ -114,6 +114,9 @@ export const ENV_SCHEMA = Type.Object({
     description: 'failed authentications per minute per client IP (merchant and admin routes, POST /auth/token); past it, 429 before any lookup until the minute ends; 0 disables the limit',
   }),
   DOCS_ENABLED: Type.Optional(boolean({ description: 'serves the interactive API reference at /docs (the OpenAPI document at /api/v1/openapi.json is always served); unset: true except in production' })),
+  DASHBOARD_DIR: Type.Optional(
+    Type.Decode(text({ description: 'the built merchant dashboard (web/dist, written by `npm run web:build`) served at /app; unset: web/dist of this checkout' }), (dir) => path.resolve(dir)),
+  ),
   SANDBOX_ENABLED: Type.Optional(boolean({ description: 'mounts /api/v1/sandbox (test drivers of the simulated PSP and chain, KYC decisions); unset: true except in production and, outside NODE_ENV=test, with PIX_PROVIDER=api-pix' })),
   IDEMPOTENCY_KEY_TTL_HOURS: integer({ minimum: 24, maximum: 24 * 366, default: 24, description: 'hours an Idempotency-Key is remembered (at least 24, DESIGN.md §4); the worker purges older keys' }),
 

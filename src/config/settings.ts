@@ -6,6 +6,7 @@
  * configFrom builds, and each section's type is its part of `Config`: the modules and adapters
  * take these (or a Pick of them) and never declare their own.
  */
+import { fileURLToPath } from 'node:url';
 import { mintsOf } from './chain-schema.ts';
 import type { EnvValues } from './schema.ts';
 
@@ -163,6 +164,8 @@ export function configFrom(env: EnvValues) {
     // With a real PSP the sandbox routes are off unless asked for, and only tests may ask (simulation.ts).
     sandboxEnabled: env.SANDBOX_ENABLED ?? (outsideProduction && (env.PIX_PROVIDER !== 'api-pix' || env.NODE_ENV === 'test')),
     docsEnabled: env.DOCS_ENABLED ?? outsideProduction,
+    /** The dashboard's build (src/http/dashboard.ts): web/dist beside src/, wherever the process was started from. */
+    dashboardDir: env.DASHBOARD_DIR ?? fileURLToPath(new URL('../../web/dist', import.meta.url)),
     orders: read(env, ORDERS),
     settlements: read(env, SETTLEMENTS),
     pix: read(env, PIX),

@@ -17,6 +17,7 @@ import { API_PREFIX } from '../../src/http/openapi.ts';
 import type { App } from '../../src/http/types.ts';
 import { createTestContext, type TestContext, type TestMerchant } from '../helpers/app.ts';
 import { callAs, createActiveReceiver, createMerchantPair, createWebhookEndpoint, SOLANA_WALLET } from '../helpers/factories.ts';
+import { fakeDashboardBuild } from '../helpers/dashboard-build.ts';
 import { collectRoutes, type HarnessActors, type HarnessPolicy, probeRoutes, type RegisteredRoute, routeKey } from '../helpers/route-harness.ts';
 import { unreachablePspEnv } from '../helpers/unreachable-psp.ts';
 
@@ -38,6 +39,9 @@ const POLICY: HarnessPolicy<Resource> = {
     'GET /docs/static/index.html': { anonymous: 302, why: "the API reference's page" },
     'GET /docs/static/swagger-initializer.js': { anonymous: 200, why: "the API reference's script" },
     'GET /docs/static/*': { anonymous: 200, why: "the API reference's static assets" },
+    'GET /app': { anonymous: 200, why: "the dashboard's page (src/http/dashboard.ts): the sign-in page is its first screen; its data comes from the API's own guarded routes" },
+    'GET /app/*': { anonymous: 200, why: "the dashboard's client-side routes: the same page, which signs in through the API" },
+    'GET /app/assets/*': { anonymous: 200, why: "the dashboard's scripts and styles: public like any web page's" },
     'POST /api/v1/auth/token': { anonymous: 400, why: 'exchanges an API key and secret (in the body) for a bearer token' },
     'POST /api/v1/auth/sessions': { anonymous: 400, why: 'sign-in: exchanges an email and password (in the body) for a session cookie' },
     'POST /api/v1/auth/password-resets': { anonymous: 400, why: 'a forgotten password: anyone may ask; 202 whatever the email, the link goes only to the address' },
@@ -68,6 +72,8 @@ const POLICY: HarnessPolicy<Resource> = {
     'invitations/:token': { value: 'A'.repeat(43), why: "an emailed link's single-use token: an unknown one is 410" },
     'webhook/:token': { value: 'not-the-token', why: "the PSP callback's secret path token: a wrong one must be refused" },
     'static/:*': { value: 'index.css', why: "a file of the API reference's static assets" },
+    'app/:*': { value: 'orders', why: "a client-side route of the dashboard: no resource of the API's" },
+    'assets/:*': { value: 'index-abc123.js', why: "a file of the dashboard's build (test/helpers/dashboard-build.ts)" },
   },
   idFields: {
     receiverId: { owned: 'receiver' },
@@ -91,9 +97,11 @@ describe('route harness: every registered route', () => {
   let routes: RegisteredRoute[];
   let merchantA: TestMerchant;
   let actors: HarnessActors<Resource>;
+  // The /app routes answer from a build of known content, whether or not web/dist exists here.
+  const dashboard = fakeDashboardBuild();
 
   beforeAll(async () => {
-    const main = await collectRoutes(() => createTestContext({ METRICS_TOKEN }));
+    const main = await collectRoutes(() => createTestContext({ METRICS_TOKEN, DASHBOARD_DIR: dashboard.dir }));
     ctx = main.result;
     // The PSP callback is mounted only with PIX_PROVIDER=api-pix (whose PSP no fixture here calls).
     const pspEnv = await unreachablePspEnv({ publicUrl: 'http://127.0.0.1:1', token: 't'.repeat(32) });
@@ -126,10 +134,13 @@ describe('route harness: every registered route', () => {
       },
     };
   });
-  afterAll(() => ctx?.close());
+  afterAll(async () => {
+    await ctx?.close();
+    dashboard.remove();
+  });
 
   it('collects the routes of every module', () => {
-    const prefixes = ['/healthz', '/metrics', '/docs', '/api/v1/auth/', '/api/v1/merchant', '/api/v1/receivers', '/api/v1/payin', '/api/v1/orders', '/api/v1/ledger/', '/api/v1/webhook/', '/api/v1/fee-tiers', '/api/v1/sandbox/', '/api/v1/sandbox/wallet/', '/api/v1/merchant/wallet', '/api/v1/admin/', '/api/v1/pix-provider/', '/api/v1/users', '/api/v1/credentials'];
+    const prefixes = ['/healthz', '/metrics', '/docs', '/api/v1/auth/', '/api/v1/merchant', '/api/v1/receivers', '/api/v1/payin', '/api/v1/orders', '/api/v1/ledger/', '/api/v1/webhook/', '/api/v1/fee-tiers', '/api/v1/sandbox/', '/api/v1/sandbox/wallet/', '/api/v1/merchant/wallet', '/api/v1/admin/', '/api/v1/pix-provider/', '/api/v1/users', '/api/v1/credentials', '/app'];
     for (const prefix of prefixes) expect(routes.some((route) => route.url.startsWith(prefix)), prefix).toBe(true);
   });
 

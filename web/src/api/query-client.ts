@@ -1,0 +1,15 @@
+/**
+ * The one TanStack Query client. A 4xx is not retried (asking again gives the same answer);
+ * a network failure or a 5xx is retried twice.
+ */
+import { QueryClient } from '@tanstack/react-query';
+import { isApiError } from './errors.ts';
+
+export const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      staleTime: 15_000,
+      retry: (failures, error) => failures < 2 && !(isApiError(error) && error.status >= 400 && error.status < 500),
+    },
+  },
+});

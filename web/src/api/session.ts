@@ -1,0 +1,51 @@
+/**
+ * The signed-in person: GET /auth/sessions/current, kept in the query cache under SESSION_KEY,
+ * and the sign-in, TOTP and sign-out calls that change it. Whoever holds the session also holds
+ * the CSRF token the client sends on writes (client.ts).
+ */
+import { queryOptions } from '@tanstack/react-query';
+import type { components } from './schema.ts';
+import { api, call, setCsrfToken } from './client.ts';
+import { queryClient } from './query-client.ts';
+
+export type User = components['schemas']['User'];
+export type CurrentSession = components['schemas']['CurrentSession'];
+export type SignInBody = { email: string; password: string; totp?: string };
+
+export const SESSION_KEY = ['session'] as const;
+
+export const sessionQuery = queryOptions({
+  queryKey: SESSION_KEY,
+  queryFn: async () => {
+    const session = await call(api.GET('/auth/sessions/current'));
+    setCsrfToken(session.csrfToken);
+    return session;
+  },
+  staleTime: 60_000,
+});
+
+/** Signs in; the answer becomes the current session (401 with details.totpRequired asks for the code). */
+export async function signIn(body: SignInBody): Promise<CurrentSession> {
+  const session = await call(api.POST('/auth/sessions', { body }));
+  setCsrfToken(session.csrfToken);
+  const current: CurrentSession = { user: session.user, csrfToken: session.csrfToken, totpEnrolmentRequired: session.totpEnrolmentRequired };
+  queryClient.setQueryData(SESSION_KEY, current);
+  return current;
+}
+
+export async function signOut(): Promise<void> {
+  try {
+    await call(api.DELETE('/auth/sessions/current'));
+  } finally {
+    setCsrfToken(null);
+    queryClient.clear();
+  }
+}
+
+export const startTotpEnrolment = () => call(api.POST('/users/me/totp'));
+
+export async function confirmTotp(code: string): Promise<void> {
+  await call(api.POST('/users/me/totp/confirm', { body: { code } }));
+  // Read again now: the guards trust the cached session, which still says enrolment is required.
+  await queryClient.fetchQuery({ ...sessionQuery, staleTime: 0 });
+}

@@ -1,0 +1,105 @@
+/**
+ * One receiver: identity, KYC status (with the rejection reason), its limits from
+ * GET /receivers/{id}/limits, and its wallet.
+ */
+import { Anchor, Card, Code, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams } from '@tanstack/react-router';
+import type { ReactNode } from 'react';
+import { api, call } from '../../api/client.ts';
+import { ErrorAlert } from '../../components/error-alert.tsx';
+import { Loading } from '../../components/loading.tsx';
+import { useI18n } from '../../i18n/context.tsx';
+import { formatBrl, formatDateTime } from '../../i18n/format.ts';
+import { KycBadge, StatusBadge } from './labels.tsx';
+
+function Facts({ rows }: { rows: [string, ReactNode][] }) {
+  return (
+    <Table variant="vertical" withTableBorder>
+      <Table.Tbody>
+        {rows.map(([label, value]) => (
+          <Table.Tr key={label}>
+            <Table.Th scope="row" w={220}>{label}</Table.Th>
+            <Table.Td>{value}</Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+export function ReceiverPage() {
+  const { t, language } = useI18n();
+  const { id = '' } = useParams({ strict: false });
+  const receiver = useQuery({ queryKey: ['receivers', id], queryFn: () => call(api.GET('/receivers/{id}', { params: { path: { id } } })) });
+  const limits = useQuery({ queryKey: ['receivers', id, 'limits'], queryFn: () => call(api.GET('/receivers/{id}/limits', { params: { path: { id } } })) });
+  const none = t('common.none');
+
+  return (
+    <Stack>
+      <Anchor component={Link} to="/receivers">
+        ← {t('common.back')}
+      </Anchor>
+      {receiver.error ? <ErrorAlert error={receiver.error} /> : null}
+      {receiver.isPending ? <Loading /> : null}
+      {receiver.data ? (
+        <>
+          <Title order={1}>{t('receivers.detailTitle', { name: receiver.data.name })}</Title>
+          <SimpleGrid cols={{ base: 1, md: 2 }}>
+            <Card withBorder component="section" aria-labelledby="identity-heading">
+              <Title order={2} size="h3" id="identity-heading" mb="sm">{t('receivers.identity')}</Title>
+              <Facts
+                rows={[
+                  [t('receivers.document'), `${receiver.data.documentType} ${receiver.data.document}`],
+                  [t('receivers.type'), receiver.data.type],
+                  [t('receivers.email'), receiver.data.email],
+                  [t('receivers.status'), <StatusBadge status={receiver.data.status} />],
+                  [t('receivers.createdAt'), formatDateTime(receiver.data.createdAt)],
+                ]}
+              />
+            </Card>
+            <Card withBorder component="section" aria-labelledby="kyc-heading">
+              <Title order={2} size="h3" id="kyc-heading" mb="sm">{t('receivers.kycStatus')}</Title>
+              <Facts
+                rows={[
+                  [t('receivers.kycStatus'), <KycBadge status={receiver.data.kycStatus} />],
+                  [t('receivers.kycSubmittedAt'), receiver.data.kycSubmittedAt ? formatDateTime(receiver.data.kycSubmittedAt) : none],
+                  [t('receivers.kycReviewedAt'), receiver.data.kycReviewedAt ? formatDateTime(receiver.data.kycReviewedAt) : none],
+                  [t('receivers.kycRejectionReason'), receiver.data.kycRejectionReason ?? none],
+                ]}
+              />
+            </Card>
+            <Card withBorder component="section" aria-labelledby="limits-heading">
+              <Title order={2} size="h3" id="limits-heading" mb="sm">{t('receivers.limits')}</Title>
+              {limits.error ? <ErrorAlert error={limits.error} /> : null}
+              {limits.data ? (
+                <Facts
+                  rows={[
+                    [t('receivers.dailyLimitBrl'), limits.data.dailyLimitBrl === null ? t('receivers.noLimit') : formatBrl(limits.data.dailyLimitBrl, language)],
+                    [t('receivers.dailyTransactionLimit'), limits.data.dailyTransactionLimit === null ? t('receivers.noLimit') : String(limits.data.dailyTransactionLimit)],
+                    [t('receivers.nightTransactions'), limits.data.nightTransactionsEnabled ? t('common.yes') : t('common.no')],
+                  ]}
+                />
+              ) : (
+                <Loading />
+              )}
+            </Card>
+            <Card withBorder component="section" aria-labelledby="wallet-heading">
+              <Title order={2} size="h3" id="wallet-heading" mb="sm">{t('receivers.wallet')}</Title>
+              {receiver.data.walletAddress ? (
+                <Facts
+                  rows={[
+                    [t('receivers.walletAddress'), <Code style={{ wordBreak: 'break-all' }}>{receiver.data.walletAddress}</Code>],
+                    [t('receivers.managedWallet'), receiver.data.hasManagedWallet ? t('common.yes') : t('common.no')],
+                  ]}
+                />
+              ) : (
+                <Text>{t('receivers.noWallet')}</Text>
+              )}
+            </Card>
+          </SimpleGrid>
+        </>
+      ) : null}
+    </Stack>
+  );
+}

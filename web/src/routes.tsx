@@ -1,0 +1,41 @@
+/**
+ * Every page of the dashboard, one line each: path, guard and the page's component, loaded
+ * lazily so the first load carries only the shell (the bundle budget, scripts/check-bundle-size.ts).
+ * To add a page: write web/src/pages/<area>/<name>-page.tsx exporting a component, and add
+ * one line below (docs/architecture/dashboard.md#adding-a-page).
+ */
+import { createRootRoute, createRoute, createRouter, lazyRouteComponent, Outlet } from '@tanstack/react-router';
+import { requireEnrolment, requireSession } from './api/guards.ts';
+import { NotFoundPage } from './pages/not-found-page.tsx';
+
+const pageSearch = (search: Record<string, unknown>): { page?: number } => {
+  const page = Number(search.page);
+  return Number.isInteger(page) && page > 1 ? { page } : {};
+};
+const signInSearch = (search: Record<string, unknown>): { signedOut?: boolean } => (search.signedOut === true ? { signedOut: true } : {});
+
+const root = createRootRoute({ component: Outlet, notFoundComponent: NotFoundPage });
+const shell = createRoute({ getParentRoute: () => root, id: 'shell', beforeLoad: requireSession, component: lazyRouteComponent(() => import('./components/app-shell.tsx'), 'AppShellLayout') });
+
+const routeTree = root.addChildren([
+  createRoute({ getParentRoute: () => root, path: 'sign-in', validateSearch: signInSearch, component: lazyRouteComponent(() => import('./pages/sign-in/sign-in-page.tsx'), 'SignInPage') }),
+  createRoute({ getParentRoute: () => root, path: 'sign-in/totp', beforeLoad: requireEnrolment, component: lazyRouteComponent(() => import('./pages/sign-in/totp-enrolment-page.tsx'), 'TotpEnrolmentPage') }),
+  shell.addChildren([
+    createRoute({ getParentRoute: () => shell, path: '/', component: lazyRouteComponent(() => import('./pages/overview/overview-page.tsx'), 'OverviewPage') }),
+    createRoute({ getParentRoute: () => shell, path: 'orders', component: lazyRouteComponent(() => import('./pages/orders/orders-page.tsx'), 'OrdersPage') }),
+    createRoute({ getParentRoute: () => shell, path: 'receivers', validateSearch: pageSearch, component: lazyRouteComponent(() => import('./pages/receivers/receivers-page.tsx'), 'ReceiversPage') }),
+    createRoute({ getParentRoute: () => shell, path: 'receivers/$id', component: lazyRouteComponent(() => import('./pages/receivers/receiver-page.tsx'), 'ReceiverPage') }),
+    createRoute({ getParentRoute: () => shell, path: 'developers/api-keys', component: lazyRouteComponent(() => import('./pages/developers/api-keys-page.tsx'), 'ApiKeysPage') }),
+    createRoute({ getParentRoute: () => shell, path: 'developers/webhooks', component: lazyRouteComponent(() => import('./pages/developers/webhooks-page.tsx'), 'WebhooksPage') }),
+    createRoute({ getParentRoute: () => shell, path: 'fees', component: lazyRouteComponent(() => import('./pages/fees/fees-page.tsx'), 'FeesPage') }),
+    createRoute({ getParentRoute: () => shell, path: 'team', component: lazyRouteComponent(() => import('./pages/team/team-page.tsx'), 'TeamPage') }),
+  ]),
+]);
+
+export const router = createRouter({ routeTree, basepath: '/app', defaultPreload: 'intent', scrollRestoration: true });
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: typeof router;
+  }
+}

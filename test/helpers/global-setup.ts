@@ -14,10 +14,25 @@ import { adminQuery, templateNameFor, withDatabase } from './postgres.ts';
 declare module 'vitest' {
   export interface ProvidedContext {
     testDatabase: { driver: 'postgres'; url: string; template: string } | { driver: 'pglite'; dumpPath: string };
+    /** A directory for this run's files that outlive a test file (removed at the run's end): test/helpers/dashboard-server.ts. */
+    runScratchDir: string;
   }
 }
 
 export default async function setup(project: TestProject) {
+  const scratch = await mkdtemp(path.join(os.tmpdir(), 'exchange-run-'));
+  project.provide('runScratchDir', scratch);
+  const teardown = await setupDatabase(project).catch(async (err: unknown) => {
+    await rm(scratch, { recursive: true, force: true });
+    throw err;
+  });
+  return async () => {
+    await teardown();
+    await rm(scratch, { recursive: true, force: true });
+  };
+}
+
+async function setupDatabase(project: TestProject): Promise<() => Promise<void>> {
   const url = process.env.DATABASE_URL;
   if (url) {
     const template = templateNameFor(url);

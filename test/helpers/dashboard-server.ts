@@ -1,0 +1,136 @@
+/**
+ * The service a browser test opens, started as an operator does after the README's `npm start`:
+ * `node src/main.ts` in its own process on a free port, with a temporary DATA_DIR, on the
+ * embedded defaults (PGlite, sandbox PSP and chain, development keys). Always PGlite, whatever
+ * DATABASE_URL the suite has: the demo merchant and its demo OWNER are seeded only on a first
+ * start of an empty embedded database, and that is the dashboard the README promises. The demo
+ * owner has no TOTP yet (docs/architecture/people-and-sessions.md): its first session may only
+ * enrol, so a page test either walks through enrolment or calls enrolTotp() first.
+ *
+ * Speed: a first start creates the embedded database and runs every migration (15-30 s on a busy
+ * two-core machine). Each test worker does that once, in a template DATA_DIR under the run's
+ * scratch directory, stops it cleanly, and starts every server from a copy of it (a few seconds).
+ * The copies are the same first start: same demo merchant, keys and owner password in each, but
+ * every server has its own directory, database and port, so tests do not see each other's data.
+ */
+import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { Secret, TOTP } from 'otpauth';
+import type { BrowserContext } from 'playwright-core';
+import { inject } from 'vitest';
+import { startService } from './processes.ts';
+
+export interface DashboardServer {
+  /** `http://127.0.0.1:<port>`: the dashboard is at `${baseUrl}/app`, the API at `${baseUrl}/api/v1`. */
+  baseUrl: string;
+  dataDir: string;
+  merchantId: string;
+  /** The demo merchant's API key (headers X-API-Key and X-API-Secret). */
+  apiKey: string;
+  apiSecret: string;
+  /** The demo OWNER, from DATA_DIR/demo-credentials.json: TOTP not enrolled. */
+  owner: { email: string; password: string };
+  /** Everything the process printed so far. */
+  output(): string;
+  /** SIGTERM, wait for the exit, remove DATA_DIR; answers the exit code (0 for a clean stop). */
+  stop(): Promise<number | null>;
+}
+
+const BASE_ENV = { LOG_LEVEL: 'warn' };
+
+/** Kept on globalThis: one template per worker process even if modules are loaded again. */
+const TEMPLATE = Symbol.for('crypto-brl-exchange.test.dashboardTemplate');
+const holder = globalThis as { [TEMPLATE]?: Promise<string> };
+
+/** This worker's first-started, cleanly stopped DATA_DIR (built on first use). */
+function templateDataDir(): Promise<string> {
+  holder[TEMPLATE] ??= (async () => {
+    const dir = path.join(inject('runScratchDir'), `dashboard-template-${process.pid}`);
+    await rm(dir, { recursive: true, force: true });
+    await mkdir(dir, { recursive: true });
+    const first = await startService(dir, BASE_ENV);
+    const code = await first.stop();
+    if (code !== 0) throw new Error(`the template server exited with ${code}:\n${first.output()}`);
+    return dir;
+  })().catch((err: unknown) => {
+    delete holder[TEMPLATE];
+    throw err;
+  });
+  return holder[TEMPLATE];
+}
+
+/**
+ * Starts the service (LOG_LEVEL=warn) from a copy of the worker's template DATA_DIR. `env` adds or
+ * overrides settings, e.g. `{ ADMIN_TOKEN: '…32+ chars…' }` for /admin or
+ * `{ SANDBOX_AUTO_COMPLETE_SECONDS: '1' }`; `fresh: true` makes a first start of its own instead
+ * (settings that change what a first start creates).
+ */
+export async function startDashboardServer(env: Record<string, string> = {}, options: { fresh?: boolean } = {}): Promise<DashboardServer> {
+  const dataDir = await mkdtemp(path.join(inject('runScratchDir'), 'dashboard-'));
+  if (!options.fresh) await cp(await templateDataDir(), dataDir, { recursive: true });
+  const service = await startService(dataDir, { ...BASE_ENV, ...env }).catch(async (err: unknown) => {
+    await rm(dataDir, { recursive: true, force: true });
+    throw err;
+  });
+  const demo = await service.demoCredentials();
+  return {
+    baseUrl: service.base,
+    dataDir,
+    merchantId: demo.merchantId,
+    apiKey: demo.apiKey,
+    apiSecret: demo.apiSecret,
+    owner: demo.owner,
+    output: service.output,
+    async stop() {
+      const code = await service.stop();
+      await rm(dataDir, { recursive: true, force: true });
+      return code;
+    },
+  };
+}
+
+/** The current 6-digit TOTP code (RFC 6238, the authenticator apps' defaults) for a base32 secret. */
+export function totpCode(secret: string, at: Date = new Date()): string {
+  return new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: at.getTime() });
+}
+
+export interface ApiSession {
+  /** `sid=…`, for a Cookie header. */
+  cookie: string;
+  csrfToken: string;
+}
+
+/** Signs in through the API (POST /api/v1/auth/sessions); `totpSecret` when TOTP is on. Any answer but 201 throws. */
+export async function signInByApi(baseUrl: string, person: { email: string; password: string }, totpSecret?: string): Promise<ApiSession> {
+  const body = { email: person.email, password: person.password, ...(totpSecret ? { totp: totpCode(totpSecret) } : {}) };
+  const response = await fetch(`${baseUrl}/api/v1/auth/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (response.status !== 201) throw new Error(`sign-in of ${person.email}: ${response.status} ${await response.text()}`);
+  const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0]!;
+  return { cookie, csrfToken: ((await response.json()) as { csrfToken: string }).csrfToken };
+}
+
+/**
+ * Enrols TOTP for a person through the API (sign in, POST /users/me/totp, confirm with a current
+ * code), as the dashboard's enrolment page would; answers the base32 secret for totpCode().
+ * For page tests that start from a signed-in owner rather than test enrolment itself.
+ */
+export async function enrolTotp(baseUrl: string, person: { email: string; password: string }): Promise<string> {
+  const session = await signInByApi(baseUrl, person);
+  const headers = { cookie: session.cookie, 'x-csrf-token': session.csrfToken, 'content-type': 'application/json' };
+  const enrolment = await fetch(`${baseUrl}/api/v1/users/me/totp`, { method: 'POST', headers, body: '{}' });
+  if (enrolment.status !== 201) throw new Error(`TOTP enrolment of ${person.email}: ${enrolment.status} ${await enrolment.text()}`);
+  const { secret } = (await enrolment.json()) as { secret: string };
+  const confirm = await fetch(`${baseUrl}/api/v1/users/me/totp/confirm`, { method: 'POST', headers, body: JSON.stringify({ code: totpCode(secret) }) });
+  if (confirm.status !== 204) throw new Error(`TOTP confirmation of ${person.email}: ${confirm.status} ${await confirm.text()}`);
+  return secret;
+}
+
+/**
+ * Gives a browser context an API session's cookie, so its pages open signed in without going
+ * through the sign-in page (a page reads its CSRF token from GET /auth/sessions/current, as after
+ * a reload). For tests of other pages; the sign-in page's own test signs in through it.
+ */
+export async function addSessionCookie(context: BrowserContext, baseUrl: string, session: ApiSession): Promise<void> {
+  const separator = session.cookie.indexOf('=');
+  await context.addCookies([{ name: session.cookie.slice(0, separator), value: session.cookie.slice(separator + 1), url: baseUrl, httpOnly: true, sameSite: 'Strict' }]);
+}

@@ -40,6 +40,7 @@ import { registerSandboxRoutes } from './modules/sandbox/routes.ts';
 import { registerAdminTreasuryRoutes } from './modules/treasury/routes.ts';
 import { registerWebhookRoutes } from './modules/webhooks/routes.ts';
 import { enforceSessionRole } from './modules/users/guard.ts';
+import { enforceKeyScope } from './modules/merchants/scope-guard.ts';
 import { registerLinkRoutes, registerSignedInLinkRoutes } from './modules/users/links-routes.ts';
 import { registerSessionRoutes, registerSignInRoute, registerUserRoutes } from './modules/users/routes.ts';
 import { registerFeePayerRoute, registerWalletRoutes, registerWalletSandboxRoutes } from './modules/wallets/routes.ts';
@@ -168,6 +169,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         });
         merchantScope.addHook('onRequest', requireMerchant(services.auth, authFailures));
         merchantScope.addHook('onRequest', enforceSessionRole);
+        merchantScope.addHook('onRequest', enforceKeyScope);
         if (config.rateLimit.perCredentialPerMinute > 0) {
           merchantScope.addHook(
             'preHandler',

@@ -142,8 +142,10 @@ describe('API key restrictions', () => {
     const sessionOnly = /^\/api\/v1\/(credentials|users|auth)(\/|$)/;
     const unscoped: string[] = [];
     let checked = 0;
-    for (const [path, operations] of Object.entries(paths)) {
-      if (!path.startsWith('/api/v1/') || path.startsWith('/api/v1/admin/') || path.startsWith('/api/v1/pix-provider/') || sessionOnly.test(path)) continue;
+    // Paths are relative to the server URL /api/v1; operator, provider and public routes take no API key.
+    for (const [relative, operations] of Object.entries(paths)) {
+      const path = `/api/v1${relative}`;
+      if (/^\/api\/v1\/(admin|pix-provider|wallet\/fee-payer|\.well-known)(\/|$)/.test(path) || sessionOnly.test(path)) continue;
       for (const method of Object.keys(operations)) {
         checked++;
         if (scopeFor(method.toUpperCase(), path.replace(/\{(\w+)\}/g, ':$1')) === undefined) unscoped.push(`${method} ${path}`);

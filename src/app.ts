@@ -41,6 +41,7 @@ import { registerAdminTreasuryRoutes } from './modules/treasury/routes.ts';
 import { registerWebhookRoutes } from './modules/webhooks/routes.ts';
 import { enforceSessionRole } from './modules/users/guard.ts';
 import { enforceKeyScope } from './modules/merchants/scope-guard.ts';
+import { registerAuditLogRoutes } from './modules/audit/routes.ts';
 import { registerLinkRoutes, registerSignedInLinkRoutes } from './modules/users/links-routes.ts';
 import { registerSessionRoutes, registerSignInRoute, registerUserRoutes } from './modules/users/routes.ts';
 import { registerFeePayerRoute, registerWalletRoutes, registerWalletSandboxRoutes } from './modules/wallets/routes.ts';
@@ -186,6 +187,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         registerSessionRoutes(merchantScope, services.users, { nodeEnv: config.nodeEnv });
         registerUserRoutes(merchantScope, services.users);
         registerSignedInLinkRoutes(merchantScope, services.users);
+        registerAuditLogRoutes(merchantScope, db);
         registerReceiverRoutes(merchantScope, services.receivers);
         registerQuoteRoutes(merchantScope, services.quotes);
         registerOrderRoutes(merchantScope, services.orders, services.orderListing);

@@ -31,7 +31,7 @@ import * as usersSessions from './20261126_0027_users_sessions.ts';
 import * as credentialLabels from './20261126_0028_credential_labels.ts';
 import * as userLinks from './20261126_0029_user_links.ts';
 import * as credentialRestrictions from './20261126_0030_credential_restrictions.ts';
-import * as invitationWithdrawal from './20261126_0031_invitation_withdrawal.ts';
+import * as teamAudit from './20261126_0031_team_audit.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261122_0001_foundation': foundation,
@@ -62,5 +62,5 @@ export const migrations: Record<string, Migration> = {
   '20261126_0028_credential_labels': credentialLabels,
   '20261126_0029_user_links': userLinks,
   '20261126_0030_credential_restrictions': credentialRestrictions,
-  '20261126_0031_invitation_withdrawal': invitationWithdrawal,
+  '20261126_0031_team_audit': teamAudit,
 };

@@ -226,6 +226,7 @@ export function createMerchantsService(deps: MerchantsDeps) {
         const { apiSecret: _secret, ...after } = credential;
         await recordAudit(trx, by, {
           action: 'credential.issue',
+          merchantId,
           targetType: 'credential',
           targetId: credential.id,
           details: { merchantId, apiKey: credential.apiKey, ...(credential.label === null ? {} : { label: credential.label }), after },
@@ -258,6 +259,7 @@ export function createMerchantsService(deps: MerchantsDeps) {
         }
         await recordAudit(trx, by, {
           action: 'credential.revoke',
+          merchantId,
           targetType: 'credential',
           targetId: credentialId,
           details: { merchantId, apiKey: revoked.key_id, before: { revokedAt: null }, after: { revokedAt: revoked.revoked_at?.toISOString() ?? null } },

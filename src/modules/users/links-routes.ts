@@ -6,6 +6,7 @@ import type { FastifyContextConfig, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { AUTHENTICATED_ERRORS, BODY_ERRORS, IdParams, errorResponses } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
+import { merchantIdOf } from '../../http/auth.ts';
 import { AppError } from '../../errors.ts';
 import type { UsersService } from './service.ts';
 import { InvitationBody, InvitationSchema, PasswordBody, PasswordChangeBody, PasswordResetRequestBody, TokenParams, UserSchema } from './schemas.ts';
@@ -146,6 +147,7 @@ export function registerSignedInLinkRoutes(app: App, users: UsersService): void 
       },
     },
     async (request, reply) => {
+      await users.assertInvitation(merchantIdOf(request), request.params.id);
       await users.withdrawInvitation(personOf(request), request.params.id);
       return reply.code(204).send(null);
     },

@@ -87,6 +87,11 @@ export async function createUsersService(deps: { db: Db; clock: Clock; totpKey: 
       return links.pendingInvitations(actor.merchantId);
     },
 
+    /** 404 unless the invitation is the merchant's (asked before the session rule: another merchant's id is 404 for everyone). */
+    async assertInvitation(merchantId: string, id: string): Promise<void> {
+      if (!(await links.invitation(merchantId, id))) throw notFound('Invitation');
+    },
+
     /** Withdraws an invitation under the rules of making it (an ADMIN cannot withdraw an OWNER's invitation). */
     async withdrawInvitation(actor: Actor, id: string): Promise<void> {
       if (!can(actor.role, 'users.manage')) throw forbidden(`A ${actor.role} cannot manage users`);

@@ -102,8 +102,8 @@ describe('invitations and the team audit log', () => {
     const walked: string[] = [];
     let cursor: string | null = null;
     do {
-      const page = (await call('GET', `/audit-log?actor=user:${owner.id}&limit=2${cursor ? `&cursor=${cursor}` : ''}`, as(owner))).json();
-      walked.push(...page.data.map((e: { action: string }) => e.action));
+      const page: { data: Array<{ action: string }>; nextCursor: string | null } = (await call('GET', `/audit-log?actor=user:${owner.id}&limit=2${cursor ? `&cursor=${cursor}` : ''}`, as(owner))).json();
+      walked.push(...page.data.map((e) => e.action));
       cursor = page.nextCursor;
     } while (cursor);
     expect(walked).toEqual(entries.map((e) => e.action));

@@ -45,7 +45,8 @@ export function peopleOf(app: App, merchantId: string, clock: TestClock, emailPr
   async function enrolTotp(person: Person): Promise<string> {
     const enrolment = await call('POST', '/users/me/totp', as(person));
     expect(enrolment.statusCode, enrolment.body).toBe(201);
-    const { secret } = enrolment.json();
+    const { secret, otpauthUri } = enrolment.json();
+    expect(otpauthUri).toMatch(/^otpauth:\/\/totp\//);
     const confirmed = await call('POST', '/users/me/totp/confirm', as(person), { code: codeFor(secret) });
     expect(confirmed.statusCode, confirmed.body).toBe(204);
     return secret;

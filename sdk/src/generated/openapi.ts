@@ -3205,7 +3205,16 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "label": "production server"
+                 *       "label": "production server",
+                 *       "expiresAt": "2027-11-26T00:00:00Z",
+                 *       "allowedIps": [
+                 *         "203.0.113.0/24",
+                 *         "2001:db8::/32"
+                 *       ],
+                 *       "scopes": [
+                 *         "read",
+                 *         "payments.write"
+                 *       ]
                  *     }
                  */
                 "application/json": components["schemas"]["CreateCredential"];
@@ -10235,6 +10244,14 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "label": "issued by support",
+                 *       "scopes": [
+                 *         "read"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateCredential"];
             };
         };

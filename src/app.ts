@@ -41,7 +41,7 @@ import { registerAdminTreasuryRoutes } from './modules/treasury/routes.ts';
 import { registerWebhookRoutes } from './modules/webhooks/routes.ts';
 import { enforceSessionRole } from './modules/users/guard.ts';
 import { enforceKeyScope } from './modules/merchants/scope-guard.ts';
-import { registerAuditLogRoutes } from './modules/audit/routes.ts';
+import { registerAuditLogRoutes } from './modules/users/audit-log-routes.ts';
 import { registerLinkRoutes, registerSignedInLinkRoutes } from './modules/users/links-routes.ts';
 import { registerSessionRoutes, registerSignInRoute, registerUserRoutes } from './modules/users/routes.ts';
 import { registerFeePayerRoute, registerWalletRoutes, registerWalletSandboxRoutes } from './modules/wallets/routes.ts';

@@ -8,7 +8,14 @@ import type { Clock } from '../../lib/clock.ts';
 import type { Permission } from '../users/roles.ts';
 import { validateAllowedIps } from './ip-allow-list.ts';
 import { type Scope, scopesBeyond } from './scopes.ts';
-import type { CredentialOptions } from './service.ts';
+
+/** What a key is restricted to at creation, validated. */
+export interface CredentialOptions {
+  label?: string | null;
+  expiresAt?: Date | null;
+  allowedIps?: string[] | null;
+  scopes?: Scope[] | null;
+}
 
 const MAX_LIFETIME_MS = 2 * 366 * 24 * 3600 * 1000;
 

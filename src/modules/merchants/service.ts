@@ -16,7 +16,7 @@ import { type CachedCredential, createCredentialCache } from './credential-cache
 import { merchantsRepo as repo } from './repo.ts';
 import { buildAllowList, ipAllowed } from './ip-allow-list.ts';
 import { createLastUseRecorder } from './last-used.ts';
-import { type CredentialRequest, credentialOptions } from './credential-options.ts';
+import { type CredentialOptions, type CredentialRequest, credentialOptions } from './credential-options.ts';
 import type { Permission } from '../users/roles.ts';
 import type { Scope } from './scopes.ts';
 
@@ -39,13 +39,6 @@ export interface Credential {
   lastUsedAt: string | null;
 }
 
-/** What a key may be restricted to at creation (validated by the caller: credential-options.ts). */
-export interface CredentialOptions {
-  label?: string | null;
-  expiresAt?: Date | null;
-  allowedIps?: string[] | null;
-  scopes?: Scope[] | null;
-}
 
 /** Returned once, at issue: the only time the secret exists outside the caller's hands. */
 export interface IssuedCredential extends Credential {

@@ -1,5 +1,6 @@
 /**
- * GET /audit-log: the merchant's own audit entries, for the dashboard's Team page (issue 28).
+ * GET /audit-log: the merchant's own audit entries, for the dashboard's Team page (issue 28). Here,
+ * not in audit/, because who may read it is the role table's call (audit depends on no module).
  * A person needs `users.manage` (OWNER, ADMIN: those who make the changes it records); an API key
  * with full access or the `read` scope may read it too (the key is the merchant's own).
  */
@@ -11,8 +12,8 @@ import { merchantIdOf } from '../../http/auth.ts';
 import { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from '../../http/pagination.ts';
 import { AUTHENTICATED_ERRORS, Timestamp, Uuid, errorResponses } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
-import { can } from '../users/roles.ts';
-import { listMerchantAudit } from './merchant-log.ts';
+import { listMerchantAudit } from '../audit/merchant-log.ts';
+import { can } from './roles.ts';
 
 const AuditEntrySchema = Type.Object(
   {

@@ -81,7 +81,7 @@ export function createAuthService(deps: {
       if (check.ok) return check.scopes === null ? { ...subject, method: 'bearer' } : { ...subject, method: 'bearer', scopes: check.scopes };
       if (check.reason === 'merchant_disabled') throw DISABLED();
       if (check.reason === 'ip_not_allowed') throw IP_NOT_ALLOWED();
-      throw unauthorized('Access token credential has been revoked or has expired');
+      throw unauthorized('Access token credential has been revoked');
     },
 
     /** POST /auth/token: key and secret in, a short-lived bearer token out. */

@@ -43,6 +43,8 @@ import { registerSandboxRoutes } from './modules/sandbox/routes.ts';
 import { registerAdminTreasuryRoutes } from './modules/treasury/routes.ts';
 import { registerWebhookRoutes } from './modules/webhooks/routes.ts';
 import { enforceSessionRole } from './modules/users/guard.ts';
+import { enforceKeyScope } from './modules/merchants/scope-guard.ts';
+import { registerAuditLogRoutes } from './modules/users/audit-log-routes.ts';
 import { registerLinkRoutes, registerSignedInLinkRoutes } from './modules/users/links-routes.ts';
 import { registerSessionRoutes, registerSignInRoute, registerUserRoutes } from './modules/users/routes.ts';
 import { registerFeePayerRoute, registerWalletRoutes, registerWalletSandboxRoutes } from './modules/wallets/routes.ts';
@@ -172,6 +174,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         });
         merchantScope.addHook('onRequest', requireMerchant(services.auth, authFailures));
         merchantScope.addHook('onRequest', enforceSessionRole);
+        merchantScope.addHook('onRequest', enforceKeyScope);
         if (config.rateLimit.perCredentialPerMinute > 0) {
           merchantScope.addHook(
             'preHandler',
@@ -188,6 +191,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         registerSessionRoutes(merchantScope, services.users, { nodeEnv: config.nodeEnv });
         registerUserRoutes(merchantScope, services.users);
         registerSignedInLinkRoutes(merchantScope, services.users);
+        registerAuditLogRoutes(merchantScope, db);
         registerReceiverRoutes(merchantScope, services.receivers);
         registerQuoteRoutes(merchantScope, services.quotes);
         registerOrderReportRoutes(merchantScope, services.orderExport, services.orderTimeline);

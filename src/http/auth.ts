@@ -15,6 +15,8 @@ export interface MerchantAuth {
   method: 'api-key' | 'bearer' | 'session';
   /** The signed-in person, for a session (docs/architecture/people-and-sessions.md). */
   user?: SessionUser;
+  /** A restricted API key's scopes (and its bearer tokens'): absent is full access (merchants/scopes.ts). */
+  scopes?: readonly string[];
 }
 
 export interface SessionUser {
@@ -34,7 +36,8 @@ export interface AuthHeaders {
 /** What the guards need from the auth module (wired by the app, so http imports no module). */
 export interface Authenticator {
   /** `method`: the request's, for the session's CSRF rule (writes need X-CSRF-Token). */
-  authenticateMerchant(headers: AuthHeaders, method?: string): Promise<MerchantAuth>;
+  /** `ip`: the caller's address as Fastify derives it (TRUST_PROXY), for a key's allow-list. */
+  authenticateMerchant(headers: AuthHeaders, method?: string, ip?: string): Promise<MerchantAuth>;
   isAdmin(authorization: string | undefined): boolean;
 }
 
@@ -54,7 +57,7 @@ export function merchantIdOf(request: FastifyRequest): string {
 export function requireMerchant(auth: Authenticator, failures: AuthFailureLimiter): onRequestAsyncHookHandler {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     failures.refuseWhileBlocked(request.ip, reply);
-    request.merchantAuth = await failures.counting(request.ip, () => auth.authenticateMerchant(request.headers, request.method));
+    request.merchantAuth = await failures.counting(request.ip, () => auth.authenticateMerchant(request.headers, request.method, request.ip));
   };
 }
 

@@ -30,6 +30,9 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /auth/password-resets/{token}': 'completePasswordReset',
   'POST /users/me/password': 'changeMyPassword',
   'POST /users/invitations': 'inviteUser',
+  'GET /users/invitations': 'listInvitations',
+  'DELETE /users/invitations/{id}': 'withdrawInvitation',
+  'GET /audit-log': 'listAuditLog',
   'POST /auth/invitations/{token}': 'acceptInvitation',
 
   'GET /credentials': 'listCredentials',

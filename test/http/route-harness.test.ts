@@ -24,7 +24,7 @@ import { unreachablePspEnv } from '../helpers/unreachable-psp.ts';
 const METRICS_TOKEN = 'metrics-token-0123456789abcdef0123456789';
 
 /** Merchant-owned resources a path parameter can name; merchant A owns one of each. */
-type Resource = 'merchant' | 'credential' | 'receiver' | 'quote' | 'order' | 'webhookEndpoint' | 'webhookDelivery' | 'user';
+type Resource = 'merchant' | 'credential' | 'receiver' | 'quote' | 'order' | 'webhookEndpoint' | 'webhookDelivery' | 'user' | 'invitation';
 
 const POLICY: HarnessPolicy<Resource> = {
   /** Routes that answer without credentials by design: what an anonymous caller gets, and why. */
@@ -63,6 +63,7 @@ const POLICY: HarnessPolicy<Resource> = {
     'endpoints/:id': { owned: 'webhookEndpoint' },
     'deliveries/:id': { owned: 'webhookDelivery' },
     'users/:id': { owned: 'user' },
+    'invitations/:id': { owned: 'invitation' },
     'sessions/:id': { value: '00000000-0000-7000-8000-000000000001', why: "a person's own session: only a session reaches the route (an API key is 403), and it revokes only its user's" },
     'fee-tiers/:orderType': { value: 'PAYIN', why: "an order type: the route replaces the caller's own tiers of that type" },
     'platform-fee-tiers/:orderType': { value: 'PAYIN', why: 'an order type (operator only)' },
@@ -118,6 +119,10 @@ describe('route harness: every registered route', () => {
     const endpoint = await createWebhookEndpoint(ctx, a, { url: 'http://127.0.0.1:9/hooks' });
     const delivery = await callAs(ctx, a, 'POST', `/webhook/endpoints/${endpoint.id}/test`);
     if (delivery.statusCode !== 202) throw new Error(`webhook test: ${delivery.body}`);
+    const invitationOf = async (merchantId: string) => {
+      const { user: owner } = await ctx.app.services.users.create(merchantId, { email: `owner-${merchantId}@example.com`, role: 'OWNER' });
+      return (await ctx.app.services.users.invite({ merchantId, userId: owner.id, role: 'OWNER' }, { email: `invited-${merchantId}@example.com`, role: 'VIEWER' })).id;
+    };
     actors = {
       merchantA: a.headers,
       merchantB: b.headers,
@@ -131,6 +136,7 @@ describe('route harness: every registered route', () => {
         webhookEndpoint: endpoint.id,
         webhookDelivery: delivery.json().id,
         user: (await ctx.app.services.users.create(a.merchantId, { email: `viewer-${a.merchantId}@example.com`, role: 'VIEWER' })).user.id,
+        invitation: await invitationOf(a.merchantId),
       },
     };
   });

@@ -170,7 +170,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API key; its secret is in this response only
-         * @description Needs a session of a person with `credentials.manage` (OWNER, ADMIN) and TOTP enrolled; an API key or bearer token is 403 with `details.reason` SESSION_REQUIRED. Audited as `credential.issue` with the person. An Idempotency-Key replays the answer (with the secret) only to the person who sent it.
+         * @description Needs a session of a person with `credentials.manage` (OWNER, ADMIN) and TOTP enrolled; an API key or bearer token is 403 with `details.reason` SESSION_REQUIRED. Optional restrictions: an expiry (`expiresAt`), an IP allow-list (`allowedIps`) and scopes (`scopes`); a key without them has full access from anywhere, for ever. A key never exceeds its creator: scopes (or full access) beyond the person's role are 403 with `details.reason` ROLE_NOT_ALLOWED. Bearer tokens from the key carry its restrictions. Audited as `credential.issue` with the person and the key as created (never its secret). An Idempotency-Key replays the answer (with the secret) only to the person who sent it.
          */
         post: operations["createCredential"];
         delete?: never;
@@ -363,13 +363,57 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Pending invitations, newest first (OWNER or ADMIN)
+         * @description Invitations neither accepted, withdrawn nor expired. Needs `users.manage`; another role is 403.
+         */
+        get: operations["listInvitations"];
         put?: never;
         /**
          * Invite a person by email (OWNER or ADMIN)
-         * @description Emails a link valid 72 hours, once, that creates the user with this role. An ADMIN cannot invite an OWNER (403). An email already a user is 409 CONFLICT. A mail server that fails is 503 PROVIDER_UNAVAILABLE: ask again (the unsent link expires unused).
+         * @description Emails a link valid 72 hours, once, that creates the user with this role; listed by GET /users/invitations until accepted, withdrawn or expired. Audited as `user.invite`. An ADMIN cannot invite an OWNER (403). An email already a user is 409 CONFLICT. A mail server that fails is 503 PROVIDER_UNAVAILABLE: ask again (the unsent link expires unused).
          */
         post: operations["inviteUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/invitations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Withdraw an invitation: its link then answers 410 LINK_INVALID
+         * @description Needs `users.manage`; an ADMIN cannot withdraw an invitation to be OWNER (403). Withdrawing a withdrawn invitation answers 204 again; an accepted one is 409 CONFLICT (remove the user instead); another merchant's is 404. Audited as `user.withdraw_invitation`.
+         */
+        delete: operations["withdrawInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The merchant's audit log: team, invitation and API-key changes, newest first
+         * @description Cursor-paged: pass `nextCursor` as `cursor` for the next page (null on the last). Filters: `action`, `actor`, and a `from`/`to` time range. A person needs `users.manage` (OWNER, ADMIN; others 403 ROLE_NOT_ALLOWED); an API key needs full access or the `read` scope.
+         */
+        get: operations["listAuditLog"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1286,7 +1330,10 @@ export interface paths {
         /** A merchant's API credentials (never their secrets) */
         get: operations["adminListCredentials"];
         put?: never;
-        /** Issue a new API credential; the secret is in this response only */
+        /**
+         * Issue a new API credential; the secret is in this response only
+         * @description The same optional restrictions as POST /credentials (label, expiry, IP allow-list, scopes), without the role limit. No body issues a key with full access.
+         */
         post: operations["adminCreateCredential"];
         delete?: never;
         options?: never;
@@ -1804,6 +1851,28 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             revokedAt: string | null;
+            /** @description After it the key is refused 401 UNAUTHORIZED, as an unknown key; null never expires */
+            expiresAt: string | null;
+            /** @description Addresses and CIDR ranges the key may be used from (elsewhere 403 FORBIDDEN, `details.reason` IP_NOT_ALLOWED); null allows any */
+            allowedIps: string[] | null;
+            /** @description What the key may do (see CreateCredential); null is full access */
+            scopes: ("read" | "payments.write" | "receivers.write" | "webhooks.write" | "wallets.sign" | "sandbox.write")[] | null;
+            /** @description When the key (or a bearer token from it) last authenticated a request, up to a minute behind; null if never */
+            lastUsedAt: string | null;
+        };
+        /** CreateCredential */
+        CreateCredential: {
+            /** @description A name for the key, shown in the list (e.g. "production server") */
+            label?: string;
+            /**
+             * Format: date-time
+             * @description When the key stops working: in the future, at most 2 years ahead (else 400 VALIDATION_ERROR). After it the key answers 401 UNAUTHORIZED, like an unknown key. Omitted: never.
+             */
+            expiresAt?: string;
+            /** @description IPv4 and IPv6 addresses and CIDR ranges (e.g. "203.0.113.7", "10.0.0.0/8", "2001:db8::/32"), at most 20. A request from elsewhere is 403 FORBIDDEN with `details.reason` IP_NOT_ALLOWED. The address is the connection's peer, or the X-Forwarded-For hop TRUST_PROXY trusts. Omitted: any address. */
+            allowedIps?: string[];
+            /** @description What the key may do; a request outside them is 403 FORBIDDEN with `details.reason` SCOPE_REQUIRED. `read`: every GET. `payments.write`: quotes, payin, payout, fee tiers. `receivers.write`: create and change receivers, their KYC and limits. `webhooks.write`: webhook endpoints, tests, recovery and redelivery. `wallets.sign`: managed-wallet signing (merchant and receivers). `sandbox.write`: the sandbox drivers. Omitted: full access. A person may only give scopes their role allows (else 403 ROLE_NOT_ALLOWED). */
+            scopes?: ("read" | "payments.write" | "receivers.write" | "webhooks.write" | "wallets.sign" | "sandbox.write")[];
         };
         /** IssuedCredential */
         IssuedCredential: {
@@ -1819,6 +1888,14 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             revokedAt: string | null;
+            /** @description After it the key is refused 401 UNAUTHORIZED, as an unknown key; null never expires */
+            expiresAt: string | null;
+            /** @description Addresses and CIDR ranges the key may be used from (elsewhere 403 FORBIDDEN, `details.reason` IP_NOT_ALLOWED); null allows any */
+            allowedIps: string[] | null;
+            /** @description What the key may do (see CreateCredential); null is full access */
+            scopes: ("read" | "payments.write" | "receivers.write" | "webhooks.write" | "wallets.sign" | "sandbox.write")[] | null;
+            /** @description When the key (or a bearer token from it) last authenticated a request, up to a minute behind; null if never */
+            lastUsedAt: string | null;
             /** @description Sent as x-api-secret. Shown only in this response; store it now. */
             apiSecret: string;
         };
@@ -1871,17 +1948,51 @@ export interface components {
         };
         /** Invitation */
         Invitation: {
+            /**
+             * Format: uuid
+             * @description Withdraw it with DELETE /users/invitations/{id}
+             */
+            id: string;
             email: string;
             /**
              * @description OWNER, ADMIN, DEVELOPER or VIEWER: what each may do is the role table (docs/architecture/people-and-sessions.md)
              * @enum {unknown}
              */
             role: "OWNER" | "ADMIN" | "DEVELOPER" | "VIEWER";
+            /** @description The user who sent it */
+            invitedBy: string | null;
+            /** Format: date-time */
+            createdAt: string;
             /**
              * Format: date-time
              * @description When the link stops working
              */
             expiresAt: string;
+        };
+        /** AuditEntry */
+        AuditEntry: {
+            /** Format: uuid */
+            id: string;
+            /** @description `user:<id>` for a person, `admin-api` or `cli` for an operator, `system` for the platform */
+            actor: string;
+            /** @description e.g. `user.invite`, `user.withdraw_invitation`, `user.accept_invitation`, `user.create`, `user.set_role`, `user.remove`, `credential.issue`, `credential.revoke` */
+            action: string;
+            /** @description `user`, `invitation` or `credential` */
+            targetType: string;
+            targetId: string | null;
+            /** @description What changed: `before` and `after` where there is a state (never a secret) */
+            details: {
+                [key: string]: unknown;
+            };
+            /** @description The request that made the change */
+            requestId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** AuditLogPage */
+        AuditLogPage: {
+            data: components["schemas"]["AuditEntry"][];
+            nextCursor: string | null;
         };
         /** ReceiverPage */
         ReceiverPage: {
@@ -3314,13 +3425,19 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "label": "production server"
+                 *       "label": "production server",
+                 *       "expiresAt": "2027-11-26T00:00:00Z",
+                 *       "allowedIps": [
+                 *         "203.0.113.0/24",
+                 *         "2001:db8::/32"
+                 *       ],
+                 *       "scopes": [
+                 *         "read",
+                 *         "payments.write"
+                 *       ]
                  *     }
                  */
-                "application/json": {
-                    /** @description A name for the key, shown in the list (e.g. "production server") */
-                    label?: string;
-                };
+                "application/json": components["schemas"]["CreateCredential"];
             };
         };
         responses: {
@@ -4567,6 +4684,66 @@ export interface operations {
             };
         };
     };
+    listInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pending invitations */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"][];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     inviteUser: {
         parameters: {
             query?: never;
@@ -4676,6 +4853,196 @@ export interface operations {
             };
             /** @description A dependency is unavailable */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    withdrawInvitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. 1 to 255 printable ASCII characters, unique per merchant (a UUID is a good choice). A retry with the same key and the same request replays the first answer (2xx and 4xx; with header `idempotent-replayed: true`) without repeating the operation, also after a crash of the server; the same key with another request is 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 CONFLICT with `Retry-After`. Keys are kept at least 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Withdrawn */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another merchant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (CONFLICT, IDEMPOTENCY_CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAuditLog: {
+        parameters: {
+            query?: {
+                /** @description Page size, at most 100 */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page */
+                cursor?: string;
+                /** @description Only this action */
+                action?: string;
+                /** @description Only this actor, e.g. `user:<id>` */
+                actor?: string;
+                /** @description Entries at or after this time */
+                from?: string;
+                /** @description Entries before this time */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page of audit logs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditLogPage"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10338,7 +10705,19 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "label": "issued by support",
+                 *       "scopes": [
+                 *         "read"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateCredential"];
+            };
+        };
         responses: {
             /** @description The created issued credential */
             201: {

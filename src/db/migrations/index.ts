@@ -30,6 +30,8 @@ import * as depositSweeps from './20261126_0026_deposit_sweeps.ts';
 import * as usersSessions from './20261126_0027_users_sessions.ts';
 import * as credentialLabels from './20261126_0028_credential_labels.ts';
 import * as userLinks from './20261126_0029_user_links.ts';
+import * as credentialRestrictions from './20261126_0030_credential_restrictions.ts';
+import * as teamAudit from './20261126_0031_team_audit.ts';
 import * as eventsOrderIdx from './20261126_0032_events_order_idx.ts';
 
 export const migrations: Record<string, Migration> = {
@@ -60,5 +62,7 @@ export const migrations: Record<string, Migration> = {
   '20261126_0027_users_sessions': usersSessions,
   '20261126_0028_credential_labels': credentialLabels,
   '20261126_0029_user_links': userLinks,
+  '20261126_0030_credential_restrictions': credentialRestrictions,
+  '20261126_0031_team_audit': teamAudit,
   '20261126_0032_events_order_idx': eventsOrderIdx,
 };

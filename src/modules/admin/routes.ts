@@ -6,7 +6,7 @@ import { Type } from 'typebox';
 import { PageOf, PageQuery } from '../../http/pagination.ts';
 import { BODY_ERRORS, HumanName, IdParams, StrictObject, Uuid, errorResponses } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
-import { CredentialSchema, IssuedCredentialSchema, MerchantSchema } from '../merchants/schemas.ts';
+import { CreateCredentialBody, CredentialSchema, IssuedCredentialSchema, MerchantSchema } from '../merchants/schemas.ts';
 import type { MerchantsService } from '../merchants/service.ts';
 import { adminActor } from '../audit/actors.ts';
 
@@ -91,11 +91,13 @@ export function registerAdminMerchantRoutes(app: App, merchants: MerchantsServic
       schema: {
         tags,
         summary: 'Issue a new API credential; the secret is in this response only',
+        description: 'The same optional restrictions as POST /credentials (label, expiry, IP allow-list, scopes), without the role limit. No body issues a key with full access.',
         params: IdParams,
-        response: { 201: IssuedCredentialSchema, ...errorResponses(...ADMIN_ERRORS, 404) },
+        body: Type.Optional(CreateCredentialBody),
+        response: { 201: IssuedCredentialSchema, ...errorResponses(...ADMIN_ERRORS, ...BODY_ERRORS, 404) },
       },
     },
-    async (request, reply) => reply.code(201).send(await merchants.issueCredential(request.params.id, adminActor(request), request.idempotency)),
+    async (request, reply) => reply.code(201).send(await merchants.issueCredential(request.params.id, adminActor(request), request.idempotency, request.body ?? {})),
   );
 
   app.delete(

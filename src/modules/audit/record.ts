@@ -16,6 +16,8 @@ export interface AuditEntry {
   targetType: string;
   targetId: string | null;
   details?: Record<string, unknown>;
+  /** The merchant the entry concerns, so its people read it (GET /audit-log); absent for the platform's own. */
+  merchantId?: string;
 }
 
 export async function recordAudit(trx: Trx, by: AuditActor, entry: AuditEntry): Promise<void> {
@@ -29,6 +31,7 @@ export async function recordAudit(trx: Trx, by: AuditActor, entry: AuditEntry): 
       target_id: entry.targetId,
       details: JSON.stringify(entry.details ?? {}),
       request_id: by.requestId ?? null,
+      merchant_id: entry.merchantId ?? null,
     })
     .execute();
 }

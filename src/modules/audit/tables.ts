@@ -12,6 +12,7 @@ export interface AdminAuditLogTable {
   target_id: string | null;
   details: Json<Record<string, unknown>>;
   request_id: string | null;
+  merchant_id: string | null;
   created_at: DefaultedTimestamp;
 }
 

@@ -31,7 +31,7 @@ export function registerAuthRoutes(app: App, auth: AuthService, options: { token
         },
       },
     },
-    async (request) => options.failures.counting(request.ip, () => auth.issueToken(request.body.apiKey, request.body.apiSecret)),
+    async (request) => options.failures.counting(request.ip, () => auth.issueToken(request.body.apiKey, request.body.apiSecret, request.ip)),
   );
 
   app.get(

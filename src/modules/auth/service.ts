@@ -21,6 +21,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 const unauthorized = (message: string) => new AppError('UNAUTHORIZED', message);
 const DISABLED = () => new AppError('FORBIDDEN', 'Merchant is disabled');
+const IP_NOT_ALLOWED = () => new AppError('FORBIDDEN', "This API key is not allowed from this address (its allowedIps)", { reason: 'IP_NOT_ALLOWED' });
 const single = (value: string | string[] | undefined) => (Array.isArray(value) ? undefined : value);
 const sha256 = (value: string) => createHash('sha256').update(value).digest();
 
@@ -33,10 +34,12 @@ export function createAuthService(deps: {
   const { merchants, tokens } = deps;
   const adminTokenHash = deps.adminToken ? sha256(deps.adminToken) : undefined;
 
-  async function exchange(apiKey: string, apiSecret: string): Promise<MerchantAuth> {
-    const check = await merchants.checkKeyAndSecret(apiKey, apiSecret);
-    if (check.ok) return { merchantId: check.merchantId, credentialId: check.credentialId, method: 'api-key' };
+  /** An expired key is refused exactly as an unknown one (nothing tells it existed); a known key from a wrong address is 403. */
+  async function exchange(apiKey: string, apiSecret: string, ip: string | undefined): Promise<MerchantAuth> {
+    const check = await merchants.checkKeyAndSecret(apiKey, apiSecret, ip);
+    if (check.ok) return check.scopes === null ? { merchantId: check.merchantId, credentialId: check.credentialId, method: 'api-key' } : { merchantId: check.merchantId, credentialId: check.credentialId, method: 'api-key', scopes: check.scopes };
     if (check.reason === 'merchant_disabled') throw DISABLED();
+    if (check.reason === 'ip_not_allowed') throw IP_NOT_ALLOWED();
     throw unauthorized('Invalid API key or secret');
   }
 
@@ -55,15 +58,15 @@ export function createAuthService(deps: {
   }
 
   return {
-    /** Authenticates a merchant from request headers; throws 401 or 403. */
-    async authenticateMerchant(headers: AuthHeaders, method?: string): Promise<MerchantAuth> {
+    /** Authenticates a merchant from request headers and the caller's address (request.ip); throws 401 or 403. */
+    async authenticateMerchant(headers: AuthHeaders, method?: string, ip?: string): Promise<MerchantAuth> {
       const apiKey = single(headers['x-api-key']);
       const apiSecret = single(headers['x-api-secret']);
       const authorization = headers.authorization;
 
       if (apiKey !== undefined || apiSecret !== undefined) {
         if (!apiKey || !apiSecret) throw unauthorized('Send both x-api-key and x-api-secret, or a bearer token');
-        return exchange(apiKey, apiSecret);
+        return exchange(apiKey, apiSecret, ip);
       }
       const sessionToken = authorization === undefined ? readCookie(headers.cookie, SESSION_COOKIE) : undefined;
       if (sessionToken) return fromSession(sessionToken, headers, method);
@@ -74,15 +77,16 @@ export function createAuthService(deps: {
       if (!match?.[1]) throw unauthorized('Authorization must use the Bearer scheme');
       const subject = await tokens.verify(match[1]);
       if (!subject) throw unauthorized('Invalid or expired access token');
-      const check = await merchants.checkTokenCredential(subject.merchantId, subject.credentialId);
-      if (check.ok) return { ...subject, method: 'bearer' };
+      const check = await merchants.checkTokenCredential(subject.merchantId, subject.credentialId, ip);
+      if (check.ok) return check.scopes === null ? { ...subject, method: 'bearer' } : { ...subject, method: 'bearer', scopes: check.scopes };
       if (check.reason === 'merchant_disabled') throw DISABLED();
+      if (check.reason === 'ip_not_allowed') throw IP_NOT_ALLOWED();
       throw unauthorized('Access token credential has been revoked');
     },
 
     /** POST /auth/token: key and secret in, a short-lived bearer token out. */
-    async issueToken(apiKey: string, apiSecret: string): Promise<AccessToken> {
-      const auth = await exchange(apiKey, apiSecret);
+    async issueToken(apiKey: string, apiSecret: string, ip?: string): Promise<AccessToken> {
+      const auth = await exchange(apiKey, apiSecret, ip);
       return tokens.issue({ merchantId: auth.merchantId, credentialId: auth.credentialId });
     },
 

@@ -4,6 +4,8 @@
  * and this process drops a credential or a merchant's entries at once when it revokes or
  * disables them itself; another process sees the change within the TTL.
  */
+import type { BlockList } from 'node:net';
+
 export interface CachedCredential {
   id: string;
   keyId: string;
@@ -11,6 +13,12 @@ export interface CachedCredential {
   secretHash: string;
   revoked: boolean;
   merchantActive: boolean;
+  /** Epoch ms after which the key is refused as unknown; null never. */
+  expiresAtMs: number | null;
+  /** Built once per read (ip-allow-list.ts); null allows any address. */
+  allowList: BlockList | null;
+  /** null is full access (scopes.ts). */
+  scopes: readonly string[] | null;
   /** The merchant as GET /merchant shows it, read by the same query. */
   merchant: { name: string; status: 'ACTIVE' | 'DISABLED'; createdAt: string };
 }

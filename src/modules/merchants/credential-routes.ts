@@ -14,6 +14,7 @@ import { AppError } from '../../errors.ts';
 import type { AuditActor } from '../audit/record.ts';
 import { CreateCredentialBody, CredentialSchema, IssuedCredentialSchema } from './schemas.ts';
 import type { MerchantsService } from './service.ts';
+import { can } from '../users/roles.ts';
 
 const tags = ['API keys'];
 /** A stored answer holds a secret: only the person who sent the key may have it replayed (src/http/idempotency.ts). */
@@ -51,14 +52,15 @@ export function registerCredentialRoutes(app: App, merchants: MerchantsService):
         tags,
         summary: 'Create an API key; its secret is in this response only',
         description:
-          'Needs a session of a person with `credentials.manage` (OWNER, ADMIN) and TOTP enrolled; an API key or bearer token is 403 with `details.reason` SESSION_REQUIRED. Audited as `credential.issue` with the person. An Idempotency-Key replays the answer (with the secret) only to the person who sent it.',
+          'Needs a session of a person with `credentials.manage` (OWNER, ADMIN) and TOTP enrolled; an API key or bearer token is 403 with `details.reason` SESSION_REQUIRED. Optional restrictions: an expiry (`expiresAt`), an IP allow-list (`allowedIps`) and scopes (`scopes`); a key without them has full access from anywhere, for ever. A key never exceeds its creator: scopes (or full access) beyond the person\'s role are 403 with `details.reason` ROLE_NOT_ALLOWED. Bearer tokens from the key carry its restrictions. Audited as `credential.issue` with the person and the key as created (never its secret). An Idempotency-Key replays the answer (with the secret) only to the person who sent it.',
         body: CreateCredentialBody,
         response: { 201: IssuedCredentialSchema, ...errorResponses(...BODY_ERRORS, ...AUTHENTICATED_ERRORS) },
       },
     },
     async (request, reply) => {
       const by = personOf(request);
-      return reply.code(201).send(await merchants.issueCredential(merchantIdOf(request), by, request.idempotency, request.body.label ?? null));
+      const role = request.merchantAuth!.user!.role;
+      return reply.code(201).send(await merchants.issueCredential(merchantIdOf(request), by, request.idempotency, request.body, (permission) => can(role, permission)));
     },
   );
 

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db as Executor } from '../../db/database.ts';
 import type { MerchantRow, MerchantStatus } from './tables.ts';
 
@@ -6,7 +7,7 @@ import type { MerchantRow, MerchantStatus } from './tables.ts';
 const MERCHANT_COLUMNS = ['id', 'name', 'status', 'destination_policy', 'created_at', 'updated_at'] as const;
 
 /** The public columns of a credential: never the secret hash. */
-const CREDENTIAL_COLUMNS = ['id', 'merchant_id', 'key_id', 'label', 'created_at', 'revoked_at'] as const;
+const CREDENTIAL_COLUMNS = ['id', 'merchant_id', 'key_id', 'label', 'created_at', 'revoked_at', 'expires_at', 'allowed_ips', 'scopes', 'last_used_at'] as const;
 
 export const merchantsRepo = {
   insertMerchant(db: Executor, merchant: { id: string; name: string; status: MerchantStatus; created_at: Date }) {
@@ -36,7 +37,10 @@ export const merchantsRepo = {
       .executeTakeFirst();
   },
 
-  insertCredential(db: Executor, credential: { id: string; merchant_id: string; key_id: string; secret_hash: string; label?: string | null }) {
+  insertCredential(
+    db: Executor,
+    credential: { id: string; merchant_id: string; key_id: string; secret_hash: string; label?: string | null; expires_at?: Date | null; allowed_ips?: string[] | null; scopes?: string[] | null },
+  ) {
     return db.insertInto('api_credentials').values(credential).returning(CREDENTIAL_COLUMNS).executeTakeFirstOrThrow();
   },
 
@@ -69,15 +73,22 @@ export const merchantsRepo = {
       .executeTakeFirst();
   },
 
-  /** The one query of key+secret authentication: the credential and its merchant's status. */
   /** The one query of authentication, by key id (key + secret) or by credential id (bearer). */
   findCredentialForAuth(db: Executor, by: { keyId: string } | { id: string }) {
     return db
       .selectFrom('api_credentials as c')
       .innerJoin('merchants as m', 'm.id', 'c.merchant_id')
-      .select(['c.id', 'c.key_id', 'c.merchant_id', 'c.secret_hash', 'c.revoked_at', 'm.status as merchant_status', 'm.name as merchant_name', 'm.created_at as merchant_created_at'])
+      .select(['c.id', 'c.key_id', 'c.merchant_id', 'c.secret_hash', 'c.revoked_at', 'c.expires_at', 'c.allowed_ips', 'c.scopes', 'm.status as merchant_status', 'm.name as merchant_name', 'm.created_at as merchant_created_at'])
       .where('keyId' in by ? 'c.key_id' : 'c.id', '=', 'keyId' in by ? by.keyId : by.id)
       .executeTakeFirst();
+  },
+
+  /** Last-use times, batched: a row only moves forward (two processes may report the same key). */
+  async markCredentialsUsed(db: Executor, uses: readonly { id: string; at: Date }[]): Promise<void> {
+    await sql`
+      update api_credentials c set last_used_at = u.at
+      from unnest(${uses.map((use) => use.id)}::uuid[], ${uses.map((use) => use.at.toISOString())}::timestamptz[]) as u(id, at)
+      where c.id = u.id and (c.last_used_at is null or c.last_used_at < u.at)`.execute(db);
   },
 
   countMerchants(db: Executor) {

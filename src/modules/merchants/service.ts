@@ -14,6 +14,11 @@ import { type AuditActor, recordAudit } from '../audit/record.ts';
 import { API_KEY_PATTERN, generateCredential, hashSecret, secretMatches } from './credentials.ts';
 import { type CachedCredential, createCredentialCache } from './credential-cache.ts';
 import { merchantsRepo as repo } from './repo.ts';
+import { buildAllowList, ipAllowed } from './ip-allow-list.ts';
+import { createLastUseRecorder } from './last-used.ts';
+import { type CredentialOptions, type CredentialRequest, credentialOptions } from './credential-options.ts';
+import type { Permission } from '../users/roles.ts';
+import type { Scope } from './scopes.ts';
 
 export interface Merchant {
   id: string;
@@ -28,7 +33,12 @@ export interface Credential {
   label: string | null;
   createdAt: string;
   revokedAt: string | null;
+  expiresAt: string | null;
+  allowedIps: string[] | null;
+  scopes: Scope[] | null;
+  lastUsedAt: string | null;
 }
+
 
 /** Returned once, at issue: the only time the secret exists outside the caller's hands. */
 export interface IssuedCredential extends Credential {
@@ -36,8 +46,8 @@ export interface IssuedCredential extends Credential {
 }
 
 export type CredentialCheck =
-  | { ok: true; merchantId: string; credentialId: string }
-  | { ok: false; reason: 'unknown' | 'revoked' | 'merchant_disabled' };
+  | { ok: true; merchantId: string; credentialId: string; scopes: readonly string[] | null }
+  | { ok: false; reason: 'unknown' | 'revoked' | 'expired' | 'ip_not_allowed' | 'merchant_disabled' };
 
 const toMerchant = (row: MerchantRow): Merchant => ({
   id: row.id,
@@ -46,12 +56,27 @@ const toMerchant = (row: MerchantRow): Merchant => ({
   createdAt: row.created_at.toISOString(),
 });
 
-const toCredential = (row: { id: string; key_id: string; label: string | null; created_at: Date; revoked_at: Date | null }): Credential => ({
+const toCredential = (row: {
+  id: string;
+  key_id: string;
+  label: string | null;
+  created_at: Date;
+  revoked_at: Date | null;
+  expires_at: Date | null;
+  allowed_ips: string[] | null;
+  scopes: string[] | null;
+  last_used_at: Date | null;
+}): Credential => ({
   id: row.id,
   apiKey: row.key_id,
   label: row.label,
   createdAt: row.created_at.toISOString(),
   revokedAt: row.revoked_at?.toISOString() ?? null,
+  expiresAt: row.expires_at?.toISOString() ?? null,
+  allowedIps: row.allowed_ips,
+  // Written only from the validated Scope list (credential-options.ts).
+  scopes: row.scopes as Scope[] | null,
+  lastUsedAt: row.last_used_at?.toISOString() ?? null,
 });
 
 export interface MerchantsDeps {
@@ -62,6 +87,8 @@ export interface MerchantsDeps {
   onMerchantCreated?: Array<(trx: Trx, merchantId: string) => Promise<void>>;
   /** How long authentication may use a credential read earlier (another process's revocation or disable shows within it); 0 reads every time. */
   credentialCacheTtlMs?: number;
+  /** How often one process writes a key's lastUsedAt at most (60 s by default). */
+  lastUseIntervalMs?: number;
 }
 
 const DEFAULT_CREDENTIAL_CACHE_TTL_MS = 5_000;
@@ -71,6 +98,19 @@ export function createMerchantsService(deps: MerchantsDeps) {
   // Hashing a dummy secret for unknown keys keeps their timing close to that of known keys.
   const unknownKeyHash = hashSecret(apiSecretPepper, 'unknown');
   const cache = createCredentialCache({ ttlMs: deps.credentialCacheTtlMs ?? DEFAULT_CREDENTIAL_CACHE_TTL_MS });
+  const lastUse = createLastUseRecorder({ db, clock, ...(deps.lastUseIntervalMs === undefined ? {} : { intervalMs: deps.lastUseIntervalMs }) });
+
+  /**
+   * The restrictions of a live credential, in the order that reveals least: expiry first (401 as
+   * if unknown), then the caller's address (403). Unrestricted keys pay two null checks.
+   */
+  function admit(credential: CachedCredential, ip: string | undefined): CredentialCheck {
+    if (credential.expiresAtMs !== null && clock.now().getTime() >= credential.expiresAtMs) return { ok: false, reason: 'expired' };
+    if (!credential.merchantActive) return { ok: false, reason: 'merchant_disabled' };
+    if (credential.allowList !== null && (ip === undefined || !ipAllowed(credential.allowList, ip))) return { ok: false, reason: 'ip_not_allowed' };
+    lastUse.touch(credential.id);
+    return { ok: true, merchantId: credential.merchantId, credentialId: credential.id, scopes: credential.scopes };
+  }
 
   async function credentialFor(by: { keyId: string } | { id: string }): Promise<CachedCredential | undefined> {
     const cached = 'keyId' in by ? cache.byKey(by.keyId) : cache.byId(by.id);
@@ -88,20 +128,26 @@ export function createMerchantsService(deps: MerchantsDeps) {
       secretHash: row.secret_hash,
       revoked: row.revoked_at !== null,
       merchantActive: row.merchant_status === 'ACTIVE',
+      expiresAtMs: row.expires_at?.getTime() ?? null,
+      allowList: row.allowed_ips ? buildAllowList(row.allowed_ips) : null,
+      scopes: row.scopes,
       merchant: { name: row.merchant_name, status: row.merchant_status, createdAt: row.merchant_created_at.toISOString() },
     };
     cache.remember(credential, readAt);
     return credential;
   }
 
-  async function issueCredentialIn(trx: Db, merchantId: string, label: string | null = null): Promise<IssuedCredential> {
+  async function issueCredentialIn(trx: Db, merchantId: string, options: CredentialOptions = {}): Promise<IssuedCredential> {
     const generated = generateCredential(apiSecretPepper);
     const row = await repo.insertCredential(trx, {
       id: newId(),
       merchant_id: merchantId,
       key_id: generated.apiKey,
       secret_hash: generated.secretHash,
-      label,
+      label: options.label ?? null,
+      expires_at: options.expiresAt ?? null,
+      allowed_ips: options.allowedIps ?? null,
+      scopes: options.scopes ?? null,
     });
     return { ...toCredential(row), apiSecret: generated.apiSecret };
   }
@@ -161,15 +207,22 @@ export function createMerchantsService(deps: MerchantsDeps) {
       return merchant;
     },
 
-    async issueCredential(merchantId: string, by: AuditActor, claim?: IdempotentRequest, label: string | null = null): Promise<IssuedCredential> {
+    /**
+     * `request`: the restrictions asked for (credential-options.ts); `can`: the creating person's
+     * role permissions, so a key never exceeds them (an operator, without `can`, gives any).
+     */
+    async issueCredential(merchantId: string, by: AuditActor, claim?: IdempotentRequest, request: CredentialRequest = {}, can?: (permission: Permission) => boolean): Promise<IssuedCredential> {
+      const options = credentialOptions(request, clock, can);
       return inTransaction(db, async (trx) => {
         if (!(await repo.findMerchant(trx, merchantId))) throw notFound('Merchant');
-        const credential = await issueCredentialIn(trx, merchantId, label);
+        const credential = await issueCredentialIn(trx, merchantId, options);
+        const { apiSecret: _secret, ...after } = credential;
         await recordAudit(trx, by, {
           action: 'credential.issue',
+          merchantId,
           targetType: 'credential',
           targetId: credential.id,
-          details: { merchantId, apiKey: credential.apiKey, ...(label === null ? {} : { label }) },
+          details: { merchantId, apiKey: credential.apiKey, ...(credential.label === null ? {} : { label: credential.label }), after },
         });
         await claim?.complete(trx, { status: 201, body: credential });
         return credential;
@@ -199,9 +252,10 @@ export function createMerchantsService(deps: MerchantsDeps) {
         }
         await recordAudit(trx, by, {
           action: 'credential.revoke',
+          merchantId,
           targetType: 'credential',
           targetId: credentialId,
-          details: { merchantId, apiKey: revoked.key_id },
+          details: { merchantId, apiKey: revoked.key_id, before: { revokedAt: null }, after: { revokedAt: revoked.revoked_at?.toISOString() ?? null } },
         });
         return toCredential(revoked);
       });
@@ -209,24 +263,25 @@ export function createMerchantsService(deps: MerchantsDeps) {
       return credential;
     },
 
-    /** Checks an x-api-key / x-api-secret pair. The secret is verified before anything else is revealed. */
-    async checkKeyAndSecret(apiKey: string, apiSecret: string): Promise<CredentialCheck> {
+    /** Checks an x-api-key / x-api-secret pair from `ip`. The secret is verified before anything else is revealed. */
+    async checkKeyAndSecret(apiKey: string, apiSecret: string, ip?: string): Promise<CredentialCheck> {
       const credential = API_KEY_PATTERN.test(apiKey) ? await credentialFor({ keyId: apiKey }) : undefined;
       if (!secretMatches(apiSecretPepper, apiSecret, credential?.secretHash ?? unknownKeyHash) || !credential) {
         return { ok: false, reason: 'unknown' };
       }
       if (credential.revoked) return { ok: false, reason: 'revoked' };
-      if (!credential.merchantActive) return { ok: false, reason: 'merchant_disabled' };
-      return { ok: true, merchantId: credential.merchantId, credentialId: credential.id };
+      return admit(credential, ip);
     },
 
-    /** Checks that the credential a token was issued from is still live. */
-    async checkTokenCredential(merchantId: string, credentialId: string): Promise<CredentialCheck> {
+    /** Checks that the credential a token was issued from is still live, and its restrictions (a token carries its key's). */
+    async checkTokenCredential(merchantId: string, credentialId: string, ip?: string): Promise<CredentialCheck> {
       const credential = await credentialFor({ id: credentialId });
       if (!credential || credential.revoked || credential.merchantId !== merchantId) return { ok: false, reason: 'revoked' };
-      if (!credential.merchantActive) return { ok: false, reason: 'merchant_disabled' };
-      return { ok: true, merchantId, credentialId };
+      return admit(credential, ip);
     },
+
+    /** Last-use marks not yet written (tests wait for none). */
+    pendingLastUses: () => lastUse.pending,
   };
 }
 

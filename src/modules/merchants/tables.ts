@@ -34,6 +34,14 @@ export interface ApiCredentialsTable {
   label: string | null;
   created_at: DefaultedTimestamp;
   revoked_at: NullableTimestamp;
+  /** After it the key answers 401 like an unknown one; NULL never expires. */
+  expires_at: NullableTimestamp;
+  /** Addresses and CIDR ranges the key may be used from (merchants/ip-allow-list.ts); NULL anywhere. */
+  allowed_ips: string[] | null;
+  /** merchants/scopes.ts; NULL is full access. */
+  scopes: string[] | null;
+  /** Written at most once a minute per key and process, off the request path. */
+  last_used_at: NullableTimestamp;
 }
 
 export type MerchantRow = Selectable<MerchantsTable>;

@@ -2,6 +2,9 @@
 import type { Db } from '../../db/database.ts';
 import type { Role } from './roles.ts';
 
+/** What an invitation shows (never its token hash). */
+const INVITATION_COLUMNS = ['id', 'email', 'role', 'invited_by', 'created_at', 'expires_at'] as const;
+
 export function createLinksRepo(db: Db) {
   return {
     /** The id and email of a user by email (lowercased by the caller). */
@@ -33,8 +36,8 @@ export function createLinksRepo(db: Db) {
       await trx.updateTable('users').set({ password_hash: passwordHash, failed_sign_ins: 0, locked_until: null, updated_at: now }).where('id', '=', userId).execute();
     },
     passwordHashOf: async (userId: string) => (await db.selectFrom('users').select('password_hash').where('id', '=', userId).executeTakeFirstOrThrow()).password_hash,
-    async insertInvitation(invitation: { id: string; merchantId: string; email: string; role: Role; invitedBy: string; tokenHash: string; now: Date; expiresAt: Date }) {
-      await db
+    async insertInvitation(trx: Db, invitation: { id: string; merchantId: string; email: string; role: Role; invitedBy: string; tokenHash: string; now: Date; expiresAt: Date }) {
+      await trx
         .insertInto('user_invitations')
         .values({ id: invitation.id, merchant_id: invitation.merchantId, email: invitation.email, role: invitation.role, invited_by: invitation.invitedBy, token_hash: invitation.tokenHash, created_at: invitation.now, expires_at: invitation.expiresAt })
         .execute();
@@ -46,10 +49,35 @@ export function createLinksRepo(db: Db) {
         .set({ used_at: now })
         .where('token_hash', '=', tokenHash)
         .where('used_at', 'is', null)
+        .where('withdrawn_at', 'is', null)
         .where('expires_at', '>', now)
         .returning(['id', 'merchant_id', 'email', 'role', 'invited_by'])
         .executeTakeFirst();
     },
+    /** A merchant's invitations not used, withdrawn nor expired, newest first. */
+    pendingInvitations: (merchantId: string, now: Date) =>
+      db
+        .selectFrom('user_invitations')
+        .select(INVITATION_COLUMNS)
+        .where('merchant_id', '=', merchantId)
+        .where('used_at', 'is', null)
+        .where('withdrawn_at', 'is', null)
+        .where('expires_at', '>', now)
+        .orderBy('created_at', 'desc')
+        .execute(),
+    invitation: (merchantId: string, id: string, trx: Db = db) =>
+      trx.selectFrom('user_invitations').select([...INVITATION_COLUMNS, 'used_at', 'withdrawn_at']).where('merchant_id', '=', merchantId).where('id', '=', id).executeTakeFirst(),
+    /** Guarded: only an invitation neither used nor withdrawn; undefined otherwise. */
+    withdrawInvitation: (trx: Db, merchantId: string, id: string, now: Date) =>
+      trx
+        .updateTable('user_invitations')
+        .set({ withdrawn_at: now })
+        .where('merchant_id', '=', merchantId)
+        .where('id', '=', id)
+        .where('used_at', 'is', null)
+        .where('withdrawn_at', 'is', null)
+        .returning(INVITATION_COLUMNS)
+        .executeTakeFirst(),
   };
 }
 

@@ -4,8 +4,9 @@
  */
 import type { FastifyContextConfig, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { AUTHENTICATED_ERRORS, BODY_ERRORS, errorResponses } from '../../http/schemas.ts';
+import { AUTHENTICATED_ERRORS, BODY_ERRORS, IdParams, errorResponses } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
+import { merchantIdOf } from '../../http/auth.ts';
 import { AppError } from '../../errors.ts';
 import type { UsersService } from './service.ts';
 import { InvitationBody, InvitationSchema, PasswordBody, PasswordChangeBody, PasswordResetRequestBody, TokenParams, UserSchema } from './schemas.ts';
@@ -111,14 +112,44 @@ export function registerSignedInLinkRoutes(app: App, users: UsersService): void 
         tags,
         summary: 'Invite a person by email (OWNER or ADMIN)',
         description:
-          'Emails a link valid 72 hours, once, that creates the user with this role. An ADMIN cannot invite an OWNER (403). An email already a user is 409 CONFLICT. A mail server that fails is 503 PROVIDER_UNAVAILABLE: ask again (the unsent link expires unused).',
+          'Emails a link valid 72 hours, once, that creates the user with this role; listed by GET /users/invitations until accepted, withdrawn or expired. Audited as `user.invite`. An ADMIN cannot invite an OWNER (403). An email already a user is 409 CONFLICT. A mail server that fails is 503 PROVIDER_UNAVAILABLE: ask again (the unsent link expires unused).',
         body: InvitationBody,
         response: { 202: InvitationSchema, ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 409, 503) },
       },
     },
+    async (request, reply) => reply.code(202).send(await users.invite(personOf(request), request.body)),
+  );
+
+  app.get(
+    '/users/invitations',
+    {
+      schema: {
+        tags,
+        summary: 'Pending invitations, newest first (OWNER or ADMIN)',
+        description: 'Invitations neither accepted, withdrawn nor expired. Needs `users.manage`; another role is 403.',
+        response: { 200: Type.Array(InvitationSchema, { description: 'The pending invitations' }), ...errorResponses(...AUTHENTICATED_ERRORS) },
+      },
+    },
+    async (request) => users.pendingInvitations(personOf(request)),
+  );
+
+  app.delete(
+    '/users/invitations/:id',
+    {
+      config: idempotency,
+      schema: {
+        tags,
+        summary: 'Withdraw an invitation: its link then answers 410 LINK_INVALID',
+        description:
+          'Needs `users.manage`; an ADMIN cannot withdraw an invitation to be OWNER (403). Withdrawing a withdrawn invitation answers 204 again; an accepted one is 409 CONFLICT (remove the user instead); another merchant\'s is 404. Audited as `user.withdraw_invitation`.',
+        params: IdParams,
+        response: { 204: Type.Null({ description: 'Withdrawn' }), ...errorResponses(...AUTHENTICATED_ERRORS, 404, 409) },
+      },
+    },
     async (request, reply) => {
-      const { expiresAt } = await users.invite(personOf(request), request.body);
-      return reply.code(202).send({ email: request.body.email.toLowerCase(), role: request.body.role, expiresAt });
+      await users.assertInvitation(merchantIdOf(request), request.params.id);
+      await users.withdrawInvitation(personOf(request), request.params.id);
+      return reply.code(204).send(null);
     },
   );
 }

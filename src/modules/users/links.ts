@@ -7,7 +7,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { EmailSender } from '../../adapters/email/port.ts';
 import type { Db } from '../../db/database.ts';
-import { AppError, providerUnavailable } from '../../errors.ts';
+import { AppError, notFound, providerUnavailable } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { recordAudit } from '../audit/record.ts';
@@ -25,6 +25,25 @@ const RESET_EMAIL_INTERVAL_MS = 60_000;
 const sha256Hex = (value: string) => createHash('sha256').update(value).digest('hex');
 const newToken = () => randomBytes(32).toString('base64url');
 const linkInvalid = (what: string) => new AppError('LINK_INVALID', `This ${what} link is unknown, already used or expired: ask for a new one`);
+
+/** An invitation as the API shows it (never its token). */
+export interface Invitation {
+  id: string;
+  email: string;
+  role: Role;
+  invitedBy: string | null;
+  createdAt: string;
+  expiresAt: string;
+}
+
+const toInvitation = (row: { id: string; email: string; role: Role; invited_by: string | null; created_at: Date; expires_at: Date }): Invitation => ({
+  id: row.id,
+  email: row.email,
+  role: row.role,
+  invitedBy: row.invited_by,
+  createdAt: row.created_at.toISOString(),
+  expiresAt: row.expires_at.toISOString(),
+});
 
 export interface LinksDeps {
   db: Db;
@@ -90,14 +109,21 @@ export function createLinks(deps: LinksDeps) {
       });
     },
 
-    /** Emails an invitation; the caller has checked the inviter may grant `role`. 409 when the email is already a user's. */
-    async invite(inviter: { merchantId: string; userId: string; email: string }, input: { email: string; role: Role }): Promise<{ expiresAt: string }> {
+    /**
+     * Emails an invitation; the caller has checked the inviter may grant `role`. 409 when the email
+     * is already a user's. Audited (`user.invite`) with the invitation, before the email goes.
+     */
+    async invite(inviter: { merchantId: string; userId: string; email: string; requestId?: string }, input: { email: string; role: Role }): Promise<Invitation> {
       const address = input.email.toLowerCase();
       if (await repo.userByEmail(address)) throw new AppError('CONFLICT', 'A user with this email already exists');
       const now = clock.now();
       const token = newToken();
       const expiresAt = new Date(now.getTime() + INVITATION_TTL_MS);
-      await repo.insertInvitation({ id: newId(), merchantId: inviter.merchantId, email: address, role: input.role, invitedBy: inviter.userId, tokenHash: sha256Hex(token), now, expiresAt });
+      const invitation: Invitation = { id: newId(), email: address, role: input.role, invitedBy: inviter.userId, createdAt: now.toISOString(), expiresAt: expiresAt.toISOString() };
+      await db.transaction().execute(async (trx) => {
+        await repo.insertInvitation(trx, { id: invitation.id, merchantId: inviter.merchantId, email: address, role: input.role, invitedBy: inviter.userId, tokenHash: sha256Hex(token), now, expiresAt });
+        await recordAudit(trx, { actor: `user:${inviter.userId}`, ...(inviter.requestId ? { requestId: inviter.requestId } : {}) }, { action: 'user.invite', merchantId: inviter.merchantId, targetType: 'invitation', targetId: invitation.id, details: { merchantId: inviter.merchantId, after: invitation } });
+      });
       await email
         .send({
           to: address,
@@ -106,7 +132,32 @@ export function createLinks(deps: LinksDeps) {
         })
         // The mail server's failure is the provider's, not ours: 503, and the inviter asks again (the unsent link expires unused).
         .catch((err: unknown) => Promise.reject(providerUnavailable('The invitation email could not be sent; try again', err)));
-      return { expiresAt: expiresAt.toISOString() };
+      return invitation;
+    },
+
+    /** The merchant's invitations still waiting to be accepted (not used, withdrawn nor expired). */
+    async pendingInvitations(merchantId: string): Promise<Invitation[]> {
+      return (await repo.pendingInvitations(merchantId, clock.now())).map(toInvitation);
+    },
+
+    /** One invitation of the merchant, with its state; another merchant's is undefined. */
+    invitation: (merchantId: string, id: string) => repo.invitation(merchantId, id),
+
+    /**
+     * Withdraws a pending invitation: its link then answers 410 LINK_INVALID like a used one.
+     * Withdrawing a withdrawn one answers it again; a used one is 409 (the person is a user now).
+     */
+    async withdrawInvitation(actor: { merchantId: string; userId: string; requestId?: string }, id: string): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        const withdrawn = await repo.withdrawInvitation(trx, actor.merchantId, id, clock.now());
+        if (!withdrawn) {
+          const existing = await repo.invitation(actor.merchantId, id, trx);
+          if (!existing) throw notFound('Invitation');
+          if (existing.withdrawn_at) return;
+          throw new AppError('CONFLICT', 'This invitation was already accepted: remove the user instead (DELETE /users/{id})');
+        }
+        await recordAudit(trx, { actor: `user:${actor.userId}`, ...(actor.requestId ? { requestId: actor.requestId } : {}) }, { action: 'user.withdraw_invitation', merchantId: actor.merchantId, targetType: 'invitation', targetId: id, details: { merchantId: actor.merchantId, before: toInvitation(withdrawn), after: null } });
+      });
     },
 
     /** Creates the invited user with the chosen password and spends the invitation. */
@@ -118,7 +169,7 @@ export function createLinks(deps: LinksDeps) {
         if (!invitation) throw linkInvalid('invitation');
         const user = await deps.users.insert(trx, { id: newId(), merchantId: invitation.merchant_id, email: invitation.email, role: invitation.role, passwordHash });
         if (!user) throw new AppError('CONFLICT', 'A user with this email already exists');
-        await recordAudit(trx, { actor: `user:${user.id}` }, { action: 'user.accept_invitation', targetType: 'user', targetId: user.id, details: { merchantId: invitation.merchant_id, role: invitation.role, invitedBy: invitation.invited_by } });
+        await recordAudit(trx, { actor: `user:${user.id}` }, { action: 'user.accept_invitation', merchantId: invitation.merchant_id, targetType: 'user', targetId: user.id, details: { merchantId: invitation.merchant_id, role: invitation.role, invitedBy: invitation.invited_by } });
         return user;
       });
     },

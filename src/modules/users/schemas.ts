@@ -72,4 +72,14 @@ export const PasswordBody = StrictObject({ password: NewPassword('The new passwo
 export const PasswordChangeBody = StrictObject({ currentPassword: Type.String({ minLength: 1, maxLength: 256 }), newPassword: NewPassword('The new password') });
 export const TokenParams = Type.Object({ token: Type.String({ pattern: '^[A-Za-z0-9_-]{43}$', description: "The token of the emailed link (after its '#')" }) });
 export const InvitationBody = CreateUserBody;
-export const InvitationSchema = Type.Object({ email: Type.String(), role: RoleField, expiresAt: Timestamp('When the link stops working') }, { title: 'Invitation' });
+export const InvitationSchema = Type.Object(
+  {
+    id: Uuid('Withdraw it with DELETE /users/invitations/{id}'),
+    email: Type.String(),
+    role: RoleField,
+    invitedBy: Type.Union([Uuid(), Type.Null()], { description: 'The user who sent it' }),
+    createdAt: Timestamp(),
+    expiresAt: Timestamp('When the link stops working'),
+  },
+  { title: 'Invitation' },
+);

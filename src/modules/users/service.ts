@@ -11,7 +11,7 @@ import { AppError, notFound } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { recordAudit } from '../audit/record.ts';
-import { createLinks } from './links.ts';
+import { createLinks, type Invitation } from './links.ts';
 import { generatePassword, hashPassword } from './passwords.ts';
 import { createUsersRepo, type User } from './repo.ts';
 import { can, type Role, TOTP_REQUIRED_ROLES } from './roles.ts';
@@ -68,17 +68,37 @@ export async function createUsersService(deps: { db: Db; clock: Clock; totpKey: 
       const user = await db.transaction().execute(async (trx) => {
         const created = await repo.insert(trx, { id: newId(), merchantId, email: input.email.toLowerCase(), role: input.role, passwordHash });
         if (!created) throw new AppError('CONFLICT', 'A user with this email already exists');
-        await recordAudit(trx, { actor: actor ? `user:${actor.userId}` : 'system', ...(actor?.requestId ? { requestId: actor.requestId } : {}) }, { action: 'user.create', targetType: 'user', targetId: created.id, details: { merchantId, role: input.role } });
+        await recordAudit(trx, { actor: actor ? `user:${actor.userId}` : 'system', ...(actor?.requestId ? { requestId: actor.requestId } : {}) }, { action: 'user.create', merchantId, targetType: 'user', targetId: created.id, details: { merchantId, role: input.role, after: { email: created.email, role: input.role } } });
         return created;
       });
       return { user, temporaryPassword };
     },
 
     /** Emails an invitation to join the actor's merchant with `role`, under the same role rules as creation. */
-    async invite(actor: Actor, input: { email: string; role: Role }): Promise<{ expiresAt: string }> {
+    async invite(actor: Actor, input: { email: string; role: Role }): Promise<Invitation> {
       mayManage(actor, input.role);
       const inviter = await target(actor, actor.userId);
-      return links.invite({ merchantId: actor.merchantId, userId: actor.userId, email: inviter.email }, input);
+      return links.invite({ merchantId: actor.merchantId, userId: actor.userId, email: inviter.email, ...(actor.requestId ? { requestId: actor.requestId } : {}) }, input);
+    },
+
+    /** Pending invitations, for those who may invite (users.manage). */
+    async pendingInvitations(actor: Actor): Promise<Invitation[]> {
+      if (!can(actor.role, 'users.manage')) throw forbidden(`A ${actor.role} cannot manage users`);
+      return links.pendingInvitations(actor.merchantId);
+    },
+
+    /** 404 unless the invitation is the merchant's (asked before the session rule: another merchant's id is 404 for everyone). */
+    async assertInvitation(merchantId: string, id: string): Promise<void> {
+      if (!(await links.invitation(merchantId, id))) throw notFound('Invitation');
+    },
+
+    /** Withdraws an invitation under the rules of making it (an ADMIN cannot withdraw an OWNER's invitation). */
+    async withdrawInvitation(actor: Actor, id: string): Promise<void> {
+      if (!can(actor.role, 'users.manage')) throw forbidden(`A ${actor.role} cannot manage users`);
+      const invitation = await links.invitation(actor.merchantId, id);
+      if (!invitation) throw notFound('Invitation');
+      mayManage(actor, invitation.role);
+      await links.withdrawInvitation(actor, id);
     },
 
     async setRole(actor: Actor, id: string, role: Role): Promise<User> {
@@ -94,7 +114,7 @@ export async function createUsersService(deps: { db: Db; clock: Clock; totpKey: 
         if (locked.role === 'OWNER' && role !== 'OWNER' && (await repo.countOwners(trx, actor.merchantId)) <= 1) throw new AppError('CONFLICT', 'A merchant keeps at least one OWNER');
         await repo.setRole(trx, id, role, clock.now());
         await sessionsRepo.revokeAll(trx, id, clock.now());
-        await recordAudit(trx, { actor: `user:${actor.userId}`, ...(actor.requestId ? { requestId: actor.requestId } : {}) }, { action: 'user.set_role', targetType: 'user', targetId: id, details: { from: locked.role, to: role } });
+        await recordAudit(trx, { actor: `user:${actor.userId}`, ...(actor.requestId ? { requestId: actor.requestId } : {}) }, { action: 'user.set_role', merchantId: actor.merchantId, targetType: 'user', targetId: id, details: { from: locked.role, to: role, before: { role: locked.role }, after: { role } } });
         return { ...locked, role };
       });
     },
@@ -109,7 +129,7 @@ export async function createUsersService(deps: { db: Db; clock: Clock; totpKey: 
         mayManage(actor, locked.role);
         if (locked.role === 'OWNER' && (await repo.countOwners(trx, actor.merchantId)) <= 1) throw new AppError('CONFLICT', 'A merchant keeps at least one OWNER');
         await repo.remove(trx, id);
-        await recordAudit(trx, { actor: `user:${actor.userId}`, ...(actor.requestId ? { requestId: actor.requestId } : {}) }, { action: 'user.remove', targetType: 'user', targetId: id, details: { role: locked.role } });
+        await recordAudit(trx, { actor: `user:${actor.userId}`, ...(actor.requestId ? { requestId: actor.requestId } : {}) }, { action: 'user.remove', merchantId: actor.merchantId, targetType: 'user', targetId: id, details: { role: locked.role, before: { email: locked.email, role: locked.role }, after: null } });
       });
     },
 

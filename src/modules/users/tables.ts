@@ -43,6 +43,8 @@ export interface PasswordResetsTable {
   created_at: ColumnType<Date, Date | string, Date | string>;
   expires_at: ColumnType<Date, Date | string, Date | string>;
   used_at: NullableTimestamp;
+  /** Withdrawn by the merchant (DELETE /users/invitations/{id}): the link is dead, like a used one. */
+  withdrawn_at: NullableTimestamp;
 }
 
 /** An invitation link: the user its acceptance creates; found by the SHA-256 (hex) of its token, spent once. */
@@ -56,6 +58,8 @@ export interface UserInvitationsTable {
   created_at: ColumnType<Date, Date | string, Date | string>;
   expires_at: ColumnType<Date, Date | string, Date | string>;
   used_at: NullableTimestamp;
+  /** Withdrawn by the merchant (DELETE /users/invitations/{id}): the link is dead, like a used one. */
+  withdrawn_at: NullableTimestamp;
 }
 
 declare module '../../db/schema.ts' {

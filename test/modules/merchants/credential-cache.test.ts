@@ -13,6 +13,9 @@ const credential = (overrides: Partial<CachedCredential> = {}): CachedCredential
   secretHash: 'h',
   revoked: false,
   merchantActive: true,
+  expiresAtMs: null,
+  allowList: null,
+  scopes: null,
   merchant: { name: 'M', status: 'ACTIVE', createdAt: '2026-01-01T00:00:00.000Z' },
   ...overrides,
 });

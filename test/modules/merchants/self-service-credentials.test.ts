@@ -4,57 +4,33 @@
  * effective at once, the audit trail with the person, and no secret in the logs.
  */
 import { Writable } from 'node:stream';
-import type { LightMyRequestResponse } from 'fastify';
-import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../../src/http/types.ts';
 import { createLogger } from '../../../src/logger.ts';
 import { createTestContext, TestClock, type TestContext, type TestMerchant } from '../../helpers/app.ts';
+import { peopleOf, type Person, type Role } from '../../helpers/people.ts';
 
-const PASSWORD = 'a long enough test password';
 const clock = new TestClock(new Date('2026-11-26T12:00:00Z'));
-
-interface Person {
-  cookie: string;
-  csrf: string;
-  id: string;
-}
 
 describe('self-service API keys', () => {
   let ctx: TestContext;
   let app: App;
   let merchant: TestMerchant;
   const logLines: string[] = [];
-  let n = 0;
+  let people: ReturnType<typeof peopleOf>;
 
   beforeAll(async () => {
     ctx = await createTestContext({}, { clock });
     const logger = createLogger('info', new Writable({ write: (chunk, _enc, done) => (logLines.push(String(chunk)), done()) }));
     app = await ctx.buildApp({}, logger);
     merchant = await ctx.createMerchant();
+    people = peopleOf(app, merchant.merchantId, clock, 'keys');
   });
   afterAll(() => ctx?.close());
 
-  const call = (method: 'GET' | 'POST' | 'DELETE', url: string, headers: Record<string, string> = {}, payload?: object) =>
-    app.inject({ method, url: `/api/v1${url}`, headers, ...(payload === undefined ? {} : { payload }) });
-  const as = (person: Person, extra: Record<string, string> = {}) => ({ cookie: person.cookie, 'x-csrf-token': person.csrf, ...extra });
-
-  function sessionOf(response: LightMyRequestResponse): Person {
-    expect(response.statusCode, response.body).toBe(201);
-    return { cookie: String(response.headers['set-cookie']).split(';')[0]!, csrf: response.json().csrfToken, id: response.json().user.id };
-  }
-
-  async function signedIn(role: 'OWNER' | 'ADMIN' | 'DEVELOPER' | 'VIEWER', withTotp: boolean): Promise<Person> {
-    const email = `keys${++n}@example.com`;
-    await app.services.users.create(merchant.merchantId, { email, role, password: PASSWORD });
-    const person = sessionOf(await app.inject({ method: 'POST', url: '/api/v1/auth/sessions', payload: { email, password: PASSWORD } }));
-    if (!withTotp) return person;
-    const { secret } = (await call('POST', '/users/me/totp', as(person))).json();
-    const code = new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: clock.now().getTime() });
-    const confirmed = await app.inject({ method: 'POST', url: '/api/v1/users/me/totp/confirm', headers: as(person), payload: { code } });
-    expect(confirmed.statusCode, confirmed.body).toBe(204);
-    return person;
-  }
+  const call = (method: 'GET' | 'POST' | 'DELETE', url: string, headers: Record<string, string> = {}, payload?: object) => people.call(method, url, headers, payload);
+  const as = (person: Person, extra: Record<string, string> = {}) => ({ ...people.as(person), ...extra });
+  const signedIn = (role: Role, withTotp: boolean): Promise<Person> => people.signedIn(role, withTotp);
 
   const audit = (targetId: string) => ctx.database.db.selectFrom('admin_audit_log').selectAll().where('target_id', '=', targetId).orderBy('created_at').execute();
 

@@ -4,22 +4,15 @@
  * (EMAIL_PROVIDER=log) standing in for the inbox; no password or token in request logs.
  */
 import { Writable } from 'node:stream';
-import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LogEmailSender } from '../../../src/adapters/email/log.ts';
 import type { App } from '../../../src/http/types.ts';
 import { createLogger } from '../../../src/logger.ts';
 import { createTestContext, expectErrorBody, TestClock, type TestContext, type TestMerchant } from '../../helpers/app.ts';
+import { PASSWORD, peopleOf, type Person, type Role } from '../../helpers/people.ts';
 
-const PASSWORD = 'a long enough test password';
 const NEW_PASSWORD = 'another long enough password';
 const clock = new TestClock(new Date('2026-11-26T12:00:00Z'));
-
-interface Person {
-  cookie: string;
-  csrf: string;
-  id: string;
-}
 
 describe('links by email: password reset, password change, invitations', () => {
   let ctx: TestContext;
@@ -28,6 +21,7 @@ describe('links by email: password reset, password change, invitations', () => {
   let outbox: LogEmailSender['outbox'];
   const logLines: string[] = [];
   let n = 0;
+  let people: ReturnType<typeof peopleOf>;
 
   beforeAll(async () => {
     ctx = await createTestContext({}, { clock });
@@ -35,38 +29,16 @@ describe('links by email: password reset, password change, invitations', () => {
     app = await ctx.buildApp({}, logger);
     outbox = (app.services.email as LogEmailSender).outbox;
     merchant = await ctx.createMerchant();
+    people = peopleOf(app, merchant.merchantId, clock, 'linked');
   });
   afterAll(() => ctx?.close());
 
-  const call = (method: 'GET' | 'POST', url: string, headers: Record<string, string> = {}, payload?: unknown) =>
-    app.inject({ method, url: `/api/v1${url}`, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
-  const as = (person: Person) => ({ cookie: person.cookie, 'x-csrf-token': person.csrf });
-
-  async function newUser(role: 'OWNER' | 'ADMIN' | 'DEVELOPER' | 'VIEWER') {
-    const email = `linked${++n}@example.com`;
-    const { user } = await app.services.users.create(merchant.merchantId, { email, role, password: PASSWORD });
-    return { email, id: user.id };
-  }
-
-  const signIn = (email: string, password = PASSWORD, totp?: string) => call('POST', '/auth/sessions', {}, { email, password, ...(totp ? { totp } : {}) });
-  async function session(email: string, password = PASSWORD): Promise<Person> {
-    const response = await signIn(email, password);
-    expect(response.statusCode, response.body).toBe(201);
-    return { cookie: String(response.headers['set-cookie']).split(';')[0]!, csrf: response.json().csrfToken, id: response.json().user.id };
-  }
-
-  /** An OWNER or ADMIN with TOTP on, signed in again with a code (its only way to a usable session). */
-  async function manager(role: 'OWNER' | 'ADMIN'): Promise<Person & { email: string }> {
-    const { email } = await newUser(role);
-    const first = await session(email);
-    const { secret } = (await call('POST', '/users/me/totp', as(first))).json();
-    const code = () => new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: clock.now().getTime() });
-    expect((await call('POST', '/users/me/totp/confirm', as(first), { code: code() })).statusCode).toBe(204);
-    clock.advance(30_000);
-    const response = await signIn(email, PASSWORD, code());
-    expect(response.statusCode, response.body).toBe(201);
-    return { email, cookie: String(response.headers['set-cookie']).split(';')[0]!, csrf: response.json().csrfToken, id: response.json().user.id };
-  }
+  const call: ReturnType<typeof peopleOf>['call'] = (...args) => people.call(...args);
+  const as = (person: Person) => people.as(person);
+  const newUser = (role: Role) => people.newUser(role);
+  const signIn: ReturnType<typeof peopleOf>['signIn'] = (...args) => people.signIn(...args);
+  const session = async (email: string, password = PASSWORD): Promise<Person> => people.sessionOf(await signIn(email, password));
+  const manager = (role: 'OWNER' | 'ADMIN') => people.manager(role);
 
   /** The token of the link in the last message to `to`, waiting for it (reset emails leave after the 202). */
   async function linkTokenFor(to: string, path: 'reset-password' | 'accept-invitation'): Promise<string> {

@@ -4,20 +4,13 @@
  */
 import { Writable } from 'node:stream';
 import type { LightMyRequestResponse } from 'fastify';
-import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../../src/http/types.ts';
 import { createLogger } from '../../../src/logger.ts';
 import { createTestContext, expectErrorBody, TestClock, type TestContext, type TestMerchant } from '../../helpers/app.ts';
+import { PASSWORD, peopleOf, type Person, type Role } from '../../helpers/people.ts';
 
-const PASSWORD = 'a long enough test password';
 const clock = new TestClock(new Date('2026-11-26T12:00:00Z'));
-
-interface Person {
-  cookie: string;
-  csrf: string;
-  id: string;
-}
 
 describe('people and sessions', () => {
   let ctx: TestContext;
@@ -25,48 +18,25 @@ describe('people and sessions', () => {
   let merchant: TestMerchant;
   const logLines: string[] = [];
   let n = 0;
+  let people: ReturnType<typeof peopleOf>;
 
   beforeAll(async () => {
     ctx = await createTestContext({}, { clock });
     const logger = createLogger('info', new Writable({ write: (chunk, _enc, done) => (logLines.push(String(chunk)), done()) }));
     app = await ctx.buildApp({}, logger);
     merchant = await ctx.createMerchant();
+    people = peopleOf(app, merchant.merchantId, clock, 'person');
   });
   afterAll(() => ctx?.close());
 
-  const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, headers: Record<string, string> = {}, payload?: unknown) =>
-    app.inject({ method, url: `/api/v1${url}`, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
-  const as = (person: Person, withCsrf = true) => ({ cookie: person.cookie, ...(withCsrf ? { 'x-csrf-token': person.csrf } : {}) });
-
-  async function newUser(role: 'OWNER' | 'ADMIN' | 'DEVELOPER' | 'VIEWER') {
-    const email = `person${++n}@example.com`;
-    const { user } = await app.services.users.create(merchant.merchantId, { email, role, password: PASSWORD });
-    return { email, id: user.id };
-  }
-
-  const signIn = (email: string, password = PASSWORD, totp?: string) => call('POST', '/auth/sessions', {}, { email, password, ...(totp ? { totp } : {}) });
-
-  function sessionOf(response: LightMyRequestResponse): Person {
-    expect(response.statusCode, response.body).toBe(201);
-    const setCookie = String(response.headers['set-cookie']);
-    return { cookie: setCookie.split(';')[0]!, csrf: response.json().csrfToken, id: response.json().user.id };
-  }
-
-  async function signedIn(role: 'OWNER' | 'ADMIN' | 'DEVELOPER' | 'VIEWER') {
-    const { email } = await newUser(role);
-    return { email, ...sessionOf(await signIn(email)) };
-  }
-
-  const codeFor = (secret: string, at = clock.now()) => new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: at.getTime() });
-
-  async function enrolTotp(person: Person): Promise<string> {
-    const enrolment = await call('POST', '/users/me/totp', as(person));
-    expect(enrolment.statusCode, enrolment.body).toBe(201);
-    const { secret, otpauthUri } = enrolment.json();
-    expect(otpauthUri).toMatch(/^otpauth:\/\/totp\//);
-    expect((await call('POST', '/users/me/totp/confirm', as(person), { code: codeFor(secret) })).statusCode).toBe(204);
-    return secret;
-  }
+  const call: ReturnType<typeof peopleOf>['call'] = (...args) => people.call(...args);
+  const as: ReturnType<typeof peopleOf>['as'] = (...args) => people.as(...args);
+  const newUser = (role: Role) => people.newUser(role);
+  const signIn: ReturnType<typeof peopleOf>['signIn'] = (...args) => people.signIn(...args);
+  const sessionOf = (response: LightMyRequestResponse): Person => people.sessionOf(response);
+  const signedIn = (role: Role) => people.signedIn(role);
+  const codeFor: ReturnType<typeof peopleOf>['codeFor'] = (...args) => people.codeFor(...args);
+  const enrolTotp = (person: Person) => people.enrolTotp(person);
 
   it('signs in with the right password: an HttpOnly, SameSite=Strict, Path=/ cookie and a CSRF token; the hash is Argon2id', async () => {
     const { email } = await newUser('DEVELOPER');

@@ -25,13 +25,17 @@ describe('POST /admin/merchants', () => {
     const body = response.json() as Record<string, Record<string, unknown>>;
     expect(Object.keys(body).sort()).toEqual(['credential', 'merchant']);
     expect(Object.keys(body.merchant!).sort()).toEqual(['createdAt', 'id', 'name', 'status']);
-    expect(Object.keys(body.credential!).sort()).toEqual(['apiKey', 'apiSecret', 'createdAt', 'id', 'label', 'revokedAt']);
+    expect(Object.keys(body.credential!).sort()).toEqual(['allowedIps', 'apiKey', 'apiSecret', 'createdAt', 'expiresAt', 'id', 'label', 'lastUsedAt', 'revokedAt', 'scopes']);
     expect(merchant).toEqual({ id: expect.stringMatching(UUID), name: 'Loja Exemplo Ltda', status: 'ACTIVE', createdAt: expect.stringMatching(ISO_TIMESTAMP) });
     expect(credential).toEqual({
       id: expect.stringMatching(UUID),
       apiKey: expect.stringMatching(API_KEY),
       apiSecret: expect.stringMatching(API_SECRET),
       label: null,
+      expiresAt: null,
+      allowedIps: null,
+      scopes: null,
+      lastUsedAt: null,
       createdAt: expect.stringMatching(ISO_TIMESTAMP),
       revokedAt: null,
     });

@@ -61,7 +61,7 @@ export function SettlementsSection() {
           <Text size="sm">{t('fees.total', { total: data.pagination.total })}</Text>
           <Table.ScrollContainer minWidth={560}>
             <Table striped data-testid="settlements">
-              <Table.Caption>{t('fees.settlementsCaption')}</Table.Caption>
+              <Table.Caption style={{ color: 'var(--mantine-color-text)' }}>{t('fees.settlementsCaption')}</Table.Caption>
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th scope="col">{t('fees.createdAt')}</Table.Th>
@@ -117,7 +117,7 @@ export function LedgerSection() {
           <Text size="sm">{t('fees.total', { total: data.pagination.total })}</Text>
           <Table.ScrollContainer minWidth={720}>
             <Table data-testid="ledger-entries">
-              <Table.Caption>{t('fees.ledgerCaption')}</Table.Caption>
+              <Table.Caption style={{ color: 'var(--mantine-color-text)' }}>{t('fees.ledgerCaption')}</Table.Caption>
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th scope="col">{t('fees.createdAt')}</Table.Th>

@@ -29,7 +29,7 @@ function TierTable({ orderType, tiers }: { orderType: OrderType; tiers: FeeTier[
   return (
     <Table.ScrollContainer minWidth={560}>
       <Table striped data-testid={`tiers-${orderType}`}>
-        <Table.Caption>{t('fees.tiersCaption', { type: orderType })}</Table.Caption>
+        <Table.Caption style={{ color: 'var(--mantine-color-text)' }}>{t('fees.tiersCaption', { type: orderType })}</Table.Caption>
         <Table.Thead>
           <Table.Tr>
             <Table.Th scope="col">{t('fees.min')}</Table.Th>

@@ -52,7 +52,7 @@ function StatusCounts({ rows }: { rows: Overview['ordersByStatus'] }) {
   if (rows.length === 0) return <Text>{t('overview.noOrders')}</Text>;
   return (
     <Table data-testid="status-counts">
-      <Table.Caption>{t('overview.byStatusCaption')}</Table.Caption>
+      <Table.Caption style={{ color: 'var(--mantine-color-text)' }}>{t('overview.byStatusCaption')}</Table.Caption>
       <Table.Thead>
         <Table.Tr>
           <Table.Th scope="col">{t('overview.status')}</Table.Th>

@@ -138,7 +138,7 @@ export function VolumeChart({ volumes, from, to }: { volumes: DayVolume[]; from:
         {showTable ? (
           <Table.ScrollContainer minWidth={640}>
             <Table striped>
-              <Table.Caption>{t('overview.tableCaption', { from: formatDay(from), to: formatDay(to) })}</Table.Caption>
+              <Table.Caption style={{ color: 'var(--mantine-color-text)' }}>{t('overview.tableCaption', { from: formatDay(from), to: formatDay(to) })}</Table.Caption>
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th scope="col">{t('overview.day')}</Table.Th>

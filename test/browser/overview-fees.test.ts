@@ -185,4 +185,30 @@ describe('overview and fees pages', { timeout: 90_000 }, () => {
     await expect.poll(() => page.getByTestId('tiers-PAYIN').locator('tbody tr').first().textContent()).toContain('2,5 %');
     await screenshot(page, 'fees');
   });
+
+  it('a VIEWER sees the tiers read-only, and the API refuses its PUT with 403', async () => {
+    const owner = await signInByApi(server.baseUrl, server.owner, totpSecret);
+    const created = await fetch(`${server.baseUrl}/api/v1/users`, {
+      method: 'POST',
+      headers: { cookie: owner.cookie, 'x-csrf-token': owner.csrfToken, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'viewer@demo.example', role: 'VIEWER' }),
+    });
+    expect(created.status).toBe(201);
+    const viewer = { email: 'viewer@demo.example', password: ((await created.json()) as { temporaryPassword: string }).temporaryPassword };
+    const session = await signInByApi(server.baseUrl, viewer);
+    browser.allowProblems(/favicon\.ico/);
+    await addSessionCookie(browser.context, server.baseUrl, session);
+    const page = browser.page;
+    await page.goto('/app/fees');
+    await page.getByTestId('tiers-PAYIN').waitFor();
+    await page.getByText('Somente leitura').waitFor();
+    expect(await page.getByRole('button', { name: /Editar faixas/ }).count()).toBe(0);
+    const refused = await fetch(`${server.baseUrl}/api/v1/fee-tiers/PAYIN`, {
+      method: 'PUT',
+      headers: { cookie: session.cookie, 'x-csrf-token': session.csrfToken, 'content-type': 'application/json' },
+      body: JSON.stringify([{ minVolumeBrl: 0, maxVolumeBrl: null, merchantFeePercentage: 0.05 }]),
+    });
+    expect(refused.status).toBe(403);
+    await expectNoSeriousA11yViolations(page);
+  });
 });

@@ -12,6 +12,7 @@ const pageSearch = (search: Record<string, unknown>): { page?: number } => {
   const page = Number(search.page);
   return Number.isInteger(page) && page > 1 ? { page } : {};
 };
+const overviewSearch = (search: Record<string, unknown>): { days?: 7 | 90 } => (search.days === 7 || search.days === 90 ? { days: search.days } : {});
 const signInSearch = (search: Record<string, unknown>): { signedOut?: boolean } => (search.signedOut === true ? { signedOut: true } : {});
 
 const root = createRootRoute({ component: Outlet, notFoundComponent: NotFoundPage });
@@ -21,7 +22,7 @@ const routeTree = root.addChildren([
   createRoute({ getParentRoute: () => root, path: 'sign-in', validateSearch: signInSearch, component: lazyRouteComponent(() => import('./pages/sign-in/sign-in-page.tsx'), 'SignInPage') }),
   createRoute({ getParentRoute: () => root, path: 'sign-in/totp', beforeLoad: requireEnrolment, component: lazyRouteComponent(() => import('./pages/sign-in/totp-enrolment-page.tsx'), 'TotpEnrolmentPage') }),
   shell.addChildren([
-    createRoute({ getParentRoute: () => shell, path: '/', component: lazyRouteComponent(() => import('./pages/overview/overview-page.tsx'), 'OverviewPage') }),
+    createRoute({ getParentRoute: () => shell, path: '/', validateSearch: overviewSearch, component: lazyRouteComponent(() => import('./pages/overview/overview-page.tsx'), 'OverviewPage') }),
     createRoute({ getParentRoute: () => shell, path: 'orders', component: lazyRouteComponent(() => import('./pages/orders/orders-page.tsx'), 'OrdersPage') }),
     createRoute({ getParentRoute: () => shell, path: 'receivers', validateSearch: pageSearch, component: lazyRouteComponent(() => import('./pages/receivers/receivers-page.tsx'), 'ReceiversPage') }),
     createRoute({ getParentRoute: () => shell, path: 'receivers/$id', component: lazyRouteComponent(() => import('./pages/receivers/receiver-page.tsx'), 'ReceiverPage') }),

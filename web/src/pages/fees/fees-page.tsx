@@ -1,6 +1,38 @@
-/** Placeholder until this area's page is built (replace this file; its route is in routes.tsx). */
-import { ComingSoon } from '../../components/coming-soon.tsx';
+/**
+ * Fees & settlements (/app/fees): the fee balance (GET /ledger/fees/balance), the fee tiers with
+ * their editor (tiers-section.tsx), the settlements and the ledger (ledger-tables.tsx).
+ */
+import { Card, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { api, call } from '../../api/client.ts';
+import { ErrorAlert } from '../../components/error-alert.tsx';
+import { Loading } from '../../components/loading.tsx';
+import { useI18n } from '../../i18n/context.tsx';
+import { formatBrl } from '../../i18n/format.ts';
+import { LedgerSection, SettlementsSection } from './ledger-tables.tsx';
+import { TiersSection } from './tiers-section.tsx';
 
 export function FeesPage() {
-  return <ComingSoon title="fees.title" />;
+  const { t, language } = useI18n();
+  const balance = useQuery({ queryKey: ['ledger', 'balance'], queryFn: () => call(api.GET('/ledger/fees/balance')) });
+  return (
+    <Stack>
+      <Title order={1}>{t('fees.title')}</Title>
+      <Card withBorder component="section" aria-labelledby="balance-heading">
+        <Title order={2} size="h3" id="balance-heading" mb="sm">
+          {t('fees.balance')}
+        </Title>
+        {balance.error ? <ErrorAlert error={balance.error} /> : null}
+        {balance.isPending ? <Loading /> : null}
+        {balance.data ? (
+          <Text>
+            {t('fees.balanceText')} <strong data-testid="fees-balance">{formatBrl(balance.data.balance, language)}</strong>
+          </Text>
+        ) : null}
+      </Card>
+      <TiersSection />
+      <SettlementsSection />
+      <LedgerSection />
+    </Stack>
+  );
 }

@@ -1,6 +1,184 @@
-/** Placeholder until this area's page is built (replace this file; its route is in routes.tsx). */
-import { ComingSoon } from '../../components/coming-soon.tsx';
+/**
+ * The dashboard's first page (/app): GET /overview for the chosen period (7, 30 or 90 days, kept
+ * in the address as ?days=): volumes by day and type, orders by status (each a link to the
+ * orders of that status), the fee balance and unsettled fees, and what needs attention (failed
+ * orders, failing or disabled webhook endpoints).
+ */
+import { Card, Group, List, Radio, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useNavigate, useSearch } from '@tanstack/react-router';
+import type { ReactNode } from 'react';
+import { api, call } from '../../api/client.ts';
+import type { components } from '../../api/schema.ts';
+import { ErrorAlert } from '../../components/error-alert.tsx';
+import { Loading } from '../../components/loading.tsx';
+import { useI18n } from '../../i18n/context.tsx';
+import { formatBrl, formatDateTime } from '../../i18n/format.ts';
+import type { MessageKey } from '../../i18n/messages.ts';
+import { AppLink } from './app-link.tsx';
+import { formatDay, VolumeChart } from './volume-chart.tsx';
+
+type Overview = components['schemas']['Overview'];
+
+const PERIODS = [7, 30, 90] as const;
+type Period = (typeof PERIODS)[number];
+
+/** ?days= is 7 or 90 (routes.tsx validates it); without it, the API's default 30. */
+const searchOf = (value: string): { days?: 7 | 90 } => (value === '7' ? { days: 7 } : value === '90' ? { days: 90 } : {});
+
+const statusLabel = (status: string): MessageKey | undefined => {
+  const key = `overview.status.${status}`;
+  return key in STATUS_KEYS ? (key as MessageKey) : undefined;
+};
+const STATUS_KEYS = Object.fromEntries(
+  ['PENDING', 'AWAITING_PAYMENT', 'PAYMENT_RECEIVED', 'SWAPPING', 'TRANSFERRING', 'AWAITING_DEPOSIT', 'DEPOSIT_RECEIVED', 'PIX_SENDING', 'PIX_SENT_UNCONFIRMED', 'COMPLETED', 'FAILED', 'EXPIRED', 'REFUNDING', 'REFUNDED'].map(
+    (status) => [`overview.status.${status}`, true],
+  ),
+);
+
+function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <Card withBorder component="section" aria-labelledby={id}>
+      <Title order={2} size="h3" id={id} mb="sm">
+        {title}
+      </Title>
+      {children}
+    </Card>
+  );
+}
+
+function StatusCounts({ rows }: { rows: Overview['ordersByStatus'] }) {
+  const { t } = useI18n();
+  if (rows.length === 0) return <Text>{t('overview.noOrders')}</Text>;
+  return (
+    <Table data-testid="status-counts">
+      <Table.Caption style={{ color: 'var(--mantine-color-text)' }}>{t('overview.byStatusCaption')}</Table.Caption>
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th scope="col">{t('overview.status')}</Table.Th>
+          <Table.Th scope="col">{t('overview.count')}</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {rows.map((row) => {
+          const label = statusLabel(row.status);
+          return (
+            <Table.Tr key={row.status} data-status={row.status}>
+              <Table.Th scope="row">
+                <AppLink path={`/orders?status=${encodeURIComponent(row.status)}`}>{label ? t(label) : row.status}</AppLink>
+              </Table.Th>
+              <Table.Td>{row.count}</Table.Td>
+            </Table.Tr>
+          );
+        })}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+function Attention({ attention }: { attention: Overview['attention'] }) {
+  const { t } = useI18n();
+  const { failedOrders, webhookEndpoints } = attention;
+  if (failedOrders.count === 0 && webhookEndpoints.length === 0) return <Text>{t('overview.nothing')}</Text>;
+  return (
+    <Stack>
+      {failedOrders.count > 0 ? (
+        <Stack gap="xs" data-testid="failed-orders">
+          <Text fw={600}>{t('overview.failedOrders', { count: failedOrders.count })}</Text>
+          <List>
+            {failedOrders.latestIds.map((id) => (
+              <List.Item key={id}>
+                <AppLink path={`/orders/${id}`}>{t('overview.failedOrder', { id })}</AppLink>
+              </List.Item>
+            ))}
+          </List>
+          <AppLink path="/orders?status=FAILED">{t('overview.allFailed')}</AppLink>
+        </Stack>
+      ) : null}
+      {webhookEndpoints.length > 0 ? (
+        <Stack gap="xs" data-testid="failing-endpoints">
+          <Text fw={600}>{t('overview.endpoints', { count: webhookEndpoints.length })}</Text>
+          <List>
+            {webhookEndpoints.map((endpoint) => (
+              <List.Item key={endpoint.id}>
+                <Text span style={{ wordBreak: 'break-all' }}>{endpoint.url}</Text>:{' '}
+                {endpoint.enabled
+                  ? t('overview.endpointFailing', { since: endpoint.failingSince ? formatDateTime(endpoint.failingSince) : '' })
+                  : endpoint.disabledReason
+                    ? t('overview.endpointDisabledReason', { reason: endpoint.disabledReason })
+                    : t('overview.endpointDisabled')}
+              </List.Item>
+            ))}
+          </List>
+          <AppLink path="/developers/webhooks">{t('overview.webhooksLink')}</AppLink>
+        </Stack>
+      ) : null}
+    </Stack>
+  );
+}
 
 export function OverviewPage() {
-  return <ComingSoon title="overview.title" />;
+  const { t, language } = useI18n();
+  const navigate = useNavigate();
+  const search = useSearch({ strict: false });
+  const days: Period = 'days' in search && typeof search.days === 'number' ? (search.days as Period) : 30;
+  const overview = useQuery({
+    queryKey: ['overview', { days }],
+    queryFn: () => call(api.GET('/overview', { params: { query: { days } } })),
+    placeholderData: keepPreviousData,
+  });
+  const data = overview.data;
+
+  return (
+    <Stack>
+      <Group justify="space-between" align="end">
+        <Title order={1}>{t('overview.title')}</Title>
+        <Radio.Group
+          label={t('overview.period')}
+          value={String(days)}
+          onChange={(value) => navigate({ to: '/', search: searchOf(value) })}
+        >
+          <Group mt={4}>
+            {PERIODS.map((period) => (
+              <Radio key={period} value={String(period)} label={t('overview.days', { days: period })} />
+            ))}
+          </Group>
+        </Radio.Group>
+      </Group>
+      {overview.error ? <ErrorAlert error={overview.error} /> : null}
+      {overview.isPending ? <Loading /> : null}
+      {data ? (
+        <>
+          <Section id="volumes-heading" title={t('overview.volumes')}>
+            <Text size="sm" mb="xs">
+              {t('overview.volumesRange', { from: formatDay(data.from), to: formatDay(data.to) })}
+            </Text>
+            <VolumeChart volumes={data.volumes} from={data.from} to={data.to} />
+          </Section>
+          <SimpleGrid cols={{ base: 1, md: 3 }}>
+            <Section id="status-heading" title={t('overview.byStatus')}>
+              <StatusCounts rows={data.ordersByStatus} />
+            </Section>
+            <Section id="fees-heading" title={t('overview.fees')}>
+              <Stack gap="xs">
+                <Text>
+                  {t('overview.feeBalance')}: <strong data-testid="fee-balance">{formatBrl(data.fees.balance, language)}</strong>
+                </Text>
+                <Text>
+                  {t('overview.unsettled')}:{' '}
+                  <strong data-testid="unsettled-fees">
+                    {t('overview.unsettledValue', { amount: formatBrl(data.fees.unsettledAmountBrl, language), entries: data.fees.unsettledEntries })}
+                  </strong>
+                </Text>
+                <AppLink path="/fees">{t('overview.feesLink')}</AppLink>
+              </Stack>
+            </Section>
+            <Section id="attention-heading" title={t('overview.attention')}>
+              <Attention attention={data.attention} />
+            </Section>
+          </SimpleGrid>
+        </>
+      ) : null}
+    </Stack>
+  );
 }

@@ -22,5 +22,5 @@ const COLOUR: Record<OrderStatus, string> = {
 
 export function OrderStatusBadge({ status }: { status: OrderStatus }) {
   const { t } = useI18n();
-  return <Badge color={COLOUR[status]} variant="light" tt="none">{t(`orders.status.${status}`)}</Badge>;
+  return <Badge color={COLOUR[status]} variant="light" c="dark.8" tt="none">{t(`orders.status.${status}`)}</Badge>;
 }

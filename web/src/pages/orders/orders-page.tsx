@@ -69,7 +69,7 @@ export function OrdersPage() {
           ) : (
             <Table.ScrollContainer minWidth={860}>
               <Table striped highlightOnHover>
-                <Table.Caption>{t('orders.caption')}</Table.Caption>
+                <Table.Caption c="dark.8">{t('orders.caption')}</Table.Caption>
                 <Table.Thead>
                   <Table.Tr>
                     <Table.Th scope="col">{t('orders.col.createdAt')}</Table.Th>

@@ -26,7 +26,7 @@ export function TimelineTable({ timeline }: { timeline: Timeline }) {
   return (
     <Table.ScrollContainer minWidth={720}>
       <Table verticalSpacing="sm" aria-describedby="timeline-refresh">
-        <Table.Caption>{t('orders.timeline.caption')}</Table.Caption>
+        <Table.Caption c="dark.8">{t('orders.timeline.caption')}</Table.Caption>
         <Table.Thead>
           <Table.Tr>
             <Table.Th scope="col" w={150}>{t('orders.timeline.at')}</Table.Th>
@@ -95,7 +95,7 @@ function Postings({ entry }: { entry: LedgerEntry }) {
   const { t, language } = useI18n();
   return (
     <Table withTableBorder fz="sm" verticalSpacing={4}>
-      <Table.Caption ta="left">{t('orders.timeline.postings', { description: entry.kind })}</Table.Caption>
+      <Table.Caption ta="left" c="dark.8">{t('orders.timeline.postings', { description: entry.kind })}</Table.Caption>
       <Table.Thead>
         <Table.Tr>
           <Table.Th scope="col">{t('orders.timeline.account')}</Table.Th>

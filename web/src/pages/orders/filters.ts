@@ -28,7 +28,12 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 /** The API's BRL bound: plain decimal text, at most 2 decimals. */
 export const BRL_BOUND = /^\d{1,13}(\.\d{1,2})?$/;
 
-const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
+// The router reads `?amountBrlMin=100` as the number 100 (it JSON-parses values, and writes a
+// numeric-looking string quoted, `%22100%22`, to keep it a string): both are taken.
+const text = (value: unknown) => {
+  const found = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
+  return typeof found === 'string' && found.trim() !== '' ? found.trim() : undefined;
+};
 const matching = (value: unknown, pattern: RegExp) => {
   const found = text(value);
   return found && pattern.test(found) ? found : undefined;

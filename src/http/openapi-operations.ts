@@ -14,6 +14,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /auth/token': 'createAccessToken',
   'GET /.well-known/jwks.json': 'getJwks',
   'GET /merchant': 'getMerchant',
+  'GET /merchant/environment': 'getMerchantEnvironment',
 
   'POST /auth/sessions': 'signIn',
   'GET /auth/sessions/current': 'getCurrentSession',

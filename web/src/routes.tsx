@@ -7,6 +7,7 @@
 import { createRootRoute, createRoute, createRouter, lazyRouteComponent, Outlet } from '@tanstack/react-router';
 import { requireEnrolment, requireSession } from './api/guards.ts';
 import { NotFoundPage } from './pages/not-found-page.tsx';
+import { ordersSearch } from './pages/orders/filters.ts';
 
 const pageSearch = (search: Record<string, unknown>): { page?: number } => {
   const page = Number(search.page);
@@ -23,7 +24,9 @@ const routeTree = root.addChildren([
   createRoute({ getParentRoute: () => root, path: 'sign-in/totp', beforeLoad: requireEnrolment, component: lazyRouteComponent(() => import('./pages/sign-in/totp-enrolment-page.tsx'), 'TotpEnrolmentPage') }),
   shell.addChildren([
     createRoute({ getParentRoute: () => shell, path: '/', validateSearch: overviewSearch, component: lazyRouteComponent(() => import('./pages/overview/overview-page.tsx'), 'OverviewPage') }),
-    createRoute({ getParentRoute: () => shell, path: 'orders', component: lazyRouteComponent(() => import('./pages/orders/orders-page.tsx'), 'OrdersPage') }),
+    createRoute({ getParentRoute: () => shell, path: 'orders', validateSearch: ordersSearch, component: lazyRouteComponent(() => import('./pages/orders/orders-page.tsx'), 'OrdersPage') }),
+    createRoute({ getParentRoute: () => shell, path: 'orders/new', component: lazyRouteComponent(() => import('./pages/orders/new-payin-page.tsx'), 'NewPayinPage') }),
+    createRoute({ getParentRoute: () => shell, path: 'orders/$id', component: lazyRouteComponent(() => import('./pages/orders/order-page.tsx'), 'OrderPage') }),
     createRoute({ getParentRoute: () => shell, path: 'receivers', validateSearch: pageSearch, component: lazyRouteComponent(() => import('./pages/receivers/receivers-page.tsx'), 'ReceiversPage') }),
     createRoute({ getParentRoute: () => shell, path: 'receivers/$id', component: lazyRouteComponent(() => import('./pages/receivers/receiver-page.tsx'), 'ReceiverPage') }),
     createRoute({ getParentRoute: () => shell, path: 'developers/api-keys', component: lazyRouteComponent(() => import('./pages/developers/api-keys-page.tsx'), 'ApiKeysPage') }),

@@ -158,6 +158,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/merchant/environment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What this service offers: sandbox or not, chains and tokens
+         * @description The service's settings an integration (or the dashboard) adapts to: whether the sandbox drivers are on, and which chains and tokens orders accept. The same for every merchant of the service; it changes only with the service's configuration.
+         */
+        get: operations["getMerchantEnvironment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/credentials": {
         parameters: {
             query?: never;
@@ -1837,6 +1857,15 @@ export interface components {
              */
             address: string;
         };
+        /** MerchantEnvironment */
+        MerchantEnvironment: {
+            /** @description true when this service runs the sandbox: the /sandbox/* drivers exist (pay a PIX, make a deposit, decide KYC, inject failures) and no real money moves; false in production, where those routes answer 404 */
+            sandbox: boolean;
+            /** @description The chains orders accept (SUPPORTED_CHAINS), for `chain` of POST /payin, /payout and /quotes */
+            chains: string[];
+            /** @description The token symbols orders accept (SUPPORTED_TOKENS), for `targetToken` of POST /payin and `sourceToken` of POST /payout */
+            tokens: string[];
+        };
         /** Credential */
         Credential: {
             /** Format: uuid */
@@ -3307,6 +3336,66 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Merchant"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMerchantEnvironment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The merchant environment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MerchantEnvironment"];
                 };
             };
             /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */

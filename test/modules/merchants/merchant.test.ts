@@ -29,3 +29,25 @@ describe('GET /merchant with valid credentials', () => {
     expect(response.headers['x-request-id']).toEqual(expect.any(String));
   });
 });
+
+describe('GET /merchant/environment', () => {
+  it('says the sandbox is on, with the chains and tokens orders accept, as configured', async () => {
+    const response = await ctx.app.inject({ method: 'GET', url: '/api/v1/merchant/environment', headers: merchantA.headers });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toEqual({ sandbox: true, chains: ['solana'], tokens: ['USDC'] });
+  });
+
+  it('says false where the sandbox is off (its routes do not exist), and lists other tokens', async () => {
+    const off = await ctx.buildApp({ SANDBOX_ENABLED: 'false', SUPPORTED_TOKENS: 'USDC:6,USDT:6' });
+    const response = await off.inject({ method: 'GET', url: '/api/v1/merchant/environment', headers: merchantA.headers });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toEqual({ sandbox: false, chains: ['solana'], tokens: ['USDC', 'USDT'] });
+    const kyc = await off.inject({ method: 'POST', url: `/api/v1/sandbox/receivers/${merchantA.merchantId}/kyc`, headers: merchantA.headers, payload: { decision: 'APPROVE' } });
+    expect(kyc.statusCode).toBe(404);
+    expect(kyc.json().error).toBe('NOT_FOUND');
+  });
+
+  it('needs authentication', async () => {
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/v1/merchant/environment' })).statusCode).toBe(401);
+  });
+});

@@ -1,0 +1,16 @@
+/** The merchant's receivers for pickers (filter, new PAYIN): the newest 100, GET /receivers's largest page. */
+import { queryOptions } from '@tanstack/react-query';
+import { api, call } from '../../api/client.ts';
+
+export const receiverChoicesQuery = queryOptions({
+  queryKey: ['receivers', 'choices'],
+  queryFn: () => call(api.GET('/receivers', { params: { query: { page: 1, limit: 100 } } })),
+  staleTime: 30_000,
+});
+
+/** GET /merchant/environment: sandbox on or off, the chains and tokens orders accept; fixed while the service runs. */
+export const environmentQuery = queryOptions({
+  queryKey: ['merchant', 'environment'],
+  queryFn: () => call(api.GET('/merchant/environment')),
+  staleTime: Infinity,
+});

@@ -1,0 +1,121 @@
+/**
+ * GET /orders/{id}/timeline as a table, oldest first: status changes, PIX and chain movements
+ * (with the explorer's page when the service has one), ledger entries with their postings, and
+ * the webhook deliveries about the order.
+ */
+import { Anchor, Badge, Code, Stack, Table, Text } from '@mantine/core';
+import { Link } from '@tanstack/react-router';
+import type { components } from '../../api/schema.ts';
+import { useI18n } from '../../i18n/context.tsx';
+import type { Language } from '../../i18n/messages.ts';
+import { formatBrl, formatDateTime, formatTokenAmount } from '../../i18n/format.ts';
+import { OrderStatusBadge } from './labels.tsx';
+
+type Timeline = components['schemas']['OrderTimeline'];
+type Entry = Timeline['entries'][number];
+type LedgerEntry = NonNullable<Entry['ledgerEntry']>;
+
+/** An amount in its currency: BRL as money, tokens as exact decimal text. */
+function money(amount: string, currency: string, language: Language): string {
+  return currency === 'BRL' ? formatBrl(amount, language) : formatTokenAmount(amount, currency, language);
+}
+
+export function TimelineTable({ timeline }: { timeline: Timeline }) {
+  const { t } = useI18n();
+  if (timeline.entries.length === 0) return <Text>{t('orders.timeline.empty')}</Text>;
+  return (
+    <Table.ScrollContainer minWidth={720}>
+      <Table verticalSpacing="sm" aria-describedby="timeline-refresh">
+        <Table.Caption c="dark.8">{t('orders.timeline.caption')}</Table.Caption>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th scope="col" w={150}>{t('orders.timeline.at')}</Table.Th>
+            <Table.Th scope="col" w={170}>{t('orders.timeline.kind')}</Table.Th>
+            <Table.Th scope="col">{t('orders.timeline.what')}</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {timeline.entries.map((entry, index) => (
+            <Table.Tr key={`${entry.kind}-${index}`} data-kind={entry.kind}>
+              <Table.Td>{formatDateTime(entry.at)}</Table.Td>
+              <Table.Td>{t(`orders.timeline.kind.${entry.kind}`)}</Table.Td>
+              <Table.Td><EntryDetail entry={entry} /></Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+function EntryDetail({ entry }: { entry: Entry }) {
+  const { t, language } = useI18n();
+  if (entry.status) {
+    const { status, source, event } = entry.status;
+    return (
+      <Text component="div" size="sm">
+        <OrderStatusBadge status={status} /> {source === 'EVENT' ? t('orders.timeline.source.EVENT', { event: event ?? '' }) : t(`orders.timeline.source.${source}`)}
+      </Text>
+    );
+  }
+  if (entry.transaction) {
+    const tx = entry.transaction;
+    return (
+      <Stack gap={2}>
+        <Text size="sm">
+          <strong>{tx.type}</strong> · {money(String(tx.amount), tx.currency, language)} · <Badge variant="outline" color="gray" tt="none">{tx.status}</Badge>
+        </Text>
+        {tx.txHash ? <Code style={{ wordBreak: 'break-all' }}>{tx.txHash}</Code> : null}
+        {tx.explorerUrl ? (
+          <Anchor href={tx.explorerUrl} target="_blank" rel="noreferrer" size="sm">
+            {t('orders.timeline.explorer')}
+          </Anchor>
+        ) : null}
+      </Stack>
+    );
+  }
+  if (entry.ledgerEntry) return <Postings entry={entry.ledgerEntry} />;
+  if (entry.webhookDelivery) {
+    const delivery = entry.webhookDelivery;
+    return (
+      <Stack gap={2}>
+        <Text size="sm">
+          {t('orders.timeline.delivery', { event: delivery.event, status: delivery.status, attempts: delivery.attempts, code: delivery.lastStatusCode ?? t('common.none') })}
+        </Text>
+        <Anchor component={Link} to="/developers/webhooks" size="sm">
+          {t('orders.timeline.deliveriesLink')}
+        </Anchor>
+      </Stack>
+    );
+  }
+  return null;
+}
+
+function Postings({ entry }: { entry: LedgerEntry }) {
+  const { t, language } = useI18n();
+  return (
+    <Table withTableBorder fz="sm" verticalSpacing={4}>
+      <Table.Caption ta="left" c="dark.8">{t('orders.timeline.postings', { description: entry.kind })}</Table.Caption>
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th scope="col">{t('orders.timeline.account')}</Table.Th>
+          <Table.Th scope="col" ta="right">{t('orders.timeline.debit')}</Table.Th>
+          <Table.Th scope="col" ta="right">{t('orders.timeline.credit')}</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {entry.postings.map((posting, index) => {
+          const credit = posting.amount.startsWith('-');
+          const shown = money(credit ? posting.amount.slice(1) : posting.amount, posting.currency, language);
+          return (
+            <Table.Tr key={`${posting.account}-${posting.currency}-${index}`}>
+              <Table.Td>{posting.account}</Table.Td>
+              <Table.Td ta="right">{credit ? '' : shown}</Table.Td>
+              <Table.Td ta="right">{credit ? shown : ''}</Table.Td>
+            </Table.Tr>
+          );
+        })}
+      </Table.Tbody>
+    </Table>
+  );
+}

@@ -14,6 +14,7 @@ import { sessionQuery } from '../../api/session.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Loading } from '../../components/loading.tsx';
 import { useI18n } from '../../i18n/context.tsx';
+import { READABLE, TONE } from './readable.ts';
 import { formatDateTime } from '../../i18n/format.ts';
 import { ConfirmModal } from './confirm-modal.tsx';
 import { fromLocalInput } from './dates.ts';
@@ -29,9 +30,9 @@ const CREDENTIALS_KEY = ['credentials'] as const;
 
 function KeyState({ credential }: { credential: Credential }) {
   const { t } = useI18n();
-  if (credential.revokedAt) return <Badge color="red" variant="light">{t('apiKeys.revoked', { at: formatDateTime(credential.revokedAt) })}</Badge>;
-  if (credential.expiresAt && new Date(credential.expiresAt) <= new Date()) return <Badge color="gray" variant="light">{t('apiKeys.expired')}</Badge>;
-  return <Badge color="green" variant="light">{t('apiKeys.active')}</Badge>;
+  if (credential.revokedAt) return <Badge color={TONE.bad} variant="filled">{t('apiKeys.revoked', { at: formatDateTime(credential.revokedAt) })}</Badge>;
+  if (credential.expiresAt && new Date(credential.expiresAt) <= new Date()) return <Badge color={TONE.neutral} variant="filled">{t('apiKeys.expired')}</Badge>;
+  return <Badge color={TONE.ok} variant="filled">{t('apiKeys.active')}</Badge>;
 }
 
 function CreateKeyForm({ onCreated }: { onCreated: (secret: ShownSecret) => void }) {
@@ -75,10 +76,10 @@ function CreateKeyForm({ onCreated }: { onCreated: (secret: ShownSecret) => void
       </Title>
       <form onSubmit={submit}>
         <Stack>
-          <TextInput label={t('apiKeys.name')} description={t('apiKeys.nameHelp')} required maxLength={100} value={label} onChange={(e) => setLabel(e.currentTarget.value)} />
-          <TextInput type="datetime-local" label={t('apiKeys.expiresAt')} description={t('apiKeys.expiresAtHelp')} value={expiresAt} onChange={(e) => setExpiresAt(e.currentTarget.value)} />
-          <Textarea label={t('apiKeys.allowedIps')} description={t('apiKeys.allowedIpsHelp')} autosize minRows={2} value={ips} onChange={(e) => setIps(e.currentTarget.value)} />
-          <Checkbox.Group label={t('apiKeys.scopes')} description={t('apiKeys.scopesHelp')} value={scopes} onChange={setScopes}>
+          <TextInput label={t('apiKeys.name')} styles={READABLE} description={t('apiKeys.nameHelp')} required maxLength={100} value={label} onChange={(e) => setLabel(e.currentTarget.value)} />
+          <TextInput type="datetime-local" label={t('apiKeys.expiresAt')} styles={READABLE} description={t('apiKeys.expiresAtHelp')} value={expiresAt} onChange={(e) => setExpiresAt(e.currentTarget.value)} />
+          <Textarea label={t('apiKeys.allowedIps')} styles={READABLE} description={t('apiKeys.allowedIpsHelp')} autosize minRows={2} value={ips} onChange={(e) => setIps(e.currentTarget.value)} />
+          <Checkbox.Group label={t('apiKeys.scopes')} styles={READABLE} description={t('apiKeys.scopesHelp')} value={scopes} onChange={setScopes}>
             <Group mt="xs">
               {SCOPES.map((scope) => (
                 <Checkbox key={scope} value={scope} label={scope} />
@@ -137,7 +138,7 @@ export function ApiKeysPage() {
         ) : (
           <Table.ScrollContainer minWidth={900}>
             <Table striped>
-              <Table.Caption>{t('apiKeys.caption')}</Table.Caption>
+              <Table.Caption c="var(--mantine-color-text)">{t('apiKeys.caption')}</Table.Caption>
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th scope="col">{t('apiKeys.name')}</Table.Th>
@@ -168,7 +169,7 @@ export function ApiKeysPage() {
                     </Table.Td>
                     <Table.Td>
                       {canManage && !credential.revokedAt ? (
-                        <Button size="xs" color="red" variant="outline" onClick={() => setRevoking(credential)} aria-label={t('apiKeys.revokeNamed', { name: credential.label ?? credential.apiKey })}>
+                        <Button size="xs" color={TONE.bad} variant="outline" onClick={() => setRevoking(credential)} aria-label={t('apiKeys.revokeNamed', { name: credential.label ?? credential.apiKey })}>
                           {t('apiKeys.revoke')}
                         </Button>
                       ) : null}

@@ -1,6 +1,7 @@
 /** "Are you sure?" before an action that cannot be undone (revoking a key, deleting an endpoint). */
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useI18n } from '../../i18n/context.tsx';
+import { TONE } from './readable.ts';
 
 export function ConfirmModal(props: { opened: boolean; title: string; text: string; confirm: string; busy?: boolean; onConfirm: () => void; onClose: () => void }) {
   const { t } = useI18n();
@@ -12,7 +13,7 @@ export function ConfirmModal(props: { opened: boolean; title: string; text: stri
           <Button variant="default" onClick={props.onClose}>
             {t('dev.cancel')}
           </Button>
-          <Button color="red" loading={props.busy ?? false} onClick={props.onConfirm}>
+          <Button color={TONE.bad} loading={props.busy ?? false} onClick={props.onConfirm}>
             {props.confirm}
           </Button>
         </Group>

@@ -117,7 +117,7 @@ export function DeliveryPage() {
             ) : (
               <Table.ScrollContainer minWidth={720}>
                 <Table striped>
-                  <Table.Caption>{t('delivery.attemptsCaption')}</Table.Caption>
+                  <Table.Caption c="var(--mantine-color-text)">{t('delivery.attemptsCaption')}</Table.Caption>
                   <Table.Thead>
                     <Table.Tr>
                       <Table.Th scope="col">#</Table.Th>

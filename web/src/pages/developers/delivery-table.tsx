@@ -11,7 +11,7 @@ export function DeliveryTable({ deliveries, endpoints, caption }: { deliveries: 
   return (
     <Table.ScrollContainer minWidth={860}>
       <Table striped highlightOnHover>
-        <Table.Caption>{caption}</Table.Caption>
+        <Table.Caption c="var(--mantine-color-text)">{caption}</Table.Caption>
         <Table.Thead>
           <Table.Tr>
             <Table.Th scope="col">{t('deliveries.createdAt')}</Table.Th>

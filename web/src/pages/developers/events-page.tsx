@@ -9,7 +9,8 @@ import { Link } from '@tanstack/react-router';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Loading } from '../../components/loading.tsx';
 import { useI18n } from '../../i18n/context.tsx';
-import { exampleOf } from './example-payload.ts';
+import { TONE } from './readable.ts';
+import { exampleBody } from './example-payload.ts';
 import { catalogQuery } from './webhook-data.tsx';
 
 export function EventsPage() {
@@ -32,11 +33,11 @@ export function EventsPage() {
               <Title order={2} size="h3" id={headingId}>
                 <Code fz="inherit">{entry.name}</Code>
               </Title>
-              <Badge variant="light" color="gray">
+              <Badge variant="filled" color={TONE.neutral}>
                 {entry.category}
               </Badge>
               {entry.orderTypes?.map((type) => (
-                <Badge variant="light" key={type}>
+                <Badge variant="filled" color={TONE.info} key={type}>
                   {type}
                 </Badge>
               ))}
@@ -50,7 +51,7 @@ export function EventsPage() {
             <Text fw={700} size="sm" component="p" mb={4}>
               {t('webhookEvents.example')}
             </Text>
-            <Code block>{JSON.stringify({ event: entry.name, ...(exampleOf(entry.payload) as object) }, null, 2)}</Code>
+            <Code block>{JSON.stringify(exampleBody(entry.name, entry.payload), null, 2)}</Code>
             <details>
               <summary>{t('webhookEvents.schema')}</summary>
               <Code block>{JSON.stringify(entry.payload, null, 2)}</Code>

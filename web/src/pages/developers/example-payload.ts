@@ -51,3 +51,12 @@ export function exampleOf(schema: unknown, depth = 0): unknown {
       return isSchema(schema.properties) ? exampleOf({ ...schema, type: 'object' }, depth) : null;
   }
 }
+
+/** An event's example body: its schema's example with the event's own name in `event` (kept first). */
+export function exampleBody(name: string, payload: unknown): Record<string, unknown> {
+  const example = exampleOf(payload);
+  const body: Record<string, unknown> = { event: name, ...(isSchema(example) ? example : {}) };
+  body.event = name;
+  if (typeof body.deliveryId === 'string') body.deliveryId = BY_FORMAT.uuid;
+  return body;
+}

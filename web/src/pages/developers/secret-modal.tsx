@@ -7,6 +7,7 @@
 import { Alert, Button, Code, CopyButton, Group, Modal, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useI18n } from '../../i18n/context.tsx';
+import { TONE } from './readable.ts';
 
 export interface ShownSecret {
   title: string;
@@ -21,7 +22,7 @@ export function SecretModal({ secret, onClose }: { secret: ShownSecret | null; o
     <Modal opened={secret !== null} onClose={onClose} title={secret?.title} size="lg" closeButtonProps={{ 'aria-label': t('devSecret.close') }} closeOnClickOutside={false}>
       {secret ? (
         <Stack>
-          <Alert color="orange" title={t('devSecret.warningTitle')}>
+          <Alert color={TONE.bad} variant="light" title={t('devSecret.warningTitle')}>
             <Text size="sm">{t('devSecret.warning')}</Text>
           </Alert>
           {secret.context}

@@ -11,6 +11,7 @@ import { api, call } from '../../api/client.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Loading } from '../../components/loading.tsx';
 import { useI18n } from '../../i18n/context.tsx';
+import { READABLE, TONE } from './readable.ts';
 import { formatDateTime } from '../../i18n/format.ts';
 import { ConfirmModal } from './confirm-modal.tsx';
 import { fromLocalInput, toLocalInput } from './dates.ts';
@@ -67,7 +68,7 @@ function EditForm({ endpoint }: { endpoint: Endpoint }) {
       </Title>
       <form onSubmit={submit}>
         <Stack>
-          <TextInput label={t('webhooks.url')} description={t('webhooks.urlHelp')} required type="url" value={url} onChange={(e) => setUrl(e.currentTarget.value)} />
+          <TextInput label={t('webhooks.url')} styles={READABLE} description={t('webhooks.urlHelp')} required type="url" value={url} onChange={(e) => setUrl(e.currentTarget.value)} />
           <TextInput label={t('webhooks.description')} maxLength={255} value={description} onChange={(e) => setDescription(e.currentTarget.value)} />
           {catalog.data ? <EventTypePicker catalog={catalog.data.data} value={eventTypes} onChange={setEventTypes} /> : null}
           <ApiErrorWithFields error={save.error} />
@@ -207,7 +208,7 @@ export function WebhookEndpointPage() {
                 <Button variant="default" onClick={() => rotate.mutate()} loading={rotate.isPending}>
                   {t('webhooks.rotate')}
                 </Button>
-                <Button color="red" variant="outline" onClick={() => setDeleting(true)}>
+                <Button color={TONE.bad} variant="outline" onClick={() => setDeleting(true)}>
                   {t('webhooks.delete')}
                 </Button>
               </Group>

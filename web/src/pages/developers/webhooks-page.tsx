@@ -11,6 +11,7 @@ import { api, call } from '../../api/client.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Loading } from '../../components/loading.tsx';
 import { useI18n } from '../../i18n/context.tsx';
+import { READABLE } from './readable.ts';
 import { formatDateTime } from '../../i18n/format.ts';
 import { ApiErrorWithFields } from './field-errors.tsx';
 import { SecretModal, type ShownSecret } from './secret-modal.tsx';
@@ -52,7 +53,7 @@ function CreateEndpointForm({ onCreated }: { onCreated: (secret: ShownSecret) =>
       </Title>
       <form onSubmit={submit}>
         <Stack>
-          <TextInput label={t('webhooks.url')} description={t('webhooks.urlHelp')} required type="url" value={url} onChange={(e) => setUrl(e.currentTarget.value)} />
+          <TextInput label={t('webhooks.url')} styles={READABLE} description={t('webhooks.urlHelp')} required type="url" value={url} onChange={(e) => setUrl(e.currentTarget.value)} />
           <TextInput label={t('webhooks.description')} maxLength={255} value={description} onChange={(e) => setDescription(e.currentTarget.value)} />
           {catalog.data ? <EventTypePicker catalog={catalog.data.data} value={eventTypes} onChange={setEventTypes} /> : null}
           {catalog.error ? <ErrorAlert error={catalog.error} /> : null}
@@ -93,7 +94,7 @@ export function WebhooksPage() {
         ) : (
           <Table.ScrollContainer minWidth={720}>
             <Table striped highlightOnHover>
-              <Table.Caption>{t('webhooks.caption')}</Table.Caption>
+              <Table.Caption c="var(--mantine-color-text)">{t('webhooks.caption')}</Table.Caption>
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th scope="col">{t('webhooks.url')}</Table.Th>

@@ -73,7 +73,7 @@ describe('developers pages', { timeout: 180_000 }, () => {
     receiverUrl = await receiver.listen();
     server = await startDashboardServer({ WEBHOOK_RETRY_SCHEDULE: '1', WEBHOOK_WORKER_INTERVAL_MS: '200' });
     totpSecret = await enrolTotp(server.baseUrl, server.owner);
-  }, 120_000);
+  }, 240_000);
   afterAll(async () => {
     await receiver.close();
     if (server) expect(await server.stop()).toBe(0);

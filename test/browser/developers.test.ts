@@ -98,7 +98,7 @@ describe('developers pages', { timeout: 180_000 }, () => {
     const dialog = page.getByRole('dialog', { name: 'Sua nova chave de API' });
     await dialog.waitFor();
     const apiSecret = (await dialog.getByTestId('shown-secret').textContent())!.trim();
-    const apiKey = /mk_\w+/.exec((await dialog.textContent()) ?? '')![0];
+    const apiKey = /mk_[0-9a-f]{32}/.exec((await dialog.textContent()) ?? '')![0];
     expect(apiSecret.length).toBeGreaterThan(20);
     await expectNoSeriousA11yViolations(page);
 

@@ -7,6 +7,7 @@
 import { createRootRoute, createRoute, createRouter, lazyRouteComponent, Outlet } from '@tanstack/react-router';
 import { requireEnrolment, requireSession } from './api/guards.ts';
 import { NotFoundPage } from './pages/not-found-page.tsx';
+import { deliverySearch } from './pages/developers/delivery-search.ts';
 import { ordersSearch } from './pages/orders/filters.ts';
 
 const pageSearch = (search: Record<string, unknown>): { page?: number } => {
@@ -31,6 +32,10 @@ const routeTree = root.addChildren([
     createRoute({ getParentRoute: () => shell, path: 'receivers/$id', component: lazyRouteComponent(() => import('./pages/receivers/receiver-page.tsx'), 'ReceiverPage') }),
     createRoute({ getParentRoute: () => shell, path: 'developers/api-keys', component: lazyRouteComponent(() => import('./pages/developers/api-keys-page.tsx'), 'ApiKeysPage') }),
     createRoute({ getParentRoute: () => shell, path: 'developers/webhooks', component: lazyRouteComponent(() => import('./pages/developers/webhooks-page.tsx'), 'WebhooksPage') }),
+    createRoute({ getParentRoute: () => shell, path: 'developers/webhooks/deliveries', validateSearch: deliverySearch, component: lazyRouteComponent(() => import('./pages/developers/deliveries-page.tsx'), 'DeliveriesPage') }),
+    createRoute({ getParentRoute: () => shell, path: 'developers/webhooks/deliveries/$id', component: lazyRouteComponent(() => import('./pages/developers/delivery-page.tsx'), 'DeliveryPage') }),
+    createRoute({ getParentRoute: () => shell, path: 'developers/webhooks/$id', component: lazyRouteComponent(() => import('./pages/developers/webhook-endpoint-page.tsx'), 'WebhookEndpointPage') }),
+    createRoute({ getParentRoute: () => shell, path: 'developers/events', component: lazyRouteComponent(() => import('./pages/developers/events-page.tsx'), 'EventsPage') }),
     createRoute({ getParentRoute: () => shell, path: 'fees', component: lazyRouteComponent(() => import('./pages/fees/fees-page.tsx'), 'FeesPage') }),
     createRoute({ getParentRoute: () => shell, path: 'team', component: lazyRouteComponent(() => import('./pages/team/team-page.tsx'), 'TeamPage') }),
   ]),

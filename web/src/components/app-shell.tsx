@@ -23,6 +23,8 @@ const NAV: { to: string; label: MessageKey; children?: { to: string; label: Mess
     children: [
       { to: '/developers/api-keys', label: 'nav.apiKeys' },
       { to: '/developers/webhooks', label: 'nav.webhooks' },
+      { to: '/developers/webhooks/deliveries', label: 'deliveries.title' },
+      { to: '/developers/events', label: 'webhookEvents.title' },
     ],
   },
   { to: '/fees', label: 'nav.fees' },
@@ -77,9 +79,11 @@ export function AppShellLayout() {
         {NAV.map((item) =>
           item.children ? (
             <NavLink key={item.to} component="button" label={t(item.label)} defaultOpened={isActive(pathname, item.to)}>
-              {item.children.map((child) => (
-                <NavLink key={child.to} component={Link} variant="filled" to={child.to} label={t(child.label)} active={isActive(pathname, child.to)} aria-current={isActive(pathname, child.to) ? 'page' : undefined} onClick={close} />
-              ))}
+              {item.children.map((child, _, siblings) => {
+                // The most specific match only: /developers/webhooks/deliveries is not also /developers/webhooks.
+                const active = isActive(pathname, child.to) && !siblings.some((other) => other.to.length > child.to.length && isActive(pathname, other.to));
+                return <NavLink key={child.to} component={Link} variant="filled" to={child.to} label={t(child.label)} active={active} aria-current={active ? 'page' : undefined} onClick={close} />;
+              })}
             </NavLink>
           ) : (
             <NavLink key={item.to} component={Link} variant="filled" to={item.to} label={t(item.label)} active={isActive(pathname, item.to)} aria-current={isActive(pathname, item.to) ? 'page' : undefined} onClick={close} />

@@ -1,6 +1,196 @@
-/** Placeholder until this area's page is built (replace this file; its route is in routes.tsx). */
-import { ComingSoon } from '../../components/coming-soon.tsx';
+/**
+ * The merchant's API keys: GET /credentials (never a secret), POST /credentials with a name and
+ * optional expiry, IP allow-list and scopes, and DELETE /credentials/{id} after a confirmation.
+ * The new key's secret is shown once (SecretModal): the mutation strips it from its result before
+ * TanStack Query keeps anything, so it lives only in this page's state until the modal closes.
+ * Creating and revoking need OWNER or ADMIN with TOTP (the API decides; the buttons follow the role).
+ */
+import { Badge, Button, Card, Checkbox, Code, Group, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { api, call } from '../../api/client.ts';
+import type { components } from '../../api/schema.ts';
+import { sessionQuery } from '../../api/session.ts';
+import { ErrorAlert } from '../../components/error-alert.tsx';
+import { Loading } from '../../components/loading.tsx';
+import { useI18n } from '../../i18n/context.tsx';
+import { READABLE, TONE } from './readable.ts';
+import { formatDateTime } from '../../i18n/format.ts';
+import { ConfirmModal } from './confirm-modal.tsx';
+import { fromLocalInput } from './dates.ts';
+import { ApiErrorWithFields } from './field-errors.tsx';
+import { SecretModal, type ShownSecret } from './secret-modal.tsx';
+
+type Credential = components['schemas']['Credential'];
+type CreateBody = components['schemas']['CreateCredential'];
+type Scope = NonNullable<CreateBody['scopes']>[number];
+
+const SCOPES: Scope[] = ['read', 'payments.write', 'receivers.write', 'webhooks.write', 'wallets.sign', 'sandbox.write'];
+const CREDENTIALS_KEY = ['credentials'] as const;
+
+function KeyState({ credential }: { credential: Credential }) {
+  const { t } = useI18n();
+  if (credential.revokedAt) return <Badge color={TONE.bad} variant="filled">{t('apiKeys.revoked', { at: formatDateTime(credential.revokedAt) })}</Badge>;
+  if (credential.expiresAt && new Date(credential.expiresAt) <= new Date()) return <Badge color={TONE.neutral} variant="filled">{t('apiKeys.expired')}</Badge>;
+  return <Badge color={TONE.ok} variant="filled">{t('apiKeys.active')}</Badge>;
+}
+
+function CreateKeyForm({ onCreated }: { onCreated: (secret: ShownSecret) => void }) {
+  const { t } = useI18n();
+  const queryClient = useQueryClient();
+  const [label, setLabel] = useState('');
+  const [expiresAt, setExpiresAt] = useState('');
+  const [ips, setIps] = useState('');
+  const [scopes, setScopes] = useState<string[]>([]);
+  const create = useMutation({
+    gcTime: 0,
+    mutationFn: async (body: CreateBody) => {
+      const { apiSecret, ...credential } = await call(api.POST('/credentials', { body }));
+      // The secret goes to the modal's state only; the mutation's result (kept by TanStack Query) has none.
+      onCreated({ title: t('apiKeys.secretTitle'), value: apiSecret, context: <Text size="sm">{t('apiKeys.secretFor', { key: credential.apiKey })}</Text> });
+      return credential;
+    },
+    onSuccess: async () => {
+      setLabel('');
+      setExpiresAt('');
+      setIps('');
+      setScopes([]);
+      await queryClient.invalidateQueries({ queryKey: CREDENTIALS_KEY });
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const allowedIps = ips.split(/[\s,]+/).filter(Boolean);
+    const expiry = fromLocalInput(expiresAt);
+    create.mutate({
+      label: label.trim(),
+      ...(expiry ? { expiresAt: expiry } : {}),
+      ...(allowedIps.length ? { allowedIps } : {}),
+      ...(scopes.length ? { scopes: scopes as Scope[] } : {}),
+    });
+  };
+  return (
+    <Card withBorder component="section" aria-labelledby="create-key-heading">
+      <Title order={2} size="h3" id="create-key-heading" mb="sm">
+        {t('apiKeys.create')}
+      </Title>
+      <form onSubmit={submit}>
+        <Stack>
+          <TextInput label={t('apiKeys.name')} styles={READABLE} description={t('apiKeys.nameHelp')} required maxLength={100} value={label} onChange={(e) => setLabel(e.currentTarget.value)} />
+          <TextInput type="datetime-local" label={t('apiKeys.expiresAt')} styles={READABLE} description={t('apiKeys.expiresAtHelp')} value={expiresAt} onChange={(e) => setExpiresAt(e.currentTarget.value)} />
+          <Textarea label={t('apiKeys.allowedIps')} styles={READABLE} description={t('apiKeys.allowedIpsHelp')} autosize minRows={2} value={ips} onChange={(e) => setIps(e.currentTarget.value)} />
+          <Checkbox.Group label={t('apiKeys.scopes')} styles={READABLE} description={t('apiKeys.scopesHelp')} value={scopes} onChange={setScopes}>
+            <Group mt="xs">
+              {SCOPES.map((scope) => (
+                <Checkbox key={scope} value={scope} label={scope} />
+              ))}
+            </Group>
+          </Checkbox.Group>
+          <ApiErrorWithFields error={create.error} />
+          <Group>
+            <Button type="submit" loading={create.isPending}>
+              {t('apiKeys.createButton')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Card>
+  );
+}
 
 export function ApiKeysPage() {
-  return <ComingSoon title="apiKeys.title" />;
+  const { t } = useI18n();
+  const queryClient = useQueryClient();
+  const session = useQuery(sessionQuery);
+  const credentials = useQuery({ queryKey: CREDENTIALS_KEY, queryFn: () => call(api.GET('/credentials')) });
+  const [secret, setSecret] = useState<ShownSecret | null>(null);
+  const [revoking, setRevoking] = useState<Credential | null>(null);
+  const revoke = useMutation({
+    mutationFn: (id: string) => call(api.DELETE('/credentials/{credentialId}', { params: { path: { credentialId: id } } })),
+    onSuccess: async () => {
+      setRevoking(null);
+      await queryClient.invalidateQueries({ queryKey: CREDENTIALS_KEY });
+    },
+  });
+  const role = session.data?.user.role;
+  const canManage = role === 'OWNER' || role === 'ADMIN';
+  const none = t('common.none');
+
+  return (
+    <Stack>
+      <Title order={1}>{t('apiKeys.title')}</Title>
+      <Text>{t('apiKeys.intro')}</Text>
+      {canManage ? (
+        session.data?.user.totpEnabled ? (
+          <CreateKeyForm onCreated={setSecret} />
+        ) : (
+          <Text>{t('apiKeys.totpRequired')}</Text>
+        )
+      ) : session.data ? (
+        <Text>{t('apiKeys.roleRequired')}</Text>
+      ) : null}
+      {revoke.error ? <ErrorAlert error={revoke.error} /> : null}
+      {credentials.error ? <ErrorAlert error={credentials.error} /> : null}
+      {credentials.isPending ? <Loading /> : null}
+      {credentials.data ? (
+        credentials.data.length === 0 ? (
+          <Text>{t('apiKeys.empty')}</Text>
+        ) : (
+          <Table.ScrollContainer minWidth={900}>
+            <Table striped>
+              <Table.Caption c="var(--mantine-color-text)">{t('apiKeys.caption')}</Table.Caption>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th scope="col">{t('apiKeys.name')}</Table.Th>
+                  <Table.Th scope="col">{t('apiKeys.keyId')}</Table.Th>
+                  <Table.Th scope="col">{t('apiKeys.scopes')}</Table.Th>
+                  <Table.Th scope="col">{t('apiKeys.allowedIps')}</Table.Th>
+                  <Table.Th scope="col">{t('apiKeys.expiresAt')}</Table.Th>
+                  <Table.Th scope="col">{t('apiKeys.createdAt')}</Table.Th>
+                  <Table.Th scope="col">{t('apiKeys.lastUsedAt')}</Table.Th>
+                  <Table.Th scope="col">{t('apiKeys.state')}</Table.Th>
+                  <Table.Th scope="col">{t('apiKeys.actions')}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {credentials.data.map((credential) => (
+                  <Table.Tr key={credential.id}>
+                    <Table.Td>{credential.label ?? none}</Table.Td>
+                    <Table.Td>
+                      <Code>{credential.apiKey}</Code>
+                    </Table.Td>
+                    <Table.Td>{credential.scopes ? credential.scopes.join(', ') : t('apiKeys.fullAccess')}</Table.Td>
+                    <Table.Td>{credential.allowedIps ? credential.allowedIps.join(', ') : t('apiKeys.anyAddress')}</Table.Td>
+                    <Table.Td>{credential.expiresAt ? formatDateTime(credential.expiresAt) : t('apiKeys.never')}</Table.Td>
+                    <Table.Td>{formatDateTime(credential.createdAt)}</Table.Td>
+                    <Table.Td>{credential.lastUsedAt ? formatDateTime(credential.lastUsedAt) : t('apiKeys.neverUsed')}</Table.Td>
+                    <Table.Td>
+                      <KeyState credential={credential} />
+                    </Table.Td>
+                    <Table.Td>
+                      {canManage && !credential.revokedAt ? (
+                        <Button size="xs" color={TONE.bad} variant="outline" onClick={() => setRevoking(credential)} aria-label={t('apiKeys.revokeNamed', { name: credential.label ?? credential.apiKey })}>
+                          {t('apiKeys.revoke')}
+                        </Button>
+                      ) : null}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )
+      ) : null}
+      <SecretModal secret={secret} onClose={() => setSecret(null)} />
+      <ConfirmModal
+        opened={revoking !== null}
+        title={t('apiKeys.revokeTitle')}
+        text={t('apiKeys.revokeText', { name: revoking?.label ?? revoking?.apiKey ?? '' })}
+        confirm={t('apiKeys.revoke')}
+        busy={revoke.isPending}
+        onConfirm={() => revoking && revoke.mutate(revoking.id)}
+        onClose={() => setRevoking(null)}
+      />
+    </Stack>
+  );
 }

@@ -1,0 +1,153 @@
+/**
+ * One delivery (GET /webhook/deliveries/{id}): what was sent and every attempt's answer, and
+ * "deliver again" (POST /webhook/deliveries/{id}/redeliver). The API keeps the payload, not the
+ * headers of each attempt, so the request shows the body as sent and the headers' scheme
+ * (Standard Webhooks: webhook-id is this delivery's id; the timestamp and signature are made per attempt).
+ */
+import { Anchor, Button, Card, Code, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useParams } from '@tanstack/react-router';
+import type { ReactNode } from 'react';
+import { api, call } from '../../api/client.ts';
+import { ErrorAlert } from '../../components/error-alert.tsx';
+import { Loading } from '../../components/loading.tsx';
+import { useI18n } from '../../i18n/context.tsx';
+import { formatDateTime } from '../../i18n/format.ts';
+import { DeliveryBadge, endpointQuery, useCanWriteWebhooks } from './webhook-data.tsx';
+
+function Facts({ rows }: { rows: [string, ReactNode][] }) {
+  return (
+    <Table variant="vertical" withTableBorder>
+      <Table.Tbody>
+        {rows.map(([label, value]) => (
+          <Table.Tr key={label}>
+            <Table.Th scope="row" w={220}>
+              {label}
+            </Table.Th>
+            <Table.Td>{value}</Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+export function DeliveryPage() {
+  const { t } = useI18n();
+  const queryClient = useQueryClient();
+  const canWrite = useCanWriteWebhooks();
+  const { id = '' } = useParams({ strict: false });
+  const delivery = useQuery({
+    queryKey: ['webhook-deliveries', id],
+    queryFn: () => call(api.GET('/webhook/deliveries/{id}', { params: { path: { id } } })),
+    refetchInterval: (query) => (query.state.data?.status === 'PENDING' ? 2000 : false),
+  });
+  const endpointId = delivery.data?.endpointId ?? '';
+  const endpoint = useQuery({ ...endpointQuery(endpointId), enabled: endpointId !== '', retry: false });
+  const redeliver = useMutation({
+    mutationFn: () => call(api.POST('/webhook/deliveries/{id}/redeliver', { params: { path: { id } } })),
+    onSuccess: async (next) => {
+      queryClient.setQueryData(['webhook-deliveries', id], next);
+      await queryClient.invalidateQueries({ queryKey: ['webhook-deliveries'] });
+    },
+  });
+  const none = t('common.none');
+  const data = delivery.data;
+
+  return (
+    <Stack>
+      <Anchor component={Link} to="/developers/webhooks/deliveries">
+        ← {t('deliveries.title')}
+      </Anchor>
+      {delivery.error ? <ErrorAlert error={delivery.error} /> : null}
+      {delivery.isPending ? <Loading /> : null}
+      {data ? (
+        <>
+          <Title order={1}>{t('delivery.title', { event: data.event })}</Title>
+          <Facts
+            rows={[
+              [t('delivery.id'), <Code>{data.id}</Code>],
+              [t('deliveries.status'), <DeliveryBadge status={data.status} />],
+              [t('deliveries.endpoint'), endpoint.data ? <Anchor renderRoot={(props) => <Link {...props} to="/developers/webhooks/$id" params={{ id: data.endpointId }} />}>{endpoint.data.url}</Anchor> : <Code>{data.endpointId}</Code>],
+              [t('delivery.eventId'), <Code>{data.eventId}</Code>],
+              [t('deliveries.orderId'), data.orderId ? <Code>{data.orderId}</Code> : none],
+              [t('deliveries.attempts'), String(data.attemptCount)],
+              [t('delivery.nextAttemptAt'), data.nextAttemptAt ? formatDateTime(data.nextAttemptAt) : none],
+              [t('deliveries.createdAt'), formatDateTime(data.createdAt)],
+            ]}
+          />
+          {canWrite ? (
+            <Group>
+              <Button onClick={() => redeliver.mutate()} loading={redeliver.isPending}>
+                {t('delivery.redeliver')}
+              </Button>
+              {redeliver.isSuccess ? <Text role="status">{t('delivery.redeliverQueued')}</Text> : null}
+            </Group>
+          ) : null}
+          {redeliver.error ? <ErrorAlert error={redeliver.error} /> : null}
+          <Card withBorder component="section" aria-labelledby="request-heading">
+            <Title order={2} size="h3" id="request-heading" mb="sm">
+              {t('delivery.request')}
+            </Title>
+            <Text size="sm" mb="xs">
+              {t('delivery.headersNote')}
+            </Text>
+            <Code block>
+              {[
+                `POST ${endpoint.data?.url ?? '<endpoint URL>'}`,
+                'content-type: application/json',
+                `webhook-id: ${data.id}`,
+                'webhook-timestamp: <Unix seconds of the attempt>',
+                'webhook-signature: v1,<base64 HMAC-SHA256(secret, "{webhook-id}.{webhook-timestamp}.{body}")>',
+              ].join('\n')}
+            </Code>
+            <Title order={3} size="h4" mt="md" mb="xs">
+              {t('delivery.payload')}
+            </Title>
+            <Code block data-testid="delivery-payload">
+              {JSON.stringify(data.payload, null, 2)}
+            </Code>
+          </Card>
+          <Card withBorder component="section" aria-labelledby="attempts-heading">
+            <Title order={2} size="h3" id="attempts-heading" mb="sm">
+              {t('delivery.attempts')}
+            </Title>
+            {data.attempts.length === 0 ? (
+              <Text>{t('delivery.noAttempts')}</Text>
+            ) : (
+              <Table.ScrollContainer minWidth={720}>
+                <Table striped>
+                  <Table.Caption c="var(--mantine-color-text)">{t('delivery.attemptsCaption')}</Table.Caption>
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th scope="col">#</Table.Th>
+                      <Table.Th scope="col">{t('delivery.attemptedAt')}</Table.Th>
+                      <Table.Th scope="col">{t('delivery.statusCode')}</Table.Th>
+                      <Table.Th scope="col">{t('delivery.latency')}</Table.Th>
+                      <Table.Th scope="col">{t('delivery.error')}</Table.Th>
+                      <Table.Th scope="col">{t('delivery.responseBody')}</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {data.attempts.map((attempt) => (
+                      <Table.Tr key={attempt.number} data-attempt={attempt.number}>
+                        <Table.Td>{attempt.number}</Table.Td>
+                        <Table.Td>{formatDateTime(attempt.attemptedAt)}</Table.Td>
+                        <Table.Td>
+                          {attempt.statusCode ?? none} {attempt.succeeded ? t('delivery.ok') : t('delivery.failed')}
+                        </Table.Td>
+                        <Table.Td>{t('delivery.ms', { ms: attempt.latencyMs })}</Table.Td>
+                        <Table.Td>{attempt.error ?? none}</Table.Td>
+                        <Table.Td>{attempt.responseBody ? <Code block style={{ maxWidth: 420, whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>{attempt.responseBody}</Code> : none}</Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+            )}
+          </Card>
+        </>
+      ) : null}
+    </Stack>
+  );
+}

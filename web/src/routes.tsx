@@ -29,6 +29,7 @@ const routeTree = root.addChildren([
     createRoute({ getParentRoute: () => shell, path: 'developers/webhooks', component: lazyRouteComponent(() => import('./pages/developers/webhooks-page.tsx'), 'WebhooksPage') }),
     createRoute({ getParentRoute: () => shell, path: 'fees', component: lazyRouteComponent(() => import('./pages/fees/fees-page.tsx'), 'FeesPage') }),
     createRoute({ getParentRoute: () => shell, path: 'team', component: lazyRouteComponent(() => import('./pages/team/team-page.tsx'), 'TeamPage') }),
+    createRoute({ getParentRoute: () => shell, path: 'account', component: lazyRouteComponent(() => import('./pages/account/account-page.tsx'), 'AccountPage') }),
   ]),
 ]);
 

@@ -70,6 +70,8 @@ export function PasswordSection() {
           <PasswordInput
             label={t('account.password.new')}
             description={t('account.password.newHint', { min: MIN, max: MAX })}
+            // Mantine's dimmed description is below AA contrast on white (axe's color-contrast).
+            styles={{ description: { color: 'var(--mantine-color-gray-7)' } }}
             autoComplete="new-password"
             value={newPassword}
             onChange={(event) => setNewPassword(event.currentTarget.value)}

@@ -40,7 +40,7 @@ export function SessionsSection() {
             {sessions.data.length === 1 ? <Text size="sm">{t('account.sessions.onlyThis')}</Text> : null}
             <Table.ScrollContainer minWidth={720}>
               <Table striped>
-                <Table.Caption>{t('account.sessions.caption')}</Table.Caption>
+                <Table.Caption c="gray.7">{t('account.sessions.caption')}</Table.Caption>
                 <Table.Thead>
                   <Table.Tr>
                     <Table.Th scope="col">{t('account.sessions.createdAt')}</Table.Th>

@@ -78,7 +78,8 @@ export interface RunningService {
 /**
  * `src/main.ts` in its own process on the embedded defaults, answering /healthz. Generous wait:
  * other test files share the two cores while a first embedded start migrates a new PGlite (alone,
- * a fresh start takes a few seconds; the README promises 15 s).
+ * a fresh start takes a few seconds; the README promises 15 s). Seen: 85 s for a first start with
+ * five test runs on two cores, hence three minutes.
  */
 export async function startService(dataDir: string, env: Record<string, string> = {}): Promise<RunningService> {
   const port = await freePort();
@@ -87,7 +88,7 @@ export async function startService(dataDir: string, env: Record<string, string> 
   let output = '';
   server.stdout!.on('data', (chunk) => (output += chunk));
   server.stderr!.on('data', (chunk) => (output += chunk));
-  await waitFor(async () => ((await fetch(`${base}/healthz`)).ok ? true : undefined), 60_000).catch((err: Error) => {
+  await waitFor(async () => ((await fetch(`${base}/healthz`)).ok ? true : undefined), 180_000).catch((err: Error) => {
     server.kill('SIGKILL');
     throw new Error(`${err.message}\n${output}`);
   });

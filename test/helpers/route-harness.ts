@@ -81,6 +81,11 @@ export interface HarnessActors<Resource extends string> {
   merchantA: Record<string, string>;
   /** Merchant B: must never reach A's resources. */
   merchantB: Record<string, string>;
+  /**
+   * Merchant B again as a person: a session cookie with its X-CSRF-Token (an OWNER with TOTP, who
+   * holds every permission), as the dashboard calls the API. Probed like `merchantB` when given.
+   */
+  merchantBSession?: Record<string, string>;
   /** Other credentials a merchant holds (a bearer token), refused on admin routes like the key. */
   merchantBearer: Record<string, string>;
   /** Ids of merchant A's resources. */
@@ -160,9 +165,10 @@ const hasBody = (route: RegisteredRoute) => ['POST', 'PUT', 'PATCH'].includes(ro
  *   token reaches (401); a public route answering an anonymous caller other than the policy says,
  *   or documented otherwise in the contract (a shown route's `security: []` means public);
  * - tenancy: a path parameter or `...Id` field with no rule; a merchant route that answers
- *   merchant B, for A's resource in its path or in a `...Id` field of its query or body, other
- *   than it answers for an id that does not exist (404 with the Error object for a path), or with
- *   A's ids in a successful answer. B sends the contract's example body, so that the request
+ *   merchant B (its API key, and a person's session cookie when `merchantBSession` is given), for
+ *   A's resource in its path or in a `...Id` field of its query or body, other than it answers
+ *   for an id that does not exist (404 with the Error object for a path), or with A's ids in a
+ *   successful answer. B sends the contract's example body, so that the request
  *   passes validation and reaches the lookup;
  * - bodies: a body route answering other than 400 with the Error object to invalid JSON, to a
  *   JSON array where its schema wants an object (an object where it wants an array), or to its
@@ -280,26 +286,29 @@ async function probeTenancy<R extends string>(route: RegisteredRoute, policy: Ha
     const fields = idFieldsOf(route.options.schema?.body).filter((field) => owned(policy.idFields[field]));
     return { payload: JSON.stringify({ ...example, ...Object.fromEntries(fields.map((field) => [field, ids((policy.idFields[field] as { owned: R }).owned)])) }) };
   };
-  const asB = (ids: (resource: R) => string, query = '') => call({ route, headers: actors.merchantB, url: pathFor(route.url, policy, ids) + query, ...payload(ids) });
   const aIds = (resource: R) => actors.resources[resource];
   const unknownIds = () => UNKNOWN_ID;
-
   const bodyOwned = idFieldsOf(route.options.schema?.body).filter((field) => owned(policy.idFields[field]));
-  if (pathOwned.length > 0 || bodyOwned.length > 0) {
-    const what = [...pathOwned, ...bodyOwned].join(', ');
-    const [forA, forNothing] = [await asB(aIds), await asB(unknownIds)];
-    const problem = pathOwned.length > 0 ? errorObjectProblem(forA, [404]) : errorObjectProblem(forA, [400, 404, 409, 422]);
-    if (problem) report(`as merchant B with merchant A's ${what}: ${problem}`);
-    else if (refusalsDiffer(forA, forNothing)) report(`as merchant B, A's ${what} answers ${shown(forA)} but an unknown id ${shown(forNothing)}: another merchant's ids must look like ids that do not exist`);
-  }
-  // A list's filter by another merchant's id: an empty list or a refusal, never their records.
-  // (A route with an owned path parameter was refused above already.)
-  if (pathOwned.length > 0) return;
-  for (const field of idFieldsOf(route.options.schema?.querystring).filter((name) => owned(policy.idFields[name]))) {
-    const resource = (policy.idFields[field] as { owned: R }).owned;
-    const response = await asB(unknownIds, `?${field}=${actors.resources[resource]}`);
-    const leaked = Object.values<string>(actors.resources).filter((id) => id !== actors.resources[resource] && response.body.includes(id));
-    if (response.statusCode >= 500 || (response.statusCode < 300 && leaked.length > 0)) report(`as merchant B with ?${field}= merchant A's ${resource}: ${shown(response)}`);
+  const callers: Array<[string, Record<string, string>]> = [['merchant B', actors.merchantB], ...(actors.merchantBSession ? [["merchant B's session", actors.merchantBSession] as [string, Record<string, string>]] : [])];
+
+  for (const [who, headers] of callers) {
+    const asB = (ids: (resource: R) => string, query = '') => call({ route, headers, url: pathFor(route.url, policy, ids) + query, ...payload(ids) });
+    if (pathOwned.length > 0 || bodyOwned.length > 0) {
+      const what = [...pathOwned, ...bodyOwned].join(', ');
+      const [forA, forNothing] = [await asB(aIds), await asB(unknownIds)];
+      const problem = pathOwned.length > 0 ? errorObjectProblem(forA, [404]) : errorObjectProblem(forA, [400, 404, 409, 422]);
+      if (problem) report(`as ${who} with merchant A's ${what}: ${problem}`);
+      else if (refusalsDiffer(forA, forNothing)) report(`as ${who}, A's ${what} answers ${shown(forA)} but an unknown id ${shown(forNothing)}: another merchant's ids must look like ids that do not exist`);
+    }
+    // A list's filter by another merchant's id: an empty list or a refusal, never their records.
+    // (A route with an owned path parameter was refused above already.)
+    if (pathOwned.length > 0) continue;
+    for (const field of idFieldsOf(route.options.schema?.querystring).filter((name) => owned(policy.idFields[name]))) {
+      const resource = (policy.idFields[field] as { owned: R }).owned;
+      const response = await asB(unknownIds, `?${field}=${actors.resources[resource]}`);
+      const leaked = Object.values<string>(actors.resources).filter((id) => id !== actors.resources[resource] && response.body.includes(id));
+      if (response.statusCode >= 500 || (response.statusCode < 300 && leaked.length > 0)) report(`as ${who} with ?${field}= merchant A's ${resource}: ${shown(response)}`);
+    }
   }
 }
 

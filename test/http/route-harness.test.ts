@@ -15,9 +15,10 @@ import { requireMerchant } from '../../src/http/auth.ts';
 import { createAuthFailureLimiter } from '../../src/http/auth-failures.ts';
 import { API_PREFIX } from '../../src/http/openapi.ts';
 import type { App } from '../../src/http/types.ts';
-import { createTestContext, type TestContext, type TestMerchant } from '../helpers/app.ts';
+import { createTestContext, TestClock, type TestContext, type TestMerchant } from '../helpers/app.ts';
 import { callAs, createActiveReceiver, createMerchantPair, createWebhookEndpoint, SOLANA_WALLET } from '../helpers/factories.ts';
 import { fakeDashboardBuild } from '../helpers/dashboard-build.ts';
+import { peopleOf } from '../helpers/people.ts';
 import { collectRoutes, type HarnessActors, type HarnessPolicy, probeRoutes, type RegisteredRoute, routeKey } from '../helpers/route-harness.ts';
 import { unreachablePspEnv } from '../helpers/unreachable-psp.ts';
 
@@ -111,6 +112,8 @@ describe('route harness: every registered route', () => {
 
     const [a, b] = await createMerchantPair(ctx);
     merchantA = a;
+    // B as the dashboard calls the API: an OWNER (every permission) signed in with TOTP.
+    const bOwner = await peopleOf(ctx.app, b.merchantId, new TestClock(new Date()), 'harness-b-owner').manager('OWNER');
     const receiver = await createActiveReceiver(ctx, a, { createManagedWallet: true, limits: { nightTransactionsEnabled: true } });
     const quote = await callAs(ctx, a, 'POST', '/quotes', { type: 'PAYIN', token: 'USDC', amountBrl: 100, receiverId: receiver.id });
     if (quote.statusCode !== 201) throw new Error(`quote: ${quote.body}`);
@@ -126,6 +129,7 @@ describe('route harness: every registered route', () => {
     actors = {
       merchantA: a.headers,
       merchantB: b.headers,
+      merchantBSession: { cookie: bOwner.cookie, 'x-csrf-token': bOwner.csrf },
       merchantBearer: await ctx.bearerFor(a),
       resources: {
         merchant: a.merchantId,
@@ -158,8 +162,20 @@ describe('route harness: every registered route', () => {
     }
   });
 
-  it('every route: 401 without credentials, 404 for another merchant, 400 for a malformed body', { timeout: 90_000 }, async () => {
+  it("every route: 401 without credentials, 404 for another merchant (its API key and its people's sessions), 400 for a malformed body", { timeout: 90_000 }, async () => {
     expect(await probeRoutes(routes, POLICY, actors)).toEqual([]);
+  });
+
+  it("a person's sessions are theirs: merchant B's session cannot end merchant A's person's session (404, as an unknown id)", async () => {
+    // sessions/:id names no merchant resource for the probes (an API key is 403 there), so this one is checked by hand.
+    const aPerson = await peopleOf(ctx.app, merchantA.merchantId, new TestClock(new Date()), 'harness-a-person').signedIn('VIEWER');
+    const headersOfA = { cookie: aPerson.cookie, 'x-csrf-token': aPerson.csrf };
+    const [aSession] = (await ctx.app.inject({ method: 'GET', url: `${API_PREFIX}/users/me/sessions`, headers: headersOfA })).json() as [{ id: string }];
+    for (const id of [aSession.id, '00000000-0000-7000-8000-000000000000']) {
+      const ended = await ctx.app.inject({ method: 'DELETE', url: `${API_PREFIX}/users/me/sessions/${id}`, headers: actors.merchantBSession! });
+      expect({ status: ended.statusCode, error: ended.json().error }).toEqual({ status: 404, error: 'NOT_FOUND' });
+    }
+    expect((await ctx.app.inject({ method: 'GET', url: `${API_PREFIX}/auth/sessions/current`, headers: headersOfA })).statusCode).toBe(200);
   });
 
   describe('the harness reports a route that breaks a rule', () => {
@@ -203,8 +219,10 @@ describe('route harness: every registered route', () => {
         'POST /api/v1/probe/widgets: field widgetId has no rule in idFields: say whose resource it names',
         expect.stringMatching(/^POST \/api\/v1\/probe\/brittle: with the body \[\{"unexpected":true\}\]: expected 400, got 500/),
         expect.stringMatching(/^GET \/api\/v1\/probe\/receivers\/:id: as merchant B with merchant A's receivers\/:id: expected 404, got 200/),
+        expect.stringMatching(/^GET \/api\/v1\/probe\/receivers\/:id: as merchant B's session with merchant A's receivers\/:id: expected 404, got 200/),
         'GET /api/v1/probe/misdocumented: its OpenAPI security is [] (public), but it is not in the allow-list',
         expect.stringMatching(/^POST \/api\/v1\/probe\/transfers: as merchant B, A's receiverId answers 422 .* but an unknown id 404 .*: another merchant's ids must look like ids that do not exist$/),
+        expect.stringMatching(/^POST \/api\/v1\/probe\/transfers: as merchant B's session, A's receiverId answers 422 .* but an unknown id 404 .*: another merchant's ids must look like ids that do not exist$/),
       ]);
     });
   });

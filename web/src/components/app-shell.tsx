@@ -29,6 +29,7 @@ const NAV: { to: string; label: MessageKey; children?: { to: string; label: Mess
   },
   { to: '/fees', label: 'nav.fees' },
   { to: '/team', label: 'nav.team' },
+  { to: '/account', label: 'account.nav' },
 ];
 
 const isActive = (pathname: string, to: string) => (to === '/' ? pathname === '/' : pathname === to || pathname.startsWith(`${to}/`));

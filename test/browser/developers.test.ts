@@ -80,8 +80,6 @@ describe('developers pages', { timeout: 180_000 }, () => {
   });
 
   const signIn = async () => {
-    // index.html names no icon, so Chromium asks for /favicon.ico (a 404) on some loads: not these pages' doing.
-    browser.allowProblems(/favicon\.ico/);
     await addSessionCookie(browser.context, server.baseUrl, await signInByApi(server.baseUrl, server.owner, totpSecret));
   };
   const ordersWith = (apiKey: string, apiSecret: string) => fetch(`${server.baseUrl}/api/v1/orders`, { headers: { 'x-api-key': apiKey, 'x-api-secret': apiSecret } });

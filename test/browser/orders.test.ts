@@ -114,9 +114,7 @@ describe('orders pages', { timeout: 120_000 }, () => {
     if (server) expect(await server.stop()).toBe(0);
   });
 
-  // Chromium asks for /favicon.ico, which web/index.html does not name: a 404 of the shell, not of these pages.
   const signIn = async () => {
-    browser.allowProblems(/favicon\.ico/);
     await addSessionCookie(browser.context, server.baseUrl, await signInByApi(server.baseUrl, server.owner, totpSecret));
   };
 

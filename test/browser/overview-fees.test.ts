@@ -79,9 +79,7 @@ describe('overview and fees pages', { timeout: 90_000 }, () => {
 
   afterAll(async () => expect(await server.stop()).toBe(0));
 
-  // The dashboard's index.html names no icon, so Chromium asks for /favicon.ico (404): not this page's.
   const signIn = async () => {
-    browser.allowProblems(/favicon\.ico/);
     await addSessionCookie(browser.context, server.baseUrl, await signInByApi(server.baseUrl, server.owner, totpSecret));
   };
 
@@ -196,7 +194,6 @@ describe('overview and fees pages', { timeout: 90_000 }, () => {
     expect(created.status).toBe(201);
     const viewer = { email: 'viewer@demo.example', password: ((await created.json()) as { temporaryPassword: string }).temporaryPassword };
     const session = await signInByApi(server.baseUrl, viewer);
-    browser.allowProblems(/favicon\.ico/);
     await addSessionCookie(browser.context, server.baseUrl, session);
     const page = browser.page;
     await page.goto('/app/fees');

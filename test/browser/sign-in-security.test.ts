@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoSeriousA11yViolations, screenshot, useBrowser } from '../helpers/browser.ts';
 import { addSessionCookie, type ApiSession, type DashboardServer, signInByApi, startDashboardServer, totpCode } from '../helpers/dashboard-server.ts';
 
@@ -24,8 +24,6 @@ describe('sign-in and security in the browser', { timeout: 90_000 }, () => {
   let server: DashboardServer;
   let ownerTotp: string | undefined;
   const browser = useBrowser({ baseURL: () => server.baseUrl });
-  // index.html names no icon, so Chromium asks for /favicon.ico (404) when a page stays open long enough.
-  beforeEach(() => browser.allowProblems(/\/favicon\.ico/));
   /** Secrets seen by the tests, each of which must appear on no page and in no log line. */
   const secrets = new Map<string, string>();
 

@@ -186,7 +186,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
           );
         }
         registerIdempotency(merchantScope, services.idempotency);
-        registerMerchantRoutes(merchantScope, services.merchants);
+        registerMerchantRoutes(merchantScope, services.merchants, { sandbox: config.sandboxEnabled });
         registerCredentialRoutes(merchantScope, services.merchants);
         registerSessionRoutes(merchantScope, services.users, { nodeEnv: config.nodeEnv });
         registerUserRoutes(merchantScope, services.users);

@@ -148,7 +148,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The authenticated merchant */
+        /**
+         * The authenticated merchant
+         * @description With `sandbox`: whether the sandbox drivers are on (the dashboard shows their buttons only then).
+         */
         get: operations["getMerchant"];
         put?: never;
         post?: never;
@@ -1750,6 +1753,8 @@ export interface components {
             status: "ACTIVE" | "DISABLED";
             /** Format: date-time */
             createdAt: string;
+            /** @description In GET /merchant: whether this service runs in sandbox mode, so the /sandbox/* drivers exist (e.g. POST /sandbox/receivers/{id}/kyc); false in production. Operators’ merchant records leave it out. */
+            sandbox?: boolean;
         };
         /** OrderTransaction */
         OrderTransaction: {
@@ -2012,6 +2017,15 @@ export interface components {
             dailyTransactionLimit: number | null;
             /** @description Whether orders may be created in the night period (20:00 to 06:00 America/Sao_Paulo) */
             nightTransactionsEnabled: boolean;
+            /**
+             * Format: date
+             * @description The calendar day (America/Sao_Paulo) the usage below counts, YYYY-MM-DD: today
+             */
+            usageDay: string;
+            /** @description Orders counted against dailyTransactionLimit today: those created today, less those that failed before payment (the same count order creation checks) */
+            ordersToday: number;
+            /** @description BRL total counted against dailyLimitBrl today, at most 2 decimals (the same total order creation checks: an order is refused 422 LIMIT_EXCEEDED when its amount would pass the limit) */
+            usedTodayBrl: number;
         };
         /** KycSubmissionResult */
         KycSubmissionResult: {

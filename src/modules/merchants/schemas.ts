@@ -19,6 +19,12 @@ export const MerchantSchema = Type.Object(
       description: 'DISABLED merchants are refused (403) on every authenticated route',
     }),
     createdAt: Timestamp(),
+    sandbox: Type.Optional(
+      Type.Boolean({
+        description:
+          'In GET /merchant: whether this service runs in sandbox mode, so the /sandbox/* drivers exist (e.g. POST /sandbox/receivers/{id}/kyc); false in production. Operators’ merchant records leave it out.',
+      }),
+    ),
   },
   { $id: 'Merchant', title: 'Merchant' },
 );

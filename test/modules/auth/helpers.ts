@@ -66,8 +66,9 @@ export function authFixture(getCtx: () => TestContext) {
   }
 
   /** What GET /merchant must answer for this merchant, read independently through the service. */
-  function expectedBody(merchant: TestMerchant) {
-    return getCtx().app.services.merchants.getMerchant(merchant.merchantId);
+  /** GET /merchant's answer: the record, and whether the sandbox is on. */
+  async function expectedBody(merchant: TestMerchant) {
+    return { ...(await getCtx().app.services.merchants.getMerchant(merchant.merchantId)), sandbox: getCtx().config.sandboxEnabled };
   }
 
   /** The claims our issuer puts in a token for this merchant, with overrides (undefined deletes). */

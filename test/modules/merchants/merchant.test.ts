@@ -24,7 +24,7 @@ describe('GET /merchant with valid credentials', () => {
     const response = await getMerchant(merchantA.headers);
     expect(response.statusCode).toBe(200);
     const body = response.json();
-    expect(body).toEqual({ id: merchantA.merchantId, name: 'Merchant A', status: 'ACTIVE', createdAt: expect.stringMatching(ISO_TIMESTAMP) });
+    expect(body).toEqual({ id: merchantA.merchantId, name: 'Merchant A', status: 'ACTIVE', createdAt: expect.stringMatching(ISO_TIMESTAMP), sandbox: ctx.config.sandboxEnabled });
     expect(body).toEqual(await expectedBody(merchantA));
     expect(response.headers['x-request-id']).toEqual(expect.any(String));
   });

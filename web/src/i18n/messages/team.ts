@@ -32,7 +32,7 @@ const ptBR = {
   'team.sentAt': 'Enviado em',
   'team.expiresAt': 'Vale até',
   'team.withdraw': 'Cancelar convite',
-  'team.withdrawWho': 'Cancelar o convite de {email}',
+  'team.withdrawWho': 'Cancelar convite de {email}',
   'team.withdrawTitle': 'Cancelar convite',
   'team.withdrawConfirm': 'Cancelar o convite de {email}? O link deixa de funcionar.',
   'team.audit.title': 'Registro de auditoria',

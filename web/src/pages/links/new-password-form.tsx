@@ -11,6 +11,7 @@ import { fieldErrors } from '../../api/field-errors.ts';
 import { isApiError } from '../../api/errors.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { LanguageSwitch } from '../../components/language-switch.tsx';
+import { READABLE } from '../../components/readable-description.ts';
 import { useI18n } from '../../i18n/context.tsx';
 import type { MessageKey } from '../../i18n/messages.ts';
 import { useLinkToken } from './link-token.ts';
@@ -58,6 +59,7 @@ export function NewPasswordForm({ title, intro, submit, done, send }: { title: M
                 <PasswordInput
                   label={t('links.newPassword')}
                   description={t('links.passwordRule', { min: MIN, max: MAX })}
+                  styles={READABLE}
                   autoComplete="new-password"
                   minLength={MIN}
                   maxLength={MAX}
@@ -72,6 +74,7 @@ export function NewPasswordForm({ title, intro, submit, done, send }: { title: M
                   autoComplete="new-password"
                   value={repeat}
                   onChange={(event) => setRepeat(event.currentTarget.value)}
+                  styles={READABLE}
                   error={mismatch ? t('links.mismatch') : undefined}
                   visibilityToggleButtonProps={{ 'aria-label': t('links.showPassword') }}
                   required

@@ -12,6 +12,7 @@ import { api, call } from '../../api/client.ts';
 import { fieldErrors } from '../../api/field-errors.ts';
 import { useMay } from '../../api/permissions.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
+import { READABLE } from '../../components/readable-description.ts';
 import { useI18n } from '../../i18n/context.tsx';
 
 type PersonType = 'PF' | 'PJ';
@@ -75,14 +76,15 @@ export function NewReceiverPage() {
             <TextInput
               label={type === 'PF' ? 'CPF' : 'CNPJ'}
               description={t('receivers.documentHint')}
+              styles={READABLE}
               value={document}
               onChange={(event) => setDocument(event.currentTarget.value)}
               error={errors.document}
               required
             />
-            <TextInput label={t('receivers.name')} value={name} onChange={(event) => setName(event.currentTarget.value)} error={errors.name} required />
-            <TextInput label={t('receivers.email')} type="email" value={email} onChange={(event) => setEmail(event.currentTarget.value)} error={errors.email} required />
-            <TextInput label={t('receivers.phone')} type="tel" value={phone} onChange={(event) => setPhone(event.currentTarget.value)} error={errors.phone} />
+            <TextInput label={t('receivers.name')} value={name} onChange={(event) => setName(event.currentTarget.value)} styles={READABLE} error={errors.name} required />
+            <TextInput label={t('receivers.email')} type="email" value={email} onChange={(event) => setEmail(event.currentTarget.value)} styles={READABLE} error={errors.email} required />
+            <TextInput label={t('receivers.phone')} type="tel" value={phone} onChange={(event) => setPhone(event.currentTarget.value)} styles={READABLE} error={errors.phone} />
             <Checkbox
               label={t('receivers.createManagedWallet')}
               checked={managedWallet}

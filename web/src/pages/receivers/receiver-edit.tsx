@@ -9,6 +9,7 @@ import { type FormEvent, useState } from 'react';
 import { api, call } from '../../api/client.ts';
 import { fieldErrors } from '../../api/field-errors.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
+import { READABLE } from '../../components/readable-description.ts';
 import { useI18n } from '../../i18n/context.tsx';
 import type { Receiver } from './labels.tsx';
 
@@ -41,10 +42,10 @@ export function ReceiverEditForm({ receiver, onDone }: { receiver: Receiver; onD
     <form onSubmit={submit} aria-label={t('receivers.edit')}>
       <Stack>
         {save.error && Object.keys(errors).length === 0 ? <ErrorAlert error={save.error} /> : null}
-        <TextInput label={t('receivers.name')} value={name} onChange={(event) => setName(event.currentTarget.value)} error={errors.name} required />
+        <TextInput label={t('receivers.name')} value={name} onChange={(event) => setName(event.currentTarget.value)} styles={READABLE} error={errors.name} required />
         {receiver.kycStatus === 'APPROVED' && name !== receiver.name ? <Alert color="yellow">{t('receivers.renameReviews')}</Alert> : null}
-        <TextInput label={t('receivers.email')} type="email" value={email} onChange={(event) => setEmail(event.currentTarget.value)} error={errors.email} required />
-        <TextInput label={t('receivers.phone')} type="tel" value={phone} onChange={(event) => setPhone(event.currentTarget.value)} error={errors.phone} />
+        <TextInput label={t('receivers.email')} type="email" value={email} onChange={(event) => setEmail(event.currentTarget.value)} styles={READABLE} error={errors.email} required />
+        <TextInput label={t('receivers.phone')} type="tel" value={phone} onChange={(event) => setPhone(event.currentTarget.value)} styles={READABLE} error={errors.phone} />
         <Group>
           <Button type="submit" loading={save.isPending}>{t('receivers.save')}</Button>
           <Button variant="default" onClick={onDone}>{t('receivers.cancel')}</Button>

@@ -12,6 +12,7 @@ import { useMay } from '../../api/permissions.ts';
 import type { components } from '../../api/schema.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Loading } from '../../components/loading.tsx';
+import { READABLE } from '../../components/readable-description.ts';
 import { useI18n } from '../../i18n/context.tsx';
 import { formatBrl, formatDate } from '../../i18n/format.ts';
 
@@ -55,6 +56,7 @@ function LimitsForm({ limits, onDone }: { limits: Limits; onDone: () => void }) 
         <TextInput
           label={t('receivers.dailyLimitBrl')}
           description={t('receivers.emptyIsNoLimit')}
+          styles={READABLE}
           inputMode="decimal"
           value={dailyLimitBrl}
           onChange={(event) => setDailyLimitBrl(event.currentTarget.value)}
@@ -63,6 +65,7 @@ function LimitsForm({ limits, onDone }: { limits: Limits; onDone: () => void }) 
         <TextInput
           label={t('receivers.dailyTransactionLimit')}
           description={t('receivers.emptyIsNoLimit')}
+          styles={READABLE}
           inputMode="numeric"
           value={dailyTransactionLimit}
           onChange={(event) => setDailyTransactionLimit(event.currentTarget.value)}

@@ -11,6 +11,7 @@ import { fieldErrors } from '../../api/field-errors.ts';
 import type { components } from '../../api/schema.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Loading } from '../../components/loading.tsx';
+import { READABLE } from '../../components/readable-description.ts';
 import { useI18n } from '../../i18n/context.tsx';
 import { formatDateTime } from '../../i18n/format.ts';
 import { type Role, ROLES } from './roles.ts';
@@ -41,12 +42,13 @@ export function InviteForm({ mayManage }: { mayManage: boolean }) {
             {invite.error && Object.keys(errors).length === 0 ? <ErrorAlert error={invite.error} /> : null}
             {invite.isSuccess ? <Alert color="green">{t('team.invited', { email: invite.data.email, expiresAt: formatDateTime(invite.data.expiresAt) })}</Alert> : null}
             <Group align="flex-start" grow>
-              <TextInput label={t('team.email')} type="email" value={email} onChange={(event) => setEmail(event.currentTarget.value)} error={errors.email} required disabled={!mayManage} />
+              <TextInput label={t('team.email')} type="email" value={email} onChange={(event) => setEmail(event.currentTarget.value)} styles={READABLE} error={errors.email} required disabled={!mayManage} />
               <NativeSelect
                 label={t('team.role')}
                 value={role}
                 onChange={(event) => setRole(event.currentTarget.value as Role)}
                 data={ROLES.map((value) => ({ value, label: t(`team.role.${value}`) }))}
+                styles={READABLE}
                 error={errors.role}
                 disabled={!mayManage}
               />

@@ -4,7 +4,7 @@
  * after a confirmation (DELETE /users/{id}). Only an OWNER touches owners, and the last OWNER
  * stays: the API answers 403 / 409, shown above the table.
  */
-import { Badge, Button, Group, Modal, NativeSelect, Stack, Table, Text, Title } from '@mantine/core';
+import { Button, Group, Modal, NativeSelect, Stack, Table, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, call } from '../../api/client.ts';
@@ -70,7 +70,7 @@ export function Members({ mayManage }: { mayManage: boolean }) {
                       />
                     </Table.Td>
                     <Table.Td>
-                      <Badge color={user.totpEnabled ? 'green' : 'gray'} variant="light">{user.totpEnabled ? t('team.totpOn') : t('team.totpOff')}</Badge>
+                      {user.totpEnabled ? t('team.totpOn') : t('team.totpOff')}
                     </Table.Td>
                     <Table.Td>{formatDateTime(user.createdAt)}</Table.Td>
                     <Table.Td>

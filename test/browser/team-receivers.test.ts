@@ -22,7 +22,7 @@ describe('receivers and team pages', { timeout: 90_000 }, () => {
     server = await startDashboardServer({ LOG_LEVEL: 'info' });
     totpSecret = await enrolTotp(server.baseUrl, server.owner);
   }, 120_000);
-  afterAll(async () => expect(await server.stop()).toBe(0));
+  afterAll(async () => expect(await server?.stop()).toBe(0));
 
   // The dashboard's index.html names no icon, so Chromium asks for /favicon.ico (404): not these pages' doing.
   const FAVICON = /favicon\.ico/;

@@ -45,6 +45,7 @@ import type { Metrics } from './http/metrics.ts';
 import { createQuotesService } from './modules/quotes/service.ts';
 import { receiverEventDefinitions } from './modules/receivers/events.ts';
 import { createReceiversService } from './modules/receivers/service.ts';
+import { receiverUsageAt } from './modules/orders/daily-usage.ts';
 import { createSandboxDriver } from './modules/sandbox/service.ts';
 import { createWebhooksService } from './modules/webhooks/service.ts';
 import { createWalletsService } from './modules/wallets/service.ts';
@@ -141,6 +142,8 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     clock,
     defaults: config.receivers,
     onReceiverCreated: async (trx, receiver) => (receiver.managedWalletRequested ? wallets.createForReceiver(trx, receiver) : undefined),
+    // The limits page shows the usage order creation checks: the orders module's one definition.
+    dailyUsage: (receiverId, at) => receiverUsageAt(db, receiverId, at),
   });
   // Stored answers are sealed under their own key derived from WEBHOOK_SECRET_KEY (docs/decisions/0008-idempotent-answers-stored-sealed.md).
   const idempotency = createIdempotencyStore({ db, clock, answersKey: deriveKey(config.webhookSecretKey, 'idempotency-stored-answers') });

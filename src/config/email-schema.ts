@@ -21,6 +21,6 @@ export const EMAIL_SCHEMA = {
   PUBLIC_APP_URL: checkedText((url) => isUrlWith(['https:', 'http:'], url), {
     default: 'http://localhost:3000',
     errorMessage: 'must be an http:// or https:// URL',
-    description: 'origin (and path) the links in emails start with: <PUBLIC_APP_URL>/reset-password#<token>, /accept-invitation#<token>',
+    description: 'origin (and path) the service is reached at; emailed links open its dashboard: <PUBLIC_APP_URL>/app/reset-password#<token>, /app/accept-invitation#<token>',
   }),
 };

@@ -23,12 +23,16 @@ const shell = createRoute({ getParentRoute: () => root, id: 'shell', beforeLoad:
 const routeTree = root.addChildren([
   createRoute({ getParentRoute: () => root, path: 'sign-in', validateSearch: signInSearch, component: lazyRouteComponent(() => import('./pages/sign-in/sign-in-page.tsx'), 'SignInPage') }),
   createRoute({ getParentRoute: () => root, path: 'sign-in/totp', beforeLoad: requireEnrolment, component: lazyRouteComponent(() => import('./pages/sign-in/totp-enrolment-page.tsx'), 'TotpEnrolmentPage') }),
+  // The emailed links: outside the shell (no session), the token after `#` (pages/links/link-token.ts).
+  createRoute({ getParentRoute: () => root, path: 'reset-password', component: lazyRouteComponent(() => import('./pages/links/reset-password-page.tsx'), 'ResetPasswordPage') }),
+  createRoute({ getParentRoute: () => root, path: 'accept-invitation', component: lazyRouteComponent(() => import('./pages/links/accept-invitation-page.tsx'), 'AcceptInvitationPage') }),
   shell.addChildren([
     createRoute({ getParentRoute: () => shell, path: '/', validateSearch: overviewSearch, component: lazyRouteComponent(() => import('./pages/overview/overview-page.tsx'), 'OverviewPage') }),
     createRoute({ getParentRoute: () => shell, path: 'orders', validateSearch: ordersSearch, component: lazyRouteComponent(() => import('./pages/orders/orders-page.tsx'), 'OrdersPage') }),
     createRoute({ getParentRoute: () => shell, path: 'orders/new', component: lazyRouteComponent(() => import('./pages/orders/new-payin-page.tsx'), 'NewPayinPage') }),
     createRoute({ getParentRoute: () => shell, path: 'orders/$id', component: lazyRouteComponent(() => import('./pages/orders/order-page.tsx'), 'OrderPage') }),
     createRoute({ getParentRoute: () => shell, path: 'receivers', validateSearch: pageSearch, component: lazyRouteComponent(() => import('./pages/receivers/receivers-page.tsx'), 'ReceiversPage') }),
+    createRoute({ getParentRoute: () => shell, path: 'receivers/new', component: lazyRouteComponent(() => import('./pages/receivers/new-receiver-page.tsx'), 'NewReceiverPage') }),
     createRoute({ getParentRoute: () => shell, path: 'receivers/$id', component: lazyRouteComponent(() => import('./pages/receivers/receiver-page.tsx'), 'ReceiverPage') }),
     createRoute({ getParentRoute: () => shell, path: 'developers/api-keys', component: lazyRouteComponent(() => import('./pages/developers/api-keys-page.tsx'), 'ApiKeysPage') }),
     createRoute({ getParentRoute: () => shell, path: 'developers/webhooks', component: lazyRouteComponent(() => import('./pages/developers/webhooks-page.tsx'), 'WebhooksPage') }),

@@ -2041,6 +2041,15 @@ export interface components {
             dailyTransactionLimit: number | null;
             /** @description Whether orders may be created in the night period (20:00 to 06:00 America/Sao_Paulo) */
             nightTransactionsEnabled: boolean;
+            /**
+             * Format: date
+             * @description The calendar day (America/Sao_Paulo) the usage below counts, YYYY-MM-DD: today
+             */
+            usageDay: string;
+            /** @description Orders counted against dailyTransactionLimit today: those created today, less those that failed before payment (the same count order creation checks) */
+            ordersToday: number;
+            /** @description BRL total counted against dailyLimitBrl today, at most 2 decimals (the same total order creation checks: an order is refused 422 LIMIT_EXCEEDED when its amount would pass the limit) */
+            usedTodayBrl: number;
         };
         /** KycSubmissionResult */
         KycSubmissionResult: {

@@ -38,10 +38,11 @@ import { AppError, notFound, providerUnavailable } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Pricing } from '../../lib/pricing.ts';
-import { saoPauloDay, saoPauloMonthOf } from '../../lib/sao-paulo-time.ts';
+import { saoPauloMonthOf } from '../../lib/sao-paulo-time.ts';
+import { limitDayOf, usageFromRow } from './daily-usage.ts';
 import { type OrderPrice, type OrderToPrice, type QuotesService, pricingColumns } from '../quotes/service.ts';
 import { type OrderReceiver, type ReceiversService, toOrderReceiver } from '../receivers/service.ts';
-import { type CreationContext, creationRepo, isExternalIdConflict, wouldBeRow } from './creation-repo.ts';
+import { creationRepo, isExternalIdConflict, wouldBeRow } from './creation-repo.ts';
 import { externalIdTaken, inNightWindow, limitExceeded, overDailyLimits, receiverRefusal } from './creation-rules.ts';
 import { ordersRepo as repo } from './repo.ts';
 import type { OrderSettings } from '../../config.ts';
@@ -124,7 +125,7 @@ export function createOrderPipeline(deps: CreationDeps) {
 
   /** Step 2: every refusal knowable without racing, before anything exists at the provider. */
   async function checkBeforeProvider<Body, Parsed extends ParsedOrder>(merchantId: string, variant: OrderVariant<Body, Parsed>, parsed: Parsed, now: Date, claim: IdempotentRequest | undefined) {
-    const day = saoPauloDay(now);
+    const day = limitDayOf(now);
     const context = await creationRepo.context(db, {
       merchantId,
       receiverId: parsed.receiverId,
@@ -145,7 +146,7 @@ export function createOrderPipeline(deps: CreationDeps) {
     const receiverColumns = variant.receiverColumns(parsed, receiver);
     const price = await quotes.priceOrder(merchantId, parsed.toPrice, context.month_volume_brl);
     variant.checkPriced(price.priced);
-    const overLimits = overDailyLimits(receiver.limits, usageOf(context), price.priced.amountBrl);
+    const overLimits = overDailyLimits(receiver.limits, usageFromRow(day, context), price.priced.amountBrl);
     if (overLimits) throw overLimits;
     // Last: it may be a provider lookup (rate-limited at the DICT), made only for an order otherwise acceptable.
     if (context.destination_policy === 'RECEIVER_ONLY') await variant.checkDestination(receiverColumns, receiver);
@@ -232,7 +233,7 @@ export function createOrderPipeline(deps: CreationDeps) {
         ...pricingColumns(price),
         ...receiverColumns,
         ...providerColumns,
-        limit_day: saoPauloDay(now),
+        limit_day: limitDayOf(now),
         expires_at: earliest(new Date(now.getTime() + variant.expirySeconds * 1000), providerColumns.expires_at),
         created_at: now,
         updated_at: now,
@@ -258,5 +259,3 @@ function earliest(own: Date, provider: Date | string | undefined): Date {
   return theirs < own ? theirs : own;
 }
 
-/** A receiver's usage of the day as the context read saw it (no row yet: nothing used). */
-const usageOf = (context: CreationContext) => ({ orderCount: context.used_count ?? 0, amountBrl: context.used_brl ?? '0' });

@@ -43,6 +43,15 @@ export const LimitsSchema = Type.Object(
     dailyLimitBrl: DailyLimitBrl,
     dailyTransactionLimit: DailyTransactionLimit,
     nightTransactionsEnabled: NightTransactionsEnabled,
+    usageDay: Type.String({ format: 'date', description: 'The calendar day (America/Sao_Paulo) the usage below counts, YYYY-MM-DD: today' }),
+    ordersToday: Type.Integer({
+      minimum: 0,
+      description: 'Orders counted against dailyTransactionLimit today: those created today, less those that failed before payment (the same count order creation checks)',
+    }),
+    usedTodayBrl: Type.Number({
+      minimum: 0,
+      description: 'BRL total counted against dailyLimitBrl today, at most 2 decimals (the same total order creation checks: an order is refused 422 LIMIT_EXCEEDED when its amount would pass the limit)',
+    }),
   },
   { title: 'ReceiverLimits' },
 );

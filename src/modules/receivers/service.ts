@@ -96,8 +96,16 @@ export type OnReceiverCreated = (
   receiver: { id: string; merchantId: string; managedWalletRequested: boolean },
 ) => Promise<{ walletAddress: string } | undefined>;
 
-export function createReceiversService(deps: { db: Db; clock: Clock; defaults: Config['receivers']; onReceiverCreated?: OnReceiverCreated }) {
+/** A receiver's usage of its daily limits at an instant: the orders module's definition (orders/daily-usage.ts), wired by the composition root. */
+export type DailyUsageOf = (receiverId: string, at: Date) => Promise<{ day: string; orderCount: number; amountBrl: string }>;
+
+export function createReceiversService(deps: { db: Db; clock: Clock; defaults: Config['receivers']; onReceiverCreated?: OnReceiverCreated; dailyUsage: DailyUsageOf }) {
   const { db, clock, defaults } = deps;
+
+  async function withUsage(receiverId: string, limits: ReceiverLimits) {
+    const usage = await deps.dailyUsage(receiverId, clock.now());
+    return { receiverId, ...limits, usageDay: usage.day, ordersToday: usage.orderCount, usedTodayBrl: toJsonNumber(usage.amountBrl) };
+  }
 
   async function findOwned(merchantId: string, id: string): Promise<Row> {
     const row = await repo.find(db, id, merchantId);
@@ -209,8 +217,9 @@ export function createReceiversService(deps: { db: Db; clock: Clock; defaults: C
     update: async (merchantId: string, id: string, input: Static<typeof UpdateReceiverBody>, by: AuditActor = { actor: `merchant:${merchantId}` }): Promise<Receiver> =>
       toReceiver(await updateReceiver({ db, clock }, merchantId, id, input, by)),
 
+    /** The limits with today's usage of them (GET and PUT answer both). */
     async getLimits(merchantId: string, id: string) {
-      return { receiverId: id, ...limitsOf(await findOwned(merchantId, id)) };
+      return withUsage(id, limitsOf(await findOwned(merchantId, id)));
     },
 
     async replaceLimits(merchantId: string, id: string, limits: Static<typeof LimitsBody>) {
@@ -226,7 +235,7 @@ export function createReceiversService(deps: { db: Db; clock: Clock; defaults: C
         clock.now(),
       );
       if (!row) throw notFound('Receiver');
-      return { receiverId: id, ...limitsOf(row) };
+      return withUsage(id, limitsOf(row));
     },
 
     /** PENDING or REJECTED → SUBMITTED; the answer shows the last rejection reason, if any. */

@@ -49,7 +49,7 @@ export interface LinksDeps {
   db: Db;
   clock: Clock;
   email: EmailSender;
-  /** Links start with it: `<publicAppUrl>/reset-password#<token>` (a fragment never reaches a server's logs). */
+  /** Links start with it: `<publicAppUrl>/app/reset-password#<token>`, the dashboard's page (a fragment never reaches a server's logs). */
   publicAppUrl: string;
   users: UsersRepo;
   sessions: SessionsRepo;
@@ -76,7 +76,7 @@ export function createLinks(deps: LinksDeps) {
       await email.send({
         to: user.email,
         subject: 'Reset your password',
-        text: `Someone asked to reset the password of ${user.email}. To choose a new one, open this link within 30 minutes (it works once):\n\n${base}/reset-password#${token}\n\nIf it was not you, ignore this email: your password stays as it is.\n`,
+        text: `Someone asked to reset the password of ${user.email}. To choose a new one, open this link within 30 minutes (it works once):\n\n${base}/app/reset-password#${token}\n\nIf it was not you, ignore this email: your password stays as it is.\n`,
       });
     },
 
@@ -128,7 +128,7 @@ export function createLinks(deps: LinksDeps) {
         .send({
           to: address,
           subject: 'You are invited',
-          text: `${inviter.email} invited you as ${input.role}. To accept, choose your password at this link within 72 hours (it works once):\n\n${base}/accept-invitation#${token}\n`,
+          text: `${inviter.email} invited you as ${input.role}. To accept, choose your password at this link within 72 hours (it works once):\n\n${base}/app/accept-invitation#${token}\n`,
         })
         // The mail server's failure is the provider's, not ours: 503, and the inviter asks again (the unsent link expires unused).
         .catch((err: unknown) => Promise.reject(providerUnavailable('The invitation email could not be sent; try again', err)));

@@ -24,11 +24,14 @@ describe('limits', () => {
       dailyLimitBrl: null,
       dailyTransactionLimit: null,
       nightTransactionsEnabled: false,
+      usageDay: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+      ordersToday: 0,
+      usedTodayBrl: 0,
     });
     const replaced = await call('PUT', `/receivers/${receiver.id}/limits`, { dailyLimitBrl: 2500.75, dailyTransactionLimit: 5, nightTransactionsEnabled: true });
-    expect(replaced.json()).toEqual({ receiverId: receiver.id, dailyLimitBrl: 2500.75, dailyTransactionLimit: 5, nightTransactionsEnabled: true });
+    expect(replaced.json()).toMatchObject({ receiverId: receiver.id, dailyLimitBrl: 2500.75, dailyTransactionLimit: 5, nightTransactionsEnabled: true, ordersToday: 0 });
     const cleared = await call('PUT', `/receivers/${receiver.id}/limits`, { dailyLimitBrl: null, dailyTransactionLimit: null, nightTransactionsEnabled: false });
-    expect(cleared.json()).toEqual({ receiverId: receiver.id, dailyLimitBrl: null, dailyTransactionLimit: null, nightTransactionsEnabled: false });
+    expect(cleared.json()).toMatchObject({ receiverId: receiver.id, dailyLimitBrl: null, dailyTransactionLimit: null, nightTransactionsEnabled: false });
     expect((await call('GET', `/receivers/${receiver.id}`)).json().limits).toEqual({ dailyLimitBrl: null, dailyTransactionLimit: null, nightTransactionsEnabled: false });
   });
 });

@@ -44,7 +44,7 @@ describe('links by email: password reset, password change, invitations', () => {
   async function linkTokenFor(to: string, path: 'reset-password' | 'accept-invitation'): Promise<string> {
     return vi.waitFor(() => {
       const message = outbox.findLast((m) => m.to === to);
-      const match = message?.text.match(new RegExp(`http://localhost:3000/${path}#([A-Za-z0-9_-]{43})`));
+      const match = message?.text.match(new RegExp(`http://localhost:3000/app/${path}#([A-Za-z0-9_-]{43})`));
       if (!match) throw new Error(`no ${path} link to ${to} yet`);
       return match[1]!;
     });

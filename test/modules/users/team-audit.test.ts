@@ -29,7 +29,7 @@ describe('invitations and the team audit log', () => {
 
   const tokenFor = (to: string) =>
     vi.waitFor(() => {
-      const match = outbox.findLast((m) => m.to === to)?.text.match(/accept-invitation#([A-Za-z0-9_-]{43})/);
+      const match = outbox.findLast((m) => m.to === to)?.text.match(/\/app\/accept-invitation#([A-Za-z0-9_-]{43})/);
       if (!match) throw new Error(`no invitation to ${to} yet`);
       return match[1]!;
     });

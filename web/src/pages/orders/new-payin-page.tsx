@@ -13,7 +13,8 @@ import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Loading } from '../../components/loading.tsx';
 import { useI18n } from '../../i18n/context.tsx';
 import { brlBound } from './filters.ts';
-import { environmentQuery, receiverChoicesQuery } from './receivers-query.ts';
+import { environmentQuery } from '../../api/environment.ts';
+import { receiverChoicesQuery } from './receivers-query.ts';
 
 function newKey(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));

@@ -16,7 +16,7 @@ import { useI18n } from '../../i18n/context.tsx';
 import { formatBrl, formatDateTime, formatTokenAmount } from '../../i18n/format.ts';
 import { OrderStatusBadge } from './labels.tsx';
 import { FINAL_STATUSES, type Order } from './statuses.ts';
-import { environmentQuery } from './receivers-query.ts';
+import { environmentQuery } from '../../api/environment.ts';
 import { SandboxActions } from './sandbox-actions.tsx';
 import { TimelineTable } from './timeline.tsx';
 

@@ -7,10 +7,3 @@ export const receiverChoicesQuery = queryOptions({
   queryFn: () => call(api.GET('/receivers', { params: { query: { page: 1, limit: 100 } } })),
   staleTime: 30_000,
 });
-
-/** GET /merchant/environment: sandbox on or off, the chains and tokens orders accept; fixed while the service runs. */
-export const environmentQuery = queryOptions({
-  queryKey: ['merchant', 'environment'],
-  queryFn: () => call(api.GET('/merchant/environment')),
-  staleTime: Infinity,
-});

@@ -1,17 +1,22 @@
 /**
- * One receiver: identity, KYC status (with the rejection reason), its limits from
- * GET /receivers/{id}/limits, and its wallet.
+ * One receiver: identity (editable with `payments.write`), KYC status (with the rejection reason,
+ * and the sandbox's approval button), its limits and today's usage (receiver-limits.tsx), and its
+ * wallet: its own address, or the one the platform manages for it.
  */
-import { Anchor, Card, Code, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Button, Card, Code, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import { api, call } from '../../api/client.ts';
+import { useMay } from '../../api/permissions.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Loading } from '../../components/loading.tsx';
 import { useI18n } from '../../i18n/context.tsx';
-import { formatBrl, formatDateTime } from '../../i18n/format.ts';
+import { formatDateTime } from '../../i18n/format.ts';
 import { KycBadge, StatusBadge } from './labels.tsx';
+import { ReceiverEditForm } from './receiver-edit.tsx';
+import { LimitsCard } from './receiver-limits.tsx';
+import { SandboxKyc } from './sandbox-kyc.tsx';
 
 function Facts({ rows }: { rows: [string, ReactNode][] }) {
   return (
@@ -29,10 +34,11 @@ function Facts({ rows }: { rows: [string, ReactNode][] }) {
 }
 
 export function ReceiverPage() {
-  const { t, language } = useI18n();
+  const { t } = useI18n();
   const { id = '' } = useParams({ strict: false });
+  const mayWrite = useMay('payments.write');
+  const [editing, setEditing] = useState(false);
   const receiver = useQuery({ queryKey: ['receivers', id], queryFn: () => call(api.GET('/receivers/{id}', { params: { path: { id } } })) });
-  const limits = useQuery({ queryKey: ['receivers', id, 'limits'], queryFn: () => call(api.GET('/receivers/{id}/limits', { params: { path: { id } } })) });
   const none = t('common.none');
 
   return (
@@ -47,16 +53,25 @@ export function ReceiverPage() {
           <Title order={1}>{t('receivers.detailTitle', { name: receiver.data.name })}</Title>
           <SimpleGrid cols={{ base: 1, md: 2 }}>
             <Card withBorder component="section" aria-labelledby="identity-heading">
-              <Title order={2} size="h3" id="identity-heading" mb="sm">{t('receivers.identity')}</Title>
-              <Facts
+              <Group justify="space-between" mb="sm">
+                <Title order={2} size="h3" id="identity-heading">{t('receivers.identity')}</Title>
+                {editing ? null : (
+                  <Button size="xs" variant="default" onClick={() => setEditing(true)} disabled={!mayWrite}>
+                    {t('receivers.edit')}
+                  </Button>
+                )}
+              </Group>
+              {editing ? <ReceiverEditForm receiver={receiver.data} onDone={() => setEditing(false)} /> : null}
+              {editing ? null : <Facts
                 rows={[
                   [t('receivers.document'), `${receiver.data.documentType} ${receiver.data.document}`],
                   [t('receivers.type'), receiver.data.type],
                   [t('receivers.email'), receiver.data.email],
+                  [t('receivers.phone'), receiver.data.phone ?? none],
                   [t('receivers.status'), <StatusBadge status={receiver.data.status} />],
                   [t('receivers.createdAt'), formatDateTime(receiver.data.createdAt)],
                 ]}
-              />
+              />}
             </Card>
             <Card withBorder component="section" aria-labelledby="kyc-heading">
               <Title order={2} size="h3" id="kyc-heading" mb="sm">{t('receivers.kycStatus')}</Title>
@@ -68,21 +83,10 @@ export function ReceiverPage() {
                   [t('receivers.kycRejectionReason'), receiver.data.kycRejectionReason ?? none],
                 ]}
               />
+              <SandboxKyc receiver={receiver.data} />
             </Card>
             <Card withBorder component="section" aria-labelledby="limits-heading">
-              <Title order={2} size="h3" id="limits-heading" mb="sm">{t('receivers.limits')}</Title>
-              {limits.error ? <ErrorAlert error={limits.error} /> : null}
-              {limits.data ? (
-                <Facts
-                  rows={[
-                    [t('receivers.dailyLimitBrl'), limits.data.dailyLimitBrl === null ? t('receivers.noLimit') : formatBrl(limits.data.dailyLimitBrl, language)],
-                    [t('receivers.dailyTransactionLimit'), limits.data.dailyTransactionLimit === null ? t('receivers.noLimit') : String(limits.data.dailyTransactionLimit)],
-                    [t('receivers.nightTransactions'), limits.data.nightTransactionsEnabled ? t('common.yes') : t('common.no')],
-                  ]}
-                />
-              ) : (
-                <Loading />
-              )}
+              <LimitsCard receiverId={id} />
             </Card>
             <Card withBorder component="section" aria-labelledby="wallet-heading">
               <Title order={2} size="h3" id="wallet-heading" mb="sm">{t('receivers.wallet')}</Title>

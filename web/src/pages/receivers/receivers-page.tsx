@@ -1,11 +1,12 @@
 /**
  * The merchant's receivers, newest first: GET /receivers, one page at a time (`?page=` in the
- * address, so a page can be linked and Back works).
+ * address, so a page can be linked and Back works), and the way to a new one (new-receiver-page.tsx).
  */
-import { Anchor, Group, Pagination, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Button, Group, Pagination, Stack, Table, Text, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { api, call } from '../../api/client.ts';
+import { useMay } from '../../api/permissions.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Loading } from '../../components/loading.tsx';
 import { useI18n } from '../../i18n/context.tsx';
@@ -24,11 +25,17 @@ export function ReceiversPage() {
     queryFn: () => call(api.GET('/receivers', { params: { query: { page, limit: PAGE_SIZE } } })),
     placeholderData: keepPreviousData,
   });
+  const mayWrite = useMay('payments.write');
   const pages = receivers.data ? Math.max(1, Math.ceil(receivers.data.total / PAGE_SIZE)) : 1;
 
   return (
     <Stack>
-      <Title order={1}>{t('receivers.title')}</Title>
+      <Group justify="space-between">
+        <Title order={1}>{t('receivers.title')}</Title>
+        {mayWrite ? (
+          <Button renderRoot={(props) => <Link {...props} to="/receivers/new" />}>{t('receivers.newTitle')}</Button>
+        ) : null}
+      </Group>
       {receivers.error ? <ErrorAlert error={receivers.error} /> : null}
       {receivers.isPending ? <Loading /> : null}
       {receivers.data ? (

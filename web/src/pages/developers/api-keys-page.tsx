@@ -14,7 +14,7 @@ import { sessionQuery } from '../../api/session.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Loading } from '../../components/loading.tsx';
 import { useI18n } from '../../i18n/context.tsx';
-import { READABLE, TONE } from './readable.ts';
+import { READABLE, TONE } from '../../components/readable.ts';
 import { formatDateTime } from '../../i18n/format.ts';
 import { ConfirmModal } from './confirm-modal.tsx';
 import { fromLocalInput } from './dates.ts';

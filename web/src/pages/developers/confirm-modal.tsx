@@ -1,7 +1,7 @@
 /** "Are you sure?" before an action that cannot be undone (revoking a key, deleting an endpoint). */
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useI18n } from '../../i18n/context.tsx';
-import { TONE } from './readable.ts';
+import { TONE } from '../../components/readable.ts';
 
 export function ConfirmModal(props: { opened: boolean; title: string; text: string; confirm: string; busy?: boolean; onConfirm: () => void; onClose: () => void }) {
   const { t } = useI18n();

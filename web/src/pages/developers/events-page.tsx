@@ -9,7 +9,7 @@ import { Link } from '@tanstack/react-router';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Loading } from '../../components/loading.tsx';
 import { useI18n } from '../../i18n/context.tsx';
-import { TONE } from './readable.ts';
+import { TONE } from '../../components/readable.ts';
 import { exampleBody } from './example-payload.ts';
 import { catalogQuery } from './webhook-data.tsx';
 

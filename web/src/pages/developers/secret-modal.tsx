@@ -7,7 +7,7 @@
 import { Alert, Button, Code, CopyButton, Group, Modal, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useI18n } from '../../i18n/context.tsx';
-import { TONE } from './readable.ts';
+import { TONE } from '../../components/readable.ts';
 
 export interface ShownSecret {
   title: string;

@@ -5,7 +5,7 @@ import { api, call } from '../../api/client.ts';
 import type { components } from '../../api/schema.ts';
 import { sessionQuery } from '../../api/session.ts';
 import { useI18n } from '../../i18n/context.tsx';
-import { READABLE, TONE } from './readable.ts';
+import { READABLE, TONE } from '../../components/readable.ts';
 
 export type Endpoint = components['schemas']['WebhookEndpoint'];
 export type Delivery = components['schemas']['WebhookDelivery'];

@@ -11,7 +11,7 @@ import { api, call } from '../../api/client.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Loading } from '../../components/loading.tsx';
 import { useI18n } from '../../i18n/context.tsx';
-import { READABLE } from './readable.ts';
+import { READABLE } from '../../components/readable.ts';
 import { formatDateTime } from '../../i18n/format.ts';
 import { ApiErrorWithFields } from './field-errors.tsx';
 import { SecretModal, type ShownSecret } from './secret-modal.tsx';

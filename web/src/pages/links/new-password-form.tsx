@@ -11,7 +11,7 @@ import { fieldErrors } from '../../api/field-errors.ts';
 import { isApiError } from '../../api/errors.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { LanguageSwitch } from '../../components/language-switch.tsx';
-import { READABLE } from '../../components/readable-description.ts';
+import { READABLE } from '../../components/readable.ts';
 import { useI18n } from '../../i18n/context.tsx';
 import type { MessageKey } from '../../i18n/messages.ts';
 import { useLinkToken } from './link-token.ts';

@@ -12,7 +12,7 @@ import { api, call } from '../../api/client.ts';
 import { fieldErrors } from '../../api/field-errors.ts';
 import { useMay } from '../../api/permissions.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
-import { READABLE } from '../../components/readable-description.ts';
+import { READABLE } from '../../components/readable.ts';
 import { useI18n } from '../../i18n/context.tsx';
 
 type PersonType = 'PF' | 'PJ';

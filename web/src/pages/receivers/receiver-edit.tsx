@@ -9,7 +9,7 @@ import { type FormEvent, useState } from 'react';
 import { api, call } from '../../api/client.ts';
 import { fieldErrors } from '../../api/field-errors.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
-import { READABLE } from '../../components/readable-description.ts';
+import { READABLE } from '../../components/readable.ts';
 import { useI18n } from '../../i18n/context.tsx';
 import type { Receiver } from './labels.tsx';
 

@@ -12,7 +12,7 @@ import { useMay } from '../../api/permissions.ts';
 import type { components } from '../../api/schema.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Loading } from '../../components/loading.tsx';
-import { READABLE } from '../../components/readable-description.ts';
+import { READABLE } from '../../components/readable.ts';
 import { useI18n } from '../../i18n/context.tsx';
 import { formatBrl, formatDate } from '../../i18n/format.ts';
 

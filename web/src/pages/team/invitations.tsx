@@ -11,7 +11,7 @@ import { fieldErrors } from '../../api/field-errors.ts';
 import type { components } from '../../api/schema.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Loading } from '../../components/loading.tsx';
-import { READABLE } from '../../components/readable-description.ts';
+import { READABLE } from '../../components/readable.ts';
 import { useI18n } from '../../i18n/context.tsx';
 import { formatDateTime } from '../../i18n/format.ts';
 import { type Role, ROLES } from './roles.ts';

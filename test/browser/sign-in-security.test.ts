@@ -15,8 +15,21 @@ import { expectNoSeriousA11yViolations, screenshot, useBrowser } from '../helper
 import { addSessionCookie, type ApiSession, type DashboardServer, signInByApi, startDashboardServer, totpCode } from '../helpers/dashboard-server.ts';
 
 const ADMIN_TOKEN = 'security-test-admin-token-0123456789abcdef';
-/** Every page of the dashboard's navigation (routes.tsx), visited by the secrets test. */
-const DASHBOARD_ROUTES = ['/app', '/app/orders', '/app/receivers', '/app/developers/api-keys', '/app/developers/webhooks', '/app/fees', '/app/team', '/app/account'];
+/** Every page of routes.tsx that needs no id, visited by the secrets test (which runs axe on each too). */
+const DASHBOARD_ROUTES = [
+  '/app',
+  '/app/orders',
+  '/app/orders/new',
+  '/app/receivers',
+  '/app/receivers/new',
+  '/app/developers/api-keys',
+  '/app/developers/webhooks',
+  '/app/developers/webhooks/deliveries',
+  '/app/developers/events',
+  '/app/fees',
+  '/app/team',
+  '/app/account',
+];
 
 type Person = { email: string; password: string };
 
@@ -351,7 +364,7 @@ describe('sign-in and security in the browser', { timeout: 90_000 }, () => {
     }
   });
 
-  it('no secret on any page or in the log after its creation: API and webhook secrets, passwords, the TOTP secret, session ids', async () => {
+  it('no secret on any page or in the log after its creation (API and webhook secrets, passwords, the TOTP secret, session ids), and no serious axe violation on any page', async () => {
     const { page, context } = browser;
     const session = await ownerSession();
     const key = await api('POST', '/credentials', session, { label: 'security test' });
@@ -373,6 +386,7 @@ describe('sign-in and security in the browser', { timeout: 90_000 }, () => {
         expect(content.includes(value), `${what} on ${route}`).toBe(false);
         expect(storage.includes(value), `${what} in the storage of ${route}`).toBe(false);
       }
+      await expectNoSeriousA11yViolations(page);
     }
     const log = server.output();
     expect(log.length).toBeGreaterThan(0);

@@ -14,6 +14,7 @@ import { Loading } from '../../components/loading.tsx';
 import { useI18n } from '../../i18n/context.tsx';
 import { brlBound } from './filters.ts';
 import { environmentQuery } from '../../api/environment.ts';
+import { READABLE } from '../../components/readable.ts';
 import { receiverChoicesQuery } from './receivers-query.ts';
 
 function newKey(): string {
@@ -81,6 +82,7 @@ export function NewPayinPage() {
           <NativeSelect
             label={t('orders.new.receiver')}
             description={t('orders.new.receiverHint')}
+            styles={READABLE}
             required
             value={form.receiverId}
             onChange={set('receiverId')}
@@ -90,6 +92,7 @@ export function NewPayinPage() {
           <TextInput
             label={t('orders.new.amount')}
             description={t('orders.new.amountHint')}
+            styles={READABLE}
             required
             inputMode="decimal"
             value={form.amountBrl}
@@ -98,7 +101,7 @@ export function NewPayinPage() {
           />
           <NativeSelect label={t('orders.new.token')} value={form.targetToken || tokens[0] || ''} onChange={set('targetToken')} data={tokens.length > 0 ? tokens : ['USDC']} />
           <TextInput label={t('orders.new.externalId')} maxLength={128} value={form.externalId} onChange={set('externalId')} />
-          <TextInput label={t('orders.new.destinationWallet')} description={t('orders.new.destinationWalletHint')} maxLength={44} value={form.destinationWallet} onChange={set('destinationWallet')} ff="monospace" />
+          <TextInput label={t('orders.new.destinationWallet')} description={t('orders.new.destinationWalletHint')} styles={READABLE} maxLength={44} value={form.destinationWallet} onChange={set('destinationWallet')} ff="monospace" />
           {create.error ? <ErrorAlert error={create.error} /> : null}
           <Button type="submit" loading={create.isPending} disabled={eligible.length === 0}>
             {t('orders.new.submit')}

@@ -140,10 +140,11 @@ describe('receivers and team pages', { timeout: 90_000 }, () => {
         headers: { 'content-type': 'application/json', 'x-csrf-token': csrfToken },
         body: JSON.stringify({ email: 'someone-else@example.com', role: 'ADMIN' }),
       });
-      return { status: response.status, body: (await response.json()) as { error: string } };
+      return { status: response.status, body: (await response.json()) as { error: string; details?: unknown } };
     });
     expect(forced.status).toBe(403);
     expect(forced.body.error).toBe('FORBIDDEN');
+    expect(forced.body.details).toEqual({ reason: 'ROLE_NOT_ALLOWED', permission: 'users.manage' });
   });
 
   it('the owner changes the new member role and sees the invitation and the role change in the audit log', async () => {

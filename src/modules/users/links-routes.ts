@@ -78,7 +78,7 @@ export function registerLinkRoutes(app: App, users: UsersService, options: { rat
 
 function personOf(request: FastifyRequest) {
   const auth = request.merchantAuth;
-  if (auth?.method !== 'session' || !auth.user) throw new AppError('FORBIDDEN', 'This route needs a signed-in person (a session cookie), not an API key');
+  if (auth?.method !== 'session' || !auth.user) throw new AppError('FORBIDDEN', 'This route needs a signed-in person (a session cookie), not an API key', { reason: 'SESSION_REQUIRED' });
   return { merchantId: auth.merchantId, userId: auth.user.id, role: auth.user.role, sessionId: auth.credentialId, requestId: request.id };
 }
 

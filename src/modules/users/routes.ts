@@ -22,7 +22,7 @@ const PERSONAL_IDEMPOTENCY = { idempotent: true, idempotencyKeySpace: 'person' }
 /** The signed-in person behind this request; 403 for an API key or bearer token. */
 function actorOf(request: FastifyRequest): Actor {
   const auth = request.merchantAuth;
-  if (auth?.method !== 'session' || !auth.user) throw new AppError('FORBIDDEN', 'This route needs a signed-in person (a session cookie), not an API key');
+  if (auth?.method !== 'session' || !auth.user) throw new AppError('FORBIDDEN', 'This route needs a signed-in person (a session cookie), not an API key', { reason: 'SESSION_REQUIRED' });
   return { merchantId: auth.merchantId, userId: auth.user.id, role: auth.user.role, requestId: request.id };
 }
 

@@ -14,7 +14,7 @@ import { recordAudit } from '../audit/record.ts';
 import { createLinks, type Invitation } from './links.ts';
 import { generatePassword, hashPassword } from './passwords.ts';
 import { createUsersRepo, type User } from './repo.ts';
-import { can, type Role, TOTP_REQUIRED_ROLES } from './roles.ts';
+import { can, type Permission, type Role, TOTP_REQUIRED_ROLES } from './roles.ts';
 import { createSessionsRepo } from './sessions-repo.ts';
 import { createSessions } from './sessions.ts';
 import { createTotp } from './totp.ts';
@@ -27,7 +27,8 @@ export interface Actor {
   requestId?: string;
 }
 
-const forbidden = (message: string) => new AppError('FORBIDDEN', message);
+/** The same refusal as the route guard's (guard.ts): the role lacks `permission`. */
+const forbidden = (message: string, permission: Permission) => new AppError('FORBIDDEN', message, { reason: 'ROLE_NOT_ALLOWED', permission });
 export const totpRequired = (user: Pick<User, 'role' | 'totpEnabled'>) => TOTP_REQUIRED_ROLES.includes(user.role) && !user.totpEnabled;
 
 export async function createUsersService(deps: { db: Db; clock: Clock; totpKey: string; email: EmailSender; publicAppUrl: string }) {
@@ -40,8 +41,8 @@ export async function createUsersService(deps: { db: Db; clock: Clock; totpKey: 
 
   /** ADMIN may not touch an OWNER nor make one. */
   function mayManage(actor: Actor, role: Role): void {
-    if (!can(actor.role, 'users.manage')) throw forbidden(`A ${actor.role} cannot manage users`);
-    if (role === 'OWNER' && !can(actor.role, 'owners.manage')) throw forbidden('Only an OWNER can manage owners');
+    if (!can(actor.role, 'users.manage')) throw forbidden(`A ${actor.role} cannot manage users`, 'users.manage');
+    if (role === 'OWNER' && !can(actor.role, 'owners.manage')) throw forbidden('Only an OWNER can manage owners', 'owners.manage');
   }
 
   async function target(actor: Actor, id: string): Promise<User> {
@@ -83,7 +84,7 @@ export async function createUsersService(deps: { db: Db; clock: Clock; totpKey: 
 
     /** Pending invitations, for those who may invite (users.manage). */
     async pendingInvitations(actor: Actor): Promise<Invitation[]> {
-      if (!can(actor.role, 'users.manage')) throw forbidden(`A ${actor.role} cannot manage users`);
+      if (!can(actor.role, 'users.manage')) throw forbidden(`A ${actor.role} cannot manage users`, 'users.manage');
       return links.pendingInvitations(actor.merchantId);
     },
 
@@ -94,7 +95,7 @@ export async function createUsersService(deps: { db: Db; clock: Clock; totpKey: 
 
     /** Withdraws an invitation under the rules of making it (an ADMIN cannot withdraw an OWNER's invitation). */
     async withdrawInvitation(actor: Actor, id: string): Promise<void> {
-      if (!can(actor.role, 'users.manage')) throw forbidden(`A ${actor.role} cannot manage users`);
+      if (!can(actor.role, 'users.manage')) throw forbidden(`A ${actor.role} cannot manage users`, 'users.manage');
       const invitation = await links.invitation(actor.merchantId, id);
       if (!invitation) throw notFound('Invitation');
       mayManage(actor, invitation.role);

@@ -112,7 +112,8 @@ describe('links by email: password reset, password change, invitations', () => {
     expect((await call('GET', '/auth/sessions/current', { cookie: here.cookie })).statusCode).toBe(200);
     expect((await call('GET', '/auth/sessions/current', { cookie: elsewhere.cookie })).statusCode).toBe(401);
     expect((await signIn(email, NEW_PASSWORD)).statusCode).toBe(201);
-    expectErrorBody(await call('POST', '/users/me/password', { 'x-api-key': merchant.apiKey, 'x-api-secret': merchant.apiSecret }, { currentPassword: PASSWORD, newPassword: NEW_PASSWORD }), 403, 'FORBIDDEN');
+    const keyed = expectErrorBody(await call('POST', '/users/me/password', { 'x-api-key': merchant.apiKey, 'x-api-secret': merchant.apiSecret }, { currentPassword: PASSWORD, newPassword: NEW_PASSWORD }), 403, 'FORBIDDEN');
+    expect(keyed.details).toEqual({ reason: 'SESSION_REQUIRED' });
   });
 
   it('invitation: an ADMIN invites a DEVELOPER; the link creates the user with that role, once', async () => {
@@ -147,12 +148,14 @@ describe('links by email: password reset, password change, invitations', () => {
 
   it('invitation: the role table: an ADMIN cannot invite an OWNER, an OWNER can; a DEVELOPER invites no one', async () => {
     const admin = await manager('ADMIN');
-    expectErrorBody(await call('POST', '/users/invitations', as(admin), { email: `owner${++n}@example.com`, role: 'OWNER' }), 403, 'FORBIDDEN');
+    const owners = expectErrorBody(await call('POST', '/users/invitations', as(admin), { email: `owner${++n}@example.com`, role: 'OWNER' }), 403, 'FORBIDDEN');
+    expect(owners.details).toEqual({ reason: 'ROLE_NOT_ALLOWED', permission: 'owners.manage' });
     const owner = await manager('OWNER');
     expect((await call('POST', '/users/invitations', as(owner), { email: `owner${++n}@example.com`, role: 'OWNER' })).statusCode).toBe(202);
     const { email } = await newUser('DEVELOPER');
     const developer = await session(email);
-    expectErrorBody(await call('POST', '/users/invitations', as(developer), { email: `someone${++n}@example.com`, role: 'VIEWER' }), 403, 'FORBIDDEN');
+    const developers = expectErrorBody(await call('POST', '/users/invitations', as(developer), { email: `someone${++n}@example.com`, role: 'VIEWER' }), 403, 'FORBIDDEN');
+    expect(developers.details).toEqual({ reason: 'ROLE_NOT_ALLOWED', permission: 'users.manage' });
   });
 
   it('invitation: expires after 72 hours', async () => {

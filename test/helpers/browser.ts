@@ -95,7 +95,12 @@ export function useBrowser(options: { baseURL?: string | (() => string) } = {}):
       if (message.type() === 'error') problems.push(`console error: ${message.text()} (${message.location().url || message.page()?.url()})`);
     });
     context.on('weberror', (error) => problems.push(`page error: ${error.error().message}`));
-    context.on('requestfailed', (request) => problems.push(`request failed: ${request.method()} ${request.url()}: ${request.failure()?.errorText}`));
+    context.on('requestfailed', (request) => {
+      const error = request.failure()?.errorText;
+      // The browser cancels what is in flight when the page navigates (a click before a query
+      // answered): ERR_ABORTED is the page's own doing, not a failure of the service.
+      if (error !== 'net::ERR_ABORTED') problems.push(`request failed: ${request.method()} ${request.url()}: ${error}`);
+    });
     current = { context, page: await context.newPage(), problems, allowed: [] };
   });
 

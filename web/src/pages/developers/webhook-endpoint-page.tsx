@@ -3,10 +3,10 @@
  * secret (shown once), delete; edit URL, description and event types (PATCH); re-queue every
  * delivery that failed since a time (POST .../recover); and its latest deliveries.
  */
-import { Anchor, Button, Card, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Card, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from '@tanstack/react-router';
-import { type FormEvent, type ReactNode, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { api, call } from '../../api/client.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Loading } from '../../components/loading.tsx';
@@ -19,23 +19,7 @@ import { DeliveryTable } from './delivery-table.tsx';
 import { ApiErrorWithFields } from './field-errors.tsx';
 import { SecretModal, type ShownSecret } from './secret-modal.tsx';
 import { catalogQuery, type Endpoint, EndpointBadge, endpointQuery, endpointsQuery, EventTypePicker, useCanWriteWebhooks } from './webhook-data.tsx';
-
-function Facts({ rows }: { rows: [string, ReactNode][] }) {
-  return (
-    <Table variant="vertical" withTableBorder>
-      <Table.Tbody>
-        {rows.map(([label, value]) => (
-          <Table.Tr key={label}>
-            <Table.Th scope="row" w={240}>
-              {label}
-            </Table.Th>
-            <Table.Td>{value}</Table.Td>
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
-  );
-}
+import { Facts } from '../../components/facts.tsx';
 
 function EditForm({ endpoint }: { endpoint: Endpoint }) {
   const { t } = useI18n();

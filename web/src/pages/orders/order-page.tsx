@@ -4,7 +4,7 @@
  * timeline refresh every REFRESH_MS until the order reaches a final status (the timeline also
  * while a webhook delivery about it is still pending).
  */
-import { Anchor, Button, Card, Code, CopyButton, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Button, Card, Code, CopyButton, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
@@ -19,25 +19,11 @@ import { FINAL_STATUSES, type Order } from './statuses.ts';
 import { environmentQuery } from '../../api/environment.ts';
 import { SandboxActions } from './sandbox-actions.tsx';
 import { TimelineTable } from './timeline.tsx';
+import { Facts } from '../../components/facts.tsx';
 
 const REFRESH_MS = 1500;
 /** Roles with developer.write (users/roles.ts), which the sandbox drivers need; the API is the guard. */
 const SANDBOX_ROLES = new Set(['OWNER', 'ADMIN', 'DEVELOPER']);
-
-function Facts({ rows }: { rows: [string, ReactNode][] }) {
-  return (
-    <Table variant="vertical" withTableBorder>
-      <Table.Tbody>
-        {rows.map(([label, value]) => (
-          <Table.Tr key={label}>
-            <Table.Th scope="row" w={220}>{label}</Table.Th>
-            <Table.Td>{value}</Table.Td>
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
-  );
-}
 
 const inProgress = (order: Order | undefined) => order !== undefined && !FINAL_STATUSES.has(order.status);
 

@@ -3,10 +3,10 @@
  * and the sandbox's approval button), its limits and today's usage (receiver-limits.tsx), and its
  * wallet: its own address, or the one the platform manages for it.
  */
-import { Anchor, Button, Card, Code, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Button, Card, Code, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
-import { type ReactNode, useState } from 'react';
+import { useState } from 'react';
 import { api, call } from '../../api/client.ts';
 import { useMay } from '../../api/permissions.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
@@ -17,21 +17,7 @@ import { KycBadge, StatusBadge } from './labels.tsx';
 import { ReceiverEditForm } from './receiver-edit.tsx';
 import { LimitsCard } from './receiver-limits.tsx';
 import { SandboxKyc } from './sandbox-kyc.tsx';
-
-function Facts({ rows }: { rows: [string, ReactNode][] }) {
-  return (
-    <Table variant="vertical" withTableBorder>
-      <Table.Tbody>
-        {rows.map(([label, value]) => (
-          <Table.Tr key={label}>
-            <Table.Th scope="row" w={220}>{label}</Table.Th>
-            <Table.Td>{value}</Table.Td>
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
-  );
-}
+import { Facts } from '../../components/facts.tsx';
 
 export function ReceiverPage() {
   const { t } = useI18n();

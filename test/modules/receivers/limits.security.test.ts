@@ -32,6 +32,9 @@ describe('limits', () => {
       dailyLimitBrl: null,
       dailyTransactionLimit: null,
       nightTransactionsEnabled: false,
+      usageDay: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+      ordersToday: 0,
+      usedTodayBrl: 0,
     });
   });
 });

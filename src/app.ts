@@ -6,7 +6,7 @@ import rateLimit from '@fastify/rate-limit';
 import { Format, registerAjvFormats, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, type FastifyServerFactory, LogController } from 'fastify';
 import type { Db } from './db/database.ts';
-import { requireAdmin, requireMerchant } from './http/auth.ts';
+import { requireMerchant, requireOperator } from './http/auth.ts';
 import { createAuthFailureLimiter } from './http/auth-failures.ts';
 import { registerDashboard } from './http/dashboard.ts';
 import { registerErrorHandling, sendError, toAppError } from './http/error-handler.ts';
@@ -43,6 +43,8 @@ import { registerSandboxRoutes } from './modules/sandbox/routes.ts';
 import { registerAdminTreasuryRoutes } from './modules/treasury/routes.ts';
 import { registerWebhookRoutes } from './modules/webhooks/routes.ts';
 import { enforceSessionRole } from './modules/users/guard.ts';
+import { auditAdminTokenUse, enforceOperatorRole } from './modules/operators/guard.ts';
+import { registerOperatorRoutes, registerOperatorSignInRoute } from './modules/operators/routes.ts';
 import { enforceKeyScope } from './modules/merchants/scope-guard.ts';
 import { registerAuditLogRoutes } from './modules/users/audit-log-routes.ts';
 import { registerLinkRoutes, registerSignedInLinkRoutes } from './modules/users/links-routes.ts';
@@ -129,6 +131,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerJsonBodyParser(app);
   app.decorate('services', services);
   app.decorateRequest('merchantAuth', null);
+  app.decorateRequest('operatorAuth', null);
   app.addSchema(ErrorObject);
   app.addHook('onRoute', documentBodyErrors);
   app.addHook('onRequest', async (request, reply) => {
@@ -209,22 +212,25 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         if (config.sandboxEnabled && walletChain.kind === 'litesvm') registerWalletSandboxRoutes(merchantScope, walletChain as LiteSvmSandbox);
       });
 
-      if (config.adminToken) {
-        await api.register(async (adminScope: App) => {
-          adminScope.addHook('onRoute', (route) => {
-            route.schema = { ...route.schema, security: ADMIN_SECURITY };
-            documentErrors(route, [429]);
-          });
-          adminScope.addHook('onRequest', requireAdmin(services.auth, authFailures));
-          registerIdempotency(adminScope, services.idempotency);
-          registerAdminMerchantRoutes(adminScope, services.merchants);
-          registerAdminDestinationPolicyRoutes(adminScope, services.destinationPolicies);
-          registerAdminReceiverRoutes(adminScope, services.receivers);
-          registerAdminFeeTierRoutes(adminScope, services.feeTiers);
-          registerAdminLedgerRoutes(adminScope, services.ledger, clock.now);
-          registerAdminTreasuryRoutes(adminScope, services.treasury);
+      registerOperatorSignInRoute(api, services.operators, { nodeEnv: config.nodeEnv, failures: authFailures, rateLimitPerMinute: config.rateLimit.tokenPerIpPerMinute });
+      // Always mounted: operators sign in without the admin token, which is only for bootstrap and automation.
+      await api.register(async (adminScope: App) => {
+        adminScope.addHook('onRoute', (route) => {
+          route.schema = { ...route.schema, security: ADMIN_SECURITY };
+          documentErrors(route, [429]);
         });
-      }
+        adminScope.addHook('onRequest', requireOperator(services.auth, authFailures));
+        adminScope.addHook('onRequest', enforceOperatorRole);
+        adminScope.addHook('onSend', auditAdminTokenUse(db));
+        registerIdempotency(adminScope, services.idempotency);
+        registerOperatorRoutes(adminScope, services.operators, { nodeEnv: config.nodeEnv });
+        registerAdminMerchantRoutes(adminScope, services.merchants);
+        registerAdminDestinationPolicyRoutes(adminScope, services.destinationPolicies);
+        registerAdminReceiverRoutes(adminScope, services.receivers);
+        registerAdminFeeTierRoutes(adminScope, services.feeTiers);
+        registerAdminLedgerRoutes(adminScope, services.ledger, clock.now);
+        registerAdminTreasuryRoutes(adminScope, services.treasury);
+      });
     },
     { prefix: API_PREFIX },
   );

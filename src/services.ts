@@ -50,6 +50,7 @@ import { createSandboxDriver } from './modules/sandbox/service.ts';
 import { createWebhooksService } from './modules/webhooks/service.ts';
 import { createWalletsService } from './modules/wallets/service.ts';
 import { createUsersService } from './modules/users/service.ts';
+import { createOperatorsService } from './modules/operators/service.ts';
 import { createEmailSender } from './adapters/email/index.ts';
 import type { EmailLog } from './adapters/email/log.ts';
 import type { EmailSender } from './adapters/email/port.ts';
@@ -123,7 +124,14 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   // TOTP secrets are sealed under their own key derived from WEBHOOK_SECRET_KEY (users/totp.ts).
   const email = deps.email ?? createEmailSender(config.email, deps.emailLog ?? createLogger(config.logLevel));
   const users = await createUsersService({ db, clock, totpKey: config.webhookSecretKey, email, publicAppUrl: config.email.publicAppUrl });
-  const auth = createAuthService({ merchants, tokens, adminToken: config.adminToken, sessions: users.sessions });
+  const operators = await createOperatorsService({ db, clock, totpKey: config.webhookSecretKey });
+  const auth = createAuthService({
+    merchants,
+    tokens,
+    adminToken: config.adminToken,
+    sessions: users.sessions,
+    operatorSessions: { authenticate: operators.sessions.authenticate, csrfMatches: operators.sessions.csrfMatches },
+  });
   const wallets = createWalletsService({
     db,
     clock,
@@ -260,7 +268,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   const orderExport = createOrderExport({ db, clock, settings: { pageSize: config.orders.exportPageSize, maxRows: config.orders.exportMaxRows } });
   const orderTimeline = createOrderTimeline({ db, explorerTxUrl: config.orders.explorerTxUrl, ledger, webhooks });
   const overview = createOverviewService({ db, clock, ledger, webhooks });
-  return { notifications, merchants, destinationPolicies, auth, users, email, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderExport, orderTimeline, overview, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, liquidity, depositAddresses, depositWatcher, sweeper };
+  return { notifications, merchants, destinationPolicies, auth, users, operators, email, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderExport, orderTimeline, overview, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, liquidity, depositAddresses, depositWatcher, sweeper };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

@@ -25,6 +25,14 @@ export interface SessionUser {
   totpEnabled: boolean;
 }
 
+/**
+ * Who a back-office request comes from: the admin token (bootstrap and automation: every use is
+ * audited) or a signed-in operator (src/modules/operators/).
+ */
+export type OperatorAuth =
+  | { method: 'admin-token' }
+  | { method: 'session'; operatorId: string; sessionId: string; role: 'OPERATIONS' | 'COMPLIANCE' | 'FINANCE' | 'ADMIN' | 'VIEWER'; totpEnabled: boolean };
+
 export interface AuthHeaders {
   'x-api-key'?: string | string[] | undefined;
   'x-api-secret'?: string | string[] | undefined;
@@ -39,11 +47,14 @@ export interface Authenticator {
   /** `ip`: the caller's address as Fastify derives it (TRUST_PROXY), for a key's allow-list. */
   authenticateMerchant(headers: AuthHeaders, method?: string, ip?: string): Promise<MerchantAuth>;
   isAdmin(authorization: string | undefined): boolean;
+  /** An operator's session cookie, or undefined when the request carries none; throws 401 (expired) or 403 (CSRF). */
+  authenticateOperator(headers: AuthHeaders, method: string): Promise<OperatorAuth | undefined>;
 }
 
 declare module 'fastify' {
   interface FastifyRequest {
     merchantAuth: MerchantAuth | null;
+    operatorAuth: OperatorAuth | null;
   }
 }
 
@@ -62,10 +73,10 @@ export function requireMerchant(auth: Authenticator, failures: AuthFailureLimite
 }
 
 /**
- * Admin routes take `Authorization: Bearer <ADMIN_TOKEN>`. Valid merchant credentials are
- * answered 403 (known caller, not allowed), anything else 401.
+ * Back-office routes take an operator's session cookie or `Authorization: Bearer <ADMIN_TOKEN>`.
+ * Valid merchant credentials are answered 403 (known caller, not allowed), anything else 401.
  */
-export function requireAdmin(auth: Authenticator, failures: AuthFailureLimiter): onRequestAsyncHookHandler {
+export function requireOperator(auth: Authenticator, failures: AuthFailureLimiter): onRequestAsyncHookHandler {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     failures.refuseWhileBlocked(request.ip, reply);
     await failures.counting(request.ip, () => admitAdmin(auth, request));
@@ -73,12 +84,20 @@ export function requireAdmin(auth: Authenticator, failures: AuthFailureLimiter):
 }
 
 async function admitAdmin(auth: Authenticator, request: FastifyRequest): Promise<void> {
-  if (auth.isAdmin(request.headers.authorization)) return;
+  if (auth.isAdmin(request.headers.authorization)) {
+    request.operatorAuth = { method: 'admin-token' };
+    return;
+  }
+  const operator = request.headers.authorization === undefined ? await auth.authenticateOperator(request.headers, request.method) : undefined;
+  if (operator) {
+    request.operatorAuth = operator;
+    return;
+  }
   // A known merchant (even a disabled one) is refused as not allowed, anyone else as unknown.
   const knownMerchant = await auth.authenticateMerchant(request.headers).then(
     () => true,
     (err: unknown) => err instanceof AppError && err.code === 'FORBIDDEN',
   );
   if (knownMerchant) throw new AppError('FORBIDDEN', 'This route is for operators only');
-  throw new AppError('UNAUTHORIZED', 'Admin routes require Authorization: Bearer <ADMIN_TOKEN>');
+  throw new AppError('UNAUTHORIZED', 'Back-office routes require an operator session (POST /api/v1/admin/auth/sessions) or Authorization: Bearer <ADMIN_TOKEN>');
 }

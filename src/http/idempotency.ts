@@ -126,7 +126,9 @@ export function registerIdempotency(scope: App, store: IdempotencyStore): void {
       });
     }
     const person = request.routeOptions.config.idempotencyKeySpace === 'person' ? request.merchantAuth?.user?.id : undefined;
-    const merchantId = person ?? (request.merchantAuth ? merchantIdOf(request) : ADMIN_KEY_SPACE);
+    // An operator's keys are theirs alone (an answer may hold a temporary password); the admin token's share one space.
+    const operator = request.operatorAuth?.method === 'session' ? request.operatorAuth.operatorId : undefined;
+    const merchantId = person ?? (request.merchantAuth ? merchantIdOf(request) : (operator ?? ADMIN_KEY_SPACE));
     const route = request.routeOptions.url ?? request.url;
     const fingerprint = requestFingerprint({ method: request.method, route, params: request.params, query: request.query, body: request.body });
     return { merchantId, key, fingerprint, method: request.method, route, requestId: request.id };

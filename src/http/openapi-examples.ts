@@ -14,6 +14,10 @@ const WIRE_TRANSACTION =
 export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
   createAccessToken: { apiKey: 'mk_3f9a1c2e7b4d', apiSecret: 'sk_live_5d2c8e1f9a7b3c6d0e4f8a2b1c9d7e3f' },
   signIn: { email: 'ana.souza@example.com', password: 'correct horse battery staple', totp: '492039' },
+  adminSignIn: { email: 'rita.ops@example.com', password: 'correct horse battery staple', totp: '492039' },
+  adminConfirmTotpEnrolment: { code: '492039' },
+  adminCreateOperator: { email: 'rita.ops@example.com', role: 'OPERATIONS' },
+  adminUpdateOperator: { role: 'FINANCE' },
   confirmTotpEnrolment: { code: '492039' },
   createUser: { email: 'joao.lima@example.com', role: 'DEVELOPER' },
   createCredential: { label: 'production server', expiresAt: '2027-11-26T00:00:00Z', allowedIps: ['203.0.113.0/24', '2001:db8::/32'], scopes: ['read', 'payments.write'] },

@@ -118,6 +118,14 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /admin/settlements/run': 'adminRunSettlements',
   'GET /admin/treasury': 'adminGetTreasury',
   'POST /admin/treasury/fundings': 'adminCreateTreasuryFunding',
+  'POST /admin/auth/sessions': 'adminSignIn',
+  'GET /admin/auth/sessions/current': 'adminGetCurrentSession',
+  'DELETE /admin/auth/sessions/current': 'adminSignOut',
+  'POST /admin/operators/me/totp': 'adminStartTotpEnrolment',
+  'POST /admin/operators/me/totp/confirm': 'adminConfirmTotpEnrolment',
+  'GET /admin/operators': 'adminListOperators',
+  'POST /admin/operators': 'adminCreateOperator',
+  'PATCH /admin/operators/{id}': 'adminUpdateOperator',
 };
 
 /** Every tag a route uses, declared with what it groups (in the reference's order). */

@@ -26,7 +26,8 @@ type SecurityRequirement = Record<string, string[]>;
 
 /** Merchant routes accept either alternative (spec, Authentication §1). */
 export const MERCHANT_SECURITY: SecurityRequirement[] = [{ ApiKey: [], ApiSecret: [] }, { BearerAuth: [] }, { Session: [] }];
-export const ADMIN_SECURITY: SecurityRequirement[] = [{ AdminToken: [] }];
+/** Back-office routes: an operator's session, or the admin token (bootstrap and automation). */
+export const ADMIN_SECURITY: SecurityRequirement[] = [{ OperatorSession: [] }, { AdminToken: [] }];
 
 export async function registerOpenApi(app: FastifyInstance, options: { docs: boolean }): Promise<void> {
   await app.register(swagger, {
@@ -55,7 +56,8 @@ export async function registerOpenApi(app: FastifyInstance, options: { docs: boo
           ApiSecret: { type: 'apiKey', in: 'header', name: 'x-api-secret', description: 'API secret (sk_...), shown once at creation' },
           BearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token from POST /api/v1/auth/token (15 minutes)' },
           Session: { type: 'apiKey', in: 'cookie', name: 'sid', description: 'A person signed in with POST /api/v1/auth/sessions; writes also need the X-CSRF-Token header, and the role table applies (docs/architecture/people-and-sessions.md)' },
-          AdminToken: { type: 'http', scheme: 'bearer', description: 'Operator token (ADMIN_TOKEN), for /api/v1/admin routes only' },
+          OperatorSession: { type: 'apiKey', in: 'cookie', name: 'osid', description: 'An operator signed in with POST /api/v1/admin/auth/sessions (Path=/api/v1/admin); writes also need the X-CSRF-Token header, and the operator role table applies (docs/architecture/back-office.md)' },
+          AdminToken: { type: 'http', scheme: 'bearer', description: 'The admin token (ADMIN_TOKEN), for /api/v1/admin routes only: bootstrap of the first operator and automation; every use is audited' },
           MetricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN, for GET /metrics only' },
         },
       },

@@ -12,6 +12,7 @@ const EXEMPT: Record<string, string> = {
   'POST /auth/password-resets/{token}': 'public: the single-use token is the guard; a replay is 410 LINK_INVALID',
   'POST /auth/invitations/{token}': 'public: the single-use token is the guard; a replay is 410 LINK_INVALID',
   'POST /auth/sessions': 'sign-in: each call must make a new session (a replay would hand out a stored session id); the password is the guard',
+  'POST /admin/auth/sessions': "an operator's sign-in: the same reason as POST /auth/sessions",
 };
 
 interface Operation {

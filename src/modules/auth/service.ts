@@ -5,10 +5,10 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../../errors.ts';
-import type { AuthHeaders, MerchantAuth } from '../../http/auth.ts';
+import type { AuthHeaders, MerchantAuth, OperatorAuth } from '../../http/auth.ts';
 import type { MerchantsService } from '../merchants/service.ts';
 import type { AccessToken, TokenIssuer } from './tokens.ts';
-import { readCookie, SESSION_COOKIE } from '../../http/cookies.ts';
+import { OPERATOR_SESSION_COOKIE, readCookie, SESSION_COOKIE } from '../../http/cookies.ts';
 
 /** What the users module gives: the live session behind a cookie value, and its CSRF check. */
 export interface SessionAuthenticator {
@@ -16,7 +16,14 @@ export interface SessionAuthenticator {
   csrfMatches(sessionToken: string, header: string | undefined): boolean;
 }
 
+/** What the operators module gives: the live operator session behind a cookie value, and its CSRF check. */
+export interface OperatorSessionAuthenticator {
+  authenticate(token: string): Promise<{ id: string; operatorId: string; role: 'OPERATIONS' | 'COMPLIANCE' | 'FINANCE' | 'ADMIN' | 'VIEWER'; totpEnabled: boolean } | undefined>;
+  csrfMatches(sessionToken: string, header: string | undefined): boolean;
+}
+
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const CSRF_REFUSED = () => new AppError('FORBIDDEN', 'Cookie-authenticated writes need the X-CSRF-Token header (from sign-in or GET /auth/sessions/current)', { reason: 'CSRF_TOKEN_MISSING_OR_INVALID' });
 
 
 const unauthorized = (message: string) => new AppError('UNAUTHORIZED', message);
@@ -30,6 +37,7 @@ export function createAuthService(deps: {
   tokens: TokenIssuer;
   adminToken: string | undefined;
   sessions?: SessionAuthenticator;
+  operatorSessions?: OperatorSessionAuthenticator;
 }) {
   const { merchants, tokens } = deps;
   const adminTokenHash = deps.adminToken ? sha256(deps.adminToken) : undefined;
@@ -52,7 +60,7 @@ export function createAuthService(deps: {
     const session = deps.sessions ? await deps.sessions.authenticate(token) : undefined;
     if (!session) throw unauthorized('Session expired or revoked: sign in again (POST /api/v1/auth/sessions)');
     if (!SAFE_METHODS.has(method ?? 'GET') && !deps.sessions!.csrfMatches(token, single(headers['x-csrf-token']))) {
-      throw new AppError('FORBIDDEN', 'Cookie-authenticated writes need the X-CSRF-Token header (from sign-in or GET /auth/sessions/current)', { reason: 'CSRF_TOKEN_MISSING_OR_INVALID' });
+      throw CSRF_REFUSED();
     }
     return { merchantId: session.merchantId, credentialId: session.id, method: 'session', user: { id: session.userId, role: session.role, totpEnabled: session.totpEnabled } };
   }
@@ -91,6 +99,16 @@ export function createAuthService(deps: {
     },
 
     jwks: () => tokens.jwks(),
+
+    /** The operator behind an `osid` cookie (the same session and CSRF rules as a merchant's user); undefined without one. */
+    async authenticateOperator(headers: AuthHeaders, method: string): Promise<OperatorAuth | undefined> {
+      const token = readCookie(headers.cookie, OPERATOR_SESSION_COOKIE);
+      if (!token || !deps.operatorSessions) return undefined;
+      const session = await deps.operatorSessions.authenticate(token);
+      if (!session) throw unauthorized('Operator session expired or revoked: sign in again (POST /api/v1/admin/auth/sessions)');
+      if (!SAFE_METHODS.has(method) && !deps.operatorSessions.csrfMatches(token, single(headers['x-csrf-token']))) throw CSRF_REFUSED();
+      return { method: 'session', operatorId: session.operatorId, sessionId: session.id, role: session.role, totpEnabled: session.totpEnabled };
+    },
 
     /** True when the Authorization header carries the configured admin token (constant time). */
     isAdmin(authorization: string | undefined): boolean {

@@ -4,7 +4,7 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './passwords.ts';
 import { ROLES } from './roles.ts';
 
 export const RoleField = Type.Enum([...ROLES], { description: 'OWNER, ADMIN, DEVELOPER or VIEWER: what each may do is the role table (docs/architecture/people-and-sessions.md)' });
-const Email = Type.String({ format: 'email', minLength: 3, maxLength: 254, description: 'Unique across the service, compared case-insensitively' });
+export const Email = Type.String({ format: 'email', minLength: 3, maxLength: 254, description: 'Unique across the service, compared case-insensitively' });
 
 export const UserSchema = Type.Object(
   {

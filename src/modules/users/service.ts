@@ -6,6 +6,7 @@
  * invitation sent by email (links.ts).
  */
 import type { EmailSender } from '../../adapters/email/port.ts';
+import { SESSION_COOKIE } from '../../http/cookies.ts';
 import type { Db } from '../../db/database.ts';
 import { AppError, notFound } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -13,9 +14,9 @@ import { newId } from '../../lib/ids.ts';
 import { recordAudit } from '../audit/record.ts';
 import { createLinks, type Invitation } from './links.ts';
 import { generatePassword, hashPassword } from './passwords.ts';
-import { createUsersRepo, type User } from './repo.ts';
+import { createUsersRepo, toUser, type User } from './repo.ts';
 import { can, type Permission, type Role, TOTP_REQUIRED_ROLES } from './roles.ts';
-import { createSessionsRepo } from './sessions-repo.ts';
+import { type ActiveSession, createSessionsRepo } from './sessions-repo.ts';
 import { createSessions } from './sessions.ts';
 import { createTotp } from './totp.ts';
 
@@ -31,12 +32,22 @@ export interface Actor {
 const forbidden = (message: string, permission: Permission) => new AppError('FORBIDDEN', message, { reason: 'ROLE_NOT_ALLOWED', permission });
 export const totpRequired = (user: Pick<User, 'role' | 'totpEnabled'>) => TOTP_REQUIRED_ROLES.includes(user.role) && !user.totpEnabled;
 
+type UserSignInRecord = NonNullable<Awaited<ReturnType<ReturnType<typeof createUsersRepo>['signInRecord']>>>;
+
 export async function createUsersService(deps: { db: Db; clock: Clock; totpKey: string; email: EmailSender; publicAppUrl: string }) {
   const { db, clock } = deps;
   const repo = createUsersRepo(db);
   const sessionsRepo = createSessionsRepo(db);
   const totp = createTotp(deps.totpKey);
-  const sessions = await createSessions({ users: repo, sessions: sessionsRepo, totp, clock, totpRequired });
+  const sessions = await createSessions<UserSignInRecord, User, ActiveSession>({
+    people: { ...repo, refusal: (record: UserSignInRecord) => (record.merchant_status === 'ACTIVE' ? undefined : 'Merchant is disabled'), toPerson: toUser },
+    sessions: sessionsRepo,
+    totp,
+    clock,
+    totpRequired,
+    cookieName: SESSION_COOKIE,
+    enrolmentRoute: 'POST /users/me/totp',
+  });
   const links = createLinks({ db, clock, email: deps.email, publicAppUrl: deps.publicAppUrl, users: repo, sessions: sessionsRepo });
 
   /** ADMIN may not touch an OWNER nor make one. */
@@ -134,22 +145,8 @@ export async function createUsersService(deps: { db: Db; clock: Clock; totpKey: 
       });
     },
 
-    /** A new TOTP secret for the user, shown once; replaces an unconfirmed one. Refused once TOTP is on. */
-    async enrolTotp(userId: string): Promise<{ secret: string; otpauthUri: string }> {
-      const state = await repo.totpState(userId);
-      if (state.totp_enabled_at) throw new AppError('CONFLICT', 'TOTP is already enabled');
-      const { secret, otpauthUri, sealed } = totp.enrol(userId, state.email);
-      await repo.setTotpSecret(userId, sealed, clock.now());
-      return { secret, otpauthUri };
-    },
-
-    async confirmTotp(userId: string, code: string): Promise<void> {
-      const state = await repo.totpState(userId);
-      if (state.totp_enabled_at) throw new AppError('CONFLICT', 'TOTP is already enabled');
-      if (!state.totp_secret_sealed) throw new AppError('CONFLICT', 'Start the enrolment first (POST /users/me/totp)');
-      if (!totp.check(state.totp_secret_sealed, userId, code, clock.now())) throw new AppError('VALIDATION_ERROR', 'code is not the current TOTP code', { 'body.code': 'is not the current TOTP code' });
-      await repo.enableTotp(userId, clock.now());
-    },
+    enrolTotp: (userId: string) => sessions.enrolTotp(userId),
+    confirmTotp: (userId: string, code: string) => sessions.confirmTotp(userId, code),
   };
 }
 

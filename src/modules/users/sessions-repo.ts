@@ -23,10 +23,10 @@ export interface ActiveSession {
 
 export function createSessionsRepo(db: Db) {
   return {
-    async insert(session: { id: string; userId: string; tokenHash: string; ip: string; userAgent: string | null; now: Date; expiresAt: Date }) {
+    async insert(session: { id: string; personId: string; tokenHash: string; ip: string; userAgent: string | null; now: Date; expiresAt: Date }) {
       await db
         .insertInto('user_sessions')
-        .values({ id: session.id, user_id: session.userId, token_hash: session.tokenHash, ip: session.ip, user_agent: session.userAgent, created_at: session.now, last_seen_at: session.now, expires_at: session.expiresAt })
+        .values({ id: session.id, user_id: session.personId, token_hash: session.tokenHash, ip: session.ip, user_agent: session.userAgent, created_at: session.now, last_seen_at: session.now, expires_at: session.expiresAt })
         .execute();
     },
     /** The unrevoked session with this token hash, with its user and merchant, if the merchant is active. */
@@ -46,7 +46,7 @@ export function createSessionsRepo(db: Db) {
     async touch(id: string, now: Date) {
       await db.updateTable('user_sessions').set({ last_seen_at: now }).where('id', '=', id).execute();
     },
-    async listForUser(userId: string, now: Date): Promise<SessionSummary[]> {
+    async listFor(userId: string, now: Date): Promise<SessionSummary[]> {
       const rows = await db
         .selectFrom('user_sessions')
         .select(['id', 'created_at', 'last_seen_at', 'expires_at', 'ip', 'user_agent'])

@@ -11,13 +11,11 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../../errors.ts';
-import { readCookie, SESSION_COOKIE } from '../../http/cookies.ts';
+import { readCookie } from '../../http/cookies.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { decoyHash, verifyPassword } from './passwords.ts';
-import type { User, UsersRepo } from './repo.ts';
-import { toUser } from './repo.ts';
-import { type ActiveSession, type SessionsRepo } from './sessions-repo.ts';
+import type { SessionSummary } from './sessions-repo.ts';
 import type { Totp } from './totp.ts';
 
 export const SESSION_IDLE_MS = 30 * 60_000;
@@ -42,10 +40,10 @@ export interface SignIn {
   userAgent: string | null;
 }
 
-export interface SignedIn {
+export interface SignedIn<Person> {
   token: string;
   csrfToken: string;
-  user: User;
+  user: Person;
   expiresAt: string;
   /** True for an OWNER or ADMIN without TOTP: the session may only enrol it. */
   totpEnrolmentRequired: boolean;
@@ -56,8 +54,54 @@ export function lockDurationMs(failures: number): number {
   return Math.min(MAX_LOCK_MS, BASE_LOCK_MS * 2 ** (failures - FREE_FAILURES));
 }
 
-export async function createSessions(deps: { users: UsersRepo; sessions: SessionsRepo; totp: Totp; clock: Clock; totpRequired: (user: Pick<User, 'role' | 'totpEnabled'>) => boolean }) {
-  const { users, sessions, totp, clock } = deps;
+/** What sign-in reads of an account: a merchant's user or an operator. */
+export interface SignInRecord {
+  id: string;
+  password_hash: string;
+  totp_secret_sealed: string | null;
+  totp_enabled_at: Date | null;
+  failed_sign_ins: number;
+  locked_until: Date | null;
+}
+
+/** The accounts of one kind of person (users, operators): sign-in reads, failure counts, TOTP state. */
+export interface PeopleStore<R extends SignInRecord, Person> {
+  signInRecord(email: string): Promise<R | undefined>;
+  recordFailure(id: string, failures: number, lockedUntil: Date | null): Promise<void>;
+  clearFailures(id: string): Promise<void>;
+  /** Why an account with the right credentials may still not sign in (its merchant disabled, the operator disabled). */
+  refusal(record: R): string | undefined;
+  toPerson(record: R): Person;
+  totpState(id: string): Promise<{ email: string; totp_secret_sealed: string | null; totp_enabled_at: Date | null }>;
+  setTotpSecret(id: string, sealed: string, now: Date): Promise<void>;
+  enableTotp(id: string, now: Date): Promise<void>;
+}
+
+/** The sessions of one kind of person, found by the hash of their cookie value. */
+export interface SessionStore<Active extends { id: string; lastSeenAt: Date; expiresAt: Date }> {
+  insert(session: { id: string; personId: string; tokenHash: string; ip: string; userAgent: string | null; now: Date; expiresAt: Date }): Promise<void>;
+  findActive(tokenHash: string): Promise<Active | undefined>;
+  touch(id: string, now: Date): Promise<void>;
+  listFor(personId: string, now: Date): Promise<SessionSummary[]>;
+  revoke(personId: string, sessionId: string, now: Date): Promise<boolean>;
+}
+
+/**
+ * Sign-in, sessions and TOTP enrolment for one kind of person: merchants' users (their cookie
+ * `sid`) and operators (`osid`, src/modules/operators/) share every rule here.
+ */
+export async function createSessions<R extends SignInRecord, Person, Active extends { id: string; lastSeenAt: Date; expiresAt: Date }>(deps: {
+  people: PeopleStore<R, Person>;
+  sessions: SessionStore<Active>;
+  totp: Totp;
+  clock: Clock;
+  totpRequired: (person: Person) => boolean;
+  /** The session cookie's name, for csrfTokenOf. */
+  cookieName: string;
+  /** Where enrolment starts, for the error that says so. */
+  enrolmentRoute: string;
+}) {
+  const { people: users, sessions, totp, clock } = deps;
   const decoy = await decoyHash();
 
   async function refuse(record: { id: string; failed_sign_ins: number }): Promise<never> {
@@ -68,7 +112,7 @@ export async function createSessions(deps: { users: UsersRepo; sessions: Session
   }
 
   return {
-    async signIn(input: SignIn): Promise<SignedIn> {
+    async signIn(input: SignIn): Promise<SignedIn<Person>> {
       const now = clock.now();
       const record = await users.signInRecord(input.email.toLowerCase());
       if (record?.locked_until && record.locked_until > now) {
@@ -85,17 +129,18 @@ export async function createSessions(deps: { users: UsersRepo; sessions: Session
         if (!input.totp) throw new AppError('UNAUTHORIZED', 'A TOTP code is required for this account', { totpRequired: true });
         if (!totp.check(record.totp_secret_sealed!, record.id, input.totp, now)) await refuse(record);
       }
-      if (record.merchant_status !== 'ACTIVE') throw new AppError('FORBIDDEN', 'Merchant is disabled');
+      const refusal = users.refusal(record);
+      if (refusal) throw new AppError('FORBIDDEN', refusal);
       await users.clearFailures(record.id);
       const token = randomBytes(32).toString('base64url');
       const expiresAt = new Date(now.getTime() + SESSION_ABSOLUTE_MS);
-      await sessions.insert({ id: newId(), userId: record.id, tokenHash: sha256Hex(token), ip: input.ip, userAgent: input.userAgent, now, expiresAt });
-      const user = toUser(record);
+      await sessions.insert({ id: newId(), personId: record.id, tokenHash: sha256Hex(token), ip: input.ip, userAgent: input.userAgent, now, expiresAt });
+      const user = users.toPerson(record);
       return { token, csrfToken: csrfTokenFor(token), user, expiresAt: expiresAt.toISOString(), totpEnrolmentRequired: deps.totpRequired(user) };
     },
 
     /** The live session behind a cookie value, or undefined (unknown, revoked, idle or past its end). */
-    async authenticate(token: string): Promise<ActiveSession | undefined> {
+    async authenticate(token: string): Promise<Active | undefined> {
       const session = await sessions.findActive(sha256Hex(token));
       if (!session) return undefined;
       const now = clock.now();
@@ -113,14 +158,29 @@ export async function createSessions(deps: { users: UsersRepo; sessions: Session
     },
 
     /** The CSRF token of the session in a Cookie header. */
-    csrfTokenOf: (cookieHeader: string | undefined) => csrfTokenFor(readCookie(cookieHeader, SESSION_COOKIE) ?? ''),
+    csrfTokenOf: (cookieHeader: string | undefined) => csrfTokenFor(readCookie(cookieHeader, deps.cookieName) ?? ''),
 
-    list: (userId: string) => sessions.listForUser(userId, clock.now()),
+    list: (personId: string) => sessions.listFor(personId, clock.now()),
 
     async revoke(userId: string, sessionId: string): Promise<void> {
       if (!(await sessions.revoke(userId, sessionId, clock.now()))) throw new AppError('NOT_FOUND', 'Session not found');
     },
+
+    /** A new TOTP secret for the person, shown once; replaces an unconfirmed one. Refused once TOTP is on. */
+    async enrolTotp(personId: string): Promise<{ secret: string; otpauthUri: string }> {
+      const state = await users.totpState(personId);
+      if (state.totp_enabled_at) throw new AppError('CONFLICT', 'TOTP is already enabled');
+      const { secret, otpauthUri, sealed } = totp.enrol(personId, state.email);
+      await users.setTotpSecret(personId, sealed, clock.now());
+      return { secret, otpauthUri };
+    },
+
+    async confirmTotp(personId: string, code: string): Promise<void> {
+      const state = await users.totpState(personId);
+      if (state.totp_enabled_at) throw new AppError('CONFLICT', 'TOTP is already enabled');
+      if (!state.totp_secret_sealed) throw new AppError('CONFLICT', `Start the enrolment first (${deps.enrolmentRoute})`);
+      if (!totp.check(state.totp_secret_sealed, personId, code, clock.now())) throw new AppError('VALIDATION_ERROR', 'code is not the current TOTP code', { 'body.code': 'is not the current TOTP code' });
+      await users.enableTotp(personId, clock.now());
+    },
   };
 }
-
-export type Sessions = Awaited<ReturnType<typeof createSessions>>;

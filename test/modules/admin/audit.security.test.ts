@@ -31,6 +31,11 @@ describe('audit log', () => {
     expect((await admin('DELETE', `/merchants/${merchant.id}/credentials/${issued.id}`)).statusCode).toBe(200);
 
     const rows = await auditRows();
+    // Every request made with the admin token is itself on record, whatever it did.
+    const tokenUses = await ctx.database.db.selectFrom('admin_audit_log').selectAll().where('action', '=', 'admin_token.use').execute();
+    const routesUsed = tokenUses.map((row) => row.target_id);
+    expect(routesUsed).toEqual(expect.arrayContaining(['POST /api/v1/admin/merchants/:id/disable', 'DELETE /api/v1/admin/merchants/:id/credentials/:credentialId']));
+    for (const use of tokenUses) expect(use.actor).toBe('admin-api@127.0.0.1');
     const adminRows = rows.filter((row) => row.actor.startsWith('admin-api'));
     const actions = new Set(adminRows.map((row) => row.action));
     expect([...actions]).toEqual(
@@ -43,7 +48,7 @@ describe('audit log', () => {
 
     expect(issuedSecrets.length).toBeGreaterThanOrEqual(2);
     const hashes = (await ctx.database.db.selectFrom('api_credentials').select('secret_hash').execute()).map((row) => row.secret_hash);
-    const dump = JSON.stringify(rows);
+    const dump = JSON.stringify([...rows, ...tokenUses]);
     for (const secret of issuedSecrets) expect(dump).not.toContain(secret);
     for (const hash of hashes) expect(dump).not.toContain(hash);
     expect(dump).not.toMatch(/sk_[A-Za-z0-9_-]{43}/);

@@ -1,0 +1,82 @@
+/**
+ * What each operator role may do: the one table (docs/architecture/back-office.md repeats it), and
+ * which permission each back-office write needs. Operators are the platform's people, apart from
+ * merchants' users (src/modules/users/roles.ts): a merchant's OWNER is nobody here.
+ */
+export const OPERATOR_ROLES = ['OPERATIONS', 'COMPLIANCE', 'FINANCE', 'ADMIN', 'VIEWER'] as const;
+export type OperatorRole = (typeof OPERATOR_ROLES)[number];
+
+export type OperatorPermission =
+  /** Every GET of the back office. */
+  | 'read'
+  /** KYC decisions and receiver status (suspend, block, reactivate). */
+  | 'kyc.review'
+  /** Stuck orders: retry a step, mark failed, propose and approve refunds. */
+  | 'orders.operate'
+  /** Create, disable and enable merchants (enabling through four-eyes), their credentials and destination policy. */
+  | 'merchants.manage'
+  /** Platform fee tiers (through four-eyes). */
+  | 'fees.manage'
+  /** Treasury fundings and settlement runs. */
+  | 'treasury.manage'
+  /** Create operators, change their roles, disable them. */
+  | 'operators.manage';
+
+export const OPERATOR_ROLE_PERMISSIONS: Readonly<Record<OperatorRole, readonly OperatorPermission[]>> = {
+  OPERATIONS: ['read', 'orders.operate', 'merchants.manage'],
+  COMPLIANCE: ['read', 'kyc.review'],
+  FINANCE: ['read', 'fees.manage', 'treasury.manage', 'orders.operate'],
+  ADMIN: ['read', 'kyc.review', 'orders.operate', 'merchants.manage', 'fees.manage', 'treasury.manage', 'operators.manage'],
+  VIEWER: ['read'],
+};
+
+export const operatorCan = (role: OperatorRole, permission: OperatorPermission): boolean => OPERATOR_ROLE_PERMISSIONS[role].includes(permission);
+
+/**
+ * What a back-office write needs, by `METHOD route`:
+ * - a permission;
+ * - `four-eyes`: it moves money or changes risk, so an operator's session may only propose it
+ *   (POST /admin/approvals) for another to approve; the admin token (automation) may call it;
+ * - `self`: the route checks its own rule (sign-out, TOTP enrolment, approvals per action).
+ * A write missing here is refused to every operator (a test lists the OpenAPI document's routes).
+ */
+export const WRITE_PERMISSIONS: Readonly<Record<string, OperatorPermission | 'four-eyes' | 'self'>> = {
+  'POST /api/v1/admin/merchants': 'merchants.manage',
+  'POST /api/v1/admin/merchants/:id/disable': 'merchants.manage',
+  'POST /api/v1/admin/merchants/:id/enable': 'four-eyes',
+  'POST /api/v1/admin/merchants/:id/credentials': 'merchants.manage',
+  'DELETE /api/v1/admin/merchants/:id/credentials/:credentialId': 'merchants.manage',
+  'PUT /api/v1/admin/merchants/:id/destination-policy': 'merchants.manage',
+  'POST /api/v1/admin/receivers/:id/kyc/start-review': 'kyc.review',
+  'POST /api/v1/admin/receivers/:id/kyc/approve': 'kyc.review',
+  'POST /api/v1/admin/receivers/:id/kyc/reject': 'kyc.review',
+  'POST /api/v1/admin/receivers/:id/suspend': 'kyc.review',
+  'POST /api/v1/admin/receivers/:id/block': 'kyc.review',
+  'POST /api/v1/admin/receivers/:id/reactivate': 'kyc.review',
+  'PUT /api/v1/admin/platform-fee-tiers/:orderType': 'four-eyes',
+  'POST /api/v1/admin/settlements/run': 'treasury.manage',
+  'POST /api/v1/admin/treasury/fundings': 'treasury.manage',
+  'POST /api/v1/admin/orders/:id/retry-step': 'orders.operate',
+  'POST /api/v1/admin/orders/:id/mark-failed': 'orders.operate',
+  'POST /api/v1/admin/operators': 'operators.manage',
+  'PATCH /api/v1/admin/operators/:id': 'operators.manage',
+  'POST /api/v1/admin/approvals': 'self',
+  'POST /api/v1/admin/approvals/:id/approve': 'self',
+  'POST /api/v1/admin/approvals/:id/reject': 'self',
+  'DELETE /api/v1/admin/auth/sessions/current': 'self',
+  'POST /api/v1/admin/operators/me/totp': 'self',
+  'POST /api/v1/admin/operators/me/totp/confirm': 'self',
+};
+
+/** Routes an operator without TOTP may use: to enrol it, and to see or end their session. */
+export const ENROLMENT_ROUTES: ReadonlySet<string> = new Set([
+  'GET /api/v1/admin/auth/sessions/current',
+  'DELETE /api/v1/admin/auth/sessions/current',
+  'POST /api/v1/admin/operators/me/totp',
+  'POST /api/v1/admin/operators/me/totp/confirm',
+]);
+
+export function requiredPermission(method: string, routeUrl: string): OperatorPermission | 'four-eyes' | 'self' | undefined {
+  if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return 'read';
+  return WRITE_PERMISSIONS[`${method} ${routeUrl}`];
+}

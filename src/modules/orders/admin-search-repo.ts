@@ -99,8 +99,9 @@ export const adminOrdersRepo = {
    */
   stuck(db: Db, before: Date, limit: number, cursor?: string): Promise<AdminOrderRow[]> {
     let query = adminColumns(withMerchant(db)).where(
-      sql<boolean>`(orders.status in (${literals(IN_TRANSIT_STATUSES)}) and orders.updated_at <= ${before})
-        or (orders.status = 'FAILED' and orders.type = 'PAYIN' and orders.pix_end_to_end_id is not null)`,
+      // Parenthesized whole: Kysely writes a raw condition as it is, and `and` binds tighter than `or`.
+      sql<boolean>`((orders.status in (${literals(IN_TRANSIT_STATUSES)}) and orders.updated_at <= ${before})
+        or (orders.status = 'FAILED' and orders.type = 'PAYIN' and orders.pix_end_to_end_id is not null))`,
     );
     if (cursor) {
       const position = db.selectFrom('orders as c').select(['c.updated_at', 'c.id']).where('c.id', '=', cursor);

@@ -118,6 +118,10 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /admin/settlements/run': 'adminRunSettlements',
   'GET /admin/treasury': 'adminGetTreasury',
   'POST /admin/treasury/fundings': 'adminCreateTreasuryFunding',
+  'GET /admin/orders': 'adminSearchOrders',
+  'GET /admin/orders/stuck': 'adminListStuckOrders',
+  'GET /admin/orders/{id}': 'adminGetOrder',
+  'GET /admin/webhooks/health': 'adminGetWebhooksHealth',
 };
 
 /** Every tag a route uses, declared with what it groups (in the reference's order). */

@@ -66,7 +66,9 @@ function matching(db: Db, q: string) {
       db
         .selectFrom('merchants as mq')
         .innerJoinLateral(
-          (eb) => eb.selectFrom('orders as oq').select('oq.id').whereRef('oq.merchant_id', '=', 'mq.id').where('oq.external_id', '=', q).as('x'),
+          // `limit 1` (one per merchant, by the unique key) also keeps the planner from flattening
+          // the join into one scan of the whole index on its second column.
+          (eb) => eb.selectFrom('orders as oq').select('oq.id').whereRef('oq.merchant_id', '=', 'mq.id').where('oq.external_id', '=', q).limit(1).as('x'),
           (join) => join.onTrue(),
         )
         .select('x.id'),

@@ -39,6 +39,8 @@ export const healthRepo = {
         cross join lateral (
           select w.endpoint_id, w.status, w.attempts, w.last_attempt_at, w.last_status_code, w.last_error
           from webhook_deliveries w where w.merchant_id = m.id and w.created_at >= ${since}
+          -- Keeps the planner from flattening the lateral join into one scan of the whole index.
+          offset 0
         ) d
       ),
       retrying as (

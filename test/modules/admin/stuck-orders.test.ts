@@ -76,7 +76,7 @@ describe('GET /admin/orders/stuck', () => {
     expect(body.nextCursor).toBeNull();
     const rows: Json[] = body.data;
     expect(rows.map((row) => row.id)).toEqual([moneyHeld.id, pixSent.id, paymentReceived.id]);
-    const [held, sent, received] = rows;
+    const [held, sent, received] = rows as [Json, Json, Json];
     expect(held).toMatchObject({ status: 'FAILED', type: 'PAYIN', merchantName: 'Loja Alfa', stuckReason: 'FAILED_WITH_MONEY_HELD', allowedActions: ['REFUND'], moneyHeld: true });
     expect(sent).toMatchObject({ status: 'PIX_SENT_UNCONFIRMED', type: 'PAYOUT', merchantName: 'Loja Beta', stuckReason: 'IN_TRANSIT_TOO_LONG', allowedActions: ['MARK_FAILED'], moneyHeld: false });
     expect(received).toMatchObject({ status: 'PAYMENT_RECEIVED', type: 'PAYIN', stuckReason: 'IN_TRANSIT_TOO_LONG', allowedActions: ['RETRY_STEP'], moneyHeld: false });

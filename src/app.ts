@@ -32,6 +32,7 @@ import { registerHealthRoutes } from './modules/health/routes.ts';
 import { registerAdminLedgerRoutes, registerLedgerRoutes, registerSandboxLedgerRoutes } from './modules/ledger/routes.ts';
 import { registerCredentialRoutes } from './modules/merchants/credential-routes.ts';
 import { registerMerchantRoutes } from './modules/merchants/routes.ts';
+import { registerAdminOrderRoutes } from './modules/orders/admin-routes.ts';
 import { registerPixProviderRoutes } from './modules/orders/pix-provider-routes.ts';
 import { registerOrderReportRoutes } from './modules/orders/report-routes.ts';
 import { registerOrderRoutes } from './modules/orders/routes.ts';
@@ -41,6 +42,7 @@ import { registerAdminReceiverRoutes } from './modules/receivers/admin-routes.ts
 import { registerReceiverRoutes } from './modules/receivers/routes.ts';
 import { registerSandboxRoutes } from './modules/sandbox/routes.ts';
 import { registerAdminTreasuryRoutes } from './modules/treasury/routes.ts';
+import { registerAdminWebhookRoutes } from './modules/webhooks/admin-routes.ts';
 import { registerWebhookRoutes } from './modules/webhooks/routes.ts';
 import { enforceSessionRole } from './modules/users/guard.ts';
 import { auditAdminTokenUse, enforceOperatorRole } from './modules/operators/guard.ts';
@@ -230,6 +232,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         registerAdminFeeTierRoutes(adminScope, services.feeTiers);
         registerAdminLedgerRoutes(adminScope, services.ledger, clock.now);
         registerAdminTreasuryRoutes(adminScope, services.treasury);
+        registerAdminOrderRoutes(adminScope, services.adminOrders);
+        registerAdminWebhookRoutes(adminScope, services.webhookHealth);
       });
     },
     { prefix: API_PREFIX },

@@ -33,6 +33,8 @@ import { createCurrentFeeRates } from './modules/orders/fee-rates.ts';
 import { createOrderExport } from './modules/orders/export.ts';
 import { createOrderListing } from './modules/orders/listing.ts';
 import { createOrderTimeline } from './modules/orders/timeline.ts';
+import { createAdminOrderReads } from './modules/orders/admin-reads.ts';
+import { createWebhookHealth } from './modules/webhooks/health.ts';
 import { createOverviewService } from './modules/overview/service.ts';
 import { createOrderNotifications } from './modules/orders/notifications.ts';
 import { createOrdersService } from './modules/orders/service.ts';
@@ -268,7 +270,10 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   const orderExport = createOrderExport({ db, clock, settings: { pageSize: config.orders.exportPageSize, maxRows: config.orders.exportMaxRows } });
   const orderTimeline = createOrderTimeline({ db, explorerTxUrl: config.orders.explorerTxUrl, ledger, webhooks });
   const overview = createOverviewService({ db, clock, ledger, webhooks });
-  return { notifications, merchants, destinationPolicies, auth, users, operators, email, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderExport, orderTimeline, overview, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, liquidity, depositAddresses, depositWatcher, sweeper };
+  // The back office's reads across merchants: the order's own timeline, its merchant read first.
+  const adminOrders = createAdminOrderReads({ db, clock, stuckOrderMinutes: config.orders.stuckOrderMinutes, timeline: orderTimeline });
+  const webhookHealth = createWebhookHealth({ db, clock });
+  return { operators, notifications, merchants, destinationPolicies, auth, users, email, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderExport, orderTimeline, overview, adminOrders, webhookHealth, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, liquidity, depositAddresses, depositWatcher, sweeper };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

@@ -141,6 +141,7 @@ export const ENV_SCHEMA = Type.Object({
   ORDER_LIST_CACHE_MS: integer({ minimum: 0, maximum: 10_000, default: 1000, description: 'how long a GET /orders page may be served from memory; 0 reads every page from the database' }),
   ORDER_EXPORT_MAX_ROWS: integer({ minimum: 1, maximum: 1_000_000, default: 100_000, description: 'most orders one GET /orders/export file holds (the newest); beyond it the answer says X-Export-Truncated: true' }),
   ORDER_EXPORT_PAGE_SIZE: integer({ minimum: 1, maximum: 10_000, default: 1000, description: 'orders GET /orders/export reads per statement while it streams the file' }),
+  STUCK_ORDER_MINUTES: integer({ minimum: 1, maximum: 43_200, default: 30, description: 'GET /admin/orders/stuck: an order in transit (money arrived, not ended) unchanged this long needs an operator; the route\'s olderThanMinutes overrides it' }),
   CHAIN_EXPLORER_TX_URL: text({
     default: '',
     pattern: '^(|https?://\\S*\\{signature\\}\\S*)$',

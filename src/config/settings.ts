@@ -77,6 +77,8 @@ const ORDERS = {
   listCacheMs: 'ORDER_LIST_CACHE_MS',
   exportMaxRows: 'ORDER_EXPORT_MAX_ROWS',
   exportPageSize: 'ORDER_EXPORT_PAGE_SIZE',
+  /** The back office's stuck list: minutes an order in transit may stay unchanged. */
+  stuckOrderMinutes: 'STUCK_ORDER_MINUTES',
   /** A URL template with {signature}, or '' for none. */
   explorerTxUrl: 'CHAIN_EXPLORER_TX_URL',
   sandboxAutoCompleteSeconds: 'SANDBOX_AUTO_COMPLETE_SECONDS',

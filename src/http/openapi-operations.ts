@@ -126,6 +126,10 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /admin/operators': 'adminListOperators',
   'POST /admin/operators': 'adminCreateOperator',
   'PATCH /admin/operators/{id}': 'adminUpdateOperator',
+  'GET /admin/orders': 'adminSearchOrders',
+  'GET /admin/orders/stuck': 'adminListStuckOrders',
+  'GET /admin/orders/{id}': 'adminGetOrder',
+  'GET /admin/webhooks/health': 'adminGetWebhooksHealth',
 };
 
 /** Every tag a route uses, declared with what it groups (in the reference's order). */

@@ -147,6 +147,12 @@ describe.each(drivers)('migrations on %s', (driver) => {
       orders_provider_transaction_id_key: reference('provider_transaction_id'),
       orders_receiver_created_idx: whole,
       orders_reconciliation_idx: { unique: false, where: "(status = ANY (ARRAY['REFUNDING'::text, 'PIX_SENT_UNCONFIRMED'::text]))" },
+      // Migration 0034: the back office's queue of stuck orders.
+      orders_operator_queue_idx: {
+        unique: false,
+        where:
+          "((status = ANY (ARRAY['PAYMENT_RECEIVED'::text, 'SWAPPING'::text, 'TRANSFERRING'::text, 'REFUNDING'::text, 'DEPOSIT_RECEIVED'::text, 'PIX_SENDING'::text, 'PIX_SENT_UNCONFIRMED'::text])) OR ((status = 'FAILED'::text) AND (type = 'PAYIN'::text) AND (pix_end_to_end_id IS NOT NULL)))",
+      },
       orders_refund_id_key: reference('refund_id'),
     };
     expect(await ordersIndexes(db)).toEqual(expected);

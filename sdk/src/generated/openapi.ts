@@ -1743,6 +1743,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find orders of every merchant, by any id, newest first
+         * @description `q` matches one order by any of its ids exactly (see `q`); the other filters narrow the list. Keyset pages: pass `nextCursor` as `cursor` until it is null.
+         */
+        get: operations["adminSearchOrders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/orders/stuck": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Orders that need an operator, oldest change first
+         * @description Orders in transit (PAYMENT_RECEIVED, SWAPPING, TRANSFERRING, REFUNDING, DEPOSIT_RECEIVED, PIX_SENDING, PIX_SENT_UNCONFIRMED: money arrived and has not reached its destination) unchanged for `olderThanMinutes`, and PAYINs that FAILED holding the customer's PIX (their refund failed), whatever their age. Each says why and what may be done (`allowedActions`).
+         */
+        get: operations["adminListStuckOrders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/orders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One order of any merchant, with its timeline
+         * @description The order, its provider references and worker state, and its story (the entries of GET /orders/{id}/timeline: status changes, movements, ledger entries, webhook deliveries).
+         */
+        get: operations["adminGetOrder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/webhooks/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Merchants' webhook endpoints that are disabled, failing or retrying, worst first
+         * @description Per endpoint (deleted ones left out): its deliveries of the last 24 hours by status and their success rate, its last success and last failure (HTTP status and error), and its deliveries waiting for a retry. By default only endpoints disabled, failing (failingSince), with a FAILED delivery in the window or a retry waiting; `includeHealthy=true` lists every endpoint.
+         */
+        get: operations["adminGetWebhooksHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2956,6 +3036,174 @@ export interface components {
             note: string | null;
             /** Format: date-time */
             createdAt: string;
+        };
+        /** AdminOrder */
+        AdminOrder: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            merchantId: string;
+            merchantName: string;
+            /** Format: uuid */
+            receiverId: string;
+            /** @enum {unknown} */
+            type: "PAYIN" | "PAYOUT";
+            /** @enum {unknown} */
+            status: "PENDING" | "AWAITING_PAYMENT" | "PAYMENT_RECEIVED" | "SWAPPING" | "TRANSFERRING" | "AWAITING_DEPOSIT" | "DEPOSIT_RECEIVED" | "PIX_SENDING" | "PIX_SENT_UNCONFIRMED" | "COMPLETED" | "FAILED" | "EXPIRED" | "REFUNDING" | "REFUNDED";
+            /** @description PAYIN: what the customer pays; PAYOUT: gross BRL value of the deposit */
+            amountBrl: number;
+            token: string;
+            chain: string;
+            externalId: string | null;
+            failureReason: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description The last change of the order (a status, a reference, a step rescheduled)
+             */
+            updatedAt: string;
+            /** @description What an operator may do to the order now: RETRY_STEP (run the worker's next step now), REFUND (a PAYIN whose refund failed: request a new one, four-eyes), MARK_FAILED (end an order the provider will never settle) */
+            allowedActions: ("RETRY_STEP" | "REFUND" | "MARK_FAILED")[];
+            /** @description A PAYIN that FAILED after its PIX arrived: the customer's BRL is held until an operator refunds it */
+            moneyHeld: boolean;
+        };
+        /** AdminOrderPage */
+        AdminOrderPage: {
+            /** @description Newest first (by id: ids are UUIDv7, time-ordered) */
+            data: components["schemas"]["AdminOrder"][];
+            /** @description Pass as `cursor` for the next page; null on the last page */
+            nextCursor: string | null;
+        };
+        /** StuckOrder */
+        StuckOrder: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            merchantId: string;
+            merchantName: string;
+            /** Format: uuid */
+            receiverId: string;
+            /** @enum {unknown} */
+            type: "PAYIN" | "PAYOUT";
+            /** @enum {unknown} */
+            status: "PENDING" | "AWAITING_PAYMENT" | "PAYMENT_RECEIVED" | "SWAPPING" | "TRANSFERRING" | "AWAITING_DEPOSIT" | "DEPOSIT_RECEIVED" | "PIX_SENDING" | "PIX_SENT_UNCONFIRMED" | "COMPLETED" | "FAILED" | "EXPIRED" | "REFUNDING" | "REFUNDED";
+            /** @description PAYIN: what the customer pays; PAYOUT: gross BRL value of the deposit */
+            amountBrl: number;
+            token: string;
+            chain: string;
+            externalId: string | null;
+            failureReason: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description The last change of the order (a status, a reference, a step rescheduled)
+             */
+            updatedAt: string;
+            /** @description What an operator may do to the order now: RETRY_STEP (run the worker's next step now), REFUND (a PAYIN whose refund failed: request a new one, four-eyes), MARK_FAILED (end an order the provider will never settle) */
+            allowedActions: ("RETRY_STEP" | "REFUND" | "MARK_FAILED")[];
+            /** @description A PAYIN that FAILED after its PIX arrived: the customer's BRL is held until an operator refunds it */
+            moneyHeld: boolean;
+            /**
+             * @description IN_TRANSIT_TOO_LONG: money arrived and the order has not changed for olderThanMinutes; FAILED_WITH_MONEY_HELD: a PAYIN failed holding the customer's PIX (any age)
+             * @enum {unknown}
+             */
+            stuckReason: "IN_TRANSIT_TOO_LONG" | "FAILED_WITH_MONEY_HELD";
+            /** @description Since updatedAt, the order's last change */
+            stuckForSeconds: number;
+        };
+        /** StuckOrderPage */
+        StuckOrderPage: {
+            /** @description Oldest change first */
+            data: components["schemas"]["StuckOrder"][];
+            /** @description The threshold applied */
+            olderThanMinutes: number;
+            /** @description Pass as `cursor` for the next page; null on the last page */
+            nextCursor: string | null;
+        };
+        /** AdminOrderDetail */
+        AdminOrderDetail: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            merchantId: string;
+            merchantName: string;
+            /** Format: uuid */
+            receiverId: string;
+            /** @enum {unknown} */
+            type: "PAYIN" | "PAYOUT";
+            /** @enum {unknown} */
+            status: "PENDING" | "AWAITING_PAYMENT" | "PAYMENT_RECEIVED" | "SWAPPING" | "TRANSFERRING" | "AWAITING_DEPOSIT" | "DEPOSIT_RECEIVED" | "PIX_SENDING" | "PIX_SENT_UNCONFIRMED" | "COMPLETED" | "FAILED" | "EXPIRED" | "REFUNDING" | "REFUNDED";
+            /** @description PAYIN: what the customer pays; PAYOUT: gross BRL value of the deposit */
+            amountBrl: number;
+            token: string;
+            chain: string;
+            externalId: string | null;
+            failureReason: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description The last change of the order (a status, a reference, a step rescheduled)
+             */
+            updatedAt: string;
+            /** @description What an operator may do to the order now: RETRY_STEP (run the worker's next step now), REFUND (a PAYIN whose refund failed: request a new one, four-eyes), MARK_FAILED (end an order the provider will never settle) */
+            allowedActions: ("RETRY_STEP" | "REFUND" | "MARK_FAILED")[];
+            /** @description A PAYIN that FAILED after its PIX arrived: the customer's BRL is held until an operator refunds it */
+            moneyHeld: boolean;
+            paymentReference: string | null;
+            pixEndToEndId: string | null;
+            providerTransactionId: string | null;
+            refundId: string | null;
+            txHash: string | null;
+            /** @description Failed attempts of the worker's current step */
+            stepAttempts: number;
+            nextStepAt: string | null;
+            /** @description The order's story, oldest first: the entries of GET /orders/{id}/timeline */
+            timeline: components["schemas"]["OrderTimelineEntry"][];
+        };
+        /**
+         * EndpointHealthDeliveries
+         * @description The deliveries created in the last 24 hours, by status now
+         */
+        EndpointHealthDeliveries: {
+            total: number;
+            succeeded: number;
+            /** @description Ended FAILED: every retry used */
+            failed: number;
+            /** @description Not ended yet */
+            pending: number;
+        };
+        /** WebhookEndpointHealth */
+        WebhookEndpointHealth: {
+            /** Format: uuid */
+            merchantId: string;
+            merchantName: string;
+            /** Format: uuid */
+            endpointId: string;
+            url: string;
+            /** @enum {unknown} */
+            status: "ENABLED" | "DISABLED";
+            disabledReason: string | null;
+            failingSince: string | null;
+            deliveries: components["schemas"]["EndpointHealthDeliveries"];
+            /** @description succeeded / (succeeded + failed) of those deliveries, a fraction (0.75 = 75 %); null when none ended */
+            successRate: number | null;
+            lastSuccessAt: string | null;
+            lastFailureAt: string | null;
+            /** @description Its HTTP status; null when no answer came (timeout, refused connection) */
+            lastFailureStatusCode: number | null;
+            lastFailureError: string | null;
+            /** @description Deliveries whose last attempt failed and that wait for a retry, of any age */
+            pendingRetries: number;
+        };
+        /** WebhookHealth */
+        WebhookHealth: {
+            /** @description The window of `deliveries` */
+            windowHours: number;
+            /** @description Worst first: disabled, then failing (oldest failingSince first), then by success rate, failed deliveries and pending retries */
+            data: components["schemas"]["WebhookEndpointHealth"][];
         };
     };
     responses: never;
@@ -13398,6 +13646,317 @@ export interface operations {
             };
             /** @description Body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminSearchOrders: {
+        parameters: {
+            query?: {
+                /** @description Any id of an order, matched exactly: its id (when q is a uuid), the merchant's externalId, the PIX charge's txid (paymentReference), a PIX endToEndId (received, paid or refunded), the PSP's payout id, the refund id, or a chain signature (current or replaced) */
+                q?: string;
+                status?: "PENDING" | "AWAITING_PAYMENT" | "PAYMENT_RECEIVED" | "SWAPPING" | "TRANSFERRING" | "AWAITING_DEPOSIT" | "DEPOSIT_RECEIVED" | "PIX_SENDING" | "PIX_SENT_UNCONFIRMED" | "COMPLETED" | "FAILED" | "EXPIRED" | "REFUNDING" | "REFUNDED";
+                type?: "PAYIN" | "PAYOUT";
+                merchantId?: string;
+                /** @description Inclusive lower bound of createdAt */
+                createdAfter?: string;
+                /** @description Exclusive upper bound of createdAt */
+                createdBefore?: string;
+                /** @description Page size, at most 100 */
+                limit?: number;
+                /** @description The nextCursor of the previous page: the orders created before that one */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page of admin orders */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminOrderPage"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListStuckOrders: {
+        parameters: {
+            query?: {
+                /** @description An order in transit is stuck when unchanged this long; default STUCK_ORDER_MINUTES (30) */
+                olderThanMinutes?: number;
+                /** @description Page size, at most 200 */
+                limit?: number;
+                /** @description The nextCursor of the previous page: the orders that last changed after that one */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page of stuck orders */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StuckOrderPage"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminGetOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The admin order detail */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminOrderDetail"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another merchant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminGetWebhooksHealth: {
+        parameters: {
+            query?: {
+                /** @description Also list endpoints with nothing wrong; by default only the disabled, failing or retrying ones */
+                includeHealthy?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook health */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookHealth"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -34,6 +34,7 @@ import * as credentialRestrictions from './20261126_0030_credential_restrictions
 import * as teamAudit from './20261126_0031_team_audit.ts';
 import * as eventsOrderIdx from './20261126_0032_events_order_idx.ts';
 import * as operatorsApprovals from './20261126_0033_operators_approvals.ts';
+import * as operatorReads from './20261126_0034_operator_reads.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261122_0001_foundation': foundation,
@@ -67,4 +68,5 @@ export const migrations: Record<string, Migration> = {
   '20261126_0031_team_audit': teamAudit,
   '20261126_0032_events_order_idx': eventsOrderIdx,
   '20261126_0033_operators_approvals': operatorsApprovals,
+  '20261126_0034_operator_reads': operatorReads,
 };

@@ -36,6 +36,7 @@ import { registerAdminOrderRoutes } from './modules/orders/admin-routes.ts';
 import { registerPixProviderRoutes } from './modules/orders/pix-provider-routes.ts';
 import { registerOrderReportRoutes } from './modules/orders/report-routes.ts';
 import { registerOrderRoutes } from './modules/orders/routes.ts';
+import { registerOrderStatusMetrics } from './modules/orders/status-metrics.ts';
 import { registerOverviewRoutes } from './modules/overview/routes.ts';
 import { registerQuoteRoutes } from './modules/quotes/routes.ts';
 import { registerAdminReceiverRoutes } from './modules/receivers/admin-routes.ts';
@@ -143,6 +144,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addHook('onResponse', logRequestCompletion);
   registerErrorHandling(app);
   instrumentHttp(app, metrics);
+  registerOrderStatusMetrics(metrics.registry, db);
   await registerOpenApi(app, { docs: config.docsEnabled });
   await app.register(rateLimit, {
     global: false,

@@ -33,6 +33,7 @@ import * as userLinks from './20261126_0029_user_links.ts';
 import * as credentialRestrictions from './20261126_0030_credential_restrictions.ts';
 import * as teamAudit from './20261126_0031_team_audit.ts';
 import * as eventsOrderIdx from './20261126_0032_events_order_idx.ts';
+import * as backOfficeReads from './20261126_0035_back_office_reads.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261122_0001_foundation': foundation,
@@ -65,4 +66,5 @@ export const migrations: Record<string, Migration> = {
   '20261126_0030_credential_restrictions': credentialRestrictions,
   '20261126_0031_team_audit': teamAudit,
   '20261126_0032_events_order_idx': eventsOrderIdx,
+  '20261126_0035_back_office_reads': backOfficeReads,
 };

@@ -47,6 +47,9 @@ import type { Metrics } from './http/metrics.ts';
 import { createQuotesService } from './modules/quotes/service.ts';
 import { receiverEventDefinitions } from './modules/receivers/events.ts';
 import { createReceiversService } from './modules/receivers/service.ts';
+import { createKycReview } from './modules/receivers/kyc-review.ts';
+import { createAuditExport } from './modules/audit/export.ts';
+import { createMerchantReads } from './modules/admin/merchant-reads.ts';
 import { receiverUsageAt } from './modules/orders/daily-usage.ts';
 import { createSandboxDriver } from './modules/sandbox/service.ts';
 import { createWebhooksService } from './modules/webhooks/service.ts';
@@ -270,10 +273,16 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   const orderExport = createOrderExport({ db, clock, settings: { pageSize: config.orders.exportPageSize, maxRows: config.orders.exportMaxRows } });
   const orderTimeline = createOrderTimeline({ db, explorerTxUrl: config.orders.explorerTxUrl, ledger, webhooks });
   const overview = createOverviewService({ db, clock, ledger, webhooks });
-  // The back office's reads across merchants: the order's own timeline, its merchant read first.
+  // The back office's reads across merchants (docs/architecture/back-office.md): the order's own
+  // timeline, its merchant read first; the audit export shares the order export's page size and cap.
   const adminOrders = createAdminOrderReads({ db, clock, stuckOrderMinutes: config.orders.stuckOrderMinutes, timeline: orderTimeline });
   const webhookHealth = createWebhookHealth({ db, clock });
-  return { operators, notifications, merchants, destinationPolicies, auth, users, email, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderExport, orderTimeline, overview, adminOrders, webhookHealth, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, liquidity, depositAddresses, depositWatcher, sweeper };
+  const operatorReads = {
+    kycReview: createKycReview({ db, clock }),
+    auditExport: createAuditExport({ db, clock, settings: { pageSize: config.orders.exportPageSize, maxRows: config.orders.exportMaxRows } }),
+    merchantReads: createMerchantReads({ merchants, users, feeTiers }),
+  };
+  return { operators, webhookHealth, adminOrders, notifications, merchants, destinationPolicies, auth, users, email, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderExport, orderTimeline, overview, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, liquidity, depositAddresses, depositWatcher, sweeper, operatorReads };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

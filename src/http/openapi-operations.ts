@@ -106,7 +106,11 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'DELETE /admin/merchants/{id}/credentials/{credentialId}': 'adminRevokeCredential',
   'GET /admin/merchants/{id}/destination-policy': 'adminGetDestinationPolicy',
   'PUT /admin/merchants/{id}/destination-policy': 'adminSetDestinationPolicy',
+  'GET /admin/merchants/{id}/users': 'adminListMerchantUsers',
+  'GET /admin/merchants/{id}/fee-tiers': 'adminListMerchantFeeTiers',
   'GET /admin/receivers/{id}': 'adminGetReceiver',
+  'GET /admin/receivers': 'adminListKycQueue',
+  'GET /admin/receivers/{id}/kyc': 'adminGetReceiverKyc',
   'POST /admin/receivers/{id}/kyc/start-review': 'adminStartKycReview',
   'POST /admin/receivers/{id}/kyc/approve': 'adminApproveKyc',
   'POST /admin/receivers/{id}/kyc/reject': 'adminRejectKyc',
@@ -116,6 +120,9 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /admin/platform-fee-tiers': 'adminListPlatformFeeTiers',
   'PUT /admin/platform-fee-tiers/{orderType}': 'adminReplacePlatformFeeTiers',
   'POST /admin/settlements/run': 'adminRunSettlements',
+  'GET /admin/settlements/due': 'adminListSettlementsDue',
+  'GET /admin/audit-log': 'adminListAuditLog',
+  'GET /admin/audit-log/export': 'adminExportAuditLog',
   'GET /admin/treasury': 'adminGetTreasury',
   'POST /admin/treasury/fundings': 'adminCreateTreasuryFunding',
   'POST /admin/auth/sessions': 'adminSignIn',
@@ -130,6 +137,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /admin/orders/stuck': 'adminListStuckOrders',
   'GET /admin/orders/{id}': 'adminGetOrder',
   'GET /admin/webhooks/health': 'adminGetWebhooksHealth',
+  'GET /admin/treasury/reconciliations': 'adminListTreasuryReconciliations',
 };
 
 /** Every tag a route uses, declared with what it groups (in the reference's order). */

@@ -63,6 +63,7 @@ describe.each(drivers)('migrations on %s', (driver) => {
     expect(await tableNames(handle.db)).toEqual([
       'admin_audit_log',
       'api_credentials',
+      'approvals',
       'chain_deposits',
       'deposit_addresses',
       'deposit_sweeps',
@@ -77,6 +78,8 @@ describe.each(drivers)('migrations on %s', (driver) => {
       'merchant_fee_tiers',
       'merchant_order_counts',
       'merchants',
+      'operator_sessions',
+      'operators',
       'order_transactions',
       'orders',
       'password_resets',

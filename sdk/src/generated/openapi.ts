@@ -1518,6 +1518,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/merchants/{id}/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A merchant's people: email, role, whether TOTP is on (never a password or a TOTP secret)
+         * @description Oldest first, as GET /users shows them to the merchant. Pending invitations are not people yet and are not listed.
+         */
+        get: operations["adminListMerchantUsers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/merchants/{id}/fee-tiers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A merchant's fee tiers, as GET /fee-tiers shows them to the merchant
+         * @description Volume bands of both order types (or `orderType`), ordered by orderType then minVolumeBrl. Percentages are fractions: 0.005 = 0.5 %.
+         */
+        get: operations["adminListMerchantFeeTiers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/receivers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The KYC review queue: receivers of every merchant by KYC status, the longest waiting first
+         * @description Without `kycStatus`, the receivers awaiting a decision (SUBMITTED and UNDER_REVIEW). Ordered by kycSubmittedAt (creation time for a receiver that never submitted), then id. Cursor-paged: pass `nextCursor` as `cursor` for the next page (null on the last); a cursor that names no receiver is 400. A receiver resubmitted between two pages moves to the end of the queue.
+         */
+        get: operations["adminListKycQueue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/receivers/{id}/kyc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A receiver's KYC file: the receiver, its submissions and what was decided
+         * @description The submissions (documents as the merchant referenced them; newest first) and the audit history of the receiver (KYC decisions and status changes, oldest first, with actor, time and details).
+         */
+        get: operations["adminGetReceiverKyc"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/receivers/{id}": {
         parameters: {
             query?: never;
@@ -1643,6 +1723,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit log across the platform, newest first
+         * @description Every operator, person and system action recorded, of every merchant and of the platform. Cursor-paged: pass `nextCursor` as `cursor` for the next (older) page. Filters (all optional, combined): `actor`, `action`, `targetType`, `targetId`, `merchantId`, and a `from` (inclusive) / `to` (exclusive) time range in ISO 8601.
+         */
+        get: operations["adminListAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/audit-log/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the audit log as CSV
+         * @description The entries GET /admin/audit-log lists for the same filters, newest first, as one CSV file (RFC 4180: comma-separated, CRLF line ends, a header line, fields holding a comma, a double quote or a line break quoted with their quotes doubled). Filters (all optional, combined): `actor`, `action`, `targetType`, `targetId`, `merchantId`, and a `from` (inclusive) / `to` (exclusive) time range in ISO 8601. Columns: id, createdAt, actor, action, targetType, targetId, merchantId, requestId, details; details is the entry's JSON text, times ISO 8601 UTC, empty cells for null. A text cell that starts with =, +, -, @, a tab or a carriage return is prefixed with a single quote, so that a spreadsheet never runs it as a formula. Written as it is read (a page at a time). It holds at most ORDER_EXPORT_MAX_ROWS entries (100 000 by default, the order export’s cap): the header `X-Export-Truncated` is `true` when more match, and the older ones are exported by setting `to` to the `createdAt` of the last line. The file name is audit-log-<UTC date>.csv.
+         */
+        get: operations["adminExportAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/platform-fee-tiers": {
         parameters: {
             query?: never;
@@ -1683,6 +1803,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/settlements/due": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Merchant fees awaiting settlement, per merchant, the largest first
+         * @description For each merchant with fee entries no settlement has closed, what a run now (POST /admin/settlements/run) would pay it: the sum of those entries, their count and the oldest. The totals count every merchant; `data` lists the first `limit`.
+         */
+        get: operations["adminListSettlementsDue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/settlements/run": {
         parameters: {
             query?: never;
@@ -1715,6 +1855,26 @@ export interface paths {
          * @description Per currency (SOL and each token): the balance on chain (read from the node now; if the node fails, the last reconciliation's, said by onChainSource), the ledger's token_treasury, their drift, the low-balance threshold and whether it is crossed, the tokens owed by PAYINs not yet transferred, and the transfers in flight; with the last reconciliation run. On the sandbox chain there is no treasury on chain: only the ledger's side is shown. A node that fails with no reconciliation to fall back on is 503 PROVIDER_UNAVAILABLE.
          */
         get: operations["adminGetTreasury"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/treasury/reconciliations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The last reconciliation runs, newest first: per currency on chain, in the ledger, and their drift
+         * @description Each run of the worker's reconciliation (TREASURY_RECONCILIATION_INTERVAL_MS) as it recorded it: per currency the balance read on chain, the ledger's token_treasury, drift = onChain − ledger, and the amount in flight that explains a transient drift; `driftFound` when some currency drifted beyond it. Empty on the sandbox chain (nothing is reconciled).
+         */
+        get: operations["adminListTreasuryReconciliations"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2198,7 +2358,7 @@ export interface components {
         AuditEntry: {
             /** Format: uuid */
             id: string;
-            /** @description `user:<id>` for a person, `admin-api` or `cli` for an operator, `system` for the platform */
+            /** @description `user:<id>` for a person, `admin-api@<ip>` or `cli` for an operator, `system` for the platform */
             actor: string;
             /** @description e.g. `user.invite`, `user.withdraw_invitation`, `user.accept_invitation`, `user.create`, `user.set_role`, `user.remove`, `credential.issue`, `credential.revoke` */
             action: string;
@@ -2917,6 +3077,83 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        /** KycQueueItem */
+        KycQueueItem: {
+            receiver: components["schemas"]["Receiver"];
+            /** Format: uuid */
+            merchantId: string;
+            merchantName: string;
+            /** @description The last submission; null when the receiver never submitted (PENDING) */
+            kycSubmittedAt: string | null;
+            /** @description Seconds since kycSubmittedAt (since the receiver was created, when it never submitted): how long it has waited */
+            waitingSeconds: number;
+        };
+        /** KycQueuePage */
+        KycQueuePage: {
+            data: components["schemas"]["KycQueueItem"][];
+            /** @description Pass as `cursor` for the next page; null on the last */
+            nextCursor: string | null;
+        };
+        /** KycSubmission */
+        KycSubmission: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            submittedAt: string;
+            /** @description PF: YYYY-MM-DD */
+            birthDate: string | null;
+            /** @description PJ: YYYY-MM-DD */
+            incorporationDate: string | null;
+            /** @description PF */
+            motherName: string | null;
+            documents: {
+                /** @enum {unknown} */
+                type: "ID_FRONT" | "ID_BACK" | "SELFIE" | "PROOF_OF_ADDRESS" | "ARTICLES_OF_INCORPORATION";
+                /** @description The merchant's storage reference of the file */
+                reference: string;
+            }[];
+            /** @description The rejection the receiver was shown when submitting this */
+            previousRejectionReason: string | null;
+        };
+        /** OperatorAuditEntry */
+        OperatorAuditEntry: {
+            /** Format: uuid */
+            id: string;
+            /** @description `user:<id>` for a person, `admin-api@<ip>` or `cli` for an operator, `system` for the platform */
+            actor: string;
+            /** @description e.g. `merchant.create`, `credential.issue`, `receiver.kyc_approve`, `platform_fee_tiers.replace`, `settlements.run`, `treasury.fund`, and the team actions of `AuditEntry` */
+            action: string;
+            /** @description e.g. `merchant`, `credential`, `receiver`, `user`, `invitation`, `platform` */
+            targetType: string;
+            targetId: string | null;
+            /** @description What changed: `before` and `after` where there is a state (never a secret) */
+            details: {
+                [key: string]: unknown;
+            };
+            /** @description The request that made the change */
+            requestId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The merchant the entry was recorded for (its people read it at GET /audit-log); null for the platform’s own entries and for operator decisions that name their merchant in `details` only */
+            merchantId: string | null;
+        };
+        /** ReceiverKycReview */
+        ReceiverKycReview: {
+            receiver: components["schemas"]["Receiver"];
+            merchantName: string;
+            /** @description Seconds since kycSubmittedAt (since the receiver was created, when it never submitted): how long it has waited */
+            waitingSeconds: number;
+            /** @description Every submission, newest first: the first is the one under review */
+            submissions: components["schemas"]["KycSubmission"][];
+            /** @description The audit entries whose target is this receiver (KYC decisions, status changes), oldest first; the newest 100 when there are more */
+            history: components["schemas"]["OperatorAuditEntry"][];
+        };
+        /** OperatorAuditLogPage */
+        OperatorAuditLogPage: {
+            data: components["schemas"]["OperatorAuditEntry"][];
+            /** @description Pass as `cursor` for the next (older) page; null on the last */
+            nextCursor: string | null;
+        };
         /**
          * PlatformFeeTier
          * @description A band of the platform schedule. Percentages are fractions (0.005 = 0.5 %).
@@ -2961,6 +3198,34 @@ export interface components {
             success: boolean;
             /** @description The new schedule, by minVolumeBrl */
             tiers: components["schemas"]["ReplacedPlatformFeeTier"][];
+        };
+        /** SettlementDue */
+        SettlementDue: {
+            /** Format: uuid */
+            merchantId: string;
+            merchantName: string;
+            /** @description Merchant fees recognised and not yet settled: what a settlement run now would pay; BRL, decimal text with two decimals */
+            amountBrl: string;
+            /** @description Fee entries a run now would close */
+            entries: number;
+            /**
+             * Format: date-time
+             * @description The oldest of them
+             */
+            oldestEntryAt: string;
+        };
+        /** SettlementsDue */
+        SettlementsDue: {
+            /**
+             * Format: date-time
+             * @description The cut-off: fee entries recorded before it
+             */
+            asOf: string;
+            /** @description Merchants with unsettled fees, all of them (data shows the first `limit`) */
+            merchants: number;
+            /** @description Unsettled fees of all those merchants; BRL, decimal text with two decimals */
+            totalBrl: string;
+            data: components["schemas"]["SettlementDue"][];
         };
         /** TreasuryCurrency */
         TreasuryCurrency: {
@@ -3024,6 +3289,10 @@ export interface components {
             onChainAsOf: string | null;
             currencies: components["schemas"]["TreasuryCurrency"][];
             lastReconciliation: components["schemas"]["TreasuryReconciliation"] | null;
+        };
+        /** TreasuryReconciliationList */
+        TreasuryReconciliationList: {
+            data: components["schemas"]["TreasuryReconciliation"][];
         };
         /** TreasuryFunding */
         TreasuryFunding: {
@@ -12405,6 +12674,326 @@ export interface operations {
             };
         };
     };
+    adminListMerchantUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list of users */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"][];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another merchant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListMerchantFeeTiers: {
+        parameters: {
+            query?: {
+                /** @description Only the tiers of this order type (PAYIN or PAYOUT) */
+                orderType?: "PAYIN" | "PAYOUT";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list of fee tiers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeeTier"][];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another merchant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListKycQueue: {
+        parameters: {
+            query?: {
+                kycStatus?: "PENDING" | "SUBMITTED" | "UNDER_REVIEW" | "APPROVED" | "REJECTED";
+                /** @description Only this merchant’s receivers */
+                merchantId?: string;
+                /** @description Page size, at most 100 */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page of KYC queues */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KycQueuePage"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminGetReceiverKyc: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The receiver KYC review */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReceiverKycReview"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another merchant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     adminGetReceiver: {
         parameters: {
             query?: never;
@@ -13166,6 +13755,182 @@ export interface operations {
             };
         };
     };
+    adminListAuditLog: {
+        parameters: {
+            query?: {
+                /** @description Page size, at most 100 */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page */
+                cursor?: string;
+                /** @description Only this action */
+                action?: string;
+                /** @description Only this actor, e.g. `user:<id>` */
+                actor?: string;
+                /** @description Entries at or after this time */
+                from?: string;
+                /** @description Entries before this time */
+                to?: string;
+                /** @description Only targets of this type, e.g. `receiver` */
+                targetType?: string;
+                /** @description Only this target (with or without targetType) */
+                targetId?: string;
+                /** @description Only entries recorded for this merchant */
+                merchantId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page of operator audit logs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorAuditLogPage"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminExportAuditLog: {
+        parameters: {
+            query?: {
+                /** @description Only this action */
+                action?: string;
+                /** @description Only this actor, e.g. `user:<id>` */
+                actor?: string;
+                /** @description Entries at or after this time */
+                from?: string;
+                /** @description Entries before this time */
+                to?: string;
+                /** @description Only targets of this type, e.g. `receiver` */
+                targetType?: string;
+                /** @description Only this target (with or without targetType) */
+                targetId?: string;
+                /** @description Only entries recorded for this merchant */
+                merchantId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file (Content-Disposition: attachment) */
+            200: {
+                headers: {
+                    /** @description attachment; filename="audit-log-YYYY-MM-DD.csv" */
+                    "content-disposition"?: string;
+                    /** @description `true` when more entries match than the file holds (ORDER_EXPORT_MAX_ROWS), else `false` */
+                    "x-export-truncated"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     adminListPlatformFeeTiers: {
         parameters: {
             query?: {
@@ -13328,6 +14093,78 @@ export interface operations {
             };
             /** @description Body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListSettlementsDue: {
+        parameters: {
+            query?: {
+                /** @description How many merchants, the largest amount first; at most 100 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settlements due */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettlementsDue"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13539,6 +14376,78 @@ export interface operations {
             };
             /** @description A dependency is unavailable */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListTreasuryReconciliations: {
+        parameters: {
+            query?: {
+                /** @description How many runs, the newest first; at most 100 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The treasury reconciliation list */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TreasuryReconciliationList"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -111,6 +111,27 @@ export const ledgerRepo = {
       .execute();
   },
 
+  /**
+   * Per merchant, its fee entries not settled before the cut-off: their fees-payable sum (a credit:
+   * negative by what is owed), count and oldest; the largest owed first. The same entries a run
+   * at that cut-off would close.
+   */
+  unsettledFeesByMerchant(db: Db, cutoff: Date) {
+    return unsettledFeeEntriesQuery(db, cutoff)
+      .innerJoin('merchants as m', 'm.id', 'e.merchant_id')
+      .select([
+        'm.id as merchant_id',
+        'm.name as merchant_name',
+        sql<string>`sum(p.amount)::text`.as('sum'),
+        sql<number>`count(*)::int`.as('entries'),
+        sql<Date>`min(e.created_at)`.as('oldest'),
+      ])
+      .groupBy(['m.id', 'm.name'])
+      .orderBy(sql`sum(p.amount)`)
+      .orderBy('m.id')
+      .execute();
+  },
+
   /** Merchants with fee entries not yet settled before the cut-off (the scheduled run's work list). */
   merchantsToSettle(db: Db, cutoff: Date) {
     // Fee entries always name their merchant (only a treasury funding has none).

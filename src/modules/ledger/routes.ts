@@ -14,6 +14,8 @@ import {
   SettlementListQuery,
   SettlementRunBody,
   SettlementSchema,
+  SettlementsDueQuery,
+  SettlementsDueSchema,
 } from './schemas.ts';
 import type { LedgerService } from './service.ts';
 
@@ -88,6 +90,21 @@ export function registerSandboxLedgerRoutes(app: App, ledger: LedgerService, now
 }
 
 export function registerAdminLedgerRoutes(app: App, ledger: LedgerService, now: () => Date): void {
+  app.get(
+    '/admin/settlements/due',
+    {
+      schema: {
+        tags: ['Admin'],
+        summary: 'Merchant fees awaiting settlement, per merchant, the largest first',
+        description:
+          'For each merchant with fee entries no settlement has closed, what a run now (POST /admin/settlements/run) would pay it: the sum of those entries, their count and the oldest. The totals count every merchant; `data` lists the first `limit`.',
+        querystring: SettlementsDueQuery,
+        response: { 200: SettlementsDueSchema, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => ledger.settlementsDue(request.query.limit),
+  );
+
   app.post(
     '/admin/settlements/run',
     {

@@ -81,3 +81,30 @@ export const AdminSettlementRunBody = StrictObject({
   cutoff: Type.Optional(Timestamp('Close entries created before this instant; default now')),
   merchantId: Type.Optional(Uuid('Only this merchant; default every merchant with unsettled fees')),
 });
+
+const BrlText = (description: string) => Type.String({ pattern: '^-?\\d+\\.\\d{2}$', description: `${description}; BRL, decimal text with two decimals` });
+
+export const SettlementsDueQuery = StrictObject({
+  limit: Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: 50, description: `How many merchants, the largest amount first; at most ${MAX_PAGE_SIZE}` }),
+});
+
+export const SettlementsDueSchema = Type.Object(
+  {
+    asOf: Timestamp('The cut-off: fee entries recorded before it'),
+    merchants: Type.Integer({ description: 'Merchants with unsettled fees, all of them (data shows the first `limit`)' }),
+    totalBrl: BrlText('Unsettled fees of all those merchants'),
+    data: Type.Array(
+      Type.Object(
+        {
+          merchantId: Uuid(),
+          merchantName: Type.String(),
+          amountBrl: BrlText('Merchant fees recognised and not yet settled: what a settlement run now would pay'),
+          entries: Type.Integer({ description: 'Fee entries a run now would close' }),
+          oldestEntryAt: Timestamp('The oldest of them'),
+        },
+        { title: 'SettlementDue' },
+      ),
+    ),
+  },
+  { title: 'SettlementsDue' },
+);

@@ -204,6 +204,8 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
 
     runSettlements,
 
+    settlementsDue,
+
     /** An operator's run: each settlement is audited with it; a run that closes nothing is audited alone. */
     async runAsOperator(input: { cutoff: Date; merchantId?: string }, by: AuditActor): Promise<Settlement[]> {
       const settlements = input.merchantId
@@ -240,6 +242,29 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
       return { entries: entries.length, amountBrl: toFixedText(amount, 2) };
     },
   };
+
+  /**
+   * What the next settlement run would pay each merchant (GET /admin/settlements/due): the
+   * merchants with fee entries unsettled now, the largest amount first, the `limit` first shown;
+   * the totals count them all.
+   */
+  async function settlementsDue(limit: number) {
+    const asOf = clock.now();
+    const rows = await repo.unsettledFeesByMerchant(db, asOf);
+    const owed = rows.map((row) => ({ row, amount: decimal(row.sum).negated() }));
+    return {
+      asOf: asOf.toISOString(),
+      merchants: rows.length,
+      totalBrl: toFixedText(owed.reduce((sum, { amount }) => sum.plus(amount), decimal(0)), 2),
+      data: owed.slice(0, limit).map(({ row, amount }) => ({
+        merchantId: row.merchant_id,
+        merchantName: row.merchant_name,
+        amountBrl: toFixedText(amount, 2),
+        entries: row.entries,
+        oldestEntryAt: new Date(row.oldest).toISOString(),
+      })),
+    };
+  }
 
   async function withPostings(rows: EntryRow[]): Promise<Entry[]> {
     const postings = await repo.postingsOf(db, rows.map((row) => row.id));

@@ -1,14 +1,46 @@
-/** Operator routes for receivers: KYC review and status decisions, each audited. */
+/** Operator routes for receivers: the KYC review queue and file, KYC and status decisions (each audited). */
 import { adminActor } from '../audit/actors.ts';
 import { BODY_ERRORS, IdParams, errorResponses } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
+import type { KycReview } from './kyc-review.ts';
+import { KycQueuePageSchema, KycQueueQuery, ReceiverKycReviewSchema } from './kyc-review-schemas.ts';
 import { KycRejectBody, ReceiverSchema } from './schemas.ts';
 import type { ReceiversService } from './service.ts';
 
 const tags = ['Admin'];
 const ERRORS = [400, 401, 403, 404, 409] as const;
 
-export function registerAdminReceiverRoutes(app: App, receivers: ReceiversService): void {
+export function registerAdminReceiverRoutes(app: App, receivers: ReceiversService, kycReview: KycReview): void {
+  app.get(
+    '/admin/receivers',
+    {
+      schema: {
+        tags,
+        summary: 'The KYC review queue: receivers of every merchant by KYC status, the longest waiting first',
+        description:
+          'Without `kycStatus`, the receivers awaiting a decision (SUBMITTED and UNDER_REVIEW). Ordered by kycSubmittedAt (creation time for a receiver that never submitted), then id. ' +
+          'Cursor-paged: pass `nextCursor` as `cursor` for the next page (null on the last); a cursor that names no receiver is 400. A receiver resubmitted between two pages moves to the end of the queue.',
+        querystring: KycQueueQuery,
+        response: { 200: KycQueuePageSchema, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => kycReview.queue(request.query),
+  );
+
+  app.get(
+    '/admin/receivers/:id/kyc',
+    {
+      schema: {
+        tags,
+        summary: "A receiver's KYC file: the receiver, its submissions and what was decided",
+        description: 'The submissions (documents as the merchant referenced them; newest first) and the audit history of the receiver (KYC decisions and status changes, oldest first, with actor, time and details).',
+        params: IdParams,
+        response: { 200: ReceiverKycReviewSchema, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => kycReview.review(request.params.id),
+  );
+
   app.get(
     '/admin/receivers/:id',
     { schema: { tags, summary: 'Any merchant’s receiver', params: IdParams, response: { 200: ReceiverSchema, ...errorResponses(...ERRORS) } } },

@@ -106,22 +106,27 @@ export const treasuryRepo = {
 
   /** The latest run with its balances, or undefined before the first. */
   async lastRun(db: Db) {
-    const run = await db
+    return (await treasuryRepo.lastRuns(db, 1))[0];
+  },
+
+  /** The latest `limit` runs, newest first, each with its balances by currency (two statements). */
+  async lastRuns(db: Db, limit: number) {
+    const runs = await db
       .selectFrom('treasury_reconciliation_runs')
       .select(['id', 'started_at', 'finished_at', 'address', 'in_flight_transfers', 'drift_found'])
       .orderBy('started_at', 'desc')
       .orderBy('id', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    if (!run) return undefined;
+      .limit(limit)
+      .execute();
+    if (runs.length === 0) return [];
     const balances = await db
       .selectFrom('treasury_reconciliation_balances')
-      .select(['currency', sql<string>`on_chain::text`.as('on_chain'), sql<string>`ledger::text`.as('ledger'), sql<string>`drift::text`.as('drift'), sql<string>`in_flight_amount::text`.as('in_flight_amount')])
-      .where('run_id', '=', run.id)
+      .select(['run_id', 'currency', sql<string>`on_chain::text`.as('on_chain'), sql<string>`ledger::text`.as('ledger'), sql<string>`drift::text`.as('drift'), sql<string>`in_flight_amount::text`.as('in_flight_amount')])
+      .where('run_id', 'in', runs.map((run) => run.id))
       .orderBy('currency')
       .execute();
-    return { ...run, balances };
+    return runs.map((run) => ({ ...run, balances: balances.filter((b) => b.run_id === run.id) }));
   },
 };
 
-export type ReconciliationRunRow = NonNullable<Awaited<ReturnType<typeof treasuryRepo.lastRun>>>;
+export type ReconciliationRunRow = Awaited<ReturnType<typeof treasuryRepo.lastRuns>>[number];

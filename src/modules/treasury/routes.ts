@@ -5,7 +5,7 @@
 import { BODY_ERRORS, errorResponses } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
 import { adminActor } from '../audit/actors.ts';
-import { FundingBody, FundingSchema, TreasurySchema } from './schemas.ts';
+import { FundingBody, FundingSchema, ReconciliationListQuery, ReconciliationListSchema, TreasurySchema } from './schemas.ts';
 import type { TreasuryService } from './service.ts';
 
 const tags = ['Admin'];
@@ -24,6 +24,21 @@ export function registerAdminTreasuryRoutes(app: App, treasury: TreasuryService)
       },
     },
     async () => treasury.overview(),
+  );
+
+  app.get(
+    '/admin/treasury/reconciliations',
+    {
+      schema: {
+        tags,
+        summary: 'The last reconciliation runs, newest first: per currency on chain, in the ledger, and their drift',
+        description:
+          'Each run of the worker\'s reconciliation (TREASURY_RECONCILIATION_INTERVAL_MS) as it recorded it: per currency the balance read on chain, the ledger\'s token_treasury, drift = onChain − ledger, and the amount in flight that explains a transient drift; `driftFound` when some currency drifted beyond it. Empty on the sandbox chain (nothing is reconciled).',
+        querystring: ReconciliationListQuery,
+        response: { 200: ReconciliationListSchema, ...errorResponses(400, ...ADMIN_ERRORS) },
+      },
+    },
+    async (request) => treasury.reconciliations(request.query.limit),
   );
 
   app.post(

@@ -48,6 +48,24 @@ const RunCurrencySchema = Type.Object(
   { title: 'TreasuryReconciliationCurrency' },
 );
 
+export const ReconciliationRunSchema = Type.Object(
+  {
+    id: Uuid(),
+    startedAt: Timestamp(),
+    finishedAt: Timestamp(),
+    inFlightTransfers: Type.Integer({ description: 'PAYINs TRANSFERRING and credited PAYOUT deposits not yet swept when the run read the chain (transient drift; treasury.md)' }),
+    driftFound: Type.Boolean({ description: 'Some currency drifted beyond what the transfers in flight explain' }),
+    currencies: Type.Array(RunCurrencySchema),
+  },
+  { title: 'TreasuryReconciliation' },
+);
+
+export const ReconciliationListQuery = StrictObject({
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'How many runs, the newest first; at most 100' }),
+});
+
+export const ReconciliationListSchema = Type.Object({ data: Type.Array(ReconciliationRunSchema) }, { title: 'TreasuryReconciliationList' });
+
 export const TreasurySchema = Type.Object(
   {
     chain: Type.Enum(['solana-rpc', 'sandbox'], { description: 'sandbox: no treasury on chain; liquidity is not limited and nothing is reconciled' }),
@@ -56,20 +74,7 @@ export const TreasurySchema = Type.Object(
     onChainSource: Type.Enum(['node', 'last-reconciliation', 'none'], { description: 'node: read for this answer; last-reconciliation: the node failed, these are the last run’s' }),
     onChainAsOf: Nullable(Timestamp('When the on-chain balances were read')),
     currencies: Type.Array(CurrencySchema),
-    lastReconciliation: Type.Union([
-      Type.Object(
-        {
-          id: Uuid(),
-          startedAt: Timestamp(),
-          finishedAt: Timestamp(),
-          inFlightTransfers: Type.Integer({ description: 'PAYINs TRANSFERRING and credited PAYOUT deposits not yet swept when the run read the chain (transient drift; treasury.md)' }),
-          driftFound: Type.Boolean({ description: 'Some currency drifted beyond what the transfers in flight explain' }),
-          currencies: Type.Array(RunCurrencySchema),
-        },
-        { title: 'TreasuryReconciliation' },
-      ),
-      Type.Null(),
-    ]),
+    lastReconciliation: Type.Union([ReconciliationRunSchema, Type.Null()]),
   },
   { title: 'Treasury' },
 );

@@ -14,7 +14,7 @@ import { inTransaction } from '../../platform/commit-signals.ts';
 import { type AuditActor, recordAudit } from '../audit/record.ts';
 import type { LedgerService } from '../ledger/service.ts';
 import type { Liquidity } from './liquidity.ts';
-import { type TokenSum, treasuryRepo as repo } from './repo.ts';
+import { type ReconciliationRunRow, type TokenSum, treasuryRepo as repo } from './repo.ts';
 import { SOL, driftOf, isLowBalance, isTransientDrift } from './rules.ts';
 
 const SOL_DECIMALS = 9;
@@ -72,6 +72,15 @@ export interface ReconciliationResult {
   driftFound: boolean;
   currencies: CurrencyReconciliation[];
 }
+
+const toReconciliation = (run: ReconciliationRunRow) => ({
+  id: run.id,
+  startedAt: run.started_at.toISOString(),
+  finishedAt: run.finished_at.toISOString(),
+  inFlightTransfers: run.in_flight_transfers,
+  driftFound: run.drift_found,
+  currencies: run.balances.map((b) => ({ currency: b.currency, onChain: decimal(b.on_chain).toString(), ledger: decimal(b.ledger).toString(), drift: decimal(b.drift).toString(), inFlightAmount: decimal(b.in_flight_amount).toString() })),
+});
 
 const byToken = (sums: TokenSum[]) => new Map(sums.map((sum): [string, TokenSum] => [sum.token, sum]));
 
@@ -165,17 +174,13 @@ export function createTreasuryService(deps: TreasuryDeps) {
         onChainSource,
         onChainAsOf: onChainAsOf?.toISOString() ?? null,
         currencies,
-        lastReconciliation: lastRun
-          ? {
-              id: lastRun.id,
-              startedAt: lastRun.started_at.toISOString(),
-              finishedAt: lastRun.finished_at.toISOString(),
-              inFlightTransfers: lastRun.in_flight_transfers,
-              driftFound: lastRun.drift_found,
-              currencies: lastRun.balances.map((b) => ({ currency: b.currency, onChain: decimal(b.on_chain).toString(), ledger: decimal(b.ledger).toString(), drift: decimal(b.drift).toString(), inFlightAmount: decimal(b.in_flight_amount).toString() })),
-            }
-          : null,
+        lastReconciliation: lastRun ? toReconciliation(lastRun) : null,
       };
+    },
+
+    /** The latest `limit` reconciliation runs, newest first, with what each read per currency. */
+    async reconciliations(limit: number) {
+      return { data: (await repo.lastRuns(db, limit)).map(toReconciliation) };
     },
 
     /**

@@ -89,7 +89,12 @@ async function main(): Promise<void> {
     ...testOnlyHooks(config.nodeEnv),
   });
   logPlatformKeys(services.platformKeysAtStart, log);
-  if (database.driver === 'pglite') await seedDemoMerchant(services.merchants, config.dataDir, log, (merchantId, email) => services.users.create(merchantId, { email, role: 'OWNER' }));
+  if (database.driver === 'pglite') {
+    await seedDemoMerchant(services.merchants, config.dataDir, log, {
+      createOwner: (merchantId, email) => services.users.create(merchantId, { email, role: 'OWNER' }),
+      createOperator: (email) => services.operators.create({ email, role: 'ADMIN' }, { actor: 'system:demo-seed' }),
+    });
+  }
 
   const app = early ? await buildApp({ config, db: database.db, logger: log, services, metrics, serverFactory: (handler) => early.lend(handler) }) : undefined;
   const worker = config.roles.includes('worker')

@@ -30,6 +30,7 @@ export interface DashboardServer {
   apiSecret: string;
   /** The demo OWNER, from DATA_DIR/demo-credentials.json: TOTP not enrolled. */
   owner: { email: string; password: string };
+  operator: { email: string; password: string };
   /** Everything the process printed so far. */
   output(): string;
   /** SIGTERM, wait for the exit, remove DATA_DIR; answers the exit code (0 for a clean stop). */
@@ -80,6 +81,7 @@ export async function startDashboardServer(env: Record<string, string> = {}, opt
     apiKey: demo.apiKey,
     apiSecret: demo.apiSecret,
     owner: demo.owner,
+    operator: demo.operator,
     output: service.output,
     async stop() {
       const code = await service.stop();

@@ -62,6 +62,8 @@ export interface DemoCredentials {
   apiSecret: string;
   /** The demo OWNER (TOTP not enrolled). */
   owner: { email: string; password: string };
+  /** The demo operator (ADMIN) of the back office. */
+  operator: { email: string; password: string };
 }
 
 export interface RunningService {

@@ -20,3 +20,27 @@ export function csvCell(value: string | null | undefined, options: { raw?: boole
 export function csvRecord(cells: string[]): string {
   return `${cells.join(',')}\r\n`;
 }
+
+/**
+ * The lines of a CSV export read page by page from a keyset-paged source: the header, then at most
+ * `maxRows` records, `pageSize` per statement, so memory holds one page whatever the export's size.
+ * `page` answers a page of at most `limit` rows and the cursor after it (undefined: no more).
+ */
+export async function* pagedCsvLines<Row, Cursor>(source: {
+  header: readonly string[];
+  pageSize: number;
+  maxRows: number;
+  page(after: Cursor | undefined, limit: number): Promise<{ rows: Row[]; next: Cursor | undefined }>;
+  record(row: Row): string;
+}): AsyncGenerator<string> {
+  yield csvRecord([...source.header]);
+  let after: Cursor | undefined;
+  let sent = 0;
+  while (sent < source.maxRows) {
+    const { rows, next } = await source.page(after, Math.min(source.pageSize, source.maxRows - sent));
+    if (rows.length > 0) yield rows.map(source.record).join('');
+    sent += rows.length;
+    if (next === undefined) return;
+    after = next;
+  }
+}

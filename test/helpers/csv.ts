@@ -1,6 +1,6 @@
 /**
  * RFC 4180 read back, for the tests of CSV exports: quoted fields with doubled quotes, CRLF
- * records, and a file that ends with CRLF (the same reader as test/modules/orders/export.test.ts).
+ * records, and a file that ends with CRLF.
  */
 import { expect } from 'vitest';
 

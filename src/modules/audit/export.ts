@@ -7,7 +7,7 @@
  */
 import type { Db } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { csvCell, csvRecord } from '../../lib/csv.ts';
+import { csvCell, csvRecord, pagedCsvLines } from '../../lib/csv.ts';
 import { type AuditLogEntry, type AuditLogFilters, listAudit, moreAuditThan } from './log.ts';
 
 /** The file's columns, in order (documented in the route's description and docs/architecture/back-office.md). */
@@ -40,18 +40,16 @@ export interface AuditExportSettings {
 export function createAuditExport(deps: { db: Db; clock: Clock; settings: AuditExportSettings }) {
   const { db, clock, settings } = deps;
 
-  async function* lines(filters: AuditLogFilters): AsyncGenerator<string> {
-    yield csvRecord([...AUDIT_EXPORT_COLUMNS]);
-    let cursor: string | undefined;
-    let sent = 0;
-    while (sent < settings.maxRows) {
-      const page = await listAudit(db, { ...filters, limit: Math.min(settings.pageSize, settings.maxRows - sent), ...(cursor ? { cursor } : {}) });
-      if (page.data.length > 0) yield page.data.map(record).join('');
-      sent += page.data.length;
-      if (page.nextCursor === null) return;
-      cursor = page.nextCursor;
-    }
-  }
+  const lines = (filters: AuditLogFilters) =>
+    pagedCsvLines<AuditLogEntry, string>({
+      header: AUDIT_EXPORT_COLUMNS,
+      ...settings,
+      record,
+      async page(cursor, limit) {
+        const page = await listAudit(db, { ...filters, limit, ...(cursor ? { cursor } : {}) });
+        return { rows: page.data, next: page.nextCursor ?? undefined };
+      },
+    });
 
   return {
     /** The file's name, whether the cap cuts it, and its text as it is read. */

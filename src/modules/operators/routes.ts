@@ -11,7 +11,7 @@ import { AUTHENTICATED_ERRORS, BODY_ERRORS, IdParams, errorResponses } from '../
 import type { App } from '../../http/types.ts';
 import { AppError } from '../../errors.ts';
 import { adminActor } from '../audit/actors.ts';
-import { SESSION_ABSOLUTE_MS } from '../users/sessions.ts';
+import { signInWithCookie } from '../users/sign-in-answer.ts';
 import { SignInBody, TotpConfirmBody, TotpEnrolmentSchema } from '../users/schemas.ts';
 import { OPERATOR_ROLE_PERMISSIONS } from './roles.ts';
 import { CreateOperatorBody, CreatedOperatorSchema, OperatorSchema, OperatorSessionAnswer, UpdateOperatorBody } from './schemas.ts';
@@ -47,15 +47,7 @@ export function registerOperatorSignInRoute(app: App, operators: OperatorsServic
       },
     },
     async (request, reply) => {
-      const signedIn = await options.failures
-        .counting(request.ip, () => operators.sessions.signIn({ ...request.body, ip: request.ip, userAgent: request.headers['user-agent']?.slice(0, 500) ?? null }))
-        .catch((err: unknown) => {
-          const seconds = err instanceof AppError && err.code === 'RATE_LIMITED' ? err.details?.retryAfterSeconds : undefined;
-          if (seconds !== undefined) reply.header('retry-after', String(seconds));
-          throw err;
-        });
-      reply.header('set-cookie', sessionCookie(signedIn.token, { secure, maxAgeSeconds: SESSION_ABSOLUTE_MS / 1000, operator: true }));
-      reply.header('cache-control', 'no-store');
+      const signedIn = await signInWithCookie(request, reply, { failures: options.failures, secure, operator: true }, (ip, userAgent) => operators.sessions.signIn({ ...request.body, ip, userAgent }));
       return reply.code(201).send(sessionAnswer(signedIn.user, signedIn.csrfToken));
     },
   );

@@ -11,7 +11,7 @@
 import type { Static } from 'typebox';
 import type { Db } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { csvCell, csvRecord } from '../../lib/csv.ts';
+import { csvCell, csvRecord, pagedCsvLines } from '../../lib/csv.ts';
 import { decimal } from '../../lib/money.ts';
 import { saoPauloDay } from '../../lib/sao-paulo-time.ts';
 import { type ExportCursor, type ExportedRow, exportRepo as repo } from './export-repo.ts';
@@ -61,20 +61,17 @@ export interface OrderExportSettings {
 export function createOrderExport(deps: { db: Db; clock: Clock; settings: OrderExportSettings }) {
   const { db, clock, settings } = deps;
 
-  async function* lines(merchantId: string, filters: ListFilters): AsyncGenerator<string> {
-    yield csvRecord([...EXPORT_COLUMNS]);
-    let after: ExportCursor | undefined;
-    let sent = 0;
-    while (sent < settings.maxRows) {
-      const wanted = Math.min(settings.pageSize, settings.maxRows - sent);
-      const rows = await repo.page(db, merchantId, filters, after, wanted);
-      if (rows.length > 0) yield rows.map(record).join('');
-      sent += rows.length;
-      if (rows.length < wanted) return;
-      const last = rows[rows.length - 1]!;
-      after = { createdAt: last.created_at, id: last.id };
-    }
-  }
+  const lines = (merchantId: string, filters: ListFilters) =>
+    pagedCsvLines<ExportedRow, ExportCursor>({
+      header: EXPORT_COLUMNS,
+      ...settings,
+      record,
+      async page(after, limit) {
+        const rows = await repo.page(db, merchantId, filters, after, limit);
+        const last = rows.at(-1);
+        return { rows, next: rows.length < limit || !last ? undefined : { createdAt: last.created_at, id: last.id } };
+      },
+    });
 
   return {
     /**

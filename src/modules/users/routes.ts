@@ -11,7 +11,7 @@ import { secureCookies, sessionCookie } from '../../http/cookies.ts';
 import { AUTHENTICATED_ERRORS, BODY_ERRORS, IdParams, errorResponses } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
 import { AppError, notFound } from '../../errors.ts';
-import { SESSION_ABSOLUTE_MS } from './sessions.ts';
+import { signInWithCookie } from './sign-in-answer.ts';
 import type { Actor, UsersService } from './service.ts';
 import { CreateUserBody, CreatedUserSchema, SessionAnswer, SessionSummarySchema, SignInBody, TotpConfirmBody, TotpEnrolmentSchema, UpdateUserBody, UserSchema } from './schemas.ts';
 
@@ -50,15 +50,7 @@ export function registerSignInRoute(app: App, users: UsersService, options: { no
       },
     },
     async (request, reply) => {
-      const signedIn = await options.failures
-        .counting(request.ip, () => users.sessions.signIn({ ...request.body, ip: request.ip, userAgent: request.headers['user-agent']?.slice(0, 500) ?? null }))
-        .catch((err: unknown) => {
-          const seconds = err instanceof AppError && err.code === 'RATE_LIMITED' ? err.details?.retryAfterSeconds : undefined;
-          if (seconds !== undefined) reply.header('retry-after', String(seconds));
-          throw err;
-        });
-      reply.header('set-cookie', sessionCookie(signedIn.token, { secure, maxAgeSeconds: SESSION_ABSOLUTE_MS / 1000 }));
-      reply.header('cache-control', 'no-store');
+      const signedIn = await signInWithCookie(request, reply, { failures: options.failures, secure }, (ip, userAgent) => users.sessions.signIn({ ...request.body, ip, userAgent }));
       return reply.code(201).send({ user: signedIn.user, csrfToken: signedIn.csrfToken, expiresAt: signedIn.expiresAt, totpEnrolmentRequired: signedIn.totpEnrolmentRequired });
     },
   );

@@ -7,37 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import type { TestMerchant } from '../../helpers/app.ts';
 import { expectErrorBody } from '../../helpers/app.ts';
+import { parseCsv } from '../../helpers/csv.ts';
 import { ordersTest } from './helpers.ts';
-
-/** RFC 4180: quoted fields may hold commas, doubled quotes and line breaks; records end in CRLF. */
-function parseCsv(text: string): string[][] {
-  const records: string[][] = [];
-  let record: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      record.push(field);
-      field = '';
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      record.push(field);
-      records.push(record);
-      record = [];
-      field = '';
-      i++;
-    } else field += c;
-  }
-  expect(field === '' && record.length === 0, 'the file ends with CRLF').toBe(true);
-  return records;
-}
 
 describe('GET /orders amount filters and GET /orders/export', () => {
   const t = ordersTest(() => ({ ORDER_EXPORT_PAGE_SIZE: '2', ORDER_EXPORT_MAX_ROWS: '5', ORDER_LIST_CACHE_MS: '0' }));

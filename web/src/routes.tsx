@@ -4,8 +4,9 @@
  * To add a page: write web/src/pages/<area>/<name>-page.tsx exporting a component, and add
  * one line below (docs/architecture/dashboard.md#adding-a-page).
  */
-import { createRootRoute, createRoute, createRouter, lazyRouteComponent, Outlet } from '@tanstack/react-router';
+import { createRootRoute, createRoute, createRouter, lazyRouteComponent, Outlet, redirect } from '@tanstack/react-router';
 import { requireEnrolment, requireSession } from './api/guards.ts';
+import { requireOperatorEnrolment, requireOperatorSession } from './api/operator-guards.ts';
 import { NotFoundPage } from './pages/not-found-page.tsx';
 import { deliverySearch } from './pages/developers/delivery-search.ts';
 import { ordersSearch } from './pages/orders/filters.ts';
@@ -20,12 +21,31 @@ const signInSearch = (search: Record<string, unknown>): { signedOut?: boolean } 
 const root = createRootRoute({ component: Outlet, notFoundComponent: NotFoundPage });
 const shell = createRoute({ getParentRoute: () => root, id: 'shell', beforeLoad: requireSession, component: lazyRouteComponent(() => import('./components/app-shell.tsx'), 'AppShellLayout') });
 
+// The back office (/app/ops): its own session (the operator's `osid`), guard and frame.
+const ops = createRoute({ getParentRoute: () => root, path: 'ops', beforeLoad: requireOperatorSession, component: lazyRouteComponent(() => import('./components/ops-shell.tsx'), 'OpsShellLayout') });
+
 const routeTree = root.addChildren([
   createRoute({ getParentRoute: () => root, path: 'sign-in', validateSearch: signInSearch, component: lazyRouteComponent(() => import('./pages/sign-in/sign-in-page.tsx'), 'SignInPage') }),
   createRoute({ getParentRoute: () => root, path: 'sign-in/totp', beforeLoad: requireEnrolment, component: lazyRouteComponent(() => import('./pages/sign-in/totp-enrolment-page.tsx'), 'TotpEnrolmentPage') }),
   // The emailed links: outside the shell (no session), the token after `#` (pages/links/link-token.ts).
   createRoute({ getParentRoute: () => root, path: 'reset-password', component: lazyRouteComponent(() => import('./pages/links/reset-password-page.tsx'), 'ResetPasswordPage') }),
   createRoute({ getParentRoute: () => root, path: 'accept-invitation', component: lazyRouteComponent(() => import('./pages/links/accept-invitation-page.tsx'), 'AcceptInvitationPage') }),
+  createRoute({ getParentRoute: () => root, path: 'ops/sign-in', validateSearch: signInSearch, component: lazyRouteComponent(() => import('./pages/ops/ops-sign-in-page.tsx'), 'OpsSignInPage') }),
+  createRoute({ getParentRoute: () => root, path: 'ops/sign-in/totp', beforeLoad: requireOperatorEnrolment, component: lazyRouteComponent(() => import('./pages/ops/ops-totp-enrolment-page.tsx'), 'OpsTotpEnrolmentPage') }),
+  ops.addChildren([
+    createRoute({ getParentRoute: () => ops, path: '/', beforeLoad: () => { throw redirect({ to: '/ops/kyc' }); } }),
+    createRoute({ getParentRoute: () => ops, path: 'kyc', component: lazyRouteComponent(() => import('./pages/ops/kyc-queue-page.tsx'), 'KycQueuePage') }),
+    createRoute({ getParentRoute: () => ops, path: 'kyc/$id', component: lazyRouteComponent(() => import('./pages/ops/receiver-kyc-page.tsx'), 'ReceiverKycPage') }),
+    createRoute({ getParentRoute: () => ops, path: 'orders', component: lazyRouteComponent(() => import('./pages/ops/coming-soon-pages.tsx'), 'OpsOrdersPage') }),
+    createRoute({ getParentRoute: () => ops, path: 'orders/stuck', component: lazyRouteComponent(() => import('./pages/ops/coming-soon-pages.tsx'), 'OpsStuckOrdersPage') }),
+    createRoute({ getParentRoute: () => ops, path: 'approvals', component: lazyRouteComponent(() => import('./pages/ops/coming-soon-pages.tsx'), 'OpsApprovalsPage') }),
+    createRoute({ getParentRoute: () => ops, path: 'merchants', component: lazyRouteComponent(() => import('./pages/ops/merchants-page.tsx'), 'MerchantsPage') }),
+    createRoute({ getParentRoute: () => ops, path: 'merchants/$id', component: lazyRouteComponent(() => import('./pages/ops/merchant-page.tsx'), 'MerchantPage') }),
+    createRoute({ getParentRoute: () => ops, path: 'treasury', component: lazyRouteComponent(() => import('./pages/ops/treasury-page.tsx'), 'TreasuryPage') }),
+    createRoute({ getParentRoute: () => ops, path: 'webhooks', component: lazyRouteComponent(() => import('./pages/ops/webhooks-health-page.tsx'), 'WebhooksHealthPage') }),
+    createRoute({ getParentRoute: () => ops, path: 'audit-log', component: lazyRouteComponent(() => import('./pages/ops/audit-log-page.tsx'), 'AuditLogPage') }),
+    createRoute({ getParentRoute: () => ops, path: 'operators', component: lazyRouteComponent(() => import('./pages/ops/operators-page.tsx'), 'OperatorsPage') }),
+  ]),
   shell.addChildren([
     createRoute({ getParentRoute: () => shell, path: '/', validateSearch: overviewSearch, component: lazyRouteComponent(() => import('./pages/overview/overview-page.tsx'), 'OverviewPage') }),
     createRoute({ getParentRoute: () => shell, path: 'orders', validateSearch: ordersSearch, component: lazyRouteComponent(() => import('./pages/orders/orders-page.tsx'), 'OrdersPage') }),

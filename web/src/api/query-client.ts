@@ -2,7 +2,7 @@
  * The one TanStack Query client. A 4xx is not retried (asking again gives the same answer);
  * a network failure or a 5xx is retried twice.
  */
-import { QueryClient } from '@tanstack/react-query';
+import { QueryClient, type QueryKey } from '@tanstack/react-query';
 import { isApiError } from './errors.ts';
 
 export const queryClient = new QueryClient({
@@ -13,3 +13,8 @@ export const queryClient = new QueryClient({
     },
   },
 });
+
+/** The first part of every back-office query key (the operator's session: api/operator-session.ts). */
+export const OPS_KEY = 'ops';
+
+export const isOpsQueryKey = (key: QueryKey): boolean => key[0] === OPS_KEY;

@@ -6,7 +6,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { components } from './schema.ts';
 import { api, call, setCsrfToken } from './client.ts';
-import { queryClient } from './query-client.ts';
+import { isOpsQueryKey, queryClient } from './query-client.ts';
 
 export type User = components['schemas']['User'];
 export type CurrentSession = components['schemas']['CurrentSession'];
@@ -38,7 +38,8 @@ export async function signOut(): Promise<void> {
     await call(api.DELETE('/auth/sessions/current'));
   } finally {
     setCsrfToken(null);
-    queryClient.clear();
+    // The merchant side's cache only: an operator's back-office session in the same browser stays.
+    queryClient.removeQueries({ predicate: (query) => !isOpsQueryKey(query.queryKey) });
   }
 }
 

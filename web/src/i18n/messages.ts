@@ -15,13 +15,17 @@ import { fees } from './messages/fees.ts';
 import { team } from './messages/team.ts';
 import { account } from './messages/account.ts';
 import { links } from './messages/links.ts';
+import { ops } from './messages/ops.ts';
+import { opsKyc } from './messages/ops-kyc.ts';
+import { opsMerchants } from './messages/ops-merchants.ts';
+import { opsAdmin } from './messages/ops-admin.ts';
 
-const ptBR = { ...core.ptBR, ...signIn.ptBR, ...receivers.ptBR, ...overview.ptBR, ...orders.ptBR, ...developers.ptBR, ...fees.ptBR, ...team.ptBR, ...account.ptBR, ...links.ptBR };
+const ptBR = { ...core.ptBR, ...signIn.ptBR, ...receivers.ptBR, ...overview.ptBR, ...orders.ptBR, ...developers.ptBR, ...fees.ptBR, ...team.ptBR, ...account.ptBR, ...links.ptBR, ...ops.ptBR, ...opsKyc.ptBR, ...opsMerchants.ptBR, ...opsAdmin.ptBR };
 
 export type MessageKey = keyof typeof ptBR;
 export type Messages = Record<MessageKey, string>;
 
-const en: Messages = { ...core.en, ...signIn.en, ...receivers.en, ...overview.en, ...orders.en, ...developers.en, ...fees.en, ...team.en, ...account.en, ...links.en };
+const en: Messages = { ...core.en, ...signIn.en, ...receivers.en, ...overview.en, ...orders.en, ...developers.en, ...fees.en, ...team.en, ...account.en, ...links.en, ...ops.en, ...opsKyc.en, ...opsMerchants.en, ...opsAdmin.en };
 
 export const LANGUAGES = ['pt-BR', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];

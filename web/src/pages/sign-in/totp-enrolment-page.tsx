@@ -1,69 +1,14 @@
 /**
- * First-time TOTP enrolment (an OWNER or ADMIN must enrol before anything else): POST
- * /users/me/totp answers the otpauth URI and its secret, shown this once; the person adds it to
- * an authenticator and confirms a current code (POST /users/me/totp/confirm).
+ * First-time TOTP enrolment of a merchant person (an OWNER or ADMIN must enrol before anything
+ * else): POST /users/me/totp, then POST /users/me/totp/confirm (components/totp-enrolment-form.tsx).
  */
-import { Alert, Button, Center, Code, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useMutation } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
-import { useState, type FormEvent } from 'react';
 import { confirmTotp, startTotpEnrolment } from '../../api/session.ts';
-import { ErrorAlert } from '../../components/error-alert.tsx';
+import { TotpEnrolmentForm } from '../../components/totp-enrolment-form.tsx';
 import { useI18n } from '../../i18n/context.tsx';
 
 export function TotpEnrolmentPage() {
   const { t } = useI18n();
   const navigate = useNavigate();
-  const [code, setCode] = useState('');
-  const enrolment = useMutation({ mutationFn: startTotpEnrolment });
-  const confirmation = useMutation({ mutationFn: confirmTotp, onSuccess: () => navigate({ to: '/' }) });
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    confirmation.mutate(code);
-  };
-
-  return (
-    <Center component="main" mih="100vh" p="md">
-      <Paper withBorder p="xl" w={560} maw="100%">
-        <Stack>
-          <Title order={1}>{t('totp.title')}</Title>
-          <Text>{t('totp.intro')}</Text>
-          {enrolment.error ? <ErrorAlert error={enrolment.error} /> : null}
-          {enrolment.data ? (
-            <form onSubmit={submit}>
-              <Stack>
-                <div>
-                  <Text fw={600} id="totp-uri-label">{t('totp.uri')}</Text>
-                  <Code block aria-labelledby="totp-uri-label" style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap' }}>{enrolment.data.otpauthUri}</Code>
-                </div>
-                <div>
-                  <Text fw={600} id="totp-secret-label">{t('totp.secret')}</Text>
-                  <Code block aria-labelledby="totp-secret-label">{enrolment.data.secret}</Code>
-                </div>
-                {confirmation.error ? <ErrorAlert error={confirmation.error} /> : null}
-                {confirmation.isSuccess ? <Alert color="green">{t('totp.done')}</Alert> : null}
-                <TextInput
-                  label={t('totp.code')}
-                  value={code}
-                  onChange={(event) => setCode(event.currentTarget.value.replace(/\D/g, '').slice(0, 6))}
-                  inputMode="numeric"
-                  autoComplete="one-time-code"
-                  pattern="[0-9]{6}"
-                  required
-                />
-                <Button type="submit" loading={confirmation.isPending}>
-                  {t('totp.confirm')}
-                </Button>
-              </Stack>
-            </form>
-          ) : (
-            <Button onClick={() => enrolment.mutate()} loading={enrolment.isPending}>
-              {t('totp.start')}
-            </Button>
-          )}
-        </Stack>
-      </Paper>
-    </Center>
-  );
+  return <TotpEnrolmentForm intro={t('totp.intro')} start={startTotpEnrolment} confirm={confirmTotp} onDone={() => navigate({ to: '/' })} />;
 }

@@ -1,0 +1,159 @@
+/**
+ * The back office's pages in Chromium against `node src/main.ts` (sandbox, PGlite): the demo
+ * operator (ADMIN, no TOTP yet) is sent to the back office's sign-in, signs in, enrols TOTP on
+ * the enrolment page (the secret read from the page, codes computed here) and lands on the KYC
+ * queue; every page of the navigation is visited with axe (merchants with a new merchant's secret
+ * shown once, a merchant, treasury, webhooks health, audit log, operators with a temporary
+ * password shown once); sign-out, then sign-in with the code step. A merchant session in the same
+ * browser keeps working beside the operator's: each side's writes carry their own CSRF token.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectNoSeriousA11yViolations, useBrowser } from '../helpers/browser.ts';
+import { addSessionCookie, type DashboardServer, enrolTotp, signInByApi, startDashboardServer, totpCode } from '../helpers/dashboard-server.ts';
+import { formatCpfText, randomCpf } from '../helpers/documents.ts';
+import { addOperatorCookie, signedInOperator, TEST_ADMIN_TOKEN } from '../helpers/ops-browser.ts';
+
+describe('back office: sign-in, enrolment and every page', { timeout: 60_000 }, () => {
+  let server: DashboardServer;
+  let ownerTotp: string;
+  const browser = useBrowser({ baseURL: () => server.baseUrl });
+  const FAVICON = /favicon\.ico/;
+
+  beforeAll(async () => {
+    server = await startDashboardServer({ ADMIN_TOKEN: TEST_ADMIN_TOKEN });
+    ownerTotp = await enrolTotp(server.baseUrl, server.owner);
+  }, 120_000);
+  afterAll(async () => {
+    if (server) expect(await server.stop()).toBe(0);
+  });
+
+  it('signs the demo operator in, enrols TOTP, visits every page (axe), signs out and in again with a code', async () => {
+    browser.allowProblems(FAVICON, /401/);
+    const { page } = browser;
+    const nav = page.getByRole('navigation', { name: 'Navegação da retaguarda' });
+    const h1 = (name: string | RegExp) => page.getByRole('heading', { level: 1, name }).waitFor();
+
+    await page.goto('/app/ops/kyc');
+    await page.waitForURL(/\/app\/ops\/sign-in$/);
+    await h1('Entrar na retaguarda');
+    await expectNoSeriousA11yViolations(page);
+    await page.getByLabel('E-mail').fill(server.operator.email);
+    await page.getByLabel(/^Senha/).fill(server.operator.password);
+    await page.getByRole('button', { name: 'Entrar' }).click();
+
+    await page.waitForURL(/\/app\/ops\/sign-in\/totp$/);
+    await h1('Ative a verificação em duas etapas');
+    await page.getByRole('button', { name: 'Gerar chave' }).click();
+    const secret = (await page.locator('[aria-labelledby="totp-secret-label"]').innerText()).trim();
+    expect(secret).toMatch(/^[A-Z2-7]+=*$/);
+    await expectNoSeriousA11yViolations(page);
+    await page.getByLabel('Código do aplicativo').fill(totpCode(secret));
+    await page.getByRole('button', { name: 'Confirmar' }).click();
+    await page.waitForURL(/\/app\/ops\/kyc$/);
+    await h1('Fila de KYC');
+    await page.getByText('Nenhum recebedor nesta fila.').waitFor();
+    await expectNoSeriousA11yViolations(page);
+
+    // Merchants: a new one, its first API secret shown once.
+    await nav.getByRole('link', { name: 'Lojistas' }).click();
+    await h1('Lojistas');
+    await page.getByLabel('Nome').fill('Loja da Retaguarda');
+    await page.getByRole('button', { name: 'Criar lojista' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Chave de API de Loja da Retaguarda' });
+    await dialog.waitFor();
+    const shownSecret = await dialog.getByTestId('shown-secret').innerText();
+    expect(shownSecret.length).toBeGreaterThan(20);
+    await expectNoSeriousA11yViolations(page);
+    await dialog.getByRole('button', { name: 'Já guardei, fechar' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await page.content()).not.toContain(shownSecret);
+    await page.getByRole('link', { name: 'Loja da Retaguarda' }).waitFor();
+    await expectNoSeriousA11yViolations(page);
+
+    // The demo merchant's page: its people and API keys (ids only).
+    await page.getByRole('link', { name: 'Demo Merchant' }).click();
+    await h1('Lojista Demo Merchant');
+    await page.getByRole('table', { name: 'Pessoas' }).getByText(server.owner.email).waitFor();
+    await page.getByRole('table', { name: 'Chaves de API' }).getByText(server.apiKey).waitFor();
+    await expectNoSeriousA11yViolations(page);
+
+    await nav.getByRole('link', { name: 'Tesouraria' }).click();
+    await h1('Tesouraria');
+    await page.getByText(/lojista\(s\), R\$/).waitFor();
+    await expectNoSeriousA11yViolations(page);
+
+    await nav.getByRole('link', { name: 'Webhooks' }).click();
+    await h1('Saúde dos webhooks');
+    await page.getByLabel('Incluir os saudáveis').check();
+    await page.getByText(/Nenhum endpoint com problemas\.|Endpoints, os piores primeiro/).first().waitFor();
+    await expectNoSeriousA11yViolations(page);
+
+    // Operators: a new VIEWER with its temporary password shown once, then disabled.
+    await nav.getByRole('link', { name: 'Operadores' }).click();
+    await h1('Operadores');
+    const email = `novo-${Date.now()}@example.com`;
+    await page.getByLabel('E-mail').fill(email);
+    await page.getByRole('button', { name: 'Criar operador' }).click();
+    const passwordDialog = page.getByRole('dialog', { name: 'Senha temporária' });
+    await passwordDialog.waitFor();
+    await expectNoSeriousA11yViolations(page);
+    await passwordDialog.getByRole('button', { name: 'Já guardei, fechar' }).click();
+    await page.getByRole('button', { name: `Desativar ${email}` }).click();
+    await page.getByRole('button', { name: `Reativar ${email}` }).waitFor();
+    await expectNoSeriousA11yViolations(page);
+
+    await nav.getByRole('link', { name: 'Registro de auditoria' }).click();
+    await h1('Registro de auditoria');
+    await page.getByRole('table', { name: 'Registros, os mais recentes primeiro' }).getByText('operator.update').first().waitFor();
+    await expectNoSeriousA11yViolations(page);
+
+    // Pages another area fills: the navigation reaches them.
+    await nav.getByRole('link', { name: 'Pedidos parados' }).click();
+    await h1('Pedidos parados');
+
+    await page.getByRole('button', { name: 'Sair' }).click();
+    await page.waitForURL(/\/app\/ops\/sign-in\?signedOut=true$/);
+    await page.getByText('Você saiu.').waitFor();
+    await page.getByLabel('E-mail').fill(server.operator.email);
+    await page.getByLabel(/^Senha/).fill(server.operator.password);
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await h1('Verificação em duas etapas');
+    await expectNoSeriousA11yViolations(page);
+    await page.getByLabel('Código de verificação').fill(totpCode(secret));
+    await page.getByRole('button', { name: 'Verificar' }).click();
+    await h1('Fila de KYC');
+  });
+
+  it('a merchant session and an operator session in one browser: each side writes with its own CSRF token, in one page load', async () => {
+    browser.allowProblems(FAVICON);
+    const { page } = browser;
+    const operator = await signedInOperator(server.baseUrl, 'ADMIN');
+    await addSessionCookie(browser.context, server.baseUrl, await signInByApi(server.baseUrl, server.owner, ownerTotp));
+    await addOperatorCookie(browser.context, server.baseUrl, operator);
+
+    // The back office first: its session (and CSRF token) is read.
+    await page.goto('/app/ops/operators');
+    await page.getByRole('heading', { level: 1, name: 'Operadores' }).waitFor();
+    // Then the dashboard in the same page load (the router follows history, no reload): a merchant write.
+    // The page's own history API, as a link click would use it (the test's tsconfig has no DOM types: the script is text).
+    const go = (path: string) => page.evaluate(`window.history.pushState(window.history.state, '', ${JSON.stringify(path)}); window.dispatchEvent(new PopStateEvent('popstate', { state: window.history.state }));`);
+    // A mark on the page's window: gone if anything reloaded the page.
+    await page.evaluate('window.sameLoad = true');
+    await go('/app/receivers/new');
+    await page.getByRole('heading', { level: 1, name: 'Novo recebedor' }).waitFor();
+    await page.getByRole('textbox', { name: 'CPF' }).fill(formatCpfText(randomCpf()));
+    await page.getByLabel('Nome').fill('Carla Duas Sessões');
+    await page.getByLabel('E-mail').fill('carla@example.com');
+    await page.getByRole('button', { name: 'Criar recebedor' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Recebedor Carla Duas Sessões' }).waitFor();
+
+    // Back to the back office, still the same load: an operator write.
+    await go('/app/ops/operators');
+    await page.getByRole('heading', { level: 1, name: 'Operadores' }).waitFor();
+    const email = `duas-sessoes-${Date.now()}@example.com`;
+    await page.getByLabel('E-mail').fill(email);
+    await page.getByRole('button', { name: 'Criar operador' }).click();
+    await page.getByRole('dialog', { name: 'Senha temporária' }).waitFor();
+    expect(await page.evaluate('window.sameLoad')).toBe(true);
+  });
+});

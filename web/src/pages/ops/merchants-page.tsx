@@ -1,0 +1,109 @@
+/**
+ * Merchants (/app/ops/merchants): the list (GET /admin/merchants, 20 a page) and a new merchant
+ * (POST /admin/merchants, `merchants.manage`), whose first API key's secret is shown once in a
+ * modal (secret-modal.tsx: page state only, never the query cache).
+ */
+import { Anchor, Badge, Button, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { useState, type FormEvent } from 'react';
+import { api, call } from '../../api/client.ts';
+import { useOperatorMay } from '../../api/operator-session.ts';
+import { OPS_KEY } from '../../api/query-client.ts';
+import { ErrorAlert } from '../../components/error-alert.tsx';
+import { Loading } from '../../components/loading.tsx';
+import { TONE } from '../../components/readable.ts';
+import { useI18n } from '../../i18n/context.tsx';
+import { formatDateTime } from '../../i18n/format.ts';
+import { SecretModal, type ShownSecret } from '../developers/secret-modal.tsx';
+
+const LIMIT = 20;
+
+export function MerchantStatusBadge({ status }: { status: 'ACTIVE' | 'DISABLED' }) {
+  const { t } = useI18n();
+  return <Badge variant="filled" color={status === 'ACTIVE' ? TONE.ok : TONE.bad}>{t(`opsMerchants.${status}`)}</Badge>;
+}
+
+export function MerchantsPage() {
+  const { t } = useI18n();
+  const queryClient = useQueryClient();
+  const may = useOperatorMay('merchants.manage');
+  const [page, setPage] = useState(1);
+  const [name, setName] = useState('');
+  const [shown, setShown] = useState<ShownSecret | null>(null);
+  const merchants = useQuery({
+    queryKey: [OPS_KEY, 'merchants', page],
+    queryFn: () => call(api.GET('/admin/merchants', { params: { query: { page, limit: LIMIT } } })),
+    placeholderData: keepPreviousData,
+  });
+  const create = useMutation({
+    mutationFn: async () => {
+      const { merchant, credential } = await call(api.POST('/admin/merchants', { body: { name: name.trim() } }));
+      setShown({ title: t('opsMerchants.secretTitle', { name: merchant.name }), context: t('opsMerchants.apiKey', { key: credential.apiKey }), value: credential.apiSecret });
+    },
+    onSuccess: async () => {
+      setName('');
+      await queryClient.invalidateQueries({ queryKey: [OPS_KEY, 'merchants'] });
+    },
+  });
+  const pages = merchants.data ? Math.max(1, Math.ceil(merchants.data.total / LIMIT)) : 1;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate();
+  };
+
+  return (
+    <Stack>
+      <Title order={1}>{t('opsMerchants.title')}</Title>
+      <Stack component="section" aria-labelledby="new-merchant-heading">
+        <Title order={2} id="new-merchant-heading">{t('opsMerchants.new')}</Title>
+        <form onSubmit={submit}>
+          <Group align="flex-end">
+            <TextInput label={t('opsMerchants.name')} value={name} onChange={(event) => setName(event.currentTarget.value)} required minLength={2} maxLength={255} disabled={!may} w={320} />
+            <Button type="submit" disabled={!may || name.trim().length < 2} loading={create.isPending}>
+              {t('opsMerchants.create')}
+            </Button>
+          </Group>
+        </form>
+        {!may ? <Text>{t('ops.notAllowed')}</Text> : null}
+        {create.error ? <ErrorAlert error={create.error} /> : null}
+      </Stack>
+      {merchants.error ? <ErrorAlert error={merchants.error} /> : null}
+      {merchants.isPending ? <Loading /> : null}
+      {merchants.data ? (
+        <Table striped>
+          <caption>{t('opsMerchants.caption', { total: merchants.data.total })}</caption>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th scope="col">{t('opsMerchants.name')}</Table.Th>
+              <Table.Th scope="col">{t('opsMerchants.status')}</Table.Th>
+              <Table.Th scope="col">{t('opsMerchants.createdAt')}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {merchants.data.data.map((merchant) => (
+              <Table.Tr key={merchant.id}>
+                <Table.Td>
+                  <Anchor renderRoot={(props) => <Link {...props} to="/ops/merchants/$id" params={{ id: merchant.id }} />}>{merchant.name}</Anchor>
+                </Table.Td>
+                <Table.Td>
+                  <MerchantStatusBadge status={merchant.status} />
+                </Table.Td>
+                <Table.Td>{formatDateTime(merchant.createdAt)}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      ) : null}
+      {pages > 1 ? (
+        <Group>
+          <Button variant="default" disabled={page <= 1} onClick={() => setPage(page - 1)}>{t('common.previous')}</Button>
+          <Text>{t('common.pageOf', { page, pages })}</Text>
+          <Button variant="default" disabled={page >= pages} onClick={() => setPage(page + 1)}>{t('common.next')}</Button>
+        </Group>
+      ) : null}
+      <SecretModal secret={shown} onClose={() => setShown(null)} />
+    </Stack>
+  );
+}

@@ -1,0 +1,121 @@
+/**
+ * Operators (/app/ops/operators): the list (GET /admin/operators), a new operator with the
+ * temporary password shown once (POST /admin/operators; it lives only in this page's state, never
+ * in the query cache), role changes and disabling (PATCH /admin/operators/{id}). Every write needs
+ * `operators.manage` (ADMIN): without it the controls are disabled, and the API refuses (403).
+ */
+import { Badge, Button, Group, NativeSelect, Stack, Table, TextInput, Title } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { api, call } from '../../api/client.ts';
+import { type Operator, useOperatorMay } from '../../api/operator-session.ts';
+import { ErrorAlert } from '../../components/error-alert.tsx';
+import { Loading } from '../../components/loading.tsx';
+import { TONE } from '../../components/readable.ts';
+import { useI18n } from '../../i18n/context.tsx';
+import { formatDateTime } from '../../i18n/format.ts';
+import { SecretModal, type ShownSecret } from '../developers/secret-modal.tsx';
+import { operatorsQuery } from './operators-query.ts';
+
+const ROLES: Operator['role'][] = ['VIEWER', 'OPERATIONS', 'COMPLIANCE', 'FINANCE', 'ADMIN'];
+
+export function OperatorsPage() {
+  const { t } = useI18n();
+  const queryClient = useQueryClient();
+  const may = useOperatorMay('operators.manage');
+  const operators = useQuery(operatorsQuery);
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<Operator['role']>('VIEWER');
+  const [shown, setShown] = useState<ShownSecret | null>(null);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: operatorsQuery.queryKey });
+
+  const create = useMutation({
+    mutationFn: async () => {
+      const created = await call(api.POST('/admin/operators', { body: { email: email.trim(), role } }));
+      // The password goes to the modal's state only: returning it would keep it in the mutation's cache.
+      setShown({ title: t('opsOperators.passwordTitle'), context: created.operator.email, value: created.temporaryPassword });
+    },
+    onSuccess: async () => {
+      setEmail('');
+      await refresh();
+    },
+  });
+  const change = useMutation({
+    mutationFn: ({ id, ...body }: { id: string; role?: Operator['role']; disabled?: boolean }) => call(api.PATCH('/admin/operators/{id}', { params: { path: { id } }, body })),
+    onSuccess: refresh,
+  });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate();
+  };
+
+  return (
+    <Stack>
+      <Title order={1}>{t('opsOperators.title')}</Title>
+      <Stack component="section" aria-labelledby="new-operator-heading">
+        <Title order={2} id="new-operator-heading">{t('opsOperators.new')}</Title>
+        <form onSubmit={submit}>
+          <Group align="flex-end">
+            <TextInput label={t('opsOperators.email')} type="email" value={email} onChange={(event) => setEmail(event.currentTarget.value)} required disabled={!may} w={320} />
+            <NativeSelect label={t('opsOperators.role')} value={role} onChange={(event) => setRole(event.currentTarget.value as Operator['role'])} data={ROLES} disabled={!may} />
+            <Button type="submit" disabled={!may || !email.trim()} loading={create.isPending}>
+              {t('opsOperators.create')}
+            </Button>
+          </Group>
+        </form>
+        {create.error ? <ErrorAlert error={create.error} /> : null}
+      </Stack>
+      {change.error ? <ErrorAlert error={change.error} /> : null}
+      {operators.error ? <ErrorAlert error={operators.error} /> : null}
+      {operators.isPending ? <Loading /> : null}
+      {operators.data ? (
+        <Table.ScrollContainer minWidth={820}>
+          <Table striped>
+            <caption>{t('opsOperators.caption')}</caption>
+            <Table.Thead>
+              <Table.Tr>
+                {(['email', 'role', 'totp', 'status', 'createdAt', 'actions'] as const).map((column) => (
+                  <Table.Th scope="col" key={column}>{t(`opsOperators.${column}`)}</Table.Th>
+                ))}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {operators.data.map((operator) => (
+                <Table.Tr key={operator.id}>
+                  <Table.Td>{operator.email}</Table.Td>
+                  <Table.Td>
+                    <NativeSelect
+                      aria-label={t('opsOperators.roleOf', { email: operator.email })}
+                      value={operator.role}
+                      data={ROLES}
+                      disabled={!may || change.isPending}
+                      onChange={(event) => change.mutate({ id: operator.id, role: event.currentTarget.value as Operator['role'] })}
+                    />
+                  </Table.Td>
+                  <Table.Td>{operator.totpEnabled ? t('common.yes') : t('common.no')}</Table.Td>
+                  <Table.Td>
+                    <Badge variant="filled" color={operator.disabled ? TONE.bad : TONE.ok}>{operator.disabled ? t('opsOperators.disabled') : t('opsOperators.enabled')}</Badge>
+                  </Table.Td>
+                  <Table.Td>{formatDateTime(operator.createdAt)}</Table.Td>
+                  <Table.Td>
+                    <Button
+                      size="xs"
+                      variant="default"
+                      disabled={!may || change.isPending}
+                      aria-label={t(operator.disabled ? 'opsOperators.enableOf' : 'opsOperators.disableOf', { email: operator.email })}
+                      onClick={() => change.mutate({ id: operator.id, disabled: !operator.disabled })}
+                    >
+                      {operator.disabled ? t('opsOperators.enable') : t('opsOperators.disable')}
+                    </Button>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      ) : null}
+      <SecretModal secret={shown} onClose={() => setShown(null)} />
+    </Stack>
+  );
+}

@@ -50,6 +50,7 @@ import { registerWebhookRoutes } from './modules/webhooks/routes.ts';
 import { enforceSessionRole } from './modules/users/guard.ts';
 import { auditAdminTokenUse, enforceOperatorRole } from './modules/operators/guard.ts';
 import { registerOperatorRoutes, registerOperatorSignInRoute } from './modules/operators/routes.ts';
+import { registerApprovalRoutes } from './modules/approvals/routes.ts';
 import { enforceKeyScope } from './modules/merchants/scope-guard.ts';
 import { registerAuditLogRoutes } from './modules/users/audit-log-routes.ts';
 import { registerLinkRoutes, registerSignedInLinkRoutes } from './modules/users/links-routes.ts';
@@ -239,6 +240,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         registerAdminLedgerRoutes(adminScope, services.ledger, clock.now);
         registerAdminTreasuryRoutes(adminScope, services.treasury);
         registerAdminOrderRoutes(adminScope, services.adminOrders);
+        registerApprovalRoutes(adminScope, services.approvals, services.orderOperatorActions);
         registerAdminWebhookRoutes(adminScope, services.webhookHealth);
       });
     },

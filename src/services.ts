@@ -56,6 +56,9 @@ import { createWebhooksService } from './modules/webhooks/service.ts';
 import { createWalletsService } from './modules/wallets/service.ts';
 import { createUsersService } from './modules/users/service.ts';
 import { createOperatorsService } from './modules/operators/service.ts';
+import { fourEyesActions } from './modules/approvals/actions.ts';
+import { createApprovalsService } from './modules/approvals/service.ts';
+import { createOrderOperatorActions } from './modules/orders/operator-actions-service.ts';
 import { createEmailSender } from './adapters/email/index.ts';
 import type { EmailLog } from './adapters/email/log.ts';
 import type { EmailSender } from './adapters/email/port.ts';
@@ -275,6 +278,9 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   const overview = createOverviewService({ db, clock, ledger, webhooks });
   // The back office's reads across merchants (docs/architecture/back-office.md): the order's own
   // timeline, its merchant read first; the audit export shares the order export's page size and cap.
+  // Four-eyes: what two operators decide runs in the decision's transaction (approvals/actions.ts).
+  const orderOperatorActions = createOrderOperatorActions({ db, clock, transitions: { clock, ledger, onOrderChanged } });
+  const approvals = createApprovalsService({ db, clock, actions: fourEyesActions({ orders: orderOperatorActions, merchants, feeTiers }) });
   const adminOrders = createAdminOrderReads({ db, clock, stuckOrderMinutes: config.orders.stuckOrderMinutes, timeline: orderTimeline });
   const webhookHealth = createWebhookHealth({ db, clock });
   const operatorReads = {
@@ -282,7 +288,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     auditExport: createAuditExport({ db, clock, settings: { pageSize: config.orders.exportPageSize, maxRows: config.orders.exportMaxRows } }),
     merchantReads: createMerchantReads({ merchants, users, feeTiers }),
   };
-  return { operators, webhookHealth, adminOrders, notifications, merchants, destinationPolicies, auth, users, email, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderExport, orderTimeline, overview, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, liquidity, depositAddresses, depositWatcher, sweeper, operatorReads };
+  return { operators, approvals, orderOperatorActions, webhookHealth, adminOrders, notifications, merchants, destinationPolicies, auth, users, email, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderExport, orderTimeline, overview, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, liquidity, depositAddresses, depositWatcher, sweeper, operatorReads };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

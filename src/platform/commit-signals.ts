@@ -58,3 +58,6 @@ export function forwardCommitSignals(db: Db, listener: CommitListener): () => vo
   listeners.add(listener);
   return () => void listeners.delete(listener);
 }
+
+/** `work` in `outer` when the caller already holds a transaction (its signals go with it), else in a new one. */
+export const withinOrNew = <T>(root: Db, outer: Trx | undefined, work: (trx: Trx) => Promise<T>): Promise<T> => (outer ? work(outer) : inTransaction(root, work));

@@ -9,7 +9,7 @@
  * next replaces its bands of that order type, and new merchants at creation.
  */
 import type { Config } from '../../config.ts';
-import { inTransaction } from '../../platform/commit-signals.ts';
+import { inTransaction, withinOrNew } from '../../platform/commit-signals.ts';
 import type { Db, Trx } from '../../db/database.ts';
 import type { OrderType } from '../../lib/order-types.ts';
 import { AppError, notFound } from '../../errors.ts';
@@ -214,14 +214,20 @@ export function createFeeTiersService({ db, settings, cacheTtlMs = DEFAULT_TIER_
       return (await repo.listPlatformTiers(db, orderType)).map(toPlatformTier);
     },
 
+    /** Throws 400 with the band errors, as replacePlatformTiers would (a proposal is checked when it is made). */
+    checkPlatformTiers(tiers: PlatformFeeTierInput[]): void {
+      parseBands(tiers, platformRules);
+    },
+
     /**
      * PUT /admin/platform-fee-tiers/{orderType}: replaces the platform's schedule of one order
      * type, audited in the same transaction. Merchants' existing bands are not rewritten.
      */
-    async replacePlatformTiers(orderType: OrderType, tiers: PlatformFeeTierInput[], by: AuditActor) {
+    async replacePlatformTiers(orderType: OrderType, tiers: PlatformFeeTierInput[], by: AuditActor, outer?: Trx) {
       const bands = parseBands(tiers, platformRules);
-      return inTransaction(db, async (trx) => {
+      return withinOrNew(db, outer, async (trx) => {
         await repo.lockPlatformSchedule(trx);
+        const previous = await repo.listPlatformTiers(trx, orderType);
         await repo.deletePlatformTiers(trx, orderType);
         const inserted = await repo.insertPlatformTiers(
           trx,
@@ -237,7 +243,7 @@ export function createFeeTiersService({ db, settings, cacheTtlMs = DEFAULT_TIER_
           action: 'platform_fee_tiers.replace',
           targetType: 'platform_fee_tiers',
           targetId: orderType,
-          details: { tiers },
+          details: { tiers, before: previous.map(toPlatformTier).map(withoutOrderType) },
         });
         return { success: true as const, tiers: sortByMin(inserted).map(toPlatformTier).map(withoutOrderType) };
       });

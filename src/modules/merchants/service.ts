@@ -3,7 +3,7 @@
  * revocation (each audited in its own transaction), and the credential checks that
  * authentication relies on.
  */
-import { inTransaction } from '../../platform/commit-signals.ts';
+import { inTransaction, withinOrNew } from '../../platform/commit-signals.ts';
 import type { IdempotentRequest } from '../idempotency/claim.ts';
 import type { Db, Trx } from '../../db/database.ts';
 import type { MerchantRow, MerchantStatus } from './tables.ts';
@@ -187,8 +187,9 @@ export function createMerchantsService(deps: MerchantsDeps) {
     countMerchants: () => repo.countMerchants(db),
 
     /** DISABLED merchants keep their data but every authenticated call answers 403. */
-    async setMerchantStatus(id: string, to: MerchantStatus, by: AuditActor): Promise<Merchant> {
-      const merchant = await inTransaction(db, async (trx) => {
+    /** `outer`: the transaction of an approval that enables the merchant (approvals/actions.ts). */
+    async setMerchantStatus(id: string, to: MerchantStatus, by: AuditActor, outer?: Trx): Promise<Merchant> {
+      const merchant = await withinOrNew(db, outer, async (trx) => {
         const current = await repo.findMerchant(trx, id);
         if (!current) throw notFound('Merchant');
         if (current.status === to) return toMerchant(current);
@@ -203,6 +204,7 @@ export function createMerchantsService(deps: MerchantsDeps) {
         return toMerchant(updated);
       });
       // After the commit: forgetting earlier could let a concurrent request cache the old status.
+      // Inside an approval's transaction that is now too; the cache's 5 s bound the window.
       cache.forgetMerchant(id);
       return merchant;
     },

@@ -6,7 +6,7 @@
  * still calls for it.
  */
 import type { ChainDeposit } from '../../adapters/chain/port.ts';
-import { inTransaction } from '../../platform/commit-signals.ts';
+import { withinOrNew } from '../../platform/commit-signals.ts';
 import type { PixNotification } from '../../adapters/pix/port.ts';
 import type { Db, Trx } from '../../db/database.ts';
 import type { OrderRow } from './tables.ts';
@@ -34,7 +34,6 @@ export function createOrderNotifications(deps: NotificationsDeps) {
   const ctx: TransitionContext = { clock, ledger: deps.ledger, onOrderChanged: deps.onOrderChanged };
 
   /** Runs in the caller's transaction when given one (so a provider's "reported" mark commits with the effect). */
-  const withinOrNew = <T>(outer: Trx | undefined, work: (trx: Trx) => Promise<T>) => (outer ? work(outer) : inTransaction(db, work));
 
   /** The customer paid a PAYIN's charge: the order goes on, or the money goes back if it cannot be used. */
   async function chargePaid(trx: Trx, notification: PixOutcome<'charge_paid'>) {
@@ -119,7 +118,7 @@ export function createOrderNotifications(deps: NotificationsDeps) {
    * reconciliation and the sandbox drivers build theirs from the provider's records already.
    */
   function handlePixNotification(notification: PixNotification, outer?: Trx): Promise<OrderRow | undefined> {
-    return withinOrNew(outer, (trx) => {
+    return withinOrNew(db, outer, (trx) => {
       switch (notification.kind) {
         case 'charge_paid':
           return chargePaid(trx, notification);
@@ -138,7 +137,7 @@ export function createOrderNotifications(deps: NotificationsDeps) {
    * fails the order (the tokens stay in the deposit address for an operator to return).
    */
   function handleChainDeposit(deposit: ChainDeposit, outer?: Trx): Promise<OrderRow | undefined> {
-    return withinOrNew(outer, async (trx) => {
+    return withinOrNew(db, outer, async (trx) => {
       const order = await repo.lockBy(trx, 'deposit_address', deposit.depositAddress);
       if (!order || order.status !== 'AWAITING_DEPOSIT' || deposit.token !== order.token) return order;
       const chainMovement = { currency: order.token, chain: order.chain, txHash: deposit.txHash };

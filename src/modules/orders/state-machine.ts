@@ -9,7 +9,8 @@
  *
  * PAYIN:  AWAITING_PAYMENT → PAYMENT_RECEIVED → SWAPPING → TRANSFERRING → COMPLETED;
  *         unpaid past expiresAt → EXPIRED; any failure after the PIX arrived → REFUNDING →
- *         REFUNDED (FAILED only if the refund itself fails).
+ *         REFUNDED (FAILED only if the refund itself fails; then operators may refund it again,
+ *         FAILED → REFUNDING, approved by two of them: operator-actions.ts).
  *         A PIX that arrives for an expired order, or for the wrong amount, is refunded.
  * PAYOUT: AWAITING_DEPOSIT → DEPOSIT_RECEIVED → PIX_SENDING → PIX_SENT_UNCONFIRMED →
  *         COMPLETED; no deposit by expiresAt → EXPIRED; a deposit worth less than the minimum
@@ -35,7 +36,8 @@ const TRANSITIONS: Record<OrderType, Transitions> = {
     REFUNDING: ['REFUNDED', 'FAILED'],
     COMPLETED: [],
     REFUNDED: [],
-    FAILED: [],
+    // Only by operators, four-eyes (operator-actions.ts): the worker never leaves FAILED.
+    FAILED: ['REFUNDING'],
     AWAITING_DEPOSIT: NEVER_REACHED,
     DEPOSIT_RECEIVED: NEVER_REACHED,
     PIX_SENDING: NEVER_REACHED,

@@ -23,6 +23,7 @@ const ALLOWED: Record<OrderType, Array<[OrderStatus, OrderStatus]>> = {
     ['EXPIRED', 'REFUNDING'], // a PIX that arrives after expiry
     ['REFUNDING', 'REFUNDED'],
     ['REFUNDING', 'FAILED'], // the refund itself failed: an operator acts
+    ['FAILED', 'REFUNDING'], // operators refund it again, four-eyes (orders/operator-actions.ts)
   ],
   PAYOUT: [
     ['AWAITING_DEPOSIT', 'DEPOSIT_RECEIVED'],

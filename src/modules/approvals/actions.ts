@@ -1,0 +1,78 @@
+/**
+ * The actions that need two operators (four-eyes, docs/architecture/back-office.md): what each
+ * needs of both operators, what it acts on, how a proposal is checked when it is made (the target
+ * exists, the action applies now, its parameters are valid) and what approving it runs, inside
+ * the approval's transaction so the action and the decision commit together or not at all.
+ */
+import { Type, type Static } from 'typebox';
+import { Value } from 'typebox/value';
+import type { Trx } from '../../db/database.ts';
+import { AppError } from '../../errors.ts';
+import type { AuditActor } from '../audit/record.ts';
+import { PlatformFeeTiersBody } from '../fee-tiers/schemas.ts';
+import type { FeeTiersService } from '../fee-tiers/service.ts';
+import type { MerchantsService } from '../merchants/service.ts';
+import type { OperatorPermission } from '../operators/roles.ts';
+import type { OrderOperatorActions } from '../orders/operator-actions-service.ts';
+
+export const APPROVAL_ACTIONS = ['ORDER_REFUND', 'MERCHANT_ENABLE', 'PLATFORM_FEE_CHANGE'] as const;
+export type ApprovalAction = (typeof APPROVAL_ACTIONS)[number];
+
+export interface Proposed {
+  targetId: string;
+  params: Record<string, unknown>;
+  reason: string;
+}
+
+export interface FourEyesAction {
+  /** Both the proposer and the approver need it. */
+  permission: OperatorPermission;
+  targetType: string;
+  /** 404 for an unknown target, 409 when the action does not apply now, 400 for bad params; the state it would change. */
+  check(proposal: Proposed): Promise<{ merchantId: string | null; before: unknown }>;
+  /** Runs on approval, in the approval's transaction, as the approver; answers what it did. */
+  execute(trx: Trx, proposal: Proposed, by: AuditActor & { approvalId: string }): Promise<Record<string, unknown>>;
+}
+
+/** The body PUT /admin/platform-fee-tiers/{orderType} takes, under `tiers`. */
+const FeeTiersParams = Type.Object({ tiers: PlatformFeeTiersBody }, { additionalProperties: false });
+
+function feeTierParams(proposal: Proposed): Static<typeof FeeTiersParams>['tiers'] {
+  if (!Value.Check(FeeTiersParams, proposal.params)) throw new AppError('VALIDATION_ERROR', 'params must be {tiers: [...]}, the body of PUT /admin/platform-fee-tiers/{orderType}', { 'body.params': 'must be {tiers: [...]} as PUT /admin/platform-fee-tiers/{orderType} takes' });
+  return proposal.params.tiers;
+}
+
+const orderType = (targetId: string) => {
+  if (targetId !== 'PAYIN' && targetId !== 'PAYOUT') throw new AppError('VALIDATION_ERROR', 'targetId of PLATFORM_FEE_CHANGE is the order type, PAYIN or PAYOUT', { 'body.targetId': 'must be PAYIN or PAYOUT' });
+  return targetId;
+};
+
+export function fourEyesActions(deps: { orders: OrderOperatorActions; merchants: Pick<MerchantsService, 'getMerchant' | 'setMerchantStatus'>; feeTiers: Pick<FeeTiersService, 'listPlatformTiers' | 'checkPlatformTiers' | 'replacePlatformTiers'> }): Record<ApprovalAction, FourEyesAction> {
+  return {
+    ORDER_REFUND: {
+      permission: 'orders.operate',
+      targetType: 'order',
+      check: (proposal) => deps.orders.check(proposal.targetId, 'REFUND'),
+      execute: async (trx, proposal, by) => ({ order: await deps.orders.refund(trx, proposal.targetId, proposal.reason, by) }),
+    },
+    MERCHANT_ENABLE: {
+      permission: 'merchants.manage',
+      targetType: 'merchant',
+      async check(proposal) {
+        const merchant = await deps.merchants.getMerchant(proposal.targetId);
+        if (merchant.status !== 'DISABLED') throw new AppError('CONFLICT', 'The merchant is not disabled');
+        return { merchantId: null, before: { status: merchant.status } };
+      },
+      execute: async (trx, proposal, by) => ({ merchant: await deps.merchants.setMerchantStatus(proposal.targetId, 'ACTIVE', by, trx) }),
+    },
+    PLATFORM_FEE_CHANGE: {
+      permission: 'fees.manage',
+      targetType: 'platform_fee_tiers',
+      async check(proposal) {
+        deps.feeTiers.checkPlatformTiers(feeTierParams(proposal));
+        return { merchantId: null, before: await deps.feeTiers.listPlatformTiers(orderType(proposal.targetId)) };
+      },
+      execute: async (trx, proposal, by) => deps.feeTiers.replacePlatformTiers(orderType(proposal.targetId), feeTierParams(proposal), by, trx),
+    },
+  };
+}

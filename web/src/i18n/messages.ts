@@ -16,13 +16,15 @@ import { team } from './messages/team.ts';
 import { account } from './messages/account.ts';
 import { links } from './messages/links.ts';
 import { ops } from './messages/ops.ts';
+import { opsOrders } from './messages/ops-orders.ts';
+import { opsApprovals } from './messages/ops-approvals.ts';
 
-const ptBR = { ...core.ptBR, ...signIn.ptBR, ...receivers.ptBR, ...overview.ptBR, ...orders.ptBR, ...developers.ptBR, ...fees.ptBR, ...team.ptBR, ...account.ptBR, ...links.ptBR, ...ops.ptBR };
+const ptBR = { ...core.ptBR, ...signIn.ptBR, ...receivers.ptBR, ...overview.ptBR, ...orders.ptBR, ...developers.ptBR, ...fees.ptBR, ...team.ptBR, ...account.ptBR, ...links.ptBR, ...ops.ptBR, ...opsOrders.ptBR, ...opsApprovals.ptBR };
 
 export type MessageKey = keyof typeof ptBR;
 export type Messages = Record<MessageKey, string>;
 
-const en: Messages = { ...core.en, ...signIn.en, ...receivers.en, ...overview.en, ...orders.en, ...developers.en, ...fees.en, ...team.en, ...account.en, ...links.en, ...ops.en };
+const en: Messages = { ...core.en, ...signIn.en, ...receivers.en, ...overview.en, ...orders.en, ...developers.en, ...fees.en, ...team.en, ...account.en, ...links.en, ...ops.en, ...opsOrders.en, ...opsApprovals.en };
 
 export const LANGUAGES = ['pt-BR', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];

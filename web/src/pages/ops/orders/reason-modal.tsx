@@ -35,7 +35,7 @@ export function ReasonModal({ opened, title, text, label, confirm, danger, pendi
   };
 
   return (
-    <Modal opened={opened} onClose={onClose} title={title} centered>
+    <Modal opened={opened} onClose={onClose} title={title} centered closeButtonProps={{ 'aria-label': t('opsOrders.actions.cancel') }}>
       <form onSubmit={submit}>
         <Stack>
           <Text size="sm">{text}</Text>

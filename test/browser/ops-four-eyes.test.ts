@@ -232,7 +232,7 @@ describe('four-eyes refund of a stuck PAYIN in the back office', { timeout: 90_0
     await page.getByRole('textbox', { name: 'Nota (opcional)' }).fill('Extrato do PSP conferido');
     await page.getByRole('button', { name: 'Aprovar' }).click();
     await page.getByText(`Aprovada por ${approver.email} em`, { exact: false }).waitFor();
-    await page.getByText('O pedido está agora em REFUNDING.').waitFor();
+    await page.getByText('Situação do pedido após a aprovação: Devolvendo.').waitFor();
     await page.getByText('Extrato do PSP conferido', { exact: true }).waitFor();
     await expectNoSeriousA11yViolations(page);
     await screenshot(page, 'approval-page');

@@ -52,7 +52,7 @@ const ptBR = {
   'opsApprovals.rejected': 'Recusada por {email} em {at}.',
   'opsApprovals.refused.OWN_PROPOSAL': 'A API recusou: ninguém decide a própria proposta (OWN_PROPOSAL).',
   'opsApprovals.refused.ROLE_NOT_ALLOWED': 'A API recusou: seu perfil não pode decidir esta ação (ROLE_NOT_ALLOWED).',
-  'opsApprovals.resultOrder': 'O pedido está agora em {status}.',
+  'opsApprovals.resultOrder': 'Situação do pedido após a aprovação: {status}.',
 };
 
 export const opsApprovals: AreaMessages<typeof ptBR> = {
@@ -108,6 +108,6 @@ export const opsApprovals: AreaMessages<typeof ptBR> = {
     'opsApprovals.rejected': 'Rejected by {email} on {at}.',
     'opsApprovals.refused.OWN_PROPOSAL': 'The API refused: nobody decides their own proposal (OWN_PROPOSAL).',
     'opsApprovals.refused.ROLE_NOT_ALLOWED': 'The API refused: your role cannot decide this action (ROLE_NOT_ALLOWED).',
-    'opsApprovals.resultOrder': 'The order is now {status}.',
+    'opsApprovals.resultOrder': "The order's status after the approval: {status}.",
   },
 };

@@ -21,6 +21,7 @@ import { Loading } from '../../../components/loading.tsx';
 import { READABLE } from '../../../components/readable.ts';
 import { useI18n } from '../../../i18n/context.tsx';
 import { formatDateTime } from '../../../i18n/format.ts';
+import { ORDER_STATUSES, type OrderStatus } from '../../orders/statuses.ts';
 import { ReasonModal } from '../orders/reason-modal.tsx';
 import { ACTION_PERMISSION, type Approval, ApprovalStatusBadge, ApprovalTarget } from './approval-parts.tsx';
 
@@ -39,9 +40,9 @@ function Refusal({ error }: { error: unknown }) {
 }
 
 /** The order status an approved ORDER_REFUND left ({order: {status}}), if the result says. */
-const orderStatusOf = (result: Approval['result']): string | undefined => {
+const orderStatusOf = (result: Approval['result']): OrderStatus | undefined => {
   const order = result?.order as { status?: unknown } | undefined;
-  return typeof order?.status === 'string' ? order.status : undefined;
+  return ORDER_STATUSES.find((status) => status === order?.status);
 };
 
 export function ApprovalPage() {
@@ -122,7 +123,7 @@ export function ApprovalPage() {
                 <Text role="status" fw={600}>
                   {t(data.status === 'APPROVED' ? 'opsApprovals.approved' : 'opsApprovals.rejected', { email: data.decidedBy?.email ?? none, at: data.decidedAt ? formatDateTime(data.decidedAt) : none })}
                 </Text>
-                {orderStatus ? <Text>{t('opsApprovals.resultOrder', { status: orderStatus })}</Text> : null}
+                {orderStatus ? <Text>{t('opsApprovals.resultOrder', { status: t(`orders.status.${orderStatus}`) })}</Text> : null}
                 <Facts
                   rows={[
                     [t('opsApprovals.field.decidedBy'), data.decidedBy?.email ?? none],

@@ -10,6 +10,8 @@ import { requireOperatorEnrolment, requireOperatorSession } from './api/operator
 import { NotFoundPage } from './pages/not-found-page.tsx';
 import { deliverySearch } from './pages/developers/delivery-search.ts';
 import { ordersSearch } from './pages/orders/filters.ts';
+import { opsOrdersSearch, stuckSearch } from './pages/ops/orders/admin-orders.ts';
+import { approvalsSearch } from './pages/ops/approvals/approvals-search.ts';
 
 const pageSearch = (search: Record<string, unknown>): { page?: number } => {
   const page = Number(search.page);
@@ -36,9 +38,11 @@ const routeTree = root.addChildren([
     createRoute({ getParentRoute: () => ops, path: '/', beforeLoad: () => { throw redirect({ to: '/ops/kyc' }); } }),
     createRoute({ getParentRoute: () => ops, path: 'kyc', component: lazyRouteComponent(() => import('./pages/ops/kyc-queue-page.tsx'), 'KycQueuePage') }),
     createRoute({ getParentRoute: () => ops, path: 'kyc/$id', component: lazyRouteComponent(() => import('./pages/ops/receiver-kyc-page.tsx'), 'ReceiverKycPage') }),
-    createRoute({ getParentRoute: () => ops, path: 'orders', component: lazyRouteComponent(() => import('./pages/ops/coming-soon-pages.tsx'), 'OpsOrdersPage') }),
-    createRoute({ getParentRoute: () => ops, path: 'orders/stuck', component: lazyRouteComponent(() => import('./pages/ops/coming-soon-pages.tsx'), 'OpsStuckOrdersPage') }),
-    createRoute({ getParentRoute: () => ops, path: 'approvals', component: lazyRouteComponent(() => import('./pages/ops/coming-soon-pages.tsx'), 'OpsApprovalsPage') }),
+    createRoute({ getParentRoute: () => ops, path: 'orders', validateSearch: opsOrdersSearch, component: lazyRouteComponent(() => import('./pages/ops/orders/ops-orders-page.tsx'), 'OpsOrdersPage') }),
+    createRoute({ getParentRoute: () => ops, path: 'orders/stuck', validateSearch: stuckSearch, component: lazyRouteComponent(() => import('./pages/ops/orders/stuck-orders-page.tsx'), 'StuckOrdersPage') }),
+    createRoute({ getParentRoute: () => ops, path: 'orders/$id', component: lazyRouteComponent(() => import('./pages/ops/orders/ops-order-page.tsx'), 'OpsOrderPage') }),
+    createRoute({ getParentRoute: () => ops, path: 'approvals', validateSearch: approvalsSearch, component: lazyRouteComponent(() => import('./pages/ops/approvals/approvals-page.tsx'), 'ApprovalsPage') }),
+    createRoute({ getParentRoute: () => ops, path: 'approvals/$id', component: lazyRouteComponent(() => import('./pages/ops/approvals/approval-page.tsx'), 'ApprovalPage') }),
     createRoute({ getParentRoute: () => ops, path: 'merchants', component: lazyRouteComponent(() => import('./pages/ops/merchants-page.tsx'), 'MerchantsPage') }),
     createRoute({ getParentRoute: () => ops, path: 'merchants/$id', component: lazyRouteComponent(() => import('./pages/ops/merchant-page.tsx'), 'MerchantPage') }),
     createRoute({ getParentRoute: () => ops, path: 'treasury', component: lazyRouteComponent(() => import('./pages/ops/treasury-page.tsx'), 'TreasuryPage') }),

@@ -20,7 +20,8 @@ function money(amount: string, currency: string, language: Language): string {
   return currency === 'BRL' ? formatBrl(amount, language) : formatTokenAmount(amount, currency, language);
 }
 
-export function TimelineTable({ timeline }: { timeline: Timeline }) {
+/** `timeline` needs only its entries (the back office passes GET /admin/orders/{id}'s); `deliveriesLink` false leaves out the link to the merchant's webhooks page. */
+export function TimelineTable({ timeline, deliveriesLink = true }: { timeline: Pick<Timeline, 'entries'>; deliveriesLink?: boolean }) {
   const { t } = useI18n();
   if (timeline.entries.length === 0) return <Text>{t('orders.timeline.empty')}</Text>;
   return (
@@ -39,7 +40,7 @@ export function TimelineTable({ timeline }: { timeline: Timeline }) {
             <Table.Tr key={`${entry.kind}-${index}`} data-kind={entry.kind}>
               <Table.Td>{formatDateTime(entry.at)}</Table.Td>
               <Table.Td>{t(`orders.timeline.kind.${entry.kind}`)}</Table.Td>
-              <Table.Td><EntryDetail entry={entry} /></Table.Td>
+              <Table.Td><EntryDetail entry={entry} deliveriesLink={deliveriesLink} /></Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>
@@ -48,7 +49,7 @@ export function TimelineTable({ timeline }: { timeline: Timeline }) {
   );
 }
 
-function EntryDetail({ entry }: { entry: Entry }) {
+function EntryDetail({ entry, deliveriesLink }: { entry: Entry; deliveriesLink: boolean }) {
   const { t, language } = useI18n();
   if (entry.status) {
     const { status, source, event } = entry.status;
@@ -82,9 +83,11 @@ function EntryDetail({ entry }: { entry: Entry }) {
         <Text size="sm">
           {t('orders.timeline.delivery', { event: delivery.event, status: delivery.status, attempts: delivery.attempts, code: delivery.lastStatusCode ?? t('common.none') })}
         </Text>
-        <Anchor component={Link} to="/developers/webhooks" size="sm">
-          {t('orders.timeline.deliveriesLink')}
-        </Anchor>
+        {deliveriesLink ? (
+          <Anchor component={Link} to="/developers/webhooks" size="sm">
+            {t('orders.timeline.deliveriesLink')}
+          </Anchor>
+        ) : null}
       </Stack>
     );
   }

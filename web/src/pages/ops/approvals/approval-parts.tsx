@@ -1,0 +1,45 @@
+/**
+ * Pieces of the approvals pages: the types, what each action needs to be decided (the API's
+ * `src/modules/approvals/actions.ts`: its permission, used only to disable buttons), its status
+ * badge and a link to its target (an order's page, a merchant's page by address: that page is
+ * another area's, app-link.tsx).
+ */
+import { Anchor, Badge, Text } from '@mantine/core';
+import { Link } from '@tanstack/react-router';
+import type { OperatorPermission } from '../../../api/operator-session.ts';
+import type { components } from '../../../api/schema.ts';
+import { TONE } from '../../../components/readable.ts';
+import { useI18n } from '../../../i18n/context.tsx';
+import { AppLink } from '../../overview/app-link.tsx';
+
+export type Approval = components['schemas']['Approval'];
+export type ApprovalStatus = Approval['status'];
+export const APPROVAL_STATUSES: readonly ApprovalStatus[] = ['PENDING', 'APPROVED', 'REJECTED'];
+
+/** The permission proposing or deciding each action takes (the API checks it: 403 ROLE_NOT_ALLOWED). */
+export const ACTION_PERMISSION: Record<Approval['action'], OperatorPermission> = {
+  ORDER_REFUND: 'orders.operate',
+  MERCHANT_ENABLE: 'merchants.manage',
+  PLATFORM_FEE_CHANGE: 'fees.manage',
+};
+
+const STATUS_TONE: Record<ApprovalStatus, string> = { PENDING: TONE.warn, APPROVED: TONE.ok, REJECTED: TONE.neutral };
+
+export function ApprovalStatusBadge({ status }: { status: ApprovalStatus }) {
+  const { t } = useI18n();
+  return <Badge variant="filled" color={STATUS_TONE[status]} tt="none">{t(`opsApprovals.status.${status}`)}</Badge>;
+}
+
+export function ApprovalTarget({ approval }: { approval: Pick<Approval, 'action' | 'targetId'> }) {
+  const { t } = useI18n();
+  const short = approval.targetId.slice(0, 8);
+  if (approval.action === 'ORDER_REFUND') {
+    return (
+      <Anchor renderRoot={(props) => <Link {...props} to="/ops/orders/$id" params={{ id: approval.targetId }} />} size="sm">
+        {t('opsApprovals.target.order', { id: short })}
+      </Anchor>
+    );
+  }
+  if (approval.action === 'MERCHANT_ENABLE') return <AppLink path={`/ops/merchants/${approval.targetId}`}>{t('opsApprovals.target.merchant', { id: short })}</AppLink>;
+  return <Text size="sm">{t('opsApprovals.target.fees', { type: approval.targetId })}</Text>;
+}

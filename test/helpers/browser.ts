@@ -170,6 +170,9 @@ export interface A11yOptions {
 
 /** axe-core's serious and critical violations on the page as it is now (every axe rule runs; minor and moderate are left out). */
 export async function findSeriousA11yViolations(page: Page, options: A11yOptions = {}): Promise<A11yViolation[]> {
+  // A modal fading in is half transparent: its contrast is measured once the finite transitions are
+  // over (a spinner's endless animation never is).
+  await page.waitForFunction("document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity)");
   // Legacy mode runs axe.run() in the page itself; the default opens a blank page per check to merge
   // frames' results, which doubles its time. The only loss is cross-origin frames, which the dashboard has none of.
   let builder = new AxeBuilder({ page }).setLegacyMode(true);

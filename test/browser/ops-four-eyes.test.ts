@@ -8,43 +8,20 @@
  * entries balance. A VIEWER sees the actions disabled and the API refuses it (403). Axe on every
  * page; screenshots of the stuck list, the order page and the approval page.
  */
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoSeriousA11yViolations, screenshot, useBrowser } from '../helpers/browser.ts';
-import { type DashboardServer, startDashboardServer, totpCode } from '../helpers/dashboard-server.ts';
+import { type DashboardServer, startDashboardServer } from '../helpers/dashboard-server.ts';
+import { addOperatorCookie, type OperatorRole, operatorFetch, type SignedInOperatorSession, signedInOperator, TEST_ADMIN_TOKEN, webhookSink } from '../helpers/ops-browser.ts';
 import { randomCpf } from '../helpers/documents.ts';
 import { waitFor } from '../helpers/processes.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-const ADMIN_TOKEN = 'ops-four-eyes-browser-admin-token-0123456789';
 const WALLET = '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T';
 // The dashboard's index.html names no icon, so Chromium asks for /favicon.ico (404): not these pages' doing.
 const FAVICON = /favicon\.ico/;
 
-interface Operator {
-  id: string;
-  email: string;
-  cookie: string;
-  csrf: string;
-}
-
-/** A webhook receiver on loopback answering 200 to everything (the service allows loopback http outside production). */
-async function webhookSink(): Promise<{ url: string; server: Server; received: string[] }> {
-  const received: string[] = [];
-  const server = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    request.on('end', () => {
-      received.push(body);
-      response.writeHead(200).end('ok');
-    });
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hooks`, server, received };
-}
+type Operator = SignedInOperatorSession;
 
 /** Decimal text as an integer of 10^-18 units (exact: the ledger's amounts are never floats). */
 function units(amount: string): bigint {
@@ -62,7 +39,6 @@ describe('four-eyes refund of a stuck PAYIN in the back office', { timeout: 90_0
   let stuckId = '';
   let otherStuckId = '';
   let approvalId = '';
-  let operators = 0;
   const browser = useBrowser({ baseURL: () => server.baseUrl });
 
   /** The merchant API with the demo key. */
@@ -79,41 +55,11 @@ describe('four-eyes refund of a stuck PAYIN in the back office', { timeout: 90_0
 
   /** A back-office call with an operator's session (the admin token when `who` is null). */
   const adminApi = (who: Operator | null, method: string, path: string, body?: unknown) =>
-    fetch(`${server.baseUrl}/api/v1/admin${path}`, {
-      method,
-      headers: {
-        ...(who ? { cookie: who.cookie, ...(method === 'GET' ? {} : { 'x-csrf-token': who.csrf }) } : { authorization: `Bearer ${ADMIN_TOKEN}` }),
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-
-  const signIn = async (email: string, password: string, totp?: string) => {
-    const response = await fetch(`${server.baseUrl}/api/v1/admin/auth/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password, ...(totp ? { totp } : {}) }) });
-    expect(response.status, await response.clone().text()).toBe(201);
-    const body = (await response.json()) as Json;
-    return { id: body.operator.id as string, email, cookie: (response.headers.get('set-cookie') ?? '').split(';')[0]!, csrf: body.csrfToken as string };
-  };
-
-  /** A new operator of `role` (admin token), TOTP enrolled and signed in again with a code, as the back office requires. */
-  async function operator(role: string): Promise<Operator> {
-    const email = `four-eyes-${role.toLowerCase()}-${Date.now()}-${++operators}@example.com`;
-    const created = await adminApi(null, 'POST', '/operators', { email, role });
-    expect(created.status).toBe(201);
-    const { temporaryPassword } = (await created.json()) as Json;
-    const first = await signIn(email, temporaryPassword);
-    const enrolment = await adminApi(first, 'POST', '/operators/me/totp', {});
-    expect(enrolment.status).toBe(201);
-    const { secret } = (await enrolment.json()) as Json;
-    expect((await adminApi(first, 'POST', '/operators/me/totp/confirm', { code: totpCode(secret) })).status).toBe(204);
-    return signIn(email, temporaryPassword, totpCode(secret));
-  }
-
-  /** The operator's `osid` cookie in the browser, scoped as the service scopes it. */
-  const actAs = async (context: BrowserContext, who: Operator) => {
-    const at = who.cookie.indexOf('=');
-    await context.addCookies([{ name: who.cookie.slice(0, at), value: who.cookie.slice(at + 1), domain: '127.0.0.1', path: '/api/v1/admin', httpOnly: true, sameSite: 'Strict' }]);
-  };
+    who
+      ? operatorFetch(server.baseUrl, who, method, path, body)
+      : fetch(`${server.baseUrl}/api/v1/admin${path}`, { method, headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
+  const operator = (role: OperatorRole) => signedInOperator(server.baseUrl, role);
+  const actAs = (context: BrowserContext, who: Operator) => addOperatorCookie(context, server.baseUrl, who);
 
   /** A PAYIN whose transfer fails and then whose refund fails: FAILED with the customer's PIX held (the real worker runs it). */
   async function stuckPayin(receiverId: string, amountBrl: number): Promise<string> {
@@ -126,7 +72,7 @@ describe('four-eyes refund of a stuck PAYIN in the back office', { timeout: 90_0
 
   beforeAll(async () => {
     sink = await webhookSink();
-    server = await startDashboardServer({ ADMIN_TOKEN });
+    server = await startDashboardServer({ ADMIN_TOKEN: TEST_ADMIN_TOKEN });
     await merchantApi('POST', '/webhook/endpoints', { url: sink.url, description: 'four-eyes browser test' });
     const receiver = await merchantApi('POST', '/receivers', {
       type: 'PF',
@@ -288,5 +234,33 @@ describe('four-eyes refund of a stuck PAYIN in the back office', { timeout: 90_0
     expect(approve.status).toBe(403);
     expect(((await approve.json()) as Json).details).toMatchObject({ reason: 'ROLE_NOT_ALLOWED' });
     expect((await adminApi(viewer, 'POST', `/approvals/${id}/reject`, { reason: 'a viewer tries' })).status).toBe(403);
+  });
+
+  it('the audit log lists the proposal, the refund and the approval, each with its operator, time, target and before/after', async () => {
+    browser.allowProblems(FAVICON);
+    await actAs(browser.context, viewer);
+    const { page } = browser;
+    await page.goto('/app/ops/audit-log');
+    await page.getByRole('heading', { level: 1, name: 'Registro de auditoria' }).waitFor();
+    await page.getByRole('textbox', { name: 'Id do alvo' }).fill(stuckId);
+    await page.getByRole('button', { name: 'Filtrar' }).click();
+    const log = page.getByRole('table', { name: 'Registros, os mais recentes primeiro' });
+    const rowOf = async (action: string) => {
+      const row = log.getByRole('row', { name: new RegExp(action.replace('.', '\\.')) });
+      await row.waitFor();
+      return row.innerText();
+    };
+    const proposal = await rowOf('approval.propose');
+    expect(proposal).toContain(proposer.email);
+    expect(proposal).toMatch(/Antes: .*"status":"FAILED"/);
+    const refund = await rowOf('order.refund');
+    expect(refund).toContain(approver.email);
+    expect(refund).toContain(`order ${stuckId}`);
+    expect(refund).toMatch(/\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/);
+    expect(refund).toMatch(/Antes: .*"status":"FAILED"[\s\S]*Depois: .*"status":"REFUNDING"/);
+    const approval = await rowOf('approval.approve');
+    expect(approval).toContain(approver.email);
+    expect(approval).toMatch(/Depois: /);
+    await expectNoSeriousA11yViolations(page);
   });
 });

@@ -2288,6 +2288,13 @@ export interface components {
         JsonWebKeySet: {
             keys: components["schemas"]["JsonWebKey"][];
         };
+        /** SignIn */
+        SignIn: {
+            email: string;
+            password: string;
+            /** @description The current 6-digit code, once TOTP is enrolled */
+            totp?: string;
+        };
         /** User */
         User: {
             /** Format: uuid */
@@ -2429,6 +2436,11 @@ export interface components {
             otpauthUri: string;
             /** @description The same secret in base32, for typing in by hand; shown this once */
             secret: string;
+        };
+        /** TotpCode */
+        TotpCode: {
+            /** @description The current 6-digit code */
+            code: string;
         };
         /** PersonWithRole */
         PersonWithRole: {
@@ -3829,12 +3841,7 @@ export interface operations {
                  *       "totp": "492039"
                  *     }
                  */
-                "application/json": {
-                    email: string;
-                    password: string;
-                    /** @description The current 6-digit code, once TOTP is enrolled */
-                    totp?: string;
-                };
+                "application/json": components["schemas"]["SignIn"];
             };
         };
         responses: {
@@ -5058,10 +5065,7 @@ export interface operations {
                  *       "code": "492039"
                  *     }
                  */
-                "application/json": {
-                    /** @description The current 6-digit code */
-                    code: string;
-                };
+                "application/json": components["schemas"]["TotpCode"];
             };
         };
         responses: {
@@ -11123,12 +11127,7 @@ export interface operations {
                  *       "totp": "492039"
                  *     }
                  */
-                "application/json": {
-                    email: string;
-                    password: string;
-                    /** @description The current 6-digit code, once TOTP is enrolled */
-                    totp?: string;
-                };
+                "application/json": components["schemas"]["SignIn"];
             };
         };
         responses: {
@@ -11483,10 +11482,7 @@ export interface operations {
                  *       "code": "492039"
                  *     }
                  */
-                "application/json": {
-                    /** @description The current 6-digit code */
-                    code: string;
-                };
+                "application/json": components["schemas"]["TotpCode"];
             };
         };
         responses: {

@@ -22,7 +22,7 @@ export const SignInBody = StrictObject({
   email: Type.String({ minLength: 1, maxLength: 254 }),
   password: Type.String({ minLength: 1, maxLength: 256 }),
   totp: Type.Optional(Type.String({ pattern: '^[0-9]{6}$', description: 'The current 6-digit code, once TOTP is enrolled' })),
-});
+}, { title: 'SignIn' });
 
 export const SessionAnswer = Type.Object(
   {
@@ -62,7 +62,7 @@ export const TotpEnrolmentSchema = Type.Object(
   },
   { title: 'TotpEnrolment' },
 );
-export const TotpConfirmBody = StrictObject({ code: Type.String({ pattern: '^[0-9]{6}$', description: 'The current 6-digit code' }) });
+export const TotpConfirmBody = StrictObject({ code: Type.String({ pattern: '^[0-9]{6}$', description: 'The current 6-digit code' }) }, { title: 'TotpCode' });
 
 /** A password a person chooses: length rules only (docs/architecture/people-and-sessions.md#password-rules); outside them, 400 VALIDATION_ERROR naming the field. */
 const NewPassword = (description: string) => Type.String({ minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH, description: `${description}: ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters` });

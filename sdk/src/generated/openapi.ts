@@ -1975,7 +1975,7 @@ export interface paths {
         put?: never;
         /**
          * Propose an action that moves money or changes risk, for another operator to approve
-         * @description Checked now: 404 for an unknown target, 409 CONFLICT when the action does not apply to it now (details.reason ACTION_NOT_ALLOWED) or one is already pending for it (PROPOSAL_PENDING), 400 for bad params. The proposer needs the action's permission (ORDER_REFUND orders.operate, MERCHANT_ENABLE merchants.manage, PLATFORM_FEE_CHANGE fees.manage). Two operators: the proposer cannot approve or reject their own proposal (403 FORBIDDEN, details.reason OWN_PROPOSAL); the admin token can do neither (403 SESSION_REQUIRED).
+         * @description Checked now: 404 for an unknown target, 409 CONFLICT when the action does not apply to it now (details.reason ACTION_NOT_ALLOWED) or one is already pending for it (PROPOSAL_PENDING), 400 for bad params. The proposer needs the action's permission (ORDER_REFUND and PAYOUT_RETRY orders.operate, MERCHANT_ENABLE merchants.manage, PLATFORM_FEE_CHANGE fees.manage). Two operators: the proposer cannot approve or reject their own proposal (403 FORBIDDEN, details.reason OWN_PROPOSAL); the admin token can do neither (403 SESSION_REQUIRED).
          */
         post: operations["adminProposeAction"];
         delete?: never;
@@ -3463,7 +3463,7 @@ export interface components {
              */
             updatedAt: string;
             /** @description What an operator may do to the order now: RETRY_STEP (run the worker's next step now), REFUND (a PAYIN whose refund failed: request a new one, four-eyes), MARK_FAILED (end an order the provider will never settle) */
-            allowedActions: ("RETRY_STEP" | "REFUND" | "MARK_FAILED")[];
+            allowedActions: ("RETRY_STEP" | "REFUND" | "RETRY_PAYOUT" | "MARK_FAILED")[];
             /** @description A PAYIN that FAILED after its PIX arrived: the customer's BRL is held until an operator refunds it */
             moneyHeld: boolean;
         };
@@ -3501,7 +3501,7 @@ export interface components {
              */
             updatedAt: string;
             /** @description What an operator may do to the order now: RETRY_STEP (run the worker's next step now), REFUND (a PAYIN whose refund failed: request a new one, four-eyes), MARK_FAILED (end an order the provider will never settle) */
-            allowedActions: ("RETRY_STEP" | "REFUND" | "MARK_FAILED")[];
+            allowedActions: ("RETRY_STEP" | "REFUND" | "RETRY_PAYOUT" | "MARK_FAILED")[];
             /** @description A PAYIN that FAILED after its PIX arrived: the customer's BRL is held until an operator refunds it */
             moneyHeld: boolean;
             /**
@@ -3548,7 +3548,7 @@ export interface components {
              */
             updatedAt: string;
             /** @description What an operator may do to the order now: RETRY_STEP (run the worker's next step now), REFUND (a PAYIN whose refund failed: request a new one, four-eyes), MARK_FAILED (end an order the provider will never settle) */
-            allowedActions: ("RETRY_STEP" | "REFUND" | "MARK_FAILED")[];
+            allowedActions: ("RETRY_STEP" | "REFUND" | "RETRY_PAYOUT" | "MARK_FAILED")[];
             /** @description A PAYIN that FAILED after its PIX arrived: the customer's BRL is held until an operator refunds it */
             moneyHeld: boolean;
             paymentReference: string | null;
@@ -3573,10 +3573,10 @@ export interface components {
             /** Format: uuid */
             id: string;
             /**
-             * @description ORDER_REFUND (a PAYIN that failed holding the PIX: targetId the order), MERCHANT_ENABLE (a disabled merchant: targetId the merchant), PLATFORM_FEE_CHANGE (targetId PAYIN or PAYOUT; params {tiers} as PUT /admin/platform-fee-tiers/{orderType} takes)
+             * @description ORDER_REFUND (a PAYIN that failed holding the PIX: targetId the order), PAYOUT_RETRY (a PAYOUT whose PIX was refused, holding the tokens: its PIX is sent again; targetId the order), MERCHANT_ENABLE (a disabled merchant: targetId the merchant), PLATFORM_FEE_CHANGE (targetId PAYIN or PAYOUT; params {tiers} as PUT /admin/platform-fee-tiers/{orderType} takes)
              * @enum {unknown}
              */
-            action: "ORDER_REFUND" | "MERCHANT_ENABLE" | "PLATFORM_FEE_CHANGE";
+            action: "ORDER_REFUND" | "PAYOUT_RETRY" | "MERCHANT_ENABLE" | "PLATFORM_FEE_CHANGE";
             /** @description order, merchant or platform_fee_tiers */
             targetType: string;
             targetId: string;
@@ -3610,10 +3610,10 @@ export interface components {
         /** Proposal */
         Proposal: {
             /**
-             * @description ORDER_REFUND (a PAYIN that failed holding the PIX: targetId the order), MERCHANT_ENABLE (a disabled merchant: targetId the merchant), PLATFORM_FEE_CHANGE (targetId PAYIN or PAYOUT; params {tiers} as PUT /admin/platform-fee-tiers/{orderType} takes)
+             * @description ORDER_REFUND (a PAYIN that failed holding the PIX: targetId the order), PAYOUT_RETRY (a PAYOUT whose PIX was refused, holding the tokens: its PIX is sent again; targetId the order), MERCHANT_ENABLE (a disabled merchant: targetId the merchant), PLATFORM_FEE_CHANGE (targetId PAYIN or PAYOUT; params {tiers} as PUT /admin/platform-fee-tiers/{orderType} takes)
              * @enum {unknown}
              */
-            action: "ORDER_REFUND" | "MERCHANT_ENABLE" | "PLATFORM_FEE_CHANGE";
+            action: "ORDER_REFUND" | "PAYOUT_RETRY" | "MERCHANT_ENABLE" | "PLATFORM_FEE_CHANGE";
             targetId: string;
             /** @description What the action needs besides its target (PLATFORM_FEE_CHANGE: {tiers}) */
             params?: {

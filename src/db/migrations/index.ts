@@ -36,6 +36,7 @@ import * as eventsOrderIdx from './20261126_0032_events_order_idx.ts';
 import * as operatorsApprovals from './20261126_0033_operators_approvals.ts';
 import * as operatorReads from './20261126_0034_operator_reads.ts';
 import * as backOfficeReads from './20261126_0035_back_office_reads.ts';
+import * as payoutRetry from './20261126_0036_payout_retry.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261122_0001_foundation': foundation,
@@ -71,4 +72,5 @@ export const migrations: Record<string, Migration> = {
   '20261126_0033_operators_approvals': operatorsApprovals,
   '20261126_0034_operator_reads': operatorReads,
   '20261126_0035_back_office_reads': backOfficeReads,
+  '20261126_0036_payout_retry': payoutRetry,
 };

@@ -15,7 +15,7 @@ import type { MerchantsService } from '../merchants/service.ts';
 import type { OperatorPermission } from '../operators/roles.ts';
 import type { OrderOperatorActions } from '../orders/operator-actions-service.ts';
 
-export const APPROVAL_ACTIONS = ['ORDER_REFUND', 'MERCHANT_ENABLE', 'PLATFORM_FEE_CHANGE'] as const;
+export const APPROVAL_ACTIONS = ['ORDER_REFUND', 'PAYOUT_RETRY', 'MERCHANT_ENABLE', 'PLATFORM_FEE_CHANGE'] as const;
 export type ApprovalAction = (typeof APPROVAL_ACTIONS)[number];
 
 export interface Proposed {
@@ -54,6 +54,12 @@ export function fourEyesActions(deps: { orders: OrderOperatorActions; merchants:
       targetType: 'order',
       check: (proposal) => deps.orders.check(proposal.targetId, 'REFUND'),
       execute: async (trx, proposal, by) => ({ order: await deps.orders.refund(trx, proposal.targetId, proposal.reason, by) }),
+    },
+    PAYOUT_RETRY: {
+      permission: 'orders.operate',
+      targetType: 'order',
+      check: (proposal) => deps.orders.check(proposal.targetId, 'RETRY_PAYOUT'),
+      execute: async (trx, proposal, by) => ({ order: await deps.orders.retryPayout(trx, proposal.targetId, proposal.reason, by) }),
     },
     MERCHANT_ENABLE: {
       permission: 'merchants.manage',

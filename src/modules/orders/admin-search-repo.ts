@@ -14,7 +14,7 @@ import type { OrderRow, StoredOrderStatus } from './tables.ts';
 /** What an operator's row shows (admin-view.ts), and what the operator actions rule reads. */
 export const ADMIN_ORDER_COLUMNS = [
   'id', 'merchant_id', 'receiver_id', 'type', 'status', 'chain', 'token', 'external_id', 'amount_brl', 'failure_reason',
-  'pix_end_to_end_id', 'created_at', 'updated_at',
+  'pix_end_to_end_id', 'payout_refused_at', 'created_at', 'updated_at',
 ] as const satisfies ReadonlyArray<keyof OrderRow>;
 export type AdminOrderRow = Pick<OrderRow, (typeof ADMIN_ORDER_COLUMNS)[number]> & { merchant_name: string };
 
@@ -96,14 +96,16 @@ export const adminOrdersRepo = {
 
   /**
    * The operator's queue, oldest change first: orders in transit that last changed at or before
-   * `before`, and PAYINs FAILED holding the customer's PIX (failedWithMoneyHeld), of any age.
+   * `before`, and orders FAILED holding money (failedWithMoneyHeld: a PAYIN's PIX, a PAYOUT's
+   * tokens), of any age. The predicate is orders_operator_queue_idx's (migration 0036).
    * Keyset: after the order `cursor` (its position read now). Up to `limit` + 1 rows.
    */
   stuck(db: Db, before: Date, limit: number, cursor?: string): Promise<AdminOrderRow[]> {
     let query = adminColumns(withMerchant(db)).where(
       // Parenthesized whole: Kysely writes a raw condition as it is, and `and` binds tighter than `or`.
       sql<boolean>`((orders.status in (${literals(IN_TRANSIT_STATUSES)}) and orders.updated_at <= ${before})
-        or (orders.status = 'FAILED' and orders.type = 'PAYIN' and orders.pix_end_to_end_id is not null))`,
+        or (orders.status = 'FAILED' and orders.type = 'PAYIN' and orders.pix_end_to_end_id is not null)
+        or (orders.status = 'FAILED' and orders.type = 'PAYOUT' and orders.payout_refused_at is not null))`,
     );
     if (cursor) {
       const position = db.selectFrom('orders as c').select(['c.updated_at', 'c.id']).where('c.id', '=', cursor);

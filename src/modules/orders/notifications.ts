@@ -105,7 +105,7 @@ export function createOrderNotifications(deps: NotificationsDeps) {
     }
     const reason = `PIX payout refused: ${notification.reason}`;
     return applyTransition(trx, ctx, order, 'FAILED', {
-      changes: { failure_reason: reason },
+      changes: { failure_reason: reason, payout_refused_at: clock.now() },
       movement: { type: 'PIX_OUT', status: 'FAILED', amount: order.net_amount_brl, currency: 'BRL' },
       event: { name: 'order.failed', status: 'FAILED', fields: { failureReason: reason } },
     });

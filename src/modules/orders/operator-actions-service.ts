@@ -2,12 +2,13 @@
  * The operators' actions on stuck orders (docs/architecture/back-office.md), each allowed by the
  * one rule of operator-actions.ts, guarded by the order's status under its row lock, and audited
  * with before and after in the same transaction. RETRY_STEP and MARK_FAILED are one operator's;
- * REFUND moves money, so only an approved proposal runs it (approvals/actions.ts), inside the
- * approval's transaction.
+ * REFUND and RETRY_PAYOUT move money, so only an approved proposal runs them (approvals/actions.ts),
+ * inside the approval's transaction.
  */
 import type { Db, Trx } from '../../db/database.ts';
 import { AppError, notFound } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { toJsonNumber } from '../../lib/money.ts';
 import { inTransaction, signalAfterCommit } from '../../platform/commit-signals.ts';
 import { type AuditActor, recordAudit } from '../audit/record.ts';
 import { type AdminOrder, toAdminOrder } from './admin-reads.ts';
@@ -17,7 +18,16 @@ import { ordersRepo as repo } from './repo.ts';
 import type { OrderRow } from './tables.ts';
 import { ORDER_STEPS_CHANNEL, applyTransition, refundingEvent, type TransitionContext } from './transitions.ts';
 
-const snapshot = (order: OrderRow) => ({ status: order.status, failureReason: order.failure_reason, refundId: order.refund_id, stepAttempts: order.step_attempts, nextStepAt: order.next_step_at?.toISOString() ?? null });
+const snapshot = (order: OrderRow) => ({
+  status: order.status,
+  failureReason: order.failure_reason,
+  ...(order.type === 'PAYIN' ? { refundId: order.refund_id } : { payoutAttempt: order.payout_attempt }),
+  stepAttempts: order.step_attempts,
+  nextStepAt: order.next_step_at?.toISOString() ?? null,
+});
+
+/** Operators retry one PAYOUT's PIX at most this many times (each a new PSP idempotency key). */
+const MAX_PAYOUT_RETRIES = 9;
 
 /**
  * A refund id for the operators' n-th new refund: the worker's own (`R` + the order id's 32 hex)
@@ -92,6 +102,23 @@ export function createOrderOperatorActions(deps: { db: Db; clock: Clock; transit
         nextStepAt: clock.now(),
       });
       await recordAudit(trx, by, { action: 'order.refund', targetType: 'order', targetId: id, details: { merchantId: order.merchant_id, reason, approvalId: by.approvalId, before: snapshot(order), after: snapshot(updated!) } });
+      return answer(trx, id);
+    },
+
+    /**
+     * FAILED → PIX_SENDING for a PAYOUT whose PIX was refused, in the approval's transaction: the
+     * worker sends it again under the next idempotency key (payoutIdempotencyKey), and its outcome
+     * ends the order COMPLETED (posting the payout) or FAILED again, as for any payout.
+     */
+    async retryPayout(trx: Trx, id: string, reason: string, by: AuditActor & { approvalId?: string }): Promise<AdminOrder> {
+      const order = await lockFor(trx, id, 'RETRY_PAYOUT');
+      if (order.payout_attempt >= MAX_PAYOUT_RETRIES) throw new AppError('CONFLICT', `This payout's PIX has been retried ${MAX_PAYOUT_RETRIES} times already: check the PIX key with the merchant`);
+      const updated = await applyTransition(trx, deps.transitions, order, 'PIX_SENDING', {
+        changes: { payout_attempt: order.payout_attempt + 1, payout_refused_at: null, provider_transaction_id: null, failure_reason: null },
+        event: { name: 'order.processing', status: 'PIX_SENDING', fields: { amountBrl: toJsonNumber(order.amount_brl), pixKey: order.pix_key } },
+        nextStepAt: clock.now(),
+      });
+      await recordAudit(trx, by, { action: 'order.retry_payout', targetType: 'order', targetId: id, details: { merchantId: order.merchant_id, reason, approvalId: by.approvalId, before: snapshot(order), after: snapshot(updated!) } });
       return answer(trx, id);
     },
   };

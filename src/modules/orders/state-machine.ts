@@ -14,7 +14,8 @@
  *         A PIX that arrives for an expired order, or for the wrong amount, is refunded.
  * PAYOUT: AWAITING_DEPOSIT → DEPOSIT_RECEIVED → PIX_SENDING → PIX_SENT_UNCONFIRMED →
  *         COMPLETED; no deposit by expiresAt → EXPIRED; a deposit worth less than the minimum
- *         order, or a refused PIX → FAILED.
+ *         order, or a refused PIX → FAILED (a refused PIX may be sent again, FAILED → PIX_SENDING,
+ *         approved by two operators: operator-actions.ts).
  */
 import type { OrderStatus, StoredOrderStatus } from './tables.ts';
 import type { OrderType } from '../../lib/order-types.ts';
@@ -50,7 +51,8 @@ const TRANSITIONS: Record<OrderType, Transitions> = {
     PIX_SENT_UNCONFIRMED: ['COMPLETED', 'FAILED'],
     COMPLETED: [],
     EXPIRED: [],
-    FAILED: [],
+    // Only by operators, four-eyes (operator-actions.ts): the worker never leaves FAILED.
+    FAILED: ['PIX_SENDING'],
     AWAITING_PAYMENT: NEVER_REACHED,
     PAYMENT_RECEIVED: NEVER_REACHED,
     SWAPPING: NEVER_REACHED,

@@ -23,6 +23,7 @@ import { providerTransactionIdField } from './events.ts';
 import { ordersRepo as repo } from './repo.ts';
 import type { TransferMetrics } from './metrics.ts';
 import { RetryLater, type TransferLog, createTransferSteps } from './transfer-steps.ts';
+import { payoutIdempotencyKey } from './operator-actions.ts';
 import { type Effects, type TransitionContext, applyTransition, leavesStepDue } from './transitions.ts';
 
 export interface StepsDeps {
@@ -113,7 +114,7 @@ export function createOrderSteps(deps: StepsDeps) {
   async function payoutRefused(order: OrderRow) {
     const reason = 'PIX payout refused by the payment provider';
     return moveOn(order, 'FAILED', {
-      changes: { failure_reason: reason },
+      changes: { failure_reason: reason, payout_refused_at: clock.now() },
       movement: { type: 'PIX_OUT', status: 'FAILED', amount: order.net_amount_brl, currency: 'BRL' },
       event: { name: 'order.failed', status: 'FAILED', fields: { failureReason: reason } },
     });
@@ -121,7 +122,7 @@ export function createOrderSteps(deps: StepsDeps) {
 
   async function sendPix(order: OrderRow) {
     const { providerTransactionId } = await pix.sendPix({
-      idempotencyKey: order.id,
+      idempotencyKey: payoutIdempotencyKey(order),
       pixKey: order.pix_key!,
       pixKeyType: order.pix_key_type as 'CPF',
       amountBrl: decimal(order.net_amount_brl).toFixed(2),

@@ -59,6 +59,10 @@ export interface OrdersTable extends PricingColumns {
   failure_reason: string | null;
   /** PAYOUT: tokens deposited beyond the ordered amount, held for return (migration 0016); 0 when none. */
   excess_amount_token: ColumnType<string, string | undefined, string>;
+  /** PAYOUT: when the PSP or the receiving bank refused its PIX (migration 0036); cleared by an operators' retry. */
+  payout_refused_at: NullableTimestamp;
+  /** PAYOUT: the operators' retries of its PIX; each names its own PSP idempotency key (payoutIdempotencyKey). */
+  payout_attempt: ColumnType<number, number | undefined, number>;
   limit_day: string;
   limit_released: ColumnType<boolean, boolean | undefined, boolean>;
   expires_at: ColumnType<Date, Date | string, Date | string>;
@@ -142,6 +146,7 @@ export const ORDER_COLUMNS = [
   'platform_fee_amount_brl', 'merchant_fee_amount_brl', 'net_amount_brl',
   'destination_wallet', 'deposit_address', 'pix_txid', 'pix_payment_code', 'pix_key', 'pix_key_type', 'recipient_name',
   'pix_end_to_end_id', 'provider_transaction_id', 'refund_id', 'tx_hash', 'failure_reason', 'excess_amount_token',
+  'payout_refused_at', 'payout_attempt',
   'limit_day', 'limit_released', 'expires_at', 'completed_at', 'next_step_at', 'step_attempts', 'claimed_until',
   'created_at', 'updated_at',
 ] as const satisfies ReadonlyArray<keyof OrdersTable>;

@@ -117,6 +117,39 @@ describe('a stuck PAYIN refunded through four-eyes', () => {
   });
 });
 
+describe('a refused payout retried through four-eyes', () => {
+  it("is FAILED holding the tokens, proposed by one operator, approved by another: its PIX is sent again under a new key and it COMPLETES, the ledger balanced", async () => {
+    const { merchant, receiver } = await t.merchantWithReceiver();
+    const order = await t.payout(merchant, { receiverId: receiver.id, amountCrypto: 4, sourceToken: 'USDC' });
+    await t.call('POST', `/sandbox/orders/${order.id}/failure-injections`, merchant, { step: 'PIX_PAYOUT' });
+    await t.call('POST', `/sandbox/orders/${order.id}/deposit`, merchant, {});
+    await t.drive();
+    expect((await t.call('GET', `/orders/${order.id}`, merchant)).json().status).toBe('FAILED');
+    const stuck = (await ops.call('GET', '/orders/stuck', ops.as(proposer))).json().data.find((row: Json) => row.id === order.id);
+    expect(stuck).toMatchObject({ stuckReason: 'FAILED_WITH_MONEY_HELD', allowedActions: ['RETRY_PAYOUT'], moneyHeld: true });
+    expectErrorBody(await propose(proposer, { action: 'ORDER_REFUND', targetId: order.id, reason: 'not a PAYIN' }), 409, 'CONFLICT');
+
+    const approval = (await propose(proposer, { action: 'PAYOUT_RETRY', targetId: order.id, reason: 'The receiving bank was down; it is back' })).json();
+    expect(approval).toMatchObject({ status: 'PENDING', action: 'PAYOUT_RETRY' });
+    expectErrorBody(await ops.call('POST', `/approvals/${approval.id}/approve`, ops.as(proposer), {}), 403, 'FORBIDDEN');
+    const approved = await ops.call('POST', `/approvals/${approval.id}/approve`, ops.as(approver), {});
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect(approved.json().result).toMatchObject({ order: { status: 'PIX_SENDING' } });
+
+    await t.drive();
+    const done = (await t.call('GET', `/orders/${order.id}`, merchant)).json();
+    expect(done.status).toBe('COMPLETED');
+    const events = (await t.events(order.id)).map((e) => e.event_type);
+    const afterFailure = events.slice(events.indexOf('order.failed'));
+    expect(afterFailure[1]).toBe('order.processing');
+    expect(afterFailure.at(-1)).toBe('order.completed');
+    const keys = await t.ctx.database.db.selectFrom('sandbox_pix_payouts').select('idempotency_key').where('idempotency_key', 'like', `${order.id}%`).orderBy('idempotency_key').execute();
+    expect(keys.map((row) => row.idempotency_key)).toEqual([order.id, `${order.id}R1`]);
+    const unbalanced = await sql<{ currency: string }>`select currency from ledger_postings group by currency having sum(amount) <> 0`.execute(t.ctx.database.db);
+    expect(unbalanced.rows).toEqual([]);
+  });
+});
+
 describe('the other four-eyes actions', () => {
   it("a disabled merchant is enabled only by another operator's approval; the direct route is refused to a session", async () => {
     const admin = await ops.signedIn('ADMIN');

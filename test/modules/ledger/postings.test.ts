@@ -33,6 +33,8 @@ function order(overrides: Partial<OrderRow> & Pick<OrderRow, 'type'>): OrderRow 
     tx_hash: null,
     failure_reason: null,
     excess_amount_token: '0',
+    payout_refused_at: null,
+    payout_attempt: 0,
     limit_day: '2026-11-23',
     limit_released: false,
     expires_at: at,

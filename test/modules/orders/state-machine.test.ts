@@ -35,6 +35,7 @@ const ALLOWED: Record<OrderType, Array<[OrderStatus, OrderStatus]>> = {
     ['PIX_SENDING', 'FAILED'],
     ['PIX_SENT_UNCONFIRMED', 'COMPLETED'],
     ['PIX_SENT_UNCONFIRMED', 'FAILED'], // the receiving bank refused the PIX
+    ['FAILED', 'PIX_SENDING'], // operators send a refused PIX again, four-eyes (orders/operator-actions.ts)
   ],
 };
 

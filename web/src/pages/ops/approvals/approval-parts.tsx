@@ -19,6 +19,7 @@ export const APPROVAL_STATUSES: readonly ApprovalStatus[] = ['PENDING', 'APPROVE
 /** The permission proposing or deciding each action takes (the API checks it: 403 ROLE_NOT_ALLOWED). */
 export const ACTION_PERMISSION: Record<Approval['action'], OperatorPermission> = {
   ORDER_REFUND: 'orders.operate',
+  PAYOUT_RETRY: 'orders.operate',
   MERCHANT_ENABLE: 'merchants.manage',
   PLATFORM_FEE_CHANGE: 'fees.manage',
 };

@@ -10,7 +10,11 @@ import { ORDER_STATUSES, ORDER_TYPES, type OrderStatus, type OrderType } from '.
 export type AdminOrder = components['schemas']['AdminOrder'];
 export type StuckOrder = components['schemas']['StuckOrder'];
 export type AdminOrderDetail = components['schemas']['AdminOrderDetail'];
-export type OrderAction = AdminOrder['allowedActions'][number];
+/**
+ * RETRY_PAYOUT (a PAYOUT that FAILED because its PIX was refused, tokens held) is joining the API's
+ * enum in a parallel change: named here until `npm run openapi` regenerates schema.ts with it.
+ */
+export type OrderAction = AdminOrder['allowedActions'][number] | 'RETRY_PAYOUT';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

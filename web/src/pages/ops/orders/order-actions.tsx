@@ -22,7 +22,7 @@ import { type ApprovalAction, proposeApproval } from '../approvals-api.ts';
 import type { AdminOrderDetail, OrderAction } from './admin-orders.ts';
 import { ReasonModal } from './reason-modal.tsx';
 
-/** The pending proposals (at most 100: the queue of decisions is short), to find this order's refund. */
+/** The pending proposals (at most 100: the queue of decisions is short), to find this order's refund or payout retry. */
 const PENDING_QUERY = { status: 'PENDING' as const, limit: 100 };
 export const pendingApprovalsKey = [OPS_KEY, 'approvals', 'list', PENDING_QUERY] as const;
 

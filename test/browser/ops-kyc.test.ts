@@ -2,9 +2,9 @@
  * The back office's KYC review in Chromium against `node src/main.ts` (sandbox, PGlite): the demo
  * merchant registers a webhook endpoint on loopback and submits two receivers' KYC through its
  * API; a COMPLIANCE operator approves one from the queue page (the receiver becomes ACTIVE and
- * receiver.kyc_approved reaches the merchant's endpoint); a VIEWER sees the buttons disabled and
- * the API answers 403 to the same call; the audit log page lists the approval with actor, time,
- * target and before/after. Axe on the queue, the KYC file and the audit log; screenshots of the
+ * receiver.kyc_approved reaches the merchant's endpoint), then suspends and reactivates it; a
+ * VIEWER sees the buttons disabled and the API answers 403 to the same call; the audit log page
+ * lists the approval with actor, time, target and before/after. Axe on the queue, the KYC file and the audit log; screenshots of the
  * queue and the log.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -88,6 +88,19 @@ describe('back office: KYC review', { timeout: 60_000 }, () => {
     await expect
       .poll(() => sink.received.map((body) => JSON.parse(body) as { event?: string; receiverId?: string }).find((event) => event.event === 'receiver.kyc_approved' && event.receiverId === receivers[0]!.id), { timeout: 20_000 })
       .toBeDefined();
+
+    // The receiver's status: suspended (after a confirmation), then reactivated.
+    await page.getByRole('button', { name: 'Suspender recebedor' }).click();
+    const suspend = page.getByRole('dialog', { name: 'Suspender Ana Revisada?' });
+    await suspend.waitFor();
+    await expectNoSeriousA11yViolations(page);
+    await suspend.getByRole('button', { name: 'Suspender recebedor' }).click();
+    await page.getByRole('status').filter({ hasText: 'Situação do recebedor agora: Suspenso.' }).waitFor();
+    expect((await merchantApi('GET', `/receivers/${receivers[0]!.id}`)).status).toBe('SUSPENDED');
+    await page.getByRole('button', { name: 'Reativar recebedor' }).click();
+    await page.getByRole('dialog', { name: 'Reativar Ana Revisada?' }).getByRole('button', { name: 'Reativar recebedor' }).click();
+    await page.getByRole('status').filter({ hasText: 'Situação do recebedor agora: Ativo.' }).waitFor();
+    expect((await merchantApi('GET', `/receivers/${receivers[0]!.id}`)).status).toBe('ACTIVE');
   });
 
   it('a VIEWER sees the decision buttons disabled, and the API refuses the same call (403)', async () => {
@@ -96,8 +109,8 @@ describe('back office: KYC review', { timeout: 60_000 }, () => {
     const { page } = browser;
     await page.goto(`/app/ops/kyc/${receivers[1]!.id}`);
     await page.getByRole('heading', { level: 1, name: 'KYC de Bruno Aguardando' }).waitFor();
-    await page.getByText('Seu perfil não permite esta ação.').waitFor();
-    for (const name of ['Iniciar análise', 'Aprovar KYC', 'Recusar KYC']) expect(await page.getByRole('button', { name }).isDisabled(), name).toBe(true);
+    await page.getByText('Seu perfil não permite esta ação.').first().waitFor();
+    for (const name of ['Iniciar análise', 'Aprovar KYC', 'Recusar KYC', 'Bloquear recebedor']) expect(await page.getByRole('button', { name }).isDisabled(), name).toBe(true);
     expect(await page.getByLabel(/Motivo da recusa/).isDisabled()).toBe(true);
 
     const refused = await operatorFetch(server.baseUrl, viewer, 'POST', `/receivers/${receivers[1]!.id}/kyc/approve`);

@@ -3,9 +3,10 @@
  * operator (ADMIN, no TOTP yet) is sent to the back office's sign-in, signs in, enrols TOTP on
  * the enrolment page (the secret read from the page, codes computed here) and lands on the KYC
  * queue; every page of the navigation is visited with axe (merchants with a new merchant's secret
- * shown once, a merchant, treasury, webhooks health, audit log, operators with a temporary
- * password shown once); sign-out, then sign-in with the code step. A merchant session in the same
- * browser keeps working beside the operator's: each side's writes carry their own CSRF token.
+ * shown once, a merchant with a new API key, its secret shown once, then revoked, treasury,
+ * webhooks health, audit log, operators with a temporary password shown once); sign-out, then
+ * sign-in with the code step. A merchant session in the same browser keeps working beside the
+ * operator's: each side's writes carry their own CSRF token.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoSeriousA11yViolations, useBrowser } from '../helpers/browser.ts';
@@ -76,6 +77,26 @@ describe('back office: sign-in, enrolment and every page', { timeout: 60_000 }, 
     await page.getByRole('table', { name: 'Pessoas' }).getByText(server.owner.email).waitFor();
     await page.getByRole('table', { name: 'Chaves de API' }).getByText(server.apiKey).waitFor();
     await expectNoSeriousA11yViolations(page);
+    // A new API key for it: the secret shown once, then the key revoked after a confirmation.
+    const keyForm = page.getByRole('region', { name: 'Criar uma chave' });
+    await keyForm.getByLabel('Nome', { exact: true }).fill('Chave da retaguarda');
+    await keyForm.getByRole('checkbox', { name: 'read', exact: true }).check();
+    await keyForm.getByRole('button', { name: 'Criar chave' }).click();
+    const keyDialog = page.getByRole('dialog', { name: 'Nova chave de API de Demo Merchant' });
+    await keyDialog.waitFor();
+    const keySecret = await keyDialog.getByTestId('shown-secret').innerText();
+    expect(keySecret.length).toBeGreaterThan(20);
+    await expectNoSeriousA11yViolations(page);
+    await keyDialog.getByRole('button', { name: 'Já guardei, fechar' }).click();
+    await keyDialog.waitFor({ state: 'hidden' });
+    expect(await page.content()).not.toContain(keySecret);
+    await page.getByRole('button', { name: 'Revogar Chave da retaguarda' }).click();
+    const revokeDialog = page.getByRole('dialog', { name: 'Revogar a chave?' });
+    await revokeDialog.waitFor();
+    await expectNoSeriousA11yViolations(page);
+    await revokeDialog.getByRole('button', { name: 'Revogar', exact: true }).click();
+    await revokeDialog.waitFor({ state: 'hidden' });
+    await page.getByRole('button', { name: 'Revogar Chave da retaguarda' }).waitFor({ state: 'detached' });
 
     await nav.getByRole('link', { name: 'Tesouraria' }).click();
     await h1('Tesouraria');

@@ -39,6 +39,7 @@ const ptBR = {
   'opsMerchants.label': 'Nome da chave',
   'opsMerchants.lastUsed': 'Último uso',
   'opsMerchants.revoked': 'Revogada em',
+  'opsMerchants.newKeyTitle': 'Nova chave de API de {name}',
 };
 
 export const opsMerchants: AreaMessages<typeof ptBR> = {
@@ -81,5 +82,6 @@ export const opsMerchants: AreaMessages<typeof ptBR> = {
     'opsMerchants.label': 'Key name',
     'opsMerchants.lastUsed': 'Last used',
     'opsMerchants.revoked': 'Revoked',
+    'opsMerchants.newKeyTitle': 'New API key of {name}',
   },
 };

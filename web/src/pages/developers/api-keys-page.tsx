@@ -1,31 +1,27 @@
 /**
  * The merchant's API keys: GET /credentials (never a secret), POST /credentials with a name and
- * optional expiry, IP allow-list and scopes, and DELETE /credentials/{id} after a confirmation.
+ * optional expiry, IP allow-list and scopes (create-key-form.tsx, shared with the back office),
+ * and DELETE /credentials/{id} after a confirmation.
  * The new key's secret is shown once (SecretModal): the mutation strips it from its result before
  * TanStack Query keeps anything, so it lives only in this page's state until the modal closes.
  * Creating and revoking need OWNER or ADMIN with TOTP (the API decides; the buttons follow the role).
  */
-import { Badge, Button, Card, Checkbox, Code, Group, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Code, Stack, Table, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { api, call } from '../../api/client.ts';
 import type { components } from '../../api/schema.ts';
 import { sessionQuery } from '../../api/session.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Loading } from '../../components/loading.tsx';
 import { useI18n } from '../../i18n/context.tsx';
-import { READABLE, TONE } from '../../components/readable.ts';
+import { TONE } from '../../components/readable.ts';
 import { formatDateTime } from '../../i18n/format.ts';
 import { ConfirmModal } from './confirm-modal.tsx';
-import { fromLocalInput } from './dates.ts';
-import { ApiErrorWithFields } from './field-errors.tsx';
+import { CreateKeyForm } from './create-key-form.tsx';
 import { SecretModal, type ShownSecret } from './secret-modal.tsx';
 
 type Credential = components['schemas']['Credential'];
-type CreateBody = components['schemas']['CreateCredential'];
-type Scope = NonNullable<CreateBody['scopes']>[number];
-
-const SCOPES: Scope[] = ['read', 'payments.write', 'receivers.write', 'webhooks.write', 'wallets.sign', 'sandbox.write'];
 const CREDENTIALS_KEY = ['credentials'] as const;
 
 function KeyState({ credential }: { credential: Credential }) {
@@ -33,69 +29,6 @@ function KeyState({ credential }: { credential: Credential }) {
   if (credential.revokedAt) return <Badge color={TONE.bad} variant="filled">{t('apiKeys.revoked', { at: formatDateTime(credential.revokedAt) })}</Badge>;
   if (credential.expiresAt && new Date(credential.expiresAt) <= new Date()) return <Badge color={TONE.neutral} variant="filled">{t('apiKeys.expired')}</Badge>;
   return <Badge color={TONE.ok} variant="filled">{t('apiKeys.active')}</Badge>;
-}
-
-function CreateKeyForm({ onCreated }: { onCreated: (secret: ShownSecret) => void }) {
-  const { t } = useI18n();
-  const queryClient = useQueryClient();
-  const [label, setLabel] = useState('');
-  const [expiresAt, setExpiresAt] = useState('');
-  const [ips, setIps] = useState('');
-  const [scopes, setScopes] = useState<string[]>([]);
-  const create = useMutation({
-    gcTime: 0,
-    mutationFn: async (body: CreateBody) => {
-      const { apiSecret, ...credential } = await call(api.POST('/credentials', { body }));
-      // The secret goes to the modal's state only; the mutation's result (kept by TanStack Query) has none.
-      onCreated({ title: t('apiKeys.secretTitle'), value: apiSecret, context: <Text size="sm">{t('apiKeys.secretFor', { key: credential.apiKey })}</Text> });
-      return credential;
-    },
-    onSuccess: async () => {
-      setLabel('');
-      setExpiresAt('');
-      setIps('');
-      setScopes([]);
-      await queryClient.invalidateQueries({ queryKey: CREDENTIALS_KEY });
-    },
-  });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const allowedIps = ips.split(/[\s,]+/).filter(Boolean);
-    const expiry = fromLocalInput(expiresAt);
-    create.mutate({
-      label: label.trim(),
-      ...(expiry ? { expiresAt: expiry } : {}),
-      ...(allowedIps.length ? { allowedIps } : {}),
-      ...(scopes.length ? { scopes: scopes as Scope[] } : {}),
-    });
-  };
-  return (
-    <Card withBorder component="section" aria-labelledby="create-key-heading">
-      <Title order={2} size="h3" id="create-key-heading" mb="sm">
-        {t('apiKeys.create')}
-      </Title>
-      <form onSubmit={submit}>
-        <Stack>
-          <TextInput label={t('apiKeys.name')} styles={READABLE} description={t('apiKeys.nameHelp')} required maxLength={100} value={label} onChange={(e) => setLabel(e.currentTarget.value)} />
-          <TextInput type="datetime-local" label={t('apiKeys.expiresAt')} styles={READABLE} description={t('apiKeys.expiresAtHelp')} value={expiresAt} onChange={(e) => setExpiresAt(e.currentTarget.value)} />
-          <Textarea label={t('apiKeys.allowedIps')} styles={READABLE} description={t('apiKeys.allowedIpsHelp')} autosize minRows={2} value={ips} onChange={(e) => setIps(e.currentTarget.value)} />
-          <Checkbox.Group label={t('apiKeys.scopes')} styles={READABLE} description={t('apiKeys.scopesHelp')} value={scopes} onChange={setScopes}>
-            <Group mt="xs">
-              {SCOPES.map((scope) => (
-                <Checkbox key={scope} value={scope} label={scope} />
-              ))}
-            </Group>
-          </Checkbox.Group>
-          <ApiErrorWithFields error={create.error} />
-          <Group>
-            <Button type="submit" loading={create.isPending}>
-              {t('apiKeys.createButton')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Card>
-  );
 }
 
 export function ApiKeysPage() {
@@ -122,7 +55,7 @@ export function ApiKeysPage() {
       <Text>{t('apiKeys.intro')}</Text>
       {canManage ? (
         session.data?.user.totpEnabled ? (
-          <CreateKeyForm onCreated={setSecret} />
+          <CreateKeyForm issue={(body) => call(api.POST('/credentials', { body }))} listKey={CREDENTIALS_KEY} secretTitle={t('apiKeys.secretTitle')} onCreated={setSecret} />
         ) : (
           <Text>{t('apiKeys.totpRequired')}</Text>
         )

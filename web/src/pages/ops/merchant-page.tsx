@@ -1,7 +1,7 @@
 /**
  * One merchant (/app/ops/merchants/$id): its facts (GET /admin/merchants/{id}), disable or propose
  * enabling (merchant-status-actions.tsx), its people (GET …/users), fee tiers (GET …/fee-tiers)
- * and API keys (GET …/credentials: key ids, never a secret).
+ * and API keys (merchant-credentials.tsx: key ids, never a secret; issue one, revoke one).
  */
 import { Anchor, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
@@ -15,6 +15,7 @@ import { Loading } from '../../components/loading.tsx';
 import { useI18n } from '../../i18n/context.tsx';
 import { formatBrl, formatDateTime } from '../../i18n/format.ts';
 import type { MessageKey } from '../../i18n/messages.ts';
+import { MerchantCredentials } from './merchant-credentials.tsx';
 import { MerchantStatusActions } from './merchant-status-actions.tsx';
 import { MerchantStatusBadge } from './merchants-page.tsx';
 
@@ -61,9 +62,7 @@ export function MerchantPage() {
   const merchant = useQuery({ queryKey: [OPS_KEY, 'merchant', id], queryFn: () => call(api.GET('/admin/merchants/{id}', params)) });
   const users = useQuery({ queryKey: [OPS_KEY, 'merchant', id, 'users'], queryFn: () => call(api.GET('/admin/merchants/{id}/users', params)) });
   const tiers = useQuery({ queryKey: [OPS_KEY, 'merchant', id, 'fee-tiers'], queryFn: () => call(api.GET('/admin/merchants/{id}/fee-tiers', params)) });
-  const credentials = useQuery({ queryKey: [OPS_KEY, 'merchant', id, 'credentials'], queryFn: () => call(api.GET('/admin/merchants/{id}/credentials', params)) });
   const percent = new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 4 });
-  const none = t('common.none');
 
   if (merchant.error) return <ErrorAlert error={merchant.error} />;
   if (!merchant.data) return <Loading />;
@@ -105,20 +104,7 @@ export function MerchantPage() {
           percent.format(tier.totalFeePercentage),
         ]}
       />
-      <Section
-        id="merchant-credentials-heading"
-        title="opsMerchants.credentials"
-        columns={['opsMerchants.apiKeyId', 'opsMerchants.label', 'opsMerchants.createdAt', 'opsMerchants.lastUsed', 'opsMerchants.revoked']}
-        query={credentials}
-        rowKey={(credential) => credential.id}
-        row={(credential) => [
-          credential.apiKey,
-          credential.label ?? none,
-          formatDateTime(credential.createdAt),
-          credential.lastUsedAt ? formatDateTime(credential.lastUsedAt) : none,
-          credential.revokedAt ? formatDateTime(credential.revokedAt) : none,
-        ]}
-      />
+      <MerchantCredentials merchant={m} />
     </Stack>
   );
 }

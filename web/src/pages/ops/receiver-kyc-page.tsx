@@ -1,6 +1,7 @@
 /**
  * A receiver's KYC file (/app/ops/kyc/$id, GET /admin/receivers/{id}/kyc): the receiver's facts
- * and merchant, the decision (kyc-decision.tsx), every submission newest first with its
+ * and merchant, the decision (kyc-decision.tsx), suspending, blocking or reactivating the receiver
+ * (receiver-status-actions.tsx), every submission newest first with its
  * documents (references to the merchant's storage, not files), and the history of decisions.
  */
 import { Anchor, Stack, Table, Text, Title } from '@mantine/core';
@@ -19,6 +20,7 @@ import { AuditChange } from './audit-change.tsx';
 import { KycDecision } from './kyc-decision.tsx';
 import { formatWaiting } from './ops-format.ts';
 import { useActorName } from './operators-query.ts';
+import { ReceiverStatusActions } from './receiver-status-actions.tsx';
 
 type Submission = components['schemas']['KycSubmission'];
 
@@ -98,6 +100,7 @@ export function ReceiverKycPage() {
         />
       </section>
       <KycDecision receiver={receiver} />
+      <ReceiverStatusActions receiver={receiver} />
       <Stack component="section" aria-labelledby="kyc-submissions-heading">
         <Title order={2} id="kyc-submissions-heading">{t('opsKyc.submissions')}</Title>
         {submissions.length === 0 ? <Text>{t('opsKyc.noSubmissions')}</Text> : submissions.map((submission) => <SubmissionView key={submission.id} submission={submission} />)}

@@ -23,6 +23,7 @@ import { useI18n } from '../../../i18n/context.tsx';
 import { formatDateTime } from '../../../i18n/format.ts';
 import { ORDER_STATUSES, type OrderStatus } from '../../orders/statuses.ts';
 import { ReasonModal } from '../orders/reason-modal.tsx';
+import { actionLabelKey } from '../approvals-api.ts';
 import { ACTION_PERMISSION, type Approval, ApprovalStatusBadge, ApprovalTarget } from './approval-parts.tsx';
 
 const KNOWN_REFUSALS = new Set(['OWN_PROPOSAL', 'ROLE_NOT_ALLOWED']);
@@ -39,7 +40,7 @@ function Refusal({ error }: { error: unknown }) {
   );
 }
 
-/** The order status an approved ORDER_REFUND left ({order: {status}}), if the result says. */
+/** The order status an approved ORDER_REFUND or PAYOUT_RETRY left ({order: {status}}), if the result says. */
 const orderStatusOf = (result: Approval['result']): OrderStatus | undefined => {
   const order = result?.order as { status?: unknown } | undefined;
   return ORDER_STATUSES.find((status) => status === order?.status);
@@ -87,13 +88,13 @@ export function ApprovalPage() {
       {approval.isPending ? <Loading /> : null}
       {data ? (
         <>
-          <Title order={1}>{t('opsApprovals.detail.title', { action: t(`opsApprovals.action.${data.action}`) })}</Title>
+          <Title order={1}>{t('opsApprovals.detail.title', { action: t(actionLabelKey(data.action)) })}</Title>
           <Card withBorder component="section" aria-labelledby="approval-facts">
             <Title order={2} size="h3" id="approval-facts" mb="sm">{t('opsApprovals.detail.facts')}</Title>
             <Facts
               rows={[
                 [t('opsApprovals.field.status'), <ApprovalStatusBadge status={data.status} />],
-                [t('opsApprovals.field.action'), t(`opsApprovals.action.${data.action}`)],
+                [t('opsApprovals.field.action'), t(actionLabelKey(data.action))],
                 [t('opsApprovals.field.target'), <ApprovalTarget approval={data} />],
                 [t('opsApprovals.field.reason'), data.reason],
                 [t('opsApprovals.field.proposedBy'), data.proposedBy.email],

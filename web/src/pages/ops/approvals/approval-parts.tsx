@@ -11,18 +11,22 @@ import type { components } from '../../../api/schema.ts';
 import { TONE } from '../../../components/readable.ts';
 import { useI18n } from '../../../i18n/context.tsx';
 import { AppLink } from '../../overview/app-link.tsx';
+import type { ApprovalAction } from '../approvals-api.ts';
 
 export type Approval = components['schemas']['Approval'];
 export type ApprovalStatus = Approval['status'];
 export const APPROVAL_STATUSES: readonly ApprovalStatus[] = ['PENDING', 'APPROVED', 'REJECTED'];
 
 /** The permission proposing or deciding each action takes (the API checks it: 403 ROLE_NOT_ALLOWED). */
-export const ACTION_PERMISSION: Record<Approval['action'], OperatorPermission> = {
+export const ACTION_PERMISSION: Record<ApprovalAction, OperatorPermission> = {
   ORDER_REFUND: 'orders.operate',
   PAYOUT_RETRY: 'orders.operate',
   MERCHANT_ENABLE: 'merchants.manage',
   PLATFORM_FEE_CHANGE: 'fees.manage',
 };
+
+/** The actions whose target is an order. */
+const ORDER_TARGETS = new Set<ApprovalAction>(['ORDER_REFUND', 'PAYOUT_RETRY']);
 
 const STATUS_TONE: Record<ApprovalStatus, string> = { PENDING: TONE.warn, APPROVED: TONE.ok, REJECTED: TONE.neutral };
 
@@ -34,7 +38,7 @@ export function ApprovalStatusBadge({ status }: { status: ApprovalStatus }) {
 export function ApprovalTarget({ approval }: { approval: Pick<Approval, 'action' | 'targetId'> }) {
   const { t } = useI18n();
   const short = approval.targetId.slice(0, 8);
-  if (approval.action === 'ORDER_REFUND') {
+  if (ORDER_TARGETS.has(approval.action)) {
     return (
       <Anchor renderRoot={(props) => <Link {...props} to="/ops/orders/$id" params={{ id: approval.targetId }} />} size="sm">
         {t('opsApprovals.target.order', { id: short })}

@@ -13,6 +13,7 @@ import { Loading } from '../../../components/loading.tsx';
 import { useI18n } from '../../../i18n/context.tsx';
 import { formatDateTime } from '../../../i18n/format.ts';
 import { formatAge, secondsSince } from '../orders/admin-orders.ts';
+import { actionLabelKey } from '../approvals-api.ts';
 import { APPROVAL_STATUSES, ApprovalStatusBadge, ApprovalTarget } from './approval-parts.tsx';
 import { approvalsSearch, type ApprovalsSearch } from './approvals-search.ts';
 
@@ -68,7 +69,7 @@ export function ApprovalsPage() {
                 <Table.Tr key={approval.id} data-approval-id={approval.id}>
                   <Table.Td>
                     <Anchor renderRoot={(props) => <Link {...props} to="/ops/approvals/$id" params={{ id: approval.id }} />} size="sm">
-                      {t(`opsApprovals.action.${approval.action}`)}
+                      {t(actionLabelKey(approval.action))}
                     </Anchor>
                   </Table.Td>
                   <Table.Td><ApprovalTarget approval={approval} /></Table.Td>

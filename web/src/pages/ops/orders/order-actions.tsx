@@ -1,40 +1,54 @@
 /**
  * An order's operator actions, as its `allowedActions` offers them: retry the worker's step
- * (POST /admin/orders/{id}/retry-step), mark it failed with a reason (…/mark-failed), and the
- * refund, which is four-eyes: a proposal (POST /admin/approvals, ORDER_REFUND) that another
- * operator approves. A pending refund proposal for the order is shown with a link instead of a
- * second proposal. Without `orders.operate` (the session's permissions) the buttons are disabled
+ * (POST /admin/orders/{id}/retry-step), mark it failed with a reason (…/mark-failed), and two
+ * four-eyes ones, each a proposal (POST /admin/approvals) that another operator approves: the
+ * refund (REFUND → ORDER_REFUND) and the payout's new PIX attempt (RETRY_PAYOUT → PAYOUT_RETRY).
+ * A pending proposal for the order is shown with a link instead of a second proposal. Without `orders.operate` (the session's permissions) the buttons are disabled
  * and say why; the API refuses regardless (403).
  */
 import { Alert, Anchor, Button, Group, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
+import { useState } from 'react';
 import { api, call } from '../../../api/client.ts';
 import { useOperatorMay } from '../../../api/operator-session.ts';
 import { OPS_KEY } from '../../../api/query-client.ts';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { useI18n } from '../../../i18n/context.tsx';
 import { formatDateTime } from '../../../i18n/format.ts';
-import type { AdminOrderDetail } from './admin-orders.ts';
+import type { MessageKey } from '../../../i18n/messages.ts';
+import { type ApprovalAction, proposeApproval } from '../approvals-api.ts';
+import type { AdminOrderDetail, OrderAction } from './admin-orders.ts';
 import { ReasonModal } from './reason-modal.tsx';
 
-/** The pending proposals (at most 100: the queue of decisions is short), to find this order's refund. */
+/** The pending proposals (at most 100: the queue of decisions is short), to find this order's refund or payout retry. */
 const PENDING_QUERY = { status: 'PENDING' as const, limit: 100 };
 export const pendingApprovalsKey = [OPS_KEY, 'approvals', 'list', PENDING_QUERY] as const;
+
+/** The four-eyes actions an order offers: the approval each proposes, and its dialog's texts. */
+const PROPOSALS = [
+  { action: 'REFUND', approval: 'ORDER_REFUND', title: 'opsOrders.actions.refundTitle', text: 'opsOrders.actions.refundText', confirm: 'opsOrders.actions.confirmRefund', pending: 'opsOrders.pending.title' },
+  { action: 'RETRY_PAYOUT', approval: 'PAYOUT_RETRY', title: 'opsOrders.actions.retryPayoutTitle', text: 'opsOrders.actions.retryPayoutText', confirm: 'opsOrders.actions.confirmRetryPayout', pending: 'opsOrders.pending.titleRetryPayout' },
+] as const satisfies readonly { action: OrderAction; approval: ApprovalAction; title: MessageKey; text: MessageKey; confirm: MessageKey; pending: MessageKey }[];
+type Proposal = (typeof PROPOSALS)[number];
+const ORDER_APPROVALS = new Set<ApprovalAction>(PROPOSALS.map((proposal) => proposal.approval));
 
 export function OrderActions({ order }: { order: AdminOrderDetail }) {
   const { t } = useI18n();
   const queryClient = useQueryClient();
   const may = useOperatorMay('orders.operate');
   const [markOpen, markModal] = useDisclosure(false);
-  const [refundOpen, refundModal] = useDisclosure(false);
+  const [proposing, setProposing] = useState<Proposal | null>(null);
+  const actions: readonly OrderAction[] = order.allowedActions;
+  const offered = PROPOSALS.filter((proposal) => actions.includes(proposal.action));
   const pending = useQuery({
     queryKey: pendingApprovalsKey,
     queryFn: () => call(api.GET('/admin/approvals', { params: { query: PENDING_QUERY } })),
-    enabled: order.allowedActions.includes('REFUND'),
+    enabled: offered.length > 0,
   });
-  const proposal = pending.data?.data.find((approval) => approval.action === 'ORDER_REFUND' && approval.targetId === order.id);
+  const proposal = pending.data?.data.find((approval) => ORDER_APPROVALS.has(approval.action) && approval.targetId === order.id);
+  const pendingTitle = PROPOSALS.find((known) => known.approval === proposal?.action)?.pending ?? 'opsOrders.pending.title';
   const refreshOrder = () => queryClient.invalidateQueries({ queryKey: [OPS_KEY, 'orders'] });
 
   const retry = useMutation({
@@ -48,21 +62,20 @@ export function OrderActions({ order }: { order: AdminOrderDetail }) {
       await refreshOrder();
     },
   });
-  const refund = useMutation({
-    mutationFn: (reason: string) => call(api.POST('/admin/approvals', { body: { action: 'ORDER_REFUND', targetId: order.id, reason } })),
+  const propose = useMutation({
+    mutationFn: ({ approval, reason }: { approval: ApprovalAction; reason: string }) => proposeApproval({ action: approval, targetId: order.id, reason }),
     onSuccess: async () => {
-      refundModal.close();
+      setProposing(null);
       await queryClient.invalidateQueries({ queryKey: [OPS_KEY, 'approvals'] });
     },
   });
 
-  const actions = order.allowedActions;
   if (actions.length === 0) return <Text>{t('opsOrders.actions.none')}</Text>;
   return (
     <Stack>
       {!may ? <Text id="order-actions-why">{t('opsOrders.actions.notAllowed')}</Text> : null}
       {proposal ? (
-        <Alert color="blue" title={t('opsOrders.pending.title')} role="status" styles={{ message: { color: 'var(--mantine-color-text)' } }}>
+        <Alert color="blue" title={t(pendingTitle)} role="status" styles={{ message: { color: 'var(--mantine-color-text)' } }}>
           <Text size="sm">{t('opsOrders.pending.text', { email: proposal.proposedBy.email, at: formatDateTime(proposal.proposedAt), reason: proposal.reason })}</Text>
           <Anchor renderRoot={(props) => <Link {...props} to="/ops/approvals/$id" params={{ id: proposal.id }} />} size="sm">
             {t('opsOrders.pending.link')}
@@ -75,11 +88,11 @@ export function OrderActions({ order }: { order: AdminOrderDetail }) {
             {t('opsOrders.action.RETRY_STEP')}
           </Button>
         ) : null}
-        {actions.includes('REFUND') ? (
-          <Button disabled={!may || Boolean(proposal) || pending.isPending} onClick={refundModal.open} aria-describedby={may ? undefined : 'order-actions-why'}>
-            {t('opsOrders.action.REFUND')}
+        {offered.map((offer) => (
+          <Button key={offer.action} disabled={!may || Boolean(proposal) || pending.isPending} onClick={() => setProposing(offer)} aria-describedby={may ? undefined : 'order-actions-why'}>
+            {t(`opsOrders.action.${offer.action}`)}
           </Button>
-        ) : null}
+        ))}
         {actions.includes('MARK_FAILED') ? (
           <Button color="red.9" disabled={!may} onClick={markModal.open} aria-describedby={may ? undefined : 'order-actions-why'}>
             {t('opsOrders.action.MARK_FAILED')}
@@ -104,21 +117,23 @@ export function OrderActions({ order }: { order: AdminOrderDetail }) {
         }}
         onConfirm={(reason) => markFailed.mutate(reason)}
       />
-      <ReasonModal
-        key={`refund-${String(refundOpen)}`}
-        opened={refundOpen}
-        title={t('opsOrders.actions.refundTitle')}
-        text={t('opsOrders.actions.refundText')}
-        label={t('opsOrders.actions.reason')}
-        confirm={t('opsOrders.actions.confirmRefund')}
-        pending={refund.isPending}
-        error={refund.error}
-        onClose={() => {
-          refund.reset();
-          refundModal.close();
-        }}
-        onConfirm={(reason) => refund.mutate(reason)}
-      />
+      {proposing ? (
+        <ReasonModal
+          key={proposing.action}
+          opened
+          title={t(proposing.title)}
+          text={t(proposing.text)}
+          label={t('opsOrders.actions.reason')}
+          confirm={t(proposing.confirm)}
+          pending={propose.isPending}
+          error={propose.error}
+          onClose={() => {
+            propose.reset();
+            setProposing(null);
+          }}
+          onConfirm={(reason) => propose.mutate({ approval: proposing.approval, reason })}
+        />
+      ) : null}
     </Stack>
   );
 }

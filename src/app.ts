@@ -239,7 +239,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         registerAdminFeeTierRoutes(adminScope, services.feeTiers);
         registerAdminLedgerRoutes(adminScope, services.ledger, clock.now);
         registerAdminTreasuryRoutes(adminScope, services.treasury);
-        registerAdminOrderRoutes(adminScope, services.adminOrders);
+        registerAdminOrderRoutes(adminScope, services.adminOrders, services.reconciliation);
         registerApprovalRoutes(adminScope, services.approvals, services.orderOperatorActions);
         registerAdminWebhookRoutes(adminScope, services.webhookHealth);
       });

@@ -144,6 +144,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /admin/orders/stuck': 'adminListStuckOrders',
   'GET /admin/orders/{id}': 'adminGetOrder',
   'GET /admin/webhooks/health': 'adminGetWebhooksHealth',
+  'GET /admin/reconciliation/psp-runs': 'adminListPspReconciliationRuns',
   'GET /admin/treasury/reconciliations': 'adminListTreasuryReconciliations',
 };
 

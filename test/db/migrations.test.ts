@@ -86,6 +86,7 @@ describe.each(drivers)('migrations on %s', (driver) => {
       'pix_notification_rejections',
       'platform_fee_tiers',
       'platform_keys',
+      'psp_reconciliation_runs',
       'quotes',
       'receiver_daily_usage',
       'receiver_kyc_submissions',

@@ -1963,6 +1963,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/reconciliation/psp-runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The PIX reconciliation's last passes, newest first, with their drift
+         * @description Each pass of the worker's PIX reconciliation (every RECONCILIATION_INTERVAL_MS, per worker): how many charges, refunds and payouts the PSP had settled that no notification had told (the drift the pass then applied), or the error that stopped it. Kept 30 days. The chain's side is GET /admin/treasury/reconciliations.
+         */
+        get: operations["adminListPspReconciliationRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/approvals": {
         parameters: {
             query?: never;
@@ -3561,6 +3581,29 @@ export interface components {
             nextStepAt: string | null;
             /** @description The order's story, oldest first: the entries of GET /orders/{id}/timeline */
             timeline: components["schemas"]["OrderTimelineEntry"][];
+        };
+        /** PspReconciliationRun */
+        PspReconciliationRun: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            startedAt: string;
+            /** Format: date-time */
+            finishedAt: string;
+            /** @description Paid charges found at the PSP that no notification had told */
+            chargesApplied: number;
+            /** @description Settled refunds found at the PSP that no notification had told */
+            refundsApplied: number;
+            /** @description Settled payouts found at the PSP that no notification had told */
+            payoutsApplied: number;
+            /** @description All three: outcomes the PSP had and the service had not until this pass */
+            drift: number;
+            /** @description What stopped the pass (e.g. the PSP unreachable); null when it ran through */
+            error: string | null;
+        };
+        /** PspReconciliationRuns */
+        PspReconciliationRuns: {
+            data: components["schemas"]["PspReconciliationRun"][];
         };
         /** OperatorRef */
         OperatorRef: {
@@ -14982,6 +15025,77 @@ export interface operations {
             };
             /** @description Not found, or owned by another merchant (NOT_FOUND) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListPspReconciliationRuns: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The psp reconciliation runs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PspReconciliationRuns"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -37,6 +37,7 @@ import * as operatorsApprovals from './20261126_0033_operators_approvals.ts';
 import * as operatorReads from './20261126_0034_operator_reads.ts';
 import * as backOfficeReads from './20261126_0035_back_office_reads.ts';
 import * as payoutRetry from './20261126_0036_payout_retry.ts';
+import * as pspReconciliationRuns from './20261126_0037_psp_reconciliation_runs.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261122_0001_foundation': foundation,
@@ -73,4 +74,5 @@ export const migrations: Record<string, Migration> = {
   '20261126_0034_operator_reads': operatorReads,
   '20261126_0035_back_office_reads': backOfficeReads,
   '20261126_0036_payout_retry': payoutRetry,
+  '20261126_0037_psp_reconciliation_runs': pspReconciliationRuns,
 };

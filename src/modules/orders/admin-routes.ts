@@ -6,12 +6,13 @@
 import { IdParams, errorResponses } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
 import type { AdminOrderReads } from './admin-reads.ts';
-import { AdminOrderDetailSchema, AdminOrderPageSchema, AdminOrderSearchQuery, StuckOrderPageSchema, StuckOrdersQuery } from './admin-schemas.ts';
+import type { Reconciliation } from './reconciliation.ts';
+import { AdminOrderDetailSchema, AdminOrderPageSchema, AdminOrderSearchQuery, PspReconciliationRunsQuery, PspReconciliationRunsSchema, StuckOrderPageSchema, StuckOrdersQuery } from './admin-schemas.ts';
 
 const ADMIN_ERRORS = [400, 401, 403] as const;
 const tags = ['Admin'];
 
-export function registerAdminOrderRoutes(app: App, reads: AdminOrderReads): void {
+export function registerAdminOrderRoutes(app: App, reads: AdminOrderReads, reconciliation: Pick<Reconciliation, 'lastRuns'>): void {
   app.get(
     '/admin/orders',
     {
@@ -54,5 +55,19 @@ export function registerAdminOrderRoutes(app: App, reads: AdminOrderReads): void
       },
     },
     async (request) => reads.get(request.params.id),
+  );
+
+  app.get(
+    '/admin/reconciliation/psp-runs',
+    {
+      schema: {
+        tags,
+        summary: "The PIX reconciliation's last passes, newest first, with their drift",
+        description: "Each pass of the worker's PIX reconciliation (every RECONCILIATION_INTERVAL_MS, per worker): how many charges, refunds and payouts the PSP had settled that no notification had told (the drift the pass then applied), or the error that stopped it. Kept 30 days. The chain's side is GET /admin/treasury/reconciliations.",
+        querystring: PspReconciliationRunsQuery,
+        response: { 200: PspReconciliationRunsSchema, ...errorResponses(...ADMIN_ERRORS) },
+      },
+    },
+    async (request) => ({ data: await reconciliation.lastRuns(request.query.limit) }),
   );
 }

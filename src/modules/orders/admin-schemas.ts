@@ -103,3 +103,19 @@ export const AdminOrderDetailSchema = Type.Object(
   },
   { title: 'AdminOrderDetail' },
 );
+
+export const PspReconciliationRunsQuery = StrictObject({ limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }) });
+export const PspReconciliationRunSchema = Type.Object(
+  {
+    id: Uuid(),
+    startedAt: Timestamp(),
+    finishedAt: Timestamp(),
+    chargesApplied: Type.Integer({ description: 'Paid charges found at the PSP that no notification had told' }),
+    refundsApplied: Type.Integer({ description: 'Settled refunds found at the PSP that no notification had told' }),
+    payoutsApplied: Type.Integer({ description: 'Settled payouts found at the PSP that no notification had told' }),
+    drift: Type.Integer({ description: 'All three: outcomes the PSP had and the service had not until this pass' }),
+    error: Type.Union([Type.String(), Type.Null()], { description: 'What stopped the pass (e.g. the PSP unreachable); null when it ran through' }),
+  },
+  { title: 'PspReconciliationRun' },
+);
+export const PspReconciliationRunsSchema = Type.Object({ data: Type.Array(PspReconciliationRunSchema) }, { title: 'PspReconciliationRuns' });

@@ -12,7 +12,7 @@
  * The window's start is kept per process: the first pass looks back `lookbackSeconds`, later
  * passes from the previous pass's end less an overlap (the provider's clock and ours differ, and
  * a PIX may be listed a little after it settled). Several workers may run it: each application is
- * idempotent.
+ * idempotent. Every pass is recorded with what it applied, or its error (reconciliation-runs.ts).
  */
 import type { PixLookups, PixNotification } from '../../adapters/pix/port.ts';
 import type { ReconciliationSettings } from '../../config.ts';
@@ -20,6 +20,7 @@ import type { Db } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { OrderNotifications } from './notifications.ts';
 import { reconciliationRepo as repo } from './reconciliation-repo.ts';
+import { pspReconciliationRuns } from './reconciliation-runs.ts';
 
 /** The configuration's reconciliation settings a pass reads, and two tuning values no variable sets. */
 type PassSettings = Pick<ReconciliationSettings, 'graceSeconds' | 'lookbackSeconds'> & {
@@ -104,10 +105,20 @@ export function createReconciliation(deps: {
     }
     const now = clock.now();
     const before = new Date(now.getTime() - settings.graceSeconds * 1000);
-    return { chargesApplied: await charges(now), refundsApplied: await refunds(before), payoutsApplied: await payouts(before) };
+    const result = { chargesApplied: 0, refundsApplied: 0, payoutsApplied: 0 };
+    try {
+      result.chargesApplied = await charges(now);
+      result.refundsApplied = await refunds(before);
+      result.payoutsApplied = await payouts(before);
+    } catch (err) {
+      await pspReconciliationRuns.record(db, { startedAt: now, finishedAt: clock.now(), ...result, error: err instanceof Error ? err.message.slice(0, 500) : String(err) });
+      throw err;
+    }
+    await pspReconciliationRuns.record(db, { startedAt: now, finishedAt: clock.now(), ...result, error: null });
+    return result;
   }
 
-  return { runPass };
+  return { runPass, lastRuns: (limit: number) => pspReconciliationRuns.last(db, limit) };
 }
 
 export type Reconciliation = ReturnType<typeof createReconciliation>;

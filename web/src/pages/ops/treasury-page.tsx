@@ -99,6 +99,44 @@ function Reconciliations() {
   );
 }
 
+/** The PIX reconciliation's passes: outcomes the PSP had and no notification told (the drift each pass applied), or the error that stopped one. */
+function PspReconciliations() {
+  const { t } = useI18n();
+  const runs = useQuery({ queryKey: [OPS_KEY, 'psp-runs'], queryFn: () => call(api.GET('/admin/reconciliation/psp-runs', { params: { query: { limit: 20 } } })) });
+  return (
+    <Stack component="section" aria-labelledby="psp-runs-heading">
+      <Title order={2} id="psp-runs-heading">{t('opsTreasury.pspRuns')}</Title>
+      {runs.error ? <ErrorAlert error={runs.error} /> : null}
+      {runs.isPending ? <Loading /> : null}
+      {runs.data && runs.data.data.length === 0 ? <Text>{t('opsTreasury.noPspRuns')}</Text> : null}
+      {runs.data && runs.data.data.length > 0 ? (
+        <Table striped aria-labelledby="psp-runs-heading">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th scope="col">{t('opsTreasury.finishedAt')}</Table.Th>
+              <Table.Th scope="col">{t('opsTreasury.pspCharges')}</Table.Th>
+              <Table.Th scope="col">{t('opsTreasury.pspRefunds')}</Table.Th>
+              <Table.Th scope="col">{t('opsTreasury.pspPayouts')}</Table.Th>
+              <Table.Th scope="col">{t('opsTreasury.pspError')}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {runs.data.data.map((run) => (
+              <Table.Tr key={run.id}>
+                <Table.Td>{formatDateTime(run.finishedAt)}</Table.Td>
+                <Table.Td>{run.chargesApplied}</Table.Td>
+                <Table.Td>{run.refundsApplied}</Table.Td>
+                <Table.Td>{run.payoutsApplied}</Table.Td>
+                <Table.Td>{run.error ?? t('common.none')}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      ) : null}
+    </Stack>
+  );
+}
+
 function SettlementsDue() {
   const { t, language } = useI18n();
   const due = useQuery({ queryKey: [OPS_KEY, 'settlements-due'], queryFn: () => call(api.GET('/admin/settlements/due', { params: { query: { limit: 50 } } })) });
@@ -143,6 +181,7 @@ export function TreasuryPage() {
       <Title order={1}>{t('opsTreasury.title')}</Title>
       <Balances />
       <Reconciliations />
+      <PspReconciliations />
       <SettlementsDue />
     </Stack>
   );

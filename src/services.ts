@@ -280,7 +280,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   // timeline, its merchant read first; the audit export shares the order export's page size and cap.
   // Four-eyes: what two operators decide runs in the decision's transaction (approvals/actions.ts).
   const orderOperatorActions = createOrderOperatorActions({ db, clock, transitions: { clock, ledger, onOrderChanged } });
-  const approvals = createApprovalsService({ db, clock, actions: fourEyesActions({ orders: orderOperatorActions, merchants, feeTiers }) });
+  const approvals = createApprovalsService({ db, clock, actions: fourEyesActions({ orders: orderOperatorActions, merchants, feeTiers, treasury }) });
   const adminOrders = createAdminOrderReads({ db, clock, stuckOrderMinutes: config.orders.stuckOrderMinutes, timeline: orderTimeline });
   const webhookHealth = createWebhookHealth({ db, clock });
   const operatorReads = {

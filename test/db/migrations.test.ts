@@ -107,6 +107,7 @@ describe.each(drivers)('migrations on %s', (driver) => {
       'treasury_fundings',
       'treasury_reconciliation_balances',
       'treasury_reconciliation_runs',
+      'treasury_withdrawals',
       'user_invitations',
       'user_sessions',
       'users',

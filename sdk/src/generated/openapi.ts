@@ -1995,7 +1995,7 @@ export interface paths {
         put?: never;
         /**
          * Propose an action that moves money or changes risk, for another operator to approve
-         * @description Checked now: 404 for an unknown target, 409 CONFLICT when the action does not apply to it now (details.reason ACTION_NOT_ALLOWED) or one is already pending for it (PROPOSAL_PENDING), 400 for bad params. The proposer needs the action's permission (ORDER_REFUND and PAYOUT_RETRY orders.operate, MERCHANT_ENABLE merchants.manage, PLATFORM_FEE_CHANGE fees.manage). Two operators: the proposer cannot approve or reject their own proposal (403 FORBIDDEN, details.reason OWN_PROPOSAL); the admin token can do neither (403 SESSION_REQUIRED).
+         * @description Checked now: 404 for an unknown target, 409 CONFLICT when the action does not apply to it now (details.reason ACTION_NOT_ALLOWED) or one is already pending for it (PROPOSAL_PENDING), 400 for bad params. The proposer needs the action's permission (ORDER_REFUND and PAYOUT_RETRY orders.operate, MERCHANT_ENABLE merchants.manage, PLATFORM_FEE_CHANGE fees.manage, TREASURY_WITHDRAWAL treasury.manage). Two operators: the proposer cannot approve or reject their own proposal (403 FORBIDDEN, details.reason OWN_PROPOSAL); the admin token can do neither (403 SESSION_REQUIRED).
          */
         post: operations["adminProposeAction"];
         delete?: never;
@@ -3616,10 +3616,10 @@ export interface components {
             /** Format: uuid */
             id: string;
             /**
-             * @description ORDER_REFUND (a PAYIN that failed holding the PIX: targetId the order), PAYOUT_RETRY (a PAYOUT whose PIX was refused, holding the tokens: its PIX is sent again; targetId the order), MERCHANT_ENABLE (a disabled merchant: targetId the merchant), PLATFORM_FEE_CHANGE (targetId PAYIN or PAYOUT; params {tiers} as PUT /admin/platform-fee-tiers/{orderType} takes)
+             * @description ORDER_REFUND (a PAYIN that failed holding the PIX: targetId the order), PAYOUT_RETRY (a PAYOUT whose PIX was refused, holding the tokens: its PIX is sent again; targetId the order), MERCHANT_ENABLE (a disabled merchant: targetId the merchant), PLATFORM_FEE_CHANGE (targetId PAYIN or PAYOUT; params {tiers} as PUT /admin/platform-fee-tiers/{orderType} takes), TREASURY_WITHDRAWAL (targetId the currency; params {amount, reference, note?}: what was moved out of the treasury, posted to the books)
              * @enum {unknown}
              */
-            action: "ORDER_REFUND" | "PAYOUT_RETRY" | "MERCHANT_ENABLE" | "PLATFORM_FEE_CHANGE";
+            action: "ORDER_REFUND" | "PAYOUT_RETRY" | "MERCHANT_ENABLE" | "PLATFORM_FEE_CHANGE" | "TREASURY_WITHDRAWAL";
             /** @description order, merchant or platform_fee_tiers */
             targetType: string;
             targetId: string;
@@ -3653,10 +3653,10 @@ export interface components {
         /** Proposal */
         Proposal: {
             /**
-             * @description ORDER_REFUND (a PAYIN that failed holding the PIX: targetId the order), PAYOUT_RETRY (a PAYOUT whose PIX was refused, holding the tokens: its PIX is sent again; targetId the order), MERCHANT_ENABLE (a disabled merchant: targetId the merchant), PLATFORM_FEE_CHANGE (targetId PAYIN or PAYOUT; params {tiers} as PUT /admin/platform-fee-tiers/{orderType} takes)
+             * @description ORDER_REFUND (a PAYIN that failed holding the PIX: targetId the order), PAYOUT_RETRY (a PAYOUT whose PIX was refused, holding the tokens: its PIX is sent again; targetId the order), MERCHANT_ENABLE (a disabled merchant: targetId the merchant), PLATFORM_FEE_CHANGE (targetId PAYIN or PAYOUT; params {tiers} as PUT /admin/platform-fee-tiers/{orderType} takes), TREASURY_WITHDRAWAL (targetId the currency; params {amount, reference, note?}: what was moved out of the treasury, posted to the books)
              * @enum {unknown}
              */
-            action: "ORDER_REFUND" | "PAYOUT_RETRY" | "MERCHANT_ENABLE" | "PLATFORM_FEE_CHANGE";
+            action: "ORDER_REFUND" | "PAYOUT_RETRY" | "MERCHANT_ENABLE" | "PLATFORM_FEE_CHANGE" | "TREASURY_WITHDRAWAL";
             targetId: string;
             /** @description What the action needs besides its target (PLATFORM_FEE_CHANGE: {tiers}) */
             params?: {

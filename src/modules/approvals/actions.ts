@@ -14,8 +14,10 @@ import type { FeeTiersService } from '../fee-tiers/service.ts';
 import type { MerchantsService } from '../merchants/service.ts';
 import type { OperatorPermission } from '../operators/roles.ts';
 import type { OrderOperatorActions } from '../orders/operator-actions-service.ts';
+import { FundingBody } from '../treasury/schemas.ts';
+import type { TreasuryService } from '../treasury/service.ts';
 
-export const APPROVAL_ACTIONS = ['ORDER_REFUND', 'PAYOUT_RETRY', 'MERCHANT_ENABLE', 'PLATFORM_FEE_CHANGE'] as const;
+export const APPROVAL_ACTIONS = ['ORDER_REFUND', 'PAYOUT_RETRY', 'MERCHANT_ENABLE', 'PLATFORM_FEE_CHANGE', 'TREASURY_WITHDRAWAL'] as const;
 export type ApprovalAction = (typeof APPROVAL_ACTIONS)[number];
 
 export interface Proposed {
@@ -42,12 +44,26 @@ function feeTierParams(proposal: Proposed): Static<typeof FeeTiersParams>['tiers
   return proposal.params.tiers;
 }
 
+/** A funding's body (POST /admin/treasury/fundings) but the currency, which is the target. */
+const WithdrawalParams = Type.Omit(FundingBody, ['currency']);
+
+function withdrawal(proposal: Proposed) {
+  if (!Value.Check(WithdrawalParams, proposal.params)) throw new AppError('VALIDATION_ERROR', 'params must be {amount, reference, note?}, as POST /admin/treasury/fundings takes', { 'body.params': 'must be {amount, reference, note?}' });
+  const params = proposal.params as Static<typeof WithdrawalParams>;
+  return { currency: proposal.targetId, amount: String(params.amount), reference: params.reference, ...(params.note ? { note: params.note } : {}) };
+}
+
 const orderType = (targetId: string) => {
   if (targetId !== 'PAYIN' && targetId !== 'PAYOUT') throw new AppError('VALIDATION_ERROR', 'targetId of PLATFORM_FEE_CHANGE is the order type, PAYIN or PAYOUT', { 'body.targetId': 'must be PAYIN or PAYOUT' });
   return targetId;
 };
 
-export function fourEyesActions(deps: { orders: OrderOperatorActions; merchants: Pick<MerchantsService, 'getMerchant' | 'setMerchantStatus'>; feeTiers: Pick<FeeTiersService, 'listPlatformTiers' | 'checkPlatformTiers' | 'replacePlatformTiers'> }): Record<ApprovalAction, FourEyesAction> {
+export function fourEyesActions(deps: {
+  orders: OrderOperatorActions;
+  merchants: Pick<MerchantsService, 'getMerchant' | 'setMerchantStatus'>;
+  feeTiers: Pick<FeeTiersService, 'listPlatformTiers' | 'checkPlatformTiers' | 'replacePlatformTiers'>;
+  treasury: Pick<TreasuryService, 'checkWithdrawal' | 'withdraw'>;
+}): Record<ApprovalAction, FourEyesAction> {
   return {
     ORDER_REFUND: {
       permission: 'orders.operate',
@@ -79,6 +95,15 @@ export function fourEyesActions(deps: { orders: OrderOperatorActions; merchants:
         return { merchantId: null, before: await deps.feeTiers.listPlatformTiers(orderType(proposal.targetId)) };
       },
       execute: async (trx, proposal, by) => deps.feeTiers.replacePlatformTiers(orderType(proposal.targetId), feeTierParams(proposal), by, trx),
+    },
+    TREASURY_WITHDRAWAL: {
+      permission: 'treasury.manage',
+      targetType: 'treasury',
+      async check(proposal) {
+        const { ledgerBalance } = await deps.treasury.checkWithdrawal(withdrawal(proposal));
+        return { merchantId: null, before: { ledgerBalance } };
+      },
+      execute: async (trx, proposal, by) => ({ withdrawal: await deps.treasury.withdraw(trx, withdrawal(proposal), by) }),
     },
   };
 }

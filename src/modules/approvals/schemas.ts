@@ -7,7 +7,7 @@ const Reason = (description: string) => Type.String({ minLength: 3, maxLength: 5
 const OperatorRef = Type.Object({ id: Uuid(), email: Type.String() }, { title: 'OperatorRef' });
 
 export const ApprovalActionField = Type.Enum([...APPROVAL_ACTIONS], {
-  description: 'ORDER_REFUND (a PAYIN that failed holding the PIX: targetId the order), PAYOUT_RETRY (a PAYOUT whose PIX was refused, holding the tokens: its PIX is sent again; targetId the order), MERCHANT_ENABLE (a disabled merchant: targetId the merchant), PLATFORM_FEE_CHANGE (targetId PAYIN or PAYOUT; params {tiers} as PUT /admin/platform-fee-tiers/{orderType} takes)',
+  description: 'ORDER_REFUND (a PAYIN that failed holding the PIX: targetId the order), PAYOUT_RETRY (a PAYOUT whose PIX was refused, holding the tokens: its PIX is sent again; targetId the order), MERCHANT_ENABLE (a disabled merchant: targetId the merchant), PLATFORM_FEE_CHANGE (targetId PAYIN or PAYOUT; params {tiers} as PUT /admin/platform-fee-tiers/{orderType} takes), TREASURY_WITHDRAWAL (targetId the currency; params {amount, reference, note?}: what was moved out of the treasury, posted to the books)',
 });
 
 export const ApprovalSchema = Type.Object(

@@ -36,6 +36,7 @@
  * A failure after money arrived posts nothing: the funds stay in transit for an operator.
  *
  * TREASURY FUNDING (an operator's, once per funding reference): treasury +X / treasury_capital −X.
+ * TREASURY WITHDRAWAL (two operators', once per reference): treasury_capital +X / treasury −X.
  *
  * CHAIN COSTS (a payin's transfer landed, CONFIRMED or FAILED: its fee is paid either way; in
  * the transition's transaction, what the chain charged): network_fees +F / account_rent +R /
@@ -183,6 +184,11 @@ export function sweepCostPostings(costs: { feeLamports: bigint; rentLamports: bi
 /** An operator's funding of the treasury with `amount` (decimal text, positive) of `currency`. */
 export function treasuryFundingPostings(currency: string, amount: string): Posting[] {
   return [leg('token_treasury', currency, amount), credit('treasury_capital', currency, amount)];
+}
+
+/** What two operators agreed was moved out of the treasury: funding's reverse. */
+export function treasuryWithdrawalPostings(currency: string, amount: string): Posting[] {
+  return [leg('treasury_capital', currency, amount), credit('token_treasury', currency, amount)];
 }
 
 /** The rule the database also enforces: every currency of an entry sums to zero. */

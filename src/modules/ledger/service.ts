@@ -23,6 +23,7 @@ import {
   settlementPostings,
   sponsoredFeePostings,
   treasuryFundingPostings,
+  treasuryWithdrawalPostings,
 } from './postings.ts';
 import { ledgerRepo as repo } from './repo.ts';
 import type { EntrySchema, SettlementSchema } from './schemas.ts';
@@ -188,9 +189,14 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
       return post(trx, { merchantId: null, kind: 'TREASURY_FUNDING', referenceType: 'treasury_funding', referenceId: funding.fundingId, at: funding.at }, treasuryFundingPostings(funding.currency, funding.amount));
     },
 
+    /** A treasury withdrawal two operators approved (`withdrawalId`: its treasury_withdrawals row): treasury_capital +X / token_treasury −X. */
+    postTreasuryWithdrawal(trx: Trx, withdrawal: { withdrawalId: string; currency: string; amount: string; at: Date }) {
+      return post(trx, { merchantId: null, kind: 'TREASURY_WITHDRAWAL', referenceType: 'treasury_withdrawal', referenceId: withdrawal.withdrawalId, at: withdrawal.at }, treasuryWithdrawalPostings(withdrawal.currency, withdrawal.amount));
+    },
+
     /** The platform's token_treasury balance per currency (debits positive: what the books say it holds). */
-    async treasuryBalances(): Promise<Map<string, string>> {
-      const rows = await repo.platformBalances(db, 'token_treasury');
+    async treasuryBalances(executor: Db = db): Promise<Map<string, string>> {
+      const rows = await repo.platformBalances(executor, 'token_treasury');
       return new Map(rows.map((row): [string, string] => [row.currency, decimal(row.balance).toString()]));
     },
 

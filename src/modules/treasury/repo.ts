@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { decimal } from '../../lib/money.ts';
 import type { StoredOrderStatus } from '../orders/tables.ts';
-import type { TreasuryFundingsTable, TreasuryReconciliationBalancesTable } from './tables.ts';
+import type { TreasuryFundingsTable, TreasuryReconciliationBalancesTable, TreasuryWithdrawalsTable } from './tables.ts';
 
 const FUNDING_COLUMNS = ['id', 'reference', 'currency', 'amount', 'note', 'actor', 'created_at'] as const;
 
@@ -60,6 +60,15 @@ export const treasuryRepo = {
       .onConflict((oc) => oc.column('reference').doNothing())
       .returning(FUNDING_COLUMNS)
       .executeTakeFirst();
+  },
+
+  /** The withdrawal, or undefined when its reference was already used. */
+  insertWithdrawal(db: Db, row: Omit<TreasuryWithdrawalsTable, 'created_at'> & { created_at: Date }) {
+    return db.insertInto('treasury_withdrawals').values(row).onConflict((oc) => oc.column('reference').doNothing()).returning(['id', 'reference', 'currency']).executeTakeFirst();
+  },
+
+  withdrawalByReference(db: Db, reference: string) {
+    return db.selectFrom('treasury_withdrawals').select('id').where('reference', '=', reference).executeTakeFirst();
   },
 
   fundingByReference(db: Db, reference: string) {

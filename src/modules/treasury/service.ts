@@ -5,7 +5,7 @@
  */
 import { ChainUnavailableError } from '../../adapters/chain/transactions-port.ts';
 import type { TreasuryBalanceReader, TreasuryBalances } from '../../adapters/chain/treasury-port.ts';
-import type { Db } from '../../db/database.ts';
+import type { Db, Trx } from '../../db/database.ts';
 import { AppError, invalidField, providerUnavailable } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
@@ -23,7 +23,7 @@ export interface TreasuryDeps {
   db: Db;
   clock: Clock;
   reader: TreasuryBalanceReader;
-  ledger: Pick<LedgerService, 'postTreasuryFunding' | 'treasuryBalances'>;
+  ledger: Pick<LedgerService, 'postTreasuryFunding' | 'postTreasuryWithdrawal' | 'treasuryBalances'>;
   liquidity: Pick<Liquidity, 'remember'>;
   /** Token symbol → decimals (SUPPORTED_TOKENS); SOL is always known, with 9. */
   tokens: Record<string, number>;
@@ -100,6 +100,19 @@ export function createTreasuryService(deps: TreasuryDeps) {
     return amount.toFixed(places);
   }
 
+  /**
+   * A withdrawal two operators propose (approvals/actions.ts TREASURY_WITHDRAWAL), checked when
+   * proposed: the amount as a funding's (currency, decimals), an unused reference, and no more
+   * than the books say the treasury holds of that currency. Answers the books' balance before.
+   */
+  async function checkWithdrawal(input: FundingInput, executor: Db = db): Promise<{ amount: string; ledgerBalance: string }> {
+    const amount = checkFunding(input);
+    if (await repo.withdrawalByReference(executor, input.reference)) throw new AppError('CONFLICT', 'This reference already names a withdrawal', { reference: input.reference });
+    const ledgerBalance = (await ledger.treasuryBalances(executor)).get(input.currency) ?? '0';
+    if (decimal(amount).gt(ledgerBalance)) throw new AppError('CONFLICT', `The books hold ${ledgerBalance} ${input.currency} in the treasury: a withdrawal of ${amount} would leave them negative`, { ledgerBalance });
+    return { amount, ledgerBalance };
+  }
+
   return {
     /**
      * Records an operator's funding of the treasury and posts it (token_treasury +X /
@@ -126,6 +139,24 @@ export function createTreasuryService(deps: TreasuryDeps) {
       });
       // A concurrent funding of the same reference won the insert: answer it as a replay.
       return outcome ?? replay((await repo.fundingByReference(db, input.reference))!);
+    },
+
+    checkWithdrawal,
+
+    /**
+     * Records an approved withdrawal and posts it (treasury_capital +X / token_treasury −X), in the
+     * approval's transaction, checked again there. The tokens move on chain with the treasury's
+     * key, outside the service; this keeps the books with the chain (else: drift).
+     */
+    async withdraw(trx: Trx, input: FundingInput, by: AuditActor & { approvalId: string }) {
+      // Checked again in the approval's transaction (its reads too: one connection on PGlite).
+      const { amount, ledgerBalance } = await checkWithdrawal(input, trx);
+      const now = clock.now();
+      const row = await repo.insertWithdrawal(trx, { id: newId(), reference: input.reference, currency: input.currency, amount, note: input.note ?? null, approval_id: by.approvalId, created_at: now });
+      if (!row) throw new AppError('CONFLICT', 'This reference already names a withdrawal', { reference: input.reference });
+      await ledger.postTreasuryWithdrawal(trx, { withdrawalId: row.id, currency: row.currency, amount, at: now });
+      await recordAudit(trx, by, { action: 'treasury.withdraw', targetType: 'treasury_withdrawal', targetId: row.id, details: { reference: row.reference, currency: row.currency, amount, note: input.note ?? null, approvalId: by.approvalId, before: { ledgerBalance }, after: { ledgerBalance: decimal(ledgerBalance).minus(amount).toFixed() } } });
+      return { id: row.id, reference: row.reference, currency: row.currency, amount, createdAt: now.toISOString() };
     },
 
     /** The operators' view: balances on chain (read now; the last run's when the node fails) and in the books, drift, thresholds, what PAYINs owe. */

@@ -16,6 +16,18 @@ export interface TreasuryFundingsTable {
   created_at: ColumnType<Date, Date | string, never>;
 }
 
+/** What two operators agreed was moved out of the treasury (migration 0038), once per reference. */
+export interface TreasuryWithdrawalsTable {
+  id: string;
+  reference: string;
+  currency: string;
+  /** NUMERIC text, positive. */
+  amount: string;
+  note: string | null;
+  approval_id: string;
+  created_at: ColumnType<Date, Date | string, never>;
+}
+
 export interface TreasuryReconciliationRunsTable {
   id: string;
   started_at: ColumnType<Date, Date | string, never>;
@@ -41,6 +53,7 @@ export interface TreasuryReconciliationBalancesTable {
 declare module '../../db/schema.ts' {
   interface Database {
     treasury_fundings: TreasuryFundingsTable;
+    treasury_withdrawals: TreasuryWithdrawalsTable;
     treasury_reconciliation_runs: TreasuryReconciliationRunsTable;
     treasury_reconciliation_balances: TreasuryReconciliationBalancesTable;
   }

@@ -180,4 +180,30 @@ describe('the other four-eyes actions', () => {
     const after = (await ops.call('GET', '/platform-fee-tiers?orderType=PAYIN', ops.as(approver))).json();
     expect(JSON.stringify(after)).toContain('0.0042');
   });
+
+  it("a treasury withdrawal is checked against the books when proposed and posted when another operator approves it", async () => {
+    const finance2 = await ops.signedIn('FINANCE');
+    const funding = await t.ctx.app.inject({ method: 'POST', url: '/api/v1/admin/treasury/fundings', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, payload: { currency: 'USDC', amount: '1000', reference: `fund-${Date.now()}` } });
+    expect(funding.statusCode, funding.body).toBe(201);
+    const books = async () => (await t.ctx.app.services.ledger.treasuryBalances()).get('USDC') ?? '0';
+    const before = await books();
+
+    const tooMuch = await propose(approver, { action: 'TREASURY_WITHDRAWAL', targetId: 'USDC', params: { amount: String(Number(before) + 1), reference: 'too-much' }, reason: 'more than the books hold' });
+    expectErrorBody(tooMuch, 409, 'CONFLICT');
+    expectErrorBody(await propose(approver, { action: 'TREASURY_WITHDRAWAL', targetId: 'USDC', params: { amount: '1.1234567', reference: 'x' }, reason: 'seven decimals' }), 400, 'VALIDATION_ERROR');
+    expectErrorBody(await propose(proposer, { action: 'TREASURY_WITHDRAWAL', targetId: 'USDC', params: { amount: '10', reference: 'x' }, reason: 'OPERATIONS has no treasury.manage' }), 403, 'FORBIDDEN');
+
+    const reference = `withdrawal-${Date.now()}`;
+    const approval = (await propose(approver, { action: 'TREASURY_WITHDRAWAL', targetId: 'USDC', params: { amount: '250.5', reference, note: 'to the cold wallet' }, reason: 'Rebalance to cold storage' })).json();
+    expect(await books()).toBe(before);
+    expectErrorBody(await ops.call('POST', `/approvals/${approval.id}/approve`, ops.as(approver), {}), 403, 'FORBIDDEN');
+    const approved = await ops.call('POST', `/approvals/${approval.id}/approve`, ops.as(finance2), {});
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect(approved.json().result).toMatchObject({ withdrawal: { reference, currency: 'USDC', amount: '250.500000' } });
+    expect(Number(await books())).toBeCloseTo(Number(before) - 250.5, 6);
+    const unbalanced = await sql<{ currency: string }>`select currency from ledger_postings group by currency having sum(amount) <> 0`.execute(t.ctx.database.db);
+    expect(unbalanced.rows).toEqual([]);
+    // The same reference again is refused when proposed.
+    expectErrorBody(await propose(approver, { action: 'TREASURY_WITHDRAWAL', targetId: 'USDC', params: { amount: '1', reference }, reason: 'again' }), 409, 'CONFLICT');
+  });
 });

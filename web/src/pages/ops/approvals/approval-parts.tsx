@@ -23,6 +23,7 @@ export const ACTION_PERMISSION: Record<ApprovalAction, OperatorPermission> = {
   PAYOUT_RETRY: 'orders.operate',
   MERCHANT_ENABLE: 'merchants.manage',
   PLATFORM_FEE_CHANGE: 'fees.manage',
+  TREASURY_WITHDRAWAL: 'treasury.manage',
 };
 
 /** The actions whose target is an order. */

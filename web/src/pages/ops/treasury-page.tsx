@@ -5,7 +5,8 @@
  * API's decimal text, grouped digit by digit (i18n/format.ts), never parsed as floats.
  */
 import { Anchor, Stack, Table, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { type UseQueryResult, useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { Link } from '@tanstack/react-router';
 import { api, call } from '../../api/client.ts';
 import { OPS_KEY } from '../../api/query-client.ts';
@@ -64,76 +65,75 @@ function Balances() {
   );
 }
 
-function Reconciliations() {
-  const { t, language } = useI18n();
-  const runs = useQuery({ queryKey: [OPS_KEY, 'reconciliations'], queryFn: () => call(api.GET('/admin/treasury/reconciliations', { params: { query: { limit: 20 } } })) });
+/** A section listing what one read answers: its heading, error, loading, an empty line, or a table of `columns`. */
+function ListSection<Row>(props: { id: string; title: string; empty: string; query: UseQueryResult<Row[]>; columns: string[]; row: (row: Row) => ReactNode; intro?: ReactNode }) {
+  const rows = props.query.data;
   return (
-    <Stack component="section" aria-labelledby="reconciliations-heading">
-      <Title order={2} id="reconciliations-heading">{t('opsTreasury.reconciliations')}</Title>
-      {runs.error ? <ErrorAlert error={runs.error} /> : null}
-      {runs.isPending ? <Loading /> : null}
-      {runs.data && runs.data.data.length === 0 ? <Text>{t('opsTreasury.noRuns')}</Text> : null}
-      {runs.data && runs.data.data.length > 0 ? (
-        <Table striped aria-labelledby="reconciliations-heading">
+    <Stack component="section" aria-labelledby={props.id}>
+      <Title order={2} id={props.id}>{props.title}</Title>
+      {props.query.error ? <ErrorAlert error={props.query.error} /> : null}
+      {props.query.isPending ? <Loading /> : null}
+      {props.intro}
+      {rows && rows.length === 0 ? <Text>{props.empty}</Text> : null}
+      {rows && rows.length > 0 ? (
+        <Table striped aria-labelledby={props.id}>
           <Table.Thead>
             <Table.Tr>
-              <Table.Th scope="col">{t('opsTreasury.finishedAt')}</Table.Th>
-              <Table.Th scope="col">{t('opsTreasury.inFlight')}</Table.Th>
-              <Table.Th scope="col">{t('opsTreasury.driftFound')}</Table.Th>
-              <Table.Th scope="col">{t('opsTreasury.drift')}</Table.Th>
+              {props.columns.map((column) => (
+                <Table.Th scope="col" key={column}>{column}</Table.Th>
+              ))}
             </Table.Tr>
           </Table.Thead>
-          <Table.Tbody>
-            {runs.data.data.map((run) => (
-              <Table.Tr key={run.id}>
-                <Table.Td>{formatDateTime(run.finishedAt)}</Table.Td>
-                <Table.Td>{run.inFlightTransfers}</Table.Td>
-                <Table.Td>{run.driftFound ? t('common.yes') : t('common.no')}</Table.Td>
-                <Table.Td>{run.currencies.map((c) => formatTokenAmount(c.drift, c.currency, language)).join('; ')}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
+          <Table.Tbody>{rows.map(props.row)}</Table.Tbody>
         </Table>
       ) : null}
     </Stack>
   );
 }
 
+function Reconciliations() {
+  const { t, language } = useI18n();
+  const runs = useQuery({ queryKey: [OPS_KEY, 'reconciliations'], queryFn: async () => (await call(api.GET('/admin/treasury/reconciliations', { params: { query: { limit: 20 } } }))).data });
+  return (
+    <ListSection
+      id="reconciliations-heading"
+      title={t('opsTreasury.reconciliations')}
+      empty={t('opsTreasury.noRuns')}
+      query={runs}
+      columns={[t('opsTreasury.finishedAt'), t('opsTreasury.inFlight'), t('opsTreasury.driftFound'), t('opsTreasury.drift')]}
+      row={(run) => (
+        <Table.Tr key={run.id}>
+          <Table.Td>{formatDateTime(run.finishedAt)}</Table.Td>
+          <Table.Td>{run.inFlightTransfers}</Table.Td>
+          <Table.Td>{run.driftFound ? t('common.yes') : t('common.no')}</Table.Td>
+          <Table.Td>{run.currencies.map((c) => formatTokenAmount(c.drift, c.currency, language)).join('; ')}</Table.Td>
+        </Table.Tr>
+      )}
+    />
+  );
+}
+
 /** The PIX reconciliation's passes: outcomes the PSP had and no notification told (the drift each pass applied), or the error that stopped one. */
 function PspReconciliations() {
   const { t } = useI18n();
-  const runs = useQuery({ queryKey: [OPS_KEY, 'psp-runs'], queryFn: () => call(api.GET('/admin/reconciliation/psp-runs', { params: { query: { limit: 20 } } })) });
+  const runs = useQuery({ queryKey: [OPS_KEY, 'psp-runs'], queryFn: async () => (await call(api.GET('/admin/reconciliation/psp-runs', { params: { query: { limit: 20 } } }))).data });
   return (
-    <Stack component="section" aria-labelledby="psp-runs-heading">
-      <Title order={2} id="psp-runs-heading">{t('opsTreasury.pspRuns')}</Title>
-      {runs.error ? <ErrorAlert error={runs.error} /> : null}
-      {runs.isPending ? <Loading /> : null}
-      {runs.data && runs.data.data.length === 0 ? <Text>{t('opsTreasury.noPspRuns')}</Text> : null}
-      {runs.data && runs.data.data.length > 0 ? (
-        <Table striped aria-labelledby="psp-runs-heading">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th scope="col">{t('opsTreasury.finishedAt')}</Table.Th>
-              <Table.Th scope="col">{t('opsTreasury.pspCharges')}</Table.Th>
-              <Table.Th scope="col">{t('opsTreasury.pspRefunds')}</Table.Th>
-              <Table.Th scope="col">{t('opsTreasury.pspPayouts')}</Table.Th>
-              <Table.Th scope="col">{t('opsTreasury.pspError')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {runs.data.data.map((run) => (
-              <Table.Tr key={run.id}>
-                <Table.Td>{formatDateTime(run.finishedAt)}</Table.Td>
-                <Table.Td>{run.chargesApplied}</Table.Td>
-                <Table.Td>{run.refundsApplied}</Table.Td>
-                <Table.Td>{run.payoutsApplied}</Table.Td>
-                <Table.Td>{run.error ?? t('common.none')}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      ) : null}
-    </Stack>
+    <ListSection
+      id="psp-runs-heading"
+      title={t('opsTreasury.pspRuns')}
+      empty={t('opsTreasury.noPspRuns')}
+      query={runs}
+      columns={[t('opsTreasury.finishedAt'), t('opsTreasury.pspCharges'), t('opsTreasury.pspRefunds'), t('opsTreasury.pspPayouts'), t('opsTreasury.pspError')]}
+      row={(run) => (
+        <Table.Tr key={run.id}>
+          <Table.Td>{formatDateTime(run.finishedAt)}</Table.Td>
+          <Table.Td>{run.chargesApplied}</Table.Td>
+          <Table.Td>{run.refundsApplied}</Table.Td>
+          <Table.Td>{run.payoutsApplied}</Table.Td>
+          <Table.Td>{run.error ?? t('common.none')}</Table.Td>
+        </Table.Tr>
+      )}
+    />
   );
 }
 

@@ -1,4 +1,5 @@
 /** SQL of four-eyes proposals, with the proposing and deciding operators' emails. */
+import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { ApprovalStatus } from '../operators/tables.ts';
 import type { ApprovalAction } from './actions.ts';
@@ -87,7 +88,9 @@ export const approvalsRepo = {
     const inserted = await db
       .insertInto('approvals')
       .values({ id: row.id, action: row.action, target_type: row.targetType, target_id: row.targetId, merchant_id: row.merchantId, params: JSON.stringify(row.params), reason: row.reason, status: 'PENDING', proposed_by: row.proposedBy, proposed_at: row.now })
-      .onConflict((oc) => oc.columns(['action', 'target_id']).where('status', '=', 'PENDING').doNothing())
+      // The partial index's predicate as a literal: a parameter there (`status = $n`) cannot prove
+      // the index applies once PostgreSQL plans the prepared statement generically (after five runs).
+      .onConflict((oc) => oc.columns(['action', 'target_id']).where(sql.ref('status'), '=', sql.lit('PENDING')).doNothing())
       .returning('id')
       .executeTakeFirst();
     return inserted !== undefined;

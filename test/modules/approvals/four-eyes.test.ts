@@ -194,7 +194,9 @@ describe('the other four-eyes actions', () => {
     expectErrorBody(await propose(proposer, { action: 'TREASURY_WITHDRAWAL', targetId: 'USDC', params: { amount: '10', reference: 'x' }, reason: 'OPERATIONS has no treasury.manage' }), 403, 'FORBIDDEN');
 
     const reference = `withdrawal-${Date.now()}`;
-    const approval = (await propose(approver, { action: 'TREASURY_WITHDRAWAL', targetId: 'USDC', params: { amount: '250.5', reference, note: 'to the cold wallet' }, reason: 'Rebalance to cold storage' })).json();
+    const proposed = await propose(approver, { action: 'TREASURY_WITHDRAWAL', targetId: 'USDC', params: { amount: '250.5', reference, note: 'to the cold wallet' }, reason: 'Rebalance to cold storage' });
+    expect(proposed.statusCode, proposed.body).toBe(201);
+    const approval = proposed.json();
     expect(await books()).toBe(before);
     expectErrorBody(await ops.call('POST', `/approvals/${approval.id}/approve`, ops.as(approver), {}), 403, 'FORBIDDEN');
     const approved = await ops.call('POST', `/approvals/${approval.id}/approve`, ops.as(finance2), {});

@@ -8,6 +8,7 @@ import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import type { Trx } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
+import { UUID_PATTERN } from '../../lib/ids.ts';
 import type { AuditActor } from '../audit/record.ts';
 import { PlatformFeeTiersBody } from '../fee-tiers/schemas.ts';
 import type { FeeTiersService } from '../fee-tiers/service.ts';
@@ -53,6 +54,12 @@ function withdrawal(proposal: Proposed) {
   return { currency: proposal.targetId, amount: String(params.amount), reference: params.reference, ...(params.note ? { note: params.note } : {}) };
 }
 
+/** An order's or a merchant's id: anything else is a 400 here, not a failed uuid cast in the database. */
+function idTarget(proposal: Proposed): string {
+  if (!UUID_PATTERN.test(proposal.targetId)) throw new AppError('VALIDATION_ERROR', 'targetId of this action is an id (a UUID)', { 'body.targetId': 'must be a UUID' });
+  return proposal.targetId;
+}
+
 const orderType = (targetId: string) => {
   if (targetId !== 'PAYIN' && targetId !== 'PAYOUT') throw new AppError('VALIDATION_ERROR', 'targetId of PLATFORM_FEE_CHANGE is the order type, PAYIN or PAYOUT', { 'body.targetId': 'must be PAYIN or PAYOUT' });
   return targetId;
@@ -68,20 +75,20 @@ export function fourEyesActions(deps: {
     ORDER_REFUND: {
       permission: 'orders.operate',
       targetType: 'order',
-      check: (proposal) => deps.orders.check(proposal.targetId, 'REFUND'),
+      check: (proposal) => deps.orders.check(idTarget(proposal), 'REFUND'),
       execute: async (trx, proposal, by) => ({ order: await deps.orders.refund(trx, proposal.targetId, proposal.reason, by) }),
     },
     PAYOUT_RETRY: {
       permission: 'orders.operate',
       targetType: 'order',
-      check: (proposal) => deps.orders.check(proposal.targetId, 'RETRY_PAYOUT'),
+      check: (proposal) => deps.orders.check(idTarget(proposal), 'RETRY_PAYOUT'),
       execute: async (trx, proposal, by) => ({ order: await deps.orders.retryPayout(trx, proposal.targetId, proposal.reason, by) }),
     },
     MERCHANT_ENABLE: {
       permission: 'merchants.manage',
       targetType: 'merchant',
       async check(proposal) {
-        const merchant = await deps.merchants.getMerchant(proposal.targetId);
+        const merchant = await deps.merchants.getMerchant(idTarget(proposal));
         if (merchant.status !== 'DISABLED') throw new AppError('CONFLICT', 'The merchant is not disabled');
         return { merchantId: null, before: { status: merchant.status } };
       },

@@ -6,6 +6,7 @@
  * other four-eyes actions (enabling a merchant, a platform fee change) run only when approved.
  */
 import { sql } from 'kysely';
+import { decimal } from '../../../src/lib/money.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, expectErrorBody } from '../../helpers/app.ts';
 import { operatorsOf, type SignedInOperator } from '../../helpers/operators.ts';
@@ -164,6 +165,10 @@ describe('the other four-eyes actions', () => {
     expect(approved.statusCode, approved.body).toBe(200);
     expect((await ops.call('GET', `/merchants/${merchant.merchantId}`, ops.as(admin))).json().status).toBe('ACTIVE');
     expectErrorBody(await propose(proposer, { action: 'MERCHANT_ENABLE', targetId: merchant.merchantId, reason: 'again' }), 409, 'CONFLICT');
+    // A target that is no id is the caller's mistake (400), for every action on an order or a merchant.
+    for (const action of ['ORDER_REFUND', 'PAYOUT_RETRY', 'MERCHANT_ENABLE']) {
+      expectErrorBody(await propose(admin, { action, targetId: 'not-an-id', reason: 'a typo' }), 400, 'VALIDATION_ERROR');
+    }
   });
 
   it('a platform fee change is checked when proposed and applied when approved', async () => {
@@ -202,7 +207,7 @@ describe('the other four-eyes actions', () => {
     const approved = await ops.call('POST', `/approvals/${approval.id}/approve`, ops.as(finance2), {});
     expect(approved.statusCode, approved.body).toBe(200);
     expect(approved.json().result).toMatchObject({ withdrawal: { reference, currency: 'USDC', amount: '250.500000' } });
-    expect(Number(await books())).toBeCloseTo(Number(before) - 250.5, 6);
+    expect(await books()).toBe(decimal(before).minus('250.5').toString());
     const unbalanced = await sql<{ currency: string }>`select currency from ledger_postings group by currency having sum(amount) <> 0`.execute(t.ctx.database.db);
     expect(unbalanced.rows).toEqual([]);
     // The same reference again is refused when proposed.

@@ -18,6 +18,7 @@ import { type BrlAmount, type PixCharge, PixChargeConflictError, type PixNotific
 import { type ChargePayload, newLocation, signPayload } from './sandbox-location.ts';
 import { pixSandboxRepo as repo } from './sandbox-repo.ts';
 import { type SandboxDict, createSandboxDict } from './sandbox-dict.ts';
+import { type SandboxInfractions, createSandboxInfractions } from './sandbox-infractions.ts';
 
 /** The platform's receiving account (its key is the `chave` of every charge's payload). */
 export type PixSandboxSettings = PixSettings & {
@@ -40,7 +41,7 @@ export interface SettleOptions {
   db?: Db;
 }
 
-export interface SandboxPixProvider extends PixProvider, Pick<SandboxDict, 'registerPixKey'> {
+export interface SandboxPixProvider extends PixProvider, Pick<SandboxDict, 'registerPixKey'>, Pick<SandboxInfractions, 'openInfraction' | 'decideInfraction'> {
   readonly name: 'sandbox';
   lookupPixKey: SandboxDict['lookupPixKey'];
   /** The payer pays the charge (by default exactly its amount). Idempotent: a paid charge answers its first payment. */
@@ -118,6 +119,7 @@ export function createSandboxPixProvider(deps: { db: Db; clock: Clock; settings:
   return {
     name: 'sandbox',
     ...createSandboxDict({ db, clock }),
+    ...createSandboxInfractions({ db, clock }),
 
     async createCharge({ txid, amountBrl, expiresInSeconds, description }) {
       if (!TXID_PATTERN.test(txid)) throw new PixSandboxRefusedError('txid must be 26 to 35 letters or digits');
@@ -176,11 +178,11 @@ export function createSandboxPixProvider(deps: { db: Db; clock: Clock; settings:
       return { status: 'PROCESSING' };
     },
 
-    async refund({ endToEndId, refundId, amountBrl, description }) {
+    async refund({ endToEndId, refundId, amountBrl, description, nature = 'ORIGINAL' }) {
       if (!REFUND_ID_PATTERN.test(refundId)) throw new PixSandboxRefusedError('refund id must be 1 to 35 letters or digits');
       const amount = brlAmount(amountBrl);
       const sameRefundOrRefuse = (row: Selectable<SandboxPixRefundsTable>) => {
-        if (row.end_to_end_id !== endToEndId || !decimal(row.amount_brl).eq(amount)) {
+        if (row.end_to_end_id !== endToEndId || !decimal(row.amount_brl).eq(amount) || row.nature !== nature) {
           throw new PixSandboxRefusedError(`refund ${refundId} exists for another PIX or amount`);
         }
         return { refundId, status: row.status };
@@ -203,7 +205,7 @@ export function createSandboxPixProvider(deps: { db: Db; clock: Clock; settings:
             `refunds of ${endToEndId} would total more than the ${toFixedText(charge.paid_amount_brl, 2)} received (${toFixedText(refunded, 2)} already)`,
           );
         }
-        return repo.insertRefund(trx, { refund_id: refundId, end_to_end_id: endToEndId, amount_brl: amount, description, created_at: now });
+        return repo.insertRefund(trx, { refund_id: refundId, end_to_end_id: endToEndId, amount_brl: amount, description, nature, created_at: now });
       });
       if (inserted) return { refundId, status: inserted.status };
       const raced = await repo.findRefund(db, refundId);

@@ -79,6 +79,7 @@ describe.each(drivers)('migrations on %s', (driver) => {
       'merchant_order_counts',
       'merchants',
       'operator_sessions',
+      'operations_register',
       'operators',
       'order_transactions',
       'orders',

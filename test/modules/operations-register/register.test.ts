@@ -34,7 +34,7 @@ describe('operations register', () => {
 
   it('holds one row per confirmed movement of a month of orders, none twice after re-delivered notifications and re-run steps', async () => {
     const merchant = await t.merchant('Loja Registro');
-    merchantId = merchant.id;
+    merchantId = merchant.merchantId;
     orders = await t.everyEnding(merchant);
     const [completedPayin] = orders['PAYIN COMPLETED']!;
     const [refunded] = orders['PAYIN REFUNDED']!;

@@ -28,6 +28,7 @@ import { registerAdminDestinationPolicyRoutes } from './modules/admin/destinatio
 import { registerAdminMerchantRoutes } from './modules/admin/routes.ts';
 import { registerAdminMerchantReadRoutes } from './modules/admin/merchant-reads-routes.ts';
 import { registerAdminAuditRoutes } from './modules/audit/admin-routes.ts';
+import { registerOperationsReportRoutes } from './modules/operations-register/routes.ts';
 import { registerAuthRoutes } from './modules/auth/routes.ts';
 import { registerAdminFeeTierRoutes, registerFeeTierRoutes } from './modules/fee-tiers/routes.ts';
 import { registerHealthRoutes } from './modules/health/routes.ts';
@@ -241,6 +242,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         registerAdminMerchantReadRoutes(adminScope, services.operatorReads.merchantReads);
         registerAdminReceiverRoutes(adminScope, services.receivers, services.operatorReads.kycReview);
         registerAdminAuditRoutes(adminScope, { db, exporter: services.operatorReads.auditExport });
+        registerOperationsReportRoutes(adminScope, services.operatorReads.operationsReport);
         registerAdminFeeTierRoutes(adminScope, services.feeTiers);
         registerAdminLedgerRoutes(adminScope, services.ledger, clock.now);
         registerAdminTreasuryRoutes(adminScope, services.treasury);

@@ -49,6 +49,7 @@ import { receiverEventDefinitions } from './modules/receivers/events.ts';
 import { createReceiversService } from './modules/receivers/service.ts';
 import { createKycReview } from './modules/receivers/kyc-review.ts';
 import { createAuditExport } from './modules/audit/export.ts';
+import { createOperationsReport } from './modules/operations-register/report.ts';
 import { createMerchantReads } from './modules/admin/merchant-reads.ts';
 import { receiverUsageAt } from './modules/orders/daily-usage.ts';
 import { createSandboxDriver } from './modules/sandbox/service.ts';
@@ -300,6 +301,8 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     kycReview: createKycReview({ db, clock }),
     auditExport: createAuditExport({ db, clock, settings: { pageSize: config.orders.exportPageSize, maxRows: config.orders.exportMaxRows } }),
     merchantReads: createMerchantReads({ merchants, users, feeTiers }),
+    // The operations register's monthly report (docs/architecture/operations-register.md), paged as the exports are.
+    operationsReport: createOperationsReport({ db, pageSize: config.orders.exportPageSize }),
   };
   return { disputes, operators, approvals, orderOperatorActions, webhookHealth, adminOrders, notifications, merchants, destinationPolicies, auth, users, email, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderExport, orderTimeline, overview, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, liquidity, depositAddresses, depositWatcher, sweeper, operatorReads };
 }

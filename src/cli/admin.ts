@@ -9,6 +9,8 @@
  *   npm run admin -- import-platform-key --purpose sponsor|treasury < keypair
  *                                                        seals an existing keypair read from stdin; prints its address
  *   npm run admin -- rotate-kek                          re-seals every key under WALLET_KEK_VERSION; prints counts
+ *   npm run admin -- report operations --month YYYY-MM [--format csv|jsonl]
+ *                                                        writes the month's operations register to stdout (report-command.ts)
  * (the key commands: key-commands.ts)
  * The secret is printed this once and never stored in clear. Uses the configured database
  * (DATABASE_URL, or the embedded one under DATA_DIR, which must not be open in a running server).
@@ -19,12 +21,14 @@ import { UUID_PATTERN } from '../lib/ids.ts';
 import { DESTINATION_POLICIES } from '../modules/merchants/tables.ts';
 import { cliConfig, cliName, fail, parseArgsProblem, runCli } from './config.ts';
 import { KEY_USAGE, type KeyCommand, purposeOf, readKeypairFromStdin, runKeyCommand } from './key-commands.ts';
+import { REPORT_USAGE, checkReportArgs, runReportCommand } from './report-command.ts';
 
 const USAGE = {
   'create-merchant': 'npm run admin -- create-merchant --name "Acme"',
   'issue-credential': 'npm run admin -- issue-credential --merchant <merchant id>',
   'set-destination-policy': 'npm run admin -- set-destination-policy --merchant <merchant id> --policy ANY|RECEIVER_ONLY [--reason "..."]',
   'generate-keys': 'npm run admin -- generate-keys',
+  report: REPORT_USAGE,
   ...KEY_USAGE,
 } as const;
 const ALL_USAGES = `npm run admin -- ${Object.values(USAGE).map((line) => line.replace('npm run admin -- ', '')).join(' | ')}`;
@@ -34,7 +38,15 @@ let parsed;
 try {
   parsed = parseArgs({
     allowPositionals: true,
-    options: { name: { type: 'string' }, merchant: { type: 'string' }, policy: { type: 'string' }, reason: { type: 'string' }, purpose: { type: 'string' } },
+    options: {
+      name: { type: 'string' },
+      merchant: { type: 'string' },
+      policy: { type: 'string' },
+      reason: { type: 'string' },
+      purpose: { type: 'string' },
+      month: { type: 'string' },
+      format: { type: 'string' },
+    },
   });
 } catch (err) {
   fail(parseArgsProblem(err, ALL_USAGES) ?? String(err));
@@ -46,6 +58,11 @@ if (!Object.hasOwn(USAGE, command)) fail(`unknown command "${command}"; usage: $
 if (command === 'generate-keys') {
   const { productionKeyLines } = await import('./production-keys.ts');
   console.log(productionKeyLines().join('\n'));
+  process.exit(0);
+}
+if (command === 'report') {
+  const report = checkReportArgs(positionals.slice(1), values);
+  await runCli(async () => runReportCommand(await cliConfig(), report));
   process.exit(0);
 }
 if (Object.hasOwn(KEY_USAGE, command)) {

@@ -128,6 +128,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /admin/settlements/due': 'adminListSettlementsDue',
   'GET /admin/audit-log': 'adminListAuditLog',
   'GET /admin/audit-log/export': 'adminExportAuditLog',
+  'GET /admin/reports/operations': 'adminExportOperationsRegister',
   'GET /admin/treasury': 'adminGetTreasury',
   'POST /admin/treasury/fundings': 'adminCreateTreasuryFunding',
   'POST /admin/auth/sessions': 'adminSignIn',

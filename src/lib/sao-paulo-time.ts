@@ -68,3 +68,25 @@ export function latestSaoPauloTimeOfDay(at: Date, minuteOfDay: number): Date {
   const minutesSince = (saoPauloMinuteOfDay(wholeMinute) - minuteOfDay + 1440) % 1440;
   return new Date(wholeMinute.getTime() - minutesSince * 60_000);
 }
+
+/** São Paulo midnight starting a calendar day, as an instant: the day read as UTC, less the zone's offset then. */
+function saoPauloMidnight(year: number, month: number, day: number): Date {
+  const asUtc = Date.UTC(year, month - 1, day);
+  // The zone's offset at that moment (whole minutes): the São Paulo wall clock read back as UTC, minus the instant.
+  const probe = new Date(asUtc + 3 * 3_600_000);
+  const f = fields(probe);
+  const wall = Date.UTC(Number(f.year), Number(f.month) - 1, Number(f.day), f.hour, f.minute);
+  return new Date(asUtc - (wall - probe.getTime()));
+}
+
+/**
+ * The instants a São Paulo calendar month ('YYYY-MM') spans: [from, to), from the first day's
+ * midnight to the next month's. Undefined for anything that is not such a month.
+ */
+export function saoPauloMonthRange(month: string): { from: Date; to: Date } | undefined {
+  const match = /^(\d{4})-(0[1-9]|1[0-2])$/.exec(month);
+  if (!match) return undefined;
+  const year = Number(match[1]);
+  const number = Number(match[2]);
+  return { from: saoPauloMidnight(year, number, 1), to: number === 12 ? saoPauloMidnight(year + 1, 1, 1) : saoPauloMidnight(year, number + 1, 1) };
+}

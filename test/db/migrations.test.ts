@@ -79,6 +79,7 @@ describe.each(drivers)('migrations on %s', (driver) => {
       'merchant_fee_tiers',
       'merchant_order_counts',
       'merchants',
+      'operations_register',
       'operator_sessions',
       'operators',
       'order_transactions',

@@ -1863,6 +1863,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/reports/operations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export one month of the operations register (CSV or JSON lines)
+         * @description The operations register's rows of one calendar month in São Paulo time (America/Sao_Paulo: from the first day's 00:00 to the next month's, UTC−3), oldest first: one row per PIX and on-chain movement of a client order, written when the movement was confirmed (PIX_IN, PIX_REFUND, PIX_OUT, CHAIN_TRANSFER, CHAIN_DEPOSIT), with the client, the wallet and the travel-rule parties. The data the regulators' reports are built from, not a certified filing. `format=csv` (default): RFC 4180, CRLF, a header line with the columns id, occurredAt, orderId, orderType, merchantId, movement, direction, asset, chain, quantity, valueBrl, clientDocumentType, clientDocument, clientName, walletAddress, walletSelfHosted, counterpartyType, originatorName, originatorDocumentType, originatorDocument, originatorAccount, beneficiaryName, beneficiaryDocumentType, beneficiaryDocument, beneficiaryAccount, pixEndToEndId, pspReference, txSignature; null is an empty cell, and a text cell starting with =, +, -, @, a tab or CR is prefixed with a single quote. `format=jsonl`: one JSON object per line with the same keys in the same order. Amounts are decimal text (quantity in the asset's units, valueBrl with two places), times ISO 8601 UTC. Written as it is read (a page at a time), never capped. The file name is operations-<month>.<format>. A month that is not YYYY-MM is 400 VALIDATION_ERROR.
+         */
+        get: operations["adminExportOperationsRegister"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/platform-fee-tiers": {
         parameters: {
             query?: never;
@@ -14926,6 +14946,86 @@ export interface operations {
                 };
                 content: {
                     "text/csv": string;
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminExportOperationsRegister: {
+        parameters: {
+            query: {
+                /**
+                 * @description The calendar month in São Paulo time, YYYY-MM
+                 * @example 2026-11
+                 */
+                month: string;
+                /** @description csv (default) or jsonl */
+                format?: "csv" | "jsonl";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (Content-Disposition: attachment) */
+            200: {
+                headers: {
+                    /** @description attachment; filename="operations-YYYY-MM.csv" (or .jsonl) */
+                    "content-disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": string;
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */

@@ -10,6 +10,7 @@ import { recordEvent } from '../../platform/outbox.ts';
 import type { OrderRow, OrderTransactionStatus, OrderTransactionType, OrdersTable, StoredOrderStatus } from './tables.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { LedgerService } from '../ledger/service.ts';
+import { isRegistered, registerMovement } from '../operations-register/record.ts';
 import { ordersRepo as repo } from './repo.ts';
 import { BEFORE_MONEY, assertTransition } from './state-machine.ts';
 
@@ -78,8 +79,9 @@ export interface TransitionContext {
 /**
  * Moves `order` from its current status to `to`, guarded: if another transaction moved it first,
  * nothing is written and undefined is returned. In the same transaction it records the movement,
- * gives the receiver's daily limit back when the order ends before money arrived, posts the
- * ledger entry and writes the event with exactly the spec's fields.
+ * gives the receiver's daily limit back when the order ends before money arrived, registers a
+ * confirmed movement in the operations register, posts the ledger entry and writes the event with
+ * exactly the spec's fields.
  */
 export async function applyTransition(trx: Trx, ctx: TransitionContext, order: OrderRow, to: StoredOrderStatus, effects: Effects = {}) {
   assertTransition(order.type, order.status, to);
@@ -109,6 +111,10 @@ export async function applyTransition(trx: Trx, ctx: TransitionContext, order: O
   }
   for (const movement of [effects.movement ?? []].flat()) {
     await repo.recordTransaction(trx, { orderId: order.id, ...movement, chain: movement.chain ?? null, txHash: movement.txHash ?? null }, now);
+    // The operations register: once per movement, when it is confirmed (a PENDING transfer is registered by its CONFIRMED record).
+    if (movement.status === 'CONFIRMED' && isRegistered(movement.type)) {
+      await registerMovement(trx, updated, { type: movement.type, amount: movement.amount, txHash: movement.txHash ?? null }, now);
+    }
   }
   if (effects.ledger) {
     await ctx.ledger.postOrderMovement(trx, updated, effects.ledger.movement, now, effects.ledger.received);

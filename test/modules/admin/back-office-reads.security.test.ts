@@ -21,6 +21,7 @@ const ROUTES = [
   `/receivers/${SOME_ID}/kyc`,
   '/audit-log',
   '/audit-log/export',
+  '/reports/operations?month=2026-11',
   `/merchants/${SOME_ID}/users`,
   `/merchants/${SOME_ID}/fee-tiers`,
   '/treasury/reconciliations',

@@ -1,0 +1,94 @@
+/**
+ * The register's report of one month: its rows in São Paulo's calendar month, oldest first,
+ * through a formatter (formatters.ts). Read a page at a time (keyset on occurred_at, id), so
+ * memory holds one page whatever the month's size; never capped (a report with rows missing is
+ * worse than a slow one). Rows are never changed, so pages read one after another see one story;
+ * a movement registered while the file is written shows if its page is still to come.
+ * Bad input is refused here, before the file starts: 400 VALIDATION_ERROR.
+ */
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import { invalidField } from '../../errors.ts';
+import { decimal } from '../../lib/money.ts';
+import { saoPauloMonthRange } from '../../lib/sao-paulo-time.ts';
+import { FORMATTERS, REPORT_FORMATS, type RegisterEntry, type RegisterFormatter, type ReportFormat } from './formatters.ts';
+import type { OperationsRegisterRow } from './tables.ts';
+
+export function toEntry(row: OperationsRegisterRow): RegisterEntry {
+  return {
+    id: row.id,
+    occurredAt: row.occurred_at.toISOString(),
+    orderId: row.order_id,
+    orderType: row.order_type,
+    merchantId: row.merchant_id,
+    movement: row.movement,
+    direction: row.direction,
+    asset: row.asset,
+    chain: row.chain,
+    quantity: decimal(row.quantity).toFixed(),
+    valueBrl: decimal(row.value_brl).toFixed(2),
+    clientDocumentType: row.client_document_type,
+    clientDocument: row.client_document,
+    clientName: row.client_name,
+    walletAddress: row.wallet_address,
+    walletSelfHosted: row.wallet_self_hosted,
+    counterpartyType: row.counterparty_type,
+    originatorName: row.originator_name,
+    originatorDocumentType: row.originator_document_type,
+    originatorDocument: row.originator_document,
+    originatorAccount: row.originator_account,
+    beneficiaryName: row.beneficiary_name,
+    beneficiaryDocumentType: row.beneficiary_document_type,
+    beneficiaryDocument: row.beneficiary_document,
+    beneficiaryAccount: row.beneficiary_account,
+    pixEndToEndId: row.pix_end_to_end_id,
+    pspReference: row.psp_reference,
+    txSignature: row.tx_signature,
+  };
+}
+
+export interface OperationsReportFile {
+  filename: string;
+  contentType: string;
+  body: AsyncGenerator<string>;
+}
+
+export function createOperationsReport(deps: { db: Db; pageSize: number; formatters?: Record<string, RegisterFormatter> }) {
+  const { db, pageSize } = deps;
+  const formatters: Record<string, RegisterFormatter> = deps.formatters ?? FORMATTERS;
+
+  async function* pages(range: { from: Date; to: Date }): AsyncGenerator<RegisterEntry[]> {
+    let after: { at: Date; id: string } | undefined;
+    for (;;) {
+      const rows = await db
+        .selectFrom('operations_register')
+        .selectAll()
+        .where('occurred_at', '>=', range.from)
+        .where('occurred_at', '<', range.to)
+        .$if(after !== undefined, (qb) => qb.where(sql<boolean>`(occurred_at, id) > (${after!.at}::timestamptz, ${after!.id}::uuid)`))
+        .orderBy('occurred_at')
+        .orderBy('id')
+        .limit(pageSize)
+        .execute();
+      yield rows.map(toEntry);
+      const last = rows.at(-1);
+      if (rows.length < pageSize || !last) return;
+      after = { at: last.occurred_at, id: last.id };
+    }
+  }
+
+  return {
+    /** The month's file (`month` 'YYYY-MM' in São Paulo time; `format` csv by default). */
+    start(query: { month: string; format?: string | undefined }): OperationsReportFile {
+      const range = saoPauloMonthRange(query.month);
+      if (!range) throw invalidField('querystring.month', 'must be a calendar month, YYYY-MM (e.g. 2026-11)');
+      const format = query.format ?? 'csv';
+      const formatter = Object.hasOwn(formatters, format) ? formatters[format] : undefined;
+      if (!formatter) throw invalidField('querystring.format', `must be one of ${Object.keys(formatters).join(', ')}`);
+      return { filename: `operations-${query.month}.${formatter.extension}`, contentType: formatter.contentType, body: formatter.lines(pages(range), { month: query.month }) };
+    },
+  };
+}
+
+export type OperationsReport = ReturnType<typeof createOperationsReport>;
+export { REPORT_FORMATS, type ReportFormat };

@@ -1,0 +1,164 @@
+/**
+ * The operations register (docs/architecture/operations-register.md): a month of orders driven
+ * through the sandbox PSP and chain leaves exactly one row per confirmed movement, however often
+ * the notifications arrive and the steps run; the table refuses UPDATE, DELETE and TRUNCATE; and
+ * GET /admin/reports/operations answers the month as CSV with the documented columns and as JSON
+ * lines, a bad month being 400.
+ */
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { registerMovement } from '../../../src/modules/operations-register/record.ts';
+import { REGISTER_COLUMNS } from '../../../src/modules/operations-register/formatters.ts';
+import { expectErrorBody } from '../../helpers/app.ts';
+import { csvObjects } from '../../helpers/csv.ts';
+import { adminHeaders } from '../../helpers/factories.ts';
+import { type Json, WALLET, ordersTest } from '../orders/helpers.ts';
+import { documentedColumns, insertRow } from './helpers.ts';
+
+const REPORT = '/api/v1/admin/reports/operations';
+
+describe('operations register', () => {
+  const t = ordersTest();
+  const db = () => t.ctx.database.db;
+  const report = (query: string) => t.ctx.app.inject({ method: 'GET', url: `${REPORT}?${query}`, headers: adminHeaders });
+  const rowsOf = (merchantId: string) => db().selectFrom('operations_register').selectAll().where('merchant_id', '=', merchantId).orderBy('occurred_at').orderBy('id').execute();
+  const byOrder = (rows: Array<{ order_id: string; movement: string }>) => {
+    const map: Record<string, string[]> = {};
+    for (const row of rows) (map[row.order_id] ??= []).push(row.movement);
+    for (const list of Object.values(map)) list.sort();
+    return map;
+  };
+
+  let merchantId: string;
+  let orders: Record<string, Json[]>;
+
+  it('holds one row per confirmed movement of a month of orders, none twice after re-delivered notifications and re-run steps', async () => {
+    const merchant = await t.merchant('Loja Registro');
+    merchantId = merchant.merchantId;
+    orders = await t.everyEnding(merchant);
+    const [completedPayin] = orders['PAYIN COMPLETED']!;
+    const [refunded] = orders['PAYIN REFUNDED']!;
+    const [completedPayout] = orders['PAYOUT COMPLETED']!;
+    const failedPayouts = orders['PAYOUT FAILED']!;
+    const expected = {
+      [completedPayin!.id]: ['CHAIN_TRANSFER', 'PIX_IN'],
+      [refunded!.id]: ['PIX_IN', 'PIX_REFUND'],
+      [completedPayout!.id]: ['CHAIN_DEPOSIT', 'PIX_OUT'],
+      // One refused at the receiving bank, one whose deposit was worth less than the minimum: the tokens arrived either way.
+      ...Object.fromEntries(failedPayouts.map((order) => [order.id, ['CHAIN_DEPOSIT']])),
+    };
+    const first = await rowsOf(merchantId);
+    expect(byOrder(first)).toEqual(expected);
+
+    // Every outcome delivered again, and the worker and the sandbox banks run again.
+    const stored = await db().selectFrom('orders').selectAll().where('merchant_id', '=', merchantId).execute();
+    const notifications = t.ctx.app.services.orderNotifications;
+    for (const order of stored) {
+      if (order.pix_txid && order.pix_end_to_end_id) {
+        await notifications.handlePixNotification({ kind: 'charge_paid', txid: order.pix_txid, endToEndId: order.pix_end_to_end_id, amountBrl: Number(order.amount_brl).toFixed(2), paidAt: t.clock.now() });
+      }
+      if (order.refund_id) await notifications.handlePixNotification({ kind: 'refund_settled', refundId: order.refund_id, endToEndId: order.pix_end_to_end_id!, status: 'DEVOLVIDO' });
+      if (order.provider_transaction_id && order.status === 'COMPLETED') {
+        await notifications.handlePixNotification({ kind: 'payout_settled', providerTransactionId: order.provider_transaction_id, status: 'CONFIRMED', endToEndId: order.pix_end_to_end_id! });
+      }
+      if (order.deposit_address && order.tx_hash) await notifications.handleChainDeposit({ depositAddress: order.deposit_address, token: order.token, amount: order.amount_token, txHash: order.tx_hash });
+    }
+    await t.drive();
+    // A transition applied twice would reach the register's statement twice: its key keeps one row.
+    const payinRow = stored.find((order) => order.id === completedPayin!.id)!;
+    await db().transaction().execute((trx) => registerMovement(trx, payinRow, { type: 'PIX_IN', amount: payinRow.amount_brl, txHash: payinRow.pix_end_to_end_id }, t.clock.now()));
+    const again = await rowsOf(merchantId);
+    expect(again.map((row) => row.id)).toEqual(first.map((row) => row.id));
+  });
+
+  it('records the client, the wallet, the parties and the references of each movement', async () => {
+    const rows = await rowsOf(merchantId);
+    const receiver = await db().selectFrom('receivers').select(['document_type', 'document', 'name']).where('merchant_id', '=', merchantId).executeTakeFirstOrThrow();
+    const client = { client_document_type: receiver.document_type, client_document: receiver.document, client_name: receiver.name };
+    const asClient = (side: 'originator' | 'beneficiary') => ({ [`${side}_name`]: receiver.name, [`${side}_document_type`]: receiver.document_type, [`${side}_document`]: receiver.document });
+    const of = async (key: string, movement: string) => {
+      const order = await db().selectFrom('orders').selectAll().where('id', '=', orders[key]![0]!.id).executeTakeFirstOrThrow();
+      return { order, row: rows.find((row) => row.order_id === order.id && row.movement === movement)! };
+    };
+    for (const row of rows) expect(row).toMatchObject({ ...client, merchant_id: merchantId });
+
+    const pixIn = await of('PAYIN COMPLETED', 'PIX_IN');
+    expect(pixIn.row).toMatchObject({ order_type: 'PAYIN', direction: 'IN', asset: 'BRL', chain: null, wallet_address: null, wallet_self_hosted: null, counterparty_type: 'PIX_PAYER' });
+    // No payer reported on this branch's orders: the receiver stands in as the originator.
+    expect(pixIn.row).toMatchObject({ ...asClient('originator'), ...asClient('beneficiary'), pix_end_to_end_id: pixIn.order.pix_end_to_end_id, psp_reference: pixIn.order.pix_txid, tx_signature: null });
+    expect(Number(pixIn.row.quantity)).toBe(11);
+    expect(Number(pixIn.row.value_brl)).toBe(11);
+
+    const transfer = await of('PAYIN COMPLETED', 'CHAIN_TRANSFER');
+    expect(transfer.row).toMatchObject({ direction: 'OUT', asset: 'USDC', chain: 'solana', wallet_address: WALLET, wallet_self_hosted: true, counterparty_type: 'SELF_HOSTED_WALLET' });
+    expect(transfer.row).toMatchObject({ ...asClient('beneficiary'), beneficiary_account: WALLET, tx_signature: transfer.order.tx_hash, pix_end_to_end_id: null });
+    expect(String(transfer.row.quantity)).toMatch(new RegExp(`^${Number(transfer.order.amount_token)}`));
+    // Tokens are valued at the order's locked rate, to the centavo.
+    expect(Number(transfer.row.value_brl)).toBeCloseTo(Number(transfer.order.amount_token) * Number(transfer.order.exchange_rate), 2);
+
+    const refund = await of('PAYIN REFUNDED', 'PIX_REFUND');
+    expect(refund.row).toMatchObject({ direction: 'OUT', asset: 'BRL', counterparty_type: 'PIX_PAYER', psp_reference: refund.order.refund_id, ...asClient('beneficiary') });
+    expect(Number(refund.row.value_brl)).toBe(12);
+
+    const deposit = await of('PAYOUT COMPLETED', 'CHAIN_DEPOSIT');
+    expect(deposit.row).toMatchObject({ order_type: 'PAYOUT', direction: 'IN', asset: 'USDC', wallet_address: deposit.order.deposit_address, wallet_self_hosted: false, counterparty_type: 'PLATFORM_DEPOSIT_ADDRESS', tx_signature: deposit.order.tx_hash });
+    const pixOut = await of('PAYOUT COMPLETED', 'PIX_OUT');
+    expect(pixOut.row).toMatchObject({ direction: 'OUT', asset: 'BRL', counterparty_type: 'PIX_RECIPIENT', beneficiary_account: pixOut.order.pix_key, beneficiary_name: pixOut.order.recipient_name, psp_reference: pixOut.order.provider_transaction_id });
+    expect(Number(pixOut.row.quantity)).toBe(Number(pixOut.order.net_amount_brl));
+  });
+
+  it('refuses UPDATE, DELETE and TRUNCATE', async () => {
+    const [row] = await rowsOf(merchantId);
+    await expect(db().updateTable('operations_register').set({ client_name: 'Outro' }).where('id', '=', row!.id).execute()).rejects.toThrow(/append-only/);
+    await expect(db().deleteFrom('operations_register').where('id', '=', row!.id).execute()).rejects.toThrow(/append-only/);
+    await expect(sql`truncate operations_register`.execute(db())).rejects.toThrow(/append-only/);
+    expect((await rowsOf(merchantId)).map((r) => r.id)).toContain(row!.id);
+  });
+
+  it('exports the month as CSV with exactly the documented columns, and as JSON lines with the same rows', async () => {
+    expect(documentedColumns()).toEqual([...REGISTER_COLUMNS]);
+    const csv = await report('month=2026-11');
+    expect(csv.statusCode, csv.body).toBe(200);
+    expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(csv.headers['content-disposition']).toBe('attachment; filename="operations-2026-11.csv"');
+    const { header, rows } = csvObjects(csv.body);
+    expect(header).toEqual(documentedColumns());
+    const mine = rows.filter((row) => row.merchantId === merchantId);
+    const stored = await rowsOf(merchantId);
+    expect(mine.map((row) => row.id)).toEqual(stored.map((row) => row.id));
+    const transfer = mine.find((row) => row.movement === 'CHAIN_TRANSFER')!;
+    expect(transfer).toMatchObject({ walletSelfHosted: 'true', counterpartyType: 'SELF_HOSTED_WALLET', pixEndToEndId: '', asset: 'USDC' });
+    expect(mine.find((row) => row.movement === 'PIX_IN')).toMatchObject({ walletSelfHosted: '', quantity: '11', valueBrl: '11.00' });
+
+    const jsonl = await report('month=2026-11&format=jsonl');
+    expect(jsonl.statusCode).toBe(200);
+    expect(jsonl.headers['content-type']).toBe('application/x-ndjson; charset=utf-8');
+    expect(jsonl.headers['content-disposition']).toBe('attachment; filename="operations-2026-11.jsonl"');
+    expect(jsonl.body.endsWith('\n')).toBe(true);
+    const lines = jsonl.body.slice(0, -1).split('\n').map((line) => JSON.parse(line) as Json);
+    for (const line of lines) expect(Object.keys(line)).toEqual([...REGISTER_COLUMNS]);
+    expect(lines.map((line) => line.id)).toEqual(rows.map((row) => row.id));
+    expect(lines.find((line) => line.id === transfer.id)).toMatchObject({ walletSelfHosted: true, pixEndToEndId: null });
+  });
+
+  it('cuts months at São Paulo midnight, and guards text cells against formulas', async () => {
+    // São Paulo is UTC−3: 02:30 UTC on 1 December is 23:30 on 30 November there; 03:00 UTC is December's first instant.
+    const lastOfNovember = await insertRow(db(), '2026-12-01T02:30:00.000Z');
+    const firstOfDecember = await insertRow(db(), '2026-12-01T03:00:00.000Z');
+    const november = csvObjects((await report('month=2026-11')).body).rows.map((row) => row.id);
+    const december = csvObjects((await report('month=2026-12')).body).rows;
+    expect(november).toContain(lastOfNovember);
+    expect(november).not.toContain(firstOfDecember);
+    expect(december.map((row) => row.id)).toEqual([firstOfDecember]);
+    expect(december[0]).toMatchObject({ clientName: 'Maria, "da" Silva', originatorName: "'=cmd", quantity: '100.5', valueBrl: '100.50' });
+    const empty = await report('month=2025-01&format=jsonl');
+    expect(empty.statusCode).toBe(200);
+    expect(empty.body).toBe('');
+  });
+
+  it('answers a bad month or format with 400 VALIDATION_ERROR', async () => {
+    for (const query of ['month=2026-13', 'month=2026-1', 'month=nov', 'month=2026-11-01', '', 'month=2026-11&format=xml']) {
+      expectErrorBody(await report(query), 400, 'VALIDATION_ERROR');
+    }
+  });
+});

@@ -21,6 +21,7 @@ import { toFixedText } from '../../lib/money.ts';
 import { inTransaction, withinOrNew } from '../../platform/commit-signals.ts';
 import { recordEvent } from '../../platform/outbox.ts';
 import type { LedgerService } from '../ledger/service.ts';
+import { registerMovement } from '../operations-register/record.ts';
 import type { OrderDisputeClaims } from '../orders/dispute-claims.ts';
 import type { OrderRow } from '../orders/tables.ts';
 import { DISPUTE_RESOLVED, DISPUTE_UPDATED, ORDER_DISPUTED, disputeEvent } from './events.ts';
@@ -180,10 +181,13 @@ export function createDisputesService(deps: DisputesDeps) {
     if (dispute.return_status === 'DEVOLVIDO' || dispute.return_status === 'NAO_REALIZADO') return true;
     const now = clock.now();
     const updated = await repo.update(trx, dispute.id, { return_status: notification.status, next_step_at: null, updated_at: now });
+    const order = await claims.lockByEndToEndId(trx, dispute.end_to_end_id);
     if (notification.status === 'DEVOLVIDO' && dispute.outcome === 'CHARGED_BACK') {
       await ledger.postDisputeMovement(trx, { disputeId: dispute.id, merchantId: dispute.merchant_id, amountBrl: dispute.amount_brl, at: now }, 'DISPUTE_RETURNED');
+      // The PIX went back from the platform's account: the register's PIX_REFUND of the order (a
+      // COMPLETED order has no other), named by the return's id. A returned order registers its own.
+      if (order) await registerMovement(trx, { ...order, refund_id: dispute.return_id }, { type: 'PIX_REFUND', amount: toFixedText(dispute.amount_brl, 2), txHash: dispute.end_to_end_id }, now);
     }
-    const order = await claims.lockByEndToEndId(trx, dispute.end_to_end_id);
     if (order) await emit(trx, DISPUTE_UPDATED, updated, order);
     return true;
   }

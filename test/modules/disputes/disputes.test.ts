@@ -103,6 +103,12 @@ describe('MED fraud claims (disputes)', () => {
     }
     const refund = await t.ctx.database.db.selectFrom('sandbox_pix_refunds').select('nature').where('end_to_end_id', '=', dispute.pixEndToEndId).executeTakeFirstOrThrow();
     expect(refund.nature).toBe('MED_FRAUDE');
+    // The operations register holds the return beside the PIX in and the transfer, once.
+    const register = await t.ctx.database.db.selectFrom('operations_register').select(['movement', 'direction', 'value_brl', 'psp_reference']).where('order_id', '=', order.id).orderBy('occurred_at').execute();
+    expect(register.map((row) => row.movement).sort()).toEqual(['CHAIN_TRANSFER', 'PIX_IN', 'PIX_REFUND']);
+    const returned = register.find((row) => row.movement === 'PIX_REFUND')!;
+    expect(returned).toMatchObject({ direction: 'OUT', psp_reference: `M${String(dispute.id).replaceAll('-', '')}` });
+    expect(decimal(returned.value_brl).toString()).toBe('20');
 
     // A fee balance below zero is a receivable: the settlement pays nothing and keeps it open.
     const settled = await t.call('POST', '/sandbox/settlements/run', merchant, {});

@@ -2439,16 +2439,7 @@ export interface components {
             defenseDeadline: string;
             /** @description Whether the claim stopped the order before its tokens left */
             orderHeld: boolean;
-            defense: {
-                justification: string;
-                evidence: {
-                    description: string;
-                    url?: string;
-                    sha256?: string;
-                }[];
-                /** Format: date-time */
-                submittedAt: string;
-            } | null;
+            defense: components["schemas"]["DisputeDefense"] | null;
             /** @description What the end did: ORDER_REFUNDED (returned by the order, which ends REFUNDED), CHARGED_BACK (the tokens had left: returned from the platform and charged to your fee balance), ALREADY_REFUNDED, RELEASED (a held order went on), NO_EFFECT; null while open or while the order is still moving */
             outcome: ("ORDER_REFUNDED" | "CHARGED_BACK" | "ALREADY_REFUNDED" | "RELEASED" | "NO_EFFECT") | null;
             /** @description The MED devolução (natureza MED_FRAUDE) of an accepted claim */
@@ -2499,16 +2490,7 @@ export interface components {
             defenseDeadline: string;
             /** @description Whether the claim stopped the order before its tokens left */
             orderHeld: boolean;
-            defense: {
-                justification: string;
-                evidence: {
-                    description: string;
-                    url?: string;
-                    sha256?: string;
-                }[];
-                /** Format: date-time */
-                submittedAt: string;
-            } | null;
+            defense: components["schemas"]["DisputeDefense"] | null;
             /** @description What the end did: ORDER_REFUNDED (returned by the order, which ends REFUNDED), CHARGED_BACK (the tokens had left: returned from the platform and charged to your fee balance), ALREADY_REFUNDED, RELEASED (a held order went on), NO_EFFECT; null while open or while the order is still moving */
             outcome: ("ORDER_REFUNDED" | "CHARGED_BACK" | "ALREADY_REFUNDED" | "RELEASED" | "NO_EFFECT") | null;
             /** @description The MED devolução (natureza MED_FRAUDE) of an accepted claim */
@@ -2543,6 +2525,22 @@ export interface components {
             createdAt: string;
             chain: string | null;
             txHash: string | null;
+        };
+        /** DisputeEvidence */
+        DisputeEvidence: {
+            description: string;
+            url?: string;
+            sha256?: string;
+        };
+        /**
+         * DisputeDefense
+         * @description The defense as submitted to the PSP
+         */
+        DisputeDefense: {
+            justification: string;
+            evidence: components["schemas"]["DisputeEvidence"][];
+            /** Format: date-time */
+            submittedAt: string;
         };
         /** AccessToken */
         AccessToken: {

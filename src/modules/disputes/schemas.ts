@@ -23,6 +23,12 @@ export const DefenseBody = StrictObject(
   { title: 'DisputeDefenseRequest' },
 );
 
+const SubmittedEvidence = Type.Object({ description: Type.String(), url: Type.Optional(Type.String()), sha256: Type.Optional(Type.String()) }, { title: 'DisputeEvidence' });
+const SubmittedDefense = Type.Object(
+  { justification: Type.String(), evidence: Type.Array(SubmittedEvidence), submittedAt: Timestamp() },
+  { title: 'DisputeDefense', description: 'The defense as submitted to the PSP' },
+);
+
 export const DisputeSchema = Type.Object(
   {
     id: Uuid(),
@@ -35,14 +41,7 @@ export const DisputeSchema = Type.Object(
     reportedAt: Timestamp(),
     defenseDeadline: Timestamp('A defense is taken until then'),
     orderHeld: Type.Boolean({ description: 'Whether the claim stopped the order before its tokens left' }),
-    defense: Type.Union([
-      Type.Object({
-        justification: Type.String(),
-        evidence: Type.Array(Type.Object({ description: Type.String(), url: Type.Optional(Type.String()), sha256: Type.Optional(Type.String()) })),
-        submittedAt: Timestamp(),
-      }),
-      Type.Null(),
-    ]),
+    defense: Type.Union([SubmittedDefense, Type.Null()]),
     outcome: Type.Union([Type.Enum([...DISPUTE_OUTCOMES]), Type.Null()], {
       description:
         'What the end did: ORDER_REFUNDED (returned by the order, which ends REFUNDED), CHARGED_BACK (the tokens had left: returned from the platform and charged to your fee balance), ALREADY_REFUNDED, RELEASED (a held order went on), NO_EFFECT; null while open or while the order is still moving',

@@ -119,7 +119,7 @@ export function createDisputesService(deps: DisputesDeps) {
     });
     // Recorded by another transaction first (the order's lock serialises them): the sync and a driver raced.
     if (!inserted) return (await repo.lockBy(trx, 'psp_infraction_id', infraction.infractionId))!;
-    await emit(trx, ORDER_DISPUTED, inserted, { ...order, status: order.status });
+    await emit(trx, ORDER_DISPUTED, inserted, order);
     return inserted;
   }
 

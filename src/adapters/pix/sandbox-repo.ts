@@ -5,6 +5,7 @@
  */
 import type { Insertable } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import type { PixPayer } from './port.ts';
 import type { SandboxPixArmedFailuresTable, SandboxPixChargesTable, SandboxPixPayoutsTable, SandboxPixRefundsTable } from './sandbox-tables.ts';
 
 export const pixSandboxRepo = {
@@ -47,10 +48,19 @@ export const pixSandboxRepo = {
   },
 
   /** Guarded: only an ATIVA charge becomes CONCLUIDA. */
-  markChargePaid(db: Db, txid: string, payment: { endToEndId: string; amountBrl: string; paidAt: Date }) {
+  markChargePaid(db: Db, txid: string, payment: { endToEndId: string; amountBrl: string; paidAt: Date; payer: PixPayer | undefined }) {
+    const { payer } = payment;
     return db
       .updateTable('sandbox_pix_charges')
-      .set({ status: 'CONCLUIDA', end_to_end_id: payment.endToEndId, paid_amount_brl: payment.amountBrl, paid_at: payment.paidAt })
+      .set({
+        status: 'CONCLUIDA',
+        end_to_end_id: payment.endToEndId,
+        paid_amount_brl: payment.amountBrl,
+        paid_at: payment.paidAt,
+        payer_document_type: payer?.documentType ?? null,
+        payer_document: payer?.document ?? null,
+        payer_name: payer?.name ?? null,
+      })
       .where('txid', '=', txid)
       .where('status', '=', 'ATIVA')
       .returningAll()

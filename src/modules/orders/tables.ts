@@ -57,6 +57,13 @@ export interface OrdersTable extends PricingColumns {
   refund_id: string | null;
   tx_hash: string | null;
   failure_reason: string | null;
+  /**
+   * PAYIN: who paid its PIX, as the PSP reported it (migration 0039; compliance-policies.md); null
+   * when the PSP did not say. Not in ORDER_COLUMNS: only the admin detail and chargePaid read them.
+   */
+  payer_document_type: 'CPF' | 'CNPJ' | null;
+  payer_document: string | null;
+  payer_name: string | null;
   /** PAYOUT: tokens deposited beyond the ordered amount, held for return (migration 0016); 0 when none. */
   excess_amount_token: ColumnType<string, string | undefined, string>;
   /** PAYOUT: when the PSP or the receiving bank refused its PIX (migration 0036); cleared by an operators' retry. */

@@ -11,12 +11,15 @@
  *   PSP that offers a DICT lookup (tools/psp-simulator/api-pix.ts), not BCB's API Pix nor any PSP's
  *   documented API; a PSP without it answers 404, so non-document keys are refused (orders/
  *   destination-rules.ts), which is the safe side.
+ * - who paid a received PIX: not in API Pix's `Pix` object; read from Efí's extension
+ *   `gnExtras.pagador` (payer.ts), on `GET /pix/{e2eid}`, `GET /cob/{txid}` and `GET /pix`.
  * What the PSP says (motivo, problem details) is not passed on to clients: outcomes carry our own
  * wording; the PSP's own stays in PixProviderError.problem for logs.
  */
 import { type PixCharge, PixChargeConflictError, type PixProvider, PixPayoutRefusedError, type ReceivedPix } from '../port.ts';
 import { type PspHttpClient, PixProviderError, createPspHttpClient } from './http-client.ts';
 import type { ApiPixAdapterSettings } from './settings.ts';
+import { pixPayerOf } from './payer.ts';
 
 export interface ApiPixProvider extends PixProvider {
   readonly name: 'apiPix';
@@ -49,7 +52,14 @@ function chargeConflict(existing: Json, cause: unknown): PixChargeConflictError 
 }
 
 function receivedPix(pix: Json): ReceivedPix {
-  return { endToEndId: String(pix.endToEndId), txid: typeof pix.txid === 'string' ? pix.txid : null, amountBrl: String(pix.valor), paidAt: new Date(pix.horario) };
+  const payer = pixPayerOf(pix);
+  return {
+    endToEndId: String(pix.endToEndId),
+    txid: typeof pix.txid === 'string' ? pix.txid : null,
+    amountBrl: String(pix.valor),
+    paidAt: new Date(pix.horario),
+    ...(payer ? { payer } : {}),
+  };
 }
 
 export function createApiPixProvider(settings: ApiPixAdapterSettings, client: PspHttpClient = createPspHttpClient(settings)): ApiPixProvider {

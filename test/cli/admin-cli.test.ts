@@ -77,6 +77,25 @@ describe('npm run admin', () => {
     }
   });
 
+  it('set-policies sets the payer and wallet ownership policies, each change audited', async () => {
+    const created = JSON.parse((await runTsToEnd('src/cli/admin.ts', ['create-merchant', '--name', 'Compliance Co'], env)).stdout);
+    const args = ['set-policies', '--merchant', created.merchantId, '--payer-policy', 'FIRST_PARTY', '--wallet-ownership-policy', 'LIMITED', '--unproven-wallet-limit-brl', '500.00', '--reason', 'review'];
+    const result = await runTsToEnd('src/cli/admin.ts', args, env);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ merchantId: created.merchantId, payerPolicy: 'FIRST_PARTY', walletOwnershipPolicy: 'LIMITED', unprovenWalletLimitBrl: 500 });
+    const bad = await runTsToEnd('src/cli/admin.ts', ['set-policies', '--merchant', created.merchantId, '--payer-policy', 'NOBODY'], env);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('--payer-policy must be ANY or FIRST_PARTY');
+    const { config } = await resolveRuntimeConfig(loadConfig({ ...env, LOG_LEVEL: 'silent' }));
+    const database = await openConfiguredDatabase(config);
+    try {
+      const audit = await database.db.selectFrom('admin_audit_log').select('action').where('target_id', '=', created.merchantId).where('action', '<>', 'merchant.create').execute();
+      expect(audit.map((a) => a.action).sort()).toEqual(['merchant.payer_policy', 'merchant.unproven_wallet_limit_brl', 'merchant.wallet_ownership_policy']);
+    } finally {
+      await database.close();
+    }
+  });
+
   it('refuses bad usage with a message and a non-zero exit', async () => {
     const missingName = await runTsToEnd('src/cli/admin.ts', ['create-merchant'], env);
     expect(missingName.code).toBe(1);

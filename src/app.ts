@@ -61,6 +61,9 @@ import { registerFeePayerRoute, registerWalletRoutes, registerWalletSandboxRoute
 import type { LiteSvmSandbox } from './adapters/chain/litesvm-sandbox.ts';
 import type { RuntimeConfig } from './runtime-config.ts';
 import { createServices, type Services } from './services.ts';
+import { registerDisputeRoutes } from './modules/disputes/routes.ts';
+import { registerAdminDisputeRoutes } from './modules/disputes/admin-routes.ts';
+import { registerSandboxDisputeRoutes } from './modules/disputes/sandbox-routes.ts';
 
 export interface AppDeps {
   config: RuntimeConfig;
@@ -211,9 +214,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         registerOrderRoutes(merchantScope, services.orders, services.orderListing);
         registerOverviewRoutes(merchantScope, services.overview);
         registerLedgerRoutes(merchantScope, services.ledger);
+        registerDisputeRoutes(merchantScope, services.disputes);
         if (config.sandboxEnabled) {
           registerSandboxRoutes(merchantScope, services);
           registerSandboxLedgerRoutes(merchantScope, services.ledger, clock.now);
+          registerSandboxDisputeRoutes(merchantScope, { disputes: services.disputes, pix: services.adapters.sandbox.pix, orders: services.orders });
         }
         registerFeeTierRoutes(merchantScope, services.feeTiers);
         registerWebhookRoutes(merchantScope, services.webhooks);
@@ -246,6 +251,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         registerAdminOrderRoutes(adminScope, services.adminOrders, services.reconciliation);
         registerApprovalRoutes(adminScope, services.approvals, services.orderOperatorActions);
         registerAdminWebhookRoutes(adminScope, services.webhookHealth);
+        registerAdminDisputeRoutes(adminScope, services.disputes);
       });
     },
     { prefix: API_PREFIX },

@@ -41,6 +41,10 @@ export const ERROR_STATUS = {
   CHALLENGE_USED: 409,
   /** Sandbox with CHAIN_PROVIDER=solana-rpc: the sandbox depositor holds too little of the token to make the deposit asked for. */
   SANDBOX_DEPOSITOR_UNFUNDED: 422,
+  /** A MED claim's defense arrived after its deadline (the PSP takes none then). */
+  DEFENSE_DEADLINE_PASSED: 422,
+  /** A defense of a MED claim that is no longer OPEN: already defended, or decided (details.status). */
+  DISPUTE_NOT_OPEN: 409,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
   PROVIDER_UNAVAILABLE: 503,

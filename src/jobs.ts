@@ -14,6 +14,7 @@ import type { Services } from './services.ts';
 import type { WorkerJob } from './platform/worker-job.ts';
 import { orderStepsJob, pixReconciliationJob } from './modules/orders/job.ts';
 import { sandboxBanksJob } from './modules/sandbox/job.ts';
+import { disputesJob } from './modules/disputes/job.ts';
 import { type TreasuryJobLog, treasuryReconciliationJob } from './modules/treasury/job.ts';
 import { treasuryMetrics } from './modules/treasury/metrics.ts';
 
@@ -24,6 +25,7 @@ export function createWorkerJobs(services: Services, config: RuntimeConfig, metr
     webhookDeliveryJob(services.webhookDelivery, config.webhooks, metrics, log),
     webhookMaintenanceJob(services.webhookDelivery),
     pixReconciliationJob(services.reconciliation, config.reconciliation.intervalMs),
+    disputesJob(services.disputes),
     orderStepsJob(services.orderSteps, config.orders.workerIntervalMs, log),
     // The sandbox chain has no treasury on chain: nothing to reconcile.
     ...(services.treasuryReader.onChain ? [treasuryReconciliationJob(services.treasury, config.treasury.reconciliationIntervalMs, treasuryMetrics(metrics.registry), log)] : []),

@@ -70,6 +70,9 @@ import { maxSolPerTransfer } from './modules/treasury/rules.ts';
 import { createTreasuryService } from './modules/treasury/service.ts';
 import { createKeyCustody } from './key-custody.ts';
 import type { RuntimeConfig } from './runtime-config.ts';
+import { createDisputesService } from './modules/disputes/service.ts';
+import { disputeEventDefinitions } from './modules/disputes/events.ts';
+import { createOrderDisputeClaims } from './modules/orders/dispute-claims.ts';
 
 export interface ServiceDeps {
   config: RuntimeConfig;
@@ -204,7 +207,17 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     solPerTransfer: maxSolPerTransfer(chain),
   });
   const orders = createOrdersService({ db, clock, settings: config.orders, pix: adapters.pix, chain: chainForOrders, quotes, receivers, liquidity, onOrderChanged });
-  const orderNotifications = createOrderNotifications({ db, clock, ledger, minAmountBrl: config.orders.minAmountBrl, tokenDecimals: config.orders.tokens, onOrderChanged });
+  // MED claims (issue 30): their returns settle through the orders' refund notifications.
+  const disputes = createDisputesService({ db, clock, pix: adapters.pix, claims: createOrderDisputeClaims({ clock, ledger, onOrderChanged }), ledger });
+  const orderNotifications = createOrderNotifications({
+    db,
+    clock,
+    ledger,
+    minAmountBrl: config.orders.minAmountBrl,
+    tokenDecimals: config.orders.tokens,
+    onOrderChanged,
+    disputeReturns: { settled: disputes.returnSettled },
+  });
   // The PSP callback's notifications are applied only as the PSP confirms them (issue 24).
   const pixConfirmation = createPixConfirmation({ db, clock, pix: adapters.pix });
   const orderSteps = createOrderSteps({
@@ -268,7 +281,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
       clock,
       settings: config.webhooks,
       secretKey: config.webhookSecretKey,
-      events: [...orderEventDefinitions(adapters.pix.name), ...receiverEventDefinitions()],
+      events: [...orderEventDefinitions(adapters.pix.name), ...receiverEventDefinitions(), ...disputeEventDefinitions()],
     });
   const webhooks = webhooksOn(db);
   const merchantPolicies = createMerchantPolicies({ db, clock });
@@ -292,7 +305,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     auditExport: createAuditExport({ db, clock, settings: { pageSize: config.orders.exportPageSize, maxRows: config.orders.exportMaxRows } }),
     merchantReads: createMerchantReads({ merchants, users, feeTiers }),
   };
-  return { operators, approvals, orderOperatorActions, webhookHealth, adminOrders, notifications, merchants, destinationPolicies, merchantPolicies, walletOwnership, auth, users, email, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderExport, orderTimeline, overview, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, liquidity, depositAddresses, depositWatcher, sweeper, operatorReads };
+  return { disputes, operators, approvals, orderOperatorActions, webhookHealth, adminOrders, notifications, merchants, destinationPolicies, merchantPolicies, walletOwnership, auth, users, email, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderExport, orderTimeline, overview, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, liquidity, depositAddresses, depositWatcher, sweeper, operatorReads };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

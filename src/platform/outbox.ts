@@ -49,7 +49,7 @@ export async function recordEvent(trx: Trx, event: OutboxEvent): Promise<Recorde
 export interface EventDefinition {
   name: string;
   description: string;
-  category: 'order' | 'receiver' | 'webhook';
+  category: 'order' | 'receiver' | 'dispute' | 'webhook';
   /** The order types it is sent for; null for events not about an order. */
   orderTypes: Array<'PAYIN' | 'PAYOUT'> | null;
   /** The value the event reports in `statusField` (order status, or KYC status for receivers). */

@@ -362,6 +362,38 @@ describe('PIX_PROVIDER=api-pix against the PSP simulator behind an OpenAPI-valid
     }
   });
 
+  it('a MED claim on a COMPLETED PAYIN: synced from the PSP, defended, accepted, returned as MED_FRAUDE and read back through the proxy', async () => {
+    const created = await payin(17);
+    await control('/control/pay', { pixCopiaECola: created.pixPaymentCode });
+    await until(created.id, 'COMPLETED', true);
+    const { pix_end_to_end_id: e2e } = await ctx.database.db.selectFrom('orders').select('pix_end_to_end_id').where('id', '=', created.id).executeTakeFirstOrThrow();
+    const { idInfracao } = await control('/control/infractions', { endToEndId: e2e });
+    const disputes = ctx.app.services.disputes;
+    await disputes.syncWithPsp();
+    const [opened] = (await call('GET', `/disputes?orderId=${created.id}`)).json().data as Json[];
+    expect(opened).toMatchObject({ status: 'OPEN', orderHeld: false, amountBrl: 17 });
+
+    const defended = await call('POST', `/disputes/${opened!.id}/defense`, { justification: 'The payer is the receiver; the tokens reached its own wallet' });
+    expect(defended.statusCode, defended.body).toBe(200);
+    expect((await pspState()).infractions[idInfracao].status).toBe('EM_DEFESA');
+
+    await control('/control/infractions/decide', { idInfracao, status: 'ACEITA' });
+    await disputes.syncWithPsp();
+    expect((await call('GET', `/disputes/${opened!.id}`)).json()).toMatchObject({ status: 'ACCEPTED', outcome: 'CHARGED_BACK', returnStatus: 'PENDING' });
+    await disputes.runDue();
+    for (let i = 0; i < 100 && (await call('GET', `/disputes/${opened!.id}`)).json().returnStatus !== 'DEVOLVIDO'; i++) {
+      await control('/control/idle', {});
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect((await call('GET', `/disputes/${opened!.id}`)).json().returnStatus).toBe('DEVOLVIDO');
+    // The callback was confirmed with the standard GET /pix/{e2eid}/devolucao/{id}, natureza and all.
+    const returnId = `M${String(opened!.id).replaceAll('-', '')}`;
+    expect(proxy.requests.some((r) => r.method === 'GET' && r.path === `/pix/${e2e}/devolucao/${returnId}`)).toBe(true);
+    expect((await pspState()).pix[e2e!].devolucoes).toEqual([expect.objectContaining({ id: returnId, natureza: 'MED_FRAUDE', status: 'DEVOLVIDO', valor: '17.00' })]);
+    expect((await order(created.id)).status).toBe('COMPLETED');
+    expect(proxy.violations).toEqual([]);
+  });
+
   it('the proxy saw every call valid against openapi.yaml', () => {
     expect(proxy.violations).toEqual([]);
     expect(proxy.checked.requests).toBeGreaterThan(10);

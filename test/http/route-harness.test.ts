@@ -70,6 +70,7 @@ const POLICY: HarnessPolicy<Resource> = {
     'fee-tiers/:orderType': { value: 'PAYIN', why: "an order type: the route replaces the caller's own tiers of that type" },
     'platform-fee-tiers/:orderType': { value: 'PAYIN', why: 'an order type (operator only)' },
     'operators/:id': { value: '00000000-0000-7000-8000-000000000002', why: 'an operator (back office only: operators belong to no merchant)' },
+    'disputes/:id': { value: '00000000-0000-7000-8000-000000000004', why: "a MED claim: only its merchant's are found (another's is 404: test/modules/disputes)" },
     'approvals/:id': { value: '00000000-0000-7000-8000-000000000003', why: 'a four-eyes proposal (back office only: proposals belong to no merchant)' },
     'balances/:address': { value: SOLANA_WALLET, why: 'a Solana address on the sandbox chain: balances on a chain are public' },
     'transactions/:signature': { value: '1'.repeat(64), why: 'a transaction signature on the sandbox chain: transactions on a chain are public' },

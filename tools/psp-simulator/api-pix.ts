@@ -8,7 +8,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { createDynamicPix, hasError } from 'pix-utils';
 import type { Faults } from './faults.ts';
 import type { Notifier } from './notifier.ts';
-import type { Charge, Payer, ReceivedPix, Refund, SentPix, Store } from './store.ts';
+import type { Charge, Infraction, Payer, ReceivedPix, Refund, SentPix, Store } from './store.ts';
 
 export class Problem extends Error {
   readonly status: number;
@@ -73,6 +73,7 @@ export function createApiPix(deps: { store: Store; faults: Faults; notifier: Not
     valor: r.valor,
     horario: { solicitacao: r.solicitacao, ...(r.liquidacao ? { liquidacao: r.liquidacao } : {}) },
     status: r.status,
+    ...(r.natureza ? { natureza: r.natureza } : {}),
     ...(r.descricao ? { descricao: r.descricao } : {}),
     ...(r.motivo ? { motivo: r.motivo } : {}),
   });
@@ -157,7 +158,8 @@ export function createApiPix(deps: { store: Store; faults: Faults; notifier: Not
     };
   }
 
-  function putRefund(e2eid: string, id: string, body: Record<string, any>): Reply { // eslint-disable-line @typescript-eslint/no-explicit-any
+  /** `natureza` MED_FRAUDE: the return of an accepted infraction of this PIX (Efí's MED extension). */
+  function putRefund(e2eid: string, id: string, body: Record<string, any>, natureza?: 'MED_FRAUDE'): Reply { // eslint-disable-line @typescript-eslint/no-explicit-any
     const pix = state.pix[e2eid];
     if (!pix) throw notFound('Pix');
     if (!ID.test(id)) throw new Problem(400, 'https://pix.bcb.gov.br/api/v2/error/DevolucaoOperacaoInvalida', 'Devolução inválida.', 'id não respeita o schema.');
@@ -168,7 +170,18 @@ export function createApiPix(deps: { store: Store; faults: Faults; notifier: Not
     if (refunded + Math.round(Number(body.valor) * 100) > Math.round(Number(pix.valor) * 100)) {
       throw new Problem(400, 'https://pix.bcb.gov.br/api/v2/error/DevolucaoOperacaoInvalida', 'Devolução inválida.', 'valor excede o valor do Pix.');
     }
-    const refund: Refund = { id, rtrId: newE2e('D', new Date()), valor: body.valor, status: 'EM_PROCESSAMENTO', solicitacao: new Date().toISOString(), ...(body.descricao ? { descricao: body.descricao } : {}) };
+    if (natureza && !Object.values(state.infractions).some((i) => i.endToEndId === e2eid && i.status === 'ACEITA')) {
+      throw new Problem(400, 'https://efipay.com.br/errors/devolucao_med_invalida', 'Devolução MED inválida.', 'nenhuma infração aceita para este Pix.');
+    }
+    const refund: Refund = {
+      id,
+      rtrId: newE2e('D', new Date()),
+      valor: body.valor,
+      status: 'EM_PROCESSAMENTO',
+      solicitacao: new Date().toISOString(),
+      ...(natureza ? { natureza } : {}),
+      ...(body.descricao ? { descricao: body.descricao } : {}),
+    };
     pix.devolucoes.push(refund);
     store.save();
     const outcome = faults.refunds.shift();
@@ -184,6 +197,62 @@ export function createApiPix(deps: { store: Store; faults: Faults; notifier: Not
     const refund = state.pix[e2eid]?.devolucoes.find((r) => r.id === id);
     if (!refund) throw notFound('Devolução');
     return { status: 200, body: refundView(refund) };
+  }
+
+  // --- Efí's MED extension: infractions on PIX received, our defense (`analise` + `justificativa`).
+  // Efí documents the paths and the defense body; the infraction's fields are this simulator's model.
+
+  const infractionView = (i: Infraction) => ({ ...i });
+
+  /** The payer's PSP opens a claim on a PIX received (control API). */
+  function openInfraction(e2eid: string, options: { motivo?: string; valor?: string; prazoHoras?: number }): Infraction {
+    const pix = state.pix[e2eid];
+    if (!pix) throw notFound('Pix');
+    const now = new Date();
+    const infraction: Infraction = {
+      idInfracao: `INF${random(20)}`,
+      endToEndId: e2eid,
+      valor: options.valor ?? pix.valor,
+      motivo: options.motivo ?? 'Fraude: o pagador não reconhece a transação (golpe)',
+      status: 'ABERTA',
+      criacao: now.toISOString(),
+      prazoDefesa: new Date(now.getTime() + (options.prazoHoras ?? 72) * 3_600_000).toISOString(),
+    };
+    state.infractions[infraction.idInfracao] = infraction;
+    store.save();
+    return infraction;
+  }
+
+  /** The receiving PSP decides a claim, or the payer's PSP withdraws it (control API). */
+  function decideInfraction(id: string, status: 'ACEITA' | 'REJEITADA' | 'CANCELADA'): Infraction {
+    const infraction = state.infractions[id];
+    if (!infraction) throw notFound('Infração');
+    if (infraction.status !== 'ABERTA' && infraction.status !== 'EM_DEFESA') throw new Problem(409, 'https://efipay.com.br/errors/infracao_encerrada', 'Infração encerrada.');
+    infraction.status = status;
+    store.save();
+    return infraction;
+  }
+
+  function listInfractions(query: URLSearchParams): Reply {
+    const inicio = Date.parse(query.get('inicio') ?? '');
+    const fim = Date.parse(query.get('fim') ?? '');
+    if (Number.isNaN(inicio) || Number.isNaN(fim)) throw new Problem(400, 'https://efipay.com.br/errors/parametros_invalidos', 'Parâmetros inválidos.', 'inicio e fim são obrigatórios.');
+    const infracoes = Object.values(state.infractions).filter((i) => Date.parse(i.criacao) >= inicio && Date.parse(i.criacao) <= fim);
+    return { status: 200, body: { infracoes: infracoes.map(infractionView) } };
+  }
+
+  function defend(id: string, body: Record<string, any>): Reply { // eslint-disable-line @typescript-eslint/no-explicit-any
+    const infraction = state.infractions[id];
+    if (!infraction) throw notFound('Infração');
+    if (body?.analise !== 'aceito' && body?.analise !== 'negado') throw new Problem(400, 'https://efipay.com.br/errors/analise_invalida', 'analise deve ser aceito ou negado.');
+    if (typeof body.justificativa !== 'string' || body.justificativa.length === 0) throw new Problem(400, 'https://efipay.com.br/errors/justificativa_invalida', 'justificativa é obrigatória.');
+    if (infraction.status !== 'ABERTA' || Date.parse(infraction.prazoDefesa) <= Date.now()) {
+      throw new Problem(422, 'https://efipay.com.br/errors/defesa_recusada', 'Defesa recusada.', `infração ${infraction.status}, prazo ${infraction.prazoDefesa}.`);
+    }
+    infraction.status = body.analise === 'aceito' ? 'ACEITA' : 'EM_DEFESA';
+    infraction.justificativa = body.justificativa;
+    store.save();
+    return { status: 200, body: infractionView(infraction) };
   }
 
   // --- Efí's PIX out: its sandbox's amount rules (0.01–10.00 confirmed, 10.01–20.00 refused by webhook, above 20.00 refused at once)
@@ -268,6 +337,9 @@ export function createApiPix(deps: { store: Store; faults: Faults; notifier: Not
         return { status: 200, body: { webhookUrl: state.webhooks[chave], chave, criacao: new Date().toISOString() } };
       }
     }
+    if (path === '/v2/gn/infracoes' && method === 'GET') return listInfractions(query);
+    if ((m = /^\/v2\/gn\/infracoes\/([^/]+)\/defesa$/.exec(path)) && method === 'POST') return defend(decodeURIComponent(m[1]!), body);
+    if ((m = /^\/v2\/gn\/pix\/([^/]+)\/devolucao-med\/([^/]+)$/.exec(path)) && method === 'PUT') return putRefund(m[1]!, m[2]!, body, 'MED_FRAUDE');
     if ((m = /^\/v3\/gn\/pix\/([^/]+)$/.exec(path)) && method === 'PUT') return sendPix(m[1]!, body);
     if ((m = /^\/v2\/gn\/dict\/chaves\/([^/]+)$/.exec(path)) && method === 'GET') return lookupKey(decodeURIComponent(m[1]!));
     if ((m = /^\/v2\/gn\/pix\/enviados\/id-envio\/([^/]+)$/.exec(path)) && method === 'GET') {
@@ -278,7 +350,7 @@ export function createApiPix(deps: { store: Store; faults: Faults; notifier: Not
     return undefined;
   }
 
-  return { route, pay, findByCode: (code: string) => Object.values(state.charges).find((c) => c.pixCopiaECola === code) };
+  return { route, pay, openInfraction, decideInfraction, findByCode: (code: string) => Object.values(state.charges).find((c) => c.pixCopiaECola === code) };
 }
 
 export type ApiPix = ReturnType<typeof createApiPix>;

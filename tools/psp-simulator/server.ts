@@ -123,6 +123,15 @@ export async function startSimulator(options: SimulatorOptions) {
         store.save();
         return send(response, 200, { chave: body.chave, titular: store.state.keys[body.chave] });
       }
+      if (request.method === 'POST' && url.pathname === '/control/infractions') {
+        // The payer's PSP opens a MED claim on a received PIX: {endToEndId, motivo?, valor?, prazoHoras?}.
+        return send(response, 200, routes.openInfraction(String(body.endToEndId), body));
+      }
+      if (request.method === 'POST' && url.pathname === '/control/infractions/decide') {
+        // The receiving PSP decides it: {idInfracao, status: ACEITA | REJEITADA | CANCELADA}.
+        if (!['ACEITA', 'REJEITADA', 'CANCELADA'].includes(body.status)) return send(response, 400, { error: 'status must be ACEITA, REJEITADA or CANCELADA' });
+        return send(response, 200, routes.decideInfraction(String(body.idInfracao), body.status));
+      }
       if (request.method === 'POST' && url.pathname === '/control/idle') {
         await notifier.idle();
         return send(response, 200, {});

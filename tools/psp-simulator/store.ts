@@ -9,6 +9,8 @@ export interface Refund {
   rtrId: string;
   valor: string;
   descricao?: string;
+  /** Absent: ORIGINAL. MED_FRAUDE: the return of an accepted MED infraction. */
+  natureza?: 'ORIGINAL' | 'MED_FRAUDE';
   status: 'EM_PROCESSAMENTO' | 'DEVOLVIDO' | 'NAO_REALIZADO';
   motivo?: string;
   solicitacao: string;
@@ -68,6 +70,18 @@ export interface KeyHolder {
   nome: string;
 }
 
+/** A MED infraction on a received PIX, the way the simulator models Efí's `/v2/gn/infracoes`. */
+export interface Infraction {
+  idInfracao: string;
+  endToEndId: string;
+  valor: string;
+  motivo: string;
+  status: 'ABERTA' | 'EM_DEFESA' | 'ACEITA' | 'REJEITADA' | 'CANCELADA';
+  criacao: string;
+  prazoDefesa: string;
+  justificativa?: string;
+}
+
 export interface State {
   charges: Record<string, Charge>;
   pix: Record<string, ReceivedPix>;
@@ -76,14 +90,16 @@ export interface State {
   webhooks: Record<string, string>;
   /** Key → holder (`POST /control/pix-keys`): what the key lookup answers. */
   keys: Record<string, KeyHolder>;
+  infractions: Record<string, Infraction>;
   nextLocId: number;
 }
 
 export function openStore(file: string) {
   const state: State = existsSync(file)
     ? (JSON.parse(readFileSync(file, 'utf8')) as State)
-    : { charges: {}, pix: {}, sent: {}, webhooks: {}, keys: {}, nextLocId: 1 };
+    : { charges: {}, pix: {}, sent: {}, webhooks: {}, keys: {}, infractions: {}, nextLocId: 1 };
   state.keys ??= {}; // a state file from before key lookups
+  state.infractions ??= {}; // and from before MED
   return {
     state,
     save() {

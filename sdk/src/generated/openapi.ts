@@ -791,6 +791,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/disputes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * MED claims on your orders, newest first
+         * @description A MED 2.0 fraud claim (infraction) the payer's PSP opened on the PIX of one of your PAYINs. While it is open, an order whose tokens had not left is held; if the claim is ACCEPTED the PIX goes back to the payer with natureza MED_FRAUDE: through the order (it ends REFUNDED), or, when the tokens had already been sent, from the platform, charged back to your fee balance (a negative balance is netted against your next fees). Events: order.disputed, dispute.updated, dispute.resolved.
+         */
+        get: operations["listDisputes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/disputes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One MED claim
+         * @description A MED 2.0 fraud claim (infraction) the payer's PSP opened on the PIX of one of your PAYINs. While it is open, an order whose tokens had not left is held; if the claim is ACCEPTED the PIX goes back to the payer with natureza MED_FRAUDE: through the order (it ends REFUNDED), or, when the tokens had already been sent, from the platform, charged back to your fee balance (a negative balance is netted against your next fees). Events: order.disputed, dispute.updated, dispute.resolved.
+         */
+        get: operations["getDispute"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/disputes/{id}/defense": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Defend a MED claim before its deadline
+         * @description Sends your justification and evidence to the PSP (which decides the claim) and moves the claim to DEFENDED. Only an OPEN claim before its `defenseDeadline`: after it, 422 DEFENSE_DEADLINE_PASSED; a claim already defended or decided, 409 DISPUTE_NOT_OPEN; the PSP unreachable, 503 PROVIDER_UNAVAILABLE (retry with the same Idempotency-Key).
+         */
+        post: operations["submitDisputeDefense"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sandbox/receivers/{id}/kyc": {
         parameters: {
             query?: never;
@@ -945,6 +1005,46 @@ export interface paths {
          * @description The same settlement the daily schedule runs, for this merchant only: closes every unsettled fee entry before `cutoff` (default now). Nothing to close creates nothing.
          */
         post: operations["sandboxRunSettlement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/orders/{id}/med-claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open a MED fraud claim on a PAYIN's PIX (sandbox)
+         * @description The payer's PSP opens an infraction on the order's PIX: the claim is recorded (order.disputed) and an order whose tokens have not left is held. `defenseHours` (default 72) sets its deadline; 0 makes one already passed.
+         */
+        post: operations["sandboxOpenMedClaim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/disputes/{id}/decision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decide a MED claim as the receiving PSP would (sandbox)
+         * @description ACCEPTED returns the PIX (natureza MED_FRAUDE); REJECTED lets a held order go on; CANCELLED is the payer’s PSP withdrawing the claim.
+         */
+        post: operations["sandboxDecideMedClaim"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2205,6 +2305,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/disputes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** MED claims of every merchant, newest first */
+        get: operations["adminListDisputes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/disputes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One MED claim */
+        get: operations["adminGetDispute"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2339,6 +2473,56 @@ export interface components {
             completedAt: string | null;
             transactions: components["schemas"]["OrderTransaction"][];
         };
+        /** Dispute */
+        Dispute: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The PAYIN whose PIX is claimed
+             */
+            orderId: string;
+            externalId: string | null;
+            /**
+             * @description OPEN → DEFENDED → ACCEPTED | REJECTED | CANCELLED
+             * @enum {unknown}
+             */
+            status: "OPEN" | "DEFENDED" | "ACCEPTED" | "REJECTED" | "CANCELLED";
+            /** @description What the payer's PSP reported */
+            reason: string;
+            /** @description The amount claimed */
+            amountBrl: number;
+            /** @description The PIX claimed */
+            pixEndToEndId: string;
+            /** Format: date-time */
+            reportedAt: string;
+            /**
+             * Format: date-time
+             * @description A defense is taken until then
+             */
+            defenseDeadline: string;
+            /** @description Whether the claim stopped the order before its tokens left */
+            orderHeld: boolean;
+            defense: {
+                justification: string;
+                evidence: {
+                    description: string;
+                    url?: string;
+                    sha256?: string;
+                }[];
+                /** Format: date-time */
+                submittedAt: string;
+            } | null;
+            /** @description What the end did: ORDER_REFUNDED (returned by the order, which ends REFUNDED), CHARGED_BACK (the tokens had left: returned from the platform and charged to your fee balance), ALREADY_REFUNDED, RELEASED (a held order went on), NO_EFFECT; null while open or while the order is still moving */
+            outcome: ("ORDER_REFUNDED" | "CHARGED_BACK" | "ALREADY_REFUNDED" | "RELEASED" | "NO_EFFECT") | null;
+            /** @description The MED devolução (natureza MED_FRAUDE) of an accepted claim */
+            returnStatus: ("PENDING" | "EM_PROCESSAMENTO" | "DEVOLVIDO" | "NAO_REALIZADO") | null;
+            resolvedAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
         /** Merchant */
         Merchant: {
             /** Format: uuid */
@@ -2348,6 +2532,59 @@ export interface components {
             status: "ACTIVE" | "DISABLED";
             /** Format: date-time */
             createdAt: string;
+        };
+        /** AdminDispute */
+        AdminDispute: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The PAYIN whose PIX is claimed
+             */
+            orderId: string;
+            externalId: string | null;
+            /**
+             * @description OPEN → DEFENDED → ACCEPTED | REJECTED | CANCELLED
+             * @enum {unknown}
+             */
+            status: "OPEN" | "DEFENDED" | "ACCEPTED" | "REJECTED" | "CANCELLED";
+            /** @description What the payer's PSP reported */
+            reason: string;
+            /** @description The amount claimed */
+            amountBrl: number;
+            /** @description The PIX claimed */
+            pixEndToEndId: string;
+            /** Format: date-time */
+            reportedAt: string;
+            /**
+             * Format: date-time
+             * @description A defense is taken until then
+             */
+            defenseDeadline: string;
+            /** @description Whether the claim stopped the order before its tokens left */
+            orderHeld: boolean;
+            defense: {
+                justification: string;
+                evidence: {
+                    description: string;
+                    url?: string;
+                    sha256?: string;
+                }[];
+                /** Format: date-time */
+                submittedAt: string;
+            } | null;
+            /** @description What the end did: ORDER_REFUNDED (returned by the order, which ends REFUNDED), CHARGED_BACK (the tokens had left: returned from the platform and charged to your fee balance), ALREADY_REFUNDED, RELEASED (a held order went on), NO_EFFECT; null while open or while the order is still moving */
+            outcome: ("ORDER_REFUNDED" | "CHARGED_BACK" | "ALREADY_REFUNDED" | "RELEASED" | "NO_EFFECT") | null;
+            /** @description The MED devolução (natureza MED_FRAUDE) of an accepted claim */
+            returnStatus: ("PENDING" | "EM_PROCESSAMENTO" | "DEVOLVIDO" | "NAO_REALIZADO") | null;
+            resolvedAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** Format: uuid */
+            merchantId: string;
+            pspInfractionId: string;
         };
         /** OrderTransaction */
         OrderTransaction: {
@@ -2973,6 +3210,31 @@ export interface components {
             entries: components["schemas"]["LedgerEntry"][];
             pagination: components["schemas"]["Pagination"];
         };
+        /** DisputePage */
+        DisputePage: {
+            data: components["schemas"]["Dispute"][];
+            /** @description Number of items matching the filters */
+            total: number;
+            page: number;
+            limit: number;
+        };
+        /** DisputeDefenseRequest */
+        DisputeDefenseRequest: {
+            /** @description Why the PIX was not a fraud: who paid, for what, what was delivered */
+            justification: string;
+            /** @description Up to 10 references to evidence (receipts, delivery records, KYC of the payer) */
+            evidence?: {
+                /** @description What the piece of evidence shows */
+                description: string;
+                /**
+                 * Format: uri
+                 * @description Where the PSP can read it (https)
+                 */
+                url?: string;
+                /** @description The document's SHA-256, hex, so what was submitted can be shown later */
+                sha256?: string;
+            }[];
+        };
         /** SandboxPixKey */
         SandboxPixKey: {
             /** @description In DICT form */
@@ -3090,7 +3352,7 @@ export interface components {
             name: string;
             description: string;
             /** @enum {unknown} */
-            category: "order" | "receiver" | "webhook";
+            category: "order" | "receiver" | "dispute" | "webhook";
             /** @description Order types it is sent for; null when not about an order */
             orderTypes: ("PAYIN" | "PAYOUT")[] | null;
             /** @description The status the event reports (in `statusField`) */
@@ -3889,6 +4151,14 @@ export interface components {
             windowHours: number;
             /** @description Worst first: disabled, then failing (oldest failingSince first), then by success rate, failed deliveries and pending retries */
             data: components["schemas"]["WebhookEndpointHealth"][];
+        };
+        /** AdminDisputePage */
+        AdminDisputePage: {
+            data: components["schemas"]["AdminDispute"][];
+            /** @description Number of items matching the filters */
+            total: number;
+            page: number;
+            limit: number;
         };
     };
     responses: never;
@@ -8505,6 +8775,306 @@ export interface operations {
             };
         };
     };
+    listDisputes: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                /** @description Page size, at most 100 */
+                limit?: number;
+                status?: "OPEN" | "DEFENDED" | "ACCEPTED" | "REJECTED" | "CANCELLED";
+                orderId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page of disputes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisputePage"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDispute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dispute */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dispute"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another merchant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    submitDisputeDefense: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. 1 to 255 printable ASCII characters, unique per merchant (a UUID is a good choice). A retry with the same key and the same request replays the first answer (2xx and 4xx; with header `idempotent-replayed: true`) without repeating the operation, also after a crash of the server; the same key with another request is 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 CONFLICT with `Retry-After`. Keys are kept at least 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "justification": "The payer is the receiver: KYC-verified, paying from their own account, and the tokens reached their own wallet",
+                 *       "evidence": [
+                 *         {
+                 *           "description": "Signed delivery receipt",
+                 *           "url": "https://files.example.com/receipts/8812.pdf",
+                 *           "sha256": "a3f1c9d27e4b5a6c8d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["DisputeDefenseRequest"];
+            };
+        };
+        responses: {
+            /** @description The dispute */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dispute"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another merchant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (CONFLICT, IDEMPOTENCY_CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A business rule refused the request (see the error code) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     sandboxDecideKyc: {
         parameters: {
             query?: never;
@@ -9463,6 +10033,253 @@ export interface operations {
             };
         };
     };
+    sandboxOpenMedClaim: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. 1 to 255 printable ASCII characters, unique per merchant (a UUID is a good choice). A retry with the same key and the same request replays the first answer (2xx and 4xx; with header `idempotent-replayed: true`) without repeating the operation, also after a crash of the server; the same key with another request is 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 CONFLICT with `Retry-After`. Keys are kept at least 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Golpe: o pagador não reconhece a transação",
+                 *       "defenseHours": 72
+                 *     }
+                 */
+                "application/json": {
+                    reason?: string;
+                    /** @description The amount claimed (default: the whole PIX); BRL. A JSON number or a string of plain decimal text ("100.50"), read exactly as sent: at most 2 decimals (more is 400, never rounded), greater than 0, at most 10000000000000 */
+                    amountBrl?: number | string;
+                    defenseHours?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The created dispute */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dispute"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another merchant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (CONFLICT, IDEMPOTENCY_CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    sandboxDecideMedClaim: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. 1 to 255 printable ASCII characters, unique per merchant (a UUID is a good choice). A retry with the same key and the same request replays the first answer (2xx and 4xx; with header `idempotent-replayed: true`) without repeating the operation, also after a crash of the server; the same key with another request is 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 CONFLICT with `Retry-After`. Keys are kept at least 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "outcome": "ACCEPTED"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {unknown} */
+                    outcome: "ACCEPTED" | "REJECTED" | "CANCELLED";
+                };
+            };
+        };
+        responses: {
+            /** @description The dispute */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dispute"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another merchant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (CONFLICT, IDEMPOTENCY_CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listFeeTiers: {
         parameters: {
             query?: {
@@ -9804,7 +10621,7 @@ export interface operations {
                     url: string;
                     description?: string;
                     /** @description The events this endpoint receives; null or absent for all events */
-                    eventTypes?: ("order.payment_received" | "order.deposit_received" | "order.processing" | "order.pix_sending" | "order.completed" | "order.failed" | "order.refunding" | "order.refunded" | "receiver.kyc_approved" | "receiver.kyc_rejected" | "webhook.test" | "webhook.endpoint_disabled")[] | null;
+                    eventTypes?: ("order.payment_received" | "order.deposit_received" | "order.processing" | "order.pix_sending" | "order.completed" | "order.failed" | "order.refunding" | "order.refunded" | "receiver.kyc_approved" | "receiver.kyc_rejected" | "order.disputed" | "dispute.updated" | "dispute.resolved" | "webhook.test" | "webhook.endpoint_disabled")[] | null;
                     /**
                      * @description Disabled endpoints receive nothing; their pending deliveries wait until re-enabled
                      * @default true
@@ -10113,7 +10930,7 @@ export interface operations {
                     url?: string;
                     description?: string | null;
                     /** @description The events this endpoint receives; null or absent for all events */
-                    eventTypes?: ("order.payment_received" | "order.deposit_received" | "order.processing" | "order.pix_sending" | "order.completed" | "order.failed" | "order.refunding" | "order.refunded" | "receiver.kyc_approved" | "receiver.kyc_rejected" | "webhook.test" | "webhook.endpoint_disabled")[] | null;
+                    eventTypes?: ("order.payment_received" | "order.deposit_received" | "order.processing" | "order.pix_sending" | "order.completed" | "order.failed" | "order.refunding" | "order.refunded" | "receiver.kyc_approved" | "receiver.kyc_rejected" | "order.disputed" | "dispute.updated" | "dispute.resolved" | "webhook.test" | "webhook.endpoint_disabled")[] | null;
                     enabled?: boolean;
                 };
             };
@@ -10444,7 +11261,7 @@ export interface operations {
                 limit?: number;
                 status?: "PENDING" | "SUCCEEDED" | "FAILED";
                 /** @description An event name of GET /webhook/events */
-                event?: "order.payment_received" | "order.deposit_received" | "order.processing" | "order.pix_sending" | "order.completed" | "order.failed" | "order.refunding" | "order.refunded" | "receiver.kyc_approved" | "receiver.kyc_rejected" | "webhook.test" | "webhook.endpoint_disabled";
+                event?: "order.payment_received" | "order.deposit_received" | "order.processing" | "order.pix_sending" | "order.completed" | "order.failed" | "order.refunding" | "order.refunded" | "receiver.kyc_approved" | "receiver.kyc_rejected" | "order.disputed" | "dispute.updated" | "dispute.resolved" | "webhook.test" | "webhook.endpoint_disabled";
                 endpointId?: string;
                 orderId?: string;
             };
@@ -16633,6 +17450,163 @@ export interface operations {
             };
             /** @description Authenticated but not allowed (FORBIDDEN) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListDisputes: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                /** @description Page size, at most 100 */
+                limit?: number;
+                status?: "OPEN" | "DEFENDED" | "ACCEPTED" | "REJECTED" | "CANCELLED";
+                orderId?: string;
+                merchantId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page of admin disputes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminDisputePage"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminGetDispute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The admin dispute */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminDispute"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another merchant (NOT_FOUND) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -46,6 +46,52 @@ export interface ReceivedPix {
 }
 
 export type RefundStatus = 'EM_PROCESSAMENTO' | 'DEVOLVIDO' | 'NAO_REALIZADO';
+
+/**
+ * A devolução's `natureza` (API Pix DevolucaoNatureza): ORIGINAL, the receiver gives a PIX back
+ * (pacs.004 MD06); MED_FRAUDE, the return of a PIX under MED for founded suspicion of fraud (FR01).
+ */
+export type RefundNature = 'ORIGINAL' | 'MED_FRAUDE';
+
+/**
+ * A MED 2.0 infraction (fraud claim) on a PIX we received, as the PSP's MED extension reports it
+ * (modelled on Efí's `/v2/gn/infracoes`: ABERTA, EM_DEFESA, ACEITA, REJEITADA, CANCELADA):
+ * the payer's PSP opened it; we may defend until `defenseDeadline`; the PSP decides.
+ */
+export interface PixInfraction {
+  /** The PSP's id of the infraction (`idInfracao`). */
+  infractionId: string;
+  /** The PIX claimed. */
+  endToEndId: string;
+  status: PixInfractionStatus;
+  /** What the payer's PSP reported, as the PSP passes it on. */
+  reason: string;
+  /** The amount claimed (the PIX's, or less). */
+  amountBrl: BrlAmount;
+  reportedAt: Date;
+  defenseDeadline: Date;
+}
+
+export type PixInfractionStatus = 'OPEN' | 'DEFENDED' | 'ACCEPTED' | 'REJECTED' | 'CANCELLED';
+
+/** The PSP's MED extension: infractions against PIX we received, and our defense. */
+export interface PixInfractions {
+  /** Infractions reported in [from, to] (their current state). */
+  listInfractions(window: { from: Date; to: Date }): Promise<PixInfraction[]>;
+  /**
+   * Contests an infraction (Efí: `analise: "negado"` with a `justificativa`). Throws
+   * PixDefenseRefusedError when the PSP no longer takes a defense (deadline passed, already decided).
+   */
+  submitInfractionDefense(input: { infractionId: string; justification: string }): Promise<void>;
+}
+
+/** The PSP refused a defense: its deadline passed, or the infraction is no longer open. */
+export class PixDefenseRefusedError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'PixDefenseRefusedError';
+  }
+}
 export type PixKeyType = 'CPF' | 'CNPJ' | 'EMAIL' | 'PHONE' | 'EVP';
 
 export type PixNotification =
@@ -109,7 +155,7 @@ export interface PixKeyHolder {
   holderDocument: string;
 }
 
-export interface PixProvider extends PixLookups {
+export interface PixProvider extends PixLookups, PixInfractions {
   /** Names the provider transaction id field of events, e.g. `sandboxTransactionId`. */
   readonly name: string;
 
@@ -123,8 +169,11 @@ export interface PixProvider extends PixLookups {
   /** GET /pix/{e2eid}: a received PIX, or null. */
   getReceivedPix(endToEndId: string): Promise<ReceivedPix | null>;
 
-  /** PUT /pix/{e2eid}/devolucao/{id}: idempotent per refundId. */
-  refund(input: { endToEndId: string; refundId: string; amountBrl: BrlAmount; description: string }): Promise<{ refundId: string; status: RefundStatus }>;
+  /**
+   * PUT /pix/{e2eid}/devolucao/{id}: idempotent per refundId. `nature` MED_FRAUDE (default
+   * ORIGINAL) is the return of an accepted MED claim, through the PSP's MED extension.
+   */
+  refund(input: { endToEndId: string; refundId: string; amountBrl: BrlAmount; description: string; nature?: RefundNature }): Promise<{ refundId: string; status: RefundStatus }>;
 
   /**
    * Sends a PIX to a key; idempotent per `idempotencyKey` (a repeat answers the same transaction).

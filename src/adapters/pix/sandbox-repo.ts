@@ -3,7 +3,7 @@
  * changes are guarded updates (`where status = <expected>`), so a row changes state, and is
  * reported, at most once however many callers race.
  */
-import type { Insertable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { PixPayer } from './port.ts';
 import type { SandboxPixArmedFailuresTable, SandboxPixChargesTable, SandboxPixPayoutsTable, SandboxPixRefundsTable } from './sandbox-tables.ts';
@@ -195,3 +195,10 @@ export const pixSandboxRepo = {
       .execute();
   },
 };
+
+/** The charge's devedor, or who paid it, when recorded. */
+export function payerOf(row: Selectable<SandboxPixChargesTable>, who: 'devedor' | 'payer'): PixPayer | undefined {
+  const documentType = row[`${who}_document_type`];
+  const document = row[`${who}_document`];
+  return documentType && document ? { documentType, document, name: row[`${who}_name`] ?? '' } : undefined;
+}

@@ -40,6 +40,8 @@ export interface SandboxPixRefundsTable {
   end_to_end_id: string;
   amount_brl: string;
   description: string;
+  /** ORIGINAL, or MED_FRAUDE: the return of an accepted MED claim (migration 0042). */
+  nature: ColumnType<'ORIGINAL' | 'MED_FRAUDE', 'ORIGINAL' | 'MED_FRAUDE' | undefined, never>;
   status: ColumnType<SandboxRefundStatus, SandboxRefundStatus | undefined, SandboxRefundStatus>;
   failure_reason: string | null;
   created_at: DefaultedTimestamp;
@@ -79,6 +81,22 @@ export interface SandboxPixKeysTable {
   created_at: DefaultedTimestamp;
 }
 
+/** The MED extension's infraction statuses, as Efí names them. */
+export type SandboxInfractionStatus = 'ABERTA' | 'EM_DEFESA' | 'ACEITA' | 'REJEITADA' | 'CANCELADA';
+
+/** A MED infraction the sandbox "payer's PSP" opened on a received PIX (sandbox-infractions.ts). */
+export interface SandboxPixInfractionsTable {
+  infraction_id: string;
+  end_to_end_id: string;
+  status: SandboxInfractionStatus;
+  reason: string;
+  amount_brl: string;
+  defense_deadline: ColumnType<Date, Date, never>;
+  justification: string | null;
+  created_at: ColumnType<Date, Date, never>;
+  updated_at: ColumnType<Date, Date, Date>;
+}
+
 declare module '../../db/schema.ts' {
   interface Database {
     sandbox_pix_charges: SandboxPixChargesTable;
@@ -86,5 +104,6 @@ declare module '../../db/schema.ts' {
     sandbox_pix_payouts: SandboxPixPayoutsTable;
     sandbox_pix_armed_failures: SandboxPixArmedFailuresTable;
     sandbox_pix_keys: SandboxPixKeysTable;
+    sandbox_pix_infractions: SandboxPixInfractionsTable;
   }
 }

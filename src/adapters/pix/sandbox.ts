@@ -16,8 +16,9 @@ import { validatePixKey } from '../../lib/pix-keys.ts';
 import { REFUND_ID_PATTERN, TXID_PATTERN, newEndToEndId, newSandboxTransactionId } from './identifiers.ts';
 import { type BrlAmount, type PixCharge, PixChargeConflictError, type PixNotification, type PixPayer, type PixProvider, type ReceivedPix } from './port.ts';
 import { type ChargePayload, newLocation, signPayload } from './sandbox-location.ts';
-import { pixSandboxRepo as repo } from './sandbox-repo.ts';
+import { payerOf, pixSandboxRepo as repo } from './sandbox-repo.ts';
 import { type SandboxDict, createSandboxDict } from './sandbox-dict.ts';
+import { type SandboxInfractions, createSandboxInfractions } from './sandbox-infractions.ts';
 
 /** The platform's receiving account (its key is the `chave` of every charge's payload). */
 export type PixSandboxSettings = PixSettings & {
@@ -40,7 +41,7 @@ export interface SettleOptions {
   db?: Db;
 }
 
-export interface SandboxPixProvider extends PixProvider, Pick<SandboxDict, 'registerPixKey'> {
+export interface SandboxPixProvider extends PixProvider, Pick<SandboxDict, 'registerPixKey'>, Pick<SandboxInfractions, 'openInfraction' | 'decideInfraction'> {
   readonly name: 'sandbox';
   lookupPixKey: SandboxDict['lookupPixKey'];
   /**
@@ -122,6 +123,7 @@ export function createSandboxPixProvider(deps: { db: Db; clock: Clock; settings:
   return {
     name: 'sandbox',
     ...createSandboxDict({ db, clock }),
+    ...createSandboxInfractions({ db, clock }),
 
     async createCharge({ txid, amountBrl, expiresInSeconds, description, payer }) {
       if (!TXID_PATTERN.test(txid)) throw new PixSandboxRefusedError('txid must be 26 to 35 letters or digits');
@@ -183,11 +185,11 @@ export function createSandboxPixProvider(deps: { db: Db; clock: Clock; settings:
       return { status: 'PROCESSING' };
     },
 
-    async refund({ endToEndId, refundId, amountBrl, description }) {
+    async refund({ endToEndId, refundId, amountBrl, description, nature = 'ORIGINAL' }) {
       if (!REFUND_ID_PATTERN.test(refundId)) throw new PixSandboxRefusedError('refund id must be 1 to 35 letters or digits');
       const amount = brlAmount(amountBrl);
       const sameRefundOrRefuse = (row: Selectable<SandboxPixRefundsTable>) => {
-        if (row.end_to_end_id !== endToEndId || !decimal(row.amount_brl).eq(amount)) {
+        if (row.end_to_end_id !== endToEndId || !decimal(row.amount_brl).eq(amount) || row.nature !== nature) {
           throw new PixSandboxRefusedError(`refund ${refundId} exists for another PIX or amount`);
         }
         return { refundId, status: row.status };
@@ -210,7 +212,7 @@ export function createSandboxPixProvider(deps: { db: Db; clock: Clock; settings:
             `refunds of ${endToEndId} would total more than the ${toFixedText(charge.paid_amount_brl, 2)} received (${toFixedText(refunded, 2)} already)`,
           );
         }
-        return repo.insertRefund(trx, { refund_id: refundId, end_to_end_id: endToEndId, amount_brl: amount, description, created_at: now });
+        return repo.insertRefund(trx, { refund_id: refundId, end_to_end_id: endToEndId, amount_brl: amount, description, nature, created_at: now });
       });
       if (inserted) return { refundId, status: inserted.status };
       const raced = await repo.findRefund(db, refundId);
@@ -378,13 +380,6 @@ function brlAmount(value: BrlAmount): string {
 
 function toCharge(row: Selectable<SandboxPixChargesTable>): PixCharge {
   return { txid: row.txid, amountBrl: toFixedText(row.amount_brl, 2), pixCopiaECola: row.pix_copia_e_cola, expiresAt: row.expires_at };
-}
-
-/** The charge's devedor, or who paid it, when recorded. */
-function payerOf(row: Selectable<SandboxPixChargesTable>, who: 'devedor' | 'payer'): PixPayer | undefined {
-  const documentType = row[`${who}_document_type`];
-  const document = row[`${who}_document`];
-  return documentType && document ? { documentType, document, name: row[`${who}_name`] ?? '' } : undefined;
 }
 
 function toReceivedPix(row: Selectable<SandboxPixChargesTable>): ReceivedPix {

@@ -40,6 +40,7 @@ import * as payoutRetry from './20261126_0036_payout_retry.ts';
 import * as pspReconciliationRuns from './20261126_0037_psp_reconciliation_runs.ts';
 import * as treasuryWithdrawals from './20261126_0038_treasury_withdrawals.ts';
 import * as compliancePolicies from './20261126_0039_compliance_policies.ts';
+import * as disputes from './20261126_0042_disputes.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261122_0001_foundation': foundation,
@@ -79,4 +80,5 @@ export const migrations: Record<string, Migration> = {
   '20261126_0037_psp_reconciliation_runs': pspReconciliationRuns,
   '20261126_0038_treasury_withdrawals': treasuryWithdrawals,
   '20261126_0039_compliance_policies': compliancePolicies,
+  '20261126_0042_disputes': disputes,
 };

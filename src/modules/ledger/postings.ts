@@ -20,6 +20,9 @@
  *                               token, and SOL), so the books know its opening balance
  *   network_fees                SOL: fees of the treasury's own transactions (a payin's token
  *                               transfer) and of the sponsor's sweeps, a platform expense
+ *   med_returns_payable         BRL owed back to payers under accepted MED claims on PIX whose
+ *                               tokens had already left (charged back to the merchant), until
+ *                               the PSP returns it
  *   account_rent                SOL: rent the treasury deposited in accounts it created for
  *                               others (a receiver's token account), a platform expense
  *                               (both paid from token_treasury's SOL); less the rent a sweep
@@ -34,6 +37,12 @@
  *         completed    → in_transit +T / fx −T (token); fx +gross / pix_cash −net /
  *                        platform_fee −pf / fees_payable −mf (BRL)
  * A failure after money arrived posts nothing: the funds stay in transit for an operator.
+ *
+ * MED CLAIM on a COMPLETED payin, accepted (once per dispute): the merchant is charged back,
+ *         chargeback  → fees_payable +A / med_returns_payable −A (BRL): what is owed to the
+ *                       merchant shrinks, and below zero it is a receivable netted against its
+ *                       next fees (a settlement pays only a positive balance);
+ *         returned    → med_returns_payable +A / pix_cash −A, when the PSP's MED devolução settled.
  *
  * TREASURY FUNDING (an operator's, once per funding reference): treasury +X / treasury_capital −X.
  * TREASURY WITHDRAWAL (two operators', once per reference): treasury_capital +X / treasury −X.
@@ -65,7 +74,8 @@ export type AccountCode =
   | 'sponsor_sol'
   | 'treasury_capital'
   | 'network_fees'
-  | 'account_rent';
+  | 'account_rent'
+  | 'med_returns_payable';
 
 const MERCHANT_ACCOUNTS: readonly AccountCode[] = ['merchant_fees_payable', 'merchant_settlements', 'deposits_to_return', 'merchant_sponsored_fees'];
 export const isMerchantAccount = (code: AccountCode) => MERCHANT_ACCOUNTS.includes(code);
@@ -179,6 +189,15 @@ export function sweepCostPostings(costs: { feeLamports: bigint; rentLamports: bi
   const total = costs.feeLamports + costs.rentLamports;
   const legs = [leg('network_fees', SOL, solOf(costs.feeLamports)), leg('account_rent', SOL, solOf(costs.rentLamports)), leg('sponsor_sol', SOL, solOf(-total))];
   return legs.filter((posting) => !decimal(posting.amount).isZero());
+}
+
+export type DisputeMovement = 'DISPUTE_CHARGEBACK' | 'DISPUTE_RETURNED';
+
+/** An accepted MED claim on a completed payin: the chargeback to the merchant, then the return paid. */
+export function disputePostings(movement: DisputeMovement, amountBrl: string): Posting[] {
+  return movement === 'DISPUTE_CHARGEBACK'
+    ? [leg('merchant_fees_payable', 'BRL', amountBrl), credit('med_returns_payable', 'BRL', amountBrl)]
+    : [leg('med_returns_payable', 'BRL', amountBrl), credit('pix_cash', 'BRL', amountBrl)];
 }
 
 /** An operator's funding of the treasury with `amount` (decimal text, positive) of `currency`. */

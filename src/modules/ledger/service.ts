@@ -11,11 +11,13 @@ import { newId } from '../../lib/ids.ts';
 import { type AuditActor, recordAudit } from '../audit/record.ts';
 import { decimal, toFixedText, toJsonNumber } from '../../lib/money.ts';
 import {
+  type DisputeMovement,
   type OrderAmounts,
   type OrderMovement,
   type Posting,
   type SponsoredFeeMovement,
   chainCostPostings,
+  disputePostings,
   sweepCostPostings,
   isBalanced,
   isMerchantAccount,
@@ -119,6 +121,9 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
       const entries = await repo.unsettledFeeEntries(trx, merchantId, cutoff);
       if (entries.length === 0) return null;
       const amount = entries.reduce((sum, entry) => sum.minus(entry.amount), decimal(0));
+      // Chargebacks (accepted MED claims) exceed the fees: nothing is owed to the merchant; the
+      // entries stay open, so the receivable is netted against its next fees.
+      if (amount.lte(0)) return null;
       const now = clock.now();
       const settlement = await repo.insertSettlement(trx, {
         id: newId(),
@@ -192,6 +197,11 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
     /** A treasury withdrawal two operators approved (`withdrawalId`: its treasury_withdrawals row): treasury_capital +X / token_treasury −X. */
     postTreasuryWithdrawal(trx: Trx, withdrawal: { withdrawalId: string; currency: string; amount: string; at: Date }) {
       return post(trx, { merchantId: null, kind: 'TREASURY_WITHDRAWAL', referenceType: 'treasury_withdrawal', referenceId: withdrawal.withdrawalId, at: withdrawal.at }, treasuryWithdrawalPostings(withdrawal.currency, withdrawal.amount));
+    },
+
+    /** An accepted MED claim's chargeback to the merchant, or the return it paid (postings.ts); once per dispute and movement. */
+    postDisputeMovement(trx: Trx, dispute: { disputeId: string; merchantId: string; amountBrl: string; at: Date }, movement: DisputeMovement) {
+      return post(trx, { merchantId: dispute.merchantId, kind: movement, referenceType: 'dispute', referenceId: dispute.disputeId, at: dispute.at }, disputePostings(movement, dispute.amountBrl));
     },
 
     /** The platform's token_treasury balance per currency (debits positive: what the books say it holds). */

@@ -26,6 +26,11 @@ export interface NotificationsDeps {
   /** Smallest order in BRL (a smaller deposit fails its payout). */
   minAmountBrl: string;
   tokenDecimals: Record<string, number>;
+  /**
+   * Told of every settled refund in its transaction (the disputes module): a MED return of a
+   * COMPLETED order is no order's refund. Answers whether the refund was one of its returns.
+   */
+  disputeReturns?: { settled(trx: Trx, notification: PixOutcome<'refund_settled'>): Promise<boolean> };
 }
 
 type PixOutcome<Kind extends PixNotification['kind']> = Extract<PixNotification, { kind: Kind }>;
@@ -75,9 +80,12 @@ export function createOrderNotifications(deps: NotificationsDeps) {
 
   /** A refund the worker requested reached its final state: REFUNDED, or FAILED for an operator. */
   async function refundSettled(trx: Trx, notification: PixOutcome<'refund_settled'>) {
+    // The order first, then any dispute returning it: the disputes module locks in that order too.
     const order = await repo.lockBy(trx, 'refund_id', notification.refundId);
+    const disputeReturn = (await deps.disputeReturns?.settled(trx, notification)) ?? false;
     // Unknown yet: the refund is being recorded right now. Refusing makes the sender retry (a
     // provider's webhook, or the sandbox's next pass) instead of losing the outcome.
+    if (!order && disputeReturn) return undefined;
     if (!order) throw new Error(`refund ${notification.refundId} is not recorded yet`);
     if (order.status !== 'REFUNDING') return order;
     const amount = await repo.refundAmount(trx, order);

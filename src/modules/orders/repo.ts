@@ -53,7 +53,6 @@ export const ordersRepo = {
     return db.selectFrom('orders').select('id').where('merchant_id', '=', merchantId).where('external_id', '=', externalId).executeTakeFirst();
   },
 
-  /** Locks the row found by a provider reference, for a notification to act on it once. */
   /**
    * A PAYIN's order by its charge, locked, with what the payer policy needs (payer-rules.ts): the
    * merchant's policy and the receiver's document, in the same statement (one round trip).
@@ -71,19 +70,22 @@ export const ordersRepo = {
     return { order: order as OrderRow, payerPolicy, receiverDocument };
   },
 
-  lockBy(db: Db, column: 'id' | 'pix_txid' | 'deposit_address' | 'provider_transaction_id' | 'refund_id', value: string) {
+  /** Locks the row found by a provider reference, for a notification to act on it once. */
+  lockBy(db: Db, column: 'id' | 'pix_txid' | 'deposit_address' | 'provider_transaction_id' | 'refund_id' | 'pix_end_to_end_id', value: string) {
     return db.selectFrom('orders').select(ORDER_COLUMNS).where(column, '=', value).forUpdate().executeTakeFirst();
   },
 
   /** The guarded transition: changes the order only while it is still in `from`. */
-  /** Guarded by the status, and by the stored transaction's signature when `txHash` is given. */
-  transition(db: Db, id: string, from: StoredOrderStatus, changes: Updateable<OrdersTable>, now: Date, txHash?: string) {
+  /** Guarded by the status, and by the stored transaction's signature when `guard.txHash` is given; `guard.notHeld`: only while no MED claim holds the order. */
+  transition(db: Db, id: string, from: StoredOrderStatus, changes: Updateable<OrdersTable>, now: Date, guard: { txHash?: string | undefined; notHeld?: boolean } = {}) {
+    const { txHash, notHeld } = guard;
     return db
       .updateTable('orders')
       .set({ ...changes, updated_at: now })
       .where('id', '=', id)
       .where('status', '=', from)
       .$if(txHash !== undefined, (qb) => qb.where('tx_hash', '=', txHash!))
+      .$if(notHeld === true, (qb) => qb.where('dispute_hold', '=', false))
       .returning(ORDER_COLUMNS)
       .executeTakeFirst();
   },

@@ -104,7 +104,8 @@ export function createOrderSteps(deps: StepsDeps) {
     const refundId = order.refund_id ?? `R${order.id.replaceAll('-', '')}`;
     if (!order.refund_id) await repo.reschedule(db, order.id, 'REFUNDING', { refund_id: refundId, updated_at: clock.now() });
     const amountBrl = await repo.refundAmount(db, order);
-    await pix.refund({ endToEndId: order.pix_end_to_end_id!, refundId, amountBrl, description: 'Devolução: pedido não concluído' });
+    const description = order.refund_nature === 'MED_FRAUDE' ? 'Devolução MED: fraude confirmada' : 'Devolução: pedido não concluído';
+    await pix.refund({ endToEndId: order.pix_end_to_end_id!, refundId, amountBrl, description, nature: order.refund_nature });
     // The outcome arrives as a refund_settled notification; until then the worker has nothing to do.
     await repo.reschedule(db, order.id, 'REFUNDING', { next_step_at: null, claimed_until: null, updated_at: clock.now() });
     return undefined;

@@ -7,6 +7,7 @@ import type { ColumnType, Selectable } from 'kysely';
 import type { DefaultedTimestamp, Json, NullableTimestamp } from '../../db/schema.ts';
 import type { OrderType } from '../../lib/order-types.ts';
 import type { PricingColumns } from '../quotes/tables.ts';
+import type { RefundNature } from '../../adapters/pix/port.ts';
 
 /**
  * Every order status of the spec, written once: the API's enumeration, the state machine and
@@ -70,6 +71,10 @@ export interface OrdersTable extends PricingColumns {
   payout_refused_at: NullableTimestamp;
   /** PAYOUT: the operators' retries of its PIX; each names its own PSP idempotency key (payoutIdempotencyKey). */
   payout_attempt: ColumnType<number, number | undefined, number>;
+  /** PAYIN: held by an open MED claim before its tokens left (migration 0042): no step towards the transfer runs. */
+  dispute_hold: ColumnType<boolean, boolean | undefined, boolean>;
+  /** PAYIN: the natureza its refund is made with: MED_FRAUDE when an accepted MED claim returns the PIX. */
+  refund_nature: ColumnType<RefundNature, RefundNature | undefined, RefundNature>;
   limit_day: string;
   limit_released: ColumnType<boolean, boolean | undefined, boolean>;
   expires_at: ColumnType<Date, Date | string, Date | string>;
@@ -153,7 +158,7 @@ export const ORDER_COLUMNS = [
   'platform_fee_amount_brl', 'merchant_fee_amount_brl', 'net_amount_brl',
   'destination_wallet', 'deposit_address', 'pix_txid', 'pix_payment_code', 'pix_key', 'pix_key_type', 'recipient_name',
   'pix_end_to_end_id', 'provider_transaction_id', 'refund_id', 'tx_hash', 'failure_reason', 'excess_amount_token',
-  'payout_refused_at', 'payout_attempt',
+  'payout_refused_at', 'payout_attempt', 'dispute_hold', 'refund_nature',
   'limit_day', 'limit_released', 'expires_at', 'completed_at', 'next_step_at', 'step_attempts', 'claimed_until',
   'created_at', 'updated_at',
 ] as const satisfies ReadonlyArray<keyof OrdersTable>;

@@ -52,6 +52,12 @@ export interface Effects {
   whileTxHash?: string;
 }
 
+/**
+ * The PAYIN steps towards its token transfer: none applies while a MED claim holds the order
+ * (disputes module), so a worker that read the row before the hold cannot send the tokens.
+ */
+const TOWARDS_TRANSFER: readonly StoredOrderStatus[] = ['SWAPPING', 'TRANSFERRING'];
+
 /** Whether the transition leaves the order's next step due at once (not later, not waiting for a notification). */
 export const leavesStepDue = (effects: Effects, now: Date) => (effects.nextStepAt?.getTime() ?? Infinity) <= now.getTime();
 
@@ -93,7 +99,7 @@ export async function applyTransition(trx: Trx, ctx: TransitionContext, order: O
       claimed_until: effects.claimedUntil ?? null,
     },
     now,
-    effects.whileTxHash,
+    { txHash: effects.whileTxHash, notHeld: TOWARDS_TRANSFER.includes(to) },
   );
   if (!updated) return undefined;
   if (leavesStepDue(effects, now) && !effects.claimedUntil) signalAfterCommit(trx, ORDER_STEPS_CHANNEL);

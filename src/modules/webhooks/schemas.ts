@@ -144,7 +144,7 @@ export const CatalogEntrySchema = Type.Object(
   {
     name: Type.String(),
     description: Type.String(),
-    category: Type.Enum(['order', 'receiver', 'webhook']),
+    category: Type.Enum(['order', 'receiver', 'dispute', 'webhook']),
     orderTypes: Type.Union([Type.Array(Type.Enum(['PAYIN', 'PAYOUT'])), Type.Null()], { description: 'Order types it is sent for; null when not about an order' }),
     status: Type.Union([Type.String(), Type.Null()], { description: 'The status the event reports (in `statusField`)' }),
     statusField: Type.Union([Type.Enum(['status', 'kycStatus']), Type.Null()]),

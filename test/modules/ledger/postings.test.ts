@@ -35,6 +35,8 @@ function order(overrides: Partial<OrderRow> & Pick<OrderRow, 'type'>): OrderRow 
     excess_amount_token: '0',
     payout_refused_at: null,
     payout_attempt: 0,
+    dispute_hold: false,
+    refund_nature: 'ORIGINAL',
     limit_day: '2026-11-23',
     limit_released: false,
     expires_at: at,

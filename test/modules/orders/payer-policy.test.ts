@@ -56,7 +56,7 @@ describe('payer policy', () => {
     const row = await stored(payin.id);
     expect(row).toMatchObject({ payer_document_type: 'CPF', payer_document: thirdParty, payer_name: 'Carlos Terceiro' });
     const refund = await t.ctx.database.db.selectFrom('sandbox_pix_refunds').selectAll().where('refund_id', '=', row.refund_id!).executeTakeFirstOrThrow();
-    expect(refund).toMatchObject({ end_to_end_id: row.pix_end_to_end_id, status: 'DEVOLVIDO' });
+    expect(refund).toMatchObject({ end_to_end_id: row.pix_end_to_end_id, status: 'DEVOLVIDO', nature: 'ORIGINAL' });
     expect(Number(refund.amount_brl)).toBe(100);
     const events = (await t.events(payin.id)).map((e) => e.event_type);
     expect(events).toEqual(expect.arrayContaining(['order.refunding', 'order.refunded']));

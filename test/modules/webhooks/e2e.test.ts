@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningService, startService } from '../../helpers/processes.ts';
-import { type Receiver, SPEC_EVENTS, startReceiver, verify } from './helpers.ts';
+import { EXTENSION_EVENTS, type Receiver, SPEC_EVENTS, startReceiver, verify } from './helpers.ts';
 
 describe('webhooks on a fresh embedded start', () => {
   let service: RunningService;
@@ -42,7 +42,7 @@ describe('webhooks on a fresh embedded start', () => {
 
     const catalog = await api('GET', '/webhook/events');
     expect(catalog.status).toBe(200);
-    expect(catalog.json.data.map((entry: { name: string }) => entry.name)).toEqual([...SPEC_EVENTS, 'webhook.test', 'webhook.endpoint_disabled']);
+    expect(catalog.json.data.map((entry: { name: string }) => entry.name)).toEqual([...SPEC_EVENTS, ...EXTENSION_EVENTS, 'webhook.test', 'webhook.endpoint_disabled']);
     for (const entry of catalog.json.data) expect(Object.keys(entry.payload.properties ?? entry.payload.oneOf[0].properties)).toContain('deliveryId');
 
     const endpoint = await api('POST', '/webhook/endpoints', { url: receiver.url });

@@ -9,7 +9,7 @@ import { orderEventDefinitions } from '../../../src/modules/orders/events.ts';
 import { kycDecisionEvent, RECEIVER_EVENTS } from '../../../src/modules/receivers/events.ts';
 import { type TestContext, createTestContext } from '../../helpers/app.ts';
 import { type Json, UNKNOWN_ID } from '../../helpers/factories.ts';
-import { SPEC_EVENTS, webhooksFixture } from './helpers.ts';
+import { EXTENSION_EVENTS, SPEC_EVENTS, webhooksFixture } from './helpers.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -31,7 +31,7 @@ describe('GET /webhook/events', () => {
     expect(response.statusCode).toBe(200);
     const catalog = response.json().data as Json[];
     const names = catalog.map((entry) => entry.name);
-    expect(names).toEqual([...SPEC_EVENTS, 'webhook.test', 'webhook.endpoint_disabled']);
+    expect(names).toEqual([...SPEC_EVENTS, ...EXTENSION_EVENTS, 'webhook.test', 'webhook.endpoint_disabled']);
 
     // Every definition the emitters use appears (both order.completed shapes under one name).
     for (const definition of orderEventDefinitions('sandbox')) expect(names).toContain(definition.name);

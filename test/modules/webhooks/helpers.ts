@@ -109,6 +109,9 @@ export const SPEC_EVENTS = [
   'receiver.kyc_rejected',
 ];
 
+/** The catalog's extensions of the spec's events: MED claims (docs/architecture/disputes.md). */
+export const EXTENSION_EVENTS = ['order.disputed', 'dispute.updated', 'dispute.resolved'];
+
 /**
  * The webhook API over a file's context: calls as a merchant, endpoints and receiver events
  * from the factories, delivery passes run by hand, the delivery log, and loopback receivers

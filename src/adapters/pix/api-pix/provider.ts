@@ -13,10 +13,17 @@
  *   destination-rules.ts), which is the safe side.
  * - who paid a received PIX: not in API Pix's `Pix` object; read from Efí's extension
  *   `gnExtras.pagador` (payer.ts), on `GET /pix/{e2eid}`, `GET /cob/{txid}` and `GET /pix`.
+ * - MED infractions on Efí's MED extension: `GET /v2/gn/infracoes?inicio=&fim=` and our defense
+ *   `POST /v2/gn/infracoes/{idInfracao}/defesa` (`analise: "negado"`, `justificativa`); the return of
+ *   an accepted claim `PUT /v2/gn/pix/{e2eid}/devolucao-med/{id}` (natureza MED_FRAUDE: API Pix's
+ *   request schema allows only ORIGINAL and RETIRADA), read back by the standard `GET
+ *   /pix/{e2eid}/devolucao/{id}`, whose answer names its natureza. Efí documents the two MED paths
+ *   and the defense body; the fields of an infraction and the return's path are the PSP
+ *   simulator's model of them (docs/architecture/disputes.md).
  * What the PSP says (motivo, problem details) is not passed on to clients: outcomes carry our own
  * wording; the PSP's own stays in PixProviderError.problem for logs.
  */
-import { type PixCharge, PixChargeConflictError, type PixProvider, PixPayoutRefusedError, type ReceivedPix } from '../port.ts';
+import { type PixCharge, PixChargeConflictError, PixDefenseRefusedError, type PixInfraction, type PixInfractionStatus, type PixProvider, PixPayoutRefusedError, type ReceivedPix } from '../port.ts';
 import { type PspHttpClient, PixProviderError, createPspHttpClient } from './http-client.ts';
 import type { ApiPixAdapterSettings } from './settings.ts';
 import { pixPayerOf } from './payer.ts';
@@ -60,6 +67,18 @@ function receivedPix(pix: Json): ReceivedPix {
     paidAt: new Date(pix.horario),
     ...(payer ? { payer } : {}),
   };
+}
+
+const INFRACTION_STATUS: Record<string, PixInfractionStatus> = { ABERTA: 'OPEN', EM_DEFESA: 'DEFENDED', ACEITA: 'ACCEPTED', REJEITADA: 'REJECTED', CANCELADA: 'CANCELLED' };
+
+/** An infraction of the MED extension; null when it is not one we can read (skipped, as unknown PIX are). */
+function infractionOf(entry: Json): PixInfraction | null {
+  const status = INFRACTION_STATUS[String(entry.status)];
+  const reportedAt = new Date(entry.criacao);
+  const defenseDeadline = new Date(entry.prazoDefesa);
+  if (!status || !ID.test(entry.idInfracao) || typeof entry.endToEndId !== 'string' || typeof entry.valor !== 'string') return null;
+  if (Number.isNaN(reportedAt.getTime()) || Number.isNaN(defenseDeadline.getTime())) return null;
+  return { infractionId: entry.idInfracao, endToEndId: entry.endToEndId, status, reason: String(entry.motivo ?? ''), amountBrl: entry.valor, reportedAt, defenseDeadline };
 }
 
 export function createApiPixProvider(settings: ApiPixAdapterSettings, client: PspHttpClient = createPspHttpClient(settings)): ApiPixProvider {
@@ -108,10 +127,28 @@ export function createApiPixProvider(settings: ApiPixAdapterSettings, client: Ps
       return response.status === 404 ? null : receivedPix(expect(response, 'GET /pix/{e2eid}'));
     },
 
-    async refund({ endToEndId, refundId, amountBrl, description }) {
-      const body = { valor: amountBrl, natureza: 'ORIGINAL', descricao: description.slice(0, MAX_PAYER_REQUEST) };
-      const refund = expect(await client.call('PUT', api(`/pix/${endToEndId}/devolucao/${refundId}`), body), 'PUT /devolucao');
+    async refund({ endToEndId, refundId, amountBrl, description, nature = 'ORIGINAL' }) {
+      const body = { valor: amountBrl, natureza: nature, descricao: description.slice(0, MAX_PAYER_REQUEST) };
+      const url = nature === 'MED_FRAUDE' ? out(`/v2/gn/pix/${endToEndId}/devolucao-med/${refundId}`) : api(`/pix/${endToEndId}/devolucao/${refundId}`);
+      const refund = expect(await client.call('PUT', url, body), 'PUT /devolucao');
       return { refundId, status: refund.status };
+    },
+
+    async listInfractions({ from, to }) {
+      const query = new URLSearchParams({ inicio: from.toISOString(), fim: to.toISOString() });
+      const answer = expect(await client.call('GET', out(`/v2/gn/infracoes?${query}`)), 'GET /v2/gn/infracoes');
+      return ((answer.infracoes ?? []) as Json[]).map(infractionOf).filter((infraction): infraction is PixInfraction => infraction !== null);
+    },
+
+    async submitInfractionDefense({ infractionId, justification }) {
+      const body = { analise: 'negado', justificativa: justification };
+      try {
+        expect(await client.call('POST', out(`/v2/gn/infracoes/${encodeURIComponent(infractionId)}/defesa`), body), 'POST /defesa');
+      } catch (err) {
+        // The PSP no longer takes a defense of it (decided, or past its deadline): no retry changes that.
+        if (err instanceof PixProviderError && (err.status === 400 || err.status === 409 || err.status === 422)) throw new PixDefenseRefusedError(`POST /defesa: the PSP refused the defense (${err.status})`, { cause: err });
+        throw err;
+      }
     },
 
     async sendPix({ idempotencyKey, pixKey, amountBrl, description }) {

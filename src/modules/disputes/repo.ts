@@ -1,0 +1,85 @@
+/**
+ * SQL of the disputes module. Every function takes the transaction (or root db) it runs in.
+ */
+import { type Insertable, type Selectable, type Updateable, sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import type { DisputeStatus, DisputesTable } from './tables.ts';
+import { UNRESOLVED } from './state-machine.ts';
+
+export type DisputeRow = Selectable<DisputesTable>;
+
+/** A dispute as the API shows it: the row, with the order's external id. */
+export type DisputeListRow = DisputeRow & { external_id: string | null };
+
+export interface DisputeFilter {
+  merchantId?: string;
+  status?: DisputeStatus;
+  orderId?: string;
+}
+
+const listQuery = (db: Db, filter: DisputeFilter) =>
+  db
+    .selectFrom('disputes as d')
+    .innerJoin('orders as o', 'o.id', 'd.order_id')
+    .$if(filter.merchantId !== undefined, (qb) => qb.where('d.merchant_id', '=', filter.merchantId!))
+    .$if(filter.status !== undefined, (qb) => qb.where('d.status', '=', filter.status!))
+    .$if(filter.orderId !== undefined, (qb) => qb.where('d.order_id', '=', filter.orderId!));
+
+export const disputesRepo = {
+  /** The new claim's row; undefined when another transaction recorded this infraction first. */
+  insert(db: Db, row: Insertable<DisputesTable>) {
+    return db.insertInto('disputes').values(row).onConflict((oc) => oc.column('psp_infraction_id').doNothing()).returningAll().executeTakeFirst();
+  },
+
+  lockBy(db: Db, column: 'id' | 'psp_infraction_id' | 'return_id', value: string) {
+    return db.selectFrom('disputes').selectAll().where(column, '=', value).forUpdate().executeTakeFirst();
+  },
+
+  /** Guarded by the status the caller read: undefined when another transaction moved it first. */
+  move(db: Db, id: string, from: DisputeStatus, changes: Updateable<DisputesTable>) {
+    return db.updateTable('disputes').set(changes).where('id', '=', id).where('status', '=', from).returningAll().executeTakeFirst();
+  },
+
+  update(db: Db, id: string, changes: Updateable<DisputesTable>) {
+    return db.updateTable('disputes').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  },
+
+  /** Whether another claim still open names the order (it stays held until the last one ends). */
+  async otherUnresolved(db: Db, orderId: string, exceptId: string): Promise<boolean> {
+    const row = await db.selectFrom('disputes').select('id').where('order_id', '=', orderId).where('id', '<>', exceptId).where('status', 'in', [...UNRESOLVED]).executeTakeFirst();
+    return row !== undefined;
+  },
+
+  async list(db: Db, filter: DisputeFilter, page: { offset: number; limit: number }): Promise<{ rows: DisputeListRow[]; total: number }> {
+    const [rows, count] = await Promise.all([
+      listQuery(db, filter).selectAll('d').select('o.external_id').orderBy('d.reported_at', 'desc').orderBy('d.id', 'desc').offset(page.offset).limit(page.limit).execute(),
+      listQuery(db, filter).select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.total) };
+  },
+
+  find(db: Db, id: string, merchantId?: string): Promise<DisputeListRow | undefined> {
+    return listQuery(db, merchantId === undefined ? {} : { merchantId }).selectAll('d').select('o.external_id').where('d.id', '=', id).executeTakeFirst();
+  },
+
+  /**
+   * Claims up to `limit` due disputes: their next look is pushed `leaseMs` ahead in the same
+   * statement, so another worker skips them and a worker that dies only delays them.
+   */
+  async claimDue(db: Db, now: Date, limit: number, leaseMs: number): Promise<DisputeRow[]> {
+    const result = await sql<DisputeRow>`
+      with due as (
+        select id from disputes where next_step_at <= ${now} order by next_step_at, id limit ${limit} for update skip locked
+      )
+      update disputes as d set next_step_at = ${new Date(now.getTime() + leaseMs)}
+      from due where d.id = due.id
+      returning d.*`.execute(db);
+    return result.rows;
+  },
+
+  /** Where the sync with the PSP starts: the oldest claim still open, if any. */
+  async oldestUnresolved(db: Db): Promise<Date | undefined> {
+    const row = await db.selectFrom('disputes').select((eb) => eb.fn.min('reported_at').as('oldest')).where('status', 'in', [...UNRESOLVED]).executeTakeFirst();
+    return row?.oldest ? new Date(row.oldest as Date) : undefined;
+  },
+};

@@ -1,0 +1,58 @@
+/**
+ * The disputes module's table (migration 0042): one row per MED infraction the PSP reported on a
+ * PIX we received. Merged into the database's table map (`Database` in src/db/schema.ts).
+ */
+import type { ColumnType } from 'kysely';
+import type { NullableTimestamp } from '../../db/schema.ts';
+
+/** A claim's life (state-machine.ts): OPEN → DEFENDED → ACCEPTED | REJECTED | CANCELLED. */
+export const DISPUTE_STATUSES = ['OPEN', 'DEFENDED', 'ACCEPTED', 'REJECTED', 'CANCELLED'] as const;
+export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];
+
+/**
+ * What the claim's end did: ORDER_REFUNDED (the order still held the PIX: returned through it,
+ * MED_FRAUDE), CHARGED_BACK (the tokens had left: returned from the platform's account and charged
+ * to the merchant), ALREADY_REFUNDED (the order had returned the PIX already), RELEASED (rejected or
+ * withdrawn: a held order went on), NO_EFFECT (rejected or withdrawn, nothing was held).
+ */
+export const DISPUTE_OUTCOMES = ['ORDER_REFUNDED', 'CHARGED_BACK', 'ALREADY_REFUNDED', 'RELEASED', 'NO_EFFECT'] as const;
+export type DisputeOutcome = (typeof DISPUTE_OUTCOMES)[number];
+
+/** The MED devolução of a charged-back claim: PENDING until the PSP took the request. */
+export type DisputeReturnStatus = 'PENDING' | 'EM_PROCESSAMENTO' | 'DEVOLVIDO' | 'NAO_REALIZADO';
+
+/** The merchant's defense, as submitted (POST /disputes/{id}/defense). */
+export interface DisputeDefense {
+  justification: string;
+  evidence: Array<{ description: string; url?: string; sha256?: string }>;
+}
+
+export interface DisputesTable {
+  id: string;
+  merchant_id: string;
+  order_id: string;
+  psp_infraction_id: string;
+  end_to_end_id: string;
+  status: DisputeStatus;
+  reason: string;
+  amount_brl: string;
+  reported_at: ColumnType<Date, Date, never>;
+  defense_deadline: ColumnType<Date, Date, Date>;
+  order_held: ColumnType<boolean, boolean | undefined, boolean>;
+  defense: ColumnType<DisputeDefense | null, string | null | undefined, string | null>;
+  defended_at: NullableTimestamp;
+  resolved_at: NullableTimestamp;
+  outcome: DisputeOutcome | null;
+  return_id: string | null;
+  return_status: DisputeReturnStatus | null;
+  /** When the disputes job should look at it next: an accepted claim's effect still to apply, a return to request. */
+  next_step_at: NullableTimestamp;
+  created_at: ColumnType<Date, Date, never>;
+  updated_at: ColumnType<Date, Date, Date>;
+}
+
+declare module '../../db/schema.ts' {
+  interface Database {
+    disputes: DisputesTable;
+  }
+}

@@ -87,7 +87,7 @@ const statements: Array<[string, (db: Db) => Promise<unknown>]> = [
   ['ordersRepo.claimDueSteps', (db) => ordersRepo.claimDueSteps(db, now, 8, 30_000)],
   ['ordersRepo.dueExpiries', (db) => ordersRepo.dueExpiries(db, now, 50)],
   ['ordersRepo.awaitingCreatedBefore (sandbox)', (db) => ordersRepo.awaitingCreatedBefore(db, now, 50)],
-  ['creationRepo.context (externalId taken?)', (db) => creationRepo.context(db, { merchantId: BIG, receiverId: order.receiver_id, type: 'PAYIN', day: '2026-11-25', month: '2026-11-01', externalId, key: null })],
+  ['creationRepo.context (externalId taken?)', (db) => creationRepo.context(db, { merchantId: BIG, receiverId: order.receiver_id, type: 'PAYIN', day: '2026-11-25', month: '2026-11-01', externalId, key: null, wallet: null })],
   ['listing page 1', (db) => listingRepo.page(db, BIG, {}, { offset: 0 }, 20)],
   ['listing cursor 10k deep', (db) => listingRepo.page(db, BIG, {}, { startingAfter: deep }, 20)],
   ['listing type=PAYOUT', (db) => listingRepo.page(db, BIG, { type: 'PAYOUT' }, { offset: 0 }, 20)],

@@ -25,6 +25,8 @@ import { type Clock, systemClock } from './lib/clock.ts';
 import { UUID_PATTERN } from './lib/ids.ts';
 import { createLogger } from './logger.ts';
 import { registerAdminDestinationPolicyRoutes } from './modules/admin/destination-policy-routes.ts';
+import { registerAdminPoliciesRoutes } from './modules/admin/policies-routes.ts';
+import { registerWalletOwnershipRoutes } from './modules/wallet-ownership/routes.ts';
 import { registerAdminMerchantRoutes } from './modules/admin/routes.ts';
 import { registerAdminMerchantReadRoutes } from './modules/admin/merchant-reads-routes.ts';
 import { registerAdminAuditRoutes } from './modules/audit/admin-routes.ts';
@@ -207,6 +209,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         registerSignedInLinkRoutes(merchantScope, services.users);
         registerAuditLogRoutes(merchantScope, db);
         registerReceiverRoutes(merchantScope, services.receivers);
+        registerWalletOwnershipRoutes(merchantScope, services.walletOwnership);
         registerQuoteRoutes(merchantScope, services.quotes);
         registerOrderReportRoutes(merchantScope, services.orderExport, services.orderTimeline);
         registerOrderRoutes(merchantScope, services.orders, services.orderListing);
@@ -239,6 +242,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         registerOperatorRoutes(adminScope, services.operators, { nodeEnv: config.nodeEnv });
         registerAdminMerchantRoutes(adminScope, services.merchants);
         registerAdminDestinationPolicyRoutes(adminScope, services.destinationPolicies);
+        registerAdminPoliciesRoutes(adminScope, services.merchantPolicies);
         registerAdminMerchantReadRoutes(adminScope, services.operatorReads.merchantReads);
         registerAdminReceiverRoutes(adminScope, services.receivers, services.operatorReads.kycReview);
         registerAdminAuditRoutes(adminScope, { db, exporter: services.operatorReads.auditExport });

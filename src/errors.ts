@@ -28,6 +28,17 @@ export const ERROR_STATUS = {
   PIX_KEY_NOT_OWNED_BY_RECEIVER: 422,
   /** A PAYIN's destinationWallet is not the receiver's own wallet, under the merchant's RECEIVER_ONLY destination policy. */
   DESTINATION_NOT_RECEIVER_WALLET: 422,
+  /**
+   * A PAYIN to a wallet not proven the receiver's, refused by the merchant's wallet ownership
+   * policy (REQUIRED; LIMITED above its per-order cap): prove it (POST /receivers/{id}/wallet-ownership/challenges).
+   */
+  WALLET_OWNERSHIP_REQUIRED: 422,
+  /** A wallet ownership proof whose signature is not the wallet's Ed25519 signature of the challenge's message. */
+  WALLET_SIGNATURE_INVALID: 422,
+  /** A wallet ownership challenge past its expiration time: ask for a new one. */
+  CHALLENGE_EXPIRED: 422,
+  /** A wallet ownership challenge already used by a proof (each is single-use): ask for a new one. */
+  CHALLENGE_USED: 409,
   /** Sandbox with CHAIN_PROVIDER=solana-rpc: the sandbox depositor holds too little of the token to make the deposit asked for. */
   SANDBOX_DEPOSITOR_UNFUNDED: 422,
   /** A MED claim's defense arrived after its deadline (the PSP takes none then). */

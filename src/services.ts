@@ -27,6 +27,8 @@ import { createSweeper } from './modules/deposits/sweeps.ts';
 import { createDepositWatcher } from './modules/deposits/watcher.ts';
 import { createLedgerService } from './modules/ledger/service.ts';
 import { createDestinationPolicies } from './modules/merchants/destination-policy.ts';
+import { createMerchantPolicies } from './modules/merchants/compliance-policies.ts';
+import { createWalletOwnership } from './modules/wallet-ownership/service.ts';
 import { createMerchantsService } from './modules/merchants/service.ts';
 import { orderEventDefinitions } from './modules/orders/events.ts';
 import { createCurrentFeeRates } from './modules/orders/fee-rates.ts';
@@ -283,7 +285,9 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
       events: [...orderEventDefinitions(adapters.pix.name), ...receiverEventDefinitions(), ...disputeEventDefinitions()],
     });
   const webhooks = webhooksOn(db);
-  const destinationPolicies = createDestinationPolicies({ db, clock });
+  const merchantPolicies = createMerchantPolicies({ db, clock });
+  const destinationPolicies = createDestinationPolicies({ policies: merchantPolicies });
+  const walletOwnership = createWalletOwnership({ db, clock, settings: { publicAppUrl: config.email.publicAppUrl } });
   /** What the worker's delivery and maintenance jobs use (the same service unless the worker has its own pool). */
   const webhookDelivery = workerDb === db ? webhooks : webhooksOn(workerDb);
   // The dashboard's reads: the export and the timeline belong to orders, the overview composes modules.
@@ -304,7 +308,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     // The operations register's monthly report (docs/architecture/operations-register.md), paged as the exports are.
     operationsReport: createOperationsReport({ db, pageSize: config.orders.exportPageSize }),
   };
-  return { disputes, operators, approvals, orderOperatorActions, webhookHealth, adminOrders, notifications, merchants, destinationPolicies, auth, users, email, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderExport, orderTimeline, overview, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, liquidity, depositAddresses, depositWatcher, sweeper, operatorReads };
+  return { disputes, operators, approvals, orderOperatorActions, webhookHealth, adminOrders, notifications, merchants, destinationPolicies, merchantPolicies, walletOwnership, auth, users, email, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderExport, orderTimeline, overview, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, liquidity, depositAddresses, depositWatcher, sweeper, operatorReads };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

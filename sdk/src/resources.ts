@@ -87,6 +87,20 @@ export function createResources(api: GeneratedClient) {
       }, 1, pageSize),
   };
 
+  /** MED 2.0 fraud claims on the merchant's PAYINs (an extension of the spec). */
+  const disputes = {
+    get: (id: string, options?: ReadOptions) => get(api.GET('/disputes/{id}', { params: { path: { id } }, ...readInit(options) })),
+    /** Every claim matching the filters, newest first. */
+    list: (filters: Filters<QueryOf<'listDisputes'>> = {}, pageSize?: number) =>
+      numberedPages(async (page, size) => {
+        const answer = await get(api.GET('/disputes', { params: { query: { ...filters, page, [PAGE_SIZE_PARAM]: size } } }));
+        return { items: answer.data, hasMore: moreAfter(answer) };
+      }, 1, pageSize),
+    /** The defense with its evidence, only while the claim is OPEN and before its `defenseDeadline`. */
+    defend: (id: string, body: BodyOf<'submitDisputeDefense'>, options?: WriteOptions) =>
+      get(api.POST('/disputes/{id}/defense', { body, params: { path: { id } }, ...writeInit(options) })),
+  };
+
   const feeTiers = {
     list: (query: QueryOf<'listFeeTiers'> = {}, options?: ReadOptions) => get(api.GET('/fee-tiers', { params: { query }, ...readInit(options) })),
     replace: (orderType: 'PAYIN' | 'PAYOUT', body: BodyOf<'replaceFeeTiers'>, options?: WriteOptions) =>
@@ -143,9 +157,15 @@ export function createResources(api: GeneratedClient) {
       get(api.POST('/sandbox/orders/{id}/fail', { body, params: { path: { id: orderId } }, ...writeInit(options) })),
     /** Registers who holds an EMAIL, PHONE or EVP key in the sandbox PSP's key lookup (payouts to such keys need the receiver's). */
     registerPixKey: (body: BodyOf<'sandboxRegisterPixKey'>, options?: WriteOptions) => get(api.POST('/sandbox/pix-keys', { body, ...writeInit(options) })),
+    /** The payer's PSP opens a MED fraud claim on the PAYIN's PIX. */
+    openMedClaim: (orderId: string, body: BodyOf<'sandboxOpenMedClaim'> = {}, options?: WriteOptions) =>
+      get(api.POST('/sandbox/orders/{id}/med-claim', { body, params: { path: { id: orderId } }, ...writeInit(options) })),
+    /** The receiving PSP decides the claim (ACCEPTED, REJECTED), or the payer's PSP withdraws it (CANCELLED). */
+    decideMedClaim: (disputeId: string, body: BodyOf<'sandboxDecideMedClaim'>, options?: WriteOptions) =>
+      get(api.POST('/sandbox/disputes/{id}/decision', { body, params: { path: { id: disputeId } }, ...writeInit(options) })),
     runSettlement: (body: BodyOf<'sandboxRunSettlement'> = {}, options?: WriteOptions) =>
       get(api.POST('/sandbox/settlements/run', { body, ...writeInit(options) })),
   };
 
-  return { merchant, receivers, quotes, payins, payouts, orders, ledger, feeTiers, webhooks, sandbox };
+  return { merchant, receivers, quotes, payins, payouts, orders, ledger, disputes, feeTiers, webhooks, sandbox };
 }

@@ -52,6 +52,31 @@ interface ReceiverEventBase<E extends string, S extends string> {
 export type ReceiverKycApproved = ReceiverEventBase<'receiver.kyc_approved', 'APPROVED'>;
 export type ReceiverKycRejected = ReceiverEventBase<'receiver.kyc_rejected', 'REJECTED'> & { kycRejectionReason: string };
 
+/** Extensions of the spec's catalog: MED 2.0 fraud claims on a PAYIN's PIX (one flat payload for the three). */
+interface DisputeEventBase<E extends string> {
+  event: E;
+  disputeId: string;
+  orderId: string;
+  externalId: string | null;
+  type: 'PAYIN';
+  status: 'OPEN' | 'DEFENDED' | 'ACCEPTED' | 'REJECTED' | 'CANCELLED';
+  /** The order's status when the event was recorded. */
+  orderStatus: string;
+  amountBrl: number;
+  reason: string;
+  defenseDeadline: string;
+  /** Whether the claim stopped the order before its tokens left. */
+  orderHeld: boolean;
+  outcome: 'ORDER_REFUNDED' | 'CHARGED_BACK' | 'ALREADY_REFUNDED' | 'RELEASED' | 'NO_EFFECT' | null;
+  returnStatus: string | null;
+  timestamp: string;
+  deliveryId: string;
+}
+
+export type OrderDisputed = DisputeEventBase<'order.disputed'>;
+export type DisputeUpdated = DisputeEventBase<'dispute.updated'>;
+export type DisputeResolved = DisputeEventBase<'dispute.resolved'>;
+
 export interface WebhookTest {
   event: 'webhook.test';
   endpointId: string;
@@ -84,6 +109,9 @@ export type WebhookEvent =
   | OrderRefunded
   | ReceiverKycApproved
   | ReceiverKycRejected
+  | OrderDisputed
+  | DisputeUpdated
+  | DisputeResolved
   | WebhookTest
   | WebhookEndpointDisabled;
 
@@ -101,6 +129,9 @@ export const WEBHOOK_EVENT_NAMES = [
   'order.refunded',
   'receiver.kyc_approved',
   'receiver.kyc_rejected',
+  'order.disputed',
+  'dispute.updated',
+  'dispute.resolved',
   'webhook.test',
   'webhook.endpoint_disabled',
 ] as const satisfies readonly WebhookEventName[];

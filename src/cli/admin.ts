@@ -4,6 +4,9 @@
  *   npm run admin -- issue-credential --merchant <id>   prints {"merchantId","credentialId","apiKey","apiSecret"}
  *   npm run admin -- set-destination-policy --merchant <id> --policy ANY|RECEIVER_ONLY [--reason "..."]
  *                                                        prints {"merchantId","destinationPolicy","updatedAt"}; audited
+ *   npm run admin -- set-policies --merchant <id> [--payer-policy ANY|FIRST_PARTY] [--wallet-ownership-policy ALLOW|LIMITED|REQUIRED]
+ *                                 [--unproven-wallet-limit-brl 500.00] [--reason "..."]
+ *                                                        prints the merchant's policies (MerchantPolicies); each change audited
  *   npm run admin -- generate-keys                       prints every production key (production-keys.ts); no database
  *   npm run admin -- create-platform-keys                creates the missing treasury and sponsor keys; prints their addresses
  *   npm run admin -- import-platform-key --purpose sponsor|treasury < keypair
@@ -18,7 +21,7 @@
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { UUID_PATTERN } from '../lib/ids.ts';
-import { DESTINATION_POLICIES } from '../modules/merchants/tables.ts';
+import { DESTINATION_POLICIES, PAYER_POLICIES, WALLET_OWNERSHIP_POLICIES } from '../modules/merchants/tables.ts';
 import { cliConfig, cliName, fail, parseArgsProblem, runCli } from './config.ts';
 import { KEY_USAGE, type KeyCommand, purposeOf, readKeypairFromStdin, runKeyCommand } from './key-commands.ts';
 import { REPORT_USAGE, checkReportArgs, runReportCommand } from './report-command.ts';
@@ -27,6 +30,8 @@ const USAGE = {
   'create-merchant': 'npm run admin -- create-merchant --name "Acme"',
   'issue-credential': 'npm run admin -- issue-credential --merchant <merchant id>',
   'set-destination-policy': 'npm run admin -- set-destination-policy --merchant <merchant id> --policy ANY|RECEIVER_ONLY [--reason "..."]',
+  'set-policies':
+    'npm run admin -- set-policies --merchant <merchant id> [--payer-policy ANY|FIRST_PARTY] [--wallet-ownership-policy ALLOW|LIMITED|REQUIRED] [--unproven-wallet-limit-brl 500.00] [--reason "..."]',
   'generate-keys': 'npm run admin -- generate-keys',
   report: REPORT_USAGE,
   ...KEY_USAGE,
@@ -46,6 +51,9 @@ try {
       purpose: { type: 'string' },
       month: { type: 'string' },
       format: { type: 'string' },
+      'payer-policy': { type: 'string' },
+      'wallet-ownership-policy': { type: 'string' },
+      'unproven-wallet-limit-brl': { type: 'string' },
     },
   });
 } catch (err) {
@@ -74,11 +82,15 @@ if (Object.hasOwn(KEY_USAGE, command)) {
 const usage = USAGE[command as keyof typeof USAGE];
 const name = values.name?.trim();
 if (command === 'create-merchant' && (!name || name.length < 2 || name.length > 255)) fail(`--name must have 2 to 255 characters; usage: ${usage}`);
-if ((command === 'issue-credential' || command === 'set-destination-policy') && !UUID_PATTERN.test(values.merchant ?? '')) {
+if ((command === 'issue-credential' || command === 'set-destination-policy' || command === 'set-policies') && !UUID_PATTERN.test(values.merchant ?? '')) {
   fail(`--merchant must be a merchant id (a UUID, as create-merchant prints); usage: ${usage}`);
 }
 const policy = DESTINATION_POLICIES.find((p) => p === values.policy);
 if (command === 'set-destination-policy' && !policy) fail(`--policy must be ${DESTINATION_POLICIES.join(' or ')}; usage: ${usage}`);
+const payerPolicy = PAYER_POLICIES.find((p) => p === values['payer-policy']);
+if (values['payer-policy'] !== undefined && !payerPolicy) fail(`--payer-policy must be ${PAYER_POLICIES.join(' or ')}; usage: ${usage}`);
+const walletOwnershipPolicy = WALLET_OWNERSHIP_POLICIES.find((p) => p === values['wallet-ownership-policy']);
+if (values['wallet-ownership-policy'] !== undefined && !walletOwnershipPolicy) fail(`--wallet-ownership-policy must be ${WALLET_OWNERSHIP_POLICIES.join(', ')}; usage: ${usage}`);
 
 await runCli(async () => {
   const [{ openConfiguredDatabase }, { createServices }, { systemClock }] = await Promise.all([
@@ -89,7 +101,7 @@ await runCli(async () => {
   const config = await cliConfig();
   const database = await openConfiguredDatabase(config);
   try {
-    const { merchants, destinationPolicies } = await createServices({ config, db: database.db, clock: systemClock });
+    const { merchants, destinationPolicies, merchantPolicies } = await createServices({ config, db: database.db, clock: systemClock });
     const by = { actor: `cli:${os.userInfo().username}` };
     if (command === 'create-merchant') {
       const { merchant, credential } = await merchants.createMerchant({ name: name! }, by);
@@ -97,6 +109,16 @@ await runCli(async () => {
     } else if (command === 'set-destination-policy') {
       const reason = values.reason?.trim();
       console.log(JSON.stringify(await destinationPolicies.set(values.merchant!, { policy: policy!, ...(reason ? { reason } : {}) }, by)));
+    } else if (command === 'set-policies') {
+      const reason = values.reason?.trim();
+      const cap = values['unproven-wallet-limit-brl'];
+      const changes = {
+        ...(payerPolicy ? { payerPolicy } : {}),
+        ...(walletOwnershipPolicy ? { walletOwnershipPolicy } : {}),
+        ...(cap !== undefined ? { unprovenWalletLimitBrl: cap } : {}),
+        ...(reason ? { reason } : {}),
+      };
+      console.log(JSON.stringify(await merchantPolicies.set(values.merchant!, changes, by)));
     } else {
       const credential = await merchants.issueCredential(values.merchant!, by);
       console.log(

@@ -94,6 +94,12 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
   sandboxAirdrop: { address: '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin', lamports: 1_000_000_000 },
   adminCreateMerchant: { name: 'Acme Pagamentos Ltda' },
   adminSetDestinationPolicy: { destinationPolicy: 'ANY', reason: 'Marketplace paying its sellers’ own accounts; contract 2026-114' },
+  adminSetMerchantPolicies: { payerPolicy: 'FIRST_PARTY', walletOwnershipPolicy: 'LIMITED', unprovenWalletLimitBrl: 500, reason: 'Compliance review 2026-11: first-party PIX only' },
+  createWalletOwnershipChallenge: { walletAddress: '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin' },
+  proveWalletOwnership: {
+    challengeId: '0195f3c6-2d8a-7b41-9c3e-5a7f1e2b4d60',
+    signature: '5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW',
+  },
   adminRejectKyc: { reason: 'The selfie does not match the ID photo' },
   adminReplacePlatformFeeTiers: [
     { minVolumeBrl: 0, maxVolumeBrl: 500000, platformFeePercentage: 0.015 },

@@ -47,6 +47,9 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /receivers/{id}/limits': 'getReceiverLimits',
   'PUT /receivers/{id}/limits': 'replaceReceiverLimits',
   'POST /receivers/{id}/kyc': 'submitReceiverKyc',
+  'POST /receivers/{id}/wallet-ownership/challenges': 'createWalletOwnershipChallenge',
+  'POST /receivers/{id}/wallet-ownership/proofs': 'proveWalletOwnership',
+  'GET /receivers/{id}/wallet-ownership': 'listProvenWallets',
 
   'POST /quotes': 'createQuote',
   'POST /payin': 'createPayin',
@@ -111,6 +114,8 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'DELETE /admin/merchants/{id}/credentials/{credentialId}': 'adminRevokeCredential',
   'GET /admin/merchants/{id}/destination-policy': 'adminGetDestinationPolicy',
   'PUT /admin/merchants/{id}/destination-policy': 'adminSetDestinationPolicy',
+  'GET /admin/merchants/{id}/policies': 'adminGetMerchantPolicies',
+  'PUT /admin/merchants/{id}/policies': 'adminSetMerchantPolicies',
   'GET /admin/merchants/{id}/users': 'adminListMerchantUsers',
   'GET /admin/merchants/{id}/fee-tiers': 'adminListMerchantFeeTiers',
   'GET /admin/receivers/{id}': 'adminGetReceiver',

@@ -127,3 +127,15 @@ export function formatCnpj(normalized: string): string {
   const n = normalized;
   return `${n.slice(0, 2)}.${n.slice(2, 5)}.${n.slice(5, 8)}/${n.slice(8, 12)}-${n.slice(12)}`;
 }
+
+/**
+ * A document as it may appear in reasons, events and logs: DICT's mask for a CPF
+ * (`***.456.789-**`, the middle six digits) and the same idea for a CNPJ (`**.345.678/****-**`,
+ * the middle six characters). Anything not shaped like either is masked whole.
+ */
+export function maskDocument(document: string): string {
+  const n = normalizeDocument(document);
+  if (CPF_SHAPE.test(n)) return `***.${n.slice(3, 6)}.${n.slice(6, 9)}-**`;
+  if (CNPJ_SHAPE.test(n)) return `**.${n.slice(2, 5)}.${n.slice(5, 8)}/****-**`;
+  return '***';
+}

@@ -10,7 +10,8 @@ import { emptyPostgresDatabase, testDriver } from '../helpers/database.ts';
 import { runTsToEnd } from '../helpers/processes.ts';
 
 // The CLI runs against the database this test run uses: an empty PostgreSQL database, or PGlite under DATA_DIR.
-describe('npm run admin', () => {
+// Each step starts the CLI as a process on the embedded database (PGlite starts in seconds, more on a loaded machine).
+describe('npm run admin', { timeout: 120_000 }, () => {
   let env: Record<string, string>;
   let cleanup: () => Promise<void>;
 
@@ -72,6 +73,25 @@ describe('npm run admin', () => {
       const audit = await database.db.selectFrom('admin_audit_log').selectAll().where('action', '=', 'merchant.destination_policy').where('target_id', '=', created.merchantId).execute();
       expect(audit).toHaveLength(1);
       expect(audit[0]).toMatchObject({ actor: expect.stringMatching(/^cli:/), details: { from: 'RECEIVER_ONLY', to: 'ANY', reason: 'pays sellers' } });
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('set-policies sets the payer and wallet ownership policies, each change audited', async () => {
+    const created = JSON.parse((await runTsToEnd('src/cli/admin.ts', ['create-merchant', '--name', 'Compliance Co'], env)).stdout);
+    const args = ['set-policies', '--merchant', created.merchantId, '--payer-policy', 'FIRST_PARTY', '--wallet-ownership-policy', 'LIMITED', '--unproven-wallet-limit-brl', '500.00', '--reason', 'review'];
+    const result = await runTsToEnd('src/cli/admin.ts', args, env);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ merchantId: created.merchantId, payerPolicy: 'FIRST_PARTY', walletOwnershipPolicy: 'LIMITED', unprovenWalletLimitBrl: 500 });
+    const bad = await runTsToEnd('src/cli/admin.ts', ['set-policies', '--merchant', created.merchantId, '--payer-policy', 'NOBODY'], env);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('--payer-policy must be ANY or FIRST_PARTY');
+    const { config } = await resolveRuntimeConfig(loadConfig({ ...env, LOG_LEVEL: 'silent' }));
+    const database = await openConfiguredDatabase(config);
+    try {
+      const audit = await database.db.selectFrom('admin_audit_log').select('action').where('target_id', '=', created.merchantId).where('action', '<>', 'merchant.create').execute();
+      expect(audit.map((a) => a.action).sort()).toEqual(['merchant.payer_policy', 'merchant.unproven_wallet_limit_brl', 'merchant.wallet_ownership_policy']);
     } finally {
       await database.close();
     }

@@ -61,7 +61,8 @@ async function expectNoSecret(outputs: string[], env: Record<string, string>, ex
   for (const secret of [devSecrets.walletKek, ...extra]) expect(text).not.toContain(secret);
 }
 
-describe('npm run admin: platform keys', () => {
+// Each step starts the CLI as a process on the embedded database (PGlite starts in seconds, more on a loaded machine).
+describe('npm run admin: platform keys', { timeout: 120_000 }, () => {
   let env: Record<string, string>;
 
   it('create-platform-keys creates the treasury and the sponsor once and prints their addresses only', async () => {

@@ -16,7 +16,8 @@ import { emptyPostgresDatabase, testDriver } from '../helpers/database.ts';
 import { runTsToEnd } from '../helpers/processes.ts';
 import { insertRow } from '../modules/operations-register/helpers.ts';
 
-describe('npm run admin -- report operations', () => {
+// Each step starts the CLI as a process on the embedded database (PGlite starts in seconds, more on a loaded machine).
+describe('npm run admin -- report operations', { timeout: 120_000 }, () => {
   let env: Record<string, string>;
   let cleanup: () => Promise<void>;
   const answers: Record<string, string> = {};

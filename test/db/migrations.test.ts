@@ -114,6 +114,8 @@ describe.each(drivers)('migrations on %s', (driver) => {
       'user_invitations',
       'user_sessions',
       'users',
+      'wallet_ownership_challenges',
+      'wallet_ownership_proofs',
       'wallet_sign_requests',
       'webhook_deliveries',
       'webhook_delivery_attempts',

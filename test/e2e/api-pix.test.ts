@@ -11,7 +11,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { parsePix } from 'pix-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestContext, type TestMerchant, createTestContext } from '../helpers/app.ts';
+import { ADMIN_TOKEN, type TestContext, type TestMerchant, createTestContext } from '../helpers/app.ts';
 import { randomCnpj, randomCpf } from '../helpers/documents.ts';
 import { startOpenApiProxy } from '../helpers/openapi-proxy.ts';
 import { freePort, runTs, waitFor } from '../helpers/processes.ts';
@@ -140,6 +140,32 @@ describe('PIX_PROVIDER=api-pix against the PSP simulator behind an OpenAPI-valid
     expect((await sentFor(company.id))?.devedor).toEqual({ cnpj: receiver.document, nome: 'Padaria Souza Ltda' });
     expect((await sentFor(personal.json().id))?.devedor).toEqual({ cpf: person.document, nome: 'Joana Souza' });
     expect(proxy.violations).toEqual([]);
+  });
+
+  it('keeps the payer the PSP reports (Efí gnExtras.pagador, valid against openapi.yaml); under FIRST_PARTY a third party’s PIX goes back (natureza ORIGINAL)', async () => {
+    const setPayerPolicy = (payerPolicy: string) =>
+      ctx.app.inject({ method: 'PUT', url: `/api/v1/admin/merchants/${merchant.merchantId}/policies`, headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, payload: { payerPolicy } });
+    expect((await setPayerPolicy('FIRST_PARTY')).statusCode).toBe(200);
+    try {
+      // By default the simulator's payer is the charge's devedor: the receiver.
+      const own = await payin(28);
+      await control('/control/pay', { txid: await txidOf(own.id) });
+      await until(own.id, 'COMPLETED', true);
+      const thirdParty = randomCpf();
+      const other = await payin(29);
+      await control('/control/pay', { txid: await txidOf(other.id), pagador: { nome: 'Carlos Terceiro', cpf: thirdParty } });
+      const ended = await until(other.id, 'REFUNDED', true);
+      expect(ended.failureReason).toMatch(/^PIX paid by a third party \(CPF \*\*\*\.\d{3}\.\d{3}-\*\*\)/);
+      const payers = await ctx.database.db.selectFrom('orders').select(['id', 'payer_document', 'pix_end_to_end_id']).where('id', 'in', [own.id, other.id]).execute();
+      expect(payers.find((p) => p.id === own.id)?.payer_document).toBe(receiver.document);
+      const paidByOther = payers.find((p) => p.id === other.id)!;
+      expect(paidByOther.payer_document).toBe(thirdParty);
+      const refund = proxy.requests.find((r) => r.method === 'PUT' && r.path.startsWith(`/pix/${paidByOther.pix_end_to_end_id}/devolucao/`));
+      expect(refund?.body).toMatchObject({ natureza: 'ORIGINAL', valor: '29.00' });
+      expect(proxy.violations).toEqual([]);
+    } finally {
+      await setPayerPolicy('ANY');
+    }
   });
 
   it('with the webhook lost, reconciliation (GET /pix) finds the payment', async () => {

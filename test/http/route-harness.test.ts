@@ -87,6 +87,7 @@ const POLICY: HarnessPolicy<Resource> = {
     orderId: { owned: 'order' },
     endpointId: { owned: 'webhookEndpoint' },
     externalId: { why: "the merchant's own free-text reference, not an id of ours" },
+    challengeId: { why: "a wallet ownership challenge, looked up only under the path's receiver (owned, checked above): another receiver's or merchant's is 404 like an unknown one" },
   },
   isAdminRoute: (url) => url.startsWith(`${API_PREFIX}/admin/`),
 };

@@ -170,6 +170,18 @@ describe('SDK: the README walkthrough on a started service', () => {
     expect((await client.orders.get(order.id)).status).toBe('FAILED');
   }, 60_000);
 
+  it('follows a MED fraud claim on the completed PAYIN: opened in the sandbox, listed, defended, order.disputed delivered', async () => {
+    const opened = await client.sandbox.openMedClaim(payin.id, { reason: 'Golpe' });
+    expect(opened).toMatchObject({ orderId: payin.id, status: 'OPEN', orderHeld: false });
+    const listed = [];
+    for await (const dispute of client.disputes.list({ orderId: payin.id })) listed.push(dispute.id);
+    expect(listed).toEqual([opened.id]);
+    const defended = await client.disputes.defend(opened.id, { justification: 'The receiver paid from its own account' });
+    expect(defended.status).toBe('DEFENDED');
+    const delivered = await eventually(async () => deliveries.map((d) => verifyWebhook(d.body, d.headers, secret)).find((e) => e.event === 'order.disputed' && e.orderId === payin.id));
+    expect(delivered).toMatchObject({ event: 'order.disputed', disputeId: opened.id, status: 'OPEN' });
+  }, 60_000);
+
   it("knows every event of the service's catalog (GET /webhook/events)", async () => {
     const catalog = await client.webhooks.events();
     expect(catalog.data.map((entry) => entry.name).sort()).toEqual([...WEBHOOK_EVENT_NAMES].sort());

@@ -8,7 +8,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { createDynamicPix, hasError } from 'pix-utils';
 import type { Faults } from './faults.ts';
 import type { Notifier } from './notifier.ts';
-import type { Charge, Infraction, ReceivedPix, Refund, SentPix, Store } from './store.ts';
+import type { Charge, Infraction, Payer, ReceivedPix, Refund, SentPix, Store } from './store.ts';
 
 export class Problem extends Error {
   readonly status: number;
@@ -22,6 +22,15 @@ export class Problem extends Error {
     this.title = title;
     this.detail = detail;
   }
+}
+
+/** A devedor or control-API payer as Efí's `pagador`: a name and exactly one of cpf or cnpj. */
+export function payerOf(value: Record<string, unknown> | undefined | null): Payer | undefined {
+  if (!value) return undefined;
+  const nome = typeof value.nome === 'string' ? value.nome : '';
+  if (typeof value.cpf === 'string' && value.cnpj === undefined) return { nome, cpf: value.cpf };
+  if (typeof value.cnpj === 'string' && value.cpf === undefined) return { nome, cnpj: value.cnpj };
+  return undefined;
 }
 
 export interface Reply {
@@ -72,7 +81,9 @@ export function createApiPix(deps: { store: Store; faults: Faults; notifier: Not
   const pixView = (p: ReceivedPix, only?: Refund) => {
     const refunds = only ? [only] : p.devolucoes;
     const devolucoes = refunds.length === 0 ? {} : { devolucoes: faults.devolucoesAsObject && only ? refundView(only) : refunds.map(refundView) };
-    return { endToEndId: p.endToEndId, txid: p.txid, valor: p.valor, chave: p.chave, horario: p.horario, ...devolucoes };
+    // Who paid: not in API Pix's Pix object; Efí reports it in its extension `gnExtras.pagador` (extra properties are allowed by the document).
+    const gnExtras = p.pagador ? { gnExtras: { pagador: p.pagador } } : {};
+    return { endToEndId: p.endToEndId, txid: p.txid, valor: p.valor, chave: p.chave, horario: p.horario, ...gnExtras, ...devolucoes };
   };
 
   function putCob(txid: string, body: Record<string, any>): Reply { // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -109,11 +120,16 @@ export function createApiPix(deps: { store: Store; faults: Faults; notifier: Not
     return { status: 201, body: cobView(charge) };
   }
 
-  /** The payer's bank pays a charge (control API): the PIX is recorded, then notified. */
-  function pay(charge: Charge, valor = charge.valor): ReceivedPix {
+  /**
+   * The payer's bank pays a charge (control API): the PIX is recorded, then notified. `pagador`:
+   * who pays (default the charge's devedor, as a customer paying their own charge); null: the PSP
+   * does not report the payer.
+   */
+  function pay(charge: Charge, valor = charge.valor, pagador?: Payer | null): ReceivedPix {
     if (charge.paidBy) return state.pix[charge.paidBy]!;
     const now = new Date();
-    const pix: ReceivedPix = { endToEndId: newE2e('E', now), txid: charge.txid, valor, chave: charge.chave, horario: now.toISOString(), devolucoes: [] };
+    const payer = pagador === undefined ? payerOf(charge.devedor) : (pagador ?? undefined);
+    const pix: ReceivedPix = { endToEndId: newE2e('E', now), txid: charge.txid, valor, chave: charge.chave, horario: now.toISOString(), devolucoes: [], ...(payer ? { pagador: payer } : {}) };
     state.pix[pix.endToEndId] = pix;
     charge.status = 'CONCLUIDA';
     charge.paidBy = pix.endToEndId;

@@ -8,7 +8,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import path from 'node:path';
-import { Problem, createApiPix } from './api-pix.ts';
+import { Problem, createApiPix, payerOf } from './api-pix.ts';
 import { loadOrCreatePki } from './certificates.ts';
 import { type Faults, emptyFaults, takeHttpFault } from './faults.ts';
 import { createNotifier } from './notifier.ts';
@@ -102,7 +102,9 @@ export async function startSimulator(options: SimulatorOptions) {
       if (request.method === 'POST' && url.pathname === '/control/pay') {
         const charge = body.txid ? store.state.charges[body.txid] : routes.findByCode(body.pixCopiaECola ?? '');
         if (!charge) return send(response, 404, { error: 'no such charge' });
-        const pix = routes.pay(charge, body.valor);
+        // `pagador` {nome, cpf | cnpj}: who pays (default the charge's devedor); null: the payer is not reported.
+        if (body.pagador !== undefined && body.pagador !== null && !payerOf(body.pagador)) return send(response, 400, { error: 'pagador needs nome and exactly one of cpf or cnpj' });
+        const pix = routes.pay(charge, body.valor, body.pagador === null ? null : payerOf(body.pagador));
         return send(response, 200, { endToEndId: pix.endToEndId, txid: pix.txid, valor: pix.valor });
       }
       if (request.method === 'POST' && url.pathname === '/control/faults') {

@@ -24,6 +24,15 @@ export interface ReceivedPix {
   chave: string;
   horario: string;
   devolucoes: Refund[];
+  /** Who paid, reported the Efí way (`gnExtras.pagador`); absent: the PSP does not say. */
+  pagador?: Payer;
+}
+
+/** A payer as Efí's `gnExtras.pagador` (and API Pix's `devedor`) writes one. */
+export interface Payer {
+  nome: string;
+  cpf?: string;
+  cnpj?: string;
 }
 
 export interface Charge {

@@ -523,6 +523,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/receivers/{id}/wallet-ownership/challenges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a challenge that proves a wallet is the receiver’s
+         * @description A receiver proves a self-hosted wallet is theirs by signing a challenge with it: POST .../wallet-ownership/challenges with the walletAddress answers a Sign In With Solana message (domain, address, statement, URI, version, nonce, issued-at, expiration-time, request id); the wallet signs that exact text off chain (Wallet Standard / Phantom `signMessage`: its UTF-8 bytes, no transaction, no fee); POST .../wallet-ownership/proofs with the challengeId and the 64-byte Ed25519 signature in base58 records the proof. A challenge expires 10 minutes after it is made and proves once. The receiver’s managed wallet counts as proven without a proof. What an unproven wallet may receive is the merchant's wallet ownership policy: ALLOW (default) any PAYIN, LIMITED up to a per-order BRL cap, REQUIRED none (422 WALLET_OWNERSHIP_REQUIRED).
+         */
+        post: operations["createWalletOwnershipChallenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/receivers/{id}/wallet-ownership/proofs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Prove a wallet is the receiver's with its signature of a challenge
+         * @description A receiver proves a self-hosted wallet is theirs by signing a challenge with it: POST .../wallet-ownership/challenges with the walletAddress answers a Sign In With Solana message (domain, address, statement, URI, version, nonce, issued-at, expiration-time, request id); the wallet signs that exact text off chain (Wallet Standard / Phantom `signMessage`: its UTF-8 bytes, no transaction, no fee); POST .../wallet-ownership/proofs with the challengeId and the 64-byte Ed25519 signature in base58 records the proof. A challenge expires 10 minutes after it is made and proves once. The receiver’s managed wallet counts as proven without a proof. What an unproven wallet may receive is the merchant's wallet ownership policy: ALLOW (default) any PAYIN, LIMITED up to a per-order BRL cap, REQUIRED none (422 WALLET_OWNERSHIP_REQUIRED). Refusals: a challenge of another receiver (or unknown) 404 NOT_FOUND; already used 409 CHALLENGE_USED; expired 422 CHALLENGE_EXPIRED; a signature that is not the wallet's Ed25519 signature of the message 422 WALLET_SIGNATURE_INVALID (the challenge stays usable until it expires).
+         */
+        post: operations["proveWalletOwnership"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/receivers/{id}/wallet-ownership": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The receiver's proven wallets
+         * @description A receiver proves a self-hosted wallet is theirs by signing a challenge with it: POST .../wallet-ownership/challenges with the walletAddress answers a Sign In With Solana message (domain, address, statement, URI, version, nonce, issued-at, expiration-time, request id); the wallet signs that exact text off chain (Wallet Standard / Phantom `signMessage`: its UTF-8 bytes, no transaction, no fee); POST .../wallet-ownership/proofs with the challengeId and the 64-byte Ed25519 signature in base58 records the proof. A challenge expires 10 minutes after it is made and proves once. The receiver’s managed wallet counts as proven without a proof. What an unproven wallet may receive is the merchant's wallet ownership policy: ALLOW (default) any PAYIN, LIMITED up to a per-order BRL cap, REQUIRED none (422 WALLET_OWNERSHIP_REQUIRED).
+         */
+        get: operations["listProvenWallets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/quotes": {
         parameters: {
             query?: never;
@@ -594,7 +654,7 @@ export interface paths {
         put?: never;
         /**
          * Create a PAYIN: BRL in by PIX, tokens out to the receiver
-         * @description Answers 201 with the order in AWAITING_PAYMENT, its pixPaymentCode (PIX copy-and-paste code for exactly amountBrl) and expiresAt. Fees come from the merchant's tier for its completed PAYIN volume this month (or from the quote). Business rules answer 422: KYC_NOT_APPROVED, RECEIVER_NOT_ACTIVE, NIGHT_TRANSACTIONS_DISABLED (20:00–06:00 America/Sao_Paulo unless the receiver allows it), LIMIT_EXCEEDED (daily BRL total or count, São Paulo calendar day), QUOTE_EXPIRED, QUOTE_INVALID (other type, token, chain, receiver or amount, or already used). An externalId already used is 409 CONFLICT with `details.existingOrderId`. A provider failure is 503 PROVIDER_UNAVAILABLE; no current price (an order without a quote, when the price source is unreachable or its last price is older than the maximum age) is 503 PRICE_UNAVAILABLE, and no order is created. Tokens go only to the receiver: under the merchant's destination policy RECEIVER_ONLY (the default), destinationWallet, when sent, must be the receiver's own wallet (its walletAddress, or its managed wallet's address); otherwise 422 DESTINATION_NOT_RECEIVER_WALLET. Under the policy ANY, enabled only by an operator, any Solana address is accepted. When the platform's treasury is on chain and cannot cover amountCrypto (its balance of targetToken less what open PAYINs already owe), the PAYIN is refused with 503 TREASURY_INSUFFICIENT_LIQUIDITY before any PIX charge exists (`details`: token); nothing was created, and the same request succeeds once the treasury is funded: retry later.
+         * @description Answers 201 with the order in AWAITING_PAYMENT, its pixPaymentCode (PIX copy-and-paste code for exactly amountBrl) and expiresAt. Fees come from the merchant's tier for its completed PAYIN volume this month (or from the quote). Business rules answer 422: KYC_NOT_APPROVED, RECEIVER_NOT_ACTIVE, NIGHT_TRANSACTIONS_DISABLED (20:00–06:00 America/Sao_Paulo unless the receiver allows it), LIMIT_EXCEEDED (daily BRL total or count, São Paulo calendar day), QUOTE_EXPIRED, QUOTE_INVALID (other type, token, chain, receiver or amount, or already used). An externalId already used is 409 CONFLICT with `details.existingOrderId`. A provider failure is 503 PROVIDER_UNAVAILABLE; no current price (an order without a quote, when the price source is unreachable or its last price is older than the maximum age) is 503 PRICE_UNAVAILABLE, and no order is created. Tokens go only to the receiver: under the merchant's destination policy RECEIVER_ONLY (the default), destinationWallet, when sent, must be the receiver's own wallet (its walletAddress, or its managed wallet's address); otherwise 422 DESTINATION_NOT_RECEIVER_WALLET. Under the policy ANY, enabled only by an operator, any Solana address is accepted. The merchant's wallet ownership policy decides what a PAYIN to a wallet not proven the receiver's does (proof: POST /receivers/{id}/wallet-ownership/challenges, then .../proofs; a managed wallet counts as proven): ALLOW (default) accepts it, LIMITED accepts it up to a per-order BRL cap, REQUIRED refuses it; a refusal is 422 WALLET_OWNERSHIP_REQUIRED. Under the payer policy FIRST_PARTY, a PIX paid by anyone but the receiver (by the CPF/CNPJ the PIX provider reports), or whose payer the provider does not report, is returned and the order ends REFUNDED with a failureReason naming the masked payer document. When the platform's treasury is on chain and cannot cover amountCrypto (its balance of targetToken less what open PAYINs already owe), the PAYIN is refused with 503 TREASURY_INSUFFICIENT_LIQUIDITY before any PIX charge exists (`details`: token); nothing was created, and the same request succeeds once the treasury is funded: retry later.
          */
         post: operations["createPayin"];
         delete?: never;
@@ -842,7 +902,7 @@ export interface paths {
         put?: never;
         /**
          * Pay a PAYIN's PIX charge as the customer
-         * @description Drives the sandbox PSP exactly as a real payment: the charge is paid and its notification reaches the order (PAYMENT_RECEIVED, then the worker converts and transfers). `amountBrl` defaults to the order amount; another amount (or a payment after expiry) is refunded automatically.
+         * @description Drives the sandbox PSP exactly as a real payment: the charge is paid and its notification reaches the order (PAYMENT_RECEIVED, then the worker converts and transfers). `amountBrl` defaults to the order amount; another amount (or a payment after expiry) is refunded automatically. `payer` defaults to the receiver (the charge's devedor), so the payment is first-party; name another CPF or CNPJ to pay as a third party, or send null for a PSP that does not report who paid. Under the merchant's FIRST_PARTY payer policy both are returned to the payer and the order ends REFUNDED.
          */
         post: operations["sandboxPayPixCharge"];
         delete?: never;
@@ -1611,6 +1671,30 @@ export interface paths {
          * @description RECEIVER_ONLY (default): a PAYOUT pays only a PIX key of the receiver (its own CPF/CNPJ key, or another key the PIX provider confirms is held by the receiver’s document), and a PAYIN transfers only to the receiver’s own wallet (its walletAddress or managed wallet); anything else is refused with 422 PIX_KEY_NOT_OWNED_BY_RECEIVER or DESTINATION_NOT_RECEIVER_WALLET. ANY: the merchant may name any valid key or wallet. A change is recorded in the audit log with the operator's reason; setting the current policy again changes nothing.
          */
         put: operations["adminSetDestinationPolicy"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/merchants/{id}/policies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A merchant's compliance policies
+         * @description Destination, payer and wallet ownership policies, as orders apply them.
+         */
+        get: operations["adminGetMerchantPolicies"];
+        /**
+         * Set a merchant's payer and wallet ownership policies (audited)
+         * @description Fields left out stay as they are. payerPolicy: Who may pay a PAYIN's PIX. ANY (default): anyone. FIRST_PARTY: only the receiver, by the payer's CPF/CNPJ the PIX provider reports: a PIX from another document is returned to its payer (devolução, natureza ORIGINAL) and the order ends REFUNDED with a failureReason naming the masked document; a PIX whose payer the provider does not report cannot be confirmed first-party and is returned the same way. walletOwnershipPolicy: What a PAYIN to a wallet not proven the receiver's does (proofs: POST /receivers/{id}/wallet-ownership/challenges, then .../proofs; a managed wallet counts as proven). ALLOW (default): accepted. LIMITED: accepted up to unprovenWalletLimitBrl per order (amountBrl), above it 422 WALLET_OWNERSHIP_REQUIRED. REQUIRED: always 422 WALLET_OWNERSHIP_REQUIRED. LIMITED needs unprovenWalletLimitBrl (given now or set before; 400 otherwise). Each policy that changes is recorded in the audit log with the reason; setting the current values again changes nothing. The destination policy has its own route (PUT /admin/merchants/{id}/destination-policy).
+         */
+        put: operations["adminSetMerchantPolicies"];
         post?: never;
         delete?: never;
         options?: never;
@@ -2823,6 +2907,59 @@ export interface components {
             /** @description The reason of the last rejection, shown at this submission (null if there was none) */
             previousRejectionReason: string | null;
         };
+        /** WalletOwnershipChallenge */
+        WalletOwnershipChallenge: {
+            /** Format: uuid */
+            challengeId: string;
+            /** Format: uuid */
+            receiverId: string;
+            /** @description The wallet to prove (base58) */
+            walletAddress: string;
+            /** @description The Sign In With Solana message: sign exactly this text with the wallet */
+            message: string;
+            /**
+             * Format: date-time
+             * @description After it the challenge cannot be used (422 CHALLENGE_EXPIRED)
+             */
+            expiresAt: string;
+        };
+        /** WalletOwnershipProof */
+        WalletOwnershipProof: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            receiverId: string;
+            walletAddress: string;
+            /**
+             * @description An Ed25519 signature of a Sign In With Solana message
+             * @enum {string}
+             */
+            method: "SIWS_ED25519";
+            /** Format: uuid */
+            challengeId: string;
+            /** @description The message signed */
+            message: string;
+            /** @description base58, 64 bytes */
+            signature: string;
+            /** Format: date-time */
+            provenAt: string;
+        };
+        /** ProvenWallets */
+        ProvenWallets: {
+            /** @description Each wallet once, the managed wallet first, then by latest proof, newest first */
+            data: {
+                walletAddress: string;
+                /**
+                 * @description SIWS_ED25519: a signed challenge; MANAGED: the receiver's managed wallet
+                 * @enum {unknown}
+                 */
+                method: "SIWS_ED25519" | "MANAGED";
+                /** Format: date-time */
+                provenAt: string;
+                /** @description The latest proof; null for the managed wallet */
+                proofId: string | null;
+            }[];
+        };
         /** Quote */
         Quote: {
             /** Format: uuid */
@@ -3507,6 +3644,30 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        /** MerchantPolicies */
+        MerchantPolicies: {
+            /** Format: uuid */
+            merchantId: string;
+            /**
+             * @description RECEIVER_ONLY (default): a PAYOUT pays only a PIX key of the receiver (its own CPF/CNPJ key, or another key the PIX provider confirms is held by the receiver’s document), and a PAYIN transfers only to the receiver’s own wallet (its walletAddress or managed wallet); anything else is refused with 422 PIX_KEY_NOT_OWNED_BY_RECEIVER or DESTINATION_NOT_RECEIVER_WALLET. ANY: the merchant may name any valid key or wallet.
+             * @enum {unknown}
+             */
+            destinationPolicy: "RECEIVER_ONLY" | "ANY";
+            /**
+             * @description Who may pay a PAYIN's PIX. ANY (default): anyone. FIRST_PARTY: only the receiver, by the payer's CPF/CNPJ the PIX provider reports: a PIX from another document is returned to its payer (devolução, natureza ORIGINAL) and the order ends REFUNDED with a failureReason naming the masked document; a PIX whose payer the provider does not report cannot be confirmed first-party and is returned the same way.
+             * @enum {unknown}
+             */
+            payerPolicy: "ANY" | "FIRST_PARTY";
+            /**
+             * @description What a PAYIN to a wallet not proven the receiver's does (proofs: POST /receivers/{id}/wallet-ownership/challenges, then .../proofs; a managed wallet counts as proven). ALLOW (default): accepted. LIMITED: accepted up to unprovenWalletLimitBrl per order (amountBrl), above it 422 WALLET_OWNERSHIP_REQUIRED. REQUIRED: always 422 WALLET_OWNERSHIP_REQUIRED.
+             * @enum {unknown}
+             */
+            walletOwnershipPolicy: "ALLOW" | "LIMITED" | "REQUIRED";
+            /** @description LIMITED: the most BRL (amountBrl) one PAYIN to an unproven wallet may be; null when unset */
+            unprovenWalletLimitBrl: number | null;
+            /** Format: date-time */
+            updatedAt: string;
+        };
         /** KycQueueItem */
         KycQueueItem: {
             receiver: components["schemas"]["Receiver"];
@@ -3856,6 +4017,14 @@ export interface components {
             providerTransactionId: string | null;
             refundId: string | null;
             txHash: string | null;
+            /** @description PAYIN: who paid its PIX, as the PIX provider reported it (the merchant's payer policy compares it with the receiver); null when not paid or not reported */
+            payer: {
+                /** @enum {unknown} */
+                documentType: "CPF" | "CNPJ";
+                /** @description Bare (digits, or a CNPJ’s letters and digits) */
+                document: string;
+                name: string;
+            } | null;
             /** @description Failed attempts of the worker's current step */
             stepAttempts: number;
             nextStepAt: string | null;
@@ -7195,6 +7364,345 @@ export interface operations {
             };
         };
     };
+    createWalletOwnershipChallenge: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. 1 to 255 printable ASCII characters, unique per merchant (a UUID is a good choice). A retry with the same key and the same request replays the first answer (2xx and 4xx; with header `idempotent-replayed: true`) without repeating the operation, also after a crash of the server; the same key with another request is 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 CONFLICT with `Retry-After`. Keys are kept at least 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "walletAddress": "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The self-hosted Solana wallet to prove (base58) */
+                    walletAddress: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The created wallet ownership challenge */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WalletOwnershipChallenge"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another merchant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (CONFLICT, IDEMPOTENCY_CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    proveWalletOwnership: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. 1 to 255 printable ASCII characters, unique per merchant (a UUID is a good choice). A retry with the same key and the same request replays the first answer (2xx and 4xx; with header `idempotent-replayed: true`) without repeating the operation, also after a crash of the server; the same key with another request is 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 CONFLICT with `Retry-After`. Keys are kept at least 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "challengeId": "0195f3c6-2d8a-7b41-9c3e-5a7f1e2b4d60",
+                 *       "signature": "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description From POST .../wallet-ownership/challenges
+                     */
+                    challengeId: string;
+                    /** @description The wallet's Ed25519 signature of the challenge's message, 64 bytes in base58 */
+                    signature: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The created wallet ownership proof */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WalletOwnershipProof"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another merchant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (CONFLICT, IDEMPOTENCY_CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A business rule refused the request (see the error code) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listProvenWallets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The proven wallets */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProvenWallets"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another merchant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     createQuote: {
         parameters: {
             query?: never;
@@ -8843,6 +9351,12 @@ export interface operations {
                 "application/json": {
                     /** @description What the simulated customer pays; default the order amount; BRL. A JSON number or a string of plain decimal text ("100.50"), read exactly as sent: at most 2 decimals (more is 400, never rounded), greater than 0, at most 10000000000000 */
                     amountBrl?: number | string;
+                    /** @description Who pays; default the receiver; null: the PSP does not report the payer */
+                    payer?: {
+                        /** @description The payer's CPF or CNPJ, digits or formatted */
+                        document: string;
+                        name: string;
+                    } | null;
                 };
             };
         };
@@ -13651,6 +14165,217 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MerchantDestinationPolicy"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another merchant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (CONFLICT, IDEMPOTENCY_CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminGetMerchantPolicies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The merchant policies */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MerchantPolicies"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another merchant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminSetMerchantPolicies: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. 1 to 255 printable ASCII characters, unique per merchant (a UUID is a good choice). A retry with the same key and the same request replays the first answer (2xx and 4xx; with header `idempotent-replayed: true`) without repeating the operation, also after a crash of the server; the same key with another request is 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 CONFLICT with `Retry-After`. Keys are kept at least 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "payerPolicy": "FIRST_PARTY",
+                 *       "walletOwnershipPolicy": "LIMITED",
+                 *       "unprovenWalletLimitBrl": 500,
+                 *       "reason": "Compliance review 2026-11: first-party PIX only"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {unknown} */
+                    payerPolicy?: "ANY" | "FIRST_PARTY";
+                    /** @enum {unknown} */
+                    walletOwnershipPolicy?: "ALLOW" | "LIMITED" | "REQUIRED";
+                    /** @description BRL per order, at most 2 decimal places; null clears it (not under LIMITED) */
+                    unprovenWalletLimitBrl?: number | string | null;
+                    /** @description Why, for the audit log */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The merchant policies */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MerchantPolicies"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */

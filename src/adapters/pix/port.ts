@@ -38,6 +38,11 @@ export interface ReceivedPix {
   txid: string | null;
   amountBrl: BrlAmount;
   paidAt: Date;
+  /**
+   * Who paid, when the PSP reports it (docs/architecture/compliance-policies.md): not in API Pix's
+   * `Pix` object, but most PSPs add it (Efí: `gnExtras.pagador`). Absent when the PSP does not say.
+   */
+  payer?: PixPayer;
 }
 
 export type RefundStatus = 'EM_PROCESSAMENTO' | 'DEVOLVIDO' | 'NAO_REALIZADO';
@@ -91,7 +96,7 @@ export type PixKeyType = 'CPF' | 'CNPJ' | 'EMAIL' | 'PHONE' | 'EVP';
 
 export type PixNotification =
   /** A charge was paid (API Pix webhook `pix[]` entry with txid). */
-  | { kind: 'charge_paid'; txid: string; endToEndId: string; amountBrl: BrlAmount; paidAt: Date }
+  | { kind: 'charge_paid'; txid: string; endToEndId: string; amountBrl: BrlAmount; paidAt: Date; payer?: PixPayer }
   /** A refund reached a final state (webhook `pix[].devolucoes[]`). */
   | { kind: 'refund_settled'; endToEndId: string; refundId: string; status: 'DEVOLVIDO' | 'NAO_REALIZADO'; reason?: string }
   /** An outgoing PIX was settled or refused by the provider. */

@@ -3,8 +3,9 @@
  * changes are guarded updates (`where status = <expected>`), so a row changes state, and is
  * reported, at most once however many callers race.
  */
-import type { Insertable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import type { PixPayer } from './port.ts';
 import type { SandboxPixArmedFailuresTable, SandboxPixChargesTable, SandboxPixPayoutsTable, SandboxPixRefundsTable } from './sandbox-tables.ts';
 
 export const pixSandboxRepo = {
@@ -47,10 +48,19 @@ export const pixSandboxRepo = {
   },
 
   /** Guarded: only an ATIVA charge becomes CONCLUIDA. */
-  markChargePaid(db: Db, txid: string, payment: { endToEndId: string; amountBrl: string; paidAt: Date }) {
+  markChargePaid(db: Db, txid: string, payment: { endToEndId: string; amountBrl: string; paidAt: Date; payer: PixPayer | undefined }) {
+    const { payer } = payment;
     return db
       .updateTable('sandbox_pix_charges')
-      .set({ status: 'CONCLUIDA', end_to_end_id: payment.endToEndId, paid_amount_brl: payment.amountBrl, paid_at: payment.paidAt })
+      .set({
+        status: 'CONCLUIDA',
+        end_to_end_id: payment.endToEndId,
+        paid_amount_brl: payment.amountBrl,
+        paid_at: payment.paidAt,
+        payer_document_type: payer?.documentType ?? null,
+        payer_document: payer?.document ?? null,
+        payer_name: payer?.name ?? null,
+      })
       .where('txid', '=', txid)
       .where('status', '=', 'ATIVA')
       .returningAll()
@@ -185,3 +195,10 @@ export const pixSandboxRepo = {
       .execute();
   },
 };
+
+/** The charge's devedor, or who paid it, when recorded. */
+export function payerOf(row: Selectable<SandboxPixChargesTable>, who: 'devedor' | 'payer'): PixPayer | undefined {
+  const documentType = row[`${who}_document_type`];
+  const document = row[`${who}_document`];
+  return documentType && document ? { documentType, document, name: row[`${who}_name`] ?? '' } : undefined;
+}

@@ -24,6 +24,14 @@ export interface SandboxPixChargesTable {
   end_to_end_id: string | null;
   paid_amount_brl: string | null;
   paid_at: NullableTimestamp;
+  /** The charge's `devedor` (migration 0039): whom it is addressed to, the default payer of the sandbox "pay". */
+  devedor_document_type: 'CPF' | 'CNPJ' | null;
+  devedor_document: string | null;
+  devedor_name: string | null;
+  /** Who paid it, reported with the PIX as a PSP's extension would (Efí `gnExtras.pagador`). */
+  payer_document_type: 'CPF' | 'CNPJ' | null;
+  payer_document: string | null;
+  payer_name: string | null;
   created_at: DefaultedTimestamp;
 }
 

@@ -14,9 +14,9 @@ import { decimal, toFixedText } from '../../lib/money.ts';
 import { buildDynamicPixCode } from '../../lib/pix-brcode.ts';
 import { validatePixKey } from '../../lib/pix-keys.ts';
 import { REFUND_ID_PATTERN, TXID_PATTERN, newEndToEndId, newSandboxTransactionId } from './identifiers.ts';
-import { type BrlAmount, type PixCharge, PixChargeConflictError, type PixNotification, type PixProvider, type ReceivedPix } from './port.ts';
+import { type BrlAmount, type PixCharge, PixChargeConflictError, type PixNotification, type PixPayer, type PixProvider, type ReceivedPix } from './port.ts';
 import { type ChargePayload, newLocation, signPayload } from './sandbox-location.ts';
-import { pixSandboxRepo as repo } from './sandbox-repo.ts';
+import { payerOf, pixSandboxRepo as repo } from './sandbox-repo.ts';
 import { type SandboxDict, createSandboxDict } from './sandbox-dict.ts';
 import { type SandboxInfractions, createSandboxInfractions } from './sandbox-infractions.ts';
 
@@ -44,8 +44,12 @@ export interface SettleOptions {
 export interface SandboxPixProvider extends PixProvider, Pick<SandboxDict, 'registerPixKey'>, Pick<SandboxInfractions, 'openInfraction' | 'decideInfraction'> {
   readonly name: 'sandbox';
   lookupPixKey: SandboxDict['lookupPixKey'];
-  /** The payer pays the charge (by default exactly its amount). Idempotent: a paid charge answers its first payment. */
-  simulateChargePayment(txid: string, options?: { amountBrl?: BrlAmount }): Promise<ChargePaidNotification>;
+  /**
+   * The payer pays the charge (by default exactly its amount, from the charge's `devedor`: for an
+   * order, the receiver). Idempotent: a paid charge answers its first payment. `payer` is who pays
+   * (a third party, for the payer policy); `payer: null` pays without reporting who (a PSP that does not say).
+   */
+  simulateChargePayment(txid: string, options?: { amountBrl?: BrlAmount; payer?: PixPayer | null }): Promise<ChargePaidNotification>;
   /** Every PROCESSING payout is CONFIRMED; each is reported by exactly one call. */
   settlePayouts(options?: SettleOptions): Promise<PayoutSettledNotification[]>;
   /** A PROCESSING payout is refused by the "receiving bank". */
@@ -121,7 +125,7 @@ export function createSandboxPixProvider(deps: { db: Db; clock: Clock; settings:
     ...createSandboxDict({ db, clock }),
     ...createSandboxInfractions({ db, clock }),
 
-    async createCharge({ txid, amountBrl, expiresInSeconds, description }) {
+    async createCharge({ txid, amountBrl, expiresInSeconds, description, payer }) {
       if (!TXID_PATTERN.test(txid)) throw new PixSandboxRefusedError('txid must be 26 to 35 letters or digits');
       if (!Number.isSafeInteger(expiresInSeconds) || expiresInSeconds <= 0) {
         throw new PixSandboxRefusedError('expiresInSeconds must be a positive integer');
@@ -138,6 +142,9 @@ export function createSandboxPixProvider(deps: { db: Db; clock: Clock; settings:
         amount_brl: amount,
         description: description ?? null,
         pix_copia_e_cola: chargeCode(location),
+        devedor_document_type: payer?.documentType ?? null,
+        devedor_document: payer?.document ?? null,
+        devedor_name: payer?.name ?? null,
         expires_at: new Date(now.getTime() + expiresInSeconds * 1000),
         created_at: now,
       });
@@ -260,6 +267,7 @@ export function createSandboxPixProvider(deps: { db: Db; clock: Clock; settings:
           endToEndId: newEndToEndId(paidAt),
           amountBrl: paidAmount ?? charge.amount_brl,
           paidAt,
+          payer: options.payer === undefined ? payerOf(charge, 'devedor') : (options.payer ?? undefined),
         });
         if (!paid) throw new Error(`charge ${txid} changed while locked`);
         return chargePaid(paid);
@@ -376,10 +384,11 @@ function toCharge(row: Selectable<SandboxPixChargesTable>): PixCharge {
 
 function toReceivedPix(row: Selectable<SandboxPixChargesTable>): ReceivedPix {
   if (!row.end_to_end_id || !row.paid_amount_brl || !row.paid_at) throw new Error(`charge ${row.txid} is not paid`);
-  return { endToEndId: row.end_to_end_id, txid: row.txid, amountBrl: toFixedText(row.paid_amount_brl, 2), paidAt: row.paid_at };
+  const payer = payerOf(row, 'payer');
+  return { endToEndId: row.end_to_end_id, txid: row.txid, amountBrl: toFixedText(row.paid_amount_brl, 2), paidAt: row.paid_at, ...(payer ? { payer } : {}) };
 }
 
 function chargePaid(row: Selectable<SandboxPixChargesTable>): ChargePaidNotification {
-  const received = toReceivedPix(row);
-  return { kind: 'charge_paid', txid: row.txid, endToEndId: received.endToEndId, amountBrl: received.amountBrl, paidAt: received.paidAt };
+  const { endToEndId, amountBrl, paidAt, payer } = toReceivedPix(row);
+  return { kind: 'charge_paid', txid: row.txid, endToEndId, amountBrl, paidAt, ...(payer ? { payer } : {}) };
 }

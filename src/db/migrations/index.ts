@@ -39,6 +39,7 @@ import * as backOfficeReads from './20261126_0035_back_office_reads.ts';
 import * as payoutRetry from './20261126_0036_payout_retry.ts';
 import * as pspReconciliationRuns from './20261126_0037_psp_reconciliation_runs.ts';
 import * as treasuryWithdrawals from './20261126_0038_treasury_withdrawals.ts';
+import * as compliancePolicies from './20261126_0039_compliance_policies.ts';
 import * as operationsRegister from './20261126_0041_operations_register.ts';
 import * as disputes from './20261126_0042_disputes.ts';
 
@@ -79,6 +80,7 @@ export const migrations: Record<string, Migration> = {
   '20261126_0036_payout_retry': payoutRetry,
   '20261126_0037_psp_reconciliation_runs': pspReconciliationRuns,
   '20261126_0038_treasury_withdrawals': treasuryWithdrawals,
+  '20261126_0039_compliance_policies': compliancePolicies,
   '20261126_0041_operations_register': operationsRegister,
   '20261126_0042_disputes': disputes,
 };

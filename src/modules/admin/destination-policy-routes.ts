@@ -12,7 +12,7 @@ import { DESTINATION_POLICIES } from '../merchants/tables.ts';
 const ADMIN_ERRORS = [400, 401, 403] as const;
 const tags = ['Admin'];
 
-const POLICY_DESCRIPTION =
+export const POLICY_DESCRIPTION =
   'RECEIVER_ONLY (default): a PAYOUT pays only a PIX key of the receiver (its own CPF/CNPJ key, or another key the PIX provider confirms is held by the receiver’s document), and a PAYIN transfers only to the receiver’s own wallet (its walletAddress or managed wallet); ' +
   'anything else is refused with 422 PIX_KEY_NOT_OWNED_BY_RECEIVER or DESTINATION_NOT_RECEIVER_WALLET. ANY: the merchant may name any valid key or wallet.';
 

@@ -14,11 +14,27 @@ export type MerchantStatus = 'ACTIVE' | 'DISABLED';
 export type DestinationPolicy = 'RECEIVER_ONLY' | 'ANY';
 export const DESTINATION_POLICIES = ['RECEIVER_ONLY', 'ANY'] as const satisfies readonly DestinationPolicy[];
 
+/**
+ * Compliance policies (issue 30, docs/architecture/compliance-policies.md), set only by operators:
+ * - payer: ANY (default) takes a PAYIN's PIX from anyone; FIRST_PARTY only from the receiver's own
+ *   CPF/CNPJ (any other payer, or none reported, is returned to the payer);
+ * - wallet ownership: what a PAYIN to a wallet not proven the receiver's does: ALLOW (default),
+ *   LIMITED (up to `unproven_wallet_limit_brl` per order), REQUIRED (refused).
+ */
+export type PayerPolicy = 'ANY' | 'FIRST_PARTY';
+export const PAYER_POLICIES = ['ANY', 'FIRST_PARTY'] as const satisfies readonly PayerPolicy[];
+export type WalletOwnershipPolicy = 'ALLOW' | 'LIMITED' | 'REQUIRED';
+export const WALLET_OWNERSHIP_POLICIES = ['ALLOW', 'LIMITED', 'REQUIRED'] as const satisfies readonly WalletOwnershipPolicy[];
+
 export interface MerchantsTable {
   id: string;
   name: string;
   status: MerchantStatus;
   destination_policy: ColumnType<DestinationPolicy, DestinationPolicy | undefined, DestinationPolicy>;
+  payer_policy: ColumnType<PayerPolicy, PayerPolicy | undefined, PayerPolicy>;
+  wallet_ownership_policy: ColumnType<WalletOwnershipPolicy, WalletOwnershipPolicy | undefined, WalletOwnershipPolicy>;
+  /** BRL per order, NUMERIC text; set whenever the policy is LIMITED. */
+  unproven_wallet_limit_brl: string | null;
   created_at: DefaultedTimestamp;
   updated_at: DefaultedTimestamp;
 }
@@ -44,7 +60,8 @@ export interface ApiCredentialsTable {
   last_used_at: NullableTimestamp;
 }
 
-export type MerchantRow = Selectable<MerchantsTable>;
+/** What the merchants module reads of a merchant; the compliance policies are read by compliance-policies.ts. */
+export type MerchantRow = Omit<Selectable<MerchantsTable>, 'payer_policy' | 'wallet_ownership_policy' | 'unproven_wallet_limit_brl'>;
 
 declare module '../../db/schema.ts' {
   interface Database {

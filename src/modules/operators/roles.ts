@@ -9,7 +9,7 @@ export type OperatorRole = (typeof OPERATOR_ROLES)[number];
 export type OperatorPermission =
   /** Every GET of the back office. */
   | 'read'
-  /** KYC decisions and receiver status (suspend, block, reactivate). */
+  /** KYC decisions, receiver status (suspend, block, reactivate) and merchants' payer and wallet ownership policies. */
   | 'kyc.review'
   /** Stuck orders: retry a step, mark failed, propose and approve refunds. */
   | 'orders.operate'
@@ -47,6 +47,7 @@ export const WRITE_PERMISSIONS: Readonly<Record<string, OperatorPermission | 'fo
   'POST /api/v1/admin/merchants/:id/credentials': 'merchants.manage',
   'DELETE /api/v1/admin/merchants/:id/credentials/:credentialId': 'merchants.manage',
   'PUT /api/v1/admin/merchants/:id/destination-policy': 'merchants.manage',
+  'PUT /api/v1/admin/merchants/:id/policies': 'kyc.review',
   'POST /api/v1/admin/receivers/:id/kyc/start-review': 'kyc.review',
   'POST /api/v1/admin/receivers/:id/kyc/approve': 'kyc.review',
   'POST /api/v1/admin/receivers/:id/kyc/reject': 'kyc.review',

@@ -74,7 +74,10 @@ export function createAdminOrderReads(deps: { db: Db; clock: Clock; stuckOrderMi
     async get(id: string): Promise<AdminOrderDetail> {
       const row = await repo.find(db, id);
       if (!row) throw notFound('Order');
-      const timeline = await deps.timeline.get(row.merchant_id, id);
+      const [timeline, paidBy] = await Promise.all([
+        deps.timeline.get(row.merchant_id, id),
+        db.selectFrom('orders').select(['payer_document_type', 'payer_document', 'payer_name']).where('id', '=', id).executeTakeFirst(),
+      ]);
       return {
         ...toAdminOrder(row),
         paymentReference: row.pix_txid,
@@ -82,6 +85,7 @@ export function createAdminOrderReads(deps: { db: Db; clock: Clock; stuckOrderMi
         providerTransactionId: row.provider_transaction_id,
         refundId: row.refund_id,
         txHash: row.tx_hash,
+        payer: paidBy?.payer_document_type && paidBy.payer_document ? { documentType: paidBy.payer_document_type, document: paidBy.payer_document, name: paidBy.payer_name ?? '' } : null,
         stepAttempts: row.step_attempts,
         nextStepAt: row.next_step_at?.toISOString() ?? null,
         timeline: timeline.entries,

@@ -97,6 +97,17 @@ export const AdminOrderDetailSchema = Type.Object(
     providerTransactionId: Nullable(Type.String({ description: "PAYOUT: the PSP's id of the PIX sent" })),
     refundId: Nullable(Type.String({ description: 'PAYIN: the refund requested' })),
     txHash: Nullable(Type.String({ description: 'The chain signature: the transfer (PAYIN) or the deposit (PAYOUT)' })),
+    payer: Type.Union(
+      [
+        Type.Object({
+          documentType: Type.Enum(['CPF', 'CNPJ']),
+          document: Type.String({ description: 'Bare (digits, or a CNPJ’s letters and digits)' }),
+          name: Type.String(),
+        }),
+        Type.Null(),
+      ],
+      { description: "PAYIN: who paid its PIX, as the PIX provider reported it (the merchant's payer policy compares it with the receiver); null when not paid or not reported" },
+    ),
     stepAttempts: Type.Integer({ description: "Failed attempts of the worker's current step" }),
     nextStepAt: Nullable(Timestamp("When the worker's next step is due; null when none is")),
     timeline: Type.Array(TimelineEntrySchema, { description: 'The order\'s story, oldest first: the entries of GET /orders/{id}/timeline' }),

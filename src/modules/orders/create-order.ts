@@ -45,6 +45,7 @@ import { type OrderReceiver, type ReceiversService, toOrderReceiver } from '../r
 import { creationRepo, isExternalIdConflict, wouldBeRow } from './creation-repo.ts';
 import { externalIdTaken, inNightWindow, limitExceeded, overDailyLimits, receiverRefusal } from './creation-rules.ts';
 import { ordersRepo as repo } from './repo.ts';
+import type { WalletOwnership } from './wallet-ownership-rules.ts';
 import type { OrderSettings } from '../../config.ts';
 
 /** Columns of the order row a variant fills. */
@@ -54,6 +55,8 @@ type OrderColumns = Partial<Insertable<OrdersTable>>;
 export interface ParsedOrder {
   receiverId: string;
   externalId: string | undefined;
+  /** PAYIN: the wallet the body names (else the receiver's); the wallet ownership policy asks about it. */
+  destinationWallet?: string | undefined;
   /** What quotes price: type, chain, token, the amount the body fixed and the quote it names. */
   toPrice: OrderToPrice;
 }
@@ -71,6 +74,11 @@ export interface OrderVariant<Body, Parsed extends ParsedOrder> {
   receiverColumns(parsed: Parsed, receiver: OrderReceiver): OrderColumns;
   /** Checks of the priced order (a PAYOUT's BRL value within the order bounds); 400. */
   checkPriced(priced: Pricing): void;
+  /**
+   * Optional, the merchant's wallet ownership policy (wallet-ownership-rules.ts): a PAYIN's tokens
+   * go to a wallet not proven the receiver's only as far as the policy allows (422).
+   */
+  checkWalletOwnership?(ownership: WalletOwnership, priced: Pricing): void;
   /** Under the merchant's RECEIVER_ONLY policy: the money goes to the receiver's own key or wallet (422); may ask the provider. */
   checkDestination(columns: OrderColumns, receiver: OrderReceiver): Promise<void>;
   /**
@@ -134,6 +142,7 @@ export function createOrderPipeline(deps: CreationDeps) {
       month: saoPauloMonthOf(day),
       externalId: parsed.externalId ?? null,
       key: claim?.key ?? null,
+      wallet: parsed.destinationWallet ?? null,
     });
     // The key's lookup rides on this read (the route's lookup: 'service'); an unknown receiver's
     // 404 is looked at by the hook too.
@@ -148,6 +157,7 @@ export function createOrderPipeline(deps: CreationDeps) {
     variant.checkPriced(price.priced);
     const overLimits = overDailyLimits(receiver.limits, usageFromRow(day, context), price.priced.amountBrl);
     if (overLimits) throw overLimits;
+    variant.checkWalletOwnership?.({ policy: context.wallet_ownership_policy, capBrl: context.unproven_wallet_limit_brl, proven: context.wallet_proven }, price.priced);
     // Last: it may be a provider lookup (rate-limited at the DICT), made only for an order otherwise acceptable.
     if (context.destination_policy === 'RECEIVER_ONLY') await variant.checkDestination(receiverColumns, receiver);
     await variant.checkCapacity?.(parsed, price.priced);

@@ -4,7 +4,7 @@
  */
 import { type Insertable, type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { DestinationPolicy } from '../merchants/tables.ts';
+import type { DestinationPolicy, WalletOwnershipPolicy } from '../merchants/tables.ts';
 import type { ReceiverRow } from '../receivers/tables.ts';
 import type { IdempotencyKeysTable } from '../idempotency/tables.ts';
 import { ORDER_COLUMNS, type OrderRow, type OrdersTable } from './tables.ts';
@@ -15,6 +15,10 @@ import { eligibilitySql } from './creation-rules.ts';
 export type CreationContext = ReceiverRow & {
   merchant_name: string;
   destination_policy: DestinationPolicy;
+  wallet_ownership_policy: WalletOwnershipPolicy;
+  unproven_wallet_limit_brl: string | null;
+  /** PAYIN: the order's wallet (the body's, else the receiver's) is the merchant's managed wallet or proven the receiver's. */
+  wallet_proven: boolean;
   used_count: number | null;
   used_brl: string | null;
   month_volume_brl: string;
@@ -78,9 +82,15 @@ export const creationRepo = {
    * One read for every refusal knowable before the provider call and for the price: undefined
    * when the receiver is unknown or another merchant's.
    */
-  async context(db: Db, input: { merchantId: string; receiverId: string; type: OrderType; day: string; month: string; externalId: string | null; key: string | null }) {
+  async context(db: Db, input: { merchantId: string; receiverId: string; type: OrderType; day: string; month: string; externalId: string | null; key: string | null; wallet: string | null }) {
+    // The wallet ownership policy's question, asked only of a PAYIN under a policy other than ALLOW.
+    const wallet = sql`coalesce(${input.wallet}::text, r.wallet_address)`;
     const result = await sql<CreationContext>`
-      select r.*, m.name as merchant_name, m.destination_policy, u.order_count as used_count, u.amount_brl as used_brl,
+      select r.*, m.name as merchant_name, m.destination_policy, m.wallet_ownership_policy, m.unproven_wallet_limit_brl,
+        (${input.type} = 'PAYIN' and m.wallet_ownership_policy <> 'ALLOW' and (
+          exists (select 1 from managed_wallets w where w.address = ${wallet} and w.merchant_id = m.id)
+          or exists (select 1 from wallet_ownership_proofs p where p.receiver_id = r.id and p.wallet_address = ${wallet}))) as wallet_proven,
+        u.order_count as used_count, u.amount_brl as used_brl,
         (select coalesce(sum(v.amount_brl), 0) from merchant_completed_volume v
           where v.merchant_id = ${input.merchantId} and v.type = ${input.type} and v.month = ${input.month}::date) as month_volume_brl,
         (select o.id from orders o where ${input.externalId}::text is not null and o.merchant_id = ${input.merchantId} and o.external_id = ${input.externalId}::text) as existing_order_id,

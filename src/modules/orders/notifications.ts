@@ -14,6 +14,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { decimal, toJsonNumber } from '../../lib/money.ts';
 import type { LedgerService } from '../ledger/service.ts';
 import { depositTerms } from './deposit-terms.ts';
+import { payerColumns, payerRefusal } from './payer-rules.ts';
 import { ordersRepo as repo } from './repo.ts';
 import { type Movement, type TransitionContext, applyTransition, refundingEvent } from './transitions.ts';
 
@@ -42,16 +43,20 @@ export function createOrderNotifications(deps: NotificationsDeps) {
 
   /** The customer paid a PAYIN's charge: the order goes on, or the money goes back if it cannot be used. */
   async function chargePaid(trx: Trx, notification: PixOutcome<'charge_paid'>) {
-    const order = await repo.lockBy(trx, 'pix_txid', notification.txid);
-    if (!order) return undefined;
+    const locked = await repo.lockByChargeWithPayerPolicy(trx, notification.txid);
+    if (!locked) return undefined;
+    const { order } = locked;
     // Already handled: notifications arrive at least once. (A charge is paid once: API Pix moves a
     // cob to CONCLUIDA, so a second endToEndId for one txid does not occur.)
     if (order.pix_end_to_end_id) return order;
     const movement: Movement = { type: 'PIX_IN', status: 'CONFIRMED', amount: notification.amountBrl, currency: 'BRL', txHash: notification.endToEndId };
-    const changes = { pix_end_to_end_id: notification.endToEndId };
+    // Who paid is kept whatever happens next (the admin order detail shows it).
+    const changes = { pix_end_to_end_id: notification.endToEndId, ...payerColumns(notification.payer) };
     const ledger = { movement: 'PAYIN_PIX_RECEIVED' as const, received: notification.amountBrl };
     const amountMatches = decimal(notification.amountBrl).eq(order.amount_brl);
-    if (order.status === 'AWAITING_PAYMENT' && amountMatches) {
+    // The merchant's payer policy (FIRST_PARTY: only the receiver may pay); the reason masks documents.
+    const payerRefused = payerRefusal(locked.payerPolicy, locked.receiverDocument, notification.payer);
+    if (order.status === 'AWAITING_PAYMENT' && amountMatches && !payerRefused) {
       return applyTransition(trx, ctx, order, 'PAYMENT_RECEIVED', {
         changes,
         movement,
@@ -61,10 +66,13 @@ export function createOrderNotifications(deps: NotificationsDeps) {
       });
     }
     if (order.status === 'AWAITING_PAYMENT' || order.status === 'EXPIRED') {
-      // Money arrived that cannot be used (wrong amount, or too late): it goes back by PIX.
-      const reason = amountMatches
-        ? 'PIX received after the order expired'
-        : `PIX of ${decimal(notification.amountBrl).toFixed(2)} BRL received for an order of ${decimal(order.amount_brl).toFixed(2)} BRL`;
+      // Money arrived that cannot be used (wrong amount, too late, or from a payer the policy
+      // refuses): it goes back by PIX, to whoever sent it (the refund step's devolução, natureza ORIGINAL).
+      const reason = !amountMatches
+        ? `PIX of ${decimal(notification.amountBrl).toFixed(2)} BRL received for an order of ${decimal(order.amount_brl).toFixed(2)} BRL`
+        : order.status === 'EXPIRED'
+          ? 'PIX received after the order expired'
+          : payerRefused!;
       return applyTransition(trx, ctx, order, 'REFUNDING', { changes: { ...changes, failure_reason: reason }, movement, ledger, event: refundingEvent(reason), nextStepAt: clock.now() });
     }
     return order;

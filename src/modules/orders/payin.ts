@@ -10,6 +10,7 @@ import { isSolanaAddress } from '../../lib/solana.ts';
 import type { TradeRules } from '../quotes/service.ts';
 import type { OrderVariant, ParsedOrder } from './create-order.ts';
 import { checkPayinWallet } from './destination-rules.ts';
+import { checkWalletOwnership } from './wallet-ownership-rules.ts';
 import type { PayinBody } from './schemas.ts';
 import type { OrderSettings } from '../../config.ts';
 
@@ -62,6 +63,10 @@ export function payinVariant(deps: {
 
     // The BRL paid is the body's own amount, checked by parse.
     checkPriced() {},
+
+    checkWalletOwnership(ownership, priced) {
+      checkWalletOwnership(ownership, priced.amountBrl);
+    },
 
     async checkDestination(columns, receiver) {
       checkPayinWallet(columns.destination_wallet!, receiver);

@@ -3,7 +3,8 @@
  * claim by whoever could reach the URL; before it changes anything it is confirmed with the PSP's
  * own record, read over our authenticated mTLS client:
  * - charge_paid: `GET /pix/{e2eid}` (else the charge's `GET /cob/{txid}`, its `pix` list) must
- *   show that PIX, received for that txid, of that amount;
+ *   show that PIX, received for that txid, of that amount (and by that payer, when one is named:
+ *   the payer applied is always the record's);
  * - refund_settled: `GET /pix/{e2eid}/devolucao/{id}` must be in the notified final state;
  * - payout_settled: the PSP's status of the sent PIX must be the notified final one (and, when
  *   CONFIRMED, with the notified endToEndId).
@@ -43,8 +44,15 @@ async function confirmChargePaid(pix: PixConfirmationLookups, claimed: Outcome<'
   if (record.txid !== claimed.txid) return refused(`the PSP has PIX ${claimed.endToEndId} for txid ${record.txid ?? '(none)'}, not ${claimed.txid}`);
   const amount = decimal(record.amountBrl);
   if (!amount.eq(claimed.amountBrl)) return refused(`the PSP has PIX ${claimed.endToEndId} of ${amount.toFixed(2)} BRL, not ${claimed.amountBrl}`);
+  // Who paid decides the payer policy (payer-rules.ts): only the PSP's record says. A body naming
+  // another payer than the record is refused like any other difference; a body naming none (a PSP
+  // whose webhook leaves the extension out) takes the record's.
+  if (claimed.payer && claimed.payer.document !== record.payer?.document) {
+    return refused(`the PSP has PIX ${claimed.endToEndId} paid by ${record.payer ? 'another payer' : 'an unreported payer'}, not the one notified`);
+  }
   const paidAt = Number.isNaN(record.paidAt.getTime()) ? claimed.paidAt : record.paidAt;
-  return { confirmed: true, notification: { kind: 'charge_paid', txid: record.txid, endToEndId: record.endToEndId, amountBrl: amount.toFixed(2), paidAt } };
+  const payer = record.payer ? { payer: record.payer } : {};
+  return { confirmed: true, notification: { kind: 'charge_paid', txid: record.txid, endToEndId: record.endToEndId, amountBrl: amount.toFixed(2), paidAt, ...payer } };
 }
 
 async function confirmRefundSettled(pix: PixConfirmationLookups, claimed: Outcome<'refund_settled'>): Promise<PixConfirmation> {

@@ -4,6 +4,7 @@ import { claimDue } from '../../platform/leases.ts';
 import { plannedEachRun } from '../../db/prepared-statements.ts';
 import { ORDER_COLUMNS, ORDER_TRANSACTION_COLUMNS, type OrderRow, type OrderTransactionStatus, type OrderTransactionType, type OrdersTable, type StoredOrderStatus } from './tables.ts';
 import type { OrderType } from '../../lib/order-types.ts';
+import type { PayerPolicy } from '../merchants/tables.ts';
 import { newId } from '../../lib/ids.ts';
 import { toFixedText } from '../../lib/money.ts';
 
@@ -50,6 +51,23 @@ export const ordersRepo = {
 
   findByExternalId(db: Db, merchantId: string, externalId: string) {
     return db.selectFrom('orders').select('id').where('merchant_id', '=', merchantId).where('external_id', '=', externalId).executeTakeFirst();
+  },
+
+  /**
+   * A PAYIN's order by its charge, locked, with what the payer policy needs (payer-rules.ts): the
+   * merchant's policy and the receiver's document, in the same statement (one round trip).
+   */
+  async lockByChargeWithPayerPolicy(db: Db, txid: string) {
+    const columns = sql.join(ORDER_COLUMNS.map((column) => sql.ref(`o.${column}`)));
+    const result = await sql<OrderRow & { payer_policy: PayerPolicy; receiver_document: string }>`
+      select ${columns}, m.payer_policy, r.document as receiver_document
+      from orders o join merchants m on m.id = o.merchant_id join receivers r on r.id = o.receiver_id
+      where o.pix_txid = ${txid}
+      for update of o`.execute(db);
+    const row = result.rows[0];
+    if (!row) return undefined;
+    const { payer_policy: payerPolicy, receiver_document: receiverDocument, ...order } = row;
+    return { order: order as OrderRow, payerPolicy, receiverDocument };
   },
 
   /** Locks the row found by a provider reference, for a notification to act on it once. */

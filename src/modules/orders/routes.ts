@@ -17,6 +17,10 @@ const PAYIN_LIQUIDITY =
   "When the platform's treasury is on chain and cannot cover amountCrypto (its balance of targetToken less what open PAYINs already owe), the PAYIN is refused with 503 TREASURY_INSUFFICIENT_LIQUIDITY before any PIX charge exists (`details`: token); nothing was created, and the same request succeeds once the treasury is funded: retry later.";
 const PAYIN_DESTINATION =
   "Tokens go only to the receiver: under the merchant's destination policy RECEIVER_ONLY (the default), destinationWallet, when sent, must be the receiver's own wallet (its walletAddress, or its managed wallet's address); otherwise 422 DESTINATION_NOT_RECEIVER_WALLET. Under the policy ANY, enabled only by an operator, any Solana address is accepted.";
+/** docs/architecture/compliance-policies.md: the wallet ownership and payer policies, set by an operator. */
+const PAYIN_OWNERSHIP =
+  "The merchant's wallet ownership policy decides what a PAYIN to a wallet not proven the receiver's does (proof: POST /receivers/{id}/wallet-ownership/challenges, then .../proofs; a managed wallet counts as proven): ALLOW (default) accepts it, LIMITED accepts it up to a per-order BRL cap, REQUIRED refuses it; a refusal is 422 WALLET_OWNERSHIP_REQUIRED. " +
+  'Under the payer policy FIRST_PARTY, a PIX paid by anyone but the receiver (by the CPF/CNPJ the PIX provider reports), or whose payer the provider does not report, is returned and the order ends REFUNDED with a failureReason naming the masked payer document.';
 
 export function registerOrderRoutes(app: App, orders: OrdersService, listing: OrderListing): void {
   app.post(
@@ -26,7 +30,7 @@ export function registerOrderRoutes(app: App, orders: OrdersService, listing: Or
       schema: {
         tags: ['Payin'],
         summary: 'Create a PAYIN: BRL in by PIX, tokens out to the receiver',
-        description: `Answers 201 with the order in AWAITING_PAYMENT, its pixPaymentCode (PIX copy-and-paste code for exactly amountBrl) and expiresAt. Fees come from the merchant's tier for its completed PAYIN volume this month (or from the quote). ${RULES_422} ${PAYIN_DESTINATION} ${PAYIN_LIQUIDITY}`,
+        description: `Answers 201 with the order in AWAITING_PAYMENT, its pixPaymentCode (PIX copy-and-paste code for exactly amountBrl) and expiresAt. Fees come from the merchant's tier for its completed PAYIN volume this month (or from the quote). ${RULES_422} ${PAYIN_DESTINATION} ${PAYIN_OWNERSHIP} ${PAYIN_LIQUIDITY}`,
         body: PayinBody,
         response: { 201: OrderSchema, ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 404, 409, 422, 503) },
       },

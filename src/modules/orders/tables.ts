@@ -58,6 +58,13 @@ export interface OrdersTable extends PricingColumns {
   refund_id: string | null;
   tx_hash: string | null;
   failure_reason: string | null;
+  /**
+   * PAYIN: who paid its PIX, as the PSP reported it (migration 0039; compliance-policies.md); null
+   * when the PSP did not say. Not in ORDER_COLUMNS: only the admin detail and chargePaid read them.
+   */
+  payer_document_type: 'CPF' | 'CNPJ' | null;
+  payer_document: string | null;
+  payer_name: string | null;
   /** PAYOUT: tokens deposited beyond the ordered amount, held for return (migration 0016); 0 when none. */
   excess_amount_token: ColumnType<string, string | undefined, string>;
   /** PAYOUT: when the PSP or the receiving bank refused its PIX (migration 0036); cleared by an operators' retry. */
@@ -151,7 +158,7 @@ export const ORDER_COLUMNS = [
   'platform_fee_amount_brl', 'merchant_fee_amount_brl', 'net_amount_brl',
   'destination_wallet', 'deposit_address', 'pix_txid', 'pix_payment_code', 'pix_key', 'pix_key_type', 'recipient_name',
   'pix_end_to_end_id', 'provider_transaction_id', 'refund_id', 'tx_hash', 'failure_reason', 'excess_amount_token',
-  'payout_refused_at', 'payout_attempt', 'dispute_hold', 'refund_nature',
+  'payout_refused_at', 'payout_attempt', 'dispute_hold', 'refund_nature', 'payer_document_type', 'payer_document', 'payer_name',
   'limit_day', 'limit_released', 'expires_at', 'completed_at', 'next_step_at', 'step_attempts', 'claimed_until',
   'created_at', 'updated_at',
 ] as const satisfies ReadonlyArray<keyof OrdersTable>;

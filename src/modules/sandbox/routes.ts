@@ -118,12 +118,24 @@ export function registerSandboxRoutes(app: App, services: { receivers: Receivers
         tags,
         summary: "Pay a PAYIN's PIX charge as the customer",
         description:
-          'Drives the sandbox PSP exactly as a real payment: the charge is paid and its notification reaches the order (PAYMENT_RECEIVED, then the worker converts and transfers). `amountBrl` defaults to the order amount; another amount (or a payment after expiry) is refunded automatically.',
-        body: StrictObject({ amountBrl: Type.Optional(BrlAmountInput('What the simulated customer pays; default the order amount')) }),
+          'Drives the sandbox PSP exactly as a real payment: the charge is paid and its notification reaches the order (PAYMENT_RECEIVED, then the worker converts and transfers). `amountBrl` defaults to the order amount; another amount (or a payment after expiry) is refunded automatically. ' +
+          "`payer` defaults to the receiver (the charge's devedor), so the payment is first-party; name another CPF or CNPJ to pay as a third party, or send null for a PSP that does not report who paid. Under the merchant's FIRST_PARTY payer policy both are returned to the payer and the order ends REFUNDED.",
+        body: StrictObject({
+          amountBrl: Type.Optional(BrlAmountInput('What the simulated customer pays; default the order amount')),
+          payer: Type.Optional(
+            Type.Union([
+              StrictObject({
+                document: Type.String({ minLength: 11, maxLength: 18, description: "The payer's CPF or CNPJ, digits or formatted" }),
+                name: Type.String({ minLength: 1, maxLength: 200 }),
+              }),
+              Type.Null(),
+            ], { description: "Who pays; default the receiver; null: the PSP does not report the payer" }),
+          ),
+        }),
         ...orderRoute,
       },
     },
-    async (request) => services.sandbox.payOrder(merchantIdOf(request), request.params.id, request.body.amountBrl),
+    async (request) => services.sandbox.payOrder(merchantIdOf(request), request.params.id, request.body.amountBrl, request.body.payer),
   );
 
   app.post(

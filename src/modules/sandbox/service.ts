@@ -11,12 +11,21 @@ import type { Db } from '../../db/database.ts';
 import type { OrderRow } from '../orders/tables.ts';
 import { AppError, invalidField, providerUnavailable } from '../../errors.ts';
 import { ChainUnavailableError } from '../../adapters/chain/transactions-port.ts';
-import type { PixKeyType } from '../../adapters/pix/port.ts';
+import type { PixKeyType, PixPayer } from '../../adapters/pix/port.ts';
 import { SandboxDictRefusal } from '../../adapters/pix/sandbox-dict.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { decimal } from '../../lib/money.ts';
+import { isValidCnpj, isValidCpf, normalizeDocument } from '../../lib/br-documents.ts';
 import type { OrderNotifications } from '../orders/notifications.ts';
 import type { OrdersService } from '../orders/service.ts';
+
+/** A payer named to the sandbox "pay": a valid CPF or CNPJ (digits or formatted) and a name. */
+function sandboxPayer(input: { document: string; name: string }): PixPayer {
+  const document = normalizeDocument(input.document);
+  if (isValidCpf(document)) return { documentType: 'CPF', document, name: input.name };
+  if (isValidCnpj(document)) return { documentType: 'CNPJ', document, name: input.name };
+  throw invalidField('body.payer.document', 'must be a valid CPF or CNPJ');
+}
 
 export type FailStep = 'CHAIN_TRANSFER' | 'PIX_PAYOUT' | 'PIX_REFUND';
 
@@ -63,8 +72,8 @@ export function createSandboxDriver(deps: {
     if (!statuses.includes(order.status)) throw new AppError('CONFLICT', `Cannot ${action} an order in ${order.status}`, { status: order.status });
   };
 
-  async function pay(order: OrderRow, amountBrl?: string) {
-    const notification = await pix.simulateChargePayment(order.pix_txid!, amountBrl ? { amountBrl } : {});
+  async function pay(order: OrderRow, amountBrl?: string, payer?: PixPayer | null) {
+    const notification = await pix.simulateChargePayment(order.pix_txid!, { ...(amountBrl ? { amountBrl } : {}), ...(payer !== undefined ? { payer } : {}) });
     await notifications.handlePixNotification(notification);
   }
 
@@ -74,11 +83,15 @@ export function createSandboxDriver(deps: {
   }
 
   return {
-    /** The customer pays the order's PIX charge (by default exactly its amount). */
-    async payOrder(merchantId: string, orderId: string, amountBrl?: number | string) {
+    /**
+     * The customer pays the order's PIX charge (by default exactly its amount, from the receiver:
+     * the charge's devedor). `payer`: a third party paying (its CPF or CNPJ, checked); null: the
+     * PSP does not report who paid.
+     */
+    async payOrder(merchantId: string, orderId: string, amountBrl?: number | string, payer?: { document: string; name: string } | null) {
       const order = await orders.findOwnedRow(merchantId, orderId);
       expect(order, 'PAYIN', ['AWAITING_PAYMENT', 'EXPIRED'], 'pay');
-      await pay(order, amountBrl === undefined ? undefined : decimal(amountBrl).toFixed(2));
+      await pay(order, amountBrl === undefined ? undefined : decimal(amountBrl).toFixed(2), payer && sandboxPayer(payer));
       return orders.get(merchantId, orderId);
     },
 

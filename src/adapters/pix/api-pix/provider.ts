@@ -11,6 +11,8 @@
  *   PSP that offers a DICT lookup (tools/psp-simulator/api-pix.ts), not BCB's API Pix nor any PSP's
  *   documented API; a PSP without it answers 404, so non-document keys are refused (orders/
  *   destination-rules.ts), which is the safe side.
+ * - who paid a received PIX: not in API Pix's `Pix` object; read from Efí's extension
+ *   `gnExtras.pagador` (payer.ts), on `GET /pix/{e2eid}`, `GET /cob/{txid}` and `GET /pix`.
  * - MED infractions on Efí's MED extension: `GET /v2/gn/infracoes?inicio=&fim=` and our defense
  *   `POST /v2/gn/infracoes/{idInfracao}/defesa` (`analise: "negado"`, `justificativa`); the return of
  *   an accepted claim `PUT /v2/gn/pix/{e2eid}/devolucao-med/{id}` (natureza MED_FRAUDE: API Pix's
@@ -24,6 +26,7 @@
 import { type PixCharge, PixChargeConflictError, PixDefenseRefusedError, type PixInfraction, type PixInfractionStatus, type PixProvider, PixPayoutRefusedError, type ReceivedPix } from '../port.ts';
 import { type PspHttpClient, PixProviderError, createPspHttpClient } from './http-client.ts';
 import type { ApiPixAdapterSettings } from './settings.ts';
+import { pixPayerOf } from './payer.ts';
 
 export interface ApiPixProvider extends PixProvider {
   readonly name: 'apiPix';
@@ -56,7 +59,14 @@ function chargeConflict(existing: Json, cause: unknown): PixChargeConflictError 
 }
 
 function receivedPix(pix: Json): ReceivedPix {
-  return { endToEndId: String(pix.endToEndId), txid: typeof pix.txid === 'string' ? pix.txid : null, amountBrl: String(pix.valor), paidAt: new Date(pix.horario) };
+  const payer = pixPayerOf(pix);
+  return {
+    endToEndId: String(pix.endToEndId),
+    txid: typeof pix.txid === 'string' ? pix.txid : null,
+    amountBrl: String(pix.valor),
+    paidAt: new Date(pix.horario),
+    ...(payer ? { payer } : {}),
+  };
 }
 
 const INFRACTION_STATUS: Record<string, PixInfractionStatus> = { ABERTA: 'OPEN', EM_DEFESA: 'DEFENDED', ACEITA: 'ACCEPTED', REJEITADA: 'REJECTED', CANCELADA: 'CANCELLED' };

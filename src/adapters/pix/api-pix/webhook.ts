@@ -8,6 +8,7 @@
  * Entries of other shapes are skipped (a PSP may notify PIX we did not ask for).
  */
 import type { PixNotification } from '../port.ts';
+import { pixPayerOf } from './payer.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -32,7 +33,9 @@ export function parsePixWebhook(body: unknown): PixNotification[] {
     }
     const paidAt = new Date(entry.horario);
     if (TXID.test(entry.txid) && AMOUNT.test(entry.valor) && !Number.isNaN(paidAt.getTime())) {
-      notifications.push({ kind: 'charge_paid', txid: entry.txid, endToEndId: entry.endToEndId, amountBrl: entry.valor, paidAt });
+      // The payer, when the PSP reports it (a claim like the rest: pix-confirmation.ts applies the PSP's own record).
+      const payer = pixPayerOf(entry);
+      notifications.push({ kind: 'charge_paid', txid: entry.txid, endToEndId: entry.endToEndId, amountBrl: entry.valor, paidAt, ...(payer ? { payer } : {}) });
     }
     const refunds = Array.isArray(entry.devolucoes) ? entry.devolucoes : entry.devolucoes ? [entry.devolucoes] : [];
     for (const refund of refunds as Json[]) {

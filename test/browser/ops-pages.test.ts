@@ -6,13 +6,17 @@
  * shown once, a merchant with a new API key, its secret shown once, then revoked, treasury,
  * webhooks health, audit log, operators with a temporary password shown once); sign-out, then
  * sign-in with the code step. A merchant session in the same browser keeps working beside the
- * operator's: each side's writes carry their own CSRF token.
+ * operator's: each side's writes carry their own CSRF token. A VIEWER reads a MED claim (opened
+ * and defended through the sandbox and the merchant API) on the disputes list and its page.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoSeriousA11yViolations, useBrowser } from '../helpers/browser.ts';
 import { addSessionCookie, type DashboardServer, enrolTotp, signInByApi, startDashboardServer, totpCode } from '../helpers/dashboard-server.ts';
 import { formatCpfText, randomCpf } from '../helpers/documents.ts';
 import { addOperatorCookie, signedInOperator, TEST_ADMIN_TOKEN } from '../helpers/ops-browser.ts';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+const WALLET = '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T';
 
 describe('back office: sign-in, enrolment and every page', { timeout: 60_000 }, () => {
   let server: DashboardServer;
@@ -176,5 +180,76 @@ describe('back office: sign-in, enrolment and every page', { timeout: 60_000 }, 
     await page.getByRole('button', { name: 'Criar operador' }).click();
     await page.getByRole('dialog', { name: 'Senha temporária' }).waitFor();
     expect(await page.evaluate('window.sameLoad')).toBe(true);
+  });
+  it('a VIEWER finds a MED claim on the disputes page (deadline near) and reads its reason and defense', async () => {
+    browser.allowProblems(FAVICON);
+    const { page } = browser;
+    /** The merchant API with the demo key. */
+    const merchantApi = async (method: string, path: string, body?: unknown): Promise<Json> => {
+      const response = await fetch(`${server.baseUrl}/api/v1${path}`, {
+        method,
+        headers: { 'x-api-key': server.apiKey, 'x-api-secret': server.apiSecret, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const json = (await response.json()) as Json;
+      if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
+      return json;
+    };
+    const receiver = await merchantApi('POST', '/receivers', {
+      type: 'PF',
+      document: randomCpf(),
+      name: 'Pagador Reclamado',
+      email: 'reclamado@example.com',
+      walletAddress: WALLET,
+      limits: { nightTransactionsEnabled: true }, // the real clock may be in the night window
+    });
+    await merchantApi('POST', `/sandbox/receivers/${receiver.id}/kyc`, { decision: 'APPROVE' });
+    const payin = await merchantApi('POST', '/payin', { receiverId: receiver.id, amountBrl: 321.45 });
+    await merchantApi('POST', `/sandbox/orders/${payin.id}/pix-payment`, {});
+    const reason = 'Golpe do falso parente: o pagador nunca contratou esta loja';
+    const dispute = await merchantApi('POST', `/sandbox/orders/${payin.id}/med-claim`, { reason, defenseHours: 12 });
+    const viewer = await signedInOperator(server.baseUrl, 'VIEWER');
+    await addOperatorCookie(browser.context, server.baseUrl, viewer);
+
+    await page.goto('/app/ops/kyc');
+    await page.getByRole('heading', { level: 1, name: 'Fila de KYC' }).waitFor();
+    await page.getByRole('navigation', { name: 'Navegação da retaguarda' }).getByRole('link', { name: 'Reclamações MED' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Reclamações MED' }).waitFor();
+    const row = page.locator(`tr[data-dispute-id="${dispute.id}"]`);
+    await row.waitFor();
+    for (const text of ['Aberta', 'Vence em menos de 24 h', 'Demo Merchant']) await row.getByText(text, { exact: true }).waitFor();
+    await row.getByText(/R\$\s321,45/).waitFor();
+    await row.getByRole('link', { name: String(payin.id).slice(0, 8) }).waitFor();
+    await expectNoSeriousA11yViolations(page);
+    // The status filter: the open ones list it, the accepted ones do not.
+    await page.getByLabel('Situação').selectOption('OPEN');
+    await page.waitForURL(/status=OPEN/);
+    await row.waitFor();
+    await page.getByLabel('Situação').selectOption('ACCEPTED');
+    await page.getByText('Nenhuma reclamação com esta situação.').waitFor();
+    await page.getByLabel('Situação').selectOption('');
+
+    // The merchant defends, with one piece of evidence at an address and one at a javascript: address (shown as text only).
+    const justification = 'O pagador comprou e recebeu a mercadoria; segue o comprovante de entrega.';
+    await merchantApi('POST', `/disputes/${dispute.id}/defense`, {
+      justification,
+      evidence: [
+        { description: 'Comprovante de entrega', url: 'https://evidence.example.com/entrega.pdf' },
+        { description: 'Endereço estranho', url: 'javascript:alert(1)' },
+      ],
+    });
+    await row.locator('td').nth(8).click(); // anywhere on the row but its links
+    await page.waitForURL(new RegExp(`/app/ops/disputes/${dispute.id}$`));
+    await page.getByRole('heading', { level: 1, name: `Reclamação MED ${String(dispute.id).slice(0, 8)}` }).waitFor();
+    await page.getByRole('region', { name: 'Motivo informado pelo PSP do pagador' }).getByText(reason).waitFor();
+    const defense = page.getByRole('region', { name: 'Defesa do lojista' });
+    await defense.getByText(justification).waitFor();
+    const link = defense.getByRole('link', { name: 'https://evidence.example.com/entrega.pdf' });
+    expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
+    expect(await link.getAttribute('target')).toBe('_blank');
+    await defense.getByText('javascript:alert(1)').waitFor();
+    expect(await defense.getByRole('link').count()).toBe(1);
+    await page.getByRole('region', { name: 'A reclamação' }).getByText('Defendida', { exact: true }).waitFor();
+    await expectNoSeriousA11yViolations(page);
   });
 });

@@ -12,6 +12,7 @@ import { deliverySearch } from './pages/developers/delivery-search.ts';
 import { ordersSearch } from './pages/orders/filters.ts';
 import { opsOrdersSearch, stuckSearch } from './pages/ops/orders/admin-orders.ts';
 import { approvalsSearch } from './pages/ops/approvals/approvals-search.ts';
+import { disputesSearch } from './pages/ops/disputes/disputes-search.ts';
 
 const pageSearch = (search: Record<string, unknown>): { page?: number } => {
   const page = Number(search.page);
@@ -43,6 +44,8 @@ const routeTree = root.addChildren([
     createRoute({ getParentRoute: () => ops, path: 'orders/$id', component: lazyRouteComponent(() => import('./pages/ops/orders/ops-order-page.tsx'), 'OpsOrderPage') }),
     createRoute({ getParentRoute: () => ops, path: 'approvals', validateSearch: approvalsSearch, component: lazyRouteComponent(() => import('./pages/ops/approvals/approvals-page.tsx'), 'ApprovalsPage') }),
     createRoute({ getParentRoute: () => ops, path: 'approvals/$id', component: lazyRouteComponent(() => import('./pages/ops/approvals/approval-page.tsx'), 'ApprovalPage') }),
+    createRoute({ getParentRoute: () => ops, path: 'disputes', validateSearch: disputesSearch, component: lazyRouteComponent(() => import('./pages/ops/disputes/disputes-page.tsx'), 'DisputesPage') }),
+    createRoute({ getParentRoute: () => ops, path: 'disputes/$id', component: lazyRouteComponent(() => import('./pages/ops/disputes/dispute-page.tsx'), 'DisputePage') }),
     createRoute({ getParentRoute: () => ops, path: 'merchants', component: lazyRouteComponent(() => import('./pages/ops/merchants-page.tsx'), 'MerchantsPage') }),
     createRoute({ getParentRoute: () => ops, path: 'merchants/$id', component: lazyRouteComponent(() => import('./pages/ops/merchant-page.tsx'), 'MerchantPage') }),
     createRoute({ getParentRoute: () => ops, path: 'treasury', component: lazyRouteComponent(() => import('./pages/ops/treasury-page.tsx'), 'TreasuryPage') }),

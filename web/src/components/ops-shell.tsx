@@ -18,6 +18,7 @@ const NAV: { to: string; label: MessageKey }[] = [
   { to: '/ops/orders', label: 'ops.nav.orders' },
   { to: '/ops/orders/stuck', label: 'ops.nav.stuck' },
   { to: '/ops/approvals', label: 'ops.nav.approvals' },
+  { to: '/ops/disputes', label: 'ops.nav.disputes' },
   { to: '/ops/merchants', label: 'ops.nav.merchants' },
   { to: '/ops/treasury', label: 'ops.nav.treasury' },
   { to: '/ops/webhooks', label: 'ops.nav.webhooks' },

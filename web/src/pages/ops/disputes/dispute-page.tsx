@@ -1,0 +1,123 @@
+/**
+ * One MED claim (/app/ops/disputes/$id, GET /admin/disputes/{id}): its facts (merchant, order,
+ * amount, PIX, the PSP's infraction id, times, held, outcome, the MED return's status), the reason
+ * the payer's PSP reported and the merchant's defense with its evidence. Everything the merchant or
+ * the PSP wrote is shown as text: an evidence address becomes a link only when it is http(s), opened
+ * in a new tab without an opener or a referrer. Read-only.
+ */
+import { Anchor, Card, Code, List, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams } from '@tanstack/react-router';
+import { api, call } from '../../../api/client.ts';
+import { OPS_KEY } from '../../../api/query-client.ts';
+import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { Facts } from '../../../components/facts.tsx';
+import { Loading } from '../../../components/loading.tsx';
+import { useI18n } from '../../../i18n/context.tsx';
+import { formatBrl, formatDateTime } from '../../../i18n/format.ts';
+import { OrderLink } from '../orders/order-cells.tsx';
+import { Deadline, DisputeStatusBadge, Held, MerchantLink, Outcome, ReturnStatus, useMerchantNames } from './dispute-parts.tsx';
+import { safeHttpUrl, type AdminDispute } from './disputes-search.ts';
+
+type Evidence = NonNullable<AdminDispute['defense']>['evidence'][number];
+
+const PRE_WRAP = { whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' } as const;
+
+function EvidenceItem({ evidence }: { evidence: Evidence }) {
+  const { t } = useI18n();
+  const href = evidence.url ? safeHttpUrl(evidence.url) : null;
+  return (
+    <List.Item>
+      <Text size="sm" style={PRE_WRAP}>{evidence.description}</Text>
+      {evidence.url ? (
+        href ? (
+          <Anchor href={href} target="_blank" rel="noopener noreferrer" size="sm" style={{ overflowWrap: 'anywhere' }}>{evidence.url}</Anchor>
+        ) : (
+          <Text size="sm" style={{ overflowWrap: 'anywhere' }}>{evidence.url}</Text>
+        )
+      ) : null}
+      {evidence.sha256 ? <Text size="sm">{t('opsDisputes.evidence.sha256')} <Code style={{ wordBreak: 'break-all' }}>{evidence.sha256}</Code></Text> : null}
+    </List.Item>
+  );
+}
+
+function Defense({ defense }: { defense: AdminDispute['defense'] }) {
+  const { t } = useI18n();
+  if (!defense) return <Text>{t('opsDisputes.defense.none')}</Text>;
+  return (
+    <Stack gap="sm">
+      <Text size="sm">{t('opsDisputes.defense.submittedAt', { at: formatDateTime(defense.submittedAt) })}</Text>
+      <Text style={PRE_WRAP}>{defense.justification}</Text>
+      <Title order={3} size="h4">{t('opsDisputes.defense.evidence')}</Title>
+      {defense.evidence.length === 0 ? (
+        <Text size="sm">{t('opsDisputes.defense.noEvidence')}</Text>
+      ) : (
+        <List spacing="xs">
+          {defense.evidence.map((evidence, index) => <EvidenceItem key={index} evidence={evidence} />)}
+        </List>
+      )}
+    </Stack>
+  );
+}
+
+export function DisputePage() {
+  const { t, language } = useI18n();
+  const { id = '' } = useParams({ strict: false });
+  const dispute = useQuery({ queryKey: [OPS_KEY, 'disputes', 'detail', id], queryFn: () => call(api.GET('/admin/disputes/{id}', { params: { path: { id } } })) });
+  const names = useMerchantNames();
+  const none = t('common.none');
+  const data = dispute.data;
+
+  return (
+    <Stack>
+      <Anchor component={Link} to="/ops/disputes">← {t('common.back')}</Anchor>
+      {dispute.error ? <ErrorAlert error={dispute.error} /> : null}
+      {dispute.isPending ? <Loading /> : null}
+      {data ? (
+        <>
+          <Title order={1}>{t('opsDisputes.detail.title', { id: data.id.slice(0, 8) })}</Title>
+          <SimpleGrid cols={{ base: 1, md: 2 }}>
+            <Card withBorder component="section" aria-labelledby="ops-dispute-facts">
+              <Title order={2} size="h3" id="ops-dispute-facts" mb="sm">{t('opsDisputes.detail.facts')}</Title>
+              <Facts
+                rows={[
+                  [t('opsDisputes.col.status'), <DisputeStatusBadge status={data.status} />],
+                  [t('opsDisputes.col.merchant'), <MerchantLink id={data.merchantId} names={names} />],
+                  [t('opsDisputes.col.order'), <OrderLink id={data.orderId} />],
+                  [t('opsDisputes.field.externalId'), data.externalId ?? none],
+                  [t('opsDisputes.col.amountBrl'), formatBrl(data.amountBrl, language)],
+                  [t('opsDisputes.col.reportedAt'), formatDateTime(data.reportedAt)],
+                  [t('opsDisputes.col.deadline'), <Deadline dispute={data} now={dispute.dataUpdatedAt} />],
+                  [t('opsDisputes.col.held'), <Held held={data.orderHeld} />],
+                  [t('opsDisputes.col.outcome'), <Outcome outcome={data.outcome} />],
+                  [t('opsDisputes.col.returnStatus'), <ReturnStatus status={data.returnStatus} />],
+                  [t('opsDisputes.field.resolvedAt'), data.resolvedAt ? formatDateTime(data.resolvedAt) : none],
+                ]}
+              />
+            </Card>
+            <Card withBorder component="section" aria-labelledby="ops-dispute-references">
+              <Title order={2} size="h3" id="ops-dispute-references" mb="sm">{t('opsDisputes.detail.references')}</Title>
+              <Facts
+                rows={[
+                  [t('opsDisputes.field.id'), <Code style={{ wordBreak: 'break-all' }}>{data.id}</Code>],
+                  [t('opsDisputes.field.pspInfractionId'), <Code style={{ wordBreak: 'break-all' }}>{data.pspInfractionId}</Code>],
+                  [t('opsDisputes.field.pixEndToEndId'), <Code style={{ wordBreak: 'break-all' }}>{data.pixEndToEndId}</Code>],
+                  [t('opsDisputes.field.createdAt'), formatDateTime(data.createdAt)],
+                  [t('opsDisputes.field.updatedAt'), formatDateTime(data.updatedAt)],
+                ]}
+              />
+            </Card>
+          </SimpleGrid>
+          <Card withBorder component="section" aria-labelledby="ops-dispute-reason">
+            <Title order={2} size="h3" id="ops-dispute-reason" mb="sm">{t('opsDisputes.detail.reason')}</Title>
+            <Text style={PRE_WRAP}>{data.reason}</Text>
+          </Card>
+          <Card withBorder component="section" aria-labelledby="ops-dispute-defense">
+            <Title order={2} size="h3" id="ops-dispute-defense" mb="sm">{t('opsDisputes.detail.defense')}</Title>
+            <Defense defense={data.defense} />
+          </Card>
+        </>
+      ) : null}
+    </Stack>
+  );
+}

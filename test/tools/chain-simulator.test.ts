@@ -230,20 +230,24 @@ describe('chain simulator (its own clock)', () => {
       const payer = await generateKeyPairSigner();
       await sim.airdrop(payer.address, SOL);
       await sim.mintTo({ mint, owner: payer.address, amount: 100n });
+      // The stall runs from when the simulator took the fault (after `stalledFrom`); the transfer is
+      // built and sent after it, which a loaded machine may take a while to do: each wait is timed
+      // from its own start, so neither depends on how long the other took.
+      const stalledFrom = Date.now();
       await sim.setFaults({ finalityDelayMs: 600 });
       const transfer = await buildTransfer(rpc, { payer, mint, to: (await generateKeyPairSigner()).address, amount: 1n });
       await rpc.sendTransaction(transfer.wire, { encoding: 'base64' }).send();
-      const started = Date.now();
-      const waitFor = async (wanted: string) => {
+      const sent = Date.now();
+      const reached = async (wanted: string) => {
         for (;;) {
           const status = await statusOf(rpc, transfer.signature);
-          if (status?.confirmationStatus === wanted) return Date.now() - started;
-          if (Date.now() - started > 10_000) throw new Error(`never ${wanted}`);
+          if (status?.confirmationStatus === wanted) return Date.now();
+          if (Date.now() - sent > 10_000) throw new Error(`never ${wanted}`);
           await new Promise((resolve) => setTimeout(resolve, 10));
         }
       };
-      expect(await waitFor('confirmed')).toBeLessThan(500);
-      expect(await waitFor('finalized')).toBeGreaterThanOrEqual(550);
+      expect((await reached('confirmed')) - sent).toBeLessThan(500);
+      expect((await reached('finalized')) - stalledFrom).toBeGreaterThanOrEqual(600);
       const slot = await rpc.getSlot({ commitment: 'processed' }).send();
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(await rpc.getSlot({ commitment: 'processed' }).send()).toBeGreaterThan(slot);

@@ -10,7 +10,7 @@ import { emptyPostgresDatabase, testDriver } from '../helpers/database.ts';
 import { runTsToEnd } from '../helpers/processes.ts';
 
 // The CLI runs against the database this test run uses: an empty PostgreSQL database, or PGlite under DATA_DIR.
-// Each step starts the CLI as a process on the embedded database (PGlite starts in seconds, more on a loaded machine).
+// Each step starts the CLI as its own process, which opens the database (PGlite takes seconds to start, more on a loaded machine).
 describe('npm run admin', { timeout: 120_000 }, () => {
   let env: Record<string, string>;
   let cleanup: () => Promise<void>;

@@ -61,7 +61,7 @@ async function expectNoSecret(outputs: string[], env: Record<string, string>, ex
   for (const secret of [devSecrets.walletKek, ...extra]) expect(text).not.toContain(secret);
 }
 
-// Each step starts the CLI as a process on the embedded database (PGlite starts in seconds, more on a loaded machine).
+// Each step starts the CLI as its own process, which opens the database (PGlite takes seconds to start, more on a loaded machine).
 describe('npm run admin: platform keys', { timeout: 120_000 }, () => {
   let env: Record<string, string>;
 

@@ -16,7 +16,7 @@ import { emptyPostgresDatabase, testDriver } from '../helpers/database.ts';
 import { runTsToEnd } from '../helpers/processes.ts';
 import { insertRow } from '../modules/operations-register/helpers.ts';
 
-// Each step starts the CLI as a process on the embedded database (PGlite starts in seconds, more on a loaded machine).
+// Each step starts the CLI as its own process, which opens the database (PGlite takes seconds to start, more on a loaded machine).
 describe('npm run admin -- report operations', { timeout: 120_000 }, () => {
   let env: Record<string, string>;
   let cleanup: () => Promise<void>;

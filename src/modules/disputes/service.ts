@@ -33,7 +33,7 @@ import type { Updateable } from 'kysely';
 export interface DisputesDeps {
   db: Db;
   clock: Clock;
-  pix: PixInfractions & Pick<PixProvider, 'refund'>;
+  pix: PixInfractions & Pick<PixProvider, 'refund' | 'getRefund'>;
   claims: OrderDisputeClaims;
   ledger: Pick<LedgerService, 'postDisputeMovement'>;
 }
@@ -41,6 +41,8 @@ export interface DisputesDeps {
 /** How long a claimed dispute is the claimer's, and how soon an accepted claim on a moving order is looked at again. */
 const LEASE_MS = 60_000;
 const RECHECK_MS = 30_000;
+/** How often a MED return under way is read back from the PSP, in case its notification was lost. */
+const RETURN_RECHECK_MS = 5 * 60_000;
 /** The PSP's justification field: the defense's text and its evidence, within a size every PSP takes. */
 const MAX_JUSTIFICATION = 2000;
 /** The sync reads at least the last day of infractions, and back to the oldest claim still open. */
@@ -207,19 +209,33 @@ export function createDisputesService(deps: DisputesDeps) {
     }
     if (claimed.outcome === 'CHARGED_BACK' && claimed.return_status === 'PENDING') {
       // Idempotent per return id at the PSP: a retry after a crash asks for the same devolução.
-      const answer = await pix.refund({
+      await pix.refund({
         endToEndId: claimed.end_to_end_id,
         refundId: claimed.return_id!,
         amountBrl: toFixedText(claimed.amount_brl, 2),
         description: 'Devolução MED: fraude confirmada',
         nature: 'MED_FRAUDE',
       });
+      // Taken by the PSP (whatever state it answered): its outcome comes by notification, or by the read-back below.
       await db
         .updateTable('disputes')
-        .set({ return_status: answer.status === 'EM_PROCESSAMENTO' ? 'EM_PROCESSAMENTO' : 'PENDING', next_step_at: answer.status === 'EM_PROCESSAMENTO' ? null : new Date(clock.now().getTime() + RECHECK_MS), updated_at: clock.now() })
+        .set({ return_status: 'EM_PROCESSAMENTO', next_step_at: new Date(clock.now().getTime() + RETURN_RECHECK_MS), updated_at: clock.now() })
         .where('id', '=', claimed.id)
         .where('return_status', '=', 'PENDING')
         .execute();
+      return;
+    }
+    if (claimed.outcome === 'CHARGED_BACK' && claimed.return_status === 'EM_PROCESSAMENTO') {
+      // The notification may have been lost: the PSP's own record of the return settles it as one would.
+      const state = await pix.getRefund(claimed.end_to_end_id, claimed.return_id!);
+      if (state && state.status !== 'EM_PROCESSAMENTO') {
+        await inTransaction(db, async (trx) => {
+          await claims.lockByEndToEndId(trx, claimed.end_to_end_id);
+          await returnSettled(trx, { refundId: claimed.return_id!, status: state.status });
+        });
+      } else {
+        await db.updateTable('disputes').set({ next_step_at: new Date(clock.now().getTime() + RETURN_RECHECK_MS) }).where('id', '=', claimed.id).execute();
+      }
       return;
     }
     await db.updateTable('disputes').set({ next_step_at: null }).where('id', '=', claimed.id).execute();

@@ -116,6 +116,24 @@ describe('MED fraud claims (disputes)', () => {
     expect(await t.ctx.database.db.selectFrom('settlements').select('id').where('merchant_id', '=', merchant.merchantId).execute()).toHaveLength(0);
   });
 
+  it("a charged-back claim's MED return whose notification is lost is read back from the PSP by the disputes job", async () => {
+    const { merchant, order } = await paidPayin(18);
+    await t.drive();
+    const dispute = await claim(merchant, order.id);
+    await decide(merchant, dispute.id, 'ACCEPTED');
+    const disputes = t.ctx.app.services.disputes;
+    expect(await disputes.runDue()).toBe(1);
+    // The sandbox bank settles the return, and its notification never reaches us.
+    expect(await t.ctx.app.services.adapters.sandbox.pix.settleRefunds()).toHaveLength(1);
+    expect(await disputeOf(merchant, dispute.id)).toMatchObject({ returnStatus: 'EM_PROCESSAMENTO' });
+    expect(await disputes.runDue()).toBe(0);
+    t.clock.advance(5 * 60_000);
+    expect(await disputes.runDue()).toBe(1);
+    expect(await disputeOf(merchant, dispute.id)).toMatchObject({ returnStatus: 'DEVOLVIDO' });
+    expect((await entriesOf(dispute.id)).map((p) => p.kind)).toContain('DISPUTE_RETURNED');
+    expect(await disputes.runDue()).toBe(0);
+  });
+
   it('a defense before the deadline moves the claim to DEFENDED; one after it, or a second one, is refused', async () => {
     const { merchant, order } = await paidPayin(12);
     const dispute = await claim(merchant, order.id, { defenseHours: 2 });

@@ -52,7 +52,8 @@ import { registerAdminWebhookRoutes } from './modules/webhooks/admin-routes.ts';
 import { registerWebhookRoutes } from './modules/webhooks/routes.ts';
 import { enforceSessionRole } from './modules/users/guard.ts';
 import { auditAdminTokenUse, enforceOperatorRole } from './modules/operators/guard.ts';
-import { registerOperatorRoutes, registerOperatorSignInRoute } from './modules/operators/routes.ts';
+import { registerOperatorInvitationRoute, registerOperatorRoutes, registerOperatorSignInRoute } from './modules/operators/routes.ts';
+import { registerServiceAccountRoutes } from './modules/operators/service-account-routes.ts';
 import { registerApprovalRoutes } from './modules/approvals/routes.ts';
 import { enforceKeyScope } from './modules/merchants/scope-guard.ts';
 import { registerAuditLogRoutes } from './modules/users/audit-log-routes.ts';
@@ -229,6 +230,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       });
 
       registerOperatorSignInRoute(api, services.operators, { nodeEnv: config.nodeEnv, failures: authFailures, rateLimitPerMinute: config.rateLimit.tokenPerIpPerMinute });
+      registerOperatorInvitationRoute(api, services.operators, { rateLimitPerMinute: config.rateLimit.tokenPerIpPerMinute });
       // Always mounted: operators sign in without the admin token, which is only for bootstrap and automation.
       await api.register(async (adminScope: App) => {
         adminScope.addHook('onRoute', (route) => {
@@ -236,10 +238,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
           documentErrors(route, [429]);
         });
         adminScope.addHook('onRequest', requireOperator(services.auth, authFailures));
-        adminScope.addHook('onRequest', enforceOperatorRole);
+        adminScope.addHook('onRequest', enforceOperatorRole(services.operators.bootstrap));
         adminScope.addHook('onSend', auditAdminTokenUse(db));
         registerIdempotency(adminScope, services.idempotency);
         registerOperatorRoutes(adminScope, services.operators, { nodeEnv: config.nodeEnv });
+        registerServiceAccountRoutes(adminScope, services.operators);
         registerAdminMerchantRoutes(adminScope, services.merchants);
         registerAdminDestinationPolicyRoutes(adminScope, services.destinationPolicies);
         registerAdminPoliciesRoutes(adminScope, services.merchantPolicies);

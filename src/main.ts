@@ -5,6 +5,7 @@
  * Known start-up failures print one line naming the fix (src/startup-failure.ts).
  */
 import { buildApp } from './app.ts';
+import { generatePassword } from './modules/users/passwords.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createInProcessNotifications, createPostgresNotifications } from './platform/notifications.ts';
 import { openDatabase } from './db/database.ts';
@@ -92,7 +93,12 @@ async function main(): Promise<void> {
   if (database.driver === 'pglite') {
     await seedDemoMerchant(services.merchants, config.dataDir, log, {
       createOwner: (merchantId, email) => services.users.create(merchantId, { email, role: 'OWNER' }),
-      createOperator: (email) => services.operators.create({ email, role: 'ADMIN' }, { actor: 'system:demo-seed' }),
+      // The embedded development database's demo operator: a known password in the data directory, as the demo owner's.
+      createOperator: async (email) => {
+        const temporaryPassword = generatePassword();
+        await services.operators.createWithPassword({ email, role: 'ADMIN', password: temporaryPassword }, { actor: 'system:demo-seed' });
+        return { temporaryPassword };
+      },
     });
   }
 

@@ -138,13 +138,14 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   // TOTP secrets are sealed under their own key derived from WEBHOOK_SECRET_KEY (users/totp.ts).
   const email = deps.email ?? createEmailSender(config.email, deps.emailLog ?? createLogger(config.logLevel));
   const users = await createUsersService({ db, clock, totpKey: config.webhookSecretKey, email, publicAppUrl: config.email.publicAppUrl });
-  const operators = await createOperatorsService({ db, clock, totpKey: config.webhookSecretKey });
+  const operators = await createOperatorsService({ db, clock, totpKey: config.webhookSecretKey, email, publicAppUrl: config.email.publicAppUrl });
   const auth = createAuthService({
     merchants,
     tokens,
     adminToken: config.adminToken,
     sessions: users.sessions,
     operatorSessions: { authenticate: operators.sessions.authenticate, csrfMatches: operators.sessions.csrfMatches },
+    serviceAccounts: operators.serviceAccounts,
   });
   const wallets = createWalletsService({
     db,
@@ -298,7 +299,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   // timeline, its merchant read first; the audit export shares the order export's page size and cap.
   // Four-eyes: what two operators decide runs in the decision's transaction (approvals/actions.ts).
   const orderOperatorActions = createOrderOperatorActions({ db, clock, transitions: { clock, ledger, onOrderChanged } });
-  const approvals = createApprovalsService({ db, clock, actions: fourEyesActions({ orders: orderOperatorActions, merchants, feeTiers, treasury }) });
+  const approvals = createApprovalsService({ db, clock, actions: fourEyesActions({ orders: orderOperatorActions, merchants, feeTiers, treasury, operators }) });
   const adminOrders = createAdminOrderReads({ db, clock, stuckOrderMinutes: config.orders.stuckOrderMinutes, timeline: orderTimeline });
   const webhookHealth = createWebhookHealth({ db, clock });
   const operatorReads = {

@@ -31,6 +31,8 @@ export interface SessionUser {
  */
 export type OperatorAuth =
   | { method: 'admin-token' }
+  /** Automation's own credential (`Bearer svc_…`): a role, never ADMIN, no four-eyes vote. */
+  | { method: 'service-account'; serviceAccountId: string; name: string; role: 'OPERATIONS' | 'COMPLIANCE' | 'FINANCE' | 'VIEWER' }
   | { method: 'session'; operatorId: string; sessionId: string; role: 'OPERATIONS' | 'COMPLIANCE' | 'FINANCE' | 'ADMIN' | 'VIEWER'; totpEnabled: boolean };
 
 export interface AuthHeaders {
@@ -47,6 +49,8 @@ export interface Authenticator {
   /** `ip`: the caller's address as Fastify derives it (TRUST_PROXY), for a key's allow-list. */
   authenticateMerchant(headers: AuthHeaders, method?: string, ip?: string): Promise<MerchantAuth>;
   isAdmin(authorization: string | undefined): boolean;
+  /** A service account's bearer token (`Bearer svc_…`): its identity, or undefined when the header holds none; throws 401 for a revoked or unknown one. */
+  authenticateServiceAccount(authorization: string | undefined): Promise<OperatorAuth | undefined>;
   /** An operator's session cookie, or undefined when the request carries none; throws 401 (expired) or 403 (CSRF). */
   authenticateOperator(headers: AuthHeaders, method: string): Promise<OperatorAuth | undefined>;
 }
@@ -86,6 +90,11 @@ export function requireOperator(auth: Authenticator, failures: AuthFailureLimite
 async function admitAdmin(auth: Authenticator, request: FastifyRequest): Promise<void> {
   if (auth.isAdmin(request.headers.authorization)) {
     request.operatorAuth = { method: 'admin-token' };
+    return;
+  }
+  const serviceAccount = await auth.authenticateServiceAccount(request.headers.authorization);
+  if (serviceAccount) {
+    request.operatorAuth = serviceAccount;
     return;
   }
   const operator = request.headers.authorization === undefined ? await auth.authenticateOperator(request.headers, request.method) : undefined;

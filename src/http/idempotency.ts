@@ -126,8 +126,9 @@ export function registerIdempotency(scope: App, store: IdempotencyStore): void {
       });
     }
     const person = request.routeOptions.config.idempotencyKeySpace === 'person' ? request.merchantAuth?.user?.id : undefined;
-    // An operator's keys are theirs alone (an answer may hold a temporary password); the admin token's share one space.
-    const operator = request.operatorAuth?.method === 'session' ? request.operatorAuth.operatorId : undefined;
+    // An operator's or service account's keys are theirs alone (an answer may hold a service account's token); the admin token's share one space.
+    const auth = request.operatorAuth;
+    const operator = auth?.method === 'session' ? auth.operatorId : auth?.method === 'service-account' ? auth.serviceAccountId : undefined;
     const merchantId = person ?? (request.merchantAuth ? merchantIdOf(request) : (operator ?? ADMIN_KEY_SPACE));
     const route = request.routeOptions.url ?? request.url;
     const fingerprint = requestFingerprint({ method: request.method, route, params: request.params, query: request.query, body: request.body });

@@ -33,7 +33,7 @@ export function operatorsOf(app: App, clock: TestClock, emailPrefix = 'operator'
 
   async function create(role: OperatorRole) {
     const email = `${emailPrefix}${++n}@example.com`;
-    const { operator } = await app.services.operators.create({ email, role, password: PASSWORD }, { actor: 'test' });
+    const { operator } = await app.services.operators.createWithPassword({ email, role, password: PASSWORD }, { actor: 'test' });
     return { email, id: operator.id };
   }
 

@@ -13,12 +13,13 @@ import type { AuditActor } from '../audit/record.ts';
 import { PlatformFeeTiersBody } from '../fee-tiers/schemas.ts';
 import type { FeeTiersService } from '../fee-tiers/service.ts';
 import type { MerchantsService } from '../merchants/service.ts';
+import { operatorFourEyesActions } from './operator-actions.ts';
 import type { OperatorPermission } from '../operators/roles.ts';
 import type { OrderOperatorActions } from '../orders/operator-actions-service.ts';
 import { FundingBody } from '../treasury/schemas.ts';
 import type { TreasuryService } from '../treasury/service.ts';
 
-export const APPROVAL_ACTIONS = ['ORDER_REFUND', 'PAYOUT_RETRY', 'MERCHANT_ENABLE', 'PLATFORM_FEE_CHANGE', 'TREASURY_WITHDRAWAL'] as const;
+export const APPROVAL_ACTIONS = ['ORDER_REFUND', 'PAYOUT_RETRY', 'MERCHANT_ENABLE', 'PLATFORM_FEE_CHANGE', 'TREASURY_WITHDRAWAL', 'OPERATOR_CREATE', 'OPERATOR_ROLE_CHANGE', 'OPERATOR_ENABLE'] as const;
 export type ApprovalAction = (typeof APPROVAL_ACTIONS)[number];
 
 export interface Proposed {
@@ -70,8 +71,10 @@ export function fourEyesActions(deps: {
   merchants: Pick<MerchantsService, 'getMerchant' | 'setMerchantStatus'>;
   feeTiers: Pick<FeeTiersService, 'listPlatformTiers' | 'checkPlatformTiers' | 'replacePlatformTiers'>;
   treasury: Pick<TreasuryService, 'checkWithdrawal' | 'withdraw'>;
+  operators: Parameters<typeof operatorFourEyesActions>[0];
 }): Record<ApprovalAction, FourEyesAction> {
   return {
+    ...operatorFourEyesActions(deps.operators),
     ORDER_REFUND: {
       permission: 'orders.operate',
       targetType: 'order',

@@ -4,9 +4,11 @@
 import type { FastifyRequest } from 'fastify';
 import type { AuditActor } from './record.ts';
 
-/** An operator signed in (`operator:<id>`), or the admin token (`admin-api@<ip>`), on `/api/v1/admin`. */
+/** An operator signed in (`operator:<id>`), a service account (`service-account:<id>`), or the admin token (`admin-api@<ip>`), on `/api/v1/admin`. */
 export const adminActor = (request: FastifyRequest): AuditActor & { operatorId?: string } => {
   const auth = request.operatorAuth;
   if (auth?.method === 'session') return { actor: `operator:${auth.operatorId}`, requestId: request.id, operatorId: auth.operatorId };
+  // Automation under its own name (operators/service-accounts.ts), as accountable as a person.
+  if (auth?.method === 'service-account') return { actor: `service-account:${auth.serviceAccountId}`, requestId: request.id };
   return { actor: `admin-api@${request.ip}`, requestId: request.id };
 };

@@ -38,6 +38,7 @@ export function createAuthService(deps: {
   adminToken: string | undefined;
   sessions?: SessionAuthenticator;
   operatorSessions?: OperatorSessionAuthenticator;
+  serviceAccounts?: { authenticate(token: string): Promise<{ id: string; name: string; role: 'OPERATIONS' | 'COMPLIANCE' | 'FINANCE' | 'VIEWER' } | undefined> };
 }) {
   const { merchants, tokens } = deps;
   const adminTokenHash = deps.adminToken ? sha256(deps.adminToken) : undefined;
@@ -108,6 +109,15 @@ export function createAuthService(deps: {
       if (!session) throw unauthorized('Operator session expired or revoked: sign in again (POST /api/v1/admin/auth/sessions)');
       if (!SAFE_METHODS.has(method) && !deps.operatorSessions.csrfMatches(token, single(headers['x-csrf-token']))) throw CSRF_REFUSED();
       return { method: 'session', operatorId: session.operatorId, sessionId: session.id, role: session.role, totpEnabled: session.totpEnabled };
+    },
+
+    /** A service account behind `Authorization: Bearer svc_…`; undefined for any other header (the caller tries the rest). */
+    async authenticateServiceAccount(authorization: string | undefined): Promise<OperatorAuth | undefined> {
+      const token = /^Bearer (svc_[A-Za-z0-9_-]+)$/.exec(authorization ?? '')?.[1];
+      if (!token || !deps.serviceAccounts) return undefined;
+      const account = await deps.serviceAccounts.authenticate(token);
+      if (!account) throw unauthorized('Unknown or revoked service account token');
+      return { method: 'service-account', serviceAccountId: account.id, name: account.name, role: account.role };
     },
 
     /** True when the Authorization header carries the configured admin token (constant time). */

@@ -1,29 +1,43 @@
 /**
  * The operator role table enforced on every back-office route, on `onRequest` after
- * authentication and before the body is read. The admin token passes (bootstrap and automation,
- * audited by `auditAdminTokenUse`). An operator without TOTP may only enrol it.
+ * authentication and before the body is read. An operator without TOTP may only enrol it.
+ * The admin token bootstraps, then steps aside (docs/decisions/0024-operators-made-by-two.md):
+ * it is refused on every four-eyes route once any operator exists (two people can then be made),
+ * and on operator management once two operators have enrolled TOTP. A service account acts by
+ * its role like an operator, but never on a four-eyes route nor on operators (no ADMIN role).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.ts';
 import { recordAudit } from '../audit/record.ts';
 import type { Db } from '../../db/database.ts';
+import type { BootstrapState } from './bootstrap.ts';
 import { ENROLMENT_ROUTES, operatorCan, requiredPermission } from './roles.ts';
 
-export async function enforceOperatorRole(request: FastifyRequest): Promise<void> {
-  const auth = request.operatorAuth;
-  if (auth?.method !== 'session') return;
-  const route = `${request.method} ${request.routeOptions.url ?? ''}`;
-  if (!auth.totpEnabled && !ENROLMENT_ROUTES.has(route)) {
-    throw new AppError('FORBIDDEN', 'An operator must enrol TOTP first (POST /api/v1/admin/operators/me/totp)', { reason: 'TOTP_ENROLMENT_REQUIRED' });
-  }
-  const permission = requiredPermission(request.method, request.routeOptions.url ?? '');
-  if (permission === 'self') return;
-  if (permission === 'four-eyes') {
-    throw new AppError('FORBIDDEN', 'This action needs two operators: propose it (POST /api/v1/admin/approvals) for another operator to approve', { reason: 'FOUR_EYES_REQUIRED' });
-  }
-  if (permission === undefined || !operatorCan(auth.role, permission)) {
-    throw new AppError('FORBIDDEN', `An operator with role ${auth.role} cannot do this${permission ? ` (needs ${permission})` : ''}`, { reason: 'ROLE_NOT_ALLOWED', ...(permission ? { permission } : {}) });
-  }
+const FOUR_EYES_REQUIRED = () =>
+  new AppError('FORBIDDEN', 'This action needs two operators: propose it (POST /api/v1/admin/approvals) for another operator to approve', { reason: 'FOUR_EYES_REQUIRED' });
+
+export function enforceOperatorRole(bootstrap: Pick<BootstrapState, 'isOver' | 'anyOperator'>) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const auth = request.operatorAuth;
+    const route = `${request.method} ${request.routeOptions.url ?? ''}`;
+    const permission = requiredPermission(request.method, request.routeOptions.url ?? '');
+    if (auth?.method === 'admin-token') {
+      if (permission === 'four-eyes' && (await bootstrap.anyOperator())) throw FOUR_EYES_REQUIRED();
+      if (permission === 'operators.manage' && (await bootstrap.isOver())) {
+        throw new AppError('FORBIDDEN', 'The admin token no longer manages operators: two operators have enrolled TOTP, so creating or raising one takes two of them (POST /api/v1/admin/approvals)', { reason: 'ADMIN_TOKEN_BOOTSTRAP_OVER' });
+      }
+      return;
+    }
+    if (auth?.method === 'session' && !auth.totpEnabled && !ENROLMENT_ROUTES.has(route)) {
+      throw new AppError('FORBIDDEN', 'An operator must enrol TOTP first (POST /api/v1/admin/operators/me/totp)', { reason: 'TOTP_ENROLMENT_REQUIRED' });
+    }
+    if (auth?.method !== 'session' && auth?.method !== 'service-account') return;
+    if (permission === 'self') return;
+    if (permission === 'four-eyes') throw FOUR_EYES_REQUIRED();
+    if (permission === undefined || !operatorCan(auth.role, permission)) {
+      throw new AppError('FORBIDDEN', `An operator with role ${auth.role} cannot do this${permission ? ` (needs ${permission})` : ''}`, { reason: 'ROLE_NOT_ALLOWED', ...(permission ? { permission } : {}) });
+    }
+  };
 }
 
 /**

@@ -19,7 +19,7 @@ export type OperatorPermission =
   | 'fees.manage'
   /** Treasury fundings and settlement runs. */
   | 'treasury.manage'
-  /** Create operators, change their roles, disable them. */
+  /** Invite operators (alone during the bootstrap, then through four-eyes), lower or raise their roles, disable them; service accounts. */
   | 'operators.manage';
 
 export const OPERATOR_ROLE_PERMISSIONS: Readonly<Record<OperatorRole, readonly OperatorPermission[]>> = {
@@ -36,7 +36,8 @@ export const operatorCan = (role: OperatorRole, permission: OperatorPermission):
  * What a back-office write needs, by `METHOD route`:
  * - a permission;
  * - `four-eyes`: it moves money or changes risk, so an operator's session may only propose it
- *   (POST /admin/approvals) for another to approve; the admin token (automation) may call it;
+ *   (POST /admin/approvals) for another to approve; the admin token only before any operator
+ *   exists (operators/guard.ts), a service account never;
  * - `self`: the route checks its own rule (sign-out, TOTP enrolment, approvals per action).
  * A write missing here is refused to every operator (a test lists the OpenAPI document's routes).
  */
@@ -61,6 +62,8 @@ export const WRITE_PERMISSIONS: Readonly<Record<string, OperatorPermission | 'fo
   'POST /api/v1/admin/orders/:id/mark-failed': 'orders.operate',
   'POST /api/v1/admin/operators': 'operators.manage',
   'PATCH /api/v1/admin/operators/:id': 'operators.manage',
+  'POST /api/v1/admin/service-accounts': 'operators.manage',
+  'DELETE /api/v1/admin/service-accounts/:id': 'operators.manage',
   'POST /api/v1/admin/approvals': 'self',
   'POST /api/v1/admin/approvals/:id/approve': 'self',
   'POST /api/v1/admin/approvals/:id/reject': 'self',
@@ -81,3 +84,10 @@ export function requiredPermission(method: string, routeUrl: string): OperatorPe
   if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return 'read';
   return WRITE_PERMISSIONS[`${method} ${routeUrl}`];
 }
+
+/**
+ * A raise gives the operator a permission their role did not have (roles are not a ladder:
+ * OPERATIONS to FINANCE gains fees.manage). It takes two people once the bootstrap is over; a
+ * change to a role within the current one's permissions is a lowering, one ADMIN's act.
+ */
+export const isRaise = (from: OperatorRole, to: OperatorRole): boolean => OPERATOR_ROLE_PERMISSIONS[to].some((permission) => !operatorCan(from, permission));

@@ -12,9 +12,9 @@ import type { App } from '../../http/types.ts';
 import { AppError } from '../../errors.ts';
 import { adminActor } from '../audit/actors.ts';
 import { signInWithCookie } from '../users/sign-in-answer.ts';
-import { SignInBody, TotpConfirmBody, TotpEnrolmentSchema } from '../users/schemas.ts';
+import { PasswordBody, SignInBody, TokenParams, TotpConfirmBody, TotpEnrolmentSchema } from '../users/schemas.ts';
 import { OPERATOR_ROLE_PERMISSIONS } from './roles.ts';
-import { CreateOperatorBody, CreatedOperatorSchema, OperatorSchema, OperatorSessionAnswer, UpdateOperatorBody } from './schemas.ts';
+import { CreateOperatorBody, OperatorInvitationSchema, OperatorSchema, OperatorSessionAnswer, UpdateOperatorBody } from './schemas.ts';
 import type { OperatorsService } from './service.ts';
 import type { Operator } from './repo.ts';
 
@@ -50,6 +50,26 @@ export function registerOperatorSignInRoute(app: App, operators: OperatorsServic
       const signedIn = await signInWithCookie(request, reply, { failures: options.failures, secure, operator: true }, (ip, userAgent) => operators.sessions.signIn({ ...request.body, ip, userAgent }));
       return reply.code(201).send(sessionAnswer(signedIn.user, signedIn.csrfToken));
     },
+  );
+}
+
+/** The public route an operator's invitation link leads to: rate-limited per address like sign-in. */
+export function registerOperatorInvitationRoute(app: App, operators: OperatorsService, options: { rateLimitPerMinute: number }): void {
+  app.post(
+    '/admin/auth/invitations/:token',
+    {
+      config: options.rateLimitPerMinute > 0 ? { rateLimit: { max: options.rateLimitPerMinute, timeWindow: 60_000 } } : {},
+      schema: {
+        tags,
+        summary: 'Accept an operator invitation: choose a password and become the invited operator',
+        description: 'Creates the operator with the invited email and role; then sign in (POST /admin/auth/sessions) and enrol TOTP. An unknown, used or expired token is 410 LINK_INVALID; an email that became an operator meanwhile is 409 CONFLICT.',
+        security: [],
+        params: TokenParams,
+        body: PasswordBody,
+        response: { 201: OperatorSchema, ...errorResponses(...BODY_ERRORS, 409, 410, 429) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await operators.invitations.accept(request.params.token, request.body.password)),
   );
 }
 
@@ -125,16 +145,14 @@ export function registerOperatorRoutes(app: App, operators: OperatorsService, op
       config: { idempotent: true },
       schema: {
         tags,
-        summary: 'Create an operator with a generated password, shown this once',
-        description: 'The first operator is created with the admin token (bootstrap); then an operator with operators.manage (ADMIN). The new operator signs in with the temporary password and must enrol TOTP before anything else. 409 CONFLICT for an email in use.',
+        summary: 'Invite an operator, during the bootstrap only: a single-use link goes to their email',
+        description:
+          'Nobody sees the new operator\'s password: a link valid 72 hours, once, goes to the email, where the operator chooses it (POST /admin/auth/invitations/{token}), then signs in and enrols TOTP. Only while fewer than two operators have enrolled TOTP (the bootstrap), with the admin token or an operator with operators.manage (ADMIN); after that, creating an operator takes two (propose OPERATOR_CREATE, POST /admin/approvals): 403 FOUR_EYES_REQUIRED for an operator, 403 ADMIN_TOKEN_BOOTSTRAP_OVER for the admin token. 409 CONFLICT for an email in use; 503 when the mail server fails (nothing is created).',
         body: CreateOperatorBody,
-        response: { 201: CreatedOperatorSchema, ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 409) },
+        response: { 202: OperatorInvitationSchema, ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 409, 503) },
       },
     },
-    async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      return reply.code(201).send(await operators.create(request.body, adminActor(request)));
-    },
+    async (request, reply) => reply.code(202).send(await operators.invite(request.body, adminActor(request))),
   );
 
   app.patch(
@@ -143,8 +161,9 @@ export function registerOperatorRoutes(app: App, operators: OperatorsService, op
       config: { idempotent: true },
       schema: {
         tags,
-        summary: "Change an operator's role, or disable or enable them",
-        description: 'Their sessions end at once either way. Nobody changes themselves (409 CONFLICT).',
+        summary: "Lower an operator's role or disable them (one ADMIN); raise or enable them during the bootstrap only",
+        description:
+          'Their sessions end at once either way. Lowering a role (to one whose permissions the current role all has) and disabling stay one ADMIN\'s act: the fast answer to a compromised account. Raising a role and enabling a disabled operator take two once two operators have enrolled TOTP (propose OPERATOR_ROLE_CHANGE or OPERATOR_ENABLE): 403 FOUR_EYES_REQUIRED; the admin token is 403 ADMIN_TOKEN_BOOTSTRAP_OVER then. Nobody changes themselves (409 CONFLICT).',
         params: IdParams,
         body: UpdateOperatorBody,
         response: { 200: OperatorSchema, ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 404, 409) },

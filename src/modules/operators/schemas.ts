@@ -30,9 +30,38 @@ export const OperatorSessionAnswer = Type.Object(
 );
 
 export const CreateOperatorBody = StrictObject({ email: Email, role: OperatorRoleField }, { title: 'NewOperator' });
-export const CreatedOperatorSchema = Type.Object(
-  { operator: OperatorSchema, temporaryPassword: Type.String({ description: 'Shown this once: hand it to the operator, who signs in with it and enrols TOTP' }) },
-  { title: 'CreatedOperator' },
+export const OperatorInvitationSchema = Type.Object(
+  {
+    id: Uuid(),
+    email: Type.String(),
+    role: OperatorRoleField,
+    invitedBy: Type.String({ description: 'The audit actor who invited: an operator (`operator:<id>`) or the admin token during the bootstrap' }),
+    approvalId: Type.Union([Uuid(), Type.Null()], { description: 'The approved OPERATOR_CREATE proposal; null during the bootstrap' }),
+    createdAt: Timestamp(),
+    expiresAt: Timestamp('72 hours after: the link then answers 410 LINK_INVALID'),
+  },
+  { title: 'OperatorInvitation' },
+);
+
+const SERVICE_ACCOUNT_ROLES = OPERATOR_ROLES.filter((role) => role !== 'ADMIN');
+export const ServiceAccountSchema = Type.Object(
+  {
+    id: Uuid(),
+    name: Type.String(),
+    role: Type.Enum(SERVICE_ACCOUNT_ROLES, { description: 'What it may do, as an operator of this role would; never ADMIN' }),
+    createdBy: Type.String({ description: 'The ADMIN operator who created it (`operator:<id>`)' }),
+    createdAt: Timestamp(),
+    revokedAt: Type.Union([Timestamp(), Type.Null()], { description: 'Set once revoked: its token is refused from then on' }),
+  },
+  { title: 'ServiceAccount' },
+);
+export const CreateServiceAccountBody = StrictObject(
+  { name: Type.String({ minLength: 3, maxLength: 100, pattern: '^[a-z0-9][a-z0-9._-]*$', description: 'Unique, lower case: what the audit log shows it as' }), role: Type.Enum(SERVICE_ACCOUNT_ROLES) },
+  { title: 'NewServiceAccount' },
+);
+export const CreatedServiceAccountSchema = Type.Object(
+  { serviceAccount: ServiceAccountSchema, token: Type.String({ description: 'Shown this once: `Authorization: Bearer <token>`. Only its hash is kept' }) },
+  { title: 'CreatedServiceAccount' },
 );
 export const UpdateOperatorBody = Type.Object(
   { role: Type.Optional(OperatorRoleField), disabled: Type.Optional(Type.Boolean({ description: 'true disables the operator (their sessions end at once); false enables them again' })) },

@@ -56,8 +56,36 @@ export interface ApprovalsTable {
   result: ColumnType<Record<string, unknown> | null, string | null, string | null>;
 }
 
+/** Migration 0043: a new operator's single-use set-password link (only its SHA-256 is kept). */
+export interface OperatorInvitationsTable {
+  id: string;
+  email: string;
+  role: OperatorRole;
+  /** The audit actor who invited (an operator, or the admin token during bootstrap). */
+  invited_by: string;
+  /** The four-eyes proposal that created it; null during bootstrap. */
+  approval_id: string | null;
+  token_hash: string;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+  used_at: NullableTimestamp;
+}
+
+/** Migration 0043: automation's credentials: a name, a role (never ADMIN), the SHA-256 of its bearer token. */
+export interface ServiceAccountsTable {
+  id: string;
+  name: string;
+  role: Exclude<OperatorRole, 'ADMIN'>;
+  token_hash: string;
+  created_by: string;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+  revoked_at: NullableTimestamp;
+}
+
 declare module '../../db/schema.ts' {
   interface Database {
+    operator_invitations: OperatorInvitationsTable;
+    service_accounts: ServiceAccountsTable;
     operators: OperatorsTable;
     operator_sessions: OperatorSessionsTable;
     approvals: ApprovalsTable;

@@ -1,11 +1,13 @@
 /**
  * Operators signed in through the back-office API, for tests of /api/v1/admin routes as a person:
- * an operator created by the service, signed in, TOTP enrolled, and signed in again with a code
- * (an operator's only way to a usable session).
+ * an operator created by the service (a fixture: the API only invites, by email), signed in, TOTP
+ * enrolled, and signed in again with a code (an operator's only way to a usable session); or an
+ * invited one, who accepts the emailed link first.
  */
 import type { LightMyRequestResponse } from 'fastify';
 import { Secret, TOTP } from 'otpauth';
 import { expect } from 'vitest';
+import type { LogEmailSender } from '../../src/adapters/email/log.ts';
 import type { App } from '../../src/http/types.ts';
 import type { OperatorRole } from '../../src/modules/operators/roles.ts';
 import type { TestClock } from './app.ts';
@@ -50,5 +52,25 @@ export function operatorsOf(app: App, clock: TestClock, emailPrefix = 'operator'
     return { email, secret, ...sessionOf(await signIn(email, PASSWORD, codeFor(secret))) };
   }
 
-  return { call, as, signIn, sessionOf, codeFor, create, signedIn };
+  /** The token of the last operator invitation emailed to `to` (the email port's log outbox). */
+  function invitationTokenTo(to: string): string {
+    const outbox = (app.services.email as LogEmailSender).outbox;
+    const match = outbox.findLast((message) => message.to === to)?.text.match(/\/app\/ops\/accept-invitation#([A-Za-z0-9_-]{43})/);
+    if (!match) throw new Error(`no operator invitation to ${to}`);
+    return match[1]!;
+  }
+
+  /** The invited operator accepts (choosing PASSWORD), enrols TOTP and signs in with a code. */
+  async function acceptInvitation(email: string): Promise<SignedInOperator & { secret: string }> {
+    const accepted = await app.inject({ method: 'POST', url: `/api/v1/admin/auth/invitations/${invitationTokenTo(email)}`, payload: { password: PASSWORD } });
+    expect(accepted.statusCode, accepted.body).toBe(201);
+    const first = sessionOf(await signIn(email));
+    const enrolment = await call('POST', '/operators/me/totp', as(first));
+    const { secret } = enrolment.json();
+    expect((await call('POST', '/operators/me/totp/confirm', as(first), { code: codeFor(secret) })).statusCode).toBe(204);
+    clock.advance(30_000);
+    return { email, secret, ...sessionOf(await signIn(email, PASSWORD, codeFor(secret))) };
+  }
+
+  return { call, as, signIn, sessionOf, codeFor, create, signedIn, invitationTokenTo, acceptInvitation };
 }

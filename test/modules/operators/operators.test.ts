@@ -1,5 +1,5 @@
 /**
- * Operators (issue 29 item 1): the admin token bootstraps the first one; an operator signs in with
+ * Operators (issue 29 item 1): the admin token bootstraps the first one (by an emailed invitation, issue 38); an operator signs in with
  * the same rules as a merchant's user under their own cookie, must enrol TOTP first, and the
  * operator role table is enforced by the API; what moves money is four-eyes only.
  */
@@ -23,13 +23,20 @@ describe('operators', () => {
   });
   afterAll(async () => ctx?.close());
 
-  it('the admin token creates the first operator, whose temporary password signs in to a session that may only enrol TOTP', async () => {
+  it('the admin token invites the first operator, whose emailed link sets a password that signs in to a session that may only enrol TOTP', async () => {
     const created = await ops.call('POST', '/operators', adminToken, { email: 'First.Ops@Example.com', role: 'ADMIN' });
-    expect(created.statusCode, created.body).toBe(201);
-    const { operator, temporaryPassword } = created.json();
-    expect(operator).toMatchObject({ email: 'first.ops@example.com', role: 'ADMIN', totpEnabled: false, disabled: false });
+    expect(created.statusCode, created.body).toBe(202);
+    expect(created.json()).toMatchObject({ email: 'first.ops@example.com', role: 'ADMIN', invitedBy: 'admin-api@127.0.0.1', approvalId: null });
+    expect(Object.keys(created.json())).not.toContain('temporaryPassword');
 
-    const signedIn = await ops.signIn('first.ops@example.com', temporaryPassword);
+    const token = ops.invitationTokenTo('first.ops@example.com');
+    const accepted = await ctx.app.inject({ method: 'POST', url: `/api/v1/admin/auth/invitations/${token}`, payload: { password: PASSWORD } });
+    expect(accepted.statusCode, accepted.body).toBe(201);
+    const operator = accepted.json();
+    expect(operator).toMatchObject({ email: 'first.ops@example.com', role: 'ADMIN', totpEnabled: false, disabled: false });
+    expectErrorBody(await ctx.app.inject({ method: 'POST', url: `/api/v1/admin/auth/invitations/${token}`, payload: { password: PASSWORD } }), 410, 'LINK_INVALID');
+
+    const signedIn = await ops.signIn('first.ops@example.com', PASSWORD);
     expect(signedIn.statusCode, signedIn.body).toBe(201);
     const cookie = String(signedIn.headers['set-cookie']);
     expect(cookie).toMatch(/^osid=[A-Za-z0-9_-]{43}; Path=\/api\/v1\/admin; HttpOnly; SameSite=Strict; Max-Age=43200$/);
@@ -41,9 +48,9 @@ describe('operators', () => {
     expect(refused.json().details).toEqual({ reason: 'TOTP_ENROLMENT_REQUIRED' });
     expect((await ops.call('GET', '/auth/sessions/current', ops.as(first))).statusCode).toBe(200);
 
-    const audit = await ctx.database.db.selectFrom('admin_audit_log').selectAll().where('action', '=', 'operator.create').where('target_id', '=', operator.id).executeTakeFirstOrThrow();
+    const audit = await ctx.database.db.selectFrom('admin_audit_log').selectAll().where('action', '=', 'operator.invite').where('target_id', '=', created.json().id).executeTakeFirstOrThrow();
     expect(audit.actor).toBe('admin-api@127.0.0.1');
-    expect(JSON.stringify(audit)).not.toContain(temporaryPassword);
+    expect(JSON.stringify(audit)).not.toContain(token);
   });
 
   it('after TOTP, the session works; writes need its CSRF token; the cookie opens no merchant route', async () => {

@@ -33,6 +33,7 @@ const routeTree = root.addChildren([
   // The emailed links: outside the shell (no session), the token after `#` (pages/links/link-token.ts).
   createRoute({ getParentRoute: () => root, path: 'reset-password', component: lazyRouteComponent(() => import('./pages/links/reset-password-page.tsx'), 'ResetPasswordPage') }),
   createRoute({ getParentRoute: () => root, path: 'accept-invitation', component: lazyRouteComponent(() => import('./pages/links/accept-invitation-page.tsx'), 'AcceptInvitationPage') }),
+  createRoute({ getParentRoute: () => root, path: 'ops/accept-invitation', component: lazyRouteComponent(() => import('./pages/ops/ops-accept-invitation-page.tsx'), 'OpsAcceptInvitationPage') }),
   createRoute({ getParentRoute: () => root, path: 'ops/sign-in', validateSearch: signInSearch, component: lazyRouteComponent(() => import('./pages/ops/ops-sign-in-page.tsx'), 'OpsSignInPage') }),
   createRoute({ getParentRoute: () => root, path: 'ops/sign-in/totp', beforeLoad: requireOperatorEnrolment, component: lazyRouteComponent(() => import('./pages/ops/ops-totp-enrolment-page.tsx'), 'OpsTotpEnrolmentPage') }),
   ops.addChildren([

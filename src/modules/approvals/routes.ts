@@ -14,7 +14,7 @@ import { ApprovalPageSchema, ApprovalSchema, ApprovalsQuery, ApproveBody, MarkFa
 import type { ApprovalActor, ApprovalsService } from './service.ts';
 
 const tags = ['Admin'];
-const FOUR_EYES = 'Two operators: the proposer cannot approve or reject their own proposal (403 FORBIDDEN, details.reason OWN_PROPOSAL); the admin token can do neither (403 SESSION_REQUIRED).';
+const FOUR_EYES = 'Two operators: the proposer cannot approve or reject their own proposal (403 FORBIDDEN, details.reason OWN_PROPOSAL); the admin token and service accounts can do neither (403 SESSION_REQUIRED).';
 
 /** Four-eyes needs two people: the admin token is nobody. */
 function operatorOf(request: FastifyRequest): ApprovalActor {
@@ -43,7 +43,7 @@ export function registerApprovalRoutes(app: App, approvals: ApprovalsService, or
       schema: {
         tags,
         summary: 'Propose an action that moves money or changes risk, for another operator to approve',
-        description: `Checked now: 404 for an unknown target, 409 CONFLICT when the action does not apply to it now (details.reason ACTION_NOT_ALLOWED) or one is already pending for it (PROPOSAL_PENDING), 400 for bad params. The proposer needs the action's permission (ORDER_REFUND and PAYOUT_RETRY orders.operate, MERCHANT_ENABLE merchants.manage, PLATFORM_FEE_CHANGE fees.manage, TREASURY_WITHDRAWAL treasury.manage). ${FOUR_EYES}`,
+        description: `Checked now: 404 for an unknown target, 409 CONFLICT when the action does not apply to it now (details.reason ACTION_NOT_ALLOWED) or one is already pending for it (PROPOSAL_PENDING), 400 for bad params. The proposer needs the action's permission (ORDER_REFUND and PAYOUT_RETRY orders.operate, MERCHANT_ENABLE merchants.manage, PLATFORM_FEE_CHANGE fees.manage, TREASURY_WITHDRAWAL treasury.manage, OPERATOR_CREATE, OPERATOR_ROLE_CHANGE and OPERATOR_ENABLE operators.manage; the approver of a change to an operator is never that operator, 403 OWN_CHANGE). ${FOUR_EYES}`,
         body: ProposeBody,
         response: { 201: ApprovalSchema, ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 404, 409) },
       },

@@ -18,6 +18,8 @@ const ptBR = {
   'links.acceptIntro': 'Escolha a senha da sua conta na equipe.',
   'links.acceptSubmit': 'Criar minha conta',
   'links.acceptDone': 'Conta criada. Agora entre com seu e-mail e a senha escolhida.',
+  'links.opsAcceptTitle': 'Aceitar o convite da retaguarda',
+  'links.opsAcceptIntro': 'Escolha a senha da sua conta de operador. Só você recebeu este link; depois de entrar, ative a verificação em duas etapas.',
 };
 
 export const links: AreaMessages<typeof ptBR> = {
@@ -40,5 +42,7 @@ export const links: AreaMessages<typeof ptBR> = {
     'links.acceptIntro': 'Choose the password of your team account.',
     'links.acceptSubmit': 'Create my account',
     'links.acceptDone': 'Account created. Now sign in with your email and the password you chose.',
+    'links.opsAcceptTitle': 'Accept the back-office invitation',
+    'links.opsAcceptIntro': 'Choose the password of your operator account. Only you received this link; after signing in, turn on two-step verification.',
   },
 };

@@ -19,7 +19,7 @@ import { useLinkToken } from './link-token.ts';
 const MIN = 12;
 const MAX = 128;
 
-export function NewPasswordForm({ title, intro, submit, done, send }: { title: MessageKey; intro: MessageKey; submit: MessageKey; done: MessageKey; send: (token: string, password: string) => Promise<unknown> }) {
+export function NewPasswordForm({ title, intro, submit, done, send, signInPath = '/sign-in' }: { title: MessageKey; intro: MessageKey; submit: MessageKey; done: MessageKey; send: (token: string, password: string) => Promise<unknown>; signInPath?: '/sign-in' | '/ops/sign-in' }) {
   const { t } = useI18n();
   const token = useLinkToken();
   const [password, setPassword] = useState('');
@@ -49,7 +49,7 @@ export function NewPasswordForm({ title, intro, submit, done, send }: { title: M
           {save.isSuccess ? (
             <>
               <Alert color="green" role="status">{t(done)}</Alert>
-              <Button renderRoot={(props) => <Link {...props} to="/sign-in" />}>{t('links.goToSignIn')}</Button>
+              <Button renderRoot={(props) => <Link {...props} to={signInPath} />}>{t('links.goToSignIn')}</Button>
             </>
           ) : token ? (
             <form onSubmit={onSubmit}>
@@ -83,7 +83,7 @@ export function NewPasswordForm({ title, intro, submit, done, send }: { title: M
               </Stack>
             </form>
           ) : null}
-          <Anchor component={Link} to="/sign-in" size="sm">{t('links.backToSignIn')}</Anchor>
+          <Anchor component={Link} to={signInPath} size="sm">{t('links.backToSignIn')}</Anchor>
           <LanguageSwitch />
         </Stack>
       </Paper>

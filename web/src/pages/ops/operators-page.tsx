@@ -1,10 +1,12 @@
 /**
- * Operators (/app/ops/operators): the list (GET /admin/operators), a new operator with the
- * temporary password shown once (POST /admin/operators; it lives only in this page's state, never
- * in the query cache), role changes and disabling (PATCH /admin/operators/{id}). Every write needs
- * `operators.manage` (ADMIN): without it the controls are disabled, and the API refuses (403).
+ * Operators (/app/ops/operators): the list (GET /admin/operators), inviting a new operator
+ * during the bootstrap (POST /admin/operators: the link goes to their email, nobody here sees a
+ * credential; afterwards the API answers 403 FOUR_EYES_REQUIRED and an OPERATOR_CREATE proposal
+ * is the way), role changes and disabling (PATCH /admin/operators/{id}; raising and enabling need
+ * a proposal once the bootstrap is over). Every write needs `operators.manage` (ADMIN): without it
+ * the controls are disabled, and the API refuses (403).
  */
-import { Badge, Button, Group, NativeSelect, Stack, Table, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, NativeSelect, Stack, Table, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, call } from '../../api/client.ts';
@@ -14,7 +16,6 @@ import { Loading } from '../../components/loading.tsx';
 import { TONE } from '../../components/readable.ts';
 import { useI18n } from '../../i18n/context.tsx';
 import { formatDateTime } from '../../i18n/format.ts';
-import { SecretModal, type ShownSecret } from '../developers/secret-modal.tsx';
 import { operatorsQuery } from './operators-query.ts';
 
 const ROLES: Operator['role'][] = ['VIEWER', 'OPERATIONS', 'COMPLIANCE', 'FINANCE', 'ADMIN'];
@@ -26,14 +27,13 @@ export function OperatorsPage() {
   const operators = useQuery(operatorsQuery);
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Operator['role']>('VIEWER');
-  const [shown, setShown] = useState<ShownSecret | null>(null);
+  const [invited, setInvited] = useState<string | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: operatorsQuery.queryKey });
 
   const create = useMutation({
     mutationFn: async () => {
-      const created = await call(api.POST('/admin/operators', { body: { email: email.trim(), role } }));
-      // The password goes to the modal's state only: returning it would keep it in the mutation's cache.
-      setShown({ title: t('opsOperators.passwordTitle'), context: created.operator.email, value: created.temporaryPassword });
+      const invitation = await call(api.POST('/admin/operators', { body: { email: email.trim(), role } }));
+      setInvited(invitation.email);
     },
     onSuccess: async () => {
       setEmail('');
@@ -65,6 +65,7 @@ export function OperatorsPage() {
           </Group>
         </form>
         {create.error ? <ErrorAlert error={create.error} /> : null}
+        {invited && !create.error ? <Alert color="green" role="status">{t('opsOperators.invited', { email: invited })}</Alert> : null}
       </Stack>
       {change.error ? <ErrorAlert error={change.error} /> : null}
       {operators.error ? <ErrorAlert error={operators.error} /> : null}
@@ -115,7 +116,6 @@ export function OperatorsPage() {
           </Table>
         </Table.ScrollContainer>
       ) : null}
-      <SecretModal secret={shown} onClose={() => setShown(null)} />
     </Stack>
   );
 }

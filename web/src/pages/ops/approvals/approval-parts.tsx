@@ -24,6 +24,9 @@ export const ACTION_PERMISSION: Record<ApprovalAction, OperatorPermission> = {
   MERCHANT_ENABLE: 'merchants.manage',
   PLATFORM_FEE_CHANGE: 'fees.manage',
   TREASURY_WITHDRAWAL: 'treasury.manage',
+  OPERATOR_CREATE: 'operators.manage',
+  OPERATOR_ROLE_CHANGE: 'operators.manage',
+  OPERATOR_ENABLE: 'operators.manage',
 };
 
 /** The actions whose target is an order. */

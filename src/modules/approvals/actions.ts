@@ -6,15 +6,13 @@
  */
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
-import type { Trx } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
 import { UUID_PATTERN } from '../../lib/ids.ts';
-import type { AuditActor } from '../audit/record.ts';
 import { PlatformFeeTiersBody } from '../fee-tiers/schemas.ts';
 import type { FeeTiersService } from '../fee-tiers/service.ts';
 import type { MerchantsService } from '../merchants/service.ts';
 import { operatorFourEyesActions } from './operator-actions.ts';
-import type { OperatorPermission } from '../operators/roles.ts';
+import type { FourEyesAction, Proposed } from './action-types.ts';
 import type { OrderOperatorActions } from '../orders/operator-actions-service.ts';
 import { FundingBody } from '../treasury/schemas.ts';
 import type { TreasuryService } from '../treasury/service.ts';
@@ -22,21 +20,7 @@ import type { TreasuryService } from '../treasury/service.ts';
 export const APPROVAL_ACTIONS = ['ORDER_REFUND', 'PAYOUT_RETRY', 'MERCHANT_ENABLE', 'PLATFORM_FEE_CHANGE', 'TREASURY_WITHDRAWAL', 'OPERATOR_CREATE', 'OPERATOR_ROLE_CHANGE', 'OPERATOR_ENABLE'] as const;
 export type ApprovalAction = (typeof APPROVAL_ACTIONS)[number];
 
-export interface Proposed {
-  targetId: string;
-  params: Record<string, unknown>;
-  reason: string;
-}
-
-export interface FourEyesAction {
-  /** Both the proposer and the approver need it. */
-  permission: OperatorPermission;
-  targetType: string;
-  /** 404 for an unknown target, 409 when the action does not apply now, 400 for bad params; the state it would change. */
-  check(proposal: Proposed): Promise<{ merchantId: string | null; before: unknown }>;
-  /** Runs on approval, in the approval's transaction, as the approver; answers what it did. */
-  execute(trx: Trx, proposal: Proposed, by: AuditActor & { approvalId: string }): Promise<Record<string, unknown>>;
-}
+export type { FourEyesAction, Proposed } from './action-types.ts';
 
 /** The body PUT /admin/platform-fee-tiers/{orderType} takes, under `tiers`. */
 const FeeTiersParams = Type.Object({ tiers: PlatformFeeTiersBody }, { additionalProperties: false });

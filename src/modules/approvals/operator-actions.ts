@@ -12,7 +12,7 @@ import { AppError, notFound } from '../../errors.ts';
 import { UUID_PATTERN } from '../../lib/ids.ts';
 import { OPERATOR_ROLES, type OperatorRole } from '../operators/roles.ts';
 import { needsTwo, type OperatorsService } from '../operators/service.ts';
-import type { FourEyesAction, Proposed } from './actions.ts';
+import type { FourEyesAction, Proposed } from './action-types.ts';
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const RoleParams = Type.Object({ role: Type.Enum([...OPERATOR_ROLES]) }, { additionalProperties: false });

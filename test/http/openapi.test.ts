@@ -21,7 +21,7 @@ type OpenApi = {
   components: { securitySchemes: Record<string, unknown>; schemas: Record<string, { title?: string; required?: string[] }> };
 };
 
-const PUBLIC_API_ROUTES = new Set(['POST /auth/token', 'POST /auth/sessions', 'POST /admin/auth/sessions', 'POST /auth/password-resets', 'POST /auth/password-resets/{token}', 'POST /auth/invitations/{token}', 'GET /.well-known/jwks.json', 'GET /wallet/fee-payer']);
+const PUBLIC_API_ROUTES = new Set(['POST /auth/token', 'POST /auth/sessions', 'POST /admin/auth/sessions', 'POST /admin/auth/invitations/{token}', 'POST /auth/password-resets', 'POST /auth/password-resets/{token}', 'POST /auth/invitations/{token}', 'GET /.well-known/jwks.json', 'GET /wallet/fee-payer']);
 const ROOT_ROUTES = new Set(['GET /healthz', 'GET /readyz', 'GET /metrics']);
 /** Schemas the SDK and integrators name: each must be one component, never an inline copy. */
 const NAMED_SCHEMAS = ['Error', 'Order', 'OrderTransaction', 'OrderPage', 'Receiver', 'ReceiverPage', 'Quote', 'Merchant', 'WebhookEndpoint', 'WebhookDelivery', 'Settlement', 'LedgerEntry'];

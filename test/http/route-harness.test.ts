@@ -49,6 +49,7 @@ const POLICY: HarnessPolicy<Resource> = {
     'POST /api/v1/auth/password-resets': { anonymous: 400, why: 'a forgotten password: anyone may ask; 202 whatever the email, the link goes only to the address' },
     'POST /api/v1/auth/password-resets/:token': { anonymous: 400, why: "the reset link's page: its single-use token (in the path) is the credential" },
     'POST /api/v1/auth/invitations/:token': { anonymous: 400, why: "the invitation link's page: its single-use token (in the path) is the credential" },
+    'POST /api/v1/admin/auth/invitations/:token': { anonymous: 400, why: "an operator invitation link's page: its single-use token (in the path), emailed to the invitee only, is the credential" },
     'GET /api/v1/.well-known/jwks.json': { anonymous: 200, why: 'the public keys that verify bearer tokens' },
     'GET /api/v1/wallet/fee-payer': { anonymous: 200, why: "the platform fee payer's address, public on chain, named in every transaction a client builds" },
     'POST /api/v1/pix-provider/webhook/:token/pix': {
@@ -71,6 +72,7 @@ const POLICY: HarnessPolicy<Resource> = {
     'platform-fee-tiers/:orderType': { value: 'PAYIN', why: 'an order type (operator only)' },
     'operators/:id': { value: '00000000-0000-7000-8000-000000000002', why: 'an operator (back office only: operators belong to no merchant)' },
     'disputes/:id': { value: '00000000-0000-7000-8000-000000000004', why: "a MED claim: only its merchant's are found (another's is 404: test/modules/disputes)" },
+    'service-accounts/:id': { value: '00000000-0000-7000-8000-000000000005', why: 'a service account (back office only: accounts belong to no merchant)' },
     'approvals/:id': { value: '00000000-0000-7000-8000-000000000003', why: 'a four-eyes proposal (back office only: proposals belong to no merchant)' },
     'balances/:address': { value: SOLANA_WALLET, why: 'a Solana address on the sandbox chain: balances on a chain are public' },
     'transactions/:signature': { value: '1'.repeat(64), why: 'a transaction signature on the sandbox chain: transactions on a chain are public' },

@@ -12720,6 +12720,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "password": "correct horse battery staple"
+                 *     }
+                 */
                 "application/json": components["schemas"]["NewPassword"];
             };
         };
@@ -13358,7 +13363,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "role": "FINANCE"
+                 *       "role": "VIEWER"
                  *     }
                  */
                 "application/json": components["schemas"]["OperatorChange"];
@@ -13533,6 +13538,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "nightly-settlements",
+                 *       "role": "FINANCE"
+                 *     }
+                 */
                 "application/json": components["schemas"]["NewServiceAccount"];
             };
         };

@@ -13,7 +13,10 @@ import { newId } from '../../lib/ids.ts';
 import { type AuditActor, recordAudit } from '../audit/record.ts';
 import { generatePassword, hashPassword } from '../users/passwords.ts';
 import { createSessions } from '../users/sessions.ts';
+import { createSignInThrottle } from '../users/sign-in-throttle.ts';
 import { createTotp } from '../users/totp.ts';
+import { deriveKey } from '../../lib/aead.ts';
+import { type MasterKeys, masterKeysOf } from '../../lib/rotating-box.ts';
 import { type ActiveOperatorSession, createOperatorSessionsRepo, createOperatorsRepo, type Operator, toOperator } from './repo.ts';
 import type { OperatorRole } from './roles.ts';
 
@@ -24,11 +27,13 @@ export interface OperatorsActor extends AuditActor {
   operatorId?: string;
 }
 
-export async function createOperatorsService(deps: { db: Db; clock: Clock; totpKey: string }) {
+export async function createOperatorsService(deps: { db: Db; clock: Clock; totpKey: string | MasterKeys }) {
   const { db, clock } = deps;
   const repo = createOperatorsRepo(db);
   const sessionsRepo = createOperatorSessionsRepo(db);
   const sessions = await createSessions<OperatorSignInRecord, Operator, ActiveOperatorSession>({
+    db,
+    throttle: createSignInThrottle({ db, clock, key: deriveKey(masterKeysOf(deps.totpKey).current, 'sign-in-throttle'), scope: 'operator' }),
     people: { ...repo, refusal: (record) => (record.disabled_at ? 'This operator is disabled' : undefined), toPerson: toOperator },
     sessions: sessionsRepo,
     totp: createTotp(deps.totpKey),

@@ -8,7 +8,7 @@
 import { pino, type Logger, type LoggerOptions } from 'pino';
 import type { LogLevel } from './config.ts';
 
-const SECRET_KEYS = ['apiSecret', 'secret', 'password', 'privateKey', 'accessToken', 'token', 'adminToken', 'metricsToken', 'apiSecretPepper', 'privateKeyPem', 'walletKek', 'sponsorPrivateKey', 'encrypted_private_key'];
+const SECRET_KEYS = ['apiSecret', 'secret', 'password', 'privateKey', 'accessToken', 'token', 'adminToken', 'metricsToken', 'apiSecretPepper', 'apiSecretPepperPrevious', 'webhookSecretKeyPrevious', 'privateKeyPem', 'walletKek', 'sponsorPrivateKey', 'encrypted_private_key'];
 /** Objects our log calls carry that may hold caller input or settings. */
 const CONTAINERS = ['body', 'details', 'config', 'input', 'err', 'error'];
 

@@ -17,8 +17,10 @@ import { forwardCommitSignals } from './platform/commit-signals.ts';
 import type { Db } from './db/database.ts';
 import { createInProcessNotifications, type Notifications } from './platform/notifications.ts';
 import { deriveKey } from './lib/aead.ts';
+import { createRotatingBox } from './lib/rotating-box.ts';
+import { secretKeysOf } from './secret-custody.ts';
 import type { Clock } from './lib/clock.ts';
-import { createIdempotencyStore } from './modules/idempotency/store.ts';
+import { createIdempotencyStore, IDEMPOTENCY_ANSWERS_PURPOSE } from './modules/idempotency/store.ts';
 import { createAuthService } from './modules/auth/service.ts';
 import { createTokenIssuer } from './modules/auth/tokens.ts';
 import { createFeeTiersService } from './modules/fee-tiers/service.ts';
@@ -117,10 +119,12 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   // What transactions signal (an event recorded, an order step due) is published once they commit.
   for (const pool of new Set([db, workerDb])) forwardCommitSignals(pool, (channel, payload) => notifications.publish(channel, payload));
   const feeTiers = createFeeTiersService({ db, settings: config.feeTiers });
+  // Each with its previous version while it rotates (secret-custody.ts, `rotate-secrets`).
+  const secretKeys = secretKeysOf(config);
   const merchants = createMerchantsService({
     db,
     clock,
-    apiSecretPepper: config.apiSecretPepper,
+    apiSecretPepper: secretKeys.apiSecretPepper,
     onMerchantCreated: [feeTiers.initializeForMerchant],
   });
   // The platform's keys live sealed in platform_keys: created at first start outside production and
@@ -137,8 +141,8 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   const tokens = await createTokenIssuer({ ...config.jwt, privateKeyPem: config.jwt.privateKeyPem });
   // TOTP secrets are sealed under their own key derived from WEBHOOK_SECRET_KEY (users/totp.ts).
   const email = deps.email ?? createEmailSender(config.email, deps.emailLog ?? createLogger(config.logLevel));
-  const users = await createUsersService({ db, clock, totpKey: config.webhookSecretKey, email, publicAppUrl: config.email.publicAppUrl });
-  const operators = await createOperatorsService({ db, clock, totpKey: config.webhookSecretKey, email, publicAppUrl: config.email.publicAppUrl });
+  const users = await createUsersService({ db, clock, totpKey: secretKeys.webhookSecretKey, email, publicAppUrl: config.email.publicAppUrl });
+  const operators = await createOperatorsService({ db, clock, totpKey: secretKeys.webhookSecretKey, email, publicAppUrl: config.email.publicAppUrl });
   const auth = createAuthService({
     merchants,
     tokens,
@@ -169,7 +173,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     dailyUsage: (receiverId, at) => receiverUsageAt(db, receiverId, at),
   });
   // Stored answers are sealed under their own key derived from WEBHOOK_SECRET_KEY (docs/decisions/0008-idempotent-answers-stored-sealed.md).
-  const idempotency = createIdempotencyStore({ db, clock, answersKey: deriveKey(config.webhookSecretKey, 'idempotency-stored-answers') });
+  const idempotency = createIdempotencyStore({ db, clock, answersKey: createRotatingBox(secretKeys.webhookSecretKey, IDEMPOTENCY_ANSWERS_PURPOSE) });
   const { prices } = config;
   const httpPrices = prices.source === 'http' && prices.url ? { url: prices.url, maxAgeMs: prices.maxAgeMs, timeoutMs: prices.timeoutMs } : undefined;
   const { chain } = config;
@@ -282,7 +286,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
       db: pool,
       clock,
       settings: config.webhooks,
-      secretKey: config.webhookSecretKey,
+      secretKey: secretKeys.webhookSecretKey,
       events: [...orderEventDefinitions(adapters.pix.name), ...receiverEventDefinitions(), ...disputeEventDefinitions()],
     });
   const webhooks = webhooksOn(db);

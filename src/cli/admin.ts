@@ -12,6 +12,8 @@
  *   npm run admin -- import-platform-key --purpose sponsor|treasury < keypair
  *                                                        seals an existing keypair read from stdin; prints its address
  *   npm run admin -- rotate-kek                          re-seals every key under WALLET_KEK_VERSION; prints counts
+ *   npm run admin -- rotate-secrets                      re-seals what WEBHOOK_SECRET_KEY_PREVIOUS and API_SECRET_PEPPER_PREVIOUS
+ *                                                        sealed under the current keys; rerunnable; prints counts
  *   npm run admin -- report operations --month YYYY-MM [--format csv|jsonl]
  *                                                        writes the month's operations register to stdout (report-command.ts)
  * (the key commands: key-commands.ts)

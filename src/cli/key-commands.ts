@@ -8,11 +8,13 @@
 import type { PlatformKeyPurpose } from '../modules/platform-keys/tables.ts';
 import { fail } from './config.ts';
 import type { RuntimeConfig } from '../runtime-config.ts';
+import type { Db } from '../db/database.ts';
 
 export const KEY_USAGE = {
   'create-platform-keys': 'npm run admin -- create-platform-keys',
   'import-platform-key': 'npm run admin -- import-platform-key --purpose sponsor|treasury < keypair (base58 or solana-keygen JSON, on stdin)',
   'rotate-kek': 'npm run admin -- rotate-kek',
+  'rotate-secrets': 'npm run admin -- rotate-secrets',
 } as const;
 export type KeyCommand = keyof typeof KEY_USAGE;
 
@@ -45,6 +47,21 @@ export async function readKeypairFromStdin(): Promise<string> {
   return text;
 }
 
+/**
+ * Re-seals what WEBHOOK_SECRET_KEY_PREVIOUS and API_SECRET_PEPPER_PREVIOUS sealed under the current
+ * keys (src/platform/secret-rotation.ts); prints counts per column. API secrets still in the older
+ * HMAC form are counted `unsealable`: only their next use re-seals them (src/modules/merchants/credentials.ts).
+ */
+async function rotateSecrets(config: RuntimeConfig, db: Db): Promise<void> {
+  const [{ resealSecrets, SecretRotationError }, { sealedSecretColumns }] = await Promise.all([import('../platform/secret-rotation.ts'), import('../secret-custody.ts')]);
+  try {
+    console.log(JSON.stringify({ resealed: await resealSecrets(db, sealedSecretColumns(config)) }));
+  } catch (err) {
+    if (err instanceof SecretRotationError) fail(err.message);
+    throw err;
+  }
+}
+
 export async function runKeyCommand(command: KeyCommand, input: { config: RuntimeConfig; purpose?: PlatformKeyPurpose; keypair?: string }): Promise<void> {
   const [{ openConfiguredDatabase }, { createKeyCustody }, { resealAll }, { systemClock }] = await Promise.all([
     import('../db/open-configured.ts'),
@@ -66,6 +83,8 @@ export async function runKeyCommand(command: KeyCommand, input: { config: Runtim
     } else if (command === 'import-platform-key') {
       const result = await platformKeys.importKeypair(input.purpose!, input.keypair!, 'the keypair on stdin');
       console.log(JSON.stringify(result));
+    } else if (command === 'rotate-secrets') {
+      await rotateSecrets(config, database.db);
     } else {
       const resealed = await resealAll(sealedKeyStores);
       console.log(JSON.stringify({ kekVersion: config.walletKekVersion, resealed }));

@@ -104,7 +104,10 @@ export const ENV_SCHEMA = Type.Object({
   JWT_ISSUER: text({ default: 'crypto-brl-exchange', description: 'iss of access tokens' }),
   JWT_AUDIENCE: text({ default: 'merchant-api', description: 'aud of access tokens' }),
   JWT_TTL_SECONDS: integer({ minimum: 60, maximum: 3600, default: 900, description: 'access token lifetime' }),
-  API_SECRET_PEPPER: Type.Optional(secret(32, { description: `key of the HMAC under which API secrets are stored. ${GENERATED}` })),
+  API_SECRET_PEPPER: Type.Optional(secret(32, { description: `key under which API secrets' digests are stored sealed. ${GENERATED}` })),
+  API_SECRET_PEPPER_PREVIOUS: Type.Optional(
+    secret(32, { description: 'the API_SECRET_PEPPER before a rotation: API secrets stored under it keep working until `npm run admin -- rotate-secrets` has re-sealed them; then unset it' }),
+  ),
   RATE_LIMIT_PER_MINUTE: integer({ minimum: 0, maximum: 10_000_000, default: 6000, description: 'requests per minute per API credential; 0 disables the limit' }),
   TOKEN_RATE_LIMIT_PER_MINUTE: integer({ minimum: 0, maximum: 10_000_000, default: 60, description: 'POST /auth/token requests per minute per client IP; 0 disables the limit' }),
   AUTH_FAILURE_LIMIT_PER_MINUTE: integer({
@@ -218,7 +221,10 @@ export const ENV_SCHEMA = Type.Object({
     default: 60_000,
     description: "a worker's lease on a delivery: one whose worker died is retried once it has passed (at least WEBHOOK_TIMEOUT_MS + 5000)",
   }),
-  WEBHOOK_SECRET_KEY: Type.Optional(secret(32, { description: `key under which endpoint signing secrets are encrypted at rest. ${GENERATED}` })),
+  WEBHOOK_SECRET_KEY: Type.Optional(secret(32, { description: `key under which endpoint signing secrets, TOTP secrets and stored idempotent answers are encrypted at rest. ${GENERATED}` })),
+  WEBHOOK_SECRET_KEY_PREVIOUS: Type.Optional(
+    secret(32, { description: 'the WEBHOOK_SECRET_KEY before a rotation: what it sealed still opens until `npm run admin -- rotate-secrets` has re-sealed it; then unset it' }),
+  ),
 
   ...PIX_PROVIDER_SCHEMA,
 

@@ -46,6 +46,9 @@ const SERVICE = {
 const KEYS = {
   apiSecretPepper: 'API_SECRET_PEPPER',
   webhookSecretKey: 'WEBHOOK_SECRET_KEY',
+  /** Rotation without downtime: the old key, until `rotate-secrets` has re-sealed what it sealed. */
+  apiSecretPepperPrevious: 'API_SECRET_PEPPER_PREVIOUS',
+  webhookSecretKeyPrevious: 'WEBHOOK_SECRET_KEY_PREVIOUS',
   walletKek: 'WALLET_KEK',
   /** Rotation: bump it, and move the old key to WALLET_KEK_PREVIOUS. */
   walletKekVersion: 'WALLET_KEK_VERSION',

@@ -94,20 +94,15 @@ describe('sign-in and security in the browser', { timeout: 90_000 }, () => {
     return { email, password: created.body.temporaryPassword };
   }
 
-  /** Fills the sign-in page and submits; with `totpSecret`, answers the code step too. Answers the sign-in response's status. */
+  /** Fills the sign-in page (the code too, with `totpSecret`: one step) and submits. Answers the sign-in response's status. */
   async function signInInPage(page: Page, person: Person, totpSecret?: string): Promise<number> {
     if (!page.url().includes('/app/sign-in')) await page.goto('/app/sign-in');
     await page.getByLabel('E-mail').fill(person.email);
     await page.getByLabel(/^Senha/).fill(person.password);
+    if (totpSecret) await page.getByLabel('Código de verificação').fill(totpCode(totpSecret));
     const answer = page.waitForResponse((response) => response.url().endsWith('/api/v1/auth/sessions') && response.request().method() === 'POST');
     await page.getByRole('button', { name: 'Entrar' }).click();
-    const first = await answer;
-    if (!totpSecret || first.status() !== 401) return first.status();
-    await page.getByRole('heading', { name: 'Verificação em duas etapas' }).waitFor();
-    await page.getByLabel('Código de verificação').fill(totpCode(totpSecret));
-    const second = page.waitForResponse((response) => response.url().endsWith('/api/v1/auth/sessions') && response.request().method() === 'POST');
-    await page.getByRole('button', { name: 'Verificar' }).click();
-    return (await second).status();
+    return (await answer).status();
   }
 
   /** Signed in: the overview (/app), whose first heading is its title. */
@@ -120,7 +115,7 @@ describe('sign-in and security in the browser', { timeout: 90_000 }, () => {
 
   it('signs in with TOTP in the page: the first sign-in enrols (secret read from the page), then password and code', async () => {
     const { page } = browser;
-    browser.allowProblems(/401/); // the password step's 401 asks for the code
+    browser.allowProblems(/401/); // the wrong code's 401
     await page.goto('/app');
     await page.waitForURL(/\/app\/sign-in$/);
     await page.getByRole('heading', { name: 'Entrar' }).waitFor();
@@ -140,24 +135,24 @@ describe('sign-in and security in the browser', { timeout: 90_000 }, () => {
     ownerTotp = secret;
     secrets.set("the demo owner's TOTP secret", secret);
 
-    // Without a code the API refuses the password alone now.
-    expect((await api('POST', '/auth/sessions', null, server.owner)).body).toMatchObject({ error: 'UNAUTHORIZED', details: { totpRequired: true } });
+    // Without a code the API refuses the password alone now, with the answer a wrong password gets.
+    const alone = (await api('POST', '/auth/sessions', null, server.owner)).body;
+    expect(alone).toMatchObject({ error: 'UNAUTHORIZED' });
+    expect(alone.details).toBeUndefined();
 
     await page.getByRole('button', { name: 'Sair' }).click();
     await page.getByText('Você saiu.').waitFor();
     expect(await sidOf(page)).toBeUndefined();
     await page.getByLabel('E-mail').fill(server.owner.email);
     await page.getByLabel(/^Senha/).fill(server.owner.password);
-    await page.getByRole('button', { name: 'Entrar' }).click();
-    await page.getByLabel('Código de verificação').waitFor();
-    await screenshot(page, 'sign-in');
-    await expectNoSeriousA11yViolations(page);
     // A wrong code is refused like a wrong password; the current one signs in.
     await page.getByLabel('Código de verificação').fill(totpCode(secret, new Date(Date.now() - 10 * 60_000)));
-    await page.getByRole('button', { name: 'Verificar' }).click();
+    await screenshot(page, 'sign-in');
+    await expectNoSeriousA11yViolations(page);
+    await page.getByRole('button', { name: 'Entrar' }).click();
     await page.getByText('E-mail, senha ou código incorretos.').waitFor();
     await page.getByLabel('Código de verificação').fill(totpCode(secret));
-    await page.getByRole('button', { name: 'Verificar' }).click();
+    await page.getByRole('button', { name: 'Entrar' }).click();
     await onOverview(page);
 
     await page.getByRole('link', { name: 'Minha conta' }).click();
@@ -314,7 +309,7 @@ describe('sign-in and security in the browser', { timeout: 90_000 }, () => {
     }
   });
 
-  it('lockout: repeated wrong passwords in the sign-in page lead to the lockout message (429 with Retry-After), even for the right password', async () => {
+  it('throttling: repeated wrong passwords in the sign-in page lead to the wait message (429 with Retry-After), even for the right password', async () => {
     const { page } = browser;
     browser.allowProblems(/401/, /429/);
     const person = await newPerson('VIEWER');
@@ -330,11 +325,11 @@ describe('sign-in and security in the browser', { timeout: 90_000 }, () => {
     const body = (await response.json()) as { error: string; message: string; details: { retryAfterSeconds: number } };
     expect(response.status()).toBe(429);
     expect(body.error).toBe('RATE_LIMITED');
-    expect(body.message).toMatch(/for this account/);
+    expect(body.message).toMatch(/for this email from this address/);
     expect(Number(response.headers()['retry-after'])).toBe(body.details.retryAfterSeconds);
     expect(body.details.retryAfterSeconds).toBeGreaterThan(0);
     expect(body.details.retryAfterSeconds).toBeLessThanOrEqual(30);
-    await page.getByText(/^Conta bloqueada temporariamente após várias tentativas\. Tente de novo em \d+ s\.$/).waitFor();
+    await page.getByText(/^Muitas tentativas para este e-mail a partir deste endereço\. Tente de novo em \d+ s\.$/).waitFor();
     await expectNoSeriousA11yViolations(page);
     expect(page.url()).toMatch(/\/app\/sign-in$/);
   });

@@ -91,9 +91,23 @@ export async function startDashboardServer(env: Record<string, string> = {}, opt
   };
 }
 
-/** The current 6-digit TOTP code (RFC 6238, the authenticator apps' defaults) for a base32 secret. */
-export function totpCode(secret: string, at: Date = new Date()): string {
-  return new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: at.getTime() });
+/** The last TOTP step handed out per secret: the service spends a code once (a step, and older ones). */
+const lastSteps = new Map<string, number>();
+
+/**
+ * A 6-digit TOTP code (RFC 6238, the authenticator apps' defaults) for a base32 secret: at `at`, or
+ * else a fresh one, never of a step already handed out: the current step's, or the next one's
+ * (the service accepts one step of drift) when the current one is spent, as a person would wait
+ * for the next code.
+ */
+export function totpCode(secret: string, at?: Date): string {
+  const totp = new TOTP({ secret: Secret.fromBase32(secret) });
+  if (at) return totp.generate({ timestamp: at.getTime() });
+  const current = Math.floor(Date.now() / 30_000);
+  const step = Math.max(current, (lastSteps.get(secret) ?? -1) + 1);
+  if (step > current + 1) throw new Error('totpCode: a third code within one 30-second step would be refused by the service (each code signs in once)');
+  lastSteps.set(secret, step);
+  return totp.generate({ timestamp: step * 30_000 });
 }
 
 export interface ApiSession {

@@ -43,6 +43,7 @@ import * as compliancePolicies from './20261126_0039_compliance_policies.ts';
 import * as operationsRegister from './20261126_0041_operations_register.ts';
 import * as disputes from './20261126_0042_disputes.ts';
 import * as operatorInvitations from './20261205_0043_operator_invitations.ts';
+import * as signInControls from './20261205_0044_sign_in_controls.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261122_0001_foundation': foundation,
@@ -85,4 +86,5 @@ export const migrations: Record<string, Migration> = {
   '20261126_0041_operations_register': operationsRegister,
   '20261126_0042_disputes': disputes,
   '20261205_0043_operator_invitations': operatorInvitations,
+  '20261205_0044_sign_in_controls': signInControls,
 };

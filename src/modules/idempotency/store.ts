@@ -4,6 +4,9 @@
  */
 import type { Db } from '../../db/database.ts';
 import { type AeadBox, createAeadBox } from '../../lib/aead.ts';
+
+/** The purpose label of the key sealing stored answers, derived from WEBHOOK_SECRET_KEY. */
+export const IDEMPOTENCY_ANSWERS_PURPOSE = 'idempotency-stored-answers';
 import type { Clock } from '../../lib/clock.ts';
 import { createIdempotencyOwner, type IdempotencyOwner } from './owner.ts';
 import { createIdempotencyRepo, type IdempotencyRepo } from './repo.ts';
@@ -28,13 +31,13 @@ export interface IdempotencyStore {
 export function createIdempotencyStore(deps: {
   db: Db;
   clock: Clock;
-  /** 32 bytes (lib/aead.ts deriveKey) sealing the stored answers: some carry a secret shown once, most personal data. */
-  answersKey: Uint8Array;
+  /** 32 bytes (lib/aead.ts deriveKey), or a box (its rotating one, lib/rotating-box.ts), sealing the stored answers: some carry a secret shown once, most personal data. */
+  answersKey: Uint8Array | AeadBox;
   maxHoldMs?: number;
   owner?: { leaseMs?: number; beatMs?: number };
 }): IdempotencyStore {
   const repo = createIdempotencyRepo(deps.db);
-  const answers: AeadBox = createAeadBox(deps.answersKey);
+  const answers: AeadBox = deps.answersKey instanceof Uint8Array ? createAeadBox(deps.answersKey) : deps.answersKey;
   const boundTo = (key: { merchantId: string; key: string }) => `${key.merchantId}:${key.key}`;
   return {
     repo,

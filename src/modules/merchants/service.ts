@@ -11,7 +11,8 @@ import { AppError, notFound } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { type AuditActor, recordAudit } from '../audit/record.ts';
-import { API_KEY_PATTERN, generateCredential, hashSecret, secretMatches } from './credentials.ts';
+import { API_KEY_PATTERN, createSecretHasher } from './credentials.ts';
+import type { MasterKeys } from '../../lib/rotating-box.ts';
 import { type CachedCredential, createCredentialCache } from './credential-cache.ts';
 import { merchantsRepo as repo } from './repo.ts';
 import { buildAllowList, ipAllowed } from './ip-allow-list.ts';
@@ -82,7 +83,8 @@ const toCredential = (row: {
 export interface MerchantsDeps {
   db: Db;
   clock: Clock;
-  apiSecretPepper: string;
+  /** API_SECRET_PEPPER, with its previous version while it rotates. */
+  apiSecretPepper: string | MasterKeys;
   /** Other modules' set-up for a new merchant (e.g. its fee tiers), run in the creation transaction. */
   onMerchantCreated?: Array<(trx: Trx, merchantId: string) => Promise<void>>;
   /** How long authentication may use a credential read earlier (another process's revocation or disable shows within it); 0 reads every time. */
@@ -95,8 +97,9 @@ const DEFAULT_CREDENTIAL_CACHE_TTL_MS = 5_000;
 
 export function createMerchantsService(deps: MerchantsDeps) {
   const { db, clock, apiSecretPepper } = deps;
-  // Hashing a dummy secret for unknown keys keeps their timing close to that of known keys.
-  const unknownKeyHash = hashSecret(apiSecretPepper, 'unknown');
+  const hasher = createSecretHasher(apiSecretPepper);
+  // Checking against a dummy sealed secret for unknown keys keeps their timing close to that of known keys.
+  const unknownKeyHash = hasher.seal('mk_unknown', 'unknown');
   const cache = createCredentialCache({ ttlMs: deps.credentialCacheTtlMs ?? DEFAULT_CREDENTIAL_CACHE_TTL_MS });
   const lastUse = createLastUseRecorder({ db, clock, ...(deps.lastUseIntervalMs === undefined ? {} : { intervalMs: deps.lastUseIntervalMs }) });
 
@@ -137,8 +140,18 @@ export function createMerchantsService(deps: MerchantsDeps) {
     return credential;
   }
 
+  /**
+   * Re-seals a stored secret hash under the current pepper at its successful use (the older HMAC
+   * form can only be re-sealed with the secret in hand). A compare-and-set on the old value: a
+   * concurrent upgrade or a revocation's write wins. The cached entry keeps the old form until it
+   * expires, which the previous pepper still verifies.
+   */
+  async function upgradeSecretHash(credential: CachedCredential, apiSecret: string): Promise<void> {
+    await db.updateTable('api_credentials').set({ secret_hash: hasher.seal(credential.keyId, apiSecret) }).where('id', '=', credential.id).where('secret_hash', '=', credential.secretHash).execute();
+  }
+
   async function issueCredentialIn(trx: Db, merchantId: string, options: CredentialOptions = {}): Promise<IssuedCredential> {
-    const generated = generateCredential(apiSecretPepper);
+    const generated = hasher.generate();
     const row = await repo.insertCredential(trx, {
       id: newId(),
       merchant_id: merchantId,
@@ -268,8 +281,11 @@ export function createMerchantsService(deps: MerchantsDeps) {
     /** Checks an x-api-key / x-api-secret pair from `ip`. The secret is verified before anything else is revealed. */
     async checkKeyAndSecret(apiKey: string, apiSecret: string, ip?: string): Promise<CredentialCheck> {
       const credential = API_KEY_PATTERN.test(apiKey) ? await credentialFor({ keyId: apiKey }) : undefined;
-      if (!secretMatches(apiSecretPepper, apiSecret, credential?.secretHash ?? unknownKeyHash) || !credential) {
-        return { ok: false, reason: 'unknown' };
+      const check = hasher.check(credential?.keyId ?? 'mk_unknown', apiSecret, credential?.secretHash ?? unknownKeyHash);
+      if (!check.matches || !credential) return { ok: false, reason: 'unknown' };
+      if (check.stale) {
+        await upgradeSecretHash(credential, apiSecret);
+        cache.forgetCredential(credential.id);
       }
       if (credential.revoked) return { ok: false, reason: 'revoked' };
       return admit(credential, ip);

@@ -39,7 +39,7 @@ export function createOperatorsRepo(db: Db) {
     async signInRecord(email: string) {
       return db
         .selectFrom('operators')
-        .select([...COLUMNS, 'password_hash', 'totp_secret_sealed', 'failed_sign_ins', 'locked_until'])
+        .select([...COLUMNS, 'password_hash', 'totp_secret_sealed'])
         .where('email', '=', email)
         .executeTakeFirst();
     },
@@ -74,20 +74,25 @@ export function createOperatorsRepo(db: Db) {
         .where('id', '=', id)
         .execute();
     },
-    async recordFailure(id: string, failures: number, lockedUntil: Date | null) {
-      await db.updateTable('operators').set({ failed_sign_ins: failures, locked_until: lockedUntil }).where('id', '=', id).execute();
-    },
-    async clearFailures(id: string) {
-      await db.updateTable('operators').set({ failed_sign_ins: 0, locked_until: null }).where('id', '=', id).where('failed_sign_ins', '>', 0).execute();
-    },
     async totpState(id: string) {
       return db.selectFrom('operators').select(['email', 'totp_secret_sealed', 'totp_enabled_at']).where('id', '=', id).executeTakeFirstOrThrow();
     },
     async setTotpSecret(id: string, sealed: string, now: Date) {
       await db.updateTable('operators').set({ totp_secret_sealed: sealed, updated_at: now }).where('id', '=', id).where('totp_enabled_at', 'is', null).execute();
     },
-    async enableTotp(id: string, now: Date) {
-      await db.updateTable('operators').set({ totp_enabled_at: now, updated_at: now }).where('id', '=', id).where('totp_enabled_at', 'is', null).execute();
+    async enableTotp(id: string, now: Date, step: number) {
+      const result = await db.updateTable('operators').set({ totp_enabled_at: now, totp_last_step: step, updated_at: now }).where('id', '=', id).where('totp_enabled_at', 'is', null).executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+    /** Spends a TOTP step: stored only if newer than the last one, so a replayed or older code changes nothing and answers false. */
+    async acceptTotpStep(trx: Db, id: string, step: number) {
+      const result = await trx
+        .updateTable('operators')
+        .set({ totp_last_step: step })
+        .where('id', '=', id)
+        .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
     },
   };
 }
@@ -95,8 +100,8 @@ export function createOperatorsRepo(db: Db) {
 /** Operators' sessions: the same rules as users' (users/sessions.ts), their own table. */
 export function createOperatorSessionsRepo(db: Db) {
   return {
-    async insert(session: { id: string; personId: string; tokenHash: string; ip: string; userAgent: string | null; now: Date; expiresAt: Date }) {
-      await db
+    async insert(session: { id: string; personId: string; tokenHash: string; ip: string; userAgent: string | null; now: Date; expiresAt: Date }, trx: Db = db) {
+      await trx
         .insertInto('operator_sessions')
         .values({ id: session.id, operator_id: session.personId, token_hash: session.tokenHash, ip: session.ip, user_agent: session.userAgent, created_at: session.now, last_seen_at: session.now, expires_at: session.expiresAt })
         .execute();

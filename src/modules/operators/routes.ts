@@ -40,7 +40,7 @@ export function registerOperatorSignInRoute(app: App, operators: OperatorsServic
         tags,
         summary: "An operator signs in: email, password and (once enrolled) a TOTP code for the back office's session cookie",
         description:
-          'Sets the `osid` cookie (HttpOnly, SameSite=Strict, Path=/api/v1/admin, Secure outside NODE_ENV development and test) and answers the `csrfToken` every cookie-authenticated write must send as `X-CSRF-Token`. The same rules as a merchant user\'s sign-in: 401 whichever part was wrong, back-off per account (429 with Retry-After), 30 minutes idle and 12 hours absolute. A disabled operator is 403.',
+          'Sets the `osid` cookie (HttpOnly, SameSite=Strict, Path=/api/v1/admin, Secure outside NODE_ENV development and test) and answers the `csrfToken` every cookie-authenticated write must send as `X-CSRF-Token`. The same rules as a merchant user\'s sign-in: one 401 with one body whatever was wrong (unknown email, wrong password, missing, wrong or already used TOTP code), a TOTP code signs in once, back-off per client address and email (429 with Retry-After; another address is not affected), 30 minutes idle and 12 hours absolute. A disabled operator is 403.',
         security: [],
         body: SignInBody,
         response: { 201: OperatorSessionAnswer, ...errorResponses(...BODY_ERRORS, 401, 403, 429) },

@@ -16,10 +16,13 @@ import { newId } from '../../lib/ids.ts';
 import { type AuditActor, recordAudit } from '../audit/record.ts';
 import { hashPassword } from '../users/passwords.ts';
 import { createSessions } from '../users/sessions.ts';
+import { createSignInThrottle } from '../users/sign-in-throttle.ts';
 import { createTotp } from '../users/totp.ts';
 import { createBootstrapState } from './bootstrap.ts';
 import { createOperatorInvitations, type OperatorInvitation } from './invitations.ts';
 import { createServiceAccounts } from './service-accounts.ts';
+import { deriveKey } from '../../lib/aead.ts';
+import { type MasterKeys, masterKeysOf } from '../../lib/rotating-box.ts';
 import { type ActiveOperatorSession, createOperatorSessionsRepo, createOperatorsRepo, type Operator, toOperator } from './repo.ts';
 import { isRaise, type OperatorRole } from './roles.ts';
 
@@ -41,13 +44,15 @@ export const needsTwo = (before: Operator, change: OperatorChange): boolean => (
 const fourEyesRequired = (what: string) =>
   new AppError('FORBIDDEN', `${what} needs two operators once two have enrolled TOTP: propose it (POST /api/v1/admin/approvals) for another operator to approve`, { reason: 'FOUR_EYES_REQUIRED' });
 
-export async function createOperatorsService(deps: { db: Db; clock: Clock; totpKey: string; email: EmailSender; publicAppUrl: string }) {
+export async function createOperatorsService(deps: { db: Db; clock: Clock; totpKey: string | MasterKeys; email: EmailSender; publicAppUrl: string }) {
   const { db, clock } = deps;
   const repo = createOperatorsRepo(db);
   const sessionsRepo = createOperatorSessionsRepo(db);
   const bootstrap = createBootstrapState(db);
   const invitations = createOperatorInvitations(deps);
   const sessions = await createSessions<OperatorSignInRecord, Operator, ActiveOperatorSession>({
+    db,
+    throttle: createSignInThrottle({ db, clock, key: deriveKey(masterKeysOf(deps.totpKey).current, 'sign-in-throttle'), scope: 'operator' }),
     people: { ...repo, refusal: (record) => (record.disabled_at ? 'This operator is disabled' : undefined), toPerson: toOperator },
     sessions: sessionsRepo,
     totp: createTotp(deps.totpKey),

@@ -15,8 +15,8 @@ export interface OperatorsTable {
   password_hash: string;
   totp_secret_sealed: string | null;
   totp_enabled_at: NullableTimestamp;
-  failed_sign_ins: ColumnType<number, number | undefined, number>;
-  locked_until: NullableTimestamp;
+  /** The last TOTP time step (30 s since the epoch) a sign-in or enrolment used: that code and older ones are spent. */
+  totp_last_step: ColumnType<string | number | null, number | null | undefined, number | null>;
   disabled_at: NullableTimestamp;
   created_at: DefaultedTimestamp;
   updated_at: DefaultedTimestamp;

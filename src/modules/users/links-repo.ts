@@ -33,7 +33,7 @@ export function createLinksRepo(db: Db) {
       await trx.updateTable('password_resets').set({ used_at: now }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
     },
     async setPassword(trx: Db, userId: string, passwordHash: string, now: Date) {
-      await trx.updateTable('users').set({ password_hash: passwordHash, failed_sign_ins: 0, locked_until: null, updated_at: now }).where('id', '=', userId).execute();
+      await trx.updateTable('users').set({ password_hash: passwordHash, updated_at: now }).where('id', '=', userId).execute();
     },
     passwordHashOf: async (userId: string) => (await db.selectFrom('users').select('password_hash').where('id', '=', userId).executeTakeFirstOrThrow()).password_hash,
     async insertInvitation(trx: Db, invitation: { id: string; merchantId: string; email: string; role: Role; invitedBy: string; tokenHash: string; now: Date; expiresAt: Date }) {

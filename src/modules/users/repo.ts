@@ -32,7 +32,7 @@ export function createUsersRepo(db: Db) {
       return db
         .selectFrom('users')
         .innerJoin('merchants', 'merchants.id', 'users.merchant_id')
-        .select([...USER_COLUMNS.map((c) => `users.${c}` as const), 'users.password_hash', 'users.totp_secret_sealed', 'users.failed_sign_ins', 'users.locked_until', 'merchants.status as merchant_status'])
+        .select([...USER_COLUMNS.map((c) => `users.${c}` as const), 'users.password_hash', 'users.totp_secret_sealed', 'merchants.status as merchant_status'])
         .where('users.email', '=', email)
         .executeTakeFirst();
     },
@@ -70,17 +70,22 @@ export function createUsersRepo(db: Db) {
     async lockMerchantUsers(trx: Executor, merchantId: string) {
       await trx.selectFrom('users').select('id').where('merchant_id', '=', merchantId).forUpdate().execute();
     },
-    async recordFailure(id: string, failures: number, lockedUntil: Date | null) {
-      await db.updateTable('users').set({ failed_sign_ins: failures, locked_until: lockedUntil }).where('id', '=', id).execute();
-    },
-    async clearFailures(id: string) {
-      await db.updateTable('users').set({ failed_sign_ins: 0, locked_until: null }).where('id', '=', id).where('failed_sign_ins', '>', 0).execute();
-    },
     async setTotpSecret(id: string, sealed: string, now: Date) {
       await db.updateTable('users').set({ totp_secret_sealed: sealed, updated_at: now }).where('id', '=', id).where('totp_enabled_at', 'is', null).execute();
     },
-    async enableTotp(id: string, now: Date) {
-      await db.updateTable('users').set({ totp_enabled_at: now, updated_at: now }).where('id', '=', id).where('totp_enabled_at', 'is', null).execute();
+    async enableTotp(id: string, now: Date, step: number) {
+      const result = await db.updateTable('users').set({ totp_enabled_at: now, totp_last_step: step, updated_at: now }).where('id', '=', id).where('totp_enabled_at', 'is', null).executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+    /** Spends a TOTP step: stored only if newer than the last one, so a replayed or older code changes nothing and answers false. */
+    async acceptTotpStep(trx: Db, id: string, step: number) {
+      const result = await trx
+        .updateTable('users')
+        .set({ totp_last_step: step })
+        .where('id', '=', id)
+        .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
     },
   };
 }

@@ -21,7 +21,7 @@ export const UserSchema = Type.Object(
 export const SignInBody = StrictObject({
   email: Type.String({ minLength: 1, maxLength: 254 }),
   password: Type.String({ minLength: 1, maxLength: 256 }),
-  totp: Type.Optional(Type.String({ pattern: '^[0-9]{6}$', description: 'The current 6-digit code, once TOTP is enrolled' })),
+  totp: Type.Optional(Type.String({ pattern: '^[0-9]{6}$', description: 'The current 6-digit code, once TOTP is enrolled (each code signs in once; ignored for an account without TOTP)' })),
 }, { title: 'SignIn' });
 
 export const SessionAnswer = Type.Object(

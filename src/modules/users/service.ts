@@ -18,7 +18,10 @@ import { createUsersRepo, toUser, type User } from './repo.ts';
 import { can, type Permission, type Role, TOTP_REQUIRED_ROLES } from './roles.ts';
 import { type ActiveSession, createSessionsRepo } from './sessions-repo.ts';
 import { createSessions } from './sessions.ts';
+import { createSignInThrottle } from './sign-in-throttle.ts';
 import { createTotp } from './totp.ts';
+import { deriveKey } from '../../lib/aead.ts';
+import { type MasterKeys, masterKeysOf } from '../../lib/rotating-box.ts';
 
 /** The signed-in person acting. */
 export interface Actor {
@@ -34,12 +37,14 @@ export const totpRequired = (user: Pick<User, 'role' | 'totpEnabled'>) => TOTP_R
 
 type UserSignInRecord = NonNullable<Awaited<ReturnType<ReturnType<typeof createUsersRepo>['signInRecord']>>>;
 
-export async function createUsersService(deps: { db: Db; clock: Clock; totpKey: string; email: EmailSender; publicAppUrl: string }) {
+export async function createUsersService(deps: { db: Db; clock: Clock; totpKey: string | MasterKeys; email: EmailSender; publicAppUrl: string }) {
   const { db, clock } = deps;
   const repo = createUsersRepo(db);
   const sessionsRepo = createSessionsRepo(db);
   const totp = createTotp(deps.totpKey);
   const sessions = await createSessions<UserSignInRecord, User, ActiveSession>({
+    db,
+    throttle: createSignInThrottle({ db, clock, key: deriveKey(masterKeysOf(deps.totpKey).current, 'sign-in-throttle'), scope: 'user' }),
     people: { ...repo, refusal: (record: UserSignInRecord) => (record.merchant_status === 'ACTIVE' ? undefined : 'Merchant is disabled'), toPerson: toUser },
     sessions: sessionsRepo,
     totp,

@@ -23,8 +23,8 @@ export interface ActiveSession {
 
 export function createSessionsRepo(db: Db) {
   return {
-    async insert(session: { id: string; personId: string; tokenHash: string; ip: string; userAgent: string | null; now: Date; expiresAt: Date }) {
-      await db
+    async insert(session: { id: string; personId: string; tokenHash: string; ip: string; userAgent: string | null; now: Date; expiresAt: Date }, trx: Db = db) {
+      await trx
         .insertInto('user_sessions')
         .values({ id: session.id, user_id: session.personId, token_hash: session.tokenHash, ip: session.ip, user_agent: session.userAgent, created_at: session.now, last_seen_at: session.now, expires_at: session.expiresAt })
         .execute();

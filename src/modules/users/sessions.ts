@@ -4,25 +4,26 @@
  * Every sign-in makes a new one (no fixation). A session ends at its idle expiry (no request for
  * IDLE_MS), at its absolute one (ABSOLUTE_MS after sign-in), or when revoked.
  *
- * Failed sign-ins back off per account: from the FREE_FAILURES-th on, the account is locked for
- * BASE_LOCK_MS doubling at each further failure (capped at MAX_LOCK_MS), answered 429 with
- * Retry-After before any password check. Per address, the failed-authentication limiter of
- * every route counts them too (src/http/auth-failures.ts).
+ * Every failure answers the same 401 whatever was wrong (the email, the password, a missing,
+ * wrong or replayed TOTP code), so the answer never tells whether an account exists or its
+ * password was right. Failures are throttled per (client address, email) pair (sign-in-throttle.ts),
+ * known and unknown emails alike; per address, the failed-authentication limiter of every route
+ * counts them too (src/http/auth-failures.ts). A TOTP code is spent by the sign-in that uses it:
+ * its time step is stored, guarded, in the transaction that creates the session.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Db } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
 import { readCookie } from '../../http/cookies.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { decoyHash, verifyPassword } from './passwords.ts';
 import type { SessionSummary } from './sessions-repo.ts';
+import type { SignInThrottle } from './sign-in-throttle.ts';
 import type { Totp } from './totp.ts';
 
 export const SESSION_IDLE_MS = 30 * 60_000;
 export const SESSION_ABSOLUTE_MS = 12 * 60 * 60_000;
-export const FREE_FAILURES = 5;
-const BASE_LOCK_MS = 30_000;
-const MAX_LOCK_MS = 15 * 60_000;
 /** last_seen_at is written at most this often per session (one write per request is waste). */
 const TOUCH_EVERY_MS = 60_000;
 
@@ -30,7 +31,10 @@ const sha256Hex = (value: string) => createHash('sha256').update(value).digest('
 /** The CSRF token of a session: derived from its secret value, so it is worthless without the cookie and needs no storage. */
 export const csrfTokenFor = (sessionToken: string) => createHash('sha256').update(`csrf:${sessionToken}`).digest('base64url');
 
+/** The one answer of every failed sign-in: no detail says which part was wrong. */
 const badCredentials = () => new AppError('UNAUTHORIZED', 'Invalid email, password or TOTP code');
+/** Thrown inside the sign-in transaction when the code's step was spent meanwhile; rolls the session back. */
+class SpentCode extends Error {}
 
 export interface SignIn {
   email: string;
@@ -49,37 +53,31 @@ export interface SignedIn<Person> {
   totpEnrolmentRequired: boolean;
 }
 
-export function lockDurationMs(failures: number): number {
-  if (failures < FREE_FAILURES) return 0;
-  return Math.min(MAX_LOCK_MS, BASE_LOCK_MS * 2 ** (failures - FREE_FAILURES));
-}
-
 /** What sign-in reads of an account: a merchant's user or an operator. */
 export interface SignInRecord {
   id: string;
   password_hash: string;
   totp_secret_sealed: string | null;
   totp_enabled_at: Date | null;
-  failed_sign_ins: number;
-  locked_until: Date | null;
 }
 
-/** The accounts of one kind of person (users, operators): sign-in reads, failure counts, TOTP state. */
+/** The accounts of one kind of person (users, operators): sign-in reads and TOTP state. */
 export interface PeopleStore<R extends SignInRecord, Person> {
   signInRecord(email: string): Promise<R | undefined>;
-  recordFailure(id: string, failures: number, lockedUntil: Date | null): Promise<void>;
-  clearFailures(id: string): Promise<void>;
+  /** Stores `step` as the person's last TOTP step if it is newer than the stored one; false when it is not (a replay). */
+  acceptTotpStep(trx: Db, id: string, step: number): Promise<boolean>;
   /** Why an account with the right credentials may still not sign in (its merchant disabled, the operator disabled). */
   refusal(record: R): string | undefined;
   toPerson(record: R): Person;
   totpState(id: string): Promise<{ email: string; totp_secret_sealed: string | null; totp_enabled_at: Date | null }>;
   setTotpSecret(id: string, sealed: string, now: Date): Promise<void>;
-  enableTotp(id: string, now: Date): Promise<void>;
+  /** Turns TOTP on, spending the confirming code's step; false when it was on already. */
+  enableTotp(id: string, now: Date, step: number): Promise<boolean>;
 }
 
 /** The sessions of one kind of person, found by the hash of their cookie value. */
 export interface SessionStore<Active extends { id: string; lastSeenAt: Date; expiresAt: Date }> {
-  insert(session: { id: string; personId: string; tokenHash: string; ip: string; userAgent: string | null; now: Date; expiresAt: Date }): Promise<void>;
+  insert(session: { id: string; personId: string; tokenHash: string; ip: string; userAgent: string | null; now: Date; expiresAt: Date }, trx?: Db): Promise<void>;
   findActive(tokenHash: string): Promise<Active | undefined>;
   touch(id: string, now: Date): Promise<void>;
   listFor(personId: string, now: Date): Promise<SessionSummary[]>;
@@ -91,9 +89,11 @@ export interface SessionStore<Active extends { id: string; lastSeenAt: Date; exp
  * `sid`) and operators (`osid`, src/modules/operators/) share every rule here.
  */
 export async function createSessions<R extends SignInRecord, Person, Active extends { id: string; lastSeenAt: Date; expiresAt: Date }>(deps: {
+  db: Db;
   people: PeopleStore<R, Person>;
   sessions: SessionStore<Active>;
   totp: Totp;
+  throttle: SignInThrottle;
   clock: Clock;
   totpRequired: (person: Person) => boolean;
   /** The session cookie's name, for csrfTokenOf. */
@@ -101,40 +101,43 @@ export async function createSessions<R extends SignInRecord, Person, Active exte
   /** Where enrolment starts, for the error that says so. */
   enrolmentRoute: string;
 }) {
-  const { people: users, sessions, totp, clock } = deps;
+  const { db, people: users, sessions, totp, throttle, clock } = deps;
   const decoy = await decoyHash();
-
-  async function refuse(record: { id: string; failed_sign_ins: number }): Promise<never> {
-    const failures = record.failed_sign_ins + 1;
-    const lockMs = lockDurationMs(failures);
-    await users.recordFailure(record.id, failures, lockMs > 0 ? new Date(clock.now().getTime() + lockMs) : null);
-    throw badCredentials();
-  }
 
   return {
     async signIn(input: SignIn): Promise<SignedIn<Person>> {
       const now = clock.now();
-      const record = await users.signInRecord(input.email.toLowerCase());
-      if (record?.locked_until && record.locked_until > now) {
-        const seconds = Math.max(1, Math.ceil((record.locked_until.getTime() - now.getTime()) / 1000));
-        throw new AppError('RATE_LIMITED', `Too many failed sign-ins for this account; retry in ${seconds} seconds`, { retryAfterSeconds: seconds });
+      const email = input.email.toLowerCase();
+      const refuse = async (): Promise<never> => {
+        await throttle.recordFailure(input.ip, email);
+        throw badCredentials();
+      };
+      const blockedSeconds = await throttle.blockedFor(input.ip, email);
+      if (blockedSeconds > 0) {
+        throw new AppError('RATE_LIMITED', `Too many failed sign-ins for this email from this address; retry in ${blockedSeconds} seconds`, { retryAfterSeconds: blockedSeconds });
       }
+      const record = await users.signInRecord(email);
       // The same Argon2id work whether or not the email exists.
       const passwordOk = await verifyPassword(record?.password_hash ?? decoy, input.password);
-      if (!record || !passwordOk) {
-        if (record) await refuse(record);
-        throw badCredentials();
-      }
-      if (record.totp_enabled_at) {
-        if (!input.totp) throw new AppError('UNAUTHORIZED', 'A TOTP code is required for this account', { totpRequired: true });
-        if (!totp.check(record.totp_secret_sealed!, record.id, input.totp, now)) await refuse(record);
-      }
+      if (!record || !passwordOk) return refuse();
+      // A code sent by someone without TOTP is ignored (the forms always offer the field).
+      const step = record.totp_enabled_at ? (input.totp ? totp.step(record.totp_secret_sealed!, record.id, input.totp, now) : null) : undefined;
+      if (step === null) return refuse();
       const refusal = users.refusal(record);
       if (refusal) throw new AppError('FORBIDDEN', refusal);
-      await users.clearFailures(record.id);
       const token = randomBytes(32).toString('base64url');
       const expiresAt = new Date(now.getTime() + SESSION_ABSOLUTE_MS);
-      await sessions.insert({ id: newId(), personId: record.id, tokenHash: sha256Hex(token), ip: input.ip, userAgent: input.userAgent, now, expiresAt });
+      try {
+        await db.transaction().execute(async (trx) => {
+          // Guarded: of two sign-ins racing with one code, one stores its step and the other finds it spent.
+          if (step !== undefined && !(await users.acceptTotpStep(trx, record.id, step))) throw new SpentCode();
+          await sessions.insert({ id: newId(), personId: record.id, tokenHash: sha256Hex(token), ip: input.ip, userAgent: input.userAgent, now, expiresAt }, trx);
+        });
+      } catch (err) {
+        if (err instanceof SpentCode) return refuse();
+        throw err;
+      }
+      await throttle.clear(input.ip, email);
       const user = users.toPerson(record);
       return { token, csrfToken: csrfTokenFor(token), user, expiresAt: expiresAt.toISOString(), totpEnrolmentRequired: deps.totpRequired(user) };
     },
@@ -179,8 +182,11 @@ export async function createSessions<R extends SignInRecord, Person, Active exte
       const state = await users.totpState(personId);
       if (state.totp_enabled_at) throw new AppError('CONFLICT', 'TOTP is already enabled');
       if (!state.totp_secret_sealed) throw new AppError('CONFLICT', `Start the enrolment first (${deps.enrolmentRoute})`);
-      if (!totp.check(state.totp_secret_sealed, personId, code, clock.now())) throw new AppError('VALIDATION_ERROR', 'code is not the current TOTP code', { 'body.code': 'is not the current TOTP code' });
-      await users.enableTotp(personId, clock.now());
+      const now = clock.now();
+      const step = totp.step(state.totp_secret_sealed, personId, code, now);
+      if (step === null) throw new AppError('VALIDATION_ERROR', 'code is not the current TOTP code', { 'body.code': 'is not the current TOTP code' });
+      // The confirming code is spent too: it cannot sign in afterwards.
+      if (!(await users.enableTotp(personId, now, step))) throw new AppError('CONFLICT', 'TOTP is already enabled');
     },
   };
 }

@@ -16,8 +16,8 @@ export interface UsersTable {
   password_hash: string;
   totp_secret_sealed: string | null;
   totp_enabled_at: NullableTimestamp;
-  failed_sign_ins: ColumnType<number, number | undefined, number>;
-  locked_until: NullableTimestamp;
+  /** The last TOTP time step (30 s since the epoch) a sign-in or enrolment used: that code and older ones are spent. */
+  totp_last_step: ColumnType<string | number | null, number | null | undefined, number | null>;
   created_at: DefaultedTimestamp;
   updated_at: DefaultedTimestamp;
 }
@@ -62,8 +62,17 @@ export interface UserInvitationsTable {
   withdrawn_at: NullableTimestamp;
 }
 
+/** Failed sign-ins of one (scope, client address, email), known by their HMAC (sign-in-throttle.ts). */
+export interface SignInFailuresTable {
+  key_hash: string;
+  failures: number;
+  blocked_until: NullableTimestamp;
+  last_failed_at: ColumnType<Date, Date | string, Date | string>;
+}
+
 declare module '../../db/schema.ts' {
   interface Database {
+    sign_in_failures: SignInFailuresTable;
     users: UsersTable;
     user_sessions: UserSessionsTable;
     password_resets: PasswordResetsTable;

@@ -1,13 +1,14 @@
 /**
  * Endpoint signing secrets: `whsec_` + base64 of 32 random bytes (Standard Webhooks). They sign
  * every delivery, so they cannot be hashed; they are stored encrypted with AES-256-GCM under a
- * key derived from WEBHOOK_SECRET_KEY (src/lib/aead.ts), the endpoint id as associated data (a ciphertext copied to
+ * key derived from WEBHOOK_SECRET_KEY, or its previous version while it rotates (src/lib/rotating-box.ts), the endpoint id as associated data (a ciphertext copied to
  * another endpoint does not decrypt). Shown to the merchant only when created or rotated.
  */
 import { randomBytes } from 'node:crypto';
-import { createAeadBox, deriveKey } from '../../lib/aead.ts';
+import { createRotatingBox, type MasterKeys } from '../../lib/rotating-box.ts';
 
 export const SECRET_PREFIX = 'whsec_';
+export const WEBHOOK_SECRETS_PURPOSE = 'webhook-endpoint-secrets';
 const SECRET_BYTES = 32;
 
 export function generateSecret(): string {
@@ -24,8 +25,8 @@ export interface SecretBox {
   open(ciphertext: string, endpointId: string): string;
 }
 
-export function createSecretBox(masterKey: string): SecretBox {
-  const box = createAeadBox(deriveKey(masterKey, 'webhook-endpoint-secrets'));
+export function createSecretBox(masterKey: string | MasterKeys): SecretBox {
+  const box = createRotatingBox(masterKey, WEBHOOK_SECRETS_PURPOSE);
   return {
     seal: (secret, endpointId) => box.seal(Buffer.from(secret, 'utf8'), endpointId),
     open: (ciphertext, endpointId) => box.open(ciphertext, endpointId).toString('utf8'),

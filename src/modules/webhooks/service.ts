@@ -3,6 +3,7 @@
  * redelivery, and the delivery pass the worker runs. Every merchant-facing function is scoped by
  * the authenticated merchant (another merchant's endpoint or delivery is "not found").
  */
+import type { MasterKeys } from '../../lib/rotating-box.ts';
 import type { IdempotentRequest } from '../idempotency/claim.ts';
 import type { Static } from 'typebox';
 import type { WebhookSettings } from '../../config.ts';
@@ -43,7 +44,7 @@ export interface WebhooksServiceDeps {
   clock: Clock;
   settings: WebhookSettings;
   /** WEBHOOK_SECRET_KEY: encrypts endpoint secrets at rest. */
-  secretKey: string;
+  secretKey: string | MasterKeys;
   /** Every event the other modules emit, for the catalog (wired by the composition root). */
   events: EventDefinition[];
   /** Tests inject a resolver; production uses the system's. */

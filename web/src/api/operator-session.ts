@@ -27,7 +27,7 @@ export const operatorSessionQuery = queryOptions({
   staleTime: 60_000,
 });
 
-/** Signs in; the answer becomes the current session (401 with details.totpRequired asks for the code). */
+/** Signs in (email, password and, once enrolled, the code); the answer becomes the current session. */
 export async function operatorSignIn(body: OperatorSignInBody): Promise<OperatorSession> {
   const session = await call(api.POST('/admin/auth/sessions', { body }));
   setCsrfToken(session.csrfToken, 'operator');

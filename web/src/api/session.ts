@@ -24,7 +24,7 @@ export const sessionQuery = queryOptions({
   staleTime: 60_000,
 });
 
-/** Signs in; the answer becomes the current session (401 with details.totpRequired asks for the code). */
+/** Signs in (email, password and, once enrolled, the code); the answer becomes the current session. */
 export async function signIn(body: SignInBody): Promise<CurrentSession> {
   const session = await call(api.POST('/auth/sessions', { body }));
   setCsrfToken(session.csrfToken);

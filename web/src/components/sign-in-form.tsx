@@ -1,9 +1,11 @@
 /**
- * The sign-in form of both sides (merchant dashboard, back office): email and password; when the
- * API answers 401 with `details.totpRequired`, a second step asks for the 6-digit code and signs
- * in again with it. The page says which API is called (`signIn`) and where to go next.
+ * The sign-in form of both sides (merchant dashboard, back office): email, password and the
+ * 6-digit code in one step. The code field is always there, optional for a person without TOTP:
+ * the API answers every failure with the same 401 (it never says a password was right but the
+ * code missing), so the form cannot ask for the code afterwards. The page says which API is
+ * called (`signIn`) and where to go next.
  */
-import { Alert, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Center, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { isApiError } from '../api/errors.ts';
 import { useI18n } from '../i18n/context.tsx';
@@ -11,7 +13,6 @@ import { ErrorAlert } from './error-alert.tsx';
 import { LanguageSwitch } from './language-switch.tsx';
 
 export interface SignInFormProps {
-  /** The first step's heading (the code step has its own). */
   title: string;
   signedOut: boolean;
   signIn: (body: { email: string; password: string; totp?: string }) => Promise<{ totpEnrolmentRequired: boolean }>;
@@ -23,7 +24,6 @@ export function SignInForm({ title, signedOut, signIn, onSignedIn }: SignInFormP
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [totp, setTotp] = useState('');
-  const [totpStep, setTotpStep] = useState(false);
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<unknown>(null);
 
@@ -32,11 +32,12 @@ export function SignInForm({ title, signedOut, signIn, onSignedIn }: SignInFormP
     setPending(true);
     setError(null);
     try {
-      const session = await signIn({ email, password, ...(totpStep ? { totp } : {}) });
+      const session = await signIn({ email, password, ...(totp ? { totp } : {}) });
       await onSignedIn(session.totpEnrolmentRequired);
     } catch (err) {
-      if (!totpStep && isApiError(err) && err.status === 401 && err.details?.totpRequired === true) setTotpStep(true);
-      else setError(err);
+      // A code is spent by any attempt that reaches it: ask for the next one.
+      setTotp('');
+      setError(err);
     } finally {
       setPending(false);
     }
@@ -56,42 +57,30 @@ export function SignInForm({ title, signedOut, signIn, onSignedIn }: SignInFormP
       <Paper withBorder p="xl" w={400} maw="100%">
         <form onSubmit={submit} noValidate={false}>
           <Stack>
-            <Title order={1}>{totpStep ? t('signIn.totpTitle') : title}</Title>
+            <Title order={1}>{title}</Title>
             {signedOut ? <Alert color="blue">{t('signedOut.message')}</Alert> : null}
             {failure}
-            {totpStep ? (
-              <>
-                <Text size="sm">{t('signIn.totpHint')}</Text>
-                <TextInput
-                  label={t('signIn.totpCode')}
-                  value={totp}
-                  onChange={(event) => setTotp(event.currentTarget.value.replace(/\D/g, '').slice(0, 6))}
-                  inputMode="numeric"
-                  autoComplete="one-time-code"
-                  pattern="[0-9]{6}"
-                  required
-                  data-autofocus
-                />
-                <Button type="submit" loading={pending}>
-                  {t('signIn.verify')}
-                </Button>
-              </>
-            ) : (
-              <>
-                <TextInput label={t('signIn.email')} type="email" autoComplete="username" value={email} onChange={(event) => setEmail(event.currentTarget.value)} required />
-                <PasswordInput
-                  label={t('signIn.password')}
-                  autoComplete="current-password"
-                  value={password}
-                  onChange={(event) => setPassword(event.currentTarget.value)}
-                  visibilityToggleButtonProps={{ 'aria-label': t('signIn.showPassword') }}
-                  required
-                />
-                <Button type="submit" loading={pending}>
-                  {t('signIn.submit')}
-                </Button>
-              </>
-            )}
+            <TextInput label={t('signIn.email')} type="email" autoComplete="username" value={email} onChange={(event) => setEmail(event.currentTarget.value)} required />
+            <PasswordInput
+              label={t('signIn.password')}
+              autoComplete="current-password"
+              value={password}
+              onChange={(event) => setPassword(event.currentTarget.value)}
+              visibilityToggleButtonProps={{ 'aria-label': t('signIn.showPassword') }}
+              required
+            />
+            <TextInput
+              label={t('signIn.totpCode')}
+              description={t('signIn.totpHint')}
+              value={totp}
+              onChange={(event) => setTotp(event.currentTarget.value.replace(/\D/g, '').slice(0, 6))}
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              pattern="[0-9]{6}"
+            />
+            <Button type="submit" loading={pending}>
+              {t('signIn.submit')}
+            </Button>
             <LanguageSwitch />
           </Stack>
         </form>

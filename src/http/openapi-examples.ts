@@ -25,7 +25,6 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
   adminRejectProposal: { reason: 'The customer asked for the tokens instead' },
   adminMarkOrderFailed: { reason: 'The PSP confirmed the payout PIX was never sent' },
   confirmTotpEnrolment: { code: '492039' },
-  createUser: { email: 'joao.lima@example.com', role: 'DEVELOPER' },
   createCredential: { label: 'production server', expiresAt: '2027-11-26T00:00:00Z', allowedIps: ['203.0.113.0/24', '2001:db8::/32'], scopes: ['read', 'payments.write'] },
   adminCreateCredential: { label: 'issued by support', scopes: ['read'] },
   updateUserRole: { role: 'VIEWER' },

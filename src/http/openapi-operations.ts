@@ -24,7 +24,6 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /users/me/totp': 'startTotpEnrolment',
   'POST /users/me/totp/confirm': 'confirmTotpEnrolment',
   'GET /users': 'listUsers',
-  'POST /users': 'createUser',
   'PATCH /users/{id}': 'updateUserRole',
   'DELETE /users/{id}': 'deleteUser',
   'POST /auth/password-resets': 'requestPasswordReset',

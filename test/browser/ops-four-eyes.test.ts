@@ -58,7 +58,7 @@ describe('four-eyes refund of a stuck PAYIN in the back office', { timeout: 90_0
     who
       ? operatorFetch(server.baseUrl, who, method, path, body)
       : fetch(`${server.baseUrl}/api/v1/admin${path}`, { method, headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
-  const operator = (role: OperatorRole) => signedInOperator(server.baseUrl, role);
+  const operator = (role: OperatorRole) => signedInOperator(server, role);
   const actAs = (context: BrowserContext, who: Operator) => addOperatorCookie(context, server.baseUrl, who);
 
   /** A PAYIN whose transfer fails and then whose refund fails: FAILED with the customer's PIX held (the real worker runs it). */

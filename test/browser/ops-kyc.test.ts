@@ -50,7 +50,7 @@ describe('back office: KYC review', { timeout: 60_000 }, () => {
       });
       receivers.push({ id: String(receiver.id), name });
     }
-    [compliance, viewer] = await Promise.all([signedInOperator(server.baseUrl, 'COMPLIANCE'), signedInOperator(server.baseUrl, 'VIEWER')]);
+    [compliance, viewer] = await Promise.all([signedInOperator(server, 'COMPLIANCE'), signedInOperator(server, 'VIEWER')]);
   }, 120_000);
 
   afterAll(async () => {

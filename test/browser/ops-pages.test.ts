@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoSeriousA11yViolations, useBrowser } from '../helpers/browser.ts';
 import { addSessionCookie, type DashboardServer, enrolTotp, signInByApi, startDashboardServer, totpCode } from '../helpers/dashboard-server.ts';
 import { formatCpfText, randomCpf } from '../helpers/documents.ts';
-import { addOperatorCookie, signedInOperator, TEST_ADMIN_TOKEN } from '../helpers/ops-browser.ts';
+import { addOperatorCookie, operatorInvitationToken, signedInOperator, TEST_ADMIN_TOKEN } from '../helpers/ops-browser.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const WALLET = '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T';
@@ -113,16 +113,18 @@ describe('back office: sign-in, enrolment and every page', { timeout: 60_000 }, 
     await page.getByText(/Nenhum endpoint com problemas\.|Endpoints, os piores primeiro/).first().waitFor();
     await expectNoSeriousA11yViolations(page);
 
-    // Operators: a new VIEWER with its temporary password shown once, then disabled.
+    // Operators: a new VIEWER invited (during the bootstrap one ADMIN may; no password on screen), who accepts the emailed link, then is disabled.
     await nav.getByRole('link', { name: 'Operadores' }).click();
     await h1('Operadores');
     const email = `novo-${Date.now()}@example.com`;
     await page.getByLabel('E-mail').fill(email);
-    await page.getByRole('button', { name: 'Criar operador' }).click();
-    const passwordDialog = page.getByRole('dialog', { name: 'Senha temporária' });
-    await passwordDialog.waitFor();
+    await page.getByRole('button', { name: 'Convidar operador' }).click();
+    await page.getByText(`Convite enviado a ${email}`).waitFor();
     await expectNoSeriousA11yViolations(page);
-    await passwordDialog.getByRole('button', { name: 'Já guardei, fechar' }).click();
+    const token = await operatorInvitationToken(server, email);
+    const accepted = await fetch(`${server.baseUrl}/api/v1/admin/auth/invitations/${token}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ password: 'a long enough browser test password' }) });
+    expect(accepted.status).toBe(201);
+    await page.reload();
     await page.getByRole('button', { name: `Desativar ${email}` }).click();
     await page.getByRole('button', { name: `Reativar ${email}` }).waitFor();
     await expectNoSeriousA11yViolations(page);
@@ -151,7 +153,7 @@ describe('back office: sign-in, enrolment and every page', { timeout: 60_000 }, 
   it('a merchant session and an operator session in one browser: each side writes with its own CSRF token, in one page load', async () => {
     browser.allowProblems(FAVICON);
     const { page } = browser;
-    const operator = await signedInOperator(server.baseUrl, 'ADMIN');
+    const operator = await signedInOperator(server, 'ADMIN');
     await addSessionCookie(browser.context, server.baseUrl, await signInByApi(server.baseUrl, server.owner, ownerTotp));
     await addOperatorCookie(browser.context, server.baseUrl, operator);
 
@@ -176,8 +178,12 @@ describe('back office: sign-in, enrolment and every page', { timeout: 60_000 }, 
     await page.getByRole('heading', { level: 1, name: 'Operadores' }).waitFor();
     const email = `duas-sessoes-${Date.now()}@example.com`;
     await page.getByLabel('E-mail').fill(email);
-    await page.getByRole('button', { name: 'Criar operador' }).click();
-    await page.getByRole('dialog', { name: 'Senha temporária' }).waitFor();
+    // Past the bootstrap one ADMIN invites no one: the write reaches the API with its CSRF token and is refused for four-eyes, not for CSRF.
+    const answer = page.waitForResponse((response) => response.url().endsWith('/api/v1/admin/operators') && response.request().method() === 'POST');
+    await page.getByRole('button', { name: 'Convidar operador' }).click();
+    const refused = await answer;
+    expect(refused.status()).toBe(403);
+    expect(((await refused.json()) as { details: unknown }).details).toEqual({ reason: 'FOUR_EYES_REQUIRED' });
     expect(await page.evaluate('window.sameLoad')).toBe(true);
   });
   it('a VIEWER finds a MED claim on the disputes page (deadline near) and reads its reason and defense', async () => {
@@ -207,7 +213,7 @@ describe('back office: sign-in, enrolment and every page', { timeout: 60_000 }, 
     await merchantApi('POST', `/sandbox/orders/${payin.id}/pix-payment`, {});
     const reason = 'Golpe do falso parente: o pagador nunca contratou esta loja';
     const dispute = await merchantApi('POST', `/sandbox/orders/${payin.id}/med-claim`, { reason, defenseHours: 12 });
-    const viewer = await signedInOperator(server.baseUrl, 'VIEWER');
+    const viewer = await signedInOperator(server, 'VIEWER');
     await addOperatorCookie(browser.context, server.baseUrl, viewer);
 
     await page.goto('/app/ops/kyc');

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoSeriousA11yViolations, screenshot, useBrowser } from '../helpers/browser.ts';
-import { addSessionCookie, type DashboardServer, enrolTotp, signInByApi, startDashboardServer } from '../helpers/dashboard-server.ts';
+import { addSessionCookie, type DashboardServer, enrolTotp, invitePerson, signInByApi, startDashboardServer } from '../helpers/dashboard-server.ts';
 import { randomCpf } from '../helpers/documents.ts';
 import { waitFor } from '../helpers/processes.ts';
 
@@ -186,13 +186,7 @@ describe('overview and fees pages', { timeout: 90_000 }, () => {
 
   it('a VIEWER sees the tiers read-only, and the API refuses its PUT with 403', async () => {
     const owner = await signInByApi(server.baseUrl, server.owner, totpSecret);
-    const created = await fetch(`${server.baseUrl}/api/v1/users`, {
-      method: 'POST',
-      headers: { cookie: owner.cookie, 'x-csrf-token': owner.csrfToken, 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'viewer@demo.example', role: 'VIEWER' }),
-    });
-    expect(created.status).toBe(201);
-    const viewer = { email: 'viewer@demo.example', password: ((await created.json()) as { temporaryPassword: string }).temporaryPassword };
+    const viewer = await invitePerson(server, owner, 'viewer@demo.example', 'VIEWER');
     const session = await signInByApi(server.baseUrl, viewer);
     await addSessionCookie(browser.context, server.baseUrl, session);
     const page = browser.page;

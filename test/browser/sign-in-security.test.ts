@@ -12,7 +12,7 @@ import { createServer, type Server } from 'node:http';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoSeriousA11yViolations, screenshot, useBrowser } from '../helpers/browser.ts';
-import { addSessionCookie, type ApiSession, type DashboardServer, signInByApi, startDashboardServer, totpCode } from '../helpers/dashboard-server.ts';
+import { addSessionCookie, type ApiSession, type DashboardServer, invitePerson, signInByApi, startDashboardServer, totpCode } from '../helpers/dashboard-server.ts';
 
 const ADMIN_TOKEN = 'security-test-admin-token-0123456789abcdef';
 /** Every page of routes.tsx that needs no id, visited by the secrets test (which runs axe on each too). */
@@ -85,13 +85,12 @@ describe('sign-in and security in the browser', { timeout: 90_000 }, () => {
 
   const ownerSession = async () => signInByApi(server.baseUrl, server.owner, await ownerSecret());
 
-  /** A new user of the demo merchant (POST /users by the owner), with the temporary password it gets. */
+  /** A new user of the demo merchant, invited by the owner, who accepted with a password of their own. */
   async function newPerson(role: 'DEVELOPER' | 'VIEWER'): Promise<Person> {
     const email = `${role.toLowerCase()}-${randomBytes(4).toString('hex')}@demo.example`;
-    const created = await api('POST', '/users', await ownerSession(), { email, role });
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
-    secrets.set(`${email}'s password`, created.body.temporaryPassword);
-    return { email, password: created.body.temporaryPassword };
+    const person = await invitePerson(server, await ownerSession(), email, role);
+    secrets.set(`${email}'s password`, person.password);
+    return person;
   }
 
   /** Fills the sign-in page (the code too, with `totpSecret`: one step) and submits. Answers the sign-in response's status. */

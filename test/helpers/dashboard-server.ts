@@ -150,3 +150,28 @@ export async function addSessionCookie(context: BrowserContext, baseUrl: string,
   const separator = session.cookie.indexOf('=');
   await context.addCookies([{ name: session.cookie.slice(0, separator), value: session.cookie.slice(separator + 1), url: baseUrl, httpOnly: true, sameSite: 'Strict' }]);
 }
+
+/**
+ * A new person of the demo merchant, as the service allows (issue 38: nobody is handed another's
+ * password): `session` (an OWNER or ADMIN) invites them (POST /api/v1/users/invitations), the link
+ * is read from the service's output (its log email port), and they accept it with a password of
+ * their own. Answers the email and that password.
+ */
+export async function invitePerson(server: Pick<DashboardServer, 'baseUrl' | 'output'>, session: ApiSession, email: string, role: 'ADMIN' | 'DEVELOPER' | 'VIEWER'): Promise<{ email: string; password: string }> {
+  const invited = await fetch(`${server.baseUrl}/api/v1/users/invitations`, {
+    method: 'POST',
+    headers: { cookie: session.cookie, 'x-csrf-token': session.csrfToken, 'content-type': 'application/json' },
+    body: JSON.stringify({ email, role }),
+  });
+  if (invited.status !== 202) throw new Error(`invitation of ${email}: ${invited.status} ${await invited.text()}`);
+  let token: string | undefined;
+  for (let attempt = 0; attempt < 50 && !token; attempt++) {
+    token = server.output().split('\n').filter((line) => line.includes(email) && line.includes('/app/accept-invitation#')).at(-1)?.match(/\/app\/accept-invitation#([A-Za-z0-9_-]{43})/)?.[1];
+    if (!token) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  if (!token) throw new Error(`no invitation to ${email} in the service's output`);
+  const password = `browser-person-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+  const accepted = await fetch(`${server.baseUrl}/api/v1/auth/invitations/${token}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ password }) });
+  if (accepted.status !== 201) throw new Error(`acceptance of ${email}'s invitation: ${accepted.status} ${await accepted.text()}`);
+  return { email, password };
+}

@@ -1,7 +1,9 @@
 /**
  * Operators for the back-office browser tests (/app/ops), through the documented API of the
- * service `startDashboardServer` runs: created with the admin token (pass `{ ADMIN_TOKEN }` in its
- * env), signed in, TOTP enrolled, and their `osid` cookie given to a browser context
+ * service `startDashboardServer` runs: made as the service requires (two founders invited with the
+ * admin token during its bootstrap, pass `{ ADMIN_TOKEN }` in its env; every other one through an
+ * approved OPERATOR_CREATE), invited by email (the link read from the service's output), signed
+ * in, TOTP enrolled, and their `osid` cookie given to a browser context
  * (Path=/api/v1/admin, as the service sets it). Each test should use its own operators: a TOTP
  * code is accepted again within its 30 s window today, which a test must not rely on.
  */
@@ -34,17 +36,76 @@ export interface SignedInOperatorSession extends OperatorCredentials, OperatorAp
 
 let created = 0;
 
-/** A new operator (POST /api/v1/admin/operators with the admin token): its email and temporary password. */
-export async function createOperator(baseUrl: string, role: OperatorRole): Promise<OperatorCredentials & { id: string }> {
-  const email = `ops-${role.toLowerCase()}-${Date.now()}-${++created}@example.com`;
-  const response = await fetch(`${baseUrl}/api/v1/admin/operators`, {
+/** What the helpers need of the service `startDashboardServer` runs: its address and its output (where the email port logs links). */
+export type OpsServer = { baseUrl: string; output(): string };
+
+/** The token of the last operator invitation the service emailed to `email` (its log email port writes the message to the output). */
+export async function operatorInvitationToken(server: OpsServer, email: string): Promise<string> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const line = server.output().split('\n').filter((l) => l.includes(email) && l.includes('ops/accept-invitation#')).at(-1);
+    const token = line?.match(/ops\/accept-invitation#([A-Za-z0-9_-]{43})/)?.[1];
+    if (token) return token;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no operator invitation to ${email} in the service's output`);
+}
+
+/** Accepts the operator invitation emailed to `email` with a generated password. */
+async function acceptOperatorInvitation(server: OpsServer, email: string): Promise<OperatorCredentials & { id: string }> {
+  const password = `browser-test-password-${created}-${Date.now()}`;
+  const token = await operatorInvitationToken(server, email);
+  const response = await fetch(`${server.baseUrl}/api/v1/admin/auth/invitations/${token}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ password }) });
+  if (response.status !== 201) throw new Error(`operator invitation of ${email}: ${response.status} ${await response.text()}`);
+  return { id: ((await response.json()) as { id: string }).id, email, password };
+}
+
+const newEmail = (role: string) => `ops-${role.toLowerCase()}-${Date.now()}-${++created}@example.com`;
+
+async function inviteWithToken(server: OpsServer, email: string, role: OperatorRole): Promise<void> {
+  const response = await fetch(`${server.baseUrl}/api/v1/admin/operators`, {
     method: 'POST',
     headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json' },
     body: JSON.stringify({ email, role }),
   });
-  if (response.status !== 201) throw new Error(`operator creation: ${response.status} ${await response.text()}`);
-  const body = (await response.json()) as { operator: { id: string }; temporaryPassword: string };
-  return { id: body.operator.id, email, password: body.temporaryPassword };
+  if (response.status !== 202) throw new Error(`operator invitation: ${response.status} ${await response.text()}`);
+}
+
+/**
+ * Two ADMIN operators per service, made during its bootstrap by the admin token (both invited
+ * before either enrols TOTP, so the token may still invite the second): after them, every operator
+ * is made as the service requires, one proposing OPERATOR_CREATE and the other approving.
+ */
+const founders = new Map<string, Promise<[SignedInOperatorSession, SignedInOperatorSession]>>();
+
+function foundersOf(server: OpsServer): Promise<[SignedInOperatorSession, SignedInOperatorSession]> {
+  let pair = founders.get(server.baseUrl);
+  if (!pair) {
+    pair = (async () => {
+      const emails = [newEmail('founder'), newEmail('founder')];
+      for (const email of emails) await inviteWithToken(server, email, 'ADMIN');
+      const sessions: SignedInOperatorSession[] = [];
+      for (const email of emails) {
+        const operator = await acceptOperatorInvitation(server, email);
+        const totpSecret = await enrolOperatorTotp(server.baseUrl, operator);
+        sessions.push({ ...operator, role: 'ADMIN', totpSecret, ...(await operatorSignInByApi(server.baseUrl, operator, totpSecret)) });
+      }
+      return [sessions[0]!, sessions[1]!] as [SignedInOperatorSession, SignedInOperatorSession];
+    })();
+    founders.set(server.baseUrl, pair);
+  }
+  return pair;
+}
+
+/** A new operator through four-eyes (one founder proposes OPERATOR_CREATE, the other approves); the invitation accepted: its email and password. */
+export async function createOperator(server: OpsServer, role: OperatorRole): Promise<OperatorCredentials & { id: string }> {
+  const [proposer, approver] = await foundersOf(server);
+  const email = newEmail(role);
+  const proposed = await operatorFetch(server.baseUrl, proposer, 'POST', '/approvals', { action: 'OPERATOR_CREATE', targetId: email, params: { role }, reason: 'A browser test needs this operator' });
+  if (proposed.status !== 201) throw new Error(`OPERATOR_CREATE proposal: ${proposed.status} ${await proposed.text()}`);
+  const { id } = (await proposed.json()) as { id: string };
+  const approved = await operatorFetch(server.baseUrl, approver, 'POST', `/approvals/${id}/approve`, {});
+  if (approved.status !== 200) throw new Error(`OPERATOR_CREATE approval: ${approved.status} ${await approved.text()}`);
+  return acceptOperatorInvitation(server, email);
 }
 
 /** POST /api/v1/admin/auth/sessions (with a current code when `totpSecret` is given); anything but 201 throws. */
@@ -74,10 +135,10 @@ export async function enrolOperatorTotp(baseUrl: string, operator: OperatorCrede
 }
 
 /** A new operator of `role`, TOTP enrolled, signed in with a code: the session a browser context is given. */
-export async function signedInOperator(baseUrl: string, role: OperatorRole): Promise<SignedInOperatorSession> {
-  const operator = await createOperator(baseUrl, role);
-  const totpSecret = await enrolOperatorTotp(baseUrl, operator);
-  return { ...operator, role, totpSecret, ...(await operatorSignInByApi(baseUrl, operator, totpSecret)) };
+export async function signedInOperator(server: OpsServer, role: OperatorRole): Promise<SignedInOperatorSession> {
+  const operator = await createOperator(server, role);
+  const totpSecret = await enrolOperatorTotp(server.baseUrl, operator);
+  return { ...operator, role, totpSecret, ...(await operatorSignInByApi(server.baseUrl, operator, totpSecret)) };
 }
 
 /** Gives a browser context the operator's `osid` cookie, scoped as the service scopes it (Path=/api/v1/admin). */

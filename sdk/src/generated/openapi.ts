@@ -321,11 +321,7 @@ export interface paths {
         /** The merchant's users, oldest first */
         get: operations["listUsers"];
         put?: never;
-        /**
-         * Create a user with a temporary password (OWNER or ADMIN)
-         * @description Answers the `temporaryPassword` this once. An ADMIN cannot create an OWNER (403). An email already used is 409 CONFLICT.
-         */
-        post: operations["createUser"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2874,12 +2870,6 @@ export interface components {
              * @enum {unknown}
              */
             role: "OWNER" | "ADMIN" | "DEVELOPER" | "VIEWER";
-        };
-        /** CreatedUser */
-        CreatedUser: {
-            user: components["schemas"]["User"];
-            /** @description Shown this once: hand it to the person, who signs in with it */
-            temporaryPassword: string;
         };
         /** Invitation */
         Invitation: {
@@ -5790,115 +5780,6 @@ export interface operations {
             };
             /** @description Authenticated but not allowed (FORBIDDEN) */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
-            429: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    createUser: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Optional. 1 to 255 printable ASCII characters, unique per merchant (a UUID is a good choice). A retry with the same key and the same request replays the first answer (2xx and 4xx; with header `idempotent-replayed: true`) without repeating the operation, also after a crash of the server; the same key with another request is 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 CONFLICT with `Retry-After`. Keys are kept at least 24 hours. */
-                "idempotency-key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "email": "joao.lima@example.com",
-                 *       "role": "DEVELOPER"
-                 *     }
-                 */
-                "application/json": components["schemas"]["PersonWithRole"];
-            };
-        };
-        responses: {
-            /** @description The created created user */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CreatedUser"];
-                };
-            };
-            /** @description Invalid input (VALIDATION_ERROR) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Authenticated but not allowed (FORBIDDEN) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflict with the current state (CONFLICT, IDEMPOTENCY_CONFLICT) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body too large (PAYLOAD_TOO_LARGE) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
-            415: {
                 headers: {
                     [name: string]: unknown;
                 };

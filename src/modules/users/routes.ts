@@ -13,7 +13,7 @@ import type { App } from '../../http/types.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { signInWithCookie } from './sign-in-answer.ts';
 import type { Actor, UsersService } from './service.ts';
-import { CreateUserBody, CreatedUserSchema, SessionAnswer, SessionSummarySchema, SignInBody, TotpConfirmBody, TotpEnrolmentSchema, UpdateUserBody, UserSchema } from './schemas.ts';
+import { SessionAnswer, SessionSummarySchema, SignInBody, TotpConfirmBody, TotpEnrolmentSchema, UpdateUserBody, UserSchema } from './schemas.ts';
 
 const tags = ['People'];
 /** Keys of these routes belong to the person (src/http/idempotency.ts): no one else of the merchant replays their answers. */
@@ -159,25 +159,6 @@ export function registerUserRoutes(app: App, users: UsersService): void {
     '/users',
     { schema: { tags, summary: "The merchant's users, oldest first", response: { 200: Type.Array(UserSchema, { description: 'The users' }), ...errorResponses(...AUTHENTICATED_ERRORS) } } },
     async (request) => users.list(merchantIdOf(request)),
-  );
-
-  app.post(
-    '/users',
-    {
-      config: PERSONAL_IDEMPOTENCY,
-      schema: {
-        tags,
-        summary: 'Create a user with a temporary password (OWNER or ADMIN)',
-        description: 'Answers the `temporaryPassword` this once. An ADMIN cannot create an OWNER (403). An email already used is 409 CONFLICT.',
-        body: CreateUserBody,
-        response: { 201: CreatedUserSchema, ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 409) },
-      },
-    },
-    async (request, reply) => {
-      const actor = actorOf(request);
-      reply.header('cache-control', 'no-store');
-      return reply.code(201).send(await users.create(actor.merchantId, request.body, actor));
-    },
   );
 
   app.patch(

@@ -49,10 +49,6 @@ export const SessionSummarySchema = Type.Object(
 
 /** A person by email with a role: a user created with a temporary password, or an invitation (one schema in the document). */
 export const CreateUserBody = StrictObject({ email: Email, role: RoleField }, { title: 'PersonWithRole' });
-export const CreatedUserSchema = Type.Object(
-  { user: UserSchema, temporaryPassword: Type.String({ description: 'Shown this once: hand it to the person, who signs in with it' }) },
-  { title: 'CreatedUser' },
-);
 export const UpdateUserBody = StrictObject({ role: RoleField });
 
 export const TotpEnrolmentSchema = Type.Object(

@@ -5,6 +5,7 @@
 import { Writable } from 'node:stream';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LogEmailSender } from '../../../src/adapters/email/log.ts';
 import type { App } from '../../../src/http/types.ts';
 import { createLogger } from '../../../src/logger.ts';
 import { createTestContext, expectErrorBody, TestClock, type TestContext, type TestMerchant } from '../../helpers/app.ts';
@@ -94,10 +95,10 @@ describe('people and sessions', () => {
     const viewer = await signedIn('VIEWER');
     const refused = expectErrorBody(await call('POST', '/webhook/endpoints', as(viewer), { url: 'http://127.0.0.1:9/hooks' }), 403, 'FORBIDDEN');
     expect(refused.details).toMatchObject({ reason: 'ROLE_NOT_ALLOWED' });
-    expectErrorBody(await call('POST', '/users', as(viewer), { email: 'x@example.com', role: 'VIEWER' }), 403, 'FORBIDDEN');
+    expectErrorBody(await call('POST', '/users/invitations', as(viewer), { email: 'x@example.com', role: 'VIEWER' }), 403, 'FORBIDDEN');
     const developer = await signedIn('DEVELOPER');
     expectErrorBody(await call('POST', '/receivers', as(developer), { type: 'PF', document: '52998224725', name: 'Maria da Silva' }), 403, 'FORBIDDEN');
-    expectErrorBody(await call('POST', '/users', as(developer), { email: 'x@example.com', role: 'VIEWER' }), 403, 'FORBIDDEN');
+    expectErrorBody(await call('POST', '/users/invitations', as(developer), { email: 'x@example.com', role: 'VIEWER' }), 403, 'FORBIDDEN');
   });
 
   it('an OWNER without TOTP may only enrol; after enrolment, sign-in needs a current code', async () => {
@@ -124,13 +125,20 @@ describe('people and sessions', () => {
   it('an ADMIN manages users but not owners; a role change ends the user\'s sessions; the last OWNER stays', async () => {
     const admin = await signedIn('ADMIN');
     await enrolTotp(admin);
-    const created = await call('POST', '/users', as(admin), { email: 'New.Person@Example.com', role: 'DEVELOPER' });
-    expect(created.statusCode, created.body).toBe(201);
-    const { user, temporaryPassword } = created.json();
+    // Issue 38: nobody is handed another person's password; people join by an emailed invitation only.
+    expect((await call('POST', '/users', as(admin), { email: 'New.Person@Example.com', role: 'DEVELOPER' })).statusCode).toBe(404);
+    const invited = await call('POST', '/users/invitations', as(admin), { email: 'New.Person@Example.com', role: 'DEVELOPER' });
+    expect(invited.statusCode, invited.body).toBe(202);
+    expect(invited.body).not.toMatch(/password|token/i);
+    const outbox = (app.services.email as LogEmailSender).outbox;
+    const token = outbox.findLast((m) => m.to === 'new.person@example.com')!.text.match(/accept-invitation#([A-Za-z0-9_-]{43})/)![1]!;
+    const accepted = await app.inject({ method: 'POST', url: `/api/v1/auth/invitations/${token}`, payload: { password: PASSWORD } });
+    expect(accepted.statusCode, accepted.body).toBe(201);
+    const user = accepted.json();
     expect(user.email).toBe('new.person@example.com');
-    const person = sessionOf(await signIn(user.email, temporaryPassword));
-    expectErrorBody(await call('POST', '/users', as(admin), { email: 'new.person@example.com', role: 'VIEWER' }), 409, 'CONFLICT');
-    expectErrorBody(await call('POST', '/users', as(admin), { email: 'boss@example.com', role: 'OWNER' }), 403, 'FORBIDDEN');
+    const person = sessionOf(await signIn(user.email, PASSWORD));
+    expectErrorBody(await call('POST', '/users/invitations', as(admin), { email: 'new.person@example.com', role: 'VIEWER' }), 409, 'CONFLICT');
+    expectErrorBody(await call('POST', '/users/invitations', as(admin), { email: 'boss@example.com', role: 'OWNER' }), 403, 'FORBIDDEN');
 
     const patched = await call('PATCH', `/users/${user.id}`, as(admin), { role: 'VIEWER' });
     expect(patched.statusCode, patched.body).toBe(200);
@@ -159,7 +167,7 @@ describe('people and sessions', () => {
   });
 
   it('user management needs a person: an API key is 403 there', async () => {
-    expectErrorBody(await call('POST', '/users', merchant.headers, { email: 'k@example.com', role: 'VIEWER' }), 403, 'FORBIDDEN');
+    expectErrorBody(await call('POST', '/users/invitations', merchant.headers, { email: 'k@example.com', role: 'VIEWER' }), 403, 'FORBIDDEN');
     expect((await call('GET', '/users', merchant.headers)).statusCode).toBe(200);
   });
 
@@ -197,12 +205,12 @@ describe('people and sessions', () => {
     await enrolTotp(admin);
     const key = { 'idempotency-key': 'same-key-for-both' };
     const body = { email: 'second.owner@example.com', role: 'OWNER' };
-    const created = await call('POST', '/users', { ...as(owner), ...key }, body);
-    expect(created.statusCode, created.body).toBe(201);
-    expect((await call('POST', '/users', { ...as(owner), ...key }, body)).headers['idempotent-replayed']).toBe('true');
-    const byAdmin = await call('POST', '/users', { ...as(admin), ...key }, body);
+    const created = await call('POST', '/users/invitations', { ...as(owner), ...key }, body);
+    expect(created.statusCode, created.body).toBe(202);
+    expect((await call('POST', '/users/invitations', { ...as(owner), ...key }, body)).headers['idempotent-replayed']).toBe('true');
+    const byAdmin = await call('POST', '/users/invitations', { ...as(admin), ...key }, body);
     expectErrorBody(byAdmin, 403, 'FORBIDDEN');
-    expect(byAdmin.body).not.toContain(created.json().temporaryPassword);
+    expect(byAdmin.body).not.toContain(created.json().id);
   });
 
   it('no password, session id or TOTP secret in any log line', async () => {

@@ -18,8 +18,8 @@ export function productionKeyLines(): string[] {
   const token = () => randomBytes(32).toString('base64url');
   const entries: Array<[name: string, value: string, what: string]> = [
     ['JWT_PRIVATE_KEY', keys.jwtPrivateKeyPem.trim().replaceAll('\n', '\\n'), 'Ed25519 PKCS#8 PEM (\\n escapes) signing access tokens'],
-    ['API_SECRET_PEPPER', keys.apiSecretPepper, 'HMAC key of stored API secrets: changing it invalidates every API secret'],
-    ['WEBHOOK_SECRET_KEY', keys.webhookSecretKey, "encrypts endpoints' signing secrets at rest"],
+    ['API_SECRET_PEPPER', keys.apiSecretPepper, "seals stored API secrets' digests (rotate: API_SECRET_PEPPER_PREVIOUS, then admin rotate-secrets)"],
+    ['WEBHOOK_SECRET_KEY', keys.webhookSecretKey, "encrypts endpoints' signing secrets and TOTP secrets at rest (rotate: WEBHOOK_SECRET_KEY_PREVIOUS, then admin rotate-secrets)"],
     ['WALLET_KEK', keys.walletKek, '32 bytes, base64: seals every Solana key the service holds, in the database (rotate: WALLET_KEK_VERSION, WALLET_KEK_PREVIOUS, then admin rotate-kek)'],
     ['ADMIN_TOKEN', token(), 'bearer token of /api/v1/admin'],
     ['METRICS_TOKEN', token(), 'bearer token of GET /metrics'],

@@ -106,6 +106,7 @@ describe.each(drivers)('migrations on %s', (driver) => {
       'sandbox_pix_refunds',
       'settled_entries',
       'settlements',
+      'sign_in_failures',
       'sponsor_daily_usage',
       'treasury_fundings',
       'treasury_reconciliation_balances',

@@ -52,7 +52,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in: email, password and (once enrolled) a TOTP code for a session cookie
-         * @description Sets the `sid` cookie (HttpOnly, SameSite=Strict, Path=/, Secure outside NODE_ENV development and test) and answers the `csrfToken` every cookie-authenticated write must send as `X-CSRF-Token`. Wrong credentials are 401 UNAUTHORIZED whichever part was wrong (`details.totpRequired` when only the code is missing). After 5 failures for one account, it is locked for 30 s, doubling at each further failure up to 15 minutes: 429 RATE_LIMITED with Retry-After. Failures count per client address too, like every authentication.
+         * @description Sets the `sid` cookie (HttpOnly, SameSite=Strict, Path=/, Secure outside NODE_ENV development and test) and answers the `csrfToken` every cookie-authenticated write must send as `X-CSRF-Token`. Every failure is the same 401 UNAUTHORIZED with the same body, whatever was wrong: an unknown email, a wrong password, a missing, wrong or already used TOTP code (so the answer never tells whether an account exists or its password was right; send `totp` always, it is ignored for an account without TOTP). A TOTP code signs in once: that code, and any of an earlier time step, are refused afterwards. After 5 failures for one email from one client address (an IPv6 address counted by its /64), that pair waits 30 s, doubling at each further failure up to 15 minutes: 429 RATE_LIMITED with Retry-After, the same for an email that exists and one that does not; another address is not affected. Failures count per client address too, like every authentication.
          */
         post: operations["signIn"];
         delete?: never;
@@ -1438,7 +1438,7 @@ export interface paths {
         put?: never;
         /**
          * An operator signs in: email, password and (once enrolled) a TOTP code for the back office's session cookie
-         * @description Sets the `osid` cookie (HttpOnly, SameSite=Strict, Path=/api/v1/admin, Secure outside NODE_ENV development and test) and answers the `csrfToken` every cookie-authenticated write must send as `X-CSRF-Token`. The same rules as a merchant user's sign-in: 401 whichever part was wrong, back-off per account (429 with Retry-After), 30 minutes idle and 12 hours absolute. A disabled operator is 403.
+         * @description Sets the `osid` cookie (HttpOnly, SameSite=Strict, Path=/api/v1/admin, Secure outside NODE_ENV development and test) and answers the `csrfToken` every cookie-authenticated write must send as `X-CSRF-Token`. The same rules as a merchant user's sign-in: one 401 with one body whatever was wrong (unknown email, wrong password, missing, wrong or already used TOTP code), a TOTP code signs in once, back-off per client address and email (429 with Retry-After; another address is not affected), 30 minutes idle and 12 hours absolute. A disabled operator is 403.
          */
         post: operations["adminSignIn"];
         delete?: never;
@@ -2708,7 +2708,7 @@ export interface components {
         SignIn: {
             email: string;
             password: string;
-            /** @description The current 6-digit code, once TOTP is enrolled */
+            /** @description The current 6-digit code, once TOTP is enrolled (each code signs in once; ignored for an account without TOTP) */
             totp?: string;
         };
         /** User */

@@ -4,6 +4,8 @@
  */
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import type { PersonalData } from '../../lib/personal-data.ts';
+import { receiverSealing } from './repo.ts';
 import type { KycStatus } from './tables.ts';
 
 /**
@@ -13,7 +15,10 @@ import type { KycStatus } from './tables.ts';
  */
 const waitingSince = sql<Date>`coalesce(receivers.kyc_submitted_at, receivers.created_at)`;
 
-export const kycReviewRepo = {
+/** The receiver's personal data is opened here, as receivers' own repo does (repo.ts). */
+export function createKycReviewRepo(pd: PersonalData) {
+  const { open } = receiverSealing(pd);
+  return {
   exists(db: Db, id: string) {
     return db.selectFrom('receivers').select('id').where('id', '=', id).executeTakeFirst().then((row) => row !== undefined);
   },
@@ -35,7 +40,7 @@ export const kycReviewRepo = {
     if (after !== undefined) {
       query = query.where(sql<boolean>`(${waitingSince}, receivers.id) > (select coalesce(c.kyc_submitted_at, c.created_at), c.id from receivers c where c.id = ${after})`);
     }
-    return query.orderBy(waitingSince).orderBy('receivers.id').limit(limit).execute();
+    return query.orderBy(waitingSince).orderBy('receivers.id').limit(limit).execute().then((rows) => rows.map(open));
   },
 
   /** One receiver with its merchant's name (operators: any merchant). */
@@ -46,7 +51,8 @@ export const kycReviewRepo = {
       .selectAll('receivers')
       .select('merchants.name as merchant_name')
       .where('receivers.id', '=', id)
-      .executeTakeFirst();
+      .executeTakeFirst()
+      .then((row) => row && open(row));
   },
 
   /** Every submission of a receiver, newest first (receiver_kyc_submissions_receiver_idx). */
@@ -57,6 +63,8 @@ export const kycReviewRepo = {
       .where('receiver_id', '=', receiverId)
       .orderBy('submitted_at', 'desc')
       .orderBy('id', 'desc')
-      .execute();
+      .execute()
+      .then((rows) => rows.map((row) => ({ ...row, mother_name: pd.openNullable('name', row.mother_name) })));
   },
-};
+  };
+}

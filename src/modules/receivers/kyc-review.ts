@@ -9,7 +9,8 @@ import { invalidField, notFound } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { listAudit } from '../audit/log.ts';
 import { AWAITING_DECISION, type KycSubmissionSchema } from './kyc-review-schemas.ts';
-import { kycReviewRepo as repo } from './kyc-review-repo.ts';
+import { createKycReviewRepo } from './kyc-review-repo.ts';
+import type { PersonalData } from '../../lib/personal-data.ts';
 import { toReceiver } from './service.ts';
 import type { KycStatus, ReceiverRow } from './tables.ts';
 
@@ -23,8 +24,9 @@ export interface KycQueueQuery {
   cursor?: string;
 }
 
-export function createKycReview(deps: { db: Db; clock: Clock }) {
+export function createKycReview(deps: { db: Db; clock: Clock; personalData: PersonalData }) {
   const { db, clock } = deps;
+  const repo = createKycReviewRepo(deps.personalData);
   const secondsSince = (at: Date) => Math.max(0, Math.floor((clock.now().getTime() - at.getTime()) / 1000));
   const waitingSeconds = (row: ReceiverRow) => secondsSince(row.kyc_submitted_at ?? row.created_at);
 

@@ -293,7 +293,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   const webhooks = webhooksOn(db);
   const merchantPolicies = createMerchantPolicies({ db, clock });
   const destinationPolicies = createDestinationPolicies({ policies: merchantPolicies });
-  const walletOwnership = createWalletOwnership({ db, clock, settings: { publicAppUrl: config.email.publicAppUrl } });
+  const walletOwnership = createWalletOwnership({ db, clock, personalData, settings: { publicAppUrl: config.email.publicAppUrl } });
   /** What the worker's delivery and maintenance jobs use (the same service unless the worker has its own pool). */
   const webhookDelivery = workerDb === db ? webhooks : webhooksOn(workerDb);
   // The dashboard's reads: the export and the timeline belong to orders, the overview composes modules.
@@ -314,7 +314,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     // The operations register's monthly report (docs/architecture/operations-register.md), paged as the exports are.
     operationsReport: createOperationsReport({ db, personalData, pageSize: config.orders.exportPageSize }),
   };
-  return { disputes, operators, approvals, orderOperatorActions, webhookHealth, adminOrders, notifications, merchants, destinationPolicies, merchantPolicies, walletOwnership, auth, users, email, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderExport, orderTimeline, overview, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, liquidity, depositAddresses, depositWatcher, sweeper, operatorReads };
+  return { personalData, disputes, operators, approvals, orderOperatorActions, webhookHealth, adminOrders, notifications, merchants, destinationPolicies, merchantPolicies, walletOwnership, auth, users, email, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderExport, orderTimeline, overview, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, liquidity, depositAddresses, depositWatcher, sweeper, operatorReads };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

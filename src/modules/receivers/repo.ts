@@ -34,105 +34,105 @@ export function createReceiversRepo(pd: PersonalData) {
   const { seal, open } = receiverSealing(pd);
   const opened = <T extends ReceiverRow>(row: T | undefined) => row && open(row);
   return {
-  /** Inserts unless the merchant already has a receiver with this document; then returns undefined. */
-  insert(db: Db, receiver: Insertable<ReceiversTable>) {
-    return db
-      .insertInto('receivers')
-      .values(seal(receiver))
-      .onConflict((oc) => oc.constraint('receivers_merchant_document_hash_key').doNothing())
-      .returningAll()
-      .executeTakeFirst()
-      .then(opened);
-  },
-
-  /** By the document's blind index under every KEK version known (a row not yet re-sealed keeps its old one). */
-  findByDocument(db: Db, merchantId: string, document: string) {
-    return db.selectFrom('receivers').select('id').where('merchant_id', '=', merchantId).where('document_hash', 'in', pd.indexes('document', document)).executeTakeFirst();
-  },
-
-  /** `merchantId` undefined only for operators, who see every merchant's receivers. */
-  find(db: Db, id: string, merchantId: string | undefined, options: { forUpdate?: boolean } = {}) {
-    let query = db.selectFrom('receivers').selectAll().where('id', '=', id);
-    if (merchantId !== undefined) query = query.where('merchant_id', '=', merchantId);
-    if (options.forUpdate) query = query.forUpdate();
-    return query.executeTakeFirst().then(opened);
-  },
-
-  async list(
-    db: Db,
-    merchantId: string,
-    filters: { status?: ReceiverStatus; kycStatus?: KycStatus; type?: PersonType },
-    page: { offset: number; limit: number },
-  ) {
-    let query = db.selectFrom('receivers').where('merchant_id', '=', merchantId);
-    if (filters.status) query = query.where('status', '=', filters.status);
-    if (filters.kycStatus) query = query.where('kyc_status', '=', filters.kycStatus);
-    if (filters.type) query = query.where('person_type', '=', filters.type);
-    const [rows, count] = await Promise.all([
-      query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute(),
-      query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    ]);
-    return { rows: rows.map(open), total: Number(count.total) };
-  },
-
-  /** Fills the address of a managed wallet created with the receiver (same transaction; not an update by the merchant). */
-  setManagedWalletAddress(db: Db, id: string, walletAddress: string) {
-    return db.updateTable('receivers').set({ wallet_address: walletAddress }).where('id', '=', id).returningAll().executeTakeFirstOrThrow().then(open);
-  },
-
-  update(db: Db, id: string, merchantId: string, changes: Updateable<ReceiversTable>, now: Date) {
-    return db
-      .updateTable('receivers')
-      .set({ ...seal(changes), updated_at: now })
-      .where('id', '=', id)
-      .where('merchant_id', '=', merchantId)
-      .returningAll()
-      .executeTakeFirst()
-      .then(opened);
-  },
-
-  /** Guarded transition: changes the row only while its KYC status is still `from`. */
-  updateIfKycStatus(db: Db, id: string, from: KycStatus, changes: Updateable<ReceiversTable>, now: Date) {
-    return db
-      .updateTable('receivers')
-      .set({ ...seal(changes), updated_at: now })
-      .where('id', '=', id)
-      .where('kyc_status', '=', from)
-      .returningAll()
-      .executeTakeFirst()
-      .then(opened);
-  },
-
-  /** Guarded transition: changes the row only while its status is still `from`. */
-  updateIfStatus(db: Db, id: string, from: ReceiverStatus, changes: Updateable<ReceiversTable>, now: Date) {
-    return db
-      .updateTable('receivers')
-      .set({ ...seal(changes), updated_at: now })
-      .where('id', '=', id)
-      .where('status', '=', from)
-      .returningAll()
-      .executeTakeFirst()
-      .then(opened);
-  },
-
-  insertKycSubmission(
-    db: Db,
-    submission: {
-      id: string;
-      receiver_id: string;
-      birth_date: string | null;
-      incorporation_date: string | null;
-      mother_name: string | null;
-      documents: Array<{ type: string; reference: string }>;
-      previous_rejection_reason: string | null;
-      submitted_at: Date;
+    /** Inserts unless the merchant already has a receiver with this document; then returns undefined. */
+    insert(db: Db, receiver: Insertable<ReceiversTable>) {
+      return db
+        .insertInto('receivers')
+        .values(seal(receiver))
+        .onConflict((oc) => oc.constraint('receivers_merchant_document_hash_key').doNothing())
+        .returningAll()
+        .executeTakeFirst()
+        .then(opened);
     },
-  ) {
-    return db
-      .insertInto('receiver_kyc_submissions')
-      .values({ ...submission, mother_name: pd.sealNullable('name', submission.mother_name), documents: JSON.stringify(submission.documents) })
-      .execute();
-  },
+
+    /** By the document's blind index under every KEK version known (a row not yet re-sealed keeps its old one). */
+    findByDocument(db: Db, merchantId: string, document: string) {
+      return db.selectFrom('receivers').select('id').where('merchant_id', '=', merchantId).where('document_hash', 'in', pd.indexes('document', document)).executeTakeFirst();
+    },
+
+    /** `merchantId` undefined only for operators, who see every merchant's receivers. */
+    find(db: Db, id: string, merchantId: string | undefined, options: { forUpdate?: boolean } = {}) {
+      let query = db.selectFrom('receivers').selectAll().where('id', '=', id);
+      if (merchantId !== undefined) query = query.where('merchant_id', '=', merchantId);
+      if (options.forUpdate) query = query.forUpdate();
+      return query.executeTakeFirst().then(opened);
+    },
+
+    async list(
+      db: Db,
+      merchantId: string,
+      filters: { status?: ReceiverStatus; kycStatus?: KycStatus; type?: PersonType },
+      page: { offset: number; limit: number },
+    ) {
+      let query = db.selectFrom('receivers').where('merchant_id', '=', merchantId);
+      if (filters.status) query = query.where('status', '=', filters.status);
+      if (filters.kycStatus) query = query.where('kyc_status', '=', filters.kycStatus);
+      if (filters.type) query = query.where('person_type', '=', filters.type);
+      const [rows, count] = await Promise.all([
+        query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute(),
+        query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+      ]);
+      return { rows: rows.map(open), total: Number(count.total) };
+    },
+
+    /** Fills the address of a managed wallet created with the receiver (same transaction; not an update by the merchant). */
+    setManagedWalletAddress(db: Db, id: string, walletAddress: string) {
+      return db.updateTable('receivers').set({ wallet_address: walletAddress }).where('id', '=', id).returningAll().executeTakeFirstOrThrow().then(open);
+    },
+
+    update(db: Db, id: string, merchantId: string, changes: Updateable<ReceiversTable>, now: Date) {
+      return db
+        .updateTable('receivers')
+        .set({ ...seal(changes), updated_at: now })
+        .where('id', '=', id)
+        .where('merchant_id', '=', merchantId)
+        .returningAll()
+        .executeTakeFirst()
+        .then(opened);
+    },
+
+    /** Guarded transition: changes the row only while its KYC status is still `from`. */
+    updateIfKycStatus(db: Db, id: string, from: KycStatus, changes: Updateable<ReceiversTable>, now: Date) {
+      return db
+        .updateTable('receivers')
+        .set({ ...seal(changes), updated_at: now })
+        .where('id', '=', id)
+        .where('kyc_status', '=', from)
+        .returningAll()
+        .executeTakeFirst()
+        .then(opened);
+    },
+
+    /** Guarded transition: changes the row only while its status is still `from`. */
+    updateIfStatus(db: Db, id: string, from: ReceiverStatus, changes: Updateable<ReceiversTable>, now: Date) {
+      return db
+        .updateTable('receivers')
+        .set({ ...seal(changes), updated_at: now })
+        .where('id', '=', id)
+        .where('status', '=', from)
+        .returningAll()
+        .executeTakeFirst()
+        .then(opened);
+    },
+
+    insertKycSubmission(
+      db: Db,
+      submission: {
+        id: string;
+        receiver_id: string;
+        birth_date: string | null;
+        incorporation_date: string | null;
+        mother_name: string | null;
+        documents: Array<{ type: string; reference: string }>;
+        previous_rejection_reason: string | null;
+        submitted_at: Date;
+      },
+    ) {
+      return db
+        .insertInto('receiver_kyc_submissions')
+        .values({ ...submission, mother_name: pd.sealNullable('name', submission.mother_name), documents: JSON.stringify(submission.documents) })
+        .execute();
+    },
   };
 }
 

@@ -1751,7 +1751,7 @@ export interface paths {
         };
         /**
          * The KYC review queue: receivers of every merchant by KYC status, the longest waiting first
-         * @description Without `kycStatus`, the receivers awaiting a decision (SUBMITTED and UNDER_REVIEW). Ordered by kycSubmittedAt (creation time for a receiver that never submitted), then id. Cursor-paged: pass `nextCursor` as `cursor` for the next page (null on the last); a cursor that names no receiver is 400. A receiver resubmitted between two pages moves to the end of the queue.
+         * @description Without `kycStatus`, the receivers awaiting a decision (SUBMITTED and UNDER_REVIEW). Ordered by kycSubmittedAt (creation time for a receiver that never submitted), then id. Cursor-paged: pass `nextCursor` as `cursor` for the next page (null on the last); a cursor that names no receiver is 400. A receiver resubmitted between two pages moves to the end of the queue. `document` finds a receiver by its exact CPF or CNPJ across merchants (any KYC status unless `kycStatus` is given): documents are sealed at rest, so the search goes by their keyed hash, never by a prefix.
          */
         get: operations["adminListKycQueue"];
         put?: never;
@@ -14634,6 +14634,8 @@ export interface operations {
                 kycStatus?: "PENDING" | "SUBMITTED" | "UNDER_REVIEW" | "APPROVED" | "REJECTED";
                 /** @description Only this merchant’s receivers */
                 merchantId?: string;
+                /** @description Only the receivers with this CPF or CNPJ (formatted or bare), of every KYC status unless `kycStatus` is given; matched by its keyed hash, the document being sealed at rest */
+                document?: string;
                 /** @description Page size, at most 100 */
                 limit?: number;
                 /** @description The `nextCursor` of the previous page */

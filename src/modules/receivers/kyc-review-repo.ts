@@ -27,7 +27,7 @@ export function createKycReviewRepo(pd: PersonalData) {
      * Receivers of these KYC statuses, the longest waiting first, after the receiver `after` (the
      * cursor: its key is read in the statement, at the database's microseconds, never a rounded copy).
      */
-    queue(db: Db, filters: { statuses: KycStatus[]; merchantId?: string }, after: string | undefined, limit: number) {
+    queue(db: Db, filters: { statuses: KycStatus[]; merchantId?: string; documentHashes?: string[] }, after: string | undefined, limit: number) {
       let query = db
         .selectFrom('receivers')
         .innerJoin('merchants', 'merchants.id', 'receivers.merchant_id')
@@ -37,6 +37,8 @@ export function createKycReviewRepo(pd: PersonalData) {
         // receivers_kyc_awaiting_idx's predicate for the default queue (migration 0035).
         .where('receivers.kyc_status', 'in', filters.statuses.map((status) => sql.lit(status)));
       if (filters.merchantId !== undefined) query = query.where('receivers.merchant_id', '=', filters.merchantId);
+    // The document is sealed: it is searched by its blind index (receivers_document_hash_idx).
+    if (filters.documentHashes !== undefined) query = query.where('receivers.document_hash', 'in', filters.documentHashes);
       if (after !== undefined) {
         query = query.where(sql<boolean>`(${waitingSince}, receivers.id) > (select coalesce(c.kyc_submitted_at, c.created_at), c.id from receivers c where c.id = ${after})`);
       }

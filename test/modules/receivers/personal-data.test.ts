@@ -79,6 +79,27 @@ describe('personal data at rest', () => {
     expect(elsewhere.statusCode).toBe(201);
   });
 
+  it('the KYC queue finds a receiver by its exact document across merchants, formatted or bare, by the keyed hash', async () => {
+    const person = secrets();
+    const [a, b] = [await t.merchant(), await t.merchant()];
+    const ids: string[] = [];
+    for (const merchant of [a, b]) {
+      const created = await t.call('POST', '/receivers', merchant, { type: 'PF', document: person.cpf, name: person.name, email: person.email });
+      ids.push(created.json().id);
+    }
+    await t.call('POST', '/receivers', a, { type: 'PF', document: randomCpf(), name: 'Outra Pessoa', email: 'outra@example.com' });
+    const search = (query: string) => t.ctx.app.inject({ method: 'GET', url: `/api/v1/admin/receivers?${query}`, headers: adminHeaders });
+    const formatted = `${person.cpf.slice(0, 3)}.${person.cpf.slice(3, 6)}.${person.cpf.slice(6, 9)}-${person.cpf.slice(9)}`;
+    for (const document of [person.cpf, formatted]) {
+      const found = await search(`document=${encodeURIComponent(document)}`);
+      expect(found.statusCode, found.body).toBe(200);
+      expect(found.json().data.map((item: Json) => item.receiver.id).sort()).toEqual([...ids].sort());
+      expect(found.json().data[0].receiver).toMatchObject({ document: person.cpf, name: person.name });
+    }
+    expect((await search(`document=${person.cpf}&merchantId=${b.merchantId}`)).json().data.map((item: Json) => item.receiver.id)).toEqual([ids[1]]);
+    expect((await search(`document=${person.cpf}&kycStatus=APPROVED`)).json().data).toEqual([]);
+  });
+
   it('a row from before migration 0046 (clear, no hash) is sealed by the pass at start, and found by its document after', async () => {
     const person = secrets();
     const merchant = await t.merchant();

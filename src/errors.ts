@@ -39,6 +39,11 @@ export const ERROR_STATUS = {
   CHALLENGE_EXPIRED: 422,
   /** A wallet ownership challenge already used by a proof (each is single-use): ask for a new one. */
   CHALLENGE_USED: 409,
+  /**
+   * A wallet already proven by a receiver with another document, of this merchant or another: a
+   * self-hosted wallet belongs to one person (docs/decisions/0026-personal-data-sealed-at-rest.md).
+   */
+  WALLET_PROVEN_BY_ANOTHER_PERSON: 409,
   /** Sandbox with CHAIN_PROVIDER=solana-rpc: the sandbox depositor holds too little of the token to make the deposit asked for. */
   SANDBOX_DEPOSITOR_UNFUNDED: 422,
   /** A MED claim's defense arrived after its deadline (the PSP takes none then). */

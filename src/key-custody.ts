@@ -3,11 +3,16 @@
  * (services.ts) and the operator's commands (cli/admin.ts), which must reach the keys without
  * starting the service (creating them is what lets production start). One vault per kind, all
  * under WALLET_KEK; `sealedKeyStores` is the list `admin rotate-kek` re-seals, where every kind
- * (managed wallets, platform keys, PAYOUT deposit addresses) adds its store.
+ * (managed wallets, platform keys, PAYOUT deposit addresses) adds its store, and where the
+ * personal data sealed under the same KEK lives (`personalDataTables`), which it re-seals too.
  */
 import type { Db } from './db/database.ts';
 import type { Clock } from './lib/clock.ts';
 import { createKeyVault, type KeyVaultSettings } from './lib/key-vault.ts';
+import { createPersonalData } from './lib/personal-data.ts';
+import { REGISTER_SEALED } from './modules/operations-register/sealed-columns.ts';
+import { KYC_SUBMISSIONS_SEALED, RECEIVERS_SEALED } from './modules/receivers/sealed-columns.ts';
+import type { SealedColumns } from './platform/personal-data-rotation.ts';
 import { depositKeyStore } from './modules/deposits/key-store.ts';
 import { createPlatformKeys } from './modules/platform-keys/service.ts';
 import { walletKeyStore } from './modules/wallets/key-store.ts';
@@ -18,11 +23,16 @@ export function keyVaultSettings(config: Pick<RuntimeConfig, 'walletKek' | 'wall
   return { kek: config.walletKek, version: config.walletKekVersion, previous: config.walletKekPrevious };
 }
 
+/** Every table holding sealed personal data, for the sealing pass (src/platform/personal-data-rotation.ts). */
+export const PERSONAL_DATA_TABLES: readonly SealedColumns[] = [RECEIVERS_SEALED, KYC_SUBMISSIONS_SEALED, REGISTER_SEALED];
+
 export function createKeyCustody({ config, db, clock }: { config: RuntimeConfig; db: Db; clock: Clock }) {
   const settings = keyVaultSettings(config);
   const walletVault = createKeyVault(settings, 'managed-wallet');
   const platformKeys = createPlatformKeys({ db, clock, vault: createKeyVault(settings, 'platform-key') });
   const depositVault = createKeyVault(settings, 'deposit-address');
   const sealedKeyStores: SealedKeyStore[] = [walletKeyStore(db, walletVault), platformKeys.keyStore, depositKeyStore(db, depositVault, clock)];
-  return { walletVault, platformKeys, depositVault, sealedKeyStores };
+  // Personal data at rest (src/lib/personal-data.ts): under the same KEK, so `rotate-kek` re-seals it too.
+  const personalData = createPersonalData(settings);
+  return { walletVault, platformKeys, depositVault, sealedKeyStores, personalData, personalDataTables: PERSONAL_DATA_TABLES };
 }

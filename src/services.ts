@@ -72,6 +72,7 @@ import { createLiquidity, type LiquidityLog } from './modules/treasury/liquidity
 import { maxSolPerTransfer } from './modules/treasury/rules.ts';
 import { createTreasuryService } from './modules/treasury/service.ts';
 import { createKeyCustody } from './key-custody.ts';
+import { resealPersonalData } from './platform/personal-data-rotation.ts';
 import type { RuntimeConfig } from './runtime-config.ts';
 import { createDisputesService } from './modules/disputes/service.ts';
 import { disputeEventDefinitions } from './modules/disputes/events.ts';
@@ -130,7 +131,10 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   // The platform's keys live sealed in platform_keys: created at first start outside production and
   // in a deployment declared all simulated (a key on a simulated chain guards nothing), imported
   // once from SPONSOR_PRIVATE_KEY when no sponsor is stored; real production refuses a missing one.
-  const { walletVault, platformKeys, depositVault } = createKeyCustody({ config, db, clock });
+  const { walletVault, platformKeys, depositVault, personalData, personalDataTables } = createKeyCustody({ config, db, clock });
+  // Seals what is still clear (rows from before migration 0046); values under an older KEK wait for
+  // `admin rotate-kek`, so a restart after a KEK change is not a re-seal of every row (docs/architecture/keys.md).
+  await resealPersonalData(db, personalData, personalDataTables, { onlyClear: true });
   const createMissing = config.nodeEnv !== 'production' || config.simulationMode;
   const platformKeysAtStart = await platformKeys.prepare({ createMissing, sponsorKeypair: config.sponsorPrivateKey });
   const { SPONSOR: sponsor } = platformKeysAtStart.signers;
@@ -168,6 +172,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     db,
     clock,
     defaults: config.receivers,
+    personalData,
     onReceiverCreated: async (trx, receiver) => (receiver.managedWalletRequested ? wallets.createForReceiver(trx, receiver) : undefined),
     // The limits page shows the usage order creation checks: the orders module's one definition.
     dailyUsage: (receiverId, at) => receiverUsageAt(db, receiverId, at),
@@ -193,7 +198,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   // Quotes price with the merchant's current tier, which depends on the volume orders completed.
   const currentFeeRates = createCurrentFeeRates({ db, clock, feeTiers });
   const quotes = createQuotesService({ db, clock, settings: config.orders, prices: adapters.prices, receivers, currentFeeRates });
-  const orderListing = createOrderListing({ db, cacheTtlMs: config.orders.listCacheMs });
+  const orderListing = createOrderListing({ db, personalData, cacheTtlMs: config.orders.listCacheMs });
   const onOrderChanged = orderListing.forgetMerchant;
   // The treasury that signs the transfers is the one whose balances are read, on the same node.
   const treasuryReader =
@@ -212,11 +217,12 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     lowBalance: config.treasury.lowBalance,
     solPerTransfer: maxSolPerTransfer(chain),
   });
-  const orders = createOrdersService({ db, clock, settings: config.orders, pix: adapters.pix, chain: chainForOrders, quotes, receivers, liquidity, onOrderChanged });
+  const orders = createOrdersService({ db, clock, settings: config.orders, pix: adapters.pix, chain: chainForOrders, quotes, receivers, personalData, liquidity, onOrderChanged });
   // MED claims (issue 30): their returns settle through the orders' refund notifications.
   const disputes = createDisputesService({ db, clock, pix: adapters.pix, claims: createOrderDisputeClaims({ clock, ledger, onOrderChanged }), ledger });
   const orderNotifications = createOrderNotifications({
     db,
+    personalData,
     clock,
     ledger,
     minAmountBrl: config.orders.minAmountBrl,
@@ -292,7 +298,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   const webhooks = webhooksOn(db);
   const merchantPolicies = createMerchantPolicies({ db, clock });
   const destinationPolicies = createDestinationPolicies({ policies: merchantPolicies });
-  const walletOwnership = createWalletOwnership({ db, clock, settings: { publicAppUrl: config.email.publicAppUrl } });
+  const walletOwnership = createWalletOwnership({ db, clock, personalData, settings: { publicAppUrl: config.email.publicAppUrl } });
   /** What the worker's delivery and maintenance jobs use (the same service unless the worker has its own pool). */
   const webhookDelivery = workerDb === db ? webhooks : webhooksOn(workerDb);
   // The dashboard's reads: the export and the timeline belong to orders, the overview composes modules.
@@ -307,13 +313,13 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   const adminOrders = createAdminOrderReads({ db, clock, stuckOrderMinutes: config.orders.stuckOrderMinutes, timeline: orderTimeline });
   const webhookHealth = createWebhookHealth({ db, clock });
   const operatorReads = {
-    kycReview: createKycReview({ db, clock }),
+    kycReview: createKycReview({ db, clock, personalData }),
     auditExport: createAuditExport({ db, clock, settings: { pageSize: config.orders.exportPageSize, maxRows: config.orders.exportMaxRows } }),
     merchantReads: createMerchantReads({ merchants, users, feeTiers }),
     // The operations register's monthly report (docs/architecture/operations-register.md), paged as the exports are.
-    operationsReport: createOperationsReport({ db, pageSize: config.orders.exportPageSize }),
+    operationsReport: createOperationsReport({ db, personalData, pageSize: config.orders.exportPageSize }),
   };
-  return { disputes, operators, approvals, orderOperatorActions, webhookHealth, adminOrders, notifications, merchants, destinationPolicies, merchantPolicies, walletOwnership, auth, users, email, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderExport, orderTimeline, overview, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, liquidity, depositAddresses, depositWatcher, sweeper, operatorReads };
+  return { personalData, disputes, operators, approvals, orderOperatorActions, webhookHealth, adminOrders, notifications, merchants, destinationPolicies, merchantPolicies, walletOwnership, auth, users, email, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderExport, orderTimeline, overview, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, liquidity, depositAddresses, depositWatcher, sweeper, operatorReads };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

@@ -63,16 +63,17 @@ async function rotateSecrets(config: RuntimeConfig, db: Db): Promise<void> {
 }
 
 export async function runKeyCommand(command: KeyCommand, input: { config: RuntimeConfig; purpose?: PlatformKeyPurpose; keypair?: string }): Promise<void> {
-  const [{ openConfiguredDatabase }, { createKeyCustody }, { resealAll }, { systemClock }] = await Promise.all([
+  const [{ openConfiguredDatabase }, { createKeyCustody }, { resealAll }, { systemClock }, { resealPersonalData }] = await Promise.all([
     import('../db/open-configured.ts'),
     import('../key-custody.ts'),
     import('../platform/key-rotation.ts'),
     import('../lib/clock.ts'),
+    import('../platform/personal-data-rotation.ts'),
   ]);
   const { config } = input;
   const database = await openConfiguredDatabase(config);
   try {
-    const { platformKeys, sealedKeyStores } = createKeyCustody({ config, db: database.db, clock: systemClock });
+    const { platformKeys, sealedKeyStores, personalData, personalDataTables } = createKeyCustody({ config, db: database.db, clock: systemClock });
     if (command === 'create-platform-keys') {
       // As start-up does outside production: SPONSOR_PRIVATE_KEY, when set, is the sponsor to keep.
       const prepared = await platformKeys.prepare({ createMissing: true, sponsorKeypair: config.sponsorPrivateKey });
@@ -87,7 +88,9 @@ export async function runKeyCommand(command: KeyCommand, input: { config: Runtim
       await rotateSecrets(config, database.db);
     } else {
       const resealed = await resealAll(sealedKeyStores);
-      console.log(JSON.stringify({ kekVersion: config.walletKekVersion, resealed }));
+      // Personal data under the same KEK (src/lib/personal-data.ts): rows, not keys, counted apart.
+      const personalDataResealed = await resealPersonalData(database.db, personalData, personalDataTables);
+      console.log(JSON.stringify({ kekVersion: config.walletKekVersion, resealed, personalData: personalDataResealed }));
     }
   } finally {
     await database.close();

@@ -28,10 +28,15 @@ export function checkReportArgs(positionals: string[], values: { month?: string 
 }
 
 export async function runReportCommand(config: RuntimeConfig, args: ReportArgs): Promise<void> {
-  const [{ openConfiguredDatabase }, { createOperationsReport }] = await Promise.all([import('../db/open-configured.ts'), import('../modules/operations-register/report.ts')]);
+  const [{ openConfiguredDatabase }, { createOperationsReport }, { createPersonalData }, { keyVaultSettings }] = await Promise.all([
+    import('../db/open-configured.ts'),
+    import('../modules/operations-register/report.ts'),
+    import('../lib/personal-data.ts'),
+    import('../key-custody.ts'),
+  ]);
   const database = await openConfiguredDatabase(config);
   try {
-    const file = createOperationsReport({ db: database.db, pageSize: config.orders.exportPageSize }).start(args);
+    const file = createOperationsReport({ db: database.db, personalData: createPersonalData(keyVaultSettings(config)), pageSize: config.orders.exportPageSize }).start(args);
     for await (const chunk of file.body) {
       if (!process.stdout.write(chunk)) await once(process.stdout, 'drain');
     }

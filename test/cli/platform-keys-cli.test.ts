@@ -13,6 +13,7 @@ import { loadConfig } from '../../src/config.ts';
 import { openConfiguredDatabase } from '../../src/db/open-configured.ts';
 import { newId } from '../../src/lib/ids.ts';
 import { createKeyVault } from '../../src/lib/key-vault.ts';
+import { createPersonalData } from '../../src/lib/personal-data.ts';
 import { resolveRuntimeConfig } from '../../src/runtime-config.ts';
 import { emptyPostgresDatabase, testDriver } from '../helpers/database.ts';
 import { runTsToEnd } from '../helpers/processes.ts';
@@ -91,6 +92,12 @@ describe('npm run admin: platform keys', { timeout: 120_000 }, () => {
         .insertInto('managed_wallets')
         .values({ id: newId(), merchant_id: merchant.merchantId, receiver_id: null, address: sealed.address, encrypted_private_key: sealed.encryptedPrivateKey, key_version: 1, created_at: new Date() })
         .execute();
+      // A receiver's personal data sealed under KEK version 1 (src/lib/personal-data.ts): rotate-kek re-seals it too.
+      const pd = createPersonalData({ kek: oldKek, version: 1 });
+      await database.db
+        .insertInto('receivers')
+        .values({ id: newId(), merchant_id: merchant.merchantId, person_type: 'PF', document_type: 'CPF', document: pd.seal('document', '52998224725'), document_hash: pd.index('document', '52998224725'), name: pd.seal('name', 'Maria Rotação'), email: pd.seal('email', 'maria@example.com'), night_transactions_enabled: false })
+        .execute();
     } finally {
       await database.close();
     }
@@ -99,9 +106,9 @@ describe('npm run admin: platform keys', { timeout: 120_000 }, () => {
     const rotated = { ...env, WALLET_KEK: newKek, WALLET_KEK_VERSION: '2', WALLET_KEK_PREVIOUS: `1:${oldKek}` };
     const first = await admin(['rotate-kek'], rotated);
     expect(first.code, first.stderr).toBe(0);
-    expect(JSON.parse(first.stdout)).toEqual({ kekVersion: 2, resealed: { managedWallets: 1, platformKeys: 2, depositAddresses: 0 } });
+    expect(JSON.parse(first.stdout)).toEqual({ kekVersion: 2, resealed: { managedWallets: 1, platformKeys: 2, depositAddresses: 0 }, personalData: { receivers: 1, kycSubmissions: 0, operationsRegister: 0 } });
     const rerun = await admin(['rotate-kek'], rotated);
-    expect(JSON.parse(rerun.stdout)).toEqual({ kekVersion: 2, resealed: { managedWallets: 0, platformKeys: 0, depositAddresses: 0 } });
+    expect(JSON.parse(rerun.stdout)).toEqual({ kekVersion: 2, resealed: { managedWallets: 0, platformKeys: 0, depositAddresses: 0 }, personalData: { receivers: 0, kycSubmissions: 0, operationsRegister: 0 } });
     // The old KEK can go: the keys open under the new one alone.
     const opened = await admin(['create-platform-keys'], { ...env, WALLET_KEK: newKek, WALLET_KEK_VERSION: '2' });
     expect(opened.code, opened.stderr).toBe(0);

@@ -550,7 +550,7 @@ export interface paths {
         put?: never;
         /**
          * Prove a wallet is the receiver's with its signature of a challenge
-         * @description A receiver proves a self-hosted wallet is theirs by signing a challenge with it: POST .../wallet-ownership/challenges with the walletAddress answers a Sign In With Solana message (domain, address, statement, URI, version, nonce, issued-at, expiration-time, request id); the wallet signs that exact text off chain (Wallet Standard / Phantom `signMessage`: its UTF-8 bytes, no transaction, no fee); POST .../wallet-ownership/proofs with the challengeId and the 64-byte Ed25519 signature in base58 records the proof. A challenge expires 10 minutes after it is made and proves once. The receiver’s managed wallet counts as proven without a proof. What an unproven wallet may receive is the merchant's wallet ownership policy: ALLOW (default) any PAYIN, LIMITED up to a per-order BRL cap, REQUIRED none (422 WALLET_OWNERSHIP_REQUIRED). Refusals: a challenge of another receiver (or unknown) 404 NOT_FOUND; already used 409 CHALLENGE_USED; expired 422 CHALLENGE_EXPIRED; a signature that is not the wallet's Ed25519 signature of the message 422 WALLET_SIGNATURE_INVALID (the challenge stays usable until it expires).
+         * @description A receiver proves a self-hosted wallet is theirs by signing a challenge with it: POST .../wallet-ownership/challenges with the walletAddress answers a Sign In With Solana message (domain, address, statement, URI, version, nonce, issued-at, expiration-time, request id); the wallet signs that exact text off chain (Wallet Standard / Phantom `signMessage`: its UTF-8 bytes, no transaction, no fee); POST .../wallet-ownership/proofs with the challengeId and the 64-byte Ed25519 signature in base58 records the proof. A challenge expires 10 minutes after it is made and proves once. The receiver’s managed wallet counts as proven without a proof. What an unproven wallet may receive is the merchant's wallet ownership policy: ALLOW (default) any PAYIN, LIMITED up to a per-order BRL cap, REQUIRED none (422 WALLET_OWNERSHIP_REQUIRED). Refusals: a challenge of another receiver (or unknown) 404 NOT_FOUND; already used 409 CHALLENGE_USED; the wallet already proven by a receiver with another document (any merchant: a wallet belongs to one person) 409 WALLET_PROVEN_BY_ANOTHER_PERSON; expired 422 CHALLENGE_EXPIRED; a signature that is not the wallet's Ed25519 signature of the message 422 WALLET_SIGNATURE_INVALID (the challenge stays usable until it expires).
          */
         post: operations["proveWalletOwnership"];
         delete?: never;
@@ -1808,7 +1808,7 @@ export interface paths {
         };
         /**
          * The KYC review queue: receivers of every merchant by KYC status, the longest waiting first
-         * @description Without `kycStatus`, the receivers awaiting a decision (SUBMITTED and UNDER_REVIEW). Ordered by kycSubmittedAt (creation time for a receiver that never submitted), then id. Cursor-paged: pass `nextCursor` as `cursor` for the next page (null on the last); a cursor that names no receiver is 400. A receiver resubmitted between two pages moves to the end of the queue.
+         * @description Without `kycStatus`, the receivers awaiting a decision (SUBMITTED and UNDER_REVIEW). Ordered by kycSubmittedAt (creation time for a receiver that never submitted), then id. Cursor-paged: pass `nextCursor` as `cursor` for the next page (null on the last); a cursor that names no receiver is 400. A receiver resubmitted between two pages moves to the end of the queue. `document` finds a receiver by its exact CPF or CNPJ across merchants (any KYC status unless `kycStatus` is given): documents are sealed at rest, so the search goes by their keyed hash, never by a prefix.
          */
         get: operations["adminListKycQueue"];
         put?: never;
@@ -15009,6 +15009,8 @@ export interface operations {
                 kycStatus?: "PENDING" | "SUBMITTED" | "UNDER_REVIEW" | "APPROVED" | "REJECTED";
                 /** @description Only this merchant’s receivers */
                 merchantId?: string;
+                /** @description Only the receivers with this CPF or CNPJ (formatted or bare), of every KYC status unless `kycStatus` is given; matched by its keyed hash, the document being sealed at rest */
+                document?: string;
                 /** @description Page size, at most 100 */
                 limit?: number;
                 /** @description The `nextCursor` of the previous page */

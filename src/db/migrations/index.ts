@@ -44,6 +44,7 @@ import * as operationsRegister from './20261126_0041_operations_register.ts';
 import * as disputes from './20261126_0042_disputes.ts';
 import * as operatorInvitations from './20261205_0043_operator_invitations.ts';
 import * as signInControls from './20261205_0044_sign_in_controls.ts';
+import * as personalDataSealed from './20261205_0046_personal_data_sealed.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261122_0001_foundation': foundation,
@@ -87,4 +88,5 @@ export const migrations: Record<string, Migration> = {
   '20261126_0042_disputes': disputes,
   '20261205_0043_operator_invitations': operatorInvitations,
   '20261205_0044_sign_in_controls': signInControls,
+  '20261205_0046_personal_data_sealed': personalDataSealed,
 };

@@ -8,13 +8,15 @@
  */
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import type { PersonalData } from '../../lib/personal-data.ts';
 import { invalidField } from '../../errors.ts';
 import { decimal } from '../../lib/money.ts';
 import { saoPauloMonthRange } from '../../lib/sao-paulo-time.ts';
 import { FORMATTERS, REPORT_FORMATS, type RegisterEntry, type RegisterFormatter, type ReportFormat } from './formatters.ts';
 import type { OperationsRegisterRow } from './tables.ts';
 
-export function toEntry(row: OperationsRegisterRow): RegisterEntry {
+/** `pd` opens the sealed names and documents (sealed-columns.ts); clear ones pass as they are. */
+export function toEntry(row: OperationsRegisterRow, pd: Pick<PersonalData, 'open' | 'openNullable'>): RegisterEntry {
   return {
     id: row.id,
     occurredAt: row.occurred_at.toISOString(),
@@ -28,18 +30,18 @@ export function toEntry(row: OperationsRegisterRow): RegisterEntry {
     quantity: decimal(row.quantity).toFixed(),
     valueBrl: decimal(row.value_brl).toFixed(2),
     clientDocumentType: row.client_document_type,
-    clientDocument: row.client_document,
-    clientName: row.client_name,
+    clientDocument: pd.open('document', row.client_document),
+    clientName: pd.open('name', row.client_name),
     walletAddress: row.wallet_address,
     walletSelfHosted: row.wallet_self_hosted,
     counterpartyType: row.counterparty_type,
-    originatorName: row.originator_name,
+    originatorName: pd.openNullable('name', row.originator_name),
     originatorDocumentType: row.originator_document_type,
-    originatorDocument: row.originator_document,
+    originatorDocument: pd.openNullable('document', row.originator_document),
     originatorAccount: row.originator_account,
-    beneficiaryName: row.beneficiary_name,
+    beneficiaryName: pd.openNullable('name', row.beneficiary_name),
     beneficiaryDocumentType: row.beneficiary_document_type,
-    beneficiaryDocument: row.beneficiary_document,
+    beneficiaryDocument: pd.openNullable('document', row.beneficiary_document),
     beneficiaryAccount: row.beneficiary_account,
     pixEndToEndId: row.pix_end_to_end_id,
     pspReference: row.psp_reference,
@@ -53,7 +55,7 @@ export interface OperationsReportFile {
   body: AsyncGenerator<string>;
 }
 
-export function createOperationsReport(deps: { db: Db; pageSize: number; formatters?: Record<string, RegisterFormatter> }) {
+export function createOperationsReport(deps: { db: Db; pageSize: number; personalData: Pick<PersonalData, 'open' | 'openNullable'>; formatters?: Record<string, RegisterFormatter> }) {
   const { db, pageSize } = deps;
   const formatters: Record<string, RegisterFormatter> = deps.formatters ?? FORMATTERS;
 
@@ -70,7 +72,7 @@ export function createOperationsReport(deps: { db: Db; pageSize: number; formatt
         .orderBy('id')
         .limit(pageSize)
         .execute();
-      yield rows.map(toEntry);
+      yield rows.map((row) => toEntry(row, deps.personalData));
       const last = rows.at(-1);
       if (rows.length < pageSize || !last) return;
       after = { at: last.occurred_at, id: last.id };

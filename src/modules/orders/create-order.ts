@@ -30,6 +30,7 @@
  */
 import type { Insertable } from 'kysely';
 import { inTransaction } from '../../platform/commit-signals.ts';
+import type { PersonalData } from '../../lib/personal-data.ts';
 import type { Db, Trx } from '../../db/database.ts';
 import { type IdempotentRequest, KeyAlreadyUsed, type RequestAnswer } from '../idempotency/claim.ts';
 import type { OrderRow, OrdersTable } from './tables.ts';
@@ -109,6 +110,8 @@ export interface CreationDeps {
   settings: Pick<OrderSettings, 'nightStart' | 'nightEnd'>;
   quotes: Pick<QuotesService, 'priceOrder' | 'consume'>;
   receivers: Pick<ReceiversService, 'findForOrder'>;
+  /** Opens the receiver's document and name that `context` reads sealed (src/lib/personal-data.ts). */
+  personalData: Pick<PersonalData, 'open'>;
 }
 
 export function createOrderPipeline(deps: CreationDeps) {
@@ -149,7 +152,7 @@ export function createOrderPipeline(deps: CreationDeps) {
     if (context?.key_used) throw new KeyAlreadyUsed();
     if (!context) return unknownReceiver(merchantId, parsed.externalId);
     if (context.existing_order_id !== null) throw externalIdTaken(context.existing_order_id);
-    const receiver = toOrderReceiver(context);
+    const receiver = toOrderReceiver({ ...context, document: deps.personalData.open('document', context.document), name: deps.personalData.open('name', context.name) });
     const refusal = receiverRefusal(receiver, now, night);
     if (refusal) throw refusal;
     const receiverColumns = variant.receiverColumns(parsed, receiver);
@@ -161,7 +164,7 @@ export function createOrderPipeline(deps: CreationDeps) {
     // Last: it may be a provider lookup (rate-limited at the DICT), made only for an order otherwise acceptable.
     if (context.destination_policy === 'RECEIVER_ONLY') await variant.checkDestination(receiverColumns, receiver);
     await variant.checkCapacity?.(parsed, price.priced);
-    return { receiver, receiverColumns, price, names: { merchantName: context.merchant_name, receiverName: context.name } };
+    return { receiver, receiverColumns, price, names: { merchantName: context.merchant_name, receiverName: receiver.name } };
   }
 
   /** Step 3: a provider failure means no order was created (503, retry later). */

@@ -10,6 +10,7 @@
  */
 import type { Static } from 'typebox';
 import type { Db } from '../../db/database.ts';
+import type { PersonalData } from '../../lib/personal-data.ts';
 import { invalidField } from '../../errors.ts';
 import { decimal } from '../../lib/money.ts';
 import { createReadCache } from '../../lib/read-cache.ts';
@@ -18,9 +19,9 @@ import type { OrderListQuery } from './schemas.ts';
 import { type Order, toOrder } from './view.ts';
 
 
-function toListedOrder(row: ListedOrder): Order {
+function toListedOrder(row: ListedOrder, pd: Pick<PersonalData, 'open'>): Order {
   const transactions = row.transactions.map((tx) => ({ ...tx, order_id: row.id, created_at: new Date(tx.created_at), updated_at: new Date(tx.created_at) }));
-  return toOrder(row, transactions as Parameters<typeof toOrder>[1], { merchantName: row.merchant_name, receiverName: row.receiver_name });
+  return toOrder(row, transactions as Parameters<typeof toOrder>[1], { merchantName: row.merchant_name, receiverName: pd.open('name', row.receiver_name) });
 }
 
 /** Bounds the memory of rendered pages: at most 100 orders (~120 KB) each. */
@@ -36,7 +37,7 @@ export function checkAmountRange(filters: { amountBrlMin?: string | undefined; a
 
 export type OrderListQueryValue = Static<typeof OrderListQuery>;
 
-export function createOrderListing(deps: { db: Db; cacheTtlMs?: number }) {
+export function createOrderListing(deps: { db: Db; personalData: Pick<PersonalData, 'open'>; cacheTtlMs?: number }) {
   const { db } = deps;
   const rendered = createReadCache<Buffer>({ ttlMs: deps.cacheTtlMs ?? 0, maxEntries: MAX_CACHED_PAGES });
 
@@ -66,7 +67,7 @@ export function createOrderListing(deps: { db: Db; cacheTtlMs?: number }) {
     const hasMore = rows.length > limit;
     const shown = rows.slice(0, limit);
     if ('endingBefore' in position) shown.reverse();
-    return { data: shown.map(toListedOrder), total: Number(rows[0]!.total), page, limit, hasMore };
+    return { data: shown.map((row) => toListedOrder(row, deps.personalData)), total: Number(rows[0]!.total), page, limit, hasMore };
   }
 
   return {

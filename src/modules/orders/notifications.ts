@@ -8,6 +8,7 @@
 import type { ChainDeposit } from '../../adapters/chain/port.ts';
 import { withinOrNew } from '../../platform/commit-signals.ts';
 import type { PixNotification } from '../../adapters/pix/port.ts';
+import type { PersonalData } from '../../lib/personal-data.ts';
 import type { Db, Trx } from '../../db/database.ts';
 import type { OrderRow } from './tables.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -20,6 +21,8 @@ import { type Movement, type TransitionContext, applyTransition, refundingEvent 
 
 export interface NotificationsDeps {
   db: Db;
+  /** Opens the receiver's document for the payer policy (it is sealed at rest). */
+  personalData: Pick<PersonalData, 'open'>;
   clock: Clock;
   ledger: Pick<LedgerService, 'postOrderMovement'>;
   onOrderChanged?: TransitionContext['onOrderChanged'];
@@ -55,7 +58,7 @@ export function createOrderNotifications(deps: NotificationsDeps) {
     const ledger = { movement: 'PAYIN_PIX_RECEIVED' as const, received: notification.amountBrl };
     const amountMatches = decimal(notification.amountBrl).eq(order.amount_brl);
     // The merchant's payer policy (FIRST_PARTY: only the receiver may pay); the reason masks documents.
-    const payerRefused = payerRefusal(locked.payerPolicy, locked.receiverDocument, notification.payer);
+    const payerRefused = payerRefusal(locked.payerPolicy, deps.personalData.open('document', locked.receiverDocument), notification.payer);
     if (order.status === 'AWAITING_PAYMENT' && amountMatches && !payerRefused) {
       return applyTransition(trx, ctx, order, 'PAYMENT_RECEIVED', {
         changes,

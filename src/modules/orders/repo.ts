@@ -59,6 +59,7 @@ export const ordersRepo = {
    */
   async lockByChargeWithPayerPolicy(db: Db, txid: string) {
     const columns = sql.join(ORDER_COLUMNS.map((column) => sql.ref(`o.${column}`)));
+    // The receiver's document as stored: sealed (src/lib/personal-data.ts); the caller opens it.
     const result = await sql<OrderRow & { payer_policy: PayerPolicy; receiver_document: string }>`
       select ${columns}, m.payer_policy, r.document as receiver_document
       from orders o join merchants m on m.id = o.merchant_id join receivers r on r.id = o.receiver_id
@@ -192,6 +193,7 @@ export const ordersRepo = {
     return toFixedText(received?.amount ?? order.amount_brl, 2);
   },
 
+  /** The receivers' names as stored (sealed: the caller opens them). */
   names(db: Db, merchantId: string, receiverIds: string[]) {
     return Promise.all([
       db.selectFrom('merchants').select('name').where('id', '=', merchantId).executeTakeFirstOrThrow(),

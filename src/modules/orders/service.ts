@@ -6,6 +6,7 @@
 import type { Static } from 'typebox';
 import type { ChainAdapter } from '../../adapters/chain/port.ts';
 import type { PixProvider } from '../../adapters/pix/port.ts';
+import type { PersonalData } from '../../lib/personal-data.ts';
 import type { Db } from '../../db/database.ts';
 import type { OrderRow } from './tables.ts';
 import { notFound } from '../../errors.ts';
@@ -31,6 +32,8 @@ export interface OrdersDeps {
   chain: Pick<ChainAdapter, 'createDepositAddress'>;
   quotes: Pick<QuotesService, 'tradeRules' | 'priceOrder' | 'consume'>;
   receivers: Pick<ReceiversService, 'findForOrder'>;
+  /** Opens the receivers' names shown with their orders (sealed at rest). */
+  personalData: Pick<PersonalData, 'open'>;
   /** Told of every order created, so caches of the merchant's orders drop what they hold. */
   onOrderChanged?: (merchantId: string) => void;
   /** The treasury's check of a PAYIN's tokens; none: not limited. */
@@ -50,7 +53,7 @@ export function createOrdersService(deps: OrdersDeps) {
       repo.transactionsOf(db, rows.map((row) => row.id)),
       repo.names(db, rows[0]!.merchant_id, rows.map((row) => row.receiver_id)),
     ]);
-    const receiverNames = new Map(receivers.map((r) => [r.id, r.name]));
+    const receiverNames = new Map(receivers.map((r) => [r.id, deps.personalData.open('name', r.name)]));
     return rows.map((row) =>
       toOrder(
         row,

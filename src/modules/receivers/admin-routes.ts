@@ -19,7 +19,8 @@ export function registerAdminReceiverRoutes(app: App, receivers: ReceiversServic
         summary: 'The KYC review queue: receivers of every merchant by KYC status, the longest waiting first',
         description:
           'Without `kycStatus`, the receivers awaiting a decision (SUBMITTED and UNDER_REVIEW). Ordered by kycSubmittedAt (creation time for a receiver that never submitted), then id. ' +
-          'Cursor-paged: pass `nextCursor` as `cursor` for the next page (null on the last); a cursor that names no receiver is 400. A receiver resubmitted between two pages moves to the end of the queue.',
+          'Cursor-paged: pass `nextCursor` as `cursor` for the next page (null on the last); a cursor that names no receiver is 400. A receiver resubmitted between two pages moves to the end of the queue. ' +
+          '`document` finds a receiver by its exact CPF or CNPJ across merchants (any KYC status unless `kycStatus` is given): documents are sealed at rest, so the search goes by their keyed hash, never by a prefix.',
         querystring: KycQueueQuery,
         response: { 200: KycQueuePageSchema, ...errorResponses(400, 401, 403) },
       },

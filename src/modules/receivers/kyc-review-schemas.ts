@@ -15,6 +15,13 @@ export const KYC_QUEUE_DEFAULT_LIMIT = 50;
 export const KycQueueQuery = StrictObject({
   kycStatus: Type.Optional(KycStatusSchema),
   merchantId: Type.Optional(Uuid('Only this merchant’s receivers')),
+  document: Type.Optional(
+    Type.String({
+      minLength: 11,
+      maxLength: 18,
+      description: 'Only the receivers with this CPF or CNPJ (formatted or bare), of every KYC status unless `kycStatus` is given; matched by its keyed hash, the document being sealed at rest',
+    }),
+  ),
   limit: Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: KYC_QUEUE_DEFAULT_LIMIT, description: `Page size, at most ${MAX_PAGE_SIZE}` }),
   cursor: Type.Optional(Uuid('The `nextCursor` of the previous page')),
 });

@@ -6,10 +6,13 @@
 import type { Static } from 'typebox';
 import type { Db } from '../../db/database.ts';
 import { invalidField, notFound } from '../../errors.ts';
+import { normalizeDocument } from '../../lib/br-documents.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { listAudit } from '../audit/log.ts';
 import { AWAITING_DECISION, type KycSubmissionSchema } from './kyc-review-schemas.ts';
-import { kycReviewRepo as repo } from './kyc-review-repo.ts';
+import { KYC_STATUSES } from './schemas.ts';
+import { createKycReviewRepo } from './kyc-review-repo.ts';
+import type { PersonalData } from '../../lib/personal-data.ts';
 import { toReceiver } from './service.ts';
 import type { KycStatus, ReceiverRow } from './tables.ts';
 
@@ -19,19 +22,26 @@ const HISTORY_LIMIT = 100;
 export interface KycQueueQuery {
   kycStatus?: KycStatus;
   merchantId?: string;
+  /** An exact document: looked up by its blind index (repo), any KYC status unless kycStatus says one. */
+  document?: string;
   limit: number;
   cursor?: string;
 }
 
-export function createKycReview(deps: { db: Db; clock: Clock }) {
+export function createKycReview(deps: { db: Db; clock: Clock; personalData: PersonalData }) {
   const { db, clock } = deps;
+  const repo = createKycReviewRepo(deps.personalData);
   const secondsSince = (at: Date) => Math.max(0, Math.floor((clock.now().getTime() - at.getTime()) / 1000));
   const waitingSeconds = (row: ReceiverRow) => secondsSince(row.kyc_submitted_at ?? row.created_at);
 
   return {
     async queue(query: KycQueueQuery) {
-      const statuses = query.kycStatus ? [query.kycStatus] : [...AWAITING_DECISION];
-      const filters = { statuses, ...(query.merchantId ? { merchantId: query.merchantId } : {}) };
+      const statuses = query.kycStatus ? [query.kycStatus] : query.document !== undefined ? [...KYC_STATUSES] : [...AWAITING_DECISION];
+      const filters = {
+        statuses,
+        ...(query.merchantId ? { merchantId: query.merchantId } : {}),
+        ...(query.document !== undefined ? { documentHashes: deps.personalData.indexes('document', normalizeDocument(query.document)) } : {}),
+      };
       // One row more than the page tells whether another page follows.
       const rows = await repo.queue(db, filters, query.cursor, query.limit + 1);
       if (rows.length === 0 && query.cursor !== undefined && !(await repo.exists(db, query.cursor))) {

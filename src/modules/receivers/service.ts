@@ -19,7 +19,8 @@ import { type AuditActor, recordAudit } from '../audit/record.ts';
 import { recordEvent } from '../../platform/outbox.ts';
 import { kycDecisionEvent } from './events.ts';
 import { type OrderReceiver, toOrderReceiver } from './order-receiver.ts';
-import { receiversRepo as repo } from './repo.ts';
+import { createReceiversRepo } from './repo.ts';
+import type { PersonalData } from '../../lib/personal-data.ts';
 import { updateReceiver } from './update.ts';
 import {
   type CreateReceiverBody,
@@ -99,8 +100,17 @@ export type OnReceiverCreated = (
 /** A receiver's usage of its daily limits at an instant: the orders module's definition (orders/daily-usage.ts), wired by the composition root. */
 export type DailyUsageOf = (receiverId: string, at: Date) => Promise<{ day: string; orderCount: number; amountBrl: string }>;
 
-export function createReceiversService(deps: { db: Db; clock: Clock; defaults: Config['receivers']; onReceiverCreated?: OnReceiverCreated; dailyUsage: DailyUsageOf }) {
+export function createReceiversService(deps: {
+  db: Db;
+  clock: Clock;
+  defaults: Config['receivers'];
+  /** Seals the receiver's document, name, email and phone at rest (repo.ts). */
+  personalData: PersonalData;
+  onReceiverCreated?: OnReceiverCreated;
+  dailyUsage: DailyUsageOf;
+}) {
   const { db, clock, defaults } = deps;
+  const repo = createReceiversRepo(deps.personalData);
 
   async function withUsage(receiverId: string, limits: ReceiverLimits) {
     const usage = await deps.dailyUsage(receiverId, clock.now());
@@ -215,7 +225,7 @@ export function createReceiversService(deps: { db: Db; clock: Clock; defaults: C
 
     /** PATCH: contact and address only; renaming an APPROVED receiver sends it back to KYC review (update.ts). */
     update: async (merchantId: string, id: string, input: Static<typeof UpdateReceiverBody>, by: AuditActor = { actor: `merchant:${merchantId}` }): Promise<Receiver> =>
-      toReceiver(await updateReceiver({ db, clock }, merchantId, id, input, by)),
+      toReceiver(await updateReceiver({ db, clock, repo }, merchantId, id, input, by)),
 
     /** The limits with today's usage of them (GET and PUT answer both). */
     async getLimits(merchantId: string, id: string) {

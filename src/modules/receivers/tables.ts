@@ -18,8 +18,14 @@ export interface ReceiversTable {
   merchant_id: string;
   person_type: PersonType;
   document_type: DocumentType;
-  /** Normalised: bare uppercase digits/letters. */
+  /**
+   * Normalised (bare uppercase digits/letters), then sealed at rest like name, email and phone
+   * (src/lib/personal-data.ts): the repo (repo.ts) seals on write and opens on read, so every
+   * other layer sees clear text.
+   */
   document: string;
+  /** The document's blind index (HMAC, migration 0046): uniqueness per merchant and lookups by document. */
+  document_hash: ColumnType<string | null, string | null | undefined, string | null>;
   name: string;
   email: string;
   phone: string | null;
@@ -51,6 +57,7 @@ export interface ReceiverKycSubmissionsTable {
   /** DATE as 'YYYY-MM-DD' text (parsed as text on both drivers: no time zone shifts). */
   birth_date: string | null;
   incorporation_date: string | null;
+  /** Sealed at rest (src/lib/personal-data.ts, kind `name`). */
   mother_name: string | null;
   documents: Json<Array<{ type: string; reference: string }>>;
   previous_rejection_reason: string | null;

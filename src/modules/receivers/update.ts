@@ -13,7 +13,7 @@ import type { Db } from '../../db/database.ts';
 import { AppError, notFound } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { type AuditActor, recordAudit } from '../audit/record.ts';
-import { receiversRepo as repo } from './repo.ts';
+import type { ReceiversRepo } from './repo.ts';
 import { IMMUTABLE_RECEIVER_FIELDS, type UpdateReceiverBody } from './schemas.ts';
 import type { ReceiverRow } from './tables.ts';
 
@@ -54,14 +54,14 @@ function contactChanges(input: Static<typeof UpdateReceiverBody>): ContactChange
 }
 
 export async function updateReceiver(
-  deps: { db: Db; clock: Clock },
+  deps: { db: Db; clock: Clock; repo: ReceiversRepo },
   merchantId: string,
   id: string,
   input: Static<typeof UpdateReceiverBody>,
   by: AuditActor,
 ): Promise<ReceiverRow> {
   const changes = contactChanges(input);
-  const { db, clock } = deps;
+  const { db, clock, repo } = deps;
   if (changes.name === undefined) {
     const row = await repo.update(db, id, merchantId, changes, clock.now());
     if (!row) throw notFound('Receiver');

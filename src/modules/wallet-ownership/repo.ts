@@ -4,6 +4,7 @@
  * the other finds nothing to update.
  */
 import type { Insertable } from 'kysely';
+import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { WalletOwnershipChallengesTable, WalletOwnershipProofsTable } from './tables.ts';
 
@@ -44,6 +45,30 @@ export const walletOwnershipRepo = {
 
   proofsOf(db: Db, receiverId: string) {
     return db.selectFrom('wallet_ownership_proofs').selectAll().where('receiver_id', '=', receiverId).orderBy('proven_at', 'desc').orderBy('id', 'desc').execute();
+  },
+
+  /** The receiver's document, sealed as stored (the service opens it). */
+  documentOf(db: Db, receiverId: string) {
+    return db.selectFrom('receivers').select('document').where('id', '=', receiverId).executeTakeFirstOrThrow();
+  },
+
+  /**
+   * Waits, in the caller's transaction, for any other proof of this wallet in flight: two people
+   * proving one wallet at once are decided one after the other, so the second sees the first.
+   */
+  async lockWallet(db: Db, walletAddress: string) {
+    await sql`select pg_advisory_xact_lock(hashtextextended(${`wallet-ownership:${walletAddress}`}, 0))`.execute(db);
+  },
+
+  /** The document hashes of every receiver, of any merchant, that proved this wallet (wallet_ownership_proofs_wallet_idx). */
+  proversOf(db: Db, walletAddress: string) {
+    return db
+      .selectFrom('wallet_ownership_proofs as p')
+      .innerJoin('receivers as r', 'r.id', 'p.receiver_id')
+      .select(['r.id as receiver_id', 'r.document_hash'])
+      .where('p.wallet_address', '=', walletAddress)
+      .distinct()
+      .execute();
   },
 
   managedWalletOf(db: Db, receiverId: string) {

@@ -81,7 +81,7 @@ export function registerWalletOwnershipRoutes(app: App, ownership: WalletOwnersh
         tags,
         summary: "Prove a wallet is the receiver's with its signature of a challenge",
         description:
-          `${HOW} Refusals: a challenge of another receiver (or unknown) 404 NOT_FOUND; already used 409 CHALLENGE_USED; expired 422 CHALLENGE_EXPIRED; ` +
+          `${HOW} Refusals: a challenge of another receiver (or unknown) 404 NOT_FOUND; already used 409 CHALLENGE_USED; the wallet already proven by a receiver with another document (any merchant: a wallet belongs to one person) 409 WALLET_PROVEN_BY_ANOTHER_PERSON; expired 422 CHALLENGE_EXPIRED; ` +
           "a signature that is not the wallet's Ed25519 signature of the message 422 WALLET_SIGNATURE_INVALID (the challenge stays usable until it expires).",
         params: IdParams,
         body: StrictObject({

@@ -5,11 +5,18 @@
  * CHALLENGE_TTL_MS; using it is a guarded update, so two concurrent proofs cannot both use it. A
  * proof is kept (wallet_ownership_proofs) and audited in its transaction. The receiver's managed
  * wallet counts as proven without one: the platform holds its key.
+ *
+ * A self-hosted wallet belongs to one person (issue 38, item 6): a proof is refused, 409
+ * WALLET_PROVEN_BY_ANOTHER_PERSON, when a receiver with another document (by its blind index,
+ * src/lib/personal-data.ts), of this merchant or another, proved the same wallet first. The same
+ * document under two merchants is one person and may prove it under both. Proofs of one wallet
+ * are serialised by an advisory lock on it, so two people racing cannot both win.
  */
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/database.ts';
 import { AppError, invalidField, notFound } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { PersonalData } from '../../lib/personal-data.ts';
 import { newId } from '../../lib/ids.ts';
 import { siwsMessage, verifySolanaMessageSignature } from '../../lib/siws.ts';
 import { isSolanaAddress } from '../../lib/solana.ts';
@@ -73,7 +80,14 @@ const used = () => new AppError('CHALLENGE_USED', 'This challenge was already us
 const expired = (challenge: Pick<WalletOwnershipChallengesTable, 'expires_at'>) =>
   new AppError('CHALLENGE_EXPIRED', 'This challenge has expired; ask for a new challenge and sign it before its expiresAt.', { expiresAt: challenge.expires_at.toISOString() });
 
-export function createWalletOwnership(deps: { db: Db; clock: Clock; settings: { publicAppUrl: string } }) {
+const provenByAnother = (walletAddress: string) =>
+  new AppError(
+    'WALLET_PROVEN_BY_ANOTHER_PERSON',
+    'This wallet is already proven as the wallet of another person (a receiver with another document); a self-hosted wallet belongs to one person. Use a wallet of this receiver’s own.',
+    { walletAddress },
+  );
+
+export function createWalletOwnership(deps: { db: Db; clock: Clock; personalData: Pick<PersonalData, 'open' | 'indexes'>; settings: { publicAppUrl: string } }) {
   const { db, clock } = deps;
   const uri = deps.settings.publicAppUrl.replace(/\/+$/, '');
   const domain = new URL(uri).host;
@@ -125,6 +139,14 @@ export function createWalletOwnership(deps: { db: Db; clock: Clock; settings: { 
       }
       return inTransaction(db, async (trx) => {
         const now = clock.now();
+        await repo.lockWallet(trx, challenge.wallet_address);
+        const own = await repo.documentOf(trx, receiverId);
+        const samePerson = new Set(deps.personalData.indexes('document', deps.personalData.open('document', own.document)));
+        const provers = await repo.proversOf(trx, challenge.wallet_address);
+        // Refused before the challenge is used: the merchant may still prove another wallet with a new one.
+        if (provers.some((prover) => prover.receiver_id !== receiverId && (prover.document_hash === null || !samePerson.has(prover.document_hash)))) {
+          throw provenByAnother(challenge.wallet_address);
+        }
         // Single use under any concurrency: of two proofs of one challenge only one updates it.
         if (!(await repo.useChallenge(trx, challenge.id, now))) {
           const current = await repo.findChallenge(trx, challenge.id, merchantId, receiverId);

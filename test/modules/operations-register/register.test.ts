@@ -21,7 +21,18 @@ describe('operations register', () => {
   const t = ordersTest();
   const db = () => t.ctx.database.db;
   const report = (query: string) => t.ctx.app.inject({ method: 'GET', url: `${REPORT}?${query}`, headers: adminHeaders });
-  const rowsOf = (merchantId: string) => db().selectFrom('operations_register').selectAll().where('merchant_id', '=', merchantId).orderBy('occurred_at').orderBy('id').execute();
+  // Names and documents are sealed at rest (src/lib/personal-data.ts): compared opened.
+  const pd = () => t.ctx.app.services.personalData;
+  const rowsOf = async (merchantId: string) =>
+    (await db().selectFrom('operations_register').selectAll().where('merchant_id', '=', merchantId).orderBy('occurred_at').orderBy('id').execute()).map((row) => ({
+      ...row,
+      client_document: pd().open('document', row.client_document),
+      client_name: pd().open('name', row.client_name),
+      originator_name: pd().openNullable('name', row.originator_name),
+      originator_document: pd().openNullable('document', row.originator_document),
+      beneficiary_name: pd().openNullable('name', row.beneficiary_name),
+      beneficiary_document: pd().openNullable('document', row.beneficiary_document),
+    }));
   const byOrder = (rows: Array<{ order_id: string; movement: string }>) => {
     const map: Record<string, string[]> = {};
     for (const row of rows) (map[row.order_id] ??= []).push(row.movement);
@@ -73,7 +84,8 @@ describe('operations register', () => {
 
   it('records the client, the wallet, the parties and the references of each movement', async () => {
     const rows = await rowsOf(merchantId);
-    const receiver = await db().selectFrom('receivers').select(['document_type', 'document', 'name']).where('merchant_id', '=', merchantId).executeTakeFirstOrThrow();
+    const sealed = await db().selectFrom('receivers').select(['document_type', 'document', 'name']).where('merchant_id', '=', merchantId).executeTakeFirstOrThrow();
+    const receiver = { ...sealed, document: pd().open('document', sealed.document), name: pd().open('name', sealed.name) };
     const client = { client_document_type: receiver.document_type, client_document: receiver.document, client_name: receiver.name };
     const asClient = (side: 'originator' | 'beneficiary') => ({ [`${side}_name`]: receiver.name, [`${side}_document_type`]: receiver.document_type, [`${side}_document`]: receiver.document });
     const of = async (key: string, movement: string) => {

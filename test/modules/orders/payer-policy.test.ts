@@ -64,7 +64,13 @@ describe('payer policy', () => {
     const detail = await t.ctx.app.inject({ method: 'GET', url: `/api/v1/admin/orders/${payin.id}`, headers: admin });
     expect(detail.json().payer).toEqual({ documentType: 'CPF', document: thirdParty, name: 'Carlos Terceiro' });
     // Travel-rule data: the register names the third party as the PIX's originator and the refund's beneficiary.
-    const register = await t.ctx.database.db.selectFrom('operations_register').selectAll().where('order_id', '=', payin.id).execute();
+    // Names and documents are sealed at rest (src/lib/personal-data.ts): compared opened.
+    const pd = t.ctx.app.services.personalData;
+    const register = (await t.ctx.database.db.selectFrom('operations_register').selectAll().where('order_id', '=', payin.id).execute()).map((r) => ({
+      ...r,
+      originator_document: pd.openNullable('document', r.originator_document),
+      beneficiary_document: pd.openNullable('document', r.beneficiary_document),
+    }));
     expect(register.find((r) => r.movement === 'PIX_IN')).toMatchObject({ originator_document: thirdParty, originator_name: 'Carlos Terceiro', beneficiary_document: receiver.document });
     expect(register.find((r) => r.movement === 'PIX_REFUND')).toMatchObject({ beneficiary_document: thirdParty, originator_document: receiver.document });
   });

@@ -1,0 +1,91 @@
+/**
+ * The sealing pass of personal data at rest (src/lib/personal-data.ts, docs/architecture/keys.md):
+ * every value of a sealed column that is clear text (a row from before migration 0046) or sealed
+ * under another KEK version than the current one is opened and sealed again under the current
+ * one, and each blind index beside it recomputed. In batches of 100 rows; each row is one UPDATE,
+ * a compare-and-set on the values it read, so a crash leaves every row old (still opening: its
+ * version's KEK is in WALLET_KEK_PREVIOUS) or new, a rerun finishes the rest, and a rerun with
+ * nothing left changes nothing. It runs at every start (sealing what 0046 left clear) and in
+ * `admin rotate-kek` (after a KEK rotation).
+ */
+import { sql } from 'kysely';
+import type { Db } from '../db/database.ts';
+import type { PersonalData, PersonalDataKind } from '../lib/personal-data.ts';
+
+export interface SealedColumns {
+  /** The name in reports (`receivers`). */
+  readonly name: string;
+  readonly table: string;
+  /** Sealed columns by the kind of value they hold. */
+  readonly columns: Readonly<Record<string, PersonalDataKind>>;
+  /** Blind-index columns: the column, and the sealed column whose clear text it indexes. */
+  readonly hashes?: Readonly<Record<string, { of: string; kind: PersonalDataKind }>>;
+  /**
+   * A table whose rows are otherwise never changed (the operations register: append-only, by a
+   * trigger that lets through only this pass, which changes nothing but sealed columns).
+   */
+  readonly appendOnly?: boolean;
+}
+
+const BATCH = 100;
+
+/** Rows with a value to seal: clear text only (`onlyClear`), or also sealed under another version. */
+function stalePredicate(spec: SealedColumns, version: number, onlyClear: boolean) {
+  const sealed = onlyClear ? sql`${'^pd[0-9]+:'}` : sql`${`^pd${version}:`}`;
+  const hashed = onlyClear ? sql`${'^[0-9]+:'}` : sql`${`^${version}:`}`;
+  const checks = [
+    ...Object.keys(spec.columns).map((column) => sql`(${sql.ref(column)} is not null and ${sql.ref(column)} !~ ${sealed})`),
+    ...Object.entries(spec.hashes ?? {}).map(([column, { of }]) => sql`(${sql.ref(of)} is not null and (${sql.ref(column)} is null or ${sql.ref(column)} !~ ${hashed}))`),
+  ];
+  return sql.join(checks, sql` or `);
+}
+
+/** Re-seals one table's stale rows; returns how many rows changed. */
+export async function resealTable(db: Db, pd: PersonalData, spec: SealedColumns, options: { onlyClear?: boolean } = {}): Promise<number> {
+  const version = pd.currentVersion;
+  const hashes = Object.entries(spec.hashes ?? {});
+  const columns = Object.keys(spec.columns);
+  const read = [...columns, ...hashes.map(([column]) => column)];
+  let changed = 0;
+  let after = '00000000-0000-0000-0000-000000000000';
+  for (;;) {
+    // By id, after the last row seen: a row that fails to open stops the pass, never loops it.
+    const { rows } = await sql<Record<string, string | null> & { id: string }>`
+      select id::text as id, ${sql.join(read.map((column) => sql.ref(column)))} from ${sql.table(spec.table)}
+      where id > ${after}::uuid and (${stalePredicate(spec, version, options.onlyClear ?? false)}) order by id limit ${BATCH}`.execute(db);
+    if (rows.length === 0) break;
+    for (const row of rows) {
+      const next: Record<string, string | null> = {};
+      for (const column of columns) {
+        const kind = spec.columns[column]!;
+        const value = row[column];
+        // With onlyClear, a value sealed under an older version stays as it is (rotate-kek's work).
+        next[column] = value === null || value === undefined ? null : options.onlyClear && pd.versionOf(value) !== null ? value : pd.seal(kind, pd.open(kind, value));
+      }
+      for (const [column, { of, kind }] of hashes) {
+        const stored = row[of];
+        const current = row[column];
+        next[column] = stored === null || stored === undefined ? null : options.onlyClear && current ? current : pd.index(kind, pd.open(spec.columns[of]!, stored));
+      }
+      const sets = sql.join(read.map((column) => sql`${sql.ref(column)} = ${next[column]}`));
+      const unchanged = sql.join(read.map((column) => sql`${sql.ref(column)} is not distinct from ${row[column]}`), sql` and `);
+      const update = sql`update ${sql.table(spec.table)} set ${sets} where id = ${row.id}::uuid and ${unchanged}`;
+      const result = spec.appendOnly
+        ? await db.transaction().execute(async (trx) => {
+            await sql`select set_config('app.personal_data_reseal', 'on', true)`.execute(trx);
+            return update.execute(trx);
+          })
+        : await update.execute(db);
+      if (Number(result.numAffectedRows ?? 0) > 0) changed += 1;
+    }
+    after = rows[rows.length - 1]!.id;
+  }
+  return changed;
+}
+
+/** Re-seals every table's stale rows; counts by table name. */
+export async function resealPersonalData(db: Db, pd: PersonalData, tables: readonly SealedColumns[], options: { onlyClear?: boolean } = {}): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  for (const spec of tables) counts[spec.name] = await resealTable(db, pd, spec, options);
+  return counts;
+}

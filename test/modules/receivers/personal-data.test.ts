@@ -1,0 +1,145 @@
+/**
+ * Personal data at rest (issue 38, docs/decisions/0026-personal-data-sealed-at-rest.md): the raw
+ * tables hold no receiver's CPF, name, email or phone, nor a KYC submission's mother's name, nor
+ * the register's copies of them; the API answers as before; a document is still found (the
+ * per-merchant uniqueness conflict with the existing id); a row from before migration 0046 is
+ * sealed by the pass that runs at start; a KEK rotation re-seals every row, and a rerun finds
+ * nothing left.
+ */
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { createKeyCustody, keyVaultSettings } from '../../../src/key-custody.ts';
+import { createPersonalData } from '../../../src/lib/personal-data.ts';
+import { resealPersonalData } from '../../../src/platform/personal-data-rotation.ts';
+import { randomCpf } from '../../helpers/documents.ts';
+import { adminHeaders } from '../../helpers/factories.ts';
+import { type Json, WALLET, ordersTest } from '../orders/helpers.ts';
+
+const RAW_TABLES = ['receivers', 'receiver_kyc_submissions', 'operations_register'] as const;
+
+describe('personal data at rest', () => {
+  const t = ordersTest();
+  const db = () => t.ctx.database.db;
+  /** Every row of the tables holding personal data, as text. */
+  const rawText = async () => {
+    const parts: string[] = [];
+    for (const table of RAW_TABLES) parts.push(JSON.stringify((await sql`select * from ${sql.table(table)}`.execute(db())).rows));
+    return parts.join('\n');
+  };
+  const secrets = () => ({ cpf: randomCpf(), name: `Maria Sigilo ${randomCpf().slice(0, 6)}`, email: `maria.${randomCpf()}@example.com`, phone: '+5511987654321' });
+
+  it('no CPF, name, email, phone or mother’s name in clear in the raw tables, and the API answers them as before', async () => {
+    const person = secrets();
+    const merchant = await t.merchant();
+    const created = await t.call('POST', '/receivers', merchant, { type: 'PF', document: person.cpf, name: person.name, email: person.email, phone: person.phone, walletAddress: WALLET });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().id;
+    const kyc = await t.call('POST', `/receivers/${id}/kyc`, merchant, { birthDate: '1990-05-17', motherName: 'Ana Secreta Mãe', documents: [{ type: 'ID_FRONT', reference: 's3://kyc/front.jpg' }] });
+    expect(kyc.statusCode, kyc.body).toBe(200);
+    await t.call('POST', `/sandbox/receivers/${id}/kyc`, merchant, { decision: 'APPROVE' });
+    // A PAYIN paid and sent: the register copies the receiver (client, originator, beneficiary).
+    const payin = await t.payin(merchant, { receiverId: id, amountBrl: 11 });
+    await t.call('POST', `/sandbox/orders/${payin.id}/pix-payment`, merchant, {});
+    await t.drive();
+    expect(await db().selectFrom('operations_register').select('movement').where('order_id', '=', payin.id).execute()).not.toHaveLength(0);
+    // The register's copies of the PSP's payer (the orders' columns, not sealed yet) are sealed by the pass.
+    await resealPersonalData(db(), t.ctx.app.services.personalData, createKeyCustody({ config: t.ctx.config, db: db(), clock: t.clock }).personalDataTables);
+
+    const raw = await rawText();
+    for (const value of [person.cpf, person.name, person.email, person.phone, 'Ana Secreta Mãe']) expect(raw).not.toContain(value);
+    const row = await db().selectFrom('receivers').select(['document', 'name', 'email', 'phone', 'document_hash']).where('id', '=', id).executeTakeFirstOrThrow();
+    for (const value of [row.document, row.name, row.email, row.phone]) expect(value).toMatch(/^pd1:v1:/);
+    expect(row.document_hash).toMatch(/^1:[0-9a-f]{64}$/);
+
+    const shown = await t.call('GET', `/receivers/${id}`, merchant);
+    expect(shown.json()).toMatchObject({ document: person.cpf, name: person.name, email: person.email, phone: person.phone });
+    const listed = await t.call('GET', '/receivers', merchant);
+    expect(listed.json().data).toEqual([expect.objectContaining({ id, document: person.cpf, name: person.name })]);
+    const file = await t.ctx.app.inject({ method: 'GET', url: `/api/v1/admin/receivers/${id}/kyc`, headers: adminHeaders });
+    expect(file.json()).toMatchObject({ receiver: { document: person.cpf, name: person.name, email: person.email }, submissions: [{ motherName: 'Ana Secreta Mãe' }] });
+    const order = await t.call('GET', `/orders/${payin.id}`, merchant);
+    expect(order.json().receiverName ?? order.json().receiver?.name).toBe(person.name);
+    const report = await t.ctx.app.inject({ method: 'GET', url: '/api/v1/admin/reports/operations?month=2026-11&format=jsonl', headers: adminHeaders });
+    const entries = report.body.trim().split('\n').map((line) => JSON.parse(line) as Json).filter((entry) => entry.orderId === payin.id);
+    expect(entries.length).toBeGreaterThan(0);
+    for (const entry of entries) expect(entry).toMatchObject({ clientDocument: person.cpf, clientName: person.name });
+  });
+
+  it('a document is still found: the same document again under one merchant is 409 with the existing id, under another merchant a new receiver', async () => {
+    const person = secrets();
+    const [a, b] = [await t.merchant(), await t.merchant()];
+    const first = await t.call('POST', '/receivers', a, { type: 'PF', document: person.cpf, name: person.name, email: person.email });
+    expect(first.statusCode).toBe(201);
+    // Formatted differently: the blind index is of the normalised document.
+    const formatted = `${person.cpf.slice(0, 3)}.${person.cpf.slice(3, 6)}.${person.cpf.slice(6, 9)}-${person.cpf.slice(9)}`;
+    const again = await t.call('POST', '/receivers', a, { type: 'PF', document: formatted, name: 'Outro Nome', email: 'outro@example.com' });
+    expect(again.statusCode, again.body).toBe(409);
+    expect(again.json()).toMatchObject({ error: 'CONFLICT', details: { existingReceiverId: first.json().id } });
+    const elsewhere = await t.call('POST', '/receivers', b, { type: 'PF', document: person.cpf, name: person.name, email: person.email });
+    expect(elsewhere.statusCode).toBe(201);
+  });
+
+  it('the KYC queue finds a receiver by its exact document across merchants, formatted or bare, by the keyed hash', async () => {
+    const person = secrets();
+    const [a, b] = [await t.merchant(), await t.merchant()];
+    const ids: string[] = [];
+    for (const merchant of [a, b]) {
+      const created = await t.call('POST', '/receivers', merchant, { type: 'PF', document: person.cpf, name: person.name, email: person.email });
+      ids.push(created.json().id);
+    }
+    await t.call('POST', '/receivers', a, { type: 'PF', document: randomCpf(), name: 'Outra Pessoa', email: 'outra@example.com' });
+    const search = (query: string) => t.ctx.app.inject({ method: 'GET', url: `/api/v1/admin/receivers?${query}`, headers: adminHeaders });
+    const formatted = `${person.cpf.slice(0, 3)}.${person.cpf.slice(3, 6)}.${person.cpf.slice(6, 9)}-${person.cpf.slice(9)}`;
+    for (const document of [person.cpf, formatted]) {
+      const found = await search(`document=${encodeURIComponent(document)}`);
+      expect(found.statusCode, found.body).toBe(200);
+      expect(found.json().data.map((item: Json) => item.receiver.id).sort()).toEqual([...ids].sort());
+      expect(found.json().data[0].receiver).toMatchObject({ document: person.cpf, name: person.name });
+    }
+    expect((await search(`document=${person.cpf}&merchantId=${b.merchantId}`)).json().data.map((item: Json) => item.receiver.id)).toEqual([ids[1]]);
+    expect((await search(`document=${person.cpf}&kycStatus=APPROVED`)).json().data).toEqual([]);
+  });
+
+  it('a row from before migration 0046 (clear, no hash) is sealed by the pass at start, and found by its document after', async () => {
+    const person = secrets();
+    const merchant = await t.merchant();
+    const created = (await t.call('POST', '/receivers', merchant, { type: 'PF', document: person.cpf, name: person.name, email: person.email })).json();
+    await db().updateTable('receivers').set({ document: person.cpf, name: person.name, email: person.email, document_hash: null }).where('id', '=', created.id).execute();
+    expect((await t.call('GET', `/receivers/${created.id}`, merchant)).json()).toMatchObject({ document: person.cpf, name: person.name });
+
+    const restarted = await t.ctx.buildApp();
+    const row = await db().selectFrom('receivers').select(['document', 'name', 'email', 'document_hash']).where('id', '=', created.id).executeTakeFirstOrThrow();
+    expect(row.document).toMatch(/^pd1:/);
+    expect(row.document_hash).toMatch(/^1:/);
+    const again = await restarted.inject({ method: 'POST', url: '/api/v1/receivers', headers: merchant.headers, payload: { type: 'PF', document: person.cpf, name: 'Outra Pessoa', email: 'outra@example.com' } });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().details.existingReceiverId).toBe(created.id);
+  });
+
+  it('a KEK rotation re-seals every row under the new version, a rerun finds nothing, and everything still opens and is found', async () => {
+    const person = secrets();
+    const merchant = await t.merchant();
+    const created = (await t.call('POST', '/receivers', merchant, { type: 'PF', document: person.cpf, name: person.name, email: person.email, phone: person.phone })).json();
+    const oldKek = t.ctx.config.walletKek;
+    const newKek = Buffer.alloc(32, 7).toString('base64');
+    const rotated = { ...t.ctx.config, walletKek: newKek, walletKekVersion: 2, walletKekPrevious: { 1: oldKek } };
+    const custody = createKeyCustody({ config: rotated, db: db(), clock: t.clock });
+
+    const stale = await db().selectFrom('receivers').select('id').where('document', 'not like', 'pd2:%').execute();
+    expect(stale.length).toBeGreaterThan(0);
+    const counts = await resealPersonalData(db(), custody.personalData, custody.personalDataTables);
+    expect(counts.receivers).toBe(stale.length);
+    const left = await db().selectFrom('receivers').select('id').where((eb) => eb.or([eb('document', 'not like', 'pd2:%'), eb('name', 'not like', 'pd2:%'), eb('email', 'not like', 'pd2:%'), eb('document_hash', 'not like', '2:%')])).execute();
+    expect(left).toEqual([]);
+    expect(await resealPersonalData(db(), custody.personalData, custody.personalDataTables)).toEqual({ receivers: 0, kycSubmissions: 0, operationsRegister: 0 });
+
+    // A process on the new KEK reads and finds them; the old KEK alone no longer opens them.
+    const app = await t.ctx.buildApp({ WALLET_KEK: newKek, WALLET_KEK_VERSION: '2', WALLET_KEK_PREVIOUS: `1:${oldKek}` });
+    const shown = await app.inject({ method: 'GET', url: `/api/v1/receivers/${created.id}`, headers: merchant.headers });
+    expect(shown.json()).toMatchObject({ document: person.cpf, name: person.name, email: person.email, phone: person.phone });
+    const again = await app.inject({ method: 'POST', url: '/api/v1/receivers', headers: merchant.headers, payload: { type: 'PF', document: person.cpf, name: 'Outra Pessoa', email: 'outra@example.com' } });
+    expect(again.json().details?.existingReceiverId).toBe(created.id);
+    const sealed = await db().selectFrom('receivers').select('name').where('id', '=', created.id).executeTakeFirstOrThrow();
+    expect(() => createPersonalData(keyVaultSettings(t.ctx.config)).open('name', sealed.name)).toThrow(/KEK version 2/);
+  });
+});

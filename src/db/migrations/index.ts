@@ -42,6 +42,7 @@ import * as treasuryWithdrawals from './20261126_0038_treasury_withdrawals.ts';
 import * as compliancePolicies from './20261126_0039_compliance_policies.ts';
 import * as operationsRegister from './20261126_0041_operations_register.ts';
 import * as disputes from './20261126_0042_disputes.ts';
+import * as unprovenWalletDailyUsage from './20261205_0045_unproven_wallet_daily_usage.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261122_0001_foundation': foundation,
@@ -83,4 +84,5 @@ export const migrations: Record<string, Migration> = {
   '20261126_0039_compliance_policies': compliancePolicies,
   '20261126_0041_operations_register': operationsRegister,
   '20261126_0042_disputes': disputes,
+  '20261205_0045_unproven_wallet_daily_usage': unprovenWalletDailyUsage,
 };

@@ -122,6 +122,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     clock,
     apiSecretPepper: config.apiSecretPepper,
     onMerchantCreated: [feeTiers.initializeForMerchant],
+    notifications,
   });
   // The platform's keys live sealed in platform_keys: created at first start outside production and
   // in a deployment declared all simulated (a key on a simulated chain guards nothing), imported

@@ -127,6 +127,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     clock,
     apiSecretPepper: secretKeys.apiSecretPepper,
     onMerchantCreated: [feeTiers.initializeForMerchant],
+    notifications,
   });
   // The platform's keys live sealed in platform_keys: created at first start outside production and
   // in a deployment declared all simulated (a key on a simulated chain guards nothing), imported

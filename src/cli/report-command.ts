@@ -2,9 +2,11 @@
  * `npm run admin -- report operations --month YYYY-MM [--format csv|jsonl]`: the month's
  * operations register (docs/architecture/operations-register.md) written to stdout, the same
  * file GET /admin/reports/operations answers. The arguments are checked before the database is
- * opened; the file is written as it is read, waiting for stdout to drain.
+ * opened; the file is written as it is read, waiting for stdout to drain. The export is recorded in
+ * the audit log as `cli:<system user>`, as the API's are by operator.
  */
 import { once } from 'node:events';
+import os from 'node:os';
 import { saoPauloMonthRange } from '../lib/sao-paulo-time.ts';
 import { REPORT_FORMATS } from '../modules/operations-register/formatters.ts';
 import type { RuntimeConfig } from '../runtime-config.ts';
@@ -36,7 +38,7 @@ export async function runReportCommand(config: RuntimeConfig, args: ReportArgs):
   ]);
   const database = await openConfiguredDatabase(config);
   try {
-    const file = createOperationsReport({ db: database.db, personalData: createPersonalData(keyVaultSettings(config)), pageSize: config.orders.exportPageSize }).start(args);
+    const file = await createOperationsReport({ db: database.db, personalData: createPersonalData(keyVaultSettings(config)), pageSize: config.orders.exportPageSize }).start(args, { actor: `cli:${os.userInfo().username}` });
     for await (const chunk of file.body) {
       if (!process.stdout.write(chunk)) await once(process.stdout, 'drain');
     }

@@ -1,18 +1,31 @@
 /**
  * CSV as RFC 4180 writes it, for files a person opens in a spreadsheet: a field holding a comma,
- * a double quote, CR or LF is quoted (its quotes doubled); lines end in CRLF. A text cell that
- * starts with = + - @ (or a tab or CR, which some spreadsheets skip before reading a formula) is
- * prefixed with a single quote, so a merchant's externalId or a failure reason can never run as a
- * formula in whoever opens the file (CSV injection). Numbers and timestamps we write ourselves are
- * passed as `raw`: a negative amount keeps its minus sign.
+ * a semicolon, a tab, a double quote, CR or LF is quoted (its quotes doubled); lines end in CRLF.
+ * A semicolon and a tab are quoted too because Excel in pt-BR splits a line at `;` (the list
+ * separator of Brazilian locales) and some importers at a tab: unquoted, `inv-2;=2+3` would be two
+ * cells there, the second a formula.
+ * A text cell is guarded against formulas (CSV injection) piece by piece: every `;`-separated
+ * piece that starts with = + - @ (or a tab or CR, which some spreadsheets skip before reading a
+ * formula) is prefixed with a single quote, so a merchant's externalId or a failure reason can
+ * never run as a formula in whoever opens the file, whichever separator their spreadsheet splits
+ * at. Numbers and timestamps we write ourselves are passed as `raw`: a negative amount keeps its
+ * minus sign.
  */
 const FORMULA_START = /^[=+\-@\t\r]/;
-const NEEDS_QUOTES = /[",\r\n]/;
+const NEEDS_QUOTES = /[",;\t\r\n]/;
+
+/** Each `;`-separated piece of a text neutralised: a formula start gets a leading single quote. */
+export function neutraliseFormulas(value: string): string {
+  return value
+    .split(';')
+    .map((piece) => (FORMULA_START.test(piece) ? `'${piece}` : piece))
+    .join(';');
+}
 
 /** One cell: null is empty; text is neutralised against formulas, then quoted if it must be. */
 export function csvCell(value: string | null | undefined, options: { raw?: boolean } = {}): string {
   if (value === null || value === undefined) return '';
-  const text = !options.raw && FORMULA_START.test(value) ? `'${value}` : value;
+  const text = options.raw ? value : neutraliseFormulas(value);
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 

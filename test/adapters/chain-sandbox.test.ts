@@ -150,7 +150,7 @@ describe('simulateDeposit', () => {
   it('deposits to an issued address with a new signature-shaped txHash, in the address token', async () => {
     const { address } = await chain.createDepositAddress({ orderId: newId(), token: 'USDC' });
     const deposit = await chain.simulateDeposit({ depositAddress: address, amount: '18.5' });
-    expect(deposit).toEqual({ depositAddress: address, token: 'USDC', amount: '18.500000', txHash: expect.any(String) });
+    expect(deposit).toEqual({ depositAddress: address, token: 'USDC', amount: '18.500000', txHash: expect.any(String), blockTime: expect.any(Date) });
     expect(isSignature(deposit.txHash)).toBe(true);
     const again = await chain.simulateDeposit({ depositAddress: address, amount: '1.000001' });
     expect(again.amount).toBe('1.000001');

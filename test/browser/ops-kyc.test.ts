@@ -136,7 +136,12 @@ describe('back office: KYC review', { timeout: 60_000 }, () => {
     expect(text).toContain(`receiver ${receivers[0]!.id}`);
     expect(text).toMatch(/Antes: SUBMITTED[\s\S]*Depois: APPROVED/);
     expect(await log.getByRole('row').count()).toBe(2); // the header and the one approval
-    // The export link carries the same filter.
+    // A VIEWER may read the log but not export it (reports.export): no link. COMPLIANCE's carries the same filter.
+    expect(await page.getByRole('link', { name: 'Exportar CSV' }).count()).toBe(0);
+    await addOperatorCookie(browser.context, server.baseUrl, compliance);
+    await page.reload();
+    await page.getByRole('textbox', { name: 'Ação' }).fill('receiver.kyc_approve');
+    await page.getByRole('button', { name: 'Filtrar' }).click();
     expect(await page.getByRole('link', { name: 'Exportar CSV' }).getAttribute('href')).toBe('/api/v1/admin/audit-log/export?action=receiver.kyc_approve');
     await expectNoSeriousA11yViolations(page);
     await screenshot(page, 'audit-log');

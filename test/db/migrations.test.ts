@@ -112,6 +112,7 @@ describe.each(drivers)('migrations on %s', (driver) => {
       'treasury_reconciliation_balances',
       'treasury_reconciliation_runs',
       'treasury_withdrawals',
+      'unproven_wallet_daily_usage',
       'user_invitations',
       'user_sessions',
       'users',

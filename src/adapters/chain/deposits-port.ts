@@ -16,6 +16,8 @@ export interface AccountSignature {
   signature: string;
   /** Landed with an error: it moved nothing. */
   failed: boolean;
+  /** The block's time, when the node reports it (getSignaturesForAddress's blockTime), else null. */
+  blockTime: Date | null;
 }
 
 export interface DepositChain {

@@ -23,6 +23,11 @@ export interface ChainDeposit {
   amount: TokenAmount;
   /** Transaction signature, base58. */
   txHash: string;
+  /**
+   * When the chain confirmed it (the block's time), judged against the order's expiresAt; null
+   * when the node does not say, and the detection time stands in (later, never earlier).
+   */
+  blockTime: Date | null;
 }
 
 export interface TransferIntent {

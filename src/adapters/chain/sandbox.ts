@@ -171,7 +171,7 @@ export function createSandboxChain(deps: { db: Db; clock: Clock }): SandboxChain
         amount: tokenAmount(address.token, amount),
         created_at: clock.now(),
       });
-      return { depositAddress, token: row.token, amount: tokenAmount(row.token, row.amount), txHash: row.tx_hash };
+      return { depositAddress, token: row.token, amount: tokenAmount(row.token, row.amount), txHash: row.tx_hash, blockTime: row.created_at };
     },
 
     async failNextTransferTo(destination, error = 'sandbox: transfer failed') {

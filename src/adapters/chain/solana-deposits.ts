@@ -58,7 +58,7 @@ export function createSolanaDeposits(settings: SolanaDepositSettings): DepositCh
           .getSignaturesForAddress(address(account), { commitment, limit: PAGE, ...(after ? { until: after as Signature } : {}), ...(before ? { before } : {}) })
           .send({ abortSignal }),
       );
-      for (const entry of page) found.push({ signature: entry.signature, failed: entry.err !== null });
+      for (const entry of page) found.push({ signature: entry.signature, failed: entry.err !== null, blockTime: entry.blockTime === null ? null : new Date(Number(entry.blockTime) * 1000) });
       if (page.length < PAGE) break;
       before = page[page.length - 1]!.signature;
     }

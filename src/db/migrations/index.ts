@@ -44,6 +44,7 @@ import * as operationsRegister from './20261126_0041_operations_register.ts';
 import * as disputes from './20261126_0042_disputes.ts';
 import * as operatorInvitations from './20261205_0043_operator_invitations.ts';
 import * as signInControls from './20261205_0044_sign_in_controls.ts';
+import * as unprovenWalletDailyUsage from './20261205_0045_unproven_wallet_daily_usage.ts';
 import * as personalDataSealed from './20261205_0046_personal_data_sealed.ts';
 
 export const migrations: Record<string, Migration> = {
@@ -88,5 +89,6 @@ export const migrations: Record<string, Migration> = {
   '20261126_0042_disputes': disputes,
   '20261205_0043_operator_invitations': operatorInvitations,
   '20261205_0044_sign_in_controls': signInControls,
+  '20261205_0045_unproven_wallet_daily_usage': unprovenWalletDailyUsage,
   '20261205_0046_personal_data_sealed': personalDataSealed,
 };

@@ -20,7 +20,7 @@ export const PAYER_DESCRIPTION =
   'a PIX whose payer the provider does not report cannot be confirmed first-party and is returned the same way.';
 export const WALLET_OWNERSHIP_DESCRIPTION =
   "What a PAYIN to a wallet not proven the receiver's does (proofs: POST /receivers/{id}/wallet-ownership/challenges, then .../proofs; a managed wallet counts as proven). " +
-  'ALLOW (default): accepted. LIMITED: accepted up to unprovenWalletLimitBrl per order (amountBrl), above it 422 WALLET_OWNERSHIP_REQUIRED. REQUIRED: always 422 WALLET_OWNERSHIP_REQUIRED.';
+  'ALLOW (default): accepted. LIMITED: accepted while the PAYINs of the day to that wallet (their amountBrl, São Paulo day, per merchant and wallet, reserved at creation and not given back) total at most unprovenWalletLimitBrl, above it 422 WALLET_OWNERSHIP_REQUIRED. REQUIRED: always 422 WALLET_OWNERSHIP_REQUIRED.';
 
 const PoliciesSchema = Type.Object(
   {
@@ -28,7 +28,7 @@ const PoliciesSchema = Type.Object(
     destinationPolicy: Type.Enum([...DESTINATION_POLICIES], { description: DESTINATION_DESCRIPTION }),
     payerPolicy: Type.Enum([...PAYER_POLICIES], { description: PAYER_DESCRIPTION }),
     walletOwnershipPolicy: Type.Enum([...WALLET_OWNERSHIP_POLICIES], { description: WALLET_OWNERSHIP_DESCRIPTION }),
-    unprovenWalletLimitBrl: Type.Union([Type.Number(), Type.Null()], { description: 'LIMITED: the most BRL (amountBrl) one PAYIN to an unproven wallet may be; null when unset' }),
+    unprovenWalletLimitBrl: Type.Union([Type.Number(), Type.Null()], { description: 'LIMITED: the most BRL (amountBrl) the PAYINs of one São Paulo day to one unproven wallet may total; null when unset' }),
     updatedAt: Timestamp(),
   },
   { $id: 'MerchantPolicies', title: 'MerchantPolicies' },
@@ -64,7 +64,7 @@ export function registerAdminPoliciesRoutes(app: App, policies: MerchantPolicies
         body: StrictObject({
           payerPolicy: Type.Optional(Type.Enum([...PAYER_POLICIES])),
           walletOwnershipPolicy: Type.Optional(Type.Enum([...WALLET_OWNERSHIP_POLICIES])),
-          unprovenWalletLimitBrl: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.String({ pattern: '^\\d{1,16}(\\.\\d{1,2})?$' }), Type.Null()], { description: 'BRL per order, at most 2 decimal places; null clears it (not under LIMITED)' })),
+          unprovenWalletLimitBrl: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.String({ pattern: '^\\d{1,16}(\\.\\d{1,2})?$' }), Type.Null()], { description: 'BRL per unproven wallet and São Paulo day, at most 2 decimal places; null clears it (not under LIMITED)' })),
           reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'Why, for the audit log' })),
         }),
         response: { 200: PoliciesSchema, ...errorResponses(...ADMIN_ERRORS, ...BODY_ERRORS, 404) },

@@ -7,6 +7,7 @@ import { Type } from 'typebox';
 import type { Db } from '../../db/database.ts';
 import { errorResponses } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
+import { adminActor } from './actors.ts';
 import { AUDIT_EXPORT_COLUMNS, type AuditExport } from './export.ts';
 import { listAudit } from './log.ts';
 import { OperatorAuditExportQuery, OperatorAuditLogPageSchema, OperatorAuditLogQuery } from './schemas.ts';
@@ -20,7 +21,8 @@ const EXPORT_DESCRIPTION =
   `Columns: ${AUDIT_EXPORT_COLUMNS.join(', ')}; details is the entry's JSON text, times ISO 8601 UTC, empty cells for null. ` +
   'A text cell that starts with =, +, -, @, a tab or a carriage return is prefixed with a single quote, so that a spreadsheet never runs it as a formula. ' +
   'Written as it is read (a page at a time). It holds at most ORDER_EXPORT_MAX_ROWS entries (100 000 by default, the order export’s cap): the header `X-Export-Truncated` is `true` when more match, and the older ones are exported by setting `to` to the `createdAt` of the last line. ' +
-  'The file name is audit-log-<UTC date>.csv.';
+  'The file name is audit-log-<UTC date>.csv. ' +
+  'An operator needs the `reports.export` permission (COMPLIANCE, ADMIN; others 403 ROLE_NOT_ALLOWED); every export is recorded in the audit log before the file starts (action `audit_log.export`, its filters in details), so the file holds its own record when the filters match it.';
 
 export function registerAdminAuditRoutes(app: App, deps: { db: Db; exporter: AuditExport }): void {
   app.get(
@@ -59,7 +61,7 @@ export function registerAdminAuditRoutes(app: App, deps: { db: Db; exporter: Aud
       },
     },
     async (request, reply) => {
-      const file = await deps.exporter.start(request.query);
+      const file = await deps.exporter.start(request.query, adminActor(request));
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${file.filename}"`)

@@ -9,6 +9,7 @@ import type { Db } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { csvCell, csvRecord, pagedCsvLines } from '../../lib/csv.ts';
 import { type AuditLogEntry, type AuditLogFilters, listAudit, moreAuditThan } from './log.ts';
+import { type AuditActor, recordDataRelease } from './record.ts';
 
 /** The file's columns, in order (documented in the route's description and docs/architecture/back-office.md). */
 export const AUDIT_EXPORT_COLUMNS = ['id', 'createdAt', 'actor', 'action', 'targetType', 'targetId', 'merchantId', 'requestId', 'details'] as const;
@@ -52,8 +53,13 @@ export function createAuditExport(deps: { db: Db; clock: Clock; settings: AuditE
     });
 
   return {
-    /** The file's name, whether the cap cuts it, and its text as it is read. */
-    async start(filters: AuditLogFilters) {
+    /**
+     * The file's name, whether the cap cuts it, and its text as it is read; recorded as
+     * `audit_log.export` by `by` with its filters before anything is read, so the file holds its
+     * own record when its filters match it (the newest entry, its first line).
+     */
+    async start(filters: AuditLogFilters, by: AuditActor) {
+      await recordDataRelease(db, by, { action: 'audit_log.export', targetType: 'audit_log', targetId: null, details: { filter: filters } });
       const truncated = await moreAuditThan(db, filters, settings.maxRows);
       return { filename: `audit-log-${clock.now().toISOString().slice(0, 10)}.csv`, truncated, body: lines(filters) };
     },

@@ -2,7 +2,7 @@
  * The operators' audit trail: who did what to which target, written in the same transaction
  * as the action itself so an action can never happen without its record.
  */
-import type { Trx } from '../../db/database.ts';
+import type { Db, Trx } from '../../db/database.ts';
 import { newId } from '../../lib/ids.ts';
 
 export interface AuditActor {
@@ -34,4 +34,14 @@ export async function recordAudit(trx: Trx, by: AuditActor, entry: AuditEntry): 
       merchant_id: entry.merchantId ?? null,
     })
     .execute();
+}
+
+/**
+ * A release of personal data (an export, a KYC file opened), recorded in a transaction of its
+ * own: a read has no write to share one with. Called before the data leaves, so no file or file
+ * of a person is ever answered without its entry (issue 38 item 5); an export that then fails on
+ * the way still shows as attempted, which is what an auditor wants to see.
+ */
+export async function recordDataRelease(db: Db, by: AuditActor, entry: AuditEntry): Promise<void> {
+  await db.transaction().execute((trx) => recordAudit(trx, by, entry));
 }

@@ -58,14 +58,14 @@ export function createDepositWatcher(deps: { db: Db; clock: Clock; chain: Deposi
     return order.tx_hash === null ? 'LATE' : 'REPEATED';
   }
 
-  async function handleSignature(address: Awaited<ReturnType<typeof repo.watched>>[number], signature: string, amount: string): Promise<boolean> {
+  async function handleSignature(address: Awaited<ReturnType<typeof repo.watched>>[number], signature: string, amount: string, blockTime: Date | null): Promise<boolean> {
     return inTransaction(db, async (trx) => {
       const now = clock.now();
       if (decimal(amount).lte(0) || (await repo.isRecorded(trx, signature, address.owner_address))) {
         await repo.advance(trx, address.reference, now, signature);
         return false;
       }
-      const order = await deps.handleChainDeposit({ depositAddress: address.owner_address, token: address.token, amount, txHash: signature }, trx);
+      const order = await deps.handleChainDeposit({ depositAddress: address.owner_address, token: address.token, amount, txHash: signature, blockTime }, trx);
       const outcome = outcomeOf(order, signature);
       await repo.record(trx, { signature, deposit_address: address.owner_address, order_id: order?.id ?? null, token: address.token, amount, outcome, detected_at: now });
       await repo.advance(trx, address.reference, now, signature);
@@ -77,11 +77,11 @@ export function createDepositWatcher(deps: { db: Db; clock: Clock; chain: Deposi
   async function scan(address: Awaited<ReturnType<typeof repo.watched>>[number]): Promise<number> {
     const signatures = await chain.signaturesAfter(address.token_account, address.last_signature);
     let found = 0;
-    for (const { signature, failed } of signatures) {
+    for (const { signature, failed, blockTime } of signatures) {
       const amount = failed ? '0' : await chain.receivedIn(signature, address.token_account, address.mint);
       // Listed at the commitment but not yet answered there: read again next pass, from here.
       if (amount === undefined) return found;
-      if (await handleSignature(address, signature, amount)) found += 1;
+      if (await handleSignature(address, signature, amount, blockTime)) found += 1;
     }
     if (signatures.length === 0) await repo.advance(db, address.reference, clock.now());
     return found;

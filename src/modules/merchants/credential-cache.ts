@@ -1,8 +1,10 @@
 /**
  * Credentials as authentication reads them, kept in process memory so an authenticated request
  * makes no database round trip. Staleness is bounded: an entry lives `ttlMs` (5 s by default),
- * and this process drops a credential or a merchant's entries at once when it revokes or
- * disables them itself; another process sees the change within the TTL.
+ * and a revocation or a merchant disabled drops the entries at once in every process: this one
+ * directly, the others through the notifications hub (merchants/credential-revocations.ts, LISTEN/
+ * NOTIFY on PostgreSQL). The TTL remains the bound only while a process's LISTEN connection is
+ * down, and the hub's resync clears the cache when it comes back.
  */
 import type { BlockList } from 'node:net';
 
@@ -80,6 +82,14 @@ export function createCredentialCache(options: { ttlMs: number; now?: () => numb
       const keyId = keyOfId.get(credentialId);
       if (keyId !== undefined) byKey.delete(keyId);
       keyOfId.delete(credentialId);
+    },
+
+    /** Everything: after the notifications connection was lost (a revocation may have gone unheard). */
+    forgetAll(): void {
+      generation++;
+      byKey.clear();
+      keyOfId.clear();
+      keyOfMerchant.clear();
     },
 
     forgetMerchant(merchantId: string): void {

@@ -14,6 +14,7 @@ import { type AuditActor, recordAudit } from '../audit/record.ts';
 import { API_KEY_PATTERN, createSecretHasher } from './credentials.ts';
 import type { MasterKeys } from '../../lib/rotating-box.ts';
 import { type CachedCredential, createCredentialCache } from './credential-cache.ts';
+import { type RevocationHub, credentialRevocations } from './credential-revocations.ts';
 import { merchantsRepo as repo } from './repo.ts';
 import { buildAllowList, ipAllowed } from './ip-allow-list.ts';
 import { createLastUseRecorder } from './last-used.ts';
@@ -91,6 +92,8 @@ export interface MerchantsDeps {
   credentialCacheTtlMs?: number;
   /** How often one process writes a key's lastUsedAt at most (60 s by default). */
   lastUseIntervalMs?: number;
+  /** Revocations and merchant status changes reach every process's cache through it (credential-revocations.ts). */
+  notifications?: RevocationHub;
 }
 
 const DEFAULT_CREDENTIAL_CACHE_TTL_MS = 5_000;
@@ -101,6 +104,7 @@ export function createMerchantsService(deps: MerchantsDeps) {
   // Checking against a dummy sealed secret for unknown keys keeps their timing close to that of known keys.
   const unknownKeyHash = hasher.seal('mk_unknown', 'unknown');
   const cache = createCredentialCache({ ttlMs: deps.credentialCacheTtlMs ?? DEFAULT_CREDENTIAL_CACHE_TTL_MS });
+  const revocations = credentialRevocations(deps.notifications, cache);
   const lastUse = createLastUseRecorder({ db, clock, ...(deps.lastUseIntervalMs === undefined ? {} : { intervalMs: deps.lastUseIntervalMs }) });
 
   /**
@@ -218,7 +222,7 @@ export function createMerchantsService(deps: MerchantsDeps) {
       });
       // After the commit: forgetting earlier could let a concurrent request cache the old status.
       // Inside an approval's transaction that is now too; the cache's 5 s bound the window.
-      cache.forgetMerchant(id);
+      revocations.merchantChanged(id);
       return merchant;
     },
 
@@ -274,7 +278,7 @@ export function createMerchantsService(deps: MerchantsDeps) {
         });
         return toCredential(revoked);
       });
-      cache.forgetCredential(credentialId);
+      revocations.credentialRevoked(credentialId);
       return credential;
     },
 

@@ -19,7 +19,7 @@ export const DESTINATION_POLICIES = ['RECEIVER_ONLY', 'ANY'] as const satisfies 
  * - payer: ANY (default) takes a PAYIN's PIX from anyone; FIRST_PARTY only from the receiver's own
  *   CPF/CNPJ (any other payer, or none reported, is returned to the payer);
  * - wallet ownership: what a PAYIN to a wallet not proven the receiver's does: ALLOW (default),
- *   LIMITED (up to `unproven_wallet_limit_brl` per order), REQUIRED (refused).
+ *   LIMITED (up to `unproven_wallet_limit_brl` a São Paulo day per wallet, migration 0045), REQUIRED (refused).
  */
 export type PayerPolicy = 'ANY' | 'FIRST_PARTY';
 export const PAYER_POLICIES = ['ANY', 'FIRST_PARTY'] as const satisfies readonly PayerPolicy[];

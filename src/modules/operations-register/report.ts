@@ -12,6 +12,7 @@ import type { PersonalData } from '../../lib/personal-data.ts';
 import { invalidField } from '../../errors.ts';
 import { decimal } from '../../lib/money.ts';
 import { saoPauloMonthRange } from '../../lib/sao-paulo-time.ts';
+import { type AuditActor, recordDataRelease } from '../audit/record.ts';
 import { FORMATTERS, REPORT_FORMATS, type RegisterEntry, type RegisterFormatter, type ReportFormat } from './formatters.ts';
 import type { OperationsRegisterRow } from './tables.ts';
 
@@ -80,13 +81,17 @@ export function createOperationsReport(deps: { db: Db; pageSize: number; persona
   }
 
   return {
-    /** The month's file (`month` 'YYYY-MM' in São Paulo time; `format` csv by default). */
-    start(query: { month: string; format?: string | undefined }): OperationsReportFile {
+    /**
+     * The month's file (`month` 'YYYY-MM' in São Paulo time; `format` csv by default), recorded
+     * in the audit log as `report.export` by `by` before its first line is read.
+     */
+    async start(query: { month: string; format?: string | undefined }, by: AuditActor): Promise<OperationsReportFile> {
       const range = saoPauloMonthRange(query.month);
       if (!range) throw invalidField('querystring.month', 'must be a calendar month, YYYY-MM (e.g. 2026-11)');
       const format = query.format ?? 'csv';
       const formatter = Object.hasOwn(formatters, format) ? formatters[format] : undefined;
       if (!formatter) throw invalidField('querystring.format', `must be one of ${Object.keys(formatters).join(', ')}`);
+      await recordDataRelease(db, by, { action: 'report.export', targetType: 'report', targetId: `operations-${query.month}`, details: { report: 'operations', filter: { month: query.month, format } } });
       return { filename: `operations-${query.month}.${formatter.extension}`, contentType: formatter.contentType, body: formatter.lines(pages(range), { month: query.month }) };
     },
   };

@@ -1,10 +1,12 @@
 /**
  * GET /admin/reports/operations: one month of the operations register as a file, for operators
- * (the `read` permission, as every back-office GET). Thin: the month and the file are report.ts's.
+ * with `reports.export` (COMPLIANCE, ADMIN; the guard's READ_PERMISSIONS), each export recorded in
+ * the audit log. Thin: the month, the file and its record are report.ts's.
  */
 import { Readable } from 'node:stream';
 import { Type } from 'typebox';
 import { StrictObject, errorResponses } from '../../http/schemas.ts';
+import { adminActor } from '../audit/actors.ts';
 import type { App } from '../../http/types.ts';
 import { REGISTER_COLUMNS } from './formatters.ts';
 import { REPORT_FORMATS, type OperationsReport } from './report.ts';
@@ -14,7 +16,8 @@ const DESCRIPTION =
   'The data the regulators\' reports are built from, not a certified filing. ' +
   `\`format=csv\` (default): RFC 4180, CRLF, a header line with the columns ${REGISTER_COLUMNS.join(', ')}; null is an empty cell, and a text cell starting with =, +, -, @, a tab or CR is prefixed with a single quote. ` +
   '`format=jsonl`: one JSON object per line with the same keys in the same order. Amounts are decimal text (quantity in the asset\'s units, valueBrl with two places), times ISO 8601 UTC. ' +
-  'Written as it is read (a page at a time), never capped. The file name is operations-<month>.<format>. A month that is not YYYY-MM is 400 VALIDATION_ERROR.';
+  'Written as it is read (a page at a time), never capped. The file name is operations-<month>.<format>. A month that is not YYYY-MM is 400 VALIDATION_ERROR. ' +
+  'The file holds every client\'s personal data: an operator needs the `reports.export` permission (COMPLIANCE, ADMIN; others 403 ROLE_NOT_ALLOWED), and every export is recorded in the audit log before the file starts (action `report.export`, target `operations-<month>`, the month and format in details), as the admin token\'s and the CLI\'s are.';
 
 export const OperationsReportQuery = StrictObject({
   month: Type.String({ pattern: '^\\d{4}-(0[1-9]|1[0-2])$', description: 'The calendar month in São Paulo time, YYYY-MM', examples: ['2026-11'] }),
@@ -41,7 +44,7 @@ export function registerOperationsReportRoutes(app: App, report: OperationsRepor
       },
     },
     async (request, reply) => {
-      const file = report.start(request.query);
+      const file = await report.start(request.query, adminActor(request));
       return reply
         .type(file.contentType)
         .header('content-disposition', `attachment; filename="${file.filename}"`)

@@ -20,13 +20,19 @@ export type OperatorPermission =
   /** Treasury fundings and settlement runs. */
   | 'treasury.manage'
   /** Invite operators (alone during the bootstrap, then through four-eyes), lower or raise their roles, disable them; service accounts. */
-  | 'operators.manage';
+  | 'operators.manage'
+  /**
+   * Bulk exports of personal data (the operations register's report, the audit log's file): a
+   * file leaves the platform with every client's CPF, name, payer and wallet, so it is a
+   * compliance act, not a read; every export is recorded in the audit log (issue 38 item 5).
+   */
+  | 'reports.export';
 
 export const OPERATOR_ROLE_PERMISSIONS: Readonly<Record<OperatorRole, readonly OperatorPermission[]>> = {
   OPERATIONS: ['read', 'orders.operate', 'merchants.manage'],
-  COMPLIANCE: ['read', 'kyc.review'],
+  COMPLIANCE: ['read', 'kyc.review', 'reports.export'],
   FINANCE: ['read', 'fees.manage', 'treasury.manage', 'orders.operate'],
-  ADMIN: ['read', 'kyc.review', 'orders.operate', 'merchants.manage', 'fees.manage', 'treasury.manage', 'operators.manage'],
+  ADMIN: ['read', 'kyc.review', 'orders.operate', 'merchants.manage', 'fees.manage', 'treasury.manage', 'operators.manage', 'reports.export'],
   VIEWER: ['read'],
 };
 
@@ -72,6 +78,15 @@ export const WRITE_PERMISSIONS: Readonly<Record<string, OperatorPermission | 'fo
   'POST /api/v1/admin/operators/me/totp/confirm': 'self',
 };
 
+/**
+ * The reads that need more than `read`, by `METHOD route`: the bulk exports of personal data.
+ * Every other GET of the back office needs `read`.
+ */
+export const READ_PERMISSIONS: Readonly<Record<string, OperatorPermission>> = {
+  'GET /api/v1/admin/reports/operations': 'reports.export',
+  'GET /api/v1/admin/audit-log/export': 'reports.export',
+};
+
 /** Routes an operator without TOTP may use: to enrol it, and to see or end their session. */
 export const ENROLMENT_ROUTES: ReadonlySet<string> = new Set([
   'GET /api/v1/admin/auth/sessions/current',
@@ -81,7 +96,8 @@ export const ENROLMENT_ROUTES: ReadonlySet<string> = new Set([
 ]);
 
 export function requiredPermission(method: string, routeUrl: string): OperatorPermission | 'four-eyes' | 'self' | undefined {
-  if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return 'read';
+  if (method === 'GET' || method === 'HEAD') return READ_PERMISSIONS[`GET ${routeUrl}`] ?? 'read';
+  if (method === 'OPTIONS') return 'read';
   return WRITE_PERMISSIONS[`${method} ${routeUrl}`];
 }
 

@@ -43,11 +43,19 @@ import { saoPauloMonthOf } from '../../lib/sao-paulo-time.ts';
 import { limitDayOf, usageFromRow } from './daily-usage.ts';
 import { type OrderPrice, type OrderToPrice, type QuotesService, pricingColumns } from '../quotes/service.ts';
 import { type OrderReceiver, type ReceiversService, toOrderReceiver } from '../receivers/service.ts';
-import { creationRepo, isExternalIdConflict, wouldBeRow } from './creation-repo.ts';
+import { type CreationContext, creationRepo, isExternalIdConflict, wouldBeRow } from './creation-repo.ts';
 import { externalIdTaken, inNightWindow, limitExceeded, overDailyLimits, receiverRefusal } from './creation-rules.ts';
 import { ordersRepo as repo } from './repo.ts';
-import type { WalletOwnership } from './wallet-ownership-rules.ts';
+import { unprovenWalletUsage } from './unproven-wallet-usage.ts';
+import { type WalletOwnership, countsAgainstUnprovenCap, unprovenCapExceeded } from './wallet-ownership-rules.ts';
 import type { OrderSettings } from '../../config.ts';
+
+/** A PAYIN's unproven wallet under LIMITED: its day is reserved in the creation transaction. */
+interface UnprovenWalletCap {
+  wallet: string;
+  capBrl: string;
+  usedTodayBrl: string;
+}
 
 /** Columns of the order row a variant fills. */
 type OrderColumns = Partial<Insertable<OrdersTable>>;
@@ -160,11 +168,25 @@ export function createOrderPipeline(deps: CreationDeps) {
     variant.checkPriced(price.priced);
     const overLimits = overDailyLimits(receiver.limits, usageFromRow(day, context), price.priced.amountBrl);
     if (overLimits) throw overLimits;
-    variant.checkWalletOwnership?.({ policy: context.wallet_ownership_policy, capBrl: context.unproven_wallet_limit_brl, proven: context.wallet_proven }, price.priced);
+    const walletCap = await unprovenWalletCap(merchantId, variant, context, receiverColumns.destination_wallet ?? null, day);
+    variant.checkWalletOwnership?.({ policy: context.wallet_ownership_policy, capBrl: context.unproven_wallet_limit_brl, proven: context.wallet_proven, usedTodayBrl: walletCap?.usedTodayBrl ?? '0' }, price.priced);
     // Last: it may be a provider lookup (rate-limited at the DICT), made only for an order otherwise acceptable.
     if (context.destination_policy === 'RECEIVER_ONLY') await variant.checkDestination(receiverColumns, receiver);
     await variant.checkCapacity?.(parsed, price.priced);
-    return { receiver, receiverColumns, price, names: { merchantName: context.merchant_name, receiverName: receiver.name } };
+    return { receiver, receiverColumns, price, walletCap, names: { merchantName: context.merchant_name, receiverName: receiver.name } };
+  }
+
+  /** A PAYIN under LIMITED to an unproven wallet: the wallet, its cap and what its day used (unproven-wallet-usage.ts). */
+  async function unprovenWalletCap<Body, Parsed extends ParsedOrder>(
+    merchantId: string,
+    variant: OrderVariant<Body, Parsed>,
+    context: Pick<CreationContext, 'wallet_ownership_policy' | 'unproven_wallet_limit_brl' | 'wallet_proven'>,
+    wallet: string | null,
+    day: string,
+  ): Promise<UnprovenWalletCap | undefined> {
+    const ownership = { policy: context.wallet_ownership_policy, capBrl: context.unproven_wallet_limit_brl, proven: context.wallet_proven };
+    if (!variant.checkWalletOwnership || wallet === null || !countsAgainstUnprovenCap(ownership)) return undefined;
+    return { wallet, capBrl: ownership.capBrl, usedTodayBrl: await unprovenWalletUsage.usedOn(db, { merchantId, wallet, day }) };
   }
 
   /** Step 3: a provider failure means no order was created (503, retry later). */
@@ -178,7 +200,7 @@ export function createOrderPipeline(deps: CreationDeps) {
   }
 
   /** Step 4, in the transaction: what may have changed since step 2 is checked again, atomically with the insert. */
-  async function commit(trx: Trx, merchantId: string, parsed: ParsedOrder, price: OrderPrice, row: Insertable<OrdersTable>, now: Date): Promise<OrderRow> {
+  async function commit(trx: Trx, merchantId: string, parsed: ParsedOrder, price: OrderPrice, row: Insertable<OrdersTable>, now: Date, walletCap: UnprovenWalletCap | undefined): Promise<OrderRow> {
     // Suspended, blocked or KYC revoked while the provider answered, or the night began.
     const receiver = await eligibleReceiver(trx, merchantId, parsed.receiverId, now);
     if (parsed.toPrice.quoteId !== undefined) {
@@ -188,6 +210,11 @@ export function createOrderPipeline(deps: CreationDeps) {
     const { dailyLimitBrl, dailyTransactionLimit } = receiver.limits;
     const reserved = await repo.reserveDailyUsage(trx, { receiverId: receiver.id, day: row.limit_day, amountBrl: price.priced.amountBrl, maxCount: dailyTransactionLimit, maxAmountBrl: dailyLimitBrl });
     if (!reserved) throw limitExceeded(receiver.limits);
+    if (walletCap) {
+      const walletDay = { merchantId, wallet: walletCap.wallet, day: row.limit_day };
+      const fits = await unprovenWalletUsage.reserve(trx, { ...walletDay, amountBrl: price.priced.amountBrl, capBrl: walletCap.capBrl });
+      if (!fits) throw unprovenCapExceeded(walletCap.capBrl, await unprovenWalletUsage.usedOn(trx, walletDay));
+    }
     const inserted = await repo.insertUnlessExternalIdTaken(trx, row);
     if (!inserted) throw externalIdTaken((await repo.findByExternalId(trx, merchantId, parsed.externalId!))?.id);
     return inserted;
@@ -228,7 +255,7 @@ export function createOrderPipeline(deps: CreationDeps) {
       claim: IdempotentRequest | undefined,
     ): Promise<CreatedOrder> {
       const parsed = variant.parse(body);
-      const { receiver, receiverColumns, price, names } = await checkBeforeProvider(merchantId, variant, parsed, clock.now(), claim);
+      const { receiver, receiverColumns, price, walletCap, names } = await checkBeforeProvider(merchantId, variant, parsed, clock.now(), claim);
       const orderId = newId();
       const ref = { orderId, keyed: claim && { merchantId, key: claim.key } };
       const providerColumns = await fromProvider(`The ${variant.providerCall} could not be created`, () => variant.callProvider(ref, parsed, price.priced, receiver));
@@ -254,9 +281,10 @@ export function createOrderPipeline(deps: CreationDeps) {
       // The answer is rendered from the row as the insert will return it, so it can commit with it.
       const key = claim && { claim, answer: answer({ row: wouldBeRow(row), names }) };
       const inserted =
-        (parsed.toPrice.quoteId === undefined ? await insertReserved(receiver, price, row, now, key) : undefined) ??
+        // A quote to consume or an unproven wallet's day to reserve: the transaction's path.
+        (parsed.toPrice.quoteId === undefined && walletCap === undefined ? await insertReserved(receiver, price, row, now, key) : undefined) ??
         (await inTransaction(db, async (trx) => {
-          const order = await commit(trx, merchantId, parsed, price, row, now);
+          const order = await commit(trx, merchantId, parsed, price, row, now, walletCap);
           await claim?.complete(trx, answer({ row: order, names }));
           return order;
         }));

@@ -14,6 +14,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { csvCell, csvRecord, pagedCsvLines } from '../../lib/csv.ts';
 import { decimal } from '../../lib/money.ts';
 import { saoPauloDay } from '../../lib/sao-paulo-time.ts';
+import { type AuditActor, recordDataRelease } from '../audit/record.ts';
 import { type ExportCursor, type ExportedRow, exportRepo as repo } from './export-repo.ts';
 import type { ListFilters } from './listing-repo.ts';
 import { checkAmountRange } from './listing.ts';
@@ -76,10 +77,13 @@ export function createOrderExport(deps: { db: Db; clock: Clock; settings: OrderE
   return {
     /**
      * The export's name, whether the cap cuts it, and its text as it is read. Bad filters are
-     * refused here, before the answer starts (after that only the connection can fail).
+     * refused here, before the answer starts (after that only the connection can fail). The
+     * export is recorded in the merchant's audit log (GET /audit-log) as `orders.export` by `by`,
+     * with its filters, before the file starts: a bulk file of the merchant's business leaving the platform.
      */
-    async start(merchantId: string, query: Static<typeof OrderExportQuery>) {
+    async start(merchantId: string, query: Static<typeof OrderExportQuery>, by: AuditActor) {
       checkAmountRange(query);
+      await recordDataRelease(db, by, { action: 'orders.export', targetType: 'orders', targetId: null, merchantId, details: { filter: query } });
       const filters = query as ListFilters;
       const filename = `orders-${saoPauloDay(clock.now())}.csv`;
       // PENDING is never stored (tables.ts): the file has its header only.

@@ -159,6 +159,15 @@ export function createOrderNotifications(deps: NotificationsDeps) {
     return withinOrNew(db, outer, async (trx) => {
       const order = await repo.lockBy(trx, 'deposit_address', deposit.depositAddress);
       if (!order || order.status !== 'AWAITING_DEPOSIT' || deposit.token !== order.token) return order;
+      // Judged by when the chain confirmed it, not by whether the expiry pass has run yet: a
+      // deposit landing at or after expiresAt buys nothing at the order's locked rate (stale by
+      // then). The order expires now, as the pass would have, and the deposit is recorded LATE
+      // for an operator to return (it stays at its address, never swept). The block's time, but
+      // never later than our clock (a node's clock ahead of ours must not make a deposit late);
+      // unknown, the detection time stands in.
+      const now = clock.now();
+      const landedAt = deposit.blockTime && deposit.blockTime.getTime() < now.getTime() ? deposit.blockTime : now;
+      if (landedAt.getTime() >= order.expires_at.getTime()) return applyTransition(trx, ctx, order, 'EXPIRED');
       const chainMovement = { currency: order.token, chain: order.chain, txHash: deposit.txHash };
       const movement: Movement = { type: 'CHAIN_DEPOSIT', status: 'CONFIRMED', amount: deposit.amount, ...chainMovement };
       const ledger = { movement: 'PAYOUT_DEPOSIT_RECEIVED' as const, received: deposit.amount };

@@ -19,7 +19,7 @@ const PAYIN_DESTINATION =
   "Tokens go only to the receiver: under the merchant's destination policy RECEIVER_ONLY (the default), destinationWallet, when sent, must be the receiver's own wallet (its walletAddress, or its managed wallet's address); otherwise 422 DESTINATION_NOT_RECEIVER_WALLET. Under the policy ANY, enabled only by an operator, any Solana address is accepted.";
 /** docs/architecture/compliance-policies.md: the wallet ownership and payer policies, set by an operator. */
 const PAYIN_OWNERSHIP =
-  "The merchant's wallet ownership policy decides what a PAYIN to a wallet not proven the receiver's does (proof: POST /receivers/{id}/wallet-ownership/challenges, then .../proofs; a managed wallet counts as proven): ALLOW (default) accepts it, LIMITED accepts it up to a per-order BRL cap, REQUIRED refuses it; a refusal is 422 WALLET_OWNERSHIP_REQUIRED. " +
+  "The merchant's wallet ownership policy decides what a PAYIN to a wallet not proven the receiver's does (proof: POST /receivers/{id}/wallet-ownership/challenges, then .../proofs; a managed wallet counts as proven): ALLOW (default) accepts it, LIMITED accepts it while the day's PAYINs to that wallet total at most a BRL cap (São Paulo day; the refusal's details say what the day used), REQUIRED refuses it; a refusal is 422 WALLET_OWNERSHIP_REQUIRED. " +
   'Under the payer policy FIRST_PARTY, a PIX paid by anyone but the receiver (by the CPF/CNPJ the PIX provider reports), or whose payer the provider does not report, is returned and the order ends REFUNDED with a failureReason naming the masked payer document.';
 
 export function registerOrderRoutes(app: App, orders: OrdersService, listing: OrderListing): void {

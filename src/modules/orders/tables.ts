@@ -118,6 +118,14 @@ export interface ReceiverDailyUsageTable {
   amount_brl: string;
 }
 
+/** LIMITED: a merchant's PAYINs' BRL reserved per unproven wallet and São Paulo day (migration 0045). */
+export interface UnprovenWalletDailyUsageTable {
+  merchant_id: string;
+  wallet_address: string;
+  day: string;
+  amount_brl: string;
+}
+
 export interface MerchantOrderCountsTable {
   merchant_id: string;
   type: OrderType;
@@ -181,6 +189,7 @@ declare module '../../db/schema.ts' {
     orders: OrdersTable;
     order_transactions: OrderTransactionsTable;
     receiver_daily_usage: ReceiverDailyUsageTable;
+    unproven_wallet_daily_usage: UnprovenWalletDailyUsageTable;
     merchant_order_counts: MerchantOrderCountsTable;
     merchant_completed_volume: MerchantCompletedVolumeTable;
     pix_notification_rejections: PixNotificationRejectionsTable;

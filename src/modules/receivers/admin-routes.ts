@@ -34,12 +34,12 @@ export function registerAdminReceiverRoutes(app: App, receivers: ReceiversServic
       schema: {
         tags,
         summary: "A receiver's KYC file: the receiver, its submissions and what was decided",
-        description: 'The submissions (documents as the merchant referenced them; newest first) and the audit history of the receiver (KYC decisions and status changes, oldest first, with actor, time and details).',
+        description: 'The submissions (documents as the merchant referenced them; newest first) and the audit history of the receiver (KYC decisions and status changes, oldest first, with actor, time and details). Every opening is recorded in the audit log (`receiver.kyc_file_open`, target type `kyc_file`, target id the receiver): who, when, which file.',
         params: IdParams,
         response: { 200: ReceiverKycReviewSchema, ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) => kycReview.review(request.params.id),
+    async (request) => kycReview.review(request.params.id, adminActor(request)),
   );
 
   app.get(

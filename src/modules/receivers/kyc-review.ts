@@ -9,6 +9,7 @@ import { invalidField, notFound } from '../../errors.ts';
 import { normalizeDocument } from '../../lib/br-documents.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { listAudit } from '../audit/log.ts';
+import { type AuditActor, recordDataRelease } from '../audit/record.ts';
 import { AWAITING_DECISION, type KycSubmissionSchema } from './kyc-review-schemas.ts';
 import { KYC_STATUSES } from './schemas.ts';
 import { createKycReviewRepo } from './kyc-review-repo.ts';
@@ -60,9 +61,16 @@ export function createKycReview(deps: { db: Db; clock: Clock; personalData: Pers
       };
     },
 
-    async review(id: string) {
+    /**
+     * The KYC file, recorded as `receiver.kyc_file_open` by `by` (who, when, which receiver) before
+     * it is answered: a file is a person's documents, so every look at one is on record (issue 38
+     * item 5). Its target type is `kyc_file`, not `receiver`, so the file's own history shows
+     * decisions, not the looks at it.
+     */
+    async review(id: string, by: AuditActor) {
       const row = await repo.withMerchant(db, id);
       if (!row) throw notFound('Receiver');
+      await recordDataRelease(db, by, { action: 'receiver.kyc_file_open', targetType: 'kyc_file', targetId: id, details: { merchantId: row.merchant_id } });
       const [submissions, history] = await Promise.all([repo.submissions(db, id), listAudit(db, { targetType: 'receiver', targetId: id, limit: HISTORY_LIMIT })]);
       return {
         receiver: toReceiver(row),

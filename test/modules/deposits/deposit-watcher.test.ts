@@ -147,6 +147,34 @@ describe('PAYOUT deposits on the chain simulator', () => {
     expect((await recorded(late.order)).map((d) => [d.signature, d.outcome, Number(d.amount)])).toEqual([[lateSignature, 'LATE', 10]]);
   });
 
+  it('a deposit is judged by its block time: landing at expiresAt it is LATE before the expiry pass runs; landing before, detected after, it is credited', async () => {
+    const late = await payout(10);
+    const onTime = await payout(10);
+    const expiresAt = async (order: Json) => (await orderOf(order)).expires_at;
+    const lateSignature = await send(late.order.depositAddress, 10_000_000n);
+    const onTimeSignature = await send(onTime.order.depositAddress, 10_000_000n);
+    // The simulator stamps blocks with the wall clock: the node here reports the times under test.
+    const blockTimes = new Map([
+      [lateSignature, await expiresAt(late.order)],
+      [onTimeSignature, new Date((await expiresAt(onTime.order)).getTime() - 1000)],
+    ]);
+    const real = createSolanaDeposits({ rpcUrl: sim.url, commitment: 'finalized', tokenMints: { USDC: usdc } });
+    const chain = { ...real, signaturesAfter: async (account: string, after: string | null) => (await real.signaturesAfter(account, after)).map((s) => ({ ...s, blockTime: blockTimes.get(s.signature) ?? s.blockTime })) };
+    // Both detected after both expiries, the expiry pass not run (no t.drive).
+    t.clock.set(new Date(Math.max((await expiresAt(late.order)).getTime(), (await expiresAt(onTime.order)).getTime()) + 60_000));
+    await createDepositWatcher({
+      db: db(),
+      clock: t.clock,
+      chain,
+      handleChainDeposit: (deposit, trx) => services().orderNotifications.handleChainDeposit(deposit, trx),
+      settings: { batchSize: 1000, lateWatchMs: 3_600_000 },
+    }).runPass();
+    expect(await orderOf(late.order)).toMatchObject({ status: 'EXPIRED', tx_hash: null });
+    expect((await recorded(late.order)).map((d) => [d.signature, d.outcome])).toEqual([[lateSignature, 'LATE']]);
+    expect(await orderOf(onTime.order)).toMatchObject({ status: 'DEPOSIT_RECEIVED', tx_hash: onTimeSignature });
+    expect((await recorded(onTime.order)).map((d) => d.outcome)).toEqual(['CREDITED']);
+  });
+
   it('another mint sent to the owner lands in another token account: never credited, recorded once the address is no longer watched', async () => {
     const { order } = await payout(10);
     const signature = await send(order.depositAddress, 7_000_000n, other);

@@ -72,7 +72,7 @@ describe('operations register', () => {
       if (order.provider_transaction_id && order.status === 'COMPLETED') {
         await notifications.handlePixNotification({ kind: 'payout_settled', providerTransactionId: order.provider_transaction_id, status: 'CONFIRMED', endToEndId: order.pix_end_to_end_id! });
       }
-      if (order.deposit_address && order.tx_hash) await notifications.handleChainDeposit({ depositAddress: order.deposit_address, token: order.token, amount: order.amount_token, txHash: order.tx_hash });
+      if (order.deposit_address && order.tx_hash) await notifications.handleChainDeposit({ depositAddress: order.deposit_address, token: order.token, amount: order.amount_token, txHash: order.tx_hash, blockTime: null });
     }
     await t.drive();
     // A transition applied twice would reach the register's statement twice: its key keeps one row.

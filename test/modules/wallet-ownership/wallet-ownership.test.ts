@@ -113,7 +113,7 @@ describe('wallet ownership', () => {
     ]);
   });
 
-  it('LIMITED: refuses only above the per-order cap, and needs a cap', async () => {
+  it('LIMITED: refuses above the cap, and needs a cap', async () => {
     const merchant = await t.merchant();
     expectErrorBody(await setPolicies(merchant, { walletOwnershipPolicy: 'LIMITED' }), 400, 'VALIDATION_ERROR');
     const set = await setPolicies(merchant, { walletOwnershipPolicy: 'LIMITED', unprovenWalletLimitBrl: '100.00' });
@@ -124,6 +124,43 @@ describe('wallet ownership', () => {
     expect(refused.details).toMatchObject({ walletOwnershipPolicy: 'LIMITED', unprovenWalletLimitBrl: 100 });
     const audit = await t.ctx.database.db.selectFrom('admin_audit_log').select('action').where('target_id', '=', merchant.merchantId).where('action', '<>', 'merchant.create').execute();
     expect(audit.map((a) => a.action).sort()).toEqual(['merchant.unproven_wallet_limit_brl', 'merchant.wallet_ownership_policy']);
+  });
+
+  it("LIMITED caps the day's total per unproven wallet (São Paulo day), not one order; proven and other wallets apart", async () => {
+    const merchant = await t.merchant();
+    expect((await setPolicies(merchant, { walletOwnershipPolicy: 'LIMITED', unprovenWalletLimitBrl: '100.00' })).statusCode).toBe(200);
+    const wallet = newWallet();
+    const receiver = await t.activeReceiver(merchant, { walletAddress: wallet.address });
+    for (const amountBrl of [40, 40]) expect((await payin(merchant, { receiverId: receiver.id, amountBrl })).statusCode).toBe(201);
+    // Each order is under the cap; the day's third would take the wallet to 120.
+    const refused = expectErrorBody(await payin(merchant, { receiverId: receiver.id, amountBrl: 40 }), 422, 'WALLET_OWNERSHIP_REQUIRED');
+    expect(refused.details).toMatchObject({ walletOwnershipPolicy: 'LIMITED', unprovenWalletLimitBrl: 100, unprovenWalletUsedTodayBrl: 80 });
+    expect((await payin(merchant, { receiverId: receiver.id, amountBrl: 20 })).statusCode).toBe(201);
+    expectErrorBody(await payin(merchant, { receiverId: receiver.id, amountBrl: 1 }), 422, 'WALLET_OWNERSHIP_REQUIRED');
+
+    // Another unproven wallet has a day of its own; a proven one is not capped.
+    const other = await t.activeReceiver(merchant, { walletAddress: newWallet().address });
+    expect((await payin(merchant, { receiverId: other.id, amountBrl: 100 })).statusCode).toBe(201);
+    const issued = await challenge(merchant, receiver.id, wallet.address);
+    expect((await prove(merchant, receiver.id, { challengeId: issued.challengeId, signature: wallet.sign(issued.message) })).statusCode).toBe(201);
+    expect((await payin(merchant, { receiverId: receiver.id, amountBrl: 500 })).statusCode).toBe(201);
+
+    // The next São Paulo day starts at 03:00 UTC: a new day for the unproven wallet.
+    const third = await t.activeReceiver(merchant, { walletAddress: newWallet().address });
+    expect((await payin(merchant, { receiverId: third.id, amountBrl: 100 })).statusCode).toBe(201);
+    expectErrorBody(await payin(merchant, { receiverId: third.id, amountBrl: 1 }), 422, 'WALLET_OWNERSHIP_REQUIRED');
+    t.clock.advance(24 * 3_600_000);
+    expect((await payin(merchant, { receiverId: third.id, amountBrl: 100 })).statusCode).toBe(201);
+  });
+
+  it('LIMITED: concurrent PAYINs to one unproven wallet never pass the day\'s cap together', async () => {
+    const merchant = await t.merchant();
+    await setPolicies(merchant, { walletOwnershipPolicy: 'LIMITED', unprovenWalletLimitBrl: '100.00' });
+    const receiver = await t.activeReceiver(merchant, { walletAddress: newWallet().address });
+    const answers = await Promise.all(Array.from({ length: 5 }, () => payin(merchant, { receiverId: receiver.id, amountBrl: 40 })));
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 201, 422, 422, 422]);
+    const usage = await t.ctx.database.db.selectFrom('unproven_wallet_daily_usage').select('amount_brl').where('merchant_id', '=', merchant.merchantId).execute();
+    expect(usage.map((u) => Number(u.amount_brl))).toEqual([80]);
   });
 
   it('ALLOW (default): an unproven wallet is paid as before', async () => {

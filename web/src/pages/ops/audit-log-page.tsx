@@ -3,7 +3,8 @@
  * actor, action, target type and id, merchant and a São Paulo date range; keyset paging ("load
  * more" follows `nextCursor`). Each entry: time, actor (an operator by email), action, target and
  * what changed (audit-change.tsx). "Export CSV" is a plain link to GET /admin/audit-log/export with
- * the same filters: the browser downloads it with the operator's cookie (Path=/api/v1/admin).
+ * the same filters: the browser downloads it with the operator's cookie (Path=/api/v1/admin); shown
+ * only to an operator with `reports.export` (the API refuses the others and records every export).
  */
 import { Anchor, Button, Code, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useInfiniteQuery } from '@tanstack/react-query';
@@ -12,6 +13,7 @@ import { API_BASE, api, call } from '../../api/client.ts';
 import { OPS_KEY } from '../../api/query-client.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Loading } from '../../components/loading.tsx';
+import { useOperatorMay } from '../../api/operator-session.ts';
 import { useI18n } from '../../i18n/context.tsx';
 import { formatDateTime } from '../../i18n/format.ts';
 import { AuditChange } from './audit-change.tsx';
@@ -44,6 +46,7 @@ export function AuditLogPage() {
     getNextPageParam: (page) => page.nextCursor ?? undefined,
   });
   const entries = log.data?.pages.flatMap((page) => page.data) ?? [];
+  const mayExport = useOperatorMay('reports.export');
   const exportHref = `${API_BASE}/admin/audit-log/export?${new URLSearchParams(filters as Record<string, string>).toString()}`;
   const apply = (event: FormEvent) => {
     event.preventDefault();
@@ -68,9 +71,11 @@ export function AuditLogPage() {
           <Button type="submit">{t('opsAudit.apply')}</Button>
         </Group>
       </form>
-      <Anchor href={exportHref} download w="fit-content">
-        {t('opsAudit.export')}
-      </Anchor>
+      {mayExport ? (
+        <Anchor href={exportHref} download w="fit-content">
+          {t('opsAudit.export')}
+        </Anchor>
+      ) : null}
       {log.error ? <ErrorAlert error={log.error} /> : null}
       {log.isPending ? <Loading /> : null}
       {log.data && entries.length === 0 ? <Text>{t('opsAudit.empty')}</Text> : null}

@@ -11,7 +11,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoSeriousA11yViolations, useBrowser } from '../helpers/browser.ts';
-import { addSessionCookie, type DashboardServer, enrolTotp, signInByApi, startDashboardServer, totpCode } from '../helpers/dashboard-server.ts';
+import { addSessionCookie, type DashboardServer, enrolTotp, signInByApi, nextTotpCode, startDashboardServer } from '../helpers/dashboard-server.ts';
 import { formatCpfText, randomCpf } from '../helpers/documents.ts';
 import { addOperatorCookie, operatorInvitationToken, signedInOperator, TEST_ADMIN_TOKEN } from '../helpers/ops-browser.ts';
 
@@ -52,7 +52,7 @@ describe('back office: sign-in, enrolment and every page', { timeout: 60_000 }, 
     const secret = (await page.locator('[aria-labelledby="totp-secret-label"]').innerText()).trim();
     expect(secret).toMatch(/^[A-Z2-7]+=*$/);
     await expectNoSeriousA11yViolations(page);
-    await page.getByLabel('Código do aplicativo').fill(totpCode(secret));
+    await page.getByLabel('Código do aplicativo').fill(await nextTotpCode(secret));
     await page.getByRole('button', { name: 'Confirmar' }).click();
     await page.waitForURL(/\/app\/ops\/kyc$/);
     await h1('Fila de KYC');
@@ -144,7 +144,7 @@ describe('back office: sign-in, enrolment and every page', { timeout: 60_000 }, 
     await page.getByLabel('E-mail').fill(server.operator.email);
     await page.getByLabel(/^Senha/).fill(server.operator.password);
     // One step: the code field is always on the form (the API never says the password was right).
-    await page.getByLabel('Código de verificação').fill(totpCode(secret));
+    await page.getByLabel('Código de verificação').fill(await nextTotpCode(secret));
     await expectNoSeriousA11yViolations(page);
     await page.getByRole('button', { name: 'Entrar' }).click();
     await h1('Fila de KYC');

@@ -12,7 +12,7 @@ import { createServer, type Server } from 'node:http';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoSeriousA11yViolations, screenshot, useBrowser } from '../helpers/browser.ts';
-import { addSessionCookie, type ApiSession, type DashboardServer, invitePerson, signInByApi, startDashboardServer, totpCode } from '../helpers/dashboard-server.ts';
+import { addSessionCookie, type ApiSession, type DashboardServer, invitePerson, nextTotpCode, signInByApi, startDashboardServer, totpCode } from '../helpers/dashboard-server.ts';
 
 const ADMIN_TOKEN = 'security-test-admin-token-0123456789abcdef';
 /** Every page of routes.tsx that needs no id, visited by the secrets test (which runs axe on each too). */
@@ -76,7 +76,7 @@ describe('sign-in and security in the browser', { timeout: 90_000 }, () => {
     if (!ownerTotp) {
       const session = await signInByApi(server.baseUrl, server.owner);
       const { body } = await api('POST', '/users/me/totp', session, {});
-      expect((await api('POST', '/users/me/totp/confirm', session, { code: totpCode(body.secret) })).status).toBe(204);
+      expect((await api('POST', '/users/me/totp/confirm', session, { code: await nextTotpCode(body.secret) })).status).toBe(204);
       ownerTotp = body.secret as string;
       secrets.set("the demo owner's TOTP secret", ownerTotp);
     }
@@ -98,7 +98,7 @@ describe('sign-in and security in the browser', { timeout: 90_000 }, () => {
     if (!page.url().includes('/app/sign-in')) await page.goto('/app/sign-in');
     await page.getByLabel('E-mail').fill(person.email);
     await page.getByLabel(/^Senha/).fill(person.password);
-    if (totpSecret) await page.getByLabel('Código de verificação').fill(totpCode(totpSecret));
+    if (totpSecret) await page.getByLabel('Código de verificação').fill(await nextTotpCode(totpSecret));
     const answer = page.waitForResponse((response) => response.url().endsWith('/api/v1/auth/sessions') && response.request().method() === 'POST');
     await page.getByRole('button', { name: 'Entrar' }).click();
     return (await answer).status();
@@ -128,7 +128,7 @@ describe('sign-in and security in the browser', { timeout: 90_000 }, () => {
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
     await expect.poll(() => page.locator('[aria-labelledby="totp-uri-label"]').textContent()).toContain(`secret=${secret}`);
     await expectNoSeriousA11yViolations(page);
-    await page.getByLabel('Código do aplicativo').fill(totpCode(secret));
+    await page.getByLabel('Código do aplicativo').fill(await nextTotpCode(secret));
     await page.getByRole('button', { name: 'Confirmar' }).click();
     await onOverview(page);
     ownerTotp = secret;
@@ -150,7 +150,7 @@ describe('sign-in and security in the browser', { timeout: 90_000 }, () => {
     await expectNoSeriousA11yViolations(page);
     await page.getByRole('button', { name: 'Entrar' }).click();
     await page.getByText('E-mail, senha ou código incorretos.').waitFor();
-    await page.getByLabel('Código de verificação').fill(totpCode(secret));
+    await page.getByLabel('Código de verificação').fill(await nextTotpCode(secret));
     await page.getByRole('button', { name: 'Entrar' }).click();
     await onOverview(page);
 

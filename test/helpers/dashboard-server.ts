@@ -91,23 +91,29 @@ export async function startDashboardServer(env: Record<string, string> = {}, opt
   };
 }
 
-/** The last TOTP step handed out per secret: the service spends a code once (a step, and older ones). */
+/** A 6-digit TOTP code (RFC 6238, the authenticator apps' defaults) for a base32 secret, at `at` (now by default). */
+export function totpCode(secret: string, at: Date = new Date()): string {
+  return new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: at.getTime() });
+}
+
+/** The last TOTP step handed out per secret: the service spends a code once (its step, and older ones). */
 const lastSteps = new Map<string, number>();
 
 /**
- * A 6-digit TOTP code (RFC 6238, the authenticator apps' defaults) for a base32 secret: at `at`, or
- * else a fresh one, never of a step already handed out: the current step's, or the next one's
- * (the service accepts one step of drift) when the current one is spent, as a person would wait
- * for the next code.
+ * A code the service has not seen spent: the current step's, or the next one's (the service
+ * accepts one step of drift) when the current one was handed out already; when both were, it
+ * waits for the next step, as a person waits for the next code.
  */
-export function totpCode(secret: string, at?: Date): string {
-  const totp = new TOTP({ secret: Secret.fromBase32(secret) });
-  if (at) return totp.generate({ timestamp: at.getTime() });
-  const current = Math.floor(Date.now() / 30_000);
-  const step = Math.max(current, (lastSteps.get(secret) ?? -1) + 1);
-  if (step > current + 1) throw new Error('totpCode: a third code within one 30-second step would be refused by the service (each code signs in once)');
-  lastSteps.set(secret, step);
-  return totp.generate({ timestamp: step * 30_000 });
+export async function nextTotpCode(secret: string): Promise<string> {
+  for (;;) {
+    const current = Math.floor(Date.now() / 30_000);
+    const step = Math.max(current, (lastSteps.get(secret) ?? -1) + 1);
+    if (step <= current + 1) {
+      lastSteps.set(secret, step);
+      return totpCode(secret, new Date(step * 30_000));
+    }
+    await new Promise((resolve) => setTimeout(resolve, (current + 1) * 30_000 - Date.now() + 50));
+  }
 }
 
 export interface ApiSession {
@@ -118,7 +124,7 @@ export interface ApiSession {
 
 /** Signs in through the API (POST /api/v1/auth/sessions); `totpSecret` when TOTP is on. Any answer but 201 throws. */
 export async function signInByApi(baseUrl: string, person: { email: string; password: string }, totpSecret?: string): Promise<ApiSession> {
-  const body = { email: person.email, password: person.password, ...(totpSecret ? { totp: totpCode(totpSecret) } : {}) };
+  const body = { email: person.email, password: person.password, ...(totpSecret ? { totp: await nextTotpCode(totpSecret) } : {}) };
   const response = await fetch(`${baseUrl}/api/v1/auth/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   if (response.status !== 201) throw new Error(`sign-in of ${person.email}: ${response.status} ${await response.text()}`);
   const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0]!;
@@ -127,7 +133,7 @@ export async function signInByApi(baseUrl: string, person: { email: string; pass
 
 /**
  * Enrols TOTP for a person through the API (sign in, POST /users/me/totp, confirm with a current
- * code), as the dashboard's enrolment page would; answers the base32 secret for totpCode().
+ * code), as the dashboard's enrolment page would; answers the base32 secret for nextTotpCode().
  * For page tests that start from a signed-in owner rather than test enrolment itself.
  */
 export async function enrolTotp(baseUrl: string, person: { email: string; password: string }): Promise<string> {
@@ -136,7 +142,7 @@ export async function enrolTotp(baseUrl: string, person: { email: string; passwo
   const enrolment = await fetch(`${baseUrl}/api/v1/users/me/totp`, { method: 'POST', headers, body: '{}' });
   if (enrolment.status !== 201) throw new Error(`TOTP enrolment of ${person.email}: ${enrolment.status} ${await enrolment.text()}`);
   const { secret } = (await enrolment.json()) as { secret: string };
-  const confirm = await fetch(`${baseUrl}/api/v1/users/me/totp/confirm`, { method: 'POST', headers, body: JSON.stringify({ code: totpCode(secret) }) });
+  const confirm = await fetch(`${baseUrl}/api/v1/users/me/totp/confirm`, { method: 'POST', headers, body: JSON.stringify({ code: await nextTotpCode(secret) }) });
   if (confirm.status !== 204) throw new Error(`TOTP confirmation of ${person.email}: ${confirm.status} ${await confirm.text()}`);
   return secret;
 }

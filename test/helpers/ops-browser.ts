@@ -10,7 +10,7 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { BrowserContext } from 'playwright-core';
-import { totpCode } from './dashboard-server.ts';
+import { nextTotpCode } from './dashboard-server.ts';
 
 /** An admin token of the required length (32+ characters), for `startDashboardServer({ ADMIN_TOKEN })`. */
 export const TEST_ADMIN_TOKEN = 'browser-test-admin-token-0123456789abcdef';
@@ -110,7 +110,7 @@ export async function createOperator(server: OpsServer, role: OperatorRole): Pro
 
 /** POST /api/v1/admin/auth/sessions (with a current code when `totpSecret` is given); anything but 201 throws. */
 export async function operatorSignInByApi(baseUrl: string, operator: OperatorCredentials, totpSecret?: string): Promise<OperatorApiSession> {
-  const body = { email: operator.email, password: operator.password, ...(totpSecret ? { totp: totpCode(totpSecret) } : {}) };
+  const body = { email: operator.email, password: operator.password, ...(totpSecret ? { totp: await nextTotpCode(totpSecret) } : {}) };
   const response = await fetch(`${baseUrl}/api/v1/admin/auth/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   if (response.status !== 201) throw new Error(`operator sign-in of ${operator.email}: ${response.status} ${await response.text()}`);
   const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0]!;
@@ -129,7 +129,7 @@ export async function enrolOperatorTotp(baseUrl: string, operator: OperatorCrede
   const enrolment = await operatorFetch(baseUrl, session, 'POST', '/operators/me/totp', {});
   if (enrolment.status !== 201) throw new Error(`operator TOTP enrolment: ${enrolment.status} ${await enrolment.text()}`);
   const { secret } = (await enrolment.json()) as { secret: string };
-  const confirm = await operatorFetch(baseUrl, session, 'POST', '/operators/me/totp/confirm', { code: totpCode(secret) });
+  const confirm = await operatorFetch(baseUrl, session, 'POST', '/operators/me/totp/confirm', { code: await nextTotpCode(secret) });
   if (confirm.status !== 204) throw new Error(`operator TOTP confirmation: ${confirm.status} ${await confirm.text()}`);
   return secret;
 }

@@ -302,7 +302,7 @@ export interface paths {
         put?: never;
         /**
          * Finish TOTP enrolment with a current code
-         * @description From now on every sign-in needs a code. A wrong code is 400 VALIDATION_ERROR.
+         * @description From now on every sign-in needs a code. The confirming code is spent: the next sign-in takes a later one. A wrong code is 400 VALIDATION_ERROR.
          */
         post: operations["confirmTotpEnrolment"];
         delete?: never;
@@ -1514,7 +1514,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Confirm TOTP with a current code: from now on sign-in needs one */
+        /**
+         * Confirm TOTP with a current code: from now on sign-in needs one
+         * @description The confirming code is spent: the next sign-in takes a later one. A wrong code is 400 VALIDATION_ERROR.
+         */
         post: operations["adminConfirmTotpEnrolment"];
         delete?: never;
         options?: never;

@@ -123,6 +123,7 @@ export function registerOperatorRoutes(app: App, operators: OperatorsService, op
       schema: {
         tags,
         summary: 'Confirm TOTP with a current code: from now on sign-in needs one',
+        description: 'The confirming code is spent: the next sign-in takes a later one. A wrong code is 400 VALIDATION_ERROR.',
         body: TotpConfirmBody,
         response: { 204: Type.Null({ description: 'TOTP is on' }), ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 409) },
       },

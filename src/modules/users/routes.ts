@@ -142,7 +142,7 @@ export function registerSessionRoutes(app: App, users: UsersService, options: { 
       schema: {
         tags,
         summary: 'Finish TOTP enrolment with a current code',
-        description: 'From now on every sign-in needs a code. A wrong code is 400 VALIDATION_ERROR.',
+        description: 'From now on every sign-in needs a code. The confirming code is spent: the next sign-in takes a later one. A wrong code is 400 VALIDATION_ERROR.',
         body: TotpConfirmBody,
         response: { 204: Type.Null({ description: 'TOTP is on' }), ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 409) },
       },

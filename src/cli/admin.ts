@@ -7,6 +7,10 @@
  *   npm run admin -- set-policies --merchant <id> [--payer-policy ANY|FIRST_PARTY] [--wallet-ownership-policy ALLOW|LIMITED|REQUIRED]
  *                                 [--unproven-wallet-limit-brl 500.00] [--reason "..."]
  *                                                        prints the merchant's policies (MerchantPolicies); each change audited
+ *   npm run admin -- invite-operator --email <email> --role ADMIN|OPERATIONS|COMPLIANCE|FINANCE|VIEWER
+ *                                                        break-glass for a fresh install: emails the operator a single-use
+ *                                                        set-password link, only until two operators have enrolled TOTP;
+ *                                                        prints the invitation (never the link); audited
  *   npm run admin -- generate-keys                       prints every production key (production-keys.ts); no database
  *   npm run admin -- create-platform-keys                creates the missing treasury and sponsor keys; prints their addresses
  *   npm run admin -- import-platform-key --purpose sponsor|treasury < keypair
@@ -24,6 +28,7 @@ import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { UUID_PATTERN } from '../lib/ids.ts';
 import { DESTINATION_POLICIES, PAYER_POLICIES, WALLET_OWNERSHIP_POLICIES } from '../modules/merchants/tables.ts';
+import { OPERATOR_ROLES } from '../modules/operators/roles.ts';
 import { cliConfig, cliName, fail, parseArgsProblem, runCli } from './config.ts';
 import { KEY_USAGE, type KeyCommand, purposeOf, readKeypairFromStdin, runKeyCommand } from './key-commands.ts';
 import { REPORT_USAGE, checkReportArgs, runReportCommand } from './report-command.ts';
@@ -34,6 +39,7 @@ const USAGE = {
   'set-destination-policy': 'npm run admin -- set-destination-policy --merchant <merchant id> --policy ANY|RECEIVER_ONLY [--reason "..."]',
   'set-policies':
     'npm run admin -- set-policies --merchant <merchant id> [--payer-policy ANY|FIRST_PARTY] [--wallet-ownership-policy ALLOW|LIMITED|REQUIRED] [--unproven-wallet-limit-brl 500.00] [--reason "..."]',
+  'invite-operator': 'npm run admin -- invite-operator --email <email> --role ADMIN|OPERATIONS|COMPLIANCE|FINANCE|VIEWER',
   'generate-keys': 'npm run admin -- generate-keys',
   report: REPORT_USAGE,
   ...KEY_USAGE,
@@ -47,6 +53,8 @@ try {
     allowPositionals: true,
     options: {
       name: { type: 'string' },
+      email: { type: 'string' },
+      role: { type: 'string' },
       merchant: { type: 'string' },
       policy: { type: 'string' },
       reason: { type: 'string' },
@@ -89,25 +97,32 @@ if ((command === 'issue-credential' || command === 'set-destination-policy' || c
 }
 const policy = DESTINATION_POLICIES.find((p) => p === values.policy);
 if (command === 'set-destination-policy' && !policy) fail(`--policy must be ${DESTINATION_POLICIES.join(' or ')}; usage: ${usage}`);
+const operatorRole = OPERATOR_ROLES.find((r) => r === values.role);
+if (command === 'invite-operator' && (!operatorRole || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(values.email ?? ''))) fail(`--email must be an email and --role one of ${OPERATOR_ROLES.join(', ')}; usage: ${usage}`);
 const payerPolicy = PAYER_POLICIES.find((p) => p === values['payer-policy']);
 if (values['payer-policy'] !== undefined && !payerPolicy) fail(`--payer-policy must be ${PAYER_POLICIES.join(' or ')}; usage: ${usage}`);
 const walletOwnershipPolicy = WALLET_OWNERSHIP_POLICIES.find((p) => p === values['wallet-ownership-policy']);
 if (values['wallet-ownership-policy'] !== undefined && !walletOwnershipPolicy) fail(`--wallet-ownership-policy must be ${WALLET_OWNERSHIP_POLICIES.join(', ')}; usage: ${usage}`);
 
 await runCli(async () => {
-  const [{ openConfiguredDatabase }, { createServices }, { systemClock }] = await Promise.all([
+  const [{ openConfiguredDatabase }, { createServices }, { systemClock }, { createLogger }] = await Promise.all([
     import('../db/open-configured.ts'),
     import('../services.ts'),
     import('../lib/clock.ts'),
+    import('../logger.ts'),
   ]);
   const config = await cliConfig();
   const database = await openConfiguredDatabase(config);
   try {
-    const { merchants, destinationPolicies, merchantPolicies } = await createServices({ config, db: database.db, clock: systemClock });
+    // The development email port logs messages: to stderr here, so stdout stays the command's JSON.
+    const { merchants, destinationPolicies, merchantPolicies, operators } = await createServices({ config, db: database.db, clock: systemClock, emailLog: createLogger('info', process.stderr) });
     const by = { actor: `cli:${os.userInfo().username}` };
     if (command === 'create-merchant') {
       const { merchant, credential } = await merchants.createMerchant({ name: name! }, by);
       console.log(JSON.stringify({ merchantId: merchant.id, apiKey: credential.apiKey, apiSecret: credential.apiSecret }));
+    } else if (command === 'invite-operator') {
+      // The same rule as POST /admin/operators: one person only during the bootstrap (403 after it).
+      console.log(JSON.stringify(await operators.invite({ email: values.email!, role: operatorRole! }, by)));
     } else if (command === 'set-destination-policy') {
       const reason = values.reason?.trim();
       console.log(JSON.stringify(await destinationPolicies.set(values.merchant!, { policy: policy!, ...(reason ? { reason } : {}) }, by)));

@@ -97,6 +97,17 @@ describe('npm run admin', { timeout: 120_000 }, () => {
     }
   });
 
+  it('invite-operator (break-glass during the bootstrap) emails a link and prints the invitation, never the link nor a password', async () => {
+    const result = await runTsToEnd('src/cli/admin.ts', ['invite-operator', '--email', 'Root.Ops@Example.com', '--role', 'ADMIN'], env);
+    expect(result.code, result.stderr).toBe(0);
+    const printed = JSON.parse(result.stdout);
+    expect(printed).toMatchObject({ email: 'root.ops@example.com', role: 'ADMIN', invitedBy: expect.stringMatching(/^cli:/), approvalId: null });
+    expect(result.stdout).not.toMatch(/accept-invitation|password/i);
+    // The development email port: the message is logged (to stderr, so stdout stays JSON).
+    expect(result.stderr).toMatch(/ops\/accept-invitation#[A-Za-z0-9_-]{43}/);
+    expect((await runTsToEnd('src/cli/admin.ts', ['invite-operator', '--email', 'x@example.com', '--role', 'ROOT'], env)).code).toBe(1);
+  });
+
   it('refuses bad usage with a message and a non-zero exit', async () => {
     const missingName = await runTsToEnd('src/cli/admin.ts', ['create-merchant'], env);
     expect(missingName.code).toBe(1);

@@ -1751,7 +1751,7 @@ export interface paths {
         };
         /**
          * The KYC review queue: receivers of every merchant by KYC status, the longest waiting first
-         * @description Without `kycStatus`, the receivers awaiting a decision (SUBMITTED and UNDER_REVIEW). Ordered by kycSubmittedAt (creation time for a receiver that never submitted), then id. Cursor-paged: pass `nextCursor` as `cursor` for the next page (null on the last); a cursor that names no receiver is 400. A receiver resubmitted between two pages moves to the end of the queue.
+         * @description Without `kycStatus`, the receivers awaiting a decision (SUBMITTED and UNDER_REVIEW). Ordered by kycSubmittedAt (creation time for a receiver that never submitted), then id. Cursor-paged: pass `nextCursor` as `cursor` for the next page (null on the last); a cursor that names no receiver is 400. A receiver resubmitted between two pages moves to the end of the queue. An operator whose role lacks `kyc.review` (VIEWER, OPERATIONS, FINANCE) sees each document masked (`***.456.789-**`) and the email, phone and street address as `***`; the KYC file (GET /admin/receivers/{id}/kyc) shows them, and every opening of it is recorded.
          */
         get: operations["adminListKycQueue"];
         put?: never;
@@ -1789,7 +1789,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Any merchant’s receiver */
+        /**
+         * Any merchant’s receiver
+         * @description An operator whose role lacks `kyc.review` sees the document masked and the email, phone and street address as `***`, as in the KYC queue.
+         */
         get: operations["adminGetReceiver"];
         put?: never;
         post?: never;

@@ -6,6 +6,7 @@ import type { KycReview } from './kyc-review.ts';
 import { KycQueuePageSchema, KycQueueQuery, ReceiverKycReviewSchema } from './kyc-review-schemas.ts';
 import { KycRejectBody, ReceiverSchema } from './schemas.ts';
 import type { ReceiversService } from './service.ts';
+import { maskReceiver, readsMasked } from './reader-mask.ts';
 
 const tags = ['Admin'];
 const ERRORS = [400, 401, 403, 404, 409] as const;
@@ -20,12 +21,16 @@ export function registerAdminReceiverRoutes(app: App, receivers: ReceiversServic
         description:
           'Without `kycStatus`, the receivers awaiting a decision (SUBMITTED and UNDER_REVIEW). Ordered by kycSubmittedAt (creation time for a receiver that never submitted), then id. ' +
           'Cursor-paged: pass `nextCursor` as `cursor` for the next page (null on the last); a cursor that names no receiver is 400. A receiver resubmitted between two pages moves to the end of the queue. ' +
-          '`document` finds a receiver by its exact CPF or CNPJ across merchants (any KYC status unless `kycStatus` is given): documents are sealed at rest, so the search goes by their keyed hash, never by a prefix.',
+          '`document` finds a receiver by its exact CPF or CNPJ across merchants (any KYC status unless `kycStatus` is given): documents are sealed at rest, so the search goes by their keyed hash, never by a prefix. ' +
+          'An operator whose role lacks `kyc.review` (VIEWER, OPERATIONS, FINANCE) sees each document masked (`***.456.789-**`) and the email, phone and street address as `***`; the KYC file (GET /admin/receivers/{id}/kyc) shows them, and every opening of it is recorded.',
         querystring: KycQueueQuery,
         response: { 200: KycQueuePageSchema, ...errorResponses(400, 401, 403) },
       },
     },
-    async (request) => kycReview.queue(request.query),
+    async (request) => {
+      const page = await kycReview.queue(request.query);
+      return readsMasked(request) ? { ...page, data: page.data.map((item) => ({ ...item, receiver: maskReceiver(item.receiver) })) } : page;
+    },
   );
 
   app.get(
@@ -44,8 +49,11 @@ export function registerAdminReceiverRoutes(app: App, receivers: ReceiversServic
 
   app.get(
     '/admin/receivers/:id',
-    { schema: { tags, summary: 'Any merchant’s receiver', params: IdParams, response: { 200: ReceiverSchema, ...errorResponses(...ERRORS) } } },
-    async (request) => receivers.getForOperator(request.params.id),
+    { schema: { tags, summary: 'Any merchant’s receiver', description: 'An operator whose role lacks `kyc.review` sees the document masked and the email, phone and street address as `***`, as in the KYC queue.', params: IdParams, response: { 200: ReceiverSchema, ...errorResponses(...ERRORS) } } },
+    async (request) => {
+      const receiver = await receivers.getForOperator(request.params.id);
+      return readsMasked(request) ? maskReceiver(receiver) : receiver;
+    },
   );
 
   app.post(

@@ -106,6 +106,25 @@ describe('opening a KYC file is recorded', () => {
   });
 });
 
+describe('the paged reads of receivers mask personal data without kyc.review', () => {
+  it('VIEWER, OPERATIONS and FINANCE see the document masked and contacts hidden; COMPLIANCE and ADMIN see them', async () => {
+    const whole = (await get(signedIn.COMPLIANCE!, `/receivers/${receiverId}`)).json();
+    expect(whole.document).toMatch(/^\d{11}$/);
+    const masked = `***.${whole.document.slice(3, 6)}.${whole.document.slice(6, 9)}-**`;
+    const queueUrl = `/receivers?merchantId=${merchant.merchantId}&kycStatus=${whole.kycStatus}`;
+    for (const role of ['VIEWER', 'OPERATIONS', 'FINANCE'] as const) {
+      const one = await get(signedIn[role]!, `/receivers/${receiverId}`);
+      expect(one.statusCode, one.body).toBe(200);
+      expect(one.json()).toMatchObject({ id: receiverId, name: 'Maria Exportada', document: masked, email: '***' });
+      expect(one.body).not.toContain(whole.document);
+      const queue = await get(signedIn[role]!, queueUrl);
+      expect(queue.json().data.map((item: Json) => item.receiver.document)).toEqual([masked]);
+      expect(queue.body).not.toContain(whole.document);
+    }
+    expect((await get(signedIn.ADMIN!, queueUrl)).json().data[0].receiver).toMatchObject({ document: whole.document, email: whole.email });
+  });
+});
+
 describe("a merchant's orders export", () => {
   it("is recorded in the merchant's audit log with the key that exported and the filters", async () => {
     const response = await callAs(ctx, merchant, 'GET', '/orders/export?status=COMPLETED');

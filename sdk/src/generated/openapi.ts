@@ -52,7 +52,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in: email, password and (once enrolled) a TOTP code for a session cookie
-         * @description Sets the `sid` cookie (HttpOnly, SameSite=Strict, Path=/, Secure outside NODE_ENV development and test) and answers the `csrfToken` every cookie-authenticated write must send as `X-CSRF-Token`. Wrong credentials are 401 UNAUTHORIZED whichever part was wrong (`details.totpRequired` when only the code is missing). After 5 failures for one account, it is locked for 30 s, doubling at each further failure up to 15 minutes: 429 RATE_LIMITED with Retry-After. Failures count per client address too, like every authentication.
+         * @description Sets the `sid` cookie (HttpOnly, SameSite=Strict, Path=/, Secure outside NODE_ENV development and test) and answers the `csrfToken` every cookie-authenticated write must send as `X-CSRF-Token`. Every failure is the same 401 UNAUTHORIZED with the same body, whatever was wrong: an unknown email, a wrong password, a missing, wrong or already used TOTP code (so the answer never tells whether an account exists or its password was right; send `totp` always, it is ignored for an account without TOTP). A TOTP code signs in once: that code, and any of an earlier time step, are refused afterwards. After 5 failures for one email from one client address (an IPv6 address counted by its /64), that pair waits 30 s, doubling at each further failure up to 15 minutes: 429 RATE_LIMITED with Retry-After, the same for an email that exists and one that does not; another address is not affected. Failures count per client address too, like every authentication.
          */
         post: operations["signIn"];
         delete?: never;
@@ -302,7 +302,7 @@ export interface paths {
         put?: never;
         /**
          * Finish TOTP enrolment with a current code
-         * @description From now on every sign-in needs a code. A wrong code is 400 VALIDATION_ERROR.
+         * @description From now on every sign-in needs a code. The confirming code is spent: the next sign-in takes a later one. A wrong code is 400 VALIDATION_ERROR.
          */
         post: operations["confirmTotpEnrolment"];
         delete?: never;
@@ -321,11 +321,7 @@ export interface paths {
         /** The merchant's users, oldest first */
         get: operations["listUsers"];
         put?: never;
-        /**
-         * Create a user with a temporary password (OWNER or ADMIN)
-         * @description Answers the `temporaryPassword` this once. An ADMIN cannot create an OWNER (403). An email already used is 409 CONFLICT.
-         */
-        post: operations["createUser"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -554,7 +550,7 @@ export interface paths {
         put?: never;
         /**
          * Prove a wallet is the receiver's with its signature of a challenge
-         * @description A receiver proves a self-hosted wallet is theirs by signing a challenge with it: POST .../wallet-ownership/challenges with the walletAddress answers a Sign In With Solana message (domain, address, statement, URI, version, nonce, issued-at, expiration-time, request id); the wallet signs that exact text off chain (Wallet Standard / Phantom `signMessage`: its UTF-8 bytes, no transaction, no fee); POST .../wallet-ownership/proofs with the challengeId and the 64-byte Ed25519 signature in base58 records the proof. A challenge expires 10 minutes after it is made and proves once. The receiver’s managed wallet counts as proven without a proof. What an unproven wallet may receive is the merchant's wallet ownership policy: ALLOW (default) any PAYIN, LIMITED up to a per-order BRL cap, REQUIRED none (422 WALLET_OWNERSHIP_REQUIRED). Refusals: a challenge of another receiver (or unknown) 404 NOT_FOUND; already used 409 CHALLENGE_USED; expired 422 CHALLENGE_EXPIRED; a signature that is not the wallet's Ed25519 signature of the message 422 WALLET_SIGNATURE_INVALID (the challenge stays usable until it expires).
+         * @description A receiver proves a self-hosted wallet is theirs by signing a challenge with it: POST .../wallet-ownership/challenges with the walletAddress answers a Sign In With Solana message (domain, address, statement, URI, version, nonce, issued-at, expiration-time, request id); the wallet signs that exact text off chain (Wallet Standard / Phantom `signMessage`: its UTF-8 bytes, no transaction, no fee); POST .../wallet-ownership/proofs with the challengeId and the 64-byte Ed25519 signature in base58 records the proof. A challenge expires 10 minutes after it is made and proves once. The receiver’s managed wallet counts as proven without a proof. What an unproven wallet may receive is the merchant's wallet ownership policy: ALLOW (default) any PAYIN, LIMITED up to a per-order BRL cap, REQUIRED none (422 WALLET_OWNERSHIP_REQUIRED). Refusals: a challenge of another receiver (or unknown) 404 NOT_FOUND; already used 409 CHALLENGE_USED; the wallet already proven by a receiver with another document (any merchant: a wallet belongs to one person) 409 WALLET_PROVEN_BY_ANOTHER_PERSON; expired 422 CHALLENGE_EXPIRED; a signature that is not the wallet's Ed25519 signature of the message 422 WALLET_SIGNATURE_INVALID (the challenge stays usable until it expires).
          */
         post: operations["proveWalletOwnership"];
         delete?: never;
@@ -1442,9 +1438,29 @@ export interface paths {
         put?: never;
         /**
          * An operator signs in: email, password and (once enrolled) a TOTP code for the back office's session cookie
-         * @description Sets the `osid` cookie (HttpOnly, SameSite=Strict, Path=/api/v1/admin, Secure outside NODE_ENV development and test) and answers the `csrfToken` every cookie-authenticated write must send as `X-CSRF-Token`. The same rules as a merchant user's sign-in: 401 whichever part was wrong, back-off per account (429 with Retry-After), 30 minutes idle and 12 hours absolute. A disabled operator is 403.
+         * @description Sets the `osid` cookie (HttpOnly, SameSite=Strict, Path=/api/v1/admin, Secure outside NODE_ENV development and test) and answers the `csrfToken` every cookie-authenticated write must send as `X-CSRF-Token`. The same rules as a merchant user's sign-in: one 401 with one body whatever was wrong (unknown email, wrong password, missing, wrong or already used TOTP code), a TOTP code signs in once, back-off per client address and email (429 with Retry-After; another address is not affected), 30 minutes idle and 12 hours absolute. A disabled operator is 403.
          */
         post: operations["adminSignIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/auth/invitations/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an operator invitation: choose a password and become the invited operator
+         * @description Creates the operator with the invited email and role; then sign in (POST /admin/auth/sessions) and enrol TOTP. An unknown, used or expired token is 410 LINK_INVALID; an email that became an operator meanwhile is 409 CONFLICT.
+         */
+        post: operations["adminAcceptOperatorInvitation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1498,7 +1514,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Confirm TOTP with a current code: from now on sign-in needs one */
+        /**
+         * Confirm TOTP with a current code: from now on sign-in needs one
+         * @description The confirming code is spent: the next sign-in takes a later one. A wrong code is 400 VALIDATION_ERROR.
+         */
         post: operations["adminConfirmTotpEnrolment"];
         delete?: never;
         options?: never;
@@ -1517,8 +1536,8 @@ export interface paths {
         get: operations["adminListOperators"];
         put?: never;
         /**
-         * Create an operator with a generated password, shown this once
-         * @description The first operator is created with the admin token (bootstrap); then an operator with operators.manage (ADMIN). The new operator signs in with the temporary password and must enrol TOTP before anything else. 409 CONFLICT for an email in use.
+         * Invite an operator, during the bootstrap only: a single-use link goes to their email
+         * @description Nobody sees the new operator's password: a link valid 72 hours, once, goes to the email, where the operator chooses it (POST /admin/auth/invitations/{token}), then signs in and enrols TOTP. Only while fewer than two operators have enrolled TOTP (the bootstrap), with the admin token or an operator with operators.manage (ADMIN); after that, creating an operator takes two (propose OPERATOR_CREATE, POST /admin/approvals): 403 FOUR_EYES_REQUIRED for an operator, 403 ADMIN_TOKEN_BOOTSTRAP_OVER for the admin token. 409 CONFLICT for an email in use; 503 when the mail server fails (nothing is created).
          */
         post: operations["adminCreateOperator"];
         delete?: never;
@@ -1541,10 +1560,51 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change an operator's role, or disable or enable them
-         * @description Their sessions end at once either way. Nobody changes themselves (409 CONFLICT).
+         * Lower an operator's role or disable them (one ADMIN); raise or enable them during the bootstrap only
+         * @description Their sessions end at once either way. Lowering a role (to one whose permissions the current role all has) and disabling stay one ADMIN's act: the fast answer to a compromised account. Raising a role and enabling a disabled operator take two once two operators have enrolled TOTP (propose OPERATOR_ROLE_CHANGE or OPERATOR_ENABLE): 403 FOUR_EYES_REQUIRED; the admin token is 403 ADMIN_TOKEN_BOOTSTRAP_OVER then. Nobody changes themselves (409 CONFLICT).
          */
         patch: operations["adminUpdateOperator"];
+        trace?: never;
+    };
+    "/admin/service-accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Service accounts (automation credentials), oldest first, revoked ones included */
+        get: operations["adminListServiceAccounts"];
+        put?: never;
+        /**
+         * Create a service account for automation: a name, a role (never ADMIN) and a bearer token shown once
+         * @description The token (`Authorization: Bearer svc_…`) acts as an operator of that role would, under the account's name in the audit log (`service-account:<id>`); it cannot propose or approve four-eyes actions nor manage operators. Needs a signed-in operator with operators.manage (ADMIN): the admin token and service accounts are 403 SESSION_REQUIRED. 409 CONFLICT for a name in use.
+         */
+        post: operations["adminCreateServiceAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/service-accounts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a service account: its token is refused from the next request
+         * @description One ADMIN operator alone, at once (a leaked token is an emergency). Revoking a revoked account answers it again. Audited.
+         */
+        delete: operations["adminRevokeServiceAccount"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/admin/merchants": {
@@ -1751,7 +1811,7 @@ export interface paths {
         };
         /**
          * The KYC review queue: receivers of every merchant by KYC status, the longest waiting first
-         * @description Without `kycStatus`, the receivers awaiting a decision (SUBMITTED and UNDER_REVIEW). Ordered by kycSubmittedAt (creation time for a receiver that never submitted), then id. Cursor-paged: pass `nextCursor` as `cursor` for the next page (null on the last); a cursor that names no receiver is 400. A receiver resubmitted between two pages moves to the end of the queue. An operator whose role lacks `kyc.review` (VIEWER, OPERATIONS, FINANCE) sees each document masked (`***.456.789-**`) and the email, phone and street address as `***`; the KYC file (GET /admin/receivers/{id}/kyc) shows them, and every opening of it is recorded.
+         * @description Without `kycStatus`, the receivers awaiting a decision (SUBMITTED and UNDER_REVIEW). Ordered by kycSubmittedAt (creation time for a receiver that never submitted), then id. Cursor-paged: pass `nextCursor` as `cursor` for the next page (null on the last); a cursor that names no receiver is 400. A receiver resubmitted between two pages moves to the end of the queue. `document` finds a receiver by its exact CPF or CNPJ across merchants (any KYC status unless `kycStatus` is given): documents are sealed at rest, so the search goes by their keyed hash, never by a prefix. An operator whose role lacks `kyc.review` (VIEWER, OPERATIONS, FINANCE) sees each document masked (`***.456.789-**`) and the email, phone and street address as `***`; the KYC file (GET /admin/receivers/{id}/kyc) shows them, and every opening of it is recorded.
          */
         get: operations["adminListKycQueue"];
         put?: never;
@@ -2202,7 +2262,7 @@ export interface paths {
         put?: never;
         /**
          * Propose an action that moves money or changes risk, for another operator to approve
-         * @description Checked now: 404 for an unknown target, 409 CONFLICT when the action does not apply to it now (details.reason ACTION_NOT_ALLOWED) or one is already pending for it (PROPOSAL_PENDING), 400 for bad params. The proposer needs the action's permission (ORDER_REFUND and PAYOUT_RETRY orders.operate, MERCHANT_ENABLE merchants.manage, PLATFORM_FEE_CHANGE fees.manage, TREASURY_WITHDRAWAL treasury.manage). Two operators: the proposer cannot approve or reject their own proposal (403 FORBIDDEN, details.reason OWN_PROPOSAL); the admin token can do neither (403 SESSION_REQUIRED).
+         * @description Checked now: 404 for an unknown target, 409 CONFLICT when the action does not apply to it now (details.reason ACTION_NOT_ALLOWED) or one is already pending for it (PROPOSAL_PENDING), 400 for bad params. The proposer needs the action's permission (ORDER_REFUND and PAYOUT_RETRY orders.operate, MERCHANT_ENABLE merchants.manage, PLATFORM_FEE_CHANGE fees.manage, TREASURY_WITHDRAWAL treasury.manage, OPERATOR_CREATE, OPERATOR_ROLE_CHANGE and OPERATOR_ENABLE operators.manage; the approver of a change to an operator is never that operator, 403 OWN_CHANGE). Two operators: the proposer cannot approve or reject their own proposal (403 FORBIDDEN, details.reason OWN_PROPOSAL); the admin token and service accounts can do neither (403 SESSION_REQUIRED).
          */
         post: operations["adminProposeAction"];
         delete?: never;
@@ -2239,7 +2299,7 @@ export interface paths {
         put?: never;
         /**
          * Approve a proposal: its action runs now, in the same transaction as the decision
-         * @description The approver needs the action's permission too. 409 CONFLICT when the proposal is no longer pending, or its action no longer applies (then it stays pending, to reject). Two operators: the proposer cannot approve or reject their own proposal (403 FORBIDDEN, details.reason OWN_PROPOSAL); the admin token can do neither (403 SESSION_REQUIRED).
+         * @description The approver needs the action's permission too. 409 CONFLICT when the proposal is no longer pending, or its action no longer applies (then it stays pending, to reject). Two operators: the proposer cannot approve or reject their own proposal (403 FORBIDDEN, details.reason OWN_PROPOSAL); the admin token and service accounts can do neither (403 SESSION_REQUIRED).
          */
         post: operations["adminApproveProposal"];
         delete?: never;
@@ -2259,7 +2319,7 @@ export interface paths {
         put?: never;
         /**
          * Reject a proposal, with a reason
-         * @description Two operators: the proposer cannot approve or reject their own proposal (403 FORBIDDEN, details.reason OWN_PROPOSAL); the admin token can do neither (403 SESSION_REQUIRED).
+         * @description Two operators: the proposer cannot approve or reject their own proposal (403 FORBIDDEN, details.reason OWN_PROPOSAL); the admin token and service accounts can do neither (403 SESSION_REQUIRED).
          */
         post: operations["adminRejectProposal"];
         delete?: never;
@@ -2654,7 +2714,7 @@ export interface components {
         SignIn: {
             email: string;
             password: string;
-            /** @description The current 6-digit code, once TOTP is enrolled */
+            /** @description The current 6-digit code, once TOTP is enrolled (each code signs in once; ignored for an account without TOTP) */
             totp?: string;
         };
         /** User */
@@ -2816,12 +2876,6 @@ export interface components {
              * @enum {unknown}
              */
             role: "OWNER" | "ADMIN" | "DEVELOPER" | "VIEWER";
-        };
-        /** CreatedUser */
-        CreatedUser: {
-            user: components["schemas"]["User"];
-            /** @description Shown this once: hand it to the person, who signs in with it */
-            temporaryPassword: string;
         };
         /** Invitation */
         Invitation: {
@@ -3606,11 +3660,27 @@ export interface components {
              */
             role: "OPERATIONS" | "COMPLIANCE" | "FINANCE" | "ADMIN" | "VIEWER";
         };
-        /** CreatedOperator */
-        CreatedOperator: {
-            operator: components["schemas"]["Operator"];
-            /** @description Shown this once: hand it to the operator, who signs in with it and enrols TOTP */
-            temporaryPassword: string;
+        /** OperatorInvitation */
+        OperatorInvitation: {
+            /** Format: uuid */
+            id: string;
+            email: string;
+            /**
+             * @description OPERATIONS, COMPLIANCE, FINANCE, ADMIN or VIEWER: what each may do is the operator role table (docs/architecture/back-office.md)
+             * @enum {unknown}
+             */
+            role: "OPERATIONS" | "COMPLIANCE" | "FINANCE" | "ADMIN" | "VIEWER";
+            /** @description The audit actor who invited: an operator (`operator:<id>`) or the admin token during the bootstrap */
+            invitedBy: string;
+            /** @description The approved OPERATOR_CREATE proposal; null during the bootstrap */
+            approvalId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description 72 hours after: the link then answers 410 LINK_INVALID
+             */
+            expiresAt: string;
         };
         /** OperatorChange */
         OperatorChange: {
@@ -3621,6 +3691,36 @@ export interface components {
             role?: "OPERATIONS" | "COMPLIANCE" | "FINANCE" | "ADMIN" | "VIEWER";
             /** @description true disables the operator (their sessions end at once); false enables them again */
             disabled?: boolean;
+        };
+        /** ServiceAccount */
+        ServiceAccount: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /**
+             * @description What it may do, as an operator of this role would; never ADMIN
+             * @enum {unknown}
+             */
+            role: "OPERATIONS" | "COMPLIANCE" | "FINANCE" | "VIEWER";
+            /** @description The ADMIN operator who created it (`operator:<id>`) */
+            createdBy: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description Set once revoked: its token is refused from then on */
+            revokedAt: string | null;
+        };
+        /** NewServiceAccount */
+        NewServiceAccount: {
+            /** @description Unique, lower case: what the audit log shows it as */
+            name: string;
+            /** @enum {unknown} */
+            role: "OPERATIONS" | "COMPLIANCE" | "FINANCE" | "VIEWER";
+        };
+        /** CreatedServiceAccount */
+        CreatedServiceAccount: {
+            serviceAccount: components["schemas"]["ServiceAccount"];
+            /** @description Shown this once: `Authorization: Bearer <token>`. Only its hash is kept */
+            token: string;
         };
         /** MerchantWithCredential */
         MerchantWithCredential: {
@@ -4068,11 +4168,11 @@ export interface components {
             /** Format: uuid */
             id: string;
             /**
-             * @description ORDER_REFUND (a PAYIN that failed holding the PIX: targetId the order), PAYOUT_RETRY (a PAYOUT whose PIX was refused, holding the tokens: its PIX is sent again; targetId the order), MERCHANT_ENABLE (a disabled merchant: targetId the merchant), PLATFORM_FEE_CHANGE (targetId PAYIN or PAYOUT; params {tiers} as PUT /admin/platform-fee-tiers/{orderType} takes), TREASURY_WITHDRAWAL (targetId the currency; params {amount, reference, note?}: what was moved out of the treasury, posted to the books)
+             * @description ORDER_REFUND (a PAYIN that failed holding the PIX: targetId the order), PAYOUT_RETRY (a PAYOUT whose PIX was refused, holding the tokens: its PIX is sent again; targetId the order), MERCHANT_ENABLE (a disabled merchant: targetId the merchant), PLATFORM_FEE_CHANGE (targetId PAYIN or PAYOUT; params {tiers} as PUT /admin/platform-fee-tiers/{orderType} takes), TREASURY_WITHDRAWAL (targetId the currency; params {amount, reference, note?}: what was moved out of the treasury, posted to the books), OPERATOR_CREATE (targetId the new operator's email; params {role}: approving emails them a single-use set-password link, nobody else sees a credential), OPERATOR_ROLE_CHANGE (targetId the operator; params {role}, a role giving a permission the current one lacks), OPERATOR_ENABLE (targetId a disabled operator)
              * @enum {unknown}
              */
-            action: "ORDER_REFUND" | "PAYOUT_RETRY" | "MERCHANT_ENABLE" | "PLATFORM_FEE_CHANGE" | "TREASURY_WITHDRAWAL";
-            /** @description order, merchant or platform_fee_tiers */
+            action: "ORDER_REFUND" | "PAYOUT_RETRY" | "MERCHANT_ENABLE" | "PLATFORM_FEE_CHANGE" | "TREASURY_WITHDRAWAL" | "OPERATOR_CREATE" | "OPERATOR_ROLE_CHANGE" | "OPERATOR_ENABLE";
+            /** @description order, merchant, platform_fee_tiers, treasury, operator or operator_invitation */
             targetType: string;
             targetId: string;
             /** @description The merchant an order belongs to; null otherwise */
@@ -4105,10 +4205,10 @@ export interface components {
         /** Proposal */
         Proposal: {
             /**
-             * @description ORDER_REFUND (a PAYIN that failed holding the PIX: targetId the order), PAYOUT_RETRY (a PAYOUT whose PIX was refused, holding the tokens: its PIX is sent again; targetId the order), MERCHANT_ENABLE (a disabled merchant: targetId the merchant), PLATFORM_FEE_CHANGE (targetId PAYIN or PAYOUT; params {tiers} as PUT /admin/platform-fee-tiers/{orderType} takes), TREASURY_WITHDRAWAL (targetId the currency; params {amount, reference, note?}: what was moved out of the treasury, posted to the books)
+             * @description ORDER_REFUND (a PAYIN that failed holding the PIX: targetId the order), PAYOUT_RETRY (a PAYOUT whose PIX was refused, holding the tokens: its PIX is sent again; targetId the order), MERCHANT_ENABLE (a disabled merchant: targetId the merchant), PLATFORM_FEE_CHANGE (targetId PAYIN or PAYOUT; params {tiers} as PUT /admin/platform-fee-tiers/{orderType} takes), TREASURY_WITHDRAWAL (targetId the currency; params {amount, reference, note?}: what was moved out of the treasury, posted to the books), OPERATOR_CREATE (targetId the new operator's email; params {role}: approving emails them a single-use set-password link, nobody else sees a credential), OPERATOR_ROLE_CHANGE (targetId the operator; params {role}, a role giving a permission the current one lacks), OPERATOR_ENABLE (targetId a disabled operator)
              * @enum {unknown}
              */
-            action: "ORDER_REFUND" | "PAYOUT_RETRY" | "MERCHANT_ENABLE" | "PLATFORM_FEE_CHANGE" | "TREASURY_WITHDRAWAL";
+            action: "ORDER_REFUND" | "PAYOUT_RETRY" | "MERCHANT_ENABLE" | "PLATFORM_FEE_CHANGE" | "TREASURY_WITHDRAWAL" | "OPERATOR_CREATE" | "OPERATOR_ROLE_CHANGE" | "OPERATOR_ENABLE";
             targetId: string;
             /** @description What the action needs besides its target (PLATFORM_FEE_CHANGE: {tiers}) */
             params?: {
@@ -5686,115 +5786,6 @@ export interface operations {
             };
             /** @description Authenticated but not allowed (FORBIDDEN) */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
-            429: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    createUser: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Optional. 1 to 255 printable ASCII characters, unique per merchant (a UUID is a good choice). A retry with the same key and the same request replays the first answer (2xx and 4xx; with header `idempotent-replayed: true`) without repeating the operation, also after a crash of the server; the same key with another request is 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 CONFLICT with `Retry-After`. Keys are kept at least 24 hours. */
-                "idempotency-key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "email": "joao.lima@example.com",
-                 *       "role": "DEVELOPER"
-                 *     }
-                 */
-                "application/json": components["schemas"]["PersonWithRole"];
-            };
-        };
-        responses: {
-            /** @description The created created user */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CreatedUser"];
-                };
-            };
-            /** @description Invalid input (VALIDATION_ERROR) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Authenticated but not allowed (FORBIDDEN) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflict with the current state (CONFLICT, IDEMPOTENCY_CONFLICT) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body too large (PAYLOAD_TOO_LARGE) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
-            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12604,6 +12595,105 @@ export interface operations {
             };
         };
     };
+    adminAcceptOperatorInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the emailed link (after its '#') */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "password": "correct horse battery staple"
+                 *     }
+                 */
+                "application/json": components["schemas"]["NewPassword"];
+            };
+        };
+        responses: {
+            /** @description The created operator */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Operator"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (CONFLICT, IDEMPOTENCY_CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The link is unknown, already used or expired (LINK_INVALID) */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     adminGetCurrentSession: {
         parameters: {
             query?: never;
@@ -13048,13 +13138,310 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created created operator */
+            /** @description Accepted: the operator invitation */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorInvitation"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (CONFLICT, IDEMPOTENCY_CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminUpdateOperator: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. 1 to 255 printable ASCII characters, unique per merchant (a UUID is a good choice). A retry with the same key and the same request replays the first answer (2xx and 4xx; with header `idempotent-replayed: true`) without repeating the operation, also after a crash of the server; the same key with another request is 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 CONFLICT with `Retry-After`. Keys are kept at least 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "VIEWER"
+                 *     }
+                 */
+                "application/json": components["schemas"]["OperatorChange"];
+            };
+        };
+        responses: {
+            /** @description The operator */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Operator"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another merchant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (CONFLICT, IDEMPOTENCY_CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListServiceAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list of service accounts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceAccount"][];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminCreateServiceAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. 1 to 255 printable ASCII characters, unique per merchant (a UUID is a good choice). A retry with the same key and the same request replays the first answer (2xx and 4xx; with header `idempotent-replayed: true`) without repeating the operation, also after a crash of the server; the same key with another request is 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 CONFLICT with `Retry-After`. Keys are kept at least 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "nightly-settlements",
+                 *       "role": "FINANCE"
+                 *     }
+                 */
+                "application/json": components["schemas"]["NewServiceAccount"];
+            };
+        };
+        responses: {
+            /** @description The created created service account */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CreatedOperator"];
+                    "application/json": components["schemas"]["CreatedServiceAccount"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -13135,7 +13522,7 @@ export interface operations {
             };
         };
     };
-    adminUpdateOperator: {
+    adminRevokeServiceAccount: {
         parameters: {
             query?: never;
             header?: {
@@ -13147,24 +13534,15 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: {
-            content: {
-                /**
-                 * @example {
-                 *       "role": "FINANCE"
-                 *     }
-                 */
-                "application/json": components["schemas"]["OperatorChange"];
-            };
-        };
+        requestBody?: never;
         responses: {
-            /** @description The operator */
+            /** @description The service account */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Operator"];
+                    "application/json": components["schemas"]["ServiceAccount"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -14637,6 +15015,8 @@ export interface operations {
                 kycStatus?: "PENDING" | "SUBMITTED" | "UNDER_REVIEW" | "APPROVED" | "REJECTED";
                 /** @description Only this merchant’s receivers */
                 merchantId?: string;
+                /** @description Only the receivers with this CPF or CNPJ (formatted or bare), of every KYC status unless `kycStatus` is given; matched by its keyed hash, the document being sealed at rest */
+                document?: string;
                 /** @description Page size, at most 100 */
                 limit?: number;
                 /** @description The `nextCursor` of the previous page */

@@ -52,6 +52,7 @@ export function operatorFourEyesActions(operators: Pick<OperatorsService, 'get' 
   const OPERATOR_CREATE: FourEyesAction = {
     permission: 'operators.manage',
     targetType: 'operator_invitation',
+    normalizeTarget: (targetId) => targetId.toLowerCase(),
     async check(proposal) {
       const email = emailTarget(proposal);
       const role = roleOf(proposal);

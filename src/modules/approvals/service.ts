@@ -60,13 +60,13 @@ export function createApprovalsService(deps: { db: Db; clock: Clock; actions: Re
     async propose(operator: ApprovalActor, input: { action: ApprovalAction; targetId: string; params?: Record<string, unknown>; reason: string }): Promise<Approval> {
       const action = actions[input.action];
       mayAct(operator, action, input.action);
-      const proposal = { targetId: input.targetId, params: input.params ?? {}, reason: input.reason };
+      const proposal = { targetId: action.normalizeTarget?.(input.targetId) ?? input.targetId, params: input.params ?? {}, reason: input.reason };
       const { merchantId, before } = await action.check(proposal);
       const id = newId();
       await inTransaction(db, async (trx) => {
-        const inserted = await repo.insert(trx, { id, action: input.action, targetType: action.targetType, targetId: input.targetId, merchantId, params: proposal.params, reason: input.reason, proposedBy: operator.operatorId, now: clock.now() });
-        if (!inserted) throw new AppError('CONFLICT', `A ${input.action} proposal for ${input.targetId} is already pending`, { reason: 'PROPOSAL_PENDING' });
-        await recordAudit(trx, actorOf(operator), { action: 'approval.propose', targetType: action.targetType, targetId: input.targetId, details: { merchantId, approvalId: id, action: input.action, params: proposal.params, reason: input.reason, before } });
+        const inserted = await repo.insert(trx, { id, action: input.action, targetType: action.targetType, targetId: proposal.targetId, merchantId, params: proposal.params, reason: input.reason, proposedBy: operator.operatorId, now: clock.now() });
+        if (!inserted) throw new AppError('CONFLICT', `A ${input.action} proposal for ${proposal.targetId} is already pending`, { reason: 'PROPOSAL_PENDING' });
+        await recordAudit(trx, actorOf(operator), { action: 'approval.propose', targetType: action.targetType, targetId: proposal.targetId, details: { merchantId, approvalId: id, action: input.action, params: proposal.params, reason: input.reason, before } });
       });
       return found(id);
     },

@@ -68,8 +68,11 @@ describe('operators are made and raised by two people; the admin token bootstrap
   });
 
   it('OPERATOR_CREATE: proposed by one, refused to the proposer, approved by another; the link goes to the new operator only', async () => {
-    const proposed = await ops.call('POST', '/approvals', ops.as(alice), { action: 'OPERATOR_CREATE', targetId: 'carol@example.com', params: { role: 'VIEWER' }, reason: 'New analyst joins' });
+    const proposed = await ops.call('POST', '/approvals', ops.as(alice), { action: 'OPERATOR_CREATE', targetId: 'Carol@Example.com', params: { role: 'VIEWER' }, reason: 'New analyst joins' });
     expect(proposed.statusCode, proposed.body).toBe(201);
+    expect(proposed.json().targetId).toBe('carol@example.com');
+    const again = await ops.call('POST', '/approvals', ops.as(bob), { action: 'OPERATOR_CREATE', targetId: 'CAROL@example.com', params: { role: 'ADMIN' }, reason: 'the same person, another spelling' });
+    expect(again.json().details).toEqual({ reason: 'PROPOSAL_PENDING' });
     expectErrorBody(await ops.call('POST', '/approvals', ops.as(alice), { action: 'OPERATOR_CREATE', targetId: 'dave@example.com', params: { role: 'ROOT' }, reason: 'bad role' }), 400, 'VALIDATION_ERROR');
     expectErrorBody(await ops.call('POST', '/approvals', ops.as(alice), { action: 'OPERATOR_CREATE', targetId: 'dave@example.com', params: { role: 'VIEWER', password: 'x' }, reason: 'extra param' }), 400, 'VALIDATION_ERROR');
     const own = await ops.call('POST', `/approvals/${proposed.json().id}/approve`, ops.as(alice), {});

@@ -13,6 +13,7 @@ const EXEMPT: Record<string, string> = {
   'POST /auth/invitations/{token}': 'public: the single-use token is the guard; a replay is 410 LINK_INVALID',
   'POST /auth/sessions': 'sign-in: each call must make a new session (a replay would hand out a stored session id); the password is the guard',
   'POST /admin/auth/sessions': "an operator's sign-in: the same reason as POST /auth/sessions",
+  'POST /admin/auth/invitations/{token}': "public: an operator's invitation; the single-use token is the guard, a replay is 410 LINK_INVALID",
 };
 
 interface Operation {

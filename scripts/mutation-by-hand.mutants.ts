@@ -11,6 +11,8 @@ export interface Mutant {
 }
 
 const DISPUTES = ['test/modules/disputes/decided-after-defense.test.ts'];
+const LIQUIDITY = ['test/modules/treasury/liquidity-snapshot.test.ts'];
+const LIQ = 'src/modules/treasury/liquidity.ts';
 
 export const MUTANTS: Mutant[] = [
   // Module-level: Stryker under isolate: false reports these survived without running them.
@@ -19,4 +21,16 @@ export const MUTANTS: Mutant[] = [
   { id: 'disputes/decided-moves-back', file: 'src/modules/disputes/state-machine.ts', find: 'REJECTED: [],', replace: "REJECTED: ['OPEN'],", tests: DISPUTES },
   { id: 'disputes/is-resolved-always', file: 'src/modules/disputes/state-machine.ts', find: 'NEXT[status].length === 0', replace: 'true', tests: DISPUTES },
   { id: 'disputes/unresolved-without-defended', file: 'src/modules/disputes/state-machine.ts', find: "UNRESOLVED: readonly DisputeStatus[] = ['OPEN', 'DEFENDED']", replace: "UNRESOLVED: readonly DisputeStatus[] = ['OPEN']", tests: DISPUTES },
+  // The liquidity snapshot (Stryker reaches these too; kept here as the quick check of its tests).
+  { id: 'liquidity/in-flight-not-owed', file: LIQ, find: '[...owed, ...inFlight]', replace: '[...owed]', tests: LIQUIDITY },
+  { id: 'liquidity/stale-run-fresh', file: LIQ, find: 'now() - run.finished_at.getTime() < settings.balanceMaxAgeMs', replace: 'now() - run.finished_at.getTime() <= settings.balanceMaxAgeMs', tests: LIQUIDITY },
+  { id: 'liquidity/any-run-fresh', file: LIQ, find: 'if (run && now() - run.finished_at.getTime() < settings.balanceMaxAgeMs)', replace: 'if (run)', tests: LIQUIDITY },
+  { id: 'liquidity/stale-own-balance-fresh', file: LIQ, find: 'balances && now() - balances.at < settings.balanceMaxAgeMs', replace: 'balances && now() - balances.at <= settings.balanceMaxAgeMs', tests: LIQUIDITY },
+  { id: 'liquidity/no-retry-pause', file: LIQ, find: 'now() - nodeFailedAt < NODE_RETRY_MS', replace: 'false', tests: LIQUIDITY },
+  { id: 'liquidity/retry-pause-boundary', file: LIQ, find: 'now() - nodeFailedAt < NODE_RETRY_MS', replace: 'now() - nodeFailedAt <= NODE_RETRY_MS', tests: LIQUIDITY },
+  { id: 'liquidity/remember-older-wins', file: LIQ, find: 'if (!balances || at >= balances.at)', replace: 'if (true)', tests: LIQUIDITY },
+  { id: 'liquidity/remember-equal-ignored', file: LIQ, find: 'at >= balances.at', replace: 'at > balances.at', tests: LIQUIDITY },
+  { id: 'liquidity/wait-boundary', file: LIQ, find: 'age < settings.balanceMaxAgeMs ? undefined : running', replace: 'age <= settings.balanceMaxAgeMs ? undefined : running', tests: LIQUIDITY },
+  { id: 'liquidity/admitted-not-subtracted', file: LIQ, find: 'snapshot.available.set(token, available.minus(amount));', replace: '', tests: LIQUIDITY },
+  { id: 'liquidity/refusal-boundary', file: 'src/modules/treasury/rules.ts', find: 'available.lt(amount)', replace: 'available.lte(amount)', tests: LIQUIDITY },
 ];

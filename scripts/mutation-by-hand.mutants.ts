@@ -13,6 +13,7 @@ export interface Mutant {
 const DISPUTES = ['test/modules/disputes/decided-after-defense.test.ts'];
 const LIQUIDITY = ['test/modules/treasury/liquidity-snapshot.test.ts'];
 const LIQ = 'src/modules/treasury/liquidity.ts';
+const FEES = ['test/modules/wallets/fee-bounds.test.ts'];
 
 export const MUTANTS: Mutant[] = [
   // Module-level: Stryker under isolate: false reports these survived without running them.
@@ -33,4 +34,11 @@ export const MUTANTS: Mutant[] = [
   { id: 'liquidity/wait-boundary', file: LIQ, find: 'age < settings.balanceMaxAgeMs ? undefined : running', replace: 'age <= settings.balanceMaxAgeMs ? undefined : running', tests: LIQUIDITY },
   { id: 'liquidity/admitted-not-subtracted', file: LIQ, find: 'snapshot.available.set(token, available.minus(amount));', replace: '', tests: LIQUIDITY },
   { id: 'liquidity/refusal-boundary', file: 'src/modules/treasury/rules.ts', find: 'available.lt(amount)', replace: 'available.lte(amount)', tests: LIQUIDITY },
+  // Sponsored fees: the fee cap and the budget's usage key.
+  { id: 'fee/cap-boundary', file: 'src/modules/wallets/fee.ts', find: 'fee <= BigInt(settings.maxFeeLamports)', replace: 'fee < BigInt(settings.maxFeeLamports)', tests: FEES },
+  { id: 'fee/cap-ignored', file: 'src/modules/wallets/fee.ts', find: 'if (fee <= BigInt(settings.maxFeeLamports)) return null;', replace: 'return null;', tests: FEES },
+  { id: 'fee/priority-rounds-down', file: 'src/modules/wallets/fee.ts', find: '(budget.unitPrice * limit + 999_999n) / 1_000_000n', replace: '(budget.unitPrice * limit) / 1_000_000n', tests: FEES },
+  { id: 'sponsor-budget/key-without-merchant', file: 'src/modules/wallets/sponsor-budget.ts', find: 'const key = `${fee.merchantId}|${fee.day}`;', replace: 'const key = `${fee.day}`;', tests: FEES },
+  { id: 'sponsor-budget/key-without-day', file: 'src/modules/wallets/sponsor-budget.ts', find: 'const key = `${fee.merchantId}|${fee.day}`;', replace: 'const key = `${fee.merchantId}`;', tests: FEES },
+  { id: 'sponsor-budget/key-constant', file: 'src/modules/wallets/sponsor-budget.ts', find: 'const key = `${fee.merchantId}|${fee.day}`;', replace: "const key = '';", tests: FEES },
 ];

@@ -14,6 +14,8 @@ const DISPUTES = ['test/modules/disputes/decided-after-defense.test.ts'];
 const LIQUIDITY = ['test/modules/treasury/liquidity-snapshot.test.ts'];
 const LIQ = 'src/modules/treasury/liquidity.ts';
 const FEES = ['test/modules/wallets/fee-bounds.test.ts'];
+const APPROVALS = ['test/modules/approvals/action-params.test.ts'];
+const ACTIONS = 'src/modules/approvals/actions.ts';
 
 export const MUTANTS: Mutant[] = [
   // Module-level: Stryker under isolate: false reports these survived without running them.
@@ -41,4 +43,12 @@ export const MUTANTS: Mutant[] = [
   { id: 'sponsor-budget/key-without-merchant', file: 'src/modules/wallets/sponsor-budget.ts', find: 'const key = `${fee.merchantId}|${fee.day}`;', replace: 'const key = `${fee.day}`;', tests: FEES },
   { id: 'sponsor-budget/key-without-day', file: 'src/modules/wallets/sponsor-budget.ts', find: 'const key = `${fee.merchantId}|${fee.day}`;', replace: 'const key = `${fee.merchantId}`;', tests: FEES },
   { id: 'sponsor-budget/key-constant', file: 'src/modules/wallets/sponsor-budget.ts', find: 'const key = `${fee.merchantId}|${fee.day}`;', replace: "const key = '';", tests: FEES },
+  // Approvals: the parameters' schemas (module-level constants, and calls Stryker replaces whole).
+  { id: 'approvals/fee-params-unchecked', file: ACTIONS, find: 'if (!Value.Check(FeeTiersParams, proposal.params))', replace: 'if (false)', tests: APPROVALS },
+  { id: 'approvals/fee-params-open', file: ACTIONS, find: 'const FeeTiersParams = Type.Object({ tiers: PlatformFeeTiersBody }, { additionalProperties: false });', replace: 'const FeeTiersParams = Type.Object({ tiers: PlatformFeeTiersBody });', tests: APPROVALS },
+  { id: 'approvals/withdrawal-params-unchecked', file: ACTIONS, find: 'if (!Value.Check(WithdrawalParams, proposal.params))', replace: 'if (false)', tests: APPROVALS },
+  { id: 'approvals/withdrawal-params-open', file: ACTIONS, find: "Type.Omit(FundingBody, ['currency'], { additionalProperties: false })", replace: "Type.Omit(FundingBody, ['currency'])", tests: APPROVALS },
+  { id: 'approvals/withdrawal-note-dropped', file: ACTIONS, find: '...(params.note ? { note: params.note } : {})', replace: '', tests: APPROVALS },
+  { id: 'approvals/any-order-type', file: ACTIONS, find: "if (targetId !== 'PAYIN' && targetId !== 'PAYOUT')", replace: "if (targetId === '')", tests: APPROVALS },
+  { id: 'approvals/decided-twice', file: 'src/modules/approvals/service.ts', find: "if (approval.status !== 'PENDING')", replace: 'if (false)', tests: APPROVALS },
 ];

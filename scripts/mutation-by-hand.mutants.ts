@@ -16,6 +16,10 @@ const LIQ = 'src/modules/treasury/liquidity.ts';
 const FEES = ['test/modules/wallets/fee-bounds.test.ts'];
 const APPROVALS = ['test/modules/approvals/action-params.test.ts'];
 const ACTIONS = 'src/modules/approvals/actions.ts';
+const MONEY_TESTS = ['test/lib/money.test.ts', 'test/lib/decimal-boundaries.test.ts'];
+const PRICING_TESTS = ['test/lib/pricing.test.ts', 'test/lib/decimal-boundaries.test.ts'];
+const MONEY = 'src/lib/money.ts';
+const PRICING = 'src/lib/pricing.ts';
 
 export const MUTANTS: Mutant[] = [
   // Module-level: Stryker under isolate: false reports these survived without running them.
@@ -51,4 +55,29 @@ export const MUTANTS: Mutant[] = [
   { id: 'approvals/withdrawal-note-dropped', file: ACTIONS, find: '...(params.note ? { note: params.note } : {})', replace: '', tests: APPROVALS },
   { id: 'approvals/any-order-type', file: ACTIONS, find: "if (targetId !== 'PAYIN' && targetId !== 'PAYOUT')", replace: "if (targetId === '')", tests: APPROVALS },
   { id: 'approvals/decided-twice', file: 'src/modules/approvals/service.ts', find: "if (approval.status !== 'PENDING')", replace: 'if (false)', tests: APPROVALS },
+  // Decimal boundaries: decimal.js calls, which Stryker does not mutate.
+  { id: 'money/rounding-half-up', file: MONEY, find: 'rounding: Decimal.ROUND_HALF_EVEN', replace: 'rounding: Decimal.ROUND_HALF_UP', tests: MONEY_TESTS },
+  { id: 'money/at-most-decimals-strict', file: MONEY, find: 'decimal(value).decimalPlaces() <= places', replace: 'decimal(value).decimalPlaces() < places', tests: MONEY_TESTS },
+  { id: 'money/places-boundary', file: MONEY, find: 'value.decimalPlaces() > rule.places', replace: 'value.decimalPlaces() >= rule.places', tests: MONEY_TESTS },
+  { id: 'money/exclusive-minimum-inclusive', file: MONEY, find: 'value.lte(rule.exclusiveMinimum)', replace: 'value.lt(rule.exclusiveMinimum)', tests: MONEY_TESTS },
+  { id: 'money/minimum-exclusive', file: MONEY, find: 'value.lt(rule.minimum)', replace: 'value.lte(rule.minimum)', tests: MONEY_TESTS },
+  { id: 'money/maximum-exclusive', file: MONEY, find: 'value.gt(rule.maximum)', replace: 'value.gte(rule.maximum)', tests: MONEY_TESTS },
+  { id: 'money/exponent-boundary', file: MONEY, find: 'Number(match[3]) > MAX_EXPONENT', replace: 'Number(match[3]) >= MAX_EXPONENT', tests: MONEY_TESTS },
+  { id: 'money/number-read-raw', file: MONEY, find: "new Dec(typeof value === 'number' ? String(value) : value)", replace: 'new Dec(value)', tests: MONEY_TESTS },
+  { id: 'money/fixed-text-trailing-zeros', file: MONEY, find: 'return { ok: true, text: value.toFixed() };', replace: 'return { ok: true, text: text };', tests: MONEY_TESTS },
+  { id: 'money/percent-scale', file: MONEY, find: 'decimal(fraction).times(100)', replace: 'decimal(fraction).times(10)', tests: MONEY_TESTS },
+  { id: 'pricing/platform-fee-half-up', file: PRICING, find: 'grossBrl.times(rates.platformFeePercentage).toDecimalPlaces(BRL_PLACES, Dec.ROUND_HALF_EVEN)', replace: 'grossBrl.times(rates.platformFeePercentage).toDecimalPlaces(BRL_PLACES, Dec.ROUND_HALF_UP)', tests: PRICING_TESTS },
+  { id: 'pricing/merchant-fee-half-up', file: PRICING, find: 'grossBrl.times(rates.merchantFeePercentage).toDecimalPlaces(BRL_PLACES, Dec.ROUND_HALF_EVEN)', replace: 'grossBrl.times(rates.merchantFeePercentage).toDecimalPlaces(BRL_PLACES, Dec.ROUND_HALF_UP)', tests: PRICING_TESTS },
+  { id: 'pricing/payin-token-rounds-half-even', file: PRICING, find: '.net.dividedBy(input.exchangeRate).toDecimalPlaces(input.tokenDecimals, Dec.ROUND_DOWN)', replace: '.net.dividedBy(input.exchangeRate).toDecimalPlaces(input.tokenDecimals, Dec.ROUND_HALF_EVEN)', tests: PRICING_TESTS },
+  { id: 'pricing/payout-gross-rounds-half-even', file: PRICING, find: 'amountToken.times(input.exchangeRate).toDecimalPlaces(BRL_PLACES, Dec.ROUND_DOWN)', replace: 'amountToken.times(input.exchangeRate).toDecimalPlaces(BRL_PLACES, Dec.ROUND_HALF_EVEN)', tests: PRICING_TESTS },
+  { id: 'pricing/keep-zero-allowed', file: PRICING, find: 'if (!keep.gt(0))', replace: 'if (!keep.gte(0))', tests: PRICING_TESTS },
+  { id: 'pricing/search-excludes-last', file: PRICING, find: 'gross.lte(last)', replace: 'gross.lt(last)', tests: PRICING_TESTS },
+  { id: 'pricing/first-candidate-rounds-down', file: PRICING, find: "first: Dec.max('0.01', net.minus('0.01').dividedBy(keep).toDecimalPlaces(BRL_PLACES, Dec.ROUND_UP))", replace: "first: Dec.max('0.01', net.minus('0.01').dividedBy(keep).toDecimalPlaces(BRL_PLACES, Dec.ROUND_DOWN))", tests: PRICING_TESTS },
+  { id: 'pricing/last-candidate-narrow', file: PRICING, find: "last: Dec.max('0.01', net.plus('0.01').dividedBy(keep)", replace: "last: Dec.max('0.01', net.dividedBy(keep)", tests: PRICING_TESTS },
+  { id: 'pricing/no-floor-candidate', file: PRICING, find: "first: Dec.max('0.01', ", replace: 'first: Dec.max(0, ', tests: PRICING_TESTS },
+  { id: 'pricing/payout-token-rounds-down', file: PRICING, find: 'gross.dividedBy(input.exchangeRate).toDecimalPlaces(input.tokenDecimals, Dec.ROUND_UP)', replace: 'gross.dividedBy(input.exchangeRate).toDecimalPlaces(input.tokenDecimals, Dec.ROUND_DOWN)', tests: PRICING_TESTS },
+  { id: 'pricing/payin-quote-gt', file: PRICING, find: 'amountToken).gte(input.amountToken)', replace: 'amountToken).gt(input.amountToken)', tests: PRICING_TESTS },
+  { id: 'pricing/payout-quote-gt', file: PRICING, find: '.net.gte(input.netAmountBrl)', replace: '.net.gt(input.netAmountBrl)', tests: PRICING_TESTS },
+  { id: 'treasury-rules/transient-drift-boundary', file: 'src/modules/treasury/rules.ts', find: 'value.negated().lte(tolerance)', replace: 'value.negated().lt(tolerance)', tests: ['test/modules/treasury/rules.test.ts'] },
+  { id: 'treasury-rules/low-balance-boundary', file: 'src/modules/treasury/rules.ts', find: 'decimal(balance).lt(threshold)', replace: 'decimal(balance).lte(threshold)', tests: ['test/modules/treasury/rules.test.ts'] },
 ];

@@ -9,6 +9,8 @@
  * time, with the TypeScript checker (a mutant that does not typecheck is no test's to kill).
  * Decimal boundaries, which Stryker does not mutate, are mutated by scripts/mutation-by-hand.ts.
  */
+import process from 'node:process';
+
 /** @type {Record<string, string[]>} mutated file → the test files that hold it */
 const TARGETS = {
   'src/lib/money.ts': ['test/lib/money.test.ts', 'test/lib/decimal-boundaries.test.ts'],

@@ -72,7 +72,8 @@ export const MUTANTS: Mutant[] = [
   { id: 'pricing/payout-gross-rounds-half-even', file: PRICING, find: 'amountToken.times(input.exchangeRate).toDecimalPlaces(BRL_PLACES, Dec.ROUND_DOWN)', replace: 'amountToken.times(input.exchangeRate).toDecimalPlaces(BRL_PLACES, Dec.ROUND_HALF_EVEN)', tests: PRICING_TESTS },
   { id: 'pricing/keep-zero-allowed', file: PRICING, find: 'if (!keep.gt(0))', replace: 'if (!keep.gte(0))', tests: PRICING_TESTS },
   { id: 'pricing/search-excludes-last', file: PRICING, find: 'gross.lte(last)', replace: 'gross.lt(last)', tests: PRICING_TESTS },
-  { id: 'pricing/first-candidate-rounds-down', file: PRICING, find: "first: Dec.max('0.01', net.minus('0.01').dividedBy(keep).toDecimalPlaces(BRL_PLACES, Dec.ROUND_UP))", replace: "first: Dec.max('0.01', net.minus('0.01').dividedBy(keep).toDecimalPlaces(BRL_PLACES, Dec.ROUND_DOWN))", tests: PRICING_TESTS },
+  // (first rounded down instead of up is equivalent: the search starts a centavo lower and finds the same smallest amount.)
+  { id: 'pricing/first-candidate-past-answer', file: PRICING, find: "first: Dec.max('0.01', net.minus('0.01')", replace: "first: Dec.max('0.01', net.plus('0.01')", tests: PRICING_TESTS },
   { id: 'pricing/last-candidate-narrow', file: PRICING, find: "last: Dec.max('0.01', net.plus('0.01').dividedBy(keep)", replace: "last: Dec.max('0.01', net.dividedBy(keep)", tests: PRICING_TESTS },
   { id: 'pricing/no-floor-candidate', file: PRICING, find: "first: Dec.max('0.01', ", replace: 'first: Dec.max(0, ', tests: PRICING_TESTS },
   { id: 'pricing/payout-token-rounds-down', file: PRICING, find: 'gross.dividedBy(input.exchangeRate).toDecimalPlaces(input.tokenDecimals, Dec.ROUND_UP)', replace: 'gross.dividedBy(input.exchangeRate).toDecimalPlaces(input.tokenDecimals, Dec.ROUND_DOWN)', tests: PRICING_TESTS },

@@ -17,6 +17,8 @@ import { MUTANTS } from './mutation-by-hand.mutants.ts';
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
 const chosen = MUTANTS.filter((mutant) => only === undefined || mutant.id.includes(only));
 const originals = new Map<string, string>();
+/** Longer than any listed test file takes on a loaded machine. */
+const TIMEOUT_MS = 180_000;
 
 function restoreAll() {
   for (const [file, text] of originals) writeFileSync(file, text);
@@ -43,7 +45,8 @@ for (const mutant of chosen) {
   const started = Date.now();
   try {
     writeFileSync(mutant.file, original.replace(mutant.find, mutant.replace));
-    const run = spawnSync('npx', ['vitest', 'run', '--bail=1', ...mutant.tests], { encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' } });
+    // A mutant that loops for ever (a search whose bound became Infinity) is detected, as Stryker counts a timeout.
+    const run = spawnSync('node_modules/.bin/vitest', ['run', '--bail=1', ...mutant.tests], { encoding: 'utf8', timeout: TIMEOUT_MS, env: { ...process.env, FORCE_COLOR: '0' } });
     results.push({ id: mutant.id, killed: run.status !== 0, ms: Date.now() - started });
   } finally {
     restoreAll();

@@ -42,7 +42,9 @@ describe('pricing at its rounding boundaries', () => {
     expect(payoutTokenForNetBrl({ netAmountBrl: '10.00', exchangeRate: '3', tokenDecimals: 6, rates: none })).toMatchObject({ amountToken: '3.333334', amountBrl: '10.00' });
   });
 
-  it('quotes the smallest amount, one centavo, for the smallest targets', () => {
+  it('quotes the smallest amount, one centavo, for the smallest targets, and for none at all', () => {
+    expect(payinAmountForToken({ amountToken: '0', exchangeRate: '5', tokenDecimals: 6, rates: none }).amountBrl).toBe('0.01');
+    expect(payoutTokenForNetBrl({ netAmountBrl: '0', exchangeRate: '5', tokenDecimals: 6, rates: none }).amountBrl).toBe('0.01');
     expect(payinAmountForToken({ amountToken: '0.000001', exchangeRate: '5', tokenDecimals: 6, rates: none }).amountBrl).toBe('0.01');
     expect(payoutTokenForNetBrl({ netAmountBrl: '0.01', exchangeRate: '5', tokenDecimals: 6, rates: none })).toMatchObject({ amountBrl: '0.01', amountToken: '0.002000' });
   });

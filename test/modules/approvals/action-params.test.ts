@@ -42,7 +42,7 @@ describe("a proposal's parameters", () => {
     for (const [targetId, params] of bad) {
       const refused = await propose(finance, { action: 'PLATFORM_FEE_CHANGE', targetId, params, reason: 'a bad proposal' });
       const body = expectErrorBody(refused, 400, 'VALIDATION_ERROR');
-      expect(Object.keys(body.details), JSON.stringify({ targetId, params })).toEqual([targetId === 'PAYINS' ? 'body.targetId' : 'body.params']);
+      expect(Object.keys(body.details ?? {}), JSON.stringify({ targetId, params })).toEqual([targetId === 'PAYINS' ? 'body.targetId' : 'body.params']);
     }
     const good = await propose(finance, { action: 'PLATFORM_FEE_CHANGE', targetId: 'PAYOUT', params: { tiers }, reason: 'a good proposal' });
     expect(good.statusCode, good.body).toBe(201);

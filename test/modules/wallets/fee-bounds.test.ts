@@ -7,6 +7,7 @@
  */
 import { getSetComputeUnitLimitInstruction, getSetComputeUnitPriceInstruction } from '@solana-program/compute-budget';
 import type { Instruction } from '@solana/kit';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSponsorBudget, type SponsoredFee } from '../../../src/modules/wallets/sponsor-budget.ts';
 import { type TestContext, type TestMerchant, TestClock, createTestContext, expectErrorBody } from '../../helpers/app.ts';
@@ -30,8 +31,8 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 const usage = async (merchantId: string) =>
-  (await ctx.database.db.selectFrom('sponsor_daily_usage').select(['day', 'used_lamports']).where('merchant_id', '=', merchantId).orderBy('day').execute()).map((row) => ({
-    day: String(row.day instanceof Date ? row.day.toISOString().slice(0, 10) : row.day).slice(0, 10),
+  (await ctx.database.db.selectFrom('sponsor_daily_usage').select([sql<string>`day::text`.as('day'), 'used_lamports']).where('merchant_id', '=', merchantId).orderBy('day').execute()).map((row) => ({
+    day: row.day,
     used: BigInt(row.used_lamports),
   }));
 

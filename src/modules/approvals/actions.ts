@@ -30,8 +30,12 @@ function feeTierParams(proposal: Proposed): Static<typeof FeeTiersParams>['tiers
   return proposal.params.tiers;
 }
 
-/** A funding's body (POST /admin/treasury/fundings) but the currency, which is the target. */
-const WithdrawalParams = Type.Omit(FundingBody, ['currency']);
+/**
+ * A funding's body (POST /admin/treasury/fundings) but the currency, which is the target. Omit
+ * does not carry the body's `additionalProperties: false` over: without it here, a proposal with
+ * extra fields (say, a `currency` meant to differ from the target) passed (issue 38 item 8).
+ */
+const WithdrawalParams = Type.Omit(FundingBody, ['currency'], { additionalProperties: false });
 
 function withdrawal(proposal: Proposed) {
   if (!Value.Check(WithdrawalParams, proposal.params)) throw new AppError('VALIDATION_ERROR', 'params must be {amount, reference, note?}, as POST /admin/treasury/fundings takes', { 'body.params': 'must be {amount, reference, note?}' });

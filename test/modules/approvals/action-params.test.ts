@@ -1,0 +1,107 @@
+/**
+ * Issue 38 item 8: a four-eyes proposal's parameters are checked against their action's schema
+ * when proposed (mutation testing showed the checks could be skipped unnoticed: every bad value
+ * the tests sent was refused later, by the fee tiers' or the treasury's own rules). Here the
+ * values only the schema refuses (an extra field, a reference with a space, an empty note, no
+ * tiers at all), the order type a fee change names, and the decisions' own rules: a decided
+ * proposal is decided once, the decider's role counts, and every decision is in the audit log.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, expectErrorBody } from '../../helpers/app.ts';
+import { operatorsOf, type SignedInOperator } from '../../helpers/operators.ts';
+import { type Json, ordersTest } from '../orders/helpers.ts';
+
+const t = ordersTest();
+let ops: ReturnType<typeof operatorsOf>;
+let finance: SignedInOperator;
+let finance2: SignedInOperator;
+let viewer: SignedInOperator;
+
+const propose = (who: SignedInOperator, body: Json) => ops.call('POST', '/approvals', ops.as(who), body);
+const tiers = [{ minVolumeBrl: 0, maxVolumeBrl: null, platformFeePercentage: 0.0042 }];
+const auditOf = (approvalId: string) =>
+  t.ctx.database.db.selectFrom('admin_audit_log').select(['action', 'actor', 'details']).where(({ eb, ref }) => eb(ref('details', '->>').key('approvalId' as never), '=', approvalId)).execute();
+
+beforeAll(async () => {
+  ops = operatorsOf(t.ctx.app, t.clock, 'params');
+  finance = await ops.signedIn('FINANCE');
+  finance2 = await ops.signedIn('FINANCE');
+  viewer = await ops.signedIn('VIEWER');
+  const funding = await t.ctx.app.inject({ method: 'POST', url: '/api/v1/admin/treasury/fundings', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, payload: { currency: 'USDC', amount: '1000', reference: 'params-funding' } });
+  expect(funding.statusCode, funding.body).toBe(201);
+});
+
+describe("a proposal's parameters", () => {
+  it('PLATFORM_FEE_CHANGE takes exactly {tiers} and an order type as its target', async () => {
+    const bad: Array<[string, unknown]> = [
+      ['PAYIN', { tiers, extra: 'x' }],
+      ['PAYIN', {}],
+      ['PAYIN', { tiers: 'all of them' }],
+      ['PAYINS', { tiers }],
+    ];
+    for (const [targetId, params] of bad) {
+      const refused = await propose(finance, { action: 'PLATFORM_FEE_CHANGE', targetId, params, reason: 'a bad proposal' });
+      const body = expectErrorBody(refused, 400, 'VALIDATION_ERROR');
+      expect(Object.keys(body.details ?? {}), JSON.stringify({ targetId, params })).toEqual([targetId === 'PAYINS' ? 'body.targetId' : 'body.params']);
+    }
+    const good = await propose(finance, { action: 'PLATFORM_FEE_CHANGE', targetId: 'PAYOUT', params: { tiers }, reason: 'a good proposal' });
+    expect(good.statusCode, good.body).toBe(201);
+    expect(good.json()).toMatchObject({ targetType: 'platform_fee_tiers', targetId: 'PAYOUT', params: { tiers }, merchantId: null });
+  });
+
+  it('TREASURY_WITHDRAWAL takes exactly {amount, reference, note?} as a funding does', async () => {
+    const bad = [
+      { amount: '10', reference: 'w-extra', extra: true },
+      { amount: '10', reference: 'has a space' },
+      { amount: '10', reference: 'w-empty-note', note: '' },
+      { amount: '10' },
+      { amount: '10', reference: 'w-currency', currency: 'SOL' },
+    ];
+    for (const params of bad) {
+      const refused = await propose(finance, { action: 'TREASURY_WITHDRAWAL', targetId: 'USDC', params, reason: 'a bad withdrawal' });
+      expect(expectErrorBody(refused, 400, 'VALIDATION_ERROR').details, JSON.stringify(params)).toEqual({ 'body.params': 'must be {amount, reference, note?}' });
+    }
+    const withNote = await propose(finance, { action: 'TREASURY_WITHDRAWAL', targetId: 'USDC', params: { amount: '1.5', reference: 'w-noted', note: 'to cold storage' }, reason: 'rebalance' });
+    expect(withNote.statusCode, withNote.body).toBe(201);
+    const approved = await ops.call('POST', `/approvals/${withNote.json().id}/approve`, ops.as(finance2), { note: 'checked the transfer' });
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect(approved.json()).toMatchObject({ status: 'APPROVED', decisionReason: 'checked the transfer', result: { withdrawal: { reference: 'w-noted', currency: 'USDC' } } });
+    const withoutNote = await propose(finance, { action: 'TREASURY_WITHDRAWAL', targetId: 'USDC', params: { amount: '1', reference: 'w-plain' }, reason: 'rebalance' });
+    const plain = await ops.call('POST', `/approvals/${withoutNote.json().id}/approve`, ops.as(finance2), {});
+    expect(plain.statusCode, plain.body).toBe(200);
+    expect(plain.json().decisionReason).toBeNull();
+    const notes = await t.ctx.database.db.selectFrom('treasury_withdrawals').select(['reference', 'note']).where('reference', 'in', ['w-noted', 'w-plain']).orderBy('reference').execute();
+    expect(notes).toEqual([
+      { reference: 'w-noted', note: 'to cold storage' },
+      { reference: 'w-plain', note: null },
+    ]);
+  });
+});
+
+describe("a proposal's decision", () => {
+  it('is made once, by another operator whose role holds the permission, and each step is audited', async () => {
+    const proposed = await propose(finance, { action: 'TREASURY_WITHDRAWAL', targetId: 'USDC', params: { amount: '2', reference: 'w-decided' }, reason: 'to be rejected' });
+    expect(proposed.statusCode, proposed.body).toBe(201);
+    const id = proposed.json().id;
+
+    expectErrorBody(await ops.call('POST', `/approvals/${id}/reject`, ops.as(viewer), { reason: 'a viewer' }), 403, 'FORBIDDEN');
+    expectErrorBody(await ops.call('POST', `/approvals/${id}/approve`, ops.as(viewer), {}), 403, 'FORBIDDEN');
+    const own = expectErrorBody(await ops.call('POST', `/approvals/${id}/reject`, ops.as(finance), { reason: 'my own' }), 403, 'FORBIDDEN');
+    expect(own.details).toEqual({ reason: 'OWN_PROPOSAL' });
+
+    const rejected = await ops.call('POST', `/approvals/${id}/reject`, ops.as(finance2), { reason: 'not needed' });
+    expect(rejected.statusCode, rejected.body).toBe(200);
+    expect(rejected.json()).toMatchObject({ status: 'REJECTED', decidedBy: { id: finance2.id }, decisionReason: 'not needed', result: null });
+    expectErrorBody(await ops.call('POST', `/approvals/${id}/approve`, ops.as(finance2), {}), 409, 'CONFLICT');
+    expectErrorBody(await ops.call('POST', `/approvals/${id}/reject`, ops.as(finance2), { reason: 'twice' }), 409, 'CONFLICT');
+    expectErrorBody(await ops.call('POST', '/approvals/00000000-0000-7000-8000-000000000000/approve', ops.as(finance2), {}), 404, 'NOT_FOUND');
+
+    const entries = await auditOf(id);
+    expect(entries.map((e) => [e.action, e.actor])).toEqual([
+      ['approval.propose', `operator:${finance.id}`],
+      ['approval.reject', `operator:${finance2.id}`],
+    ]);
+    expect(entries[1]!.details).toMatchObject({ approvalId: id, action: 'TREASURY_WITHDRAWAL', proposedBy: finance.id, reason: 'not needed' });
+    expect(entries[0]!.details).toMatchObject({ action: 'TREASURY_WITHDRAWAL', params: { amount: '2', reference: 'w-decided' }, reason: 'to be rejected' });
+  });
+});

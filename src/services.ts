@@ -311,7 +311,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   // Four-eyes: what two operators decide runs in the decision's transaction (approvals/actions.ts).
   const orderOperatorActions = createOrderOperatorActions({ db, clock, transitions: { clock, ledger, onOrderChanged } });
   const approvals = createApprovalsService({ db, clock, actions: fourEyesActions({ orders: orderOperatorActions, merchants, feeTiers, treasury, operators }) });
-  const adminOrders = createAdminOrderReads({ db, clock, stuckOrderMinutes: config.orders.stuckOrderMinutes, timeline: orderTimeline });
+  const adminOrders = createAdminOrderReads({ db, clock, stuckOrderMinutes: config.orders.stuckOrderMinutes, timeline: orderTimeline, personalData });
   const webhookHealth = createWebhookHealth({ db, clock });
   const operatorReads = {
     kycReview: createKycReview({ db, clock, personalData }),

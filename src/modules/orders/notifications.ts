@@ -23,7 +23,7 @@ import { type Movement, type TransitionContext, applyTransition, refundingEvent 
 export interface NotificationsDeps {
   db: Db;
   /** Opens the receiver's document for the payer policy (it is sealed at rest). */
-  personalData: Pick<PersonalData, 'open' | 'sealNullable'>;
+  personalData: Pick<PersonalData, 'open' | 'openNullable' | 'sealNullable'>;
   clock: Clock;
   ledger: Pick<LedgerService, 'postOrderMovement'>;
   onOrderChanged?: TransitionContext['onOrderChanged'];
@@ -120,7 +120,7 @@ export function createOrderNotifications(deps: NotificationsDeps) {
         changes: { pix_end_to_end_id: notification.endToEndId },
         ledger: { movement: 'PAYOUT_COMPLETED' },
         movement: { type: 'PIX_OUT', status: 'CONFIRMED', amount: order.net_amount_brl, currency: 'BRL', txHash: notification.endToEndId },
-        event: { name: 'order.completed', status: 'COMPLETED', fields: { amountBrl: toJsonNumber(order.amount_brl), pixKey: order.pix_key, pixEndToEndId: notification.endToEndId } },
+        event: { name: 'order.completed', status: 'COMPLETED', fields: { amountBrl: toJsonNumber(order.amount_brl), pixKey: deps.personalData.openNullable('account', order.pix_key), pixEndToEndId: notification.endToEndId } },
       });
     }
     const reason = `PIX payout refused: ${notification.reason}`;

@@ -1,9 +1,11 @@
 /**
  * The orders' sealed columns (issue 38, docs/decisions/0026-personal-data-sealed-at-rest.md): who
- * paid a PAYIN as the PSP reported it (payer-rules.ts). Sealed on write (notifications.ts), and
- * kept sealed in the row the state machine carries, so the operations register copies them as they
- * are (operations-register/record.ts: same kinds, so they open there); opened only where a clear
- * value leaves: the admin's order detail. The sealing pass
+ * paid a PAYIN as the PSP reported it (payer-rules.ts), and a PAYOUT's PIX key and recipient name.
+ * Sealed on write (notifications.ts, create-order.ts), and kept sealed in the row the state machine
+ * carries, so the operations register copies them as they are (operations-register/record.ts:
+ * same kinds, so they open there); opened only where a clear value leaves: the API's Order
+ * (service.ts, listing.ts), the PIX sent (steps.ts), the webhook events naming the key, the
+ * admin's order detail. The sealing pass
  * (src/platform/personal-data-rotation.ts) seals rows from before and re-seals after a KEK rotation.
  */
 import type { PersonalData, PersonalDataKind } from '../../lib/personal-data.ts';
@@ -12,6 +14,8 @@ import type { SealedColumns } from '../../platform/personal-data-rotation.ts';
 const SEALED_KINDS = {
   payer_document: 'document',
   payer_name: 'name',
+  pix_key: 'account',
+  recipient_name: 'name',
 } as const satisfies Record<string, PersonalDataKind>;
 
 export const ORDERS_SEALED: SealedColumns = { name: 'orders', table: 'orders', columns: SEALED_KINDS };

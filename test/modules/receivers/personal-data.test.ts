@@ -85,6 +85,34 @@ describe('personal data at rest', () => {
     expect(entries.find((entry) => entry.movement === 'PIX_IN')).toMatchObject({ originatorDocument: payer.cpf, originatorName: payer.name });
   });
 
+  it('a PAYOUT’s PIX key and recipient name are sealed in the order and the register; the API, the PIX sent, the events and the report show them', async () => {
+    const { merchant, receiver } = await t.merchantWithReceiver();
+    const recipient = `Destinatária Sigilosa ${randomCpf().slice(0, 6)}`;
+    const created = await t.call('POST', '/payout', merchant, { receiverId: receiver.id, amountCrypto: 2, sourceToken: 'USDC', pixKey: receiver.document, pixKeyType: 'CPF', recipientName: recipient });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json()).toMatchObject({ pixKey: receiver.document, recipientName: recipient });
+    const id = created.json().id as string;
+    await t.call('POST', `/sandbox/orders/${id}/deposit`, merchant, {});
+    await t.drive();
+    expect((await t.call('GET', `/orders/${id}`, merchant)).json()).toMatchObject({ status: 'COMPLETED', pixKey: receiver.document, recipientName: recipient });
+    // No sealing pass has run since: the order's and the register's copies were sealed as written.
+    const raw = await rawText();
+    for (const value of [receiver.document, recipient]) expect(raw).not.toContain(value);
+    const row = await db().selectFrom('orders').select(['pix_key', 'recipient_name']).where('id', '=', id).executeTakeFirstOrThrow();
+    for (const value of [row.pix_key, row.recipient_name]) expect(value).toMatch(/^pd1:v1:/);
+
+    const listed = await t.call('GET', '/orders', merchant);
+    expect(listed.json().data).toEqual([expect.objectContaining({ id, pixKey: receiver.document, recipientName: recipient })]);
+    const sent = await db().selectFrom('sandbox_pix_payouts').select(['pix_key', 'recipient_name']).execute();
+    expect(sent).toContainEqual({ pix_key: receiver.document, recipient_name: recipient });
+    const named = (await t.events(id)).filter((event) => 'pixKey' in event.payload);
+    expect(named.length).toBeGreaterThan(0);
+    for (const event of named) expect(event.payload.pixKey).toBe(receiver.document);
+    const report = await t.ctx.app.inject({ method: 'GET', url: '/api/v1/admin/reports/operations?month=2026-11&format=jsonl', headers: adminHeaders });
+    const entries = report.body.trim().split('\n').map((line) => JSON.parse(line) as Json).filter((entry) => entry.orderId === id);
+    expect(entries.find((entry) => entry.movement === 'PIX_OUT')).toMatchObject({ beneficiaryAccount: receiver.document, beneficiaryName: recipient });
+  });
+
   it('a document is still found: the same document again under one merchant is 409 with the existing id, under another merchant a new receiver', async () => {
     const person = secrets();
     const [a, b] = [await t.merchant(), await t.merchant()];

@@ -164,6 +164,19 @@ describe('personal data at rest', () => {
     expect(again.json().details.existingReceiverId).toBe(created.id);
   });
 
+  it('an order from before (payer and PIX key in clear) answers as before and is sealed by the pass at start', async () => {
+    const { merchant, receiver } = await t.merchantWithReceiver();
+    const created = (await t.call('POST', '/payout', merchant, { receiverId: receiver.id, amountCrypto: 2, sourceToken: 'USDC', recipientName: 'Nome Antigo' })).json();
+    await db().updateTable('orders').set({ pix_key: receiver.document, recipient_name: 'Nome Antigo', payer_name: 'Pagador Antigo', payer_document: receiver.document }).where('id', '=', created.id).execute();
+    expect((await t.call('GET', `/orders/${created.id}`, merchant)).json()).toMatchObject({ pixKey: receiver.document, recipientName: 'Nome Antigo' });
+
+    const restarted = await t.ctx.buildApp();
+    const row = await db().selectFrom('orders').select(['pix_key', 'recipient_name', 'payer_name', 'payer_document']).where('id', '=', created.id).executeTakeFirstOrThrow();
+    for (const value of Object.values(row)) expect(value).toMatch(/^pd1:v1:/);
+    const shown = await restarted.inject({ method: 'GET', url: `/api/v1/orders/${created.id}`, headers: merchant.headers });
+    expect(shown.json()).toMatchObject({ pixKey: receiver.document, recipientName: 'Nome Antigo' });
+  });
+
   it('a KEK rotation re-seals every row under the new version, a rerun finds nothing, and everything still opens and is found', async () => {
     const person = secrets();
     const merchant = await t.merchant();
@@ -179,6 +192,7 @@ describe('personal data at rest', () => {
     expect(counts.receivers).toBe(stale.length);
     const left = await db().selectFrom('receivers').select('id').where((eb) => eb.or([eb('document', 'not like', 'pd2:%'), eb('name', 'not like', 'pd2:%'), eb('email', 'not like', 'pd2:%'), eb('document_hash', 'not like', '2:%')])).execute();
     expect(left).toEqual([]);
+    expect(await db().selectFrom('orders').select('id').where((eb) => eb.or([eb('pix_key', 'not like', 'pd2:%'), eb('recipient_name', 'not like', 'pd2:%'), eb('payer_document', 'not like', 'pd2:%')])).execute()).toEqual([]);
     expect(await resealPersonalData(db(), custody.personalData, custody.personalDataTables)).toEqual({ receivers: 0, kycSubmissions: 0, operationsRegister: 0, orders: 0 });
 
     // A process on the new KEK reads and finds them; the old KEK alone no longer opens them.

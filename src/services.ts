@@ -239,6 +239,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     ledger,
     pix: adapters.pix,
     chain: chainForOrders,
+    personalData,
     onOrderChanged,
     transferMaxAttempts: chain.transferMaxAttempts,
     ...(deps.log ? { log: deps.log } : {}),
@@ -309,9 +310,9 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   // The back office's reads across merchants (docs/architecture/back-office.md): the order's own
   // timeline, its merchant read first; the audit export shares the order export's page size and cap.
   // Four-eyes: what two operators decide runs in the decision's transaction (approvals/actions.ts).
-  const orderOperatorActions = createOrderOperatorActions({ db, clock, transitions: { clock, ledger, onOrderChanged } });
+  const orderOperatorActions = createOrderOperatorActions({ db, clock, transitions: { clock, ledger, onOrderChanged }, personalData });
   const approvals = createApprovalsService({ db, clock, actions: fourEyesActions({ orders: orderOperatorActions, merchants, feeTiers, treasury, operators }) });
-  const adminOrders = createAdminOrderReads({ db, clock, stuckOrderMinutes: config.orders.stuckOrderMinutes, timeline: orderTimeline });
+  const adminOrders = createAdminOrderReads({ db, clock, stuckOrderMinutes: config.orders.stuckOrderMinutes, timeline: orderTimeline, personalData });
   const webhookHealth = createWebhookHealth({ db, clock });
   const operatorReads = {
     kycReview: createKycReview({ db, clock, personalData }),

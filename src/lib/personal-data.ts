@@ -21,7 +21,8 @@ import { createHmac } from 'node:crypto';
 import { type AeadBox, createAeadBox, deriveKey } from './aead.ts';
 import type { KeyVaultSettings } from './key-vault.ts';
 
-export type PersonalDataKind = 'document' | 'name' | 'email' | 'phone';
+/** `account`: where a party's money went or came from, a PIX key (itself a CPF, email or phone) or a wallet. */
+export type PersonalDataKind = 'document' | 'name' | 'email' | 'phone' | 'account';
 
 export interface PersonalData {
   readonly currentVersion: number;

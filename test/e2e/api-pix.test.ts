@@ -156,7 +156,11 @@ describe('PIX_PROVIDER=api-pix against the PSP simulator behind an OpenAPI-valid
       await control('/control/pay', { txid: await txidOf(other.id), pagador: { nome: 'Carlos Terceiro', cpf: thirdParty } });
       const ended = await until(other.id, 'REFUNDED', true);
       expect(ended.failureReason).toMatch(/^PIX paid by a third party \(CPF \*\*\*\.\d{3}\.\d{3}-\*\*\)/);
-      const payers = await ctx.database.db.selectFrom('orders').select(['id', 'payer_document', 'pix_end_to_end_id']).where('id', 'in', [own.id, other.id]).execute();
+      // The payer's document is sealed at rest (orders/sealed-columns.ts): compared opened.
+      const payers = (await ctx.database.db.selectFrom('orders').select(['id', 'payer_document', 'pix_end_to_end_id']).where('id', 'in', [own.id, other.id]).execute()).map((row) => ({
+        ...row,
+        payer_document: ctx.app.services.personalData.openNullable('document', row.payer_document),
+      }));
       expect(payers.find((p) => p.id === own.id)?.payer_document).toBe(receiver.document);
       const paidByOther = payers.find((p) => p.id === other.id)!;
       expect(paidByOther.payer_document).toBe(thirdParty);

@@ -46,6 +46,7 @@ import * as operatorInvitations from './20261205_0043_operator_invitations.ts';
 import * as signInControls from './20261205_0044_sign_in_controls.ts';
 import * as unprovenWalletDailyUsage from './20261205_0045_unproven_wallet_daily_usage.ts';
 import * as personalDataSealed from './20261205_0046_personal_data_sealed.ts';
+import * as registerAccountsSealed from './20261205_0047_register_accounts_sealed.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261122_0001_foundation': foundation,
@@ -91,4 +92,5 @@ export const migrations: Record<string, Migration> = {
   '20261205_0044_sign_in_controls': signInControls,
   '20261205_0045_unproven_wallet_daily_usage': unprovenWalletDailyUsage,
   '20261205_0046_personal_data_sealed': personalDataSealed,
+  '20261205_0047_register_accounts_sealed': registerAccountsSealed,
 };

@@ -8,7 +8,9 @@ import type { CounterpartyType, RegisteredMovement } from './tables.ts';
 /**
  * What the register reads of an order: the orders module's row satisfies it. The payer columns
  * are the PIX payer as the PSP reported it (the payer policy adds them to orders); an order
- * without them has the receiver stand in as the payer (`pixPayerOf`).
+ * without them has the receiver stand in as the payer (`pixPayerOf`). The payer's document and
+ * name, the PIX key and the recipient name come sealed (orders/sealed-columns.ts) and are copied
+ * as they are: a kind of value (name, document, account) opens in the register as in orders.
  */
 export interface RegisteredOrder {
   id: string;

@@ -17,6 +17,9 @@ export const REGISTER_SEALED: SealedColumns = {
     originator_document: 'document',
     beneficiary_name: 'name',
     beneficiary_document: 'document',
+    // A PIX key (copied sealed from the order's) or a wallet: sealed alike (migration 0047).
+    originator_account: 'account',
+    beneficiary_account: 'account',
   },
   appendOnly: true,
 };

@@ -8,10 +8,12 @@ import type { Static } from 'typebox';
 import type { Db } from '../../db/database.ts';
 import { notFound } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { PersonalData } from '../../lib/personal-data.ts';
 import { toJsonNumber } from '../../lib/money.ts';
 import { type AdminOrderRow, type AdminSearch, adminOrdersRepo as repo } from './admin-search-repo.ts';
 import type { AdminOrderDetailSchema, AdminOrderPageSchema, AdminOrderSchema, StuckOrderPageSchema } from './admin-schemas.ts';
 import { allowedOperatorActions, failedWithMoneyHeld } from './operator-actions.ts';
+import { openOrderColumns } from './sealed-columns.ts';
 import type { OrderStatus } from './tables.ts';
 import type { OrderTimelineService } from './timeline.ts';
 
@@ -46,7 +48,7 @@ function paged<T extends { id: string }>(rows: T[], limit: number): { rows: T[];
   return { rows: page, nextCursor: rows.length > limit ? page.at(-1)!.id : null };
 }
 
-export function createAdminOrderReads(deps: { db: Db; clock: Clock; stuckOrderMinutes: number; timeline: Pick<OrderTimelineService, 'get'> }) {
+export function createAdminOrderReads(deps: { db: Db; clock: Clock; stuckOrderMinutes: number; timeline: Pick<OrderTimelineService, 'get'>; personalData: Pick<PersonalData, 'openNullable'> }) {
   const { db, clock } = deps;
 
   return {
@@ -74,10 +76,11 @@ export function createAdminOrderReads(deps: { db: Db; clock: Clock; stuckOrderMi
     async get(id: string): Promise<AdminOrderDetail> {
       const row = await repo.find(db, id);
       if (!row) throw notFound('Order');
-      const [timeline, paidBy] = await Promise.all([
+      const [timeline, sealedPayer] = await Promise.all([
         deps.timeline.get(row.merchant_id, id),
         db.selectFrom('orders').select(['payer_document_type', 'payer_document', 'payer_name']).where('id', '=', id).executeTakeFirst(),
       ]);
+      const paidBy = sealedPayer && openOrderColumns(deps.personalData, sealedPayer);
       return {
         ...toAdminOrder(row),
         paymentReference: row.pix_txid,

@@ -46,6 +46,7 @@ import { type OrderReceiver, type ReceiversService, toOrderReceiver } from '../r
 import { type CreationContext, creationRepo, isExternalIdConflict, wouldBeRow } from './creation-repo.ts';
 import { externalIdTaken, inNightWindow, limitExceeded, overDailyLimits, receiverRefusal } from './creation-rules.ts';
 import { ordersRepo as repo } from './repo.ts';
+import { sealOrderColumns } from './sealed-columns.ts';
 import { unprovenWalletUsage } from './unproven-wallet-usage.ts';
 import { type WalletOwnership, countsAgainstUnprovenCap, unprovenCapExceeded } from './wallet-ownership-rules.ts';
 import type { OrderSettings } from '../../config.ts';
@@ -119,7 +120,7 @@ export interface CreationDeps {
   quotes: Pick<QuotesService, 'priceOrder' | 'consume'>;
   receivers: Pick<ReceiversService, 'findForOrder'>;
   /** Opens the receiver's document and name that `context` reads sealed (src/lib/personal-data.ts). */
-  personalData: Pick<PersonalData, 'open'>;
+  personalData: Pick<PersonalData, 'open' | 'sealNullable'>;
 }
 
 export function createOrderPipeline(deps: CreationDeps) {
@@ -260,7 +261,8 @@ export function createOrderPipeline(deps: CreationDeps) {
       const ref = { orderId, keyed: claim && { merchantId, key: claim.key } };
       const providerColumns = await fromProvider(`The ${variant.providerCall} could not be created`, () => variant.callProvider(ref, parsed, price.priced, receiver));
       const now = clock.now();
-      const row: Insertable<OrdersTable> = {
+      // The PIX key and recipient name sealed as they are stored (sealed-columns.ts); the answer opens them.
+      const row: Insertable<OrdersTable> = sealOrderColumns(deps.personalData, {
         id: orderId,
         merchant_id: merchantId,
         receiver_id: parsed.receiverId,
@@ -277,7 +279,7 @@ export function createOrderPipeline(deps: CreationDeps) {
         expires_at: earliest(new Date(now.getTime() + variant.expirySeconds * 1000), providerColumns.expires_at),
         created_at: now,
         updated_at: now,
-      };
+      });
       // The answer is rendered from the row as the insert will return it, so it can commit with it.
       const key = claim && { claim, answer: answer({ row: wouldBeRow(row), names }) };
       const inserted =

@@ -16,12 +16,13 @@ import { decimal } from '../../lib/money.ts';
 import { createReadCache } from '../../lib/read-cache.ts';
 import { type ListFilters, type ListedOrder, type PagePosition, listingRepo as repo } from './listing-repo.ts';
 import type { OrderListQuery } from './schemas.ts';
+import { openOrderColumns } from './sealed-columns.ts';
 import { type Order, toOrder } from './view.ts';
 
 
-function toListedOrder(row: ListedOrder, pd: Pick<PersonalData, 'open'>): Order {
+function toListedOrder(row: ListedOrder, pd: Pick<PersonalData, 'open' | 'openNullable'>): Order {
   const transactions = row.transactions.map((tx) => ({ ...tx, order_id: row.id, created_at: new Date(tx.created_at), updated_at: new Date(tx.created_at) }));
-  return toOrder(row, transactions as Parameters<typeof toOrder>[1], { merchantName: row.merchant_name, receiverName: pd.open('name', row.receiver_name) });
+  return toOrder(openOrderColumns(pd, row), transactions as Parameters<typeof toOrder>[1], { merchantName: row.merchant_name, receiverName: pd.open('name', row.receiver_name) });
 }
 
 /** Bounds the memory of rendered pages: at most 100 orders (~120 KB) each. */
@@ -37,7 +38,7 @@ export function checkAmountRange(filters: { amountBrlMin?: string | undefined; a
 
 export type OrderListQueryValue = Static<typeof OrderListQuery>;
 
-export function createOrderListing(deps: { db: Db; personalData: Pick<PersonalData, 'open'>; cacheTtlMs?: number }) {
+export function createOrderListing(deps: { db: Db; personalData: Pick<PersonalData, 'open' | 'openNullable'>; cacheTtlMs?: number }) {
   const { db } = deps;
   const rendered = createReadCache<Buffer>({ ttlMs: deps.cacheTtlMs ?? 0, maxEntries: MAX_CACHED_PAGES });
 

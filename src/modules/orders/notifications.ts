@@ -17,12 +17,13 @@ import type { LedgerService } from '../ledger/service.ts';
 import { depositTerms } from './deposit-terms.ts';
 import { payerColumns, payerRefusal } from './payer-rules.ts';
 import { ordersRepo as repo } from './repo.ts';
+import { sealOrderColumns } from './sealed-columns.ts';
 import { type Movement, type TransitionContext, applyTransition, refundingEvent } from './transitions.ts';
 
 export interface NotificationsDeps {
   db: Db;
   /** Opens the receiver's document for the payer policy (it is sealed at rest). */
-  personalData: Pick<PersonalData, 'open'>;
+  personalData: Pick<PersonalData, 'open' | 'openNullable' | 'sealNullable'>;
   clock: Clock;
   ledger: Pick<LedgerService, 'postOrderMovement'>;
   onOrderChanged?: TransitionContext['onOrderChanged'];
@@ -53,8 +54,8 @@ export function createOrderNotifications(deps: NotificationsDeps) {
     // cob to CONCLUIDA, so a second endToEndId for one txid does not occur.)
     if (order.pix_end_to_end_id) return order;
     const movement: Movement = { type: 'PIX_IN', status: 'CONFIRMED', amount: notification.amountBrl, currency: 'BRL', txHash: notification.endToEndId };
-    // Who paid is kept whatever happens next (the admin order detail shows it).
-    const changes = { pix_end_to_end_id: notification.endToEndId, ...payerColumns(notification.payer) };
+    // Who paid is kept whatever happens next (the admin order detail shows it), sealed (sealed-columns.ts).
+    const changes = { pix_end_to_end_id: notification.endToEndId, ...sealOrderColumns(deps.personalData, payerColumns(notification.payer)) };
     const ledger = { movement: 'PAYIN_PIX_RECEIVED' as const, received: notification.amountBrl };
     const amountMatches = decimal(notification.amountBrl).eq(order.amount_brl);
     // The merchant's payer policy (FIRST_PARTY: only the receiver may pay); the reason masks documents.
@@ -119,7 +120,7 @@ export function createOrderNotifications(deps: NotificationsDeps) {
         changes: { pix_end_to_end_id: notification.endToEndId },
         ledger: { movement: 'PAYOUT_COMPLETED' },
         movement: { type: 'PIX_OUT', status: 'CONFIRMED', amount: order.net_amount_brl, currency: 'BRL', txHash: notification.endToEndId },
-        event: { name: 'order.completed', status: 'COMPLETED', fields: { amountBrl: toJsonNumber(order.amount_brl), pixKey: order.pix_key, pixEndToEndId: notification.endToEndId } },
+        event: { name: 'order.completed', status: 'COMPLETED', fields: { amountBrl: toJsonNumber(order.amount_brl), pixKey: deps.personalData.openNullable('account', order.pix_key), pixEndToEndId: notification.endToEndId } },
       });
     }
     const reason = `PIX payout refused: ${notification.reason}`;

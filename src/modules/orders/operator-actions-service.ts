@@ -15,6 +15,7 @@ import { type AdminOrder, toAdminOrder } from './admin-reads.ts';
 import { adminOrdersRepo } from './admin-search-repo.ts';
 import { allowedOperatorActions, type OperatorOrderAction } from './operator-actions.ts';
 import { ordersRepo as repo } from './repo.ts';
+import type { PersonalData } from '../../lib/personal-data.ts';
 import type { OrderRow } from './tables.ts';
 import { ORDER_STEPS_CHANNEL, applyTransition, refundingEvent, type TransitionContext } from './transitions.ts';
 
@@ -39,7 +40,7 @@ export function operatorRefundId(order: Pick<OrderRow, 'id' | 'refund_id'>): str
   return `R${order.id.replaceAll('-', '')}M${previous + 1}`;
 }
 
-export function createOrderOperatorActions(deps: { db: Db; clock: Clock; transitions: TransitionContext }) {
+export function createOrderOperatorActions(deps: { db: Db; clock: Clock; transitions: TransitionContext; personalData: Pick<PersonalData, 'openNullable'> }) {
   const { db, clock } = deps;
 
   async function lockFor(trx: Trx, id: string, action: OperatorOrderAction): Promise<OrderRow> {
@@ -115,7 +116,7 @@ export function createOrderOperatorActions(deps: { db: Db; clock: Clock; transit
       if (order.payout_attempt >= MAX_PAYOUT_RETRIES) throw new AppError('CONFLICT', `This payout's PIX has been retried ${MAX_PAYOUT_RETRIES} times already: check the PIX key with the merchant`);
       const updated = await applyTransition(trx, deps.transitions, order, 'PIX_SENDING', {
         changes: { payout_attempt: order.payout_attempt + 1, payout_refused_at: null, provider_transaction_id: null, failure_reason: null },
-        event: { name: 'order.processing', status: 'PIX_SENDING', fields: { amountBrl: toJsonNumber(order.amount_brl), pixKey: order.pix_key } },
+        event: { name: 'order.processing', status: 'PIX_SENDING', fields: { amountBrl: toJsonNumber(order.amount_brl), pixKey: deps.personalData.openNullable('account', order.pix_key) } },
         nextStepAt: clock.now(),
       });
       await recordAudit(trx, by, { action: 'order.retry_payout', targetType: 'order', targetId: id, details: { merchantId: order.merchant_id, reason, approvalId: by.approvalId, before: snapshot(order), after: snapshot(updated!) } });

@@ -20,6 +20,7 @@ import { payoutVariant } from './payout.ts';
 import { ordersRepo as repo } from './repo.ts';
 import type { PayinBody, PayoutBody } from './schemas.ts';
 import type { OrderSettings } from '../../config.ts';
+import { openOrderColumns } from './sealed-columns.ts';
 import { type Order, toOrder } from './view.ts';
 
 export type { Order } from './view.ts';
@@ -33,7 +34,7 @@ export interface OrdersDeps {
   quotes: Pick<QuotesService, 'tradeRules' | 'priceOrder' | 'consume'>;
   receivers: Pick<ReceiversService, 'findForOrder'>;
   /** Opens the receivers' names shown with their orders (sealed at rest). */
-  personalData: Pick<PersonalData, 'open'>;
+  personalData: Pick<PersonalData, 'open' | 'openNullable' | 'sealNullable'>;
   /** Told of every order created, so caches of the merchant's orders drop what they hold. */
   onOrderChanged?: (merchantId: string) => void;
   /** The treasury's check of a PAYIN's tokens; none: not limited. */
@@ -56,7 +57,7 @@ export function createOrdersService(deps: OrdersDeps) {
     const receiverNames = new Map(receivers.map((r) => [r.id, deps.personalData.open('name', r.name)]));
     return rows.map((row) =>
       toOrder(
-        row,
+        openOrderColumns(deps.personalData, row),
         transactions.filter((tx) => tx.order_id === row.id),
         { merchantName: merchant.name, receiverName: receiverNames.get(row.receiver_id) ?? '' },
       ),
@@ -68,11 +69,11 @@ export function createOrdersService(deps: OrdersDeps) {
   /** A just-created order: no movement yet, and its names were read with everything else. */
   const viewCreated = ({ row, names }: CreatedOrder) => {
     deps.onOrderChanged?.(row.merchant_id);
-    return toOrder(row, [], names);
+    return toOrder(openOrderColumns(deps.personalData, row), [], names);
   };
 
   /** The answer of POST /payin and /payout, stored with the order by a request with an Idempotency-Key. */
-  const createdAnswer = ({ row, names }: CreatedOrder) => ({ status: 201, body: toOrder(row, [], names) });
+  const createdAnswer = ({ row, names }: CreatedOrder) => ({ status: 201, body: toOrder(openOrderColumns(deps.personalData, row), [], names) });
 
   return {
     /** With `claim`, the Idempotency-Key's answer commits with the order. */

@@ -15,6 +15,8 @@ import { type PixProvider, PixPayoutRefusedError } from '../../adapters/pix/port
 import type { Db, Trx } from '../../db/database.ts';
 import { createLaneScheduler } from '../../platform/lanes.ts';
 import { leaseEnd } from '../../platform/leases.ts';
+import type { PersonalData } from '../../lib/personal-data.ts';
+import { openOrderColumns } from './sealed-columns.ts';
 import type { OrderRow, StoredOrderStatus } from './tables.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { decimal, toJsonNumber } from '../../lib/money.ts';
@@ -33,6 +35,8 @@ export interface StepsDeps {
   onOrderChanged?: TransitionContext['onOrderChanged'];
   pix: PixProvider;
   chain: ChainAdapter;
+  /** Opens the PIX key and recipient name, sealed at rest (sealed-columns.ts), as the PIX leaves. */
+  personalData: Pick<PersonalData, 'openNullable'>;
   /** How long a worker may hold an order before another may take it over. */
   leaseMs?: number;
   /** Orders whose steps run at once in one pass (each uses a connection while it writes). */
@@ -122,12 +126,13 @@ export function createOrderSteps(deps: StepsDeps) {
   }
 
   async function sendPix(order: OrderRow) {
+    const clear = openOrderColumns(deps.personalData, { pix_key: order.pix_key, recipient_name: order.recipient_name });
     const { providerTransactionId } = await pix.sendPix({
       idempotencyKey: payoutIdempotencyKey(order),
-      pixKey: order.pix_key!,
+      pixKey: clear.pix_key!,
       pixKeyType: order.pix_key_type as 'CPF',
       amountBrl: decimal(order.net_amount_brl).toFixed(2),
-      recipientName: order.recipient_name,
+      recipientName: clear.recipient_name,
       description: `Pedido ${order.external_id ?? order.id}`,
     });
     return moveOn(order, 'PIX_SENT_UNCONFIRMED', {
@@ -136,7 +141,7 @@ export function createOrderSteps(deps: StepsDeps) {
       event: {
         name: 'order.pix_sending',
         status: 'PIX_SENDING',
-        fields: { amountBrl: toJsonNumber(order.amount_brl), pixKey: order.pix_key, [providerTransactionIdField(pix.name)]: providerTransactionId },
+        fields: { amountBrl: toJsonNumber(order.amount_brl), pixKey: clear.pix_key, [providerTransactionIdField(pix.name)]: providerTransactionId },
       },
     });
   }
@@ -157,7 +162,7 @@ export function createOrderSteps(deps: StepsDeps) {
         return requestRefund(order);
       case 'DEPOSIT_RECEIVED':
         return moveOn(order, 'PIX_SENDING', {
-          event: { name: 'order.processing', status: 'PIX_SENDING', fields: { amountBrl: toJsonNumber(order.amount_brl), pixKey: order.pix_key } },
+          event: { name: 'order.processing', status: 'PIX_SENDING', fields: { amountBrl: toJsonNumber(order.amount_brl), pixKey: deps.personalData.openNullable('account', order.pix_key) } },
           nextStepAt: clock.now(),
         });
       case 'PIX_SENDING':

@@ -32,6 +32,8 @@ describe('operations register', () => {
       originator_document: pd().openNullable('document', row.originator_document),
       beneficiary_name: pd().openNullable('name', row.beneficiary_name),
       beneficiary_document: pd().openNullable('document', row.beneficiary_document),
+      originator_account: pd().openNullable('account', row.originator_account),
+      beneficiary_account: pd().openNullable('account', row.beneficiary_account),
     }));
   const byOrder = (rows: Array<{ order_id: string; movement: string }>) => {
     const map: Record<string, string[]> = {};
@@ -89,7 +91,9 @@ describe('operations register', () => {
     const client = { client_document_type: receiver.document_type, client_document: receiver.document, client_name: receiver.name };
     const asClient = (side: 'originator' | 'beneficiary') => ({ [`${side}_name`]: receiver.name, [`${side}_document_type`]: receiver.document_type, [`${side}_document`]: receiver.document });
     const of = async (key: string, movement: string) => {
-      const order = await db().selectFrom('orders').selectAll().where('id', '=', orders[key]![0]!.id).executeTakeFirstOrThrow();
+      const stored = await db().selectFrom('orders').selectAll().where('id', '=', orders[key]![0]!.id).executeTakeFirstOrThrow();
+      // The order's PIX key and recipient name are sealed at rest too (orders/sealed-columns.ts).
+      const order = { ...stored, pix_key: pd().openNullable('account', stored.pix_key), recipient_name: pd().openNullable('name', stored.recipient_name) };
       return { order, row: rows.find((row) => row.order_id === order.id && row.movement === movement)! };
     };
     for (const row of rows) expect(row).toMatchObject({ ...client, merchant_id: merchantId });

@@ -27,7 +27,12 @@ describe('payer policy', () => {
     return response.json() as Json;
   };
   const order = async (merchant: TestMerchant, id: string) => (await t.call('GET', `/orders/${id}`, merchant)).json() as Json;
-  const stored = (id: string) => t.ctx.database.db.selectFrom('orders').select(['payer_document_type', 'payer_document', 'payer_name', 'pix_end_to_end_id', 'refund_id']).where('id', '=', id).executeTakeFirstOrThrow();
+  // The payer's document and name are sealed at rest (orders/sealed-columns.ts): compared opened.
+  const stored = async (id: string) => {
+    const row = await t.ctx.database.db.selectFrom('orders').select(['payer_document_type', 'payer_document', 'payer_name', 'pix_end_to_end_id', 'refund_id']).where('id', '=', id).executeTakeFirstOrThrow();
+    const pd = t.ctx.app.services.personalData;
+    return { ...row, payer_document: pd.openNullable('document', row.payer_document), payer_name: pd.openNullable('name', row.payer_name) };
+  };
 
   it('defaults to ANY; an operator sets FIRST_PARTY, audited with the reason (kyc.review permission)', async () => {
     const { merchant } = await t.merchantWithReceiver();
@@ -70,6 +75,8 @@ describe('payer policy', () => {
       ...r,
       originator_document: pd.openNullable('document', r.originator_document),
       beneficiary_document: pd.openNullable('document', r.beneficiary_document),
+      originator_name: pd.openNullable('name', r.originator_name),
+      beneficiary_name: pd.openNullable('name', r.beneficiary_name),
     }));
     expect(register.find((r) => r.movement === 'PIX_IN')).toMatchObject({ originator_document: thirdParty, originator_name: 'Carlos Terceiro', beneficiary_document: receiver.document });
     expect(register.find((r) => r.movement === 'PIX_REFUND')).toMatchObject({ beneficiary_document: thirdParty, originator_document: receiver.document });

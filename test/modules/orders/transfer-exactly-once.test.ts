@@ -34,6 +34,7 @@ describe('a PAYIN transfers exactly once', () => {
       ledger: services.ledger,
       pix: services.adapters.pix,
       chain: fake.adapter,
+      personalData: services.personalData,
       log,
       metrics,
       ...(options.maxAttempts ? { transferMaxAttempts: options.maxAttempts } : {}),

@@ -15,7 +15,7 @@ import { randomCpf } from '../../helpers/documents.ts';
 import { adminHeaders } from '../../helpers/factories.ts';
 import { type Json, WALLET, ordersTest } from '../orders/helpers.ts';
 
-const RAW_TABLES = ['receivers', 'receiver_kyc_submissions', 'operations_register'] as const;
+const RAW_TABLES = ['receivers', 'receiver_kyc_submissions', 'operations_register', 'orders'] as const;
 
 describe('personal data at rest', () => {
   const t = ordersTest();
@@ -42,7 +42,7 @@ describe('personal data at rest', () => {
     await t.call('POST', `/sandbox/orders/${payin.id}/pix-payment`, merchant, {});
     await t.drive();
     expect(await db().selectFrom('operations_register').select('movement').where('order_id', '=', payin.id).execute()).not.toHaveLength(0);
-    // The register's copies of the PSP's payer (the orders' columns, not sealed yet) are sealed by the pass.
+    // The sealing pass runs too (it finds nothing of this order left clear: all is sealed on write).
     await resealPersonalData(db(), t.ctx.app.services.personalData, createKeyCustody({ config: t.ctx.config, db: db(), clock: t.clock }).personalDataTables);
 
     const raw = await rawText();
@@ -63,6 +63,54 @@ describe('personal data at rest', () => {
     const entries = report.body.trim().split('\n').map((line) => JSON.parse(line) as Json).filter((entry) => entry.orderId === payin.id);
     expect(entries.length).toBeGreaterThan(0);
     for (const entry of entries) expect(entry).toMatchObject({ clientDocument: person.cpf, clientName: person.name });
+  });
+
+  it('the PSP-reported payer of a PAYIN is sealed in the order and in the register as they are written; the admin detail and the report show it', async () => {
+    const payer = secrets();
+    const { merchant, receiver } = await t.merchantWithReceiver();
+    const payin = await t.payin(merchant, { receiverId: receiver.id, amountBrl: 12 });
+    const paid = await t.call('POST', `/sandbox/orders/${payin.id}/pix-payment`, merchant, { payer: { document: payer.cpf, name: payer.name } });
+    expect(paid.statusCode, paid.body).toBe(200);
+    await t.drive();
+    // No sealing pass has run since: what was written is already sealed.
+    const raw = await rawText();
+    for (const value of [payer.cpf, payer.name]) expect(raw).not.toContain(value);
+    const row = await db().selectFrom('orders').select(['payer_document', 'payer_name']).where('id', '=', payin.id).executeTakeFirstOrThrow();
+    for (const value of [row.payer_document, row.payer_name]) expect(value).toMatch(/^pd1:v1:/);
+
+    const detail = await t.ctx.app.inject({ method: 'GET', url: `/api/v1/admin/orders/${payin.id}`, headers: adminHeaders });
+    expect(detail.json().payer).toEqual({ documentType: 'CPF', document: payer.cpf, name: payer.name });
+    const report = await t.ctx.app.inject({ method: 'GET', url: '/api/v1/admin/reports/operations?month=2026-11&format=jsonl', headers: adminHeaders });
+    const entries = report.body.trim().split('\n').map((line) => JSON.parse(line) as Json).filter((entry) => entry.orderId === payin.id);
+    expect(entries.find((entry) => entry.movement === 'PIX_IN')).toMatchObject({ originatorDocument: payer.cpf, originatorName: payer.name });
+  });
+
+  it('a PAYOUT’s PIX key and recipient name are sealed in the order and the register; the API, the PIX sent, the events and the report show them', async () => {
+    const { merchant, receiver } = await t.merchantWithReceiver();
+    const recipient = `Destinatária Sigilosa ${randomCpf().slice(0, 6)}`;
+    const created = await t.call('POST', '/payout', merchant, { receiverId: receiver.id, amountCrypto: 2, sourceToken: 'USDC', pixKey: receiver.document, pixKeyType: 'CPF', recipientName: recipient });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json()).toMatchObject({ pixKey: receiver.document, recipientName: recipient });
+    const id = created.json().id as string;
+    await t.call('POST', `/sandbox/orders/${id}/deposit`, merchant, {});
+    await t.drive();
+    expect((await t.call('GET', `/orders/${id}`, merchant)).json()).toMatchObject({ status: 'COMPLETED', pixKey: receiver.document, recipientName: recipient });
+    // No sealing pass has run since: the order's and the register's copies were sealed as written.
+    const raw = await rawText();
+    for (const value of [receiver.document, recipient]) expect(raw).not.toContain(value);
+    const row = await db().selectFrom('orders').select(['pix_key', 'recipient_name']).where('id', '=', id).executeTakeFirstOrThrow();
+    for (const value of [row.pix_key, row.recipient_name]) expect(value).toMatch(/^pd1:v1:/);
+
+    const listed = await t.call('GET', '/orders', merchant);
+    expect(listed.json().data).toEqual([expect.objectContaining({ id, pixKey: receiver.document, recipientName: recipient })]);
+    const sent = await db().selectFrom('sandbox_pix_payouts').select(['pix_key', 'recipient_name']).execute();
+    expect(sent).toContainEqual({ pix_key: receiver.document, recipient_name: recipient });
+    const named = (await t.events(id)).filter((event) => 'pixKey' in event.payload);
+    expect(named.length).toBeGreaterThan(0);
+    for (const event of named) expect(event.payload.pixKey).toBe(receiver.document);
+    const report = await t.ctx.app.inject({ method: 'GET', url: '/api/v1/admin/reports/operations?month=2026-11&format=jsonl', headers: adminHeaders });
+    const entries = report.body.trim().split('\n').map((line) => JSON.parse(line) as Json).filter((entry) => entry.orderId === id);
+    expect(entries.find((entry) => entry.movement === 'PIX_OUT')).toMatchObject({ beneficiaryAccount: receiver.document, beneficiaryName: recipient });
   });
 
   it('a document is still found: the same document again under one merchant is 409 with the existing id, under another merchant a new receiver', async () => {
@@ -116,6 +164,19 @@ describe('personal data at rest', () => {
     expect(again.json().details.existingReceiverId).toBe(created.id);
   });
 
+  it('an order from before (payer and PIX key in clear) answers as before and is sealed by the pass at start', async () => {
+    const { merchant, receiver } = await t.merchantWithReceiver();
+    const created = (await t.call('POST', '/payout', merchant, { receiverId: receiver.id, amountCrypto: 2, sourceToken: 'USDC', recipientName: 'Nome Antigo' })).json();
+    await db().updateTable('orders').set({ pix_key: receiver.document, recipient_name: 'Nome Antigo', payer_name: 'Pagador Antigo', payer_document: receiver.document }).where('id', '=', created.id).execute();
+    expect((await t.call('GET', `/orders/${created.id}`, merchant)).json()).toMatchObject({ pixKey: receiver.document, recipientName: 'Nome Antigo' });
+
+    const restarted = await t.ctx.buildApp();
+    const row = await db().selectFrom('orders').select(['pix_key', 'recipient_name', 'payer_name', 'payer_document']).where('id', '=', created.id).executeTakeFirstOrThrow();
+    for (const value of Object.values(row)) expect(value).toMatch(/^pd1:v1:/);
+    const shown = await restarted.inject({ method: 'GET', url: `/api/v1/orders/${created.id}`, headers: merchant.headers });
+    expect(shown.json()).toMatchObject({ pixKey: receiver.document, recipientName: 'Nome Antigo' });
+  });
+
   it('a KEK rotation re-seals every row under the new version, a rerun finds nothing, and everything still opens and is found', async () => {
     const person = secrets();
     const merchant = await t.merchant();
@@ -131,7 +192,8 @@ describe('personal data at rest', () => {
     expect(counts.receivers).toBe(stale.length);
     const left = await db().selectFrom('receivers').select('id').where((eb) => eb.or([eb('document', 'not like', 'pd2:%'), eb('name', 'not like', 'pd2:%'), eb('email', 'not like', 'pd2:%'), eb('document_hash', 'not like', '2:%')])).execute();
     expect(left).toEqual([]);
-    expect(await resealPersonalData(db(), custody.personalData, custody.personalDataTables)).toEqual({ receivers: 0, kycSubmissions: 0, operationsRegister: 0 });
+    expect(await db().selectFrom('orders').select('id').where((eb) => eb.or([eb('pix_key', 'not like', 'pd2:%'), eb('recipient_name', 'not like', 'pd2:%'), eb('payer_document', 'not like', 'pd2:%')])).execute()).toEqual([]);
+    expect(await resealPersonalData(db(), custody.personalData, custody.personalDataTables)).toEqual({ receivers: 0, kycSubmissions: 0, operationsRegister: 0, orders: 0 });
 
     // A process on the new KEK reads and finds them; the old KEK alone no longer opens them.
     const app = await t.ctx.buildApp({ WALLET_KEK: newKek, WALLET_KEK_VERSION: '2', WALLET_KEK_PREVIOUS: `1:${oldKek}` });

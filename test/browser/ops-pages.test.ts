@@ -25,7 +25,7 @@ describe('back office: sign-in, enrolment and every page', { timeout: 60_000 }, 
   const FAVICON = /favicon\.ico/;
 
   beforeAll(async () => {
-    server = await startDashboardServer({ ADMIN_TOKEN: TEST_ADMIN_TOKEN });
+    server = await startDashboardServer({ ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'info' }); // info: invitation links come through the log email port
     ownerTotp = await enrolTotp(server.baseUrl, server.owner);
   }, 120_000);
   afterAll(async () => {

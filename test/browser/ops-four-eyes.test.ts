@@ -72,7 +72,7 @@ describe('four-eyes refund of a stuck PAYIN in the back office', { timeout: 90_0
 
   beforeAll(async () => {
     sink = await webhookSink();
-    server = await startDashboardServer({ ADMIN_TOKEN: TEST_ADMIN_TOKEN });
+    server = await startDashboardServer({ ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'info' }); // info: invitation links come through the log email port
     await merchantApi('POST', '/webhook/endpoints', { url: sink.url, description: 'four-eyes browser test' });
     const receiver = await merchantApi('POST', '/receivers', {
       type: 'PF',

@@ -36,7 +36,7 @@ describe('back office: KYC review', { timeout: 60_000 }, () => {
 
   beforeAll(async () => {
     sink = await webhookSink();
-    server = await startDashboardServer({ ADMIN_TOKEN: TEST_ADMIN_TOKEN });
+    server = await startDashboardServer({ ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'info' }); // info: invitation links come through the log email port
     await merchantApi('POST', '/webhook/endpoints', { url: sink.url, description: 'back-office browser test' });
     for (const name of ['Ana Revisada', 'Bruno Aguardando']) {
       const receiver = await merchantApi('POST', '/receivers', { type: 'PF', document: randomCpf(), name, email: 'kyc@example.com' });

@@ -48,7 +48,7 @@ describe('overview and fees pages', { timeout: 90_000 }, () => {
   let failedId: string;
 
   beforeAll(async () => {
-    server = await startDashboardServer();
+    server = await startDashboardServer({ LOG_LEVEL: 'info' }); // info: the VIEWER's invitation link comes through the log email port
     totpSecret = await enrolTotp(server.baseUrl, server.owner);
     // A merchant fee of 1 % on PAYIN, so completed payins leave fees to settle.
     const tiers = (await api('GET', '/fee-tiers?orderType=PAYIN')) as unknown as Json[];

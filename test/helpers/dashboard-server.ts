@@ -160,7 +160,8 @@ export async function addSessionCookie(context: BrowserContext, baseUrl: string,
 /**
  * A new person of the demo merchant, as the service allows (issue 38: nobody is handed another's
  * password): `session` (an OWNER or ADMIN) invites them (POST /api/v1/users/invitations), the link
- * is read from the service's output (its log email port), and they accept it with a password of
+ * is read from the service's output (its log email port, which writes at info: start the server
+ * with `{ LOG_LEVEL: 'info' }`), and they accept it with a password of
  * their own. Answers the email and that password.
  */
 export async function invitePerson(server: Pick<DashboardServer, 'baseUrl' | 'output'>, session: ApiSession, email: string, role: 'ADMIN' | 'DEVELOPER' | 'VIEWER'): Promise<{ email: string; password: string }> {

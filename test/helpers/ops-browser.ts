@@ -2,10 +2,11 @@
  * Operators for the back-office browser tests (/app/ops), through the documented API of the
  * service `startDashboardServer` runs: made as the service requires (two founders invited with the
  * admin token during its bootstrap, pass `{ ADMIN_TOKEN }` in its env; every other one through an
- * approved OPERATOR_CREATE), invited by email (the link read from the service's output), signed
- * in, TOTP enrolled, and their `osid` cookie given to a browser context
- * (Path=/api/v1/admin, as the service sets it). Each test should use its own operators: a TOTP
- * code is accepted again within its 30 s window today, which a test must not rely on.
+ * approved OPERATOR_CREATE), invited by email (the link read from the service's output, so pass
+ * `{ LOG_LEVEL: 'info' }` too: the log email port writes at info, below startDashboardServer's
+ * default warn), signed in, TOTP enrolled, and their `osid` cookie given to a browser context
+ * (Path=/api/v1/admin, as the service sets it). Each code is spent once (nextTotpCode hands out
+ * unspent ones); each test should still use its own operators.
  */
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';

@@ -11,6 +11,7 @@ import { isApiError } from '../api/errors.ts';
 import { useI18n } from '../i18n/context.tsx';
 import { ErrorAlert } from './error-alert.tsx';
 import { LanguageSwitch } from './language-switch.tsx';
+import { READABLE } from './readable.ts';
 
 export interface SignInFormProps {
   title: string;
@@ -72,6 +73,7 @@ export function SignInForm({ title, signedOut, signIn, onSignedIn }: SignInFormP
             <TextInput
               label={t('signIn.totpCode')}
               description={t('signIn.totpHint')}
+              styles={READABLE}
               value={totp}
               onChange={(event) => setTotp(event.currentTarget.value.replace(/\D/g, '').slice(0, 6))}
               inputMode="numeric"

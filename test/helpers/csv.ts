@@ -1,10 +1,10 @@
 /**
  * RFC 4180 read back, for the tests of CSV exports: quoted fields with doubled quotes, CRLF
- * records, and a file that ends with CRLF.
+ * records, and a file that ends with CRLF; `;` as the separator reads it as pt-BR Excel does.
  */
 import { expect } from 'vitest';
 
-export function parseCsv(text: string): string[][] {
+export function parseCsv(text: string, separator: ',' | ';' = ','): string[][] {
   const records: string[][] = [];
   let record: string[] = [];
   let field = '';
@@ -18,7 +18,7 @@ export function parseCsv(text: string): string[][] {
       } else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') {
+    else if (c === separator) {
       record.push(field);
       field = '';
     } else if (c === '\r' && text[i + 1] === '\n') {

@@ -20,13 +20,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import type { App } from '../../src/http/types.ts';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
-import { migrateToLatest } from '../../src/db/migrate.ts';
 import { systemClock } from '../../src/lib/clock.ts';
 import { createServices } from '../../src/services.ts';
 import { type ChainSimulator, startChainSimulator } from '../../tools/chain-simulator/index.ts';
 import { testConfig } from '../helpers/app.ts';
 import { ata, simulatorRpc } from '../helpers/chain-simulator.ts';
-import { emptyPostgresDatabase } from '../helpers/database.ts';
+import { migratedPostgresDatabase } from '../helpers/database.ts';
 import { randomCpf } from '../helpers/documents.ts';
 import { runTs, waitFor } from '../helpers/processes.ts';
 
@@ -47,12 +46,9 @@ describe('kill -9 of the worker between signing and sending, and between sending
   const children: ChildProcess[] = [];
 
   beforeAll(async () => {
-    const empty = await emptyPostgresDatabase();
+    const empty = await migratedPostgresDatabase();
     if (!empty) return;
     ({ url, drop } = empty);
-    const migrating = await openDatabase({ driver: 'postgres', url, poolMax: 1 });
-    await migrateToLatest(migrating.db);
-    await migrating.close();
     // A fast slot clock (finality in a fraction of a second), as a cluster's, only quicker.
     sim = await startChainSimulator({ slotMs: 40, confirmedLag: 1, finalizedLag: 4 });
     usdc = (await sim.createMint({ decimals: 6 })).mint;

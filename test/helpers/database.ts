@@ -30,10 +30,19 @@ export async function openTestDatabase(): Promise<DatabaseHandle> {
 export const testDriver = () => inject('testDatabase').driver;
 
 /** A URL for a new empty PostgreSQL database (dropped by the returned function), or undefined on PGlite runs. */
-export async function emptyPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> } | undefined> {
+export const emptyPostgresDatabase = () => newPostgresDatabase('empty');
+
+/**
+ * A URL for a new migrated PostgreSQL database, a copy of the run's template (dropped by the
+ * returned function), or undefined on PGlite runs: for tests that open it from several pools
+ * ("processes") and so cannot use the one handle of openTestDatabase.
+ */
+export const migratedPostgresDatabase = () => newPostgresDatabase('migrated');
+
+async function newPostgresDatabase(kind: 'empty' | 'migrated'): Promise<{ url: string; drop: () => Promise<void> } | undefined> {
   const target = inject('testDatabase');
   if (target.driver !== 'postgres') return undefined;
   const name = `test_${randomBytes(6).toString('hex')}`;
-  await adminQuery(target.url, `create database "${name}"`);
+  await adminQuery(target.url, kind === 'migrated' ? `create database "${name}" template "${target.template}"` : `create database "${name}"`);
   return { url: withDatabase(target.url, name), drop: () => adminQuery(target.url, `drop database if exists "${name}" with (force)`) };
 }

@@ -8,14 +8,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/app.ts';
 import { type DatabaseHandle, openDatabase } from '../../../src/db/database.ts';
-import { migrateToLatest } from '../../../src/db/migrate.ts';
 import type { App } from '../../../src/http/types.ts';
 import { systemClock } from '../../../src/lib/clock.ts';
 import { createLogger } from '../../../src/logger.ts';
 import { createPostgresNotifications, type Notifications } from '../../../src/platform/notifications.ts';
 import { createServices } from '../../../src/services.ts';
 import { testConfig } from '../../helpers/app.ts';
-import { emptyPostgresDatabase } from '../../helpers/database.ts';
+import { migratedPostgresDatabase } from '../../helpers/database.ts';
 
 const config = testConfig();
 
@@ -37,13 +36,10 @@ describe('credential revocation across processes on one PostgreSQL', () => {
   }
 
   beforeAll(async () => {
-    const empty = await emptyPostgresDatabase();
+    const empty = await migratedPostgresDatabase();
     if (!empty) return;
     url = empty.url;
     drop = empty.drop;
-    const migrating = await openDatabase({ driver: 'postgres', url, poolMax: 1 });
-    await migrateToLatest(migrating.db);
-    await migrating.close();
   });
   afterAll(async () => {
     for (const { app, hub, database } of processes) {

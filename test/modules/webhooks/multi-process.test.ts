@@ -9,7 +9,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../../../src/db/database.ts';
-import { migrateToLatest } from '../../../src/db/migrate.ts';
 import { createPostgresNotifications, type Notifications } from '../../../src/platform/notifications.ts';
 import { createMetrics } from '../../../src/http/metrics.ts';
 import { systemClock } from '../../../src/lib/clock.ts';
@@ -18,7 +17,7 @@ import { webhookDeliveryJob } from '../../../src/modules/webhooks/job.ts';
 import { createServices, type Services } from '../../../src/services.ts';
 import { startWorker, type Worker } from '../../../src/platform/worker.ts';
 import { testConfig } from '../../helpers/app.ts';
-import { emptyPostgresDatabase } from '../../helpers/database.ts';
+import { migratedPostgresDatabase } from '../../helpers/database.ts';
 import { runTs, waitFor } from '../../helpers/processes.ts';
 import { type Receiver, startReceiver, verify } from './helpers.ts';
 
@@ -43,13 +42,10 @@ describe('worker processes on one PostgreSQL', () => {
   }
 
   beforeAll(async () => {
-    const empty = await emptyPostgresDatabase();
+    const empty = await migratedPostgresDatabase();
     if (!empty) return;
     url = empty.url;
     drop = empty.drop;
-    const migrating = await openDatabase({ driver: 'postgres', url, poolMax: 1 });
-    await migrateToLatest(migrating.db);
-    await migrating.close();
     receiver = await startReceiver();
   });
   afterAll(async () => {

@@ -1,9 +1,10 @@
 /**
- * A merchant's people: listing, creation with a generated temporary password, role changes and
+ * A merchant's people: listing, creation (the demo owner only), role changes and
  * removal (each audited in its own transaction), and TOTP enrolment. Who may do what is the role
  * table (roles.ts): ADMIN manages everyone but owners, OWNER everyone; a merchant always keeps
- * one OWNER. A user is created with a temporary password the creator hands over, or by an
- * invitation sent by email (links.ts).
+ * one OWNER. People join by an invitation sent by email to them (links.ts): no route hands one
+ * person's password to another (issue 38). `create` with a password serves only the embedded
+ * default's demo owner, whose password is written to the data directory.
  */
 import type { EmailSender } from '../../adapters/email/port.ts';
 import { SESSION_COOKIE } from '../../http/cookies.ts';

@@ -79,6 +79,28 @@ describe("a proposal's parameters", () => {
 });
 
 describe("a proposal's decision", () => {
+  it('names its target by type, refuses a target that is not an id, and records what it would change', async () => {
+    const notAnId = expectErrorBody(await propose(finance, { action: 'PAYOUT_RETRY', targetId: 'order-1', reason: 'not an id' }), 400, 'VALIDATION_ERROR');
+    expect(Object.keys(notAnId.details ?? {})).toEqual(['body.targetId']);
+
+    const withdrawal = await propose(finance, { action: 'TREASURY_WITHDRAWAL', targetId: 'USDC', params: { amount: '3', reference: 'w-before' }, reason: 'the before state' });
+    expect(withdrawal.statusCode, withdrawal.body).toBe(201);
+    expect(withdrawal.json()).toMatchObject({ targetType: 'treasury', targetId: 'USDC' });
+    const [withdrawalProposed] = await auditOf(withdrawal.json().id);
+    expect(withdrawalProposed!.details).toMatchObject({ before: { ledgerBalance: expect.anything() } });
+    // One pending proposal per target: this one is withdrawn from the way of the next test's.
+    expect((await ops.call('POST', `/approvals/${withdrawal.json().id}/reject`, ops.as(finance2), { reason: 'only the before state' })).statusCode).toBe(200);
+
+    const operations = await ops.signedIn('OPERATIONS');
+    const merchant = await t.merchant('Disabled Store');
+    expect((await ops.call('POST', `/merchants/${merchant.merchantId}/disable`, ops.as(operations))).statusCode).toBe(200);
+    const enable = await ops.call('POST', '/approvals', ops.as(operations), { action: 'MERCHANT_ENABLE', targetId: merchant.merchantId, reason: 'enable it again' });
+    expect(enable.statusCode, enable.body).toBe(201);
+    expect(enable.json()).toMatchObject({ targetType: 'merchant', targetId: merchant.merchantId });
+    const [enableProposed] = await auditOf(enable.json().id);
+    expect(enableProposed!.details).toMatchObject({ before: { status: 'DISABLED' } });
+  });
+
   it('is made once, by another operator whose role holds the permission, and each step is audited', async () => {
     const proposed = await propose(finance, { action: 'TREASURY_WITHDRAWAL', targetId: 'USDC', params: { amount: '2', reference: 'w-decided' }, reason: 'to be rejected' });
     expect(proposed.statusCode, proposed.body).toBe(201);

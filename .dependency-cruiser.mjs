@@ -50,7 +50,8 @@ export default {
     },
     {
       name: 'platform-imports-no-module-http-or-config',
-      comment: 'Background machinery (outbox, signals, leases, lanes, batch writer, worker runtime) serves the modules; it knows none of them, no HTTP and no configuration.',
+      comment:
+        'Cross-cutting machinery (outbox, signals, leases, lanes, batch writer, worker runtime, idempotency) serves the modules; it knows none of them, no HTTP and no configuration.',
       severity: 'error',
       from: { path: '^src/platform/' },
       to: { path: own, pathNot: ['^src/platform/', '^src/db/', '^src/lib/', '^src/errors\\.ts$'] },
@@ -81,8 +82,7 @@ export default {
       comment: 'Cross-cutting HTTP plumbing is below the modules: modules use it, never the reverse.',
       severity: 'error',
       from: { path: '^src/http/' },
-      // Except the Idempotency-Key mechanism, whose thin HTTP hook lives in src/http/idempotency.ts.
-      to: { path: ['^src/modules/', '^src/config/', '^src/(app|services|jobs|main|config|runtime-config)\\.ts$'], pathNot: '^src/modules/idempotency/' },
+      to: { path: ['^src/modules/', '^src/config/', '^src/(app|services|jobs|main|config|runtime-config)\\.ts$'] },
     },
     {
       name: 'modules-do-not-reach-the-runtime',
@@ -103,8 +103,7 @@ export default {
       comment: 'The catalog is assembled by the composition root from each module’s events.',
       severity: 'error',
       from: { path: '^src/modules/webhooks/' },
-      // The Idempotency-Key claim is cross-cutting, no event emitter.
-      to: { path: '^src/modules/', pathNot: ['^src/modules/webhooks/', '^src/modules/idempotency/'] },
+      to: { path: '^src/modules/', pathNot: '^src/modules/webhooks/' },
     },
     {
       name: 'audit-imports-no-module',

@@ -4,7 +4,7 @@
  * cannot live in src/platform/, which knows none of them).
  */
 import { depositSweepJob, depositWatcherJob } from './modules/deposits/job.ts';
-import { idempotencyCleanupJob } from './modules/idempotency/job.ts';
+import { idempotencyCleanupJob } from './platform/idempotency/job.ts';
 import type { Metrics } from './http/metrics.ts';
 import { settlementJob } from './modules/ledger/job.ts';
 import { webhookDeliveryJob, webhookMaintenanceJob } from './modules/webhooks/job.ts';

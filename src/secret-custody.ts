@@ -8,7 +8,7 @@ import { createRotatingBox, type MasterKeys } from './lib/rotating-box.ts';
 import { createSecretHasher } from './modules/merchants/credentials.ts';
 import { TOTP_SECRETS_PURPOSE } from './modules/users/totp.ts';
 import { WEBHOOK_SECRETS_PURPOSE } from './modules/webhooks/secrets.ts';
-import { IDEMPOTENCY_ANSWERS_PURPOSE } from './modules/idempotency/store.ts';
+import { IDEMPOTENCY_ANSWERS_PURPOSE } from './platform/idempotency/store.ts';
 import type { SealedColumn } from './platform/secret-rotation.ts';
 import type { RuntimeConfig } from './runtime-config.ts';
 

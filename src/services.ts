@@ -20,7 +20,7 @@ import { deriveKey } from './lib/aead.ts';
 import { createRotatingBox } from './lib/rotating-box.ts';
 import { secretKeysOf } from './secret-custody.ts';
 import type { Clock } from './lib/clock.ts';
-import { createIdempotencyStore, IDEMPOTENCY_ANSWERS_PURPOSE } from './modules/idempotency/store.ts';
+import { createIdempotencyStore, IDEMPOTENCY_ANSWERS_PURPOSE } from './platform/idempotency/store.ts';
 import { createAuthService } from './modules/auth/service.ts';
 import { createTokenIssuer } from './modules/auth/tokens.ts';
 import { createFeeTiersService } from './modules/fee-tiers/service.ts';

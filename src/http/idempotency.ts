@@ -1,6 +1,6 @@
 /**
  * The HTTP side of Idempotency-Keys (docs/architecture/idempotency.md); the mechanism is
- * src/modules/idempotency/. A route opts in with `config: { idempotent: ... }` (its mode,
+ * src/platform/idempotency/. A route opts in with `config: { idempotent: ... }` (its mode,
  * claim.ts); on it the header is optional. The hook validates the key, fingerprints the request,
  * answers a key already used (replay, or 409 IDEMPOTENCY_CONFLICT for another request), and puts
  * the claim on `request.idempotency` for the route to pass to its service. In-transaction routes
@@ -12,17 +12,17 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { AppError } from '../errors.ts';
-import { IdempotentRequest, type IdempotentRouteOption, KeyAlreadyUsed, type KeyedRequest, modeOf, type RequestAnswer } from '../modules/idempotency/claim.ts';
-import { requestFingerprint } from '../modules/idempotency/fingerprint.ts';
-import type { IdempotencyStore } from '../modules/idempotency/store.ts';
-import type { IdempotencyKeyRow } from '../modules/idempotency/tables.ts';
+import { IdempotentRequest, type IdempotentRouteOption, KeyAlreadyUsed, type KeyedRequest, modeOf, type RequestAnswer } from '../platform/idempotency/claim.ts';
+import { requestFingerprint } from '../platform/idempotency/fingerprint.ts';
+import type { IdempotencyStore } from '../platform/idempotency/store.ts';
+import type { IdempotencyKeyRow } from '../platform/idempotency/tables.ts';
 import { merchantIdOf } from './auth.ts';
 import { errorResponses } from './schemas.ts';
 import type { App } from './types.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Honour the Idempotency-Key header on this route, in the mode named (src/modules/idempotency/claim.ts). */
+    /** Honour the Idempotency-Key header on this route, in the mode named (src/platform/idempotency/claim.ts). */
     idempotent?: IdempotentRouteOption;
     /**
      * `person`: a session's keys on this route belong to its user, not the merchant, so another

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canonicalJson } from '../../src/modules/idempotency/fingerprint.ts';
+import { canonicalJson } from '../../src/platform/idempotency/fingerprint.ts';
 import { MAX_JSON_DEPTH, jsonNestingDepth } from '../../src/http/json-body.ts';
 import { StrictObject } from '../../src/http/schemas.ts';
 import type { App } from '../../src/http/types.ts';

@@ -9,7 +9,7 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/http/types.ts';
 import { createRotatingBox } from '../../src/lib/rotating-box.ts';
-import { IDEMPOTENCY_ANSWERS_PURPOSE } from '../../src/modules/idempotency/store.ts';
+import { IDEMPOTENCY_ANSWERS_PURPOSE } from '../../src/platform/idempotency/store.ts';
 import { TOTP_SECRETS_PURPOSE } from '../../src/modules/users/totp.ts';
 import { createSecretBox } from '../../src/modules/webhooks/secrets.ts';
 import { resealSecrets, SecretRotationError } from '../../src/platform/secret-rotation.ts';

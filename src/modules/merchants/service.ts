@@ -4,7 +4,7 @@
  * authentication relies on.
  */
 import { inTransaction, withinOrNew } from '../../platform/commit-signals.ts';
-import type { IdempotentRequest } from '../idempotency/claim.ts';
+import type { IdempotentRequest } from '../../platform/idempotency/claim.ts';
 import type { Db, Trx } from '../../db/database.ts';
 import type { MerchantRow, MerchantStatus } from './tables.ts';
 import { AppError, notFound } from '../../errors.ts';

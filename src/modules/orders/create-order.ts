@@ -32,7 +32,7 @@ import type { Insertable } from 'kysely';
 import { inTransaction } from '../../platform/commit-signals.ts';
 import type { PersonalData } from '../../lib/personal-data.ts';
 import type { Db, Trx } from '../../db/database.ts';
-import { type IdempotentRequest, KeyAlreadyUsed, type RequestAnswer } from '../idempotency/claim.ts';
+import { type IdempotentRequest, KeyAlreadyUsed, type RequestAnswer } from '../../platform/idempotency/claim.ts';
 import type { OrderRow, OrdersTable } from './tables.ts';
 import type { OrderType } from '../../lib/order-types.ts';
 import { AppError, notFound, providerUnavailable } from '../../errors.ts';

@@ -6,7 +6,7 @@ import { type Insertable, type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { DestinationPolicy, WalletOwnershipPolicy } from '../merchants/tables.ts';
 import type { ReceiverRow } from '../receivers/tables.ts';
-import type { IdempotencyKeysTable } from '../idempotency/tables.ts';
+import type { IdempotencyKeysTable } from '../../platform/idempotency/tables.ts';
 import { ORDER_COLUMNS, type OrderRow, type OrdersTable } from './tables.ts';
 import type { OrderType } from '../../lib/order-types.ts';
 import { eligibilitySql } from './creation-rules.ts';

@@ -11,7 +11,7 @@ import type { Db } from '../../db/database.ts';
 import type { OrderRow } from './tables.ts';
 import { notFound } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
-import type { IdempotentRequest } from '../idempotency/claim.ts';
+import type { IdempotentRequest } from '../../platform/idempotency/claim.ts';
 import type { QuotesService } from '../quotes/service.ts';
 import type { ReceiversService } from '../receivers/service.ts';
 import { type CreatedOrder, createOrderPipeline } from './create-order.ts';

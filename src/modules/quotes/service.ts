@@ -8,7 +8,7 @@ import type { Static } from 'typebox';
 import { inTransaction } from '../../platform/commit-signals.ts';
 import { type PriceSource, PriceUnavailableError } from '../../adapters/prices/port.ts';
 import type { Db, Trx } from '../../db/database.ts';
-import type { IdempotentRequest } from '../idempotency/claim.ts';
+import type { IdempotentRequest } from '../../platform/idempotency/claim.ts';
 import type { OrderType } from '../../lib/order-types.ts';
 import type { QuoteRow } from './tables.ts';
 import { AppError, notFound } from '../../errors.ts';

@@ -6,7 +6,7 @@
 import type { Static } from 'typebox';
 import { inTransaction } from '../../platform/commit-signals.ts';
 import type { Config } from '../../config.ts';
-import type { IdempotentRequest } from '../idempotency/claim.ts';
+import type { IdempotentRequest } from '../../platform/idempotency/claim.ts';
 import type { Db, Trx } from '../../db/database.ts';
 import type { KycStatus, ReceiverRow, ReceiverStatus } from './tables.ts';
 import { AppError, notFound } from '../../errors.ts';

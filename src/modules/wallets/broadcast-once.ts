@@ -8,7 +8,7 @@
  * is the chain's send and nothing is recorded.
  */
 import type { Db } from '../../db/database.ts';
-import type { IdempotentRequest, RequestAnswer } from '../idempotency/claim.ts';
+import type { IdempotentRequest, RequestAnswer } from '../../platform/idempotency/claim.ts';
 import { ChainUnavailableError, type SubmitResult, type TransactionChain } from '../../adapters/chain/transactions-port.ts';
 import { providerUnavailable } from '../../errors.ts';
 import { simulationRejection } from './inspect.ts';

@@ -29,7 +29,7 @@ import type { WalletSettings } from '../../config.ts';
 import { createSponsorBudget, type SponsoredFeeLedger } from './sponsor-budget.ts';
 import { rewriteForSponsor, signAll } from './sponsor.ts';
 import { decodeBase64, decodeTransaction, encodeBase64, encodeTransaction, withSignature } from './transaction.ts';
-import type { IdempotentRequest } from '../idempotency/claim.ts';
+import type { IdempotentRequest } from '../../platform/idempotency/claim.ts';
 
 /** Whose wallet: the merchant's own (no receiverId) or one of its receivers'. */
 export interface WalletOwner {

@@ -4,7 +4,7 @@
  * the authenticated merchant (another merchant's endpoint or delivery is "not found").
  */
 import type { MasterKeys } from '../../lib/rotating-box.ts';
-import type { IdempotentRequest } from '../idempotency/claim.ts';
+import type { IdempotentRequest } from '../../platform/idempotency/claim.ts';
 import type { Static } from 'typebox';
 import type { WebhookSettings } from '../../config.ts';
 import type { Db } from '../../db/database.ts';

@@ -37,6 +37,26 @@ export interface IdempotencyKeysTable {
 
 export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>;
 
+/** Every column of a key, named so a column added later is read only where it is asked for (test/explicit-columns.test.ts). */
+export const IDEMPOTENCY_KEY_COLUMNS = [
+  'merchant_id',
+  'key',
+  'fingerprint',
+  'method',
+  'route',
+  'state',
+  'lock_token',
+  'owner_id',
+  'locked_at',
+  'effect',
+  'request_id',
+  'response_status',
+  'response_content_type',
+  'response_body',
+  'created_at',
+  'completed_at',
+] as const satisfies readonly (keyof IdempotencyKeysTable)[];
+
 /** One live API process holding keys of held routes (owner.ts). */
 export interface IdempotencyOwnersTable {
   id: string;

@@ -1,5 +1,5 @@
 /** The worker job that forgets Idempotency-Keys older than the TTL (IDEMPOTENCY_KEY_TTL_HOURS). */
-import type { WorkerJob } from '../../platform/worker-job.ts';
+import type { WorkerJob } from '../worker-job.ts';
 import type { IdempotencyStore } from './store.ts';
 
 export function idempotencyCleanupJob(store: IdempotencyStore, options: { ttlHours: number; batchSize?: number; intervalMs?: number }): WorkerJob {

@@ -51,7 +51,7 @@ export default {
     {
       name: 'platform-imports-no-module-http-or-config',
       comment:
-        'Cross-cutting machinery (outbox, signals, leases, lanes, batch writer, worker runtime, idempotency) serves the modules; it knows none of them, no HTTP and no configuration.',
+        'Cross-cutting machinery (outbox, signals, leases, lanes, batch writer, worker runtime, idempotency, audit recording) serves the modules; it knows none of them, no HTTP and no configuration.',
       severity: 'error',
       from: { path: '^src/platform/' },
       to: { path: own, pathNot: ['^src/platform/', '^src/db/', '^src/lib/', '^src/errors\\.ts$'] },
@@ -107,6 +107,7 @@ export default {
     },
     {
       name: 'audit-imports-no-module',
+      comment: 'Reading the audit log (admin routes, export) knows no other module; writing an entry is platform/audit/.',
       severity: 'error',
       from: { path: '^src/modules/audit/' },
       to: { path: '^src/modules/', pathNot: '^src/modules/audit/' },

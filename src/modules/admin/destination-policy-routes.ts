@@ -5,7 +5,7 @@
 import { Type } from 'typebox';
 import { BODY_ERRORS, IdParams, StrictObject, Timestamp, Uuid, errorResponses } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
-import { adminActor } from '../audit/actors.ts';
+import { adminActor } from '../../http/audit-actor.ts';
 import type { DestinationPolicies } from '../merchants/destination-policy.ts';
 import { DESTINATION_POLICIES } from '../merchants/tables.ts';
 

@@ -7,7 +7,7 @@
 import { Type } from 'typebox';
 import { BODY_ERRORS, IdParams, StrictObject, Timestamp, Uuid, errorResponses } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
-import { adminActor } from '../audit/actors.ts';
+import { adminActor } from '../../http/audit-actor.ts';
 import type { MerchantPoliciesService } from '../merchants/compliance-policies.ts';
 import { DESTINATION_POLICIES, PAYER_POLICIES, WALLET_OWNERSHIP_POLICIES } from '../merchants/tables.ts';
 import { POLICY_DESCRIPTION as DESTINATION_DESCRIPTION } from './destination-policy-routes.ts';

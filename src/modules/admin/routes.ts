@@ -8,7 +8,7 @@ import { BODY_ERRORS, HumanName, IdParams, StrictObject, Uuid, errorResponses } 
 import type { App } from '../../http/types.ts';
 import { CreateCredentialBody, CredentialSchema, IssuedCredentialSchema, MerchantSchema } from '../merchants/schemas.ts';
 import type { MerchantsService } from '../merchants/service.ts';
-import { adminActor } from '../audit/actors.ts';
+import { adminActor } from '../../http/audit-actor.ts';
 
 const ADMIN_ERRORS = [400, 401, 403] as const;
 const tags = ['Admin'];

@@ -1,6 +1,6 @@
 /** What a four-eyes action is (actions.ts lists them; operator-actions.ts holds those on operators). */
 import type { Trx } from '../../db/database.ts';
-import type { AuditActor } from '../audit/record.ts';
+import type { AuditActor } from '../../platform/audit/record.ts';
 import type { OperatorPermission } from '../operators/roles.ts';
 
 export interface Proposed {

@@ -7,7 +7,7 @@ import type { FastifyRequest } from 'fastify';
 import { AUTHENTICATED_ERRORS, BODY_ERRORS, IdParams, errorResponses } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
 import { AppError } from '../../errors.ts';
-import { adminActor } from '../audit/actors.ts';
+import { adminActor } from '../../http/audit-actor.ts';
 import { AdminOrderSchema } from '../orders/admin-schemas.ts';
 import type { OrderOperatorActions } from '../orders/operator-actions-service.ts';
 import { ApprovalPageSchema, ApprovalSchema, ApprovalsQuery, ApproveBody, MarkFailedBody, ProposeBody, RejectBody } from './schemas.ts';

@@ -12,7 +12,7 @@ import { AppError, notFound } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { inTransaction } from '../../platform/commit-signals.ts';
-import { recordAudit } from '../audit/record.ts';
+import { recordAudit } from '../../platform/audit/record.ts';
 import { operatorCan, type OperatorRole } from '../operators/roles.ts';
 import type { ApprovalStatus } from '../operators/tables.ts';
 import type { ApprovalAction, FourEyesAction } from './actions.ts';

@@ -7,7 +7,7 @@ import { Type } from 'typebox';
 import type { Db } from '../../db/database.ts';
 import { errorResponses } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
-import { adminActor } from './actors.ts';
+import { adminActor } from '../../http/audit-actor.ts';
 import { AUDIT_EXPORT_COLUMNS, type AuditExport } from './export.ts';
 import { listAudit } from './log.ts';
 import { OperatorAuditExportQuery, OperatorAuditLogPageSchema, OperatorAuditLogQuery } from './schemas.ts';

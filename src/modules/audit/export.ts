@@ -9,7 +9,7 @@ import type { Db } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { csvCell, csvRecord, pagedCsvLines } from '../../lib/csv.ts';
 import { type AuditLogEntry, type AuditLogFilters, listAudit, moreAuditThan } from './log.ts';
-import { type AuditActor, recordDataRelease } from './record.ts';
+import { type AuditActor, recordDataRelease } from '../../platform/audit/record.ts';
 
 /** The file's columns, in order (documented in the route's description and docs/architecture/back-office.md). */
 export const AUDIT_EXPORT_COLUMNS = ['id', 'createdAt', 'actor', 'action', 'targetType', 'targetId', 'merchantId', 'requestId', 'details'] as const;

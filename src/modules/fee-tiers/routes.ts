@@ -5,7 +5,7 @@
 import { merchantIdOf } from '../../http/auth.ts';
 import { AUTHENTICATED_ERRORS, BODY_ERRORS, errorResponses } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
-import { adminActor } from '../audit/actors.ts';
+import { adminActor } from '../../http/audit-actor.ts';
 import { rejectPlatformFeeInBody } from './bands.ts';
 import {
   AdminFeeTierQuery,

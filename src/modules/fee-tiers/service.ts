@@ -16,7 +16,7 @@ import { AppError, notFound } from '../../errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { type Dec, decimal, toFixedText, toJsonNumber } from '../../lib/money.ts';
 import { createReadCache } from '../../lib/read-cache.ts';
-import { type AuditActor, recordAudit } from '../audit/record.ts';
+import { type AuditActor, recordAudit } from '../../platform/audit/record.ts';
 import { MERCHANT_FEE_DECIMALS, PLATFORM_FEE_DECIMALS, VOLUME_DECIMALS, type Band, bandAt, parseBands } from './bands.ts';
 import { type MerchantTierRow, type PlatformTierRow, feeTiersRepo as repo } from './repo.ts';
 

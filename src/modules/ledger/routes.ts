@@ -4,7 +4,7 @@ import { merchantIdOf } from '../../http/auth.ts';
 import { DEFAULT_PAGE_SIZE } from '../../http/pagination.ts';
 import { AUTHENTICATED_ERRORS, BODY_ERRORS, errorResponses } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
-import { adminActor } from '../audit/actors.ts';
+import { adminActor } from '../../http/audit-actor.ts';
 import {
   AdminSettlementRunBody,
   EntryListQuery,

@@ -13,7 +13,7 @@ import { inTransaction } from '../../platform/commit-signals.ts';
 import { AppError, notFound } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { decimal, toJsonNumber } from '../../lib/money.ts';
-import { type AuditActor, recordAudit } from '../audit/record.ts';
+import { type AuditActor, recordAudit } from '../../platform/audit/record.ts';
 import type { DestinationPolicy, MerchantsTable, PayerPolicy, WalletOwnershipPolicy } from './tables.ts';
 
 export interface MerchantPolicies {

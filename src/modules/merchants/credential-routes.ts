@@ -11,7 +11,7 @@ import { merchantIdOf } from '../../http/auth.ts';
 import { AUTHENTICATED_ERRORS, BODY_ERRORS, StrictObject, Uuid, errorResponses } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
 import { AppError } from '../../errors.ts';
-import type { AuditActor } from '../audit/record.ts';
+import type { AuditActor } from '../../platform/audit/record.ts';
 import { CreateCredentialBody, CredentialSchema, IssuedCredentialSchema } from './schemas.ts';
 import type { MerchantsService } from './service.ts';
 import { can } from '../users/roles.ts';

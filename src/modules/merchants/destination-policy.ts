@@ -3,7 +3,7 @@
  * merchants' compliance policies (compliance-policies.ts): its own admin routes and CLI command
  * predate the others and stay. Each change is audited as `merchant.destination_policy`.
  */
-import type { AuditActor } from '../audit/record.ts';
+import type { AuditActor } from '../../platform/audit/record.ts';
 import type { MerchantPolicies, MerchantPoliciesService } from './compliance-policies.ts';
 import type { DestinationPolicy } from './tables.ts';
 

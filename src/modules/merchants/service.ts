@@ -10,7 +10,7 @@ import type { MerchantRow, MerchantStatus } from './tables.ts';
 import { AppError, notFound } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
-import { type AuditActor, recordAudit } from '../audit/record.ts';
+import { type AuditActor, recordAudit } from '../../platform/audit/record.ts';
 import { API_KEY_PATTERN, createSecretHasher } from './credentials.ts';
 import type { MasterKeys } from '../../lib/rotating-box.ts';
 import { type CachedCredential, createCredentialCache } from './credential-cache.ts';

@@ -12,7 +12,7 @@ import type { PersonalData } from '../../lib/personal-data.ts';
 import { invalidField } from '../../errors.ts';
 import { decimal } from '../../lib/money.ts';
 import { saoPauloMonthRange } from '../../lib/sao-paulo-time.ts';
-import { type AuditActor, recordDataRelease } from '../audit/record.ts';
+import { type AuditActor, recordDataRelease } from '../../platform/audit/record.ts';
 import { FORMATTERS, REPORT_FORMATS, type RegisterEntry, type RegisterFormatter, type ReportFormat } from './formatters.ts';
 import type { OperationsRegisterRow } from './tables.ts';
 

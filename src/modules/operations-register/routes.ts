@@ -6,7 +6,7 @@
 import { Readable } from 'node:stream';
 import { Type } from 'typebox';
 import { StrictObject, errorResponses } from '../../http/schemas.ts';
-import { adminActor } from '../audit/actors.ts';
+import { adminActor } from '../../http/audit-actor.ts';
 import type { App } from '../../http/types.ts';
 import { REGISTER_COLUMNS } from './formatters.ts';
 import { REPORT_FORMATS, type OperationsReport } from './report.ts';

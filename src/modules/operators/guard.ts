@@ -8,7 +8,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.ts';
-import { recordAudit } from '../audit/record.ts';
+import { recordAudit } from '../../platform/audit/record.ts';
 import type { Db } from '../../db/database.ts';
 import type { BootstrapState } from './bootstrap.ts';
 import { ENROLMENT_ROUTES, operatorCan, requiredPermission } from './roles.ts';

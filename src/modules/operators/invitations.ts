@@ -12,7 +12,7 @@ import type { Db, Trx } from '../../db/database.ts';
 import { AppError, providerUnavailable } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
-import { type AuditActor, recordAudit } from '../audit/record.ts';
+import { type AuditActor, recordAudit } from '../../platform/audit/record.ts';
 import { hashPassword } from '../users/passwords.ts';
 import { createOperatorsRepo, type Operator } from './repo.ts';
 import type { OperatorRole } from './roles.ts';

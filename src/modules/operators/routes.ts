@@ -10,7 +10,7 @@ import { secureCookies, sessionCookie } from '../../http/cookies.ts';
 import { AUTHENTICATED_ERRORS, BODY_ERRORS, IdParams, errorResponses } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
 import { AppError } from '../../errors.ts';
-import { adminActor } from '../audit/actors.ts';
+import { adminActor } from '../../http/audit-actor.ts';
 import { signInWithCookie } from '../users/sign-in-answer.ts';
 import { PasswordBody, SignInBody, TokenParams, TotpConfirmBody, TotpEnrolmentSchema } from '../users/schemas.ts';
 import { OPERATOR_ROLE_PERMISSIONS } from './roles.ts';

@@ -8,7 +8,7 @@ import { Type } from 'typebox';
 import { AppError } from '../../errors.ts';
 import { AUTHENTICATED_ERRORS, BODY_ERRORS, IdParams, errorResponses } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
-import { adminActor } from '../audit/actors.ts';
+import { adminActor } from '../../http/audit-actor.ts';
 import { CreateServiceAccountBody, CreatedServiceAccountSchema, ServiceAccountSchema } from './schemas.ts';
 import type { OperatorsService } from './service.ts';
 

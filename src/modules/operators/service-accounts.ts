@@ -11,7 +11,7 @@ import type { Db } from '../../db/database.ts';
 import { AppError, notFound } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
-import { type AuditActor, recordAudit } from '../audit/record.ts';
+import { type AuditActor, recordAudit } from '../../platform/audit/record.ts';
 import type { ServiceAccountsTable } from './tables.ts';
 
 export type ServiceAccountRole = ServiceAccountsTable['role'];

@@ -13,7 +13,7 @@ import { AppError, notFound } from '../../errors.ts';
 import { OPERATOR_SESSION_COOKIE } from '../../http/cookies.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
-import { type AuditActor, recordAudit } from '../audit/record.ts';
+import { type AuditActor, recordAudit } from '../../platform/audit/record.ts';
 import { hashPassword } from '../users/passwords.ts';
 import { createSessions } from '../users/sessions.ts';
 import { createSignInThrottle } from '../users/sign-in-throttle.ts';

@@ -14,7 +14,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { csvCell, csvRecord, pagedCsvLines } from '../../lib/csv.ts';
 import { decimal } from '../../lib/money.ts';
 import { saoPauloDay } from '../../lib/sao-paulo-time.ts';
-import { type AuditActor, recordDataRelease } from '../audit/record.ts';
+import { type AuditActor, recordDataRelease } from '../../platform/audit/record.ts';
 import { type ExportCursor, type ExportedRow, exportRepo as repo } from './export-repo.ts';
 import type { ListFilters } from './listing-repo.ts';
 import { checkAmountRange } from './listing.ts';

@@ -10,7 +10,7 @@ import { AppError, notFound } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { toJsonNumber } from '../../lib/money.ts';
 import { inTransaction, signalAfterCommit } from '../../platform/commit-signals.ts';
-import { type AuditActor, recordAudit } from '../audit/record.ts';
+import { type AuditActor, recordAudit } from '../../platform/audit/record.ts';
 import { type AdminOrder, toAdminOrder } from './admin-reads.ts';
 import { adminOrdersRepo } from './admin-search-repo.ts';
 import { allowedOperatorActions, type OperatorOrderAction } from './operator-actions.ts';

@@ -6,7 +6,7 @@ import { Type } from 'typebox';
 import { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import { merchantIdOf } from '../../http/auth.ts';
-import type { AuditActor } from '../audit/record.ts';
+import type { AuditActor } from '../../platform/audit/record.ts';
 import { AUTHENTICATED_ERRORS, IdParams, errorResponses } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
 import { EXPORT_COLUMNS, type OrderExport } from './export.ts';

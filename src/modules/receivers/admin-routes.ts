@@ -1,5 +1,5 @@
 /** Operator routes for receivers: the KYC review queue and file, KYC and status decisions (each audited). */
-import { adminActor } from '../audit/actors.ts';
+import { adminActor } from '../../http/audit-actor.ts';
 import { BODY_ERRORS, IdParams, errorResponses } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
 import type { KycReview } from './kyc-review.ts';

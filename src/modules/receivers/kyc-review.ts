@@ -9,7 +9,7 @@ import { invalidField, notFound } from '../../errors.ts';
 import { normalizeDocument } from '../../lib/br-documents.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { listAudit } from '../audit/log.ts';
-import { type AuditActor, recordDataRelease } from '../audit/record.ts';
+import { type AuditActor, recordDataRelease } from '../../platform/audit/record.ts';
 import { AWAITING_DECISION, type KycSubmissionSchema } from './kyc-review-schemas.ts';
 import { KYC_STATUSES } from './schemas.ts';
 import { createKycReviewRepo } from './kyc-review-repo.ts';

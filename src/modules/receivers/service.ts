@@ -15,7 +15,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { hasAtMostDecimals, toFixedText, toJsonNumber } from '../../lib/money.ts';
 import { isSolanaAddress } from '../../lib/solana.ts';
-import { type AuditActor, recordAudit } from '../audit/record.ts';
+import { type AuditActor, recordAudit } from '../../platform/audit/record.ts';
 import { recordEvent } from '../../platform/outbox.ts';
 import { kycDecisionEvent } from './events.ts';
 import { type OrderReceiver, toOrderReceiver } from './order-receiver.ts';

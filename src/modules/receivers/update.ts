@@ -12,7 +12,7 @@ import { inTransaction } from '../../platform/commit-signals.ts';
 import type { Db } from '../../db/database.ts';
 import { AppError, notFound } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { type AuditActor, recordAudit } from '../audit/record.ts';
+import { type AuditActor, recordAudit } from '../../platform/audit/record.ts';
 import type { ReceiversRepo } from './repo.ts';
 import { IMMUTABLE_RECEIVER_FIELDS, type UpdateReceiverBody } from './schemas.ts';
 import type { ReceiverRow } from './tables.ts';

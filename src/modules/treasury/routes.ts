@@ -4,7 +4,7 @@
  */
 import { BODY_ERRORS, errorResponses } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
-import { adminActor } from '../audit/actors.ts';
+import { adminActor } from '../../http/audit-actor.ts';
 import { FundingBody, FundingSchema, ReconciliationListQuery, ReconciliationListSchema, TreasurySchema } from './schemas.ts';
 import type { TreasuryService } from './service.ts';
 

@@ -11,7 +11,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { decimal } from '../../lib/money.ts';
 import { inTransaction } from '../../platform/commit-signals.ts';
-import { type AuditActor, recordAudit } from '../audit/record.ts';
+import { type AuditActor, recordAudit } from '../../platform/audit/record.ts';
 import type { LedgerService } from '../ledger/service.ts';
 import type { Liquidity } from './liquidity.ts';
 import { type ReconciliationRunRow, type TokenSum, treasuryRepo as repo } from './repo.ts';

@@ -10,7 +10,7 @@ import type { Db } from '../../db/database.ts';
 import { AppError, notFound, providerUnavailable } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
-import { recordAudit } from '../audit/record.ts';
+import { recordAudit } from '../../platform/audit/record.ts';
 import { createLinksRepo } from './links-repo.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import type { User, UsersRepo } from './repo.ts';

@@ -12,7 +12,7 @@ import type { Db } from '../../db/database.ts';
 import { AppError, notFound } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
-import { recordAudit } from '../audit/record.ts';
+import { recordAudit } from '../../platform/audit/record.ts';
 import { createLinks, type Invitation } from './links.ts';
 import { generatePassword, hashPassword } from './passwords.ts';
 import { createUsersRepo, toUser, type User } from './repo.ts';

@@ -21,7 +21,7 @@ import { newId } from '../../lib/ids.ts';
 import { siwsMessage, verifySolanaMessageSignature } from '../../lib/siws.ts';
 import { isSolanaAddress } from '../../lib/solana.ts';
 import { inTransaction } from '../../platform/commit-signals.ts';
-import { type AuditActor, recordAudit } from '../audit/record.ts';
+import { type AuditActor, recordAudit } from '../../platform/audit/record.ts';
 import { walletOwnershipRepo as repo } from './repo.ts';
 import type { WalletOwnershipChallengesTable, WalletOwnershipProofsTable } from './tables.ts';
 

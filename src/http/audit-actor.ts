@@ -1,8 +1,10 @@
 /**
- * Who an audited action is attributed to, by the channel it came through.
+ * Who an audited action is attributed to, by the channel it came through. It reads the request's
+ * authentication (http/auth.ts), so it sits with the HTTP plumbing; the entry itself is written
+ * by platform/audit/record.ts, which knows no HTTP.
  */
 import type { FastifyRequest } from 'fastify';
-import type { AuditActor } from './record.ts';
+import type { AuditActor } from '../platform/audit/record.ts';
 
 /** An operator signed in (`operator:<id>`), a service account (`service-account:<id>`), or the admin token (`admin-api@<ip>`), on `/api/v1/admin`. */
 export const adminActor = (request: FastifyRequest): AuditActor & { operatorId?: string } => {

@@ -1,9 +1,10 @@
 /**
  * SQL of the disputes module. Every function takes the transaction (or root db) it runs in.
  */
-import { type Insertable, type Selectable, type Updateable, sql } from 'kysely';
+import { type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { DisputeStatus, DisputesTable } from './tables.ts';
+import { claimDue } from '../../platform/leases.ts';
+import { DISPUTE_COLUMNS, type DisputeStatus, type DisputesTable } from './tables.ts';
 import { UNRESOLVED } from './state-machine.ts';
 
 export type DisputeRow = Selectable<DisputesTable>;
@@ -63,18 +64,11 @@ export const disputesRepo = {
   },
 
   /**
-   * Claims up to `limit` due disputes: their next look is pushed `leaseMs` ahead in the same
-   * statement, so another worker skips them and a worker that dies only delays them.
+   * Claims up to `limit` due disputes (platform/leases.ts): their next look is pushed `leaseMs`
+   * ahead in the same statement, so another worker skips them and a worker that dies only delays them.
    */
-  async claimDue(db: Db, now: Date, limit: number, leaseMs: number): Promise<DisputeRow[]> {
-    const result = await sql<DisputeRow>`
-      with due as (
-        select id from disputes where next_step_at <= ${now} order by next_step_at, id limit ${limit} for update skip locked
-      )
-      update disputes as d set next_step_at = ${new Date(now.getTime() + leaseMs)}
-      from due where d.id = due.id
-      returning d.*`.execute(db);
-    return result.rows;
+  claimDue(db: Db, now: Date, limit: number, leaseMs: number): Promise<DisputeRow[]> {
+    return claimDue<DisputeRow>(db, { table: 'disputes', dueColumn: 'next_step_at', leaseIn: 'due', columns: DISPUTE_COLUMNS, now, limit, leaseMs });
   },
 
   /** Where the sync with the PSP starts: the oldest claim still open, if any. */

@@ -51,6 +51,30 @@ export interface DisputesTable {
   updated_at: ColumnType<Date, Date, Date>;
 }
 
+/** Every column of a claim, named so a column added later is read only where it is asked for. */
+export const DISPUTE_COLUMNS = [
+  'id',
+  'merchant_id',
+  'order_id',
+  'psp_infraction_id',
+  'end_to_end_id',
+  'status',
+  'reason',
+  'amount_brl',
+  'reported_at',
+  'defense_deadline',
+  'order_held',
+  'defense',
+  'defended_at',
+  'resolved_at',
+  'outcome',
+  'return_id',
+  'return_status',
+  'next_step_at',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (keyof DisputesTable)[];
+
 declare module '../../db/schema.ts' {
   interface Database {
     disputes: DisputesTable;

@@ -1,6 +1,6 @@
 import { type Insertable, type Updateable, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import { claimDue } from '../../platform/leases.ts';
+import { claimDue, skipHeld } from '../../platform/leases.ts';
 import { plannedEachRun } from '../../db/prepared-statements.ts';
 import { ORDER_COLUMNS, ORDER_TRANSACTION_COLUMNS, type OrderRow, type OrderTransactionStatus, type OrderTransactionType, type OrdersTable, type StoredOrderStatus } from './tables.ts';
 import type { OrderType } from '../../lib/order-types.ts';
@@ -257,8 +257,7 @@ export const ordersRepo = {
       .where('status', 'in', [sql.lit<StoredOrderStatus>('AWAITING_PAYMENT'), sql.lit<StoredOrderStatus>('AWAITING_DEPOSIT')])
       .where('expires_at', '<=', now)
       .limit(limit)
-      .forUpdate()
-      .skipLocked()
+      .$call(skipHeld)
       .execute();
   },
 

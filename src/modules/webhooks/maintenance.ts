@@ -1,13 +1,14 @@
 /**
  * The webhook module's upkeep, run by the worker every minute: endpoints failing for
  * WEBHOOK_DISABLE_AFTER_DAYS days are disabled (the merchant is told by an event), and old rows are
- * purged in batches so no table grows without bound — finished deliveries with their attempts,
+ * purged in batches (platform/leases.ts `purgeAll`) so no table grows without bound — finished deliveries with their attempts,
  * events whose deliveries are gone, expired secrets, and deleted endpoints nothing refers to.
  */
-import { sql } from 'kysely';
+import { sql, type SqlBool } from 'kysely';
 import type { WebhookSettings } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { purgeAll, purgeBatch } from '../../platform/leases.ts';
 import type { DeliveryEngine } from './delivery.ts';
 
 const DAY_MS = 86_400_000;
@@ -45,41 +46,47 @@ export function createWebhookMaintenance(deps: { db: Db; clock: Clock; engine: P
     return rows.length;
   }
 
-  async function purgeDeliveries(cutoff: Date): Promise<number> {
-    return affected(
-      await sql`
-        with doomed as (
-          select id from webhook_deliveries where status <> 'PENDING' and updated_at < ${cutoff}
-          order by updated_at limit ${BATCH} for update skip locked
-        ),
-        attempts as (delete from webhook_delivery_attempts a using doomed where a.delivery_id = doomed.id)
-        delete from webhook_deliveries d using doomed where d.id = doomed.id`.execute(db),
+  /** Finished deliveries with their attempts. */
+  const purgeDeliveries = (cutoff: Date, signal?: AbortSignal) =>
+    purgeAll(
+      db,
+      {
+        table: 'webhook_deliveries',
+        key: 'id',
+        where: sql<SqlBool>`webhook_deliveries.status <> 'PENDING' and webhook_deliveries.updated_at < ${cutoff}`,
+        orderBy: 'updated_at',
+        limit: BATCH,
+        dependents: [{ table: 'webhook_delivery_attempts', column: 'delivery_id' }],
+      },
+      signal,
     );
-  }
 
-  async function purgeEvents(cutoff: Date): Promise<number> {
-    return affected(
-      await sql`
-        delete from events where id in (
-          select e.id from events e
-          where e.created_at < ${cutoff} and e.fanned_out_at is not null
-            and not exists (select 1 from webhook_deliveries d where d.event_id = e.id)
-          order by e.created_at limit ${BATCH} for update skip locked
-        )`.execute(db),
+  /** Events fanned out whose deliveries are gone. */
+  const purgeEvents = (cutoff: Date, signal?: AbortSignal) =>
+    purgeAll(
+      db,
+      {
+        table: 'events',
+        key: 'id',
+        where: sql<SqlBool>`events.created_at < ${cutoff} and events.fanned_out_at is not null
+          and not exists (select 1 from webhook_deliveries d where d.event_id = events.id)`,
+        orderBy: 'created_at',
+        limit: BATCH,
+      },
+      signal,
     );
-  }
 
   async function purgeSecretsAndEndpoints(now: Date, cutoff: Date): Promise<{ secrets: number; endpoints: number }> {
     const secrets = affected(await sql`delete from webhook_endpoint_secrets where expires_at < ${now}`.execute(db));
-    const result = await sql<{ id: string }>`
-      with doomed as (
-        select e.id from webhook_endpoints e
-        where e.deleted_at < ${cutoff} and not exists (select 1 from webhook_deliveries d where d.endpoint_id = e.id)
-        limit ${BATCH} for update skip locked
-      ),
-      secrets as (delete from webhook_endpoint_secrets s using doomed where s.endpoint_id = doomed.id)
-      delete from webhook_endpoints e using doomed where e.id = doomed.id returning e.id`.execute(db);
-    return { secrets, endpoints: result.rows.length };
+    // Deleted endpoints nothing refers to any more, one batch a run (they are few).
+    const endpoints = await purgeBatch(db, {
+      table: 'webhook_endpoints',
+      key: 'id',
+      where: sql<SqlBool>`webhook_endpoints.deleted_at < ${cutoff} and not exists (select 1 from webhook_deliveries d where d.endpoint_id = webhook_endpoints.id)`,
+      limit: BATCH,
+      dependents: [{ table: 'webhook_endpoint_secrets', column: 'endpoint_id' }],
+    });
+    return { secrets, endpoints };
   }
 
   /** Purges in batches until nothing old is left (or the worker stops). */
@@ -88,14 +95,8 @@ export function createWebhookMaintenance(deps: { db: Db; clock: Clock; engine: P
     const deliveryCutoff = new Date(now.getTime() - deps.retention.deliveryRetentionDays * DAY_MS);
     const eventCutoff = new Date(now.getTime() - deps.retention.eventRetentionDays * DAY_MS);
     const total: PurgeResult = { deliveries: 0, events: 0, secrets: 0, endpoints: 0 };
-    for (let batch = BATCH; batch === BATCH && !signal?.aborted; ) {
-      batch = await purgeDeliveries(deliveryCutoff);
-      total.deliveries += batch;
-    }
-    for (let batch = BATCH; batch === BATCH && !signal?.aborted; ) {
-      batch = await purgeEvents(eventCutoff);
-      total.events += batch;
-    }
+    total.deliveries = await purgeDeliveries(deliveryCutoff, signal);
+    total.events = await purgeEvents(eventCutoff, signal);
     if (!signal?.aborted) {
       const { secrets, endpoints } = await purgeSecretsAndEndpoints(now, deliveryCutoff);
       total.secrets = secrets;

@@ -6,6 +6,7 @@
 import type { Insertable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { plannedEachRun } from '../../db/prepared-statements.ts';
+import { skipHeld } from '../../platform/leases.ts';
 import type { WebhookDeliveriesTable, WebhookDeliveryStatus, WebhookEndpointsTable } from './tables.ts';
 
 export interface DeliveryFilters {
@@ -135,8 +136,7 @@ export const webhooksRepo = {
       .orderBy('created_at')
       .orderBy('id')
       .limit(limit)
-      .forUpdate()
-      .skipLocked()
+      .$call(skipHeld)
       .execute();
   },
 

@@ -188,6 +188,42 @@ describe.each(drivers)('migrations on %s', (driver) => {
     expect(await ordersIndexes(db)).toEqual(expected);
   });
 
+  it('0049 guards the ledger, the audit log and the register with one trigger function, and back down', async (ctx) => {
+    const handle = await emptyDatabase();
+    if (!handle) return ctx.skip();
+    const db = handle.db;
+    /** The function each append-only trigger calls, by table and trigger. */
+    const guards = async () => {
+      const { rows } = await sql<{ guard: string; fn: string }>`
+        select c.relname || '.' || t.tgname as guard, p.proname as fn
+        from pg_trigger t join pg_class c on c.oid = t.tgrelid join pg_proc p on p.oid = t.tgfoid
+        where not t.tgisinternal and p.proname <> 'ledger_check_entry_balanced'
+          and c.relname in ('ledger_entries', 'ledger_postings', 'admin_audit_log', 'operations_register')
+        order by 1`.execute(db);
+      return Object.fromEntries(rows.map((row) => [row.guard, row.fn]));
+    };
+    const shared = Object.fromEntries(
+      ['admin_audit_log', 'ledger_entries', 'ledger_postings', 'operations_register'].flatMap((table) => [
+        [`${table}.${table}_append_only`, 'append_only_refuse_change'],
+        [`${table}.${table}_append_only_truncate`, 'append_only_refuse_change'],
+      ]),
+    );
+    await migrateToLatest(db);
+    expect(await guards()).toEqual(shared);
+
+    await downThrough(db, '20261205_0049_append_only_shared');
+    expect(await guards()).toEqual({
+      'admin_audit_log.admin_audit_log_no_change': 'admin_audit_log_append_only',
+      'admin_audit_log.admin_audit_log_no_truncate': 'admin_audit_log_append_only',
+      'ledger_entries.ledger_entries_append_only': 'ledger_refuse_change',
+      'ledger_postings.ledger_postings_append_only': 'ledger_refuse_change',
+      'operations_register.operations_register_no_change': 'operations_register_append_only',
+      'operations_register.operations_register_no_truncate': 'operations_register_append_only',
+    });
+    await migrateToLatest(db);
+    expect(await guards()).toEqual(shared);
+  });
+
   it('0014 carries a webhook lease in force over to webhook_delivery_leases, and back down', async (ctx) => {
     const handle = await emptyDatabase();
     if (!handle) return ctx.skip();

@@ -1,6 +1,7 @@
 /**
  * Every migration, listed explicitly so they load the same way under tsx, Vitest and a bundle.
  * Names are timestamps; Kysely applies them in name order. A landed migration is never edited.
+ * A new append-only table calls `appendOnly(db, table)` (src/db/append-only.ts): one shared trigger function.
  */
 import type { Migration } from 'kysely';
 import * as foundation from './20261122_0001_foundation.ts';
@@ -47,6 +48,7 @@ import * as signInControls from './20261205_0044_sign_in_controls.ts';
 import * as unprovenWalletDailyUsage from './20261205_0045_unproven_wallet_daily_usage.ts';
 import * as personalDataSealed from './20261205_0046_personal_data_sealed.ts';
 import * as registerAccountsSealed from './20261205_0047_register_accounts_sealed.ts';
+import * as appendOnlyShared from './20261205_0049_append_only_shared.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261122_0001_foundation': foundation,
@@ -93,4 +95,5 @@ export const migrations: Record<string, Migration> = {
   '20261205_0045_unproven_wallet_daily_usage': unprovenWalletDailyUsage,
   '20261205_0046_personal_data_sealed': personalDataSealed,
   '20261205_0047_register_accounts_sealed': registerAccountsSealed,
+  '20261205_0049_append_only_shared': appendOnlyShared,
 };

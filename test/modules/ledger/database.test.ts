@@ -34,5 +34,9 @@ describe('database rules', () => {
     const anyEntry = await ctx.database.db.selectFrom('ledger_entries').select('id').limit(1).executeTakeFirstOrThrow();
     await expect(sql`update ledger_entries set kind = 'X' where id = ${anyEntry.id}`.execute(ctx.database.db)).rejects.toThrow(/append-only/);
     await expect(sql`delete from ledger_postings where entry_id = ${anyEntry.id}`.execute(ctx.database.db)).rejects.toThrow(/append-only/);
+    await expect(sql`update ledger_postings set amount = amount where entry_id = ${anyEntry.id}`.execute(ctx.database.db)).rejects.toThrow(/append-only/);
+    await expect(sql`delete from ledger_entries where id = ${anyEntry.id}`.execute(ctx.database.db)).rejects.toThrow(/append-only/);
+    // Since migration 0049 (one shared trigger function), as the audit log and the register always did.
+    await expect(sql`truncate ledger_postings`.execute(ctx.database.db)).rejects.toThrow(/append-only/);
   });
 });

@@ -8,6 +8,7 @@ import addFormatsPlugin from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { decimal } from '../../../src/lib/money.ts';
 import { disputeEventDefinitions } from '../../../src/modules/disputes/events.ts';
+import { disputesRepo } from '../../../src/modules/disputes/repo.ts';
 import { type TestMerchant, expectErrorBody } from '../../helpers/app.ts';
 import { type Json, ordersTest } from '../orders/helpers.ts';
 
@@ -132,6 +133,20 @@ describe('MED fraud claims (disputes)', () => {
     expect(await disputeOf(merchant, dispute.id)).toMatchObject({ returnStatus: 'DEVOLVIDO' });
     expect((await entriesOf(dispute.id)).map((p) => p.kind)).toContain('DISPUTE_RETURNED');
     expect(await disputes.runDue()).toBe(0);
+  });
+
+  it('a due claim is leased by the worker that takes it: its next look moves ahead, no other worker takes it until the lease lapses', async () => {
+    const { merchant, order } = await paidPayin(19);
+    await t.drive();
+    const dispute = await claim(merchant, order.id);
+    await decide(merchant, dispute.id, 'ACCEPTED');
+    const db = t.ctx.database.db;
+    const now = t.clock.now();
+    const leaseEnd = new Date(now.getTime() + 60_000);
+    const first = await disputesRepo.claimDue(db, now, 10, 60_000);
+    expect(first.map((row) => [row.id, row.next_step_at])).toEqual([[dispute.id, leaseEnd]]);
+    expect(await disputesRepo.claimDue(db, now, 10, 60_000)).toEqual([]);
+    expect((await disputesRepo.claimDue(db, leaseEnd, 10, 60_000)).map((row) => row.id)).toEqual([dispute.id]);
   });
 
   it('a defense before the deadline moves the claim to DEFENDED; one after it, or a second one, is refused', async () => {

@@ -226,7 +226,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in person and the CSRF token of this session */
+        /** The signed-in person, their permissions and the CSRF token of this session */
         get: operations["getCurrentSession"];
         put?: never;
         post?: never;
@@ -2747,6 +2747,8 @@ export interface components {
             expiresAt: string;
             /** @description An OWNER or ADMIN without TOTP: the session may only enrol it (POST /users/me/totp) */
             totpEnrolmentRequired: boolean;
+            /** @description What the person's role allows (the role table, docs/architecture/people-and-sessions.md) */
+            permissions: ("read" | "developer.write" | "payments.write" | "users.manage" | "owners.manage" | "credentials.manage")[];
         };
         /** NewPassword */
         NewPassword: {
@@ -2837,6 +2839,8 @@ export interface components {
             user: components["schemas"]["User"];
             csrfToken: string;
             totpEnrolmentRequired: boolean;
+            /** @description What the person's role allows (the role table, docs/architecture/people-and-sessions.md) */
+            permissions: ("read" | "developer.write" | "payments.write" | "users.manage" | "owners.manage" | "credentials.manage")[];
         };
         /** SessionSummary */
         SessionSummary: {

@@ -33,6 +33,20 @@ export function receiverSealing(pd: PersonalData) {
 export function createReceiversRepo(pd: PersonalData) {
   const { seal, open } = receiverSealing(pd);
   const opened = <T extends ReceiverRow>(row: T | undefined) => row && open(row);
+  /**
+   * The one shape of a guarded update: seal the changes, stamp updated_at, and change the row only
+   * while `guard` still holds (its merchant, or the status a transition starts from);
+   * undefined when it does not (another merchant's receiver, or a transition that lost a race).
+   */
+  const updateWhile = (db: Db, id: string, guard: { merchant_id: string } | { kyc_status: KycStatus } | { status: ReceiverStatus }, changes: Updateable<ReceiversTable>, now: Date) =>
+    db
+      .updateTable('receivers')
+      .set({ ...seal(changes), updated_at: now })
+      .where('id', '=', id)
+      .where((eb) => eb.and(guard))
+      .returningAll()
+      .executeTakeFirst()
+      .then(opened);
   return {
     /** Inserts unless the merchant already has a receiver with this document; then returns undefined. */
     insert(db: Db, receiver: Insertable<ReceiversTable>) {
@@ -80,40 +94,13 @@ export function createReceiversRepo(pd: PersonalData) {
       return db.updateTable('receivers').set({ wallet_address: walletAddress }).where('id', '=', id).returningAll().executeTakeFirstOrThrow().then(open);
     },
 
-    update(db: Db, id: string, merchantId: string, changes: Updateable<ReceiversTable>, now: Date) {
-      return db
-        .updateTable('receivers')
-        .set({ ...seal(changes), updated_at: now })
-        .where('id', '=', id)
-        .where('merchant_id', '=', merchantId)
-        .returningAll()
-        .executeTakeFirst()
-        .then(opened);
-    },
+    update: (db: Db, id: string, merchantId: string, changes: Updateable<ReceiversTable>, now: Date) => updateWhile(db, id, { merchant_id: merchantId }, changes, now),
 
     /** Guarded transition: changes the row only while its KYC status is still `from`. */
-    updateIfKycStatus(db: Db, id: string, from: KycStatus, changes: Updateable<ReceiversTable>, now: Date) {
-      return db
-        .updateTable('receivers')
-        .set({ ...seal(changes), updated_at: now })
-        .where('id', '=', id)
-        .where('kyc_status', '=', from)
-        .returningAll()
-        .executeTakeFirst()
-        .then(opened);
-    },
+    updateIfKycStatus: (db: Db, id: string, from: KycStatus, changes: Updateable<ReceiversTable>, now: Date) => updateWhile(db, id, { kyc_status: from }, changes, now),
 
     /** Guarded transition: changes the row only while its status is still `from`. */
-    updateIfStatus(db: Db, id: string, from: ReceiverStatus, changes: Updateable<ReceiversTable>, now: Date) {
-      return db
-        .updateTable('receivers')
-        .set({ ...seal(changes), updated_at: now })
-        .where('id', '=', id)
-        .where('status', '=', from)
-        .returningAll()
-        .executeTakeFirst()
-        .then(opened);
-    },
+    updateIfStatus: (db: Db, id: string, from: ReceiverStatus, changes: Updateable<ReceiversTable>, now: Date) => updateWhile(db, id, { status: from }, changes, now),
 
     insertKycSubmission(
       db: Db,

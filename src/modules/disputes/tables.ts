@@ -56,3 +56,6 @@ declare module '../../db/schema.ts' {
     disputes: DisputesTable;
   }
 }
+
+/** Every column of `disputes`, named: a statement lists what it reads, and a column added later is not read until asked for. */
+export const DISPUTE_COLUMNS = ['id', 'merchant_id', 'order_id', 'psp_infraction_id', 'end_to_end_id', 'status', 'reason', 'amount_brl', 'reported_at', 'defense_deadline', 'order_held', 'defense', 'defended_at', 'resolved_at', 'outcome', 'return_id', 'return_status', 'next_step_at', 'created_at', 'updated_at'] as const satisfies ReadonlyArray<keyof DisputesTable>;

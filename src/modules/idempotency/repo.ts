@@ -9,6 +9,7 @@ import { type Insertable, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { purgeOlderThan } from '../../platform/leases.ts';
 import type { IdempotencyKeyRow, IdempotencyKeysTable } from './tables.ts';
+import { IDEMPOTENCY_KEY_COLUMNS } from './tables.ts';
 
 export interface NewIdempotencyKey {
   merchantId: string;
@@ -118,7 +119,7 @@ export function createIdempotencyRepo(db: Db) {
     },
 
     async find(merchantId: string, key: string): Promise<IdempotencyKeyRow | undefined> {
-      return byKey(merchantId, key).selectAll().executeTakeFirst();
+      return byKey(merchantId, key).select(IDEMPOTENCY_KEY_COLUMNS).executeTakeFirst();
     },
 
     /**

@@ -49,3 +49,6 @@ declare module '../../db/schema.ts' {
     idempotency_owners: IdempotencyOwnersTable;
   }
 }
+
+/** Every column of `idempotency_keys`, named: a statement lists what it reads, and a column added later is not read until asked for. */
+export const IDEMPOTENCY_KEY_COLUMNS = ['merchant_id', 'key', 'fingerprint', 'method', 'route', 'state', 'lock_token', 'owner_id', 'locked_at', 'effect', 'request_id', 'response_status', 'response_content_type', 'response_body', 'created_at', 'completed_at'] as const satisfies ReadonlyArray<keyof IdempotencyKeysTable>;

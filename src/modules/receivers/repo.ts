@@ -2,6 +2,7 @@ import type { Db } from '../../db/database.ts';
 import type { PersonalData } from '../../lib/personal-data.ts';
 import type { KycStatus, PersonType, ReceiverRow, ReceiverStatus, ReceiversTable } from './tables.ts';
 import type { Insertable, Updateable } from 'kysely';
+import { RECEIVER_COLUMNS } from './tables.ts';
 
 type Writable = Insertable<ReceiversTable> | Updateable<ReceiversTable>;
 
@@ -44,7 +45,7 @@ export function createReceiversRepo(pd: PersonalData) {
       .set({ ...seal(changes), updated_at: now })
       .where('id', '=', id)
       .where((eb) => eb.and(guard))
-      .returningAll()
+      .returning(RECEIVER_COLUMNS)
       .executeTakeFirst()
       .then(opened);
   return {
@@ -54,7 +55,7 @@ export function createReceiversRepo(pd: PersonalData) {
         .insertInto('receivers')
         .values(seal(receiver))
         .onConflict((oc) => oc.constraint('receivers_merchant_document_hash_key').doNothing())
-        .returningAll()
+        .returning(RECEIVER_COLUMNS)
         .executeTakeFirst()
         .then(opened);
     },
@@ -66,7 +67,7 @@ export function createReceiversRepo(pd: PersonalData) {
 
     /** `merchantId` undefined only for operators, who see every merchant's receivers. */
     find(db: Db, id: string, merchantId: string | undefined, options: { forUpdate?: boolean } = {}) {
-      let query = db.selectFrom('receivers').selectAll().where('id', '=', id);
+      let query = db.selectFrom('receivers').select(RECEIVER_COLUMNS).where('id', '=', id);
       if (merchantId !== undefined) query = query.where('merchant_id', '=', merchantId);
       if (options.forUpdate) query = query.forUpdate();
       return query.executeTakeFirst().then(opened);
@@ -83,7 +84,7 @@ export function createReceiversRepo(pd: PersonalData) {
       if (filters.kycStatus) query = query.where('kyc_status', '=', filters.kycStatus);
       if (filters.type) query = query.where('person_type', '=', filters.type);
       const [rows, count] = await Promise.all([
-        query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute(),
+        query.select(RECEIVER_COLUMNS).orderBy('created_at', 'desc').orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute(),
         query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
       ]);
       return { rows: rows.map(open), total: Number(count.total) };
@@ -91,7 +92,7 @@ export function createReceiversRepo(pd: PersonalData) {
 
     /** Fills the address of a managed wallet created with the receiver (same transaction; not an update by the merchant). */
     setManagedWalletAddress(db: Db, id: string, walletAddress: string) {
-      return db.updateTable('receivers').set({ wallet_address: walletAddress }).where('id', '=', id).returningAll().executeTakeFirstOrThrow().then(open);
+      return db.updateTable('receivers').set({ wallet_address: walletAddress }).where('id', '=', id).returning(RECEIVER_COLUMNS).executeTakeFirstOrThrow().then(open);
     },
 
     update: (db: Db, id: string, merchantId: string, changes: Updateable<ReceiversTable>, now: Date) => updateWhile(db, id, { merchant_id: merchantId }, changes, now),

@@ -24,7 +24,6 @@ import { validatorCompiler } from './http/validator.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { UUID_PATTERN } from './lib/ids.ts';
 import { createLogger } from './logger.ts';
-import { registerAdminDestinationPolicyRoutes } from './modules/admin/destination-policy-routes.ts';
 import { registerAdminPoliciesRoutes } from './modules/admin/policies-routes.ts';
 import { registerWalletOwnershipRoutes } from './modules/wallet-ownership/routes.ts';
 import { registerAdminMerchantRoutes } from './modules/admin/routes.ts';
@@ -244,7 +243,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         registerOperatorRoutes(adminScope, services.operators, { nodeEnv: config.nodeEnv });
         registerServiceAccountRoutes(adminScope, services.operators);
         registerAdminMerchantRoutes(adminScope, services.merchants);
-        registerAdminDestinationPolicyRoutes(adminScope, services.destinationPolicies);
         registerAdminPoliciesRoutes(adminScope, services.merchantPolicies);
         registerAdminMerchantReadRoutes(adminScope, services.operatorReads.merchantReads);
         registerAdminReceiverRoutes(adminScope, services.receivers, services.operatorReads.kycReview);

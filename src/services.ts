@@ -28,7 +28,6 @@ import { createDepositAddresses } from './modules/deposits/addresses.ts';
 import { createSweeper } from './modules/deposits/sweeps.ts';
 import { createDepositWatcher } from './modules/deposits/watcher.ts';
 import { createLedgerService } from './modules/ledger/service.ts';
-import { createDestinationPolicies } from './modules/merchants/destination-policy.ts';
 import { createMerchantPolicies } from './modules/merchants/compliance-policies.ts';
 import { createWalletOwnership } from './modules/wallet-ownership/service.ts';
 import { createMerchantsService } from './modules/merchants/service.ts';
@@ -299,7 +298,6 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     });
   const webhooks = webhooksOn(db);
   const merchantPolicies = createMerchantPolicies({ db, clock });
-  const destinationPolicies = createDestinationPolicies({ policies: merchantPolicies });
   const walletOwnership = createWalletOwnership({ db, clock, personalData, settings: { publicAppUrl: config.email.publicAppUrl } });
   /** What the worker's delivery and maintenance jobs use (the same service unless the worker has its own pool). */
   const webhookDelivery = workerDb === db ? webhooks : webhooksOn(workerDb);
@@ -321,7 +319,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     // The operations register's monthly report (docs/architecture/operations-register.md), paged as the exports are.
     operationsReport: createOperationsReport({ db, personalData, pageSize: config.orders.exportPageSize }),
   };
-  return { personalData, disputes, operators, approvals, orderOperatorActions, webhookHealth, adminOrders, notifications, merchants, destinationPolicies, merchantPolicies, walletOwnership, auth, users, email, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderExport, orderTimeline, overview, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, liquidity, depositAddresses, depositWatcher, sweeper, operatorReads };
+  return { personalData, disputes, operators, approvals, orderOperatorActions, webhookHealth, adminOrders, notifications, merchants, merchantPolicies, walletOwnership, auth, users, email, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderExport, orderTimeline, overview, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, liquidity, depositAddresses, depositWatcher, sweeper, operatorReads };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

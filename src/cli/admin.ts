@@ -115,7 +115,7 @@ await runCli(async () => {
   const database = await openConfiguredDatabase(config);
   try {
     // The development email port logs messages: to stderr here, so stdout stays the command's JSON.
-    const { merchants, destinationPolicies, merchantPolicies, operators } = await createServices({ config, db: database.db, clock: systemClock, emailLog: createLogger('info', process.stderr) });
+    const { merchants, merchantPolicies, operators } = await createServices({ config, db: database.db, clock: systemClock, emailLog: createLogger('info', process.stderr) });
     const by = { actor: `cli:${os.userInfo().username}` };
     if (command === 'create-merchant') {
       const { merchant, credential } = await merchants.createMerchant({ name: name! }, by);
@@ -125,7 +125,7 @@ await runCli(async () => {
       console.log(JSON.stringify(await operators.invite({ email: values.email!, role: operatorRole! }, by)));
     } else if (command === 'set-destination-policy') {
       const reason = values.reason?.trim();
-      console.log(JSON.stringify(await destinationPolicies.set(values.merchant!, { policy: policy!, ...(reason ? { reason } : {}) }, by)));
+      console.log(JSON.stringify(await merchantPolicies.set(values.merchant!, { destinationPolicy: policy!, ...(reason ? { reason } : {}) }, by)));
     } else if (command === 'set-policies') {
       const reason = values.reason?.trim();
       const cap = values['unproven-wallet-limit-brl'];

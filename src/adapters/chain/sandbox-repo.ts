@@ -2,6 +2,7 @@
 import type { Insertable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { SandboxChainDepositsTable, SandboxChainTransfersTable } from './sandbox-tables.ts';
+import { SANDBOX_CHAIN_DEPOSIT_COLUMNS, SANDBOX_CHAIN_TRANSFER_COLUMNS, SANDBOX_DEPOSIT_ADDRESS_COLUMNS } from './sandbox-tables.ts';
 
 export const chainSandboxRepo = {
   /** Inserts unless the order already has an address; then returns undefined. */
@@ -10,20 +11,20 @@ export const chainSandboxRepo = {
       .insertInto('sandbox_chain_deposit_addresses')
       .values(row)
       .onConflict((oc) => oc.column('order_id').doNothing())
-      .returningAll()
+      .returning(SANDBOX_DEPOSIT_ADDRESS_COLUMNS)
       .executeTakeFirst();
   },
 
   findDepositAddressByOrder(db: Db, orderId: string) {
-    return db.selectFrom('sandbox_chain_deposit_addresses').selectAll().where('order_id', '=', orderId).executeTakeFirst();
+    return db.selectFrom('sandbox_chain_deposit_addresses').select(SANDBOX_DEPOSIT_ADDRESS_COLUMNS).where('order_id', '=', orderId).executeTakeFirst();
   },
 
   findDepositAddress(db: Db, address: string) {
-    return db.selectFrom('sandbox_chain_deposit_addresses').selectAll().where('address', '=', address).executeTakeFirst();
+    return db.selectFrom('sandbox_chain_deposit_addresses').select(SANDBOX_DEPOSIT_ADDRESS_COLUMNS).where('address', '=', address).executeTakeFirst();
   },
 
   insertDeposit(db: Db, row: Insertable<SandboxChainDepositsTable>) {
-    return db.insertInto('sandbox_chain_deposits').values(row).returningAll().executeTakeFirstOrThrow();
+    return db.insertInto('sandbox_chain_deposits').values(row).returning(SANDBOX_CHAIN_DEPOSIT_COLUMNS).executeTakeFirstOrThrow();
   },
 
   /** Inserts unless the idempotency key is taken; then returns undefined. */
@@ -32,16 +33,16 @@ export const chainSandboxRepo = {
       .insertInto('sandbox_chain_transfers')
       .values(row)
       .onConflict((oc) => oc.column('idempotency_key').doNothing())
-      .returningAll()
+      .returning(SANDBOX_CHAIN_TRANSFER_COLUMNS)
       .executeTakeFirst();
   },
 
   findTransferByIdempotencyKey(db: Db, idempotencyKey: string) {
-    return db.selectFrom('sandbox_chain_transfers').selectAll().where('idempotency_key', '=', idempotencyKey).executeTakeFirst();
+    return db.selectFrom('sandbox_chain_transfers').select(SANDBOX_CHAIN_TRANSFER_COLUMNS).where('idempotency_key', '=', idempotencyKey).executeTakeFirst();
   },
 
   findTransfer(db: Db, txHash: string) {
-    return db.selectFrom('sandbox_chain_transfers').selectAll().where('tx_hash', '=', txHash).executeTakeFirst();
+    return db.selectFrom('sandbox_chain_transfers').select(SANDBOX_CHAIN_TRANSFER_COLUMNS).where('tx_hash', '=', txHash).executeTakeFirst();
   },
 
   markTransferFailed(db: Db, txHash: string, error: string, now: Date) {
@@ -49,7 +50,7 @@ export const chainSandboxRepo = {
       .updateTable('sandbox_chain_transfers')
       .set({ status: 'FAILED', error, updated_at: now })
       .where('tx_hash', '=', txHash)
-      .returningAll()
+      .returning(SANDBOX_CHAIN_TRANSFER_COLUMNS)
       .executeTakeFirst();
   },
 

@@ -55,3 +55,12 @@ declare module '../../db/schema.ts' {
     sandbox_chain_armed_failures: SandboxChainArmedFailuresTable;
   }
 }
+
+/** Every column of `sandbox_chain_deposit_addresses`, named: a statement lists what it reads, and a column added later is not read until asked for. */
+export const SANDBOX_DEPOSIT_ADDRESS_COLUMNS = ['address', 'order_id', 'token', 'created_at'] as const satisfies ReadonlyArray<keyof SandboxChainDepositAddressesTable>;
+
+/** Every column of `sandbox_chain_deposits`, named: a statement lists what it reads, and a column added later is not read until asked for. */
+export const SANDBOX_CHAIN_DEPOSIT_COLUMNS = ['tx_hash', 'deposit_address', 'token', 'amount', 'created_at'] as const satisfies ReadonlyArray<keyof SandboxChainDepositsTable>;
+
+/** Every column of `sandbox_chain_transfers`, named: a statement lists what it reads, and a column added later is not read until asked for. */
+export const SANDBOX_CHAIN_TRANSFER_COLUMNS = ['tx_hash', 'idempotency_key', 'token', 'amount', 'destination', 'status', 'error', 'created_at', 'updated_at'] as const satisfies ReadonlyArray<keyof SandboxChainTransfersTable>;

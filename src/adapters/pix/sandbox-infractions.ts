@@ -11,6 +11,7 @@ import { decimal, toFixedText } from '../../lib/money.ts';
 import { type PixInfraction, type PixInfractionStatus, type PixInfractions, PixDefenseRefusedError } from './port.ts';
 import type { SandboxInfractionStatus, SandboxPixInfractionsTable } from './sandbox-tables.ts';
 import type { Selectable } from 'kysely';
+import { SANDBOX_PIX_INFRACTION_COLUMNS } from './sandbox-tables.ts';
 
 /** Efí's names of an infraction's statuses, and ours. */
 const STATUS: Record<SandboxInfractionStatus, PixInfractionStatus> = {
@@ -56,11 +57,11 @@ export interface SandboxInfractions extends PixInfractions {
 
 export function createSandboxInfractions(deps: { db: Db; clock: Clock }): SandboxInfractions {
   const { db, clock } = deps;
-  const find = (infractionId: string) => db.selectFrom('sandbox_pix_infractions').selectAll().where('infraction_id', '=', infractionId).executeTakeFirst();
+  const find = (infractionId: string) => db.selectFrom('sandbox_pix_infractions').select(SANDBOX_PIX_INFRACTION_COLUMNS).where('infraction_id', '=', infractionId).executeTakeFirst();
 
   return {
     async listInfractions({ from, to }) {
-      const rows = await db.selectFrom('sandbox_pix_infractions').selectAll().where('created_at', '>=', from).where('created_at', '<=', to).orderBy('created_at').execute();
+      const rows = await db.selectFrom('sandbox_pix_infractions').select(SANDBOX_PIX_INFRACTION_COLUMNS).where('created_at', '>=', from).where('created_at', '<=', to).orderBy('created_at').execute();
       return rows.map(toInfraction);
     },
 
@@ -98,7 +99,7 @@ export function createSandboxInfractions(deps: { db: Db; clock: Clock }): Sandbo
           created_at: now,
           updated_at: now,
         })
-        .returningAll()
+        .returning(SANDBOX_PIX_INFRACTION_COLUMNS)
         .executeTakeFirstOrThrow();
       return toInfraction(row);
     },
@@ -109,7 +110,7 @@ export function createSandboxInfractions(deps: { db: Db; clock: Clock }): Sandbo
         .set({ status: OUTCOME[outcome], updated_at: clock.now() })
         .where('infraction_id', '=', infractionId)
         .where('status', 'in', ['ABERTA', 'EM_DEFESA'])
-        .returningAll()
+        .returning(SANDBOX_PIX_INFRACTION_COLUMNS)
         .executeTakeFirst();
       if (updated) return toInfraction(updated);
       const row = await find(infractionId);

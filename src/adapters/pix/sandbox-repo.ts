@@ -7,6 +7,7 @@ import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { PixPayer } from './port.ts';
 import type { SandboxPixArmedFailuresTable, SandboxPixChargesTable, SandboxPixPayoutsTable, SandboxPixRefundsTable } from './sandbox-tables.ts';
+import { SANDBOX_PIX_CHARGE_COLUMNS, SANDBOX_PIX_PAYOUT_COLUMNS, SANDBOX_PIX_REFUND_COLUMNS } from './sandbox-tables.ts';
 
 export const pixSandboxRepo = {
   /** Inserts unless the txid (or, improbably, the location) is taken; then returns undefined. */
@@ -15,22 +16,22 @@ export const pixSandboxRepo = {
       .insertInto('sandbox_pix_charges')
       .values(charge)
       .onConflict((oc) => oc.doNothing())
-      .returningAll()
+      .returning(SANDBOX_PIX_CHARGE_COLUMNS)
       .executeTakeFirst();
   },
 
   findCharge(db: Db, txid: string, options: { forUpdate?: boolean } = {}) {
-    let query = db.selectFrom('sandbox_pix_charges').selectAll().where('txid', '=', txid);
+    let query = db.selectFrom('sandbox_pix_charges').select(SANDBOX_PIX_CHARGE_COLUMNS).where('txid', '=', txid);
     if (options.forUpdate) query = query.forUpdate();
     return query.executeTakeFirst();
   },
 
   findChargeByLocation(db: Db, location: string) {
-    return db.selectFrom('sandbox_pix_charges').selectAll().where('location', '=', location).executeTakeFirst();
+    return db.selectFrom('sandbox_pix_charges').select(SANDBOX_PIX_CHARGE_COLUMNS).where('location', '=', location).executeTakeFirst();
   },
 
   findChargeByEndToEndId(db: Db, endToEndId: string, options: { forUpdate?: boolean } = {}) {
-    let query = db.selectFrom('sandbox_pix_charges').selectAll().where('end_to_end_id', '=', endToEndId);
+    let query = db.selectFrom('sandbox_pix_charges').select(SANDBOX_PIX_CHARGE_COLUMNS).where('end_to_end_id', '=', endToEndId);
     if (options.forUpdate) query = query.forUpdate();
     return query.executeTakeFirst();
   },
@@ -39,7 +40,7 @@ export const pixSandboxRepo = {
   chargesPaidBetween(db: Db, from: Date, to: Date) {
     return db
       .selectFrom('sandbox_pix_charges')
-      .selectAll()
+      .select(SANDBOX_PIX_CHARGE_COLUMNS)
       .where('paid_at', '>=', from)
       .where('paid_at', '<=', to)
       .orderBy('paid_at')
@@ -63,12 +64,12 @@ export const pixSandboxRepo = {
       })
       .where('txid', '=', txid)
       .where('status', '=', 'ATIVA')
-      .returningAll()
+      .returning(SANDBOX_PIX_CHARGE_COLUMNS)
       .executeTakeFirst();
   },
 
   findRefund(db: Db, refundId: string) {
-    return db.selectFrom('sandbox_pix_refunds').selectAll().where('refund_id', '=', refundId).executeTakeFirst();
+    return db.selectFrom('sandbox_pix_refunds').select(SANDBOX_PIX_REFUND_COLUMNS).where('refund_id', '=', refundId).executeTakeFirst();
   },
 
   /** Sum of the refunds of a PIX that are settled or still may be (NAO_REALIZADO ones returned nothing). */
@@ -87,7 +88,7 @@ export const pixSandboxRepo = {
       .insertInto('sandbox_pix_refunds')
       .values(refund)
       .onConflict((oc) => oc.column('refund_id').doNothing())
-      .returningAll()
+      .returning(SANDBOX_PIX_REFUND_COLUMNS)
       .executeTakeFirst();
   },
 
@@ -97,7 +98,7 @@ export const pixSandboxRepo = {
       .updateTable('sandbox_pix_refunds')
       .set({ status: 'DEVOLVIDO', settled_at: now })
       .where('status', '=', 'EM_PROCESSAMENTO')
-      .returningAll()
+      .returning(SANDBOX_PIX_REFUND_COLUMNS)
       .execute();
   },
 
@@ -108,7 +109,7 @@ export const pixSandboxRepo = {
       .set({ status: 'NAO_REALIZADO', failure_reason: reason, settled_at: now })
       .where('refund_id', '=', refundId)
       .where('status', '=', 'EM_PROCESSAMENTO')
-      .returningAll()
+      .returning(SANDBOX_PIX_REFUND_COLUMNS)
       .executeTakeFirst();
   },
 
@@ -118,18 +119,18 @@ export const pixSandboxRepo = {
       .insertInto('sandbox_pix_payouts')
       .values(payout)
       .onConflict((oc) => oc.column('idempotency_key').doNothing())
-      .returningAll()
+      .returning(SANDBOX_PIX_PAYOUT_COLUMNS)
       .executeTakeFirst();
   },
 
   findPayoutByIdempotencyKey(db: Db, idempotencyKey: string) {
-    return db.selectFrom('sandbox_pix_payouts').selectAll().where('idempotency_key', '=', idempotencyKey).executeTakeFirst();
+    return db.selectFrom('sandbox_pix_payouts').select(SANDBOX_PIX_PAYOUT_COLUMNS).where('idempotency_key', '=', idempotencyKey).executeTakeFirst();
   },
 
   findPayout(db: Db, providerTransactionId: string) {
     return db
       .selectFrom('sandbox_pix_payouts')
-      .selectAll()
+      .select(SANDBOX_PIX_PAYOUT_COLUMNS)
       .where('provider_transaction_id', '=', providerTransactionId)
       .executeTakeFirst();
   },
@@ -163,7 +164,7 @@ export const pixSandboxRepo = {
       )
       .where('provider_transaction_id', '=', providerTransactionId)
       .where('status', '=', 'PROCESSING')
-      .returningAll()
+      .returning(SANDBOX_PIX_PAYOUT_COLUMNS)
       .executeTakeFirst();
   },
 

@@ -107,3 +107,15 @@ declare module '../../db/schema.ts' {
     sandbox_pix_infractions: SandboxPixInfractionsTable;
   }
 }
+
+/** Every column of `sandbox_pix_charges`, named: a statement lists what it reads, and a column added later is not read until asked for. */
+export const SANDBOX_PIX_CHARGE_COLUMNS = ['txid', 'location', 'amount_brl', 'description', 'pix_copia_e_cola', 'status', 'expires_at', 'end_to_end_id', 'paid_amount_brl', 'paid_at', 'devedor_document_type', 'devedor_document', 'devedor_name', 'payer_document_type', 'payer_document', 'payer_name', 'created_at'] as const satisfies ReadonlyArray<keyof SandboxPixChargesTable>;
+
+/** Every column of `sandbox_pix_infractions`, named: a statement lists what it reads, and a column added later is not read until asked for. */
+export const SANDBOX_PIX_INFRACTION_COLUMNS = ['infraction_id', 'end_to_end_id', 'status', 'reason', 'amount_brl', 'defense_deadline', 'justification', 'created_at', 'updated_at'] as const satisfies ReadonlyArray<keyof SandboxPixInfractionsTable>;
+
+/** Every column of `sandbox_pix_payouts`, named: a statement lists what it reads, and a column added later is not read until asked for. */
+export const SANDBOX_PIX_PAYOUT_COLUMNS = ['provider_transaction_id', 'idempotency_key', 'pix_key', 'pix_key_type', 'amount_brl', 'recipient_name', 'description', 'status', 'end_to_end_id', 'failure_reason', 'created_at', 'settled_at'] as const satisfies ReadonlyArray<keyof SandboxPixPayoutsTable>;
+
+/** Every column of `sandbox_pix_refunds`, named: a statement lists what it reads, and a column added later is not read until asked for. */
+export const SANDBOX_PIX_REFUND_COLUMNS = ['refund_id', 'end_to_end_id', 'amount_brl', 'description', 'nature', 'status', 'failure_reason', 'created_at', 'settled_at'] as const satisfies ReadonlyArray<keyof SandboxPixRefundsTable>;

@@ -1,8 +1,9 @@
 /**
- * Operator routes for a merchant's compliance policies (issue 30, docs/architecture/
- * compliance-policies.md): one read of all of them, one write of the payer and wallet ownership
- * policies (the destination policy keeps its own route, destination-policy-routes.ts). Each
- * change is audited with the operator's reason.
+ * Operator routes for a merchant's policies (docs/architecture/compliance-policies.md): one row of
+ * `merchants`, one answer (MerchantPolicies) for every read and write. Two writes because two
+ * permissions guard them (operators/roles.ts): widening where money may go (destination) is
+ * `merchants.manage`, who may pay and which wallets are accepted (payer, wallet ownership) is
+ * `kyc.review`. Each change is audited with the operator's reason.
  */
 import { Type } from 'typebox';
 import { BODY_ERRORS, IdParams, StrictObject, Timestamp, Uuid, errorResponses } from '../../http/schemas.ts';
@@ -10,11 +11,13 @@ import type { App } from '../../http/types.ts';
 import { adminActor } from '../../http/audit-actor.ts';
 import type { MerchantPoliciesService } from '../merchants/compliance-policies.ts';
 import { DESTINATION_POLICIES, PAYER_POLICIES, WALLET_OWNERSHIP_POLICIES } from '../merchants/tables.ts';
-import { POLICY_DESCRIPTION as DESTINATION_DESCRIPTION } from './destination-policy-routes.ts';
 
 const ADMIN_ERRORS = [400, 401, 403] as const;
 const tags = ['Admin'];
 
+export const DESTINATION_DESCRIPTION =
+  'RECEIVER_ONLY (default): a PAYOUT pays only a PIX key of the receiver (its own CPF/CNPJ key, or another key the PIX provider confirms is held by the receiver’s document), and a PAYIN transfers only to the receiver’s own wallet (its walletAddress or managed wallet); ' +
+  'anything else is refused with 422 PIX_KEY_NOT_OWNED_BY_RECEIVER or DESTINATION_NOT_RECEIVER_WALLET. ANY: the merchant may name any valid key or wallet.';
 export const PAYER_DESCRIPTION =
   "Who may pay a PAYIN's PIX. ANY (default): anyone. FIRST_PARTY: only the receiver, by the payer's CPF/CNPJ the PIX provider reports: a PIX from another document is returned to its payer (devolução, natureza ORIGINAL) and the order ends REFUNDED with a failureReason naming the masked document; " +
   'a PIX whose payer the provider does not report cannot be confirmed first-party and is returned the same way.';
@@ -33,21 +36,27 @@ const PoliciesSchema = Type.Object(
   },
   { $id: 'MerchantPolicies', title: 'MerchantPolicies' },
 );
+const Reason = Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'Why, for the audit log' }));
+const AUDITED = 'Each policy that changes is recorded in the audit log with the reason; setting the current values again changes nothing.';
 
 export function registerAdminPoliciesRoutes(app: App, policies: MerchantPoliciesService): void {
-  app.get(
-    '/admin/merchants/:id/policies',
-    {
-      schema: {
-        tags,
-        summary: "A merchant's compliance policies",
-        description: 'Destination, payer and wallet ownership policies, as orders apply them.',
-        params: IdParams,
-        response: { 200: PoliciesSchema, ...errorResponses(...ADMIN_ERRORS, 404) },
+  // The destination policy's own read predates the others; kept for its clients, same answer.
+  for (const [url, deprecated] of [['/admin/merchants/:id/policies', false], ['/admin/merchants/:id/destination-policy', true]] as const) {
+    app.get(
+      url,
+      {
+        schema: {
+          tags,
+          summary: deprecated ? "A merchant's policies (the same answer as GET /admin/merchants/{id}/policies)" : "A merchant's policies",
+          description: 'Destination, payer and wallet ownership policies, as orders apply them.',
+          ...(deprecated ? { deprecated } : {}),
+          params: IdParams,
+          response: { 200: PoliciesSchema, ...errorResponses(...ADMIN_ERRORS, 404) },
+        },
       },
-    },
-    async (request) => policies.get(request.params.id),
-  );
+      async (request) => policies.get(request.params.id),
+    );
+  }
 
   app.put(
     '/admin/merchants/:id/policies',
@@ -58,15 +67,31 @@ export function registerAdminPoliciesRoutes(app: App, policies: MerchantPolicies
         summary: "Set a merchant's payer and wallet ownership policies (audited)",
         description:
           `Fields left out stay as they are. payerPolicy: ${PAYER_DESCRIPTION} walletOwnershipPolicy: ${WALLET_OWNERSHIP_DESCRIPTION} ` +
-          'LIMITED needs unprovenWalletLimitBrl (given now or set before; 400 otherwise). Each policy that changes is recorded in the audit log with the reason; setting the current values again changes nothing. ' +
-          'The destination policy has its own route (PUT /admin/merchants/{id}/destination-policy).',
+          `LIMITED needs unprovenWalletLimitBrl (given now or set before; 400 otherwise). ${AUDITED} ` +
+          'The destination policy is set by PUT /admin/merchants/{id}/destination-policy (another permission).',
         params: IdParams,
         body: StrictObject({
           payerPolicy: Type.Optional(Type.Enum([...PAYER_POLICIES])),
           walletOwnershipPolicy: Type.Optional(Type.Enum([...WALLET_OWNERSHIP_POLICIES])),
           unprovenWalletLimitBrl: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.String({ pattern: '^\\d{1,16}(\\.\\d{1,2})?$' }), Type.Null()], { description: 'BRL per unproven wallet and São Paulo day, at most 2 decimal places; null clears it (not under LIMITED)' })),
-          reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'Why, for the audit log' })),
+          reason: Reason,
         }),
+        response: { 200: PoliciesSchema, ...errorResponses(...ADMIN_ERRORS, ...BODY_ERRORS, 404) },
+      },
+    },
+    async (request) => policies.set(request.params.id, request.body, adminActor(request)),
+  );
+
+  app.put(
+    '/admin/merchants/:id/destination-policy',
+    {
+      config: { idempotent: true },
+      schema: {
+        tags,
+        summary: "Set a merchant's destination policy (audited)",
+        description: `${DESTINATION_DESCRIPTION} ${AUDITED} Answers all the merchant's policies.`,
+        params: IdParams,
+        body: StrictObject({ destinationPolicy: Type.Enum([...DESTINATION_POLICIES]), reason: Reason }),
         response: { 200: PoliciesSchema, ...errorResponses(...ADMIN_ERRORS, ...BODY_ERRORS, 404) },
       },
     },

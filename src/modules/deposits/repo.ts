@@ -1,6 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { ChainDepositsTable, DepositAddressesTable } from './tables.ts';
+import { CHAIN_DEPOSIT_COLUMNS } from './tables.ts';
 
 /** What the watcher needs of an address (never its sealed key). */
 const WATCH_COLUMNS = ['d.reference', 'd.owner_address', 'd.token_account', 'd.mint', 'd.token', 'd.last_signature'] as const;
@@ -79,6 +80,6 @@ export const depositsRepo = {
   },
 
   listOf(db: Db, depositAddress: string) {
-    return db.selectFrom('chain_deposits').selectAll().where('deposit_address', '=', depositAddress).orderBy('detected_at').execute();
+    return db.selectFrom('chain_deposits').select(CHAIN_DEPOSIT_COLUMNS).where('deposit_address', '=', depositAddress).orderBy('detected_at').execute();
   },
 };

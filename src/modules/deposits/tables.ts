@@ -79,3 +79,6 @@ declare module '../../db/schema.ts' {
     deposit_sweeps: DepositSweepsTable;
   }
 }
+
+/** Every column of `chain_deposits`, named: a statement lists what it reads, and a column added later is not read until asked for. */
+export const CHAIN_DEPOSIT_COLUMNS = ['signature', 'deposit_address', 'order_id', 'token', 'amount', 'outcome', 'detected_at'] as const satisfies ReadonlyArray<keyof ChainDepositsTable>;

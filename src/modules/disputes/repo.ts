@@ -6,6 +6,7 @@ import type { Db } from '../../db/database.ts';
 import { claimDue } from '../../platform/leases.ts';
 import { DISPUTE_COLUMNS, type DisputeStatus, type DisputesTable } from './tables.ts';
 import { UNRESOLVED } from './state-machine.ts';
+import { qualified } from '../../db/columns.ts';
 
 export type DisputeRow = Selectable<DisputesTable>;
 
@@ -29,20 +30,20 @@ const listQuery = (db: Db, filter: DisputeFilter) =>
 export const disputesRepo = {
   /** The new claim's row; undefined when another transaction recorded this infraction first. */
   insert(db: Db, row: Insertable<DisputesTable>) {
-    return db.insertInto('disputes').values(row).onConflict((oc) => oc.column('psp_infraction_id').doNothing()).returningAll().executeTakeFirst();
+    return db.insertInto('disputes').values(row).onConflict((oc) => oc.column('psp_infraction_id').doNothing()).returning(DISPUTE_COLUMNS).executeTakeFirst();
   },
 
   lockBy(db: Db, column: 'id' | 'psp_infraction_id' | 'return_id', value: string) {
-    return db.selectFrom('disputes').selectAll().where(column, '=', value).forUpdate().executeTakeFirst();
+    return db.selectFrom('disputes').select(DISPUTE_COLUMNS).where(column, '=', value).forUpdate().executeTakeFirst();
   },
 
   /** Guarded by the status the caller read: undefined when another transaction moved it first. */
   move(db: Db, id: string, from: DisputeStatus, changes: Updateable<DisputesTable>) {
-    return db.updateTable('disputes').set(changes).where('id', '=', id).where('status', '=', from).returningAll().executeTakeFirst();
+    return db.updateTable('disputes').set(changes).where('id', '=', id).where('status', '=', from).returning(DISPUTE_COLUMNS).executeTakeFirst();
   },
 
   update(db: Db, id: string, changes: Updateable<DisputesTable>) {
-    return db.updateTable('disputes').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+    return db.updateTable('disputes').set(changes).where('id', '=', id).returning(DISPUTE_COLUMNS).executeTakeFirstOrThrow();
   },
 
   /** Whether another claim still open names the order (it stays held until the last one ends). */
@@ -53,14 +54,14 @@ export const disputesRepo = {
 
   async list(db: Db, filter: DisputeFilter, page: { offset: number; limit: number }): Promise<{ rows: DisputeListRow[]; total: number }> {
     const [rows, count] = await Promise.all([
-      listQuery(db, filter).selectAll('d').select('o.external_id').orderBy('d.reported_at', 'desc').orderBy('d.id', 'desc').offset(page.offset).limit(page.limit).execute(),
+      listQuery(db, filter).select(qualified('d', DISPUTE_COLUMNS)).select('o.external_id').orderBy('d.reported_at', 'desc').orderBy('d.id', 'desc').offset(page.offset).limit(page.limit).execute(),
       listQuery(db, filter).select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
     ]);
     return { rows, total: Number(count.total) };
   },
 
   find(db: Db, id: string, merchantId?: string): Promise<DisputeListRow | undefined> {
-    return listQuery(db, merchantId === undefined ? {} : { merchantId }).selectAll('d').select('o.external_id').where('d.id', '=', id).executeTakeFirst();
+    return listQuery(db, merchantId === undefined ? {} : { merchantId }).select(qualified('d', DISPUTE_COLUMNS)).select('o.external_id').where('d.id', '=', id).executeTakeFirst();
   },
 
   /**

@@ -80,3 +80,4 @@ declare module '../../db/schema.ts' {
     disputes: DisputesTable;
   }
 }
+

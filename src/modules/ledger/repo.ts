@@ -3,6 +3,7 @@ import type { Db } from '../../db/database.ts';
 import { newId } from '../../lib/ids.ts';
 import type { LedgerEntriesTable } from './tables.ts';
 import type { AccountCode, Posting } from './postings.ts';
+import { SETTLEMENT_COLUMNS } from './tables.ts';
 
 const FEES_PAYABLE: AccountCode = 'merchant_fees_payable';
 
@@ -101,7 +102,7 @@ export const ledgerRepo = {
   },
 
   insertSettlement(db: Db, settlement: { id: string; merchant_id: string; period_start: Date; period_end: Date; amount_brl: string; entries_count: number; created_at: Date }) {
-    return db.insertInto('settlements').values(settlement).returningAll().executeTakeFirstOrThrow();
+    return db.insertInto('settlements').values(settlement).returning(SETTLEMENT_COLUMNS).executeTakeFirstOrThrow();
   },
 
   markSettled(db: Db, settlementId: string, entryIds: string[]) {
@@ -141,7 +142,7 @@ export const ledgerRepo = {
   async listSettlements(db: Db, merchantId: string, page: { offset: number; limit: number }) {
     const query = db.selectFrom('settlements').where('merchant_id', '=', merchantId);
     const [rows, count] = await Promise.all([
-      query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute(),
+      query.select(SETTLEMENT_COLUMNS).orderBy('created_at', 'desc').orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute(),
       query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
     ]);
     return { rows, total: Number(count.total) };

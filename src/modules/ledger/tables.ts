@@ -57,3 +57,6 @@ declare module '../../db/schema.ts' {
     settled_entries: SettledEntriesTable;
   }
 }
+
+/** Every column of `settlements`, named: a statement lists what it reads, and a column added later is not read until asked for. */
+export const SETTLEMENT_COLUMNS = ['id', 'merchant_id', 'period_start', 'period_end', 'amount_brl', 'entries_count', 'created_at'] as const satisfies ReadonlyArray<keyof SettlementsTable>;

@@ -15,6 +15,7 @@ import { saoPauloMonthRange } from '../../lib/sao-paulo-time.ts';
 import { type AuditActor, recordDataRelease } from '../../platform/audit/record.ts';
 import { FORMATTERS, REPORT_FORMATS, type RegisterEntry, type RegisterFormatter, type ReportFormat } from './formatters.ts';
 import type { OperationsRegisterRow } from './tables.ts';
+import { REGISTER_ROW_COLUMNS } from './tables.ts';
 
 /** `pd` opens the sealed names and documents (sealed-columns.ts); clear ones pass as they are. */
 export function toEntry(row: OperationsRegisterRow, pd: Pick<PersonalData, 'open' | 'openNullable'>): RegisterEntry {
@@ -65,7 +66,7 @@ export function createOperationsReport(deps: { db: Db; pageSize: number; persona
     for (;;) {
       const rows = await db
         .selectFrom('operations_register')
-        .selectAll()
+        .select(REGISTER_ROW_COLUMNS)
         .where('occurred_at', '>=', range.from)
         .where('occurred_at', '<', range.to)
         .$if(after !== undefined, (qb) => qb.where(sql<boolean>`(occurred_at, id) > (${after!.at}::timestamptz, ${after!.id}::uuid)`))

@@ -53,3 +53,6 @@ declare module '../../db/schema.ts' {
     operations_register: OperationsRegisterTable;
   }
 }
+
+/** Every column of `operations_register`, named: a statement lists what it reads, and a column added later is not read until asked for. */
+export const REGISTER_ROW_COLUMNS = ['id', 'occurred_at', 'order_id', 'order_type', 'merchant_id', 'movement', 'direction', 'asset', 'chain', 'quantity', 'value_brl', 'client_document_type', 'client_document', 'client_name', 'wallet_address', 'wallet_self_hosted', 'counterparty_type', 'originator_name', 'originator_document_type', 'originator_document', 'originator_account', 'beneficiary_name', 'beneficiary_document_type', 'beneficiary_document', 'beneficiary_account', 'pix_end_to_end_id', 'psp_reference', 'tx_signature'] as const satisfies ReadonlyArray<keyof OperationsRegisterTable>;

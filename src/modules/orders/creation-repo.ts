@@ -5,7 +5,7 @@
 import { type Insertable, type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { DestinationPolicy, WalletOwnershipPolicy } from '../merchants/tables.ts';
-import type { ReceiverRow } from '../receivers/tables.ts';
+import { RECEIVER_COLUMNS, type ReceiverRow } from '../receivers/tables.ts';
 import type { IdempotencyKeysTable } from '../../platform/idempotency/tables.ts';
 import { ORDER_COLUMNS, type OrderRow, type OrdersTable } from './tables.ts';
 import type { OrderType } from '../../lib/order-types.ts';
@@ -86,7 +86,7 @@ export const creationRepo = {
     // The wallet ownership policy's question, asked only of a PAYIN under a policy other than ALLOW.
     const wallet = sql`coalesce(${input.wallet}::text, r.wallet_address)`;
     const result = await sql<CreationContext>`
-      select r.*, m.name as merchant_name, m.destination_policy, m.wallet_ownership_policy, m.unproven_wallet_limit_brl,
+      select ${sql.join(RECEIVER_COLUMNS.map((column) => sql.ref(`r.${column}`)))}, m.name as merchant_name, m.destination_policy, m.wallet_ownership_policy, m.unproven_wallet_limit_brl,
         (${input.type} = 'PAYIN' and m.wallet_ownership_policy <> 'ALLOW' and (
           exists (select 1 from managed_wallets w where w.address = ${wallet} and w.merchant_id = m.id)
           or exists (select 1 from wallet_ownership_proofs p where p.receiver_id = r.id and p.wallet_address = ${wallet}))) as wallet_proven,

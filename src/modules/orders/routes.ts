@@ -8,7 +8,7 @@ import type { OrdersService } from './service.ts';
 const RULES_422 =
   'Business rules answer 422: KYC_NOT_APPROVED, RECEIVER_NOT_ACTIVE, NIGHT_TRANSACTIONS_DISABLED (20:00–06:00 America/Sao_Paulo unless the receiver allows it), LIMIT_EXCEEDED (daily BRL total or count, São Paulo calendar day), QUOTE_EXPIRED, QUOTE_INVALID (other type, token, chain, receiver or amount, or already used). An externalId already used is 409 CONFLICT with `details.existingOrderId`. A provider failure is 503 PROVIDER_UNAVAILABLE; no current price (an order without a quote, when the price source is unreachable or its last price is older than the maximum age) is 503 PRICE_UNAVAILABLE, and no order is created.';
 
-/** The merchant's destination policy (set by an operator: GET/PUT /admin/merchants/{id}/destination-policy). */
+/** The merchant's destination policy (set by an operator: PUT /admin/merchants/{id}/destination-policy, read with the others at GET /admin/merchants/{id}/policies). */
 const PAYOUT_DESTINATION =
   "Money goes only to the receiver: under the merchant's destination policy RECEIVER_ONLY (the default), pixKey must be the receiver's. A CPF or CNPJ key must be the receiver's own document (such a key never changes holder); an EMAIL, PHONE or EVP key is accepted only when the PIX provider's key lookup confirms that its holder's document is the receiver's (a provider without a lookup cannot confirm it, so such keys are then refused). " +
   'Otherwise 422 PIX_KEY_NOT_OWNED_BY_RECEIVER, which never says who holds the key; a failed lookup is 503 PROVIDER_UNAVAILABLE. Under the policy ANY, enabled only by an operator, any valid key is paid.';

@@ -1,15 +1,16 @@
 import type { Insertable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { QuotesTable } from './tables.ts';
+import { QUOTE_COLUMNS } from './tables.ts';
 
 /** Every function takes the transaction (or root db) it runs in; every read is scoped by merchant. */
 export const quotesRepo = {
   insert(db: Db, quote: Insertable<QuotesTable>) {
-    return db.insertInto('quotes').values(quote).returningAll().executeTakeFirstOrThrow();
+    return db.insertInto('quotes').values(quote).returning(QUOTE_COLUMNS).executeTakeFirstOrThrow();
   },
 
   find(db: Db, merchantId: string, id: string) {
-    return db.selectFrom('quotes').selectAll().where('id', '=', id).where('merchant_id', '=', merchantId).executeTakeFirst();
+    return db.selectFrom('quotes').select(QUOTE_COLUMNS).where('id', '=', id).where('merchant_id', '=', merchantId).executeTakeFirst();
   },
 
   /**

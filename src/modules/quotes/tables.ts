@@ -37,3 +37,6 @@ declare module '../../db/schema.ts' {
     quotes: QuotesTable;
   }
 }
+
+/** Every column of `quotes`, named: a statement lists what it reads, and a column added later is not read until asked for. */
+export const QUOTE_COLUMNS = ['id', 'merchant_id', 'receiver_id', 'type', 'chain', 'token', 'amount_brl', 'amount_token', 'exchange_rate', 'platform_fee_percentage', 'merchant_fee_percentage', 'platform_fee_amount_brl', 'merchant_fee_amount_brl', 'net_amount_brl', 'expires_at', 'used_by_order_id', 'created_at'] as const satisfies ReadonlyArray<keyof QuotesTable>;

@@ -7,6 +7,8 @@ import type { Db } from '../../db/database.ts';
 import type { PersonalData } from '../../lib/personal-data.ts';
 import { receiverSealing } from './repo.ts';
 import type { KycStatus } from './tables.ts';
+import { RECEIVER_COLUMNS } from './tables.ts';
+import { qualified } from '../../db/columns.ts';
 
 /**
  * The queue's sort key: when the receiver submitted, or was created if it never did (PENDING).
@@ -31,7 +33,7 @@ export function createKycReviewRepo(pd: PersonalData) {
       let query = db
         .selectFrom('receivers')
         .innerJoin('merchants', 'merchants.id', 'receivers.merchant_id')
-        .selectAll('receivers')
+        .select(qualified('receivers', RECEIVER_COLUMNS))
         .select(['merchants.name as merchant_name', waitingSince.as('waiting_since')])
         // Literals (a closed enumeration), so that even a generic plan proves the partial index
         // receivers_kyc_awaiting_idx's predicate for the default queue (migration 0035).
@@ -50,7 +52,7 @@ export function createKycReviewRepo(pd: PersonalData) {
       return db
         .selectFrom('receivers')
         .innerJoin('merchants', 'merchants.id', 'receivers.merchant_id')
-        .selectAll('receivers')
+        .select(qualified('receivers', RECEIVER_COLUMNS))
         .select('merchants.name as merchant_name')
         .where('receivers.id', '=', id)
         .executeTakeFirst()

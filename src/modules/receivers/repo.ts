@@ -2,6 +2,7 @@ import type { Db } from '../../db/database.ts';
 import type { PersonalData } from '../../lib/personal-data.ts';
 import type { KycStatus, PersonType, ReceiverRow, ReceiverStatus, ReceiversTable } from './tables.ts';
 import type { Insertable, Updateable } from 'kysely';
+import { RECEIVER_COLUMNS } from './tables.ts';
 
 type Writable = Insertable<ReceiversTable> | Updateable<ReceiversTable>;
 
@@ -33,6 +34,20 @@ export function receiverSealing(pd: PersonalData) {
 export function createReceiversRepo(pd: PersonalData) {
   const { seal, open } = receiverSealing(pd);
   const opened = <T extends ReceiverRow>(row: T | undefined) => row && open(row);
+  /**
+   * The one shape of a guarded update: seal the changes, stamp updated_at, and change the row only
+   * while `guard` still holds (its merchant, or the status a transition starts from);
+   * undefined when it does not (another merchant's receiver, or a transition that lost a race).
+   */
+  const updateWhile = (db: Db, id: string, guard: { merchant_id: string } | { kyc_status: KycStatus } | { status: ReceiverStatus }, changes: Updateable<ReceiversTable>, now: Date) =>
+    db
+      .updateTable('receivers')
+      .set({ ...seal(changes), updated_at: now })
+      .where('id', '=', id)
+      .where((eb) => eb.and(guard))
+      .returning(RECEIVER_COLUMNS)
+      .executeTakeFirst()
+      .then(opened);
   return {
     /** Inserts unless the merchant already has a receiver with this document; then returns undefined. */
     insert(db: Db, receiver: Insertable<ReceiversTable>) {
@@ -40,7 +55,7 @@ export function createReceiversRepo(pd: PersonalData) {
         .insertInto('receivers')
         .values(seal(receiver))
         .onConflict((oc) => oc.constraint('receivers_merchant_document_hash_key').doNothing())
-        .returningAll()
+        .returning(RECEIVER_COLUMNS)
         .executeTakeFirst()
         .then(opened);
     },
@@ -52,7 +67,7 @@ export function createReceiversRepo(pd: PersonalData) {
 
     /** `merchantId` undefined only for operators, who see every merchant's receivers. */
     find(db: Db, id: string, merchantId: string | undefined, options: { forUpdate?: boolean } = {}) {
-      let query = db.selectFrom('receivers').selectAll().where('id', '=', id);
+      let query = db.selectFrom('receivers').select(RECEIVER_COLUMNS).where('id', '=', id);
       if (merchantId !== undefined) query = query.where('merchant_id', '=', merchantId);
       if (options.forUpdate) query = query.forUpdate();
       return query.executeTakeFirst().then(opened);
@@ -69,7 +84,7 @@ export function createReceiversRepo(pd: PersonalData) {
       if (filters.kycStatus) query = query.where('kyc_status', '=', filters.kycStatus);
       if (filters.type) query = query.where('person_type', '=', filters.type);
       const [rows, count] = await Promise.all([
-        query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute(),
+        query.select(RECEIVER_COLUMNS).orderBy('created_at', 'desc').orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute(),
         query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
       ]);
       return { rows: rows.map(open), total: Number(count.total) };
@@ -77,43 +92,16 @@ export function createReceiversRepo(pd: PersonalData) {
 
     /** Fills the address of a managed wallet created with the receiver (same transaction; not an update by the merchant). */
     setManagedWalletAddress(db: Db, id: string, walletAddress: string) {
-      return db.updateTable('receivers').set({ wallet_address: walletAddress }).where('id', '=', id).returningAll().executeTakeFirstOrThrow().then(open);
+      return db.updateTable('receivers').set({ wallet_address: walletAddress }).where('id', '=', id).returning(RECEIVER_COLUMNS).executeTakeFirstOrThrow().then(open);
     },
 
-    update(db: Db, id: string, merchantId: string, changes: Updateable<ReceiversTable>, now: Date) {
-      return db
-        .updateTable('receivers')
-        .set({ ...seal(changes), updated_at: now })
-        .where('id', '=', id)
-        .where('merchant_id', '=', merchantId)
-        .returningAll()
-        .executeTakeFirst()
-        .then(opened);
-    },
+    update: (db: Db, id: string, merchantId: string, changes: Updateable<ReceiversTable>, now: Date) => updateWhile(db, id, { merchant_id: merchantId }, changes, now),
 
     /** Guarded transition: changes the row only while its KYC status is still `from`. */
-    updateIfKycStatus(db: Db, id: string, from: KycStatus, changes: Updateable<ReceiversTable>, now: Date) {
-      return db
-        .updateTable('receivers')
-        .set({ ...seal(changes), updated_at: now })
-        .where('id', '=', id)
-        .where('kyc_status', '=', from)
-        .returningAll()
-        .executeTakeFirst()
-        .then(opened);
-    },
+    updateIfKycStatus: (db: Db, id: string, from: KycStatus, changes: Updateable<ReceiversTable>, now: Date) => updateWhile(db, id, { kyc_status: from }, changes, now),
 
     /** Guarded transition: changes the row only while its status is still `from`. */
-    updateIfStatus(db: Db, id: string, from: ReceiverStatus, changes: Updateable<ReceiversTable>, now: Date) {
-      return db
-        .updateTable('receivers')
-        .set({ ...seal(changes), updated_at: now })
-        .where('id', '=', id)
-        .where('status', '=', from)
-        .returningAll()
-        .executeTakeFirst()
-        .then(opened);
-    },
+    updateIfStatus: (db: Db, id: string, from: ReceiverStatus, changes: Updateable<ReceiversTable>, now: Date) => updateWhile(db, id, { status: from }, changes, now),
 
     insertKycSubmission(
       db: Db,

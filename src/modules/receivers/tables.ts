@@ -72,3 +72,6 @@ declare module '../../db/schema.ts' {
     receiver_kyc_submissions: ReceiverKycSubmissionsTable;
   }
 }
+
+/** Every column of `receivers`, named: a statement lists what it reads, and a column added later is not read until asked for. */
+export const RECEIVER_COLUMNS = ['id', 'merchant_id', 'person_type', 'document_type', 'document', 'document_hash', 'name', 'email', 'phone', 'address_street', 'address_number', 'address_complement', 'address_neighborhood', 'address_city', 'address_state', 'address_zip_code', 'status', 'kyc_status', 'kyc_rejection_reason', 'kyc_submitted_at', 'kyc_reviewed_at', 'wallet_address', 'managed_wallet_requested', 'daily_limit_brl', 'daily_transaction_limit', 'night_transactions_enabled', 'created_at', 'updated_at'] as const satisfies ReadonlyArray<keyof ReceiversTable>;

@@ -1,5 +1,6 @@
-/** SQL of users and sessions. Rows map to the API's shapes here; hashes and sealed secrets never leave. */
+/** SQL of users (their sessions: sessions-repo.ts). Rows map to the API's shapes here; hashes and sealed secrets never leave. */
 import type { Db } from '../../db/database.ts';
+import { createTotpRepo } from '../../platform/people/totp-repo.ts';
 import type { Role } from './roles.ts';
 
 /** The pool or a transaction on it. */
@@ -28,6 +29,7 @@ export const toUser = (row: UserRow): User => ({
 
 export function createUsersRepo(db: Db) {
   return {
+    ...createTotpRepo(db, 'users'),
     async signInRecord(email: string) {
       return db
         .selectFrom('users')
@@ -39,9 +41,6 @@ export function createUsersRepo(db: Db) {
     async get(merchantId: string, id: string, trx: Executor = db) {
       const row = await trx.selectFrom('users').select(USER_COLUMNS).where('merchant_id', '=', merchantId).where('id', '=', id).executeTakeFirst();
       return row ? toUser(row) : undefined;
-    },
-    async totpState(id: string) {
-      return db.selectFrom('users').select(['email', 'totp_secret_sealed', 'totp_enabled_at']).where('id', '=', id).executeTakeFirstOrThrow();
     },
     async list(merchantId: string) {
       const rows = await db.selectFrom('users').select(USER_COLUMNS).where('merchant_id', '=', merchantId).orderBy('created_at').orderBy('id').execute();
@@ -69,23 +68,6 @@ export function createUsersRepo(db: Db) {
     /** Locks the user's row for the rest of the transaction (role and owner-count checks). */
     async lockMerchantUsers(trx: Executor, merchantId: string) {
       await trx.selectFrom('users').select('id').where('merchant_id', '=', merchantId).forUpdate().execute();
-    },
-    async setTotpSecret(id: string, sealed: string, now: Date) {
-      await db.updateTable('users').set({ totp_secret_sealed: sealed, updated_at: now }).where('id', '=', id).where('totp_enabled_at', 'is', null).execute();
-    },
-    async enableTotp(id: string, now: Date, step: number) {
-      const result = await db.updateTable('users').set({ totp_enabled_at: now, totp_last_step: step, updated_at: now }).where('id', '=', id).where('totp_enabled_at', 'is', null).executeTakeFirst();
-      return result.numUpdatedRows > 0n;
-    },
-    /** Spends a TOTP step: stored only if newer than the last one, so a replayed or older code changes nothing and answers false. */
-    async acceptTotpStep(trx: Db, id: string, step: number) {
-      const result = await trx
-        .updateTable('users')
-        .set({ totp_last_step: step })
-        .where('id', '=', id)
-        .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
-        .executeTakeFirst();
-      return result.numUpdatedRows > 0n;
     },
   };
 }

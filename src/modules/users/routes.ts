@@ -13,7 +13,8 @@ import type { App } from '../../http/types.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { signInWithCookie } from './sign-in-answer.ts';
 import type { Actor, UsersService } from './service.ts';
-import { SessionAnswer, SessionSummarySchema, SignInBody, TotpConfirmBody, TotpEnrolmentSchema, UpdateUserBody, UserSchema } from './schemas.ts';
+import { ROLE_PERMISSIONS } from './roles.ts';
+import { CurrentSessionAnswer, SessionAnswer, SessionSummarySchema, SignInBody, TotpConfirmBody, TotpEnrolmentSchema, UpdateUserBody, UserSchema } from './schemas.ts';
 
 const tags = ['People'];
 /** Keys of these routes belong to the person (src/http/idempotency.ts): no one else of the merchant replays their answers. */
@@ -51,7 +52,7 @@ export function registerSignInRoute(app: App, users: UsersService, options: { no
     },
     async (request, reply) => {
       const signedIn = await signInWithCookie(request, reply, { failures: options.failures, secure }, (ip, userAgent) => users.sessions.signIn({ ...request.body, ip, userAgent }));
-      return reply.code(201).send({ user: signedIn.user, csrfToken: signedIn.csrfToken, expiresAt: signedIn.expiresAt, totpEnrolmentRequired: signedIn.totpEnrolmentRequired });
+      return reply.code(201).send({ user: signedIn.user, csrfToken: signedIn.csrfToken, expiresAt: signedIn.expiresAt, totpEnrolmentRequired: signedIn.totpEnrolmentRequired, permissions: [...ROLE_PERMISSIONS[signedIn.user.role]] });
     },
   );
 }
@@ -65,8 +66,8 @@ export function registerSessionRoutes(app: App, users: UsersService, options: { 
     {
       schema: {
         tags,
-        summary: 'The signed-in person and the CSRF token of this session',
-        response: { 200: Type.Object({ user: UserSchema, csrfToken: Type.String(), totpEnrolmentRequired: Type.Boolean() }, { title: 'CurrentSession' }), ...errorResponses(...AUTHENTICATED_ERRORS) },
+        summary: 'The signed-in person, their permissions and the CSRF token of this session',
+        response: { 200: CurrentSessionAnswer, ...errorResponses(...AUTHENTICATED_ERRORS) },
       },
     },
     async (request, reply) => {
@@ -74,7 +75,7 @@ export function registerSessionRoutes(app: App, users: UsersService, options: { 
       const user = await users.get(actor.merchantId, actor.userId);
       if (!user) throw new AppError('UNAUTHORIZED', 'Session expired or revoked');
       reply.header('cache-control', 'no-store');
-      return { user, csrfToken: users.sessions.csrfTokenOf(request.headers.cookie), totpEnrolmentRequired: users.totpRequired(user) };
+      return { user, csrfToken: users.sessions.csrfTokenOf(request.headers.cookie), totpEnrolmentRequired: users.totpRequired(user), permissions: [...ROLE_PERMISSIONS[user.role]] };
     },
   );
 

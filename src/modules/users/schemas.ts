@@ -1,7 +1,9 @@
 import { Type } from 'typebox';
 import { StrictObject, Timestamp, Uuid } from '../../http/schemas.ts';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './passwords.ts';
-import { ROLES } from './roles.ts';
+import { ROLES, ROLE_PERMISSIONS } from './roles.ts';
+
+const PERMISSIONS = [...new Set(Object.values(ROLE_PERMISSIONS).flat())];
 
 export const RoleField = Type.Enum([...ROLES], { description: 'OWNER, ADMIN, DEVELOPER or VIEWER: what each may do is the role table (docs/architecture/people-and-sessions.md)' });
 export const Email = Type.String({ format: 'email', minLength: 3, maxLength: 254, description: 'Unique across the service, compared case-insensitively' });
@@ -24,15 +26,21 @@ export const SignInBody = StrictObject({
   totp: Type.Optional(Type.String({ pattern: '^[0-9]{6}$', description: 'The current 6-digit code, once TOTP is enrolled (each code signs in once; ignored for an account without TOTP)' })),
 }, { title: 'SignIn' });
 
+/** The role table's answer for the person, so a page offers only what the API would allow: the web app keeps no copy of the table. */
+const Permissions = Type.Array(Type.Enum(PERMISSIONS), { description: "What the person's role allows (the role table, docs/architecture/people-and-sessions.md)" });
+
 export const SessionAnswer = Type.Object(
   {
     user: UserSchema,
     csrfToken: Type.String({ description: 'Send as X-CSRF-Token on every cookie-authenticated POST, PUT, PATCH and DELETE' }),
     expiresAt: Timestamp('Absolute end of the session (it also ends after 30 minutes without a request)'),
     totpEnrolmentRequired: Type.Boolean({ description: 'An OWNER or ADMIN without TOTP: the session may only enrol it (POST /users/me/totp)' }),
+    permissions: Permissions,
   },
   { title: 'Session' },
 );
+
+export const CurrentSessionAnswer = Type.Object({ user: UserSchema, csrfToken: Type.String(), totpEnrolmentRequired: Type.Boolean(), permissions: Permissions }, { title: 'CurrentSession' });
 
 export const SessionSummarySchema = Type.Object(
   {

@@ -18,7 +18,7 @@ import { readCookie } from '../../http/cookies.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { decoyHash, verifyPassword } from './passwords.ts';
-import type { SessionSummary } from './sessions-repo.ts';
+import type { SessionSummary } from '../../platform/people/sessions-repo.ts';
 import type { SignInThrottle } from './sign-in-throttle.ts';
 import type { Totp } from './totp.ts';
 

@@ -7,6 +7,7 @@ import type { Insertable } from 'kysely';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { WalletOwnershipChallengesTable, WalletOwnershipProofsTable } from './tables.ts';
+import { CHALLENGE_COLUMNS, PROOF_COLUMNS } from './tables.ts';
 
 export const walletOwnershipRepo = {
   receiverOf(db: Db, merchantId: string, receiverId: string) {
@@ -14,13 +15,13 @@ export const walletOwnershipRepo = {
   },
 
   insertChallenge(db: Db, row: Insertable<WalletOwnershipChallengesTable>) {
-    return db.insertInto('wallet_ownership_challenges').values(row).returningAll().executeTakeFirstOrThrow();
+    return db.insertInto('wallet_ownership_challenges').values(row).returning(CHALLENGE_COLUMNS).executeTakeFirstOrThrow();
   },
 
   findChallenge(db: Db, id: string, merchantId: string, receiverId: string) {
     return db
       .selectFrom('wallet_ownership_challenges')
-      .selectAll()
+      .select(CHALLENGE_COLUMNS)
       .where('id', '=', id)
       .where('merchant_id', '=', merchantId)
       .where('receiver_id', '=', receiverId)
@@ -40,11 +41,11 @@ export const walletOwnershipRepo = {
   },
 
   insertProof(db: Db, row: Insertable<WalletOwnershipProofsTable>) {
-    return db.insertInto('wallet_ownership_proofs').values(row).returningAll().executeTakeFirstOrThrow();
+    return db.insertInto('wallet_ownership_proofs').values(row).returning(PROOF_COLUMNS).executeTakeFirstOrThrow();
   },
 
   proofsOf(db: Db, receiverId: string) {
-    return db.selectFrom('wallet_ownership_proofs').selectAll().where('receiver_id', '=', receiverId).orderBy('proven_at', 'desc').orderBy('id', 'desc').execute();
+    return db.selectFrom('wallet_ownership_proofs').select(PROOF_COLUMNS).where('receiver_id', '=', receiverId).orderBy('proven_at', 'desc').orderBy('id', 'desc').execute();
   },
 
   /** The receiver's document, sealed as stored (the service opens it). */

@@ -38,3 +38,9 @@ declare module '../../db/schema.ts' {
     wallet_ownership_proofs: WalletOwnershipProofsTable;
   }
 }
+
+/** Every column of `wallet_ownership_challenges`, named: a statement lists what it reads, and a column added later is not read until asked for. */
+export const CHALLENGE_COLUMNS = ['id', 'merchant_id', 'receiver_id', 'wallet_address', 'message', 'created_at', 'expires_at', 'used_at'] as const satisfies ReadonlyArray<keyof WalletOwnershipChallengesTable>;
+
+/** Every column of `wallet_ownership_proofs`, named: a statement lists what it reads, and a column added later is not read until asked for. */
+export const PROOF_COLUMNS = ['id', 'merchant_id', 'receiver_id', 'wallet_address', 'method', 'challenge_id', 'message', 'signature', 'proven_at'] as const satisfies ReadonlyArray<keyof WalletOwnershipProofsTable>;

@@ -8,6 +8,8 @@ import type { Db } from '../../db/database.ts';
 import { plannedEachRun } from '../../db/prepared-statements.ts';
 import { skipHeld } from '../../platform/leases.ts';
 import type { WebhookDeliveriesTable, WebhookDeliveryStatus, WebhookEndpointsTable } from './tables.ts';
+import { WEBHOOK_ATTEMPT_COLUMNS, WEBHOOK_DELIVERY_COLUMNS, WEBHOOK_ENDPOINT_COLUMNS } from './tables.ts';
+import { qualified } from '../../db/columns.ts';
 
 export interface DeliveryFilters {
   status?: WebhookDeliveryStatus;
@@ -20,7 +22,7 @@ export const webhooksRepo = {
   // --- endpoints and secrets ------------------------------------------------------------------
 
   insertEndpoint(db: Db, endpoint: Insertable<WebhookEndpointsTable>) {
-    return db.insertInto('webhook_endpoints').values(endpoint).returningAll().executeTakeFirstOrThrow();
+    return db.insertInto('webhook_endpoints').values(endpoint).returning(WEBHOOK_ENDPOINT_COLUMNS).executeTakeFirstOrThrow();
   },
 
   insertSecret(db: Db, secret: { id: string; endpoint_id: string; secret_ciphertext: string }) {
@@ -28,7 +30,7 @@ export const webhooksRepo = {
   },
 
   findEndpoint(db: Db, id: string, merchantId: string, options: { forUpdate?: boolean } = {}) {
-    let query = db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).where('merchant_id', '=', merchantId).where('deleted_at', 'is', null);
+    let query = db.selectFrom('webhook_endpoints').select(WEBHOOK_ENDPOINT_COLUMNS).where('id', '=', id).where('merchant_id', '=', merchantId).where('deleted_at', 'is', null);
     if (options.forUpdate) query = query.forUpdate();
     return query.executeTakeFirst();
   },
@@ -36,7 +38,7 @@ export const webhooksRepo = {
   listEndpoints(db: Db, merchantId: string) {
     return db
       .selectFrom('webhook_endpoints')
-      .selectAll()
+      .select(WEBHOOK_ENDPOINT_COLUMNS)
       .where('merchant_id', '=', merchantId)
       .where('deleted_at', 'is', null)
       .orderBy('created_at')
@@ -66,7 +68,7 @@ export const webhooksRepo = {
       .where('id', '=', id)
       .where('merchant_id', '=', merchantId)
       .where('deleted_at', 'is', null)
-      .returningAll()
+      .returning(WEBHOOK_ENDPOINT_COLUMNS)
       .executeTakeFirst();
   },
 
@@ -180,7 +182,7 @@ export const webhooksRepo = {
   // --- the delivery log -----------------------------------------------------------------------
 
   insertDelivery(db: Db, delivery: Insertable<WebhookDeliveriesTable>) {
-    return db.insertInto('webhook_deliveries').values(delivery).returningAll().executeTakeFirstOrThrow();
+    return db.insertInto('webhook_deliveries').values(delivery).returning(WEBHOOK_DELIVERY_COLUMNS).executeTakeFirstOrThrow();
   },
 
   async listDeliveries(db: Db, merchantId: string, filters: DeliveryFilters, page: { offset: number; limit: number }) {
@@ -192,7 +194,7 @@ export const webhooksRepo = {
     const [rows, count] = await Promise.all([
       query
         .innerJoin('events as ev', 'ev.id', 'd.event_id')
-        .selectAll('d')
+        .select(qualified('d', WEBHOOK_DELIVERY_COLUMNS))
         .select('ev.payload')
         .orderBy('d.created_at', 'desc')
         .orderBy('d.id', 'desc')
@@ -208,7 +210,7 @@ export const webhooksRepo = {
     let query = db
       .selectFrom('webhook_deliveries as d')
       .innerJoin('events as ev', 'ev.id', 'd.event_id')
-      .selectAll('d')
+      .select(qualified('d', WEBHOOK_DELIVERY_COLUMNS))
       .select('ev.payload')
       .where('d.id', '=', id)
       .where('d.merchant_id', '=', merchantId);
@@ -220,7 +222,7 @@ export const webhooksRepo = {
     if (deliveryIds.length === 0) return Promise.resolve([]);
     return db
       .selectFrom('webhook_delivery_attempts')
-      .selectAll()
+      .select(WEBHOOK_ATTEMPT_COLUMNS)
       .where('delivery_id', 'in', deliveryIds)
       .orderBy('delivery_id')
       .orderBy('attempt_number')
@@ -240,6 +242,6 @@ export const webhooksRepo = {
   },
 
   reschedule(db: Db, id: string, changes: { status: 'PENDING'; next_attempt_at: Date; retries_used?: number; updated_at: Date }) {
-    return db.updateTable('webhook_deliveries').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+    return db.updateTable('webhook_deliveries').set(changes).where('id', '=', id).returning(WEBHOOK_DELIVERY_COLUMNS).executeTakeFirstOrThrow();
   },
 };

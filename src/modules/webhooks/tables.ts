@@ -89,3 +89,12 @@ declare module '../../db/schema.ts' {
     webhook_delivery_leases: WebhookDeliveryLeasesTable;
   }
 }
+
+/** Every column of `webhook_deliveries`, named: a statement lists what it reads, and a column added later is not read until asked for. */
+export const WEBHOOK_DELIVERY_COLUMNS = ['id', 'merchant_id', 'endpoint_id', 'event_id', 'event_type', 'order_id', 'status', 'attempts', 'retries_used', 'next_attempt_at', 'last_attempt_at', 'last_status_code', 'last_error', 'created_at', 'updated_at'] as const satisfies ReadonlyArray<keyof WebhookDeliveriesTable>;
+
+/** Every column of `webhook_delivery_attempts`, named: a statement lists what it reads, and a column added later is not read until asked for. */
+export const WEBHOOK_ATTEMPT_COLUMNS = ['id', 'delivery_id', 'attempt_number', 'attempted_at', 'succeeded', 'status_code', 'latency_ms', 'error', 'response_body'] as const satisfies ReadonlyArray<keyof WebhookDeliveryAttemptsTable>;
+
+/** Every column of `webhook_endpoints`, named: a statement lists what it reads, and a column added later is not read until asked for. */
+export const WEBHOOK_ENDPOINT_COLUMNS = ['id', 'merchant_id', 'url', 'description', 'event_types', 'enabled', 'created_at', 'updated_at', 'deleted_at', 'failing_since', 'disabled_reason'] as const satisfies ReadonlyArray<keyof WebhookEndpointsTable>;

@@ -69,3 +69,4 @@ declare module '../../db/schema.ts' {
     idempotency_owners: IdempotencyOwnersTable;
   }
 }
+

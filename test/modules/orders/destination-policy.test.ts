@@ -103,6 +103,12 @@ describe('destination policy RECEIVER_ONLY (default)', () => {
     expectErrorBody(await payout(merchant, receiver, { pixKey: randomCpf(), pixKeyType: 'CPF' }), 422, 'PIX_KEY_NOT_OWNED_BY_RECEIVER');
     const read = await t.ctx.app.inject({ method: 'GET', url: `/api/v1/admin/merchants/${merchant.merchantId}/destination-policy`, headers: admin });
     expect(read.json().destinationPolicy).toBe('RECEIVER_ONLY');
+    // One row, one answer: the old read is the policies read; the policies write cannot widen the destination (another permission).
+    const all = await t.ctx.app.inject({ method: 'GET', url: `/api/v1/admin/merchants/${merchant.merchantId}/policies`, headers: admin });
+    expect(read.json()).toEqual(all.json());
+    expect(all.json()).toMatchObject({ payerPolicy: 'ANY', walletOwnershipPolicy: 'ALLOW' });
+    const widen = await t.ctx.app.inject({ method: 'PUT', url: `/api/v1/admin/merchants/${merchant.merchantId}/policies`, headers: admin, payload: { destinationPolicy: 'ANY' } });
+    expect(widen.statusCode).toBe(400);
   });
 
   it('renaming an APPROVED receiver sends it back to KYC review (audited) and its new orders are refused; the same name does not', async () => {

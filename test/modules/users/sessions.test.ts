@@ -47,7 +47,7 @@ describe('people and sessions', () => {
     expect(cookie).toMatch(/^sid=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=43200$/);
     // NODE_ENV=test serves plain http: no Secure (production sets it; cookies.test covers the rule).
     expect(cookie).not.toContain('Secure');
-    expect(response.json()).toMatchObject({ user: { email, role: 'DEVELOPER', totpEnabled: false }, totpEnrolmentRequired: false });
+    expect(response.json()).toMatchObject({ user: { email, role: 'DEVELOPER', totpEnabled: false }, totpEnrolmentRequired: false, permissions: ['read', 'developer.write'] });
     expect(response.body).not.toMatch(/password|argon2/i);
     const row = await ctx.database.db.selectFrom('users').select('password_hash').where('email', '=', email).executeTakeFirstOrThrow();
     expect(row.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
@@ -103,7 +103,7 @@ describe('people and sessions', () => {
 
   it('an OWNER without TOTP may only enrol; after enrolment, sign-in needs a current code', async () => {
     const owner = await signedIn('OWNER');
-    expect((await call('GET', '/auth/sessions/current', as(owner, false))).json().totpEnrolmentRequired).toBe(true);
+    expect((await call('GET', '/auth/sessions/current', as(owner, false))).json()).toMatchObject({ totpEnrolmentRequired: true, permissions: ['read', 'developer.write', 'payments.write', 'users.manage', 'owners.manage', 'credentials.manage'] });
     const refused = expectErrorBody(await call('GET', '/users', as(owner, false)), 403, 'FORBIDDEN');
     expect(refused.details).toEqual({ reason: 'TOTP_ENROLMENT_REQUIRED' });
     const secret = await enrolTotp(owner);

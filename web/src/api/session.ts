@@ -28,7 +28,7 @@ export const sessionQuery = queryOptions({
 export async function signIn(body: SignInBody): Promise<CurrentSession> {
   const session = await call(api.POST('/auth/sessions', { body }));
   setCsrfToken(session.csrfToken);
-  const current: CurrentSession = { user: session.user, csrfToken: session.csrfToken, totpEnrolmentRequired: session.totpEnrolmentRequired };
+  const current: CurrentSession = { user: session.user, csrfToken: session.csrfToken, totpEnrolmentRequired: session.totpEnrolmentRequired, permissions: session.permissions };
   queryClient.setQueryData(SESSION_KEY, current);
   return current;
 }

@@ -219,7 +219,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   });
   const orders = createOrdersService({ db, clock, settings: config.orders, pix: adapters.pix, chain: chainForOrders, quotes, receivers, personalData, liquidity, onOrderChanged });
   // MED claims (issue 30): their returns settle through the orders' refund notifications.
-  const disputes = createDisputesService({ db, clock, pix: adapters.pix, claims: createOrderDisputeClaims({ clock, ledger, onOrderChanged }), ledger });
+  const disputes = createDisputesService({ db, clock, pix: adapters.pix, claims: createOrderDisputeClaims({ clock, ledger, onOrderChanged, personalData }), ledger });
   const orderNotifications = createOrderNotifications({
     db,
     personalData,
@@ -308,7 +308,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   // The back office's reads across merchants (docs/architecture/back-office.md): the order's own
   // timeline, its merchant read first; the audit export shares the order export's page size and cap.
   // Four-eyes: what two operators decide runs in the decision's transaction (approvals/actions.ts).
-  const orderOperatorActions = createOrderOperatorActions({ db, clock, transitions: { clock, ledger, onOrderChanged }, personalData });
+  const orderOperatorActions = createOrderOperatorActions({ db, clock, transitions: { clock, ledger, onOrderChanged, personalData } });
   const approvals = createApprovalsService({ db, clock, actions: fourEyesActions({ orders: orderOperatorActions, merchants, feeTiers, treasury, operators }) });
   const adminOrders = createAdminOrderReads({ db, clock, stuckOrderMinutes: config.orders.stuckOrderMinutes, timeline: orderTimeline, personalData });
   const webhookHealth = createWebhookHealth({ db, clock });

@@ -13,7 +13,7 @@ import type { Trx } from '../../db/database.ts';
 import { signalAfterCommit } from '../../platform/commit-signals.ts';
 import { ordersRepo as repo } from './repo.ts';
 import type { OrderRow, StoredOrderStatus } from './tables.ts';
-import { ORDER_STEPS_CHANNEL, type TransitionContext, applyTransition, refundingEvent } from './transitions.ts';
+import { ORDER_STEPS_CHANNEL, type TransitionContext, applyTransition } from './transitions.ts';
 
 /** A PAYIN in these statuses has not signed its transfer: a claim can stop it. */
 const HOLDABLE: readonly StoredOrderStatus[] = ['PAYMENT_RECEIVED', 'SWAPPING'];
@@ -56,11 +56,7 @@ export function createOrderDisputeClaims(ctx: TransitionContext) {
     /** The accepted claim's return: REFUNDING with natureza MED_FRAUDE under `refundId`. */
     returnPix(trx: Trx, order: OrderRow, refundId: string) {
       const reason = 'MED fraud claim accepted: the PIX is returned to the payer (natureza MED_FRAUDE)';
-      return applyTransition(trx, ctx, order, 'REFUNDING', {
-        changes: { refund_id: refundId, refund_nature: 'MED_FRAUDE', dispute_hold: false, failure_reason: reason },
-        event: refundingEvent(reason),
-        nextStepAt: clock.now(),
-      });
+      return applyTransition(trx, ctx, order, 'REFUNDING', { changes: { refund_id: refundId, refund_nature: 'MED_FRAUDE', dispute_hold: false, failure_reason: reason }, reason });
     },
   };
 }

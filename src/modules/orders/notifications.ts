@@ -12,13 +12,13 @@ import type { PersonalData } from '../../lib/personal-data.ts';
 import type { Db, Trx } from '../../db/database.ts';
 import type { OrderRow } from './tables.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { decimal, toJsonNumber } from '../../lib/money.ts';
+import { decimal } from '../../lib/money.ts';
 import type { LedgerService } from '../ledger/service.ts';
 import { depositTerms } from './deposit-terms.ts';
 import { payerColumns, payerRefusal } from './payer-rules.ts';
 import { ordersRepo as repo } from './repo.ts';
 import { sealOrderColumns } from './sealed-columns.ts';
-import { type Movement, type TransitionContext, applyTransition, refundingEvent } from './transitions.ts';
+import { type MovementFigures, type TransitionContext, applyTransition } from './transitions.ts';
 
 export interface NotificationsDeps {
   db: Db;
@@ -41,7 +41,7 @@ type PixOutcome<Kind extends PixNotification['kind']> = Extract<PixNotification,
 
 export function createOrderNotifications(deps: NotificationsDeps) {
   const { db, clock } = deps;
-  const ctx: TransitionContext = { clock, ledger: deps.ledger, onOrderChanged: deps.onOrderChanged };
+  const ctx: TransitionContext = { clock, ledger: deps.ledger, onOrderChanged: deps.onOrderChanged, personalData: deps.personalData };
 
   /** Runs in the caller's transaction when given one (so a provider's "reported" mark commits with the effect). */
 
@@ -53,21 +53,14 @@ export function createOrderNotifications(deps: NotificationsDeps) {
     // Already handled: notifications arrive at least once. (A charge is paid once: API Pix moves a
     // cob to CONCLUIDA, so a second endToEndId for one txid does not occur.)
     if (order.pix_end_to_end_id) return order;
-    const movement: Movement = { type: 'PIX_IN', status: 'CONFIRMED', amount: notification.amountBrl, currency: 'BRL', txHash: notification.endToEndId };
+    const pix: MovementFigures = { amount: notification.amountBrl, currency: 'BRL', txHash: notification.endToEndId };
     // Who paid is kept whatever happens next (the admin order detail shows it), sealed (sealed-columns.ts).
     const changes = { pix_end_to_end_id: notification.endToEndId, ...sealOrderColumns(deps.personalData, payerColumns(notification.payer)) };
-    const ledger = { movement: 'PAYIN_PIX_RECEIVED' as const, received: notification.amountBrl };
     const amountMatches = decimal(notification.amountBrl).eq(order.amount_brl);
     // The merchant's payer policy (FIRST_PARTY: only the receiver may pay); the reason masks documents.
     const payerRefused = payerRefusal(locked.payerPolicy, deps.personalData.open('document', locked.receiverDocument), notification.payer);
     if (order.status === 'AWAITING_PAYMENT' && amountMatches && !payerRefused) {
-      return applyTransition(trx, ctx, order, 'PAYMENT_RECEIVED', {
-        changes,
-        movement,
-        ledger,
-        event: { name: 'order.payment_received', status: 'PAYMENT_RECEIVED', fields: { amountBrl: toJsonNumber(notification.amountBrl), pixEndToEndId: notification.endToEndId } },
-        nextStepAt: clock.now(),
-      });
+      return applyTransition(trx, ctx, order, 'PAYMENT_RECEIVED', { changes, moved: pix });
     }
     if (order.status === 'AWAITING_PAYMENT' || order.status === 'EXPIRED') {
       // Money arrived that cannot be used (wrong amount, too late, or from a payer the policy
@@ -77,7 +70,7 @@ export function createOrderNotifications(deps: NotificationsDeps) {
         : order.status === 'EXPIRED'
           ? 'PIX received after the order expired'
           : payerRefused!;
-      return applyTransition(trx, ctx, order, 'REFUNDING', { changes: { ...changes, failure_reason: reason }, movement, ledger, event: refundingEvent(reason), nextStepAt: clock.now() });
+      return applyTransition(trx, ctx, order, 'REFUNDING', { changes: { ...changes, failure_reason: reason }, moved: pix, reason });
     }
     return order;
   }
@@ -93,20 +86,10 @@ export function createOrderNotifications(deps: NotificationsDeps) {
     if (!order) throw new Error(`refund ${notification.refundId} is not recorded yet`);
     if (order.status !== 'REFUNDING') return order;
     const amount = await repo.refundAmount(trx, order);
-    const movement = { type: 'PIX_REFUND', currency: 'BRL', amount, txHash: order.pix_end_to_end_id } as const;
-    if (notification.status === 'DEVOLVIDO') {
-      return applyTransition(trx, ctx, order, 'REFUNDED', {
-        movement: { ...movement, status: 'CONFIRMED' },
-        event: { name: 'order.refunded', status: 'REFUNDED', fields: { amountBrl: toJsonNumber(amount) } },
-        ledger: { movement: 'PAYIN_REFUNDED', received: amount },
-      });
-    }
+    const refund: MovementFigures = { currency: 'BRL', amount, txHash: order.pix_end_to_end_id };
+    if (notification.status === 'DEVOLVIDO') return applyTransition(trx, ctx, order, 'REFUNDED', { moved: refund });
     const reason = `Refund failed: ${notification.reason ?? 'refused by the provider'}`;
-    return applyTransition(trx, ctx, order, 'FAILED', {
-      movement: { ...movement, status: 'FAILED' },
-      changes: { failure_reason: `${reason}; needs an operator` },
-      event: { name: 'order.failed', status: 'FAILED', fields: { failureReason: reason } },
-    });
+    return applyTransition(trx, ctx, order, 'FAILED', { moved: refund, changes: { failure_reason: `${reason}; needs an operator` }, reason });
   }
 
   /** A PAYOUT's PIX was confirmed by the receiving bank (COMPLETED) or refused (FAILED). */
@@ -118,16 +101,14 @@ export function createOrderNotifications(deps: NotificationsDeps) {
     if (notification.status === 'CONFIRMED') {
       return applyTransition(trx, ctx, order, 'COMPLETED', {
         changes: { pix_end_to_end_id: notification.endToEndId },
-        ledger: { movement: 'PAYOUT_COMPLETED' },
-        movement: { type: 'PIX_OUT', status: 'CONFIRMED', amount: order.net_amount_brl, currency: 'BRL', txHash: notification.endToEndId },
-        event: { name: 'order.completed', status: 'COMPLETED', fields: { amountBrl: toJsonNumber(order.amount_brl), pixKey: deps.personalData.openNullable('account', order.pix_key), pixEndToEndId: notification.endToEndId } },
+        moved: { amount: order.net_amount_brl, currency: 'BRL', txHash: notification.endToEndId },
       });
     }
     const reason = `PIX payout refused: ${notification.reason}`;
     return applyTransition(trx, ctx, order, 'FAILED', {
       changes: { failure_reason: reason, payout_refused_at: clock.now() },
-      movement: { type: 'PIX_OUT', status: 'FAILED', amount: order.net_amount_brl, currency: 'BRL' },
-      event: { name: 'order.failed', status: 'FAILED', fields: { failureReason: reason } },
+      moved: { amount: order.net_amount_brl, currency: 'BRL' },
+      reason,
     });
   }
 
@@ -169,28 +150,17 @@ export function createOrderNotifications(deps: NotificationsDeps) {
       const now = clock.now();
       const landedAt = deposit.blockTime && deposit.blockTime.getTime() < now.getTime() ? deposit.blockTime : now;
       if (landedAt.getTime() >= order.expires_at.getTime()) return applyTransition(trx, ctx, order, 'EXPIRED');
-      const chainMovement = { currency: order.token, chain: order.chain, txHash: deposit.txHash };
-      const movement: Movement = { type: 'CHAIN_DEPOSIT', status: 'CONFIRMED', amount: deposit.amount, ...chainMovement };
-      const ledger = { movement: 'PAYOUT_DEPOSIT_RECEIVED' as const, received: deposit.amount };
+      const onChain = { currency: order.token, chain: order.chain, txHash: deposit.txHash };
+      const moved: MovementFigures = { amount: deposit.amount, ...onChain };
       const terms = depositTerms(order, deposit.amount, { minAmountBrl: deps.minAmountBrl, tokenDecimals: deps.tokenDecimals[order.token] ?? 6 });
       if (!terms.accepted) {
         // Posted nowhere, like every deposit not credited: it stays at its address (never swept),
         // so `token_treasury` +D would book tokens the treasury never receives (chain.md, "Policies").
-        return applyTransition(trx, ctx, order, 'FAILED', {
-          changes: { tx_hash: deposit.txHash, failure_reason: terms.reason },
-          movement,
-          event: { name: 'order.failed', status: 'FAILED', fields: { failureReason: terms.reason } },
-        });
+        return applyTransition(trx, ctx, order, 'FAILED', { changes: { tx_hash: deposit.txHash, failure_reason: terms.reason }, moved, reason: terms.reason });
       }
-      const excess: Movement[] = decimal(terms.excessToken).isZero() ? [] : [{ type: 'CHAIN_DEPOSIT_EXCESS', status: 'HELD', amount: terms.excessToken, ...chainMovement }];
-      return applyTransition(trx, ctx, order, 'DEPOSIT_RECEIVED', {
-        changes: { tx_hash: deposit.txHash, ...terms.changes },
-        movement: [movement, ...excess],
-        ledger,
-        // What arrived on chain, excess included (the spec: "the merchant's crypto deposit is detected").
-        event: { name: 'order.deposit_received', status: 'DEPOSIT_RECEIVED', fields: { amountCrypto: toJsonNumber(deposit.amount), txHash: deposit.txHash } },
-        nextStepAt: clock.now(),
-      });
+      // The excess, held for return, is the edge's second movement.
+      const excess: MovementFigures[] = decimal(terms.excessToken).isZero() ? [] : [{ amount: terms.excessToken, ...onChain }];
+      return applyTransition(trx, ctx, order, 'DEPOSIT_RECEIVED', { changes: { tx_hash: deposit.txHash, ...terms.changes }, moved: [moved, ...excess] });
     });
   }
 

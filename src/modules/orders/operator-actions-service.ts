@@ -8,16 +8,14 @@
 import type { Db, Trx } from '../../db/database.ts';
 import { AppError, notFound } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { toJsonNumber } from '../../lib/money.ts';
 import { inTransaction, signalAfterCommit } from '../../platform/commit-signals.ts';
 import { type AuditActor, recordAudit } from '../../platform/audit/record.ts';
 import { type AdminOrder, toAdminOrder } from './admin-reads.ts';
 import { adminOrdersRepo } from './admin-search-repo.ts';
 import { allowedOperatorActions, type OperatorOrderAction } from './operator-actions.ts';
 import { ordersRepo as repo } from './repo.ts';
-import type { PersonalData } from '../../lib/personal-data.ts';
 import type { OrderRow } from './tables.ts';
-import { ORDER_STEPS_CHANNEL, applyTransition, refundingEvent, type TransitionContext } from './transitions.ts';
+import { ORDER_STEPS_CHANNEL, applyTransition, type TransitionContext } from './transitions.ts';
 
 const snapshot = (order: OrderRow) => ({
   status: order.status,
@@ -40,7 +38,7 @@ export function operatorRefundId(order: Pick<OrderRow, 'id' | 'refund_id'>): str
   return `R${order.id.replaceAll('-', '')}M${previous + 1}`;
 }
 
-export function createOrderOperatorActions(deps: { db: Db; clock: Clock; transitions: TransitionContext; personalData: Pick<PersonalData, 'openNullable'> }) {
+export function createOrderOperatorActions(deps: { db: Db; clock: Clock; transitions: TransitionContext }) {
   const { db, clock } = deps;
 
   async function lockFor(trx: Trx, id: string, action: OperatorOrderAction): Promise<OrderRow> {
@@ -81,10 +79,7 @@ export function createOrderOperatorActions(deps: { db: Db; clock: Clock; transit
       return inTransaction(db, async (trx) => {
         const order = await lockFor(trx, id, 'MARK_FAILED');
         const failureReason = `Marked failed by an operator: ${reason}`;
-        const updated = await applyTransition(trx, deps.transitions, order, 'FAILED', {
-          changes: { failure_reason: failureReason },
-          event: { name: 'order.failed', status: 'FAILED', fields: { failureReason } },
-        });
+        const updated = await applyTransition(trx, deps.transitions, order, 'FAILED', { changes: { failure_reason: failureReason }, reason: failureReason });
         await recordAudit(trx, by, { action: 'order.mark_failed', targetType: 'order', targetId: id, details: { merchantId: order.merchant_id, reason, before: snapshot(order), after: snapshot(updated!) } });
         return answer(trx, id);
       });
@@ -99,8 +94,7 @@ export function createOrderOperatorActions(deps: { db: Db; clock: Clock; transit
       const order = await lockFor(trx, id, 'REFUND');
       const updated = await applyTransition(trx, deps.transitions, order, 'REFUNDING', {
         changes: { refund_id: operatorRefundId(order), failure_reason: `Refunded by operators: ${reason}` },
-        event: refundingEvent(reason),
-        nextStepAt: clock.now(),
+        reason,
       });
       await recordAudit(trx, by, { action: 'order.refund', targetType: 'order', targetId: id, details: { merchantId: order.merchant_id, reason, approvalId: by.approvalId, before: snapshot(order), after: snapshot(updated!) } });
       return answer(trx, id);
@@ -116,8 +110,6 @@ export function createOrderOperatorActions(deps: { db: Db; clock: Clock; transit
       if (order.payout_attempt >= MAX_PAYOUT_RETRIES) throw new AppError('CONFLICT', `This payout's PIX has been retried ${MAX_PAYOUT_RETRIES} times already: check the PIX key with the merchant`);
       const updated = await applyTransition(trx, deps.transitions, order, 'PIX_SENDING', {
         changes: { payout_attempt: order.payout_attempt + 1, payout_refused_at: null, provider_transaction_id: null, failure_reason: null },
-        event: { name: 'order.processing', status: 'PIX_SENDING', fields: { amountBrl: toJsonNumber(order.amount_brl), pixKey: deps.personalData.openNullable('account', order.pix_key) } },
-        nextStepAt: clock.now(),
       });
       await recordAudit(trx, by, { action: 'order.retry_payout', targetType: 'order', targetId: id, details: { merchantId: order.merchant_id, reason, approvalId: by.approvalId, before: snapshot(order), after: snapshot(updated!) } });
       return answer(trx, id);

@@ -16,56 +16,19 @@
  *         COMPLETED; no deposit by expiresAt → EXPIRED; a deposit worth less than the minimum
  *         order, or a refused PIX → FAILED (a refused PIX may be sent again, FAILED → PIX_SENDING,
  *         approved by two operators: operator-actions.ts).
+ *
+ * The edges are the order process's declarations (process.ts): one table says both which
+ * transitions exist and what each does; test/modules/orders/state-machine.test.ts holds it to
+ * the lifecycles above.
  */
 import type { OrderStatus, StoredOrderStatus } from './tables.ts';
 import type { OrderType } from '../../lib/order-types.ts';
-
-/** Keyed by every stored status, so a status added to ORDER_STATUSES must be placed here to compile. */
-type Transitions = Readonly<Record<StoredOrderStatus, readonly StoredOrderStatus[]>>;
-
-/** Statuses a type never reaches have no way out either. */
-const NEVER_REACHED = [] as const;
-
-const TRANSITIONS: Record<OrderType, Transitions> = {
-  PAYIN: {
-    AWAITING_PAYMENT: ['PAYMENT_RECEIVED', 'REFUNDING', 'EXPIRED'],
-    PAYMENT_RECEIVED: ['SWAPPING', 'REFUNDING'],
-    SWAPPING: ['TRANSFERRING', 'REFUNDING'],
-    TRANSFERRING: ['COMPLETED', 'REFUNDING'],
-    // A PIX that arrives after expiry is money to give back.
-    EXPIRED: ['REFUNDING'],
-    REFUNDING: ['REFUNDED', 'FAILED'],
-    COMPLETED: [],
-    REFUNDED: [],
-    // Only by operators, four-eyes (operator-actions.ts): the worker never leaves FAILED.
-    FAILED: ['REFUNDING'],
-    AWAITING_DEPOSIT: NEVER_REACHED,
-    DEPOSIT_RECEIVED: NEVER_REACHED,
-    PIX_SENDING: NEVER_REACHED,
-    PIX_SENT_UNCONFIRMED: NEVER_REACHED,
-  },
-  PAYOUT: {
-    AWAITING_DEPOSIT: ['DEPOSIT_RECEIVED', 'EXPIRED', 'FAILED'],
-    DEPOSIT_RECEIVED: ['PIX_SENDING', 'FAILED'],
-    PIX_SENDING: ['PIX_SENT_UNCONFIRMED', 'FAILED'],
-    PIX_SENT_UNCONFIRMED: ['COMPLETED', 'FAILED'],
-    COMPLETED: [],
-    EXPIRED: [],
-    // Only by operators, four-eyes (operator-actions.ts): the worker never leaves FAILED.
-    FAILED: ['PIX_SENDING'],
-    AWAITING_PAYMENT: NEVER_REACHED,
-    PAYMENT_RECEIVED: NEVER_REACHED,
-    SWAPPING: NEVER_REACHED,
-    TRANSFERRING: NEVER_REACHED,
-    REFUNDING: NEVER_REACHED,
-    REFUNDED: NEVER_REACHED,
-  },
-};
+import { processEdge } from './process.ts';
 
 /** Takes any status of the spec: PENDING is accepted and always refused, as it is never stored. */
 export function canTransition(type: OrderType, from: OrderStatus, to: OrderStatus): boolean {
   if (from === 'PENDING' || to === 'PENDING') return false;
-  return TRANSITIONS[type][from].includes(to);
+  return processEdge(type, from, to) !== undefined;
 }
 
 export function assertTransition(type: OrderType, from: OrderStatus, to: OrderStatus): void {

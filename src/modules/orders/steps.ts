@@ -19,14 +19,13 @@ import type { PersonalData } from '../../lib/personal-data.ts';
 import { openOrderColumns } from './sealed-columns.ts';
 import type { OrderRow, StoredOrderStatus } from './tables.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { decimal, toJsonNumber } from '../../lib/money.ts';
+import { decimal } from '../../lib/money.ts';
 import type { LedgerService } from '../ledger/service.ts';
-import { providerTransactionIdField } from './events.ts';
 import { ordersRepo as repo } from './repo.ts';
 import type { TransferMetrics } from './metrics.ts';
 import { RetryLater, type TransferLog, createTransferSteps } from './transfer-steps.ts';
 import { payoutIdempotencyKey } from './operator-actions.ts';
-import { type Effects, type TransitionContext, applyTransition, leavesStepDue } from './transitions.ts';
+import { type TransitionContext, type TransitionFacts, applyTransition, leavesStepDue } from './transitions.ts';
 
 export interface StepsDeps {
   db: Db;
@@ -73,7 +72,7 @@ const EXPIRY_EVERY_MS = 250;
 
 export function createOrderSteps(deps: StepsDeps) {
   const { db, clock, pix, chain } = deps;
-  const ctx: TransitionContext = { clock, ledger: deps.ledger, onOrderChanged: deps.onOrderChanged };
+  const ctx: TransitionContext = { clock, ledger: deps.ledger, onOrderChanged: deps.onOrderChanged, personalData: deps.personalData, pixProvider: pix.name };
   const leaseMs = deps.leaseMs ?? 30_000;
 
   /**
@@ -84,10 +83,9 @@ export function createOrderSteps(deps: StepsDeps) {
    * claim (a new lease in the same UPDATE) and returns the row to run that step itself: no wake-up,
    * no claim statement, no other worker racing for it.
    */
-  async function moveOn(order: OrderRow, to: StoredOrderStatus, effects: Effects = {}): Promise<OrderRow | undefined> {
-    const now = clock.now();
-    const continues = leavesStepDue(effects, now);
-    const updated = await inTransaction(db, (trx: Trx) => applyTransition(trx, ctx, order, to, continues ? { ...effects, claimedUntil: leaseEnd(now, leaseMs) } : effects));
+  async function moveOn(order: OrderRow, to: StoredOrderStatus, facts: TransitionFacts = {}): Promise<OrderRow | undefined> {
+    const continues = leavesStepDue(order, to);
+    const updated = await inTransaction(db, (trx: Trx) => applyTransition(trx, ctx, order, to, continues ? { ...facts, claimedUntil: leaseEnd(clock.now(), leaseMs) } : facts));
     return continues ? updated : undefined;
   }
 
@@ -118,11 +116,7 @@ export function createOrderSteps(deps: StepsDeps) {
   /** The provider refused the PIX outright: it will never be sent, so the order fails now instead of retrying forever. */
   async function payoutRefused(order: OrderRow) {
     const reason = 'PIX payout refused by the payment provider';
-    return moveOn(order, 'FAILED', {
-      changes: { failure_reason: reason, payout_refused_at: clock.now() },
-      movement: { type: 'PIX_OUT', status: 'FAILED', amount: order.net_amount_brl, currency: 'BRL' },
-      event: { name: 'order.failed', status: 'FAILED', fields: { failureReason: reason } },
-    });
+    return moveOn(order, 'FAILED', { changes: { failure_reason: reason, payout_refused_at: clock.now() }, moved: { amount: order.net_amount_brl, currency: 'BRL' }, reason });
   }
 
   async function sendPix(order: OrderRow) {
@@ -135,15 +129,7 @@ export function createOrderSteps(deps: StepsDeps) {
       recipientName: clear.recipient_name,
       description: `Pedido ${order.external_id ?? order.id}`,
     });
-    return moveOn(order, 'PIX_SENT_UNCONFIRMED', {
-      changes: { provider_transaction_id: providerTransactionId },
-      movement: { type: 'PIX_OUT', status: 'PENDING', amount: order.net_amount_brl, currency: 'BRL' },
-      event: {
-        name: 'order.pix_sending',
-        status: 'PIX_SENDING',
-        fields: { amountBrl: toJsonNumber(order.amount_brl), pixKey: clear.pix_key, [providerTransactionIdField(pix.name)]: providerTransactionId },
-      },
-    });
+    return moveOn(order, 'PIX_SENT_UNCONFIRMED', { changes: { provider_transaction_id: providerTransactionId }, moved: { amount: order.net_amount_brl, currency: 'BRL' } });
   }
 
   /**
@@ -153,7 +139,7 @@ export function createOrderSteps(deps: StepsDeps) {
   async function runStep(order: OrderRow): Promise<OrderRow | undefined> {
     switch (order.status) {
       case 'PAYMENT_RECEIVED':
-        return moveOn(order, 'SWAPPING', { nextStepAt: clock.now() });
+        return moveOn(order, 'SWAPPING');
       case 'SWAPPING':
         return swap(order);
       case 'TRANSFERRING':
@@ -161,10 +147,7 @@ export function createOrderSteps(deps: StepsDeps) {
       case 'REFUNDING':
         return requestRefund(order);
       case 'DEPOSIT_RECEIVED':
-        return moveOn(order, 'PIX_SENDING', {
-          event: { name: 'order.processing', status: 'PIX_SENDING', fields: { amountBrl: toJsonNumber(order.amount_brl), pixKey: deps.personalData.openNullable('account', order.pix_key) } },
-          nextStepAt: clock.now(),
-        });
+        return moveOn(order, 'PIX_SENDING');
       case 'PIX_SENDING':
         return sendPix(order).catch((err: unknown) => (err instanceof PixPayoutRefusedError ? payoutRefused(order) : Promise.reject(err)));
       default:

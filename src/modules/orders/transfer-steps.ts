@@ -19,17 +19,16 @@
 import { type ChainAdapter, ChainTransferRefusedError, type PreparedTransfer, type TransferState } from '../../adapters/chain/port.ts';
 import type { Db } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { toJsonNumber } from '../../lib/money.ts';
 import { inTransaction } from '../../platform/commit-signals.ts';
 import { ordersRepo as repo } from './repo.ts';
 import type { TransferMetrics } from './metrics.ts';
 import type { OrderRow, StoredOrderStatus } from './tables.ts';
-import { type Effects, type Movement, refundingEvent } from './transitions.ts';
+import type { MovementFigures, TransitionFacts } from './transitions.ts';
 
 /** A step that must simply wait (e.g. a transfer not yet confirmed), not a failure. */
 export class RetryLater extends Error {}
 
-type MoveOn = (order: OrderRow, to: StoredOrderStatus, effects?: Effects) => Promise<OrderRow | undefined>;
+type MoveOn = (order: OrderRow, to: StoredOrderStatus, facts?: TransitionFacts) => Promise<OrderRow | undefined>;
 
 const lamports = (text: string | undefined) => BigInt(text ?? '0');
 
@@ -56,6 +55,8 @@ export function createTransferSteps(deps: TransferStepsDeps) {
   const { db, clock, chain, moveOn, maxAttempts, log, metrics } = deps;
 
   const intentOf = (order: OrderRow) => ({ reference: order.id, token: order.token, amount: order.amount_token, destination: order.destination_wallet! });
+  /** The order's CHAIN_TRANSFER movement: its tokens from the treasury, under this signature (null: none signed). */
+  const transferOf = (order: OrderRow, txHash: string | null): MovementFigures => ({ amount: order.amount_token, currency: order.token, chain: order.chain, txHash });
 
   /**
    * No transfer will ever land for the order: it goes to REFUNDING (the PIX is returned). Only
@@ -63,12 +64,10 @@ export function createTransferSteps(deps: TransferStepsDeps) {
    * (`expired`, guarded by its signature).
    */
   async function giveUp(order: OrderRow, why: { kind: 'refused' | 'expired'; reason: string; detail: object; expiredTxHash?: string }) {
-    const movement: Movement = { type: 'CHAIN_TRANSFER', status: 'FAILED', amount: order.amount_token, currency: order.token, chain: order.chain, txHash: why.expiredTxHash ?? null };
     const moved = await moveOn(order, 'REFUNDING', {
       changes: { failure_reason: why.reason },
-      movement,
-      event: refundingEvent(why.reason),
-      nextStepAt: clock.now(),
+      moved: transferOf(order, why.expiredTxHash ?? null),
+      reason: why.reason,
       ...(why.expiredTxHash ? { whileTxHash: why.expiredTxHash } : {}),
     });
     if (!moved) return undefined;
@@ -97,16 +96,7 @@ export function createTransferSteps(deps: TransferStepsDeps) {
     }
     const next = await moveOn(order, 'TRANSFERRING', {
       changes: { tx_hash: prepared.txHash },
-      movement: {
-        type: 'CHAIN_TRANSFER',
-        status: 'PENDING',
-        amount: order.amount_token,
-        currency: order.token,
-        chain: order.chain,
-        txHash: prepared.txHash,
-        prepared: { wire: prepared.wire, lastValidBlockHeight: prepared.lastValidBlockHeight },
-      },
-      nextStepAt: clock.now(),
+      moved: { ...transferOf(order, prepared.txHash), prepared: { wire: prepared.wire, lastValidBlockHeight: prepared.lastValidBlockHeight } },
     });
     deps.afterTransferStored?.();
     return next;
@@ -154,23 +144,12 @@ export function createTransferSteps(deps: TransferStepsDeps) {
 
   function settle(order: OrderRow, prepared: PreparedTransfer, status: 'CONFIRMED' | 'FAILED', state: TransferState) {
     const { error, costs } = state;
-    const movement: Movement = { type: 'CHAIN_TRANSFER', status, amount: order.amount_token, currency: order.token, chain: order.chain, txHash: prepared.txHash };
+    const moved = transferOf(order, prepared.txHash);
+    // It landed, so the chain charged the treasury whichever way it ended.
     const chainCosts = { feeLamports: lamports(costs?.feeLamports), rentLamports: lamports(costs?.rentLamports) };
-    if (status === 'CONFIRMED') {
-      return moveOn(order, 'COMPLETED', {
-        changes: { tx_hash: prepared.txHash },
-        movement,
-        ledger: { movement: 'PAYIN_COMPLETED' },
-        chainCosts,
-        event: {
-          name: 'order.completed',
-          status: 'COMPLETED',
-          fields: { amountBrl: toJsonNumber(order.amount_brl), amountToken: toJsonNumber(order.amount_token), targetToken: order.token, destinationWallet: order.destination_wallet, txHash: prepared.txHash },
-        },
-      });
-    }
+    if (status === 'CONFIRMED') return moveOn(order, 'COMPLETED', { changes: { tx_hash: prepared.txHash }, moved, chainCosts });
     const reason = `On-chain transfer failed: ${error ?? 'unknown error'}`;
-    return moveOn(order, 'REFUNDING', { changes: { failure_reason: reason }, movement, chainCosts, event: refundingEvent(reason), nextStepAt: clock.now() });
+    return moveOn(order, 'REFUNDING', { changes: { failure_reason: reason }, moved, chainCosts, reason });
   }
 
   /** TRANSFERRING: settles on the stored transaction's status, sending it (again) while it may still land. */

@@ -4,40 +4,13 @@
  * list but never stored, so nothing leads to it or leaves it.
  */
 import { describe, expect, it } from 'vitest';
-import { ORDER_STATUSES, type OrderStatus } from '../../../src/modules/orders/tables.ts';
 import { type OrderType } from '../../../src/lib/order-types.ts';
+import { ORDER_STATUSES, type OrderStatus } from '../../../src/modules/orders/tables.ts';
 import { assertTransition, canTransition } from '../../../src/modules/orders/state-machine.ts';
+import { LIFECYCLES } from './lifecycles.ts';
 
-/** The whole of DESIGN.md §5 and docs/architecture/orders.md: what is not listed here is refused. */
-const ALLOWED: Record<OrderType, Array<[OrderStatus, OrderStatus]>> = {
-  PAYIN: [
-    ['AWAITING_PAYMENT', 'PAYMENT_RECEIVED'],
-    ['AWAITING_PAYMENT', 'REFUNDING'], // a PIX of another amount
-    ['AWAITING_PAYMENT', 'EXPIRED'],
-    ['PAYMENT_RECEIVED', 'SWAPPING'],
-    ['PAYMENT_RECEIVED', 'REFUNDING'],
-    ['SWAPPING', 'TRANSFERRING'],
-    ['SWAPPING', 'REFUNDING'],
-    ['TRANSFERRING', 'COMPLETED'],
-    ['TRANSFERRING', 'REFUNDING'],
-    ['EXPIRED', 'REFUNDING'], // a PIX that arrives after expiry
-    ['REFUNDING', 'REFUNDED'],
-    ['REFUNDING', 'FAILED'], // the refund itself failed: an operator acts
-    ['FAILED', 'REFUNDING'], // operators refund it again, four-eyes (orders/operator-actions.ts)
-  ],
-  PAYOUT: [
-    ['AWAITING_DEPOSIT', 'DEPOSIT_RECEIVED'],
-    ['AWAITING_DEPOSIT', 'EXPIRED'],
-    ['AWAITING_DEPOSIT', 'FAILED'], // a deposit worth less than the minimum order
-    ['DEPOSIT_RECEIVED', 'PIX_SENDING'],
-    ['DEPOSIT_RECEIVED', 'FAILED'],
-    ['PIX_SENDING', 'PIX_SENT_UNCONFIRMED'],
-    ['PIX_SENDING', 'FAILED'],
-    ['PIX_SENT_UNCONFIRMED', 'COMPLETED'],
-    ['PIX_SENT_UNCONFIRMED', 'FAILED'], // the receiving bank refused the PIX
-    ['FAILED', 'PIX_SENDING'], // operators send a refused PIX again, four-eyes (orders/operator-actions.ts)
-  ],
-};
+/** The whole of DESIGN.md §5 and docs/architecture/orders.md: what is not listed there is refused. */
+const ALLOWED = LIFECYCLES;
 
 const isAllowed = (type: OrderType, from: OrderStatus, to: OrderStatus) => ALLOWED[type].some(([f, t]) => f === from && t === to);
 

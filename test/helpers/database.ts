@@ -1,19 +1,18 @@
 /**
  * A fresh, migrated database for one test file, cloned from the run's template (see
- * global-setup.ts): a new PostgreSQL database when DATABASE_URL is set, else a new in-memory PGlite.
+ * global-setup.ts): a new PostgreSQL database when DATABASE_URL is set, else the worker's PGlite
+ * put back to the template (pglite-reuse.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { inject } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
+import { openReusedPglite } from './pglite-reuse.ts';
 import { adminQuery, withDatabase } from './postgres.ts';
 
 export async function openTestDatabase(): Promise<DatabaseHandle> {
   const target = inject('testDatabase');
-  if (target.driver === 'pglite') {
-    const dump = new Blob([await readFile(target.dumpPath)]);
-    return openDatabase({ driver: 'pglite', loadDataDir: dump });
-  }
+  if (target.driver === 'pglite') return openReusedPglite(async () => new Blob([await readFile(target.dumpPath)]));
   const name = `test_${randomBytes(6).toString('hex')}`;
   await adminQuery(target.url, `create database "${name}" template "${target.template}"`);
   const handle = await openDatabase({ driver: 'postgres', url: withDatabase(target.url, name), poolMax: 5 });

@@ -5,6 +5,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/helpers/global-setup.ts'],
+    setupFiles: ['test/helpers/cheap-passwords.ts'],
     pool: 'forks',
     // Test files share their worker process (each still builds its own app and database): a fresh
     // process per file cost the PGlite run ~4 of its 10 minutes (WASM and module loading, 124 times).

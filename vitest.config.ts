@@ -1,10 +1,19 @@
 import { availableParallelism } from 'node:os';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+import { driverIndependentTests } from './test/helpers/driver-independent.ts';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // CI's second pass (PGlite after PostgreSQL) leaves out the files no driver can change.
+    exclude: [
+      ...configDefaults.exclude,
+      ...(process.env.SECOND_DRIVER_PASS ? driverIndependentTests(import.meta.dirname) : []),
+      // `npm run test:quick`, a developer's inner loop: no browser, no child processes, no migrations walk.
+      ...(process.env.TEST_QUICK ? ['test/browser/**', 'test/e2e/**', 'test/cli/**', 'test/sdk/**', 'test/tools/chain-simulator-process.test.ts', '**/*multi-process*.test.ts', 'test/db/migrations.test.ts'] : []),
+    ],
     globalSetup: ['test/helpers/global-setup.ts'],
+    setupFiles: ['test/helpers/cheap-passwords.ts'],
     pool: 'forks',
     // Test files share their worker process (each still builds its own app and database): a fresh
     // process per file cost the PGlite run ~4 of its 10 minutes (WASM and module loading, 124 times).

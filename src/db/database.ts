@@ -39,14 +39,20 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: postgresPool(target.url, target.poolMax ?? 10) }) });
     return { db, driver: 'postgres', close: () => db.destroy() };
   }
+  const instance = await startPglite(target);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pglitePool(instance) }) });
+  return { db, driver: 'pglite', close: () => db.destroy(), dump: () => instance.dumpDataDir('none') };
+}
+
+/** A PGlite instance as every handle on it reads results (dates as text, like node-postgres here). */
+export async function startPglite(target: { dataDir?: string; loadDataDir?: Blob } = {}): Promise<PGlite> {
   const instance = new PGlite({
     parsers: { [PG_DATE_OID]: keepText },
     ...(target.dataDir ? { dataDir: target.dataDir } : {}),
     ...(target.loadDataDir ? { loadDataDir: target.loadDataDir } : {}),
   });
   await instance.waitReady;
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pglitePool(instance) }) });
-  return { db, driver: 'pglite', close: () => db.destroy(), dump: () => instance.dumpDataDir('none') };
+  return instance;
 }
 
 function postgresPool(url: string, max: number): pg.Pool {

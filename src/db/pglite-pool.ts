@@ -11,8 +11,14 @@
 import type { PGlite } from '@electric-sql/pglite';
 import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 
-export function pglitePool(pglite: PGlite): PostgresPool {
+/**
+ * `keepOpen`: ending the pool leaves the instance running for another pool (tests reuse one
+ * instance per worker). An ended pool refuses new work either way, so nothing left running by
+ * its last user can reach the instance.
+ */
+export function pglitePool(pglite: PGlite, options: { keepOpen?: boolean } = {}): PostgresPool {
   let tail: Promise<void> = Promise.resolve();
+  let ended = false;
 
   const client: Omit<PostgresPoolClient, 'release'> = {
     async query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> {
@@ -27,6 +33,7 @@ export function pglitePool(pglite: PGlite): PostgresPool {
 
   return {
     async connect() {
+      if (ended) throw new Error('this database handle is closed');
       let release!: () => void;
       const turn = new Promise<void>((resolve) => (release = resolve));
       const previous = tail;
@@ -43,8 +50,9 @@ export function pglitePool(pglite: PGlite): PostgresPool {
       } as PostgresPoolClient;
     },
     async end() {
+      ended = true;
       await tail;
-      await pglite.close();
+      if (!options.keepOpen) await pglite.close();
     },
   };
 }

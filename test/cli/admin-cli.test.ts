@@ -1,28 +1,21 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openConfiguredDatabase } from '../../src/db/open-configured.ts';
 import { resolveRuntimeConfig } from '../../src/runtime-config.ts';
-import { emptyPostgresDatabase, testDriver } from '../helpers/database.ts';
+import { migratedProcessDatabase } from '../helpers/database.ts';
 import { runTsToEnd } from '../helpers/processes.ts';
 
-// The CLI runs against the database this test run uses: an empty PostgreSQL database, or PGlite under DATA_DIR.
+// The CLI runs against the database this test run uses: a migrated copy of its template (PostgreSQL, or PGlite under DATA_DIR).
 // Each step starts the CLI as its own process, which opens the database (PGlite takes seconds to start, more on a loaded machine).
 describe('npm run admin', { timeout: 120_000 }, () => {
   let env: Record<string, string>;
   let cleanup: () => Promise<void>;
 
   beforeAll(async () => {
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'exchange-cli-'));
-    const postgres = testDriver() === 'postgres' ? await emptyPostgresDatabase() : undefined;
-    env = { DATA_DIR: dataDir, ...(postgres ? { DATABASE_URL: postgres.url } : {}) };
-    cleanup = async () => {
-      await postgres?.drop();
-      await rm(dataDir, { recursive: true, force: true });
-    };
+    const database = await migratedProcessDatabase('exchange-cli');
+    env = database.env;
+    cleanup = database.drop;
   });
   afterAll(() => cleanup());
 

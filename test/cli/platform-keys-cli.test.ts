@@ -4,8 +4,7 @@
  * no key (nor a KEK, nor a sealed key) appears in any output.
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { getBase58Decoder } from '@solana/kit';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -15,7 +14,7 @@ import { newId } from '../../src/lib/ids.ts';
 import { createKeyVault } from '../../src/lib/key-vault.ts';
 import { createPersonalData } from '../../src/lib/personal-data.ts';
 import { resolveRuntimeConfig } from '../../src/runtime-config.ts';
-import { emptyPostgresDatabase, testDriver } from '../helpers/database.ts';
+import { migratedProcessDatabase } from '../helpers/database.ts';
 import { runTsToEnd } from '../helpers/processes.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -23,13 +22,9 @@ afterAll(() => Promise.all(cleanups.map((cleanup) => cleanup())));
 
 /** A fresh data directory (and PostgreSQL database on PostgreSQL runs) for the CLI. */
 async function freshEnv(): Promise<Record<string, string>> {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'exchange-keys-cli-'));
-  const postgres = testDriver() === 'postgres' ? await emptyPostgresDatabase() : undefined;
-  cleanups.push(async () => {
-    await postgres?.drop();
-    await rm(dataDir, { recursive: true, force: true });
-  });
-  return { DATA_DIR: dataDir, ...(postgres ? { DATABASE_URL: postgres.url } : {}) };
+  const database = await migratedProcessDatabase('exchange-keys-cli');
+  cleanups.push(database.drop);
+  return database.env;
 }
 
 function keypair() {

@@ -1,18 +1,15 @@
 /**
  * `npm run admin -- report operations`: the same file GET /admin/reports/operations answers,
- * on stdout, from the database this test run uses (an empty PostgreSQL database, or PGlite under
+ * on stdout, from the database this test run uses (a migrated copy of its template: PostgreSQL, or PGlite under
  * DATA_DIR); bad arguments end with the usage and exit 1, before the database is opened.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openConfiguredDatabase } from '../../src/db/open-configured.ts';
 import { resolveRuntimeConfig } from '../../src/runtime-config.ts';
 import { ADMIN_TOKEN } from '../helpers/app.ts';
-import { emptyPostgresDatabase, testDriver } from '../helpers/database.ts';
+import { migratedProcessDatabase } from '../helpers/database.ts';
 import { runTsToEnd } from '../helpers/processes.ts';
 import { insertRow } from '../modules/operations-register/helpers.ts';
 
@@ -23,13 +20,9 @@ describe('npm run admin -- report operations', { timeout: 120_000 }, () => {
   const answers: Record<string, string> = {};
 
   beforeAll(async () => {
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'exchange-report-cli-'));
-    const postgres = testDriver() === 'postgres' ? await emptyPostgresDatabase() : undefined;
-    env = { DATA_DIR: dataDir, ADMIN_TOKEN, ...(postgres ? { DATABASE_URL: postgres.url } : {}) };
-    cleanup = async () => {
-      await postgres?.drop();
-      await rm(dataDir, { recursive: true, force: true });
-    };
+    const processDatabase = await migratedProcessDatabase('exchange-report-cli');
+    env = { ...processDatabase.env, ADMIN_TOKEN };
+    cleanup = processDatabase.drop;
     // Rows in November (one on its last evening in São Paulo) and one in December; the HTTP answers to compare with.
     const { config } = await resolveRuntimeConfig(loadConfig({ ...env, LOG_LEVEL: 'silent' }));
     const database = await openConfiguredDatabase(config);

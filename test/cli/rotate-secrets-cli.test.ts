@@ -4,11 +4,8 @@
  * under the new pepper and prints counts; a rerun prints zeros; a value no configured key opens is
  * one line naming what to set, and no output carries a key.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { emptyPostgresDatabase, testDriver } from '../helpers/database.ts';
+import { migratedProcessDatabase } from '../helpers/database.ts';
 import { runTsToEnd } from '../helpers/processes.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -22,13 +19,9 @@ const admin = (args: string[], env: Record<string, string>) => runTsToEnd('src/c
 // Each step starts the CLI as its own process, which opens the database (PGlite takes seconds to start).
 describe('npm run admin -- rotate-secrets', { timeout: 180_000 }, () => {
   it('re-seals what the previous pepper sealed, prints counts, reruns to zeros, and a key it lacks is one line', async () => {
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'exchange-rotate-secrets-'));
-    const postgres = testDriver() === 'postgres' ? await emptyPostgresDatabase() : undefined;
-    cleanups.push(async () => {
-      await postgres?.drop();
-      await rm(dataDir, { recursive: true, force: true });
-    });
-    const env = { DATA_DIR: dataDir, WEBHOOK_SECRET_KEY: WEBHOOK, ...(postgres ? { DATABASE_URL: postgres.url } : {}) };
+    const database = await migratedProcessDatabase('exchange-rotate-secrets');
+    cleanups.push(database.drop);
+    const env = { ...database.env, WEBHOOK_SECRET_KEY: WEBHOOK };
 
     const created = await admin(['create-merchant', '--name', 'Before the rotation'], { ...env, API_SECRET_PEPPER: OLD });
     expect(created.code, created.stderr).toBe(0);

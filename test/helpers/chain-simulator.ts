@@ -95,10 +95,10 @@ export async function until<T>(probe: () => Promise<T | undefined | null | false
 
 /**
  * A chain simulator whose slots move only by hand (`advanceSlots`: a fast clock that never races
- * the assertions), with a USDC-like mint (6 decimals).
+ * the assertions), with a USDC-like mint (6 decimals). `now`: the clock its faults' durations run on.
  */
-export async function startHandClockedChain(finalizedLag: number): Promise<{ sim: ChainSimulator; rpc: Rpc; usdc: Address }> {
-  const sim = await startChainSimulator({ slotMs: 3_600_000, confirmedLag: 1, finalizedLag });
+export async function startHandClockedChain(finalizedLag: number, options: { now?: () => number } = {}): Promise<{ sim: ChainSimulator; rpc: Rpc; usdc: Address }> {
+  const sim = await startChainSimulator({ slotMs: 3_600_000, confirmedLag: 1, finalizedLag, ...options });
   return { sim, rpc: simulatorRpc(sim.url), usdc: address((await sim.createMint({ decimals: 6 })).mint) };
 }
 

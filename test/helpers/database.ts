@@ -1,19 +1,22 @@
 /**
  * A fresh, migrated database for one test file, cloned from the run's template (see
- * global-setup.ts): a new PostgreSQL database when DATABASE_URL is set, else a new in-memory PGlite.
+ * global-setup.ts): a new PostgreSQL database when DATABASE_URL is set, else the worker's PGlite
+ * put back to the template (pglite-reuse.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { inject } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
+import { openReusedPglite } from './pglite-reuse.ts';
 import { adminQuery, withDatabase } from './postgres.ts';
 
 export async function openTestDatabase(): Promise<DatabaseHandle> {
   const target = inject('testDatabase');
-  if (target.driver === 'pglite') {
-    const dump = new Blob([await readFile(target.dumpPath)]);
-    return openDatabase({ driver: 'pglite', loadDataDir: dump });
-  }
+  if (target.driver === 'pglite') return openReusedPglite(async () => new Blob([await readFile(target.dumpPath)]));
   const name = `test_${randomBytes(6).toString('hex')}`;
   await adminQuery(target.url, `create database "${name}" template "${target.template}"`);
   const handle = await openDatabase({ driver: 'postgres', url: withDatabase(target.url, name), poolMax: 5 });
@@ -45,4 +48,27 @@ async function newPostgresDatabase(kind: 'empty' | 'migrated'): Promise<{ url: s
   const name = `test_${randomBytes(6).toString('hex')}`;
   await adminQuery(target.url, kind === 'migrated' ? `create database "${name}" template "${target.template}"` : `create database "${name}"`);
   return { url: withDatabase(target.url, name), drop: () => adminQuery(target.url, `drop database if exists "${name}" with (force)`) };
+}
+
+/**
+ * What a child process (the CLI, the service) needs to start on this run's driver with nothing
+ * left to migrate: a new DATA_DIR, and a copy of the template database on PostgreSQL runs or, on
+ * PGlite runs, the template's data directory unpacked as DATA_DIR/pglite (open-configured.ts).
+ * Migrating an empty database in every such test cost each a few seconds.
+ */
+export async function migratedProcessDatabase(prefix: string): Promise<{ env: { DATA_DIR: string; DATABASE_URL?: string }; drop: () => Promise<void> }> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), `${prefix}-`));
+  const target = inject('testDatabase');
+  const postgres = target.driver === 'postgres' ? await migratedPostgresDatabase() : undefined;
+  if (target.driver === 'pglite') {
+    await mkdir(path.join(dataDir, 'pglite'));
+    await promisify(execFile)('tar', ['-xf', target.dumpPath, '-C', path.join(dataDir, 'pglite')]);
+  }
+  return {
+    env: { DATA_DIR: dataDir, ...(postgres ? { DATABASE_URL: postgres.url } : {}) },
+    async drop() {
+      await postgres?.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
 }

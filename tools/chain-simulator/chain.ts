@@ -90,7 +90,7 @@ function memoOf(tx: DecodedTransaction): string | null {
   return memos.length ? memos.join('; ') : null;
 }
 
-export function createChain(vm: Vm, settings: ClockSettings, faults: Faults, log: (message: string) => void) {
+export function createChain(vm: Vm, settings: ClockSettings, faults: Faults, log: (message: string) => void, now: () => number = Date.now) {
   const { native } = vm;
   const accounts: Accounts = createAccounts(native);
   let slot = 0;
@@ -173,7 +173,7 @@ export function createChain(vm: Vm, settings: ClockSettings, faults: Faults, log
     const blockhash = native.latestBlockhash();
     hashes.push({ slot, blockhash });
     hashSlot.set(blockhash, slot);
-    if (faults.finalityStalledUntil <= Date.now()) root = Math.max(root, slot - settings.finalizedLag);
+    if (faults.finalityStalledUntil <= now()) root = Math.max(root, slot - settings.finalizedLag);
     // Kept: every blockhash still valid, and the root's (getLatestBlockhash at finalized), however far a stall holds it back.
     const oldest = Math.min(root, slot - BLOCKHASH_VALIDITY);
     while (hashes.length > 1 && hashes[1]!.slot <= oldest) hashSlot.delete(hashes.shift()!.blockhash);

@@ -48,12 +48,12 @@ export async function listen(simulator: Simulator, options: { port: number; host
       if (request.method === 'GET' && url.pathname === '/health') return send(response, 200, 'ok', 'text/plain');
       if (request.method !== 'POST') return send(response, 405, JSON.stringify({ error: 'JSON-RPC takes POST' }));
       simulator.countRequest();
-      if (simulator.faults.hangUntil > Date.now()) {
+      if (simulator.faults.hangUntil > simulator.now()) {
         held.add(response);
         response.once('close', () => held.delete(response));
         return;
       }
-      const status = takeHttpFault(simulator.faults);
+      const status = takeHttpFault(simulator.faults, simulator.now());
       if (status !== undefined) return send(response, status, FAULT_TEXT[status] ?? `HTTP ${status}`, 'text/plain', status === 429 ? { 'retry-after': '1' } : {});
       send(response, 200, await answer(text, simulator.methods, options.log));
     })().catch((error: unknown) => {

@@ -22,11 +22,17 @@ export interface SimulatorSettings {
   priorityFee?: number;
   /** Faults in force from the start. */
   faults?: FaultSettings;
+  /**
+   * The clock fault durations (http.durationMs, hangMs, finalityDelayMs) run on, epoch ms; default
+   * Date.now. A test moves it by hand to live through a 30 s outage without waiting 30 s.
+   */
+  now?: () => number;
   log?: (message: string) => void;
 }
 
 export async function createSimulator(options: SimulatorSettings = {}) {
   const log = options.log ?? (() => {});
+  const now = options.now ?? Date.now;
   const initial: ClockSettings = {
     slotMs: options.slotMs ?? 400,
     confirmedLag: options.confirmedLag ?? 1,
@@ -37,7 +43,7 @@ export async function createSimulator(options: SimulatorSettings = {}) {
   const settings: ClockSettings = { ...initial };
   const faults = noFaults();
   const vm = await createVm();
-  const chain = createChain(vm, settings, faults, log);
+  const chain = createChain(vm, settings, faults, log, now);
   const mints = createMints(vm, chain);
   const methods = new Map<string, Handler>(
     Object.entries({ ...clusterMethods(chain, settings), ...accountMethods(chain), ...transactionMethods(chain) }),
@@ -46,7 +52,7 @@ export async function createSimulator(options: SimulatorSettings = {}) {
   let requests = 0;
 
   function setFaults(input: FaultSettings) {
-    applyFaults(faults, input);
+    applyFaults(faults, input, now());
     if (input.confirmedLag !== undefined) settings.confirmedLag = input.confirmedLag;
     if (input.finalizedLag !== undefined) settings.finalizedLag = input.finalizedLag;
     if (input.priorityFee !== undefined) settings.priorityFee = input.priorityFee;
@@ -59,6 +65,7 @@ export async function createSimulator(options: SimulatorSettings = {}) {
     subscriptions,
     faults,
     settings,
+    now,
     countRequest: () => void requests++,
     setFaults,
     /** Every fault off, the clock's lags and fee level back to the start's. */
@@ -81,7 +88,7 @@ export async function createSimulator(options: SimulatorSettings = {}) {
         requests,
         transactions: { ...chain.counts },
         settings: { ...settings },
-        faults: describeFaults(faults),
+        faults: describeFaults(faults, now()),
       };
     },
     close: () => chain.stop(),

@@ -37,8 +37,11 @@ export function createCredentialCache(options: { ttlMs: number; now?: () => numb
   // Bumped by every forget: a read that started before it must not be remembered after it
   // (it may have seen the row before the revocation committed).
   let generation = 0;
-  const fresh = (entry: { credential: CachedCredential | null; expiresAt: number } | undefined) =>
-    entry && entry.expiresAt > now() ? entry.credential : undefined;
+  // A clock that went back (a wall clock corrected) must not stretch an entry's life past its TTL.
+  const fresh = (entry: { credential: CachedCredential | null; expiresAt: number } | undefined) => {
+    const at = now();
+    return entry && entry.expiresAt > at && entry.expiresAt - options.ttlMs <= at ? entry.credential : undefined;
+  };
 
   function store(keyId: string, credential: CachedCredential | null, readAt: number): void {
     if (options.ttlMs <= 0 || readAt !== generation) return;

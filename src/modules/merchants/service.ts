@@ -103,7 +103,8 @@ export function createMerchantsService(deps: MerchantsDeps) {
   const hasher = createSecretHasher(apiSecretPepper);
   // Checking against a dummy sealed secret for unknown keys keeps their timing close to that of known keys.
   const unknownKeyHash = hasher.seal('mk_unknown', 'unknown');
-  const cache = createCredentialCache({ ttlMs: deps.credentialCacheTtlMs ?? DEFAULT_CREDENTIAL_CACHE_TTL_MS });
+  // The TTL runs on the service's clock, as key expiry does: a test moves it instead of sleeping.
+  const cache = createCredentialCache({ ttlMs: deps.credentialCacheTtlMs ?? DEFAULT_CREDENTIAL_CACHE_TTL_MS, now: () => clock.now().getTime() });
   const revocations = credentialRevocations(deps.notifications, cache);
   const lastUse = createLastUseRecorder({ db, clock, ...(deps.lastUseIntervalMs === undefined ? {} : { intervalMs: deps.lastUseIntervalMs }) });
 

@@ -10,9 +10,31 @@ import { hash, verify } from '@node-rs/argon2';
 export const PASSWORD_MIN_LENGTH = 12;
 export const PASSWORD_MAX_LENGTH = 128;
 
-export const ARGON2ID_PARAMETERS = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+export interface Argon2Cost {
+  memoryCost: number;
+  timeCost: number;
+  parallelism: number;
+}
 
-export const hashPassword = (password: string): Promise<string> => hash(password, ARGON2ID_PARAMETERS);
+export const ARGON2ID_PARAMETERS: Argon2Cost = { memoryCost: 19_456, timeCost: 2, parallelism: 1 };
+
+let cost: Argon2Cost = ARGON2ID_PARAMETERS;
+
+/**
+ * Test runs only (test/helpers/cheap-passwords.ts): a cheap cost for the hundreds of hashes and
+ * sign-ins of a run. Nothing in src calls it (test/modules/users/passwords.test.ts holds that),
+ * so the service always hashes with ARGON2ID_PARAMETERS. Returns the function that puts the
+ * previous cost back.
+ */
+export function setPasswordHashCost(next: Argon2Cost): () => void {
+  const previous = cost;
+  cost = next;
+  return () => {
+    cost = previous;
+  };
+}
+
+export const hashPassword = (password: string): Promise<string> => hash(password, cost);
 
 /** False for any wrong password or malformed hash (never throws on a bad hash). */
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { type CachedCredential, createCredentialCache } from '../../../src/modules/merchants/credential-cache.ts';
-import { createTestContext } from '../../helpers/app.ts';
+import { TestClock, createTestContext } from '../../helpers/app.ts';
 
 const credential = (overrides: Partial<CachedCredential> = {}): CachedCredential => ({
   id: 'c1',
@@ -32,6 +32,14 @@ describe('credential cache', () => {
     now = 5000;
     expect(cache.byKey('mk_1')).toBeUndefined();
     expect(cache.byId('c1')).toBeUndefined();
+  });
+
+  it('drops an entry when the clock goes back, so a corrected wall clock never stretches its life', () => {
+    let now = 10_000;
+    const cache = createCredentialCache({ ttlMs: 5000, now: () => now });
+    cache.remember(credential(), cache.generation());
+    now = 9_999;
+    expect(cache.byKey('mk_1')).toBeUndefined();
   });
 
   it('forgets one credential, or every credential of a merchant', () => {
@@ -120,14 +128,15 @@ describe('authentication through the cache', () => {
   });
 
   it('another process sees a revocation once its cached entry expires (bounded staleness)', async () => {
-    const ctx = await createTestContext();
+    const clock = new TestClock(new Date('2027-03-10T12:00:00Z'));
+    const ctx = await createTestContext({}, { clock });
     try {
       const merchant = await ctx.createMerchant();
       const other = await ctx.buildApp();
       const get = () => other.inject({ method: 'GET', url: '/api/v1/merchant', headers: merchant.headers });
       expect((await get()).statusCode).toBe(200);
       await ctx.app.services.merchants.revokeCredential(merchant.merchantId, merchant.credentialId, { actor: 'test' });
-      await new Promise((resolve) => setTimeout(resolve, 5_100));
+      clock.advance(5_000);
       expect((await get()).statusCode).toBe(401);
     } finally {
       await ctx.close();

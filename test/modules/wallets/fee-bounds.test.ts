@@ -110,4 +110,19 @@ describe('the sponsor budget in a group-committed batch', () => {
     expect(await dayOf(merchant)).toBe(6001n);
     expect(await dayOf(other)).toBe(10_000n);
   });
+
+  it("answers a refusal with today's usage, the São Paulo day and the next São Paulo midnight, when the budget resets", async () => {
+    // 20:30 in São Paulo on 2027-05-02 (UTC-3): the budget resets at 03:00 UTC on 2027-05-03.
+    const clock = new TestClock(new Date('2027-05-02T23:30:00.000Z'));
+    const budget = createSponsorBudget({ db: ctx.database.db, clock, dailyBudgetLamports: 10_000, ledger: { charge: async () => undefined, release: async () => undefined } });
+    await budget.reserve({ merchantId: merchant.merchantId, signRequestId: 'reset-1', lamports: 7000n });
+    const refusal = await budget.reserve({ merchantId: merchant.merchantId, signRequestId: 'reset-2', lamports: 3001n }).then(
+      () => undefined,
+      (err: { code?: string; message: string; details?: unknown }) => err,
+    );
+    expect(refusal?.code).toBe('SPONSOR_BUDGET_EXCEEDED');
+    expect(refusal?.details).toEqual({ budgetLamports: 10_000, usedLamports: 7000, feeLamports: 3001, day: '2027-05-02', resetsAt: '2027-05-03T03:00:00.000Z' });
+    expect(refusal?.message).toContain('7000 are used today');
+    expect(refusal?.message).toContain('2027-05-03T03:00:00.000Z');
+  });
 });

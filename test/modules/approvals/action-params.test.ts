@@ -42,11 +42,21 @@ describe("a proposal's parameters", () => {
     for (const [targetId, params] of bad) {
       const refused = await propose(finance, { action: 'PLATFORM_FEE_CHANGE', targetId, params, reason: 'a bad proposal' });
       const body = expectErrorBody(refused, 400, 'VALIDATION_ERROR');
-      expect(Object.keys(body.details ?? {}), JSON.stringify({ targetId, params })).toEqual([targetId === 'PAYINS' ? 'body.targetId' : 'body.params']);
+      // The operator is told what the target or the params must be, in the message and the field's detail.
+      const [field, detail, message] =
+        targetId === 'PAYINS'
+          ? ['body.targetId', 'must be PAYIN or PAYOUT', 'targetId of PLATFORM_FEE_CHANGE is the order type, PAYIN or PAYOUT']
+          : ['body.params', 'must be {tiers: [...]} as PUT /admin/platform-fee-tiers/{orderType} takes', 'params must be {tiers: [...]}, the body of PUT /admin/platform-fee-tiers/{orderType}'];
+      expect(body.details, JSON.stringify({ targetId, params })).toEqual({ [field]: detail });
+      expect(body.message).toBe(message);
     }
     const good = await propose(finance, { action: 'PLATFORM_FEE_CHANGE', targetId: 'PAYOUT', params: { tiers }, reason: 'a good proposal' });
     expect(good.statusCode, good.body).toBe(201);
     expect(good.json()).toMatchObject({ targetType: 'platform_fee_tiers', targetId: 'PAYOUT', params: { tiers }, merchantId: null });
+    // What it would change: the order type's schedule as it stands.
+    const [proposedEntry] = await auditOf(good.json().id);
+    expect(proposedEntry!.details).toMatchObject({ before: JSON.parse(JSON.stringify(await t.ctx.app.services.feeTiers.listPlatformTiers('PAYOUT'))) });
+    expect((proposedEntry!.details as { before: unknown[] }).before.length).toBeGreaterThan(0);
   });
 
   it('TREASURY_WITHDRAWAL takes exactly {amount, reference, note?} as a funding does', async () => {
@@ -59,7 +69,9 @@ describe("a proposal's parameters", () => {
     ];
     for (const params of bad) {
       const refused = await propose(finance, { action: 'TREASURY_WITHDRAWAL', targetId: 'USDC', params, reason: 'a bad withdrawal' });
-      expect(expectErrorBody(refused, 400, 'VALIDATION_ERROR').details, JSON.stringify(params)).toEqual({ 'body.params': 'must be {amount, reference, note?}' });
+      const body = expectErrorBody(refused, 400, 'VALIDATION_ERROR');
+      expect(body.details, JSON.stringify(params)).toEqual({ 'body.params': 'must be {amount, reference, note?}' });
+      expect(body.message).toBe('params must be {amount, reference, note?}, as POST /admin/treasury/fundings takes');
     }
     const withNote = await propose(finance, { action: 'TREASURY_WITHDRAWAL', targetId: 'USDC', params: { amount: '1.5', reference: 'w-noted', note: 'to cold storage' }, reason: 'rebalance' });
     expect(withNote.statusCode, withNote.body).toBe(201);
@@ -81,7 +93,8 @@ describe("a proposal's parameters", () => {
 describe("a proposal's decision", () => {
   it('names its target by type, refuses a target that is not an id, and records what it would change', async () => {
     const notAnId = expectErrorBody(await propose(finance, { action: 'PAYOUT_RETRY', targetId: 'order-1', reason: 'not an id' }), 400, 'VALIDATION_ERROR');
-    expect(Object.keys(notAnId.details ?? {})).toEqual(['body.targetId']);
+    expect(notAnId.details).toEqual({ 'body.targetId': 'must be a UUID' });
+    expect(notAnId.message).toBe('targetId of this action is an id (a UUID)');
 
     const withdrawal = await propose(finance, { action: 'TREASURY_WITHDRAWAL', targetId: 'USDC', params: { amount: '3', reference: 'w-before' }, reason: 'the before state' });
     expect(withdrawal.statusCode, withdrawal.body).toBe(201);

@@ -20,7 +20,7 @@ let viewer: SignedInOperator;
 const propose = (who: SignedInOperator, body: Json) => ops.call('POST', '/approvals', ops.as(who), body);
 const tiers = [{ minVolumeBrl: 0, maxVolumeBrl: null, platformFeePercentage: 0.0042 }];
 const auditOf = (approvalId: string) =>
-  t.ctx.database.db.selectFrom('admin_audit_log').select(['action', 'actor', 'details']).where(({ eb, ref }) => eb(ref('details', '->>').key('approvalId' as never), '=', approvalId)).execute();
+  t.ctx.database.db.selectFrom('admin_audit_log').select(['action', 'actor', 'details', 'request_id']).where(({ eb, ref }) => eb(ref('details', '->>').key('approvalId' as never), '=', approvalId)).execute();
 
 beforeAll(async () => {
   ops = operatorsOf(t.ctx.app, t.clock, 'params');
@@ -82,6 +82,11 @@ describe("a proposal's parameters", () => {
     const plain = await ops.call('POST', `/approvals/${withoutNote.json().id}/approve`, ops.as(finance2), {});
     expect(plain.statusCode, plain.body).toBe(200);
     expect(plain.json().decisionReason).toBeNull();
+    // The approval's audit entry: who approved whose proposal, with what note, and what it did.
+    const approvedEntry = (await auditOf(withNote.json().id)).find((entry) => entry.action === 'approval.approve');
+    expect(approvedEntry).toMatchObject({ actor: `operator:${finance2.id}`, request_id: expect.any(String) });
+    expect(approvedEntry!.details).toMatchObject({ merchantId: null, approvalId: withNote.json().id, action: 'TREASURY_WITHDRAWAL', proposedBy: finance.id, note: 'checked the transfer', after: { withdrawal: { reference: 'w-noted' } } });
+    expect((await auditOf(withoutNote.json().id)).find((entry) => entry.action === 'approval.approve')!.details).toMatchObject({ note: null });
     const notes = await t.ctx.database.db.selectFrom('treasury_withdrawals').select(['reference', 'note']).where('reference', 'in', ['w-noted', 'w-plain']).orderBy('reference').execute();
     expect(notes).toEqual([
       { reference: 'w-noted', note: 'to cold storage' },
@@ -118,20 +123,27 @@ describe("a proposal's decision", () => {
     const proposed = await propose(finance, { action: 'TREASURY_WITHDRAWAL', targetId: 'USDC', params: { amount: '2', reference: 'w-decided' }, reason: 'to be rejected' });
     expect(proposed.statusCode, proposed.body).toBe(201);
     const id = proposed.json().id;
+    const second = expectErrorBody(await propose(finance, { action: 'TREASURY_WITHDRAWAL', targetId: 'USDC', params: { amount: '1', reference: 'w-second' }, reason: 'a second one' }), 409, 'CONFLICT');
+    expect(second).toMatchObject({ message: 'A TREASURY_WITHDRAWAL proposal for USDC is already pending', details: { reason: 'PROPOSAL_PENDING' } });
 
-    expectErrorBody(await ops.call('POST', `/approvals/${id}/reject`, ops.as(viewer), { reason: 'a viewer' }), 403, 'FORBIDDEN');
+    const byViewer = expectErrorBody(await ops.call('POST', `/approvals/${id}/reject`, ops.as(viewer), { reason: 'a viewer' }), 403, 'FORBIDDEN');
+    expect(byViewer.details).toEqual({ reason: 'ROLE_NOT_ALLOWED', permission: 'treasury.manage' });
+    expect(byViewer.message).toBe('An operator with role VIEWER cannot propose or decide TREASURY_WITHDRAWAL (needs treasury.manage)');
     expectErrorBody(await ops.call('POST', `/approvals/${id}/approve`, ops.as(viewer), {}), 403, 'FORBIDDEN');
     const own = expectErrorBody(await ops.call('POST', `/approvals/${id}/reject`, ops.as(finance), { reason: 'my own' }), 403, 'FORBIDDEN');
     expect(own.details).toEqual({ reason: 'OWN_PROPOSAL' });
+    expect(own.message).toBe('Nobody approves or rejects their own proposal: another operator must');
 
     const rejected = await ops.call('POST', `/approvals/${id}/reject`, ops.as(finance2), { reason: 'not needed' });
     expect(rejected.statusCode, rejected.body).toBe(200);
     expect(rejected.json()).toMatchObject({ status: 'REJECTED', decidedBy: { id: finance2.id }, decisionReason: 'not needed', result: null });
-    expectErrorBody(await ops.call('POST', `/approvals/${id}/approve`, ops.as(finance2), {}), 409, 'CONFLICT');
+    expect(expectErrorBody(await ops.call('POST', `/approvals/${id}/approve`, ops.as(finance2), {}), 409, 'CONFLICT').message).toBe('This proposal is already REJECTED');
     expectErrorBody(await ops.call('POST', `/approvals/${id}/reject`, ops.as(finance2), { reason: 'twice' }), 409, 'CONFLICT');
     expectErrorBody(await ops.call('POST', '/approvals/00000000-0000-7000-8000-000000000000/approve', ops.as(finance2), {}), 404, 'NOT_FOUND');
+    expectErrorBody(await ops.call('GET', '/approvals/00000000-0000-7000-8000-000000000000', ops.as(finance2)), 404, 'NOT_FOUND');
 
     const entries = await auditOf(id);
+    expect(entries.every((e) => typeof e.request_id === 'string')).toBe(true);
     expect(entries.map((e) => [e.action, e.actor])).toEqual([
       ['approval.propose', `operator:${finance.id}`],
       ['approval.reject', `operator:${finance2.id}`],

@@ -131,7 +131,7 @@ describe('a refused payout retried through four-eyes', () => {
     expectErrorBody(await propose(proposer, { action: 'ORDER_REFUND', targetId: order.id, reason: 'not a PAYIN' }), 409, 'CONFLICT');
 
     const approval = (await propose(proposer, { action: 'PAYOUT_RETRY', targetId: order.id, reason: 'The receiving bank was down; it is back' })).json();
-    expect(approval).toMatchObject({ status: 'PENDING', action: 'PAYOUT_RETRY' });
+    expect(approval).toMatchObject({ status: 'PENDING', action: 'PAYOUT_RETRY', targetType: 'order', targetId: order.id, merchantId: merchant.merchantId });
     expectErrorBody(await ops.call('POST', `/approvals/${approval.id}/approve`, ops.as(proposer), {}), 403, 'FORBIDDEN');
     const approved = await ops.call('POST', `/approvals/${approval.id}/approve`, ops.as(approver), {});
     expect(approved.statusCode, approved.body).toBe(200);

@@ -47,6 +47,10 @@ export const MUTANTS: Mutant[] = [
   { id: 'sponsor-budget/key-without-merchant', file: 'src/modules/wallets/sponsor-budget.ts', find: 'const key = `${fee.merchantId}|${fee.day}`;', replace: 'const key = `${fee.day}`;', tests: FEES },
   { id: 'sponsor-budget/key-without-day', file: 'src/modules/wallets/sponsor-budget.ts', find: 'const key = `${fee.merchantId}|${fee.day}`;', replace: 'const key = `${fee.merchantId}`;', tests: FEES },
   { id: 'sponsor-budget/key-constant', file: 'src/modules/wallets/sponsor-budget.ts', find: 'const key = `${fee.merchantId}|${fee.day}`;', replace: "const key = '';", tests: FEES },
+  // The refusal's reset time (Stryker: the arithmetic of DAY_MS and of the reset survived before the details were read).
+  { id: 'sponsor-budget/refusal-resets-today', file: 'src/modules/wallets/sponsor-budget.ts', find: 'latestSaoPauloTimeOfDay(at, 0).getTime() + DAY_MS', replace: 'latestSaoPauloTimeOfDay(at, 0).getTime()', tests: FEES },
+  { id: 'sponsor-budget/usage-rows-unsorted', file: 'src/modules/wallets/sponsor-budget.ts', find: '[...usage.keys()].sort()', replace: '[...usage.keys()]', tests: FEES },
+  { id: 'sponsor-budget/any-failure-over-budget', file: 'src/modules/wallets/sponsor-budget.ts', find: 'if (err instanceof OverBudget) return false;', replace: 'return false;', tests: FEES },
   // Approvals: the parameters' schemas (module-level constants, and calls Stryker replaces whole).
   { id: 'approvals/fee-params-unchecked', file: ACTIONS, find: 'if (!Value.Check(FeeTiersParams, proposal.params))', replace: 'if (false)', tests: APPROVALS },
   { id: 'approvals/fee-params-open', file: ACTIONS, find: 'const FeeTiersParams = Type.Object({ tiers: PlatformFeeTiersBody }, { additionalProperties: false });', replace: 'const FeeTiersParams = Type.Object({ tiers: PlatformFeeTiersBody });', tests: APPROVALS },

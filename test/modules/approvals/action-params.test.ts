@@ -20,7 +20,7 @@ let viewer: SignedInOperator;
 const propose = (who: SignedInOperator, body: Json) => ops.call('POST', '/approvals', ops.as(who), body);
 const tiers = [{ minVolumeBrl: 0, maxVolumeBrl: null, platformFeePercentage: 0.0042 }];
 const auditOf = (approvalId: string) =>
-  t.ctx.database.db.selectFrom('admin_audit_log').select(['action', 'actor', 'details']).where(({ eb, ref }) => eb(ref('details', '->>').key('approvalId' as never), '=', approvalId)).execute();
+  t.ctx.database.db.selectFrom('admin_audit_log').select(['action', 'actor', 'details', 'request_id']).where(({ eb, ref }) => eb(ref('details', '->>').key('approvalId' as never), '=', approvalId)).execute();
 
 beforeAll(async () => {
   ops = operatorsOf(t.ctx.app, t.clock, 'params');
@@ -42,11 +42,21 @@ describe("a proposal's parameters", () => {
     for (const [targetId, params] of bad) {
       const refused = await propose(finance, { action: 'PLATFORM_FEE_CHANGE', targetId, params, reason: 'a bad proposal' });
       const body = expectErrorBody(refused, 400, 'VALIDATION_ERROR');
-      expect(Object.keys(body.details ?? {}), JSON.stringify({ targetId, params })).toEqual([targetId === 'PAYINS' ? 'body.targetId' : 'body.params']);
+      // The operator is told what the target or the params must be, in the message and the field's detail.
+      const [field, detail, message] =
+        targetId === 'PAYINS'
+          ? ['body.targetId', 'must be PAYIN or PAYOUT', 'targetId of PLATFORM_FEE_CHANGE is the order type, PAYIN or PAYOUT']
+          : ['body.params', 'must be {tiers: [...]} as PUT /admin/platform-fee-tiers/{orderType} takes', 'params must be {tiers: [...]}, the body of PUT /admin/platform-fee-tiers/{orderType}'];
+      expect(body.details, JSON.stringify({ targetId, params })).toEqual({ [field]: detail });
+      expect(body.message).toBe(message);
     }
     const good = await propose(finance, { action: 'PLATFORM_FEE_CHANGE', targetId: 'PAYOUT', params: { tiers }, reason: 'a good proposal' });
     expect(good.statusCode, good.body).toBe(201);
     expect(good.json()).toMatchObject({ targetType: 'platform_fee_tiers', targetId: 'PAYOUT', params: { tiers }, merchantId: null });
+    // What it would change: the order type's schedule as it stands.
+    const [proposedEntry] = await auditOf(good.json().id);
+    expect(proposedEntry!.details).toMatchObject({ before: JSON.parse(JSON.stringify(await t.ctx.app.services.feeTiers.listPlatformTiers('PAYOUT'))) });
+    expect((proposedEntry!.details as { before: unknown[] }).before.length).toBeGreaterThan(0);
   });
 
   it('TREASURY_WITHDRAWAL takes exactly {amount, reference, note?} as a funding does', async () => {
@@ -59,7 +69,9 @@ describe("a proposal's parameters", () => {
     ];
     for (const params of bad) {
       const refused = await propose(finance, { action: 'TREASURY_WITHDRAWAL', targetId: 'USDC', params, reason: 'a bad withdrawal' });
-      expect(expectErrorBody(refused, 400, 'VALIDATION_ERROR').details, JSON.stringify(params)).toEqual({ 'body.params': 'must be {amount, reference, note?}' });
+      const body = expectErrorBody(refused, 400, 'VALIDATION_ERROR');
+      expect(body.details, JSON.stringify(params)).toEqual({ 'body.params': 'must be {amount, reference, note?}' });
+      expect(body.message).toBe('params must be {amount, reference, note?}, as POST /admin/treasury/fundings takes');
     }
     const withNote = await propose(finance, { action: 'TREASURY_WITHDRAWAL', targetId: 'USDC', params: { amount: '1.5', reference: 'w-noted', note: 'to cold storage' }, reason: 'rebalance' });
     expect(withNote.statusCode, withNote.body).toBe(201);
@@ -70,6 +82,11 @@ describe("a proposal's parameters", () => {
     const plain = await ops.call('POST', `/approvals/${withoutNote.json().id}/approve`, ops.as(finance2), {});
     expect(plain.statusCode, plain.body).toBe(200);
     expect(plain.json().decisionReason).toBeNull();
+    // The approval's audit entry: who approved whose proposal, with what note, and what it did.
+    const approvedEntry = (await auditOf(withNote.json().id)).find((entry) => entry.action === 'approval.approve');
+    expect(approvedEntry).toMatchObject({ actor: `operator:${finance2.id}`, request_id: expect.any(String) });
+    expect(approvedEntry!.details).toMatchObject({ merchantId: null, approvalId: withNote.json().id, action: 'TREASURY_WITHDRAWAL', proposedBy: finance.id, note: 'checked the transfer', after: { withdrawal: { reference: 'w-noted' } } });
+    expect((await auditOf(withoutNote.json().id)).find((entry) => entry.action === 'approval.approve')!.details).toMatchObject({ note: null });
     const notes = await t.ctx.database.db.selectFrom('treasury_withdrawals').select(['reference', 'note']).where('reference', 'in', ['w-noted', 'w-plain']).orderBy('reference').execute();
     expect(notes).toEqual([
       { reference: 'w-noted', note: 'to cold storage' },
@@ -81,7 +98,8 @@ describe("a proposal's parameters", () => {
 describe("a proposal's decision", () => {
   it('names its target by type, refuses a target that is not an id, and records what it would change', async () => {
     const notAnId = expectErrorBody(await propose(finance, { action: 'PAYOUT_RETRY', targetId: 'order-1', reason: 'not an id' }), 400, 'VALIDATION_ERROR');
-    expect(Object.keys(notAnId.details ?? {})).toEqual(['body.targetId']);
+    expect(notAnId.details).toEqual({ 'body.targetId': 'must be a UUID' });
+    expect(notAnId.message).toBe('targetId of this action is an id (a UUID)');
 
     const withdrawal = await propose(finance, { action: 'TREASURY_WITHDRAWAL', targetId: 'USDC', params: { amount: '3', reference: 'w-before' }, reason: 'the before state' });
     expect(withdrawal.statusCode, withdrawal.body).toBe(201);
@@ -105,20 +123,27 @@ describe("a proposal's decision", () => {
     const proposed = await propose(finance, { action: 'TREASURY_WITHDRAWAL', targetId: 'USDC', params: { amount: '2', reference: 'w-decided' }, reason: 'to be rejected' });
     expect(proposed.statusCode, proposed.body).toBe(201);
     const id = proposed.json().id;
+    const second = expectErrorBody(await propose(finance, { action: 'TREASURY_WITHDRAWAL', targetId: 'USDC', params: { amount: '1', reference: 'w-second' }, reason: 'a second one' }), 409, 'CONFLICT');
+    expect(second).toMatchObject({ message: 'A TREASURY_WITHDRAWAL proposal for USDC is already pending', details: { reason: 'PROPOSAL_PENDING' } });
 
-    expectErrorBody(await ops.call('POST', `/approvals/${id}/reject`, ops.as(viewer), { reason: 'a viewer' }), 403, 'FORBIDDEN');
+    const byViewer = expectErrorBody(await ops.call('POST', `/approvals/${id}/reject`, ops.as(viewer), { reason: 'a viewer' }), 403, 'FORBIDDEN');
+    expect(byViewer.details).toEqual({ reason: 'ROLE_NOT_ALLOWED', permission: 'treasury.manage' });
+    expect(byViewer.message).toBe('An operator with role VIEWER cannot propose or decide TREASURY_WITHDRAWAL (needs treasury.manage)');
     expectErrorBody(await ops.call('POST', `/approvals/${id}/approve`, ops.as(viewer), {}), 403, 'FORBIDDEN');
     const own = expectErrorBody(await ops.call('POST', `/approvals/${id}/reject`, ops.as(finance), { reason: 'my own' }), 403, 'FORBIDDEN');
     expect(own.details).toEqual({ reason: 'OWN_PROPOSAL' });
+    expect(own.message).toBe('Nobody approves or rejects their own proposal: another operator must');
 
     const rejected = await ops.call('POST', `/approvals/${id}/reject`, ops.as(finance2), { reason: 'not needed' });
     expect(rejected.statusCode, rejected.body).toBe(200);
     expect(rejected.json()).toMatchObject({ status: 'REJECTED', decidedBy: { id: finance2.id }, decisionReason: 'not needed', result: null });
-    expectErrorBody(await ops.call('POST', `/approvals/${id}/approve`, ops.as(finance2), {}), 409, 'CONFLICT');
+    expect(expectErrorBody(await ops.call('POST', `/approvals/${id}/approve`, ops.as(finance2), {}), 409, 'CONFLICT').message).toBe('This proposal is already REJECTED');
     expectErrorBody(await ops.call('POST', `/approvals/${id}/reject`, ops.as(finance2), { reason: 'twice' }), 409, 'CONFLICT');
     expectErrorBody(await ops.call('POST', '/approvals/00000000-0000-7000-8000-000000000000/approve', ops.as(finance2), {}), 404, 'NOT_FOUND');
+    expectErrorBody(await ops.call('GET', '/approvals/00000000-0000-7000-8000-000000000000', ops.as(finance2)), 404, 'NOT_FOUND');
 
     const entries = await auditOf(id);
+    expect(entries.every((e) => typeof e.request_id === 'string')).toBe(true);
     expect(entries.map((e) => [e.action, e.actor])).toEqual([
       ['approval.propose', `operator:${finance.id}`],
       ['approval.reject', `operator:${finance2.id}`],

@@ -131,7 +131,7 @@ describe('a refused payout retried through four-eyes', () => {
     expectErrorBody(await propose(proposer, { action: 'ORDER_REFUND', targetId: order.id, reason: 'not a PAYIN' }), 409, 'CONFLICT');
 
     const approval = (await propose(proposer, { action: 'PAYOUT_RETRY', targetId: order.id, reason: 'The receiving bank was down; it is back' })).json();
-    expect(approval).toMatchObject({ status: 'PENDING', action: 'PAYOUT_RETRY' });
+    expect(approval).toMatchObject({ status: 'PENDING', action: 'PAYOUT_RETRY', targetType: 'order', targetId: order.id, merchantId: merchant.merchantId });
     expectErrorBody(await ops.call('POST', `/approvals/${approval.id}/approve`, ops.as(proposer), {}), 403, 'FORBIDDEN');
     const approved = await ops.call('POST', `/approvals/${approval.id}/approve`, ops.as(approver), {});
     expect(approved.statusCode, approved.body).toBe(200);
@@ -163,8 +163,10 @@ describe('the other four-eyes actions', () => {
     expect((await ops.call('GET', `/merchants/${merchant.merchantId}`, ops.as(admin))).json().status).toBe('DISABLED');
     const approved = await ops.call('POST', `/approvals/${approval.id}/approve`, ops.as(admin), {});
     expect(approved.statusCode, approved.body).toBe(200);
+    expect(approved.json().result).toMatchObject({ merchant: { id: merchant.merchantId, status: 'ACTIVE' } });
     expect((await ops.call('GET', `/merchants/${merchant.merchantId}`, ops.as(admin))).json().status).toBe('ACTIVE');
-    expectErrorBody(await propose(proposer, { action: 'MERCHANT_ENABLE', targetId: merchant.merchantId, reason: 'again' }), 409, 'CONFLICT');
+    const again = expectErrorBody(await propose(proposer, { action: 'MERCHANT_ENABLE', targetId: merchant.merchantId, reason: 'again' }), 409, 'CONFLICT');
+    expect(again.message).toBe('The merchant is not disabled');
     // A target that is no id is the caller's mistake (400), for every action on an order or a merchant.
     for (const action of ['ORDER_REFUND', 'PAYOUT_RETRY', 'MERCHANT_ENABLE']) {
       expectErrorBody(await propose(admin, { action, targetId: 'not-an-id', reason: 'a typo' }), 400, 'VALIDATION_ERROR');

@@ -8,7 +8,8 @@
 import { getSetComputeUnitLimitInstruction, getSetComputeUnitPriceInstruction } from '@solana-program/compute-budget';
 import type { Instruction } from '@solana/kit';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { walletsRepo } from '../../../src/modules/wallets/repo.ts';
 import { createSponsorBudget, type SponsoredFee } from '../../../src/modules/wallets/sponsor-budget.ts';
 import { type TestContext, type TestMerchant, TestClock, createTestContext, expectErrorBody } from '../../helpers/app.ts';
 import { randomCpf } from '../../helpers/documents.ts';
@@ -109,5 +110,48 @@ describe('the sponsor budget in a group-committed batch', () => {
     const dayOf = async (who: TestMerchant) => (await usage(who.merchantId)).find((row) => row.day === '2027-04-01')?.used;
     expect(await dayOf(merchant)).toBe(6001n);
     expect(await dayOf(other)).toBe(10_000n);
+  });
+
+  it("answers a refusal with today's usage, the São Paulo day and the next São Paulo midnight, when the budget resets", async () => {
+    // 20:30 in São Paulo on 2027-05-02 (UTC-3): the budget resets at 03:00 UTC on 2027-05-03.
+    const clock = new TestClock(new Date('2027-05-02T23:30:00.000Z'));
+    const budget = createSponsorBudget({ db: ctx.database.db, clock, dailyBudgetLamports: 10_000, ledger: { charge: async () => undefined, release: async () => undefined } });
+    await budget.reserve({ merchantId: merchant.merchantId, signRequestId: 'reset-1', lamports: 7000n });
+    const refusal = await budget.reserve({ merchantId: merchant.merchantId, signRequestId: 'reset-2', lamports: 3001n }).then(
+      () => undefined,
+      (err: { code?: string; message: string; details?: unknown }) => err,
+    );
+    expect(refusal?.code).toBe('SPONSOR_BUDGET_EXCEEDED');
+    expect(refusal?.details).toEqual({ budgetLamports: 10_000, usedLamports: 7000, feeLamports: 3001, day: '2027-05-02', resetsAt: '2027-05-03T03:00:00.000Z' });
+    expect(refusal?.message).toContain('7000 are used today');
+    expect(refusal?.message).toContain('2027-05-03T03:00:00.000Z');
+  });
+
+  it('updates the usage rows of a batch in one order, whatever order the reservations arrived in, so two processes never deadlock', async () => {
+    const clock = new TestClock(new Date('2027-06-01T15:00:00.000Z'));
+    const budget = createSponsorBudget({ db: ctx.database.db, clock, dailyBudgetLamports: 1_000_000, ledger: { charge: async () => undefined, release: async () => undefined } });
+    const [low, high] = [merchant, other].sort((a, b) => (a.merchantId < b.merchantId ? -1 : 1)) as [TestMerchant, TestMerchant];
+    const updated: string[] = [];
+    const reserveRow = walletsRepo.reserveSponsorFee.bind(walletsRepo);
+    const spy = vi.spyOn(walletsRepo, 'reserveSponsorFee').mockImplementation((trx, input) => {
+      updated.push(input.merchantId);
+      return reserveRow(trx, input);
+    });
+    try {
+      // The first is written alone; the next two, arriving meanwhile in descending order, form one batch.
+      const first = budget.reserve({ merchantId: low.merchantId, signRequestId: 'order-0', lamports: 1n });
+      await Promise.all([first, budget.reserve({ merchantId: high.merchantId, signRequestId: 'order-1', lamports: 1n }), budget.reserve({ merchantId: low.merchantId, signRequestId: 'order-2', lamports: 1n })]);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(updated).toEqual([low.merchantId, low.merchantId, high.merchantId]);
+  });
+
+  it('passes on a failure of the write itself (the ledger, the database) as that error, never as a budget refusal', async () => {
+    const clock = new TestClock(new Date('2027-06-02T15:00:00.000Z'));
+    const down = new Error('ledger unavailable');
+    const budget = createSponsorBudget({ db: ctx.database.db, clock, dailyBudgetLamports: 1_000_000, ledger: { charge: async () => Promise.reject(down), release: async () => undefined } });
+    await expect(budget.reserve({ merchantId: merchant.merchantId, signRequestId: 'down-1', lamports: 1n })).rejects.toBe(down);
+    expect((await usage(merchant.merchantId)).find((row) => row.day === '2027-06-02')).toBeUndefined();
   });
 });

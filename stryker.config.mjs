@@ -23,8 +23,8 @@ const TARGETS = {
   'src/modules/wallets/sponsor-budget.ts': ['test/modules/wallets/fee-bounds.test.ts', 'test/modules/wallets/sponsor-budget.test.ts'],
   'src/modules/approvals/actions.ts': ['test/modules/approvals/action-params.test.ts', 'test/modules/approvals/four-eyes.test.ts'],
   'src/modules/approvals/service.ts': ['test/modules/approvals/action-params.test.ts', 'test/modules/approvals/four-eyes.test.ts'],
-  'src/modules/orders/deposit-terms.ts': ['test/modules/orders/deposit-terms.test.ts'],
-  'src/modules/orders/payer-rules.ts': ['test/modules/orders/payer-policy.test.ts'],
+  'src/modules/orders/lifecycle/deposit-terms.ts': ['test/modules/orders/deposit-terms.test.ts'],
+  'src/modules/orders/lifecycle/payer-rules.ts': ['test/modules/orders/payer-policy.test.ts'],
 };
 
 const flag = process.argv.indexOf('--mutate');

@@ -14,10 +14,10 @@
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import type { Db } from '../src/db/database.ts';
-import { creationRepo } from '../src/modules/orders/creation-repo.ts';
-import { listingRepo } from '../src/modules/orders/listing-repo.ts';
-import { reconciliationRepo } from '../src/modules/orders/reconciliation-repo.ts';
-import { exportRepo } from '../src/modules/orders/export-repo.ts';
+import { creationRepo } from '../src/modules/orders/creation/creation-repo.ts';
+import { listingRepo } from '../src/modules/orders/reads/listing-repo.ts';
+import { reconciliationRepo } from '../src/modules/orders/psp/reconciliation-repo.ts';
+import { exportRepo } from '../src/modules/orders/reads/export-repo.ts';
 import { ordersRepo } from '../src/modules/orders/repo.ts';
 import { overviewRepo } from '../src/modules/overview/repo.ts';
 import { treasuryRepo } from '../src/modules/treasury/repo.ts';

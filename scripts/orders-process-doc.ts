@@ -1,4 +1,4 @@
-/** npm run docs:orders: writes the order process table (src/modules/orders/process.ts) into docs/architecture/orders.md. */
+/** npm run docs:orders: writes the order process table (src/modules/orders/lifecycle/process.ts) into docs/architecture/orders.md. */
 import { readFile, writeFile } from 'node:fs/promises';
 import { ORDERS_DOC, renderProcess, withProcess } from '../test/modules/orders/process-doc.ts';
 

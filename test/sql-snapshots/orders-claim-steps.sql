@@ -1,4 +1,4 @@
--- orders-claim-steps: The order worker's claim of due steps (orders/steps.ts through the lease helper)
+-- orders-claim-steps: The order worker's claim of due steps (orders/lifecycle/steps.ts through the lease helper)
 /* planned each run */
     with due as (
       select id from "orders"

@@ -6,8 +6,8 @@
  * The arguments only shape the text: the statements run against a driver that executes nothing.
  */
 import type { Db } from '../../src/db/database.ts';
-import { creationRepo } from '../../src/modules/orders/creation-repo.ts';
-import { listingRepo } from '../../src/modules/orders/listing-repo.ts';
+import { creationRepo } from '../../src/modules/orders/creation/creation-repo.ts';
+import { listingRepo } from '../../src/modules/orders/reads/listing-repo.ts';
 import { ordersRepo } from '../../src/modules/orders/repo.ts';
 import { deliveryRepo } from '../../src/modules/webhooks/delivery-repo.ts';
 
@@ -64,7 +64,7 @@ export const SNAPSHOT_STATEMENTS: SnapshotStatement[] = [
   },
   {
     name: 'orders-claim-steps',
-    about: "The order worker's claim of due steps (orders/steps.ts through the lease helper)",
+    about: "The order worker's claim of due steps (orders/lifecycle/steps.ts through the lease helper)",
     run: (db) => ordersRepo.claimDueSteps(db, NOW, 8, 30_000),
   },
   {

@@ -4,7 +4,7 @@
  * sending PIX (no BCB standard: each PSP's own API behind `sendPix`).
  *
  * Outcomes come back as `PixNotification`s, handed to the orders module's single entry point
- * (`handlePixNotification`, src/modules/orders/notifications.ts) by whoever receives them: a
+ * (`handlePixNotification`, src/modules/orders/lifecycle/notifications.ts) by whoever receives them: a
  * provider webhook route, a polling job, or the sandbox drivers.
  */
 

@@ -13,7 +13,7 @@ import type { FeeTiersService } from '../fee-tiers/service.ts';
 import type { MerchantsService } from '../merchants/service.ts';
 import { operatorFourEyesActions } from './operator-actions.ts';
 import type { FourEyesAction, Proposed } from './action-types.ts';
-import type { OrderOperatorActions } from '../orders/operator-actions-service.ts';
+import type { OrderOperatorActions } from '../orders/operator/operator-actions-service.ts';
 import { FundingBody } from '../treasury/schemas.ts';
 import type { TreasuryService } from '../treasury/service.ts';
 

@@ -1,15 +1,15 @@
 /**
  * Four-eyes approvals and the operators' actions on stuck orders, under /admin
  * (docs/architecture/back-office.md). Thin: the rules are in service.ts, actions.ts and
- * orders/operator-actions-service.ts.
+ * orders/operator/operator-actions-service.ts.
  */
 import type { FastifyRequest } from 'fastify';
 import { AUTHENTICATED_ERRORS, BODY_ERRORS, IdParams, errorResponses } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
 import { AppError } from '../../errors.ts';
 import { adminActor } from '../../http/audit-actor.ts';
-import { AdminOrderSchema } from '../orders/admin-schemas.ts';
-import type { OrderOperatorActions } from '../orders/operator-actions-service.ts';
+import { AdminOrderSchema } from '../orders/operator/admin-schemas.ts';
+import type { OrderOperatorActions } from '../orders/operator/operator-actions-service.ts';
 import { ApprovalPageSchema, ApprovalSchema, ApprovalsQuery, ApproveBody, MarkFailedBody, ProposeBody, RejectBody } from './schemas.ts';
 import type { ApprovalActor, ApprovalsService } from './service.ts';
 

@@ -3,7 +3,7 @@
  * PIX we received (the sync job polls its MED extension; the sandbox drivers hand them over
  * directly); `handleInfraction` records each as a dispute and applies what its status calls for,
  * in one transaction with the order it names (locked first, as every order path does):
- * - opened: a PAYIN whose tokens have not left is held (orders/dispute-claims.ts); order.disputed;
+ * - opened: a PAYIN whose tokens have not left is held (orders/lifecycle/dispute-claims.ts); order.disputed;
  * - DEFENDED: dispute.updated (the merchant's defense went through `submitDefense`);
  * - ACCEPTED: the PIX goes back with natureza MED_FRAUDE: through the order when it still holds
  *   the money (it ends REFUNDED), else, tokens gone and the order COMPLETED, from the platform's
@@ -22,7 +22,7 @@ import { inTransaction, withinOrNew } from '../../platform/commit-signals.ts';
 import { recordEvent } from '../../platform/outbox.ts';
 import type { LedgerService } from '../ledger/service.ts';
 import { registerMovement } from '../operations-register/record.ts';
-import type { OrderDisputeClaims } from '../orders/dispute-claims.ts';
+import type { OrderDisputeClaims } from '../orders/lifecycle/dispute-claims.ts';
 import type { OrderRow } from '../orders/tables.ts';
 import { DISPUTE_RESOLVED, DISPUTE_UPDATED, ORDER_DISPUTED, disputeEvent } from './events.ts';
 import { type DisputeFilter, type DisputeRow, disputesRepo as repo } from './repo.ts';
@@ -174,7 +174,7 @@ export function createDisputesService(deps: DisputesDeps) {
   }
 
   /**
-   * A settled refund that is one of our returns (orders/notifications.ts calls this for every one,
+   * A settled refund that is one of our returns (orders/lifecycle/notifications.ts calls this for every one,
    * in its transaction): records it, and a charged-back claim's return posts what left pix_cash.
    */
   async function returnSettled(trx: Trx, notification: { refundId: string; status: 'DEVOLVIDO' | 'NAO_REALIZADO' }): Promise<boolean> {

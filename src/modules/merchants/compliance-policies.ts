@@ -5,7 +5,7 @@
  * per-order cap). Read by operators, changed only by an operator (admin API or CLI); each change
  * of each policy is audited (`merchant.<policy column>`) with the operator's reason, in the
  * change's transaction. Order creation and payment read the columns with the rest of their
- * context (orders/creation-repo.ts, orders/repo.ts), not through here.
+ * context (orders/creation/creation-repo.ts, orders/repo.ts), not through here.
  */
 import type { Updateable } from 'kysely';
 import type { Db } from '../../db/database.ts';

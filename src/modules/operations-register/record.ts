@@ -1,6 +1,6 @@
 /**
  * Writes the register's row of a movement, in the transaction of the transition that confirms it
- * (orders/transitions.ts): one INSERT ... SELECT, the receiver's name and document read by the
+ * (orders/lifecycle/transitions.ts): one INSERT ... SELECT, the receiver's name and document read by the
  * same statement. A movement already registered (a notification delivered twice, a step run
  * again) inserts nothing: the (order_id, movement) key and ON CONFLICT DO NOTHING.
  */

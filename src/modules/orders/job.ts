@@ -3,9 +3,9 @@
  * ORDER_STEPS_CHANNEL when a commit leaves a step due) and the PIX reconciliation sweep.
  */
 import type { WorkerJob } from '../../platform/worker-job.ts';
-import type { Reconciliation } from './reconciliation.ts';
-import type { OrderSteps } from './steps.ts';
-import { ORDER_STEPS_CHANNEL } from './transitions.ts';
+import type { Reconciliation } from './psp/reconciliation.ts';
+import type { OrderSteps } from './lifecycle/steps.ts';
+import { ORDER_STEPS_CHANNEL } from './lifecycle/transitions.ts';
 
 export interface JobLog {
   error(obj: object, msg: string): void;

@@ -241,7 +241,7 @@ export const ordersRepo = {
       where receiver_id = ${input.receiverId} and day = ${input.day}::date`.execute(db);
   },
 
-  // --- The worker's bookkeeping: claims, leases, backoff (orders/steps.ts) ---------------------
+  // --- The worker's bookkeeping: claims, leases, backoff (orders/lifecycle/steps.ts) ---------------------
 
   /** Claims due steps for one worker: skips rows another worker holds, leases the rest. */
   claimDueSteps(db: Db, now: Date, limit: number, leaseMs: number): Promise<OrderRow[]> {

@@ -1,7 +1,7 @@
 import { merchantIdOf } from '../../http/auth.ts';
 import { AUTHENTICATED_ERRORS, BODY_ERRORS, IdParams, errorResponses } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
-import type { OrderListing } from './listing.ts';
+import type { OrderListing } from './reads/listing.ts';
 import { OrderListQuery, OrderPageSchema, OrderSchema, PayinBody, PayoutBody } from './schemas.ts';
 import type { OrdersService } from './service.ts';
 

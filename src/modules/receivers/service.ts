@@ -97,7 +97,7 @@ export type OnReceiverCreated = (
   receiver: { id: string; merchantId: string; managedWalletRequested: boolean },
 ) => Promise<{ walletAddress: string } | undefined>;
 
-/** A receiver's usage of its daily limits at an instant: the orders module's definition (orders/daily-usage.ts), wired by the composition root. */
+/** A receiver's usage of its daily limits at an instant: the orders module's definition (orders/creation/daily-usage.ts), wired by the composition root. */
 export type DailyUsageOf = (receiverId: string, at: Date) => Promise<{ day: string; orderCount: number; amountBrl: string }>;
 
 export function createReceiversService(deps: {

@@ -16,7 +16,7 @@ import { SandboxDictRefusal } from '../../adapters/pix/sandbox-dict.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { decimal } from '../../lib/money.ts';
 import { isValidCnpj, isValidCpf, normalizeDocument } from '../../lib/br-documents.ts';
-import type { OrderNotifications } from '../orders/notifications.ts';
+import type { OrderNotifications } from '../orders/lifecycle/notifications.ts';
 import type { OrdersService } from '../orders/service.ts';
 
 /** A payer named to the sandbox "pay": a valid CPF or CNPJ (digits or formatted) and a name. */

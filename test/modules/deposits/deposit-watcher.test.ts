@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSolanaDeposits } from '../../../src/adapters/chain/solana-deposits.ts';
 import { createMetrics } from '../../../src/http/metrics.ts';
 import { createWorkerJobs } from '../../../src/jobs.ts';
-import { depositReferenceOfKey } from '../../../src/modules/orders/payout.ts';
+import { depositReferenceOfKey } from '../../../src/modules/orders/creation/payout.ts';
 import { depositsRepo } from '../../../src/modules/deposits/repo.ts';
 import { createDepositWatcher } from '../../../src/modules/deposits/watcher.ts';
 import { ordersRepo } from '../../../src/modules/orders/repo.ts';

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectErrorBody } from '../../helpers/app.ts';
 import { newId } from '../../../src/lib/ids.ts';
-import { creationRepo } from '../../../src/modules/orders/creation-repo.ts';
+import { creationRepo } from '../../../src/modules/orders/creation/creation-repo.ts';
 import { type Json, ordersTest } from './helpers.ts';
 
 const TWO_BANDS = [

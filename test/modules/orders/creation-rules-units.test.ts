@@ -1,10 +1,10 @@
 /**
- * The pure refusal rules of order creation (src/modules/orders/creation-rules.ts), as tables: the
+ * The pure refusal rules of order creation (src/modules/orders/creation/creation-rules.ts), as tables: the
  * receiver rules in the spec's order, and the early daily-limit check, which must agree with the
  * reservation's SQL comparison (a count or a BRL total may reach its limit, never pass it).
  */
 import { describe, expect, it } from 'vitest';
-import { overDailyLimits, receiverRefusal } from '../../../src/modules/orders/creation-rules.ts';
+import { overDailyLimits, receiverRefusal } from '../../../src/modules/orders/creation/creation-rules.ts';
 import type { OrderReceiver } from '../../../src/modules/receivers/service.ts';
 
 const NIGHT = { start: '20:00', end: '06:00' };

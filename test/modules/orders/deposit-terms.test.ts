@@ -1,5 +1,5 @@
 /**
- * depositTerms (src/modules/orders/deposit-terms.ts) alone, over random orders, rates and
+ * depositTerms (src/modules/orders/lifecycle/deposit-terms.ts) alone, over random orders, rates and
  * deposits: whatever arrives, the order never pays out more, nor counts more against the
  * receiver's day, than it did at creation. Pure: no database.
  */
@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decimal } from '../../../src/lib/money.ts';
 import { pricePayout } from '../../../src/lib/pricing.ts';
-import { depositTerms } from '../../../src/modules/orders/deposit-terms.ts';
+import { depositTerms } from '../../../src/modules/orders/lifecycle/deposit-terms.ts';
 
 const settings = { minAmountBrl: '1.00', tokenDecimals: 6 };
 

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, type TestMerchant, expectErrorBody } from '../../helpers/app.ts';
 import { formatCpfText, randomCnpj, randomCpf } from '../../helpers/documents.ts';
 import { type Json, WALLET, ordersTest } from './helpers.ts';
-import { checkPayoutKey } from '../../../src/modules/orders/destination-rules.ts';
+import { checkPayoutKey } from '../../../src/modules/orders/creation/destination-rules.ts';
 
 const FOREIGN_WALLET = 'So11111111111111111111111111111111111111112';
 const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };

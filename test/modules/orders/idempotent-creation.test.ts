@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { txidOfKey } from '../../../src/adapters/pix/identifiers.ts';
-import { creationRepo } from '../../../src/modules/orders/creation-repo.ts';
+import { creationRepo } from '../../../src/modules/orders/creation/creation-repo.ts';
 import { type Json, ordersTest } from './helpers.ts';
 
 describe('order creation with an Idempotency-Key', () => {

@@ -19,7 +19,7 @@ export const LIFECYCLES: Record<OrderType, Array<[StoredOrderStatus, StoredOrder
     ['EXPIRED', 'REFUNDING'], // a PIX that arrives after expiry
     ['REFUNDING', 'REFUNDED'],
     ['REFUNDING', 'FAILED'], // the refund itself failed: an operator acts
-    ['FAILED', 'REFUNDING'], // operators refund it again, four-eyes (orders/operator-actions.ts)
+    ['FAILED', 'REFUNDING'], // operators refund it again, four-eyes (orders/lifecycle/operator-actions.ts)
   ],
   PAYOUT: [
     ['AWAITING_DEPOSIT', 'DEPOSIT_RECEIVED'],
@@ -31,7 +31,7 @@ export const LIFECYCLES: Record<OrderType, Array<[StoredOrderStatus, StoredOrder
     ['PIX_SENDING', 'FAILED'],
     ['PIX_SENT_UNCONFIRMED', 'COMPLETED'],
     ['PIX_SENT_UNCONFIRMED', 'FAILED'], // the receiving bank refused the PIX
-    ['FAILED', 'PIX_SENDING'], // operators send a refused PIX again, four-eyes (orders/operator-actions.ts)
+    ['FAILED', 'PIX_SENDING'], // operators send a refused PIX again, four-eyes (orders/lifecycle/operator-actions.ts)
   ],
 };
 

@@ -1,5 +1,5 @@
 /**
- * GET /orders pages kept in memory (ORDER_LIST_CACHE_MS, orders/listing.ts): a change made
+ * GET /orders pages kept in memory (ORDER_LIST_CACHE_MS, orders/reads/listing.ts): a change made
  * through the service shows at once, a change made elsewhere (another process) within the TTL,
  * and a page is never shared between merchants or queries.
  */

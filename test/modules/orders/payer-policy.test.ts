@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, type TestMerchant } from '../../helpers/app.ts';
 import { randomCnpj, randomCpf } from '../../helpers/documents.ts';
 import { type Json, ordersTest } from './helpers.ts';
-import { confirmPixNotification } from '../../../src/modules/orders/pix-confirmation.ts';
+import { confirmPixNotification } from '../../../src/modules/orders/psp/pix-confirmation.ts';
 import type { ReceivedPix } from '../../../src/adapters/pix/port.ts';
 import { maskDocument } from '../../../src/lib/br-documents.ts';
 

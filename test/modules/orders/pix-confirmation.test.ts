@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { PayoutState, ReceivedPix, RefundState } from '../../../src/adapters/pix/port.ts';
-import { type PixConfirmationLookups, confirmPixNotification } from '../../../src/modules/orders/pix-confirmation.ts';
+import { type PixConfirmationLookups, confirmPixNotification } from '../../../src/modules/orders/psp/pix-confirmation.ts';
 
 const E2E = 'E12345678202611251200abcdefghijk';
 const TXID = 'a'.repeat(32);

@@ -1,14 +1,14 @@
 /**
  * The order process table of docs/architecture/orders.md, rendered from the declarations
- * (src/modules/orders/process.ts). `npm run docs:orders` writes it between the two markers;
+ * (src/modules/orders/lifecycle/process.ts). `npm run docs:orders` writes it between the two markers;
  * test/modules/orders/process.test.ts fails while the committed page differs.
  */
 import type { OrderType } from '../../../src/lib/order-types.ts';
-import { ORDER_PROCESS, type ProcessEdge } from '../../../src/modules/orders/process.ts';
-import { registersMovement } from '../../../src/modules/orders/transitions.ts';
+import { ORDER_PROCESS, type ProcessEdge } from '../../../src/modules/orders/lifecycle/process.ts';
+import { registersMovement } from '../../../src/modules/orders/lifecycle/transitions.ts';
 
 export const ORDERS_DOC = new URL('../../../docs/architecture/orders.md', import.meta.url);
-export const BEGIN = '<!-- the order process: written by `npm run docs:orders` from src/modules/orders/process.ts; do not edit -->';
+export const BEGIN = '<!-- the order process: written by `npm run docs:orders` from src/modules/orders/lifecycle/process.ts; do not edit -->';
 export const END = '<!-- end of the order process -->';
 
 const code = (text: string) => `\`${text}\``;

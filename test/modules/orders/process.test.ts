@@ -1,5 +1,5 @@
 /**
- * The order process (src/modules/orders/process.ts) against the lifecycles: walking each machine
+ * The order process (src/modules/orders/lifecycle/process.ts) against the lifecycles: walking each machine
  * from where an order starts, every edge has exactly one declaration and every declaration is an
  * edge; each declaration agrees with the rules it replaced (the limit given back before money,
  * the next step due where the worker has one, the spec's event and its fields); what a call
@@ -9,10 +9,10 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ORDER_TYPES, type OrderType } from '../../../src/lib/order-types.ts';
 import { ORDER_EVENT_COMMON_FIELDS, orderEventDefinitions, providerTransactionIdField } from '../../../src/modules/orders/events.ts';
-import { ORDER_PROCESS, type ProcessEdge } from '../../../src/modules/orders/process.ts';
-import { BEFORE_MONEY, canTransition } from '../../../src/modules/orders/state-machine.ts';
+import { ORDER_PROCESS, type ProcessEdge } from '../../../src/modules/orders/lifecycle/process.ts';
+import { BEFORE_MONEY, canTransition } from '../../../src/modules/orders/lifecycle/state-machine.ts';
 import { STORED_ORDER_STATUSES, type OrderRow, type StoredOrderStatus } from '../../../src/modules/orders/tables.ts';
-import { type TransitionContext, applyTransition } from '../../../src/modules/orders/transitions.ts';
+import { type TransitionContext, applyTransition } from '../../../src/modules/orders/lifecycle/transitions.ts';
 import { INITIAL, LIFECYCLES } from './lifecycles.ts';
 import { ORDERS_DOC, renderProcess, withProcess } from './process-doc.ts';
 
@@ -113,6 +113,6 @@ describe('applyTransition refuses, before writing anything,', () => {
 describe('docs/architecture/orders.md', () => {
   it('shows the order process as declared (npm run docs:orders)', () => {
     const page = readFileSync(ORDERS_DOC, 'utf8');
-    expect(page, 'the order process table differs from src/modules/orders/process.ts: run `npm run docs:orders`').toBe(withProcess(page, renderProcess()));
+    expect(page, 'the order process table differs from src/modules/orders/lifecycle/process.ts: run `npm run docs:orders`').toBe(withProcess(page, renderProcess()));
   });
 });

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { type OrderType } from '../../../src/lib/order-types.ts';
 import { ORDER_STATUSES, type OrderStatus } from '../../../src/modules/orders/tables.ts';
-import { assertTransition, canTransition } from '../../../src/modules/orders/state-machine.ts';
+import { assertTransition, canTransition } from '../../../src/modules/orders/lifecycle/state-machine.ts';
 import { LIFECYCLES } from './lifecycles.ts';
 
 /** The whole of DESIGN.md §5 and docs/architecture/orders.md: what is not listed there is refused. */

@@ -1,11 +1,11 @@
 /**
- * orders_by_status on GET /metrics (orders/status-metrics.ts): the orders now in each status, by
+ * orders_by_status on GET /metrics (orders/reads/status-metrics.ts): the orders now in each status, by
  * type, database-wide, read from the trigger-maintained counters when Prometheus scrapes.
  */
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../../src/db/database.ts';
-import { registerOrderStatusMetrics } from '../../../src/modules/orders/status-metrics.ts';
+import { registerOrderStatusMetrics } from '../../../src/modules/orders/reads/status-metrics.ts';
 import { ordersTest } from './helpers.ts';
 
 const sample = (body: string, type: string, status: string) => {

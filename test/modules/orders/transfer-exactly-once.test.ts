@@ -7,8 +7,8 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { Registry } from 'prom-client';
-import { transferMetrics } from '../../../src/modules/orders/metrics.ts';
-import { createOrderSteps } from '../../../src/modules/orders/steps.ts';
+import { transferMetrics } from '../../../src/modules/orders/lifecycle/metrics.ts';
+import { createOrderSteps } from '../../../src/modules/orders/lifecycle/steps.ts';
 import { ordersRepo } from '../../../src/modules/orders/repo.ts';
 import { FAKE_FEE_LAMPORTS, FAKE_RENT_LAMPORTS, createFakeChain } from './fake-chain.ts';
 import { type Json, ordersTest } from './helpers.ts';

@@ -1,0 +1,258 @@
+/**
+ * The worker's side of orders: expire what is due, then run each claimed order's next step. A
+ * step's external call (token transfer, transfer status, refund, sending the PIX) happens outside
+ * any transaction and is idempotent per order at the provider (a token transfer: its signed bytes
+ * are stored before they are sent, transfer-steps.ts); its outcome is then applied by
+ * `applyTransition`, guarded by the status the step started from.
+ *
+ * Claims: due orders (`next_step_at`) are taken with FOR UPDATE SKIP LOCKED and a lease
+ * (`claimed_until`, 30 s). A worker killed mid-step leaves its lease to expire; the next worker
+ * repeats the idempotent call. A failed step backs off exponentially.
+ */
+import type { ChainAdapter } from '../../../adapters/chain/port.ts';
+import { inTransaction } from '../../../platform/commit-signals.ts';
+import { type PixProvider, PixPayoutRefusedError } from '../../../adapters/pix/port.ts';
+import type { Db, Trx } from '../../../db/database.ts';
+import { createLaneScheduler } from '../../../platform/lanes.ts';
+import { leaseEnd } from '../../../platform/leases.ts';
+import type { PersonalData } from '../../../lib/personal-data.ts';
+import { openOrderColumns } from '../sealed-columns.ts';
+import type { OrderRow, StoredOrderStatus } from '../tables.ts';
+import type { Clock } from '../../../lib/clock.ts';
+import { decimal } from '../../../lib/money.ts';
+import type { LedgerService } from '../../ledger/service.ts';
+import { ordersRepo as repo } from '../repo.ts';
+import type { TransferMetrics } from './metrics.ts';
+import { RetryLater, type TransferLog, createTransferSteps } from './transfer-steps.ts';
+import { payoutIdempotencyKey } from './operator-actions.ts';
+import { type TransitionContext, type TransitionFacts, applyTransition, leavesStepDue } from './transitions.ts';
+
+export interface StepsDeps {
+  db: Db;
+  clock: Clock;
+  ledger: Pick<LedgerService, 'postOrderMovement' | 'postChainCosts'>;
+  onOrderChanged?: TransitionContext['onOrderChanged'];
+  pix: PixProvider;
+  chain: ChainAdapter;
+  /** Opens the PIX key and recipient name, sealed at rest (sealed-columns.ts), as the PIX leaves. */
+  personalData: Pick<PersonalData, 'openNullable'>;
+  /** How long a worker may hold an order before another may take it over. */
+  leaseMs?: number;
+  /** Orders whose steps run at once in one pass (each uses a connection while it writes). */
+  parallelSteps?: number;
+  /** CHAIN_TRANSFER_MAX_ATTEMPTS: signed transactions per PAYIN, each expired unlanded, before it is refunded (default 5). */
+  transferMaxAttempts?: number;
+  /** Where a rebuilt or abandoned transfer is told (transfer-steps.ts). */
+  log?: TransferLog;
+  metrics?: TransferMetrics;
+  /** Test-only (main.ts, NODE_ENV=test): called once a signed transfer is committed, before its first send. */
+  afterTransferStored?: () => void;
+}
+
+/** How the worker's lanes claim: batch size, orders at once, and the stop signal of the job. */
+export interface LaneOptions {
+  batch?: number;
+  parallel?: number;
+  signal?: AbortSignal;
+  /** Told of what failed outside the pass that started it: a lane's own bookkeeping (its backoff), a claim made when an order ended. */
+  onError?: (err: unknown) => void;
+}
+
+export { RetryLater };
+
+/** Backoff after a failed step: 1 s doubling per attempt, at most 5 minutes. A RetryLater waits 1 s. */
+function retryDelayMs(err: unknown, attempts: number): number {
+  return err instanceof RetryLater ? 1000 : Math.min(300_000, 1000 * 2 ** Math.min(attempts, 9));
+}
+
+/** Steps one worker runs back to back for one order before it goes back to the queue. */
+const MAX_CHAINED_STEPS = 8;
+/** Expiries are looked for at most this often (a pass runs at every wake-up). */
+const EXPIRY_EVERY_MS = 250;
+
+export function createOrderSteps(deps: StepsDeps) {
+  const { db, clock, pix, chain } = deps;
+  const ctx: TransitionContext = { clock, ledger: deps.ledger, onOrderChanged: deps.onOrderChanged, personalData: deps.personalData, pixProvider: pix.name };
+  const leaseMs = deps.leaseMs ?? 30_000;
+
+  /**
+   * Applies a step's outcome in its own transaction, only if the order is still in the status the
+   * step started from (a notification may have moved it: then nothing is written). The guarded
+   * UPDATE is the check; `order` is the row this worker claimed or last wrote, so its other
+   * columns are current. When the outcome leaves the next step due at once, this worker keeps its
+   * claim (a new lease in the same UPDATE) and returns the row to run that step itself: no wake-up,
+   * no claim statement, no other worker racing for it.
+   */
+  async function moveOn(order: OrderRow, to: StoredOrderStatus, facts: TransitionFacts = {}): Promise<OrderRow | undefined> {
+    const continues = leavesStepDue(order, to);
+    const updated = await inTransaction(db, (trx: Trx) => applyTransition(trx, ctx, order, to, continues ? { ...facts, claimedUntil: leaseEnd(clock.now(), leaseMs) } : facts));
+    return continues ? updated : undefined;
+  }
+
+  const { swap, confirmTransfer } = createTransferSteps({
+    db,
+    clock,
+    chain,
+    moveOn,
+    maxAttempts: deps.transferMaxAttempts ?? 5,
+    log: deps.log,
+    metrics: deps.metrics,
+    afterTransferStored: deps.afterTransferStored,
+  });
+
+  async function requestRefund(order: OrderRow): Promise<undefined> {
+    // The refund id is ours and fixed: stored before the request, so an outcome that arrives at
+    // once already finds the order by it.
+    const refundId = order.refund_id ?? `R${order.id.replaceAll('-', '')}`;
+    if (!order.refund_id) await repo.reschedule(db, order.id, 'REFUNDING', { refund_id: refundId, updated_at: clock.now() });
+    const amountBrl = await repo.refundAmount(db, order);
+    const description = order.refund_nature === 'MED_FRAUDE' ? 'Devolução MED: fraude confirmada' : 'Devolução: pedido não concluído';
+    await pix.refund({ endToEndId: order.pix_end_to_end_id!, refundId, amountBrl, description, nature: order.refund_nature });
+    // The outcome arrives as a refund_settled notification; until then the worker has nothing to do.
+    await repo.reschedule(db, order.id, 'REFUNDING', { next_step_at: null, claimed_until: null, updated_at: clock.now() });
+    return undefined;
+  }
+
+  /** The provider refused the PIX outright: it will never be sent, so the order fails now instead of retrying forever. */
+  async function payoutRefused(order: OrderRow) {
+    const reason = 'PIX payout refused by the payment provider';
+    return moveOn(order, 'FAILED', { changes: { failure_reason: reason, payout_refused_at: clock.now() }, moved: { amount: order.net_amount_brl, currency: 'BRL' }, reason });
+  }
+
+  async function sendPix(order: OrderRow) {
+    const clear = openOrderColumns(deps.personalData, { pix_key: order.pix_key, recipient_name: order.recipient_name });
+    const { providerTransactionId } = await pix.sendPix({
+      idempotencyKey: payoutIdempotencyKey(order),
+      pixKey: clear.pix_key!,
+      pixKeyType: order.pix_key_type as 'CPF',
+      amountBrl: decimal(order.net_amount_brl).toFixed(2),
+      recipientName: clear.recipient_name,
+      description: `Pedido ${order.external_id ?? order.id}`,
+    });
+    return moveOn(order, 'PIX_SENT_UNCONFIRMED', { changes: { provider_transaction_id: providerTransactionId }, moved: { amount: order.net_amount_brl, currency: 'BRL' } });
+  }
+
+  /**
+   * One step of the worker for an order it claimed, chosen by the order's status. Returns the
+   * order when its next step is due at once and still claimed by this worker.
+   */
+  async function runStep(order: OrderRow): Promise<OrderRow | undefined> {
+    switch (order.status) {
+      case 'PAYMENT_RECEIVED':
+        return moveOn(order, 'SWAPPING');
+      case 'SWAPPING':
+        return swap(order);
+      case 'TRANSFERRING':
+        return confirmTransfer(order);
+      case 'REFUNDING':
+        return requestRefund(order);
+      case 'DEPOSIT_RECEIVED':
+        return moveOn(order, 'PIX_SENDING');
+      case 'PIX_SENDING':
+        return sendPix(order).catch((err: unknown) => (err instanceof PixPayoutRefusedError ? payoutRefused(order) : Promise.reject(err)));
+      default:
+        // Nothing to do in this status (a stale claim): drop the schedule.
+        await repo.reschedule(db, order.id, order.status, { next_step_at: null, claimed_until: null });
+        return undefined;
+    }
+  }
+
+  /** Orders still awaiting money past expiresAt become EXPIRED (which gives their limit back). */
+  function expireDue(batch: number): Promise<number> {
+    return inTransaction(db, async (trx) => {
+      const due = await repo.dueExpiries(trx, clock.now(), batch);
+      for (const { id } of due) {
+        const order = await repo.lockBy(trx, 'id', id);
+        if (order && (order.status === 'AWAITING_PAYMENT' || order.status === 'AWAITING_DEPOSIT')) {
+          await applyTransition(trx, ctx, order, 'EXPIRED');
+        }
+      }
+      return due.length;
+    });
+  }
+
+  /** A failed step is retried later, by this worker only while it still holds the claim. */
+  async function backOff(order: OrderRow, err: unknown) {
+    const attempts = order.step_attempts + 1;
+    await repo.backOff(db, order, { attempts, at: new Date(clock.now().getTime() + retryDelayMs(err, attempts)) });
+  }
+
+  /**
+   * Runs a claimed order's step, then, while each step leaves the next one due at once (and this
+   * worker's claim with it), runs that one too: PAYMENT_RECEIVED → SWAPPING → TRANSFERRING →
+   * COMPLETED in one go, with no claim or wake-up in between. Past MAX_CHAINED_STEPS the claim is
+   * given back, for any worker's next pass.
+   */
+  async function stepOrBackOff(order: OrderRow): Promise<void> {
+    let current: OrderRow | undefined = order;
+    for (let hops = 0; current; hops++) {
+      if (hops === MAX_CHAINED_STEPS) {
+        await repo.reschedule(db, current.id, current.status, { claimed_until: null });
+        return;
+      }
+      const claimed: OrderRow = current;
+      try {
+        current = await runStep(claimed);
+      } catch (err) {
+        await backOff(claimed, err);
+        return;
+      }
+    }
+  }
+
+  let lastExpiry = 0;
+  /** Expiries are looked for at most every EXPIRY_EVERY_MS, however often passes and claims run. */
+  async function expireIfDue(batch: number): Promise<number> {
+    const now = clock.now().getTime();
+    const sinceExpiry = now - lastExpiry;
+    if (sinceExpiry < EXPIRY_EVERY_MS && sinceExpiry >= 0) return 0;
+    lastExpiry = now;
+    return expireDue(batch);
+  }
+
+  /**
+   * The worker's lanes (platform/lanes.ts): at most `parallel` orders run at once, each claimed by
+   * one worker, so an order that becomes due while others run starts in a free lane at once, never
+   * after the slowest order of a batch (issue 13: p99 from PIX to COMPLETED).
+   */
+  const lanes = createLaneScheduler<OrderRow>({
+    prepare: (options) => expireIfDue(options.batch ?? 50),
+    claim: (free) => repo.claimDueSteps(db, clock.now(), free, leaseMs),
+    run: stepOrBackOff,
+  });
+
+  /** Claims into the free lanes and starts what it claimed; concurrent calls coalesce into one more round. Resolves with how many orders it touched. */
+  function fill(options: LaneOptions = {}): Promise<number> {
+    const { signal, onError } = options;
+    return lanes.fill({
+      lanes: options.parallel ?? deps.parallelSteps ?? 8,
+      batch: options.batch ?? 50,
+      ...(signal ? { signal } : {}),
+      ...(onError ? { onError } : {}),
+    });
+  }
+
+  /** Resolves when no order is running (and no fill is claiming). */
+  const drain = () => lanes.drain();
+
+  /**
+   * Runs everything due now to its end (tests, tools): fills, waits for the lanes, and repeats
+   * until a fill finds nothing. Returns how many orders it touched.
+   */
+  async function runDuePass(options: Omit<LaneOptions, 'onError'> = {}): Promise<number> {
+    const errors: unknown[] = [];
+    const onError = (err: unknown) => errors.push(err);
+    let total = 0;
+    for (;;) {
+      const touched = await fill({ ...options, onError });
+      await drain();
+      if (errors.length > 0) throw errors[0];
+      total += touched;
+      if (touched === 0) return total;
+    }
+  }
+
+  return { runStep, runDuePass, fill, drain };
+}
+
+export type OrderSteps = ReturnType<typeof createOrderSteps>;

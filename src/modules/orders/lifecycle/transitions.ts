@@ -1,0 +1,132 @@
+/**
+ * The one way an order's status changes after creation. Notifications (notifications.ts), the
+ * worker's steps (steps.ts, transfer-steps.ts), operators (operator-actions-service.ts) and MED
+ * claims (dispute-claims.ts) call `applyTransition` with the facts of the call; what the
+ * transition does is its edge's declaration in the order process (process.ts), so every change
+ * gets the same guard, bookkeeping, ledger entry and event, in the caller's transaction.
+ */
+import { signalAfterCommit } from '../../../platform/commit-signals.ts';
+import type { Trx } from '../../../db/database.ts';
+import { recordEvent } from '../../../platform/outbox.ts';
+import type { OrderRow, StoredOrderStatus } from '../tables.ts';
+import type { Clock } from '../../../lib/clock.ts';
+import type { LedgerService } from '../../ledger/service.ts';
+import { isRegistered, registerMovement } from '../../operations-register/record.ts';
+import type { EventContext } from './process-events.ts';
+import { type ProcessEdge, processEdge } from './process.ts';
+import { ordersRepo as repo } from '../repo.ts';
+import type { Movement, TransitionFacts } from './transition-facts.ts';
+
+export type { Movement, MovementFigures, TransitionFacts } from './transition-facts.ts';
+
+/**
+ * The PAYIN steps towards its token transfer: none applies while a MED claim holds the order
+ * (disputes module), so a worker that read the row before the hold cannot send the tokens.
+ */
+const TOWARDS_TRANSFER: readonly StoredOrderStatus[] = ['SWAPPING', 'TRANSFERRING'];
+
+/** Published after a transition that left a step due at once: workers run it without waiting for their sweep. */
+export const ORDER_STEPS_CHANNEL = 'order_steps';
+
+export interface TransitionContext extends EventContext {
+  clock: Clock;
+  /** postChainCosts: only where transitions carry chain costs (the worker's steps). */
+  ledger: Pick<LedgerService, 'postOrderMovement'> & Partial<Pick<LedgerService, 'postChainCosts'>>;
+  /** Told of every change, so caches of the merchant's orders (the GET /orders pages) drop what they hold. */
+  onOrderChanged?: ((merchantId: string) => void) | undefined;
+}
+
+const named = (edge: Pick<ProcessEdge, 'type' | 'from' | 'to'>) => `${edge.type} ${edge.from} → ${edge.to}`;
+
+/** The edge's declaration; an edge the state machine does not have is a programming error. */
+function edgeOf(order: Pick<OrderRow, 'type' | 'status'>, to: StoredOrderStatus): ProcessEdge {
+  const edge = processEdge(order.type, order.status, to);
+  if (!edge) throw new Error(`illegal ${order.type} transition ${order.status} → ${to}`);
+  return edge;
+}
+
+/** Whether the transition leaves the order's next step due at once (not later, not waiting for a notification). */
+export const leavesStepDue = (order: Pick<OrderRow, 'type' | 'status'>, to: StoredOrderStatus) => edgeOf(order, to).next === 'at once';
+
+/** The movements the edge declares, with the call's figures; a missing or extra one is a programming error. */
+function movementsOf(edge: ProcessEdge, facts: TransitionFacts): Movement[] {
+  const declared = edge.movements ?? [];
+  const figures = facts.moved === undefined ? [] : [facts.moved].flat();
+  const missing = declared.slice(figures.length).find((movement) => movement.when === undefined);
+  if (figures.length > declared.length || missing) throw new Error(`${named(edge)} records ${declared.length} movement(s), given ${figures.length}`);
+  return figures.map((figure, i) => ({ type: declared[i]!.type, status: declared[i]!.status, ...figure }));
+}
+
+function chainCostsOf(edge: ProcessEdge, facts: TransitionFacts) {
+  if (edge.chainCosts === 'always' && !facts.chainCosts) throw new Error(`${named(edge)} posts the chain's costs: none given`);
+  if (!edge.chainCosts && facts.chainCosts) throw new Error(`${named(edge)} posts no chain costs`);
+  return facts.chainCosts;
+}
+
+/**
+ * Moves `order` from its current status to `to`, guarded: if another transaction moved it first,
+ * nothing is written and undefined is returned. In the same transaction it does what the edge
+ * declares (process.ts): records the movements, gives the receiver's daily limit back, registers
+ * a confirmed movement in the operations register, posts the ledger entry and the chain's costs,
+ * writes the event with exactly the spec's fields and schedules the next step.
+ */
+export async function applyTransition(trx: Trx, ctx: TransitionContext, order: OrderRow, to: StoredOrderStatus, facts: TransitionFacts = {}) {
+  const edge = edgeOf(order, to);
+  const movements = movementsOf(edge, facts);
+  const chainCosts = chainCostsOf(edge, facts);
+  if (chainCosts && !ctx.ledger.postChainCosts) throw new Error('a transition with chain costs needs the ledger\'s postChainCosts');
+  const now = ctx.clock.now();
+  const releasesLimit = edge.releasesLimit === true && !order.limit_released;
+  const dueAtOnce = edge.next === 'at once';
+  const updated = await repo.transition(
+    trx,
+    order.id,
+    order.status,
+    {
+      ...facts.changes,
+      status: to,
+      ...(to === 'COMPLETED' ? { completed_at: now } : {}),
+      ...(releasesLimit ? { limit_released: true } : {}),
+      next_step_at: dueAtOnce ? now : null,
+      step_attempts: 0,
+      claimed_until: facts.claimedUntil ?? null,
+    },
+    now,
+    { txHash: facts.whileTxHash, notHeld: TOWARDS_TRANSFER.includes(to) },
+  );
+  if (!updated) return undefined;
+  if (dueAtOnce && !facts.claimedUntil) signalAfterCommit(trx, ORDER_STEPS_CHANNEL);
+  ctx.onOrderChanged?.(order.merchant_id);
+  if (releasesLimit) {
+    await repo.releaseDailyUsage(trx, { receiverId: order.receiver_id, day: order.limit_day, amountBrl: order.amount_brl });
+  }
+  for (const movement of movements) {
+    await repo.recordTransaction(trx, { orderId: order.id, ...movement, chain: movement.chain ?? null, txHash: movement.txHash ?? null }, now);
+    // The operations register: once per movement, when it is confirmed (a PENDING transfer is registered by its CONFIRMED record).
+    if (movement.status === 'CONFIRMED' && isRegistered(movement.type)) {
+      await registerMovement(trx, updated, { type: movement.type, amount: movement.amount, txHash: movement.txHash ?? null }, now);
+    }
+  }
+  if (edge.ledger) {
+    await ctx.ledger.postOrderMovement(trx, updated, edge.ledger.movement, now, edge.ledger.received ? movements[0]?.amount : undefined);
+  }
+  if (chainCosts) await ctx.ledger.postChainCosts!(trx, updated, chainCosts, now);
+  if (edge.event) {
+    await recordEvent(trx, {
+      merchantId: order.merchant_id,
+      event: edge.event.name,
+      payload: {
+        orderId: order.id,
+        externalId: order.external_id,
+        type: order.type,
+        status: edge.event.status,
+        timestamp: now.toISOString(),
+        ...edge.event.fields({ order, moved: movements[0], facts, ctx }),
+      },
+    });
+  }
+  return updated;
+}
+
+/** Whether a movement is written to the operations register (the rule above, for the rendered table). */
+export const registersMovement = (movement: Pick<Movement, 'type' | 'status'>) => movement.status === 'CONFIRMED' && isRegistered(movement.type);

@@ -12,7 +12,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoSeriousA11yViolations, screenshot, useBrowser } from '../helpers/browser.ts';
-import { addSessionCookie, type DashboardServer, enrolTotp, signInByApi, startDashboardServer } from '../helpers/dashboard-server.ts';
+import { addSessionCookie, type ApiSession, type DashboardServer, signedInOwner, startDashboardServer } from '../helpers/dashboard-server.ts';
 
 interface Received {
   headers: Record<string, string | string[] | undefined>;
@@ -64,7 +64,7 @@ async function until<T>(what: string, probe: () => Promise<T | undefined> | T | 
 
 describe('developers pages', { timeout: 180_000 }, () => {
   let server: DashboardServer;
-  let totpSecret: string;
+  let ownerSession: ApiSession;
   const receiver = startReceiver();
   let receiverUrl: string;
   const browser = useBrowser({ baseURL: () => server.baseUrl });
@@ -72,7 +72,7 @@ describe('developers pages', { timeout: 180_000 }, () => {
   beforeAll(async () => {
     receiverUrl = await receiver.listen();
     server = await startDashboardServer({ WEBHOOK_RETRY_SCHEDULE: '1', WEBHOOK_WORKER_INTERVAL_MS: '200' });
-    totpSecret = await enrolTotp(server.baseUrl, server.owner);
+    ({ session: ownerSession } = await signedInOwner(server));
   }, 240_000);
   afterAll(async () => {
     await receiver.close();
@@ -80,7 +80,7 @@ describe('developers pages', { timeout: 180_000 }, () => {
   });
 
   const signIn = async () => {
-    await addSessionCookie(browser.context, server.baseUrl, await signInByApi(server.baseUrl, server.owner, totpSecret));
+    await addSessionCookie(browser.context, server.baseUrl, ownerSession);
   };
   const ordersWith = (apiKey: string, apiSecret: string) => fetch(`${server.baseUrl}/api/v1/orders`, { headers: { 'x-api-key': apiKey, 'x-api-secret': apiSecret } });
 

@@ -11,7 +11,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoSeriousA11yViolations, useBrowser } from '../helpers/browser.ts';
-import { addSessionCookie, type DashboardServer, enrolTotp, signInByApi, nextTotpCode, startDashboardServer } from '../helpers/dashboard-server.ts';
+import { addSessionCookie, type ApiSession, type DashboardServer, nextTotpCode, signedInOwner, startDashboardServer } from '../helpers/dashboard-server.ts';
 import { formatCpfText, randomCpf } from '../helpers/documents.ts';
 import { addOperatorCookie, operatorInvitationToken, signedInOperator, TEST_ADMIN_TOKEN } from '../helpers/ops-browser.ts';
 
@@ -20,13 +20,13 @@ const WALLET = '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T';
 
 describe('back office: sign-in, enrolment and every page', { timeout: 60_000 }, () => {
   let server: DashboardServer;
-  let ownerTotp: string;
+  let ownerSession: ApiSession;
   const browser = useBrowser({ baseURL: () => server.baseUrl });
   const FAVICON = /favicon\.ico/;
 
   beforeAll(async () => {
     server = await startDashboardServer({ ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'info' }); // info: invitation links come through the log email port
-    ownerTotp = await enrolTotp(server.baseUrl, server.owner);
+    ({ session: ownerSession } = await signedInOwner(server));
   }, 120_000);
   afterAll(async () => {
     if (server) expect(await server.stop()).toBe(0);
@@ -155,7 +155,7 @@ describe('back office: sign-in, enrolment and every page', { timeout: 60_000 }, 
     browser.allowProblems(FAVICON, /403 \(Forbidden\) \(http:\/\/127\.0\.0\.1:\d+\/api\/v1\/admin\/operators\)$/);
     const { page } = browser;
     const operator = await signedInOperator(server, 'ADMIN');
-    await addSessionCookie(browser.context, server.baseUrl, await signInByApi(server.baseUrl, server.owner, ownerTotp));
+    await addSessionCookie(browser.context, server.baseUrl, ownerSession);
     await addOperatorCookie(browser.context, server.baseUrl, operator);
 
     // The back office first: its session (and CSRF token) is read.

@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoSeriousA11yViolations, screenshot, useBrowser } from '../helpers/browser.ts';
-import { addSessionCookie, type DashboardServer, enrolTotp, signInByApi, startDashboardServer } from '../helpers/dashboard-server.ts';
+import { addSessionCookie, type ApiSession, type DashboardServer, signedInOwner, startDashboardServer } from '../helpers/dashboard-server.ts';
 import { randomCpf } from '../helpers/documents.ts';
 
 const WALLET = '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T';
@@ -72,7 +72,7 @@ const saoPauloToday = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Americ
 
 describe('orders pages', { timeout: 120_000 }, () => {
   let server: DashboardServer;
-  let totpSecret: string;
+  let ownerSession: ApiSession;
   let sink: Awaited<ReturnType<typeof webhookSink>>;
   let receiver: { id: string; name: string };
   let orderId = '';
@@ -93,7 +93,7 @@ describe('orders pages', { timeout: 120_000 }, () => {
   beforeAll(async () => {
     sink = await webhookSink();
     server = await startDashboardServer();
-    totpSecret = await enrolTotp(server.baseUrl, server.owner);
+    ({ session: ownerSession } = await signedInOwner(server));
     await apiCall('POST', '/webhook/endpoints', { url: sink.url, description: 'browser test' });
     // Night orders allowed: the test may run in the São Paulo night window (NIGHT_START–NIGHT_END).
     const created = await apiCall('POST', '/receivers', {
@@ -115,7 +115,7 @@ describe('orders pages', { timeout: 120_000 }, () => {
   });
 
   const signIn = async () => {
-    await addSessionCookie(browser.context, server.baseUrl, await signInByApi(server.baseUrl, server.owner, totpSecret));
+    await addSessionCookie(browser.context, server.baseUrl, ownerSession);
   };
 
   it('creates a PAYIN with the form, pays it with the sandbox action and follows its timeline to COMPLETED', async () => {

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoSeriousA11yViolations, screenshot, useBrowser } from '../helpers/browser.ts';
-import { addSessionCookie, type DashboardServer, enrolTotp, invitePerson, signInByApi, startDashboardServer } from '../helpers/dashboard-server.ts';
+import { addSessionCookie, type ApiSession, type DashboardServer, invitePerson, signedInOwner, signInByApi, startDashboardServer } from '../helpers/dashboard-server.ts';
 import { randomCpf } from '../helpers/documents.ts';
 import { waitFor } from '../helpers/processes.ts';
 
@@ -21,7 +21,7 @@ const saoPauloToday = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Americ
 
 describe('overview and fees pages', { timeout: 90_000 }, () => {
   let server: DashboardServer;
-  let totpSecret: string;
+  let ownerSession: ApiSession;
   const browser = useBrowser({ baseURL: () => server.baseUrl });
 
   /** The merchant API with the demo key, as an integration would call it. */
@@ -49,7 +49,7 @@ describe('overview and fees pages', { timeout: 90_000 }, () => {
 
   beforeAll(async () => {
     server = await startDashboardServer({ LOG_LEVEL: 'info' }); // info: the VIEWER's invitation link comes through the log email port
-    totpSecret = await enrolTotp(server.baseUrl, server.owner);
+    ({ session: ownerSession } = await signedInOwner(server));
     // A merchant fee of 1 % on PAYIN, so completed payins leave fees to settle.
     const tiers = (await api('GET', '/fee-tiers?orderType=PAYIN')) as unknown as Json[];
     await api(
@@ -80,7 +80,7 @@ describe('overview and fees pages', { timeout: 90_000 }, () => {
   afterAll(async () => expect(await server.stop()).toBe(0));
 
   const signIn = async () => {
-    await addSessionCookie(browser.context, server.baseUrl, await signInByApi(server.baseUrl, server.owner, totpSecret));
+    await addSessionCookie(browser.context, server.baseUrl, ownerSession);
   };
 
   it('shows the overview: the chart with today\'s volume, the status counts, fees and the failed order; accessible in both languages', async () => {
@@ -185,8 +185,7 @@ describe('overview and fees pages', { timeout: 90_000 }, () => {
   });
 
   it('a VIEWER sees the tiers read-only, and the API refuses its PUT with 403', async () => {
-    const owner = await signInByApi(server.baseUrl, server.owner, totpSecret);
-    const viewer = await invitePerson(server, owner, 'viewer@demo.example', 'VIEWER');
+    const viewer = await invitePerson(server, ownerSession, 'viewer@demo.example', 'VIEWER');
     const session = await signInByApi(server.baseUrl, viewer);
     await addSessionCookie(browser.context, server.baseUrl, session);
     const page = browser.page;

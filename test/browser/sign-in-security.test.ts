@@ -4,15 +4,17 @@
  * person uses it in Chromium, keeps it: TOTP at sign-in, no session fixation, CSRF refused from the
  * page and from other origins, sessions ended by a password change, lockout shown, no secret on
  * any page or in the log, another merchant's ids refused. One service for the file; each test
- * makes the people it changes (a locked or re-passworded demo owner would break the others).
+ * makes the people it changes (a locked or re-passworded demo owner would break the others). The
+ * demo owner signs in with a code once (the first test, in the page) and the tests share that
+ * session: a code signs in once, so each further sign-in would wait for the next 30 s step.
  */
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoSeriousA11yViolations, screenshot, useBrowser } from '../helpers/browser.ts';
-import { addSessionCookie, type ApiSession, type DashboardServer, invitePerson, nextTotpCode, signInByApi, startDashboardServer, totpCode } from '../helpers/dashboard-server.ts';
+import { addSessionCookie, type ApiSession, type DashboardServer, invitePerson, nextTotpCode, signedInOwner, signInByApi, startDashboardServer, totpCode } from '../helpers/dashboard-server.ts';
 
 const ADMIN_TOKEN = 'security-test-admin-token-0123456789abcdef';
 /** Every page of routes.tsx that needs no id, visited by the secrets test (which runs axe on each too). */
@@ -35,7 +37,7 @@ type Person = { email: string; password: string };
 
 describe('sign-in and security in the browser', { timeout: 90_000 }, () => {
   let server: DashboardServer;
-  let ownerTotp: string | undefined;
+  let shared: ApiSession | undefined;
   const browser = useBrowser({ baseURL: () => server.baseUrl });
   /** Secrets seen by the tests, each of which must appear on no page and in no log line. */
   const secrets = new Map<string, string>();
@@ -71,19 +73,23 @@ describe('sign-in and security in the browser', { timeout: 90_000 }, () => {
     return { status: answer.status, ...(answer.status === 200 ? { email: answer.body.user.email as string } : {}) };
   }
 
-  /** The demo owner's TOTP secret: enrolled in the page by the first test, or by the API when a test runs alone. */
-  async function ownerSecret(): Promise<string> {
-    if (!ownerTotp) {
-      const session = await signInByApi(server.baseUrl, server.owner);
-      const { body } = await api('POST', '/users/me/totp', session, {});
-      expect((await api('POST', '/users/me/totp/confirm', session, { code: await nextTotpCode(body.secret) })).status).toBe(204);
-      ownerTotp = body.secret as string;
-      secrets.set("the demo owner's TOTP secret", ownerTotp);
-    }
-    return ownerTotp;
+  /** The API session of a browser context's `sid` cookie (its CSRF token from GET /auth/sessions/current, as a page reads it). */
+  async function sessionOf(context: BrowserContext): Promise<ApiSession> {
+    const cookie = `sid=${(await context.cookies(server.baseUrl)).find((each) => each.name === 'sid')?.value}`;
+    const current = await api('GET', '/auth/sessions/current', { cookie, csrfToken: '' });
+    expect(current.status).toBe(200);
+    return { cookie, csrfToken: current.body.csrfToken as string };
   }
 
-  const ownerSession = async () => signInByApi(server.baseUrl, server.owner, await ownerSecret());
+  /** The demo owner's shared session: the first test's, or one enrolled and signed in by the API when that test does not run. */
+  async function ownerSession(): Promise<ApiSession> {
+    if (!shared) {
+      const { totpSecret, session } = await signedInOwner(server);
+      secrets.set("the demo owner's TOTP secret", totpSecret);
+      shared = session;
+    }
+    return shared;
+  }
 
   /** A new user of the demo merchant, invited by the owner, who accepted with a password of their own. */
   async function newPerson(role: 'DEVELOPER' | 'VIEWER'): Promise<Person> {
@@ -131,7 +137,6 @@ describe('sign-in and security in the browser', { timeout: 90_000 }, () => {
     await page.getByLabel('Código do aplicativo').fill(await nextTotpCode(secret));
     await page.getByRole('button', { name: 'Confirmar' }).click();
     await onOverview(page);
-    ownerTotp = secret;
     secrets.set("the demo owner's TOTP secret", secret);
 
     // Without a code the API refuses the password alone now, with the answer a wrong password gets.
@@ -162,12 +167,13 @@ describe('sign-in and security in the browser', { timeout: 90_000 }, () => {
     await page.locator('[data-testid="session-row"][aria-current="true"]').waitFor();
     await screenshot(page, 'account');
     await expectNoSeriousA11yViolations(page);
+    shared = await sessionOf(browser.context);
   });
 
   it('session fixation: a sid planted before sign-in authenticates nothing and is replaced by a new one', async () => {
     const { page, context } = browser;
     browser.allowProblems(/401/);
-    const secret = await ownerSecret();
+    const victim = await newPerson('DEVELOPER');
     // A made-up value, as an attacker on a sibling host or an injected script would plant it.
     const planted = randomBytes(32).toString('base64url');
     await context.addCookies([{ name: 'sid', value: planted, url: server.baseUrl, httpOnly: true, sameSite: 'Strict' }]);
@@ -175,13 +181,13 @@ describe('sign-in and security in the browser', { timeout: 90_000 }, () => {
     await page.waitForURL(/\/app\/sign-in$/);
     expect(await whoIs(planted)).toEqual({ status: 401 });
 
-    expect(await signInInPage(page, server.owner, secret)).toBe(201);
+    expect(await signInInPage(page, victim)).toBe(201);
     await onOverview(page);
     const issued = await sidOf(page);
     expect(issued).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(issued).not.toBe(planted);
     expect(await whoIs(planted)).toEqual({ status: 401 });
-    expect(await whoIs(issued!)).toEqual({ status: 200, email: server.owner.email });
+    expect(await whoIs(issued!)).toEqual({ status: 200, email: victim.email });
 
     // A live session of the attacker's own, planted: signing in replaces it, and it stays the attacker's.
     const attacker = await newPerson('VIEWER');
@@ -189,25 +195,26 @@ describe('sign-in and security in the browser', { timeout: 90_000 }, () => {
     await page.getByRole('button', { name: 'Sair' }).click();
     await page.getByText('Você saiu.').waitFor();
     await context.addCookies([{ name: 'sid', value: attackerSid, url: server.baseUrl, httpOnly: true, sameSite: 'Strict' }]);
-    expect(await signInInPage(page, server.owner, secret)).toBe(201);
+    expect(await signInInPage(page, victim)).toBe(201);
     await onOverview(page);
     const after = await sidOf(page);
     expect(after).not.toBe(attackerSid);
     expect(await whoIs(attackerSid)).toEqual({ status: 200, email: attacker.email });
-    expect(await whoIs(after!)).toEqual({ status: 200, email: server.owner.email });
+    expect(await whoIs(after!)).toEqual({ status: 200, email: victim.email });
   });
 
   it('CSRF: a cookie-authenticated write without X-CSRF-Token, or with a wrong one, is 403 from the page itself; with it, it works', async () => {
     const { page, context } = browser;
     browser.allowProblems(/403/);
-    const session = await ownerSession();
+    const person = await newPerson('DEVELOPER');
+    const session = await signInByApi(server.baseUrl, person);
     await addSessionCookie(context, server.baseUrl, session);
     await page.goto('/app');
     await onOverview(page);
     const endpoints = async () => (await api('GET', '/webhook/endpoints', session)).body.data.length as number;
     const before = await endpoints();
 
-    const answers = await page.evaluate(async (token) => {
+    const answers = await page.evaluate(async ({ token, currentPassword }) => {
       const write = async (path: string, body: unknown, headers: Record<string, string>) => {
         const response = await fetch(`/api/v1${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
         return { status: response.status, body: (await response.json()) as Record<string, unknown> };
@@ -216,18 +223,18 @@ describe('sign-in and security in the browser', { timeout: 90_000 }, () => {
       return {
         missing: await write('/webhook/endpoints', endpoint, {}),
         wrong: await write('/webhook/endpoints', endpoint, { 'x-csrf-token': 'A'.repeat(token.length) }),
-        password: await write('/users/me/password', { currentPassword: 'whatever it is', newPassword: 'a new password chosen by someone else' }, {}),
+        password: await write('/users/me/password', { currentPassword, newPassword: 'a new password chosen by someone else' }, {}),
         right: await write('/webhook/endpoints', endpoint, { 'x-csrf-token': token }),
       };
-    }, session.csrfToken);
+    }, { token: session.csrfToken, currentPassword: person.password });
     for (const refused of [answers.missing, answers.wrong, answers.password]) {
       expect(refused).toMatchObject({ status: 403, body: { error: 'FORBIDDEN', details: { reason: 'CSRF_TOKEN_MISSING_OR_INVALID' } } });
     }
     expect(answers.right.status).toBe(201);
     secrets.set("the CSRF test's webhook secret", answers.right.body.secret as string);
     expect(await endpoints()).toBe(before + 1);
-    // The refused password change changed nothing: the owner still signs in with the old one.
-    await ownerSession();
+    // The refused password change (with the right current password) changed nothing: the old one still signs in.
+    await signInByApi(server.baseUrl, person);
   });
 
   it('CSRF: a form on another origin posting to the dashboard: cross-site carries no cookie (SameSite=Strict, 401); same-site without the token is 403', async () => {

@@ -8,26 +8,26 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoSeriousA11yViolations, screenshot, useBrowser } from '../helpers/browser.ts';
-import { addSessionCookie, type DashboardServer, enrolTotp, signInByApi, startDashboardServer } from '../helpers/dashboard-server.ts';
+import { addSessionCookie, type ApiSession, type DashboardServer, signedInOwner, startDashboardServer } from '../helpers/dashboard-server.ts';
 import { formatCpfText, randomCpf } from '../helpers/documents.ts';
 
 describe('receivers and team pages', { timeout: 90_000 }, () => {
   let server: DashboardServer;
-  let totpSecret: string;
+  let ownerSession: ApiSession;
   const browser = useBrowser({ baseURL: () => server.baseUrl });
   const viewer = { email: `viewer-${Date.now()}@example.com`, password: 'a long viewer password' };
 
   // info: the log email catcher writes the invitation (its link included) at info level.
   beforeAll(async () => {
     server = await startDashboardServer({ LOG_LEVEL: 'info' });
-    totpSecret = await enrolTotp(server.baseUrl, server.owner);
+    ({ session: ownerSession } = await signedInOwner(server));
   }, 120_000);
   afterAll(async () => expect(await server?.stop()).toBe(0));
 
   // The dashboard's index.html names no icon, so Chromium asks for /favicon.ico (404): not these pages' doing.
   const FAVICON = /favicon\.ico/;
 
-  const asOwner = async () => addSessionCookie(browser.context, server.baseUrl, await signInByApi(server.baseUrl, server.owner, totpSecret));
+  const asOwner = async () => addSessionCookie(browser.context, server.baseUrl, ownerSession);
 
   /** The token of the last invitation link emailed to `to`, from the service's log. */
   async function invitationToken(to: string): Promise<string> {

@@ -148,6 +148,16 @@ export async function enrolTotp(baseUrl: string, person: { email: string; passwo
 }
 
 /**
+ * The demo owner with TOTP enrolled, and one session a test file's pages share (each test puts it
+ * in its browser context with addSessionCookie). Two codes, two steps: no wait. A sign-in per test
+ * would spend a TOTP step each, and from the third on each waits for the next 30 s step.
+ */
+export async function signedInOwner(server: Pick<DashboardServer, 'baseUrl' | 'owner'>): Promise<{ totpSecret: string; session: ApiSession }> {
+  const totpSecret = await enrolTotp(server.baseUrl, server.owner);
+  return { totpSecret, session: await signInByApi(server.baseUrl, server.owner, totpSecret) };
+}
+
+/**
  * Gives a browser context an API session's cookie, so its pages open signed in without going
  * through the sign-in page (a page reads its CSRF token from GET /auth/sessions/current, as after
  * a reload). For tests of other pages; the sign-in page's own test signs in through it.

@@ -20,6 +20,7 @@ import { requestIdFor } from './http/request-id.ts';
 import { setSecurityHeaders } from './http/security-headers.ts';
 import { ErrorObject, documentBodyErrors, documentErrors } from './http/schemas.ts';
 import type { App } from './http/types.ts';
+import { buildSerializer } from './http/serializer.ts';
 import { validatorCompiler } from './http/validator.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { UUID_PATTERN } from './lib/ids.ts';
@@ -137,6 +138,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       return sendError(reply, toAppError(error));
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    schemaController: { compilersFactory: { buildSerializer } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

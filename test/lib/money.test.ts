@@ -43,8 +43,8 @@ describe('money', () => {
   });
 
   it('refuses non-finite numbers', () => {
-    expect(() => decimal(Number.NaN)).toThrow(RangeError);
-    expect(() => decimal(Number.POSITIVE_INFINITY)).toThrow(RangeError);
+    expect(() => decimal(Number.NaN)).toThrow(new RangeError('amount must be finite'));
+    expect(() => decimal(Number.POSITIVE_INFINITY)).toThrow(new RangeError('amount must be finite'));
   });
 
   it('round-trips NUMERIC(18,2) text through the JSON number exactly', () => {
@@ -68,7 +68,16 @@ describe('readDecimalText', () => {
     expect(readDecimalText('99.9900000000', 'number', brl)).toEqual({ ok: true, text: '99.99' });
     expect(readDecimalText('99.999999999999999999', 'number', brl)).toEqual({ ok: false, problem: 'must have at most 2 decimal places' });
     expect(readDecimalText('1.5e1', 'number', brl)).toEqual({ ok: true, text: '15' });
-    expect(readDecimalText('1.5e1', 'string', brl)).toMatchObject({ ok: false });
+    expect(readDecimalText('1.5e1', 'string', brl)).toEqual({ ok: false, problem: 'must be a number or plain decimal text such as "100.50" (no exponent, no spaces)' });
+  });
+
+  it('refuses text that is not whole a number: anything before or after it, as a string or as a number', () => {
+    const notNumber = { ok: false, problem: 'must be a decimal number' };
+    const notText = { ok: false, problem: 'must be a number or plain decimal text such as "100.50" (no exponent, no spaces)' };
+    for (const text of ['x1', '1x', ' 1', '1 ', '1e', '--1', '']) {
+      expect(readDecimalText(text, 'number', brl), text).toEqual(notNumber);
+      expect(readDecimalText(text, 'string', brl), text).toEqual(notText);
+    }
   });
 
   it('holds the bounds exactly', () => {

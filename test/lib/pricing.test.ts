@@ -154,9 +154,13 @@ describe('inverse quotes: the smallest amount, also where fee rounding lets a lo
   });
 
   it('fees of 100 % or more leave nothing to quote: a RangeError, not a search', () => {
-    for (const rates of [{ platformFeePercentage: '0.5', merchantFeePercentage: '0.5' }, { platformFeePercentage: '0.6', merchantFeePercentage: '0.5' }]) {
-      expect(() => payinAmountForToken({ amountToken: '1.000000', exchangeRate: '5.40', tokenDecimals: 6, rates })).toThrow(RangeError);
-      expect(() => payoutTokenForNetBrl({ netAmountBrl: '1.00', exchangeRate: '5.40', tokenDecimals: 6, rates })).toThrow(RangeError);
+    for (const [rates, total] of [
+      [{ platformFeePercentage: '0.5', merchantFeePercentage: '0.5' }, '1'],
+      [{ platformFeePercentage: '0.6', merchantFeePercentage: '0.5' }, '1.1'],
+    ] as const) {
+      const refusal = new RangeError(`fees of ${total} leave nothing of any amount`);
+      expect(() => payinAmountForToken({ amountToken: '1.000000', exchangeRate: '5.40', tokenDecimals: 6, rates })).toThrow(refusal);
+      expect(() => payoutTokenForNetBrl({ netAmountBrl: '1.00', exchangeRate: '5.40', tokenDecimals: 6, rates })).toThrow(refusal);
     }
   });
 

@@ -32,6 +32,9 @@ describe('drift', () => {
     ['SOL', '-0.02', { count: 2, amount: '0' }, true],
     ['SOL', '-0.020000001', { count: 2, amount: '0' }, false],
     ['SOL', '-1000', { count: 1, amount: '0' }, false],
+    // Nothing in flight: any shortfall is drift, whatever amount the count came with.
+    ['USDC', '-5', { count: 0, amount: '10' }, false],
+    ['SOL', '-0.005', { count: 0, amount: '1' }, false],
   ])('%s drift %s with %o in flight: transient %s', (currency, drift, inFlight, transient) => {
     expect(isTransientDrift(currency, drift, inFlight, '0.01')).toBe(transient);
   });
@@ -68,6 +71,6 @@ describe('liquidity', () => {
     expect(refusal?.statusCode).toBe(503);
     // The merchant learns which token, never the treasury's balance.
     expect(refusal?.details).toEqual({ token: 'USDC' });
-    expect(refusal?.message).not.toContain('10');
+    expect(refusal?.message).toBe("The platform's treasury cannot cover this USDC order now; no PIX charge was created. Retry later.");
   });
 });

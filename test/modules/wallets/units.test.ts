@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLiteSvmSandbox, type LiteSvmSandbox } from '../../../src/adapters/chain/litesvm-sandbox.ts';
 import { ConfigError, DEFAULT_ALLOWED_PROGRAMS, loadConfig } from '../../../src/config.ts';
-import { feeOf, readComputeBudget } from '../../../src/modules/wallets/fee.ts';
+import { checkComputeBudget, feeOf, readComputeBudget } from '../../../src/modules/wallets/fee.ts';
 import { checkDurableNonce, checkLookupTables, checkSize, checkSponsorUse, inspectForSponsoring } from '../../../src/modules/wallets/inspect.ts';
 import { describeInstruction } from '../../../src/modules/wallets/instructions.ts';
 import { createKeyVault, signerFromKeypair } from '../../../src/lib/key-vault.ts';
@@ -110,6 +110,43 @@ describe('inspection rules (pure)', () => {
     expect(inspectForSponsoring(view([cb(u32(2, 1_000_000)), honest]), ctx)).toMatchObject({ reason: 'COMPUTE_UNIT_LIMIT_TOO_HIGH' });
     expect(inspectForSponsoring(view([cb(u64(3, 1_000_001n)), honest]), ctx)).toMatchObject({ reason: 'COMPUTE_UNIT_PRICE_TOO_HIGH' });
     expect(inspectForSponsoring(view(Array.from({ length: 13 }, () => honest)), ctx)).toMatchObject({ reason: 'TOO_MANY_INSTRUCTIONS' });
+  });
+
+  it('names what is wrong with a compute budget: the instruction, the value and its cap, each cap exactly', () => {
+    const cb = (data: Uint8Array) => ix(COMPUTE_BUDGET, [], data);
+    expect(readComputeBudget(view([honest, cb(new Uint8Array([3, 1]))]))).toEqual({
+      reason: 'INVALID_COMPUTE_BUDGET',
+      message: 'instruction 1 is not a valid Compute Budget instruction',
+      details: { instructionIndex: 1 },
+    });
+    expect(readComputeBudget(view([cb(u64(3, 1n)), honest, cb(u64(3, 2n))]))).toEqual({
+      reason: 'INVALID_COMPUTE_BUDGET',
+      message: 'instruction 2 repeats a Compute Budget setting',
+      details: { instructionIndex: 2 },
+    });
+
+    const check = (instructions: InstructionView[]) => checkComputeBudget(view(instructions), readComputeBudget(view(instructions)) as { unitPrice: bigint; unitLimit: number | undefined }, settings);
+    expect(check([cb(u64(3, 1_000_000n)), cb(u32(2, 400_000)), honest])).toBeNull();
+    expect(check([cb(u64(3, 1_000_001n)), honest])).toEqual({
+      reason: 'COMPUTE_UNIT_PRICE_TOO_HIGH',
+      message: 'compute-unit price 1000001 micro-lamports exceeds the cap of 1000000 (WALLET_MAX_CU_PRICE_MICROLAMPORTS)',
+      details: { computeUnitPrice: '1000001', max: 1_000_000 },
+    });
+    expect(check([cb(u32(2, 400_001)), honest])).toEqual({
+      reason: 'COMPUTE_UNIT_LIMIT_TOO_HIGH',
+      message: 'compute-unit limit 400001 exceeds the cap of 400000 (WALLET_MAX_CU_LIMIT)',
+      details: { computeUnitLimit: 400_001, max: 400_000 },
+    });
+    // No SetComputeUnitLimit: the runtime's default (200,000 per instruction) is capped once the
+    // transaction is priced, and costs nothing, so is not capped, when it is not.
+    const three = [honest, honest, honest];
+    expect(check([cb(u64(3, 1n)), ...three])).toEqual({
+      reason: 'COMPUTE_UNIT_LIMIT_TOO_HIGH',
+      message: 'the default compute-unit limit 600000 (200,000 per instruction; set SetComputeUnitLimit) exceeds the cap of 400000 (WALLET_MAX_CU_LIMIT)',
+      details: { computeUnitLimit: 600_000, max: 400_000 },
+    });
+    expect(check(three)).toBeNull();
+    expect(check([cb(u64(3, 1n)), honest, honest])).toBeNull();
   });
 
   it('computes the fee: 5,000 per signature plus ceil(price × limit / 10^6)', () => {

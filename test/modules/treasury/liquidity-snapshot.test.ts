@@ -148,4 +148,40 @@ describe('the treasury liquidity snapshot', () => {
     expect(await refusal(liquidity.checkPayin('USDC', '50'))).toBe('TREASURY_INSUFFICIENT_LIQUIDITY');
     expect(treasury.state.reads).toBe(0);
   });
+
+  it('recomputes from exactly the refresh age without the request waiting for it; a recomputation that fails warns and keeps the last snapshot', async () => {
+    const { clock, treasury, liquidity, log } = snapshotFor({ SOL: '2', USDC: (await owedUsdc()).plus(100).toString() });
+    expect(await refusal(liquidity.checkPayin('USDC', '10'))).toBe('admitted');
+    const recomputations = vi.spyOn(treasuryRepo, 'openPayins');
+    try {
+      clock.advance(REFRESH - 1);
+      expect(await refusal(liquidity.checkPayin('USDC', '10'))).toBe('admitted');
+      expect(recomputations).not.toHaveBeenCalled();
+
+      // Exactly the refresh age: a recomputation starts, and one that never ends does not hold
+      // the request (answered from the snapshot at once, not after the 1 s wait limit).
+      let finish: (failure: Error) => void = () => {};
+      recomputations.mockImplementationOnce(() => new Promise((_resolve, rejectWith) => (finish = rejectWith)));
+      clock.advance(1);
+      const answered = await Promise.race([refusal(liquidity.checkPayin('USDC', '10')), new Promise((resolve) => setTimeout(() => resolve('waited'), 500))]);
+      expect(answered).toBe('admitted');
+      expect(recomputations).toHaveBeenCalledTimes(1);
+
+      finish(new Error('the database is gone'));
+      await liquidity.refresh();
+      expect(log.warn).toHaveBeenCalledWith({ err: expect.objectContaining({ message: 'the database is gone' }) }, 'treasury liquidity snapshot failed; the previous one stays in use');
+      // The last snapshot still answers, less the three 10s it admitted: the other 70 fit, no more.
+      expect(await refusal(liquidity.checkPayin('USDC', '70'))).toBe('admitted');
+      expect(await refusal(liquidity.checkPayin('USDC', '0.000001'))).toBe('TREASURY_INSUFFICIENT_LIQUIDITY');
+    } finally {
+      recomputations.mockRestore();
+    }
+
+    // A node failing after a good read: the warning says how old the balance in use is.
+    await liquidity.refresh(); // the recomputation the last checks started, on the balance in memory
+    treasury.state.failing = true;
+    clock.advance(MAX_AGE);
+    await liquidity.refresh();
+    expect(log.warn).toHaveBeenLastCalledWith(expect.objectContaining({ balanceAgeMs: MAX_AGE + REFRESH }), expect.stringContaining('treasury balances unreadable'));
+  });
 });

@@ -5,7 +5,7 @@
  * DATABASE_URL the suite has: the demo merchant and its demo OWNER are seeded only on a first
  * start of an empty embedded database, and that is the dashboard the README promises. The demo
  * owner has no TOTP yet (docs/architecture/people-and-sessions.md): its first session may only
- * enrol, so a page test either walks through enrolment or calls enrolTotp() first.
+ * enrol, so a page test either walks through enrolment or starts from signedInOwner().
  *
  * Speed: a first start creates the embedded database and runs every migration (15-30 s on a busy
  * two-core machine). Each test worker does that once, in a template DATA_DIR under the run's

@@ -28,8 +28,15 @@ describe.each(drivers)('migrations on %s', (driver) => {
     for (const cleanup of cleanups.reverse()) await cleanup();
   });
 
-  /** A new empty database of this driver, closed and dropped after the suite; undefined without PostgreSQL. */
-  async function emptyDatabase() {
+  /**
+   * This driver's database for the whole suite, empty when first asked for; undefined without
+   * PostgreSQL. One database, not one per test: opening PGlite and migrating from nothing cost
+   * 3-5 s a test. Each test starts by migrating to the latest (a no-op after the first test) and
+   * the first three end there; the last (0014) leaves it lower and so stays last.
+   */
+  let shared: Promise<Awaited<ReturnType<typeof openDatabase>> | undefined> | undefined;
+  const database = () => (shared ??= openEmpty());
+  async function openEmpty() {
     if (driver === 'pglite') {
       const handle = await openDatabase({ driver: 'pglite' });
       cleanups.push(() => handle.close());
@@ -55,7 +62,7 @@ describe.each(drivers)('migrations on %s', (driver) => {
   }
 
   it('apply every migration up, all the way down, and up again', async (ctx) => {
-    const handle = await emptyDatabase();
+    const handle = await database();
     if (!handle) return ctx.skip();
 
     const applied = await migrateToLatest(handle.db);
@@ -138,7 +145,7 @@ describe.each(drivers)('migrations on %s', (driver) => {
   });
 
   it('0021 keeps the orders indexes a query uses, partial where only some rows are looked up, and back down', async (ctx) => {
-    const handle = await emptyDatabase();
+    const handle = await database();
     if (!handle) return ctx.skip();
     const db = handle.db;
     await migrateToLatest(db);
@@ -189,7 +196,7 @@ describe.each(drivers)('migrations on %s', (driver) => {
   });
 
   it('0049 guards the ledger, the audit log and the register with one trigger function, and back down', async (ctx) => {
-    const handle = await emptyDatabase();
+    const handle = await database();
     if (!handle) return ctx.skip();
     const db = handle.db;
     /** The function each append-only trigger calls, by table and trigger. */
@@ -225,7 +232,7 @@ describe.each(drivers)('migrations on %s', (driver) => {
   });
 
   it('0014 carries a webhook lease in force over to webhook_delivery_leases, and back down', async (ctx) => {
-    const handle = await emptyDatabase();
+    const handle = await database();
     if (!handle) return ctx.skip();
     const db = handle.db;
     await migrateToLatest(db);

@@ -2180,7 +2180,7 @@ export interface paths {
         };
         /**
          * Find orders of every merchant, by any id, newest first
-         * @description `q` matches one order by any of its ids exactly (see `q`); the other filters narrow the list. Keyset pages: pass `nextCursor` as `cursor` until it is null.
+         * @description `q` matches one order by any of its ids exactly (see `q`); the other filters narrow the list. Keyset pages: pass `nextCursor` as `cursor` until it is null. The rows carry no personal data (the receiver by its id, no payer, no document or name; a `failureReason` names a document masked), and `q` never matches a document or a name: the list is the same for every operator and records nothing. One order (GET /admin/orders/{id}) shows its payer.
          */
         get: operations["adminSearchOrders"];
         put?: never;
@@ -2200,7 +2200,7 @@ export interface paths {
         };
         /**
          * Orders that need an operator, oldest change first
-         * @description Orders in transit (PAYMENT_RECEIVED, SWAPPING, TRANSFERRING, REFUNDING, DEPOSIT_RECEIVED, PIX_SENDING, PIX_SENT_UNCONFIRMED: money arrived and has not reached its destination) unchanged for `olderThanMinutes`, and PAYINs that FAILED holding the customer's PIX (their refund failed), whatever their age. Each says why and what may be done (`allowedActions`).
+         * @description Orders in transit (PAYMENT_RECEIVED, SWAPPING, TRANSFERRING, REFUNDING, DEPOSIT_RECEIVED, PIX_SENDING, PIX_SENT_UNCONFIRMED: money arrived and has not reached its destination) unchanged for `olderThanMinutes`, and PAYINs that FAILED holding the customer's PIX (their refund failed), whatever their age. Each says why and what may be done (`allowedActions`). The rows carry no personal data, as in GET /admin/orders.
          */
         get: operations["adminListStuckOrders"];
         put?: never;
@@ -2220,7 +2220,7 @@ export interface paths {
         };
         /**
          * One order of any merchant, with its timeline
-         * @description The order, its provider references and worker state, and its story (the entries of GET /orders/{id}/timeline: status changes, movements, ledger entries, webhook deliveries).
+         * @description The order, its provider references and worker state, its payer, and its story (the entries of GET /orders/{id}/timeline: status changes, movements, ledger entries, webhook deliveries). The payer is a person's data. An operator or service account whose role lacks `kyc.review` (VIEWER, OPERATIONS, FINANCE) sees its document masked (`***.456.789-**`) and its name as `***`, as in the KYC queue, and nothing is recorded. Anyone else (COMPLIANCE, ADMIN, the admin token) sees them in clear, and each such opening is recorded in the audit log before the answer: action `order.personal_data_open`, target type `order`, target id the order, `details.merchantId` (who, when, which order: GET /admin/audit-log?action=order.personal_data_open&targetId={id}). An order without a payer records nothing.
          */
         get: operations["adminGetOrder"];
         put?: never;
@@ -4113,12 +4113,13 @@ export interface components {
             providerTransactionId: string | null;
             refundId: string | null;
             txHash: string | null;
-            /** @description PAYIN: who paid its PIX, as the PIX provider reported it (the merchant's payer policy compares it with the receiver); null when not paid or not reported */
+            /** @description PAYIN: who paid its PIX, as the PIX provider reported it (the merchant's payer policy compares it with the receiver); null when not paid or not reported. Masked for a role without `kyc.review`; shown in clear to COMPLIANCE, ADMIN and the admin token, each opening recorded (`order.personal_data_open`) */
             payer: {
                 /** @enum {unknown} */
                 documentType: "CPF" | "CNPJ";
-                /** @description Bare (digits, or a CNPJ’s letters and digits) */
+                /** @description Bare (digits, or a CNPJ’s letters and digits); masked as DICT masks it (`***.456.789-**`, `**.345.678/****-**`) for a role without `kyc.review` */
                 document: string;
+                /** @description As the PIX provider reported it; `***` for a role without `kyc.review`; empty when not reported */
                 name: string;
             } | null;
             /** @description Failed attempts of the worker's current step */
@@ -16836,7 +16837,7 @@ export interface operations {
     adminSearchOrders: {
         parameters: {
             query?: {
-                /** @description Any id of an order, matched exactly: its id (when q is a uuid), the merchant's externalId, the PIX charge's txid (paymentReference), a PIX endToEndId (received, paid or refunded), the PSP's payout id, the refund id, or a chain signature (current or replaced) */
+                /** @description Any id of an order, matched exactly: its id (when q is a uuid), the merchant's externalId, the PIX charge's txid (paymentReference), a PIX endToEndId (received, paid or refunded), the PSP's payout id, the refund id, or a chain signature (current or replaced). Never a payer's or receiver's document or name: a person is found through the KYC queue (GET /admin/receivers?document=) */
                 q?: string;
                 status?: "PENDING" | "AWAITING_PAYMENT" | "PAYMENT_RECEIVED" | "SWAPPING" | "TRANSFERRING" | "AWAITING_DEPOSIT" | "DEPOSIT_RECEIVED" | "PIX_SENDING" | "PIX_SENT_UNCONFIRMED" | "COMPLETED" | "FAILED" | "EXPIRED" | "REFUNDING" | "REFUNDED";
                 type?: "PAYIN" | "PAYOUT";

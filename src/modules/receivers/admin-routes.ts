@@ -6,7 +6,8 @@ import type { KycReview } from './kyc-review.ts';
 import { KycQueuePageSchema, KycQueueQuery, ReceiverKycReviewSchema } from './kyc-review-schemas.ts';
 import { KycRejectBody, ReceiverSchema } from './schemas.ts';
 import type { ReceiversService } from './service.ts';
-import { maskReceiver, readsMasked } from './reader-mask.ts';
+import { readsMasked } from '../operators/personal-data-reads.ts';
+import { maskReceiver } from './reader-mask.ts';
 
 const tags = ['Admin'];
 const ERRORS = [400, 401, 403, 404, 409] as const;

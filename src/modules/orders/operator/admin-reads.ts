@@ -3,6 +3,10 @@
  * search by any id, the operator's queue of stuck orders, and one order with its timeline. Each
  * row says what an operator may do to it, from the one rule the actions apply too
  * (operator-actions.ts).
+ *
+ * Personal data: an order's rows (search, stuck) carry none, and `q` matches ids only. One order
+ * shows its payer, masked for a reader without `kyc.review` and, in clear, recorded before it is
+ * answered (operators/personal-data-reads.ts, docs/decisions/0033).
  */
 import type { Static } from 'typebox';
 import type { Db } from '../../../db/database.ts';
@@ -10,6 +14,8 @@ import { notFound } from '../../../errors.ts';
 import type { Clock } from '../../../lib/clock.ts';
 import type { PersonalData } from '../../../lib/personal-data.ts';
 import { toJsonNumber } from '../../../lib/money.ts';
+import { type AuditActor, recordDataRelease } from '../../../platform/audit/record.ts';
+import { HIDDEN, maskedDocument } from '../../operators/personal-data-reads.ts';
 import { type AdminOrderRow, type AdminSearch, adminOrdersRepo as repo } from './admin-search-repo.ts';
 import type { AdminOrderDetailSchema, AdminOrderPageSchema, AdminOrderSchema, StuckOrderPageSchema } from './admin-schemas.ts';
 import { allowedOperatorActions, failedWithMoneyHeld } from '../lifecycle/operator-actions.ts';
@@ -42,6 +48,17 @@ export function toAdminOrder(row: AdminOrderRow): AdminOrder {
   };
 }
 
+type Payer = NonNullable<AdminOrderDetail['payer']>;
+
+/** Who reads one order: masked (operators/personal-data-reads.ts `readsMasked`), and who to record an opening in clear as. */
+export interface OrderReader {
+  masked: boolean;
+  by: AuditActor;
+}
+
+/** The payer as a reader without `kyc.review` sees it: the document as DICT masks it, the name hidden (an unreported one stays empty). */
+export const maskPayer = (payer: Payer): Payer => ({ ...payer, document: maskedDocument(payer.document), name: payer.name === '' ? '' : HIDDEN });
+
 /** The page's rows and the cursor of the next one: `rows` holds up to `limit` + 1. */
 function paged<T extends { id: string }>(rows: T[], limit: number): { rows: T[]; nextCursor: string | null } {
   const page = rows.slice(0, limit);
@@ -72,8 +89,12 @@ export function createAdminOrderReads(deps: { db: Db; clock: Clock; stuckOrderMi
       return { data, olderThanMinutes, nextCursor };
     },
 
-    /** Any merchant's order: its merchant is read first, then the merchant's own timeline is reused. */
-    async get(id: string): Promise<AdminOrderDetail> {
+    /**
+     * Any merchant's order: its merchant is read first, then the merchant's own timeline is reused.
+     * A payer shown in clear is recorded first (`order.personal_data_open`: who, when, which order),
+     * as a KYC file's opening is; a masked one, or an order without a payer, releases nothing.
+     */
+    async get(id: string, reader: OrderReader): Promise<AdminOrderDetail> {
       const row = await repo.find(db, id);
       if (!row) throw notFound('Order');
       const [timeline, sealedPayer] = await Promise.all([
@@ -81,6 +102,10 @@ export function createAdminOrderReads(deps: { db: Db; clock: Clock; stuckOrderMi
         db.selectFrom('orders').select(['payer_document_type', 'payer_document', 'payer_name']).where('id', '=', id).executeTakeFirst(),
       ]);
       const paidBy = sealedPayer && openOrderColumns(deps.personalData, sealedPayer);
+      const payer: Payer | null = paidBy?.payer_document_type && paidBy.payer_document ? { documentType: paidBy.payer_document_type, document: paidBy.payer_document, name: paidBy.payer_name ?? '' } : null;
+      if (payer && !reader.masked) {
+        await recordDataRelease(db, reader.by, { action: 'order.personal_data_open', targetType: 'order', targetId: id, details: { merchantId: row.merchant_id, fields: ['payer'] } });
+      }
       return {
         ...toAdminOrder(row),
         paymentReference: row.pix_txid,
@@ -88,7 +113,7 @@ export function createAdminOrderReads(deps: { db: Db; clock: Clock; stuckOrderMi
         providerTransactionId: row.provider_transaction_id,
         refundId: row.refund_id,
         txHash: row.tx_hash,
-        payer: paidBy?.payer_document_type && paidBy.payer_document ? { documentType: paidBy.payer_document_type, document: paidBy.payer_document, name: paidBy.payer_name ?? '' } : null,
+        payer: payer && reader.masked ? maskPayer(payer) : payer,
         stepAttempts: row.step_attempts,
         nextStepAt: row.next_step_at?.toISOString() ?? null,
         timeline: timeline.entries,

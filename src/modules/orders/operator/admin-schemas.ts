@@ -43,7 +43,7 @@ export const AdminOrderSearchQuery = StrictObject({
       minLength: 1,
       maxLength: 200,
       description:
-        "Any id of an order, matched exactly: its id (when q is a uuid), the merchant's externalId, the PIX charge's txid (paymentReference), a PIX endToEndId (received, paid or refunded), the PSP's payout id, the refund id, or a chain signature (current or replaced)",
+        "Any id of an order, matched exactly: its id (when q is a uuid), the merchant's externalId, the PIX charge's txid (paymentReference), a PIX endToEndId (received, paid or refunded), the PSP's payout id, the refund id, or a chain signature (current or replaced). Never a payer's or receiver's document or name: a person is found through the KYC queue (GET /admin/receivers?document=)",
     }),
   ),
   status: Type.Optional(Type.Enum(ORDER_STATUSES)),
@@ -101,12 +101,12 @@ export const AdminOrderDetailSchema = Type.Object(
       [
         Type.Object({
           documentType: Type.Enum(['CPF', 'CNPJ']),
-          document: Type.String({ description: 'Bare (digits, or a CNPJ’s letters and digits)' }),
-          name: Type.String(),
+          document: Type.String({ description: 'Bare (digits, or a CNPJ’s letters and digits); masked as DICT masks it (`***.456.789-**`, `**.345.678/****-**`) for a role without `kyc.review`' }),
+          name: Type.String({ description: 'As the PIX provider reported it; `***` for a role without `kyc.review`; empty when not reported' }),
         }),
         Type.Null(),
       ],
-      { description: "PAYIN: who paid its PIX, as the PIX provider reported it (the merchant's payer policy compares it with the receiver); null when not paid or not reported" },
+      { description: "PAYIN: who paid its PIX, as the PIX provider reported it (the merchant's payer policy compares it with the receiver); null when not paid or not reported. Masked for a role without `kyc.review`; shown in clear to COMPLIANCE, ADMIN and the admin token, each opening recorded (`order.personal_data_open`)" },
     ),
     stepAttempts: Type.Integer({ description: "Failed attempts of the worker's current step" }),
     nextStepAt: Nullable(Timestamp("When the worker's next step is due; null when none is")),

@@ -1,4 +1,5 @@
 /** Operator routes for receivers: the KYC review queue and file, KYC and status decisions (each audited). */
+import { AppError } from '../../errors.ts';
 import { adminActor } from '../../http/audit-actor.ts';
 import { BODY_ERRORS, IdParams, errorResponses } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
@@ -23,14 +24,17 @@ export function registerAdminReceiverRoutes(app: App, receivers: ReceiversServic
           'Without `kycStatus`, the receivers awaiting a decision (SUBMITTED and UNDER_REVIEW). Ordered by kycSubmittedAt (creation time for a receiver that never submitted), then id. ' +
           'Cursor-paged: pass `nextCursor` as `cursor` for the next page (null on the last); a cursor that names no receiver is 400. A receiver resubmitted between two pages moves to the end of the queue. ' +
           '`document` finds a receiver by its exact CPF or CNPJ across merchants (any KYC status unless `kycStatus` is given): documents are sealed at rest, so the search goes by their keyed hash, never by a prefix. ' +
-          'An operator whose role lacks `kyc.review` (VIEWER, OPERATIONS, FINANCE) sees each document masked (`***.456.789-**`) and the email, phone and street address as `***`; the KYC file (GET /admin/receivers/{id}/kyc) shows them, and every opening of it is recorded.',
+          'An operator whose role lacks `kyc.review` (VIEWER, OPERATIONS, FINANCE) may not search by `document` (403 `FORBIDDEN`: even a masked answer would confirm whose CPF it is) and sees each document masked (`***.456.789-**`) and the email, phone and street address as `***`; the KYC file (GET /admin/receivers/{id}/kyc) shows them, and every opening of it is recorded.',
         querystring: KycQueueQuery,
         response: { 200: KycQueuePageSchema, ...errorResponses(400, 401, 403) },
       },
     },
     async (request) => {
+      const masked = readsMasked(request);
+      // A masked answer would still confirm that a CPF is a customer's: asking is a compliance act.
+      if (masked && request.query.document !== undefined) throw new AppError('FORBIDDEN', 'Finding a receiver by its document needs kyc.review (COMPLIANCE or ADMIN)');
       const page = await kycReview.queue(request.query);
-      return readsMasked(request) ? { ...page, data: page.data.map((item) => ({ ...item, receiver: maskReceiver(item.receiver) })) } : page;
+      return masked ? { ...page, data: page.data.map((item) => ({ ...item, receiver: maskReceiver(item.receiver) })) } : page;
     },
   );
 

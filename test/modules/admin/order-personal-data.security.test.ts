@@ -4,7 +4,8 @@
  * a person's or a service account's), the same way the KYC queue masks receivers; COMPLIANCE,
  * ADMIN and the admin token see it in clear, and each such opening is an audit entry (who, when,
  * which order) read back through GET /admin/audit-log. The lists (search, stuck) carry no
- * personal data for anyone, and `q` never finds an order by a document.
+ * personal data for anyone, and `q` never finds an order by a document. Nor may a role without
+ * `kyc.review` find a receiver by its document.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClock, type TestContext, type TestMerchant, createTestContext, expectErrorBody } from '../../helpers/app.ts';
@@ -137,5 +138,18 @@ describe('the order lists carry no personal data', () => {
       expect(listed.body).not.toContain(order.name);
     }
     expect((await get(signedIn.ADMIN!, `/orders?q=${order.cpf}`)).json().data).toEqual([]);
+  });
+});
+
+describe('a receiver found by its document', () => {
+  it('only by a role with kyc.review: a masked answer would still confirm whose CPF it is', async () => {
+    const receiver = (await callAs(ctx, merchant, 'GET', `/receivers/${receiverId}`)).json();
+    for (const role of ['VIEWER', 'OPERATIONS', 'FINANCE'] as const) {
+      expectErrorBody(await get(signedIn[role]!, `/receivers?document=${receiver.document}`), 403, 'FORBIDDEN');
+      expect((await get(signedIn[role]!, '/receivers')).statusCode).toBe(200);
+    }
+    const found = await get(signedIn.COMPLIANCE!, `/receivers?document=${receiver.document}`);
+    expect(found.statusCode, found.body).toBe(200);
+    expect(found.json().data.map((item: Json) => item.receiver.id)).toEqual([receiverId]);
   });
 });

@@ -27,6 +27,7 @@ describe('npm start', () => {
       await waitFor(async () => ((await fetch(`${base}/healthz`)).ok ? true : undefined), 60_000);
       // The script is `exec node [V8 flags] src/main.ts`: the server is npm's direct child, no tsx loader in between.
       expect(output).toMatch(/exec node (--[\w-]+(=\S+)? )*src\/main\.ts/);
+      expect((await fetch(`${base}/api/v1/merchant`)).status).toBe(401);
 
       npm.kill('SIGTERM');
       const [code] = (await once(npm, 'exit')) as [number | null];

@@ -8,12 +8,13 @@
  * enrol, so a page test either walks through enrolment or starts from signedInOwner().
  *
  * Speed: a first start creates the embedded database and runs every migration (15-30 s on a busy
- * two-core machine). Each test worker does that once, in a template DATA_DIR under the run's
- * scratch directory, stops it cleanly, and starts every server from a copy of it (a few seconds).
+ * two-core machine). The run does that once, in a template DATA_DIR under its scratch directory
+ * (the first worker to need it builds it, the others wait), stops it cleanly, and starts every
+ * server from a copy of it (a few seconds).
  * The copies are the same first start: same demo merchant, keys and owner password in each, but
  * every server has its own directory, database and port, so tests do not see each other's data.
  */
-import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Secret, TOTP } from 'otpauth';
 import type { BrowserContext } from 'playwright-core';
@@ -43,21 +44,45 @@ const BASE_ENV = { LOG_LEVEL: 'warn' };
 const TEMPLATE = Symbol.for('crypto-brl-exchange.test.dashboardTemplate');
 const holder = globalThis as { [TEMPLATE]?: Promise<string> };
 
-/** This worker's first-started, cleanly stopped DATA_DIR (built on first use). */
+/**
+ * The run's first-started, cleanly stopped DATA_DIR, one for all workers: the first worker to ask
+ * claims it (an exclusive mkdir) and builds it, the others wait for its `ready` mark. A first start
+ * costs 15-30 s of CPU on a busy two-core machine, so one per run instead of one per worker.
+ */
 function templateDataDir(): Promise<string> {
   holder[TEMPLATE] ??= (async () => {
-    const dir = path.join(inject('runScratchDir'), `dashboard-template-${process.pid}`);
-    await rm(dir, { recursive: true, force: true });
-    await mkdir(dir, { recursive: true });
-    const first = await startService(dir, BASE_ENV);
-    const code = await first.stop();
-    if (code !== 0) throw new Error(`the template server exited with ${code}:\n${first.output()}`);
-    return dir;
-  })().catch((err: unknown) => {
-    delete holder[TEMPLATE];
-    throw err;
-  });
+    const dir = path.join(inject('runScratchDir'), 'dashboard-template');
+    const ready = path.join(dir, '..', 'dashboard-template.ready');
+    if (await claimed(`${dir}.claim`)) {
+      await mkdir(dir, { recursive: true });
+      const first = await startService(dir, BASE_ENV);
+      const code = await first.stop();
+      if (code !== 0) {
+        await writeFile(ready, `failed: the template server exited with ${code}:\n${first.output()}`);
+        throw new Error(`the template server exited with ${code}:\n${first.output()}`);
+      }
+      await writeFile(ready, 'ok');
+      return dir;
+    }
+    for (const deadline = Date.now() + 180_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 250))) {
+      const mark = await readFile(ready, 'utf8').catch(() => undefined);
+      if (mark === 'ok') return dir;
+      if (mark !== undefined) throw new Error(`another worker's template start ${mark}`);
+    }
+    throw new Error('no dashboard template from the worker building it within 180 s');
+  })();
   return holder[TEMPLATE];
+}
+
+/** Whether this process made `lock` (so builds what it guards); false when another did first. */
+async function claimed(lock: string): Promise<boolean> {
+  try {
+    await mkdir(lock);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
 }
 
 /**

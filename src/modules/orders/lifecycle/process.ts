@@ -73,7 +73,13 @@ const PAYIN: ReadonlyArray<Omit<ProcessEdge, 'type'>> = [
     ledger: PIX_RECEIVED,
     next: 'at once',
   },
-  { from: 'AWAITING_PAYMENT', to: 'EXPIRED', by: 'the expiry pass: unpaid at expiresAt', releasesLimit: true, next: 'ended' },
+  {
+    from: 'AWAITING_PAYMENT',
+    to: 'EXPIRED',
+    by: "the expiry pass: unpaid at expiresAt; or charge_paid with the PSP's horario at or after expiresAt (then → REFUNDING at once)",
+    releasesLimit: true,
+    next: 'ended',
+  },
   { from: 'PAYMENT_RECEIVED', to: 'SWAPPING', by: "the worker's step (the rate was locked at creation)", next: 'at once' },
   { from: 'PAYMENT_RECEIVED', to: 'REFUNDING', by: 'an accepted MED claim on a held order (dispute-claims.ts)', event: E.refunding, next: 'at once' },
   {
@@ -110,7 +116,7 @@ const PAYIN: ReadonlyArray<Omit<ProcessEdge, 'type'>> = [
     chainCosts: 'when the transfer landed',
     next: 'at once',
   },
-  { from: 'EXPIRED', to: 'REFUNDING', by: 'charge_paid after expiresAt (the PIX goes back)', event: E.refunding, movements: [PIX_IN], ledger: PIX_RECEIVED, next: 'at once' },
+  { from: 'EXPIRED', to: 'REFUNDING', by: 'charge_paid on an expired order (the PIX goes back)', event: E.refunding, movements: [PIX_IN], ledger: PIX_RECEIVED, next: 'at once' },
   {
     from: 'REFUNDING',
     to: 'REFUNDED',

@@ -14,8 +14,8 @@
  * - `ledger`: the ledger movement it posts (`received`: what actually moved, the first movement's
  *   amount); `chainCosts`: the treasury's SOL the chain charged, posted always or when the call
  *   brings it (a transfer that landed);
- * - `releasesLimit`: the order ends before money arrived, so the receiver's day gets its
- *   reservation back (once: `limit_released`);
+ * - `releasesLimit`: the order ends before money arrived, so the day gets its reservations back
+ *   (once: `limit_released`): the receiver's limits, and a LIMITED unproven wallet's total;
  * - `next`: when the worker looks at the order next: at once (its step is due), or nothing is
  *   scheduled and the order waits for a notification, for an operator, or has ended.
  */

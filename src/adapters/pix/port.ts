@@ -37,6 +37,10 @@ export interface ReceivedPix {
   endToEndId: string;
   txid: string | null;
   amountBrl: BrlAmount;
+  /**
+   * When it was paid (API Pix `horario`), by the PSP's clock: what a PAYIN's expiry is judged by
+   * (orders/lifecycle/arrival-time.ts). An invalid Date when the PSP's record has none readable.
+   */
   paidAt: Date;
   /**
    * Who paid, when the PSP reports it (docs/architecture/compliance-policies.md): not in API Pix's

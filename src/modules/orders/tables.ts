@@ -77,6 +77,11 @@ export interface OrdersTable extends PricingColumns {
   refund_nature: ColumnType<RefundNature, RefundNature | undefined, RefundNature>;
   limit_day: string;
   limit_released: ColumnType<boolean, boolean | undefined, boolean>;
+  /**
+   * PAYIN: its creation reserved its amount on its unproven wallet's day under LIMITED (migration
+   * 0053): given back with the receiver's limit (`limit_released`), by the same transitions.
+   */
+  unproven_wallet_reserved: ColumnType<boolean, boolean | undefined, boolean>;
   expires_at: ColumnType<Date, Date | string, Date | string>;
   completed_at: NullableTimestamp;
   next_step_at: NullableTimestamp;
@@ -167,7 +172,7 @@ export const ORDER_COLUMNS = [
   'destination_wallet', 'deposit_address', 'pix_txid', 'pix_payment_code', 'pix_key', 'pix_key_type', 'recipient_name',
   'pix_end_to_end_id', 'provider_transaction_id', 'refund_id', 'tx_hash', 'failure_reason', 'excess_amount_token',
   'payout_refused_at', 'payout_attempt', 'dispute_hold', 'refund_nature', 'payer_document_type', 'payer_document', 'payer_name',
-  'limit_day', 'limit_released', 'expires_at', 'completed_at', 'next_step_at', 'step_attempts', 'claimed_until',
+  'limit_day', 'limit_released', 'unproven_wallet_reserved', 'expires_at', 'completed_at', 'next_step_at', 'step_attempts', 'claimed_until',
   'created_at', 'updated_at',
 ] as const satisfies ReadonlyArray<keyof OrdersTable>;
 export type OrderRow = Pick<Selectable<OrdersTable>, (typeof ORDER_COLUMNS)[number]>;

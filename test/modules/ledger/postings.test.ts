@@ -42,6 +42,7 @@ function order(overrides: Partial<OrderRow> & Pick<OrderRow, 'type'>): OrderRow 
     payer_name: null,
     limit_day: '2026-11-23',
     limit_released: false,
+    unproven_wallet_reserved: false,
     expires_at: at,
     completed_at: null,
     next_step_at: null,

@@ -30,6 +30,13 @@ describe('confirmPixNotification: charge_paid', () => {
     expect(result).toEqual({ confirmed: true, notification: { kind: 'charge_paid', txid: TXID, endToEndId: E2E, amountBrl: '10.00', paidAt: PAID_AT } });
   });
 
+  it('never takes the body’s time: a record without a readable horario stays so (our clock then judges it, arrival-time.ts)', async () => {
+    const result = await confirmPixNotification(fakePsp({ pix: [received({ paidAt: new Date(Number.NaN) })] }), chargePaid());
+    expect(result.confirmed).toBe(true);
+    const notification = result.confirmed && result.notification.kind === 'charge_paid' ? result.notification : undefined;
+    expect(Number.isNaN(notification?.paidAt.getTime())).toBe(true);
+  });
+
   it('is confirmed by the charge’s pix list (GET /cob/{txid}) when GET /pix does not know it yet', async () => {
     const result = await confirmPixNotification(fakePsp({ cobPaidBy: received() }), chargePaid());
     expect(result).toMatchObject({ confirmed: true, notification: { endToEndId: E2E, amountBrl: '10.00' } });

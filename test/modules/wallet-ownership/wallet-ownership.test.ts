@@ -163,6 +163,40 @@ describe('wallet ownership', () => {
     expect(usage.map((u) => Number(u.amount_brl))).toEqual([80]);
   });
 
+  it("LIMITED: an order that expires unpaid gives its amount back to the wallet's day, once; one that reserved nothing gives nothing back", async () => {
+    const merchant = await t.merchant();
+    const wallet = newWallet();
+    const receiver = await t.activeReceiver(merchant, { walletAddress: wallet.address });
+    const usage = async () => (await t.ctx.database.db.selectFrom('unproven_wallet_daily_usage').select('amount_brl').where('wallet_address', '=', wallet.address).execute()).map((u) => Number(u.amount_brl));
+    // Made under ALLOW: it reserved nothing on the wallet's day, so its expiry gives nothing back.
+    const unreserved = (await payin(merchant, { receiverId: receiver.id, amountBrl: 50 })).json();
+    await setPolicies(merchant, { walletOwnershipPolicy: 'LIMITED', unprovenWalletLimitBrl: '100.00' });
+    t.clock.advance(60_000);
+    const first = (await payin(merchant, { receiverId: receiver.id, amountBrl: 60 })).json();
+    t.clock.advance(60_000);
+    expect((await payin(merchant, { receiverId: receiver.id, amountBrl: 40 })).statusCode).toBe(201);
+    expectErrorBody(await payin(merchant, { receiverId: receiver.id, amountBrl: 1 }), 422, 'WALLET_OWNERSHIP_REQUIRED');
+
+    t.clock.set(unreserved.expiresAt);
+    await t.drive(1);
+    expect((await t.call('GET', `/orders/${unreserved.id}`, merchant)).json().status).toBe('EXPIRED');
+    expect(await usage()).toEqual([100]);
+    expectErrorBody(await payin(merchant, { receiverId: receiver.id, amountBrl: 1 }), 422, 'WALLET_OWNERSHIP_REQUIRED');
+
+    // The 60 expires: within what it gave back a new order fits, past it not.
+    t.clock.set(first.expiresAt);
+    await t.drive(1);
+    expect((await t.call('GET', `/orders/${first.id}`, merchant)).json().status).toBe('EXPIRED');
+    expect(await usage()).toEqual([40]);
+    expect((await payin(merchant, { receiverId: receiver.id, amountBrl: 60 })).statusCode).toBe(201);
+    const refused = expectErrorBody(await payin(merchant, { receiverId: receiver.id, amountBrl: 1 }), 422, 'WALLET_OWNERSHIP_REQUIRED');
+    expect(refused.details).toMatchObject({ unprovenWalletUsedTodayBrl: 100 });
+    // Given back once: a PIX arriving after its expiry is refunded and gives nothing back again.
+    expect((await t.call('POST', `/sandbox/orders/${first.id}/pix-payment`, merchant, {})).json().status).toBe('REFUNDING');
+    await t.drive();
+    expect(await usage()).toEqual([100]);
+  });
+
   it('ALLOW (default): an unproven wallet is paid as before', async () => {
     const merchant = await t.merchant();
     const receiver = await t.activeReceiver(merchant, { walletAddress: newWallet().address });

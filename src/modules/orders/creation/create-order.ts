@@ -276,6 +276,8 @@ export function createOrderPipeline(deps: CreationDeps) {
         ...receiverColumns,
         ...providerColumns,
         limit_day: limitDayOf(now),
+        // Reserved by `commit` (the transaction's path), given back with the receiver's limit.
+        ...(walletCap ? { unproven_wallet_reserved: true } : {}),
         expires_at: earliest(new Date(now.getTime() + variant.expirySeconds * 1000), providerColumns.expires_at),
         created_at: now,
         updated_at: now,

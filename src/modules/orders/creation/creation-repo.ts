@@ -47,7 +47,7 @@ export interface ReservedInsert {
  */
 export function wouldBeRow(row: Insertable<OrdersTable>): OrderRow {
   const defaults = Object.fromEntries(ORDER_COLUMNS.map((column) => [column, null]));
-  return { ...defaults, excess_amount_token: '0', limit_released: false, step_attempts: 0, ...row } as OrderRow;
+  return { ...defaults, excess_amount_token: '0', limit_released: false, unproven_wallet_reserved: false, step_attempts: 0, ...row } as OrderRow;
 }
 
 /** The key's insert around its two parameters, by column list (one list in practice). */

@@ -3,9 +3,11 @@
  * PAYINs to one wallet not proven the receiver's reserved on one São Paulo day. Read before the
  * provider call (the early refusal) and reserved in the creation transaction by a guarded upsert:
  * the row lock makes concurrent orders to one wallet queue, and the WHERE refuses any that would
- * pass the cap, so two orders racing cannot both fit. Not given back when an order expires or
- * fails (unlike the receiver's limits): the cap bounds what was attempted to an unproven wallet
- * in a day, and erring on the strict side costs a merchant a proof, not money.
+ * pass the cap, so two orders racing cannot both fit. Given back as the receiver's limits are
+ * (decision 0034): by the transitions the order process declares `releasesLimit` (an order
+ * expired unpaid), once, in `applyTransition`; the order says it took a reservation
+ * (`unproven_wallet_reserved`). The cap bounds what may reach an unproven wallet in a day, and
+ * an order given back can no longer send it anything.
  */
 import { sql } from 'kysely';
 import type { Db } from '../../../db/database.ts';
@@ -34,5 +36,12 @@ export const unprovenWalletUsage = {
         where u.amount_brl + excluded.amount_brl <= ${input.capBrl}::numeric
       returning u.amount_brl`.execute(db);
     return result.rows.length === 1;
+  },
+
+  /** Gives back what an order reserved on the wallet's day (never below zero, as the receiver's day). */
+  async release(db: Db, input: { merchantId: string; wallet: string; day: string; amountBrl: string }): Promise<void> {
+    await sql`
+      update unproven_wallet_daily_usage set amount_brl = greatest(amount_brl - ${input.amountBrl}::numeric, 0)
+      where merchant_id = ${input.merchantId}::uuid and wallet_address = ${input.wallet} and day = ${input.day}::date`.execute(db);
   },
 };

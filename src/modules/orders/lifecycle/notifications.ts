@@ -14,6 +14,7 @@ import type { OrderRow } from '../tables.ts';
 import type { Clock } from '../../../lib/clock.ts';
 import { decimal } from '../../../lib/money.ts';
 import type { LedgerService } from '../../ledger/service.ts';
+import { arrivalTime, arrivedAfterExpiry } from './arrival-time.ts';
 import { depositTerms } from './deposit-terms.ts';
 import { payerColumns, payerRefusal } from './payer-rules.ts';
 import { ordersRepo as repo } from '../repo.ts';
@@ -49,10 +50,16 @@ export function createOrderNotifications(deps: NotificationsDeps) {
   async function chargePaid(trx: Trx, notification: PixOutcome<'charge_paid'>) {
     const locked = await repo.lockByChargeWithPayerPolicy(trx, notification.txid);
     if (!locked) return undefined;
-    const { order } = locked;
     // Already handled: notifications arrive at least once. (A charge is paid once: API Pix moves a
     // cob to CONCLUIDA, so a second endToEndId for one txid does not occur.)
-    if (order.pix_end_to_end_id) return order;
+    if (locked.order.pix_end_to_end_id) return locked.order;
+    // Judged by when the PSP says it was paid (its record's horario, arrival-time.ts), not by
+    // whether the expiry pass has run yet: a PIX paid at or after expiresAt finds the order as the
+    // pass would have left it. It expires now (its limits given back, as the pass does) and the
+    // PIX goes back below, as any PIX on an EXPIRED order does.
+    const late = locked.order.status === 'AWAITING_PAYMENT' && arrivedAfterExpiry(locked.order, arrivalTime(notification.paidAt, clock.now()));
+    const order = late ? await applyTransition(trx, ctx, locked.order, 'EXPIRED') : locked.order;
+    if (!order) return undefined;
     const pix: MovementFigures = { amount: notification.amountBrl, currency: 'BRL', txHash: notification.endToEndId };
     // Who paid is kept whatever happens next (the admin order detail shows it), sealed (sealed-columns.ts).
     const changes = { pix_end_to_end_id: notification.endToEndId, ...sealOrderColumns(deps.personalData, payerColumns(notification.payer)) };
@@ -141,15 +148,11 @@ export function createOrderNotifications(deps: NotificationsDeps) {
     return withinOrNew(db, outer, async (trx) => {
       const order = await repo.lockBy(trx, 'deposit_address', deposit.depositAddress);
       if (!order || order.status !== 'AWAITING_DEPOSIT' || deposit.token !== order.token) return order;
-      // Judged by when the chain confirmed it, not by whether the expiry pass has run yet: a
-      // deposit landing at or after expiresAt buys nothing at the order's locked rate (stale by
-      // then). The order expires now, as the pass would have, and the deposit is recorded LATE
-      // for an operator to return (it stays at its address, never swept). The block's time, but
-      // never later than our clock (a node's clock ahead of ours must not make a deposit late);
-      // unknown, the detection time stands in.
-      const now = clock.now();
-      const landedAt = deposit.blockTime && deposit.blockTime.getTime() < now.getTime() ? deposit.blockTime : now;
-      if (landedAt.getTime() >= order.expires_at.getTime()) return applyTransition(trx, ctx, order, 'EXPIRED');
+      // Judged by when the chain confirmed it (its block's time, arrival-time.ts), not by whether
+      // the expiry pass has run yet: a deposit landing at or after expiresAt buys nothing at the
+      // order's locked rate (stale by then). The order expires now, as the pass would have, and
+      // the deposit is recorded LATE for an operator to return (it stays at its address, never swept).
+      if (arrivedAfterExpiry(order, arrivalTime(deposit.blockTime, clock.now()))) return applyTransition(trx, ctx, order, 'EXPIRED');
       const onChain = { currency: order.token, chain: order.chain, txHash: deposit.txHash };
       const moved: MovementFigures = { amount: deposit.amount, ...onChain };
       const terms = depositTerms(order, deposit.amount, { minAmountBrl: deps.minAmountBrl, tokenDecimals: deps.tokenDecimals[order.token] ?? 6 });

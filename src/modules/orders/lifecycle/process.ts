@@ -14,8 +14,8 @@
  * - `ledger`: the ledger movement it posts (`received`: what actually moved, the first movement's
  *   amount); `chainCosts`: the treasury's SOL the chain charged, posted always or when the call
  *   brings it (a transfer that landed);
- * - `releasesLimit`: the order ends before money arrived, so the receiver's day gets its
- *   reservation back (once: `limit_released`);
+ * - `releasesLimit`: the order ends before money arrived, so the day gets its reservations back
+ *   (once: `limit_released`): the receiver's limits, and a LIMITED unproven wallet's total;
  * - `next`: when the worker looks at the order next: at once (its step is due), or nothing is
  *   scheduled and the order waits for a notification, for an operator, or has ended.
  */
@@ -73,7 +73,13 @@ const PAYIN: ReadonlyArray<Omit<ProcessEdge, 'type'>> = [
     ledger: PIX_RECEIVED,
     next: 'at once',
   },
-  { from: 'AWAITING_PAYMENT', to: 'EXPIRED', by: 'the expiry pass: unpaid at expiresAt', releasesLimit: true, next: 'ended' },
+  {
+    from: 'AWAITING_PAYMENT',
+    to: 'EXPIRED',
+    by: "the expiry pass: unpaid at expiresAt; or charge_paid with the PSP's horario at or after expiresAt (then → REFUNDING at once)",
+    releasesLimit: true,
+    next: 'ended',
+  },
   { from: 'PAYMENT_RECEIVED', to: 'SWAPPING', by: "the worker's step (the rate was locked at creation)", next: 'at once' },
   { from: 'PAYMENT_RECEIVED', to: 'REFUNDING', by: 'an accepted MED claim on a held order (dispute-claims.ts)', event: E.refunding, next: 'at once' },
   {
@@ -110,7 +116,7 @@ const PAYIN: ReadonlyArray<Omit<ProcessEdge, 'type'>> = [
     chainCosts: 'when the transfer landed',
     next: 'at once',
   },
-  { from: 'EXPIRED', to: 'REFUNDING', by: 'charge_paid after expiresAt (the PIX goes back)', event: E.refunding, movements: [PIX_IN], ledger: PIX_RECEIVED, next: 'at once' },
+  { from: 'EXPIRED', to: 'REFUNDING', by: 'charge_paid on an expired order (the PIX goes back)', event: E.refunding, movements: [PIX_IN], ledger: PIX_RECEIVED, next: 'at once' },
   {
     from: 'REFUNDING',
     to: 'REFUNDED',

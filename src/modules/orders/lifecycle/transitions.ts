@@ -15,6 +15,7 @@ import { isRegistered, registerMovement } from '../../operations-register/record
 import type { EventContext } from './process-events.ts';
 import { type ProcessEdge, processEdge } from './process.ts';
 import { ordersRepo as repo } from '../repo.ts';
+import { unprovenWalletUsage } from '../creation/unproven-wallet-usage.ts';
 import type { Movement, TransitionFacts } from './transition-facts.ts';
 
 export type { Movement, MovementFigures, TransitionFacts } from './transition-facts.ts';
@@ -64,9 +65,22 @@ function chainCostsOf(edge: ProcessEdge, facts: TransitionFacts) {
 }
 
 /**
+ * What the order's creation reserved on its day: the receiver's limits, and under LIMITED its
+ * unproven wallet's total (unproven-wallet-usage.ts) when it took one. One release for both, so
+ * both follow the edges' `releasesLimit` and the once-only `limit_released`.
+ */
+async function giveTheDayBack(trx: Trx, order: OrderRow) {
+  const day = order.limit_day;
+  await repo.releaseDailyUsage(trx, { receiverId: order.receiver_id, day, amountBrl: order.amount_brl });
+  if (order.unproven_wallet_reserved && order.destination_wallet) {
+    await unprovenWalletUsage.release(trx, { merchantId: order.merchant_id, wallet: order.destination_wallet, day, amountBrl: order.amount_brl });
+  }
+}
+
+/**
  * Moves `order` from its current status to `to`, guarded: if another transaction moved it first,
  * nothing is written and undefined is returned. In the same transaction it does what the edge
- * declares (process.ts): records the movements, gives the receiver's daily limit back, registers
+ * declares (process.ts): records the movements, gives the day's limits back, registers
  * a confirmed movement in the operations register, posts the ledger entry and the chain's costs,
  * writes the event with exactly the spec's fields and schedules the next step.
  */
@@ -97,9 +111,7 @@ export async function applyTransition(trx: Trx, ctx: TransitionContext, order: O
   if (!updated) return undefined;
   if (dueAtOnce && !facts.claimedUntil) signalAfterCommit(trx, ORDER_STEPS_CHANNEL);
   ctx.onOrderChanged?.(order.merchant_id);
-  if (releasesLimit) {
-    await repo.releaseDailyUsage(trx, { receiverId: order.receiver_id, day: order.limit_day, amountBrl: order.amount_brl });
-  }
+  if (releasesLimit) await giveTheDayBack(trx, order);
   for (const movement of movements) {
     await repo.recordTransaction(trx, { orderId: order.id, ...movement, chain: movement.chain ?? null, txHash: movement.txHash ?? null }, now);
     // The operations register: once per movement, when it is confirmed (a PENDING transfer is registered by its CONFIRMED record).

@@ -4,7 +4,7 @@
  * own record, read over our authenticated mTLS client:
  * - charge_paid: `GET /pix/{e2eid}` (else the charge's `GET /cob/{txid}`, its `pix` list) must
  *   show that PIX, received for that txid, of that amount (and by that payer, when one is named:
- *   the payer applied is always the record's);
+ *   the payer applied is always the record's, and so is the time it was paid, `horario`);
  * - refund_settled: `GET /pix/{e2eid}/devolucao/{id}` must be in the notified final state;
  * - payout_settled: the PSP's status of the sent PIX must be the notified final one (and, when
  *   CONFIRMED, with the notified endToEndId).
@@ -50,9 +50,11 @@ async function confirmChargePaid(pix: PixConfirmationLookups, claimed: Outcome<'
   if (claimed.payer && claimed.payer.document !== record.payer?.document) {
     return refused(`the PSP has PIX ${claimed.endToEndId} paid by ${record.payer ? 'another payer' : 'an unreported payer'}, not the one notified`);
   }
-  const paidAt = Number.isNaN(record.paidAt.getTime()) ? claimed.paidAt : record.paidAt;
+  // When it was paid decides whether it came in time (lifecycle/arrival-time.ts): only the record
+  // says, as for the payer. A record without a readable horario stays so, and our clock stands in
+  // there; never the body's, which could make a late PIX look paid in time.
   const payer = record.payer ? { payer: record.payer } : {};
-  return { confirmed: true, notification: { kind: 'charge_paid', txid: record.txid, endToEndId: record.endToEndId, amountBrl: amount.toFixed(2), paidAt, ...payer } };
+  return { confirmed: true, notification: { kind: 'charge_paid', txid: record.txid, endToEndId: record.endToEndId, amountBrl: amount.toFixed(2), paidAt: record.paidAt, ...payer } };
 }
 
 async function confirmRefundSettled(pix: PixConfirmationLookups, claimed: Outcome<'refund_settled'>): Promise<PixConfirmation> {

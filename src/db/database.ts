@@ -3,7 +3,7 @@
  * (WebAssembly PostgreSQL, in-process) otherwise. Both speak PostgreSQL SQL, so the same
  * migrations and queries serve both; only connection handling differs.
  */
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import { pglitePool } from './pglite-pool.ts';
@@ -46,6 +46,9 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
 
 /** A PGlite instance as every handle on it reads results (dates as text, like node-postgres here). */
 export async function startPglite(target: { dataDir?: string; loadDataDir?: Blob } = {}): Promise<PGlite> {
+  // Loaded only here: importing PGlite compiles its WebAssembly (~0.1-0.2 s of CPU), which every
+  // process on PostgreSQL (the service, each CLI command) would otherwise pay for nothing.
+  const { PGlite } = await import('@electric-sql/pglite');
   const instance = new PGlite({
     parsers: { [PG_DATE_OID]: keepText },
     ...(target.dataDir ? { dataDir: target.dataDir } : {}),

@@ -1,6 +1,6 @@
 /**
  * Personal data at rest (issue 38, docs/decisions/0026-personal-data-sealed-at-rest.md): a
- * receiver's document, name, email and phone are stored sealed with AES-256-GCM under a key
+ * receiver's document, name, email, phone and address are stored sealed with AES-256-GCM under a key
  * derived (HKDF-SHA256, label `personal-data`) from the KEK of the key custody (WALLET_KEK, its
  * version and WALLET_KEK_PREVIOUS, as every Solana key: src/lib/key-vault.ts), so one secret
  * custody, one rotation (`admin rotate-kek`).
@@ -21,8 +21,11 @@ import { createHmac } from 'node:crypto';
 import { type AeadBox, createAeadBox, deriveKey } from './aead.ts';
 import type { KeyVaultSettings } from './key-vault.ts';
 
-/** `account`: where a party's money went or came from, a PIX key (itself a CPF, email or phone) or a wallet. */
-export type PersonalDataKind = 'document' | 'name' | 'email' | 'phone' | 'account';
+/**
+ * `account`: where a party's money went or came from, a PIX key (itself a CPF, email or phone) or a wallet.
+ * `address`: any part of a postal address (street, number, complement, neighbourhood, city, state, postal code).
+ */
+export type PersonalDataKind = 'document' | 'name' | 'email' | 'phone' | 'account' | 'address';
 
 export interface PersonalData {
   readonly currentVersion: number;

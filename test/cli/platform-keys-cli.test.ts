@@ -80,6 +80,7 @@ describe('npm run admin: platform keys', { timeout: 120_000 }, () => {
     const { config } = await resolveRuntimeConfig(loadConfig({ ...env, LOG_LEVEL: 'silent' }));
     const oldKek = config.walletKek;
     const merchant = JSON.parse((await admin(['create-merchant', '--name', 'Rotating'], env)).stdout) as { merchantId: string };
+    const receiverId = newId();
     const database = await openConfiguredDatabase(config);
     try {
       const sealed = createKeyVault({ kek: oldKek, version: 1 }).generate(merchant.merchantId);
@@ -87,11 +88,11 @@ describe('npm run admin: platform keys', { timeout: 120_000 }, () => {
         .insertInto('managed_wallets')
         .values({ id: newId(), merchant_id: merchant.merchantId, receiver_id: null, address: sealed.address, encrypted_private_key: sealed.encryptedPrivateKey, key_version: 1, created_at: new Date() })
         .execute();
-      // A receiver's personal data sealed under KEK version 1 (src/lib/personal-data.ts): rotate-kek re-seals it too.
+      // A receiver's personal data sealed under KEK version 1 (src/lib/personal-data.ts), its address too: rotate-kek re-seals it.
       const pd = createPersonalData({ kek: oldKek, version: 1 });
       await database.db
         .insertInto('receivers')
-        .values({ id: newId(), merchant_id: merchant.merchantId, person_type: 'PF', document_type: 'CPF', document: pd.seal('document', '52998224725'), document_hash: pd.index('document', '52998224725'), name: pd.seal('name', 'Maria Rotação'), email: pd.seal('email', 'maria@example.com'), night_transactions_enabled: false })
+        .values({ id: receiverId, merchant_id: merchant.merchantId, person_type: 'PF', document_type: 'CPF', document: pd.seal('document', '52998224725'), document_hash: pd.index('document', '52998224725'), name: pd.seal('name', 'Maria Rotação'), email: pd.seal('email', 'maria@example.com'), address_street: pd.seal('address', 'Rua da Rotação'), address_zip_code: pd.seal('address', '01001-000'), night_transactions_enabled: false })
         .execute();
     } finally {
       await database.close();
@@ -104,6 +105,16 @@ describe('npm run admin: platform keys', { timeout: 120_000 }, () => {
     expect(JSON.parse(first.stdout)).toEqual({ kekVersion: 2, resealed: { managedWallets: 1, platformKeys: 2, depositAddresses: 0 }, personalData: { receivers: 1, kycSubmissions: 0, operationsRegister: 0, orders: 0 } });
     const rerun = await admin(['rotate-kek'], rotated);
     expect(JSON.parse(rerun.stdout)).toEqual({ kekVersion: 2, resealed: { managedWallets: 0, platformKeys: 0, depositAddresses: 0 }, personalData: { receivers: 0, kycSubmissions: 0, operationsRegister: 0, orders: 0 } });
+    const after = await openConfiguredDatabase(config);
+    try {
+      const row = await after.db.selectFrom('receivers').select(['name', 'address_street', 'address_zip_code', 'address_city']).where('id', '=', receiverId).executeTakeFirstOrThrow();
+      const current = createPersonalData({ kek: newKek, version: 2 });
+      expect([row.address_street, row.address_zip_code].map((value) => current.open('address', value!))).toEqual(['Rua da Rotação', '01001-000']);
+      for (const value of [row.name, row.address_street, row.address_zip_code]) expect(value).toMatch(/^pd2:v1:/);
+      expect(row.address_city).toBeNull();
+    } finally {
+      await after.close();
+    }
     // The old KEK can go: the keys open under the new one alone.
     const opened = await admin(['create-platform-keys'], { ...env, WALLET_KEK: newKek, WALLET_KEK_VERSION: '2' });
     expect(opened.code, opened.stderr).toBe(0);

@@ -2,13 +2,14 @@ import type { Db } from '../../db/database.ts';
 import type { PersonalData } from '../../lib/personal-data.ts';
 import type { KycStatus, PersonType, ReceiverRow, ReceiverStatus, ReceiversTable } from './tables.ts';
 import type { Insertable, Updateable } from 'kysely';
+import { RECEIVER_ADDRESS_COLUMNS } from './sealed-columns.ts';
 import { RECEIVER_COLUMNS } from './tables.ts';
 
 type Writable = Insertable<ReceiversTable> | Updateable<ReceiversTable>;
 
 /**
  * Personal data in and out of the row (src/lib/personal-data.ts): what is written is sealed (the
- * document with its blind index), what is read is opened, so the service and the API see clear
+ * document with its blind index, each part of the address), what is read is opened, so the service and the API see clear
  * text and the table never holds it.
  */
 export function receiverSealing(pd: PersonalData) {
@@ -22,10 +23,16 @@ export function receiverSealing(pd: PersonalData) {
       if (typeof values.name === 'string') sealed.name = pd.seal('name', values.name);
       if (typeof values.email === 'string') sealed.email = pd.seal('email', values.email);
       if (values.phone !== undefined) sealed.phone = pd.sealNullable('phone', values.phone ?? null);
+      for (const column of RECEIVER_ADDRESS_COLUMNS) {
+        const value = values[column];
+        if (value !== undefined) sealed[column] = pd.sealNullable('address', value);
+      }
       return sealed as T;
     },
     open<T extends ReceiverRow>(row: T): T {
-      return { ...row, document: pd.open('document', row.document), name: pd.open('name', row.name), email: pd.open('email', row.email), phone: pd.openNullable('phone', row.phone) };
+      const opened: T = { ...row, document: pd.open('document', row.document), name: pd.open('name', row.name), email: pd.open('email', row.email), phone: pd.openNullable('phone', row.phone) };
+      for (const column of RECEIVER_ADDRESS_COLUMNS) opened[column] = pd.openNullable('address', row[column]);
+      return opened;
     },
   };
 }

@@ -29,6 +29,7 @@ export interface ReceiversTable {
   name: string;
   email: string;
   phone: string | null;
+  /** The address's parts, each sealed at rest (kind `address`, sealed-columns.ts) like the name. */
   address_street: string | null;
   address_number: string | null;
   address_complement: string | null;

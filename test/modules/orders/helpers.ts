@@ -23,7 +23,7 @@ export const keysOf = (payload: Json) => Object.keys(payload).sort();
 export interface OrdersTest {
   ctx: TestContext;
   clock: TestClock;
-  call(method: 'GET' | 'POST' | 'PUT', url: string, who: TestMerchant, payload?: unknown, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
+  call(method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, who: TestMerchant, payload?: unknown, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
   merchant(name?: string): Promise<TestMerchant>;
   /** A receiver created by `who` (KYC PENDING, status PENDING). */
   pendingReceiver(who: TestMerchant, extra?: Json): Promise<Json>;

@@ -1,11 +1,13 @@
 /**
  * Personal data at rest (issue 38, docs/decisions/0026-personal-data-sealed-at-rest.md): the raw
- * tables hold no receiver's CPF, name, email or phone, nor a KYC submission's mother's name, nor
+ * tables hold no receiver's CPF, name, email, phone or address, nor a KYC submission's mother's name, nor
  * the register's copies of them; the API answers as before; a document is still found (the
  * per-merchant uniqueness conflict with the existing id); a row from before migration 0046 is
  * sealed by the pass that runs at start; a KEK rotation re-seals every row, and a rerun finds
- * nothing left.
+ * nothing left. The stored idempotent answers (sealed whole under WEBHOOK_SECRET_KEY's key for
+ * them, src/platform/idempotency/store.ts) hold none of it in clear either.
  */
+import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createKeyCustody, keyVaultSettings } from '../../../src/key-custody.ts';
@@ -27,11 +29,18 @@ describe('personal data at rest', () => {
     return parts.join('\n');
   };
   const secrets = () => ({ cpf: randomCpf(), name: `Maria Sigilo ${randomCpf().slice(0, 6)}`, email: `maria.${randomCpf()}@example.com`, phone: '+5511987654321' });
+  /** Every part of an address, each a value found nowhere else in the tables. */
+  const address = () => {
+    const tag = randomCpf().slice(0, 6);
+    return { addressStreet: `Rua Escondida ${tag}`, addressNumber: `N${tag}`, addressComplement: `Apto ${tag}`, addressNeighborhood: `Bairro ${tag}`, addressCity: `Cidade ${tag}`, addressState: 'SP', addressZipCode: `0${tag.slice(0, 4)}-${tag.slice(3, 6)}` };
+  };
+  const ADDRESS_COLUMNS = ['address_street', 'address_number', 'address_complement', 'address_neighborhood', 'address_city', 'address_state', 'address_zip_code'] as const;
 
-  it('no CPF, name, email, phone or mother’s name in clear in the raw tables, and the API answers them as before', async () => {
+  it('no CPF, name, email, phone, address or mother’s name in clear in the raw tables, and the API answers them as before', async () => {
     const person = secrets();
+    const home = address();
     const merchant = await t.merchant();
-    const created = await t.call('POST', '/receivers', merchant, { type: 'PF', document: person.cpf, name: person.name, email: person.email, phone: person.phone, walletAddress: WALLET });
+    const created = await t.call('POST', '/receivers', merchant, { type: 'PF', document: person.cpf, name: person.name, email: person.email, phone: person.phone, ...home, walletAddress: WALLET });
     expect(created.statusCode, created.body).toBe(201);
     const id = created.json().id;
     const kyc = await t.call('POST', `/receivers/${id}/kyc`, merchant, { birthDate: '1990-05-17', motherName: 'Ana Secreta Mãe', documents: [{ type: 'ID_FRONT', reference: 's3://kyc/front.jpg' }] });
@@ -46,17 +55,22 @@ describe('personal data at rest', () => {
     await resealPersonalData(db(), t.ctx.app.services.personalData, createKeyCustody({ config: t.ctx.config, db: db(), clock: t.clock }).personalDataTables);
 
     const raw = await rawText();
-    for (const value of [person.cpf, person.name, person.email, person.phone, 'Ana Secreta Mãe']) expect(raw).not.toContain(value);
-    const row = await db().selectFrom('receivers').select(['document', 'name', 'email', 'phone', 'document_hash']).where('id', '=', id).executeTakeFirstOrThrow();
-    for (const value of [row.document, row.name, row.email, row.phone]) expect(value).toMatch(/^pd1:v1:/);
+    for (const value of [person.cpf, person.name, person.email, person.phone, 'Ana Secreta Mãe', ...Object.values(home).filter((part) => part !== 'SP')]) expect(raw).not.toContain(value);
+    const row = await db().selectFrom('receivers').select(['document', 'name', 'email', 'phone', 'document_hash', ...ADDRESS_COLUMNS]).where('id', '=', id).executeTakeFirstOrThrow();
+    for (const value of [row.document, row.name, row.email, row.phone, ...ADDRESS_COLUMNS.map((column) => row[column])]) expect(value).toMatch(/^pd1:v1:/);
     expect(row.document_hash).toMatch(/^1:[0-9a-f]{64}$/);
 
     const shown = await t.call('GET', `/receivers/${id}`, merchant);
-    expect(shown.json()).toMatchObject({ document: person.cpf, name: person.name, email: person.email, phone: person.phone });
+    expect(shown.json()).toMatchObject({ document: person.cpf, name: person.name, email: person.email, phone: person.phone, ...home });
     const listed = await t.call('GET', '/receivers', merchant);
-    expect(listed.json().data).toEqual([expect.objectContaining({ id, document: person.cpf, name: person.name })]);
+    expect(listed.json().data).toEqual([expect.objectContaining({ id, document: person.cpf, name: person.name, ...home })]);
+    // A change of one part is sealed too, and the others stay as they were.
+    const moved = await t.call('PATCH', `/receivers/${id}`, merchant, { addressCity: 'Outra Cidade Secreta' });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(moved.json()).toMatchObject({ ...home, addressCity: 'Outra Cidade Secreta' });
+    expect(await rawText()).not.toContain('Outra Cidade Secreta');
     const file = await t.ctx.app.inject({ method: 'GET', url: `/api/v1/admin/receivers/${id}/kyc`, headers: adminHeaders });
-    expect(file.json()).toMatchObject({ receiver: { document: person.cpf, name: person.name, email: person.email }, submissions: [{ motherName: 'Ana Secreta Mãe' }] });
+    expect(file.json()).toMatchObject({ receiver: { document: person.cpf, name: person.name, email: person.email, addressStreet: home.addressStreet }, submissions: [{ motherName: 'Ana Secreta Mãe' }] });
     const order = await t.call('GET', `/orders/${payin.id}`, merchant);
     expect(order.json().receiverName ?? order.json().receiver?.name).toBe(person.name);
     const report = await t.ctx.app.inject({ method: 'GET', url: '/api/v1/admin/reports/operations?month=2026-11&format=jsonl', headers: adminHeaders });
@@ -113,6 +127,34 @@ describe('personal data at rest', () => {
     expect(entries.find((entry) => entry.movement === 'PIX_OUT')).toMatchObject({ beneficiaryAccount: receiver.document, beneficiaryName: recipient });
   });
 
+  it('the stored idempotent answers hold no receiver’s data, address, PIX key or recipient name in clear; a replay answers the first body', async () => {
+    const person = secrets();
+    const home = address();
+    const merchant = await t.merchant();
+    const tag = randomUUID();
+    const keyed = (key: string) => ({ 'idempotency-key': `${key}-${tag}` });
+    const receiverBody = { type: 'PF', document: person.cpf, name: person.name, email: person.email, phone: person.phone, ...home, walletAddress: WALLET };
+    const created = await t.call('POST', '/receivers', merchant, receiverBody, keyed('receiver'));
+    expect(created.statusCode, created.body).toBe(201);
+    await t.call('POST', `/sandbox/receivers/${created.json().id}/kyc`, merchant, { decision: 'APPROVE' });
+    const recipient = `Destinatária Guardada ${randomCpf().slice(0, 6)}`;
+    const payoutBody = { receiverId: created.json().id, amountCrypto: 2, sourceToken: 'USDC', pixKey: person.cpf, pixKeyType: 'CPF', recipientName: recipient };
+    const payout = await t.call('POST', '/payout', merchant, payoutBody, keyed('payout'));
+    expect(payout.statusCode, payout.body).toBe(201);
+    expect(payout.json()).toMatchObject({ pixKey: person.cpf, recipientName: recipient });
+
+    const stored = JSON.stringify((await sql`select * from idempotency_keys where merchant_id = ${merchant.merchantId}`.execute(db())).rows);
+    expect(stored).toContain(`payout-${tag}`);
+    for (const value of [person.cpf, person.name, person.email, person.phone, recipient, ...Object.values(home).filter((part) => part !== 'SP')]) expect(stored).not.toContain(value);
+
+    const again = await t.call('POST', '/receivers', merchant, receiverBody, keyed('receiver'));
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toBe(created.body);
+    const payoutAgain = await t.call('POST', '/payout', merchant, payoutBody, keyed('payout'));
+    expect(payoutAgain.headers['idempotent-replayed']).toBe('true');
+    expect(payoutAgain.body).toBe(payout.body);
+  });
+
   it('a document is still found: the same document again under one merchant is 409 with the existing id, under another merchant a new receiver', async () => {
     const person = secrets();
     const [a, b] = [await t.merchant(), await t.merchant()];
@@ -148,17 +190,21 @@ describe('personal data at rest', () => {
     expect((await search(`document=${person.cpf}&kycStatus=APPROVED`)).json().data).toEqual([]);
   });
 
-  it('a row from before migration 0046 (clear, no hash) is sealed by the pass at start, and found by its document after', async () => {
+  it('a row from before (clear, no hash, a clear address) is sealed by the pass at start, and found by its document after', async () => {
     const person = secrets();
+    const home = address();
     const merchant = await t.merchant();
     const created = (await t.call('POST', '/receivers', merchant, { type: 'PF', document: person.cpf, name: person.name, email: person.email })).json();
-    await db().updateTable('receivers').set({ document: person.cpf, name: person.name, email: person.email, document_hash: null }).where('id', '=', created.id).execute();
-    expect((await t.call('GET', `/receivers/${created.id}`, merchant)).json()).toMatchObject({ document: person.cpf, name: person.name });
+    const clearAddress = { address_street: home.addressStreet, address_number: home.addressNumber, address_complement: home.addressComplement, address_neighborhood: home.addressNeighborhood, address_city: home.addressCity, address_state: home.addressState, address_zip_code: home.addressZipCode };
+    await db().updateTable('receivers').set({ document: person.cpf, name: person.name, email: person.email, document_hash: null, ...clearAddress }).where('id', '=', created.id).execute();
+    expect((await t.call('GET', `/receivers/${created.id}`, merchant)).json()).toMatchObject({ document: person.cpf, name: person.name, ...home });
 
     const restarted = await t.ctx.buildApp();
-    const row = await db().selectFrom('receivers').select(['document', 'name', 'email', 'document_hash']).where('id', '=', created.id).executeTakeFirstOrThrow();
+    const row = await db().selectFrom('receivers').select(['document', 'name', 'email', 'document_hash', ...ADDRESS_COLUMNS]).where('id', '=', created.id).executeTakeFirstOrThrow();
     expect(row.document).toMatch(/^pd1:/);
     expect(row.document_hash).toMatch(/^1:/);
+    for (const column of ADDRESS_COLUMNS) expect(row[column]).toMatch(/^pd1:v1:/);
+    expect((await restarted.inject({ method: 'GET', url: `/api/v1/receivers/${created.id}`, headers: merchant.headers })).json()).toMatchObject(home);
     const again = await restarted.inject({ method: 'POST', url: '/api/v1/receivers', headers: merchant.headers, payload: { type: 'PF', document: person.cpf, name: 'Outra Pessoa', email: 'outra@example.com' } });
     expect(again.statusCode).toBe(409);
     expect(again.json().details.existingReceiverId).toBe(created.id);
@@ -180,7 +226,8 @@ describe('personal data at rest', () => {
   it('a KEK rotation re-seals every row under the new version, a rerun finds nothing, and everything still opens and is found', async () => {
     const person = secrets();
     const merchant = await t.merchant();
-    const created = (await t.call('POST', '/receivers', merchant, { type: 'PF', document: person.cpf, name: person.name, email: person.email, phone: person.phone })).json();
+    const home = address();
+    const created = (await t.call('POST', '/receivers', merchant, { type: 'PF', document: person.cpf, name: person.name, email: person.email, phone: person.phone, ...home })).json();
     const oldKek = t.ctx.config.walletKek;
     const newKek = Buffer.alloc(32, 7).toString('base64');
     const rotated = { ...t.ctx.config, walletKek: newKek, walletKekVersion: 2, walletKekPrevious: { 1: oldKek } };
@@ -190,7 +237,7 @@ describe('personal data at rest', () => {
     expect(stale.length).toBeGreaterThan(0);
     const counts = await resealPersonalData(db(), custody.personalData, custody.personalDataTables);
     expect(counts.receivers).toBe(stale.length);
-    const left = await db().selectFrom('receivers').select('id').where((eb) => eb.or([eb('document', 'not like', 'pd2:%'), eb('name', 'not like', 'pd2:%'), eb('email', 'not like', 'pd2:%'), eb('document_hash', 'not like', '2:%')])).execute();
+    const left = await db().selectFrom('receivers').select('id').where((eb) => eb.or([eb('document', 'not like', 'pd2:%'), eb('name', 'not like', 'pd2:%'), eb('email', 'not like', 'pd2:%'), eb('document_hash', 'not like', '2:%'), ...ADDRESS_COLUMNS.map((column) => eb(column, 'not like', 'pd2:%'))])).execute();
     expect(left).toEqual([]);
     expect(await db().selectFrom('orders').select('id').where((eb) => eb.or([eb('pix_key', 'not like', 'pd2:%'), eb('recipient_name', 'not like', 'pd2:%'), eb('payer_document', 'not like', 'pd2:%')])).execute()).toEqual([]);
     expect(await resealPersonalData(db(), custody.personalData, custody.personalDataTables)).toEqual({ receivers: 0, kycSubmissions: 0, operationsRegister: 0, orders: 0 });
@@ -198,7 +245,7 @@ describe('personal data at rest', () => {
     // A process on the new KEK reads and finds them; the old KEK alone no longer opens them.
     const app = await t.ctx.buildApp({ WALLET_KEK: newKek, WALLET_KEK_VERSION: '2', WALLET_KEK_PREVIOUS: `1:${oldKek}` });
     const shown = await app.inject({ method: 'GET', url: `/api/v1/receivers/${created.id}`, headers: merchant.headers });
-    expect(shown.json()).toMatchObject({ document: person.cpf, name: person.name, email: person.email, phone: person.phone });
+    expect(shown.json()).toMatchObject({ document: person.cpf, name: person.name, email: person.email, phone: person.phone, ...home });
     const again = await app.inject({ method: 'POST', url: '/api/v1/receivers', headers: merchant.headers, payload: { type: 'PF', document: person.cpf, name: 'Outra Pessoa', email: 'outra@example.com' } });
     expect(again.json().details?.existingReceiverId).toBe(created.id);
     const sealed = await db().selectFrom('receivers').select('name').where('id', '=', created.id).executeTakeFirstOrThrow();

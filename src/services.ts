@@ -294,6 +294,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
       clock,
       settings: config.webhooks,
       secretKey: secretKeys.webhookSecretKey,
+      personalData,
       events: [...orderEventDefinitions(adapters.pix.name), ...receiverEventDefinitions(), ...disputeEventDefinitions()],
     });
   const webhooks = webhooksOn(db);

@@ -3,11 +3,17 @@
  * its own transaction, so the change and its notification commit together or not at all.
  * Delivery to merchants' endpoints reads these rows afterwards; the commit signals
  * `OUTBOX_CHANNEL`, which wakes the workers that fan events out.
+ *
+ * Personal data in a payload (a PIX key, a receiver's name and email) is sealed here, value by
+ * value (event-payload-sealing.ts): the emitter passes the clear payload and the means to seal;
+ * readers open it with `openEventPayload`.
  */
 import type { TObject } from 'typebox';
 import { signalAfterCommit } from './commit-signals.ts';
 import type { Trx } from '../db/database.ts';
 import { newId } from '../lib/ids.ts';
+import type { PersonalData } from '../lib/personal-data.ts';
+import { holdsPersonalData, sealEventPayload } from './event-payload-sealing.ts';
 
 /** Published after every commit that recorded an event (the one place events are written). */
 export const OUTBOX_CHANNEL = 'outbox_events';
@@ -25,15 +31,21 @@ export interface RecordedEvent {
   createdAt: Date;
 }
 
-export async function recordEvent(trx: Trx, event: OutboxEvent): Promise<RecordedEvent> {
+/** `personalData`: needed when the payload holds personal data (sealed at rest); refused without it, never stored clear. */
+export async function recordEvent(trx: Trx, event: OutboxEvent, personalData?: Pick<PersonalData, 'seal'>): Promise<RecordedEvent> {
   if ('deliveryId' in event.payload) throw new Error('deliveryId is assigned per delivery, not per event');
+  let payload = event.payload;
+  if (holdsPersonalData(payload)) {
+    if (!personalData) throw new Error(`${event.event} carries personal data: recordEvent needs personalData to seal it`);
+    payload = sealEventPayload(personalData, payload);
+  }
   const row = await trx
     .insertInto('events')
     .values({
       id: newId(),
       merchant_id: event.merchantId,
       event_type: event.event,
-      payload: JSON.stringify({ event: event.event, ...event.payload }),
+      payload: JSON.stringify({ event: event.event, ...payload }),
     })
     .returning(['id', 'created_at'])
     .executeTakeFirstOrThrow();

@@ -7,6 +7,10 @@
  * version's KEK is in WALLET_KEK_PREVIOUS) or new, a rerun finishes the rest, and a rerun with
  * nothing left changes nothing. It runs at every start (sealing what 0046 left clear) and in
  * `admin rotate-kek` (after a KEK rotation).
+ *
+ * A table may instead hold its values inside a jsonb column, by key (the outbox's events:
+ * event-payload-sealing.ts): the same pass, each value re-sealed in place by its key and the row's
+ * other keys left as they are.
  */
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
@@ -26,6 +30,15 @@ export interface SealedColumns {
    */
   readonly appendOnly?: boolean;
 }
+
+/** Personal values inside a jsonb column of flat objects, by key (a key absent or not a string is left alone). */
+export interface SealedJsonValues {
+  readonly name: string;
+  readonly table: string;
+  readonly json: { readonly column: string; readonly keys: Readonly<Record<string, PersonalDataKind>> };
+}
+
+export type SealedTable = SealedColumns | SealedJsonValues;
 
 const BATCH = 100;
 
@@ -83,9 +96,49 @@ export async function resealTable(db: Db, pd: PersonalData, spec: SealedColumns,
   return changed;
 }
 
+/** Re-seals the stale values of one table's jsonb column, key by key; returns how many rows changed. */
+export async function resealJsonValues(db: Db, pd: PersonalData, spec: SealedJsonValues, options: { onlyClear?: boolean } = {}): Promise<number> {
+  const onlyClear = options.onlyClear ?? false;
+  const sealed = onlyClear ? '^pd[0-9]+:' : `^pd${pd.currentVersion}:`;
+  const column = sql.ref(spec.json.column);
+  const keys = Object.entries(spec.json.keys);
+  const valueOf = (key: string) => sql`(${column} ->> ${key})`;
+  // Only a string is a value (jsonb_typeof): a null or a number under the key is not personal data.
+  const stale = sql.join(
+    keys.map(([key]) => sql`(jsonb_typeof(${column} -> ${key}) = 'string' and ${valueOf(key)} !~ ${sealed})`),
+    sql` or `,
+  );
+  let changed = 0;
+  let after = '00000000-0000-0000-0000-000000000000';
+  for (;;) {
+    const { rows } = await sql<Record<string, string | null> & { id: string }>`
+      select id::text as id, ${sql.join(keys.map(([key]) => sql`case when jsonb_typeof(${column} -> ${key}) = 'string' then ${valueOf(key)} end as ${sql.ref(key)}`))}
+      from ${sql.table(spec.table)} where id > ${after}::uuid and (${stale}) order by id limit ${BATCH}`.execute(db);
+    if (rows.length === 0) break;
+    for (const row of rows) {
+      const patch: Record<string, string> = {};
+      for (const [key, kind] of keys) {
+        const value = row[key];
+        const version = value === null || value === undefined ? undefined : pd.versionOf(value);
+        // Already current, or (onlyClear) sealed under an older version: left as it is.
+        if (version === undefined || version === pd.currentVersion || (onlyClear && version !== null)) continue;
+        patch[key] = pd.seal(kind, pd.open(kind, value!));
+      }
+      if (Object.keys(patch).length === 0) continue;
+      // `||` replaces the patched keys only; a compare-and-set on every value read, as above.
+      const unchanged = sql.join(keys.map(([key]) => sql`${valueOf(key)} is not distinct from ${row[key]}`), sql` and `);
+      const result = await sql`update ${sql.table(spec.table)} set ${column} = ${column} || ${JSON.stringify(patch)}::jsonb
+        where id = ${row.id}::uuid and ${unchanged}`.execute(db);
+      if (Number(result.numAffectedRows ?? 0) > 0) changed += 1;
+    }
+    after = rows[rows.length - 1]!.id;
+  }
+  return changed;
+}
+
 /** Re-seals every table's stale rows; counts by table name. */
-export async function resealPersonalData(db: Db, pd: PersonalData, tables: readonly SealedColumns[], options: { onlyClear?: boolean } = {}): Promise<Record<string, number>> {
+export async function resealPersonalData(db: Db, pd: PersonalData, tables: readonly SealedTable[], options: { onlyClear?: boolean } = {}): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
-  for (const spec of tables) counts[spec.name] = await resealTable(db, pd, spec, options);
+  for (const spec of tables) counts[spec.name] = 'json' in spec ? await resealJsonValues(db, pd, spec, options) : await resealTable(db, pd, spec, options);
   return counts;
 }

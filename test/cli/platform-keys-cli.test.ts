@@ -81,6 +81,7 @@ describe('npm run admin: platform keys', { timeout: 120_000 }, () => {
     const oldKek = config.walletKek;
     const merchant = JSON.parse((await admin(['create-merchant', '--name', 'Rotating'], env)).stdout) as { merchantId: string };
     const receiverId = newId();
+    const eventId = newId();
     const database = await openConfiguredDatabase(config);
     try {
       const sealed = createKeyVault({ kek: oldKek, version: 1 }).generate(merchant.merchantId);
@@ -94,6 +95,11 @@ describe('npm run admin: platform keys', { timeout: 120_000 }, () => {
         .insertInto('receivers')
         .values({ id: receiverId, merchant_id: merchant.merchantId, person_type: 'PF', document_type: 'CPF', document: pd.seal('document', '52998224725'), document_hash: pd.index('document', '52998224725'), name: pd.seal('name', 'Maria Rotação'), email: pd.seal('email', 'maria@example.com'), address_street: pd.seal('address', 'Rua da Rotação'), address_zip_code: pd.seal('address', '01001-000'), night_transactions_enabled: false })
         .execute();
+      // A PAYOUT event naming its PIX key, sealed in the payload under version 1 (src/platform/event-payload-sealing.ts).
+      await database.db
+        .insertInto('events')
+        .values({ id: eventId, merchant_id: merchant.merchantId, event_type: 'order.completed', payload: JSON.stringify({ event: 'order.completed', orderId: newId(), status: 'COMPLETED', pixKey: pd.seal('account', '52998224725') }) })
+        .execute();
     } finally {
       await database.close();
     }
@@ -102,9 +108,9 @@ describe('npm run admin: platform keys', { timeout: 120_000 }, () => {
     const rotated = { ...env, WALLET_KEK: newKek, WALLET_KEK_VERSION: '2', WALLET_KEK_PREVIOUS: `1:${oldKek}` };
     const first = await admin(['rotate-kek'], rotated);
     expect(first.code, first.stderr).toBe(0);
-    expect(JSON.parse(first.stdout)).toEqual({ kekVersion: 2, resealed: { managedWallets: 1, platformKeys: 2, depositAddresses: 0 }, personalData: { receivers: 1, kycSubmissions: 0, operationsRegister: 0, orders: 0 } });
+    expect(JSON.parse(first.stdout)).toEqual({ kekVersion: 2, resealed: { managedWallets: 1, platformKeys: 2, depositAddresses: 0 }, personalData: { receivers: 1, kycSubmissions: 0, operationsRegister: 0, orders: 0, events: 1 } });
     const rerun = await admin(['rotate-kek'], rotated);
-    expect(JSON.parse(rerun.stdout)).toEqual({ kekVersion: 2, resealed: { managedWallets: 0, platformKeys: 0, depositAddresses: 0 }, personalData: { receivers: 0, kycSubmissions: 0, operationsRegister: 0, orders: 0 } });
+    expect(JSON.parse(rerun.stdout)).toEqual({ kekVersion: 2, resealed: { managedWallets: 0, platformKeys: 0, depositAddresses: 0 }, personalData: { receivers: 0, kycSubmissions: 0, operationsRegister: 0, orders: 0, events: 0 } });
     const after = await openConfiguredDatabase(config);
     try {
       const row = await after.db.selectFrom('receivers').select(['name', 'address_street', 'address_zip_code', 'address_city']).where('id', '=', receiverId).executeTakeFirstOrThrow();
@@ -112,6 +118,9 @@ describe('npm run admin: platform keys', { timeout: 120_000 }, () => {
       expect([row.address_street, row.address_zip_code].map((value) => current.open('address', value!))).toEqual(['Rua da Rotação', '01001-000']);
       for (const value of [row.name, row.address_street, row.address_zip_code]) expect(value).toMatch(/^pd2:v1:/);
       expect(row.address_city).toBeNull();
+      const event = await after.db.selectFrom('events').select('payload').where('id', '=', eventId).executeTakeFirstOrThrow();
+      expect(event.payload.pixKey).toMatch(/^pd2:v1:/);
+      expect(current.open('account', event.payload.pixKey as string)).toBe('52998224725');
     } finally {
       await after.close();
     }

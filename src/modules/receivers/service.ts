@@ -144,7 +144,7 @@ export function createReceiversService(deps: {
       const { to, changes, decision } = apply(row, now);
       const updated = await repo.updateIfKycStatus(trx, id, row.kyc_status, { ...changes, kyc_status: to }, now);
       if (!updated) throw new AppError('CONFLICT', 'Receiver changed concurrently; retry');
-      if (decision) await recordEvent(trx, kycDecisionEvent(updated, decision, now));
+      if (decision) await recordEvent(trx, kycDecisionEvent(updated, decision, now), deps.personalData);
       await recordAudit(trx, options.by, {
         action: options.action,
         targetType: 'receiver',

@@ -16,8 +16,10 @@ import { signalAfterCommit, inTransaction } from '../../platform/commit-signals.
 import type { Db } from '../../db/database.ts';
 import { leaseEnd } from '../../platform/leases.ts';
 import { createBatchWriter } from '../../platform/batch-writer.ts';
+import { openEventPayload } from '../../platform/event-payload-sealing.ts';
 import { recordEvent } from '../../platform/outbox.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { PersonalData } from '../../lib/personal-data.ts';
 import { newId } from '../../lib/ids.ts';
 import { endpointDisabledEvent } from './catalog.ts';
 import { deliveryRepo, type RecordedOutcome } from './delivery-repo.ts';
@@ -44,6 +46,7 @@ export interface ClaimedDelivery {
   endpointId: string;
   event: string;
   url: string;
+  /** As stored: its personal values sealed (opened when the body is built, so one that fails to open fails its own attempt only). */
   payload: Record<string, unknown>;
   attempts: number;
   retriesUsed: number;
@@ -88,6 +91,8 @@ export interface DeliveryEngineDeps {
   settings: WebhookSettings;
   secrets: SecretBox;
   send: Sender;
+  /** Opens the personal values the outbox sealed in a payload (platform/event-payload-sealing.ts). */
+  personalData: Pick<PersonalData, 'open'>;
   /** Jitter of retry delays (tests pin it). */
   random?: () => number;
 }
@@ -124,7 +129,7 @@ function createRecorder(db: Db) {
   );
 }
 
-export function createDeliveryEngine({ db, clock, settings, secrets, send, random = Math.random }: DeliveryEngineDeps) {
+export function createDeliveryEngine({ db, clock, settings, secrets, send, personalData, random = Math.random }: DeliveryEngineDeps) {
   const recorder = createRecorder(db);
   /** Decrypted secrets by ciphertext (a ciphertext always opens to the same secret). */
   const opened = new Map<string, string>();
@@ -162,6 +167,7 @@ export function createDeliveryEngine({ db, clock, settings, secrets, send, rando
               endpoint_id: endpoint.id,
               event_id: event.id,
               event_type: event.event_type,
+              // orderId is never sealed: no need to open the payload here.
               order_id: orderIdOf(event.payload),
               next_attempt_at: now,
               created_at: event.created_at,
@@ -230,7 +236,8 @@ export function createDeliveryEngine({ db, clock, settings, secrets, send, rando
   /** One attempt of a claimed delivery and its recorded outcome. */
   async function attempt(delivery: ClaimedDelivery, options: AttemptOptions = {}): Promise<AttemptOutcome> {
     const attemptedAt = clock.now();
-    const body = deliveryBody(delivery.payload, delivery.id);
+    // The body as recorded, personal values in clear: the same bytes, signed the same, as before they were sealed at rest.
+    const body = deliveryBody(openEventPayload(personalData, delivery.payload), delivery.id);
     const headers = webhookHeaders(
       delivery.secrets.map((ciphertext) => openSecret(ciphertext, delivery.endpointId)),
       delivery.id,

@@ -12,6 +12,8 @@ import type { WebhookDeliveryAttemptRow, WebhookDeliveryRow, WebhookEndpointRow 
 import { AppError, notFound } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
+import type { PersonalData } from '../../lib/personal-data.ts';
+import { openEventPayload } from '../../platform/event-payload-sealing.ts';
 import { buildCatalog, webhookTestEvent } from './catalog.ts';
 import type { EventDefinition } from '../../platform/outbox.ts';
 import { signalAfterCommit, inTransaction } from '../../platform/commit-signals.ts';
@@ -47,6 +49,8 @@ export interface WebhooksServiceDeps {
   secretKey: string | MasterKeys;
   /** Every event the other modules emit, for the catalog (wired by the composition root). */
   events: EventDefinition[];
+  /** Opens the personal values the outbox sealed in payloads (the log, a redelivery, the bodies sent). */
+  personalData: Pick<PersonalData, 'open'>;
   /** Tests inject a resolver; production uses the system's. */
   resolve?: Resolver;
   /** Tests may replace the HTTP transport. */
@@ -55,7 +59,8 @@ export interface WebhooksServiceDeps {
 
 const iso = (value: Date | null) => value?.toISOString() ?? null;
 
-function toDelivery(row: WebhookDeliveryRow & { payload: Record<string, unknown> }, attempts: WebhookDeliveryAttemptRow[]): Delivery {
+/** `row.payload` as stored, personal values sealed: the answer shows the body as sent, opened. */
+function toDelivery(pd: Pick<PersonalData, 'open'>, row: WebhookDeliveryRow & { payload: Record<string, unknown> }, attempts: WebhookDeliveryAttemptRow[]): Delivery {
   return {
     id: row.id,
     endpointId: row.endpoint_id,
@@ -70,7 +75,7 @@ function toDelivery(row: WebhookDeliveryRow & { payload: Record<string, unknown>
     lastError: row.last_error,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
-    payload: JSON.parse(deliveryBody(row.payload, row.id)) as Record<string, unknown>,
+    payload: JSON.parse(deliveryBody(openEventPayload(pd, row.payload), row.id)) as Record<string, unknown>,
     attempts: attempts.map((attempt) => ({
       number: attempt.attempt_number,
       attemptedAt: attempt.attempted_at.toISOString(),
@@ -89,7 +94,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
   const secretBox = createSecretBox(deps.secretKey);
   const policy = { allowHttp: settings.allowHttp, allowPrivateTargets: settings.allowPrivateTargets };
   const send = deps.send ?? createHttpSender({ policy, connectionsPerOrigin: settings.perEndpointConcurrency, ...(deps.resolve ? { resolve: deps.resolve } : {}) });
-  const engine = createDeliveryEngine({ db, clock, settings, secrets: secretBox, send });
+  const engine = createDeliveryEngine({ db, clock, settings, secrets: secretBox, send, personalData: deps.personalData });
   const maintenance = createWebhookMaintenance({
     db,
     clock,
@@ -139,7 +144,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
   async function deliveryWithAttempts(merchantId: string, id: string): Promise<Delivery> {
     const row = await repo.findDelivery(db, id, merchantId);
     if (!row) throw notFound('Webhook delivery');
-    return toDelivery(row, await repo.attemptsOf(db, [id]));
+    return toDelivery(deps.personalData, row, await repo.attemptsOf(db, [id]));
   }
 
   return {
@@ -248,7 +253,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
         });
         signalAfterCommit(trx, DELIVERIES_CHANNEL);
         // The delivery as committed, before any attempt: the answer the route sends and a retry replays.
-        const answer = toDelivery((await repo.findDelivery(trx, delivery.id, merchantId))!, []);
+        const answer = toDelivery(deps.personalData, (await repo.findDelivery(trx, delivery.id, merchantId))!, []);
         await claim?.complete(trx, { status: 202, body: answer });
         return answer;
       });
@@ -263,7 +268,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
       );
       return {
         data: rows.map((row) =>
-          toDelivery(
+          toDelivery(deps.personalData, 
             row,
             attempts.filter((attempt) => attempt.delivery_id === row.id),
           ),
@@ -297,7 +302,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
           updated_at: now,
         });
         signalAfterCommit(trx, DELIVERIES_CHANNEL);
-        const answer = toDelivery((await repo.findDelivery(trx, id, merchantId))!, await repo.attemptsOf(trx, [id]));
+        const answer = toDelivery(deps.personalData, (await repo.findDelivery(trx, id, merchantId))!, await repo.attemptsOf(trx, [id]));
         await claim?.complete(trx, { status: 202, body: answer });
         return answer;
       });

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { TestClock, type TestContext, type TestMerchant, createTestContext } from '../../helpers/app.ts';
 import { randomCpf } from '../../helpers/documents.ts';
 import type { TreasuryBalanceReader } from '../../../src/adapters/chain/treasury-port.ts';
+import { openEventPayload } from '../../../src/platform/event-payload-sealing.ts';
 
 export const WALLET = '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T';
 /** 12:00 in São Paulo: outside the night window. */
@@ -33,7 +34,7 @@ export interface OrdersTest {
   merchantWithReceiver(name?: string): Promise<{ merchant: TestMerchant; receiver: Json }>;
   payin(who: TestMerchant, body: Json): Promise<Json>;
   payout(who: TestMerchant, body: Json): Promise<Json>;
-  /** The order's events, oldest first. */
+  /** The order's events, oldest first, their payloads opened. */
   events(orderId: string): Promise<Array<{ event_type: string; payload: Json }>>;
   /** Runs the worker and the sandbox banks `passes` times. */
   drive(passes?: number): Promise<void>;
@@ -144,8 +145,11 @@ export function ordersTest(env: () => Record<string, string> = () => ({}), optio
     },
     payin: created('payin'),
     payout: created('payout'),
+    // Opened as every reader opens them (the outbox seals their personal values: platform/event-payload-sealing.ts).
     events: async (orderId) =>
-      (await ctx.database.db.selectFrom('events').select(['event_type', 'payload']).orderBy('created_at').orderBy('id').execute()).filter((row) => row.payload.orderId === orderId),
+      (await ctx.database.db.selectFrom('events').select(['event_type', 'payload']).orderBy('created_at').orderBy('id').execute())
+        .filter((row) => row.payload.orderId === orderId)
+        .map((row) => ({ ...row, payload: openEventPayload(ctx.app.services.personalData, row.payload) as Json })),
     drive,
     everyEnding,
   };

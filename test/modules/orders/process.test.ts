@@ -74,7 +74,7 @@ describe('the order process', () => {
         order,
         moved: { amount: '1.5', currency: 'BRL', txHash: 'E2E' },
         facts: { reason: 'why', changes: { provider_transaction_id: 'P1' } },
-        ctx: { personalData: { openNullable: (_kind, value) => (value === null ? null : `open ${value}`) }, pixProvider: 'sandbox' },
+        ctx: { personalData: { openNullable: (_kind, value) => (value === null ? null : `open ${value}`), seal: (_kind, value) => value }, pixProvider: 'sandbox' },
       });
       const common = Object.keys(ORDER_EVENT_COMMON_FIELDS);
       expect(Object.keys(fields).toSorted()).toEqual(Object.keys(definition!.payload.properties).filter((field) => !common.includes(field)).toSorted());

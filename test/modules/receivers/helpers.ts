@@ -5,6 +5,7 @@
  */
 import type { TestContext, TestMerchant } from '../../helpers/app.ts';
 import { type Json, type Method, adminHeaders, callAs, callAsAdmin, createReceiver as newReceiver } from '../../helpers/factories.ts';
+import { openEventPayload } from '../../../src/platform/event-payload-sealing.ts';
 
 export { UNKNOWN_ID, SOLANA_WALLET as SOLANA_ADDRESS } from '../../helpers/factories.ts';
 export const admin = adminHeaders;
@@ -28,14 +29,16 @@ export function receiversFixture(getCtx: () => TestContext, getMerchant: () => T
   /** POST /api/v1/admin{url} with the admin token. */
   const adminCall = (url: string, payload?: object) => callAsAdmin(getCtx(), 'POST', url, payload);
 
-  /** The events recorded for this receiver, oldest first. */
-  const eventsFor = (receiverId: string) =>
-    getCtx()
-      .database.db.selectFrom('events')
-      .selectAll()
-      .where(({ eb }) => eb.ref('payload', '->>').key('receiverId' as never), '=', receiverId)
-      .orderBy('created_at')
-      .execute();
+  /** The events recorded for this receiver, oldest first, their payloads opened as every reader does (name and email are sealed at rest). */
+  const eventsFor = async (receiverId: string) =>
+    (
+      await getCtx()
+        .database.db.selectFrom('events')
+        .selectAll()
+        .where(({ eb }) => eb.ref('payload', '->>').key('receiverId' as never), '=', receiverId)
+        .orderBy('created_at')
+        .execute()
+    ).map((row) => ({ ...row, payload: openEventPayload(getCtx().app.services.personalData, row.payload) }));
 
   return { call, createReceiver, adminCall, eventsFor };
 }

@@ -4,7 +4,8 @@
  * the register's copies of them; the API answers as before; a document is still found (the
  * per-merchant uniqueness conflict with the existing id); a row from before migration 0046 is
  * sealed by the pass that runs at start; a KEK rotation re-seals every row, and a rerun finds
- * nothing left. The stored idempotent answers (sealed whole under WEBHOOK_SECRET_KEY's key for
+ * nothing left. The outbox's events hold the receiver's name and email and a PAYOUT's PIX key sealed
+ * (src/platform/event-payload-sealing.ts), re-sealed by the rotation too. The stored idempotent answers (sealed whole under WEBHOOK_SECRET_KEY's key for
  * them, src/platform/idempotency/store.ts) hold none of it in clear either.
  */
 import { randomUUID } from 'node:crypto';
@@ -12,12 +13,13 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createKeyCustody, keyVaultSettings } from '../../../src/key-custody.ts';
 import { createPersonalData } from '../../../src/lib/personal-data.ts';
+import { openEventPayload } from '../../../src/platform/event-payload-sealing.ts';
 import { resealPersonalData } from '../../../src/platform/personal-data-rotation.ts';
 import { randomCpf } from '../../helpers/documents.ts';
 import { adminHeaders } from '../../helpers/factories.ts';
 import { type Json, WALLET, ordersTest } from '../orders/helpers.ts';
 
-const RAW_TABLES = ['receivers', 'receiver_kyc_submissions', 'operations_register', 'orders'] as const;
+const RAW_TABLES = ['receivers', 'receiver_kyc_submissions', 'operations_register', 'orders', 'events'] as const;
 
 describe('personal data at rest', () => {
   const t = ordersTest();
@@ -228,6 +230,8 @@ describe('personal data at rest', () => {
     const merchant = await t.merchant();
     const home = address();
     const created = (await t.call('POST', '/receivers', merchant, { type: 'PF', document: person.cpf, name: person.name, email: person.email, phone: person.phone, ...home })).json();
+    // Its KYC decision: an event naming it (name, email), sealed under version 1.
+    expect((await t.call('POST', `/sandbox/receivers/${created.id}/kyc`, merchant, { decision: 'APPROVE' })).statusCode).toBe(200);
     const oldKek = t.ctx.config.walletKek;
     const newKek = Buffer.alloc(32, 7).toString('base64');
     const rotated = { ...t.ctx.config, walletKek: newKek, walletKekVersion: 2, walletKekPrevious: { 1: oldKek } };
@@ -240,7 +244,14 @@ describe('personal data at rest', () => {
     const left = await db().selectFrom('receivers').select('id').where((eb) => eb.or([eb('document', 'not like', 'pd2:%'), eb('name', 'not like', 'pd2:%'), eb('email', 'not like', 'pd2:%'), eb('document_hash', 'not like', '2:%'), ...ADDRESS_COLUMNS.map((column) => eb(column, 'not like', 'pd2:%'))])).execute();
     expect(left).toEqual([]);
     expect(await db().selectFrom('orders').select('id').where((eb) => eb.or([eb('pix_key', 'not like', 'pd2:%'), eb('recipient_name', 'not like', 'pd2:%'), eb('payer_document', 'not like', 'pd2:%')])).execute()).toEqual([]);
-    expect(await resealPersonalData(db(), custody.personalData, custody.personalDataTables)).toEqual({ receivers: 0, kycSubmissions: 0, operationsRegister: 0, orders: 0 });
+    // The events' personal values, key by key inside the payload.
+    const staleEvents = sql`select id from events where ${sql.join(['pixKey', 'name', 'email'].map((key) => sql`(jsonb_typeof(payload -> ${key}) = 'string' and payload ->> ${key} not like 'pd2:%')`), sql` or `)}`;
+    expect(counts.events).toBeGreaterThan(0);
+    expect((await staleEvents.execute(db())).rows).toEqual([]);
+    const kycEvent = await db().selectFrom('events').select('payload').where(sql<string>`payload ->> 'receiverId'`, '=', created.id).executeTakeFirstOrThrow();
+    expect(kycEvent.payload.name).toMatch(/^pd2:v1:/);
+    expect(openEventPayload(custody.personalData, kycEvent.payload)).toMatchObject({ receiverId: created.id, name: person.name, email: person.email, kycStatus: 'APPROVED' });
+    expect(await resealPersonalData(db(), custody.personalData, custody.personalDataTables)).toEqual({ receivers: 0, kycSubmissions: 0, operationsRegister: 0, orders: 0, events: 0 });
 
     // A process on the new KEK reads and finds them; the old KEK alone no longer opens them.
     const app = await t.ctx.buildApp({ WALLET_KEK: newKek, WALLET_KEK_VERSION: '2', WALLET_KEK_PREVIOUS: `1:${oldKek}` });

@@ -156,6 +156,7 @@ describe('delivery', () => {
       clock: testClock(),
       settings: { ...ctx.config.webhooks, timeoutMs: 200 },
       secretKey: ctx.config.webhookSecretKey,
+      personalData: ctx.app.services.personalData,
       events: [...orderEventDefinitions('sandbox'), ...receiverEventDefinitions()],
     });
     await service.runDeliveryPass();
@@ -227,6 +228,7 @@ describe('delivery', () => {
       clock,
       settings: ctx.config.webhooks,
       secretKey: ctx.config.webhookSecretKey,
+      personalData: ctx.app.services.personalData,
       events: [...orderEventDefinitions('sandbox'), ...receiverEventDefinitions()],
     });
     const merchant = await ctx.createMerchant();

@@ -30,6 +30,7 @@ describe('delivery', () => {
       clock,
       settings: ctx.config.webhooks,
       secretKey: ctx.config.webhookSecretKey,
+      personalData: ctx.app.services.personalData,
       events: [...orderEventDefinitions('sandbox'), ...receiverEventDefinitions()],
     });
     const merchant = await ctx.createMerchant();
@@ -93,6 +94,7 @@ describe('delivery', () => {
       clock: testClock(),
       settings: { ...ctx.config.webhooks, perEndpointConcurrency: 1 },
       secretKey: ctx.config.webhookSecretKey,
+      personalData: ctx.app.services.personalData,
       events: [...orderEventDefinitions('sandbox'), ...receiverEventDefinitions()],
     });
     const mine = (claims: Array<{ endpointId: string }>) => claims.filter((claim) => [one.id, two.id].includes(claim.endpointId)).map((claim) => claim.endpointId);
@@ -112,6 +114,7 @@ describe('delivery', () => {
         clock: testClock(),
         settings: { ...ctx.config.webhooks, perEndpointConcurrency },
         secretKey: ctx.config.webhookSecretKey,
+        personalData: ctx.app.services.personalData,
         events: [...orderEventDefinitions('sandbox'), ...receiverEventDefinitions()],
       });
     const ours = (claims: Array<{ id: string; endpointId: string }>) => claims.filter((claim) => claim.endpointId === endpoint.id).map((claim) => claim.id);

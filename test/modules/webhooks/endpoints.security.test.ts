@@ -99,6 +99,7 @@ describe('endpoints', () => {
       clock: testClock(),
       settings: { ...ctx.config.webhooks, allowHttp: false },
       secretKey: ctx.config.webhookSecretKey,
+      personalData: ctx.app.services.personalData,
       events: [...orderEventDefinitions('sandbox'), ...receiverEventDefinitions()],
       resolve: async (host) => {
         resolved.push(host);

@@ -168,6 +168,7 @@ describe('receiver signals', () => {
       clock: testClock(),
       settings: { ...ctx.config.webhooks, retryScheduleSeconds: [10], perEndpointConcurrency: 1 },
       secretKey: ctx.config.webhookSecretKey,
+      personalData: ctx.app.services.personalData,
       events: [...orderEventDefinitions('sandbox'), ...receiverEventDefinitions()],
     });
     for (let i = 0; i < 3; i++) await service.runDeliveryPass();
@@ -262,6 +263,7 @@ describe('upkeep', () => {
       clock: later,
       settings: ctx.config.webhooks,
       secretKey: ctx.config.webhookSecretKey,
+      personalData: ctx.app.services.personalData,
       events: [...orderEventDefinitions('sandbox'), ...receiverEventDefinitions()],
     });
     later.advance(4 * 86_400_000);
@@ -289,6 +291,7 @@ describe('upkeep', () => {
       clock: later,
       settings: ctx.config.webhooks,
       secretKey: ctx.config.webhookSecretKey,
+      personalData: ctx.app.services.personalData,
       events: [...orderEventDefinitions('sandbox'), ...receiverEventDefinitions()],
     });
     const purged = await service.maintenance.purge();
@@ -317,12 +320,12 @@ describe('a worker that dies mid-attempt', () => {
       void fetch(request.url, { method: 'POST', headers: request.headers, body: request.body }).catch(() => {});
       return new Promise<never>(() => {});
     };
-    const dying = createWebhooksService({ db: ctx.database.db, clock, settings: ctx.config.webhooks, secretKey: ctx.config.webhookSecretKey, events, send: dyingSend });
+    const dying = createWebhooksService({ db: ctx.database.db, clock, settings: ctx.config.webhooks, secretKey: ctx.config.webhookSecretKey, personalData: ctx.app.services.personalData, events, send: dyingSend });
     const [claimed] = (await dying.engine.claim()).filter((delivery) => delivery.endpointId === endpoint.id);
     expect(claimed!.id).toBe(id);
     void dying.engine.attempt(claimed!);
     await receiver.waitFor(1);
-    const survivor = createWebhooksService({ db: ctx.database.db, clock, settings: ctx.config.webhooks, secretKey: ctx.config.webhookSecretKey, events });
+    const survivor = createWebhooksService({ db: ctx.database.db, clock, settings: ctx.config.webhooks, secretKey: ctx.config.webhookSecretKey, personalData: ctx.app.services.personalData, events });
     expect((await survivor.runDeliveryPass()).claimed).toBe(0);
     clock.advance(ctx.config.webhooks.claimLeaseMs + 1000);
     await survivor.runDeliveryPass();

@@ -9,9 +9,13 @@ import { providerTransactionIdField } from '../events.ts';
 import type { OrderRow, StoredOrderStatus } from '../tables.ts';
 import type { MovementFigures, TransitionFacts } from './transition-facts.ts';
 
-/** What the builders may need beyond the order: the PIX key is sealed at rest; the provider names a field. */
+/**
+ * What the builders may need beyond the order: the PIX key is sealed at rest (opened for the
+ * payload, which the outbox seals again in the event: platform/event-payload-sealing.ts); the
+ * provider names a field.
+ */
 export interface EventContext {
-  personalData: Pick<PersonalData, 'openNullable'>;
+  personalData: Pick<PersonalData, 'openNullable' | 'seal'>;
   /** The PIX provider's name (only the worker's PIX_SENDING step writes order.pix_sending). */
   pixProvider?: string | undefined;
 }

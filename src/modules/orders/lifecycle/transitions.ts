@@ -135,7 +135,7 @@ export async function applyTransition(trx: Trx, ctx: TransitionContext, order: O
         timestamp: now.toISOString(),
         ...edge.event.fields({ order, moved: movements[0], facts, ctx }),
       },
-    });
+    }, ctx.personalData);
   }
   return updated;
 }

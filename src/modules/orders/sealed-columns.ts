@@ -4,8 +4,8 @@
  * Sealed on write (notifications.ts, create-order.ts), and kept sealed in the row the state machine
  * carries, so the operations register copies them as they are (operations-register/record.ts:
  * same kinds, so they open there); opened only where a clear value leaves: the API's Order
- * (service.ts, listing.ts), the PIX sent (steps.ts), the webhook events naming the key, the
- * admin's order detail. The sealing pass
+ * (service.ts, listing.ts), the PIX sent (steps.ts), the webhook events naming the key (whose
+ * payload the outbox seals again: platform/event-payload-sealing.ts), the admin's order detail. The sealing pass
  * (src/platform/personal-data-rotation.ts) seals rows from before and re-seals after a KEK rotation.
  */
 import type { PersonalData, PersonalDataKind } from '../../lib/personal-data.ts';

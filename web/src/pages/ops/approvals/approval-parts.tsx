@@ -52,5 +52,8 @@ export function ApprovalTarget({ approval }: { approval: Pick<Approval, 'action'
   }
   if (approval.action === 'SERVICE_ACCOUNT_ACTIVATE') return <Text size="sm">{t('opsApprovals.target.serviceAccount', { id: short })}</Text>;
   if (approval.action === 'MERCHANT_ENABLE') return <AppLink path={`/ops/merchants/${approval.targetId}`}>{t('opsApprovals.target.merchant', { id: short })}</AppLink>;
+  if (approval.action === 'OPERATOR_CREATE') return <Text size="sm">{t('opsApprovals.target.invitation', { email: approval.targetId })}</Text>;
+  if (approval.action === 'OPERATOR_ROLE_CHANGE' || approval.action === 'OPERATOR_ENABLE') return <AppLink path="/ops/operators">{t('opsApprovals.target.operator', { id: short })}</AppLink>;
+  if (approval.action === 'TREASURY_WITHDRAWAL') return <Text size="sm">{t('opsApprovals.target.treasury', { id: approval.targetId })}</Text>;
   return <Text size="sm">{t('opsApprovals.target.fees', { type: approval.targetId })}</Text>;
 }

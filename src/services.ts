@@ -219,7 +219,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   });
   const orders = createOrdersService({ db, clock, settings: config.orders, pix: adapters.pix, chain: chainForOrders, quotes, receivers, personalData, liquidity, onOrderChanged });
   // MED claims (issue 30): their returns settle through the orders' refund notifications.
-  const disputes = createDisputesService({ db, clock, pix: adapters.pix, claims: createOrderDisputeClaims({ clock, ledger, onOrderChanged, personalData }), ledger });
+  const disputes = createDisputesService({ db, clock, pix: adapters.pix, claims: createOrderDisputeClaims({ clock, ledger, onOrderChanged, personalData }), ledger, personalData });
   const orderNotifications = createOrderNotifications({
     db,
     personalData,

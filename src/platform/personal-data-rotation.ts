@@ -5,8 +5,9 @@
  * one, and each blind index beside it recomputed. In batches of 100 rows; each row is one UPDATE,
  * a compare-and-set on the values it read, so a crash leaves every row old (still opening: its
  * version's KEK is in WALLET_KEK_PREVIOUS) or new, a rerun finishes the rest, and a rerun with
- * nothing left changes nothing. It runs at every start (sealing what 0046 left clear) and in
- * `admin rotate-kek` (after a KEK rotation).
+ * nothing left changes nothing. It runs at start (sealing what 0046 left clear), unless the
+ * marker of migration 0052 says nothing is clear, and in `admin rotate-kek` (after a KEK
+ * rotation): both through personal-data-sealed-marker.ts, which keeps that marker.
  */
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';

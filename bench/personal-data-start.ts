@@ -13,7 +13,6 @@ import { systemClock } from '../src/lib/clock.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { resealPersonalData } from '../src/platform/personal-data-rotation.ts';
-import { sealClearPersonalData } from '../src/platform/personal-data-sealed-marker.ts';
 import { createServices } from '../src/services.ts';
 import { testConfig } from '../test/helpers/app.ts';
 

@@ -71,7 +71,7 @@ import { createLiquidity, type LiquidityLog } from './modules/treasury/liquidity
 import { maxSolPerTransfer } from './modules/treasury/rules.ts';
 import { createTreasuryService } from './modules/treasury/service.ts';
 import { createKeyCustody } from './key-custody.ts';
-import { resealPersonalData } from './platform/personal-data-rotation.ts';
+import { sealClearPersonalData } from './platform/personal-data-sealed-marker.ts';
 import type { RuntimeConfig } from './runtime-config.ts';
 import { createDisputesService } from './modules/disputes/service.ts';
 import { disputeEventDefinitions } from './modules/disputes/events.ts';
@@ -132,9 +132,10 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   // in a deployment declared all simulated (a key on a simulated chain guards nothing), imported
   // once from SPONSOR_PRIVATE_KEY when no sponsor is stored; real production refuses a missing one.
   const { walletVault, platformKeys, depositVault, personalData, personalDataTables } = createKeyCustody({ config, db, clock });
-  // Seals what is still clear (rows from before migration 0046); values under an older KEK wait for
-  // `admin rotate-kek`, so a restart after a KEK change is not a re-seal of every row (docs/architecture/keys.md).
-  await resealPersonalData(db, personalData, personalDataTables, { onlyClear: true });
+  // Seals what is still clear (rows from before migration 0046), before serving: a receiver without
+  // its blind index would escape lookups. Skipped when the marker says nothing is clear (migration
+  // 0052); values under an older KEK wait for `admin rotate-kek` (docs/architecture/keys.md).
+  const personalDataAtStart = await sealClearPersonalData(db, personalData, personalDataTables);
   const createMissing = config.nodeEnv !== 'production' || config.simulationMode;
   const platformKeysAtStart = await platformKeys.prepare({ createMissing, sponsorKeypair: config.sponsorPrivateKey });
   const { SPONSOR: sponsor } = platformKeysAtStart.signers;
@@ -219,7 +220,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   });
   const orders = createOrdersService({ db, clock, settings: config.orders, pix: adapters.pix, chain: chainForOrders, quotes, receivers, personalData, liquidity, onOrderChanged });
   // MED claims (issue 30): their returns settle through the orders' refund notifications.
-  const disputes = createDisputesService({ db, clock, pix: adapters.pix, claims: createOrderDisputeClaims({ clock, ledger, onOrderChanged, personalData }), ledger });
+  const disputes = createDisputesService({ db, clock, pix: adapters.pix, claims: createOrderDisputeClaims({ clock, ledger, onOrderChanged, personalData }), ledger, personalData });
   const orderNotifications = createOrderNotifications({
     db,
     personalData,
@@ -319,7 +320,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     // The operations register's monthly report (docs/architecture/operations-register.md), paged as the exports are.
     operationsReport: createOperationsReport({ db, personalData, pageSize: config.orders.exportPageSize }),
   };
-  return { personalData, disputes, operators, approvals, orderOperatorActions, webhookHealth, adminOrders, notifications, merchants, merchantPolicies, walletOwnership, auth, users, email, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderExport, orderTimeline, overview, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, liquidity, depositAddresses, depositWatcher, sweeper, operatorReads };
+  return { personalData, personalDataAtStart, disputes, operators, approvals, orderOperatorActions, webhookHealth, adminOrders, notifications, merchants, merchantPolicies, walletOwnership, auth, users, email, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderExport, orderTimeline, overview, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, liquidity, depositAddresses, depositWatcher, sweeper, operatorReads };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

@@ -24,7 +24,7 @@ import { type MovementFigures, type TransitionContext, applyTransition } from '.
 export interface NotificationsDeps {
   db: Db;
   /** Opens the receiver's document for the payer policy (it is sealed at rest). */
-  personalData: Pick<PersonalData, 'open' | 'openNullable' | 'sealNullable'>;
+  personalData: Pick<PersonalData, 'open' | 'openNullable' | 'sealNullable' | 'versionOf'>;
   clock: Clock;
   ledger: Pick<LedgerService, 'postOrderMovement'>;
   onOrderChanged?: TransitionContext['onOrderChanged'];

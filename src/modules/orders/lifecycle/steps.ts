@@ -35,7 +35,7 @@ export interface StepsDeps {
   pix: PixProvider;
   chain: ChainAdapter;
   /** Opens the PIX key and recipient name, sealed at rest (sealed-columns.ts), as the PIX leaves. */
-  personalData: Pick<PersonalData, 'openNullable'>;
+  personalData: Pick<PersonalData, 'openNullable' | 'sealNullable' | 'versionOf'>;
   /** How long a worker may hold an order before another may take it over. */
   leaseMs?: number;
   /** Orders whose steps run at once in one pass (each uses a connection while it writes). */

@@ -11,7 +11,7 @@ import { recordEvent } from '../../../platform/outbox.ts';
 import type { OrderRow, StoredOrderStatus } from '../tables.ts';
 import type { Clock } from '../../../lib/clock.ts';
 import type { LedgerService } from '../../ledger/service.ts';
-import { isRegistered, registerMovement } from '../../operations-register/record.ts';
+import { isRegistered, type RegisterSealing, registerMovement } from '../../operations-register/record.ts';
 import type { EventContext } from './process-events.ts';
 import { type ProcessEdge, processEdge } from './process.ts';
 import { ordersRepo as repo } from '../repo.ts';
@@ -35,6 +35,8 @@ export interface TransitionContext extends EventContext {
   ledger: Pick<LedgerService, 'postOrderMovement'> & Partial<Pick<LedgerService, 'postChainCosts'>>;
   /** Told of every change, so caches of the merchant's orders (the GET /orders pages) drop what they hold. */
   onOrderChanged?: ((merchantId: string) => void) | undefined;
+  /** Opens what events name, and seals what the operations register is given clear (a wallet address). */
+  personalData: EventContext['personalData'] & RegisterSealing;
 }
 
 const named = (edge: Pick<ProcessEdge, 'type' | 'from' | 'to'>) => `${edge.type} ${edge.from} → ${edge.to}`;
@@ -116,7 +118,7 @@ export async function applyTransition(trx: Trx, ctx: TransitionContext, order: O
     await repo.recordTransaction(trx, { orderId: order.id, ...movement, chain: movement.chain ?? null, txHash: movement.txHash ?? null }, now);
     // The operations register: once per movement, when it is confirmed (a PENDING transfer is registered by its CONFIRMED record).
     if (movement.status === 'CONFIRMED' && isRegistered(movement.type)) {
-      await registerMovement(trx, updated, { type: movement.type, amount: movement.amount, txHash: movement.txHash ?? null }, now);
+      await registerMovement(trx, ctx.personalData, updated, { type: movement.type, amount: movement.amount, txHash: movement.txHash ?? null }, now);
     }
   }
   if (edge.ledger) {

@@ -46,7 +46,7 @@ import { createReconciliation } from './modules/orders/psp/reconciliation.ts';
 import { transferMetrics } from './modules/orders/lifecycle/metrics.ts';
 import { createOrderSteps } from './modules/orders/lifecycle/steps.ts';
 import type { TransferLog } from './modules/orders/lifecycle/transfer-steps.ts';
-import type { OrderLog } from './modules/orders/lifecycle/lifecycle-log.ts';
+import type { OrderLog } from './modules/orders/lifecycle-log.ts';
 import type { Metrics } from './http/metrics.ts';
 import { createQuotesService } from './modules/quotes/service.ts';
 import { receiverEventDefinitions } from './modules/receivers/events.ts';

@@ -22,7 +22,7 @@ import type { PayinBody, PayoutBody } from './schemas.ts';
 import type { OrderSettings } from '../../config.ts';
 import { openOrderColumns } from './sealed-columns.ts';
 import { type Order, toOrder } from './view.ts';
-import type { OrderLog } from './lifecycle/lifecycle-log.ts';
+import type { OrderLog } from './lifecycle-log.ts';
 
 export type { Order } from './view.ts';
 

@@ -50,7 +50,7 @@ import { sealOrderColumns } from '../sealed-columns.ts';
 import { unprovenWalletUsage } from './unproven-wallet-usage.ts';
 import { type WalletOwnership, countsAgainstUnprovenCap, unprovenCapExceeded } from './wallet-ownership-rules.ts';
 import type { OrderSettings } from '../../../config.ts';
-import { ORDER_CREATED, type OrderLog, createdLine } from '../lifecycle/lifecycle-log.ts';
+import { ORDER_CREATED, type OrderLog, createdLine } from '../lifecycle-log.ts';
 
 /** A PAYIN's unproven wallet under LIMITED: its day is reserved in the creation transaction. */
 interface UnprovenWalletCap {

@@ -20,7 +20,7 @@ import { payerColumns, payerRefusal } from './payer-rules.ts';
 import { ordersRepo as repo } from '../repo.ts';
 import { sealOrderColumns } from '../sealed-columns.ts';
 import { type MovementFigures, type TransitionContext, applyTransition } from './transitions.ts';
-import type { OrderLog } from './lifecycle-log.ts';
+import type { OrderLog } from '../lifecycle-log.ts';
 
 export interface NotificationsDeps {
   db: Db;

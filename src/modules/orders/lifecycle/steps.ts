@@ -26,7 +26,7 @@ import type { TransferMetrics } from './metrics.ts';
 import { RetryLater, type TransferLog, createTransferSteps } from './transfer-steps.ts';
 import { payoutIdempotencyKey } from './operator-actions.ts';
 import { type TransitionContext, type TransitionFacts, applyTransition, leavesStepDue } from './transitions.ts';
-import type { OrderLog } from './lifecycle-log.ts';
+import type { OrderLog } from '../lifecycle-log.ts';
 
 export interface StepsDeps {
   db: Db;

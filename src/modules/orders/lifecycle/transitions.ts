@@ -17,7 +17,7 @@ import { type ProcessEdge, processEdge } from './process.ts';
 import { ordersRepo as repo } from '../repo.ts';
 import { unprovenWalletUsage } from '../creation/unproven-wallet-usage.ts';
 import type { Movement, TransitionFacts } from './transition-facts.ts';
-import { ORDER_MOVED, type OrderLog, movedLine } from './lifecycle-log.ts';
+import { ORDER_MOVED, type OrderLog, movedLine } from '../lifecycle-log.ts';
 
 export type { Movement, MovementFigures, TransitionFacts } from './transition-facts.ts';
 

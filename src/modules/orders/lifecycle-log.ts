@@ -9,8 +9,7 @@
  * a failure reason (it can quote a masked document or a provider's words) or the merchant's
  * externalId (its own free text).
  */
-import type { OrderRow } from '../tables.ts';
-import type { MovementFigures } from './transition-facts.ts';
+import type { OrderRow } from './tables.ts';
 
 /** Where the lines go (the process's pino logger). */
 export interface OrderLog {
@@ -59,7 +58,7 @@ export function createdLine(order: OrderRow) {
 }
 
 /** The line of a change from `before`'s status to `after`'s, with the amount of what moved (the PIX, the deposit, the transfer) when something did. */
-export function movedLine(before: OrderRow, after: OrderRow, moved: MovementFigures | undefined) {
+export function movedLine(before: OrderRow, after: OrderRow, moved: { amount: string; currency: string } | undefined) {
   return {
     ...named(before),
     from: before.status,

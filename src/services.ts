@@ -46,6 +46,7 @@ import { createReconciliation } from './modules/orders/psp/reconciliation.ts';
 import { transferMetrics } from './modules/orders/lifecycle/metrics.ts';
 import { createOrderSteps } from './modules/orders/lifecycle/steps.ts';
 import type { TransferLog } from './modules/orders/lifecycle/transfer-steps.ts';
+import type { OrderLog } from './modules/orders/lifecycle-log.ts';
 import type { Metrics } from './http/metrics.ts';
 import { createQuotesService } from './modules/quotes/service.ts';
 import { receiverEventDefinitions } from './modules/receivers/events.ts';
@@ -99,8 +100,12 @@ export interface ServiceDeps {
    * with the address of the treasury that signs the transfers and CHAIN_TOKEN_MINTS.
    */
   treasuryReader?: TreasuryBalanceReader;
-  /** Where the treasury's liquidity check warns (an unreadable node), and the order steps tell of a rebuilt or abandoned transfer. */
-  log?: LiquidityLog & TransferLog;
+  /**
+   * Where the treasury's liquidity check warns (an unreadable node), the order steps tell of a
+   * rebuilt or abandoned transfer, and every order's creation and change of status is told once
+   * committed (lifecycle-log.ts).
+   */
+  log?: LiquidityLog & TransferLog & OrderLog;
   /** Where EMAIL_PROVIDER=log writes the messages (default: a logger of its own at LOG_LEVEL). */
   emailLog?: EmailLog;
   /** Replaces the sender the configuration names. */
@@ -218,9 +223,12 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     lowBalance: config.treasury.lowBalance,
     solPerTransfer: maxSolPerTransfer(chain),
   });
-  const orders = createOrdersService({ db, clock, settings: config.orders, pix: adapters.pix, chain: chainForOrders, quotes, receivers, personalData, liquidity, onOrderChanged });
+  const { log } = deps;
+  const orders = createOrdersService({ db, clock, settings: config.orders, pix: adapters.pix, chain: chainForOrders, quotes, receivers, personalData, liquidity, onOrderChanged, log });
+  // What every transition outside the worker's steps and the notifications is told of (transitions.ts).
+  const transitions = { clock, ledger, onOrderChanged, personalData, log };
   // MED claims (issue 30): their returns settle through the orders' refund notifications.
-  const disputes = createDisputesService({ db, clock, pix: adapters.pix, claims: createOrderDisputeClaims({ clock, ledger, onOrderChanged, personalData }), ledger, personalData });
+  const disputes = createDisputesService({ db, clock, pix: adapters.pix, claims: createOrderDisputeClaims(transitions), ledger, personalData });
   const orderNotifications = createOrderNotifications({
     db,
     personalData,
@@ -229,6 +237,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     minAmountBrl: config.orders.minAmountBrl,
     tokenDecimals: config.orders.tokens,
     onOrderChanged,
+    log,
     disputeReturns: { settled: disputes.returnSettled },
   });
   // The PSP callback's notifications are applied only as the PSP confirms them (issue 24).
@@ -309,7 +318,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   // The back office's reads across merchants (docs/architecture/back-office.md): the order's own
   // timeline, its merchant read first; the audit export shares the order export's page size and cap.
   // Four-eyes: what two operators decide runs in the decision's transaction (approvals/actions.ts).
-  const orderOperatorActions = createOrderOperatorActions({ db, clock, transitions: { clock, ledger, onOrderChanged, personalData } });
+  const orderOperatorActions = createOrderOperatorActions({ db, clock, transitions });
   const approvals = createApprovalsService({ db, clock, actions: fourEyesActions({ orders: orderOperatorActions, merchants, feeTiers, treasury, operators }) });
   const adminOrders = createAdminOrderReads({ db, clock, stuckOrderMinutes: config.orders.stuckOrderMinutes, timeline: orderTimeline, personalData });
   const webhookHealth = createWebhookHealth({ db, clock });

@@ -17,6 +17,7 @@ import { registerJsonBodyParser } from './http/json-body.ts';
 import { createMetrics, instrumentHttp, type Metrics } from './http/metrics.ts';
 import { ADMIN_SECURITY, API_PREFIX, MERCHANT_SECURITY, registerOpenApi } from './http/openapi.ts';
 import { requestIdFor } from './http/request-id.ts';
+import { touchedByPath } from './http/request-log.ts';
 import { setSecurityHeaders } from './http/security-headers.ts';
 import { ErrorObject, documentBodyErrors, documentErrors } from './http/schemas.ts';
 import type { App } from './http/types.ts';
@@ -93,15 +94,17 @@ Format.Set('uuid', (value) => UUID_PATTERN.test(value));
 const isRfc3339DateTime = Format.Get('date-time')!;
 Format.Set('date-time', (value) => isRfc3339DateTime(value) && Number.isFinite(Date.parse(value)));
 
-/** The request's one log line: what was asked, by whom, the answer and how long it took. */
+/** The request's one log line: what was asked, by whom, about which order (request-log.ts), the answer and how long it took. */
 async function logRequestCompletion(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const route = request.routeOptions.url ?? request.url.split('?')[0]!;
   request.log.info(
     {
       method: request.method,
-      route: request.routeOptions.url ?? request.url.split('?')[0],
+      route,
       statusCode: reply.statusCode,
       durationMs: Math.round(reply.elapsedTime * 100) / 100,
       ...(request.merchantAuth ? { merchantId: request.merchantAuth.merchantId } : {}),
+      ...touchedByPath(route, request.params),
     },
     'request completed',
   );
@@ -115,7 +118,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const clock = deps.clock ?? systemClock;
   const metrics = deps.metrics ?? createMetrics();
   const logger = deps.logger ?? createLogger(config.logLevel);
-  const services = deps.services ?? (await createServices({ config, db, clock, emailLog: logger }));
+  const services = deps.services ?? (await createServices({ config, db, clock, log: logger, emailLog: logger }));
 
   const app = Fastify({
     loggerInstance: logger,

@@ -46,6 +46,7 @@ import { createReconciliation } from './modules/orders/psp/reconciliation.ts';
 import { transferMetrics } from './modules/orders/lifecycle/metrics.ts';
 import { createOrderSteps } from './modules/orders/lifecycle/steps.ts';
 import type { TransferLog } from './modules/orders/lifecycle/transfer-steps.ts';
+import type { OrderLog } from './modules/orders/lifecycle-log.ts';
 import type { Metrics } from './http/metrics.ts';
 import { createQuotesService } from './modules/quotes/service.ts';
 import { receiverEventDefinitions } from './modules/receivers/events.ts';
@@ -71,7 +72,7 @@ import { createLiquidity, type LiquidityLog } from './modules/treasury/liquidity
 import { maxSolPerTransfer } from './modules/treasury/rules.ts';
 import { createTreasuryService } from './modules/treasury/service.ts';
 import { createKeyCustody } from './key-custody.ts';
-import { resealPersonalData } from './platform/personal-data-rotation.ts';
+import { sealClearPersonalData } from './platform/personal-data-sealed-marker.ts';
 import type { RuntimeConfig } from './runtime-config.ts';
 import { createDisputesService } from './modules/disputes/service.ts';
 import { disputeEventDefinitions } from './modules/disputes/events.ts';
@@ -99,8 +100,12 @@ export interface ServiceDeps {
    * with the address of the treasury that signs the transfers and CHAIN_TOKEN_MINTS.
    */
   treasuryReader?: TreasuryBalanceReader;
-  /** Where the treasury's liquidity check warns (an unreadable node), and the order steps tell of a rebuilt or abandoned transfer. */
-  log?: LiquidityLog & TransferLog;
+  /**
+   * Where the treasury's liquidity check warns (an unreadable node), the order steps tell of a
+   * rebuilt or abandoned transfer, and every order's creation and change of status is told once
+   * committed (lifecycle-log.ts).
+   */
+  log?: LiquidityLog & TransferLog & OrderLog;
   /** Where EMAIL_PROVIDER=log writes the messages (default: a logger of its own at LOG_LEVEL). */
   emailLog?: EmailLog;
   /** Replaces the sender the configuration names. */
@@ -132,9 +137,10 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   // in a deployment declared all simulated (a key on a simulated chain guards nothing), imported
   // once from SPONSOR_PRIVATE_KEY when no sponsor is stored; real production refuses a missing one.
   const { walletVault, platformKeys, depositVault, personalData, personalDataTables } = createKeyCustody({ config, db, clock });
-  // Seals what is still clear (rows from before migration 0046); values under an older KEK wait for
-  // `admin rotate-kek`, so a restart after a KEK change is not a re-seal of every row (docs/architecture/keys.md).
-  await resealPersonalData(db, personalData, personalDataTables, { onlyClear: true });
+  // Seals what is still clear (rows from before migration 0046), before serving: a receiver without
+  // its blind index would escape lookups. Skipped when the marker says nothing is clear (migration
+  // 0052); values under an older KEK wait for `admin rotate-kek` (docs/architecture/keys.md).
+  const personalDataAtStart = await sealClearPersonalData(db, personalData, personalDataTables);
   const createMissing = config.nodeEnv !== 'production' || config.simulationMode;
   const platformKeysAtStart = await platformKeys.prepare({ createMissing, sponsorKeypair: config.sponsorPrivateKey });
   const { SPONSOR: sponsor } = platformKeysAtStart.signers;
@@ -217,9 +223,12 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     lowBalance: config.treasury.lowBalance,
     solPerTransfer: maxSolPerTransfer(chain),
   });
-  const orders = createOrdersService({ db, clock, settings: config.orders, pix: adapters.pix, chain: chainForOrders, quotes, receivers, personalData, liquidity, onOrderChanged });
+  const { log } = deps;
+  const orders = createOrdersService({ db, clock, settings: config.orders, pix: adapters.pix, chain: chainForOrders, quotes, receivers, personalData, liquidity, onOrderChanged, log });
+  // What every transition outside the worker's steps and the notifications is told of (transitions.ts).
+  const transitions = { clock, ledger, onOrderChanged, personalData, log };
   // MED claims (issue 30): their returns settle through the orders' refund notifications.
-  const disputes = createDisputesService({ db, clock, pix: adapters.pix, claims: createOrderDisputeClaims({ clock, ledger, onOrderChanged, personalData }), ledger });
+  const disputes = createDisputesService({ db, clock, pix: adapters.pix, claims: createOrderDisputeClaims(transitions), ledger, personalData });
   const orderNotifications = createOrderNotifications({
     db,
     personalData,
@@ -228,6 +237,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     minAmountBrl: config.orders.minAmountBrl,
     tokenDecimals: config.orders.tokens,
     onOrderChanged,
+    log,
     disputeReturns: { settled: disputes.returnSettled },
   });
   // The PSP callback's notifications are applied only as the PSP confirms them (issue 24).
@@ -309,7 +319,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   // The back office's reads across merchants (docs/architecture/back-office.md): the order's own
   // timeline, its merchant read first; the audit export shares the order export's page size and cap.
   // Four-eyes: what two operators decide runs in the decision's transaction (approvals/actions.ts).
-  const orderOperatorActions = createOrderOperatorActions({ db, clock, transitions: { clock, ledger, onOrderChanged, personalData } });
+  const orderOperatorActions = createOrderOperatorActions({ db, clock, transitions });
   const approvals = createApprovalsService({ db, clock, actions: fourEyesActions({ orders: orderOperatorActions, merchants, feeTiers, treasury, operators }) });
   const adminOrders = createAdminOrderReads({ db, clock, stuckOrderMinutes: config.orders.stuckOrderMinutes, timeline: orderTimeline, personalData });
   const webhookHealth = createWebhookHealth({ db, clock });
@@ -320,7 +330,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     // The operations register's monthly report (docs/architecture/operations-register.md), paged as the exports are.
     operationsReport: createOperationsReport({ db, personalData, pageSize: config.orders.exportPageSize }),
   };
-  return { personalData, disputes, operators, approvals, orderOperatorActions, webhookHealth, adminOrders, notifications, merchants, merchantPolicies, walletOwnership, auth, users, email, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderExport, orderTimeline, overview, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, liquidity, depositAddresses, depositWatcher, sweeper, operatorReads };
+  return { personalData, personalDataAtStart, disputes, operators, approvals, orderOperatorActions, webhookHealth, adminOrders, notifications, merchants, merchantPolicies, walletOwnership, auth, users, email, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderExport, orderTimeline, overview, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, liquidity, depositAddresses, depositWatcher, sweeper, operatorReads };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

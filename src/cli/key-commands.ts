@@ -63,12 +63,12 @@ async function rotateSecrets(config: RuntimeConfig, db: Db): Promise<void> {
 }
 
 export async function runKeyCommand(command: KeyCommand, input: { config: RuntimeConfig; purpose?: PlatformKeyPurpose; keypair?: string }): Promise<void> {
-  const [{ openConfiguredDatabase }, { createKeyCustody }, { resealAll }, { systemClock }, { resealPersonalData }] = await Promise.all([
+  const [{ openConfiguredDatabase }, { createKeyCustody }, { resealAll }, { systemClock }, { resealAllPersonalData }] = await Promise.all([
     import('../db/open-configured.ts'),
     import('../key-custody.ts'),
     import('../platform/key-rotation.ts'),
     import('../lib/clock.ts'),
-    import('../platform/personal-data-rotation.ts'),
+    import('../platform/personal-data-sealed-marker.ts'),
   ]);
   const { config } = input;
   const database = await openConfiguredDatabase(config);
@@ -88,9 +88,10 @@ export async function runKeyCommand(command: KeyCommand, input: { config: Runtim
       await rotateSecrets(config, database.db);
     } else {
       const resealed = await resealAll(sealedKeyStores);
-      // Personal data under the same KEK (src/lib/personal-data.ts): rows, not keys, counted apart.
-      const personalDataResealed = await resealPersonalData(database.db, personalData, personalDataTables);
-      console.log(JSON.stringify({ kekVersion: config.walletKekVersion, resealed, personalData: personalDataResealed }));
+      // Personal data under the same KEK (src/lib/personal-data.ts): rows, not keys, counted apart;
+      // the start-up pass's marker is voided first and set again once all is under this version.
+      const personalDataResealed = await resealAllPersonalData(database.db, personalData, personalDataTables);
+      console.log(JSON.stringify({ kekVersion: config.walletKekVersion, resealed, personalData: personalDataResealed.resealed, personalDataMarked: personalDataResealed.marked }));
     }
   } finally {
     await database.close();

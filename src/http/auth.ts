@@ -49,7 +49,7 @@ export interface Authenticator {
   /** `ip`: the caller's address as Fastify derives it (TRUST_PROXY), for a key's allow-list. */
   authenticateMerchant(headers: AuthHeaders, method?: string, ip?: string): Promise<MerchantAuth>;
   isAdmin(authorization: string | undefined): boolean;
-  /** A service account's bearer token (`Bearer svc_…`): its identity, or undefined when the header holds none; throws 401 for a revoked or unknown one. */
+  /** A service account's bearer token (`Bearer svc_…`): its identity, or undefined when the header holds none; throws 401 for a revoked or unknown one, 403 SERVICE_ACCOUNT_PENDING for one no second operator has approved yet. */
   authenticateServiceAccount(authorization: string | undefined): Promise<OperatorAuth | undefined>;
   /** An operator's session cookie, or undefined when the request carries none; throws 401 (expired) or 403 (CSRF). */
   authenticateOperator(headers: AuthHeaders, method: string): Promise<OperatorAuth | undefined>;

@@ -34,16 +34,45 @@ export function signalAfterCommit(db: Db, channel: string, payload = ''): void {
   held.set(`${channel}\u0000${payload}`, [channel, payload]);
 }
 
+/** What each open transaction runs once it has committed (`afterCommit`; only transactions opened by `inTransaction`). */
+const actionsOf = new WeakMap<Db, Array<() => void>>();
+
+/**
+ * Runs `action` once `db`'s transaction has committed, never on rollback; at once outside a
+ * transaction. For what must not outrun the commit and cannot fail it: a log line that says a
+ * change happened (a line for a change that rolled back is a lie). An action that throws is
+ * dropped: the work has committed, and its caller must hear so.
+ */
+export function afterCommit(db: Db, action: () => void): void {
+  if (!db.isTransaction) return runAll([action]);
+  const actions = actionsOf.get(db);
+  if (!actions) throw new Error('an after-commit action in a transaction not opened by inTransaction(): it would never run');
+  actions.push(action);
+}
+
+function runAll(actions: Iterable<() => void>) {
+  for (const action of actions) {
+    try {
+      action();
+    } catch {
+      // Dropped: see afterCommit.
+    }
+  }
+}
+
 /**
  * Runs `work` in one transaction of `root`; once it has committed, the signals it held go to
  * `root`'s listeners (on rollback they are dropped with it).
  */
 export async function inTransaction<T>(root: Db, work: (trx: Trx) => Promise<T>): Promise<T> {
   const held = new Map<string, [string, string]>();
+  const actions: Array<() => void> = [];
   const result = await root.transaction().execute((trx) => {
     heldBy.set(trx, held);
+    actionsOf.set(trx, actions);
     return work(trx);
   });
+  runAll(actions);
   if (held.size > 0) emit(root, held.values());
   return result;
 }

@@ -3,8 +3,12 @@
  * and in every other process of the deployment through PostgreSQL's LISTEN/NOTIFY.
  *
  * Publishing never happens inside the writing transaction: a transaction that runs NOTIFY takes a
- * cluster-wide lock at commit, so notifying transactions commit one at a time. The hub sends
- * instead, after the commit, on its own dedicated connection (not one of the pool's), and
+ * cluster-wide lock at commit, so notifying transactions commit one at a time. Modules never call
+ * `publish` themselves: they raise `signalAfterCommit(trx, channel, payload)` where they write
+ * (commit-signals.ts), and the composition root forwards each signal here once its transaction has
+ * committed (dropped on rollback), so no process hears of a change it could not yet read, and this
+ * process's subscribers run after the commit too. The hub sends on its own dedicated connection
+ * (not one of the pool's), and
  * coalesces identical (channel, payload) pairs published within a few milliseconds into one
  * NOTIFY. The same connection LISTENs; the notifications it sent itself come back with its own
  * backend pid and are dropped (this process's subscribers already ran).
@@ -16,8 +20,8 @@
 import pg from 'pg';
 
 export interface Notifications {
-  /** After a commit: runs this process's subscribers at once, and tells other processes through a coalesced NOTIFY
-   *  sent on its own connection (never inside the writing transaction: NOTIFY serializes commits). */
+  /** After a commit (the commit signals' forwarder calls it, services.ts): runs this process's subscribers at once, and
+   *  tells other processes through a coalesced NOTIFY sent on its own connection (never inside the writing transaction). */
   publish(channel: string, payload?: string): void;
   subscribe(channel: string, handler: (payload: string) => void): () => void;
   /** Runs after the LISTEN connection is (re)established following a loss: caches clear, workers sweep. */

@@ -156,6 +156,10 @@ describe('four-eyes refund of a stuck PAYIN in the back office', { timeout: 90_0
     await row.getByText(proposer.email).waitFor();
     await row.getByRole('link', { name: `Pedido ${stuckId.slice(0, 8)}` }).waitFor();
     await expectNoSeriousA11yViolations(page);
+    // Every kind of target by its own name: the approved invitation that made this operator.
+    await page.goto('/app/ops/approvals?status=APPROVED');
+    await page.getByText(`Convite para ${proposer.email}`).waitFor();
+    await page.goto('/app/ops/approvals');
 
     await row.getByRole('link', { name: 'Estorno de pedido' }).click();
     await page.getByRole('heading', { level: 1, name: 'Proposta: Estorno de pedido' }).waitFor();

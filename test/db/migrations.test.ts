@@ -93,6 +93,7 @@ describe.each(drivers)('migrations on %s', (driver) => {
       'order_transactions',
       'orders',
       'password_resets',
+      'personal_data_sealing',
       'pix_notification_rejections',
       'platform_fee_tiers',
       'platform_keys',
@@ -204,7 +205,7 @@ describe.each(drivers)('migrations on %s', (driver) => {
       const { rows } = await sql<{ guard: string; fn: string }>`
         select c.relname || '.' || t.tgname as guard, p.proname as fn
         from pg_trigger t join pg_class c on c.oid = t.tgrelid join pg_proc p on p.oid = t.tgfoid
-        where not t.tgisinternal and p.proname <> 'ledger_check_entry_balanced'
+        where not t.tgisinternal and p.proname not in ('ledger_check_entry_balanced', 'personal_data_clear_write')
           and c.relname in ('ledger_entries', 'ledger_postings', 'admin_audit_log', 'operations_register')
         order by 1`.execute(db);
       return Object.fromEntries(rows.map((row) => [row.guard, row.fn]));

@@ -74,17 +74,24 @@ function recordUndocumentedStatuses(app: App): void {
   });
 }
 
-/** `treasuryReader`: the treasury's balances on chain (default: the sandbox chain's, none). */
-export async function createTestContext(env: Record<string, string> = {}, options: { clock?: Clock; treasuryReader?: TreasuryBalanceReader } = {}): Promise<TestContext> {
+/**
+ * `treasuryReader`: the treasury's balances on chain (default: the sandbox chain's, none);
+ * `logger`: where the apps log (default: their own, at LOG_LEVEL, silent here).
+ */
+export async function createTestContext(
+  env: Record<string, string> = {},
+  options: { clock?: Clock; treasuryReader?: TreasuryBalanceReader; logger?: FastifyBaseLogger } = {},
+): Promise<TestContext> {
   const database = await openTestDatabase();
   const apps: App[] = [];
-  const build = async (overrides: Record<string, string> = {}, logger?: FastifyBaseLogger, extraRoutes?: (app: App) => void) => {
+  const build = async (overrides: Record<string, string> = {}, ownLogger?: FastifyBaseLogger, extraRoutes?: (app: App) => void) => {
     const config = testConfig({ ...env, ...overrides });
     const { treasuryReader } = options;
+    const logger = ownLogger ?? options.logger;
     const app = await buildApp({
       config,
       db: database.db,
-      ...(treasuryReader ? { services: await createServices({ config, db: database.db, clock: options.clock ?? systemClock, treasuryReader }) } : {}),
+      ...(treasuryReader ? { services: await createServices({ config, db: database.db, clock: options.clock ?? systemClock, treasuryReader, ...(logger ? { log: logger } : {}) }) } : {}),
       ...(logger ? { logger } : {}),
       ...(options.clock ? { clock: options.clock } : {}),
     });

@@ -6,7 +6,7 @@
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { forwardCommitSignals, inTransaction, signalAfterCommit } from '../../src/platform/commit-signals.ts';
+import { afterCommit, forwardCommitSignals, inTransaction, signalAfterCommit } from '../../src/platform/commit-signals.ts';
 import type { DatabaseHandle } from '../../src/db/database.ts';
 import { createInProcessNotifications, createPostgresNotifications, type Notifications } from '../../src/platform/notifications.ts';
 import { emptyPostgresDatabase, openTestDatabase } from '../helpers/database.ts';
@@ -154,5 +154,30 @@ describe('commit signals', () => {
     stop();
     signalAfterCommit(database.db, 'now', '');
     expect(seen).toHaveLength(2);
+  });
+
+  it('after-commit actions run once COMMIT is done, in order, never after a rollback; outside a transaction at once; one that throws does not fail the work', async () => {
+    const ran: string[] = [];
+    const result = await inTransaction(database.db, async (trx) => {
+      afterCommit(trx, () => ran.push('first'));
+      afterCommit(trx, () => {
+        throw new Error('a broken log line');
+      });
+      afterCommit(trx, () => ran.push('second'));
+      await sql`select 1`.execute(trx);
+      expect(ran).toEqual([]);
+      return 'committed';
+    });
+    expect(result).toBe('committed');
+    expect(ran).toEqual(['first', 'second']);
+    await expect(
+      inTransaction(database.db, async (trx) => {
+        afterCommit(trx, () => ran.push('rolled back'));
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    await expect(database.db.transaction().execute(async (trx) => afterCommit(trx, () => ran.push('never')))).rejects.toThrow(/inTransaction/);
+    afterCommit(database.db, () => ran.push('now'));
+    expect(ran).toEqual(['first', 'second', 'now']);
   });
 });

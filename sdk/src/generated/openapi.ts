@@ -1573,12 +1573,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Service accounts (automation credentials), oldest first, revoked ones included */
+        /** Service accounts (automation credentials), oldest first, pending and revoked ones included */
         get: operations["adminListServiceAccounts"];
         put?: never;
         /**
-         * Create a service account for automation: a name, a role (never ADMIN) and a bearer token shown once
-         * @description The token (`Authorization: Bearer svc_…`) acts as an operator of that role would, under the account's name in the audit log (`service-account:<id>`); it cannot propose or approve four-eyes actions nor manage operators. Needs a signed-in operator with operators.manage (ADMIN): the admin token and service accounts are 403 SESSION_REQUIRED. 409 CONFLICT for a name in use.
+         * Create a service account for automation: a name, a role (never ADMIN) and a bearer token shown once; PENDING until another operator approves it
+         * @description The account is created PENDING: its token (`Authorization: Bearer svc_…`), shown this once to its creator alone, is refused with 403 FORBIDDEN (details.reason SERVICE_ACCOUNT_PENDING) until another operator with operators.manage approves a SERVICE_ACCOUNT_ACTIVATE proposal for it (POST /admin/approvals {action: SERVICE_ACCOUNT_ACTIVATE, targetId: <id>, reason}); the creator can propose but never approve it (403 OWN_PROPOSAL or OWN_SERVICE_ACCOUNT). Once ACTIVE it acts as an operator of that role would, under the account's name in the audit log (`service-account:<id>`); it cannot propose or approve four-eyes actions nor manage operators. Needs a signed-in operator with operators.manage (ADMIN): the admin token and service accounts are 403 SESSION_REQUIRED. 409 CONFLICT for a name in use.
          */
         post: operations["adminCreateServiceAccount"];
         delete?: never;
@@ -1598,8 +1598,8 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Revoke a service account: its token is refused from the next request
-         * @description One ADMIN operator alone, at once (a leaked token is an emergency). Revoking a revoked account answers it again. Audited.
+         * Revoke a service account, pending or active: its token is refused from the next request
+         * @description One ADMIN operator alone, at once (a leaked token is an emergency; taking power away waits for nobody). Revoking a revoked account answers it again; a pending SERVICE_ACCOUNT_ACTIVATE proposal for it can then only be rejected. Audited.
          */
         delete: operations["adminRevokeServiceAccount"];
         options?: never;
@@ -2263,7 +2263,7 @@ export interface paths {
         put?: never;
         /**
          * Propose an action that moves money or changes risk, for another operator to approve
-         * @description Checked now: 404 for an unknown target, 409 CONFLICT when the action does not apply to it now (details.reason ACTION_NOT_ALLOWED) or one is already pending for it (PROPOSAL_PENDING), 400 for bad params. The proposer needs the action's permission (ORDER_REFUND and PAYOUT_RETRY orders.operate, MERCHANT_ENABLE merchants.manage, PLATFORM_FEE_CHANGE fees.manage, TREASURY_WITHDRAWAL treasury.manage, OPERATOR_CREATE, OPERATOR_ROLE_CHANGE and OPERATOR_ENABLE operators.manage; the approver of a change to an operator is never that operator, 403 OWN_CHANGE). Two operators: the proposer cannot approve or reject their own proposal (403 FORBIDDEN, details.reason OWN_PROPOSAL); the admin token and service accounts can do neither (403 SESSION_REQUIRED).
+         * @description Checked now: 404 for an unknown target, 409 CONFLICT when the action does not apply to it now (details.reason ACTION_NOT_ALLOWED) or one is already pending for it (PROPOSAL_PENDING), 400 for bad params. The proposer needs the action's permission (ORDER_REFUND and PAYOUT_RETRY orders.operate, MERCHANT_ENABLE merchants.manage, PLATFORM_FEE_CHANGE fees.manage, TREASURY_WITHDRAWAL treasury.manage, OPERATOR_CREATE, OPERATOR_ROLE_CHANGE, OPERATOR_ENABLE and SERVICE_ACCOUNT_ACTIVATE operators.manage; the approver of a change to an operator is never that operator, 403 OWN_CHANGE, nor of a service account its creator, 403 OWN_SERVICE_ACCOUNT). Two operators: the proposer cannot approve or reject their own proposal (403 FORBIDDEN, details.reason OWN_PROPOSAL); the admin token and service accounts can do neither (403 SESSION_REQUIRED).
          */
         post: operations["adminProposeAction"];
         delete?: never;
@@ -3707,10 +3707,19 @@ export interface components {
              * @enum {unknown}
              */
             role: "OPERATIONS" | "COMPLIANCE" | "FINANCE" | "VIEWER";
-            /** @description The ADMIN operator who created it (`operator:<id>`) */
+            /**
+             * @description PENDING until another operator approves its SERVICE_ACCOUNT_ACTIVATE proposal (its token is refused with 403 SERVICE_ACCOUNT_PENDING), ACTIVE from then, REVOKED once revoked (401)
+             * @enum {unknown}
+             */
+            status: "PENDING" | "ACTIVE" | "REVOKED";
+            /** @description The ADMIN operator who created it (`operator:<id>`) and alone received its token; never the one who approves it */
             createdBy: string;
             /** Format: date-time */
             createdAt: string;
+            /** @description When a second operator approved it; null while PENDING */
+            activatedAt: string | null;
+            /** @description The approved SERVICE_ACCOUNT_ACTIVATE proposal; null while PENDING */
+            approvalId: string | null;
             /** @description Set once revoked: its token is refused from then on */
             revokedAt: string | null;
         };
@@ -3724,7 +3733,7 @@ export interface components {
         /** CreatedServiceAccount */
         CreatedServiceAccount: {
             serviceAccount: components["schemas"]["ServiceAccount"];
-            /** @description Shown this once: `Authorization: Bearer <token>`. Only its hash is kept */
+            /** @description Shown this once, to its creator alone: `Authorization: Bearer <token>`, refused until another operator approves the account. Only its hash is kept */
             token: string;
         };
         /** MerchantWithCredential */
@@ -4162,11 +4171,11 @@ export interface components {
             /** Format: uuid */
             id: string;
             /**
-             * @description ORDER_REFUND (a PAYIN that failed holding the PIX: targetId the order), PAYOUT_RETRY (a PAYOUT whose PIX was refused, holding the tokens: its PIX is sent again; targetId the order), MERCHANT_ENABLE (a disabled merchant: targetId the merchant), PLATFORM_FEE_CHANGE (targetId PAYIN or PAYOUT; params {tiers} as PUT /admin/platform-fee-tiers/{orderType} takes), TREASURY_WITHDRAWAL (targetId the currency; params {amount, reference, note?}: what was moved out of the treasury, posted to the books), OPERATOR_CREATE (targetId the new operator's email; params {role}: approving emails them a single-use set-password link, nobody else sees a credential), OPERATOR_ROLE_CHANGE (targetId the operator; params {role}, a role giving a permission the current one lacks), OPERATOR_ENABLE (targetId a disabled operator)
+             * @description ORDER_REFUND (a PAYIN that failed holding the PIX: targetId the order), PAYOUT_RETRY (a PAYOUT whose PIX was refused, holding the tokens: its PIX is sent again; targetId the order), MERCHANT_ENABLE (a disabled merchant: targetId the merchant), PLATFORM_FEE_CHANGE (targetId PAYIN or PAYOUT; params {tiers} as PUT /admin/platform-fee-tiers/{orderType} takes), TREASURY_WITHDRAWAL (targetId the currency; params {amount, reference, note?}: what was moved out of the treasury, posted to the books), OPERATOR_CREATE (targetId the new operator's email; params {role}: approving emails them a single-use set-password link, nobody else sees a credential), OPERATOR_ROLE_CHANGE (targetId the operator; params {role}, a role giving a permission the current one lacks), OPERATOR_ENABLE (targetId a disabled operator), SERVICE_ACCOUNT_ACTIVATE (targetId a PENDING service account; no params: its token works from the approval on; never approved by the account's creator)
              * @enum {unknown}
              */
-            action: "ORDER_REFUND" | "PAYOUT_RETRY" | "MERCHANT_ENABLE" | "PLATFORM_FEE_CHANGE" | "TREASURY_WITHDRAWAL" | "OPERATOR_CREATE" | "OPERATOR_ROLE_CHANGE" | "OPERATOR_ENABLE";
-            /** @description order, merchant, platform_fee_tiers, treasury, operator or operator_invitation */
+            action: "ORDER_REFUND" | "PAYOUT_RETRY" | "MERCHANT_ENABLE" | "PLATFORM_FEE_CHANGE" | "TREASURY_WITHDRAWAL" | "OPERATOR_CREATE" | "OPERATOR_ROLE_CHANGE" | "OPERATOR_ENABLE" | "SERVICE_ACCOUNT_ACTIVATE";
+            /** @description order, merchant, platform_fee_tiers, treasury, operator, operator_invitation or service_account */
             targetType: string;
             targetId: string;
             /** @description The merchant an order belongs to; null otherwise */
@@ -4199,10 +4208,10 @@ export interface components {
         /** Proposal */
         Proposal: {
             /**
-             * @description ORDER_REFUND (a PAYIN that failed holding the PIX: targetId the order), PAYOUT_RETRY (a PAYOUT whose PIX was refused, holding the tokens: its PIX is sent again; targetId the order), MERCHANT_ENABLE (a disabled merchant: targetId the merchant), PLATFORM_FEE_CHANGE (targetId PAYIN or PAYOUT; params {tiers} as PUT /admin/platform-fee-tiers/{orderType} takes), TREASURY_WITHDRAWAL (targetId the currency; params {amount, reference, note?}: what was moved out of the treasury, posted to the books), OPERATOR_CREATE (targetId the new operator's email; params {role}: approving emails them a single-use set-password link, nobody else sees a credential), OPERATOR_ROLE_CHANGE (targetId the operator; params {role}, a role giving a permission the current one lacks), OPERATOR_ENABLE (targetId a disabled operator)
+             * @description ORDER_REFUND (a PAYIN that failed holding the PIX: targetId the order), PAYOUT_RETRY (a PAYOUT whose PIX was refused, holding the tokens: its PIX is sent again; targetId the order), MERCHANT_ENABLE (a disabled merchant: targetId the merchant), PLATFORM_FEE_CHANGE (targetId PAYIN or PAYOUT; params {tiers} as PUT /admin/platform-fee-tiers/{orderType} takes), TREASURY_WITHDRAWAL (targetId the currency; params {amount, reference, note?}: what was moved out of the treasury, posted to the books), OPERATOR_CREATE (targetId the new operator's email; params {role}: approving emails them a single-use set-password link, nobody else sees a credential), OPERATOR_ROLE_CHANGE (targetId the operator; params {role}, a role giving a permission the current one lacks), OPERATOR_ENABLE (targetId a disabled operator), SERVICE_ACCOUNT_ACTIVATE (targetId a PENDING service account; no params: its token works from the approval on; never approved by the account's creator)
              * @enum {unknown}
              */
-            action: "ORDER_REFUND" | "PAYOUT_RETRY" | "MERCHANT_ENABLE" | "PLATFORM_FEE_CHANGE" | "TREASURY_WITHDRAWAL" | "OPERATOR_CREATE" | "OPERATOR_ROLE_CHANGE" | "OPERATOR_ENABLE";
+            action: "ORDER_REFUND" | "PAYOUT_RETRY" | "MERCHANT_ENABLE" | "PLATFORM_FEE_CHANGE" | "TREASURY_WITHDRAWAL" | "OPERATOR_CREATE" | "OPERATOR_ROLE_CHANGE" | "OPERATOR_ENABLE" | "SERVICE_ACCOUNT_ACTIVATE";
             targetId: string;
             /** @description What the action needs besides its target (PLATFORM_FEE_CHANGE: {tiers}) */
             params?: {

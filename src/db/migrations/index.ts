@@ -49,6 +49,8 @@ import * as unprovenWalletDailyUsage from './20261205_0045_unproven_wallet_daily
 import * as personalDataSealed from './20261205_0046_personal_data_sealed.ts';
 import * as registerAccountsSealed from './20261205_0047_register_accounts_sealed.ts';
 import * as appendOnlyShared from './20261205_0049_append_only_shared.ts';
+import * as serviceAccountsActivated from './20261205_0051_service_accounts_activated.ts';
+import * as personalDataSealingMarker from './20261205_0052_personal_data_sealing_marker.ts';
 import * as unprovenWalletRelease from './20261205_0053_unproven_wallet_release.ts';
 
 export const migrations: Record<string, Migration> = {
@@ -97,5 +99,7 @@ export const migrations: Record<string, Migration> = {
   '20261205_0046_personal_data_sealed': personalDataSealed,
   '20261205_0047_register_accounts_sealed': registerAccountsSealed,
   '20261205_0049_append_only_shared': appendOnlyShared,
+  '20261205_0051_service_accounts_activated': serviceAccountsActivated,
+  '20261205_0052_personal_data_sealing_marker': personalDataSealingMarker,
   '20261205_0053_unproven_wallet_release': unprovenWalletRelease,
 };

@@ -12,12 +12,13 @@ import { PlatformFeeTiersBody } from '../fee-tiers/schemas.ts';
 import type { FeeTiersService } from '../fee-tiers/service.ts';
 import type { MerchantsService } from '../merchants/service.ts';
 import { operatorFourEyesActions } from './operator-actions.ts';
+import { serviceAccountFourEyesActions } from './service-account-actions.ts';
 import type { FourEyesAction, Proposed } from './action-types.ts';
 import type { OrderOperatorActions } from '../orders/operator/operator-actions-service.ts';
 import { FundingBody } from '../treasury/schemas.ts';
 import type { TreasuryService } from '../treasury/service.ts';
 
-export const APPROVAL_ACTIONS = ['ORDER_REFUND', 'PAYOUT_RETRY', 'MERCHANT_ENABLE', 'PLATFORM_FEE_CHANGE', 'TREASURY_WITHDRAWAL', 'OPERATOR_CREATE', 'OPERATOR_ROLE_CHANGE', 'OPERATOR_ENABLE'] as const;
+export const APPROVAL_ACTIONS = ['ORDER_REFUND', 'PAYOUT_RETRY', 'MERCHANT_ENABLE', 'PLATFORM_FEE_CHANGE', 'TREASURY_WITHDRAWAL', 'OPERATOR_CREATE', 'OPERATOR_ROLE_CHANGE', 'OPERATOR_ENABLE', 'SERVICE_ACCOUNT_ACTIVATE'] as const;
 export type ApprovalAction = (typeof APPROVAL_ACTIONS)[number];
 
 export type { FourEyesAction, Proposed } from './action-types.ts';
@@ -59,10 +60,11 @@ export function fourEyesActions(deps: {
   merchants: Pick<MerchantsService, 'getMerchant' | 'setMerchantStatus'>;
   feeTiers: Pick<FeeTiersService, 'listPlatformTiers' | 'checkPlatformTiers' | 'replacePlatformTiers'>;
   treasury: Pick<TreasuryService, 'checkWithdrawal' | 'withdraw'>;
-  operators: Parameters<typeof operatorFourEyesActions>[0];
+  operators: Parameters<typeof operatorFourEyesActions>[0] & { serviceAccounts: Parameters<typeof serviceAccountFourEyesActions>[0] };
 }): Record<ApprovalAction, FourEyesAction> {
   return {
     ...operatorFourEyesActions(deps.operators),
+    ...serviceAccountFourEyesActions(deps.operators.serviceAccounts),
     ORDER_REFUND: {
       permission: 'orders.operate',
       targetType: 'order',

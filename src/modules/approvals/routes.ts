@@ -43,7 +43,7 @@ export function registerApprovalRoutes(app: App, approvals: ApprovalsService, or
       schema: {
         tags,
         summary: 'Propose an action that moves money or changes risk, for another operator to approve',
-        description: `Checked now: 404 for an unknown target, 409 CONFLICT when the action does not apply to it now (details.reason ACTION_NOT_ALLOWED) or one is already pending for it (PROPOSAL_PENDING), 400 for bad params. The proposer needs the action's permission (ORDER_REFUND and PAYOUT_RETRY orders.operate, MERCHANT_ENABLE merchants.manage, PLATFORM_FEE_CHANGE fees.manage, TREASURY_WITHDRAWAL treasury.manage, OPERATOR_CREATE, OPERATOR_ROLE_CHANGE and OPERATOR_ENABLE operators.manage; the approver of a change to an operator is never that operator, 403 OWN_CHANGE). ${FOUR_EYES}`,
+        description: `Checked now: 404 for an unknown target, 409 CONFLICT when the action does not apply to it now (details.reason ACTION_NOT_ALLOWED) or one is already pending for it (PROPOSAL_PENDING), 400 for bad params. The proposer needs the action's permission (ORDER_REFUND and PAYOUT_RETRY orders.operate, MERCHANT_ENABLE merchants.manage, PLATFORM_FEE_CHANGE fees.manage, TREASURY_WITHDRAWAL treasury.manage, OPERATOR_CREATE, OPERATOR_ROLE_CHANGE, OPERATOR_ENABLE and SERVICE_ACCOUNT_ACTIVATE operators.manage; the approver of a change to an operator is never that operator, 403 OWN_CHANGE, nor of a service account its creator, 403 OWN_SERVICE_ACCOUNT). ${FOUR_EYES}`,
         body: ProposeBody,
         response: { 201: ApprovalSchema, ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 404, 409) },
       },

@@ -38,7 +38,7 @@ export function createAuthService(deps: {
   adminToken: string | undefined;
   sessions?: SessionAuthenticator;
   operatorSessions?: OperatorSessionAuthenticator;
-  serviceAccounts?: { authenticate(token: string): Promise<{ id: string; name: string; role: 'OPERATIONS' | 'COMPLIANCE' | 'FINANCE' | 'VIEWER' } | undefined> };
+  serviceAccounts?: { authenticate(token: string): Promise<{ id: string; name: string; role: 'OPERATIONS' | 'COMPLIANCE' | 'FINANCE' | 'VIEWER'; pending: boolean } | undefined> };
 }) {
   const { merchants, tokens } = deps;
   const adminTokenHash = deps.adminToken ? sha256(deps.adminToken) : undefined;
@@ -111,12 +111,16 @@ export function createAuthService(deps: {
       return { method: 'session', operatorId: session.operatorId, sessionId: session.id, role: session.role, totpEnabled: session.totpEnabled };
     },
 
-    /** A service account behind `Authorization: Bearer svc_…`; undefined for any other header (the caller tries the rest). */
+    /** A service account behind `Authorization: Bearer svc_…`; undefined for any other header (the caller tries the rest); 401 unknown or revoked, 403 SERVICE_ACCOUNT_PENDING before its approval. */
     async authenticateServiceAccount(authorization: string | undefined): Promise<OperatorAuth | undefined> {
       const token = /^Bearer (svc_[A-Za-z0-9_-]+)$/.exec(authorization ?? '')?.[1];
       if (!token || !deps.serviceAccounts) return undefined;
       const account = await deps.serviceAccounts.authenticate(token);
       if (!account) throw unauthorized('Unknown or revoked service account token');
+      // Only the token's holder gets here, so saying why tells a stranger nothing (docs/decisions/0031).
+      if (account.pending) {
+        throw new AppError('FORBIDDEN', 'This service account waits for a second operator: it works once another operator approves its SERVICE_ACCOUNT_ACTIVATE proposal (POST /api/v1/admin/approvals)', { reason: 'SERVICE_ACCOUNT_PENDING' });
+      }
       return { method: 'service-account', serviceAccountId: account.id, name: account.name, role: account.role };
     },
 

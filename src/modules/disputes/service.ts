@@ -21,7 +21,7 @@ import { toFixedText } from '../../lib/money.ts';
 import { inTransaction, withinOrNew } from '../../platform/commit-signals.ts';
 import { recordEvent } from '../../platform/outbox.ts';
 import type { LedgerService } from '../ledger/service.ts';
-import { registerMovement } from '../operations-register/record.ts';
+import { type RegisterSealing, registerMovement } from '../operations-register/record.ts';
 import type { OrderDisputeClaims } from '../orders/lifecycle/dispute-claims.ts';
 import type { OrderRow } from '../orders/tables.ts';
 import { DISPUTE_RESOLVED, DISPUTE_UPDATED, ORDER_DISPUTED, disputeEvent } from './events.ts';
@@ -36,6 +36,8 @@ export interface DisputesDeps {
   pix: PixInfractions & Pick<PixProvider, 'refund' | 'getRefund'>;
   claims: OrderDisputeClaims;
   ledger: Pick<LedgerService, 'postDisputeMovement'>;
+  /** Seals what the operations register is given clear. */
+  personalData: RegisterSealing;
 }
 
 /** How long a claimed dispute is the claimer's, and how soon an accepted claim on a moving order is looked at again. */
@@ -188,7 +190,7 @@ export function createDisputesService(deps: DisputesDeps) {
       await ledger.postDisputeMovement(trx, { disputeId: dispute.id, merchantId: dispute.merchant_id, amountBrl: dispute.amount_brl, at: now }, 'DISPUTE_RETURNED');
       // The PIX went back from the platform's account: the register's PIX_REFUND of the order (a
       // COMPLETED order has no other), named by the return's id. A returned order registers its own.
-      if (order) await registerMovement(trx, { ...order, refund_id: dispute.return_id }, { type: 'PIX_REFUND', amount: toFixedText(dispute.amount_brl, 2), txHash: dispute.end_to_end_id }, now);
+      if (order) await registerMovement(trx, deps.personalData, { ...order, refund_id: dispute.return_id }, { type: 'PIX_REFUND', amount: toFixedText(dispute.amount_brl, 2), txHash: dispute.end_to_end_id }, now);
     }
     if (order) await emit(trx, DISPUTE_UPDATED, updated, order);
     return true;

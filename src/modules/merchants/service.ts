@@ -92,8 +92,11 @@ export interface MerchantsDeps {
   credentialCacheTtlMs?: number;
   /** How often one process writes a key's lastUsedAt at most (60 s by default). */
   lastUseIntervalMs?: number;
-  /** Revocations and merchant status changes reach every process's cache through it (credential-revocations.ts). */
-  notifications?: RevocationHub;
+  /**
+   * Revocations and merchant status changes reach every process's cache through it
+   * (credential-revocations.ts), once the composition root forwards this database's commit signals to it.
+   */
+  notifications: RevocationHub;
 }
 
 const DEFAULT_CREDENTIAL_CACHE_TTL_MS = 5_000;
@@ -207,9 +210,11 @@ export function createMerchantsService(deps: MerchantsDeps) {
     /** DISABLED merchants keep their data but every authenticated call answers 403. */
     /** `outer`: the transaction of an approval that enables the merchant (approvals/actions.ts). */
     async setMerchantStatus(id: string, to: MerchantStatus, by: AuditActor, outer?: Trx): Promise<Merchant> {
-      const merchant = await withinOrNew(db, outer, async (trx) => {
+      return withinOrNew(db, outer, async (trx) => {
         const current = await repo.findMerchant(trx, id);
         if (!current) throw notFound('Merchant');
+        // Every cache forgets the merchant once `trx` commits (an approval's too), never if it rolls back.
+        revocations.merchantChanged(trx, id);
         if (current.status === to) return toMerchant(current);
         const updated = await repo.setMerchantStatus(trx, id, current.status, to, clock.now());
         if (!updated) throw new AppError('CONFLICT', 'Merchant status changed concurrently; retry');
@@ -221,10 +226,6 @@ export function createMerchantsService(deps: MerchantsDeps) {
         });
         return toMerchant(updated);
       });
-      // After the commit: forgetting earlier could let a concurrent request cache the old status.
-      // Inside an approval's transaction that is now too; the cache's 5 s bound the window.
-      revocations.merchantChanged(id);
-      return merchant;
     },
 
     /**
@@ -263,11 +264,12 @@ export function createMerchantsService(deps: MerchantsDeps) {
 
     /** Revocation takes effect at once, for key+secret and for tokens already issued. */
     async revokeCredential(merchantId: string, credentialId: string, by: AuditActor): Promise<Credential> {
-      const credential = await inTransaction(db, async (trx) => {
+      return inTransaction(db, async (trx) => {
         const revoked = await repo.revokeCredential(trx, merchantId, credentialId, clock.now());
         if (!revoked) {
           const existing = await repo.findCredential(trx, merchantId, credentialId);
           if (!existing) throw notFound('Credential');
+          revocations.credentialRevoked(trx, credentialId);
           return toCredential(existing);
         }
         await recordAudit(trx, by, {
@@ -277,10 +279,9 @@ export function createMerchantsService(deps: MerchantsDeps) {
           targetId: credentialId,
           details: { merchantId, apiKey: revoked.key_id, before: { revokedAt: null }, after: { revokedAt: revoked.revoked_at?.toISOString() ?? null } },
         });
+        revocations.credentialRevoked(trx, credentialId);
         return toCredential(revoked);
       });
-      revocations.credentialRevoked(credentialId);
-      return credential;
     },
 
     /** Checks an x-api-key / x-api-secret pair from `ip`. The secret is verified before anything else is revealed. */

@@ -2,12 +2,16 @@
  * Writes the register's row of a movement, in the transaction of the transition that confirms it
  * (orders/lifecycle/transitions.ts): one INSERT ... SELECT, the receiver's name and document read by the
  * same statement. A movement already registered (a notification delivered twice, a step run
- * again) inserts nothing: the (order_id, movement) key and ON CONFLICT DO NOTHING.
+ * again) inserts nothing: the (order_id, movement) key and ON CONFLICT DO NOTHING. Every personal
+ * value it writes is sealed: the receiver's and the order's come sealed, and a party's wallet
+ * address (clear on the order) is sealed here, so the sealing pass finds nothing left clear
+ * (src/platform/personal-data-rotation.ts; a clear write would void its marker, migration 0052).
  */
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { newId } from '../../lib/ids.ts';
 import { decimal } from '../../lib/money.ts';
+import type { PersonalData } from '../../lib/personal-data.ts';
 import { type Party, type RegisteredOrder, shapeOf } from './parties.ts';
 import { REGISTERED_MOVEMENTS, type RegisteredMovement } from './tables.ts';
 
@@ -36,14 +40,19 @@ export function valueBrl(movement: ConfirmedMovement, order: Pick<RegisteredOrde
 
 const text = (value: string | null) => sql`${value}::text`;
 
+export type RegisterSealing = Pick<PersonalData, 'sealNullable' | 'versionOf'>;
+
+/** A party's account sealed: a PIX key comes sealed from the order (kept as it is), a wallet address clear. */
+const sealedAccount = (pd: RegisterSealing, account: string | null) => (account === null || pd.versionOf(account) !== null ? account : pd.sealNullable('account', account));
+
 /** A party's three facts, the receiver's where the party is the client and the fact is not given. */
-function partyColumns(party: Party) {
+function partyColumns(pd: RegisterSealing, party: Party) {
   const fromClient = (given: string | null, column: 'name' | 'document_type' | 'document') =>
     party.client ? sql`coalesce(${text(given)}, r.${sql.ref(column)})` : text(given);
-  return [fromClient(party.name, 'name'), fromClient(party.documentType, 'document_type'), fromClient(party.document, 'document'), text(party.account)];
+  return [fromClient(party.name, 'name'), fromClient(party.documentType, 'document_type'), fromClient(party.document, 'document'), text(sealedAccount(pd, party.account))];
 }
 
-export async function registerMovement(db: Db, order: RegisteredOrder, movement: ConfirmedMovement, at: Date): Promise<void> {
+export async function registerMovement(db: Db, pd: RegisterSealing, order: RegisteredOrder, movement: ConfirmedMovement, at: Date): Promise<void> {
   const shape = shapeOf(movement.type, order);
   const onChain = !movement.type.startsWith('PIX_');
   const wallet = text(shape.wallet);
@@ -62,7 +71,7 @@ export async function registerMovement(db: Db, order: RegisteredOrder, movement:
       ${shape.direction}::text, ${onChain ? order.token : 'BRL'}::text, ${text(onChain ? order.chain : null)},
       ${movement.amount}::numeric, ${valueBrl(movement, order)}::numeric,
       r.document_type, r.document, r.name, ${wallet}, ${selfHosted}, ${counterparty},
-      ${sql.join(partyColumns(shape.originator))}, ${sql.join(partyColumns(shape.beneficiary))},
+      ${sql.join(partyColumns(pd, shape.originator))}, ${sql.join(partyColumns(pd, shape.beneficiary))},
       ${text(onChain ? null : movement.txHash)}, ${text(shape.pspReference)}, ${text(onChain ? movement.txHash : null)}
     from receivers r
     where r.id = ${order.receiver_id}::uuid

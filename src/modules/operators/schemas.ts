@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { StrictObject, Timestamp, Uuid } from '../../http/schemas.ts';
 import { Email } from '../users/schemas.ts';
 import { OPERATOR_ROLES, OPERATOR_ROLE_PERMISSIONS } from './roles.ts';
+import { SERVICE_ACCOUNT_STATUSES } from './service-accounts.ts';
 
 const permissions = [...new Set(Object.values(OPERATOR_ROLE_PERMISSIONS).flat())];
 
@@ -49,8 +50,13 @@ export const ServiceAccountSchema = Type.Object(
     id: Uuid(),
     name: Type.String(),
     role: Type.Enum(SERVICE_ACCOUNT_ROLES, { description: 'What it may do, as an operator of this role would; never ADMIN' }),
-    createdBy: Type.String({ description: 'The ADMIN operator who created it (`operator:<id>`)' }),
+    status: Type.Enum([...SERVICE_ACCOUNT_STATUSES], {
+      description: 'PENDING until another operator approves its SERVICE_ACCOUNT_ACTIVATE proposal (its token is refused with 403 SERVICE_ACCOUNT_PENDING), ACTIVE from then, REVOKED once revoked (401)',
+    }),
+    createdBy: Type.String({ description: 'The ADMIN operator who created it (`operator:<id>`) and alone received its token; never the one who approves it' }),
     createdAt: Timestamp(),
+    activatedAt: Type.Union([Timestamp(), Type.Null()], { description: 'When a second operator approved it; null while PENDING' }),
+    approvalId: Type.Union([Uuid(), Type.Null()], { description: 'The approved SERVICE_ACCOUNT_ACTIVATE proposal; null while PENDING' }),
     revokedAt: Type.Union([Timestamp(), Type.Null()], { description: 'Set once revoked: its token is refused from then on' }),
   },
   { title: 'ServiceAccount' },
@@ -60,7 +66,7 @@ export const CreateServiceAccountBody = StrictObject(
   { title: 'NewServiceAccount' },
 );
 export const CreatedServiceAccountSchema = Type.Object(
-  { serviceAccount: ServiceAccountSchema, token: Type.String({ description: 'Shown this once: `Authorization: Bearer <token>`. Only its hash is kept' }) },
+  { serviceAccount: ServiceAccountSchema, token: Type.String({ description: 'Shown this once, to its creator alone: `Authorization: Bearer <token>`, refused until another operator approves the account. Only its hash is kept' }) },
   { title: 'CreatedServiceAccount' },
 );
 export const UpdateOperatorBody = Type.Object(

@@ -91,7 +91,7 @@ export async function createOperatorsService(deps: { db: Db; clock: Clock; totpK
      */
     async invite(input: { email: string; role: OperatorRole }, actor: OperatorsActor): Promise<OperatorInvitation> {
       return db.transaction().execute(async (trx) => {
-        if (await bootstrap.isOver(trx)) throw fourEyesRequired('Creating an operator');
+        if (await bootstrap.isOverLocked(trx)) throw fourEyesRequired('Creating an operator');
         return invitations.invite(trx, input, actor);
       });
     },
@@ -119,7 +119,7 @@ export async function createOperatorsService(deps: { db: Db; clock: Clock; totpK
     async update(id: string, changes: OperatorChange, actor: OperatorsActor): Promise<Operator> {
       if (actor.operatorId === id) throw new AppError('CONFLICT', 'An operator cannot change their own role or status');
       return db.transaction().execute(async (trx) => {
-        const over = await bootstrap.isOver(trx);
+        const over = await bootstrap.isOverLocked(trx);
         return apply(trx, id, changes, actor, (before) => {
           if (over && needsTwo(before, changes)) throw fourEyesRequired(changes.disabled === false && before.disabled ? 'Enabling an operator' : 'Raising an operator’s role');
         });

@@ -80,6 +80,9 @@ export interface ServiceAccountsTable {
   created_by: string;
   created_at: ColumnType<Date, Date | string, Date | string>;
   revoked_at: NullableTimestamp;
+  /** Migration 0051: set with `approval_id` when another operator approves SERVICE_ACCOUNT_ACTIVATE; until then its token is refused. */
+  activated_at: NullableTimestamp;
+  approval_id: string | null;
 }
 
 declare module '../../db/schema.ts' {

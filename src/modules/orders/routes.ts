@@ -1,6 +1,7 @@
 import { merchantIdOf } from '../../http/auth.ts';
 import { AUTHENTICATED_ERRORS, BODY_ERRORS, IdParams, errorResponses } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
+import { logWith } from '../../http/request-log.ts';
 import type { OrderListing } from './reads/listing.ts';
 import { OrderListQuery, OrderPageSchema, OrderSchema, PayinBody, PayoutBody } from './schemas.ts';
 import type { OrdersService } from './service.ts';
@@ -35,7 +36,11 @@ export function registerOrderRoutes(app: App, orders: OrdersService, listing: Or
         response: { 201: OrderSchema, ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 404, 409, 422, 503) },
       },
     },
-    async (request, reply) => reply.code(201).send(await orders.createPayin(merchantIdOf(request), request.body, request.idempotency)),
+    async (request, reply) => {
+      const order = await orders.createPayin(merchantIdOf(request), request.body, request.idempotency);
+      logWith(request, { orderId: order.id });
+      return reply.code(201).send(order);
+    },
   );
 
   app.post(
@@ -50,7 +55,11 @@ export function registerOrderRoutes(app: App, orders: OrdersService, listing: Or
         response: { 201: OrderSchema, ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 404, 409, 422, 503) },
       },
     },
-    async (request, reply) => reply.code(201).send(await orders.createPayout(merchantIdOf(request), request.body, request.idempotency)),
+    async (request, reply) => {
+      const order = await orders.createPayout(merchantIdOf(request), request.body, request.idempotency);
+      logWith(request, { orderId: order.id });
+      return reply.code(201).send(order);
+    },
   );
 
   app.get(

@@ -22,6 +22,7 @@ import type { PayinBody, PayoutBody } from './schemas.ts';
 import type { OrderSettings } from '../../config.ts';
 import { openOrderColumns } from './sealed-columns.ts';
 import { type Order, toOrder } from './view.ts';
+import type { OrderLog } from './lifecycle-log.ts';
 
 export type { Order } from './view.ts';
 
@@ -39,6 +40,8 @@ export interface OrdersDeps {
   onOrderChanged?: (merchantId: string) => void;
   /** The treasury's check of a PAYIN's tokens; none: not limited. */
   liquidity?: PayinLiquidity;
+  /** Where each order created is told (lifecycle-log.ts). */
+  log?: OrderLog | undefined;
 }
 
 export function createOrdersService(deps: OrdersDeps) {

@@ -20,6 +20,7 @@ let ctx: TestContext;
 let merchant: TestMerchant;
 let receiverId: string;
 const signedIn: Partial<Record<OperatorRole, SignedInOperator>> = {};
+let secondAdmin: SignedInOperator;
 
 type Reader = SignedInOperator | Record<string, string>;
 const headersOf = (who: Reader) => ('cookie' in who && 'csrf' in who ? { cookie: who.cookie } : (who as Record<string, string>));
@@ -50,6 +51,7 @@ beforeAll(async () => {
   receiverId = (await createActiveReceiver(ctx, merchant, { walletAddress: SOLANA_WALLET })).id;
   const operators = operatorsOf(ctx.app, clock, 'order-reads');
   for (const role of ['VIEWER', 'OPERATIONS', 'FINANCE', 'COMPLIANCE', 'ADMIN'] as const) signedIn[role] = await operators.signedIn(role);
+  secondAdmin = await operators.signedIn('ADMIN');
 });
 afterAll(() => ctx?.close());
 
@@ -75,6 +77,13 @@ describe("an order's payer is masked without kyc.review", () => {
       payload: { name: 'dashboards', role: 'VIEWER' },
     });
     expect(created.statusCode, created.body).toBe(201);
+    // It works once another ADMIN than its creator approves it (decision 0031).
+    const asOperator = (who: SignedInOperator, url: string, payload: Json) =>
+      ctx.app.inject({ method: 'POST', url: `/api/v1/admin${url}`, headers: { cookie: who.cookie, 'x-csrf-token': who.csrf }, payload });
+    const proposed = await asOperator(signedIn.ADMIN!, '/approvals', { action: 'SERVICE_ACCOUNT_ACTIVATE', targetId: created.json().serviceAccount.id, reason: 'dashboards read the back office' });
+    expect(proposed.statusCode, proposed.body).toBe(201);
+    const approved = await asOperator(secondAdmin, `/approvals/${proposed.json().id}/approve`, {});
+    expect(approved.statusCode, approved.body).toBe(200);
     const bot = { authorization: `Bearer ${created.json().token}` };
     const detail = await get(bot, `/orders/${order.id}`);
     expect(detail.json().payer).toEqual({ documentType: 'CPF', document: dictMask(order.cpf), name: '***' });

@@ -79,9 +79,22 @@ describe('operations register', () => {
     await t.drive();
     // A transition applied twice would reach the register's statement twice: its key keeps one row.
     const payinRow = stored.find((order) => order.id === completedPayin!.id)!;
-    await db().transaction().execute((trx) => registerMovement(trx, payinRow, { type: 'PIX_IN', amount: payinRow.amount_brl, txHash: payinRow.pix_end_to_end_id }, t.clock.now()));
+    await db().transaction().execute((trx) => registerMovement(trx, pd(), payinRow, { type: 'PIX_IN', amount: payinRow.amount_brl, txHash: payinRow.pix_end_to_end_id }, t.clock.now()));
     const again = await rowsOf(merchantId);
     expect(again.map((row) => row.id)).toEqual(first.map((row) => row.id));
+  });
+
+  it('stores every personal value sealed as it writes it, a wallet address too: the sealing pass finds nothing clear', async () => {
+    const { rows } = await sql<{ movement: string; column: string }>`
+      select movement, c.column from operations_register, lateral (values
+        ('client_document', client_document), ('client_name', client_name), ('originator_name', originator_name),
+        ('originator_document', originator_document), ('beneficiary_name', beneficiary_name), ('beneficiary_document', beneficiary_document),
+        ('originator_account', originator_account), ('beneficiary_account', beneficiary_account)) as c("column", value)
+      where merchant_id = ${merchantId}::uuid and c.value is not null and c.value !~ '^pd[0-9]+:'`.execute(db());
+    expect(rows).toEqual([]);
+    const accounts = await db().selectFrom('operations_register').select(['movement', 'beneficiary_account']).where('merchant_id', '=', merchantId).where('movement', 'in', ['CHAIN_TRANSFER', 'CHAIN_DEPOSIT']).execute();
+    expect(accounts.length).toBeGreaterThan(0);
+    for (const { beneficiary_account: account } of accounts) expect(pd().versionOf(account!)).toBe(pd().currentVersion);
   });
 
   it('records the client, the wallet, the parties and the references of each movement', async () => {

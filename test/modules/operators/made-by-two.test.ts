@@ -129,7 +129,7 @@ describe('operators are made and raised by two people; the admin token bootstrap
     expect(approved.json()).toMatchObject({ status: 'APPROVED', decidedBy: { id: second.id } });
   });
 
-  it('a service account runs its role’s actions under its own name, cannot vote nor manage operators, and is revoked at once', async () => {
+  it('a service account, once a second ADMIN approved it, runs its role’s actions under its own name, cannot vote nor manage operators, and is revoked at once', async () => {
     expectErrorBody(await ops.call('POST', '/service-accounts', adminToken, { name: 'nightly', role: 'OPERATIONS' }), 403, 'FORBIDDEN');
     expectErrorBody(await ops.call('POST', '/service-accounts', ops.as(alice), { name: 'root-bot', role: 'ADMIN' }), 400, 'VALIDATION_ERROR');
     const created = await ops.call('POST', '/service-accounts', ops.as(alice), { name: 'merchant-onboarding', role: 'OPERATIONS' });
@@ -138,6 +138,11 @@ describe('operators are made and raised by two people; the admin token bootstrap
     expect(token).toMatch(/^svc_[A-Za-z0-9_-]{43}$/);
     expect(JSON.stringify(await ctx.database.db.selectFrom('service_accounts').selectAll().execute())).not.toContain(token);
     const svc = { authorization: `Bearer ${token}` };
+    // It works once another ADMIN approved it (decision 0031; service-accounts-approved.test.ts).
+    expect((await ops.call('GET', '/merchants', svc)).json().details).toEqual({ reason: 'SERVICE_ACCOUNT_PENDING' });
+    const activation = await ops.call('POST', '/approvals', ops.as(alice), { action: 'SERVICE_ACCOUNT_ACTIVATE', targetId: serviceAccount.id, reason: 'Merchant onboarding job' });
+    const approver = await ops.signedIn('ADMIN');
+    expect((await ops.call('POST', `/approvals/${activation.json().id}/approve`, ops.as(approver), {})).json()).toMatchObject({ status: 'APPROVED' });
 
     const merchant = await ops.call('POST', '/merchants', svc, { name: 'Onboarded by automation' });
     expect(merchant.statusCode, merchant.body).toBe(201);

@@ -7,6 +7,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { TestClock, type TestContext, type TestMerchant, createTestContext } from '../../helpers/app.ts';
 import { randomCpf } from '../../helpers/documents.ts';
+import type { FastifyBaseLogger } from 'fastify';
 import type { TreasuryBalanceReader } from '../../../src/adapters/chain/treasury-port.ts';
 import { openEventPayload } from '../../../src/platform/event-payload-sealing.ts';
 
@@ -49,7 +50,7 @@ export interface OrdersTest {
  * Opens a test app on a fresh database for the file, with a clock at NOON_SP before every test;
  * `env` (read when the app is built, after the file's earlier beforeAll hooks) adds settings.
  */
-export function ordersTest(env: () => Record<string, string> = () => ({}), options: { treasuryReader?: TreasuryBalanceReader } = {}): OrdersTest {
+export function ordersTest(env: () => Record<string, string> = () => ({}), options: { treasuryReader?: TreasuryBalanceReader; logger?: FastifyBaseLogger } = {}): OrdersTest {
   const clock = new TestClock(new Date(NOON_SP));
   let ctx: TestContext;
   beforeAll(async () => {

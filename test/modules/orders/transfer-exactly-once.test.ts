@@ -26,7 +26,7 @@ describe('a PAYIN transfers exactly once', () => {
     const fake = createFakeChain();
     const { services } = t.ctx.app;
     const logs = { warn: [] as Json[], error: [] as Json[] };
-    const log = { warn: (obj: object) => logs.warn.push(obj), error: (obj: object) => logs.error.push(obj) };
+    const log = { warn: (obj: object) => logs.warn.push(obj), error: (obj: object) => logs.error.push(obj), info: () => undefined };
     const metrics = transferMetrics(new Registry());
     const steps = createOrderSteps({
       db: t.ctx.database.db,

@@ -50,6 +50,7 @@ import { sealOrderColumns } from '../sealed-columns.ts';
 import { unprovenWalletUsage } from './unproven-wallet-usage.ts';
 import { type WalletOwnership, countsAgainstUnprovenCap, unprovenCapExceeded } from './wallet-ownership-rules.ts';
 import type { OrderSettings } from '../../../config.ts';
+import { ORDER_CREATED, type OrderLog, createdLine } from '../lifecycle-log.ts';
 
 /** A PAYIN's unproven wallet under LIMITED: its day is reserved in the creation transaction. */
 interface UnprovenWalletCap {
@@ -121,6 +122,8 @@ export interface CreationDeps {
   receivers: Pick<ReceiversService, 'findForOrder'>;
   /** Opens the receiver's document and name that `context` reads sealed (src/lib/personal-data.ts). */
   personalData: Pick<PersonalData, 'open' | 'sealNullable'>;
+  /** Told of every order created, once committed: its "order created" line (lifecycle-log.ts). */
+  log?: OrderLog | undefined;
 }
 
 export function createOrderPipeline(deps: CreationDeps) {
@@ -292,6 +295,8 @@ export function createOrderPipeline(deps: CreationDeps) {
           await claim?.complete(trx, answer({ row: order, names }));
           return order;
         }));
+      // Committed either way: the one statement, or the transaction.
+      deps.log?.info(createdLine(inserted), ORDER_CREATED);
       return { row: inserted, names };
     },
   };

@@ -20,14 +20,17 @@ import { payerColumns, payerRefusal } from './payer-rules.ts';
 import { ordersRepo as repo } from '../repo.ts';
 import { sealOrderColumns } from '../sealed-columns.ts';
 import { type MovementFigures, type TransitionContext, applyTransition } from './transitions.ts';
+import type { OrderLog } from '../lifecycle-log.ts';
 
 export interface NotificationsDeps {
   db: Db;
   /** Opens the receiver's document for the payer policy (it is sealed at rest). */
-  personalData: Pick<PersonalData, 'open' | 'openNullable' | 'sealNullable' | 'seal'>;
+  personalData: Pick<PersonalData, 'open' | 'openNullable' | 'seal' | 'sealNullable' | 'versionOf'>;
   clock: Clock;
   ledger: Pick<LedgerService, 'postOrderMovement'>;
   onOrderChanged?: TransitionContext['onOrderChanged'];
+  /** Where each change of an order's status is told once committed (lifecycle-log.ts). */
+  log?: OrderLog | undefined;
   /** Smallest order in BRL (a smaller deposit fails its payout). */
   minAmountBrl: string;
   tokenDecimals: Record<string, number>;
@@ -42,7 +45,7 @@ type PixOutcome<Kind extends PixNotification['kind']> = Extract<PixNotification,
 
 export function createOrderNotifications(deps: NotificationsDeps) {
   const { db, clock } = deps;
-  const ctx: TransitionContext = { clock, ledger: deps.ledger, onOrderChanged: deps.onOrderChanged, personalData: deps.personalData };
+  const ctx: TransitionContext = { clock, ledger: deps.ledger, onOrderChanged: deps.onOrderChanged, personalData: deps.personalData, log: deps.log };
 
   /** Runs in the caller's transaction when given one (so a provider's "reported" mark commits with the effect). */
 

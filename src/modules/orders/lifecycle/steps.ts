@@ -26,6 +26,7 @@ import type { TransferMetrics } from './metrics.ts';
 import { RetryLater, type TransferLog, createTransferSteps } from './transfer-steps.ts';
 import { payoutIdempotencyKey } from './operator-actions.ts';
 import { type TransitionContext, type TransitionFacts, applyTransition, leavesStepDue } from './transitions.ts';
+import type { OrderLog } from '../lifecycle-log.ts';
 
 export interface StepsDeps {
   db: Db;
@@ -35,15 +36,15 @@ export interface StepsDeps {
   pix: PixProvider;
   chain: ChainAdapter;
   /** Opens the PIX key and recipient name, sealed at rest (sealed-columns.ts), as the PIX leaves. */
-  personalData: Pick<PersonalData, 'openNullable' | 'seal'>;
+  personalData: Pick<PersonalData, 'openNullable' | 'seal' | 'sealNullable' | 'versionOf'>;
   /** How long a worker may hold an order before another may take it over. */
   leaseMs?: number;
   /** Orders whose steps run at once in one pass (each uses a connection while it writes). */
   parallelSteps?: number;
   /** CHAIN_TRANSFER_MAX_ATTEMPTS: signed transactions per PAYIN, each expired unlanded, before it is refunded (default 5). */
   transferMaxAttempts?: number;
-  /** Where a rebuilt or abandoned transfer is told (transfer-steps.ts). */
-  log?: TransferLog;
+  /** Where a rebuilt or abandoned transfer is told (transfer-steps.ts), and each change of an order's status (lifecycle-log.ts). */
+  log?: TransferLog & OrderLog;
   metrics?: TransferMetrics;
   /** Test-only (main.ts, NODE_ENV=test): called once a signed transfer is committed, before its first send. */
   afterTransferStored?: () => void;
@@ -72,7 +73,7 @@ const EXPIRY_EVERY_MS = 250;
 
 export function createOrderSteps(deps: StepsDeps) {
   const { db, clock, pix, chain } = deps;
-  const ctx: TransitionContext = { clock, ledger: deps.ledger, onOrderChanged: deps.onOrderChanged, personalData: deps.personalData, pixProvider: pix.name };
+  const ctx: TransitionContext = { clock, ledger: deps.ledger, onOrderChanged: deps.onOrderChanged, personalData: deps.personalData, pixProvider: pix.name, log: deps.log };
   const leaseMs = deps.leaseMs ?? 30_000;
 
   /**

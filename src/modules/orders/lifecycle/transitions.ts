@@ -5,18 +5,19 @@
  * transition does is its edge's declaration in the order process (process.ts), so every change
  * gets the same guard, bookkeeping, ledger entry and event, in the caller's transaction.
  */
-import { signalAfterCommit } from '../../../platform/commit-signals.ts';
+import { afterCommit, signalAfterCommit } from '../../../platform/commit-signals.ts';
 import type { Trx } from '../../../db/database.ts';
 import { recordEvent } from '../../../platform/outbox.ts';
 import type { OrderRow, StoredOrderStatus } from '../tables.ts';
 import type { Clock } from '../../../lib/clock.ts';
 import type { LedgerService } from '../../ledger/service.ts';
-import { isRegistered, registerMovement } from '../../operations-register/record.ts';
+import { isRegistered, type RegisterSealing, registerMovement } from '../../operations-register/record.ts';
 import type { EventContext } from './process-events.ts';
 import { type ProcessEdge, processEdge } from './process.ts';
 import { ordersRepo as repo } from '../repo.ts';
 import { unprovenWalletUsage } from '../creation/unproven-wallet-usage.ts';
 import type { Movement, TransitionFacts } from './transition-facts.ts';
+import { ORDER_MOVED, type OrderLog, movedLine } from '../lifecycle-log.ts';
 
 export type { Movement, MovementFigures, TransitionFacts } from './transition-facts.ts';
 
@@ -35,6 +36,10 @@ export interface TransitionContext extends EventContext {
   ledger: Pick<LedgerService, 'postOrderMovement'> & Partial<Pick<LedgerService, 'postChainCosts'>>;
   /** Told of every change, so caches of the merchant's orders (the GET /orders pages) drop what they hold. */
   onOrderChanged?: ((merchantId: string) => void) | undefined;
+  /** Opens what events name, and seals what the operations register is given clear (a wallet address). */
+  personalData: EventContext['personalData'] & RegisterSealing;
+  /** Told of every change once it has committed, one "order moved" line each (lifecycle-log.ts). */
+  log?: OrderLog | undefined;
 }
 
 const named = (edge: Pick<ProcessEdge, 'type' | 'from' | 'to'>) => `${edge.type} ${edge.from} → ${edge.to}`;
@@ -82,7 +87,8 @@ async function giveTheDayBack(trx: Trx, order: OrderRow) {
  * nothing is written and undefined is returned. In the same transaction it does what the edge
  * declares (process.ts): records the movements, gives the day's limits back, registers
  * a confirmed movement in the operations register, posts the ledger entry and the chain's costs,
- * writes the event with exactly the spec's fields and schedules the next step.
+ * writes the event with exactly the spec's fields and schedules the next step; once the
+ * transaction has committed, the change's log line is written (never for one that rolled back).
  */
 export async function applyTransition(trx: Trx, ctx: TransitionContext, order: OrderRow, to: StoredOrderStatus, facts: TransitionFacts = {}) {
   const edge = edgeOf(order, to);
@@ -109,6 +115,11 @@ export async function applyTransition(trx: Trx, ctx: TransitionContext, order: O
     { txHash: facts.whileTxHash, notHeld: TOWARDS_TRANSFER.includes(to) },
   );
   if (!updated) return undefined;
+  const { log } = ctx;
+  if (log) {
+    const line = movedLine(order, updated, movements[0]);
+    afterCommit(trx, () => log.info(line, ORDER_MOVED));
+  }
   if (dueAtOnce && !facts.claimedUntil) signalAfterCommit(trx, ORDER_STEPS_CHANNEL);
   ctx.onOrderChanged?.(order.merchant_id);
   if (releasesLimit) await giveTheDayBack(trx, order);
@@ -116,7 +127,7 @@ export async function applyTransition(trx: Trx, ctx: TransitionContext, order: O
     await repo.recordTransaction(trx, { orderId: order.id, ...movement, chain: movement.chain ?? null, txHash: movement.txHash ?? null }, now);
     // The operations register: once per movement, when it is confirmed (a PENDING transfer is registered by its CONFIRMED record).
     if (movement.status === 'CONFIRMED' && isRegistered(movement.type)) {
-      await registerMovement(trx, updated, { type: movement.type, amount: movement.amount, txHash: movement.txHash ?? null }, now);
+      await registerMovement(trx, ctx.personalData, updated, { type: movement.type, amount: movement.amount, txHash: movement.txHash ?? null }, now);
     }
   }
   if (edge.ledger) {

@@ -26,7 +26,7 @@ import { ReasonModal } from '../orders/reason-modal.tsx';
 import { actionLabelKey } from '../approvals-api.ts';
 import { ACTION_PERMISSION, type Approval, ApprovalStatusBadge, ApprovalTarget } from './approval-parts.tsx';
 
-const KNOWN_REFUSALS = new Set(['OWN_PROPOSAL', 'ROLE_NOT_ALLOWED']);
+const KNOWN_REFUSALS = new Set(['OWN_PROPOSAL', 'ROLE_NOT_ALLOWED', 'OWN_SERVICE_ACCOUNT']);
 
 /** The API's error, and our sentence for the four-eyes refusals it names in details.reason. */
 function Refusal({ error }: { error: unknown }) {
@@ -35,7 +35,7 @@ function Refusal({ error }: { error: unknown }) {
   return (
     <>
       <ErrorAlert error={error} />
-      {typeof reason === 'string' && KNOWN_REFUSALS.has(reason) ? <Text>{t(`opsApprovals.refused.${reason as 'OWN_PROPOSAL' | 'ROLE_NOT_ALLOWED'}`)}</Text> : null}
+      {typeof reason === 'string' && KNOWN_REFUSALS.has(reason) ? <Text>{t(`opsApprovals.refused.${reason as 'OWN_PROPOSAL' | 'ROLE_NOT_ALLOWED' | 'OWN_SERVICE_ACCOUNT'}`)}</Text> : null}
     </>
   );
 }

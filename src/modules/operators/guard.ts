@@ -3,7 +3,7 @@
  * authentication and before the body is read. An operator without TOTP may only enrol it.
  * The admin token bootstraps, then steps aside (docs/decisions/0024-operators-made-by-two.md):
  * it is refused on every four-eyes route once any operator exists (two people can then be made),
- * and on operator management once two operators have enrolled TOTP. A service account acts by
+ * and on operator management and bulk exports of personal data once two operators have enrolled TOTP. A service account acts by
  * its role like an operator, but never on a four-eyes route nor on operators (no ADMIN role).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -25,6 +25,11 @@ export function enforceOperatorRole(bootstrap: Pick<BootstrapState, 'isOver' | '
       if (permission === 'four-eyes' && (await bootstrap.anyOperator())) throw FOUR_EYES_REQUIRED();
       if (permission === 'operators.manage' && (await bootstrap.isOver())) {
         throw new AppError('FORBIDDEN', 'The admin token no longer manages operators: two operators have enrolled TOTP, so creating or raising one takes two of them (POST /api/v1/admin/approvals)', { reason: 'ADMIN_TOKEN_BOOTSTRAP_OVER' });
+      }
+      // A bulk export of personal data is a compliance act by someone with a name: a COMPLIANCE or
+      // ADMIN operator, or a COMPLIANCE service account that a second operator approved.
+      if (permission === 'reports.export' && (await bootstrap.isOver())) {
+        throw new AppError('FORBIDDEN', 'The admin token no longer exports personal data: two operators have enrolled TOTP, so an export is made by a COMPLIANCE or ADMIN operator, or a COMPLIANCE service account', { reason: 'ADMIN_TOKEN_BOOTSTRAP_OVER' });
       }
       return;
     }

@@ -59,6 +59,13 @@ describe('operators are made and raised by two people; the admin token bootstrap
     const byToken = await ops.call('POST', '/operators', adminToken, { email: 'token-made@example.com', role: 'ADMIN' });
     expectErrorBody(byToken, 403, 'FORBIDDEN');
     expect(byToken.json().details).toEqual({ reason: 'ADMIN_TOKEN_BOOTSTRAP_OVER' });
+    // Nor does the token take personal data out any more: an export is made by someone with a name.
+    for (const url of ['/reports/operations?month=2026-11', '/audit-log/export?action=merchant.create']) {
+      const exported = await ops.call('GET', url, adminToken);
+      expectErrorBody(exported, 403, 'FORBIDDEN');
+      expect(exported.json().details).toEqual({ reason: 'ADMIN_TOKEN_BOOTSTRAP_OVER' });
+      expect((await ops.call('GET', url, ops.as(alice))).statusCode).toBe(200);
+    }
     const alone = await ops.call('POST', '/operators', ops.as(alice), { email: 'alice.second@example.com', role: 'ADMIN' });
     expectErrorBody(alone, 403, 'FORBIDDEN');
     expect(alone.json().details).toEqual({ reason: 'FOUR_EYES_REQUIRED' });

@@ -1,5 +1,5 @@
 /**
- * Personal data in the outbox's payloads (issue 38, docs/decisions/0026-personal-data-sealed-at-rest.md):
+ * Personal data in the outbox's payloads (issue 38, docs/decisions/0035-event-payloads-sealed-value-by-value.md):
  * a PAYOUT's events name its PIX key (a CPF, an email or a phone), a receiver's KYC events its
  * name and email. The outbox (outbox.ts) seals those values on write, each inside the JSON, so
  * the value becomes a sealed string (`pd<version>:v1:…`, as orders' columns hold) and every other

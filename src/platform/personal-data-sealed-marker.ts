@@ -1,5 +1,5 @@
 /**
- * The sealing pass's marker (migration 0052, docs/decisions/0026-personal-data-sealed-at-rest.md):
+ * The sealing pass's marker (migration 0052, docs/decisions/0032-sealing-marker-kept-by-the-database.md):
  * one row of `personal_data_sealing` saying that no personal value was clear when the pass last
  * looked, with KEK version `kek_version` current, over the sealed columns `columns` fingerprints.
  *

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * The sealing pass's marker (docs/decisions/0026-personal-data-sealed-at-rest.md, Consequences):
+ * The sealing pass's marker (docs/decisions/0032-sealing-marker-kept-by-the-database.md):
  * `personal_data_sealing`, one row, says "no personal value was clear when the pass last looked,
  * with KEK version `kek_version` current, over the sealed columns `columns` names", so a start
  * whose KEK version and columns match skips the scan of every table (src/platform/personal-data-sealed-marker.ts).

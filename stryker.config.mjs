@@ -23,8 +23,10 @@ const TARGETS = {
   'src/modules/wallets/sponsor-budget.ts': ['test/modules/wallets/fee-bounds.test.ts', 'test/modules/wallets/sponsor-budget.test.ts'],
   'src/modules/approvals/actions.ts': ['test/modules/approvals/action-params.test.ts', 'test/modules/approvals/four-eyes.test.ts'],
   'src/modules/approvals/service.ts': ['test/modules/approvals/action-params.test.ts', 'test/modules/approvals/four-eyes.test.ts'],
+  'src/modules/approvals/service-account-actions.ts': ['test/modules/operators/service-accounts-approved.test.ts'],
   'src/modules/orders/lifecycle/deposit-terms.ts': ['test/modules/orders/deposit-terms.test.ts'],
   'src/modules/orders/lifecycle/payer-rules.ts': ['test/modules/orders/payer-policy.test.ts'],
+  'src/modules/orders/lifecycle/arrival-time.ts': ['test/modules/orders/paid-after-expiry.test.ts'],
 };
 
 const flag = process.argv.indexOf('--mutate');

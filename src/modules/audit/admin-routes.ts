@@ -22,7 +22,7 @@ const EXPORT_DESCRIPTION =
   'A text cell that starts with =, +, -, @, a tab or a carriage return is prefixed with a single quote, so that a spreadsheet never runs it as a formula. ' +
   'Written as it is read (a page at a time). It holds at most ORDER_EXPORT_MAX_ROWS entries (100 000 by default, the order export’s cap): the header `X-Export-Truncated` is `true` when more match, and the older ones are exported by setting `to` to the `createdAt` of the last line. ' +
   'The file name is audit-log-<UTC date>.csv. ' +
-  'An operator needs the `reports.export` permission (COMPLIANCE, ADMIN; others 403 ROLE_NOT_ALLOWED); every export is recorded in the audit log before the file starts (action `audit_log.export`, its filters in details), so the file holds its own record when the filters match it.';
+  'An operator needs the `reports.export` permission (COMPLIANCE, ADMIN; others 403 ROLE_NOT_ALLOWED); every export is recorded in the audit log before the file starts (action `audit_log.export`, its filters in details), so the file holds its own record when the filters match it. The admin token exports only during the bootstrap (until two operators have enrolled TOTP); then 403 ADMIN_TOKEN_BOOTSTRAP_OVER.';
 
 export function registerAdminAuditRoutes(app: App, deps: { db: Db; exporter: AuditExport }): void {
   app.get(

@@ -17,7 +17,7 @@ const DESCRIPTION =
   `\`format=csv\` (default): RFC 4180, CRLF, a header line with the columns ${REGISTER_COLUMNS.join(', ')}; null is an empty cell, and a text cell starting with =, +, -, @, a tab or CR is prefixed with a single quote. ` +
   '`format=jsonl`: one JSON object per line with the same keys in the same order. Amounts are decimal text (quantity in the asset\'s units, valueBrl with two places), times ISO 8601 UTC. ' +
   'Written as it is read (a page at a time), never capped. The file name is operations-<month>.<format>. A month that is not YYYY-MM is 400 VALIDATION_ERROR. ' +
-  'The file holds every client\'s personal data: an operator needs the `reports.export` permission (COMPLIANCE, ADMIN; others 403 ROLE_NOT_ALLOWED), and every export is recorded in the audit log before the file starts (action `report.export`, target `operations-<month>`, the month and format in details), as the admin token\'s and the CLI\'s are.';
+  'The file holds every client\'s personal data: an operator needs the `reports.export` permission (COMPLIANCE, ADMIN; others 403 ROLE_NOT_ALLOWED), and every export is recorded in the audit log before the file starts (action `report.export`, target `operations-<month>`, the month and format in details), as the CLI\'s are. The admin token exports only during the bootstrap (until two operators have enrolled TOTP), recorded too; then 403 ADMIN_TOKEN_BOOTSTRAP_OVER.';
 
 export const OperationsReportQuery = StrictObject({
   month: Type.String({ pattern: '^\\d{4}-(0[1-9]|1[0-2])$', description: 'The calendar month in São Paulo time, YYYY-MM', examples: ['2026-11'] }),

@@ -212,7 +212,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         registerSessionRoutes(merchantScope, services.users, { nodeEnv: config.nodeEnv });
         registerUserRoutes(merchantScope, services.users);
         registerSignedInLinkRoutes(merchantScope, services.users);
-        registerAuditLogRoutes(merchantScope, db);
+        registerAuditLogRoutes(merchantScope, { db, personalData: services.personalData });
         registerReceiverRoutes(merchantScope, services.receivers);
         registerWalletOwnershipRoutes(merchantScope, services.walletOwnership);
         registerQuoteRoutes(merchantScope, services.quotes);
@@ -251,7 +251,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         registerAdminPoliciesRoutes(adminScope, services.merchantPolicies);
         registerAdminMerchantReadRoutes(adminScope, services.operatorReads.merchantReads);
         registerAdminReceiverRoutes(adminScope, services.receivers, services.operatorReads.kycReview);
-        registerAdminAuditRoutes(adminScope, { db, exporter: services.operatorReads.auditExport });
+        registerAdminAuditRoutes(adminScope, { db, personalData: services.personalData, exporter: services.operatorReads.auditExport });
         registerOperationsReportRoutes(adminScope, services.operatorReads.operationsReport);
         registerAdminFeeTierRoutes(adminScope, services.feeTiers);
         registerAdminLedgerRoutes(adminScope, services.ledger, clock.now);

@@ -325,7 +325,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   const webhookHealth = createWebhookHealth({ db, clock });
   const operatorReads = {
     kycReview: createKycReview({ db, clock, personalData }),
-    auditExport: createAuditExport({ db, clock, settings: { pageSize: config.orders.exportPageSize, maxRows: config.orders.exportMaxRows } }),
+    auditExport: createAuditExport({ db, personalData, clock, settings: { pageSize: config.orders.exportPageSize, maxRows: config.orders.exportMaxRows } }),
     merchantReads: createMerchantReads({ merchants, users, feeTiers }),
     // The operations register's monthly report (docs/architecture/operations-register.md), paged as the exports are.
     operationsReport: createOperationsReport({ db, personalData, pageSize: config.orders.exportPageSize }),

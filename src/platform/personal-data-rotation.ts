@@ -13,7 +13,7 @@
  * event-payload-sealing.ts): the same pass, each value re-sealed in place by its key and the row's
  * other keys left as they are.
  */
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { PersonalData, PersonalDataKind } from '../lib/personal-data.ts';
 
@@ -37,6 +37,10 @@ export interface SealedJsonValues {
   readonly name: string;
   readonly table: string;
   readonly json: { readonly column: string; readonly keys: Readonly<Record<string, PersonalDataKind>> };
+  /** Only the rows whose `column` equals `equals` hold personal values under the keys (the audit log's rename entries). */
+  readonly rows?: { readonly column: string; readonly equals: string };
+  /** As SealedColumns' appendOnly: the pass declares itself to the append-only trigger. */
+  readonly appendOnly?: boolean;
 }
 
 export type SealedTable = SealedColumns | SealedJsonValues;
@@ -52,6 +56,23 @@ function stalePredicate(spec: SealedColumns, version: number, onlyClear: boolean
     ...Object.entries(spec.hashes ?? {}).map(([column, { of }]) => sql`(${sql.ref(of)} is not null and (${sql.ref(column)} is null or ${sql.ref(column)} !~ ${hashed}))`),
   ];
   return sql.join(checks, sql` or `);
+}
+
+/** Runs one batch's compare-and-set updates; returns how many rows changed. */
+async function applyUpdates(db: Db, updates: readonly RawBuilder<unknown>[], appendOnly: boolean): Promise<number> {
+  let changed = 0;
+  const run = async (executor: Db) => {
+    for (const update of updates) if (Number((await update.execute(executor)).numAffectedRows ?? 0) > 0) changed += 1;
+  };
+  // An append-only table's rows are never otherwise updated: its batch is one transaction that
+  // declares itself the pass (a round trip per row instead of four: measured in bench/personal-data-start.ts).
+  if (appendOnly) {
+    await db.transaction().execute(async (trx) => {
+      await sql`select set_config('app.personal_data_reseal', 'on', true)`.execute(trx);
+      await run(trx);
+    });
+  } else await run(db);
+  return changed;
 }
 
 /** Re-seals one table's stale rows; returns how many rows changed. */
@@ -85,17 +106,7 @@ export async function resealTable(db: Db, pd: PersonalData, spec: SealedColumns,
       const unchanged = sql.join(read.map((column) => sql`${sql.ref(column)} is not distinct from ${row[column]}`), sql` and `);
       return sql`update ${sql.table(spec.table)} set ${sets} where id = ${row.id}::uuid and ${unchanged}`;
     });
-    const run = async (executor: Db) => {
-      for (const update of updates) if (Number((await update.execute(executor)).numAffectedRows ?? 0) > 0) changed += 1;
-    };
-    // The register's rows are never otherwise updated: its batch is one transaction that declares
-    // itself the pass (a round trip per row instead of four: measured in bench/personal-data-start.ts).
-    if (spec.appendOnly) {
-      await db.transaction().execute(async (trx) => {
-        await sql`select set_config('app.personal_data_reseal', 'on', true)`.execute(trx);
-        await run(trx);
-      });
-    } else await run(db);
+    changed += await applyUpdates(db, updates, spec.appendOnly ?? false);
     after = rows[rows.length - 1]!.id;
   }
   return changed;
@@ -113,13 +124,15 @@ export async function resealJsonValues(db: Db, pd: PersonalData, spec: SealedJso
     keys.map(([key]) => sql`(jsonb_typeof(${column} -> ${key}) = 'string' and ${valueOf(key)} !~ ${sealed})`),
     sql` or `,
   );
+  const inRows = spec.rows ? sql`${sql.ref(spec.rows.column)} = ${spec.rows.equals} and ` : sql``;
   let changed = 0;
   let after = '00000000-0000-0000-0000-000000000000';
   for (;;) {
     const { rows } = await sql<Record<string, string | null> & { id: string }>`
       select id::text as id, ${sql.join(keys.map(([key]) => sql`case when jsonb_typeof(${column} -> ${key}) = 'string' then ${valueOf(key)} end as ${sql.ref(key)}`))}
-      from ${sql.table(spec.table)} where id > ${after}::uuid and (${stale}) order by id limit ${BATCH}`.execute(db);
+      from ${sql.table(spec.table)} where ${inRows}id > ${after}::uuid and (${stale}) order by id limit ${BATCH}`.execute(db);
     if (rows.length === 0) break;
+    const updates = [];
     for (const row of rows) {
       const patch: Record<string, string> = {};
       for (const [key, kind] of keys) {
@@ -132,10 +145,10 @@ export async function resealJsonValues(db: Db, pd: PersonalData, spec: SealedJso
       if (Object.keys(patch).length === 0) continue;
       // `||` replaces the patched keys only; a compare-and-set on every value read, as above.
       const unchanged = sql.join(keys.map(([key]) => sql`${valueOf(key)} is not distinct from ${row[key]}`), sql` and `);
-      const result = await sql`update ${sql.table(spec.table)} set ${column} = ${column} || ${JSON.stringify(patch)}::jsonb
-        where id = ${row.id}::uuid and ${unchanged}`.execute(db);
-      if (Number(result.numAffectedRows ?? 0) > 0) changed += 1;
+      updates.push(sql`update ${sql.table(spec.table)} set ${column} = ${column} || ${JSON.stringify(patch)}::jsonb
+        where id = ${row.id}::uuid and ${unchanged}`);
     }
+    changed += await applyUpdates(db, updates, spec.appendOnly ?? false);
     after = rows[rows.length - 1]!.id;
   }
   return changed;

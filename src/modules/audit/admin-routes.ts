@@ -4,12 +4,11 @@
  */
 import { Readable } from 'node:stream';
 import { Type } from 'typebox';
-import type { Db } from '../../db/database.ts';
 import { errorResponses } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
 import { adminActor } from '../../http/audit-actor.ts';
 import { AUDIT_EXPORT_COLUMNS, type AuditExport } from './export.ts';
-import { listAudit } from './log.ts';
+import { type AuditReadDeps, listAudit } from './log.ts';
 import { OperatorAuditExportQuery, OperatorAuditLogPageSchema, OperatorAuditLogQuery } from './schemas.ts';
 
 const tags = ['Admin'];
@@ -24,7 +23,7 @@ const EXPORT_DESCRIPTION =
   'The file name is audit-log-<UTC date>.csv. ' +
   'An operator needs the `reports.export` permission (COMPLIANCE, ADMIN; others 403 ROLE_NOT_ALLOWED); every export is recorded in the audit log before the file starts (action `audit_log.export`, its filters in details), so the file holds its own record when the filters match it. The admin token exports only during the bootstrap (until two operators have enrolled TOTP); then 403 ADMIN_TOKEN_BOOTSTRAP_OVER.';
 
-export function registerAdminAuditRoutes(app: App, deps: { db: Db; exporter: AuditExport }): void {
+export function registerAdminAuditRoutes(app: App, deps: AuditReadDeps & { exporter: AuditExport }): void {
   app.get(
     '/admin/audit-log',
     {
@@ -36,7 +35,7 @@ export function registerAdminAuditRoutes(app: App, deps: { db: Db; exporter: Aud
         response: { 200: OperatorAuditLogPageSchema, ...errorResponses(...ERRORS) },
       },
     },
-    async (request) => listAudit(deps.db, request.query),
+    async (request) => listAudit(deps, request.query),
   );
 
   app.get(

@@ -5,10 +5,9 @@
  * says so (`truncated`) and the operator narrows the filters (`to`) to fetch the older rest.
  * Entries recorded while the file is written are newer than its first page and are not in it.
  */
-import type { Db } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { csvCell, csvRecord, pagedCsvLines } from '../../lib/csv.ts';
-import { type AuditLogEntry, type AuditLogFilters, listAudit, moreAuditThan } from './log.ts';
+import { type AuditLogEntry, type AuditLogFilters, type AuditReadDeps, listAudit, moreAuditThan } from './log.ts';
 import { type AuditActor, recordDataRelease } from '../../platform/audit/record.ts';
 
 /** The file's columns, in order (documented in the route's description and docs/architecture/back-office.md). */
@@ -38,7 +37,7 @@ export interface AuditExportSettings {
   maxRows: number;
 }
 
-export function createAuditExport(deps: { db: Db; clock: Clock; settings: AuditExportSettings }) {
+export function createAuditExport(deps: AuditReadDeps & { clock: Clock; settings: AuditExportSettings }) {
   const { db, clock, settings } = deps;
 
   const lines = (filters: AuditLogFilters) =>
@@ -47,7 +46,7 @@ export function createAuditExport(deps: { db: Db; clock: Clock; settings: AuditE
       ...settings,
       record,
       async page(cursor, limit) {
-        const page = await listAudit(db, { ...filters, limit, ...(cursor ? { cursor } : {}) });
+        const page = await listAudit(deps, { ...filters, limit, ...(cursor ? { cursor } : {}) });
         return { rows: page.data, next: page.nextCursor ?? undefined };
       },
     });

@@ -4,8 +4,17 @@
  * CSV export, GET /admin/receivers/{id}/kyc's history). Ids are UUIDv7, so the id orders by time
  * and is the cursor: a page holds entries older than the cursor, and new entries never shift it.
  * Indexes: merchant_id (migration 0031), target and actor (0035), created_at for a time range.
+ * A rename entry's names are sealed at rest and opened here (platform/audit/sealed-details.ts).
  */
 import type { Db } from '../../db/database.ts';
+import type { PersonalData } from '../../lib/personal-data.ts';
+import { openAuditDetails } from '../../platform/audit/sealed-details.ts';
+
+/** What reads the log: the database, and the key that opens the personal values some entries seal. */
+export interface AuditReadDeps {
+  db: Db;
+  personalData: Pick<PersonalData, 'open'>;
+}
 
 export interface AuditLogEntry {
   id: string;
@@ -56,7 +65,7 @@ function filtered(db: Db, filters: AuditLogFilters) {
   return select;
 }
 
-export async function listAudit(db: Db, query: AuditLogQuery): Promise<AuditLogPage> {
+export async function listAudit({ db, personalData }: AuditReadDeps, query: AuditLogQuery): Promise<AuditLogPage> {
   let select = filtered(db, query).select(['id', 'actor', 'action', 'target_type', 'target_id', 'details', 'request_id', 'merchant_id', 'created_at']);
   if (query.cursor !== undefined) select = select.where('id', '<', query.cursor);
   // One row more than the page tells whether another page follows.
@@ -69,7 +78,7 @@ export async function listAudit(db: Db, query: AuditLogQuery): Promise<AuditLogP
       action: row.action,
       targetType: row.target_type,
       targetId: row.target_id,
-      details: row.details as Record<string, unknown>,
+      details: openAuditDetails(personalData, row.action, row.details as Record<string, unknown>),
       requestId: row.request_id,
       merchantId: row.merchant_id,
       createdAt: row.created_at.toISOString(),

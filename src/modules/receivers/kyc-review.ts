@@ -71,7 +71,7 @@ export function createKycReview(deps: { db: Db; clock: Clock; personalData: Pers
       const row = await repo.withMerchant(db, id);
       if (!row) throw notFound('Receiver');
       await recordDataRelease(db, by, { action: 'receiver.kyc_file_open', targetType: 'kyc_file', targetId: id, details: { merchantId: row.merchant_id } });
-      const [submissions, history] = await Promise.all([repo.submissions(db, id), listAudit(db, { targetType: 'receiver', targetId: id, limit: HISTORY_LIMIT })]);
+      const [submissions, history] = await Promise.all([repo.submissions(db, id), listAudit({ db, personalData: deps.personalData }, { targetType: 'receiver', targetId: id, limit: HISTORY_LIMIT })]);
       return {
         receiver: toReceiver(row),
         merchantName: row.merchant_name,

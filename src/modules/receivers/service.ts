@@ -225,7 +225,7 @@ export function createReceiversService(deps: {
 
     /** PATCH: contact and address only; renaming an APPROVED receiver sends it back to KYC review (update.ts). */
     update: async (merchantId: string, id: string, input: Static<typeof UpdateReceiverBody>, by: AuditActor = { actor: `merchant:${merchantId}` }): Promise<Receiver> =>
-      toReceiver(await updateReceiver({ db, clock, repo }, merchantId, id, input, by)),
+      toReceiver(await updateReceiver({ db, clock, repo, personalData: deps.personalData }, merchantId, id, input, by)),
 
     /** The limits with today's usage of them (GET and PUT answer both). */
     async getLimits(merchantId: string, id: string) {

@@ -3,7 +3,8 @@
  * immutable. A new name is identity too: the KYC that approved the receiver was of the old one,
  * so renaming an APPROVED receiver sends it back to review (UNDER_REVIEW: the operator checks the
  * new name against the documents already submitted, and approves or rejects as for any review),
- * in the same transaction and audited. Until then its orders are refused with KYC_NOT_APPROVED.
+ * in the same transaction and audited, both names sealed in the entry (platform/audit/sealed-details.ts).
+ * Until then its orders are refused with KYC_NOT_APPROVED.
  * No webhook event: the spec's catalog has none for it, and the merchant made the change and reads
  * the new kycStatus in the answer. A rename to the same name changes nothing.
  */
@@ -12,7 +13,9 @@ import { inTransaction } from '../../platform/commit-signals.ts';
 import type { Db } from '../../db/database.ts';
 import { AppError, notFound } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { PersonalData } from '../../lib/personal-data.ts';
 import { type AuditActor, recordAudit } from '../../platform/audit/record.ts';
+import { RENAME_ACTION, sealAuditDetails } from '../../platform/audit/sealed-details.ts';
 import type { ReceiversRepo } from './repo.ts';
 import { IMMUTABLE_RECEIVER_FIELDS, type UpdateReceiverBody } from './schemas.ts';
 import type { ReceiverRow } from './tables.ts';
@@ -54,7 +57,7 @@ function contactChanges(input: Static<typeof UpdateReceiverBody>): ContactChange
 }
 
 export async function updateReceiver(
-  deps: { db: Db; clock: Clock; repo: ReceiversRepo },
+  deps: { db: Db; clock: Clock; repo: ReceiversRepo; personalData: Pick<PersonalData, 'seal'> },
   merchantId: string,
   id: string,
   input: Static<typeof UpdateReceiverBody>,
@@ -74,12 +77,8 @@ export async function updateReceiver(
     const row = await repo.update(trx, id, merchantId, { ...changes, ...(backToReview ? { kyc_status: 'UNDER_REVIEW' as const } : {}) }, clock.now());
     if (!row) throw notFound('Receiver');
     if (backToReview) {
-      await recordAudit(trx, by, {
-        action: 'receiver.kyc_review_on_rename',
-        targetType: 'receiver',
-        targetId: id,
-        details: { merchantId, from: 'APPROVED', to: 'UNDER_REVIEW', previousName: current.name, name: changes.name },
-      });
+      const details = { merchantId, from: 'APPROVED', to: 'UNDER_REVIEW', previousName: current.name, name: changes.name };
+      await recordAudit(trx, by, { action: RENAME_ACTION, targetType: 'receiver', targetId: id, details: sealAuditDetails(deps.personalData, RENAME_ACTION, details) });
     }
     return row;
   });

@@ -5,12 +5,11 @@
  * with full access or the `read` scope may read it too (the key is the merchant's own).
  */
 import type { FastifyRequest } from 'fastify';
-import type { Db } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
 import { merchantIdOf } from '../../http/auth.ts';
 import { AUTHENTICATED_ERRORS, errorResponses } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
-import { listAudit } from '../audit/log.ts';
+import { type AuditReadDeps, listAudit } from '../audit/log.ts';
 import { AuditLogPageSchema, AuditLogQuery } from '../audit/schemas.ts';
 import { can } from './roles.ts';
 
@@ -19,7 +18,7 @@ function mayRead(request: FastifyRequest): void {
   if (user && !can(user.role, 'users.manage')) throw new AppError('FORBIDDEN', `A ${user.role} cannot read the audit log (needs users.manage)`, { reason: 'ROLE_NOT_ALLOWED', permission: 'users.manage' });
 }
 
-export function registerAuditLogRoutes(app: App, db: Db): void {
+export function registerAuditLogRoutes(app: App, reads: AuditReadDeps): void {
   app.get(
     '/audit-log',
     {
@@ -37,7 +36,7 @@ export function registerAuditLogRoutes(app: App, db: Db): void {
     },
     async (request) => {
       mayRead(request);
-      return listAudit(db, { ...request.query, merchantId: merchantIdOf(request) });
+      return listAudit(reads, { ...request.query, merchantId: merchantIdOf(request) });
     },
   );
 }

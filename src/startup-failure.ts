@@ -1,7 +1,8 @@
 /**
  * The start-up failures an operator meets and can fix, as one line naming the fix (no stack
  * trace): the database is missing or unreachable, the port is taken, the embedded database is
- * locked by another process, a platform key or a KEK version is missing. Anything else is
+ * locked by another process, a platform key is missing, WALLET_KEK does not open the stored keys or a
+ * rotation lacks its previous KEK (platform-keys/service.ts). Anything else is
  * unexpected and keeps its stack.
  */
 import type { Config } from './config.ts';

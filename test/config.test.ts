@@ -63,6 +63,11 @@ describe('config', () => {
     expect(problems.join('\n')).not.toMatch(/short-secret|hunter2|not-a-pem/);
   });
 
+  it('an unreadable certificate file: one line naming the setting and the fix (issue 40)', () => {
+    const problems = problemsOf({ PIX_CLIENT_CERT: '/no/such/dir/client.pem' });
+    expect(problems).toContain('PIX_CLIENT_CERT must be an X.509 certificate in PEM, or the path of a readable PEM file (check the path and its permissions)');
+  });
+
   it('accepts a one-line PEM with \\n escapes', () => {
     const pem = '-----BEGIN PRIVATE KEY-----\\nMC4CAQAwBQYDK2VwBCIEIA==\\n-----END PRIVATE KEY-----';
     expect(loadConfig({ JWT_PRIVATE_KEY: pem }).jwt.privateKeyPem).toContain('\nMC4CAQAwBQYDK2VwBCIEIA==\n');

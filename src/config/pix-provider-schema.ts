@@ -37,7 +37,7 @@ function parses(value: string, parse: (pem: string) => unknown): boolean {
 const certificates = (value: string) => parses(value, (pem) => pem.split(/(?=-----BEGIN CERTIFICATE-----)/).filter((part) => part.includes('BEGIN')).forEach((part) => new X509Certificate(part)));
 const privateKey = (value: string) => parses(value, (pem) => createPrivateKey(pem));
 const pem = (check: (value: string) => boolean, what: string, description: string) =>
-  Type.Optional(Type.Decode(checkedText(check, { errorMessage: `must be ${what} in PEM, or the path of a PEM file`, description }), (value) => pemFrom(value)!));
+  Type.Optional(Type.Decode(checkedText(check, { errorMessage: `must be ${what} in PEM, or the path of a readable PEM file (check the path and its permissions)`, description }), (value) => pemFrom(value)!));
 const httpsUrl = (description: string) =>
   Type.Optional(checkedText((url) => isUrlWith(['https:'], url), { errorMessage: 'must be an https:// URL', description }));
 

@@ -131,7 +131,7 @@ describe('npm start: known start-up failures', () => {
     expect(sandbox.stderr).toMatch(/^ {2}- SANDBOX_ENABLED=true is refused when NODE_ENV=production \(its routes fake payments and deposits\): unset it, or declare SIMULATION_MODE=true/m);
   });
 
-  it.runIf(testDriver() === 'postgres')('production with SIMULATION_MODE=true starts, warns, and /readyz says so; SPONSOR_PRIVATE_KEY is imported, the treasury created, neither printed', { timeout: 90_000 }, async () => {
+  it.runIf(testDriver() === 'postgres')('production with SIMULATION_MODE=true starts, warns, and /readyz says so; SPONSOR_PRIVATE_KEY is imported, the treasury created, neither printed; a wrong or missing KEK is one line after', { timeout: 90_000 }, async () => {
     const database = (await migratedPostgresDatabase())!;
     const keys = productionKeys();
     const service = await startService(await mkdtemp(path.join(os.tmpdir(), 'exchange-simulated-')), { NODE_ENV: 'production', SIMULATION_MODE: 'true', DATABASE_URL: database.url, ...keys });
@@ -141,8 +141,18 @@ describe('npm start: known start-up failures', () => {
       expect(service.output()).toMatch(/"purpose":"SPONSOR","address":"[1-9A-HJ-NP-Za-km-z]{32,44}"[^\n]*SPONSOR_PRIVATE_KEY imported and sealed in the database/);
       expect(service.output()).toMatch(/"purpose":"TREASURY","address":"[1-9A-HJ-NP-Za-km-z]{32,44}"[^\n]*platform key created and sealed in the database/);
       expect(service.output()).not.toContain(keys.SPONSOR_PRIVATE_KEY);
-    } finally {
       expect(await service.stop()).toBe(0);
+
+      // Issue 40: the keys are sealed under keys.WALLET_KEK (version 1). Another KEK, or a new
+      // version without the old one in WALLET_KEK_PREVIOUS (a rotation half done): one line each.
+      const again = { ...keys, NODE_ENV: 'production', SIMULATION_MODE: 'true', DATABASE_URL: database.url, PORT: String(await freePort()) };
+      const wrong = await start({ ...again, WALLET_KEK: randomBytes(32).toString('base64') });
+      expectOneLine(wrong, /^fatal: the (TREASURY|SPONSOR) platform key does not open under WALLET_KEK \(KEK version 1\): .*the KEK the database was sealed with/);
+      const rotated = await start({ ...again, WALLET_KEK: randomBytes(32).toString('base64'), WALLET_KEK_VERSION: '2' });
+      expectOneLine(rotated, /^fatal: the (TREASURY|SPONSOR) platform key is sealed under KEK version 1, which neither WALLET_KEK \(version 2\) nor WALLET_KEK_PREVIOUS holds: add "1:</);
+      expect(`${wrong.stderr}${rotated.stderr}`).not.toContain(keys.WALLET_KEK);
+    } finally {
+      await service.stop();
       await rm(service.dataDir, { recursive: true, force: true });
       await database.drop();
     }

@@ -8,7 +8,7 @@
 import type { Db } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { type KeyVault, seedFromKeypair, type Signer } from '../../lib/key-vault.ts';
-import { countStaleKeys, type SealedKeyStore } from '../../platform/key-rotation.ts';
+import { countStaleKeys, KekError, type SealedKeyStore } from '../../platform/key-rotation.ts';
 import { platformKeysRepo as repo } from './repo.ts';
 import { PLATFORM_KEY_PURPOSES, type PlatformKeyPurpose } from './tables.ts';
 
@@ -55,12 +55,36 @@ export const MISSING_KEYS_FIX = 'run `npm run admin -- create-platform-keys` onc
 export function createPlatformKeys({ db, clock, vault }: PlatformKeysDeps) {
   const signers = new Map<PlatformKeyPurpose, Signer>();
 
+  /**
+   * A stored key opened, or the KEK setting to fix in one line (issue 40): every start opens both
+   * platform keys, so they are where a wrong WALLET_KEK, or a rotation missing its previous KEK,
+   * shows first, before any other sealed value is read.
+   */
+  function openSealed(purpose: PlatformKeyPurpose, sealed: { encryptedPrivateKey: string; keyVersion: number }): Signer {
+    const version = sealed.keyVersion;
+    if (!vault.canOpen(version)) {
+      throw new KekError(
+        'KEK_VERSION_MISSING',
+        `the ${purpose} platform key is sealed under KEK version ${version}, which neither WALLET_KEK (version ${vault.currentVersion}) nor WALLET_KEK_PREVIOUS holds: add "${version}:<that KEK, base64>" to WALLET_KEK_PREVIOUS (a rotation keeps the previous KEK until rotate-kek has run), or set WALLET_KEK and WALLET_KEK_VERSION back`,
+      );
+    }
+    try {
+      return vault.open(purpose, sealed);
+    } catch (err) {
+      const setting = version === vault.currentVersion ? 'WALLET_KEK' : `WALLET_KEK_PREVIOUS's entry`;
+      throw Object.assign(
+        new KekError('KEK_DOES_NOT_OPEN', `the ${purpose} platform key does not open under ${setting} (KEK version ${version}): set ${setting} to the KEK the database was sealed with (the one in use before, as base64)`),
+        { cause: err },
+      );
+    }
+  }
+
   async function signer(purpose: PlatformKeyPurpose): Promise<Signer> {
     const cached = signers.get(purpose);
     if (cached) return cached;
     const row = await repo.find(db, purpose);
     if (!row) throw new PlatformKeyError('PLATFORM_KEYS_MISSING', `no ${purpose} key in the database: ${MISSING_KEYS_FIX}`);
-    const opened = vault.open(purpose, { encryptedPrivateKey: row.encrypted_private_key, keyVersion: row.key_version });
+    const opened = openSealed(purpose, { encryptedPrivateKey: row.encrypted_private_key, keyVersion: row.key_version });
     if (opened.address !== row.address) throw new Error(`platform key ${purpose}: decrypted key does not match its address`);
     signers.set(purpose, opened);
     return opened;

@@ -156,6 +156,21 @@ describe('platform keys in production', () => {
     await expect(keys.importKeypair('TREASURY', sponsor.text)).rejects.toMatchObject({ code: 'PLATFORM_KEY_EXISTS', message: expect.stringMatching(/^the keypair is the stored SPONSOR key \(address /) });
   });
 
+  it('a wrong or missing KEK at start is a KekError naming the setting to fix, never a key (issue 40)', async () => {
+    const startWith = (settings: Parameters<typeof createKeyVault>[0]) => createPlatformKeys({ db: database.db, clock: systemClock, vault: createKeyVault(settings, 'platform-key') }).prepare({ createMissing: false });
+    const wrong = (await startWith({ kek: kek2, version: 1 }).catch((err: unknown) => err)) as KekError;
+    expect(wrong).toBeInstanceOf(KekError);
+    expect(wrong).toMatchObject({ code: 'KEK_DOES_NOT_OPEN', message: expect.stringMatching(/^the (TREASURY|SPONSOR) platform key does not open under WALLET_KEK \(KEK version 1\): set WALLET_KEK to the KEK/) });
+    await expect(startWith({ kek: kek2, version: 2 })).rejects.toMatchObject({
+      code: 'KEK_VERSION_MISSING',
+      message: expect.stringMatching(/^the (TREASURY|SPONSOR) platform key is sealed under KEK version 1, which neither WALLET_KEK \(version 2\) nor WALLET_KEK_PREVIOUS holds: add "1:<that KEK, base64>" to WALLET_KEK_PREVIOUS/),
+    });
+    const badPrevious = (await startWith({ kek: kek2, version: 2, previous: { 1: kek2 } }).catch((err: unknown) => err)) as KekError;
+    expect(badPrevious).toMatchObject({ code: 'KEK_DOES_NOT_OPEN', message: expect.stringContaining("does not open under WALLET_KEK_PREVIOUS's entry (KEK version 1)") });
+    for (const refusal of [wrong, badPrevious]) expect(refusal.message).not.toContain(kek2);
+    expect((await startWith({ kek, version: 1 })).signers.SPONSOR.address).toBe(sponsor.address);
+  });
+
   it('a key sealed for one purpose does not open as another', async () => {
     const sponsorRow = await database.db.selectFrom('platform_keys').selectAll().where('purpose', '=', 'SPONSOR').executeTakeFirstOrThrow();
     await database.db.updateTable('platform_keys').set({ encrypted_private_key: sponsorRow.encrypted_private_key }).where('purpose', '=', 'TREASURY').execute();

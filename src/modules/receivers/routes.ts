@@ -1,5 +1,6 @@
 import { merchantIdOf } from '../../http/auth.ts';
 import { PageOf } from '../../http/pagination.ts';
+import { logWith } from '../../http/request-log.ts';
 import { AUTHENTICATED_ERRORS, BODY_ERRORS, IdParams, errorResponses } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
 import {
@@ -30,7 +31,11 @@ export function registerReceiverRoutes(app: App, receivers: ReceiversService): v
         response: { 201: ReceiverSchema, ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 409) },
       },
     },
-    async (request, reply) => reply.code(201).send(await receivers.create(merchantIdOf(request), request.body, request.idempotency)),
+    async (request, reply) => {
+      const receiver = await receivers.create(merchantIdOf(request), request.body, request.idempotency);
+      logWith(request, { receiverId: receiver.id });
+      return reply.code(201).send(receiver);
+    },
   );
 
   app.get(

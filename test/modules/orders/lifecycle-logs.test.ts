@@ -3,7 +3,7 @@
  * the logs"): a PAYIN and a PAYOUT driven to COMPLETED on the sandbox PSP and chain with the real
  * worker steps, the app logging to a captured pino destination. Each order has its "order
  * created" line, then one "order moved" line per change, in order, with the reference of each
- * step; the requests that touched it name it; and nothing in the whole log is a CPF, a name, a PIX
+ * step; the requests that touched it name it (and a receiver's, a merchant's, by id); and nothing in the whole log is a CPF, a name, a PIX
  * key or a secret. A change whose transaction rolled back writes no line.
  */
 import { describe, expect, it } from 'vitest';
@@ -84,6 +84,16 @@ describe('order lifecycle logs', () => {
     expect(completed).toMatchObject({ pixEndToEndId: pixOut!.txHash, providerTransactionId: sent.payload.sandboxTransactionId });
     expect(requestLine('POST', '/api/v1/payout').map((line) => line.orderId)).toContain(order.id);
     expect(requestLine('POST', '/api/v1/sandbox/orders/:id/deposit').map((line) => line.orderId)).toContain(order.id);
+  });
+
+  it('names the other resources a request touched by id: a receiver made or read, a merchant in the back office', async () => {
+    const merchant = await t.merchant();
+    const receiver = await t.pendingReceiver(merchant);
+    await t.call('GET', `/receivers/${receiver.id}/limits`, merchant);
+    await t.ctx.app.inject({ method: 'GET', url: `/api/v1/admin/merchants/${merchant.merchantId}`, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    expect(requestLine('POST', '/api/v1/receivers').map((line) => line.receiverId)).toContain(receiver.id);
+    expect(requestLine('GET', '/api/v1/receivers/:id/limits').map((line) => line.receiverId)).toContain(receiver.id);
+    expect(requestLine('GET', '/api/v1/admin/merchants/:id').map((line) => line.merchantId)).toContain(merchant.merchantId);
   });
 
   it('names no order on a request whose id is not one (the caller text is not logged)', async () => {

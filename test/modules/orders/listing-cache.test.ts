@@ -1,12 +1,16 @@
 /**
  * GET /orders pages kept in memory (ORDER_LIST_CACHE_MS, orders/reads/listing.ts): a change made
- * through the service shows at once, a change made elsewhere (another process) within the TTL,
+ * through the service shows at once (its pages dropped once it commits: a page read in between
+ * is dropped too), a change made elsewhere (another process) within the TTL,
  * and a page is never shared between merchants or queries.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClock, type TestContext, type TestMerchant, createTestContext } from '../../helpers/app.ts';
 import { NOON_SP, WALLET } from './helpers.ts';
 import { randomCpf } from '../../helpers/documents.ts';
+import { testDriver } from '../../helpers/database.ts';
+import { applyTransition } from '../../../src/modules/orders/lifecycle/transitions.ts';
+import { inTransaction } from '../../../src/platform/commit-signals.ts';
 
 const TTL_MS = 300;
 
@@ -46,6 +50,24 @@ describe('GET /orders from memory', () => {
     expect((await list()).data[0].receiverName).toBe('Ana Lima');
     await new Promise((resolve) => setTimeout(resolve, TTL_MS + 50));
     expect((await list()).data[0].receiverName).toBe('Ana Lima Souza');
+  });
+
+  // A read outside the open transaction needs a second connection: PostgreSQL only.
+  it.runIf(testDriver() === 'postgres')('a page read while a change is not yet committed is dropped once it commits, not kept for the TTL', async () => {
+    const { merchant, receiver } = await merchantWithReceiver('Loja Janela');
+    const list = async () => (await call('GET', '/orders', merchant)).json();
+    const order = (await call('POST', '/payin', merchant, { receiverId: receiver.id, amountBrl: 10 })).json();
+    expect((await list()).data[0].status).toBe('AWAITING_PAYMENT');
+
+    const { services } = ctx.app;
+    const transitions = { clock: services.clock, ledger: services.ledger, onOrderChanged: services.orderListing.forgetMerchant, personalData: services.personalData };
+    await inTransaction(ctx.database.db, async (trx) => {
+      const row = await trx.selectFrom('orders').selectAll().where('id', '=', order.id).forUpdate().executeTakeFirstOrThrow();
+      await applyTransition(trx, transitions, row, 'EXPIRED');
+      // Another request, before the commit: it reads (and caches) the status still committed.
+      expect((await list()).data[0].status).toBe('AWAITING_PAYMENT');
+    });
+    expect((await list()).data[0].status).toBe('EXPIRED');
   });
 
   it('keeps pages apart by merchant and by query, and answers the same bytes a fresh read would', async () => {

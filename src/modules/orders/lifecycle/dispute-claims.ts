@@ -10,7 +10,7 @@
  *   normal refund path does the rest (PSP, REFUNDED, the PAYIN_REFUNDED posting, order.refunded).
  */
 import type { Trx } from '../../../db/database.ts';
-import { signalAfterCommit } from '../../../platform/commit-signals.ts';
+import { afterCommit, signalAfterCommit } from '../../../platform/commit-signals.ts';
 import { ordersRepo as repo } from '../repo.ts';
 import type { OrderRow, StoredOrderStatus } from '../tables.ts';
 import { ORDER_STEPS_CHANNEL, type TransitionContext, applyTransition } from './transitions.ts';
@@ -22,6 +22,11 @@ const RETURNABLE: readonly StoredOrderStatus[] = ['PAYMENT_RECEIVED', 'SWAPPING'
 
 export function createOrderDisputeClaims(ctx: TransitionContext) {
   const { clock } = ctx;
+  /** The merchant's cached listings, dropped once the change has committed (as transitions.ts does). */
+  const forgetListingAfterCommit = (trx: Trx, order: OrderRow) => {
+    const { onOrderChanged } = ctx;
+    if (onOrderChanged) afterCommit(trx, () => onOrderChanged(order.merchant_id));
+  };
 
   return {
     /** The PAYIN paid by this PIX, locked (null: no order of ours). */
@@ -37,7 +42,7 @@ export function createOrderDisputeClaims(ctx: TransitionContext) {
         .where('status', '=', order.status)
         .returning('id')
         .executeTakeFirst();
-      if (held) ctx.onOrderChanged?.(order.merchant_id);
+      if (held) forgetListingAfterCommit(trx, order);
       return held !== undefined;
     },
 
@@ -47,7 +52,7 @@ export function createOrderDisputeClaims(ctx: TransitionContext) {
       const now = clock.now();
       await trx.updateTable('orders').set({ dispute_hold: false, next_step_at: now, updated_at: now }).where('id', '=', order.id).execute();
       signalAfterCommit(trx, ORDER_STEPS_CHANNEL);
-      ctx.onOrderChanged?.(order.merchant_id);
+      forgetListingAfterCommit(trx, order);
     },
 
     /** Whether an accepted claim returns the PIX through this order (else it was paid out, or is being returned already). */

@@ -121,7 +121,9 @@ export async function applyTransition(trx: Trx, ctx: TransitionContext, order: O
     afterCommit(trx, () => log.info(line, ORDER_MOVED));
   }
   if (dueAtOnce && !facts.claimedUntil) signalAfterCommit(trx, ORDER_STEPS_CHANNEL);
-  ctx.onOrderChanged?.(order.merchant_id);
+  // After commit: cleared before it, a listing read in between would cache the old status again.
+  const { onOrderChanged } = ctx;
+  if (onOrderChanged) afterCommit(trx, () => onOrderChanged(order.merchant_id));
   if (releasesLimit) await giveTheDayBack(trx, order);
   for (const movement of movements) {
     await repo.recordTransaction(trx, { orderId: order.id, ...movement, chain: movement.chain ?? null, txHash: movement.txHash ?? null }, now);

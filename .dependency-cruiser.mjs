@@ -134,6 +134,8 @@ export default {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
+    // The SDK's build output (npm pack): what it compiles from is cruised, not the copy.
+    exclude: { path: '^sdk/dist/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { extensions: ['.ts', '.js', '.json'] },

@@ -6,7 +6,7 @@ export default tseslint.config(
   {
     // sdk/src/generated/ is openapi-typescript's output from docs/openapi.json: not ours to
     // style, and test/sdk/generated.test.ts keeps it identical to what the generator writes.
-    ignores: ['node_modules/', 'data/', 'docs/openapi.json', 'coverage/', 'sdk/src/generated/', 'web/dist/'],
+    ignores: ['node_modules/', 'data/', 'docs/openapi.json', 'coverage/', 'sdk/src/generated/', 'web/dist/', 'sdk/dist/'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

@@ -11,7 +11,8 @@ import type { paths } from './generated/openapi.ts';
 import { createResources } from './resources.ts';
 import { createTransport, type RetryOptions } from './transport.ts';
 
-export const SDK_VERSION = '0.1.0';
+/** The package's version (package.json; a test holds them equal), sent in the User-Agent. */
+export const SDK_VERSION = '0.2.0';
 
 export interface ClientOptions {
   /** The API's base URL, version prefix included: `http://127.0.0.1:3000/api/v1`. */

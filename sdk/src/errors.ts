@@ -9,6 +9,27 @@ import type { components } from './generated/openapi.ts';
 /** The spec's Error object (Errors): `error` is the machine code, e.g. `VALIDATION_ERROR`. */
 export type ErrorBody = components['schemas']['Error'];
 
+/**
+ * The service's error catalogue (the contract's `ErrorCode`): `switch (err.code)` narrows, and a
+ * misspelt code does not compile. A service newer than this SDK may answer a code not listed here:
+ * treat it by `status`.
+ */
+export type ErrorCode = components['schemas']['ErrorCode'];
+
+/** The catalogue's code for a status, for an answer whose body is not an Error object (a proxy's page). */
+const CODE_OF_STATUS: Readonly<Record<number, ErrorCode>> = {
+  400: 'VALIDATION_ERROR',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'RATE_LIMITED',
+  500: 'INTERNAL_ERROR',
+};
+const codeOfStatus = (status: number): ErrorCode => CODE_OF_STATUS[status] ?? (status >= 500 ? 'SERVICE_UNAVAILABLE' : 'VALIDATION_ERROR');
+
 export class ExchangeError extends Error {
   override name = 'ExchangeError';
 }
@@ -17,8 +38,8 @@ export class ExchangeApiError extends ExchangeError {
   override name = 'ExchangeApiError';
   /** HTTP status of the answer. */
   readonly status: number;
-  /** The machine code of the Error object (`VALIDATION_ERROR`, `NOT_FOUND`, `IDEMPOTENCY_CONFLICT`, ...). */
-  readonly code: string;
+  /** The machine code of the Error object (`VALIDATION_ERROR`, `NOT_FOUND`, `KYC_NOT_APPROVED`, ...). */
+  readonly code: ErrorCode;
   /** Free-form details; for validation errors one entry per bad field (`"body.amountBrl": "..."`). */
   readonly details: Record<string, unknown>;
   /** The request's correlation id (`x-request-id`): quote it when asking for support. */
@@ -56,12 +77,15 @@ function isErrorBody(value: unknown): value is ErrorBody {
   return typeof value === 'object' && value !== null && typeof (value as ErrorBody).error === 'string' && typeof (value as ErrorBody).message === 'string';
 }
 
-/** The typed error of a non-2xx answer, whatever its body (a proxy's HTML page is not an Error object). */
+/**
+ * The typed error of a non-2xx answer, whatever its body: a proxy's HTML page is not an Error
+ * object, and gets the catalogue's code of its status (502 → SERVICE_UNAVAILABLE), its text in `message`.
+ */
 export function apiErrorFrom(response: Response, parsedBody: unknown): ExchangeApiError {
   const requestId = response.headers.get('x-request-id') ?? undefined;
   const body: ErrorBody = isErrorBody(parsedBody)
     ? parsedBody
-    : { error: `HTTP_${response.status}`, message: typeof parsedBody === 'string' && parsedBody ? parsedBody.slice(0, 200) : response.statusText || 'error', requestId: requestId ?? '' };
+    : { error: codeOfStatus(response.status), message: typeof parsedBody === 'string' && parsedBody ? parsedBody.slice(0, 200) : response.statusText || 'error', requestId: requestId ?? '' };
   return new ExchangeApiError(response.status, body, requestId, retryAfterSeconds(response));
 }
 

@@ -4,6 +4,7 @@
  */
 import { Type, type TProperties, type TSchema } from 'typebox';
 import { DECIMAL_TEXT_PATTERN, type DecimalRule, MAX_DECIMAL_TEXT_LENGTH } from '../lib/money.ts';
+import { ERROR_STATUS, type ErrorCode } from '../errors.ts';
 
 /**
  * An object that rejects properties it does not name (DESIGN.md §4: unknown body properties
@@ -98,9 +99,24 @@ export const TokenAmountInput = (description: string) =>
 /** Quotes and orders carry percent numbers (1.5 = 1.5 %); fee tiers carry fractions (DESIGN.md §4). */
 export const Percent = (description: string) => Type.Number({ description: `${description}, in percent (1.5 = 1.5 %)` });
 
+/**
+ * The error catalogue (src/errors.ts ERROR_STATUS) as one named enum: the Error object's `error`
+ * is one of these, so a generated client can switch on it and a typo fails to compile. A code
+ * added to the catalogue is added here by itself; a client built before may meet a code it does
+ * not list, and should treat it by the HTTP status.
+ */
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+const ErrorCodeSchema = Type.Unsafe<ErrorCode>({
+  type: 'string',
+  enum: ERROR_CODES,
+  title: 'ErrorCode',
+  description: 'Stable machine code of the error, from the catalogue; the HTTP status of each is fixed (VALIDATION_ERROR 400, NOT_FOUND 404, KYC_NOT_APPROVED 422, …)',
+  examples: ['VALIDATION_ERROR'],
+});
+
 export const ErrorObject = Type.Object(
   {
-    error: Type.String({ description: 'Stable machine code, e.g. VALIDATION_ERROR', examples: ['VALIDATION_ERROR'] }),
+    error: ErrorCodeSchema,
     message: Type.String({ description: 'Human-readable explanation' }),
     details: Type.Optional(
       Type.Record(Type.String(), Type.Unknown(), {

@@ -2432,11 +2432,7 @@ export interface components {
          * @description The Error object of every non-2xx answer
          */
         Error: {
-            /**
-             * @description Stable machine code, e.g. VALIDATION_ERROR
-             * @example VALIDATION_ERROR
-             */
-            error: string;
+            error: components["schemas"]["ErrorCode"];
             /** @description Human-readable explanation */
             message: string;
             /** @description Free-form key/value details; for validation errors, one entry per bad field (location.path: problem) */
@@ -2652,6 +2648,13 @@ export interface components {
             merchantId: string;
             pspInfractionId: string;
         };
+        /**
+         * ErrorCode
+         * @description Stable machine code of the error, from the catalogue; the HTTP status of each is fixed (VALIDATION_ERROR 400, NOT_FOUND 404, KYC_NOT_APPROVED 422, …)
+         * @example VALIDATION_ERROR
+         * @enum {string}
+         */
+        ErrorCode: "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "LINK_INVALID" | "IDEMPOTENCY_CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "LIMIT_EXCEEDED" | "NIGHT_TRANSACTIONS_DISABLED" | "QUOTE_EXPIRED" | "QUOTE_INVALID" | "RECEIVER_NOT_ACTIVE" | "KYC_NOT_APPROVED" | "NO_MANAGED_WALLET" | "TRANSACTION_REJECTED" | "SPONSOR_BUDGET_EXCEEDED" | "PIX_KEY_NOT_OWNED_BY_RECEIVER" | "DESTINATION_NOT_RECEIVER_WALLET" | "WALLET_OWNERSHIP_REQUIRED" | "WALLET_SIGNATURE_INVALID" | "CHALLENGE_EXPIRED" | "CHALLENGE_USED" | "WALLET_PROVEN_BY_ANOTHER_PERSON" | "SANDBOX_DEPOSITOR_UNFUNDED" | "DEFENSE_DEADLINE_PASSED" | "DISPUTE_NOT_OPEN" | "RATE_LIMITED" | "INTERNAL_ERROR" | "PROVIDER_UNAVAILABLE" | "PRICE_UNAVAILABLE" | "SERVICE_UNAVAILABLE" | "TREASURY_INSUFFICIENT_LIQUIDITY";
         /** OrderTransaction */
         OrderTransaction: {
             /** Format: uuid */

@@ -1,0 +1,201 @@
+/**
+ * The SDK as a merchant's developer gets it (issue 41): `npm pack` of sdk/, the tarball installed
+ * into a fresh project by `npm ci` (offline, from npm's cache: tests reach only loopback), then
+ * - a TypeScript consumer compiled by `tsc` under a standard NodeNext/strict configuration, no
+ *   special flag: it imports types and values, and a `switch` on `ExchangeApiError.code` holds a
+ *   misspelt code as a type error (`@ts-expect-error`, itself an error if `code` were a plain string);
+ * - the same consumer, in JavaScript, as an ES module and as CommonJS, run with plain `node` 24
+ *   (the project's) and 20 (the machine's, when present) against a started service: a receiver,
+ *   a 422 KYC_NOT_APPROVED, a PAYIN to COMPLETED in the sandbox, its webhooks verified.
+ * The tarball holds compiled JavaScript and declarations only: no TypeScript source, no `.ts` path.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomCpf } from '../helpers/documents.ts';
+import { type RunningService, startService } from '../helpers/processes.ts';
+
+const run = promisify(execFile);
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const WALLET = '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T';
+/** Its own service on its own embedded database: the file runs once, whatever the run's driver. */
+const ADMIN_TOKEN = 'packed-sdk-admin-token-0123456789abcdef0123';
+/** The machine's own Node 20 (Debian's), the oldest the SDK's `engines` accepts. */
+const NODE_20 = '/usr/bin/node';
+
+/** The consumer's body, the same text for the ES module and the CommonJS file: `sdk` is the package. */
+const CONSUMER = `
+async function main(sdk) {
+  const [baseUrl, apiKey, apiSecret, document] = process.argv.slice(2);
+  const http = require_('node:http');
+  const deliveries = [];
+  const hooks = http.createServer((request, response) => {
+    let body = '';
+    request.setEncoding('utf8');
+    request.on('data', (chunk) => (body += chunk));
+    request.on('end', () => { deliveries.push({ body, headers: request.headers }); response.writeHead(204).end(); });
+  });
+  await new Promise((resolve) => hooks.listen(0, '127.0.0.1', resolve));
+  const client = sdk.createExchangeClient({ baseUrl, auth: { apiKey, apiSecret } });
+  const endpoint = await client.webhooks.endpoints.create({ url: 'http://127.0.0.1:' + hooks.address().port + '/hooks' });
+  const receiver = await client.receivers.create({ type: 'PF', document, name: 'Ana Pacote', email: 'ana@example.com', walletAddress: '${WALLET}' });
+  let refused;
+  try {
+    await client.payins.create({ receiverId: receiver.id, amountBrl: 50 });
+  } catch (err) {
+    refused = err instanceof sdk.ExchangeApiError ? err.status + ' ' + err.code : String(err);
+  }
+  await client.sandbox.decideKyc(receiver.id, { decision: 'APPROVE' });
+  const payin = await client.payins.create({ receiverId: receiver.id, amountBrl: 50 });
+  await client.sandbox.payPixCharge(payin.id);
+  const until = Date.now() + 60000;
+  let order = payin;
+  while (order.status !== 'COMPLETED' && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    order = await client.orders.get(payin.id);
+  }
+  while (!deliveries.some((d) => d.body.includes('order.completed')) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 100));
+  const events = deliveries.map((d) => sdk.verifyWebhook(d.body, d.headers, endpoint.secret)).filter((e) => e.orderId === payin.id).map((e) => e.event);
+  hooks.close();
+  console.log(JSON.stringify({ receiver: receiver.id, refused, status: order.status, events, version: sdk.SDK_VERSION }));
+}
+`;
+
+const TS_CONSUMER = `import { createExchangeClient, ExchangeApiError, type ErrorCode, type Order, verifyWebhook, type WebhookEvent } from '@crypto-brl-exchange/sdk';
+
+export function meaning(err: unknown): string {
+  if (!(err instanceof ExchangeApiError)) return 'no answer';
+  const code: ErrorCode = err.code;
+  switch (code) {
+    case 'KYC_NOT_APPROVED':
+      return 'approve the receiver first';
+    // @ts-expect-error: a code the catalogue does not have is not comparable to ErrorCode
+    case 'KYC_NOT_APROVED':
+      return 'never';
+    default:
+      return code;
+  }
+}
+
+export async function firstPayin(baseUrl: string, receiverId: string): Promise<Order> {
+  const client = createExchangeClient({ baseUrl, auth: { apiKey: 'mk_x', apiSecret: 'sk_x' } });
+  return client.payins.create({ receiverId, amountBrl: 10 });
+}
+
+export function completedOrder(body: string, headers: Record<string, string>, secret: string): string | undefined {
+  const event: WebhookEvent = verifyWebhook(body, headers, secret);
+  return event.event === 'order.completed' ? event.orderId : undefined;
+}
+`;
+
+/**
+ * A standard NodeNext/strict configuration, as `tsc --init` writes it (skipLibCheck included: a
+ * declaration the consumer cannot resolve would make `code` any, and the `@ts-expect-error` unused).
+ */
+const TSCONFIG = { compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, noEmit: true, types: ['node'] }, include: ['consumer.ts'] };
+
+type LockEntry = { version: string; integrity?: string; dependencies?: Record<string, string> } & Record<string, unknown>;
+
+/**
+ * A consumer project depending on the tarball and @types/node, with its lockfile: npm resolves a
+ * range (`^0.17.0`) from the registry's metadata, which npm's cache does not hold after `npm ci`
+ * (it fetches only tarballs, by the lockfile's versions). The lockfile names the versions this
+ * repository's lockfile installed, so `npm ci --offline` takes every tarball from the cache.
+ */
+async function writeConsumerProject(project: string, tarball: string, integrity: string): Promise<void> {
+  const rootLock = JSON.parse(await readFile(path.join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> };
+  const sdk = JSON.parse(await readFile(path.join(ROOT, 'sdk/package.json'), 'utf8')) as { version: string; dependencies: Record<string, string>; engines: Record<string, string>; license: string };
+  const typesNode = rootLock.packages['node_modules/@types/node']!.version;
+  const packages: Record<string, LockEntry> = {
+    '': { name: 'sdk-consumer', version: '1.0.0', dependencies: { '@crypto-brl-exchange/sdk': `file:${tarball}`, '@types/node': typesNode } },
+    'node_modules/@crypto-brl-exchange/sdk': { version: sdk.version, resolved: `file:${tarball}`, integrity, license: sdk.license, dependencies: sdk.dependencies, engines: sdk.engines },
+  };
+  const pending = [...Object.keys(sdk.dependencies), '@types/node'];
+  for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
+    if (packages[`node_modules/${name}`]) continue;
+    const entry = rootLock.packages[`node_modules/${name}`];
+    if (!entry) throw new Error(`${name} is not in the root lockfile at the top level`);
+    packages[`node_modules/${name}`] = entry;
+    pending.push(...Object.keys(entry.dependencies ?? {}));
+  }
+  await writeFile(path.join(project, 'package.json'), JSON.stringify({ name: 'sdk-consumer', version: '1.0.0', private: true, dependencies: packages['']!.dependencies }, null, 2));
+  await writeFile(path.join(project, 'package-lock.json'), JSON.stringify({ name: 'sdk-consumer', version: '1.0.0', lockfileVersion: 3, requires: true, packages }, null, 2));
+}
+
+describe('the SDK packed, installed in a fresh project, used with plain node and tsc', () => {
+  let work: string;
+  let project: string;
+  let service: RunningService;
+  let merchant: { apiKey: string; apiSecret: string };
+
+  beforeAll(async () => {
+    work = await mkdtemp(path.join(os.tmpdir(), 'exchange-sdk-pack-'));
+    project = path.join(work, 'consumer');
+    const [packed] = await Promise.all([
+      run('npm', ['pack', '-w', '@crypto-brl-exchange/sdk', '--pack-destination', work, '--json'], { cwd: ROOT, maxBuffer: 32 * 1024 * 1024 }),
+      startService(path.join(work, 'data'), { ADMIN_TOKEN, LOG_LEVEL: 'warn', WEBHOOK_RETRY_SCHEDULE: '0,0' }).then((started) => (service = started)),
+    ]);
+    const [pack] = JSON.parse(packed.stdout) as Array<{ filename: string; integrity: string }>;
+    await mkdir(project);
+    await writeConsumerProject(project, `../${pack!.filename}`, pack!.integrity);
+    await run('npm', ['ci', '--offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: project });
+    const response = await fetch(`${service.base}/api/v1/admin/merchants`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Packed SDK Merchant' }),
+    });
+    merchant = ((await response.json()) as { credential: { apiKey: string; apiSecret: string } }).credential;
+  }, 240_000);
+
+  afterAll(async () => {
+    await service?.stop();
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+
+  it('ships compiled JavaScript and declarations only, ESM and CommonJS, with honest engines', async () => {
+    const installed = path.join(project, 'node_modules/@crypto-brl-exchange/sdk');
+    const manifest = JSON.parse(await readFile(path.join(installed, 'package.json'), 'utf8')) as { version: string; engines: { node: string } };
+    expect(manifest.engines.node).toBe('>=20');
+    const files = await readdir(installed, { recursive: true, encoding: 'utf8' });
+    expect(files.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))).toEqual([]);
+    expect(files).toEqual(expect.arrayContaining(['dist/esm/index.js', 'dist/esm/index.d.ts', 'dist/cjs/index.js', 'dist/cjs/index.d.ts', 'README.md', 'CHANGELOG.md']));
+    for (const file of files.filter((name) => name.endsWith('.js'))) expect(await readFile(path.join(installed, file), 'utf8'), file).not.toMatch(/(from|require\()\s*['"]\.{1,2}\/[^'"]+\.ts['"]/);
+    const source = await readFile(path.join(ROOT, 'sdk/src/client.ts'), 'utf8');
+    expect(source).toContain(`SDK_VERSION = '${manifest.version}'`);
+  });
+
+  it('compiles a TypeScript consumer under a standard NodeNext/strict tsconfig; a misspelt error code does not', async () => {
+    await writeFile(path.join(project, 'tsconfig.json'), JSON.stringify(TSCONFIG));
+    await writeFile(path.join(project, 'consumer.ts'), TS_CONSUMER);
+    const tsc = path.join(ROOT, 'node_modules/typescript/bin/tsc');
+    await expect(run(process.execPath, [tsc, '-p', project], { cwd: project })).resolves.toBeDefined();
+    // Without the expectation the typo is an error: the code really is the catalogue's union.
+    await writeFile(path.join(project, 'consumer.ts'), TS_CONSUMER.replace(/ *\/\/ @ts-expect-error.*\n/, ''));
+    const failed = await run(process.execPath, [tsc, '-p', project], { cwd: project }).then(() => undefined, (err: { stdout: string }) => err.stdout);
+    expect(failed).toMatch(/consumer\.ts\(\d+,\d+\): error TS2678: Type '"KYC_NOT_APROVED"' is not comparable to type/);
+  }, 120_000);
+
+  const nodes = [
+    ['24', process.execPath],
+    ['20', NODE_20],
+  ] as const;
+  for (const [major, node] of nodes) {
+    for (const format of ['esm', 'cjs'] as const) {
+      it.skipIf(!existsSync(node))(`runs as ${format === 'esm' ? 'an ES module' : 'CommonJS'} on Node ${major}: a receiver, a typed 422, a PAYIN to COMPLETED, its webhooks verified`, async () => {
+        const file = path.join(project, `consumer-${major}.${format === 'esm' ? 'mjs' : 'cjs'}`);
+        const head = format === 'esm' ? `import * as sdk from '@crypto-brl-exchange/sdk';\nimport { createRequire } from 'node:module';\nconst require_ = createRequire(import.meta.url);\n` : `const sdk = require('@crypto-brl-exchange/sdk');\nconst require_ = require;\n`;
+        await writeFile(file, `${head}${CONSUMER}\nmain(sdk).catch((err) => { console.error(err); process.exit(1); });\n`);
+        const { stdout } = await run(node, [file, `${service.base}/api/v1`, merchant.apiKey, merchant.apiSecret, randomCpf()], { cwd: project, timeout: 90_000 });
+        const result = JSON.parse(stdout.trim().split('\n').pop()!) as { refused: string; status: string; events: string[]; version: string };
+        expect(result).toMatchObject({ refused: '422 KYC_NOT_APPROVED', status: 'COMPLETED' });
+        expect(result.events).toEqual(expect.arrayContaining(['order.payment_received', 'order.completed']));
+        const { stdout: reported } = await run(node, ['--version']);
+        expect(reported.trim()).toMatch(new RegExp(`^v${major}\\.`));
+      }, 120_000);
+    }
+  }
+});

@@ -15,6 +15,8 @@ import { registerIdempotency } from './http/idempotency.ts';
 import { SERVER_TIMEOUTS } from './http/early-server.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
 import { createMetrics, instrumentHttp, type Metrics } from './http/metrics.ts';
+import { registerDependencyMetrics } from './http/dependency-metrics.ts';
+import { refusedOrderTypes } from './modules/orders/creation/dependency-gate.ts';
 import { ADMIN_SECURITY, API_PREFIX, MERCHANT_SECURITY, registerOpenApi } from './http/openapi.ts';
 import { requestIdFor } from './http/request-id.ts';
 import { touchedByPath } from './http/request-log.ts';
@@ -159,6 +161,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerErrorHandling(app);
   instrumentHttp(app, metrics);
   registerOrderStatusMetrics(metrics.registry, db);
+  registerDependencyMetrics(metrics.registry, services.dependencyHealth);
   await registerOpenApi(app, { docs: config.docsEnabled });
   await app.register(rateLimit, {
     global: false,
@@ -172,7 +175,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   const authFailures = createAuthFailureLimiter({ maxPerMinute: config.rateLimit.authFailuresPerIpPerMinute });
   const metricsAccess = config.metricsToken ? { token: config.metricsToken } : config.nodeEnv === 'production' ? 'closed' : 'open';
-  registerHealthRoutes(app, { db, metrics, metricsAccess, simulation: config.simulationMode });
+  const health = services.dependencyHealth;
+  registerHealthRoutes(app, { health, ordersRefused: () => refusedOrderTypes(health.state), metrics, metricsAccess, simulation: config.simulationMode });
   await registerDashboard(app, { dir: config.dashboardDir });
 
   await app.register(

@@ -75,6 +75,7 @@ import { createKeyCustody } from './key-custody.ts';
 import { sealClearPersonalData } from './platform/personal-data-sealed-marker.ts';
 import type { RuntimeConfig } from './runtime-config.ts';
 import { createDisputesService } from './modules/disputes/service.ts';
+import { createDependencyTracking } from './dependency-tracking.ts';
 import { disputeEventDefinitions } from './modules/disputes/events.ts';
 import { createOrderDisputeClaims } from './modules/orders/lifecycle/dispute-claims.ts';
 
@@ -102,8 +103,9 @@ export interface ServiceDeps {
   treasuryReader?: TreasuryBalanceReader;
   /**
    * Where the treasury's liquidity check warns (an unreadable node), the order steps tell of a
-   * rebuilt or abandoned transfer, and every order's creation and change of status is told once
-   * committed (lifecycle-log.ts).
+   * rebuilt or abandoned transfer, every order's creation and change of status is told once
+   * committed (lifecycle-log.ts), and a dependency that goes down or answers again is told
+   * (platform/dependency-health.ts).
    */
   log?: LiquidityLog & TransferLog & OrderLog;
   /** Where EMAIL_PROVIDER=log writes the messages (default: a logger of its own at LOG_LEVEL). */
@@ -120,6 +122,8 @@ export interface ServiceDeps {
 
 export async function createServices({ config, db, clock, ...deps }: ServiceDeps) {
   const notifications = deps.notifications ?? createInProcessNotifications();
+  // Every real adapter below is wrapped once so its calls feed the dependencies' health (GET /readyz, the order gate).
+  const dependencies = createDependencyTracking({ db, clock, log: deps.log });
   const workerDb = deps.workerDb ?? db;
   // What transactions signal (an event recorded, an order step due) is published once they commit.
   for (const pool of new Set([db, workerDb])) forwardCommitSignals(pool, (channel, payload) => notifications.publish(channel, payload));
@@ -146,11 +150,11 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   const { SPONSOR: sponsor } = platformKeysAtStart.signers;
   // Managed wallets' chain: a Solana node when SOLANA_RPC_URL is set, else LiteSVM in this process.
   const walletChain = config.solanaRpcUrl
-    ? createSolanaRpcChain({ url: config.solanaRpcUrl })
+    ? dependencies.chain(createSolanaRpcChain({ url: config.solanaRpcUrl }))
     : createLiteSvmSandbox({ sponsorAddress: sponsor.address, sponsorLamports: config.wallets.sandboxSponsorLamports });
   const tokens = await createTokenIssuer({ ...config.jwt, privateKeyPem: config.jwt.privateKeyPem });
   // TOTP secrets are sealed under their own key derived from WEBHOOK_SECRET_KEY (users/totp.ts).
-  const email = deps.email ?? createEmailSender(config.email, deps.emailLog ?? createLogger(config.logLevel));
+  const email = dependencies.mail(deps.email ?? createEmailSender(config.email, deps.emailLog ?? createLogger(config.logLevel)), config.email.provider);
   const users = await createUsersService({ db, clock, totpKey: secretKeys.webhookSecretKey, email, publicAppUrl: config.email.publicAppUrl });
   const operators = await createOperatorsService({ db, clock, totpKey: secretKeys.webhookSecretKey, email, publicAppUrl: config.email.publicAppUrl });
   const auth = createAuthService({
@@ -195,9 +199,12 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   const adapterSettings = { pix: config.pix, usdcBrlRate: config.sandbox.usdcBrlRate, httpPrices, priceSpread: prices.spread, apiPix: config.apiPix, solanaTransfers };
   // PAYIN transfers are signed by the treasury (never the sponsor: one key, one purpose).
   const treasurySigner = deps.treasurySigner ?? platformKeysAtStart.signers.TREASURY;
-  const adapters = createAdapters({ db, clock, settings: adapterSettings, treasury: treasurySigner });
+  const adapters = dependencies.adapters(createAdapters({ db, clock, settings: adapterSettings, treasury: treasurySigner }), {
+    httpPrices: httpPrices !== undefined,
+    priceToken: Object.keys(config.orders.tokens)[0] ?? 'USDC',
+  });
   // With a real chain, a PAYOUT's deposit address is a sealed keypair of its own, watched on the node.
-  const depositChain = solanaTransfers ? createSolanaDeposits({ rpcUrl: solanaTransfers.rpcUrl, commitment: solanaTransfers.commitment, tokenMints: solanaTransfers.tokenMints }) : undefined;
+  const depositChain = solanaTransfers ? dependencies.chain(createSolanaDeposits({ rpcUrl: solanaTransfers.rpcUrl, commitment: solanaTransfers.commitment, tokenMints: solanaTransfers.tokenMints })) : undefined;
   const depositAddresses = depositChain ? createDepositAddresses({ db, clock, vault: depositVault, chain: depositChain }) : undefined;
   const chainForOrders: ChainAdapter = depositAddresses ? { ...adapters.chain, createDepositAddress: depositAddresses.create } : adapters.chain;
   const ledger = createLedgerService({ db, clock });
@@ -207,11 +214,13 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   const orderListing = createOrderListing({ db, personalData, cacheTtlMs: config.orders.listCacheMs });
   const onOrderChanged = orderListing.forgetMerchant;
   // The treasury that signs the transfers is the one whose balances are read, on the same node.
-  const treasuryReader =
+  const balanceReader =
     deps.treasuryReader ??
     (solanaTransfers
       ? createSolanaTreasuryReader({ url: solanaTransfers.rpcUrl, commitment: solanaTransfers.commitment, address: treasurySigner.address, mints: solanaTransfers.tokenMints })
       : createSandboxTreasuryReader());
+  const treasuryReader = balanceReader.onChain ? dependencies.chain(balanceReader) : balanceReader;
+  dependencies.registerChain({ rpcUrl: solanaTransfers?.rpcUrl, treasuryOnChain: treasuryReader.onChain, treasuryKind: treasuryReader.kind });
   const liquidity = createLiquidity({ db, clock, reader: treasuryReader, settings: config.treasury, ...(deps.log ? { log: deps.log } : {}) });
   const treasury = createTreasuryService({
     db,
@@ -224,7 +233,8 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     solPerTransfer: maxSolPerTransfer(chain),
   });
   const { log } = deps;
-  const orders = createOrdersService({ db, clock, settings: config.orders, pix: adapters.pix, chain: chainForOrders, quotes, receivers, personalData, liquidity, onOrderChanged, log });
+  const dependencyHealth = dependencies.health;
+  const orders = createOrdersService({ db, clock, settings: config.orders, pix: adapters.pix, chain: chainForOrders, quotes, receivers, personalData, liquidity, dependencies: dependencyHealth, onOrderChanged, log });
   // What every transition outside the worker's steps and the notifications is told of (transitions.ts).
   const transitions = { clock, ledger, onOrderChanged, personalData, log };
   // MED claims (issue 30): their returns settle through the orders' refund notifications.
@@ -270,7 +280,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     ? createSweeper({
         db: workerDb,
         clock,
-        chain: createSolanaSweeps({ settings: { rpcUrl: solanaTransfers.rpcUrl, commitment: solanaTransfers.commitment, tokenMints: solanaTransfers.tokenMints }, sponsor, treasuryAddress: treasurySigner.address }),
+        chain: dependencies.chain(createSolanaSweeps({ settings: { rpcUrl: solanaTransfers.rpcUrl, commitment: solanaTransfers.commitment, tokenMints: solanaTransfers.tokenMints }, sponsor, treasuryAddress: treasurySigner.address })),
         vault: depositVault,
         postSweepCosts: (trx, order, costs, at) => ledger.postSweepCosts(trx, order, costs, at),
         settings: { batchSize: chain.depositWatchBatch, maxAttempts: chain.transferMaxAttempts },
@@ -330,7 +340,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     // The operations register's monthly report (docs/architecture/operations-register.md), paged as the exports are.
     operationsReport: createOperationsReport({ db, personalData, pageSize: config.orders.exportPageSize }),
   };
-  return { personalData, personalDataAtStart, disputes, operators, approvals, orderOperatorActions, webhookHealth, adminOrders, notifications, merchants, merchantPolicies, walletOwnership, auth, users, email, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderExport, orderTimeline, overview, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, liquidity, depositAddresses, depositWatcher, sweeper, operatorReads };
+  return { dependencyHealth, personalData, personalDataAtStart, disputes, operators, approvals, orderOperatorActions, webhookHealth, adminOrders, notifications, merchants, merchantPolicies, walletOwnership, auth, users, email, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderExport, orderTimeline, overview, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, liquidity, depositAddresses, depositWatcher, sweeper, operatorReads };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

@@ -136,7 +136,7 @@ describe('npm start: known start-up failures', () => {
     const keys = productionKeys();
     const service = await startService(await mkdtemp(path.join(os.tmpdir(), 'exchange-simulated-')), { NODE_ENV: 'production', SIMULATION_MODE: 'true', DATABASE_URL: database.url, ...keys });
     try {
-      expect(await (await fetch(`${service.base}/readyz`)).json()).toEqual({ status: 'ready', simulation: true });
+      expect(await (await fetch(`${service.base}/readyz`)).json()).toMatchObject({ status: 'ready', simulation: true, ordersRefused: [] });
       expect(service.output()).toMatch(/"level":40[^\n]*SIMULATION_MODE=true: the PSP, the chain and the price are all simulated/);
       expect(service.output()).toMatch(/"purpose":"SPONSOR","address":"[1-9A-HJ-NP-Za-km-z]{32,44}"[^\n]*SPONSOR_PRIVATE_KEY imported and sealed in the database/);
       expect(service.output()).toMatch(/"purpose":"TREASURY","address":"[1-9A-HJ-NP-Za-km-z]{32,44}"[^\n]*platform key created and sealed in the database/);

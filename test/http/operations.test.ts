@@ -13,12 +13,22 @@ describe('operations: health, readiness, metrics, logs', () => {
 
   it('answers liveness and readiness without credentials', async () => {
     expect((await ctx.app.inject({ url: '/healthz' })).json()).toEqual({ status: 'ok' });
-    expect((await ctx.app.inject({ url: '/readyz' })).json()).toEqual({ status: 'ready', simulation: false });
+    const readiness = (await ctx.app.inject({ url: '/readyz' })).json();
+    expect(readiness).toMatchObject({ status: 'ready', simulation: false, ordersRefused: [] });
+    // Sandboxes and mail to the log live in this process: nothing to reach, always ok.
+    const inProcess = { state: 'ok', lastSuccessAt: null, lastFailureAt: null };
+    expect(readiness.dependencies).toEqual({
+      database: { provider: 'postgresql', state: 'ok', lastSuccessAt: expect.any(String), lastFailureAt: null },
+      psp: { provider: 'sandbox', ...inProcess },
+      chain: { provider: 'sandbox', ...inProcess },
+      prices: { provider: 'sandbox', ...inProcess },
+      mail: { provider: 'log', ...inProcess },
+    });
   });
 
   it('readiness shows a deployment that declares everything simulated (SIMULATION_MODE)', async () => {
     const simulated = await ctx.buildApp({ SIMULATION_MODE: 'true' });
-    expect((await simulated.inject({ url: '/readyz' })).json()).toEqual({ status: 'ready', simulation: true });
+    expect((await simulated.inject({ url: '/readyz' })).json()).toMatchObject({ status: 'ready', simulation: true });
   });
 
   it('exposes Prometheus metrics by route template and status', async () => {

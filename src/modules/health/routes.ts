@@ -1,11 +1,12 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { sql } from 'kysely';
-import { Type } from 'typebox';
-import type { Db } from '../../db/database.ts';
+import { type Static, Type } from 'typebox';
 import { AppError } from '../../errors.ts';
 import type { Metrics } from '../../http/metrics.ts';
 import { errorResponses } from '../../http/schemas.ts';
 import type { App } from '../../http/types.ts';
+import type { OrderType } from '../../lib/order-types.ts';
+import type { DependencyHealth } from '../../platform/dependency-health.ts';
+import { READINESS_DESCRIPTION, Readiness } from './readiness-schema.ts';
 
 const tags = ['Operations'];
 
@@ -28,11 +29,24 @@ function metricsGuard(access: MetricsAccess): (authorization: string | undefined
   };
 }
 
-/**
- * `simulation`: SIMULATION_MODE is declared (no real money moves), so a deployment on production
- * code paths shows it to whoever watches its readiness.
- */
-export function registerHealthRoutes(app: App, deps: { db: Db; metrics: Metrics; metricsAccess: MetricsAccess; simulation: boolean }): void {
+/** How long /readyz waits for the probes it starts; a slower one answers the next call (a probe never holds a load balancer's check). */
+const READINESS_PROBE_WAIT_MS = 1000;
+
+export interface HealthDeps {
+  /** The dependencies' health (platform/dependency-health.ts): its database probe is readiness's `select 1`. */
+  health: Pick<DependencyHealth, 'probe' | 'probeStale' | 'report'>;
+  /** The order types refused now for a dependency down (orders/creation/dependency-gate.ts). */
+  ordersRefused: () => OrderType[];
+  metrics: Metrics;
+  metricsAccess: MetricsAccess;
+  /**
+   * SIMULATION_MODE is declared (no real money moves), so a deployment on production code paths
+   * shows it to whoever watches its readiness.
+   */
+  simulation: boolean;
+}
+
+export function registerHealthRoutes(app: App, deps: HealthDeps): void {
   const mayReadMetrics = metricsGuard(deps.metricsAccess);
   app.get(
     '/healthz',
@@ -47,23 +61,27 @@ export function registerHealthRoutes(app: App, deps: { db: Db; metrics: Metrics;
     {
       schema: {
         tags,
-        summary: 'Readiness: the database answers',
-        description: '`simulation` is true when the deployment declares everything simulated (SIMULATION_MODE=true): no real PIX, chain transfer or price.',
+        summary: 'Readiness: the database answers; the state of every dependency',
+        description: READINESS_DESCRIPTION,
         security: [],
-        response: {
-          200: Type.Object({ status: Type.Literal('ready'), simulation: Type.Boolean({ description: 'SIMULATION_MODE=true: every PSP, chain and price is simulated' }) }, { title: 'Readiness' }),
-          ...errorResponses(503),
-        },
+        response: { 200: Readiness, ...errorResponses(503) },
       },
     },
     async (request) => {
-      try {
-        await sql`select 1`.execute(deps.db);
-      } catch (err) {
-        request.log.warn({ err }, 'readiness check failed');
+      // The database now, and a probe of each dependency nothing called lately (waited for briefly).
+      const [database] = await Promise.all([deps.health.probe('database'), deps.health.probeStale({ waitMs: READINESS_PROBE_WAIT_MS })]);
+      if (!database.up) {
+        request.log.warn({ err: database.error }, 'readiness check failed');
         throw new AppError('SERVICE_UNAVAILABLE', 'Database is not reachable');
       }
-      return { status: 'ready' as const, simulation: deps.simulation };
+      const dependencies = Object.fromEntries(
+        Object.entries(deps.health.report()).map(([name, { lastSuccessAt, lastFailureAt, ...status }]) => [
+          name,
+          { ...status, lastSuccessAt: lastSuccessAt?.toISOString() ?? null, lastFailureAt: lastFailureAt?.toISOString() ?? null },
+        ]),
+      ) as Static<typeof Readiness>['dependencies'];
+      const degraded = Object.values(dependencies).some((dependency) => dependency.state !== 'ok');
+      return { status: degraded ? ('degraded' as const) : ('ready' as const), simulation: deps.simulation, dependencies, ordersRefused: deps.ordersRefused() };
     },
   );
 

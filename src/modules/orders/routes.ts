@@ -15,7 +15,11 @@ const PAYOUT_DESTINATION =
   'Otherwise 422 PIX_KEY_NOT_OWNED_BY_RECEIVER, which never says who holds the key; a failed lookup is 503 PROVIDER_UNAVAILABLE. Under the policy ANY, enabled only by an operator, any valid key is paid.';
 /** docs/architecture/treasury.md, "Liquidity". */
 const PAYIN_LIQUIDITY =
-  "When the platform's treasury is on chain and cannot cover amountCrypto (its balance of targetToken less what open PAYINs already owe), the PAYIN is refused with 503 TREASURY_INSUFFICIENT_LIQUIDITY before any PIX charge exists (`details`: token); nothing was created, and the same request succeeds once the treasury is funded: retry later.";
+  "When the platform's treasury is on chain and cannot cover amountCrypto (its balance of targetToken less what open PAYINs already owe), the PAYIN is refused with 503 TREASURY_INSUFFICIENT_LIQUIDITY before any PIX charge exists (`details`: token); nothing was created, and the same request succeeds once the treasury is funded: retry later. " +
+  'While its balance could never be read (the chain\'s RPC node not answering since the service started), whether the tokens can leave is unknown: 503 PROVIDER_UNAVAILABLE with `details.dependency` chain.';
+/** docs/architecture/dependency-health.md, "Orders refused". */
+const DEPENDENCY_DOWN =
+  "Both order types need the PIX provider and the chain's RPC node: while either is down (as GET /readyz shows, its `ordersRefused` listing the types refused), the order is refused with 503 PROVIDER_UNAVAILABLE, `details.dependency` naming it (psp or chain), from the service's own record of its calls and before anything is written or any provider asked; the same request succeeds once the dependency answers again: retry later. A dependency only degraded refuses nothing.";
 const PAYIN_DESTINATION =
   "Tokens go only to the receiver: under the merchant's destination policy RECEIVER_ONLY (the default), destinationWallet, when sent, must be the receiver's own wallet (its walletAddress, or its managed wallet's address); otherwise 422 DESTINATION_NOT_RECEIVER_WALLET. Under the policy ANY, enabled only by an operator, any Solana address is accepted.";
 /** docs/architecture/compliance-policies.md: the wallet ownership and payer policies, set by an operator. */
@@ -31,7 +35,7 @@ export function registerOrderRoutes(app: App, orders: OrdersService, listing: Or
       schema: {
         tags: ['Payin'],
         summary: 'Create a PAYIN: BRL in by PIX, tokens out to the receiver',
-        description: `Answers 201 with the order in AWAITING_PAYMENT, its pixPaymentCode (PIX copy-and-paste code for exactly amountBrl) and expiresAt. Fees come from the merchant's tier for its completed PAYIN volume this month (or from the quote). ${RULES_422} ${PAYIN_DESTINATION} ${PAYIN_OWNERSHIP} ${PAYIN_LIQUIDITY}`,
+        description: `Answers 201 with the order in AWAITING_PAYMENT, its pixPaymentCode (PIX copy-and-paste code for exactly amountBrl) and expiresAt. Fees come from the merchant's tier for its completed PAYIN volume this month (or from the quote). ${RULES_422} ${DEPENDENCY_DOWN} ${PAYIN_DESTINATION} ${PAYIN_OWNERSHIP} ${PAYIN_LIQUIDITY}`,
         body: PayinBody,
         response: { 201: OrderSchema, ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 404, 409, 422, 503) },
       },
@@ -50,7 +54,7 @@ export function registerOrderRoutes(app: App, orders: OrdersService, listing: Or
       schema: {
         tags: ['Payout'],
         summary: 'Create a PAYOUT: tokens in on chain, BRL out by PIX',
-        description: `Answers 201 with the order in AWAITING_DEPOSIT and the depositAddress to send exactly amountCrypto of sourceToken to before expiresAt. The PIX pays netAmountBrl to pixKey (default: the receiver's document as a CPF or CNPJ key). ${RULES_422} ${PAYOUT_DESTINATION}`,
+        description: `Answers 201 with the order in AWAITING_DEPOSIT and the depositAddress to send exactly amountCrypto of sourceToken to before expiresAt. The PIX pays netAmountBrl to pixKey (default: the receiver's document as a CPF or CNPJ key). ${RULES_422} ${DEPENDENCY_DOWN} ${PAYOUT_DESTINATION}`,
         body: PayoutBody,
         response: { 201: OrderSchema, ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 404, 409, 422, 503) },
       },

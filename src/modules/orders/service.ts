@@ -23,6 +23,7 @@ import type { OrderSettings } from '../../config.ts';
 import { openOrderColumns } from './sealed-columns.ts';
 import { type Order, toOrder } from './view.ts';
 import type { OrderLog } from './lifecycle-log.ts';
+import type { DependencyGate } from './creation/dependency-gate.ts';
 
 export type { Order } from './view.ts';
 
@@ -42,6 +43,8 @@ export interface OrdersDeps {
   liquidity?: PayinLiquidity;
   /** Where each order created is told (lifecycle-log.ts). */
   log?: OrderLog | undefined;
+  /** Which dependencies are down: an order needing one is refused (creation/dependency-gate.ts). */
+  dependencies?: DependencyGate | undefined;
 }
 
 export function createOrdersService(deps: OrdersDeps) {

@@ -15,16 +15,18 @@
  * The approximation: PAYINs admitted by other processes since the last recomputation are not
  * subtracted, so a burst across processes can admit more than the treasury holds. That is safe:
  * a transfer the treasury cannot pay fails and the order's PIX is refunded (orders.md). When no
- * balance can be had at all (the node down since start), PAYINs are admitted for the same reason,
- * with a warning; a node that fails is asked again only after NODE_RETRY_MS, and a request never
- * waits more than WAIT_LIMIT_MS for a snapshot (a hanging node must not hold POST /payin).
+ * balance can be had at all (the node down since start), the treasury's liquidity is unknown and
+ * PAYINs are refused (503 PROVIDER_UNAVAILABLE, issue 40: a PAYIN whose tokens may never leave is
+ * not taken; docs/decisions/0036-readiness-and-orders-refused-by-dependency.md); a node that fails
+ * is asked again only after NODE_RETRY_MS, and a request never waits more than WAIT_LIMIT_MS for a
+ * snapshot (a hanging node must not hold POST /payin: past it the PAYIN is refused).
  */
 import type { TreasuryBalanceReader, TreasuryBalances } from '../../adapters/chain/treasury-port.ts';
 import type { Db } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { type Dec, decimal } from '../../lib/money.ts';
 import { treasuryRepo as repo } from './repo.ts';
-import { availableAfter, liquidityRefusal } from './rules.ts';
+import { availableAfter, liquidityRefusal, liquidityUnknown } from './rules.ts';
 
 export interface LiquidityLog {
   warn(obj: object, msg: string): void;
@@ -115,14 +117,14 @@ export function createLiquidity(deps: { db: Db; clock: Clock; reader: TreasuryBa
   return {
     /**
      * Refuses (503 TREASURY_INSUFFICIENT_LIQUIDITY) a PAYIN of `amount` tokens the treasury
-     * cannot cover, before its PIX charge exists; admits everything when the treasury is not on
-     * chain (the sandbox) or no balance could ever be read.
+     * cannot cover, before its PIX charge exists, and (503 PROVIDER_UNAVAILABLE) every PAYIN while
+     * no balance could ever be read; admits everything when the treasury is not on chain (the sandbox).
      */
     async checkPayin(token: string, amount: string): Promise<void> {
       if (!reader.onChain) return;
       const waiting = fresh();
       if (waiting) await atMost(waiting, WAIT_LIMIT_MS);
-      if (!snapshot) return;
+      if (!snapshot) throw liquidityUnknown();
       const available = snapshot.available.get(token) ?? decimal(0);
       const refusal = liquidityRefusal(token, amount, available);
       if (refusal) throw refusal;

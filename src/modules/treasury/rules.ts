@@ -58,6 +58,17 @@ export function insufficientLiquidity(token: string): AppError {
   return new AppError('TREASURY_INSUFFICIENT_LIQUIDITY', `The platform's treasury cannot cover this ${token} order now; no PIX charge was created. Retry later.`, { token });
 }
 
+/**
+ * No balance of the treasury could be read yet (the chain's node down since the process started):
+ * whether a PAYIN's tokens can leave is unknown, so none is taken (`details.dependency` as GET
+ * /readyz names the node).
+ */
+export function liquidityUnknown(): AppError {
+  return new AppError('PROVIDER_UNAVAILABLE', "The platform's treasury balance is unknown (the chain's RPC node has not answered); no PIX charge was created. Retry later.", {
+    dependency: 'chain',
+  });
+}
+
 /** The refusal of a PAYIN of `amount` tokens when `available` cannot cover it, else null. */
 export function liquidityRefusal(token: string, amount: string, available: Dec): AppError | null {
   return available.lt(amount) ? insufficientLiquidity(token) : null;

@@ -59,10 +59,14 @@ describe('PAYIN liquidity when the node was never readable', () => {
   treasury.state.failing = true;
   const t = ordersTest(() => ({}), { treasuryReader: treasury.reader });
 
-  it('admits the PAYIN: a transfer the treasury cannot pay fails and the PIX is refunded', async () => {
+  it('refuses the PAYIN (503 PROVIDER_UNAVAILABLE naming the chain): whether its tokens can leave is unknown (issue 40)', async () => {
     const { merchant, receiver } = await t.merchantWithReceiver();
     const response = await t.call('POST', '/payin', merchant, { receiverId: receiver.id, amountBrl: 54 });
-    expect(response.statusCode, response.body).toBe(201);
+    const body = expectErrorBody(response, 503, 'PROVIDER_UNAVAILABLE');
+    expect(body.details).toEqual({ dependency: 'chain' });
+    expect(body.message).not.toMatch(/getBalance|503/);
+    expect(await countOf(t, 'sandbox_pix_charges')).toBe(0);
+    expect(await countOf(t, 'orders')).toBe(0);
   });
 });
 
@@ -71,11 +75,12 @@ describe('PAYIN liquidity when the node hangs', () => {
   treasury.state.hanging = true;
   const t = ordersTest(() => ({}), { treasuryReader: treasury.reader });
 
-  it('does not hold the request: past the wait limit it goes on, admitted for want of a balance', async () => {
+  it('does not hold the request: past the wait limit the PAYIN is refused for want of a balance', async () => {
     const { merchant, receiver } = await t.merchantWithReceiver();
     const started = Date.now();
     const response = await t.call('POST', '/payin', merchant, { receiverId: receiver.id, amountBrl: 54 });
-    expect(response.statusCode, response.body).toBe(201);
+    expectErrorBody(response, 503, 'PROVIDER_UNAVAILABLE');
     expect(Date.now() - started).toBeLessThan(5000);
+    expect(await countOf(t, 'orders')).toBe(0);
   });
 });

@@ -115,14 +115,15 @@ describe('the treasury liquidity snapshot', () => {
   it('after a failed node read, asks the node again only once the retry pause (5 s) has passed, and warns', async () => {
     const { clock, treasury, liquidity, log } = snapshotFor({ SOL: '2', USDC: '0' });
     treasury.state.failing = true;
-    // No balance ever read: admitted (a transfer the treasury cannot pay fails and is refunded).
-    expect(await refusal(liquidity.checkPayin('USDC', '10'))).toBe('admitted');
+    // No balance ever read: the liquidity is unknown, so refused (issue 40; decision 0036).
+    expect(await refusal(liquidity.checkPayin('USDC', '10'))).toBe('PROVIDER_UNAVAILABLE');
     expect(treasury.state.reads).toBe(1);
     expect(log.warn).toHaveBeenCalledWith(expect.objectContaining({ balanceAgeMs: null }), expect.stringContaining('treasury balances unreadable'));
 
+    // Within the retry pause the node is not asked again, though it answers now: still unknown.
     clock.advance(4999);
     treasury.state.failing = false;
-    expect(await refusal(liquidity.checkPayin('USDC', '10'))).toBe('admitted');
+    expect(await refusal(liquidity.checkPayin('USDC', '10'))).toBe('PROVIDER_UNAVAILABLE');
     expect(treasury.state.reads).toBe(1);
 
     clock.advance(1);

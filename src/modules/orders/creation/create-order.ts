@@ -5,9 +5,10 @@
  *   2. every refusal that can be known without racing, from one read (creation-repo.ts
  *      `context`): externalId free, receiver of this merchant with KYC APPROVED, ACTIVE, the
  *      night rule, the price (the quote, or the current price at the merchant's tier for its
- *      month volume), today's limits, and last the destination (the merchant's policy: the
- *      receiver's own PIX key or wallet, destination-rules.ts), and a PAYIN's liquidity (the
- *      treasury can send its tokens; from memory, docs/architecture/treasury.md);
+ *      month volume), today's limits, a dependency the order needs down (from memory,
+ *      dependency-gate.ts), and last the destination (the merchant's policy: the receiver's own
+ *      PIX key or wallet, destination-rules.ts), and a PAYIN's liquidity (the treasury can send
+ *      its tokens; from memory, docs/architecture/treasury.md);
  *   3. the provider call (a PIX charge or a deposit address), so a refused order never leaves
  *      one behind; its failure creates nothing (503);
  *   4. what can change meanwhile (the receiver, the limit reservation, externalId by its unique
@@ -51,6 +52,7 @@ import { unprovenWalletUsage } from './unproven-wallet-usage.ts';
 import { type WalletOwnership, countsAgainstUnprovenCap, unprovenCapExceeded } from './wallet-ownership-rules.ts';
 import type { OrderSettings } from '../../../config.ts';
 import { ORDER_CREATED, type OrderLog, createdLine } from '../lifecycle-log.ts';
+import { type DependencyGate, ORDER_NEEDS, dependencyDown } from './dependency-gate.ts';
 
 /** A PAYIN's unproven wallet under LIMITED: its day is reserved in the creation transaction. */
 interface UnprovenWalletCap {
@@ -124,6 +126,8 @@ export interface CreationDeps {
   personalData: Pick<PersonalData, 'open' | 'sealNullable'>;
   /** Told of every order created, once committed: its "order created" line (lifecycle-log.ts). */
   log?: OrderLog | undefined;
+  /** Which dependencies are down, from memory (dependency-gate.ts); none: never refused for one. */
+  dependencies?: DependencyGate | undefined;
 }
 
 export function createOrderPipeline(deps: CreationDeps) {
@@ -174,6 +178,9 @@ export function createOrderPipeline(deps: CreationDeps) {
     if (overLimits) throw overLimits;
     const walletCap = await unprovenWalletCap(merchantId, variant, context, receiverColumns.destination_wallet ?? null, day);
     variant.checkWalletOwnership?.({ policy: context.wallet_ownership_policy, capBrl: context.unproven_wallet_limit_brl, proven: context.wallet_proven, usedTodayBrl: walletCap?.usedTodayBrl ?? '0' }, price.priced);
+    // Before any provider is asked: a dependency the order needs is down (503, nothing written).
+    const down = deps.dependencies?.firstDown(ORDER_NEEDS[variant.type]);
+    if (down) throw dependencyDown(variant.type, down);
     // Last: it may be a provider lookup (rate-limited at the DICT), made only for an order otherwise acceptable.
     if (context.destination_policy === 'RECEIVER_ONLY') await variant.checkDestination(receiverColumns, receiver);
     await variant.checkCapacity?.(parsed, price.priced);

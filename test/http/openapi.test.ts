@@ -87,7 +87,7 @@ describe('OpenAPI document and route guards', () => {
     expect(operations().filter(({ key }) => ROOT_ROUTES.has(key))).toEqual([]);
     expect(operationsDoc.servers.map((server) => server.url)).toEqual(['/']);
     expect(operations(operationsDoc).map(({ key }) => key).sort()).toEqual([...ROOT_ROUTES].sort());
-    expect(Object.keys(operationsDoc.components.schemas).sort()).toEqual(['DependencyStatus', 'Error', 'Liveness', 'Readiness']);
+    expect(Object.keys(operationsDoc.components.schemas).sort()).toEqual(['DependencyStatus', 'Error', 'ErrorCode', 'Liveness', 'Readiness']);
     expect(Object.keys(doc.components.schemas)).not.toContain('Liveness');
   });
 

@@ -45,6 +45,10 @@ import { registerPixProviderRoutes } from './modules/orders/psp/pix-provider-rou
 import { registerOrderReportRoutes } from './modules/orders/reads/report-routes.ts';
 import { registerOrderRoutes } from './modules/orders/routes.ts';
 import { registerOrderStatusMetrics } from './modules/orders/reads/status-metrics.ts';
+import { registerStuckOrderMetrics } from './modules/orders/operator/stuck-metrics.ts';
+import { registerDisputeMetrics } from './modules/disputes/metrics.ts';
+import { registerSweepMetrics } from './modules/deposits/metrics.ts';
+import { registerPriceMetrics } from './modules/quotes/price-metrics.ts';
 import { registerOverviewRoutes } from './modules/overview/routes.ts';
 import { registerQuoteRoutes } from './modules/quotes/routes.ts';
 import { registerAdminReceiverRoutes } from './modules/receivers/admin-routes.ts';
@@ -162,6 +166,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   instrumentHttp(app, metrics);
   registerOrderStatusMetrics(metrics.registry, db);
   registerDependencyMetrics(metrics.registry, services.dependencyHealth);
+  // What pages people at night, read at scrape (docs/operations/alerts.md).
+  registerStuckOrderMetrics(metrics.registry, db, services.clock, config.orders.stuckOrderMinutes);
+  registerDisputeMetrics(metrics.registry, db, services.clock);
+  registerPriceMetrics(metrics.registry, services.adapters.prices, config.prices.maxAgeMs, services.clock);
+  if (services.sweeper) registerSweepMetrics(metrics.registry, db, services.clock);
   await registerOpenApi(app, { docs: config.docsEnabled });
   await app.register(rateLimit, {
     global: false,

@@ -12,15 +12,19 @@ import type { DispatcherLog } from './modules/webhooks/dispatcher.ts';
 import type { RuntimeConfig } from './runtime-config.ts';
 import type { Services } from './services.ts';
 import type { WorkerJob } from './platform/worker-job.ts';
+import { withJobMetrics } from './platform/worker-metrics.ts';
 import { orderStepsJob, pixReconciliationJob } from './modules/orders/job.ts';
 import { sandboxBanksJob } from './modules/sandbox/job.ts';
 import { disputesJob } from './modules/disputes/job.ts';
-import { type TreasuryJobLog, treasuryReconciliationJob } from './modules/treasury/job.ts';
-import { treasuryMetrics } from './modules/treasury/metrics.ts';
+import { sponsorBalanceJob, type TreasuryJobLog, treasuryReconciliationJob } from './modules/treasury/job.ts';
+import { registerSponsorMetrics, treasuryMetrics } from './modules/treasury/metrics.ts';
 
 /** `metrics`: the process's one registry, shared with the api role when both run here. */
 export function createWorkerJobs(services: Services, config: RuntimeConfig, metrics: Metrics, log?: DispatcherLog & TreasuryJobLog): WorkerJob[] {
-  return [
+  const { sponsorBalance } = services;
+  if (sponsorBalance) registerSponsorMetrics(metrics.registry, sponsorBalance);
+  // Each job's last success, lag and failures on the registry (platform/worker-metrics.ts).
+  return withJobMetrics(metrics.registry, [
     idempotencyCleanupJob(services.idempotency, { ttlHours: config.idempotencyKeyTtlHours }),
     webhookDeliveryJob(services.webhookDelivery, config.webhooks, metrics, log),
     webhookMaintenanceJob(services.webhookDelivery),
@@ -29,11 +33,13 @@ export function createWorkerJobs(services: Services, config: RuntimeConfig, metr
     orderStepsJob(services.orderSteps, config.orders.workerIntervalMs, log),
     // The sandbox chain has no treasury on chain: nothing to reconcile.
     ...(services.treasuryReader.onChain ? [treasuryReconciliationJob(services.treasury, config.treasury.reconciliationIntervalMs, treasuryMetrics(metrics.registry), log)] : []),
+    // With a Solana node (SOLANA_RPC_URL): the sponsor pays its sweeps and sponsored transactions there.
+    ...(sponsorBalance ? [sponsorBalanceJob(sponsorBalance, config.treasury.reconciliationIntervalMs)] : []),
     // Only with CHAIN_PROVIDER=solana-rpc: the sandbox chain's deposits come from its drivers.
     ...(services.depositWatcher ? [depositWatcherJob(services.depositWatcher, config.chain.depositWatchIntervalMs)] : []),
     // Credited deposits swept to the treasury: only with solana-rpc too (the sandbox chain's tokens never leave its tables).
     ...(services.sweeper ? [depositSweepJob(services.sweeper, config.chain.depositWatchIntervalMs)] : []),
     ...(config.settlements.enabled ? [settlementJob(services.ledger, config.settlements.timeOfDay, services.clock)] : []),
     ...(config.sandboxEnabled ? [sandboxBanksJob(services.sandbox, config.orders.workerIntervalMs)] : []),
-  ];
+  ]);
 }

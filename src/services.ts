@@ -71,6 +71,7 @@ import { createLogger } from './logger.ts';
 import { createLiquidity, type LiquidityLog } from './modules/treasury/liquidity.ts';
 import { maxSolPerTransfer } from './modules/treasury/rules.ts';
 import { createTreasuryService } from './modules/treasury/service.ts';
+import { createSponsorBalance, type SponsorLog, SWEEP_SPONSOR_MINIMUM_SOL } from './modules/treasury/sponsor-balance.ts';
 import { createKeyCustody } from './key-custody.ts';
 import { sealClearPersonalData } from './platform/personal-data-sealed-marker.ts';
 import type { RuntimeConfig } from './runtime-config.ts';
@@ -101,13 +102,15 @@ export interface ServiceDeps {
    * with the address of the treasury that signs the transfers and CHAIN_TOKEN_MINTS.
    */
   treasuryReader?: TreasuryBalanceReader;
+  /** The sponsor's SOL (default with SOLANA_RPC_URL: a balance reader on the sponsor's address, on that node). */
+  sponsorReader?: Pick<TreasuryBalanceReader, 'readBalances'>;
   /**
    * Where the treasury's liquidity check warns (an unreadable node), the order steps tell of a
    * rebuilt or abandoned transfer, every order's creation and change of status is told once
    * committed (lifecycle-log.ts), and a dependency that goes down or answers again is told
    * (platform/dependency-health.ts).
    */
-  log?: LiquidityLog & TransferLog & OrderLog;
+  log?: LiquidityLog & TransferLog & OrderLog & SponsorLog;
   /** Where EMAIL_PROVIDER=log writes the messages (default: a logger of its own at LOG_LEVEL). */
   emailLog?: EmailLog;
   /** Replaces the sender the configuration names. */
@@ -275,6 +278,12 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
         ...(deps.log ? { log: deps.log } : {}),
       })
     : undefined;
+  // The sponsor pays sweeps and sponsored transactions: its SOL is watched wherever it is on a node.
+  const sponsorReader = deps.sponsorReader ?? (config.solanaRpcUrl ? createSolanaTreasuryReader({ url: config.solanaRpcUrl, commitment: chain.commitment, address: sponsor.address, mints: {} }) : undefined);
+  const sponsorBalance = sponsorReader ? createSponsorBalance({ address: sponsor.address, reader: sponsorReader, threshold: config.treasury.sponsorLowBalance, clock, log: deps.log }) : undefined;
+  const sponsorFunds = sponsorBalance
+    ? async () => ({ ...(await sponsorBalance.current(config.treasury.reconciliationIntervalMs)), sweepMinimum: SWEEP_SPONSOR_MINIMUM_SOL })
+    : undefined;
   // Credited deposits move to the treasury, the sponsor paying (never the treasury: one key, one purpose).
   const sweeper = solanaTransfers
     ? createSweeper({
@@ -284,6 +293,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
         vault: depositVault,
         postSweepCosts: (trx, order, costs, at) => ledger.postSweepCosts(trx, order, costs, at),
         settings: { batchSize: chain.depositWatchBatch, maxAttempts: chain.transferMaxAttempts },
+        sponsorFunds,
         log: deps.log,
         afterSweepStored: deps.afterSweepStored,
       })
@@ -340,7 +350,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     // The operations register's monthly report (docs/architecture/operations-register.md), paged as the exports are.
     operationsReport: createOperationsReport({ db, personalData, pageSize: config.orders.exportPageSize }),
   };
-  return { dependencyHealth, personalData, personalDataAtStart, disputes, operators, approvals, orderOperatorActions, webhookHealth, adminOrders, notifications, merchants, merchantPolicies, walletOwnership, auth, users, email, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderExport, orderTimeline, overview, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, liquidity, depositAddresses, depositWatcher, sweeper, operatorReads };
+  return { dependencyHealth, personalData, personalDataAtStart, disputes, operators, approvals, orderOperatorActions, webhookHealth, adminOrders, notifications, merchants, merchantPolicies, walletOwnership, auth, users, email, feeTiers, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderExport, orderTimeline, overview, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, sponsorBalance, liquidity, depositAddresses, depositWatcher, sweeper, operatorReads };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

@@ -112,6 +112,8 @@ const RECONCILIATION = {
 const TREASURY = {
   /** Currency → threshold, decimal text in whole units. */
   lowBalance: 'TREASURY_LOW_BALANCE',
+  /** The sponsor's threshold, decimal text in SOL. */
+  sponsorLowBalance: 'SPONSOR_LOW_BALANCE',
   reconciliationIntervalMs: 'TREASURY_RECONCILIATION_INTERVAL_MS',
   balanceMaxAgeMs: 'TREASURY_BALANCE_MAX_AGE_MS',
   liquidityRefreshMs: 'TREASURY_LIQUIDITY_REFRESH_MS',

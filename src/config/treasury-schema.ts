@@ -1,10 +1,10 @@
 /**
  * The variables of the treasury (docs/architecture/treasury.md), spread into ENV_SCHEMA: the
- * low-balance thresholds, the reconciliation job's interval and how old a balance the PAYIN
- * liquidity check may use.
+ * low-balance thresholds (the treasury's, the sponsor's), the reconciliation job's interval and
+ * how old a balance the PAYIN liquidity check may use.
  */
 import { Type } from 'typebox';
-import { integer, list, text } from './env.ts';
+import { decimalText, integer, list, text } from './env.ts';
 
 export const TREASURY_SCHEMA = {
   TREASURY_LOW_BALANCE: Type.Decode(
@@ -17,6 +17,11 @@ export const TREASURY_SCHEMA = {
     }),
     (pairs) => Object.fromEntries(pairs.map((pair) => pair.split(':') as [string, string])) as Record<string, string>,
   ),
+  SPONSOR_LOW_BALANCE: decimalText(9, {
+    default: '0.05',
+    description:
+      "the sponsor's low-balance threshold in SOL (it pays the deposit sweeps' fees and managed wallets' sponsored fees): below it, checked every TREASURY_RECONCILIATION_INTERVAL_MS, a warning naming the sponsor's address is logged and sponsor_low_balance is 1",
+  }),
   TREASURY_RECONCILIATION_INTERVAL_MS: integer({
     minimum: 1000,
     maximum: 86_400_000,

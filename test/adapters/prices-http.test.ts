@@ -7,6 +7,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createHttpPriceSource } from '../../src/adapters/prices/http.ts';
 import { PriceUnavailableError } from '../../src/adapters/prices/port.ts';
 import { rateWithSpread, withSpread } from '../../src/adapters/prices/spread.ts';
+import { Registry } from 'prom-client';
+import { registerPriceMetrics } from '../../src/modules/quotes/price-metrics.ts';
 import { TestClock } from '../helpers/app.ts';
 import { type PriceServer, startPriceServer } from '../helpers/price-server.ts';
 
@@ -118,5 +120,26 @@ describe('HTTP price source', () => {
     const spread = withSpread(source(), '0.0125');
     expect(await spread.getRate('USDC', 'PAYIN')).toBe('5.468715');
     expect(await spread.getRate('USDC', 'PAYOUT')).toBe('5.333685');
+  });
+  it('tells the age of its price to the price_age_seconds gauge, asking the source when a refresh is due even with no order', async () => {
+    const raw = source();
+    const registry = new Registry();
+    registerPriceMetrics(registry, withSpread(raw, '0.01'), MAX_AGE_MS, clock);
+    const value = async (name: string) => (await registry.getSingleMetric(name)!.get()).values[0]!.value;
+    // None held yet: +Inf, and the scrape started the first fetch (refresh() joins the one in flight).
+    expect(await value('price_age_seconds')).toBe(Number.POSITIVE_INFINITY);
+    expect(await value('price_max_age_seconds')).toBe(MAX_AGE_MS / 1000);
+    await raw.refresh();
+    expect(server.requests).toBe(1);
+    clock.advance(3000);
+    expect(await value('price_age_seconds')).toBe(3);
+    expect(server.requests).toBe(1);
+    // Past half the maximum age, the scrape refreshes it: a quiet night does not look like a dead source.
+    server.answer({ rates: { USDC: '5.41' }, timestamp: new Date(T0.getTime() + 6000).toISOString() });
+    clock.advance(3000);
+    expect(await value('price_age_seconds')).toBe(6);
+    await raw.refresh();
+    expect(server.requests).toBe(2);
+    expect(await value('price_age_seconds')).toBe(0);
   });
 });

@@ -100,6 +100,11 @@ export function createHttpPriceSource(deps: { clock: Clock; settings: HttpPriceS
       if (rate === undefined) throw new PriceUnavailableError(token, 'the price source does not quote this token');
       return rate;
     },
+    asOf() {
+      const now = clock.now().getTime();
+      if (ageOf(last, now) > refreshAfterMs) void refresh(now);
+      return last?.asOf;
+    },
     /** Fetches now (start-up warm-up, tests). */
     refresh: () => refresh(clock.now().getTime()),
   };

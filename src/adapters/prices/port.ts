@@ -8,6 +8,13 @@ import type { OrderType } from '../../lib/order-types.ts';
 export interface PriceSource {
   /** e.g. getRate('USDC', 'PAYIN') → "5.40" (BRL per USDC). Throws PriceUnavailableError when it has no usable price. */
   getRate(token: string, type: OrderType): Promise<string>;
+  /**
+   * Epoch ms the prices it holds are as of (undefined: none yet), for the price_age_seconds gauge.
+   * Asking starts a refresh when one is due, as getRate does, so the age measures the source and
+   * not the traffic (with no order for a while, a price is otherwise never fetched). A source of
+   * fixed rates has no age and leaves it out.
+   */
+  asOf?(): number | undefined;
 }
 
 /**

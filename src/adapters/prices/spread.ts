@@ -20,5 +20,8 @@ export function rateWithSpread(rate: string, spread: string, type: 'PAYIN' | 'PA
 
 /** The source's rates with the spread applied (also with a spread of 0: a source's 9th decimal is rounded the same way). */
 export function withSpread(source: PriceSource, spread: string): PriceSource {
-  return { getRate: async (token, type) => rateWithSpread(await source.getRate(token, type), spread, type) };
+  return {
+    getRate: async (token, type) => rateWithSpread(await source.getRate(token, type), spread, type),
+    ...(source.asOf ? { asOf: () => source.asOf!() } : {}),
+  };
 }

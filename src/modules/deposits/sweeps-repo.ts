@@ -85,4 +85,30 @@ export const sweepsRepo = {
     return updated !== undefined;
   },
 
+  /**
+   * The sweeps outstanding, by state, for the gauges (metrics.ts): WAITING (a credited deposit with
+   * no sweep yet: the same anti-join `unswept` runs every pass), PENDING and FAILED (through
+   * deposit_sweeps_unfinished_idx, migration 0056), each with its count and when the oldest began
+   * (the deposit's detection, the sweep's creation). DONE is not counted: it only grows.
+   */
+  async outstanding(db: Db): Promise<Array<{ state: 'WAITING' | 'PENDING' | 'FAILED'; count: number; oldest: Date | null }>> {
+    const waiting = await db
+      .selectFrom('chain_deposits as c')
+      .leftJoin('deposit_sweeps as s', 's.deposit_address', 'c.deposit_address')
+      .select([sql<number>`count(*)::int`.as('count'), sql<Date | null>`min(c.detected_at)`.as('oldest')])
+      .where('c.outcome', '=', 'CREDITED')
+      .where('s.deposit_address', 'is', null)
+      .executeTakeFirstOrThrow();
+    const sweeps = await db
+      .selectFrom('deposit_sweeps')
+      .select(['status', sql<number>`count(*)::int`.as('count'), sql<Date | null>`min(created_at)`.as('oldest')])
+      .where('status', '<>', 'DONE')
+      .groupBy('status')
+      .execute();
+    const byStatus = new Map(sweeps.map((row) => [row.status, row]));
+    return [
+      { state: 'WAITING', count: waiting.count, oldest: waiting.oldest },
+      ...(['PENDING', 'FAILED'] as const).map((state) => ({ state, count: byStatus.get(state)?.count ?? 0, oldest: byStatus.get(state)?.oldest ?? null })),
+    ];
+  },
 };

@@ -12,6 +12,10 @@
  *   same transaction; FAILED (landed with an error: nothing moved, the fee paid): FAILED, the fee
  *   posted, for an operator.
  * Deposits not credited (late, repeated, wrong mint, an order failed) are never swept here.
+ *
+ * The sponsor pays every sweep: while it holds too little SOL to pay one (`sponsorFunds`; decision
+ * 0038), no sweep is started and none that expired is rebuilt (each would expire unlanded, spend
+ * an attempt, and end FAILED for an operator); the sweeps wait, and say why at most once a minute.
  */
 import { ChainTransferRefusedError, type PreparedTransfer, type TransferState } from '../../adapters/chain/port.ts';
 import type { SweepChain } from '../../adapters/chain/sweeps-port.ts';
@@ -29,6 +33,19 @@ export interface SweepLog {
 
 type PostSweepCosts = (trx: Trx, order: { id: string; merchant_id: string }, costs: { feeLamports: bigint; rentLamports: bigint }, at: Date) => Promise<unknown>;
 
+/** The sponsor's SOL as the sweeps need to know it (treasury/sponsor-balance.ts); undefined: not known now. */
+export interface SponsorFunds {
+  /** Its public address, named in the log; never its key. */
+  address: string;
+  balance: string;
+  canPaySweep: boolean;
+  /** What one sweep needs it to hold, whole SOL. */
+  sweepMinimum: string;
+}
+
+/** The least often the sweeps repeat that they are waiting for the sponsor. */
+const WAITING_LOG_SPACING_MS = 60_000;
+
 export interface SweeperDeps {
   db: Db;
   clock: Clock;
@@ -37,6 +54,8 @@ export interface SweeperDeps {
   vault: Pick<KeyVault, 'open'>;
   postSweepCosts: PostSweepCosts;
   settings: { batchSize: number; maxAttempts: number };
+  /** Read at most once per pass that has work; unset or undefined, the sweeps go on as if it were funded. */
+  sponsorFunds?: (() => Promise<SponsorFunds | undefined>) | undefined;
   log?: SweepLog | undefined;
   /** Test-only: called once a signed sweep is committed, before its first send. */
   afterSweepStored?: (() => void) | undefined;
@@ -46,6 +65,8 @@ export interface SweepPassResult {
   prepared: number;
   done: number;
   failed: number;
+  /** Sweeps not started, or expired and not rebuilt, because the sponsor cannot pay one. */
+  waitingForSponsor: number;
   /** The pass stopped at a node failure. */
   unavailable: boolean;
 }
@@ -55,6 +76,7 @@ type Pending = Awaited<ReturnType<typeof repo.pending>>[number];
 
 export function createSweeper(deps: SweeperDeps) {
   const { db, clock, chain, vault, settings, log } = deps;
+  let waitingLoggedAt = Number.NEGATIVE_INFINITY;
 
   function intentOf(row: { reference: string; owner_address: string; encrypted_private_key: string; key_version: number; token: string; amount: string }) {
     const owner = vault.open(row.reference, { encryptedPrivateKey: row.encrypted_private_key, keyVersion: row.key_version });
@@ -114,13 +136,17 @@ export function createSweeper(deps: SweeperDeps) {
     return state.status === 'CONFIRMED' ? 'done' : 'failed';
   }
 
-  /** EXPIRED: rebuilt in its place (only if it is still the stored one) and sent; past the last attempt, FAILED. */
-  async function replaceExpired(row: Pending, expired: PreparedTransfer): Promise<'failed' | undefined> {
+  /** EXPIRED: rebuilt in its place (only if it is still the stored one) and sent; past the last attempt, FAILED; left EXPIRED while the sponsor cannot pay. */
+  async function replaceExpired(row: Pending, expired: PreparedTransfer, sponsorCannotPay: () => Promise<boolean>): Promise<'failed' | 'waitingForSponsor' | undefined> {
     if (row.attempt >= settings.maxAttempts) {
       const failureReason = `${row.attempt} sweep transactions expired without landing; the tokens are still at the deposit address`;
       const ok = await repo.settle(db, row.deposit_address, expired.txHash, { status: 'FAILED', failureReason }, clock.now());
       if (ok) log?.error({ orderId: row.order_id, depositAddress: row.deposit_address, attempts: row.attempt }, `deposit sweep given up, left for an operator: ${failureReason}`);
       return ok ? 'failed' : undefined;
+    }
+    if (await sponsorCannotPay()) {
+      await repo.touch(db, row.deposit_address, clock.now());
+      return 'waitingForSponsor';
     }
     const next = await chain.prepareSweep(intentOf({ ...(await keyOf(row.deposit_address)), token: row.token, amount: row.amount }));
     if (await repo.replace(db, row.deposit_address, expired.txHash, next, clock.now())) {
@@ -131,10 +157,10 @@ export function createSweeper(deps: SweeperDeps) {
   }
 
   /** A stored sweep: settles on the chain's answer, sending it (again) while it may still land. */
-  async function follow(row: Pending): Promise<'done' | 'failed' | undefined> {
+  async function follow(row: Pending, sponsorCannotPay: () => Promise<boolean>): Promise<'done' | 'failed' | 'waitingForSponsor' | undefined> {
     const prepared: PreparedTransfer = { txHash: row.tx_hash, wire: row.wire, lastValidBlockHeight: row.last_valid_block_height };
     let state = await chain.getSweepStatus(prepared);
-    if (state.status === 'EXPIRED') return replaceExpired(row, prepared);
+    if (state.status === 'EXPIRED') return replaceExpired(row, prepared, sponsorCannotPay);
     if (state.status === 'PENDING' && !state.landed) {
       await chain.sendSweep(prepared);
       state = await chain.getSweepStatus(prepared);
@@ -161,20 +187,44 @@ export function createSweeper(deps: SweeperDeps) {
     return true;
   }
 
+  /** Once a minute at most while sweeps wait: the reason, the sponsor's address and balance, what to do. */
+  function tellWaiting(funds: SponsorFunds, waiting: number): void {
+    const now = clock.now().getTime();
+    if (now - waitingLoggedAt < WAITING_LOG_SPACING_MS) return;
+    waitingLoggedAt = now;
+    log?.warn(
+      { sponsor: funds.address, balance: funds.balance, sweepMinimum: funds.sweepMinimum, waitingSweeps: waiting },
+      `deposit sweeps waiting: the sponsor holds ${funds.balance} SOL, less than the ${funds.sweepMinimum} one sweep needs; fund the sponsor's address`,
+    );
+  }
+
   /** Stored sweeps first (they may land), then new ones. */
   async function runPass(signal?: AbortSignal): Promise<SweepPassResult> {
-    const result: SweepPassResult = { prepared: 0, done: 0, failed: 0, unavailable: false };
+    const result: SweepPassResult = { prepared: 0, done: 0, failed: 0, waitingForSponsor: 0, unavailable: false };
+    // The sponsor's funds, read once per pass and only when a sweep is to be sent.
+    let funds: Promise<SponsorFunds | undefined> | undefined;
+    const sponsorCannotPay = async () => {
+      // A reading that fails is not known: the sweeps go on (the node's failure shows in their own calls).
+      funds ??= (deps.sponsorFunds?.() ?? Promise.resolve(undefined)).catch(() => undefined);
+      const known = await funds;
+      return known !== undefined && !known.canPaySweep;
+    };
     const pending = await repo.pending(db, settings.batchSize);
     const followed = await each(pending, signal, async (row) => {
-      const outcome = await follow(row);
+      const outcome = await follow(row, sponsorCannotPay);
       if (outcome) result[outcome] += 1;
     });
-    if (!followed) return { ...result, unavailable: true };
-    const unswept = await repo.unswept(db, settings.batchSize);
-    const started = await each(unswept, signal, async (row) => {
-      if (await start(row)) result.prepared += 1;
-    });
-    return started ? result : { ...result, unavailable: true };
+    if (followed) {
+      const unswept = await repo.unswept(db, settings.batchSize);
+      const started = await each(unswept, signal, async (row) => {
+        if (await sponsorCannotPay()) result.waitingForSponsor += 1;
+        else if (await start(row)) result.prepared += 1;
+      });
+      if (!started) result.unavailable = true;
+    } else result.unavailable = true;
+    const known = await funds;
+    if (result.waitingForSponsor > 0 && known) tellWaiting(known, result.waitingForSponsor);
+    return result;
   }
 
   return { runPass };

@@ -1,7 +1,7 @@
 /**
  * SQL of the disputes module. Every function takes the transaction (or root db) it runs in.
  */
-import { type Insertable, type Selectable, type Updateable } from 'kysely';
+import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { claimDue } from '../../platform/leases.ts';
 import { DISPUTE_COLUMNS, type DisputeStatus, type DisputesTable } from './tables.ts';
@@ -76,5 +76,24 @@ export const disputesRepo = {
   async oldestUnresolved(db: Db): Promise<Date | undefined> {
     const row = await db.selectFrom('disputes').select((eb) => eb.fn.min('reported_at').as('oldest')).where('status', 'in', [...UNRESOLVED]).executeTakeFirst();
     return row?.oldest ? new Date(row.oldest as Date) : undefined;
+  },
+
+  /**
+   * The claims still open, for the gauges (metrics.ts), by status: how many, how many OPEN ones
+   * passed their defense deadline undefended, and the nearest deadline still ahead of `now`.
+   * Through disputes_unresolved_idx (migration 0042): only unresolved claims are read.
+   */
+  unresolvedSummary(db: Db, now: Date) {
+    return db
+      .selectFrom('disputes')
+      .select([
+        'status',
+        sql<number>`count(*)::int`.as('count'),
+        sql<number>`(count(*) filter (where defense_deadline <= ${now}))::int`.as('past_deadline'),
+        sql<Date | null>`min(defense_deadline) filter (where defense_deadline > ${now})`.as('next_deadline'),
+      ])
+      .where('status', 'in', [...UNRESOLVED])
+      .groupBy('status')
+      .execute();
   },
 };

@@ -8,6 +8,7 @@
 import type { WorkerJob } from '../../platform/worker-job.ts';
 import type { TreasuryMetrics } from './metrics.ts';
 import type { TreasuryService } from './service.ts';
+import type { SponsorBalance } from './sponsor-balance.ts';
 
 export interface TreasuryJobLog {
   warn(obj: object, msg: string): void;
@@ -26,10 +27,19 @@ export function treasuryReconciliationJob(treasury: Pick<TreasuryService, 'recon
         metrics.balance.set(labels, Number(c.onChain));
         metrics.drift.set(labels, Number(c.drift));
         metrics.lowBalance.set(labels, c.low ? 1 : 0);
+        metrics.driftUnexplained.set(labels, c.drifted ? 1 : 0);
         // Amounts and currency only: the treasury's address is public, its key never reaches here.
         if (c.low) log?.warn({ currency: c.currency, balance: c.onChain }, 'treasury balance below its TREASURY_LOW_BALANCE threshold');
         if (c.drifted) log?.warn({ runId: result.runId, currency: c.currency, onChain: c.onChain, ledger: c.ledger, drift: c.drift, inFlightTransfers: result.inFlightTransfers }, 'treasury drift: on-chain balance differs from the ledger');
       }
     },
   };
+}
+
+/**
+ * The sponsor's balance, read on the reconciliation's interval (only with a Solana node: the
+ * LiteSVM sandbox's sponsor is funded by the process). The reading logs its own crossings.
+ */
+export function sponsorBalanceJob(sponsor: Pick<SponsorBalance, 'check'>, intervalMs: number): WorkerJob {
+  return { name: 'sponsor-balance', intervalMs, run: () => sponsor.check().then(() => undefined) };
 }

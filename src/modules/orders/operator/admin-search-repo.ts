@@ -80,6 +80,16 @@ function matching(db: Db, q: string) {
 /** A literal list, so that even a generic plan proves orders_operator_queue_idx's predicate. */
 const literals = (values: readonly string[]) => sql.raw(values.map((value) => `'${value}'`).join(', '));
 
+/**
+ * The operator's queue: in transit and unchanged since `before`, or FAILED holding money (any
+ * age); orders_operator_queue_idx's predicate (migration 0036). Parenthesized whole: Kysely writes
+ * a raw condition as it is, and `and` binds tighter than `or`.
+ */
+const inOperatorQueue = (before: Date) =>
+  sql<boolean>`((orders.status in (${literals(IN_TRANSIT_STATUSES)}) and orders.updated_at <= ${before})
+    or (orders.status = 'FAILED' and orders.type = 'PAYIN' and orders.pix_end_to_end_id is not null)
+    or (orders.status = 'FAILED' and orders.type = 'PAYOUT' and orders.payout_refused_at is not null))`;
+
 export const adminOrdersRepo = {
   /** Up to `limit` + 1 orders matching the search, newest first (the extra one tells there are more). */
   search(db: Db, search: AdminSearch, limit: number): Promise<AdminOrderRow[]> {
@@ -101,17 +111,30 @@ export const adminOrdersRepo = {
    * Keyset: after the order `cursor` (its position read now). Up to `limit` + 1 rows.
    */
   stuck(db: Db, before: Date, limit: number, cursor?: string): Promise<AdminOrderRow[]> {
-    let query = adminColumns(withMerchant(db)).where(
-      // Parenthesized whole: Kysely writes a raw condition as it is, and `and` binds tighter than `or`.
-      sql<boolean>`((orders.status in (${literals(IN_TRANSIT_STATUSES)}) and orders.updated_at <= ${before})
-        or (orders.status = 'FAILED' and orders.type = 'PAYIN' and orders.pix_end_to_end_id is not null)
-        or (orders.status = 'FAILED' and orders.type = 'PAYOUT' and orders.payout_refused_at is not null))`,
-    );
+    let query = adminColumns(withMerchant(db)).where(inOperatorQueue(before));
     if (cursor) {
       const position = db.selectFrom('orders as c').select(['c.updated_at', 'c.id']).where('c.id', '=', cursor);
       query = query.where(({ eb, refTuple }) => eb(refTuple('orders.updated_at', 'orders.id'), '>', position.$asTuple('updated_at', 'id')));
     }
     return query.orderBy('orders.updated_at').orderBy('orders.id').limit(limit + 1).execute();
+  },
+
+  /**
+   * The operator's queue counted (the gauge orders_stuck, stuck-metrics.ts), by type and reason:
+   * IN_TRANSIT_TOO_LONG (in transit, unchanged since `before`) and FAILED_WITH_MONEY_HELD. The
+   * predicate is `stuck`'s, so orders_operator_queue_idx serves it.
+   */
+  stuckCounts(db: Db, before: Date): Promise<Array<{ type: OrderType; reason: 'IN_TRANSIT_TOO_LONG' | 'FAILED_WITH_MONEY_HELD'; count: number }>> {
+    return db
+      .selectFrom('orders')
+      .select([
+        'orders.type',
+        sql<'IN_TRANSIT_TOO_LONG' | 'FAILED_WITH_MONEY_HELD'>`case when orders.status = 'FAILED' then 'FAILED_WITH_MONEY_HELD' else 'IN_TRANSIT_TOO_LONG' end`.as('reason'),
+        sql<number>`count(*)::int`.as('count'),
+      ])
+      .where(inOperatorQueue(before))
+      .groupBy(['orders.type', 'reason'])
+      .execute();
   },
 
   find(db: Db, id: string): Promise<AdminOrderDetailRow | undefined> {

@@ -52,6 +52,7 @@ import * as appendOnlyShared from './20261205_0049_append_only_shared.ts';
 import * as serviceAccountsActivated from './20261205_0051_service_accounts_activated.ts';
 import * as personalDataSealingMarker from './20261205_0052_personal_data_sealing_marker.ts';
 import * as unprovenWalletRelease from './20261205_0053_unproven_wallet_release.ts';
+import * as workers from './20261206_0054_workers.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261122_0001_foundation': foundation,
@@ -102,4 +103,5 @@ export const migrations: Record<string, Migration> = {
   '20261205_0051_service_accounts_activated': serviceAccountsActivated,
   '20261205_0052_personal_data_sealing_marker': personalDataSealingMarker,
   '20261205_0053_unproven_wallet_release': unprovenWalletRelease,
+  '20261206_0054_workers': workers,
 };

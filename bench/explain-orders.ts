@@ -84,7 +84,7 @@ const statements: Array<[string, (db: Db) => Promise<unknown>]> = [
   ['ordersRepo.lockBy provider_transaction_id', (db) => ordersRepo.lockBy(db, 'provider_transaction_id', payout.provider_transaction_id)],
   ['ordersRepo.lockBy refund_id', (db) => ordersRepo.lockBy(db, 'refund_id', refund.refund_id)],
   ['ordersRepo.transition', (db) => ordersRepo.transition(db, awaiting.id, 'AWAITING_PAYMENT', { failure_reason: 'explain' }, now)],
-  ['ordersRepo.claimDueSteps', (db) => ordersRepo.claimDueSteps(db, now, 8, 30_000)],
+  ['ordersRepo.claimDueSteps', (db) => ordersRepo.claimDueSteps(db, now, 8, 30_000, null)],
   ['ordersRepo.dueExpiries', (db) => ordersRepo.dueExpiries(db, now, 50)],
   ['ordersRepo.awaitingCreatedBefore (sandbox)', (db) => ordersRepo.awaitingCreatedBefore(db, now, 50)],
   ['creationRepo.context (externalId taken?)', (db) => creationRepo.context(db, { merchantId: BIG, receiverId: order.receiver_id, type: 'PAYIN', day: '2026-11-25', month: '2026-11-01', externalId, key: null, wallet: null })],

@@ -19,6 +19,7 @@ import { resolveRuntimeConfig } from './runtime-config.ts';
 import { createServices, type Services } from './services.ts';
 import { createWorkerJobs } from './jobs.ts';
 import { startWorker } from './platform/worker.ts';
+import { startWorkerPresence } from './platform/worker-presence.ts';
 import { listenEarly } from './http/early-server.ts';
 import { explainStartupFailure, type StartupSettings } from './startup-failure.ts';
 
@@ -103,8 +104,12 @@ async function main(): Promise<void> {
   }
 
   const app = early ? await buildApp({ config, db: database.db, logger: log, services, metrics, serverFactory: (handler) => early.lend(handler) }) : undefined;
-  const worker = config.roles.includes('worker')
-    ? startWorker(createWorkerJobs(services, config, metrics, log.child({ role: 'worker' })), log.child({ role: 'worker' }), notifications)
+  // The worker instance its claims name: registered, and the dead ones' claims released, before the first claim.
+  const presence = config.roles.includes('worker')
+    ? await startWorkerPresence({ db: (workerDatabase ?? database).db, postgresUrl: config.databaseUrl, log: log.child({ role: 'worker', component: 'presence' }) })
+    : undefined;
+  const worker = presence
+    ? startWorker(createWorkerJobs(services, config, metrics, log.child({ role: 'worker' })), log.child({ role: 'worker' }), notifications, presence)
     : undefined;
 
   let shuttingDown = false;
@@ -121,6 +126,7 @@ async function main(): Promise<void> {
       await app?.close();
       await early?.close();
       await worker?.stop();
+      await presence?.stop();
       await services.webhooks.close();
       if (services.webhookDelivery !== services.webhooks) await services.webhookDelivery.close();
       await notifications.close();

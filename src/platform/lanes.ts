@@ -12,8 +12,8 @@
 export interface LaneWork<T> {
   /** Runs before each round of claims (expiries, fan-out); returns how many rows it touched. */
   prepare?(options: FillOptions): Promise<number>;
-  /** Claims up to `free` due items, taking a lease on each. */
-  claim(free: number): Promise<T[]>;
+  /** Claims up to `free` due items, taking a lease on each (in the name of `options.holder`, when the work names its holders). */
+  claim(free: number, options: FillOptions): Promise<T[]>;
   /** What one lane does with one claimed item; a rejection goes to the fill's `onError`. */
   run(item: T): Promise<void>;
 }
@@ -27,6 +27,8 @@ export interface FillOptions {
   signal?: AbortSignal;
   /** Told of what failed outside the fill that started it: an item's run, a fill started when an item ended. */
   onError?: (err: unknown) => void;
+  /** The worker instance claiming (platform/worker-presence.ts), asked at each claim: it changes if the instance registers anew. */
+  holder?: () => string | null;
 }
 
 export interface LaneScheduler {
@@ -64,7 +66,7 @@ export function createLaneScheduler<T>(work: LaneWork<T>): LaneScheduler {
       if (work.prepare) touched += await work.prepare(options);
       while (!options.signal?.aborted && running.size < options.lanes) {
         const free = Math.min(options.batch ?? Infinity, options.lanes - running.size);
-        const claimed = await work.claim(free);
+        const claimed = await work.claim(free, options);
         for (const item of claimed) launch(item);
         touched += claimed.length;
         if (claimed.length < free) break;

@@ -6,6 +6,11 @@
  * worker may then claim the row again. Writes that finish the work are conditioned on the lease
  * still being the claimer's, so a late worker cannot overwrite a reclaimed row.
  *
+ * A claim may also name its holder, a worker instance (`holder`, platform/worker-presence.ts): the
+ * row is then free as soon as that instance is gone or silent, its lease notwithstanding, so a
+ * killed worker's rows are taken within a second or two, not when the lease lapses. Writes that
+ * finish the work are then guarded by the holder and the lease together (the claim as made).
+ *
  * Orders keep the lease on the row and are claimed whole by `claimDue`; disputes too, their lease
  * being their next look (`leaseIn: 'due'`). Webhook deliveries keep theirs in a lease table (one
  * row per attempt in flight, with the claimer's token, so a claim writes no entry in the
@@ -19,6 +24,7 @@
 import { type RawBuilder, type SelectQueryBuilder, sql, type SqlBool } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { plannedEachRun } from '../db/prepared-statements.ts';
+import { holderGone } from './worker-presence.ts';
 
 /** Tables whose rows are claimed by `claimDue` (each has `id`, and `claimed_until` unless its lease is its due column). */
 export type LeasedTable = 'orders' | 'disputes';
@@ -44,15 +50,30 @@ export const leaseEnd = (now: Date, leaseMs: number) => new Date(now.getTime() +
  * `leaseIn: 'due'` writes the lease into the due column itself, for a row with no schedule but
  * its next look (disputes): pushed `leaseMs` ahead, the row is due again when the lease lapses,
  * so no separate "held" test is needed.
+ *
+ * `holder` (tables with `claimed_by`: orders) writes the claiming worker instance into `claimed_by`
+ * (null: a claimer with no instance, tests and tools), and takes rows whose holder is gone.
  */
 export async function claimDue<Row>(
   db: Db,
-  spec: { table: LeasedTable; dueColumn: string; columns: readonly string[]; now: Date; limit: number; leaseMs: number; leaseIn?: 'claimed_until' | 'due' },
+  spec: {
+    table: LeasedTable;
+    dueColumn: string;
+    columns: readonly string[];
+    now: Date;
+    limit: number;
+    leaseMs: number;
+    leaseIn?: 'claimed_until' | 'due';
+    holder?: string | null;
+  },
 ): Promise<Row[]> {
-  const { table, dueColumn, now, limit } = spec;
+  const { table, dueColumn, now, limit, holder } = spec;
   const inDue = spec.leaseIn === 'due';
-  const notHeld = inDue ? sql`` : sql` and ${leaseFree('claimed_until', now)}`;
+  const named = holder !== undefined && !inDue;
+  const free = named ? sql`(${leaseFree('claimed_until', now)} or ${holderGone('claimed_by')})` : leaseFree('claimed_until', now);
+  const notHeld = inDue ? sql`` : sql` and ${free}`;
   const leaseColumn = inDue ? sql.ref(dueColumn) : sql.raw('claimed_until');
+  const holderSet = named ? sql`, claimed_by = ${holder}` : sql``;
   const result = await sql<Row>`${plannedEachRun}
     with due as (
       select id from ${sql.table(table)}
@@ -61,7 +82,7 @@ export async function claimDue<Row>(
       limit ${limit}
       for update skip locked
     )
-    update ${sql.table(table)} as claimed set ${leaseColumn} = ${leaseEnd(now, spec.leaseMs)}
+    update ${sql.table(table)} as claimed set ${leaseColumn} = ${leaseEnd(now, spec.leaseMs)}${holderSet}
     from due where claimed.id = due.id
     returning ${sql.join(spec.columns.map((column) => sql.ref(`claimed.${column}`)))}`.execute(db);
   return result.rows;

@@ -11,8 +11,17 @@ export interface WorkerJob {
    * during a pass runs another pass right after it, so nothing published is missed.
    */
   wakeOn?: string[];
-  /** One pass over the work that is due; errors are logged and the next pass retries. */
-  run(signal: AbortSignal): Promise<void>;
+  /**
+   * One pass over the work that is due; errors are logged and the next pass retries. `instance`
+   * is the worker instance running it (the runtime always gives one): claims that name their holder name `instance.holder()`.
+   */
+  run(signal: AbortSignal, instance?: WorkerInstance): Promise<void>;
   /** After the last pass, when the worker stops: waits for work the job still has in flight. */
   drain?(): Promise<void>;
+}
+
+/** The worker instance running a pass (platform/worker-presence.ts). */
+export interface WorkerInstance {
+  /** Its id, written in the claims it makes (asked at each claim: a new one after it was taken for dead); null when it has none (tests, tools). */
+  holder(): string | null;
 }

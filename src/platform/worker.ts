@@ -4,11 +4,13 @@
  * at once, from others through LISTEN/NOTIFY), when the notifications connection comes back after
  * a loss (what was missed meanwhile is swept), and otherwise every `intervalMs` as a fallback
  * sweep. Jobs keep their state in the database and claim work with FOR UPDATE SKIP LOCKED, so any
- * number of workers can run and any of them may be killed at any instant.
+ * number of workers can run and any of them may be killed at any instant; the worker instance
+ * (worker-presence.ts) that claims is named in its claims, so a killed one's are taken at once.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Notifications } from './notifications.ts';
-import type { WorkerJob } from './worker-job.ts';
+import type { WorkerInstance, WorkerJob } from './worker-job.ts';
+import type { WorkerPresence } from './worker-presence.ts';
 
 export interface Worker {
   stop(): Promise<void>;
@@ -45,16 +47,28 @@ class Wake {
   }
 }
 
-export function startWorker(jobs: WorkerJob[], log: FastifyBaseLogger, notifications?: Pick<Notifications, 'subscribe' | 'onResync'>): Worker {
+/**
+ * `presence`: the worker instance these jobs run as (its claims name it); when it finds dead
+ * instances, their claims are free and every job runs a pass at once. Without it (tests, tools)
+ * claims name no holder.
+ */
+export function startWorker(
+  jobs: WorkerJob[],
+  log: FastifyBaseLogger,
+  notifications?: Pick<Notifications, 'subscribe' | 'onResync'>,
+  presence?: Pick<WorkerPresence, 'holder' | 'onReleased'>,
+): Worker {
   const controller = new AbortController();
   const unsubscribe: Array<() => void> = [];
+  const instance: WorkerInstance = { holder: () => presence?.holder() ?? null };
   const loops = jobs.map((job) => {
     const wake = new Wake();
     if (notifications) {
       for (const channel of job.wakeOn ?? []) unsubscribe.push(notifications.subscribe(channel, () => wake.set()));
       unsubscribe.push(notifications.onResync(() => wake.set()));
     }
-    return runLoop(job, wake, controller.signal, log.child({ job: job.name }));
+    if (presence) unsubscribe.push(presence.onReleased(() => wake.set()));
+    return runLoop(job, instance, wake, controller.signal, log.child({ job: job.name }));
   });
   log.info({ jobs: jobs.map((job) => job.name) }, 'worker started');
   return {
@@ -68,11 +82,11 @@ export function startWorker(jobs: WorkerJob[], log: FastifyBaseLogger, notificat
   };
 }
 
-async function runLoop(job: WorkerJob, wake: Wake, signal: AbortSignal, log: FastifyBaseLogger): Promise<void> {
+async function runLoop(job: WorkerJob, instance: WorkerInstance, wake: Wake, signal: AbortSignal, log: FastifyBaseLogger): Promise<void> {
   while (!signal.aborted) {
     wake.take();
     try {
-      await job.run(signal);
+      await job.run(signal, instance);
     } catch (err) {
       log.error({ err }, 'job pass failed');
     }

@@ -134,6 +134,7 @@ describe.each(drivers)('migrations on %s', (driver) => {
       'webhook_delivery_leases',
       'webhook_endpoint_secrets',
       'webhook_endpoints',
+      'workers',
     ]);
     expect(await migrateToLatest(handle.db)).toEqual([]);
 

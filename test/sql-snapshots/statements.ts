@@ -23,6 +23,8 @@ const MERCHANT = '0190a0e0-0000-7000-8000-00000000000b';
 const RECEIVER = '0190a0e0-0000-7000-8000-00000000000c';
 const ORDER = '0190a0e0-0000-7000-8000-00000000000a';
 const NOW = new Date('2026-11-25T12:00:00.000Z');
+/** A worker instance (platform/worker-presence.ts), named in its claims. */
+const WORKER = '0190a0e0-0000-7000-8000-00000000000f';
 
 export const SNAPSHOT_STATEMENTS: SnapshotStatement[] = [
   {
@@ -65,7 +67,7 @@ export const SNAPSHOT_STATEMENTS: SnapshotStatement[] = [
   {
     name: 'orders-claim-steps',
     about: "The order worker's claim of due steps (orders/lifecycle/steps.ts through the lease helper)",
-    run: (db) => ordersRepo.claimDueSteps(db, NOW, 8, 30_000),
+    run: (db) => ordersRepo.claimDueSteps(db, NOW, 8, 30_000, WORKER),
   },
   {
     name: 'orders-claim-expiries',

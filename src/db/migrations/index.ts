@@ -52,6 +52,7 @@ import * as appendOnlyShared from './20261205_0049_append_only_shared.ts';
 import * as serviceAccountsActivated from './20261205_0051_service_accounts_activated.ts';
 import * as personalDataSealingMarker from './20261205_0052_personal_data_sealing_marker.ts';
 import * as unprovenWalletRelease from './20261205_0053_unproven_wallet_release.ts';
+import * as workers from './20261205_0054_workers.ts';
 import * as depositSweepsUnfinished from './20261205_0056_deposit_sweeps_unfinished.ts';
 import * as auditLogSealedNames from './20261205_0057_audit_log_sealed_names.ts';
 
@@ -104,6 +105,7 @@ export const migrations: Record<string, Migration> = {
   '20261205_0051_service_accounts_activated': serviceAccountsActivated,
   '20261205_0052_personal_data_sealing_marker': personalDataSealingMarker,
   '20261205_0053_unproven_wallet_release': unprovenWalletRelease,
+  '20261205_0054_workers': workers,
   '20261205_0056_deposit_sweeps_unfinished': depositSweepsUnfinished,
   '20261205_0057_audit_log_sealed_names': auditLogSealedNames,
 };

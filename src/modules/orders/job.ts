@@ -16,7 +16,7 @@ export function orderStepsJob(steps: Pick<OrderSteps, 'fill' | 'drain'>, interva
     name: 'order-steps',
     intervalMs,
     wakeOn: [ORDER_STEPS_CHANNEL],
-    run: (signal) => steps.fill({ signal, onError: (err) => log?.error({ err }, 'order step claim failed') }).then(() => undefined),
+    run: (signal, instance) => steps.fill({ signal, ...(instance ? { holder: instance.holder } : {}), onError: (err) => log?.error({ err }, 'order step claim failed') }).then(() => undefined),
     drain: () => steps.drain(),
   };
 }

@@ -1,5 +1,6 @@
-import { type Insertable, type Updateable, sql } from 'kysely';
+import { type Insertable, type Updateable, type UpdateQueryBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import type { Database } from '../../db/schema.ts';
 import { claimDue, skipHeld } from '../../platform/leases.ts';
 import { plannedEachRun } from '../../db/prepared-statements.ts';
 import { ORDER_COLUMNS, ORDER_TRANSACTION_COLUMNS, type OrderRow, type OrderTransactionStatus, type OrderTransactionType, type OrdersTable, type StoredOrderStatus } from './tables.ts';
@@ -25,6 +26,22 @@ export interface StoredChainTransfer {
   txHash: string;
   wire: string;
   lastValidBlockHeight: string;
+}
+
+/**
+ * A worker's claim on an order as it made it (the claimed row's columns): the worker that holds it
+ * (null: none named) and its lease. Both change with every claim, so together they name one claim.
+ */
+export type OrderClaim = Pick<OrderRow, 'claimed_by' | 'claimed_until'>;
+/** A claimed order as the worker holds it: which order, in which status, under which claim. */
+export type ClaimedOrder = Pick<OrderRow, 'id' | 'status'> & OrderClaim;
+
+/**
+ * Only while the order is still under `claim`: another worker that took it over (its holder taken
+ * for dead, or its lease lapsed) has written its own, and a late write of the first is refused.
+ */
+function underClaim<O>(qb: UpdateQueryBuilder<Database, 'orders', 'orders', O>, claim: OrderClaim) {
+  return qb.where('claimed_by', 'is not distinct from', claim.claimed_by).where('claimed_until', 'is not distinct from', claim.claimed_until);
 }
 
 /** Every function takes the transaction (or root db) it runs in, and the time from the caller's clock. */
@@ -76,10 +93,20 @@ export const ordersRepo = {
     return db.selectFrom('orders').select(ORDER_COLUMNS).where(column, '=', value).forUpdate().executeTakeFirst();
   },
 
-  /** The guarded transition: changes the order only while it is still in `from`. */
-  /** Guarded by the status, and by the stored transaction's signature when `guard.txHash` is given; `guard.notHeld`: only while no MED claim holds the order. */
-  transition(db: Db, id: string, from: StoredOrderStatus, changes: Updateable<OrdersTable>, now: Date, guard: { txHash?: string | undefined; notHeld?: boolean } = {}) {
-    const { txHash, notHeld } = guard;
+  /**
+   * The guarded transition: changes the order only while it is still in `from`; and by the stored
+   * transaction's signature when `guard.txHash` is given; `guard.notHeld`: only while no MED claim
+   * holds the order; `guard.claim`: only while the order is under the worker's claim as it was made.
+   */
+  transition(
+    db: Db,
+    id: string,
+    from: StoredOrderStatus,
+    changes: Updateable<OrdersTable>,
+    now: Date,
+    guard: { txHash?: string | undefined; notHeld?: boolean; claim?: OrderClaim | undefined } = {},
+  ) {
+    const { txHash, notHeld, claim } = guard;
     return db
       .updateTable('orders')
       .set({ ...changes, updated_at: now })
@@ -87,6 +114,7 @@ export const ordersRepo = {
       .where('status', '=', from)
       .$if(txHash !== undefined, (qb) => qb.where('tx_hash', '=', txHash!))
       .$if(notHeld === true, (qb) => qb.where('dispute_hold', '=', false))
+      .$if(claim !== undefined, (qb) => underClaim(qb, claim!))
       .returning(ORDER_COLUMNS)
       .executeTakeFirst();
   },
@@ -154,17 +182,18 @@ export const ordersRepo = {
 
   /**
    * Replaces a TRANSFERRING order's stored transaction, only while it is still `oldTxHash` (another
-   * worker may have replaced it first); the old signature is kept in previous_tx_hashes. Both the
+   * worker may have replaced it first) and the order still under the worker's `claim`; the old signature is kept in previous_tx_hashes. Both the
    * order's tx_hash and its CHAIN_TRANSFER row change, in the caller's transaction. Answers whether
    * it replaced.
    */
-  async replaceChainTransfer(db: Db, orderId: string, oldTxHash: string, next: StoredChainTransfer, now: Date): Promise<boolean> {
+  async replaceChainTransfer(db: Db, orderId: string, oldTxHash: string, next: StoredChainTransfer, now: Date, claim: OrderClaim): Promise<boolean> {
     const order = await db
       .updateTable('orders')
       .set({ tx_hash: next.txHash, updated_at: now })
       .where('id', '=', orderId)
       .where('status', '=', 'TRANSFERRING')
       .where('tx_hash', '=', oldTxHash)
+      .$call((qb) => underClaim(qb, claim))
       .returning('id')
       .executeTakeFirst();
     if (!order) return false;
@@ -243,9 +272,12 @@ export const ordersRepo = {
 
   // --- The worker's bookkeeping: claims, leases, backoff (orders/lifecycle/steps.ts) ---------------------
 
-  /** Claims due steps for one worker: skips rows another worker holds, leases the rest. */
-  claimDueSteps(db: Db, now: Date, limit: number, leaseMs: number): Promise<OrderRow[]> {
-    return claimDue<OrderRow>(db, { table: 'orders', dueColumn: 'next_step_at', columns: ORDER_COLUMNS, now, limit, leaseMs });
+  /**
+   * Claims due steps for one worker instance (`holder`; null: none named): skips rows another live
+   * worker holds, leases the rest and names the holder.
+   */
+  claimDueSteps(db: Db, now: Date, limit: number, leaseMs: number, holder: string | null): Promise<OrderRow[]> {
+    return claimDue<OrderRow>(db, { table: 'orders', dueColumn: 'next_step_at', columns: ORDER_COLUMNS, now, limit, leaseMs, holder });
   },
 
   /** The statuses are literals so that even a generic plan matches the partial index orders_expiry_idx. */
@@ -261,22 +293,33 @@ export const ordersRepo = {
       .execute();
   },
 
-  /** Changes a claimed order's schedule only while it is still in `status` (it may have moved on meanwhile). */
-  reschedule(db: Db, id: string, status: StoredOrderStatus, changes: Pick<Updateable<OrdersTable>, 'refund_id' | 'next_step_at' | 'claimed_until' | 'updated_at'>) {
-    return db.updateTable('orders').set(changes).where('id', '=', id).where('status', '=', status).execute();
+  /**
+   * Changes a claimed order's schedule only while it is still in its status (it may have moved on
+   * meanwhile) and under the claim it was taken with; a claim given back (`claimed_until: null`)
+   * names no holder either.
+   */
+  reschedule(db: Db, claimed: ClaimedOrder, changes: Pick<Updateable<OrdersTable>, 'refund_id' | 'next_step_at' | 'claimed_until' | 'updated_at'>) {
+    const released = changes.claimed_until === null ? { claimed_by: null } : {};
+    return db
+      .updateTable('orders')
+      .set({ ...changes, ...released })
+      .where('id', '=', claimed.id)
+      .where('status', '=', claimed.status)
+      .$call((qb) => underClaim(qb, claimed))
+      .execute();
   },
 
   /**
    * Records a failed step and when to retry it, only while this worker still holds the claim it
-   * made (`claimedUntil`): another worker may have taken over a lapsed lease.
+   * made: another worker may have taken the order over (a lapsed lease, a holder taken for dead).
    */
-  backOff(db: Db, order: Pick<OrderRow, 'id' | 'status' | 'claimed_until'>, retry: { attempts: number; at: Date }) {
+  backOff(db: Db, order: ClaimedOrder, retry: { attempts: number; at: Date }) {
     return db
       .updateTable('orders')
-      .set({ step_attempts: retry.attempts, next_step_at: retry.at, claimed_until: null })
+      .set({ step_attempts: retry.attempts, next_step_at: retry.at, claimed_until: null, claimed_by: null })
       .where('id', '=', order.id)
       .where('status', '=', order.status)
-      .where('claimed_until', '=', order.claimed_until!)
+      .$call((qb) => underClaim(qb, order))
       .execute();
   },
 };

@@ -87,6 +87,8 @@ export interface OrdersTable extends PricingColumns {
   next_step_at: NullableTimestamp;
   step_attempts: ColumnType<number, number | undefined, number>;
   claimed_until: NullableTimestamp;
+  /** The worker instance holding the claim with `claimed_until` (migration 0054, platform/worker-presence.ts); null: none named. */
+  claimed_by: string | null;
   created_at: DefaultedTimestamp;
   updated_at: DefaultedTimestamp;
 }
@@ -173,7 +175,7 @@ export const ORDER_COLUMNS = [
   'pix_end_to_end_id', 'provider_transaction_id', 'refund_id', 'tx_hash', 'failure_reason', 'excess_amount_token',
   'payout_refused_at', 'payout_attempt', 'dispute_hold', 'refund_nature', 'payer_document_type', 'payer_document', 'payer_name',
   'limit_day', 'limit_released', 'unproven_wallet_reserved', 'expires_at', 'completed_at', 'next_step_at', 'step_attempts', 'claimed_until',
-  'created_at', 'updated_at',
+  'claimed_by', 'created_at', 'updated_at',
 ] as const satisfies ReadonlyArray<keyof OrdersTable>;
 export type OrderRow = Pick<Selectable<OrdersTable>, (typeof ORDER_COLUMNS)[number]>;
 

@@ -48,6 +48,7 @@ function order(overrides: Partial<OrderRow> & Pick<OrderRow, 'type'>): OrderRow 
     next_step_at: null,
     step_attempts: 0,
     claimed_until: null,
+    claimed_by: null,
     created_at: at,
     updated_at: at,
     amount_brl: '0',

@@ -37,7 +37,7 @@ export function createOrderDisputeClaims(ctx: TransitionContext) {
       if (order.type !== 'PAYIN' || !HOLDABLE.includes(order.status)) return false;
       const held = await trx
         .updateTable('orders')
-        .set({ dispute_hold: true, next_step_at: null, claimed_until: null, updated_at: clock.now() })
+        .set({ dispute_hold: true, next_step_at: null, claimed_until: null, claimed_by: null, updated_at: clock.now() })
         .where('id', '=', order.id)
         .where('status', '=', order.status)
         .returning('id')

@@ -6,8 +6,11 @@
  * `applyTransition`, guarded by the status the step started from.
  *
  * Claims: due orders (`next_step_at`) are taken with FOR UPDATE SKIP LOCKED and a lease
- * (`claimed_until`, 30 s). A worker killed mid-step leaves its lease to expire; the next worker
- * repeats the idempotent call. A failed step backs off exponentially.
+ * (`claimed_until`, 30 s) in the name of the worker instance (`claimed_by`). A worker killed
+ * mid-step leaves its claims to the next worker as soon as it is found dead (its start, or
+ * within a few seconds: platform/worker-presence.ts), not when the lease lapses; that worker
+ * repeats the idempotent call. Every write of a step is guarded by the claim it ran under, so a
+ * worker that lost an order writes nothing. A failed step backs off exponentially.
  */
 import type { ChainAdapter } from '../../../adapters/chain/port.ts';
 import { inTransaction } from '../../../platform/commit-signals.ts';
@@ -57,6 +60,8 @@ export interface LaneOptions {
   signal?: AbortSignal;
   /** Told of what failed outside the pass that started it: a lane's own bookkeeping (its backoff), a claim made when an order ended. */
   onError?: (err: unknown) => void;
+  /** The worker instance whose claims these are (the worker runtime's): claims name it, and are free once it is gone. */
+  holder?: () => string | null;
 }
 
 export { RetryLater };
@@ -86,7 +91,10 @@ export function createOrderSteps(deps: StepsDeps) {
    */
   async function moveOn(order: OrderRow, to: StoredOrderStatus, facts: TransitionFacts = {}): Promise<OrderRow | undefined> {
     const continues = leavesStepDue(order, to);
-    const updated = await inTransaction(db, (trx: Trx) => applyTransition(trx, ctx, order, to, continues ? { ...facts, claimedUntil: leaseEnd(clock.now(), leaseMs) } : facts));
+    const underClaim = { claimed_by: order.claimed_by, claimed_until: order.claimed_until };
+    const updated = await inTransaction(db, (trx: Trx) =>
+      applyTransition(trx, ctx, order, to, { ...facts, underClaim, ...(continues ? { claimedUntil: leaseEnd(clock.now(), leaseMs) } : {}) }),
+    );
     return continues ? updated : undefined;
   }
 
@@ -105,12 +113,12 @@ export function createOrderSteps(deps: StepsDeps) {
     // The refund id is ours and fixed: stored before the request, so an outcome that arrives at
     // once already finds the order by it.
     const refundId = order.refund_id ?? `R${order.id.replaceAll('-', '')}`;
-    if (!order.refund_id) await repo.reschedule(db, order.id, 'REFUNDING', { refund_id: refundId, updated_at: clock.now() });
+    if (!order.refund_id) await repo.reschedule(db, order, { refund_id: refundId, updated_at: clock.now() });
     const amountBrl = await repo.refundAmount(db, order);
     const description = order.refund_nature === 'MED_FRAUDE' ? 'Devolução MED: fraude confirmada' : 'Devolução: pedido não concluído';
     await pix.refund({ endToEndId: order.pix_end_to_end_id!, refundId, amountBrl, description, nature: order.refund_nature });
     // The outcome arrives as a refund_settled notification; until then the worker has nothing to do.
-    await repo.reschedule(db, order.id, 'REFUNDING', { next_step_at: null, claimed_until: null, updated_at: clock.now() });
+    await repo.reschedule(db, order, { next_step_at: null, claimed_until: null, updated_at: clock.now() });
     return undefined;
   }
 
@@ -153,7 +161,7 @@ export function createOrderSteps(deps: StepsDeps) {
         return sendPix(order).catch((err: unknown) => (err instanceof PixPayoutRefusedError ? payoutRefused(order) : Promise.reject(err)));
       default:
         // Nothing to do in this status (a stale claim): drop the schedule.
-        await repo.reschedule(db, order.id, order.status, { next_step_at: null, claimed_until: null });
+        await repo.reschedule(db, order, { next_step_at: null, claimed_until: null });
         return undefined;
     }
   }
@@ -188,7 +196,7 @@ export function createOrderSteps(deps: StepsDeps) {
     let current: OrderRow | undefined = order;
     for (let hops = 0; current; hops++) {
       if (hops === MAX_CHAINED_STEPS) {
-        await repo.reschedule(db, current.id, current.status, { claimed_until: null });
+        await repo.reschedule(db, current, { claimed_until: null });
         return;
       }
       const claimed: OrderRow = current;
@@ -218,18 +226,19 @@ export function createOrderSteps(deps: StepsDeps) {
    */
   const lanes = createLaneScheduler<OrderRow>({
     prepare: (options) => expireIfDue(options.batch ?? 50),
-    claim: (free) => repo.claimDueSteps(db, clock.now(), free, leaseMs),
+    claim: (free, options) => repo.claimDueSteps(db, clock.now(), free, leaseMs, options.holder?.() ?? null),
     run: stepOrBackOff,
   });
 
   /** Claims into the free lanes and starts what it claimed; concurrent calls coalesce into one more round. Resolves with how many orders it touched. */
   function fill(options: LaneOptions = {}): Promise<number> {
-    const { signal, onError } = options;
+    const { signal, onError, holder } = options;
     return lanes.fill({
       lanes: options.parallel ?? deps.parallelSteps ?? 8,
       batch: options.batch ?? 50,
       ...(signal ? { signal } : {}),
       ...(onError ? { onError } : {}),
+      ...(holder ? { holder } : {}),
     });
   }
 

@@ -133,7 +133,7 @@ export function createTransferSteps(deps: TransferStepsDeps) {
       if (err instanceof ChainTransferRefusedError) return refused(order, err, expired.txHash);
       throw err;
     }
-    const replaced = await inTransaction(db, (trx) => repo.replaceChainTransfer(trx, order.id, expired.txHash, next, clock.now()));
+    const replaced = await inTransaction(db, (trx) => repo.replaceChainTransfer(trx, order.id, expired.txHash, next, clock.now(), order));
     if (replaced) {
       metrics?.rebuilt.inc();
       log?.warn({ orderId: order.id, attempt: attempt + 1, maxAttempts, expiredTxHash: expired.txHash, txHash: next.txHash }, 'PAYIN transfer expired without landing: rebuilt');

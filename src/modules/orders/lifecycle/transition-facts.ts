@@ -4,6 +4,7 @@
  */
 import type { Updateable } from 'kysely';
 import type { OrderTransactionStatus, OrderTransactionType, OrdersTable } from '../tables.ts';
+import type { OrderClaim } from '../repo.ts';
 
 /** A movement's own figures; its type and status are the edge's (process.ts). */
 export interface MovementFigures {
@@ -31,8 +32,14 @@ export interface TransitionFacts {
   /** What the chain charged the treasury for the order's transfer (lamports), posted in SOL. */
   chainCosts?: { feeLamports: bigint; rentLamports: bigint };
   /**
-   * Set by a worker that runs the next step itself (due at once): it keeps its claim until then,
-   * and no wake-up is published for the step.
+   * The claim a worker's step runs under (steps.ts): the transition applies only while the order
+   * is still under it, so a worker that lost the order to another (taken for dead, its lease
+   * lapsed) writes nothing, however late it comes back.
+   */
+  underClaim?: OrderClaim;
+  /**
+   * Set by a worker that runs the next step itself (due at once): it keeps its claim (the holder
+   * of `underClaim`) until then, and no wake-up is published for the step.
    */
   claimedUntil?: Date;
   /**

@@ -110,9 +110,10 @@ export async function applyTransition(trx: Trx, ctx: TransitionContext, order: O
       next_step_at: dueAtOnce ? now : null,
       step_attempts: 0,
       claimed_until: facts.claimedUntil ?? null,
+      claimed_by: facts.claimedUntil ? (facts.underClaim?.claimed_by ?? null) : null,
     },
     now,
-    { txHash: facts.whileTxHash, notHeld: TOWARDS_TRANSFER.includes(to) },
+    { txHash: facts.whileTxHash, notHeld: TOWARDS_TRANSFER.includes(to), claim: facts.underClaim },
   );
   if (!updated) return undefined;
   const { log } = ctx;

@@ -84,6 +84,8 @@ export interface AppDeps {
   services?: Services;
   /** main.ts binds the port before the database is ready and hands its server over here. */
   serverFactory?: FastifyServerFactory;
+  /** A worker-only process (OPERATIONS_PORT): /healthz, /readyz and /metrics, and no other route. */
+  operationsOnly?: boolean;
 }
 
 declare module 'fastify' {
@@ -171,7 +173,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerDisputeMetrics(metrics.registry, db, services.clock);
   registerPriceMetrics(metrics.registry, services.adapters.prices, config.prices.maxAgeMs, services.clock);
   if (services.sweeper) registerSweepMetrics(metrics.registry, db, services.clock);
-  await registerOpenApi(app, { docs: config.docsEnabled });
+  if (!deps.operationsOnly) await registerOpenApi(app, { docs: config.docsEnabled });
   await app.register(rateLimit, {
     global: false,
     // RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (seconds until the window resets)
@@ -186,6 +188,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const metricsAccess = config.metricsToken ? { token: config.metricsToken } : config.nodeEnv === 'production' ? 'closed' : 'open';
   const health = services.dependencyHealth;
   registerHealthRoutes(app, { health, ordersRefused: () => refusedOrderTypes(health.state), metrics, metricsAccess, simulation: config.simulationMode });
+  if (deps.operationsOnly) return app;
   await registerDashboard(app, { dir: config.dashboardDir });
 
   await app.register(

@@ -55,7 +55,10 @@ async function main(): Promise<void> {
   if (baseConfig.simulationMode) {
     log.warn({ nodeEnv: baseConfig.nodeEnv }, 'SIMULATION_MODE=true: the PSP, the chain and the price are all simulated; no real money moves (GET /readyz shows "simulation": true)');
   }
-  const early = baseConfig.roles.includes('api') ? await listenEarly(baseConfig.host, baseConfig.port) : undefined;
+  // A worker-only process listens only when given OPERATIONS_PORT, for its health and metrics.
+  const servesApi = baseConfig.roles.includes('api');
+  const listenPort = servesApi ? baseConfig.port : baseConfig.operationsPort;
+  const early = listenPort !== undefined ? await listenEarly(baseConfig.host, listenPort) : undefined;
   const { config, usedDevSecrets } = await resolveRuntimeConfig(baseConfig);
   if (usedDevSecrets) {
     log.warn({ dataDir: config.dataDir }, 'JWT_PRIVATE_KEY, API_SECRET_PEPPER, WEBHOOK_SECRET_KEY or WALLET_KEK unset: using development keys from DATA_DIR/dev-secrets.json (for development only)');
@@ -103,7 +106,7 @@ async function main(): Promise<void> {
     });
   }
 
-  const app = early ? await buildApp({ config, db: database.db, logger: log, services, metrics, serverFactory: (handler) => early.lend(handler) }) : undefined;
+  const app = early ? await buildApp({ config, db: database.db, logger: log, services, metrics, serverFactory: (handler) => early.lend(handler), operationsOnly: !servesApi }) : undefined;
   // The worker instance its claims name: registered, and the dead ones' claims released, before the first claim.
   const presence = config.roles.includes('worker')
     ? await startWorkerPresence({ db: (workerDatabase ?? database).db, postgresUrl: config.databaseUrl, log: log.child({ role: 'worker', component: 'presence' }) })

@@ -7,7 +7,7 @@
  */
 import type { Config } from './config.ts';
 
-export type StartupSettings = Pick<Config, 'host' | 'port' | 'databaseUrl' | 'dataDir'>;
+export type StartupSettings = Pick<Config, 'host' | 'port' | 'databaseUrl' | 'dataDir'> & { operationsPort?: number | undefined; roles?: readonly string[] };
 
 type ErrorLike = { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
 
@@ -40,11 +40,13 @@ export function explainStartupFailure(err: unknown, settings: StartupSettings): 
   const errors = chain(err);
   const codes = new Set(errors.map((error) => error.code));
   const database = describeDatabase(settings.databaseUrl);
+  // A worker-only process listens on OPERATIONS_PORT, if anywhere.
+  const [port, variable] = settings.roles && !settings.roles.includes('api') ? [settings.operationsPort, 'OPERATIONS_PORT'] : [settings.port, 'PORT'];
   if (codes.has('EADDRINUSE')) {
-    return `port ${settings.port} on ${settings.host} is already in use: stop the process holding it, or set PORT to a free port`;
+    return `port ${port} on ${settings.host} is already in use: stop the process holding it, or set ${variable} to a free port`;
   }
   if (codes.has('EACCES') && errors.some((error) => String(error.message).includes('listen'))) {
-    return `not allowed to listen on port ${settings.port}: use a port above 1023 (set PORT)`;
+    return `not allowed to listen on port ${port}: use a port above 1023 (set ${variable})`;
   }
   // Their messages name the fix and carry no secret (src/modules/platform-keys/service.ts, src/platform/key-rotation.ts).
   for (const code of ['EMBEDDED_DATABASE_LOCKED', 'PLATFORM_KEYS_MISSING', 'PLATFORM_KEY_EXISTS', 'KEK_VERSION_MISSING', 'KEK_DOES_NOT_OPEN']) {

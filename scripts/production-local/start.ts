@@ -84,7 +84,8 @@ export async function startDeployment(run: Supervisor, options: Options): Promis
   const platformKeys = await run.step('platform-keys', () => createPlatformKeys(run, env), (k) => `treasury ${k.treasury}, sponsor ${k.sponsor}, sealed in the database (admin create-platform-keys)`);
   // Funded before the service starts: its first liquidity check reads the treasury once and keeps the answer a while.
   const funded = await run.step('funding', () => fundPlatformKeys(chain.adminUrl, chain.usdcMint, platformKeys), () => 'on chain: treasury 2 SOL and 1000 USDC, sponsor 1 SOL (it pays the deposit sweeps)');
-  await run.step('service', () => startService(run, env, apiPorts, options.workerProcesses), (names) => `NODE_ENV=production, ${names.join(', ')} (logs in ${shown(path.join(stateDir, 'logs'))}/)`);
+  const workerPorts = await Promise.all(Array.from({ length: options.workerProcesses }, freePort));
+  await run.step('service', () => startService(run, env, apiPorts, workerPorts), (names) => `NODE_ENV=production, ${names.join(', ')} (logs in ${shown(path.join(stateDir, 'logs'))}/)`);
 
   const apiUrl = `${front.url}/api/v1`;
   const adminToken = keys.ADMIN_TOKEN!;

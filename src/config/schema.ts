@@ -65,6 +65,7 @@ export const ENV_SCHEMA = Type.Object({
   ),
   HOST: text({ default: '127.0.0.1', description: 'interface to listen on (0.0.0.0 in containers)' }),
   PORT: integer({ minimum: 0, maximum: 65535, default: 3000, description: 'HTTP port' }),
+  OPERATIONS_PORT: Type.Optional(integer({ minimum: 1, maximum: 65535, description: 'a process without the api role (ROLES=worker) serves GET /healthz, /readyz and /metrics on this port, and nothing else; unset: it listens on none (its metrics cannot be scraped)' })),
   DATA_DIR: Type.Decode(text({ default: './data', description: 'embedded database, development keys (dev-secrets.json), demo credentials' }), (dir) => path.resolve(dir)),
   DATABASE_URL: Type.Optional(
     checkedText((url) => isUrlWith(['postgres:', 'postgresql:'], url), {

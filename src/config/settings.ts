@@ -26,6 +26,8 @@ const SERVICE = {
   roles: 'ROLES',
   host: 'HOST',
   port: 'PORT',
+  /** A worker-only process's listener for /healthz, /readyz and /metrics; unset: none. */
+  operationsPort: 'OPERATIONS_PORT',
   dataDir: 'DATA_DIR',
   /** Unset: the embedded PGlite database under dataDir. */
   databaseUrl: 'DATABASE_URL',

@@ -10,6 +10,7 @@ import { ADMIN_TOKEN, type TestMerchant, expectErrorBody } from '../../helpers/a
 import { formatCpfText, randomCnpj, randomCpf } from '../../helpers/documents.ts';
 import { type Json, WALLET, ordersTest } from './helpers.ts';
 import { checkPayoutKey } from '../../../src/modules/orders/creation/destination-rules.ts';
+import { openAuditDetails } from '../../../src/platform/audit/sealed-details.ts';
 
 const FOREIGN_WALLET = 'So11111111111111111111111111111111111111112';
 const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
@@ -121,7 +122,9 @@ describe('destination policy RECEIVER_ONLY (default)', () => {
     expect(renamed.json()).toMatchObject({ name: 'Mallory Impostor', kycStatus: 'UNDER_REVIEW', status: 'ACTIVE' });
     const audit = await t.ctx.database.db.selectFrom('admin_audit_log').selectAll().where('target_id', '=', receiver.id).where('action', '=', 'receiver.kyc_review_on_rename').execute();
     expect(audit).toHaveLength(1);
-    expect(audit[0]).toMatchObject({ actor: `merchant:${merchant.merchantId}`, details: { from: 'APPROVED', to: 'UNDER_REVIEW', previousName: 'Joana Souza', name: 'Mallory Impostor' } });
+    expect(audit[0]).toMatchObject({ actor: `merchant:${merchant.merchantId}`, details: { from: 'APPROVED', to: 'UNDER_REVIEW', previousName: expect.stringMatching(/^pd\d+:/) } });
+    // The names are sealed at rest (platform/audit/sealed-details.ts) and open to what they were.
+    expect(openAuditDetails(t.ctx.app.services.personalData, audit[0]!.action, audit[0]!.details as Record<string, unknown>)).toMatchObject({ previousName: 'Joana Souza', name: 'Mallory Impostor' });
 
     expectErrorBody(await payout(merchant, receiver, {}), 422, 'KYC_NOT_APPROVED');
     expectErrorBody(await t.call('POST', '/payin', merchant, { receiverId: receiver.id, amountBrl: 50 }), 422, 'KYC_NOT_APPROVED');

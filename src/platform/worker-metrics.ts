@@ -77,9 +77,10 @@ export function withJobMetrics(registry: Registry, jobs: WorkerJob[], now: () =>
     metrics.failures.inc({ job_name: job.name }, 0);
     return {
       ...job,
-      async run(signal) {
+      // The instance too: the claims the pass makes name it (worker-presence.ts).
+      async run(signal, instance) {
         try {
-          await job.run(signal);
+          await job.run(signal, instance);
         } catch (err) {
           metrics.failures.inc({ job_name: job.name });
           throw err;

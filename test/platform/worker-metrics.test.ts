@@ -48,4 +48,11 @@ describe('worker job metrics', () => {
     const [wrapped] = withJobMetrics(new Registry(), [{ name: 'webhook-delivery', intervalMs: 1000, wakeOn: ['outbox'], run: async () => {}, drain }]);
     expect(wrapped).toMatchObject({ name: 'webhook-delivery', intervalMs: 1000, wakeOn: ['outbox'], drain });
   });
+
+  it('hands each pass the worker instance it runs as (its claims name it: a dropped one made them lease-only)', async () => {
+    const seen: unknown[] = [];
+    const [wrapped] = withJobMetrics(new Registry(), [{ name: 'order-steps', intervalMs: 1000, run: async (_signal, instance) => void seen.push(instance?.holder()) }]);
+    await wrapped!.run(new AbortController().signal, { holder: () => 'worker-a' });
+    expect(seen).toEqual(['worker-a']);
+  });
 });

@@ -45,7 +45,7 @@ export const Readiness = Type.Object(
 export const READINESS_DESCRIPTION = [
   'For load balancers and operators. 503 SERVICE_UNAVAILABLE only when the database does not answer: no request can be served then.',
   'Any other dependency down leaves the process ready (200) with status `degraded` and the dependency named: a PSP or chain node outage is the same for every API node, so a load balancer that took them all out of service would refuse every request, reads included, instead of only the orders that need it.',
-  'Each dependency is judged from the calls this process made to it (dependencies.*.state); one not called for 10 s is probed first (the PSP: a charge lookup; the chain: getHealth; the price source: a price; the mail server is never probed), waiting at most 1 s: a slower probe shows in the next answer.',
+  'Each dependency is judged from the calls this process made to it (the `state` of each); one not called for 10 s is probed first (the PSP: a charge lookup; the chain: getHealth; the price source: a price; the mail server is never probed), waiting at most 1 s: a slower probe shows in the next answer.',
   'Orders needing a dependency down are refused (ordersRefused).',
   '`simulation` is true when the deployment declares everything simulated (SIMULATION_MODE=true): no real PIX, chain transfer or price.',
 ].join(' ');

@@ -16,4 +16,4 @@ const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 rmSync(`${root}/dist`, { recursive: true, force: true });
 for (const project of ['tsconfig.build.json', 'tsconfig.cjs.json']) execFileSync(process.execPath, [tsc, '-p', project], { cwd: root, stdio: 'inherit' });
 writeFileSync(`${root}/dist/cjs/package.json`, `${JSON.stringify({ type: 'commonjs' }, null, 2)}\n`);
-console.error('built dist/esm and dist/cjs');
+

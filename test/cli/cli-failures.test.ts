@@ -20,7 +20,7 @@ async function npmRun(args: string[], env: Record<string, string>) {
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));
   child.stderr.on('data', (chunk) => (stderr += chunk));
-  const [code] = (await once(child, 'exit')) as [number | null];
+  const [code] = (await once(child, 'close')) as [number | null];
   return { code, stdout, stderr };
 }
 const MIGRATE = 'src/cli/migrate.ts';

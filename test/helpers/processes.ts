@@ -32,7 +32,9 @@ export async function runTsToEnd(script: string, args: string[], env: Record<str
   let stderr = '';
   child.stdout!.on('data', (chunk) => (stdout += chunk));
   child.stderr!.on('data', (chunk) => (stderr += chunk));
-  const [code] = (await once(child, 'exit')) as [number | null];
+  // 'close', not 'exit': a child's exit can arrive before the last of its output is read (seen under
+  // load: a refusal's one line lost, stderr empty).
+  const [code] = (await once(child, 'close')) as [number | null];
   return { code, stdout, stderr };
 }
 

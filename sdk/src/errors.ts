@@ -73,6 +73,22 @@ export class ExchangeNetworkError extends ExchangeError {
   }
 }
 
+/**
+ * No answer within the client's `retry.timeoutMs`, on the last attempt. An `ExchangeNetworkError`
+ * too: a write may or may not have happened, and sending it again with the same `idempotencyKey`
+ * is safe.
+ */
+export class ExchangeTimeoutError extends ExchangeNetworkError {
+  override name = 'ExchangeTimeoutError';
+  readonly timeoutMs: number;
+
+  constructor(method: string, url: string, timeoutMs: number, cause: unknown) {
+    super(method, url, cause);
+    this.message = `${method} ${url}: no answer within ${timeoutMs} ms`;
+    this.timeoutMs = timeoutMs;
+  }
+}
+
 function isErrorBody(value: unknown): value is ErrorBody {
   return typeof value === 'object' && value !== null && typeof (value as ErrorBody).error === 'string' && typeof (value as ErrorBody).message === 'string';
 }

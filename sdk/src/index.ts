@@ -5,7 +5,7 @@ export { createExchangeClient, SDK_VERSION, type ClientOptions, type ExchangeCli
 export type { Auth } from './auth.ts';
 export { TokenManager, DEFAULT_REFRESH_MARGIN_SECONDS } from './auth.ts';
 export type { BodyOf, GeneratedClient, QueryOf, WriteOptions } from './call.ts';
-export { ExchangeApiError, ExchangeError, ExchangeNetworkError, type ErrorBody, type ErrorCode } from './errors.ts';
+export { ExchangeApiError, ExchangeError, ExchangeNetworkError, ExchangeTimeoutError, type ErrorBody, type ErrorCode } from './errors.ts';
 export { ITERATION_PAGE_SIZE, PAGE_SIZE_PARAM, Paginated } from './pagination.ts';
 export type { Merchant, Order, Receiver } from './resources.ts';
 export type { RetryOptions } from './transport.ts';

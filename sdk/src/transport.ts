@@ -7,11 +7,12 @@
  * sends the same key, so the service runs the operation at most once and replays its answer.
  * Retried: no answer at all (the effect may or may not have happened: the key makes that safe),
  * 429, 502, 503, 504, 500, and 409 with `Retry-After` (the same key still in progress).
+ * An attempt unanswered within `retry.timeoutMs` (30 s) counts as no answer.
  * A 401 to a bearer token the SDK obtained is retried once with a fresh token.
  */
 import { randomUUID } from 'node:crypto';
 import { type Auth, TokenManager } from './auth.ts';
-import { ExchangeNetworkError, retryAfterSeconds } from './errors.ts';
+import { ExchangeNetworkError, ExchangeTimeoutError, retryAfterSeconds } from './errors.ts';
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const RETRIED_STATUSES = new Set([429, 500, 502, 503, 504]);
@@ -19,6 +20,11 @@ const RETRIED_STATUSES = new Set([429, 500, 502, 503, 504]);
 export interface RetryOptions {
   /** Retries after the first attempt (default 2; 0 disables). */
   maxRetries?: number;
+  /**
+   * Longest wait for one attempt's answer (default 30 s). A write whose attempt timed out is
+   * retried with its key like one whose answer was lost; the last one throws `ExchangeTimeoutError`.
+   */
+  timeoutMs?: number;
   /** First backoff, doubled per retry, with jitter (default 250 ms). */
   baseDelayMs?: number;
   /** Longest wait, also for a `Retry-After` (default 10 s). */
@@ -49,6 +55,7 @@ export function createTransport(options: TransportOptions): Transport {
   const maxRetries = options.retry?.maxRetries ?? 2;
   const baseDelayMs = options.retry?.baseDelayMs ?? 250;
   const maxDelayMs = options.retry?.maxDelayMs ?? 10_000;
+  const timeoutMs = options.retry?.timeoutMs ?? 30_000;
   const tokens =
     'apiKey' in auth && auth.useBearerToken
       ? new TokenManager({
@@ -98,11 +105,15 @@ export function createTransport(options: TransportOptions): Transport {
     let refreshedAfter401 = false;
     for (let attempt = 0; ; ) {
       const usedToken = await authenticate(headers);
+      const deadline = AbortSignal.timeout(timeoutMs);
       let response: Response;
       try {
-        response = await fetchImpl(new Request(request.url, { method, headers, body, signal: request.signal, redirect: 'manual' }));
+        const signal = AbortSignal.any([request.signal, deadline]);
+        response = await fetchImpl(new Request(request.url, { method, headers, body, signal, redirect: 'manual' }));
       } catch (err) {
-        if (request.signal.aborted || attempt >= maxRetries) throw new ExchangeNetworkError(method, request.url, err);
+        // The caller's abort ends the call at once; the deadline is a lost answer, retried.
+        const timedOut = deadline.aborted && !request.signal.aborted;
+        if (request.signal.aborted || attempt >= maxRetries) throw timedOut ? new ExchangeTimeoutError(method, request.url, timeoutMs, err) : new ExchangeNetworkError(method, request.url, err);
         await sleep(delayFor(attempt));
         attempt += 1;
         continue;

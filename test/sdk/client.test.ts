@@ -1,9 +1,12 @@
 /**
  * The SDK's hand-written layer against the started service: token exchange and refresh,
- * idempotency keys on writes and their replay, retries that keep the key, typed errors, and
+ * idempotency keys on writes and their replay, retries that keep the key, typed errors (a timeout too), and
  * iteration across pages.
  */
 import { createPrivateKey, randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { SignJWT, decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -11,6 +14,7 @@ import {
   type ClientOptions,
   ExchangeApiError,
   ExchangeNetworkError,
+  ExchangeTimeoutError,
   PAGE_SIZE_PARAM,
   type Receiver,
 } from '../../sdk/src/index.ts';
@@ -224,6 +228,28 @@ describe('SDK client on a started service', () => {
       expect(error).toBeInstanceOf(ExchangeNetworkError);
       expect(error).not.toBeInstanceOf(ExchangeApiError);
       expect((error as ExchangeNetworkError).url).toBe(`${closed}/merchant`);
+    });
+
+    it('gives up on an attempt unanswered within retry.timeoutMs, retries a write with the same key, then throws ExchangeTimeoutError', async () => {
+      // A server that takes the request and never answers.
+      const keys: Array<string | undefined> = [];
+      const silent = createServer((request) => void keys.push(request.headers['idempotency-key'] as string | undefined));
+      silent.listen(0, '127.0.0.1');
+      await once(silent, 'listening');
+      try {
+        const baseUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/api/v1`;
+        const sdk = createExchangeClient({ baseUrl, auth: credentials, retry: { maxRetries: 1, baseDelayMs: 1, timeoutMs: 200 } });
+        const error = await sdk.receivers.create(receiverBody()).catch((err: unknown) => err);
+        expect(error).toBeInstanceOf(ExchangeTimeoutError);
+        expect(error).toBeInstanceOf(ExchangeNetworkError);
+        expect(error).toMatchObject({ timeoutMs: 200, message: `POST ${baseUrl}/receivers: no answer within 200 ms` });
+        expect(keys).toHaveLength(2);
+        expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+        expect(keys[1]).toBe(keys[0]);
+      } finally {
+        silent.closeAllConnections();
+        silent.close();
+      }
     });
   });
 

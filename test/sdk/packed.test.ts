@@ -159,7 +159,7 @@ describe('the SDK packed, installed in a fresh project, used with plain node and
   it('ships compiled JavaScript and declarations only, ESM and CommonJS, with honest engines', async () => {
     const installed = path.join(project, 'node_modules/@crypto-brl-exchange/sdk');
     const manifest = JSON.parse(await readFile(path.join(installed, 'package.json'), 'utf8')) as { version: string; engines: { node: string } };
-    expect(manifest.engines.node).toBe('>=20');
+    expect(manifest.engines.node).toBe('>=20.3');
     const files = await readdir(installed, { recursive: true, encoding: 'utf8' });
     expect(files.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))).toEqual([]);
     expect(files).toEqual(expect.arrayContaining(['dist/esm/index.js', 'dist/esm/index.d.ts', 'dist/cjs/index.js', 'dist/cjs/index.d.ts', 'README.md', 'CHANGELOG.md']));

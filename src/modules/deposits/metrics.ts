@@ -1,19 +1,17 @@
 /**
  * PAYOUT deposit sweeps by state, for operators (docs/architecture/back-office.md, "Metrics and
- * the Grafana dashboard"): read when Prometheus scrapes, at most once per MAX_AGE_MS, shared by
- * concurrent scrapes (sweeps-repo.ts `outstanding`: only what is not DONE). A sweep that waits
- * (no SOL at the sponsor), stays PENDING (expired, rebuilt, again) or FAILED shows here as a count
- * and an age, where before only a log line did.
+ * the Grafana dashboard"): read when Prometheus scrapes (http/scrape-read.ts; sweeps-repo.ts
+ * `outstanding`: only what is not DONE). A sweep that waits (no SOL at the sponsor), stays PENDING
+ * (expired, rebuilt, again) or FAILED shows here as a count and an age.
  *
  * Database-wide, the same on every api process: dashboards and alerts take max(), never sum().
  */
 import { Gauge, type Registry } from 'prom-client';
 import type { Db } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { createReadCache } from '../../lib/read-cache.ts';
+import { scrapeRead } from '../../http/scrape-read.ts';
 import { sweepsRepo } from './sweeps-repo.ts';
 
-const MAX_AGE_MS = 10_000;
 
 const registered = new WeakSet<Registry>();
 
@@ -21,9 +19,7 @@ const registered = new WeakSet<Registry>();
 export function registerSweepMetrics(registry: Registry, db: Db, clock: Clock): void {
   if (registered.has(registry)) return;
   registered.add(registry);
-  const cache = createReadCache<Awaited<ReturnType<typeof sweepsRepo.outstanding>>>({ ttlMs: MAX_AGE_MS, maxEntries: 1 });
-  // A database that cannot answer must not fail the scrape: the last values stay; /readyz tells the outage.
-  const read = () => cache.read('outstanding', () => sweepsRepo.outstanding(db)).catch(() => undefined);
+  const read = scrapeRead(() => sweepsRepo.outstanding(db));
   const registers = [registry];
   new Gauge({
     name: 'deposit_sweeps_by_state',

@@ -3,18 +3,17 @@
  * ops/prometheus/alerts.yml): how many per status, the OPEN ones whose defense deadline passed
  * undefended, and the nearest deadline still ahead. A claim not defended in time is decided
  * against the merchant (and, once the tokens left, charged back): the deadline is what pages.
- * Read when Prometheus scrapes, at most once per MAX_AGE_MS, shared by concurrent scrapes.
+ * Read when Prometheus scrapes, shared by concurrent scrapes (http/scrape-read.ts).
  *
  * Database-wide, the same on every api process: dashboards and alerts take max() or min(), never sum().
  */
 import { Gauge, type Registry } from 'prom-client';
 import type { Db } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { createReadCache } from '../../lib/read-cache.ts';
+import { scrapeRead } from '../../http/scrape-read.ts';
 import { disputesRepo } from './repo.ts';
 import { UNRESOLVED } from './state-machine.ts';
 
-const MAX_AGE_MS = 10_000;
 
 const registered = new WeakSet<Registry>();
 
@@ -22,9 +21,7 @@ const registered = new WeakSet<Registry>();
 export function registerDisputeMetrics(registry: Registry, db: Db, clock: Clock): void {
   if (registered.has(registry)) return;
   registered.add(registry);
-  const cache = createReadCache<Awaited<ReturnType<typeof disputesRepo.unresolvedSummary>>>({ ttlMs: MAX_AGE_MS, maxEntries: 1 });
-  // A database that cannot answer must not fail the scrape: the last values stay; /readyz tells the outage.
-  const read = () => cache.read('summary', () => disputesRepo.unresolvedSummary(db, clock.now())).catch(() => undefined);
+  const read = scrapeRead(() => disputesRepo.unresolvedSummary(db, clock.now()));
   const registers = [registry];
   new Gauge({
     name: 'disputes_unresolved',

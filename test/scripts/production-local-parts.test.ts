@@ -131,8 +131,9 @@ describe('the supervisor', () => {
 
   it('stops every child on request: SIGTERM first, SIGKILL after the grace to one that ignores it; none is left', async () => {
     const run = createSupervisor(logs, { write: (line) => lines.push(line), graceMs: 500 });
-    const polite = node('polite', "console.log('up'); process.on('SIGTERM', () => process.exit(0)); setInterval(() => {}, 1000);", run);
-    const stubborn = node('stubborn', "console.log('up'); process.on('SIGTERM', () => {}); setInterval(() => {}, 1000);", run, 1);
+    // Each says 'up' only once its handler is set: said first, a SIGTERM could arrive before it.
+    const polite = node('polite', "process.on('SIGTERM', () => process.exit(0)); console.log('up'); setInterval(() => {}, 1000);", run);
+    const stubborn = node('stubborn', "process.on('SIGTERM', () => {}); console.log('up'); setInterval(() => {}, 1000);", run, 1);
     await Promise.all([polite.line((l) => l === 'up', 10_000), stubborn.line((l) => l === 'up', 10_000)]);
     const result = await run.stop();
     expect(result).toEqual({ stopped: 2, unclean: ['stubborn (killed after the grace)'], alive: [] });

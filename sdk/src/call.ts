@@ -1,9 +1,9 @@
 /** Small helpers the resources share: unwrapping an answer, and the typed parts of an operation. */
-import type { Client } from 'openapi-fetch';
-import { apiErrorFrom } from './errors.ts';
-import type { operations, paths } from './generated/openapi.ts';
+import type { ApiClient } from './api.ts';
+import type { operations } from './generated/openapi.ts';
 
-export type GeneratedClient = Client<paths>;
+/** `client.api`: the generated client, throwing the SDK's errors (api.ts). */
+export type GeneratedClient = ApiClient;
 
 /** Per call, for writes: your own key (to retry across process restarts), and cancellation. */
 export interface WriteOptions {
@@ -11,18 +11,9 @@ export interface WriteOptions {
   signal?: AbortSignal;
 }
 
-/** The generated client's answer of one call. */
-interface Answer<D> {
-  data?: D;
-  error?: unknown;
-  response: Response;
-}
-
-/** The data of a successful answer; the typed error otherwise. */
-export async function unwrap<D>(call: Promise<Answer<D>>): Promise<D> {
-  const { data, error, response } = await call;
-  if (!response.ok) throw apiErrorFrom(response, error);
-  return data as D;
+/** The data of an answer: the generated client already threw for any other (api.ts). */
+export async function unwrap<D>(call: Promise<{ data?: D }>): Promise<D> {
+  return (await call).data as D;
 }
 
 /** Request body of an operation. */

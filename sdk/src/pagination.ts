@@ -1,8 +1,9 @@
 /**
  * Iteration over lists. `GET /orders` pages by keyset (`startingAfter` = the last id seen, while
  * `hasMore`), which costs the same however deep and neither skips nor repeats an order when new
- * ones arrive meanwhile. The other lists page by number (`page` and a page size); an item
- * created during the iteration can shift a page and be seen twice or not at all.
+ * ones arrive meanwhile; `GET /audit-log` by an opaque cursor (`nextCursor`), the same way. The
+ * other lists page by number (`page` and a page size); an item created during the iteration can
+ * shift a page and be seen twice or not at all.
  */
 
 /**
@@ -56,6 +57,18 @@ export function keysetPages<T extends { id: string }>(fetchPage: (startingAfter:
       const last = page.items.at(-1);
       if (!page.hasMore || !last) return;
       after = last.id;
+    }
+  });
+}
+
+/** Cursor pages: `fetchPage(cursor)` answers the items and the next page's cursor (null on the last). */
+export function cursorPages<T>(fetchPage: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor: string | null }>): Paginated<T> {
+  return new Paginated(async function* () {
+    for (let cursor: string | undefined; ; ) {
+      const page = await fetchPage(cursor);
+      if (page.items.length > 0) yield page.items;
+      if (page.nextCursor === null || page.items.length === 0) return;
+      cursor = page.nextCursor;
     }
   });
 }

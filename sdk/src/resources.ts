@@ -3,8 +3,9 @@
  * method is one operation; anything not here is on `client.api`, typed the same way.
  */
 import { type BodyOf, type GeneratedClient, type QueryOf, readInit, unwrap, type WriteOptions, writeInit } from './call.ts';
-import { keysetPages, moreAfter, numberedPages, PAGE_SIZE_PARAM, type Paginated } from './pagination.ts';
+import { cursorPages, ITERATION_PAGE_SIZE, keysetPages, moreAfter, numberedPages, PAGE_SIZE_PARAM, type Paginated } from './pagination.ts';
 import type { components } from './generated/openapi.ts';
+import { walletOwnership } from './wallet-ownership.ts';
 
 export type Order = components['schemas']['Order'];
 export type Receiver = components['schemas']['Receiver'];
@@ -12,7 +13,7 @@ export type Merchant = components['schemas']['Merchant'];
 
 type ReadOptions = { signal?: AbortSignal };
 /** Filters of a list; the iterator sets the paging parameters itself. */
-type Filters<Q> = Omit<Q, 'page' | 'limit' | 'pageSize' | 'startingAfter' | 'endingBefore'>;
+type Filters<Q> = Omit<Q, 'page' | 'limit' | 'pageSize' | 'startingAfter' | 'endingBefore' | 'cursor'>;
 
 export function createResources(api: GeneratedClient) {
   const get = <T>(call: Promise<{ data?: T; error?: unknown; response: Response }>) => unwrap(call);
@@ -34,6 +35,8 @@ export function createResources(api: GeneratedClient) {
         const answer = await get(api.GET('/receivers', { params: { query: { ...filters, page, [PAGE_SIZE_PARAM]: size } } }));
         return { items: answer.data, hasMore: moreAfter(answer) };
       }, 1, pageSize),
+    /** Wallet ownership: `proveWalletOwnership(receiverId, signer)` with an `@solana/kit` signer, or its steps one by one. */
+    ...walletOwnership(api),
     getLimits: (id: string, options?: ReadOptions) => get(api.GET('/receivers/{id}/limits', { params: { path: { id } }, ...readInit(options) })),
     replaceLimits: (id: string, body: BodyOf<'replaceReceiverLimits'>, options?: WriteOptions) =>
       get(api.PUT('/receivers/{id}/limits', { body, params: { path: { id } }, ...writeInit(options) })),
@@ -167,5 +170,14 @@ export function createResources(api: GeneratedClient) {
       get(api.POST('/sandbox/settlements/run', { body, ...writeInit(options) })),
   };
 
-  return { merchant, receivers, quotes, payins, payouts, orders, ledger, disputes, feeTiers, webhooks, sandbox };
+  /** The merchant's audit log (team, invitations, API keys, exports), newest first. */
+  const auditLog = {
+    list: (filters: Filters<QueryOf<'listAuditLog'>> = {}, pageSize = ITERATION_PAGE_SIZE) =>
+      cursorPages(async (cursor) => {
+        const answer = await get(api.GET('/audit-log', { params: { query: { ...filters, limit: pageSize, ...(cursor !== undefined ? { cursor } : {}) } } }));
+        return { items: answer.data, nextCursor: answer.nextCursor };
+      }),
+  };
+
+  return { merchant, auditLog, receivers, quotes, payins, payouts, orders, ledger, disputes, feeTiers, webhooks, sandbox };
 }

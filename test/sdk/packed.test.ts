@@ -2,11 +2,13 @@
  * The SDK as a merchant's developer gets it (issue 41): `npm pack` of sdk/, the tarball installed
  * into a fresh project by `npm ci` (offline, from npm's cache: tests reach only loopback), then
  * - a TypeScript consumer compiled by `tsc` under a standard NodeNext/strict configuration, no
- *   special flag: it imports types and values, and a `switch` on `ExchangeApiError.code` holds a
- *   misspelt code as a type error (`@ts-expect-error`, itself an error if `code` were a plain string);
- * - the same consumer, in JavaScript, as an ES module and as CommonJS, run with plain `node` 24
- *   (the project's) and 20 (the machine's, when present) against a started service: a receiver,
- *   a 422 KYC_NOT_APPROVED, a PAYIN to COMPLETED in the sandbox, its webhooks verified.
+ *   special flag, as an ES module and as CommonJS: it imports types and values, and a `switch` on
+ *   `ExchangeApiError.code` holds a misspelt code as a type error (`@ts-expect-error`, itself an
+ *   error if `code` were a plain string);
+ * - that compiled consumer run with plain `node` 24 (the project's) and 20 (the machine's, when
+ *   present), ESM and CommonJS, against a started service: a receiver, a 422 KYC_NOT_APPROVED
+ *   narrowed by its code, a 404 thrown by `client.api`, a PAYIN to COMPLETED in the sandbox, its
+ *   webhook delivered to a loopback server and verified into a typed `order.completed` event.
  * The tarball holds compiled JavaScript and declarations only: no TypeScript source, no `.ts` path.
  */
 import { execFile } from 'node:child_process';
@@ -27,45 +29,14 @@ const ADMIN_TOKEN = 'packed-sdk-admin-token-0123456789abcdef0123';
 /** The machine's own Node 20 (Debian's), the oldest the SDK's `engines` accepts. */
 const NODE_20 = '/usr/bin/node';
 
-/** The consumer's body, the same text for the ES module and the CommonJS file: `sdk` is the package. */
-const CONSUMER = `
-async function main(sdk) {
-  const [baseUrl, apiKey, apiSecret, document] = process.argv.slice(2);
-  const http = require_('node:http');
-  const deliveries = [];
-  const hooks = http.createServer((request, response) => {
-    let body = '';
-    request.setEncoding('utf8');
-    request.on('data', (chunk) => (body += chunk));
-    request.on('end', () => { deliveries.push({ body, headers: request.headers }); response.writeHead(204).end(); });
-  });
-  await new Promise((resolve) => hooks.listen(0, '127.0.0.1', resolve));
-  const client = sdk.createExchangeClient({ baseUrl, auth: { apiKey, apiSecret } });
-  const endpoint = await client.webhooks.endpoints.create({ url: 'http://127.0.0.1:' + hooks.address().port + '/hooks' });
-  const receiver = await client.receivers.create({ type: 'PF', document, name: 'Ana Pacote', email: 'ana@example.com', walletAddress: '${WALLET}' });
-  let refused;
-  try {
-    await client.payins.create({ receiverId: receiver.id, amountBrl: 50 });
-  } catch (err) {
-    refused = err instanceof sdk.ExchangeApiError ? err.status + ' ' + err.code : String(err);
-  }
-  await client.sandbox.decideKyc(receiver.id, { decision: 'APPROVE' });
-  const payin = await client.payins.create({ receiverId: receiver.id, amountBrl: 50 });
-  await client.sandbox.payPixCharge(payin.id);
-  const until = Date.now() + 60000;
-  let order = payin;
-  while (order.status !== 'COMPLETED' && Date.now() < until) {
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    order = await client.orders.get(payin.id);
-  }
-  while (!deliveries.some((d) => d.body.includes('order.completed')) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 100));
-  const events = deliveries.map((d) => sdk.verifyWebhook(d.body, d.headers, endpoint.secret)).filter((e) => e.orderId === payin.id).map((e) => e.event);
-  hooks.close();
-  console.log(JSON.stringify({ receiver: receiver.id, refused, status: order.status, events, version: sdk.SDK_VERSION }));
-}
-`;
-
-const TS_CONSUMER = `import { createExchangeClient, ExchangeApiError, type ErrorCode, type Order, verifyWebhook, type WebhookEvent } from '@crypto-brl-exchange/sdk';
+/**
+ * The consumer, in TypeScript: type-checked and compiled by `tsc` from the same text as an ES
+ * module (consumer.mts) and as CommonJS (consumer.cts), then run with plain node against the
+ * service. `meaning` narrows `ExchangeApiError.code`: its misspelt case is a type error (held by
+ * `@ts-expect-error`, which is itself an error if `code` were a plain string).
+ */
+const TS_CONSUMER = `import * as http from 'node:http';
+import { createExchangeClient, ExchangeApiError, type ErrorCode, type Order, SDK_VERSION, verifyWebhook, type WebhookEvent } from '@crypto-brl-exchange/sdk';
 
 export function meaning(err: unknown): string {
   if (!(err instanceof ExchangeApiError)) return 'no answer';
@@ -81,22 +52,70 @@ export function meaning(err: unknown): string {
   }
 }
 
-export async function firstPayin(baseUrl: string, receiverId: string): Promise<Order> {
-  const client = createExchangeClient({ baseUrl, auth: { apiKey: 'mk_x', apiSecret: 'sk_x' } });
-  return client.payins.create({ receiverId, amountBrl: 10 });
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function main(): Promise<void> {
+  const [baseUrl, apiKey, apiSecret, document] = process.argv.slice(2) as [string, string, string, string];
+  const deliveries: Array<{ body: string; headers: http.IncomingHttpHeaders }> = [];
+  const hooks = http.createServer((request, response) => {
+    let body = '';
+    request.setEncoding('utf8');
+    request.on('data', (chunk: string) => (body += chunk));
+    request.on('end', () => {
+      deliveries.push({ body, headers: request.headers });
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => hooks.listen(0, '127.0.0.1', resolve));
+  const { port } = hooks.address() as { port: number };
+  const client = createExchangeClient({ baseUrl, auth: { apiKey, apiSecret } });
+  const endpoint = await client.webhooks.endpoints.create({ url: 'http://127.0.0.1:' + port + '/hooks' });
+  const receiver = await client.receivers.create({ type: 'PF', document, name: 'Ana Pacote', email: 'ana@example.com', walletAddress: '${WALLET}', limits: { nightTransactionsEnabled: true } });
+  let refused = '';
+  try {
+    await client.payins.create({ receiverId: receiver.id, amountBrl: 50 });
+  } catch (err) {
+    refused = err instanceof ExchangeApiError ? err.status + ' ' + err.code + ': ' + meaning(err) : String(err);
+  }
+  // client.api throws the same errors: there is no { error } to check.
+  let apiRefused = '';
+  try {
+    await client.api.POST('/receivers/{id}/wallet-ownership/proofs', { params: { path: { id: receiver.id } }, body: { challengeId: '00000000-0000-4000-8000-000000000000', signature: '1'.repeat(64) } });
+  } catch (err) {
+    apiRefused = err instanceof ExchangeApiError ? err.status + ' ' + err.code : String(err);
+  }
+  await client.sandbox.decideKyc(receiver.id, { decision: 'APPROVE' });
+  const payin = await client.payins.create({ receiverId: receiver.id, amountBrl: 50 });
+  await client.sandbox.payPixCharge(payin.id);
+  const until = Date.now() + 60000;
+  let order: Order = payin;
+  while (order.status !== 'COMPLETED' && Date.now() < until) {
+    await pause(200);
+    order = await client.orders.get(payin.id);
+  }
+  let txHash: string | undefined;
+  let events: WebhookEvent[] = [];
+  while (txHash === undefined && Date.now() < until) {
+    events = deliveries.map((d) => verifyWebhook(d.body, d.headers, endpoint.secret)).filter((e) => 'orderId' in e && e.orderId === payin.id);
+    // Narrowed by the event's name and order type: the PAYIN's completion carries its chain transfer.
+    for (const event of events) if (event.event === 'order.completed' && event.type === 'PAYIN') txHash = event.txHash;
+    if (txHash === undefined) await pause(100);
+  }
+  hooks.close();
+  console.log(JSON.stringify({ refused, apiRefused, status: order.status, events: events.map((e) => e.event), txHash, version: SDK_VERSION }));
 }
 
-export function completedOrder(body: string, headers: Record<string, string>, secret: string): string | undefined {
-  const event: WebhookEvent = verifyWebhook(body, headers, secret);
-  return event.event === 'order.completed' ? event.orderId : undefined;
-}
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
 `;
 
 /**
  * A standard NodeNext/strict configuration, as `tsc --init` writes it (skipLibCheck included: a
  * declaration the consumer cannot resolve would make `code` any, and the `@ts-expect-error` unused).
  */
-const TSCONFIG = { compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, noEmit: true, types: ['node'] }, include: ['consumer.ts'] };
+const TSCONFIG = { compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, outDir: 'out', types: ['node'] }, include: ['consumer.mts', 'consumer.cts'] };
 
 type LockEntry = { version: string; integrity?: string; dependencies?: Record<string, string> } & Record<string, unknown>;
 
@@ -168,15 +187,20 @@ describe('the SDK packed, installed in a fresh project, used with plain node and
     expect(source).toContain(`SDK_VERSION = '${manifest.version}'`);
   });
 
-  it('compiles a TypeScript consumer under a standard NodeNext/strict tsconfig; a misspelt error code does not', async () => {
+  it('compiles a TypeScript consumer, ESM and CommonJS, under a standard NodeNext/strict tsconfig; a misspelt error code does not', async () => {
     await writeFile(path.join(project, 'tsconfig.json'), JSON.stringify(TSCONFIG));
-    await writeFile(path.join(project, 'consumer.ts'), TS_CONSUMER);
     const tsc = path.join(ROOT, 'node_modules/typescript/bin/tsc');
-    await expect(run(process.execPath, [tsc, '-p', project], { cwd: project })).resolves.toBeDefined();
     // Without the expectation the typo is an error: the code really is the catalogue's union.
-    await writeFile(path.join(project, 'consumer.ts'), TS_CONSUMER.replace(/ *\/\/ @ts-expect-error.*\n/, ''));
-    const failed = await run(process.execPath, [tsc, '-p', project], { cwd: project }).then(() => undefined, (err: { stdout: string }) => err.stdout);
-    expect(failed).toMatch(/consumer\.ts\(\d+,\d+\): error TS2678: Type '"KYC_NOT_APROVED"' is not comparable to type/);
+    const misspelt = TS_CONSUMER.replace(/ *\/\/ @ts-expect-error.*\n/, '');
+    await Promise.all(['mts', 'cts'].map((ext) => writeFile(path.join(project, `consumer.${ext}`), misspelt)));
+    const failed = await run(process.execPath, [tsc, '-p', project, '--noEmit'], { cwd: project }).then(() => undefined, (err: { stdout: string }) => err.stdout);
+    expect(failed).toMatch(/consumer\.mts\(\d+,\d+\): error TS2678: Type '"KYC_NOT_APROVED"' is not comparable to type/);
+    expect(failed).toMatch(/consumer\.cts\(\d+,\d+\): error TS2678: Type '"KYC_NOT_APROVED"' is not comparable to type/);
+    // As written, it compiles (and is emitted to out/consumer.mjs and out/consumer.cjs, which the runs below use).
+    await Promise.all(['mts', 'cts'].map((ext) => writeFile(path.join(project, `consumer.${ext}`), TS_CONSUMER)));
+    await expect(run(process.execPath, [tsc, '-p', project], { cwd: project })).resolves.toBeDefined();
+    expect(await readFile(path.join(project, 'out/consumer.cjs'), 'utf8')).toContain(`require("@crypto-brl-exchange/sdk")`);
+    expect(await readFile(path.join(project, 'out/consumer.mjs'), 'utf8')).toContain(`from '@crypto-brl-exchange/sdk'`);
   }, 120_000);
 
   const nodes = [
@@ -185,14 +209,13 @@ describe('the SDK packed, installed in a fresh project, used with plain node and
   ] as const;
   for (const [major, node] of nodes) {
     for (const format of ['esm', 'cjs'] as const) {
-      it.skipIf(!existsSync(node))(`runs as ${format === 'esm' ? 'an ES module' : 'CommonJS'} on Node ${major}: a receiver, a typed 422, a PAYIN to COMPLETED, its webhooks verified`, async () => {
-        const file = path.join(project, `consumer-${major}.${format === 'esm' ? 'mjs' : 'cjs'}`);
-        const head = format === 'esm' ? `import * as sdk from '@crypto-brl-exchange/sdk';\nimport { createRequire } from 'node:module';\nconst require_ = createRequire(import.meta.url);\n` : `const sdk = require('@crypto-brl-exchange/sdk');\nconst require_ = require;\n`;
-        await writeFile(file, `${head}${CONSUMER}\nmain(sdk).catch((err) => { console.error(err); process.exit(1); });\n`);
+      it.skipIf(!existsSync(node))(`runs the compiled consumer as ${format === 'esm' ? 'an ES module' : 'CommonJS'} on Node ${major}: a receiver, a typed 422, a PAYIN to COMPLETED, its webhook verified`, async () => {
+        const file = path.join(project, `out/consumer.${format === 'esm' ? 'mjs' : 'cjs'}`);
         const { stdout } = await run(node, [file, `${service.base}/api/v1`, merchant.apiKey, merchant.apiSecret, randomCpf()], { cwd: project, timeout: 90_000 });
-        const result = JSON.parse(stdout.trim().split('\n').pop()!) as { refused: string; status: string; events: string[]; version: string };
-        expect(result).toMatchObject({ refused: '422 KYC_NOT_APPROVED', status: 'COMPLETED' });
+        const result = JSON.parse(stdout.trim().split('\n').pop()!) as { refused: string; apiRefused: string; status: string; events: string[]; txHash?: string; version: string };
+        expect(result).toMatchObject({ refused: '422 KYC_NOT_APPROVED: approve the receiver first', apiRefused: '404 NOT_FOUND', status: 'COMPLETED' });
         expect(result.events).toEqual(expect.arrayContaining(['order.payment_received', 'order.completed']));
+        expect(result.txHash).toBeTruthy();
         const { stdout: reported } = await run(node, ['--version']);
         expect(reported.trim()).toMatch(new RegExp(`^v${major}\\.`));
       }, 120_000);

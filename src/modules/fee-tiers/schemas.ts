@@ -11,7 +11,7 @@ export const OrderTypeSchema = OrderTypeField;
 
 export const OrderTypeParams = StrictObject({ orderType: OrderTypeSchema });
 export const FeeTierQuery = StrictObject({
-  orderType: Type.Optional({ ...OrderTypeField, description: 'Only the tiers of this order type (PAYIN or PAYOUT)' }),
+  orderType: Type.Optional(Type.With(OrderTypeField, { description: 'Only the tiers of this order type (PAYIN or PAYOUT)' })),
 });
 export const AdminFeeTierQuery = FeeTierQuery;
 

@@ -13,8 +13,9 @@
  *    (openapi-components.ts makes a titled schema a component);
  * 5. the document writes one enum out (not by $ref) in more than one place, anywhere (paths,
  *    components, webhooks): each copy becomes a union of its own (orval emitted nine order-status
- *    types); give the TypeBox enum a title and use it everywhere. An enum of one value (a const)
- *    is no vocabulary and may repeat;
+ *    types); give the TypeBox enum a title and use it everywhere. An enum is an `enum` of several
+ *    values, or an `anyOf`/`oneOf` of single values (a TypeBox union of literals); an enum of one
+ *    value (a const) is no vocabulary and may repeat;
  * 6. an operation's 2xx response with content has no example (media `example` or `examples`, or
  *    `examples` on its schema or the component it refers to). Report-only until every answer has
  *    one: MISSING_EXAMPLES_FAIL turns it into a failure.
@@ -67,6 +68,16 @@ export const MISSING_EXAMPLES_FAIL = false;
 /** Keywords whose values are data, not schemas: an enum inside an example is no enum of the document. */
 const DATA_KEYWORDS = new Set(['example', 'examples', 'default', 'const', 'enum']);
 
+/** The values a schema enumerates: its `enum`, or the single values of an `anyOf`/`oneOf` of them. */
+function enumValues(schema: Json): unknown[] | undefined {
+  if (Array.isArray(schema.enum)) return schema.enum;
+  const single = (member: unknown): unknown[] | undefined =>
+    !isObject(member) ? undefined : 'const' in member ? [member.const] : Array.isArray(member.enum) && member.enum.length === 1 ? member.enum : undefined;
+  const members = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined;
+  const values = members?.map(single);
+  return values && values.length > 1 && values.every((value) => value !== undefined) ? values.flat() : undefined;
+}
+
 /**
  * Enums of more than one value written out (not by $ref) more than once in the document, by
  * where they are (rule 5). Two enums of the same values in another order are the same vocabulary.
@@ -76,8 +87,9 @@ export function inlineEnumDuplicates(document: unknown): string[][] {
   const visit = (node: unknown, at: string): void => {
     if (Array.isArray(node)) return node.forEach((item, i) => visit(item, `${at}/${i}`));
     if (!isObject(node)) return;
-    if (Array.isArray(node.enum) && new Set(node.enum).size > 1) {
-      const key = JSON.stringify(node.enum.map((value) => JSON.stringify(value)).sort());
+    const values = enumValues(node);
+    if (values !== undefined && new Set(values.map((value) => JSON.stringify(value))).size > 1) {
+      const key = JSON.stringify(values.map((value) => JSON.stringify(value)).sort());
       seen.set(key, [...(seen.get(key) ?? []), at]);
     }
     for (const [key, value] of Object.entries(node)) if (!DATA_KEYWORDS.has(key)) visit(value, `${at}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`);

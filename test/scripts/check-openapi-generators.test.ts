@@ -17,6 +17,12 @@ describe('check-openapi-generators: the document rules', () => {
     ]);
   });
 
+  it('counts a union of single values (anyOf or oneOf of consts or one-value enums) as the enum of those values', () => {
+    const union = { anyOf: [{ const: 'OPEN' }, { type: 'string', enum: ['DONE'] }] };
+    const document = { components: { schemas: { A: { type: 'object', properties: { status: union } }, B: { type: 'object', properties: { status } }, C: { oneOf: [{ const: 'x' }, { type: 'object' }] } } } };
+    expect(inlineEnumDuplicates(document)).toEqual([['#/components/schemas/A/properties/status', '#/components/schemas/B/properties/status']]);
+  });
+
   it('lets an enum repeat by $ref, a single-value enum or const repeat, and ignores enums inside examples', () => {
     const document = {
       components: {

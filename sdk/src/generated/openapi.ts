@@ -2824,6 +2824,11 @@ export interface components {
             /** @description The token symbols orders accept (SUPPORTED_TOKENS), for `targetToken` of POST /payin and `sourceToken` of POST /payout */
             tokens: string[];
         };
+        /**
+         * CredentialScope
+         * @description `read`: every GET. `payments.write`: quotes, payin, payout, fee tiers. `receivers.write`: create and change receivers, their KYC and limits. `webhooks.write`: webhook endpoints, tests, recovery and redelivery. `wallets.sign`: managed-wallet signing (merchant and receivers). `sandbox.write`: the sandbox drivers.
+         */
+        CredentialScope: "read" | "payments.write" | "receivers.write" | "webhooks.write" | "wallets.sign" | "sandbox.write";
         /** Credential */
         Credential: {
             /** Format: uuid */
@@ -2843,7 +2848,7 @@ export interface components {
             /** @description Addresses and CIDR ranges the key may be used from (elsewhere 403 FORBIDDEN, `details.reason` IP_NOT_ALLOWED); null allows any */
             allowedIps: string[] | null;
             /** @description What the key may do (see CreateCredential); null is full access */
-            scopes: ("read" | "payments.write" | "receivers.write" | "webhooks.write" | "wallets.sign" | "sandbox.write")[] | null;
+            scopes: components["schemas"]["CredentialScope"][] | null;
             /** @description When the key (or a bearer token from it) last authenticated a request, up to a minute behind; null if never */
             lastUsedAt: string | null;
         };
@@ -2859,7 +2864,7 @@ export interface components {
             /** @description IPv4 and IPv6 addresses and CIDR ranges (e.g. "203.0.113.7", "10.0.0.0/8", "2001:db8::/32"), at most 20. A request from elsewhere is 403 FORBIDDEN with `details.reason` IP_NOT_ALLOWED. The address is the connection's peer, or the X-Forwarded-For hop TRUST_PROXY trusts. Omitted: any address. */
             allowedIps?: string[];
             /** @description What the key may do; a request outside them is 403 FORBIDDEN with `details.reason` SCOPE_REQUIRED. `read`: every GET. `payments.write`: quotes, payin, payout, fee tiers. `receivers.write`: create and change receivers, their KYC and limits. `webhooks.write`: webhook endpoints, tests, recovery and redelivery. `wallets.sign`: managed-wallet signing (merchant and receivers). `sandbox.write`: the sandbox drivers. Omitted: full access. A person may only give scopes their role allows (else 403 ROLE_NOT_ALLOWED). */
-            scopes?: ("read" | "payments.write" | "receivers.write" | "webhooks.write" | "wallets.sign" | "sandbox.write")[];
+            scopes?: components["schemas"]["CredentialScope"][];
         };
         /** IssuedCredential */
         IssuedCredential: {
@@ -2880,7 +2885,7 @@ export interface components {
             /** @description Addresses and CIDR ranges the key may be used from (elsewhere 403 FORBIDDEN, `details.reason` IP_NOT_ALLOWED); null allows any */
             allowedIps: string[] | null;
             /** @description What the key may do (see CreateCredential); null is full access */
-            scopes: ("read" | "payments.write" | "receivers.write" | "webhooks.write" | "wallets.sign" | "sandbox.write")[] | null;
+            scopes: components["schemas"]["CredentialScope"][] | null;
             /** @description When the key (or a bearer token from it) last authenticated a request, up to a minute behind; null if never */
             lastUsedAt: string | null;
             /** @description Sent as x-api-secret. Shown only in this response; store it now. */

@@ -10,9 +10,17 @@
  *    response, the way `CreatePayin201` types come about);
  * 4. the document itself holds one unnamed object schema twice (the same properties written out
  *    in two places, not by $ref): a generator can only emit it twice; give it a title
- *    (openapi-components.ts makes a titled schema a component).
+ *    (openapi-components.ts makes a titled schema a component);
+ * 5. the document writes one enum out (not by $ref) in more than one place, anywhere (paths,
+ *    components, webhooks): each copy becomes a union of its own (orval emitted nine order-status
+ *    types); give the TypeBox enum a title and use it everywhere. An enum is an `enum` of several
+ *    values, or an `anyOf`/`oneOf` of single values (a TypeBox union of literals); an enum of one
+ *    value (a const) is no vocabulary and may repeat;
+ * 6. an operation's 2xx response with content has no example (media `example` or `examples`, or
+ *    `examples` on its schema or the component it refers to). Report-only until every answer has
+ *    one: MISSING_EXAMPLES_FAIL turns it into a failure.
  *
- * Rules 3 and 4 compare structure, not names, so they hold whatever a generator calls its types.
+ * Rules 3, 4 and 5 compare structure, not names, so they hold whatever a generator calls its types.
  * The check prints what it compared, so a run that found nothing to compare is visible.
  */
 import { spawnSync } from 'node:child_process';
@@ -52,6 +60,80 @@ export function unnamedDuplicates(document: unknown): string[][] {
   };
   visit(document, '#');
   return [...seen.values()].filter((places) => places.length > 1);
+}
+
+/** Whether a 2xx response without an example fails the check (rule 6), or is only counted. */
+export const MISSING_EXAMPLES_FAIL = false;
+
+/** Keywords whose values are data, not schemas: an enum inside an example is no enum of the document. */
+const DATA_KEYWORDS = new Set(['example', 'examples', 'default', 'const', 'enum']);
+
+/** The values a schema enumerates: its `enum`, or the single values of an `anyOf`/`oneOf` of them. */
+function enumValues(schema: Json): unknown[] | undefined {
+  if (Array.isArray(schema.enum)) return schema.enum;
+  const single = (member: unknown): unknown[] | undefined =>
+    !isObject(member) ? undefined : 'const' in member ? [member.const] : Array.isArray(member.enum) && member.enum.length === 1 ? member.enum : undefined;
+  const members = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined;
+  const values = members?.map(single);
+  return values && values.length > 1 && values.every((value) => value !== undefined) ? values.flat() : undefined;
+}
+
+/**
+ * Enums of more than one value written out (not by $ref) more than once in the document, by
+ * where they are (rule 5). Two enums of the same values in another order are the same vocabulary.
+ */
+export function inlineEnumDuplicates(document: unknown): string[][] {
+  const seen = new Map<string, string[]>();
+  const visit = (node: unknown, at: string): void => {
+    if (Array.isArray(node)) return node.forEach((item, i) => visit(item, `${at}/${i}`));
+    if (!isObject(node)) return;
+    const values = enumValues(node);
+    if (values !== undefined && new Set(values.map((value) => JSON.stringify(value))).size > 1) {
+      const key = JSON.stringify(values.map((value) => JSON.stringify(value)).sort());
+      seen.set(key, [...(seen.get(key) ?? []), at]);
+    }
+    for (const [key, value] of Object.entries(node)) if (!DATA_KEYWORDS.has(key)) visit(value, `${at}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`);
+  };
+  visit(document, '#');
+  return [...seen.values()].filter((places) => places.length > 1);
+}
+
+const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+
+/**
+ * Operations' 2xx responses with content but no example, as `METHOD path status media-type`
+ * (rule 6). A response with no content (204) needs none. An example may sit on the media type
+ * (`example`, `examples`), on its schema, or on the component schema it refers to.
+ */
+export function missingSuccessExamples(document: unknown): string[] {
+  const doc = isObject(document) ? document : {};
+  const resolve = (node: unknown, kind: string): Json | undefined => {
+    if (!isObject(node)) return undefined;
+    const ref = typeof node.$ref === 'string' ? new RegExp(`^#/components/${kind}/(.+)$`).exec(node.$ref)?.[1] : undefined;
+    if (ref === undefined) return node;
+    const components = isObject(doc.components) && isObject(doc.components[kind]) ? doc.components[kind] : {};
+    return resolve(components[ref.replaceAll('~1', '/').replaceAll('~0', '~')], kind);
+  };
+  const hasExample = (media: Json): boolean => {
+    if (media.example !== undefined || (isObject(media.examples) && Object.keys(media.examples).length > 0)) return true;
+    const schemas = [media.schema, resolve(media.schema, 'schemas')].filter(isObject);
+    return schemas.some((schema) => schema.example !== undefined || (Array.isArray(schema.examples) && schema.examples.length > 0));
+  };
+  const missing: string[] = [];
+  for (const [path, item] of Object.entries(isObject(doc.paths) ? doc.paths : {})) {
+    if (!isObject(item)) continue;
+    for (const [method, operation] of Object.entries(item)) {
+      if (!HTTP_METHODS.has(method) || !isObject(operation) || !isObject(operation.responses)) continue;
+      for (const [status, value] of Object.entries(operation.responses)) {
+        const response = resolve(value, 'responses');
+        if (!/^2(\d\d|XX)$/.test(status) || !response || !isObject(response.content)) continue;
+        for (const [mediaType, media] of Object.entries(response.content)) {
+          if (isObject(media) && !hasExample(media)) missing.push(`${method.toUpperCase()} ${path} ${status} ${mediaType}`);
+        }
+      }
+    }
+  }
+  return missing;
 }
 
 /** Problems of one generated types file against the document's component names (rules 2 and 3). */
@@ -97,6 +179,11 @@ async function main(): Promise<void> {
     for (const [i, document] of DOCUMENTS.entries()) {
       const contract = JSON.parse(await readFile(path.resolve(ROOT, document), 'utf8')) as { components?: { schemas?: Json } };
       for (const places of unnamedDuplicates(contract)) problems.push(`${document}: one object schema written out ${places.length} times, not by $ref (give it a title): ${places.join(', ')}`);
+      const enums = inlineEnumDuplicates(contract);
+      for (const places of enums) problems.push(`${document}: one enum written out ${places.length} times, not by $ref (give the TypeBox enum a title and use it everywhere): ${places.join(', ')}`);
+      const unexampled = missingSuccessExamples(contract);
+      if (MISSING_EXAMPLES_FAIL) problems.push(...unexampled.map((response) => `${document}: ${response}: a success response without an example`));
+      console.log(`${document}: ${enums.length} enums written out more than once; ${unexampled.length} success responses without an example${MISSING_EXAMPLES_FAIL || unexampled.length === 0 ? '' : ' (report-only: MISSING_EXAMPLES_FAIL)'}`);
       const output = path.join(out, `client-${i}`);
       run('openapi-ts', ['--input', path.resolve(ROOT, document), '--output', output, '--silent', '--no-log-file']);
       const components = Object.keys(contract.components?.schemas ?? {});

@@ -20,7 +20,10 @@ const HEADER = `/**
 
 /** The generated module's text for an OpenAPI document (its JSON text). */
 export async function generateTypes(contractJson: string): Promise<string> {
-  const ast = await openapiTS(JSON.parse(contractJson) as Parameters<typeof openapiTS>[0]);
+  // defaultNonNullable off: a property with a default is one the client may leave out. Left on,
+  // openapi-typescript makes it required in every component, request bodies included (the
+  // webhook endpoint's `enabled`), since a body schema is a component like any answer.
+  const ast = await openapiTS(JSON.parse(contractJson) as Parameters<typeof openapiTS>[0], { defaultNonNullable: false });
   return HEADER + astToString(ast);
 }
 

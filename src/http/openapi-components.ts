@@ -38,6 +38,10 @@ function shape(schema: Json): string {
  * first (so `Order` refers to `OrderTransaction`), and puts a `$ref` in its place. A use that adds
  * its own description keeps it beside the `$ref` (OpenAPI 3.1). Two different schemas under one
  * title would make one of them wrong for a generator: that throws, naming the title.
+ *
+ * Operations' parameters are visited after everything else: @fastify/swagger moves a parameter
+ * schema's description onto the parameter, so a parameter holds a named schema (an enum such as
+ * OrderStatus) without its description, and the component must take it from a body or an answer.
  */
 export function hoistNamedSchemas<T extends Document>(document: T): T & { components: { schemas: Record<string, Json> } } {
   const schemas: Record<string, Json> = { ...document.components?.schemas };
@@ -68,7 +72,23 @@ export function hoistNamedSchemas<T extends Document>(document: T): T & { compon
     schemas[name] = hoisted;
     if (typeof hoisted.title === 'string') shapes.set(hoisted.title, shape(hoisted));
   }
-  const paths = visit(document.paths ?? {}, false) as Document['paths'];
+  const later: Array<() => void> = [];
+  const paths = Object.fromEntries(
+    Object.entries(document.paths ?? {}).map(([path, methods]) => [
+      path,
+      Object.fromEntries(
+        Object.entries(methods).map(([method, operation]) => {
+          const copy: Json = {};
+          for (const [key, value] of Object.entries(operation)) {
+            copy[key] = key === 'parameters' ? value : visit(value, true);
+            if (key === 'parameters') later.push(() => (copy[key] = visit(value, true)));
+          }
+          return [method, copy];
+        }),
+      ),
+    ]),
+  ) as Document['paths'];
+  for (const visitParameters of later) visitParameters();
   return { ...document, paths, components: { ...document.components, schemas } };
 }
 

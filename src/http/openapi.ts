@@ -4,8 +4,9 @@
  * unless enabled, since it serves a browser application and its assets from the API's origin).
  *
  * The server URL is /api/v1 and paths are relative to it (the spec's `{base_url}` already ends
- * with /api/v1); the operations served at the root (/healthz, /readyz, /metrics) are a second
- * document, served at /openapi.json, whose server is `/` (splitRootOperations). operationIds and
+ * with /api/v1), written first as an absolute URL with variables (serversAt); the operations
+ * served at the root (/healthz, /readyz, /metrics) are a second document, served at
+ * /openapi.json, whose server is the root (splitRootOperations). operationIds and
  * tags come from openapi-operations.ts, body examples from openapi-examples.ts. Rules applied to
  * the whole document rather than to each route (applyDocumentRules): a parameter with a default
  * is not required (the client may leave it out), a body whose every property is optional is not
@@ -21,6 +22,33 @@ import { describeResponses, hoistNamedSchemas } from './openapi-components.ts';
 import { OPERATION_IDS, TAGS } from './openapi-operations.ts';
 
 export const API_PREFIX = '/api/v1';
+/** PORT's default (config/schema.ts, which http/ may not import; test/http/openapi.test.ts holds them equal). */
+export const DEFAULT_PORT = 3000;
+
+/**
+ * A document's servers, for paths relative to `base`. First an absolute URL with variables:
+ * generators (hey-api, orval, openapi-typescript's clients) and mock servers (Prism) take the
+ * first server as the base URL and cannot resolve a relative one, so it defaults to a service
+ * started locally and says what to change. Then `base` itself, relative: the origin the document
+ * is served from, which the reference at /docs tries requests against (sameOriginFirst).
+ */
+export function serversAt(base: string, portNote = ''): Array<{ url: string; description: string; variables?: Record<string, { default: string; enum?: string[]; description: string }> }> {
+  return [
+    {
+      url: `{scheme}://{host}:{port}${base}`,
+      description: 'A running service: by default one started locally (npm start)',
+      variables: {
+        scheme: { default: 'http', enum: ['http', 'https'], description: 'https behind TLS' },
+        host: { default: 'localhost', description: "The service's host name" },
+        port: { default: String(DEFAULT_PORT), description: `The service's port (PORT, ${DEFAULT_PORT} by default; 443 behind TLS)${portNote}` },
+      },
+    },
+    { url: base || '/', description: 'The origin this document is served from' },
+  ];
+}
+
+/** The servers with the relative one first: what the interactive reference sends its requests to. */
+const sameOriginFirst = (servers: Array<{ url: string }> = []) => [...servers.filter(({ url }) => url.startsWith('/')), ...servers.filter(({ url }) => !url.startsWith('/'))];
 
 type SecurityRequirement = Record<string, string[]>;
 
@@ -47,7 +75,7 @@ export async function registerOpenApi(app: FastifyInstance, options: { docs: boo
           'Rate-limited operations (every merchant route, per credential; `POST /auth/token`, per client IP; wallet signing, per wallet) answer with the headers of the IETF RateLimit draft (draft-ietf-httpapi-ratelimit-headers): `RateLimit-Limit` (requests per window), `RateLimit-Remaining`, `RateLimit-Reset` (seconds until the window resets, not an epoch). Over the limit: 429 RATE_LIMITED with `Retry-After` (seconds).',
         ].join('\n'),
       },
-      servers: [{ url: API_PREFIX, description: 'This service; every path below is relative to it' }],
+      servers: serversAt(API_PREFIX),
       tags: [...TAGS],
       components: {
         headers: RATE_LIMIT_HEADERS,
@@ -72,7 +100,9 @@ export async function registerOpenApi(app: FastifyInstance, options: { docs: boo
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
-  if (options.docs) await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
+  // The reference tries requests against the origin that serves it, not a local default.
+  const transformSpecification = (spec: Readonly<Record<string, unknown>>) => ({ ...spec, servers: sameOriginFirst(spec.servers as Array<{ url: string }>) });
+  if (options.docs) await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true }, transformSpecification });
   app.get(`${API_PREFIX}/openapi.json`, { schema: { hide: true } }, async () => app.swagger());
   app.get(OPERATIONS_DOCUMENT_URL, { schema: { hide: true } }, async () => operationsDocument(app));
 }
@@ -119,7 +149,7 @@ function splitRootOperations(document: OpenApiDocument): { merchant: OpenApiDocu
     operations: {
       openapi: document.openapi,
       info: { ...document.info!, title: 'Crypto/BRL Exchange Operations API', description: OPERATIONS_DESCRIPTION },
-      servers: [{ url: '/', description: 'The service root (outside /api/v1)' }],
+      servers: serversAt('', '. A process without the api role serves these operations on OPERATIONS_PORT'),
       tags: document.tags?.filter((tag) => rootTags.has(tag.name)),
       security: [],
       paths: rootPaths,
@@ -178,7 +208,7 @@ type SchemaObject = { required?: string[]; properties?: Record<string, { default
 type OpenApiDocument = {
   openapi?: string;
   info?: { title: string; version: string; description?: string };
-  servers?: Array<{ url: string; description?: string }>;
+  servers?: Array<{ url: string; description?: string; variables?: Record<string, unknown> }>;
   tags?: Array<{ name: string; description?: string }>;
   security?: SecurityRequirement[];
   components?: { schemas?: Record<string, Record<string, unknown>>; securitySchemes?: Record<string, unknown>; headers?: unknown };

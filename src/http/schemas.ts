@@ -5,6 +5,7 @@
 import { Type, type TProperties, type TSchema } from 'typebox';
 import { DECIMAL_TEXT_PATTERN, type DecimalRule, MAX_DECIMAL_TEXT_LENGTH } from '../lib/money.ts';
 import { ERROR_STATUS, type ErrorCode } from '../errors.ts';
+import { ORDER_TYPES } from '../lib/order-types.ts';
 
 /**
  * An object that rejects properties it does not name (DESIGN.md §4: unknown body properties
@@ -81,8 +82,10 @@ export const HumanName = (description?: string) =>
 export const Nullable = <T extends ReturnType<typeof Type.String | typeof Type.Number>>(schema: T) => Type.Union([schema, Type.Null()]);
 
 // The trading vocabulary of quotes and orders (DESIGN.md §4, §10): both modules' bodies and
-// records use these, so a quote and the order that names it describe themselves alike.
-export const OrderTypeField = Type.Enum(['PAYIN', 'PAYOUT']);
+// records use these, so a quote and the order that names it describe themselves alike. The
+// `title` makes the enum one component of the OpenAPI document (openapi-components.ts), which every
+// use refers to: a generator emits one OrderType instead of a union per field.
+export const OrderTypeField = Type.Enum(ORDER_TYPES, { title: 'OrderType', description: 'Order type: PAYIN or PAYOUT' });
 export const ChainField = Type.String({ minLength: 1, maxLength: 20, description: 'Blockchain network, lowercase; default solana' });
 export const TokenField = Type.String({ minLength: 1, maxLength: 10, description: 'Token symbol; default USDC' });
 /** Largest amount a body may carry (the spec's bound; ORDER_MAX_AMOUNT_BRL is far lower). */

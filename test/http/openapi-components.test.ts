@@ -25,6 +25,21 @@ describe('hoistNamedSchemas and describeResponses', () => {
     });
   });
 
+  it("takes a named schema's description from a body or an answer, not from a parameter, which @fastify/swagger leaves without it", () => {
+    const status = { title: 'OrderStatus', enum: ['OPEN', 'DONE'], description: "The order's status" };
+    const { description: _moved, ...inParameter } = status;
+    const document = hoistNamedSchemas({
+      paths: {
+        '/orders': { get: { parameters: [{ in: 'query', name: 'status', description: "The order's status", schema: inParameter }], ...answering('200', { type: 'object', properties: { status } }) } },
+      },
+    });
+    expect(document.components.schemas.OrderStatus).toEqual(status);
+    const operation = document.paths['/orders']!.get! as { parameters: Array<{ schema: unknown }> };
+    expect(operation.parameters[0]!.schema).toEqual({ $ref: '#/components/schemas/OrderStatus' });
+    // The operation's keys keep their order: the document's text changes only where a schema does.
+    expect(Object.keys(operation)).toEqual(['parameters', 'responses']);
+  });
+
   it('leaves a title inside an example alone', () => {
     const example = { title: 'Not a schema' };
     const document = hoistNamedSchemas({ paths: { '/x': { post: answering('200', { type: 'object', examples: [example] }) } } });

@@ -1,5 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENV_SCHEMA } from '../../src/config/schema.ts';
+import { DEFAULT_PORT } from '../../src/http/openapi.ts';
 import { OPERATION_IDS } from '../../src/http/openapi-operations.ts';
 import { type TestContext, createTestContext, expectErrorBody } from '../helpers/app.ts';
 
@@ -15,7 +17,7 @@ type Operation = {
 type OpenApi = {
   openapi: string;
   info: { version: string };
-  servers: Array<{ url: string }>;
+  servers: Array<{ url: string; variables?: Record<string, { default: string; enum?: string[] }> }>;
   tags: Array<{ name: string; description: string }>;
   paths: Record<string, Record<string, Operation>>;
   components: { securitySchemes: Record<string, unknown>; schemas: Record<string, { title?: string; required?: string[] }> };
@@ -80,15 +82,33 @@ describe('OpenAPI document and route guards', () => {
   });
 
   it('serves /api/v1 with paths relative to it; the root operations are a document of their own, whose server is the root', () => {
-    expect(doc.servers.map((server) => server.url)).toEqual(['/api/v1']);
+    // The first server is absolute (generators and Prism take it as the base URL), the second the serving origin.
+    expect(doc.servers.map((server) => server.url)).toEqual(['{scheme}://{host}:{port}/api/v1', '/api/v1']);
     expect(Object.keys(doc.paths).filter((path) => path.startsWith('/api/v1'))).toEqual([]);
     // Generators give a client the document's server and ignore an operation's own.
     for (const { key, operation } of [...operations(), ...operations(operationsDoc)]) expect(operation.servers, key).toBeUndefined();
     expect(operations().filter(({ key }) => ROOT_ROUTES.has(key))).toEqual([]);
-    expect(operationsDoc.servers.map((server) => server.url)).toEqual(['/']);
+    expect(operationsDoc.servers.map((server) => server.url)).toEqual(['{scheme}://{host}:{port}', '/']);
     expect(operations(operationsDoc).map(({ key }) => key).sort()).toEqual([...ROOT_ROUTES].sort());
     expect(Object.keys(operationsDoc.components.schemas).sort()).toEqual(['DependencyStatus', 'Error', 'ErrorCode', 'Liveness', 'Readiness']);
     expect(Object.keys(doc.components.schemas)).not.toContain('Liveness');
+  });
+
+  it("the absolute server's variables default to a service started locally with the configuration's defaults", () => {
+    for (const document of [doc, operationsDoc]) {
+      const variables = document.servers[0]!.variables!;
+      expect(Object.keys(variables).sort()).toEqual(['host', 'port', 'scheme']);
+      expect(variables.scheme).toMatchObject({ default: 'http', enum: ['http', 'https'] });
+      expect(variables.host!.default).toBe('localhost');
+      expect(variables.port!.default).toBe(String(DEFAULT_PORT));
+    }
+    expect(DEFAULT_PORT).toBe((ENV_SCHEMA.properties.PORT as { default?: unknown }).default);
+  });
+
+  it('the reference at /docs tries requests against the origin that serves it: its document lists the relative server first', async () => {
+    const response = await ctx.app.inject({ url: '/docs/json' });
+    expect(response.statusCode).toBe(200);
+    expect((response.json() as OpenApi).servers.map((server) => server.url)).toEqual(['/api/v1', '{scheme}://{host}:{port}/api/v1']);
   });
 
   it('/metrics asks for METRICS_TOKEN, or nothing (the empty alternative: no token configured, outside production)', () => {

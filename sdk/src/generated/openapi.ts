@@ -2451,16 +2451,8 @@ export interface components {
              * @description Owning merchant
              */
             merchantId: string;
-            /**
-             * @description Person type: PF (individual, CPF) or PJ (company, CNPJ). Immutable.
-             * @enum {unknown}
-             */
-            type: "PF" | "PJ";
-            /**
-             * @description Immutable
-             * @enum {unknown}
-             */
-            documentType: "CPF" | "CNPJ";
+            type: components["schemas"]["PersonType"];
+            documentType: components["schemas"]["DocumentType"];
             /** @description Normalised document number (bare, uppercase). Immutable. */
             document: string;
             name: string;
@@ -2473,13 +2465,8 @@ export interface components {
             addressCity: string | null;
             addressState: string | null;
             addressZipCode: string | null;
-            /**
-             * @description Receiver status; ACTIVE once KYC is approved
-             * @enum {unknown}
-             */
-            status: "PENDING" | "ACTIVE" | "SUSPENDED" | "BLOCKED";
-            /** @enum {unknown} */
-            kycStatus: "PENDING" | "SUBMITTED" | "UNDER_REVIEW" | "APPROVED" | "REJECTED";
+            status: components["schemas"]["ReceiverStatus"];
+            kycStatus: components["schemas"]["KycStatus"];
             /** @description Reason of the last KYC rejection, until the next decision */
             kycRejectionReason: string | null;
             kycSubmittedAt: string | null;
@@ -2509,10 +2496,8 @@ export interface components {
             merchantId: string;
             /** Format: uuid */
             receiverId: string;
-            /** @enum {unknown} */
-            type: "PAYIN" | "PAYOUT";
-            /** @enum {unknown} */
-            status: "PENDING" | "AWAITING_PAYMENT" | "PAYMENT_RECEIVED" | "SWAPPING" | "TRANSFERRING" | "AWAITING_DEPOSIT" | "DEPOSIT_RECEIVED" | "PIX_SENDING" | "PIX_SENT_UNCONFIRMED" | "COMPLETED" | "FAILED" | "EXPIRED" | "REFUNDING" | "REFUNDED";
+            type: components["schemas"]["OrderType"];
+            status: components["schemas"]["OrderStatus"];
             chain: string;
             /** Format: date-time */
             createdAt: string;
@@ -2563,11 +2548,7 @@ export interface components {
              */
             orderId: string;
             externalId: string | null;
-            /**
-             * @description OPEN → DEFENDED → ACCEPTED | REJECTED | CANCELLED
-             * @enum {unknown}
-             */
-            status: "OPEN" | "DEFENDED" | "ACCEPTED" | "REJECTED" | "CANCELLED";
+            status: components["schemas"]["DisputeStatus"];
             /** @description What the payer's PSP reported */
             reason: string;
             /** @description The amount claimed */
@@ -2585,9 +2566,9 @@ export interface components {
             orderHeld: boolean;
             defense: components["schemas"]["DisputeDefense"] | null;
             /** @description What the end did: ORDER_REFUNDED (returned by the order, which ends REFUNDED), CHARGED_BACK (the tokens had left: returned from the platform and charged to your fee balance), ALREADY_REFUNDED, RELEASED (a held order went on), NO_EFFECT; null while open or while the order is still moving */
-            outcome: ("ORDER_REFUNDED" | "CHARGED_BACK" | "ALREADY_REFUNDED" | "RELEASED" | "NO_EFFECT") | null;
+            outcome: components["schemas"]["DisputeOutcome"] | null;
             /** @description The MED devolução (natureza MED_FRAUDE) of an accepted claim */
-            returnStatus: ("PENDING" | "EM_PROCESSAMENTO" | "DEVOLVIDO" | "NAO_REALIZADO") | null;
+            returnStatus: components["schemas"]["DisputeReturnStatus"] | null;
             resolvedAt: string | null;
             /** Format: date-time */
             createdAt: string;
@@ -2614,11 +2595,7 @@ export interface components {
              */
             orderId: string;
             externalId: string | null;
-            /**
-             * @description OPEN → DEFENDED → ACCEPTED | REJECTED | CANCELLED
-             * @enum {unknown}
-             */
-            status: "OPEN" | "DEFENDED" | "ACCEPTED" | "REJECTED" | "CANCELLED";
+            status: components["schemas"]["DisputeStatus"];
             /** @description What the payer's PSP reported */
             reason: string;
             /** @description The amount claimed */
@@ -2636,9 +2613,9 @@ export interface components {
             orderHeld: boolean;
             defense: components["schemas"]["DisputeDefense"] | null;
             /** @description What the end did: ORDER_REFUNDED (returned by the order, which ends REFUNDED), CHARGED_BACK (the tokens had left: returned from the platform and charged to your fee balance), ALREADY_REFUNDED, RELEASED (a held order went on), NO_EFFECT; null while open or while the order is still moving */
-            outcome: ("ORDER_REFUNDED" | "CHARGED_BACK" | "ALREADY_REFUNDED" | "RELEASED" | "NO_EFFECT") | null;
+            outcome: components["schemas"]["DisputeOutcome"] | null;
             /** @description The MED devolução (natureza MED_FRAUDE) of an accepted claim */
-            returnStatus: ("PENDING" | "EM_PROCESSAMENTO" | "DEVOLVIDO" | "NAO_REALIZADO") | null;
+            returnStatus: components["schemas"]["DisputeReturnStatus"] | null;
             resolvedAt: string | null;
             /** Format: date-time */
             createdAt: string;
@@ -2655,20 +2632,60 @@ export interface components {
          * @enum {string}
          */
         ErrorCode: "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "LINK_INVALID" | "IDEMPOTENCY_CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "LIMIT_EXCEEDED" | "NIGHT_TRANSACTIONS_DISABLED" | "QUOTE_EXPIRED" | "QUOTE_INVALID" | "RECEIVER_NOT_ACTIVE" | "KYC_NOT_APPROVED" | "NO_MANAGED_WALLET" | "TRANSACTION_REJECTED" | "SPONSOR_BUDGET_EXCEEDED" | "PIX_KEY_NOT_OWNED_BY_RECEIVER" | "DESTINATION_NOT_RECEIVER_WALLET" | "WALLET_OWNERSHIP_REQUIRED" | "WALLET_SIGNATURE_INVALID" | "CHALLENGE_EXPIRED" | "CHALLENGE_USED" | "WALLET_PROVEN_BY_ANOTHER_PERSON" | "SANDBOX_DEPOSITOR_UNFUNDED" | "DEFENSE_DEADLINE_PASSED" | "DISPUTE_NOT_OPEN" | "RATE_LIMITED" | "INTERNAL_ERROR" | "PROVIDER_UNAVAILABLE" | "PRICE_UNAVAILABLE" | "SERVICE_UNAVAILABLE" | "TREASURY_INSUFFICIENT_LIQUIDITY";
+        /**
+         * PersonType
+         * @description Person type: PF (individual, CPF) or PJ (company, CNPJ). Immutable.
+         * @enum {unknown}
+         */
+        PersonType: "PF" | "PJ";
+        /**
+         * DocumentType
+         * @description CPF (an individual) or CNPJ (a company); a receiver's never changes
+         * @enum {unknown}
+         */
+        DocumentType: "CPF" | "CNPJ";
+        /**
+         * ReceiverStatus
+         * @description Receiver status; ACTIVE once KYC is approved
+         * @enum {unknown}
+         */
+        ReceiverStatus: "PENDING" | "ACTIVE" | "SUSPENDED" | "BLOCKED";
+        /**
+         * KycStatus
+         * @description KYC review status: PENDING (nothing submitted yet), SUBMITTED, UNDER_REVIEW, then APPROVED or REJECTED (a REJECTED receiver may submit again)
+         * @enum {unknown}
+         */
+        KycStatus: "PENDING" | "SUBMITTED" | "UNDER_REVIEW" | "APPROVED" | "REJECTED";
+        /**
+         * OrderType
+         * @description Order type: PAYIN or PAYOUT
+         * @enum {unknown}
+         */
+        OrderType: "PAYIN" | "PAYOUT";
+        /**
+         * OrderStatus
+         * @description The order's status. A PAYIN goes AWAITING_PAYMENT → PAYMENT_RECEIVED → SWAPPING → TRANSFERRING → COMPLETED, a PAYOUT AWAITING_DEPOSIT → DEPOSIT_RECEIVED → PIX_SENDING → PIX_SENT_UNCONFIRMED → COMPLETED; EXPIRED, FAILED, REFUNDING and REFUNDED are the other outcomes. PENDING is the spec's but never reported: an order is created in its first awaiting status
+         * @enum {unknown}
+         */
+        OrderStatus: "PENDING" | "AWAITING_PAYMENT" | "PAYMENT_RECEIVED" | "SWAPPING" | "TRANSFERRING" | "AWAITING_DEPOSIT" | "DEPOSIT_RECEIVED" | "PIX_SENDING" | "PIX_SENT_UNCONFIRMED" | "COMPLETED" | "FAILED" | "EXPIRED" | "REFUNDING" | "REFUNDED";
+        /**
+         * OrderTransactionType
+         * @description PIX_IN: customer PIX received; PIX_OUT: payout PIX; PIX_REFUND: refund of PIX_IN; CHAIN_DEPOSIT: merchant deposit (the amount that arrived); CHAIN_TRANSFER: tokens sent to the receiver; CHAIN_DEPOSIT_EXCESS: the part of a PAYOUT deposit beyond the ordered amountCrypto, held for return to the merchant (status HELD)
+         * @enum {unknown}
+         */
+        OrderTransactionType: "PIX_IN" | "PIX_OUT" | "PIX_REFUND" | "CHAIN_DEPOSIT" | "CHAIN_TRANSFER" | "CHAIN_DEPOSIT_EXCESS";
+        /**
+         * OrderTransactionStatus
+         * @description HELD: only CHAIN_DEPOSIT_EXCESS, tokens kept apart until an operator returns them
+         * @enum {unknown}
+         */
+        OrderTransactionStatus: "PENDING" | "CONFIRMED" | "FAILED" | "HELD";
         /** OrderTransaction */
         OrderTransaction: {
             /** Format: uuid */
             id: string;
-            /**
-             * @description PIX_IN: customer PIX received; PIX_OUT: payout PIX; PIX_REFUND: refund of PIX_IN; CHAIN_DEPOSIT: merchant deposit (the amount that arrived); CHAIN_TRANSFER: tokens sent to the receiver; CHAIN_DEPOSIT_EXCESS: the part of a PAYOUT deposit beyond the ordered amountCrypto, held for return to the merchant (status HELD)
-             * @enum {unknown}
-             */
-            type: "PIX_IN" | "PIX_OUT" | "PIX_REFUND" | "CHAIN_DEPOSIT" | "CHAIN_TRANSFER" | "CHAIN_DEPOSIT_EXCESS";
-            /**
-             * @description HELD: only CHAIN_DEPOSIT_EXCESS, tokens kept apart until an operator returns them
-             * @enum {unknown}
-             */
-            status: "PENDING" | "CONFIRMED" | "FAILED" | "HELD";
+            type: components["schemas"]["OrderTransactionType"];
+            status: components["schemas"]["OrderTransactionStatus"];
             amount: number;
             /** @description BRL or the token symbol */
             currency: string;
@@ -2677,6 +2694,12 @@ export interface components {
             chain: string | null;
             txHash: string | null;
         };
+        /**
+         * DisputeStatus
+         * @description OPEN → DEFENDED → ACCEPTED | REJECTED | CANCELLED
+         * @enum {unknown}
+         */
+        DisputeStatus: "OPEN" | "DEFENDED" | "ACCEPTED" | "REJECTED" | "CANCELLED";
         /** DisputeEvidence */
         DisputeEvidence: {
             description: string;
@@ -2692,6 +2715,21 @@ export interface components {
             evidence: components["schemas"]["DisputeEvidence"][];
             /** Format: date-time */
             submittedAt: string;
+        };
+        /**
+         * DisputeOutcome
+         * @enum {unknown}
+         */
+        DisputeOutcome: "ORDER_REFUNDED" | "CHARGED_BACK" | "ALREADY_REFUNDED" | "RELEASED" | "NO_EFFECT";
+        /**
+         * DisputeReturnStatus
+         * @enum {unknown}
+         */
+        DisputeReturnStatus: "PENDING" | "EM_PROCESSAMENTO" | "DEVOLVIDO" | "NAO_REALIZADO";
+        /** CreateAccessTokenRequest */
+        CreateAccessTokenRequest: {
+            apiKey: string;
+            apiSecret: string;
         };
         /** AccessToken */
         AccessToken: {
@@ -2721,6 +2759,12 @@ export interface components {
             /** @description The current 6-digit code, once TOTP is enrolled (each code signs in once; ignored for an account without TOTP) */
             totp?: string;
         };
+        /**
+         * UserRole
+         * @description OWNER, ADMIN, DEVELOPER or VIEWER: what each may do is the role table (docs/architecture/people-and-sessions.md)
+         * @enum {unknown}
+         */
+        UserRole: "OWNER" | "ADMIN" | "DEVELOPER" | "VIEWER";
         /** User */
         User: {
             /** Format: uuid */
@@ -2728,16 +2772,17 @@ export interface components {
             /** Format: uuid */
             merchantId: string;
             email: string;
-            /**
-             * @description OWNER, ADMIN, DEVELOPER or VIEWER: what each may do is the role table (docs/architecture/people-and-sessions.md)
-             * @enum {unknown}
-             */
-            role: "OWNER" | "ADMIN" | "DEVELOPER" | "VIEWER";
+            role: components["schemas"]["UserRole"];
             /** @description Whether TOTP two-factor is on (then required at every sign-in) */
             totpEnabled: boolean;
             /** Format: date-time */
             createdAt: string;
         };
+        /**
+         * UserPermission
+         * @enum {unknown}
+         */
+        UserPermission: "read" | "developer.write" | "payments.write" | "users.manage" | "owners.manage" | "credentials.manage";
         /** Session */
         Session: {
             user: components["schemas"]["User"];
@@ -2751,7 +2796,11 @@ export interface components {
             /** @description An OWNER or ADMIN without TOTP: the session may only enrol it (POST /users/me/totp) */
             totpEnrolmentRequired: boolean;
             /** @description What the person's role allows (the role table, docs/architecture/people-and-sessions.md) */
-            permissions: ("read" | "developer.write" | "payments.write" | "users.manage" | "owners.manage" | "credentials.manage")[];
+            permissions: components["schemas"]["UserPermission"][];
+        };
+        /** PasswordResetRequest */
+        PasswordResetRequest: {
+            email: string;
         };
         /** NewPassword */
         NewPassword: {
@@ -2775,6 +2824,11 @@ export interface components {
             /** @description The token symbols orders accept (SUPPORTED_TOKENS), for `targetToken` of POST /payin and `sourceToken` of POST /payout */
             tokens: string[];
         };
+        /**
+         * CredentialScope
+         * @description `read`: every GET. `payments.write`: quotes, payin, payout, fee tiers. `receivers.write`: create and change receivers, their KYC and limits. `webhooks.write`: webhook endpoints, tests, recovery and redelivery. `wallets.sign`: managed-wallet signing (merchant and receivers). `sandbox.write`: the sandbox drivers.
+         */
+        CredentialScope: "read" | "payments.write" | "receivers.write" | "webhooks.write" | "wallets.sign" | "sandbox.write";
         /** Credential */
         Credential: {
             /** Format: uuid */
@@ -2794,7 +2848,7 @@ export interface components {
             /** @description Addresses and CIDR ranges the key may be used from (elsewhere 403 FORBIDDEN, `details.reason` IP_NOT_ALLOWED); null allows any */
             allowedIps: string[] | null;
             /** @description What the key may do (see CreateCredential); null is full access */
-            scopes: ("read" | "payments.write" | "receivers.write" | "webhooks.write" | "wallets.sign" | "sandbox.write")[] | null;
+            scopes: components["schemas"]["CredentialScope"][] | null;
             /** @description When the key (or a bearer token from it) last authenticated a request, up to a minute behind; null if never */
             lastUsedAt: string | null;
         };
@@ -2810,7 +2864,7 @@ export interface components {
             /** @description IPv4 and IPv6 addresses and CIDR ranges (e.g. "203.0.113.7", "10.0.0.0/8", "2001:db8::/32"), at most 20. A request from elsewhere is 403 FORBIDDEN with `details.reason` IP_NOT_ALLOWED. The address is the connection's peer, or the X-Forwarded-For hop TRUST_PROXY trusts. Omitted: any address. */
             allowedIps?: string[];
             /** @description What the key may do; a request outside them is 403 FORBIDDEN with `details.reason` SCOPE_REQUIRED. `read`: every GET. `payments.write`: quotes, payin, payout, fee tiers. `receivers.write`: create and change receivers, their KYC and limits. `webhooks.write`: webhook endpoints, tests, recovery and redelivery. `wallets.sign`: managed-wallet signing (merchant and receivers). `sandbox.write`: the sandbox drivers. Omitted: full access. A person may only give scopes their role allows (else 403 ROLE_NOT_ALLOWED). */
-            scopes?: ("read" | "payments.write" | "receivers.write" | "webhooks.write" | "wallets.sign" | "sandbox.write")[];
+            scopes?: components["schemas"]["CredentialScope"][];
         };
         /** IssuedCredential */
         IssuedCredential: {
@@ -2831,7 +2885,7 @@ export interface components {
             /** @description Addresses and CIDR ranges the key may be used from (elsewhere 403 FORBIDDEN, `details.reason` IP_NOT_ALLOWED); null allows any */
             allowedIps: string[] | null;
             /** @description What the key may do (see CreateCredential); null is full access */
-            scopes: ("read" | "payments.write" | "receivers.write" | "webhooks.write" | "wallets.sign" | "sandbox.write")[] | null;
+            scopes: components["schemas"]["CredentialScope"][] | null;
             /** @description When the key (or a bearer token from it) last authenticated a request, up to a minute behind; null if never */
             lastUsedAt: string | null;
             /** @description Sent as x-api-secret. Shown only in this response; store it now. */
@@ -2843,7 +2897,7 @@ export interface components {
             csrfToken: string;
             totpEnrolmentRequired: boolean;
             /** @description What the person's role allows (the role table, docs/architecture/people-and-sessions.md) */
-            permissions: ("read" | "developer.write" | "payments.write" | "users.manage" | "owners.manage" | "credentials.manage")[];
+            permissions: components["schemas"]["UserPermission"][];
         };
         /** SessionSummary */
         SessionSummary: {
@@ -2872,6 +2926,16 @@ export interface components {
             /** @description The current 6-digit code */
             code: string;
         };
+        /** UpdateUserRoleRequest */
+        UpdateUserRoleRequest: {
+            role: components["schemas"]["UserRole"];
+        };
+        /** ChangePasswordRequest */
+        ChangePasswordRequest: {
+            currentPassword: string;
+            /** @description The new password: 12 to 128 characters */
+            newPassword: string;
+        };
         /** PersonWithRole */
         PersonWithRole: {
             /**
@@ -2879,11 +2943,7 @@ export interface components {
              * @description Unique across the service, compared case-insensitively
              */
             email: string;
-            /**
-             * @description OWNER, ADMIN, DEVELOPER or VIEWER: what each may do is the role table (docs/architecture/people-and-sessions.md)
-             * @enum {unknown}
-             */
-            role: "OWNER" | "ADMIN" | "DEVELOPER" | "VIEWER";
+            role: components["schemas"]["UserRole"];
         };
         /** Invitation */
         Invitation: {
@@ -2893,11 +2953,7 @@ export interface components {
              */
             id: string;
             email: string;
-            /**
-             * @description OWNER, ADMIN, DEVELOPER or VIEWER: what each may do is the role table (docs/architecture/people-and-sessions.md)
-             * @enum {unknown}
-             */
-            role: "OWNER" | "ADMIN" | "DEVELOPER" | "VIEWER";
+            role: components["schemas"]["UserRole"];
             /** @description The user who sent it */
             invitedBy: string | null;
             /** Format: date-time */
@@ -2933,6 +2989,49 @@ export interface components {
             data: components["schemas"]["AuditEntry"][];
             nextCursor: string | null;
         };
+        /**
+         * BrazilianState
+         * @description Brazilian state (UF), two letters
+         * @enum {unknown}
+         */
+        BrazilianState: "AC" | "AL" | "AP" | "AM" | "BA" | "CE" | "DF" | "ES" | "GO" | "MA" | "MT" | "MS" | "MG" | "PA" | "PB" | "PR" | "PE" | "PI" | "RJ" | "RN" | "RS" | "RO" | "RR" | "SC" | "SP" | "SE" | "TO";
+        /** CreateReceiverRequest */
+        CreateReceiverRequest: {
+            type: components["schemas"]["PersonType"];
+            /** @description CPF for PF, CNPJ (numeric or alphanumeric) for PJ; digits or formatted; check digits verified. Immutable. */
+            document: string;
+            /** @description 2 to 255 characters, not only spaces; no control, format (zero-width, bidi) or line-separator characters */
+            name: string;
+            /** Format: email */
+            email: string;
+            /** @description No control, format (zero-width, bidi) or line-separator characters */
+            phone?: string;
+            /** @description No control, format (zero-width, bidi) or line-separator characters */
+            addressStreet?: string;
+            /** @description No control, format (zero-width, bidi) or line-separator characters */
+            addressNumber?: string;
+            /** @description No control, format (zero-width, bidi) or line-separator characters */
+            addressComplement?: string;
+            /** @description No control, format (zero-width, bidi) or line-separator characters */
+            addressNeighborhood?: string;
+            /** @description No control, format (zero-width, bidi) or line-separator characters */
+            addressCity?: string;
+            addressState?: components["schemas"]["BrazilianState"];
+            /** @description No control, format (zero-width, bidi) or line-separator characters */
+            addressZipCode?: string;
+            /** @description The receiver's own Solana address (base58) */
+            walletAddress?: string;
+            /** @description Create a platform-managed wallet for the receiver (needed by the wallet sign endpoints). Excludes walletAddress. */
+            createManagedWallet?: boolean;
+            limits?: {
+                /** @description Largest BRL total of orders per calendar day (America/Sao_Paulo); null for no limit */
+                dailyLimitBrl?: (number | string) | null;
+                /** @description Largest number of orders per calendar day (America/Sao_Paulo); null for no limit */
+                dailyTransactionLimit?: number | null;
+                /** @description Whether orders may be created in the night period (20:00 to 06:00 America/Sao_Paulo) */
+                nightTransactionsEnabled?: boolean;
+            };
+        };
         /** ReceiverPage */
         ReceiverPage: {
             data: components["schemas"]["Receiver"][];
@@ -2940,6 +3039,34 @@ export interface components {
             total: number;
             page: number;
             limit: number;
+        };
+        /** UpdateReceiverRequest */
+        UpdateReceiverRequest: {
+            /** @description 2 to 255 characters, not only spaces; no control, format (zero-width, bidi) or line-separator characters */
+            name?: string;
+            /** Format: email */
+            email?: string;
+            /** @description No control, format (zero-width, bidi) or line-separator characters */
+            phone?: string;
+            /** @description No control, format (zero-width, bidi) or line-separator characters */
+            addressStreet?: string;
+            /** @description No control, format (zero-width, bidi) or line-separator characters */
+            addressNumber?: string;
+            /** @description No control, format (zero-width, bidi) or line-separator characters */
+            addressComplement?: string;
+            /** @description No control, format (zero-width, bidi) or line-separator characters */
+            addressNeighborhood?: string;
+            /** @description No control, format (zero-width, bidi) or line-separator characters */
+            addressCity?: string;
+            addressState?: components["schemas"]["BrazilianState"];
+            /** @description No control, format (zero-width, bidi) or line-separator characters */
+            addressZipCode?: string;
+            /** @description Immutable: sending it is a 400 */
+            document?: unknown;
+            /** @description Immutable: sending it is a 400 */
+            type?: unknown;
+            /** @description Immutable: sending it is a 400 */
+            documentType?: unknown;
         };
         /** ReceiverLimits */
         ReceiverLimits: {
@@ -2961,16 +3088,54 @@ export interface components {
             /** @description BRL total counted against dailyLimitBrl today, at most 2 decimals (the same total order creation checks: an order is refused 422 LIMIT_EXCEEDED when its amount would pass the limit) */
             usedTodayBrl: number;
         };
+        /** ReceiverLimitsRequest */
+        ReceiverLimitsRequest: {
+            /** @description Largest BRL total of orders per calendar day (America/Sao_Paulo); null for no limit */
+            dailyLimitBrl: (number | string) | null;
+            /** @description Largest number of orders per calendar day (America/Sao_Paulo); null for no limit */
+            dailyTransactionLimit: number | null;
+            /** @description Whether orders may be created in the night period (20:00 to 06:00 America/Sao_Paulo) */
+            nightTransactionsEnabled: boolean;
+        };
+        /**
+         * KycDocumentType
+         * @enum {unknown}
+         */
+        KycDocumentType: "ID_FRONT" | "ID_BACK" | "SELFIE" | "PROOF_OF_ADDRESS" | "ARTICLES_OF_INCORPORATION";
+        /** SubmitKycRequest */
+        SubmitKycRequest: {
+            /**
+             * Format: date
+             * @description PF only: YYYY-MM-DD
+             */
+            birthDate?: string;
+            /**
+             * Format: date
+             * @description PJ only: YYYY-MM-DD
+             */
+            incorporationDate?: string;
+            /** @description PF only. 2 to 255 characters, not only spaces; no control, format (zero-width, bidi) or line-separator characters */
+            motherName?: string;
+            documents: {
+                type: components["schemas"]["KycDocumentType"];
+                /** @description The merchant's storage reference of the file */
+                reference: string;
+            }[];
+        };
         /** KycSubmissionResult */
         KycSubmissionResult: {
             /** Format: uuid */
             receiverId: string;
-            /** @enum {unknown} */
-            kycStatus: "PENDING" | "SUBMITTED" | "UNDER_REVIEW" | "APPROVED" | "REJECTED";
+            kycStatus: components["schemas"]["KycStatus"];
             /** Format: date-time */
             kycSubmittedAt: string;
             /** @description The reason of the last rejection, shown at this submission (null if there was none) */
             previousRejectionReason: string | null;
+        };
+        /** WalletOwnershipChallengeRequest */
+        WalletOwnershipChallengeRequest: {
+            /** @description The self-hosted Solana wallet to prove (base58) */
+            walletAddress: string;
         };
         /** WalletOwnershipChallenge */
         WalletOwnershipChallenge: {
@@ -2987,6 +3152,16 @@ export interface components {
              * @description After it the challenge cannot be used (422 CHALLENGE_EXPIRED)
              */
             expiresAt: string;
+        };
+        /** WalletOwnershipProofRequest */
+        WalletOwnershipProofRequest: {
+            /**
+             * Format: uuid
+             * @description From POST .../wallet-ownership/challenges
+             */
+            challengeId: string;
+            /** @description The wallet's Ed25519 signature of the challenge's message, 64 bytes in base58 */
+            signature: string;
         };
         /** WalletOwnershipProof */
         WalletOwnershipProof: {
@@ -3025,12 +3200,28 @@ export interface components {
                 proofId: string | null;
             }[];
         };
+        /** CreateQuoteRequest */
+        CreateQuoteRequest: {
+            type: components["schemas"]["OrderType"];
+            /** @description Blockchain network, lowercase; default solana */
+            chain?: string;
+            /** @description Token symbol; default USDC */
+            token?: string;
+            /** @description PAYIN: BRL the customer pays; PAYOUT: net BRL the PIX should pay. Exactly one of amountBrl and amountCrypto; BRL. A JSON number or a string of plain decimal text ("100.50"), read exactly as sent: at most 2 decimals (more is 400, never rounded), greater than 0, at most 10000000000000 */
+            amountBrl?: number | string;
+            /** @description PAYIN: tokens the receiver should get; PAYOUT: tokens deposited. Exactly one of amountBrl and amountCrypto; token units. A JSON number or a string of plain decimal text ("100.50"), read exactly as sent: at most the token's decimals (USDC: 6) (more is 400, never rounded), greater than 0, at most 10000000000000 */
+            amountCrypto?: number | string;
+            /**
+             * Format: uuid
+             * @description Binds the quote to one receiver
+             */
+            receiverId?: string;
+        };
         /** Quote */
         Quote: {
             /** Format: uuid */
             id: string;
-            /** @enum {unknown} */
-            type: "PAYIN" | "PAYOUT";
+            type: components["schemas"]["OrderType"];
             chain: string;
             token: string;
             receiverId: string | null;
@@ -3055,8 +3246,7 @@ export interface components {
         };
         /** OrderTimelineStatus */
         OrderTimelineStatus: {
-            /** @enum {unknown} */
-            status: "PENDING" | "AWAITING_PAYMENT" | "PAYMENT_RECEIVED" | "SWAPPING" | "TRANSFERRING" | "AWAITING_DEPOSIT" | "DEPOSIT_RECEIVED" | "PIX_SENDING" | "PIX_SENT_UNCONFIRMED" | "COMPLETED" | "FAILED" | "EXPIRED" | "REFUNDING" | "REFUNDED";
+            status: components["schemas"]["OrderStatus"];
             /**
              * @description CREATED: the status the order was created in; EVENT: an order event reported it (event names it); CURRENT: the status the order is in now, when no event reported it (statuses without an event: SWAPPING, TRANSFERRING, PIX_SENT_UNCONFIRMED, EXPIRED), at the order's last change
              * @enum {unknown}
@@ -3068,16 +3258,8 @@ export interface components {
         OrderTimelineTransaction: {
             /** Format: uuid */
             id: string;
-            /**
-             * @description PIX_IN: customer PIX received; PIX_OUT: payout PIX; PIX_REFUND: refund of PIX_IN; CHAIN_DEPOSIT: merchant deposit (the amount that arrived); CHAIN_TRANSFER: tokens sent to the receiver; CHAIN_DEPOSIT_EXCESS: the part of a PAYOUT deposit beyond the ordered amountCrypto, held for return to the merchant (status HELD)
-             * @enum {unknown}
-             */
-            type: "PIX_IN" | "PIX_OUT" | "PIX_REFUND" | "CHAIN_DEPOSIT" | "CHAIN_TRANSFER" | "CHAIN_DEPOSIT_EXCESS";
-            /**
-             * @description HELD: only CHAIN_DEPOSIT_EXCESS, tokens kept apart until an operator returns them
-             * @enum {unknown}
-             */
-            status: "PENDING" | "CONFIRMED" | "FAILED" | "HELD";
+            type: components["schemas"]["OrderTransactionType"];
+            status: components["schemas"]["OrderTransactionStatus"];
             amount: number;
             /** @description BRL or the token symbol */
             currency: string;
@@ -3114,6 +3296,12 @@ export interface components {
                 amount: string;
             }[];
         };
+        /**
+         * WebhookDeliveryStatus
+         * @description PENDING until an attempt gets a 2xx (SUCCEEDED) or the retries run out (FAILED)
+         * @enum {unknown}
+         */
+        WebhookDeliveryStatus: "PENDING" | "SUCCEEDED" | "FAILED";
         /** OrderTimelineDelivery */
         OrderTimelineDelivery: {
             /**
@@ -3124,8 +3312,7 @@ export interface components {
             /** Format: uuid */
             endpointId: string;
             event: string;
-            /** @enum {unknown} */
-            status: "PENDING" | "SUCCEEDED" | "FAILED";
+            status: components["schemas"]["WebhookDeliveryStatus"];
             attempts: number;
             /** @description HTTP status of the last attempt; null before any, or when none came (timeout, refused) */
             lastStatusCode: number | null;
@@ -3152,15 +3339,59 @@ export interface components {
         OrderTimeline: {
             /** Format: uuid */
             orderId: string;
-            /** @enum {unknown} */
-            type: "PAYIN" | "PAYOUT";
-            /**
-             * @description Now
-             * @enum {unknown}
-             */
-            status: "PENDING" | "AWAITING_PAYMENT" | "PAYMENT_RECEIVED" | "SWAPPING" | "TRANSFERRING" | "AWAITING_DEPOSIT" | "DEPOSIT_RECEIVED" | "PIX_SENDING" | "PIX_SENT_UNCONFIRMED" | "COMPLETED" | "FAILED" | "EXPIRED" | "REFUNDING" | "REFUNDED";
+            type: components["schemas"]["OrderType"];
+            status: components["schemas"]["OrderStatus"];
             /** @description Oldest first; at equal times: status, movement, ledger entry, delivery */
             entries: components["schemas"]["OrderTimelineEntry"][];
+        };
+        /** CreatePayinRequest */
+        CreatePayinRequest: {
+            /** Format: uuid */
+            receiverId: string;
+            /** @description What the customer pays; BRL. A JSON number or a string of plain decimal text ("100.50"), read exactly as sent: at most 2 decimals (more is 400, never rounded), greater than 0, at most 10000000000000 */
+            amountBrl: number | string;
+            /**
+             * Format: uuid
+             * @description A quote of type PAYIN for this amount; locks its rate and fees
+             */
+            quoteId?: string;
+            /** @description Token symbol; default USDC */
+            targetToken?: string;
+            /** @description Blockchain network, lowercase; default solana */
+            chain?: string;
+            /** @description Solana address; default the receiver's wallet, and under the merchant's RECEIVER_ONLY destination policy no other */
+            destinationWallet?: string;
+            /** @description Merchant's own reference; unique per merchant */
+            externalId?: string;
+        };
+        /**
+         * PixKeyType
+         * @description Required with pixKey
+         * @enum {unknown}
+         */
+        PixKeyType: "CPF" | "CNPJ" | "EMAIL" | "PHONE" | "EVP";
+        /** CreatePayoutRequest */
+        CreatePayoutRequest: {
+            /** Format: uuid */
+            receiverId: string;
+            /** @description What the merchant deposits; token units. A JSON number or a string of plain decimal text ("100.50"), read exactly as sent: at most the token's decimals (USDC: 6) (more is 400, never rounded), greater than 0, at most 10000000000000 */
+            amountCrypto: number | string;
+            /** @description Required: the token symbol the deposit is made in, e.g. USDC */
+            sourceToken: string;
+            /**
+             * Format: uuid
+             * @description A quote of type PAYOUT for this amount; locks its rate and fees
+             */
+            quoteId?: string;
+            /** @description Blockchain network, lowercase; default solana */
+            chain?: string;
+            /** @description Default: the receiver's document as a CPF or CNPJ key. Under the merchant's RECEIVER_ONLY destination policy, a key held by the receiver only */
+            pixKey?: string;
+            pixKeyType?: components["schemas"]["PixKeyType"];
+            /** @description Default: the receiver's name. 2 to 255 characters, not only spaces; no control, format (zero-width, bidi) or line-separator characters */
+            recipientName?: string;
+            /** @description Merchant's own reference; unique per merchant */
+            externalId?: string;
         };
         /** OrderPage */
         OrderPage: {
@@ -3179,8 +3410,7 @@ export interface components {
              * @description São Paulo calendar day of createdAt
              */
             day: string;
-            /** @enum {unknown} */
-            type: "PAYIN" | "PAYOUT";
+            type: components["schemas"]["OrderType"];
             /** @description Orders created that day */
             count: number;
             /** @description Their amountBrl summed; BRL as decimal text with 2 decimals */
@@ -3318,13 +3548,47 @@ export interface components {
                 sha256?: string;
             }[];
         };
+        /** SandboxKycDecisionRequest */
+        SandboxKycDecisionRequest: {
+            /** @enum {unknown} */
+            decision: "APPROVE" | "REJECT";
+            /** @description Required when rejecting */
+            reason?: string;
+        };
+        /**
+         * SandboxPixKeyType
+         * @enum {unknown}
+         */
+        SandboxPixKeyType: "EMAIL" | "PHONE" | "EVP";
+        /** SandboxPixKeyRequest */
+        SandboxPixKeyRequest: {
+            key: string;
+            keyType: components["schemas"]["SandboxPixKeyType"];
+            /** @description The holder's CPF or CNPJ, digits or formatted */
+            document: string;
+        };
         /** SandboxPixKey */
         SandboxPixKey: {
             /** @description In DICT form */
             key: string;
-            /** @enum {unknown} */
-            keyType: "EMAIL" | "PHONE" | "EVP";
+            keyType: components["schemas"]["SandboxPixKeyType"];
             holderDocument: string;
+        };
+        /** SandboxPixPaymentRequest */
+        SandboxPixPaymentRequest: {
+            /** @description What the simulated customer pays; default the order amount; BRL. A JSON number or a string of plain decimal text ("100.50"), read exactly as sent: at most 2 decimals (more is 400, never rounded), greater than 0, at most 10000000000000 */
+            amountBrl?: number | string;
+            /** @description Who pays; default the receiver; null: the PSP does not report the payer */
+            payer?: {
+                /** @description The payer's CPF or CNPJ, digits or formatted */
+                document: string;
+                name: string;
+            } | null;
+        };
+        /** SandboxDepositRequest */
+        SandboxDepositRequest: {
+            /** @description What arrives at the deposit address; default the order amount; token units. A JSON number or a string of plain decimal text ("100.50"), read exactly as sent: at most the token's decimals (USDC: 6) (more is 400, never rounded), greater than 0, at most 10000000000000 */
+            amountCrypto?: number | string;
         };
         /**
          * SandboxDepositSent
@@ -3358,21 +3622,56 @@ export interface components {
             tokenAccount: string;
         };
         /**
+         * SandboxFailureStep
+         * @enum {unknown}
+         */
+        SandboxFailureStep: "CHAIN_TRANSFER" | "PIX_PAYOUT" | "PIX_REFUND";
+        /** SandboxFailOrderRequest */
+        SandboxFailOrderRequest: {
+            step: components["schemas"]["SandboxFailureStep"];
+            reason?: string;
+        };
+        /** SandboxFailureInjectionRequest */
+        SandboxFailureInjectionRequest: {
+            step: components["schemas"]["SandboxFailureStep"];
+            /** @description The provider's answer the failure carries (default: Simulated failure) */
+            reason?: string;
+        };
+        /**
          * SandboxFailureInjection
          * @description A failure armed for one step of one order; it fires once, when the order reaches the step.
          */
         SandboxFailureInjection: {
             /** Format: uuid */
             orderId: string;
-            /** @enum {unknown} */
-            step: "CHAIN_TRANSFER" | "PIX_PAYOUT" | "PIX_REFUND";
+            step: components["schemas"]["SandboxFailureStep"];
             reason: string;
             /** Format: date-time */
             armedAt: string;
         };
+        /** SandboxSettlementRunRequest */
+        SandboxSettlementRunRequest: {
+            /**
+             * Format: date-time
+             * @description Close entries created before this instant; default now
+             */
+            cutoff?: string;
+        };
         /** SettlementRun */
         SettlementRun: {
             settlements: components["schemas"]["Settlement"][];
+        };
+        /** SandboxMedClaimRequest */
+        SandboxMedClaimRequest: {
+            reason?: string;
+            /** @description The amount claimed (default: the whole PIX); BRL. A JSON number or a string of plain decimal text ("100.50"), read exactly as sent: at most 2 decimals (more is 400, never rounded), greater than 0, at most 10000000000000 */
+            amountBrl?: number | string;
+            defenseHours?: number;
+        };
+        /** SandboxMedClaimDecisionRequest */
+        SandboxMedClaimDecisionRequest: {
+            /** @enum {unknown} */
+            outcome: "ACCEPTED" | "REJECTED" | "CANCELLED";
         };
         /**
          * FeeTier
@@ -3381,11 +3680,7 @@ export interface components {
         FeeTier: {
             /** Format: uuid */
             id: string;
-            /**
-             * @description Order type: PAYIN or PAYOUT
-             * @enum {unknown}
-             */
-            orderType: "PAYIN" | "PAYOUT";
+            orderType: components["schemas"]["OrderType"];
             /** @description Lower bound of the volume band (inclusive): the merchant's BRL volume of that order type in the calendar month; BRL, at most 2 decimals */
             minVolumeBrl: number;
             /** @description Upper bound of the volume band (exclusive), BRL; null means no upper bound (only the last tier) */
@@ -3409,6 +3704,11 @@ export interface components {
             /** @description The merchant's own fee as a FRACTION (0.01 = 1 %), up to the platform's maximum. A JSON number or a string of plain decimal text ("100.50"), read exactly as sent: at most 6 decimals (more is 400, never rounded), at least 0, at most 1 */
             merchantFeePercentage: number | string;
         };
+        /**
+         * ReplaceFeeTiersRequest
+         * @description The complete new set of tiers of the order type, by minVolumeBrl. Percentages are fractions (0.01 = 1 %).
+         */
+        ReplaceFeeTiersRequest: components["schemas"]["MerchantFeeTierInput"][];
         /** ReplacedFeeTier */
         ReplacedFeeTier: {
             /** Format: uuid */
@@ -3437,7 +3737,7 @@ export interface components {
             /** @enum {unknown} */
             category: "order" | "receiver" | "dispute" | "webhook";
             /** @description Order types it is sent for; null when not about an order */
-            orderTypes: ("PAYIN" | "PAYOUT")[] | null;
+            orderTypes: components["schemas"]["OrderType"][] | null;
             /** @description The status the event reports (in `statusField`) */
             status: string | null;
             statusField: ("status" | "kycStatus") | null;
@@ -3449,6 +3749,25 @@ export interface components {
         /** WebhookEventCatalog */
         WebhookEventCatalog: {
             data: components["schemas"]["WebhookEventDefinition"][];
+        };
+        /**
+         * WebhookEventName
+         * @description An event name of GET /webhook/events
+         * @enum {unknown}
+         */
+        WebhookEventName: "order.payment_received" | "order.deposit_received" | "order.processing" | "order.pix_sending" | "order.completed" | "order.failed" | "order.refunding" | "order.refunded" | "receiver.kyc_approved" | "receiver.kyc_rejected" | "order.disputed" | "dispute.updated" | "dispute.resolved" | "webhook.test" | "webhook.endpoint_disabled";
+        /** CreateWebhookEndpointRequest */
+        CreateWebhookEndpointRequest: {
+            /** @description Where deliveries are POSTed. https required; the host must resolve only to public addresses (private, loopback, link-local and metadata addresses are refused, checked at registration and at every attempt). Development setups may allow http:// to local receivers. */
+            url: string;
+            description?: string;
+            /** @description The events this endpoint receives; null or absent for all events */
+            eventTypes?: components["schemas"]["WebhookEventName"][] | null;
+            /**
+             * @description Disabled endpoints receive nothing; their pending deliveries wait until re-enabled
+             * @default true
+             */
+            enabled?: boolean;
         };
         /** WebhookEndpointWithSecret */
         WebhookEndpointWithSecret: {
@@ -3506,6 +3825,15 @@ export interface components {
         WebhookEndpointList: {
             data: components["schemas"]["WebhookEndpoint"][];
         };
+        /** UpdateWebhookEndpointRequest */
+        UpdateWebhookEndpointRequest: {
+            /** @description Where deliveries are POSTed. https required; the host must resolve only to public addresses (private, loopback, link-local and metadata addresses are refused, checked at registration and at every attempt). Development setups may allow http:// to local receivers. */
+            url?: string;
+            description?: string | null;
+            /** @description The events this endpoint receives; null or absent for all events */
+            eventTypes?: components["schemas"]["WebhookEventName"][] | null;
+            enabled?: boolean;
+        };
         /** WebhookSecretRotation */
         WebhookSecretRotation: {
             /** Format: uuid */
@@ -3545,8 +3873,7 @@ export interface components {
             eventId: string;
             event: string;
             orderId: string | null;
-            /** @enum {unknown} */
-            status: "PENDING" | "SUCCEEDED" | "FAILED";
+            status: components["schemas"]["WebhookDeliveryStatus"];
             attemptCount: number;
             /** @description When PENDING: when the next attempt is due */
             nextAttemptAt: string | null;
@@ -3616,6 +3943,12 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
+        /** SandboxAirdropRequest */
+        SandboxAirdropRequest: {
+            /** @description A Solana address */
+            address: string;
+            lamports: number;
+        };
         /** SandboxBalance */
         SandboxBalance: {
             address: string;
@@ -3628,16 +3961,18 @@ export interface components {
             status: "FINALIZED" | "FAILED";
             error?: string;
         };
+        /**
+         * OperatorRole
+         * @description OPERATIONS, COMPLIANCE, FINANCE, ADMIN or VIEWER: what each may do is the operator role table (docs/architecture/back-office.md)
+         * @enum {unknown}
+         */
+        OperatorRole: "OPERATIONS" | "COMPLIANCE" | "FINANCE" | "ADMIN" | "VIEWER";
         /** Operator */
         Operator: {
             /** Format: uuid */
             id: string;
             email: string;
-            /**
-             * @description OPERATIONS, COMPLIANCE, FINANCE, ADMIN or VIEWER: what each may do is the operator role table (docs/architecture/back-office.md)
-             * @enum {unknown}
-             */
-            role: "OPERATIONS" | "COMPLIANCE" | "FINANCE" | "ADMIN" | "VIEWER";
+            role: components["schemas"]["OperatorRole"];
             /** @description TOTP is required of every operator before anything but enrolling it */
             totpEnabled: boolean;
             /** @description A disabled operator cannot sign in */
@@ -3662,22 +3997,14 @@ export interface components {
              * @description Unique across the service, compared case-insensitively
              */
             email: string;
-            /**
-             * @description OPERATIONS, COMPLIANCE, FINANCE, ADMIN or VIEWER: what each may do is the operator role table (docs/architecture/back-office.md)
-             * @enum {unknown}
-             */
-            role: "OPERATIONS" | "COMPLIANCE" | "FINANCE" | "ADMIN" | "VIEWER";
+            role: components["schemas"]["OperatorRole"];
         };
         /** OperatorInvitation */
         OperatorInvitation: {
             /** Format: uuid */
             id: string;
             email: string;
-            /**
-             * @description OPERATIONS, COMPLIANCE, FINANCE, ADMIN or VIEWER: what each may do is the operator role table (docs/architecture/back-office.md)
-             * @enum {unknown}
-             */
-            role: "OPERATIONS" | "COMPLIANCE" | "FINANCE" | "ADMIN" | "VIEWER";
+            role: components["schemas"]["OperatorRole"];
             /** @description The audit actor who invited: an operator (`operator:<id>`) or the admin token during the bootstrap */
             invitedBy: string;
             /** @description The approved OPERATOR_CREATE proposal; null during the bootstrap */
@@ -3692,24 +4019,22 @@ export interface components {
         };
         /** OperatorChange */
         OperatorChange: {
-            /**
-             * @description OPERATIONS, COMPLIANCE, FINANCE, ADMIN or VIEWER: what each may do is the operator role table (docs/architecture/back-office.md)
-             * @enum {unknown}
-             */
-            role?: "OPERATIONS" | "COMPLIANCE" | "FINANCE" | "ADMIN" | "VIEWER";
+            role?: components["schemas"]["OperatorRole"];
             /** @description true disables the operator (their sessions end at once); false enables them again */
             disabled?: boolean;
         };
+        /**
+         * ServiceAccountRole
+         * @description What it may do, as an operator of this role would; never ADMIN
+         * @enum {unknown}
+         */
+        ServiceAccountRole: "OPERATIONS" | "COMPLIANCE" | "FINANCE" | "VIEWER";
         /** ServiceAccount */
         ServiceAccount: {
             /** Format: uuid */
             id: string;
             name: string;
-            /**
-             * @description What it may do, as an operator of this role would; never ADMIN
-             * @enum {unknown}
-             */
-            role: "OPERATIONS" | "COMPLIANCE" | "FINANCE" | "VIEWER";
+            role: components["schemas"]["ServiceAccountRole"];
             /**
              * @description PENDING until another operator approves its SERVICE_ACCOUNT_ACTIVATE proposal (its token is refused with 403 SERVICE_ACCOUNT_PENDING), ACTIVE from then, REVOKED once revoked (401)
              * @enum {unknown}
@@ -3730,14 +4055,18 @@ export interface components {
         NewServiceAccount: {
             /** @description Unique, lower case: what the audit log shows it as */
             name: string;
-            /** @enum {unknown} */
-            role: "OPERATIONS" | "COMPLIANCE" | "FINANCE" | "VIEWER";
+            role: components["schemas"]["ServiceAccountRole"];
         };
         /** CreatedServiceAccount */
         CreatedServiceAccount: {
             serviceAccount: components["schemas"]["ServiceAccount"];
             /** @description Shown this once, to its creator alone: `Authorization: Bearer <token>`, refused until another operator approves the account. Only its hash is kept */
             token: string;
+        };
+        /** CreateMerchantRequest */
+        CreateMerchantRequest: {
+            /** @description The merchant's name. 2 to 255 characters, not only spaces; no control, format (zero-width, bidi) or line-separator characters */
+            name: string;
         };
         /** MerchantWithCredential */
         MerchantWithCredential: {
@@ -3752,29 +4081,50 @@ export interface components {
             page: number;
             limit: number;
         };
+        /**
+         * DestinationPolicy
+         * @description RECEIVER_ONLY (default): a PAYOUT pays only a PIX key of the receiver (its own CPF/CNPJ key, or another key the PIX provider confirms is held by the receiver’s document), and a PAYIN transfers only to the receiver’s own wallet (its walletAddress or managed wallet); anything else is refused with 422 PIX_KEY_NOT_OWNED_BY_RECEIVER or DESTINATION_NOT_RECEIVER_WALLET. ANY: the merchant may name any valid key or wallet.
+         * @enum {unknown}
+         */
+        DestinationPolicy: "RECEIVER_ONLY" | "ANY";
+        /**
+         * PayerPolicy
+         * @description Who may pay a PAYIN's PIX. ANY (default): anyone. FIRST_PARTY: only the receiver, by the payer's CPF/CNPJ the PIX provider reports: a PIX from another document is returned to its payer (devolução, natureza ORIGINAL) and the order ends REFUNDED with a failureReason naming the masked document; a PIX whose payer the provider does not report cannot be confirmed first-party and is returned the same way.
+         * @enum {unknown}
+         */
+        PayerPolicy: "ANY" | "FIRST_PARTY";
+        /**
+         * WalletOwnershipPolicy
+         * @description What a PAYIN to a wallet not proven the receiver's does (proofs: POST /receivers/{id}/wallet-ownership/challenges, then .../proofs; a managed wallet counts as proven). ALLOW (default): accepted. LIMITED: accepted while the PAYINs of the day to that wallet (their amountBrl, São Paulo day, per merchant and wallet, reserved at creation and not given back) total at most unprovenWalletLimitBrl, above it 422 WALLET_OWNERSHIP_REQUIRED. REQUIRED: always 422 WALLET_OWNERSHIP_REQUIRED.
+         * @enum {unknown}
+         */
+        WalletOwnershipPolicy: "ALLOW" | "LIMITED" | "REQUIRED";
         /** MerchantPolicies */
         MerchantPolicies: {
             /** Format: uuid */
             merchantId: string;
-            /**
-             * @description RECEIVER_ONLY (default): a PAYOUT pays only a PIX key of the receiver (its own CPF/CNPJ key, or another key the PIX provider confirms is held by the receiver’s document), and a PAYIN transfers only to the receiver’s own wallet (its walletAddress or managed wallet); anything else is refused with 422 PIX_KEY_NOT_OWNED_BY_RECEIVER or DESTINATION_NOT_RECEIVER_WALLET. ANY: the merchant may name any valid key or wallet.
-             * @enum {unknown}
-             */
-            destinationPolicy: "RECEIVER_ONLY" | "ANY";
-            /**
-             * @description Who may pay a PAYIN's PIX. ANY (default): anyone. FIRST_PARTY: only the receiver, by the payer's CPF/CNPJ the PIX provider reports: a PIX from another document is returned to its payer (devolução, natureza ORIGINAL) and the order ends REFUNDED with a failureReason naming the masked document; a PIX whose payer the provider does not report cannot be confirmed first-party and is returned the same way.
-             * @enum {unknown}
-             */
-            payerPolicy: "ANY" | "FIRST_PARTY";
-            /**
-             * @description What a PAYIN to a wallet not proven the receiver's does (proofs: POST /receivers/{id}/wallet-ownership/challenges, then .../proofs; a managed wallet counts as proven). ALLOW (default): accepted. LIMITED: accepted while the PAYINs of the day to that wallet (their amountBrl, São Paulo day, per merchant and wallet, reserved at creation and not given back) total at most unprovenWalletLimitBrl, above it 422 WALLET_OWNERSHIP_REQUIRED. REQUIRED: always 422 WALLET_OWNERSHIP_REQUIRED.
-             * @enum {unknown}
-             */
-            walletOwnershipPolicy: "ALLOW" | "LIMITED" | "REQUIRED";
+            destinationPolicy: components["schemas"]["DestinationPolicy"];
+            payerPolicy: components["schemas"]["PayerPolicy"];
+            walletOwnershipPolicy: components["schemas"]["WalletOwnershipPolicy"];
             /** @description LIMITED: the most BRL (amountBrl) the PAYINs of one São Paulo day to one unproven wallet may total; null when unset */
             unprovenWalletLimitBrl: number | null;
             /** Format: date-time */
             updatedAt: string;
+        };
+        /** MerchantPoliciesRequest */
+        MerchantPoliciesRequest: {
+            payerPolicy?: components["schemas"]["PayerPolicy"];
+            walletOwnershipPolicy?: components["schemas"]["WalletOwnershipPolicy"];
+            /** @description BRL per unproven wallet and São Paulo day, at most 2 decimal places; null clears it (not under LIMITED) */
+            unprovenWalletLimitBrl?: number | string | null;
+            /** @description Why, for the audit log */
+            reason?: string;
+        };
+        /** DestinationPolicyRequest */
+        DestinationPolicyRequest: {
+            destinationPolicy: components["schemas"]["DestinationPolicy"];
+            /** @description Why, for the audit log */
+            reason?: string;
         };
         /** KycQueueItem */
         KycQueueItem: {
@@ -3806,8 +4156,7 @@ export interface components {
             /** @description PF */
             motherName: string | null;
             documents: {
-                /** @enum {unknown} */
-                type: "ID_FRONT" | "ID_BACK" | "SELFIE" | "PROOF_OF_ADDRESS" | "ARTICLES_OF_INCORPORATION";
+                type: components["schemas"]["KycDocumentType"];
                 /** @description The merchant's storage reference of the file */
                 reference: string;
             }[];
@@ -3847,6 +4196,11 @@ export interface components {
             /** @description The audit entries whose target is this receiver (KYC decisions, status changes), oldest first; the newest 100 when there are more */
             history: components["schemas"]["OperatorAuditEntry"][];
         };
+        /** RejectKycRequest */
+        RejectKycRequest: {
+            /** @description Shown to the receiver at the next submission */
+            reason: string;
+        };
         /** OperatorAuditLogPage */
         OperatorAuditLogPage: {
             data: components["schemas"]["OperatorAuditEntry"][];
@@ -3860,11 +4214,7 @@ export interface components {
         PlatformFeeTier: {
             /** Format: uuid */
             id: string;
-            /**
-             * @description Order type: PAYIN or PAYOUT
-             * @enum {unknown}
-             */
-            orderType: "PAYIN" | "PAYOUT";
+            orderType: components["schemas"]["OrderType"];
             /** @description Lower bound of the volume band (inclusive): the merchant's BRL volume of that order type in the calendar month; BRL, at most 2 decimals */
             minVolumeBrl: number;
             /** @description Upper bound of the volume band (exclusive), BRL; null means no upper bound (only the last tier) */
@@ -3881,6 +4231,11 @@ export interface components {
             /** @description Platform fee as a FRACTION (0.005 = 0.5 %), below 1. A JSON number or a string of plain decimal text ("100.50"), read exactly as sent: at most 8 decimals (more is 400, never rounded), at least 0, at most 1 */
             platformFeePercentage: number | string;
         };
+        /**
+         * ReplacePlatformFeeTiersRequest
+         * @description The complete new platform schedule of the order type. Percentages are fractions (0.005 = 0.5 %).
+         */
+        ReplacePlatformFeeTiersRequest: components["schemas"]["PlatformFeeTierInput"][];
         /** ReplacedPlatformFeeTier */
         ReplacedPlatformFeeTier: {
             /** Format: uuid */
@@ -3925,6 +4280,19 @@ export interface components {
             /** @description Unsettled fees of all those merchants; BRL, decimal text with two decimals */
             totalBrl: string;
             data: components["schemas"]["SettlementDue"][];
+        };
+        /** SettlementRunRequest */
+        SettlementRunRequest: {
+            /**
+             * Format: date-time
+             * @description Close entries created before this instant; default now
+             */
+            cutoff?: string;
+            /**
+             * Format: uuid
+             * @description Only this merchant; default every merchant with unsettled fees
+             */
+            merchantId?: string;
         };
         /** TreasuryCurrency */
         TreasuryCurrency: {
@@ -3993,6 +4361,17 @@ export interface components {
         TreasuryReconciliationList: {
             data: components["schemas"]["TreasuryReconciliation"][];
         };
+        /** TreasuryFundingRequest */
+        TreasuryFundingRequest: {
+            /** @description SOL or a supported token symbol (USDC) */
+            currency: string;
+            /** @description What the funding moved into the treasury; token units. A JSON number or a string of plain decimal text ("100.50"), read exactly as sent: at most the token's decimals (USDC: 6) (more is 400, never rounded), greater than 0, at most 10000000000000 */
+            amount: number | string;
+            /** @description The funding's own name, e.g. its transaction signature: one funding per reference (printable ASCII, no spaces) */
+            reference: string;
+            /** @description Why, for the audit trail. No control, format (zero-width, bidi) or line-separator characters */
+            note?: string;
+        };
         /** TreasuryFunding */
         TreasuryFunding: {
             /** Format: uuid */
@@ -4005,6 +4384,11 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
+        /**
+         * OperatorOrderAction
+         * @enum {unknown}
+         */
+        OperatorOrderAction: "RETRY_STEP" | "REFUND" | "RETRY_PAYOUT" | "MARK_FAILED";
         /** AdminOrder */
         AdminOrder: {
             /** Format: uuid */
@@ -4014,10 +4398,8 @@ export interface components {
             merchantName: string;
             /** Format: uuid */
             receiverId: string;
-            /** @enum {unknown} */
-            type: "PAYIN" | "PAYOUT";
-            /** @enum {unknown} */
-            status: "PENDING" | "AWAITING_PAYMENT" | "PAYMENT_RECEIVED" | "SWAPPING" | "TRANSFERRING" | "AWAITING_DEPOSIT" | "DEPOSIT_RECEIVED" | "PIX_SENDING" | "PIX_SENT_UNCONFIRMED" | "COMPLETED" | "FAILED" | "EXPIRED" | "REFUNDING" | "REFUNDED";
+            type: components["schemas"]["OrderType"];
+            status: components["schemas"]["OrderStatus"];
             /** @description PAYIN: what the customer pays; PAYOUT: gross BRL value of the deposit */
             amountBrl: number;
             token: string;
@@ -4032,7 +4414,7 @@ export interface components {
              */
             updatedAt: string;
             /** @description What an operator may do to the order now: RETRY_STEP (run the worker's next step now), REFUND (a PAYIN whose refund failed: request a new one, four-eyes), MARK_FAILED (end an order the provider will never settle) */
-            allowedActions: ("RETRY_STEP" | "REFUND" | "RETRY_PAYOUT" | "MARK_FAILED")[];
+            allowedActions: components["schemas"]["OperatorOrderAction"][];
             /** @description A PAYIN that FAILED after its PIX arrived: the customer's BRL is held until an operator refunds it */
             moneyHeld: boolean;
         };
@@ -4052,10 +4434,8 @@ export interface components {
             merchantName: string;
             /** Format: uuid */
             receiverId: string;
-            /** @enum {unknown} */
-            type: "PAYIN" | "PAYOUT";
-            /** @enum {unknown} */
-            status: "PENDING" | "AWAITING_PAYMENT" | "PAYMENT_RECEIVED" | "SWAPPING" | "TRANSFERRING" | "AWAITING_DEPOSIT" | "DEPOSIT_RECEIVED" | "PIX_SENDING" | "PIX_SENT_UNCONFIRMED" | "COMPLETED" | "FAILED" | "EXPIRED" | "REFUNDING" | "REFUNDED";
+            type: components["schemas"]["OrderType"];
+            status: components["schemas"]["OrderStatus"];
             /** @description PAYIN: what the customer pays; PAYOUT: gross BRL value of the deposit */
             amountBrl: number;
             token: string;
@@ -4070,7 +4450,7 @@ export interface components {
              */
             updatedAt: string;
             /** @description What an operator may do to the order now: RETRY_STEP (run the worker's next step now), REFUND (a PAYIN whose refund failed: request a new one, four-eyes), MARK_FAILED (end an order the provider will never settle) */
-            allowedActions: ("RETRY_STEP" | "REFUND" | "RETRY_PAYOUT" | "MARK_FAILED")[];
+            allowedActions: components["schemas"]["OperatorOrderAction"][];
             /** @description A PAYIN that FAILED after its PIX arrived: the customer's BRL is held until an operator refunds it */
             moneyHeld: boolean;
             /**
@@ -4099,10 +4479,8 @@ export interface components {
             merchantName: string;
             /** Format: uuid */
             receiverId: string;
-            /** @enum {unknown} */
-            type: "PAYIN" | "PAYOUT";
-            /** @enum {unknown} */
-            status: "PENDING" | "AWAITING_PAYMENT" | "PAYMENT_RECEIVED" | "SWAPPING" | "TRANSFERRING" | "AWAITING_DEPOSIT" | "DEPOSIT_RECEIVED" | "PIX_SENDING" | "PIX_SENT_UNCONFIRMED" | "COMPLETED" | "FAILED" | "EXPIRED" | "REFUNDING" | "REFUNDED";
+            type: components["schemas"]["OrderType"];
+            status: components["schemas"]["OrderStatus"];
             /** @description PAYIN: what the customer pays; PAYOUT: gross BRL value of the deposit */
             amountBrl: number;
             token: string;
@@ -4117,7 +4495,7 @@ export interface components {
              */
             updatedAt: string;
             /** @description What an operator may do to the order now: RETRY_STEP (run the worker's next step now), REFUND (a PAYIN whose refund failed: request a new one, four-eyes), MARK_FAILED (end an order the provider will never settle) */
-            allowedActions: ("RETRY_STEP" | "REFUND" | "RETRY_PAYOUT" | "MARK_FAILED")[];
+            allowedActions: components["schemas"]["OperatorOrderAction"][];
             /** @description A PAYIN that FAILED after its PIX arrived: the customer's BRL is held until an operator refunds it */
             moneyHeld: boolean;
             paymentReference: string | null;
@@ -4127,8 +4505,7 @@ export interface components {
             txHash: string | null;
             /** @description PAYIN: who paid its PIX, as the PIX provider reported it (the merchant's payer policy compares it with the receiver); null when not paid or not reported. Masked for a role without `kyc.review`; shown in clear to COMPLIANCE, ADMIN and the admin token, each opening recorded (`order.personal_data_open`) */
             payer: {
-                /** @enum {unknown} */
-                documentType: "CPF" | "CNPJ";
+                documentType: components["schemas"]["DocumentType"];
                 /** @description Bare (digits, or a CNPJ’s letters and digits); masked as DICT masks it (`***.456.789-**`, `**.345.678/****-**`) for a role without `kyc.review` */
                 document: string;
                 /** @description As the PIX provider reported it; `***` for a role without `kyc.review`; empty when not reported */
@@ -4163,6 +4540,18 @@ export interface components {
         PspReconciliationRuns: {
             data: components["schemas"]["PspReconciliationRun"][];
         };
+        /**
+         * ApprovalAction
+         * @description ORDER_REFUND (a PAYIN that failed holding the PIX: targetId the order), PAYOUT_RETRY (a PAYOUT whose PIX was refused, holding the tokens: its PIX is sent again; targetId the order), MERCHANT_ENABLE (a disabled merchant: targetId the merchant), PLATFORM_FEE_CHANGE (targetId PAYIN or PAYOUT; params {tiers} as PUT /admin/platform-fee-tiers/{orderType} takes), TREASURY_WITHDRAWAL (targetId the currency; params {amount, reference, note?}: what was moved out of the treasury, posted to the books), OPERATOR_CREATE (targetId the new operator's email; params {role}: approving emails them a single-use set-password link, nobody else sees a credential), OPERATOR_ROLE_CHANGE (targetId the operator; params {role}, a role giving a permission the current one lacks), OPERATOR_ENABLE (targetId a disabled operator), SERVICE_ACCOUNT_ACTIVATE (targetId a PENDING service account; no params: its token works from the approval on; never approved by the account's creator)
+         * @enum {unknown}
+         */
+        ApprovalAction: "ORDER_REFUND" | "PAYOUT_RETRY" | "MERCHANT_ENABLE" | "PLATFORM_FEE_CHANGE" | "TREASURY_WITHDRAWAL" | "OPERATOR_CREATE" | "OPERATOR_ROLE_CHANGE" | "OPERATOR_ENABLE" | "SERVICE_ACCOUNT_ACTIVATE";
+        /**
+         * ApprovalStatus
+         * @description PENDING until another operator approves or rejects it
+         * @enum {unknown}
+         */
+        ApprovalStatus: "PENDING" | "APPROVED" | "REJECTED";
         /** OperatorRef */
         OperatorRef: {
             /** Format: uuid */
@@ -4173,11 +4562,7 @@ export interface components {
         Approval: {
             /** Format: uuid */
             id: string;
-            /**
-             * @description ORDER_REFUND (a PAYIN that failed holding the PIX: targetId the order), PAYOUT_RETRY (a PAYOUT whose PIX was refused, holding the tokens: its PIX is sent again; targetId the order), MERCHANT_ENABLE (a disabled merchant: targetId the merchant), PLATFORM_FEE_CHANGE (targetId PAYIN or PAYOUT; params {tiers} as PUT /admin/platform-fee-tiers/{orderType} takes), TREASURY_WITHDRAWAL (targetId the currency; params {amount, reference, note?}: what was moved out of the treasury, posted to the books), OPERATOR_CREATE (targetId the new operator's email; params {role}: approving emails them a single-use set-password link, nobody else sees a credential), OPERATOR_ROLE_CHANGE (targetId the operator; params {role}, a role giving a permission the current one lacks), OPERATOR_ENABLE (targetId a disabled operator), SERVICE_ACCOUNT_ACTIVATE (targetId a PENDING service account; no params: its token works from the approval on; never approved by the account's creator)
-             * @enum {unknown}
-             */
-            action: "ORDER_REFUND" | "PAYOUT_RETRY" | "MERCHANT_ENABLE" | "PLATFORM_FEE_CHANGE" | "TREASURY_WITHDRAWAL" | "OPERATOR_CREATE" | "OPERATOR_ROLE_CHANGE" | "OPERATOR_ENABLE" | "SERVICE_ACCOUNT_ACTIVATE";
+            action: components["schemas"]["ApprovalAction"];
             /** @description order, merchant, platform_fee_tiers, treasury, operator, operator_invitation or service_account */
             targetType: string;
             targetId: string;
@@ -4188,8 +4573,7 @@ export interface components {
             };
             /** @description The proposer's reason */
             reason: string;
-            /** @enum {unknown} */
-            status: "PENDING" | "APPROVED" | "REJECTED";
+            status: components["schemas"]["ApprovalStatus"];
             proposedBy: components["schemas"]["OperatorRef"];
             /** Format: date-time */
             proposedAt: string;
@@ -4210,11 +4594,7 @@ export interface components {
         };
         /** Proposal */
         Proposal: {
-            /**
-             * @description ORDER_REFUND (a PAYIN that failed holding the PIX: targetId the order), PAYOUT_RETRY (a PAYOUT whose PIX was refused, holding the tokens: its PIX is sent again; targetId the order), MERCHANT_ENABLE (a disabled merchant: targetId the merchant), PLATFORM_FEE_CHANGE (targetId PAYIN or PAYOUT; params {tiers} as PUT /admin/platform-fee-tiers/{orderType} takes), TREASURY_WITHDRAWAL (targetId the currency; params {amount, reference, note?}: what was moved out of the treasury, posted to the books), OPERATOR_CREATE (targetId the new operator's email; params {role}: approving emails them a single-use set-password link, nobody else sees a credential), OPERATOR_ROLE_CHANGE (targetId the operator; params {role}, a role giving a permission the current one lacks), OPERATOR_ENABLE (targetId a disabled operator), SERVICE_ACCOUNT_ACTIVATE (targetId a PENDING service account; no params: its token works from the approval on; never approved by the account's creator)
-             * @enum {unknown}
-             */
-            action: "ORDER_REFUND" | "PAYOUT_RETRY" | "MERCHANT_ENABLE" | "PLATFORM_FEE_CHANGE" | "TREASURY_WITHDRAWAL" | "OPERATOR_CREATE" | "OPERATOR_ROLE_CHANGE" | "OPERATOR_ENABLE" | "SERVICE_ACCOUNT_ACTIVATE";
+            action: components["schemas"]["ApprovalAction"];
             targetId: string;
             /** @description What the action needs besides its target (PLATFORM_FEE_CHANGE: {tiers}) */
             params?: {
@@ -4320,10 +4700,7 @@ export interface operations {
                  *       "apiSecret": "sk_live_5d2c8e1f9a7b3c6d0e4f8a2b1c9d7e3f"
                  *     }
                  */
-                "application/json": {
-                    apiKey: string;
-                    apiSecret: string;
-                };
+                "application/json": components["schemas"]["CreateAccessTokenRequest"];
             };
         };
         responses: {
@@ -4546,9 +4923,7 @@ export interface operations {
                  *       "email": "ana.souza@example.com"
                  *     }
                  */
-                "application/json": {
-                    email: string;
-                };
+                "application/json": components["schemas"]["PasswordResetRequest"];
             };
         };
         responses: {
@@ -5950,13 +6325,7 @@ export interface operations {
                  *       "role": "VIEWER"
                  *     }
                  */
-                "application/json": {
-                    /**
-                     * @description OWNER, ADMIN, DEVELOPER or VIEWER: what each may do is the role table (docs/architecture/people-and-sessions.md)
-                     * @enum {unknown}
-                     */
-                    role: "OWNER" | "ADMIN" | "DEVELOPER" | "VIEWER";
-                };
+                "application/json": components["schemas"]["UpdateUserRoleRequest"];
             };
         };
         responses: {
@@ -6074,11 +6443,7 @@ export interface operations {
                  *       "newPassword": "purple monkey dishwasher lamp"
                  *     }
                  */
-                "application/json": {
-                    currentPassword: string;
-                    /** @description The new password: 12 to 128 characters */
-                    newPassword: string;
-                };
+                "application/json": components["schemas"]["ChangePasswordRequest"];
             };
         };
         responses: {
@@ -6543,10 +6908,11 @@ export interface operations {
                 /** @description Page size, at most 100 */
                 limit?: number;
                 /** @description Receiver status; ACTIVE once KYC is approved */
-                status?: "PENDING" | "ACTIVE" | "SUSPENDED" | "BLOCKED";
-                kycStatus?: "PENDING" | "SUBMITTED" | "UNDER_REVIEW" | "APPROVED" | "REJECTED";
+                status?: components["schemas"]["ReceiverStatus"];
+                /** @description KYC review status: PENDING (nothing submitted yet), SUBMITTED, UNDER_REVIEW, then APPROVED or REJECTED (a REJECTED receiver may submit again) */
+                kycStatus?: components["schemas"]["KycStatus"];
                 /** @description Person type: PF (individual, CPF) or PJ (company, CNPJ). Immutable. */
-                type?: "PF" | "PJ";
+                type?: components["schemas"]["PersonType"];
             };
             header?: never;
             path?: never;
@@ -6643,50 +7009,7 @@ export interface operations {
                  *       }
                  *     }
                  */
-                "application/json": {
-                    /**
-                     * @description Person type: PF (individual, CPF) or PJ (company, CNPJ). Immutable.
-                     * @enum {unknown}
-                     */
-                    type: "PF" | "PJ";
-                    /** @description CPF for PF, CNPJ (numeric or alphanumeric) for PJ; digits or formatted; check digits verified. Immutable. */
-                    document: string;
-                    /** @description 2 to 255 characters, not only spaces; no control, format (zero-width, bidi) or line-separator characters */
-                    name: string;
-                    /** Format: email */
-                    email: string;
-                    /** @description No control, format (zero-width, bidi) or line-separator characters */
-                    phone?: string;
-                    /** @description No control, format (zero-width, bidi) or line-separator characters */
-                    addressStreet?: string;
-                    /** @description No control, format (zero-width, bidi) or line-separator characters */
-                    addressNumber?: string;
-                    /** @description No control, format (zero-width, bidi) or line-separator characters */
-                    addressComplement?: string;
-                    /** @description No control, format (zero-width, bidi) or line-separator characters */
-                    addressNeighborhood?: string;
-                    /** @description No control, format (zero-width, bidi) or line-separator characters */
-                    addressCity?: string;
-                    /**
-                     * @description Brazilian state (UF), two letters
-                     * @enum {unknown}
-                     */
-                    addressState?: "AC" | "AL" | "AP" | "AM" | "BA" | "CE" | "DF" | "ES" | "GO" | "MA" | "MT" | "MS" | "MG" | "PA" | "PB" | "PR" | "PE" | "PI" | "RJ" | "RN" | "RS" | "RO" | "RR" | "SC" | "SP" | "SE" | "TO";
-                    /** @description No control, format (zero-width, bidi) or line-separator characters */
-                    addressZipCode?: string;
-                    /** @description The receiver's own Solana address (base58) */
-                    walletAddress?: string;
-                    /** @description Create a platform-managed wallet for the receiver (needed by the wallet sign endpoints). Excludes walletAddress. */
-                    createManagedWallet?: boolean;
-                    limits?: {
-                        /** @description Largest BRL total of orders per calendar day (America/Sao_Paulo); null for no limit */
-                        dailyLimitBrl?: (number | string) | null;
-                        /** @description Largest number of orders per calendar day (America/Sao_Paulo); null for no limit */
-                        dailyTransactionLimit?: number | null;
-                        /** @description Whether orders may be created in the night period (20:00 to 06:00 America/Sao_Paulo) */
-                        nightTransactionsEnabled?: boolean;
-                    };
-                };
+                "application/json": components["schemas"]["CreateReceiverRequest"];
             };
         };
         responses: {
@@ -6877,37 +7200,7 @@ export interface operations {
                  *       "phone": "+5511912345678"
                  *     }
                  */
-                "application/json": {
-                    /** @description 2 to 255 characters, not only spaces; no control, format (zero-width, bidi) or line-separator characters */
-                    name?: string;
-                    /** Format: email */
-                    email?: string;
-                    /** @description No control, format (zero-width, bidi) or line-separator characters */
-                    phone?: string;
-                    /** @description No control, format (zero-width, bidi) or line-separator characters */
-                    addressStreet?: string;
-                    /** @description No control, format (zero-width, bidi) or line-separator characters */
-                    addressNumber?: string;
-                    /** @description No control, format (zero-width, bidi) or line-separator characters */
-                    addressComplement?: string;
-                    /** @description No control, format (zero-width, bidi) or line-separator characters */
-                    addressNeighborhood?: string;
-                    /** @description No control, format (zero-width, bidi) or line-separator characters */
-                    addressCity?: string;
-                    /**
-                     * @description Brazilian state (UF), two letters
-                     * @enum {unknown}
-                     */
-                    addressState?: "AC" | "AL" | "AP" | "AM" | "BA" | "CE" | "DF" | "ES" | "GO" | "MA" | "MT" | "MS" | "MG" | "PA" | "PB" | "PR" | "PE" | "PI" | "RJ" | "RN" | "RS" | "RO" | "RR" | "SC" | "SP" | "SE" | "TO";
-                    /** @description No control, format (zero-width, bidi) or line-separator characters */
-                    addressZipCode?: string;
-                    /** @description Immutable: sending it is a 400 */
-                    document?: unknown;
-                    /** @description Immutable: sending it is a 400 */
-                    type?: unknown;
-                    /** @description Immutable: sending it is a 400 */
-                    documentType?: unknown;
-                };
+                "application/json": components["schemas"]["UpdateReceiverRequest"];
             };
         };
         responses: {
@@ -7108,14 +7401,7 @@ export interface operations {
                  *       "nightTransactionsEnabled": true
                  *     }
                  */
-                "application/json": {
-                    /** @description Largest BRL total of orders per calendar day (America/Sao_Paulo); null for no limit */
-                    dailyLimitBrl: (number | string) | null;
-                    /** @description Largest number of orders per calendar day (America/Sao_Paulo); null for no limit */
-                    dailyTransactionLimit: number | null;
-                    /** @description Whether orders may be created in the night period (20:00 to 06:00 America/Sao_Paulo) */
-                    nightTransactionsEnabled: boolean;
-                };
+                "application/json": components["schemas"]["ReceiverLimitsRequest"];
             };
         };
         responses: {
@@ -7245,26 +7531,7 @@ export interface operations {
                  *       ]
                  *     }
                  */
-                "application/json": {
-                    /**
-                     * Format: date
-                     * @description PF only: YYYY-MM-DD
-                     */
-                    birthDate?: string;
-                    /**
-                     * Format: date
-                     * @description PJ only: YYYY-MM-DD
-                     */
-                    incorporationDate?: string;
-                    /** @description PF only. 2 to 255 characters, not only spaces; no control, format (zero-width, bidi) or line-separator characters */
-                    motherName?: string;
-                    documents: {
-                        /** @enum {unknown} */
-                        type: "ID_FRONT" | "ID_BACK" | "SELFIE" | "PROOF_OF_ADDRESS" | "ARTICLES_OF_INCORPORATION";
-                        /** @description The merchant's storage reference of the file */
-                        reference: string;
-                    }[];
-                };
+                "application/json": components["schemas"]["SubmitKycRequest"];
             };
         };
         responses: {
@@ -7383,10 +7650,7 @@ export interface operations {
                  *       "walletAddress": "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin"
                  *     }
                  */
-                "application/json": {
-                    /** @description The self-hosted Solana wallet to prove (base58) */
-                    walletAddress: string;
-                };
+                "application/json": components["schemas"]["WalletOwnershipChallengeRequest"];
             };
         };
         responses: {
@@ -7506,15 +7770,7 @@ export interface operations {
                  *       "signature": "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW"
                  *     }
                  */
-                "application/json": {
-                    /**
-                     * Format: uuid
-                     * @description From POST .../wallet-ownership/challenges
-                     */
-                    challengeId: string;
-                    /** @description The wallet's Ed25519 signature of the challenge's message, 64 bytes in base58 */
-                    signature: string;
-                };
+                "application/json": components["schemas"]["WalletOwnershipProofRequest"];
             };
         };
         responses: {
@@ -7723,23 +7979,7 @@ export interface operations {
                  *       "receiverId": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07"
                  *     }
                  */
-                "application/json": {
-                    /** @enum {unknown} */
-                    type: "PAYIN" | "PAYOUT";
-                    /** @description Blockchain network, lowercase; default solana */
-                    chain?: string;
-                    /** @description Token symbol; default USDC */
-                    token?: string;
-                    /** @description PAYIN: BRL the customer pays; PAYOUT: net BRL the PIX should pay. Exactly one of amountBrl and amountCrypto; BRL. A JSON number or a string of plain decimal text ("100.50"), read exactly as sent: at most 2 decimals (more is 400, never rounded), greater than 0, at most 10000000000000 */
-                    amountBrl?: number | string;
-                    /** @description PAYIN: tokens the receiver should get; PAYOUT: tokens deposited. Exactly one of amountBrl and amountCrypto; token units. A JSON number or a string of plain decimal text ("100.50"), read exactly as sent: at most the token's decimals (USDC: 6) (more is 400, never rounded), greater than 0, at most 10000000000000 */
-                    amountCrypto?: number | string;
-                    /**
-                     * Format: uuid
-                     * @description Binds the quote to one receiver
-                     */
-                    receiverId?: string;
-                };
+                "application/json": components["schemas"]["CreateQuoteRequest"];
             };
         };
         responses: {
@@ -7851,8 +8091,10 @@ export interface operations {
     exportOrders: {
         parameters: {
             query?: {
-                type?: "PAYIN" | "PAYOUT";
-                status?: "PENDING" | "AWAITING_PAYMENT" | "PAYMENT_RECEIVED" | "SWAPPING" | "TRANSFERRING" | "AWAITING_DEPOSIT" | "DEPOSIT_RECEIVED" | "PIX_SENDING" | "PIX_SENT_UNCONFIRMED" | "COMPLETED" | "FAILED" | "EXPIRED" | "REFUNDING" | "REFUNDED";
+                /** @description Order type: PAYIN or PAYOUT */
+                type?: components["schemas"]["OrderType"];
+                /** @description The order's status. A PAYIN goes AWAITING_PAYMENT → PAYMENT_RECEIVED → SWAPPING → TRANSFERRING → COMPLETED, a PAYOUT AWAITING_DEPOSIT → DEPOSIT_RECEIVED → PIX_SENDING → PIX_SENT_UNCONFIRMED → COMPLETED; EXPIRED, FAILED, REFUNDING and REFUNDED are the other outcomes. PENDING is the spec's but never reported: an order is created in its first awaiting status */
+                status?: components["schemas"]["OrderStatus"];
                 receiverId?: string;
                 /** @description Merchant's own reference; unique per merchant */
                 externalId?: string;
@@ -8035,25 +8277,7 @@ export interface operations {
                  *       "externalId": "invoice-2026-0042"
                  *     }
                  */
-                "application/json": {
-                    /** Format: uuid */
-                    receiverId: string;
-                    /** @description What the customer pays; BRL. A JSON number or a string of plain decimal text ("100.50"), read exactly as sent: at most 2 decimals (more is 400, never rounded), greater than 0, at most 10000000000000 */
-                    amountBrl: number | string;
-                    /**
-                     * Format: uuid
-                     * @description A quote of type PAYIN for this amount; locks its rate and fees
-                     */
-                    quoteId?: string;
-                    /** @description Token symbol; default USDC */
-                    targetToken?: string;
-                    /** @description Blockchain network, lowercase; default solana */
-                    chain?: string;
-                    /** @description Solana address; default the receiver's wallet, and under the merchant's RECEIVER_ONLY destination policy no other */
-                    destinationWallet?: string;
-                    /** @description Merchant's own reference; unique per merchant */
-                    externalId?: string;
-                };
+                "application/json": components["schemas"]["CreatePayinRequest"];
             };
         };
         responses: {
@@ -8193,32 +8417,7 @@ export interface operations {
                  *       "externalId": "withdrawal-2026-0107"
                  *     }
                  */
-                "application/json": {
-                    /** Format: uuid */
-                    receiverId: string;
-                    /** @description What the merchant deposits; token units. A JSON number or a string of plain decimal text ("100.50"), read exactly as sent: at most the token's decimals (USDC: 6) (more is 400, never rounded), greater than 0, at most 10000000000000 */
-                    amountCrypto: number | string;
-                    /** @description Required: the token symbol the deposit is made in, e.g. USDC */
-                    sourceToken: string;
-                    /**
-                     * Format: uuid
-                     * @description A quote of type PAYOUT for this amount; locks its rate and fees
-                     */
-                    quoteId?: string;
-                    /** @description Blockchain network, lowercase; default solana */
-                    chain?: string;
-                    /** @description Default: the receiver's document as a CPF or CNPJ key. Under the merchant's RECEIVER_ONLY destination policy, a key held by the receiver only */
-                    pixKey?: string;
-                    /**
-                     * @description Required with pixKey
-                     * @enum {unknown}
-                     */
-                    pixKeyType?: "CPF" | "CNPJ" | "EMAIL" | "PHONE" | "EVP";
-                    /** @description Default: the receiver's name. 2 to 255 characters, not only spaces; no control, format (zero-width, bidi) or line-separator characters */
-                    recipientName?: string;
-                    /** @description Merchant's own reference; unique per merchant */
-                    externalId?: string;
-                };
+                "application/json": components["schemas"]["CreatePayoutRequest"];
             };
         };
         responses: {
@@ -8423,8 +8622,10 @@ export interface operations {
                 page?: number;
                 /** @description Page size, at most 100 */
                 limit?: number;
-                type?: "PAYIN" | "PAYOUT";
-                status?: "PENDING" | "AWAITING_PAYMENT" | "PAYMENT_RECEIVED" | "SWAPPING" | "TRANSFERRING" | "AWAITING_DEPOSIT" | "DEPOSIT_RECEIVED" | "PIX_SENDING" | "PIX_SENT_UNCONFIRMED" | "COMPLETED" | "FAILED" | "EXPIRED" | "REFUNDING" | "REFUNDED";
+                /** @description Order type: PAYIN or PAYOUT */
+                type?: components["schemas"]["OrderType"];
+                /** @description The order's status. A PAYIN goes AWAITING_PAYMENT → PAYMENT_RECEIVED → SWAPPING → TRANSFERRING → COMPLETED, a PAYOUT AWAITING_DEPOSIT → DEPOSIT_RECEIVED → PIX_SENDING → PIX_SENT_UNCONFIRMED → COMPLETED; EXPIRED, FAILED, REFUNDING and REFUNDED are the other outcomes. PENDING is the spec's but never reported: an order is created in its first awaiting status */
+                status?: components["schemas"]["OrderStatus"];
                 receiverId?: string;
                 /** @description Merchant's own reference; unique per merchant */
                 externalId?: string;
@@ -8800,7 +9001,8 @@ export interface operations {
                 page?: number;
                 /** @description Page size, at most 100 */
                 limit?: number;
-                status?: "OPEN" | "DEFENDED" | "ACCEPTED" | "REJECTED" | "CANCELLED";
+                /** @description OPEN → DEFENDED → ACCEPTED | REJECTED | CANCELLED */
+                status?: components["schemas"]["DisputeStatus"];
                 orderId?: string;
             };
             header?: never;
@@ -9112,12 +9314,7 @@ export interface operations {
                  *       "decision": "APPROVE"
                  *     }
                  */
-                "application/json": {
-                    /** @enum {unknown} */
-                    decision: "APPROVE" | "REJECT";
-                    /** @description Required when rejecting */
-                    reason?: string;
-                };
+                "application/json": components["schemas"]["SandboxKycDecisionRequest"];
             };
         };
         responses: {
@@ -9236,13 +9433,7 @@ export interface operations {
                  *       "document": "52998224725"
                  *     }
                  */
-                "application/json": {
-                    key: string;
-                    /** @enum {unknown} */
-                    keyType: "EMAIL" | "PHONE" | "EVP";
-                    /** @description The holder's CPF or CNPJ, digits or formatted */
-                    document: string;
-                };
+                "application/json": components["schemas"]["SandboxPixKeyRequest"];
             };
         };
         responses: {
@@ -9348,16 +9539,7 @@ export interface operations {
         requestBody?: {
             content: {
                 /** @example {} */
-                "application/json": {
-                    /** @description What the simulated customer pays; default the order amount; BRL. A JSON number or a string of plain decimal text ("100.50"), read exactly as sent: at most 2 decimals (more is 400, never rounded), greater than 0, at most 10000000000000 */
-                    amountBrl?: number | string;
-                    /** @description Who pays; default the receiver; null: the PSP does not report the payer */
-                    payer?: {
-                        /** @description The payer's CPF or CNPJ, digits or formatted */
-                        document: string;
-                        name: string;
-                    } | null;
-                };
+                "application/json": components["schemas"]["SandboxPixPaymentRequest"];
             };
         };
         responses: {
@@ -9472,10 +9654,7 @@ export interface operations {
         requestBody?: {
             content: {
                 /** @example {} */
-                "application/json": {
-                    /** @description What arrives at the deposit address; default the order amount; token units. A JSON number or a string of plain decimal text ("100.50"), read exactly as sent: at most the token's decimals (USDC: 6) (more is 400, never rounded), greater than 0, at most 10000000000000 */
-                    amountCrypto?: number | string;
-                };
+                "application/json": components["schemas"]["SandboxDepositRequest"];
             };
         };
         responses: {
@@ -9712,11 +9891,7 @@ export interface operations {
                  *       "reason": "recipient account closed"
                  *     }
                  */
-                "application/json": {
-                    /** @enum {unknown} */
-                    step: "CHAIN_TRANSFER" | "PIX_PAYOUT" | "PIX_REFUND";
-                    reason?: string;
-                };
+                "application/json": components["schemas"]["SandboxFailOrderRequest"];
             };
         };
         responses: {
@@ -9836,12 +10011,7 @@ export interface operations {
                  *       "reason": "payer account closed"
                  *     }
                  */
-                "application/json": {
-                    /** @enum {unknown} */
-                    step: "CHAIN_TRANSFER" | "PIX_PAYOUT" | "PIX_REFUND";
-                    /** @description The provider's answer the failure carries (default: Simulated failure) */
-                    reason?: string;
-                };
+                "application/json": components["schemas"]["SandboxFailureInjectionRequest"];
             };
         };
         responses: {
@@ -9954,13 +10124,7 @@ export interface operations {
         requestBody?: {
             content: {
                 /** @example {} */
-                "application/json": {
-                    /**
-                     * Format: date-time
-                     * @description Close entries created before this instant; default now
-                     */
-                    cutoff?: string;
-                };
+                "application/json": components["schemas"]["SandboxSettlementRunRequest"];
             };
         };
         responses: {
@@ -10071,12 +10235,7 @@ export interface operations {
                  *       "defenseHours": 72
                  *     }
                  */
-                "application/json": {
-                    reason?: string;
-                    /** @description The amount claimed (default: the whole PIX); BRL. A JSON number or a string of plain decimal text ("100.50"), read exactly as sent: at most 2 decimals (more is 400, never rounded), greater than 0, at most 10000000000000 */
-                    amountBrl?: number | string;
-                    defenseHours?: number;
-                };
+                "application/json": components["schemas"]["SandboxMedClaimRequest"];
             };
         };
         responses: {
@@ -10195,10 +10354,7 @@ export interface operations {
                  *       "outcome": "ACCEPTED"
                  *     }
                  */
-                "application/json": {
-                    /** @enum {unknown} */
-                    outcome: "ACCEPTED" | "REJECTED" | "CANCELLED";
-                };
+                "application/json": components["schemas"]["SandboxMedClaimDecisionRequest"];
             };
         };
         responses: {
@@ -10302,7 +10458,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only the tiers of this order type (PAYIN or PAYOUT) */
-                orderType?: "PAYIN" | "PAYOUT";
+                orderType?: components["schemas"]["OrderType"];
             };
             header?: never;
             path?: never;
@@ -10379,7 +10535,7 @@ export interface operations {
             };
             path: {
                 /** @description Order type: PAYIN or PAYOUT */
-                orderType: "PAYIN" | "PAYOUT";
+                orderType: components["schemas"]["OrderType"];
             };
             cookie?: never;
         };
@@ -10400,7 +10556,7 @@ export interface operations {
                  *       }
                  *     ]
                  */
-                "application/json": components["schemas"]["MerchantFeeTierInput"][];
+                "application/json": components["schemas"]["ReplaceFeeTiersRequest"];
             };
         };
         responses: {
@@ -10634,18 +10790,7 @@ export interface operations {
                  *       ]
                  *     }
                  */
-                "application/json": {
-                    /** @description Where deliveries are POSTed. https required; the host must resolve only to public addresses (private, loopback, link-local and metadata addresses are refused, checked at registration and at every attempt). Development setups may allow http:// to local receivers. */
-                    url: string;
-                    description?: string;
-                    /** @description The events this endpoint receives; null or absent for all events */
-                    eventTypes?: ("order.payment_received" | "order.deposit_received" | "order.processing" | "order.pix_sending" | "order.completed" | "order.failed" | "order.refunding" | "order.refunded" | "receiver.kyc_approved" | "receiver.kyc_rejected" | "order.disputed" | "dispute.updated" | "dispute.resolved" | "webhook.test" | "webhook.endpoint_disabled")[] | null;
-                    /**
-                     * @description Disabled endpoints receive nothing; their pending deliveries wait until re-enabled
-                     * @default true
-                     */
-                    enabled?: boolean;
-                };
+                "application/json": components["schemas"]["CreateWebhookEndpointRequest"];
             };
         };
         responses: {
@@ -10943,14 +11088,7 @@ export interface operations {
                  *       "enabled": false
                  *     }
                  */
-                "application/json": {
-                    /** @description Where deliveries are POSTed. https required; the host must resolve only to public addresses (private, loopback, link-local and metadata addresses are refused, checked at registration and at every attempt). Development setups may allow http:// to local receivers. */
-                    url?: string;
-                    description?: string | null;
-                    /** @description The events this endpoint receives; null or absent for all events */
-                    eventTypes?: ("order.payment_received" | "order.deposit_received" | "order.processing" | "order.pix_sending" | "order.completed" | "order.failed" | "order.refunding" | "order.refunded" | "receiver.kyc_approved" | "receiver.kyc_rejected" | "order.disputed" | "dispute.updated" | "dispute.resolved" | "webhook.test" | "webhook.endpoint_disabled")[] | null;
-                    enabled?: boolean;
-                };
+                "application/json": components["schemas"]["UpdateWebhookEndpointRequest"];
             };
         };
         responses: {
@@ -11277,9 +11415,10 @@ export interface operations {
                 page?: number;
                 /** @description Page size, at most 100 */
                 limit?: number;
-                status?: "PENDING" | "SUCCEEDED" | "FAILED";
+                /** @description PENDING until an attempt gets a 2xx (SUCCEEDED) or the retries run out (FAILED) */
+                status?: components["schemas"]["WebhookDeliveryStatus"];
                 /** @description An event name of GET /webhook/events */
-                event?: "order.payment_received" | "order.deposit_received" | "order.processing" | "order.pix_sending" | "order.completed" | "order.failed" | "order.refunding" | "order.refunded" | "receiver.kyc_approved" | "receiver.kyc_rejected" | "order.disputed" | "dispute.updated" | "dispute.resolved" | "webhook.test" | "webhook.endpoint_disabled";
+                event?: components["schemas"]["WebhookEventName"];
                 endpointId?: string;
                 orderId?: string;
             };
@@ -12246,11 +12385,7 @@ export interface operations {
                  *       "lamports": 1000000000
                  *     }
                  */
-                "application/json": {
-                    /** @description A Solana address */
-                    address: string;
-                    lamports: number;
-                };
+                "application/json": components["schemas"]["SandboxAirdropRequest"];
             };
         };
         responses: {
@@ -13729,10 +13864,7 @@ export interface operations {
                  *       "name": "Acme Pagamentos Ltda"
                  *     }
                  */
-                "application/json": {
-                    /** @description The merchant's name. 2 to 255 characters, not only spaces; no control, format (zero-width, bidi) or line-separator characters */
-                    name: string;
-                };
+                "application/json": components["schemas"]["CreateMerchantRequest"];
             };
         };
         responses: {
@@ -14538,16 +14670,7 @@ export interface operations {
                  *       "reason": "Compliance review 2026-11: first-party PIX only"
                  *     }
                  */
-                "application/json": {
-                    /** @enum {unknown} */
-                    payerPolicy?: "ANY" | "FIRST_PARTY";
-                    /** @enum {unknown} */
-                    walletOwnershipPolicy?: "ALLOW" | "LIMITED" | "REQUIRED";
-                    /** @description BRL per unproven wallet and São Paulo day, at most 2 decimal places; null clears it (not under LIMITED) */
-                    unprovenWalletLimitBrl?: number | string | null;
-                    /** @description Why, for the audit log */
-                    reason?: string;
-                };
+                "application/json": components["schemas"]["MerchantPoliciesRequest"];
             };
         };
         responses: {
@@ -14747,12 +14870,7 @@ export interface operations {
                  *       "reason": "Marketplace paying its sellers’ own accounts; contract 2026-114"
                  *     }
                  */
-                "application/json": {
-                    /** @enum {unknown} */
-                    destinationPolicy: "RECEIVER_ONLY" | "ANY";
-                    /** @description Why, for the audit log */
-                    reason?: string;
-                };
+                "application/json": components["schemas"]["DestinationPolicyRequest"];
             };
         };
         responses: {
@@ -14936,7 +15054,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only the tiers of this order type (PAYIN or PAYOUT) */
-                orderType?: "PAYIN" | "PAYOUT";
+                orderType?: components["schemas"]["OrderType"];
             };
             header?: never;
             path: {
@@ -15018,7 +15136,8 @@ export interface operations {
     adminListKycQueue: {
         parameters: {
             query?: {
-                kycStatus?: "PENDING" | "SUBMITTED" | "UNDER_REVIEW" | "APPROVED" | "REJECTED";
+                /** @description KYC review status: PENDING (nothing submitted yet), SUBMITTED, UNDER_REVIEW, then APPROVED or REJECTED (a REJECTED receiver may submit again) */
+                kycStatus?: components["schemas"]["KycStatus"];
                 /** @description Only this merchant’s receivers */
                 merchantId?: string;
                 /** @description Only the receivers with this CPF or CNPJ (formatted or bare), of every KYC status unless `kycStatus` is given; matched by its keyed hash, the document being sealed at rest */
@@ -15502,10 +15621,7 @@ export interface operations {
                  *       "reason": "The selfie does not match the ID photo"
                  *     }
                  */
-                "application/json": {
-                    /** @description Shown to the receiver at the next submission */
-                    reason: string;
-                };
+                "application/json": components["schemas"]["RejectKycRequest"];
             };
         };
         responses: {
@@ -16195,7 +16311,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only the tiers of this order type (PAYIN or PAYOUT) */
-                orderType?: "PAYIN" | "PAYOUT";
+                orderType?: components["schemas"]["OrderType"];
             };
             header?: never;
             path?: never;
@@ -16272,7 +16388,7 @@ export interface operations {
             };
             path: {
                 /** @description Order type: PAYIN or PAYOUT */
-                orderType: "PAYIN" | "PAYOUT";
+                orderType: components["schemas"]["OrderType"];
             };
             cookie?: never;
         };
@@ -16293,7 +16409,7 @@ export interface operations {
                  *       }
                  *     ]
                  */
-                "application/json": components["schemas"]["PlatformFeeTierInput"][];
+                "application/json": components["schemas"]["ReplacePlatformFeeTiersRequest"];
             };
         };
         responses: {
@@ -16474,18 +16590,7 @@ export interface operations {
                  *       "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50"
                  *     }
                  */
-                "application/json": {
-                    /**
-                     * Format: date-time
-                     * @description Close entries created before this instant; default now
-                     */
-                    cutoff?: string;
-                    /**
-                     * Format: uuid
-                     * @description Only this merchant; default every merchant with unsettled fees
-                     */
-                    merchantId?: string;
-                };
+                "application/json": components["schemas"]["SettlementRunRequest"];
             };
         };
         responses: {
@@ -16737,16 +16842,7 @@ export interface operations {
                  *       "note": "Opening balance, transfer from the cold wallet"
                  *     }
                  */
-                "application/json": {
-                    /** @description SOL or a supported token symbol (USDC) */
-                    currency: string;
-                    /** @description What the funding moved into the treasury; token units. A JSON number or a string of plain decimal text ("100.50"), read exactly as sent: at most the token's decimals (USDC: 6) (more is 400, never rounded), greater than 0, at most 10000000000000 */
-                    amount: number | string;
-                    /** @description The funding's own name, e.g. its transaction signature: one funding per reference (printable ASCII, no spaces) */
-                    reference: string;
-                    /** @description Why, for the audit trail. No control, format (zero-width, bidi) or line-separator characters */
-                    note?: string;
-                };
+                "application/json": components["schemas"]["TreasuryFundingRequest"];
             };
         };
         responses: {
@@ -16851,8 +16947,10 @@ export interface operations {
             query?: {
                 /** @description Any id of an order, matched exactly: its id (when q is a uuid), the merchant's externalId, the PIX charge's txid (paymentReference), a PIX endToEndId (received, paid or refunded), the PSP's payout id, the refund id, or a chain signature (current or replaced). Never a payer's or receiver's document or name: a person is found through the KYC queue (GET /admin/receivers?document=) */
                 q?: string;
-                status?: "PENDING" | "AWAITING_PAYMENT" | "PAYMENT_RECEIVED" | "SWAPPING" | "TRANSFERRING" | "AWAITING_DEPOSIT" | "DEPOSIT_RECEIVED" | "PIX_SENDING" | "PIX_SENT_UNCONFIRMED" | "COMPLETED" | "FAILED" | "EXPIRED" | "REFUNDING" | "REFUNDED";
-                type?: "PAYIN" | "PAYOUT";
+                /** @description The order's status. A PAYIN goes AWAITING_PAYMENT → PAYMENT_RECEIVED → SWAPPING → TRANSFERRING → COMPLETED, a PAYOUT AWAITING_DEPOSIT → DEPOSIT_RECEIVED → PIX_SENDING → PIX_SENT_UNCONFIRMED → COMPLETED; EXPIRED, FAILED, REFUNDING and REFUNDED are the other outcomes. PENDING is the spec's but never reported: an order is created in its first awaiting status */
+                status?: components["schemas"]["OrderStatus"];
+                /** @description Order type: PAYIN or PAYOUT */
+                type?: components["schemas"]["OrderType"];
                 merchantId?: string;
                 /** @description Inclusive lower bound of createdAt */
                 createdAfter?: string;
@@ -17159,7 +17257,8 @@ export interface operations {
     adminListApprovals: {
         parameters: {
             query?: {
-                status?: "PENDING" | "APPROVED" | "REJECTED";
+                /** @description PENDING until another operator approves or rejects it */
+                status?: components["schemas"]["ApprovalStatus"];
                 limit?: number;
                 /** @description nextCursor of the previous page */
                 cursor?: string;
@@ -17975,7 +18074,8 @@ export interface operations {
                 page?: number;
                 /** @description Page size, at most 100 */
                 limit?: number;
-                status?: "OPEN" | "DEFENDED" | "ACCEPTED" | "REJECTED" | "CANCELLED";
+                /** @description OPEN → DEFENDED → ACCEPTED | REJECTED | CANCELLED */
+                status?: components["schemas"]["DisputeStatus"];
                 orderId?: string;
                 merchantId?: string;
             };

@@ -25,12 +25,18 @@ export const WALLET_OWNERSHIP_DESCRIPTION =
   "What a PAYIN to a wallet not proven the receiver's does (proofs: POST /receivers/{id}/wallet-ownership/challenges, then .../proofs; a managed wallet counts as proven). " +
   'ALLOW (default): accepted. LIMITED: accepted while the PAYINs of the day to that wallet (their amountBrl, São Paulo day, per merchant and wallet, reserved at creation and not given back) total at most unprovenWalletLimitBrl, above it 422 WALLET_OWNERSHIP_REQUIRED. REQUIRED: always 422 WALLET_OWNERSHIP_REQUIRED.';
 
+// Titled: each policy is one component of the OpenAPI document, which the answer and the bodies
+// refer to (http/openapi-components.ts).
+const DestinationPolicy = Type.Enum([...DESTINATION_POLICIES], { title: 'DestinationPolicy', description: DESTINATION_DESCRIPTION });
+const PayerPolicy = Type.Enum([...PAYER_POLICIES], { title: 'PayerPolicy', description: PAYER_DESCRIPTION });
+const WalletOwnershipPolicy = Type.Enum([...WALLET_OWNERSHIP_POLICIES], { title: 'WalletOwnershipPolicy', description: WALLET_OWNERSHIP_DESCRIPTION });
+
 const PoliciesSchema = Type.Object(
   {
     merchantId: Uuid(),
-    destinationPolicy: Type.Enum([...DESTINATION_POLICIES], { description: DESTINATION_DESCRIPTION }),
-    payerPolicy: Type.Enum([...PAYER_POLICIES], { description: PAYER_DESCRIPTION }),
-    walletOwnershipPolicy: Type.Enum([...WALLET_OWNERSHIP_POLICIES], { description: WALLET_OWNERSHIP_DESCRIPTION }),
+    destinationPolicy: DestinationPolicy,
+    payerPolicy: PayerPolicy,
+    walletOwnershipPolicy: WalletOwnershipPolicy,
     unprovenWalletLimitBrl: Type.Union([Type.Number(), Type.Null()], { description: 'LIMITED: the most BRL (amountBrl) the PAYINs of one São Paulo day to one unproven wallet may total; null when unset' }),
     updatedAt: Timestamp(),
   },
@@ -71,11 +77,11 @@ export function registerAdminPoliciesRoutes(app: App, policies: MerchantPolicies
           'The destination policy is set by PUT /admin/merchants/{id}/destination-policy (another permission).',
         params: IdParams,
         body: StrictObject({
-          payerPolicy: Type.Optional(Type.Enum([...PAYER_POLICIES])),
-          walletOwnershipPolicy: Type.Optional(Type.Enum([...WALLET_OWNERSHIP_POLICIES])),
+          payerPolicy: Type.Optional(PayerPolicy),
+          walletOwnershipPolicy: Type.Optional(WalletOwnershipPolicy),
           unprovenWalletLimitBrl: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.String({ pattern: '^\\d{1,16}(\\.\\d{1,2})?$' }), Type.Null()], { description: 'BRL per unproven wallet and São Paulo day, at most 2 decimal places; null clears it (not under LIMITED)' })),
           reason: Reason,
-        }),
+        }, { title: 'MerchantPoliciesRequest' }),
         response: { 200: PoliciesSchema, ...errorResponses(...ADMIN_ERRORS, ...BODY_ERRORS, 404) },
       },
     },
@@ -91,7 +97,7 @@ export function registerAdminPoliciesRoutes(app: App, policies: MerchantPolicies
         summary: "Set a merchant's destination policy (audited)",
         description: `${DESTINATION_DESCRIPTION} ${AUDITED} Answers all the merchant's policies.`,
         params: IdParams,
-        body: StrictObject({ destinationPolicy: Type.Enum([...DESTINATION_POLICIES]), reason: Reason }),
+        body: StrictObject({ destinationPolicy: DestinationPolicy, reason: Reason }, { title: 'DestinationPolicyRequest' }),
         response: { 200: PoliciesSchema, ...errorResponses(...ADMIN_ERRORS, ...BODY_ERRORS, 404) },
       },
     },

@@ -21,7 +21,7 @@ export function registerAdminMerchantRoutes(app: App, merchants: MerchantsServic
       schema: {
         tags,
         summary: 'Create a merchant with its first API credential',
-        body: StrictObject({ name: HumanName("The merchant's name") }),
+        body: StrictObject({ name: HumanName("The merchant's name") }, { title: 'CreateMerchantRequest' }),
         response: {
           201: Type.Object({ merchant: MerchantSchema, credential: IssuedCredentialSchema }, { title: 'MerchantWithCredential' }),
           ...errorResponses(...ADMIN_ERRORS, ...BODY_ERRORS),

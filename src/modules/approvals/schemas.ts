@@ -6,9 +6,13 @@ import { APPROVAL_ACTIONS } from './actions.ts';
 const Reason = (description: string) => Type.String({ minLength: 3, maxLength: 500, description });
 const OperatorRef = Type.Object({ id: Uuid(), email: Type.String() }, { title: 'OperatorRef' });
 
+// Titled enums: one component each in the OpenAPI document (http/openapi-components.ts).
 export const ApprovalActionField = Type.Enum([...APPROVAL_ACTIONS], {
+  title: 'ApprovalAction',
   description: 'ORDER_REFUND (a PAYIN that failed holding the PIX: targetId the order), PAYOUT_RETRY (a PAYOUT whose PIX was refused, holding the tokens: its PIX is sent again; targetId the order), MERCHANT_ENABLE (a disabled merchant: targetId the merchant), PLATFORM_FEE_CHANGE (targetId PAYIN or PAYOUT; params {tiers} as PUT /admin/platform-fee-tiers/{orderType} takes), TREASURY_WITHDRAWAL (targetId the currency; params {amount, reference, note?}: what was moved out of the treasury, posted to the books), OPERATOR_CREATE (targetId the new operator\'s email; params {role}: approving emails them a single-use set-password link, nobody else sees a credential), OPERATOR_ROLE_CHANGE (targetId the operator; params {role}, a role giving a permission the current one lacks), OPERATOR_ENABLE (targetId a disabled operator), SERVICE_ACCOUNT_ACTIVATE (targetId a PENDING service account; no params: its token works from the approval on; never approved by the account\'s creator)',
 });
+
+const ApprovalStatusField = Type.Enum([...APPROVAL_STATUSES], { title: 'ApprovalStatus', description: 'PENDING until another operator approves or rejects it' });
 
 export const ApprovalSchema = Type.Object(
   {
@@ -19,7 +23,7 @@ export const ApprovalSchema = Type.Object(
     merchantId: Type.Union([Uuid(), Type.Null()], { description: 'The merchant an order belongs to; null otherwise' }),
     params: Type.Record(Type.String(), Type.Unknown()),
     reason: Type.String({ description: "The proposer's reason" }),
-    status: Type.Enum([...APPROVAL_STATUSES]),
+    status: ApprovalStatusField,
     proposedBy: OperatorRef,
     proposedAt: Timestamp(),
     decidedBy: Type.Union([OperatorRef, Type.Null()], { description: 'Another operator than the proposer, always' }),
@@ -42,7 +46,7 @@ export const ProposeBody = StrictObject(
 export const ApproveBody = Type.Optional(StrictObject({ note: Type.Optional(Type.String({ maxLength: 500 })) }, { title: 'ApprovalNote' }));
 export const RejectBody = StrictObject({ reason: Reason('Why it is rejected') }, { title: 'Rejection' });
 export const ApprovalsQuery = StrictObject({
-  status: Type.Optional(Type.Enum([...APPROVAL_STATUSES])),
+  status: Type.Optional(ApprovalStatusField),
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
   cursor: Type.Optional(Uuid('nextCursor of the previous page')),
 });

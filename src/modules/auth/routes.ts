@@ -20,7 +20,7 @@ export function registerAuthRoutes(app: App, auth: AuthService, options: { token
         body: StrictObject({
           apiKey: Type.String({ minLength: 1, maxLength: 200 }),
           apiSecret: Type.String({ minLength: 1, maxLength: 200 }),
-        }),
+        }, { title: 'CreateAccessTokenRequest' }),
         response: {
           200: Type.Object({
             accessToken: Type.String(),

@@ -9,6 +9,12 @@ import { toJsonNumber } from '../../lib/money.ts';
 import type { DisputeListRow } from './repo.ts';
 import { DISPUTE_OUTCOMES, DISPUTE_STATUSES } from './tables.ts';
 
+// Titled: each is one component of the OpenAPI document, referred to by the merchant's and the
+// operator's dispute and by the lists' filter (http/openapi-components.ts).
+export const DisputeStatusSchema = Type.Enum([...DISPUTE_STATUSES], { title: 'DisputeStatus', description: 'OPEN → DEFENDED → ACCEPTED | REJECTED | CANCELLED' });
+const DisputeOutcomeSchema = Type.Enum([...DISPUTE_OUTCOMES], { title: 'DisputeOutcome' });
+const DisputeReturnStatusSchema = Type.Enum(['PENDING', 'EM_PROCESSAMENTO', 'DEVOLVIDO', 'NAO_REALIZADO'], { title: 'DisputeReturnStatus' });
+
 const Evidence = StrictObject({
   description: Type.String({ minLength: 1, maxLength: 500, description: 'What the piece of evidence shows' }),
   url: Type.Optional(Type.String({ format: 'uri', maxLength: 2000, description: 'Where the PSP can read it (https)' })),
@@ -34,7 +40,7 @@ export const DisputeSchema = Type.Object(
     id: Uuid(),
     orderId: Uuid('The PAYIN whose PIX is claimed'),
     externalId: Nullable(Type.String()),
-    status: Type.Enum([...DISPUTE_STATUSES], { description: 'OPEN → DEFENDED → ACCEPTED | REJECTED | CANCELLED' }),
+    status: DisputeStatusSchema,
     reason: Type.String({ description: "What the payer's PSP reported" }),
     amountBrl: Type.Number({ description: 'The amount claimed' }),
     pixEndToEndId: Type.String({ description: 'The PIX claimed' }),
@@ -42,11 +48,11 @@ export const DisputeSchema = Type.Object(
     defenseDeadline: Timestamp('A defense is taken until then'),
     orderHeld: Type.Boolean({ description: 'Whether the claim stopped the order before its tokens left' }),
     defense: Type.Union([SubmittedDefense, Type.Null()]),
-    outcome: Type.Union([Type.Enum([...DISPUTE_OUTCOMES]), Type.Null()], {
+    outcome: Type.Union([DisputeOutcomeSchema, Type.Null()], {
       description:
         'What the end did: ORDER_REFUNDED (returned by the order, which ends REFUNDED), CHARGED_BACK (the tokens had left: returned from the platform and charged to your fee balance), ALREADY_REFUNDED, RELEASED (a held order went on), NO_EFFECT; null while open or while the order is still moving',
     }),
-    returnStatus: Type.Union([Type.Enum(['PENDING', 'EM_PROCESSAMENTO', 'DEVOLVIDO', 'NAO_REALIZADO']), Type.Null()], { description: 'The MED devolução (natureza MED_FRAUDE) of an accepted claim' }),
+    returnStatus: Type.Union([DisputeReturnStatusSchema, Type.Null()], { description: 'The MED devolução (natureza MED_FRAUDE) of an accepted claim' }),
     resolvedAt: Nullable(Timestamp()),
     createdAt: Timestamp(),
     updatedAt: Timestamp(),
@@ -58,7 +64,7 @@ export const AdminDisputeSchema = Type.Object({ ...DisputeSchema.properties, mer
 
 export const DisputeListQuery = StrictObject({
   ...PageQuery,
-  status: Type.Optional(Type.Enum([...DISPUTE_STATUSES])),
+  status: Type.Optional(DisputeStatusSchema),
   orderId: Type.Optional(Uuid()),
 });
 

@@ -4,17 +4,14 @@
  * show JSON numbers. The band rules (and each rate's maximum) are checked in bands.ts.
  */
 import { Type } from 'typebox';
-import { DecimalAmount, StrictObject, Uuid } from '../../http/schemas.ts';
+import { DecimalAmount, OrderTypeField, StrictObject, Uuid } from '../../http/schemas.ts';
 import { MAX_VOLUME_BRL, MERCHANT_FEE_DECIMALS, PLATFORM_FEE_DECIMALS, VOLUME_DECIMALS } from './bands.ts';
-import type { OrderType } from '../../lib/order-types.ts';
 
-export const ORDER_TYPES = ['PAYIN', 'PAYOUT'] as const satisfies readonly OrderType[];
-
-export const OrderTypeSchema = Type.Enum(ORDER_TYPES, { description: 'Order type: PAYIN or PAYOUT' });
+export const OrderTypeSchema = OrderTypeField;
 
 export const OrderTypeParams = StrictObject({ orderType: OrderTypeSchema });
 export const FeeTierQuery = StrictObject({
-  orderType: Type.Optional(Type.Enum(ORDER_TYPES, { description: 'Only the tiers of this order type (PAYIN or PAYOUT)' })),
+  orderType: Type.Optional(Type.With(OrderTypeField, { description: 'Only the tiers of this order type (PAYIN or PAYOUT)' })),
 });
 export const AdminFeeTierQuery = FeeTierQuery;
 
@@ -70,7 +67,7 @@ export const MerchantFeeTiersBody = Type.Array(
     },
     { title: 'MerchantFeeTierInput', description: 'platformFeePercentage cannot be sent: it is set by the platform (400 VALIDATION_ERROR)' },
   ),
-  { description: 'The complete new set of tiers of the order type, by minVolumeBrl. Percentages are fractions (0.01 = 1 %).' },
+  { title: 'ReplaceFeeTiersRequest', description: 'The complete new set of tiers of the order type, by minVolumeBrl. Percentages are fractions (0.01 = 1 %).' },
 );
 
 const platformTierFields = {
@@ -99,7 +96,7 @@ export const PlatformFeeTiersBody = Type.Array(
     { minVolumeBrl: MinVolumeBrlInput, maxVolumeBrl: MaxVolumeBrlInput, platformFeePercentage: RateInput(PLATFORM_FEE_DECIMALS, 'Platform fee as a FRACTION (0.005 = 0.5 %), below 1') },
     { title: 'PlatformFeeTierInput' },
   ),
-  { description: 'The complete new platform schedule of the order type. Percentages are fractions (0.005 = 0.5 %).' },
+  { title: 'ReplacePlatformFeeTiersRequest', description: 'The complete new platform schedule of the order type. Percentages are fractions (0.005 = 0.5 %).' },
 );
 
 function withoutId<T extends { id: unknown }>({ id: _id, ...rest }: T): Omit<T, 'id'> {

@@ -75,12 +75,12 @@ export const EntrySchema = Type.Object(
 
 export const SettlementRunBody = StrictObject({
   cutoff: Type.Optional(Timestamp('Close entries created before this instant; default now')),
-});
+}, { title: 'SandboxSettlementRunRequest' });
 
 export const AdminSettlementRunBody = StrictObject({
   cutoff: Type.Optional(Timestamp('Close entries created before this instant; default now')),
   merchantId: Type.Optional(Uuid('Only this merchant; default every merchant with unsettled fees')),
-});
+}, { title: 'SettlementRunRequest' });
 
 const BrlText = (description: string) => Type.String({ pattern: '^-?\\d+\\.\\d{2}$', description: `${description}; BRL, decimal text with two decimals` });
 

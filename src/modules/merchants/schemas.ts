@@ -6,9 +6,10 @@ import { SCOPES } from './scopes.ts';
 const SCOPE_HELP =
   '`read`: every GET. `payments.write`: quotes, payin, payout, fee tiers. `receivers.write`: create and change receivers, their KYC and limits. `webhooks.write`: webhook endpoints, tests, recovery and redelivery. `wallets.sign`: managed-wallet signing (merchant and receivers). `sandbox.write`: the sandbox drivers.';
 
+/** Titled: one component of the OpenAPI document, which every credential and body refers to (http/openapi-components.ts). */
 function ScopeSchema() {
   const [read, payments, receivers, webhooks, wallets, sandbox] = SCOPES;
-  return Type.Union([Type.Literal(read), Type.Literal(payments), Type.Literal(receivers), Type.Literal(webhooks), Type.Literal(wallets), Type.Literal(sandbox)], { description: SCOPE_HELP });
+  return Type.Union([Type.Literal(read), Type.Literal(payments), Type.Literal(receivers), Type.Literal(webhooks), Type.Literal(wallets), Type.Literal(sandbox)], { title: 'CredentialScope', description: SCOPE_HELP });
 }
 
 export const MerchantSchema = Type.Object(

@@ -6,7 +6,8 @@ import { SERVICE_ACCOUNT_STATUSES } from './service-accounts.ts';
 
 const permissions = [...new Set(Object.values(OPERATOR_ROLE_PERMISSIONS).flat())];
 
-export const OperatorRoleField = Type.Enum([...OPERATOR_ROLES], { description: 'OPERATIONS, COMPLIANCE, FINANCE, ADMIN or VIEWER: what each may do is the operator role table (docs/architecture/back-office.md)' });
+// Titled enums: one component each in the OpenAPI document (http/openapi-components.ts).
+export const OperatorRoleField = Type.Enum([...OPERATOR_ROLES], { title: 'OperatorRole', description: 'OPERATIONS, COMPLIANCE, FINANCE, ADMIN or VIEWER: what each may do is the operator role table (docs/architecture/back-office.md)' });
 
 export const OperatorSchema = Type.Object(
   {
@@ -45,11 +46,13 @@ export const OperatorInvitationSchema = Type.Object(
 );
 
 const SERVICE_ACCOUNT_ROLES = OPERATOR_ROLES.filter((role) => role !== 'ADMIN');
+/** The operator roles but ADMIN: another enum than OperatorRole, so another name. */
+const ServiceAccountRole = Type.Enum(SERVICE_ACCOUNT_ROLES, { title: 'ServiceAccountRole', description: 'What it may do, as an operator of this role would; never ADMIN' });
 export const ServiceAccountSchema = Type.Object(
   {
     id: Uuid(),
     name: Type.String(),
-    role: Type.Enum(SERVICE_ACCOUNT_ROLES, { description: 'What it may do, as an operator of this role would; never ADMIN' }),
+    role: ServiceAccountRole,
     status: Type.Enum([...SERVICE_ACCOUNT_STATUSES], {
       description: 'PENDING until another operator approves its SERVICE_ACCOUNT_ACTIVATE proposal (its token is refused with 403 SERVICE_ACCOUNT_PENDING), ACTIVE from then, REVOKED once revoked (401)',
     }),
@@ -62,7 +65,7 @@ export const ServiceAccountSchema = Type.Object(
   { title: 'ServiceAccount' },
 );
 export const CreateServiceAccountBody = StrictObject(
-  { name: Type.String({ minLength: 3, maxLength: 100, pattern: '^[a-z0-9][a-z0-9._-]*$', description: 'Unique, lower case: what the audit log shows it as' }), role: Type.Enum(SERVICE_ACCOUNT_ROLES) },
+  { name: Type.String({ minLength: 3, maxLength: 100, pattern: '^[a-z0-9][a-z0-9._-]*$', description: 'Unique, lower case: what the audit log shows it as' }), role: ServiceAccountRole },
   { title: 'NewServiceAccount' },
 );
 export const CreatedServiceAccountSchema = Type.Object(

@@ -9,17 +9,33 @@ import { ORDER_STATUSES, ORDER_TRANSACTION_STATUSES, ORDER_TRANSACTION_TYPES } f
 import { PageQuery } from '../../http/pagination.ts';
 import { BrlAmountInput, ChainField, HumanName, Nullable, OrderTypeField, Percent, StrictObject, Timestamp, TokenAmountInput, TokenField, Uuid } from '../../http/schemas.ts';
 
+/**
+ * The enums every order-shaped answer and filter shares. Each has a `title`, so the OpenAPI
+ * document holds it once, as a component every use refers to (http/openapi-components.ts).
+ */
+export const OrderStatusSchema = Type.Enum(ORDER_STATUSES, {
+  title: 'OrderStatus',
+  description: 
+    "The order's status. A PAYIN goes AWAITING_PAYMENT → PAYMENT_RECEIVED → SWAPPING → TRANSFERRING → COMPLETED, a PAYOUT AWAITING_DEPOSIT → DEPOSIT_RECEIVED → PIX_SENDING → PIX_SENT_UNCONFIRMED → COMPLETED; EXPIRED, FAILED, REFUNDING and REFUNDED are the other outcomes. PENDING is the spec's but never reported: an order is created in its first awaiting status",
+});
+export const OrderTransactionTypeSchema = Type.Enum(ORDER_TRANSACTION_TYPES, {
+  title: 'OrderTransactionType',
+  description:
+    'PIX_IN: customer PIX received; PIX_OUT: payout PIX; PIX_REFUND: refund of PIX_IN; CHAIN_DEPOSIT: merchant deposit (the amount that arrived); CHAIN_TRANSFER: tokens sent to the receiver; ' +
+    'CHAIN_DEPOSIT_EXCESS: the part of a PAYOUT deposit beyond the ordered amountCrypto, held for return to the merchant (status HELD)',
+});
+export const OrderTransactionStatusSchema = Type.Enum(ORDER_TRANSACTION_STATUSES, {
+  title: 'OrderTransactionStatus',
+  description: 'HELD: only CHAIN_DEPOSIT_EXCESS, tokens kept apart until an operator returns them',
+});
+
 const ExternalId = Type.String({ minLength: 1, maxLength: 128, description: "Merchant's own reference; unique per merchant" });
 
 export const OrderTransactionSchema = Type.Object(
   {
     id: Uuid(),
-    type: Type.Enum(ORDER_TRANSACTION_TYPES, {
-      description:
-        'PIX_IN: customer PIX received; PIX_OUT: payout PIX; PIX_REFUND: refund of PIX_IN; CHAIN_DEPOSIT: merchant deposit (the amount that arrived); CHAIN_TRANSFER: tokens sent to the receiver; ' +
-        'CHAIN_DEPOSIT_EXCESS: the part of a PAYOUT deposit beyond the ordered amountCrypto, held for return to the merchant (status HELD)',
-    }),
-    status: Type.Enum(ORDER_TRANSACTION_STATUSES, { description: 'HELD: only CHAIN_DEPOSIT_EXCESS, tokens kept apart until an operator returns them' }),
+    type: OrderTransactionTypeSchema,
+    status: OrderTransactionStatusSchema,
     amount: Type.Number(),
     currency: Type.String({ description: 'BRL or the token symbol' }),
     createdAt: Timestamp(),
@@ -35,7 +51,7 @@ export const OrderSchema = Type.Object(
     merchantId: Uuid(),
     receiverId: Uuid(),
     type: OrderTypeField,
-    status: Type.Enum(ORDER_STATUSES),
+    status: OrderStatusSchema,
     chain: Type.String(),
     createdAt: Timestamp(),
     updatedAt: Timestamp(),
@@ -80,7 +96,7 @@ export const PayinBody = StrictObject({
   chain: Type.Optional(ChainField),
   destinationWallet: Type.Optional(Type.String({ minLength: 32, maxLength: 44, description: "Solana address; default the receiver's wallet, and under the merchant's RECEIVER_ONLY destination policy no other" })),
   externalId: Type.Optional(ExternalId),
-});
+}, { title: 'CreatePayinRequest' });
 
 export const PIX_KEY_TYPES = ['CPF', 'CNPJ', 'EMAIL', 'PHONE', 'EVP'] as const;
 
@@ -91,10 +107,10 @@ export const PayoutBody = StrictObject({
   quoteId: Type.Optional(Uuid('A quote of type PAYOUT for this amount; locks its rate and fees')),
   chain: Type.Optional(ChainField),
   pixKey: Type.Optional(Type.String({ minLength: 1, maxLength: 77, description: "Default: the receiver's document as a CPF or CNPJ key. Under the merchant's RECEIVER_ONLY destination policy, a key held by the receiver only" })),
-  pixKeyType: Type.Optional(Type.Enum(PIX_KEY_TYPES, { description: 'Required with pixKey' })),
+  pixKeyType: Type.Optional(Type.Enum(PIX_KEY_TYPES, { title: 'PixKeyType', description: 'Required with pixKey' })),
   recipientName: Type.Optional(HumanName("Default: the receiver's name")),
   externalId: Type.Optional(ExternalId),
-});
+}, { title: 'CreatePayoutRequest' });
 
 /** Plain decimal text with at most 2 decimals: a BRL bound of a filter, compared as NUMERIC. */
 const BrlBound = (description: string) =>
@@ -103,7 +119,7 @@ const BrlBound = (description: string) =>
 /** The filters of GET /orders, and of GET /orders/export, which takes the same. */
 export const ORDER_FILTERS = {
   type: Type.Optional(OrderTypeField),
-  status: Type.Optional(Type.Enum(ORDER_STATUSES)),
+  status: Type.Optional(OrderStatusSchema),
   receiverId: Type.Optional(Uuid()),
   externalId: Type.Optional(ExternalId),
   createdFrom: Type.Optional(Timestamp('Inclusive lower bound of createdAt')),

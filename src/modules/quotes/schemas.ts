@@ -12,7 +12,7 @@ export const QuoteBody = StrictObject({
   amountBrl: Type.Optional(BrlAmountInput('PAYIN: BRL the customer pays; PAYOUT: net BRL the PIX should pay. Exactly one of amountBrl and amountCrypto')),
   amountCrypto: Type.Optional(TokenAmountInput('PAYIN: tokens the receiver should get; PAYOUT: tokens deposited. Exactly one of amountBrl and amountCrypto')),
   receiverId: Type.Optional(Uuid('Binds the quote to one receiver')),
-});
+}, { title: 'CreateQuoteRequest' });
 
 export const QuoteSchema = Type.Object(
   {

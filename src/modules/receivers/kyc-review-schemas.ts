@@ -6,7 +6,7 @@ import { Type } from 'typebox';
 import { MAX_PAGE_SIZE } from '../../http/pagination.ts';
 import { StrictObject, Timestamp, Uuid } from '../../http/schemas.ts';
 import { OperatorAuditEntrySchema } from '../audit/schemas.ts';
-import { KYC_DOCUMENT_TYPES, KycStatusSchema, ReceiverSchema } from './schemas.ts';
+import { KycDocumentTypeSchema, KycStatusSchema, ReceiverSchema } from './schemas.ts';
 
 /** The statuses awaiting an operator's decision: the queue when no kycStatus is asked. */
 export const AWAITING_DECISION = ['SUBMITTED', 'UNDER_REVIEW'] as const;
@@ -55,7 +55,7 @@ export const KycSubmissionSchema = Type.Object(
     incorporationDate: Type.Union([Type.String({ format: 'date' }), Type.Null()], { description: 'PJ: YYYY-MM-DD' }),
     motherName: Type.Union([Type.String(), Type.Null()], { description: 'PF' }),
     documents: Type.Array(
-      Type.Object({ type: Type.Enum(KYC_DOCUMENT_TYPES), reference: Type.String({ description: "The merchant's storage reference of the file" }) }),
+      Type.Object({ type: KycDocumentTypeSchema, reference: Type.String({ description: "The merchant's storage reference of the file" }) }),
     ),
     previousRejectionReason: Type.Union([Type.String(), Type.Null()], { description: 'The rejection the receiver was shown when submitting this' }),
   },

@@ -12,10 +12,14 @@ export const RECEIVER_STATUSES = ['PENDING', 'ACTIVE', 'SUSPENDED', 'BLOCKED'] a
 export const KYC_STATUSES = ['PENDING', 'SUBMITTED', 'UNDER_REVIEW', 'APPROVED', 'REJECTED'] as const;
 export const KYC_DOCUMENT_TYPES = ['ID_FRONT', 'ID_BACK', 'SELFIE', 'PROOF_OF_ADDRESS', 'ARTICLES_OF_INCORPORATION'] as const;
 
-export const PersonTypeSchema = Type.Enum(PERSON_TYPES, { description: 'Person type: PF (individual, CPF) or PJ (company, CNPJ). Immutable.' });
-export const ReceiverStatusSchema = Type.Enum(RECEIVER_STATUSES, { description: 'Receiver status; ACTIVE once KYC is approved' });
-export const KycStatusSchema = Type.Enum(KYC_STATUSES);
-export const BrazilianStateSchema = Type.Enum(BRAZILIAN_STATES, { description: 'Brazilian state (UF), two letters' });
+// Titled: each is one component of the OpenAPI document, which every record, body and filter
+// refers to (http/openapi-components.ts), so a generator emits one type for it.
+export const PersonTypeSchema = Type.Enum(PERSON_TYPES, { title: 'PersonType', description: 'Person type: PF (individual, CPF) or PJ (company, CNPJ). Immutable.' });
+export const ReceiverStatusSchema = Type.Enum(RECEIVER_STATUSES, { title: 'ReceiverStatus', description: 'Receiver status; ACTIVE once KYC is approved' });
+export const KycStatusSchema = Type.Enum(KYC_STATUSES, { title: 'KycStatus', description: 'KYC review status: PENDING (nothing submitted yet), SUBMITTED, UNDER_REVIEW, then APPROVED or REJECTED (a REJECTED receiver may submit again)' });
+export const BrazilianStateSchema = Type.Enum(BRAZILIAN_STATES, { title: 'BrazilianState', description: 'Brazilian state (UF), two letters' });
+export const DocumentTypeSchema = Type.Enum(['CPF', 'CNPJ'], { title: 'DocumentType', description: "CPF (an individual) or CNPJ (a company); a receiver's never changes" });
+export const KycDocumentTypeSchema = Type.Enum(KYC_DOCUMENT_TYPES, { title: 'KycDocumentType' });
 
 const DAILY_LIMIT_DESCRIPTION = 'Largest BRL total of orders per calendar day (America/Sao_Paulo); null for no limit';
 /** Requests send the limit as a number or decimal text (DecimalAmount); records show it as a JSON number. */
@@ -35,7 +39,7 @@ export const LimitsBody = StrictObject({
   dailyLimitBrl: DailyLimitBrlInput,
   dailyTransactionLimit: DailyTransactionLimit,
   nightTransactionsEnabled: NightTransactionsEnabled,
-});
+}, { title: 'ReceiverLimitsRequest' });
 
 export const LimitsSchema = Type.Object(
   {
@@ -94,7 +98,7 @@ export const CreateReceiverBody = StrictObject({
       nightTransactionsEnabled: Type.Optional(NightTransactionsEnabled),
     }),
   ),
-});
+}, { title: 'CreateReceiverRequest' });
 
 /** Fields whose presence in an update is refused with a message saying they are immutable. */
 export const IMMUTABLE_RECEIVER_FIELDS = ['document', 'type', 'documentType'] as const;
@@ -107,14 +111,14 @@ export const UpdateReceiverBody = StrictObject({
   document: Type.Optional(Type.Unknown({ description: 'Immutable: sending it is a 400' })),
   type: Type.Optional(Type.Unknown({ description: 'Immutable: sending it is a 400' })),
   documentType: Type.Optional(Type.Unknown({ description: 'Immutable: sending it is a 400' })),
-});
+}, { title: 'UpdateReceiverRequest' });
 
 export const ReceiverSchema = Type.Object(
   {
     id: Uuid(),
     merchantId: Uuid('Owning merchant'),
     type: PersonTypeSchema,
-    documentType: Type.Enum(['CPF', 'CNPJ'], { description: 'Immutable' }),
+    documentType: DocumentTypeSchema,
     document: Type.String({ description: 'Normalised document number (bare, uppercase). Immutable.' }),
     name: Type.String(),
     email: Type.String(),
@@ -157,12 +161,12 @@ export const KycSubmissionBody = StrictObject({
   motherName: Type.Optional(HumanName('PF only')),
   documents: Type.Array(
     StrictObject({
-      type: Type.Enum(KYC_DOCUMENT_TYPES),
+      type: KycDocumentTypeSchema,
       reference: Type.String({ minLength: 1, maxLength: 500, description: "The merchant's storage reference of the file" }),
     }),
     { minItems: 1, maxItems: 20 },
   ),
-});
+}, { title: 'SubmitKycRequest' });
 
 export const KycSubmissionResult = Type.Object(
   {
@@ -178,9 +182,9 @@ export const KycSubmissionResult = Type.Object(
 
 export const KycRejectBody = StrictObject({
   reason: Type.String({ minLength: 1, maxLength: 1000, description: 'Shown to the receiver at the next submission' }),
-});
+}, { title: 'RejectKycRequest' });
 
 export const SandboxKycBody = StrictObject({
   decision: Type.Enum(['APPROVE', 'REJECT']),
   reason: Type.Optional(Type.String({ minLength: 1, maxLength: 1000, description: 'Required when rejecting' })),
-});
+}, { title: 'SandboxKycDecisionRequest' });

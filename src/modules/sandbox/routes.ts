@@ -15,11 +15,16 @@ import type { SandboxDriver } from './service.ts';
 
 const tags = ['Sandbox'];
 
+// Titled: one component each in the OpenAPI document (http/openapi-components.ts).
+const FailureStep = Type.Enum(['CHAIN_TRANSFER', 'PIX_PAYOUT', 'PIX_REFUND'], { title: 'SandboxFailureStep' });
+/** The keys the sandbox DICT registers: a CPF or CNPJ key needs none, so fewer than PixKeyType. */
+const SandboxPixKeyType = Type.Enum(['EMAIL', 'PHONE', 'EVP'], { title: 'SandboxPixKeyType' });
+
 /** What POST /sandbox/orders/{id}/failure-injections answers. */
 const FailureInjectionSchema = Type.Object(
   {
     orderId: Uuid(),
-    step: Type.Enum(['CHAIN_TRANSFER', 'PIX_PAYOUT', 'PIX_REFUND']),
+    step: FailureStep,
     reason: Type.String(),
     armedAt: Timestamp(),
   },
@@ -93,12 +98,12 @@ export function registerSandboxRoutes(app: App, services: { receivers: Receivers
           "Under the merchant's RECEIVER_ONLY destination policy a PAYOUT to a non-document key is accepted only when the lookup names the receiver's document. With PIX_PROVIDER=api-pix the PSP's own lookup answers instead.",
         body: StrictObject({
           key: Type.String({ minLength: 1, maxLength: 77 }),
-          keyType: Type.Enum(['EMAIL', 'PHONE', 'EVP']),
+          keyType: SandboxPixKeyType,
           document: Type.String({ minLength: 11, maxLength: 18, description: "The holder's CPF or CNPJ, digits or formatted" }),
-        }),
+        }, { title: 'SandboxPixKeyRequest' }),
         response: {
           201: Type.Object(
-            { key: Type.String({ description: 'In DICT form' }), keyType: Type.Enum(['EMAIL', 'PHONE', 'EVP']), holderDocument: Type.String() },
+            { key: Type.String({ description: 'In DICT form' }), keyType: SandboxPixKeyType, holderDocument: Type.String() },
             { $id: 'SandboxPixKey', title: 'SandboxPixKey' },
           ),
           ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS),
@@ -131,7 +136,7 @@ export function registerSandboxRoutes(app: App, services: { receivers: Receivers
               Type.Null(),
             ], { description: "Who pays; default the receiver; null: the PSP does not report the payer" }),
           ),
-        }),
+        }, { title: 'SandboxPixPaymentRequest' }),
         ...orderRoute,
       },
     },
@@ -153,7 +158,7 @@ export function registerSandboxRoutes(app: App, services: { receivers: Receivers
           '202 once the node accepted it, with its `signature`; the order is not changed by this call. The deposit watcher finds the transfer at SOLANA_COMMITMENT and credits it like any deposit (order.deposit_received), so follow the order or its webhooks. ' +
           'Calling again (without the same Idempotency-Key) sends another transfer, a second deposit the order does not take. ' +
           'A depositor holding less of the token than the amount is 422 SANDBOX_DEPOSITOR_UNFUNDED (`details`: depositor, token, balance, needed) and nothing is sent: the operator of the test cluster mints to the depositor (the chain simulator: POST /admin/mint-to). Its SOL comes from the node’s faucet (requestAirdrop). A node that fails (or refuses the airdrop) is 503 PROVIDER_UNAVAILABLE: retry.',
-        body: StrictObject({ amountCrypto: Type.Optional(TokenAmountInput('What arrives at the deposit address; default the order amount')) }),
+        body: StrictObject({ amountCrypto: Type.Optional(TokenAmountInput('What arrives at the deposit address; default the order amount')) }, { title: 'SandboxDepositRequest' }),
         params: IdParams,
         response: { 200: OrderSchema, 202: DepositSentSchema, ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 404, 409, 422, 503) },
       },
@@ -192,9 +197,9 @@ export function registerSandboxRoutes(app: App, services: { receivers: Receivers
           'CHAIN_TRANSFER (PAYIN, before or while converting): the token transfer fails, so the PIX is refunded. PIX_PAYOUT (PAYOUT in PIX_SENT_UNCONFIRMED): the receiving bank refuses the PIX. PIX_REFUND (PAYIN in REFUNDING): the refund fails and the order needs an operator. ' +
           'PIX_PAYOUT and PIX_REFUND act on an order that is in that status now, which the worker leaves within milliseconds: to produce them reliably, arm them ahead with POST /sandbox/orders/{id}/failure-injections.',
         body: StrictObject({
-          step: Type.Enum(['CHAIN_TRANSFER', 'PIX_PAYOUT', 'PIX_REFUND']),
+          step: FailureStep,
           reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
-        }),
+        }, { title: 'SandboxFailOrderRequest' }),
         ...orderRoute,
       },
     },
@@ -217,9 +222,9 @@ export function registerSandboxRoutes(app: App, services: { receivers: Receivers
           'Arm CHAIN_TRANSFER and PIX_REFUND together for a PAYIN that ends FAILED. Arming a step again replaces its reason.',
         params: IdParams,
         body: StrictObject({
-          step: Type.Enum(['CHAIN_TRANSFER', 'PIX_PAYOUT', 'PIX_REFUND']),
+          step: FailureStep,
           reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: "The provider's answer the failure carries (default: Simulated failure)" })),
-        }),
+        }, { title: 'SandboxFailureInjectionRequest' }),
         response: { 201: FailureInjectionSchema, ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 404, 409) },
       },
     },

@@ -13,7 +13,7 @@ export const FundingBody = StrictObject({
   amount: TokenAmountInput('What the funding moved into the treasury'),
   reference: Type.String({ minLength: 1, maxLength: 200, pattern: '^[\\x21-\\x7E]+$', description: "The funding's own name, e.g. its transaction signature: one funding per reference (printable ASCII, no spaces)" }),
   note: Type.Optional(HumanText({ minLength: 1, maxLength: 500, description: 'Why, for the audit trail' })),
-});
+}, { title: 'TreasuryFundingRequest' });
 
 export const FundingSchema = Type.Object(
   {

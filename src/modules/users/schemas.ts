@@ -5,7 +5,8 @@ import { ROLES, ROLE_PERMISSIONS } from './roles.ts';
 
 const PERMISSIONS = [...new Set(Object.values(ROLE_PERMISSIONS).flat())];
 
-export const RoleField = Type.Enum([...ROLES], { description: 'OWNER, ADMIN, DEVELOPER or VIEWER: what each may do is the role table (docs/architecture/people-and-sessions.md)' });
+// Titled enums: one component each in the OpenAPI document (http/openapi-components.ts).
+export const RoleField = Type.Enum([...ROLES], { title: 'UserRole', description: 'OWNER, ADMIN, DEVELOPER or VIEWER: what each may do is the role table (docs/architecture/people-and-sessions.md)' });
 export const Email = Type.String({ format: 'email', minLength: 3, maxLength: 254, description: 'Unique across the service, compared case-insensitively' });
 
 export const UserSchema = Type.Object(
@@ -27,7 +28,7 @@ export const SignInBody = StrictObject({
 }, { title: 'SignIn' });
 
 /** The role table's answer for the person, so a page offers only what the API would allow: the web app keeps no copy of the table. */
-const Permissions = Type.Array(Type.Enum(PERMISSIONS), { description: "What the person's role allows (the role table, docs/architecture/people-and-sessions.md)" });
+const Permissions = Type.Array(Type.Enum(PERMISSIONS, { title: 'UserPermission' }), { description: "What the person's role allows (the role table, docs/architecture/people-and-sessions.md)" });
 
 export const SessionAnswer = Type.Object(
   {
@@ -57,7 +58,7 @@ export const SessionSummarySchema = Type.Object(
 
 /** A person by email with a role: a user created with a temporary password, or an invitation (one schema in the document). */
 export const CreateUserBody = StrictObject({ email: Email, role: RoleField }, { title: 'PersonWithRole' });
-export const UpdateUserBody = StrictObject({ role: RoleField });
+export const UpdateUserBody = StrictObject({ role: RoleField }, { title: 'UpdateUserRoleRequest' });
 
 export const TotpEnrolmentSchema = Type.Object(
   {
@@ -71,9 +72,9 @@ export const TotpConfirmBody = StrictObject({ code: Type.String({ pattern: '^[0-
 /** A password a person chooses: length rules only (docs/architecture/people-and-sessions.md#password-rules); outside them, 400 VALIDATION_ERROR naming the field. */
 const NewPassword = (description: string) => Type.String({ minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH, description: `${description}: ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters` });
 
-export const PasswordResetRequestBody = StrictObject({ email: Type.String({ minLength: 1, maxLength: 254 }) });
+export const PasswordResetRequestBody = StrictObject({ email: Type.String({ minLength: 1, maxLength: 254 }) }, { title: 'PasswordResetRequest' });
 export const PasswordBody = StrictObject({ password: NewPassword('The new password') }, { title: 'NewPassword' });
-export const PasswordChangeBody = StrictObject({ currentPassword: Type.String({ minLength: 1, maxLength: 256 }), newPassword: NewPassword('The new password') });
+export const PasswordChangeBody = StrictObject({ currentPassword: Type.String({ minLength: 1, maxLength: 256 }), newPassword: NewPassword('The new password') }, { title: 'ChangePasswordRequest' });
 export const TokenParams = Type.Object({ token: Type.String({ pattern: '^[A-Za-z0-9_-]{43}$', description: "The token of the emailed link (after its '#')" }) });
 export const InvitationBody = CreateUserBody;
 export const InvitationSchema = Type.Object(

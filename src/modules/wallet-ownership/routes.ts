@@ -66,7 +66,7 @@ export function registerWalletOwnershipRoutes(app: App, ownership: WalletOwnersh
         summary: 'Ask for a challenge that proves a wallet is the receiver’s',
         description: HOW,
         params: IdParams,
-        body: StrictObject({ walletAddress: Type.String({ minLength: 32, maxLength: 44, description: 'The self-hosted Solana wallet to prove (base58)' }) }),
+        body: StrictObject({ walletAddress: Type.String({ minLength: 32, maxLength: 44, description: 'The self-hosted Solana wallet to prove (base58)' }) }, { title: 'WalletOwnershipChallengeRequest' }),
         response: { 201: ChallengeSchema, ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 404) },
       },
     },
@@ -87,7 +87,7 @@ export function registerWalletOwnershipRoutes(app: App, ownership: WalletOwnersh
         body: StrictObject({
           challengeId: Uuid('From POST .../wallet-ownership/challenges'),
           signature: Type.String({ minLength: 64, maxLength: 100, description: "The wallet's Ed25519 signature of the challenge's message, 64 bytes in base58" }),
-        }),
+        }, { title: 'WalletOwnershipProofRequest' }),
         response: { 201: ProofSchema, ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 404, 409, 422) },
       },
     },

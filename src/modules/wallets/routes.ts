@@ -193,7 +193,7 @@ export function registerWalletSandboxRoutes(app: App, chain: LiteSvmSandbox): vo
         tags: sandboxTags,
         summary: 'Sandbox chain: credit lamports to an address',
         description: 'The chain may refuse a credit (e.g. below the rent-exempt minimum of a new account, or to a program or sysvar): 422 TRANSACTION_REJECTED.',
-        body: StrictObject({ address: Type.String({ description: 'A Solana address' }), lamports: Type.Integer({ minimum: 1, maximum: 1_000_000_000_000 }) }),
+        body: StrictObject({ address: Type.String({ description: 'A Solana address' }), lamports: Type.Integer({ minimum: 1, maximum: 1_000_000_000_000 }) }, { title: 'SandboxAirdropRequest' }),
         response: { 200: Balance, ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 422) },
       },
     },

@@ -3,9 +3,11 @@
  */
 import { type Static, Type } from 'typebox';
 import { PageQuery } from '../../http/pagination.ts';
-import { StrictObject, Timestamp, Uuid } from '../../http/schemas.ts';
+import { OrderTypeField, StrictObject, Timestamp, Uuid } from '../../http/schemas.ts';
 
 export const DELIVERY_STATUSES = ['PENDING', 'SUCCEEDED', 'FAILED'] as const;
+/** Titled: one component of the OpenAPI document, which every delivery and filter refers to (http/openapi-components.ts). */
+export const DeliveryStatusSchema = Type.Enum(DELIVERY_STATUSES, { title: 'WebhookDeliveryStatus', description: 'PENDING until an attempt gets a 2xx (SUCCEEDED) or the retries run out (FAILED)' });
 export const MAX_ENDPOINTS_PER_MERCHANT = 20;
 
 export const VERIFY_HELP =
@@ -20,7 +22,7 @@ const Url = Type.String({
 const Description = Type.String({ maxLength: 255 });
 /** The request shapes that name events: they accept exactly the catalog's names. */
 export function eventNamingSchemas(eventNames: string[]) {
-  const EventName = Type.Enum(eventNames, { description: 'An event name of GET /webhook/events' });
+  const EventName = Type.Enum(eventNames, { title: 'WebhookEventName', description: 'An event name of GET /webhook/events' });
   const EventTypes = Type.Union(
     [Type.Array(EventName, { minItems: 1, maxItems: 50, uniqueItems: true }), Type.Null()],
     { description: 'The events this endpoint receives; null or absent for all events' },
@@ -31,16 +33,16 @@ export function eventNamingSchemas(eventNames: string[]) {
       description: Type.Optional(Description),
       eventTypes: Type.Optional(EventTypes),
       enabled: Type.Optional(Type.Boolean({ default: true, description: 'Disabled endpoints receive nothing; their pending deliveries wait until re-enabled' })),
-    }),
+    }, { title: 'CreateWebhookEndpointRequest' }),
     UpdateEndpointBody: StrictObject({
       url: Type.Optional(Url),
       description: Type.Optional(Type.Union([Description, Type.Null()])),
       eventTypes: Type.Optional(EventTypes),
       enabled: Type.Optional(Type.Boolean()),
-    }),
+    }, { title: 'UpdateWebhookEndpointRequest' }),
     DeliveryListQuery: StrictObject({
       ...PageQuery,
-      status: Type.Optional(Type.Enum(DELIVERY_STATUSES)),
+      status: Type.Optional(DeliveryStatusSchema),
       event: Type.Optional(EventName),
       endpointId: Type.Optional(Uuid()),
       orderId: Type.Optional(Uuid()),
@@ -126,7 +128,7 @@ export const DeliverySchema = Type.Object(
     eventId: Uuid(),
     event: Type.String(),
     orderId: Type.Union([Type.String(), Type.Null()]),
-    status: Type.Enum(DELIVERY_STATUSES),
+    status: DeliveryStatusSchema,
     attemptCount: Type.Integer(),
     nextAttemptAt: Type.Union([Timestamp(), Type.Null()], { description: 'When PENDING: when the next attempt is due' }),
     lastAttemptAt: Type.Union([Timestamp(), Type.Null()]),
@@ -145,7 +147,7 @@ export const CatalogEntrySchema = Type.Object(
     name: Type.String(),
     description: Type.String(),
     category: Type.Enum(['order', 'receiver', 'dispute', 'webhook']),
-    orderTypes: Type.Union([Type.Array(Type.Enum(['PAYIN', 'PAYOUT'])), Type.Null()], { description: 'Order types it is sent for; null when not about an order' }),
+    orderTypes: Type.Union([Type.Array(OrderTypeField), Type.Null()], { description: 'Order types it is sent for; null when not about an order' }),
     status: Type.Union([Type.String(), Type.Null()], { description: 'The status the event reports (in `statusField`)' }),
     statusField: Type.Union([Type.Enum(['status', 'kycStatus']), Type.Null()]),
     payload: Type.Record(Type.String(), Type.Unknown(), { description: 'JSON Schema of the flat payload' }),

@@ -6,8 +6,9 @@
 import { Type } from 'typebox';
 import { MAX_PAGE_SIZE } from '../../../http/pagination.ts';
 import { Nullable, OrderTypeField, StrictObject, Timestamp, Uuid } from '../../../http/schemas.ts';
+import { DocumentTypeSchema } from '../../receivers/schemas.ts';
 import { OPERATOR_ORDER_ACTIONS } from '../lifecycle/operator-actions.ts';
-import { ORDER_STATUSES } from '../tables.ts';
+import { OrderStatusSchema } from '../schemas.ts';
 import { TimelineEntrySchema } from '../reads/timeline-schemas.ts';
 
 export const DEFAULT_SEARCH_LIMIT = 50;
@@ -20,7 +21,7 @@ const adminOrderFields = {
   merchantName: Type.String(),
   receiverId: Uuid(),
   type: OrderTypeField,
-  status: Type.Enum(ORDER_STATUSES),
+  status: OrderStatusSchema,
   amountBrl: Type.Number({ description: 'PAYIN: what the customer pays; PAYOUT: gross BRL value of the deposit' }),
   token: Type.String(),
   chain: Type.String(),
@@ -28,7 +29,7 @@ const adminOrderFields = {
   failureReason: Nullable(Type.String()),
   createdAt: Timestamp(),
   updatedAt: Timestamp('The last change of the order (a status, a reference, a step rescheduled)'),
-  allowedActions: Type.Array(Type.Enum(OPERATOR_ORDER_ACTIONS), {
+  allowedActions: Type.Array(Type.Enum(OPERATOR_ORDER_ACTIONS, { title: 'OperatorOrderAction' }), {
     description:
       'What an operator may do to the order now: RETRY_STEP (run the worker\'s next step now), REFUND (a PAYIN whose refund failed: request a new one, four-eyes), MARK_FAILED (end an order the provider will never settle)',
   }),
@@ -46,7 +47,7 @@ export const AdminOrderSearchQuery = StrictObject({
         "Any id of an order, matched exactly: its id (when q is a uuid), the merchant's externalId, the PIX charge's txid (paymentReference), a PIX endToEndId (received, paid or refunded), the PSP's payout id, the refund id, or a chain signature (current or replaced). Never a payer's or receiver's document or name: a person is found through the KYC queue (GET /admin/receivers?document=)",
     }),
   ),
-  status: Type.Optional(Type.Enum(ORDER_STATUSES)),
+  status: Type.Optional(OrderStatusSchema),
   type: Type.Optional(OrderTypeField),
   merchantId: Type.Optional(Uuid()),
   createdAfter: Type.Optional(Timestamp('Inclusive lower bound of createdAt')),
@@ -100,7 +101,7 @@ export const AdminOrderDetailSchema = Type.Object(
     payer: Type.Union(
       [
         Type.Object({
-          documentType: Type.Enum(['CPF', 'CNPJ']),
+          documentType: DocumentTypeSchema,
           document: Type.String({ description: 'Bare (digits, or a CNPJ’s letters and digits); masked as DICT masks it (`***.456.789-**`, `**.345.678/****-**`) for a role without `kyc.review`' }),
           name: Type.String({ description: 'As the PIX provider reported it; `***` for a role without `kyc.review`; empty when not reported' }),
         }),

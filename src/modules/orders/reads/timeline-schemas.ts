@@ -1,15 +1,15 @@
 /** GET /orders/{id}/timeline's answer: the order's story, one entry per fact, in time order. */
 import { Type } from 'typebox';
-import { Nullable, Timestamp, Uuid } from '../../../http/schemas.ts';
+import { Nullable, OrderTypeField, Timestamp, Uuid } from '../../../http/schemas.ts';
 import { EntrySchema } from '../../ledger/schemas.ts';
-import { OrderTransactionSchema } from '../schemas.ts';
-import { ORDER_STATUSES } from '../tables.ts';
+import { DeliveryStatusSchema } from '../../webhooks/schemas.ts';
+import { OrderStatusSchema, OrderTransactionSchema } from '../schemas.ts';
 
 export const TIMELINE_KINDS = ['STATUS', 'TRANSACTION', 'LEDGER_ENTRY', 'WEBHOOK_DELIVERY'] as const;
 
 export const TimelineStatusSchema = Type.Object(
   {
-    status: Type.Enum(ORDER_STATUSES),
+    status: OrderStatusSchema,
     source: Type.Enum(['CREATED', 'EVENT', 'CURRENT'], {
       description:
         'CREATED: the status the order was created in; EVENT: an order event reported it (event names it); CURRENT: the status the order is in now, when no event reported it (statuses without an event: SWAPPING, TRANSFERRING, PIX_SENT_UNCONFIRMED, EXPIRED), at the order\'s last change',
@@ -32,7 +32,7 @@ export const TimelineDeliverySchema = Type.Object(
     id: Uuid('The deliveryId (GET /webhook/deliveries/{id} has its attempts)'),
     endpointId: Uuid(),
     event: Type.String(),
-    status: Type.Enum(['PENDING', 'SUCCEEDED', 'FAILED']),
+    status: DeliveryStatusSchema,
     attempts: Type.Integer(),
     lastStatusCode: Type.Union([Type.Integer(), Type.Null()], { description: 'HTTP status of the last attempt; null before any, or when none came (timeout, refused)' }),
     lastAttemptAt: Nullable(Timestamp()),
@@ -55,8 +55,8 @@ export const TimelineEntrySchema = Type.Object(
 export const OrderTimelineSchema = Type.Object(
   {
     orderId: Uuid(),
-    type: Type.Enum(['PAYIN', 'PAYOUT']),
-    status: Type.Enum(ORDER_STATUSES, { description: 'Now' }),
+    type: OrderTypeField,
+    status: OrderStatusSchema,
     entries: Type.Array(TimelineEntrySchema, { description: 'Oldest first; at equal times: status, movement, ledger entry, delivery' }),
   },
   { title: 'OrderTimeline' },

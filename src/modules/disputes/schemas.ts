@@ -7,6 +7,7 @@ import { PageOf, PageQuery } from '../../http/pagination.ts';
 import { Nullable, StrictObject, Timestamp, Uuid } from '../../http/schemas.ts';
 import { toJsonNumber } from '../../lib/money.ts';
 import type { DisputeListRow } from './repo.ts';
+import { NullableReturnStatus, publishedReturnStatus } from './return-status.ts';
 import { DISPUTE_OUTCOMES, DISPUTE_STATUSES } from './tables.ts';
 
 const Evidence = StrictObject({
@@ -46,7 +47,7 @@ export const DisputeSchema = Type.Object(
       description:
         'What the end did: ORDER_REFUNDED (returned by the order, which ends REFUNDED), CHARGED_BACK (the tokens had left: returned from the platform and charged to your fee balance), ALREADY_REFUNDED, RELEASED (a held order went on), NO_EFFECT; null while open or while the order is still moving',
     }),
-    returnStatus: Type.Union([Type.Enum(['PENDING', 'EM_PROCESSAMENTO', 'DEVOLVIDO', 'NAO_REALIZADO']), Type.Null()], { description: 'The MED devolução (natureza MED_FRAUDE) of an accepted claim' }),
+    returnStatus: NullableReturnStatus,
     resolvedAt: Nullable(Timestamp()),
     createdAt: Timestamp(),
     updatedAt: Timestamp(),
@@ -80,7 +81,7 @@ export function toDispute(row: DisputeListRow) {
     orderHeld: row.order_held,
     defense: row.defense && row.defended_at ? { ...row.defense, submittedAt: row.defended_at.toISOString() } : null,
     outcome: row.outcome,
-    returnStatus: row.return_status,
+    returnStatus: publishedReturnStatus(row.return_status),
     resolvedAt: row.resolved_at?.toISOString() ?? null,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),

@@ -18,6 +18,6 @@ describe('dispute return status at the edge', () => {
 
   it('publishes exactly the schema’s values, a named component', () => {
     expect(DisputeReturnStatusSchema.enum).toEqual([...RETURN_STATUSES]);
-    expect(DisputeReturnStatusSchema.title).toBe('DisputeReturnStatus');
+    expect((DisputeReturnStatusSchema as { title?: string }).title).toBe('DisputeReturnStatus');
   });
 });

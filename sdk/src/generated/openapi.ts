@@ -1096,7 +1096,7 @@ export interface paths {
         };
         /**
          * The canonical catalog of webhook events
-         * @description Every event the service can send: name, description, the order types it concerns, the status it reports and the JSON Schema of its flat payload (all fields at the root; `deliveryId` identifies the delivery). Generated from the definitions the service emits from. It may list events the spec does not yet (e.g. `webhook.test`).
+         * @description Every event the service can send: name, description, the order types it concerns, the status it reports and the JSON Schema of its flat payload (all fields at the root; `deliveryId` identifies the delivery). Generated from the definitions the service emits from, the same that make the `webhooks` section of this document. It may list events the spec does not yet (e.g. `webhook.test`).
          */
         get: operations["listWebhookEvents"];
         put?: never;
@@ -3778,7 +3778,7 @@ export interface components {
             /** @description The status the event reports (in `statusField`) */
             status: string | null;
             statusField: ("status" | "kycStatus") | null;
-            /** @description JSON Schema of the flat payload */
+            /** @description JSON Schema of the flat payload: closed, every field required; the schema of the event's entry in this document's `webhooks` section (its `discriminator.mapping` names that document's components) */
             payload: {
                 [key: string]: unknown;
             };

@@ -173,7 +173,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerDisputeMetrics(metrics.registry, db, services.clock);
   registerPriceMetrics(metrics.registry, services.adapters.prices, config.prices.maxAgeMs, services.clock);
   if (services.sweeper) registerSweepMetrics(metrics.registry, db, services.clock);
-  if (!deps.operationsOnly) await registerOpenApi(app, { docs: config.docsEnabled });
+  if (!deps.operationsOnly) await registerOpenApi(app, { docs: config.docsEnabled, webhookEvents: services.webhooks.catalog().data });
   await app.register(rateLimit, {
     global: false,
     // RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (seconds until the window resets)

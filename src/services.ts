@@ -325,7 +325,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
       settings: config.webhooks,
       secretKey: secretKeys.webhookSecretKey,
       personalData,
-      events: [...orderEventDefinitions(adapters.pix.name), ...receiverEventDefinitions(), ...disputeEventDefinitions()],
+      events: [...orderEventDefinitions(), ...receiverEventDefinitions(), ...disputeEventDefinitions()],
     });
   const webhooks = webhooksOn(db);
   const merchantPolicies = createMerchantPolicies({ db, clock });

@@ -11,6 +11,7 @@
 type Json = Record<string, unknown>;
 type Response = { description?: string; content?: Record<string, { schema?: Json }> };
 type Document = {
+  webhooks?: Record<string, unknown>;
   paths?: Record<string, Record<string, { responses?: Record<string, Response> }>>;
   components?: { schemas?: Record<string, Json> };
 };
@@ -34,7 +35,7 @@ function shape(schema: Json): string {
 }
 
 /**
- * Moves every titled schema of the paths and components to `components.schemas[title]`, innermost
+ * Moves every titled schema of the paths, webhooks and components to `components.schemas[title]`, innermost
  * first (so `Order` refers to `OrderTransaction`), and puts a `$ref` in its place. A use that adds
  * its own description keeps it beside the `$ref` (OpenAPI 3.1). Two different schemas under one
  * title would make one of them wrong for a generator: that throws, naming the title.
@@ -88,8 +89,9 @@ export function hoistNamedSchemas<T extends Document>(document: T): T & { compon
       ),
     ]),
   ) as Document['paths'];
+  const webhooks = document.webhooks === undefined ? {} : { webhooks: visit(document.webhooks, false) as Document['webhooks'] };
   for (const visitParameters of later) visitParameters();
-  return { ...document, paths, components: { ...document.components, schemas } };
+  return { ...document, paths, ...webhooks, components: { ...document.components, schemas } };
 }
 
 const STATUS_WORDS: Record<string, string> = { '201': 'The created', '202': 'Accepted:' };

@@ -180,6 +180,7 @@ export const TAGS = [
   { name: 'Disputes', description: "Extension: MED 2.0 fraud claims the payer's PSP opened on your PAYINs' PIX, their outcome, and your defense before the deadline." },
   { name: 'Ledger', description: 'Double-entry postings of every order, collected merchant fees and their settlements.' },
   { name: 'Webhook Config', description: 'Endpoints that receive signed event notifications, the event catalog and the delivery log.' },
+  { name: 'Webhook Events', description: "The events the service POSTs to your endpoints (the document's `webhooks` section): one flat JSON payload per event, signed per Standard Webhooks; the same definitions GET /webhook/events serves." },
   { name: 'Wallets', description: "Managed Solana wallets: signing and sending transactions, the platform paying the network fee." },
   { name: 'Sandbox', description: 'Test drivers of the simulated PIX provider and chain; mounted only where SANDBOX_ENABLED is true.' },
   { name: 'Admin', description: "The operator API (ADMIN_TOKEN): merchants, credentials, receivers' KYC and status, platform fees." },

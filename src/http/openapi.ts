@@ -12,7 +12,8 @@
  * is not required (the client may leave it out), a body whose every property is optional is not
  * required either (json-body.ts reads no body, or an empty one, as `{}`), and every 429 lists the
  * RateLimit headers it carries. Then every titled schema becomes one component and success
- * responses are described from their schema (openapi-components.ts).
+ * responses are described from their schema (openapi-components.ts). The webhook events are the
+ * document's `webhooks` section, from the catalog's definitions (openapi-webhooks.ts).
  */
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -20,6 +21,7 @@ import type { FastifyInstance, FastifySchema } from 'fastify';
 import { REQUEST_EXAMPLES } from './openapi-examples.ts';
 import { describeResponses, hoistNamedSchemas } from './openapi-components.ts';
 import { OPERATION_IDS, TAGS } from './openapi-operations.ts';
+import { WEBHOOK_HEADER_PARAMETERS, type WebhookCatalogEntry, webhooksSection } from './openapi-webhooks.ts';
 
 export const API_PREFIX = '/api/v1';
 /** PORT's default (config/schema.ts, which http/ may not import; test/http/openapi.test.ts holds them equal). */
@@ -57,7 +59,11 @@ export const MERCHANT_SECURITY: SecurityRequirement[] = [{ ApiKey: [], ApiSecret
 /** Back-office routes: an operator's session, or the admin token (bootstrap and automation). */
 export const ADMIN_SECURITY: SecurityRequirement[] = [{ OperatorSession: [] }, { AdminToken: [] }];
 
-export async function registerOpenApi(app: FastifyInstance, options: { docs: boolean }): Promise<void> {
+/**
+ * `webhookEvents`: the webhook catalog's entries (GET /webhook/events serves the same), published
+ * as the document's `webhooks` section (openapi-webhooks.ts).
+ */
+export async function registerOpenApi(app: FastifyInstance, options: { docs: boolean; webhookEvents: readonly WebhookCatalogEntry[] }): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -79,6 +85,7 @@ export async function registerOpenApi(app: FastifyInstance, options: { docs: boo
       tags: [...TAGS],
       components: {
         headers: RATE_LIMIT_HEADERS,
+        parameters: WEBHOOK_HEADER_PARAMETERS,
         securitySchemes: {
           ApiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Public key id (mk_...); send together with x-api-secret' },
           ApiSecret: { type: 'apiKey', in: 'header', name: 'x-api-secret', description: 'API secret (sk_...), shown once at creation' },
@@ -93,7 +100,8 @@ export async function registerOpenApi(app: FastifyInstance, options: { docs: boo
     },
     transform: ({ schema, url, route }) => ({ url, schema: withOperationMetadata(schema, url, route.method) }),
     transformObject: (document) => {
-      const full = describeResponses(hoistNamedSchemas(applyDocumentRules((document as { openapiObject: OpenApiDocument }).openapiObject)));
+      const built = (document as { openapiObject: OpenApiDocument }).openapiObject;
+      const full = describeResponses(hoistNamedSchemas(applyDocumentRules({ ...built, webhooks: webhooksSection(options.webhookEvents) })));
       const { merchant, operations } = splitRootOperations(full);
       operationsDocuments.set(app, operations);
       return merchant as never;
@@ -144,7 +152,7 @@ function splitRootOperations(document: OpenApiDocument): { merchant: OpenApiDocu
       ...document,
       tags: document.tags?.filter((tag) => !rootTags.has(tag.name)),
       paths: merchantPaths,
-      components: { ...document.components, schemas: schemasUsedBy(merchantPaths, schemas), securitySchemes: merchantSchemes },
+      components: { ...document.components, schemas: schemasUsedBy([merchantPaths, document.webhooks], schemas), securitySchemes: merchantSchemes },
     },
     operations: {
       openapi: document.openapi,
@@ -211,7 +219,9 @@ type OpenApiDocument = {
   servers?: Array<{ url: string; description?: string; variables?: Record<string, unknown> }>;
   tags?: Array<{ name: string; description?: string }>;
   security?: SecurityRequirement[];
-  components?: { schemas?: Record<string, Record<string, unknown>>; securitySchemes?: Record<string, unknown>; headers?: unknown };
+  components?: { schemas?: Record<string, Record<string, unknown>>; securitySchemes?: Record<string, unknown>; headers?: unknown; parameters?: unknown };
+  /** OpenAPI 3.1: the requests the service makes to the merchant's endpoints (openapi-webhooks.ts). */
+  webhooks?: Record<string, unknown>;
   paths?: Record<string, Record<string, { servers?: Array<{ url: string }>; tags?: string[]; responses?: Record<string, { headers?: unknown; description?: string; content?: Record<string, { schema?: Record<string, unknown> }> }>; parameters?: Array<{ required?: boolean; in: string; schema?: { default?: unknown } }>; requestBody?: { required?: boolean; content?: Record<string, { schema?: SchemaObject }> } }>>;
 };
 

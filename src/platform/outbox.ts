@@ -67,6 +67,9 @@ export interface EventDefinition {
   /** The value the event reports in `statusField` (order status, or KYC status for receivers). */
   status: string | null;
   statusField: 'status' | 'kycStatus' | null;
-  /** The flat payload, `event` and `deliveryId` included. */
+  /**
+   * The flat payload, `event` and `deliveryId` included: closed (additionalProperties false), every
+   * field required, titled (the OpenAPI document's component for it, webhooks section).
+   */
   payload: TObject;
 }

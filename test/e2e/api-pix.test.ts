@@ -385,11 +385,11 @@ describe('PIX_PROVIDER=api-pix against the PSP simulator behind an OpenAPI-valid
     await disputes.syncWithPsp();
     expect((await call('GET', `/disputes/${opened!.id}`)).json()).toMatchObject({ status: 'ACCEPTED', outcome: 'CHARGED_BACK', returnStatus: 'PENDING' });
     await disputes.runDue();
-    for (let i = 0; i < 100 && (await call('GET', `/disputes/${opened!.id}`)).json().returnStatus !== 'DEVOLVIDO'; i++) {
+    for (let i = 0; i < 100 && (await call('GET', `/disputes/${opened!.id}`)).json().returnStatus !== 'RETURNED'; i++) {
       await control('/control/idle', {});
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    expect((await call('GET', `/disputes/${opened!.id}`)).json().returnStatus).toBe('DEVOLVIDO');
+    expect((await call('GET', `/disputes/${opened!.id}`)).json().returnStatus).toBe('RETURNED');
     // The callback was confirmed with the standard GET /pix/{e2eid}/devolucao/{id}, natureza and all.
     const returnId = `M${String(opened!.id).replaceAll('-', '')}`;
     expect(proxy.requests.some((r) => r.method === 'GET' && r.path === `/pix/${e2e}/devolucao/${returnId}`)).toBe(true);

@@ -1096,7 +1096,7 @@ export interface paths {
         };
         /**
          * The canonical catalog of webhook events
-         * @description Every event the service can send: name, description, the order types it concerns, the status it reports and the JSON Schema of its flat payload (all fields at the root; `deliveryId` identifies the delivery). Generated from the definitions the service emits from. It may list events the spec does not yet (e.g. `webhook.test`).
+         * @description Every event the service can send: name, description, the order types it concerns, the status it reports and the JSON Schema of its flat payload (all fields at the root; `deliveryId` identifies the delivery). Generated from the definitions the service emits from, the same that make the `webhooks` section of this document. It may list events the spec does not yet (e.g. `webhook.test`).
          */
         get: operations["listWebhookEvents"];
         put?: never;
@@ -2424,7 +2424,338 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "order.payment_received": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order.payment_received (order event)
+         * @description The customer's PIX is confirmed and the conversion is queued.
+         *
+         *     POSTed to every enabled endpoint that subscribes to `order.payment_received`, signed per Standard Webhooks. Delivery is at least once and unordered: de-duplicate on `deliveryId`.
+         */
+        post: operations["orderPaymentReceivedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.deposit_received": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order.deposit_received (order event)
+         * @description The merchant's crypto deposit is detected on chain.
+         *
+         *     POSTed to every enabled endpoint that subscribes to `order.deposit_received`, signed per Standard Webhooks. Delivery is at least once and unordered: de-duplicate on `deliveryId`.
+         */
+        post: operations["orderDepositReceivedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.processing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order.processing (order event)
+         * @description Deposit accepted and the outgoing PIX queued.
+         *
+         *     POSTed to every enabled endpoint that subscribes to `order.processing`, signed per Standard Webhooks. Delivery is at least once and unordered: de-duplicate on `deliveryId`.
+         */
+        post: operations["orderProcessingWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.pix_sending": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order.pix_sending (order event)
+         * @description The outgoing PIX is submitted to the payment provider.
+         *
+         *     POSTed to every enabled endpoint that subscribes to `order.pix_sending`, signed per Standard Webhooks. Delivery is at least once and unordered: de-duplicate on `deliveryId`.
+         */
+        post: operations["orderPixSendingWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order.completed (order event)
+         * @description The order completed; the fields depend on the order type. PAYIN: the on-chain transfer to the receiver is confirmed. PAYOUT: the outgoing PIX is confirmed as received.
+         *
+         *     POSTed to every enabled endpoint that subscribes to `order.completed`, signed per Standard Webhooks. Delivery is at least once and unordered: de-duplicate on `deliveryId`.
+         */
+        post: operations["orderCompletedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order.failed (order event)
+         * @description The order failed.
+         *
+         *     POSTed to every enabled endpoint that subscribes to `order.failed`, signed per Standard Webhooks. Delivery is at least once and unordered: de-duplicate on `deliveryId`.
+         */
+        post: operations["orderFailedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.refunding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order.refunding (order event)
+         * @description A payin failed after the PIX was received; a PIX refund starts automatically.
+         *
+         *     POSTed to every enabled endpoint that subscribes to `order.refunding`, signed per Standard Webhooks. Delivery is at least once and unordered: de-duplicate on `deliveryId`.
+         */
+        post: operations["orderRefundingWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order.refunded (order event)
+         * @description The PIX refund completed.
+         *
+         *     POSTed to every enabled endpoint that subscribes to `order.refunded`, signed per Standard Webhooks. Delivery is at least once and unordered: de-duplicate on `deliveryId`.
+         */
+        post: operations["orderRefundedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "receiver.kyc_approved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * receiver.kyc_approved (receiver event)
+         * @description An administrator approved the receiver's KYC.
+         *
+         *     POSTed to every enabled endpoint that subscribes to `receiver.kyc_approved`, signed per Standard Webhooks. Delivery is at least once and unordered: de-duplicate on `deliveryId`.
+         */
+        post: operations["receiverKycApprovedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "receiver.kyc_rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * receiver.kyc_rejected (receiver event)
+         * @description An administrator rejected the receiver's KYC.
+         *
+         *     POSTed to every enabled endpoint that subscribes to `receiver.kyc_rejected`, signed per Standard Webhooks. Delivery is at least once and unordered: de-duplicate on `deliveryId`.
+         */
+        post: operations["receiverKycRejectedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.disputed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order.disputed (dispute event)
+         * @description Extension: the payer's PSP opened a MED fraud claim on the order's PIX; an order whose tokens had not left is held until the claim ends.
+         *
+         *     POSTed to every enabled endpoint that subscribes to `order.disputed`, signed per Standard Webhooks. Delivery is at least once and unordered: de-duplicate on `deliveryId`.
+         */
+        post: operations["orderDisputedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "dispute.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * dispute.updated (dispute event)
+         * @description Extension: the claim changed without ending: defended, its outcome became known, or its MED devolução settled.
+         *
+         *     POSTed to every enabled endpoint that subscribes to `dispute.updated`, signed per Standard Webhooks. Delivery is at least once and unordered: de-duplicate on `deliveryId`.
+         */
+        post: operations["disputeUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "dispute.resolved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * dispute.resolved (dispute event)
+         * @description Extension: the claim ended: ACCEPTED (the PIX is returned, by the order or charged back to the merchant), REJECTED or CANCELLED (a held order goes on).
+         *
+         *     POSTed to every enabled endpoint that subscribes to `dispute.resolved`, signed per Standard Webhooks. Delivery is at least once and unordered: de-duplicate on `deliveryId`.
+         */
+        post: operations["disputeResolvedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.test (webhook event)
+         * @description A ping sent on request (POST /webhook/endpoints/{id}/test) to check an endpoint and its signature verification.
+         *
+         *     POSTed to every enabled endpoint that subscribes to `webhook.test`, signed per Standard Webhooks. Delivery is at least once and unordered: de-duplicate on `deliveryId`.
+         */
+        post: operations["webhookTestWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.endpoint_disabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.endpoint_disabled (webhook event)
+         * @description The platform disabled one of your endpoints: it answered 410 Gone, or every attempt to it failed for WEBHOOK_DISABLE_AFTER_DAYS days. Sent to your other endpoints; re-enable it with PATCH /webhook/endpoints/{id} {"enabled": true} and re-queue what failed with POST /webhook/endpoints/{id}/recover.
+         *
+         *     POSTed to every enabled endpoint that subscribes to `webhook.endpoint_disabled`, signed per Standard Webhooks. Delivery is at least once and unordered: de-duplicate on `deliveryId`.
+         */
+        post: operations["webhookEndpointDisabledWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**
@@ -2567,7 +2898,7 @@ export interface components {
             defense: components["schemas"]["DisputeDefense"] | null;
             /** @description What the end did: ORDER_REFUNDED (returned by the order, which ends REFUNDED), CHARGED_BACK (the tokens had left: returned from the platform and charged to your fee balance), ALREADY_REFUNDED, RELEASED (a held order went on), NO_EFFECT; null while open or while the order is still moving */
             outcome: components["schemas"]["DisputeOutcome"] | null;
-            /** @description The MED devolução (natureza MED_FRAUDE) of an accepted claim */
+            /** @description The return of an accepted claim; null when there is none */
             returnStatus: components["schemas"]["DisputeReturnStatus"] | null;
             resolvedAt: string | null;
             /** Format: date-time */
@@ -2614,7 +2945,7 @@ export interface components {
             defense: components["schemas"]["DisputeDefense"] | null;
             /** @description What the end did: ORDER_REFUNDED (returned by the order, which ends REFUNDED), CHARGED_BACK (the tokens had left: returned from the platform and charged to your fee balance), ALREADY_REFUNDED, RELEASED (a held order went on), NO_EFFECT; null while open or while the order is still moving */
             outcome: components["schemas"]["DisputeOutcome"] | null;
-            /** @description The MED devolução (natureza MED_FRAUDE) of an accepted claim */
+            /** @description The return of an accepted claim; null when there is none */
             returnStatus: components["schemas"]["DisputeReturnStatus"] | null;
             resolvedAt: string | null;
             /** Format: date-time */
@@ -2723,9 +3054,10 @@ export interface components {
         DisputeOutcome: "ORDER_REFUNDED" | "CHARGED_BACK" | "ALREADY_REFUNDED" | "RELEASED" | "NO_EFFECT";
         /**
          * DisputeReturnStatus
+         * @description The return (MED devolução) of an accepted claim: PENDING (to be requested from the PSP), PROCESSING (requested, under way), RETURNED (the payer got the money back), NOT_RETURNED (the return was not made)
          * @enum {unknown}
          */
-        DisputeReturnStatus: "PENDING" | "EM_PROCESSAMENTO" | "DEVOLVIDO" | "NAO_REALIZADO";
+        DisputeReturnStatus: "PENDING" | "PROCESSING" | "RETURNED" | "NOT_RETURNED";
         /** CreateAccessTokenRequest */
         CreateAccessTokenRequest: {
             apiKey: string;
@@ -3741,7 +4073,7 @@ export interface components {
             /** @description The status the event reports (in `statusField`) */
             status: string | null;
             statusField: ("status" | "kycStatus") | null;
-            /** @description JSON Schema of the flat payload */
+            /** @description JSON Schema of the flat payload: closed, every field required; the schema of the event's entry in this document's `webhooks` section (its `discriminator.mapping` names that document's components) */
             payload: {
                 [key: string]: unknown;
             };
@@ -4667,9 +4999,652 @@ export interface components {
             page: number;
             limit: number;
         };
+        /**
+         * OrderPaymentReceivedEvent
+         * @description The customer's PIX is confirmed and the conversion is queued
+         */
+        OrderPaymentReceivedEvent: {
+            /**
+             * @description Event name
+             * @constant
+             */
+            event: "order.payment_received";
+            /**
+             * Format: uuid
+             * @description Order identifier
+             */
+            orderId: string;
+            /** @description The merchant's reference of the order (null when none was given) */
+            externalId: string | null;
+            /**
+             * @description Order type
+             * @constant
+             */
+            type: "PAYIN";
+            /**
+             * @description Order status the event reports
+             * @constant
+             */
+            status: "PAYMENT_RECEIVED";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            timestamp: string;
+            /** @description Unique identifier of the delivery; stable across retries */
+            deliveryId: string;
+            /** @description BRL amount */
+            amountBrl: number;
+            /** @description End-to-end id of the received PIX (32 characters) */
+            pixEndToEndId: string;
+        };
+        /**
+         * OrderDepositReceivedEvent
+         * @description The merchant's crypto deposit is detected on chain
+         */
+        OrderDepositReceivedEvent: {
+            /**
+             * @description Event name
+             * @constant
+             */
+            event: "order.deposit_received";
+            /**
+             * Format: uuid
+             * @description Order identifier
+             */
+            orderId: string;
+            /** @description The merchant's reference of the order (null when none was given) */
+            externalId: string | null;
+            /**
+             * @description Order type
+             * @constant
+             */
+            type: "PAYOUT";
+            /**
+             * @description Order status the event reports
+             * @constant
+             */
+            status: "DEPOSIT_RECEIVED";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            timestamp: string;
+            /** @description Unique identifier of the delivery; stable across retries */
+            deliveryId: string;
+            /** @description What arrived on chain; more than the order's amountCrypto when over-paid (the excess is held for return) */
+            amountCrypto: number;
+            /** @description Deposit transaction signature (base58) */
+            txHash: string;
+        };
+        /**
+         * OrderProcessingEvent
+         * @description Deposit accepted and the outgoing PIX queued
+         */
+        OrderProcessingEvent: {
+            /**
+             * @description Event name
+             * @constant
+             */
+            event: "order.processing";
+            /**
+             * Format: uuid
+             * @description Order identifier
+             */
+            orderId: string;
+            /** @description The merchant's reference of the order (null when none was given) */
+            externalId: string | null;
+            /**
+             * @description Order type
+             * @constant
+             */
+            type: "PAYOUT";
+            /**
+             * @description Order status the event reports
+             * @constant
+             */
+            status: "PIX_SENDING";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            timestamp: string;
+            /** @description Unique identifier of the delivery; stable across retries */
+            deliveryId: string;
+            /** @description BRL amount */
+            amountBrl: number;
+            /** @description PIX key the payout is sent to */
+            pixKey: string;
+        };
+        /**
+         * OrderPixSendingEvent
+         * @description The outgoing PIX is submitted to the payment provider
+         */
+        OrderPixSendingEvent: {
+            /**
+             * @description Event name
+             * @constant
+             */
+            event: "order.pix_sending";
+            /**
+             * Format: uuid
+             * @description Order identifier
+             */
+            orderId: string;
+            /** @description The merchant's reference of the order (null when none was given) */
+            externalId: string | null;
+            /**
+             * @description Order type
+             * @constant
+             */
+            type: "PAYOUT";
+            /**
+             * @description Order status the event reports
+             * @constant
+             */
+            status: "PIX_SENDING";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            timestamp: string;
+            /** @description Unique identifier of the delivery; stable across retries */
+            deliveryId: string;
+            /** @description BRL amount */
+            amountBrl: number;
+            /** @description PIX key the payout is sent to */
+            pixKey: string;
+            /** @description The payment provider's (PSP's) transaction identifier of the PIX sent; the same field whatever the provider */
+            pspTransactionId: string;
+        };
+        /**
+         * PayinCompletedEvent
+         * @description PAYIN: the on-chain transfer to the receiver is confirmed
+         */
+        PayinCompletedEvent: {
+            /**
+             * @description Event name
+             * @constant
+             */
+            event: "order.completed";
+            /**
+             * Format: uuid
+             * @description Order identifier
+             */
+            orderId: string;
+            /** @description The merchant's reference of the order (null when none was given) */
+            externalId: string | null;
+            /**
+             * @description Order type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "PAYIN";
+            /**
+             * @description Order status the event reports
+             * @constant
+             */
+            status: "COMPLETED";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            timestamp: string;
+            /** @description Unique identifier of the delivery; stable across retries */
+            deliveryId: string;
+            /** @description BRL amount */
+            amountBrl: number;
+            /** @description Token amount transferred */
+            amountToken: number;
+            /** @description Token symbol */
+            targetToken: string;
+            /** @description The receiver's wallet */
+            destinationWallet: string;
+            /** @description Transfer transaction signature (base58) */
+            txHash: string;
+        };
+        /**
+         * PayoutCompletedEvent
+         * @description PAYOUT: the outgoing PIX is confirmed as received
+         */
+        PayoutCompletedEvent: {
+            /**
+             * @description Event name
+             * @constant
+             */
+            event: "order.completed";
+            /**
+             * Format: uuid
+             * @description Order identifier
+             */
+            orderId: string;
+            /** @description The merchant's reference of the order (null when none was given) */
+            externalId: string | null;
+            /**
+             * @description Order type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "PAYOUT";
+            /**
+             * @description Order status the event reports
+             * @constant
+             */
+            status: "COMPLETED";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            timestamp: string;
+            /** @description Unique identifier of the delivery; stable across retries */
+            deliveryId: string;
+            /** @description BRL amount */
+            amountBrl: number;
+            /** @description PIX key the payout is sent to */
+            pixKey: string;
+            /** @description End-to-end id of the PIX sent */
+            pixEndToEndId: string;
+        };
+        /**
+         * OrderCompletedEvent
+         * @description The order completed; the fields depend on the order type. PAYIN: the on-chain transfer to the receiver is confirmed. PAYOUT: the outgoing PIX is confirmed as received
+         */
+        OrderCompletedEvent: components["schemas"]["PayinCompletedEvent"] | components["schemas"]["PayoutCompletedEvent"];
+        /**
+         * OrderFailedEvent
+         * @description The order failed
+         */
+        OrderFailedEvent: {
+            /**
+             * @description Event name
+             * @constant
+             */
+            event: "order.failed";
+            /**
+             * Format: uuid
+             * @description Order identifier
+             */
+            orderId: string;
+            /** @description The merchant's reference of the order (null when none was given) */
+            externalId: string | null;
+            type: components["schemas"]["OrderType"];
+            /**
+             * @description Order status the event reports
+             * @constant
+             */
+            status: "FAILED";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            timestamp: string;
+            /** @description Unique identifier of the delivery; stable across retries */
+            deliveryId: string;
+            failureReason: string;
+        };
+        /**
+         * OrderRefundingEvent
+         * @description A payin failed after the PIX was received; a PIX refund starts automatically
+         */
+        OrderRefundingEvent: {
+            /**
+             * @description Event name
+             * @constant
+             */
+            event: "order.refunding";
+            /**
+             * Format: uuid
+             * @description Order identifier
+             */
+            orderId: string;
+            /** @description The merchant's reference of the order (null when none was given) */
+            externalId: string | null;
+            /**
+             * @description Order type
+             * @constant
+             */
+            type: "PAYIN";
+            /**
+             * @description Order status the event reports
+             * @constant
+             */
+            status: "REFUNDING";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            timestamp: string;
+            /** @description Unique identifier of the delivery; stable across retries */
+            deliveryId: string;
+            failureReason: string;
+        };
+        /**
+         * OrderRefundedEvent
+         * @description The PIX refund completed
+         */
+        OrderRefundedEvent: {
+            /**
+             * @description Event name
+             * @constant
+             */
+            event: "order.refunded";
+            /**
+             * Format: uuid
+             * @description Order identifier
+             */
+            orderId: string;
+            /** @description The merchant's reference of the order (null when none was given) */
+            externalId: string | null;
+            /**
+             * @description Order type
+             * @constant
+             */
+            type: "PAYIN";
+            /**
+             * @description Order status the event reports
+             * @constant
+             */
+            status: "REFUNDED";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            timestamp: string;
+            /** @description Unique identifier of the delivery; stable across retries */
+            deliveryId: string;
+            /** @description BRL amount */
+            amountBrl: number;
+        };
+        /**
+         * ReceiverKycApprovedEvent
+         * @description An administrator approved the receiver's KYC
+         */
+        ReceiverKycApprovedEvent: {
+            /**
+             * @description Event name
+             * @constant
+             */
+            event: "receiver.kyc_approved";
+            /** Format: uuid */
+            receiverId: string;
+            type: components["schemas"]["PersonType"];
+            name: string;
+            email: string;
+            /** Format: date-time */
+            kycReviewedAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            timestamp: string;
+            /** @description Unique identifier of the delivery */
+            deliveryId: string;
+            /**
+             * @description The KYC status the decision set
+             * @constant
+             */
+            kycStatus: "APPROVED";
+        };
+        /**
+         * ReceiverKycRejectedEvent
+         * @description An administrator rejected the receiver's KYC
+         */
+        ReceiverKycRejectedEvent: {
+            /**
+             * @description Event name
+             * @constant
+             */
+            event: "receiver.kyc_rejected";
+            /** Format: uuid */
+            receiverId: string;
+            type: components["schemas"]["PersonType"];
+            name: string;
+            email: string;
+            /** Format: date-time */
+            kycReviewedAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            timestamp: string;
+            /** @description Unique identifier of the delivery */
+            deliveryId: string;
+            /**
+             * @description The KYC status the decision set
+             * @constant
+             */
+            kycStatus: "REJECTED";
+            /** @description Message visible to the receiver at the next submission */
+            kycRejectionReason: string;
+        };
+        /**
+         * OrderDisputedEvent
+         * @description Extension: the payer's PSP opened a MED fraud claim on the order's PIX; an order whose tokens had not left is held until the claim ends
+         */
+        OrderDisputedEvent: {
+            /**
+             * @description Event name
+             * @constant
+             */
+            event: "order.disputed";
+            /**
+             * Format: uuid
+             * @description The dispute (GET /disputes/{id})
+             */
+            disputeId: string;
+            /** @description The event's number among this dispute's events (1, 2, ...): a later event has a larger number. Deliveries are not ordered (a return settling after the claim ended sends dispute.updated after dispute.resolved): keep the largest seen and ignore an event with a smaller one */
+            sequence: number;
+            /**
+             * Format: uuid
+             * @description The PAYIN whose PIX is claimed
+             */
+            orderId: string;
+            /** @description The merchant's reference of the order */
+            externalId: string | null;
+            /**
+             * @description Order type: claims concern PAYINs only
+             * @constant
+             */
+            type: "PAYIN";
+            status: components["schemas"]["DisputeStatus"];
+            /** @description The order's status when the event was recorded */
+            orderStatus: string;
+            /** @description The amount claimed, BRL */
+            amountBrl: number;
+            /** @description What the payer's PSP reported */
+            reason: string;
+            /**
+             * Format: date-time
+             * @description Until when a defense is taken (POST /disputes/{id}/defense)
+             */
+            defenseDeadline: string;
+            /** @description Whether the claim stopped the order before its tokens left */
+            orderHeld: boolean;
+            /** @description What the end of the claim did; null until it is known */
+            outcome: components["schemas"]["DisputeOutcome"] | null;
+            /** @description The return of an accepted claim; null when there is none */
+            returnStatus: components["schemas"]["DisputeReturnStatus"] | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            timestamp: string;
+            /** @description Unique identifier of the delivery; stable across retries */
+            deliveryId: string;
+        };
+        /**
+         * DisputeUpdatedEvent
+         * @description Extension: the claim changed without ending: defended, its outcome became known, or its MED devolução settled
+         */
+        DisputeUpdatedEvent: {
+            /**
+             * @description Event name
+             * @constant
+             */
+            event: "dispute.updated";
+            /**
+             * Format: uuid
+             * @description The dispute (GET /disputes/{id})
+             */
+            disputeId: string;
+            /** @description The event's number among this dispute's events (1, 2, ...): a later event has a larger number. Deliveries are not ordered (a return settling after the claim ended sends dispute.updated after dispute.resolved): keep the largest seen and ignore an event with a smaller one */
+            sequence: number;
+            /**
+             * Format: uuid
+             * @description The PAYIN whose PIX is claimed
+             */
+            orderId: string;
+            /** @description The merchant's reference of the order */
+            externalId: string | null;
+            /**
+             * @description Order type: claims concern PAYINs only
+             * @constant
+             */
+            type: "PAYIN";
+            status: components["schemas"]["DisputeStatus"];
+            /** @description The order's status when the event was recorded */
+            orderStatus: string;
+            /** @description The amount claimed, BRL */
+            amountBrl: number;
+            /** @description What the payer's PSP reported */
+            reason: string;
+            /**
+             * Format: date-time
+             * @description Until when a defense is taken (POST /disputes/{id}/defense)
+             */
+            defenseDeadline: string;
+            /** @description Whether the claim stopped the order before its tokens left */
+            orderHeld: boolean;
+            /** @description What the end of the claim did; null until it is known */
+            outcome: components["schemas"]["DisputeOutcome"] | null;
+            /** @description The return of an accepted claim; null when there is none */
+            returnStatus: components["schemas"]["DisputeReturnStatus"] | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            timestamp: string;
+            /** @description Unique identifier of the delivery; stable across retries */
+            deliveryId: string;
+        };
+        /**
+         * DisputeResolvedEvent
+         * @description Extension: the claim ended: ACCEPTED (the PIX is returned, by the order or charged back to the merchant), REJECTED or CANCELLED (a held order goes on)
+         */
+        DisputeResolvedEvent: {
+            /**
+             * @description Event name
+             * @constant
+             */
+            event: "dispute.resolved";
+            /**
+             * Format: uuid
+             * @description The dispute (GET /disputes/{id})
+             */
+            disputeId: string;
+            /** @description The event's number among this dispute's events (1, 2, ...): a later event has a larger number. Deliveries are not ordered (a return settling after the claim ended sends dispute.updated after dispute.resolved): keep the largest seen and ignore an event with a smaller one */
+            sequence: number;
+            /**
+             * Format: uuid
+             * @description The PAYIN whose PIX is claimed
+             */
+            orderId: string;
+            /** @description The merchant's reference of the order */
+            externalId: string | null;
+            /**
+             * @description Order type: claims concern PAYINs only
+             * @constant
+             */
+            type: "PAYIN";
+            status: components["schemas"]["DisputeStatus"];
+            /** @description The order's status when the event was recorded */
+            orderStatus: string;
+            /** @description The amount claimed, BRL */
+            amountBrl: number;
+            /** @description What the payer's PSP reported */
+            reason: string;
+            /**
+             * Format: date-time
+             * @description Until when a defense is taken (POST /disputes/{id}/defense)
+             */
+            defenseDeadline: string;
+            /** @description Whether the claim stopped the order before its tokens left */
+            orderHeld: boolean;
+            /** @description What the end of the claim did; null until it is known */
+            outcome: components["schemas"]["DisputeOutcome"] | null;
+            /** @description The return of an accepted claim; null when there is none */
+            returnStatus: components["schemas"]["DisputeReturnStatus"] | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            timestamp: string;
+            /** @description Unique identifier of the delivery; stable across retries */
+            deliveryId: string;
+        };
+        /**
+         * WebhookTestEvent
+         * @description A ping sent on request to check an endpoint
+         */
+        WebhookTestEvent: {
+            /**
+             * @description Event name
+             * @constant
+             */
+            event: "webhook.test";
+            /**
+             * Format: uuid
+             * @description The endpoint being tested
+             */
+            endpointId: string;
+            message: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            timestamp: string;
+            /** @description Unique identifier of the delivery */
+            deliveryId: string;
+        };
+        /**
+         * WebhookEndpointDisabledEvent
+         * @description The platform disabled one of your endpoints
+         */
+        WebhookEndpointDisabledEvent: {
+            /**
+             * @description Event name
+             * @constant
+             */
+            event: "webhook.endpoint_disabled";
+            /**
+             * Format: uuid
+             * @description The endpoint that was disabled
+             */
+            endpointId: string;
+            /** @description Its URL */
+            url: string;
+            /** @description GONE: it answered 410; FAILING: it failed for the configured number of days */
+            reason: "GONE" | "FAILING";
+            /** @description What happened, for people */
+            message: string;
+            /** @description The first failure after its last success (FAILING) */
+            failingSince: string | null;
+            /**
+             * Format: date-time
+             * @description When it was disabled; ISO 8601 UTC with milliseconds
+             */
+            timestamp: string;
+            /** @description Unique identifier of the delivery */
+            deliveryId: string;
+        };
     };
     responses: never;
-    parameters: never;
+    parameters: {
+        /** @description The delivery's id, equal to the payload's `deliveryId` and stable across retries: de-duplicate on it */
+        WebhookId: string;
+        /** @description When this attempt was signed, Unix seconds; refuse one more than 5 minutes off (replays) */
+        WebhookTimestamp: string;
+        /** @description `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}` under the base64-decoded part of the endpoint secret after `whsec_`; two, space-separated, during the 24 h after a secret rotation. Verify the raw body before parsing it (Standard Webhooks; the SDK's `verifyWebhook`) */
+        WebhookSignature: string;
+    };
     requestBodies: never;
     headers: {
         /** @description Requests allowed in the current window */
@@ -18222,6 +19197,441 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    orderPaymentReceivedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery's id, equal to the payload's `deliveryId` and stable across retries: de-duplicate on it */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description When this attempt was signed, Unix seconds; refuse one more than 5 minutes off (replays) */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}` under the base64-decoded part of the endpoint secret after `whsec_`; two, space-separated, during the 24 h after a secret rotation. Verify the raw body before parsing it (Standard Webhooks; the SDK's `verifyWebhook`) */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderPaymentReceivedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 s acknowledges the delivery (the body is not read). Anything else, a redirect included, is retried with back-off */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderDepositReceivedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery's id, equal to the payload's `deliveryId` and stable across retries: de-duplicate on it */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description When this attempt was signed, Unix seconds; refuse one more than 5 minutes off (replays) */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}` under the base64-decoded part of the endpoint secret after `whsec_`; two, space-separated, during the 24 h after a secret rotation. Verify the raw body before parsing it (Standard Webhooks; the SDK's `verifyWebhook`) */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderDepositReceivedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 s acknowledges the delivery (the body is not read). Anything else, a redirect included, is retried with back-off */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderProcessingWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery's id, equal to the payload's `deliveryId` and stable across retries: de-duplicate on it */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description When this attempt was signed, Unix seconds; refuse one more than 5 minutes off (replays) */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}` under the base64-decoded part of the endpoint secret after `whsec_`; two, space-separated, during the 24 h after a secret rotation. Verify the raw body before parsing it (Standard Webhooks; the SDK's `verifyWebhook`) */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderProcessingEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 s acknowledges the delivery (the body is not read). Anything else, a redirect included, is retried with back-off */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderPixSendingWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery's id, equal to the payload's `deliveryId` and stable across retries: de-duplicate on it */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description When this attempt was signed, Unix seconds; refuse one more than 5 minutes off (replays) */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}` under the base64-decoded part of the endpoint secret after `whsec_`; two, space-separated, during the 24 h after a secret rotation. Verify the raw body before parsing it (Standard Webhooks; the SDK's `verifyWebhook`) */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderPixSendingEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 s acknowledges the delivery (the body is not read). Anything else, a redirect included, is retried with back-off */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderCompletedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery's id, equal to the payload's `deliveryId` and stable across retries: de-duplicate on it */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description When this attempt was signed, Unix seconds; refuse one more than 5 minutes off (replays) */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}` under the base64-decoded part of the endpoint secret after `whsec_`; two, space-separated, during the 24 h after a secret rotation. Verify the raw body before parsing it (Standard Webhooks; the SDK's `verifyWebhook`) */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderCompletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 s acknowledges the delivery (the body is not read). Anything else, a redirect included, is retried with back-off */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderFailedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery's id, equal to the payload's `deliveryId` and stable across retries: de-duplicate on it */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description When this attempt was signed, Unix seconds; refuse one more than 5 minutes off (replays) */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}` under the base64-decoded part of the endpoint secret after `whsec_`; two, space-separated, during the 24 h after a secret rotation. Verify the raw body before parsing it (Standard Webhooks; the SDK's `verifyWebhook`) */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 s acknowledges the delivery (the body is not read). Anything else, a redirect included, is retried with back-off */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderRefundingWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery's id, equal to the payload's `deliveryId` and stable across retries: de-duplicate on it */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description When this attempt was signed, Unix seconds; refuse one more than 5 minutes off (replays) */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}` under the base64-decoded part of the endpoint secret after `whsec_`; two, space-separated, during the 24 h after a secret rotation. Verify the raw body before parsing it (Standard Webhooks; the SDK's `verifyWebhook`) */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderRefundingEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 s acknowledges the delivery (the body is not read). Anything else, a redirect included, is retried with back-off */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderRefundedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery's id, equal to the payload's `deliveryId` and stable across retries: de-duplicate on it */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description When this attempt was signed, Unix seconds; refuse one more than 5 minutes off (replays) */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}` under the base64-decoded part of the endpoint secret after `whsec_`; two, space-separated, during the 24 h after a secret rotation. Verify the raw body before parsing it (Standard Webhooks; the SDK's `verifyWebhook`) */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderRefundedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 s acknowledges the delivery (the body is not read). Anything else, a redirect included, is retried with back-off */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiverKycApprovedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery's id, equal to the payload's `deliveryId` and stable across retries: de-duplicate on it */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description When this attempt was signed, Unix seconds; refuse one more than 5 minutes off (replays) */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}` under the base64-decoded part of the endpoint secret after `whsec_`; two, space-separated, during the 24 h after a secret rotation. Verify the raw body before parsing it (Standard Webhooks; the SDK's `verifyWebhook`) */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReceiverKycApprovedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 s acknowledges the delivery (the body is not read). Anything else, a redirect included, is retried with back-off */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiverKycRejectedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery's id, equal to the payload's `deliveryId` and stable across retries: de-duplicate on it */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description When this attempt was signed, Unix seconds; refuse one more than 5 minutes off (replays) */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}` under the base64-decoded part of the endpoint secret after `whsec_`; two, space-separated, during the 24 h after a secret rotation. Verify the raw body before parsing it (Standard Webhooks; the SDK's `verifyWebhook`) */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReceiverKycRejectedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 s acknowledges the delivery (the body is not read). Anything else, a redirect included, is retried with back-off */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderDisputedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery's id, equal to the payload's `deliveryId` and stable across retries: de-duplicate on it */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description When this attempt was signed, Unix seconds; refuse one more than 5 minutes off (replays) */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}` under the base64-decoded part of the endpoint secret after `whsec_`; two, space-separated, during the 24 h after a secret rotation. Verify the raw body before parsing it (Standard Webhooks; the SDK's `verifyWebhook`) */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderDisputedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 s acknowledges the delivery (the body is not read). Anything else, a redirect included, is retried with back-off */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    disputeUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery's id, equal to the payload's `deliveryId` and stable across retries: de-duplicate on it */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description When this attempt was signed, Unix seconds; refuse one more than 5 minutes off (replays) */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}` under the base64-decoded part of the endpoint secret after `whsec_`; two, space-separated, during the 24 h after a secret rotation. Verify the raw body before parsing it (Standard Webhooks; the SDK's `verifyWebhook`) */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DisputeUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 s acknowledges the delivery (the body is not read). Anything else, a redirect included, is retried with back-off */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    disputeResolvedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery's id, equal to the payload's `deliveryId` and stable across retries: de-duplicate on it */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description When this attempt was signed, Unix seconds; refuse one more than 5 minutes off (replays) */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}` under the base64-decoded part of the endpoint secret after `whsec_`; two, space-separated, during the 24 h after a secret rotation. Verify the raw body before parsing it (Standard Webhooks; the SDK's `verifyWebhook`) */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DisputeResolvedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 s acknowledges the delivery (the body is not read). Anything else, a redirect included, is retried with back-off */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookTestWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery's id, equal to the payload's `deliveryId` and stable across retries: de-duplicate on it */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description When this attempt was signed, Unix seconds; refuse one more than 5 minutes off (replays) */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}` under the base64-decoded part of the endpoint secret after `whsec_`; two, space-separated, during the 24 h after a secret rotation. Verify the raw body before parsing it (Standard Webhooks; the SDK's `verifyWebhook`) */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTestEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 s acknowledges the delivery (the body is not read). Anything else, a redirect included, is retried with back-off */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookEndpointDisabledWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery's id, equal to the payload's `deliveryId` and stable across retries: de-duplicate on it */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description When this attempt was signed, Unix seconds; refuse one more than 5 minutes off (replays) */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}` under the base64-decoded part of the endpoint secret after `whsec_`; two, space-separated, during the 24 h after a secret rotation. Verify the raw body before parsing it (Standard Webhooks; the SDK's `verifyWebhook`) */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointDisabledEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 s acknowledges the delivery (the body is not read). Anything else, a redirect included, is retried with back-off */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -160,7 +160,7 @@ export interface PixKeyHolder {
 }
 
 export interface PixProvider extends PixLookups, PixInfractions {
-  /** Names the provider transaction id field of events, e.g. `sandboxTransactionId`. */
+  /** The provider's name (`sandbox`, `api-pix`); events call its transaction id `pspTransactionId` whatever it is. */
   readonly name: string;
 
   /**

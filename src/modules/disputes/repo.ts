@@ -46,6 +46,12 @@ export const disputesRepo = {
     return db.updateTable('disputes').set(changes).where('id', '=', id).returning(DISPUTE_COLUMNS).executeTakeFirstOrThrow();
   },
 
+  /** The claim's next event number (1, 2, ...), counted in the transaction that records the event. */
+  async nextEventSequence(db: Db, id: string): Promise<number> {
+    const row = await db.updateTable('disputes').set((eb) => ({ event_sequence: eb('event_sequence', '+', 1) })).where('id', '=', id).returning('event_sequence').executeTakeFirstOrThrow();
+    return row.event_sequence;
+  },
+
   /** Whether another claim still open names the order (it stays held until the last one ends). */
   async otherUnresolved(db: Db, orderId: string, exceptId: string): Promise<boolean> {
     const row = await db.selectFrom('disputes').select('id').where('order_id', '=', orderId).where('id', '<>', exceptId).where('status', 'in', [...UNRESOLVED]).executeTakeFirst();

@@ -7,13 +7,13 @@ import { PageOf, PageQuery } from '../../http/pagination.ts';
 import { Nullable, StrictObject, Timestamp, Uuid } from '../../http/schemas.ts';
 import { toJsonNumber } from '../../lib/money.ts';
 import type { DisputeListRow } from './repo.ts';
+import { NullableReturnStatus, publishedReturnStatus } from './return-status.ts';
 import { DISPUTE_OUTCOMES, DISPUTE_STATUSES } from './tables.ts';
 
 // Titled: each is one component of the OpenAPI document, referred to by the merchant's and the
 // operator's dispute and by the lists' filter (http/openapi-components.ts).
 export const DisputeStatusSchema = Type.Enum([...DISPUTE_STATUSES], { title: 'DisputeStatus', description: 'OPEN → DEFENDED → ACCEPTED | REJECTED | CANCELLED' });
-const DisputeOutcomeSchema = Type.Enum([...DISPUTE_OUTCOMES], { title: 'DisputeOutcome' });
-const DisputeReturnStatusSchema = Type.Enum(['PENDING', 'EM_PROCESSAMENTO', 'DEVOLVIDO', 'NAO_REALIZADO'], { title: 'DisputeReturnStatus' });
+export const DisputeOutcomeSchema = Type.Enum([...DISPUTE_OUTCOMES], { title: 'DisputeOutcome' });
 
 const Evidence = StrictObject({
   description: Type.String({ minLength: 1, maxLength: 500, description: 'What the piece of evidence shows' }),
@@ -52,7 +52,7 @@ export const DisputeSchema = Type.Object(
       description:
         'What the end did: ORDER_REFUNDED (returned by the order, which ends REFUNDED), CHARGED_BACK (the tokens had left: returned from the platform and charged to your fee balance), ALREADY_REFUNDED, RELEASED (a held order went on), NO_EFFECT; null while open or while the order is still moving',
     }),
-    returnStatus: Type.Union([DisputeReturnStatusSchema, Type.Null()], { description: 'The MED devolução (natureza MED_FRAUDE) of an accepted claim' }),
+    returnStatus: NullableReturnStatus,
     resolvedAt: Nullable(Timestamp()),
     createdAt: Timestamp(),
     updatedAt: Timestamp(),
@@ -86,7 +86,7 @@ export function toDispute(row: DisputeListRow) {
     orderHeld: row.order_held,
     defense: row.defense && row.defended_at ? { ...row.defense, submittedAt: row.defended_at.toISOString() } : null,
     outcome: row.outcome,
-    returnStatus: row.return_status,
+    returnStatus: publishedReturnStatus(row.return_status),
     resolvedAt: row.resolved_at?.toISOString() ?? null,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),

@@ -63,7 +63,8 @@ export function createDisputesService(deps: DisputesDeps) {
   const { db, clock, pix, claims, ledger } = deps;
 
   async function emit(trx: Trx, name: string, dispute: DisputeRow, order: OrderRow) {
-    await recordEvent(trx, disputeEvent(name, dispute, order, clock.now()));
+    // The dispute's row is locked by the caller's transaction: events are numbered in commit order.
+    await recordEvent(trx, disputeEvent(name, dispute, order, await repo.nextEventSequence(trx, dispute.id), clock.now()));
   }
 
   /**

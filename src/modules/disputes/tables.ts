@@ -18,7 +18,10 @@ export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];
 export const DISPUTE_OUTCOMES = ['ORDER_REFUNDED', 'CHARGED_BACK', 'ALREADY_REFUNDED', 'RELEASED', 'NO_EFFECT'] as const;
 export type DisputeOutcome = (typeof DISPUTE_OUTCOMES)[number];
 
-/** The MED devolução of a charged-back claim: PENDING until the PSP took the request. */
+/**
+ * The MED devolução of a charged-back claim, stored in the BACEN/API Pix terms: PENDING until the
+ * PSP took the request. Published in English (return-status.ts).
+ */
 export type DisputeReturnStatus = 'PENDING' | 'EM_PROCESSAMENTO' | 'DEVOLVIDO' | 'NAO_REALIZADO';
 
 /** The merchant's defense, as submitted (POST /disputes/{id}/defense). */
@@ -45,6 +48,8 @@ export interface DisputesTable {
   outcome: DisputeOutcome | null;
   return_id: string | null;
   return_status: DisputeReturnStatus | null;
+  /** How many events the claim emitted; the last one's `sequence` (migration 0058). */
+  event_sequence: ColumnType<number, number | undefined, number>;
   /** When the disputes job should look at it next: an accepted claim's effect still to apply, a return to request. */
   next_step_at: NullableTimestamp;
   created_at: ColumnType<Date, Date, never>;
@@ -70,6 +75,7 @@ export const DISPUTE_COLUMNS = [
   'outcome',
   'return_id',
   'return_status',
+  'event_sequence',
   'next_step_at',
   'created_at',
   'updated_at',

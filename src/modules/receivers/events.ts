@@ -2,33 +2,46 @@
  * The receiver events of the spec (Events, Receiver events), defined once: the payload schemas
  * here are what the emitter builds and what the webhook catalog will publish.
  */
-import { Type } from 'typebox';
+import { Type, type TProperties } from 'typebox';
+import { PersonTypeSchema } from './schemas.ts';
 import type { ReceiversTable } from './tables.ts';
 import type { EventDefinition, OutboxEvent } from '../../platform/outbox.ts';
 
 const commonFields = {
-  event: Type.String({ description: 'Event name' }),
   receiverId: Type.String({ format: 'uuid' }),
-  type: Type.Enum(['PF', 'PJ'], { description: 'Person type' }),
+  type: PersonTypeSchema,
   name: Type.String(),
   email: Type.String(),
-  kycStatus: Type.String(),
   kycReviewedAt: Type.String({ format: 'date-time' }),
   timestamp: Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds' }),
   deliveryId: Type.String({ description: 'Unique identifier of the delivery' }),
 };
 
+/** A closed payload (the spec's field list), `event` and `kycStatus` fixed to what the event reports. */
+const payloadOf = (name: string, kycStatus: string, title: string, description: string, extra: TProperties = {}) =>
+  Type.Object(
+    {
+      event: Type.Literal(name, { description: 'Event name' }),
+      ...commonFields,
+      kycStatus: Type.Literal(kycStatus, { description: 'The KYC status the decision set' }),
+      ...extra,
+    },
+    { title, description, additionalProperties: false },
+  );
+
+const APPROVED = "An administrator approved the receiver's KYC";
+const REJECTED = "An administrator rejected the receiver's KYC";
+
 export const RECEIVER_EVENTS = {
   'receiver.kyc_approved': {
-    description: "An administrator approved the receiver's KYC",
+    description: APPROVED,
     kycStatus: 'APPROVED',
-    payload: Type.Object(commonFields),
+    payload: payloadOf('receiver.kyc_approved', 'APPROVED', 'ReceiverKycApprovedEvent', APPROVED),
   },
   'receiver.kyc_rejected': {
-    description: "An administrator rejected the receiver's KYC",
+    description: REJECTED,
     kycStatus: 'REJECTED',
-    payload: Type.Object({
-      ...commonFields,
+    payload: payloadOf('receiver.kyc_rejected', 'REJECTED', 'ReceiverKycRejectedEvent', REJECTED, {
       kycRejectionReason: Type.String({ description: 'Message visible to the receiver at the next submission' }),
     }),
   },

@@ -12,13 +12,16 @@ export const WEBHOOK_TEST: EventDefinition = {
   status: null,
   statusField: null,
   description: 'A ping sent on request (POST /webhook/endpoints/{id}/test) to check an endpoint and its signature verification',
-  payload: Type.Object({
-    event: Type.String({ description: 'Event name' }),
-    endpointId: Type.String({ format: 'uuid', description: 'The endpoint being tested' }),
-    message: Type.String(),
-    timestamp: Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds' }),
-    deliveryId: Type.String({ description: 'Unique identifier of the delivery' }),
-  }),
+  payload: Type.Object(
+    {
+      event: Type.Literal('webhook.test', { description: 'Event name' }),
+      endpointId: Type.String({ format: 'uuid', description: 'The endpoint being tested' }),
+      message: Type.String(),
+      timestamp: Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds' }),
+      deliveryId: Type.String({ description: 'Unique identifier of the delivery' }),
+    },
+    { title: 'WebhookTestEvent', description: 'A ping sent on request to check an endpoint', additionalProperties: false },
+  ),
 };
 
 /** Why the platform disabled an endpoint. */
@@ -32,16 +35,19 @@ export const WEBHOOK_ENDPOINT_DISABLED: EventDefinition = {
   statusField: null,
   description:
     'The platform disabled one of your endpoints: it answered 410 Gone, or every attempt to it failed for WEBHOOK_DISABLE_AFTER_DAYS days. Sent to your other endpoints; re-enable it with PATCH /webhook/endpoints/{id} {"enabled": true} and re-queue what failed with POST /webhook/endpoints/{id}/recover',
-  payload: Type.Object({
-    event: Type.String({ description: 'Event name' }),
-    endpointId: Type.String({ format: 'uuid', description: 'The endpoint that was disabled' }),
-    url: Type.String({ description: 'Its URL' }),
-    reason: Type.Union([Type.Literal('GONE'), Type.Literal('FAILING')], { description: 'GONE: it answered 410; FAILING: it failed for the configured number of days' }),
-    message: Type.String({ description: 'What happened, for people' }),
-    failingSince: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'The first failure after its last success (FAILING)' }),
-    timestamp: Type.String({ format: 'date-time', description: 'When it was disabled; ISO 8601 UTC with milliseconds' }),
-    deliveryId: Type.String({ description: 'Unique identifier of the delivery' }),
-  }),
+  payload: Type.Object(
+    {
+      event: Type.Literal('webhook.endpoint_disabled', { description: 'Event name' }),
+      endpointId: Type.String({ format: 'uuid', description: 'The endpoint that was disabled' }),
+      url: Type.String({ description: 'Its URL' }),
+      reason: Type.Union([Type.Literal('GONE'), Type.Literal('FAILING')], { description: 'GONE: it answered 410; FAILING: it failed for the configured number of days' }),
+      message: Type.String({ description: 'What happened, for people' }),
+      failingSince: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'The first failure after its last success (FAILING)' }),
+      timestamp: Type.String({ format: 'date-time', description: 'When it was disabled; ISO 8601 UTC with milliseconds' }),
+      deliveryId: Type.String({ description: 'Unique identifier of the delivery' }),
+    },
+    { title: 'WebhookEndpointDisabledEvent', description: 'The platform disabled one of your endpoints', additionalProperties: false },
+  ),
 };
 
 /** The outbox event telling a merchant that an endpoint was disabled. */
@@ -74,51 +80,42 @@ export type CatalogEntry = Omit<EventDefinition, 'payload'> & { payload: JsonSch
 
 const plain = (schema: TObject): JsonSchema => JSON.parse(JSON.stringify(schema)) as JsonSchema;
 
-/** An order event's schema with `type` narrowed to the order type it is sent for. */
-function forOrderType(schema: TObject, orderTypes: Array<'PAYIN' | 'PAYOUT'>, title?: string): JsonSchema {
-  const json = plain(schema) as { properties: Record<string, JsonSchema> } & JsonSchema;
-  return {
-    ...json,
-    ...(title ? { title } : {}),
-    properties: { ...json.properties, type: { ...json.properties.type, enum: orderTypes } },
-  };
-}
-
 export interface Catalog {
   entries: CatalogEntry[];
   names: string[];
 }
 
-/** One entry per event name; definitions sharing a name (order.completed) become one `oneOf` entry. */
+/** `order.completed` → `OrderCompletedEvent`: the title of a payload that is one of several shapes. */
+const titleOf = (name: string) => `${name.replace(/(^|[._])([a-z])/g, (_m, _sep: string, letter: string) => letter.toUpperCase())}Event`;
+
+/**
+ * One entry per event name, in the order given; definitions sharing a name (order.completed, one
+ * shape per order type) become one entry whose payload is `oneOf` the shapes, told apart by `type`
+ * (the discriminator; its mapping names the shapes' titles, which the OpenAPI document makes
+ * components). The same entries are served at GET /webhook/events and make the OpenAPI
+ * document's `webhooks` section (http/openapi-webhooks.ts), so the two cannot differ.
+ */
 export function buildCatalog(emitted: EventDefinition[]): Catalog {
   const entries: CatalogEntry[] = [];
   for (const definition of [...emitted, WEBHOOK_TEST, WEBHOOK_ENDPOINT_DISABLED]) {
     const existing = entries.find((entry) => entry.name === definition.name);
     if (!existing) {
-      entries.push({
-        name: definition.name,
-        description: definition.description,
-        category: definition.category,
-        orderTypes: definition.orderTypes ? [...definition.orderTypes] : null,
-        status: definition.status,
-        statusField: definition.statusField,
-        payload: definition.orderTypes ? forOrderType(definition.payload, definition.orderTypes) : plain(definition.payload),
-      });
+      entries.push({ ...definition, orderTypes: definition.orderTypes ? [...definition.orderTypes] : null, payload: plain(definition.payload) });
       continue;
     }
     if (!existing.orderTypes || !definition.orderTypes) throw new Error(`${definition.name}: defined twice`);
-    // Same name, another shape (order.completed): one entry whose payload is one of the shapes.
     if (existing.status !== definition.status) throw new Error(`${definition.name}: variants report different statuses`);
-    const previous = existing.payload.oneOf as JsonSchema[] | undefined;
-    const first = previous ?? [{ ...existing.payload, title: `${existing.name} (${existing.orderTypes.join(', ')})`, description: existing.description }];
-    existing.payload = {
-      oneOf: [
-        ...first,
-        { ...forOrderType(definition.payload, definition.orderTypes, `${definition.name} (${definition.orderTypes.join(', ')})`), description: definition.description },
-      ],
-    };
+    const variants = (existing.payload.oneOf as JsonSchema[] | undefined) ?? [existing.payload];
+    const all = [...variants, plain(definition.payload)];
+    const mapping: Record<string, string> = {};
+    for (const variant of all) {
+      const type = (variant.properties as Record<string, { const?: unknown }>).type?.const;
+      if (typeof type !== 'string' || typeof variant.title !== 'string' || mapping[type]) throw new Error(`${definition.name}: each shape needs its own single order type and a title`);
+      mapping[type] = `#/components/schemas/${variant.title}`;
+    }
     existing.orderTypes = [...new Set([...existing.orderTypes, ...definition.orderTypes])];
-    existing.description = `The order completed; the fields depend on the order type. ${(existing.payload.oneOf as JsonSchema[]).map((variant) => variant.description).join('. ')}`;
+    existing.description = `The order completed; the fields depend on the order type. ${all.map((variant) => variant.description).join('. ')}`;
+    existing.payload = { title: titleOf(definition.name), description: existing.description, oneOf: all, discriminator: { propertyName: 'type', mapping } };
   }
   return { entries, names: entries.map((entry) => entry.name) };
 }

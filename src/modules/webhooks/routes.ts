@@ -29,7 +29,7 @@ export function registerWebhookRoutes(app: App, webhooks: WebhooksService): void
         tags,
         summary: 'The canonical catalog of webhook events',
         description:
-          'Every event the service can send: name, description, the order types it concerns, the status it reports and the JSON Schema of its flat payload (all fields at the root; `deliveryId` identifies the delivery). Generated from the definitions the service emits from. It may list events the spec does not yet (e.g. `webhook.test`).',
+          'Every event the service can send: name, description, the order types it concerns, the status it reports and the JSON Schema of its flat payload (all fields at the root; `deliveryId` identifies the delivery). Generated from the definitions the service emits from, the same that make the `webhooks` section of this document. It may list events the spec does not yet (e.g. `webhook.test`).',
         response: { 200: CatalogSchema, ...errorResponses(...AUTHENTICATED_ERRORS) },
       },
     },

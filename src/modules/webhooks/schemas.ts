@@ -150,7 +150,10 @@ export const CatalogEntrySchema = Type.Object(
     orderTypes: Type.Union([Type.Array(OrderTypeField), Type.Null()], { description: 'Order types it is sent for; null when not about an order' }),
     status: Type.Union([Type.String(), Type.Null()], { description: 'The status the event reports (in `statusField`)' }),
     statusField: Type.Union([Type.Enum(['status', 'kycStatus']), Type.Null()]),
-    payload: Type.Record(Type.String(), Type.Unknown(), { description: 'JSON Schema of the flat payload' }),
+    payload: Type.Record(Type.String(), Type.Unknown(), {
+      description:
+        "JSON Schema of the flat payload: closed, every field required; the schema of the event's entry in this document's `webhooks` section (its `discriminator.mapping` names that document's components)",
+    }),
   },
   { title: 'WebhookEventDefinition' },
 );

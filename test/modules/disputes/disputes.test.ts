@@ -67,7 +67,7 @@ describe('MED fraud claims (disputes)', () => {
     expect(await transfersOf(order.id)).toHaveLength(0);
     const refunds = await t.ctx.database.db.selectFrom('sandbox_pix_refunds').select(['nature', 'amount_brl', 'status']).where('end_to_end_id', '=', dispute.pixEndToEndId).execute();
     expect(refunds).toEqual([{ nature: 'MED_FRAUDE', amount_brl: expect.stringMatching(/^15(\.0+)?$/), status: 'DEVOLVIDO' }]);
-    expect(await disputeOf(merchant, dispute.id)).toMatchObject({ status: 'ACCEPTED', outcome: 'ORDER_REFUNDED', returnStatus: 'DEVOLVIDO' });
+    expect(await disputeOf(merchant, dispute.id)).toMatchObject({ status: 'ACCEPTED', outcome: 'ORDER_REFUNDED', returnStatus: 'RETURNED' });
     expect((await t.events(order.id)).map((e) => e.event_type)).toEqual([
       'order.payment_received',
       'order.disputed',
@@ -76,6 +76,17 @@ describe('MED fraud claims (disputes)', () => {
       'dispute.updated',
       'order.refunded',
     ]);
+    // The claim's events are numbered 1, 2, 3 in the order recorded, the return in English; the row keeps the API Pix term.
+    const claimEvents = (await t.events(order.id)).filter((e) => e.payload.disputeId === dispute.id);
+    expect(claimEvents.map((e) => [e.event_type, e.payload.sequence, e.payload.returnStatus])).toEqual([
+      ['order.disputed', 1, null],
+      ['dispute.resolved', 2, 'PENDING'],
+      ['dispute.updated', 3, 'RETURNED'],
+    ]);
+    expect(await t.ctx.database.db.selectFrom('disputes').select(['return_status', 'event_sequence']).where('id', '=', dispute.id).executeTakeFirstOrThrow()).toEqual({
+      return_status: 'DEVOLVIDO',
+      event_sequence: 3,
+    });
   });
 
   it('a claim after COMPLETED, accepted, charges the merchant back with balanced postings and returns the PIX from the platform', async () => {
@@ -92,7 +103,7 @@ describe('MED fraud claims (disputes)', () => {
 
     expect(await t.ctx.app.services.disputes.runDue()).toBe(1);
     await t.drive(1);
-    expect(await disputeOf(merchant, dispute.id)).toMatchObject({ returnStatus: 'DEVOLVIDO' });
+    expect(await disputeOf(merchant, dispute.id)).toMatchObject({ returnStatus: 'RETURNED' });
     expect((await orderOf(merchant, order.id)).status).toBe('COMPLETED');
 
     const postings = await entriesOf(dispute.id);
@@ -126,11 +137,11 @@ describe('MED fraud claims (disputes)', () => {
     expect(await disputes.runDue()).toBe(1);
     // The sandbox bank settles the return, and its notification never reaches us.
     expect(await t.ctx.app.services.adapters.sandbox.pix.settleRefunds()).toHaveLength(1);
-    expect(await disputeOf(merchant, dispute.id)).toMatchObject({ returnStatus: 'EM_PROCESSAMENTO' });
+    expect(await disputeOf(merchant, dispute.id)).toMatchObject({ returnStatus: 'PROCESSING' });
     expect(await disputes.runDue()).toBe(0);
     t.clock.advance(5 * 60_000);
     expect(await disputes.runDue()).toBe(1);
-    expect(await disputeOf(merchant, dispute.id)).toMatchObject({ returnStatus: 'DEVOLVIDO' });
+    expect(await disputeOf(merchant, dispute.id)).toMatchObject({ returnStatus: 'RETURNED' });
     expect((await entriesOf(dispute.id)).map((p) => p.kind)).toContain('DISPUTE_RETURNED');
     expect(await disputes.runDue()).toBe(0);
   });
@@ -214,7 +225,7 @@ describe('MED fraud claims (disputes)', () => {
     expect(events.length).toBeGreaterThan(0);
     for (const event of events) {
       const validate = schemas.get(event.event_type)!;
-      expect(validate({ ...event.payload, deliveryId: 'd' }), JSON.stringify(validate.errors)).toBe(true);
+      expect(validate({ event: event.event_type, ...event.payload, deliveryId: 'd' }), JSON.stringify(validate.errors)).toBe(true);
     }
   });
 });

@@ -80,8 +80,8 @@ describe('order lifecycle logs', () => {
     expect(deposited).toMatchObject({ txHash: deposit!.txHash, currency: 'USDC' });
     expect(Number(deposited.amount)).toBe(100);
     expect(sending.providerTransactionId).toBeUndefined();
-    expect(sentLine).toMatchObject({ providerTransactionId: sent.payload.sandboxTransactionId, currency: 'BRL' });
-    expect(completed).toMatchObject({ pixEndToEndId: pixOut!.txHash, providerTransactionId: sent.payload.sandboxTransactionId });
+    expect(sentLine).toMatchObject({ providerTransactionId: sent.payload.pspTransactionId, currency: 'BRL' });
+    expect(completed).toMatchObject({ pixEndToEndId: pixOut!.txHash, providerTransactionId: sent.payload.pspTransactionId });
     expect(requestLine('POST', '/api/v1/payout').map((line) => line.orderId)).toContain(order.id);
     expect(requestLine('POST', '/api/v1/sandbox/orders/:id/deposit').map((line) => line.orderId)).toContain(order.id);
   });

@@ -90,7 +90,7 @@ describe('order lifecycle', () => {
     await t.everyEnding(merchant);
     const ajv = new Ajv({ allErrors: true, strict: false });
     addFormats(ajv);
-    const catalog = buildCatalog(orderEventDefinitions('sandbox'));
+    const catalog = buildCatalog(orderEventDefinitions());
     const rows = await t.ctx.database.db.selectFrom('events').select(['event_type', 'payload']).where('merchant_id', '=', merchant.merchantId).where('event_type', 'like', 'order.%').execute();
     for (const row of rows) {
       const entry = catalog.entries.find((e) => e.name === row.event_type);

@@ -45,8 +45,8 @@ describe('PAYOUT', () => {
     expect(emitted.map((e) => e.payload.status)).toEqual(['DEPOSIT_RECEIVED', 'PIX_SENDING', 'PIX_SENDING', 'COMPLETED']);
     expect(keysOf(emitted[0]!.payload)).toEqual([...COMMON, 'amountCrypto', 'txHash'].sort());
     expect(keysOf(emitted[1]!.payload)).toEqual([...COMMON, 'amountBrl', 'pixKey'].sort());
-    expect(keysOf(emitted[2]!.payload)).toEqual([...COMMON, 'amountBrl', 'pixKey', 'sandboxTransactionId'].sort());
-    expect(emitted[2]!.payload.sandboxTransactionId).toMatch(/^SBX[a-zA-Z0-9]{29}$/);
+    expect(keysOf(emitted[2]!.payload)).toEqual([...COMMON, 'amountBrl', 'pixKey', 'pspTransactionId'].sort());
+    expect(emitted[2]!.payload.pspTransactionId).toMatch(/^SBX[a-zA-Z0-9]{29}$/);
     expect(keysOf(emitted[3]!.payload)).toEqual([...COMMON, 'amountBrl', 'pixEndToEndId', 'pixKey'].sort());
   });
 

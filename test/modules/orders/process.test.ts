@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ORDER_TYPES, type OrderType } from '../../../src/lib/order-types.ts';
-import { ORDER_EVENT_COMMON_FIELDS, orderEventDefinitions, providerTransactionIdField } from '../../../src/modules/orders/events.ts';
+import { ORDER_EVENT_COMMON_FIELDS, orderEventDefinitions } from '../../../src/modules/orders/events.ts';
 import { ORDER_PROCESS, type ProcessEdge } from '../../../src/modules/orders/lifecycle/process.ts';
 import { BEFORE_MONEY, canTransition } from '../../../src/modules/orders/lifecycle/state-machine.ts';
 import { STORED_ORDER_STATUSES, type OrderRow, type StoredOrderStatus } from '../../../src/modules/orders/tables.ts';
@@ -67,19 +67,19 @@ describe('the order process', () => {
 
     it("writes the spec's event for its type, with exactly the event's fields", () => {
       if (!edge.event) return;
-      const definition = orderEventDefinitions('sandbox').find((event) => event.name === edge.event!.name && event.orderTypes.includes(edge.type));
+      const definition = orderEventDefinitions().find((event) => event.name === edge.event!.name && event.orderTypes.includes(edge.type));
       expect(definition?.status).toBe(edge.event.status);
       const order = { type: edge.type, amount_brl: '540.00', amount_token: '100', token: 'USDC', destination_wallet: 'W', pix_key: 'sealed' } as OrderRow;
       const fields = edge.event.fields({
         order,
         moved: { amount: '1.5', currency: 'BRL', txHash: 'E2E' },
         facts: { reason: 'why', changes: { provider_transaction_id: 'P1' } },
-        ctx: { personalData: { openNullable: (_kind, value) => (value === null ? null : `open ${value}`), seal: (_kind, value) => value }, pixProvider: 'sandbox' },
+        ctx: { personalData: { openNullable: (_kind, value) => (value === null ? null : `open ${value}`), seal: (_kind, value) => value } },
       });
       const common = Object.keys(ORDER_EVENT_COMMON_FIELDS);
       expect(Object.keys(fields).toSorted()).toEqual(Object.keys(definition!.payload.properties).filter((field) => !common.includes(field)).toSorted());
       if ('pixKey' in fields) expect(fields.pixKey).toBe('open sealed');
-      if (edge.event.name === 'order.pix_sending') expect(fields[providerTransactionIdField('sandbox')]).toBe('P1');
+      if (edge.event.name === 'order.pix_sending') expect(fields.pspTransactionId).toBe('P1');
     });
   });
 });

@@ -46,7 +46,7 @@ const PRODUCED_BY: Array<{ event: string; subject: Subject; how: string; scenari
   { event: 'webhook.endpoint_disabled', subject: 'ENDPOINT', how: 'deliveries failing until the endpoint is disabled (test/modules/webhooks/reliability.test.ts)' },
 ];
 
-const catalog = buildCatalog([...orderEventDefinitions('sandbox'), ...receiverEventDefinitions()]);
+const catalog = buildCatalog([...orderEventDefinitions(), ...receiverEventDefinitions()]);
 
 describe('sandbox: every catalog event on demand', () => {
   const t = ordersTest();

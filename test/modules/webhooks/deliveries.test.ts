@@ -157,7 +157,7 @@ describe('delivery', () => {
       settings: { ...ctx.config.webhooks, timeoutMs: 200 },
       secretKey: ctx.config.webhookSecretKey,
       personalData: ctx.app.services.personalData,
-      events: [...orderEventDefinitions('sandbox'), ...receiverEventDefinitions()],
+      events: [...orderEventDefinitions(), ...receiverEventDefinitions()],
     });
     await service.runDeliveryPass();
     const [again] = (await deliveries(merchant)).data;
@@ -229,7 +229,7 @@ describe('delivery', () => {
       settings: ctx.config.webhooks,
       secretKey: ctx.config.webhookSecretKey,
       personalData: ctx.app.services.personalData,
-      events: [...orderEventDefinitions('sandbox'), ...receiverEventDefinitions()],
+      events: [...orderEventDefinitions(), ...receiverEventDefinitions()],
     });
     const merchant = await ctx.createMerchant();
     const receiver = await newReceiver();

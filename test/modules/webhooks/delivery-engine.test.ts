@@ -31,7 +31,7 @@ describe('delivery', () => {
       settings: ctx.config.webhooks,
       secretKey: ctx.config.webhookSecretKey,
       personalData: ctx.app.services.personalData,
-      events: [...orderEventDefinitions('sandbox'), ...receiverEventDefinitions()],
+      events: [...orderEventDefinitions(), ...receiverEventDefinitions()],
     });
     const merchant = await ctx.createMerchant();
     const receiver = await newReceiver();
@@ -95,7 +95,7 @@ describe('delivery', () => {
       settings: { ...ctx.config.webhooks, perEndpointConcurrency: 1 },
       secretKey: ctx.config.webhookSecretKey,
       personalData: ctx.app.services.personalData,
-      events: [...orderEventDefinitions('sandbox'), ...receiverEventDefinitions()],
+      events: [...orderEventDefinitions(), ...receiverEventDefinitions()],
     });
     const mine = (claims: Array<{ endpointId: string }>) => claims.filter((claim) => [one.id, two.id].includes(claim.endpointId)).map((claim) => claim.endpointId);
     expect(mine(await service.engine.claim()).sort()).toEqual([one.id, two.id].sort());
@@ -115,7 +115,7 @@ describe('delivery', () => {
         settings: { ...ctx.config.webhooks, perEndpointConcurrency },
         secretKey: ctx.config.webhookSecretKey,
         personalData: ctx.app.services.personalData,
-        events: [...orderEventDefinitions('sandbox'), ...receiverEventDefinitions()],
+        events: [...orderEventDefinitions(), ...receiverEventDefinitions()],
       });
     const ours = (claims: Array<{ id: string; endpointId: string }>) => claims.filter((claim) => claim.endpointId === endpoint.id).map((claim) => claim.id);
     const [a, b] = await Promise.all([workerWith(4).engine.claim(), workerWith(4).engine.claim()]);

@@ -100,7 +100,7 @@ describe('endpoints', () => {
       settings: { ...ctx.config.webhooks, allowHttp: false },
       secretKey: ctx.config.webhookSecretKey,
       personalData: ctx.app.services.personalData,
-      events: [...orderEventDefinitions('sandbox'), ...receiverEventDefinitions()],
+      events: [...orderEventDefinitions(), ...receiverEventDefinitions()],
       resolve: async (host) => {
         resolved.push(host);
         return (zone[host] ?? []).map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));

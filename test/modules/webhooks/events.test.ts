@@ -34,7 +34,7 @@ describe('GET /webhook/events', () => {
     expect(names).toEqual([...SPEC_EVENTS, ...EXTENSION_EVENTS, 'webhook.test', 'webhook.endpoint_disabled']);
 
     // Every definition the emitters use appears (both order.completed shapes under one name).
-    for (const definition of orderEventDefinitions('sandbox')) expect(names).toContain(definition.name);
+    for (const definition of orderEventDefinitions()) expect(names).toContain(definition.name);
     for (const name of Object.keys(RECEIVER_EVENTS)) expect(names).toContain(name);
 
     const byName = Object.fromEntries(catalog.map((entry) => [entry.name, entry]));
@@ -42,7 +42,7 @@ describe('GET /webhook/events', () => {
     expect(Object.keys(byName['order.payment_received'].payload.properties)).toEqual(
       expect.arrayContaining(['event', 'orderId', 'externalId', 'type', 'status', 'timestamp', 'deliveryId', 'amountBrl', 'pixEndToEndId']),
     );
-    expect(byName['order.pix_sending'].payload.properties).toHaveProperty('sandboxTransactionId');
+    expect(byName['order.pix_sending'].payload.properties).toHaveProperty('pspTransactionId');
     expect(byName['order.failed'].orderTypes).toEqual(['PAYIN', 'PAYOUT']);
     const completed = byName['order.completed'];
     expect(completed.orderTypes).toEqual(['PAYIN', 'PAYOUT']);

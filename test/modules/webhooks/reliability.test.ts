@@ -169,7 +169,7 @@ describe('receiver signals', () => {
       settings: { ...ctx.config.webhooks, retryScheduleSeconds: [10], perEndpointConcurrency: 1 },
       secretKey: ctx.config.webhookSecretKey,
       personalData: ctx.app.services.personalData,
-      events: [...orderEventDefinitions('sandbox'), ...receiverEventDefinitions()],
+      events: [...orderEventDefinitions(), ...receiverEventDefinitions()],
     });
     for (let i = 0; i < 3; i++) await service.runDeliveryPass();
     const next = async (id: string) => {
@@ -264,7 +264,7 @@ describe('upkeep', () => {
       settings: ctx.config.webhooks,
       secretKey: ctx.config.webhookSecretKey,
       personalData: ctx.app.services.personalData,
-      events: [...orderEventDefinitions('sandbox'), ...receiverEventDefinitions()],
+      events: [...orderEventDefinitions(), ...receiverEventDefinitions()],
     });
     later.advance(4 * 86_400_000);
     await service.maintenance.disableFailingEndpoints();
@@ -292,7 +292,7 @@ describe('upkeep', () => {
       settings: ctx.config.webhooks,
       secretKey: ctx.config.webhookSecretKey,
       personalData: ctx.app.services.personalData,
-      events: [...orderEventDefinitions('sandbox'), ...receiverEventDefinitions()],
+      events: [...orderEventDefinitions(), ...receiverEventDefinitions()],
     });
     const purged = await service.maintenance.purge();
     expect(purged.deliveries).toBeGreaterThanOrEqual(1);
@@ -313,7 +313,7 @@ describe('a worker that dies mid-attempt', () => {
     receiver.respondWith(0); // the first attempt is in progress when the worker dies
     const endpoint = await createEndpoint(merchant, { url: receiver.url });
     const id = await ping(merchant, endpoint.id);
-    const events = [...orderEventDefinitions('sandbox'), ...receiverEventDefinitions()];
+    const events = [...orderEventDefinitions(), ...receiverEventDefinitions()];
     const clock = testClock();
     // The worker that dies: its request reaches the receiver, then the process is gone (the attempt never ends).
     const dyingSend = (request: { url: string; headers: Record<string, string>; body: string }) => {

@@ -5,19 +5,15 @@
  */
 import { toJsonNumber } from '../../../lib/money.ts';
 import type { PersonalData } from '../../../lib/personal-data.ts';
-import { providerTransactionIdField } from '../events.ts';
 import type { OrderRow, StoredOrderStatus } from '../tables.ts';
 import type { MovementFigures, TransitionFacts } from './transition-facts.ts';
 
 /**
  * What the builders may need beyond the order: the PIX key is sealed at rest (opened for the
- * payload, which the outbox seals again in the event: platform/event-payload-sealing.ts); the
- * provider names a field.
+ * payload, which the outbox seals again in the event: platform/event-payload-sealing.ts).
  */
 export interface EventContext {
   personalData: Pick<PersonalData, 'openNullable' | 'seal'>;
-  /** The PIX provider's name (only the worker's PIX_SENDING step writes order.pix_sending). */
-  pixProvider?: string | undefined;
 }
 
 export interface EventInput {
@@ -60,7 +56,7 @@ export const ORDER_EVENTS = {
   pixSending: declare('order.pix_sending', 'PIX_SENDING', (input) => ({
     amountBrl: toJsonNumber(input.order.amount_brl),
     pixKey: pixKey(input),
-    [providerTransactionIdField(need(input.ctx.pixProvider, "the provider's name", 'order.pix_sending'))]: need(
+    pspTransactionId: need(
       input.facts.changes?.provider_transaction_id ?? undefined,
       "the provider's transaction id",
       'order.pix_sending',

@@ -78,7 +78,7 @@ const EXPIRY_EVERY_MS = 250;
 
 export function createOrderSteps(deps: StepsDeps) {
   const { db, clock, pix, chain } = deps;
-  const ctx: TransitionContext = { clock, ledger: deps.ledger, onOrderChanged: deps.onOrderChanged, personalData: deps.personalData, pixProvider: pix.name, log: deps.log };
+  const ctx: TransitionContext = { clock, ledger: deps.ledger, onOrderChanged: deps.onOrderChanged, personalData: deps.personalData, log: deps.log };
   const leaseMs = deps.leaseMs ?? 30_000;
 
   /**

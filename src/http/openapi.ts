@@ -6,7 +6,9 @@
  * The server URL is /api/v1 and paths are relative to it (the spec's `{base_url}` already ends
  * with /api/v1); the operations served at the root (/healthz, /readyz, /metrics) are a second
  * document, served at /openapi.json, whose server is `/` (splitRootOperations). operationIds and
- * tags come from openapi-operations.ts, body examples from openapi-examples.ts. Rules applied to
+ * tags come from openapi-operations.ts, body examples from openapi-examples.ts, answer examples
+ * (every 2xx with content, and the codes of every error response) from
+ * openapi-response-examples.ts. Rules applied to
  * the whole document rather than to each route (applyDocumentRules): a parameter with a default
  * is not required (the client may leave it out), a body whose every property is optional is not
  * required either (json-body.ts reads no body, or an empty one, as `{}`), and every 429 lists the
@@ -18,6 +20,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import { REQUEST_EXAMPLES } from './openapi-examples.ts';
 import { describeResponses, hoistNamedSchemas } from './openapi-components.ts';
+import { applyResponseExamples } from './openapi-response-examples.ts';
 import { OPERATION_IDS, TAGS } from './openapi-operations.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -67,8 +70,9 @@ export async function registerOpenApi(app: FastifyInstance, options: { docs: boo
     transformObject: (document) => {
       const full = describeResponses(hoistNamedSchemas(applyDocumentRules((document as { openapiObject: OpenApiDocument }).openapiObject)));
       const { merchant, operations } = splitRootOperations(full);
-      operationsDocuments.set(app, operations);
-      return merchant as never;
+      // After the split: each document holds the error examples (components.examples) it uses.
+      operationsDocuments.set(app, applyResponseExamples(operations));
+      return applyResponseExamples(merchant) as never;
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
@@ -181,7 +185,7 @@ type OpenApiDocument = {
   servers?: Array<{ url: string; description?: string }>;
   tags?: Array<{ name: string; description?: string }>;
   security?: SecurityRequirement[];
-  components?: { schemas?: Record<string, Record<string, unknown>>; securitySchemes?: Record<string, unknown>; headers?: unknown };
+  components?: { schemas?: Record<string, Record<string, unknown>>; securitySchemes?: Record<string, unknown>; headers?: unknown; examples?: Record<string, unknown> };
   paths?: Record<string, Record<string, { servers?: Array<{ url: string }>; tags?: string[]; responses?: Record<string, { headers?: unknown; description?: string; content?: Record<string, { schema?: Record<string, unknown> }> }>; parameters?: Array<{ required?: boolean; in: string; schema?: { default?: unknown } }>; requestBody?: { required?: boolean; content?: Record<string, { schema?: SchemaObject }> } }>>;
 };
 

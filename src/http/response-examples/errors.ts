@@ -55,47 +55,74 @@ export const ROUTE_CODES: Readonly<Record<string, readonly ErrorCode[]>> = {
 /** One realistic Error object per code: the message (and details) the service gives, on the example story. */
 const ERRORS: Readonly<Record<ErrorCode, { message: string; details?: Record<string, unknown> }>> = {
   VALIDATION_ERROR: { message: 'amountBrl must have at most 2 decimals', details: { 'body.amountBrl': 'must have at most 2 decimals' } },
-  UNAUTHORIZED: { message: 'Missing or invalid credentials' },
-  FORBIDDEN: { message: 'This credential lacks the scope payments.write', details: { requiredScope: 'payments.write' } },
+  UNAUTHORIZED: { message: 'Invalid API key or secret' },
+  FORBIDDEN: { message: 'This API key lacks the scope payments.write', details: { reason: 'SCOPE_REQUIRED', scope: 'payments.write' } },
   NOT_FOUND: { message: 'Order not found' },
-  CONFLICT: { message: 'A request with this Idempotency-Key is still in progress; retry shortly' },
-  LINK_INVALID: { message: 'This link is unknown, already used or expired; ask for a new one' },
-  IDEMPOTENCY_CONFLICT: { message: 'This Idempotency-Key was already used with another request' },
-  PAYLOAD_TOO_LARGE: { message: 'Body larger than 1048576 bytes' },
-  UNSUPPORTED_MEDIA_TYPE: { message: 'Content-Type must be application/json' },
+  CONFLICT: { message: 'a request with this Idempotency-Key is in progress; retry later' },
+  LINK_INVALID: { message: 'This invitation link is unknown, already used or expired: ask for a new one' },
+  IDEMPOTENCY_CONFLICT: { message: 'This Idempotency-Key was already used with a different request (another body, route or parameters); use a new key for a new request' },
+  PAYLOAD_TOO_LARGE: { message: 'Body is larger than the allowed limit' },
+  UNSUPPORTED_MEDIA_TYPE: { message: 'Unsupported content-type; send application/json' },
   LIMIT_EXCEEDED: {
     message: 'The order exceeds the receiver’s daily limits (America/Sao_Paulo calendar day)',
-    details: { dailyLimitBrl: 50000, usedTodayBrl: 49200, amountBrl: 1500 },
+    details: { dailyLimitBrl: 50000, dailyTransactionLimit: 20 },
   },
-  NIGHT_TRANSACTIONS_DISABLED: { message: 'Receiver does not allow transactions between 20:00 and 06:00 (America/Sao_Paulo)' },
+  NIGHT_TRANSACTIONS_DISABLED: {
+    message: 'Receiver does not allow transactions between 20:00 and 06:00 (America/Sao_Paulo)',
+    details: { nightStart: '20:00', nightEnd: '06:00' },
+  },
   QUOTE_EXPIRED: { message: 'The quote has expired; request a new one', details: { expiresAt: '2026-11-24T14:03:28.120Z' } },
   QUOTE_INVALID: { message: 'The quote was already used by another order', details: { quoteId: '0195f3c4-1b7e-7f20-8a55-2d9c0e4b7f13' } },
   RECEIVER_NOT_ACTIVE: { message: 'Receiver is SUSPENDED; orders need ACTIVE', details: { status: 'SUSPENDED' } },
   KYC_NOT_APPROVED: { message: 'Receiver KYC is SUBMITTED; orders need APPROVED', details: { kycStatus: 'SUBMITTED' } },
-  NO_MANAGED_WALLET: { message: 'The receiver has no managed wallet' },
+  NO_MANAGED_WALLET: { message: 'This receiver has no managed wallet (create it with createManagedWallet: true)' },
   TRANSACTION_REJECTED: {
-    message: 'The transaction transfers from an account the managed wallet does not own',
-    details: { reason: 'FOREIGN_SOURCE_ACCOUNT' },
+    message: 'instruction 1 calls program BPFLoaderUpgradeab1e11111111111111111111111, which is not in the allow-list',
+    details: { reason: 'PROGRAM_NOT_ALLOWED', instructionIndex: 1, programId: 'BPFLoaderUpgradeab1e11111111111111111111111' },
   },
-  SPONSOR_BUDGET_EXCEEDED: { message: 'The daily budget of sponsored Solana fees would be passed; retry tomorrow or pay the fee yourself' },
-  PIX_KEY_NOT_OWNED_BY_RECEIVER: { message: 'The PIX key is not held by the receiver (RECEIVER_ONLY destination policy)' },
-  DESTINATION_NOT_RECEIVER_WALLET: { message: 'destinationWallet is not the receiver’s own wallet (RECEIVER_ONLY destination policy)' },
+  SPONSOR_BUDGET_EXCEEDED: {
+    message:
+      "The platform sponsors at most 50000000 lamports of fees per merchant per day (São Paulo time); 49995000 are used today and this transaction's fee is 10000. The budget resets at 2026-11-25T03:00:00.000Z",
+    details: { budgetLamports: 50000000, usedLamports: 49995000, feeLamports: 10000, day: '2026-11-24', resetsAt: '2026-11-25T03:00:00.000Z' },
+  },
+  PIX_KEY_NOT_OWNED_BY_RECEIVER: {
+    message: "The PIX key must be the receiver's own (merchant destination policy RECEIVER_ONLY): the PIX provider does not confirm that the receiver holds this key",
+    details: { 'body.pixKey': 'is not shown to be held by the receiver', destinationPolicy: 'RECEIVER_ONLY' },
+  },
+  DESTINATION_NOT_RECEIVER_WALLET: {
+    message: "destinationWallet must be the receiver's own wallet, its walletAddress or managed wallet (merchant destination policy RECEIVER_ONLY)",
+    details: { 'body.destinationWallet': "is not the receiver's wallet", destinationPolicy: 'RECEIVER_ONLY' },
+  },
   WALLET_OWNERSHIP_REQUIRED: {
-    message: 'The merchant accepts PAYINs only to a wallet proven to be the receiver’s: prove it with POST /receivers/{id}/wallet-ownership/challenges',
+    message:
+      "The destination wallet is not proven to be the receiver's, and the merchant allows PAYINs to an unproven wallet only up to 500.00 BRL a day (São Paulo time), 0.00 BRL of it used today: prove the wallet is the receiver's: POST /receivers/{id}/wallet-ownership/challenges with the walletAddress, sign the message with the wallet, then POST /receivers/{id}/wallet-ownership/proofs with the challengeId and the signature (base58); or use the receiver's managed wallet",
+    details: { 'body.destinationWallet': "is not proven to be the receiver's", walletOwnershipPolicy: 'LIMITED', unprovenWalletLimitBrl: 500, unprovenWalletUsedTodayBrl: 0 },
   },
-  WALLET_SIGNATURE_INVALID: { message: 'The signature is not the wallet’s Ed25519 signature of the challenge’s message' },
-  CHALLENGE_EXPIRED: { message: 'The challenge expired; ask for a new one' },
+  WALLET_SIGNATURE_INVALID: {
+    message: "The signature is not the wallet's Ed25519 signature of the challenge's message (sign its exact text; send the 64-byte signature in base58)",
+    details: { 'body.signature': 'does not verify', walletAddress: '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin' },
+  },
+  CHALLENGE_EXPIRED: {
+    message: 'This challenge has expired; ask for a new challenge and sign it before its expiresAt.',
+    details: { expiresAt: '2026-11-24T13:50:05.217Z' },
+  },
   CHALLENGE_USED: { message: 'This challenge was already used by a proof; each challenge proves once. Ask for a new one' },
-  WALLET_PROVEN_BY_ANOTHER_PERSON: { message: 'This wallet was proven by a receiver with another document' },
-  SANDBOX_DEPOSITOR_UNFUNDED: { message: 'The sandbox depositor holds 120.000000 USDC, less than the 250.000000 to deposit' },
+  WALLET_PROVEN_BY_ANOTHER_PERSON: {
+    message: 'This wallet is already proven as the wallet of another person (a receiver with another document); a self-hosted wallet belongs to one person. Use a wallet of this receiver’s own.',
+    details: { walletAddress: '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin' },
+  },
+  SANDBOX_DEPOSITOR_UNFUNDED: {
+    message: 'The sandbox depositor holds 120.000000 USDC, less than 250.000000: fund FoHQLeC8NS7JByQBLeWQ9DHWsHTNmrHMB8HrQdV9YsUb (mint-to on the chain simulator)',
+    details: { depositor: 'FoHQLeC8NS7JByQBLeWQ9DHWsHTNmrHMB8HrQdV9YsUb', token: 'USDC', balance: '120.000000', needed: '250.000000' },
+  },
   DEFENSE_DEADLINE_PASSED: { message: 'The defense deadline passed at 2026-11-29T10:12:33.908Z', details: { defenseDeadline: '2026-11-29T10:12:33.908Z' } },
   DISPUTE_NOT_OPEN: { message: 'The claim is DEFENDED: a defense is taken only while it is OPEN', details: { status: 'DEFENDED' } },
-  RATE_LIMITED: { message: 'Rate limit exceeded, retry in 12 seconds' },
-  INTERNAL_ERROR: { message: 'Internal server error' },
-  PROVIDER_UNAVAILABLE: { message: 'The PIX provider is unavailable; the order was not created. Retry later.' },
+  RATE_LIMITED: { message: 'Too many requests; retry in 12 seconds', details: { retryAfterSeconds: 12 } },
+  INTERNAL_ERROR: { message: 'An unexpected error occurred' },
+  PROVIDER_UNAVAILABLE: { message: 'The PIX provider is unavailable, so no PAYIN is taken now; the order was not created. Retry later.', details: { dependency: 'psp' } },
   PRICE_UNAVAILABLE: { message: 'No current price for USDC; nothing was priced. Retry later.', details: { token: 'USDC' } },
   SERVICE_UNAVAILABLE: { message: 'The service is busy; retry shortly' },
-  TREASURY_INSUFFICIENT_LIQUIDITY: { message: 'The platform’s treasury cannot cover this USDC order now; no PIX charge was created. Retry later.', details: { token: 'USDC' } },
+  TREASURY_INSUFFICIENT_LIQUIDITY: { message: "The platform's treasury cannot cover this USDC order now; no PIX charge was created. Retry later.", details: { token: 'USDC' } },
 };
 
 /** The Error object an example shows for `code`. */

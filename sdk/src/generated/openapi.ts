@@ -4335,7 +4335,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "accessToken": "eyJhbGciOiJFZERTQSIsImtpZCI6IjIwMjYtMTEiLCJ0eXAiOiJKV1QifQ.eyJzdWIiOiIwMTk1ZjNiOC01YzAyLTdhOWQtYjNlMS02ZjRhMmQ4YzllNTAiLCJpYXQiOjE3OTU1MzQ5OTIsImV4cCI6MTc5NTUzNTg5Mn0.3nT0q2cY5uGvB1hK8mZr4sXw7pLd9aEf6jJiN0oQyUtVbR2kC1xH5gM8wS4eD7zA0lF3nP6yT9uI2oK5rE8vBw",
+                     *       "accessToken": "eyJhbGciOiJFZERTQSIsImtpZCI6ImtQcktfcW14VldhWVZBOXd3QkY2SXVvM3ZWeno3VHhIQ1R3WEJ5Z3JTNGsiLCJ0eXAiOiJKV1QifQ.eyJjaWQiOiIwMTk1ZjNiOS0xZjZkLTdjMjgtYjRhMC0zZTlkNWM3YTFmODIiLCJzdWIiOiIwMTk1ZjNiOC01YzAyLTdhOWQtYjNlMS02ZjRhMmQ4YzllNTAiLCJpc3MiOiJjcnlwdG8tYnJsLWV4Y2hhbmdlIiwiYXVkIjoibWVyY2hhbnQtYXBpIiwianRpIjoiMDE5YWI2ZjEtZmQyMC03YjNjLTllNDEtNmE4ZDJjNWYwYjE3IiwiaWF0IjoxNzk1NTI4OTkxLCJleHAiOjE3OTU1Mjk4OTF9.CpX_pm2C1QpZTRGj-CpxuBLo7x3hnD4q3g_a6U2djYhD7uh59dQofYe3LLEZ_RFvDZpfmy314AoZsvmNY3vXkg",
                      *       "tokenType": "Bearer",
                      *       "expiresIn": 900
                      *     }
@@ -4434,7 +4434,7 @@ export interface operations {
                      *           "kty": "OKP",
                      *           "crv": "Ed25519",
                      *           "x": "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo",
-                     *           "kid": "2026-11",
+                     *           "kid": "kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k",
                      *           "alg": "EdDSA",
                      *           "use": "sig"
                      *         }

@@ -36,6 +36,13 @@ export const CREDENTIAL = {
 /** The secret is shown once, at creation: sk_ and 43 characters of base64url. */
 export const ISSUED_CREDENTIAL = { ...CREDENTIAL, lastUsedAt: null, apiSecret: 'sk_Yq7Rk2WmP9xTn4LcV8bJ3sHd6FgA1eZu0oKiQ5wNtXr' };
 
+/**
+ * An EdDSA access token for the credential above (sub: the merchant, cid: the credential), its
+ * kid the RFC 7638 thumbprint of the JWKS key below (RFC 8037's example key); the signature is a placeholder.
+ */
+const ACCESS_TOKEN =
+  'eyJhbGciOiJFZERTQSIsImtpZCI6ImtQcktfcW14VldhWVZBOXd3QkY2SXVvM3ZWeno3VHhIQ1R3WEJ5Z3JTNGsiLCJ0eXAiOiJKV1QifQ.eyJjaWQiOiIwMTk1ZjNiOS0xZjZkLTdjMjgtYjRhMC0zZTlkNWM3YTFmODIiLCJzdWIiOiIwMTk1ZjNiOC01YzAyLTdhOWQtYjNlMS02ZjRhMmQ4YzllNTAiLCJpc3MiOiJjcnlwdG8tYnJsLWV4Y2hhbmdlIiwiYXVkIjoibWVyY2hhbnQtYXBpIiwianRpIjoiMDE5YWI2ZjEtZmQyMC03YjNjLTllNDEtNmE4ZDJjNWYwYjE3IiwiaWF0IjoxNzk1NTI4OTkxLCJleHAiOjE3OTU1Mjk4OTF9.CpX_pm2C1QpZTRGj-CpxuBLo7x3hnD4q3g_a6U2djYhD7uh59dQofYe3LLEZ_RFvDZpfmy314AoZsvmNY3vXkg';
+
 const OWNER = { id: OWNER_USER_ID, merchantId: MERCHANT_ID, email: 'ana.souza@example.com', role: 'OWNER', totpEnabled: true, createdAt: '2026-03-02T12:00:41.207Z' };
 const DEVELOPER = { id: DEVELOPER_USER_ID, merchantId: MERCHANT_ID, email: 'joao.lima@example.com', role: 'DEVELOPER', totpEnabled: false, createdAt: '2026-11-02T10:15:27.804Z' };
 const OWNER_PERMISSIONS = ['read', 'developer.write', 'payments.write', 'users.manage', 'owners.manage', 'credentials.manage'];
@@ -125,7 +132,8 @@ const TEST_DELIVERY = {
 
 const WEBHOOK_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
-const DEPENDENCY_OK = { provider: 'sandbox', state: 'ok', lastSuccessAt: '2026-11-24T14:05:55.402Z', lastFailureAt: null };
+/** A production dependency answering: its provider and its last successful call or probe. */
+const dependency = (provider: string, lastSuccessAt: string) => ({ provider, state: 'ok', lastSuccessAt, lastFailureAt: null });
 
 const METRICS = [
   '# HELP http_requests_total HTTP requests answered, by route template and status',
@@ -140,8 +148,8 @@ const METRICS = [
 ].join('\n');
 
 export const ACCOUNT_RESPONSE_EXAMPLES: ResponseExamples = {
-  createAccessToken: { 200: { accessToken: 'eyJhbGciOiJFZERTQSIsImtpZCI6IjIwMjYtMTEiLCJ0eXAiOiJKV1QifQ.eyJzdWIiOiIwMTk1ZjNiOC01YzAyLTdhOWQtYjNlMS02ZjRhMmQ4YzllNTAiLCJpYXQiOjE3OTU1MzQ5OTIsImV4cCI6MTc5NTUzNTg5Mn0.3nT0q2cY5uGvB1hK8mZr4sXw7pLd9aEf6jJiN0oQyUtVbR2kC1xH5gM8wS4eD7zA0lF3nP6yT9uI2oK5rE8vBw', tokenType: 'Bearer', expiresIn: 900 } },
-  getJwks: { 200: { keys: [{ kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo', kid: '2026-11', alg: 'EdDSA', use: 'sig' }] } },
+  createAccessToken: { 200: { accessToken: ACCESS_TOKEN, tokenType: 'Bearer', expiresIn: 900 } },
+  getJwks: { 200: { keys: [{ kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo', kid: 'kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k', alg: 'EdDSA', use: 'sig' }] } },
   signIn: { 201: { user: OWNER, csrfToken: CSRF_TOKEN, expiresAt: '2026-11-25T02:03:12.418Z', totpEnrolmentRequired: false, permissions: OWNER_PERMISSIONS } },
   acceptInvitation: { 201: DEVELOPER },
   getFeePayer: { 200: { address: FEE_PAYER } },
@@ -230,13 +238,13 @@ export const ACCOUNT_RESPONSE_EXAMPLES: ResponseExamples = {
   getReadiness: {
     200: {
       status: 'ready',
-      simulation: true,
+      simulation: false,
       dependencies: {
-        database: { ...DEPENDENCY_OK, provider: 'postgresql' },
-        psp: DEPENDENCY_OK,
-        chain: { ...DEPENDENCY_OK, provider: 'litesvm', lastSuccessAt: '2026-11-24T14:05:42.310Z' },
-        prices: { ...DEPENDENCY_OK, provider: 'fixed', lastSuccessAt: '2026-11-24T14:05:30.000Z' },
-        mail: { ...DEPENDENCY_OK, provider: 'log', lastSuccessAt: null },
+        database: dependency('postgresql', '2026-11-24T14:05:59.204Z'),
+        psp: dependency('api-pix', '2026-11-24T14:05:55.402Z'),
+        chain: dependency('solana-rpc', '2026-11-24T14:05:58.731Z'),
+        prices: dependency('http', '2026-11-24T14:05:30.016Z'),
+        mail: dependency('smtp', '2026-11-24T13:12:44.980Z'),
       },
       ordersRefused: [],
     },

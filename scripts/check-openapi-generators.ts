@@ -17,8 +17,8 @@
  *    values, or an `anyOf`/`oneOf` of single values (a TypeBox union of literals); an enum of one
  *    value (a const) is no vocabulary and may repeat;
  * 6. an operation's 2xx response with content has no example (media `example` or `examples`, or
- *    `examples` on its schema or the component it refers to). Report-only until every answer has
- *    one: MISSING_EXAMPLES_FAIL turns it into a failure.
+ *    `examples` on its schema or the component it refers to): a reader and a mock server (Prism)
+ *    have nothing to show for it.
  *
  * Rules 3, 4 and 5 compare structure, not names, so they hold whatever a generator calls its types.
  * The check prints what it compared, so a run that found nothing to compare is visible.
@@ -61,9 +61,6 @@ export function unnamedDuplicates(document: unknown): string[][] {
   visit(document, '#');
   return [...seen.values()].filter((places) => places.length > 1);
 }
-
-/** Whether a 2xx response without an example fails the check (rule 6), or is only counted. */
-export const MISSING_EXAMPLES_FAIL = false;
 
 /** Keywords whose values are data, not schemas: an enum inside an example is no enum of the document. */
 const DATA_KEYWORDS = new Set(['example', 'examples', 'default', 'const', 'enum']);
@@ -182,8 +179,8 @@ async function main(): Promise<void> {
       const enums = inlineEnumDuplicates(contract);
       for (const places of enums) problems.push(`${document}: one enum written out ${places.length} times, not by $ref (give the TypeBox enum a title and use it everywhere): ${places.join(', ')}`);
       const unexampled = missingSuccessExamples(contract);
-      if (MISSING_EXAMPLES_FAIL) problems.push(...unexampled.map((response) => `${document}: ${response}: a success response without an example`));
-      console.log(`${document}: ${enums.length} enums written out more than once; ${unexampled.length} success responses without an example${MISSING_EXAMPLES_FAIL || unexampled.length === 0 ? '' : ' (report-only: MISSING_EXAMPLES_FAIL)'}`);
+      problems.push(...unexampled.map((response) => `${document}: ${response}: a success response without an example`));
+      console.log(`${document}: ${enums.length} enums written out more than once; ${unexampled.length} success responses without an example`);
       const output = path.join(out, `client-${i}`);
       run('openapi-ts', ['--input', path.resolve(ROOT, document), '--output', output, '--silent', '--no-log-file']);
       const components = Object.keys(contract.components?.schemas ?? {});

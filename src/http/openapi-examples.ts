@@ -2,11 +2,11 @@
  * One example request body per operation that takes one, by operationId (openapi-operations.ts).
  * The document shows it beside the body's schema; `npm run lint:openapi` checks that each one
  * is valid against that schema (Redocly's no-invalid-media-type-examples), and
- * test/http/openapi.test.ts that every body has one. Ids are examples, not live records.
+ * test/http/openapi.test.ts that every body has one. Ids are examples, not live records, shared
+ * with the answers' examples (response-examples/values.ts) so that both tell one story.
  */
-const RECEIVER_ID = '0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07';
-const QUOTE_ID = '0195f3c4-1b7e-7f20-8a55-2d9c0e4b7f13';
-const MERCHANT_ID = '0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50';
+import { CHALLENGE_ID, MERCHANT_ID, QUOTE_ID, RECEIVER_ID, SELF_HOSTED_WALLET, SIWS_SIGNATURE } from './response-examples/values.ts';
+
 /** A base64 wire transaction: what @solana/kit's getBase64EncodedWireTransaction returns (shortened here). */
 const WIRE_TRANSACTION =
   'AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAABAAIEBmH8tN2P1Z9yS0T1VNmV+oUQX2sZrUd0xq4vG7Y1m6I=';
@@ -92,14 +92,14 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
   signAndSendReceiverTransaction: { transaction: WIRE_TRANSACTION },
   signMerchantTransaction: { transaction: WIRE_TRANSACTION },
   signAndSendMerchantTransaction: { transaction: WIRE_TRANSACTION },
-  sandboxAirdrop: { address: '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin', lamports: 1_000_000_000 },
+  sandboxAirdrop: { address: SELF_HOSTED_WALLET, lamports: 1_000_000_000 },
   adminCreateMerchant: { name: 'Acme Pagamentos Ltda' },
   adminSetDestinationPolicy: { destinationPolicy: 'ANY', reason: 'Marketplace paying its sellers’ own accounts; contract 2026-114' },
   adminSetMerchantPolicies: { payerPolicy: 'FIRST_PARTY', walletOwnershipPolicy: 'LIMITED', unprovenWalletLimitBrl: 500, reason: 'Compliance review 2026-11: first-party PIX only' },
-  createWalletOwnershipChallenge: { walletAddress: '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin' },
+  createWalletOwnershipChallenge: { walletAddress: SELF_HOSTED_WALLET },
   proveWalletOwnership: {
-    challengeId: '0195f3c6-2d8a-7b41-9c3e-5a7f1e2b4d60',
-    signature: '5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW',
+    challengeId: CHALLENGE_ID,
+    signature: SIWS_SIGNATURE,
   },
   adminRejectKyc: { reason: 'The selfie does not match the ID photo' },
   adminReplacePlatformFeeTiers: [

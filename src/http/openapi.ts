@@ -7,7 +7,9 @@
  * with /api/v1), written first as an absolute URL with variables (serversAt); the operations
  * served at the root (/healthz, /readyz, /metrics) are a second document, served at
  * /openapi.json, whose server is the root (splitRootOperations). operationIds and
- * tags come from openapi-operations.ts, body examples from openapi-examples.ts. Rules applied to
+ * tags come from openapi-operations.ts, body examples from openapi-examples.ts, answer examples
+ * (every 2xx with content, and the codes of every error response) from
+ * openapi-response-examples.ts. Rules applied to
  * the whole document rather than to each route (applyDocumentRules): a parameter with a default
  * is not required (the client may leave it out), a body whose every property is optional is not
  * required either (json-body.ts reads no body, or an empty one, as `{}`), and every 429 lists the
@@ -20,6 +22,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import { REQUEST_EXAMPLES } from './openapi-examples.ts';
 import { describeResponses, hoistNamedSchemas } from './openapi-components.ts';
+import { applyResponseExamples } from './openapi-response-examples.ts';
 import { OPERATION_IDS, TAGS } from './openapi-operations.ts';
 import { WEBHOOK_HEADER_PARAMETERS, type WebhookCatalogEntry, webhooksSection } from './openapi-webhooks.ts';
 
@@ -103,8 +106,9 @@ export async function registerOpenApi(app: FastifyInstance, options: { docs: boo
       const built = (document as { openapiObject: OpenApiDocument }).openapiObject;
       const full = describeResponses(hoistNamedSchemas(applyDocumentRules({ ...built, webhooks: webhooksSection(options.webhookEvents) })));
       const { merchant, operations } = splitRootOperations(full);
-      operationsDocuments.set(app, operations);
-      return merchant as never;
+      // After the split: each document holds the error examples (components.examples) it uses.
+      operationsDocuments.set(app, applyResponseExamples(operations));
+      return applyResponseExamples(merchant) as never;
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
@@ -219,7 +223,7 @@ type OpenApiDocument = {
   servers?: Array<{ url: string; description?: string; variables?: Record<string, unknown> }>;
   tags?: Array<{ name: string; description?: string }>;
   security?: SecurityRequirement[];
-  components?: { schemas?: Record<string, Record<string, unknown>>; securitySchemes?: Record<string, unknown>; headers?: unknown; parameters?: unknown };
+  components?: { schemas?: Record<string, Record<string, unknown>>; securitySchemes?: Record<string, unknown>; headers?: unknown; parameters?: unknown; examples?: Record<string, unknown> };
   /** OpenAPI 3.1: the requests the service makes to the merchant's endpoints (openapi-webhooks.ts). */
   webhooks?: Record<string, unknown>;
   paths?: Record<string, Record<string, { servers?: Array<{ url: string }>; tags?: string[]; responses?: Record<string, { headers?: unknown; description?: string; content?: Record<string, { schema?: Record<string, unknown> }> }>; parameters?: Array<{ required?: boolean; in: string; schema?: { default?: unknown } }>; requestBody?: { required?: boolean; content?: Record<string, { schema?: SchemaObject }> } }>>;

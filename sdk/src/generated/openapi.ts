@@ -5685,6 +5685,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "accessToken": "eyJhbGciOiJFZERTQSIsImtpZCI6ImtQcktfcW14VldhWVZBOXd3QkY2SXVvM3ZWeno3VHhIQ1R3WEJ5Z3JTNGsiLCJ0eXAiOiJKV1QifQ.eyJjaWQiOiIwMTk1ZjNiOS0xZjZkLTdjMjgtYjRhMC0zZTlkNWM3YTFmODIiLCJzdWIiOiIwMTk1ZjNiOC01YzAyLTdhOWQtYjNlMS02ZjRhMmQ4YzllNTAiLCJpc3MiOiJjcnlwdG8tYnJsLWV4Y2hhbmdlIiwiYXVkIjoibWVyY2hhbnQtYXBpIiwianRpIjoiMDE5YWI2ZjEtZmQyMC03YjNjLTllNDEtNmE4ZDJjNWYwYjE3IiwiaWF0IjoxNzk1NTI4OTkxLCJleHAiOjE3OTU1Mjk4OTF9.CpX_pm2C1QpZTRGj-CpxuBLo7x3hnD4q3g_a6U2djYhD7uh59dQofYe3LLEZ_RFvDZpfmy314AoZsvmNY3vXkg",
+                     *       "tokenType": "Bearer",
+                     *       "expiresIn": 900
+                     *     }
+                     */
                     "application/json": components["schemas"]["AccessToken"];
                 };
             };
@@ -5772,6 +5779,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "keys": [
+                     *         {
+                     *           "kty": "OKP",
+                     *           "crv": "Ed25519",
+                     *           "x": "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo",
+                     *           "kid": "kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k",
+                     *           "alg": "EdDSA",
+                     *           "use": "sig"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["JsonWebKeySet"];
                 };
             };
@@ -5812,6 +5833,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "user": {
+                     *         "id": "0195f3b8-9a3c-7e14-8f2b-6d0c4a1e7b35",
+                     *         "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *         "email": "ana.souza@example.com",
+                     *         "role": "OWNER",
+                     *         "totpEnabled": true,
+                     *         "createdAt": "2026-03-02T12:00:41.207Z"
+                     *       },
+                     *       "csrfToken": "Vq3mZ8kR1xTn6LcW4bJ9sHd2FgA7eYu0oKiP5wNtXrQ",
+                     *       "expiresAt": "2026-11-25T02:03:12.418Z",
+                     *       "totpEnrolmentRequired": false,
+                     *       "permissions": [
+                     *         "read",
+                     *         "developer.write",
+                     *         "payments.write",
+                     *         "users.manage",
+                     *         "owners.manage",
+                     *         "credentials.manage"
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Session"];
                 };
             };
@@ -6075,6 +6119,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "019a7e10-3c5b-7d96-a2f4-8b1e6c0d9a47",
+                     *       "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *       "email": "joao.lima@example.com",
+                     *       "role": "DEVELOPER",
+                     *       "totpEnabled": false,
+                     *       "createdAt": "2026-11-02T10:15:27.804Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["User"];
                 };
             };
@@ -6162,6 +6216,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "address": "H1acvjtsBiDCpV3Ey83xXAFmsoscgyoZTwgvgsmGPkx2"
+                     *     }
+                     */
                     "application/json": components["schemas"]["FeePayer"];
                 };
             };
@@ -6191,6 +6250,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *       "name": "Acme Pagamentos Ltda",
+                     *       "status": "ACTIVE",
+                     *       "createdAt": "2026-03-02T12:00:41.207Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Merchant"];
                 };
             };
@@ -6251,6 +6318,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "sandbox": true,
+                     *       "chains": [
+                     *         "solana"
+                     *       ],
+                     *       "tokens": [
+                     *         "USDC"
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["MerchantEnvironment"];
                 };
             };
@@ -6311,6 +6389,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "0195f3b9-1f6d-7c28-b4a0-3e9d5c7a1f82",
+                     *         "apiKey": "mk_3f9a1c2e7b4d40a8b6e2d9c1f5a7e3b0",
+                     *         "label": "production server",
+                     *         "createdAt": "2026-11-20T17:45:12.330Z",
+                     *         "revokedAt": null,
+                     *         "expiresAt": "2027-11-26T00:00:00.000Z",
+                     *         "allowedIps": [
+                     *           "203.0.113.0/24",
+                     *           "2001:db8::/32"
+                     *         ],
+                     *         "scopes": [
+                     *           "read",
+                     *           "payments.write"
+                     *         ],
+                     *         "lastUsedAt": "2026-11-24T14:03:12.401Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Credential"][];
                 };
             };
@@ -6392,6 +6491,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0195f3b9-1f6d-7c28-b4a0-3e9d5c7a1f82",
+                     *       "apiKey": "mk_3f9a1c2e7b4d40a8b6e2d9c1f5a7e3b0",
+                     *       "label": "production server",
+                     *       "createdAt": "2026-11-20T17:45:12.330Z",
+                     *       "revokedAt": null,
+                     *       "expiresAt": "2027-11-26T00:00:00.000Z",
+                     *       "allowedIps": [
+                     *         "203.0.113.0/24",
+                     *         "2001:db8::/32"
+                     *       ],
+                     *       "scopes": [
+                     *         "read",
+                     *         "payments.write"
+                     *       ],
+                     *       "lastUsedAt": null,
+                     *       "apiSecret": "sk_Yq7Rk2WmP9xTn4LcV8bJ3sHd6FgA1eZu0oKiQ5wNtXr"
+                     *     }
+                     */
                     "application/json": components["schemas"]["IssuedCredential"];
                 };
             };
@@ -6493,6 +6612,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0195f3b9-1f6d-7c28-b4a0-3e9d5c7a1f82",
+                     *       "apiKey": "mk_3f9a1c2e7b4d40a8b6e2d9c1f5a7e3b0",
+                     *       "label": "production server",
+                     *       "createdAt": "2026-11-20T17:45:12.330Z",
+                     *       "revokedAt": "2026-11-24T18:12:09.663Z",
+                     *       "expiresAt": "2027-11-26T00:00:00.000Z",
+                     *       "allowedIps": [
+                     *         "203.0.113.0/24",
+                     *         "2001:db8::/32"
+                     *       ],
+                     *       "scopes": [
+                     *         "read",
+                     *         "payments.write"
+                     *       ],
+                     *       "lastUsedAt": "2026-11-24T14:03:12.401Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Credential"];
                 };
             };
@@ -6598,6 +6736,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "user": {
+                     *         "id": "0195f3b8-9a3c-7e14-8f2b-6d0c4a1e7b35",
+                     *         "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *         "email": "ana.souza@example.com",
+                     *         "role": "OWNER",
+                     *         "totpEnabled": true,
+                     *         "createdAt": "2026-03-02T12:00:41.207Z"
+                     *       },
+                     *       "csrfToken": "Vq3mZ8kR1xTn6LcW4bJ9sHd2FgA7eYu0oKiP5wNtXrQ",
+                     *       "totpEnrolmentRequired": false,
+                     *       "permissions": [
+                     *         "read",
+                     *         "developer.write",
+                     *         "payments.write",
+                     *         "users.manage",
+                     *         "owners.manage",
+                     *         "credentials.manage"
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["CurrentSession"];
                 };
             };
@@ -6755,6 +6915,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "019ab6e1-7d3f-7b28-a5c9-2e0f4b6d8a13",
+                     *         "createdAt": "2026-11-24T13:58:40.126Z",
+                     *         "lastSeenAt": "2026-11-24T14:03:12.418Z",
+                     *         "expiresAt": "2026-11-25T01:58:40.126Z",
+                     *         "ip": "203.0.113.24",
+                     *         "userAgent": "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_6) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15",
+                     *         "current": true
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["SessionSummary"][];
                 };
             };
@@ -6926,6 +7099,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "otpauthUri": "otpauth://totp/Crypto%2FBRL%20Exchange:ana.souza%40example.com?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=Crypto%2FBRL%20Exchange&algorithm=SHA1&digits=6&period=30",
+                     *       "secret": "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TotpEnrolment"];
                 };
             };
@@ -7128,6 +7307,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "0195f3b8-9a3c-7e14-8f2b-6d0c4a1e7b35",
+                     *         "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *         "email": "ana.souza@example.com",
+                     *         "role": "OWNER",
+                     *         "totpEnabled": true,
+                     *         "createdAt": "2026-03-02T12:00:41.207Z"
+                     *       },
+                     *       {
+                     *         "id": "019a7e10-3c5b-7d96-a2f4-8b1e6c0d9a47",
+                     *         "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *         "email": "joao.lima@example.com",
+                     *         "role": "DEVELOPER",
+                     *         "totpEnabled": false,
+                     *         "createdAt": "2026-11-02T10:15:27.804Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["User"][];
                 };
             };
@@ -7310,6 +7509,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "019a7e10-3c5b-7d96-a2f4-8b1e6c0d9a47",
+                     *       "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *       "email": "joao.lima@example.com",
+                     *       "role": "VIEWER",
+                     *       "totpEnabled": false,
+                     *       "createdAt": "2026-11-02T10:15:27.804Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["User"];
                 };
             };
@@ -7522,6 +7731,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "019a7e0f-8b2d-7a63-9c1e-4f7a2d5b8e30",
+                     *         "email": "joao.lima@example.com",
+                     *         "role": "DEVELOPER",
+                     *         "invitedBy": "0195f3b8-9a3c-7e14-8f2b-6d0c4a1e7b35",
+                     *         "createdAt": "2026-11-01T19:02:44.519Z",
+                     *         "expiresAt": "2026-11-08T19:02:44.519Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Invitation"][];
                 };
             };
@@ -7595,6 +7816,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "019a7e0f-8b2d-7a63-9c1e-4f7a2d5b8e30",
+                     *       "email": "joao.lima@example.com",
+                     *       "role": "DEVELOPER",
+                     *       "invitedBy": "0195f3b8-9a3c-7e14-8f2b-6d0c4a1e7b35",
+                     *       "createdAt": "2026-11-01T19:02:44.519Z",
+                     *       "expiresAt": "2026-11-08T19:02:44.519Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Invitation"];
                 };
             };
@@ -7821,6 +8052,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "019a1c44-8e31-7d05-b2a6-9f4c1e7d3b58",
+                     *           "actor": "user:0195f3b8-9a3c-7e14-8f2b-6d0c4a1e7b35",
+                     *           "action": "webhook_endpoint.created",
+                     *           "targetType": "webhook_endpoint",
+                     *           "targetId": "019a1c44-8e2b-7f60-9a7d-3c5e1b8f2d96",
+                     *           "details": {
+                     *             "url": "https://merchant.example.com/webhooks/exchange"
+                     *           },
+                     *           "requestId": "019a1c44-8e20-7a91-8c3d-5b7e0f2a4c66",
+                     *           "createdAt": "2026-11-05T11:20:03.771Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["AuditLogPage"];
                 };
             };
@@ -7901,6 +8151,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                     *           "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *           "type": "PF",
+                     *           "documentType": "CPF",
+                     *           "document": "52998224725",
+                     *           "name": "Maria da Silva",
+                     *           "email": "maria.silva@example.com",
+                     *           "phone": "+5511987654321",
+                     *           "addressStreet": "Rua Augusta",
+                     *           "addressNumber": "1508",
+                     *           "addressComplement": "apto 42",
+                     *           "addressNeighborhood": "Consolação",
+                     *           "addressCity": "São Paulo",
+                     *           "addressState": "SP",
+                     *           "addressZipCode": "01304001",
+                     *           "status": "ACTIVE",
+                     *           "kycStatus": "APPROVED",
+                     *           "kycRejectionReason": null,
+                     *           "kycSubmittedAt": "2026-03-18T13:25:09.544Z",
+                     *           "kycReviewedAt": "2026-03-18T16:02:47.130Z",
+                     *           "walletAddress": "DChpFixuyLe3oG46sGJV3LxjV2NWXn1FH7LhTkCNLcDv",
+                     *           "hasManagedWallet": true,
+                     *           "limits": {
+                     *             "dailyLimitBrl": 50000,
+                     *             "dailyTransactionLimit": 20,
+                     *             "nightTransactionsEnabled": false
+                     *           },
+                     *           "createdAt": "2026-03-18T13:21:30.882Z",
+                     *           "updatedAt": "2026-03-18T16:02:47.130Z"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "limit": 20
+                     *     }
+                     */
                     "application/json": components["schemas"]["ReceiverPage"];
                 };
             };
@@ -7994,6 +8284,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                     *       "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *       "type": "PF",
+                     *       "documentType": "CPF",
+                     *       "document": "52998224725",
+                     *       "name": "Maria da Silva",
+                     *       "email": "maria.silva@example.com",
+                     *       "phone": "+5511987654321",
+                     *       "addressStreet": null,
+                     *       "addressNumber": null,
+                     *       "addressComplement": null,
+                     *       "addressNeighborhood": null,
+                     *       "addressCity": "São Paulo",
+                     *       "addressState": "SP",
+                     *       "addressZipCode": null,
+                     *       "status": "PENDING",
+                     *       "kycStatus": "PENDING",
+                     *       "kycRejectionReason": null,
+                     *       "kycSubmittedAt": null,
+                     *       "kycReviewedAt": null,
+                     *       "walletAddress": "DChpFixuyLe3oG46sGJV3LxjV2NWXn1FH7LhTkCNLcDv",
+                     *       "hasManagedWallet": true,
+                     *       "limits": {
+                     *         "dailyLimitBrl": 50000,
+                     *         "dailyTransactionLimit": 20,
+                     *         "nightTransactionsEnabled": false
+                     *       },
+                     *       "createdAt": "2026-03-18T13:21:30.882Z",
+                     *       "updatedAt": "2026-03-18T13:21:30.882Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Receiver"];
                 };
             };
@@ -8092,6 +8415,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                     *       "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *       "type": "PF",
+                     *       "documentType": "CPF",
+                     *       "document": "52998224725",
+                     *       "name": "Maria da Silva",
+                     *       "email": "maria.silva@example.com",
+                     *       "phone": "+5511987654321",
+                     *       "addressStreet": "Rua Augusta",
+                     *       "addressNumber": "1508",
+                     *       "addressComplement": "apto 42",
+                     *       "addressNeighborhood": "Consolação",
+                     *       "addressCity": "São Paulo",
+                     *       "addressState": "SP",
+                     *       "addressZipCode": "01304001",
+                     *       "status": "ACTIVE",
+                     *       "kycStatus": "APPROVED",
+                     *       "kycRejectionReason": null,
+                     *       "kycSubmittedAt": "2026-03-18T13:25:09.544Z",
+                     *       "kycReviewedAt": "2026-03-18T16:02:47.130Z",
+                     *       "walletAddress": "DChpFixuyLe3oG46sGJV3LxjV2NWXn1FH7LhTkCNLcDv",
+                     *       "hasManagedWallet": true,
+                     *       "limits": {
+                     *         "dailyLimitBrl": 50000,
+                     *         "dailyTransactionLimit": 20,
+                     *         "nightTransactionsEnabled": false
+                     *       },
+                     *       "createdAt": "2026-03-18T13:21:30.882Z",
+                     *       "updatedAt": "2026-03-18T16:02:47.130Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Receiver"];
                 };
             };
@@ -8185,6 +8541,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                     *       "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *       "type": "PF",
+                     *       "documentType": "CPF",
+                     *       "document": "52998224725",
+                     *       "name": "Maria da Silva",
+                     *       "email": "maria.silva@example.org",
+                     *       "phone": "+5511912345678",
+                     *       "addressStreet": "Rua Augusta",
+                     *       "addressNumber": "1508",
+                     *       "addressComplement": "apto 42",
+                     *       "addressNeighborhood": "Consolação",
+                     *       "addressCity": "São Paulo",
+                     *       "addressState": "SP",
+                     *       "addressZipCode": "01304001",
+                     *       "status": "ACTIVE",
+                     *       "kycStatus": "APPROVED",
+                     *       "kycRejectionReason": null,
+                     *       "kycSubmittedAt": "2026-03-18T13:25:09.544Z",
+                     *       "kycReviewedAt": "2026-03-18T16:02:47.130Z",
+                     *       "walletAddress": "DChpFixuyLe3oG46sGJV3LxjV2NWXn1FH7LhTkCNLcDv",
+                     *       "hasManagedWallet": true,
+                     *       "limits": {
+                     *         "dailyLimitBrl": 50000,
+                     *         "dailyTransactionLimit": 20,
+                     *         "nightTransactionsEnabled": false
+                     *       },
+                     *       "createdAt": "2026-03-18T13:21:30.882Z",
+                     *       "updatedAt": "2026-11-20T18:31:07.645Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Receiver"];
                 };
             };
@@ -8292,6 +8681,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "receiverId": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                     *       "dailyLimitBrl": 50000,
+                     *       "dailyTransactionLimit": 20,
+                     *       "nightTransactionsEnabled": false,
+                     *       "usageDay": "2026-11-24",
+                     *       "ordersToday": 2,
+                     *       "usedTodayBrl": 2847.5
+                     *     }
+                     */
                     "application/json": components["schemas"]["ReceiverLimits"];
                 };
             };
@@ -8386,6 +8786,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "receiverId": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                     *       "dailyLimitBrl": 100000,
+                     *       "dailyTransactionLimit": null,
+                     *       "nightTransactionsEnabled": true,
+                     *       "usageDay": "2026-11-24",
+                     *       "ordersToday": 2,
+                     *       "usedTodayBrl": 2847.5
+                     *     }
+                     */
                     "application/json": components["schemas"]["ReceiverLimits"];
                 };
             };
@@ -8516,6 +8927,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "receiverId": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                     *       "kycStatus": "SUBMITTED",
+                     *       "kycSubmittedAt": "2026-03-18T13:25:09.544Z",
+                     *       "previousRejectionReason": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["KycSubmissionResult"];
                 };
             };
@@ -8635,6 +9054,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "challengeId": "0195f3c6-2d8a-7b41-9c3e-5a7f1e2b4d60",
+                     *       "receiverId": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                     *       "walletAddress": "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin",
+                     *       "message": "app.exchange.example.com wants you to sign in with your Solana account:\n9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin\n\nI own this Solana wallet and accept it as the wallet of receiver 0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07.\n\nURI: https://app.exchange.example.com\nVersion: 1\nNonce: k3Jd9QxPz2Lm7Wv4\nIssued At: 2026-11-24T13:40:05.217Z\nExpiration Time: 2026-11-24T13:50:05.217Z\nRequest ID: 0195f3c6-2d8a-7b41-9c3e-5a7f1e2b4d60",
+                     *       "expiresAt": "2026-11-24T13:50:05.217Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WalletOwnershipChallenge"];
                 };
             };
@@ -8755,6 +9183,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0195f3c6-4f1b-7d92-a8e3-6c0b2d4f7a19",
+                     *       "receiverId": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                     *       "walletAddress": "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin",
+                     *       "method": "SIWS_ED25519",
+                     *       "challengeId": "0195f3c6-2d8a-7b41-9c3e-5a7f1e2b4d60",
+                     *       "message": "app.exchange.example.com wants you to sign in with your Solana account:\n9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin\n\nI own this Solana wallet and accept it as the wallet of receiver 0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07.\n\nURI: https://app.exchange.example.com\nVersion: 1\nNonce: k3Jd9QxPz2Lm7Wv4\nIssued At: 2026-11-24T13:40:05.217Z\nExpiration Time: 2026-11-24T13:50:05.217Z\nRequest ID: 0195f3c6-2d8a-7b41-9c3e-5a7f1e2b4d60",
+                     *       "signature": "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW",
+                     *       "provenAt": "2026-11-24T13:41:22.930Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WalletOwnershipProof"];
                 };
             };
@@ -8871,6 +9311,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "walletAddress": "DChpFixuyLe3oG46sGJV3LxjV2NWXn1FH7LhTkCNLcDv",
+                     *           "method": "MANAGED",
+                     *           "provenAt": "2026-03-18T13:21:30.882Z",
+                     *           "proofId": null
+                     *         },
+                     *         {
+                     *           "walletAddress": "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin",
+                     *           "method": "SIWS_ED25519",
+                     *           "provenAt": "2026-11-24T13:41:22.930Z",
+                     *           "proofId": "0195f3c6-4f1b-7d92-a8e3-6c0b2d4f7a19"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ProvenWallets"];
                 };
             };
@@ -8964,6 +9422,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0195f3c4-1b7e-7f20-8a55-2d9c0e4b7f13",
+                     *       "type": "PAYIN",
+                     *       "chain": "solana",
+                     *       "token": "USDC",
+                     *       "receiverId": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                     *       "exchangeRate": 5.412,
+                     *       "amountBrl": 1500,
+                     *       "amountCrypto": 273.004434,
+                     *       "feePercentage": 1.5,
+                     *       "platformFeePercentage": 0.5,
+                     *       "merchantFeePercentage": 1,
+                     *       "platformFeeAmountBrl": 7.5,
+                     *       "merchantFeeAmountBrl": 15,
+                     *       "netAmountBrl": 1477.5,
+                     *       "expiresAt": "2026-11-24T14:03:28.120Z",
+                     *       "createdAt": "2026-11-24T14:02:58.120Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Quote"];
                 };
             };
@@ -9098,6 +9576,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example id,externalId,type,status,receiverId,chain,token,amountBrl,amountToken,exchangeRate,netAmountBrl,platformFeeBrl,merchantFeeBrl,createdAt,completedAt,failureReason
+                     *     019ab6f8-4d17-7a02-8c6e-9f1b3a5d7e24,withdrawal-2026-0107,PAYOUT,AWAITING_DEPOSIT,0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07,solana,USDC,1347.5,250,5.39,1327.28,6.74,13.48,2026-11-24T15:48:03.655Z,,
+                     *     019ab6f2-0c3e-7d41-9b8a-2e5f7c1d4a90,invoice-2026-0042,PAYIN,COMPLETED,0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07,solana,USDC,1500,273.004434,5.412,1477.5,7.5,15,2026-11-24T14:03:12.418Z,2026-11-24T14:05:55.871Z,
+                     */
                     "text/csv": string;
                 };
             };
@@ -9169,6 +9652,187 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "orderId": "019ab6f2-0c3e-7d41-9b8a-2e5f7c1d4a90",
+                     *       "type": "PAYIN",
+                     *       "status": "COMPLETED",
+                     *       "entries": [
+                     *         {
+                     *           "status": {
+                     *             "status": "AWAITING_PAYMENT",
+                     *             "source": "CREATED",
+                     *             "event": null
+                     *           },
+                     *           "transaction": null,
+                     *           "ledgerEntry": null,
+                     *           "webhookDelivery": null,
+                     *           "at": "2026-11-24T14:03:12.418Z",
+                     *           "kind": "STATUS"
+                     *         },
+                     *         {
+                     *           "status": null,
+                     *           "transaction": {
+                     *             "id": "019ab6f3-9e0a-7b2c-8d4e-1f3a5c7e9b02",
+                     *             "type": "PIX_IN",
+                     *             "status": "CONFIRMED",
+                     *             "amount": 1500,
+                     *             "currency": "BRL",
+                     *             "createdAt": "2026-11-24T14:05:41.093Z",
+                     *             "chain": null,
+                     *             "txHash": "E18236120202611241405a8Kx2Lm9QpZ",
+                     *             "explorerUrl": null
+                     *           },
+                     *           "ledgerEntry": null,
+                     *           "webhookDelivery": null,
+                     *           "at": "2026-11-24T14:05:41.093Z",
+                     *           "kind": "TRANSACTION"
+                     *         },
+                     *         {
+                     *           "status": {
+                     *             "status": "PAYMENT_RECEIVED",
+                     *             "source": "EVENT",
+                     *             "event": "order.payment_received"
+                     *           },
+                     *           "transaction": null,
+                     *           "ledgerEntry": null,
+                     *           "webhookDelivery": null,
+                     *           "at": "2026-11-24T14:05:41.093Z",
+                     *           "kind": "STATUS"
+                     *         },
+                     *         {
+                     *           "status": null,
+                     *           "transaction": null,
+                     *           "ledgerEntry": {
+                     *             "id": "019ab6f3-9e0d-7c51-a4b2-8f6e1d3c5a79",
+                     *             "kind": "PAYIN_PIX_RECEIVED",
+                     *             "referenceType": "order",
+                     *             "referenceId": "019ab6f2-0c3e-7d41-9b8a-2e5f7c1d4a90",
+                     *             "createdAt": "2026-11-24T14:05:41.093Z",
+                     *             "settled": false,
+                     *             "settlementId": null,
+                     *             "postings": [
+                     *               {
+                     *                 "account": "pix_cash",
+                     *                 "owner": "platform",
+                     *                 "currency": "BRL",
+                     *                 "amount": "1500.00"
+                     *               },
+                     *               {
+                     *                 "account": "customer_funds_in_transit",
+                     *                 "owner": "platform",
+                     *                 "currency": "BRL",
+                     *                 "amount": "-1500.00"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "webhookDelivery": null,
+                     *           "at": "2026-11-24T14:05:41.093Z",
+                     *           "kind": "LEDGER_ENTRY"
+                     *         },
+                     *         {
+                     *           "status": null,
+                     *           "transaction": {
+                     *             "id": "019ab6f4-1f8b-7d3a-9c5e-2a4b6d8f0c13",
+                     *             "type": "CHAIN_TRANSFER",
+                     *             "status": "CONFIRMED",
+                     *             "amount": 273.004434,
+                     *             "currency": "USDC",
+                     *             "createdAt": "2026-11-24T14:05:42.310Z",
+                     *             "chain": "solana",
+                     *             "txHash": "LbcGpX4qx4h8YbcA7hWG2Dut4p6GafQFr8FawHQWtrRniPteaE1zLH3UgFeE9NgswKgeNVH3Jh1e4UqQPcXcGkg",
+                     *             "explorerUrl": "https://explorer.solana.com/tx/LbcGpX4qx4h8YbcA7hWG2Dut4p6GafQFr8FawHQWtrRniPteaE1zLH3UgFeE9NgswKgeNVH3Jh1e4UqQPcXcGkg"
+                     *           },
+                     *           "ledgerEntry": null,
+                     *           "webhookDelivery": null,
+                     *           "at": "2026-11-24T14:05:42.310Z",
+                     *           "kind": "TRANSACTION"
+                     *         },
+                     *         {
+                     *           "status": {
+                     *             "status": "COMPLETED",
+                     *             "source": "EVENT",
+                     *             "event": "order.completed"
+                     *           },
+                     *           "transaction": null,
+                     *           "ledgerEntry": null,
+                     *           "webhookDelivery": null,
+                     *           "at": "2026-11-24T14:05:55.871Z",
+                     *           "kind": "STATUS"
+                     *         },
+                     *         {
+                     *           "status": null,
+                     *           "transaction": null,
+                     *           "ledgerEntry": {
+                     *             "id": "019ab6f4-2a7c-7e06-b9d3-5c1f8a4e6b20",
+                     *             "kind": "PAYIN_COMPLETED",
+                     *             "referenceType": "order",
+                     *             "referenceId": "019ab6f2-0c3e-7d41-9b8a-2e5f7c1d4a90",
+                     *             "createdAt": "2026-11-24T14:05:55.871Z",
+                     *             "settled": true,
+                     *             "settlementId": "019ad0e0-1a2b-7c3d-8e4f-5a6b7c8d9e01",
+                     *             "postings": [
+                     *               {
+                     *                 "account": "customer_funds_in_transit",
+                     *                 "owner": "platform",
+                     *                 "currency": "BRL",
+                     *                 "amount": "1500.00"
+                     *               },
+                     *               {
+                     *                 "account": "platform_fee_revenue",
+                     *                 "owner": "platform",
+                     *                 "currency": "BRL",
+                     *                 "amount": "-7.50"
+                     *               },
+                     *               {
+                     *                 "account": "merchant_fees_payable",
+                     *                 "owner": "merchant",
+                     *                 "currency": "BRL",
+                     *                 "amount": "-15.00"
+                     *               },
+                     *               {
+                     *                 "account": "fx_conversion",
+                     *                 "owner": "platform",
+                     *                 "currency": "BRL",
+                     *                 "amount": "-1477.50"
+                     *               },
+                     *               {
+                     *                 "account": "fx_conversion",
+                     *                 "owner": "platform",
+                     *                 "currency": "USDC",
+                     *                 "amount": "273.004434"
+                     *               },
+                     *               {
+                     *                 "account": "token_treasury",
+                     *                 "owner": "platform",
+                     *                 "currency": "USDC",
+                     *                 "amount": "-273.004434"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "webhookDelivery": null,
+                     *           "at": "2026-11-24T14:05:55.871Z",
+                     *           "kind": "LEDGER_ENTRY"
+                     *         },
+                     *         {
+                     *           "status": null,
+                     *           "transaction": null,
+                     *           "ledgerEntry": null,
+                     *           "webhookDelivery": {
+                     *             "id": "019ab6f3-9f21-7b84-a6c3-0d2e5f8a1b47",
+                     *             "endpointId": "019a1c44-8e2b-7f60-9a7d-3c5e1b8f2d96",
+                     *             "event": "order.completed",
+                     *             "status": "SUCCEEDED",
+                     *             "attempts": 1,
+                     *             "lastStatusCode": 200,
+                     *             "lastAttemptAt": "2026-11-24T14:05:56.377Z"
+                     *           },
+                     *           "at": "2026-11-24T14:05:56.204Z",
+                     *           "kind": "WEBHOOK_DELIVERY"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["OrderTimeline"];
                 };
             };
@@ -9262,6 +9926,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "019ab6f2-0c3e-7d41-9b8a-2e5f7c1d4a90",
+                     *       "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *       "receiverId": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                     *       "type": "PAYIN",
+                     *       "status": "AWAITING_PAYMENT",
+                     *       "chain": "solana",
+                     *       "createdAt": "2026-11-24T14:03:12.418Z",
+                     *       "updatedAt": "2026-11-24T14:03:12.418Z",
+                     *       "externalId": "invoice-2026-0042",
+                     *       "receiverName": "Maria da Silva",
+                     *       "merchantName": "Acme Pagamentos Ltda",
+                     *       "amountBrl": 1500,
+                     *       "amountCrypto": 273.004434,
+                     *       "targetToken": "USDC",
+                     *       "sourceToken": null,
+                     *       "destinationWallet": "DChpFixuyLe3oG46sGJV3LxjV2NWXn1FH7LhTkCNLcDv",
+                     *       "depositAddress": null,
+                     *       "paymentReference": "7d9f0a2b4c6e48a1b3d5f7e9a0c2e4f6",
+                     *       "exchangeRate": 5.412,
+                     *       "feePercentage": 1.5,
+                     *       "netAmountBrl": 1477.5,
+                     *       "amountUsdc": 273.004434,
+                     *       "amountToken": 273.004434,
+                     *       "platformFeePercentage": 0.5,
+                     *       "platformFeeAmountBrl": 7.5,
+                     *       "merchantFeePercentage": 1,
+                     *       "merchantFeeAmountBrl": 15,
+                     *       "pixPaymentCode": "00020101021226950014br.gov.bcb.pix2573pix.psp-sandbox.example.com.br/qr/v2/cob/7d9f0a2b4c6e48a1b3d5f7e9a0c2e4f652040000530398654071500.005802BR5920ACME PAGAMENTOS LTDA6009SAO PAULO62070503***6304CBAC",
+                     *       "pixKey": null,
+                     *       "recipientName": null,
+                     *       "failureReason": null,
+                     *       "expiresAt": "2026-11-24T14:33:12.418Z",
+                     *       "completedAt": null,
+                     *       "transactions": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };
@@ -9402,6 +10104,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "019ab6f8-4d17-7a02-8c6e-9f1b3a5d7e24",
+                     *       "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *       "receiverId": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                     *       "type": "PAYOUT",
+                     *       "status": "AWAITING_DEPOSIT",
+                     *       "chain": "solana",
+                     *       "createdAt": "2026-11-24T15:48:03.655Z",
+                     *       "updatedAt": "2026-11-24T15:48:03.655Z",
+                     *       "externalId": "withdrawal-2026-0107",
+                     *       "receiverName": "Maria da Silva",
+                     *       "merchantName": "Acme Pagamentos Ltda",
+                     *       "amountBrl": 1347.5,
+                     *       "amountCrypto": 250,
+                     *       "targetToken": null,
+                     *       "sourceToken": "USDC",
+                     *       "destinationWallet": null,
+                     *       "depositAddress": "7vtnTisW77HRnXbEi6HEMa2qpDnu6bCZ77vZarZHPQGx",
+                     *       "paymentReference": null,
+                     *       "exchangeRate": 5.39,
+                     *       "feePercentage": 1.5,
+                     *       "netAmountBrl": 1327.28,
+                     *       "amountUsdc": 250,
+                     *       "amountToken": 250,
+                     *       "platformFeePercentage": 0.5,
+                     *       "platformFeeAmountBrl": 6.74,
+                     *       "merchantFeePercentage": 1,
+                     *       "merchantFeeAmountBrl": 13.48,
+                     *       "pixPaymentCode": null,
+                     *       "pixKey": "maria.silva@example.com",
+                     *       "recipientName": "Maria da Silva",
+                     *       "failureReason": null,
+                     *       "expiresAt": "2026-11-24T16:18:03.655Z",
+                     *       "completedAt": null,
+                     *       "transactions": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };
@@ -9527,6 +10267,65 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "019ab6f2-0c3e-7d41-9b8a-2e5f7c1d4a90",
+                     *       "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *       "receiverId": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                     *       "type": "PAYIN",
+                     *       "status": "COMPLETED",
+                     *       "chain": "solana",
+                     *       "createdAt": "2026-11-24T14:03:12.418Z",
+                     *       "updatedAt": "2026-11-24T14:05:55.871Z",
+                     *       "externalId": "invoice-2026-0042",
+                     *       "receiverName": "Maria da Silva",
+                     *       "merchantName": "Acme Pagamentos Ltda",
+                     *       "amountBrl": 1500,
+                     *       "amountCrypto": 273.004434,
+                     *       "targetToken": "USDC",
+                     *       "sourceToken": null,
+                     *       "destinationWallet": "DChpFixuyLe3oG46sGJV3LxjV2NWXn1FH7LhTkCNLcDv",
+                     *       "depositAddress": null,
+                     *       "paymentReference": "7d9f0a2b4c6e48a1b3d5f7e9a0c2e4f6",
+                     *       "exchangeRate": 5.412,
+                     *       "feePercentage": 1.5,
+                     *       "netAmountBrl": 1477.5,
+                     *       "amountUsdc": 273.004434,
+                     *       "amountToken": 273.004434,
+                     *       "platformFeePercentage": 0.5,
+                     *       "platformFeeAmountBrl": 7.5,
+                     *       "merchantFeePercentage": 1,
+                     *       "merchantFeeAmountBrl": 15,
+                     *       "pixPaymentCode": "00020101021226950014br.gov.bcb.pix2573pix.psp-sandbox.example.com.br/qr/v2/cob/7d9f0a2b4c6e48a1b3d5f7e9a0c2e4f652040000530398654071500.005802BR5920ACME PAGAMENTOS LTDA6009SAO PAULO62070503***6304CBAC",
+                     *       "pixKey": null,
+                     *       "recipientName": null,
+                     *       "failureReason": null,
+                     *       "expiresAt": "2026-11-24T14:33:12.418Z",
+                     *       "completedAt": "2026-11-24T14:05:55.871Z",
+                     *       "transactions": [
+                     *         {
+                     *           "id": "019ab6f3-9e0a-7b2c-8d4e-1f3a5c7e9b02",
+                     *           "type": "PIX_IN",
+                     *           "status": "CONFIRMED",
+                     *           "amount": 1500,
+                     *           "currency": "BRL",
+                     *           "createdAt": "2026-11-24T14:05:41.093Z",
+                     *           "chain": null,
+                     *           "txHash": "E18236120202611241405a8Kx2Lm9QpZ"
+                     *         },
+                     *         {
+                     *           "id": "019ab6f4-1f8b-7d3a-9c5e-2a4b6d8f0c13",
+                     *           "type": "CHAIN_TRANSFER",
+                     *           "status": "CONFIRMED",
+                     *           "amount": 273.004434,
+                     *           "currency": "USDC",
+                     *           "createdAt": "2026-11-24T14:05:42.310Z",
+                     *           "chain": "solana",
+                     *           "txHash": "LbcGpX4qx4h8YbcA7hWG2Dut4p6GafQFr8FawHQWtrRniPteaE1zLH3UgFeE9NgswKgeNVH3Jh1e4UqQPcXcGkg"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };
@@ -9629,6 +10428,109 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "019ab6f8-4d17-7a02-8c6e-9f1b3a5d7e24",
+                     *           "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *           "receiverId": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                     *           "type": "PAYOUT",
+                     *           "status": "AWAITING_DEPOSIT",
+                     *           "chain": "solana",
+                     *           "createdAt": "2026-11-24T15:48:03.655Z",
+                     *           "updatedAt": "2026-11-24T15:48:03.655Z",
+                     *           "externalId": "withdrawal-2026-0107",
+                     *           "receiverName": "Maria da Silva",
+                     *           "merchantName": "Acme Pagamentos Ltda",
+                     *           "amountBrl": 1347.5,
+                     *           "amountCrypto": 250,
+                     *           "targetToken": null,
+                     *           "sourceToken": "USDC",
+                     *           "destinationWallet": null,
+                     *           "depositAddress": "7vtnTisW77HRnXbEi6HEMa2qpDnu6bCZ77vZarZHPQGx",
+                     *           "paymentReference": null,
+                     *           "exchangeRate": 5.39,
+                     *           "feePercentage": 1.5,
+                     *           "netAmountBrl": 1327.28,
+                     *           "amountUsdc": 250,
+                     *           "amountToken": 250,
+                     *           "platformFeePercentage": 0.5,
+                     *           "platformFeeAmountBrl": 6.74,
+                     *           "merchantFeePercentage": 1,
+                     *           "merchantFeeAmountBrl": 13.48,
+                     *           "pixPaymentCode": null,
+                     *           "pixKey": "maria.silva@example.com",
+                     *           "recipientName": "Maria da Silva",
+                     *           "failureReason": null,
+                     *           "expiresAt": "2026-11-24T16:18:03.655Z",
+                     *           "completedAt": null,
+                     *           "transactions": []
+                     *         },
+                     *         {
+                     *           "id": "019ab6f2-0c3e-7d41-9b8a-2e5f7c1d4a90",
+                     *           "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *           "receiverId": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                     *           "type": "PAYIN",
+                     *           "status": "COMPLETED",
+                     *           "chain": "solana",
+                     *           "createdAt": "2026-11-24T14:03:12.418Z",
+                     *           "updatedAt": "2026-11-24T14:05:55.871Z",
+                     *           "externalId": "invoice-2026-0042",
+                     *           "receiverName": "Maria da Silva",
+                     *           "merchantName": "Acme Pagamentos Ltda",
+                     *           "amountBrl": 1500,
+                     *           "amountCrypto": 273.004434,
+                     *           "targetToken": "USDC",
+                     *           "sourceToken": null,
+                     *           "destinationWallet": "DChpFixuyLe3oG46sGJV3LxjV2NWXn1FH7LhTkCNLcDv",
+                     *           "depositAddress": null,
+                     *           "paymentReference": "7d9f0a2b4c6e48a1b3d5f7e9a0c2e4f6",
+                     *           "exchangeRate": 5.412,
+                     *           "feePercentage": 1.5,
+                     *           "netAmountBrl": 1477.5,
+                     *           "amountUsdc": 273.004434,
+                     *           "amountToken": 273.004434,
+                     *           "platformFeePercentage": 0.5,
+                     *           "platformFeeAmountBrl": 7.5,
+                     *           "merchantFeePercentage": 1,
+                     *           "merchantFeeAmountBrl": 15,
+                     *           "pixPaymentCode": "00020101021226950014br.gov.bcb.pix2573pix.psp-sandbox.example.com.br/qr/v2/cob/7d9f0a2b4c6e48a1b3d5f7e9a0c2e4f652040000530398654071500.005802BR5920ACME PAGAMENTOS LTDA6009SAO PAULO62070503***6304CBAC",
+                     *           "pixKey": null,
+                     *           "recipientName": null,
+                     *           "failureReason": null,
+                     *           "expiresAt": "2026-11-24T14:33:12.418Z",
+                     *           "completedAt": "2026-11-24T14:05:55.871Z",
+                     *           "transactions": [
+                     *             {
+                     *               "id": "019ab6f3-9e0a-7b2c-8d4e-1f3a5c7e9b02",
+                     *               "type": "PIX_IN",
+                     *               "status": "CONFIRMED",
+                     *               "amount": 1500,
+                     *               "currency": "BRL",
+                     *               "createdAt": "2026-11-24T14:05:41.093Z",
+                     *               "chain": null,
+                     *               "txHash": "E18236120202611241405a8Kx2Lm9QpZ"
+                     *             },
+                     *             {
+                     *               "id": "019ab6f4-1f8b-7d3a-9c5e-2a4b6d8f0c13",
+                     *               "type": "CHAIN_TRANSFER",
+                     *               "status": "CONFIRMED",
+                     *               "amount": 273.004434,
+                     *               "currency": "USDC",
+                     *               "createdAt": "2026-11-24T14:05:42.310Z",
+                     *               "chain": "solana",
+                     *               "txHash": "LbcGpX4qx4h8YbcA7hWG2Dut4p6GafQFr8FawHQWtrRniPteaE1zLH3UgFeE9NgswKgeNVH3Jh1e4UqQPcXcGkg"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "total": 1325,
+                     *       "page": 1,
+                     *       "limit": 20,
+                     *       "hasMore": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["OrderPage"];
                 };
             };
@@ -9701,6 +10603,77 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "days": 30,
+                     *       "from": "2026-10-26",
+                     *       "to": "2026-11-24",
+                     *       "timeZone": "America/Sao_Paulo",
+                     *       "volumes": [
+                     *         {
+                     *           "day": "2026-11-23",
+                     *           "type": "PAYIN",
+                     *           "count": 41,
+                     *           "amountBrl": "58230.00",
+                     *           "completedCount": 39,
+                     *           "completedAmountBrl": "55480.00"
+                     *         },
+                     *         {
+                     *           "day": "2026-11-24",
+                     *           "type": "PAYIN",
+                     *           "count": 12,
+                     *           "amountBrl": "17650.00",
+                     *           "completedCount": 11,
+                     *           "completedAmountBrl": "16150.00"
+                     *         },
+                     *         {
+                     *           "day": "2026-11-24",
+                     *           "type": "PAYOUT",
+                     *           "count": 3,
+                     *           "amountBrl": "4032.18",
+                     *           "completedCount": 2,
+                     *           "completedAmountBrl": "2684.68"
+                     *         }
+                     *       ],
+                     *       "ordersByStatus": [
+                     *         {
+                     *           "status": "AWAITING_DEPOSIT",
+                     *           "count": 1
+                     *         },
+                     *         {
+                     *           "status": "AWAITING_PAYMENT",
+                     *           "count": 1
+                     *         },
+                     *         {
+                     *           "status": "COMPLETED",
+                     *           "count": 1284
+                     *         },
+                     *         {
+                     *           "status": "EXPIRED",
+                     *           "count": 37
+                     *         },
+                     *         {
+                     *           "status": "FAILED",
+                     *           "count": 2
+                     *         }
+                     *       ],
+                     *       "fees": {
+                     *         "balance": "4312.80",
+                     *         "currency": "BRL",
+                     *         "unsettledEntries": 187,
+                     *         "unsettledAmountBrl": "4312.80"
+                     *       },
+                     *       "attention": {
+                     *         "failedOrders": {
+                     *           "count": 1,
+                     *           "latestIds": [
+                     *             "019ab2d0-6f1c-7a48-b3e9-0d5c7a2f4e81"
+                     *           ]
+                     *         },
+                     *         "webhookEndpoints": []
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Overview"];
                 };
             };
@@ -9770,6 +10743,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *       "balance": "4312.80",
+                     *       "currency": "BRL"
+                     *     }
+                     */
                     "application/json": components["schemas"]["FeeBalance"];
                 };
             };
@@ -9837,6 +10817,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "settlements": [
+                     *         {
+                     *           "id": "019ad0e0-1a2b-7c3d-8e4f-5a6b7c8d9e01",
+                     *           "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *           "periodStart": "2026-11-01T03:00:00.000Z",
+                     *           "periodEnd": "2026-12-01T03:00:00.000Z",
+                     *           "createdAt": "2026-12-01T03:00:04.512Z",
+                     *           "amountBrl": 4312.8,
+                     *           "entriesCount": 187
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "pageSize": 20,
+                     *         "total": 1,
+                     *         "totalPages": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["SettlementPage"];
                 };
             };
@@ -9915,6 +10916,88 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "entries": [
+                     *         {
+                     *           "id": "019ab6f4-2a7c-7e06-b9d3-5c1f8a4e6b20",
+                     *           "kind": "PAYIN_COMPLETED",
+                     *           "referenceType": "order",
+                     *           "referenceId": "019ab6f2-0c3e-7d41-9b8a-2e5f7c1d4a90",
+                     *           "createdAt": "2026-11-24T14:05:55.871Z",
+                     *           "settled": true,
+                     *           "settlementId": "019ad0e0-1a2b-7c3d-8e4f-5a6b7c8d9e01",
+                     *           "postings": [
+                     *             {
+                     *               "account": "customer_funds_in_transit",
+                     *               "owner": "platform",
+                     *               "currency": "BRL",
+                     *               "amount": "1500.00"
+                     *             },
+                     *             {
+                     *               "account": "platform_fee_revenue",
+                     *               "owner": "platform",
+                     *               "currency": "BRL",
+                     *               "amount": "-7.50"
+                     *             },
+                     *             {
+                     *               "account": "merchant_fees_payable",
+                     *               "owner": "merchant",
+                     *               "currency": "BRL",
+                     *               "amount": "-15.00"
+                     *             },
+                     *             {
+                     *               "account": "fx_conversion",
+                     *               "owner": "platform",
+                     *               "currency": "BRL",
+                     *               "amount": "-1477.50"
+                     *             },
+                     *             {
+                     *               "account": "fx_conversion",
+                     *               "owner": "platform",
+                     *               "currency": "USDC",
+                     *               "amount": "273.004434"
+                     *             },
+                     *             {
+                     *               "account": "token_treasury",
+                     *               "owner": "platform",
+                     *               "currency": "USDC",
+                     *               "amount": "-273.004434"
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "id": "019ab6f3-9e0d-7c51-a4b2-8f6e1d3c5a79",
+                     *           "kind": "PAYIN_PIX_RECEIVED",
+                     *           "referenceType": "order",
+                     *           "referenceId": "019ab6f2-0c3e-7d41-9b8a-2e5f7c1d4a90",
+                     *           "createdAt": "2026-11-24T14:05:41.093Z",
+                     *           "settled": false,
+                     *           "settlementId": null,
+                     *           "postings": [
+                     *             {
+                     *               "account": "pix_cash",
+                     *               "owner": "platform",
+                     *               "currency": "BRL",
+                     *               "amount": "1500.00"
+                     *             },
+                     *             {
+                     *               "account": "customer_funds_in_transit",
+                     *               "owner": "platform",
+                     *               "currency": "BRL",
+                     *               "amount": "-1500.00"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "pageSize": 20,
+                     *         "total": 2,
+                     *         "totalPages": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["LedgerEntryPage"];
                 };
             };
@@ -9992,6 +11075,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "019abc21-6e90-7f35-a1d4-5b8c2e7f0a63",
+                     *           "orderId": "019ab6f2-0c3e-7d41-9b8a-2e5f7c1d4a90",
+                     *           "externalId": "invoice-2026-0042",
+                     *           "status": "OPEN",
+                     *           "reason": "Golpe: o pagador não reconhece a transação",
+                     *           "amountBrl": 1500,
+                     *           "pixEndToEndId": "E18236120202611241405a8Kx2Lm9QpZ",
+                     *           "reportedAt": "2026-11-26T10:12:33.908Z",
+                     *           "defenseDeadline": "2026-11-29T10:12:33.908Z",
+                     *           "orderHeld": false,
+                     *           "defense": null,
+                     *           "outcome": null,
+                     *           "returnStatus": null,
+                     *           "resolvedAt": null,
+                     *           "createdAt": "2026-11-26T10:12:34.215Z",
+                     *           "updatedAt": "2026-11-26T10:12:34.215Z"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "limit": 20
+                     *     }
+                     */
                     "application/json": components["schemas"]["DisputePage"];
                 };
             };
@@ -10063,6 +11173,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "019abc21-6e90-7f35-a1d4-5b8c2e7f0a63",
+                     *       "orderId": "019ab6f2-0c3e-7d41-9b8a-2e5f7c1d4a90",
+                     *       "externalId": "invoice-2026-0042",
+                     *       "status": "OPEN",
+                     *       "reason": "Golpe: o pagador não reconhece a transação",
+                     *       "amountBrl": 1500,
+                     *       "pixEndToEndId": "E18236120202611241405a8Kx2Lm9QpZ",
+                     *       "reportedAt": "2026-11-26T10:12:33.908Z",
+                     *       "defenseDeadline": "2026-11-29T10:12:33.908Z",
+                     *       "orderHeld": false,
+                     *       "defense": null,
+                     *       "outcome": null,
+                     *       "returnStatus": null,
+                     *       "resolvedAt": null,
+                     *       "createdAt": "2026-11-26T10:12:34.215Z",
+                     *       "updatedAt": "2026-11-26T10:12:34.215Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Dispute"];
                 };
             };
@@ -10162,6 +11292,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "019abc21-6e90-7f35-a1d4-5b8c2e7f0a63",
+                     *       "orderId": "019ab6f2-0c3e-7d41-9b8a-2e5f7c1d4a90",
+                     *       "externalId": "invoice-2026-0042",
+                     *       "status": "DEFENDED",
+                     *       "reason": "Golpe: o pagador não reconhece a transação",
+                     *       "amountBrl": 1500,
+                     *       "pixEndToEndId": "E18236120202611241405a8Kx2Lm9QpZ",
+                     *       "reportedAt": "2026-11-26T10:12:33.908Z",
+                     *       "defenseDeadline": "2026-11-29T10:12:33.908Z",
+                     *       "orderHeld": false,
+                     *       "defense": {
+                     *         "justification": "The payer is the receiver: KYC-verified, paying from their own account, and the tokens reached their own wallet",
+                     *         "evidence": [
+                     *           {
+                     *             "description": "Signed delivery receipt",
+                     *             "url": "https://files.example.com/receipts/8812.pdf",
+                     *             "sha256": "a3f1c9d27e4b5a6c8d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e"
+                     *           }
+                     *         ],
+                     *         "submittedAt": "2026-11-27T09:44:18.061Z"
+                     *       },
+                     *       "outcome": null,
+                     *       "returnStatus": null,
+                     *       "resolvedAt": null,
+                     *       "createdAt": "2026-11-26T10:12:34.215Z",
+                     *       "updatedAt": "2026-11-27T09:44:18.061Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Dispute"];
                 };
             };
@@ -10299,6 +11459,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                     *       "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *       "type": "PF",
+                     *       "documentType": "CPF",
+                     *       "document": "52998224725",
+                     *       "name": "Maria da Silva",
+                     *       "email": "maria.silva@example.com",
+                     *       "phone": "+5511987654321",
+                     *       "addressStreet": "Rua Augusta",
+                     *       "addressNumber": "1508",
+                     *       "addressComplement": "apto 42",
+                     *       "addressNeighborhood": "Consolação",
+                     *       "addressCity": "São Paulo",
+                     *       "addressState": "SP",
+                     *       "addressZipCode": "01304001",
+                     *       "status": "ACTIVE",
+                     *       "kycStatus": "APPROVED",
+                     *       "kycRejectionReason": null,
+                     *       "kycSubmittedAt": "2026-03-18T13:25:09.544Z",
+                     *       "kycReviewedAt": "2026-03-18T13:26:02.381Z",
+                     *       "walletAddress": "DChpFixuyLe3oG46sGJV3LxjV2NWXn1FH7LhTkCNLcDv",
+                     *       "hasManagedWallet": true,
+                     *       "limits": {
+                     *         "dailyLimitBrl": 50000,
+                     *         "dailyTransactionLimit": 20,
+                     *         "nightTransactionsEnabled": false
+                     *       },
+                     *       "createdAt": "2026-03-18T13:21:30.882Z",
+                     *       "updatedAt": "2026-03-18T13:26:02.381Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Receiver"];
                 };
             };
@@ -10418,6 +11611,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "key": "maria.silva@example.com",
+                     *       "keyType": "EMAIL",
+                     *       "holderDocument": "52998224725"
+                     *     }
+                     */
                     "application/json": components["schemas"]["SandboxPixKey"];
                 };
             };
@@ -10524,6 +11724,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "019ab6f2-0c3e-7d41-9b8a-2e5f7c1d4a90",
+                     *       "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *       "receiverId": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                     *       "type": "PAYIN",
+                     *       "status": "PAYMENT_RECEIVED",
+                     *       "chain": "solana",
+                     *       "createdAt": "2026-11-24T14:03:12.418Z",
+                     *       "updatedAt": "2026-11-24T14:05:41.093Z",
+                     *       "externalId": "invoice-2026-0042",
+                     *       "receiverName": "Maria da Silva",
+                     *       "merchantName": "Acme Pagamentos Ltda",
+                     *       "amountBrl": 1500,
+                     *       "amountCrypto": 273.004434,
+                     *       "targetToken": "USDC",
+                     *       "sourceToken": null,
+                     *       "destinationWallet": "DChpFixuyLe3oG46sGJV3LxjV2NWXn1FH7LhTkCNLcDv",
+                     *       "depositAddress": null,
+                     *       "paymentReference": "7d9f0a2b4c6e48a1b3d5f7e9a0c2e4f6",
+                     *       "exchangeRate": 5.412,
+                     *       "feePercentage": 1.5,
+                     *       "netAmountBrl": 1477.5,
+                     *       "amountUsdc": 273.004434,
+                     *       "amountToken": 273.004434,
+                     *       "platformFeePercentage": 0.5,
+                     *       "platformFeeAmountBrl": 7.5,
+                     *       "merchantFeePercentage": 1,
+                     *       "merchantFeeAmountBrl": 15,
+                     *       "pixPaymentCode": "00020101021226950014br.gov.bcb.pix2573pix.psp-sandbox.example.com.br/qr/v2/cob/7d9f0a2b4c6e48a1b3d5f7e9a0c2e4f652040000530398654071500.005802BR5920ACME PAGAMENTOS LTDA6009SAO PAULO62070503***6304CBAC",
+                     *       "pixKey": null,
+                     *       "recipientName": null,
+                     *       "failureReason": null,
+                     *       "expiresAt": "2026-11-24T14:33:12.418Z",
+                     *       "completedAt": null,
+                     *       "transactions": [
+                     *         {
+                     *           "id": "019ab6f3-9e0a-7b2c-8d4e-1f3a5c7e9b02",
+                     *           "type": "PIX_IN",
+                     *           "status": "CONFIRMED",
+                     *           "amount": 1500,
+                     *           "currency": "BRL",
+                     *           "createdAt": "2026-11-24T14:05:41.093Z",
+                     *           "chain": null,
+                     *           "txHash": "E18236120202611241405a8Kx2Lm9QpZ"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };
@@ -10639,6 +11888,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "019ab6f8-4d17-7a02-8c6e-9f1b3a5d7e24",
+                     *       "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *       "receiverId": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                     *       "type": "PAYOUT",
+                     *       "status": "DEPOSIT_RECEIVED",
+                     *       "chain": "solana",
+                     *       "createdAt": "2026-11-24T15:48:03.655Z",
+                     *       "updatedAt": "2026-11-24T15:51:27.402Z",
+                     *       "externalId": "withdrawal-2026-0107",
+                     *       "receiverName": "Maria da Silva",
+                     *       "merchantName": "Acme Pagamentos Ltda",
+                     *       "amountBrl": 1347.5,
+                     *       "amountCrypto": 250,
+                     *       "targetToken": null,
+                     *       "sourceToken": "USDC",
+                     *       "destinationWallet": null,
+                     *       "depositAddress": "7vtnTisW77HRnXbEi6HEMa2qpDnu6bCZ77vZarZHPQGx",
+                     *       "paymentReference": null,
+                     *       "exchangeRate": 5.39,
+                     *       "feePercentage": 1.5,
+                     *       "netAmountBrl": 1327.28,
+                     *       "amountUsdc": 250,
+                     *       "amountToken": 250,
+                     *       "platformFeePercentage": 0.5,
+                     *       "platformFeeAmountBrl": 6.74,
+                     *       "merchantFeePercentage": 1,
+                     *       "merchantFeeAmountBrl": 13.48,
+                     *       "pixPaymentCode": null,
+                     *       "pixKey": "maria.silva@example.com",
+                     *       "recipientName": "Maria da Silva",
+                     *       "failureReason": null,
+                     *       "expiresAt": "2026-11-24T16:18:03.655Z",
+                     *       "completedAt": null,
+                     *       "transactions": [
+                     *         {
+                     *           "id": "019ab6f9-0b2d-7e4f-a6c8-3d5f7b9e1a24",
+                     *           "type": "CHAIN_DEPOSIT",
+                     *           "status": "CONFIRMED",
+                     *           "amount": 250,
+                     *           "currency": "USDC",
+                     *           "createdAt": "2026-11-24T15:51:27.402Z",
+                     *           "chain": "solana",
+                     *           "txHash": "ZHTXUi8TsviAMinLyCmzw76tetRAFQ7kRhRQujWeGr5ZzdehQLD5od8TETAoJ33F9LXRTYqcVufxf1jAhPpsTvW"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };
@@ -10648,6 +11946,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "orderId": "019ab6f8-4d17-7a02-8c6e-9f1b3a5d7e24",
+                     *       "depositAddress": "7vtnTisW77HRnXbEi6HEMa2qpDnu6bCZ77vZarZHPQGx",
+                     *       "depositor": "FoHQLeC8NS7JByQBLeWQ9DHWsHTNmrHMB8HrQdV9YsUb",
+                     *       "token": "USDC",
+                     *       "amount": "250.000000",
+                     *       "signature": "ZHTXUi8TsviAMinLyCmzw76tetRAFQ7kRhRQujWeGr5ZzdehQLD5od8TETAoJ33F9LXRTYqcVufxf1jAhPpsTvW",
+                     *       "status": "SENT"
+                     *     }
+                     */
                     "application/json": components["schemas"]["SandboxDepositSent"];
                 };
             };
@@ -10774,6 +12083,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "address": "FoHQLeC8NS7JByQBLeWQ9DHWsHTNmrHMB8HrQdV9YsUb",
+                     *       "lamports": "4995000000",
+                     *       "token": "USDC",
+                     *       "amount": "99750.000000",
+                     *       "tokenAccount": "BZ8yQ3mWvN5kT2rXp7LcH4gJ9dF6sA1eUoV3iK8nMq2R"
+                     *     }
+                     */
                     "application/json": components["schemas"]["SandboxDepositor"];
                 };
             };
@@ -10876,6 +12194,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "019ab6f8-4d17-7a02-8c6e-9f1b3a5d7e24",
+                     *       "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *       "receiverId": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                     *       "type": "PAYOUT",
+                     *       "status": "FAILED",
+                     *       "chain": "solana",
+                     *       "createdAt": "2026-11-24T15:48:03.655Z",
+                     *       "updatedAt": "2026-11-24T15:52:10.118Z",
+                     *       "externalId": "withdrawal-2026-0107",
+                     *       "receiverName": "Maria da Silva",
+                     *       "merchantName": "Acme Pagamentos Ltda",
+                     *       "amountBrl": 1347.5,
+                     *       "amountCrypto": 250,
+                     *       "targetToken": null,
+                     *       "sourceToken": "USDC",
+                     *       "destinationWallet": null,
+                     *       "depositAddress": "7vtnTisW77HRnXbEi6HEMa2qpDnu6bCZ77vZarZHPQGx",
+                     *       "paymentReference": null,
+                     *       "exchangeRate": 5.39,
+                     *       "feePercentage": 1.5,
+                     *       "netAmountBrl": 1327.28,
+                     *       "amountUsdc": 250,
+                     *       "amountToken": 250,
+                     *       "platformFeePercentage": 0.5,
+                     *       "platformFeeAmountBrl": 6.74,
+                     *       "merchantFeePercentage": 1,
+                     *       "merchantFeeAmountBrl": 13.48,
+                     *       "pixPaymentCode": null,
+                     *       "pixKey": "maria.silva@example.com",
+                     *       "recipientName": "Maria da Silva",
+                     *       "failureReason": "recipient account closed",
+                     *       "expiresAt": "2026-11-24T16:18:03.655Z",
+                     *       "completedAt": null,
+                     *       "transactions": [
+                     *         {
+                     *           "id": "019ab6f9-0b2d-7e4f-a6c8-3d5f7b9e1a24",
+                     *           "type": "CHAIN_DEPOSIT",
+                     *           "status": "CONFIRMED",
+                     *           "amount": 250,
+                     *           "currency": "USDC",
+                     *           "createdAt": "2026-11-24T15:51:27.402Z",
+                     *           "chain": "solana",
+                     *           "txHash": "ZHTXUi8TsviAMinLyCmzw76tetRAFQ7kRhRQujWeGr5ZzdehQLD5od8TETAoJ33F9LXRTYqcVufxf1jAhPpsTvW"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };
@@ -10996,6 +12363,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "orderId": "019ab6f2-0c3e-7d41-9b8a-2e5f7c1d4a90",
+                     *       "step": "PIX_REFUND",
+                     *       "reason": "payer account closed",
+                     *       "armedAt": "2026-11-24T14:04:02.557Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["SandboxFailureInjection"];
                 };
             };
@@ -11109,6 +12484,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "settlements": [
+                     *         {
+                     *           "id": "019ad0e0-1a2b-7c3d-8e4f-5a6b7c8d9e01",
+                     *           "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *           "periodStart": "2026-11-01T03:00:00.000Z",
+                     *           "periodEnd": "2026-12-01T03:00:00.000Z",
+                     *           "createdAt": "2026-12-01T03:00:04.512Z",
+                     *           "amountBrl": 4312.8,
+                     *           "entriesCount": 187
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["SettlementRun"];
                 };
             };
@@ -11220,6 +12610,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "019abc21-6e90-7f35-a1d4-5b8c2e7f0a63",
+                     *       "orderId": "019ab6f2-0c3e-7d41-9b8a-2e5f7c1d4a90",
+                     *       "externalId": "invoice-2026-0042",
+                     *       "status": "OPEN",
+                     *       "reason": "Golpe: o pagador não reconhece a transação",
+                     *       "amountBrl": 1500,
+                     *       "pixEndToEndId": "E18236120202611241405a8Kx2Lm9QpZ",
+                     *       "reportedAt": "2026-11-26T10:12:33.908Z",
+                     *       "defenseDeadline": "2026-11-29T10:12:33.908Z",
+                     *       "orderHeld": false,
+                     *       "defense": null,
+                     *       "outcome": null,
+                     *       "returnStatus": null,
+                     *       "resolvedAt": null,
+                     *       "createdAt": "2026-11-26T10:12:34.215Z",
+                     *       "updatedAt": "2026-11-26T10:12:34.215Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Dispute"];
                 };
             };
@@ -11339,6 +12749,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "019abc21-6e90-7f35-a1d4-5b8c2e7f0a63",
+                     *       "orderId": "019ab6f2-0c3e-7d41-9b8a-2e5f7c1d4a90",
+                     *       "externalId": "invoice-2026-0042",
+                     *       "status": "ACCEPTED",
+                     *       "reason": "Golpe: o pagador não reconhece a transação",
+                     *       "amountBrl": 1500,
+                     *       "pixEndToEndId": "E18236120202611241405a8Kx2Lm9QpZ",
+                     *       "reportedAt": "2026-11-26T10:12:33.908Z",
+                     *       "defenseDeadline": "2026-11-29T10:12:33.908Z",
+                     *       "orderHeld": false,
+                     *       "defense": {
+                     *         "justification": "The payer is the receiver: KYC-verified, paying from their own account, and the tokens reached their own wallet",
+                     *         "evidence": [
+                     *           {
+                     *             "description": "Signed delivery receipt",
+                     *             "url": "https://files.example.com/receipts/8812.pdf",
+                     *             "sha256": "a3f1c9d27e4b5a6c8d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e"
+                     *           }
+                     *         ],
+                     *         "submittedAt": "2026-11-27T09:44:18.061Z"
+                     *       },
+                     *       "outcome": "CHARGED_BACK",
+                     *       "returnStatus": "RETURNED",
+                     *       "resolvedAt": "2026-12-02T14:20:51.736Z",
+                     *       "createdAt": "2026-11-26T10:12:34.215Z",
+                     *       "updatedAt": "2026-12-02T14:20:51.736Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Dispute"];
                 };
             };
@@ -11447,6 +12887,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "0195f3ba-0d4c-7e21-9b6a-3f8c1e5d7a02",
+                     *         "orderType": "PAYIN",
+                     *         "minVolumeBrl": 0,
+                     *         "maxVolumeBrl": 100000,
+                     *         "platformFeePercentage": 0.005,
+                     *         "merchantFeePercentage": 0.01,
+                     *         "totalFeePercentage": 0.015
+                     *       },
+                     *       {
+                     *         "id": "0195f3ba-0d4c-7e21-9b6a-3f8c1e5d7a03",
+                     *         "orderType": "PAYIN",
+                     *         "minVolumeBrl": 100000,
+                     *         "maxVolumeBrl": null,
+                     *         "platformFeePercentage": 0.004,
+                     *         "merchantFeePercentage": 0.005,
+                     *         "totalFeePercentage": 0.009
+                     *       },
+                     *       {
+                     *         "id": "0195f3ba-0d4c-7e21-9b6a-3f8c1e5d7a04",
+                     *         "orderType": "PAYOUT",
+                     *         "minVolumeBrl": 0,
+                     *         "maxVolumeBrl": null,
+                     *         "platformFeePercentage": 0.005,
+                     *         "merchantFeePercentage": 0.01,
+                     *         "totalFeePercentage": 0.015
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["FeeTier"][];
                 };
             };
@@ -11541,6 +13012,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "tiers": [
+                     *         {
+                     *           "id": "019ab7a0-5e2f-7c41-8d3b-9a6e0f2c4b17",
+                     *           "minVolumeBrl": 0,
+                     *           "maxVolumeBrl": 100000,
+                     *           "platformFeePercentage": 0.005,
+                     *           "merchantFeePercentage": 0.01,
+                     *           "totalFeePercentage": 0.015
+                     *         },
+                     *         {
+                     *           "id": "019ab7a0-5e2f-7c41-8d3b-9a6e0f2c4b18",
+                     *           "minVolumeBrl": 100000,
+                     *           "maxVolumeBrl": null,
+                     *           "platformFeePercentage": 0.004,
+                     *           "merchantFeePercentage": 0.005,
+                     *           "totalFeePercentage": 0.009
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ReplacedFeeTiers"];
                 };
             };
@@ -11637,6 +13131,53 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "name": "webhook.test",
+                     *           "description": "A ping sent on request (POST /webhook/endpoints/{id}/test) to check an endpoint and its signature verification",
+                     *           "category": "webhook",
+                     *           "orderTypes": null,
+                     *           "status": null,
+                     *           "statusField": null,
+                     *           "payload": {
+                     *             "type": "object",
+                     *             "properties": {
+                     *               "event": {
+                     *                 "type": "string",
+                     *                 "description": "Event name"
+                     *               },
+                     *               "endpointId": {
+                     *                 "type": "string",
+                     *                 "format": "uuid",
+                     *                 "description": "The endpoint being tested"
+                     *               },
+                     *               "message": {
+                     *                 "type": "string"
+                     *               },
+                     *               "timestamp": {
+                     *                 "type": "string",
+                     *                 "format": "date-time",
+                     *                 "description": "ISO 8601 UTC with milliseconds"
+                     *               },
+                     *               "deliveryId": {
+                     *                 "type": "string",
+                     *                 "description": "Unique identifier of the delivery"
+                     *               }
+                     *             },
+                     *             "required": [
+                     *               "event",
+                     *               "endpointId",
+                     *               "message",
+                     *               "timestamp",
+                     *               "deliveryId"
+                     *             ]
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEventCatalog"];
                 };
             };
@@ -11697,6 +13238,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "019a1c44-8e2b-7f60-9a7d-3c5e1b8f2d96",
+                     *           "url": "https://merchant.example.com/webhooks/exchange",
+                     *           "description": "Order updates",
+                     *           "eventTypes": [
+                     *             "order.completed",
+                     *             "order.failed",
+                     *             "order.refunded"
+                     *           ],
+                     *           "enabled": true,
+                     *           "secretCreatedAt": "2026-11-05T11:20:03.771Z",
+                     *           "previousSecretExpiresAt": null,
+                     *           "failingSince": null,
+                     *           "disabledReason": null,
+                     *           "createdAt": "2026-11-05T11:20:03.771Z",
+                     *           "updatedAt": "2026-11-05T11:20:03.771Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpointList"];
                 };
             };
@@ -11775,6 +13339,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "019a1c44-8e2b-7f60-9a7d-3c5e1b8f2d96",
+                     *       "url": "https://merchant.example.com/webhooks/exchange",
+                     *       "description": "Order updates",
+                     *       "eventTypes": [
+                     *         "order.completed",
+                     *         "order.failed",
+                     *         "order.refunded"
+                     *       ],
+                     *       "enabled": true,
+                     *       "secretCreatedAt": "2026-11-05T11:20:03.771Z",
+                     *       "previousSecretExpiresAt": null,
+                     *       "failingSince": null,
+                     *       "disabledReason": null,
+                     *       "createdAt": "2026-11-05T11:20:03.771Z",
+                     *       "updatedAt": "2026-11-05T11:20:03.771Z",
+                     *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpointWithSecret"];
                 };
             };
@@ -11873,6 +13457,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "019a1c44-8e2b-7f60-9a7d-3c5e1b8f2d96",
+                     *       "url": "https://merchant.example.com/webhooks/exchange",
+                     *       "description": "Order updates",
+                     *       "eventTypes": [
+                     *         "order.completed",
+                     *         "order.failed",
+                     *         "order.refunded"
+                     *       ],
+                     *       "enabled": true,
+                     *       "secretCreatedAt": "2026-11-05T11:20:03.771Z",
+                     *       "previousSecretExpiresAt": null,
+                     *       "failingSince": null,
+                     *       "disabledReason": null,
+                     *       "createdAt": "2026-11-05T11:20:03.771Z",
+                     *       "updatedAt": "2026-11-05T11:20:03.771Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
@@ -12073,6 +13676,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "019a1c44-8e2b-7f60-9a7d-3c5e1b8f2d96",
+                     *       "url": "https://merchant.example.com/webhooks/exchange",
+                     *       "description": "Order updates",
+                     *       "eventTypes": [
+                     *         "order.completed",
+                     *         "order.failed",
+                     *         "order.refunded"
+                     *       ],
+                     *       "enabled": false,
+                     *       "secretCreatedAt": "2026-11-05T11:20:03.771Z",
+                     *       "previousSecretExpiresAt": null,
+                     *       "failingSince": null,
+                     *       "disabledReason": null,
+                     *       "createdAt": "2026-11-05T11:20:03.771Z",
+                     *       "updatedAt": "2026-11-24T16:02:31.904Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
@@ -12183,6 +13805,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "endpointId": "019a1c44-8e2b-7f60-9a7d-3c5e1b8f2d96",
+                     *       "secret": "whsec_R2xvYmFsLWV4YW1wbGUtc2VjcmV0LTIwMjY=",
+                     *       "previousSecretExpiresAt": "2026-11-25T16:05:12.340Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookSecretRotation"];
                 };
             };
@@ -12293,6 +13922,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "019ab78c-2e5a-7f13-b8d6-0c4e9a1f3b72",
+                     *       "endpointId": "019a1c44-8e2b-7f60-9a7d-3c5e1b8f2d96",
+                     *       "eventId": "019ab78c-2e57-7c90-9a1d-5f3b8e2c6d04",
+                     *       "event": "webhook.test",
+                     *       "orderId": null,
+                     *       "status": "PENDING",
+                     *       "attemptCount": 0,
+                     *       "nextAttemptAt": "2026-11-24T16:09:48.530Z",
+                     *       "lastAttemptAt": null,
+                     *       "lastStatusCode": null,
+                     *       "lastError": null,
+                     *       "createdAt": "2026-11-24T16:09:48.530Z",
+                     *       "updatedAt": "2026-11-24T16:09:48.530Z",
+                     *       "payload": {
+                     *         "event": "webhook.test",
+                     *         "endpointId": "019a1c44-8e2b-7f60-9a7d-3c5e1b8f2d96",
+                     *         "message": "Test event from the merchant API",
+                     *         "timestamp": "2026-11-24T16:09:48.530Z",
+                     *         "deliveryId": "019ab78c-2e5a-7f13-b8d6-0c4e9a1f3b72"
+                     *       },
+                     *       "attempts": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
@@ -12409,6 +14063,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "019ab6f3-9f21-7b84-a6c3-0d2e5f8a1b47",
+                     *           "endpointId": "019a1c44-8e2b-7f60-9a7d-3c5e1b8f2d96",
+                     *           "eventId": "019ab6f3-9f1e-7a33-8d5b-6e0c2f4a9b71",
+                     *           "event": "order.completed",
+                     *           "orderId": "019ab6f2-0c3e-7d41-9b8a-2e5f7c1d4a90",
+                     *           "status": "SUCCEEDED",
+                     *           "attemptCount": 1,
+                     *           "nextAttemptAt": null,
+                     *           "lastAttemptAt": "2026-11-24T14:05:56.377Z",
+                     *           "lastStatusCode": 200,
+                     *           "lastError": null,
+                     *           "createdAt": "2026-11-24T14:05:56.204Z",
+                     *           "updatedAt": "2026-11-24T14:05:56.377Z",
+                     *           "payload": {
+                     *             "event": "order.completed",
+                     *             "orderId": "019ab6f2-0c3e-7d41-9b8a-2e5f7c1d4a90",
+                     *             "externalId": "invoice-2026-0042",
+                     *             "type": "PAYIN",
+                     *             "status": "COMPLETED",
+                     *             "amountBrl": 1500,
+                     *             "amountToken": 273.004434,
+                     *             "targetToken": "USDC",
+                     *             "destinationWallet": "DChpFixuyLe3oG46sGJV3LxjV2NWXn1FH7LhTkCNLcDv",
+                     *             "txHash": "LbcGpX4qx4h8YbcA7hWG2Dut4p6GafQFr8FawHQWtrRniPteaE1zLH3UgFeE9NgswKgeNVH3Jh1e4UqQPcXcGkg",
+                     *             "timestamp": "2026-11-24T14:05:55.871Z",
+                     *             "deliveryId": "019ab6f3-9f21-7b84-a6c3-0d2e5f8a1b47"
+                     *           },
+                     *           "attempts": [
+                     *             {
+                     *               "number": 1,
+                     *               "attemptedAt": "2026-11-24T14:05:56.377Z",
+                     *               "succeeded": true,
+                     *               "statusCode": 200,
+                     *               "latencyMs": 142,
+                     *               "error": null,
+                     *               "responseBody": "{\"received\":true}"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "limit": 20
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDeliveryPage"];
                 };
             };
@@ -12480,6 +14183,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "019ab6f3-9f21-7b84-a6c3-0d2e5f8a1b47",
+                     *       "endpointId": "019a1c44-8e2b-7f60-9a7d-3c5e1b8f2d96",
+                     *       "eventId": "019ab6f3-9f1e-7a33-8d5b-6e0c2f4a9b71",
+                     *       "event": "order.completed",
+                     *       "orderId": "019ab6f2-0c3e-7d41-9b8a-2e5f7c1d4a90",
+                     *       "status": "SUCCEEDED",
+                     *       "attemptCount": 1,
+                     *       "nextAttemptAt": null,
+                     *       "lastAttemptAt": "2026-11-24T14:05:56.377Z",
+                     *       "lastStatusCode": 200,
+                     *       "lastError": null,
+                     *       "createdAt": "2026-11-24T14:05:56.204Z",
+                     *       "updatedAt": "2026-11-24T14:05:56.377Z",
+                     *       "payload": {
+                     *         "event": "order.completed",
+                     *         "orderId": "019ab6f2-0c3e-7d41-9b8a-2e5f7c1d4a90",
+                     *         "externalId": "invoice-2026-0042",
+                     *         "type": "PAYIN",
+                     *         "status": "COMPLETED",
+                     *         "amountBrl": 1500,
+                     *         "amountToken": 273.004434,
+                     *         "targetToken": "USDC",
+                     *         "destinationWallet": "DChpFixuyLe3oG46sGJV3LxjV2NWXn1FH7LhTkCNLcDv",
+                     *         "txHash": "LbcGpX4qx4h8YbcA7hWG2Dut4p6GafQFr8FawHQWtrRniPteaE1zLH3UgFeE9NgswKgeNVH3Jh1e4UqQPcXcGkg",
+                     *         "timestamp": "2026-11-24T14:05:55.871Z",
+                     *         "deliveryId": "019ab6f3-9f21-7b84-a6c3-0d2e5f8a1b47"
+                     *       },
+                     *       "attempts": [
+                     *         {
+                     *           "number": 1,
+                     *           "attemptedAt": "2026-11-24T14:05:56.377Z",
+                     *           "succeeded": true,
+                     *           "statusCode": 200,
+                     *           "latencyMs": 142,
+                     *           "error": null,
+                     *           "responseBody": "{\"received\":true}"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
@@ -12563,6 +14308,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "019ab6f3-9f21-7b84-a6c3-0d2e5f8a1b47",
+                     *       "endpointId": "019a1c44-8e2b-7f60-9a7d-3c5e1b8f2d96",
+                     *       "eventId": "019ab6f3-9f1e-7a33-8d5b-6e0c2f4a9b71",
+                     *       "event": "order.completed",
+                     *       "orderId": "019ab6f2-0c3e-7d41-9b8a-2e5f7c1d4a90",
+                     *       "status": "PENDING",
+                     *       "attemptCount": 1,
+                     *       "nextAttemptAt": "2026-11-24T16:10:02.118Z",
+                     *       "lastAttemptAt": "2026-11-24T14:05:56.377Z",
+                     *       "lastStatusCode": 200,
+                     *       "lastError": null,
+                     *       "createdAt": "2026-11-24T14:05:56.204Z",
+                     *       "updatedAt": "2026-11-24T16:10:02.118Z",
+                     *       "payload": {
+                     *         "event": "order.completed",
+                     *         "orderId": "019ab6f2-0c3e-7d41-9b8a-2e5f7c1d4a90",
+                     *         "externalId": "invoice-2026-0042",
+                     *         "type": "PAYIN",
+                     *         "status": "COMPLETED",
+                     *         "amountBrl": 1500,
+                     *         "amountToken": 273.004434,
+                     *         "targetToken": "USDC",
+                     *         "destinationWallet": "DChpFixuyLe3oG46sGJV3LxjV2NWXn1FH7LhTkCNLcDv",
+                     *         "txHash": "LbcGpX4qx4h8YbcA7hWG2Dut4p6GafQFr8FawHQWtrRniPteaE1zLH3UgFeE9NgswKgeNVH3Jh1e4UqQPcXcGkg",
+                     *         "timestamp": "2026-11-24T14:05:55.871Z",
+                     *         "deliveryId": "019ab6f3-9f21-7b84-a6c3-0d2e5f8a1b47"
+                     *       },
+                     *       "attempts": [
+                     *         {
+                     *           "number": 1,
+                     *           "attemptedAt": "2026-11-24T14:05:56.377Z",
+                     *           "succeeded": true,
+                     *           "statusCode": 200,
+                     *           "latencyMs": 142,
+                     *           "error": null,
+                     *           "responseBody": "{\"received\":true}"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
@@ -12682,6 +14469,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "endpointId": "019a1c44-8e2b-7f60-9a7d-3c5e1b8f2d96",
+                     *       "since": "2026-11-22T03:00:00.000Z",
+                     *       "requeued": 14
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookRecoverResult"];
                 };
             };
@@ -12802,6 +14596,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "signedTransaction": "AUm8f2Kx1vQe7Hn0cP3sLdR5tWb9JyZa4FgU6oNiEk2MjXq8TrCw0VhYpG1lDzS7uBnA3eKxO5fIgQ9HsLm2RtVcAQACBAZh/LTdj9WfckNE9VTZlfqFEF9rGa1HdMauLxu2NZuiAQIEBmH8tN2P1Z9yS0T1VNmV+oUQX2sZrUd0xq4vG7Y1m6I="
+                     *     }
+                     */
                     "application/json": components["schemas"]["SignedTransaction"];
                 };
             };
@@ -12931,6 +14730,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "hash": "2tG9JcUS8ZHtkHSJ7kNy4FhNzaZMfp9eFE476aq88SwfqXE28pNQaNpvWrQjnqa5T1RPfPRioB2cz9dLMPm2iCNJ"
+                     *     }
+                     */
                     "application/json": components["schemas"]["SentTransaction"];
                 };
             };
@@ -13054,6 +14858,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "address": "9tm1HsQFpNbnB9F5hRGzQiQ29t7JPMNASpUSq9NmMaUL",
+                     *       "createdAt": "2026-03-02T12:00:41.512Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["MerchantWallet"];
                 };
             };
@@ -13126,6 +14936,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "signedTransaction": "AUm8f2Kx1vQe7Hn0cP3sLdR5tWb9JyZa4FgU6oNiEk2MjXq8TrCw0VhYpG1lDzS7uBnA3eKxO5fIgQ9HsLm2RtVcAQACBAZh/LTdj9WfckNE9VTZlfqFEF9rGa1HdMauLxu2NZuiAQIEBmH8tN2P1Z9yS0T1VNmV+oUQX2sZrUd0xq4vG7Y1m6I="
+                     *     }
+                     */
                     "application/json": components["schemas"]["SignedTransaction"];
                 };
             };
@@ -13243,6 +15058,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "hash": "2tG9JcUS8ZHtkHSJ7kNy4FhNzaZMfp9eFE476aq88SwfqXE28pNQaNpvWrQjnqa5T1RPfPRioB2cz9dLMPm2iCNJ"
+                     *     }
+                     */
                     "application/json": components["schemas"]["SentTransaction"];
                 };
             };
@@ -13370,6 +15190,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "address": "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin",
+                     *       "lamports": 1000000000
+                     *     }
+                     */
                     "application/json": components["schemas"]["SandboxBalance"];
                 };
             };
@@ -13478,6 +15304,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "address": "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin",
+                     *       "lamports": 1000000000
+                     *     }
+                     */
                     "application/json": components["schemas"]["SandboxBalance"];
                 };
             };
@@ -13550,6 +15382,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "signature": "2tG9JcUS8ZHtkHSJ7kNy4FhNzaZMfp9eFE476aq88SwfqXE28pNQaNpvWrQjnqa5T1RPfPRioB2cz9dLMPm2iCNJ",
+                     *       "status": "FINALIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["SandboxTransactionStatus"];
                 };
             };
@@ -13639,6 +15477,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "operator": {
+                     *         "id": "0195f2a0-7b4e-7c19-9d3a-1f6e8b2c5a04",
+                     *         "email": "rita.ops@example.com",
+                     *         "role": "OPERATIONS",
+                     *         "totpEnabled": true,
+                     *         "disabled": false,
+                     *         "createdAt": "2026-02-20T09:14:55.306Z"
+                     *       },
+                     *       "csrfToken": "Pz8wK3nR6xTq1LcV9bJ4sHd7FgA2eYu5oKiM0wNtXrE",
+                     *       "totpEnrolmentRequired": false,
+                     *       "permissions": [
+                     *         "read",
+                     *         "orders.operate",
+                     *         "reports.export"
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["OperatorSession"];
                 };
             };
@@ -13738,6 +15595,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0195f2a0-7b4e-7c19-9d3a-1f6e8b2c5a04",
+                     *       "email": "rita.ops@example.com",
+                     *       "role": "OPERATIONS",
+                     *       "totpEnabled": false,
+                     *       "disabled": false,
+                     *       "createdAt": "2026-02-20T09:14:55.306Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Operator"];
                 };
             };
@@ -13825,6 +15692,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "operator": {
+                     *         "id": "0195f2a0-7b4e-7c19-9d3a-1f6e8b2c5a04",
+                     *         "email": "rita.ops@example.com",
+                     *         "role": "OPERATIONS",
+                     *         "totpEnabled": true,
+                     *         "disabled": false,
+                     *         "createdAt": "2026-02-20T09:14:55.306Z"
+                     *       },
+                     *       "csrfToken": "Pz8wK3nR6xTq1LcV9bJ4sHd7FgA2eYu5oKiM0wNtXrE",
+                     *       "totpEnrolmentRequired": false,
+                     *       "permissions": [
+                     *         "read",
+                     *         "orders.operate",
+                     *         "reports.export"
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["OperatorSession"];
                 };
             };
@@ -13985,6 +15871,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "otpauthUri": "otpauth://totp/Crypto%2FBRL%20Exchange:rita.ops%40example.com?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=Crypto%2FBRL%20Exchange&algorithm=SHA1&digits=6&period=30",
+                     *       "secret": "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TotpEnrolment"];
                 };
             };
@@ -14187,6 +16079,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "0195f2a1-2c8f-7e53-b6d1-4a9e0c3f7b18",
+                     *         "email": "carlos.admin@example.com",
+                     *         "role": "ADMIN",
+                     *         "totpEnabled": true,
+                     *         "disabled": false,
+                     *         "createdAt": "2026-02-18T11:02:37.918Z"
+                     *       },
+                     *       {
+                     *         "id": "0195f2a0-7b4e-7c19-9d3a-1f6e8b2c5a04",
+                     *         "email": "rita.ops@example.com",
+                     *         "role": "OPERATIONS",
+                     *         "totpEnabled": true,
+                     *         "disabled": false,
+                     *         "createdAt": "2026-02-20T09:14:55.306Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Operator"][];
                 };
             };
@@ -14260,6 +16172,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0195f2a0-6e1d-7a40-8c5b-2d9f4a7e1c03",
+                     *       "email": "rita.ops@example.com",
+                     *       "role": "OPERATIONS",
+                     *       "invitedBy": "operator:0195f2a1-2c8f-7e53-b6d1-4a9e0c3f7b18",
+                     *       "approvalId": "0195f2a0-6e22-7f18-a3c6-8b1d5e9f2a74",
+                     *       "createdAt": "2026-02-19T16:40:22.105Z",
+                     *       "expiresAt": "2026-02-26T16:40:22.105Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["OperatorInvitation"];
                 };
             };
@@ -14379,6 +16302,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0195f2a0-7b4e-7c19-9d3a-1f6e8b2c5a04",
+                     *       "email": "rita.ops@example.com",
+                     *       "role": "VIEWER",
+                     *       "totpEnabled": true,
+                     *       "disabled": false,
+                     *       "createdAt": "2026-02-20T09:14:55.306Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Operator"];
                 };
             };
@@ -14484,6 +16417,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "019a3f10-6c2e-7b85-a9d4-1e7f3c5b8a26",
+                     *         "name": "nightly-settlements",
+                     *         "role": "FINANCE",
+                     *         "status": "ACTIVE",
+                     *         "createdBy": "operator:0195f2a1-2c8f-7e53-b6d1-4a9e0c3f7b18",
+                     *         "createdAt": "2026-11-10T20:41:03.452Z",
+                     *         "activatedAt": "2026-11-10T21:03:47.661Z",
+                     *         "approvalId": "019a3f10-6c31-7e02-b5a8-3d9f1c7e4b60",
+                     *         "revokedAt": null
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["ServiceAccount"][];
                 };
             };
@@ -14557,6 +16505,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "serviceAccount": {
+                     *         "id": "019a3f10-6c2e-7b85-a9d4-1e7f3c5b8a26",
+                     *         "name": "nightly-settlements",
+                     *         "role": "FINANCE",
+                     *         "status": "PENDING",
+                     *         "createdBy": "operator:0195f2a1-2c8f-7e53-b6d1-4a9e0c3f7b18",
+                     *         "createdAt": "2026-11-10T20:41:03.452Z",
+                     *         "activatedAt": null,
+                     *         "approvalId": "019a3f10-6c31-7e02-b5a8-3d9f1c7e4b60",
+                     *         "revokedAt": null
+                     *       },
+                     *       "token": "svc_Hq4Tn8Wm2Rk6Xp0Lc3Vb7Js1Df5Ga9Ey2Uo6Ki4Mw8Nr"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CreatedServiceAccount"];
                 };
             };
@@ -14658,6 +16622,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "019a3f10-6c2e-7b85-a9d4-1e7f3c5b8a26",
+                     *       "name": "nightly-settlements",
+                     *       "role": "FINANCE",
+                     *       "status": "REVOKED",
+                     *       "createdBy": "operator:0195f2a1-2c8f-7e53-b6d1-4a9e0c3f7b18",
+                     *       "createdAt": "2026-11-10T20:41:03.452Z",
+                     *       "activatedAt": "2026-11-10T21:03:47.661Z",
+                     *       "approvalId": "019a3f10-6c31-7e02-b5a8-3d9f1c7e4b60",
+                     *       "revokedAt": "2026-11-23T08:15:02.390Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ServiceAccount"];
                 };
             };
@@ -14768,6 +16745,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *           "name": "Acme Pagamentos Ltda",
+                     *           "status": "ACTIVE",
+                     *           "createdAt": "2026-03-02T12:00:41.207Z"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "limit": 20
+                     *     }
+                     */
                     "application/json": components["schemas"]["MerchantPage"];
                 };
             };
@@ -14849,6 +16841,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "merchant": {
+                     *         "id": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *         "name": "Acme Pagamentos Ltda",
+                     *         "status": "ACTIVE",
+                     *         "createdAt": "2026-03-02T12:00:41.207Z"
+                     *       },
+                     *       "credential": {
+                     *         "id": "0195f3b9-1f6d-7c28-b4a0-3e9d5c7a1f82",
+                     *         "apiKey": "mk_3f9a1c2e7b4d40a8b6e2d9c1f5a7e3b0",
+                     *         "label": null,
+                     *         "createdAt": "2026-03-02T12:00:41.207Z",
+                     *         "revokedAt": null,
+                     *         "expiresAt": null,
+                     *         "allowedIps": null,
+                     *         "scopes": null,
+                     *         "lastUsedAt": null,
+                     *         "apiSecret": "sk_Yq7Rk2WmP9xTn4LcV8bJ3sHd6FgA1eZu0oKiQ5wNtXr"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["MerchantWithCredential"];
                 };
             };
@@ -14947,6 +16961,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *       "name": "Acme Pagamentos Ltda",
+                     *       "status": "ACTIVE",
+                     *       "createdAt": "2026-03-02T12:00:41.207Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Merchant"];
                 };
             };
@@ -15030,6 +17052,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *       "name": "Acme Pagamentos Ltda",
+                     *       "status": "DISABLED",
+                     *       "createdAt": "2026-03-02T12:00:41.207Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Merchant"];
                 };
             };
@@ -15140,6 +17170,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *       "name": "Acme Pagamentos Ltda",
+                     *       "status": "ACTIVE",
+                     *       "createdAt": "2026-03-02T12:00:41.207Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Merchant"];
                 };
             };
@@ -15247,6 +17285,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "0195f3b9-1f6d-7c28-b4a0-3e9d5c7a1f82",
+                     *         "apiKey": "mk_3f9a1c2e7b4d40a8b6e2d9c1f5a7e3b0",
+                     *         "label": "production server",
+                     *         "createdAt": "2026-11-20T17:45:12.330Z",
+                     *         "revokedAt": null,
+                     *         "expiresAt": "2027-11-26T00:00:00.000Z",
+                     *         "allowedIps": [
+                     *           "203.0.113.0/24",
+                     *           "2001:db8::/32"
+                     *         ],
+                     *         "scopes": [
+                     *           "read",
+                     *           "payments.write"
+                     *         ],
+                     *         "lastUsedAt": "2026-11-24T14:03:12.401Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Credential"][];
                 };
             };
@@ -15342,6 +17401,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0195f3b9-1f6d-7c28-b4a0-3e9d5c7a1f82",
+                     *       "apiKey": "mk_3f9a1c2e7b4d40a8b6e2d9c1f5a7e3b0",
+                     *       "label": "issued by support",
+                     *       "createdAt": "2026-11-20T17:45:12.330Z",
+                     *       "revokedAt": null,
+                     *       "expiresAt": null,
+                     *       "allowedIps": null,
+                     *       "scopes": [
+                     *         "read"
+                     *       ],
+                     *       "lastUsedAt": null,
+                     *       "apiSecret": "sk_Yq7Rk2WmP9xTn4LcV8bJ3sHd6FgA1eZu0oKiQ5wNtXr"
+                     *     }
+                     */
                     "application/json": components["schemas"]["IssuedCredential"];
                 };
             };
@@ -15453,6 +17528,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0195f3b9-1f6d-7c28-b4a0-3e9d5c7a1f82",
+                     *       "apiKey": "mk_3f9a1c2e7b4d40a8b6e2d9c1f5a7e3b0",
+                     *       "label": "production server",
+                     *       "createdAt": "2026-11-20T17:45:12.330Z",
+                     *       "revokedAt": "2026-11-24T18:12:09.663Z",
+                     *       "expiresAt": "2027-11-26T00:00:00.000Z",
+                     *       "allowedIps": [
+                     *         "203.0.113.0/24",
+                     *         "2001:db8::/32"
+                     *       ],
+                     *       "scopes": [
+                     *         "read",
+                     *         "payments.write"
+                     *       ],
+                     *       "lastUsedAt": "2026-11-24T14:03:12.401Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Credential"];
                 };
             };
@@ -15560,6 +17654,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *       "destinationPolicy": "RECEIVER_ONLY",
+                     *       "payerPolicy": "FIRST_PARTY",
+                     *       "walletOwnershipPolicy": "LIMITED",
+                     *       "unprovenWalletLimitBrl": 500,
+                     *       "updatedAt": "2026-11-12T14:30:18.227Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["MerchantPolicies"];
                 };
             };
@@ -15655,6 +17759,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *       "destinationPolicy": "RECEIVER_ONLY",
+                     *       "payerPolicy": "FIRST_PARTY",
+                     *       "walletOwnershipPolicy": "LIMITED",
+                     *       "unprovenWalletLimitBrl": 500,
+                     *       "updatedAt": "2026-11-12T14:30:18.227Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["MerchantPolicies"];
                 };
             };
@@ -15762,6 +17876,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *       "destinationPolicy": "RECEIVER_ONLY",
+                     *       "payerPolicy": "FIRST_PARTY",
+                     *       "walletOwnershipPolicy": "LIMITED",
+                     *       "unprovenWalletLimitBrl": 500,
+                     *       "updatedAt": "2026-11-12T14:30:18.227Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["MerchantPolicies"];
                 };
             };
@@ -15855,6 +17979,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *       "destinationPolicy": "ANY",
+                     *       "payerPolicy": "FIRST_PARTY",
+                     *       "walletOwnershipPolicy": "LIMITED",
+                     *       "unprovenWalletLimitBrl": 500,
+                     *       "updatedAt": "2026-11-24T17:02:45.119Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["MerchantPolicies"];
                 };
             };
@@ -15962,6 +18096,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "0195f3b8-9a3c-7e14-8f2b-6d0c4a1e7b35",
+                     *         "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *         "email": "ana.souza@example.com",
+                     *         "role": "OWNER",
+                     *         "totpEnabled": true,
+                     *         "createdAt": "2026-03-02T12:00:41.207Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["User"][];
                 };
             };
@@ -16045,6 +18191,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "0195f3ba-0d4c-7e21-9b6a-3f8c1e5d7a02",
+                     *         "orderType": "PAYIN",
+                     *         "minVolumeBrl": 0,
+                     *         "maxVolumeBrl": 100000,
+                     *         "platformFeePercentage": 0.005,
+                     *         "merchantFeePercentage": 0.01,
+                     *         "totalFeePercentage": 0.015
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["FeeTier"][];
                 };
             };
@@ -16134,6 +18293,50 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "receiver": {
+                     *             "id": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                     *             "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *             "type": "PF",
+                     *             "documentType": "CPF",
+                     *             "document": "52998224725",
+                     *             "name": "Maria da Silva",
+                     *             "email": "maria.silva@example.com",
+                     *             "phone": "+5511987654321",
+                     *             "addressStreet": null,
+                     *             "addressNumber": null,
+                     *             "addressComplement": null,
+                     *             "addressNeighborhood": null,
+                     *             "addressCity": "São Paulo",
+                     *             "addressState": "SP",
+                     *             "addressZipCode": null,
+                     *             "status": "PENDING",
+                     *             "kycStatus": "SUBMITTED",
+                     *             "kycRejectionReason": null,
+                     *             "kycSubmittedAt": "2026-03-18T13:25:09.544Z",
+                     *             "kycReviewedAt": null,
+                     *             "walletAddress": "DChpFixuyLe3oG46sGJV3LxjV2NWXn1FH7LhTkCNLcDv",
+                     *             "hasManagedWallet": true,
+                     *             "limits": {
+                     *               "dailyLimitBrl": 50000,
+                     *               "dailyTransactionLimit": 20,
+                     *               "nightTransactionsEnabled": false
+                     *             },
+                     *             "createdAt": "2026-03-18T13:21:30.882Z",
+                     *             "updatedAt": "2026-03-18T13:25:09.544Z"
+                     *           },
+                     *           "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *           "merchantName": "Acme Pagamentos Ltda",
+                     *           "kycSubmittedAt": "2026-03-18T13:25:09.544Z",
+                     *           "waitingSeconds": 5400
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["KycQueuePage"];
                 };
             };
@@ -16205,6 +18408,76 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "receiver": {
+                     *         "id": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                     *         "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *         "type": "PF",
+                     *         "documentType": "CPF",
+                     *         "document": "52998224725",
+                     *         "name": "Maria da Silva",
+                     *         "email": "maria.silva@example.com",
+                     *         "phone": "+5511987654321",
+                     *         "addressStreet": null,
+                     *         "addressNumber": null,
+                     *         "addressComplement": null,
+                     *         "addressNeighborhood": null,
+                     *         "addressCity": "São Paulo",
+                     *         "addressState": "SP",
+                     *         "addressZipCode": null,
+                     *         "status": "PENDING",
+                     *         "kycStatus": "UNDER_REVIEW",
+                     *         "kycRejectionReason": null,
+                     *         "kycSubmittedAt": "2026-03-18T13:25:09.544Z",
+                     *         "kycReviewedAt": null,
+                     *         "walletAddress": "DChpFixuyLe3oG46sGJV3LxjV2NWXn1FH7LhTkCNLcDv",
+                     *         "hasManagedWallet": true,
+                     *         "limits": {
+                     *           "dailyLimitBrl": 50000,
+                     *           "dailyTransactionLimit": 20,
+                     *           "nightTransactionsEnabled": false
+                     *         },
+                     *         "createdAt": "2026-03-18T13:21:30.882Z",
+                     *         "updatedAt": "2026-03-18T13:25:09.544Z"
+                     *       },
+                     *       "merchantName": "Acme Pagamentos Ltda",
+                     *       "waitingSeconds": 5400,
+                     *       "submissions": [
+                     *         {
+                     *           "id": "0195f3c3-5a1e-7c84-9b2d-7e0f3a6c1d45",
+                     *           "submittedAt": "2026-03-18T13:25:09.544Z",
+                     *           "birthDate": "1988-04-12",
+                     *           "incorporationDate": null,
+                     *           "motherName": "Ana da Silva",
+                     *           "documents": [
+                     *             {
+                     *               "type": "ID_FRONT",
+                     *               "reference": "kyc/52998224725/id-front.jpg"
+                     *             },
+                     *             {
+                     *               "type": "SELFIE",
+                     *               "reference": "kyc/52998224725/selfie.jpg"
+                     *             }
+                     *           ],
+                     *           "previousRejectionReason": null
+                     *         }
+                     *       ],
+                     *       "history": [
+                     *         {
+                     *           "id": "0195f3c3-a2e4-7d16-8b9c-1f3e5a7c9d20",
+                     *           "actor": "operator:0195f2a0-7b4e-7c19-9d3a-1f6e8b2c5a04",
+                     *           "action": "receiver.kyc_start_review",
+                     *           "targetType": "receiver",
+                     *           "targetId": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                     *           "details": {},
+                     *           "requestId": "019ab6f2-0c3b-7a18-8e6d-4f2a9c1b7e53",
+                     *           "createdAt": "2026-03-18T14:55:09.544Z",
+                     *           "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ReceiverKycReview"];
                 };
             };
@@ -16285,6 +18558,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                     *       "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *       "type": "PF",
+                     *       "documentType": "CPF",
+                     *       "document": "52998224725",
+                     *       "name": "Maria da Silva",
+                     *       "email": "maria.silva@example.com",
+                     *       "phone": "+5511987654321",
+                     *       "addressStreet": "Rua Augusta",
+                     *       "addressNumber": "1508",
+                     *       "addressComplement": "apto 42",
+                     *       "addressNeighborhood": "Consolação",
+                     *       "addressCity": "São Paulo",
+                     *       "addressState": "SP",
+                     *       "addressZipCode": "01304001",
+                     *       "status": "ACTIVE",
+                     *       "kycStatus": "APPROVED",
+                     *       "kycRejectionReason": null,
+                     *       "kycSubmittedAt": "2026-03-18T13:25:09.544Z",
+                     *       "kycReviewedAt": "2026-03-18T16:02:47.130Z",
+                     *       "walletAddress": "DChpFixuyLe3oG46sGJV3LxjV2NWXn1FH7LhTkCNLcDv",
+                     *       "hasManagedWallet": true,
+                     *       "limits": {
+                     *         "dailyLimitBrl": 50000,
+                     *         "dailyTransactionLimit": 20,
+                     *         "nightTransactionsEnabled": false
+                     *       },
+                     *       "createdAt": "2026-03-18T13:21:30.882Z",
+                     *       "updatedAt": "2026-03-18T16:02:47.130Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Receiver"];
                 };
             };
@@ -16377,6 +18683,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                     *       "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *       "type": "PF",
+                     *       "documentType": "CPF",
+                     *       "document": "52998224725",
+                     *       "name": "Maria da Silva",
+                     *       "email": "maria.silva@example.com",
+                     *       "phone": "+5511987654321",
+                     *       "addressStreet": null,
+                     *       "addressNumber": null,
+                     *       "addressComplement": null,
+                     *       "addressNeighborhood": null,
+                     *       "addressCity": "São Paulo",
+                     *       "addressState": "SP",
+                     *       "addressZipCode": null,
+                     *       "status": "PENDING",
+                     *       "kycStatus": "UNDER_REVIEW",
+                     *       "kycRejectionReason": null,
+                     *       "kycSubmittedAt": "2026-03-18T13:25:09.544Z",
+                     *       "kycReviewedAt": null,
+                     *       "walletAddress": "DChpFixuyLe3oG46sGJV3LxjV2NWXn1FH7LhTkCNLcDv",
+                     *       "hasManagedWallet": true,
+                     *       "limits": {
+                     *         "dailyLimitBrl": 50000,
+                     *         "dailyTransactionLimit": 20,
+                     *         "nightTransactionsEnabled": false
+                     *       },
+                     *       "createdAt": "2026-03-18T13:21:30.882Z",
+                     *       "updatedAt": "2026-03-18T14:55:09.544Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Receiver"];
                 };
             };
@@ -16487,6 +18826,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                     *       "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *       "type": "PF",
+                     *       "documentType": "CPF",
+                     *       "document": "52998224725",
+                     *       "name": "Maria da Silva",
+                     *       "email": "maria.silva@example.com",
+                     *       "phone": "+5511987654321",
+                     *       "addressStreet": "Rua Augusta",
+                     *       "addressNumber": "1508",
+                     *       "addressComplement": "apto 42",
+                     *       "addressNeighborhood": "Consolação",
+                     *       "addressCity": "São Paulo",
+                     *       "addressState": "SP",
+                     *       "addressZipCode": "01304001",
+                     *       "status": "ACTIVE",
+                     *       "kycStatus": "APPROVED",
+                     *       "kycRejectionReason": null,
+                     *       "kycSubmittedAt": "2026-03-18T13:25:09.544Z",
+                     *       "kycReviewedAt": "2026-03-18T16:02:47.130Z",
+                     *       "walletAddress": "DChpFixuyLe3oG46sGJV3LxjV2NWXn1FH7LhTkCNLcDv",
+                     *       "hasManagedWallet": true,
+                     *       "limits": {
+                     *         "dailyLimitBrl": 50000,
+                     *         "dailyTransactionLimit": 20,
+                     *         "nightTransactionsEnabled": false
+                     *       },
+                     *       "createdAt": "2026-03-18T13:21:30.882Z",
+                     *       "updatedAt": "2026-03-18T16:02:47.130Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Receiver"];
                 };
             };
@@ -16606,6 +18978,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                     *       "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *       "type": "PF",
+                     *       "documentType": "CPF",
+                     *       "document": "52998224725",
+                     *       "name": "Maria da Silva",
+                     *       "email": "maria.silva@example.com",
+                     *       "phone": "+5511987654321",
+                     *       "addressStreet": null,
+                     *       "addressNumber": null,
+                     *       "addressComplement": null,
+                     *       "addressNeighborhood": null,
+                     *       "addressCity": "São Paulo",
+                     *       "addressState": "SP",
+                     *       "addressZipCode": null,
+                     *       "status": "PENDING",
+                     *       "kycStatus": "REJECTED",
+                     *       "kycRejectionReason": "The selfie does not match the ID photo",
+                     *       "kycSubmittedAt": "2026-03-18T13:25:09.544Z",
+                     *       "kycReviewedAt": "2026-03-18T16:02:47.130Z",
+                     *       "walletAddress": "DChpFixuyLe3oG46sGJV3LxjV2NWXn1FH7LhTkCNLcDv",
+                     *       "hasManagedWallet": true,
+                     *       "limits": {
+                     *         "dailyLimitBrl": 50000,
+                     *         "dailyTransactionLimit": 20,
+                     *         "nightTransactionsEnabled": false
+                     *       },
+                     *       "createdAt": "2026-03-18T13:21:30.882Z",
+                     *       "updatedAt": "2026-03-18T16:02:47.130Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Receiver"];
                 };
             };
@@ -16716,6 +19121,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                     *       "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *       "type": "PF",
+                     *       "documentType": "CPF",
+                     *       "document": "52998224725",
+                     *       "name": "Maria da Silva",
+                     *       "email": "maria.silva@example.com",
+                     *       "phone": "+5511987654321",
+                     *       "addressStreet": "Rua Augusta",
+                     *       "addressNumber": "1508",
+                     *       "addressComplement": "apto 42",
+                     *       "addressNeighborhood": "Consolação",
+                     *       "addressCity": "São Paulo",
+                     *       "addressState": "SP",
+                     *       "addressZipCode": "01304001",
+                     *       "status": "SUSPENDED",
+                     *       "kycStatus": "APPROVED",
+                     *       "kycRejectionReason": null,
+                     *       "kycSubmittedAt": "2026-03-18T13:25:09.544Z",
+                     *       "kycReviewedAt": "2026-03-18T16:02:47.130Z",
+                     *       "walletAddress": "DChpFixuyLe3oG46sGJV3LxjV2NWXn1FH7LhTkCNLcDv",
+                     *       "hasManagedWallet": true,
+                     *       "limits": {
+                     *         "dailyLimitBrl": 50000,
+                     *         "dailyTransactionLimit": 20,
+                     *         "nightTransactionsEnabled": false
+                     *       },
+                     *       "createdAt": "2026-03-18T13:21:30.882Z",
+                     *       "updatedAt": "2026-11-25T09:12:40.318Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Receiver"];
                 };
             };
@@ -16826,6 +19264,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                     *       "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *       "type": "PF",
+                     *       "documentType": "CPF",
+                     *       "document": "52998224725",
+                     *       "name": "Maria da Silva",
+                     *       "email": "maria.silva@example.com",
+                     *       "phone": "+5511987654321",
+                     *       "addressStreet": "Rua Augusta",
+                     *       "addressNumber": "1508",
+                     *       "addressComplement": "apto 42",
+                     *       "addressNeighborhood": "Consolação",
+                     *       "addressCity": "São Paulo",
+                     *       "addressState": "SP",
+                     *       "addressZipCode": "01304001",
+                     *       "status": "BLOCKED",
+                     *       "kycStatus": "APPROVED",
+                     *       "kycRejectionReason": null,
+                     *       "kycSubmittedAt": "2026-03-18T13:25:09.544Z",
+                     *       "kycReviewedAt": "2026-03-18T16:02:47.130Z",
+                     *       "walletAddress": "DChpFixuyLe3oG46sGJV3LxjV2NWXn1FH7LhTkCNLcDv",
+                     *       "hasManagedWallet": true,
+                     *       "limits": {
+                     *         "dailyLimitBrl": 50000,
+                     *         "dailyTransactionLimit": 20,
+                     *         "nightTransactionsEnabled": false
+                     *       },
+                     *       "createdAt": "2026-03-18T13:21:30.882Z",
+                     *       "updatedAt": "2026-11-25T09:12:40.318Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Receiver"];
                 };
             };
@@ -16936,6 +19407,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                     *       "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *       "type": "PF",
+                     *       "documentType": "CPF",
+                     *       "document": "52998224725",
+                     *       "name": "Maria da Silva",
+                     *       "email": "maria.silva@example.com",
+                     *       "phone": "+5511987654321",
+                     *       "addressStreet": "Rua Augusta",
+                     *       "addressNumber": "1508",
+                     *       "addressComplement": "apto 42",
+                     *       "addressNeighborhood": "Consolação",
+                     *       "addressCity": "São Paulo",
+                     *       "addressState": "SP",
+                     *       "addressZipCode": "01304001",
+                     *       "status": "ACTIVE",
+                     *       "kycStatus": "APPROVED",
+                     *       "kycRejectionReason": null,
+                     *       "kycSubmittedAt": "2026-03-18T13:25:09.544Z",
+                     *       "kycReviewedAt": "2026-03-18T16:02:47.130Z",
+                     *       "walletAddress": "DChpFixuyLe3oG46sGJV3LxjV2NWXn1FH7LhTkCNLcDv",
+                     *       "hasManagedWallet": true,
+                     *       "limits": {
+                     *         "dailyLimitBrl": 50000,
+                     *         "dailyTransactionLimit": 20,
+                     *         "nightTransactionsEnabled": false
+                     *       },
+                     *       "createdAt": "2026-03-18T13:21:30.882Z",
+                     *       "updatedAt": "2026-11-26T10:47:03.771Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Receiver"];
                 };
             };
@@ -17060,6 +19564,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "019ab8a2-5d41-7a08-9e6c-3b1f7d2a5c94",
+                     *           "actor": "operator:0195f2a0-7b4e-7c19-9d3a-1f6e8b2c5a04",
+                     *           "action": "approval.propose",
+                     *           "targetType": "approval",
+                     *           "targetId": "019ab8a2-5d3c-7e19-b0f4-7a2c9e1d6b38",
+                     *           "details": {
+                     *             "action": "ORDER_REFUND",
+                     *             "targetId": "01932c4e-8a1b-7c3d-9e4f-5a6b7c8d9e0f"
+                     *           },
+                     *           "requestId": "019ab6f2-0c3b-7a18-8e6d-4f2a9c1b7e53",
+                     *           "createdAt": "2026-11-22T12:08:44.730Z",
+                     *           "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["OperatorAuditLogPage"];
                 };
             };
@@ -17148,6 +19673,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example id,createdAt,actor,action,targetType,targetId,merchantId,requestId,details
+                     *     019ab8a2-5d41-7a08-9e6c-3b1f7d2a5c94,2026-11-22T12:08:44.730Z,operator:0195f2a0-7b4e-7c19-9d3a-1f6e8b2c5a04,approval.propose,approval,019ab8a2-5d3c-7e19-b0f4-7a2c9e1d6b38,0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50,019ab6f2-0c3b-7a18-8e6d-4f2a9c1b7e53,"{""action"":""ORDER_REFUND"",""targetId"":""01932c4e-8a1b-7c3d-9e4f-5a6b7c8d9e0f""}"
+                     */
                     "text/csv": string;
                 };
             };
@@ -17227,7 +19756,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example id,occurredAt,orderId,orderType,merchantId,movement,direction,asset,chain,quantity,valueBrl,clientDocumentType,clientDocument,clientName,walletAddress,walletSelfHosted,counterpartyType,originatorName,originatorDocumentType,originatorDocument,originatorAccount,beneficiaryName,beneficiaryDocumentType,beneficiaryDocument,beneficiaryAccount,pixEndToEndId,pspReference,txSignature
+                     *     019ab6f3-9e12-7f60-8b4d-2c6e8a0f1d35,2026-11-24T14:05:41.093Z,019ab6f2-0c3e-7d41-9b8a-2e5f7c1d4a90,PAYIN,0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50,PIX_IN,IN,BRL,,1500.00,1500.00,CPF,52998224725,Maria da Silva,,,PIX_PAYER,Maria da Silva,CPF,52998224725,18236120/0001/123456-7,Acme Pagamentos Ltda,CNPJ,11222333000181,,E18236120202611241405a8Kx2Lm9QpZ,7d9f0a2b4c6e48a1b3d5f7e9a0c2e4f6,
+                     */
                     "text/csv": string;
+                    /** @example {"id":"019ab6f3-9e12-7f60-8b4d-2c6e8a0f1d35","occurredAt":"2026-11-24T14:05:41.093Z","orderId":"019ab6f2-0c3e-7d41-9b8a-2e5f7c1d4a90","orderType":"PAYIN","merchantId":"0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50","movement":"PIX_IN","direction":"IN","asset":"BRL","chain":null,"quantity":"1500.00","valueBrl":"1500.00","clientDocumentType":"CPF","clientDocument":"52998224725","clientName":"Maria da Silva","walletAddress":null,"walletSelfHosted":null,"counterpartyType":"PIX_PAYER","originatorName":"Maria da Silva","originatorDocumentType":"CPF","originatorDocument":"52998224725","originatorAccount":"18236120/0001/123456-7","beneficiaryName":"Acme Pagamentos Ltda","beneficiaryDocumentType":"CNPJ","beneficiaryDocument":"11222333000181","beneficiaryAccount":null,"pixEndToEndId":"E18236120202611241405a8Kx2Lm9QpZ","pspReference":"7d9f0a2b4c6e48a1b3d5f7e9a0c2e4f6","txSignature":null} */
                     "application/x-ndjson": string;
                 };
             };
@@ -17300,6 +19834,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "0195f2b1-3a7c-7e52-8d0f-6b4e1c9a2d71",
+                     *         "orderType": "PAYIN",
+                     *         "minVolumeBrl": 0,
+                     *         "maxVolumeBrl": 500000,
+                     *         "platformFeePercentage": 0.005
+                     *       },
+                     *       {
+                     *         "id": "0195f2b1-3a7c-7e52-8d0f-6b4e1c9a2d72",
+                     *         "orderType": "PAYIN",
+                     *         "minVolumeBrl": 500000,
+                     *         "maxVolumeBrl": null,
+                     *         "platformFeePercentage": 0.004
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["PlatformFeeTier"][];
                 };
             };
@@ -17394,6 +19946,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "tiers": [
+                     *         {
+                     *           "id": "019ab90c-4d1e-7a63-b8f2-0c5e7a9d3b14",
+                     *           "minVolumeBrl": 0,
+                     *           "maxVolumeBrl": 500000,
+                     *           "platformFeePercentage": 0.015
+                     *         },
+                     *         {
+                     *           "id": "019ab90c-4d1e-7a63-b8f2-0c5e7a9d3b15",
+                     *           "minVolumeBrl": 500000,
+                     *           "maxVolumeBrl": null,
+                     *           "platformFeePercentage": 0.01
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ReplacedPlatformFeeTiers"];
                 };
             };
@@ -17493,6 +20064,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "asOf": "2026-11-24T18:00:00.000Z",
+                     *       "merchants": 1,
+                     *       "totalBrl": "4312.80",
+                     *       "data": [
+                     *         {
+                     *           "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *           "merchantName": "Acme Pagamentos Ltda",
+                     *           "amountBrl": "4312.80",
+                     *           "entries": 187,
+                     *           "oldestEntryAt": "2026-11-01T03:12:44.201Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["SettlementsDue"];
                 };
             };
@@ -17575,6 +20162,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "settlements": [
+                     *         {
+                     *           "id": "019ad0e0-1a2b-7c3d-8e4f-5a6b7c8d9e01",
+                     *           "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *           "periodStart": "2026-11-01T03:00:00.000Z",
+                     *           "periodEnd": "2026-12-01T03:00:00.000Z",
+                     *           "createdAt": "2026-12-01T03:00:04.512Z",
+                     *           "amountBrl": 4312.8,
+                     *           "entriesCount": 187
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["SettlementRun"];
                 };
             };
@@ -17671,6 +20273,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "chain": "solana-rpc",
+                     *       "onChain": true,
+                     *       "address": "HiYdfqiGiFKJG6qF2psVT3kXZBChMacRjLVF59Gqxgfc",
+                     *       "onChainSource": "node",
+                     *       "onChainAsOf": "2026-11-24T14:06:00.118Z",
+                     *       "currencies": [
+                     *         {
+                     *           "currency": "USDC",
+                     *           "onChain": "248440.413786",
+                     *           "ledger": "248440.413786",
+                     *           "drift": "0.000000",
+                     *           "lowBalanceThreshold": "50000.000000",
+                     *           "belowThreshold": false,
+                     *           "openPayinObligations": "273.004434",
+                     *           "openPayins": 1,
+                     *           "inFlightTransfers": 0,
+                     *           "inFlightAmount": "0.000000"
+                     *         }
+                     *       ],
+                     *       "lastReconciliation": {
+                     *         "id": "019ad0f1-7c3e-7a95-b2d8-1e4f6a9c0b57",
+                     *         "startedAt": "2026-11-24T14:00:00.012Z",
+                     *         "finishedAt": "2026-11-24T14:00:01.347Z",
+                     *         "inFlightTransfers": 0,
+                     *         "driftFound": false,
+                     *         "currencies": [
+                     *           {
+                     *             "currency": "USDC",
+                     *             "onChain": "248713.418220",
+                     *             "ledger": "248713.418220",
+                     *             "drift": "0.000000",
+                     *             "inFlightAmount": "0.000000"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Treasury"];
                 };
             };
@@ -17743,6 +20384,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "019ad0f1-7c3e-7a95-b2d8-1e4f6a9c0b57",
+                     *           "startedAt": "2026-11-24T14:00:00.012Z",
+                     *           "finishedAt": "2026-11-24T14:00:01.347Z",
+                     *           "inFlightTransfers": 0,
+                     *           "driftFound": false,
+                     *           "currencies": [
+                     *             {
+                     *               "currency": "USDC",
+                     *               "onChain": "248713.418220",
+                     *               "ledger": "248713.418220",
+                     *               "drift": "0.000000",
+                     *               "inFlightAmount": "0.000000"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["TreasuryReconciliationList"];
                 };
             };
@@ -17827,6 +20490,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0195f2b0-4e6a-7d82-9c1b-3f5a7e9d2b64",
+                     *       "reference": "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW",
+                     *       "currency": "USDC",
+                     *       "amount": "250000.000000",
+                     *       "note": "Opening balance, transfer from the cold wallet",
+                     *       "createdAt": "2026-02-20T10:05:31.640Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TreasuryFunding"];
                 };
             };
@@ -17836,6 +20509,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0195f2b0-4e6a-7d82-9c1b-3f5a7e9d2b64",
+                     *       "reference": "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW",
+                     *       "currency": "USDC",
+                     *       "amount": "250000.000000",
+                     *       "note": "Opening balance, transfer from the cold wallet",
+                     *       "createdAt": "2026-02-20T10:05:31.640Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TreasuryFunding"];
                 };
             };
@@ -17948,6 +20631,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "019ab6f2-0c3e-7d41-9b8a-2e5f7c1d4a90",
+                     *           "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *           "merchantName": "Acme Pagamentos Ltda",
+                     *           "receiverId": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                     *           "type": "PAYIN",
+                     *           "status": "COMPLETED",
+                     *           "amountBrl": 1500,
+                     *           "token": "USDC",
+                     *           "chain": "solana",
+                     *           "externalId": "invoice-2026-0042",
+                     *           "failureReason": null,
+                     *           "createdAt": "2026-11-24T14:03:12.418Z",
+                     *           "updatedAt": "2026-11-24T14:05:55.871Z",
+                     *           "allowedActions": [],
+                     *           "moneyHeld": false
+                     *         },
+                     *         {
+                     *           "id": "01932c4e-8a1b-7c3d-9e4f-5a6b7c8d9e0f",
+                     *           "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *           "merchantName": "Acme Pagamentos Ltda",
+                     *           "receiverId": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                     *           "type": "PAYIN",
+                     *           "status": "FAILED",
+                     *           "amountBrl": 820,
+                     *           "token": "USDC",
+                     *           "chain": "solana",
+                     *           "externalId": "invoice-2026-0031",
+                     *           "failureReason": "PIX refund refused by the PSP: payer account closed",
+                     *           "createdAt": "2026-11-21T17:22:09.614Z",
+                     *           "updatedAt": "2026-11-21T17:25:40.082Z",
+                     *           "allowedActions": [
+                     *             "REFUND"
+                     *           ],
+                     *           "moneyHeld": true
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["AdminOrderPage"];
                 };
             };
@@ -18024,6 +20750,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01932c4e-8a1b-7c3d-9e4f-5a6b7c8d9e0f",
+                     *           "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *           "merchantName": "Acme Pagamentos Ltda",
+                     *           "receiverId": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                     *           "type": "PAYIN",
+                     *           "status": "FAILED",
+                     *           "amountBrl": 820,
+                     *           "token": "USDC",
+                     *           "chain": "solana",
+                     *           "externalId": "invoice-2026-0031",
+                     *           "failureReason": "PIX refund refused by the PSP: payer account closed",
+                     *           "createdAt": "2026-11-21T17:22:09.614Z",
+                     *           "updatedAt": "2026-11-21T17:25:40.082Z",
+                     *           "allowedActions": [
+                     *             "REFUND"
+                     *           ],
+                     *           "moneyHeld": true,
+                     *           "stuckReason": "FAILED_WITH_MONEY_HELD",
+                     *           "stuckForSeconds": 246300
+                     *         }
+                     *       ],
+                     *       "olderThanMinutes": 30,
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["StuckOrderPage"];
                 };
             };
@@ -18095,6 +20850,211 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "019ab6f2-0c3e-7d41-9b8a-2e5f7c1d4a90",
+                     *       "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *       "merchantName": "Acme Pagamentos Ltda",
+                     *       "receiverId": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                     *       "type": "PAYIN",
+                     *       "status": "COMPLETED",
+                     *       "amountBrl": 1500,
+                     *       "token": "USDC",
+                     *       "chain": "solana",
+                     *       "externalId": "invoice-2026-0042",
+                     *       "failureReason": null,
+                     *       "createdAt": "2026-11-24T14:03:12.418Z",
+                     *       "updatedAt": "2026-11-24T14:05:55.871Z",
+                     *       "allowedActions": [],
+                     *       "moneyHeld": false,
+                     *       "paymentReference": "7d9f0a2b4c6e48a1b3d5f7e9a0c2e4f6",
+                     *       "pixEndToEndId": "E18236120202611241405a8Kx2Lm9QpZ",
+                     *       "providerTransactionId": "sbx_tx_8f2c6a1e9d4b",
+                     *       "refundId": null,
+                     *       "txHash": "LbcGpX4qx4h8YbcA7hWG2Dut4p6GafQFr8FawHQWtrRniPteaE1zLH3UgFeE9NgswKgeNVH3Jh1e4UqQPcXcGkg",
+                     *       "payer": {
+                     *         "documentType": "CPF",
+                     *         "document": "52998224725",
+                     *         "name": "Maria da Silva"
+                     *       },
+                     *       "stepAttempts": 1,
+                     *       "nextStepAt": null,
+                     *       "timeline": [
+                     *         {
+                     *           "status": {
+                     *             "status": "AWAITING_PAYMENT",
+                     *             "source": "CREATED",
+                     *             "event": null
+                     *           },
+                     *           "transaction": null,
+                     *           "ledgerEntry": null,
+                     *           "webhookDelivery": null,
+                     *           "at": "2026-11-24T14:03:12.418Z",
+                     *           "kind": "STATUS"
+                     *         },
+                     *         {
+                     *           "status": null,
+                     *           "transaction": {
+                     *             "id": "019ab6f3-9e0a-7b2c-8d4e-1f3a5c7e9b02",
+                     *             "type": "PIX_IN",
+                     *             "status": "CONFIRMED",
+                     *             "amount": 1500,
+                     *             "currency": "BRL",
+                     *             "createdAt": "2026-11-24T14:05:41.093Z",
+                     *             "chain": null,
+                     *             "txHash": "E18236120202611241405a8Kx2Lm9QpZ",
+                     *             "explorerUrl": null
+                     *           },
+                     *           "ledgerEntry": null,
+                     *           "webhookDelivery": null,
+                     *           "at": "2026-11-24T14:05:41.093Z",
+                     *           "kind": "TRANSACTION"
+                     *         },
+                     *         {
+                     *           "status": {
+                     *             "status": "PAYMENT_RECEIVED",
+                     *             "source": "EVENT",
+                     *             "event": "order.payment_received"
+                     *           },
+                     *           "transaction": null,
+                     *           "ledgerEntry": null,
+                     *           "webhookDelivery": null,
+                     *           "at": "2026-11-24T14:05:41.093Z",
+                     *           "kind": "STATUS"
+                     *         },
+                     *         {
+                     *           "status": null,
+                     *           "transaction": null,
+                     *           "ledgerEntry": {
+                     *             "id": "019ab6f3-9e0d-7c51-a4b2-8f6e1d3c5a79",
+                     *             "kind": "PAYIN_PIX_RECEIVED",
+                     *             "referenceType": "order",
+                     *             "referenceId": "019ab6f2-0c3e-7d41-9b8a-2e5f7c1d4a90",
+                     *             "createdAt": "2026-11-24T14:05:41.093Z",
+                     *             "settled": false,
+                     *             "settlementId": null,
+                     *             "postings": [
+                     *               {
+                     *                 "account": "pix_cash",
+                     *                 "owner": "platform",
+                     *                 "currency": "BRL",
+                     *                 "amount": "1500.00"
+                     *               },
+                     *               {
+                     *                 "account": "customer_funds_in_transit",
+                     *                 "owner": "platform",
+                     *                 "currency": "BRL",
+                     *                 "amount": "-1500.00"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "webhookDelivery": null,
+                     *           "at": "2026-11-24T14:05:41.093Z",
+                     *           "kind": "LEDGER_ENTRY"
+                     *         },
+                     *         {
+                     *           "status": null,
+                     *           "transaction": {
+                     *             "id": "019ab6f4-1f8b-7d3a-9c5e-2a4b6d8f0c13",
+                     *             "type": "CHAIN_TRANSFER",
+                     *             "status": "CONFIRMED",
+                     *             "amount": 273.004434,
+                     *             "currency": "USDC",
+                     *             "createdAt": "2026-11-24T14:05:42.310Z",
+                     *             "chain": "solana",
+                     *             "txHash": "LbcGpX4qx4h8YbcA7hWG2Dut4p6GafQFr8FawHQWtrRniPteaE1zLH3UgFeE9NgswKgeNVH3Jh1e4UqQPcXcGkg",
+                     *             "explorerUrl": "https://explorer.solana.com/tx/LbcGpX4qx4h8YbcA7hWG2Dut4p6GafQFr8FawHQWtrRniPteaE1zLH3UgFeE9NgswKgeNVH3Jh1e4UqQPcXcGkg"
+                     *           },
+                     *           "ledgerEntry": null,
+                     *           "webhookDelivery": null,
+                     *           "at": "2026-11-24T14:05:42.310Z",
+                     *           "kind": "TRANSACTION"
+                     *         },
+                     *         {
+                     *           "status": {
+                     *             "status": "COMPLETED",
+                     *             "source": "EVENT",
+                     *             "event": "order.completed"
+                     *           },
+                     *           "transaction": null,
+                     *           "ledgerEntry": null,
+                     *           "webhookDelivery": null,
+                     *           "at": "2026-11-24T14:05:55.871Z",
+                     *           "kind": "STATUS"
+                     *         },
+                     *         {
+                     *           "status": null,
+                     *           "transaction": null,
+                     *           "ledgerEntry": {
+                     *             "id": "019ab6f4-2a7c-7e06-b9d3-5c1f8a4e6b20",
+                     *             "kind": "PAYIN_COMPLETED",
+                     *             "referenceType": "order",
+                     *             "referenceId": "019ab6f2-0c3e-7d41-9b8a-2e5f7c1d4a90",
+                     *             "createdAt": "2026-11-24T14:05:55.871Z",
+                     *             "settled": true,
+                     *             "settlementId": "019ad0e0-1a2b-7c3d-8e4f-5a6b7c8d9e01",
+                     *             "postings": [
+                     *               {
+                     *                 "account": "customer_funds_in_transit",
+                     *                 "owner": "platform",
+                     *                 "currency": "BRL",
+                     *                 "amount": "1500.00"
+                     *               },
+                     *               {
+                     *                 "account": "platform_fee_revenue",
+                     *                 "owner": "platform",
+                     *                 "currency": "BRL",
+                     *                 "amount": "-7.50"
+                     *               },
+                     *               {
+                     *                 "account": "merchant_fees_payable",
+                     *                 "owner": "merchant",
+                     *                 "currency": "BRL",
+                     *                 "amount": "-15.00"
+                     *               },
+                     *               {
+                     *                 "account": "fx_conversion",
+                     *                 "owner": "platform",
+                     *                 "currency": "BRL",
+                     *                 "amount": "-1477.50"
+                     *               },
+                     *               {
+                     *                 "account": "fx_conversion",
+                     *                 "owner": "platform",
+                     *                 "currency": "USDC",
+                     *                 "amount": "273.004434"
+                     *               },
+                     *               {
+                     *                 "account": "token_treasury",
+                     *                 "owner": "platform",
+                     *                 "currency": "USDC",
+                     *                 "amount": "-273.004434"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "webhookDelivery": null,
+                     *           "at": "2026-11-24T14:05:55.871Z",
+                     *           "kind": "LEDGER_ENTRY"
+                     *         },
+                     *         {
+                     *           "status": null,
+                     *           "transaction": null,
+                     *           "ledgerEntry": null,
+                     *           "webhookDelivery": {
+                     *             "id": "019ab6f3-9f21-7b84-a6c3-0d2e5f8a1b47",
+                     *             "endpointId": "019a1c44-8e2b-7f60-9a7d-3c5e1b8f2d96",
+                     *             "event": "order.completed",
+                     *             "status": "SUCCEEDED",
+                     *             "attempts": 1,
+                     *             "lastStatusCode": 200,
+                     *             "lastAttemptAt": "2026-11-24T14:05:56.377Z"
+                     *           },
+                     *           "at": "2026-11-24T14:05:56.204Z",
+                     *           "kind": "WEBHOOK_DELIVERY"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["AdminOrderDetail"];
                 };
             };
@@ -18175,6 +21135,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "019ab6f0-0000-7a1b-9c2d-3e4f5a6b7c8d",
+                     *           "startedAt": "2026-11-24T14:00:00.021Z",
+                     *           "finishedAt": "2026-11-24T14:00:02.884Z",
+                     *           "chargesApplied": 0,
+                     *           "refundsApplied": 0,
+                     *           "payoutsApplied": 1,
+                     *           "drift": 0,
+                     *           "error": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["PspReconciliationRuns"];
                 };
             };
@@ -18250,6 +21226,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "019ab8a2-5d3c-7e19-b0f4-7a2c9e1d6b38",
+                     *           "action": "ORDER_REFUND",
+                     *           "targetType": "order",
+                     *           "targetId": "01932c4e-8a1b-7c3d-9e4f-5a6b7c8d9e0f",
+                     *           "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *           "params": {},
+                     *           "reason": "Refund failed at the PSP (account closed); the customer gave a new account",
+                     *           "status": "PENDING",
+                     *           "proposedBy": {
+                     *             "id": "0195f2a0-7b4e-7c19-9d3a-1f6e8b2c5a04",
+                     *             "email": "rita.ops@example.com"
+                     *           },
+                     *           "proposedAt": "2026-11-22T12:08:44.730Z",
+                     *           "decidedBy": null,
+                     *           "decidedAt": null,
+                     *           "decisionReason": null,
+                     *           "result": null
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApprovalPage"];
                 };
             };
@@ -18333,6 +21335,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "019ab8a2-5d3c-7e19-b0f4-7a2c9e1d6b38",
+                     *       "action": "ORDER_REFUND",
+                     *       "targetType": "order",
+                     *       "targetId": "01932c4e-8a1b-7c3d-9e4f-5a6b7c8d9e0f",
+                     *       "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *       "params": {},
+                     *       "reason": "Refund failed at the PSP (account closed); the customer gave a new account",
+                     *       "status": "PENDING",
+                     *       "proposedBy": {
+                     *         "id": "0195f2a0-7b4e-7c19-9d3a-1f6e8b2c5a04",
+                     *         "email": "rita.ops@example.com"
+                     *       },
+                     *       "proposedAt": "2026-11-22T12:08:44.730Z",
+                     *       "decidedBy": null,
+                     *       "decidedAt": null,
+                     *       "decisionReason": null,
+                     *       "result": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["Approval"];
                 };
             };
@@ -18440,6 +21463,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "019ab8a2-5d3c-7e19-b0f4-7a2c9e1d6b38",
+                     *       "action": "ORDER_REFUND",
+                     *       "targetType": "order",
+                     *       "targetId": "01932c4e-8a1b-7c3d-9e4f-5a6b7c8d9e0f",
+                     *       "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *       "params": {},
+                     *       "reason": "Refund failed at the PSP (account closed); the customer gave a new account",
+                     *       "status": "PENDING",
+                     *       "proposedBy": {
+                     *         "id": "0195f2a0-7b4e-7c19-9d3a-1f6e8b2c5a04",
+                     *         "email": "rita.ops@example.com"
+                     *       },
+                     *       "proposedAt": "2026-11-22T12:08:44.730Z",
+                     *       "decidedBy": null,
+                     *       "decidedAt": null,
+                     *       "decisionReason": null,
+                     *       "result": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["Approval"];
                 };
             };
@@ -18532,6 +21576,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "019ab8a2-5d3c-7e19-b0f4-7a2c9e1d6b38",
+                     *       "action": "ORDER_REFUND",
+                     *       "targetType": "order",
+                     *       "targetId": "01932c4e-8a1b-7c3d-9e4f-5a6b7c8d9e0f",
+                     *       "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *       "params": {},
+                     *       "reason": "Refund failed at the PSP (account closed); the customer gave a new account",
+                     *       "status": "APPROVED",
+                     *       "proposedBy": {
+                     *         "id": "0195f2a0-7b4e-7c19-9d3a-1f6e8b2c5a04",
+                     *         "email": "rita.ops@example.com"
+                     *       },
+                     *       "proposedAt": "2026-11-22T12:08:44.730Z",
+                     *       "decidedBy": {
+                     *         "id": "0195f2a1-2c8f-7e53-b6d1-4a9e0c3f7b18",
+                     *         "email": "carlos.admin@example.com"
+                     *       },
+                     *       "decidedAt": "2026-11-22T12:31:05.194Z",
+                     *       "decisionReason": "New account checked with the customer by phone",
+                     *       "result": {
+                     *         "refundId": "D18236120202611221231Kp4Wz7Qm2Vx"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Approval"];
                 };
             };
@@ -18651,6 +21721,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "019ab8a2-5d3c-7e19-b0f4-7a2c9e1d6b38",
+                     *       "action": "ORDER_REFUND",
+                     *       "targetType": "order",
+                     *       "targetId": "01932c4e-8a1b-7c3d-9e4f-5a6b7c8d9e0f",
+                     *       "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *       "params": {},
+                     *       "reason": "Refund failed at the PSP (account closed); the customer gave a new account",
+                     *       "status": "REJECTED",
+                     *       "proposedBy": {
+                     *         "id": "0195f2a0-7b4e-7c19-9d3a-1f6e8b2c5a04",
+                     *         "email": "rita.ops@example.com"
+                     *       },
+                     *       "proposedAt": "2026-11-22T12:08:44.730Z",
+                     *       "decidedBy": {
+                     *         "id": "0195f2a1-2c8f-7e53-b6d1-4a9e0c3f7b18",
+                     *         "email": "carlos.admin@example.com"
+                     *       },
+                     *       "decidedAt": "2026-11-22T12:31:05.194Z",
+                     *       "decisionReason": "The new account is not in the payer’s name",
+                     *       "result": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["Approval"];
                 };
             };
@@ -18761,6 +21855,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "01932c4e-8a1b-7c3d-9e4f-5a6b7c8d9e0f",
+                     *       "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *       "merchantName": "Acme Pagamentos Ltda",
+                     *       "receiverId": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                     *       "type": "PAYIN",
+                     *       "status": "REFUNDING",
+                     *       "amountBrl": 820,
+                     *       "token": "USDC",
+                     *       "chain": "solana",
+                     *       "externalId": "invoice-2026-0031",
+                     *       "failureReason": null,
+                     *       "createdAt": "2026-11-21T17:22:09.614Z",
+                     *       "updatedAt": "2026-11-22T12:31:05.194Z",
+                     *       "allowedActions": [],
+                     *       "moneyHeld": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["AdminOrder"];
                 };
             };
@@ -18880,6 +21993,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "019ab5c1-2f7d-7b30-8e6a-4c1d9f3b7e52",
+                     *       "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *       "merchantName": "Acme Pagamentos Ltda",
+                     *       "receiverId": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                     *       "type": "PAYIN",
+                     *       "status": "FAILED",
+                     *       "amountBrl": 320,
+                     *       "token": "USDC",
+                     *       "chain": "solana",
+                     *       "externalId": "invoice-2026-0042",
+                     *       "failureReason": "PSP confirmed the charge was never paid",
+                     *       "createdAt": "2026-11-24T14:03:12.418Z",
+                     *       "updatedAt": "2026-11-24T14:05:55.871Z",
+                     *       "allowedActions": [],
+                     *       "moneyHeld": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["AdminOrder"];
                 };
             };
@@ -18988,6 +22120,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "windowHours": 24,
+                     *       "data": [
+                     *         {
+                     *           "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *           "merchantName": "Acme Pagamentos Ltda",
+                     *           "endpointId": "019a1c44-8e2b-7f60-9a7d-3c5e1b8f2d96",
+                     *           "url": "https://merchant.example.com/webhooks/exchange",
+                     *           "status": "ENABLED",
+                     *           "disabledReason": null,
+                     *           "failingSince": null,
+                     *           "deliveries": {
+                     *             "total": 412,
+                     *             "succeeded": 409,
+                     *             "failed": 1,
+                     *             "pending": 2
+                     *           },
+                     *           "successRate": 0.9976,
+                     *           "lastSuccessAt": "2026-11-24T14:05:56.377Z",
+                     *           "lastFailureAt": "2026-11-24T03:17:45.012Z",
+                     *           "lastFailureStatusCode": 502,
+                     *           "lastFailureError": null,
+                     *           "pendingRetries": 2
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookHealth"];
                 };
             };
@@ -19066,6 +22226,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "019abc21-6e90-7f35-a1d4-5b8c2e7f0a63",
+                     *           "orderId": "019ab6f2-0c3e-7d41-9b8a-2e5f7c1d4a90",
+                     *           "externalId": "invoice-2026-0042",
+                     *           "status": "OPEN",
+                     *           "reason": "Golpe: o pagador não reconhece a transação",
+                     *           "amountBrl": 1500,
+                     *           "pixEndToEndId": "E18236120202611241405a8Kx2Lm9QpZ",
+                     *           "reportedAt": "2026-11-26T10:12:33.908Z",
+                     *           "defenseDeadline": "2026-11-29T10:12:33.908Z",
+                     *           "orderHeld": false,
+                     *           "defense": null,
+                     *           "outcome": null,
+                     *           "returnStatus": null,
+                     *           "resolvedAt": null,
+                     *           "createdAt": "2026-11-26T10:12:34.215Z",
+                     *           "updatedAt": "2026-11-26T10:12:34.215Z",
+                     *           "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *           "pspInfractionId": "INF-2026-11-0004417"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "limit": 20
+                     *     }
+                     */
                     "application/json": components["schemas"]["AdminDisputePage"];
                 };
             };
@@ -19137,6 +22326,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "019abc21-6e90-7f35-a1d4-5b8c2e7f0a63",
+                     *       "orderId": "019ab6f2-0c3e-7d41-9b8a-2e5f7c1d4a90",
+                     *       "externalId": "invoice-2026-0042",
+                     *       "status": "ACCEPTED",
+                     *       "reason": "Golpe: o pagador não reconhece a transação",
+                     *       "amountBrl": 1500,
+                     *       "pixEndToEndId": "E18236120202611241405a8Kx2Lm9QpZ",
+                     *       "reportedAt": "2026-11-26T10:12:33.908Z",
+                     *       "defenseDeadline": "2026-11-29T10:12:33.908Z",
+                     *       "orderHeld": false,
+                     *       "defense": {
+                     *         "justification": "The payer is the receiver: KYC-verified, paying from their own account, and the tokens reached their own wallet",
+                     *         "evidence": [
+                     *           {
+                     *             "description": "Signed delivery receipt",
+                     *             "url": "https://files.example.com/receipts/8812.pdf",
+                     *             "sha256": "a3f1c9d27e4b5a6c8d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e"
+                     *           }
+                     *         ],
+                     *         "submittedAt": "2026-11-27T09:44:18.061Z"
+                     *       },
+                     *       "outcome": "CHARGED_BACK",
+                     *       "returnStatus": "RETURNED",
+                     *       "resolvedAt": "2026-12-02T14:20:51.736Z",
+                     *       "createdAt": "2026-11-26T10:12:34.215Z",
+                     *       "updatedAt": "2026-12-02T14:20:51.736Z",
+                     *       "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *       "pspInfractionId": "INF-2026-11-0004417"
+                     *     }
+                     */
                     "application/json": components["schemas"]["AdminDispute"];
                 };
             };

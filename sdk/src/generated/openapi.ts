@@ -3091,13 +3091,13 @@ export interface components {
         LedgerEntry: {
             /** Format: uuid */
             id: string;
-            /** @description PAYIN_PIX_RECEIVED, PAYIN_COMPLETED, PAYIN_REFUNDED, PAYOUT_DEPOSIT_RECEIVED, PAYOUT_COMPLETED, CHAIN_COSTS (what the chain charged the platform treasury for a payin token transfer: its network fee and the rent of the receiver token account it created, in SOL; the platform expense, never the merchant), SWEEP_COSTS (what the platform fee payer paid to sweep a payout deposit into the treasury: its network fee, and the rent of the closed deposit token account it got back, in SOL; the platform expense, never the merchant), SETTLEMENT, or SPONSORED_FEE (a Solana fee the platform paid for a sign-and-send request, charged in SOL to `merchant_sponsored_fees`) and SPONSORED_FEE_RELEASED (its reversal when the transaction was refused unsent) */
+            /** @description PAYIN_PIX_RECEIVED, PAYIN_COMPLETED, PAYIN_REFUNDED, PAYOUT_DEPOSIT_RECEIVED, PAYOUT_COMPLETED, CHAIN_COSTS (what the chain charged the platform treasury for a payin token transfer: its network fee and the rent of the receiver token account it created, in SOL; the platform expense, never the merchant), SWEEP_COSTS (what the platform fee payer paid to sweep a payout deposit into the treasury: its network fee, and the rent of the closed deposit token account it got back, in SOL; the platform expense, never the merchant), SETTLEMENT (with a `merchant_chargebacks_owed` leg when it netted charge-backs the merchant owed), DISPUTE_CHARGEBACK (an accepted MED claim on a completed PAYIN charged back: `merchant_chargebacks_owed`, referencing the dispute), DISPUTE_RETURNED (the platform paid that MED return), CHARGEBACK_RECLASSIFIED (a charge-back first posted against the fees moved to `merchant_chargebacks_owed`, referencing that entry), or SPONSORED_FEE (a Solana fee the platform paid for a sign-and-send request, charged in SOL to `merchant_sponsored_fees`) and SPONSORED_FEE_RELEASED (its reversal when the transaction was refused unsent) */
             kind: string;
             /**
-             * @description wallet_sign_request: the sign-and-send request whose fee an entry charges
+             * @description wallet_sign_request: the sign-and-send request whose fee an entry charges; dispute: the MED claim charged back or returned; entry: the entry another corrects
              * @enum {unknown}
              */
-            referenceType: "order" | "settlement" | "entry" | "wallet_sign_request";
+            referenceType: "order" | "settlement" | "entry" | "wallet_sign_request" | "dispute";
             /** Format: uuid */
             referenceId: string;
             /** Format: date-time */
@@ -3197,8 +3197,10 @@ export interface components {
         };
         /** OverviewFees */
         OverviewFees: {
-            /** @description The fee balance (GET /ledger/fees/balance): the merchant's fees-payable account; BRL as decimal text with 2 decimals */
+            /** @description The fee balance (GET /ledger/fees/balance): merchant fees collected and not yet settled, never negative; BRL as decimal text with 2 decimals */
             balance: string;
+            /** @description What the merchant owes for charge-backs of accepted MED claims (GET /ledger/fees/balance), netted by the next settlement; BRL as decimal text with 2 decimals */
+            chargebacksOwed: string;
             /** @enum {string} */
             currency: "BRL";
             /** @description Fee-bearing ledger entries no settlement has closed yet */
@@ -3254,8 +3256,10 @@ export interface components {
         FeeBalance: {
             /** Format: uuid */
             merchantId: string;
-            /** @description Merchant fees recognised and not yet settled, two decimals ("0.00" for none) */
+            /** @description The total of merchant fees collected and not yet settled: decimal amount with two fraction digits, as text ("0.00" for none); never negative (charge-backs are `chargebacksOwed`) */
             balance: string;
+            /** @description What the merchant owes for charge-backs of accepted MED claims on completed PAYINs, not yet recovered: decimal amount with two fraction digits, as text ("0.00" for none); never negative. The next settlement nets it against the fees it settles and pays only the rest (nothing, leaving both open, while the fees do not exceed it) */
+            chargebacksOwed: string;
             /** @enum {string} */
             currency: "BRL";
         };
@@ -3271,7 +3275,7 @@ export interface components {
             periodEnd: string;
             /** Format: date-time */
             createdAt: string;
-            /** @description Merchant fees settled, BRL */
+            /** @description What the settlement paid the merchant, BRL: the merchant fees it settled, less the charge-backs the merchant owed that it netted (its SETTLEMENT ledger entry shows both) */
             amountBrl: number;
             /** @description Ledger entries the settlement closed */
             entriesCount: number;
@@ -3903,8 +3907,10 @@ export interface components {
             /** Format: uuid */
             merchantId: string;
             merchantName: string;
-            /** @description Merchant fees recognised and not yet settled: what a settlement run now would pay; BRL, decimal text with two decimals */
+            /** @description What a settlement run now would pay: merchant fees recognised and not yet settled, less chargebacksOwedBrl; BRL, decimal text with two decimals */
             amountBrl: string;
+            /** @description What the merchant owes for charge-backs of accepted MED claims, which the run nets; BRL, decimal text with two decimals */
+            chargebacksOwedBrl: string;
             /** @description Fee entries a run now would close */
             entries: number;
             /**
@@ -3920,9 +3926,9 @@ export interface components {
              * @description The cut-off: fee entries recorded before it
              */
             asOf: string;
-            /** @description Merchants with unsettled fees, all of them (data shows the first `limit`) */
+            /** @description Merchants a run now would pay (unsettled fees above what they owe for charge-backs), all of them (data shows the first `limit`) */
             merchants: number;
-            /** @description Unsettled fees of all those merchants; BRL, decimal text with two decimals */
+            /** @description What a run now would pay all those merchants; BRL, decimal text with two decimals */
             totalBrl: string;
             data: components["schemas"]["SettlementDue"][];
         };

@@ -55,6 +55,7 @@ import * as unprovenWalletRelease from './20261205_0053_unproven_wallet_release.
 import * as workers from './20261205_0054_workers.ts';
 import * as depositSweepsUnfinished from './20261205_0056_deposit_sweeps_unfinished.ts';
 import * as auditLogSealedNames from './20261205_0057_audit_log_sealed_names.ts';
+import * as chargebacksOwed from './20261205_0059_chargebacks_owed.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261122_0001_foundation': foundation,
@@ -108,4 +109,5 @@ export const migrations: Record<string, Migration> = {
   '20261205_0054_workers': workers,
   '20261205_0056_deposit_sweeps_unfinished': depositSweepsUnfinished,
   '20261205_0057_audit_log_sealed_names': auditLogSealedNames,
+  '20261205_0059_chargebacks_owed': chargebacksOwed,
 };

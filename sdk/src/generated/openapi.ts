@@ -2532,16 +2532,16 @@ export interface components {
             paymentReference: string | null;
             /** @description BRL per token unit */
             exchangeRate: number;
-            /** @description Total fee (platform + merchant), in percent (1.5 = 1.5 %) */
+            /** @description Total fee (platformFeePercentage + merchantFeePercentage), a fraction: 0.005 is 0.5 % */
             feePercentage: number;
             /** @description PAYIN: amount after fees, converted to tokens; PAYOUT: what the PIX pays */
             netAmountBrl: number;
             amountUsdc: number | null;
             amountToken: number;
-            /** @description Platform fee, in percent (1.5 = 1.5 %) */
+            /** @description Platform fee, a fraction: 0.005 is 0.5 % */
             platformFeePercentage: number;
             platformFeeAmountBrl: number;
-            /** @description Merchant fee, in percent (1.5 = 1.5 %) */
+            /** @description Merchant fee, a fraction: 0.005 is 0.5 % */
             merchantFeePercentage: number;
             merchantFeeAmountBrl: number;
             pixPaymentCode: string | null;
@@ -3039,11 +3039,11 @@ export interface components {
             amountBrl: number;
             /** @description The amountCrypto an order using this quote must carry (PAYOUT) */
             amountCrypto: number;
-            /** @description Total fee, in percent (1.5 = 1.5 %) */
+            /** @description Total fee (platformFeePercentage + merchantFeePercentage), a fraction: 0.005 is 0.5 % */
             feePercentage: number;
-            /** @description Platform fee, in percent (1.5 = 1.5 %) */
+            /** @description Platform fee, a fraction: 0.005 is 0.5 % */
             platformFeePercentage: number;
-            /** @description Merchant fee, in percent (1.5 = 1.5 %) */
+            /** @description Merchant fee, a fraction: 0.005 is 0.5 % */
             merchantFeePercentage: number;
             platformFeeAmountBrl: number;
             merchantFeeAmountBrl: number;

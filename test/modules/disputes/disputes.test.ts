@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { decimal } from '../../../src/lib/money.ts';
 import { disputeEventDefinitions } from '../../../src/modules/disputes/events.ts';
 import { disputesRepo } from '../../../src/modules/disputes/repo.ts';
-import { type TestMerchant, expectErrorBody } from '../../helpers/app.ts';
+import { ADMIN_TOKEN, type TestMerchant, expectErrorBody } from '../../helpers/app.ts';
 import { type Json, ordersTest } from '../orders/helpers.ts';
 
 const addFormats = addFormatsPlugin as unknown as (ajv: Ajv) => void;
@@ -142,11 +142,21 @@ describe('MED fraud claims (disputes)', () => {
     // The MED return is the platform's (med_returns_payable): paid, it changes neither balance.
     expect(await t.ctx.app.services.disputes.runDue()).toBe(1);
     await t.drive(1);
+    // What operators see due: the fees less what is owed, and only when a run would pay something.
+    const due = async () => {
+      const response = await t.ctx.app.inject({ method: 'GET', url: '/api/v1/admin/settlements/due?limit=100', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+      expect(response.statusCode, response.body).toBe(200);
+      return (response.json().data as Json[]).find((row) => row.merchantId === merchant.merchantId);
+    };
     expect(await balanceOf(merchant)).toEqual({ merchantId: merchant.merchantId, balance: '1.00', chargebacksOwed: '20.00', currency: 'BRL' });
+    t.clock.advance(1000);
+    expect(await due()).toBeUndefined();
     expect(await settle(merchant)).toEqual([]);
 
     await completed(1000);
     expect(await balanceOf(merchant)).toMatchObject({ balance: '51.00', chargebacksOwed: '20.00' });
+    t.clock.advance(1000);
+    expect(await due()).toMatchObject({ amountBrl: '31.00', chargebacksOwedBrl: '20.00', entries: 2 });
     const [settlement] = await settle(merchant);
     expect(settlement).toMatchObject({ amountBrl: 31, entriesCount: 2 });
     expect(await balanceOf(merchant)).toMatchObject({ balance: '0.00', chargebacksOwed: '0.00' });

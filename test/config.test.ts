@@ -78,6 +78,15 @@ describe('config', () => {
     expect(problems.map((p) => p.split(' ')[0])).toEqual(['JWT_PRIVATE_KEY', 'API_SECRET_PEPPER', 'WEBHOOK_SECRET_KEY', 'WALLET_KEK', 'DATABASE_URL']);
   });
 
+  it('PUBLIC_APP_URL: as set, else the listener (localhost for a wildcard or loopback HOST, an IPv6 literal bracketed)', () => {
+    expect(loadConfig({}).email.publicAppUrl).toBe('http://localhost:3000');
+    expect(loadConfig({ HOST: '0.0.0.0', PORT: '8080' }).email.publicAppUrl).toBe('http://localhost:8080');
+    expect(loadConfig({ HOST: '::', PORT: '8080' }).email.publicAppUrl).toBe('http://localhost:8080');
+    expect(loadConfig({ HOST: '10.0.0.5', PORT: '8080' }).email.publicAppUrl).toBe('http://10.0.0.5:8080');
+    expect(loadConfig({ HOST: 'fd00::5', PORT: '8080' }).email.publicAppUrl).toBe('http://[fd00::5]:8080');
+    expect(loadConfig({ PORT: '8080', PUBLIC_APP_URL: 'https://pay.example.com' }).email.publicAppUrl).toBe('https://pay.example.com');
+  });
+
   it('reads integers only from plain decimal text', () => {
     for (const bad of ['1e3', '2.5', '0x10', '+5', '5.', '.5', '1 2', 'Infinity', '99999999999999999999']) {
       expect(problemsOf({ PORT: bad }), bad).toEqual([`PORT must be an integer from 0 to 65535 (got "${bad}")`]);

@@ -18,9 +18,11 @@ export const EMAIL_SCHEMA = {
     }),
   ),
   EMAIL_FROM: text({ default: 'no-reply@localhost', minLength: 3, description: 'From of every email' }),
-  PUBLIC_APP_URL: checkedText((url) => isUrlWith(['https:', 'http:'], url), {
-    default: 'http://localhost:3000',
-    errorMessage: 'must be an http:// or https:// URL',
-    description: 'origin (and path) the service is reached at; emailed links open its dashboard: <PUBLIC_APP_URL>/app/reset-password#<token>, /app/accept-invitation#<token>',
-  }),
+  PUBLIC_APP_URL: Type.Optional(
+    checkedText((url) => isUrlWith(['https:', 'http:'], url), {
+      errorMessage: 'must be an http:// or https:// URL',
+      description:
+        'origin (and path) the service is reached at: emailed links open its dashboard (<PUBLIC_APP_URL>/app/reset-password#<token>, /app/accept-invitation#<token>) and wallet ownership challenges name it (the SIWS domain and URI); unset: http://<HOST>:<PORT> (localhost for a wildcard or loopback HOST)',
+    }),
+  ),
 };

@@ -158,7 +158,17 @@ const WALLETS = {
   keyCacheSeconds: 'WALLET_KEY_CACHE_SECONDS',
 } as const;
 
-const EMAIL = { provider: 'EMAIL_PROVIDER', smtpUrl: 'SMTP_URL', from: 'EMAIL_FROM', publicAppUrl: 'PUBLIC_APP_URL' } as const;
+const EMAIL = { provider: 'EMAIL_PROVIDER', smtpUrl: 'SMTP_URL', from: 'EMAIL_FROM' } as const;
+
+/**
+ * Where a service without PUBLIC_APP_URL is reached: its own listener. A wildcard or loopback
+ * HOST is reached as localhost (what a browser on the machine types); an IPv6 literal is bracketed.
+ */
+export function listenerUrl(host: string, port: number): string {
+  const local = ['0.0.0.0', '::', '127.0.0.1', '::1', ''].includes(host);
+  const name = local ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${name}:${port}`;
+}
 
 /** The configuration the variables describe (a variable the reader refused reads as unset). */
 export function configFrom(env: EnvValues) {
@@ -198,7 +208,11 @@ export function configFrom(env: EnvValues) {
       allowHttp: env.WEBHOOK_ALLOW_HTTP ?? outsideProduction,
     },
     wallets: read(env, WALLETS),
-    email: read(env, EMAIL),
+    email: {
+      ...read(env, EMAIL),
+      /** Emailed links and the SIWS challenges' domain and URI start with it: PUBLIC_APP_URL, or this process's own listener. */
+      publicAppUrl: env.PUBLIC_APP_URL ?? listenerUrl(env.HOST, env.PORT),
+    },
     /** The orders' chain (PAYIN transfers, PAYOUT deposits); the variables CHAIN_PROVIDER=solana-rpc requires are checked by load.ts. */
     chain: { ...read(env, CHAIN), tokenMints: mintsOf(env.CHAIN_TOKEN_MINTS) },
   };

@@ -100,7 +100,11 @@ export const BrlAmountInput = (description: string) =>
 export const TokenAmountInput = (description: string) =>
   DecimalAmount({ places: MAX_DECIMAL_TEXT_LENGTH, exclusiveMinimum: '0', maximum: MAX_BODY_AMOUNT, decimals: "at most the token's decimals (USDC: 6)", description: `${description}; token units` });
 /** Quotes and orders carry percent numbers (1.5 = 1.5 %); fee tiers carry fractions (DESIGN.md §4). */
-export const Percent = (description: string) => Type.Number({ description: `${description}, in percent (1.5 = 1.5 %)` });
+/**
+ * A fee percentage as every payload shows it: a fraction, the spec's unit for fee tiers ("Fee
+ * tier percentages are fractions"), so orders, quotes and tiers read alike.
+ */
+export const FeeFraction = (description: string) => Type.Number({ description: `${description}, a fraction: 0.005 is 0.5 %` });
 
 /**
  * The error catalogue (src/errors.ts ERROR_STATUS) as one named enum: the Error object's `error`

@@ -34,11 +34,6 @@ export function toFixedText(value: Decimal | string | number, places: number): s
   return decimal(value).toFixed(places);
 }
 
-/** A fraction (0.015) as the API's percent number (1.5): fee tiers store fractions, orders and quotes show percent (DESIGN.md §4). */
-export function toPercentNumber(fraction: Decimal | string): number {
-  return toJsonNumber(decimal(fraction).times(100));
-}
-
 /**
  * What a decimal request field accepts (the schema's `x-decimal` rule, DecimalAmount in
  * http/schemas.ts): at most `places` decimals, and a range. Bounds are decimal text.

@@ -140,6 +140,13 @@ describe('orders pages', { timeout: 120_000 }, () => {
     const created = await apiCall('GET', `/orders/${orderId}`);
     expect(created).toMatchObject({ status: 'AWAITING_PAYMENT', externalId, receiverId: receiver.id, amountBrl: 150 });
     expect(await page.getByTestId('pix-code').textContent()).toBe(created.pixPaymentCode);
+    // Fee percentages arrive as fractions (0.005 is 0.5 %) and show in per cent.
+    const fees = created as unknown as { feePercentage: number; platformFeePercentage: number; merchantFeePercentage: number };
+    expect(fees.feePercentage).toBeCloseTo(fees.platformFeePercentage + fees.merchantFeePercentage, 10);
+    expect(fees.feePercentage).toBeLessThan(0.2);
+    const perCent = new Intl.NumberFormat('pt-BR', { style: 'percent', maximumFractionDigits: 6 }).format(fees.feePercentage);
+    expect(perCent).toMatch(/^\d+(,\d+)?%$/);
+    await page.getByText(perCent, { exact: true }).first().waitFor();
 
     await page.getByRole('button', { name: 'Pagar o PIX' }).click();
     // The page refreshes by itself until the order is final: no reload here.

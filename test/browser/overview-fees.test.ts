@@ -115,6 +115,7 @@ describe('overview and fees pages', { timeout: 90_000 }, () => {
     expect(Object.fromEntries(overview.ordersByStatus.map((row: Json) => [row.status, row.count]))).toMatchObject({ COMPLETED: 2, FAILED: 1 });
 
     expect(plain(await page.getByTestId('fee-balance').textContent())).toBe(`R$ ${overview.fees.balance.replace('.', ',')}`);
+    expect(plain(await page.getByTestId('chargebacks-owed').textContent())).toBe('R$ 0,00');
     expect(overview.fees.balance).not.toBe('0.00');
     const failed = page.getByTestId('failed-orders');
     expect(await failed.textContent()).toContain('Pedidos com falha no período: 1');
@@ -146,6 +147,7 @@ describe('overview and fees pages', { timeout: 90_000 }, () => {
 
     const balance = await api('GET', '/ledger/fees/balance');
     await expect.poll(async () => plain(await page.getByTestId('fees-balance').textContent())).toBe(`R$ ${balance.balance.replace('.', ',')}`);
+    expect(plain(await page.getByTestId('fees-chargebacks-owed').textContent())).toBe(`R$ ${balance.chargebacksOwed.replace('.', ',')}`);
 
     const settlements = page.getByTestId('settlements');
     await settlements.waitFor();

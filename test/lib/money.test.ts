@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decimal, hasAtMostDecimals, readDecimalText, toFixedText, toJsonNumber, toPercentNumber } from '../../src/lib/money.ts';
+import { decimal, hasAtMostDecimals, readDecimalText, toFixedText, toJsonNumber } from '../../src/lib/money.ts';
 
 describe('money', () => {
   it('adds without float error', () => {
@@ -37,9 +37,9 @@ describe('money', () => {
     expect(decimal(-0).toString()).toBe('0');
   });
 
-  it('shows a fee fraction as a percent number', () => {
-    expect(toPercentNumber('0.015')).toBe(1.5);
-    expect(toPercentNumber(decimal('0.00000001'))).toBe(0.000001);
+  it('shows a fee fraction as it is stored (the API shows fractions everywhere)', () => {
+    expect(toJsonNumber(decimal('0.005').plus('0.01'))).toBe(0.015);
+    expect(toJsonNumber('0.00000001')).toBe(0.00000001);
   });
 
   it('refuses non-finite numbers', () => {

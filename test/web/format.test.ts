@@ -4,7 +4,7 @@
  * Brazilian way whatever the machine's zone.
  */
 import { describe, expect, it } from 'vitest';
-import { formatBrl, formatDate, formatDateTime, formatTokenAmount } from '../../web/src/i18n/format.ts';
+import { formatBrl, formatDate, formatDateTime, formatFeeFraction, formatTokenAmount } from '../../web/src/i18n/format.ts';
 
 const nbsp = (text: string) => text.replace(/\s/g, ' ');
 
@@ -13,6 +13,14 @@ describe('dashboard formatters', () => {
     expect(nbsp(formatBrl(1234.5, 'pt-BR'))).toBe('R$ 1.234,50');
     expect(formatBrl(1234.5, 'en')).toBe('R$1,234.50');
     expect(nbsp(formatBrl('0.10', 'pt-BR'))).toBe('R$ 0,10');
+  });
+
+  it('fee percentages arrive as fractions and show in per cent, every digit kept', () => {
+    expect(formatFeeFraction(0.005, 'pt-BR')).toBe('0,5%');
+    expect(formatFeeFraction(0.0125, 'en')).toBe('1.25%');
+    expect(formatFeeFraction(0.015, 'en')).toBe('1.5%');
+    expect(formatFeeFraction(0.00000001, 'en')).toBe('0.000001%');
+    expect(formatFeeFraction(0, 'pt-BR')).toBe('0%');
   });
 
   it('token amounts keep every digit of their decimal string', () => {

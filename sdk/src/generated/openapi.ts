@@ -2848,16 +2848,16 @@ export interface components {
             paymentReference: string | null;
             /** @description BRL per token unit */
             exchangeRate: number;
-            /** @description Total fee (platform + merchant), in percent (1.5 = 1.5 %) */
+            /** @description Total fee (platformFeePercentage + merchantFeePercentage), a fraction: 0.005 is 0.5 % */
             feePercentage: number;
             /** @description PAYIN: amount after fees, converted to tokens; PAYOUT: what the PIX pays */
             netAmountBrl: number;
             amountUsdc: number | null;
             amountToken: number;
-            /** @description Platform fee, in percent (1.5 = 1.5 %) */
+            /** @description Platform fee, a fraction: 0.005 is 0.5 % */
             platformFeePercentage: number;
             platformFeeAmountBrl: number;
-            /** @description Merchant fee, in percent (1.5 = 1.5 %) */
+            /** @description Merchant fee, a fraction: 0.005 is 0.5 % */
             merchantFeePercentage: number;
             merchantFeeAmountBrl: number;
             pixPaymentCode: string | null;
@@ -3562,11 +3562,11 @@ export interface components {
             amountBrl: number;
             /** @description The amountCrypto an order using this quote must carry (PAYOUT) */
             amountCrypto: number;
-            /** @description Total fee, in percent (1.5 = 1.5 %) */
+            /** @description Total fee (platformFeePercentage + merchantFeePercentage), a fraction: 0.005 is 0.5 % */
             feePercentage: number;
-            /** @description Platform fee, in percent (1.5 = 1.5 %) */
+            /** @description Platform fee, a fraction: 0.005 is 0.5 % */
             platformFeePercentage: number;
-            /** @description Merchant fee, in percent (1.5 = 1.5 %) */
+            /** @description Merchant fee, a fraction: 0.005 is 0.5 % */
             merchantFeePercentage: number;
             platformFeeAmountBrl: number;
             merchantFeeAmountBrl: number;
@@ -3605,13 +3605,13 @@ export interface components {
         LedgerEntry: {
             /** Format: uuid */
             id: string;
-            /** @description PAYIN_PIX_RECEIVED, PAYIN_COMPLETED, PAYIN_REFUNDED, PAYOUT_DEPOSIT_RECEIVED, PAYOUT_COMPLETED, CHAIN_COSTS (what the chain charged the platform treasury for a payin token transfer: its network fee and the rent of the receiver token account it created, in SOL; the platform expense, never the merchant), SWEEP_COSTS (what the platform fee payer paid to sweep a payout deposit into the treasury: its network fee, and the rent of the closed deposit token account it got back, in SOL; the platform expense, never the merchant), SETTLEMENT, or SPONSORED_FEE (a Solana fee the platform paid for a sign-and-send request, charged in SOL to `merchant_sponsored_fees`) and SPONSORED_FEE_RELEASED (its reversal when the transaction was refused unsent) */
+            /** @description PAYIN_PIX_RECEIVED, PAYIN_COMPLETED, PAYIN_REFUNDED, PAYOUT_DEPOSIT_RECEIVED, PAYOUT_COMPLETED, CHAIN_COSTS (what the chain charged the platform treasury for a payin token transfer: its network fee and the rent of the receiver token account it created, in SOL; the platform expense, never the merchant), SWEEP_COSTS (what the platform fee payer paid to sweep a payout deposit into the treasury: its network fee, and the rent of the closed deposit token account it got back, in SOL; the platform expense, never the merchant), SETTLEMENT (with a `merchant_chargebacks_owed` leg when it netted charge-backs the merchant owed), DISPUTE_CHARGEBACK (an accepted MED claim on a completed PAYIN charged back: `merchant_chargebacks_owed`, referencing the dispute), DISPUTE_RETURNED (the platform paid that MED return), CHARGEBACK_RECLASSIFIED (a charge-back first posted against the fees moved to `merchant_chargebacks_owed`, referencing that entry), or SPONSORED_FEE (a Solana fee the platform paid for a sign-and-send request, charged in SOL to `merchant_sponsored_fees`) and SPONSORED_FEE_RELEASED (its reversal when the transaction was refused unsent) */
             kind: string;
             /**
-             * @description wallet_sign_request: the sign-and-send request whose fee an entry charges
+             * @description wallet_sign_request: the sign-and-send request whose fee an entry charges; dispute: the MED claim charged back or returned; entry: the entry another corrects
              * @enum {unknown}
              */
-            referenceType: "order" | "settlement" | "entry" | "wallet_sign_request";
+            referenceType: "order" | "settlement" | "entry" | "wallet_sign_request" | "dispute";
             /** Format: uuid */
             referenceId: string;
             /** Format: date-time */
@@ -3759,8 +3759,10 @@ export interface components {
         };
         /** OverviewFees */
         OverviewFees: {
-            /** @description The fee balance (GET /ledger/fees/balance): the merchant's fees-payable account; BRL as decimal text with 2 decimals */
+            /** @description The fee balance (GET /ledger/fees/balance): merchant fees collected and not yet settled, never negative; BRL as decimal text with 2 decimals */
             balance: string;
+            /** @description What the merchant owes for charge-backs of accepted MED claims (GET /ledger/fees/balance), netted by the next settlement; BRL as decimal text with 2 decimals */
+            chargebacksOwed: string;
             /** @enum {string} */
             currency: "BRL";
             /** @description Fee-bearing ledger entries no settlement has closed yet */
@@ -3816,8 +3818,10 @@ export interface components {
         FeeBalance: {
             /** Format: uuid */
             merchantId: string;
-            /** @description Merchant fees recognised and not yet settled, two decimals ("0.00" for none) */
+            /** @description The total of merchant fees collected and not yet settled: decimal amount with two fraction digits, as text ("0.00" for none); never negative (charge-backs are `chargebacksOwed`) */
             balance: string;
+            /** @description What the merchant owes for charge-backs of accepted MED claims on completed PAYINs, not yet recovered: decimal amount with two fraction digits, as text ("0.00" for none); never negative. The next settlement nets it against the fees it settles and pays only the rest (nothing, leaving both open, while the fees do not exceed it) */
+            chargebacksOwed: string;
             /** @enum {string} */
             currency: "BRL";
         };
@@ -3833,7 +3837,7 @@ export interface components {
             periodEnd: string;
             /** Format: date-time */
             createdAt: string;
-            /** @description Merchant fees settled, BRL */
+            /** @description What the settlement paid the merchant, BRL: the merchant fees it settled, less the charge-backs the merchant owed that it netted (its SETTLEMENT ledger entry shows both) */
             amountBrl: number;
             /** @description Ledger entries the settlement closed */
             entriesCount: number;
@@ -4590,8 +4594,10 @@ export interface components {
             /** Format: uuid */
             merchantId: string;
             merchantName: string;
-            /** @description Merchant fees recognised and not yet settled: what a settlement run now would pay; BRL, decimal text with two decimals */
+            /** @description What a settlement run now would pay: merchant fees recognised and not yet settled, less chargebacksOwedBrl; BRL, decimal text with two decimals */
             amountBrl: string;
+            /** @description What the merchant owes for charge-backs of accepted MED claims, which the run nets; BRL, decimal text with two decimals */
+            chargebacksOwedBrl: string;
             /** @description Fee entries a run now would close */
             entries: number;
             /**
@@ -4607,9 +4613,9 @@ export interface components {
              * @description The cut-off: fee entries recorded before it
              */
             asOf: string;
-            /** @description Merchants with unsettled fees, all of them (data shows the first `limit`) */
+            /** @description Merchants a run now would pay (unsettled fees above what they owe for charge-backs), all of them (data shows the first `limit`) */
             merchants: number;
-            /** @description Unsettled fees of all those merchants; BRL, decimal text with two decimals */
+            /** @description What a run now would pay all those merchants; BRL, decimal text with two decimals */
             totalBrl: string;
             data: components["schemas"]["SettlementDue"][];
         };
@@ -9432,9 +9438,9 @@ export interface operations {
                      *       "exchangeRate": 5.412,
                      *       "amountBrl": 1500,
                      *       "amountCrypto": 273.004434,
-                     *       "feePercentage": 1.5,
-                     *       "platformFeePercentage": 0.5,
-                     *       "merchantFeePercentage": 1,
+                     *       "feePercentage": 0.015,
+                     *       "platformFeePercentage": 0.005,
+                     *       "merchantFeePercentage": 0.01,
                      *       "platformFeeAmountBrl": 7.5,
                      *       "merchantFeeAmountBrl": 15,
                      *       "netAmountBrl": 1477.5,
@@ -9947,13 +9953,13 @@ export interface operations {
                      *       "depositAddress": null,
                      *       "paymentReference": "7d9f0a2b4c6e48a1b3d5f7e9a0c2e4f6",
                      *       "exchangeRate": 5.412,
-                     *       "feePercentage": 1.5,
+                     *       "feePercentage": 0.015,
                      *       "netAmountBrl": 1477.5,
                      *       "amountUsdc": 273.004434,
                      *       "amountToken": 273.004434,
-                     *       "platformFeePercentage": 0.5,
+                     *       "platformFeePercentage": 0.005,
                      *       "platformFeeAmountBrl": 7.5,
-                     *       "merchantFeePercentage": 1,
+                     *       "merchantFeePercentage": 0.01,
                      *       "merchantFeeAmountBrl": 15,
                      *       "pixPaymentCode": "00020101021226950014br.gov.bcb.pix2573pix.psp-sandbox.example.com.br/qr/v2/cob/7d9f0a2b4c6e48a1b3d5f7e9a0c2e4f652040000530398654071500.005802BR5920ACME PAGAMENTOS LTDA6009SAO PAULO62070503***6304CBAC",
                      *       "pixKey": null,
@@ -10125,13 +10131,13 @@ export interface operations {
                      *       "depositAddress": "7vtnTisW77HRnXbEi6HEMa2qpDnu6bCZ77vZarZHPQGx",
                      *       "paymentReference": null,
                      *       "exchangeRate": 5.39,
-                     *       "feePercentage": 1.5,
+                     *       "feePercentage": 0.015,
                      *       "netAmountBrl": 1327.28,
                      *       "amountUsdc": 250,
                      *       "amountToken": 250,
-                     *       "platformFeePercentage": 0.5,
+                     *       "platformFeePercentage": 0.005,
                      *       "platformFeeAmountBrl": 6.74,
-                     *       "merchantFeePercentage": 1,
+                     *       "merchantFeePercentage": 0.01,
                      *       "merchantFeeAmountBrl": 13.48,
                      *       "pixPaymentCode": null,
                      *       "pixKey": "maria.silva@example.com",
@@ -10288,13 +10294,13 @@ export interface operations {
                      *       "depositAddress": null,
                      *       "paymentReference": "7d9f0a2b4c6e48a1b3d5f7e9a0c2e4f6",
                      *       "exchangeRate": 5.412,
-                     *       "feePercentage": 1.5,
+                     *       "feePercentage": 0.015,
                      *       "netAmountBrl": 1477.5,
                      *       "amountUsdc": 273.004434,
                      *       "amountToken": 273.004434,
-                     *       "platformFeePercentage": 0.5,
+                     *       "platformFeePercentage": 0.005,
                      *       "platformFeeAmountBrl": 7.5,
-                     *       "merchantFeePercentage": 1,
+                     *       "merchantFeePercentage": 0.01,
                      *       "merchantFeeAmountBrl": 15,
                      *       "pixPaymentCode": "00020101021226950014br.gov.bcb.pix2573pix.psp-sandbox.example.com.br/qr/v2/cob/7d9f0a2b4c6e48a1b3d5f7e9a0c2e4f652040000530398654071500.005802BR5920ACME PAGAMENTOS LTDA6009SAO PAULO62070503***6304CBAC",
                      *       "pixKey": null,
@@ -10451,13 +10457,13 @@ export interface operations {
                      *           "depositAddress": "7vtnTisW77HRnXbEi6HEMa2qpDnu6bCZ77vZarZHPQGx",
                      *           "paymentReference": null,
                      *           "exchangeRate": 5.39,
-                     *           "feePercentage": 1.5,
+                     *           "feePercentage": 0.015,
                      *           "netAmountBrl": 1327.28,
                      *           "amountUsdc": 250,
                      *           "amountToken": 250,
-                     *           "platformFeePercentage": 0.5,
+                     *           "platformFeePercentage": 0.005,
                      *           "platformFeeAmountBrl": 6.74,
-                     *           "merchantFeePercentage": 1,
+                     *           "merchantFeePercentage": 0.01,
                      *           "merchantFeeAmountBrl": 13.48,
                      *           "pixPaymentCode": null,
                      *           "pixKey": "maria.silva@example.com",
@@ -10487,13 +10493,13 @@ export interface operations {
                      *           "depositAddress": null,
                      *           "paymentReference": "7d9f0a2b4c6e48a1b3d5f7e9a0c2e4f6",
                      *           "exchangeRate": 5.412,
-                     *           "feePercentage": 1.5,
+                     *           "feePercentage": 0.015,
                      *           "netAmountBrl": 1477.5,
                      *           "amountUsdc": 273.004434,
                      *           "amountToken": 273.004434,
-                     *           "platformFeePercentage": 0.5,
+                     *           "platformFeePercentage": 0.005,
                      *           "platformFeeAmountBrl": 7.5,
-                     *           "merchantFeePercentage": 1,
+                     *           "merchantFeePercentage": 0.01,
                      *           "merchantFeeAmountBrl": 15,
                      *           "pixPaymentCode": "00020101021226950014br.gov.bcb.pix2573pix.psp-sandbox.example.com.br/qr/v2/cob/7d9f0a2b4c6e48a1b3d5f7e9a0c2e4f652040000530398654071500.005802BR5920ACME PAGAMENTOS LTDA6009SAO PAULO62070503***6304CBAC",
                      *           "pixKey": null,
@@ -10659,6 +10665,7 @@ export interface operations {
                      *       ],
                      *       "fees": {
                      *         "balance": "4312.80",
+                     *         "chargebacksOwed": "0.00",
                      *         "currency": "BRL",
                      *         "unsettledEntries": 187,
                      *         "unsettledAmountBrl": "4312.80"
@@ -10747,6 +10754,7 @@ export interface operations {
                      * @example {
                      *       "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
                      *       "balance": "4312.80",
+                     *       "chargebacksOwed": "150.00",
                      *       "currency": "BRL"
                      *     }
                      */
@@ -11745,13 +11753,13 @@ export interface operations {
                      *       "depositAddress": null,
                      *       "paymentReference": "7d9f0a2b4c6e48a1b3d5f7e9a0c2e4f6",
                      *       "exchangeRate": 5.412,
-                     *       "feePercentage": 1.5,
+                     *       "feePercentage": 0.015,
                      *       "netAmountBrl": 1477.5,
                      *       "amountUsdc": 273.004434,
                      *       "amountToken": 273.004434,
-                     *       "platformFeePercentage": 0.5,
+                     *       "platformFeePercentage": 0.005,
                      *       "platformFeeAmountBrl": 7.5,
-                     *       "merchantFeePercentage": 1,
+                     *       "merchantFeePercentage": 0.01,
                      *       "merchantFeeAmountBrl": 15,
                      *       "pixPaymentCode": "00020101021226950014br.gov.bcb.pix2573pix.psp-sandbox.example.com.br/qr/v2/cob/7d9f0a2b4c6e48a1b3d5f7e9a0c2e4f652040000530398654071500.005802BR5920ACME PAGAMENTOS LTDA6009SAO PAULO62070503***6304CBAC",
                      *       "pixKey": null,
@@ -11909,13 +11917,13 @@ export interface operations {
                      *       "depositAddress": "7vtnTisW77HRnXbEi6HEMa2qpDnu6bCZ77vZarZHPQGx",
                      *       "paymentReference": null,
                      *       "exchangeRate": 5.39,
-                     *       "feePercentage": 1.5,
+                     *       "feePercentage": 0.015,
                      *       "netAmountBrl": 1327.28,
                      *       "amountUsdc": 250,
                      *       "amountToken": 250,
-                     *       "platformFeePercentage": 0.5,
+                     *       "platformFeePercentage": 0.005,
                      *       "platformFeeAmountBrl": 6.74,
-                     *       "merchantFeePercentage": 1,
+                     *       "merchantFeePercentage": 0.01,
                      *       "merchantFeeAmountBrl": 13.48,
                      *       "pixPaymentCode": null,
                      *       "pixKey": "maria.silva@example.com",
@@ -12215,13 +12223,13 @@ export interface operations {
                      *       "depositAddress": "7vtnTisW77HRnXbEi6HEMa2qpDnu6bCZ77vZarZHPQGx",
                      *       "paymentReference": null,
                      *       "exchangeRate": 5.39,
-                     *       "feePercentage": 1.5,
+                     *       "feePercentage": 0.015,
                      *       "netAmountBrl": 1327.28,
                      *       "amountUsdc": 250,
                      *       "amountToken": 250,
-                     *       "platformFeePercentage": 0.5,
+                     *       "platformFeePercentage": 0.005,
                      *       "platformFeeAmountBrl": 6.74,
-                     *       "merchantFeePercentage": 1,
+                     *       "merchantFeePercentage": 0.01,
                      *       "merchantFeeAmountBrl": 13.48,
                      *       "pixPaymentCode": null,
                      *       "pixKey": "maria.silva@example.com",
@@ -20074,6 +20082,7 @@ export interface operations {
                      *           "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
                      *           "merchantName": "Acme Pagamentos Ltda",
                      *           "amountBrl": "4312.80",
+                     *           "chargebacksOwedBrl": "0.00",
                      *           "entries": 187,
                      *           "oldestEntryAt": "2026-11-01T03:12:44.201Z"
                      *         }

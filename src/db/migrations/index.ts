@@ -56,6 +56,7 @@ import * as workers from './20261205_0054_workers.ts';
 import * as depositSweepsUnfinished from './20261205_0056_deposit_sweeps_unfinished.ts';
 import * as auditLogSealedNames from './20261205_0057_audit_log_sealed_names.ts';
 import * as disputeEventSequence from './20261205_0058_dispute_event_sequence.ts';
+import * as chargebacksOwed from './20261205_0059_chargebacks_owed.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261122_0001_foundation': foundation,
@@ -110,4 +111,5 @@ export const migrations: Record<string, Migration> = {
   '20261205_0056_deposit_sweeps_unfinished': depositSweepsUnfinished,
   '20261205_0057_audit_log_sealed_names': auditLogSealedNames,
   '20261205_0058_dispute_event_sequence': disputeEventSequence,
+  '20261205_0059_chargebacks_owed': chargebacksOwed,
 };

@@ -293,7 +293,7 @@ export const ADMIN_RESPONSE_EXAMPLES: ResponseExamples = {
       asOf: '2026-11-24T18:00:00.000Z',
       merchants: 1,
       totalBrl: '4312.80',
-      data: [{ merchantId: MERCHANT_ID, merchantName: MERCHANT_NAME, amountBrl: '4312.80', entries: 187, oldestEntryAt: '2026-11-01T03:12:44.201Z' }],
+      data: [{ merchantId: MERCHANT_ID, merchantName: MERCHANT_NAME, amountBrl: '4312.80', chargebacksOwedBrl: '0.00', entries: 187, oldestEntryAt: '2026-11-01T03:12:44.201Z' }],
     },
   },
   adminRunSettlements: { 200: { settlements: [SETTLEMENT] } },

@@ -23,6 +23,8 @@
  *   med_returns_payable         BRL owed back to payers under accepted MED claims on PIX whose
  *                               tokens had already left (charged back to the merchant), until
  *                               the PSP returns it
+ *   merchant_chargebacks_owed   merchant, BRL: what the merchant owes for those charge-backs, a
+ *                               receivable (debit) until a settlement nets it against fees
  *   account_rent                SOL: rent the treasury deposited in accounts it created for
  *                               others (a receiver's token account), a platform expense
  *                               (both paid from token_treasury's SOL); less the rent a sweep
@@ -39,10 +41,13 @@
  * A failure after money arrived posts nothing: the funds stay in transit for an operator.
  *
  * MED CLAIM on a COMPLETED payin, accepted (once per dispute): the merchant is charged back,
- *         chargeback  → fees_payable +A / med_returns_payable −A (BRL): what is owed to the
- *                       merchant shrinks, and below zero it is a receivable netted against its
- *                       next fees (a settlement pays only a positive balance);
+ *         chargeback  → chargebacks_owed +A / med_returns_payable −A (BRL): the merchant owes
+ *                       A, apart from its fees (fees_payable, the fee balance, never goes
+ *                       negative: docs/decisions/0040);
  *         returned    → med_returns_payable +A / pix_cash −A, when the PSP's MED devolução settled.
+ *
+ * SETTLEMENT (fees F closed, O owed for charge-backs, F > O): fees_payable +F /
+ *         chargebacks_owed −O / merchant_settlements −(F−O): the fees pay off what is owed first.
  *
  * TREASURY FUNDING (an operator's, once per funding reference): treasury +X / treasury_capital −X.
  * TREASURY WITHDRAWAL (two operators', once per reference): treasury_capital +X / treasury −X.
@@ -75,9 +80,10 @@ export type AccountCode =
   | 'treasury_capital'
   | 'network_fees'
   | 'account_rent'
-  | 'med_returns_payable';
+  | 'med_returns_payable'
+  | 'merchant_chargebacks_owed';
 
-const MERCHANT_ACCOUNTS: readonly AccountCode[] = ['merchant_fees_payable', 'merchant_settlements', 'deposits_to_return', 'merchant_sponsored_fees'];
+const MERCHANT_ACCOUNTS: readonly AccountCode[] = ['merchant_fees_payable', 'merchant_settlements', 'deposits_to_return', 'merchant_sponsored_fees', 'merchant_chargebacks_owed'];
 export const isMerchantAccount = (code: AccountCode) => MERCHANT_ACCOUNTS.includes(code);
 
 export interface Posting {
@@ -150,8 +156,15 @@ export function orderPostings(order: OrderAmounts, movement: OrderMovement, rece
   return all.filter((posting) => !decimal(posting.amount).isZero());
 }
 
-export function settlementPostings(amountBrl: string): Posting[] {
-  return [leg('merchant_fees_payable', 'BRL', amountBrl), credit('merchant_settlements', 'BRL', amountBrl)];
+/**
+ * A settlement closing `feesBrl` of fees, of which `nettedBrl` pays off charge-backs the merchant
+ * owed (at most the fees); the rest is paid out. A zero leg is left out.
+ */
+export function settlementPostings(feesBrl: string, nettedBrl = '0'): Posting[] {
+  const paid = decimal(feesBrl).minus(nettedBrl);
+  if (paid.isNegative() || decimal(nettedBrl).isNegative()) throw new Error('a settlement nets at most its fees, and never a negative amount');
+  const legs = [leg('merchant_fees_payable', 'BRL', feesBrl), credit('merchant_chargebacks_owed', 'BRL', nettedBrl), leg('merchant_settlements', 'BRL', paid.negated())];
+  return legs.filter((posting) => !decimal(posting.amount).isZero());
 }
 
 /** Solana's native currency in the ledger: amounts in SOL, 9 decimals (1 lamport = 0.000000001 SOL). */
@@ -196,7 +209,7 @@ export type DisputeMovement = 'DISPUTE_CHARGEBACK' | 'DISPUTE_RETURNED';
 /** An accepted MED claim on a completed payin: the chargeback to the merchant, then the return paid. */
 export function disputePostings(movement: DisputeMovement, amountBrl: string): Posting[] {
   return movement === 'DISPUTE_CHARGEBACK'
-    ? [leg('merchant_fees_payable', 'BRL', amountBrl), credit('med_returns_payable', 'BRL', amountBrl)]
+    ? [leg('merchant_chargebacks_owed', 'BRL', amountBrl), credit('med_returns_payable', 'BRL', amountBrl)]
     : [leg('med_returns_payable', 'BRL', amountBrl), credit('pix_cash', 'BRL', amountBrl)];
 }
 

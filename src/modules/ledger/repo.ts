@@ -6,6 +6,7 @@ import type { AccountCode, Posting } from './postings.ts';
 import { SETTLEMENT_COLUMNS } from './tables.ts';
 
 const FEES_PAYABLE: AccountCode = 'merchant_fees_payable';
+const CHARGEBACKS_OWED: AccountCode = 'merchant_chargebacks_owed';
 
 type ReferenceType = LedgerEntriesTable['reference_type'];
 
@@ -59,13 +60,16 @@ export const ledgerRepo = {
       .execute();
   },
 
-  /** Fees recognised and not settled: the merchant's fees-payable account balance, as a credit. */
-  async feeBalance(db: Db, merchantId: string): Promise<string> {
+  /**
+   * A merchant account's balance (debits positive): fees-payable's is a credit (negative by the
+   * fees not settled), chargebacks-owed's a debit (what the merchant owes).
+   */
+  async merchantBalance(db: Db, code: 'merchant_fees_payable' | 'merchant_chargebacks_owed', merchantId: string): Promise<string> {
     const row = await db
       .selectFrom('ledger_postings as p')
       .innerJoin('ledger_accounts as a', 'a.id', 'p.account_id')
       .select((eb) => eb.fn.coalesce(eb.fn.sum<string>('p.amount'), sql<string>`0`).as('sum'))
-      .where('a.code', '=', FEES_PAYABLE)
+      .where('a.code', '=', code)
       .where('a.merchant_id', '=', merchantId)
       .executeTakeFirstOrThrow();
     return String(row.sum);
@@ -114,21 +118,26 @@ export const ledgerRepo = {
 
   /**
    * Per merchant, its fee entries not settled before the cut-off: their fees-payable sum (a credit:
-   * negative by what is owed), count and oldest; the largest owed first. The same entries a run
-   * at that cut-off would close.
+   * negative by the fees), count and oldest, and what it owes for charge-backs (a debit, netted
+   * by the run); only merchants a run at that cut-off would pay (fees above what is owed), the
+   * largest payment first. The same entries a run at that cut-off would close.
    */
   unsettledFeesByMerchant(db: Db, cutoff: Date) {
+    const owed = sql<string>`(select coalesce(sum(op.amount), 0) from ledger_postings op join ledger_accounts oa on oa.id = op.account_id
+      where oa.code = ${CHARGEBACKS_OWED} and oa.merchant_id = m.id)`;
     return unsettledFeeEntriesQuery(db, cutoff)
       .innerJoin('merchants as m', 'm.id', 'e.merchant_id')
       .select([
         'm.id as merchant_id',
         'm.name as merchant_name',
         sql<string>`sum(p.amount)::text`.as('sum'),
+        sql<string>`${owed}::text`.as('owed'),
         sql<number>`count(*)::int`.as('entries'),
         sql<Date>`min(e.created_at)`.as('oldest'),
       ])
       .groupBy(['m.id', 'm.name'])
-      .orderBy(sql`sum(p.amount)`)
+      .having(sql<boolean>`sum(p.amount) + ${owed} < 0`)
+      .orderBy(sql`sum(p.amount) + ${owed}`)
       .orderBy('m.id')
       .execute();
   },

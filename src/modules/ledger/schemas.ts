@@ -34,7 +34,9 @@ export const SettlementSchema = Type.Object(
     periodStart: Timestamp(),
     periodEnd: Timestamp(),
     createdAt: Timestamp(),
-    amountBrl: Type.Number({ description: 'Merchant fees settled, BRL' }),
+    amountBrl: Type.Number({
+      description: 'What the settlement paid the merchant, BRL: the merchant fees it settled, less the charge-backs the merchant owed that it netted (its SETTLEMENT ledger entry shows both)',
+    }),
     entriesCount: Type.Integer({ description: 'Ledger entries the settlement closed' }),
   },
   { title: 'Settlement' },
@@ -43,7 +45,15 @@ export const SettlementSchema = Type.Object(
 export const FeeBalanceSchema = Type.Object(
   {
     merchantId: Uuid(),
-    balance: Type.String({ pattern: '^-?\\d+\\.\\d{2}$', description: 'Merchant fees recognised and not yet settled, two decimals ("0.00" for none)' }),
+    balance: Type.String({
+      pattern: '^\\d+\\.\\d{2}$',
+      description: 'The total of merchant fees collected and not yet settled: decimal amount with two fraction digits, as text ("0.00" for none); never negative (charge-backs are `chargebacksOwed`)',
+    }),
+    chargebacksOwed: Type.String({
+      pattern: '^\\d+\\.\\d{2}$',
+      description:
+        'What the merchant owes for charge-backs of accepted MED claims on completed PAYINs, not yet recovered: decimal amount with two fraction digits, as text ("0.00" for none); never negative. The next settlement nets it against the fees it settles and pays only the rest (nothing, leaving both open, while the fees do not exceed it)',
+    }),
     currency: Type.Literal('BRL'),
   },
   { title: 'FeeBalance' },
@@ -54,9 +64,11 @@ export const EntrySchema = Type.Object(
     id: Uuid(),
     kind: Type.String({
       description:
-        'PAYIN_PIX_RECEIVED, PAYIN_COMPLETED, PAYIN_REFUNDED, PAYOUT_DEPOSIT_RECEIVED, PAYOUT_COMPLETED, CHAIN_COSTS (what the chain charged the platform treasury for a payin token transfer: its network fee and the rent of the receiver token account it created, in SOL; the platform expense, never the merchant), SWEEP_COSTS (what the platform fee payer paid to sweep a payout deposit into the treasury: its network fee, and the rent of the closed deposit token account it got back, in SOL; the platform expense, never the merchant), SETTLEMENT, or SPONSORED_FEE (a Solana fee the platform paid for a sign-and-send request, charged in SOL to `merchant_sponsored_fees`) and SPONSORED_FEE_RELEASED (its reversal when the transaction was refused unsent)',
+        'PAYIN_PIX_RECEIVED, PAYIN_COMPLETED, PAYIN_REFUNDED, PAYOUT_DEPOSIT_RECEIVED, PAYOUT_COMPLETED, CHAIN_COSTS (what the chain charged the platform treasury for a payin token transfer: its network fee and the rent of the receiver token account it created, in SOL; the platform expense, never the merchant), SWEEP_COSTS (what the platform fee payer paid to sweep a payout deposit into the treasury: its network fee, and the rent of the closed deposit token account it got back, in SOL; the platform expense, never the merchant), SETTLEMENT (with a `merchant_chargebacks_owed` leg when it netted charge-backs the merchant owed), DISPUTE_CHARGEBACK (an accepted MED claim on a completed PAYIN charged back: `merchant_chargebacks_owed`, referencing the dispute), DISPUTE_RETURNED (the platform paid that MED return), CHARGEBACK_RECLASSIFIED (a charge-back first posted against the fees moved to `merchant_chargebacks_owed`, referencing that entry), or SPONSORED_FEE (a Solana fee the platform paid for a sign-and-send request, charged in SOL to `merchant_sponsored_fees`) and SPONSORED_FEE_RELEASED (its reversal when the transaction was refused unsent)',
     }),
-    referenceType: Type.Enum(['order', 'settlement', 'entry', 'wallet_sign_request'], { description: 'wallet_sign_request: the sign-and-send request whose fee an entry charges' }),
+    referenceType: Type.Enum(['order', 'settlement', 'entry', 'wallet_sign_request', 'dispute'], {
+      description: 'wallet_sign_request: the sign-and-send request whose fee an entry charges; dispute: the MED claim charged back or returned; entry: the entry another corrects',
+    }),
     referenceId: Uuid(),
     createdAt: Timestamp(),
     settled: Type.Boolean({ description: 'Closed by a settlement (only entries carrying a merchant fee are settled)' }),
@@ -91,14 +103,15 @@ export const SettlementsDueQuery = StrictObject({
 export const SettlementsDueSchema = Type.Object(
   {
     asOf: Timestamp('The cut-off: fee entries recorded before it'),
-    merchants: Type.Integer({ description: 'Merchants with unsettled fees, all of them (data shows the first `limit`)' }),
-    totalBrl: BrlText('Unsettled fees of all those merchants'),
+    merchants: Type.Integer({ description: 'Merchants a run now would pay (unsettled fees above what they owe for charge-backs), all of them (data shows the first `limit`)' }),
+    totalBrl: BrlText('What a run now would pay all those merchants'),
     data: Type.Array(
       Type.Object(
         {
           merchantId: Uuid(),
           merchantName: Type.String(),
-          amountBrl: BrlText('Merchant fees recognised and not yet settled: what a settlement run now would pay'),
+          amountBrl: BrlText('What a settlement run now would pay: merchant fees recognised and not yet settled, less chargebacksOwedBrl'),
+          chargebacksOwedBrl: BrlText('What the merchant owes for charge-backs of accepted MED claims, which the run nets'),
           entries: Type.Integer({ description: 'Fee entries a run now would close' }),
           oldestEntryAt: Timestamp('The oldest of them'),
         },

@@ -120,9 +120,13 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
       if (cutoff <= periodStart) return null;
       const entries = await repo.unsettledFeeEntries(trx, merchantId, cutoff);
       if (entries.length === 0) return null;
-      const amount = entries.reduce((sum, entry) => sum.minus(entry.amount), decimal(0));
-      // Chargebacks (accepted MED claims) exceed the fees: nothing is owed to the merchant; the
-      // entries stay open, so the receivable is netted against its next fees.
+      const fees = entries.reduce((sum, entry) => sum.minus(entry.amount), decimal(0));
+      // What the merchant owes for charge-backs (accepted MED claims) is netted first
+      // (docs/decisions/0040). Only settlements credit that account, one at a time per merchant
+      // (the lock above), so it is never netted twice. Fees that do not cover it pay nothing: the
+      // entries stay open and the debt is carried to the next run.
+      const owed = decimal(await repo.merchantBalance(trx, 'merchant_chargebacks_owed', merchantId));
+      const amount = fees.minus(owed);
       if (amount.lte(0)) return null;
       const now = clock.now();
       const settlement = await repo.insertSettlement(trx, {
@@ -135,7 +139,7 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
         created_at: now,
       });
       await repo.markSettled(trx, settlement.id, entries.map((entry) => entry.id));
-      await post(trx, { merchantId, kind: 'SETTLEMENT', referenceType: 'settlement', referenceId: settlement.id, at: now }, settlementPostings(toFixedText(amount, 2)));
+      await post(trx, { merchantId, kind: 'SETTLEMENT', referenceType: 'settlement', referenceId: settlement.id, at: now }, settlementPostings(toFixedText(fees, 2), toFixedText(owed, 2)));
       if (by) await recordAudit(trx, by, settlementAudit(cutoff, merchantId, [settlement.id]));
       return toSettlement(settlement);
     });
@@ -210,10 +214,14 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
       return new Map(rows.map((row): [string, string] => [row.currency, decimal(row.balance).toString()]));
     },
 
+    /**
+     * The spec's fee balance (merchant fees collected and not yet settled: fees_payable, credited
+     * as fees are earned and debited only by the settlements that pay them, so never negative)
+     * and, apart, what the merchant owes for charge-backs until a settlement nets it.
+     */
     async feeBalance(merchantId: string) {
-      // fees_payable is credited as fees are earned: its balance is negative by what is owed.
-      const balance = decimal(await repo.feeBalance(db, merchantId)).negated();
-      return { merchantId, balance: toFixedText(balance, 2), currency: 'BRL' as const };
+      const [payable, owed] = await Promise.all([repo.merchantBalance(db, 'merchant_fees_payable', merchantId), repo.merchantBalance(db, 'merchant_chargebacks_owed', merchantId)]);
+      return { merchantId, balance: toFixedText(decimal(payable).negated(), 2), chargebacksOwed: toFixedText(owed, 2), currency: 'BRL' as const };
     },
 
     settleMerchant,
@@ -267,15 +275,17 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
   async function settlementsDue(limit: number) {
     const asOf = clock.now();
     const rows = await repo.unsettledFeesByMerchant(db, asOf);
-    const owed = rows.map((row) => ({ row, amount: decimal(row.sum).negated() }));
+    // A run pays the fees less what the merchant owes for charge-backs (settleMerchant).
+    const due = rows.map((row) => ({ row, amount: decimal(row.sum).negated().minus(row.owed) }));
     return {
       asOf: asOf.toISOString(),
       merchants: rows.length,
-      totalBrl: toFixedText(owed.reduce((sum, { amount }) => sum.plus(amount), decimal(0)), 2),
-      data: owed.slice(0, limit).map(({ row, amount }) => ({
+      totalBrl: toFixedText(due.reduce((sum, { amount }) => sum.plus(amount), decimal(0)), 2),
+      data: due.slice(0, limit).map(({ row, amount }) => ({
         merchantId: row.merchant_id,
         merchantName: row.merchant_name,
         amountBrl: toFixedText(amount, 2),
+        chargebacksOwedBrl: toFixedText(row.owed, 2),
         entries: row.entries,
         oldestEntryAt: new Date(row.oldest).toISOString(),
       })),

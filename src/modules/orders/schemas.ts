@@ -7,7 +7,7 @@
 import { Type } from 'typebox';
 import { ORDER_STATUSES, ORDER_TRANSACTION_STATUSES, ORDER_TRANSACTION_TYPES } from './tables.ts';
 import { PageQuery } from '../../http/pagination.ts';
-import { BrlAmountInput, ChainField, HumanName, Nullable, OrderTypeField, Percent, StrictObject, Timestamp, TokenAmountInput, TokenField, Uuid } from '../../http/schemas.ts';
+import { BrlAmountInput, ChainField, HumanName, Nullable, OrderTypeField, FeeFraction, StrictObject, Timestamp, TokenAmountInput, TokenField, Uuid } from '../../http/schemas.ts';
 
 /**
  * The enums every order-shaped answer and filter shares. Each has a `title`, so the OpenAPI
@@ -69,13 +69,13 @@ export const OrderSchema = Type.Object(
     depositAddress: Nullable(Type.String({ description: 'PAYOUT only: where the merchant deposits' })),
     paymentReference: Nullable(Type.String({ description: 'PAYIN: the PIX charge txid' })),
     exchangeRate: Type.Number({ description: 'BRL per token unit' }),
-    feePercentage: Percent('Total fee (platform + merchant)'),
+    feePercentage: FeeFraction('Total fee (platformFeePercentage + merchantFeePercentage)'),
     netAmountBrl: Type.Number({ description: 'PAYIN: amount after fees, converted to tokens; PAYOUT: what the PIX pays' }),
     amountUsdc: Nullable(Type.Number({ description: 'Token amount when the token is USDC' })),
     amountToken: Type.Number(),
-    platformFeePercentage: Percent('Platform fee'),
+    platformFeePercentage: FeeFraction('Platform fee'),
     platformFeeAmountBrl: Type.Number(),
-    merchantFeePercentage: Percent('Merchant fee'),
+    merchantFeePercentage: FeeFraction('Merchant fee'),
     merchantFeeAmountBrl: Type.Number(),
     pixPaymentCode: Nullable(Type.String({ description: 'PAYIN: PIX copy-and-paste code for exactly amountBrl' })),
     pixKey: Nullable(Type.String({ description: 'PAYOUT only' })),

@@ -1,6 +1,6 @@
 import type { Static } from 'typebox';
 import type { OrderTransactionRow, OrderView } from './tables.ts';
-import { decimal, toJsonNumber, toPercentNumber } from '../../lib/money.ts';
+import { decimal, toJsonNumber } from '../../lib/money.ts';
 import type { OrderSchema } from './schemas.ts';
 
 export type Order = Static<typeof OrderSchema>;
@@ -27,13 +27,14 @@ export function toOrder(row: OrderView, transactions: OrderTransactionRow[], nam
     depositAddress: row.deposit_address,
     paymentReference: row.pix_txid,
     exchangeRate: toJsonNumber(row.exchange_rate),
-    feePercentage: toPercentNumber(decimal(row.platform_fee_percentage).plus(row.merchant_fee_percentage)),
+    // Fractions, as stored and as fee tiers show them (http/schemas.ts FeeFraction).
+    feePercentage: toJsonNumber(decimal(row.platform_fee_percentage).plus(row.merchant_fee_percentage)),
     netAmountBrl: toJsonNumber(row.net_amount_brl),
     amountUsdc: row.token === 'USDC' ? toJsonNumber(row.amount_token) : null,
     amountToken: toJsonNumber(row.amount_token),
-    platformFeePercentage: toPercentNumber(row.platform_fee_percentage),
+    platformFeePercentage: toJsonNumber(row.platform_fee_percentage),
     platformFeeAmountBrl: toJsonNumber(row.platform_fee_amount_brl),
-    merchantFeePercentage: toPercentNumber(row.merchant_fee_percentage),
+    merchantFeePercentage: toJsonNumber(row.merchant_fee_percentage),
     merchantFeeAmountBrl: toJsonNumber(row.merchant_fee_amount_brl),
     pixPaymentCode: row.pix_payment_code,
     pixKey: row.pix_key,

@@ -45,7 +45,8 @@ export const OverviewSchema = Type.Object(
     ordersByStatus: Type.Array(StatusCountSchema, { description: 'All the merchant\'s orders by current status, whatever their date; statuses with no order are left out' }),
     fees: Type.Object(
       {
-        balance: BrlText("The fee balance (GET /ledger/fees/balance): the merchant's fees-payable account"),
+        balance: BrlText('The fee balance (GET /ledger/fees/balance): merchant fees collected and not yet settled, never negative'),
+        chargebacksOwed: BrlText('What the merchant owes for charge-backs of accepted MED claims (GET /ledger/fees/balance), netted by the next settlement'),
         currency: Type.Literal('BRL'),
         unsettledEntries: Type.Integer({ description: 'Fee-bearing ledger entries no settlement has closed yet' }),
         unsettledAmountBrl: BrlText('Their fees summed: what a settlement run now would close'),

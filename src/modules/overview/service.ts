@@ -66,7 +66,7 @@ export function createOverviewService(deps: {
         timeZone: 'America/Sao_Paulo',
         volumes: series,
         ordersByStatus: statuses.map((row) => ({ status: row.status, count: row.count })),
-        fees: { balance: balance.balance, currency: 'BRL', unsettledEntries: unsettled.entries, unsettledAmountBrl: unsettled.amountBrl },
+        fees: { balance: balance.balance, chargebacksOwed: balance.chargebacksOwed, currency: 'BRL', unsettledEntries: unsettled.entries, unsettledAmountBrl: unsettled.amountBrl },
         attention: {
           failedOrders: { count: volumes.reduce((sum, row) => sum + row.failed_count, 0), latestIds: failed.map((row) => row.id) },
           webhookEndpoints: endpoints.data

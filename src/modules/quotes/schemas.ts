@@ -1,9 +1,9 @@
 /**
- * Quote shapes (DESIGN.md §10, POST /quotes). Percentage fields are PERCENT numbers
- * (1.5 = 1.5 %), as on orders; fee tiers carry fractions.
+ * Quote shapes (DESIGN.md §10, POST /quotes). Percentage fields are FRACTIONS (0.005 = 0.5 %),
+ * as on orders and fee tiers.
  */
 import { Type } from 'typebox';
-import { BrlAmountInput, ChainField, Nullable, OrderTypeField, Percent, StrictObject, Timestamp, TokenAmountInput, TokenField, Uuid } from '../../http/schemas.ts';
+import { BrlAmountInput, ChainField, Nullable, OrderTypeField, FeeFraction, StrictObject, Timestamp, TokenAmountInput, TokenField, Uuid } from '../../http/schemas.ts';
 
 export const QuoteBody = StrictObject({
   type: OrderTypeField,
@@ -24,9 +24,9 @@ export const QuoteSchema = Type.Object(
     exchangeRate: Type.Number(),
     amountBrl: Type.Number({ description: 'The amountBrl an order using this quote must carry (PAYIN)' }),
     amountCrypto: Type.Number({ description: 'The amountCrypto an order using this quote must carry (PAYOUT)' }),
-    feePercentage: Percent('Total fee'),
-    platformFeePercentage: Percent('Platform fee'),
-    merchantFeePercentage: Percent('Merchant fee'),
+    feePercentage: FeeFraction('Total fee (platformFeePercentage + merchantFeePercentage)'),
+    platformFeePercentage: FeeFraction('Platform fee'),
+    merchantFeePercentage: FeeFraction('Merchant fee'),
     platformFeeAmountBrl: Type.Number(),
     merchantFeeAmountBrl: Type.Number(),
     netAmountBrl: Type.Number(),

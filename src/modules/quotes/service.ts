@@ -14,7 +14,7 @@ import type { QuoteRow } from './tables.ts';
 import { AppError, notFound } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
-import { decimal, toJsonNumber, toPercentNumber } from '../../lib/money.ts';
+import { decimal, toJsonNumber } from '../../lib/money.ts';
 import { type FeeRates, type Pricing, payinAmountForToken, payoutTokenForNetBrl, pricePayin, pricePayout } from '../../lib/pricing.ts';
 import type { ReceiversService } from '../receivers/service.ts';
 import { quotesRepo as repo } from './repo.ts';
@@ -79,9 +79,10 @@ function toQuote(row: QuoteRow): Quote {
     exchangeRate: toJsonNumber(row.exchange_rate),
     amountBrl: toJsonNumber(row.amount_brl),
     amountCrypto: toJsonNumber(row.amount_token),
-    feePercentage: toPercentNumber(decimal(row.platform_fee_percentage).plus(row.merchant_fee_percentage)),
-    platformFeePercentage: toPercentNumber(row.platform_fee_percentage),
-    merchantFeePercentage: toPercentNumber(row.merchant_fee_percentage),
+    // Fractions, as stored and as fee tiers show them (http/schemas.ts FeeFraction).
+    feePercentage: toJsonNumber(decimal(row.platform_fee_percentage).plus(row.merchant_fee_percentage)),
+    platformFeePercentage: toJsonNumber(row.platform_fee_percentage),
+    merchantFeePercentage: toJsonNumber(row.merchant_fee_percentage),
     platformFeeAmountBrl: toJsonNumber(row.platform_fee_amount_brl),
     merchantFeeAmountBrl: toJsonNumber(row.merchant_fee_amount_brl),
     netAmountBrl: toJsonNumber(row.net_amount_brl),

@@ -88,8 +88,8 @@ describe('GET /admin/settlements/due', () => {
       merchants: 2,
       totalBrl: '4.73',
       data: [
-        { merchantId: large.merchant.merchantId, merchantName: 'Grande', amountBrl: '3.73', entries: 2, oldestEntryAt: expect.any(String) },
-        { merchantId: small.merchant.merchantId, merchantName: 'Pequena', amountBrl: '1.00', entries: 1, oldestEntryAt: expect.any(String) },
+        { merchantId: large.merchant.merchantId, merchantName: 'Grande', amountBrl: '3.73', chargebacksOwedBrl: '0.00', entries: 2, oldestEntryAt: expect.any(String) },
+        { merchantId: small.merchant.merchantId, merchantName: 'Pequena', amountBrl: '1.00', chargebacksOwedBrl: '0.00', entries: 1, oldestEntryAt: expect.any(String) },
       ],
     });
     // The same amount the merchant reads as its fee balance.

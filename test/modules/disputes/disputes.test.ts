@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { decimal } from '../../../src/lib/money.ts';
 import { disputeEventDefinitions } from '../../../src/modules/disputes/events.ts';
 import { disputesRepo } from '../../../src/modules/disputes/repo.ts';
-import { type TestMerchant, expectErrorBody } from '../../helpers/app.ts';
+import { ADMIN_TOKEN, type TestMerchant, expectErrorBody } from '../../helpers/app.ts';
 import { type Json, ordersTest } from '../orders/helpers.ts';
 
 const addFormats = addFormatsPlugin as unknown as (ajv: Ajv) => void;
@@ -38,6 +38,14 @@ describe('MED fraud claims (disputes)', () => {
   const disputeOf = async (merchant: TestMerchant, id: string) => (await t.call('GET', `/disputes/${id}`, merchant)).json() as Json;
   const transfersOf = (orderId: string) => t.ctx.database.db.selectFrom('sandbox_chain_transfers').select('idempotency_key').where('idempotency_key', '=', orderId).execute();
   const feeBalance = async (merchant: TestMerchant) => decimal((await t.call('GET', '/ledger/fees/balance', merchant)).json().balance);
+  const balanceOf = async (merchant: TestMerchant) => (await t.call('GET', '/ledger/fees/balance', merchant)).json() as Json;
+  const settle = async (merchant: TestMerchant) => {
+    // A run closes the entries created before now: the test clock stands still otherwise.
+    t.clock.advance(1000);
+    const response = await t.call('POST', '/sandbox/settlements/run', merchant, {});
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json().settlements as Json[];
+  };
   const entriesOf = (disputeId: string) =>
     t.ctx.database.db
       .selectFrom('ledger_entries as e')
@@ -99,7 +107,9 @@ describe('MED fraud claims (disputes)', () => {
     expect(dispute.orderHeld).toBe(false);
     const accepted = await decide(merchant, dispute.id, 'ACCEPTED');
     expect(accepted).toMatchObject({ outcome: 'CHARGED_BACK', returnStatus: 'PENDING' });
-    expect((await feeBalance(merchant)).toString()).toBe(before.minus(20).toString());
+    // The fee balance is the fees not settled (the spec's), never less; the charge-back is owed apart.
+    expect((await feeBalance(merchant)).toString()).toBe(before.toString());
+    expect((await balanceOf(merchant)).chargebacksOwed).toBe('20.00');
 
     expect(await t.ctx.app.services.disputes.runDue()).toBe(1);
     await t.drive(1);
@@ -108,7 +118,7 @@ describe('MED fraud claims (disputes)', () => {
 
     const postings = await entriesOf(dispute.id);
     const byKind = (kind: string) => postings.filter((p) => p.kind === kind).map((p) => ({ code: p.code, amount: decimal(p.amount).toString() }));
-    expect(byKind('DISPUTE_CHARGEBACK')).toEqual(expect.arrayContaining([{ code: 'merchant_fees_payable', amount: '20' }, { code: 'med_returns_payable', amount: '-20' }]));
+    expect(byKind('DISPUTE_CHARGEBACK')).toEqual(expect.arrayContaining([{ code: 'merchant_chargebacks_owed', amount: '20' }, { code: 'med_returns_payable', amount: '-20' }]));
     expect(byKind('DISPUTE_RETURNED')).toEqual(expect.arrayContaining([{ code: 'med_returns_payable', amount: '20' }, { code: 'pix_cash', amount: '-20' }]));
     for (const kind of ['DISPUTE_CHARGEBACK', 'DISPUTE_RETURNED']) {
       expect(byKind(kind).reduce((sum, p) => sum.plus(p.amount), decimal(0)).isZero()).toBe(true);
@@ -122,10 +132,60 @@ describe('MED fraud claims (disputes)', () => {
     expect(returned).toMatchObject({ direction: 'OUT', psp_reference: `M${String(dispute.id).replaceAll('-', '')}` });
     expect(decimal(returned.value_brl).toString()).toBe('20');
 
-    // A fee balance below zero is a receivable: the settlement pays nothing and keeps it open.
-    const settled = await t.call('POST', '/sandbox/settlements/run', merchant, {});
-    expect(settled.statusCode, settled.body).toBeLessThan(300);
-    expect(await t.ctx.database.db.selectFrom('settlements').select('id').where('merchant_id', '=', merchant.merchantId).execute()).toHaveLength(0);
+    // Fees that do not cover what is owed: the settlement pays nothing, and both stay open.
+    expect(await settle(merchant)).toEqual([]);
+    expect(await balanceOf(merchant)).toMatchObject({ balance: before.toFixed(2), chargebacksOwed: '20.00' });
+  });
+
+  it('a settlement nets what the merchant owes for charge-backs against its fees and pays the rest; neither balance goes below zero', async () => {
+    const { merchant, receiver } = await t.merchantWithReceiver();
+    const tiers = await t.call('PUT', '/fee-tiers/PAYIN', merchant, [{ minVolumeBrl: 0, maxVolumeBrl: null, merchantFeePercentage: 0.05 }]);
+    expect(tiers.statusCode, tiers.body).toBe(200);
+    const completed = async (amountBrl: number) => {
+      const order = await t.payin(merchant, { receiverId: receiver.id, amountBrl });
+      expect((await t.call('POST', `/sandbox/orders/${order.id}/pix-payment`, merchant, {})).statusCode).toBe(200);
+      await t.drive();
+      expect((await orderOf(merchant, order.id)).status).toBe('COMPLETED');
+      return order;
+    };
+    const first = await completed(20);
+    await decide(merchant, (await claim(merchant, first.id)).id, 'ACCEPTED');
+    // The MED return is the platform's (med_returns_payable): paid, it changes neither balance.
+    expect(await t.ctx.app.services.disputes.runDue()).toBe(1);
+    await t.drive(1);
+    // What operators see due: the fees less what is owed, and only when a run would pay something.
+    const due = async () => {
+      const response = await t.ctx.app.inject({ method: 'GET', url: '/api/v1/admin/settlements/due?limit=100', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+      expect(response.statusCode, response.body).toBe(200);
+      return (response.json().data as Json[]).find((row) => row.merchantId === merchant.merchantId);
+    };
+    expect(await balanceOf(merchant)).toEqual({ merchantId: merchant.merchantId, balance: '1.00', chargebacksOwed: '20.00', currency: 'BRL' });
+    t.clock.advance(1000);
+    expect(await due()).toBeUndefined();
+    expect(await settle(merchant)).toEqual([]);
+
+    await completed(1000);
+    expect(await balanceOf(merchant)).toMatchObject({ balance: '51.00', chargebacksOwed: '20.00' });
+    t.clock.advance(1000);
+    expect(await due()).toMatchObject({ amountBrl: '31.00', chargebacksOwedBrl: '20.00', entries: 2 });
+    const [settlement] = await settle(merchant);
+    expect(settlement).toMatchObject({ amountBrl: 31, entriesCount: 2 });
+    expect(await balanceOf(merchant)).toMatchObject({ balance: '0.00', chargebacksOwed: '0.00' });
+    const postings = await t.ctx.database.db
+      .selectFrom('ledger_entries as e')
+      .innerJoin('ledger_postings as p', 'p.entry_id', 'e.id')
+      .innerJoin('ledger_accounts as a', 'a.id', 'p.account_id')
+      .select(['a.code', 'p.amount'])
+      .where('e.reference_id', '=', settlement!.id as string)
+      .execute();
+    expect(postings.map((p) => ({ code: p.code, amount: decimal(p.amount).toString() }))).toEqual(
+      expect.arrayContaining([
+        { code: 'merchant_fees_payable', amount: '51' },
+        { code: 'merchant_chargebacks_owed', amount: '-20' },
+        { code: 'merchant_settlements', amount: '-31' },
+      ]),
+    );
+    expect(await settle(merchant)).toEqual([]);
   });
 
   it("a charged-back claim's MED return whose notification is lost is read back from the PSP by the disputes job", async () => {

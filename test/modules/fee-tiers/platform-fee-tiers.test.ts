@@ -133,7 +133,7 @@ describe('fees that would take the whole amount', () => {
       expect((await mine(0.3)).statusCode).toBe(200);
       const quote = await highFees.app.inject({ method: 'POST', url: '/api/v1/quotes', headers: merchant.headers, payload: { type: 'PAYIN', amountCrypto: 1 } });
       expect(quote.statusCode, quote.body).toBe(201);
-      expect(quote.json()).toMatchObject({ platformFeePercentage: 60, merchantFeePercentage: 30 });
+      expect(quote.json()).toMatchObject({ platformFeePercentage: 0.6, merchantFeePercentage: 0.3 });
     } finally {
       await highFees.close();
     }

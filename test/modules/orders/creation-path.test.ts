@@ -25,15 +25,15 @@ describe('order creation: volume, tiers and the one-statement insert', () => {
     const { merchant, receiver } = await t.merchantWithReceiver();
     await t.call('PUT', '/fee-tiers/PAYIN', merchant, TWO_BANDS);
     const first = await t.payin(merchant, { receiverId: receiver.id, amountBrl: 1000 });
-    expect(first.merchantFeePercentage).toBe(2);
+    expect(first.merchantFeePercentage).toBe(0.02);
     await t.call('POST', `/sandbox/orders/${first.id}/pix-payment`, merchant, {});
     await t.drive();
     expect((await t.call('GET', `/orders/${first.id}`, merchant)).json().status).toBe('COMPLETED');
     const second = await t.payin(merchant, { receiverId: receiver.id, amountBrl: 100 });
-    expect(second.merchantFeePercentage).toBe(0.5);
+    expect(second.merchantFeePercentage).toBe(0.005);
     // PAYOUT volume is its own: still the first band.
     await t.call('PUT', '/fee-tiers/PAYOUT', merchant, TWO_BANDS);
-    expect((await t.payout(merchant, { receiverId: receiver.id, amountCrypto: 10, sourceToken: 'USDC' })).merchantFeePercentage).toBe(2);
+    expect((await t.payout(merchant, { receiverId: receiver.id, amountCrypto: 10, sourceToken: 'USDC' })).merchantFeePercentage).toBe(0.02);
   });
 
   it('the completed volume counter equals the sum of completed orders, per month', async () => {
@@ -50,9 +50,9 @@ describe('order creation: volume, tiers and the one-statement insert', () => {
   it('a change of tiers applies to the very next order (the cached bands are forgotten)', async () => {
     const { merchant, receiver } = await t.merchantWithReceiver();
     await t.call('PUT', '/fee-tiers/PAYIN', merchant, [{ minVolumeBrl: 0, maxVolumeBrl: null, merchantFeePercentage: 0.01 }]);
-    expect((await t.payin(merchant, { receiverId: receiver.id, amountBrl: 10 })).merchantFeePercentage).toBe(1);
+    expect((await t.payin(merchant, { receiverId: receiver.id, amountBrl: 10 })).merchantFeePercentage).toBe(0.01);
     await t.call('PUT', '/fee-tiers/PAYIN', merchant, [{ minVolumeBrl: 0, maxVolumeBrl: null, merchantFeePercentage: 0.03 }]);
-    expect((await t.payin(merchant, { receiverId: receiver.id, amountBrl: 10 })).merchantFeePercentage).toBe(3);
+    expect((await t.payin(merchant, { receiverId: receiver.id, amountBrl: 10 })).merchantFeePercentage).toBe(0.03);
   });
 
   it('creations refused for a taken externalId reserve nothing of the day', async () => {

@@ -15,7 +15,7 @@ describe('fees and quotes', () => {
     await t.call('PUT', '/fee-tiers/PAYIN', own, [{ minVolumeBrl: 0, maxVolumeBrl: null, merchantFeePercentage: 0.01 }]);
     const receiver = await t.activeReceiver(own);
     const order = await t.payin(own, { receiverId: receiver.id, amountBrl: 333.33 });
-    expect(order).toMatchObject({ platformFeePercentage: 0.5, merchantFeePercentage: 1, feePercentage: 1.5, platformFeeAmountBrl: 1.67, merchantFeeAmountBrl: 3.33, netAmountBrl: 328.33 });
+    expect(order).toMatchObject({ platformFeePercentage: 0.005, merchantFeePercentage: 0.01, feePercentage: 0.015, platformFeeAmountBrl: 1.67, merchantFeeAmountBrl: 3.33, netAmountBrl: 328.33 });
     expect(decimal(order.platformFeeAmountBrl).plus(order.merchantFeeAmountBrl).plus(order.netAmountBrl).toNumber()).toBe(333.33);
   });
 

@@ -100,7 +100,7 @@ describe('GET /overview', () => {
       { day: '2026-11-23', type: 'PAYOUT', count: 0, amountBrl: '0.00', completedCount: 0, completedAmountBrl: '0.00' },
     ]);
     expect(overview.ordersByStatus).toEqual([]);
-    expect(overview.fees).toEqual({ balance: '0.00', currency: 'BRL', unsettledEntries: 0, unsettledAmountBrl: '0.00' });
+    expect(overview.fees).toEqual({ balance: '0.00', chargebacksOwed: '0.00', currency: 'BRL', unsettledEntries: 0, unsettledAmountBrl: '0.00' });
     expect(overview.attention).toEqual({ failedOrders: { count: 0, latestIds: [] }, webhookEndpoints: [] });
   });
 });

@@ -15,6 +15,14 @@ export function formatBrl(amount: number | string, language: Language): string {
   return format.format(amount as number | `${number}`);
 }
 
+/**
+ * A fee percentage as the API sends it, a fraction (0.005 is 0.5 %), shown in per cent: Intl's
+ * percent style scales the number's own decimal digits (0.0125 → 1,25 %), no float product.
+ */
+export function formatFeeFraction(fraction: number, language: Language): string {
+  return new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 6 }).format(fraction);
+}
+
 const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
 
 /** A token amount given as a decimal string ("1234.500000"), grouped for the language; never parsed as a float. */

@@ -1,5 +1,6 @@
 /**
- * Fees & settlements (/app/fees): the fee balance (GET /ledger/fees/balance), the fee tiers with
+ * Fees & settlements (/app/fees): the fee balance and the charge-backs owed (GET
+ * /ledger/fees/balance), the fee tiers with
  * their editor (tiers-section.tsx), the settlements and the ledger (ledger-tables.tsx).
  */
 import { Card, Stack, Text, Title } from '@mantine/core';
@@ -25,9 +26,14 @@ export function FeesPage() {
         {balance.error ? <ErrorAlert error={balance.error} /> : null}
         {balance.isPending ? <Loading /> : null}
         {balance.data ? (
-          <Text>
-            {t('fees.balanceText')} <strong data-testid="fees-balance">{formatBrl(balance.data.balance, language)}</strong>
-          </Text>
+          <>
+            <Text>
+              {t('fees.balanceText')} <strong data-testid="fees-balance">{formatBrl(balance.data.balance, language)}</strong>
+            </Text>
+            <Text>
+              {t('fees.chargebacksOwedText')} <strong data-testid="fees-chargebacks-owed">{formatBrl(balance.data.chargebacksOwed, language)}</strong>
+            </Text>
+          </>
         ) : null}
       </Card>
       <TiersSection />

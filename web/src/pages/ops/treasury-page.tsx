@@ -152,6 +152,7 @@ function SettlementsDue() {
             <Table.Tr>
               <Table.Th scope="col">{t('opsTreasury.merchant')}</Table.Th>
               <Table.Th scope="col">{t('opsTreasury.amount')}</Table.Th>
+              <Table.Th scope="col">{t('opsTreasury.chargebacksNetted')}</Table.Th>
               <Table.Th scope="col">{t('opsTreasury.entries')}</Table.Th>
               <Table.Th scope="col">{t('opsTreasury.oldest')}</Table.Th>
             </Table.Tr>
@@ -163,6 +164,7 @@ function SettlementsDue() {
                   <Anchor renderRoot={(props) => <Link {...props} to="/ops/merchants/$id" params={{ id: row.merchantId }} />}>{row.merchantName}</Anchor>
                 </Table.Td>
                 <Table.Td>{formatBrl(row.amountBrl, language)}</Table.Td>
+                <Table.Td>{formatBrl(row.chargebacksOwedBrl, language)}</Table.Td>
                 <Table.Td>{row.entries}</Table.Td>
                 <Table.Td>{formatDateTime(row.oldestEntryAt)}</Table.Td>
               </Table.Tr>

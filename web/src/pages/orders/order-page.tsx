@@ -13,7 +13,7 @@ import { sessionQuery } from '../../api/session.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Loading } from '../../components/loading.tsx';
 import { useI18n } from '../../i18n/context.tsx';
-import { formatBrl, formatDateTime, formatTokenAmount } from '../../i18n/format.ts';
+import { formatBrl, formatDateTime, formatFeeFraction, formatTokenAmount } from '../../i18n/format.ts';
 import { OrderStatusBadge } from './labels.tsx';
 import { FINAL_STATUSES, type Order } from './statuses.ts';
 import { environmentQuery } from '../../api/environment.ts';
@@ -104,9 +104,9 @@ export function OrderPage() {
                   [t('orders.field.amountBrl'), formatBrl(data.amountBrl, language)],
                   [t('orders.field.amountToken'), formatTokenAmount(String(data.amountToken), token, language)],
                   [t('orders.field.exchangeRate'), formatBrl(data.exchangeRate, language)],
-                  [t('orders.field.fee'), `${data.feePercentage} %`],
-                  [t('orders.field.platformFee'), `${formatBrl(data.platformFeeAmountBrl, language)} (${data.platformFeePercentage} %)`],
-                  [t('orders.field.merchantFee'), `${formatBrl(data.merchantFeeAmountBrl, language)} (${data.merchantFeePercentage} %)`],
+                  [t('orders.field.fee'), formatFeeFraction(data.feePercentage, language)],
+                  [t('orders.field.platformFee'), `${formatBrl(data.platformFeeAmountBrl, language)} (${formatFeeFraction(data.platformFeePercentage, language)})`],
+                  [t('orders.field.merchantFee'), `${formatBrl(data.merchantFeeAmountBrl, language)} (${formatFeeFraction(data.merchantFeePercentage, language)})`],
                   [t('orders.field.netAmountBrl'), formatBrl(data.netAmountBrl, language)],
                 ]}
               />

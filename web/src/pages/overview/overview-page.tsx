@@ -165,6 +165,9 @@ export function OverviewPage() {
                   {t('overview.feeBalance')}: <strong data-testid="fee-balance">{formatBrl(data.fees.balance, language)}</strong>
                 </Text>
                 <Text>
+                  {t('overview.chargebacksOwed')}: <strong data-testid="chargebacks-owed">{formatBrl(data.fees.chargebacksOwed, language)}</strong>
+                </Text>
+                <Text>
                   {t('overview.unsettled')}:{' '}
                   <strong data-testid="unsettled-fees">
                     {t('overview.unsettledValue', { amount: formatBrl(data.fees.unsettledAmountBrl, language), entries: data.fees.unsettledEntries })}

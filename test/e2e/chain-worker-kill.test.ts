@@ -23,7 +23,9 @@ describe('kill -9 of the worker between signing and sending, and between sending
   let bench: ChainWorkers | undefined;
 
   beforeAll(async () => {
-    bench = await startChainWorkers();
+    // 100 ms slots: a dropped transfer's blockhash lives 15 s, past a restart on a loaded machine
+    // (at 40 ms, 6 s, CI once saw the next worker re-sign, rightly, instead of resending).
+    bench = await startChainWorkers({ slotMs: 100 });
   });
   afterAll(async () => {
     await bench?.close();

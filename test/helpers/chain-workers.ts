@@ -46,12 +46,17 @@ export interface ChainWorkers {
 
 const newWallet = () => getBase58Decoder().decode(Buffer.from(generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x!, 'base64url'));
 
-export async function startChainWorkers(): Promise<ChainWorkers | undefined> {
+/**
+ * `slotMs`: the simulator's slot time. A blockhash lives 150 slots (6 s at 40 ms): a test that
+ * expects a restarted worker to resend the very bytes of a dropped transfer needs longer, or a
+ * loaded machine's slow process start lets the blockhash expire and the worker rightly re-signs.
+ */
+export async function startChainWorkers(options: { slotMs?: number } = {}): Promise<ChainWorkers | undefined> {
   const empty = await migratedPostgresDatabase();
   if (!empty) return undefined;
   const { url, drop } = empty;
   // A fast slot clock (finality in a fraction of a second), as a cluster's, only quicker.
-  const sim = await startChainSimulator({ slotMs: 40, confirmedLag: 1, finalizedLag: 4 });
+  const sim = await startChainSimulator({ slotMs: options.slotMs ?? 40, confirmedLag: 1, finalizedLag: 4 });
   const usdc = (await sim.createMint({ decimals: 6 })).mint;
   let env: Record<string, string> = { CHAIN_PROVIDER: 'solana-rpc', SOLANA_RPC_URL: sim.url, CHAIN_TOKEN_MINTS: `USDC:${usdc}`, SOLANA_COMMITMENT: 'finalized', ORDER_WORKER_INTERVAL_MS: '100' };
   // Any hour of the test run: the receiver's night window must not refuse the PAYIN.

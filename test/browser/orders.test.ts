@@ -263,15 +263,18 @@ describe('orders pages', { timeout: 120_000 }, () => {
     const releaseOrder = held(new RegExp(`/api/v1/orders/${id}$`));
     const releaseTimeline = held(new RegExp(`/api/v1/orders/${id}/timeline$`));
     await page.goto(`/app/orders/${id}`);
-    const loading = page.getByRole('status').filter({ hasText: 'Carregando…' });
-    await loading.first().waitFor();
+    await page.getByRole('status').first().waitFor();
     await expectNoSeriousA11yViolations(page);
+    // What a screen reader announces: the words, in the status region (not a label on the spinner).
+    const loading = page.getByRole('status').filter({ hasText: 'Carregando…' });
+    expect(await loading.count()).toBe(1);
 
     releaseOrder();
     await page.getByRole('heading', { name: 'Sandbox' }).waitFor();
     const timeline = page.locator('section', { has: page.getByRole('heading', { name: 'Linha do tempo' }) });
-    await timeline.getByRole('status').filter({ hasText: 'Carregando…' }).waitFor();
+    await timeline.getByRole('status').waitFor();
     await expectNoSeriousA11yViolations(page);
+    expect(await timeline.getByRole('status').filter({ hasText: 'Carregando…' }).count()).toBe(1);
 
     releaseTimeline();
     await timeline.locator('tbody tr[data-kind]').first().waitFor();

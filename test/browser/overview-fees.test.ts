@@ -133,7 +133,7 @@ describe('overview and fees pages', { timeout: 90_000 }, () => {
 
     await page.getByLabel('Idioma').selectOption('en');
     await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
-    expect(plain(await page.getByRole('img', { name: /Bar chart of the volume by day/ }).getAttribute('aria-label'))).toContain('PAYIN: R$249.90 in 2 order(s)');
+    expect(plain(await page.getByRole('img', { name: /Bar chart of the volume by day/ }).getAttribute('aria-label'))).toContain('PAYIN: R$249.90 in 2 orders');
     await expectNoSeriousA11yViolations(page);
   });
 

@@ -178,7 +178,7 @@ describe('developers pages', { timeout: 180_000 }, () => {
     receiver.state.answer = 200;
     await page.getByLabel('Desde (horário local)').fill(saoPauloInput(5));
     await page.getByRole('button', { name: 'Reenviar as falhas' }).click();
-    await page.getByText('1 entrega(s) colocada(s) na fila de novo.').waitFor();
+    await page.getByText('1 entrega colocada na fila de novo.').waitFor();
     await until('the recovered delivery at the receiver', () => receiver.received.find((request) => request.status === 200 && request.headers['webhook-id'] === failedId));
 
     await page.goto('/app/developers/webhooks/deliveries');

@@ -3,11 +3,14 @@
  * a receiver and a webhook endpoint made through the API with the demo key, then a PAYIN created
  * with the form, paid with the order page's sandbox action, its timeline followed to COMPLETED
  * (statuses, PIX and chain movements, ledger entries, the webhook deliveries), the CSV export of
- * the list parsed, and the list's filters narrowing it. Axe on the list and the order page.
+ * the list parsed, and the list's filters narrowing it. Axe on the list and the order page, and
+ * (issue 42) on an order in progress with its sandbox panel, while its data loads and once loaded,
+ * in both languages, with the fee and the counts written each language's way.
  */
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
+import type { Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoSeriousA11yViolations, screenshot, useBrowser } from '../helpers/browser.ts';
 import { addSessionCookie, type ApiSession, type DashboardServer, signedInOwner, startDashboardServer } from '../helpers/dashboard-server.ts';
@@ -79,10 +82,10 @@ describe('orders pages', { timeout: 120_000 }, () => {
   const externalId = `browser-${Date.now()}`;
   const browser = useBrowser({ baseURL: () => server.baseUrl });
 
-  const apiCall = async (method: string, path: string, body?: unknown) => {
+  const apiCall = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
     const response = await fetch(`${server.baseUrl}/api/v1${path}`, {
       method,
-      headers: { 'x-api-key': server.apiKey, 'x-api-secret': server.apiSecret, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: { 'x-api-key': server.apiKey, 'x-api-secret': server.apiSecret, ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const text = await response.text();
@@ -148,6 +151,10 @@ describe('orders pages', { timeout: 120_000 }, () => {
     expect(perCent).toMatch(/^\d+(,\d+)?%$/);
     await page.getByText(perCent, { exact: true }).first().waitFor();
 
+    // The sandbox panel of an order in progress, its outline button included (issue 42: 4.26:1 before).
+    await page.getByRole('button', { name: 'Falhar agora' }).waitFor();
+    await expectNoSeriousA11yViolations(page);
+
     await page.getByRole('button', { name: 'Pagar o PIX' }).click();
     // The page refreshes by itself until the order is final: no reload here.
     const summary = page.locator('section', { has: page.getByRole('heading', { name: 'Resumo' }) });
@@ -163,8 +170,11 @@ describe('orders pages', { timeout: 120_000 }, () => {
     await timeline.getByText('Lançamentos de PAYIN_PIX_RECEIVED').waitFor();
     await timeline.getByText('Lançamentos de PAYIN_COMPLETED').waitFor();
     // The deliveries to the endpoint made above: they succeed, one attempt each, code 200.
-    await timeline.getByText(/order\.completed: SUCCEEDED, 1 tentativas, último código 200/).waitFor({ timeout: 30_000 });
-    expect(await rows.filter({ hasText: 'SUCCEEDED' }).count()).toBeGreaterThanOrEqual(2);
+    // Statuses in the page's language, the count with its noun in the singular (issue 42).
+    await timeline.getByText(/order\.completed: Entregue, 1 tentativa, último código 200/).waitFor({ timeout: 30_000 });
+    expect(await rows.filter({ hasText: 'Entregue, ' }).count()).toBeGreaterThanOrEqual(2);
+    expect(await rows.filter({ hasText: /\b(SUCCEEDED|CONFIRMED|PENDING)\b/ }).count()).toBe(0);
+    await expect.poll(() => rows.filter({ hasText: 'PIX_IN' }).getByText('Confirmada', { exact: true }).count()).toBe(1);
     expect(sink.received.some((body) => body.includes(orderId) && body.includes('order.completed'))).toBe(true);
     // What the page shows is the API's own timeline.
     const api = await apiCall('GET', `/orders/${orderId}/timeline`);
@@ -208,7 +218,7 @@ describe('orders pages', { timeout: 120_000 }, () => {
     // The router writes a numeric-looking string JSON-quoted ("100" as %22100%22), so it stays text.
     const search = [...new URL(page.url()).searchParams].map(([name, value]) => [name, value.replace(/^"(.*)"$/, '$1')]);
     expect(Object.fromEntries(search)).toEqual({ externalId, receiverId: receiver.id, createdFrom: today, createdTo: today, amountBrlMin: '100', amountBrlMax: '150.00' });
-    await page.getByText('1 pedidos', { exact: true }).waitFor();
+    await page.getByText('1 pedido', { exact: true }).waitFor();
     await expect.poll(() => table.locator('tbody tr').count()).toBe(1);
     const href = await page.getByRole('link', { name: 'Exportar CSV' }).getAttribute('href');
     const filtered = await page.evaluate(async (url) => (await fetch(url!)).text(), href);
@@ -216,7 +226,7 @@ describe('orders pages', { timeout: 120_000 }, () => {
 
     // A reload keeps them (the address holds them); a status it does not have empties the list.
     await page.reload();
-    await page.getByText('1 pedidos', { exact: true }).waitFor();
+    await page.getByText('1 pedido', { exact: true }).waitFor();
     await page.getByLabel('Situação').selectOption('FAILED');
     await page.getByRole('button', { name: 'Filtrar' }).click();
     await page.waitForURL(/status=FAILED/);
@@ -231,5 +241,57 @@ describe('orders pages', { timeout: 120_000 }, () => {
     await page.getByRole('button', { name: 'Limpar filtros' }).click();
     await page.waitForURL((url) => url.search === '');
     await table.getByRole('link', { name: orderId.slice(0, 8) }).waitFor();
+  });
+
+  it('an order in progress passes axe while it loads and with its sandbox panel, in both languages', async () => {
+    await signIn();
+    const { page } = browser;
+    const created = await apiCall('POST', '/payin', { receiverId: receiver.id, amountBrl: 200 }, { 'idempotency-key': `browser-axe-${Date.now()}` });
+    const id = String(created.id);
+    expect(created.status).toBe('AWAITING_PAYMENT');
+
+    // The order and its timeline are held until released, so each loading state stays on screen.
+    const held = (pattern: RegExp) => {
+      let release = () => {};
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      void page.route(pattern, async (route: Route) => {
+        await gate;
+        await route.continue();
+      });
+      return release;
+    };
+    const releaseOrder = held(new RegExp(`/api/v1/orders/${id}$`));
+    const releaseTimeline = held(new RegExp(`/api/v1/orders/${id}/timeline$`));
+    await page.goto(`/app/orders/${id}`);
+    await page.getByRole('status').first().waitFor();
+    await expectNoSeriousA11yViolations(page);
+    // What a screen reader announces: the words, in the status region (not a label on the spinner).
+    const loading = page.getByRole('status').filter({ hasText: 'Carregando…' });
+    expect(await loading.count()).toBe(1);
+
+    releaseOrder();
+    await page.getByRole('heading', { name: 'Sandbox' }).waitFor();
+    const timeline = page.locator('section', { has: page.getByRole('heading', { name: 'Linha do tempo' }) });
+    await timeline.getByRole('status').waitFor();
+    await expectNoSeriousA11yViolations(page);
+    expect(await timeline.getByRole('status').filter({ hasText: 'Carregando…' }).count()).toBe(1);
+
+    releaseTimeline();
+    await timeline.locator('tbody tr[data-kind]').first().waitFor();
+    await expect.poll(() => loading.count()).toBe(0);
+    const amounts = page.locator('section', { has: page.getByRole('heading', { name: 'Valores e tarifas' }) });
+    const fee = (created as unknown as { feePercentage: number }).feePercentage;
+    const perCent = (language: string) => new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 6 }).format(fee);
+    await amounts.getByText(perCent('pt-BR'), { exact: true }).first().waitFor();
+    await expectNoSeriousA11yViolations(page);
+
+    // English: the same page, the fee in English digits, every status shown in English words.
+    await page.getByLabel('Idioma').selectOption('en');
+    await page.getByRole('heading', { name: 'Amounts and fees' }).waitFor();
+    await page.getByRole('button', { name: 'Fail now' }).waitFor();
+    await page.locator('section', { has: page.getByRole('heading', { name: 'Amounts and fees' }) }).getByText(perCent('en'), { exact: true }).first().waitFor();
+    await page.getByText('Awaiting payment', { exact: true }).first().waitFor();
+    await expectNoSeriousA11yViolations(page);
+    await screenshot(page, 'order-in-progress-en');
   });
 });

@@ -98,7 +98,7 @@ describe('overview and fees pages', { timeout: 90_000 }, () => {
       overview.volumes.filter((volume: Json) => volume.amountBrl !== '0.00').length,
     );
     // The summary names the period's PAYIN total, 150 + 99.90, in the language's format.
-    expect(plain(await chart.getAttribute('aria-label'))).toContain('PAYIN: R$ 249,90 em 2 pedido(s)');
+    expect(plain(await chart.getAttribute('aria-label'))).toContain('PAYIN: R$ 249,90 em 2 pedidos');
 
     // The data table, shown on request, has today's row with the PAYIN volume.
     await page.getByRole('button', { name: 'Mostrar os dados em tabela' }).click();
@@ -129,11 +129,11 @@ describe('overview and fees pages', { timeout: 90_000 }, () => {
     await page.waitForURL(/\?days=7$/);
     const week = await api('GET', '/overview?days=7');
     const weekFrom = (week.from as string).split('-').reverse().join('/');
-    await expect.poll(async () => plain(await chart.getAttribute('aria-label'))).toContain(`de ${weekFrom} a ${dd}/${mm}/${yyyy}. PAYIN: R$ 249,90 em 2 pedido(s)`);
+    await expect.poll(async () => plain(await chart.getAttribute('aria-label'))).toContain(`de ${weekFrom} a ${dd}/${mm}/${yyyy}. PAYIN: R$ 249,90 em 2 pedidos`);
 
     await page.getByLabel('Idioma').selectOption('en');
     await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
-    expect(plain(await page.getByRole('img', { name: /Bar chart of the volume by day/ }).getAttribute('aria-label'))).toContain('PAYIN: R$249.90 in 2 order(s)');
+    expect(plain(await page.getByRole('img', { name: /Bar chart of the volume by day/ }).getAttribute('aria-label'))).toContain('PAYIN: R$249.90 in 2 orders');
     await expectNoSeriousA11yViolations(page);
   });
 
@@ -182,7 +182,7 @@ describe('overview and fees pages', { timeout: 90_000 }, () => {
     await page.getByText('Faixas de PAYIN salvas.').waitFor();
     const saved = (await api('GET', '/fee-tiers?orderType=PAYIN')) as unknown as Json[];
     expect(saved[0]!.merchantFeePercentage).toBe(0.025);
-    await expect.poll(() => page.getByTestId('tiers-PAYIN').locator('tbody tr').first().textContent()).toContain('2,5 %');
+    await expect.poll(() => page.getByTestId('tiers-PAYIN').locator('tbody tr').first().textContent()).toContain('2,5%');
     await screenshot(page, 'fees');
   });
 

@@ -95,7 +95,7 @@ describe('receivers and team pages', { timeout: 90_000 }, () => {
     const { page } = browser;
     await page.goto('/app/team');
     await page.getByRole('heading', { name: 'Equipe', level: 1 }).waitFor();
-    await page.getByRole('table', { name: /pessoas na equipe/ }).getByText(server.owner.email).waitFor();
+    await page.getByRole('table', { name: /\d+ pessoas? na equipe/ }).getByText(server.owner.email).waitFor();
     const invite = page.getByRole('region', { name: 'Convidar' });
     await invite.getByLabel('E-mail').fill(viewer.email);
     await invite.getByLabel('Papel').selectOption('VIEWER');

@@ -1,20 +1,25 @@
 /**
  * The language of the dashboard: pt-BR unless the person chose English in the header; the choice
  * is kept in localStorage. Our own small typed dictionary (messages.ts) rather than an i18n
- * library: two languages and a few hundred strings need no plural engine or loader, and every key
- * is checked by the compiler (docs/architecture/dashboard.md#i18n).
+ * library: two languages and a few hundred strings need no loader, plurals are the platform's
+ * Intl.PluralRules (translate.ts), and every key is checked by the compiler
+ * (docs/architecture/dashboard.md#i18n).
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { LANGUAGES, MESSAGES, type Language, type MessageKey } from './messages.ts';
+import { LANGUAGES, type Language, type MessageKey } from './messages.ts';
+import { translate, translatePlural, type PluralKey, type Values } from './translate.ts';
 
 const STORAGE_KEY = 'dashboard.language';
 
-type Translate = (key: MessageKey, values?: Record<string, string | number>) => string;
+type Translate = (key: MessageKey, values?: Values) => string;
+/** A count with its noun: `tn('orders.total', 3)` → "3 pedidos" (translate.ts). */
+type TranslateCount = (key: PluralKey, count: number, values?: Values) => string;
 
 interface I18n {
   language: Language;
   setLanguage: (language: Language) => void;
   t: Translate;
+  tn: TranslateCount;
 }
 
 const I18nContext = createContext<I18n | null>(null);
@@ -44,12 +49,10 @@ export function I18nProvider({ children }: { children: ReactNode }) {
     }
   }, []);
 
-  const t = useCallback<Translate>(
-    (key, values) => MESSAGES[language][key].replace(/\{(\w+)\}/g, (whole, name: string) => (values && name in values ? String(values[name]) : whole)),
-    [language],
-  );
+  const t = useCallback<Translate>((key, values) => translate(language, key, values), [language]);
+  const tn = useCallback<TranslateCount>((key, count, values) => translatePlural(language, key, count, values), [language]);
 
-  const value = useMemo(() => ({ language, setLanguage, t }), [language, setLanguage, t]);
+  const value = useMemo(() => ({ language, setLanguage, t, tn }), [language, setLanguage, t, tn]);
   return <I18nContext.Provider value={value}>{children}</I18nContext.Provider>;
 }
 

@@ -17,7 +17,7 @@ import { catalogQuery, endpointsQuery } from './webhook-data.tsx';
 
 const PAGE_SIZE = 20;
 export function DeliveriesPage() {
-  const { t } = useI18n();
+  const { t, tn } = useI18n();
   const navigate = useNavigate();
   const search = deliverySearch(useSearch({ strict: false }));
   const page = search.page ?? 1;
@@ -81,7 +81,7 @@ export function DeliveriesPage() {
           <Text>{t('deliveries.empty')}</Text>
         ) : (
           <>
-            <Text size="sm">{t('deliveries.total', { total: deliveries.data.total })}</Text>
+            <Text size="sm">{tn('deliveries.total', deliveries.data.total)}</Text>
             <DeliveryTable deliveries={deliveries.data.data} endpoints={endpoints.data?.data} caption={t('deliveries.caption')} />
             {pages > 1 ? (
               <Group justify="center" component="nav" aria-label={t('common.pageOf', { page, pages })}>

@@ -69,7 +69,7 @@ function EditForm({ endpoint }: { endpoint: Endpoint }) {
 }
 
 function RecoverForm({ endpoint }: { endpoint: Endpoint }) {
-  const { t } = useI18n();
+  const { t, tn } = useI18n();
   const queryClient = useQueryClient();
   const [since, setSince] = useState(() => toLocalInput(new Date(Date.now() - 24 * 3600_000)));
   const recover = useMutation({
@@ -101,7 +101,7 @@ function RecoverForm({ endpoint }: { endpoint: Endpoint }) {
       </form>
       {recover.data ? (
         <Text role="status" mt="sm">
-          {t('webhooks.recovered', { count: recover.data.requeued })}
+          {tn('webhooks.recovered', recover.data.requeued)}
         </Text>
       ) : null}
       {recover.error ? <ErrorAlert error={recover.error} /> : null}

@@ -12,8 +12,7 @@ import { sessionQuery } from '../../api/session.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Loading } from '../../components/loading.tsx';
 import { useI18n } from '../../i18n/context.tsx';
-import { formatBrl } from '../../i18n/format.ts';
-import { fractionToPercent, localDecimal } from './decimal-text.ts';
+import { formatBrl, formatFeeFraction } from '../../i18n/format.ts';
 import { TierEditor } from './tier-editor.tsx';
 
 type FeeTier = components['schemas']['FeeTier'];
@@ -25,7 +24,8 @@ const EDITORS = new Set(['OWNER', 'ADMIN']);
 
 function TierTable({ orderType, tiers }: { orderType: OrderType; tiers: FeeTier[] }) {
   const { t, language } = useI18n();
-  const percent = (fraction: number) => `${localDecimal(fractionToPercent(fraction), language)} %`;
+  // The order page's form (formatFeeFraction): one way of writing a fee across the dashboard.
+  const percent = (fraction: number) => formatFeeFraction(fraction, language);
   return (
     <Table.ScrollContainer minWidth={560}>
       <Table striped data-testid={`tiers-${orderType}`}>

@@ -13,7 +13,7 @@ import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Facts } from '../../components/facts.tsx';
 import { Loading } from '../../components/loading.tsx';
 import { useI18n } from '../../i18n/context.tsx';
-import { formatBrl, formatDateTime } from '../../i18n/format.ts';
+import { formatBrl, formatDateTime, formatFeeFraction } from '../../i18n/format.ts';
 import type { MessageKey } from '../../i18n/messages.ts';
 import { MerchantCredentials } from './merchant-credentials.tsx';
 import { MerchantStatusActions } from './merchant-status-actions.tsx';
@@ -62,7 +62,6 @@ export function MerchantPage() {
   const merchant = useQuery({ queryKey: [OPS_KEY, 'merchant', id], queryFn: () => call(api.GET('/admin/merchants/{id}', params)) });
   const users = useQuery({ queryKey: [OPS_KEY, 'merchant', id, 'users'], queryFn: () => call(api.GET('/admin/merchants/{id}/users', params)) });
   const tiers = useQuery({ queryKey: [OPS_KEY, 'merchant', id, 'fee-tiers'], queryFn: () => call(api.GET('/admin/merchants/{id}/fee-tiers', params)) });
-  const percent = new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 4 });
 
   if (merchant.error) return <ErrorAlert error={merchant.error} />;
   if (!merchant.data) return <Loading />;
@@ -99,9 +98,9 @@ export function MerchantPage() {
         row={(tier) => [
           tier.orderType,
           `${formatBrl(tier.minVolumeBrl, language)} – ${tier.maxVolumeBrl === null ? '∞' : formatBrl(tier.maxVolumeBrl, language)}`,
-          percent.format(tier.platformFeePercentage),
-          percent.format(tier.merchantFeePercentage),
-          percent.format(tier.totalFeePercentage),
+          formatFeeFraction(tier.platformFeePercentage, language),
+          formatFeeFraction(tier.merchantFeePercentage, language),
+          formatFeeFraction(tier.totalFeePercentage, language),
         ]}
       />
       <MerchantCredentials merchant={m} />

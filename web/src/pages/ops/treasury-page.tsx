@@ -138,14 +138,14 @@ function PspReconciliations() {
 }
 
 function SettlementsDue() {
-  const { t, language } = useI18n();
+  const { t, tn, language } = useI18n();
   const due = useQuery({ queryKey: [OPS_KEY, 'settlements-due'], queryFn: () => call(api.GET('/admin/settlements/due', { params: { query: { limit: 50 } } })) });
   return (
     <Stack component="section" aria-labelledby="settlements-heading">
       <Title order={2} id="settlements-heading">{t('opsTreasury.settlementsDue')}</Title>
       {due.error ? <ErrorAlert error={due.error} /> : null}
       {due.isPending ? <Loading /> : null}
-      {due.data ? <Text>{t('opsTreasury.dueSummary', { merchants: due.data.merchants, total: formatBrl(due.data.totalBrl, language), asOf: formatDateTime(due.data.asOf) })}</Text> : null}
+      {due.data ? <Text>{t('opsTreasury.dueSummary', { merchants: tn('opsTreasury.merchants', due.data.merchants), total: formatBrl(due.data.totalBrl, language), asOf: formatDateTime(due.data.asOf) })}</Text> : null}
       {due.data && due.data.data.length > 0 ? (
         <Table striped aria-labelledby="settlements-heading">
           <Table.Thead>

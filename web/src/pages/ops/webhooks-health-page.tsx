@@ -15,7 +15,7 @@ import { useI18n } from '../../i18n/context.tsx';
 import { formatDateTime } from '../../i18n/format.ts';
 
 export function WebhooksHealthPage() {
-  const { t, language } = useI18n();
+  const { t, tn, language } = useI18n();
   const [includeHealthy, setIncludeHealthy] = useState(false);
   const health = useQuery({
     queryKey: [OPS_KEY, 'webhooks-health', includeHealthy],
@@ -34,7 +34,7 @@ export function WebhooksHealthPage() {
       {health.data && health.data.data.length > 0 ? (
         <Table.ScrollContainer minWidth={1000}>
           <Table striped>
-            <caption>{t('opsWebhooks.caption', { hours: health.data.windowHours })}</caption>
+            <caption>{tn('opsWebhooks.caption', health.data.windowHours)}</caption>
             <Table.Thead>
               <Table.Tr>
                 {(['merchant', 'url', 'status', 'failingSince', 'deliveries', 'successRate', 'lastSuccess', 'lastFailure', 'retries'] as const).map((column) => (
@@ -52,7 +52,7 @@ export function WebhooksHealthPage() {
                     {e.disabledReason ? <Text size="xs">{e.disabledReason}</Text> : null}
                   </Table.Td>
                   <Table.Td>{e.failingSince ? formatDateTime(e.failingSince) : none}</Table.Td>
-                  <Table.Td>{t('opsWebhooks.counts', { total: e.deliveries.total, succeeded: e.deliveries.succeeded, failed: e.deliveries.failed, pending: e.deliveries.pending })}</Table.Td>
+                  <Table.Td>{t('opsWebhooks.counts', { total: e.deliveries.total, succeeded: e.deliveries.succeeded, failed: tn('opsWebhooks.failed', e.deliveries.failed), pending: tn('opsWebhooks.pending', e.deliveries.pending) })}</Table.Td>
                   <Table.Td>{e.successRate === null ? none : percent.format(e.successRate)}</Table.Td>
                   <Table.Td>{e.lastSuccessAt ? formatDateTime(e.lastSuccessAt) : none}</Table.Td>
                   <Table.Td>

@@ -24,7 +24,7 @@ const PAGE_SIZE = 20;
 export const PAYMENT_ROLES = new Set(['OWNER', 'ADMIN']);
 
 export function OrdersPage() {
-  const { t, language } = useI18n();
+  const { t, tn, language } = useI18n();
   const navigate = useNavigate();
   const search = ordersSearch(useSearch({ strict: false }));
   const filters = filtersOf(search);
@@ -63,7 +63,7 @@ export function OrdersPage() {
       {orders.isPending ? <Loading /> : null}
       {orders.data ? (
         <>
-          <Text size="sm" role="status">{t('orders.total', { total: orders.data.total })}</Text>
+          <Text size="sm" role="status">{tn('orders.total', orders.data.total)}</Text>
           {rows.length === 0 ? (
             <Text>{t('orders.empty')}</Text>
           ) : (

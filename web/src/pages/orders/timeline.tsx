@@ -50,7 +50,7 @@ export function TimelineTable({ timeline, deliveriesLink = true }: { timeline: P
 }
 
 function EntryDetail({ entry, deliveriesLink }: { entry: Entry; deliveriesLink: boolean }) {
-  const { t, language } = useI18n();
+  const { t, tn, language } = useI18n();
   if (entry.status) {
     const { status, source, event } = entry.status;
     return (
@@ -64,7 +64,7 @@ function EntryDetail({ entry, deliveriesLink }: { entry: Entry; deliveriesLink: 
     return (
       <Stack gap={2}>
         <Text size="sm">
-          <strong>{tx.type}</strong> · {money(String(tx.amount), tx.currency, language)} · <Badge variant="outline" color="gray" tt="none">{tx.status}</Badge>
+          <strong>{tx.type}</strong> · {money(String(tx.amount), tx.currency, language)} · <Badge variant="outline" color="gray" tt="none">{t(`orders.transaction.status.${tx.status}`)}</Badge>
         </Text>
         {tx.txHash ? <Code style={{ wordBreak: 'break-all' }}>{tx.txHash}</Code> : null}
         {tx.explorerUrl ? (
@@ -81,7 +81,7 @@ function EntryDetail({ entry, deliveriesLink }: { entry: Entry; deliveriesLink: 
     return (
       <Stack gap={2}>
         <Text size="sm">
-          {t('orders.timeline.delivery', { event: delivery.event, status: delivery.status, attempts: delivery.attempts, code: delivery.lastStatusCode ?? t('common.none') })}
+          {t('orders.timeline.delivery', { event: delivery.event, status: t(`deliveries.status.${delivery.status}`), attempts: tn('orders.timeline.attempts', delivery.attempts), code: delivery.lastStatusCode ?? t('common.none') })}
         </Text>
         {deliveriesLink ? (
           <Anchor component={Link} to="/developers/webhooks" size="sm">

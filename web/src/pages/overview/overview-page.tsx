@@ -118,7 +118,7 @@ function Attention({ attention }: { attention: Overview['attention'] }) {
 }
 
 export function OverviewPage() {
-  const { t, language } = useI18n();
+  const { t, tn, language } = useI18n();
   const navigate = useNavigate();
   const search = useSearch({ strict: false });
   const days: Period = 'days' in search && typeof search.days === 'number' ? (search.days as Period) : 30;
@@ -140,7 +140,7 @@ export function OverviewPage() {
         >
           <Group mt={4}>
             {PERIODS.map((period) => (
-              <Radio key={period} value={String(period)} label={t('overview.days', { days: period })} />
+              <Radio key={period} value={String(period)} label={tn('overview.days', period)} />
             ))}
           </Group>
         </Radio.Group>
@@ -170,7 +170,7 @@ export function OverviewPage() {
                 <Text>
                   {t('overview.unsettled')}:{' '}
                   <strong data-testid="unsettled-fees">
-                    {t('overview.unsettledValue', { amount: formatBrl(data.fees.unsettledAmountBrl, language), entries: data.fees.unsettledEntries })}
+                    {tn('overview.unsettledValue', data.fees.unsettledEntries, { amount: formatBrl(data.fees.unsettledAmountBrl, language) })}
                   </strong>
                 </Text>
                 <AppLink path="/fees">{t('overview.feesLink')}</AppLink>

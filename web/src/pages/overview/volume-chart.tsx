@@ -42,7 +42,7 @@ function byDay(volumes: DayVolume[]): Day[] {
 }
 
 export function VolumeChart({ volumes, from, to }: { volumes: DayVolume[]; from: string; to: string }) {
-  const { t, language } = useI18n();
+  const { t, tn, language } = useI18n();
   const [showTable, setShowTable] = useState(false);
   const tableId = useId();
   const days = byDay(volumes);
@@ -67,9 +67,9 @@ export function VolumeChart({ volumes, from, to }: { volumes: DayVolume[]; from:
     from: formatDay(from),
     to: formatDay(to),
     payin: brl(totals.PAYIN.cents),
-    payinCount: totals.PAYIN.count,
+    payinOrders: tn('overview.orderCount', totals.PAYIN.count),
     payout: brl(totals.PAYOUT.cents),
-    payoutCount: totals.PAYOUT.count,
+    payoutOrders: tn('overview.orderCount', totals.PAYOUT.count),
     busiest: busiest ? t('overview.chartBusiest', { day: formatDay(busiest.day), amount: brl(busiest.cents) }) : t('overview.chartEmpty'),
   });
 

@@ -16,7 +16,7 @@ import { KycBadge, StatusBadge } from './labels.tsx';
 const PAGE_SIZE = 20;
 
 export function ReceiversPage() {
-  const { t } = useI18n();
+  const { t, tn } = useI18n();
   const navigate = useNavigate();
   const search = useSearch({ strict: false });
   const page = 'page' in search && typeof search.page === 'number' ? search.page : 1;
@@ -43,7 +43,7 @@ export function ReceiversPage() {
           <Text>{t('receivers.empty')}</Text>
         ) : (
           <>
-            <Text size="sm">{t('receivers.total', { total: receivers.data.total })}</Text>
+            <Text size="sm">{tn('receivers.total', receivers.data.total)}</Text>
             <Table.ScrollContainer minWidth={640}>
               <Table striped highlightOnHover>
                 <Table.Thead>

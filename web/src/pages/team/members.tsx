@@ -16,7 +16,7 @@ import { formatDateTime } from '../../i18n/format.ts';
 import { type Member, type Role, ROLES, usersQuery } from './roles.ts';
 
 export function Members({ mayManage }: { mayManage: boolean }) {
-  const { t } = useI18n();
+  const { t, tn } = useI18n();
   const queryClient = useQueryClient();
   const session = useQuery(sessionQuery);
   const users = useQuery(usersQuery);
@@ -43,7 +43,7 @@ export function Members({ mayManage }: { mayManage: boolean }) {
       {users.data ? (
         <Table.ScrollContainer minWidth={640}>
           <Table striped>
-            <caption>{t('team.membersCaption', { count: users.data.length })}</caption>
+            <caption>{tn('team.membersCaption', users.data.length)}</caption>
             <Table.Thead>
               <Table.Tr>
                 <Table.Th scope="col">{t('team.email')}</Table.Th>

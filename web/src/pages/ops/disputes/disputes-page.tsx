@@ -24,7 +24,7 @@ const PAGE_SIZE = 50;
 const COLUMNS = ['reportedAt', 'merchant', 'order', 'amountBrl', 'status', 'deadline', 'held', 'outcome', 'returnStatus'] as const;
 
 export function DisputesPage() {
-  const { t, language } = useI18n();
+  const { t, tn, language } = useI18n();
   const navigate = useNavigate();
   const search = disputesSearch(useSearch({ strict: false }));
   const page = search.page ?? 1;
@@ -64,7 +64,7 @@ export function DisputesPage() {
       {rows.length > 0 ? (
         <Table.ScrollContainer minWidth={1100}>
           <Table striped highlightOnHover>
-            <Table.Caption c="dark.8">{t('opsDisputes.caption', { total: disputes.data?.total ?? rows.length })}</Table.Caption>
+            <Table.Caption c="dark.8">{tn('opsDisputes.caption', disputes.data?.total ?? rows.length)}</Table.Caption>
             <Table.Thead>
               <Table.Tr>
                 {COLUMNS.map((column) => (

@@ -21,7 +21,7 @@ import { AllowedActions, MoneyHeld, OrderLink } from './order-cells.tsx';
 const REFRESH_MS = 30_000;
 
 export function StuckOrdersPage() {
-  const { t, language } = useI18n();
+  const { t, tn, language } = useI18n();
   const navigate = useNavigate();
   const search = stuckSearch(useSearch({ strict: false }));
   const stuck = useQuery({
@@ -48,7 +48,7 @@ export function StuckOrdersPage() {
       </Group>
       {stuck.error ? <ErrorAlert error={stuck.error} /> : null}
       {stuck.isPending ? <Loading /> : null}
-      {stuck.data ? <Text size="sm" role="status">{t('opsOrders.stuck.applied', { minutes: stuck.data.olderThanMinutes, count: rows.length })}</Text> : null}
+      {stuck.data ? <Text size="sm" role="status">{tn('opsOrders.stuck.applied', rows.length, { minutes: stuck.data.olderThanMinutes })}</Text> : null}
       {stuck.data && rows.length === 0 ? <Text>{t('opsOrders.stuck.empty')}</Text> : null}
       {rows.length > 0 ? (
         <Table.ScrollContainer minWidth={1000}>

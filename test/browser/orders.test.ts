@@ -3,7 +3,8 @@
  * a receiver and a webhook endpoint made through the API with the demo key, then a PAYIN created
  * with the form, paid with the order page's sandbox action, its timeline followed to COMPLETED
  * (statuses, PIX and chain movements, ledger entries, the webhook deliveries), the CSV export of
- * the list parsed, and the list's filters narrowing it. Axe on the list and the order page.
+ * the list parsed, the list's filters narrowing it, and a MED claim on the order shown in its
+ * timeline by the claim's status, in both languages. Axe on the list and the order page.
  */
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
@@ -231,5 +232,37 @@ describe('orders pages', { timeout: 120_000 }, () => {
     await page.getByRole('button', { name: 'Limpar filtros' }).click();
     await page.waitForURL((url) => url.search === '');
     await table.getByRole('link', { name: orderId.slice(0, 8) }).waitFor();
+  });
+
+  // Issue 42: the claim's event made the timeline answer 500 and the page spin; last, as the claim changes the order's story.
+  it("shows a MED claim in the order's timeline by the claim's own status, in pt-BR and English", async () => {
+    expect(orderId, 'the first test created the order').not.toBe('');
+    const dispute = await apiCall('POST', `/sandbox/orders/${orderId}/med-claim`, {});
+    await signIn();
+    const { page } = browser;
+    await page.goto(`/app/orders/${orderId}`);
+    const timeline = page.locator('section', { has: page.getByRole('heading', { name: 'Linha do tempo' }) });
+    const claims = timeline.locator('tbody tr[data-kind="DISPUTE"]');
+    await claims.first().waitFor();
+    expect(await claims.count()).toBe(1);
+    for (const text of ['Contestação MED', 'Aberta', 'contestação aberta pelo PSP do pagador', 'defesa até']) expect(await claims.first().textContent()).toContain(text);
+    // The order's own status stays COMPLETED: a claim is no order status.
+    const summary = page.locator('section', { has: page.getByRole('heading', { name: 'Resumo' }) });
+    await summary.getByText('Concluído', { exact: true }).waitFor();
+    await expectNoSeriousA11yViolations(page);
+
+    const decided = await apiCall('POST', `/sandbox/disputes/${String(dispute.id)}/decision`, { outcome: 'ACCEPTED' });
+    expect(decided).toMatchObject({ status: 'ACCEPTED', outcome: 'CHARGED_BACK' });
+    await page.getByLabel('Idioma').selectOption('en');
+    await page.reload();
+    const english = page.locator('section', { has: page.getByRole('heading', { name: 'Timeline' }) });
+    const ended = english.locator('tbody tr[data-kind="DISPUTE"]', { hasText: 'Accepted' });
+    await ended.first().waitFor();
+    expect(await ended.last().textContent()).toContain('PIX returned and charged to the merchant');
+    await english.locator('tbody tr[data-kind="DISPUTE"]', { hasText: "claim opened by the payer's PSP" }).waitFor();
+    const api = await apiCall('GET', `/orders/${orderId}/timeline`);
+    expect(await english.locator('tbody tr[data-kind="DISPUTE"]').count()).toBe((api.entries as Array<{ kind: string }>).filter((e) => e.kind === 'DISPUTE').length);
+    await screenshot(page, 'order-timeline-claim');
+    await expectNoSeriousA11yViolations(page);
   });
 });

@@ -2,7 +2,8 @@
  * Every order read route, merchant and back office, for an order in each state the sandbox
  * reaches, MED claims included (issue 42: a claim's event made the timeline and the operator's
  * order answer 500). The routes are the GET operations of the app's own OpenAPI document whose
- * path names /orders, so a read route added later is read here too without editing this file.
+ * path names /orders or that filter by `orderId` (disputes, webhook deliveries), so a read route
+ * added later is read here too without editing this file; and the month's operations register.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ORDER_STATUSES } from '../../../src/modules/orders/tables.ts';
@@ -80,17 +81,22 @@ describe('order reads in every state', () => {
 
   it('answers every GET route on orders, merchant and back office, without a 5xx', async () => {
     const document = (await t.ctx.app.inject({ url: '/api/v1/openapi.json' })).json() as { paths: Record<string, Record<string, Operation>> };
-    const routes = Object.entries(document.paths).flatMap(([path, methods]) => (path.includes('/orders') && methods.get ? [{ path, operation: methods.get }] : []));
-    // The six of today; more is fine (they are read below), fewer means the filter lost some.
-    expect(routes.map((r) => r.path)).toEqual(expect.arrayContaining(['/orders', '/orders/{id}', '/orders/{id}/timeline', '/orders/export', '/admin/orders', '/admin/orders/{id}']));
+    const byOrderId = (operation: Operation) => (operation.parameters ?? []).some((p) => p.in === 'query' && p.name === 'orderId');
+    const routes = Object.entries(document.paths).flatMap(([path, { get }]) => (get && (path.includes('/orders') || byOrderId(get)) ? [{ path, operation: get }] : []));
+    // Those of today; more is fine (they are read below), fewer means the filter lost some.
+    expect(routes.map((r) => r.path)).toEqual(
+      expect.arrayContaining(['/orders', '/orders/{id}', '/orders/{id}/timeline', '/orders/export', '/admin/orders', '/admin/orders/{id}', '/admin/orders/stuck', '/disputes', '/admin/disputes', '/webhook/deliveries']),
+    );
 
     for (const [label, order] of Object.entries(orders)) {
       // What a filter of each list can be set to for this order; a route's other parameters stay unset.
-      const values: Record<string, string> = { id: order.id, status: order.status, type: order.type, q: order.id, merchantId: merchant.merchantId, receiverId: order.receiverId, externalId: order.externalId ?? '' };
+      const values: Record<string, string> = { id: order.id, orderId: order.id, status: order.status, type: order.type, q: order.id, merchantId: merchant.merchantId, receiverId: order.receiverId, externalId: order.externalId ?? '' };
       for (const { path, operation } of routes) {
         const params = operation.parameters ?? [];
         const url = path.replace(/\{(\w+)\}/g, (_all, name: string) => values[name]!);
-        const query = params.filter((p) => p.in === 'query' && values[p.name]);
+        // A list of something else about an order (its claims, its deliveries) is filtered by the order alone: its `status` is not the order's.
+        const own = byOrderId(operation) ? ['orderId', 'merchantId'] : Object.keys(values);
+        const query = params.filter((p) => p.in === 'query' && values[p.name] && own.includes(p.name));
         const filtered = `${url}?${new URLSearchParams(query.map((p) => [p.name, values[p.name]!]))}`;
         for (const target of query.length > 0 ? [url, filtered] : [url]) {
           const headers = path.startsWith('/admin/') ? { authorization: `Bearer ${ADMIN_TOKEN}` } : merchant.headers;
@@ -98,6 +104,12 @@ describe('order reads in every state', () => {
           expect(response.statusCode, `${label}: GET ${target}: ${response.body.slice(0, 300)}`).toBe(200);
         }
       }
+    }
+    // The month's operations register holds the orders' confirmed movements, the claims' returns included.
+    for (const format of ['csv', 'jsonl']) {
+      const response = await t.ctx.app.inject({ method: 'GET', url: `/api/v1/admin/reports/operations?month=2026-11&format=${format}`, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+      expect(response.statusCode, response.body.slice(0, 300)).toBe(200);
+      expect(response.body).toContain(orders['completed, claim accepted']!.id);
     }
   }, 120_000);
 
@@ -111,6 +123,7 @@ describe('order reads in every state', () => {
     ] as const) {
       const order = orders[label]!;
       const merchantView = await ok('GET', `/orders/${order.id}/timeline`);
+      expect((await ok('GET', `/disputes?orderId=${order.id}`)).data.map((d: Json) => d.id), label).toEqual([claims[label]!.id]);
       const admin = await t.ctx.app.inject({ method: 'GET', url: `/api/v1/admin/orders/${order.id}`, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
       expect(admin.statusCode, admin.body).toBe(200);
       for (const entries of [merchantView.entries as Json[], admin.json().timeline as Json[]]) {

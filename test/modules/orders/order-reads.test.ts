@@ -97,7 +97,7 @@ describe('order reads in every state', () => {
         // A list of something else about an order (its claims, its deliveries) is filtered by the order alone: its `status` is not the order's.
         const own = byOrderId(operation) ? ['orderId', 'merchantId'] : Object.keys(values);
         const query = params.filter((p) => p.in === 'query' && values[p.name] && own.includes(p.name));
-        const filtered = `${url}?${new URLSearchParams(query.map((p) => [p.name, values[p.name]!]))}`;
+        const filtered = `${url}?${new URLSearchParams(query.map((p): [string, string] => [p.name, values[p.name]!]))}`;
         for (const target of query.length > 0 ? [url, filtered] : [url]) {
           const headers = path.startsWith('/admin/') ? { authorization: `Bearer ${ADMIN_TOKEN}` } : merchant.headers;
           const response = await t.ctx.app.inject({ method: 'GET', url: `/api/v1${target}`, headers });

@@ -6,6 +6,7 @@ import { Type, type TProperties, type TSchema } from 'typebox';
 import { DECIMAL_TEXT_PATTERN, type DecimalRule, MAX_DECIMAL_TEXT_LENGTH } from '../lib/money.ts';
 import { ERROR_STATUS, type ErrorCode } from '../errors.ts';
 import { ORDER_TYPES } from '../lib/order-types.ts';
+import { DISPUTE_OUTCOMES, DISPUTE_STATUSES } from '../lib/dispute-statuses.ts';
 
 /**
  * An object that rejects properties it does not name (DESIGN.md §4: unknown body properties
@@ -86,6 +87,10 @@ export const Nullable = <T extends ReturnType<typeof Type.String | typeof Type.N
 // `title` makes the enum one component of the OpenAPI document (openapi-components.ts), which every
 // use refers to: a generator emits one OrderType instead of a union per field.
 export const OrderTypeField = Type.Enum(ORDER_TYPES, { title: 'OrderType', description: 'Order type: PAYIN or PAYOUT' });
+
+// A MED claim's, published by the disputes API and by an order's timeline (its DISPUTE entries).
+export const DisputeStatusSchema = Type.Enum([...DISPUTE_STATUSES], { title: 'DisputeStatus', description: 'OPEN → DEFENDED → ACCEPTED | REJECTED | CANCELLED' });
+export const DisputeOutcomeSchema = Type.Enum([...DISPUTE_OUTCOMES], { title: 'DisputeOutcome' });
 export const ChainField = Type.String({ minLength: 1, maxLength: 20, description: 'Blockchain network, lowercase; default solana' });
 export const TokenField = Type.String({ minLength: 1, maxLength: 10, description: 'Token symbol; default USDC' });
 /** Largest amount a body may carry (the spec's bound; ORDER_MAX_AMOUNT_BRL is far lower). */

@@ -5,7 +5,8 @@
  * (statuses, PIX and chain movements, ledger entries, the webhook deliveries), the CSV export of
  * the list parsed, and the list's filters narrowing it. Axe on the list and the order page, and
  * (issue 42) on an order in progress with its sandbox panel, while its data loads and once loaded,
- * in both languages, with the fee and the counts written each language's way.
+ * in both languages, with the fee and the counts written each language's way; last, a MED claim
+ * on the order shown in its timeline by the claim's status, in both languages.
  */
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
@@ -293,5 +294,39 @@ describe('orders pages', { timeout: 120_000 }, () => {
     await page.getByText('Awaiting payment', { exact: true }).first().waitFor();
     await expectNoSeriousA11yViolations(page);
     await screenshot(page, 'order-in-progress-en');
+  });
+
+  // Issue 42: the claim's event made the timeline answer 500 and the page spin; last, as the claim changes the order's story.
+  it("shows a MED claim in the order's timeline by the claim's own status, in pt-BR and English", async () => {
+    expect(orderId, 'the first test created the order').not.toBe('');
+    const dispute = await apiCall('POST', `/sandbox/orders/${orderId}/med-claim`, {});
+    await signIn();
+    const { page } = browser;
+    await page.goto(`/app/orders/${orderId}`);
+    // The test before left the dashboard in English (the choice is kept in localStorage).
+    await page.getByLabel(/^(Idioma|Language)$/).selectOption('pt-BR');
+    const timeline = page.locator('section', { has: page.getByRole('heading', { name: 'Linha do tempo' }) });
+    const claims = timeline.locator('tbody tr[data-kind="DISPUTE"]');
+    await claims.first().waitFor();
+    expect(await claims.count()).toBe(1);
+    for (const text of ['Contestação MED', 'Aberta', 'contestação aberta pelo PSP do pagador', 'defesa até']) expect(await claims.first().textContent()).toContain(text);
+    // The order's own status stays COMPLETED: a claim is no order status.
+    const summary = page.locator('section', { has: page.getByRole('heading', { name: 'Resumo' }) });
+    await summary.getByText('Concluído', { exact: true }).waitFor();
+    await expectNoSeriousA11yViolations(page);
+
+    const decided = await apiCall('POST', `/sandbox/disputes/${String(dispute.id)}/decision`, { outcome: 'ACCEPTED' });
+    expect(decided).toMatchObject({ status: 'ACCEPTED', outcome: 'CHARGED_BACK' });
+    await page.getByLabel('Idioma').selectOption('en');
+    await page.reload();
+    const english = page.locator('section', { has: page.getByRole('heading', { name: 'Timeline' }) });
+    const ended = english.locator('tbody tr[data-kind="DISPUTE"]', { hasText: 'Accepted' });
+    await ended.first().waitFor();
+    expect(await ended.last().textContent()).toContain('PIX returned and charged to the merchant');
+    await english.locator('tbody tr[data-kind="DISPUTE"]', { hasText: "claim opened by the payer's PSP" }).waitFor();
+    const api = await apiCall('GET', `/orders/${orderId}/timeline`);
+    expect(await english.locator('tbody tr[data-kind="DISPUTE"]').count()).toBe((api.entries as Array<{ kind: string }>).filter((e) => e.kind === 'DISPUTE').length);
+    await screenshot(page, 'order-timeline-claim');
+    await expectNoSeriousA11yViolations(page);
   });
 });

@@ -3586,6 +3586,27 @@ export interface components {
             source: "CREATED" | "EVENT" | "CURRENT";
             event: string | null;
         };
+        /**
+         * OrderTimelineDispute
+         * @description A MED claim's event about the order. `status` is the claim's status after the event (DisputeStatus: OPEN, DEFENDED, ACCEPTED, REJECTED, CANCELLED), never the order's: the order's own changes are STATUS entries
+         */
+        OrderTimelineDispute: {
+            /**
+             * Format: uuid
+             * @description The claim (GET /disputes/{id})
+             */
+            disputeId: string;
+            /** @description The dispute event: order.disputed (claim opened), dispute.updated (defended, outcome known, return settled) or dispute.resolved (claim ended) */
+            event: string;
+            status: components["schemas"]["DisputeStatus"];
+            /** @description What the end of the claim did to the order; null until it is known */
+            outcome: components["schemas"]["DisputeOutcome"] | null;
+            /**
+             * Format: date-time
+             * @description Until when a defense is taken (POST /disputes/{id}/defense)
+             */
+            defenseDeadline: string;
+        };
         /** OrderTimelineTransaction */
         OrderTimelineTransaction: {
             /** Format: uuid */
@@ -3658,11 +3679,14 @@ export interface components {
              */
             at: string;
             /**
-             * @description Which one of the four fields below is set; the other three are null
+             * @description Which one of the five fields below is set; the other four are null. STATUS: the order's status changed (status); DISPUTE: a MED claim on the order opened, changed or ended (dispute, with the claim's own status); TRANSACTION: a PIX or chain movement; LEDGER_ENTRY: a ledger entry posted; WEBHOOK_DELIVERY: a webhook delivery about the order
              * @enum {unknown}
              */
-            kind: "STATUS" | "TRANSACTION" | "LEDGER_ENTRY" | "WEBHOOK_DELIVERY";
+            kind: "STATUS" | "DISPUTE" | "TRANSACTION" | "LEDGER_ENTRY" | "WEBHOOK_DELIVERY";
+            /** @description kind STATUS: the order's status (an OrderStatus); null otherwise */
             status: components["schemas"]["OrderTimelineStatus"] | null;
+            /** @description kind DISPUTE: a MED claim's event, with the claim's status (a DisputeStatus, never the order's); null otherwise */
+            dispute: components["schemas"]["OrderTimelineDispute"] | null;
             transaction: components["schemas"]["OrderTimelineTransaction"] | null;
             ledgerEntry: components["schemas"]["LedgerEntry"] | null;
             webhookDelivery: components["schemas"]["OrderTimelineDelivery"] | null;
@@ -3673,7 +3697,7 @@ export interface components {
             orderId: string;
             type: components["schemas"]["OrderType"];
             status: components["schemas"]["OrderStatus"];
-            /** @description Oldest first; at equal times: status, movement, ledger entry, delivery */
+            /** @description Oldest first; at equal times: status, claim, movement, ledger entry, delivery */
             entries: components["schemas"]["OrderTimelineEntry"][];
         };
         /** CreatePayinRequest */
@@ -9670,6 +9694,7 @@ export interface operations {
                      *             "source": "CREATED",
                      *             "event": null
                      *           },
+                     *           "dispute": null,
                      *           "transaction": null,
                      *           "ledgerEntry": null,
                      *           "webhookDelivery": null,
@@ -9678,6 +9703,7 @@ export interface operations {
                      *         },
                      *         {
                      *           "status": null,
+                     *           "dispute": null,
                      *           "transaction": {
                      *             "id": "019ab6f3-9e0a-7b2c-8d4e-1f3a5c7e9b02",
                      *             "type": "PIX_IN",
@@ -9700,6 +9726,7 @@ export interface operations {
                      *             "source": "EVENT",
                      *             "event": "order.payment_received"
                      *           },
+                     *           "dispute": null,
                      *           "transaction": null,
                      *           "ledgerEntry": null,
                      *           "webhookDelivery": null,
@@ -9708,6 +9735,7 @@ export interface operations {
                      *         },
                      *         {
                      *           "status": null,
+                     *           "dispute": null,
                      *           "transaction": null,
                      *           "ledgerEntry": {
                      *             "id": "019ab6f3-9e0d-7c51-a4b2-8f6e1d3c5a79",
@@ -9738,6 +9766,7 @@ export interface operations {
                      *         },
                      *         {
                      *           "status": null,
+                     *           "dispute": null,
                      *           "transaction": {
                      *             "id": "019ab6f4-1f8b-7d3a-9c5e-2a4b6d8f0c13",
                      *             "type": "CHAIN_TRANSFER",
@@ -9760,6 +9789,7 @@ export interface operations {
                      *             "source": "EVENT",
                      *             "event": "order.completed"
                      *           },
+                     *           "dispute": null,
                      *           "transaction": null,
                      *           "ledgerEntry": null,
                      *           "webhookDelivery": null,
@@ -9768,6 +9798,7 @@ export interface operations {
                      *         },
                      *         {
                      *           "status": null,
+                     *           "dispute": null,
                      *           "transaction": null,
                      *           "ledgerEntry": {
                      *             "id": "019ab6f4-2a7c-7e06-b9d3-5c1f8a4e6b20",
@@ -9822,6 +9853,7 @@ export interface operations {
                      *         },
                      *         {
                      *           "status": null,
+                     *           "dispute": null,
                      *           "transaction": null,
                      *           "ledgerEntry": null,
                      *           "webhookDelivery": {
@@ -9835,6 +9867,21 @@ export interface operations {
                      *           },
                      *           "at": "2026-11-24T14:05:56.204Z",
                      *           "kind": "WEBHOOK_DELIVERY"
+                     *         },
+                     *         {
+                     *           "status": null,
+                     *           "dispute": {
+                     *             "disputeId": "019abc21-6e90-7f35-a1d4-5b8c2e7f0a63",
+                     *             "event": "order.disputed",
+                     *             "status": "OPEN",
+                     *             "outcome": null,
+                     *             "defenseDeadline": "2026-11-29T10:12:33.908Z"
+                     *           },
+                     *           "transaction": null,
+                     *           "ledgerEntry": null,
+                     *           "webhookDelivery": null,
+                     *           "at": "2026-11-26T10:12:34.215Z",
+                     *           "kind": "DISPUTE"
                      *         }
                      *       ]
                      *     }
@@ -20895,6 +20942,7 @@ export interface operations {
                      *             "source": "CREATED",
                      *             "event": null
                      *           },
+                     *           "dispute": null,
                      *           "transaction": null,
                      *           "ledgerEntry": null,
                      *           "webhookDelivery": null,
@@ -20903,6 +20951,7 @@ export interface operations {
                      *         },
                      *         {
                      *           "status": null,
+                     *           "dispute": null,
                      *           "transaction": {
                      *             "id": "019ab6f3-9e0a-7b2c-8d4e-1f3a5c7e9b02",
                      *             "type": "PIX_IN",
@@ -20925,6 +20974,7 @@ export interface operations {
                      *             "source": "EVENT",
                      *             "event": "order.payment_received"
                      *           },
+                     *           "dispute": null,
                      *           "transaction": null,
                      *           "ledgerEntry": null,
                      *           "webhookDelivery": null,
@@ -20933,6 +20983,7 @@ export interface operations {
                      *         },
                      *         {
                      *           "status": null,
+                     *           "dispute": null,
                      *           "transaction": null,
                      *           "ledgerEntry": {
                      *             "id": "019ab6f3-9e0d-7c51-a4b2-8f6e1d3c5a79",
@@ -20963,6 +21014,7 @@ export interface operations {
                      *         },
                      *         {
                      *           "status": null,
+                     *           "dispute": null,
                      *           "transaction": {
                      *             "id": "019ab6f4-1f8b-7d3a-9c5e-2a4b6d8f0c13",
                      *             "type": "CHAIN_TRANSFER",
@@ -20985,6 +21037,7 @@ export interface operations {
                      *             "source": "EVENT",
                      *             "event": "order.completed"
                      *           },
+                     *           "dispute": null,
                      *           "transaction": null,
                      *           "ledgerEntry": null,
                      *           "webhookDelivery": null,
@@ -20993,6 +21046,7 @@ export interface operations {
                      *         },
                      *         {
                      *           "status": null,
+                     *           "dispute": null,
                      *           "transaction": null,
                      *           "ledgerEntry": {
                      *             "id": "019ab6f4-2a7c-7e06-b9d3-5c1f8a4e6b20",
@@ -21047,6 +21101,7 @@ export interface operations {
                      *         },
                      *         {
                      *           "status": null,
+                     *           "dispute": null,
                      *           "transaction": null,
                      *           "ledgerEntry": null,
                      *           "webhookDelivery": {
@@ -21060,6 +21115,21 @@ export interface operations {
                      *           },
                      *           "at": "2026-11-24T14:05:56.204Z",
                      *           "kind": "WEBHOOK_DELIVERY"
+                     *         },
+                     *         {
+                     *           "status": null,
+                     *           "dispute": {
+                     *             "disputeId": "019abc21-6e90-7f35-a1d4-5b8c2e7f0a63",
+                     *             "event": "order.disputed",
+                     *             "status": "OPEN",
+                     *             "outcome": null,
+                     *             "defenseDeadline": "2026-11-29T10:12:33.908Z"
+                     *           },
+                     *           "transaction": null,
+                     *           "ledgerEntry": null,
+                     *           "webhookDelivery": null,
+                     *           "at": "2026-11-26T10:12:34.215Z",
+                     *           "kind": "DISPUTE"
                      *         }
                      *       ]
                      *     }

@@ -112,7 +112,7 @@ const SETTLEMENT = {
   entriesCount: 187,
 };
 
-const none = { status: null, transaction: null, ledgerEntry: null, webhookDelivery: null };
+const none = { status: null, dispute: null, transaction: null, ledgerEntry: null, webhookDelivery: null };
 const TIMELINE = {
   orderId: PAYIN_ID,
   type: 'PAYIN',
@@ -135,6 +135,13 @@ const TIMELINE = {
       at: '2026-11-24T14:05:56.204Z',
       kind: 'WEBHOOK_DELIVERY',
       webhookDelivery: { id: WEBHOOK_DELIVERY_ID, endpointId: WEBHOOK_ENDPOINT_ID, event: 'order.completed', status: 'SUCCEEDED', attempts: 1, lastStatusCode: 200, lastAttemptAt: '2026-11-24T14:05:56.377Z' },
+    },
+    // The claim below (DISPUTE), opened after the tokens left: the order stays COMPLETED.
+    {
+      ...none,
+      at: '2026-11-26T10:12:34.215Z',
+      kind: 'DISPUTE',
+      dispute: { disputeId: DISPUTE_ID, event: 'order.disputed', status: 'OPEN', outcome: null, defenseDeadline: '2026-11-29T10:12:33.908Z' },
     },
   ],
 };

@@ -4,16 +4,14 @@
  */
 import { Type } from 'typebox';
 import { PageOf, PageQuery } from '../../http/pagination.ts';
-import { Nullable, StrictObject, Timestamp, Uuid } from '../../http/schemas.ts';
+import { DisputeOutcomeSchema, DisputeStatusSchema, Nullable, StrictObject, Timestamp, Uuid } from '../../http/schemas.ts';
 import { toJsonNumber } from '../../lib/money.ts';
 import type { DisputeListRow } from './repo.ts';
 import { NullableReturnStatus, publishedReturnStatus } from './return-status.ts';
-import { DISPUTE_OUTCOMES, DISPUTE_STATUSES } from './tables.ts';
 
 // Titled: each is one component of the OpenAPI document, referred to by the merchant's and the
-// operator's dispute and by the lists' filter (http/openapi-components.ts).
-export const DisputeStatusSchema = Type.Enum([...DISPUTE_STATUSES], { title: 'DisputeStatus', description: 'OPEN → DEFENDED → ACCEPTED | REJECTED | CANCELLED' });
-export const DisputeOutcomeSchema = Type.Enum([...DISPUTE_OUTCOMES], { title: 'DisputeOutcome' });
+// operator's dispute, by the lists' filter (http/openapi-components.ts) and by an order's timeline.
+export { DisputeOutcomeSchema, DisputeStatusSchema } from '../../http/schemas.ts';
 
 const Evidence = StrictObject({
   description: Type.String({ minLength: 1, maxLength: 500, description: 'What the piece of evidence shows' }),

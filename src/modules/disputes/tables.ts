@@ -4,19 +4,10 @@
  */
 import type { ColumnType } from 'kysely';
 import type { NullableTimestamp } from '../../db/schema.ts';
+import type { DisputeOutcome, DisputeStatus } from '../../lib/dispute-statuses.ts';
 
-/** A claim's life (state-machine.ts): OPEN → DEFENDED → ACCEPTED | REJECTED | CANCELLED. */
-export const DISPUTE_STATUSES = ['OPEN', 'DEFENDED', 'ACCEPTED', 'REJECTED', 'CANCELLED'] as const;
-export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];
-
-/**
- * What the claim's end did: ORDER_REFUNDED (the order still held the PIX: returned through it,
- * MED_FRAUDE), CHARGED_BACK (the tokens had left: returned from the platform's account and charged
- * to the merchant), ALREADY_REFUNDED (the order had returned the PIX already), RELEASED (rejected or
- * withdrawn: a held order went on), NO_EFFECT (rejected or withdrawn, nothing was held).
- */
-export const DISPUTE_OUTCOMES = ['ORDER_REFUNDED', 'CHARGED_BACK', 'ALREADY_REFUNDED', 'RELEASED', 'NO_EFFECT'] as const;
-export type DisputeOutcome = (typeof DISPUTE_OUTCOMES)[number];
+// Shared with the orders module's timeline (src/lib/dispute-statuses.ts says why they live there).
+export { DISPUTE_OUTCOMES, DISPUTE_STATUSES, type DisputeOutcome, type DisputeStatus } from '../../lib/dispute-statuses.ts';
 
 /**
  * The MED devolução of a charged-back claim, stored in the BACEN/API Pix terms: PENDING until the

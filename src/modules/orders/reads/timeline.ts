@@ -10,6 +10,10 @@
  * older order's story keeps only its creation, its current status, its movements, its ledger
  * entries and the deliveries still kept.
  *
+ * A MED claim's events (order.disputed, dispute.updated, dispute.resolved) are the order's events
+ * too, but their `status` is the claim's (OPEN, ACCEPTED...): they become DISPUTE entries typed by
+ * DisputeStatus, never STATUS entries, and the order's reported status is its last STATUS entry's.
+ *
  * Movements are the order's transactions (a chain one links to the configured explorer), the
  * ledger's entries come from the ledger and the webhook deliveries from the webhooks module:
  * each module answers for its own rows, given to this one by the composition root.
@@ -20,19 +24,21 @@ import { notFound } from '../../../errors.ts';
 import type { LedgerService } from '../../ledger/service.ts';
 import type { WebhooksService } from '../../webhooks/service.ts';
 import { ordersRepo as repo } from '../repo.ts';
-import { type OrderStatus, type OrderTransactionRow } from '../tables.ts';
+import { ORDER_STATUSES, type OrderStatus, type OrderTransactionRow } from '../tables.ts';
 import { TIMELINE_KINDS, type OrderTimelineSchema, type TimelineEntrySchema } from './timeline-schemas.ts';
 import { timelineRepo } from './timeline-repo.ts';
 import { toOrder } from '../view.ts';
 
 type TimelineEntry = Static<typeof TimelineEntrySchema>;
+type DisputeEntry = NonNullable<TimelineEntry['dispute']>;
 export type OrderTimeline = Static<typeof OrderTimelineSchema>;
 
 /** The deliveries shown: the newest this many (GET /webhook/deliveries?orderId=… has them all). */
 const MAX_DELIVERIES = 100;
 const CHAIN_MOVEMENTS = new Set(['CHAIN_DEPOSIT', 'CHAIN_TRANSFER', 'CHAIN_DEPOSIT_EXCESS']);
 
-const empty = { status: null, transaction: null, ledgerEntry: null, webhookDelivery: null };
+const empty = { status: null, dispute: null, transaction: null, ledgerEntry: null, webhookDelivery: null };
+const isOrderStatus = (value: string | null): value is OrderStatus => (ORDER_STATUSES as readonly (string | null)[]).includes(value);
 
 /** `template`: CHAIN_EXPLORER_TX_URL, a URL with {signature}; '' for none. */
 export function explorerUrl(template: string, tx: Pick<OrderTransactionRow, 'type' | 'tx_hash'>): string | null {
@@ -53,7 +59,7 @@ export function createOrderTimeline(deps: {
       const order = await repo.find(db, orderId, merchantId);
       if (!order) throw notFound('Order');
       const [events, transactions, ledgerEntries, deliveries] = await Promise.all([
-        timelineRepo.statusEvents(db, merchantId, orderId),
+        timelineRepo.orderEvents(db, merchantId, orderId),
         repo.transactionsOf(db, [orderId]),
         deps.ledger.orderEntries(merchantId, orderId),
         deps.webhooks.listDeliveries(merchantId, { orderId, page: 1, limit: MAX_DELIVERIES }),
@@ -62,15 +68,19 @@ export function createOrderTimeline(deps: {
 
       const initial: OrderStatus = order.type === 'PAYIN' ? 'AWAITING_PAYMENT' : 'AWAITING_DEPOSIT';
       const entries: TimelineEntry[] = [{ ...empty, at: order.created_at.toISOString(), kind: 'STATUS', status: { status: initial, source: 'CREATED', event: null } }];
+      let reported: OrderStatus = initial;
       for (const event of events) {
-        entries.push({
-          ...empty,
-          at: new Date(event.timestamp ?? event.created_at).toISOString(),
-          kind: 'STATUS',
-          status: { status: event.status as OrderStatus, source: 'EVENT', event: event.event_type },
-        });
+        const at = new Date(event.timestamp ?? event.created_at).toISOString();
+        if (event.dispute_id !== null) {
+          // The claim's event: its fields are the dispute's, written by disputes/events.ts.
+          const dispute = { disputeId: event.dispute_id, event: event.event_type, status: event.status, outcome: event.outcome, defenseDeadline: event.defense_deadline } as DisputeEntry;
+          entries.push({ ...empty, at, kind: 'DISPUTE', dispute });
+        } else if (isOrderStatus(event.status)) {
+          entries.push({ ...empty, at, kind: 'STATUS', status: { status: event.status, source: 'EVENT', event: event.event_type } });
+          reported = event.status;
+        }
+        // Any other event naming the order reports no status of it: the timeline has no entry for it.
       }
-      const reported = entries.at(-1)!.status!.status;
       if (reported !== order.status) {
         entries.push({ ...empty, at: order.updated_at.toISOString(), kind: 'STATUS', status: { status: order.status, source: 'CURRENT', event: null } });
       }
@@ -84,7 +94,7 @@ export function createOrderTimeline(deps: {
           webhookDelivery: { id: d.id, endpointId: d.endpointId, event: d.event, status: d.status, attempts: d.attemptCount, lastStatusCode: d.lastStatusCode, lastAttemptAt: d.lastAttemptAt },
         });
       }
-      // Stable: equal times keep the order of kinds (a status, then the movement, the entry, the delivery it caused).
+      // Stable: equal times keep the order of kinds (a status, a claim, then the movement, the entry, the delivery it caused).
       const rank = (entry: TimelineEntry) => TIMELINE_KINDS.indexOf(entry.kind);
       entries.sort((a, b) => a.at.localeCompare(b.at) || rank(a) - rank(b));
       return { orderId: order.id, type: order.type, status: order.status, entries };

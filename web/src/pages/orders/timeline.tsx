@@ -1,7 +1,8 @@
 /**
- * GET /orders/{id}/timeline as a table, oldest first: status changes, PIX and chain movements
- * (with the explorer's page when the service has one), ledger entries with their postings, and
- * the webhook deliveries about the order.
+ * GET /orders/{id}/timeline as a table, oldest first: status changes, MED claim events (with the
+ * claim's own status, never shown as an order status), PIX and chain movements (with the
+ * explorer's page when the service has one), ledger entries with their postings, and the webhook
+ * deliveries about the order.
  */
 import { Anchor, Badge, Code, Stack, Table, Text } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
@@ -14,6 +15,12 @@ import { OrderStatusBadge } from './labels.tsx';
 type Timeline = components['schemas']['OrderTimeline'];
 type Entry = Timeline['entries'][number];
 type LedgerEntry = NonNullable<Entry['ledgerEntry']>;
+type DisputeEntry = NonNullable<Entry['dispute']>;
+
+/** A claim's status as a word on a colour (the colour is never the only cue). */
+const DISPUTE_COLOUR: Record<DisputeEntry['status'], string> = { OPEN: 'orange', DEFENDED: 'blue', ACCEPTED: 'red', REJECTED: 'green', CANCELLED: 'gray' };
+const DISPUTE_EVENTS = ['order.disputed', 'dispute.updated', 'dispute.resolved'] as const;
+const isKnownEvent = (event: string): event is (typeof DISPUTE_EVENTS)[number] => (DISPUTE_EVENTS as readonly string[]).includes(event);
 
 /** An amount in its currency: BRL as money, tokens as exact decimal text. */
 function money(amount: string, currency: string, language: Language): string {
@@ -59,6 +66,7 @@ function EntryDetail({ entry, deliveriesLink }: { entry: Entry; deliveriesLink: 
       </Text>
     );
   }
+  if (entry.dispute) return <DisputeDetail dispute={entry.dispute} />;
   if (entry.transaction) {
     const tx = entry.transaction;
     return (
@@ -92,6 +100,19 @@ function EntryDetail({ entry, deliveriesLink }: { entry: Entry; deliveriesLink: 
     );
   }
   return null;
+}
+
+function DisputeDetail({ dispute }: { dispute: DisputeEntry }) {
+  const { t } = useI18n();
+  // A dispute event this page does not know yet is shown by its name.
+  const what = isKnownEvent(dispute.event) ? t(`orders.timeline.dispute.event.${dispute.event}`) : dispute.event;
+  return (
+    <Text component="div" size="sm">
+      <Badge color={DISPUTE_COLOUR[dispute.status]} variant="light" c="dark.8" tt="none">{t(`orders.timeline.dispute.status.${dispute.status}`)}</Badge> {what}
+      {dispute.outcome ? ` · ${t(`orders.timeline.dispute.outcome.${dispute.outcome}`)}` : null}
+      {dispute.status === 'OPEN' ? ` · ${t('orders.timeline.dispute.deadline', { deadline: formatDateTime(dispute.defenseDeadline) })}` : null}
+    </Text>
+  );
 }
 
 function Postings({ entry }: { entry: LedgerEntry }) {

@@ -14,6 +14,7 @@ import { createServer, type Server } from 'node:http';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoSeriousA11yViolations, screenshot, useBrowser } from '../helpers/browser.ts';
+import { decodeDrawnQr } from '../helpers/qr.ts';
 import { addSessionCookie, type ApiSession, type DashboardServer, invitePerson, nextTotpCode, signedInOwner, signInByApi, startDashboardServer, totpCode } from '../helpers/dashboard-server.ts';
 
 const ADMIN_TOKEN = 'security-test-admin-token-0123456789abcdef';
@@ -133,6 +134,10 @@ describe('sign-in and security in the browser', { timeout: 90_000 }, () => {
     const secret = (await page.locator('[aria-labelledby="totp-secret-label"]').textContent())?.trim() ?? '';
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
     await expect.poll(() => page.locator('[aria-labelledby="totp-uri-label"]').textContent()).toContain(`secret=${secret}`);
+    // The QR code to scan, drawn in the page (no image service sees the secret): it says the URI.
+    const uri = (await page.locator('[aria-labelledby="totp-uri-label"]').textContent())?.trim() ?? '';
+    const qr = page.getByRole('img', { name: 'Código QR: aponte a câmera do aplicativo autenticador' });
+    expect(decodeDrawnQr({ viewBox: (await qr.getAttribute('viewBox')) ?? '', path: (await qr.locator('path').getAttribute('d')) ?? '' })).toBe(uri);
     await expectNoSeriousA11yViolations(page);
     await page.getByLabel('Código do aplicativo').fill(await nextTotpCode(secret));
     await page.getByRole('button', { name: 'Confirmar' }).click();

@@ -7,6 +7,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useI18n } from '../i18n/context.tsx';
 import { ErrorAlert } from './error-alert.tsx';
+import { QrCode } from './qr-code.tsx';
 
 export interface TotpEnrolmentFormProps {
   intro: string;
@@ -36,6 +37,7 @@ export function TotpEnrolmentForm({ intro, start, confirm, onDone }: TotpEnrolme
           {enrolment.data ? (
             <form onSubmit={submit}>
               <Stack>
+                <QrCode value={enrolment.data.otpauthUri} label={t('totp.qr')} />
                 <div>
                   <Text fw={600} id="totp-uri-label">{t('totp.uri')}</Text>
                   <Code block aria-labelledby="totp-uri-label" style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap' }}>{enrolment.data.otpauthUri}</Code>

@@ -9,6 +9,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { confirmTotp, startTotpEnrolment, type User } from '../../api/session.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
+import { QrCode } from '../../components/qr-code.tsx';
 import { useI18n } from '../../i18n/context.tsx';
 
 export function TotpSection({ user }: { user: User }) {
@@ -39,6 +40,7 @@ export function TotpSection({ user }: { user: User }) {
           <form onSubmit={submit}>
             <Stack gap="sm">
               <Text>{t('account.totp.intro')}</Text>
+              <QrCode value={enrolment.data.otpauthUri} label={t('account.totp.qr')} />
               <div>
                 <Text fw={600} id="account-totp-uri">
                   {t('account.totp.uri')}

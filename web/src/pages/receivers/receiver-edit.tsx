@@ -7,6 +7,7 @@ import { Alert, Button, Group, Stack, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api, call } from '../../api/client.ts';
+import { keys } from '../../api/query-keys.ts';
 import { fieldErrors } from '../../api/field-errors.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { READABLE } from '../../components/readable.ts';
@@ -28,7 +29,7 @@ export function ReceiverEditForm({ receiver, onDone }: { receiver: Receiver; onD
     mutationFn: () => call(api.PATCH('/receivers/{id}', { params: { path: { id: receiver.id } }, body: changes })),
     onSuccess: async (saved) => {
       queryClient.setQueryData(['receivers', receiver.id], saved);
-      await queryClient.invalidateQueries({ queryKey: ['receivers', { page: 1 }] });
+      await queryClient.invalidateQueries({ queryKey: keys.receivers.all });
       onDone();
     },
   });

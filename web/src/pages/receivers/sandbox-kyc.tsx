@@ -6,6 +6,7 @@
 import { Alert, Button, Stack, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, call } from '../../api/client.ts';
+import { keys } from '../../api/query-keys.ts';
 import { environmentQuery } from '../../api/environment.ts';
 import { useMay } from '../../api/permissions.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
@@ -21,7 +22,7 @@ export function SandboxKyc({ receiver }: { receiver: Receiver }) {
     mutationFn: () => call(api.POST('/sandbox/receivers/{id}/kyc', { params: { path: { id: receiver.id } }, body: { decision: 'APPROVE' } })),
     onSuccess: (saved) => {
       queryClient.setQueryData(['receivers', receiver.id], saved);
-      void queryClient.invalidateQueries({ queryKey: ['receivers', { page: 1 }] });
+      void queryClient.invalidateQueries({ queryKey: keys.receivers.all });
     },
   });
   if (environment.data?.sandbox !== true || receiver.kycStatus === 'APPROVED') return null;

@@ -9,28 +9,8 @@ import { Link, Outlet, useNavigate, useRouterState } from '@tanstack/react-route
 import { api, call } from '../api/client.ts';
 import { sessionQuery, signOut } from '../api/session.ts';
 import { useI18n } from '../i18n/context.tsx';
-import type { MessageKey } from '../i18n/messages.ts';
 import { LanguageSwitch } from './language-switch.tsx';
-
-/** The navigation, in order; `to` is a route of routes.tsx. */
-const NAV: { to: string; label: MessageKey; children?: { to: string; label: MessageKey }[] }[] = [
-  { to: '/', label: 'nav.overview' },
-  { to: '/orders', label: 'nav.orders' },
-  { to: '/receivers', label: 'nav.receivers' },
-  {
-    to: '/developers',
-    label: 'nav.developers',
-    children: [
-      { to: '/developers/api-keys', label: 'nav.apiKeys' },
-      { to: '/developers/webhooks', label: 'nav.webhooks' },
-      { to: '/developers/webhooks/deliveries', label: 'deliveries.title' },
-      { to: '/developers/events', label: 'webhookEvents.title' },
-    ],
-  },
-  { to: '/fees', label: 'nav.fees' },
-  { to: '/team', label: 'nav.team' },
-  { to: '/account', label: 'account.nav' },
-];
+import { MERCHANT_MENU as NAV } from './menus.ts';
 
 const isActive = (pathname: string, to: string) => (to === '/' ? pathname === '/' : pathname === to || pathname.startsWith(`${to}/`));
 

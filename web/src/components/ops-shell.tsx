@@ -9,22 +9,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
 import { operatorSessionQuery, operatorSignOut } from '../api/operator-session.ts';
 import { useI18n } from '../i18n/context.tsx';
-import type { MessageKey } from '../i18n/messages.ts';
 import { LanguageSwitch } from './language-switch.tsx';
-
-/** The navigation, in order; `to` is a route of routes.tsx under /ops. */
-const NAV: { to: string; label: MessageKey }[] = [
-  { to: '/ops/kyc', label: 'ops.nav.kyc' },
-  { to: '/ops/orders', label: 'ops.nav.orders' },
-  { to: '/ops/orders/stuck', label: 'ops.nav.stuck' },
-  { to: '/ops/approvals', label: 'ops.nav.approvals' },
-  { to: '/ops/disputes', label: 'ops.nav.disputes' },
-  { to: '/ops/merchants', label: 'ops.nav.merchants' },
-  { to: '/ops/treasury', label: 'ops.nav.treasury' },
-  { to: '/ops/webhooks', label: 'ops.nav.webhooks' },
-  { to: '/ops/audit-log', label: 'ops.nav.audit' },
-  { to: '/ops/operators', label: 'ops.nav.operators' },
-];
+import { OPS_MENU as NAV } from './menus.ts';
 
 const matches = (pathname: string, to: string) => pathname === to || pathname.startsWith(`${to}/`);
 /** The most specific entry only: /ops/orders/stuck is not also /ops/orders. */

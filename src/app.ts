@@ -40,6 +40,7 @@ import { registerHealthRoutes } from './modules/health/routes.ts';
 import { registerAdminLedgerRoutes, registerLedgerRoutes, registerSandboxLedgerRoutes } from './modules/ledger/routes.ts';
 import { registerCredentialRoutes } from './modules/merchants/credential-routes.ts';
 import { registerMerchantRoutes } from './modules/merchants/routes.ts';
+import { registerMerchantPoliciesRoutes } from './modules/merchants/policies-routes.ts';
 import { registerAdminOrderRoutes } from './modules/orders/operator/admin-routes.ts';
 import { registerPixProviderRoutes } from './modules/orders/psp/pix-provider-routes.ts';
 import { registerOrderReportRoutes } from './modules/orders/reads/report-routes.ts';
@@ -224,6 +225,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         }
         registerIdempotency(merchantScope, services.idempotency);
         registerMerchantRoutes(merchantScope, services.merchants, { sandbox: config.sandboxEnabled, chains: [...config.orders.chains], tokens: Object.keys(config.orders.tokens) });
+        registerMerchantPoliciesRoutes(merchantScope, services.merchantPolicies);
         registerCredentialRoutes(merchantScope, services.merchants);
         registerSessionRoutes(merchantScope, services.users, { nodeEnv: config.nodeEnv });
         registerUserRoutes(merchantScope, services.users);

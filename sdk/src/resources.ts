@@ -20,6 +20,8 @@ export function createResources(api: GeneratedClient) {
 
   const merchant = {
     get: (options?: ReadOptions) => get(api.GET('/merchant', { ...readInit(options) })),
+    /** The payer, wallet ownership and destination policies an operator set (read-only: only operators change them). */
+    policies: (options?: ReadOptions) => get(api.GET('/merchant/policies', { ...readInit(options) })),
   };
 
   const receivers = {

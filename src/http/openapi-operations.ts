@@ -15,6 +15,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /.well-known/jwks.json': 'getJwks',
   'GET /merchant': 'getMerchant',
   'GET /merchant/environment': 'getMerchantEnvironment',
+  'GET /merchant/policies': 'getMerchantPolicies',
 
   'POST /auth/sessions': 'signIn',
   'GET /auth/sessions/current': 'getCurrentSession',

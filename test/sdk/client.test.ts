@@ -97,6 +97,16 @@ describe('SDK client on a started service', () => {
       expect(last.status).toBe(200);
     });
 
+    it("reads the merchant's policies with merchant.policies(), GET /merchant/policies", async () => {
+      const sent: Sent[] = [];
+      const sdk = client({ fetch: recordingFetch(sent) });
+      const merchant = await sdk.merchant.get();
+      const policies = await sdk.merchant.policies();
+      expect(policies).toMatchObject({ merchantId: merchant.id, destinationPolicy: 'RECEIVER_ONLY', payerPolicy: 'ANY', walletOwnershipPolicy: 'ALLOW', unprovenWalletLimitBrl: null });
+      expect(sent.at(-1)).toMatchObject({ method: 'GET', status: 200 });
+      expect(sent.at(-1)!.url.pathname).toMatch(/\/merchant\/policies$/);
+    });
+
     it('on a 401 answering an expired token, gets a new one once and repeats the write with the same key', async () => {
       // A token the service itself would have issued, signed with its key, but expired: what a
       // client whose clock runs behind holds while believing it fresh.

@@ -178,6 +178,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/merchant/policies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The merchant's payer, wallet ownership and destination policies
+         * @description The policies an operator set for this merchant, as its orders apply them (the same answer as the back office reads); only an operator changes them. destinationPolicy: RECEIVER_ONLY (default): a PAYOUT pays only a PIX key of the receiver (its own CPF/CNPJ key, or another key the PIX provider confirms is held by the receiver’s document), and a PAYIN transfers only to the receiver’s own wallet (its walletAddress or managed wallet); anything else is refused with 422 PIX_KEY_NOT_OWNED_BY_RECEIVER or DESTINATION_NOT_RECEIVER_WALLET. ANY: the merchant may name any valid key or wallet. payerPolicy: Who may pay a PAYIN's PIX. ANY (default): anyone. FIRST_PARTY: only the receiver, by the payer's CPF/CNPJ the PIX provider reports: a PIX from another document is returned to its payer (devolução, natureza ORIGINAL) and the order ends REFUNDED with a failureReason naming the masked document; a PIX whose payer the provider does not report cannot be confirmed first-party and is returned the same way. walletOwnershipPolicy: What a PAYIN to a wallet not proven the receiver's does (proofs: POST /receivers/{id}/wallet-ownership/challenges, then .../proofs; a managed wallet counts as proven). ALLOW (default): accepted. LIMITED: accepted while the PAYINs of the day to that wallet (their amountBrl, São Paulo day, per merchant and wallet, reserved at creation and given back only when the PAYIN expires unpaid or is paid after its expiresAt) total at most unprovenWalletLimitBrl, above it 422 WALLET_OWNERSHIP_REQUIRED. REQUIRED: always 422 WALLET_OWNERSHIP_REQUIRED.
+         */
+        get: operations["getMerchantPolicies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/credentials": {
         parameters: {
             query?: never;
@@ -530,7 +550,7 @@ export interface paths {
         put?: never;
         /**
          * Ask for a challenge that proves a wallet is the receiver’s
-         * @description A receiver proves a self-hosted wallet is theirs by signing a challenge with it: POST .../wallet-ownership/challenges with the walletAddress answers a Sign In With Solana message (domain, address, statement, URI, version, nonce, issued-at, expiration-time, request id); the wallet signs that exact text off chain (Wallet Standard / Phantom `signMessage`: its UTF-8 bytes, no transaction, no fee); POST .../wallet-ownership/proofs with the challengeId and the 64-byte Ed25519 signature in base58 records the proof. A challenge expires 10 minutes after it is made and proves once. The receiver’s managed wallet counts as proven without a proof. What an unproven wallet may receive is the merchant's wallet ownership policy: ALLOW (default) any PAYIN, LIMITED up to a per-order BRL cap, REQUIRED none (422 WALLET_OWNERSHIP_REQUIRED).
+         * @description A receiver proves a self-hosted wallet is theirs by signing a challenge with it: POST .../wallet-ownership/challenges with the walletAddress answers a Sign In With Solana message (domain, address, statement, URI, version, nonce, issued-at, expiration-time, request id); the wallet signs that exact text off chain (Wallet Standard / Phantom `signMessage`: its UTF-8 bytes, no transaction, no fee); POST .../wallet-ownership/proofs with the challengeId and the 64-byte Ed25519 signature in base58 records the proof. A challenge expires 10 minutes after it is made and proves once. The receiver’s managed wallet counts as proven without a proof. What an unproven wallet may receive is the merchant's wallet ownership policy: ALLOW (default) any PAYIN, LIMITED up to a BRL total per wallet and São Paulo day, REQUIRED none (422 WALLET_OWNERSHIP_REQUIRED).
          */
         post: operations["createWalletOwnershipChallenge"];
         delete?: never;
@@ -550,7 +570,7 @@ export interface paths {
         put?: never;
         /**
          * Prove a wallet is the receiver's with its signature of a challenge
-         * @description A receiver proves a self-hosted wallet is theirs by signing a challenge with it: POST .../wallet-ownership/challenges with the walletAddress answers a Sign In With Solana message (domain, address, statement, URI, version, nonce, issued-at, expiration-time, request id); the wallet signs that exact text off chain (Wallet Standard / Phantom `signMessage`: its UTF-8 bytes, no transaction, no fee); POST .../wallet-ownership/proofs with the challengeId and the 64-byte Ed25519 signature in base58 records the proof. A challenge expires 10 minutes after it is made and proves once. The receiver’s managed wallet counts as proven without a proof. What an unproven wallet may receive is the merchant's wallet ownership policy: ALLOW (default) any PAYIN, LIMITED up to a per-order BRL cap, REQUIRED none (422 WALLET_OWNERSHIP_REQUIRED). Refusals: a challenge of another receiver (or unknown) 404 NOT_FOUND; already used 409 CHALLENGE_USED; the wallet already proven by a receiver with another document (any merchant: a wallet belongs to one person) 409 WALLET_PROVEN_BY_ANOTHER_PERSON; expired 422 CHALLENGE_EXPIRED; a signature that is not the wallet's Ed25519 signature of the message 422 WALLET_SIGNATURE_INVALID (the challenge stays usable until it expires).
+         * @description A receiver proves a self-hosted wallet is theirs by signing a challenge with it: POST .../wallet-ownership/challenges with the walletAddress answers a Sign In With Solana message (domain, address, statement, URI, version, nonce, issued-at, expiration-time, request id); the wallet signs that exact text off chain (Wallet Standard / Phantom `signMessage`: its UTF-8 bytes, no transaction, no fee); POST .../wallet-ownership/proofs with the challengeId and the 64-byte Ed25519 signature in base58 records the proof. A challenge expires 10 minutes after it is made and proves once. The receiver’s managed wallet counts as proven without a proof. What an unproven wallet may receive is the merchant's wallet ownership policy: ALLOW (default) any PAYIN, LIMITED up to a BRL total per wallet and São Paulo day, REQUIRED none (422 WALLET_OWNERSHIP_REQUIRED). Refusals: a challenge of another receiver (or unknown) 404 NOT_FOUND; already used 409 CHALLENGE_USED; the wallet already proven by a receiver with another document (any merchant: a wallet belongs to one person) 409 WALLET_PROVEN_BY_ANOTHER_PERSON; expired 422 CHALLENGE_EXPIRED; a signature that is not the wallet's Ed25519 signature of the message 422 WALLET_SIGNATURE_INVALID (the challenge stays usable until it expires).
          */
         post: operations["proveWalletOwnership"];
         delete?: never;
@@ -568,7 +588,7 @@ export interface paths {
         };
         /**
          * The receiver's proven wallets
-         * @description A receiver proves a self-hosted wallet is theirs by signing a challenge with it: POST .../wallet-ownership/challenges with the walletAddress answers a Sign In With Solana message (domain, address, statement, URI, version, nonce, issued-at, expiration-time, request id); the wallet signs that exact text off chain (Wallet Standard / Phantom `signMessage`: its UTF-8 bytes, no transaction, no fee); POST .../wallet-ownership/proofs with the challengeId and the 64-byte Ed25519 signature in base58 records the proof. A challenge expires 10 minutes after it is made and proves once. The receiver’s managed wallet counts as proven without a proof. What an unproven wallet may receive is the merchant's wallet ownership policy: ALLOW (default) any PAYIN, LIMITED up to a per-order BRL cap, REQUIRED none (422 WALLET_OWNERSHIP_REQUIRED).
+         * @description A receiver proves a self-hosted wallet is theirs by signing a challenge with it: POST .../wallet-ownership/challenges with the walletAddress answers a Sign In With Solana message (domain, address, statement, URI, version, nonce, issued-at, expiration-time, request id); the wallet signs that exact text off chain (Wallet Standard / Phantom `signMessage`: its UTF-8 bytes, no transaction, no fee); POST .../wallet-ownership/proofs with the challengeId and the 64-byte Ed25519 signature in base58 records the proof. A challenge expires 10 minutes after it is made and proves once. The receiver’s managed wallet counts as proven without a proof. What an unproven wallet may receive is the merchant's wallet ownership policy: ALLOW (default) any PAYIN, LIMITED up to a BRL total per wallet and São Paulo day, REQUIRED none (422 WALLET_OWNERSHIP_REQUIRED).
          */
         get: operations["listProvenWallets"];
         put?: never;
@@ -1728,7 +1748,7 @@ export interface paths {
         get: operations["adminGetMerchantPolicies"];
         /**
          * Set a merchant's payer and wallet ownership policies (audited)
-         * @description Fields left out stay as they are. payerPolicy: Who may pay a PAYIN's PIX. ANY (default): anyone. FIRST_PARTY: only the receiver, by the payer's CPF/CNPJ the PIX provider reports: a PIX from another document is returned to its payer (devolução, natureza ORIGINAL) and the order ends REFUNDED with a failureReason naming the masked document; a PIX whose payer the provider does not report cannot be confirmed first-party and is returned the same way. walletOwnershipPolicy: What a PAYIN to a wallet not proven the receiver's does (proofs: POST /receivers/{id}/wallet-ownership/challenges, then .../proofs; a managed wallet counts as proven). ALLOW (default): accepted. LIMITED: accepted while the PAYINs of the day to that wallet (their amountBrl, São Paulo day, per merchant and wallet, reserved at creation and not given back) total at most unprovenWalletLimitBrl, above it 422 WALLET_OWNERSHIP_REQUIRED. REQUIRED: always 422 WALLET_OWNERSHIP_REQUIRED. LIMITED needs unprovenWalletLimitBrl (given now or set before; 400 otherwise). Each policy that changes is recorded in the audit log with the reason; setting the current values again changes nothing. The destination policy is set by PUT /admin/merchants/{id}/destination-policy (another permission).
+         * @description Fields left out stay as they are. payerPolicy: Who may pay a PAYIN's PIX. ANY (default): anyone. FIRST_PARTY: only the receiver, by the payer's CPF/CNPJ the PIX provider reports: a PIX from another document is returned to its payer (devolução, natureza ORIGINAL) and the order ends REFUNDED with a failureReason naming the masked document; a PIX whose payer the provider does not report cannot be confirmed first-party and is returned the same way. walletOwnershipPolicy: What a PAYIN to a wallet not proven the receiver's does (proofs: POST /receivers/{id}/wallet-ownership/challenges, then .../proofs; a managed wallet counts as proven). ALLOW (default): accepted. LIMITED: accepted while the PAYINs of the day to that wallet (their amountBrl, São Paulo day, per merchant and wallet, reserved at creation and given back only when the PAYIN expires unpaid or is paid after its expiresAt) total at most unprovenWalletLimitBrl, above it 422 WALLET_OWNERSHIP_REQUIRED. REQUIRED: always 422 WALLET_OWNERSHIP_REQUIRED. LIMITED needs unprovenWalletLimitBrl (given now or set before; 400 otherwise). Each policy that changes is recorded in the audit log with the reason; setting the current values again changes nothing. The destination policy is set by PUT /admin/merchants/{id}/destination-policy (another permission).
          */
         put: operations["adminSetMerchantPolicies"];
         post?: never;
@@ -3157,6 +3177,36 @@ export interface components {
             tokens: string[];
         };
         /**
+         * DestinationPolicy
+         * @description RECEIVER_ONLY (default): a PAYOUT pays only a PIX key of the receiver (its own CPF/CNPJ key, or another key the PIX provider confirms is held by the receiver’s document), and a PAYIN transfers only to the receiver’s own wallet (its walletAddress or managed wallet); anything else is refused with 422 PIX_KEY_NOT_OWNED_BY_RECEIVER or DESTINATION_NOT_RECEIVER_WALLET. ANY: the merchant may name any valid key or wallet.
+         * @enum {unknown}
+         */
+        DestinationPolicy: "RECEIVER_ONLY" | "ANY";
+        /**
+         * PayerPolicy
+         * @description Who may pay a PAYIN's PIX. ANY (default): anyone. FIRST_PARTY: only the receiver, by the payer's CPF/CNPJ the PIX provider reports: a PIX from another document is returned to its payer (devolução, natureza ORIGINAL) and the order ends REFUNDED with a failureReason naming the masked document; a PIX whose payer the provider does not report cannot be confirmed first-party and is returned the same way.
+         * @enum {unknown}
+         */
+        PayerPolicy: "ANY" | "FIRST_PARTY";
+        /**
+         * WalletOwnershipPolicy
+         * @description What a PAYIN to a wallet not proven the receiver's does (proofs: POST /receivers/{id}/wallet-ownership/challenges, then .../proofs; a managed wallet counts as proven). ALLOW (default): accepted. LIMITED: accepted while the PAYINs of the day to that wallet (their amountBrl, São Paulo day, per merchant and wallet, reserved at creation and given back only when the PAYIN expires unpaid or is paid after its expiresAt) total at most unprovenWalletLimitBrl, above it 422 WALLET_OWNERSHIP_REQUIRED. REQUIRED: always 422 WALLET_OWNERSHIP_REQUIRED.
+         * @enum {unknown}
+         */
+        WalletOwnershipPolicy: "ALLOW" | "LIMITED" | "REQUIRED";
+        /** MerchantPolicies */
+        MerchantPolicies: {
+            /** Format: uuid */
+            merchantId: string;
+            destinationPolicy: components["schemas"]["DestinationPolicy"];
+            payerPolicy: components["schemas"]["PayerPolicy"];
+            walletOwnershipPolicy: components["schemas"]["WalletOwnershipPolicy"];
+            /** @description LIMITED: the most BRL (amountBrl) the PAYINs of one São Paulo day to one unproven wallet may total; null when unset */
+            unprovenWalletLimitBrl: number | null;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
          * CredentialScope
          * @description `read`: every GET. `payments.write`: quotes, payin, payout, fee tiers. `receivers.write`: create and change receivers, their KYC and limits. `webhooks.write`: webhook endpoints, tests, recovery and redelivery. `wallets.sign`: managed-wallet signing (merchant and receivers). `sandbox.write`: the sandbox drivers.
          */
@@ -4440,36 +4490,6 @@ export interface components {
             total: number;
             page: number;
             limit: number;
-        };
-        /**
-         * DestinationPolicy
-         * @description RECEIVER_ONLY (default): a PAYOUT pays only a PIX key of the receiver (its own CPF/CNPJ key, or another key the PIX provider confirms is held by the receiver’s document), and a PAYIN transfers only to the receiver’s own wallet (its walletAddress or managed wallet); anything else is refused with 422 PIX_KEY_NOT_OWNED_BY_RECEIVER or DESTINATION_NOT_RECEIVER_WALLET. ANY: the merchant may name any valid key or wallet.
-         * @enum {unknown}
-         */
-        DestinationPolicy: "RECEIVER_ONLY" | "ANY";
-        /**
-         * PayerPolicy
-         * @description Who may pay a PAYIN's PIX. ANY (default): anyone. FIRST_PARTY: only the receiver, by the payer's CPF/CNPJ the PIX provider reports: a PIX from another document is returned to its payer (devolução, natureza ORIGINAL) and the order ends REFUNDED with a failureReason naming the masked document; a PIX whose payer the provider does not report cannot be confirmed first-party and is returned the same way.
-         * @enum {unknown}
-         */
-        PayerPolicy: "ANY" | "FIRST_PARTY";
-        /**
-         * WalletOwnershipPolicy
-         * @description What a PAYIN to a wallet not proven the receiver's does (proofs: POST /receivers/{id}/wallet-ownership/challenges, then .../proofs; a managed wallet counts as proven). ALLOW (default): accepted. LIMITED: accepted while the PAYINs of the day to that wallet (their amountBrl, São Paulo day, per merchant and wallet, reserved at creation and not given back) total at most unprovenWalletLimitBrl, above it 422 WALLET_OWNERSHIP_REQUIRED. REQUIRED: always 422 WALLET_OWNERSHIP_REQUIRED.
-         * @enum {unknown}
-         */
-        WalletOwnershipPolicy: "ALLOW" | "LIMITED" | "REQUIRED";
-        /** MerchantPolicies */
-        MerchantPolicies: {
-            /** Format: uuid */
-            merchantId: string;
-            destinationPolicy: components["schemas"]["DestinationPolicy"];
-            payerPolicy: components["schemas"]["PayerPolicy"];
-            walletOwnershipPolicy: components["schemas"]["WalletOwnershipPolicy"];
-            /** @description LIMITED: the most BRL (amountBrl) the PAYINs of one São Paulo day to one unproven wallet may total; null when unset */
-            unprovenWalletLimitBrl: number | null;
-            /** Format: date-time */
-            updatedAt: string;
         };
         /** MerchantPoliciesRequest */
         MerchantPoliciesRequest: {
@@ -6360,6 +6380,76 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["MerchantEnvironment"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMerchantPolicies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The merchant policies */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *       "destinationPolicy": "RECEIVER_ONLY",
+                     *       "payerPolicy": "ANY",
+                     *       "walletOwnershipPolicy": "LIMITED",
+                     *       "unprovenWalletLimitBrl": 500,
+                     *       "updatedAt": "2026-11-12T14:30:18.227Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MerchantPolicies"];
                 };
             };
             /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */

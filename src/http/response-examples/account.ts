@@ -155,6 +155,7 @@ export const ACCOUNT_RESPONSE_EXAMPLES: ResponseExamples = {
   getFeePayer: { 200: { address: FEE_PAYER } },
   getMerchant: { 200: MERCHANT },
   getMerchantEnvironment: { 200: { sandbox: true, chains: ['solana'], tokens: ['USDC'] } },
+  getMerchantPolicies: { 200: { merchantId: MERCHANT.id, destinationPolicy: 'RECEIVER_ONLY', payerPolicy: 'ANY', walletOwnershipPolicy: 'LIMITED', unprovenWalletLimitBrl: 500, updatedAt: '2026-11-12T14:30:18.227Z' } },
   listCredentials: { 200: [CREDENTIAL] },
   createCredential: { 201: ISSUED_CREDENTIAL },
   revokeCredential: { 200: { ...CREDENTIAL, revokedAt: '2026-11-24T18:12:09.663Z' } },

@@ -2,10 +2,11 @@
  * A merchant's compliance policies, one place for all of them (docs/architecture/
  * compliance-policies.md): where its orders may send money (destination), who may pay a PAYIN
  * (payer) and what a PAYIN to a wallet not proven the receiver's does (wallet ownership, with its
- * per-order cap). Read by operators, changed only by an operator (admin API or CLI); each change
- * of each policy is audited (`merchant.<policy column>`) with the operator's reason, in the
- * change's transaction. Order creation and payment read the columns with the rest of their
- * context (orders/creation/creation-repo.ts, orders/repo.ts), not through here.
+ * daily cap per wallet). Read by operators and by the merchant itself (GET /merchant/policies),
+ * changed only by an operator (admin API or CLI); each change of each policy is audited
+ * (`merchant.<policy column>`) with the operator's reason, in the change's transaction. Order
+ * creation and payment read the columns with the rest of their context
+ * (orders/creation/creation-repo.ts, orders/repo.ts), not through here.
  */
 import type { Updateable } from 'kysely';
 import type { Db } from '../../db/database.ts';
@@ -21,7 +22,7 @@ export interface MerchantPolicies {
   destinationPolicy: DestinationPolicy;
   payerPolicy: PayerPolicy;
   walletOwnershipPolicy: WalletOwnershipPolicy;
-  /** BRL per order a PAYIN to an unproven wallet may reach under LIMITED; null when unset. */
+  /** Under LIMITED, the BRL the PAYINs of one São Paulo day to one unproven wallet may total; null when unset. */
   unprovenWalletLimitBrl: number | null;
   updatedAt: string;
 }

@@ -14,7 +14,7 @@ const HOW =
   'A receiver proves a self-hosted wallet is theirs by signing a challenge with it: POST .../wallet-ownership/challenges with the walletAddress answers a Sign In With Solana message (domain, address, statement, URI, version, nonce, issued-at, expiration-time, request id); ' +
   "the wallet signs that exact text off chain (Wallet Standard / Phantom `signMessage`: its UTF-8 bytes, no transaction, no fee); POST .../wallet-ownership/proofs with the challengeId and the 64-byte Ed25519 signature in base58 records the proof. " +
   'A challenge expires 10 minutes after it is made and proves once. The receiver’s managed wallet counts as proven without a proof. ' +
-  "What an unproven wallet may receive is the merchant's wallet ownership policy: ALLOW (default) any PAYIN, LIMITED up to a per-order BRL cap, REQUIRED none (422 WALLET_OWNERSHIP_REQUIRED).";
+  "What an unproven wallet may receive is the merchant's wallet ownership policy: ALLOW (default) any PAYIN, LIMITED up to a BRL total per wallet and São Paulo day, REQUIRED none (422 WALLET_OWNERSHIP_REQUIRED).";
 
 const ChallengeSchema = Type.Object(
   {

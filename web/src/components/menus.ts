@@ -26,6 +26,7 @@ export const MERCHANT_MENU: MenuEntry[] = [
     ],
   },
   { to: '/fees', label: 'nav.fees' },
+  { to: '/policies', label: 'policies.nav' },
   { to: '/team', label: 'nav.team' },
   { to: '/account', label: 'account.nav' },
 ];

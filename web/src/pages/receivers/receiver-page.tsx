@@ -17,6 +17,7 @@ import { KycBadge, StatusBadge } from './labels.tsx';
 import { ReceiverEditForm } from './receiver-edit.tsx';
 import { LimitsCard } from './receiver-limits.tsx';
 import { SandboxKyc } from './sandbox-kyc.tsx';
+import { WalletProofs } from './wallet-proofs.tsx';
 import { Facts } from '../../components/facts.tsx';
 
 export function ReceiverPage() {
@@ -88,6 +89,7 @@ export function ReceiverPage() {
               )}
             </Card>
           </SimpleGrid>
+          <WalletProofs receiver={receiver.data} />
         </>
       ) : null}
     </Stack>

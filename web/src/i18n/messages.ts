@@ -22,13 +22,14 @@ import { opsAdmin } from './messages/ops-admin.ts';
 import { opsOrders } from './messages/ops-orders.ts';
 import { opsApprovals } from './messages/ops-approvals.ts';
 import { opsDisputes } from './messages/ops-disputes.ts';
+import { disputes } from './messages/disputes.ts';
 
-const ptBR = { ...core.ptBR, ...signIn.ptBR, ...receivers.ptBR, ...overview.ptBR, ...orders.ptBR, ...developers.ptBR, ...fees.ptBR, ...team.ptBR, ...account.ptBR, ...links.ptBR, ...ops.ptBR, ...opsKyc.ptBR, ...opsMerchants.ptBR, ...opsAdmin.ptBR, ...opsOrders.ptBR, ...opsApprovals.ptBR, ...opsDisputes.ptBR };
+const ptBR = { ...core.ptBR, ...signIn.ptBR, ...receivers.ptBR, ...overview.ptBR, ...orders.ptBR, ...developers.ptBR, ...fees.ptBR, ...team.ptBR, ...account.ptBR, ...links.ptBR, ...ops.ptBR, ...opsKyc.ptBR, ...opsMerchants.ptBR, ...opsAdmin.ptBR, ...opsOrders.ptBR, ...opsApprovals.ptBR, ...opsDisputes.ptBR, ...disputes.ptBR };
 
 export type MessageKey = keyof typeof ptBR;
 export type Messages = Record<MessageKey, string>;
 
-const en: Messages = { ...core.en, ...signIn.en, ...receivers.en, ...overview.en, ...orders.en, ...developers.en, ...fees.en, ...team.en, ...account.en, ...links.en, ...ops.en, ...opsKyc.en, ...opsMerchants.en, ...opsAdmin.en, ...opsOrders.en, ...opsApprovals.en, ...opsDisputes.en };
+const en: Messages = { ...core.en, ...signIn.en, ...receivers.en, ...overview.en, ...orders.en, ...developers.en, ...fees.en, ...team.en, ...account.en, ...links.en, ...ops.en, ...opsKyc.en, ...opsMerchants.en, ...opsAdmin.en, ...opsOrders.en, ...opsApprovals.en, ...opsDisputes.en, ...disputes.en };
 
 export const LANGUAGES = ['pt-BR', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];

@@ -85,11 +85,13 @@ describe('merchant disputes pages', { timeout: 120_000 }, () => {
     await expectNoSeriousA11yViolations(page);
     await notice.getByRole('link', { name: 'Ver a contestação' }).click();
     await page.waitForURL(new RegExp(`/app/disputes/${first.disputeId}$`));
-    await page.getByRole('heading', { level: 1, name: `Contestação MED ${first.disputeId.slice(0, 8)}` }).waitFor();
+    await page.getByRole('heading', { level: 1, name: /^Contestação MED de \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/ }).waitFor();
     await page.getByRole('region', { name: 'Motivo informado pelo PSP do pagador' }).getByText(reason).waitFor();
     const facts = page.getByRole('region', { name: 'A contestação' });
     await facts.getByText('Aberta', { exact: true }).waitFor();
-    expect(await facts.getByRole('link', { name: first.orderId.slice(0, 8) }).getAttribute('href')).toBe(`/app/orders/${first.orderId}`);
+    await facts.getByText(first.disputeId, { exact: true }).waitFor();
+    // The whole order id: UUID v7s made within a minute share their first 8 characters.
+    expect(await facts.getByRole('link', { name: first.orderId }).getAttribute('href')).toBe(`/app/orders/${first.orderId}`);
     // 72 hours ahead: no "near" badge.
     expect(await facts.locator('[data-urgency]').count()).toBe(0);
     await expectNoSeriousA11yViolations(page);
@@ -174,7 +176,7 @@ describe('merchant disputes pages', { timeout: 120_000 }, () => {
     const table = page.getByRole('table', { name: /contestaç/ });
     await table.getByText('1 contestação, as mais recentes primeiro').waitFor();
     expect(await page.getByLabel('Situação').inputValue()).toBe('OPEN');
-    const nearRow = table.locator('tbody tr', { has: page.getByRole('link', { name: near.orderId.slice(0, 8) }) });
+    const nearRow = table.locator('tbody tr', { has: page.getByRole('link', { name: near.orderId }) });
     for (const text of ['Aberta', 'Vence em menos de 24 h']) await nearRow.getByText(text, { exact: true }).waitFor();
     expect(plain(await nearRow.textContent())).toContain('R$ 80,00');
 
@@ -184,7 +186,8 @@ describe('merchant disputes pages', { timeout: 120_000 }, () => {
     await table.getByText('2 contestações, as mais recentes primeiro').waitFor();
     const rows = table.locator('tbody tr');
     expect(await rows.count()).toBe(2);
-    expect(await rows.nth(0).textContent()).toContain(near.orderId.slice(0, 8));
+    expect(await rows.nth(0).textContent()).toContain(near.orderId);
+    expect(await rows.nth(1).textContent()).toContain(first.orderId);
     await rows.nth(1).getByText('Aceita', { exact: true }).waitFor();
     await rows.nth(1).getByText(reason).waitFor();
     expect(await rows.nth(1).locator('[data-urgency]').count()).toBe(0);

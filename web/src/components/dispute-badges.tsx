@@ -9,12 +9,15 @@ import { formatDateTime } from '../i18n/format.ts';
 import { deadlineUrgency, type Dispute, type DisputeStatus } from '../lib/disputes.ts';
 import { TONE } from './readable.ts';
 
+// Whole words in a narrow table column: Mantine's badge label would shrink to an ellipsis ("Accept…").
+const WHOLE = { root: { overflow: 'visible' }, label: { overflow: 'visible' } };
+
 const STATUS_TONE: Record<DisputeStatus, string> = { OPEN: TONE.warn, DEFENDED: TONE.info, ACCEPTED: TONE.bad, REJECTED: TONE.ok, CANCELLED: TONE.neutral };
 
 export function DisputeStatusBadge({ status }: { status: DisputeStatus }) {
   const { t } = useI18n();
   return (
-    <Badge variant="filled" color={STATUS_TONE[status]} tt="none" data-status={status}>
+    <Badge variant="filled" color={STATUS_TONE[status]} tt="none" styles={WHOLE} data-status={status}>
       {t(`disputes.status.${status}`)}
     </Badge>
   );
@@ -25,10 +28,10 @@ export function Deadline({ dispute, now }: { dispute: Pick<Dispute, 'status' | '
   const { t } = useI18n();
   const urgency = deadlineUrgency(dispute, now);
   return (
-    <Group gap={6} wrap="nowrap">
+    <Group gap={6}>
       <Text size="sm" fw={urgency ? 700 : undefined}>{formatDateTime(dispute.defenseDeadline)}</Text>
       {urgency ? (
-        <Badge variant="filled" color={urgency === 'PASSED' ? TONE.bad : TONE.warn} tt="none" data-urgency={urgency}>
+        <Badge variant="filled" color={urgency === 'PASSED' ? TONE.bad : TONE.warn} tt="none" styles={WHOLE} data-urgency={urgency}>
           {t(`disputes.deadline.${urgency}`)}
         </Badge>
       ) : null}

@@ -19,6 +19,7 @@ import { useI18n } from '../../i18n/context.tsx';
 import { formatBrl, formatDateTime } from '../../i18n/format.ts';
 import type { Dispute } from '../../lib/disputes.ts';
 import { DefenseSection } from './defense-section.tsx';
+import { OrderLink } from './order-link.tsx';
 
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
@@ -61,18 +62,19 @@ export function DisputePage() {
       {dispute.isPending ? <Loading /> : null}
       {data ? (
         <>
-          <Title order={1}>{t('disputes.detail.title', { id: data.id.slice(0, 8) })}</Title>
+          <Title order={1}>{t('disputes.detail.title', { at: formatDateTime(data.reportedAt) })}</Title>
           <SimpleGrid cols={{ base: 1, md: 2 }}>
             <Section id="dispute-facts" title={t('disputes.detail.facts')}>
               <Facts
                 rows={[
                   [t('disputes.field.status'), <DisputeStatusBadge status={data.status} />],
-                  [t('disputes.field.order'), <Anchor renderRoot={(props) => <Link {...props} to="/orders/$id" params={{ id: data.orderId }} />} ff="monospace">{data.orderId.slice(0, 8)}</Anchor>],
+                  [t('disputes.field.order'), <OrderLink dispute={data} />],
                   [t('disputes.field.externalId'), data.externalId ?? t('common.none')],
                   [t('disputes.field.amountBrl'), formatBrl(data.amountBrl, language)],
                   [t('disputes.field.reportedAt'), formatDateTime(data.reportedAt)],
                   [t('disputes.field.deadline'), <Deadline dispute={data} now={now} />],
                   [t('disputes.field.held'), data.orderHeld ? t('common.yes') : t('common.no')],
+                  [t('disputes.field.id'), <Code style={{ wordBreak: 'break-all' }}>{data.id}</Code>],
                   [t('disputes.field.pixEndToEndId'), <Code style={{ wordBreak: 'break-all' }}>{data.pixEndToEndId}</Code>],
                 ]}
               />

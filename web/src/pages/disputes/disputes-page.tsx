@@ -13,6 +13,7 @@ import { DataTable, ListState, PagePager, type Column } from '../../components/d
 import { Deadline, DisputeStatusBadge } from '../../components/dispute-badges.tsx';
 import { useI18n } from '../../i18n/context.tsx';
 import { formatBrl, formatDateTime } from '../../i18n/format.ts';
+import { OrderLink } from './order-link.tsx';
 import { DISPUTE_STATUSES, disputesSearch, type Dispute } from '../../lib/disputes.ts';
 
 const PAGE_SIZE = 20;
@@ -42,15 +43,7 @@ export function DisputesPage() {
         </Anchor>
       ),
     },
-    {
-      id: 'order',
-      header: t('disputes.col.order'),
-      cell: (dispute) => (
-        <Anchor renderRoot={(props) => <Link {...props} to="/orders/$id" params={{ id: dispute.orderId }} />} size="sm" ff="monospace">
-          {dispute.externalId ?? dispute.orderId.slice(0, 8)}
-        </Anchor>
-      ),
-    },
+    { id: 'order', header: t('disputes.col.order'), cell: (dispute) => <OrderLink dispute={dispute} /> },
     { id: 'amountBrl', header: t('disputes.col.amountBrl'), align: 'right', cell: (dispute) => formatBrl(dispute.amountBrl, language) },
     { id: 'reason', header: t('disputes.col.reason'), cell: (dispute) => <Text size="sm" lineClamp={2} maw={320} style={{ overflowWrap: 'anywhere' }}>{dispute.reason}</Text> },
     { id: 'status', header: t('disputes.col.status'), cell: (dispute) => <DisputeStatusBadge status={dispute.status} /> },

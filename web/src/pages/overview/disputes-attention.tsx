@@ -30,7 +30,7 @@ export function DisputesAttention() {
         <List spacing="xs">
           {nearest.map((claim) => (
             <List.Item key={claim.id}>
-              <AppLink path={`/disputes/${claim.id}`}>{t('disputes.overview.claim', { order: claim.externalId ?? claim.orderId.slice(0, 8), amount: formatBrl(claim.amountBrl, language) })}</AppLink>
+              <AppLink path={`/disputes/${claim.id}`}>{t('disputes.overview.claim', { order: claim.externalId ?? claim.orderId, amount: formatBrl(claim.amountBrl, language) })}</AppLink>
               <Deadline dispute={claim} now={claims.dataUpdatedAt} />
             </List.Item>
           ))}

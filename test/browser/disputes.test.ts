@@ -108,7 +108,7 @@ describe('merchant disputes pages', { timeout: 120_000 }, () => {
     await form.getByRole('button', { name: 'Enviar a defesa' }).click();
     await form.getByText('Escreva ao menos 10 caracteres.').waitFor();
     await form.getByText('Descreva a evidência.').waitFor();
-    await form.getByText('Um endereço http(s) completo, de até 2.000 caracteres.').waitFor();
+    await form.getByText('Um endereço completo, começando por https:// ou http://, de até 2.000 caracteres.').waitFor();
     expect(await form.getByLabel('Justificativa').getAttribute('aria-invalid')).toBe('true');
     await expectNoSeriousA11yViolations(page);
     expect(sent).toEqual([]);

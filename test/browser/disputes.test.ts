@@ -6,7 +6,8 @@
  * the form's own checks, defends it with evidence, the receiving PSP decides (sandbox) and the
  * merchant sees the outcome in both languages. Then the overview's notice and the list (status
  * filter in the address, the near deadline's badge), a VIEWER who reads but gets no form, and the
- * API's 409 DISPUTE_NOT_OPEN said in words when the claim was decided while the form was open.
+ * API's 409 DISPUTE_NOT_OPEN said in words when the claim was decided while the form was open;
+ * last, a claim made with its deadline already passed: no form, the deadline shown as passed.
  * Axe on the list and the claim page in pt-BR and English, also while their data loads (the
  * requests held by the test).
  */
@@ -271,5 +272,28 @@ describe('merchant disputes pages', { timeout: 120_000 }, () => {
     await page.getByText('Esta contestação não aceita mais defesa.').waitFor();
     expect(await page.getByRole('form').count()).toBe(0);
     await expectNoSeriousA11yViolations(page);
+  });
+
+  it('a claim whose deadline passed shows it passed and offers no form; the API refuses the defence with 422', async () => {
+    await addSessionCookie(browser.context, server.baseUrl, ownerSession);
+    const { page } = browser;
+    const receiver = (await api('GET', '/receivers?limit=1')).data[0];
+    const orderId = await completedPayin(receiver.id, 40);
+    const late = await api('POST', `/sandbox/orders/${orderId}/med-claim`, { defenseHours: 0 });
+    await page.goto(`/app/disputes/${late.id}`);
+    await chooseLanguage(page, 'pt-BR');
+    const facts = page.getByRole('region', { name: 'A contestação' });
+    await facts.getByText('Vencido', { exact: true }).waitFor();
+    await page.getByText(/^O prazo de defesa terminou em \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}\.$/).waitFor();
+    expect(await page.getByRole('form').count()).toBe(0);
+    await expectNoSeriousA11yViolations(page);
+    // What the form would have met: the API's refusal, whose words the page has (disputes.error.DEFENSE_DEADLINE_PASSED).
+    const refused = await fetch(`${server.baseUrl}/api/v1/disputes/${late.id}/defense`, {
+      method: 'POST',
+      headers: { 'x-api-key': server.apiKey, 'x-api-secret': server.apiSecret, 'content-type': 'application/json' },
+      body: JSON.stringify({ justification: 'Tarde demais, mas o pagador recebeu.' }),
+    });
+    expect(refused.status).toBe(422);
+    expect(((await refused.json()) as Json).error).toBe('DEFENSE_DEADLINE_PASSED');
   });
 });

@@ -25,6 +25,7 @@ const DASHBOARD_ROUTES = [
   '/app/orders/new',
   '/app/receivers',
   '/app/receivers/new',
+  '/app/disputes',
   '/app/developers/api-keys',
   '/app/developers/webhooks',
   '/app/developers/webhooks/deliveries',

@@ -59,6 +59,8 @@ const routeTree = root.addChildren([
     createRoute({ getParentRoute: () => shell, path: 'orders', validateSearch: ordersSearch, component: lazyRouteComponent(() => import('./pages/orders/orders-page.tsx'), 'OrdersPage') }),
     createRoute({ getParentRoute: () => shell, path: 'orders/new', component: lazyRouteComponent(() => import('./pages/orders/new-payin-page.tsx'), 'NewPayinPage') }),
     createRoute({ getParentRoute: () => shell, path: 'orders/$id', component: lazyRouteComponent(() => import('./pages/orders/order-page.tsx'), 'OrderPage') }),
+    createRoute({ getParentRoute: () => shell, path: 'disputes', validateSearch: disputesSearch, component: lazyRouteComponent(() => import('./pages/disputes/disputes-page.tsx'), 'DisputesPage') }),
+    createRoute({ getParentRoute: () => shell, path: 'disputes/$id', component: lazyRouteComponent(() => import('./pages/disputes/dispute-page.tsx'), 'DisputePage') }),
     createRoute({ getParentRoute: () => shell, path: 'receivers', validateSearch: pageSearch, component: lazyRouteComponent(() => import('./pages/receivers/receivers-page.tsx'), 'ReceiversPage') }),
     createRoute({ getParentRoute: () => shell, path: 'receivers/new', component: lazyRouteComponent(() => import('./pages/receivers/new-receiver-page.tsx'), 'NewReceiverPage') }),
     createRoute({ getParentRoute: () => shell, path: 'receivers/$id', component: lazyRouteComponent(() => import('./pages/receivers/receiver-page.tsx'), 'ReceiverPage') }),

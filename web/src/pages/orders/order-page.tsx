@@ -20,6 +20,7 @@ import { environmentQuery } from '../../api/environment.ts';
 import { SandboxActions } from './sandbox-actions.tsx';
 import { TimelineTable } from './timeline.tsx';
 import { Facts } from '../../components/facts.tsx';
+import { OrderClaimNotice } from '../disputes/order-claim-notice.tsx';
 
 const REFRESH_MS = 1500;
 /** Roles with developer.write (users/roles.ts), which the sandbox drivers need; the API is the guard. */
@@ -57,6 +58,7 @@ export function OrderPage() {
       {data ? (
         <>
           <Title order={1}>{t('orders.detail.title', { id: data.id.slice(0, 8) })}</Title>
+          {data.type === 'PAYIN' ? <OrderClaimNotice orderId={data.id} /> : null}
           {inProgress(data) ? <Text size="sm" id="timeline-refresh">{t('orders.detail.refreshing')}</Text> : null}
           {data.type === 'PAYIN' && data.status === 'AWAITING_PAYMENT' && data.pixPaymentCode ? (
             <Card withBorder component="section" aria-labelledby="pix-heading">

@@ -16,6 +16,7 @@ import { useI18n } from '../../i18n/context.tsx';
 import { formatBrl, formatDateTime } from '../../i18n/format.ts';
 import type { MessageKey } from '../../i18n/messages.ts';
 import { AppLink } from './app-link.tsx';
+import { DisputesAttention } from './disputes-attention.tsx';
 import { formatDay, VolumeChart } from './volume-chart.tsx';
 
 type Overview = components['schemas']['Overview'];
@@ -145,6 +146,7 @@ export function OverviewPage() {
           </Group>
         </Radio.Group>
       </Group>
+      <DisputesAttention />
       {overview.error ? <ErrorAlert error={overview.error} /> : null}
       {overview.isPending ? <Loading /> : null}
       {data ? (

@@ -1,64 +1,22 @@
 /**
  * One MED claim (/app/ops/disputes/$id, GET /admin/disputes/{id}): its facts (merchant, order,
  * amount, PIX, the PSP's infraction id, times, held, outcome, the MED return's status), the reason
- * the payer's PSP reported and the merchant's defense with its evidence. Everything the merchant or
- * the PSP wrote is shown as text: an evidence address becomes a link only when it is http(s), opened
- * in a new tab without an opener or a referrer. Read-only.
+ * the payer's PSP reported and the merchant's defense with its evidence (components/dispute-defense.tsx,
+ * as the merchant sees it). Everything the merchant or the PSP wrote is shown as text. Read-only.
  */
-import { Anchor, Card, Code, List, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Card, Code, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { api, call } from '../../../api/client.ts';
 import { OPS_KEY } from '../../../api/query-client.ts';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { Facts } from '../../../components/facts.tsx';
+import { PRE_WRAP, SubmittedDefense } from '../../../components/dispute-defense.tsx';
 import { Loading } from '../../../components/loading.tsx';
 import { useI18n } from '../../../i18n/context.tsx';
 import { formatBrl, formatDateTime } from '../../../i18n/format.ts';
 import { OrderLink } from '../orders/order-cells.tsx';
 import { Deadline, DisputeStatusBadge, Held, MerchantLink, Outcome, ReturnStatus, useMerchantNames } from './dispute-parts.tsx';
-import { safeHttpUrl, type AdminDispute } from './disputes-search.ts';
-
-type Evidence = NonNullable<AdminDispute['defense']>['evidence'][number];
-
-const PRE_WRAP = { whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' } as const;
-
-function EvidenceItem({ evidence }: { evidence: Evidence }) {
-  const { t } = useI18n();
-  const href = evidence.url ? safeHttpUrl(evidence.url) : null;
-  return (
-    <List.Item>
-      <Text size="sm" style={PRE_WRAP}>{evidence.description}</Text>
-      {evidence.url ? (
-        href ? (
-          <Anchor href={href} target="_blank" rel="noopener noreferrer" size="sm" style={{ overflowWrap: 'anywhere' }}>{evidence.url}</Anchor>
-        ) : (
-          <Text size="sm" style={{ overflowWrap: 'anywhere' }}>{evidence.url}</Text>
-        )
-      ) : null}
-      {evidence.sha256 ? <Text size="sm">{t('opsDisputes.evidence.sha256')} <Code style={{ wordBreak: 'break-all' }}>{evidence.sha256}</Code></Text> : null}
-    </List.Item>
-  );
-}
-
-function Defense({ defense }: { defense: AdminDispute['defense'] }) {
-  const { t } = useI18n();
-  if (!defense) return <Text>{t('opsDisputes.defense.none')}</Text>;
-  return (
-    <Stack gap="sm">
-      <Text size="sm">{t('opsDisputes.defense.submittedAt', { at: formatDateTime(defense.submittedAt) })}</Text>
-      <Text style={PRE_WRAP}>{defense.justification}</Text>
-      <Title order={3} size="h4">{t('opsDisputes.defense.evidence')}</Title>
-      {defense.evidence.length === 0 ? (
-        <Text size="sm">{t('opsDisputes.defense.noEvidence')}</Text>
-      ) : (
-        <List spacing="xs">
-          {defense.evidence.map((evidence, index) => <EvidenceItem key={index} evidence={evidence} />)}
-        </List>
-      )}
-    </Stack>
-  );
-}
 
 export function DisputePage() {
   const { t, language } = useI18n();
@@ -114,7 +72,7 @@ export function DisputePage() {
           </Card>
           <Card withBorder component="section" aria-labelledby="ops-dispute-defense">
             <Title order={2} size="h3" id="ops-dispute-defense" mb="sm">{t('opsDisputes.detail.defense')}</Title>
-            <Defense defense={data.defense} />
+            <SubmittedDefense defense={data.defense} none={t('opsDisputes.defense.none')} />
           </Card>
         </>
       ) : null}

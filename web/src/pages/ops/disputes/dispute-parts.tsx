@@ -1,37 +1,19 @@
 /**
- * Pieces of the MED claims pages: the status badge, the defense deadline (highlighted when an OPEN
- * claim's is within 24 h or past), whether the order is held, the outcome and the MED return's
+ * Pieces of the MED claims pages: the status badge and the defense deadline (both apps',
+ * components/dispute-badges.tsx), whether the order is held, the outcome and the MED return's
  * status in words, and the merchant by name (the first 100 of GET /admin/merchants, the orders
  * filter's query: the claim carries only the merchant's id).
  */
-import { Anchor, Badge, Group, Text } from '@mantine/core';
+import { Anchor, Badge, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { api, call } from '../../../api/client.ts';
 import { OPS_KEY } from '../../../api/query-client.ts';
 import { TONE } from '../../../components/readable.ts';
 import { useI18n } from '../../../i18n/context.tsx';
-import { formatDateTime } from '../../../i18n/format.ts';
-import { deadlineUrgency, type AdminDispute, type DisputeStatus } from './disputes-search.ts';
+import type { AdminDispute } from './disputes-search.ts';
 
-const STATUS_TONE: Record<DisputeStatus, string> = { OPEN: TONE.warn, DEFENDED: TONE.info, ACCEPTED: TONE.bad, REJECTED: TONE.ok, CANCELLED: TONE.neutral };
-
-export function DisputeStatusBadge({ status }: { status: DisputeStatus }) {
-  const { t } = useI18n();
-  return <Badge variant="filled" color={STATUS_TONE[status]} tt="none">{t(`opsDisputes.status.${status}`)}</Badge>;
-}
-
-/** The deadline's time; for an OPEN claim near or past it, a badge says so (not only a colour). */
-export function Deadline({ dispute, now }: { dispute: Pick<AdminDispute, 'status' | 'defenseDeadline'>; now: number }) {
-  const { t } = useI18n();
-  const urgency = deadlineUrgency(dispute, now);
-  return (
-    <Group gap={6} wrap="nowrap">
-      <Text size="sm" fw={urgency ? 700 : undefined}>{formatDateTime(dispute.defenseDeadline)}</Text>
-      {urgency ? <Badge variant="filled" color={urgency === 'PASSED' ? TONE.bad : TONE.warn} tt="none">{t(`opsDisputes.deadline.${urgency}`)}</Badge> : null}
-    </Group>
-  );
-}
+export { Deadline, DisputeStatusBadge } from '../../../components/dispute-badges.tsx';
 
 export function Held({ held }: { held: boolean }) {
   const { t } = useI18n();
@@ -45,7 +27,7 @@ export function Outcome({ outcome }: { outcome: AdminDispute['outcome'] }) {
 
 export function ReturnStatus({ status }: { status: AdminDispute['returnStatus'] }) {
   const { t } = useI18n();
-  return <>{status ? t(`opsDisputes.return.${status}`) : t('common.none')}</>;
+  return <>{status ? t(`disputes.return.${status}`) : t('common.none')}</>;
 }
 
 /** Merchant names by id; the same query key and call as the orders page's merchant filter, so they share the cache. */

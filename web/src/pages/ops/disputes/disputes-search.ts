@@ -1,48 +1,11 @@
 /**
- * The back office's MED claims as data (no React: routes.tsx's validateSearch reads the list's
- * search parameters on the first load): the API's types, the statuses, and `?status=&page=` kept in
- * the address (a malformed value is dropped, never an error).
+ * The back office's MED claims as data: the operator's view of a claim (with the merchant and
+ * the PSP's infraction id); the statuses, the list's search parameters and the deadline's urgency
+ * are both apps' (lib/disputes.ts).
  */
 import type { components } from '../../../api/schema.ts';
 
+export { DISPUTE_STATUSES, deadlineUrgency, disputesSearch, safeHttpUrl, type DisputeOutcome, type DisputeStatus, type DisputesSearch } from '../../../lib/disputes.ts';
+
 export type AdminDispute = components['schemas']['AdminDispute'];
-export type DisputeStatus = AdminDispute['status'];
-export type DisputeOutcome = NonNullable<AdminDispute['outcome']>;
 export type DisputeReturnStatus = NonNullable<AdminDispute['returnStatus']>;
-
-/** In the filter's order: OPEN (a defense is still possible) first, then the claim's life. */
-export const DISPUTE_STATUSES: readonly DisputeStatus[] = ['OPEN', 'DEFENDED', 'ACCEPTED', 'REJECTED', 'CANCELLED'];
-
-export type DisputesSearch = {
-  /** None: every status. */
-  status?: DisputeStatus;
-  /** 1-based; none is the first page. */
-  page?: number;
-};
-
-/** validateSearch of /ops/disputes. */
-export function disputesSearch(search: Record<string, unknown>): DisputesSearch {
-  const status = DISPUTE_STATUSES.find((value) => value === search.status);
-  const page = Number(search.page);
-  return { ...(status ? { status } : {}), ...(Number.isInteger(page) && page > 1 && page <= 1_000_000 ? { page } : {}) };
-}
-
-const HOUR_MS = 3_600_000;
-
-/** How close an OPEN claim's defense deadline is at `now`: PASSED, SOON (within 24 h) or null (far, or not OPEN: no defense is taken any more). */
-export function deadlineUrgency(dispute: Pick<AdminDispute, 'status' | 'defenseDeadline'>, now: number): 'PASSED' | 'SOON' | null {
-  if (dispute.status !== 'OPEN') return null;
-  const left = new Date(dispute.defenseDeadline).getTime() - now;
-  if (left <= 0) return 'PASSED';
-  return left <= 24 * HOUR_MS ? 'SOON' : null;
-}
-
-/** Only http(s) evidence addresses become links: anything else (javascript:, data:) is shown as text. */
-export function safeHttpUrl(url: string): string | null {
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.href : null;
-  } catch {
-    return null;
-  }
-}

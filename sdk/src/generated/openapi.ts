@@ -3951,7 +3951,7 @@ export interface components {
                 description: string;
                 /**
                  * Format: uri
-                 * @description Where the PSP can read it (https)
+                 * @description Where the PSP can read it: an http or https address (another scheme is 400 VALIDATION_ERROR)
                  */
                 url?: string;
                 /** @description The document's SHA-256, hex, so what was submitted can be shown later */

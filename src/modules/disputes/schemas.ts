@@ -15,7 +15,8 @@ export { DisputeOutcomeSchema, DisputeStatusSchema } from '../../http/schemas.ts
 
 const Evidence = StrictObject({
   description: Type.String({ minLength: 1, maxLength: 500, description: 'What the piece of evidence shows' }),
-  url: Type.Optional(Type.String({ format: 'uri', maxLength: 2000, description: 'Where the PSP can read it (https)' })),
+  // A web address only: operators open it from the back office, and a `javascript:` or `data:` URI is a valid URI.
+  url: Type.Optional(Type.String({ format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://', maxLength: 2000, description: 'Where the PSP can read it: an http or https address (another scheme is 400 VALIDATION_ERROR)' })),
   sha256: Type.Optional(Type.String({ pattern: '^[0-9a-f]{64}$', description: "The document's SHA-256, hex, so what was submitted can be shown later" })),
 });
 

@@ -224,6 +224,10 @@ describe('MED fraud claims (disputes)', () => {
     const { merchant, order } = await paidPayin(12);
     const dispute = await claim(merchant, order.id, { defenseHours: 2 });
     const defense = { justification: 'The payer is our customer and received the goods', evidence: [{ description: 'Delivery receipt', url: 'https://example.com/r/1' }] };
+    for (const url of ['javascript:alert(1)', 'data:text/html,<b>x</b>', 'ftp://example.com/r/1']) {
+      const refused = await t.call('POST', `/disputes/${dispute.id}/defense`, merchant, { ...defense, evidence: [{ description: 'Delivery receipt', url }] });
+      expectErrorBody(refused, 400, 'VALIDATION_ERROR');
+    }
     const defended = await t.call('POST', `/disputes/${dispute.id}/defense`, merchant, defense);
     expect(defended.statusCode, defended.body).toBe(200);
     expect(defended.json()).toMatchObject({ status: 'DEFENDED', defense: { justification: defense.justification, evidence: defense.evidence } });

@@ -25,6 +25,7 @@ export const MERCHANT_MENU: MenuEntry[] = [
       { to: '/developers/events', label: 'webhookEvents.title' },
     ],
   },
+  { to: '/balances', label: 'balances.nav' },
   { to: '/fees', label: 'nav.fees' },
   { to: '/team', label: 'nav.team' },
   { to: '/account', label: 'account.nav' },

@@ -12,6 +12,7 @@ import { overview } from './messages/overview.ts';
 import { orders } from './messages/orders.ts';
 import { developers } from './messages/developers.ts';
 import { fees } from './messages/fees.ts';
+import { balances } from './messages/balances.ts';
 import { team } from './messages/team.ts';
 import { account } from './messages/account.ts';
 import { links } from './messages/links.ts';
@@ -23,12 +24,12 @@ import { opsOrders } from './messages/ops-orders.ts';
 import { opsApprovals } from './messages/ops-approvals.ts';
 import { opsDisputes } from './messages/ops-disputes.ts';
 
-const ptBR = { ...core.ptBR, ...signIn.ptBR, ...receivers.ptBR, ...overview.ptBR, ...orders.ptBR, ...developers.ptBR, ...fees.ptBR, ...team.ptBR, ...account.ptBR, ...links.ptBR, ...ops.ptBR, ...opsKyc.ptBR, ...opsMerchants.ptBR, ...opsAdmin.ptBR, ...opsOrders.ptBR, ...opsApprovals.ptBR, ...opsDisputes.ptBR };
+const ptBR = { ...core.ptBR, ...signIn.ptBR, ...receivers.ptBR, ...overview.ptBR, ...orders.ptBR, ...developers.ptBR, ...fees.ptBR, ...balances.ptBR, ...team.ptBR, ...account.ptBR, ...links.ptBR, ...ops.ptBR, ...opsKyc.ptBR, ...opsMerchants.ptBR, ...opsAdmin.ptBR, ...opsOrders.ptBR, ...opsApprovals.ptBR, ...opsDisputes.ptBR };
 
 export type MessageKey = keyof typeof ptBR;
 export type Messages = Record<MessageKey, string>;
 
-const en: Messages = { ...core.en, ...signIn.en, ...receivers.en, ...overview.en, ...orders.en, ...developers.en, ...fees.en, ...team.en, ...account.en, ...links.en, ...ops.en, ...opsKyc.en, ...opsMerchants.en, ...opsAdmin.en, ...opsOrders.en, ...opsApprovals.en, ...opsDisputes.en };
+const en: Messages = { ...core.en, ...signIn.en, ...receivers.en, ...overview.en, ...orders.en, ...developers.en, ...fees.en, ...balances.en, ...team.en, ...account.en, ...links.en, ...ops.en, ...opsKyc.en, ...opsMerchants.en, ...opsAdmin.en, ...opsOrders.en, ...opsApprovals.en, ...opsDisputes.en };
 
 export const LANGUAGES = ['pt-BR', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];

@@ -153,8 +153,8 @@ describe('balances page', { timeout: 120_000 }, () => {
     for (const [stage, statuses] of Object.entries(STAGE_STATUSES)) {
       const orders = (await Promise.all(statuses.map((status) => api('GET', `/orders?type=${stage.split('-')[0]}&status=${status}&limit=100`)))).flatMap((answer) => answer.data as Json[]);
       expect(await figure(`in-flight-count-${stage}`), stage).toBe(String(orders.length));
-      expect(await figure(`in-flight-brl-${stage}`), stage).toBe(brlPt(orders.reduce((sum, order) => sum.plus(order.amountBrl), decimal(0))));
-      const tokens = orders.reduce((sum, order) => sum.plus(order.amountCrypto), decimal(0));
+      expect(await figure(`in-flight-brl-${stage}`), stage).toBe(brlPt(orders.reduce((sum: ReturnType<typeof decimal>, order) => sum.plus(order.amountBrl), decimal(0))));
+      const tokens = orders.reduce((sum: ReturnType<typeof decimal>, order) => sum.plus(order.amountCrypto), decimal(0));
       expect(await figure(`in-flight-tokens-${stage}`), stage).toBe(orders.length ? `${tokens.toString().replace('.', ',')} USDC` : '—');
     }
     expect(await figure('in-flight-count-PAYIN-AWAITING_PIX')).toBe('1');

@@ -32,7 +32,7 @@ describe('entries', () => {
     const entries = { entries: await allEntries(merchant.merchantId, payin.id, payout.id) };
     const kinds = entries.entries.map((e: Json) => `${e.referenceId === payin.id ? 'payin' : 'payout'}:${e.kind}`).sort();
     expect(kinds).toEqual(['payin:PAYIN_COMPLETED', 'payin:PAYIN_PIX_RECEIVED', 'payout:PAYOUT_COMPLETED', 'payout:PAYOUT_DEPOSIT_RECEIVED']);
-    const payoutDone = entries.entries.find((e: Json) => e.kind === 'PAYOUT_COMPLETED');
+    const payoutDone = entries.entries.find((e: Json) => e.kind === 'PAYOUT_COMPLETED')!;
     expect(payoutDone.postings).toEqual(
       expect.arrayContaining([
         { account: 'merchant_fees_payable', owner: 'merchant', currency: 'BRL', amount: '-0.54' },

@@ -80,6 +80,8 @@ export function createResources(api: GeneratedClient) {
 
   const ledger = {
     feeBalance: (options?: ReadOptions) => get(api.GET('/ledger/fees/balance', { ...readInit(options) })),
+    /** What the merchant is owed and owes, from its own ledger accounts, and its orders in flight by stage. */
+    balances: (options?: ReadOptions) => get(api.GET('/ledger/balances', { ...readInit(options) })),
     settlements: (pageSize?: number) =>
       numberedPages(async (page, size) => {
         const answer = await get(api.GET('/ledger/settlements', { params: { query: { page, [PAGE_SIZE_PARAM]: size } } }));

@@ -63,6 +63,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /ledger/fees/balance': 'getFeeBalance',
   'GET /ledger/settlements': 'listSettlements',
   'GET /ledger/entries': 'listLedgerEntries',
+  'GET /ledger/balances': 'getBalances',
   'GET /disputes': 'listDisputes',
   'GET /disputes/{id}': 'getDispute',
   'POST /disputes/{id}/defense': 'submitDisputeDefense',

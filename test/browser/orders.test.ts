@@ -2,7 +2,7 @@
  * The orders pages in a browser, on the service as `npm start` runs it (sandbox PSP and chain):
  * a receiver and a webhook endpoint made through the API with the demo key, then a PAYIN created
  * with the form, paid with the order page's sandbox action, its timeline followed to COMPLETED
- * (statuses, PIX and chain movements, ledger entries, the webhook deliveries), the CSV export of
+ * (statuses, PIX and chain movements, the merchant's own ledger entries, the webhook deliveries), the CSV export of
  * the list parsed, and the list's filters narrowing it. Axe on the list and the order page, and
  * (issue 42) on an order in progress with its sandbox panel, while its data loads and once loaded,
  * in both languages, with the fee and the counts written each language's way; last, a MED claim
@@ -168,8 +168,12 @@ describe('orders pages', { timeout: 120_000 }, () => {
     for (const text of ['criado nesta situação', 'evento order.payment_received', 'evento order.completed']) await timeline.getByText(text).waitFor();
     await expect.poll(() => rows.filter({ hasText: 'PIX_IN' }).count()).toBe(1);
     await expect.poll(() => rows.filter({ hasText: 'CHAIN_TRANSFER' }).count()).toBe(1);
-    await timeline.getByText('Lançamentos de PAYIN_PIX_RECEIVED').waitFor();
-    await timeline.getByText('Lançamentos de PAYIN_COMPLETED').waitFor();
+    // The merchant's own ledger accounts only (decision 0041): the completion posts its fee, when
+    // it has one; a PIX received posts to none of them, so it is no entry of the merchant's.
+    if (fees.merchantFeePercentage > 0) await timeline.getByText('Lançamentos de PAYIN_COMPLETED').waitFor();
+    else expect(await timeline.getByText('Lançamentos de PAYIN_COMPLETED').count()).toBe(0);
+    expect(await timeline.getByText('Lançamentos de PAYIN_PIX_RECEIVED').count()).toBe(0);
+    expect(await timeline.textContent()).not.toMatch(/pix_cash|token_treasury|fx_conversion/);
     // The deliveries to the endpoint made above: they succeed, one attempt each, code 200.
     // Statuses in the page's language, the count with its noun in the singular (issue 42).
     await timeline.getByText(/order\.completed: Entregue, 1 tentativa, último código 200/).waitFor({ timeout: 30_000 });

@@ -302,9 +302,13 @@ describe('SDK client on a started service', () => {
       sent.length = 0;
       expect(await sdk.ledger.entries().toArray()).toEqual([]);
       expect(await sdk.ledger.settlements().toArray()).toEqual([]);
+      const balances = await sdk.ledger.balances();
+      expect(balances).toMatchObject({ unsettledFeesBrl: '0.00', chargebacksOwedBrl: '0.00', settlements: { count: 0, totalBrl: '0.00', lastAt: null }, excessDepositsHeld: [] });
+      expect(balances.inFlight.map((stage) => stage.count)).toEqual([0, 0, 0, 0, 0]);
       expect(sent.map((s) => [s.url.pathname.replace(/.*\/api\/v1/, ''), s.status, s.url.searchParams.get(PAGE_SIZE_PARAM)])).toEqual([
         ['/ledger/entries', 200, '100'],
         ['/ledger/settlements', 200, '100'],
+        ['/ledger/balances', 200, null],
       ]);
     }, 60_000);
   });

@@ -70,6 +70,7 @@ const routeTree = root.addChildren([
     createRoute({ getParentRoute: () => shell, path: 'developers/webhooks/deliveries/$id', component: lazyRouteComponent(() => import('./pages/developers/delivery-page.tsx'), 'DeliveryPage') }),
     createRoute({ getParentRoute: () => shell, path: 'developers/webhooks/$id', component: lazyRouteComponent(() => import('./pages/developers/webhook-endpoint-page.tsx'), 'WebhookEndpointPage') }),
     createRoute({ getParentRoute: () => shell, path: 'developers/events', component: lazyRouteComponent(() => import('./pages/developers/events-page.tsx'), 'EventsPage') }),
+    createRoute({ getParentRoute: () => shell, path: 'balances', component: lazyRouteComponent(() => import('./pages/balances/balances-page.tsx'), 'BalancesPage') }),
     createRoute({ getParentRoute: () => shell, path: 'fees', component: lazyRouteComponent(() => import('./pages/fees/fees-page.tsx'), 'FeesPage') }),
     createRoute({ getParentRoute: () => shell, path: 'policies', component: lazyRouteComponent(() => import('./pages/policies/policies-page.tsx'), 'PoliciesPage') }),
     createRoute({ getParentRoute: () => shell, path: 'team', component: lazyRouteComponent(() => import('./pages/team/team-page.tsx'), 'TeamPage') }),

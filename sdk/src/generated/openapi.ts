@@ -648,7 +648,7 @@ export interface paths {
         };
         /**
          * One order's story, oldest first
-         * @description Everything recorded about the order, in time order: its status changes (the status it was created in, each order event, and its current status when no event reports it: SWAPPING, TRANSFERRING, PIX_SENT_UNCONFIRMED and EXPIRED have none; events are kept EVENT_RETENTION_DAYS, 30 by default, and longer only while a delivery of theirs is kept, so an older order shows its creation and current status only), its PIX and chain movements (a chain signature links to the configured explorer), the ledger entries it posted, and the webhook deliveries about it (the newest 100; their attempts are at GET /webhook/deliveries/{id}). Another merchant's order is 404, as an unknown id is.
+         * @description Everything recorded about the order, in time order: its status changes (the status it was created in, each order event, and its current status when no event reports it: SWAPPING, TRANSFERRING, PIX_SENT_UNCONFIRMED and EXPIRED have none; events are kept EVENT_RETENTION_DAYS, 30 by default, and longer only while a delivery of theirs is kept, so an older order shows its creation and current status only), its PIX and chain movements (a chain signature links to the configured explorer), the ledger entries it posted that touch the merchant's own accounts, with those accounts' postings only (the platform's internal accounts are not shown), and the webhook deliveries about it (the newest 100; their attempts are at GET /webhook/deliveries/{id}). Another merchant's order is 404, as an unknown id is.
          */
         get: operations["getOrderTimeline"];
         put?: never;
@@ -773,6 +773,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ledger/balances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the merchant is owed and owes, and its orders in flight
+         * @description The merchant's balances from its own ledger accounts: fees not yet settled (as GET /ledger/fees/balance), charge-backs owed, excess PAYOUT deposits held for return per token, the settlements paid (count and total; the list is GET /ledger/settlements), and its orders in flight by stage (count, BRL and token sums). Amounts are decimal text, never negative. The platform's internal accounts are never part of it.
+         */
+        get: operations["getBalances"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ledger/settlements": {
         parameters: {
             query?: never;
@@ -797,7 +817,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The merchant's ledger entries with their postings, newest first */
+        /**
+         * The merchant's ledger entries with their postings, newest first
+         * @description The entries that post to the merchant's own accounts (merchant_fees_payable, merchant_settlements, merchant_chargebacks_owed, deposits_to_return, merchant_sponsored_fees), each with those accounts' postings only: the platform's internal accounts (its PSP cash, treasury, conversion, revenue, costs) and their legs are never shown, so an entry's postings need not sum to zero here. An order movement with no merchant leg (a PIX received, a chain cost) is not listed; GET /orders/{id}/timeline shows the order's story.
+         */
         get: operations["listLedgerEntries"];
         put?: never;
         post?: never;
@@ -3690,12 +3713,16 @@ export interface components {
             /** @description Closed by a settlement (only entries carrying a merchant fee are settled) */
             settled: boolean;
             settlementId: string | null;
+            /** @description The entry's postings: in a merchant's answer, those on its own accounts only (docs/decisions/0041) */
             postings: {
                 account: string;
-                /** @enum {unknown} */
+                /**
+                 * @description Whose account: a merchant's answers show only `merchant` (its own accounts); the back office's, the platform's too
+                 * @enum {unknown}
+                 */
                 owner: "platform" | "merchant";
                 currency: string;
-                /** @description Decimal text; debits positive, credits negative; each currency of an entry sums to zero */
+                /** @description Decimal text; debits positive, credits negative. All of an entry's postings sum to zero per currency; a merchant's answer shows its own accounts' only, so there they need not */
                 amount: string;
             }[];
         };
@@ -3898,6 +3925,69 @@ export interface components {
             chargebacksOwed: string;
             /** @enum {string} */
             currency: "BRL";
+        };
+        /**
+         * BalancesSettlements
+         * @description The settlements themselves: GET /ledger/settlements
+         */
+        BalancesSettlements: {
+            /** @description Settlements paid to the merchant */
+            count: number;
+            /** @description What they paid, summed (their `amountBrl`; the `merchant_settlements` account); BRL, decimal text with two decimals, never negative */
+            totalBrl: string;
+            lastAt: string | null;
+        };
+        /** HeldExcessDeposit */
+        HeldExcessDeposit: {
+            /** @description Token symbol */
+            token: string;
+            /** @description Tokens deposited beyond what PAYOUTs ordered, held for return to the merchant: the balance of its `deposits_to_return` account; decimal text, never negative */
+            amount: string;
+            /** @description PAYOUTs whose deposit brought an excess of that token */
+            orders: number;
+        };
+        /** TokenAmount */
+        TokenAmount: {
+            /** @description Token symbol */
+            token: string;
+            /** @description The amount of that token; decimal text, never negative */
+            amount: string;
+        };
+        /** InFlightStage */
+        InFlightStage: {
+            type: components["schemas"]["OrderType"];
+            /**
+             * @description PAYIN: AWAITING_PIX (AWAITING_PAYMENT: no PIX yet), PIX_RECEIVED (PAYMENT_RECEIVED, SWAPPING, TRANSFERRING: the PIX arrived, the tokens are not yet confirmed on chain), PIX_BEING_RETURNED (REFUNDING). PAYOUT: AWAITING_DEPOSIT (no deposit yet), DEPOSIT_RECEIVED (DEPOSIT_RECEIVED, PIX_SENDING, PIX_SENT_UNCONFIRMED: the tokens arrived, the PIX is not yet confirmed paid)
+             * @enum {unknown}
+             */
+            stage: "AWAITING_PIX" | "PIX_RECEIVED" | "PIX_BEING_RETURNED" | "AWAITING_DEPOSIT" | "DEPOSIT_RECEIVED";
+            /** @description The order statuses the stage groups */
+            statuses: string[];
+            /** @description The merchant's orders in the stage now */
+            count: number;
+            /** @description Their amountBrl summed; BRL, decimal text with two decimals, never negative */
+            amountBrl: string;
+            /** @description Their token amounts (amountCrypto) summed per token; empty when the stage has no order */
+            tokens: components["schemas"]["TokenAmount"][];
+        };
+        /** MerchantBalances */
+        MerchantBalances: {
+            /** Format: uuid */
+            merchantId: string;
+            /**
+             * Format: date-time
+             * @description When the figures were read
+             */
+            asOf: string;
+            /** @description Merchant fees collected and not yet settled: owed to the merchant by the next settlement (`balance` of GET /ledger/fees/balance, the `merchant_fees_payable` account); BRL, decimal text with two decimals, never negative */
+            unsettledFeesBrl: string;
+            /** @description What the merchant owes for charge-backs of accepted MED claims, netted by the next settlement (`chargebacksOwed` of GET /ledger/fees/balance, the `merchant_chargebacks_owed` account); BRL, decimal text with two decimals, never negative */
+            chargebacksOwedBrl: string;
+            settlements: components["schemas"]["BalancesSettlements"];
+            /** @description Per token, excess PAYOUT deposits the platform holds for return; tokens with nothing held are left out */
+            excessDepositsHeld: components["schemas"]["HeldExcessDeposit"][];
+            /** @description Every stage of both order types, in the order an order passes them; zeros for a stage with no order */
+            inFlight: components["schemas"]["InFlightStage"][];
         };
         /** Settlement */
         Settlement: {
@@ -9826,37 +9916,6 @@ export interface operations {
                      *         {
                      *           "status": null,
                      *           "dispute": null,
-                     *           "transaction": null,
-                     *           "ledgerEntry": {
-                     *             "id": "019ab6f3-9e0d-7c51-a4b2-8f6e1d3c5a79",
-                     *             "kind": "PAYIN_PIX_RECEIVED",
-                     *             "referenceType": "order",
-                     *             "referenceId": "019ab6f2-0c3e-7d41-9b8a-2e5f7c1d4a90",
-                     *             "createdAt": "2026-11-24T14:05:41.093Z",
-                     *             "settled": false,
-                     *             "settlementId": null,
-                     *             "postings": [
-                     *               {
-                     *                 "account": "pix_cash",
-                     *                 "owner": "platform",
-                     *                 "currency": "BRL",
-                     *                 "amount": "1500.00"
-                     *               },
-                     *               {
-                     *                 "account": "customer_funds_in_transit",
-                     *                 "owner": "platform",
-                     *                 "currency": "BRL",
-                     *                 "amount": "-1500.00"
-                     *               }
-                     *             ]
-                     *           },
-                     *           "webhookDelivery": null,
-                     *           "at": "2026-11-24T14:05:41.093Z",
-                     *           "kind": "LEDGER_ENTRY"
-                     *         },
-                     *         {
-                     *           "status": null,
-                     *           "dispute": null,
                      *           "transaction": {
                      *             "id": "019ab6f4-1f8b-7d3a-9c5e-2a4b6d8f0c13",
                      *             "type": "CHAIN_TRANSFER",
@@ -9900,40 +9959,10 @@ export interface operations {
                      *             "settlementId": "019ad0e0-1a2b-7c3d-8e4f-5a6b7c8d9e01",
                      *             "postings": [
                      *               {
-                     *                 "account": "customer_funds_in_transit",
-                     *                 "owner": "platform",
-                     *                 "currency": "BRL",
-                     *                 "amount": "1500.00"
-                     *               },
-                     *               {
-                     *                 "account": "platform_fee_revenue",
-                     *                 "owner": "platform",
-                     *                 "currency": "BRL",
-                     *                 "amount": "-7.50"
-                     *               },
-                     *               {
                      *                 "account": "merchant_fees_payable",
                      *                 "owner": "merchant",
                      *                 "currency": "BRL",
                      *                 "amount": "-15.00"
-                     *               },
-                     *               {
-                     *                 "account": "fx_conversion",
-                     *                 "owner": "platform",
-                     *                 "currency": "BRL",
-                     *                 "amount": "-1477.50"
-                     *               },
-                     *               {
-                     *                 "account": "fx_conversion",
-                     *                 "owner": "platform",
-                     *                 "currency": "USDC",
-                     *                 "amount": "273.004434"
-                     *               },
-                     *               {
-                     *                 "account": "token_treasury",
-                     *                 "owner": "platform",
-                     *                 "currency": "USDC",
-                     *                 "amount": "-273.004434"
                      *               }
                      *             ]
                      *           },
@@ -10940,6 +10969,152 @@ export interface operations {
             };
         };
     };
+    getBalances: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The merchant balances */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *       "asOf": "2026-12-01T14:20:00.000Z",
+                     *       "unsettledFeesBrl": "15.00",
+                     *       "chargebacksOwedBrl": "150.00",
+                     *       "settlements": {
+                     *         "count": 1,
+                     *         "totalBrl": "4312.80",
+                     *         "lastAt": "2026-12-01T03:00:04.512Z"
+                     *       },
+                     *       "excessDepositsHeld": [
+                     *         {
+                     *           "token": "USDC",
+                     *           "amount": "12.5",
+                     *           "orders": 1
+                     *         }
+                     *       ],
+                     *       "inFlight": [
+                     *         {
+                     *           "type": "PAYIN",
+                     *           "stage": "AWAITING_PIX",
+                     *           "statuses": [
+                     *             "AWAITING_PAYMENT"
+                     *           ],
+                     *           "count": 1,
+                     *           "amountBrl": "1500.00",
+                     *           "tokens": [
+                     *             {
+                     *               "token": "USDC",
+                     *               "amount": "273.004434"
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "type": "PAYIN",
+                     *           "stage": "PIX_RECEIVED",
+                     *           "statuses": [
+                     *             "PAYMENT_RECEIVED",
+                     *             "SWAPPING",
+                     *             "TRANSFERRING"
+                     *           ],
+                     *           "count": 0,
+                     *           "amountBrl": "0.00",
+                     *           "tokens": []
+                     *         },
+                     *         {
+                     *           "type": "PAYIN",
+                     *           "stage": "PIX_BEING_RETURNED",
+                     *           "statuses": [
+                     *             "REFUNDING"
+                     *           ],
+                     *           "count": 0,
+                     *           "amountBrl": "0.00",
+                     *           "tokens": []
+                     *         },
+                     *         {
+                     *           "type": "PAYOUT",
+                     *           "stage": "AWAITING_DEPOSIT",
+                     *           "statuses": [
+                     *             "AWAITING_DEPOSIT"
+                     *           ],
+                     *           "count": 1,
+                     *           "amountBrl": "1347.50",
+                     *           "tokens": [
+                     *             {
+                     *               "token": "USDC",
+                     *               "amount": "250"
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "type": "PAYOUT",
+                     *           "stage": "DEPOSIT_RECEIVED",
+                     *           "statuses": [
+                     *             "DEPOSIT_RECEIVED",
+                     *             "PIX_SENDING",
+                     *             "PIX_SENT_UNCONFIRMED"
+                     *           ],
+                     *           "count": 0,
+                     *           "amountBrl": "0.00",
+                     *           "tokens": []
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MerchantBalances"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listSettlements: {
         parameters: {
             query?: {
@@ -11074,63 +11249,10 @@ export interface operations {
                      *           "settlementId": "019ad0e0-1a2b-7c3d-8e4f-5a6b7c8d9e01",
                      *           "postings": [
                      *             {
-                     *               "account": "customer_funds_in_transit",
-                     *               "owner": "platform",
-                     *               "currency": "BRL",
-                     *               "amount": "1500.00"
-                     *             },
-                     *             {
-                     *               "account": "platform_fee_revenue",
-                     *               "owner": "platform",
-                     *               "currency": "BRL",
-                     *               "amount": "-7.50"
-                     *             },
-                     *             {
                      *               "account": "merchant_fees_payable",
                      *               "owner": "merchant",
                      *               "currency": "BRL",
                      *               "amount": "-15.00"
-                     *             },
-                     *             {
-                     *               "account": "fx_conversion",
-                     *               "owner": "platform",
-                     *               "currency": "BRL",
-                     *               "amount": "-1477.50"
-                     *             },
-                     *             {
-                     *               "account": "fx_conversion",
-                     *               "owner": "platform",
-                     *               "currency": "USDC",
-                     *               "amount": "273.004434"
-                     *             },
-                     *             {
-                     *               "account": "token_treasury",
-                     *               "owner": "platform",
-                     *               "currency": "USDC",
-                     *               "amount": "-273.004434"
-                     *             }
-                     *           ]
-                     *         },
-                     *         {
-                     *           "id": "019ab6f3-9e0d-7c51-a4b2-8f6e1d3c5a79",
-                     *           "kind": "PAYIN_PIX_RECEIVED",
-                     *           "referenceType": "order",
-                     *           "referenceId": "019ab6f2-0c3e-7d41-9b8a-2e5f7c1d4a90",
-                     *           "createdAt": "2026-11-24T14:05:41.093Z",
-                     *           "settled": false,
-                     *           "settlementId": null,
-                     *           "postings": [
-                     *             {
-                     *               "account": "pix_cash",
-                     *               "owner": "platform",
-                     *               "currency": "BRL",
-                     *               "amount": "1500.00"
-                     *             },
-                     *             {
-                     *               "account": "customer_funds_in_transit",
-                     *               "owner": "platform",
-                     *               "currency": "BRL",
-                     *               "amount": "-1500.00"
                      *             }
                      *           ]
                      *         }
@@ -11138,7 +11260,7 @@ export interface operations {
                      *       "pagination": {
                      *         "page": 1,
                      *         "pageSize": 20,
-                     *         "total": 2,
+                     *         "total": 1,
                      *         "totalPages": 1
                      *       }
                      *     }

@@ -102,6 +102,9 @@ const COMPLETED_ENTRY = {
   ],
 };
 
+/** What a merchant is shown of an entry (docs/decisions/0041): its own accounts' legs only. */
+const ownLegs = <E extends { postings: Array<{ owner: string }> }>(entry: E) => ({ ...entry, postings: entry.postings.filter((p) => p.owner === 'merchant') });
+
 const SETTLEMENT = {
   id: SETTLEMENT_ID,
   merchantId: MERCHANT_ID,
@@ -110,6 +113,23 @@ const SETTLEMENT = {
   createdAt: '2026-12-01T03:00:04.512Z',
   amountBrl: 4312.8,
   entriesCount: 187,
+};
+
+const stage = (type: string, name: string, statuses: string[], count: number, amountBrl: string, tokens: Array<{ token: string; amount: string }>) => ({ type, stage: name, statuses, count, amountBrl, tokens });
+const BALANCES = {
+  merchantId: MERCHANT_ID,
+  asOf: '2026-12-01T14:20:00.000Z',
+  unsettledFeesBrl: '15.00',
+  chargebacksOwedBrl: '150.00',
+  settlements: { count: 1, totalBrl: '4312.80', lastAt: SETTLEMENT.createdAt },
+  excessDepositsHeld: [{ token: 'USDC', amount: '12.5', orders: 1 }],
+  inFlight: [
+    stage('PAYIN', 'AWAITING_PIX', ['AWAITING_PAYMENT'], 1, '1500.00', [{ token: 'USDC', amount: '273.004434' }]),
+    stage('PAYIN', 'PIX_RECEIVED', ['PAYMENT_RECEIVED', 'SWAPPING', 'TRANSFERRING'], 0, '0.00', []),
+    stage('PAYIN', 'PIX_BEING_RETURNED', ['REFUNDING'], 0, '0.00', []),
+    stage('PAYOUT', 'AWAITING_DEPOSIT', ['AWAITING_DEPOSIT'], 1, '1347.50', [{ token: 'USDC', amount: '250' }]),
+    stage('PAYOUT', 'DEPOSIT_RECEIVED', ['DEPOSIT_RECEIVED', 'PIX_SENDING', 'PIX_SENT_UNCONFIRMED'], 0, '0.00', []),
+  ],
 };
 
 const none = { status: null, dispute: null, transaction: null, ledgerEntry: null, webhookDelivery: null };
@@ -256,11 +276,20 @@ export const TRADING_RESPONSE_EXAMPLES: ResponseExamples = {
       '',
     ].join('\r\n'),
   },
-  getOrderTimeline: { 200: TIMELINE },
+  getOrderTimeline: {
+    200: {
+      ...TIMELINE,
+      // The merchant's view: a PIX received posts to no merchant account, the completion shows its fee leg.
+      entries: TIMELINE.entries
+        .filter((entry) => entry.ledgerEntry !== PIX_RECEIVED_ENTRY)
+        .map((entry) => (entry.ledgerEntry ? { ...entry, ledgerEntry: ownLegs(entry.ledgerEntry) } : entry)),
+    },
+  },
   getOverview: { 200: OVERVIEW },
   getFeeBalance: { 200: { merchantId: MERCHANT_ID, balance: '4312.80', chargebacksOwed: '150.00', currency: 'BRL' } },
   listSettlements: { 200: { settlements: [SETTLEMENT], pagination: { page: 1, pageSize: 20, total: 1, totalPages: 1 } } },
-  listLedgerEntries: { 200: { entries: [COMPLETED_ENTRY, PIX_RECEIVED_ENTRY], pagination: { page: 1, pageSize: 20, total: 2, totalPages: 1 } } },
+  listLedgerEntries: { 200: { entries: [ownLegs(COMPLETED_ENTRY)], pagination: { page: 1, pageSize: 20, total: 1, totalPages: 1 } } },
+  getBalances: { 200: BALANCES },
   listDisputes: { 200: page([DISPUTE]) },
   getDispute: { 200: DISPUTE },
   submitDisputeDefense: { 200: DEFENDED_DISPUTE },

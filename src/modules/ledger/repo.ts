@@ -10,6 +10,16 @@ const CHARGEBACKS_OWED: AccountCode = 'merchant_chargebacks_owed';
 
 type ReferenceType = LedgerEntriesTable['reference_type'];
 
+/**
+ * What a merchant sees of the ledger (docs/decisions/0041): its own accounts' postings, and only
+ * the entries that post to one of them; `all` is the back office's view, the platform's legs too.
+ */
+export type LedgerView = 'merchant' | 'all';
+
+/** Entries posting to one of the merchant's own accounts (a merchant account always names its merchant). */
+const touchesMerchantAccount = sql<boolean>`exists (select 1 from ledger_postings mp join ledger_accounts ma on ma.id = mp.account_id
+  where mp.entry_id = e.id and ma.merchant_id = e.merchant_id)`;
+
 /** Fee-bearing entries (order movements with a merchant-fee posting) no settlement has closed yet. */
 function unsettledFeeEntriesQuery(db: Db, cutoff: Date) {
   return db
@@ -157,8 +167,13 @@ export const ledgerRepo = {
     return { rows, total: Number(count.total) };
   },
 
+  /** The merchant's view only (LedgerView): GET /ledger/entries is the merchant's. */
   async listEntries(db: Db, merchantId: string, settled: boolean | undefined, page: { offset: number; limit: number }) {
-    let query = db.selectFrom('ledger_entries as e').leftJoin('settled_entries as s', 's.entry_id', 'e.id').where('e.merchant_id', '=', merchantId);
+    let query = db
+      .selectFrom('ledger_entries as e')
+      .leftJoin('settled_entries as s', 's.entry_id', 'e.id')
+      .where('e.merchant_id', '=', merchantId)
+      .where(touchesMerchantAccount);
     if (settled === true) query = query.where('s.entry_id', 'is not', null);
     if (settled === false) query = query.where('s.entry_id', 'is', null);
     const [rows, count] = await Promise.all([
@@ -175,9 +190,10 @@ export const ledgerRepo = {
   },
 
   /** A reference's entries (ledger_entries_reference_kind_key), the merchant's only. */
-  entriesOf(db: Db, merchantId: string, referenceType: ReferenceType, referenceId: string) {
+  entriesOf(db: Db, merchantId: string, referenceType: ReferenceType, referenceId: string, view: LedgerView) {
     return db
       .selectFrom('ledger_entries as e')
+      .$if(view === 'merchant', (query) => query.where(touchesMerchantAccount))
       .leftJoin('settled_entries as s', 's.entry_id', 'e.id')
       .select(['e.id', 'e.kind', 'e.reference_type', 'e.reference_id', 'e.created_at', 's.settlement_id'])
       .where('e.reference_type', '=', referenceType)
@@ -188,13 +204,15 @@ export const ledgerRepo = {
       .execute();
   },
 
-  postingsOf(db: Db, entryIds: string[]) {
+  /** `merchant`: only the merchant's own accounts' postings (LedgerView). */
+  postingsOf(db: Db, entryIds: string[], view: LedgerView) {
     if (entryIds.length === 0) return Promise.resolve([]);
     return db
       .selectFrom('ledger_postings as p')
       .innerJoin('ledger_accounts as a', 'a.id', 'p.account_id')
       .select(['p.entry_id', 'a.code', 'a.merchant_id', 'p.currency', 'p.amount'])
       .where('p.entry_id', 'in', entryIds)
+      .$if(view === 'merchant', (query) => query.where('a.merchant_id', 'is not', null))
       .orderBy('p.id')
       .execute();
   },

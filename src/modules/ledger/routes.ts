@@ -18,6 +18,7 @@ import {
   SettlementsDueSchema,
 } from './schemas.ts';
 import type { LedgerService } from './service.ts';
+import { BalancesSchema } from './balances-schemas.ts';
 
 const tags = ['Ledger'];
 
@@ -43,6 +44,20 @@ export function registerLedgerRoutes(app: App, ledger: LedgerService): void {
   );
 
   app.get(
+    '/ledger/balances',
+    {
+      schema: {
+        tags,
+        summary: 'What the merchant is owed and owes, and its orders in flight',
+        description:
+          "The merchant's balances from its own ledger accounts: fees not yet settled (as GET /ledger/fees/balance), charge-backs owed, excess PAYOUT deposits held for return per token, the settlements paid (count and total; the list is GET /ledger/settlements), and its orders in flight by stage (count, BRL and token sums). Amounts are decimal text, never negative. The platform's internal accounts are never part of it.",
+        response: { 200: BalancesSchema, ...errorResponses(...AUTHENTICATED_ERRORS) },
+      },
+    },
+    async (request) => ledger.balances(merchantIdOf(request)),
+  );
+
+  app.get(
     '/ledger/settlements',
     {
       schema: {
@@ -61,6 +76,8 @@ export function registerLedgerRoutes(app: App, ledger: LedgerService): void {
       schema: {
         tags,
         summary: "The merchant's ledger entries with their postings, newest first",
+        description:
+          "The entries that post to the merchant's own accounts (merchant_fees_payable, merchant_settlements, merchant_chargebacks_owed, deposits_to_return, merchant_sponsored_fees), each with those accounts' postings only: the platform's internal accounts (its PSP cash, treasury, conversion, revenue, costs) and their legs are never shown, so an entry's postings need not sum to zero here. An order movement with no merchant leg (a PIX received, a chain cost) is not listed; GET /orders/{id}/timeline shows the order's story.",
         querystring: EntryListQuery,
         response: { 200: Type.Object({ entries: Type.Array(EntrySchema), pagination: PaginationSchema }, { title: 'LedgerEntryPage' }), ...errorResponses(...AUTHENTICATED_ERRORS, 400) },
       },

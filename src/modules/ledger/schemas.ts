@@ -76,10 +76,13 @@ export const EntrySchema = Type.Object(
     postings: Type.Array(
       Type.Object({
         account: Type.String(),
-        owner: Type.Enum(['platform', 'merchant']),
+        owner: Type.Enum(['platform', 'merchant'], { description: "Whose account: a merchant's answers show only `merchant` (its own accounts); the back office's, the platform's too" }),
         currency: Type.String(),
-        amount: Type.String({ description: 'Decimal text; debits positive, credits negative; each currency of an entry sums to zero' }),
+        amount: Type.String({
+          description: "Decimal text; debits positive, credits negative. All of an entry's postings sum to zero per currency; a merchant's answer shows its own accounts' only, so there they need not",
+        }),
       }),
+      { description: "The entry's postings: in a merchant's answer, those on its own accounts only (docs/decisions/0041)" },
     ),
   },
   { title: 'LedgerEntry' },

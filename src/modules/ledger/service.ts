@@ -27,7 +27,8 @@ import {
   treasuryFundingPostings,
   treasuryWithdrawalPostings,
 } from './postings.ts';
-import { ledgerRepo as repo } from './repo.ts';
+import { readBalances } from './balances.ts';
+import { type LedgerView, ledgerRepo as repo } from './repo.ts';
 import type { EntrySchema, SettlementSchema } from './schemas.ts';
 import type { LedgerEntriesTable } from './tables.ts';
 
@@ -248,13 +249,19 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
 
     async listEntries(merchantId: string, query: { page: number; pageSize: number; settled?: boolean }) {
       const { rows, total } = await repo.listEntries(db, merchantId, query.settled, { offset: (query.page - 1) * query.pageSize, limit: query.pageSize });
-      return { entries: await withPostings(rows), pagination: pagination(query.page, query.pageSize, total) };
+      return { entries: await withPostings(rows, 'merchant'), pagination: pagination(query.page, query.pageSize, total) };
     },
 
-    /** The entries an order posted (its timeline), oldest first, scoped to its merchant. */
-    async orderEntries(merchantId: string, orderId: string): Promise<Entry[]> {
-      return withPostings(await repo.entriesOf(db, merchantId, 'order', orderId));
+    /**
+     * The entries an order posted (its timeline), oldest first, scoped to its merchant: as the
+     * merchant sees them, or (`all`) with the platform's legs, for the back office.
+     */
+    async orderEntries(merchantId: string, orderId: string, view: LedgerView): Promise<Entry[]> {
+      return withPostings(await repo.entriesOf(db, merchantId, 'order', orderId, view), view);
     },
+
+    /** What the merchant is owed and owes (GET /ledger/balances, balances.ts). */
+    balances: (merchantId: string) => readBalances({ db, clock }, merchantId),
 
     /**
      * Fee entries not settled yet, and their total (BRL): what the next settlement closes. The
@@ -292,8 +299,8 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
     };
   }
 
-  async function withPostings(rows: EntryRow[]): Promise<Entry[]> {
-    const postings = await repo.postingsOf(db, rows.map((row) => row.id));
+  async function withPostings(rows: EntryRow[], view: LedgerView): Promise<Entry[]> {
+    const postings = await repo.postingsOf(db, rows.map((row) => row.id), view);
     return rows.map((row) => ({
       id: row.id,
       kind: row.kind,
@@ -311,3 +318,4 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
 }
 
 export type LedgerService = ReturnType<typeof createLedgerService>;
+export type { LedgerView };

@@ -185,8 +185,14 @@ describe('GET /admin/orders/{id}', () => {
       allowedActions: [],
       moneyHeld: false,
     });
+    // The merchant's timeline, but with the platform's ledger legs (decision 0041): the same
+    // entries once those are taken out.
     const timeline = (await t.call('GET', `/orders/${completedPayout.id}/timeline`, merchantB)).json();
-    expect(body.timeline).toEqual(timeline.entries);
+    const merchantLegs = (body.timeline as Json[])
+      .map((e) => (e.ledgerEntry ? { ...e, ledgerEntry: { ...e.ledgerEntry, postings: e.ledgerEntry.postings.filter((p: Json) => p.owner === 'merchant') } } : e))
+      .filter((e) => !e.ledgerEntry || e.ledgerEntry.postings.length > 0);
+    expect(merchantLegs).toEqual(timeline.entries);
+    expect((body.timeline as Json[]).flatMap((e) => e.ledgerEntry?.postings ?? []).map((p: Json) => p.owner)).toContain('platform');
     expect(body.timeline.map((e: Json) => e.kind)).toContain('TRANSACTION');
   });
 

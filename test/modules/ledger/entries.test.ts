@@ -1,7 +1,8 @@
 /**
- * Ledger entries written by order transitions (GET /ledger/entries): every movement of both
- * lifecycles, each entry zero-sum and posted once per (order, kind); a refunded payin nets to
- * zero in transit and recognises no fee.
+ * Ledger entries written by order transitions: every movement of both lifecycles, each entry
+ * zero-sum and posted once per (order, kind); a refunded payin nets to zero in transit and
+ * recognises no fee. The platform's legs are read as the back office sees them (the `all` view):
+ * GET /ledger/entries shows a merchant its own accounts only (balances.test.ts).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { decimal } from '../../../src/lib/money.ts';
@@ -11,6 +12,9 @@ import { type Json, NOON_SP, ledgerFixture } from './helpers.ts';
 const clock = new TestClock(new Date(NOON_SP));
 let ctx: TestContext;
 const { call, feeMerchant, drive, completedPayin, unbalancedEntries } = ledgerFixture(() => ctx);
+/** Every entry of the orders, with every leg. */
+const allEntries = async (merchantId: string, ...orderIds: string[]) =>
+  (await Promise.all(orderIds.map((id) => ctx.app.services.ledger.orderEntries(merchantId, id, 'all')))).flat() as Json[];
 
 beforeAll(async () => {
   ctx = await createTestContext({}, { clock });
@@ -25,10 +29,10 @@ describe('entries', () => {
     const payout = (await call('POST', '/payout', merchant, { receiverId, amountCrypto: 10, sourceToken: 'USDC' })).json();
     await call('POST', `/sandbox/orders/${payout.id}/deposit`, merchant, {});
     await drive();
-    const entries = (await call('GET', '/ledger/entries?limit=100', merchant)).json();
+    const entries = { entries: await allEntries(merchant.merchantId, payin.id, payout.id) };
     const kinds = entries.entries.map((e: Json) => `${e.referenceId === payin.id ? 'payin' : 'payout'}:${e.kind}`).sort();
     expect(kinds).toEqual(['payin:PAYIN_COMPLETED', 'payin:PAYIN_PIX_RECEIVED', 'payout:PAYOUT_COMPLETED', 'payout:PAYOUT_DEPOSIT_RECEIVED']);
-    const payoutDone = entries.entries.find((e: Json) => e.kind === 'PAYOUT_COMPLETED');
+    const payoutDone = entries.entries.find((e: Json) => e.kind === 'PAYOUT_COMPLETED')!;
     expect(payoutDone.postings).toEqual(
       expect.arrayContaining([
         { account: 'merchant_fees_payable', owner: 'merchant', currency: 'BRL', amount: '-0.54' },
@@ -51,8 +55,10 @@ describe('entries', () => {
     await call('POST', `/sandbox/orders/${order.id}/pix-payment`, merchant, {});
     await drive();
     expect((await call('GET', `/orders/${order.id}`, merchant)).json().status).toBe('REFUNDED');
-    const entries = (await call('GET', '/ledger/entries', merchant)).json().entries;
+    const entries = await allEntries(merchant.merchantId, order.id);
     expect(entries.map((e: Json) => e.kind).sort()).toEqual(['PAYIN_PIX_RECEIVED', 'PAYIN_REFUNDED']);
+    // Neither touches a merchant account: the merchant's list has none of them.
+    expect((await call('GET', '/ledger/entries', merchant)).json().entries).toEqual([]);
     const inTransit = entries.flatMap((e: Json) => e.postings).filter((p: Json) => p.account === 'customer_funds_in_transit');
     expect(inTransit.reduce((sum: ReturnType<typeof decimal>, p: Json) => sum.plus(p.amount), decimal(0)).toString()).toBe('0');
     expect((await call('GET', '/ledger/fees/balance', merchant)).json().balance).toBe('0.00');

@@ -55,9 +55,13 @@ describe('GET /orders/{id}/timeline', () => {
     const current = (await t.call('GET', `/orders/${order.id}`, merchant)).json();
     expect(movements.map((m) => m.id).sort()).toEqual(current.transactions.map((tx: { id: string }) => tx.id).sort());
 
+    // The merchant's view of the ledger (decision 0041): this merchant charges no fee of its own,
+    // so the order posted to no merchant account and its entries are the platform's only.
     const ledger = entries.filter((e) => e.kind === 'LEDGER_ENTRY').map((e) => e.ledgerEntry);
-    expect(ledger.length).toBeGreaterThan(0);
-    for (const entry of ledger) expect(entry).toMatchObject({ referenceType: 'order', referenceId: order.id });
+    const all = await t.ctx.app.services.ledger.orderEntries(merchant.merchantId, order.id, 'all');
+    expect(all.map((e) => e.kind).sort()).toEqual(['PAYIN_COMPLETED', 'PAYIN_PIX_RECEIVED']);
+    expect(all.flatMap((e) => e.postings).every((p) => p.owner === 'platform')).toBe(true);
+    expect(ledger).toEqual([]);
     const posted = (await t.call('GET', '/ledger/entries?limit=100', merchant)).json();
     const postedIds = (posted.entries ?? posted.data).filter((e: { referenceId: string }) => e.referenceId === order.id).map((e: { id: string }) => e.id);
     expect(ledger.map((e) => e.id).sort()).toEqual(postedIds.sort());

@@ -5,6 +5,7 @@
 import { getSetComputeUnitLimitInstruction, getSetComputeUnitPriceInstruction } from '@solana-program/compute-budget';
 import type { Instruction } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decimal } from '../../../src/lib/money.ts';
 import { expectErrorBody, type TestMerchant } from '../../helpers/app.ts';
 import { buildTransaction, memo, newAddress, transferSol } from './helpers.ts';
 import { SOL, type WalletsFixture, createWalletsFixture } from './fixture.ts';
@@ -33,6 +34,17 @@ describe('managed wallets: sponsored fees are bounded and charged', () => {
     expect(response.statusCode, response.body).toBe(200);
     return response.json().entries;
   };
+  /** An entry's every leg, the platform's too, as [account, amount], by account. */
+  const legsOf = async (entryId: string) =>
+    (
+      await f.ctx.database.db
+        .selectFrom('ledger_postings as p')
+        .innerJoin('ledger_accounts as a', 'a.id', 'p.account_id')
+        .select(['a.code', 'p.amount'])
+        .where('p.entry_id', '=', entryId)
+        .orderBy('a.code')
+        .execute()
+    ).map((leg) => [leg.code, decimal(leg.amount).toString()]);
   const usedToday = async (merchantId: string) => {
     const rows = await f.ctx.database.db.selectFrom('sponsor_daily_usage').select('used_lamports').where('merchant_id', '=', merchantId).execute();
     return rows.reduce((sum, row) => sum + BigInt(row.used_lamports), 0n);
@@ -79,14 +91,14 @@ describe('managed wallets: sponsored fees are bounded and charged', () => {
 
     const [charge] = await entriesOf(merchant);
     expect(charge).toMatchObject({ kind: 'SPONSORED_FEE', referenceType: 'wallet_sign_request', referenceId: audit.id });
-    expect(charge!.postings).toHaveLength(2);
-    expect(charge!.postings).toEqual(
-      expect.arrayContaining([
-        { account: 'merchant_sponsored_fees', owner: 'merchant', currency: 'SOL', amount: '0.00001' },
-        { account: 'sponsor_sol', owner: 'platform', currency: 'SOL', amount: '-0.00001' },
-      ]),
-    );
-    expect(charge!.postings.reduce((sum, p) => sum + Math.round(Number(p.amount) * 1e9), 0)).toBe(0);
+    // The merchant sees its own leg (decision 0041); with the platform's, the entry sums to zero.
+    expect(charge!.postings).toEqual([{ account: 'merchant_sponsored_fees', owner: 'merchant', currency: 'SOL', amount: '0.00001' }]);
+    const chargeLegs = await legsOf(charge!.id);
+    expect(chargeLegs).toEqual([
+      ['merchant_sponsored_fees', '0.00001'],
+      ['sponsor_sol', '-0.00001'],
+    ]);
+    expect(chargeLegs.reduce((sum, [, amount]) => sum.plus(amount!), decimal(0)).isZero()).toBe(true);
     expect(await usedToday(merchant.merchantId)).toBe(10_000n);
 
     // More SOL than the wallet holds: the simulation refuses it, nothing is sent, nothing is owed.
@@ -96,12 +108,12 @@ describe('managed wallets: sponsored fees are bounded and charged', () => {
     expect(entries.map((e) => e.kind).sort()).toEqual(['SPONSORED_FEE', 'SPONSORED_FEE', 'SPONSORED_FEE_RELEASED']);
     const released = entries.find((e) => e.kind === 'SPONSORED_FEE_RELEASED')!;
     expect(entries.filter((e) => e.referenceId === released.referenceId).map((e) => e.kind).sort()).toEqual(['SPONSORED_FEE', 'SPONSORED_FEE_RELEASED']);
-    expect(released.postings).toEqual(
-      expect.arrayContaining([
-        { account: 'merchant_sponsored_fees', owner: 'merchant', currency: 'SOL', amount: '-0.00001' },
-        { account: 'sponsor_sol', owner: 'platform', currency: 'SOL', amount: '0.00001' },
-      ]),
-    );
+    // The merchant sees its own leg (decision 0041); the platform's is in the ledger beside it.
+    expect(released.postings).toEqual([{ account: 'merchant_sponsored_fees', owner: 'merchant', currency: 'SOL', amount: '-0.00001' }]);
+    expect(await legsOf(released.id)).toEqual([
+      ['merchant_sponsored_fees', '-0.00001'],
+      ['sponsor_sol', '0.00001'],
+    ]);
     expect(await usedToday(merchant.merchantId)).toBe(10_000n);
     // The merchant's BRL fee balance is not touched by SOL charges.
     expect((await f.call('GET', '/ledger/fees/balance', undefined, merchant)).json()).toMatchObject({ balance: '0.00', currency: 'BRL' });

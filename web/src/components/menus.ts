@@ -26,6 +26,7 @@ export const MERCHANT_MENU: MenuEntry[] = [
       { to: '/developers/events', label: 'webhookEvents.title' },
     ],
   },
+  { to: '/balances', label: 'balances.nav' },
   { to: '/fees', label: 'nav.fees' },
   { to: '/policies', label: 'policies.nav' },
   { to: '/team', label: 'nav.team' },

@@ -12,6 +12,7 @@ import { overview } from './messages/overview.ts';
 import { orders } from './messages/orders.ts';
 import { developers } from './messages/developers.ts';
 import { fees } from './messages/fees.ts';
+import { balances } from './messages/balances.ts';
 import { team } from './messages/team.ts';
 import { account } from './messages/account.ts';
 import { links } from './messages/links.ts';
@@ -45,6 +46,7 @@ const ptBR = {
   ...opsDisputes.ptBR,
   ...policies.ptBR,
   ...disputes.ptBR,
+  ...balances.ptBR,
 };
 
 export type MessageKey = keyof typeof ptBR;
@@ -70,6 +72,7 @@ const en: Messages = {
   ...opsDisputes.en,
   ...policies.en,
   ...disputes.en,
+  ...balances.en,
 };
 
 export const LANGUAGES = ['pt-BR', 'en'] as const;

@@ -98,7 +98,7 @@ export function createAdminOrderReads(deps: { db: Db; clock: Clock; stuckOrderMi
       const row = await repo.find(db, id);
       if (!row) throw notFound('Order');
       const [timeline, sealedPayer] = await Promise.all([
-        deps.timeline.get(row.merchant_id, id),
+        deps.timeline.get(row.merchant_id, id, 'all'),
         db.selectFrom('orders').select(['payer_document_type', 'payer_document', 'payer_name']).where('id', '=', id).executeTakeFirst(),
       ]);
       const paidBy = sealedPayer && openOrderColumns(deps.personalData, sealedPayer);

@@ -16,12 +16,14 @@
  *
  * Movements are the order's transactions (a chain one links to the configured explorer), the
  * ledger's entries come from the ledger and the webhook deliveries from the webhooks module:
- * each module answers for its own rows, given to this one by the composition root.
+ * each module answers for its own rows, given to this one by the composition root. The merchant
+ * sees its own ledger accounts only (docs/decisions/0041); the back office's order page asks for
+ * the platform's legs too.
  */
 import type { Static } from 'typebox';
 import type { Db } from '../../../db/database.ts';
 import { notFound } from '../../../errors.ts';
-import type { LedgerService } from '../../ledger/service.ts';
+import type { LedgerService, LedgerView } from '../../ledger/service.ts';
 import type { WebhooksService } from '../../webhooks/service.ts';
 import { ordersRepo as repo } from '../repo.ts';
 import { ORDER_STATUSES, type OrderStatus, type OrderTransactionRow } from '../tables.ts';
@@ -55,13 +57,13 @@ export function createOrderTimeline(deps: {
   const { db } = deps;
 
   return {
-    async get(merchantId: string, orderId: string): Promise<OrderTimeline> {
+    async get(merchantId: string, orderId: string, view: LedgerView = 'merchant'): Promise<OrderTimeline> {
       const order = await repo.find(db, orderId, merchantId);
       if (!order) throw notFound('Order');
       const [events, transactions, ledgerEntries, deliveries] = await Promise.all([
         timelineRepo.orderEvents(db, merchantId, orderId),
         repo.transactionsOf(db, [orderId]),
-        deps.ledger.orderEntries(merchantId, orderId),
+        deps.ledger.orderEntries(merchantId, orderId, view),
         deps.webhooks.listDeliveries(merchantId, { orderId, page: 1, limit: MAX_DELIVERIES }),
       ]);
       const shown = toOrder(order, transactions, { merchantName: '', receiverName: '' }).transactions;

@@ -1,7 +1,8 @@
 /**
  * The merchant's settlements (GET /ledger/settlements) and ledger entries with their postings
- * (GET /ledger/entries), each paged on its own (the page number is this page's state: two lists
- * side by side would fight over one ?page=).
+ * (GET /ledger/entries: its own accounts' only, never the platform's, docs/decisions/0041), each
+ * paged on its own (the page number is this page's state: two lists side by side would fight
+ * over one ?page=).
  */
 import { Card, Group, Pagination, Table, Text, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';

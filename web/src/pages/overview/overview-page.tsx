@@ -2,7 +2,8 @@
  * The dashboard's first page (/app): GET /overview for the chosen period (7, 30 or 90 days, kept
  * in the address as ?days=): volumes by day and type, orders by status (each a link to the
  * orders of that status), the fee balance and unsettled fees, and what needs attention (failed
- * orders, failing or disabled webhook endpoints).
+ * orders, failing or disabled webhook endpoints); below, the balance cards (balance-cards.tsx,
+ * their own query, so the period does not reload them).
  */
 import { Card, Group, List, Radio, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -17,6 +18,7 @@ import { formatBrl, formatDateTime } from '../../i18n/format.ts';
 import type { MessageKey } from '../../i18n/messages.ts';
 import { AppLink } from './app-link.tsx';
 import { DisputesAttention } from './disputes-attention.tsx';
+import { BalanceCards } from './balance-cards.tsx';
 import { formatDay, VolumeChart } from './volume-chart.tsx';
 
 type Overview = components['schemas']['Overview'];
@@ -184,6 +186,7 @@ export function OverviewPage() {
           </SimpleGrid>
         </>
       ) : null}
+      <BalanceCards />
     </Stack>
   );
 }

@@ -59,6 +59,19 @@ export function dashboardRoutes(): DashboardRoute[] {
   return parseDashboardRoutes(readFileSync(ROUTES_FILE, 'utf8'));
 }
 
+/**
+ * Which kind of seeded record a page's parameters take, from `table` (keyed by the page's path);
+ * a sentence saying what is missing when the table does not map them (the crawl fails with it).
+ */
+export function paramKind<Kind extends string>(route: DashboardRoute, table: Record<string, Kind>): { kind?: Kind } | { problem: string } {
+  if (route.params.length === 0) return {};
+  const kind = table[route.path];
+  const names = route.params.map((param) => `$${param}`).join(', ');
+  if (!kind) return { problem: `${route.path} has ${names}, which the crawl's PARAMS (test/browser/every-route.test.ts) does not map to seeded data: add its line there` };
+  if (route.params.join() !== 'id') return { problem: `${route.path}: PARAMS maps a page's $id only; teach the crawl its ${names}` };
+  return { kind };
+}
+
 /** The route's address under /app with its parameters filled in; throws naming a parameter `values` lacks. */
 export function fillRoute(route: DashboardRoute, values: Record<string, string>): string {
   const filled = route.path.replace(/\$(\w+)/g, (_all, name: string) => {

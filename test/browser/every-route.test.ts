@@ -6,18 +6,20 @@
  * is visited once per state of its record (an order page for each order state, claims included).
  *
  * Each visit, in pt-BR and in English: the page's loading state first, with the API held (once per
- * page: it shows no record yet), axe on it; then the page settled (a heading, no loading status,
+ * page, in one language by turns: it shows no record yet), axe on it; then the page settled (a heading, no loading status,
  * no API call in flight), and it fails on an API answer >= 500, an uncaught page error, a console
  * error, an alert on the page, "Página não encontrada" / "Page not found", an address it was
  * redirected away from, or a serious or critical axe violation. One browser, one context and page
  * per app (merchant, back office, public pages), reused; the wall time is printed at the end.
  */
+import { appendFile, mkdir } from 'node:fs/promises';
+import path from 'node:path';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findSeriousA11yViolations, formatA11yViolations, launchChromium, screenshot } from '../helpers/browser.ts';
+import { BROWSER_OUTPUT_DIR, findSeriousA11yViolations, formatA11yViolations, launchChromium, screenshot } from '../helpers/browser.ts';
 import { type CrawlSeed, seedEveryState, STATES, type StateKind } from '../helpers/crawl-seed.ts';
 import { addSessionCookie, type DashboardServer, startDashboardServer } from '../helpers/dashboard-server.ts';
-import { dashboardRoutes, type DashboardRoute, fillRoute } from '../helpers/dashboard-routes.ts';
+import { dashboardRoutes, type DashboardRoute, fillRoute, paramKind } from '../helpers/dashboard-routes.ts';
 import { addOperatorCookie, TEST_ADMIN_TOKEN } from '../helpers/ops-browser.ts';
 import { ERROR_ALERT, holdApi, setLanguage, waitForLoadingState, waitUntilSettled, type WatchedPage, watchPage } from '../helpers/route-crawl.ts';
 
@@ -55,16 +57,22 @@ const NOT_FOUND = /^(Página não encontrada|Page not found)$/;
 interface Visit {
   route: DashboardRoute;
   state?: { kind: StateKind; name: string };
-  /** The first visit of a page in a language: its loading state is checked too. */
-  loading: boolean;
+  /** The language whose first visit of the page checks its loading state too. */
+  loadingIn?: (typeof LANGUAGES)[number];
 }
 
-function visitsOf(route: DashboardRoute): Visit[] | string {
-  if (route.params.length === 0) return [{ route, loading: true }];
-  const kind = PARAMS[route.path];
-  if (!kind) return `${route.path} has ${route.params.map((p) => `$${p}`).join(', ')}, which PARAMS in test/browser/every-route.test.ts does not map to seeded data: add its line there`;
-  if (route.params.join() !== 'id') return `${route.path}: PARAMS maps a page's $id only; teach the crawl its ${route.params.map((p) => `$${p}`).join(', ')}`;
-  return STATES[kind].map((name, i) => ({ route, state: { kind, name }, loading: i === 0 }));
+/**
+ * A page's visits: one per state of its record. Its loading state is checked once, on the first
+ * visit, in pt-BR or English by turns from page to page (both languages' loading texts are
+ * checked, and the crawl stays within its time: twice would add an axe run to 40 visits).
+ */
+function visitsOf(route: DashboardRoute, index: number): Visit[] | string {
+  const mapped = paramKind(route, PARAMS);
+  if ('problem' in mapped) return mapped.problem;
+  const loadingIn = LANGUAGES[index % LANGUAGES.length];
+  if (!mapped.kind) return [{ route, loadingIn }];
+  const kind = mapped.kind;
+  return STATES[kind].map((name, i) => ({ route, state: { kind, name }, ...(i === 0 ? { loadingIn } : {}) }));
 }
 
 describe('every route of both apps, every data state, both languages', () => {
@@ -99,15 +107,18 @@ describe('every route of both apps, every data state, both languages', () => {
       const allowed = app === 'root' ? [/status of 401 \(Unauthorized\)/] : [];
       pages.set(app, { context, watched: watchPage(await context.newPage(), [/favicon\.ico/, ...allowed]) });
     }
-    console.log(`every-route: seeded and browser ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     crawlStarted = performance.now();
   }, 240_000);
 
   afterAll(async () => {
     const seconds = (at: number) => ((performance.now() - at) / 1000).toFixed(1);
     if (crawlStarted) {
+      // In a file too: vitest keeps a passing file's console output to itself.
       const phases = [...spent].map(([phase, ms]) => `${phase} ${(ms / 1000).toFixed(1)} s`).join(', ');
-      console.log(`every-route: ${visited} visits in ${seconds(crawlStarted)} s (${seconds(started)} s with the seeding); ${phases}`);
+      const line = `every-route: ${visited} visits in ${seconds(crawlStarted)} s (${seconds(started)} s with the seeding); ${phases}\n`;
+      console.log(line);
+      await mkdir(path.join(BROWSER_OUTPUT_DIR, 'every-route'), { recursive: true });
+      await appendFile(path.join(BROWSER_OUTPUT_DIR, 'every-route', 'wall-time.txt'), `${new Date().toISOString()} ${line}`);
     }
     await browser?.close();
     seed?.close();
@@ -120,8 +131,8 @@ describe('every route of both apps, every data state, both languages', () => {
     expect(new Set(routes.map((route) => route.app))).toEqual(new Set(['root', 'ops', 'shell']));
   });
 
-  for (const route of routes) {
-    const visits = visitsOf(route);
+  for (const [index, route] of routes.entries()) {
+    const visits = visitsOf(route, index);
     if (typeof visits === 'string') {
       it(`${route.path}: its parameters map to seeded data`, () => {
         throw new Error(visits);
@@ -131,8 +142,8 @@ describe('every route of both apps, every data state, both languages', () => {
 
   for (const language of LANGUAGES) {
     describe(language, () => {
-      for (const route of routes) {
-        const visits = visitsOf(route);
+      for (const [index, route] of routes.entries()) {
+        const visits = visitsOf(route, index);
         if (typeof visits === 'string') continue;
         for (const visit of visits) {
           it(`${route.app} ${route.path}${visit.state ? ` [${visit.state.name}]` : ''}`, { timeout: 120_000 }, async () => {
@@ -143,7 +154,7 @@ describe('every route of both apps, every data state, both languages', () => {
     });
   }
 
-  async function crawl({ route, state, loading }: Visit, language: (typeof LANGUAGES)[number]): Promise<void> {
+  async function crawl({ route, state, loadingIn }: Visit, language: (typeof LANGUAGES)[number]): Promise<void> {
     const { context, watched } = pages.get(route.app)!;
     const { page } = watched;
     const values: Record<string, string> = {};
@@ -165,7 +176,7 @@ describe('every route of both apps, every data state, both languages', () => {
     };
 
     try {
-      const hold = loading ? await holdApi(page) : undefined;
+      const hold = loadingIn === language ? await holdApi(page) : undefined;
       await timed('load', () => page.goto(`${address}${publicPage?.token ? `#${publicPage.token(seed)}` : ''}`));
       if (hold) {
         if (await timed('loading state', () => waitForLoadingState(watched, hold))) await axe('while loading');

@@ -61,7 +61,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * been in flight for `quietMs`; or until it shows an error alert (a failure the caller reports). Throws
  * after `timeoutMs` saying what it still waited for (a page that spins forever is a failure).
  */
-export async function waitUntilSettled(watched: WatchedPage, timeoutMs = 15_000, quietMs = 300): Promise<void> {
+export async function waitUntilSettled(watched: WatchedPage, timeoutMs = 15_000, quietMs = 200): Promise<void> {
   const { page } = watched;
   let quietSince: number | undefined;
   let last = '';

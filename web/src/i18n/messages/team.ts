@@ -88,7 +88,7 @@ export const team: AreaMessages<typeof ptBR> = {
     'team.sentAt': 'Sent',
     'team.expiresAt': 'Valid until',
     'team.withdraw': 'Withdraw invitation',
-    'team.withdrawWho': 'Withdraw the invitation of {email}',
+    'team.withdrawWho': 'Withdraw invitation for {email}',
     'team.withdrawTitle': 'Withdraw invitation',
     'team.withdrawConfirm': 'Withdraw the invitation of {email}? Its link stops working.',
     'team.audit.title': 'Audit log',

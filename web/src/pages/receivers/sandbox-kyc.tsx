@@ -27,7 +27,9 @@ export function SandboxKyc({ receiver }: { receiver: Receiver }) {
   });
   if (environment.data?.sandbox !== true || receiver.kycStatus === 'APPROVED') return null;
   return (
-    <Alert color="blue" title={t('receivers.sandboxTitle')}>
+    // A note, not an alert (Mantine's default role): it is there from the page's first render, and
+    // an alert would interrupt a screen reader with it on every visit.
+    <Alert color="blue" title={t('receivers.sandboxTitle')} role="note">
       <Stack gap="xs">
         <Text size="sm">{t('receivers.sandboxKycHint')}</Text>
         {approve.error ? <ErrorAlert error={approve.error} /> : null}

@@ -9,8 +9,9 @@ import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Loading } from '../../components/loading.tsx';
 import { useI18n } from '../../i18n/context.tsx';
 import { formatDateTime } from '../../i18n/format.ts';
+import { keys } from '../../api/query-keys.ts';
 
-export const SESSIONS_KEY = ['users', 'me', 'sessions'] as const;
+export const SESSIONS_KEY = keys.mySessions;
 
 export function SessionsSection() {
   const { t } = useI18n();

@@ -14,6 +14,7 @@ import { useI18n } from '../../i18n/context.tsx';
 import { DeliveryTable } from './delivery-table.tsx';
 import { type DeliverySearch, deliverySearch, STATUSES } from './delivery-search.ts';
 import { catalogQuery, endpointsQuery } from './webhook-data.tsx';
+import { keys } from '../../api/query-keys.ts';
 
 const PAGE_SIZE = 20;
 export function DeliveriesPage() {
@@ -25,7 +26,7 @@ export function DeliveriesPage() {
   const endpoints = useQuery(endpointsQuery);
   const [orderId, setOrderId] = useState(search.orderId ?? '');
   const deliveries = useQuery({
-    queryKey: ['webhook-deliveries', search],
+    queryKey: keys.webhookDeliveries.list(search),
     queryFn: () =>
       call(
         api.GET('/webhook/deliveries', {

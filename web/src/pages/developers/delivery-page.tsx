@@ -14,6 +14,7 @@ import { useI18n } from '../../i18n/context.tsx';
 import { formatDateTime } from '../../i18n/format.ts';
 import { DeliveryBadge, endpointQuery, useCanWriteWebhooks } from './webhook-data.tsx';
 import { Facts } from '../../components/facts.tsx';
+import { keys } from '../../api/query-keys.ts';
 
 export function DeliveryPage() {
   const { t } = useI18n();
@@ -21,7 +22,7 @@ export function DeliveryPage() {
   const canWrite = useCanWriteWebhooks();
   const { id = '' } = useParams({ strict: false });
   const delivery = useQuery({
-    queryKey: ['webhook-deliveries', id],
+    queryKey: keys.webhookDeliveries.detail(id),
     queryFn: () => call(api.GET('/webhook/deliveries/{id}', { params: { path: { id } } })),
     refetchInterval: (query) => (query.state.data?.status === 'PENDING' ? 2000 : false),
   });
@@ -30,8 +31,8 @@ export function DeliveryPage() {
   const redeliver = useMutation({
     mutationFn: () => call(api.POST('/webhook/deliveries/{id}/redeliver', { params: { path: { id } } })),
     onSuccess: async (next) => {
-      queryClient.setQueryData(['webhook-deliveries', id], next);
-      await queryClient.invalidateQueries({ queryKey: ['webhook-deliveries'] });
+      queryClient.setQueryData(keys.webhookDeliveries.detail(id), next);
+      await queryClient.invalidateQueries({ queryKey: keys.webhookDeliveries.all });
     },
   });
   const none = t('common.none');

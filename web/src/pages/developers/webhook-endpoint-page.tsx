@@ -20,6 +20,7 @@ import { ApiErrorWithFields } from './field-errors.tsx';
 import { SecretModal, type ShownSecret } from './secret-modal.tsx';
 import { catalogQuery, type Endpoint, EndpointBadge, endpointQuery, endpointsQuery, EventTypePicker, useCanWriteWebhooks } from './webhook-data.tsx';
 import { Facts } from '../../components/facts.tsx';
+import { keys } from '../../api/query-keys.ts';
 
 function EditForm({ endpoint }: { endpoint: Endpoint }) {
   const { t } = useI18n();
@@ -74,7 +75,7 @@ function RecoverForm({ endpoint }: { endpoint: Endpoint }) {
   const [since, setSince] = useState(() => toLocalInput(new Date(Date.now() - 24 * 3600_000)));
   const recover = useMutation({
     mutationFn: (at: string) => call(api.POST('/webhook/endpoints/{id}/recover', { params: { path: { id: endpoint.id } }, body: { since: at } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['webhook-deliveries'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: keys.webhookDeliveries.all }),
   });
   const [invalid, setInvalid] = useState(false);
   const submit = (event: FormEvent) => {
@@ -117,7 +118,7 @@ export function WebhookEndpointPage() {
   const { id = '' } = useParams({ strict: false });
   const endpoint = useQuery(endpointQuery(id));
   const deliveries = useQuery({
-    queryKey: ['webhook-deliveries', { endpointId: id, limit: 10 }],
+    queryKey: keys.webhookDeliveries.list({ endpointId: id, limit: 10 }),
     queryFn: () => call(api.GET('/webhook/deliveries', { params: { query: { endpointId: id, limit: 10 } } })),
     refetchInterval: 3000,
   });
@@ -142,7 +143,7 @@ export function WebhookEndpointPage() {
   });
   const test = useMutation({
     mutationFn: () => call(api.POST('/webhook/endpoints/{id}/test', { params: { path: { id } } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['webhook-deliveries'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: keys.webhookDeliveries.all }),
   });
   const remove = useMutation({
     mutationFn: () => call(api.DELETE('/webhook/endpoints/{id}', { params: { path: { id } } })),

@@ -12,6 +12,7 @@ import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Loading } from '../../components/loading.tsx';
 import { useI18n } from '../../i18n/context.tsx';
 import { formatBrl, formatDateTime, formatTokenAmount } from '../../i18n/format.ts';
+import { keys } from '../../api/query-keys.ts';
 
 const PAGE_SIZE = 10;
 type Pagination = components['schemas']['Pagination'];
@@ -46,7 +47,7 @@ export function SettlementsSection() {
   const { t, language } = useI18n();
   const [page, setPage] = useState(1);
   const settlements = useQuery({
-    queryKey: ['ledger', 'settlements', { page }],
+    queryKey: keys.ledger.settlements({ page }),
     queryFn: () => call(api.GET('/ledger/settlements', { params: { query: { page, limit: PAGE_SIZE } } })),
     placeholderData: keepPreviousData,
   });
@@ -102,7 +103,7 @@ export function LedgerSection() {
   const { t } = useI18n();
   const [page, setPage] = useState(1);
   const entries = useQuery({
-    queryKey: ['ledger', 'entries', { page }],
+    queryKey: keys.ledger.entries({ page }),
     queryFn: () => call(api.GET('/ledger/entries', { params: { query: { page, limit: PAGE_SIZE } } })),
     placeholderData: keepPreviousData,
   });

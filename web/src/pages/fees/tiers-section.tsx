@@ -14,6 +14,7 @@ import { Loading } from '../../components/loading.tsx';
 import { useI18n } from '../../i18n/context.tsx';
 import { formatBrl, formatFeeFraction } from '../../i18n/format.ts';
 import { TierEditor } from './tier-editor.tsx';
+import { keys } from '../../api/query-keys.ts';
 
 type FeeTier = components['schemas']['FeeTier'];
 type OrderType = FeeTier['orderType'];
@@ -58,7 +59,7 @@ function TierTable({ orderType, tiers }: { orderType: OrderType; tiers: FeeTier[
 export function TiersSection() {
   const { t } = useI18n();
   const session = useQuery(sessionQuery);
-  const tiers = useQuery({ queryKey: ['fee-tiers'], queryFn: () => call(api.GET('/fee-tiers')) });
+  const tiers = useQuery({ queryKey: keys.feeTiers, queryFn: () => call(api.GET('/fee-tiers')) });
   const [editing, setEditing] = useState<OrderType | null>(null);
   const [saved, setSaved] = useState<OrderType | null>(null);
   const canEdit = session.data ? EDITORS.has(session.data.user.role) : false;

@@ -8,7 +8,6 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { api, call } from '../../api/client.ts';
-import { OPS_KEY } from '../../api/query-client.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Loading } from '../../components/loading.tsx';
 import { READABLE } from '../../components/readable.ts';
@@ -16,6 +15,7 @@ import { useI18n } from '../../i18n/context.tsx';
 import { formatDateTime } from '../../i18n/format.ts';
 import { KycBadge, type Receiver } from '../receivers/labels.tsx';
 import { formatWaiting } from './ops-format.ts';
+import { opsKeys } from '../../api/query-keys.ts';
 
 const STATUSES: Receiver['kycStatus'][] = ['SUBMITTED', 'UNDER_REVIEW', 'PENDING', 'APPROVED', 'REJECTED'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -26,7 +26,7 @@ export function KycQueuePage() {
   const [merchant, setMerchant] = useState('');
   const [filters, setFilters] = useState<{ kycStatus?: Receiver['kycStatus']; merchantId?: string }>({});
   const queue = useInfiniteQuery({
-    queryKey: [OPS_KEY, 'kyc-queue', filters],
+    queryKey: opsKeys.kycQueue(filters),
     queryFn: ({ pageParam }) => call(api.GET('/admin/receivers', { params: { query: { limit: 50, ...filters, ...(pageParam ? { cursor: pageParam } : {}) } } })),
     initialPageParam: '',
     getNextPageParam: (page) => page.nextCursor ?? undefined,

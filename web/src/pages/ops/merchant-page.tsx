@@ -8,7 +8,6 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { api, call } from '../../api/client.ts';
-import { OPS_KEY } from '../../api/query-client.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Facts } from '../../components/facts.tsx';
 import { Loading } from '../../components/loading.tsx';
@@ -18,6 +17,7 @@ import type { MessageKey } from '../../i18n/messages.ts';
 import { MerchantCredentials } from './merchant-credentials.tsx';
 import { MerchantStatusActions } from './merchant-status-actions.tsx';
 import { MerchantStatusBadge } from './merchants-page.tsx';
+import { opsKeys } from '../../api/query-keys.ts';
 
 /** A titled table of rows, with its loading and error states. */
 function Section<T>(props: { id: string; title: MessageKey; columns: MessageKey[]; query: { data?: T[]; error: unknown; isPending: boolean }; row: (item: T) => ReactNode[]; rowKey: (item: T) => string }) {
@@ -59,9 +59,9 @@ export function MerchantPage() {
   const { t, language } = useI18n();
   const { id } = useParams({ strict: false }) as { id: string };
   const params = { params: { path: { id } } };
-  const merchant = useQuery({ queryKey: [OPS_KEY, 'merchant', id], queryFn: () => call(api.GET('/admin/merchants/{id}', params)) });
-  const users = useQuery({ queryKey: [OPS_KEY, 'merchant', id, 'users'], queryFn: () => call(api.GET('/admin/merchants/{id}/users', params)) });
-  const tiers = useQuery({ queryKey: [OPS_KEY, 'merchant', id, 'fee-tiers'], queryFn: () => call(api.GET('/admin/merchants/{id}/fee-tiers', params)) });
+  const merchant = useQuery({ queryKey: opsKeys.merchant(id), queryFn: () => call(api.GET('/admin/merchants/{id}', params)) });
+  const users = useQuery({ queryKey: opsKeys.merchant(id, 'users'), queryFn: () => call(api.GET('/admin/merchants/{id}/users', params)) });
+  const tiers = useQuery({ queryKey: opsKeys.merchant(id, 'fee-tiers'), queryFn: () => call(api.GET('/admin/merchants/{id}/fee-tiers', params)) });
 
   if (merchant.error) return <ErrorAlert error={merchant.error} />;
   if (!merchant.data) return <Loading />;

@@ -9,13 +9,13 @@ import { Link } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { api, call } from '../../api/client.ts';
 import { useOperatorMay } from '../../api/operator-session.ts';
-import { OPS_KEY } from '../../api/query-client.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Loading } from '../../components/loading.tsx';
 import { TONE } from '../../components/readable.ts';
 import { useI18n } from '../../i18n/context.tsx';
 import { formatDateTime } from '../../i18n/format.ts';
 import { SecretModal, type ShownSecret } from '../developers/secret-modal.tsx';
+import { opsKeys } from '../../api/query-keys.ts';
 
 const LIMIT = 20;
 
@@ -32,7 +32,7 @@ export function MerchantsPage() {
   const [name, setName] = useState('');
   const [shown, setShown] = useState<ShownSecret | null>(null);
   const merchants = useQuery({
-    queryKey: [OPS_KEY, 'merchants', page],
+    queryKey: opsKeys.merchants.page(page),
     queryFn: () => call(api.GET('/admin/merchants', { params: { query: { page, limit: LIMIT } } })),
     placeholderData: keepPreviousData,
   });
@@ -43,7 +43,7 @@ export function MerchantsPage() {
     },
     onSuccess: async () => {
       setName('');
-      await queryClient.invalidateQueries({ queryKey: [OPS_KEY, 'merchants'] });
+      await queryClient.invalidateQueries({ queryKey: opsKeys.merchants.all });
     },
   });
   const pages = merchants.data ? Math.max(1, Math.ceil(merchants.data.total / LIMIT)) : 1;

@@ -9,16 +9,16 @@ import { type UseQueryResult, useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from '@tanstack/react-router';
 import { api, call } from '../../api/client.ts';
-import { OPS_KEY } from '../../api/query-client.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Facts } from '../../components/facts.tsx';
 import { Loading } from '../../components/loading.tsx';
 import { useI18n } from '../../i18n/context.tsx';
 import { formatBrl, formatDateTime, formatTokenAmount } from '../../i18n/format.ts';
+import { opsKeys } from '../../api/query-keys.ts';
 
 function Balances() {
   const { t, language } = useI18n();
-  const treasury = useQuery({ queryKey: [OPS_KEY, 'treasury'], queryFn: () => call(api.GET('/admin/treasury')) });
+  const treasury = useQuery({ queryKey: opsKeys.treasury, queryFn: () => call(api.GET('/admin/treasury')) });
   if (treasury.error) return <ErrorAlert error={treasury.error} />;
   if (!treasury.data) return <Loading />;
   const data = treasury.data;
@@ -93,7 +93,7 @@ function ListSection<Row>(props: { id: string; title: string; empty: string; que
 
 function Reconciliations() {
   const { t, language } = useI18n();
-  const runs = useQuery({ queryKey: [OPS_KEY, 'reconciliations'], queryFn: async () => (await call(api.GET('/admin/treasury/reconciliations', { params: { query: { limit: 20 } } }))).data });
+  const runs = useQuery({ queryKey: opsKeys.reconciliations, queryFn: async () => (await call(api.GET('/admin/treasury/reconciliations', { params: { query: { limit: 20 } } }))).data });
   return (
     <ListSection
       id="reconciliations-heading"
@@ -116,7 +116,7 @@ function Reconciliations() {
 /** The PIX reconciliation's passes: outcomes the PSP had and no notification told (the drift each pass applied), or the error that stopped one. */
 function PspReconciliations() {
   const { t } = useI18n();
-  const runs = useQuery({ queryKey: [OPS_KEY, 'psp-runs'], queryFn: async () => (await call(api.GET('/admin/reconciliation/psp-runs', { params: { query: { limit: 20 } } }))).data });
+  const runs = useQuery({ queryKey: opsKeys.pspRuns, queryFn: async () => (await call(api.GET('/admin/reconciliation/psp-runs', { params: { query: { limit: 20 } } }))).data });
   return (
     <ListSection
       id="psp-runs-heading"
@@ -139,7 +139,7 @@ function PspReconciliations() {
 
 function SettlementsDue() {
   const { t, tn, language } = useI18n();
-  const due = useQuery({ queryKey: [OPS_KEY, 'settlements-due'], queryFn: () => call(api.GET('/admin/settlements/due', { params: { query: { limit: 50 } } })) });
+  const due = useQuery({ queryKey: opsKeys.settlementsDue, queryFn: () => call(api.GET('/admin/settlements/due', { params: { query: { limit: 50 } } })) });
   return (
     <Stack component="section" aria-labelledby="settlements-heading">
       <Title order={2} id="settlements-heading">{t('opsTreasury.settlementsDue')}</Title>

@@ -7,18 +7,18 @@ import { Badge, Checkbox, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, call } from '../../api/client.ts';
-import { OPS_KEY } from '../../api/query-client.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Loading } from '../../components/loading.tsx';
 import { TONE } from '../../components/readable.ts';
 import { useI18n } from '../../i18n/context.tsx';
 import { formatDateTime } from '../../i18n/format.ts';
+import { opsKeys } from '../../api/query-keys.ts';
 
 export function WebhooksHealthPage() {
   const { t, tn, language } = useI18n();
   const [includeHealthy, setIncludeHealthy] = useState(false);
   const health = useQuery({
-    queryKey: [OPS_KEY, 'webhooks-health', includeHealthy],
+    queryKey: opsKeys.webhooksHealth(includeHealthy),
     queryFn: () => call(api.GET('/admin/webhooks/health', { params: { query: { includeHealthy } } })),
   });
   const percent = new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 1 });

@@ -20,6 +20,7 @@ import { environmentQuery } from '../../api/environment.ts';
 import { SandboxActions } from './sandbox-actions.tsx';
 import { TimelineTable } from './timeline.tsx';
 import { Facts } from '../../components/facts.tsx';
+import { keys } from '../../api/query-keys.ts';
 
 const REFRESH_MS = 1500;
 /** Roles with developer.write (users/roles.ts), which the sandbox drivers need; the API is the guard. */
@@ -31,12 +32,12 @@ export function OrderPage() {
   const { t, language } = useI18n();
   const { id = '' } = useParams({ strict: false });
   const order = useQuery({
-    queryKey: ['orders', id],
+    queryKey: keys.orders.detail(id),
     queryFn: () => call(api.GET('/orders/{id}', { params: { path: { id } } })),
     refetchInterval: (query) => (query.state.data && FINAL_STATUSES.has(query.state.data.status) ? false : REFRESH_MS),
   });
   const timeline = useQuery({
-    queryKey: ['orders', id, 'timeline'],
+    queryKey: keys.orders.timeline(id),
     queryFn: () => call(api.GET('/orders/{id}/timeline', { params: { path: { id } } })),
     refetchInterval: (query) => {
       const pendingDelivery = query.state.data?.entries.some((entry) => entry.webhookDelivery?.status === 'PENDING') ?? false;

@@ -17,6 +17,7 @@ import { brlBound, filterQuery, filtersOf, ordersSearch, type OrderFilters, type
 import { OrderStatusBadge } from './labels.tsx';
 import { ORDER_STATUSES, ORDER_TYPES } from './statuses.ts';
 import { receiverChoicesQuery } from './receivers-query.ts';
+import { keys } from '../../api/query-keys.ts';
 
 const PAGE_SIZE = 20;
 
@@ -31,7 +32,7 @@ export function OrdersPage() {
   const session = useQuery(sessionQuery);
   const query = { ...filterQuery(filters), limit: PAGE_SIZE, ...(search.startingAfter ? { startingAfter: search.startingAfter } : {}), ...(search.endingBefore ? { endingBefore: search.endingBefore } : {}) };
   const orders = useQuery({
-    queryKey: ['orders', 'list', query],
+    queryKey: keys.orders.list(query),
     queryFn: () => call(api.GET('/orders', { params: { query } })),
     placeholderData: keepPreviousData,
   });

@@ -17,6 +17,7 @@ import { formatBrl, formatDateTime } from '../../i18n/format.ts';
 import type { MessageKey } from '../../i18n/messages.ts';
 import { AppLink } from './app-link.tsx';
 import { formatDay, VolumeChart } from './volume-chart.tsx';
+import { keys } from '../../api/query-keys.ts';
 
 type Overview = components['schemas']['Overview'];
 
@@ -123,7 +124,7 @@ export function OverviewPage() {
   const search = useSearch({ strict: false });
   const days: Period = 'days' in search && typeof search.days === 'number' ? (search.days as Period) : 30;
   const overview = useQuery({
-    queryKey: ['overview', { days }],
+    queryKey: keys.overview({ days }),
     queryFn: () => call(api.GET('/overview', { params: { query: { days } } })),
     placeholderData: keepPreviousData,
   });

@@ -15,6 +15,7 @@ import { READABLE } from '../../components/readable.ts';
 import { useI18n } from '../../i18n/context.tsx';
 import { formatDateTime } from '../../i18n/format.ts';
 import { type Role, ROLES } from './roles.ts';
+import { keys } from '../../api/query-keys.ts';
 
 type Invitation = components['schemas']['Invitation'];
 
@@ -26,7 +27,7 @@ export function InviteForm({ mayManage }: { mayManage: boolean }) {
   const invite = useMutation({
     mutationFn: () => call(api.POST('/users/invitations', { body: { email, role } })),
     onSuccess: () => setEmail(''),
-    onSettled: () => Promise.all([queryClient.invalidateQueries({ queryKey: ['invitations'] }), queryClient.invalidateQueries({ queryKey: ['audit-log'] })]),
+    onSettled: () => Promise.all([queryClient.invalidateQueries({ queryKey: keys.invitations }), queryClient.invalidateQueries({ queryKey: keys.auditLog() })]),
   });
   const errors = fieldErrors(invite.error);
   const submit = (event: FormEvent) => {
@@ -67,11 +68,11 @@ export function PendingInvitations() {
   const { t } = useI18n();
   const queryClient = useQueryClient();
   const [withdrawing, setWithdrawing] = useState<Invitation | null>(null);
-  const invitations = useQuery({ queryKey: ['invitations'], queryFn: () => call(api.GET('/users/invitations')) });
+  const invitations = useQuery({ queryKey: keys.invitations, queryFn: () => call(api.GET('/users/invitations')) });
   const withdraw = useMutation({
     mutationFn: (id: string) => call(api.DELETE('/users/invitations/{id}', { params: { path: { id } } })),
     onSuccess: () => setWithdrawing(null),
-    onSettled: () => Promise.all([queryClient.invalidateQueries({ queryKey: ['invitations'] }), queryClient.invalidateQueries({ queryKey: ['audit-log'] })]),
+    onSettled: () => Promise.all([queryClient.invalidateQueries({ queryKey: keys.invitations }), queryClient.invalidateQueries({ queryKey: keys.auditLog() })]),
   });
   return (
     <Stack component="section" aria-labelledby="invitations-heading">

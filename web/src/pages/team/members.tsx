@@ -14,6 +14,7 @@ import { Loading } from '../../components/loading.tsx';
 import { useI18n } from '../../i18n/context.tsx';
 import { formatDateTime } from '../../i18n/format.ts';
 import { type Member, type Role, ROLES, usersQuery } from './roles.ts';
+import { keys } from '../../api/query-keys.ts';
 
 export function Members({ mayManage }: { mayManage: boolean }) {
   const { t, tn } = useI18n();
@@ -21,7 +22,7 @@ export function Members({ mayManage }: { mayManage: boolean }) {
   const session = useQuery(sessionQuery);
   const users = useQuery(usersQuery);
   const [removing, setRemoving] = useState<Member | null>(null);
-  const refresh = () => Promise.all([queryClient.invalidateQueries({ queryKey: ['users'] }), queryClient.invalidateQueries({ queryKey: ['audit-log'] })]);
+  const refresh = () => Promise.all([queryClient.invalidateQueries({ queryKey: keys.users }), queryClient.invalidateQueries({ queryKey: keys.auditLog() })]);
 
   const setRole = useMutation({
     mutationFn: ({ id, role }: { id: string; role: Role }) => call(api.PATCH('/users/{id}', { params: { path: { id } }, body: { role } })),

@@ -7,7 +7,6 @@ import { Anchor, Button, Group, NativeSelect, Stack, Table, Text, Title } from '
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { api, call } from '../../../api/client.ts';
-import { OPS_KEY } from '../../../api/query-client.ts';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { Loading } from '../../../components/loading.tsx';
 import { useI18n } from '../../../i18n/context.tsx';
@@ -16,6 +15,7 @@ import { formatAge, secondsSince } from '../orders/admin-orders.ts';
 import { actionLabelKey } from '../approvals-api.ts';
 import { APPROVAL_STATUSES, ApprovalStatusBadge, ApprovalTarget } from './approval-parts.tsx';
 import { approvalsSearch, type ApprovalsSearch } from './approvals-search.ts';
+import { opsKeys } from '../../../api/query-keys.ts';
 
 const PAGE_SIZE = 50;
 
@@ -26,7 +26,7 @@ export function ApprovalsPage() {
   const status = search.status ?? 'PENDING';
   const query = { ...(status === 'ALL' ? {} : { status }), ...(search.cursor ? { cursor: search.cursor } : {}), limit: PAGE_SIZE };
   const approvals = useQuery({
-    queryKey: [OPS_KEY, 'approvals', 'list', query],
+    queryKey: opsKeys.approvals.list(query),
     queryFn: () => call(api.GET('/admin/approvals', { params: { query } })),
     placeholderData: keepPreviousData,
   });

@@ -9,7 +9,6 @@ import { Anchor, Card, Code, List, SimpleGrid, Stack, Text, Title } from '@manti
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { api, call } from '../../../api/client.ts';
-import { OPS_KEY } from '../../../api/query-client.ts';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { Facts } from '../../../components/facts.tsx';
 import { Loading } from '../../../components/loading.tsx';
@@ -18,6 +17,7 @@ import { formatBrl, formatDateTime } from '../../../i18n/format.ts';
 import { OrderLink } from '../orders/order-cells.tsx';
 import { Deadline, DisputeStatusBadge, Held, MerchantLink, Outcome, ReturnStatus, useMerchantNames } from './dispute-parts.tsx';
 import { safeHttpUrl, type AdminDispute } from './disputes-search.ts';
+import { opsKeys } from '../../../api/query-keys.ts';
 
 type Evidence = NonNullable<AdminDispute['defense']>['evidence'][number];
 
@@ -63,7 +63,7 @@ function Defense({ defense }: { defense: AdminDispute['defense'] }) {
 export function DisputePage() {
   const { t, language } = useI18n();
   const { id = '' } = useParams({ strict: false });
-  const dispute = useQuery({ queryKey: [OPS_KEY, 'disputes', 'detail', id], queryFn: () => call(api.GET('/admin/disputes/{id}', { params: { path: { id } } })) });
+  const dispute = useQuery({ queryKey: opsKeys.disputes.detail(id), queryFn: () => call(api.GET('/admin/disputes/{id}', { params: { path: { id } } })) });
   const names = useMerchantNames();
   const none = t('common.none');
   const data = dispute.data;

@@ -8,11 +8,11 @@ import { Anchor, Badge, Group, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { api, call } from '../../../api/client.ts';
-import { OPS_KEY } from '../../../api/query-client.ts';
 import { TONE } from '../../../components/readable.ts';
 import { useI18n } from '../../../i18n/context.tsx';
 import { formatDateTime } from '../../../i18n/format.ts';
 import { deadlineUrgency, type AdminDispute, type DisputeStatus } from './disputes-search.ts';
+import { opsKeys } from '../../../api/query-keys.ts';
 
 const STATUS_TONE: Record<DisputeStatus, string> = { OPEN: TONE.warn, DEFENDED: TONE.info, ACCEPTED: TONE.bad, REJECTED: TONE.ok, CANCELLED: TONE.neutral };
 
@@ -51,7 +51,7 @@ export function ReturnStatus({ status }: { status: AdminDispute['returnStatus'] 
 /** Merchant names by id; the same query key and call as the orders page's merchant filter, so they share the cache. */
 export function useMerchantNames(): Map<string, string> {
   const merchants = useQuery({
-    queryKey: [OPS_KEY, 'merchants', 'choices'],
+    queryKey: opsKeys.merchants.choices,
     queryFn: () => call(api.GET('/admin/merchants', { params: { query: { limit: 100 } } })),
     staleTime: 60_000,
   });

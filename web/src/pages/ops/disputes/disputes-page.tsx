@@ -11,7 +11,6 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import type { MouseEvent } from 'react';
 import { api, call } from '../../../api/client.ts';
-import { OPS_KEY } from '../../../api/query-client.ts';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { Loading } from '../../../components/loading.tsx';
 import { useI18n } from '../../../i18n/context.tsx';
@@ -19,6 +18,7 @@ import { formatBrl, formatDateTime } from '../../../i18n/format.ts';
 import { OrderLink } from '../orders/order-cells.tsx';
 import { Deadline, DisputeStatusBadge, Held, MerchantLink, Outcome, ReturnStatus, useMerchantNames } from './dispute-parts.tsx';
 import { DISPUTE_STATUSES, disputesSearch, type DisputesSearch } from './disputes-search.ts';
+import { opsKeys } from '../../../api/query-keys.ts';
 
 const PAGE_SIZE = 50;
 const COLUMNS = ['reportedAt', 'merchant', 'order', 'amountBrl', 'status', 'deadline', 'held', 'outcome', 'returnStatus'] as const;
@@ -30,7 +30,7 @@ export function DisputesPage() {
   const page = search.page ?? 1;
   const query = { page, limit: PAGE_SIZE, ...(search.status ? { status: search.status } : {}) };
   const disputes = useQuery({
-    queryKey: [OPS_KEY, 'disputes', 'list', query],
+    queryKey: opsKeys.disputes.list(query),
     queryFn: () => call(api.GET('/admin/disputes', { params: { query } })),
     placeholderData: keepPreviousData,
   });

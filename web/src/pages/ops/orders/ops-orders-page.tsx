@@ -8,7 +8,6 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { api, call } from '../../../api/client.ts';
-import { OPS_KEY } from '../../../api/query-client.ts';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { Loading } from '../../../components/loading.tsx';
 import { READABLE } from '../../../components/readable.ts';
@@ -18,6 +17,7 @@ import { OrderStatusBadge } from '../../orders/labels.tsx';
 import { ORDER_STATUSES, ORDER_TYPES } from '../../orders/statuses.ts';
 import { opsOrdersQuery, opsOrdersSearch, type OpsOrderFilters, type OpsOrdersSearch } from './admin-orders.ts';
 import { OrderLink } from './order-cells.tsx';
+import { opsKeys } from '../../../api/query-keys.ts';
 
 const PAGE_SIZE = 50;
 
@@ -27,7 +27,7 @@ export function OpsOrdersPage() {
   const search = opsOrdersSearch(useSearch({ strict: false }));
   const query = { ...opsOrdersQuery(search), limit: PAGE_SIZE };
   const orders = useQuery({
-    queryKey: [OPS_KEY, 'orders', 'list', query],
+    queryKey: opsKeys.orders.list(query),
     queryFn: () => call(api.GET('/admin/orders', { params: { query } })),
     placeholderData: keepPreviousData,
   });
@@ -89,7 +89,7 @@ export function OpsOrdersPage() {
 function FilterForm({ filters, onApply }: { filters: OpsOrderFilters; onApply: (filters: OpsOrderFilters) => void }) {
   const { t } = useI18n();
   const merchants = useQuery({
-    queryKey: [OPS_KEY, 'merchants', 'choices'],
+    queryKey: opsKeys.merchants.choices,
     queryFn: () => call(api.GET('/admin/merchants', { params: { query: { limit: 100 } } })),
     staleTime: 60_000,
   });

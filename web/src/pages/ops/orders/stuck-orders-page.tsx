@@ -8,7 +8,6 @@ import { Badge, Button, Group, NativeSelect, Stack, Table, Text, Title } from '@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { api, call } from '../../../api/client.ts';
-import { OPS_KEY } from '../../../api/query-client.ts';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { Loading } from '../../../components/loading.tsx';
 import { TONE } from '../../../components/readable.ts';
@@ -17,6 +16,7 @@ import { formatBrl, formatDateTime } from '../../../i18n/format.ts';
 import { OrderStatusBadge } from '../../orders/labels.tsx';
 import { formatAge, stuckSearch, THRESHOLDS, type StuckSearch } from './admin-orders.ts';
 import { AllowedActions, MoneyHeld, OrderLink } from './order-cells.tsx';
+import { opsKeys } from '../../../api/query-keys.ts';
 
 const REFRESH_MS = 30_000;
 
@@ -25,7 +25,7 @@ export function StuckOrdersPage() {
   const navigate = useNavigate();
   const search = stuckSearch(useSearch({ strict: false }));
   const stuck = useQuery({
-    queryKey: [OPS_KEY, 'orders', 'stuck', search],
+    queryKey: opsKeys.orders.stuck(search),
     queryFn: () => call(api.GET('/admin/orders/stuck', { params: { query: search } })),
     placeholderData: keepPreviousData,
     refetchInterval: REFRESH_MS,

@@ -42,9 +42,11 @@ export interface DataTableProps<Row> {
   minWidth?: number;
   sort?: Sort;
   onSort?: (sort: Sort) => void;
+  /** Attributes of a row: `aria-current` for the row that is the reader's own, test ids. */
+  rowProps?: (row: Row) => Record<`aria-${string}` | `data-${string}`, string | undefined>;
 }
 
-export function DataTable<Row>({ caption, columns, rows, rowKey, minWidth = 640, sort, onSort }: DataTableProps<Row>) {
+export function DataTable<Row>({ caption, columns, rows, rowKey, minWidth = 640, sort, onSort, rowProps }: DataTableProps<Row>) {
   return (
     <Table.ScrollContainer minWidth={minWidth}>
       <Table striped highlightOnHover>
@@ -60,7 +62,7 @@ export function DataTable<Row>({ caption, columns, rows, rowKey, minWidth = 640,
         </Table.Thead>
         <Table.Tbody>
           {rows.map((row) => (
-            <Table.Tr key={rowKey(row)}>
+            <Table.Tr key={rowKey(row)} {...rowProps?.(row)}>
               {columns.map((column) => (
                 <Table.Td key={column.id} ta={column.align}>
                   {column.cell(row)}

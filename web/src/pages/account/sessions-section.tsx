@@ -13,7 +13,7 @@ import { useI18n } from '../../i18n/context.tsx';
 import { formatDateTime } from '../../i18n/format.ts';
 
 export const SESSIONS_KEY = keys.mySessions;
-type Session = components['schemas']['Session'];
+type Session = components['schemas']['SessionSummary'];
 
 export function SessionsSection() {
   const { t } = useI18n();

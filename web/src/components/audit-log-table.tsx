@@ -6,7 +6,6 @@
  * named, and the texts (one prefix of messages, `team.audit` or `opsAudit`).
  */
 import { Code } from '@mantine/core';
-import type { UseQueryResult } from '@tanstack/react-query';
 import { useI18n } from '../i18n/context.tsx';
 import { formatDateTime } from '../i18n/format.ts';
 import { AuditChange } from './audit-change.tsx';
@@ -31,7 +30,7 @@ export type AuditTexts = 'team.audit' | 'opsAudit';
 const BREAK = { style: { wordBreak: 'break-all' as const } };
 
 export function AuditLogTable({ log, texts, actorName, targetName, cursor, onCursor, minWidth }: {
-  log: Pick<UseQueryResult<AuditPage>, 'data' | 'error' | 'isPending'>;
+  log: { data?: AuditPage | undefined; error: Error | null; isPending: boolean };
   texts: AuditTexts;
   actorName: (actor: string) => string;
   targetName: (entry: AuditEntry) => string;

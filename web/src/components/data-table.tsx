@@ -12,7 +12,6 @@
  * - ExportButton: a plain download of an export route (the session cookie authenticates it).
  */
 import { Button, Group, Pagination, Table, Text, UnstyledButton, type TableTdProps } from '@mantine/core';
-import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useI18n } from '../i18n/context.tsx';
 import { ErrorAlert } from './error-alert.tsx';
@@ -87,7 +86,7 @@ function SortButton<Row>({ column, sort, onSort }: { column: Column<Row>; sort?:
 }
 
 /** A query's loading, failure and empty states; `children` renders the data once there is some. */
-export function ListState<Data>({ query, isEmpty, empty, children }: { query: Pick<UseQueryResult<Data>, 'data' | 'error' | 'isPending'>; isEmpty: (data: Data) => boolean; empty: ReactNode; children: (data: Data) => ReactNode }) {
+export function ListState<Data>({ query, isEmpty, empty, children }: { query: { data?: Data | undefined; error: Error | null; isPending: boolean }; isEmpty: (data: Data) => boolean; empty: ReactNode; children: (data: Data) => ReactNode }) {
   return (
     <>
       {query.error ? <ErrorAlert error={query.error} /> : null}

@@ -12,7 +12,7 @@
  * - ExportButton: a plain download of an export route (the session cookie authenticates it).
  */
 import { Button, Group, Pagination, Table, Text, UnstyledButton, type TableTdProps } from '@mantine/core';
-import type { ReactNode } from 'react';
+import type { MouseEvent, ReactNode } from 'react';
 import { useI18n } from '../i18n/context.tsx';
 import { ErrorAlert } from './error-alert.tsx';
 import { Loading } from './loading.tsx';
@@ -43,9 +43,11 @@ export interface DataTableProps<Row> {
   onSort?: (sort: Sort) => void;
   /** Attributes of a row: `aria-current` for the row that is the reader's own, test ids. */
   rowProps?: (row: Row) => Record<`aria-${string}` | `data-${string}`, string | undefined>;
+  /** A click anywhere on the row (a convenience for the mouse: the row must also hold a link to the same place). */
+  onRowClick?: (row: Row, event: MouseEvent<HTMLTableRowElement>) => void;
 }
 
-export function DataTable<Row>({ caption, columns, rows, rowKey, minWidth = 640, sort, onSort, rowProps }: DataTableProps<Row>) {
+export function DataTable<Row>({ caption, columns, rows, rowKey, minWidth = 640, sort, onSort, rowProps, onRowClick }: DataTableProps<Row>) {
   return (
     <Table.ScrollContainer minWidth={minWidth}>
       <Table striped highlightOnHover>
@@ -61,7 +63,7 @@ export function DataTable<Row>({ caption, columns, rows, rowKey, minWidth = 640,
         </Table.Thead>
         <Table.Tbody>
           {rows.map((row) => (
-            <Table.Tr key={rowKey(row)} {...rowProps?.(row)}>
+            <Table.Tr key={rowKey(row)} {...rowProps?.(row)} onClick={onRowClick ? (event) => onRowClick(row, event) : undefined} style={onRowClick ? { cursor: 'pointer' } : undefined}>
               {columns.map((column) => (
                 <Table.Td key={column.id} ta={column.align}>
                   {column.cell(row)}

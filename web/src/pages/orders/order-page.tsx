@@ -9,7 +9,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { api, call } from '../../api/client.ts';
-import { sessionQuery } from '../../api/session.ts';
+import { useMay } from '../../api/permissions.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Loading } from '../../components/loading.tsx';
 import { useI18n } from '../../i18n/context.tsx';
@@ -23,8 +23,6 @@ import { Facts } from '../../components/facts.tsx';
 import { keys } from '../../api/query-keys.ts';
 
 const REFRESH_MS = 1500;
-/** Roles with developer.write (users/roles.ts), which the sandbox drivers need; the API is the guard. */
-const SANDBOX_ROLES = new Set(['OWNER', 'ADMIN', 'DEVELOPER']);
 
 const inProgress = (order: Order | undefined) => order !== undefined && !FINAL_STATUSES.has(order.status);
 
@@ -45,7 +43,8 @@ export function OrderPage() {
     },
   });
   const environment = useQuery(environmentQuery);
-  const session = useQuery(sessionQuery);
+  // developer.write, which the sandbox drivers need (the session's permissions); the API is the guard.
+  const mayDrive = useMay('developer.write');
   const none = t('common.none');
   const data = order.data;
   const token = data ? (data.targetToken ?? data.sourceToken ?? '') : '';
@@ -73,7 +72,7 @@ export function OrderPage() {
               </CopyButton>
             </Card>
           ) : null}
-          {environment.data?.sandbox && session.data && SANDBOX_ROLES.has(session.data.user.role) ? <SandboxActions order={data} /> : null}
+          {environment.data?.sandbox && mayDrive ? <SandboxActions order={data} /> : null}
           <SimpleGrid cols={{ base: 1, md: 2 }}>
             <Card withBorder component="section" aria-labelledby="summary-heading">
               <Title order={2} size="h3" id="summary-heading" mb="sm">{t('orders.detail.summary')}</Title>

@@ -23,6 +23,8 @@ export interface Column<Row> {
   header: ReactNode;
   cell: (row: Row) => ReactNode;
   align?: TableTdProps['ta'];
+  /** A fixed width, for a narrow column beside a wide one. */
+  width?: number;
   /** The column sorts by the API's field of this id. */
   sortable?: boolean;
 }
@@ -36,7 +38,7 @@ export interface DataTableProps<Row> {
   caption: ReactNode;
   columns: Column<Row>[];
   rows: readonly Row[];
-  rowKey: (row: Row) => string;
+  rowKey: (row: Row, index: number) => string;
   /** The width below which the table scrolls sideways instead of squeezing its columns. */
   minWidth?: number;
   sort?: Sort;
@@ -45,25 +47,31 @@ export interface DataTableProps<Row> {
   rowProps?: (row: Row) => Record<`aria-${string}` | `data-${string}`, string | undefined>;
   /** A click anywhere on the row (a convenience for the mouse: the row must also hold a link to the same place). */
   onRowClick?: (row: Row, event: MouseEvent<HTMLTableRowElement>) => void;
+  /** The id of a text that describes the table (e.g. how often it refreshes). */
+  describedBy?: string;
+  /** A table inside a cell: compact, bordered, not striped. */
+  nested?: boolean;
 }
 
-export function DataTable<Row>({ caption, columns, rows, rowKey, minWidth = 640, sort, onSort, rowProps, onRowClick }: DataTableProps<Row>) {
+export function DataTable<Row>({ caption, columns, rows, rowKey, minWidth = 640, sort, onSort, rowProps, onRowClick, describedBy, nested = false }: DataTableProps<Row>) {
   return (
     <Table.ScrollContainer minWidth={minWidth}>
-      <Table striped highlightOnHover>
-        <Table.Caption c="dark.8">{caption}</Table.Caption>
+      <Table striped={!nested} highlightOnHover={!nested} withTableBorder={nested} fz={nested ? 'sm' : undefined} verticalSpacing={nested ? 4 : undefined} aria-describedby={describedBy}>
+        <Table.Caption c="dark.8" ta={nested ? 'left' : undefined}>
+          {caption}
+        </Table.Caption>
         <Table.Thead>
           <Table.Tr>
             {columns.map((column) => (
-              <Table.Th key={column.id} scope="col" ta={column.align} aria-sort={column.sortable && sort?.by === column.id ? (sort.direction === 'asc' ? 'ascending' : 'descending') : undefined}>
+              <Table.Th key={column.id} scope="col" ta={column.align} w={column.width} aria-sort={column.sortable && sort?.by === column.id ? (sort.direction === 'asc' ? 'ascending' : 'descending') : undefined}>
                 {column.sortable && onSort ? <SortButton column={column} sort={sort} onSort={onSort} /> : column.header}
               </Table.Th>
             ))}
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {rows.map((row) => (
-            <Table.Tr key={rowKey(row)} {...rowProps?.(row)} onClick={onRowClick ? (event) => onRowClick(row, event) : undefined} style={onRowClick ? { cursor: 'pointer' } : undefined}>
+          {rows.map((row, index) => (
+            <Table.Tr key={rowKey(row, index)} {...rowProps?.(row)} onClick={onRowClick ? (event) => onRowClick(row, event) : undefined} style={onRowClick ? { cursor: 'pointer' } : undefined}>
               {columns.map((column) => (
                 <Table.Td key={column.id} ta={column.align}>
                   {column.cell(row)}

@@ -51,12 +51,14 @@ export interface DataTableProps<Row> {
   describedBy?: string;
   /** A table inside a cell: compact, bordered, not striped. */
   nested?: boolean;
+  /** `data-testid` of the table element, for tests that count its own rows. */
+  testId?: string;
 }
 
-export function DataTable<Row>({ caption, columns, rows, rowKey, minWidth = 640, sort, onSort, rowProps, onRowClick, describedBy, nested = false }: DataTableProps<Row>) {
+export function DataTable<Row>({ caption, columns, rows, rowKey, minWidth = 640, sort, onSort, rowProps, onRowClick, describedBy, nested = false, testId }: DataTableProps<Row>) {
   return (
     <Table.ScrollContainer minWidth={minWidth}>
-      <Table striped={!nested} highlightOnHover={!nested} withTableBorder={nested} fz={nested ? 'sm' : undefined} verticalSpacing={nested ? 4 : undefined} aria-describedby={describedBy}>
+      <Table striped={!nested} highlightOnHover={!nested} withTableBorder={nested} fz={nested ? 'sm' : undefined} verticalSpacing={nested ? 4 : undefined} aria-describedby={describedBy} data-testid={testId}>
         <Table.Caption c="dark.8" ta={nested ? 'left' : undefined}>
           {caption}
         </Table.Caption>

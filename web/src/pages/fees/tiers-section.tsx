@@ -60,44 +60,44 @@ export function TiersSection() {
       <div role="status">{saved ? <Alert color="green" mb="sm">{t('fees.saved', { type: saved })}</Alert> : null}</div>
       <ListState query={tiers} isEmpty={() => false} empty={null}>
         {(data) => (
-        <Stack>
-          {ORDER_TYPES.map((orderType) => {
-            const ofType = data.filter((tier) => tier.orderType === orderType);
-            return (
-              <Stack key={orderType} gap="xs">
-                <Group justify="space-between">
-                  <Title order={3} size="h4">
-                    {orderType}
-                  </Title>
-                  {canEdit && editing !== orderType ? (
-                    <Button
-                      size="xs"
-                      variant="default"
-                      onClick={() => {
-                        setSaved(null);
-                        setEditing(orderType);
+          <Stack>
+            {ORDER_TYPES.map((orderType) => {
+              const ofType = data.filter((tier) => tier.orderType === orderType);
+              return (
+                <Stack key={orderType} gap="xs">
+                  <Group justify="space-between">
+                    <Title order={3} size="h4">
+                      {orderType}
+                    </Title>
+                    {canEdit && editing !== orderType ? (
+                      <Button
+                        size="xs"
+                        variant="default"
+                        onClick={() => {
+                          setSaved(null);
+                          setEditing(orderType);
+                        }}
+                      >
+                        {t('fees.edit', { type: orderType })}
+                      </Button>
+                    ) : null}
+                  </Group>
+                  {editing === orderType ? (
+                    <TierEditor
+                      orderType={orderType}
+                      tiers={ofType}
+                      onDone={(wasSaved) => {
+                        setEditing(null);
+                        setSaved(wasSaved ? orderType : null);
                       }}
-                    >
-                      {t('fees.edit', { type: orderType })}
-                    </Button>
-                  ) : null}
-                </Group>
-                {editing === orderType ? (
-                  <TierEditor
-                    orderType={orderType}
-                    tiers={ofType}
-                    onDone={(wasSaved) => {
-                      setEditing(null);
-                      setSaved(wasSaved ? orderType : null);
-                    }}
-                  />
-                ) : (
-                  <TierTable orderType={orderType} tiers={ofType} />
-                )}
-              </Stack>
-            );
-          })}
-        </Stack>
+                    />
+                  ) : (
+                    <TierTable orderType={orderType} tiers={ofType} />
+                  )}
+                </Stack>
+              );
+            })}
+          </Stack>
         )}
       </ListState>
     </Card>

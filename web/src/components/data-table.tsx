@@ -23,6 +23,8 @@ export interface Column<Row> {
   header: ReactNode;
   cell: (row: Row) => ReactNode;
   align?: TableTdProps['ta'];
+  /** The cell names its row (a `th scope="row"`), as a currency names its balances. */
+  rowHeader?: boolean;
   /** A fixed width, for a narrow column beside a wide one. */
   width?: number;
   /** The column sorts by the API's field of this id. */
@@ -74,11 +76,17 @@ export function DataTable<Row>({ caption, columns, rows, rowKey, minWidth = 640,
         <Table.Tbody>
           {rows.map((row, index) => (
             <Table.Tr key={rowKey(row, index)} {...rowProps?.(row)} onClick={onRowClick ? (event) => onRowClick(row, event) : undefined} style={onRowClick ? { cursor: 'pointer' } : undefined}>
-              {columns.map((column) => (
-                <Table.Td key={column.id} ta={column.align}>
-                  {column.cell(row)}
-                </Table.Td>
-              ))}
+              {columns.map((column) =>
+                column.rowHeader ? (
+                  <Table.Th key={column.id} scope="row" ta={column.align}>
+                    {column.cell(row)}
+                  </Table.Th>
+                ) : (
+                  <Table.Td key={column.id} ta={column.align}>
+                    {column.cell(row)}
+                  </Table.Td>
+                ),
+              )}
             </Table.Tr>
           ))}
         </Table.Tbody>

@@ -4,7 +4,7 @@
  * orders of that status), the fee balance and unsettled fees, and what needs attention (failed
  * orders, failing or disabled webhook endpoints).
  */
-import { Card, Group, List, Radio, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Card, Group, List, Radio, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
@@ -18,6 +18,7 @@ import type { MessageKey } from '../../i18n/messages.ts';
 import { AppLink } from './app-link.tsx';
 import { formatDay, VolumeChart } from './volume-chart.tsx';
 import { keys } from '../../api/query-keys.ts';
+import { DataTable, type Column } from '../../components/data-table.tsx';
 
 type Overview = components['schemas']['Overview'];
 
@@ -51,30 +52,19 @@ function Section({ id, title, children }: { id: string; title: string; children:
 function StatusCounts({ rows }: { rows: Overview['ordersByStatus'] }) {
   const { t } = useI18n();
   if (rows.length === 0) return <Text>{t('overview.noOrders')}</Text>;
-  return (
-    <Table data-testid="status-counts">
-      <Table.Caption style={{ color: 'var(--mantine-color-text)' }}>{t('overview.byStatusCaption')}</Table.Caption>
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th scope="col">{t('overview.status')}</Table.Th>
-          <Table.Th scope="col">{t('overview.count')}</Table.Th>
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {rows.map((row) => {
-          const label = statusLabel(row.status);
-          return (
-            <Table.Tr key={row.status} data-status={row.status}>
-              <Table.Th scope="row">
-                <AppLink path={`/orders?status=${encodeURIComponent(row.status)}`}>{label ? t(label) : row.status}</AppLink>
-              </Table.Th>
-              <Table.Td>{row.count}</Table.Td>
-            </Table.Tr>
-          );
-        })}
-      </Table.Tbody>
-    </Table>
-  );
+  const columns: Column<Overview['ordersByStatus'][number]>[] = [
+    {
+      id: 'status',
+      header: t('overview.status'),
+      rowHeader: true,
+      cell: (row) => {
+        const label = statusLabel(row.status);
+        return <AppLink path={`/orders?status=${encodeURIComponent(row.status)}`}>{label ? t(label) : row.status}</AppLink>;
+      },
+    },
+    { id: 'count', header: t('overview.count'), cell: (row) => row.count },
+  ];
+  return <DataTable caption={t('overview.byStatusCaption')} columns={columns} rows={rows} rowKey={(row) => row.status} rowProps={(row) => ({ 'data-status': row.status })} minWidth={0} testId="status-counts" />;
 }
 
 function Attention({ attention }: { attention: Overview['attention'] }) {

@@ -8,6 +8,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { api, call } from '../../api/client.ts';
+import { ListState } from '../../components/data-table.tsx';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Loading } from '../../components/loading.tsx';
 import { useI18n } from '../../i18n/context.tsx';
@@ -217,14 +218,9 @@ export function WebhookEndpointPage() {
                 {t('webhooks.allDeliveries')}
               </Anchor>
             </Group>
-            {deliveries.error ? <ErrorAlert error={deliveries.error} /> : null}
-            {deliveries.data ? (
-              deliveries.data.data.length === 0 ? (
-                <Text>{t('deliveries.empty')}</Text>
-              ) : (
-                <DeliveryTable deliveries={deliveries.data.data} endpoints={[data]} caption={t('webhooks.latestDeliveries')} />
-              )
-            ) : null}
+            <ListState query={deliveries} isEmpty={(list) => list.data.length === 0} empty={t('deliveries.empty')}>
+              {(list) => <DeliveryTable deliveries={list.data} endpoints={[data]} caption={t('webhooks.latestDeliveries')} />}
+            </ListState>
           </Card>
         </>
       ) : null}

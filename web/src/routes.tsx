@@ -22,10 +22,10 @@ const overviewSearch = (search: Record<string, unknown>): { days?: 7 | 90 } => (
 const signInSearch = (search: Record<string, unknown>): { signedOut?: boolean } => (search.signedOut === true ? { signedOut: true } : {});
 
 const root = createRootRoute({ component: Outlet, notFoundComponent: NotFoundPage });
-const shell = createRoute({ getParentRoute: () => root, id: 'shell', beforeLoad: requireSession, component: lazyRouteComponent(() => import('./components/app-shell.tsx'), 'AppShellLayout') });
+const shell = createRoute({ getParentRoute: () => root, id: 'shell', beforeLoad: requireSession, component: lazyRouteComponent(() => import('./components/shell.tsx'), 'MerchantShell') });
 
 // The back office (/app/ops): its own session (the operator's `osid`), guard and frame.
-const ops = createRoute({ getParentRoute: () => root, path: 'ops', beforeLoad: requireOperatorSession, component: lazyRouteComponent(() => import('./components/ops-shell.tsx'), 'OpsShellLayout') });
+const ops = createRoute({ getParentRoute: () => root, path: 'ops', beforeLoad: requireOperatorSession, component: lazyRouteComponent(() => import('./components/shell.tsx'), 'OpsShell') });
 
 const routeTree = root.addChildren([
   createRoute({ getParentRoute: () => root, path: 'sign-in', validateSearch: signInSearch, component: lazyRouteComponent(() => import('./pages/sign-in/sign-in-page.tsx'), 'SignInPage') }),

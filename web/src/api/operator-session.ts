@@ -8,14 +8,15 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { components } from './schema.ts';
 import { api, call, setCsrfToken } from './client.ts';
-import { OPS_KEY, queryClient } from './query-client.ts';
+import { queryClient } from './query-client.ts';
+import { opsKeys } from './query-keys.ts';
 
 export type Operator = components['schemas']['Operator'];
 export type OperatorSession = components['schemas']['OperatorSession'];
 export type OperatorPermission = OperatorSession['permissions'][number];
 export type OperatorSignInBody = { email: string; password: string; totp?: string };
 
-export const OPERATOR_SESSION_KEY = [OPS_KEY, 'session'] as const;
+export const OPERATOR_SESSION_KEY = opsKeys.session;
 
 export const operatorSessionQuery = queryOptions({
   queryKey: OPERATOR_SESSION_KEY,
@@ -41,7 +42,7 @@ export async function operatorSignOut(): Promise<void> {
     await call(api.DELETE('/admin/auth/sessions/current'));
   } finally {
     setCsrfToken(null, 'operator');
-    queryClient.removeQueries({ queryKey: [OPS_KEY] });
+    queryClient.removeQueries({ queryKey: opsKeys.all });
   }
 }
 

@@ -9,6 +9,8 @@ import { OPS_KEY } from './query-client.ts';
 
 const area = <const A extends string>(name: A) => ({
   all: [name] as const,
+  /** Every list of the area, whatever its query: what a write invalidates when details stay valid. */
+  lists: [name, 'list'] as const,
   list: (query?: object) => [name, 'list', query ?? {}] as const,
   detail: (id: string) => [name, 'detail', id] as const,
 });
@@ -39,6 +41,8 @@ export const keys = {
   webhookEndpoints: area('webhook-endpoints'),
   webhookDeliveries: area('webhook-deliveries'),
   users: ['users'] as const,
+  /** Under `users`: a change to the team reads the person's own sessions again too, as it always did. */
+  mySessions: ['users', 'me', 'sessions'] as const,
   invitations: ['invitations'] as const,
   credentials: ['credentials'] as const,
   auditLog: (filters?: object) => (filters ? (['audit-log', filters] as const) : (['audit-log'] as const)),
@@ -50,7 +54,7 @@ export const opsKeys = {
   kycQueue: (filters: object) => [OPS_KEY, 'kyc-queue', filters] as const,
   receiverKyc: (id: string) => [OPS_KEY, 'receiver-kyc', id] as const,
   orders: { all: [OPS_KEY, 'orders'] as const, list: (query: object) => [OPS_KEY, 'orders', 'list', query] as const, detail: (id: string) => [OPS_KEY, 'orders', 'detail', id] as const, stuck: (query: object) => [OPS_KEY, 'orders', 'stuck', query] as const },
-  approvals: { all: [OPS_KEY, 'approvals'] as const, list: (query?: object) => [OPS_KEY, 'approvals', 'list', query ?? {}] as const, detail: (id: string) => [OPS_KEY, 'approvals', 'detail', id] as const },
+  approvals: { all: [OPS_KEY, 'approvals'] as const, lists: [OPS_KEY, 'approvals', 'list'] as const, list: (query?: object) => [OPS_KEY, 'approvals', 'list', query ?? {}] as const, detail: (id: string) => [OPS_KEY, 'approvals', 'detail', id] as const },
   disputes: { all: [OPS_KEY, 'disputes'] as const, list: (query: object) => [OPS_KEY, 'disputes', 'list', query] as const, detail: (id: string) => [OPS_KEY, 'disputes', 'detail', id] as const },
   merchants: { all: [OPS_KEY, 'merchants'] as const, page: (page: number) => [OPS_KEY, 'merchants', page] as const, choices: [OPS_KEY, 'merchants', 'choices'] as const },
   merchant: (id: string, part?: string) => (part ? ([OPS_KEY, 'merchant', id, part] as const) : ([OPS_KEY, 'merchant', id] as const)),

@@ -7,12 +7,13 @@ import { queryOptions } from '@tanstack/react-query';
 import type { components } from './schema.ts';
 import { api, call, setCsrfToken } from './client.ts';
 import { isOpsQueryKey, queryClient } from './query-client.ts';
+import { keys } from './query-keys.ts';
 
 export type User = components['schemas']['User'];
 export type CurrentSession = components['schemas']['CurrentSession'];
 export type SignInBody = { email: string; password: string; totp?: string };
 
-export const SESSION_KEY = ['session'] as const;
+export const SESSION_KEY = keys.session;
 
 export const sessionQuery = queryOptions({
   queryKey: SESSION_KEY,

@@ -12,8 +12,7 @@
  * - ExportButton: a plain download of an export route (the session cookie authenticates it).
  */
 import { Button, Group, Pagination, Table, Text, UnstyledButton, type TableTdProps } from '@mantine/core';
-import type { UseQueryResult } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import type { MouseEvent, ReactNode } from 'react';
 import { useI18n } from '../i18n/context.tsx';
 import { ErrorAlert } from './error-alert.tsx';
 import { Loading } from './loading.tsx';
@@ -24,6 +23,10 @@ export interface Column<Row> {
   header: ReactNode;
   cell: (row: Row) => ReactNode;
   align?: TableTdProps['ta'];
+  /** The cell names its row (a `th scope="row"`), as a currency names its balances. */
+  rowHeader?: boolean;
+  /** A fixed width, for a narrow column beside a wide one. */
+  width?: number;
   /** The column sorts by the API's field of this id. */
   sortable?: boolean;
 }
@@ -37,35 +40,53 @@ export interface DataTableProps<Row> {
   caption: ReactNode;
   columns: Column<Row>[];
   rows: readonly Row[];
-  rowKey: (row: Row) => string;
+  rowKey: (row: Row, index: number) => string;
   /** The width below which the table scrolls sideways instead of squeezing its columns. */
   minWidth?: number;
   sort?: Sort;
   onSort?: (sort: Sort) => void;
+  /** Attributes of a row: `aria-current` for the row that is the reader's own, test ids. */
+  rowProps?: (row: Row) => Record<`aria-${string}` | `data-${string}`, string | undefined>;
+  /** A click anywhere on the row (a convenience for the mouse: the row must also hold a link to the same place). */
+  onRowClick?: (row: Row, event: MouseEvent<HTMLTableRowElement>) => void;
+  /** The id of a text that describes the table (e.g. how often it refreshes). */
+  describedBy?: string;
+  /** A table inside a cell: compact, bordered, not striped. */
+  nested?: boolean;
+  /** `data-testid` of the table element, for tests that count its own rows. */
+  testId?: string;
 }
 
-export function DataTable<Row>({ caption, columns, rows, rowKey, minWidth = 640, sort, onSort }: DataTableProps<Row>) {
+export function DataTable<Row>({ caption, columns, rows, rowKey, minWidth = 640, sort, onSort, rowProps, onRowClick, describedBy, nested = false, testId }: DataTableProps<Row>) {
   return (
     <Table.ScrollContainer minWidth={minWidth}>
-      <Table striped highlightOnHover>
-        <Table.Caption c="dark.8">{caption}</Table.Caption>
+      <Table striped={!nested} highlightOnHover={!nested} withTableBorder={nested} fz={nested ? 'sm' : undefined} verticalSpacing={nested ? 4 : undefined} aria-describedby={describedBy} data-testid={testId}>
+        <Table.Caption c="dark.8" ta={nested ? 'left' : undefined}>
+          {caption}
+        </Table.Caption>
         <Table.Thead>
           <Table.Tr>
             {columns.map((column) => (
-              <Table.Th key={column.id} scope="col" ta={column.align} aria-sort={column.sortable && sort?.by === column.id ? (sort.direction === 'asc' ? 'ascending' : 'descending') : undefined}>
+              <Table.Th key={column.id} scope="col" ta={column.align} w={column.width} aria-sort={column.sortable && sort?.by === column.id ? (sort.direction === 'asc' ? 'ascending' : 'descending') : undefined}>
                 {column.sortable && onSort ? <SortButton column={column} sort={sort} onSort={onSort} /> : column.header}
               </Table.Th>
             ))}
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {rows.map((row) => (
-            <Table.Tr key={rowKey(row)}>
-              {columns.map((column) => (
-                <Table.Td key={column.id} ta={column.align}>
-                  {column.cell(row)}
-                </Table.Td>
-              ))}
+          {rows.map((row, index) => (
+            <Table.Tr key={rowKey(row, index)} {...rowProps?.(row)} onClick={onRowClick ? (event) => onRowClick(row, event) : undefined} style={onRowClick ? { cursor: 'pointer' } : undefined}>
+              {columns.map((column) =>
+                column.rowHeader ? (
+                  <Table.Th key={column.id} scope="row" ta={column.align}>
+                    {column.cell(row)}
+                  </Table.Th>
+                ) : (
+                  <Table.Td key={column.id} ta={column.align}>
+                    {column.cell(row)}
+                  </Table.Td>
+                ),
+              )}
             </Table.Tr>
           ))}
         </Table.Tbody>
@@ -85,7 +106,7 @@ function SortButton<Row>({ column, sort, onSort }: { column: Column<Row>; sort?:
 }
 
 /** A query's loading, failure and empty states; `children` renders the data once there is some. */
-export function ListState<Data>({ query, isEmpty, empty, children }: { query: Pick<UseQueryResult<Data>, 'data' | 'error' | 'isPending'>; isEmpty: (data: Data) => boolean; empty: ReactNode; children: (data: Data) => ReactNode }) {
+export function ListState<Data>({ query, isEmpty, empty, children }: { query: { data?: Data | undefined; error: Error | null; isPending: boolean }; isEmpty: (data: Data) => boolean; empty: ReactNode; children: (data: Data) => ReactNode }) {
   return (
     <>
       {query.error ? <ErrorAlert error={query.error} /> : null}

@@ -35,10 +35,6 @@ const ptBR = {
   'opsMerchants.merchantFee': 'Tarifa do lojista',
   'opsMerchants.totalFee': 'Tarifa total',
   'opsMerchants.credentials': 'Chaves de API',
-  'opsMerchants.apiKeyId': 'Chave',
-  'opsMerchants.label': 'Nome da chave',
-  'opsMerchants.lastUsed': 'Último uso',
-  'opsMerchants.revoked': 'Revogada em',
   'opsMerchants.newKeyTitle': 'Nova chave de API de {name}',
 };
 
@@ -78,10 +74,6 @@ export const opsMerchants: AreaMessages<typeof ptBR> = {
     'opsMerchants.merchantFee': 'Merchant fee',
     'opsMerchants.totalFee': 'Total fee',
     'opsMerchants.credentials': 'API keys',
-    'opsMerchants.apiKeyId': 'Key',
-    'opsMerchants.label': 'Key name',
-    'opsMerchants.lastUsed': 'Last used',
-    'opsMerchants.revoked': 'Revoked',
     'opsMerchants.newKeyTitle': 'New API key of {name}',
   },
 };

@@ -50,7 +50,6 @@ const ptBR = {
   'team.audit.change': 'Antes / depois',
   'team.audit.before': 'antes',
   'team.audit.after': 'depois',
-  'team.audit.more': 'Carregar mais',
 };
 
 export const team: AreaMessages<typeof ptBR> = {
@@ -105,6 +104,5 @@ export const team: AreaMessages<typeof ptBR> = {
     'team.audit.change': 'Before / after',
     'team.audit.before': 'before',
     'team.audit.after': 'after',
-    'team.audit.more': 'Load more',
   },
 };

@@ -5,13 +5,14 @@ import { api, call } from '../../api/client.ts';
 import type { User } from '../../api/session.ts';
 import { useI18n } from '../../i18n/context.tsx';
 import type { MessageKey } from '../../i18n/messages.ts';
+import { keys } from '../../api/query-keys.ts';
 
 export const roleLabel = (role: User['role']): MessageKey => `account.role.${role}`;
 
 export function WhoAmISection({ user }: { user: User }) {
   const { t } = useI18n();
   // The same query (and key) as the header's merchant name: one request for both.
-  const merchant = useQuery({ queryKey: ['merchant'], queryFn: () => call(api.GET('/merchant')) });
+  const merchant = useQuery({ queryKey: keys.merchant, queryFn: () => call(api.GET('/merchant')) });
   const rows: [MessageKey, string][] = [
     ['account.email', user.email],
     ['account.role', t(roleLabel(user.role))],

@@ -3,13 +3,13 @@
  * order, one page at a time; every filter is in the address (`?status=FAILED&page=2`), so a view
  * can be linked and Back works. It refreshes itself every few seconds: deliveries finish on their own.
  */
-import { Anchor, Button, Group, NativeSelect, Pagination, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Group, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { api, call } from '../../api/client.ts';
-import { ErrorAlert } from '../../components/error-alert.tsx';
-import { Loading } from '../../components/loading.tsx';
+import { keys } from '../../api/query-keys.ts';
+import { ListState, PagePager } from '../../components/data-table.tsx';
 import { useI18n } from '../../i18n/context.tsx';
 import { DeliveryTable } from './delivery-table.tsx';
 import { type DeliverySearch, deliverySearch, STATUSES } from './delivery-search.ts';
@@ -25,7 +25,7 @@ export function DeliveriesPage() {
   const endpoints = useQuery(endpointsQuery);
   const [orderId, setOrderId] = useState(search.orderId ?? '');
   const deliveries = useQuery({
-    queryKey: ['webhook-deliveries', search],
+    queryKey: keys.webhookDeliveries.list(search),
     queryFn: () =>
       call(
         api.GET('/webhook/deliveries', {
@@ -35,7 +35,6 @@ export function DeliveriesPage() {
     placeholderData: keepPreviousData,
     refetchInterval: 3000,
   });
-  const pages = deliveries.data ? Math.max(1, Math.ceil(deliveries.data.total / PAGE_SIZE)) : 1;
   const go = (next: DeliverySearch) => navigate({ to: '/developers/webhooks/deliveries', search: deliverySearch({ ...next }) as never });
   const setFilter = (name: keyof DeliverySearch, value: string) => go({ ...search, page: undefined, [name]: value || undefined });
   const submitOrder = (event: FormEvent) => {
@@ -74,28 +73,15 @@ export function DeliveriesPage() {
           {t('deliveries.apply')}
         </Button>
       </Group>
-      {deliveries.error ? <ErrorAlert error={deliveries.error} /> : null}
-      {deliveries.isPending ? <Loading /> : null}
-      {deliveries.data ? (
-        deliveries.data.data.length === 0 ? (
-          <Text>{t('deliveries.empty')}</Text>
-        ) : (
+      <ListState query={deliveries} isEmpty={(data) => data.data.length === 0} empty={t('deliveries.empty')}>
+        {(data) => (
           <>
-            <Text size="sm">{tn('deliveries.total', deliveries.data.total)}</Text>
-            <DeliveryTable deliveries={deliveries.data.data} endpoints={endpoints.data?.data} caption={t('deliveries.caption')} />
-            {pages > 1 ? (
-              <Group justify="center" component="nav" aria-label={t('common.pageOf', { page, pages })}>
-                <Pagination
-                  total={pages}
-                  value={page}
-                  onChange={(next) => go({ ...search, page: next })}
-                  getControlProps={(control) => ({ 'aria-label': control === 'previous' ? t('common.previous') : control === 'next' ? t('common.next') : control })}
-                />
-              </Group>
-            ) : null}
+            <Text size="sm">{tn('deliveries.total', data.total)}</Text>
+            <DeliveryTable deliveries={data.data} endpoints={endpoints.data?.data} caption={t('deliveries.caption')} />
+            <PagePager page={page} totalPages={Math.max(1, Math.ceil(data.total / PAGE_SIZE))} onChange={(next) => go({ ...search, page: next })} />
           </>
-        )
-      ) : null}
+        )}
+      </ListState>
     </Stack>
   );
 }

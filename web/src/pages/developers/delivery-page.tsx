@@ -4,16 +4,21 @@
  * headers of each attempt, so the request shows the body as sent and the headers' scheme
  * (Standard Webhooks: webhook-id is this delivery's id; the timestamp and signature are made per attempt).
  */
-import { Anchor, Button, Card, Code, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Button, Card, Code, Group, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { api, call } from '../../api/client.ts';
+import type { components } from '../../api/schema.ts';
+import { DataTable, type Column } from '../../components/data-table.tsx';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Loading } from '../../components/loading.tsx';
 import { useI18n } from '../../i18n/context.tsx';
 import { formatDateTime } from '../../i18n/format.ts';
 import { DeliveryBadge, endpointQuery, useCanWriteWebhooks } from './webhook-data.tsx';
 import { Facts } from '../../components/facts.tsx';
+import { keys } from '../../api/query-keys.ts';
+
+type Attempt = NonNullable<components['schemas']['WebhookDelivery']['attempts']>[number];
 
 export function DeliveryPage() {
   const { t } = useI18n();
@@ -21,7 +26,7 @@ export function DeliveryPage() {
   const canWrite = useCanWriteWebhooks();
   const { id = '' } = useParams({ strict: false });
   const delivery = useQuery({
-    queryKey: ['webhook-deliveries', id],
+    queryKey: keys.webhookDeliveries.detail(id),
     queryFn: () => call(api.GET('/webhook/deliveries/{id}', { params: { path: { id } } })),
     refetchInterval: (query) => (query.state.data?.status === 'PENDING' ? 2000 : false),
   });
@@ -30,12 +35,24 @@ export function DeliveryPage() {
   const redeliver = useMutation({
     mutationFn: () => call(api.POST('/webhook/deliveries/{id}/redeliver', { params: { path: { id } } })),
     onSuccess: async (next) => {
-      queryClient.setQueryData(['webhook-deliveries', id], next);
-      await queryClient.invalidateQueries({ queryKey: ['webhook-deliveries'] });
+      queryClient.setQueryData(keys.webhookDeliveries.detail(id), next);
+      await queryClient.invalidateQueries({ queryKey: keys.webhookDeliveries.all });
     },
   });
   const none = t('common.none');
   const data = delivery.data;
+  const attemptColumns: Column<Attempt>[] = [
+    { id: 'number', header: '#', cell: (attempt) => attempt.number },
+    { id: 'attemptedAt', header: t('delivery.attemptedAt'), cell: (attempt) => formatDateTime(attempt.attemptedAt) },
+    { id: 'statusCode', header: t('delivery.statusCode'), cell: (attempt) => `${attempt.statusCode ?? none} ${attempt.succeeded ? t('delivery.ok') : t('delivery.failed')}` },
+    { id: 'latency', header: t('delivery.latency'), cell: (attempt) => t('delivery.ms', { ms: attempt.latencyMs }) },
+    { id: 'error', header: t('delivery.error'), cell: (attempt) => attempt.error ?? none },
+    {
+      id: 'responseBody',
+      header: t('delivery.responseBody'),
+      cell: (attempt) => (attempt.responseBody ? <Code block style={{ maxWidth: 420, whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>{attempt.responseBody}</Code> : none),
+    },
+  ];
 
   return (
     <Stack>
@@ -98,35 +115,7 @@ export function DeliveryPage() {
             {data.attempts.length === 0 ? (
               <Text>{t('delivery.noAttempts')}</Text>
             ) : (
-              <Table.ScrollContainer minWidth={720}>
-                <Table striped>
-                  <Table.Caption c="var(--mantine-color-text)">{t('delivery.attemptsCaption')}</Table.Caption>
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th scope="col">#</Table.Th>
-                      <Table.Th scope="col">{t('delivery.attemptedAt')}</Table.Th>
-                      <Table.Th scope="col">{t('delivery.statusCode')}</Table.Th>
-                      <Table.Th scope="col">{t('delivery.latency')}</Table.Th>
-                      <Table.Th scope="col">{t('delivery.error')}</Table.Th>
-                      <Table.Th scope="col">{t('delivery.responseBody')}</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {data.attempts.map((attempt) => (
-                      <Table.Tr key={attempt.number} data-attempt={attempt.number}>
-                        <Table.Td>{attempt.number}</Table.Td>
-                        <Table.Td>{formatDateTime(attempt.attemptedAt)}</Table.Td>
-                        <Table.Td>
-                          {attempt.statusCode ?? none} {attempt.succeeded ? t('delivery.ok') : t('delivery.failed')}
-                        </Table.Td>
-                        <Table.Td>{t('delivery.ms', { ms: attempt.latencyMs })}</Table.Td>
-                        <Table.Td>{attempt.error ?? none}</Table.Td>
-                        <Table.Td>{attempt.responseBody ? <Code block style={{ maxWidth: 420, whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>{attempt.responseBody}</Code> : none}</Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
+              <DataTable caption={t('delivery.attemptsCaption')} columns={attemptColumns} rows={data.attempts} rowKey={(attempt) => String(attempt.number)} rowProps={(attempt) => ({ 'data-attempt': String(attempt.number) })} minWidth={720} />
             )}
           </Card>
         </>

@@ -6,15 +6,16 @@ import type { components } from '../../api/schema.ts';
 import { sessionQuery } from '../../api/session.ts';
 import { useI18n } from '../../i18n/context.tsx';
 import { READABLE, TONE } from '../../components/readable.ts';
+import { keys } from '../../api/query-keys.ts';
 
 export type Endpoint = components['schemas']['WebhookEndpoint'];
 export type Delivery = components['schemas']['WebhookDelivery'];
 export type CatalogEntry = components['schemas']['WebhookEventDefinition'];
 export type DeliveryStatus = Delivery['status'];
 
-export const catalogQuery = queryOptions({ queryKey: ['webhook-events'], queryFn: () => call(api.GET('/webhook/events')), staleTime: 10 * 60_000 });
-export const endpointsQuery = queryOptions({ queryKey: ['webhook-endpoints'], queryFn: () => call(api.GET('/webhook/endpoints')) });
-export const endpointQuery = (id: string) => queryOptions({ queryKey: ['webhook-endpoints', id], queryFn: () => call(api.GET('/webhook/endpoints/{id}', { params: { path: { id } } })) });
+export const catalogQuery = queryOptions({ queryKey: keys.webhookEvents, queryFn: () => call(api.GET('/webhook/events')), staleTime: 10 * 60_000 });
+export const endpointsQuery = queryOptions({ queryKey: keys.webhookEndpoints.all, queryFn: () => call(api.GET('/webhook/endpoints')) });
+export const endpointQuery = (id: string) => queryOptions({ queryKey: keys.webhookEndpoints.detail(id), queryFn: () => call(api.GET('/webhook/endpoints/{id}', { params: { path: { id } } })) });
 
 // Dark shades, filled: white text on them passes WCAG AA (Mantine's light variant on the base shades does not).
 const DELIVERY_COLOUR: Record<DeliveryStatus, string> = { PENDING: TONE.info, SUCCEEDED: TONE.ok, FAILED: TONE.bad };

@@ -8,6 +8,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { api, call } from '../../api/client.ts';
+import { ListState } from '../../components/data-table.tsx';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Loading } from '../../components/loading.tsx';
 import { useI18n } from '../../i18n/context.tsx';
@@ -20,6 +21,7 @@ import { ApiErrorWithFields } from './field-errors.tsx';
 import { SecretModal, type ShownSecret } from './secret-modal.tsx';
 import { catalogQuery, type Endpoint, EndpointBadge, endpointQuery, endpointsQuery, EventTypePicker, useCanWriteWebhooks } from './webhook-data.tsx';
 import { Facts } from '../../components/facts.tsx';
+import { keys } from '../../api/query-keys.ts';
 
 function EditForm({ endpoint }: { endpoint: Endpoint }) {
   const { t } = useI18n();
@@ -74,7 +76,7 @@ function RecoverForm({ endpoint }: { endpoint: Endpoint }) {
   const [since, setSince] = useState(() => toLocalInput(new Date(Date.now() - 24 * 3600_000)));
   const recover = useMutation({
     mutationFn: (at: string) => call(api.POST('/webhook/endpoints/{id}/recover', { params: { path: { id: endpoint.id } }, body: { since: at } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['webhook-deliveries'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: keys.webhookDeliveries.all }),
   });
   const [invalid, setInvalid] = useState(false);
   const submit = (event: FormEvent) => {
@@ -117,7 +119,7 @@ export function WebhookEndpointPage() {
   const { id = '' } = useParams({ strict: false });
   const endpoint = useQuery(endpointQuery(id));
   const deliveries = useQuery({
-    queryKey: ['webhook-deliveries', { endpointId: id, limit: 10 }],
+    queryKey: keys.webhookDeliveries.list({ endpointId: id, limit: 10 }),
     queryFn: () => call(api.GET('/webhook/deliveries', { params: { query: { endpointId: id, limit: 10 } } })),
     refetchInterval: 3000,
   });
@@ -142,7 +144,7 @@ export function WebhookEndpointPage() {
   });
   const test = useMutation({
     mutationFn: () => call(api.POST('/webhook/endpoints/{id}/test', { params: { path: { id } } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['webhook-deliveries'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: keys.webhookDeliveries.all }),
   });
   const remove = useMutation({
     mutationFn: () => call(api.DELETE('/webhook/endpoints/{id}', { params: { path: { id } } })),
@@ -216,14 +218,9 @@ export function WebhookEndpointPage() {
                 {t('webhooks.allDeliveries')}
               </Anchor>
             </Group>
-            {deliveries.error ? <ErrorAlert error={deliveries.error} /> : null}
-            {deliveries.data ? (
-              deliveries.data.data.length === 0 ? (
-                <Text>{t('deliveries.empty')}</Text>
-              ) : (
-                <DeliveryTable deliveries={deliveries.data.data} endpoints={[data]} caption={t('webhooks.latestDeliveries')} />
-              )
-            ) : null}
+            <ListState query={deliveries} isEmpty={(list) => list.data.length === 0} empty={t('deliveries.empty')}>
+              {(list) => <DeliveryTable deliveries={list.data} endpoints={[data]} caption={t('webhooks.latestDeliveries')} />}
+            </ListState>
           </Card>
         </>
       ) : null}

@@ -3,19 +3,19 @@
  * (POST /webhook/endpoints: URL, description, event types from GET /webhook/events). The signing
  * secret of a new endpoint is shown once, like an API key's: stripped from the mutation's result.
  */
-import { Anchor, Button, Card, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Card, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { api, call } from '../../api/client.ts';
+import { DataTable, ListState, type Column } from '../../components/data-table.tsx';
 import { ErrorAlert } from '../../components/error-alert.tsx';
-import { Loading } from '../../components/loading.tsx';
 import { useI18n } from '../../i18n/context.tsx';
 import { READABLE } from '../../components/readable.ts';
 import { formatDateTime } from '../../i18n/format.ts';
 import { ApiErrorWithFields } from './field-errors.tsx';
 import { SecretModal, type ShownSecret } from './secret-modal.tsx';
-import { catalogQuery, EndpointBadge, endpointsQuery, EventTypePicker } from './webhook-data.tsx';
+import { catalogQuery, type Endpoint, EndpointBadge, endpointsQuery, EventTypePicker } from './webhook-data.tsx';
 
 function CreateEndpointForm({ onCreated }: { onCreated: (secret: ShownSecret) => void }) {
   const { t } = useI18n();
@@ -73,6 +73,21 @@ export function WebhooksPage() {
   const { t } = useI18n();
   const endpoints = useQuery(endpointsQuery);
   const [secret, setSecret] = useState<ShownSecret | null>(null);
+  const columns: Column<Endpoint>[] = [
+    {
+      id: 'url',
+      header: t('webhooks.url'),
+      cell: (endpoint) => (
+        <Anchor style={{ wordBreak: 'break-all' }} renderRoot={(props) => <Link {...props} to="/developers/webhooks/$id" params={{ id: endpoint.id }} />}>
+          {endpoint.url}
+        </Anchor>
+      ),
+    },
+    { id: 'description', header: t('webhooks.description'), cell: (endpoint) => endpoint.description ?? t('common.none') },
+    { id: 'eventTypes', header: t('webhooks.eventTypes'), cell: (endpoint) => (endpoint.eventTypes ? endpoint.eventTypes.join(', ') : t('webhooks.allEvents')) },
+    { id: 'state', header: t('webhooks.state'), cell: (endpoint) => <EndpointBadge endpoint={endpoint} /> },
+    { id: 'createdAt', header: t('webhooks.createdAt'), cell: (endpoint) => formatDateTime(endpoint.createdAt) },
+  ];
 
   return (
     <Stack>
@@ -86,43 +101,9 @@ export function WebhooksPage() {
           {t('webhookEvents.title')}
         </Anchor>
       </Group>
-      {endpoints.error ? <ErrorAlert error={endpoints.error} /> : null}
-      {endpoints.isPending ? <Loading /> : null}
-      {endpoints.data ? (
-        endpoints.data.data.length === 0 ? (
-          <Text>{t('webhooks.empty')}</Text>
-        ) : (
-          <Table.ScrollContainer minWidth={720}>
-            <Table striped highlightOnHover>
-              <Table.Caption c="var(--mantine-color-text)">{t('webhooks.caption')}</Table.Caption>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th scope="col">{t('webhooks.url')}</Table.Th>
-                  <Table.Th scope="col">{t('webhooks.description')}</Table.Th>
-                  <Table.Th scope="col">{t('webhooks.eventTypes')}</Table.Th>
-                  <Table.Th scope="col">{t('webhooks.state')}</Table.Th>
-                  <Table.Th scope="col">{t('webhooks.createdAt')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {endpoints.data.data.map((endpoint) => (
-                  <Table.Tr key={endpoint.id}>
-                    <Table.Td style={{ wordBreak: 'break-all' }}>
-                      <Anchor renderRoot={(props) => <Link {...props} to="/developers/webhooks/$id" params={{ id: endpoint.id }} />}>{endpoint.url}</Anchor>
-                    </Table.Td>
-                    <Table.Td>{endpoint.description ?? t('common.none')}</Table.Td>
-                    <Table.Td>{endpoint.eventTypes ? endpoint.eventTypes.join(', ') : t('webhooks.allEvents')}</Table.Td>
-                    <Table.Td>
-                      <EndpointBadge endpoint={endpoint} />
-                    </Table.Td>
-                    <Table.Td>{formatDateTime(endpoint.createdAt)}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )
-      ) : null}
+      <ListState query={endpoints} isEmpty={(data) => data.data.length === 0} empty={t('webhooks.empty')}>
+        {(data) => <DataTable caption={t('webhooks.caption')} columns={columns} rows={data.data} rowKey={(endpoint) => endpoint.id} minWidth={720} />}
+      </ListState>
       <CreateEndpointForm onCreated={setSecret} />
       <SecretModal secret={secret} onClose={() => setSecret(null)} />
     </Stack>

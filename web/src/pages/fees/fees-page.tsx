@@ -12,10 +12,11 @@ import { useI18n } from '../../i18n/context.tsx';
 import { formatBrl } from '../../i18n/format.ts';
 import { LedgerSection, SettlementsSection } from './ledger-tables.tsx';
 import { TiersSection } from './tiers-section.tsx';
+import { keys } from '../../api/query-keys.ts';
 
 export function FeesPage() {
   const { t, language } = useI18n();
-  const balance = useQuery({ queryKey: ['ledger', 'balance'], queryFn: () => call(api.GET('/ledger/fees/balance')) });
+  const balance = useQuery({ queryKey: keys.ledger.feeBalance, queryFn: () => call(api.GET('/ledger/fees/balance')) });
   return (
     <Stack>
       <Title order={1}>{t('fees.title')}</Title>

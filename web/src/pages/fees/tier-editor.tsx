@@ -16,6 +16,7 @@ import { ErrorAlert } from '../../components/error-alert.tsx';
 import { useI18n } from '../../i18n/context.tsx';
 import { formatBrl } from '../../i18n/format.ts';
 import { cents, fractionToPercent, localDecimal, percentToFraction, readAmount } from './decimal-text.ts';
+import { keys } from '../../api/query-keys.ts';
 
 type FeeTier = components['schemas']['FeeTier'];
 type OrderType = FeeTier['orderType'];
@@ -40,7 +41,7 @@ export function TierEditor({ orderType, tiers, onDone }: { orderType: OrderType;
   const save = useMutation({
     mutationFn: (body: components['schemas']['MerchantFeeTierInput'][]) => call(api.PUT('/fee-tiers/{orderType}', { params: { path: { orderType } }, body })),
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: ['fee-tiers'] });
+      await queryClient.invalidateQueries({ queryKey: keys.feeTiers });
       onDone(true);
     },
     onError: (error) => {

@@ -8,11 +8,11 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, call } from '../../api/client.ts';
 import { useOperatorMay } from '../../api/operator-session.ts';
-import { OPS_KEY } from '../../api/query-client.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { READABLE, TONE } from '../../components/readable.ts';
 import { useI18n } from '../../i18n/context.tsx';
 import type { Receiver } from '../receivers/labels.tsx';
+import { opsKeys } from '../../api/query-keys.ts';
 
 type Decision = { kind: 'start-review' } | { kind: 'approve' } | { kind: 'reject'; reason: string };
 
@@ -30,7 +30,7 @@ export function KycDecision({ receiver }: { receiver: Receiver }) {
     },
     onSuccess: async () => {
       setReason('');
-      await queryClient.invalidateQueries({ queryKey: [OPS_KEY] });
+      await queryClient.invalidateQueries({ queryKey: opsKeys.all });
     },
   });
   const decidable = receiver.kycStatus === 'SUBMITTED' || receiver.kycStatus === 'UNDER_REVIEW';

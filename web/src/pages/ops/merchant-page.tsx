@@ -3,12 +3,12 @@
  * enabling (merchant-status-actions.tsx), its people (GET …/users), fee tiers (GET …/fee-tiers)
  * and API keys (merchant-credentials.tsx: key ids, never a secret; issue one, revoke one).
  */
-import { Anchor, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Stack, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
-import type { ReactNode } from 'react';
 import { api, call } from '../../api/client.ts';
-import { OPS_KEY } from '../../api/query-client.ts';
+import { opsKeys } from '../../api/query-keys.ts';
+import { DataTable, ListState, type Column } from '../../components/data-table.tsx';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Facts } from '../../components/facts.tsx';
 import { Loading } from '../../components/loading.tsx';
@@ -19,38 +19,15 @@ import { MerchantCredentials } from './merchant-credentials.tsx';
 import { MerchantStatusActions } from './merchant-status-actions.tsx';
 import { MerchantStatusBadge } from './merchants-page.tsx';
 
-/** A titled table of rows, with its loading and error states. */
-function Section<T>(props: { id: string; title: MessageKey; columns: MessageKey[]; query: { data?: T[]; error: unknown; isPending: boolean }; row: (item: T) => ReactNode[]; rowKey: (item: T) => string }) {
+/** A titled list of rows, with its loading, error and empty states; its title names the table. */
+function Section<T>(props: { id: string; title: MessageKey; columns: Column<T>[]; query: { data?: T[]; error: Error | null; isPending: boolean }; rowKey: (item: T) => string }) {
   const { t } = useI18n();
-  const { data, error, isPending } = props.query;
   return (
     <Stack component="section" aria-labelledby={props.id}>
       <Title order={2} id={props.id}>{t(props.title)}</Title>
-      {error ? <ErrorAlert error={error} /> : null}
-      {isPending ? <Loading /> : null}
-      {data && data.length === 0 ? <Text>{t('opsMerchants.none')}</Text> : null}
-      {data && data.length > 0 ? (
-        <Table.ScrollContainer minWidth={700}>
-          <Table striped aria-labelledby={props.id}>
-            <Table.Thead>
-              <Table.Tr>
-                {props.columns.map((column) => (
-                  <Table.Th scope="col" key={column}>{t(column)}</Table.Th>
-                ))}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {data.map((item) => (
-                <Table.Tr key={props.rowKey(item)}>
-                  {props.row(item).map((cell, index) => (
-                    <Table.Td key={props.columns[index]}>{cell}</Table.Td>
-                  ))}
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      ) : null}
+      <ListState query={props.query} isEmpty={(data) => data.length === 0} empty={t('opsMerchants.none')}>
+        {(data) => <DataTable caption={t(props.title)} columns={props.columns} rows={data} rowKey={props.rowKey} minWidth={700} />}
+      </ListState>
     </Stack>
   );
 }
@@ -59,9 +36,9 @@ export function MerchantPage() {
   const { t, language } = useI18n();
   const { id } = useParams({ strict: false }) as { id: string };
   const params = { params: { path: { id } } };
-  const merchant = useQuery({ queryKey: [OPS_KEY, 'merchant', id], queryFn: () => call(api.GET('/admin/merchants/{id}', params)) });
-  const users = useQuery({ queryKey: [OPS_KEY, 'merchant', id, 'users'], queryFn: () => call(api.GET('/admin/merchants/{id}/users', params)) });
-  const tiers = useQuery({ queryKey: [OPS_KEY, 'merchant', id, 'fee-tiers'], queryFn: () => call(api.GET('/admin/merchants/{id}/fee-tiers', params)) });
+  const merchant = useQuery({ queryKey: opsKeys.merchant(id), queryFn: () => call(api.GET('/admin/merchants/{id}', params)) });
+  const users = useQuery({ queryKey: opsKeys.merchant(id, 'users'), queryFn: () => call(api.GET('/admin/merchants/{id}/users', params)) });
+  const tiers = useQuery({ queryKey: opsKeys.merchant(id, 'fee-tiers'), queryFn: () => call(api.GET('/admin/merchants/{id}/fee-tiers', params)) });
 
   if (merchant.error) return <ErrorAlert error={merchant.error} />;
   if (!merchant.data) return <Loading />;
@@ -84,24 +61,27 @@ export function MerchantPage() {
       <Section
         id="merchant-users-heading"
         title="opsMerchants.users"
-        columns={['opsMerchants.email', 'opsMerchants.role', 'opsMerchants.totp', 'opsMerchants.createdAt']}
+        columns={[
+          { id: 'email', header: t('opsMerchants.email'), cell: (user) => user.email },
+          { id: 'role', header: t('opsMerchants.role'), cell: (user) => user.role },
+          { id: 'totp', header: t('opsMerchants.totp'), cell: (user) => (user.totpEnabled ? t('common.yes') : t('common.no')) },
+          { id: 'createdAt', header: t('opsMerchants.createdAt'), cell: (user) => formatDateTime(user.createdAt) },
+        ]}
         query={users}
         rowKey={(user) => user.id}
-        row={(user) => [user.email, user.role, user.totpEnabled ? t('common.yes') : t('common.no'), formatDateTime(user.createdAt)]}
       />
       <Section
         id="merchant-tiers-heading"
         title="opsMerchants.feeTiers"
-        columns={['opsMerchants.orderType', 'opsMerchants.volume', 'opsMerchants.platformFee', 'opsMerchants.merchantFee', 'opsMerchants.totalFee']}
+        columns={[
+          { id: 'orderType', header: t('opsMerchants.orderType'), cell: (tier) => tier.orderType },
+          { id: 'volume', header: t('opsMerchants.volume'), cell: (tier) => `${formatBrl(tier.minVolumeBrl, language)} – ${tier.maxVolumeBrl === null ? '∞' : formatBrl(tier.maxVolumeBrl, language)}` },
+          { id: 'platformFee', header: t('opsMerchants.platformFee'), cell: (tier) => formatFeeFraction(tier.platformFeePercentage, language) },
+          { id: 'merchantFee', header: t('opsMerchants.merchantFee'), cell: (tier) => formatFeeFraction(tier.merchantFeePercentage, language) },
+          { id: 'totalFee', header: t('opsMerchants.totalFee'), cell: (tier) => formatFeeFraction(tier.totalFeePercentage, language) },
+        ]}
         query={tiers}
         rowKey={(tier) => tier.id}
-        row={(tier) => [
-          tier.orderType,
-          `${formatBrl(tier.minVolumeBrl, language)} – ${tier.maxVolumeBrl === null ? '∞' : formatBrl(tier.maxVolumeBrl, language)}`,
-          formatFeeFraction(tier.platformFeePercentage, language),
-          formatFeeFraction(tier.merchantFeePercentage, language),
-          formatFeeFraction(tier.totalFeePercentage, language),
-        ]}
       />
       <MerchantCredentials merchant={m} />
     </Stack>

@@ -10,13 +10,13 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, call } from '../../api/client.ts';
 import { useOperatorMay } from '../../api/operator-session.ts';
-import { OPS_KEY } from '../../api/query-client.ts';
 import type { components } from '../../api/schema.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { READABLE, TONE } from '../../components/readable.ts';
 import { useI18n } from '../../i18n/context.tsx';
 import { ConfirmModal } from '../developers/confirm-modal.tsx';
 import { proposeApproval } from './approvals-api.ts';
+import { opsKeys } from '../../api/query-keys.ts';
 
 type Merchant = components['schemas']['Merchant'];
 
@@ -30,8 +30,8 @@ export function MerchantStatusActions({ merchant }: { merchant: Merchant }) {
     mutationFn: () => call(api.POST('/admin/merchants/{id}/disable', { params: { path: { id: merchant.id } } })),
     onSuccess: async () => {
       setConfirming(false);
-      await queryClient.invalidateQueries({ queryKey: [OPS_KEY, 'merchants'] });
-      await queryClient.invalidateQueries({ queryKey: [OPS_KEY, 'merchant', merchant.id] });
+      await queryClient.invalidateQueries({ queryKey: opsKeys.merchants.all });
+      await queryClient.invalidateQueries({ queryKey: opsKeys.merchant(merchant.id) });
     },
   });
   const propose = useMutation({ mutationFn: () => proposeApproval({ action: 'MERCHANT_ENABLE', targetId: merchant.id, reason: reason.trim() }), onSuccess: () => setReason('') });

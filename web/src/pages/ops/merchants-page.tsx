@@ -3,21 +3,23 @@
  * (POST /admin/merchants, `merchants.manage`), whose first API key's secret is shown once in a
  * modal (secret-modal.tsx: page state only, never the query cache).
  */
-import { Anchor, Badge, Button, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { api, call } from '../../api/client.ts';
 import { useOperatorMay } from '../../api/operator-session.ts';
-import { OPS_KEY } from '../../api/query-client.ts';
+import { opsKeys } from '../../api/query-keys.ts';
+import type { components } from '../../api/schema.ts';
+import { DataTable, ListState, PagePager, type Column } from '../../components/data-table.tsx';
 import { ErrorAlert } from '../../components/error-alert.tsx';
-import { Loading } from '../../components/loading.tsx';
 import { TONE } from '../../components/readable.ts';
 import { useI18n } from '../../i18n/context.tsx';
 import { formatDateTime } from '../../i18n/format.ts';
 import { SecretModal, type ShownSecret } from '../developers/secret-modal.tsx';
 
 const LIMIT = 20;
+type Merchant = components['schemas']['Merchant'];
 
 export function MerchantStatusBadge({ status }: { status: 'ACTIVE' | 'DISABLED' }) {
   const { t } = useI18n();
@@ -32,7 +34,7 @@ export function MerchantsPage() {
   const [name, setName] = useState('');
   const [shown, setShown] = useState<ShownSecret | null>(null);
   const merchants = useQuery({
-    queryKey: [OPS_KEY, 'merchants', page],
+    queryKey: opsKeys.merchants.page(page),
     queryFn: () => call(api.GET('/admin/merchants', { params: { query: { page, limit: LIMIT } } })),
     placeholderData: keepPreviousData,
   });
@@ -43,10 +45,14 @@ export function MerchantsPage() {
     },
     onSuccess: async () => {
       setName('');
-      await queryClient.invalidateQueries({ queryKey: [OPS_KEY, 'merchants'] });
+      await queryClient.invalidateQueries({ queryKey: opsKeys.merchants.all });
     },
   });
-  const pages = merchants.data ? Math.max(1, Math.ceil(merchants.data.total / LIMIT)) : 1;
+  const columns: Column<Merchant>[] = [
+    { id: 'name', header: t('opsMerchants.name'), cell: (merchant) => <Anchor renderRoot={(props) => <Link {...props} to="/ops/merchants/$id" params={{ id: merchant.id }} />}>{merchant.name}</Anchor> },
+    { id: 'status', header: t('opsMerchants.status'), cell: (merchant) => <MerchantStatusBadge status={merchant.status} /> },
+    { id: 'createdAt', header: t('opsMerchants.createdAt'), cell: (merchant) => formatDateTime(merchant.createdAt) },
+  ];
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -69,40 +75,14 @@ export function MerchantsPage() {
         {!may ? <Text>{t('ops.notAllowed')}</Text> : null}
         {create.error ? <ErrorAlert error={create.error} /> : null}
       </Stack>
-      {merchants.error ? <ErrorAlert error={merchants.error} /> : null}
-      {merchants.isPending ? <Loading /> : null}
-      {merchants.data ? (
-        <Table striped>
-          <caption>{t('opsMerchants.caption', { total: merchants.data.total })}</caption>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th scope="col">{t('opsMerchants.name')}</Table.Th>
-              <Table.Th scope="col">{t('opsMerchants.status')}</Table.Th>
-              <Table.Th scope="col">{t('opsMerchants.createdAt')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {merchants.data.data.map((merchant) => (
-              <Table.Tr key={merchant.id}>
-                <Table.Td>
-                  <Anchor renderRoot={(props) => <Link {...props} to="/ops/merchants/$id" params={{ id: merchant.id }} />}>{merchant.name}</Anchor>
-                </Table.Td>
-                <Table.Td>
-                  <MerchantStatusBadge status={merchant.status} />
-                </Table.Td>
-                <Table.Td>{formatDateTime(merchant.createdAt)}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      ) : null}
-      {pages > 1 ? (
-        <Group>
-          <Button variant="default" disabled={page <= 1} onClick={() => setPage(page - 1)}>{t('common.previous')}</Button>
-          <Text>{t('common.pageOf', { page, pages })}</Text>
-          <Button variant="default" disabled={page >= pages} onClick={() => setPage(page + 1)}>{t('common.next')}</Button>
-        </Group>
-      ) : null}
+      <ListState query={merchants} isEmpty={(data) => data.data.length === 0} empty={t('opsMerchants.caption', { total: 0 })}>
+        {(data) => (
+          <>
+            <DataTable caption={t('opsMerchants.caption', { total: data.total })} columns={columns} rows={data.data} rowKey={(merchant) => merchant.id} minWidth={480} />
+            <PagePager page={page} totalPages={Math.max(1, Math.ceil(data.total / LIMIT))} onChange={setPage} label={t('opsMerchants.title')} />
+          </>
+        )}
+      </ListState>
       <SecretModal secret={shown} onClose={() => setShown(null)} />
     </Stack>
   );

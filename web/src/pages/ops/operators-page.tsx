@@ -6,13 +6,13 @@
  * a proposal once the bootstrap is over). Every write needs `operators.manage` (ADMIN): without it
  * the controls are disabled, and the API refuses (403).
  */
-import { Alert, Badge, Button, Group, NativeSelect, Stack, Table, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, NativeSelect, Stack, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, call } from '../../api/client.ts';
 import { type Operator, useOperatorMay } from '../../api/operator-session.ts';
+import { DataTable, ListState, type Column } from '../../components/data-table.tsx';
 import { ErrorAlert } from '../../components/error-alert.tsx';
-import { Loading } from '../../components/loading.tsx';
 import { TONE } from '../../components/readable.ts';
 import { useI18n } from '../../i18n/context.tsx';
 import { formatDateTime } from '../../i18n/format.ts';
@@ -45,6 +45,45 @@ export function OperatorsPage() {
     onSuccess: refresh,
   });
 
+  const columns: Column<Operator>[] = [
+    { id: 'email', header: t('opsOperators.email'), cell: (operator) => operator.email },
+    {
+      id: 'role',
+      header: t('opsOperators.role'),
+      cell: (operator) => (
+        <NativeSelect
+          aria-label={t('opsOperators.roleOf', { email: operator.email })}
+          value={operator.role}
+          data={ROLES}
+          disabled={!may || change.isPending}
+          onChange={(event) => change.mutate({ id: operator.id, role: event.currentTarget.value as Operator['role'] })}
+        />
+      ),
+    },
+    { id: 'totp', header: t('opsOperators.totp'), cell: (operator) => (operator.totpEnabled ? t('common.yes') : t('common.no')) },
+    {
+      id: 'status',
+      header: t('opsOperators.status'),
+      cell: (operator) => <Badge variant="filled" color={operator.disabled ? TONE.bad : TONE.ok}>{operator.disabled ? t('opsOperators.disabled') : t('opsOperators.enabled')}</Badge>,
+    },
+    { id: 'createdAt', header: t('opsOperators.createdAt'), cell: (operator) => formatDateTime(operator.createdAt) },
+    {
+      id: 'actions',
+      header: t('opsOperators.actions'),
+      cell: (operator) => (
+        <Button
+          size="xs"
+          variant="default"
+          disabled={!may || change.isPending}
+          aria-label={t(operator.disabled ? 'opsOperators.enableOf' : 'opsOperators.disableOf', { email: operator.email })}
+          onClick={() => change.mutate({ id: operator.id, disabled: !operator.disabled })}
+        >
+          {operator.disabled ? t('opsOperators.enable') : t('opsOperators.disable')}
+        </Button>
+      ),
+    },
+  ];
+
   const submit = (event: FormEvent) => {
     event.preventDefault();
     create.mutate();
@@ -68,54 +107,9 @@ export function OperatorsPage() {
         {invited && !create.error ? <Alert color="green" role="status">{t('opsOperators.invited', { email: invited })}</Alert> : null}
       </Stack>
       {change.error ? <ErrorAlert error={change.error} /> : null}
-      {operators.error ? <ErrorAlert error={operators.error} /> : null}
-      {operators.isPending ? <Loading /> : null}
-      {operators.data ? (
-        <Table.ScrollContainer minWidth={820}>
-          <Table striped>
-            <caption>{t('opsOperators.caption')}</caption>
-            <Table.Thead>
-              <Table.Tr>
-                {(['email', 'role', 'totp', 'status', 'createdAt', 'actions'] as const).map((column) => (
-                  <Table.Th scope="col" key={column}>{t(`opsOperators.${column}`)}</Table.Th>
-                ))}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {operators.data.map((operator) => (
-                <Table.Tr key={operator.id}>
-                  <Table.Td>{operator.email}</Table.Td>
-                  <Table.Td>
-                    <NativeSelect
-                      aria-label={t('opsOperators.roleOf', { email: operator.email })}
-                      value={operator.role}
-                      data={ROLES}
-                      disabled={!may || change.isPending}
-                      onChange={(event) => change.mutate({ id: operator.id, role: event.currentTarget.value as Operator['role'] })}
-                    />
-                  </Table.Td>
-                  <Table.Td>{operator.totpEnabled ? t('common.yes') : t('common.no')}</Table.Td>
-                  <Table.Td>
-                    <Badge variant="filled" color={operator.disabled ? TONE.bad : TONE.ok}>{operator.disabled ? t('opsOperators.disabled') : t('opsOperators.enabled')}</Badge>
-                  </Table.Td>
-                  <Table.Td>{formatDateTime(operator.createdAt)}</Table.Td>
-                  <Table.Td>
-                    <Button
-                      size="xs"
-                      variant="default"
-                      disabled={!may || change.isPending}
-                      aria-label={t(operator.disabled ? 'opsOperators.enableOf' : 'opsOperators.disableOf', { email: operator.email })}
-                      onClick={() => change.mutate({ id: operator.id, disabled: !operator.disabled })}
-                    >
-                      {operator.disabled ? t('opsOperators.enable') : t('opsOperators.disable')}
-                    </Button>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      ) : null}
+      <ListState query={operators} isEmpty={(data) => data.length === 0} empty={t('common.none')}>
+        {(data) => <DataTable caption={t('opsOperators.caption')} columns={columns} rows={data} rowKey={(operator) => operator.id} minWidth={820} />}
+      </ListState>
     </Stack>
   );
 }

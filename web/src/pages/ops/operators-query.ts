@@ -5,9 +5,9 @@
  */
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, call } from '../../api/client.ts';
-import { OPS_KEY } from '../../api/query-client.ts';
+import { opsKeys } from '../../api/query-keys.ts';
 
-export const operatorsQuery = queryOptions({ queryKey: [OPS_KEY, 'operators'], queryFn: () => call(api.GET('/admin/operators')) });
+export const operatorsQuery = queryOptions({ queryKey: opsKeys.operators, queryFn: () => call(api.GET('/admin/operators')) });
 
 export function useActorName(): (actor: string) => string {
   const operators = useQuery(operatorsQuery);

@@ -14,7 +14,3 @@ export function formatWaiting(seconds: number): string {
 export function present<T extends Record<string, string | undefined>>(values: T): Partial<T> {
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined && value !== '')) as Partial<T>;
 }
-
-/** A São Paulo calendar day (yyyy-mm-dd) as the instant it starts, or the next day's start (an exclusive end); São Paulo keeps UTC−3 all year. */
-export const dayStart = (day: string) => new Date(`${day}T00:00:00-03:00`).toISOString();
-export const dayEndExclusive = (day: string) => new Date(new Date(`${day}T00:00:00-03:00`).getTime() + 86_400_000).toISOString();

@@ -4,25 +4,33 @@
  * (receiver-status-actions.tsx), every submission newest first with its
  * documents (references to the merchant's storage, not files), and the history of decisions.
  */
-import { Anchor, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { api, call } from '../../api/client.ts';
-import { OPS_KEY } from '../../api/query-client.ts';
+import { opsKeys } from '../../api/query-keys.ts';
 import type { components } from '../../api/schema.ts';
+import { AuditChange } from '../../components/audit-change.tsx';
+import { DataTable, type Column } from '../../components/data-table.tsx';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Facts } from '../../components/facts.tsx';
 import { Loading } from '../../components/loading.tsx';
 import { useI18n } from '../../i18n/context.tsx';
 import { formatDateTime } from '../../i18n/format.ts';
 import { KycBadge, StatusBadge, type Receiver } from '../receivers/labels.tsx';
-import { AuditChange } from './audit-change.tsx';
 import { KycDecision } from './kyc-decision.tsx';
 import { formatWaiting } from './ops-format.ts';
 import { useActorName } from './operators-query.ts';
 import { ReceiverStatusActions } from './receiver-status-actions.tsx';
 
 type Submission = components['schemas']['KycSubmission'];
+type Document = Submission['documents'][number];
+type Translate = ReturnType<typeof useI18n>['t'];
+
+const documentColumns = (t: Translate): Column<Document>[] => [
+  { id: 'type', header: t('opsKyc.documentType'), cell: (document) => document.type },
+  { id: 'reference', header: t('opsKyc.reference'), cell: (document) => <span style={{ wordBreak: 'break-all' }}>{document.reference}</span> },
+];
 
 const address = (r: Receiver) =>
   [r.addressStreet, r.addressNumber, r.addressComplement, r.addressNeighborhood, r.addressCity, r.addressState, r.addressZipCode].filter(Boolean).join(', ');
@@ -42,23 +50,13 @@ function SubmissionView({ submission }: { submission: Submission }) {
           [t('opsKyc.previousRejection'), submission.previousRejectionReason ?? none],
         ]}
       />
-      <Table withTableBorder>
-        <caption>{t('opsKyc.documents', { date })}</caption>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th scope="col">{t('opsKyc.documentType')}</Table.Th>
-            <Table.Th scope="col">{t('opsKyc.reference')}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {submission.documents.map((document) => (
-            <Table.Tr key={`${document.type}:${document.reference}`}>
-              <Table.Td>{document.type}</Table.Td>
-              <Table.Td style={{ wordBreak: 'break-all' }}>{document.reference}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+      <DataTable
+        caption={t('opsKyc.documents', { date })}
+        columns={documentColumns(t)}
+        rows={submission.documents}
+        rowKey={(document) => `${document.type}:${document.reference}`}
+        minWidth={0}
+      />
     </Stack>
   );
 }
@@ -67,11 +65,17 @@ export function ReceiverKycPage() {
   const { t } = useI18n();
   const { id } = useParams({ strict: false }) as { id: string };
   const actorName = useActorName();
-  const file = useQuery({ queryKey: [OPS_KEY, 'receiver-kyc', id], queryFn: () => call(api.GET('/admin/receivers/{id}/kyc', { params: { path: { id } } })) });
+  const file = useQuery({ queryKey: opsKeys.receiverKyc(id), queryFn: () => call(api.GET('/admin/receivers/{id}/kyc', { params: { path: { id } } })) });
 
   if (file.error) return <ErrorAlert error={file.error} />;
   if (!file.data) return <Loading />;
   const { receiver, merchantName, waitingSeconds, submissions, history } = file.data;
+  const historyColumns: Column<(typeof history)[number]>[] = [
+    { id: 'when', header: t('opsKyc.when'), cell: (entry) => formatDateTime(entry.createdAt) },
+    { id: 'actor', header: t('opsKyc.actor'), cell: (entry) => actorName(entry.actor) },
+    { id: 'action', header: t('opsKyc.action'), cell: (entry) => entry.action },
+    { id: 'details', header: t('opsKyc.details'), cell: (entry) => <AuditChange details={entry.details} before={t('opsAudit.before')} after={t('opsAudit.after')} /> },
+  ];
   const none = t('common.none');
 
   return (
@@ -110,30 +114,7 @@ export function ReceiverKycPage() {
         {history.length === 0 ? (
           <Text>{t('opsKyc.noHistory')}</Text>
         ) : (
-          <Table.ScrollContainer minWidth={700}>
-            <Table striped aria-labelledby="kyc-history-heading">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th scope="col">{t('opsKyc.when')}</Table.Th>
-                  <Table.Th scope="col">{t('opsKyc.actor')}</Table.Th>
-                  <Table.Th scope="col">{t('opsKyc.action')}</Table.Th>
-                  <Table.Th scope="col">{t('opsKyc.details')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {history.map((entry) => (
-                  <Table.Tr key={entry.id}>
-                    <Table.Td>{formatDateTime(entry.createdAt)}</Table.Td>
-                    <Table.Td>{actorName(entry.actor)}</Table.Td>
-                    <Table.Td>{entry.action}</Table.Td>
-                    <Table.Td>
-                      <AuditChange details={entry.details} />
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <DataTable caption={t('opsKyc.history')} columns={historyColumns} rows={history} rowKey={(entry) => entry.id} minWidth={700} />
         )}
       </Stack>
     </Stack>

@@ -10,12 +10,12 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, call } from '../../api/client.ts';
 import { useOperatorMay } from '../../api/operator-session.ts';
-import { OPS_KEY } from '../../api/query-client.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { TONE } from '../../components/readable.ts';
 import { useI18n } from '../../i18n/context.tsx';
 import { ConfirmModal } from '../developers/confirm-modal.tsx';
 import type { Receiver } from '../receivers/labels.tsx';
+import { opsKeys } from '../../api/query-keys.ts';
 
 type Change = 'suspend' | 'block' | 'reactivate';
 
@@ -42,7 +42,7 @@ export function ReceiverStatusActions({ receiver }: { receiver: Receiver }) {
     },
     onSuccess: async () => {
       setConfirming(null);
-      await queryClient.invalidateQueries({ queryKey: [OPS_KEY] });
+      await queryClient.invalidateQueries({ queryKey: opsKeys.all });
     },
   });
   const offered = CHANGES.filter((kind) => ALLOWED[kind](receiver.status));

@@ -4,26 +4,39 @@
  * the merchant fees a settlement run would pay now (GET /admin/settlements/due). Amounts are the
  * API's decimal text, grouped digit by digit (i18n/format.ts), never parsed as floats.
  */
-import { Anchor, Stack, Table, Text, Title } from '@mantine/core';
-import { type UseQueryResult, useQuery } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { Anchor, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { api, call } from '../../api/client.ts';
-import { OPS_KEY } from '../../api/query-client.ts';
+import { opsKeys } from '../../api/query-keys.ts';
+import type { components } from '../../api/schema.ts';
+import { DataTable, ListState, type Column } from '../../components/data-table.tsx';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Facts } from '../../components/facts.tsx';
 import { Loading } from '../../components/loading.tsx';
 import { useI18n } from '../../i18n/context.tsx';
 import { formatBrl, formatDateTime, formatTokenAmount } from '../../i18n/format.ts';
 
+type Currency = components['schemas']['TreasuryCurrency'];
+type Due = components['schemas']['SettlementDue'];
+
 function Balances() {
   const { t, language } = useI18n();
-  const treasury = useQuery({ queryKey: [OPS_KEY, 'treasury'], queryFn: () => call(api.GET('/admin/treasury')) });
+  const treasury = useQuery({ queryKey: opsKeys.treasury, queryFn: () => call(api.GET('/admin/treasury')) });
   if (treasury.error) return <ErrorAlert error={treasury.error} />;
   if (!treasury.data) return <Loading />;
   const data = treasury.data;
   const none = t('common.none');
   const amount = (value: string | null, currency: string) => (value === null ? none : formatTokenAmount(value, currency, language));
+  const currencyColumns: Column<Currency>[] = [
+    { id: 'currency', header: t('opsTreasury.currency'), rowHeader: true, cell: (c) => c.currency },
+    { id: 'onChain', header: t('opsTreasury.onChain'), cell: (c) => amount(c.onChain, c.currency) },
+    { id: 'ledger', header: t('opsTreasury.ledger'), cell: (c) => amount(c.ledger, c.currency) },
+    { id: 'drift', header: t('opsTreasury.drift'), cell: (c) => amount(c.drift, c.currency) },
+    { id: 'threshold', header: t('opsTreasury.threshold'), cell: (c) => (c.lowBalanceThreshold === null ? none : `${amount(c.lowBalanceThreshold, c.currency)}${c.belowThreshold ? ` (${t('opsTreasury.below')})` : ''}`) },
+    { id: 'openPayins', header: t('opsTreasury.openPayins'), cell: (c) => `${c.openPayins} · ${amount(c.openPayinObligations, c.currency)}` },
+    { id: 'inFlight', header: t('opsTreasury.inFlight'), cell: (c) => `${c.inFlightTransfers} · ${amount(c.inFlightAmount, c.currency)}` },
+  ];
   return (
     <Stack component="section" aria-labelledby="treasury-heading">
       <Title order={2} id="treasury-heading">{t('opsTreasury.balances')}</Title>
@@ -36,79 +49,39 @@ function Balances() {
         ]}
       />
       {data.onChain ? null : <Text>{t('opsTreasury.sandbox')}</Text>}
-      <Table.ScrollContainer minWidth={860}>
-        <Table striped>
-          <caption>{t('opsTreasury.currencies')}</caption>
-          <Table.Thead>
-            <Table.Tr>
-              {(['currency', 'onChain', 'ledger', 'drift', 'threshold', 'openPayins', 'inFlight'] as const).map((column) => (
-                <Table.Th scope="col" key={column}>{t(`opsTreasury.${column}`)}</Table.Th>
-              ))}
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {data.currencies.map((c) => (
-              <Table.Tr key={c.currency}>
-                <Table.Th scope="row">{c.currency}</Table.Th>
-                <Table.Td>{amount(c.onChain, c.currency)}</Table.Td>
-                <Table.Td>{amount(c.ledger, c.currency)}</Table.Td>
-                <Table.Td>{amount(c.drift, c.currency)}</Table.Td>
-                <Table.Td>{c.lowBalanceThreshold === null ? none : `${amount(c.lowBalanceThreshold, c.currency)}${c.belowThreshold ? ` (${t('opsTreasury.below')})` : ''}`}</Table.Td>
-                <Table.Td>{`${c.openPayins} · ${amount(c.openPayinObligations, c.currency)}`}</Table.Td>
-                <Table.Td>{`${c.inFlightTransfers} · ${amount(c.inFlightAmount, c.currency)}`}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <DataTable caption={t('opsTreasury.currencies')} columns={currencyColumns} rows={data.currencies} rowKey={(c) => c.currency} minWidth={860} />
     </Stack>
   );
 }
 
-/** A section listing what one read answers: its heading, error, loading, an empty line, or a table of `columns`. */
-function ListSection<Row>(props: { id: string; title: string; empty: string; query: UseQueryResult<Row[]>; columns: string[]; row: (row: Row) => ReactNode; intro?: ReactNode }) {
-  const rows = props.query.data;
+/** A section listing what one read answers: its heading, then the list's states and table (named by the heading). */
+function ListSection<Row>(props: { id: string; title: string; empty: string; query: { data?: Row[]; error: Error | null; isPending: boolean }; columns: Column<Row>[]; rowKey: (row: Row) => string }) {
   return (
     <Stack component="section" aria-labelledby={props.id}>
       <Title order={2} id={props.id}>{props.title}</Title>
-      {props.query.error ? <ErrorAlert error={props.query.error} /> : null}
-      {props.query.isPending ? <Loading /> : null}
-      {props.intro}
-      {rows && rows.length === 0 ? <Text>{props.empty}</Text> : null}
-      {rows && rows.length > 0 ? (
-        <Table striped aria-labelledby={props.id}>
-          <Table.Thead>
-            <Table.Tr>
-              {props.columns.map((column) => (
-                <Table.Th scope="col" key={column}>{column}</Table.Th>
-              ))}
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>{rows.map(props.row)}</Table.Tbody>
-        </Table>
-      ) : null}
+      <ListState query={props.query} isEmpty={(rows) => rows.length === 0} empty={props.empty}>
+        {(rows) => <DataTable caption={props.title} columns={props.columns} rows={rows} rowKey={props.rowKey} minWidth={560} />}
+      </ListState>
     </Stack>
   );
 }
 
 function Reconciliations() {
   const { t, language } = useI18n();
-  const runs = useQuery({ queryKey: [OPS_KEY, 'reconciliations'], queryFn: async () => (await call(api.GET('/admin/treasury/reconciliations', { params: { query: { limit: 20 } } }))).data });
+  const runs = useQuery({ queryKey: opsKeys.reconciliations, queryFn: async () => (await call(api.GET('/admin/treasury/reconciliations', { params: { query: { limit: 20 } } }))).data });
   return (
     <ListSection
       id="reconciliations-heading"
       title={t('opsTreasury.reconciliations')}
       empty={t('opsTreasury.noRuns')}
       query={runs}
-      columns={[t('opsTreasury.finishedAt'), t('opsTreasury.inFlight'), t('opsTreasury.driftFound'), t('opsTreasury.drift')]}
-      row={(run) => (
-        <Table.Tr key={run.id}>
-          <Table.Td>{formatDateTime(run.finishedAt)}</Table.Td>
-          <Table.Td>{run.inFlightTransfers}</Table.Td>
-          <Table.Td>{run.driftFound ? t('common.yes') : t('common.no')}</Table.Td>
-          <Table.Td>{run.currencies.map((c) => formatTokenAmount(c.drift, c.currency, language)).join('; ')}</Table.Td>
-        </Table.Tr>
-      )}
+      rowKey={(run) => run.id}
+      columns={[
+        { id: 'finishedAt', header: t('opsTreasury.finishedAt'), cell: (run) => formatDateTime(run.finishedAt) },
+        { id: 'inFlight', header: t('opsTreasury.inFlight'), cell: (run) => run.inFlightTransfers },
+        { id: 'driftFound', header: t('opsTreasury.driftFound'), cell: (run) => (run.driftFound ? t('common.yes') : t('common.no')) },
+        { id: 'drift', header: t('opsTreasury.drift'), cell: (run) => run.currencies.map((c) => formatTokenAmount(c.drift, c.currency, language)).join('; ') },
+      ]}
     />
   );
 }
@@ -116,62 +89,46 @@ function Reconciliations() {
 /** The PIX reconciliation's passes: outcomes the PSP had and no notification told (the drift each pass applied), or the error that stopped one. */
 function PspReconciliations() {
   const { t } = useI18n();
-  const runs = useQuery({ queryKey: [OPS_KEY, 'psp-runs'], queryFn: async () => (await call(api.GET('/admin/reconciliation/psp-runs', { params: { query: { limit: 20 } } }))).data });
+  const runs = useQuery({ queryKey: opsKeys.pspRuns, queryFn: async () => (await call(api.GET('/admin/reconciliation/psp-runs', { params: { query: { limit: 20 } } }))).data });
   return (
     <ListSection
       id="psp-runs-heading"
       title={t('opsTreasury.pspRuns')}
       empty={t('opsTreasury.noPspRuns')}
       query={runs}
-      columns={[t('opsTreasury.finishedAt'), t('opsTreasury.pspCharges'), t('opsTreasury.pspRefunds'), t('opsTreasury.pspPayouts'), t('opsTreasury.pspError')]}
-      row={(run) => (
-        <Table.Tr key={run.id}>
-          <Table.Td>{formatDateTime(run.finishedAt)}</Table.Td>
-          <Table.Td>{run.chargesApplied}</Table.Td>
-          <Table.Td>{run.refundsApplied}</Table.Td>
-          <Table.Td>{run.payoutsApplied}</Table.Td>
-          <Table.Td>{run.error ?? t('common.none')}</Table.Td>
-        </Table.Tr>
-      )}
+      rowKey={(run) => run.id}
+      columns={[
+        { id: 'finishedAt', header: t('opsTreasury.finishedAt'), cell: (run) => formatDateTime(run.finishedAt) },
+        { id: 'charges', header: t('opsTreasury.pspCharges'), cell: (run) => run.chargesApplied },
+        { id: 'refunds', header: t('opsTreasury.pspRefunds'), cell: (run) => run.refundsApplied },
+        { id: 'payouts', header: t('opsTreasury.pspPayouts'), cell: (run) => run.payoutsApplied },
+        { id: 'error', header: t('opsTreasury.pspError'), cell: (run) => run.error ?? t('common.none') },
+      ]}
     />
   );
 }
 
 function SettlementsDue() {
   const { t, tn, language } = useI18n();
-  const due = useQuery({ queryKey: [OPS_KEY, 'settlements-due'], queryFn: () => call(api.GET('/admin/settlements/due', { params: { query: { limit: 50 } } })) });
+  const due = useQuery({ queryKey: opsKeys.settlementsDue, queryFn: () => call(api.GET('/admin/settlements/due', { params: { query: { limit: 50 } } })) });
+  const dueColumns: Column<Due>[] = [
+    { id: 'merchant', header: t('opsTreasury.merchant'), cell: (row) => <Anchor renderRoot={(props) => <Link {...props} to="/ops/merchants/$id" params={{ id: row.merchantId }} />}>{row.merchantName}</Anchor> },
+    { id: 'amount', header: t('opsTreasury.amount'), cell: (row) => formatBrl(row.amountBrl, language) },
+    { id: 'chargebacksNetted', header: t('opsTreasury.chargebacksNetted'), cell: (row) => formatBrl(row.chargebacksOwedBrl, language) },
+    { id: 'entries', header: t('opsTreasury.entries'), cell: (row) => row.entries },
+    { id: 'oldest', header: t('opsTreasury.oldest'), cell: (row) => formatDateTime(row.oldestEntryAt) },
+  ];
   return (
     <Stack component="section" aria-labelledby="settlements-heading">
       <Title order={2} id="settlements-heading">{t('opsTreasury.settlementsDue')}</Title>
-      {due.error ? <ErrorAlert error={due.error} /> : null}
-      {due.isPending ? <Loading /> : null}
-      {due.data ? <Text>{t('opsTreasury.dueSummary', { merchants: tn('opsTreasury.merchants', due.data.merchants), total: formatBrl(due.data.totalBrl, language), asOf: formatDateTime(due.data.asOf) })}</Text> : null}
-      {due.data && due.data.data.length > 0 ? (
-        <Table striped aria-labelledby="settlements-heading">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th scope="col">{t('opsTreasury.merchant')}</Table.Th>
-              <Table.Th scope="col">{t('opsTreasury.amount')}</Table.Th>
-              <Table.Th scope="col">{t('opsTreasury.chargebacksNetted')}</Table.Th>
-              <Table.Th scope="col">{t('opsTreasury.entries')}</Table.Th>
-              <Table.Th scope="col">{t('opsTreasury.oldest')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {due.data.data.map((row) => (
-              <Table.Tr key={row.merchantId}>
-                <Table.Td>
-                  <Anchor renderRoot={(props) => <Link {...props} to="/ops/merchants/$id" params={{ id: row.merchantId }} />}>{row.merchantName}</Anchor>
-                </Table.Td>
-                <Table.Td>{formatBrl(row.amountBrl, language)}</Table.Td>
-                <Table.Td>{formatBrl(row.chargebacksOwedBrl, language)}</Table.Td>
-                <Table.Td>{row.entries}</Table.Td>
-                <Table.Td>{formatDateTime(row.oldestEntryAt)}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      ) : null}
+      <ListState query={due} isEmpty={() => false} empty={null}>
+        {(data) => (
+          <>
+            <Text>{t('opsTreasury.dueSummary', { merchants: tn('opsTreasury.merchants', data.merchants), total: formatBrl(data.totalBrl, language), asOf: formatDateTime(data.asOf) })}</Text>
+            {data.data.length > 0 ? <DataTable caption={t('opsTreasury.settlementsDue')} columns={dueColumns} rows={data.data} rowKey={(row) => row.merchantId} minWidth={640} /> : null}
+          </>
+        )}
+      </ListState>
     </Stack>
   );
 }

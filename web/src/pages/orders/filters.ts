@@ -3,8 +3,9 @@
  * and exported): checked by validateSearch, and turned into GET /orders's (and GET
  * /orders/export's) query. Dates are São Paulo calendar days (yyyy-mm-dd): "from" is that day's
  * first instant, "to" includes the whole day (the API's createdTo is exclusive: the next day's
- * midnight). São Paulo has kept UTC−3 all year since 2019, so the offset is fixed.
+ * midnight), both from lib/sao-paulo-day.ts.
  */
+import { saoPauloDayEndExclusive, saoPauloDayStart } from '../../lib/sao-paulo-day.ts';
 import { ORDER_STATUSES, ORDER_TYPES, type OrderStatus, type OrderType } from './statuses.ts';
 
 export interface OrderFilters {
@@ -57,14 +58,6 @@ export function ordersSearch(search: Record<string, unknown>): OrdersSearch {
   return Object.fromEntries(Object.entries(result).filter(([, value]) => value !== undefined)) as OrdersSearch;
 }
 
-/** "2026-11-26" → the next calendar day, by UTC arithmetic on the date alone. */
-function nextDay(day: string): string {
-  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
-  return new Date(Date.UTC(year, month - 1, date + 1)).toISOString().slice(0, 10);
-}
-
-const SAO_PAULO_MIDNIGHT = 'T00:00:00-03:00';
-
 /** The API query for the filters (dates as São Paulo instants). */
 export function filterQuery(filters: OrderFilters): Record<string, string> {
   const query: Record<string, string | undefined> = {
@@ -72,8 +65,8 @@ export function filterQuery(filters: OrderFilters): Record<string, string> {
     status: filters.status,
     receiverId: filters.receiverId,
     externalId: filters.externalId,
-    createdFrom: filters.createdFrom ? new Date(filters.createdFrom + SAO_PAULO_MIDNIGHT).toISOString() : undefined,
-    createdTo: filters.createdTo ? new Date(nextDay(filters.createdTo) + SAO_PAULO_MIDNIGHT).toISOString() : undefined,
+    createdFrom: filters.createdFrom ? saoPauloDayStart(filters.createdFrom) : undefined,
+    createdTo: filters.createdTo ? saoPauloDayEndExclusive(filters.createdTo) : undefined,
     amountBrlMin: filters.amountBrlMin,
     amountBrlMax: filters.amountBrlMax,
   };

@@ -16,6 +16,7 @@ import { brlBound } from './filters.ts';
 import { environmentQuery } from '../../api/environment.ts';
 import { READABLE } from '../../components/readable.ts';
 import { receiverChoicesQuery } from './receivers-query.ts';
+import { keys } from '../../api/query-keys.ts';
 
 function newKey(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
@@ -56,8 +57,8 @@ export function NewPayinPage() {
         }),
       ),
     onSuccess: async (order) => {
-      await queryClient.invalidateQueries({ queryKey: ['orders'] });
-      queryClient.setQueryData(['orders', order.id], order);
+      await queryClient.invalidateQueries({ queryKey: keys.orders.all });
+      queryClient.setQueryData(keys.orders.detail(order.id), order);
       await navigate({ to: '/orders/$id', params: { id: order.id } });
     },
   });

@@ -9,7 +9,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { api, call } from '../../api/client.ts';
-import { sessionQuery } from '../../api/session.ts';
+import { useMay } from '../../api/permissions.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Loading } from '../../components/loading.tsx';
 import { useI18n } from '../../i18n/context.tsx';
@@ -21,10 +21,9 @@ import { SandboxActions } from './sandbox-actions.tsx';
 import { TimelineTable } from './timeline.tsx';
 import { Facts } from '../../components/facts.tsx';
 import { OrderClaimNotice } from '../disputes/order-claim-notice.tsx';
+import { keys } from '../../api/query-keys.ts';
 
 const REFRESH_MS = 1500;
-/** Roles with developer.write (users/roles.ts), which the sandbox drivers need; the API is the guard. */
-const SANDBOX_ROLES = new Set(['OWNER', 'ADMIN', 'DEVELOPER']);
 
 const inProgress = (order: Order | undefined) => order !== undefined && !FINAL_STATUSES.has(order.status);
 
@@ -32,12 +31,12 @@ export function OrderPage() {
   const { t, language } = useI18n();
   const { id = '' } = useParams({ strict: false });
   const order = useQuery({
-    queryKey: ['orders', id],
+    queryKey: keys.orders.detail(id),
     queryFn: () => call(api.GET('/orders/{id}', { params: { path: { id } } })),
     refetchInterval: (query) => (query.state.data && FINAL_STATUSES.has(query.state.data.status) ? false : REFRESH_MS),
   });
   const timeline = useQuery({
-    queryKey: ['orders', id, 'timeline'],
+    queryKey: keys.orders.timeline(id),
     queryFn: () => call(api.GET('/orders/{id}/timeline', { params: { path: { id } } })),
     refetchInterval: (query) => {
       const pendingDelivery = query.state.data?.entries.some((entry) => entry.webhookDelivery?.status === 'PENDING') ?? false;
@@ -45,7 +44,8 @@ export function OrderPage() {
     },
   });
   const environment = useQuery(environmentQuery);
-  const session = useQuery(sessionQuery);
+  // developer.write, which the sandbox drivers need (the session's permissions); the API is the guard.
+  const mayDrive = useMay('developer.write');
   const none = t('common.none');
   const data = order.data;
   const token = data ? (data.targetToken ?? data.sourceToken ?? '') : '';
@@ -74,7 +74,7 @@ export function OrderPage() {
               </CopyButton>
             </Card>
           ) : null}
-          {environment.data?.sandbox && session.data && SANDBOX_ROLES.has(session.data.user.role) ? <SandboxActions order={data} /> : null}
+          {environment.data?.sandbox && mayDrive ? <SandboxActions order={data} /> : null}
           <SimpleGrid cols={{ base: 1, md: 2 }}>
             <Card withBorder component="section" aria-labelledby="summary-heading">
               <Title order={2} size="h3" id="summary-heading" mb="sm">{t('orders.detail.summary')}</Title>

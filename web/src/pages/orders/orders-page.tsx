@@ -3,14 +3,15 @@
  * (filters.ts), keyset paging (startingAfter / endingBefore), and the CSV export of the same
  * filters (GET /orders/export, a plain download: the session cookie authenticates it).
  */
-import { Anchor, Button, Card, Group, NativeSelect, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Card, Group, NativeSelect, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { API_BASE, api, call } from '../../api/client.ts';
-import { sessionQuery } from '../../api/session.ts';
-import { ErrorAlert } from '../../components/error-alert.tsx';
-import { Loading } from '../../components/loading.tsx';
+import { useMay } from '../../api/permissions.ts';
+import { keys } from '../../api/query-keys.ts';
+import type { components } from '../../api/schema.ts';
+import { DataTable, ExportButton, KeysetPager, ListState, type Column } from '../../components/data-table.tsx';
 import { useI18n } from '../../i18n/context.tsx';
 import { formatBrl, formatDateTime, formatTokenAmount } from '../../i18n/format.ts';
 import { brlBound, filterQuery, filtersOf, ordersSearch, type OrderFilters, type OrdersSearch } from './filters.ts';
@@ -19,28 +20,44 @@ import { ORDER_STATUSES, ORDER_TYPES } from './statuses.ts';
 import { receiverChoicesQuery } from './receivers-query.ts';
 
 const PAGE_SIZE = 20;
-
-/** Roles whose people may create orders (users/roles.ts: payments.write); the API is the guard. */
-export const PAYMENT_ROLES = new Set(['OWNER', 'ADMIN']);
+type OrderRow = components['schemas']['Order'];
 
 export function OrdersPage() {
   const { t, tn, language } = useI18n();
   const navigate = useNavigate();
   const search = ordersSearch(useSearch({ strict: false }));
   const filters = filtersOf(search);
-  const session = useQuery(sessionQuery);
+  // payments.write, from the session (the API's role table): the API is the guard.
+  const mayCreate = useMay('payments.write');
   const query = { ...filterQuery(filters), limit: PAGE_SIZE, ...(search.startingAfter ? { startingAfter: search.startingAfter } : {}), ...(search.endingBefore ? { endingBefore: search.endingBefore } : {}) };
   const orders = useQuery({
-    queryKey: ['orders', 'list', query],
+    queryKey: keys.orders.list(query),
     queryFn: () => call(api.GET('/orders', { params: { query } })),
     placeholderData: keepPreviousData,
   });
   const go = (next: OrdersSearch) => navigate({ to: '/orders', search: next });
 
-  const rows = orders.data?.data ?? [];
   const hasMore = orders.data?.hasMore ?? false;
   const hasNext = search.endingBefore ? true : hasMore;
   const hasPrevious = search.endingBefore ? hasMore : Boolean(search.startingAfter);
+  const columns: Column<OrderRow>[] = [
+    { id: 'createdAt', header: t('orders.col.createdAt'), cell: (order) => formatDateTime(order.createdAt) },
+    {
+      id: 'id',
+      header: t('orders.col.id'),
+      cell: (order) => (
+        <Anchor renderRoot={(props) => <Link {...props} to="/orders/$id" params={{ id: order.id }} />} ff="monospace" size="sm">
+          {order.id.slice(0, 8)}
+        </Anchor>
+      ),
+    },
+    { id: 'type', header: t('orders.col.type'), cell: (order) => order.type },
+    { id: 'status', header: t('orders.col.status'), cell: (order) => <OrderStatusBadge status={order.status} /> },
+    { id: 'receiver', header: t('orders.col.receiver'), cell: (order) => order.receiverName },
+    { id: 'externalId', header: t('orders.col.externalId'), cell: (order) => order.externalId ?? t('common.none') },
+    { id: 'amountBrl', header: t('orders.col.amountBrl'), align: 'right', cell: (order) => formatBrl(order.amountBrl, language) },
+    { id: 'amountToken', header: t('orders.col.amountToken'), align: 'right', cell: (order) => formatTokenAmount(String(order.amountToken), order.targetToken ?? order.sourceToken ?? '', language) },
+  ];
   const exportHref = `${API_BASE}/orders/export?${new URLSearchParams(filterQuery(filters)).toString()}`;
 
   return (
@@ -48,10 +65,8 @@ export function OrdersPage() {
       <Group justify="space-between" align="end">
         <Title order={1}>{t('orders.title')}</Title>
         <Group>
-          <Button component="a" href={exportHref} download variant="default" title={t('orders.exportHint')}>
-            {t('orders.export')}
-          </Button>
-          {session.data && PAYMENT_ROLES.has(session.data.user.role) ? (
+          <ExportButton href={exportHref} label={t('orders.export')} hint={t('orders.exportHint')} />
+          {mayCreate ? (
             <Button component={Link} to="/orders/new">
               {t('orders.newPayin')}
             </Button>
@@ -59,62 +74,23 @@ export function OrdersPage() {
         </Group>
       </Group>
       <FilterForm key={JSON.stringify(filters)} filters={filters} onApply={(next) => go(next)} />
-      {orders.error ? <ErrorAlert error={orders.error} /> : null}
-      {orders.isPending ? <Loading /> : null}
-      {orders.data ? (
-        <>
-          <Text size="sm" role="status">{tn('orders.total', orders.data.total)}</Text>
-          {rows.length === 0 ? (
-            <Text>{t('orders.empty')}</Text>
-          ) : (
-            <Table.ScrollContainer minWidth={860}>
-              <Table striped highlightOnHover>
-                <Table.Caption c="dark.8">{t('orders.caption')}</Table.Caption>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th scope="col">{t('orders.col.createdAt')}</Table.Th>
-                    <Table.Th scope="col">{t('orders.col.id')}</Table.Th>
-                    <Table.Th scope="col">{t('orders.col.type')}</Table.Th>
-                    <Table.Th scope="col">{t('orders.col.status')}</Table.Th>
-                    <Table.Th scope="col">{t('orders.col.receiver')}</Table.Th>
-                    <Table.Th scope="col">{t('orders.col.externalId')}</Table.Th>
-                    <Table.Th scope="col" ta="right">{t('orders.col.amountBrl')}</Table.Th>
-                    <Table.Th scope="col" ta="right">{t('orders.col.amountToken')}</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {rows.map((order) => (
-                    <Table.Tr key={order.id}>
-                      <Table.Td>{formatDateTime(order.createdAt)}</Table.Td>
-                      <Table.Td>
-                        <Anchor renderRoot={(props) => <Link {...props} to="/orders/$id" params={{ id: order.id }} />} ff="monospace" size="sm">
-                          {order.id.slice(0, 8)}
-                        </Anchor>
-                      </Table.Td>
-                      <Table.Td>{order.type}</Table.Td>
-                      <Table.Td><OrderStatusBadge status={order.status} /></Table.Td>
-                      <Table.Td>{order.receiverName}</Table.Td>
-                      <Table.Td>{order.externalId ?? t('common.none')}</Table.Td>
-                      <Table.Td ta="right">{formatBrl(order.amountBrl, language)}</Table.Td>
-                      <Table.Td ta="right">{formatTokenAmount(String(order.amountToken), order.targetToken ?? order.sourceToken ?? '', language)}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-          )}
-          {hasNext || hasPrevious ? (
-            <Group justify="center" component="nav" aria-label={t('orders.paging')}>
-              <Button variant="default" disabled={!hasPrevious || rows.length === 0} onClick={() => go({ ...filters, endingBefore: rows[0]!.id })}>
-                ← {t('common.previous')}
-              </Button>
-              <Button variant="default" disabled={!hasNext || rows.length === 0} onClick={() => go({ ...filters, startingAfter: rows[rows.length - 1]!.id })}>
-                {t('common.next')} →
-              </Button>
-            </Group>
-          ) : null}
-        </>
-      ) : null}
+      <ListState query={orders} isEmpty={() => false} empty={null}>
+        {(data) => (
+          <>
+            <Text size="sm" role="status">{tn('orders.total', data.total)}</Text>
+            {data.data.length === 0 ? <Text>{t('orders.empty')}</Text> : <DataTable caption={t('orders.caption')} columns={columns} rows={data.data} rowKey={(order) => order.id} minWidth={860} />}
+            {data.data.length > 0 ? (
+              <KeysetPager
+                hasPrevious={hasPrevious}
+                hasNext={hasNext}
+                onPrevious={() => go({ ...filters, endingBefore: data.data[0]!.id })}
+                onNext={() => go({ ...filters, startingAfter: data.data[data.data.length - 1]!.id })}
+                label={t('orders.paging')}
+              />
+            ) : null}
+          </>
+        )}
+      </ListState>
     </Stack>
   );
 }

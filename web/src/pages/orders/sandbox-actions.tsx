@@ -13,6 +13,7 @@ import { ErrorAlert } from '../../components/error-alert.tsx';
 import { TONE } from '../../components/readable.ts';
 import { useI18n } from '../../i18n/context.tsx';
 import type { Order } from './statuses.ts';
+import { keys } from '../../api/query-keys.ts';
 
 type Step = 'CHAIN_TRANSFER' | 'PIX_REFUND' | 'PIX_PAYOUT';
 
@@ -46,7 +47,7 @@ export function SandboxActions({ order }: { order: Order }) {
     },
     onMutate: () => setDone(null),
     onSuccess: (message) => setDone(message),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['orders'] }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: keys.orders.all }),
   });
 
   const canPay = order.type === 'PAYIN' && (order.status === 'AWAITING_PAYMENT' || order.status === 'EXPIRED');

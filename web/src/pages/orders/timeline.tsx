@@ -4,9 +4,10 @@
  * explorer's page when the service has one), ledger entries with their postings, and the webhook
  * deliveries about the order.
  */
-import { Anchor, Badge, Code, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Code, Stack, Text } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
 import type { components } from '../../api/schema.ts';
+import { DataTable, type Column } from '../../components/data-table.tsx';
 import { useI18n } from '../../i18n/context.tsx';
 import type { Language } from '../../i18n/messages.ts';
 import { formatBrl, formatDateTime, formatTokenAmount } from '../../i18n/format.ts';
@@ -16,6 +17,7 @@ type Timeline = components['schemas']['OrderTimeline'];
 type Entry = Timeline['entries'][number];
 type LedgerEntry = NonNullable<Entry['ledgerEntry']>;
 type DisputeEntry = NonNullable<Entry['dispute']>;
+type Posting = LedgerEntry['postings'][number];
 
 /** A claim's status as a word on a colour (the colour is never the only cue). */
 const DISPUTE_COLOUR: Record<DisputeEntry['status'], string> = { OPEN: 'orange', DEFENDED: 'blue', ACCEPTED: 'red', REJECTED: 'green', CANCELLED: 'gray' };
@@ -31,28 +33,21 @@ function money(amount: string, currency: string, language: Language): string {
 export function TimelineTable({ timeline, deliveriesLink = true }: { timeline: Pick<Timeline, 'entries'>; deliveriesLink?: boolean }) {
   const { t } = useI18n();
   if (timeline.entries.length === 0) return <Text>{t('orders.timeline.empty')}</Text>;
+  const columns: Column<Entry>[] = [
+    { id: 'at', header: t('orders.timeline.at'), width: 150, cell: (entry) => formatDateTime(entry.at) },
+    { id: 'kind', header: t('orders.timeline.kind'), width: 170, cell: (entry) => t(`orders.timeline.kind.${entry.kind}`) },
+    { id: 'what', header: t('orders.timeline.what'), cell: (entry) => <EntryDetail entry={entry} deliveriesLink={deliveriesLink} /> },
+  ];
   return (
-    <Table.ScrollContainer minWidth={720}>
-      <Table verticalSpacing="sm" aria-describedby="timeline-refresh">
-        <Table.Caption c="dark.8">{t('orders.timeline.caption')}</Table.Caption>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th scope="col" w={150}>{t('orders.timeline.at')}</Table.Th>
-            <Table.Th scope="col" w={170}>{t('orders.timeline.kind')}</Table.Th>
-            <Table.Th scope="col">{t('orders.timeline.what')}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {timeline.entries.map((entry, index) => (
-            <Table.Tr key={`${entry.kind}-${index}`} data-kind={entry.kind}>
-              <Table.Td>{formatDateTime(entry.at)}</Table.Td>
-              <Table.Td>{t(`orders.timeline.kind.${entry.kind}`)}</Table.Td>
-              <Table.Td><EntryDetail entry={entry} deliveriesLink={deliveriesLink} /></Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <DataTable
+      caption={t('orders.timeline.caption')}
+      columns={columns}
+      rows={timeline.entries}
+      rowKey={(entry, index) => `${entry.kind}-${index}`}
+      rowProps={(entry) => ({ 'data-kind': entry.kind })}
+      describedBy="timeline-refresh"
+      minWidth={720}
+    />
   );
 }
 
@@ -117,29 +112,21 @@ function DisputeDetail({ dispute }: { dispute: DisputeEntry }) {
 
 function Postings({ entry }: { entry: LedgerEntry }) {
   const { t, language } = useI18n();
+  const credit = (posting: Posting) => posting.amount.startsWith('-');
+  const shown = (posting: Posting) => money(credit(posting) ? posting.amount.slice(1) : posting.amount, posting.currency, language);
+  const columns: Column<Posting>[] = [
+    { id: 'account', header: t('orders.timeline.account'), cell: (posting) => posting.account },
+    { id: 'debit', header: t('orders.timeline.debit'), align: 'right', cell: (posting) => (credit(posting) ? '' : shown(posting)) },
+    { id: 'credit', header: t('orders.timeline.credit'), align: 'right', cell: (posting) => (credit(posting) ? shown(posting) : '') },
+  ];
   return (
-    <Table withTableBorder fz="sm" verticalSpacing={4}>
-      <Table.Caption ta="left" c="dark.8">{t('orders.timeline.postings', { description: entry.kind })}</Table.Caption>
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th scope="col">{t('orders.timeline.account')}</Table.Th>
-          <Table.Th scope="col" ta="right">{t('orders.timeline.debit')}</Table.Th>
-          <Table.Th scope="col" ta="right">{t('orders.timeline.credit')}</Table.Th>
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {entry.postings.map((posting, index) => {
-          const credit = posting.amount.startsWith('-');
-          const shown = money(credit ? posting.amount.slice(1) : posting.amount, posting.currency, language);
-          return (
-            <Table.Tr key={`${posting.account}-${posting.currency}-${index}`}>
-              <Table.Td>{posting.account}</Table.Td>
-              <Table.Td ta="right">{credit ? '' : shown}</Table.Td>
-              <Table.Td ta="right">{credit ? shown : ''}</Table.Td>
-            </Table.Tr>
-          );
-        })}
-      </Table.Tbody>
-    </Table>
+    <DataTable
+      caption={t('orders.timeline.postings', { description: entry.kind })}
+      columns={columns}
+      rows={entry.postings}
+      rowKey={(posting, index) => `${posting.account}-${posting.currency}-${index}`}
+      minWidth={0}
+      nested
+    />
   );
 }

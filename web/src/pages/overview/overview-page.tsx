@@ -5,7 +5,7 @@
  * orders, failing or disabled webhook endpoints); below, the balance cards (balance-cards.tsx,
  * their own query, so the period does not reload them).
  */
-import { Card, Group, List, Radio, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Card, Group, List, Radio, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
@@ -20,6 +20,8 @@ import { AppLink } from './app-link.tsx';
 import { DisputesAttention } from './disputes-attention.tsx';
 import { BalanceCards } from './balance-cards.tsx';
 import { formatDay, VolumeChart } from './volume-chart.tsx';
+import { keys } from '../../api/query-keys.ts';
+import { DataTable, type Column } from '../../components/data-table.tsx';
 
 type Overview = components['schemas']['Overview'];
 
@@ -53,30 +55,19 @@ function Section({ id, title, children }: { id: string; title: string; children:
 function StatusCounts({ rows }: { rows: Overview['ordersByStatus'] }) {
   const { t } = useI18n();
   if (rows.length === 0) return <Text>{t('overview.noOrders')}</Text>;
-  return (
-    <Table data-testid="status-counts">
-      <Table.Caption style={{ color: 'var(--mantine-color-text)' }}>{t('overview.byStatusCaption')}</Table.Caption>
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th scope="col">{t('overview.status')}</Table.Th>
-          <Table.Th scope="col">{t('overview.count')}</Table.Th>
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {rows.map((row) => {
-          const label = statusLabel(row.status);
-          return (
-            <Table.Tr key={row.status} data-status={row.status}>
-              <Table.Th scope="row">
-                <AppLink path={`/orders?status=${encodeURIComponent(row.status)}`}>{label ? t(label) : row.status}</AppLink>
-              </Table.Th>
-              <Table.Td>{row.count}</Table.Td>
-            </Table.Tr>
-          );
-        })}
-      </Table.Tbody>
-    </Table>
-  );
+  const columns: Column<Overview['ordersByStatus'][number]>[] = [
+    {
+      id: 'status',
+      header: t('overview.status'),
+      rowHeader: true,
+      cell: (row) => {
+        const label = statusLabel(row.status);
+        return <AppLink path={`/orders?status=${encodeURIComponent(row.status)}`}>{label ? t(label) : row.status}</AppLink>;
+      },
+    },
+    { id: 'count', header: t('overview.count'), cell: (row) => row.count },
+  ];
+  return <DataTable caption={t('overview.byStatusCaption')} columns={columns} rows={rows} rowKey={(row) => row.status} rowProps={(row) => ({ 'data-status': row.status })} minWidth={0} testId="status-counts" />;
 }
 
 function Attention({ attention }: { attention: Overview['attention'] }) {
@@ -126,7 +117,7 @@ export function OverviewPage() {
   const search = useSearch({ strict: false });
   const days: Period = 'days' in search && typeof search.days === 'number' ? (search.days as Period) : 30;
   const overview = useQuery({
-    queryKey: ['overview', { days }],
+    queryKey: keys.overview({ days }),
     queryFn: () => call(api.GET('/overview', { params: { query: { days } } })),
     placeholderData: keepPreviousData,
   });

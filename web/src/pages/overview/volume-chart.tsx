@@ -4,12 +4,13 @@
  * summarises it (totals and the busiest day); the exact figures are in a data table the person can
  * show under it. Colour is not the only cue: the legend names each colour, and the table has words.
  */
-import { Button, Group, Stack, Table, Text } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
 import { useId, useState } from 'react';
 import type { components } from '../../api/schema.ts';
 import { useI18n } from '../../i18n/context.tsx';
 import { formatBrl } from '../../i18n/format.ts';
 import { centsText, share, toCents } from './cents.ts';
+import { DataTable, type Column } from '../../components/data-table.tsx';
 
 type DayVolume = components['schemas']['OverviewDayVolume'];
 type OrderType = DayVolume['type'];
@@ -47,6 +48,14 @@ export function VolumeChart({ volumes, from, to }: { volumes: DayVolume[]; from:
   const tableId = useId();
   const days = byDay(volumes);
   const brl = (cents: bigint) => formatBrl(centsText(cents), language);
+  const columns: Column<(typeof days)[number]>[] = [
+    { id: 'day', header: t('overview.day'), rowHeader: true, cell: (row) => formatDay(row.day) },
+    ...TYPES.flatMap((type): Column<(typeof days)[number]>[] => [
+      { id: `${type}-count`, header: t('overview.orders', { type }), cell: (row) => row.byType[type].count },
+      { id: `${type}-amount`, header: t('overview.amount', { type }), cell: (row) => formatBrl(row.byType[type].amountBrl, language) },
+      { id: `${type}-completed`, header: t('overview.completed', { type }), cell: (row) => formatBrl(row.byType[type].completedAmountBrl, language) },
+    ]),
+  ];
 
   const totals = { PAYIN: { cents: 0n, count: 0 }, PAYOUT: { cents: 0n, count: 0 } };
   let max = 0n;
@@ -136,33 +145,7 @@ export function VolumeChart({ volumes, from, to }: { volumes: DayVolume[]; from:
       </Group>
       <div id={tableId} hidden={!showTable}>
         {showTable ? (
-          <Table.ScrollContainer minWidth={640}>
-            <Table striped>
-              <Table.Caption style={{ color: 'var(--mantine-color-text)' }}>{t('overview.tableCaption', { from: formatDay(from), to: formatDay(to) })}</Table.Caption>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th scope="col">{t('overview.day')}</Table.Th>
-                  {TYPES.flatMap((type) => [
-                    <Table.Th key={`${type}-count`} scope="col">{t('overview.orders', { type })}</Table.Th>,
-                    <Table.Th key={`${type}-amount`} scope="col">{t('overview.amount', { type })}</Table.Th>,
-                    <Table.Th key={`${type}-completed`} scope="col">{t('overview.completed', { type })}</Table.Th>,
-                  ])}
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {days.map(({ day, byType }) => (
-                  <Table.Tr key={day}>
-                    <Table.Th scope="row">{formatDay(day)}</Table.Th>
-                    {TYPES.flatMap((type) => [
-                      <Table.Td key={`${type}-count`}>{byType[type].count}</Table.Td>,
-                      <Table.Td key={`${type}-amount`}>{formatBrl(byType[type].amountBrl, language)}</Table.Td>,
-                      <Table.Td key={`${type}-completed`}>{formatBrl(byType[type].completedAmountBrl, language)}</Table.Td>,
-                    ])}
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <DataTable caption={t('overview.tableCaption', { from: formatDay(from), to: formatDay(to) })} columns={columns} rows={days} rowKey={(row) => row.day} minWidth={640} />
         ) : null}
       </div>
     </Stack>

@@ -14,6 +14,7 @@ import { useMay } from '../../api/permissions.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { READABLE } from '../../components/readable.ts';
 import { useI18n } from '../../i18n/context.tsx';
+import { keys } from '../../api/query-keys.ts';
 
 type PersonType = 'PF' | 'PJ';
 
@@ -37,7 +38,7 @@ export function NewReceiverPage() {
         }),
       ),
     onSuccess: async (receiver) => {
-      await queryClient.invalidateQueries({ queryKey: ['receivers'] });
+      await queryClient.invalidateQueries({ queryKey: keys.receivers.all });
       await navigate({ to: '/receivers/$id', params: { id: receiver.id } });
     },
   });

@@ -28,7 +28,7 @@ export function ReceiverEditForm({ receiver, onDone }: { receiver: Receiver; onD
   const save = useMutation({
     mutationFn: () => call(api.PATCH('/receivers/{id}', { params: { path: { id: receiver.id } }, body: changes })),
     onSuccess: async (saved) => {
-      queryClient.setQueryData(['receivers', receiver.id], saved);
+      queryClient.setQueryData(keys.receivers.detail(receiver.id), saved);
       await queryClient.invalidateQueries({ queryKey: keys.receivers.all });
       onDone();
     },

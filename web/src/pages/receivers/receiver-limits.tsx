@@ -15,6 +15,7 @@ import { Loading } from '../../components/loading.tsx';
 import { READABLE } from '../../components/readable.ts';
 import { useI18n } from '../../i18n/context.tsx';
 import { formatBrl, formatDate } from '../../i18n/format.ts';
+import { keys } from '../../api/query-keys.ts';
 
 type Limits = components['schemas']['ReceiverLimits'];
 
@@ -39,8 +40,8 @@ function LimitsForm({ limits, onDone }: { limits: Limits; onDone: () => void }) 
         }),
       ),
     onSuccess: (saved) => {
-      queryClient.setQueryData(['receivers', limits.receiverId, 'limits'], saved);
-      void queryClient.invalidateQueries({ queryKey: ['receivers', limits.receiverId] });
+      queryClient.setQueryData(keys.receivers.limits(limits.receiverId), saved);
+      void queryClient.invalidateQueries({ queryKey: keys.receivers.detail(limits.receiverId) });
       onDone();
     },
   });
@@ -85,7 +86,7 @@ export function LimitsCard({ receiverId }: { receiverId: string }) {
   const { t, language } = useI18n();
   const mayWrite = useMay('payments.write');
   const [editing, setEditing] = useState(false);
-  const limits = useQuery({ queryKey: ['receivers', receiverId, 'limits'], queryFn: () => call(api.GET('/receivers/{id}/limits', { params: { path: { id: receiverId } } })) });
+  const limits = useQuery({ queryKey: keys.receivers.limits(receiverId), queryFn: () => call(api.GET('/receivers/{id}/limits', { params: { path: { id: receiverId } } })) });
   const noLimit = t('receivers.noLimit');
 
   return (

@@ -19,13 +19,14 @@ import { LimitsCard } from './receiver-limits.tsx';
 import { SandboxKyc } from './sandbox-kyc.tsx';
 import { WalletProofs } from './wallet-proofs.tsx';
 import { Facts } from '../../components/facts.tsx';
+import { keys } from '../../api/query-keys.ts';
 
 export function ReceiverPage() {
   const { t } = useI18n();
   const { id = '' } = useParams({ strict: false });
   const mayWrite = useMay('payments.write');
   const [editing, setEditing] = useState(false);
-  const receiver = useQuery({ queryKey: ['receivers', id], queryFn: () => call(api.GET('/receivers/{id}', { params: { path: { id } } })) });
+  const receiver = useQuery({ queryKey: keys.receivers.detail(id), queryFn: () => call(api.GET('/receivers/{id}', { params: { path: { id } } })) });
   const none = t('common.none');
 
   return (

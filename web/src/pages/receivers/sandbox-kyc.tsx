@@ -21,7 +21,7 @@ export function SandboxKyc({ receiver }: { receiver: Receiver }) {
   const approve = useMutation({
     mutationFn: () => call(api.POST('/sandbox/receivers/{id}/kyc', { params: { path: { id: receiver.id } }, body: { decision: 'APPROVE' } })),
     onSuccess: (saved) => {
-      queryClient.setQueryData(['receivers', receiver.id], saved);
+      queryClient.setQueryData(keys.receivers.detail(receiver.id), saved);
       void queryClient.invalidateQueries({ queryKey: keys.receivers.all });
     },
   });

@@ -3,18 +3,19 @@
  * opened at /app/accept-invitation) and the invitations still pending (GET /users/invitations),
  * each withdrawn after a confirmation (DELETE /users/invitations/{id}: its link then stops working).
  */
-import { Alert, Button, Group, Modal, NativeSelect, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, Modal, NativeSelect, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api, call } from '../../api/client.ts';
 import { fieldErrors } from '../../api/field-errors.ts';
 import type { components } from '../../api/schema.ts';
+import { DataTable, ListState, type Column } from '../../components/data-table.tsx';
 import { ErrorAlert } from '../../components/error-alert.tsx';
-import { Loading } from '../../components/loading.tsx';
 import { READABLE } from '../../components/readable.ts';
 import { useI18n } from '../../i18n/context.tsx';
 import { formatDateTime } from '../../i18n/format.ts';
 import { type Role, ROLES } from './roles.ts';
+import { keys } from '../../api/query-keys.ts';
 
 type Invitation = components['schemas']['Invitation'];
 
@@ -26,7 +27,7 @@ export function InviteForm({ mayManage }: { mayManage: boolean }) {
   const invite = useMutation({
     mutationFn: () => call(api.POST('/users/invitations', { body: { email, role } })),
     onSuccess: () => setEmail(''),
-    onSettled: () => Promise.all([queryClient.invalidateQueries({ queryKey: ['invitations'] }), queryClient.invalidateQueries({ queryKey: ['audit-log'] })]),
+    onSettled: () => Promise.all([queryClient.invalidateQueries({ queryKey: keys.invitations }), queryClient.invalidateQueries({ queryKey: keys.auditLog() })]),
   });
   const errors = fieldErrors(invite.error);
   const submit = (event: FormEvent) => {
@@ -67,49 +68,33 @@ export function PendingInvitations() {
   const { t } = useI18n();
   const queryClient = useQueryClient();
   const [withdrawing, setWithdrawing] = useState<Invitation | null>(null);
-  const invitations = useQuery({ queryKey: ['invitations'], queryFn: () => call(api.GET('/users/invitations')) });
+  const invitations = useQuery({ queryKey: keys.invitations, queryFn: () => call(api.GET('/users/invitations')) });
   const withdraw = useMutation({
     mutationFn: (id: string) => call(api.DELETE('/users/invitations/{id}', { params: { path: { id } } })),
     onSuccess: () => setWithdrawing(null),
-    onSettled: () => Promise.all([queryClient.invalidateQueries({ queryKey: ['invitations'] }), queryClient.invalidateQueries({ queryKey: ['audit-log'] })]),
+    onSettled: () => Promise.all([queryClient.invalidateQueries({ queryKey: keys.invitations }), queryClient.invalidateQueries({ queryKey: keys.auditLog() })]),
   });
+  const columns: Column<Invitation>[] = [
+    { id: 'email', header: t('team.email'), cell: (invitation) => invitation.email },
+    { id: 'role', header: t('team.role'), cell: (invitation) => t(`team.role.${invitation.role}`) },
+    { id: 'sentAt', header: t('team.sentAt'), cell: (invitation) => formatDateTime(invitation.createdAt) },
+    { id: 'expiresAt', header: t('team.expiresAt'), cell: (invitation) => formatDateTime(invitation.expiresAt) },
+    {
+      id: 'actions',
+      header: t('team.actions'),
+      cell: (invitation) => (
+        <Button size="xs" color="red" variant="light" onClick={() => setWithdrawing(invitation)} aria-label={t('team.withdrawWho', { email: invitation.email })}>
+          {t('team.withdraw')}
+        </Button>
+      ),
+    },
+  ];
   return (
     <Stack component="section" aria-labelledby="invitations-heading">
       <Title order={2} id="invitations-heading">{t('team.pending')}</Title>
-      {invitations.error ? <ErrorAlert error={invitations.error} /> : null}
-      {invitations.isPending ? <Loading /> : null}
-      {invitations.data && invitations.data.length === 0 ? <Text>{t('team.noPending')}</Text> : null}
-      {invitations.data && invitations.data.length > 0 ? (
-        <Table.ScrollContainer minWidth={560}>
-          <Table striped>
-            <caption>{t('team.pendingCaption')}</caption>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">{t('team.email')}</Table.Th>
-                <Table.Th scope="col">{t('team.role')}</Table.Th>
-                <Table.Th scope="col">{t('team.sentAt')}</Table.Th>
-                <Table.Th scope="col">{t('team.expiresAt')}</Table.Th>
-                <Table.Th scope="col">{t('team.actions')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {invitations.data.map((invitation) => (
-                <Table.Tr key={invitation.id}>
-                  <Table.Td>{invitation.email}</Table.Td>
-                  <Table.Td>{t(`team.role.${invitation.role}`)}</Table.Td>
-                  <Table.Td>{formatDateTime(invitation.createdAt)}</Table.Td>
-                  <Table.Td>{formatDateTime(invitation.expiresAt)}</Table.Td>
-                  <Table.Td>
-                    <Button size="xs" color="red" variant="light" onClick={() => setWithdrawing(invitation)} aria-label={t('team.withdrawWho', { email: invitation.email })}>
-                      {t('team.withdraw')}
-                    </Button>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      ) : null}
+      <ListState query={invitations} isEmpty={(data) => data.length === 0} empty={t('team.noPending')}>
+        {(data) => <DataTable caption={t('team.pendingCaption')} columns={columns} rows={data} rowKey={(invitation) => invitation.id} minWidth={560} />}
+      </ListState>
       <Modal opened={withdrawing !== null} onClose={() => setWithdrawing(null)} title={t('team.withdrawTitle')}>
         <Stack>
           <Text>{t('team.withdrawConfirm', { email: withdrawing?.email ?? '' })}</Text>

@@ -2,9 +2,10 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api, call } from '../../api/client.ts';
 import type { components } from '../../api/schema.ts';
+import { keys } from '../../api/query-keys.ts';
 
 export type Role = components['schemas']['User']['role'];
 export type Member = components['schemas']['User'];
 export const ROLES: readonly Role[] = ['OWNER', 'ADMIN', 'DEVELOPER', 'VIEWER'];
 
-export const usersQuery = queryOptions({ queryKey: ['users'], queryFn: () => call(api.GET('/users')) });
+export const usersQuery = queryOptions({ queryKey: keys.users, queryFn: () => call(api.GET('/users')) });

@@ -14,7 +14,6 @@ import { useState } from 'react';
 import { api, call } from '../../../api/client.ts';
 import { isApiError } from '../../../api/errors.ts';
 import { operatorSessionQuery } from '../../../api/operator-session.ts';
-import { OPS_KEY } from '../../../api/query-client.ts';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { Facts } from '../../../components/facts.tsx';
 import { Loading } from '../../../components/loading.tsx';
@@ -25,6 +24,7 @@ import { ORDER_STATUSES, type OrderStatus } from '../../orders/statuses.ts';
 import { ReasonModal } from '../orders/reason-modal.tsx';
 import { actionLabelKey } from '../approvals-api.ts';
 import { ACTION_PERMISSION, type Approval, ApprovalStatusBadge, ApprovalTarget } from './approval-parts.tsx';
+import { opsKeys } from '../../../api/query-keys.ts';
 
 const KNOWN_REFUSALS = new Set(['OWN_PROPOSAL', 'ROLE_NOT_ALLOWED', 'OWN_SERVICE_ACCOUNT']);
 
@@ -50,7 +50,7 @@ export function ApprovalPage() {
   const { t } = useI18n();
   const { id = '' } = useParams({ strict: false });
   const queryClient = useQueryClient();
-  const key = [OPS_KEY, 'approvals', 'detail', id];
+  const key = opsKeys.approvals.detail(id);
   const approval = useQuery({ queryKey: key, queryFn: () => call(api.GET('/admin/approvals/{id}', { params: { path: { id } } })) });
   const session = useQuery(operatorSessionQuery);
   const [note, setNote] = useState('');
@@ -58,8 +58,8 @@ export function ApprovalPage() {
 
   const decided = async (answer: Approval) => {
     queryClient.setQueryData(key, answer);
-    await queryClient.invalidateQueries({ queryKey: [OPS_KEY, 'approvals', 'list'] });
-    await queryClient.invalidateQueries({ queryKey: [OPS_KEY, 'orders'] });
+    await queryClient.invalidateQueries({ queryKey: opsKeys.approvals.lists });
+    await queryClient.invalidateQueries({ queryKey: opsKeys.orders.all });
   };
   const approve = useMutation({
     mutationFn: () => call(api.POST('/admin/approvals/{id}/approve', { params: { path: { id } }, body: note.trim() ? { note: note.trim() } : {} })),

@@ -8,7 +8,6 @@ import { Anchor, Card, Code, SimpleGrid, Stack, Text, Title } from '@mantine/cor
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { api, call } from '../../../api/client.ts';
-import { OPS_KEY } from '../../../api/query-client.ts';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { Facts } from '../../../components/facts.tsx';
 import { PRE_WRAP, SubmittedDefense } from '../../../components/dispute-defense.tsx';
@@ -17,11 +16,12 @@ import { useI18n } from '../../../i18n/context.tsx';
 import { formatBrl, formatDateTime } from '../../../i18n/format.ts';
 import { OrderLink } from '../orders/order-cells.tsx';
 import { Deadline, DisputeStatusBadge, Held, MerchantLink, Outcome, ReturnStatus, useMerchantNames } from './dispute-parts.tsx';
+import { opsKeys } from '../../../api/query-keys.ts';
 
 export function DisputePage() {
   const { t, language } = useI18n();
   const { id = '' } = useParams({ strict: false });
-  const dispute = useQuery({ queryKey: [OPS_KEY, 'disputes', 'detail', id], queryFn: () => call(api.GET('/admin/disputes/{id}', { params: { path: { id } } })) });
+  const dispute = useQuery({ queryKey: opsKeys.disputes.detail(id), queryFn: () => call(api.GET('/admin/disputes/{id}', { params: { path: { id } } })) });
   const names = useMerchantNames();
   const none = t('common.none');
   const data = dispute.data;

@@ -8,10 +8,10 @@ import { Anchor, Badge, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { api, call } from '../../../api/client.ts';
-import { OPS_KEY } from '../../../api/query-client.ts';
 import { TONE } from '../../../components/readable.ts';
 import { useI18n } from '../../../i18n/context.tsx';
 import type { AdminDispute } from './disputes-search.ts';
+import { opsKeys } from '../../../api/query-keys.ts';
 
 export { Deadline, DisputeStatusBadge } from '../../../components/dispute-badges.tsx';
 
@@ -33,7 +33,7 @@ export function ReturnStatus({ status }: { status: AdminDispute['returnStatus'] 
 /** Merchant names by id; the same query key and call as the orders page's merchant filter, so they share the cache. */
 export function useMerchantNames(): Map<string, string> {
   const merchants = useQuery({
-    queryKey: [OPS_KEY, 'merchants', 'choices'],
+    queryKey: opsKeys.merchants.choices,
     queryFn: () => call(api.GET('/admin/merchants', { params: { query: { limit: 100 } } })),
     staleTime: 60_000,
   });

@@ -5,6 +5,7 @@
  * and an age in words.
  */
 import type { components } from '../../../api/schema.ts';
+import { saoPauloDayEndExclusive, saoPauloDayStart } from '../../../lib/sao-paulo-day.ts';
 import { ORDER_STATUSES, ORDER_TYPES, type OrderStatus, type OrderType } from '../../orders/statuses.ts';
 
 export type AdminOrder = components['schemas']['AdminOrder'];
@@ -51,19 +52,15 @@ export function opsOrdersSearch(search: Record<string, unknown>): OpsOrdersSearc
   });
 }
 
-/** São Paulo keeps UTC−3 all year: a calendar day's first instant, and the next day's (the API's createdBefore is exclusive). */
-const dayStart = (day: string) => new Date(`${day}T00:00:00-03:00`);
-const DAY_MS = 86_400_000;
-
-/** GET /admin/orders's query for the filters (dates as São Paulo instants; "to" includes its whole day). */
+/** GET /admin/orders's query for the filters (dates as São Paulo instants; "to" includes its whole day: the API's createdBefore is exclusive). */
 export function opsOrdersQuery(search: OpsOrdersSearch) {
   return defined({
     q: search.q,
     status: search.status,
     type: search.type,
     merchantId: search.merchantId,
-    createdAfter: search.from ? dayStart(search.from).toISOString() : undefined,
-    createdBefore: search.to ? new Date(dayStart(search.to).getTime() + DAY_MS).toISOString() : undefined,
+    createdAfter: search.from ? saoPauloDayStart(search.from) : undefined,
+    createdBefore: search.to ? saoPauloDayEndExclusive(search.to) : undefined,
     cursor: search.cursor,
   });
 }

@@ -8,7 +8,6 @@ import { Anchor, Card, Code, SimpleGrid, Stack, Text, Title } from '@mantine/cor
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { api, call } from '../../../api/client.ts';
-import { OPS_KEY } from '../../../api/query-client.ts';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { Facts } from '../../../components/facts.tsx';
 import { Loading } from '../../../components/loading.tsx';
@@ -19,6 +18,7 @@ import { FINAL_STATUSES } from '../../orders/statuses.ts';
 import { TimelineTable } from '../../orders/timeline.tsx';
 import { OrderActions } from './order-actions.tsx';
 import { MoneyHeld } from './order-cells.tsx';
+import { opsKeys } from '../../../api/query-keys.ts';
 
 const REFRESH_MS = 2000;
 
@@ -28,7 +28,7 @@ export function OpsOrderPage() {
   const { t, language } = useI18n();
   const { id = '' } = useParams({ strict: false });
   const order = useQuery({
-    queryKey: [OPS_KEY, 'orders', 'detail', id],
+    queryKey: opsKeys.orders.detail(id),
     queryFn: () => call(api.GET('/admin/orders/{id}', { params: { path: { id } } })),
     refetchInterval: (query) => (query.state.data && FINAL_STATUSES.has(query.state.data.status) ? false : REFRESH_MS),
   });

@@ -3,20 +3,19 @@
  * Paulo dates, kept in the address (admin-orders.ts); keyset paging by `cursor` (the API's
  * `nextCursor`: "next page" moves on, "first page" starts again, the browser's back goes back).
  */
-import { Button, Card, Group, NativeSelect, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Button, Card, Group, NativeSelect, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { api, call } from '../../../api/client.ts';
-import { OPS_KEY } from '../../../api/query-client.ts';
-import { ErrorAlert } from '../../../components/error-alert.tsx';
-import { Loading } from '../../../components/loading.tsx';
+import { opsKeys } from '../../../api/query-keys.ts';
+import { CursorPager, DataTable, ListState, type Column } from '../../../components/data-table.tsx';
 import { READABLE } from '../../../components/readable.ts';
 import { useI18n } from '../../../i18n/context.tsx';
 import { formatBrl, formatDateTime } from '../../../i18n/format.ts';
 import { OrderStatusBadge } from '../../orders/labels.tsx';
 import { ORDER_STATUSES, ORDER_TYPES } from '../../orders/statuses.ts';
-import { opsOrdersQuery, opsOrdersSearch, type OpsOrderFilters, type OpsOrdersSearch } from './admin-orders.ts';
+import { opsOrdersQuery, opsOrdersSearch, type AdminOrder, type OpsOrderFilters, type OpsOrdersSearch } from './admin-orders.ts';
 import { OrderLink } from './order-cells.tsx';
 
 const PAGE_SIZE = 50;
@@ -27,60 +26,34 @@ export function OpsOrdersPage() {
   const search = opsOrdersSearch(useSearch({ strict: false }));
   const query = { ...opsOrdersQuery(search), limit: PAGE_SIZE };
   const orders = useQuery({
-    queryKey: [OPS_KEY, 'orders', 'list', query],
+    queryKey: opsKeys.orders.list(query),
     queryFn: () => call(api.GET('/admin/orders', { params: { query } })),
     placeholderData: keepPreviousData,
   });
   const go = (next: OpsOrdersSearch) => navigate({ to: '/ops/orders', search: next });
   const { cursor, ...filters } = search;
-  const rows = orders.data?.data ?? [];
+  const columns: Column<AdminOrder>[] = [
+    { id: 'createdAt', header: t('opsOrders.col.createdAt'), cell: (order) => formatDateTime(order.createdAt) },
+    { id: 'id', header: t('opsOrders.col.id'), cell: (order) => <OrderLink id={order.id} /> },
+    { id: 'merchant', header: t('opsOrders.col.merchant'), cell: (order) => order.merchantName },
+    { id: 'type', header: t('opsOrders.col.type'), cell: (order) => order.type },
+    { id: 'status', header: t('opsOrders.col.status'), cell: (order) => <OrderStatusBadge status={order.status} /> },
+    { id: 'externalId', header: t('opsOrders.col.externalId'), cell: (order) => order.externalId ?? t('common.none') },
+    { id: 'amountBrl', header: t('opsOrders.col.amountBrl'), align: 'right', cell: (order) => formatBrl(order.amountBrl, language) },
+  ];
 
   return (
     <Stack>
       <Title order={1}>{t('opsOrders.title')}</Title>
       <FilterForm key={JSON.stringify(filters)} filters={filters} onApply={go} />
-      {orders.error ? <ErrorAlert error={orders.error} /> : null}
-      {orders.isPending ? <Loading /> : null}
-      {orders.data && rows.length === 0 ? <Text role="status">{t('opsOrders.empty')}</Text> : null}
-      {rows.length > 0 ? (
-        <Table.ScrollContainer minWidth={900}>
-          <Table striped highlightOnHover>
-            <Table.Caption c="dark.8">{t('opsOrders.caption')}</Table.Caption>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">{t('opsOrders.col.createdAt')}</Table.Th>
-                <Table.Th scope="col">{t('opsOrders.col.id')}</Table.Th>
-                <Table.Th scope="col">{t('opsOrders.col.merchant')}</Table.Th>
-                <Table.Th scope="col">{t('opsOrders.col.type')}</Table.Th>
-                <Table.Th scope="col">{t('opsOrders.col.status')}</Table.Th>
-                <Table.Th scope="col">{t('opsOrders.col.externalId')}</Table.Th>
-                <Table.Th scope="col" ta="right">{t('opsOrders.col.amountBrl')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rows.map((order) => (
-                <Table.Tr key={order.id}>
-                  <Table.Td>{formatDateTime(order.createdAt)}</Table.Td>
-                  <Table.Td><OrderLink id={order.id} /></Table.Td>
-                  <Table.Td>{order.merchantName}</Table.Td>
-                  <Table.Td>{order.type}</Table.Td>
-                  <Table.Td><OrderStatusBadge status={order.status} /></Table.Td>
-                  <Table.Td>{order.externalId ?? t('common.none')}</Table.Td>
-                  <Table.Td ta="right">{formatBrl(order.amountBrl, language)}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      ) : null}
-      {cursor || orders.data?.nextCursor ? (
-        <Group justify="center" component="nav" aria-label={t('opsOrders.paging')}>
-          <Button variant="default" disabled={!cursor} onClick={() => go(filters)}>{t('opsOrders.firstPage')}</Button>
-          <Button variant="default" disabled={!orders.data?.nextCursor} onClick={() => go({ ...filters, cursor: orders.data?.nextCursor ?? undefined })}>
-            {t('opsOrders.nextPage')} →
-          </Button>
-        </Group>
-      ) : null}
+      <ListState query={orders} isEmpty={(data) => data.data.length === 0} empty={<span role="status">{t('opsOrders.empty')}</span>}>
+        {(data) => (
+          <>
+            <DataTable caption={t('opsOrders.caption')} columns={columns} rows={data.data} rowKey={(order) => order.id} minWidth={900} />
+            <CursorPager isFirst={!cursor} nextCursor={data.nextCursor} onFirst={() => go(filters)} onNext={(next) => go({ ...filters, cursor: next })} label={t('opsOrders.paging')} />
+          </>
+        )}
+      </ListState>
     </Stack>
   );
 }
@@ -89,7 +62,7 @@ export function OpsOrdersPage() {
 function FilterForm({ filters, onApply }: { filters: OpsOrderFilters; onApply: (filters: OpsOrderFilters) => void }) {
   const { t } = useI18n();
   const merchants = useQuery({
-    queryKey: [OPS_KEY, 'merchants', 'choices'],
+    queryKey: opsKeys.merchants.choices,
     queryFn: () => call(api.GET('/admin/merchants', { params: { query: { limit: 100 } } })),
     staleTime: 60_000,
   });

@@ -13,7 +13,6 @@ import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { api, call } from '../../../api/client.ts';
 import { useOperatorMay } from '../../../api/operator-session.ts';
-import { OPS_KEY } from '../../../api/query-client.ts';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
 import { useI18n } from '../../../i18n/context.tsx';
 import { formatDateTime } from '../../../i18n/format.ts';
@@ -21,10 +20,11 @@ import type { MessageKey } from '../../../i18n/messages.ts';
 import { type ApprovalAction, proposeApproval } from '../approvals-api.ts';
 import type { AdminOrderDetail, OrderAction } from './admin-orders.ts';
 import { ReasonModal } from './reason-modal.tsx';
+import { opsKeys } from '../../../api/query-keys.ts';
 
 /** The pending proposals (at most 100: the queue of decisions is short), to find this order's refund or payout retry. */
 const PENDING_QUERY = { status: 'PENDING' as const, limit: 100 };
-export const pendingApprovalsKey = [OPS_KEY, 'approvals', 'list', PENDING_QUERY] as const;
+export const pendingApprovalsKey = opsKeys.approvals.list(PENDING_QUERY);
 
 /** The four-eyes actions an order offers: the approval each proposes, and its dialog's texts. */
 const PROPOSALS = [
@@ -49,7 +49,7 @@ export function OrderActions({ order }: { order: AdminOrderDetail }) {
   });
   const proposal = pending.data?.data.find((approval) => ORDER_APPROVALS.has(approval.action) && approval.targetId === order.id);
   const pendingTitle = PROPOSALS.find((known) => known.approval === proposal?.action)?.pending ?? 'opsOrders.pending.title';
-  const refreshOrder = () => queryClient.invalidateQueries({ queryKey: [OPS_KEY, 'orders'] });
+  const refreshOrder = () => queryClient.invalidateQueries({ queryKey: opsKeys.orders.all });
 
   const retry = useMutation({
     mutationFn: () => call(api.POST('/admin/orders/{id}/retry-step', { params: { path: { id: order.id } } })),
@@ -66,7 +66,7 @@ export function OrderActions({ order }: { order: AdminOrderDetail }) {
     mutationFn: ({ approval, reason }: { approval: ApprovalAction; reason: string }) => proposeApproval({ action: approval, targetId: order.id, reason }),
     onSuccess: async () => {
       setProposing(null);
-      await queryClient.invalidateQueries({ queryKey: [OPS_KEY, 'approvals'] });
+      await queryClient.invalidateQueries({ queryKey: opsKeys.approvals.all });
     },
   });
 

@@ -4,18 +4,17 @@
  * the threshold (`olderThanMinutes`, the service's STUCK_ORDER_MINUTES when none is chosen) and the
  * cursor are kept in the address. Refreshed every 30 s: it is a work queue.
  */
-import { Badge, Button, Group, NativeSelect, Stack, Table, Text, Title } from '@mantine/core';
+import { Badge, Group, NativeSelect, Stack, Text, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { api, call } from '../../../api/client.ts';
-import { OPS_KEY } from '../../../api/query-client.ts';
-import { ErrorAlert } from '../../../components/error-alert.tsx';
-import { Loading } from '../../../components/loading.tsx';
+import { opsKeys } from '../../../api/query-keys.ts';
+import { CursorPager, DataTable, ListState, type Column } from '../../../components/data-table.tsx';
 import { TONE } from '../../../components/readable.ts';
 import { useI18n } from '../../../i18n/context.tsx';
 import { formatBrl, formatDateTime } from '../../../i18n/format.ts';
 import { OrderStatusBadge } from '../../orders/labels.tsx';
-import { formatAge, stuckSearch, THRESHOLDS, type StuckSearch } from './admin-orders.ts';
+import { formatAge, stuckSearch, THRESHOLDS, type StuckOrder, type StuckSearch } from './admin-orders.ts';
 import { AllowedActions, MoneyHeld, OrderLink } from './order-cells.tsx';
 
 const REFRESH_MS = 30_000;
@@ -25,13 +24,31 @@ export function StuckOrdersPage() {
   const navigate = useNavigate();
   const search = stuckSearch(useSearch({ strict: false }));
   const stuck = useQuery({
-    queryKey: [OPS_KEY, 'orders', 'stuck', search],
+    queryKey: opsKeys.orders.stuck(search),
     queryFn: () => call(api.GET('/admin/orders/stuck', { params: { query: search } })),
     placeholderData: keepPreviousData,
     refetchInterval: REFRESH_MS,
   });
   const go = (next: StuckSearch) => navigate({ to: '/ops/orders/stuck', search: next });
-  const rows = stuck.data?.data ?? [];
+  const columns: Column<StuckOrder>[] = [
+    { id: 'id', header: t('opsOrders.col.id'), cell: (order) => <OrderLink id={order.id} /> },
+    { id: 'merchant', header: t('opsOrders.col.merchant'), cell: (order) => order.merchantName },
+    { id: 'type', header: t('opsOrders.col.type'), cell: (order) => order.type },
+    { id: 'status', header: t('opsOrders.col.status'), cell: (order) => <OrderStatusBadge status={order.status} /> },
+    {
+      id: 'reason',
+      header: t('opsOrders.col.reason'),
+      cell: (order) => (
+        <Badge variant="filled" color={order.stuckReason === 'FAILED_WITH_MONEY_HELD' ? TONE.bad : TONE.warn} tt="none">
+          {t(`opsOrders.reason.${order.stuckReason}`)}
+        </Badge>
+      ),
+    },
+    { id: 'age', header: t('opsOrders.col.age'), cell: (order) => <span title={formatDateTime(order.updatedAt)}>{formatAge(order.stuckForSeconds)}</span> },
+    { id: 'amountBrl', header: t('opsOrders.col.amountBrl'), align: 'right', cell: (order) => formatBrl(order.amountBrl, language) },
+    { id: 'moneyHeld', header: t('opsOrders.col.moneyHeld'), cell: (order) => <MoneyHeld held={order.moneyHeld} /> },
+    { id: 'actions', header: t('opsOrders.col.actions'), cell: (order) => <AllowedActions actions={order.allowedActions} /> },
+  ];
   const thresholdLabel = (minutes: number) => (minutes >= 60 ? t('opsOrders.stuck.hours', { hours: minutes / 60 }) : t('opsOrders.stuck.minutes', { minutes }));
 
   return (
@@ -46,55 +63,15 @@ export function StuckOrdersPage() {
           data={[{ value: '', label: t('opsOrders.stuck.default') }, ...THRESHOLDS.map((minutes) => ({ value: String(minutes), label: thresholdLabel(minutes) }))]}
         />
       </Group>
-      {stuck.error ? <ErrorAlert error={stuck.error} /> : null}
-      {stuck.isPending ? <Loading /> : null}
-      {stuck.data ? <Text size="sm" role="status">{tn('opsOrders.stuck.applied', rows.length, { minutes: stuck.data.olderThanMinutes })}</Text> : null}
-      {stuck.data && rows.length === 0 ? <Text>{t('opsOrders.stuck.empty')}</Text> : null}
-      {rows.length > 0 ? (
-        <Table.ScrollContainer minWidth={1000}>
-          <Table striped highlightOnHover>
-            <Table.Caption c="dark.8">{t('opsOrders.stuck.caption')}</Table.Caption>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">{t('opsOrders.col.id')}</Table.Th>
-                <Table.Th scope="col">{t('opsOrders.col.merchant')}</Table.Th>
-                <Table.Th scope="col">{t('opsOrders.col.type')}</Table.Th>
-                <Table.Th scope="col">{t('opsOrders.col.status')}</Table.Th>
-                <Table.Th scope="col">{t('opsOrders.col.reason')}</Table.Th>
-                <Table.Th scope="col">{t('opsOrders.col.age')}</Table.Th>
-                <Table.Th scope="col" ta="right">{t('opsOrders.col.amountBrl')}</Table.Th>
-                <Table.Th scope="col">{t('opsOrders.col.moneyHeld')}</Table.Th>
-                <Table.Th scope="col">{t('opsOrders.col.actions')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rows.map((order) => (
-                <Table.Tr key={order.id} data-order-id={order.id}>
-                  <Table.Td><OrderLink id={order.id} /></Table.Td>
-                  <Table.Td>{order.merchantName}</Table.Td>
-                  <Table.Td>{order.type}</Table.Td>
-                  <Table.Td><OrderStatusBadge status={order.status} /></Table.Td>
-                  <Table.Td>
-                    <Badge variant="filled" color={order.stuckReason === 'FAILED_WITH_MONEY_HELD' ? TONE.bad : TONE.warn} tt="none">{t(`opsOrders.reason.${order.stuckReason}`)}</Badge>
-                  </Table.Td>
-                  <Table.Td title={formatDateTime(order.updatedAt)}>{formatAge(order.stuckForSeconds)}</Table.Td>
-                  <Table.Td ta="right">{formatBrl(order.amountBrl, language)}</Table.Td>
-                  <Table.Td><MoneyHeld held={order.moneyHeld} /></Table.Td>
-                  <Table.Td><AllowedActions actions={order.allowedActions} /></Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      ) : null}
-      {search.cursor || stuck.data?.nextCursor ? (
-        <Group justify="center" component="nav" aria-label={t('opsOrders.paging')}>
-          <Button variant="default" disabled={!search.cursor} onClick={() => go({ ...search, cursor: undefined })}>{t('opsOrders.firstPage')}</Button>
-          <Button variant="default" disabled={!stuck.data?.nextCursor} onClick={() => go({ ...search, cursor: stuck.data?.nextCursor ?? undefined })}>
-            {t('opsOrders.nextPage')} →
-          </Button>
-        </Group>
-      ) : null}
+      <ListState query={stuck} isEmpty={() => false} empty={null}>
+        {(data) => (
+          <>
+            <Text size="sm" role="status">{tn('opsOrders.stuck.applied', data.data.length, { minutes: data.olderThanMinutes })}</Text>
+            {data.data.length === 0 ? <Text>{t('opsOrders.stuck.empty')}</Text> : <DataTable caption={t('opsOrders.stuck.caption')} columns={columns} rows={data.data} rowKey={(order) => order.id} rowProps={(order) => ({ 'data-order-id': order.id })} minWidth={1000} />}
+            <CursorPager isFirst={!search.cursor} nextCursor={data.nextCursor} onFirst={() => go({ ...search, cursor: undefined })} onNext={(cursor) => go({ ...search, cursor })} label={t('opsOrders.paging')} />
+          </>
+        )}
+      </ListState>
     </Stack>
   );
 }

@@ -2,15 +2,16 @@
  * What an audit entry changed, from its `details`: `before` and `after` where the entry keeps a
  * state; a status change's `from` and `to` shown as before and after too (the KYC decisions);
  * anything else (a reason, the merchant) as short JSON. Never a secret: the API keeps none there.
+ * Both apps' audit logs and the KYC history show it; each names before and after in its own words.
  */
 import { Code, Stack, Text } from '@mantine/core';
-import { useI18n } from '../../i18n/context.tsx';
+import { useI18n } from '../i18n/context.tsx';
 
 type Details = Record<string, unknown>;
 
 const json = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
 
-export function AuditChange({ details }: { details: Details }) {
+export function AuditChange({ details, before: beforeLabel, after: afterLabel }: { details: Details; before: string; after: string }) {
   const { t } = useI18n();
   const before = details.before ?? details.from;
   const after = details.after ?? details.to;
@@ -20,12 +21,12 @@ export function AuditChange({ details }: { details: Details }) {
     <Stack gap={2}>
       {before !== undefined ? (
         <Text size="xs">
-          {t('opsAudit.before')}: <Code style={{ wordBreak: 'break-all' }}>{json(before)}</Code>
+          {beforeLabel}: <Code style={{ wordBreak: 'break-all' }}>{json(before)}</Code>
         </Text>
       ) : null}
       {after !== undefined ? (
         <Text size="xs">
-          {t('opsAudit.after')}: <Code style={{ wordBreak: 'break-all' }}>{json(after)}</Code>
+          {afterLabel}: <Code style={{ wordBreak: 'break-all' }}>{json(after)}</Code>
         </Text>
       ) : null}
       {rest.map(([key, value]) => (

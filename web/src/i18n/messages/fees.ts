@@ -55,7 +55,7 @@ const ptBR = {
   'fees.bps': '{type}: pontos-base (100 = 1 %)',
   'fees.flat': '{type}: valor fixo (BRL)',
   'fees.cap': '{type}: teto (BRL, vazio = sem teto)',
-  'fees.saveMarkup': 'Salvar markup de {type}',
+  'fees.saveMarkup': 'Aplicar markup de {type}',
   'fees.markupSaved': 'Markup de {type} salvo.',
   'fees.invalidBps': 'Use um número inteiro de 0 a 1000.',
 };
@@ -74,7 +74,7 @@ export const fees: AreaMessages<typeof ptBR> = {
     'fees.bps': '{type}: basis points (100 = 1 %)',
     'fees.flat': '{type}: flat amount (BRL)',
     'fees.cap': '{type}: cap (BRL, empty = no cap)',
-    'fees.saveMarkup': 'Save {type} markup',
+    'fees.saveMarkup': 'Apply {type} markup',
     'fees.markupSaved': '{type} markup saved.',
     'fees.invalidBps': 'Use a whole number from 0 to 1000.',
     'fees.tiers': 'Fee tiers',

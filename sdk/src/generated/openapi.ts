@@ -5332,6 +5332,8 @@ export interface components {
             destinationWallet: string;
             /** @description Transfer transaction signature (base58) */
             txHash: string;
+            /** @description BRL the merchant's partner markup took from amountBrl (0 when none), its revenue apart from its fees (the order's markup) */
+            markupAmountBrl: number;
         };
         /**
          * PayoutCompletedEvent
@@ -5373,6 +5375,8 @@ export interface components {
             pixKey: string;
             /** @description End-to-end id of the PIX sent */
             pixEndToEndId: string;
+            /** @description BRL the merchant's partner markup took from amountBrl (0 when none), its revenue apart from its fees (the order's markup) */
+            markupAmountBrl: number;
         };
         /**
          * OrderCompletedEvent
@@ -14529,6 +14533,7 @@ export interface operations {
                      *             "targetToken": "USDC",
                      *             "destinationWallet": "DChpFixuyLe3oG46sGJV3LxjV2NWXn1FH7LhTkCNLcDv",
                      *             "txHash": "LbcGpX4qx4h8YbcA7hWG2Dut4p6GafQFr8FawHQWtrRniPteaE1zLH3UgFeE9NgswKgeNVH3Jh1e4UqQPcXcGkg",
+                     *             "markupAmountBrl": 0,
                      *             "timestamp": "2026-11-24T14:05:55.871Z",
                      *             "deliveryId": "019ab6f3-9f21-7b84-a6c3-0d2e5f8a1b47"
                      *           },
@@ -14647,6 +14652,7 @@ export interface operations {
                      *         "targetToken": "USDC",
                      *         "destinationWallet": "DChpFixuyLe3oG46sGJV3LxjV2NWXn1FH7LhTkCNLcDv",
                      *         "txHash": "LbcGpX4qx4h8YbcA7hWG2Dut4p6GafQFr8FawHQWtrRniPteaE1zLH3UgFeE9NgswKgeNVH3Jh1e4UqQPcXcGkg",
+                     *         "markupAmountBrl": 0,
                      *         "timestamp": "2026-11-24T14:05:55.871Z",
                      *         "deliveryId": "019ab6f3-9f21-7b84-a6c3-0d2e5f8a1b47"
                      *       },
@@ -14772,6 +14778,7 @@ export interface operations {
                      *         "targetToken": "USDC",
                      *         "destinationWallet": "DChpFixuyLe3oG46sGJV3LxjV2NWXn1FH7LhTkCNLcDv",
                      *         "txHash": "LbcGpX4qx4h8YbcA7hWG2Dut4p6GafQFr8FawHQWtrRniPteaE1zLH3UgFeE9NgswKgeNVH3Jh1e4UqQPcXcGkg",
+                     *         "markupAmountBrl": 0,
                      *         "timestamp": "2026-11-24T14:05:55.871Z",
                      *         "deliveryId": "019ab6f3-9f21-7b84-a6c3-0d2e5f8a1b47"
                      *       },

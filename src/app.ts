@@ -36,6 +36,7 @@ import { registerAdminAuditRoutes } from './modules/audit/admin-routes.ts';
 import { registerOperationsReportRoutes } from './modules/operations-register/routes.ts';
 import { registerAuthRoutes } from './modules/auth/routes.ts';
 import { registerAdminFeeTierRoutes, registerFeeTierRoutes } from './modules/fee-tiers/routes.ts';
+import { registerMarkupRoutes } from './modules/markups/routes.ts';
 import { registerHealthRoutes } from './modules/health/routes.ts';
 import { registerAdminLedgerRoutes, registerLedgerRoutes, registerSandboxLedgerRoutes } from './modules/ledger/routes.ts';
 import { registerCredentialRoutes } from './modules/merchants/credential-routes.ts';
@@ -245,6 +246,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
           registerSandboxDisputeRoutes(merchantScope, { disputes: services.disputes, pix: services.adapters.sandbox.pix, orders: services.orders });
         }
         registerFeeTierRoutes(merchantScope, services.feeTiers);
+        registerMarkupRoutes(merchantScope, services.markups);
         registerWebhookRoutes(merchantScope, services.webhooks);
         registerWalletRoutes(merchantScope, services.wallets, { signRateLimitPerMinute: config.wallets.signRateLimitPerMinute });
         const walletChain = services.wallets.chain;

@@ -114,6 +114,13 @@ export function createResources(api: GeneratedClient) {
       get(api.PUT('/fee-tiers/{orderType}', { body, params: { path: { orderType } }, ...writeInit(options) })),
   };
 
+  /** The merchant's own markup per order type (partner markup), apart from its fee tiers. */
+  const markups = {
+    list: (options?: ReadOptions) => get(api.GET('/markups', { ...readInit(options) })),
+    set: (orderType: 'PAYIN' | 'PAYOUT', body: BodyOf<'setMarkup'>, options?: WriteOptions) =>
+      get(api.PUT('/markups/{orderType}', { body, params: { path: { orderType } }, ...writeInit(options) })),
+  };
+
   const webhooks = {
     /** The event catalog, with each payload's JSON Schema. */
     events: (options?: ReadOptions) => get(api.GET('/webhook/events', { ...readInit(options) })),
@@ -183,5 +190,5 @@ export function createResources(api: GeneratedClient) {
       }),
   };
 
-  return { merchant, auditLog, receivers, quotes, payins, payouts, orders, ledger, disputes, feeTiers, webhooks, sandbox };
+  return { merchant, auditLog, receivers, quotes, payins, payouts, orders, ledger, disputes, feeTiers, markups, webhooks, sandbox };
 }

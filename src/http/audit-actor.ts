@@ -14,3 +14,10 @@ export const adminActor = (request: FastifyRequest): AuditActor & { operatorId?:
   if (auth?.method === 'service-account') return { actor: `service-account:${auth.serviceAccountId}`, requestId: request.id };
   return { actor: `admin-api@${request.ip}`, requestId: request.id };
 };
+
+/** A merchant's own act: the signed-in person (`user:<id>`), or the API key (`merchant:<id>:credential:<id>`). */
+export const merchantActor = (request: FastifyRequest): AuditActor => {
+  const auth = request.merchantAuth!;
+  const actor = auth.method === 'session' && auth.user ? `user:${auth.user.id}` : `merchant:${auth.merchantId}:credential:${auth.credentialId}`;
+  return { actor, requestId: request.id };
+};

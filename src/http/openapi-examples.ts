@@ -77,6 +77,7 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
     justification: 'The payer is the receiver: KYC-verified, paying from their own account, and the tokens reached their own wallet',
     evidence: [{ description: 'Signed delivery receipt', url: 'https://files.example.com/receipts/8812.pdf', sha256: 'a3f1c9d27e4b5a6c8d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e' }],
   },
+  setMarkup: { bps: 50, flatBrl: '1.50', capBrl: '25.00' },
   replaceFeeTiers: [
     { minVolumeBrl: 0, maxVolumeBrl: 100000, merchantFeePercentage: 0.01 },
     { minVolumeBrl: 100000, maxVolumeBrl: null, merchantFeePercentage: 0.005 },

@@ -70,6 +70,8 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
 
   'GET /fee-tiers': 'listFeeTiers',
   'PUT /fee-tiers/{orderType}': 'replaceFeeTiers',
+  'GET /markups': 'listMarkups',
+  'PUT /markups/{orderType}': 'setMarkup',
 
   'GET /webhook/events': 'listWebhookEvents',
   'POST /webhook/endpoints': 'createWebhookEndpoint',

@@ -186,6 +186,46 @@ describe('overview and fees pages', { timeout: 90_000 }, () => {
     await screenshot(page, 'fees');
   });
 
+  it('partner markup: the form refuses a bad value (here and by the API, beside its field), saves a good one; the order page shows the markup; axe in both languages', async () => {
+    await signIn();
+    const page = browser.page;
+    browser.allowProblems(/status of 400/);
+    await page.goto('/app/fees');
+    const bps = page.getByLabel('PAYIN: pontos-base (100 = 1 %)');
+    await bps.waitFor();
+    expect(await bps.inputValue()).toBe('0');
+    await bps.fill('abc');
+    await page.getByRole('button', { name: 'Aplicar markup de PAYIN' }).click();
+    await expect.poll(() => bps.getAttribute('aria-invalid')).toBe('true');
+    // A cap below the flat amount reads as amounts; the API refuses it beside the cap.
+    await bps.fill('100');
+    await page.getByLabel('PAYIN: valor fixo (BRL)').fill('2,00');
+    const cap = page.getByLabel('PAYIN: teto (BRL, vazio = sem teto)');
+    await cap.fill('1,00');
+    await page.getByRole('button', { name: 'Aplicar markup de PAYIN' }).click();
+    await page.getByText(/must be at least flatBrl/).waitFor();
+    expect(await cap.getAttribute('aria-invalid')).toBe('true');
+    await expectNoSeriousA11yViolations(page);
+    await cap.fill('');
+    await page.getByRole('button', { name: 'Aplicar markup de PAYIN' }).click();
+    await page.getByText('Markup de PAYIN salvo.').waitFor();
+    expect(((await api('GET', '/markups')) as unknown as Json[])[0]).toMatchObject({ orderType: 'PAYIN', bps: 100, flatBrl: 2, capBrl: null });
+
+    const receivers = await api('GET', '/receivers');
+    const id = await completedPayin((receivers.data as Json[])[0]!.id, 100);
+    // 1 % of 100.00 plus 2.00.
+    expect((await api('GET', `/orders/${id}`)).markup).toMatchObject({ amountBrl: 3 });
+    await page.goto(`/app/orders/${id}`);
+    await expect.poll(async () => plain(await page.getByTestId('order-markup').textContent())).toBe('R$ 3,00');
+    await expectNoSeriousA11yViolations(page);
+    await page.getByLabel('Idioma').selectOption('en');
+    await expect.poll(async () => plain(await page.getByTestId('order-markup').textContent())).toBe('R$3.00');
+    await page.goto('/app/fees');
+    await page.getByLabel('PAYIN: basis points (100 = 1 %)').waitFor();
+    await expectNoSeriousA11yViolations(page);
+    await api('PUT', '/markups/PAYIN', { bps: 0, flatBrl: 0, capBrl: null });
+  });
+
   it('a VIEWER sees the tiers read-only, and the API refuses its PUT with 403', async () => {
     const viewer = await invitePerson(server, ownerSession, 'viewer@demo.example', 'VIEWER');
     const session = await signInByApi(server.baseUrl, viewer);

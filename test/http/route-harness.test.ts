@@ -69,6 +69,7 @@ const POLICY: HarnessPolicy<Resource> = {
     'invitations/:id': { owned: 'invitation' },
     'sessions/:id': { value: '00000000-0000-7000-8000-000000000001', why: "a person's own session: only a session reaches the route (an API key is 403), and it revokes only its user's" },
     'fee-tiers/:orderType': { value: 'PAYIN', why: "an order type: the route replaces the caller's own tiers of that type" },
+    'markups/:orderType': { value: 'PAYIN', why: "an order type: the route sets the caller's own markup of that type" },
     'platform-fee-tiers/:orderType': { value: 'PAYIN', why: 'an order type (operator only)' },
     'operators/:id': { value: '00000000-0000-7000-8000-000000000002', why: 'an operator (back office only: operators belong to no merchant)' },
     'disputes/:id': { value: '00000000-0000-7000-8000-000000000004', why: "a MED claim: only its merchant's are found (another's is 404: test/modules/disputes)" },

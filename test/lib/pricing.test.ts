@@ -19,6 +19,7 @@ describe('pricing', () => {
       platformFeeAmountBrl: '0.50',
       merchantFeeAmountBrl: '1.00',
       netAmountBrl: '98.50',
+      markupAmountBrl: '0.00',
     });
     // 0.005 × 1.30 = 0.0065 → 0.01 (half-even rounds 0.65 centavo to 1); 0.01 × 1.30 = 0.013 → 0.01
     expect(pricePayin({ amountBrl: '1.30', exchangeRate: '5.40', tokenDecimals: 6, rates })).toMatchObject({ platformFeeAmountBrl: '0.01', merchantFeeAmountBrl: '0.01', netAmountBrl: '1.28' });
@@ -46,6 +47,7 @@ describe('pricing', () => {
       platformFeeAmountBrl: '0.27',
       merchantFeeAmountBrl: '0.55',
       netAmountBrl: '53.84',
+      markupAmountBrl: '0.00',
     });
   });
 

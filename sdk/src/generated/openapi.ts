@@ -1130,6 +1130,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/markups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The merchant's markup for both order types
+         * @description An order's markup is min(capBrl, ⌊amountBrl × bps ÷ 10000⌋ + flatBrl): the basis-point part rounds down to centavos (in the payer's favour). It is taken from the order's gross beside the fees, so a PAYIN's customer gets fewer tokens and a PAYOUT's PIX pays less; it is the merchant's revenue, credited to its markup account when the order completes and paid by the settlement with its fees. It never changes platformFeePercentage, merchantFeePercentage or feePercentage. A type never set shows bps 0, flatBrl 0, capBrl null and updatedAt null.
+         */
+        get: operations["listMarkups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/markups/{orderType}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set the merchant's markup for one order type
+         * @description An order's markup is min(capBrl, ⌊amountBrl × bps ÷ 10000⌋ + flatBrl): the basis-point part rounds down to centavos (in the payer's favour). It is taken from the order's gross beside the fees, so a PAYIN's customer gets fewer tokens and a PAYOUT's PIX pays less; it is the merchant's revenue, credited to its markup account when the order completes and paid by the settlement with its fees. It never changes platformFeePercentage, merchantFeePercentage or feePercentage. Quotes made from now on carry the new terms; a quote already made keeps the terms it was made with, and so does the order that uses it. bps 0 and flatBrl 0 switch the markup off. A markup that would take a whole order (a flat amount above a small order) refuses that quote or order (400, naming the amount). Recorded in the merchant's audit log (GET /audit-log): action `markups.set`, with the terms before.
+         */
+        put: operations["setMarkup"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhook/events": {
         parameters: {
             query?: never;
@@ -2903,6 +2943,8 @@ export interface components {
             /** @description Merchant fee, a fraction: 0.005 is 0.5 % */
             merchantFeePercentage: number;
             merchantFeeAmountBrl: number;
+            /** @description The merchant's own markup (partner markup), taken from amountBrl beside the fees: amountBrl = platformFeeAmountBrl + merchantFeeAmountBrl + markup.amountBrl + netAmountBrl. Not part of feePercentage or the merchant fee. null: none. */
+            markup: components["schemas"]["OrderMarkup"] | null;
             pixPaymentCode: string | null;
             pixKey: string | null;
             recipientName: string | null;
@@ -3042,6 +3084,15 @@ export interface components {
          * @enum {unknown}
          */
         OrderStatus: "PENDING" | "AWAITING_PAYMENT" | "PAYMENT_RECEIVED" | "SWAPPING" | "TRANSFERRING" | "AWAITING_DEPOSIT" | "DEPOSIT_RECEIVED" | "PIX_SENDING" | "PIX_SENT_UNCONFIRMED" | "COMPLETED" | "FAILED" | "EXPIRED" | "REFUNDING" | "REFUNDED";
+        /** OrderMarkup */
+        OrderMarkup: {
+            /** @description Basis points of amountBrl */
+            bps: number;
+            flatBrl: number;
+            capBrl: number | null;
+            /** @description What the markup took from amountBrl, BRL: the merchant's revenue, apart from merchantFeeAmountBrl */
+            amountBrl: number;
+        };
         /**
          * OrderTransactionType
          * @description PIX_IN: customer PIX received; PIX_OUT: payout PIX; PIX_REFUND: refund of PIX_IN; CHAIN_DEPOSIT: merchant deposit (the amount that arrived); CHAIN_TRANSFER: tokens sent to the receiver; CHAIN_DEPOSIT_EXCESS: the part of a PAYOUT deposit beyond the ordered amountCrypto, held for return to the merchant (status HELD)
@@ -3644,6 +3695,8 @@ export interface components {
             platformFeeAmountBrl: number;
             merchantFeeAmountBrl: number;
             netAmountBrl: number;
+            /** @description The merchant's own markup (partner markup), taken from amountBrl beside the fees: amountBrl = platformFeeAmountBrl + merchantFeeAmountBrl + markup.amountBrl + netAmountBrl. Not part of feePercentage or the merchant fee. null: none. */
+            markup: components["schemas"]["OrderMarkup"] | null;
             /** Format: date-time */
             expiresAt: string;
             /** Format: date-time */
@@ -3866,9 +3919,9 @@ export interface components {
             chargebacksOwed: string;
             /** @enum {string} */
             currency: "BRL";
-            /** @description Fee-bearing ledger entries no settlement has closed yet */
+            /** @description Ledger entries bearing a merchant fee or markup that no settlement has closed yet */
             unsettledEntries: number;
-            /** @description Their fees summed: what a settlement run now would close; BRL as decimal text with 2 decimals */
+            /** @description Their merchant fees and partner markup summed: what a settlement run now would close; BRL as decimal text with 2 decimals */
             unsettledAmountBrl: string;
         };
         /** OverviewFailedOrders */
@@ -3923,6 +3976,8 @@ export interface components {
             balance: string;
             /** @description What the merchant owes for charge-backs of accepted MED claims on completed PAYINs, not yet recovered: decimal amount with two fraction digits, as text ("0.00" for none); never negative. The next settlement nets it against the fees it settles and pays only the rest (nothing, leaving both open, while the fees do not exceed it) */
             chargebacksOwed: string;
+            /** @description The partner markup earned and not yet settled, apart from balance (its own account): decimal amount with two fraction digits, as text ("0.00" for none); the next settlement pays it with the fees */
+            markupBalance: string;
             /** @enum {string} */
             currency: "BRL";
         };
@@ -4001,8 +4056,10 @@ export interface components {
             periodEnd: string;
             /** Format: date-time */
             createdAt: string;
-            /** @description What the settlement paid the merchant, BRL: the merchant fees it settled, less the charge-backs the merchant owed that it netted (its SETTLEMENT ledger entry shows both) */
+            /** @description What the settlement paid the merchant, BRL: the merchant fees and the partner markup it settled, less the charge-backs the merchant owed that it netted (its SETTLEMENT ledger entry shows each) */
             amountBrl: number;
+            /** @description Of what it settled, the partner markup, BRL (0 when none): settled with the fees, shown apart from them */
+            markupBrl: number;
             /** @description Ledger entries the settlement closed */
             entriesCount: number;
         };
@@ -4229,6 +4286,30 @@ export interface components {
             success: boolean;
             /** @description The new tiers, by minVolumeBrl */
             tiers: components["schemas"]["ReplacedFeeTier"][];
+        };
+        /**
+         * MerchantMarkup
+         * @description The merchant's markup terms for one order type: min(capBrl, ⌊gross × bps ÷ 10000⌋ + flatBrl)
+         */
+        MerchantMarkup: {
+            orderType: components["schemas"]["OrderType"];
+            /** @description Basis points of the order's gross BRL (100 = 1 %), 0 to 1000; the result rounds down to centavos */
+            bps: number;
+            /** @description BRL */
+            flatBrl: number;
+            /** @description BRL; null: no cap */
+            capBrl: number | null;
+            /** @description null: never set (no markup) */
+            updatedAt: string | null;
+        };
+        /** SetMarkupRequest */
+        SetMarkupRequest: {
+            /** @description Basis points of the order's gross BRL (100 = 1 %), 0 to 1000; the result rounds down to centavos */
+            bps: number;
+            /** @description A flat amount added to every order of this type, BRL. A JSON number or a string of plain decimal text ("100.50"), read exactly as sent: at most 2 decimals (more is 400, never rounded), at least 0, at most 1000000 */
+            flatBrl: number | string;
+            /** @description The most the markup of one order may be, BRL, at least flatBrl; null: no cap */
+            capBrl: (number | string) | null;
         };
         /** WebhookEventDefinition */
         WebhookEventDefinition: {
@@ -5341,6 +5422,8 @@ export interface components {
             destinationWallet: string;
             /** @description Transfer transaction signature (base58) */
             txHash: string;
+            /** @description BRL the merchant's partner markup took from amountBrl (0 when none), its revenue apart from its fees (the order's markup) */
+            markupAmountBrl: number;
         };
         /**
          * PayoutCompletedEvent
@@ -5382,6 +5465,8 @@ export interface components {
             pixKey: string;
             /** @description End-to-end id of the PIX sent */
             pixEndToEndId: string;
+            /** @description BRL the merchant's partner markup took from amountBrl (0 when none), its revenue apart from its fees (the order's markup) */
+            markupAmountBrl: number;
         };
         /**
          * OrderCompletedEvent
@@ -9648,6 +9733,7 @@ export interface operations {
                      *       "platformFeeAmountBrl": 7.5,
                      *       "merchantFeeAmountBrl": 15,
                      *       "netAmountBrl": 1477.5,
+                     *       "markup": null,
                      *       "expiresAt": "2026-11-24T14:03:28.120Z",
                      *       "createdAt": "2026-11-24T14:02:58.120Z"
                      *     }
@@ -10127,6 +10213,7 @@ export interface operations {
                      *       "platformFeeAmountBrl": 7.5,
                      *       "merchantFeePercentage": 0.01,
                      *       "merchantFeeAmountBrl": 15,
+                     *       "markup": null,
                      *       "pixPaymentCode": "00020101021226950014br.gov.bcb.pix2573pix.psp-sandbox.example.com.br/qr/v2/cob/7d9f0a2b4c6e48a1b3d5f7e9a0c2e4f652040000530398654071500.005802BR5920ACME PAGAMENTOS LTDA6009SAO PAULO62070503***6304CBAC",
                      *       "pixKey": null,
                      *       "recipientName": null,
@@ -10305,6 +10392,7 @@ export interface operations {
                      *       "platformFeeAmountBrl": 6.74,
                      *       "merchantFeePercentage": 0.01,
                      *       "merchantFeeAmountBrl": 13.48,
+                     *       "markup": null,
                      *       "pixPaymentCode": null,
                      *       "pixKey": "maria.silva@example.com",
                      *       "recipientName": "Maria da Silva",
@@ -10468,6 +10556,7 @@ export interface operations {
                      *       "platformFeeAmountBrl": 7.5,
                      *       "merchantFeePercentage": 0.01,
                      *       "merchantFeeAmountBrl": 15,
+                     *       "markup": null,
                      *       "pixPaymentCode": "00020101021226950014br.gov.bcb.pix2573pix.psp-sandbox.example.com.br/qr/v2/cob/7d9f0a2b4c6e48a1b3d5f7e9a0c2e4f652040000530398654071500.005802BR5920ACME PAGAMENTOS LTDA6009SAO PAULO62070503***6304CBAC",
                      *       "pixKey": null,
                      *       "recipientName": null,
@@ -10631,6 +10720,7 @@ export interface operations {
                      *           "platformFeeAmountBrl": 6.74,
                      *           "merchantFeePercentage": 0.01,
                      *           "merchantFeeAmountBrl": 13.48,
+                     *           "markup": null,
                      *           "pixPaymentCode": null,
                      *           "pixKey": "maria.silva@example.com",
                      *           "recipientName": "Maria da Silva",
@@ -10667,6 +10757,7 @@ export interface operations {
                      *           "platformFeeAmountBrl": 7.5,
                      *           "merchantFeePercentage": 0.01,
                      *           "merchantFeeAmountBrl": 15,
+                     *           "markup": null,
                      *           "pixPaymentCode": "00020101021226950014br.gov.bcb.pix2573pix.psp-sandbox.example.com.br/qr/v2/cob/7d9f0a2b4c6e48a1b3d5f7e9a0c2e4f652040000530398654071500.005802BR5920ACME PAGAMENTOS LTDA6009SAO PAULO62070503***6304CBAC",
                      *           "pixKey": null,
                      *           "recipientName": null,
@@ -10921,6 +11012,7 @@ export interface operations {
                      *       "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
                      *       "balance": "4312.80",
                      *       "chargebacksOwed": "150.00",
+                     *       "markupBalance": "612.40",
                      *       "currency": "BRL"
                      *     }
                      */
@@ -11147,6 +11239,7 @@ export interface operations {
                      *           "periodEnd": "2026-12-01T03:00:00.000Z",
                      *           "createdAt": "2026-12-01T03:00:04.512Z",
                      *           "amountBrl": 4312.8,
+                     *           "markupBrl": 612.4,
                      *           "entriesCount": 187
                      *         }
                      *       ],
@@ -12020,6 +12113,7 @@ export interface operations {
                      *       "platformFeeAmountBrl": 7.5,
                      *       "merchantFeePercentage": 0.01,
                      *       "merchantFeeAmountBrl": 15,
+                     *       "markup": null,
                      *       "pixPaymentCode": "00020101021226950014br.gov.bcb.pix2573pix.psp-sandbox.example.com.br/qr/v2/cob/7d9f0a2b4c6e48a1b3d5f7e9a0c2e4f652040000530398654071500.005802BR5920ACME PAGAMENTOS LTDA6009SAO PAULO62070503***6304CBAC",
                      *       "pixKey": null,
                      *       "recipientName": null,
@@ -12184,6 +12278,7 @@ export interface operations {
                      *       "platformFeeAmountBrl": 6.74,
                      *       "merchantFeePercentage": 0.01,
                      *       "merchantFeeAmountBrl": 13.48,
+                     *       "markup": null,
                      *       "pixPaymentCode": null,
                      *       "pixKey": "maria.silva@example.com",
                      *       "recipientName": "Maria da Silva",
@@ -12490,6 +12585,7 @@ export interface operations {
                      *       "platformFeeAmountBrl": 6.74,
                      *       "merchantFeePercentage": 0.01,
                      *       "merchantFeeAmountBrl": 13.48,
+                     *       "markup": null,
                      *       "pixPaymentCode": null,
                      *       "pixKey": "maria.silva@example.com",
                      *       "recipientName": "Maria da Silva",
@@ -12761,6 +12857,7 @@ export interface operations {
                      *           "periodEnd": "2026-12-01T03:00:00.000Z",
                      *           "createdAt": "2026-12-01T03:00:04.512Z",
                      *           "amountBrl": 4312.8,
+                     *           "markupBrl": 612.4,
                      *           "entriesCount": 187
                      *         }
                      *       ]
@@ -13303,6 +13400,206 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ReplacedFeeTiers"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (CONFLICT, IDEMPOTENCY_CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listMarkups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Both order types, PAYIN then PAYOUT */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "orderType": "PAYIN",
+                     *         "bps": 50,
+                     *         "flatBrl": 1.5,
+                     *         "capBrl": 25,
+                     *         "updatedAt": "2026-11-20T13:05:41.220Z"
+                     *       },
+                     *       {
+                     *         "orderType": "PAYOUT",
+                     *         "bps": 0,
+                     *         "flatBrl": 0,
+                     *         "capBrl": null,
+                     *         "updatedAt": null
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["MerchantMarkup"][];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setMarkup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. 1 to 255 printable ASCII characters, unique per merchant (a UUID is a good choice). A retry with the same key and the same request replays the first answer (2xx and 4xx; with header `idempotent-replayed: true`) without repeating the operation, also after a crash of the server; the same key with another request is 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 CONFLICT with `Retry-After`. Keys are kept at least 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Order type: PAYIN or PAYOUT */
+                orderType: components["schemas"]["OrderType"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "bps": 50,
+                 *       "flatBrl": "1.50",
+                 *       "capBrl": "25.00"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SetMarkupRequest"];
+            };
+        };
+        responses: {
+            /** @description The merchant's markup terms for one order type: min(capBrl, ⌊gross × bps ÷ 10000⌋ + flatBrl) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "orderType": "PAYIN",
+                     *       "bps": 50,
+                     *       "flatBrl": 1.5,
+                     *       "capBrl": 25,
+                     *       "updatedAt": "2026-11-24T14:10:02.318Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MerchantMarkup"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */
@@ -14358,6 +14655,7 @@ export interface operations {
                      *             "targetToken": "USDC",
                      *             "destinationWallet": "DChpFixuyLe3oG46sGJV3LxjV2NWXn1FH7LhTkCNLcDv",
                      *             "txHash": "LbcGpX4qx4h8YbcA7hWG2Dut4p6GafQFr8FawHQWtrRniPteaE1zLH3UgFeE9NgswKgeNVH3Jh1e4UqQPcXcGkg",
+                     *             "markupAmountBrl": 0,
                      *             "timestamp": "2026-11-24T14:05:55.871Z",
                      *             "deliveryId": "019ab6f3-9f21-7b84-a6c3-0d2e5f8a1b47"
                      *           },
@@ -14476,6 +14774,7 @@ export interface operations {
                      *         "targetToken": "USDC",
                      *         "destinationWallet": "DChpFixuyLe3oG46sGJV3LxjV2NWXn1FH7LhTkCNLcDv",
                      *         "txHash": "LbcGpX4qx4h8YbcA7hWG2Dut4p6GafQFr8FawHQWtrRniPteaE1zLH3UgFeE9NgswKgeNVH3Jh1e4UqQPcXcGkg",
+                     *         "markupAmountBrl": 0,
                      *         "timestamp": "2026-11-24T14:05:55.871Z",
                      *         "deliveryId": "019ab6f3-9f21-7b84-a6c3-0d2e5f8a1b47"
                      *       },
@@ -14601,6 +14900,7 @@ export interface operations {
                      *         "targetToken": "USDC",
                      *         "destinationWallet": "DChpFixuyLe3oG46sGJV3LxjV2NWXn1FH7LhTkCNLcDv",
                      *         "txHash": "LbcGpX4qx4h8YbcA7hWG2Dut4p6GafQFr8FawHQWtrRniPteaE1zLH3UgFeE9NgswKgeNVH3Jh1e4UqQPcXcGkg",
+                     *         "markupAmountBrl": 0,
                      *         "timestamp": "2026-11-24T14:05:55.871Z",
                      *         "deliveryId": "019ab6f3-9f21-7b84-a6c3-0d2e5f8a1b47"
                      *       },
@@ -20440,6 +20740,7 @@ export interface operations {
                      *           "periodEnd": "2026-12-01T03:00:00.000Z",
                      *           "createdAt": "2026-12-01T03:00:04.512Z",
                      *           "amountBrl": 4312.8,
+                     *           "markupBrl": 612.4,
                      *           "entriesCount": 187
                      *         }
                      *       ]

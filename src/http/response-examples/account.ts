@@ -87,6 +87,7 @@ const COMPLETED_PAYLOAD = {
   targetToken: 'USDC',
   destinationWallet: RECEIVER_WALLET,
   txHash: PAYIN_TRANSFER_SIGNATURE,
+  markupAmountBrl: 0,
   timestamp: PAYIN_COMPLETED.completedAt,
   deliveryId: WEBHOOK_DELIVERY_ID,
 };

@@ -67,6 +67,7 @@ const QUOTE = {
   platformFeeAmountBrl: 7.5,
   merchantFeeAmountBrl: 15,
   netAmountBrl: 1477.5,
+  markup: null,
   expiresAt: '2026-11-24T14:03:28.120Z',
   createdAt: '2026-11-24T14:02:58.120Z',
 };
@@ -112,6 +113,7 @@ const SETTLEMENT = {
   periodEnd: '2026-12-01T03:00:00.000Z',
   createdAt: '2026-12-01T03:00:04.512Z',
   amountBrl: 4312.8,
+  markupBrl: 612.4,
   entriesCount: 187,
 };
 
@@ -286,7 +288,7 @@ export const TRADING_RESPONSE_EXAMPLES: ResponseExamples = {
     },
   },
   getOverview: { 200: OVERVIEW },
-  getFeeBalance: { 200: { merchantId: MERCHANT_ID, balance: '4312.80', chargebacksOwed: '150.00', currency: 'BRL' } },
+  getFeeBalance: { 200: { merchantId: MERCHANT_ID, balance: '4312.80', chargebacksOwed: '150.00', markupBalance: '612.40', currency: 'BRL' } },
   listSettlements: { 200: { settlements: [SETTLEMENT], pagination: { page: 1, pageSize: 20, total: 1, totalPages: 1 } } },
   listLedgerEntries: { 200: { entries: [ownLegs(COMPLETED_ENTRY)], pagination: { page: 1, pageSize: 20, total: 1, totalPages: 1 } } },
   getBalances: { 200: BALANCES },
@@ -300,6 +302,13 @@ export const TRADING_RESPONSE_EXAMPLES: ResponseExamples = {
       { id: '0195f3ba-0d4c-7e21-9b6a-3f8c1e5d7a04', orderType: 'PAYOUT', minVolumeBrl: 0, maxVolumeBrl: null, platformFeePercentage: 0.005, merchantFeePercentage: 0.01, totalFeePercentage: 0.015 },
     ],
   },
+  listMarkups: {
+    200: [
+      { orderType: 'PAYIN', bps: 50, flatBrl: 1.5, capBrl: 25, updatedAt: '2026-11-20T13:05:41.220Z' },
+      { orderType: 'PAYOUT', bps: 0, flatBrl: 0, capBrl: null, updatedAt: null },
+    ],
+  },
+  setMarkup: { 200: { orderType: 'PAYIN', bps: 50, flatBrl: 1.5, capBrl: 25, updatedAt: '2026-11-24T14:10:02.318Z' } },
   replaceFeeTiers: {
     200: {
       success: true,

@@ -10,7 +10,9 @@
  *   token_treasury              tokens the platform holds
  *   platform_fee_revenue        BRL
  *   merchant_fees_payable       merchant, BRL: fees earned by the merchant and not yet settled
- *   merchant_settlements        merchant, BRL: fees paid out to the merchant by settlements
+ *   merchant_markup_payable     merchant, BRL: the partner markup earned and not yet settled,
+ *                               apart from its fees (docs/decisions/0042)
+ *   merchant_settlements        merchant, BRL: fees (and markup) paid out to the merchant by settlements
  *   deposits_to_return          merchant, tokens: deposited beyond what a payout ordered, owed
  *                               back to the merchant (each entry references its order)
  *   merchant_sponsored_fees     merchant, SOL: Solana fees the platform's fee payer paid for the
@@ -31,13 +33,13 @@
  *                               reclaimed from a closed deposit token account (to sponsor_sol)
  *
  * PAYIN:  PIX received → pix_cash +A / in_transit −A
- *         completed    → in_transit +A / platform_fee −pf / fees_payable −mf / fx −net (BRL);
+ *         completed    → in_transit +A / platform_fee −pf / fees_payable −mf / markup_payable −mk / fx −net (BRL);
  *                        fx +tokens / treasury −tokens (token)
  *         refunded     → in_transit +R / pix_cash −R
  * PAYOUT: deposit      → treasury +D / in_transit −(D−X) / to_return −X (token), D received,
  *                        X the excess over the ordered T (X = D−T when D > T, else 0)
  *         completed    → in_transit +T / fx −T (token); fx +gross / pix_cash −net /
- *                        platform_fee −pf / fees_payable −mf (BRL)
+ *                        platform_fee −pf / fees_payable −mf / markup_payable −mk (BRL)
  * A failure after money arrived posts nothing: the funds stay in transit for an operator.
  *
  * MED CLAIM on a COMPLETED payin, accepted (once per dispute): the merchant is charged back,
@@ -46,8 +48,9 @@
  *                       negative: docs/decisions/0040);
  *         returned    → med_returns_payable +A / pix_cash −A, when the PSP's MED devolução settled.
  *
- * SETTLEMENT (fees F closed, O owed for charge-backs, F > O): fees_payable +F /
- *         chargebacks_owed −O / merchant_settlements −(F−O): the fees pay off what is owed first.
+ * SETTLEMENT (fees F and markup M closed, O owed for charge-backs, F+M > O): fees_payable +F /
+ *         markup_payable +M / chargebacks_owed −O / merchant_settlements −(F+M−O): what the
+ *         merchant earned pays off what it owes first.
  *
  * TREASURY FUNDING (an operator's, once per funding reference): treasury +X / treasury_capital −X.
  * TREASURY WITHDRAWAL (two operators', once per reference): treasury_capital +X / treasury −X.
@@ -73,6 +76,7 @@ export type AccountCode =
   | 'token_treasury'
   | 'platform_fee_revenue'
   | 'merchant_fees_payable'
+  | 'merchant_markup_payable'
   | 'merchant_settlements'
   | 'deposits_to_return'
   | 'merchant_sponsored_fees'
@@ -83,7 +87,7 @@ export type AccountCode =
   | 'med_returns_payable'
   | 'merchant_chargebacks_owed';
 
-const MERCHANT_ACCOUNTS: readonly AccountCode[] = ['merchant_fees_payable', 'merchant_settlements', 'deposits_to_return', 'merchant_sponsored_fees', 'merchant_chargebacks_owed'];
+const MERCHANT_ACCOUNTS: readonly AccountCode[] = ['merchant_fees_payable', 'merchant_markup_payable', 'merchant_settlements', 'deposits_to_return', 'merchant_sponsored_fees', 'merchant_chargebacks_owed'];
 export const isMerchantAccount = (code: AccountCode) => MERCHANT_ACCOUNTS.includes(code);
 
 export interface Posting {
@@ -112,6 +116,8 @@ export interface OrderAmounts {
   net_amount_brl: string;
   platform_fee_amount_brl: string;
   merchant_fee_amount_brl: string;
+  /** The partner markup ("0" when none): its own account, never the fees'. */
+  markup_amount_brl: string;
   /** Tokens a payout's deposit brought beyond amount_token ("0" when none). */
   excess_amount_token: string;
 }
@@ -131,6 +137,7 @@ export function orderPostings(order: OrderAmounts, movement: OrderMovement, rece
           leg('customer_funds_in_transit', brl, order.amount_brl),
           credit('platform_fee_revenue', brl, order.platform_fee_amount_brl),
           credit('merchant_fees_payable', brl, order.merchant_fee_amount_brl),
+          credit('merchant_markup_payable', brl, order.markup_amount_brl),
           credit('fx_conversion', brl, order.net_amount_brl),
           leg('fx_conversion', token, order.amount_token),
           credit('token_treasury', token, order.amount_token),
@@ -149,6 +156,7 @@ export function orderPostings(order: OrderAmounts, movement: OrderMovement, rece
           credit('pix_cash', brl, order.net_amount_brl),
           credit('platform_fee_revenue', brl, order.platform_fee_amount_brl),
           credit('merchant_fees_payable', brl, order.merchant_fee_amount_brl),
+          credit('merchant_markup_payable', brl, order.markup_amount_brl),
         ];
     }
   })();
@@ -157,13 +165,18 @@ export function orderPostings(order: OrderAmounts, movement: OrderMovement, rece
 }
 
 /**
- * A settlement closing `feesBrl` of fees, of which `nettedBrl` pays off charge-backs the merchant
- * owed (at most the fees); the rest is paid out. A zero leg is left out.
+ * A settlement closing `feesBrl` of fees and `markupBrl` of markup, of which `nettedBrl` pays off
+ * charge-backs the merchant owed (at most both); the rest is paid out. A zero leg is left out.
  */
-export function settlementPostings(feesBrl: string, nettedBrl = '0'): Posting[] {
-  const paid = decimal(feesBrl).minus(nettedBrl);
-  if (paid.isNegative() || decimal(nettedBrl).isNegative()) throw new Error('a settlement nets at most its fees, and never a negative amount');
-  const legs = [leg('merchant_fees_payable', 'BRL', feesBrl), credit('merchant_chargebacks_owed', 'BRL', nettedBrl), leg('merchant_settlements', 'BRL', paid.negated())];
+export function settlementPostings(feesBrl: string, nettedBrl = '0', markupBrl = '0'): Posting[] {
+  const paid = decimal(feesBrl).plus(markupBrl).minus(nettedBrl);
+  if (paid.isNegative() || decimal(nettedBrl).isNegative() || decimal(markupBrl).isNegative()) throw new Error('a settlement nets at most its fees and markup, and never a negative amount');
+  const legs = [
+    leg('merchant_fees_payable', 'BRL', feesBrl),
+    leg('merchant_markup_payable', 'BRL', markupBrl),
+    credit('merchant_chargebacks_owed', 'BRL', nettedBrl),
+    leg('merchant_settlements', 'BRL', paid.negated()),
+  ];
   return legs.filter((posting) => !decimal(posting.amount).isZero());
 }
 

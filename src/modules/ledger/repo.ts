@@ -7,6 +7,9 @@ import { SETTLEMENT_COLUMNS } from './tables.ts';
 
 const FEES_PAYABLE: AccountCode = 'merchant_fees_payable';
 const CHARGEBACKS_OWED: AccountCode = 'merchant_chargebacks_owed';
+const MARKUP_PAYABLE: AccountCode = 'merchant_markup_payable';
+/** What a settlement pays: the merchant's fees and its partner markup, each its own account. */
+const EARNED: AccountCode[] = [FEES_PAYABLE, MARKUP_PAYABLE];
 
 type ReferenceType = LedgerEntriesTable['reference_type'];
 
@@ -20,7 +23,10 @@ export type LedgerView = 'merchant' | 'all';
 const touchesMerchantAccount = sql<boolean>`exists (select 1 from ledger_postings mp join ledger_accounts ma on ma.id = mp.account_id
   where mp.entry_id = e.id and ma.merchant_id = e.merchant_id)`;
 
-/** Fee-bearing entries (order movements with a merchant-fee posting) no settlement has closed yet. */
+/**
+ * Fee-bearing entries (order movements with a merchant-fee or markup posting) no settlement has
+ * closed yet: a row per such posting, so an entry with both appears twice.
+ */
 function unsettledFeeEntriesQuery(db: Db, cutoff: Date) {
   return db
     .selectFrom('ledger_entries as e')
@@ -29,7 +35,7 @@ function unsettledFeeEntriesQuery(db: Db, cutoff: Date) {
     .leftJoin('settled_entries as s', 's.entry_id', 'e.id')
     .where('e.created_at', '<', cutoff)
     .where('e.kind', '!=', 'SETTLEMENT')
-    .where('a.code', '=', FEES_PAYABLE)
+    .where('a.code', 'in', EARNED)
     .where('s.entry_id', 'is', null);
 }
 
@@ -74,7 +80,7 @@ export const ledgerRepo = {
    * A merchant account's balance (debits positive): fees-payable's is a credit (negative by the
    * fees not settled), chargebacks-owed's a debit (what the merchant owes).
    */
-  async merchantBalance(db: Db, code: 'merchant_fees_payable' | 'merchant_chargebacks_owed', merchantId: string): Promise<string> {
+  async merchantBalance(db: Db, code: 'merchant_fees_payable' | 'merchant_markup_payable' | 'merchant_chargebacks_owed', merchantId: string): Promise<string> {
     const row = await db
       .selectFrom('ledger_postings as p')
       .innerJoin('ledger_accounts as a', 'a.id', 'p.account_id')
@@ -97,9 +103,9 @@ export const ledgerRepo = {
       .execute();
   },
 
-  /** Entries carrying a merchant fee, not yet settled, created before the cut-off: what a settlement closes. */
+  /** Entries carrying a merchant fee or markup, not yet settled, created before the cut-off: what a settlement closes (a row per posting). */
   unsettledFeeEntries(db: Db, merchantId: string, cutoff: Date) {
-    return unsettledFeeEntriesQuery(db, cutoff).select(['e.id', 'p.amount']).where('e.merchant_id', '=', merchantId).execute();
+    return unsettledFeeEntriesQuery(db, cutoff).select(['e.id', 'a.code', 'p.amount']).where('e.merchant_id', '=', merchantId).execute();
   },
 
   lastSettlementEnd(db: Db, merchantId: string) {
@@ -115,7 +121,7 @@ export const ledgerRepo = {
     return db.selectFrom('merchants').select(['id', 'created_at']).where('id', '=', merchantId).forUpdate().executeTakeFirst();
   },
 
-  insertSettlement(db: Db, settlement: { id: string; merchant_id: string; period_start: Date; period_end: Date; amount_brl: string; entries_count: number; created_at: Date }) {
+  insertSettlement(db: Db, settlement: { id: string; merchant_id: string; period_start: Date; period_end: Date; amount_brl: string; markup_brl: string; entries_count: number; created_at: Date }) {
     return db.insertInto('settlements').values(settlement).returning(SETTLEMENT_COLUMNS).executeTakeFirstOrThrow();
   },
 
@@ -142,7 +148,7 @@ export const ledgerRepo = {
         'm.name as merchant_name',
         sql<string>`sum(p.amount)::text`.as('sum'),
         sql<string>`${owed}::text`.as('owed'),
-        sql<number>`count(*)::int`.as('entries'),
+        sql<number>`count(distinct e.id)::int`.as('entries'),
         sql<Date>`min(e.created_at)`.as('oldest'),
       ])
       .groupBy(['m.id', 'm.name'])

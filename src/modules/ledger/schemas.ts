@@ -35,8 +35,10 @@ export const SettlementSchema = Type.Object(
     periodEnd: Timestamp(),
     createdAt: Timestamp(),
     amountBrl: Type.Number({
-      description: 'What the settlement paid the merchant, BRL: the merchant fees it settled, less the charge-backs the merchant owed that it netted (its SETTLEMENT ledger entry shows both)',
+      description:
+        'What the settlement paid the merchant, BRL: the merchant fees and the partner markup it settled, less the charge-backs the merchant owed that it netted (its SETTLEMENT ledger entry shows each)',
     }),
+    markupBrl: Type.Number({ description: 'Of what it settled, the partner markup, BRL (0 when none): settled with the fees, shown apart from them' }),
     entriesCount: Type.Integer({ description: 'Ledger entries the settlement closed' }),
   },
   { title: 'Settlement' },
@@ -53,6 +55,10 @@ export const FeeBalanceSchema = Type.Object(
       pattern: '^\\d+\\.\\d{2}$',
       description:
         'What the merchant owes for charge-backs of accepted MED claims on completed PAYINs, not yet recovered: decimal amount with two fraction digits, as text ("0.00" for none); never negative. The next settlement nets it against the fees it settles and pays only the rest (nothing, leaving both open, while the fees do not exceed it)',
+    }),
+    markupBalance: Type.String({
+      pattern: '^\\d+\\.\\d{2}$',
+      description: 'The partner markup earned and not yet settled, apart from balance (its own account): decimal amount with two fraction digits, as text ("0.00" for none); the next settlement pays it with the fees',
     }),
     currency: Type.Literal('BRL'),
   },

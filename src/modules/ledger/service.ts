@@ -37,13 +37,14 @@ type EntryRow = { id: string; kind: string; reference_type: string; reference_id
 export type Settlement = Static<typeof SettlementSchema>;
 export type Entry = Static<typeof EntrySchema>;
 
-const toSettlement = (row: { id: string; merchant_id: string; period_start: Date; period_end: Date; created_at: Date; amount_brl: string; entries_count: number }): Settlement => ({
+const toSettlement = (row: { id: string; merchant_id: string; period_start: Date; period_end: Date; created_at: Date; amount_brl: string; markup_brl: string; entries_count: number }): Settlement => ({
   id: row.id,
   merchantId: row.merchant_id,
   periodStart: row.period_start.toISOString(),
   periodEnd: row.period_end.toISOString(),
   createdAt: row.created_at.toISOString(),
   amountBrl: toJsonNumber(row.amount_brl),
+  markupBrl: toJsonNumber(row.markup_brl),
   entriesCount: row.entries_count,
 });
 
@@ -60,6 +61,15 @@ export interface SponsoredFeeCharge {
   signRequestId: string;
   lamports: bigint;
   at: Date;
+}
+
+/**
+ * The unsettled postings' totals: the merchant fees, the markup and their distinct entries (an
+ * entry carrying both has two rows). Credits are negative, so both sums are negated.
+ */
+function earned(rows: Array<{ id: string; code: string; amount: string }>) {
+  const sum = (code: string) => rows.filter((row) => row.code === code).reduce((total, row) => total.minus(row.amount), decimal(0));
+  return { fees: sum('merchant_fees_payable'), markup: sum('merchant_markup_payable'), entryIds: [...new Set(rows.map((row) => row.id))] };
 }
 
 const pagination = (page: number, pageSize: number, total: number) => ({ page, pageSize, total, totalPages: Math.ceil(total / pageSize) });
@@ -119,15 +129,14 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
       // A cut-off at or before the last one has nothing left to close (entries that committed
       // late with an earlier timestamp go into the next period).
       if (cutoff <= periodStart) return null;
-      const entries = await repo.unsettledFeeEntries(trx, merchantId, cutoff);
-      if (entries.length === 0) return null;
-      const fees = entries.reduce((sum, entry) => sum.minus(entry.amount), decimal(0));
+      const { fees, markup, entryIds } = earned(await repo.unsettledFeeEntries(trx, merchantId, cutoff));
+      if (entryIds.length === 0) return null;
       // What the merchant owes for charge-backs (accepted MED claims) is netted first
       // (docs/decisions/0040). Only settlements credit that account, one at a time per merchant
       // (the lock above), so it is never netted twice. Fees that do not cover it pay nothing: the
       // entries stay open and the debt is carried to the next run.
       const owed = decimal(await repo.merchantBalance(trx, 'merchant_chargebacks_owed', merchantId));
-      const amount = fees.minus(owed);
+      const amount = fees.plus(markup).minus(owed);
       if (amount.lte(0)) return null;
       const now = clock.now();
       const settlement = await repo.insertSettlement(trx, {
@@ -136,11 +145,12 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
         period_start: periodStart,
         period_end: cutoff,
         amount_brl: toFixedText(amount, 2),
-        entries_count: entries.length,
+        markup_brl: toFixedText(markup, 2),
+        entries_count: entryIds.length,
         created_at: now,
       });
-      await repo.markSettled(trx, settlement.id, entries.map((entry) => entry.id));
-      await post(trx, { merchantId, kind: 'SETTLEMENT', referenceType: 'settlement', referenceId: settlement.id, at: now }, settlementPostings(toFixedText(fees, 2), toFixedText(owed, 2)));
+      await repo.markSettled(trx, settlement.id, entryIds);
+      await post(trx, { merchantId, kind: 'SETTLEMENT', referenceType: 'settlement', referenceId: settlement.id, at: now }, settlementPostings(toFixedText(fees, 2), toFixedText(owed, 2), toFixedText(markup, 2)));
       if (by) await recordAudit(trx, by, settlementAudit(cutoff, merchantId, [settlement.id]));
       return toSettlement(settlement);
     });
@@ -221,8 +231,12 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
      * and, apart, what the merchant owes for charge-backs until a settlement nets it.
      */
     async feeBalance(merchantId: string) {
-      const [payable, owed] = await Promise.all([repo.merchantBalance(db, 'merchant_fees_payable', merchantId), repo.merchantBalance(db, 'merchant_chargebacks_owed', merchantId)]);
-      return { merchantId, balance: toFixedText(decimal(payable).negated(), 2), chargebacksOwed: toFixedText(owed, 2), currency: 'BRL' as const };
+      const [payable, owed, markup] = await Promise.all([
+        repo.merchantBalance(db, 'merchant_fees_payable', merchantId),
+        repo.merchantBalance(db, 'merchant_chargebacks_owed', merchantId),
+        repo.merchantBalance(db, 'merchant_markup_payable', merchantId),
+      ]);
+      return { merchantId, balance: toFixedText(decimal(payable).negated(), 2), chargebacksOwed: toFixedText(owed, 2), markupBalance: toFixedText(decimal(markup).negated(), 2), currency: 'BRL' as const };
     },
 
     settleMerchant,
@@ -268,9 +282,8 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
      * same entries as a settlement run now would close (repo.unsettledFeeEntries).
      */
     async unsettledFees(merchantId: string) {
-      const entries = await repo.unsettledFeeEntries(db, merchantId, clock.now());
-      const amount = entries.reduce((sum, entry) => sum.minus(entry.amount), decimal(0));
-      return { entries: entries.length, amountBrl: toFixedText(amount, 2) };
+      const { fees, markup, entryIds } = earned(await repo.unsettledFeeEntries(db, merchantId, clock.now()));
+      return { entries: entryIds.length, amountBrl: toFixedText(fees.plus(markup), 2) };
     },
   };
 

@@ -39,6 +39,8 @@ export interface SettlementsTable {
   period_start: ColumnType<Date, Date | string, never>;
   period_end: ColumnType<Date, Date | string, never>;
   amount_brl: string;
+  /** Of the fees closed, the partner markup (migration 0061): settled with the fees, shown apart. */
+  markup_brl: ColumnType<string, string | undefined, never>;
   entries_count: number;
   created_at: ColumnType<Date, Date | string, never>;
 }
@@ -59,4 +61,4 @@ declare module '../../db/schema.ts' {
 }
 
 /** Every column of `settlements`, named: a statement lists what it reads, and a column added later is not read until asked for. */
-export const SETTLEMENT_COLUMNS = ['id', 'merchant_id', 'period_start', 'period_end', 'amount_brl', 'entries_count', 'created_at'] as const satisfies ReadonlyArray<keyof SettlementsTable>;
+export const SETTLEMENT_COLUMNS = ['id', 'merchant_id', 'period_start', 'period_end', 'amount_brl', 'markup_brl', 'entries_count', 'created_at'] as const satisfies ReadonlyArray<keyof SettlementsTable>;

@@ -50,6 +50,7 @@ const define = (
 
 const amountBrl = Type.Number({ description: 'BRL amount' });
 const pixKey = Type.String({ description: 'PIX key the payout is sent to' });
+const markupAmountBrl = Type.Number({ description: "BRL the merchant's partner markup took from amountBrl (0 when none), its revenue apart from its fees (the order's markup)" });
 
 /**
  * Every order event, in the spec's order; order.completed has one shape per order type. The
@@ -78,11 +79,13 @@ export function orderEventDefinitions(): OrderEventDefinition[] {
       targetToken: Type.String({ description: 'Token symbol' }),
       destinationWallet: Type.String({ description: "The receiver's wallet" }),
       txHash: Type.String({ description: 'Transfer transaction signature (base58)' }),
+      markupAmountBrl,
     }),
     define('order.completed', 'PayoutCompletedEvent', ['PAYOUT'], 'COMPLETED', 'PAYOUT: the outgoing PIX is confirmed as received', {
       amountBrl,
       pixKey,
       pixEndToEndId: Type.String({ description: 'End-to-end id of the PIX sent' }),
+      markupAmountBrl,
     }),
     define('order.failed', 'OrderFailedEvent', ['PAYIN', 'PAYOUT'], 'FAILED', 'The order failed', { failureReason: Type.String() }),
     define('order.refunding', 'OrderRefundingEvent', ['PAYIN'], 'REFUNDING', 'A payin failed after the PIX was received; a PIX refund starts automatically', {

@@ -8,6 +8,7 @@ import { Type } from 'typebox';
 import { ORDER_STATUSES, ORDER_TRANSACTION_STATUSES, ORDER_TRANSACTION_TYPES } from './tables.ts';
 import { PageQuery } from '../../http/pagination.ts';
 import { BrlAmountInput, ChainField, HumanName, Nullable, OrderTypeField, FeeFraction, StrictObject, Timestamp, TokenAmountInput, TokenField, Uuid } from '../../http/schemas.ts';
+import { OrderMarkupSchema } from '../markups/schemas.ts';
 
 /**
  * The enums every order-shaped answer and filter shares. Each has a `title`, so the OpenAPI
@@ -77,6 +78,7 @@ export const OrderSchema = Type.Object(
     platformFeeAmountBrl: Type.Number(),
     merchantFeePercentage: FeeFraction('Merchant fee'),
     merchantFeeAmountBrl: Type.Number(),
+    markup: OrderMarkupSchema,
     pixPaymentCode: Nullable(Type.String({ description: 'PAYIN: PIX copy-and-paste code for exactly amountBrl' })),
     pixKey: Nullable(Type.String({ description: 'PAYOUT only' })),
     recipientName: Nullable(Type.String({ description: 'PAYOUT only' })),

@@ -170,7 +170,7 @@ export interface PixNotificationRejectionsTable {
 export const ORDER_COLUMNS = [
   'id', 'merchant_id', 'receiver_id', 'type', 'status', 'chain', 'token', 'external_id',
   'amount_brl', 'amount_token', 'exchange_rate', 'platform_fee_percentage', 'merchant_fee_percentage',
-  'platform_fee_amount_brl', 'merchant_fee_amount_brl', 'net_amount_brl',
+  'platform_fee_amount_brl', 'merchant_fee_amount_brl', 'net_amount_brl', 'markup_bps', 'markup_flat_brl', 'markup_cap_brl', 'markup_amount_brl',
   'destination_wallet', 'deposit_address', 'pix_txid', 'pix_payment_code', 'pix_key', 'pix_key_type', 'recipient_name',
   'pix_end_to_end_id', 'provider_transaction_id', 'refund_id', 'tx_hash', 'failure_reason', 'excess_amount_token',
   'payout_refused_at', 'payout_attempt', 'dispute_hold', 'refund_nature', 'payer_document_type', 'payer_document', 'payer_name',
@@ -183,7 +183,7 @@ export type OrderRow = Pick<Selectable<OrdersTable>, (typeof ORDER_COLUMNS)[numb
 export const ORDER_VIEW_COLUMNS = [
   'id', 'merchant_id', 'receiver_id', 'type', 'status', 'chain', 'token', 'external_id',
   'amount_brl', 'amount_token', 'exchange_rate', 'platform_fee_percentage', 'merchant_fee_percentage',
-  'platform_fee_amount_brl', 'merchant_fee_amount_brl', 'net_amount_brl',
+  'platform_fee_amount_brl', 'merchant_fee_amount_brl', 'net_amount_brl', 'markup_bps', 'markup_flat_brl', 'markup_cap_brl', 'markup_amount_brl',
   'destination_wallet', 'deposit_address', 'pix_txid', 'pix_payment_code', 'pix_key', 'recipient_name', 'failure_reason',
   'expires_at', 'completed_at', 'created_at', 'updated_at',
 ] as const satisfies ReadonlyArray<(typeof ORDER_COLUMNS)[number]>;

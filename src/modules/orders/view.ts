@@ -2,6 +2,7 @@ import type { Static } from 'typebox';
 import type { OrderTransactionRow, OrderView } from './tables.ts';
 import { decimal, toJsonNumber } from '../../lib/money.ts';
 import type { OrderSchema } from './schemas.ts';
+import { toOrderMarkup } from '../markups/view.ts';
 
 export type Order = Static<typeof OrderSchema>;
 
@@ -36,6 +37,7 @@ export function toOrder(row: OrderView, transactions: OrderTransactionRow[], nam
     platformFeeAmountBrl: toJsonNumber(row.platform_fee_amount_brl),
     merchantFeePercentage: toJsonNumber(row.merchant_fee_percentage),
     merchantFeeAmountBrl: toJsonNumber(row.merchant_fee_amount_brl),
+    markup: toOrderMarkup(row),
     pixPaymentCode: row.pix_payment_code,
     pixKey: row.pix_key,
     recipientName: row.recipient_name,

@@ -4,6 +4,7 @@
  */
 import { Type } from 'typebox';
 import { BrlAmountInput, ChainField, Nullable, OrderTypeField, FeeFraction, StrictObject, Timestamp, TokenAmountInput, TokenField, Uuid } from '../../http/schemas.ts';
+import { OrderMarkupSchema } from '../markups/schemas.ts';
 
 export const QuoteBody = StrictObject({
   type: OrderTypeField,
@@ -30,6 +31,7 @@ export const QuoteSchema = Type.Object(
     platformFeeAmountBrl: Type.Number(),
     merchantFeeAmountBrl: Type.Number(),
     netAmountBrl: Type.Number(),
+    markup: OrderMarkupSchema,
     expiresAt: Timestamp(),
     createdAt: Timestamp(),
   },

@@ -11,11 +11,13 @@ import type { Db, Trx } from '../../db/database.ts';
 import type { IdempotentRequest } from '../../platform/idempotency/claim.ts';
 import type { OrderType } from '../../lib/order-types.ts';
 import type { QuoteRow } from './tables.ts';
-import { AppError, notFound } from '../../errors.ts';
+import { AppError, invalidField, notFound } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { decimal, toJsonNumber } from '../../lib/money.ts';
-import { type FeeRates, type Pricing, payinAmountForToken, payoutTokenForNetBrl, pricePayin, pricePayout } from '../../lib/pricing.ts';
+import type { MarkupTerms } from '../../lib/markup.ts';
+import { type FeeRates, NothingLeftError, type Pricing, payinAmountForToken, payoutTokenForNetBrl, pricePayin, pricePayout } from '../../lib/pricing.ts';
+import { markupColumns, markupTermsOf, toOrderMarkup } from '../markups/view.ts';
 import type { ReceiversService } from '../receivers/service.ts';
 import { quotesRepo as repo } from './repo.ts';
 import type { QuoteBody, QuoteSchema } from './schemas.ts';
@@ -38,6 +40,8 @@ export interface QuotesDeps {
   prices: PriceSource;
   receivers: Pick<ReceiversService, 'findForOrder'>;
   currentFeeRates: CurrentFeeRates;
+  /** The merchant's partner markup in force for an order type (markups module). */
+  markupTerms: (merchantId: string, type: OrderType) => Promise<MarkupTerms>;
 }
 
 /** What an order asks to be priced. A PAYIN fixes the BRL the customer pays, a PAYOUT the tokens deposited. */
@@ -53,10 +57,11 @@ export type OrderToPrice = {
 export interface OrderPrice {
   priced: Pricing;
   rates: FeeRates;
+  markup: MarkupTerms;
 }
 
 /** The columns quotes and orders share: amounts, rate and fees, as decimal text (fees as fractions). */
-export function pricingColumns({ priced, rates }: OrderPrice) {
+export function pricingColumns({ priced, rates, markup }: OrderPrice) {
   return {
     amount_brl: priced.amountBrl,
     amount_token: priced.amountToken,
@@ -66,6 +71,7 @@ export function pricingColumns({ priced, rates }: OrderPrice) {
     platform_fee_amount_brl: priced.platformFeeAmountBrl,
     merchant_fee_amount_brl: priced.merchantFeeAmountBrl,
     net_amount_brl: priced.netAmountBrl,
+    ...markupColumns(markup, priced.markupAmountBrl),
   };
 }
 
@@ -86,6 +92,7 @@ function toQuote(row: QuoteRow): Quote {
     platformFeeAmountBrl: toJsonNumber(row.platform_fee_amount_brl),
     merchantFeeAmountBrl: toJsonNumber(row.merchant_fee_amount_brl),
     netAmountBrl: toJsonNumber(row.net_amount_brl),
+    markup: toOrderMarkup(row),
     expiresAt: row.expires_at.toISOString(),
     createdAt: row.created_at.toISOString(),
   };
@@ -93,10 +100,25 @@ function toQuote(row: QuoteRow): Quote {
 
 const quoteExpired = (quote: QuoteRow) => new AppError('QUOTE_EXPIRED', 'The quote has expired; request a new one', { expiresAt: quote.expires_at.toISOString() });
 
-/** An order's fixed amount priced by the PAYIN or PAYOUT formula at a rate and fees. */
-function priceAt(order: OrderToPrice, exchangeRate: string, rates: FeeRates): Pricing {
-  const input = { exchangeRate, tokenDecimals: order.tokenDecimals, rates };
-  return order.type === 'PAYIN' ? pricePayin({ ...input, amountBrl: order.amountBrl }) : pricePayout({ ...input, amountToken: order.amountToken });
+/**
+ * Prices with a markup that may take the whole amount: then 400 on the amount field (`field`), as
+ * an amount outside the order bounds is, since a larger amount would do.
+ */
+function priceOrRefuse(field: string, price: () => Pricing): Pricing {
+  try {
+    return price();
+  } catch (err) {
+    if (err instanceof NothingLeftError) throw invalidField(field, "leaves nothing once the fees and the merchant's markup are taken; send a larger amount");
+    throw err;
+  }
+}
+
+/** An order's fixed amount priced by the PAYIN or PAYOUT formula at a rate, fees and markup. */
+function priceAt(order: OrderToPrice, exchangeRate: string, rates: FeeRates, markup: MarkupTerms): Pricing {
+  const input = { exchangeRate, tokenDecimals: order.tokenDecimals, rates, markup };
+  return order.type === 'PAYIN'
+    ? priceOrRefuse('body.amountBrl', () => pricePayin({ ...input, amountBrl: order.amountBrl }))
+    : priceOrRefuse('body.amountCrypto', () => pricePayout({ ...input, amountToken: order.amountToken }));
 }
 
 /** Whether a quote was made for this order: same type, token, chain, receiver (if it named one) and amount. */
@@ -156,14 +178,15 @@ export function createQuotesService(deps: QuotesDeps) {
       if (body.amountCrypto !== undefined) tradeRules.checkDecimals(body.amountCrypto, decimals, 'body.amountCrypto');
       if (body.receiverId !== undefined && !(await deps.receivers.findForOrder(db, merchantId, body.receiverId))) throw notFound('Receiver');
       const exchangeRate = await currentRate(token, body.type);
-      const rates = await deps.currentFeeRates(merchantId, body.type);
-      const input = { exchangeRate, tokenDecimals: decimals, rates };
-      let priced: Pricing;
-      if (body.type === 'PAYIN') {
-        priced = body.amountBrl !== undefined ? pricePayin({ ...input, amountBrl: decimal(body.amountBrl).toFixed(2) }) : payinAmountForToken({ ...input, amountToken: decimal(body.amountCrypto!).toFixed(decimals) });
-      } else {
-        priced = body.amountCrypto !== undefined ? pricePayout({ ...input, amountToken: decimal(body.amountCrypto).toFixed(decimals) }) : payoutTokenForNetBrl({ ...input, netAmountBrl: decimal(body.amountBrl!).toFixed(2) });
-      }
+      const [rates, markup] = await Promise.all([deps.currentFeeRates(merchantId, body.type), deps.markupTerms(merchantId, body.type)]);
+      const input = { exchangeRate, tokenDecimals: decimals, rates, markup };
+      const field = body.amountBrl !== undefined ? 'body.amountBrl' : 'body.amountCrypto';
+      const priced = priceOrRefuse(field, () => {
+        if (body.type === 'PAYIN') {
+          return body.amountBrl !== undefined ? pricePayin({ ...input, amountBrl: decimal(body.amountBrl).toFixed(2) }) : payinAmountForToken({ ...input, amountToken: decimal(body.amountCrypto!).toFixed(decimals) });
+        }
+        return body.amountCrypto !== undefined ? pricePayout({ ...input, amountToken: decimal(body.amountCrypto).toFixed(decimals) }) : payoutTokenForNetBrl({ ...input, netAmountBrl: decimal(body.amountBrl!).toFixed(2) });
+      });
       tradeRules.checkBrlRange(priced.amountBrl, body.amountBrl !== undefined ? 'body.amountBrl' : 'body.amountCrypto');
       const now = clock.now();
       return inTransaction(db, async (trx) => {
@@ -174,7 +197,7 @@ export function createQuotesService(deps: QuotesDeps) {
           type: body.type,
           chain,
           token,
-          ...pricingColumns({ priced, rates }),
+          ...pricingColumns({ priced, rates, markup }),
           expires_at: new Date(now.getTime() + settings.quoteTtlSeconds * 1000),
           created_at: now,
         });
@@ -195,11 +218,13 @@ export function createQuotesService(deps: QuotesDeps) {
       if (order.quoteId !== undefined) {
         const quote = await usableQuote(merchantId, order.quoteId, order);
         const rates = { platformFeePercentage: quote.platform_fee_percentage, merchantFeePercentage: quote.merchant_fee_percentage };
-        return { priced: priceAt(order, quote.exchange_rate, rates), rates };
+        // The quote's markup, not the merchant's terms of now: a quote locks its price whole.
+        const markup = markupTermsOf(quote);
+        return { priced: priceAt(order, quote.exchange_rate, rates, markup), rates, markup };
       }
       const exchangeRate = await currentRate(order.token, order.type);
-      const rates = await deps.currentFeeRates(merchantId, order.type, monthVolumeBrl);
-      return { priced: priceAt(order, exchangeRate, rates), rates };
+      const [rates, markup] = await Promise.all([deps.currentFeeRates(merchantId, order.type, monthVolumeBrl), deps.markupTerms(merchantId, order.type)]);
+      return { priced: priceAt(order, exchangeRate, rates, markup), rates, markup };
     },
 
     /**

@@ -159,7 +159,7 @@ describe('MED fraud claims (disputes)', () => {
       expect(response.statusCode, response.body).toBe(200);
       return (response.json().data as Json[]).find((row) => row.merchantId === merchant.merchantId);
     };
-    expect(await balanceOf(merchant)).toEqual({ merchantId: merchant.merchantId, balance: '1.00', chargebacksOwed: '20.00', currency: 'BRL' });
+    expect(await balanceOf(merchant)).toEqual({ merchantId: merchant.merchantId, balance: '1.00', chargebacksOwed: '20.00', markupBalance: '0.00', currency: 'BRL' });
     t.clock.advance(1000);
     expect(await due()).toBeUndefined();
     expect(await settle(merchant)).toEqual([]);

@@ -59,6 +59,10 @@ function order(overrides: Partial<OrderRow> & Pick<OrderRow, 'type'>): OrderRow 
     platform_fee_amount_brl: '0',
     merchant_fee_amount_brl: '0',
     net_amount_brl: '0',
+    markup_bps: 0,
+    markup_flat_brl: '0',
+    markup_cap_brl: null,
+    markup_amount_brl: '0',
     ...overrides,
   };
 }
@@ -91,6 +95,11 @@ const payout = order({
   merchant_fee_amount_brl: '0.54',
   net_amount_brl: '52.92',
 });
+
+/** The payin of 250.00 BRL with a partner markup of 3.00: the net converted is 3.00 less. */
+const markedPayin = order({ ...payin, markup_amount_brl: '3.00', net_amount_brl: '243.25', amount_token: '45.9' });
+/** The payout with a markup of 0.50 taken from the PIX. */
+const markedPayout = order({ ...payout, markup_amount_brl: '0.50', net_amount_brl: '52.42' });
 
 type Leg = [account: AccountCode, currency: string, amount: string];
 interface Row {
@@ -188,6 +197,42 @@ const table: Row[] = [
     ],
   },
   {
+    name: 'PAYIN_COMPLETED with a markup: the markup to its own merchant account, the merchant fee untouched',
+    postings: movement(markedPayin, 'PAYIN_COMPLETED'),
+    expected: [
+      ['customer_funds_in_transit', 'BRL', '250'],
+      ['platform_fee_revenue', 'BRL', '-1.25'],
+      ['merchant_fees_payable', 'BRL', '-2.5'],
+      ['merchant_markup_payable', 'BRL', '-3'],
+      ['fx_conversion', 'BRL', '-243.25'],
+      ['fx_conversion', 'USDC', '45.9'],
+      ['token_treasury', 'USDC', '-45.9'],
+    ],
+  },
+  {
+    name: 'PAYOUT_COMPLETED with a markup: the PIX pays less, the markup to its own merchant account',
+    postings: movement(markedPayout, 'PAYOUT_COMPLETED'),
+    expected: [
+      ['customer_funds_in_transit', 'USDC', '10'],
+      ['fx_conversion', 'USDC', '-10'],
+      ['fx_conversion', 'BRL', '53.73'],
+      ['pix_cash', 'BRL', '-52.42'],
+      ['platform_fee_revenue', 'BRL', '-0.27'],
+      ['merchant_fees_payable', 'BRL', '-0.54'],
+      ['merchant_markup_payable', 'BRL', '-0.5'],
+    ],
+  },
+  {
+    name: 'SETTLEMENT with a markup: fees and markup paid together, each account cleared apart, what is owed netted from both',
+    postings: () => settlementPostings('2.50', '4.00', '3.00'),
+    expected: [
+      ['merchant_fees_payable', 'BRL', '2.5'],
+      ['merchant_markup_payable', 'BRL', '3'],
+      ['merchant_chargebacks_owed', 'BRL', '-4'],
+      ['merchant_settlements', 'BRL', '-1.5'],
+    ],
+  },
+  {
     name: "SETTLEMENT: the merchant's payable fees move to its settlements",
     postings: () => settlementPostings('2.50'),
     expected: [
@@ -235,6 +280,7 @@ describe('posting recipes', () => {
 
   it.each<[AccountCode, boolean]>([
     ['merchant_fees_payable', true],
+    ['merchant_markup_payable', true],
     ['merchant_settlements', true],
     ['deposits_to_return', true],
     ['pix_cash', false],

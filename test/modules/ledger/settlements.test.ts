@@ -21,10 +21,10 @@ beforeEach(() => clock.set(NOON_SP));
 describe('settlements', () => {
   it('must show: a completed payin’s merchant fee is the balance; a settlement run lists it and zeroes the balance', async () => {
     const { merchant, receiverId } = await feeMerchant('Loja Saldo');
-    expect((await call('GET', '/ledger/fees/balance', merchant)).json()).toEqual({ merchantId: merchant.merchantId, balance: '0.00', chargebacksOwed: '0.00', currency: 'BRL' });
+    expect((await call('GET', '/ledger/fees/balance', merchant)).json()).toEqual({ merchantId: merchant.merchantId, balance: '0.00', chargebacksOwed: '0.00', markupBalance: '0.00', currency: 'BRL' });
     const order = await completedPayin(merchant, receiverId, 250);
     expect(order).toMatchObject({ status: 'COMPLETED', merchantFeeAmountBrl: 2.5 });
-    expect((await call('GET', '/ledger/fees/balance', merchant)).json()).toEqual({ merchantId: merchant.merchantId, balance: '2.50', chargebacksOwed: '0.00', currency: 'BRL' });
+    expect((await call('GET', '/ledger/fees/balance', merchant)).json()).toEqual({ merchantId: merchant.merchantId, balance: '2.50', chargebacksOwed: '0.00', markupBalance: '0.00', currency: 'BRL' });
 
     clock.advance(1000);
     // No body at all: every field of this body is optional.

@@ -6,14 +6,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decimal } from '../../../src/lib/money.ts';
+import { type MarkupTerms, NO_MARKUP } from '../../../src/lib/markup.ts';
 import { pricePayout } from '../../../src/lib/pricing.ts';
 import { depositTerms } from '../../../src/modules/orders/lifecycle/deposit-terms.ts';
 
 const settings = { minAmountBrl: '1.00', tokenDecimals: 6 };
 
 /** A PAYOUT priced at creation as create-order.ts prices it. */
-function created(amountToken: string, exchangeRate: string, platformFeePercentage: string, merchantFeePercentage: string) {
-  const priced = pricePayout({ amountToken, exchangeRate, tokenDecimals: 6, rates: { platformFeePercentage, merchantFeePercentage } });
+function created(amountToken: string, exchangeRate: string, platformFeePercentage: string, merchantFeePercentage: string, markup: MarkupTerms = NO_MARKUP) {
+  const priced = pricePayout({ amountToken, exchangeRate, tokenDecimals: 6, rates: { platformFeePercentage, merchantFeePercentage }, markup });
   return {
     token: 'USDC',
     amount_token: priced.amountToken,
@@ -24,6 +25,10 @@ function created(amountToken: string, exchangeRate: string, platformFeePercentag
     exchange_rate: exchangeRate,
     platform_fee_percentage: platformFeePercentage,
     merchant_fee_percentage: merchantFeePercentage,
+    markup_bps: markup.bps,
+    markup_flat_brl: markup.flatBrl,
+    markup_cap_brl: markup.capBrl,
+    markup_amount_brl: priced.markupAmountBrl,
   };
 }
 
@@ -54,16 +59,31 @@ describe('depositTerms', () => {
     });
   });
 
+  it('an under-payment recomputes the markup on the smaller gross with the locked terms, and refuses a deposit the markup would take whole', () => {
+    const marked = created('10', '5.4', '0.005', '0', { bps: 100, flatBrl: '0.50', capBrl: null });
+    expect(marked).toMatchObject({ amount_brl: '54.00', markup_amount_brl: '1.04', net_amount_brl: '52.69' });
+    expect(depositTerms(marked, '5', settings)).toMatchObject({ accepted: true, changes: { amount_brl: '27.00', markup_amount_brl: '0.77', net_amount_brl: '26.09' } });
+    const flat = created('10', '5.4', '0', '0', { bps: 0, flatBrl: '2.00', capBrl: null });
+    expect(depositTerms(flat, '0.3', settings)).toMatchObject({ accepted: false, reason: expect.stringContaining('less than the fees and markup') });
+  });
+
   /** The deposit's terms hold the invariants whatever arrived (or it was refused below the minimum). */
-  function checkDeposit(orderedMicro: number, rate: string, platform: string, merchant: string, depositMicro: number) {
-    const ordered = created(micro(orderedMicro), rate, platform, merchant);
+  function checkDeposit(orderedMicro: number, rate: string, platform: string, merchant: string, depositMicro: number, markup: MarkupTerms = NO_MARKUP) {
+    let ordered;
+    try {
+      ordered = created(micro(orderedMicro), rate, platform, merchant, markup);
+    } catch {
+      return; // a markup that takes the whole order: never created (quotes and orders refuse it)
+    }
     if (decimal(ordered.amount_brl).lt(settings.minAmountBrl) || depositMicro <= 0) return;
     const terms = depositTerms(ordered, micro(depositMicro), settings);
     if (!terms.accepted) return;
     const after = { ...ordered, ...terms.changes };
     expect(decimal(after.net_amount_brl).lte(ordered.net_amount_brl)).toBe(true);
     expect(decimal(after.amount_brl).lte(ordered.amount_brl)).toBe(true);
-    expect(decimal(after.amount_brl).toFixed(2)).toBe(decimal(after.net_amount_brl).plus(after.platform_fee_amount_brl).plus(after.merchant_fee_amount_brl).toFixed(2));
+    expect(decimal(after.amount_brl).toFixed(2)).toBe(decimal(after.net_amount_brl).plus(after.platform_fee_amount_brl).plus(after.merchant_fee_amount_brl).plus(after.markup_amount_brl).toFixed(2));
+    expect(decimal(after.markup_amount_brl).lte(ordered.markup_amount_brl)).toBe(true);
+    expect(decimal(after.net_amount_brl).gt(0)).toBe(true);
     // What the order takes in plus what it holds back is exactly what arrived.
     expect(decimal(after.amount_token).plus(terms.excessToken).eq(micro(depositMicro))).toBe(true);
   }
@@ -95,6 +115,22 @@ describe('depositTerms', () => {
         (orderedMicro, rate, platform, merchant, short) => checkDeposit(orderedMicro, rate, platform, merchant, orderedMicro - short),
       ),
       { numRuns: 20_000 },
+    );
+  });
+
+  it('property: with a markup too, a deposit never pays out more than at creation, and amount = fees + markup + net', () => {
+    const markup = fc
+      .record({ bps: fc.integer({ min: 0, max: 1000 }), flat: fc.integer({ min: 0, max: 500 }), cap: fc.option(fc.integer({ min: 0, max: 5_000 }), { nil: null }) })
+      .map(({ bps, flat, cap }): MarkupTerms => ({ bps, flatBrl: (flat / 100).toFixed(2), capBrl: cap === null ? null : ((flat + cap) / 100).toFixed(2) }));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 200_000, max: 2_000_000_000 }),
+        fc.constantFrom('5', '5.4', '5.25', '4.8', '5.373'),
+        fc.integer({ min: -3_000_000, max: 30 }),
+        markup,
+        (orderedMicro, rate, delta, terms) => checkDeposit(orderedMicro, rate, '0.005', '0.01', orderedMicro + delta, terms),
+      ),
+      { numRuns: 3000 },
     );
   });
 });

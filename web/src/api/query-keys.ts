@@ -37,6 +37,7 @@ export const keys = {
     entries: (query: object) => ['ledger', 'entries', query] as const,
   },
   feeTiers: ['fee-tiers'] as const,
+  markups: ['markups'] as const,
   webhookEvents: ['webhook-events'] as const,
   webhookEndpoints: area('webhook-endpoints'),
   webhookDeliveries: area('webhook-deliveries'),

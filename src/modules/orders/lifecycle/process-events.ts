@@ -70,12 +70,14 @@ export const ORDER_EVENTS = {
       targetToken: order.token,
       destinationWallet: order.destination_wallet,
       txHash: moved(input, 'order.completed').txHash,
+      markupAmountBrl: toJsonNumber(order.markup_amount_brl),
     };
   }),
   payoutCompleted: declare('order.completed', 'COMPLETED', (input) => ({
     amountBrl: toJsonNumber(input.order.amount_brl),
     pixKey: pixKey(input),
     pixEndToEndId: moved(input, 'order.completed').txHash,
+    markupAmountBrl: toJsonNumber(input.order.markup_amount_brl),
   })),
   failed: declare('order.failed', 'FAILED', reason('order.failed')),
   // A PAYIN that cannot complete after its PIX arrived is refunded (spec: order.refunding).

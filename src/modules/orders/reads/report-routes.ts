@@ -4,9 +4,8 @@
  */
 import { Type } from 'typebox';
 import { Readable } from 'node:stream';
-import type { FastifyRequest } from 'fastify';
 import { merchantIdOf } from '../../../http/auth.ts';
-import type { AuditActor } from '../../../platform/audit/record.ts';
+import { merchantActor } from '../../../http/audit-actor.ts';
 import { AUTHENTICATED_ERRORS, IdParams, errorResponses } from '../../../http/schemas.ts';
 import type { App } from '../../../http/types.ts';
 import { EXPORT_COLUMNS, type OrderExport } from './export.ts';
@@ -21,13 +20,6 @@ const EXPORT_DESCRIPTION =
   'The file is written as it is read (a page of orders at a time), so a large one starts at once. It holds at most ORDER_EXPORT_MAX_ROWS orders (100 000 by default): the header `X-Export-Truncated` is `true` when more match, and the older ones are exported by setting `createdTo` to the `createdAt` of the last line (an order created in that same millisecond may be in both files: its id tells). ' +
   "Orders created while the file is written are not in it; an order whose status changes meanwhile shows the status of the moment its page was read. The file name is orders-<São Paulo date>.csv. " +
   'Every export is recorded in the merchant\'s audit log (GET /audit-log): action `orders.export`, who (the person, or the API key), when, and the filters.';
-
-/** Who exported: the signed-in person, or the merchant's API key (a bearer token names its key). */
-function merchantActor(request: FastifyRequest): AuditActor {
-  const auth = request.merchantAuth!;
-  const actor = auth.method === 'session' && auth.user ? `user:${auth.user.id}` : `merchant:${auth.merchantId}:credential:${auth.credentialId}`;
-  return { actor, requestId: request.id };
-}
 
 export function registerOrderReportRoutes(app: App, exporter: OrderExport, timeline: OrderTimelineService): void {
   app.get(

@@ -1,7 +1,7 @@
 /**
  * Fees & settlements (/app/fees): the fee balance and the charge-backs owed (GET
  * /ledger/fees/balance), the fee tiers with
- * their editor (tiers-section.tsx), the settlements and the ledger (ledger-tables.tsx).
+ * their editor (tiers-section.tsx), the partner markup (markup-section.tsx), the settlements and the ledger (ledger-tables.tsx).
  */
 import { Card, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
@@ -11,6 +11,7 @@ import { Loading } from '../../components/loading.tsx';
 import { useI18n } from '../../i18n/context.tsx';
 import { formatBrl } from '../../i18n/format.ts';
 import { LedgerSection, SettlementsSection } from './ledger-tables.tsx';
+import { MarkupSection } from './markup-section.tsx';
 import { TiersSection } from './tiers-section.tsx';
 import { keys } from '../../api/query-keys.ts';
 
@@ -34,10 +35,14 @@ export function FeesPage() {
             <Text>
               {t('fees.chargebacksOwedText')} <strong data-testid="fees-chargebacks-owed">{formatBrl(balance.data.chargebacksOwed, language)}</strong>
             </Text>
+            <Text>
+              {t('fees.markupText')} <strong data-testid="fees-markup-balance">{formatBrl(balance.data.markupBalance, language)}</strong>
+            </Text>
           </>
         ) : null}
       </Card>
       <TiersSection />
+      <MarkupSection />
       <SettlementsSection />
       <LedgerSection />
     </Stack>

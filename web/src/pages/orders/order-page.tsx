@@ -109,6 +109,8 @@ export function OrderPage() {
                   [t('orders.field.fee'), formatFeeFraction(data.feePercentage, language)],
                   [t('orders.field.platformFee'), `${formatBrl(data.platformFeeAmountBrl, language)} (${formatFeeFraction(data.platformFeePercentage, language)})`],
                   [t('orders.field.merchantFee'), `${formatBrl(data.merchantFeeAmountBrl, language)} (${formatFeeFraction(data.merchantFeePercentage, language)})`],
+                  // The partner markup, apart from the fees (decision 0042); none shows as none.
+                  [t('orders.field.markup'), data.markup ? <span data-testid="order-markup">{formatBrl(data.markup.amountBrl, language)}</span> : t('orders.field.noMarkup')],
                   [t('orders.field.netAmountBrl'), formatBrl(data.netAmountBrl, language)],
                 ]}
               />

@@ -4036,6 +4036,8 @@ export interface components {
             asOf: string;
             /** @description Merchant fees collected and not yet settled: owed to the merchant by the next settlement (`balance` of GET /ledger/fees/balance, the `merchant_fees_payable` account); BRL, decimal text with two decimals, never negative */
             unsettledFeesBrl: string;
+            /** @description Partner markup collected and not yet settled, paid with the fees by the next settlement (`markupBalance` of GET /ledger/fees/balance, the `merchant_markup_payable` account); BRL, decimal text with two decimals, never negative */
+            unsettledMarkupBrl: string;
             /** @description What the merchant owes for charge-backs of accepted MED claims, netted by the next settlement (`chargebacksOwed` of GET /ledger/fees/balance, the `merchant_chargebacks_owed` account); BRL, decimal text with two decimals, never negative */
             chargebacksOwedBrl: string;
             settlements: components["schemas"]["BalancesSettlements"];
@@ -11081,6 +11083,7 @@ export interface operations {
                      *       "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
                      *       "asOf": "2026-12-01T14:20:00.000Z",
                      *       "unsettledFeesBrl": "15.00",
+                     *       "unsettledMarkupBrl": "4.50",
                      *       "chargebacksOwedBrl": "150.00",
                      *       "settlements": {
                      *         "count": 1,

@@ -122,6 +122,7 @@ const BALANCES = {
   merchantId: MERCHANT_ID,
   asOf: '2026-12-01T14:20:00.000Z',
   unsettledFeesBrl: '15.00',
+  unsettledMarkupBrl: '4.50',
   chargebacksOwedBrl: '150.00',
   settlements: { count: 1, totalBrl: '4312.80', lastAt: SETTLEMENT.createdAt },
   excessDepositsHeld: [{ token: 'USDC', amount: '12.5', orders: 1 }],

@@ -53,6 +53,7 @@ export const BalancesSchema = Type.Object(
     merchantId: Uuid(),
     asOf: Timestamp('When the figures were read'),
     unsettledFeesBrl: BrlText('Merchant fees collected and not yet settled: owed to the merchant by the next settlement (`balance` of GET /ledger/fees/balance, the `merchant_fees_payable` account)'),
+    unsettledMarkupBrl: BrlText('Partner markup collected and not yet settled, paid with the fees by the next settlement (`markupBalance` of GET /ledger/fees/balance, the `merchant_markup_payable` account)'),
     chargebacksOwedBrl: BrlText('What the merchant owes for charge-backs of accepted MED claims, netted by the next settlement (`chargebacksOwed` of GET /ledger/fees/balance, the `merchant_chargebacks_owed` account)'),
     settlements: Type.Object(
       {

@@ -21,8 +21,9 @@ const STAGES = Object.entries(IN_FLIGHT_STAGES).flatMap(([type, stages]) =>
 export async function readBalances(deps: { db: Db; clock: Clock }, merchantId: string): Promise<Balances> {
   const { db } = deps;
   const asOf = deps.clock.now();
-  const [payable, owed, held, settled, orders] = await Promise.all([
+  const [payable, markup, owed, held, settled, orders] = await Promise.all([
     ledgerRepo.merchantBalance(db, 'merchant_fees_payable', merchantId),
+    ledgerRepo.merchantBalance(db, 'merchant_markup_payable', merchantId),
     ledgerRepo.merchantBalance(db, 'merchant_chargebacks_owed', merchantId),
     balancesRepo.heldDeposits(db, merchantId),
     balancesRepo.settlementTotals(db, merchantId),
@@ -45,6 +46,7 @@ export async function readBalances(deps: { db: Db; clock: Clock }, merchantId: s
     merchantId,
     asOf: asOf.toISOString(),
     unsettledFeesBrl: toFixedText(decimal(payable).negated(), 2),
+    unsettledMarkupBrl: toFixedText(decimal(markup).negated(), 2),
     chargebacksOwedBrl: toFixedText(owed, 2),
     settlements: { count: settled.count, totalBrl: toFixedText(settled.total, 2), lastAt: settled.last ? new Date(settled.last).toISOString() : null },
     excessDepositsHeld: held

@@ -21,7 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx?.close());
 
-const ok = async (method: 'GET' | 'POST', url: string, who: TestMerchant, body?: unknown) => {
+const ok = async (method: 'GET' | 'POST' | 'PUT', url: string, who: TestMerchant, body?: unknown) => {
   const response = await call(method, url, who, body);
   expect(response.statusCode, `${method} ${url}: ${response.body}`).toBeLessThan(300);
   return response.json() as Json;
@@ -44,6 +44,8 @@ describe('GET /ledger/balances', () => {
     merchant = fixture.merchant;
     const { receiverId } = fixture;
     const first = await completedPayin(merchant, receiverId, 300);
+    // A partner markup on the PAYINs from here on (the first's timeline is read below without it).
+    await ok('PUT', '/markups/PAYIN', merchant, { bps: 50, flatBrl: '1.50', capBrl: 25 });
     const payout = await ok('POST', '/payout', merchant, { receiverId, amountCrypto: 10, sourceToken: 'USDC' });
     await ok('POST', `/sandbox/orders/${payout.id}/deposit`, merchant, { amountCrypto: '12.5' });
     await drive();
@@ -70,6 +72,9 @@ describe('GET /ledger/balances', () => {
     expect(balances.merchantId).toBe(id);
     expect(balances.unsettledFeesBrl).toBe((await brl(id, 'merchant_fees_payable')).negated().toFixed(2));
     expect(balances.unsettledFeesBrl).toBe((await ok('GET', '/ledger/fees/balance', merchant)).balance);
+    expect(balances.unsettledMarkupBrl).toBe((await brl(id, 'merchant_markup_payable')).negated().toFixed(2));
+    expect(balances.unsettledMarkupBrl).toBe((await ok('GET', '/ledger/fees/balance', merchant)).markupBalance);
+    expect(decimal(balances.unsettledMarkupBrl).gt(0)).toBe(true);
     expect(balances.chargebacksOwedBrl).toBe((await brl(id, 'merchant_chargebacks_owed')).toFixed(2));
     expect(balances.chargebacksOwedBrl).toBe('40.00');
     expect(decimal(balances.unsettledFeesBrl).gt(0)).toBe(true);

@@ -47,6 +47,9 @@ function Owed({ data }: { data: Balances }) {
       <Figure label={t('balances.unsettledFees')} testId="balances-unsettled-fees">
         {formatBrl(data.unsettledFeesBrl, language)}
       </Figure>
+      <Figure label={t('balances.unsettledMarkup')} testId="balances-unsettled-markup">
+        {formatBrl(data.unsettledMarkupBrl, language)}
+      </Figure>
       <Text fw={600}>{t('balances.heldDeposits')}</Text>
       {data.excessDepositsHeld.length === 0 ? (
         <Text>{t('balances.heldDepositsNone')}</Text>

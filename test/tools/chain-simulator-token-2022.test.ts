@@ -45,7 +45,7 @@ describe('chain simulator: Token-2022 mints with transfer fee and hook extension
     const [made, minted] = await Promise.all(
       [transfer.destination, transfer.source].map(async (account) => Buffer.from((await rpc.getAccountInfo(account, { encoding: 'base64' }).send()).value!.data[0], 'base64')),
     );
-    expect(minted.length).toBe(made!.length);
+    expect(minted!.length).toBe(made!.length);
     expect(made!.subarray(165)).toEqual(minted!.subarray(165));
   });
 

@@ -4,6 +4,7 @@
  * roles it names (api, worker, or both), and close everything in order on SIGTERM or SIGINT.
  * Known start-up failures print one line naming the fix (src/startup-failure.ts).
  */
+import { checkMintsOnNode } from './adapters/chain/solana-mints.ts';
 import { buildApp } from './app.ts';
 import { generatePassword } from './modules/users/passwords.ts';
 import { ConfigError, loadConfig } from './config.ts';
@@ -62,6 +63,13 @@ async function main(): Promise<void> {
   const { config, usedDevSecrets } = await resolveRuntimeConfig(baseConfig);
   if (usedDevSecrets) {
     log.warn({ dataDir: config.dataDir }, 'JWT_PRIVATE_KEY, API_SECRET_PEPPER, WEBHOOK_SECRET_KEY or WALLET_KEK unset: using development keys from DATA_DIR/dev-secrets.json (for development only)');
+  }
+
+  // A configured mint the platform will not move (docs/decisions/0043-token-2022-extensions.md) stops the start.
+  const { chain } = config;
+  if (chain.provider === 'solana-rpc' && chain.rpcUrl) {
+    const { unreachable } = await checkMintsOnNode({ rpcUrl: chain.rpcUrl, commitment: chain.commitment, tokenMints: chain.tokenMints }, config.orders.tokens);
+    if (unreachable.length > 0) log.warn({ tokens: unreachable }, 'the Solana node did not answer for these mints at start: each is checked at its first use');
   }
 
   const database = await openConfiguredDatabase(config);

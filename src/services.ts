@@ -200,7 +200,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     chain.provider === 'solana-rpc' && chain.rpcUrl
       ? { rpcUrl: chain.rpcUrl, commitment: chain.commitment, tokenMints: chain.tokenMints, computeUnitLimit: chain.computeUnitLimit, priorityFeeMaxMicroLamports: chain.priorityFeeMaxMicroLamports }
       : undefined;
-  const adapterSettings = { pix: config.pix, usdcBrlRate: config.sandbox.usdcBrlRate, httpPrices, priceSpread: prices.spread, apiPix: config.apiPix, solanaTransfers };
+  const adapterSettings = { pix: config.pix, tokenBrlRates: config.sandbox.tokenBrlRates, tokenDecimals: config.orders.tokens, httpPrices, priceSpread: prices.spread, apiPix: config.apiPix, solanaTransfers };
   // PAYIN transfers are signed by the treasury (never the sponsor: one key, one purpose).
   const treasurySigner = deps.treasurySigner ?? platformKeysAtStart.signers.TREASURY;
   const adapters = dependencies.adapters(createAdapters({ db, clock, settings: adapterSettings, treasury: treasurySigner }), {

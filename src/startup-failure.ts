@@ -2,7 +2,7 @@
  * The start-up failures an operator meets and can fix, as one line naming the fix (no stack
  * trace): the database is missing or unreachable, the port is taken, the embedded database is
  * locked by another process, a platform key is missing, WALLET_KEK does not open the stored keys or a
- * rotation lacks its previous KEK (platform-keys/service.ts). Anything else is
+ * rotation lacks its previous KEK (platform-keys/service.ts), a configured token mint is refused (solana-mints.ts). Anything else is
  * unexpected and keeps its stack.
  */
 import type { Config } from './config.ts';
@@ -49,7 +49,7 @@ export function explainStartupFailure(err: unknown, settings: StartupSettings): 
     return `not allowed to listen on port ${port}: use a port above 1023 (set ${variable})`;
   }
   // Their messages name the fix and carry no secret (src/modules/platform-keys/service.ts, src/platform/key-rotation.ts).
-  for (const code of ['EMBEDDED_DATABASE_LOCKED', 'PLATFORM_KEYS_MISSING', 'PLATFORM_KEY_EXISTS', 'KEK_VERSION_MISSING', 'KEK_DOES_NOT_OPEN']) {
+  for (const code of ['EMBEDDED_DATABASE_LOCKED', 'PLATFORM_KEYS_MISSING', 'PLATFORM_KEY_EXISTS', 'KEK_VERSION_MISSING', 'KEK_DOES_NOT_OPEN', 'TOKEN_MINT_REFUSED']) {
     if (codes.has(code)) return String(errors.find((error) => error.code === code)!.message);
   }
   if (codes.has('3D000')) {

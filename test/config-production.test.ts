@@ -100,7 +100,7 @@ describe('SIMULATION_MODE=true: everything simulated, declared', () => {
 
 describe('CHAIN_PROVIDER=solana-rpc', () => {
   it('requires SOLANA_RPC_URL and the mint of every supported token', () => {
-    expect(problemsOf({ CHAIN_PROVIDER: 'solana-rpc', SUPPORTED_TOKENS: 'USDC:6,EURC:6', CHAIN_TOKEN_MINTS: REAL.CHAIN_TOKEN_MINTS })).toEqual([
+    expect(problemsOf({ CHAIN_PROVIDER: 'solana-rpc', SUPPORTED_TOKENS: 'USDC:6,EURC:6', SANDBOX_TOKEN_BRL_RATES: 'EURC:5.9', CHAIN_TOKEN_MINTS: REAL.CHAIN_TOKEN_MINTS })).toEqual([
       'SOLANA_RPC_URL is required when CHAIN_PROVIDER=solana-rpc',
       'CHAIN_TOKEN_MINTS must name the mint of every supported token when CHAIN_PROVIDER=solana-rpc (missing: EURC)',
     ]);

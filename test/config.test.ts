@@ -120,8 +120,24 @@ describe('config', () => {
     ]);
   });
 
+  it('sandbox prices per token: SANDBOX_TOKEN_BRL_RATES, SANDBOX_USDC_BRL_RATE still USDC\'s unless the list names it, every supported token priced', () => {
+    expect(loadConfig({}).sandbox.tokenBrlRates).toEqual({ USDC: '5.40' });
+    expect(loadConfig({ SANDBOX_USDC_BRL_RATE: '5.1' }).sandbox.tokenBrlRates).toEqual({ USDC: '5.1' });
+    const three = { SUPPORTED_TOKENS: 'USDC:6,USDT:6,PYUSD:6', SANDBOX_TOKEN_BRL_RATES: 'USDT:5.41, PYUSD:5.39' };
+    expect(loadConfig({ ...three, SANDBOX_USDC_BRL_RATE: '5.2' }).sandbox.tokenBrlRates).toEqual({ USDC: '5.2', USDT: '5.41', PYUSD: '5.39' });
+    expect(loadConfig({ ...three, SANDBOX_TOKEN_BRL_RATES: 'USDC:5.40,USDT:5.41,PYUSD:5.39', SANDBOX_USDC_BRL_RATE: '9' }).sandbox.tokenBrlRates.USDC).toBe('5.40');
+    expect(problemsOf({ SUPPORTED_TOKENS: 'USDC:6,USDT:6,PYUSD:6', SANDBOX_TOKEN_BRL_RATES: 'USDT:5.41' })).toEqual([
+      'SANDBOX_TOKEN_BRL_RATES must give a rate for every supported token when PRICE_SOURCE=sandbox (missing: PYUSD)',
+    ]);
+    expect(problemsOf({ SANDBOX_TOKEN_BRL_RATES: 'USDT:0,PYUSD:1.123456789,usdt:5,EURC' })).toEqual([
+      'SANDBOX_TOKEN_BRL_RATES must list SYMBOL:rate pairs with positive rates, e.g. USDC:5.40,USDT:5.41,PYUSD:5.39 (bad: USDT:0, PYUSD:1.123456789, usdt:5, EURC)',
+    ]);
+    // The http source answers per symbol from its document: no sandbox rate is asked for.
+    expect(loadConfig({ SUPPORTED_TOKENS: 'USDC:6,USDT:6', PRICE_SOURCE: 'http', PRICE_URL: 'http://127.0.0.1:9/prices' }).orders.tokens).toEqual({ USDC: 6, USDT: 6 });
+  });
+
   it('reads lists: comma-separated, trimmed, one line for all the bad items', () => {
-    expect(loadConfig({ SUPPORTED_TOKENS: 'USDC:6, USDT:6,', SUPPORTED_CHAINS: ' solana ,,' }).orders).toMatchObject({ tokens: { USDC: 6, USDT: 6 }, chains: ['solana'] });
+    expect(loadConfig({ SUPPORTED_TOKENS: 'USDC:6, USDT:6,', SANDBOX_TOKEN_BRL_RATES: 'USDT:5.41', SUPPORTED_CHAINS: ' solana ,,' }).orders).toMatchObject({ tokens: { USDC: 6, USDT: 6 }, chains: ['solana'] });
     expect(loadConfig({ ROLES: 'worker,api,worker' }).roles).toEqual(['worker', 'api']);
     expect(problemsOf({ SUPPORTED_TOKENS: 'USDC:6,usdt:6,EURC' })).toEqual(['SUPPORTED_TOKENS must list SYMBOL:decimals pairs, e.g. USDC:6 (bad: usdt:6, EURC)']);
     expect(problemsOf({ WALLET_ALLOWED_PROGRAMS: ' , ' })).toEqual(['WALLET_ALLOWED_PROGRAMS must be a comma-separated list of Solana program ids (bad: empty list)']);

@@ -22,8 +22,10 @@ import { withSpread } from './prices/spread.ts';
 
 export interface AdapterSettings {
   pix: PixSandboxSettings;
-  /** BRL per USDC of the sandbox price source, decimal text. */
-  usdcBrlRate: string;
+  /** SUPPORTED_TOKENS: each token's decimals, for the sandbox chain's amounts. */
+  tokenDecimals?: Record<string, number>;
+  /** BRL per unit of each token of the sandbox price source, decimal text. */
+  tokenBrlRates: Record<string, string>;
   /** Set: prices come from this HTTP price source instead of the sandbox rate. */
   httpPrices?: HttpPriceSettings | undefined;
   /** Fraction of every rate taken in the platform's favour (src/adapters/prices/spread.ts). */
@@ -38,10 +40,10 @@ export function createAdapters(deps: { db: Db; clock: Clock; settings: AdapterSe
   const sandboxPix = createSandboxPixProvider({ db: deps.db, clock: deps.clock, settings: deps.settings.pix });
   const apiPix = deps.settings.apiPix ? createApiPixProvider(deps.settings.apiPix) : undefined;
   const pix: PixProvider = apiPix ?? sandboxPix;
-  const sandboxChain = createSandboxChain({ db: deps.db, clock: deps.clock });
+  const sandboxChain = createSandboxChain({ db: deps.db, clock: deps.clock, ...(deps.settings.tokenDecimals ? { tokenDecimals: deps.settings.tokenDecimals } : {}) });
   const chain = deps.settings.solanaTransfers ? solanaChain(sandboxChain, deps.settings.solanaTransfers, deps.treasury) : sandboxChain;
   const { httpPrices, priceSpread } = deps.settings;
-  const source = httpPrices ? createHttpPriceSource({ clock: deps.clock, settings: httpPrices }) : createSandboxPriceSource({ USDC: deps.settings.usdcBrlRate });
+  const source = httpPrices ? createHttpPriceSource({ clock: deps.clock, settings: httpPrices }) : createSandboxPriceSource(deps.settings.tokenBrlRates);
   const prices = withSpread(source, priceSpread);
   return { pix, apiPix, chain, prices, sandbox: { pix: sandboxPix, chain: sandboxChain } };
 }

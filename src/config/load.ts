@@ -21,7 +21,7 @@ export class ConfigError extends Error {
 export function loadConfig(env: Env = process.env): Config {
   const { values, problems } = readEnv(ENV_SCHEMA, env);
   const config = configFrom(values);
-  problems.push(...leaseOutlastsAttempt(config.webhooks), ...apiPixRequirements(values), ...priceSourceRequirements(values), ...chainRequirements(values), ...emailRequirements(values), ...productionRequirements(config), ...simulationRequirements(values));
+  problems.push(...leaseOutlastsAttempt(config.webhooks), ...apiPixRequirements(values), ...priceSourceRequirements(values), ...sandboxRateRequirements(values), ...chainRequirements(values), ...emailRequirements(values), ...productionRequirements(config), ...simulationRequirements(values));
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }
@@ -38,6 +38,14 @@ function priceSourceRequirements(env: EnvValues): string[] {
   if (env.PRICE_SOURCE !== 'http') return [];
   if (env.PRICE_URL === undefined) return ['PRICE_URL is required when PRICE_SOURCE=http'];
   return env.NODE_ENV === 'production' && env.PRICE_URL.startsWith('http:') ? ['PRICE_URL must be https:// when NODE_ENV=production'] : [];
+}
+
+/** The sandbox price source answers only the tokens it has a rate for: every supported token needs one. */
+function sandboxRateRequirements(env: EnvValues): string[] {
+  if (env.PRICE_SOURCE !== 'sandbox') return [];
+  const rates: Record<string, string> = { USDC: env.SANDBOX_USDC_BRL_RATE, ...env.SANDBOX_TOKEN_BRL_RATES };
+  const missing = Object.keys(env.SUPPORTED_TOKENS).filter((symbol) => rates[symbol] === undefined);
+  return missing.length > 0 ? [`SANDBOX_TOKEN_BRL_RATES must give a rate for every supported token when PRICE_SOURCE=sandbox (missing: ${missing.join(', ')})`] : [];
 }
 
 /** EMAIL_PROVIDER=smtp needs its server. */

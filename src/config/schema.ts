@@ -176,7 +176,7 @@ export const ENV_SCHEMA = Type.Object({
     (key) => normalizedPixKey(key)!,
   ),
   SANDBOX_USDC_BRL_RATE: refine(
-    decimalText(8, { default: '5.40', description: 'BRL per USDC of the sandbox price source' }),
+    decimalText(8, { default: '5.40', description: 'BRL per USDC of the sandbox price source, unless SANDBOX_TOKEN_BRL_RATES names USDC' }),
     (rate) => decimal(rate).gt(0),
     'must be positive',
   ),

@@ -188,7 +188,8 @@ export function configFrom(env: EnvValues) {
     orders: read(env, ORDERS),
     settlements: read(env, SETTLEMENTS),
     pix: read(env, PIX),
-    sandbox: { usdcBrlRate: env.SANDBOX_USDC_BRL_RATE },
+    /** BRL per unit of each token of the sandbox price source; the list's USDC over SANDBOX_USDC_BRL_RATE. */
+    sandbox: { tokenBrlRates: { USDC: env.SANDBOX_USDC_BRL_RATE, ...env.SANDBOX_TOKEN_BRL_RATES } as Record<string, string> },
     prices: read(env, PRICES),
     receivers: {
       /** Decimal text with 2 places, or null for no limit. */

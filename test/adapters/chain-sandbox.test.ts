@@ -111,6 +111,17 @@ describe('prepareTransfer, sendTransfer and getTransferStatus', () => {
     }
   });
 
+  it("takes each token's decimals from SUPPORTED_TOKENS (no code per token); a token it does not name has 9", async () => {
+    const configured = createSandboxChain({ db: handle.db, clock, tokenDecimals: { USDC: 6, USDT: 6, PYUSD: 6, TWO: 2 } });
+    const base = await intent();
+    for (const token of ['USDT', 'PYUSD']) {
+      await expect(configured.prepareTransfer({ ...base, token, reference: newId(), amount: '1.000001' })).resolves.toMatchObject({ txHash: expect.any(String) });
+      await expect(configured.prepareTransfer({ ...base, token, reference: newId(), amount: '1.0000001' })).rejects.toThrow(`${token} amounts have at most 6 decimals`);
+    }
+    await expect(configured.prepareTransfer({ ...base, token: 'TWO', reference: newId(), amount: '1.001' })).rejects.toThrow('TWO amounts have at most 2 decimals');
+    await expect(chain.prepareTransfer({ ...base, token: 'USDT', reference: newId(), amount: '1.0000001' })).resolves.toMatchObject({ txHash: expect.any(String) });
+  });
+
   it('fails the next transfer sent to an armed destination, once, with the given error', async () => {
     const armed = await intent();
     await chain.failNextTransferTo(armed.destination, 'insufficient funds');

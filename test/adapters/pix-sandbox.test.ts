@@ -128,7 +128,7 @@ describe('configuration the sandbox PSP reads', () => {
     expect(config.pix.merchantName).toBe('CRYPTO BRL EXCHANGE');
     expect(config.pix.merchantCity).toBe('SAO PAULO');
     expect(config.pix.receivingKey).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-    expect(config.sandbox.usdcBrlRate).toBe('5.40');
+    expect(config.sandbox.tokenBrlRates).toEqual({ USDC: '5.40' });
   });
 
   it('reads and normalises the variables, and rejects bad ones', () => {
@@ -139,7 +139,7 @@ describe('configuration the sandbox PSP reads', () => {
       SANDBOX_USDC_BRL_RATE: '5.1234',
     });
     expect(config.pix).toEqual({ merchantName: 'Loja Ágil', merchantCity: 'Brasília', receivingKey: 'pix@example.com' });
-    expect(config.sandbox.usdcBrlRate).toBe('5.1234');
+    expect(config.sandbox.tokenBrlRates).toEqual({ USDC: '5.1234' });
     expect(loadConfig({ PIX_RECEIVING_KEY: '529.982.247-25' }).pix.receivingKey).toBe('52998224725');
 
     let problems: string[] = [];

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenEarly } from '../../src/http/early-server.ts';
 import { MISSING_KEYS_FIX, PlatformKeyError } from '../../src/modules/platform-keys/service.ts';
 import { explainStartupFailure } from '../../src/startup-failure.ts';
+import { startChainSimulator } from '../../tools/chain-simulator/index.ts';
 import { migratedPostgresDatabase, testDriver } from '../helpers/database.ts';
 import { freePort, runTsToEnd, startService } from '../helpers/processes.ts';
 
@@ -84,6 +85,17 @@ describe('npm start: known start-up failures', () => {
     expect(lines, result.stderr).toHaveLength(1);
     expect(lines[0]).toMatch(pattern);
   };
+
+  it('a configured Token-2022 mint with a transfer fee: one line naming the token, the fee and the decision', async () => {
+    const chain = await startChainSimulator({ slotMs: 50 });
+    try {
+      const { mint } = await chain.createMint({ decimals: 6, program: 'token-2022', extensions: { transferFee: { basisPoints: 25, maximumFee: '1000000' }, transferHook: {} } });
+      const result = await start({ PORT: String(await freePort()), CHAIN_PROVIDER: 'solana-rpc', SOLANA_RPC_URL: chain.url, CHAIN_TOKEN_MINTS: `USDC:${mint}` });
+      expectOneLine(result, new RegExp(`^fatal: the USDC mint ${mint} is refused: its transfer fee is 25 basis points \\(maximum 1000000 base units\\) \\(docs/decisions/0043-token-2022-extensions\\.md\\)$`));
+    } finally {
+      await chain.close();
+    }
+  });
 
   it('a port in use: one line, before the embedded database is created, migrated or seeded', async () => {
     const holder = createServer().listen(0, '127.0.0.1');

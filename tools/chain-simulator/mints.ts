@@ -1,14 +1,16 @@
 /**
  * Setting up tokens for tests and demos, outside any transaction (a faucet's privilege): a mint
  * written straight into the VM (USDC-like: 6 decimals by default, SPL Token or Token-2022,
- * optionally at mainnet USDC's address), and tokens minted to an owner's associated token
- * account, created when missing, the mint's supply raised to match.
+ * optionally at mainnet USDC's address; a Token-2022 mint optionally with PYUSD's TransferFeeConfig
+ * and TransferHook extensions), and tokens minted to an owner's associated token account, created
+ * when missing (with the extensions the token program gives it), the mint's supply raised to match.
  */
 import { randomBytes } from 'node:crypto';
 import { type Address, getAddressEncoder, getProgramDerivedAddress } from '@solana/kit';
 import { decodeBase58, encodeBase58 } from '../../src/lib/base58.ts';
 import { addressBytes } from './accounts.ts';
 import type { Chain } from './chain.ts';
+import { type MintExtensionOptions, mintExtensionBytes, tokenAccountExtensionBytes } from './token-2022.ts';
 import { isMintData, isTokenAccountData, MINT_SIZE, mintBytes, parseMint, parseTokenAccount, TOKEN_2022_PROGRAM, TOKEN_ACCOUNT_SIZE, TOKEN_PROGRAM, tokenAccountBytes } from './tokens.ts';
 import type { Vm } from './vm.ts';
 
@@ -24,6 +26,8 @@ export interface CreateMintOptions {
   /** Who may mint by transaction; default an address only the simulator knows (mint through mintTo). */
   mintAuthority?: string;
   freezeAuthority?: string | null;
+  /** Token-2022 only: its extensions (PYUSD's shape: a transfer fee config and a transfer hook). */
+  extensions?: MintExtensionOptions;
   /** Put the mint at mainnet USDC's address (SPL Token, 6 decimals); returns the existing one if made already. */
   wellKnown?: 'usdc';
 }
@@ -72,8 +76,9 @@ export function createMints(vm: Vm, chain: Chain) {
     const mint = wellKnown ? WELL_KNOWN_USDC : encodeBase58(randomBytes(32));
     const authority = addressBytes(options.mintAuthority ?? simulatorAuthority);
     const freeze = options.freezeAuthority ? addressBytes(options.freezeAuthority) : null;
-    const data = mintBytes(authority, 0n, decimals, freeze);
-    vm.native.setAccount(decodeBase58(mint), vm.account(chain.minimumBalance(MINT_SIZE), data, decodeBase58(program)));
+    if (options.extensions && program !== TOKEN_2022_PROGRAM) throw new Error('extensions need program "token-2022"');
+    const data = mintExtensionBytes(mintBytes(authority, 0n, decimals, freeze), options.extensions);
+    vm.native.setAccount(decodeBase58(mint), vm.account(chain.minimumBalance(Math.max(MINT_SIZE, data.length)), data, decodeBase58(program)));
     return mintInfo(mint);
   }
 
@@ -85,20 +90,20 @@ export function createMints(vm: Vm, chain: Chain) {
     const existing = chain.accounts.read(tokenAccount);
     let balance = amount;
     let data: Uint8Array;
-    let lamports = chain.minimumBalance(TOKEN_ACCOUNT_SIZE);
+    let lamports: bigint | undefined;
     if (existing) {
       if (!isTokenAccountData(existing.owner, existing.data)) throw new Error(`${tokenAccount} is not a token account`);
       balance += parseTokenAccount(existing.data).amount;
       data = new Uint8Array(existing.data);
       new DataView(data.buffer).setBigUint64(64, balance, true);
       lamports = existing.lamports;
-    } else data = tokenAccountBytes(decodeBase58(mint), decodeBase58(owner), balance);
+    } else data = tokenAccountExtensionBytes(tokenAccountBytes(decodeBase58(mint), decodeBase58(owner), balance), chain.accounts.read(mint)!.data);
     const mintAccount = chain.accounts.read(mint)!;
     const mintData = new Uint8Array(mintAccount.data);
     const view = new DataView(mintData.buffer);
     view.setBigUint64(36, view.getBigUint64(36, true) + amount, true);
     vm.native.setAccount(decodeBase58(mint), vm.account(mintAccount.lamports, mintData, decodeBase58(info.programId)));
-    vm.native.setAccount(decodeBase58(tokenAccount), vm.account(lamports, data, decodeBase58(info.programId)));
+    vm.native.setAccount(decodeBase58(tokenAccount), vm.account(lamports ?? chain.minimumBalance(Math.max(TOKEN_ACCOUNT_SIZE, data.length)), data, decodeBase58(info.programId)));
     return { tokenAccount, amount: balance.toString() };
   }
 

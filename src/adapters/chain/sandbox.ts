@@ -50,9 +50,8 @@ export class ChainSandboxRefusedError extends AppError {
   }
 }
 
-/** DOMAIN.md (Solana): USDC has 6 decimals. Other tokens: 9, the common SPL mint setting. */
-const TOKEN_DECIMALS: Record<string, number> = { USDC: 6 };
-const decimalsOf = (token: string): number => TOKEN_DECIMALS[token] ?? 9;
+/** DOMAIN.md (Solana): USDC has 6 decimals. A token SUPPORTED_TOKENS does not name: 9, the common SPL mint setting. */
+const DEFAULT_TOKEN_DECIMALS: Record<string, number> = { USDC: 6 };
 
 const base58 = getBase58Decoder();
 const addressFromBytes = getAddressDecoder();
@@ -80,8 +79,11 @@ interface SandboxWire {
 /** Sandbox transfers never expire: the largest block height (u64). */
 const NEVER_EXPIRES = '18446744073709551615';
 
-export function createSandboxChain(deps: { db: Db; clock: Clock }): SandboxChain {
+/** `tokenDecimals`: SUPPORTED_TOKENS, so a token's amounts have its configured decimals (no code per token). */
+export function createSandboxChain(deps: { db: Db; clock: Clock; tokenDecimals?: Record<string, number> }): SandboxChain {
   const { db, clock } = deps;
+  const tokenDecimals = { ...DEFAULT_TOKEN_DECIMALS, ...deps.tokenDecimals };
+  const decimalsOf = (token: string): number => tokenDecimals[token] ?? 9;
 
   const tokenAmount = (token: string, amount: TokenAmount): string => {
     const places = decimalsOf(token);

@@ -1,6 +1,6 @@
 import { type PriceSource, PriceUnavailableError } from './port.ts';
 
-/** A fixed, configurable rate per token (SANDBOX_USDC_BRL_RATE), for the embedded default and tests; both sides alike. */
+/** A fixed, configurable rate per token (SANDBOX_TOKEN_BRL_RATES, SANDBOX_USDC_BRL_RATE), for the embedded default and tests; both sides alike. */
 export function createSandboxPriceSource(rates: Record<string, string>): PriceSource {
   return {
     async getRate(token) {

@@ -38,7 +38,7 @@ describe('GET /merchant/environment', () => {
   });
 
   it('says false where the sandbox is off (its routes do not exist), and lists other tokens', async () => {
-    const off = await ctx.buildApp({ SANDBOX_ENABLED: 'false', SUPPORTED_TOKENS: 'USDC:6,USDT:6' });
+    const off = await ctx.buildApp({ SANDBOX_ENABLED: 'false', SUPPORTED_TOKENS: 'USDC:6,USDT:6', SANDBOX_TOKEN_BRL_RATES: 'USDT:5.41' });
     const response = await off.inject({ method: 'GET', url: '/api/v1/merchant/environment', headers: merchantA.headers });
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toEqual({ sandbox: false, chains: ['solana'], tokens: ['USDC', 'USDT'] });

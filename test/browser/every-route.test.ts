@@ -87,7 +87,7 @@ describe('every route of both apps, every data state, both languages', () => {
   let seed: CrawlSeed;
   let browser: Browser;
   /** Per app; `shown` is what its document was loaded with and last showed, undefined to load it again. */
-  const pages = new Map<string, { context: BrowserContext; watched: WatchedPage; shown?: { language: string; path: string } }>();
+  const pages = new Map<string, { context: BrowserContext; watched: WatchedPage; shown?: { language: string; path: string; address: string } }>();
   let started = 0;
   let crawlStarted = 0;
   let visited = 0;
@@ -172,13 +172,14 @@ describe('every route of both apps, every data state, both languages', () => {
     // The public pages each want their own cookies; a held API and the language need a fresh load.
     const shown = app.shown;
     app.shown = undefined;
-    const inApp = !hold && route.app !== 'root' && shown?.language === language;
+    const address = fillRoute(route, values);
+    // The same address again would change nothing on screen to wait for.
+    const inApp = !hold && route.app !== 'root' && shown?.language === language && shown.address !== address;
     if (route.app === 'root') {
       await context.clearCookies();
       if (publicPage?.session === 'merchant enrolment') await addSessionCookie(context, server.baseUrl, seed.merchantEnrolment);
       if (publicPage?.session === 'operator enrolment') await addOperatorCookie(context, server.baseUrl, seed.operatorEnrolment);
     }
-    const address = fillRoute(route, values);
     if (!inApp) await setLanguage(page, server.baseUrl, language);
     watched.reset();
     visited++;
@@ -219,6 +220,6 @@ describe('every route of both apps, every data state, both languages', () => {
       throw new Error(`${address} (${language}${state ? `, ${state.kind} ${state.name}` : ''}):\n${failures.join('\n')}`);
     }
     // Only a visit that went well leaves its document for the next one to navigate inside.
-    app.shown = { language, path: route.path };
+    app.shown = { language, path: route.path, address };
   }
 });

@@ -9,8 +9,12 @@
  * page, in one language by turns: it shows no record yet), axe on it; then the page settled (a heading, no loading status,
  * no API call in flight), and it fails on an API answer >= 500, an uncaught page error, a console
  * error, an alert on the page, "Página não encontrada" / "Page not found", an address it was
- * redirected away from, or a serious or critical axe violation. One browser, one context and page
- * per app (merchant, back office, public pages), reused; the wall time is printed at the end.
+ * redirected away from, or a serious or critical axe violation. axe runs on every page in both
+ * languages (on its first state) and on each other state in one language by turns: a state changes
+ * what a page shows, a language only its texts. One browser, one context and page per app
+ * (merchant, back office, public pages), reused; a visit goes there inside the single-page app
+ * (pushState, as a link does) and reloads only to hold the API, change language or sign in
+ * otherwise (public pages), or after a failed visit. The wall time is printed at the end.
  */
 import { appendFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -21,7 +25,7 @@ import { type CrawlSeed, seedEveryState, STATES, type StateKind } from '../helpe
 import { addSessionCookie, type DashboardServer, startDashboardServer } from '../helpers/dashboard-server.ts';
 import { dashboardRoutes, type DashboardRoute, fillRoute, paramKind } from '../helpers/dashboard-routes.ts';
 import { addOperatorCookie, TEST_ADMIN_TOKEN } from '../helpers/ops-browser.ts';
-import { ERROR_ALERT, holdApi, setLanguage, waitForLoadingState, waitUntilSettled, type WatchedPage, watchPage } from '../helpers/route-crawl.ts';
+import { ERROR_ALERT, holdApi, type LeftPage, navigateInApp, setLanguage, waitForLoadingState, waitUntilSettled, type WatchedPage, watchPage } from '../helpers/route-crawl.ts';
 
 /**
  * What each page's parameters are set to: the kind of record whose seeded states it is visited in.
@@ -59,6 +63,8 @@ interface Visit {
   state?: { kind: StateKind; name: string };
   /** The language whose first visit of the page checks its loading state too. */
   loadingIn?: (typeof LANGUAGES)[number];
+  /** The languages it is checked with axe in: both on a page's first state, one by turns on the others. */
+  axeIn: ReadonlyArray<(typeof LANGUAGES)[number]>;
 }
 
 /**
@@ -70,9 +76,9 @@ function visitsOf(route: DashboardRoute, index: number): Visit[] | string {
   const mapped = paramKind(route, PARAMS);
   if ('problem' in mapped) return mapped.problem;
   const loadingIn = LANGUAGES[index % LANGUAGES.length];
-  if (!mapped.kind) return [{ route, loadingIn }];
+  if (!mapped.kind) return [{ route, loadingIn, axeIn: LANGUAGES }];
   const kind = mapped.kind;
-  return STATES[kind].map((name, i) => ({ route, state: { kind, name }, ...(i === 0 ? { loadingIn } : {}) }));
+  return STATES[kind].map((name, i) => ({ route, state: { kind, name }, ...(i === 0 ? { loadingIn, axeIn: LANGUAGES } : { axeIn: [LANGUAGES[(index + i) % LANGUAGES.length]!] }) }));
 }
 
 describe('every route of both apps, every data state, both languages', () => {
@@ -80,7 +86,8 @@ describe('every route of both apps, every data state, both languages', () => {
   let server: DashboardServer;
   let seed: CrawlSeed;
   let browser: Browser;
-  const pages = new Map<string, { context: BrowserContext; watched: WatchedPage }>();
+  /** Per app; `shown` is what its document was loaded with and last showed, undefined to load it again. */
+  const pages = new Map<string, { context: BrowserContext; watched: WatchedPage; shown?: { language: string; path: string; address: string } }>();
   let started = 0;
   let crawlStarted = 0;
   let visited = 0;
@@ -154,19 +161,26 @@ describe('every route of both apps, every data state, both languages', () => {
     });
   }
 
-  async function crawl({ route, state, loadingIn }: Visit, language: (typeof LANGUAGES)[number]): Promise<void> {
-    const { context, watched } = pages.get(route.app)!;
+  async function crawl({ route, state, loadingIn, axeIn }: Visit, language: (typeof LANGUAGES)[number]): Promise<void> {
+    const app = pages.get(route.app)!;
+    const { context, watched } = app;
     const { page } = watched;
     const values: Record<string, string> = {};
     if (state) values.id = await timed('seeded ids', () => (seed.ids[state.kind] as Record<string, () => Promise<string>>)[state.name]!());
     const publicPage = route.app === 'root' ? PUBLIC[route.path] : undefined;
+    const hold = loadingIn === language;
+    // The public pages each want their own cookies; a held API and the language need a fresh load.
+    const shown = app.shown;
+    app.shown = undefined;
+    const address = fillRoute(route, values);
+    // The address already shown (a redirect's target included) would change nothing on screen to wait for.
+    const inApp = !hold && route.app !== 'root' && shown?.language === language && shown.address !== address.replace(/(.)\/$/, '$1');
     if (route.app === 'root') {
       await context.clearCookies();
       if (publicPage?.session === 'merchant enrolment') await addSessionCookie(context, server.baseUrl, seed.merchantEnrolment);
       if (publicPage?.session === 'operator enrolment') await addOperatorCookie(context, server.baseUrl, seed.operatorEnrolment);
     }
-    const address = fillRoute(route, values);
-    await setLanguage(page, server.baseUrl, language);
+    if (!inApp) await setLanguage(page, server.baseUrl, language);
     watched.reset();
     visited++;
     const failures: string[] = [];
@@ -176,13 +190,18 @@ describe('every route of both apps, every data state, both languages', () => {
     };
 
     try {
-      const hold = loadingIn === language ? await holdApi(page) : undefined;
-      await timed('load', () => page.goto(`${address}${publicPage?.token ? `#${publicPage.token(seed)}` : ''}`));
-      if (hold) {
-        if (await timed('loading state', () => waitForLoadingState(watched, hold))) await axe('while loading');
-        await hold.release();
+      let left: LeftPage | undefined;
+      if (inApp) {
+        left = await timed('load', () => navigateInApp(watched, address, shown.path === route.path));
+      } else {
+        const held = hold ? await holdApi(page) : undefined;
+        await timed('load', () => page.goto(`${address}${publicPage?.token ? `#${publicPage.token(seed)}` : ''}`));
+        if (held) {
+          if (await timed('loading state', () => waitForLoadingState(watched, held))) await axe('while loading');
+          await held.release();
+        }
       }
-      await timed('settle', () => waitUntilSettled(watched));
+      await timed('settle', () => waitUntilSettled(watched, undefined, undefined, left));
       const expected = `/app${route.redirectsTo ?? new URL(address, server.baseUrl).pathname.slice('/app'.length)}`.replace(/(.)\/$/, '$1');
       const landed = new URL(page.url()).pathname.replace(/(.)\/$/, '$1');
       if (landed !== expected) failures.push(`landed on ${landed}, not ${expected}`);
@@ -191,7 +210,7 @@ describe('every route of both apps, every data state, both languages', () => {
       for (const alert of await page.getByRole('alert').allInnerTexts()) {
         if (ERROR_ALERT.test(alert.trim())) failures.push(`an error on the page: ${alert.replace(/\s+/g, ' ')}`);
       }
-      await axe('loaded');
+      if (axeIn.includes(language)) await axe('loaded');
     } catch (error) {
       failures.push((error as Error).message);
     }
@@ -200,5 +219,7 @@ describe('every route of both apps, every data state, both languages', () => {
       await screenshot(page, `${language}-${route.app}-${route.path}-${state?.name ?? ''}`).catch(() => undefined);
       throw new Error(`${address} (${language}${state ? `, ${state.kind} ${state.name}` : ''}):\n${failures.join('\n')}`);
     }
+    // Only a visit that went well leaves its document for the next one to navigate inside.
+    app.shown = { language, path: route.redirectsTo ?? route.path, address: new URL(page.url()).pathname.replace(/(.)\/$/, '$1') };
   }
 });

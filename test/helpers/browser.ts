@@ -8,9 +8,9 @@
  */
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import AxeBuilder from '@axe-core/playwright';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 
@@ -173,6 +173,25 @@ export interface A11yOptions {
   disableRules?: string[];
 }
 
+/** What axe.run() reports of a violation, the part read here. */
+interface AxeViolation {
+  id: string;
+  impact?: string | null;
+  help: string;
+  helpUrl: string;
+  nodes: Array<{ target: Array<string | string[]> }>;
+}
+
+let axeSourceText: string | undefined;
+/** axe-core's browser script, the very one @axe-core/playwright injects (its own axe-core dependency). */
+function axeSource(): string {
+  if (axeSourceText === undefined) {
+    const require = createRequire(import.meta.url);
+    axeSourceText = (createRequire(require.resolve('@axe-core/playwright'))('axe-core') as { source: string }).source;
+  }
+  return axeSourceText;
+}
+
 /** axe-core's serious and critical violations on the page as it is now (every axe rule runs; minor and moderate are left out). */
 export async function findSeriousA11yViolations(page: Page, options: A11yOptions = {}): Promise<A11yViolation[]> {
   // A modal fading in is half transparent: its contrast is measured once the finite transitions are
@@ -183,15 +202,20 @@ export async function findSeriousA11yViolations(page: Page, options: A11yOptions
       .getAnimations()
       .every((animation) => animation.playState !== 'running' || animation.effect?.getTiming().iterations === Infinity),
   );
-  // Legacy mode runs axe.run() in the page itself; the default opens a blank page per check to merge
-  // frames' results, which doubles its time. The only loss is cross-origin frames, which the dashboard has none of.
-  // Violations only: axe then details one node of each other result type instead of every one,
-  // which is most of its time on a long page (the every-route crawl runs it some 200 times).
-  let builder = new AxeBuilder({ page }).setLegacyMode(true).options({ resultTypes: ['violations'] });
-  if (options.include) builder = builder.include(options.include);
-  for (const selector of options.exclude ?? []) builder = builder.exclude(selector);
-  if (options.disableRules?.length) builder = builder.disableRules(options.disableRules);
-  const { violations } = await builder.analyze();
+  // axe.run() in the page itself, as @axe-core/playwright's legacy mode does (its default opens a blank
+  // page per check to merge frames' results, which doubles its time; the dashboard has no frames),
+  // but axe-core is injected once per document: analyze() evaluated its 650 kB source twice on every
+  // check, and a page that navigates inside the app (the every-route crawl) keeps it.
+  // Violations only: axe then details one node of each other result type instead of every one.
+  if (!(await page.evaluate(() => typeof (globalThis as { axe?: { run?: unknown } }).axe?.run === 'function'))) {
+    await page.evaluate(`${axeSource()};axe.configure({ allowedOrigins: ['<same_origin>'], branding: { application: 'playwright' } });`);
+  }
+  const context = { include: options.include ? [options.include] : [], exclude: options.exclude ?? [] };
+  const rules = Object.fromEntries((options.disableRules ?? []).map((id) => [id, { enabled: false }]));
+  const violations = await page.evaluate(
+    ({ context, options }) => (globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: AxeViolation[] }> } }).axe.run(context, options).then((results) => results.violations),
+    { context, options: { resultTypes: ['violations'], ...(options.disableRules?.length ? { rules } : {}) } },
+  );
   return violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => ({

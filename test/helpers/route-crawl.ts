@@ -1,8 +1,9 @@
 /**
  * One page of the every-route crawl (test/browser/every-route.test.ts) reused for many visits:
  * what each visit saw go wrong (an API answer >= 500, an uncaught page error, a console error, a
- * failed request), the API calls still in flight, when the page has settled, and the API held
- * (every /api/v1 call but the session's) so a page's loading state stays on screen for axe.
+ * failed request), the API calls still in flight, when the page has settled, the API held
+ * (every /api/v1 call but the session's) so a page's loading state stays on screen for axe, and a
+ * visit made inside the single-page app (no reload: the bundle is parsed once per app and language).
  */
 import type { Page, Request, Route } from 'playwright-core';
 
@@ -14,6 +15,8 @@ export interface WatchedPage {
   reset(): void;
   /** The API calls sent and not answered yet, `METHOD path`. */
   inFlight(): string[];
+  /** How many API calls the page has sent so far (never reset). */
+  sent(): number;
 }
 
 const isApi = (url: string) => new URL(url).pathname.startsWith('/api/');
@@ -23,6 +26,7 @@ const describe = (request: Request) => `${request.method()} ${new URL(request.ur
 export function watchPage(page: Page, allowConsole: RegExp[] = []): WatchedPage {
   let problems: string[] = [];
   const inFlight = new Set<Request>();
+  let sent = 0;
   page.on('response', (response) => {
     if (isApi(response.url()) && response.status() >= 500) problems.push(`API ${response.status()}: ${describe(response.request())}`);
   });
@@ -31,7 +35,9 @@ export function watchPage(page: Page, allowConsole: RegExp[] = []): WatchedPage 
     if (message.type() === 'error' && !allowConsole.some((pattern) => pattern.test(message.text()))) problems.push(`console error: ${message.text()} (${message.location().url})`);
   });
   page.on('request', (request) => {
-    if (isApi(request.url())) inFlight.add(request);
+    if (!isApi(request.url())) return;
+    inFlight.add(request);
+    sent++;
   });
   page.on('requestfinished', (request) => inFlight.delete(request));
   page.on('requestfailed', (request) => {
@@ -48,6 +54,7 @@ export function watchPage(page: Page, allowConsole: RegExp[] = []): WatchedPage 
       inFlight.clear();
     },
     inFlight: () => [...inFlight].map(describe),
+    sent: () => sent,
   };
 }
 
@@ -56,21 +63,47 @@ export const ERROR_ALERT = /^(Algo deu errado|Something went wrong)/;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** What the page shows now, read in one call (polling costs a round trip per read). */
+interface Shown {
+  loading: number;
+  headings: number;
+  /** Headings of the page left by navigateInApp() still on screen. */
+  left: number;
+  alerts: number;
+}
+
 /**
- * Waits until the page shows a first-level heading, no loading status region, and no API call has
- * been in flight for `quietMs`; or until it shows an error alert (a failure the caller reports). Throws
- * after `timeoutMs` saying what it still waited for (a page that spins forever is a failure).
+ * After navigateInApp(): the heading of the page left is gone, or (the same page with another
+ * record: React keeps its heading) the new page has asked the API for something.
  */
-export async function waitUntilSettled(watched: WatchedPage, timeoutMs = 15_000, quietMs = 200): Promise<void> {
+export interface LeftPage {
+  samePage: boolean;
+  sentBefore: number;
+}
+
+/**
+ * Waits until the page shows a first-level heading (not the one of a page `left`), no loading
+ * status region, and no API call has been in flight for `quietMs`; or until it shows an error alert
+ * (a failure the caller reports). Throws after `timeoutMs` saying what it still waited for (a page
+ * that spins forever is a failure).
+ */
+export async function waitUntilSettled(watched: WatchedPage, timeoutMs = 15_000, quietMs = 200, left?: LeftPage): Promise<void> {
   const { page } = watched;
   let quietSince: number | undefined;
   let last = '';
-  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await sleep(50)) {
-    const [loading, headings, alerts] = await Promise.all([page.locator('[data-testid="loading"]').count(), page.locator('h1').count(), page.getByRole('alert').filter({ hasText: ERROR_ALERT }).count()]);
-    if (alerts > 0) return;
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await sleep(100)) {
+    const shown = await page.evaluate((alertSource): Shown => {
+      const document = (globalThis as unknown as { document: { querySelectorAll(selector: string): ArrayLike<{ textContent: string | null }> } }).document;
+      const count = (selector: string) => document.querySelectorAll(selector).length;
+      const alert = new RegExp(alertSource);
+      const alerts = Array.from(document.querySelectorAll('[role="alert"]')).filter((element) => alert.test((element.textContent ?? '').trim())).length;
+      return { loading: count('[data-testid="loading"]'), headings: count('h1'), left: count('h1[data-crawl-left]'), alerts };
+    }, ERROR_ALERT.source);
+    if (shown.alerts > 0) return;
     const pending = watched.inFlight();
-    last = `${loading} loading status region(s), ${headings} h1, API calls in flight: [${pending.join(', ')}]`;
-    if (loading > 0 || headings === 0 || pending.length > 0) {
+    const stillLeft = left !== undefined && shown.left > 0 && !(left.samePage && watched.sent() > left.sentBefore);
+    last = `${shown.loading} loading status region(s), ${shown.headings} h1${stillLeft ? ' (the page left)' : ''}, API calls in flight: [${pending.join(', ')}]`;
+    if (stillLeft || shown.loading > 0 || shown.headings === 0 || pending.length > 0) {
       quietSince = undefined;
       continue;
     }
@@ -78,6 +111,26 @@ export async function waitUntilSettled(watched: WatchedPage, timeoutMs = 15_000,
     if (Date.now() - quietSince >= quietMs) return;
   }
   throw new Error(`the page did not settle in ${timeoutMs / 1000} s: ${last}`);
+}
+
+/**
+ * Goes to `address` (under /app) inside the single-page app, as a link would: TanStack Router's
+ * history wraps history.pushState and follows it. The headings on screen are marked first, so
+ * waitUntilSettled(…, left) tells the new page from the one left.
+ */
+export async function navigateInApp(watched: WatchedPage, address: string, samePage: boolean): Promise<LeftPage> {
+  const sentBefore = watched.sent();
+  await watched.page.evaluate((to) => {
+    const window = globalThis as unknown as {
+      document: { querySelectorAll(selector: string): ArrayLike<{ setAttribute(name: string, value: string): void }> };
+      history: { state: { __TSR_index?: number } | null; pushState(state: unknown, unused: string, url: string): void };
+    };
+    for (const heading of Array.from(window.document.querySelectorAll('h1'))) heading.setAttribute('data-crawl-left', '');
+    // The router's own state shape: its index tells back from forward, its key restores scrolling.
+    const key = Math.random().toString(36).slice(2, 10);
+    window.history.pushState({ __TSR_index: (window.history.state?.__TSR_index ?? 0) + 1, key, __TSR_key: key }, '', to);
+  }, address);
+  return { samePage, sentBefore };
 }
 
 /** The session reads, which the guards need before any page shows: never held. */

@@ -84,6 +84,7 @@ describe.each(drivers)('migrations on %s', (driver) => {
       'managed_wallets',
       'merchant_completed_volume',
       'merchant_fee_tiers',
+      'merchant_markups',
       'merchant_order_counts',
       'merchants',
       'operations_register',

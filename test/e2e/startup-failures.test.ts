@@ -90,7 +90,9 @@ describe('npm start: known start-up failures', () => {
     const chain = await startChainSimulator({ slotMs: 50 });
     try {
       const { mint } = await chain.createMint({ decimals: 6, program: 'token-2022', extensions: { transferFee: { basisPoints: 25, maximumFee: '1000000' }, transferHook: {} } });
-      const result = await start({ PORT: String(await freePort()), CHAIN_PROVIDER: 'solana-rpc', SOLANA_RPC_URL: chain.url, CHAIN_TOKEN_MINTS: `USDC:${mint}` });
+      // Its own data directory: this start gets past the development keys (written there) before the mint stops it.
+      const ownDataDir = await mkdtemp(path.join(os.tmpdir(), 'exchange-startup-mint-'));
+      const result = await start({ PORT: String(await freePort()), CHAIN_PROVIDER: 'solana-rpc', SOLANA_RPC_URL: chain.url, CHAIN_TOKEN_MINTS: `USDC:${mint}`, DATA_DIR: ownDataDir }).finally(() => rm(ownDataDir, { recursive: true, force: true }));
       expectOneLine(result, new RegExp(`^fatal: the USDC mint ${mint} is refused: its transfer fee is 25 basis points \\(maximum 1000000 base units\\) \\(docs/decisions/0043-token-2022-extensions\\.md\\)$`));
     } finally {
       await chain.close();

@@ -64,8 +64,8 @@ describe('PAYIN', () => {
     expect(keysOf(emitted[0]!.payload)).toEqual([...COMMON, 'amountBrl', 'pixEndToEndId'].sort());
     expect(emitted[0]!.payload).toMatchObject({ status: 'PAYMENT_RECEIVED', amountBrl: 150.75, externalId: 'pedido-1', type: 'PAYIN' });
     expect(emitted[0]!.payload.pixEndToEndId).toMatch(/^E[0-9A-Z]{8}\d{12}[a-zA-Z0-9]{11}$/);
-    expect(keysOf(emitted[1]!.payload)).toEqual([...COMMON, 'amountBrl', 'amountToken', 'destinationWallet', 'targetToken', 'txHash'].sort());
-    expect(emitted[1]!.payload).toMatchObject({ status: 'COMPLETED', amountToken: 27.777777, targetToken: 'USDC', destinationWallet: WALLET, txHash });
+    expect(keysOf(emitted[1]!.payload)).toEqual([...COMMON, 'amountBrl', 'amountToken', 'destinationWallet', 'markupAmountBrl', 'targetToken', 'txHash'].sort());
+    expect(emitted[1]!.payload).toMatchObject({ status: 'COMPLETED', markupAmountBrl: 0, amountToken: 27.777777, targetToken: 'USDC', destinationWallet: WALLET, txHash });
   });
 
   it('expires unpaid at expiresAt and gives the daily limit back', async () => {

@@ -47,7 +47,7 @@ describe('PAYOUT', () => {
     expect(keysOf(emitted[1]!.payload)).toEqual([...COMMON, 'amountBrl', 'pixKey'].sort());
     expect(keysOf(emitted[2]!.payload)).toEqual([...COMMON, 'amountBrl', 'pixKey', 'pspTransactionId'].sort());
     expect(emitted[2]!.payload.pspTransactionId).toMatch(/^SBX[a-zA-Z0-9]{29}$/);
-    expect(keysOf(emitted[3]!.payload)).toEqual([...COMMON, 'amountBrl', 'pixEndToEndId', 'pixKey'].sort());
+    expect(keysOf(emitted[3]!.payload)).toEqual([...COMMON, 'amountBrl', 'markupAmountBrl', 'pixEndToEndId', 'pixKey'].sort());
   });
 
   it('re-prices a deposit of another amount at the locked rate, and fails one below the minimum', async () => {

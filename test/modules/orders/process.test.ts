@@ -69,7 +69,7 @@ describe('the order process', () => {
       if (!edge.event) return;
       const definition = orderEventDefinitions().find((event) => event.name === edge.event!.name && event.orderTypes.includes(edge.type));
       expect(definition?.status).toBe(edge.event.status);
-      const order = { type: edge.type, amount_brl: '540.00', amount_token: '100', token: 'USDC', destination_wallet: 'W', pix_key: 'sealed' } as OrderRow;
+      const order = { type: edge.type, amount_brl: '540.00', amount_token: '100', token: 'USDC', destination_wallet: 'W', pix_key: 'sealed', markup_amount_brl: '0' } as OrderRow;
       const fields = edge.event.fields({
         order,
         moved: { amount: '1.5', currency: 'BRL', txHash: 'E2E' },

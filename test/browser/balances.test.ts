@@ -11,7 +11,7 @@ import type { Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decimal } from '../../src/lib/money.ts';
 import { expectNoSeriousA11yViolations, screenshot, useBrowser } from '../helpers/browser.ts';
-import { addSessionCookie, type ApiSession, type DashboardServer, signedInOwner, startDashboardServer } from '../helpers/dashboard-server.ts';
+import { addSessionCookie, type ApiSession, type DashboardServer, signedInOwner, startDashboardServer, demoKeyApi } from '../helpers/dashboard-server.ts';
 import { randomCpf } from '../helpers/documents.ts';
 import { waitFor } from '../helpers/processes.ts';
 
@@ -36,16 +36,7 @@ describe('balances page', { timeout: 120_000 }, () => {
   let claimedPayinId: string;
   const browser = useBrowser({ baseURL: () => server.baseUrl });
 
-  const api = async (method: string, url: string, body?: unknown): Promise<Json> => {
-    const response = await fetch(`${server.baseUrl}/api/v1${url}`, {
-      method,
-      headers: { 'x-api-key': server.apiKey, 'x-api-secret': server.apiSecret, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const json = (await response.json()) as Json;
-    if (response.status >= 300) throw new Error(`${method} ${url}: ${response.status} ${JSON.stringify(json)}`);
-    return json;
-  };
+  const api = demoKeyApi(() => server);
   const until = (id: string, status: string) => waitFor(async () => ((await api('GET', `/orders/${id}`)).status === status ? true : undefined), 30_000);
   async function completedPayin(receiverId: string, amountBrl: number): Promise<string> {
     const payin = await api('POST', '/payin', { receiverId, amountBrl });

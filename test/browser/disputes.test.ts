@@ -14,7 +14,7 @@
 import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoSeriousA11yViolations, screenshot, useBrowser } from '../helpers/browser.ts';
-import { addSessionCookie, type ApiSession, type DashboardServer, invitePerson, signedInOwner, signInByApi, startDashboardServer } from '../helpers/dashboard-server.ts';
+import { addSessionCookie, type ApiSession, type DashboardServer, invitePerson, signedInOwner, signInByApi, startDashboardServer, demoKeyApi } from '../helpers/dashboard-server.ts';
 import { randomCpf } from '../helpers/documents.ts';
 import { waitFor } from '../helpers/processes.ts';
 
@@ -34,17 +34,7 @@ describe('merchant disputes pages', { timeout: 120_000 }, () => {
   const reason = 'Golpe do falso parente: o pagador diz que não conhece a loja';
   const browser = useBrowser({ baseURL: () => server.baseUrl });
 
-  /** The merchant API with the demo key, as an integration would call it. */
-  const api = async (method: string, url: string, body?: unknown): Promise<Json> => {
-    const response = await fetch(`${server.baseUrl}/api/v1${url}`, {
-      method,
-      headers: { 'x-api-key': server.apiKey, 'x-api-secret': server.apiSecret, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const json = (await response.json()) as Json;
-    if (response.status >= 300) throw new Error(`${method} ${url}: ${response.status} ${JSON.stringify(json)}`);
-    return json;
-  };
+  const api = demoKeyApi(() => server);
   const until = (id: string, status: string) => waitFor(async () => ((await api('GET', `/orders/${id}`)).status === status ? true : undefined), 30_000);
 
   async function completedPayin(receiverId: string, amountBrl: number): Promise<string> {

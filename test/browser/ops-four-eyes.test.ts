@@ -11,7 +11,7 @@
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoSeriousA11yViolations, screenshot, useBrowser } from '../helpers/browser.ts';
-import { type DashboardServer, startDashboardServer } from '../helpers/dashboard-server.ts';
+import { type DashboardServer, startDashboardServer, demoKeyApi } from '../helpers/dashboard-server.ts';
 import { addOperatorCookie, type OperatorRole, operatorFetch, type SignedInOperatorSession, signedInOperator, TEST_ADMIN_TOKEN, webhookSink } from '../helpers/ops-browser.ts';
 import { randomCpf } from '../helpers/documents.ts';
 import { waitFor } from '../helpers/processes.ts';
@@ -41,17 +41,7 @@ describe('four-eyes refund of a stuck PAYIN in the back office', { timeout: 90_0
   let approvalId = '';
   const browser = useBrowser({ baseURL: () => server.baseUrl });
 
-  /** The merchant API with the demo key. */
-  const merchantApi = async (method: string, path: string, body?: unknown): Promise<Json> => {
-    const response = await fetch(`${server.baseUrl}/api/v1${path}`, {
-      method,
-      headers: { 'x-api-key': server.apiKey, 'x-api-secret': server.apiSecret, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const json = (await response.json()) as Json;
-    if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
-    return json;
-  };
+  const merchantApi = demoKeyApi(() => server);
 
   /** A back-office call with an operator's session (the admin token when `who` is null). */
   const adminApi = (who: Operator | null, method: string, path: string, body?: unknown) =>

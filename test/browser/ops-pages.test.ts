@@ -11,11 +11,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoSeriousA11yViolations, useBrowser } from '../helpers/browser.ts';
-import { addSessionCookie, type ApiSession, type DashboardServer, nextTotpCode, signedInOwner, startDashboardServer } from '../helpers/dashboard-server.ts';
+import { addSessionCookie, type ApiSession, type DashboardServer, nextTotpCode, signedInOwner, startDashboardServer, demoKeyApi } from '../helpers/dashboard-server.ts';
 import { formatCpfText, randomCpf } from '../helpers/documents.ts';
 import { addOperatorCookie, operatorInvitationToken, signedInOperator, TEST_ADMIN_TOKEN } from '../helpers/ops-browser.ts';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const WALLET = '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T';
 
 describe('back office: sign-in, enrolment and every page', { timeout: 60_000 }, () => {
@@ -190,17 +189,7 @@ describe('back office: sign-in, enrolment and every page', { timeout: 60_000 }, 
   it('a VIEWER finds a MED claim on the disputes page (deadline near) and reads its reason and defense', async () => {
     browser.allowProblems(FAVICON);
     const { page } = browser;
-    /** The merchant API with the demo key. */
-    const merchantApi = async (method: string, path: string, body?: unknown): Promise<Json> => {
-      const response = await fetch(`${server.baseUrl}/api/v1${path}`, {
-        method,
-        headers: { 'x-api-key': server.apiKey, 'x-api-secret': server.apiSecret, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      const json = (await response.json()) as Json;
-      if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
-      return json;
-    };
+    const merchantApi = demoKeyApi(() => server);
     const receiver = await merchantApi('POST', '/receivers', {
       type: 'PF',
       document: randomCpf(),

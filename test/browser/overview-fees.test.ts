@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoSeriousA11yViolations, screenshot, useBrowser } from '../helpers/browser.ts';
-import { addSessionCookie, type ApiSession, type DashboardServer, invitePerson, signedInOwner, signInByApi, startDashboardServer } from '../helpers/dashboard-server.ts';
+import { addSessionCookie, type ApiSession, type DashboardServer, invitePerson, signedInOwner, signInByApi, startDashboardServer, demoKeyApi } from '../helpers/dashboard-server.ts';
 import { randomCpf } from '../helpers/documents.ts';
 import { waitFor } from '../helpers/processes.ts';
 
@@ -24,17 +24,7 @@ describe('overview and fees pages', { timeout: 90_000 }, () => {
   let ownerSession: ApiSession;
   const browser = useBrowser({ baseURL: () => server.baseUrl });
 
-  /** The merchant API with the demo key, as an integration would call it. */
-  const api = async (method: string, url: string, body?: unknown): Promise<Json> => {
-    const response = await fetch(`${server.baseUrl}/api/v1${url}`, {
-      method,
-      headers: { 'x-api-key': server.apiKey, 'x-api-secret': server.apiSecret, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const json = (await response.json()) as Json;
-    if (response.status >= 300) throw new Error(`${method} ${url}: ${response.status} ${JSON.stringify(json)}`);
-    return json;
-  };
+  const api = demoKeyApi(() => server);
   const statusOf = async (id: string) => (await api('GET', `/orders/${id}`)).status as string;
   const until = (id: string, status: string) => waitFor(async () => ((await statusOf(id)) === status ? true : undefined), 20_000);
 

@@ -12,7 +12,7 @@
  * page asks for it (`orders[…]()`), and EXPIRED is waited for when asked.
  */
 import { expect } from 'vitest';
-import { type ApiSession, type DashboardServer, invitePerson, signedInOwner, signInByApi } from './dashboard-server.ts';
+import { type ApiSession, type DashboardServer, invitePerson, signedInOwner, signInByApi, demoKeyApi } from './dashboard-server.ts';
 import { randomCpf } from './documents.ts';
 import { operatorFetch, operatorInvitationToken as operatorInvitationTokenOf, operatorSignInByApi, type OperatorApiSession, signedInOperator, type SignedInOperatorSession, webhookSink } from './ops-browser.ts';
 
@@ -72,16 +72,7 @@ const FINAL = new Set(['COMPLETED', 'FAILED', 'EXPIRED', 'REFUNDED']);
 const now = (id: string) => async () => id;
 
 export async function seedEveryState(server: DashboardServer): Promise<CrawlSeed> {
-  const merchantApi = async (method: string, path: string, body?: unknown): Promise<Json> => {
-    const response = await fetch(`${server.baseUrl}/api/v1${path}`, {
-      method,
-      headers: { 'x-api-key': server.apiKey, 'x-api-secret': server.apiSecret, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    if (response.status >= 300) throw new Error(`seed: ${method} ${path}: ${response.status} ${text}`);
-    return text ? (JSON.parse(text) as Json) : {};
-  };
+  const merchantApi = demoKeyApi(() => server);
   /** Polls an order until `done` holds for it (the service's worker drives it meanwhile). */
   const until = async (id: string, done: (order: Json) => boolean, what: string, timeoutMs = 60_000): Promise<Json> => {
     let order: Json = {};

@@ -217,3 +217,25 @@ export async function invitePerson(server: Pick<DashboardServer, 'baseUrl' | 'ou
   if (accepted.status !== 201) throw new Error(`acceptance of ${email}'s invitation: ${accepted.status} ${await accepted.text()}`);
   return { email, password };
 }
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
+
+/**
+ * The merchant API with the server's demo key, as an integration would call it: the answer's JSON
+ * (an empty body as {}), or an Error naming the call, its status and body for anything ≥ 300.
+ * `server` is read at each call, so a suite can make this before its beforeAll starts the server.
+ */
+export function demoKeyApi(server: () => Pick<DashboardServer, 'baseUrl' | 'apiKey' | 'apiSecret'>) {
+  return async (method: string, path: string, body?: unknown): Promise<Json> => {
+    const { baseUrl, apiKey, apiSecret } = server();
+    const response = await fetch(`${baseUrl}/api/v1${path}`, {
+      method,
+      headers: { 'x-api-key': apiKey, 'x-api-secret': apiSecret, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+    return text ? (JSON.parse(text) as Json) : {};
+  };
+}

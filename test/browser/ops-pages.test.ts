@@ -69,7 +69,8 @@ describe('back office: sign-in, enrolment and every page', { timeout: 60_000 }, 
     expect(shownSecret.length).toBeGreaterThan(20);
     await expectNoSeriousA11yViolations(page);
     await dialog.getByRole('button', { name: 'Já guardei, fechar' }).click();
-    await dialog.waitFor({ state: 'hidden' });
+    // Gone from the page, not only nameless: during its closing transition the dialog loses its title first.
+    await page.locator('[role="dialog"]').waitFor({ state: 'detached' });
     expect(await page.content()).not.toContain(shownSecret);
     await page.getByRole('link', { name: 'Loja da Retaguarda' }).waitFor();
     await expectNoSeriousA11yViolations(page);
@@ -91,7 +92,7 @@ describe('back office: sign-in, enrolment and every page', { timeout: 60_000 }, 
     expect(keySecret.length).toBeGreaterThan(20);
     await expectNoSeriousA11yViolations(page);
     await keyDialog.getByRole('button', { name: 'Já guardei, fechar' }).click();
-    await keyDialog.waitFor({ state: 'hidden' });
+    await page.locator('[role="dialog"]').waitFor({ state: 'detached' });
     expect(await page.content()).not.toContain(keySecret);
     await page.getByRole('button', { name: 'Revogar Chave da retaguarda' }).click();
     const revokeDialog = page.getByRole('dialog', { name: 'Revogar a chave?' });

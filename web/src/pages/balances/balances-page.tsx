@@ -4,7 +4,7 @@
  * in flight by stage: GET /ledger/balances and GET /ledger/settlements, the merchant's own ledger
  * accounts only (docs/decisions/0041).
  */
-import { Card, List, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { List, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { api, call } from '../../api/client.ts';
@@ -16,21 +16,12 @@ import { useI18n } from '../../i18n/context.tsx';
 import { formatBrl, formatDateTime, formatTokenAmount } from '../../i18n/format.ts';
 import { InFlightTable } from './in-flight-table.tsx';
 import { SettlementsList } from './settlements-list.tsx';
+import { Section } from '../../components/section.tsx';
 
 type Balances = components['schemas']['MerchantBalances'];
 
 const useBalances = () => useQuery({ queryKey: keys.ledger.balances, queryFn: () => call(api.GET('/ledger/balances')) });
 
-function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  return (
-    <Card withBorder component="section" aria-labelledby={id}>
-      <Title order={2} size="h3" id={id} mb="sm">
-        {title}
-      </Title>
-      {children}
-    </Card>
-  );
-}
 
 function Figure({ label, testId, children }: { label: string; testId: string; children: ReactNode }) {
   return (

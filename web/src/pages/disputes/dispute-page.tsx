@@ -4,10 +4,9 @@
  * payer's PSP reported, the defence (the form, or what was sent: defense-section.tsx) and, once
  * decided, the outcome and the MED return's status. What the PSP wrote is shown as text.
  */
-import { Anchor, Card, Code, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Code, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
-import type { ReactNode } from 'react';
 import { api, call } from '../../api/client.ts';
 import { keys } from '../../api/query-keys.ts';
 import { Deadline, DisputeStatusBadge } from '../../components/dispute-badges.tsx';
@@ -20,15 +19,8 @@ import { formatBrl, formatDateTime } from '../../i18n/format.ts';
 import type { Dispute } from '../../lib/disputes.ts';
 import { DefenseSection } from './defense-section.tsx';
 import { OrderLink } from './order-link.tsx';
+import { Section } from '../../components/section.tsx';
 
-function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  return (
-    <Card withBorder component="section" aria-labelledby={id}>
-      <Title order={2} size="h3" id={id} mb="sm">{title}</Title>
-      {children}
-    </Card>
-  );
-}
 
 function Decision({ dispute }: { dispute: Dispute }) {
   const { t } = useI18n();

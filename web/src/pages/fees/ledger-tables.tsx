@@ -4,31 +4,22 @@
  * paged on its own (the page number is this page's state: two lists side by side would fight
  * over one ?page=).
  */
-import { Card, Text, Title } from '@mantine/core';
+import { Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { api, call } from '../../api/client.ts';
 import type { components } from '../../api/schema.ts';
 import { keys } from '../../api/query-keys.ts';
 import { DataTable, ListState, PagePager, type Column } from '../../components/data-table.tsx';
 import { useI18n } from '../../i18n/context.tsx';
 import { formatBrl, formatDateTime, formatTokenAmount } from '../../i18n/format.ts';
+import { Section } from '../../components/section.tsx';
 
 const PAGE_SIZE = 10;
 type Settlement = components['schemas']['Settlement'];
 type LedgerEntry = components['schemas']['LedgerEntry'];
 type Posting = LedgerEntry['postings'][number];
 
-function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  return (
-    <Card withBorder component="section" aria-labelledby={id}>
-      <Title order={2} size="h3" id={id} mb="sm">
-        {title}
-      </Title>
-      {children}
-    </Card>
-  );
-}
 
 export function SettlementsSection() {
   const { t, language } = useI18n();

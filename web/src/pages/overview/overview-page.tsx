@@ -5,10 +5,9 @@
  * orders, failing or disabled webhook endpoints); below, the balance cards (balance-cards.tsx,
  * their own query, so the period does not reload them).
  */
-import { Card, Group, List, Radio, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Group, List, Radio, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useNavigate, useSearch } from '@tanstack/react-router';
-import type { ReactNode } from 'react';
 import { api, call } from '../../api/client.ts';
 import type { components } from '../../api/schema.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
@@ -22,6 +21,7 @@ import { BalanceCards } from './balance-cards.tsx';
 import { formatDay, VolumeChart } from './volume-chart.tsx';
 import { keys } from '../../api/query-keys.ts';
 import { DataTable, type Column } from '../../components/data-table.tsx';
+import { Section } from '../../components/section.tsx';
 
 type Overview = components['schemas']['Overview'];
 
@@ -41,16 +41,6 @@ const STATUS_KEYS = Object.fromEntries(
   ),
 );
 
-function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  return (
-    <Card withBorder component="section" aria-labelledby={id}>
-      <Title order={2} size="h3" id={id} mb="sm">
-        {title}
-      </Title>
-      {children}
-    </Card>
-  );
-}
 
 function StatusCounts({ rows }: { rows: Overview['ordersByStatus'] }) {
   const { t } = useI18n();

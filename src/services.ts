@@ -32,6 +32,7 @@ import { createMerchantPolicies } from './modules/merchants/compliance-policies.
 import { createWalletOwnership } from './modules/wallet-ownership/service.ts';
 import { createMerchantsService } from './modules/merchants/service.ts';
 import { orderEventDefinitions } from './modules/orders/events.ts';
+import { ORDER_CREATED_EVENT } from './modules/orders/order-source.ts';
 import { createCurrentFeeRates } from './modules/orders/creation/fee-rates.ts';
 import { createOrderExport } from './modules/orders/reads/export.ts';
 import { createOrderListing } from './modules/orders/reads/listing.ts';
@@ -327,7 +328,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
       settings: config.webhooks,
       secretKey: secretKeys.webhookSecretKey,
       personalData,
-      events: [...orderEventDefinitions(), ...receiverEventDefinitions(), ...disputeEventDefinitions()],
+      events: [...orderEventDefinitions(), ...receiverEventDefinitions(), ...disputeEventDefinitions(), ORDER_CREATED_EVENT],
     });
   const webhooks = webhooksOn(db);
   const merchantPolicies = createMerchantPolicies({ db, clock });

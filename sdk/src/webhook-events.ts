@@ -40,6 +40,8 @@ export type ReceiverKycRejected = WebhookPayload<'receiver.kyc_rejected'>;
 export type OrderDisputed = WebhookPayload<'order.disputed'>;
 export type DisputeUpdated = WebhookPayload<'dispute.updated'>;
 export type DisputeResolved = WebhookPayload<'dispute.resolved'>;
+/** An order the service made from a standing instrument or a payout batch (`sourceKind`, `sourceId`). */
+export type OrderCreated = WebhookPayload<'order.created'>;
 export type WebhookTest = WebhookPayload<'webhook.test'>;
 export type WebhookEndpointDisabled = WebhookPayload<'webhook.endpoint_disabled'>;
 
@@ -58,6 +60,7 @@ export const WEBHOOK_EVENT_NAMES = [
   'order.disputed',
   'dispute.updated',
   'dispute.resolved',
+  'order.created',
   'webhook.test',
   'webhook.endpoint_disabled',
 ] as const satisfies readonly WebhookEventName[];

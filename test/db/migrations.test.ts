@@ -180,6 +180,7 @@ describe.each(drivers)('migrations on %s', (driver) => {
           "((status = ANY (ARRAY['PAYMENT_RECEIVED'::text, 'SWAPPING'::text, 'TRANSFERRING'::text, 'REFUNDING'::text, 'DEPOSIT_RECEIVED'::text, 'PIX_SENDING'::text, 'PIX_SENT_UNCONFIRMED'::text])) OR ((status = 'FAILED'::text) AND (type = 'PAYIN'::text) AND (pix_end_to_end_id IS NOT NULL)) OR ((status = 'FAILED'::text) AND (type = 'PAYOUT'::text) AND (payout_refused_at IS NOT NULL)))",
       },
       orders_refund_id_key: reference('refund_id'),
+      orders_source_idx: { unique: false, where: '(source_id IS NOT NULL)' },
     };
     expect(await ordersIndexes(db)).toEqual(expected);
 

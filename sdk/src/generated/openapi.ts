@@ -2794,6 +2794,28 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "order.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order.created (order event)
+         * @description The service created an order for the merchant from one of its standing instruments (a deposit to a standing address, a PIX to a standing charge, a payout batch item); orders created by POST /payin or POST /payout are answered by their response instead and send no order.created.
+         *
+         *     POSTed to every enabled endpoint that subscribes to `order.created`, signed per Standard Webhooks. Delivery is at least once and unordered: de-duplicate on `deliveryId`.
+         */
+        post: operations["orderCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -4338,7 +4360,7 @@ export interface components {
          * @description An event name of GET /webhook/events
          * @enum {unknown}
          */
-        WebhookEventName: "order.payment_received" | "order.deposit_received" | "order.processing" | "order.pix_sending" | "order.completed" | "order.failed" | "order.refunding" | "order.refunded" | "receiver.kyc_approved" | "receiver.kyc_rejected" | "order.disputed" | "dispute.updated" | "dispute.resolved" | "webhook.test" | "webhook.endpoint_disabled";
+        WebhookEventName: "order.payment_received" | "order.deposit_received" | "order.processing" | "order.pix_sending" | "order.completed" | "order.failed" | "order.refunding" | "order.refunded" | "receiver.kyc_approved" | "receiver.kyc_rejected" | "order.disputed" | "dispute.updated" | "dispute.resolved" | "order.created" | "webhook.test" | "webhook.endpoint_disabled";
         /** CreateWebhookEndpointRequest */
         CreateWebhookEndpointRequest: {
             /** @description Where deliveries are POSTed. https required; the host must resolve only to public addresses (private, loopback, link-local and metadata addresses are refused, checked at registration and at every attempt). Development setups may allow http:// to local receivers. */
@@ -5806,6 +5828,53 @@ export interface components {
             timestamp: string;
             /** @description Unique identifier of the delivery; stable across retries */
             deliveryId: string;
+        };
+        /**
+         * OrderCreatedEvent
+         * @description An order the service created from a standing instrument or a batch
+         */
+        OrderCreatedEvent: {
+            /**
+             * @description Event name
+             * @constant
+             */
+            event: "order.created";
+            /**
+             * Format: uuid
+             * @description Order identifier
+             */
+            orderId: string;
+            /** @description The merchant's reference of the order (null when none was given) */
+            externalId: string | null;
+            type: components["schemas"]["OrderType"];
+            /**
+             * @description The order's first status: AWAITING_PAYMENT for a PAYIN, AWAITING_DEPOSIT for a PAYOUT
+             * @enum {unknown}
+             */
+            status: "AWAITING_PAYMENT" | "AWAITING_DEPOSIT";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            timestamp: string;
+            /** @description Unique identifier of the delivery; stable across retries */
+            deliveryId: string;
+            /** @description BRL amount */
+            amountBrl: number;
+            /** @description Token amount */
+            amountCrypto: number;
+            /** @description Token symbol */
+            token: string;
+            /**
+             * @description What made the order
+             * @enum {unknown}
+             */
+            sourceKind: "STANDING_DEPOSIT_ADDRESS" | "STANDING_PIX_CHARGE" | "PAYOUT_BATCH";
+            /**
+             * Format: uuid
+             * @description The standing address, standing charge or payout batch that made it
+             */
+            sourceId: string;
         };
         /**
          * WebhookTestEvent
@@ -23381,6 +23450,35 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["DisputeResolvedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 s acknowledges the delivery (the body is not read). Anything else, a redirect included, is retried with back-off */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery's id, equal to the payload's `deliveryId` and stable across retries: de-duplicate on it */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description When this attempt was signed, Unix seconds; refuse one more than 5 minutes off (replays) */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}` under the base64-decoded part of the endpoint secret after `whsec_`; two, space-separated, during the 24 h after a secret rotation. Verify the raw body before parsing it (Standard Webhooks; the SDK's `verifyWebhook`) */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderCreatedEvent"];
             };
         };
         responses: {

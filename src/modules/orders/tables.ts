@@ -5,7 +5,7 @@
  */
 import type { ColumnType, Selectable } from 'kysely';
 import type { DefaultedTimestamp, Json, NullableTimestamp } from '../../db/schema.ts';
-import type { OrderType } from '../../lib/order-types.ts';
+import type { OrderSourceKind, OrderType } from '../../lib/order-types.ts';
 import type { PricingColumns } from '../quotes/tables.ts';
 import type { RefundNature } from '../../adapters/pix/port.ts';
 
@@ -89,6 +89,12 @@ export interface OrdersTable extends PricingColumns {
   claimed_until: NullableTimestamp;
   /** The worker instance holding the claim with `claimed_until` (migration 0054, platform/worker-presence.ts); null: none named. */
   claimed_by: string | null;
+  /**
+   * Where the order came from (migration 0062, order-source.ts): the API, or the standing address,
+   * standing charge or payout batch `source_id` names. Not in ORDER_COLUMNS: read where asked for.
+   */
+  source_kind: ColumnType<OrderSourceKind, OrderSourceKind | undefined, OrderSourceKind>;
+  source_id: string | null;
   created_at: DefaultedTimestamp;
   updated_at: DefaultedTimestamp;
 }

@@ -12,6 +12,10 @@ import addFormatsPlugin from 'ajv-formats';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { TestMerchant } from '../../helpers/app.ts';
 import { type Json, ordersTest } from '../orders/helpers.ts';
+import { inTransaction } from '../../../src/platform/commit-signals.ts';
+import { newId } from '../../../src/lib/ids.ts';
+import { recordOrderCreated } from '../../../src/modules/orders/order-source.ts';
+import { ORDER_COLUMNS } from '../../../src/modules/orders/tables.ts';
 import { type ReceivedRequest, type Receiver, startReceiver, verify } from './helpers.ts';
 
 const addFormats = addFormatsPlugin as unknown as (ajv: Ajv2020) => void;
@@ -33,6 +37,8 @@ const COVERED_BY: Record<string, string> = {
   'order.disputed PAYIN': 'POST /sandbox/orders/{id}/med-claim on a paid PAYIN',
   'dispute.resolved PAYIN': 'POST /sandbox/disputes/{id}/decision {outcome: ACCEPTED}',
   'dispute.updated PAYIN': 'the accepted claim: its MED return settles (after dispute.resolved)',
+  'order.created PAYIN': 'recorded for an API PAYIN as if a standing instrument had made it, until those flows exist (issue 43)',
+  'order.created PAYOUT': 'the same for an API PAYOUT',
   'webhook.test': 'POST /webhook/endpoints/{id}/test',
   'webhook.endpoint_disabled': 'a second endpoint answering 410 Gone to its test ping',
 };
@@ -91,6 +97,11 @@ describe('webhook payloads against the OpenAPI webhooks section', () => {
     const dispute = (await sandbox(merchant, claimed, 'med-claim')).json();
     expect((await t.call('POST', `/sandbox/disputes/${dispute.id}/decision`, merchant, { outcome: 'ACCEPTED' })).statusCode).toBe(200);
     await t.drive();
+
+    for (const order of [await payin(16), await payout(4)]) {
+      const row = await t.ctx.database.db.selectFrom('orders').select(ORDER_COLUMNS).where('id', '=', order.id).executeTakeFirstOrThrow();
+      await inTransaction(t.ctx.database.db, (trx) => recordOrderCreated(trx, row, { kind: 'PAYOUT_BATCH', id: newId() }, new Date()));
+    }
 
     const ping = (endpoint: Json) => t.call('POST', `/webhook/endpoints/${endpoint.id}/test`, merchant, {});
     expect((await ping(gone)).statusCode).toBe(202);

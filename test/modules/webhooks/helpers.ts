@@ -110,7 +110,7 @@ export const SPEC_EVENTS = [
 ];
 
 /** The catalog's extensions of the spec's events: MED claims (docs/architecture/disputes.md). */
-export const EXTENSION_EVENTS = ['order.disputed', 'dispute.updated', 'dispute.resolved'];
+export const EXTENSION_EVENTS = ['order.disputed', 'dispute.updated', 'dispute.resolved', 'order.created'];
 
 /**
  * The webhook API over a file's context: calls as a merchant, endpoints and receiver events

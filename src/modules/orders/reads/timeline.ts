@@ -20,6 +20,7 @@
  * sees its own ledger accounts only (docs/decisions/0041); the back office's order page asks for
  * the platform's legs too.
  */
+import { ORDER_CREATED_EVENT } from '../order-source.ts';
 import type { Static } from 'typebox';
 import type { Db } from '../../../db/database.ts';
 import { notFound } from '../../../errors.ts';
@@ -77,6 +78,9 @@ export function createOrderTimeline(deps: {
           // The claim's event: its fields are the dispute's, written by disputes/events.ts.
           const dispute = { disputeId: event.dispute_id, event: event.event_type, status: event.status, outcome: event.outcome, defenseDeadline: event.defense_deadline } as DisputeEntry;
           entries.push({ ...empty, at, kind: 'DISPUTE', dispute });
+        } else if (event.event_type === ORDER_CREATED_EVENT.name) {
+          // The first entry above already shows the status it was created in.
+          continue;
         } else if (isOrderStatus(event.status)) {
           entries.push({ ...empty, at, kind: 'STATUS', status: { status: event.status, source: 'EVENT', event: event.event_type } });
           reported = event.status;

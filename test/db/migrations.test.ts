@@ -145,7 +145,7 @@ describe.each(drivers)('migrations on %s', (driver) => {
 
     expect(await migrateToLatest(handle.db)).toHaveLength(Object.keys(migrations).length);
     expect(await tableNames(handle.db)).toContain('merchants');
-  });
+  }, 120_000); // 60-odd migrations up, down and up on PGlite: 20-40 s on a busy two-core machine, past the default 30 s
 
   it('0021 keeps the orders indexes a query uses, partial where only some rows are looked up, and back down', async (ctx) => {
     const handle = await database();

@@ -80,13 +80,16 @@ async function main(): Promise<void> {
       : 'PostgreSQL database ready',
   );
   // Wake-ups between processes: LISTEN/NOTIFY on PostgreSQL; the embedded database has one process.
-  const notifications = config.databaseUrl
-    ? createPostgresNotifications({ url: config.databaseUrl, log: log.child({ component: 'notifications' }) })
+  // Behind PgBouncer in transaction mode, the connections that keep a session (LISTEN, the presence
+  // lock) go to PostgreSQL itself (DATABASE_DIRECT_URL; docs/architecture/scale.md).
+  const sessionUrl = config.databaseDirectUrl ?? config.databaseUrl;
+  const notifications = sessionUrl
+    ? createPostgresNotifications({ url: sessionUrl, log: log.child({ component: 'notifications' }) })
     : createInProcessNotifications({ log });
   // Both roles here on PostgreSQL: the worker claims on its own connections, not behind API requests.
   const workerDatabase =
     config.databaseUrl && config.roles.includes('api') && config.roles.includes('worker') && config.databaseWorkerPoolMax > 0
-      ? await openDatabase({ driver: 'postgres', url: config.databaseUrl, poolMax: config.databaseWorkerPoolMax })
+      ? await openDatabase({ driver: 'postgres', url: config.databaseUrl, poolMax: config.databaseWorkerPoolMax, namedStatements: config.databaseNamedStatements })
       : undefined;
   // One registry for the process: with both roles here, /metrics shows the worker's metrics too.
   const metrics = createMetrics();
@@ -117,7 +120,7 @@ async function main(): Promise<void> {
   const app = early ? await buildApp({ config, db: database.db, logger: log, services, metrics, serverFactory: (handler) => early.lend(handler), operationsOnly: !servesApi }) : undefined;
   // The worker instance its claims name: registered, and the dead ones' claims released, before the first claim.
   const presence = config.roles.includes('worker')
-    ? await startWorkerPresence({ db: (workerDatabase ?? database).db, postgresUrl: config.databaseUrl, log: log.child({ role: 'worker', component: 'presence' }) })
+    ? await startWorkerPresence({ db: (workerDatabase ?? database).db, postgresUrl: sessionUrl, log: log.child({ role: 'worker', component: 'presence' }) })
     : undefined;
   const worker = presence
     ? startWorker(createWorkerJobs(services, config, metrics, log.child({ role: 'worker' })), log.child({ role: 'worker' }), notifications, presence)

@@ -73,6 +73,18 @@ export const ENV_SCHEMA = Type.Object({
       description: 'PostgreSQL connection string; unset means the embedded PGlite database under DATA_DIR',
     }),
   ),
+  DATABASE_DIRECT_URL: Type.Optional(
+    checkedText((url) => isUrlWith(['postgres:', 'postgresql:'], url), {
+      errorMessage: 'must be a postgres:// or postgresql:// URL',
+      description:
+        'PostgreSQL itself when DATABASE_URL is a pooler in transaction mode (PgBouncer): the connections that need a session of their own (LISTEN/NOTIFY, the worker presence advisory lock) and the migrations use it; unset: DATABASE_URL (docs/architecture/scale.md)',
+    }),
+  ),
+  DATABASE_NAMED_STATEMENTS: boolean({
+    default: true,
+    description:
+      'named prepared statements (planned once per connection; src/db/prepared-statements.ts); false behind a pooler in transaction mode that does not keep them (PgBouncer before 1.21, or without max_prepared_statements)',
+  }),
   DATABASE_POOL_MAX: integer({ minimum: 1, maximum: 1000, default: 10, description: 'PostgreSQL connections per process' }),
   DATABASE_WORKER_POOL_MAX: integer({
     minimum: 0,

@@ -48,9 +48,13 @@ function sandboxRateRequirements(env: EnvValues): string[] {
   return missing.length > 0 ? [`SANDBOX_TOKEN_BRL_RATES must give a rate for every supported token when PRICE_SOURCE=sandbox (missing: ${missing.join(', ')})`] : [];
 }
 
-/** A direct URL is the same server as DATABASE_URL without its pooler: meaningless without it. */
+/** A direct URL (the same server without its pooler) and a replica are meaningless without DATABASE_URL. */
 function databaseRequirements(env: EnvValues): string[] {
-  return env.DATABASE_DIRECT_URL !== undefined && env.DATABASE_URL === undefined ? ['DATABASE_DIRECT_URL needs DATABASE_URL (it is the same PostgreSQL, without the pooler)'] : [];
+  if (env.DATABASE_URL !== undefined) return [];
+  return [
+    ...(env.DATABASE_DIRECT_URL !== undefined ? ['DATABASE_DIRECT_URL needs DATABASE_URL (it is the same PostgreSQL, without the pooler)'] : []),
+    ...(env.DATABASE_READ_URL !== undefined ? ["DATABASE_READ_URL needs DATABASE_URL (it is a replica of DATABASE_URL's database)"] : []),
+  ];
 }
 
 /** EMAIL_PROVIDER=smtp needs its server. */

@@ -80,6 +80,14 @@ export const ENV_SCHEMA = Type.Object({
         'PostgreSQL itself when DATABASE_URL is a pooler in transaction mode (PgBouncer): the connections that need a session of their own (LISTEN/NOTIFY, the worker presence advisory lock) and the migrations use it; unset: DATABASE_URL (docs/architecture/scale.md)',
     }),
   ),
+  DATABASE_READ_URL: Type.Optional(
+    checkedText((url) => isUrlWith(['postgres:', 'postgresql:'], url), {
+      errorMessage: 'must be a postgres:// or postgresql:// URL',
+      description:
+        "a streaming replica of DATABASE_URL's database: GET /orders and the orders export read from it while its lag is within DATABASE_READ_MAX_LAG_MS (a merchant whose orders this process just changed reads from the primary); writes never go there; unset: every read on DATABASE_URL",
+    }),
+  ),
+  DATABASE_READ_MAX_LAG_MS: integer({ minimum: 100, maximum: 600_000, default: 2000, description: "the replica's freshness bound: over this lag, reads go to the primary until it catches up" }),
   DATABASE_NAMED_STATEMENTS: boolean({
     default: true,
     description:

@@ -41,6 +41,8 @@ describe('the service behind PgBouncer in transaction mode', () => {
       DATABASE_URL: bouncer!.through(database.url),
       DATABASE_DIRECT_URL: database.url,
       DATABASE_NAMED_STATEMENTS: 'false',
+      // main.ts's replica wiring, on a server that is not a standby: opened and closed, never read (read-router.ts).
+      DATABASE_READ_URL: database.url,
       ADMIN_TOKEN,
       LOG_LEVEL: 'warn',
     });

@@ -10,6 +10,7 @@ import { generatePassword } from './modules/users/passwords.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createInProcessNotifications, createPostgresNotifications } from './platform/notifications.ts';
 import { openDatabase } from './db/database.ts';
+import { createReadRouter } from './db/read-router.ts';
 import { openConfiguredDatabase } from './db/open-configured.ts';
 import { createMetrics } from './http/metrics.ts';
 import type { Logger } from 'pino';
@@ -25,6 +26,8 @@ import { listenEarly } from './http/early-server.ts';
 import { explainStartupFailure, type StartupSettings } from './startup-failure.ts';
 
 const SHUTDOWN_GRACE_MS = 10_000;
+/** How often the read replica's lag is measured (db/read-router.ts): part of the freshness bound. */
+const READ_REPLICA_PROBE_MS = 500;
 
 /**
  * Test-only switches, honoured only with NODE_ENV=test (never in development or production):
@@ -80,14 +83,22 @@ async function main(): Promise<void> {
       : 'PostgreSQL database ready',
   );
   // Wake-ups between processes: LISTEN/NOTIFY on PostgreSQL; the embedded database has one process.
-  const notifications = config.databaseUrl
-    ? createPostgresNotifications({ url: config.databaseUrl, log: log.child({ component: 'notifications' }) })
+  // Behind PgBouncer in transaction mode, the connections that keep a session (LISTEN, the presence
+  // lock) go to PostgreSQL itself (DATABASE_DIRECT_URL; docs/architecture/scale.md).
+  const sessionUrl = config.databaseDirectUrl ?? config.databaseUrl;
+  const notifications = sessionUrl
+    ? createPostgresNotifications({ url: sessionUrl, log: log.child({ component: 'notifications' }) })
     : createInProcessNotifications({ log });
   // Both roles here on PostgreSQL: the worker claims on its own connections, not behind API requests.
   const workerDatabase =
     config.databaseUrl && config.roles.includes('api') && config.roles.includes('worker') && config.databaseWorkerPoolMax > 0
-      ? await openDatabase({ driver: 'postgres', url: config.databaseUrl, poolMax: config.databaseWorkerPoolMax })
+      ? await openDatabase({ driver: 'postgres', url: config.databaseUrl, poolMax: config.databaseWorkerPoolMax, namedStatements: config.databaseNamedStatements })
       : undefined;
+  // Lists and exports from the read replica within its freshness bound (docs/architecture/scale.md).
+  const readReplica = config.databaseUrl && config.databaseReadUrl
+    ? await openDatabase({ driver: 'postgres', url: config.databaseReadUrl, poolMax: config.databasePoolMax, namedStatements: config.databaseNamedStatements })
+    : undefined;
+  const reads = readReplica ? createReadRouter({ primary: database.db, replica: readReplica.db, maxLagMs: config.databaseReadMaxLagMs, probeMs: READ_REPLICA_PROBE_MS }) : undefined;
   // One registry for the process: with both roles here, /metrics shows the worker's metrics too.
   const metrics = createMetrics();
   const services = await createServices({
@@ -99,6 +110,7 @@ async function main(): Promise<void> {
     emailLog: log,
     metrics,
     ...(workerDatabase ? { workerDb: workerDatabase.db } : {}),
+    ...(reads ? { reads } : {}),
     ...testOnlyHooks(config.nodeEnv),
   });
   logPlatformKeys(services.platformKeysAtStart, log);
@@ -117,7 +129,7 @@ async function main(): Promise<void> {
   const app = early ? await buildApp({ config, db: database.db, logger: log, services, metrics, serverFactory: (handler) => early.lend(handler), operationsOnly: !servesApi }) : undefined;
   // The worker instance its claims name: registered, and the dead ones' claims released, before the first claim.
   const presence = config.roles.includes('worker')
-    ? await startWorkerPresence({ db: (workerDatabase ?? database).db, postgresUrl: config.databaseUrl, log: log.child({ role: 'worker', component: 'presence' }) })
+    ? await startWorkerPresence({ db: (workerDatabase ?? database).db, postgresUrl: sessionUrl, log: log.child({ role: 'worker', component: 'presence' }) })
     : undefined;
   const worker = presence
     ? startWorker(createWorkerJobs(services, config, metrics, log.child({ role: 'worker' })), log.child({ role: 'worker' }), notifications, presence)
@@ -142,6 +154,8 @@ async function main(): Promise<void> {
       if (services.webhookDelivery !== services.webhooks) await services.webhookDelivery.close();
       await notifications.close();
       await workerDatabase?.close();
+      reads?.stop();
+      await readReplica?.close();
       await database.close();
       log.info('shutdown complete');
       process.exit(0);

@@ -2,6 +2,7 @@
  * The composition root: every module's service, wired by hand, one line each. Modules reach
  * each other only through what is passed here.
  */
+import type { ReadRouter } from './db/read-router.ts';
 import { createAdapters } from './adapters/index.ts';
 import { createLiteSvmSandbox } from './adapters/chain/litesvm-sandbox.ts';
 import { createSolanaRpcChain } from './adapters/chain/solana-rpc.ts';
@@ -93,6 +94,8 @@ export interface ServiceDeps {
    * order steps claim on it, so they never wait behind API requests for a connection.
    */
   workerDb?: Db;
+  /** Where lists and exports read (main.ts: the read replica within its freshness bound, DATABASE_READ_URL); default: db. */
+  reads?: ReadRouter;
   /**
    * Signs PAYIN transfers with CHAIN_PROVIDER=solana-rpc instead of the TREASURY key sealed in
    * platform_keys (tests that fund a key of their own on a simulator).
@@ -217,8 +220,12 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   const currentFeeRates = createCurrentFeeRates({ db, clock, feeTiers });
   const markups = createMarkupsService({ db, clock });
   const quotes = createQuotesService({ db, clock, settings: config.orders, prices: adapters.prices, receivers, currentFeeRates, markupTerms: markups.termsFor });
-  const orderListing = createOrderListing({ db, personalData, cacheTtlMs: config.orders.listCacheMs });
-  const onOrderChanged = orderListing.forgetMerchant;
+  const orderListing = createOrderListing({ db, personalData, cacheTtlMs: config.orders.listCacheMs, ...(deps.reads ? { reads: deps.reads } : {}) });
+  // A change this process made: the merchant's cached pages go, and its reads go to the primary for a while (read your writes).
+  const onOrderChanged = (merchantId: string) => {
+    orderListing.forgetMerchant(merchantId);
+    deps.reads?.wrote(merchantId);
+  };
   // The treasury that signs the transfers is the one whose balances are read, on the same node.
   const balanceReader =
     deps.treasuryReader ??
@@ -336,7 +343,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   /** What the worker's delivery and maintenance jobs use (the same service unless the worker has its own pool). */
   const webhookDelivery = workerDb === db ? webhooks : webhooksOn(workerDb);
   // The dashboard's reads: the export and the timeline belong to orders, the overview composes modules.
-  const orderExport = createOrderExport({ db, clock, settings: { pageSize: config.orders.exportPageSize, maxRows: config.orders.exportMaxRows } });
+  const orderExport = createOrderExport({ db, clock, settings: { pageSize: config.orders.exportPageSize, maxRows: config.orders.exportMaxRows }, ...(deps.reads ? { reads: deps.reads } : {}) });
   const orderTimeline = createOrderTimeline({ db, explorerTxUrl: config.orders.explorerTxUrl, ledger, webhooks });
   const overview = createOverviewService({ db, clock, ledger, webhooks });
   // The back office's reads across merchants (docs/architecture/back-office.md): the order's own

@@ -63,6 +63,20 @@ describe('config', () => {
     expect(problems.join('\n')).not.toMatch(/short-secret|hunter2|not-a-pem/);
   });
 
+  it('takes DATABASE_DIRECT_URL and DATABASE_NAMED_STATEMENTS for PgBouncer in transaction mode, the direct and replica URLs only beside DATABASE_URL', () => {
+    expect(problemsOf({ DATABASE_DIRECT_URL: 'postgresql://u@h:5432/db', DATABASE_READ_URL: 'postgresql://u@replica:5432/db' })).toEqual([
+      'DATABASE_DIRECT_URL needs DATABASE_URL (it is the same PostgreSQL, without the pooler)',
+      "DATABASE_READ_URL needs DATABASE_URL (it is a replica of DATABASE_URL's database)",
+    ]);
+    expect(problemsOf({ DATABASE_URL: 'postgresql://u@h:6432/db', DATABASE_DIRECT_URL: 'mysql://u:hunter2@h/db', DATABASE_NAMED_STATEMENTS: 'maybe' })).toEqual([
+      'DATABASE_DIRECT_URL must be a postgres:// or postgresql:// URL',
+      'DATABASE_NAMED_STATEMENTS must be true or false (got "maybe")',
+    ]);
+    const config = loadConfig({ DATABASE_URL: 'postgresql://u@h:6432/db', DATABASE_DIRECT_URL: 'postgresql://u@h:5432/db', DATABASE_NAMED_STATEMENTS: 'false' });
+    expect([config.databaseDirectUrl, config.databaseNamedStatements]).toEqual(['postgresql://u@h:5432/db', false]);
+    expect(loadConfig({}).databaseNamedStatements).toBe(true);
+  });
+
   it('an unreadable certificate file: one line naming the setting and the fix (issue 40)', () => {
     const problems = problemsOf({ PIX_CLIENT_CERT: '/no/such/dir/client.pem' });
     expect(problems).toContain('PIX_CLIENT_CERT must be an X.509 certificate in PEM, or the path of a readable PEM file (check the path and its permissions)');

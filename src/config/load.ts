@@ -21,7 +21,7 @@ export class ConfigError extends Error {
 export function loadConfig(env: Env = process.env): Config {
   const { values, problems } = readEnv(ENV_SCHEMA, env);
   const config = configFrom(values);
-  problems.push(...leaseOutlastsAttempt(config.webhooks), ...apiPixRequirements(values), ...priceSourceRequirements(values), ...sandboxRateRequirements(values), ...chainRequirements(values), ...emailRequirements(values), ...productionRequirements(config), ...simulationRequirements(values));
+  problems.push(...leaseOutlastsAttempt(config.webhooks), ...apiPixRequirements(values), ...priceSourceRequirements(values), ...sandboxRateRequirements(values), ...chainRequirements(values), ...emailRequirements(values), ...databaseRequirements(values), ...productionRequirements(config), ...simulationRequirements(values));
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }
@@ -46,6 +46,15 @@ function sandboxRateRequirements(env: EnvValues): string[] {
   const rates: Record<string, string> = { USDC: env.SANDBOX_USDC_BRL_RATE, ...env.SANDBOX_TOKEN_BRL_RATES };
   const missing = Object.keys(env.SUPPORTED_TOKENS).filter((symbol) => rates[symbol] === undefined);
   return missing.length > 0 ? [`SANDBOX_TOKEN_BRL_RATES must give a rate for every supported token when PRICE_SOURCE=sandbox (missing: ${missing.join(', ')})`] : [];
+}
+
+/** A direct URL (the same server without its pooler) and a replica are meaningless without DATABASE_URL. */
+function databaseRequirements(env: EnvValues): string[] {
+  if (env.DATABASE_URL !== undefined) return [];
+  return [
+    ...(env.DATABASE_DIRECT_URL !== undefined ? ['DATABASE_DIRECT_URL needs DATABASE_URL (it is the same PostgreSQL, without the pooler)'] : []),
+    ...(env.DATABASE_READ_URL !== undefined ? ["DATABASE_READ_URL needs DATABASE_URL (it is a replica of DATABASE_URL's database)"] : []),
+  ];
 }
 
 /** EMAIL_PROVIDER=smtp needs its server. */

@@ -73,6 +73,26 @@ export const ENV_SCHEMA = Type.Object({
       description: 'PostgreSQL connection string; unset means the embedded PGlite database under DATA_DIR',
     }),
   ),
+  DATABASE_DIRECT_URL: Type.Optional(
+    checkedText((url) => isUrlWith(['postgres:', 'postgresql:'], url), {
+      errorMessage: 'must be a postgres:// or postgresql:// URL',
+      description:
+        'PostgreSQL itself when DATABASE_URL is a pooler in transaction mode (PgBouncer): the connections that need a session of their own (LISTEN/NOTIFY, the worker presence advisory lock) and the migrations use it; unset: DATABASE_URL (docs/architecture/scale.md)',
+    }),
+  ),
+  DATABASE_READ_URL: Type.Optional(
+    checkedText((url) => isUrlWith(['postgres:', 'postgresql:'], url), {
+      errorMessage: 'must be a postgres:// or postgresql:// URL',
+      description:
+        "a streaming replica of DATABASE_URL's database: GET /orders and the orders export read from it while its lag is within DATABASE_READ_MAX_LAG_MS (a merchant whose orders this process just changed reads from the primary); writes never go there; unset: every read on DATABASE_URL",
+    }),
+  ),
+  DATABASE_READ_MAX_LAG_MS: integer({ minimum: 100, maximum: 600_000, default: 2000, description: "the replica's freshness bound: over this lag, reads go to the primary until it catches up" }),
+  DATABASE_NAMED_STATEMENTS: boolean({
+    default: true,
+    description:
+      'named prepared statements (planned once per connection; src/db/prepared-statements.ts); false behind a pooler in transaction mode that does not keep them (PgBouncer before 1.21, or without max_prepared_statements)',
+  }),
   DATABASE_POOL_MAX: integer({ minimum: 1, maximum: 1000, default: 10, description: 'PostgreSQL connections per process' }),
   DATABASE_WORKER_POOL_MAX: integer({
     minimum: 0,

@@ -31,6 +31,13 @@ const SERVICE = {
   dataDir: 'DATA_DIR',
   /** Unset: the embedded PGlite database under dataDir. */
   databaseUrl: 'DATABASE_URL',
+  /** PostgreSQL itself, for LISTEN/NOTIFY, the presence lock and migrations when DATABASE_URL is a pooler; unset: databaseUrl. */
+  databaseDirectUrl: 'DATABASE_DIRECT_URL',
+  /** False behind a pooler in transaction mode that does not keep named prepared statements. */
+  databaseNamedStatements: 'DATABASE_NAMED_STATEMENTS',
+  /** A streaming replica for lists and exports (db/read-router.ts); unset: none. */
+  databaseReadUrl: 'DATABASE_READ_URL',
+  databaseReadMaxLagMs: 'DATABASE_READ_MAX_LAG_MS',
   databasePoolMax: 'DATABASE_POOL_MAX',
   databaseWorkerPoolMax: 'DATABASE_WORKER_POOL_MAX',
   adminToken: 'ADMIN_TOKEN',

@@ -25,7 +25,8 @@ export interface DatabaseHandle {
 }
 
 export type DatabaseTarget =
-  | { driver: 'postgres'; url: string; poolMax?: number }
+  /** namedStatements: false behind a pooler in transaction mode that does not keep them (PgBouncer < 1.21). */
+  | { driver: 'postgres'; url: string; poolMax?: number; namedStatements?: boolean }
   /** dataDir unset means in memory; loadDataDir starts from a dump (tests clone a migrated template). */
   | { driver: 'pglite'; dataDir?: string; loadDataDir?: Blob };
 
@@ -36,7 +37,7 @@ const keepText = (value: string) => value;
 
 export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
   if (target.driver === 'postgres') {
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: postgresPool(target.url, target.poolMax ?? 10) }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: postgresPool(target.url, target.poolMax ?? 10, target.namedStatements ?? true) }) });
     return { db, driver: 'postgres', close: () => db.destroy() };
   }
   const instance = await startPglite(target);
@@ -58,7 +59,7 @@ export async function startPglite(target: { dataDir?: string; loadDataDir?: Blob
   return instance;
 }
 
-function postgresPool(url: string, max: number): pg.Pool {
+function postgresPool(url: string, max: number, namedStatements: boolean): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     max,
@@ -73,6 +74,8 @@ function postgresPool(url: string, max: number): pg.Pool {
   // An idle client that loses its connection emits 'error' on the pool; without a listener
   // that would crash the process instead of letting the next query reconnect.
   pool.on('error', () => {});
-  pool.on('connect', preparedStatements);
+  // Behind PgBouncer in transaction mode (before 1.21) a statement prepared on one server connection
+  // is not on the next: every query then runs unnamed (parsed and planned each time).
+  if (namedStatements) pool.on('connect', preparedStatements);
   return pool;
 }

@@ -11,6 +11,10 @@ import { migrateToLatest } from './migrate.ts';
 export interface DatabaseSettings {
   /** `postgresql://...`; absent: the embedded PGlite under `dataDir`. */
   databaseUrl?: string | undefined;
+  /** PostgreSQL itself when `databaseUrl` is a pooler in transaction mode: the migrations run on it. */
+  databaseDirectUrl?: string | undefined;
+  /** False behind a pooler that does not keep named prepared statements. */
+  databaseNamedStatements?: boolean;
   databasePoolMax: number;
   dataDir: string;
 }
@@ -21,7 +25,15 @@ export async function openConfiguredDatabase(
 ): Promise<DatabaseHandle & { migrated: string[] }> {
   let handle: DatabaseHandle;
   if (config.databaseUrl) {
-    handle = await openDatabase({ driver: 'postgres', url: config.databaseUrl, poolMax: config.databasePoolMax });
+    const pooled = { driver: 'postgres', url: config.databaseUrl, poolMax: config.databasePoolMax, namedStatements: config.databaseNamedStatements ?? true } as const;
+    if (config.databaseDirectUrl && config.databaseDirectUrl !== config.databaseUrl && options.migrate !== false) {
+      // Migrations on PostgreSQL itself, not through the pooler: a migration may hold session
+      // state (its lock, a SET) across statements a pooler in transaction mode would spread over
+      // several server connections.
+      const migrated = await migrateDirect(config.databaseDirectUrl);
+      return { ...(await openDatabase(pooled)), migrated };
+    }
+    handle = await openDatabase(pooled);
   } else {
     const release = await acquireEmbeddedLock(config.dataDir);
     try {
@@ -38,5 +50,14 @@ export async function openConfiguredDatabase(
   } catch (err) {
     await handle.close();
     throw err;
+  }
+}
+
+async function migrateDirect(url: string): Promise<string[]> {
+  const direct = await openDatabase({ driver: 'postgres', url, poolMax: 1 });
+  try {
+    return await migrateToLatest(direct.db);
+  } finally {
+    await direct.close();
   }
 }

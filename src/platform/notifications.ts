@@ -142,7 +142,7 @@ export function createPostgresNotifications(options: PostgresNotificationsOption
   const listen = (target: pg.Client, channel: string) => target.query(`LISTEN ${channel}`);
 
   async function connect(): Promise<void> {
-    const next = new pg.Client({ connectionString: options.url });
+    const next = new pg.Client({ connectionString: options.url, application_name: 'exchange-notifications' });
     // An error on an idle client must not crash the process: it is a lost connection.
     next.on('error', (err) => lost(next, err));
     next.on('end', () => lost(next));

@@ -100,7 +100,7 @@ function embeddedSession(db: Db): PresenceSession {
 function postgresSession(db: Db, url: string, log?: PresenceLog): PresenceSession {
   let client: pg.Client | undefined;
   const connect = async () => {
-    const next = new pg.Client({ connectionString: url });
+    const next = new pg.Client({ connectionString: url, application_name: 'exchange-worker-presence' });
     // A dropped connection is a lost lock: the next beat registers anew (never an uncaught error).
     const lost = (err?: Error) => {
       if (client !== next) return;

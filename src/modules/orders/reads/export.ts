@@ -10,6 +10,7 @@
  */
 import type { Static } from 'typebox';
 import type { Db } from '../../../db/database.ts';
+import type { ReadRouter } from '../../../db/read-router.ts';
 import type { Clock } from '../../../lib/clock.ts';
 import { csvCell, csvRecord, pagedCsvLines } from '../../../lib/csv.ts';
 import { decimal } from '../../../lib/money.ts';
@@ -59,8 +60,10 @@ export interface OrderExportSettings {
   maxRows: number;
 }
 
-export function createOrderExport(deps: { db: Db; clock: Clock; settings: OrderExportSettings }) {
+export function createOrderExport(deps: { db: Db; clock: Clock; settings: OrderExportSettings; reads?: Pick<ReadRouter, 'forMerchant'> }) {
   const { db, clock, settings } = deps;
+  /** The export's pages from the replica within its freshness bound, or the primary (db/read-router.ts); its audit record on the primary. */
+  const dbFor = (merchantId: string) => deps.reads?.forMerchant(merchantId) ?? db;
 
   const lines = (merchantId: string, filters: ListFilters) =>
     pagedCsvLines<ExportedRow, ExportCursor>({
@@ -68,7 +71,7 @@ export function createOrderExport(deps: { db: Db; clock: Clock; settings: OrderE
       ...settings,
       record,
       async page(after, limit) {
-        const rows = await repo.page(db, merchantId, filters, after, limit);
+        const rows = await repo.page(dbFor(merchantId), merchantId, filters, after, limit);
         const last = rows.at(-1);
         return { rows, next: rows.length < limit || !last ? undefined : { createdAt: last.created_at, id: last.id } };
       },
@@ -88,7 +91,7 @@ export function createOrderExport(deps: { db: Db; clock: Clock; settings: OrderE
       const filename = `orders-${saoPauloDay(clock.now())}.csv`;
       // PENDING is never stored (tables.ts): the file has its header only.
       if (query.status === 'PENDING') return { filename, truncated: false, body: (async function* () { yield csvRecord([...EXPORT_COLUMNS]); })() };
-      const truncated = await repo.moreThan(db, merchantId, filters, settings.maxRows);
+      const truncated = await repo.moreThan(dbFor(merchantId), merchantId, filters, settings.maxRows);
       return { filename, truncated, body: lines(merchantId, filters) };
     },
   };

@@ -10,6 +10,7 @@
  */
 import type { Static } from 'typebox';
 import type { Db } from '../../../db/database.ts';
+import type { ReadRouter } from '../../../db/read-router.ts';
 import type { PersonalData } from '../../../lib/personal-data.ts';
 import { invalidField } from '../../../errors.ts';
 import { decimal } from '../../../lib/money.ts';
@@ -38,8 +39,9 @@ export function checkAmountRange(filters: { amountBrlMin?: string | undefined; a
 
 export type OrderListQueryValue = Static<typeof OrderListQuery>;
 
-export function createOrderListing(deps: { db: Db; personalData: Pick<PersonalData, 'open' | 'openNullable'>; cacheTtlMs?: number }) {
-  const { db } = deps;
+export function createOrderListing(deps: { db: Db; personalData: Pick<PersonalData, 'open' | 'openNullable'>; cacheTtlMs?: number; reads?: Pick<ReadRouter, 'forMerchant'> }) {
+  /** The replica within its freshness bound, or the primary (db/read-router.ts). */
+  const dbFor = (merchantId: string) => deps.reads?.forMerchant(merchantId) ?? deps.db;
   const rendered = createReadCache<Buffer>({ ttlMs: deps.cacheTtlMs ?? 0, maxEntries: MAX_CACHED_PAGES });
 
   function positionOf(query: OrderListQueryValue): PagePosition {
@@ -57,6 +59,7 @@ export function createOrderListing(deps: { db: Db; personalData: Pick<PersonalDa
     checkAmountRange(filters);
     // PENDING is a status of the spec's enumeration that is never stored (see tables.ts).
     if (filters.status === 'PENDING') return { data: [], total: 0, page, limit, hasMore: false };
+    const db = dbFor(merchantId);
     const rows = await repo.page(db, merchantId, filters as ListFilters, position, limit);
     if (rows.length === 0) {
       const cursor = 'startingAfter' in position ? position.startingAfter : 'endingBefore' in position ? position.endingBefore : undefined;

@@ -215,7 +215,7 @@ describe('back office: sign-in, enrolment and every page', { timeout: 60_000 }, 
     await row.waitFor();
     for (const text of ['Aberta', 'Vence em menos de 24 h', 'Demo Merchant']) await row.getByText(text, { exact: true }).waitFor();
     await row.getByText(/R\$\s321,45/).waitFor();
-    await row.getByRole('link', { name: String(payin.id).slice(0, 8) }).waitFor();
+    await row.getByRole('link', { name: String(payin.id) }).waitFor();
     await expectNoSeriousA11yViolations(page);
     // The status filter: the open ones list it, the accepted ones do not.
     await page.getByLabel('Situação').selectOption('OPEN');
@@ -232,7 +232,7 @@ describe('back office: sign-in, enrolment and every page', { timeout: 60_000 }, 
     await merchantApi('POST', `/disputes/${dispute.id}/defense`, { justification, evidence: [delivery, { description: 'Conversa com o cliente' }] });
     await row.locator('td').nth(8).click(); // anywhere on the row but its links
     await page.waitForURL(new RegExp(`/app/ops/disputes/${dispute.id}$`));
-    await page.getByRole('heading', { level: 1, name: `Reclamação MED ${String(dispute.id).slice(0, 8)}` }).waitFor();
+    await page.getByRole('heading', { level: 1, name: `Reclamação MED ${String(dispute.id)}` }).waitFor();
     await page.getByRole('region', { name: 'Motivo informado pelo PSP do pagador' }).getByText(reason).waitFor();
     const defense = page.getByRole('region', { name: 'Defesa do lojista' });
     await defense.getByText(justification).waitFor();

@@ -9,6 +9,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { api, call } from '../../../api/client.ts';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { idLabel } from '../../../components/entity-id.tsx';
 import { Facts } from '../../../components/facts.tsx';
 import { Loading } from '../../../components/loading.tsx';
 import { useI18n } from '../../../i18n/context.tsx';
@@ -42,7 +43,7 @@ export function OpsOrderPage() {
       {order.isPending ? <Loading /> : null}
       {data ? (
         <>
-          <Title order={1}>{t('opsOrders.detail.title', { id: data.id.slice(0, 8) })}</Title>
+          <Title order={1} style={{ overflowWrap: 'anywhere' }}>{t('opsOrders.detail.title', { id: idLabel(data.id, data.externalId) })}</Title>
           {FINAL_STATUSES.has(data.status) ? null : <Text size="sm" id="timeline-refresh">{t('opsOrders.detail.refreshing')}</Text>}
           <Card withBorder component="section" aria-labelledby="ops-order-actions">
             <Title order={2} size="h3" id="ops-order-actions" mb="sm">{t('opsOrders.detail.actions')}</Title>

@@ -204,7 +204,7 @@ describe('orders pages', { timeout: 120_000 }, () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Exportar CSV' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^orders-\d{4}-\d{2}-\d{2}\.csv$/);
     const csv = parseCsv(await readFile((await download.path())!, 'utf8'));
-    expect(csv[0]).toEqual(['id', 'externalId', 'type', 'status', 'receiverId', 'chain', 'token', 'amountBrl', 'amountToken', 'exchangeRate', 'netAmountBrl', 'platformFeeBrl', 'merchantFeeBrl', 'createdAt', 'completedAt', 'failureReason']);
+    expect(csv[0]).toEqual(['id', 'externalId', 'type', 'status', 'receiverId', 'chain', 'token', 'amountBrl', 'amountToken', 'exchangeRate', 'netAmountBrl', 'platformFeeBrl', 'merchantFeeBrl', 'createdAt', 'completedAt', 'failureReason', 'markupBrl']);
     const line = csv.find((cells) => cells[0] === orderId);
     expect(line).toBeDefined();
     expect(line!.slice(1, 5)).toEqual([externalId, 'PAYIN', 'COMPLETED', receiver.id]);

@@ -244,4 +244,43 @@ describe('back office: sign-in, enrolment and every page', { timeout: 60_000 }, 
     await page.getByRole('region', { name: 'A reclamação' }).getByText('Defendida', { exact: true }).waitFor();
     await expectNoSeriousA11yViolations(page);
   });
+
+  it("an order's page and the settlements due show the merchant's partner markup apart from its fees", async () => {
+    browser.allowProblems(FAVICON);
+    const { page } = browser;
+    const merchantApi = demoKeyApi(() => server);
+    await merchantApi('PUT', '/markups/PAYIN', { bps: 100, flatBrl: '0.50', capBrl: null });
+    const receiver = await merchantApi('POST', '/receivers', { type: 'PF', document: randomCpf(), name: 'Cliente Markup', email: 'markup@example.com', walletAddress: WALLET, limits: { nightTransactionsEnabled: true } });
+    await merchantApi('POST', `/sandbox/receivers/${receiver.id}/kyc`, { decision: 'APPROVE' });
+    const payin = await merchantApi('POST', '/payin', { receiverId: receiver.id, amountBrl: 150 });
+    // 1 % of 150.00 plus 0.50.
+    expect(payin.markup).toEqual({ bps: 100, flatBrl: 0.5, capBrl: null, amountBrl: 2 });
+    await merchantApi('POST', `/sandbox/orders/${payin.id}/pix-payment`, {});
+    const operator = await signedInOperator(server, 'ADMIN');
+    await addOperatorCookie(browser.context, server.baseUrl, operator);
+
+    await page.goto(`/app/ops/orders/${payin.id}`);
+    await page.getByRole('heading', { level: 1, name: `Pedido ${String(payin.id)}` }).waitFor();
+    const amounts = page.getByRole('region', { name: 'Valores' });
+    await expect.poll(async () => (await amounts.getByTestId('ops-order-markup').innerText()).replace(/\u00a0/g, ' ')).toBe('R$ 2,00 (100 pb + R$ 0,50, teto nenhum)');
+    for (const value of [payin.platformFeeAmountBrl, payin.merchantFeeAmountBrl, payin.netAmountBrl]) {
+      await amounts.getByText(`R$\u00a0${Number(value).toFixed(2).replace('.', ',')}`, { exact: true }).first().waitFor();
+    }
+    await expectNoSeriousA11yViolations(page);
+
+    // Once completed, what a settlement run would pay the merchant has the markup in it, shown apart.
+    const deadline = Date.now() + 30_000;
+    while ((await merchantApi('GET', `/orders/${payin.id}`)).status !== 'COMPLETED' && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+    const due = (await (await fetch(`${server.baseUrl}/api/v1/admin/settlements/due?limit=100`, { headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } })).json()) as { data: Array<{ merchantName: string; markupBrl: string }> };
+    const demo = due.data.find((row) => row.merchantName === 'Demo Merchant')!;
+    expect(demo.markupBrl).toBe('2.00');
+    await page.goto('/app/ops/treasury');
+    await page.getByRole('heading', { level: 1, name: 'Tesouraria' }).waitFor();
+    const table = page.getByRole('table', { name: 'Liquidações a pagar' });
+    await table.getByRole('columnheader', { name: 'Dos quais markup' }).waitFor();
+    const row = table.getByRole('row').filter({ has: page.getByRole('link', { name: 'Demo Merchant' }) });
+    // Merchant, amount, then the markup inside it.
+    await expect.poll(async () => (await row.getByRole('cell').nth(2).innerText()).replace(/\u00a0/g, ' ')).toBe('R$ 2,00');
+    await expectNoSeriousA11yViolations(page);
+  });
 });

@@ -1,6 +1,6 @@
 /**
  * One order in the back office (GET /admin/orders/{id}): its facts (merchant, references, failure
- * reason, the worker's step attempts), the actions its `allowedActions` offers (order-actions.tsx)
+ * reason, the worker's step attempts), its amounts (fees, the merchant's markup apart, net), the actions its `allowedActions` offers (order-actions.tsx)
  * and its timeline, the merchant's own (`TimelineTable`). Refreshed every REFRESH_MS until the
  * order reaches a final status.
  */
@@ -35,6 +35,15 @@ export function OpsOrderPage() {
   });
   const none = t('common.none');
   const data = order.data;
+  const markupText = (markup: NonNullable<typeof data>['markup']) =>
+    markup
+      ? t('opsOrders.field.markupTerms', {
+          amount: formatBrl(markup.amountBrl, language),
+          bps: markup.bps,
+          flat: formatBrl(markup.flatBrl, language),
+          cap: markup.capBrl === null ? t('opsOrders.field.noCap') : formatBrl(markup.capBrl, language),
+        })
+      : t('opsOrders.field.noMarkup');
 
   return (
     <Stack>
@@ -70,6 +79,19 @@ export function OpsOrderPage() {
               />
             </Card>
             <Stack>
+              <Card withBorder component="section" aria-labelledby="ops-order-amounts">
+                <Title order={2} size="h3" id="ops-order-amounts" mb="sm">{t('opsOrders.detail.amounts')}</Title>
+                <Facts
+                  rows={[
+                    [t('opsOrders.field.amountBrl'), formatBrl(data.amountBrl, language)],
+                    [t('opsOrders.field.platformFee'), formatBrl(data.platformFeeAmountBrl, language)],
+                    [t('opsOrders.field.merchantFee'), formatBrl(data.merchantFeeAmountBrl, language)],
+                    // The partner markup, apart from the fees (decision 0042), with the terms the order locked.
+                    [t('opsOrders.field.markup'), <span data-testid="ops-order-markup">{markupText(data.markup)}</span>],
+                    [t('opsOrders.field.netAmountBrl'), formatBrl(data.netAmountBrl, language)],
+                  ]}
+                />
+              </Card>
               <Card withBorder component="section" aria-labelledby="ops-order-references">
                 <Title order={2} size="h3" id="ops-order-references" mb="sm">{t('opsOrders.detail.references')}</Title>
                 <Facts

@@ -110,12 +110,12 @@ describe('four-eyes refund of a stuck PAYIN in the back office', { timeout: 90_0
     // The search across merchants finds it by its id too.
     await page.goto(`/app/ops/orders?q=${stuckId}`);
     await page.getByRole('heading', { level: 1, name: 'Pedidos' }).waitFor();
-    await page.getByRole('link', { name: stuckId.slice(0, 8) }).waitFor();
+    await page.getByRole('link', { name: stuckId }).waitFor();
     await expectNoSeriousA11yViolations(page);
 
     await page.goto('/app/ops/orders/stuck');
-    await row.getByRole('link', { name: stuckId.slice(0, 8) }).click();
-    await page.getByRole('heading', { level: 1, name: `Pedido ${stuckId.slice(0, 8)}` }).waitFor();
+    await row.getByRole('link', { name: stuckId }).click();
+    await page.getByRole('heading', { level: 1, name: `Pedido ${stuckId}` }).waitFor();
     const { failureReason } = (await (await adminApi(proposer, 'GET', `/orders/${stuckId}`)).json()) as Json;
     await page.locator('section', { has: page.getByRole('heading', { name: 'Dados do pedido' }) }).getByText(failureReason, { exact: true }).waitFor();
     await expectNoSeriousA11yViolations(page);
@@ -144,7 +144,7 @@ describe('four-eyes refund of a stuck PAYIN in the back office', { timeout: 90_0
     await page.getByRole('heading', { level: 1, name: 'Aprovações' }).waitFor();
     const row = page.locator(`tr[data-approval-id="${approvalId}"]`);
     await row.getByText(proposer.email).waitFor();
-    await row.getByRole('link', { name: `Pedido ${stuckId.slice(0, 8)}` }).waitFor();
+    await row.getByRole('link', { name: `Pedido ${stuckId}` }).waitFor();
     await expectNoSeriousA11yViolations(page);
     // Every kind of target by its own name: the approved invitation that made this operator.
     await page.goto('/app/ops/approvals?status=APPROVED');
@@ -181,8 +181,8 @@ describe('four-eyes refund of a stuck PAYIN in the back office', { timeout: 90_0
     await waitFor(async () => (sink.received.some((body) => body.includes(stuckId) && body.includes('"order.refunded"')) ? true : undefined), 30_000);
 
     // The order page follows it to REFUNDED, and nothing is left to do.
-    await page.getByRole('link', { name: `Pedido ${stuckId.slice(0, 8)}` }).click();
-    await page.getByRole('heading', { level: 1, name: `Pedido ${stuckId.slice(0, 8)}` }).waitFor();
+    await page.getByRole('link', { name: `Pedido ${stuckId}` }).click();
+    await page.getByRole('heading', { level: 1, name: `Pedido ${stuckId}` }).waitFor();
     await page.locator('section', { has: page.getByRole('heading', { name: 'Dados do pedido' }) }).getByText('Devolvido', { exact: true }).waitFor({ timeout: 15_000 });
     await page.getByText('Nenhuma ação disponível para este pedido agora.').waitFor();
 
@@ -206,7 +206,7 @@ describe('four-eyes refund of a stuck PAYIN in the back office', { timeout: 90_0
     await actAs(browser.context, viewer);
     const { page } = browser;
     await page.goto(`/app/ops/orders/${otherStuckId}`);
-    await page.getByRole('heading', { level: 1, name: `Pedido ${otherStuckId.slice(0, 8)}` }).waitFor();
+    await page.getByRole('heading', { level: 1, name: `Pedido ${otherStuckId}` }).waitFor();
     await page.getByText('Seu perfil não tem a permissão orders.operate: as ações estão desativadas.').waitFor();
     expect(await page.getByRole('button', { name: 'Estornar' }).isDisabled()).toBe(true);
     await expectNoSeriousA11yViolations(page);

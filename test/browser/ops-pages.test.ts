@@ -215,7 +215,7 @@ describe('back office: sign-in, enrolment and every page', { timeout: 60_000 }, 
     await row.waitFor();
     for (const text of ['Aberta', 'Vence em menos de 24 h', 'Demo Merchant']) await row.getByText(text, { exact: true }).waitFor();
     await row.getByText(/R\$\s321,45/).waitFor();
-    await row.getByRole('link', { name: String(payin.id).slice(0, 8) }).waitFor();
+    await row.getByRole('link', { name: String(payin.id) }).waitFor();
     await expectNoSeriousA11yViolations(page);
     // The status filter: the open ones list it, the accepted ones do not.
     await page.getByLabel('Situação').selectOption('OPEN');
@@ -232,7 +232,7 @@ describe('back office: sign-in, enrolment and every page', { timeout: 60_000 }, 
     await merchantApi('POST', `/disputes/${dispute.id}/defense`, { justification, evidence: [delivery, { description: 'Conversa com o cliente' }] });
     await row.locator('td').nth(8).click(); // anywhere on the row but its links
     await page.waitForURL(new RegExp(`/app/ops/disputes/${dispute.id}$`));
-    await page.getByRole('heading', { level: 1, name: `Reclamação MED ${String(dispute.id).slice(0, 8)}` }).waitFor();
+    await page.getByRole('heading', { level: 1, name: `Reclamação MED ${String(dispute.id)}` }).waitFor();
     await page.getByRole('region', { name: 'Motivo informado pelo PSP do pagador' }).getByText(reason).waitFor();
     const defense = page.getByRole('region', { name: 'Defesa do lojista' });
     await defense.getByText(justification).waitFor();
@@ -242,6 +242,45 @@ describe('back office: sign-in, enrolment and every page', { timeout: 60_000 }, 
     await defense.getByText('Conversa com o cliente').waitFor();
     expect(await defense.getByRole('link').count()).toBe(1);
     await page.getByRole('region', { name: 'A reclamação' }).getByText('Defendida', { exact: true }).waitFor();
+    await expectNoSeriousA11yViolations(page);
+  });
+
+  it("an order's page and the settlements due show the merchant's partner markup apart from its fees", async () => {
+    browser.allowProblems(FAVICON);
+    const { page } = browser;
+    const merchantApi = demoKeyApi(() => server);
+    await merchantApi('PUT', '/markups/PAYIN', { bps: 100, flatBrl: '0.50', capBrl: null });
+    const receiver = await merchantApi('POST', '/receivers', { type: 'PF', document: randomCpf(), name: 'Cliente Markup', email: 'markup@example.com', walletAddress: WALLET, limits: { nightTransactionsEnabled: true } });
+    await merchantApi('POST', `/sandbox/receivers/${receiver.id}/kyc`, { decision: 'APPROVE' });
+    const payin = await merchantApi('POST', '/payin', { receiverId: receiver.id, amountBrl: 150 });
+    // 1 % of 150.00 plus 0.50.
+    expect(payin.markup).toEqual({ bps: 100, flatBrl: 0.5, capBrl: null, amountBrl: 2 });
+    await merchantApi('POST', `/sandbox/orders/${payin.id}/pix-payment`, {});
+    const operator = await signedInOperator(server, 'ADMIN');
+    await addOperatorCookie(browser.context, server.baseUrl, operator);
+
+    await page.goto(`/app/ops/orders/${payin.id}`);
+    await page.getByRole('heading', { level: 1, name: `Pedido ${String(payin.id)}` }).waitFor();
+    const amounts = page.getByRole('region', { name: 'Valores' });
+    await expect.poll(async () => (await amounts.getByTestId('ops-order-markup').innerText()).replace(/\u00a0/g, ' ')).toBe('R$ 2,00 (100 pb + R$ 0,50, teto nenhum)');
+    for (const value of [payin.platformFeeAmountBrl, payin.merchantFeeAmountBrl, payin.netAmountBrl]) {
+      await amounts.getByText(`R$\u00a0${Number(value).toFixed(2).replace('.', ',')}`, { exact: true }).first().waitFor();
+    }
+    await expectNoSeriousA11yViolations(page);
+
+    // Once completed, what a settlement run would pay the merchant has the markup in it, shown apart.
+    const deadline = Date.now() + 30_000;
+    while ((await merchantApi('GET', `/orders/${payin.id}`)).status !== 'COMPLETED' && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+    const due = (await (await fetch(`${server.baseUrl}/api/v1/admin/settlements/due?limit=100`, { headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } })).json()) as { data: Array<{ merchantName: string; markupBrl: string }> };
+    const demo = due.data.find((row) => row.merchantName === 'Demo Merchant')!;
+    expect(demo.markupBrl).toBe('2.00');
+    await page.goto('/app/ops/treasury');
+    await page.getByRole('heading', { level: 1, name: 'Tesouraria' }).waitFor();
+    const table = page.getByRole('table', { name: 'Liquidações a pagar' });
+    await table.getByRole('columnheader', { name: 'Dos quais markup' }).waitFor();
+    const row = table.getByRole('row').filter({ has: page.getByRole('link', { name: 'Demo Merchant' }) });
+    // Merchant, amount, then the markup inside it.
+    await expect.poll(async () => (await row.getByRole('cell').nth(2).innerText()).replace(/\u00a0/g, ' ')).toBe('R$ 2,00');
     await expectNoSeriousA11yViolations(page);
   });
 });

@@ -137,7 +137,7 @@ describe('orders pages', { timeout: 120_000 }, () => {
 
     await page.waitForURL(new RegExp(`/app/orders/${UUID}$`));
     orderId = new URL(page.url()).pathname.split('/').pop()!;
-    await page.getByRole('heading', { level: 1, name: `Pedido ${orderId.slice(0, 8)}` }).waitFor();
+    await page.getByRole('heading', { level: 1, name: `Pedido ${externalId}` }).waitFor();
     // The PIX copy-and-paste code of a PAYIN awaiting payment: a BR Code (EMV, starts 000201).
     await page.getByRole('heading', { name: 'PIX copia e cola' }).waitFor();
     expect(await page.getByTestId('pix-code').textContent()).toMatch(/^000201/);
@@ -197,14 +197,14 @@ describe('orders pages', { timeout: 120_000 }, () => {
     const { page } = browser;
     await page.goto('/app/orders');
     const table = page.getByRole('table', { name: /Pedidos, do mais recente/ });
-    await table.getByRole('link', { name: orderId.slice(0, 8) }).waitFor();
+    await table.getByRole('link', { name: externalId }).waitFor();
     await expectNoSeriousA11yViolations(page);
 
     // The export: a plain download of GET /orders/export with the session cookie.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Exportar CSV' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^orders-\d{4}-\d{2}-\d{2}\.csv$/);
     const csv = parseCsv(await readFile((await download.path())!, 'utf8'));
-    expect(csv[0]).toEqual(['id', 'externalId', 'type', 'status', 'receiverId', 'chain', 'token', 'amountBrl', 'amountToken', 'exchangeRate', 'netAmountBrl', 'platformFeeBrl', 'merchantFeeBrl', 'createdAt', 'completedAt', 'failureReason']);
+    expect(csv[0]).toEqual(['id', 'externalId', 'type', 'status', 'receiverId', 'chain', 'token', 'amountBrl', 'amountToken', 'exchangeRate', 'netAmountBrl', 'platformFeeBrl', 'merchantFeeBrl', 'createdAt', 'completedAt', 'failureReason', 'markupBrl']);
     const line = csv.find((cells) => cells[0] === orderId);
     expect(line).toBeDefined();
     expect(line!.slice(1, 5)).toEqual([externalId, 'PAYIN', 'COMPLETED', receiver.id]);
@@ -245,7 +245,7 @@ describe('orders pages', { timeout: 120_000 }, () => {
 
     await page.getByRole('button', { name: 'Limpar filtros' }).click();
     await page.waitForURL((url) => url.search === '');
-    await table.getByRole('link', { name: orderId.slice(0, 8) }).waitFor();
+    await table.getByRole('link', { name: externalId }).waitFor();
   });
 
   it('an order in progress passes axe while it loads and with its sandbox panel, in both languages', async () => {

@@ -1,14 +1,18 @@
 /**
  * Issue 43's must-show for item 4: a partner markup visible in the quote, the order, the ledger
  * and the settlement, on the production path with the sandbox routes off (PIX_PROVIDER=api-pix
- * against the PSP simulator, CHAIN_PROVIDER=solana-rpc against the chain simulator). The
- * receiver gets on chain exactly the tokens the quote promised after fees and markup.
+ * against the PSP simulator, CHAIN_PROVIDER=solana-rpc against the chain simulator), for a PAYIN
+ * and a PAYOUT. The PAYIN's receiver gets on chain exactly the tokens the quote promised after
+ * fees and markup; the PAYOUT's receiver gets by PIX exactly the quote's net BRL, the markup
+ * taken off it.
  */
-import { address, generateKeyPairSigner } from '@solana/kit';
+import { address, type Base64EncodedWireTransaction, generateKeyPairSigner } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decimal } from '../../src/lib/money.ts';
 import { ADMIN_TOKEN, type TestContext, type TestMerchant, createTestContext } from '../helpers/app.ts';
-import { ata, type Rpc } from '../helpers/chain-simulator.ts';
+import { createMetrics } from '../../src/http/metrics.ts';
+import { createWorkerJobs } from '../../src/jobs.ts';
+import { ata, buildTransfer, type Rpc } from '../helpers/chain-simulator.ts';
 import { randomCpf } from '../helpers/documents.ts';
 import { freePort } from '../helpers/processes.ts';
 import { type ProductionPath, postJson, startProductionPath } from '../helpers/production-path.ts';
@@ -95,10 +99,65 @@ describe('partner markup on the production path: quote, order, ledger and settle
     expect((await call('GET', '/ledger/fees/balance')).json()).toMatchObject({ markupBalance: '0.00' });
   });
 
-  async function driveUntil(id: string, status: string): Promise<Json> {
+  // The PSP simulator pays PIX of up to R$ 10.00 (Efí's sandbox rules): 1.5 USDC is about R$ 8.
+  it('a PAYOUT with a markup: in the quote, the order, the PIX sent, the ledger and the settlement', async () => {
+    expect((await call('PUT', '/markups/PAYOUT', { bps: 200, flatBrl: '0.05', capBrl: '1.00' })).statusCode).toBe(200);
+    const quote = (await call('POST', '/quotes', { type: 'PAYOUT', amountCrypto: '1.5', token: 'USDC', receiverId: receiver.id })).json() as Json;
+    expect(quote.markup, JSON.stringify(quote)).toMatchObject({ bps: 200, flatBrl: 0.05, capBrl: 1 });
+    // 2 % of the gross rounded down to the centavo, plus 0.05, under the cap.
+    const gross = decimal(String(quote.amountBrl));
+    const expectedMarkup = gross.times(200).div(10_000).toDecimalPlaces(2, 1).plus('0.05');
+    expect(decimal(String(quote.markup.amountBrl)).eq(expectedMarkup)).toBe(true);
+    // amountBrl = platform fee + merchant fee + markup + net: the markup comes off the PIX.
+    expect(decimal(String(quote.platformFeeAmountBrl)).plus(String(quote.merchantFeeAmountBrl)).plus(expectedMarkup).plus(String(quote.netAmountBrl)).eq(gross)).toBe(true);
+
+    const created = await call('POST', '/payout', { receiverId: receiver.id, amountCrypto: '1.5', sourceToken: 'USDC', quoteId: quote.id });
+    expect(created.statusCode, created.body).toBe(201);
+    const order = created.json() as Json;
+    expect(order).toMatchObject({ markup: quote.markup, netAmountBrl: quote.netAmountBrl, amountBrl: quote.amountBrl, feePercentage: quote.feePercentage });
+
+    const depositor = await generateKeyPairSigner();
+    await postJson(`${world.chain.ready.adminUrl}/airdrop`, { address: depositor.address, lamports: 100_000_000 });
+    await postJson(`${world.chain.ready.adminUrl}/mint-to`, { mint: world.usdc, owner: depositor.address, amount: '1500000' });
+    const { wire } = await buildTransfer(rpc, { payer: depositor, mint: address(world.usdc), to: address(order.depositAddress), amount: 1_500_000n });
+    await rpc.sendTransaction(wire as Base64EncodedWireTransaction, { encoding: 'base64' }).send();
+
+    const completed = await driveUntil(order.id, 'COMPLETED', ['deposit-watcher']);
+    expect(completed.markup).toEqual(quote.markup);
+    // The PIX sent is the net, the markup not in it.
+    const pixOut = (completed.transactions as Json[]).find((t) => t.type === 'PIX_OUT')!;
+    expect(pixOut).toMatchObject({ currency: 'BRL', status: 'CONFIRMED' });
+    expect(decimal(String(pixOut.amount)).eq(String(quote.netAmountBrl))).toBe(true);
+
+    const entries = (await call('GET', '/ledger/entries')).json().entries as Json[];
+    const completion = entries.find((entry) => entry.kind === 'PAYOUT_COMPLETED' && entry.referenceId === order.id)!;
+    expect(completion.postings).toContainEqual({ account: 'merchant_markup_payable', owner: 'merchant', currency: 'BRL', amount: `-${expectedMarkup.toFixed()}` });
+    expect(decimal((await call('GET', '/ledger/fees/balance')).json().markupBalance).eq(expectedMarkup)).toBe(true);
+
+    const run = await call('POST', '/admin/settlements/run', { merchantId: merchant.merchantId }, ADMIN);
+    expect(run.statusCode, run.body).toBe(200);
+    const [settlement] = run.json().settlements as Json[];
+    expect(settlement).toMatchObject({ markupBrl: expectedMarkup.toNumber(), entriesCount: 1 });
+    expect(decimal(String(settlement!.amountBrl)).eq(expectedMarkup.plus(String(quote.merchantFeeAmountBrl)))).toBe(true);
+    const stored = await ctx.database.db.selectFrom('settlements').select(['markup_brl']).where('id', '=', settlement!.id).executeTakeFirstOrThrow();
+    expect(decimal(String(stored.markup_brl)).eq(expectedMarkup)).toBe(true);
+    const settled = (await call('GET', '/ledger/entries')).json().entries.find((entry: Json) => entry.kind === 'SETTLEMENT' && entry.referenceId === settlement!.id);
+    expect(settled.postings).toContainEqual({ account: 'merchant_markup_payable', owner: 'merchant', currency: 'BRL', amount: expectedMarkup.toFixed() });
+    expect((await call('GET', '/ledger/fees/balance')).json()).toMatchObject({ markupBalance: '0.00' });
+  });
+
+  const runJob = async (name: string) => {
+    const job = createWorkerJobs(ctx.app.services, ctx.config, createMetrics()).find((candidate) => candidate.name === name);
+    expect(job, `worker job ${name}`).toBeDefined();
+    await job!.run(new AbortController().signal);
+  };
+
+  /** The worker's order steps (and `alsoRun`'s jobs) on the real clock, until `status`. */
+  async function driveUntil(id: string, status: string, alsoRun: string[] = []): Promise<Json> {
     const deadline = Date.now() + 20_000;
     let current: Json = {};
     while (Date.now() < deadline) {
+      for (const name of alsoRun) await runJob(name);
       await ctx.app.services.orderSteps.runDuePass();
       current = (await call('GET', `/orders/${id}`)).json() as Json;
       if (current.status === status) return current;

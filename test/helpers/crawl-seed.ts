@@ -9,7 +9,14 @@
  * The server must run with `PAYIN_EXPIRY_SECONDS: '60'` (EXPIRED is reached by waiting, the
  * service's shortest expiry), `ADMIN_TOKEN` and `LOG_LEVEL: 'info'` (invitation links).
  * A PAYIN awaiting payment would expire too while the crawl runs, so that state is made when a
- * page asks for it (`orders[…]()`), and EXPIRED is waited for when asked.
+ * page asks for it (`orders[…]()`).
+ *
+ * Orders stopped in the middle of their processing (a PAYIN whose PIX arrived and is not converted
+ * yet, a PAYOUT whose deposit arrived and whose PIX is not sent yet): the worker takes each in
+ * milliseconds, so once everything else is seeded (the expiring PAYIN EXPIRED too) the service is
+ * restarted without its worker (`ROLES=api`, on the same data) and the two are paid: the API applies
+ * a payment and a deposit itself and the next step is the worker's, which never comes. The crawl
+ * then runs against that api-only process, its `baseUrl` changed.
  */
 import { expect } from 'vitest';
 import { type ApiSession, type DashboardServer, invitePerson, signedInOwner, signInByApi, demoKeyApi } from './dashboard-server.ts';
@@ -39,6 +46,8 @@ export const STATES = {
     'PAYOUT completed',
     'PAYOUT completed, excess deposit held',
     'PAYOUT failed (PIX refused)',
+    'PAYIN mid-processing (PIX received)',
+    'PAYOUT mid-processing (deposit received)',
   ],
   disputes: ['open', 'defended', 'accepted (charged back)', 'rejected'],
   endpoints: ['healthy', 'failing'],
@@ -200,6 +209,17 @@ export async function seedEveryState(server: DashboardServer): Promise<CrawlSeed
   };
   const [deliveredId, failingDeliveryId] = await Promise.all([deliveriesOf(healthy), deliveriesOf(failing)]);
 
+  // Mid-processing: the worker stopped (see the top), then a PIX paid and a deposit made.
+  const expired = (await until(expiring, (o) => o.status === 'EXPIRED', 'EXPIRED', 90_000)).id as string;
+  await server.restart({ ROLES: 'api' });
+  const pixReceived = await payin(14);
+  await merchantApi('POST', `/sandbox/orders/${pixReceived}/pix-payment`, {});
+  const depositReceived = await payout(5);
+  await merchantApi('POST', `/sandbox/orders/${depositReceived}/deposit`, {});
+  for (const [id, status] of [[pixReceived, 'PAYMENT_RECEIVED'], [depositReceived, 'DEPOSIT_RECEIVED']]) {
+    expect((await merchantApi('GET', `/orders/${id}`)).status, `seeded mid-processing order ${id}`).toBe(status);
+  }
+
   let awaitingPayment: { id: string; at: number } | undefined;
   return {
     owner: owner.session,
@@ -224,7 +244,7 @@ export async function seedEveryState(server: DashboardServer): Promise<CrawlSeed
         if (!awaitingPayment || Date.now() - awaitingPayment.at > 30_000) awaitingPayment = { id: await payin(30), at: Date.now() };
         return awaitingPayment.id;
       },
-      'PAYIN expired': async () => (await until(expiring, (o) => o.status === 'EXPIRED', 'EXPIRED', 90_000)).id,
+      'PAYIN expired': now(expired),
       'PAYIN completed': now(completed),
       'PAYIN refunded': now(refunded),
       'PAYIN failed (refund failed)': now(failed),
@@ -236,6 +256,8 @@ export async function seedEveryState(server: DashboardServer): Promise<CrawlSeed
       'PAYOUT completed': now(payoutDone),
       'PAYOUT completed, excess deposit held': now(payoutExcess),
       'PAYOUT failed (PIX refused)': now(payoutFailed),
+      'PAYIN mid-processing (PIX received)': now(pixReceived),
+      'PAYOUT mid-processing (deposit received)': now(depositReceived),
     },
     disputes: {
       open: now(String(open.dispute.id)),

@@ -36,6 +36,12 @@ export interface DashboardServer {
   output(): string;
   /** SIGTERM, wait for the exit, remove DATA_DIR; answers the exit code (0 for a clean stop). */
   stop(): Promise<number | null>;
+  /**
+   * Stops the process cleanly (throws otherwise) and starts it again on the same DATA_DIR, its
+   * settings plus `env` (e.g. `{ ROLES: 'api' }`: no worker from then on); `baseUrl` changes (a new
+   * port), sessions and data stay.
+   */
+  restart(env: Record<string, string>): Promise<void>;
 }
 
 const BASE_ENV = { LOG_LEVEL: 'warn' };
@@ -94,12 +100,12 @@ async function claimed(lock: string): Promise<boolean> {
 export async function startDashboardServer(env: Record<string, string> = {}, options: { fresh?: boolean } = {}): Promise<DashboardServer> {
   const dataDir = await mkdtemp(path.join(inject('runScratchDir'), 'dashboard-'));
   if (!options.fresh) await cp(await templateDataDir(), dataDir, { recursive: true });
-  const service = await startService(dataDir, { ...BASE_ENV, ...env }).catch(async (err: unknown) => {
+  let service = await startService(dataDir, { ...BASE_ENV, ...env }).catch(async (err: unknown) => {
     await rm(dataDir, { recursive: true, force: true });
     throw err;
   });
   const demo = await service.demoCredentials();
-  return {
+  const server: DashboardServer = {
     baseUrl: service.base,
     dataDir,
     merchantId: demo.merchantId,
@@ -107,13 +113,20 @@ export async function startDashboardServer(env: Record<string, string> = {}, opt
     apiSecret: demo.apiSecret,
     owner: demo.owner,
     operator: demo.operator,
-    output: service.output,
+    output: () => service.output(),
     async stop() {
       const code = await service.stop();
       await rm(dataDir, { recursive: true, force: true });
       return code;
     },
+    async restart(more) {
+      const code = await service.stop();
+      if (code !== 0) throw new Error(`restart: the service exited with ${code}:\n${service.output()}`);
+      service = await startService(dataDir, { ...BASE_ENV, ...env, ...more });
+      server.baseUrl = service.base;
+    },
   };
+  return server;
 }
 
 /** A 6-digit TOTP code (RFC 6238, the authenticator apps' defaults) for a base32 secret, at `at` (now by default). */

@@ -186,3 +186,20 @@ export async function setLanguage(page: Page, baseUrl: string, language: 'pt-BR'
   if (!page.url().startsWith(baseUrl)) await page.goto(`${baseUrl}/api/v1/healthz`);
   await page.evaluate((value) => (globalThis as unknown as { localStorage: { setItem(key: string, value: string): void } }).localStorage.setItem('dashboard.language', value), language);
 }
+
+/** The language switch's label in either language (components/language-switch.tsx). */
+const LANGUAGE_SWITCH = /^(Idioma|Language)$/;
+
+/**
+ * Changes the language of the page shown, in place, through its language switch (the app
+ * re-renders its texts; nothing is fetched, so a held API stays held and a loading state stays on
+ * screen), and waits until the document says it (`<html lang>`). Answers false when the page
+ * shows no switch (then only a load in that language shows the page in it).
+ */
+export async function switchLanguageInPlace(page: Page, language: 'pt-BR' | 'en'): Promise<boolean> {
+  const select = page.getByLabel(LANGUAGE_SWITCH);
+  if ((await select.count()) !== 1 || !(await select.isVisible())) return false;
+  await select.selectOption(language);
+  await page.waitForFunction((wanted) => (globalThis as unknown as { document: { documentElement: { lang: string } } }).document.documentElement.lang === wanted, language, { timeout: 5_000 });
+  return true;
+}

@@ -628,7 +628,7 @@ export interface paths {
         };
         /**
          * Export the merchant's orders as CSV
-         * @description The orders `GET /orders` lists for the same filters (`type`, `status`, `receiverId`, `externalId`, `createdFrom`, `createdTo`, `amountBrlMin`, `amountBrlMax`), newest first, as one CSV file (RFC 4180: comma-separated, CRLF line ends, a header line, fields holding a comma, a double quote or a line break are quoted with their quotes doubled). Columns: id, externalId, type, status, receiverId, chain, token, amountBrl, amountToken, exchangeRate, netAmountBrl, platformFeeBrl, merchantFeeBrl, createdAt, completedAt, failureReason. Amounts are plain decimal text (BRL, and token units for amountToken), times ISO 8601 UTC, empty cells for null (externalId, completedAt, failureReason). A text cell that starts with =, +, -, @, a tab or a carriage return (externalId, failureReason, chain, token) is prefixed with a single quote, so that a spreadsheet never runs it as a formula. The file is written as it is read (a page of orders at a time), so a large one starts at once. It holds at most ORDER_EXPORT_MAX_ROWS orders (100 000 by default): the header `X-Export-Truncated` is `true` when more match, and the older ones are exported by setting `createdTo` to the `createdAt` of the last line (an order created in that same millisecond may be in both files: its id tells). Orders created while the file is written are not in it; an order whose status changes meanwhile shows the status of the moment its page was read. The file name is orders-<São Paulo date>.csv. Every export is recorded in the merchant's audit log (GET /audit-log): action `orders.export`, who (the person, or the API key), when, and the filters.
+         * @description The orders `GET /orders` lists for the same filters (`type`, `status`, `receiverId`, `externalId`, `createdFrom`, `createdTo`, `amountBrlMin`, `amountBrlMax`), newest first, as one CSV file (RFC 4180: comma-separated, CRLF line ends, a header line, fields holding a comma, a double quote or a line break are quoted with their quotes doubled). Columns: id, externalId, type, status, receiverId, chain, token, amountBrl, amountToken, exchangeRate, netAmountBrl, platformFeeBrl, merchantFeeBrl, createdAt, completedAt, failureReason, markupBrl. Amounts are plain decimal text (BRL, and token units for amountToken), times ISO 8601 UTC, empty cells for null (externalId, completedAt, failureReason). markupBrl is the partner markup the order took (0 when none), apart from platformFeeBrl and merchantFeeBrl, which keep their meaning. A text cell that starts with =, +, -, @, a tab or a carriage return (externalId, failureReason, chain, token) is prefixed with a single quote, so that a spreadsheet never runs it as a formula. The file is written as it is read (a page of orders at a time), so a large one starts at once. It holds at most ORDER_EXPORT_MAX_ROWS orders (100 000 by default): the header `X-Export-Truncated` is `true` when more match, and the older ones are exported by setting `createdTo` to the `createdAt` of the last line (an order created in that same millisecond may be in both files: its id tells). Orders created while the file is written are not in it; an order whose status changes meanwhile shows the status of the moment its page was read. The file name is orders-<São Paulo date>.csv. Every export is recorded in the merchant's audit log (GET /audit-log): action `orders.export`, who (the person, or the API key), when, and the filters.
          */
         get: operations["exportOrders"];
         put?: never;
@@ -4833,8 +4833,10 @@ export interface components {
             /** Format: uuid */
             merchantId: string;
             merchantName: string;
-            /** @description What a settlement run now would pay: merchant fees recognised and not yet settled, less chargebacksOwedBrl; BRL, decimal text with two decimals */
+            /** @description What a settlement run now would pay: merchant fees and partner markup recognised and not yet settled, less chargebacksOwedBrl; BRL, decimal text with two decimals */
             amountBrl: string;
+            /** @description The partner markup in amountBrl (the merchant_markup_payable account, decision 0042): what the merchant's own markup earned, apart from its fees; BRL, decimal text with two decimals */
+            markupBrl: string;
             /** @description What the merchant owes for charge-backs of accepted MED claims, which the run nets; BRL, decimal text with two decimals */
             chargebacksOwedBrl: string;
             /** @description Fee entries a run now would close */
@@ -5088,6 +5090,14 @@ export interface components {
                 /** @description As the PIX provider reported it; `***` for a role without `kyc.review`; empty when not reported */
                 name: string;
             } | null;
+            /** @description The platform's fee, BRL: as the merchant's Order has it */
+            platformFeeAmountBrl: number;
+            /** @description The merchant's fee (its revenue by volume tier), BRL: as the merchant's Order has it */
+            merchantFeeAmountBrl: number;
+            /** @description The merchant's own markup (partner markup), taken from amountBrl beside the fees: amountBrl = platformFeeAmountBrl + merchantFeeAmountBrl + markup.amountBrl + netAmountBrl. Not part of feePercentage or the merchant fee. null: none. */
+            markup: components["schemas"]["OrderMarkup"] | null;
+            /** @description BRL after fees and markup: amountBrl = platformFeeAmountBrl + merchantFeeAmountBrl + markup.amountBrl + netAmountBrl */
+            netAmountBrl: number;
             /** @description Failed attempts of the worker's current step */
             stepAttempts: number;
             nextStepAt: string | null;
@@ -9944,9 +9954,9 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example id,externalId,type,status,receiverId,chain,token,amountBrl,amountToken,exchangeRate,netAmountBrl,platformFeeBrl,merchantFeeBrl,createdAt,completedAt,failureReason
-                     *     019ab6f8-4d17-7a02-8c6e-9f1b3a5d7e24,withdrawal-2026-0107,PAYOUT,AWAITING_DEPOSIT,0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07,solana,USDC,1347.5,250,5.39,1327.28,6.74,13.48,2026-11-24T15:48:03.655Z,,
-                     *     019ab6f2-0c3e-7d41-9b8a-2e5f7c1d4a90,invoice-2026-0042,PAYIN,COMPLETED,0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07,solana,USDC,1500,273.004434,5.412,1477.5,7.5,15,2026-11-24T14:03:12.418Z,2026-11-24T14:05:55.871Z,
+                     * @example id,externalId,type,status,receiverId,chain,token,amountBrl,amountToken,exchangeRate,netAmountBrl,platformFeeBrl,merchantFeeBrl,createdAt,completedAt,failureReason,markupBrl
+                     *     019ab6f8-4d17-7a02-8c6e-9f1b3a5d7e24,withdrawal-2026-0107,PAYOUT,AWAITING_DEPOSIT,0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07,solana,USDC,1347.5,250,5.39,1327.28,6.74,13.48,2026-11-24T15:48:03.655Z,,,0
+                     *     019ab6f2-0c3e-7d41-9b8a-2e5f7c1d4a90,invoice-2026-0042,PAYIN,COMPLETED,0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07,solana,USDC,1500,273.004434,5.412,1477.5,7.5,15,2026-11-24T14:03:12.418Z,2026-11-24T14:05:55.871Z,,0
                      */
                     "text/csv": string;
                 };
@@ -20707,12 +20717,13 @@ export interface operations {
                      * @example {
                      *       "asOf": "2026-11-24T18:00:00.000Z",
                      *       "merchants": 1,
-                     *       "totalBrl": "4312.80",
+                     *       "totalBrl": "4925.20",
                      *       "data": [
                      *         {
                      *           "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
                      *           "merchantName": "Acme Pagamentos Ltda",
-                     *           "amountBrl": "4312.80",
+                     *           "amountBrl": "4925.20",
+                     *           "markupBrl": "612.40",
                      *           "chargebacksOwedBrl": "0.00",
                      *           "entries": 187,
                      *           "oldestEntryAt": "2026-11-01T03:12:44.201Z"
@@ -21518,6 +21529,10 @@ export interface operations {
                      *         "document": "52998224725",
                      *         "name": "Maria da Silva"
                      *       },
+                     *       "platformFeeAmountBrl": 7.5,
+                     *       "merchantFeeAmountBrl": 15,
+                     *       "markup": null,
+                     *       "netAmountBrl": 1477.5,
                      *       "stepAttempts": 1,
                      *       "nextStepAt": null,
                      *       "timeline": [

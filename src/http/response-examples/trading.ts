@@ -273,9 +273,9 @@ export const TRADING_RESPONSE_EXAMPLES: ResponseExamples = {
   listOrders: { 200: { data: [PAYOUT_ORDER, PAYIN_COMPLETED], total: 1325, page: 1, limit: 20, hasMore: true } },
   exportOrders: {
     200: [
-      'id,externalId,type,status,receiverId,chain,token,amountBrl,amountToken,exchangeRate,netAmountBrl,platformFeeBrl,merchantFeeBrl,createdAt,completedAt,failureReason',
-      `${PAYOUT_ID},withdrawal-2026-0107,PAYOUT,AWAITING_DEPOSIT,${RECEIVER_ID},solana,USDC,1347.5,250,5.39,1327.28,6.74,13.48,${PAYOUT_ORDER.createdAt},,`,
-      `${PAYIN_ID},invoice-2026-0042,PAYIN,COMPLETED,${RECEIVER_ID},solana,USDC,1500,273.004434,5.412,1477.5,7.5,15,${PAYIN_ORDER.createdAt},${PAYIN_COMPLETED.completedAt},`,
+      'id,externalId,type,status,receiverId,chain,token,amountBrl,amountToken,exchangeRate,netAmountBrl,platformFeeBrl,merchantFeeBrl,createdAt,completedAt,failureReason,markupBrl',
+      `${PAYOUT_ID},withdrawal-2026-0107,PAYOUT,AWAITING_DEPOSIT,${RECEIVER_ID},solana,USDC,1347.5,250,5.39,1327.28,6.74,13.48,${PAYOUT_ORDER.createdAt},,,0`,
+      `${PAYIN_ID},invoice-2026-0042,PAYIN,COMPLETED,${RECEIVER_ID},solana,USDC,1500,273.004434,5.412,1477.5,7.5,15,${PAYIN_ORDER.createdAt},${PAYIN_COMPLETED.completedAt},,0`,
       '',
     ].join('\r\n'),
   },

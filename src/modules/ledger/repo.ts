@@ -147,6 +147,7 @@ export const ledgerRepo = {
         'm.id as merchant_id',
         'm.name as merchant_name',
         sql<string>`sum(p.amount)::text`.as('sum'),
+        sql<string>`coalesce(sum(p.amount) filter (where a.code = ${MARKUP_PAYABLE}), 0)::text`.as('markup'),
         sql<string>`${owed}::text`.as('owed'),
         sql<number>`count(distinct e.id)::int`.as('entries'),
         sql<Date>`min(e.created_at)`.as('oldest'),

@@ -119,7 +119,8 @@ export const SettlementsDueSchema = Type.Object(
         {
           merchantId: Uuid(),
           merchantName: Type.String(),
-          amountBrl: BrlText('What a settlement run now would pay: merchant fees recognised and not yet settled, less chargebacksOwedBrl'),
+          amountBrl: BrlText('What a settlement run now would pay: merchant fees and partner markup recognised and not yet settled, less chargebacksOwedBrl'),
+          markupBrl: BrlText("The partner markup in amountBrl (the merchant_markup_payable account, decision 0042): what the merchant's own markup earned, apart from its fees"),
           chargebacksOwedBrl: BrlText('What the merchant owes for charge-backs of accepted MED claims, which the run nets'),
           entries: Type.Integer({ description: 'Fee entries a run now would close' }),
           oldestEntryAt: Timestamp('The oldest of them'),

@@ -305,6 +305,7 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
         merchantId: row.merchant_id,
         merchantName: row.merchant_name,
         amountBrl: toFixedText(amount, 2),
+        markupBrl: toFixedText(decimal(row.markup).negated(), 2),
         chargebacksOwedBrl: toFixedText(row.owed, 2),
         entries: row.entries,
         oldestEntryAt: new Date(row.oldest).toISOString(),

@@ -88,8 +88,8 @@ describe('GET /admin/settlements/due', () => {
       merchants: 2,
       totalBrl: '4.73',
       data: [
-        { merchantId: large.merchant.merchantId, merchantName: 'Grande', amountBrl: '3.73', chargebacksOwedBrl: '0.00', entries: 2, oldestEntryAt: expect.any(String) },
-        { merchantId: small.merchant.merchantId, merchantName: 'Pequena', amountBrl: '1.00', chargebacksOwedBrl: '0.00', entries: 1, oldestEntryAt: expect.any(String) },
+        { merchantId: large.merchant.merchantId, merchantName: 'Grande', amountBrl: '3.73', markupBrl: '0.00', chargebacksOwedBrl: '0.00', entries: 2, oldestEntryAt: expect.any(String) },
+        { merchantId: small.merchant.merchantId, merchantName: 'Pequena', amountBrl: '1.00', markupBrl: '0.00', chargebacksOwedBrl: '0.00', entries: 1, oldestEntryAt: expect.any(String) },
       ],
     });
     // The same amount the merchant reads as its fee balance.
@@ -100,6 +100,20 @@ describe('GET /admin/settlements/due', () => {
     const run = await callAsAdmin(ctx, 'POST', '/settlements/run', { merchantId: large.merchant.merchantId });
     expect(run.statusCode, run.body).toBe(200);
     expect((await callAsAdmin(ctx, 'GET', '/settlements/due')).json()).toMatchObject({ merchants: 1, totalBrl: '1.00', data: [{ merchantName: 'Pequena' }] });
+  });
+
+  it('shows the partner markup apart (markupBrl), inside amountBrl as the run pays it', async () => {
+    const marked = await feeMerchant('Com Markup');
+    expect((await callAs(ctx, marked.merchant, 'PUT', '/markups/PAYIN', { bps: 100, flatBrl: '0.50', capBrl: null })).statusCode).toBe(200);
+    await completedPayin(marked.merchant, marked.receiverId, 200);
+    clock.advance(1000);
+    const row = ((await callAsAdmin(ctx, 'GET', '/settlements/due?limit=100')).json().data as Array<Record<string, unknown>>).find((r) => r.merchantId === marked.merchant.merchantId);
+    // 1 % merchant fee of 200.00 is 2.00; the markup 1 % of 200.00 plus 0.50 is 2.50; a run pays both.
+    expect(row).toMatchObject({ amountBrl: '4.50', markupBrl: '2.50', chargebacksOwedBrl: '0.00', entries: 1 });
+    const balance = (await callAs(ctx, marked.merchant, 'GET', '/ledger/fees/balance')).json();
+    expect(balance).toMatchObject({ balance: '2.00', markupBalance: '2.50' });
+    const run = await callAsAdmin(ctx, 'POST', '/settlements/run', { merchantId: marked.merchant.merchantId });
+    expect(run.json().settlements[0]).toMatchObject({ amountBrl: 4.5, markupBrl: 2.5 });
   });
 
   it('refuses a limit out of 1..100 (400)', async () => {

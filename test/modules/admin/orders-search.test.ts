@@ -196,6 +196,21 @@ describe('GET /admin/orders/{id}', () => {
     expect(body.timeline.map((e: Json) => e.kind)).toContain('TRANSACTION');
   });
 
+  it("shows the fees, the partner markup and the net apart, as the merchant's order has them", async () => {
+    const money = (order: Json) => ({ platformFeeAmountBrl: order.platformFeeAmountBrl, merchantFeeAmountBrl: order.merchantFeeAmountBrl, markup: order.markup, netAmountBrl: order.netAmountBrl });
+    const plain = (await admin(`/orders/${completedPayout.id}`)).json();
+    expect(plain.markup).toBeNull();
+    expect(money(plain)).toEqual(money((await t.call('GET', `/orders/${completedPayout.id}`, merchantB)).json()));
+
+    const { merchant, receiver } = await t.merchantWithReceiver();
+    expect((await t.call('PUT', '/markups/PAYIN', merchant, { bps: 80, flatBrl: '1.00', capBrl: '2.00' })).statusCode).toBe(200);
+    const order = await t.payin(merchant, { receiverId: receiver.id, amountBrl: 200 });
+    const body = (await admin(`/orders/${order.id}`)).json();
+    // 0.8 % of 200.00 is 1.60, plus 1.00, capped at 2.00.
+    expect(body.markup).toEqual({ bps: 80, flatBrl: 1, capBrl: 2, amountBrl: 2 });
+    expect(money(body)).toEqual(money(order));
+  });
+
   it('is 404 for an unknown id and 400 for a malformed one', async () => {
     expectErrorBody(await admin('/orders/00000000-0000-7000-8000-000000000000'), 404, 'NOT_FOUND');
     expectErrorBody(await admin('/orders/not-an-id'), 400, 'VALIDATION_ERROR');

@@ -70,7 +70,7 @@ describe('GET /orders amount filters and GET /orders/export', () => {
     expect(response.headers['x-export-truncated']).toBe('false');
     expect(header).toEqual([
       'id', 'externalId', 'type', 'status', 'receiverId', 'chain', 'token', 'amountBrl', 'amountToken', 'exchangeRate', 'netAmountBrl',
-      'platformFeeBrl', 'merchantFeeBrl', 'createdAt', 'completedAt', 'failureReason',
+      'platformFeeBrl', 'merchantFeeBrl', 'createdAt', 'completedAt', 'failureReason', 'markupBrl',
     ]);
     // Newest first, across three pages of two.
     expect(rows.map((row) => row.id)).toEqual([...ids].reverse());
@@ -88,7 +88,22 @@ describe('GET /orders amount filters and GET /orders/export', () => {
       createdAt: order.createdAt,
       completedAt: '',
       failureReason: '',
+      markupBrl: '0',
     });
+  });
+
+  it('has the partner markup in its own column, the fee columns as without it', async () => {
+    const { merchant, receiver } = await t.merchantWithReceiver();
+    const plain = (await t.payin(merchant, { receiverId: receiver.id, amountBrl: 100 })).id;
+    t.clock.advance(1000);
+    expect((await t.call('PUT', '/markups/PAYIN', merchant, { bps: 125, flatBrl: '0.30', capBrl: null })).statusCode).toBe(200);
+    const marked = await t.payin(merchant, { receiverId: receiver.id, amountBrl: 100 });
+    const { rows } = await exported(merchant);
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    // 1.25 % of 100.00 plus 0.30; the order says the same.
+    expect(marked.markup).toMatchObject({ amountBrl: 1.55 });
+    expect(byId.get(marked.id)).toMatchObject({ markupBrl: '1.55', platformFeeBrl: byId.get(plain)!.platformFeeBrl, merchantFeeBrl: byId.get(plain)!.merchantFeeBrl });
+    expect(byId.get(plain)!.markupBrl).toBe('0');
   });
 
   it('takes the listing filters, and another merchant exports only its own orders', async () => {

@@ -20,6 +20,7 @@ import { type AdminOrderRow, type AdminSearch, adminOrdersRepo as repo } from '.
 import type { AdminOrderDetailSchema, AdminOrderPageSchema, AdminOrderSchema, StuckOrderPageSchema } from './admin-schemas.ts';
 import { allowedOperatorActions, failedWithMoneyHeld } from '../lifecycle/operator-actions.ts';
 import { openOrderColumns } from '../sealed-columns.ts';
+import { toOrderMarkup } from '../../markups/view.ts';
 import type { OrderStatus } from '../tables.ts';
 import type { OrderTimelineService } from '../reads/timeline.ts';
 
@@ -114,6 +115,10 @@ export function createAdminOrderReads(deps: { db: Db; clock: Clock; stuckOrderMi
         refundId: row.refund_id,
         txHash: row.tx_hash,
         payer: payer && reader.masked ? maskPayer(payer) : payer,
+        platformFeeAmountBrl: toJsonNumber(row.platform_fee_amount_brl),
+        merchantFeeAmountBrl: toJsonNumber(row.merchant_fee_amount_brl),
+        markup: toOrderMarkup(row),
+        netAmountBrl: toJsonNumber(row.net_amount_brl),
         stepAttempts: row.step_attempts,
         nextStepAt: row.next_step_at?.toISOString() ?? null,
         timeline: timeline.entries,

@@ -8,6 +8,7 @@ import { MAX_PAGE_SIZE } from '../../../http/pagination.ts';
 import { Nullable, OrderTypeField, StrictObject, Timestamp, Uuid } from '../../../http/schemas.ts';
 import { DocumentTypeSchema } from '../../receivers/schemas.ts';
 import { OPERATOR_ORDER_ACTIONS } from '../lifecycle/operator-actions.ts';
+import { OrderMarkupSchema } from '../../markups/schemas.ts';
 import { OrderStatusSchema } from '../schemas.ts';
 import { TimelineEntrySchema } from '../reads/timeline-schemas.ts';
 
@@ -109,6 +110,10 @@ export const AdminOrderDetailSchema = Type.Object(
       ],
       { description: "PAYIN: who paid its PIX, as the PIX provider reported it (the merchant's payer policy compares it with the receiver); null when not paid or not reported. Masked for a role without `kyc.review`; shown in clear to COMPLIANCE, ADMIN and the admin token, each opening recorded (`order.personal_data_open`)" },
     ),
+    platformFeeAmountBrl: Type.Number({ description: "The platform's fee, BRL: as the merchant's Order has it" }),
+    merchantFeeAmountBrl: Type.Number({ description: "The merchant's fee (its revenue by volume tier), BRL: as the merchant's Order has it" }),
+    markup: OrderMarkupSchema,
+    netAmountBrl: Type.Number({ description: 'BRL after fees and markup: amountBrl = platformFeeAmountBrl + merchantFeeAmountBrl + markup.amountBrl + netAmountBrl' }),
     stepAttempts: Type.Integer({ description: "Failed attempts of the worker's current step" }),
     nextStepAt: Nullable(Timestamp("When the worker's next step is due; null when none is")),
     timeline: Type.Array(TimelineEntrySchema, { description: 'The order\'s story, oldest first: the entries of GET /orders/{id}/timeline' }),

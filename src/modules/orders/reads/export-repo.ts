@@ -24,6 +24,7 @@ export const exportRepo = {
         'orders.id', 'orders.external_id', 'orders.type', 'orders.status', 'orders.receiver_id', 'orders.chain', 'orders.token',
         'orders.amount_brl', 'orders.amount_token', 'orders.exchange_rate', 'orders.net_amount_brl',
         'orders.platform_fee_amount_brl', 'orders.merchant_fee_amount_brl', 'orders.created_at', 'orders.completed_at', 'orders.failure_reason',
+        'orders.markup_amount_brl',
       ])
       .orderBy('orders.created_at', 'desc')
       .orderBy('orders.id', 'desc')

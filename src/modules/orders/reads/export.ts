@@ -21,10 +21,14 @@ import type { ListFilters } from './listing-repo.ts';
 import { checkAmountRange } from './listing.ts';
 import type { OrderExportQuery } from '../schemas.ts';
 
-/** The file's columns, in order (documented in the route's description and docs/architecture/orders.md). */
+/**
+ * The file's columns, in order (documented in the route's description and docs/architecture/orders.md).
+ * markupBrl, the partner markup (decision 0042), comes last: a column added later goes at the end,
+ * so a spreadsheet or script reading the earlier ones by position reads the same.
+ */
 export const EXPORT_COLUMNS = [
   'id', 'externalId', 'type', 'status', 'receiverId', 'chain', 'token', 'amountBrl', 'amountToken', 'exchangeRate', 'netAmountBrl',
-  'platformFeeBrl', 'merchantFeeBrl', 'createdAt', 'completedAt', 'failureReason',
+  'platformFeeBrl', 'merchantFeeBrl', 'createdAt', 'completedAt', 'failureReason', 'markupBrl',
 ] as const;
 
 /** Decimal text as stored, without an exponent and without trailing zeros (`18.224852`, `100.5`). */
@@ -50,6 +54,7 @@ function record(row: ExportedRow): string {
     raw(row.created_at.toISOString()),
     raw(row.completed_at?.toISOString() ?? null),
     csvCell(row.failure_reason),
+    raw(amount(row.markup_amount_brl)),
   ]);
 }
 

@@ -15,7 +15,7 @@ import { OrderTimelineSchema } from './timeline-schemas.ts';
 
 const EXPORT_DESCRIPTION =
   'The orders `GET /orders` lists for the same filters (`type`, `status`, `receiverId`, `externalId`, `createdFrom`, `createdTo`, `amountBrlMin`, `amountBrlMax`), newest first, as one CSV file (RFC 4180: comma-separated, CRLF line ends, a header line, fields holding a comma, a double quote or a line break are quoted with their quotes doubled). ' +
-  `Columns: ${EXPORT_COLUMNS.join(', ')}. Amounts are plain decimal text (BRL, and token units for amountToken), times ISO 8601 UTC, empty cells for null (externalId, completedAt, failureReason). ` +
+  `Columns: ${EXPORT_COLUMNS.join(', ')}. Amounts are plain decimal text (BRL, and token units for amountToken), times ISO 8601 UTC, empty cells for null (externalId, completedAt, failureReason). markupBrl is the partner markup the order took (0 when none), apart from platformFeeBrl and merchantFeeBrl, which keep their meaning. ` +
   "A text cell that starts with =, +, -, @, a tab or a carriage return (externalId, failureReason, chain, token) is prefixed with a single quote, so that a spreadsheet never runs it as a formula. " +
   'The file is written as it is read (a page of orders at a time), so a large one starts at once. It holds at most ORDER_EXPORT_MAX_ROWS orders (100 000 by default): the header `X-Export-Truncated` is `true` when more match, and the older ones are exported by setting `createdTo` to the `createdAt` of the last line (an order created in that same millisecond may be in both files: its id tells). ' +
   "Orders created while the file is written are not in it; an order whose status changes meanwhile shows the status of the moment its page was read. The file name is orders-<São Paulo date>.csv. " +

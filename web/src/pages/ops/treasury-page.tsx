@@ -114,6 +114,8 @@ function SettlementsDue() {
   const dueColumns: Column<Due>[] = [
     { id: 'merchant', header: t('opsTreasury.merchant'), cell: (row) => <Anchor renderRoot={(props) => <Link {...props} to="/ops/merchants/$id" params={{ id: row.merchantId }} />}>{row.merchantName}</Anchor> },
     { id: 'amount', header: t('opsTreasury.amount'), cell: (row) => formatBrl(row.amountBrl, language) },
+    // The partner markup inside the amount (decision 0042), apart from the merchant's fees.
+    { id: 'markup', header: t('opsTreasury.markup'), cell: (row) => formatBrl(row.markupBrl, language) },
     { id: 'chargebacksNetted', header: t('opsTreasury.chargebacksNetted'), cell: (row) => formatBrl(row.chargebacksOwedBrl, language) },
     { id: 'entries', header: t('opsTreasury.entries'), cell: (row) => row.entries },
     { id: 'oldest', header: t('opsTreasury.oldest'), cell: (row) => formatDateTime(row.oldestEntryAt) },

@@ -20,6 +20,7 @@ import { environmentQuery } from '../../api/environment.ts';
 import { SandboxActions } from './sandbox-actions.tsx';
 import { TimelineTable } from './timeline.tsx';
 import { Facts } from '../../components/facts.tsx';
+import { idLabel } from '../../components/entity-id.tsx';
 import { OrderClaimNotice } from '../disputes/order-claim-notice.tsx';
 import { keys } from '../../api/query-keys.ts';
 
@@ -57,7 +58,7 @@ export function OrderPage() {
       {order.isPending ? <Loading /> : null}
       {data ? (
         <>
-          <Title order={1}>{t('orders.detail.title', { id: data.id.slice(0, 8) })}</Title>
+          <Title order={1} style={{ overflowWrap: 'anywhere' }}>{t('orders.detail.title', { id: idLabel(data.id, data.externalId) })}</Title>
           {data.type === 'PAYIN' ? <OrderClaimNotice orderId={data.id} /> : null}
           {inProgress(data) ? <Text size="sm" id="timeline-refresh">{t('orders.detail.refreshing')}</Text> : null}
           {data.type === 'PAYIN' && data.status === 'AWAITING_PAYMENT' && data.pixPaymentCode ? (

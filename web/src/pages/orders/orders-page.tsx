@@ -12,6 +12,7 @@ import { useMay } from '../../api/permissions.ts';
 import { keys } from '../../api/query-keys.ts';
 import type { components } from '../../api/schema.ts';
 import { DataTable, ExportButton, KeysetPager, ListState, type Column } from '../../components/data-table.tsx';
+import { EntityId } from '../../components/entity-id.tsx';
 import { useI18n } from '../../i18n/context.tsx';
 import { formatBrl, formatDateTime, formatTokenAmount } from '../../i18n/format.ts';
 import { brlBound, filterQuery, filtersOf, ordersSearch, type OrderFilters, type OrdersSearch } from './filters.ts';
@@ -46,8 +47,8 @@ export function OrdersPage() {
       id: 'id',
       header: t('orders.col.id'),
       cell: (order) => (
-        <Anchor renderRoot={(props) => <Link {...props} to="/orders/$id" params={{ id: order.id }} />} ff="monospace" size="sm">
-          {order.id.slice(0, 8)}
+        <Anchor renderRoot={(props) => <Link {...props} to="/orders/$id" params={{ id: order.id }} />} size="sm">
+          <EntityId id={order.id} externalId={order.externalId} />
         </Anchor>
       ),
     },

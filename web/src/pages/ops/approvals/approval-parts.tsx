@@ -42,7 +42,8 @@ export function ApprovalStatusBadge({ status }: { status: ApprovalStatus }) {
 
 export function ApprovalTarget({ approval }: { approval: Pick<Approval, 'action' | 'targetId'> }) {
   const { t } = useI18n();
-  const short = approval.targetId.slice(0, 8);
+  // The whole id (components/entity-id.tsx says why not its first 8 characters).
+  const short = approval.targetId;
   if (ORDER_TARGETS.has(approval.action)) {
     return (
       <Anchor renderRoot={(props) => <Link {...props} to="/ops/orders/$id" params={{ id: approval.targetId }} />} size="sm">

@@ -33,7 +33,7 @@ export function DisputePage() {
       {dispute.isPending ? <Loading /> : null}
       {data ? (
         <>
-          <Title order={1}>{t('opsDisputes.detail.title', { id: data.id.slice(0, 8) })}</Title>
+          <Title order={1} style={{ overflowWrap: 'anywhere' }}>{t('opsDisputes.detail.title', { id: data.id })}</Title>
           <SimpleGrid cols={{ base: 1, md: 2 }}>
             <Card withBorder component="section" aria-labelledby="ops-dispute-facts">
               <Title order={2} size="h3" id="ops-dispute-facts" mb="sm">{t('opsDisputes.detail.facts')}</Title>
@@ -41,7 +41,7 @@ export function DisputePage() {
                 rows={[
                   [t('opsDisputes.col.status'), <DisputeStatusBadge status={data.status} />],
                   [t('opsDisputes.col.merchant'), <MerchantLink id={data.merchantId} names={names} />],
-                  [t('opsDisputes.col.order'), <OrderLink id={data.orderId} />],
+                  [t('opsDisputes.col.order'), <OrderLink id={data.orderId} externalId={data.externalId} />],
                   [t('opsDisputes.field.externalId'), data.externalId ?? none],
                   [t('opsDisputes.col.amountBrl'), formatBrl(data.amountBrl, language)],
                   [t('opsDisputes.col.reportedAt'), formatDateTime(data.reportedAt)],

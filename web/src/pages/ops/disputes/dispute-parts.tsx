@@ -8,6 +8,7 @@ import { Anchor, Badge, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { api, call } from '../../../api/client.ts';
+import { EntityId } from '../../../components/entity-id.tsx';
 import { TONE } from '../../../components/readable.ts';
 import { useI18n } from '../../../i18n/context.tsx';
 import type { AdminDispute } from './disputes-search.ts';
@@ -40,11 +41,11 @@ export function useMerchantNames(): Map<string, string> {
   return new Map((merchants.data?.data ?? []).map((merchant) => [merchant.id, merchant.name]));
 }
 
-/** A link to the merchant's page, by name when known, else by the id's first characters. */
+/** A link to the merchant's page, by name when known, else by the whole id. */
 export function MerchantLink({ id, names }: { id: string; names: Map<string, string> }) {
   return (
-    <Anchor renderRoot={(props) => <Link {...props} to="/ops/merchants/$id" params={{ id }} />} size="sm" ff={names.has(id) ? undefined : 'monospace'}>
-      {names.get(id) ?? id.slice(0, 8)}
+    <Anchor renderRoot={(props) => <Link {...props} to="/ops/merchants/$id" params={{ id }} />} size="sm">
+      {names.get(id) ?? <EntityId id={id} />}
     </Anchor>
   );
 }

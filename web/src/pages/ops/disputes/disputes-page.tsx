@@ -54,7 +54,7 @@ export function DisputesPage() {
       ),
     },
     { id: 'merchant', header: t('opsDisputes.col.merchant'), cell: (dispute) => <MerchantLink id={dispute.merchantId} names={names} /> },
-    { id: 'order', header: t('opsDisputes.col.order'), cell: (dispute) => <OrderLink id={dispute.orderId} /> },
+    { id: 'order', header: t('opsDisputes.col.order'), cell: (dispute) => <OrderLink id={dispute.orderId} externalId={dispute.externalId} /> },
     { id: 'amountBrl', header: t('opsDisputes.col.amountBrl'), align: 'right', cell: (dispute) => formatBrl(dispute.amountBrl, language) },
     { id: 'status', header: t('opsDisputes.col.status'), cell: (dispute) => <DisputeStatusBadge status={dispute.status} /> },
     { id: 'deadline', header: t('opsDisputes.col.deadline'), cell: (dispute) => <Deadline dispute={dispute} now={now} /> },

@@ -1,6 +1,6 @@
 /**
  * One order in the back office (GET /admin/orders/{id}): its facts (merchant, references, failure
- * reason, the worker's step attempts), the actions its `allowedActions` offers (order-actions.tsx)
+ * reason, the worker's step attempts), its amounts (fees, the merchant's markup apart, net), the actions its `allowedActions` offers (order-actions.tsx)
  * and its timeline, the merchant's own (`TimelineTable`). Refreshed every REFRESH_MS until the
  * order reaches a final status.
  */
@@ -9,6 +9,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { api, call } from '../../../api/client.ts';
 import { ErrorAlert } from '../../../components/error-alert.tsx';
+import { idLabel } from '../../../components/entity-id.tsx';
 import { Facts } from '../../../components/facts.tsx';
 import { Loading } from '../../../components/loading.tsx';
 import { useI18n } from '../../../i18n/context.tsx';
@@ -34,6 +35,15 @@ export function OpsOrderPage() {
   });
   const none = t('common.none');
   const data = order.data;
+  const markupText = (markup: NonNullable<typeof data>['markup']) =>
+    markup
+      ? t('opsOrders.field.markupTerms', {
+          amount: formatBrl(markup.amountBrl, language),
+          bps: markup.bps,
+          flat: formatBrl(markup.flatBrl, language),
+          cap: markup.capBrl === null ? t('opsOrders.field.noCap') : formatBrl(markup.capBrl, language),
+        })
+      : t('opsOrders.field.noMarkup');
 
   return (
     <Stack>
@@ -42,7 +52,7 @@ export function OpsOrderPage() {
       {order.isPending ? <Loading /> : null}
       {data ? (
         <>
-          <Title order={1}>{t('opsOrders.detail.title', { id: data.id.slice(0, 8) })}</Title>
+          <Title order={1} style={{ overflowWrap: 'anywhere' }}>{t('opsOrders.detail.title', { id: idLabel(data.id, data.externalId) })}</Title>
           {FINAL_STATUSES.has(data.status) ? null : <Text size="sm" id="timeline-refresh">{t('opsOrders.detail.refreshing')}</Text>}
           <Card withBorder component="section" aria-labelledby="ops-order-actions">
             <Title order={2} size="h3" id="ops-order-actions" mb="sm">{t('opsOrders.detail.actions')}</Title>
@@ -69,6 +79,19 @@ export function OpsOrderPage() {
               />
             </Card>
             <Stack>
+              <Card withBorder component="section" aria-labelledby="ops-order-amounts">
+                <Title order={2} size="h3" id="ops-order-amounts" mb="sm">{t('opsOrders.detail.amounts')}</Title>
+                <Facts
+                  rows={[
+                    [t('opsOrders.field.amountBrl'), formatBrl(data.amountBrl, language)],
+                    [t('opsOrders.field.platformFee'), formatBrl(data.platformFeeAmountBrl, language)],
+                    [t('opsOrders.field.merchantFee'), formatBrl(data.merchantFeeAmountBrl, language)],
+                    // The partner markup, apart from the fees (decision 0042), with the terms the order locked.
+                    [t('opsOrders.field.markup'), <span data-testid="ops-order-markup">{markupText(data.markup)}</span>],
+                    [t('opsOrders.field.netAmountBrl'), formatBrl(data.netAmountBrl, language)],
+                  ]}
+                />
+              </Card>
               <Card withBorder component="section" aria-labelledby="ops-order-references">
                 <Title order={2} size="h3" id="ops-order-references" mb="sm">{t('opsOrders.detail.references')}</Title>
                 <Facts

@@ -34,7 +34,7 @@ export function OpsOrdersPage() {
   const { cursor, ...filters } = search;
   const columns: Column<AdminOrder>[] = [
     { id: 'createdAt', header: t('opsOrders.col.createdAt'), cell: (order) => formatDateTime(order.createdAt) },
-    { id: 'id', header: t('opsOrders.col.id'), cell: (order) => <OrderLink id={order.id} /> },
+    { id: 'id', header: t('opsOrders.col.id'), cell: (order) => <OrderLink id={order.id} externalId={order.externalId} /> },
     { id: 'merchant', header: t('opsOrders.col.merchant'), cell: (order) => order.merchantName },
     { id: 'type', header: t('opsOrders.col.type'), cell: (order) => order.type },
     { id: 'status', header: t('opsOrders.col.status'), cell: (order) => <OrderStatusBadge status={order.status} /> },

@@ -1,14 +1,16 @@
-/** Small pieces of the back office's order tables: the link to an order, its allowed actions, the money-held flag. */
+/** Small pieces of the back office's order tables: the link to an order (external id or whole id), its allowed actions, the money-held flag. */
 import { Anchor, Badge, Group, Text } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
+import { EntityId } from '../../../components/entity-id.tsx';
 import { TONE } from '../../../components/readable.ts';
 import { useI18n } from '../../../i18n/context.tsx';
 import type { OrderAction } from './admin-orders.ts';
 
-export function OrderLink({ id }: { id: string }) {
+/** A link to the order, named by the merchant's external id when given, else by the whole id (components/entity-id.tsx). */
+export function OrderLink({ id, externalId }: { id: string; externalId?: string | null }) {
   return (
-    <Anchor renderRoot={(props) => <Link {...props} to="/ops/orders/$id" params={{ id }} />} ff="monospace" size="sm">
-      {id.slice(0, 8)}
+    <Anchor renderRoot={(props) => <Link {...props} to="/ops/orders/$id" params={{ id }} />} size="sm">
+      <EntityId id={id} externalId={externalId} />
     </Anchor>
   );
 }

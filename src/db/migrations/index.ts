@@ -58,6 +58,7 @@ import * as auditLogSealedNames from './20261205_0057_audit_log_sealed_names.ts'
 import * as disputeEventSequence from './20261205_0058_dispute_event_sequence.ts';
 import * as chargebacksOwed from './20261205_0059_chargebacks_owed.ts';
 import * as partnerMarkup from './20261205_0061_partner_markup.ts';
+import * as settlementPayouts from './20261205_0063_settlement_payouts.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261122_0001_foundation': foundation,
@@ -114,4 +115,5 @@ export const migrations: Record<string, Migration> = {
   '20261205_0058_dispute_event_sequence': disputeEventSequence,
   '20261205_0059_chargebacks_owed': chargebacksOwed,
   '20261205_0061_partner_markup': partnerMarkup,
+  '20261205_0063_settlement_payouts': settlementPayouts,
 };

@@ -11655,6 +11655,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "settlementPixKey": {
+                     *         "id": "019ad0e1-3c4d-7e5f-8a6b-7c8d9e0f1a2b",
+                     *         "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *         "pixKeyType": "CNPJ",
+                     *         "pixKey": "11222333000181",
+                     *         "holderDocument": "**.222.333/****-**",
+                     *         "status": "ACTIVE",
+                     *         "requestedAt": "2026-11-20T13:02:11.530Z",
+                     *         "activatedAt": "2026-11-20T15:40:02.118Z",
+                     *         "approvalId": "019ab8a2-5d3c-7e19-b0f4-7a2c9e1d6b38"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["MerchantSettlementPixKey"];
                 };
             };
@@ -23004,6 +23019,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "pixKeyType": "CNPJ",
+                 *       "pixKey": "11222333000181",
+                 *       "holderDocument": "11222333000181",
+                 *       "reason": "Merchant letter of 2026-11-20, ticket 4411"
+                 *     }
+                 */
                 "application/json": components["schemas"]["SettlementPixKeyRequest"];
             };
         };
@@ -23014,6 +23037,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "019ab8a2-5d3c-7e19-b0f4-7a2c9e1d6b38",
+                     *       "action": "SETTLEMENT_PIX_KEY",
+                     *       "targetType": "settlement_pix_key",
+                     *       "targetId": "019ad0e1-3c4d-7e5f-8a6b-7c8d9e0f1a2b",
+                     *       "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *       "params": {},
+                     *       "reason": "Merchant letter of 2026-11-20, ticket 4411",
+                     *       "status": "PENDING",
+                     *       "proposedBy": {
+                     *         "id": "0195f2a0-7b4e-7c19-9d3a-1f6e8b2c5a04",
+                     *         "email": "rita.ops@example.com"
+                     *       },
+                     *       "proposedAt": "2026-11-20T13:02:11.530Z",
+                     *       "decidedBy": null,
+                     *       "decidedAt": null,
+                     *       "decisionReason": null,
+                     *       "result": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["Approval"];
                 };
             };
@@ -23121,6 +23165,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "019ad0e1-3c4d-7e5f-8a6b-7c8d9e0f1a2b",
+                     *           "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *           "pixKeyType": "CNPJ",
+                     *           "pixKey": "**.222.333/****-**",
+                     *           "holderDocument": "**.222.333/****-**",
+                     *           "status": "ACTIVE",
+                     *           "requestedAt": "2026-11-20T13:02:11.530Z",
+                     *           "activatedAt": "2026-11-20T15:40:02.118Z",
+                     *           "approvalId": "019ab8a2-5d3c-7e19-b0f4-7a2c9e1d6b38"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["SettlementPixKeyList"];
                 };
             };
@@ -23198,6 +23259,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "019ad0e0-1a2b-7c3d-8e4f-5a6b7c8d9e01",
+                     *           "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *           "periodStart": "2026-11-01T03:00:00.000Z",
+                     *           "periodEnd": "2026-12-01T03:00:00.000Z",
+                     *           "createdAt": "2026-12-01T03:00:04.512Z",
+                     *           "amountBrl": 4312.8,
+                     *           "markupBrl": 612.4,
+                     *           "entriesCount": 187,
+                     *           "payoutStatus": "PAID",
+                     *           "pixEndToEndId": "E1234567820261201030112345678901",
+                     *           "paidAt": "2026-12-01T03:00:09.870Z",
+                     *           "payoutFailureReason": null,
+                     *           "merchantName": "Acme Pagamentos Ltda",
+                     *           "providerTransactionId": "S019ad0e01a2b7c3d8e4f5a6b7c8d9e01",
+                     *           "payoutAttempt": 0
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "limit": 20,
+                     *         "total": 1
+                     *       },
+                     *       "unpaid": {
+                     *         "count": 0,
+                     *         "amountBrl": "0.00"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["AdminSettlementPage"];
                 };
             };

@@ -63,6 +63,10 @@ export const payoutsRepo = {
    * MAX_PAYOUT_ATTEMPT. Answers the settlements due again.
    */
   async requeue(trx: Trx, merchantId: string, now: Date): Promise<string[]> {
+    // First, a PENDING one a worker is looking at without the key yet is made due again: its
+    // claim changes, so that worker's move to AWAITING_PIX_KEY finds nothing (or, committed
+    // first, is turned back by the next statement, which reads after it).
+    await trx.updateTable('settlements').set({ payout_next_at: now }).where('merchant_id', '=', merchantId).where('payout_status', '=', 'PENDING').execute();
     const waiting = await trx
       .updateTable('settlements')
       .set({ payout_status: 'PENDING', payout_next_at: now, payout_step_attempts: 0 })

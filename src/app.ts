@@ -64,6 +64,8 @@ import { auditAdminTokenUse, enforceOperatorRole } from './modules/operators/gua
 import { registerOperatorInvitationRoute, registerOperatorRoutes, registerOperatorSignInRoute } from './modules/operators/routes.ts';
 import { registerServiceAccountRoutes } from './modules/operators/service-account-routes.ts';
 import { registerApprovalRoutes } from './modules/approvals/routes.ts';
+import { registerSettlementKeyProposalRoutes } from './modules/approvals/settlement-key-routes.ts';
+import { registerAdminSettlementPayoutRoutes, registerSettlementPixKeyRoutes } from './modules/settlement-payouts/routes.ts';
 import { enforceKeyScope } from './modules/merchants/scope-guard.ts';
 import { registerAuditLogRoutes } from './modules/users/audit-log-routes.ts';
 import { registerLinkRoutes, registerSignedInLinkRoutes } from './modules/users/links-routes.ts';
@@ -239,6 +241,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         registerOrderRoutes(merchantScope, services.orders, services.orderListing);
         registerOverviewRoutes(merchantScope, services.overview);
         registerLedgerRoutes(merchantScope, services.ledger);
+        registerSettlementPixKeyRoutes(merchantScope, services.settlementPixKeys);
         registerDisputeRoutes(merchantScope, services.disputes);
         if (config.sandboxEnabled) {
           registerSandboxRoutes(merchantScope, services);
@@ -278,6 +281,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         registerAdminTreasuryRoutes(adminScope, services.treasury);
         registerAdminOrderRoutes(adminScope, services.adminOrders, services.reconciliation);
         registerApprovalRoutes(adminScope, services.approvals, services.orderOperatorActions);
+        registerSettlementKeyProposalRoutes(adminScope, { approvals: services.approvals, keys: services.settlementPixKeys });
+        registerAdminSettlementPayoutRoutes(adminScope, { db, keys: services.settlementPixKeys });
         registerAdminWebhookRoutes(adminScope, services.webhookHealth);
         registerAdminDisputeRoutes(adminScope, services.disputes);
       });

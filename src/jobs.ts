@@ -7,6 +7,7 @@ import { depositSweepJob, depositWatcherJob } from './modules/deposits/job.ts';
 import { idempotencyCleanupJob } from './platform/idempotency/job.ts';
 import type { Metrics } from './http/metrics.ts';
 import { settlementJob } from './modules/ledger/job.ts';
+import { settlementPayoutsJob } from './modules/settlement-payouts/job.ts';
 import { webhookDeliveryJob, webhookMaintenanceJob } from './modules/webhooks/job.ts';
 import type { DispatcherLog } from './modules/webhooks/dispatcher.ts';
 import type { RuntimeConfig } from './runtime-config.ts';
@@ -40,6 +41,8 @@ export function createWorkerJobs(services: Services, config: RuntimeConfig, metr
     // Credited deposits swept to the treasury: only with solana-rpc too (the sandbox chain's tokens never leave its tables).
     ...(services.sweeper ? [depositSweepJob(services.sweeper, config.chain.depositWatchIntervalMs)] : []),
     ...(config.settlements.enabled ? [settlementJob(services.ledger, config.settlements.timeOfDay, services.clock)] : []),
+    // Settlements are paid by PIX whenever made (a sandbox or an operator's run too), so this runs whatever SETTLEMENT_ENABLED says.
+    settlementPayoutsJob(services.settlementPayouts),
     ...(config.sandboxEnabled ? [sandboxBanksJob(services.sandbox, config.orders.workerIntervalMs)] : []),
   ]);
 }

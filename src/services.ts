@@ -29,6 +29,8 @@ import { createDepositAddresses } from './modules/deposits/addresses.ts';
 import { createSweeper } from './modules/deposits/sweeps.ts';
 import { createDepositWatcher } from './modules/deposits/watcher.ts';
 import { createLedgerService } from './modules/ledger/service.ts';
+import { createSettlementPixKeys } from './modules/settlement-payouts/keys.ts';
+import { createSettlementPayouts } from './modules/settlement-payouts/payouts.ts';
 import { createMerchantPolicies } from './modules/merchants/compliance-policies.ts';
 import { createWalletOwnership } from './modules/wallet-ownership/service.ts';
 import { createMerchantsService } from './modules/merchants/service.ts';
@@ -252,6 +254,9 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   const transitions = { clock, ledger, onOrderChanged, personalData, log };
   // MED claims (issue 30): their returns settle through the orders' refund notifications.
   const disputes = createDisputesService({ db, clock, pix: adapters.pix, claims: createOrderDisputeClaims(transitions), ledger, personalData });
+  // Settlements paid to the merchant by PIX (docs/decisions/0044): keys set by two operators, sent exactly once.
+  const settlementPixKeys = createSettlementPixKeys({ db, clock, personalData });
+  const settlementPayouts = createSettlementPayouts({ db, clock, pix: adapters.pix, ledger, personalData, ...(deps.log ? { log: deps.log } : {}) });
   const orderNotifications = createOrderNotifications({
     db,
     personalData,
@@ -262,6 +267,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     onOrderChanged,
     log,
     disputeReturns: { settled: disputes.returnSettled },
+    settlementPayouts: { settled: (trx, notification) => settlementPayouts.settled(trx, notification) },
   });
   // The PSP callback's notifications are applied only as the PSP confirms them (issue 24).
   const pixConfirmation = createPixConfirmation({ db, clock, pix: adapters.pix });
@@ -350,7 +356,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   // timeline, its merchant read first; the audit export shares the order export's page size and cap.
   // Four-eyes: what two operators decide runs in the decision's transaction (approvals/actions.ts).
   const orderOperatorActions = createOrderOperatorActions({ db, clock, transitions });
-  const approvals = createApprovalsService({ db, clock, actions: fourEyesActions({ orders: orderOperatorActions, merchants, feeTiers, treasury, operators }) });
+  const approvals = createApprovalsService({ db, clock, actions: fourEyesActions({ orders: orderOperatorActions, merchants, feeTiers, treasury, operators, settlementPixKeys }) });
   const adminOrders = createAdminOrderReads({ db, clock, stuckOrderMinutes: config.orders.stuckOrderMinutes, timeline: orderTimeline, personalData });
   const webhookHealth = createWebhookHealth({ db, clock });
   const operatorReads = {
@@ -360,7 +366,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     // The operations register's monthly report (docs/architecture/operations-register.md), paged as the exports are.
     operationsReport: createOperationsReport({ db, personalData, pageSize: config.orders.exportPageSize }),
   };
-  return { dependencyHealth, personalData, personalDataAtStart, disputes, operators, approvals, orderOperatorActions, webhookHealth, adminOrders, notifications, merchants, merchantPolicies, walletOwnership, auth, users, email, feeTiers, markups, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderExport, orderTimeline, overview, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, sponsorBalance, liquidity, depositAddresses, depositWatcher, sweeper, operatorReads };
+  return { dependencyHealth, personalData, personalDataAtStart, disputes, operators, approvals, orderOperatorActions, webhookHealth, adminOrders, notifications, merchants, merchantPolicies, walletOwnership, auth, users, email, feeTiers, markups, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderExport, orderTimeline, overview, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, settlementPixKeys, settlementPayouts, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, sponsorBalance, liquidity, depositAddresses, depositWatcher, sweeper, operatorReads };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

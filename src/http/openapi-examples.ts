@@ -22,6 +22,7 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
   adminCreateServiceAccount: { name: 'nightly-settlements', role: 'FINANCE' },
   adminProposeAction: { action: 'ORDER_REFUND', targetId: '01932c4e-8a1b-7c3d-9e4f-5a6b7c8d9e0f', reason: 'Refund failed at the PSP (account closed); the customer gave a new account' },
   adminApproveProposal: { note: 'Checked the PSP statement' },
+  adminRequestSettlementPixKey: { pixKeyType: 'CNPJ', pixKey: '11222333000181', holderDocument: '11222333000181', reason: 'Merchant letter of 2026-11-20, ticket 4411' },
   adminRejectProposal: { reason: 'The customer asked for the tokens instead' },
   adminMarkOrderFailed: { reason: 'The PSP confirmed the payout PIX was never sent' },
   confirmTotpEnrolment: { code: '492039' },

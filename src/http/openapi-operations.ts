@@ -61,6 +61,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /overview': 'getOverview',
 
   'GET /ledger/fees/balance': 'getFeeBalance',
+  'GET /ledger/settlement-pix-key': 'getSettlementPixKey',
   'GET /ledger/settlements': 'listSettlements',
   'GET /ledger/entries': 'listLedgerEntries',
   'GET /ledger/balances': 'getBalances',
@@ -134,6 +135,9 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'PUT /admin/platform-fee-tiers/{orderType}': 'adminReplacePlatformFeeTiers',
   'POST /admin/settlements/run': 'adminRunSettlements',
   'GET /admin/settlements/due': 'adminListSettlementsDue',
+  'GET /admin/settlements': 'adminListSettlements',
+  'GET /admin/merchants/{id}/settlement-pix-keys': 'adminListSettlementPixKeys',
+  'POST /admin/merchants/{id}/settlement-pix-key': 'adminRequestSettlementPixKey',
   'GET /admin/audit-log': 'adminListAuditLog',
   'GET /admin/audit-log/export': 'adminExportAuditLog',
   'GET /admin/reports/operations': 'adminExportOperationsRegister',

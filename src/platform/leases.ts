@@ -11,8 +11,8 @@
  * killed worker's rows are taken within a second or two, not when the lease lapses. Writes that
  * finish the work are then guarded by the holder and the lease together (the claim as made).
  *
- * Orders keep the lease on the row and are claimed whole by `claimDue`; disputes too, their lease
- * being their next look (`leaseIn: 'due'`). Webhook deliveries keep theirs in a lease table (one
+ * Orders keep the lease on the row and are claimed whole by `claimDue`; disputes and settlements'
+ * PIX payments too, their lease being their next look (`leaseIn: 'due'`). Webhook deliveries keep theirs in a lease table (one
  * row per attempt in flight, with the claimer's token, so a claim writes no entry in the
  * deliveries' indexes); their claim is fair across endpoints, so its query is the module's
  * (webhooks/delivery-repo.ts), written with `leaseInForce`/`leaseFree` and `leaseEnd` from here.
@@ -27,7 +27,7 @@ import { plannedEachRun } from '../db/prepared-statements.ts';
 import { holderGone } from './worker-presence.ts';
 
 /** Tables whose rows are claimed by `claimDue` (each has `id`, and `claimed_until` unless its lease is its due column). */
-export type LeasedTable = 'orders' | 'disputes';
+export type LeasedTable = 'orders' | 'disputes' | 'settlements';
 
 /** Tables purged in batches. */
 export type PurgedTable = 'idempotency_keys' | 'webhook_deliveries' | 'events' | 'webhook_endpoints';

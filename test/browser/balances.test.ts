@@ -80,7 +80,10 @@ describe('balances page', { timeout: 120_000 }, () => {
     const payout = await api('POST', '/payout', { receiverId: receiver.id, amountCrypto: 10, sourceToken: 'USDC' });
     await api('POST', `/sandbox/orders/${payout.id}/deposit`, { amountCrypto: '12.5' });
     await until(payout.id, 'COMPLETED');
-    expect((await api('POST', '/sandbox/settlements/run', {})).settlements).toHaveLength(1);
+    const [settlement] = (await api('POST', '/sandbox/settlements/run', {})).settlements;
+    expect(settlement).toBeDefined();
+    // The worker finds no settlement PIX key for the merchant: the settlement waits for one, owed.
+    await waitFor(async () => ((await api('GET', '/ledger/settlements')).settlements[0].payoutStatus === 'AWAITING_PIX_KEY' ? true : undefined), 30_000);
     claimedPayinId = await completedPayin(receiver.id, 40);
     const claim = await api('POST', `/sandbox/orders/${claimedPayinId}/med-claim`, {});
     await api('POST', `/sandbox/disputes/${claim.id}/decision`, { outcome: 'ACCEPTED' });
@@ -106,9 +109,11 @@ describe('balances page', { timeout: 120_000 }, () => {
     const unsettled = account('merchant_fees_payable').negated();
     const owed = account('merchant_chargebacks_owed');
     const held = account('deposits_to_return', 'USDC').negated();
-    const paid = account('merchant_settlements').negated();
-    expect([unsettled.gt(0), owed.toFixed(2), held.toString(), paid.gt(0)]).toEqual([true, '40.00', '2.5', true]);
+    // What settlements owe and their PIX has not paid yet (no settlement key here: all of it).
+    const unpaid = account('merchant_settlements').negated();
+    expect([unsettled.gt(0), owed.toFixed(2), held.toString(), unpaid.gt(0)]).toEqual([true, '40.00', '2.5', true]);
     const settlements = await api('GET', '/ledger/settlements?limit=100');
+    const settledTotal = (settlements.settlements as Json[]).reduce((sum: ReturnType<typeof decimal>, s) => sum.plus(s.amountBrl), decimal(0));
 
     // The loading state: GET /ledger/balances held until released.
     let release = () => {};
@@ -134,11 +139,19 @@ describe('balances page', { timeout: 120_000 }, () => {
     expect(await figure('balances-chargebacks-owed')).toBe(brlPt(owed));
     expect(await figure('balances-held-USDC')).toBe('2,5 USDC (de 1 saque)');
     expect(await figure('balances-settlements-count')).toBe(String(settlements.pagination.total));
-    expect(await figure('balances-settlements-total')).toBe(brlPt(paid));
+    expect(await figure('balances-settlements-total')).toBe(brlPt(settledTotal));
+    expect(await figure('balances-settlements-unpaid')).toBe(brlPt(unpaid));
     const rows = page.getByTestId('balances-settlements').locator('tbody tr');
     await rows.first().waitFor();
     expect(await rows.count()).toBe(settlements.settlements.length);
     expect(plain(await rows.first().getByTestId('settlement-amount').textContent())).toBe(brlPt(decimal(settlements.settlements[0].amountBrl)));
+    // Each settlement's PIX payment as the API lists it: its status, and its reference once paid.
+    const STATUS_PT: Record<string, string> = { AWAITING_PIX_KEY: 'Aguardando chave PIX', PENDING: 'A enviar', SENDING: 'Enviando', SENT: 'Enviado', PAID: 'Pago', FAILED: 'Recusado' };
+    for (const [i, settlement] of (settlements.settlements as Json[]).entries()) {
+      const row = rows.nth(i);
+      expect(plain(await row.getByTestId('settlement-payout-status').textContent())).toBe(STATUS_PT[settlement.payoutStatus]);
+      expect(plain(await row.getByTestId('settlement-pix-reference').textContent())).toContain(settlement.pixEndToEndId ?? '—');
+    }
 
     // Orders in flight: each stage's count and BRL sum as GET /orders lists them by status.
     for (const [stage, statuses] of Object.entries(STAGE_STATUSES)) {

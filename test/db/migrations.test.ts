@@ -116,6 +116,7 @@ describe.each(drivers)('migrations on %s', (driver) => {
       'sandbox_pix_refunds',
       'service_accounts',
       'settled_entries',
+      'settlement_pix_keys',
       'settlements',
       'sign_in_failures',
       'sponsor_daily_usage',

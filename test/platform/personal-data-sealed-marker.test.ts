@@ -14,6 +14,7 @@ import { resealAllPersonalData, sealClearPersonalData } from '../../src/platform
 import type { SealedTable } from '../../src/platform/personal-data-rotation.ts';
 import { testDriver } from '../helpers/database.ts';
 import { ordersTest } from '../modules/orders/helpers.ts';
+import { PASSWORD } from '../helpers/people.ts';
 
 describe('the personal-data sealing marker', () => {
   const t = ordersTest();
@@ -50,10 +51,13 @@ describe('the personal-data sealing marker', () => {
     // A rename of an approved receiver: the audit log's entry with both names.
     const renamed = await t.activeReceiver(merchant);
     expect((await t.call('PATCH', `/receivers/${renamed.id}`, merchant, { name: 'Joana Souza Lima' })).json().kycStatus).toBe('UNDER_REVIEW');
+    // A merchant's settlement PIX key, asked for by an operator (sealed, as the service writes it).
+    const operator = await t.ctx.app.services.operators.createWithPassword({ email: 'marker-keys@example.com', role: 'FINANCE', password: PASSWORD }, { actor: 'test' });
+    await t.ctx.app.services.settlementPixKeys.request(merchant.merchantId, { pixKeyType: 'EMAIL', pixKey: 'financeiro@loja.example.com', holderDocument: '11222333000181' }, { actor: 'test', operatorId: operator.operator.id });
     for (const spec of PERSONAL_DATA_TABLES) expect(Number((await sql<{ n: string }>`select count(*) as n from ${sql.table(spec.table)}`.execute(db())).rows[0]!.n), spec.table).toBeGreaterThan(0);
 
     // The app's own start (on an empty database) set it: nothing was clear.
-    expect(t.ctx.app.services.personalDataAtStart).toEqual({ scanned: true, sealed: { receivers: 0, kycSubmissions: 0, operationsRegister: 0, orders: 0, events: 0, auditLog: 0 }, marked: true });
+    expect(t.ctx.app.services.personalDataAtStart).toEqual({ scanned: true, sealed: { receivers: 0, kycSubmissions: 0, operationsRegister: 0, orders: 0, events: 0, auditLog: 0, settlementPixKeys: 0 }, marked: true });
     expect(await atStart()).toEqual({ scanned: false, sealed: {}, marked: true });
     const restarted = await t.ctx.buildApp();
     expect(restarted.services.personalDataAtStart).toEqual({ scanned: false, sealed: {}, marked: true });
@@ -91,7 +95,7 @@ describe('the personal-data sealing marker', () => {
     expect(first.resealed.receivers).toBeGreaterThan(0);
     expect((await marker()).kek_version).toBe(2);
     const rerun = await resealAllPersonalData(db(), two.personalData, two.personalDataTables);
-    expect(rerun).toEqual({ resealed: { receivers: 0, kycSubmissions: 0, operationsRegister: 0, orders: 0, events: 0, auditLog: 0 }, marked: true });
+    expect(rerun).toEqual({ resealed: { receivers: 0, kycSubmissions: 0, operationsRegister: 0, orders: 0, events: 0, auditLog: 0, settlementPixKeys: 0 }, marked: true });
     expect(await atStart(rotated)).toEqual({ scanned: false, sealed: {}, marked: true });
 
     // A version whose KEK is not given stops the pass: the marker stays void, the next start scans.

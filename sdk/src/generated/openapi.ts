@@ -830,6 +830,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ledger/settlement-pix-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where the merchant’s settlements are paid
+         * @description The PIX key settlements are paid to, read-only: operators set it, one asking and another approving (four-eyes), on the merchant’s own request. null while none is approved: settlements then wait (payoutStatus AWAITING_PIX_KEY), owed, and are paid once one is.
+         */
+        get: operations["getSettlementPixKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/disputes": {
         parameters: {
             query?: never;
@@ -2452,6 +2472,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/merchants/{id}/settlement-pix-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a merchant's settlement PIX key, for another operator to approve
+         * @description Records the key PENDING (sealed at rest) and proposes SETTLEMENT_PIX_KEY on it: once another operator with treasury.manage approves, the merchant’s settlements are paid to it, its previous key is SUPERSEDED, and settlements waiting for a key (AWAITING_PIX_KEY) or refused (FAILED) are sent. 400 for an invalid key or document (a CPF or CNPJ key must be the holder’s document), 404 for an unknown merchant. Needs a signed-in operator with treasury.manage (403 SESSION_REQUIRED, ROLE_NOT_ALLOWED). Audited.
+         */
+        post: operations["adminRequestSettlementPixKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/merchants/{id}/settlement-pix-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A merchant's settlement PIX keys, newest first
+         * @description Every key asked for (PENDING), approved (ACTIVE, at most one) or replaced (SUPERSEDED), masked. Ask for one with POST /admin/merchants/{id}/settlement-pix-key.
+         */
+        get: operations["adminListSettlementPixKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/settlements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Settlements with their PIX payment, newest first
+         * @description By merchant and payment status (payoutStatus), with the PIX reference (pixEndToEndId) once PAID, and what settlements owe and have not paid (unpaid: AWAITING_PIX_KEY waits for a key; FAILED was refused and is sent again when a key is approved).
+         */
+        get: operations["adminListSettlements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/webhooks/health": {
         parameters: {
             query?: never;
@@ -4003,16 +4083,48 @@ export interface components {
             /** @enum {string} */
             currency: "BRL";
         };
+        /** Settlement */
+        Settlement: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            merchantId: string;
+            /** Format: date-time */
+            periodStart: string;
+            /** Format: date-time */
+            periodEnd: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description What the settlement paid the merchant, BRL: the merchant fees and the partner markup it settled, less the charge-backs the merchant owed that it netted (its SETTLEMENT ledger entry shows each) */
+            amountBrl: number;
+            /** @description Of what it settled, the partner markup, BRL (0 when none): settled with the fees, shown apart from them */
+            markupBrl: number;
+            /** @description Ledger entries the settlement closed */
+            entriesCount: number;
+            /**
+             * @description The PIX paying amountBrl to the merchant's settlement key: AWAITING_PIX_KEY (no key approved for the merchant yet: the amount is owed and paid once one is), PENDING (to be sent), SENDING (being sent to the PSP), SENT (the PSP took it, not yet confirmed), PAID (confirmed: pixEndToEndId and paidAt), FAILED (refused by the PSP or the receiving bank: still owed, sent again once a new key is approved)
+             * @example PAID
+             * @enum {unknown}
+             */
+            payoutStatus: "AWAITING_PIX_KEY" | "PENDING" | "SENDING" | "SENT" | "PAID" | "FAILED";
+            pixEndToEndId: string | null;
+            paidAt: string | null;
+            payoutFailureReason: string | null;
+        };
         /**
          * BalancesSettlements
          * @description The settlements themselves: GET /ledger/settlements
          */
         BalancesSettlements: {
-            /** @description Settlements paid to the merchant */
+            /** @description Settlements made for the merchant */
             count: number;
-            /** @description What they paid, summed (their `amountBrl`; the `merchant_settlements` account); BRL, decimal text with two decimals, never negative */
+            /** @description What they settled, summed (their `amountBrl`); BRL, decimal text with two decimals, never negative */
             totalBrl: string;
+            /** @description Of that, what their PIX has not paid yet (settlements not PAID: waiting for a key, being sent, or refused and owed again; the `merchant_settlements` account); BRL, decimal text with two decimals, never negative */
+            unpaidBrl: string;
             lastAt: string | null;
+            /** @description The latest settlement, with its payment status and PIX reference; null before the first */
+            latest: components["schemas"]["Settlement"] | null;
         };
         /** HeldExcessDeposit */
         HeldExcessDeposit: {
@@ -4068,25 +4180,6 @@ export interface components {
             /** @description Every stage of both order types, in the order an order passes them; zeros for a stage with no order */
             inFlight: components["schemas"]["InFlightStage"][];
         };
-        /** Settlement */
-        Settlement: {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            merchantId: string;
-            /** Format: date-time */
-            periodStart: string;
-            /** Format: date-time */
-            periodEnd: string;
-            /** Format: date-time */
-            createdAt: string;
-            /** @description What the settlement paid the merchant, BRL: the merchant fees and the partner markup it settled, less the charge-backs the merchant owed that it netted (its SETTLEMENT ledger entry shows each) */
-            amountBrl: number;
-            /** @description Of what it settled, the partner markup, BRL (0 when none): settled with the fees, shown apart from them */
-            markupBrl: number;
-            /** @description Ledger entries the settlement closed */
-            entriesCount: number;
-        };
         /** Pagination */
         Pagination: {
             page: number;
@@ -4103,6 +4196,43 @@ export interface components {
         LedgerEntryPage: {
             entries: components["schemas"]["LedgerEntry"][];
             pagination: components["schemas"]["Pagination"];
+        };
+        /** SettlementPixKey */
+        SettlementPixKey: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            merchantId: string;
+            /**
+             * @description The kind of PIX key
+             * @enum {unknown}
+             */
+            pixKeyType: "CPF" | "CNPJ" | "EMAIL" | "PHONE" | "EVP";
+            /**
+             * @description The key: in clear to the merchant (its own), masked to operators
+             * @example 11222333000181
+             */
+            pixKey: string;
+            /**
+             * @description The holder's CPF or CNPJ, masked
+             * @example **.222.333/****-**
+             */
+            holderDocument: string;
+            /**
+             * @description PENDING until a second operator approves its SETTLEMENT_PIX_KEY proposal; ACTIVE: settlements are paid to it; SUPERSEDED by a later key
+             * @enum {unknown}
+             */
+            status: "PENDING" | "ACTIVE" | "SUPERSEDED";
+            /** Format: date-time */
+            requestedAt: string;
+            activatedAt: string | null;
+            /** @description The approved proposal; null while PENDING */
+            approvalId: string | null;
+        };
+        /** MerchantSettlementPixKey */
+        MerchantSettlementPixKey: {
+            /** @description Where settlements are paid; null: none approved yet (settlements wait, AWAITING_PIX_KEY) */
+            settlementPixKey: components["schemas"]["SettlementPixKey"] | null;
         };
         /** DisputePage */
         DisputePage: {
@@ -5129,10 +5259,10 @@ export interface components {
         };
         /**
          * ApprovalAction
-         * @description ORDER_REFUND (a PAYIN that failed holding the PIX: targetId the order), PAYOUT_RETRY (a PAYOUT whose PIX was refused, holding the tokens: its PIX is sent again; targetId the order), MERCHANT_ENABLE (a disabled merchant: targetId the merchant), PLATFORM_FEE_CHANGE (targetId PAYIN or PAYOUT; params {tiers} as PUT /admin/platform-fee-tiers/{orderType} takes), TREASURY_WITHDRAWAL (targetId the currency; params {amount, reference, note?}: what was moved out of the treasury, posted to the books), OPERATOR_CREATE (targetId the new operator's email; params {role}: approving emails them a single-use set-password link, nobody else sees a credential), OPERATOR_ROLE_CHANGE (targetId the operator; params {role}, a role giving a permission the current one lacks), OPERATOR_ENABLE (targetId a disabled operator), SERVICE_ACCOUNT_ACTIVATE (targetId a PENDING service account; no params: its token works from the approval on; never approved by the account's creator)
+         * @description ORDER_REFUND (a PAYIN that failed holding the PIX: targetId the order), PAYOUT_RETRY (a PAYOUT whose PIX was refused, holding the tokens: its PIX is sent again; targetId the order), MERCHANT_ENABLE (a disabled merchant: targetId the merchant), PLATFORM_FEE_CHANGE (targetId PAYIN or PAYOUT; params {tiers} as PUT /admin/platform-fee-tiers/{orderType} takes), TREASURY_WITHDRAWAL (targetId the currency; params {amount, reference, note?}: what was moved out of the treasury, posted to the books), OPERATOR_CREATE (targetId the new operator's email; params {role}: approving emails them a single-use set-password link, nobody else sees a credential), OPERATOR_ROLE_CHANGE (targetId the operator; params {role}, a role giving a permission the current one lacks), OPERATOR_ENABLE (targetId a disabled operator), SERVICE_ACCOUNT_ACTIVATE (targetId a PENDING service account; no params: its token works from the approval on; never approved by the account's creator), SETTLEMENT_PIX_KEY (targetId a PENDING settlement PIX key, asked for by POST /admin/merchants/{id}/settlement-pix-key, which proposes it; no params: the merchant's settlements are paid to it from the approval on; never approved by the operator who asked for it)
          * @enum {unknown}
          */
-        ApprovalAction: "ORDER_REFUND" | "PAYOUT_RETRY" | "MERCHANT_ENABLE" | "PLATFORM_FEE_CHANGE" | "TREASURY_WITHDRAWAL" | "OPERATOR_CREATE" | "OPERATOR_ROLE_CHANGE" | "OPERATOR_ENABLE" | "SERVICE_ACCOUNT_ACTIVATE";
+        ApprovalAction: "ORDER_REFUND" | "PAYOUT_RETRY" | "MERCHANT_ENABLE" | "PLATFORM_FEE_CHANGE" | "TREASURY_WITHDRAWAL" | "OPERATOR_CREATE" | "OPERATOR_ROLE_CHANGE" | "OPERATOR_ENABLE" | "SERVICE_ACCOUNT_ACTIVATE" | "SETTLEMENT_PIX_KEY";
         /**
          * ApprovalStatus
          * @description PENDING until another operator approves or rejects it
@@ -5150,7 +5280,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             action: components["schemas"]["ApprovalAction"];
-            /** @description order, merchant, platform_fee_tiers, treasury, operator, operator_invitation or service_account */
+            /** @description order, merchant, platform_fee_tiers, treasury, operator, operator_invitation, service_account or settlement_pix_key */
             targetType: string;
             targetId: string;
             /** @description The merchant an order belongs to; null otherwise */
@@ -5203,6 +5333,82 @@ export interface components {
         MarkFailed: {
             /** @description Why the order is ended: kept in failureReason and the audit log */
             reason: string;
+        };
+        /** SettlementPixKeyRequest */
+        SettlementPixKeyRequest: {
+            /**
+             * @description The kind of PIX key
+             * @example CNPJ
+             * @enum {unknown}
+             */
+            pixKeyType: "CPF" | "CNPJ" | "EMAIL" | "PHONE" | "EVP";
+            /**
+             * @description The PIX key the merchant asked its settlements be paid to (DICT form; CPF and CNPJ may be punctuated)
+             * @example 11222333000181
+             */
+            pixKey: string;
+            /**
+             * @description The key holder's CPF or CNPJ (for a CPF or CNPJ key, the key itself)
+             * @example 11222333000181
+             */
+            holderDocument: string;
+            /**
+             * @description Why (e.g. the merchant’s signed request and where it is filed): read by the approver and kept in the audit log
+             * @example Merchant letter of 2026-12-01, ticket 4411
+             */
+            reason: string;
+        };
+        /** SettlementPixKeyList */
+        SettlementPixKeyList: {
+            data: components["schemas"]["SettlementPixKey"][];
+        };
+        /** AdminSettlement */
+        AdminSettlement: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            merchantId: string;
+            /** Format: date-time */
+            periodStart: string;
+            /** Format: date-time */
+            periodEnd: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description What the settlement paid the merchant, BRL: the merchant fees and the partner markup it settled, less the charge-backs the merchant owed that it netted (its SETTLEMENT ledger entry shows each) */
+            amountBrl: number;
+            /** @description Of what it settled, the partner markup, BRL (0 when none): settled with the fees, shown apart from them */
+            markupBrl: number;
+            /** @description Ledger entries the settlement closed */
+            entriesCount: number;
+            /**
+             * @description The PIX paying amountBrl to the merchant's settlement key: AWAITING_PIX_KEY (no key approved for the merchant yet: the amount is owed and paid once one is), PENDING (to be sent), SENDING (being sent to the PSP), SENT (the PSP took it, not yet confirmed), PAID (confirmed: pixEndToEndId and paidAt), FAILED (refused by the PSP or the receiving bank: still owed, sent again once a new key is approved)
+             * @example PAID
+             * @enum {unknown}
+             */
+            payoutStatus: "AWAITING_PIX_KEY" | "PENDING" | "SENDING" | "SENT" | "PAID" | "FAILED";
+            pixEndToEndId: string | null;
+            paidAt: string | null;
+            payoutFailureReason: string | null;
+            merchantName: string;
+            providerTransactionId: string | null;
+            /** @description Sends refused before the current one */
+            payoutAttempt: number;
+        };
+        /** AdminSettlementPage */
+        AdminSettlementPage: {
+            data: components["schemas"]["AdminSettlement"][];
+            pagination: {
+                page: number;
+                limit: number;
+                total: number;
+            };
+            /** @description What settlements owe merchants and have not paid (AWAITING_PIX_KEY, PENDING, SENDING, SENT, FAILED), of the merchant filter */
+            unpaid: {
+                /** @description Settlements not PAID (of the filter) */
+                count: number;
+                /** @description What they owe, decimal text */
+                amountBrl: string;
+            };
         };
         /**
          * EndpointHealthDeliveries
@@ -11167,7 +11373,22 @@ export interface operations {
                      *       "settlements": {
                      *         "count": 1,
                      *         "totalBrl": "4312.80",
-                     *         "lastAt": "2026-12-01T03:00:04.512Z"
+                     *         "unpaidBrl": "0.00",
+                     *         "lastAt": "2026-12-01T03:00:04.512Z",
+                     *         "latest": {
+                     *           "id": "019ad0e0-1a2b-7c3d-8e4f-5a6b7c8d9e01",
+                     *           "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *           "periodStart": "2026-11-01T03:00:00.000Z",
+                     *           "periodEnd": "2026-12-01T03:00:00.000Z",
+                     *           "createdAt": "2026-12-01T03:00:04.512Z",
+                     *           "amountBrl": 4312.8,
+                     *           "markupBrl": 612.4,
+                     *           "entriesCount": 187,
+                     *           "payoutStatus": "PAID",
+                     *           "pixEndToEndId": "E1234567820261201030112345678901",
+                     *           "paidAt": "2026-12-01T03:00:09.870Z",
+                     *           "payoutFailureReason": null
+                     *         }
                      *       },
                      *       "excessDepositsHeld": [
                      *         {
@@ -11322,7 +11543,11 @@ export interface operations {
                      *           "createdAt": "2026-12-01T03:00:04.512Z",
                      *           "amountBrl": 4312.8,
                      *           "markupBrl": 612.4,
-                     *           "entriesCount": 187
+                     *           "entriesCount": 187,
+                     *           "payoutStatus": "PAID",
+                     *           "pixEndToEndId": "E1234567820261201030112345678901",
+                     *           "paidAt": "2026-12-01T03:00:09.870Z",
+                     *           "payoutFailureReason": null
                      *         }
                      *       ],
                      *       "pagination": {
@@ -11450,6 +11675,81 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSettlementPixKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The merchant settlement pix key */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "settlementPixKey": {
+                     *         "id": "019ad0e1-3c4d-7e5f-8a6b-7c8d9e0f1a2b",
+                     *         "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *         "pixKeyType": "CNPJ",
+                     *         "pixKey": "11222333000181",
+                     *         "holderDocument": "**.222.333/****-**",
+                     *         "status": "ACTIVE",
+                     *         "requestedAt": "2026-11-20T13:02:11.530Z",
+                     *         "activatedAt": "2026-11-20T15:40:02.118Z",
+                     *         "approvalId": "019ab8a2-5d3c-7e19-b0f4-7a2c9e1d6b38"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MerchantSettlementPixKey"];
                 };
             };
             /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
@@ -12940,7 +13240,11 @@ export interface operations {
                      *           "createdAt": "2026-12-01T03:00:04.512Z",
                      *           "amountBrl": 4312.8,
                      *           "markupBrl": 612.4,
-                     *           "entriesCount": 187
+                     *           "entriesCount": 187,
+                     *           "payoutStatus": "PAID",
+                     *           "pixEndToEndId": "E1234567820261201030112345678901",
+                     *           "paidAt": "2026-12-01T03:00:09.870Z",
+                     *           "payoutFailureReason": null
                      *         }
                      *       ]
                      *     }
@@ -20824,7 +21128,11 @@ export interface operations {
                      *           "createdAt": "2026-12-01T03:00:04.512Z",
                      *           "amountBrl": 4312.8,
                      *           "markupBrl": 612.4,
-                     *           "entriesCount": 187
+                     *           "entriesCount": 187,
+                     *           "payoutStatus": "PAID",
+                     *           "pixEndToEndId": "E1234567820261201030112345678901",
+                     *           "paidAt": "2026-12-01T03:00:09.870Z",
+                     *           "payoutFailureReason": null
                      *         }
                      *       ]
                      *     }
@@ -22750,6 +23058,346 @@ export interface operations {
             };
             /** @description Body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminRequestSettlementPixKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. 1 to 255 printable ASCII characters, unique per merchant (a UUID is a good choice). A retry with the same key and the same request replays the first answer (2xx and 4xx; with header `idempotent-replayed: true`) without repeating the operation, also after a crash of the server; the same key with another request is 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 CONFLICT with `Retry-After`. Keys are kept at least 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "pixKeyType": "CNPJ",
+                 *       "pixKey": "11222333000181",
+                 *       "holderDocument": "11222333000181",
+                 *       "reason": "Merchant letter of 2026-11-20, ticket 4411"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SettlementPixKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description The created approval */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "019ab8a2-5d3c-7e19-b0f4-7a2c9e1d6b38",
+                     *       "action": "SETTLEMENT_PIX_KEY",
+                     *       "targetType": "settlement_pix_key",
+                     *       "targetId": "019ad0e1-3c4d-7e5f-8a6b-7c8d9e0f1a2b",
+                     *       "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *       "params": {},
+                     *       "reason": "Merchant letter of 2026-11-20, ticket 4411",
+                     *       "status": "PENDING",
+                     *       "proposedBy": {
+                     *         "id": "0195f2a0-7b4e-7c19-9d3a-1f6e8b2c5a04",
+                     *         "email": "rita.ops@example.com"
+                     *       },
+                     *       "proposedAt": "2026-11-20T13:02:11.530Z",
+                     *       "decidedBy": null,
+                     *       "decidedAt": null,
+                     *       "decisionReason": null,
+                     *       "result": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Approval"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another merchant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (CONFLICT, IDEMPOTENCY_CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListSettlementPixKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settlement pix key list */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "019ad0e1-3c4d-7e5f-8a6b-7c8d9e0f1a2b",
+                     *           "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *           "pixKeyType": "CNPJ",
+                     *           "pixKey": "**.222.333/****-**",
+                     *           "holderDocument": "**.222.333/****-**",
+                     *           "status": "ACTIVE",
+                     *           "requestedAt": "2026-11-20T13:02:11.530Z",
+                     *           "activatedAt": "2026-11-20T15:40:02.118Z",
+                     *           "approvalId": "019ab8a2-5d3c-7e19-b0f4-7a2c9e1d6b38"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SettlementPixKeyList"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListSettlements: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                /** @description Page size, at most 100 */
+                limit?: number;
+                merchantId?: string;
+                /** @description Only settlements whose PIX is in this status */
+                payoutStatus?: "AWAITING_PIX_KEY" | "PENDING" | "SENDING" | "SENT" | "PAID" | "FAILED";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page of admin settlements */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "019ad0e0-1a2b-7c3d-8e4f-5a6b7c8d9e01",
+                     *           "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *           "periodStart": "2026-11-01T03:00:00.000Z",
+                     *           "periodEnd": "2026-12-01T03:00:00.000Z",
+                     *           "createdAt": "2026-12-01T03:00:04.512Z",
+                     *           "amountBrl": 4312.8,
+                     *           "markupBrl": 612.4,
+                     *           "entriesCount": 187,
+                     *           "payoutStatus": "PAID",
+                     *           "pixEndToEndId": "E1234567820261201030112345678901",
+                     *           "paidAt": "2026-12-01T03:00:09.870Z",
+                     *           "payoutFailureReason": null,
+                     *           "merchantName": "Acme Pagamentos Ltda",
+                     *           "providerTransactionId": "S019ad0e01a2b7c3d8e4f5a6b7c8d9e01",
+                     *           "payoutAttempt": 0
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "limit": 20,
+                     *         "total": 1
+                     *       },
+                     *       "unpaid": {
+                     *         "count": 0,
+                     *         "amountBrl": "0.00"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminSettlementPage"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -115,6 +115,10 @@ const SETTLEMENT = {
   amountBrl: 4312.8,
   markupBrl: 612.4,
   entriesCount: 187,
+  payoutStatus: 'PAID',
+  pixEndToEndId: 'E1234567820261201030112345678901',
+  paidAt: '2026-12-01T03:00:09.870Z',
+  payoutFailureReason: null,
 };
 
 const stage = (type: string, name: string, statuses: string[], count: number, amountBrl: string, tokens: Array<{ token: string; amount: string }>) => ({ type, stage: name, statuses, count, amountBrl, tokens });
@@ -124,7 +128,7 @@ const BALANCES = {
   unsettledFeesBrl: '15.00',
   unsettledMarkupBrl: '4.50',
   chargebacksOwedBrl: '150.00',
-  settlements: { count: 1, totalBrl: '4312.80', lastAt: SETTLEMENT.createdAt },
+  settlements: { count: 1, totalBrl: '4312.80', unpaidBrl: '0.00', lastAt: SETTLEMENT.createdAt, latest: SETTLEMENT },
   excessDepositsHeld: [{ token: 'USDC', amount: '12.5', orders: 1 }],
   inFlight: [
     stage('PAYIN', 'AWAITING_PIX', ['AWAITING_PAYMENT'], 1, '1500.00', [{ token: 'USDC', amount: '273.004434' }]),

@@ -17,8 +17,9 @@ import type { FourEyesAction, Proposed } from './action-types.ts';
 import type { OrderOperatorActions } from '../orders/operator/operator-actions-service.ts';
 import { FundingBody } from '../treasury/schemas.ts';
 import type { TreasuryService } from '../treasury/service.ts';
+import type { SettlementPixKeys } from '../settlement-payouts/keys.ts';
 
-export const APPROVAL_ACTIONS = ['ORDER_REFUND', 'PAYOUT_RETRY', 'MERCHANT_ENABLE', 'PLATFORM_FEE_CHANGE', 'TREASURY_WITHDRAWAL', 'OPERATOR_CREATE', 'OPERATOR_ROLE_CHANGE', 'OPERATOR_ENABLE', 'SERVICE_ACCOUNT_ACTIVATE'] as const;
+export const APPROVAL_ACTIONS = ['ORDER_REFUND', 'PAYOUT_RETRY', 'MERCHANT_ENABLE', 'PLATFORM_FEE_CHANGE', 'TREASURY_WITHDRAWAL', 'OPERATOR_CREATE', 'OPERATOR_ROLE_CHANGE', 'OPERATOR_ENABLE', 'SERVICE_ACCOUNT_ACTIVATE', 'SETTLEMENT_PIX_KEY'] as const;
 export type ApprovalAction = (typeof APPROVAL_ACTIONS)[number];
 
 export type { FourEyesAction, Proposed } from './action-types.ts';
@@ -61,8 +62,16 @@ export function fourEyesActions(deps: {
   feeTiers: Pick<FeeTiersService, 'listPlatformTiers' | 'checkPlatformTiers' | 'replacePlatformTiers'>;
   treasury: Pick<TreasuryService, 'checkWithdrawal' | 'withdraw'>;
   operators: Parameters<typeof operatorFourEyesActions>[0] & { serviceAccounts: Parameters<typeof serviceAccountFourEyesActions>[0] };
+  settlementPixKeys: Pick<SettlementPixKeys, 'check' | 'activate'>;
 }): Record<ApprovalAction, FourEyesAction> {
   return {
+    // A merchant's settlement PIX key (docs/decisions/0044): asked for by one operator, used once another approves.
+    SETTLEMENT_PIX_KEY: {
+      permission: 'treasury.manage',
+      targetType: 'settlement_pix_key',
+      check: (proposal) => deps.settlementPixKeys.check(idTarget(proposal)),
+      execute: async (trx, proposal, by) => deps.settlementPixKeys.activate(trx, idTarget(proposal), by),
+    },
     ...operatorFourEyesActions(deps.operators),
     ...serviceAccountFourEyesActions(deps.operators.serviceAccounts),
     ORDER_REFUND: {

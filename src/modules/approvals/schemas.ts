@@ -9,7 +9,7 @@ const OperatorRef = Type.Object({ id: Uuid(), email: Type.String() }, { title: '
 // Titled enums: one component each in the OpenAPI document (http/openapi-components.ts).
 export const ApprovalActionField = Type.Enum([...APPROVAL_ACTIONS], {
   title: 'ApprovalAction',
-  description: 'ORDER_REFUND (a PAYIN that failed holding the PIX: targetId the order), PAYOUT_RETRY (a PAYOUT whose PIX was refused, holding the tokens: its PIX is sent again; targetId the order), MERCHANT_ENABLE (a disabled merchant: targetId the merchant), PLATFORM_FEE_CHANGE (targetId PAYIN or PAYOUT; params {tiers} as PUT /admin/platform-fee-tiers/{orderType} takes), TREASURY_WITHDRAWAL (targetId the currency; params {amount, reference, note?}: what was moved out of the treasury, posted to the books), OPERATOR_CREATE (targetId the new operator\'s email; params {role}: approving emails them a single-use set-password link, nobody else sees a credential), OPERATOR_ROLE_CHANGE (targetId the operator; params {role}, a role giving a permission the current one lacks), OPERATOR_ENABLE (targetId a disabled operator), SERVICE_ACCOUNT_ACTIVATE (targetId a PENDING service account; no params: its token works from the approval on; never approved by the account\'s creator)',
+  description: 'ORDER_REFUND (a PAYIN that failed holding the PIX: targetId the order), PAYOUT_RETRY (a PAYOUT whose PIX was refused, holding the tokens: its PIX is sent again; targetId the order), MERCHANT_ENABLE (a disabled merchant: targetId the merchant), PLATFORM_FEE_CHANGE (targetId PAYIN or PAYOUT; params {tiers} as PUT /admin/platform-fee-tiers/{orderType} takes), TREASURY_WITHDRAWAL (targetId the currency; params {amount, reference, note?}: what was moved out of the treasury, posted to the books), OPERATOR_CREATE (targetId the new operator\'s email; params {role}: approving emails them a single-use set-password link, nobody else sees a credential), OPERATOR_ROLE_CHANGE (targetId the operator; params {role}, a role giving a permission the current one lacks), OPERATOR_ENABLE (targetId a disabled operator), SERVICE_ACCOUNT_ACTIVATE (targetId a PENDING service account; no params: its token works from the approval on; never approved by the account\'s creator), SETTLEMENT_PIX_KEY (targetId a PENDING settlement PIX key, asked for by POST /admin/merchants/{id}/settlement-pix-key, which proposes it; no params: the merchant\'s settlements are paid to it from the approval on; never approved by the operator who asked for it)',
 });
 
 const ApprovalStatusField = Type.Enum([...APPROVAL_STATUSES], { title: 'ApprovalStatus', description: 'PENDING until another operator approves or rejects it' });
@@ -18,7 +18,7 @@ export const ApprovalSchema = Type.Object(
   {
     id: Uuid(),
     action: ApprovalActionField,
-    targetType: Type.String({ description: 'order, merchant, platform_fee_tiers, treasury, operator, operator_invitation or service_account' }),
+    targetType: Type.String({ description: 'order, merchant, platform_fee_tiers, treasury, operator, operator_invitation, service_account or settlement_pix_key' }),
     targetId: Type.String(),
     merchantId: Type.Union([Uuid(), Type.Null()], { description: 'The merchant an order belongs to; null otherwise' }),
     params: Type.Record(Type.String(), Type.Unknown()),
@@ -33,6 +33,8 @@ export const ApprovalSchema = Type.Object(
   },
   { title: 'Approval' },
 );
+
+export { Reason };
 
 export const ProposeBody = StrictObject(
   {

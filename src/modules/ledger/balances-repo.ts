@@ -5,6 +5,7 @@
  */
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { SETTLEMENT_COLUMNS } from './tables.ts';
 
 export const balancesRepo = {
   /** The merchant's deposits_to_return balance per token (a credit: negative by what is held) and the orders that credited it. */
@@ -23,6 +24,10 @@ export const balancesRepo = {
       .groupBy('a.currency')
       .orderBy('a.currency')
       .execute();
+  },
+
+  latestSettlement(db: Db, merchantId: string) {
+    return db.selectFrom('settlements').select(SETTLEMENT_COLUMNS).where('merchant_id', '=', merchantId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
   },
 
   settlementTotals(db: Db, merchantId: string) {

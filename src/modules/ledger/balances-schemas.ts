@@ -5,6 +5,7 @@
  */
 import { Type } from 'typebox';
 import { Nullable, OrderTypeField, Timestamp, Uuid } from '../../http/schemas.ts';
+import { SettlementSchema } from './schemas.ts';
 
 const BrlText = (description: string) => Type.String({ pattern: '^\\d+\\.\\d{2}$', description: `${description}; BRL, decimal text with two decimals, never negative` });
 const TokenText = (description: string) => Type.String({ pattern: '^\\d+(\\.\\d+)?$', description: `${description}; decimal text, never negative` });
@@ -57,9 +58,11 @@ export const BalancesSchema = Type.Object(
     chargebacksOwedBrl: BrlText('What the merchant owes for charge-backs of accepted MED claims, netted by the next settlement (`chargebacksOwed` of GET /ledger/fees/balance, the `merchant_chargebacks_owed` account)'),
     settlements: Type.Object(
       {
-        count: Type.Integer({ minimum: 0, description: 'Settlements paid to the merchant' }),
-        totalBrl: BrlText('What they paid, summed (their `amountBrl`; the `merchant_settlements` account)'),
+        count: Type.Integer({ minimum: 0, description: 'Settlements made for the merchant' }),
+        totalBrl: BrlText('What they settled, summed (their `amountBrl`)'),
+        unpaidBrl: BrlText('Of that, what their PIX has not paid yet (settlements not PAID: waiting for a key, being sent, or refused and owed again; the `merchant_settlements` account)'),
         lastAt: Nullable(Timestamp('When the latest was made; null before the first')),
+        latest: Type.Union([SettlementSchema, Type.Null()], { description: 'The latest settlement, with its payment status and PIX reference; null before the first' }),
       },
       { title: 'BalancesSettlements', description: 'The settlements themselves: GET /ledger/settlements' },
     ),

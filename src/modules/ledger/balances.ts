@@ -11,6 +11,7 @@ import { type Dec, decimal, toFixedText } from '../../lib/money.ts';
 import { balancesRepo } from './balances-repo.ts';
 import { type BalancesSchema, IN_FLIGHT_STAGES } from './balances-schemas.ts';
 import { ledgerRepo } from './repo.ts';
+import { toSettlement } from './settlement-view.ts';
 
 export type Balances = Static<typeof BalancesSchema>;
 
@@ -21,13 +22,15 @@ const STAGES = Object.entries(IN_FLIGHT_STAGES).flatMap(([type, stages]) =>
 export async function readBalances(deps: { db: Db; clock: Clock }, merchantId: string): Promise<Balances> {
   const { db } = deps;
   const asOf = deps.clock.now();
-  const [payable, markup, owed, held, settled, orders] = await Promise.all([
+  const [payable, markup, owed, held, settled, orders, unpaid, latest] = await Promise.all([
     ledgerRepo.merchantBalance(db, 'merchant_fees_payable', merchantId),
     ledgerRepo.merchantBalance(db, 'merchant_markup_payable', merchantId),
     ledgerRepo.merchantBalance(db, 'merchant_chargebacks_owed', merchantId),
     balancesRepo.heldDeposits(db, merchantId),
     balancesRepo.settlementTotals(db, merchantId),
     balancesRepo.inFlight(db, merchantId, STAGES.flatMap((stage) => stage.statuses)),
+    ledgerRepo.merchantBalance(db, 'merchant_settlements', merchantId),
+    balancesRepo.latestSettlement(db, merchantId),
   ]);
   const inFlight = STAGES.map(({ type, stage, statuses }) => {
     const rows = orders.filter((row) => row.type === type && statuses.includes(row.status));
@@ -48,7 +51,13 @@ export async function readBalances(deps: { db: Db; clock: Clock }, merchantId: s
     unsettledFeesBrl: toFixedText(decimal(payable).negated(), 2),
     unsettledMarkupBrl: toFixedText(decimal(markup).negated(), 2),
     chargebacksOwedBrl: toFixedText(owed, 2),
-    settlements: { count: settled.count, totalBrl: toFixedText(settled.total, 2), lastAt: settled.last ? new Date(settled.last).toISOString() : null },
+    settlements: {
+      count: settled.count,
+      totalBrl: toFixedText(settled.total, 2),
+      unpaidBrl: toFixedText(decimal(unpaid).negated(), 2),
+      lastAt: settled.last ? new Date(settled.last).toISOString() : null,
+      latest: latest ? toSettlement(latest) : null,
+    },
     excessDepositsHeld: held
       .filter((row) => !decimal(row.balance).isZero())
       .map((row) => ({ token: row.currency, amount: decimal(row.balance).negated().toString(), orders: row.orders })),

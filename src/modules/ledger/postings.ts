@@ -12,7 +12,8 @@
  *   merchant_fees_payable       merchant, BRL: fees earned by the merchant and not yet settled
  *   merchant_markup_payable     merchant, BRL: the partner markup earned and not yet settled,
  *                               apart from its fees (docs/decisions/0042)
- *   merchant_settlements        merchant, BRL: fees (and markup) paid out to the merchant by settlements
+ *   merchant_settlements        merchant, BRL: what settlements owe the merchant (fees and markup
+ *                               settled), until their PIX to the merchant is confirmed
  *   deposits_to_return          merchant, tokens: deposited beyond what a payout ordered, owed
  *                               back to the merchant (each entry references its order)
  *   merchant_sponsored_fees     merchant, SOL: Solana fees the platform's fee payer paid for the
@@ -51,6 +52,8 @@
  * SETTLEMENT (fees F and markup M closed, O owed for charge-backs, F+M > O): fees_payable +F /
  *         markup_payable +M / chargebacks_owed −O / merchant_settlements −(F+M−O): what the
  *         merchant earned pays off what it owes first.
+ * SETTLEMENT PAID (its PIX to the merchant confirmed by the PSP, once per settlement):
+ *         merchant_settlements +A / pix_cash −A. A refused PIX posts nothing: A stays owed.
  *
  * TREASURY FUNDING (an operator's, once per funding reference): treasury +X / treasury_capital −X.
  * TREASURY WITHDRAWAL (two operators', once per reference): treasury_capital +X / treasury −X.
@@ -178,6 +181,12 @@ export function settlementPostings(feesBrl: string, nettedBrl = '0', markupBrl =
     leg('merchant_settlements', 'BRL', paid.negated()),
   ];
   return legs.filter((posting) => !decimal(posting.amount).isZero());
+}
+
+/** A settlement's PIX to the merchant, confirmed: what it owed leaves the PSP account (docs/decisions/0044). */
+export function settlementPaidPostings(amountBrl: string): Posting[] {
+  if (!decimal(amountBrl).gt(0)) throw new Error('a settlement pays a positive amount');
+  return [leg('merchant_settlements', 'BRL', amountBrl), credit('pix_cash', 'BRL', amountBrl)];
 }
 
 /** Solana's native currency in the ledger: amounts in SOL, 9 decimals (1 lamport = 0.000000001 SOL). */

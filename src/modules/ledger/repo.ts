@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { newId } from '../../lib/ids.ts';
-import type { LedgerEntriesTable } from './tables.ts';
+import type { LedgerEntriesTable, SettlementsTable } from './tables.ts';
 import type { AccountCode, Posting } from './postings.ts';
 import { SETTLEMENT_COLUMNS } from './tables.ts';
 
@@ -80,7 +80,7 @@ export const ledgerRepo = {
    * A merchant account's balance (debits positive): fees-payable's is a credit (negative by the
    * fees not settled), chargebacks-owed's a debit (what the merchant owes).
    */
-  async merchantBalance(db: Db, code: 'merchant_fees_payable' | 'merchant_markup_payable' | 'merchant_chargebacks_owed', merchantId: string): Promise<string> {
+  async merchantBalance(db: Db, code: 'merchant_fees_payable' | 'merchant_markup_payable' | 'merchant_chargebacks_owed' | 'merchant_settlements', merchantId: string): Promise<string> {
     const row = await db
       .selectFrom('ledger_postings as p')
       .innerJoin('ledger_accounts as a', 'a.id', 'p.account_id')
@@ -121,7 +121,7 @@ export const ledgerRepo = {
     return db.selectFrom('merchants').select(['id', 'created_at']).where('id', '=', merchantId).forUpdate().executeTakeFirst();
   },
 
-  insertSettlement(db: Db, settlement: { id: string; merchant_id: string; period_start: Date; period_end: Date; amount_brl: string; markup_brl: string; entries_count: number; created_at: Date }) {
+  insertSettlement(db: Db, settlement: Insertable<SettlementsTable>) {
     return db.insertInto('settlements').values(settlement).returning(SETTLEMENT_COLUMNS).executeTakeFirstOrThrow();
   },
 

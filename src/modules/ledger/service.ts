@@ -9,7 +9,7 @@ import type { Db, Trx } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { type AuditActor, recordAudit } from '../../platform/audit/record.ts';
-import { decimal, toFixedText, toJsonNumber } from '../../lib/money.ts';
+import { decimal, toFixedText } from '../../lib/money.ts';
 import {
   type DisputeMovement,
   type OrderAmounts,
@@ -22,6 +22,7 @@ import {
   isBalanced,
   isMerchantAccount,
   orderPostings,
+  settlementPaidPostings,
   settlementPostings,
   sponsoredFeePostings,
   treasuryFundingPostings,
@@ -29,24 +30,17 @@ import {
 } from './postings.ts';
 import { readBalances } from './balances.ts';
 import { type LedgerView, ledgerRepo as repo } from './repo.ts';
-import type { EntrySchema, SettlementSchema } from './schemas.ts';
+import type { EntrySchema } from './schemas.ts';
 import type { LedgerEntriesTable } from './tables.ts';
+import { type Settlement, toSettlement } from './settlement-view.ts';
+
+export type { Settlement };
 
 type EntryRow = { id: string; kind: string; reference_type: string; reference_id: string; created_at: Date; settlement_id: string | null };
 
-export type Settlement = Static<typeof SettlementSchema>;
 export type Entry = Static<typeof EntrySchema>;
 
-const toSettlement = (row: { id: string; merchant_id: string; period_start: Date; period_end: Date; created_at: Date; amount_brl: string; markup_brl: string; entries_count: number }): Settlement => ({
-  id: row.id,
-  merchantId: row.merchant_id,
-  periodStart: row.period_start.toISOString(),
-  periodEnd: row.period_end.toISOString(),
-  createdAt: row.created_at.toISOString(),
-  amountBrl: toJsonNumber(row.amount_brl),
-  markupBrl: toJsonNumber(row.markup_brl),
-  entriesCount: row.entries_count,
-});
+
 
 const settlementAudit = (cutoff: Date, merchantId: string | null, settlementIds: string[]) => ({
   action: 'settlements.run',
@@ -148,6 +142,9 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
         markup_brl: toFixedText(markup, 2),
         entries_count: entryIds.length,
         created_at: now,
+        // Paid by PIX by the settlement-payouts worker, which finds the merchant's key (or waits for one).
+        payout_status: 'PENDING',
+        payout_next_at: now,
       });
       await repo.markSettled(trx, settlement.id, entryIds);
       await post(trx, { merchantId, kind: 'SETTLEMENT', referenceType: 'settlement', referenceId: settlement.id, at: now }, settlementPostings(toFixedText(fees, 2), toFixedText(owed, 2), toFixedText(markup, 2)));
@@ -217,6 +214,11 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
     /** An accepted MED claim's chargeback to the merchant, or the return it paid (postings.ts); once per dispute and movement. */
     postDisputeMovement(trx: Trx, dispute: { disputeId: string; merchantId: string; amountBrl: string; at: Date }, movement: DisputeMovement) {
       return post(trx, { merchantId: dispute.merchantId, kind: movement, referenceType: 'dispute', referenceId: dispute.disputeId, at: dispute.at }, disputePostings(movement, dispute.amountBrl));
+    },
+
+    /** A settlement's PIX to the merchant, confirmed by the PSP, in the transaction that marks it PAID: merchant_settlements +A / pix_cash −A; once per settlement. */
+    postSettlementPaid(trx: Trx, settlement: { settlementId: string; merchantId: string; amountBrl: string; at: Date }) {
+      return post(trx, { merchantId: settlement.merchantId, kind: 'SETTLEMENT_PAID', referenceType: 'settlement', referenceId: settlement.settlementId, at: settlement.at }, settlementPaidPostings(settlement.amountBrl));
     },
 
     /** The platform's token_treasury balance per currency (debits positive: what the books say it holds). */

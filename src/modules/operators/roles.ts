@@ -71,6 +71,8 @@ export const WRITE_PERMISSIONS: Readonly<Record<string, OperatorPermission | 'fo
   'POST /api/v1/admin/service-accounts': 'operators.manage',
   'DELETE /api/v1/admin/service-accounts/:id': 'operators.manage',
   'POST /api/v1/admin/approvals': 'self',
+  // A four-eyes proposal of SETTLEMENT_PIX_KEY: the route checks treasury.manage, as proposing does.
+  'POST /api/v1/admin/merchants/:id/settlement-pix-key': 'self',
   'POST /api/v1/admin/approvals/:id/approve': 'self',
   'POST /api/v1/admin/approvals/:id/reject': 'self',
   'DELETE /api/v1/admin/auth/sessions/current': 'self',

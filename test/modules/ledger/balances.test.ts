@@ -79,14 +79,17 @@ describe('GET /ledger/balances', () => {
     expect(balances.chargebacksOwedBrl).toBe('40.00');
     expect(decimal(balances.unsettledFeesBrl).gt(0)).toBe(true);
 
-    const settlements = await ctx.database.db.selectFrom('settlements').select(['amount_brl', 'created_at']).where('merchant_id', '=', id).execute();
+    const settlements = await ctx.database.db.selectFrom('settlements').select(['id', 'amount_brl', 'created_at']).where('merchant_id', '=', id).execute();
     expect(settlements).toHaveLength(1);
     expect(balances.settlements).toEqual({
       count: 1,
       totalBrl: decimal(settlements[0]!.amount_brl).toFixed(2),
+      // No settlement PIX key: nothing is paid yet, so all of it is owed (docs/decisions/0044).
+      unpaidBrl: decimal(settlements[0]!.amount_brl).toFixed(2),
       lastAt: new Date(settlements[0]!.created_at).toISOString(),
+      latest: expect.objectContaining({ id: settlements[0]!.id, payoutStatus: 'PENDING', pixEndToEndId: null }),
     });
-    expect(balances.settlements.totalBrl).toBe((await brl(id, 'merchant_settlements')).negated().toFixed(2));
+    expect(balances.settlements.unpaidBrl).toBe((await brl(id, 'merchant_settlements')).negated().toFixed(2));
 
     const held = await accountBalances(id, 'deposits_to_return');
     expect(held.get('USDC')?.toString()).toBe('-2.5');

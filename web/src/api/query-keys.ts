@@ -61,6 +61,7 @@ export const opsKeys = {
   merchant: (id: string, part?: string) => (part ? ([OPS_KEY, 'merchant', id, part] as const) : ([OPS_KEY, 'merchant', id] as const)),
   treasury: [OPS_KEY, 'treasury'] as const,
   settlementsDue: [OPS_KEY, 'settlements-due'] as const,
+  settlements: [OPS_KEY, 'settlements'] as const,
   reconciliations: [OPS_KEY, 'reconciliations'] as const,
   pspRuns: [OPS_KEY, 'psp-runs'] as const,
   webhooksHealth: (includeHealthy: boolean) => [OPS_KEY, 'webhooks-health', includeHealthy] as const,

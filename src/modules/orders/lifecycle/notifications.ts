@@ -39,6 +39,11 @@ export interface NotificationsDeps {
    * COMPLETED order is no order's refund. Answers whether the refund was one of its returns.
    */
   disputeReturns?: { settled(trx: Trx, notification: PixOutcome<'refund_settled'>): Promise<boolean> };
+  /**
+   * Told of a settled PIX no order sent, in its transaction (the settlement payouts: a
+   * settlement's PIX to its merchant). Answers whether it was one of theirs.
+   */
+  settlementPayouts?: { settled(trx: Trx, notification: PixOutcome<'payout_settled'>): Promise<boolean> };
 }
 
 type PixOutcome<Kind extends PixNotification['kind']> = Extract<PixNotification, { kind: Kind }>;
@@ -105,7 +110,9 @@ export function createOrderNotifications(deps: NotificationsDeps) {
   /** A PAYOUT's PIX was confirmed by the receiving bank (COMPLETED) or refused (FAILED). */
   async function payoutSettled(trx: Trx, notification: PixOutcome<'payout_settled'>) {
     const order = await repo.lockBy(trx, 'provider_transaction_id', notification.providerTransactionId);
-    // The provider can settle a PIX before sendPix's answer is stored: refuse, so it is retried.
+    // Not an order's: a settlement's PIX to its merchant, or (neither) one whose sendPix answer
+    // is not stored yet (the provider can settle before it): refused then, so it is retried.
+    if (!order && (await deps.settlementPayouts?.settled(trx, notification))) return undefined;
     if (!order) throw new Error(`payout ${notification.providerTransactionId} is not recorded yet`);
     if (order.status !== 'PIX_SENT_UNCONFIRMED') return order;
     if (notification.status === 'CONFIRMED') {

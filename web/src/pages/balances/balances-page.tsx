@@ -91,6 +91,9 @@ export function BalancesPage() {
               <Figure label={t('balances.settlementsTotal')} testId="balances-settlements-total">
                 {formatBrl(data.settlements.totalBrl, language)}
               </Figure>
+              <Figure label={t('balances.settlementsUnpaid')} testId="balances-settlements-unpaid">
+                {formatBrl(data.settlements.unpaidBrl, language)}
+              </Figure>
               <Figure label={t('balances.settlementsLast')} testId="balances-settlements-last">
                 {data.settlements.lastAt ? formatDateTime(data.settlements.lastAt) : t('balances.none')}
               </Figure>

@@ -1,7 +1,8 @@
 /**
  * Treasury (/app/ops/treasury): the treasury's balances on chain against the ledger
  * (GET /admin/treasury), the last reconciliation runs (GET /admin/treasury/reconciliations) and
- * the merchant fees a settlement run would pay now (GET /admin/settlements/due). Amounts are the
+ * the merchant fees a settlement run would pay now (GET /admin/settlements/due) and the settlements'
+ * PIX payments (GET /admin/settlements, settlement-payouts.tsx). Amounts are the
  * API's decimal text, grouped digit by digit (i18n/format.ts), never parsed as floats.
  */
 import { Anchor, Stack, Text, Title } from '@mantine/core';
@@ -16,6 +17,7 @@ import { Facts } from '../../components/facts.tsx';
 import { Loading } from '../../components/loading.tsx';
 import { useI18n } from '../../i18n/context.tsx';
 import { formatBrl, formatDateTime, formatTokenAmount } from '../../i18n/format.ts';
+import { SettlementPayouts } from './settlement-payouts.tsx';
 
 type Currency = components['schemas']['TreasuryCurrency'];
 type Due = components['schemas']['SettlementDue'];
@@ -144,6 +146,7 @@ export function TreasuryPage() {
       <Reconciliations />
       <PspReconciliations />
       <SettlementsDue />
+      <SettlementPayouts />
     </Stack>
   );
 }

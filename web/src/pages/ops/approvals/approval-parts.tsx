@@ -28,6 +28,7 @@ export const ACTION_PERMISSION: Record<ApprovalAction, OperatorPermission> = {
   OPERATOR_ROLE_CHANGE: 'operators.manage',
   OPERATOR_ENABLE: 'operators.manage',
   SERVICE_ACCOUNT_ACTIVATE: 'operators.manage',
+  SETTLEMENT_PIX_KEY: 'treasury.manage',
 };
 
 /** The actions whose target is an order. */
@@ -55,6 +56,7 @@ export function ApprovalTarget({ approval }: { approval: Pick<Approval, 'action'
   if (approval.action === 'MERCHANT_ENABLE') return <AppLink path={`/ops/merchants/${approval.targetId}`}>{t('opsApprovals.target.merchant', { id: short })}</AppLink>;
   if (approval.action === 'OPERATOR_CREATE') return <Text size="sm">{t('opsApprovals.target.invitation', { email: approval.targetId })}</Text>;
   if (approval.action === 'OPERATOR_ROLE_CHANGE' || approval.action === 'OPERATOR_ENABLE') return <AppLink path="/ops/operators">{t('opsApprovals.target.operator', { id: short })}</AppLink>;
+  if (approval.action === 'SETTLEMENT_PIX_KEY') return <Text size="sm">{t('opsApprovals.target.settlementPixKey', { id: short })}</Text>;
   if (approval.action === 'TREASURY_WITHDRAWAL') return <Text size="sm">{t('opsApprovals.target.treasury', { id: approval.targetId })}</Text>;
   return <Text size="sm">{t('opsApprovals.target.fees', { type: approval.targetId })}</Text>;
 }

@@ -22,6 +22,12 @@ export interface AccountSignature {
 
 export interface DepositChain {
   tokenAccountOf(owner: string, token: string): Promise<DepositAccount>;
+  /**
+   * The balance of each token account, in base units as decimal text (null when the account does
+   * not exist), in the order asked, at the configured commitment; batched (getMultipleAccounts,
+   * up to 100 accounts per call), so a pass reads thousands of addresses in tens of calls.
+   */
+  balancesOf(tokenAccounts: string[]): Promise<Array<string | null>>;
   /** The owner's token accounts (SPL Token and Token-2022) of every mint but `mint`: where wrong-mint transfers land. */
   otherTokenAccountsOf(owner: string, mint: string): Promise<DepositAccount[]>;
   /**

@@ -20,6 +20,13 @@ export interface AccountSignature {
   blockTime: Date | null;
 }
 
+export interface Received {
+  /** Token units, decimal text. */
+  amount: string;
+  /** Base units, decimal text; null when the transaction does not report it (failed). */
+  balanceAfter: string | null;
+}
+
 export interface DepositChain {
   tokenAccountOf(owner: string, token: string): Promise<DepositAccount>;
   /**
@@ -37,8 +44,9 @@ export interface DepositChain {
   signaturesAfter(account: string, after: string | null): Promise<AccountSignature[]>;
   /**
    * What `account` gained of `mint` in the transaction, decimal text in token units ("0" when it
-   * gained nothing, e.g. a transaction that only created it, or moved tokens out); undefined when
-   * the node does not answer the transaction at the configured commitment yet.
+   * gained nothing, e.g. a transaction that only created it, or moved tokens out), and its balance
+   * after it in base units (as `balancesOf` reads it; "0" for a failed one, whose balance is not
+   * reported); undefined when the node does not answer the transaction at the configured commitment yet.
    */
-  receivedIn(signature: string, account: string, mint: string): Promise<string | undefined>;
+  receivedIn(signature: string, account: string, mint: string): Promise<Received | undefined>;
 }

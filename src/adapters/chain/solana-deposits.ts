@@ -11,7 +11,7 @@
 import { address, createSolanaRpc, type Signature } from '@solana/kit';
 import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import { decimal } from '../../lib/money.ts';
-import type { AccountSignature, DepositAccount, DepositChain } from './deposits-port.ts';
+import type { AccountSignature, DepositAccount, DepositChain, Received } from './deposits-port.ts';
 import { call, createMintReader, RPC_TIMEOUT_MS, TOKEN_2022_PROGRAM_ADDRESS } from './solana-mints.ts';
 
 export interface SolanaDepositSettings {
@@ -73,16 +73,16 @@ export function createSolanaDeposits(settings: SolanaDepositSettings): DepositCh
     return found.reverse();
   }
 
-  async function receivedIn(signature: string, account: string, mint: string): Promise<string | undefined> {
+  async function receivedIn(signature: string, account: string, mint: string): Promise<Received | undefined> {
     const tx = await rpcCall('getTransaction', (abortSignal) =>
       rpc.getTransaction(signature as Signature, { commitment, encoding: 'json', maxSupportedTransactionVersion: 0 }).send({ abortSignal }),
     );
     if (!tx?.meta) return undefined;
-    if (tx.meta.err) return '0';
+    if (tx.meta.err) return { amount: '0', balanceAfter: null };
     // Account indexes run over the message's keys, then the ones loaded from lookup tables.
     const keys: string[] = [...tx.transaction.message.accountKeys, ...(tx.meta.loadedAddresses?.writable ?? []), ...(tx.meta.loadedAddresses?.readonly ?? [])];
     const index = keys.indexOf(account);
-    if (index < 0) return '0';
+    if (index < 0) return { amount: '0', balanceAfter: null };
     const balance = (list: typeof tx.meta.preTokenBalances) => {
       const entry = (list ?? []).find((item) => item.accountIndex === index && item.mint === mint);
       return entry ? { amount: BigInt(entry.uiTokenAmount.amount), decimals: entry.uiTokenAmount.decimals } : undefined;
@@ -90,9 +90,10 @@ export function createSolanaDeposits(settings: SolanaDepositSettings): DepositCh
     const pre = balance(tx.meta.preTokenBalances);
     const post = balance(tx.meta.postTokenBalances);
     const gained = (post?.amount ?? 0n) - (pre?.amount ?? 0n);
-    if (gained <= 0n) return '0';
+    const balanceAfter = (post?.amount ?? 0n).toString();
+    if (gained <= 0n) return { amount: '0', balanceAfter };
     const decimals = post?.decimals ?? pre?.decimals ?? 0;
-    return decimal(gained.toString()).dividedBy(decimal(10).pow(decimals)).toString();
+    return { amount: decimal(gained.toString()).dividedBy(decimal(10).pow(decimals)).toString(), balanceAfter };
   }
 
   async function balanceChunk(accounts: string[]): Promise<Array<string | null>> {

@@ -82,18 +82,26 @@ export function createDepositWatcher(deps: { db: Db; clock: Clock; chain: Deposi
     });
   }
 
-  /** Its new signatures handled; then the balance read before them stored, unless one could not be read yet. */
+  /**
+   * Its new signatures handled; then the balance read stored, only when they explain it: the
+   * newest handled leaves the account at that balance (or none was new and none was known). A
+   * balance not yet explained (its transaction not final yet: a node may answer account reads
+   * ahead of the commitment, as the chain simulator does) keeps the address listed next pass.
+   */
   async function scan(address: Watched): Promise<number> {
     const signatures = await chain.signaturesAfter(address.token_account, address.last_signature);
     let found = 0;
+    let after: string | null | undefined;
     for (const { signature, failed, blockTime } of signatures) {
-      const amount = failed ? '0' : await chain.receivedIn(signature, address.token_account, address.mint);
+      const received = failed ? { amount: '0', balanceAfter: null } : await chain.receivedIn(signature, address.token_account, address.mint);
       // Listed at the commitment but not yet answered there: read again next pass, from here.
-      if (amount === undefined) return found;
-      if (await handleSignature(address, signature, amount, blockTime)) found += 1;
+      if (received === undefined) return found;
+      if (await handleSignature(address, signature, received.amount, blockTime)) found += 1;
+      if (!failed) after = received.balanceAfter;
     }
     if (signatures.length === 0) await repo.advance(db, address.reference, clock.now());
-    if (address.balance !== undefined && address.balance !== address.observed_amount) await repo.observe(db, address.reference, address.observed_amount, address.balance);
+    const explained = after === undefined ? address.observed_amount === null : after === address.balance;
+    if (address.balance !== undefined && address.balance !== address.observed_amount && explained) await repo.observe(db, address.reference, address.observed_amount, address.balance);
     return found;
   }
 
@@ -102,7 +110,7 @@ export function createDepositWatcher(deps: { db: Db; clock: Clock; chain: Deposi
     let found = 0;
     for (const account of await chain.otherTokenAccountsOf(address.owner_address, address.mint)) {
       for (const { signature, failed } of await chain.signaturesAfter(account.tokenAccount, null)) {
-        const amount = failed ? undefined : await chain.receivedIn(signature, account.tokenAccount, account.mint);
+        const amount = failed ? undefined : (await chain.receivedIn(signature, account.tokenAccount, account.mint))?.amount;
         if (amount === undefined || decimal(amount).lte(0)) continue;
         const row = { signature, deposit_address: address.owner_address, order_id: address.order_id, token: account.mint, amount, outcome: 'WRONG_MINT' as const, detected_at: clock.now() };
         await repo.record(db, row);

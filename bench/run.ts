@@ -15,7 +15,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { Api, type Credentials } from './lib/api.ts';
-import { type DepositLatencyFigures, type WatcherCostFigures, depositLatency, fundDepositor, seedOpenPayouts, watcherCost } from './lib/chain-deposit.ts';
+import { type DepositLatencyFigures, type WatcherCostFigures, depositLatency, fundDepositor, keepOpen, seedOpenPayouts, watcherCost } from './lib/chain-deposit.ts';
 import { type ChainPayinFigures, type ClockSettings, type SimulatorLimitFigures, chainPayin, fundTreasuryBooks, fundTreasuryOnChain, simulatorLimit, treasuryAddress, startSimulator } from './lib/chain-payin.ts';
 import { analyze, createDatabase, dropDatabase, orderIdAtDepth, seedOrders, seedReceivers, serverVersion } from './lib/database.ts';
 import { productionKeys } from './lib/keys.ts';
@@ -400,6 +400,7 @@ async function chainDepositScenario(startService: (env: NodeJS.ProcessEnv) => Pr
     await stopChild(chainService);
     for (const count of openAddressCounts) {
       if (count > open) await seedTo(count);
+      await keepOpen(databaseUrl, count);
       // The service's defaults: CHAIN_DEPOSIT_WATCH_BATCH 100, a tenth of it rotated per pass.
       const figures = await watcherCost(databaseUrl, sim, { openAddresses: count, batch: 10, passes: 20, intervalMs: 2000 });
       watcher.push({ ...figures, seedMs: seedMs.at(-1) ?? 0 });

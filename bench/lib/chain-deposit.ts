@@ -174,6 +174,30 @@ export async function seedOpenPayouts(dbUrl: string, merchantId: string, mint: s
   return round(performance.now() - started);
 }
 
+/**
+ * Only `count` of the seeded PAYOUTs left open (the others EXPIRED long ago, so no longer watched):
+ * every count is seeded before the service stops (its latency rounds), and the watcher's cost is
+ * then measured at each count in turn.
+ */
+export async function keepOpen(dbUrl: string, count: number): Promise<void> {
+  await withClient(dbUrl, async (client) => {
+    await client.query(
+      `with seeded as (
+         select id, row_number() over (order by id) as n from orders
+         where type = 'PAYOUT' and recipient_name = 'Bench Receiver' and pix_key = '52998224725'
+       )
+       update orders o set
+         status = case when s.n <= $1 then 'AWAITING_DEPOSIT' else 'EXPIRED' end,
+         expires_at = case when s.n <= $1 then now() + interval '1 day' else now() - interval '365 days' end
+       from seeded s where o.id = s.id`,
+      [count],
+    );
+    // Their other mints as good as read: the retiring step (getTokenAccountsByOwner twice per address) is not what is measured.
+    await client.query(`update deposit_addresses d set other_mints_checked_at = now() from orders o where o.deposit_address = d.owner_address and o.status = 'EXPIRED' and o.recipient_name = 'Bench Receiver'`);
+    await client.query('analyze orders');
+  });
+}
+
 /** Watcher passes in this process over the open addresses (the service stopped); RPC calls counted on fetch. */
 export async function watcherCost(dbUrl: string, sim: SimulatorProcess, options: { openAddresses: number; batch: number; passes: number; intervalMs: number }): Promise<WatcherCostFigures> {
   const handle = await openDatabase({ driver: 'postgres', url: dbUrl, poolMax: 2 });

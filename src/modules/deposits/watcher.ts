@@ -100,8 +100,10 @@ export function createDepositWatcher(deps: { db: Db; clock: Clock; chain: Deposi
       if (!failed) after = received.balanceAfter;
     }
     if (signatures.length === 0) await repo.advance(db, address.reference, clock.now());
-    const explained = after === undefined ? address.observed_amount === null : after === address.balance;
-    if (address.balance !== undefined && address.balance !== address.observed_amount && explained) await repo.observe(db, address.reference, address.observed_amount, address.balance);
+    if (address.balance === undefined || address.balance === address.observed_amount) return found;
+    // Nothing new handled: the cursor's transaction is the newest final one (none: an empty account).
+    if (after === undefined) after = address.last_signature ? ((await chain.receivedIn(address.last_signature, address.token_account, address.mint))?.balanceAfter ?? null) : '0';
+    if (after === address.balance) await repo.observe(db, address.reference, address.observed_amount, address.balance);
     return found;
   }
 

@@ -15,7 +15,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { Api, type Credentials } from './lib/api.ts';
-import { type DepositLatencyFigures, type WatcherCostFigures, depositLatency, fundDepositor, seedOpenPayouts, watcherCost } from './lib/chain-deposit.ts';
+import { type DepositLatencyFigures, type WatcherCostFigures, depositLatency, fundDepositor, keepOpen, seedOpenPayouts, watcherCost } from './lib/chain-deposit.ts';
 import { type ChainPayinFigures, type ClockSettings, type SimulatorLimitFigures, chainPayin, fundTreasuryBooks, fundTreasuryOnChain, simulatorLimit, treasuryAddress, startSimulator } from './lib/chain-payin.ts';
 import { analyze, createDatabase, dropDatabase, orderIdAtDepth, seedOrders, seedReceivers, serverVersion } from './lib/database.ts';
 import { productionKeys } from './lib/keys.ts';
@@ -374,7 +374,7 @@ async function chainDepositScenario(startService: (env: NodeJS.ProcessEnv) => Pr
     const chainEnv = { CHAIN_PROVIDER: 'solana-rpc', SOLANA_RPC_URL: sim.url, CHAIN_TOKEN_MINTS: `USDC:${sim.usdc}`, SOLANA_COMMITMENT: 'finalized' };
     // As chain-payin: SIMULATION_MODE refuses a real chain, so the process runs as development.
     const { SIMULATION_MODE: _simulated, ...rest } = serviceEnv;
-    log(`chain-deposit: chain simulator pid ${sim.child.pid} (slot ${chainClock.slotMs} ms, finalized lag ${chainClock.finalizedLag}); service restarted with ${JSON.stringify(chainEnv)}, watcher defaults (100 addresses per pass, 2 s apart)`);
+    log(`chain-deposit: chain simulator pid ${sim.child.pid} (slot ${chainClock.slotMs} ms, finalized lag ${chainClock.finalizedLag}); service restarted with ${JSON.stringify(chainEnv)}, watcher defaults (every balance read per pass, 2 s apart)`);
     const chainService = await startService({ ...rest, NODE_ENV: 'development', ...chainEnv });
     await fundDepositor(api, sim, 1_000_000_000_000n);
     const latency: DepositLatencyFigures[] = [];
@@ -390,19 +390,21 @@ async function chainDepositScenario(startService: (env: NodeJS.ProcessEnv) => Pr
       open = count;
       log(`chain-deposit: ${open} open PAYOUTs with deposit addresses seeded by SQL (${seedMs.at(-1)} ms)`);
     };
-    const [firstCount] = openAddressCounts;
-    if (firstCount) {
-      await seedTo(firstCount);
-      latency.push(await depositLatency(api, databaseUrl, sim, { orders: Math.min(depositOrders, 20), openAddresses: firstCount, documentOffset: 920_100, servicePid: chainService.pid, waitSeconds: 300, log }));
-      report(latency[1]!);
+    // Deposit latency beside each count of open addresses (issue 44: finality + 1 s up to 10,000).
+    for (const [i, count] of openAddressCounts.entries()) {
+      await seedTo(count);
+      latency.push(await depositLatency(api, databaseUrl, sim, { orders: Math.min(depositOrders, 20), openAddresses: count, documentOffset: 920_100 + i * 100, servicePid: chainService.pid, waitSeconds: 300, log }));
+      report(latency.at(-1)!);
     }
     // The watcher alone from here: nothing else scans or loads the simulator.
     await stopChild(chainService);
     for (const count of openAddressCounts) {
       if (count > open) await seedTo(count);
-      const figures = await watcherCost(databaseUrl, sim, { openAddresses: count, batch: 100, passes: 20, intervalMs: 2000 });
+      await keepOpen(databaseUrl, count);
+      // The service's defaults: CHAIN_DEPOSIT_WATCH_BATCH 100, a tenth of it rotated per pass.
+      const figures = await watcherCost(databaseUrl, sim, { openAddresses: count, batch: 10, passes: 20, intervalMs: 2000 });
       watcher.push({ ...figures, seedMs: seedMs.at(-1) ?? 0 });
-      log(`watcher at ${count} open: pass p50 ${figures.passP50Ms} ms p99 ${figures.passP99Ms} ms; ${figures.callsPerPass} RPC calls per pass, ${figures.callsPerSecond}/s back to back; pick query ${figures.pickQueryMs} ms; every address once in ${figures.rotationSecondsAtInterval} s at the 2 s interval`);
+      log(`watcher at ${count} open: pass p50 ${figures.passP50Ms} ms p99 ${figures.passP99Ms} ms; ${figures.callsPerPass} RPC calls per pass, ${figures.callsPerSecond}/s back to back, ${figures.callsPerMinuteAtInterval}/min at the 2 s interval; watched query ${figures.pickQueryMs} ms; safety rotation ${figures.rotationSecondsAtInterval} s`);
     }
     results.scenarios['chain-deposit'] = { kind: 'chain-deposit', clock: chainClock, latency, watcher };
   } finally {
@@ -660,7 +662,7 @@ function markdown(): string {
       }
       for (const w of r.watcher) {
         lines.push(
-          `| deposit watcher, ${w.openAddresses} open addresses (seeded by SQL): ${w.passes} passes of ${w.batch}, ${w.callsPerPass} RPC calls per pass (${w.callsPerSecond}/s back to back), pick query ${w.pickQueryMs} ms; every address once in ${w.rotationSecondsAtInterval} s at the ${w.intervalMs} ms interval | ${round((w.batch / w.passP50Ms) * 1000)} addresses/s | | ${w.passP50Ms} | ${w.passP99Ms} | | | | |`,
+          `| deposit watcher, ${w.openAddresses} open addresses (seeded by SQL): ${w.passes} passes, every balance read, ${w.batch} rotated; ${w.callsPerPass} RPC calls per pass (${w.callsPerSecond}/s back to back, ${w.callsPerMinuteAtInterval}/min at the ${w.intervalMs} ms interval), watched query ${w.pickQueryMs} ms; safety rotation ${w.rotationSecondsAtInterval} s | ${round((w.openAddresses / w.passP50Ms) * 1000)} balances/s | | ${w.passP50Ms} | ${w.passP99Ms} | | | | |`,
         );
       }
     } else if (r.kind !== 'chain-limit') {

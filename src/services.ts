@@ -290,7 +290,8 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
         clock,
         chain: depositChain,
         handleChainDeposit: (deposit, trx) => orderNotifications.handleChainDeposit(deposit, trx),
-        settings: { batchSize: chain.depositWatchBatch, lateWatchMs: chain.depositLateWatchHours * 3_600_000 },
+        // Balances are read for every watched address; signatures listed regardless of them for a tenth of the batch (the safety rotation).
+        settings: { batchSize: Math.max(1, Math.ceil(chain.depositWatchBatch / 10)), lateWatchMs: chain.depositLateWatchHours * 3_600_000 },
         ...(deps.log ? { log: deps.log } : {}),
       })
     : undefined;

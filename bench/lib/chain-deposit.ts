@@ -11,8 +11,10 @@
  *    addresses seeded by SQL (random addresses, no key: the watcher never opens one), then
  *    watcher passes run in this process (the service's own code, createDepositWatcher over
  *    createSolanaDeposits) against the same simulator, the service stopped so nothing else scans:
- *    time per pass, RPC calls per pass (counted on this process's fetch) and the time of the
- *    query that picks a pass's addresses.
+ *    time per pass, RPC calls per pass (counted on this process's fetch) and per minute at the
+ *    service's interval, and the time of the query that reads every watched address.
+ *    A pass reads every balance (getMultipleAccounts, 100 a call) and lists signatures only
+ *    where one moved, plus `batch` of the least recently scanned (the safety rotation).
  */
 import { randomBytes } from 'node:crypto';
 import { getBase58Decoder } from '@solana/kit';
@@ -56,13 +58,15 @@ export interface WatcherCostFigures {
   passes: number;
   passP50Ms: number;
   passP99Ms: number;
-  /** RPC calls per pass (all getSignaturesForAddress: no deposits on the seeded addresses). */
+  /** RPC calls per pass (getMultipleAccounts per 100 addresses, getSignaturesForAddress for the rotation's `batch`: no deposits on the seeded addresses). */
   callsPerPass: number;
+  /** At the service's pace: passes back to back + the interval between them. */
+  callsPerMinuteAtInterval: number;
   /** While a pass runs, back to back. */
   callsPerSecond: number;
-  /** The query that picks a pass's addresses (least recently scanned first), alone, mean of 5 after 3 warm-up passes. */
+  /** The query that reads every watched address with its stored balance, alone, mean of 5 after 3 warm-up passes. */
   pickQueryMs: number;
-  /** Every open address scanned once at the service's default pace (passes back to back + the interval between them). */
+  /** Every open address's signatures listed once by the safety rotation at the service's pace (its balance is read every pass). */
   rotationSecondsAtInterval: number;
   intervalMs: number;
 }
@@ -170,6 +174,30 @@ export async function seedOpenPayouts(dbUrl: string, merchantId: string, mint: s
   return round(performance.now() - started);
 }
 
+/**
+ * Only `count` of the seeded PAYOUTs left open (the others EXPIRED long ago, so no longer watched):
+ * every count is seeded before the service stops (its latency rounds), and the watcher's cost is
+ * then measured at each count in turn.
+ */
+export async function keepOpen(dbUrl: string, count: number): Promise<void> {
+  await withClient(dbUrl, async (client) => {
+    await client.query(
+      `with seeded as (
+         select id, row_number() over (order by id) as n from orders
+         where type = 'PAYOUT' and recipient_name = 'Bench Receiver' and pix_key = '52998224725'
+       )
+       update orders o set
+         status = case when s.n <= $1 then 'AWAITING_DEPOSIT' else 'EXPIRED' end,
+         expires_at = case when s.n <= $1 then now() + interval '1 day' else now() - interval '365 days' end
+       from seeded s where o.id = s.id`,
+      [count],
+    );
+    // Their other mints as good as read: the retiring step (getTokenAccountsByOwner twice per address) is not what is measured.
+    await client.query(`update deposit_addresses d set other_mints_checked_at = now() from orders o where o.deposit_address = d.owner_address and o.status = 'EXPIRED' and o.recipient_name = 'Bench Receiver'`);
+    await client.query('analyze orders');
+  });
+}
+
 /** Watcher passes in this process over the open addresses (the service stopped); RPC calls counted on fetch. */
 export async function watcherCost(dbUrl: string, sim: SimulatorProcess, options: { openAddresses: number; batch: number; passes: number; intervalMs: number }): Promise<WatcherCostFigures> {
   const handle = await openDatabase({ driver: 'postgres', url: dbUrl, poolMax: 2 });
@@ -191,7 +219,7 @@ export async function watcherCost(dbUrl: string, sim: SimulatorProcess, options:
     // Warm-up (connections, JIT, the mint read once): not measured.
     for (let i = 0; i < 3; i++) await watcher.runPass();
     const pickStarted = performance.now();
-    for (let i = 0; i < 5; i++) await depositsRepo.watched(handle.db, new Date(), 72 * 3_600_000, options.batch);
+    for (let i = 0; i < 5; i++) await depositsRepo.allWatched(handle.db, new Date(), 72 * 3_600_000);
     const pickQueryMs = (performance.now() - pickStarted) / 5;
     const times: number[] = [];
     const calls0 = calls;
@@ -214,6 +242,7 @@ export async function watcherCost(dbUrl: string, sim: SimulatorProcess, options:
       passP99Ms: round(percentile(sorted, 99)),
       callsPerPass: round(callsPerPass),
       callsPerSecond: round(((calls - calls0) / elapsedMs) * 1000),
+      callsPerMinuteAtInterval: round((callsPerPass * 60_000) / (passMean + options.intervalMs)),
       pickQueryMs: round(pickQueryMs, 2),
       rotationSecondsAtInterval: round((Math.ceil(options.openAddresses / options.batch) * (passMean + options.intervalMs)) / 1000),
       intervalMs: options.intervalMs,

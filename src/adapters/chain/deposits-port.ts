@@ -20,8 +20,21 @@ export interface AccountSignature {
   blockTime: Date | null;
 }
 
+export interface Received {
+  /** Token units, decimal text. */
+  amount: string;
+  /** Base units, decimal text; null when the transaction does not report it (failed). */
+  balanceAfter: string | null;
+}
+
 export interface DepositChain {
   tokenAccountOf(owner: string, token: string): Promise<DepositAccount>;
+  /**
+   * The balance of each token account, in base units as decimal text (null when the account does
+   * not exist), in the order asked, at the configured commitment; batched (getMultipleAccounts,
+   * up to 100 accounts per call), so a pass reads thousands of addresses in tens of calls.
+   */
+  balancesOf(tokenAccounts: string[]): Promise<Array<string | null>>;
   /** The owner's token accounts (SPL Token and Token-2022) of every mint but `mint`: where wrong-mint transfers land. */
   otherTokenAccountsOf(owner: string, mint: string): Promise<DepositAccount[]>;
   /**
@@ -31,8 +44,9 @@ export interface DepositChain {
   signaturesAfter(account: string, after: string | null): Promise<AccountSignature[]>;
   /**
    * What `account` gained of `mint` in the transaction, decimal text in token units ("0" when it
-   * gained nothing, e.g. a transaction that only created it, or moved tokens out); undefined when
-   * the node does not answer the transaction at the configured commitment yet.
+   * gained nothing, e.g. a transaction that only created it, or moved tokens out), and its balance
+   * after it in base units (as `balancesOf` reads it; "0" for a failed one, whose balance is not
+   * reported); undefined when the node does not answer the transaction at the configured commitment yet.
    */
-  receivedIn(signature: string, account: string, mint: string): Promise<string | undefined>;
+  receivedIn(signature: string, account: string, mint: string): Promise<Received | undefined>;
 }

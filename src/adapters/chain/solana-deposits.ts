@@ -3,13 +3,15 @@
  * deposit address is an owner key whose associated token account for the token's mint receives
  * the deposit; `getSignaturesForAddress` on that account lists what touched it (paged, newest first
  * on the wire, answered oldest first), and `getTransaction` at the configured commitment gives the
- * account's token balance before and after. Every failure to talk to the node is
+ * account's token balance before and after; `getMultipleAccounts` reads the balances of up to 100
+ * token accounts per call (the amount, bytes 64..72 of an SPL Token or Token-2022 account, alone
+ * by `dataSlice`), so the watcher lists signatures only where a balance moved. Every failure to talk to the node is
  * ChainUnavailableError naming the method (solana-mints.ts).
  */
 import { address, createSolanaRpc, type Signature } from '@solana/kit';
 import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import { decimal } from '../../lib/money.ts';
-import type { AccountSignature, DepositAccount, DepositChain } from './deposits-port.ts';
+import type { AccountSignature, DepositAccount, DepositChain, Received } from './deposits-port.ts';
 import { call, createMintReader, RPC_TIMEOUT_MS, TOKEN_2022_PROGRAM_ADDRESS } from './solana-mints.ts';
 
 export interface SolanaDepositSettings {
@@ -22,6 +24,12 @@ export interface SolanaDepositSettings {
 
 /** getSignaturesForAddress's largest page. */
 const PAGE = 1000;
+/** getMultipleAccounts's largest request. */
+export const ACCOUNTS_PER_CALL = 100;
+/** Balance reads in flight at once: a 10k pass is 100 calls, four at a time. */
+const BALANCE_CALLS_IN_FLIGHT = 4;
+/** A token account's amount: u64 little-endian after the mint and the owner (the same in both token programs). */
+const AMOUNT_SLICE = { offset: 64, length: 8 };
 
 export function createSolanaDeposits(settings: SolanaDepositSettings): DepositChain {
   const rpc = createSolanaRpc(settings.rpcUrl);
@@ -65,16 +73,16 @@ export function createSolanaDeposits(settings: SolanaDepositSettings): DepositCh
     return found.reverse();
   }
 
-  async function receivedIn(signature: string, account: string, mint: string): Promise<string | undefined> {
+  async function receivedIn(signature: string, account: string, mint: string): Promise<Received | undefined> {
     const tx = await rpcCall('getTransaction', (abortSignal) =>
       rpc.getTransaction(signature as Signature, { commitment, encoding: 'json', maxSupportedTransactionVersion: 0 }).send({ abortSignal }),
     );
     if (!tx?.meta) return undefined;
-    if (tx.meta.err) return '0';
+    if (tx.meta.err) return { amount: '0', balanceAfter: null };
     // Account indexes run over the message's keys, then the ones loaded from lookup tables.
     const keys: string[] = [...tx.transaction.message.accountKeys, ...(tx.meta.loadedAddresses?.writable ?? []), ...(tx.meta.loadedAddresses?.readonly ?? [])];
     const index = keys.indexOf(account);
-    if (index < 0) return '0';
+    if (index < 0) return { amount: '0', balanceAfter: null };
     const balance = (list: typeof tx.meta.preTokenBalances) => {
       const entry = (list ?? []).find((item) => item.accountIndex === index && item.mint === mint);
       return entry ? { amount: BigInt(entry.uiTokenAmount.amount), decimals: entry.uiTokenAmount.decimals } : undefined;
@@ -82,10 +90,37 @@ export function createSolanaDeposits(settings: SolanaDepositSettings): DepositCh
     const pre = balance(tx.meta.preTokenBalances);
     const post = balance(tx.meta.postTokenBalances);
     const gained = (post?.amount ?? 0n) - (pre?.amount ?? 0n);
-    if (gained <= 0n) return '0';
+    const balanceAfter = (post?.amount ?? 0n).toString();
+    if (gained <= 0n) return { amount: '0', balanceAfter };
     const decimals = post?.decimals ?? pre?.decimals ?? 0;
-    return decimal(gained.toString()).dividedBy(decimal(10).pow(decimals)).toString();
+    return { amount: decimal(gained.toString()).dividedBy(decimal(10).pow(decimals)).toString(), balanceAfter };
   }
 
-  return { tokenAccountOf, otherTokenAccountsOf, signaturesAfter, receivedIn };
+  async function balanceChunk(accounts: string[]): Promise<Array<string | null>> {
+    const { value } = await rpcCall('getMultipleAccounts', (abortSignal) =>
+      rpc.getMultipleAccounts(accounts.map((a) => address(a)), { commitment, encoding: 'base64', dataSlice: AMOUNT_SLICE }).send({ abortSignal }),
+    );
+    return value.map((account) => {
+      if (!account) return null;
+      const bytes = Buffer.from(account.data[0], 'base64');
+      return bytes.length >= 8 ? bytes.readBigUInt64LE(0).toString() : null;
+    });
+  }
+
+  async function balancesOf(tokenAccounts: string[]): Promise<Array<string | null>> {
+    const chunks: string[][] = [];
+    for (let i = 0; i < tokenAccounts.length; i += ACCOUNTS_PER_CALL) chunks.push(tokenAccounts.slice(i, i + ACCOUNTS_PER_CALL));
+    const answers: Array<Array<string | null>> = new Array(chunks.length);
+    let next = 0;
+    const lane = async () => {
+      while (next < chunks.length) {
+        const index = next++;
+        answers[index] = await balanceChunk(chunks[index]!);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(BALANCE_CALLS_IN_FLIGHT, chunks.length) }, lane));
+    return answers.flat();
+  }
+
+  return { tokenAccountOf, balancesOf, otherTokenAccountsOf, signaturesAfter, receivedIn };
 }

@@ -60,6 +60,7 @@ import * as chargebacksOwed from './20261205_0059_chargebacks_owed.ts';
 import * as partnerMarkup from './20261205_0061_partner_markup.ts';
 import * as orderSources from './20261205_0062_order_sources.ts';
 import * as settlementPayouts from './20261205_0063_settlement_payouts.ts';
+import * as depositBalances from './20261205_0065_deposit_balances.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261122_0001_foundation': foundation,
@@ -118,4 +119,5 @@ export const migrations: Record<string, Migration> = {
   '20261205_0061_partner_markup': partnerMarkup,
   '20261205_0062_order_sources': orderSources,
   '20261205_0063_settlement_payouts': settlementPayouts,
+  '20261205_0065_deposit_balances': depositBalances,
 };

@@ -39,6 +39,38 @@ export const depositsRepo = {
       .execute();
   },
 
+  /**
+   * Every address still watched (as `watched`, no limit), with the balance last handled: a pass
+   * reads all their balances in batches and lists signatures only where one moved.
+   */
+  allWatched(db: Db, now: Date, lateWatchMs: number) {
+    return db
+      .selectFrom('deposit_addresses as d')
+      .innerJoin('orders as o', 'o.deposit_address', 'd.owner_address')
+      .select([...WATCH_COLUMNS, 'd.observed_amount'])
+      .where((eb) => eb.or([eb('o.status', '=', 'AWAITING_DEPOSIT'), eb('o.expires_at', '>', new Date(now.getTime() - lateWatchMs))]))
+      .orderBy('d.reference')
+      .execute();
+  },
+
+  /**
+   * The balance the signatures just handled leave: only if it is still the one read before them
+   * (a sweep that forgot it in between wins, and the next pass reads the signatures again).
+   */
+  observe(db: Db, reference: string, previous: string | null, amount: string) {
+    return db
+      .updateTable('deposit_addresses')
+      .set({ observed_amount: amount })
+      .where('reference', '=', reference)
+      .where((eb) => (previous === null ? eb('observed_amount', 'is', null) : eb('observed_amount', '=', previous)))
+      .execute();
+  },
+
+  /** The balance is unknown again (a sweep moved tokens out): the next pass reads the signatures. */
+  forgetBalance(db: Db, ownerAddress: string, now: Date) {
+    return db.updateTable('deposit_addresses').set({ observed_amount: null, updated_at: now }).where('owner_address', '=', ownerAddress).execute();
+  },
+
   /** Up to `limit` addresses no longer watched whose owner's other mints were not read yet. */
   retiring(db: Db, now: Date, lateWatchMs: number, limit: number) {
     return db

@@ -24,6 +24,7 @@ import type { Db, Trx } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { KeyVault } from '../../lib/key-vault.ts';
 import { inTransaction } from '../../platform/commit-signals.ts';
+import { depositsRepo } from './repo.ts';
 import { sweepsRepo as repo } from './sweeps-repo.ts';
 
 export interface SweepLog {
@@ -129,6 +130,9 @@ export function createSweeper(deps: SweeperDeps) {
       const now = clock.now();
       const ok = await repo.settle(trx, row.deposit_address, prepared.txHash, { status: state.status === 'CONFIRMED' ? 'DONE' : 'FAILED', feeLamports, rentLamports, ...(failureReason ? { failureReason } : {}) }, now);
       if (ok) await deps.postSweepCosts(trx, { id: row.order_id, merchant_id: row.merchant_id }, { feeLamports: BigInt(feeLamports), rentLamports: BigInt(rentLamports) }, now);
+      // The balance fell by the sweep: a deposit of the same amount after it would leave the
+      // balance as the watcher last saw it, so its signatures are read again next pass.
+      if (ok) await depositsRepo.forgetBalance(trx, row.deposit_address, now);
       return ok;
     });
     if (!settled) return undefined;

@@ -17,6 +17,12 @@ export interface DepositAddressesTable {
   /** The newest signature of token_account handled: the watcher reads only what is newer. */
   last_signature: string | null;
   scanned_at: Date | null;
+  /**
+   * The token account's balance in base units (NUMERIC text) when the watcher last handled its
+   * signatures; null: unknown (read the signatures next pass). A pass lists signatures only where
+   * the balance read differs (migration 0065).
+   */
+  observed_amount: ColumnType<string | null, string | null | undefined, string | null>;
   /** When the owner's token accounts of other mints were read, once the address stopped being watched. */
   other_mints_checked_at: Date | null;
   created_at: DefaultedTimestamp;

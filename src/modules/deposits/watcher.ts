@@ -1,14 +1,17 @@
 /**
  * The deposit watcher (CHAIN_PROVIDER=solana-rpc; docs/architecture/chain.md "PAYOUT deposits"):
- * each pass takes the least recently scanned watched addresses, lists what touched each one's
- * token account since its cursor (at the configured commitment, so only final deposits), and hands
- * every incoming amount of the expected mint to `handleChainDeposit`, which applies the orders'
- * rules (deposit-terms.ts). Each signature is one transaction: the order's change, the deposit's
- * record (once per signature and address) and the cursor move together, so a watcher killed
- * anywhere resumes at the first signature not committed, and none is credited twice. What the
- * order does not take (late, repeated, no order) is recorded for an operator to return. Once an
- * address is no longer watched, its owner's token accounts of other mints are read once: what
- * reached them (a wrong mint) is recorded too, never credited.
+ * each pass reads the token-account balance of every watched address in batches (getMultipleAccounts,
+ * 100 per call, at the configured commitment) and lists signatures only where the balance differs
+ * from the one its last handled signatures left (`observed_amount`), plus a few of the least
+ * recently scanned as a safety rotation; for those, what touched the account since its cursor (only
+ * final deposits) is handed, each incoming amount of the expected mint, to `handleChainDeposit`,
+ * which applies the orders' rules (deposit-terms.ts). Each signature is one transaction: the
+ * order's change, the deposit's record (once per signature and address) and the cursor move
+ * together, so a watcher killed anywhere resumes at the first signature not committed, and none is
+ * credited twice; the balance is stored only once every signature was handled. What the order does
+ * not take (late, repeated, no order) is recorded for an operator to return. Once an address is no
+ * longer watched, its owner's token accounts of other mints are read once: what reached them (a
+ * wrong mint) is recorded too, never credited.
  */
 import type { DepositChain } from '../../adapters/chain/deposits-port.ts';
 import type { ChainDeposit } from '../../adapters/chain/port.ts';
@@ -22,7 +25,7 @@ import { depositsRepo as repo } from './repo.ts';
 import type { DepositOutcome } from './tables.ts';
 
 export interface DepositWatcherSettings {
-  /** Addresses scanned per pass. */
+  /** Addresses whose signatures are listed per pass whatever their balance, the least recently scanned first (the safety rotation); also the retiring addresses read per pass. */
   batchSize: number;
   /** How long after its order's expiry an address is still watched, for late and second deposits. */
   lateWatchMs: number;
@@ -38,8 +41,13 @@ const BACKOFF_MAX_MS = 60_000;
 
 type HandleDeposit = (deposit: ChainDeposit, trx: Trx) => Promise<Pick<OrderRow, 'id' | 'status' | 'tx_hash'> | undefined>;
 
+/** A watched address as a pass sees it: the balance just read (base units; an absent account reads 0), beside the one stored. */
+type Watched = Awaited<ReturnType<typeof repo.allWatched>>[number] & { balance?: string };
+
 export interface PassResult {
   scanned: number;
+  /** Watched addresses whose balance was read. */
+  balancesRead: number;
   deposits: number;
   /** The pass stopped at a node failure; the next passes wait. */
   backedOff: boolean;
@@ -58,7 +66,7 @@ export function createDepositWatcher(deps: { db: Db; clock: Clock; chain: Deposi
     return order.tx_hash === null ? 'LATE' : 'REPEATED';
   }
 
-  async function handleSignature(address: Awaited<ReturnType<typeof repo.watched>>[number], signature: string, amount: string, blockTime: Date | null): Promise<boolean> {
+  async function handleSignature(address: Watched, signature: string, amount: string, blockTime: Date | null): Promise<boolean> {
     return inTransaction(db, async (trx) => {
       const now = clock.now();
       if (decimal(amount).lte(0) || (await repo.isRecorded(trx, signature, address.owner_address))) {
@@ -74,16 +82,28 @@ export function createDepositWatcher(deps: { db: Db; clock: Clock; chain: Deposi
     });
   }
 
-  async function scan(address: Awaited<ReturnType<typeof repo.watched>>[number]): Promise<number> {
+  /**
+   * Its new signatures handled; then the balance read stored, only when they explain it: the
+   * newest handled leaves the account at that balance (or none was new and none was known). A
+   * balance not yet explained (its transaction not final yet: a node may answer account reads
+   * ahead of the commitment, as the chain simulator does) keeps the address listed next pass.
+   */
+  async function scan(address: Watched): Promise<number> {
     const signatures = await chain.signaturesAfter(address.token_account, address.last_signature);
     let found = 0;
+    let after: string | null | undefined;
     for (const { signature, failed, blockTime } of signatures) {
-      const amount = failed ? '0' : await chain.receivedIn(signature, address.token_account, address.mint);
+      const received = failed ? { amount: '0', balanceAfter: null } : await chain.receivedIn(signature, address.token_account, address.mint);
       // Listed at the commitment but not yet answered there: read again next pass, from here.
-      if (amount === undefined) return found;
-      if (await handleSignature(address, signature, amount, blockTime)) found += 1;
+      if (received === undefined) return found;
+      if (await handleSignature(address, signature, received.amount, blockTime)) found += 1;
+      if (!failed) after = received.balanceAfter;
     }
     if (signatures.length === 0) await repo.advance(db, address.reference, clock.now());
+    if (address.balance === undefined || address.balance === address.observed_amount) return found;
+    // Nothing new handled: the cursor's transaction is the newest final one (none: an empty account).
+    if (after === undefined) after = address.last_signature ? ((await chain.receivedIn(address.last_signature, address.token_account, address.mint))?.balanceAfter ?? null) : '0';
+    if (after === address.balance) await repo.observe(db, address.reference, address.observed_amount, address.balance);
     return found;
   }
 
@@ -92,7 +112,7 @@ export function createDepositWatcher(deps: { db: Db; clock: Clock; chain: Deposi
     let found = 0;
     for (const account of await chain.otherTokenAccountsOf(address.owner_address, address.mint)) {
       for (const { signature, failed } of await chain.signaturesAfter(account.tokenAccount, null)) {
-        const amount = failed ? undefined : await chain.receivedIn(signature, account.tokenAccount, account.mint);
+        const amount = failed ? undefined : (await chain.receivedIn(signature, account.tokenAccount, account.mint))?.amount;
         if (amount === undefined || decimal(amount).lte(0)) continue;
         const row = { signature, deposit_address: address.owner_address, order_id: address.order_id, token: account.mint, amount, outcome: 'WRONG_MINT' as const, detected_at: clock.now() };
         await repo.record(db, row);
@@ -102,6 +122,44 @@ export function createDepositWatcher(deps: { db: Db; clock: Clock; chain: Deposi
     }
     await repo.markOtherMintsChecked(db, address.reference, clock.now());
     return found;
+  }
+
+  /**
+   * The addresses to list signatures of: every watched one whose balance (read in batches) differs
+   * from the one stored, then the `batchSize` least recently scanned (a safety rotation: a balance
+   * can come back to the same figure between two passes); undefined when the node failed (backed off).
+   */
+  async function moved(result: PassResult): Promise<Watched[] | undefined> {
+    const now = clock.now();
+    const all = await repo.allWatched(db, now, settings.lateWatchMs);
+    let balances: Array<string | null>;
+    try {
+      balances = await chain.balancesOf(all.map((a) => a.token_account));
+    } catch (err) {
+      if (!(err instanceof ChainUnavailableError)) throw err;
+      backOff(err);
+      return undefined;
+    }
+    result.balancesRead = all.length;
+    const byReference = new Map<string, Watched>();
+    all.forEach((a, i) => {
+      const balance = balances[i] ?? '0';
+      const observed = a.observed_amount === null ? null : decimal(a.observed_amount).toFixed();
+      byReference.set(a.reference, { ...a, observed_amount: observed, balance });
+    });
+    const toScan = [...byReference.values()].filter((a) => a.observed_amount !== a.balance);
+    for (const stale of await repo.watched(db, now, settings.lateWatchMs, settings.batchSize)) {
+      const known = byReference.get(stale.reference);
+      if (known && known.observed_amount === known.balance) toScan.push(known);
+    }
+    return toScan;
+  }
+
+  function backOff(err: unknown): void {
+    failures += 1;
+    const waitMs = Math.min(BACKOFF_BASE_MS * 2 ** (failures - 1), BACKOFF_MAX_MS);
+    retryAt = clock.now().getTime() + waitMs;
+    deps.log?.warn({ err, waitMs }, 'deposit watcher: the node failed, backing off');
   }
 
   /** One step of the pass: `work` over `items`, false when the node failed (the pass ends and backs off). */
@@ -117,10 +175,7 @@ export function createDepositWatcher(deps: { db: Db; clock: Clock; chain: Deposi
           deps.log?.warn({ err, depositAddress: what(item) }, 'deposit watcher: address not scanned');
           continue;
         }
-        failures += 1;
-        const waitMs = Math.min(BACKOFF_BASE_MS * 2 ** (failures - 1), BACKOFF_MAX_MS);
-        retryAt = clock.now().getTime() + waitMs;
-        deps.log?.warn({ err, waitMs }, 'deposit watcher: the node failed, backing off');
+        backOff(err);
         return false;
       }
     }
@@ -129,10 +184,11 @@ export function createDepositWatcher(deps: { db: Db; clock: Clock; chain: Deposi
 
   /** One batch of watched addresses, then of retiring ones; a node failure ends the pass and backs the next ones off. */
   async function runPass(signal?: AbortSignal): Promise<PassResult> {
-    const result: PassResult = { scanned: 0, deposits: 0, backedOff: false };
+    const result: PassResult = { scanned: 0, balancesRead: 0, deposits: 0, backedOff: false };
     if (clock.now().getTime() < retryAt) return { ...result, backedOff: true };
-    const watched = await repo.watched(db, clock.now(), settings.lateWatchMs, settings.batchSize);
-    if (!(await each(watched, signal, result, scan, (a) => a.owner_address))) return { ...result, backedOff: true };
+    const toScan = await moved(result);
+    if (toScan === undefined) return { ...result, backedOff: true };
+    if (!(await each(toScan, signal, result, scan, (a) => a.owner_address))) return { ...result, backedOff: true };
     const retiring = await repo.retiring(db, clock.now(), settings.lateWatchMs, settings.batchSize);
     if (!(await each(retiring, signal, result, checkOtherMints, (a) => a.owner_address))) return { ...result, backedOff: true };
     failures = 0;

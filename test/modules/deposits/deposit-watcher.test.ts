@@ -239,6 +239,57 @@ describe('PAYOUT deposits on the chain simulator', () => {
     expect((await recorded(order)).map((d) => d.outcome)).toEqual(['CREDITED']);
   });
 
+  it('at scale: balances are read 100 accounts a call, and signatures listed only where a balance moved (plus the safety rotation)', async () => {
+    const chain = createSolanaDeposits({ rpcUrl: sim.url, commitment: 'finalized', tokenMints: { USDC: usdc } });
+    const { order } = await payout(10);
+    const account = (await depositsRepo.addressOf(db(), order.id as string))!.token_account;
+    const strangers = await Promise.all(Array.from({ length: 249 }, async () => (await generateKeyPairSigner()).address as string));
+    const realFetch = globalThis.fetch;
+    let calls = 0;
+    globalThis.fetch = ((input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+      calls += 1;
+      return realFetch(input, init);
+    }) as typeof fetch;
+    try {
+      expect(await chain.balancesOf([...strangers, account])).toEqual([...strangers.map(() => null), null]);
+      expect(calls).toBe(3);
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+    // Every other address settled first (their balances stored), then a rotation of 1 per pass.
+    for (let i = 0; i < 3; i++) await watcher().runPass();
+    const listed: string[] = [];
+    const counting = { ...chain, signaturesAfter: (a: string, after: string | null) => (listed.push(a), chain.signaturesAfter(a, after)) };
+    const lean = createDepositWatcher({ db: db(), clock: t.clock, chain: counting, handleChainDeposit: (deposit, trx) => services().orderNotifications.handleChainDeposit(deposit, trx), settings: { batchSize: 1, lateWatchMs: 3_600_000 } });
+    const quiet = await lean.runPass();
+    expect(quiet.balancesRead).toBeGreaterThanOrEqual(1);
+    expect(listed).toHaveLength(1);
+    listed.length = 0;
+    const observed = async () => Number((await db().selectFrom('deposit_addresses').select('observed_amount').where('token_account', '=', account).executeTakeFirstOrThrow()).observed_amount);
+    // Landed, not final: the simulator's account reads run ahead of the commitment, so the balance
+    // moved but no final signature explains it; it is not stored, and the address is listed again.
+    const { wire } = await buildTransfer(rpc, { payer: sender, mint: usdc, to: address(order.depositAddress as string), amount: 10_000_000n });
+    await rpc.sendTransaction(wire as never, { encoding: 'base64', skipPreflight: true }).send();
+    sim.advanceSlots(1);
+    await lean.runPass();
+    expect(listed).toContain(account);
+    expect(await observed()).toBe(0);
+    expect(await orderOf(order)).toMatchObject({ status: 'AWAITING_DEPOSIT' });
+    listed.length = 0;
+    sim.advanceSlots(FINALIZED_LAG + 1);
+    await lean.runPass();
+    expect(listed).toContain(account);
+    expect(listed.length).toBeLessThanOrEqual(2);
+    expect(await orderOf(order)).toMatchObject({ status: 'DEPOSIT_RECEIVED' });
+    expect(await observed()).toBe(10_000_000);
+    // A sweep forgets the balance: the next pass lists the signatures again, whatever the balance.
+    await depositsRepo.forgetBalance(db(), order.depositAddress as string, t.clock.now());
+    listed.length = 0;
+    await lean.runPass();
+    expect(listed).toContain(account);
+    expect((await recorded(order)).map((d) => d.outcome)).toEqual(['CREDITED']);
+  });
+
   it('backs off when the node fails, and resumes where it stopped', async () => {
     const { order } = await payout(10);
     await send(order.depositAddress, 10_000_000n);

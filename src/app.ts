@@ -37,6 +37,8 @@ import { registerOperationsReportRoutes } from './modules/operations-register/ro
 import { registerAuthRoutes } from './modules/auth/routes.ts';
 import { registerAdminFeeTierRoutes, registerFeeTierRoutes } from './modules/fee-tiers/routes.ts';
 import { registerMarkupRoutes } from './modules/markups/routes.ts';
+import { registerStandingChargeRoutes } from './modules/standing-charges/routes.ts';
+import { registerStandingChargeSandboxRoutes } from './modules/standing-charges/sandbox-routes.ts';
 import { registerHealthRoutes } from './modules/health/routes.ts';
 import { registerAdminLedgerRoutes, registerLedgerRoutes, registerSandboxLedgerRoutes } from './modules/ledger/routes.ts';
 import { registerCredentialRoutes } from './modules/merchants/credential-routes.ts';
@@ -235,6 +237,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         registerSignedInLinkRoutes(merchantScope, services.users);
         registerAuditLogRoutes(merchantScope, { db, personalData: services.personalData });
         registerReceiverRoutes(merchantScope, services.receivers);
+        registerStandingChargeRoutes(merchantScope, services.standingCharges);
         registerWalletOwnershipRoutes(merchantScope, services.walletOwnership);
         registerQuoteRoutes(merchantScope, services.quotes);
         registerOrderReportRoutes(merchantScope, services.orderExport, services.orderTimeline);
@@ -247,6 +250,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
           registerSandboxRoutes(merchantScope, services);
           registerSandboxLedgerRoutes(merchantScope, services.ledger, clock.now);
           registerSandboxDisputeRoutes(merchantScope, { disputes: services.disputes, pix: services.adapters.sandbox.pix, orders: services.orders });
+          registerStandingChargeSandboxRoutes(merchantScope, {
+            charges: services.standingCharges,
+            pix: services.adapters.sandbox.pix,
+            notifications: services.orderNotifications,
+            orders: services.orders,
+            receivers: services.receivers,
+          });
         }
         registerFeeTierRoutes(merchantScope, services.feeTiers);
         registerMarkupRoutes(merchantScope, services.markups);

@@ -21,6 +21,8 @@ export const ERROR_STATUS = {
   RECEIVER_NOT_ACTIVE: 422,
   KYC_NOT_APPROVED: 422,
   NO_MANAGED_WALLET: 422,
+  /** A standing PIX charge for a receiver without a wallet address: its tokens would have nowhere to go. */
+  NO_RECEIVER_WALLET: 422,
   TRANSACTION_REJECTED: 422,
   /** The merchant's daily budget of sponsored Solana fees (WALLET_SPONSOR_DAILY_BUDGET_LAMPORTS) would be passed. */
   SPONSOR_BUDGET_EXCEEDED: 422,

@@ -53,6 +53,8 @@ import type { TransferLog } from './modules/orders/lifecycle/transfer-steps.ts';
 import type { OrderLog } from './modules/orders/lifecycle-log.ts';
 import type { Metrics } from './http/metrics.ts';
 import { createMarkupsService } from './modules/markups/service.ts';
+import { createStandingChargesService } from './modules/standing-charges/service.ts';
+import { createStandingChargePayments } from './modules/standing-charges/payments.ts';
 import { createQuotesService } from './modules/quotes/service.ts';
 import { receiverEventDefinitions } from './modules/receivers/events.ts';
 import { createReceiversService } from './modules/receivers/service.ts';
@@ -257,6 +259,9 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   // Settlements paid to the merchant by PIX (docs/decisions/0044): keys set by two operators, sent exactly once.
   const settlementPixKeys = createSettlementPixKeys({ db, clock, personalData });
   const settlementPayouts = createSettlementPayouts({ db, clock, pix: adapters.pix, ledger, personalData, ...(deps.log ? { log: deps.log } : {}) });
+  // Standing PIX charges (issue 43): each PIX paid to one makes a PAYIN in the notification's transaction.
+  const standingCharges = createStandingChargesService({ db, clock, rules: quotes.tradeRules, receivers, pix: config.pix });
+  const standingChargePayments = createStandingChargePayments({ db, clock, quotes, receivers, settings: config.orders });
   const orderNotifications = createOrderNotifications({
     db,
     personalData,
@@ -268,6 +273,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     log,
     disputeReturns: { settled: disputes.returnSettled },
     settlementPayouts: { settled: (trx, notification) => settlementPayouts.settled(trx, notification) },
+    standingCharges: standingChargePayments,
   });
   // The PSP callback's notifications are applied only as the PSP confirms them (issue 24).
   const pixConfirmation = createPixConfirmation({ db, clock, pix: adapters.pix });
@@ -367,7 +373,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     // The operations register's monthly report (docs/architecture/operations-register.md), paged as the exports are.
     operationsReport: createOperationsReport({ db, personalData, pageSize: config.orders.exportPageSize }),
   };
-  return { dependencyHealth, personalData, personalDataAtStart, disputes, operators, approvals, orderOperatorActions, webhookHealth, adminOrders, notifications, merchants, merchantPolicies, walletOwnership, auth, users, email, feeTiers, markups, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderExport, orderTimeline, overview, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, settlementPixKeys, settlementPayouts, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, sponsorBalance, liquidity, depositAddresses, depositWatcher, sweeper, operatorReads };
+  return { dependencyHealth, personalData, personalDataAtStart, disputes, operators, approvals, orderOperatorActions, webhookHealth, adminOrders, notifications, merchants, merchantPolicies, walletOwnership, auth, users, email, feeTiers, markups, standingCharges, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderExport, orderTimeline, overview, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, settlementPixKeys, settlementPayouts, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, sponsorBalance, liquidity, depositAddresses, depositWatcher, sweeper, operatorReads };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

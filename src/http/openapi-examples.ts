@@ -67,6 +67,7 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
   },
   sandboxDecideKyc: { decision: 'APPROVE' },
   sandboxPayPixCharge: {},
+  sandboxPayStandingPixCharge: { amountBrl: '150.00', payer: { document: '123.456.789-09', name: 'Carlos Pagador' } },
   sandboxMakeDeposit: {},
   sandboxFailOrderStep: { step: 'PIX_PAYOUT', reason: 'recipient account closed' },
   sandboxArmOrderFailure: { step: 'PIX_REFUND', reason: 'payer account closed' },
@@ -78,6 +79,7 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
     justification: 'The payer is the receiver: KYC-verified, paying from their own account, and the tokens reached their own wallet',
     evidence: [{ description: 'Signed delivery receipt', url: 'https://files.example.com/receipts/8812.pdf', sha256: 'a3f1c9d27e4b5a6c8d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e' }],
   },
+  createStandingPixCharge: { amountBrl: '150.00', targetToken: 'USDC', description: 'Mensalidade' },
   setMarkup: { bps: 50, flatBrl: '1.50', capBrl: '25.00' },
   replaceFeeTiers: [
     { minVolumeBrl: 0, maxVolumeBrl: 100000, merchantFeePercentage: 0.01 },

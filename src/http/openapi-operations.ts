@@ -47,6 +47,10 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /receivers/{id}/limits': 'getReceiverLimits',
   'PUT /receivers/{id}/limits': 'replaceReceiverLimits',
   'POST /receivers/{id}/kyc': 'submitReceiverKyc',
+  'POST /receivers/{id}/standing-charges': 'createStandingPixCharge',
+  'GET /receivers/{id}/standing-charges': 'listStandingPixCharges',
+  'GET /receivers/{id}/standing-charges/{chargeId}': 'getStandingPixCharge',
+  'POST /receivers/{id}/standing-charges/{chargeId}/disable': 'disableStandingPixCharge',
   'POST /receivers/{id}/wallet-ownership/challenges': 'createWalletOwnershipChallenge',
   'POST /receivers/{id}/wallet-ownership/proofs': 'proveWalletOwnership',
   'GET /receivers/{id}/wallet-ownership': 'listProvenWallets',
@@ -95,6 +99,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /merchant/wallet/sign-and-send-transaction': 'signAndSendMerchantTransaction',
 
   'POST /sandbox/receivers/{id}/kyc': 'sandboxDecideKyc',
+  'POST /sandbox/receivers/{id}/standing-charges/{chargeId}/pix-payment': 'sandboxPayStandingPixCharge',
   'POST /sandbox/orders/{id}/pix-payment': 'sandboxPayPixCharge',
   'POST /sandbox/orders/{id}/deposit': 'sandboxMakeDeposit',
   'GET /sandbox/chain/depositor': 'sandboxGetDepositor',

@@ -113,6 +113,7 @@ describe.each(drivers)('migrations on %s', (driver) => {
       'sandbox_pix_infractions',
       'sandbox_pix_keys',
       'sandbox_pix_payouts',
+      'sandbox_pix_received',
       'sandbox_pix_refunds',
       'service_accounts',
       'settled_entries',
@@ -120,6 +121,7 @@ describe.each(drivers)('migrations on %s', (driver) => {
       'settlements',
       'sign_in_failures',
       'sponsor_daily_usage',
+      'standing_pix_charges',
       'treasury_fundings',
       'treasury_reconciliation_balances',
       'treasury_reconciliation_runs',
@@ -182,6 +184,8 @@ describe.each(drivers)('migrations on %s', (driver) => {
       },
       orders_refund_id_key: reference('refund_id'),
       orders_source_idx: { unique: false, where: '(source_id IS NOT NULL)' },
+      // Migration 0064: one order per PIX paid to a standing charge.
+      orders_standing_pix_payment_idx: { unique: true, where: "(source_kind = 'STANDING_PIX_CHARGE'::text)" },
     };
     expect(await ordersIndexes(db)).toEqual(expected);
 

@@ -90,6 +90,22 @@ describe('the production path with no sandbox route: a PAYIN and a PAYOUT on the
     expect(decimal(balance.amount).eq(decimal(String(completed.amountCrypto)).times(1e6))).toBe(true);
   });
 
+  it('two PIX paid to one standing charge make two PAYINs, each COMPLETED with its transfer (issue 43)', async () => {
+    const created = await call('POST', `/receivers/${receiver.id}/standing-charges`, {});
+    expect(created.statusCode, created.body).toBe(201);
+    const charge = created.json() as Json;
+    const paid: Json[] = [];
+    for (const valor of ['12.00', '7.50']) paid.push(await postJson(`${psp.ready.controlUrl}/control/pay-static`, { pixCopiaECola: charge.pixCopiaECola, valor }));
+    await postJson(`${psp.ready.controlUrl}/control/idle`, {});
+    const made = await ctx.database.db.selectFrom('orders').select(['id', 'pix_end_to_end_id']).where('source_id', '=', charge.id).execute();
+    expect(made.map((o) => o.pix_end_to_end_id).sort()).toEqual(paid.map((p) => p.endToEndId).sort());
+    for (const order of made) {
+      expect(await driveUntil(order.id, 'COMPLETED')).toMatchObject({ type: 'PAYIN', destinationWallet: receiver.walletAddress });
+      const transfers = await ctx.database.db.selectFrom('order_transactions').select('status').where('order_id', '=', order.id).where('type', '=', 'CHAIN_TRANSFER').execute();
+      expect(transfers.map((t) => t.status)).toContain('CONFIRMED');
+    }
+  });
+
   it('a PAYOUT funded by a real SPL transfer ends COMPLETED: the PIX made at the PSP, the deposit swept into the treasury', async () => {
     const created = await call('POST', '/payout', { receiverId: receiver.id, amountCrypto: '1.5', sourceToken: 'USDC' });
     expect(created.statusCode, created.body).toBe(201);

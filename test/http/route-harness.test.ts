@@ -72,6 +72,7 @@ const POLICY: HarnessPolicy<Resource> = {
     'markups/:orderType': { value: 'PAYIN', why: "an order type: the route sets the caller's own markup of that type" },
     'platform-fee-tiers/:orderType': { value: 'PAYIN', why: 'an order type (operator only)' },
     'operators/:id': { value: '00000000-0000-7000-8000-000000000002', why: 'an operator (back office only: operators belong to no merchant)' },
+    'standing-charges/:chargeId': { value: '00000000-0000-7000-8000-000000000006', why: "a standing PIX charge, looked up under its receiver (already the caller's own or 404): test/modules/standing-charges" },
     'disputes/:id': { value: '00000000-0000-7000-8000-000000000004', why: "a MED claim: only its merchant's are found (another's is 404: test/modules/disputes)" },
     'service-accounts/:id': { value: '00000000-0000-7000-8000-000000000005', why: 'a service account (back office only: accounts belong to no merchant)' },
     'approvals/:id': { value: '00000000-0000-7000-8000-000000000003', why: 'a four-eyes proposal (back office only: proposals belong to no merchant)' },

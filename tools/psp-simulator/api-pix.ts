@@ -33,6 +33,18 @@ export function payerOf(value: Record<string, unknown> | undefined | null): Paye
   return undefined;
 }
 
+/** The top-level EMV fields of a BR Code (ID → value); the CRC is not checked. */
+function emvFields(code: string): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (let at = 0; at + 4 <= code.length; ) {
+    const length = Number(code.slice(at + 2, at + 4));
+    if (!Number.isInteger(length)) break;
+    fields[code.slice(at, at + 2)] = code.slice(at + 4, at + 4 + length);
+    at += 4 + length;
+  }
+  return fields;
+}
+
 export interface Reply {
   status: number;
   body?: unknown;
@@ -135,6 +147,24 @@ export function createApiPix(deps: { store: Store; faults: Faults; notifier: Not
     charge.paidBy = pix.endToEndId;
     store.save();
     notifier.notify(state.webhooks[charge.chave], [pixView(pix)]);
+    return pix;
+  }
+
+  /**
+   * A PIX paid to a static BR Code (a standing charge): its key (26/01), txid (62/05) and amount
+   * (54, else `valor`) read from the code. Each call is a new PIX, notified with the code's txid.
+   */
+  function payStatic(code: string, valor: string | undefined, pagador: Payer | undefined): ReceivedPix {
+    const fields = emvFields(code);
+    const chave = emvFields(fields['26'] ?? '')['01'];
+    const txid = emvFields(fields['62'] ?? '')['05'];
+    const amount = fields['54'] ?? valor;
+    if (!chave || !txid || txid === '***' || !amount || !AMOUNT.test(amount)) throw invalid('a static code with a key, a txid and an amount (or valor) is needed');
+    const now = new Date();
+    const pix: ReceivedPix = { endToEndId: newE2e('E', now), txid, valor: amount, chave, horario: now.toISOString(), devolucoes: [], ...(pagador ? { pagador } : {}) };
+    state.pix[pix.endToEndId] = pix;
+    store.save();
+    notifier.notify(state.webhooks[chave], [pixView(pix)]);
     return pix;
   }
 
@@ -350,7 +380,7 @@ export function createApiPix(deps: { store: Store; faults: Faults; notifier: Not
     return undefined;
   }
 
-  return { route, pay, openInfraction, decideInfraction, findByCode: (code: string) => Object.values(state.charges).find((c) => c.pixCopiaECola === code) };
+  return { route, pay, payStatic, openInfraction, decideInfraction, findByCode: (code: string) => Object.values(state.charges).find((c) => c.pixCopiaECola === code) };
 }
 
 export type ApiPix = ReturnType<typeof createApiPix>;

@@ -107,6 +107,13 @@ export async function startSimulator(options: SimulatorOptions) {
         const pix = routes.pay(charge, body.valor, body.pagador === null ? null : payerOf(body.pagador));
         return send(response, 200, { endToEndId: pix.endToEndId, txid: pix.txid, valor: pix.valor });
       }
+      if (request.method === 'POST' && url.pathname === '/control/pay-static') {
+        // A static code (a standing charge) paid: {pixCopiaECola, valor? (required for an open amount), pagador? {nome, cpf | cnpj}}.
+        if (typeof body.pixCopiaECola !== 'string') return send(response, 400, { error: 'pixCopiaECola is required' });
+        if (body.pagador !== undefined && body.pagador !== null && !payerOf(body.pagador)) return send(response, 400, { error: 'pagador needs nome and exactly one of cpf or cnpj' });
+        const pix = routes.payStatic(body.pixCopiaECola, body.valor, payerOf(body.pagador));
+        return send(response, 200, { endToEndId: pix.endToEndId, txid: pix.txid, valor: pix.valor });
+      }
       if (request.method === 'POST' && url.pathname === '/control/faults') {
         faults.webhook.push(...(body.webhook ?? []));
         faults.http.push(...(body.http ?? []));

@@ -539,6 +539,64 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/receivers/{id}/standing-charges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A receiver's standing PIX charges, newest first */
+        get: operations["listStandingPixCharges"];
+        put?: never;
+        /**
+         * Create a standing PIX charge for a receiver
+         * @description A static BR Code on the platform's PIX key carrying this charge's own txid (25 letters and digits), with a fixed amount or an open one; bound to the receiver's wallet as it is now. The receiver must be KYC APPROVED and ACTIVE (422 KYC_NOT_APPROVED, RECEIVER_NOT_ACTIVE) and have a wallet address (422 NO_RECEIVER_WALLET). Every PIX paid to the code becomes a PAYIN priced at the rate of the moment the PSP reports it, at the merchant's tier: webhook order.created (sourceKind STANDING_PIX_CHARGE, sourceId this charge), then the PAYIN's usual events. A PIX the receiver's rules refuse (another amount than the fixed one, outside the order bounds, over the daily limits, the receiver not APPROVED or ACTIVE, at night without night transactions, a payer the merchant's payer policy refuses, or a disabled charge) is returned to the payer: its order goes REFUNDING then REFUNDED, with its failureReason.
+         */
+        post: operations["createStandingPixCharge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/receivers/{id}/standing-charges/{chargeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One standing PIX charge */
+        get: operations["getStandingPixCharge"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/receivers/{id}/standing-charges/{chargeId}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable a standing PIX charge
+         * @description For good: the code cannot be withdrawn from the payers who hold it, so a PIX still paid to it is returned (its order ends REFUNDED, failureReason naming the disabled charge). Disabling a disabled charge answers it unchanged.
+         */
+        post: operations["disableStandingPixCharge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/receivers/{id}/wallet-ownership/challenges": {
         parameters: {
             query?: never;
@@ -1104,6 +1162,26 @@ export interface paths {
          * @description ACCEPTED returns the PIX (natureza MED_FRAUDE); REJECTED lets a held order go on; CANCELLED is the payer’s PSP withdrawing the claim.
          */
         post: operations["sandboxDecideMedClaim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/receivers/{id}/standing-charges/{chargeId}/pix-payment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay a standing PIX charge as a payer
+         * @description The sandbox PSP receives a PIX on the charge's static code (a new endToEndId at every call) and notifies it like any PIX: it makes a PAYIN (order.created), which completes, or is returned when refused. Answers the order it made. `amountBrl` defaults to the fixed amount and is required for an open one. `payer` defaults to the receiver (first party); name another CPF or CNPJ to pay as a third party, or null for a PSP that does not report who paid.
+         */
+        post: operations["sandboxPayStandingPixCharge"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3004,6 +3082,34 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        /**
+         * StandingPixCharge
+         * @description A receiver's standing PIX charge: a static BR Code paid any number of times. Every PIX to it becomes a PAYIN at the rate of the moment the PSP reports it (order.created with sourceKind STANDING_PIX_CHARGE, then the usual PAYIN events); one the receiver's rules refuse is returned to the payer and its order ends REFUNDED with its failureReason.
+         */
+        StandingPixCharge: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            receiverId: string;
+            status: components["schemas"]["StandingPixChargeStatus"];
+            /**
+             * @description The static code's txid (BR Code 62/05): 25 letters and digits, this charge's own; the PSP reports every PIX paid to the code with it
+             * @example Kq3ZbV9tW2xYc7LmN4pRs8TuA
+             */
+            txid: string;
+            amountBrl: number | null;
+            chain: string;
+            /** @description What each PIX buys */
+            token: string;
+            /** @description The receiver's wallet when the charge was made: every PAYIN the charge makes sends its tokens there */
+            destinationWallet: string;
+            description: string | null;
+            /** @description The static BR Code (copy and paste; render it as a QR code): the platform's PIX key, this txid, and the amount when fixed */
+            pixCopiaECola: string;
+            /** Format: date-time */
+            createdAt: string;
+            disabledAt: string | null;
+        };
         /** Order */
         Order: {
             /** Format: uuid */
@@ -3149,7 +3255,7 @@ export interface components {
          * @example VALIDATION_ERROR
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "LINK_INVALID" | "IDEMPOTENCY_CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "LIMIT_EXCEEDED" | "NIGHT_TRANSACTIONS_DISABLED" | "QUOTE_EXPIRED" | "QUOTE_INVALID" | "RECEIVER_NOT_ACTIVE" | "KYC_NOT_APPROVED" | "NO_MANAGED_WALLET" | "TRANSACTION_REJECTED" | "SPONSOR_BUDGET_EXCEEDED" | "PIX_KEY_NOT_OWNED_BY_RECEIVER" | "DESTINATION_NOT_RECEIVER_WALLET" | "WALLET_OWNERSHIP_REQUIRED" | "WALLET_SIGNATURE_INVALID" | "CHALLENGE_EXPIRED" | "CHALLENGE_USED" | "WALLET_PROVEN_BY_ANOTHER_PERSON" | "SANDBOX_DEPOSITOR_UNFUNDED" | "DEFENSE_DEADLINE_PASSED" | "DISPUTE_NOT_OPEN" | "RATE_LIMITED" | "INTERNAL_ERROR" | "PROVIDER_UNAVAILABLE" | "PRICE_UNAVAILABLE" | "SERVICE_UNAVAILABLE" | "TREASURY_INSUFFICIENT_LIQUIDITY";
+        ErrorCode: "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "LINK_INVALID" | "IDEMPOTENCY_CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "LIMIT_EXCEEDED" | "NIGHT_TRANSACTIONS_DISABLED" | "QUOTE_EXPIRED" | "QUOTE_INVALID" | "RECEIVER_NOT_ACTIVE" | "KYC_NOT_APPROVED" | "NO_MANAGED_WALLET" | "NO_RECEIVER_WALLET" | "TRANSACTION_REJECTED" | "SPONSOR_BUDGET_EXCEEDED" | "PIX_KEY_NOT_OWNED_BY_RECEIVER" | "DESTINATION_NOT_RECEIVER_WALLET" | "WALLET_OWNERSHIP_REQUIRED" | "WALLET_SIGNATURE_INVALID" | "CHALLENGE_EXPIRED" | "CHALLENGE_USED" | "WALLET_PROVEN_BY_ANOTHER_PERSON" | "SANDBOX_DEPOSITOR_UNFUNDED" | "DEFENSE_DEADLINE_PASSED" | "DISPUTE_NOT_OPEN" | "RATE_LIMITED" | "INTERNAL_ERROR" | "PROVIDER_UNAVAILABLE" | "PRICE_UNAVAILABLE" | "SERVICE_UNAVAILABLE" | "TREASURY_INSUFFICIENT_LIQUIDITY";
         /**
          * PersonType
          * @description Person type: PF (individual, CPF) or PJ (company, CNPJ). Immutable.
@@ -3174,6 +3280,12 @@ export interface components {
          * @enum {unknown}
          */
         KycStatus: "PENDING" | "SUBMITTED" | "UNDER_REVIEW" | "APPROVED" | "REJECTED";
+        /**
+         * StandingPixChargeStatus
+         * @description DISABLED: a PIX still paid to the code is returned (devolução) and makes a REFUNDED order
+         * @enum {unknown}
+         */
+        StandingPixChargeStatus: "ACTIVE" | "DISABLED";
         /**
          * OrderType
          * @description Order type: PAYIN or PAYOUT
@@ -3689,6 +3801,22 @@ export interface components {
             kycSubmittedAt: string;
             /** @description The reason of the last rejection, shown at this submission (null if there was none) */
             previousRejectionReason: string | null;
+        };
+        /** CreateStandingPixChargeRequest */
+        CreateStandingPixChargeRequest: {
+            /** @description A fixed amount every PIX to the code must pay (a PIX of another amount is returned); absent: an open code, the payer types the amount; BRL. A JSON number or a string of plain decimal text ("100.50"), read exactly as sent: at most 2 decimals (more is 400, never rounded), greater than 0, at most 10000000000000 */
+            amountBrl?: number | string;
+            /** @description Token symbol; default USDC */
+            targetToken?: string;
+            /** @description Blockchain network, lowercase; default solana */
+            chain?: string;
+            /** @description The merchant's own label; never in the BR Code */
+            description?: string;
+        };
+        /** StandingPixChargeList */
+        StandingPixChargeList: {
+            /** @description Newest first */
+            data: components["schemas"]["StandingPixCharge"][];
         };
         /** WalletOwnershipChallengeRequest */
         WalletOwnershipChallengeRequest: {
@@ -4383,6 +4511,17 @@ export interface components {
         SandboxMedClaimDecisionRequest: {
             /** @enum {unknown} */
             outcome: "ACCEPTED" | "REJECTED" | "CANCELLED";
+        };
+        /** SandboxStandingPixPaymentRequest */
+        SandboxStandingPixPaymentRequest: {
+            /** @description What the simulated payer pays; default the fixed amount (required for an open code); BRL. A JSON number or a string of plain decimal text ("100.50"), read exactly as sent: at most 2 decimals (more is 400, never rounded), greater than 0, at most 10000000000000 */
+            amountBrl?: number | string;
+            /** @description Who pays; default the receiver; null: the PSP does not report the payer */
+            payer?: {
+                /** @description The payer's CPF or CNPJ, digits or formatted */
+                document: string;
+                name: string;
+            } | null;
         };
         /**
          * FeeTier
@@ -9607,6 +9746,480 @@ export interface operations {
             };
         };
     };
+    listStandingPixCharges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The standing pix charge list */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "019ab9d0-3f1c-7a52-8e6b-2d4f9c1a7e35",
+                     *           "receiverId": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                     *           "status": "ACTIVE",
+                     *           "txid": "Kq3ZbV9tW2xYc7LmN4pRs8TuA",
+                     *           "amountBrl": 150,
+                     *           "chain": "solana",
+                     *           "token": "USDC",
+                     *           "destinationWallet": "DChpFixuyLe3oG46sGJV3LxjV2NWXn1FH7LhTkCNLcDv",
+                     *           "description": "Mensalidade",
+                     *           "pixCopiaECola": "00020126420014br.gov.bcb.pix0120pix@exchange.example5204000053039865406150.005802BR5919CRYPTO BRL EXCHANGE6009SAO PAULO62290525Kq3ZbV9tW2xYc7LmN4pRs8TuA6304DE48",
+                     *           "createdAt": "2026-11-24T14:20:11.902Z",
+                     *           "disabledAt": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StandingPixChargeList"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another merchant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createStandingPixCharge: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. 1 to 255 printable ASCII characters, unique per merchant (a UUID is a good choice). A retry with the same key and the same request replays the first answer (2xx and 4xx; with header `idempotent-replayed: true`) without repeating the operation, also after a crash of the server; the same key with another request is 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 CONFLICT with `Retry-After`. Keys are kept at least 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "amountBrl": "150.00",
+                 *       "targetToken": "USDC",
+                 *       "description": "Mensalidade"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateStandingPixChargeRequest"];
+            };
+        };
+        responses: {
+            /** @description A receiver's standing PIX charge: a static BR Code paid any number of times. Every PIX to it becomes a PAYIN at the rate of the moment the PSP reports it (order.created with sourceKind STANDING_PIX_CHARGE, then the usual PAYIN events); one the receiver's rules refuse is returned to the payer and its order ends REFUNDED with its failureReason. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "019ab9d0-3f1c-7a52-8e6b-2d4f9c1a7e35",
+                     *       "receiverId": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                     *       "status": "ACTIVE",
+                     *       "txid": "Kq3ZbV9tW2xYc7LmN4pRs8TuA",
+                     *       "amountBrl": 150,
+                     *       "chain": "solana",
+                     *       "token": "USDC",
+                     *       "destinationWallet": "DChpFixuyLe3oG46sGJV3LxjV2NWXn1FH7LhTkCNLcDv",
+                     *       "description": "Mensalidade",
+                     *       "pixCopiaECola": "00020126420014br.gov.bcb.pix0120pix@exchange.example5204000053039865406150.005802BR5919CRYPTO BRL EXCHANGE6009SAO PAULO62290525Kq3ZbV9tW2xYc7LmN4pRs8TuA6304DE48",
+                     *       "createdAt": "2026-11-24T14:20:11.902Z",
+                     *       "disabledAt": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StandingPixCharge"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another merchant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (CONFLICT, IDEMPOTENCY_CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A business rule refused the request (see the error code) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getStandingPixCharge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The receiver */
+                id: string;
+                /** @description The standing charge */
+                chargeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A receiver's standing PIX charge: a static BR Code paid any number of times. Every PIX to it becomes a PAYIN at the rate of the moment the PSP reports it (order.created with sourceKind STANDING_PIX_CHARGE, then the usual PAYIN events); one the receiver's rules refuse is returned to the payer and its order ends REFUNDED with its failureReason. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "019ab9d0-3f1c-7a52-8e6b-2d4f9c1a7e35",
+                     *       "receiverId": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                     *       "status": "ACTIVE",
+                     *       "txid": "Kq3ZbV9tW2xYc7LmN4pRs8TuA",
+                     *       "amountBrl": 150,
+                     *       "chain": "solana",
+                     *       "token": "USDC",
+                     *       "destinationWallet": "DChpFixuyLe3oG46sGJV3LxjV2NWXn1FH7LhTkCNLcDv",
+                     *       "description": "Mensalidade",
+                     *       "pixCopiaECola": "00020126420014br.gov.bcb.pix0120pix@exchange.example5204000053039865406150.005802BR5919CRYPTO BRL EXCHANGE6009SAO PAULO62290525Kq3ZbV9tW2xYc7LmN4pRs8TuA6304DE48",
+                     *       "createdAt": "2026-11-24T14:20:11.902Z",
+                     *       "disabledAt": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StandingPixCharge"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another merchant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    disableStandingPixCharge: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. 1 to 255 printable ASCII characters, unique per merchant (a UUID is a good choice). A retry with the same key and the same request replays the first answer (2xx and 4xx; with header `idempotent-replayed: true`) without repeating the operation, also after a crash of the server; the same key with another request is 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 CONFLICT with `Retry-After`. Keys are kept at least 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The receiver */
+                id: string;
+                /** @description The standing charge */
+                chargeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A receiver's standing PIX charge: a static BR Code paid any number of times. Every PIX to it becomes a PAYIN at the rate of the moment the PSP reports it (order.created with sourceKind STANDING_PIX_CHARGE, then the usual PAYIN events); one the receiver's rules refuse is returned to the payer and its order ends REFUNDED with its failureReason. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "019ab9d0-3f1c-7a52-8e6b-2d4f9c1a7e35",
+                     *       "receiverId": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                     *       "status": "DISABLED",
+                     *       "txid": "Kq3ZbV9tW2xYc7LmN4pRs8TuA",
+                     *       "amountBrl": 150,
+                     *       "chain": "solana",
+                     *       "token": "USDC",
+                     *       "destinationWallet": "DChpFixuyLe3oG46sGJV3LxjV2NWXn1FH7LhTkCNLcDv",
+                     *       "description": "Mensalidade",
+                     *       "pixCopiaECola": "00020126420014br.gov.bcb.pix0120pix@exchange.example5204000053039865406150.005802BR5919CRYPTO BRL EXCHANGE6009SAO PAULO62290525Kq3ZbV9tW2xYc7LmN4pRs8TuA6304DE48",
+                     *       "createdAt": "2026-11-24T14:20:11.902Z",
+                     *       "disabledAt": "2026-11-30T18:22:07.514Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StandingPixCharge"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another merchant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (CONFLICT, IDEMPOTENCY_CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     createWalletOwnershipChallenge: {
         parameters: {
             query?: never;
@@ -13530,6 +14143,182 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Dispute"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another merchant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (CONFLICT, IDEMPOTENCY_CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    sandboxPayStandingPixCharge: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. 1 to 255 printable ASCII characters, unique per merchant (a UUID is a good choice). A retry with the same key and the same request replays the first answer (2xx and 4xx; with header `idempotent-replayed: true`) without repeating the operation, also after a crash of the server; the same key with another request is 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 CONFLICT with `Retry-After`. Keys are kept at least 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The receiver */
+                id: string;
+                /** @description The standing charge */
+                chargeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "amountBrl": "150.00",
+                 *       "payer": {
+                 *         "document": "123.456.789-09",
+                 *         "name": "Carlos Pagador"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["SandboxStandingPixPaymentRequest"];
+            };
+        };
+        responses: {
+            /** @description The order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "019ab6f2-0c3e-7d41-9b8a-2e5f7c1d4a90",
+                     *       "merchantId": "0195f3b8-5c02-7a9d-b3e1-6f4a2d8c9e50",
+                     *       "receiverId": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                     *       "type": "PAYIN",
+                     *       "status": "PAYMENT_RECEIVED",
+                     *       "chain": "solana",
+                     *       "createdAt": "2026-11-24T14:03:12.418Z",
+                     *       "updatedAt": "2026-11-24T14:05:41.093Z",
+                     *       "externalId": "invoice-2026-0042",
+                     *       "receiverName": "Maria da Silva",
+                     *       "merchantName": "Acme Pagamentos Ltda",
+                     *       "amountBrl": 1500,
+                     *       "amountCrypto": 273.004434,
+                     *       "targetToken": "USDC",
+                     *       "sourceToken": null,
+                     *       "destinationWallet": "DChpFixuyLe3oG46sGJV3LxjV2NWXn1FH7LhTkCNLcDv",
+                     *       "depositAddress": null,
+                     *       "paymentReference": "7d9f0a2b4c6e48a1b3d5f7e9a0c2e4f6",
+                     *       "exchangeRate": 5.412,
+                     *       "feePercentage": 0.015,
+                     *       "netAmountBrl": 1477.5,
+                     *       "amountUsdc": 273.004434,
+                     *       "amountToken": 273.004434,
+                     *       "platformFeePercentage": 0.005,
+                     *       "platformFeeAmountBrl": 7.5,
+                     *       "merchantFeePercentage": 0.01,
+                     *       "merchantFeeAmountBrl": 15,
+                     *       "markup": null,
+                     *       "pixPaymentCode": "00020101021226950014br.gov.bcb.pix2573pix.psp-sandbox.example.com.br/qr/v2/cob/7d9f0a2b4c6e48a1b3d5f7e9a0c2e4f652040000530398654071500.005802BR5920ACME PAGAMENTOS LTDA6009SAO PAULO62070503***6304CBAC",
+                     *       "pixKey": null,
+                     *       "recipientName": null,
+                     *       "failureReason": null,
+                     *       "expiresAt": "2026-11-24T14:33:12.418Z",
+                     *       "completedAt": null,
+                     *       "transactions": [
+                     *         {
+                     *           "id": "019ab6f3-9e0a-7b2c-8d4e-1f3a5c7e9b02",
+                     *           "type": "PIX_IN",
+                     *           "status": "CONFIRMED",
+                     *           "amount": 1500,
+                     *           "currency": "BRL",
+                     *           "createdAt": "2026-11-24T14:05:41.093Z",
+                     *           "chain": null,
+                     *           "txHash": "E18236120202611241405a8Kx2Lm9QpZ"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Order"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */

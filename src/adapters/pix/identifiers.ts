@@ -20,6 +20,8 @@ export const SANDBOX_ISPB = '99999999';
 export const ISPB_PATTERN = /^[0-9A-Z]{8}$/;
 export const END_TO_END_ID_PATTERN = /^E[0-9A-Z]{8}\d{12}[a-zA-Z0-9]{11}$/;
 export const TXID_PATTERN = /^[a-zA-Z0-9]{26,35}$/;
+/** A static BR Code's txid (62/05): at most 25 alphanumerics, so never a `cob` txid (26 to 35). */
+export const STATIC_TXID_PATTERN = /^[a-zA-Z0-9]{1,25}$/;
 export const REFUND_ID_PATTERN = /^[a-zA-Z0-9]{1,35}$/;
 /** The sandbox PSP's payout ids: `SBX` + 29 alphanumerics (32 characters). */
 export const SANDBOX_TRANSACTION_ID_PATTERN = /^SBX[a-zA-Z0-9]{29}$/;
@@ -50,6 +52,11 @@ export function newEndToEndId(at: Date, ispb: string = SANDBOX_ISPB): string {
 export function newTxid(length = 32): string {
   if (!Number.isInteger(length) || length < 26 || length > 35) throw new RangeError('txid length must be 26 to 35');
   return randomAlphanumeric(length);
+}
+
+/** A static code's txid: 25 random alphanumerics (the most a static code carries). */
+export function newStaticTxid(): string {
+  return randomAlphanumeric(25);
 }
 
 /** A refund (devolução) id; 32 characters by default (any length from 1 to 35 is valid). */

@@ -12,7 +12,7 @@
  * The caller names a charge (API Pix `PUT /cob/{txid}`): this makes a txid in the format every
  * PSP accepts, so the orders module needs nothing of the adapters beyond their ports.
  */
-export { newTxid, txidOfKey, txidOfOrder } from './identifiers.ts';
+export { STATIC_TXID_PATTERN, newStaticTxid, newTxid, txidOfKey, txidOfOrder } from './identifiers.ts';
 
 /** Decimal text with exactly 2 places, e.g. "10.50" (API Pix `valor`). */
 export type BrlAmount = string;

@@ -6,8 +6,8 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { PixPayer } from './port.ts';
-import type { SandboxPixArmedFailuresTable, SandboxPixChargesTable, SandboxPixPayoutsTable, SandboxPixRefundsTable } from './sandbox-tables.ts';
-import { SANDBOX_PIX_CHARGE_COLUMNS, SANDBOX_PIX_PAYOUT_COLUMNS, SANDBOX_PIX_REFUND_COLUMNS } from './sandbox-tables.ts';
+import type { SandboxPixArmedFailuresTable, SandboxPixChargesTable, SandboxPixPayoutsTable, SandboxPixReceivedTable, SandboxPixRefundsTable } from './sandbox-tables.ts';
+import { SANDBOX_PIX_CHARGE_COLUMNS, SANDBOX_PIX_PAYOUT_COLUMNS, SANDBOX_PIX_RECEIVED_COLUMNS, SANDBOX_PIX_REFUND_COLUMNS } from './sandbox-tables.ts';
 
 export const pixSandboxRepo = {
   /** Inserts unless the txid (or, improbably, the location) is taken; then returns undefined. */
@@ -66,6 +66,29 @@ export const pixSandboxRepo = {
       .where('status', '=', 'ATIVA')
       .returning(SANDBOX_PIX_CHARGE_COLUMNS)
       .executeTakeFirst();
+  },
+
+  /** A PIX received on a static code (many per txid). */
+  insertReceived(db: Db, received: Insertable<SandboxPixReceivedTable>) {
+    return db.insertInto('sandbox_pix_received').values(received).returning(SANDBOX_PIX_RECEIVED_COLUMNS).executeTakeFirstOrThrow();
+  },
+
+  findReceived(db: Db, endToEndId: string, options: { forUpdate?: boolean } = {}) {
+    let query = db.selectFrom('sandbox_pix_received').select(SANDBOX_PIX_RECEIVED_COLUMNS).where('end_to_end_id', '=', endToEndId);
+    if (options.forUpdate) query = query.forUpdate();
+    return query.executeTakeFirst();
+  },
+
+  /** PIX received on static codes in [from, to], oldest first. */
+  receivedBetween(db: Db, from: Date, to: Date) {
+    return db
+      .selectFrom('sandbox_pix_received')
+      .select(SANDBOX_PIX_RECEIVED_COLUMNS)
+      .where('paid_at', '>=', from)
+      .where('paid_at', '<=', to)
+      .orderBy('paid_at')
+      .orderBy('end_to_end_id')
+      .execute();
   },
 
   findRefund(db: Db, refundId: string) {
@@ -198,8 +221,10 @@ export const pixSandboxRepo = {
 };
 
 /** The charge's devedor, or who paid it, when recorded. */
-export function payerOf(row: Selectable<SandboxPixChargesTable>, who: 'devedor' | 'payer'): PixPayer | undefined {
-  const documentType = row[`${who}_document_type`];
-  const document = row[`${who}_document`];
-  return documentType && document ? { documentType, document, name: row[`${who}_name`] ?? '' } : undefined;
+export function payerOf(row: Selectable<SandboxPixChargesTable> | Selectable<SandboxPixReceivedTable>, who: 'devedor' | 'payer'): PixPayer | undefined {
+  if (!('devedor_document' in row) && who === 'devedor') return undefined;
+  const fields = row as Selectable<SandboxPixChargesTable>;
+  const documentType = fields[`${who}_document_type`];
+  const document = fields[`${who}_document`];
+  return documentType && document ? { documentType, document, name: fields[`${who}_name`] ?? '' } : undefined;
 }

@@ -35,6 +35,20 @@ export interface SandboxPixChargesTable {
   created_at: DefaultedTimestamp;
 }
 
+/**
+ * A PIX the sandbox PSP received on a static code (migration 0064): a static code is paid any
+ * number of times, each PIX reported with the code's txid (API Pix `GET /pix`, `pix[].txid`).
+ */
+export interface SandboxPixReceivedTable {
+  end_to_end_id: string;
+  txid: string;
+  amount_brl: string;
+  paid_at: ColumnType<Date, Date, never>;
+  payer_document_type: 'CPF' | 'CNPJ' | null;
+  payer_document: string | null;
+  payer_name: string | null;
+}
+
 export interface SandboxPixRefundsTable {
   refund_id: string;
   end_to_end_id: string;
@@ -101,6 +115,7 @@ declare module '../../db/schema.ts' {
   interface Database {
     sandbox_pix_charges: SandboxPixChargesTable;
     sandbox_pix_refunds: SandboxPixRefundsTable;
+    sandbox_pix_received: SandboxPixReceivedTable;
     sandbox_pix_payouts: SandboxPixPayoutsTable;
     sandbox_pix_armed_failures: SandboxPixArmedFailuresTable;
     sandbox_pix_keys: SandboxPixKeysTable;
@@ -119,3 +134,6 @@ export const SANDBOX_PIX_PAYOUT_COLUMNS = ['provider_transaction_id', 'idempoten
 
 /** Every column of `sandbox_pix_refunds`, named: a statement lists what it reads, and a column added later is not read until asked for. */
 export const SANDBOX_PIX_REFUND_COLUMNS = ['refund_id', 'end_to_end_id', 'amount_brl', 'description', 'nature', 'status', 'failure_reason', 'created_at', 'settled_at'] as const satisfies ReadonlyArray<keyof SandboxPixRefundsTable>;
+
+/** Every column of `sandbox_pix_received`, named. */
+export const SANDBOX_PIX_RECEIVED_COLUMNS = ['end_to_end_id', 'txid', 'amount_brl', 'paid_at', 'payer_document_type', 'payer_document', 'payer_name'] as const satisfies ReadonlyArray<keyof SandboxPixReceivedTable>;

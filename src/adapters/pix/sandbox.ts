@@ -19,6 +19,7 @@ import { type ChargePayload, newLocation, signPayload } from './sandbox-location
 import { payerOf, pixSandboxRepo as repo } from './sandbox-repo.ts';
 import { type SandboxDict, createSandboxDict } from './sandbox-dict.ts';
 import { type SandboxInfractions, createSandboxInfractions } from './sandbox-infractions.ts';
+import { createSandboxStaticCodes } from './sandbox-static.ts';
 
 /** The platform's receiving account (its key is the `chave` of every charge's payload). */
 export type PixSandboxSettings = PixSettings & {
@@ -50,6 +51,8 @@ export interface SandboxPixProvider extends PixProvider, Pick<SandboxDict, 'regi
    * (a third party, for the payer policy); `payer: null` pays without reporting who (a PSP that does not say).
    */
   simulateChargePayment(txid: string, options?: { amountBrl?: BrlAmount; payer?: PixPayer | null }): Promise<ChargePaidNotification>;
+  /** A payer pays a static code carrying `txid` (sandbox-static.ts): a new PIX each call; `payer: null`: not reported. */
+  simulateStaticPayment(txid: string, input: { amountBrl: BrlAmount; payer: PixPayer | null }): Promise<ChargePaidNotification>;
   /** Every PROCESSING payout is CONFIRMED; each is reported by exactly one call. */
   settlePayouts(options?: SettleOptions): Promise<PayoutSettledNotification[]>;
   /** A PROCESSING payout is refused by the "receiving bank". */
@@ -89,6 +92,7 @@ const REFUND_WINDOW_MS = 90 * 86_400_000;
 
 export function createSandboxPixProvider(deps: { db: Db; clock: Clock; settings: PixSandboxSettings }): SandboxPixProvider {
   const { db, clock, settings } = deps;
+  const staticCodes = createSandboxStaticCodes({ db, clock });
 
   /** Runs fn in the caller's transaction, or in a new one. */
   const inTransaction = <T>(outer: Db | undefined, fn: (trx: Db) => Promise<T>): Promise<T> => {
@@ -157,13 +161,13 @@ export function createSandboxPixProvider(deps: { db: Db; clock: Clock; settings:
 
     async getReceivedPix(endToEndId) {
       const row = await repo.findChargeByEndToEndId(db, endToEndId);
-      return row ? toReceivedPix(row) : null;
+      return row ? toReceivedPix(row) : staticCodes.received(endToEndId);
     },
 
     // --- lookups for reconciliation ----------------------------------------------------------
 
     async listReceivedPix({ from, to }) {
-      return (await repo.chargesPaidBetween(db, from, to)).map(toReceivedPix);
+      return [...(await repo.chargesPaidBetween(db, from, to)).map(toReceivedPix), ...(await staticCodes.between(from, to))].sort((a, b) => a.paidAt.getTime() - b.paidAt.getTime());
     },
 
     async getChargePayment(txid) {
@@ -200,7 +204,7 @@ export function createSandboxPixProvider(deps: { db: Db; clock: Clock; settings:
 
       const inserted = await db.transaction().execute(async (trx) => {
         // The lock on the received PIX serialises refunds of it: the total check below holds.
-        const charge = await repo.findChargeByEndToEndId(trx, endToEndId, { forUpdate: true });
+        const charge = (await repo.findChargeByEndToEndId(trx, endToEndId, { forUpdate: true })) ?? (await staticCodes.lockPaid(trx, endToEndId));
         if (!charge?.paid_amount_brl || !charge.paid_at) throw new PixSandboxNotFoundError('received PIX', endToEndId);
         const now = clock.now();
         if (now.getTime() - charge.paid_at.getTime() > REFUND_WINDOW_MS) {
@@ -273,6 +277,8 @@ export function createSandboxPixProvider(deps: { db: Db; clock: Clock; settings:
         return chargePaid(paid);
       });
     },
+
+    simulateStaticPayment: (txid, { amountBrl, payer }) => staticCodes.simulateStaticPayment(txid, { amountBrl: brlAmount(amountBrl), payer: payer ?? undefined }),
 
     async settlePayouts(options = {}) {
       const now = options.now ?? clock.now();

@@ -38,6 +38,7 @@ export const ROUTE_CODES: Readonly<Record<string, readonly ErrorCode[]>> = {
   createQuote: ['PRICE_UNAVAILABLE'],
   createPayin: [...ORDER_RULES, 'DESTINATION_NOT_RECEIVER_WALLET', 'WALLET_OWNERSHIP_REQUIRED', 'TREASURY_INSUFFICIENT_LIQUIDITY'],
   createPayout: [...ORDER_RULES, 'PIX_KEY_NOT_OWNED_BY_RECEIVER'],
+  createStandingPixCharge: ['KYC_NOT_APPROVED', 'RECEIVER_NOT_ACTIVE', 'NO_RECEIVER_WALLET'],
   proveWalletOwnership: ['WALLET_SIGNATURE_INVALID', 'CHALLENGE_EXPIRED', 'CHALLENGE_USED', 'WALLET_PROVEN_BY_ANOTHER_PERSON'],
   submitDisputeDefense: ['DEFENSE_DEADLINE_PASSED', 'DISPUTE_NOT_OPEN', 'PROVIDER_UNAVAILABLE'],
   sandboxMakeDeposit: ['SANDBOX_DEPOSITOR_UNFUNDED', 'PROVIDER_UNAVAILABLE'],
@@ -75,6 +76,7 @@ const ERRORS: Readonly<Record<ErrorCode, { message: string; details?: Record<str
   QUOTE_INVALID: { message: 'The quote was already used by another order', details: { quoteId: '0195f3c4-1b7e-7f20-8a55-2d9c0e4b7f13' } },
   RECEIVER_NOT_ACTIVE: { message: 'Receiver is SUSPENDED; orders need ACTIVE', details: { status: 'SUSPENDED' } },
   KYC_NOT_APPROVED: { message: 'Receiver KYC is SUBMITTED; orders need APPROVED', details: { kycStatus: 'SUBMITTED' } },
+  NO_RECEIVER_WALLET: { message: 'The receiver has no wallet address: set one (or create a managed wallet) before a standing charge' },
   NO_MANAGED_WALLET: { message: 'This receiver has no managed wallet (create it with createManagedWallet: true)' },
   TRANSACTION_REJECTED: {
     message: 'instruction 1 calls program BPFLoaderUpgradeab1e11111111111111111111111, which is not in the allow-list',

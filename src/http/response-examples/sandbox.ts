@@ -20,6 +20,7 @@ import {
 export const SANDBOX_RESPONSE_EXAMPLES: ResponseExamples = {
   sandboxRegisterPixKey: { 201: { key: 'maria.silva@example.com', keyType: 'EMAIL', holderDocument: '52998224725' } },
   sandboxPayPixCharge: { 200: PAYIN_PAID },
+  sandboxPayStandingPixCharge: { 200: PAYIN_PAID },
   sandboxMakeDeposit: {
     200: PAYOUT_DEPOSITED,
     202: {

@@ -19,6 +19,7 @@ import {
   QUOTE_ID,
   RECEIVER,
   RECEIVER_ID,
+  RECEIVER_WALLET,
   SELF_HOSTED_WALLET,
   SETTLEMENT_ID,
   SIWS_SIGNATURE,
@@ -202,6 +203,22 @@ const DEFENDED_DISPUTE = {
   },
   updatedAt: '2026-11-27T09:44:18.061Z',
 };
+/** A receiver's standing PIX charge of a fixed R$ 150.00 (issue 43): its static BR Code on the platform's key. */
+const STANDING_CHARGE = {
+  id: '019ab9d0-3f1c-7a52-8e6b-2d4f9c1a7e35',
+  receiverId: RECEIVER_ID,
+  status: 'ACTIVE',
+  txid: 'Kq3ZbV9tW2xYc7LmN4pRs8TuA',
+  amountBrl: 150,
+  chain: 'solana',
+  token: 'USDC',
+  destinationWallet: RECEIVER_WALLET,
+  description: 'Mensalidade',
+  pixCopiaECola: '00020126420014br.gov.bcb.pix0120pix@exchange.example5204000053039865406150.005802BR5919CRYPTO BRL EXCHANGE6009SAO PAULO62290525Kq3ZbV9tW2xYc7LmN4pRs8TuA6304DE48',
+  createdAt: '2026-11-24T14:20:11.902Z',
+  disabledAt: null,
+};
+
 export const DECIDED_DISPUTE = {
   ...DEFENDED_DISPUTE,
   status: 'ACCEPTED',
@@ -313,6 +330,10 @@ export const TRADING_RESPONSE_EXAMPLES: ResponseExamples = {
       { orderType: 'PAYOUT', bps: 0, flatBrl: 0, capBrl: null, updatedAt: null },
     ],
   },
+  createStandingPixCharge: { 201: STANDING_CHARGE },
+  listStandingPixCharges: { 200: { data: [STANDING_CHARGE] } },
+  getStandingPixCharge: { 200: STANDING_CHARGE },
+  disableStandingPixCharge: { 200: { ...STANDING_CHARGE, status: 'DISABLED', disabledAt: '2026-11-30T18:22:07.514Z' } },
   setMarkup: { 200: { orderType: 'PAYIN', bps: 50, flatBrl: 1.5, capBrl: 25, updatedAt: '2026-11-24T14:10:02.318Z' } },
   replaceFeeTiers: {
     200: {

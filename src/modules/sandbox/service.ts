@@ -20,7 +20,7 @@ import type { OrderNotifications } from '../orders/lifecycle/notifications.ts';
 import type { OrdersService } from '../orders/service.ts';
 
 /** A payer named to the sandbox "pay": a valid CPF or CNPJ (digits or formatted) and a name. */
-function sandboxPayer(input: { document: string; name: string }): PixPayer {
+export function sandboxPayer(input: { document: string; name: string }): PixPayer {
   const document = normalizeDocument(input.document);
   if (isValidCpf(document)) return { documentType: 'CPF', document, name: input.name };
   if (isValidCnpj(document)) return { documentType: 'CNPJ', document, name: input.name };

@@ -37,8 +37,8 @@ const COVERED_BY: Record<string, string> = {
   'order.disputed PAYIN': 'POST /sandbox/orders/{id}/med-claim on a paid PAYIN',
   'dispute.resolved PAYIN': 'POST /sandbox/disputes/{id}/decision {outcome: ACCEPTED}',
   'dispute.updated PAYIN': 'the accepted claim: its MED return settles (after dispute.resolved)',
-  'order.created PAYIN': 'recorded for an API PAYIN as if a standing instrument had made it, until those flows exist (issue 43)',
-  'order.created PAYOUT': 'the same for an API PAYOUT',
+  'order.created PAYIN': 'POST /sandbox/receivers/{id}/standing-charges/{chargeId}/pix-payment: a PIX paid to a standing charge (issue 43)',
+  'order.created PAYOUT': 'recorded for an API PAYOUT as if a standing instrument had made it, until that flow exists (issue 43)',
   'webhook.test': 'POST /webhook/endpoints/{id}/test',
   'webhook.endpoint_disabled': 'a second endpoint answering 410 Gone to its test ping',
 };
@@ -98,7 +98,11 @@ describe('webhook payloads against the OpenAPI webhooks section', () => {
     expect((await t.call('POST', `/sandbox/disputes/${dispute.id}/decision`, merchant, { outcome: 'ACCEPTED' })).statusCode).toBe(200);
     await t.drive();
 
-    for (const order of [await payin(16), await payout(4)]) {
+    // order.created PAYIN: a PIX paid to a standing charge makes its order (issue 43).
+    const standing = (await t.call('POST', `/receivers/${receiver.id}/standing-charges`, merchant, { amountBrl: '16.00' })).json() as Json;
+    expect((await t.call('POST', `/sandbox/receivers/${receiver.id}/standing-charges/${standing.id}/pix-payment`, merchant, {})).statusCode).toBe(200);
+    await t.drive();
+    for (const order of [await payout(4)]) {
       const row = await t.ctx.database.db.selectFrom('orders').select(ORDER_COLUMNS).where('id', '=', order.id).executeTakeFirstOrThrow();
       await inTransaction(t.ctx.database.db, (trx) => recordOrderCreated(trx, row, { kind: 'PAYOUT_BATCH', id: newId() }, new Date()));
     }

@@ -13,7 +13,8 @@ import { pixPayerOf } from './payer.ts';
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const E2E = /^[a-zA-Z0-9]{32}$/;
-const TXID = /^[a-zA-Z0-9]{26,35}$/;
+/** A `cob`'s txid (26 to 35) or a static code's (1 to 25: a standing charge's). */
+const TXID = /^[a-zA-Z0-9]{1,35}$/;
 const ID = /^[a-zA-Z0-9]{1,35}$/;
 const AMOUNT = /^\d{1,10}\.\d{2}$/;
 

@@ -21,6 +21,7 @@ import { ordersRepo as repo } from '../repo.ts';
 import { sealOrderColumns } from '../sealed-columns.ts';
 import { type MovementFigures, type TransitionContext, applyTransition } from './transitions.ts';
 import type { OrderLog } from '../lifecycle-log.ts';
+import type { PayerPolicy } from '../../merchants/tables.ts';
 
 export interface NotificationsDeps {
   db: Db;
@@ -44,6 +45,29 @@ export interface NotificationsDeps {
    * settlement's PIX to its merchant). Answers whether it was one of theirs.
    */
   settlementPayouts?: { settled(trx: Trx, notification: PixOutcome<'payout_settled'>): Promise<boolean> };
+  /** PIX paid to a standing charge's static code (the standing-charges module): each makes its PAYIN. */
+  standingCharges?: StandingChargePayments | undefined;
+}
+
+/** The order a PIX is applied to, locked, with what the payer policy needs. */
+export interface PaidOrder {
+  order: OrderRow;
+  payerPolicy: PayerPolicy;
+  /** Sealed, as stored. */
+  receiverDocument: string;
+  /** Why the PIX goes back whatever else holds (an instrument's own refusal, e.g. over the receiver's limits). */
+  refusal?: string | undefined;
+}
+
+/**
+ * A standing PIX charge's payments (docs/decisions/0045-standing-pix-charges.md). `prepare` reads
+ * outside any transaction (the price of the moment): undefined when the txid is no standing
+ * charge's. `orderFor`, in the notification's transaction, finds the order this endToEndId made
+ * before, or inserts it in its first status; the payment then moves it by the usual transition.
+ */
+export interface StandingChargePayments<Prepared = unknown> {
+  prepare(notification: PixOutcome<'charge_paid'>): Promise<Prepared | undefined>;
+  orderFor(trx: Trx, notification: PixOutcome<'charge_paid'>, prepared: Prepared): Promise<PaidOrder | undefined>;
 }
 
 type PixOutcome<Kind extends PixNotification['kind']> = Extract<PixNotification, { kind: Kind }>;
@@ -55,8 +79,10 @@ export function createOrderNotifications(deps: NotificationsDeps) {
   /** Runs in the caller's transaction when given one (so a provider's "reported" mark commits with the effect). */
 
   /** The customer paid a PAYIN's charge: the order goes on, or the money goes back if it cannot be used. */
-  async function chargePaid(trx: Trx, notification: PixOutcome<'charge_paid'>) {
-    const locked = await repo.lockByChargeWithPayerPolicy(trx, notification.txid);
+  async function chargePaid(trx: Trx, notification: PixOutcome<'charge_paid'>, standing?: { prepared: unknown }) {
+    const locked: PaidOrder | undefined = standing
+      ? await deps.standingCharges!.orderFor(trx, notification, standing.prepared)
+      : await repo.lockByChargeWithPayerPolicy(trx, notification.txid);
     if (!locked) return undefined;
     // Already handled: notifications arrive at least once. (A charge is paid once: API Pix moves a
     // cob to CONCLUIDA, so a second endToEndId for one txid does not occur.)
@@ -74,7 +100,7 @@ export function createOrderNotifications(deps: NotificationsDeps) {
     const amountMatches = decimal(notification.amountBrl).eq(order.amount_brl);
     // The merchant's payer policy (FIRST_PARTY: only the receiver may pay); the reason masks documents.
     const payerRefused = payerRefusal(locked.payerPolicy, deps.personalData.open('document', locked.receiverDocument), notification.payer);
-    if (order.status === 'AWAITING_PAYMENT' && amountMatches && !payerRefused) {
+    if (order.status === 'AWAITING_PAYMENT' && amountMatches && !payerRefused && !locked.refusal) {
       return applyTransition(trx, ctx, order, 'PAYMENT_RECEIVED', { changes, moved: pix });
     }
     if (order.status === 'AWAITING_PAYMENT' || order.status === 'EXPIRED') {
@@ -84,7 +110,7 @@ export function createOrderNotifications(deps: NotificationsDeps) {
         ? `PIX of ${decimal(notification.amountBrl).toFixed(2)} BRL received for an order of ${decimal(order.amount_brl).toFixed(2)} BRL`
         : order.status === 'EXPIRED'
           ? 'PIX received after the order expired'
-          : payerRefused!;
+          : (payerRefused ?? locked.refusal!);
       return applyTransition(trx, ctx, order, 'REFUNDING', { changes: { ...changes, failure_reason: reason }, moved: pix, reason });
     }
     return order;
@@ -135,7 +161,13 @@ export function createOrderNotifications(deps: NotificationsDeps) {
    * callback route only what the PSP confirmed (pix-confirmation.ts: a posted body is a claim);
    * reconciliation and the sandbox drivers build theirs from the provider's records already.
    */
-  function handlePixNotification(notification: PixNotification, outer?: Trx): Promise<OrderRow | undefined> {
+  async function handlePixNotification(notification: PixNotification, outer?: Trx): Promise<OrderRow | undefined> {
+    // A standing charge's txid (a static code's, at most 25 characters; a `cob`'s has 26 or more):
+    // its price is read before the transaction opens, so nothing waits on it inside.
+    if (notification.kind === 'charge_paid' && deps.standingCharges && notification.txid.length <= 25) {
+      const prepared = await deps.standingCharges.prepare(notification);
+      if (prepared !== undefined) return withinOrNew(db, outer, (trx) => chargePaid(trx, notification, { prepared }));
+    }
     return withinOrNew(db, outer, (trx) => {
       switch (notification.kind) {
         case 'charge_paid':

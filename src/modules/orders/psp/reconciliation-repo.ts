@@ -21,6 +21,13 @@ export const reconciliationRepo = {
       .execute();
   },
 
+  /** Of these endToEndIds, those an order recorded. */
+  async recordedEndToEndIds(db: Db, endToEndIds: string[]): Promise<string[]> {
+    if (endToEndIds.length === 0) return [];
+    const rows = await db.selectFrom('orders').select('pix_end_to_end_id').where('pix_end_to_end_id', 'in', endToEndIds).execute();
+    return rows.map((row) => row.pix_end_to_end_id!);
+  },
+
   /** REFUNDING orders whose refund was requested (no step due) and last changed before `before`. */
   requestedRefunds(db: Db, before: Date, limit: number) {
     return db

@@ -5,7 +5,8 @@
  * order and act only if its status still calls for it).
  *
  * - Charges paid but not recorded: the provider's received PIX of a time window (API Pix
- *   `GET /pix?inicio=&fim=`), matched by txid (ours, so the match is exact).
+ *   `GET /pix?inicio=&fim=`), matched by txid (ours, so the match is exact); a PIX on a standing
+ *   charge's static code (many per txid) by its endToEndId.
  * - Refunds requested and not settled, payouts sent and not confirmed: one lookup per order, only
  *   for orders that have waited longer than `graceSeconds` (the notification's own time to arrive).
  *
@@ -14,7 +15,7 @@
  * a PIX may be listed a little after it settled). Several workers may run it: each application is
  * idempotent. Every pass is recorded with what it applied, or its error (reconciliation-runs.ts).
  */
-import type { PixLookups, PixNotification } from '../../../adapters/pix/port.ts';
+import type { PixLookups, PixNotification, ReceivedPix } from '../../../adapters/pix/port.ts';
 import type { ReconciliationSettings } from '../../../config.ts';
 import type { Db } from '../../../db/database.ts';
 import type { Clock } from '../../../lib/clock.ts';
@@ -62,7 +63,24 @@ export function createReconciliation(deps: {
       await notifications.handlePixNotification({ kind: 'charge_paid', txid: paid.txid!, endToEndId: paid.endToEndId, amountBrl: paid.amountBrl, paidAt: paid.paidAt });
       applied++;
     }
+    applied += await staticPix(received);
     windowStart = now;
+    return applied;
+  }
+
+  /**
+   * PIX paid to a static code (a standing charge's txid, at most 25 characters) that no order
+   * recorded: handed over as the PSP's record says, payer included; the standing charge makes its order.
+   */
+  async function staticPix(received: ReceivedPix[]): Promise<number> {
+    const onStatic = received.filter((pix) => pix.txid!.length <= 25);
+    const recorded = new Set(await repo.recordedEndToEndIds(db, onStatic.map((pix) => pix.endToEndId)));
+    let applied = 0;
+    for (const paid of onStatic) {
+      if (recorded.has(paid.endToEndId)) continue;
+      const { payer, ...pix } = paid;
+      if (await notifications.handlePixNotification({ kind: 'charge_paid', ...pix, txid: paid.txid!, ...(payer ? { payer } : {}) })) applied++;
+    }
     return applied;
   }
 

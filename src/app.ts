@@ -46,6 +46,7 @@ import { registerAdminOrderRoutes } from './modules/orders/operator/admin-routes
 import { registerPixProviderRoutes } from './modules/orders/psp/pix-provider-routes.ts';
 import { registerOrderReportRoutes } from './modules/orders/reads/report-routes.ts';
 import { registerOrderRoutes } from './modules/orders/routes.ts';
+import { registerPayoutBatchRoutes, registerSandboxPayoutBatchRoutes } from './modules/payout-batches/routes.ts';
 import { registerOrderStatusMetrics } from './modules/orders/reads/status-metrics.ts';
 import { registerStuckOrderMetrics } from './modules/orders/operator/stuck-metrics.ts';
 import { registerDisputeMetrics } from './modules/disputes/metrics.ts';
@@ -237,6 +238,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         registerQuoteRoutes(merchantScope, services.quotes);
         registerOrderReportRoutes(merchantScope, services.orderExport, services.orderTimeline);
         registerOrderRoutes(merchantScope, services.orders, services.orderListing);
+        registerPayoutBatchRoutes(merchantScope, services.payoutBatches.batches);
         registerOverviewRoutes(merchantScope, services.overview);
         registerLedgerRoutes(merchantScope, services.ledger);
         registerDisputeRoutes(merchantScope, services.disputes);
@@ -244,6 +246,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
           registerSandboxRoutes(merchantScope, services);
           registerSandboxLedgerRoutes(merchantScope, services.ledger, clock.now);
           registerSandboxDisputeRoutes(merchantScope, { disputes: services.disputes, pix: services.adapters.sandbox.pix, orders: services.orders });
+          registerSandboxPayoutBatchRoutes(merchantScope, services.payoutBatches.batches, services.payoutBatches.funding, services.adapters.sandbox.chain);
         }
         registerFeeTierRoutes(merchantScope, services.feeTiers);
         registerMarkupRoutes(merchantScope, services.markups);

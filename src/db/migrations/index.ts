@@ -59,6 +59,7 @@ import * as disputeEventSequence from './20261205_0058_dispute_event_sequence.ts
 import * as chargebacksOwed from './20261205_0059_chargebacks_owed.ts';
 import * as partnerMarkup from './20261205_0061_partner_markup.ts';
 import * as orderSources from './20261205_0062_order_sources.ts';
+import * as payoutBatches from './20261205_0068_payout_batches.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261122_0001_foundation': foundation,
@@ -116,4 +117,5 @@ export const migrations: Record<string, Migration> = {
   '20261205_0059_chargebacks_owed': chargebacksOwed,
   '20261205_0061_partner_markup': partnerMarkup,
   '20261205_0062_order_sources': orderSources,
+  '20261205_0068_payout_batches': payoutBatches,
 };

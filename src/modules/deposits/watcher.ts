@@ -38,6 +38,19 @@ const BACKOFF_MAX_MS = 60_000;
 
 type HandleDeposit = (deposit: ChainDeposit, trx: Trx) => Promise<Pick<OrderRow, 'id' | 'status' | 'tx_hash'> | undefined>;
 
+/** An address the watcher scans as it scans an order's. */
+export type WatchedAddress = Awaited<ReturnType<typeof repo.watched>>[number];
+
+/**
+ * Addresses held by something other than an order (a payout batch's: src/modules/payout-batches/):
+ * which of them are watched now, and what a deposit to one of them did (undefined: not one of
+ * theirs, the orders' rule applies).
+ */
+export interface InstrumentDeposits {
+  watched(db: Db, now: Date, limit: number): Promise<WatchedAddress[]>;
+  handle(deposit: ChainDeposit, trx: Trx): Promise<DepositOutcome | undefined>;
+}
+
 export interface PassResult {
   scanned: number;
   deposits: number;
@@ -45,7 +58,7 @@ export interface PassResult {
   backedOff: boolean;
 }
 
-export function createDepositWatcher(deps: { db: Db; clock: Clock; chain: DepositChain; handleChainDeposit: HandleDeposit; settings: DepositWatcherSettings; log?: WatcherLog }) {
+export function createDepositWatcher(deps: { db: Db; clock: Clock; chain: DepositChain; handleChainDeposit: HandleDeposit; settings: DepositWatcherSettings; log?: WatcherLog; instruments?: InstrumentDeposits }) {
   const { db, clock, chain, settings } = deps;
   let failures = 0;
   let retryAt = 0;
@@ -65,8 +78,10 @@ export function createDepositWatcher(deps: { db: Db; clock: Clock; chain: Deposi
         await repo.advance(trx, address.reference, now, signature);
         return false;
       }
-      const order = await deps.handleChainDeposit({ depositAddress: address.owner_address, token: address.token, amount, txHash: signature, blockTime }, trx);
-      const outcome = outcomeOf(order, signature);
+      const deposit = { depositAddress: address.owner_address, token: address.token, amount, txHash: signature, blockTime };
+      const instrumentOutcome = await deps.instruments?.handle(deposit, trx);
+      const order = instrumentOutcome === undefined ? await deps.handleChainDeposit(deposit, trx) : undefined;
+      const outcome = instrumentOutcome ?? outcomeOf(order, signature);
       await repo.record(trx, { signature, deposit_address: address.owner_address, order_id: order?.id ?? null, token: address.token, amount, outcome, detected_at: now });
       await repo.advance(trx, address.reference, now, signature);
       if (outcome !== 'CREDITED') deps.log?.warn({ orderId: order?.id, depositAddress: address.owner_address, signature, amount, token: address.token, outcome }, 'chain deposit not credited: held for an operator to return');
@@ -131,7 +146,7 @@ export function createDepositWatcher(deps: { db: Db; clock: Clock; chain: Deposi
   async function runPass(signal?: AbortSignal): Promise<PassResult> {
     const result: PassResult = { scanned: 0, deposits: 0, backedOff: false };
     if (clock.now().getTime() < retryAt) return { ...result, backedOff: true };
-    const watched = await repo.watched(db, clock.now(), settings.lateWatchMs, settings.batchSize);
+    const watched = [...(await repo.watched(db, clock.now(), settings.lateWatchMs, settings.batchSize)), ...((await deps.instruments?.watched(db, clock.now(), settings.batchSize)) ?? [])];
     if (!(await each(watched, signal, result, scan, (a) => a.owner_address))) return { ...result, backedOff: true };
     const retiring = await repo.retiring(db, clock.now(), settings.lateWatchMs, settings.batchSize);
     if (!(await each(retiring, signal, result, checkOtherMints, (a) => a.owner_address))) return { ...result, backedOff: true };

@@ -11306,6 +11306,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "019ac1d2-5e6f-7a80-9b1c-2d3e4f5a6b7c",
+                     *           "status": "COMPLETED",
+                     *           "chain": "solana",
+                     *           "token": "USDC",
+                     *           "itemCount": 2,
+                     *           "validCount": 2,
+                     *           "invalidCount": 0,
+                     *           "totalCrypto": "350.5",
+                     *           "totalBrl": "1892.70",
+                     *           "totalNetBrl": "1883.23",
+                     *           "ratesExpireAt": "2026-11-24T16:00:00.000Z",
+                     *           "approvalRequired": true,
+                     *           "createdByUserId": "0195f3b8-9a3c-7e14-8f2b-6d0c4a1e7b35",
+                     *           "approvedByUserId": "019ac1d0-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *           "approvedAt": "2026-11-24T15:10:00.000Z",
+                     *           "depositAddress": "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
+                     *           "fundedCrypto": "350.5",
+                     *           "fundedAt": "2026-11-24T15:20:00.000Z",
+                     *           "heldCrypto": "0",
+                     *           "progress": {
+                     *             "valid": 0,
+                     *             "invalid": 0,
+                     *             "ordered": 2,
+                     *             "completed": 2,
+                     *             "failed": 0,
+                     *             "refused": 0,
+                     *             "cancelled": 0
+                     *           },
+                     *           "createdAt": "2026-11-24T15:00:00.000Z",
+                     *           "updatedAt": "2026-11-24T15:20:01.000Z"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "limit": 20
+                     *     }
+                     */
                     "application/json": components["schemas"]["PayoutBatchPage"];
                 };
             };
@@ -11417,6 +11458,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "019ac1d2-5e6f-7a80-9b1c-2d3e4f5a6b7c",
+                     *       "status": "VALIDATED",
+                     *       "chain": "solana",
+                     *       "token": "USDC",
+                     *       "itemCount": 2,
+                     *       "validCount": 2,
+                     *       "invalidCount": 0,
+                     *       "totalCrypto": "350.5",
+                     *       "totalBrl": "1892.70",
+                     *       "totalNetBrl": "1883.23",
+                     *       "ratesExpireAt": "2026-11-24T16:00:00.000Z",
+                     *       "approvalRequired": null,
+                     *       "createdByUserId": "0195f3b8-9a3c-7e14-8f2b-6d0c4a1e7b35",
+                     *       "approvedByUserId": null,
+                     *       "approvedAt": null,
+                     *       "depositAddress": null,
+                     *       "fundedCrypto": null,
+                     *       "fundedAt": null,
+                     *       "heldCrypto": "0",
+                     *       "progress": {
+                     *         "valid": 2,
+                     *         "invalid": 0,
+                     *         "ordered": 0,
+                     *         "completed": 0,
+                     *         "failed": 0,
+                     *         "refused": 0,
+                     *         "cancelled": 0
+                     *       },
+                     *       "createdAt": "2026-11-24T15:00:00.000Z",
+                     *       "updatedAt": "2026-11-24T15:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PayoutBatch"];
                 };
             };
@@ -11524,6 +11599,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "019ac1d2-5e6f-7a80-9b1c-2d3e4f5a6b7c",
+                     *       "status": "COMPLETED",
+                     *       "chain": "solana",
+                     *       "token": "USDC",
+                     *       "itemCount": 2,
+                     *       "validCount": 2,
+                     *       "invalidCount": 0,
+                     *       "totalCrypto": "350.5",
+                     *       "totalBrl": "1892.70",
+                     *       "totalNetBrl": "1883.23",
+                     *       "ratesExpireAt": "2026-11-24T16:00:00.000Z",
+                     *       "approvalRequired": true,
+                     *       "createdByUserId": "0195f3b8-9a3c-7e14-8f2b-6d0c4a1e7b35",
+                     *       "approvedByUserId": "019ac1d0-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *       "approvedAt": "2026-11-24T15:10:00.000Z",
+                     *       "depositAddress": "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
+                     *       "fundedCrypto": "350.5",
+                     *       "fundedAt": "2026-11-24T15:20:00.000Z",
+                     *       "heldCrypto": "0",
+                     *       "progress": {
+                     *         "valid": 0,
+                     *         "invalid": 0,
+                     *         "ordered": 2,
+                     *         "completed": 2,
+                     *         "failed": 0,
+                     *         "refused": 0,
+                     *         "cancelled": 0
+                     *       },
+                     *       "createdAt": "2026-11-24T15:00:00.000Z",
+                     *       "updatedAt": "2026-11-24T15:20:01.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PayoutBatch"];
                 };
             };
@@ -11609,6 +11718,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "line": 1,
+                     *           "status": "ORDERED",
+                     *           "receiverId": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                     *           "externalId": "payroll-2026-11-001",
+                     *           "amountCrypto": "100",
+                     *           "amountBrl": "540.00",
+                     *           "netAmountBrl": "537.30",
+                     *           "errors": null,
+                     *           "orderId": "019ab6f8-4d17-7a02-8c6e-9f1b3a5d7e24",
+                     *           "orderStatus": "COMPLETED",
+                     *           "failureReason": null
+                     *         },
+                     *         {
+                     *           "line": 2,
+                     *           "status": "ORDERED",
+                     *           "receiverId": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                     *           "externalId": "payroll-2026-11-002",
+                     *           "amountCrypto": "250.5",
+                     *           "amountBrl": "1352.70",
+                     *           "netAmountBrl": "1345.93",
+                     *           "errors": null,
+                     *           "orderId": "019ac1d3-6f70-7a81-8c2d-3e4f5a6b7c8d",
+                     *           "orderStatus": "COMPLETED",
+                     *           "failureReason": null
+                     *         }
+                     *       ],
+                     *       "total": 2,
+                     *       "page": 1,
+                     *       "limit": 20
+                     *     }
+                     */
                     "application/json": components["schemas"]["PayoutBatchItemPage"];
                 };
             };
@@ -11689,6 +11833,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example line,status,receiverId,externalId,amountCrypto,amountBrl,netAmountBrl,orderId,orderStatus,errors
+                     *     1,ORDERED,0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07,payroll-2026-11-001,100,540.00,537.30,019ab6f8-4d17-7a02-8c6e-9f1b3a5d7e24,COMPLETED,
+                     *     2,ORDERED,0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07,payroll-2026-11-002,250.5,1352.70,1345.93,019ac1d3-6f70-7a81-8c2d-3e4f5a6b7c8d,COMPLETED,
+                     */
                     "text/csv": string;
                 };
             };
@@ -11772,6 +11921,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "019ac1d2-5e6f-7a80-9b1c-2d3e4f5a6b7c",
+                     *       "status": "AWAITING_APPROVAL",
+                     *       "chain": "solana",
+                     *       "token": "USDC",
+                     *       "itemCount": 2,
+                     *       "validCount": 2,
+                     *       "invalidCount": 0,
+                     *       "totalCrypto": "350.5",
+                     *       "totalBrl": "1892.70",
+                     *       "totalNetBrl": "1883.23",
+                     *       "ratesExpireAt": "2026-11-24T16:00:00.000Z",
+                     *       "approvalRequired": true,
+                     *       "createdByUserId": "0195f3b8-9a3c-7e14-8f2b-6d0c4a1e7b35",
+                     *       "approvedByUserId": null,
+                     *       "approvedAt": null,
+                     *       "depositAddress": null,
+                     *       "fundedCrypto": null,
+                     *       "fundedAt": null,
+                     *       "heldCrypto": "0",
+                     *       "progress": {
+                     *         "valid": 2,
+                     *         "invalid": 0,
+                     *         "ordered": 0,
+                     *         "completed": 0,
+                     *         "failed": 0,
+                     *         "refused": 0,
+                     *         "cancelled": 0
+                     *       },
+                     *       "createdAt": "2026-11-24T15:00:00.000Z",
+                     *       "updatedAt": "2026-11-24T15:02:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PayoutBatch"];
                 };
             };
@@ -11891,6 +12074,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "019ac1d2-5e6f-7a80-9b1c-2d3e4f5a6b7c",
+                     *       "status": "AWAITING_FUNDING",
+                     *       "chain": "solana",
+                     *       "token": "USDC",
+                     *       "itemCount": 2,
+                     *       "validCount": 2,
+                     *       "invalidCount": 0,
+                     *       "totalCrypto": "350.5",
+                     *       "totalBrl": "1892.70",
+                     *       "totalNetBrl": "1883.23",
+                     *       "ratesExpireAt": "2026-11-24T16:00:00.000Z",
+                     *       "approvalRequired": true,
+                     *       "createdByUserId": "0195f3b8-9a3c-7e14-8f2b-6d0c4a1e7b35",
+                     *       "approvedByUserId": "019ac1d0-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *       "approvedAt": "2026-11-24T15:10:00.000Z",
+                     *       "depositAddress": "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
+                     *       "fundedCrypto": null,
+                     *       "fundedAt": null,
+                     *       "heldCrypto": "0",
+                     *       "progress": {
+                     *         "valid": 2,
+                     *         "invalid": 0,
+                     *         "ordered": 0,
+                     *         "completed": 0,
+                     *         "failed": 0,
+                     *         "refused": 0,
+                     *         "cancelled": 0
+                     *       },
+                     *       "createdAt": "2026-11-24T15:00:00.000Z",
+                     *       "updatedAt": "2026-11-24T15:10:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PayoutBatch"];
                 };
             };
@@ -12010,6 +12227,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "019ac1d2-5e6f-7a80-9b1c-2d3e4f5a6b7c",
+                     *       "status": "PAUSED",
+                     *       "chain": "solana",
+                     *       "token": "USDC",
+                     *       "itemCount": 2,
+                     *       "validCount": 2,
+                     *       "invalidCount": 0,
+                     *       "totalCrypto": "350.5",
+                     *       "totalBrl": "1892.70",
+                     *       "totalNetBrl": "1883.23",
+                     *       "ratesExpireAt": "2026-11-24T16:00:00.000Z",
+                     *       "approvalRequired": true,
+                     *       "createdByUserId": "0195f3b8-9a3c-7e14-8f2b-6d0c4a1e7b35",
+                     *       "approvedByUserId": "019ac1d0-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *       "approvedAt": "2026-11-24T15:10:00.000Z",
+                     *       "depositAddress": "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
+                     *       "fundedCrypto": null,
+                     *       "fundedAt": null,
+                     *       "heldCrypto": "0",
+                     *       "progress": {
+                     *         "valid": 2,
+                     *         "invalid": 0,
+                     *         "ordered": 0,
+                     *         "completed": 0,
+                     *         "failed": 0,
+                     *         "refused": 0,
+                     *         "cancelled": 0
+                     *       },
+                     *       "createdAt": "2026-11-24T15:00:00.000Z",
+                     *       "updatedAt": "2026-11-24T15:10:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PayoutBatch"];
                 };
             };
@@ -12129,6 +12380,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "019ac1d2-5e6f-7a80-9b1c-2d3e4f5a6b7c",
+                     *       "status": "AWAITING_FUNDING",
+                     *       "chain": "solana",
+                     *       "token": "USDC",
+                     *       "itemCount": 2,
+                     *       "validCount": 2,
+                     *       "invalidCount": 0,
+                     *       "totalCrypto": "350.5",
+                     *       "totalBrl": "1892.70",
+                     *       "totalNetBrl": "1883.23",
+                     *       "ratesExpireAt": "2026-11-24T16:00:00.000Z",
+                     *       "approvalRequired": true,
+                     *       "createdByUserId": "0195f3b8-9a3c-7e14-8f2b-6d0c4a1e7b35",
+                     *       "approvedByUserId": "019ac1d0-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *       "approvedAt": "2026-11-24T15:10:00.000Z",
+                     *       "depositAddress": "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
+                     *       "fundedCrypto": null,
+                     *       "fundedAt": null,
+                     *       "heldCrypto": "0",
+                     *       "progress": {
+                     *         "valid": 2,
+                     *         "invalid": 0,
+                     *         "ordered": 0,
+                     *         "completed": 0,
+                     *         "failed": 0,
+                     *         "refused": 0,
+                     *         "cancelled": 0
+                     *       },
+                     *       "createdAt": "2026-11-24T15:00:00.000Z",
+                     *       "updatedAt": "2026-11-24T15:10:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PayoutBatch"];
                 };
             };
@@ -12248,6 +12533,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "019ac1d2-5e6f-7a80-9b1c-2d3e4f5a6b7c",
+                     *       "status": "CANCELLED",
+                     *       "chain": "solana",
+                     *       "token": "USDC",
+                     *       "itemCount": 2,
+                     *       "validCount": 2,
+                     *       "invalidCount": 0,
+                     *       "totalCrypto": "350.5",
+                     *       "totalBrl": "1892.70",
+                     *       "totalNetBrl": "1883.23",
+                     *       "ratesExpireAt": "2026-11-24T16:00:00.000Z",
+                     *       "approvalRequired": true,
+                     *       "createdByUserId": "0195f3b8-9a3c-7e14-8f2b-6d0c4a1e7b35",
+                     *       "approvedByUserId": "019ac1d0-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *       "approvedAt": "2026-11-24T15:10:00.000Z",
+                     *       "depositAddress": "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
+                     *       "fundedCrypto": null,
+                     *       "fundedAt": null,
+                     *       "heldCrypto": "0",
+                     *       "progress": {
+                     *         "valid": 0,
+                     *         "invalid": 0,
+                     *         "ordered": 0,
+                     *         "completed": 0,
+                     *         "failed": 0,
+                     *         "refused": 0,
+                     *         "cancelled": 2
+                     *       },
+                     *       "createdAt": "2026-11-24T15:00:00.000Z",
+                     *       "updatedAt": "2026-11-24T15:10:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PayoutBatch"];
                 };
             };
@@ -12362,6 +12681,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "approvalThresholdBrl": "50000.00",
+                     *       "updatedAt": "2026-11-20T12:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PayoutBatchSettings"];
                 };
             };
@@ -12434,6 +12759,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "approvalThresholdBrl": "50000.00",
+                     *       "updatedAt": "2026-11-24T14:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PayoutBatchSettings"];
                 };
             };
@@ -14930,6 +15261,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "019ac1d2-5e6f-7a80-9b1c-2d3e4f5a6b7c",
+                     *       "status": "COMPLETED",
+                     *       "chain": "solana",
+                     *       "token": "USDC",
+                     *       "itemCount": 2,
+                     *       "validCount": 2,
+                     *       "invalidCount": 0,
+                     *       "totalCrypto": "350.5",
+                     *       "totalBrl": "1892.70",
+                     *       "totalNetBrl": "1883.23",
+                     *       "ratesExpireAt": "2026-11-24T16:00:00.000Z",
+                     *       "approvalRequired": true,
+                     *       "createdByUserId": "0195f3b8-9a3c-7e14-8f2b-6d0c4a1e7b35",
+                     *       "approvedByUserId": "019ac1d0-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *       "approvedAt": "2026-11-24T15:10:00.000Z",
+                     *       "depositAddress": "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
+                     *       "fundedCrypto": "350.5",
+                     *       "fundedAt": "2026-11-24T15:20:00.000Z",
+                     *       "heldCrypto": "0",
+                     *       "progress": {
+                     *         "valid": 0,
+                     *         "invalid": 0,
+                     *         "ordered": 2,
+                     *         "completed": 2,
+                     *         "failed": 0,
+                     *         "refused": 0,
+                     *         "cancelled": 0
+                     *       },
+                     *       "createdAt": "2026-11-24T15:00:00.000Z",
+                     *       "updatedAt": "2026-11-24T15:20:01.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PayoutBatch"];
                 };
             };

@@ -144,12 +144,12 @@ export function createBatchFunding(deps: FundingDeps) {
 
   /** Up to `chunk` lines of one PAYING batch; the batch COMPLETED when none is left. Answers lines handled. */
   async function releaseBatch(batchId: string): Promise<number> {
-    const batch = await db.selectFrom('payout_batches').selectAll().where('id', '=', batchId).executeTakeFirst();
+    const batch = await repo.findById(db, batchId);
     if (!batch || batch.status !== 'PAYING') return 0;
     const items = await repo.nextValid(db, batch.id, chunk);
     let handled = 0;
     for (const item of items) {
-      if ((await releaseLine(batch as PayoutBatchRow, item)) === 'wait') return handled;
+      if ((await releaseLine(batch, item)) === 'wait') return handled;
       handled += 1;
     }
     if (items.length < chunk && (await repo.nextValid(db, batch.id, 1)).length === 0) {

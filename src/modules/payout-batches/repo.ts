@@ -17,6 +17,10 @@ export const payoutBatchesRepo = {
     return db.selectFrom('payout_batches').select(BATCH_COLUMNS).where('id', '=', id).where('merchant_id', '=', merchantId).executeTakeFirst();
   },
 
+  findById(db: Db, id: string) {
+    return db.selectFrom('payout_batches').select(BATCH_COLUMNS).where('id', '=', id).executeTakeFirst();
+  },
+
   lock(db: Db, id: string) {
     return db.selectFrom('payout_batches').select(BATCH_COLUMNS).where('id', '=', id).forUpdate().executeTakeFirst();
   },

@@ -19,6 +19,7 @@ import { inTransaction, withinOrNew } from '../../platform/commit-signals.ts';
 import type { LedgerService } from '../ledger/service.ts';
 import type { CreatedOrder, OrderVariant, ParsedOrder } from '../orders/creation/create-order.ts';
 import { type TransitionContext, applyTransition } from '../orders/lifecycle/transitions.ts';
+import { arrivalTime } from '../orders/lifecycle/arrival-time.ts';
 import type { OrderSource } from '../orders/order-source.ts';
 import { ordersRepo } from '../orders/repo.ts';
 import type { PayoutBody } from '../orders/schemas.ts';
@@ -76,7 +77,8 @@ export function createBatchFunding(deps: FundingDeps) {
       if (batch.funded_at !== null) return 'REPEATED';
       const now = clock.now();
       const waiting = batch.status === 'AWAITING_FUNDING' || batch.status === 'PAUSED';
-      if (!waiting || deposit.token !== batch.token || (deposit.blockTime ?? now) >= new Date(batch.rate_expires_at)) return 'LATE';
+      // Judged by when the chain confirmed it, never later than now (the orders' rule, arrival-time.ts).
+      if (!waiting || deposit.token !== batch.token || arrivalTime(deposit.blockTime, now) >= new Date(batch.rate_expires_at)) return 'LATE';
       const received = decimal(batch.funded_amount_token ?? '0').plus(deposit.amount);
       const covered = received.gte(batch.total_token);
       await repo.move(trx, batch.id, [batch.status], {

@@ -48,6 +48,7 @@ import { registerAdminOrderRoutes } from './modules/orders/operator/admin-routes
 import { registerPixProviderRoutes } from './modules/orders/psp/pix-provider-routes.ts';
 import { registerOrderReportRoutes } from './modules/orders/reads/report-routes.ts';
 import { registerOrderRoutes } from './modules/orders/routes.ts';
+import { registerPayoutBatchRoutes, registerSandboxPayoutBatchRoutes } from './modules/payout-batches/routes.ts';
 import { registerOrderStatusMetrics } from './modules/orders/reads/status-metrics.ts';
 import { registerStuckOrderMetrics } from './modules/orders/operator/stuck-metrics.ts';
 import { registerDisputeMetrics } from './modules/disputes/metrics.ts';
@@ -242,6 +243,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         registerQuoteRoutes(merchantScope, services.quotes);
         registerOrderReportRoutes(merchantScope, services.orderExport, services.orderTimeline);
         registerOrderRoutes(merchantScope, services.orders, services.orderListing);
+        registerPayoutBatchRoutes(merchantScope, services.payoutBatches.batches);
         registerOverviewRoutes(merchantScope, services.overview);
         registerLedgerRoutes(merchantScope, services.ledger);
         registerSettlementPixKeyRoutes(merchantScope, services.settlementPixKeys);
@@ -257,6 +259,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
             orders: services.orders,
             receivers: services.receivers,
           });
+          registerSandboxPayoutBatchRoutes(merchantScope, services.payoutBatches.batches, services.payoutBatches.funding, services.adapters.sandbox.chain);
         }
         registerFeeTierRoutes(merchantScope, services.feeTiers);
         registerMarkupRoutes(merchantScope, services.markups);

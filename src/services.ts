@@ -28,6 +28,8 @@ import { createFeeTiersService } from './modules/fee-tiers/service.ts';
 import { createDepositAddresses } from './modules/deposits/addresses.ts';
 import { createSweeper } from './modules/deposits/sweeps.ts';
 import { createDepositWatcher } from './modules/deposits/watcher.ts';
+import { createPayoutBatchModule } from './modules/payout-batches/wiring.ts';
+import { payoutBatchesRepo } from './modules/payout-batches/repo.ts';
 import { createLedgerService } from './modules/ledger/service.ts';
 import { createSettlementPixKeys } from './modules/settlement-payouts/keys.ts';
 import { createSettlementPayouts } from './modules/settlement-payouts/payouts.ts';
@@ -290,12 +292,15 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     ...(deps.metrics ? { metrics: transferMetrics(deps.metrics.registry) } : {}),
     ...(deps.afterTransferStored ? { afterTransferStored: deps.afterTransferStored } : {}),
   });
+  // Payout batches (issue 43 item 3): their lines checked and made orders by the creation pipeline.
+  const payoutBatches = createPayoutBatchModule({ db, clock, settings: config.orders, quotes, receivers, personalData, log, dependencies: dependencyHealth, chain: chainForOrders, pix: adapters.pix, ledger, transitions });
   const depositWatcher = depositChain
     ? createDepositWatcher({
         db: workerDb,
         clock,
         chain: depositChain,
         handleChainDeposit: (deposit, trx) => orderNotifications.handleChainDeposit(deposit, trx),
+        instruments: { watched: (pool, now, limit) => payoutBatchesRepo.watchedAddresses(pool, now, limit), handle: (deposit, trx) => payoutBatches.funding.handleDeposit(deposit, trx) },
         // Balances are read for every watched address; signatures listed regardless of them for a tenth of the batch (the safety rotation).
         settings: { batchSize: Math.max(1, Math.ceil(chain.depositWatchBatch / 10)), lateWatchMs: chain.depositLateWatchHours * 3_600_000 },
         ...(deps.log ? { log: deps.log } : {}),
@@ -373,7 +378,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     // The operations register's monthly report (docs/architecture/operations-register.md), paged as the exports are.
     operationsReport: createOperationsReport({ db, personalData, pageSize: config.orders.exportPageSize }),
   };
-  return { dependencyHealth, personalData, personalDataAtStart, disputes, operators, approvals, orderOperatorActions, webhookHealth, adminOrders, notifications, merchants, merchantPolicies, walletOwnership, auth, users, email, feeTiers, markups, standingCharges, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderExport, orderTimeline, overview, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, settlementPixKeys, settlementPayouts, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, sponsorBalance, liquidity, depositAddresses, depositWatcher, sweeper, operatorReads };
+  return { dependencyHealth, personalData, personalDataAtStart, disputes, operators, approvals, orderOperatorActions, webhookHealth, adminOrders, notifications, merchants, merchantPolicies, walletOwnership, auth, users, email, feeTiers, markups, standingCharges, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderExport, orderTimeline, overview, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, settlementPixKeys, settlementPayouts, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, sponsorBalance, liquidity, depositAddresses, depositWatcher, sweeper, operatorReads, payoutBatches };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

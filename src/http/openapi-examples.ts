@@ -81,6 +81,9 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
   },
   createStandingPixCharge: { amountBrl: '150.00', targetToken: 'USDC', description: 'Mensalidade' },
   setMarkup: { bps: 50, flatBrl: '1.50', capBrl: '25.00' },
+  createPayoutBatch: { token: 'USDC', items: [{ receiverId: RECEIVER_ID, amountCrypto: '100.00', externalId: 'payroll-2026-11-001' }, { receiverId: RECEIVER_ID, amountCrypto: '250.50', externalId: 'payroll-2026-11-002' }] },
+  setPayoutBatchSettings: { approvalThresholdBrl: '50000.00' },
+  sandboxFundPayoutBatch: { amountCrypto: '350.50' },
   replaceFeeTiers: [
     { minVolumeBrl: 0, maxVolumeBrl: 100000, merchantFeePercentage: 0.01 },
     { minVolumeBrl: 100000, maxVolumeBrl: null, merchantFeePercentage: 0.005 },

@@ -794,6 +794,202 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payout-batches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The merchant's payout batches, newest first */
+        get: operations["listPayoutBatches"];
+        put?: never;
+        /**
+         * Upload a payout batch: every line validated before anything moves
+         * @description Up to 1,000 PAYOUT lines, as JSON (`items`) or as a CSV file (Content-Type text/csv: a header line with receiverId, amountCrypto, token and optionally externalId, pixKey, pixKeyType, recipientName). A broken format (the JSON schema, a CSV line that cannot be read or whose field has the wrong form, more than 1,000 lines) is 400 naming every broken line, and nothing is stored. Otherwise every line is checked as POST /payout would check it (receiver of this merchant, KYC APPROVED and ACTIVE, the night rule, its day limits, the destination policy, the order bounds, externalId unique within the batch and among the merchant's orders) and the batch is stored VALIDATED with the result of each line: a valid line priced at the current rate with its fees (held until ratesExpireAt), an invalid one with its refusals. Nothing moves until it is submitted (POST /payout-batches/{id}/submit). A dependency down or no current price is 503 for the whole batch.
+         */
+        post: operations["createPayoutBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payout-batches/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One payout batch: status, totals and how many lines stand where */
+        get: operations["getPayoutBatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payout-batches/{id}/items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The batch's lines in order: each one's validation result, and its order's status once made */
+        get: operations["listPayoutBatchItems"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payout-batches/{id}/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The batch's report as CSV: one line per uploaded line
+         * @description Columns: line, status, receiverId, externalId, amountCrypto, amountBrl, netAmountBrl, orderId, orderStatus, errors (the line's refusals, or its order's failureReason). Text cells are guarded against spreadsheet formulas.
+         */
+        get: operations["exportPayoutBatchReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payout-batches/{id}/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm a validated batch: to approval, or to funding
+         * @description From VALIDATED. When totalBrl is above the merchant's approval threshold (PUT /payout-batch-settings) the batch waits in AWAITING_APPROVAL for a second person; otherwise it gets its depositAddress (AWAITING_FUNDING): send totalCrypto of token there before ratesExpireAt. A batch without a valid line is 409.
+         */
+        post: operations["submitPayoutBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payout-batches/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a batch above the threshold (a second person of the merchant)
+         * @description From AWAITING_APPROVAL to AWAITING_FUNDING, with its depositAddress. Only a person signed in (a session: an API key is 403 PERSON_REQUIRED), an OWNER or ADMIN (else 403 ROLE_NOT_ALLOWED), who did not create the batch (403 SECOND_PERSON_REQUIRED): merchant four-eyes, decision 0047.
+         */
+        post: operations["approvePayoutBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payout-batches/{id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop making orders of the unpaid rest
+         * @description From AWAITING_FUNDING or PAYING. Lines already made orders go on (their PIX is sent); the others wait. A deposit still funds a paused batch.
+         */
+        post: operations["pausePayoutBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payout-batches/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a paused batch
+         * @description To PAYING when funded, else AWAITING_FUNDING.
+         */
+        post: operations["resumePayoutBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payout-batches/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel the unpaid rest
+         * @description Every line not yet made an order is CANCELLED; orders already made go on. The share of a deposit that cancelled (and refused) lines held stays held for return to the merchant (heldCrypto; the ledger account deposits_to_return).
+         */
+        post: operations["cancelPayoutBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payout-batch-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The merchant's batch approval threshold */
+        get: operations["getPayoutBatchSettings"];
+        /**
+         * Set the batch approval threshold (an OWNER)
+         * @description A batch whose totalBrl is above approvalThresholdBrl needs a second person to approve it; null: none does. Only an OWNER signed in (a session) sets it: an API key is 403 PERSON_REQUIRED, another role 403 ROLE_NOT_ALLOWED.
+         */
+        put: operations["setPayoutBatchSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/overview": {
         parameters: {
             query?: never;
@@ -1182,6 +1378,26 @@ export interface paths {
          * @description The sandbox PSP receives a PIX on the charge's static code (a new endToEndId at every call) and notifies it like any PIX: it makes a PAYIN (order.created), which completes, or is returned when refused. Answers the order it made. `amountBrl` defaults to the fixed amount and is required for an open one. `payer` defaults to the receiver (first party); name another CPF or CNPJ to pay as a third party, or null for a PSP that does not report who paid.
          */
         post: operations["sandboxPayStandingPixCharge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/payout-batches/{id}/deposit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a payout batch's deposit arrive
+         * @description `amountCrypto` defaults to the batch's totalCrypto. Applied at once, as the deposit watcher would: a deposit covering the total funds the batch (PAYING) and its valid lines are made orders (each DEPOSIT_RECEIVED, then paid by the worker's PIX steps); less waits for more. Answers the batch.
+         */
+        post: operations["sandboxFundPayoutBatch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3988,7 +4204,7 @@ export interface components {
              * @description wallet_sign_request: the sign-and-send request whose fee an entry charges; dispute: the MED claim charged back or returned; entry: the entry another corrects
              * @enum {unknown}
              */
-            referenceType: "order" | "settlement" | "entry" | "wallet_sign_request" | "dispute";
+            referenceType: "order" | "settlement" | "entry" | "wallet_sign_request" | "dispute" | "payout_batch";
             /** Format: uuid */
             referenceId: string;
             /** Format: date-time */
@@ -4118,6 +4334,152 @@ export interface components {
             limit: number;
             /** @description More orders follow in this direction: pass the last id as `startingAfter` (or the first as `endingBefore`) */
             hasMore: boolean;
+        };
+        /** PayoutBatchLine */
+        PayoutBatchLine: {
+            /**
+             * Format: uuid
+             * @description The receiver paid
+             */
+            receiverId: string;
+            /** @description This line's share of the batch's deposit; token units. A JSON number or a string of plain decimal text ("100.50"), read exactly as sent: at most the token's decimals (USDC: 6) (more is 400, never rounded), greater than 0, at most 10000000000000 */
+            amountCrypto: number | string;
+            /** @description Token symbol; default USDC */
+            token?: string;
+            /** @description Default: the receiver's document as a CPF or CNPJ key; under RECEIVER_ONLY, a key held by the receiver only */
+            pixKey?: string;
+            pixKeyType?: components["schemas"]["PixKeyType"];
+            /** @description Default: the receiver's name. 2 to 255 characters, not only spaces; no control, format (zero-width, bidi) or line-separator characters */
+            recipientName?: string;
+            /** @description The line's order's externalId: unique within the batch and among the merchant's orders */
+            externalId?: string;
+        };
+        /** CreatePayoutBatchRequest */
+        CreatePayoutBatchRequest: {
+            /** @description Token symbol; default USDC */
+            token?: string;
+            /** @description Blockchain network, lowercase; default solana */
+            chain?: string;
+            /** @description 1 to 1000 payouts */
+            items: components["schemas"]["PayoutBatchLine"][];
+        };
+        /**
+         * PayoutBatchCsv
+         * @description With Content-Type text/csv: a header line naming columns among receiverId, amountCrypto, token (required), externalId, pixKey, pixKeyType, recipientName (optional), then one line per payout (at most 1,000), comma-separated, RFC 4180 quoting. Every line names the same token.
+         */
+        PayoutBatchCsv: string;
+        /**
+         * PayoutBatchStatus
+         * @description VALIDATED (lines checked, nothing moves yet) → AWAITING_APPROVAL (its total is above the merchant threshold: a second person approves) → AWAITING_FUNDING (depositAddress shown) → PAYING (funded: each valid line becomes a PAYOUT order) → COMPLETED (every line handed to its order or refused); PAUSED stops making orders; CANCELLED: the unpaid rest never paid; EXPIRED: not funded before ratesExpireAt
+         * @enum {unknown}
+         */
+        PayoutBatchStatus: "VALIDATED" | "AWAITING_APPROVAL" | "AWAITING_FUNDING" | "PAYING" | "PAUSED" | "COMPLETED" | "CANCELLED" | "EXPIRED";
+        /** PayoutBatch */
+        PayoutBatch: {
+            /** Format: uuid */
+            id: string;
+            status: components["schemas"]["PayoutBatchStatus"];
+            chain: string;
+            token: string;
+            /** @description Lines uploaded */
+            itemCount: number;
+            /** @description Lines that passed validation */
+            validCount: number;
+            invalidCount: number;
+            /** @description Tokens the deposit must bring: the valid lines together; decimal text */
+            totalCrypto: string;
+            /**
+             * @description The valid lines' gross at their prices; decimal text
+             * @example 540.00
+             */
+            totalBrl: string;
+            /**
+             * @description What the valid lines pay by PIX; decimal text
+             * @example 540.00
+             */
+            totalNetBrl: string;
+            /**
+             * Format: date-time
+             * @description The lines are priced until then: a batch not funded by then expires
+             */
+            ratesExpireAt: string;
+            /** @description Decided when submitted: null before */
+            approvalRequired: boolean | null;
+            createdByUserId: string | null;
+            approvedByUserId: string | null;
+            approvedAt: string | null;
+            depositAddress: string | null;
+            fundedCrypto: string | null;
+            fundedAt: string | null;
+            /** @description Tokens held for return to the merchant: the deposit's excess, refused and cancelled lines' shares (and, while paying, the lines not yet made orders) */
+            heldCrypto: string;
+            /** @description How many lines stand where */
+            progress: {
+                /** @description Lines waiting to become orders */
+                valid: number;
+                invalid: number;
+                /** @description Lines made orders */
+                ordered: number;
+                /** @description Their orders COMPLETED (PIX paid) */
+                completed: number;
+                /** @description Their orders FAILED (a refused PIX, reported) */
+                failed: number;
+                /** @description Lines whose order was refused when made (limits, receiver changed) */
+                refused: number;
+                cancelled: number;
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** PayoutBatchPage */
+        PayoutBatchPage: {
+            data: components["schemas"]["PayoutBatch"][];
+            /** @description Number of items matching the filters */
+            total: number;
+            page: number;
+            limit: number;
+        };
+        /**
+         * PayoutBatchItemStatus
+         * @enum {unknown}
+         */
+        PayoutBatchItemStatus: "VALID" | "INVALID" | "ORDERED" | "REFUSED" | "CANCELLED";
+        /** PayoutBatchItem */
+        PayoutBatchItem: {
+            /** @description 1-based line of the upload (the CSV data line, header excluded) */
+            line: number;
+            status: components["schemas"]["PayoutBatchItemStatus"];
+            receiverId: string | null;
+            externalId: string | null;
+            amountCrypto: string | null;
+            amountBrl: string | null;
+            netAmountBrl: string | null;
+            /** @description The line's refusals: field → reason (the codes' messages of POST /payout) */
+            errors: {
+                [key: string]: string;
+            } | null;
+            orderId: string | null;
+            orderStatus: string | null;
+            failureReason: string | null;
+        };
+        /** PayoutBatchItemPage */
+        PayoutBatchItemPage: {
+            data: components["schemas"]["PayoutBatchItem"][];
+            /** @description Number of items matching the filters */
+            total: number;
+            page: number;
+            limit: number;
+        };
+        /** PayoutBatchSettings */
+        PayoutBatchSettings: {
+            approvalThresholdBrl: string | null;
+            updatedAt: string | null;
+        };
+        /** PayoutBatchSettingsRequest */
+        PayoutBatchSettingsRequest: {
+            approvalThresholdBrl: string | null;
         };
         /** OverviewDayVolume */
         OverviewDayVolume: {
@@ -4522,6 +4884,11 @@ export interface components {
                 document: string;
                 name: string;
             } | null;
+        };
+        /** SandboxBatchDepositRequest */
+        SandboxBatchDepositRequest: {
+            /** @description What arrives; default the batch's totalCrypto; token units. A JSON number or a string of plain decimal text ("100.50"), read exactly as sent: at most the token's decimals (USDC: 6) (more is 400, never rounded), greater than 0, at most 10000000000000 */
+            amountCrypto?: number | string;
         };
         /**
          * FeeTier
@@ -11748,6 +12115,1566 @@ export interface operations {
             };
         };
     };
+    listPayoutBatches: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                /** @description Page size, at most 100 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page of payout batchs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "019ac1d2-5e6f-7a80-9b1c-2d3e4f5a6b7c",
+                     *           "status": "COMPLETED",
+                     *           "chain": "solana",
+                     *           "token": "USDC",
+                     *           "itemCount": 2,
+                     *           "validCount": 2,
+                     *           "invalidCount": 0,
+                     *           "totalCrypto": "350.5",
+                     *           "totalBrl": "1892.70",
+                     *           "totalNetBrl": "1883.23",
+                     *           "ratesExpireAt": "2026-11-24T16:00:00.000Z",
+                     *           "approvalRequired": true,
+                     *           "createdByUserId": "0195f3b8-9a3c-7e14-8f2b-6d0c4a1e7b35",
+                     *           "approvedByUserId": "019ac1d0-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *           "approvedAt": "2026-11-24T15:10:00.000Z",
+                     *           "depositAddress": "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
+                     *           "fundedCrypto": "350.5",
+                     *           "fundedAt": "2026-11-24T15:20:00.000Z",
+                     *           "heldCrypto": "0",
+                     *           "progress": {
+                     *             "valid": 0,
+                     *             "invalid": 0,
+                     *             "ordered": 2,
+                     *             "completed": 2,
+                     *             "failed": 0,
+                     *             "refused": 0,
+                     *             "cancelled": 0
+                     *           },
+                     *           "createdAt": "2026-11-24T15:00:00.000Z",
+                     *           "updatedAt": "2026-11-24T15:20:01.000Z"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "limit": 20
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PayoutBatchPage"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createPayoutBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. 1 to 255 printable ASCII characters, unique per merchant (a UUID is a good choice). A retry with the same key and the same request replays the first answer (2xx and 4xx; with header `idempotent-replayed: true`) without repeating the operation, also after a crash of the server; the same key with another request is 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 CONFLICT with `Retry-After`. Keys are kept at least 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "USDC",
+                 *       "items": [
+                 *         {
+                 *           "receiverId": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                 *           "amountCrypto": "100.00",
+                 *           "externalId": "payroll-2026-11-001"
+                 *         },
+                 *         {
+                 *           "receiverId": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                 *           "amountCrypto": "250.50",
+                 *           "externalId": "payroll-2026-11-002"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreatePayoutBatchRequest"] | components["schemas"]["PayoutBatchCsv"];
+                /**
+                 * @example {
+                 *       "token": "USDC",
+                 *       "items": [
+                 *         {
+                 *           "receiverId": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                 *           "amountCrypto": "100.00",
+                 *           "externalId": "payroll-2026-11-001"
+                 *         },
+                 *         {
+                 *           "receiverId": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                 *           "amountCrypto": "250.50",
+                 *           "externalId": "payroll-2026-11-002"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "text/csv": components["schemas"]["CreatePayoutBatchRequest"] | components["schemas"]["PayoutBatchCsv"];
+            };
+        };
+        responses: {
+            /** @description The created payout batch */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "019ac1d2-5e6f-7a80-9b1c-2d3e4f5a6b7c",
+                     *       "status": "VALIDATED",
+                     *       "chain": "solana",
+                     *       "token": "USDC",
+                     *       "itemCount": 2,
+                     *       "validCount": 2,
+                     *       "invalidCount": 0,
+                     *       "totalCrypto": "350.5",
+                     *       "totalBrl": "1892.70",
+                     *       "totalNetBrl": "1883.23",
+                     *       "ratesExpireAt": "2026-11-24T16:00:00.000Z",
+                     *       "approvalRequired": null,
+                     *       "createdByUserId": "0195f3b8-9a3c-7e14-8f2b-6d0c4a1e7b35",
+                     *       "approvedByUserId": null,
+                     *       "approvedAt": null,
+                     *       "depositAddress": null,
+                     *       "fundedCrypto": null,
+                     *       "fundedAt": null,
+                     *       "heldCrypto": "0",
+                     *       "progress": {
+                     *         "valid": 2,
+                     *         "invalid": 0,
+                     *         "ordered": 0,
+                     *         "completed": 0,
+                     *         "failed": 0,
+                     *         "refused": 0,
+                     *         "cancelled": 0
+                     *       },
+                     *       "createdAt": "2026-11-24T15:00:00.000Z",
+                     *       "updatedAt": "2026-11-24T15:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PayoutBatch"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (CONFLICT, IDEMPOTENCY_CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPayoutBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payout batch */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "019ac1d2-5e6f-7a80-9b1c-2d3e4f5a6b7c",
+                     *       "status": "COMPLETED",
+                     *       "chain": "solana",
+                     *       "token": "USDC",
+                     *       "itemCount": 2,
+                     *       "validCount": 2,
+                     *       "invalidCount": 0,
+                     *       "totalCrypto": "350.5",
+                     *       "totalBrl": "1892.70",
+                     *       "totalNetBrl": "1883.23",
+                     *       "ratesExpireAt": "2026-11-24T16:00:00.000Z",
+                     *       "approvalRequired": true,
+                     *       "createdByUserId": "0195f3b8-9a3c-7e14-8f2b-6d0c4a1e7b35",
+                     *       "approvedByUserId": "019ac1d0-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *       "approvedAt": "2026-11-24T15:10:00.000Z",
+                     *       "depositAddress": "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
+                     *       "fundedCrypto": "350.5",
+                     *       "fundedAt": "2026-11-24T15:20:00.000Z",
+                     *       "heldCrypto": "0",
+                     *       "progress": {
+                     *         "valid": 0,
+                     *         "invalid": 0,
+                     *         "ordered": 2,
+                     *         "completed": 2,
+                     *         "failed": 0,
+                     *         "refused": 0,
+                     *         "cancelled": 0
+                     *       },
+                     *       "createdAt": "2026-11-24T15:00:00.000Z",
+                     *       "updatedAt": "2026-11-24T15:20:01.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PayoutBatch"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another merchant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPayoutBatchItems: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                /** @description Page size, at most 100 */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page of payout batch items */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "line": 1,
+                     *           "status": "ORDERED",
+                     *           "receiverId": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                     *           "externalId": "payroll-2026-11-001",
+                     *           "amountCrypto": "100",
+                     *           "amountBrl": "540.00",
+                     *           "netAmountBrl": "537.30",
+                     *           "errors": null,
+                     *           "orderId": "019ab6f8-4d17-7a02-8c6e-9f1b3a5d7e24",
+                     *           "orderStatus": "COMPLETED",
+                     *           "failureReason": null
+                     *         },
+                     *         {
+                     *           "line": 2,
+                     *           "status": "ORDERED",
+                     *           "receiverId": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                     *           "externalId": "payroll-2026-11-002",
+                     *           "amountCrypto": "250.5",
+                     *           "amountBrl": "1352.70",
+                     *           "netAmountBrl": "1345.93",
+                     *           "errors": null,
+                     *           "orderId": "019ac1d3-6f70-7a81-8c2d-3e4f5a6b7c8d",
+                     *           "orderStatus": "COMPLETED",
+                     *           "failureReason": null
+                     *         }
+                     *       ],
+                     *       "total": 2,
+                     *       "page": 1,
+                     *       "limit": 20
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PayoutBatchItemPage"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another merchant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportPayoutBatchReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file (Content-Disposition: attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example line,status,receiverId,externalId,amountCrypto,amountBrl,netAmountBrl,orderId,orderStatus,errors
+                     *     1,ORDERED,0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07,payroll-2026-11-001,100,540.00,537.30,019ab6f8-4d17-7a02-8c6e-9f1b3a5d7e24,COMPLETED,
+                     *     2,ORDERED,0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07,payroll-2026-11-002,250.5,1352.70,1345.93,019ac1d3-6f70-7a81-8c2d-3e4f5a6b7c8d,COMPLETED,
+                     */
+                    "text/csv": string;
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another merchant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    submitPayoutBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. 1 to 255 printable ASCII characters, unique per merchant (a UUID is a good choice). A retry with the same key and the same request replays the first answer (2xx and 4xx; with header `idempotent-replayed: true`) without repeating the operation, also after a crash of the server; the same key with another request is 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 CONFLICT with `Retry-After`. Keys are kept at least 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payout batch */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "019ac1d2-5e6f-7a80-9b1c-2d3e4f5a6b7c",
+                     *       "status": "AWAITING_APPROVAL",
+                     *       "chain": "solana",
+                     *       "token": "USDC",
+                     *       "itemCount": 2,
+                     *       "validCount": 2,
+                     *       "invalidCount": 0,
+                     *       "totalCrypto": "350.5",
+                     *       "totalBrl": "1892.70",
+                     *       "totalNetBrl": "1883.23",
+                     *       "ratesExpireAt": "2026-11-24T16:00:00.000Z",
+                     *       "approvalRequired": true,
+                     *       "createdByUserId": "0195f3b8-9a3c-7e14-8f2b-6d0c4a1e7b35",
+                     *       "approvedByUserId": null,
+                     *       "approvedAt": null,
+                     *       "depositAddress": null,
+                     *       "fundedCrypto": null,
+                     *       "fundedAt": null,
+                     *       "heldCrypto": "0",
+                     *       "progress": {
+                     *         "valid": 2,
+                     *         "invalid": 0,
+                     *         "ordered": 0,
+                     *         "completed": 0,
+                     *         "failed": 0,
+                     *         "refused": 0,
+                     *         "cancelled": 0
+                     *       },
+                     *       "createdAt": "2026-11-24T15:00:00.000Z",
+                     *       "updatedAt": "2026-11-24T15:02:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PayoutBatch"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another merchant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (CONFLICT, IDEMPOTENCY_CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    approvePayoutBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. 1 to 255 printable ASCII characters, unique per merchant (a UUID is a good choice). A retry with the same key and the same request replays the first answer (2xx and 4xx; with header `idempotent-replayed: true`) without repeating the operation, also after a crash of the server; the same key with another request is 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 CONFLICT with `Retry-After`. Keys are kept at least 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payout batch */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "019ac1d2-5e6f-7a80-9b1c-2d3e4f5a6b7c",
+                     *       "status": "AWAITING_FUNDING",
+                     *       "chain": "solana",
+                     *       "token": "USDC",
+                     *       "itemCount": 2,
+                     *       "validCount": 2,
+                     *       "invalidCount": 0,
+                     *       "totalCrypto": "350.5",
+                     *       "totalBrl": "1892.70",
+                     *       "totalNetBrl": "1883.23",
+                     *       "ratesExpireAt": "2026-11-24T16:00:00.000Z",
+                     *       "approvalRequired": true,
+                     *       "createdByUserId": "0195f3b8-9a3c-7e14-8f2b-6d0c4a1e7b35",
+                     *       "approvedByUserId": "019ac1d0-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *       "approvedAt": "2026-11-24T15:10:00.000Z",
+                     *       "depositAddress": "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
+                     *       "fundedCrypto": null,
+                     *       "fundedAt": null,
+                     *       "heldCrypto": "0",
+                     *       "progress": {
+                     *         "valid": 2,
+                     *         "invalid": 0,
+                     *         "ordered": 0,
+                     *         "completed": 0,
+                     *         "failed": 0,
+                     *         "refused": 0,
+                     *         "cancelled": 0
+                     *       },
+                     *       "createdAt": "2026-11-24T15:00:00.000Z",
+                     *       "updatedAt": "2026-11-24T15:10:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PayoutBatch"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another merchant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (CONFLICT, IDEMPOTENCY_CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    pausePayoutBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. 1 to 255 printable ASCII characters, unique per merchant (a UUID is a good choice). A retry with the same key and the same request replays the first answer (2xx and 4xx; with header `idempotent-replayed: true`) without repeating the operation, also after a crash of the server; the same key with another request is 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 CONFLICT with `Retry-After`. Keys are kept at least 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payout batch */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "019ac1d2-5e6f-7a80-9b1c-2d3e4f5a6b7c",
+                     *       "status": "PAUSED",
+                     *       "chain": "solana",
+                     *       "token": "USDC",
+                     *       "itemCount": 2,
+                     *       "validCount": 2,
+                     *       "invalidCount": 0,
+                     *       "totalCrypto": "350.5",
+                     *       "totalBrl": "1892.70",
+                     *       "totalNetBrl": "1883.23",
+                     *       "ratesExpireAt": "2026-11-24T16:00:00.000Z",
+                     *       "approvalRequired": true,
+                     *       "createdByUserId": "0195f3b8-9a3c-7e14-8f2b-6d0c4a1e7b35",
+                     *       "approvedByUserId": "019ac1d0-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *       "approvedAt": "2026-11-24T15:10:00.000Z",
+                     *       "depositAddress": "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
+                     *       "fundedCrypto": null,
+                     *       "fundedAt": null,
+                     *       "heldCrypto": "0",
+                     *       "progress": {
+                     *         "valid": 2,
+                     *         "invalid": 0,
+                     *         "ordered": 0,
+                     *         "completed": 0,
+                     *         "failed": 0,
+                     *         "refused": 0,
+                     *         "cancelled": 0
+                     *       },
+                     *       "createdAt": "2026-11-24T15:00:00.000Z",
+                     *       "updatedAt": "2026-11-24T15:10:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PayoutBatch"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another merchant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (CONFLICT, IDEMPOTENCY_CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resumePayoutBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. 1 to 255 printable ASCII characters, unique per merchant (a UUID is a good choice). A retry with the same key and the same request replays the first answer (2xx and 4xx; with header `idempotent-replayed: true`) without repeating the operation, also after a crash of the server; the same key with another request is 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 CONFLICT with `Retry-After`. Keys are kept at least 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payout batch */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "019ac1d2-5e6f-7a80-9b1c-2d3e4f5a6b7c",
+                     *       "status": "AWAITING_FUNDING",
+                     *       "chain": "solana",
+                     *       "token": "USDC",
+                     *       "itemCount": 2,
+                     *       "validCount": 2,
+                     *       "invalidCount": 0,
+                     *       "totalCrypto": "350.5",
+                     *       "totalBrl": "1892.70",
+                     *       "totalNetBrl": "1883.23",
+                     *       "ratesExpireAt": "2026-11-24T16:00:00.000Z",
+                     *       "approvalRequired": true,
+                     *       "createdByUserId": "0195f3b8-9a3c-7e14-8f2b-6d0c4a1e7b35",
+                     *       "approvedByUserId": "019ac1d0-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *       "approvedAt": "2026-11-24T15:10:00.000Z",
+                     *       "depositAddress": "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
+                     *       "fundedCrypto": null,
+                     *       "fundedAt": null,
+                     *       "heldCrypto": "0",
+                     *       "progress": {
+                     *         "valid": 2,
+                     *         "invalid": 0,
+                     *         "ordered": 0,
+                     *         "completed": 0,
+                     *         "failed": 0,
+                     *         "refused": 0,
+                     *         "cancelled": 0
+                     *       },
+                     *       "createdAt": "2026-11-24T15:00:00.000Z",
+                     *       "updatedAt": "2026-11-24T15:10:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PayoutBatch"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another merchant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (CONFLICT, IDEMPOTENCY_CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelPayoutBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. 1 to 255 printable ASCII characters, unique per merchant (a UUID is a good choice). A retry with the same key and the same request replays the first answer (2xx and 4xx; with header `idempotent-replayed: true`) without repeating the operation, also after a crash of the server; the same key with another request is 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 CONFLICT with `Retry-After`. Keys are kept at least 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payout batch */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "019ac1d2-5e6f-7a80-9b1c-2d3e4f5a6b7c",
+                     *       "status": "CANCELLED",
+                     *       "chain": "solana",
+                     *       "token": "USDC",
+                     *       "itemCount": 2,
+                     *       "validCount": 2,
+                     *       "invalidCount": 0,
+                     *       "totalCrypto": "350.5",
+                     *       "totalBrl": "1892.70",
+                     *       "totalNetBrl": "1883.23",
+                     *       "ratesExpireAt": "2026-11-24T16:00:00.000Z",
+                     *       "approvalRequired": true,
+                     *       "createdByUserId": "0195f3b8-9a3c-7e14-8f2b-6d0c4a1e7b35",
+                     *       "approvedByUserId": "019ac1d0-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *       "approvedAt": "2026-11-24T15:10:00.000Z",
+                     *       "depositAddress": "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
+                     *       "fundedCrypto": null,
+                     *       "fundedAt": null,
+                     *       "heldCrypto": "0",
+                     *       "progress": {
+                     *         "valid": 0,
+                     *         "invalid": 0,
+                     *         "ordered": 0,
+                     *         "completed": 0,
+                     *         "failed": 0,
+                     *         "refused": 0,
+                     *         "cancelled": 2
+                     *       },
+                     *       "createdAt": "2026-11-24T15:00:00.000Z",
+                     *       "updatedAt": "2026-11-24T15:10:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PayoutBatch"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another merchant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (CONFLICT, IDEMPOTENCY_CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPayoutBatchSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payout batch settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "approvalThresholdBrl": "50000.00",
+                     *       "updatedAt": "2026-11-20T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PayoutBatchSettings"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setPayoutBatchSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. 1 to 255 printable ASCII characters, unique per merchant (a UUID is a good choice). A retry with the same key and the same request replays the first answer (2xx and 4xx; with header `idempotent-replayed: true`) without repeating the operation, also after a crash of the server; the same key with another request is 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 CONFLICT with `Retry-After`. Keys are kept at least 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "approvalThresholdBrl": "50000.00"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PayoutBatchSettingsRequest"];
+            };
+        };
+        responses: {
+            /** @description The payout batch settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "approvalThresholdBrl": "50000.00",
+                     *       "updatedAt": "2026-11-24T14:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PayoutBatchSettings"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (CONFLICT, IDEMPOTENCY_CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getOverview: {
         parameters: {
             query?: {
@@ -14319,6 +16246,159 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another merchant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (CONFLICT, IDEMPOTENCY_CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    sandboxFundPayoutBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. 1 to 255 printable ASCII characters, unique per merchant (a UUID is a good choice). A retry with the same key and the same request replays the first answer (2xx and 4xx; with header `idempotent-replayed: true`) without repeating the operation, also after a crash of the server; the same key with another request is 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 CONFLICT with `Retry-After`. Keys are kept at least 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "amountCrypto": "350.50"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SandboxBatchDepositRequest"];
+            };
+        };
+        responses: {
+            /** @description The payout batch */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "019ac1d2-5e6f-7a80-9b1c-2d3e4f5a6b7c",
+                     *       "status": "COMPLETED",
+                     *       "chain": "solana",
+                     *       "token": "USDC",
+                     *       "itemCount": 2,
+                     *       "validCount": 2,
+                     *       "invalidCount": 0,
+                     *       "totalCrypto": "350.5",
+                     *       "totalBrl": "1892.70",
+                     *       "totalNetBrl": "1883.23",
+                     *       "ratesExpireAt": "2026-11-24T16:00:00.000Z",
+                     *       "approvalRequired": true,
+                     *       "createdByUserId": "0195f3b8-9a3c-7e14-8f2b-6d0c4a1e7b35",
+                     *       "approvedByUserId": "019ac1d0-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *       "approvedAt": "2026-11-24T15:10:00.000Z",
+                     *       "depositAddress": "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
+                     *       "fundedCrypto": "350.5",
+                     *       "fundedAt": "2026-11-24T15:20:00.000Z",
+                     *       "heldCrypto": "0",
+                     *       "progress": {
+                     *         "valid": 0,
+                     *         "invalid": 0,
+                     *         "ordered": 2,
+                     *         "completed": 2,
+                     *         "failed": 0,
+                     *         "refused": 0,
+                     *         "cancelled": 0
+                     *       },
+                     *       "createdAt": "2026-11-24T15:00:00.000Z",
+                     *       "updatedAt": "2026-11-24T15:20:01.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PayoutBatch"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */

@@ -44,6 +44,19 @@ type HandleDeposit = (deposit: ChainDeposit, trx: Trx) => Promise<Pick<OrderRow,
 /** A watched address as a pass sees it: the balance just read (base units; an absent account reads 0), beside the one stored. */
 type Watched = Awaited<ReturnType<typeof repo.allWatched>>[number] & { balance?: string };
 
+/** An address the watcher scans as it scans an order's. */
+export type WatchedAddress = Awaited<ReturnType<typeof repo.watched>>[number];
+
+/**
+ * Addresses held by something other than an order (a payout batch's: src/modules/payout-batches/):
+ * which of them are watched now, and what a deposit to one of them did (undefined: not one of
+ * theirs, the orders' rule applies).
+ */
+export interface InstrumentDeposits {
+  watched(db: Db, now: Date, limit: number): Promise<WatchedAddress[]>;
+  handle(deposit: ChainDeposit, trx: Trx): Promise<DepositOutcome | undefined>;
+}
+
 export interface PassResult {
   scanned: number;
   /** Watched addresses whose balance was read. */
@@ -53,7 +66,7 @@ export interface PassResult {
   backedOff: boolean;
 }
 
-export function createDepositWatcher(deps: { db: Db; clock: Clock; chain: DepositChain; handleChainDeposit: HandleDeposit; settings: DepositWatcherSettings; log?: WatcherLog }) {
+export function createDepositWatcher(deps: { db: Db; clock: Clock; chain: DepositChain; handleChainDeposit: HandleDeposit; settings: DepositWatcherSettings; log?: WatcherLog; instruments?: InstrumentDeposits }) {
   const { db, clock, chain, settings } = deps;
   let failures = 0;
   let retryAt = 0;
@@ -73,8 +86,10 @@ export function createDepositWatcher(deps: { db: Db; clock: Clock; chain: Deposi
         await repo.advance(trx, address.reference, now, signature);
         return false;
       }
-      const order = await deps.handleChainDeposit({ depositAddress: address.owner_address, token: address.token, amount, txHash: signature, blockTime }, trx);
-      const outcome = outcomeOf(order, signature);
+      const deposit = { depositAddress: address.owner_address, token: address.token, amount, txHash: signature, blockTime };
+      const instrumentOutcome = await deps.instruments?.handle(deposit, trx);
+      const order = instrumentOutcome === undefined ? await deps.handleChainDeposit(deposit, trx) : undefined;
+      const outcome = instrumentOutcome ?? outcomeOf(order, signature);
       await repo.record(trx, { signature, deposit_address: address.owner_address, order_id: order?.id ?? null, token: address.token, amount, outcome, detected_at: now });
       await repo.advance(trx, address.reference, now, signature);
       if (outcome !== 'CREDITED') deps.log?.warn({ orderId: order?.id, depositAddress: address.owner_address, signature, amount, token: address.token, outcome }, 'chain deposit not credited: held for an operator to return');
@@ -188,7 +203,9 @@ export function createDepositWatcher(deps: { db: Db; clock: Clock; chain: Deposi
     if (clock.now().getTime() < retryAt) return { ...result, backedOff: true };
     const toScan = await moved(result);
     if (toScan === undefined) return { ...result, backedOff: true };
-    if (!(await each(toScan, signal, result, scan, (a) => a.owner_address))) return { ...result, backedOff: true };
+    // An instrument's addresses (a payout batch's) are few and short-lived: their signatures are listed every pass.
+    const instruments = ((await deps.instruments?.watched(db, clock.now(), settings.batchSize)) ?? []).map((a): Watched => ({ ...a, observed_amount: null }));
+    if (!(await each([...toScan, ...instruments], signal, result, scan, (a) => a.owner_address))) return { ...result, backedOff: true };
     const retiring = await repo.retiring(db, clock.now(), settings.lateWatchMs, settings.batchSize);
     if (!(await each(retiring, signal, result, checkOtherMints, (a) => a.owner_address))) return { ...result, backedOff: true };
     failures = 0;

@@ -81,7 +81,7 @@ export const EntrySchema = Type.Object(
       description:
         'PAYIN_PIX_RECEIVED, PAYIN_COMPLETED, PAYIN_REFUNDED, PAYOUT_DEPOSIT_RECEIVED, PAYOUT_COMPLETED, CHAIN_COSTS (what the chain charged the platform treasury for a payin token transfer: its network fee and the rent of the receiver token account it created, in SOL; the platform expense, never the merchant), SWEEP_COSTS (what the platform fee payer paid to sweep a payout deposit into the treasury: its network fee, and the rent of the closed deposit token account it got back, in SOL; the platform expense, never the merchant), SETTLEMENT (with a `merchant_chargebacks_owed` leg when it netted charge-backs the merchant owed), DISPUTE_CHARGEBACK (an accepted MED claim on a completed PAYIN charged back: `merchant_chargebacks_owed`, referencing the dispute), DISPUTE_RETURNED (the platform paid that MED return), CHARGEBACK_RECLASSIFIED (a charge-back first posted against the fees moved to `merchant_chargebacks_owed`, referencing that entry), or SPONSORED_FEE (a Solana fee the platform paid for a sign-and-send request, charged in SOL to `merchant_sponsored_fees`) and SPONSORED_FEE_RELEASED (its reversal when the transaction was refused unsent)',
     }),
-    referenceType: Type.Enum(['order', 'settlement', 'entry', 'wallet_sign_request', 'dispute'], {
+    referenceType: Type.Enum(['order', 'settlement', 'entry', 'wallet_sign_request', 'dispute', 'payout_batch'], {
       description: 'wallet_sign_request: the sign-and-send request whose fee an entry charges; dispute: the MED claim charged back or returned; entry: the entry another corrects',
     }),
     referenceId: Uuid(),

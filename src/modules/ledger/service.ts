@@ -170,6 +170,22 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
     },
 
     /**
+     * A payout batch's tokens (docs/architecture/payout-batches.md): its deposit held for the
+     * merchant (FUNDED, referencing the batch: treasury +D / deposits_to_return −D), then each
+     * line's share taken by its order (ITEM_RELEASED, referencing the order: the reverse for T,
+     * before the order's own PAYOUT_DEPOSIT_RECEIVED books treasury +T / in transit −T). Once each.
+     */
+    postPayoutBatchTokens(trx: Trx, input: { merchantId: string; movement: 'PAYOUT_BATCH_FUNDED' | 'PAYOUT_BATCH_ITEM_RELEASED'; referenceId: string; token: string; amount: string; at: Date }) {
+      const held = input.movement === 'PAYOUT_BATCH_FUNDED';
+      const legs: Posting[] = [
+        { account: 'token_treasury', currency: input.token, amount: held ? decimal(input.amount).toString() : decimal(input.amount).negated().toString() },
+        { account: 'deposits_to_return', currency: input.token, amount: held ? decimal(input.amount).negated().toString() : decimal(input.amount).toString() },
+      ];
+      const referenceType = held ? 'payout_batch' : 'order';
+      return post(trx, { merchantId: input.merchantId, kind: input.movement, referenceType, referenceId: input.referenceId, at: input.at }, decimal(input.amount).isZero() ? [] : legs);
+    },
+
+    /**
      * What the chain charged the treasury for an order's transfer (fee and rent, lamports), in the
      * transition's transaction; once per order (one transfer lands per order).
      */

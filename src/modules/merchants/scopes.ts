@@ -27,7 +27,7 @@ export const SCOPE_PERMISSION: Readonly<Record<Scope, Permission>> = {
  * is added (test/modules/merchants/api-key-scopes.test.ts lists every route).
  */
 export const WRITE_SCOPES: ReadonlyArray<readonly [RegExp, Scope]> = [
-  [/^\/api\/v1\/(quotes|payin|payout|orders|fee-tiers|markups|disputes)(\/|$)/, 'payments.write'],
+  [/^\/api\/v1\/(quotes|payin|payout|orders|fee-tiers|markups|disputes|payout-batches|payout-batch-settings)(\/|$)/, 'payments.write'],
   [/^\/api\/v1\/(merchant\/wallet|receivers\/[^/]+\/wallet)\/sign-/, 'wallets.sign'],
   [/^\/api\/v1\/receivers(\/|$)/, 'receivers.write'],
   [/^\/api\/v1\/webhook\//, 'webhooks.write'],

@@ -53,6 +53,7 @@ import { type WalletOwnership, countsAgainstUnprovenCap, unprovenCapExceeded } f
 import type { OrderSettings } from '../../../config.ts';
 import { ORDER_CREATED, type OrderLog, createdLine } from '../lifecycle-log.ts';
 import { type DependencyGate, ORDER_NEEDS, dependencyDown } from './dependency-gate.ts';
+import { type OrderSource, recordOrderCreated, sourceColumns } from '../order-source.ts';
 
 /** A PAYIN's unproven wallet under LIMITED: its day is reserved in the creation transaction. */
 interface UnprovenWalletCap {
@@ -255,6 +256,17 @@ export function createOrderPipeline(deps: CreationDeps) {
 
   return {
     /**
+     * Every refusal POST would answer before its provider call (steps 1 and 2), nothing written:
+     * a payout batch's validation of each line (src/modules/payout-batches/). The price is the
+     * one the order would get now.
+     */
+    async check<Body, Parsed extends ParsedOrder>(variant: OrderVariant<Body, Parsed>, merchantId: string, body: Body) {
+      const parsed = variant.parse(body);
+      const { price, receiverColumns } = await checkBeforeProvider(merchantId, variant, parsed, clock.now(), undefined);
+      return { parsed, price, receiverColumns };
+    },
+
+    /**
      * `answer` renders the created order as the route answers it, for the stored answer of
      * `claim`, the request's Idempotency-Key (in-transaction mode) when it has one.
      */
@@ -264,10 +276,15 @@ export function createOrderPipeline(deps: CreationDeps) {
       body: Body,
       answer: (created: CreatedOrder) => RequestAnswer,
       claim: IdempotentRequest | undefined,
+      /**
+       * An instrument's order (order-source.ts): its columns, and `order.created` in the inserting
+       * transaction; `orderId` when the instrument names it (so a retry finds the order it made).
+       */
+      source?: OrderSource & { orderId?: string },
     ): Promise<CreatedOrder> {
       const parsed = variant.parse(body);
       const { receiver, receiverColumns, price, walletCap, names } = await checkBeforeProvider(merchantId, variant, parsed, clock.now(), claim);
-      const orderId = newId();
+      const orderId = source?.orderId ?? newId();
       const ref = { orderId, keyed: claim && { merchantId, key: claim.key } };
       const providerColumns = await fromProvider(`The ${variant.providerCall} could not be created`, () => variant.callProvider(ref, parsed, price.priced, receiver));
       const now = clock.now();
@@ -288,6 +305,7 @@ export function createOrderPipeline(deps: CreationDeps) {
         limit_day: limitDayOf(now),
         // Reserved by `commit` (the transaction's path), given back with the receiver's limit.
         ...(walletCap ? { unproven_wallet_reserved: true } : {}),
+        ...(source ? sourceColumns({ kind: source.kind, id: source.id }) : {}),
         expires_at: earliest(new Date(now.getTime() + variant.expirySeconds * 1000), providerColumns.expires_at),
         created_at: now,
         updated_at: now,
@@ -295,10 +313,11 @@ export function createOrderPipeline(deps: CreationDeps) {
       // The answer is rendered from the row as the insert will return it, so it can commit with it.
       const key = claim && { claim, answer: answer({ row: wouldBeRow(row), names }) };
       const inserted =
-        // A quote to consume or an unproven wallet's day to reserve: the transaction's path.
-        (parsed.toPrice.quoteId === undefined && walletCap === undefined ? await insertReserved(receiver, price, row, now, key) : undefined) ??
+        // A quote to consume, an unproven wallet's day to reserve or an event to record: the transaction's path.
+        (parsed.toPrice.quoteId === undefined && walletCap === undefined && source === undefined ? await insertReserved(receiver, price, row, now, key) : undefined) ??
         (await inTransaction(db, async (trx) => {
           const order = await commit(trx, merchantId, parsed, price, row, now, walletCap);
+          if (source) await recordOrderCreated(trx, order, { kind: source.kind, id: source.id }, now);
           await claim?.complete(trx, answer({ row: order, names }));
           return order;
         }));

@@ -60,8 +60,8 @@ import * as chargebacksOwed from './20261205_0059_chargebacks_owed.ts';
 import * as partnerMarkup from './20261205_0061_partner_markup.ts';
 import * as orderSources from './20261205_0062_order_sources.ts';
 import * as settlementPayouts from './20261205_0063_settlement_payouts.ts';
-import * as depositBalances from './20261205_0065_deposit_balances.ts';
 import * as standingPixCharges from './20261205_0064_standing_pix_charges.ts';
+import * as depositBalances from './20261205_0065_deposit_balances.ts';
 import * as payoutBatches from './20261205_0068_payout_batches.ts';
 
 export const migrations: Record<string, Migration> = {
@@ -121,7 +121,7 @@ export const migrations: Record<string, Migration> = {
   '20261205_0061_partner_markup': partnerMarkup,
   '20261205_0062_order_sources': orderSources,
   '20261205_0063_settlement_payouts': settlementPayouts,
-  '20261205_0065_deposit_balances': depositBalances,
   '20261205_0064_standing_pix_charges': standingPixCharges,
+  '20261205_0065_deposit_balances': depositBalances,
   '20261205_0068_payout_batches': payoutBatches,
 };

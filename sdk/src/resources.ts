@@ -108,6 +108,32 @@ export function createResources(api: GeneratedClient) {
       get(api.POST('/disputes/{id}/defense', { body, params: { path: { id } }, ...writeInit(options) })),
   };
 
+  /**
+   * Bulk payouts (an extension of the spec): a batch is checked line by line when created, then
+   * submitted; above the merchant's threshold a second person approves it in the dashboard (a
+   * person's session, never a key), then one deposit funds every line.
+   */
+  const payoutBatches = {
+    create: (body: BodyOf<'createPayoutBatch'>, options?: WriteOptions) => get(api.POST('/payout-batches', { body, ...writeInit(options) })),
+    get: (id: string, options?: ReadOptions) => get(api.GET('/payout-batches/{id}', { params: { path: { id } }, ...readInit(options) })),
+    /** Every batch, newest first. */
+    list: (pageSize?: number) =>
+      numberedPages(async (page, size) => {
+        const answer = await get(api.GET('/payout-batches', { params: { query: { page, [PAGE_SIZE_PARAM]: size } } }));
+        return { items: answer.data, hasMore: moreAfter(answer) };
+      }, 1, pageSize),
+    /** Every line of one batch, with its order's status once it has one. */
+    items: (id: string, pageSize?: number) =>
+      numberedPages(async (page, size) => {
+        const answer = await get(api.GET('/payout-batches/{id}/items', { params: { path: { id }, query: { page, [PAGE_SIZE_PARAM]: size } } }));
+        return { items: answer.data, hasMore: moreAfter(answer) };
+      }, 1, pageSize),
+    submit: (id: string, options?: WriteOptions) => get(api.POST('/payout-batches/{id}/submit', { params: { path: { id } }, ...writeInit(options) })),
+    pause: (id: string, options?: WriteOptions) => get(api.POST('/payout-batches/{id}/pause', { params: { path: { id } }, ...writeInit(options) })),
+    resume: (id: string, options?: WriteOptions) => get(api.POST('/payout-batches/{id}/resume', { params: { path: { id } }, ...writeInit(options) })),
+    cancel: (id: string, options?: WriteOptions) => get(api.POST('/payout-batches/{id}/cancel', { params: { path: { id } }, ...writeInit(options) })),
+  };
+
   const feeTiers = {
     list: (query: QueryOf<'listFeeTiers'> = {}, options?: ReadOptions) => get(api.GET('/fee-tiers', { params: { query }, ...readInit(options) })),
     replace: (orderType: 'PAYIN' | 'PAYOUT', body: BodyOf<'replaceFeeTiers'>, options?: WriteOptions) =>
@@ -190,5 +216,5 @@ export function createResources(api: GeneratedClient) {
       }),
   };
 
-  return { merchant, auditLog, receivers, quotes, payins, payouts, orders, ledger, disputes, feeTiers, markups, webhooks, sandbox };
+  return { merchant, auditLog, receivers, quotes, payins, payouts, orders, ledger, disputes, payoutBatches, feeTiers, markups, webhooks, sandbox };
 }

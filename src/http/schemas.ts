@@ -188,3 +188,22 @@ export function documentErrors(route: { schema?: { response?: unknown } }, statu
   if (!response) return;
   for (const status of statuses) response[status] ??= errorRef(STATUS_DESCRIPTIONS[status]!);
 }
+
+/** ACTIVE or DISABLED: a merchant's status and a standing instrument's, one component (ActivityStatus). */
+export const ActivityStatus = (description: string) => Type.Enum(['ACTIVE', 'DISABLED'], { title: 'ActivityStatus', description });
+
+/** A simulated PIX payer (the sandbox's payment drivers): titled, one component for every driver. */
+export const SandboxPayer = () =>
+  Type.Union(
+    [
+      StrictObject(
+        {
+          document: Type.String({ minLength: 11, maxLength: 18, description: "The payer's CPF or CNPJ, digits or formatted" }),
+          name: Type.String({ minLength: 1, maxLength: 200 }),
+        },
+        { title: 'SandboxPayer' },
+      ),
+      Type.Null(),
+    ],
+    { description: 'Who pays; default the receiver; null: the PSP does not report the payer' },
+  );

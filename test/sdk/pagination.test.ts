@@ -35,6 +35,9 @@ function merchantLists(): Map<string, string> {
   return lists;
 }
 
+/** The path parameter of the lists under one resource (`{id}` in the route). */
+const A_BATCH = '0190a0b0-0000-7000-8000-000000000001';
+
 /** Each list operation's iterator. */
 const ITERATORS: Record<string, (client: ExchangeClient) => Paginated<unknown>> = {
   listAuditLog: (client) => client.auditLog.list(),
@@ -43,6 +46,8 @@ const ITERATORS: Record<string, (client: ExchangeClient) => Paginated<unknown>> 
   listSettlements: (client) => client.ledger.settlements(),
   listLedgerEntries: (client) => client.ledger.entries(),
   listDisputes: (client) => client.disputes.list(),
+  listPayoutBatches: (client) => client.payoutBatches.list(),
+  listPayoutBatchItems: (client) => client.payoutBatches.items(A_BATCH),
   listWebhookDeliveries: (client) => client.webhooks.deliveries.list(),
 };
 
@@ -72,7 +77,7 @@ describe('SDK pagination: an iterator for every list of the merchant API', () =>
     const list = ITERATORS[operationId]!(client);
     expect(list).toBeInstanceOf(Paginated);
     expect(await list.toArray()).toEqual([]);
-    expect(seen.map((url) => url.pathname)).toEqual([`/api/v1${route}`]);
+    expect(seen.map((url) => url.pathname)).toEqual([`/api/v1${route.replace('{id}', A_BATCH)}`]);
   });
 
   it('follows the audit log\'s cursor until it is null', async () => {

@@ -3307,7 +3307,7 @@ export interface components {
             id: string;
             /** Format: uuid */
             receiverId: string;
-            status: components["schemas"]["StandingPixChargeStatus"];
+            status: components["schemas"]["ActivityStatus"];
             /**
              * @description The static code's txid (BR Code 62/05): 25 letters and digits, this charge's own; the PSP reports every PIX paid to the code with it
              * @example Kq3ZbV9tW2xYc7LmN4pRs8TuA
@@ -3421,7 +3421,7 @@ export interface components {
             id: string;
             name: string;
             /** @description DISABLED merchants are refused (403) on every authenticated route */
-            status: "ACTIVE" | "DISABLED";
+            status: components["schemas"]["ActivityStatus"];
             /** Format: date-time */
             createdAt: string;
         };
@@ -3497,11 +3497,11 @@ export interface components {
          */
         KycStatus: "PENDING" | "SUBMITTED" | "UNDER_REVIEW" | "APPROVED" | "REJECTED";
         /**
-         * StandingPixChargeStatus
+         * ActivityStatus
          * @description DISABLED: a PIX still paid to the code is returned (devolução) and makes a REFUNDED order
          * @enum {unknown}
          */
-        StandingPixChargeStatus: "ACTIVE" | "DISABLED";
+        ActivityStatus: "ACTIVE" | "DISABLED";
         /**
          * OrderType
          * @description Order type: PAYIN or PAYOUT
@@ -4573,6 +4573,12 @@ export interface components {
             /** @enum {string} */
             currency: "BRL";
         };
+        /**
+         * SettlementPayoutStatus
+         * @description The PIX paying amountBrl to the merchant's settlement key: AWAITING_PIX_KEY (no key approved for the merchant yet: the amount is owed and paid once one is), PENDING (to be sent), SENDING (being sent to the PSP), SENT (the PSP took it, not yet confirmed), PAID (confirmed: pixEndToEndId and paidAt), FAILED (refused by the PSP or the receiving bank: still owed, sent again once a new key is approved)
+         * @enum {unknown}
+         */
+        SettlementPayoutStatus: "AWAITING_PIX_KEY" | "PENDING" | "SENDING" | "SENT" | "PAID" | "FAILED";
         /** Settlement */
         Settlement: {
             /** Format: uuid */
@@ -4591,12 +4597,7 @@ export interface components {
             markupBrl: number;
             /** @description Ledger entries the settlement closed */
             entriesCount: number;
-            /**
-             * @description The PIX paying amountBrl to the merchant's settlement key: AWAITING_PIX_KEY (no key approved for the merchant yet: the amount is owed and paid once one is), PENDING (to be sent), SENDING (being sent to the PSP), SENT (the PSP took it, not yet confirmed), PAID (confirmed: pixEndToEndId and paidAt), FAILED (refused by the PSP or the receiving bank: still owed, sent again once a new key is approved)
-             * @example PAID
-             * @enum {unknown}
-             */
-            payoutStatus: "AWAITING_PIX_KEY" | "PENDING" | "SENDING" | "SENT" | "PAID" | "FAILED";
+            payoutStatus: components["schemas"]["SettlementPayoutStatus"];
             pixEndToEndId: string | null;
             paidAt: string | null;
             payoutFailureReason: string | null;
@@ -4693,11 +4694,8 @@ export interface components {
             id: string;
             /** Format: uuid */
             merchantId: string;
-            /**
-             * @description The kind of PIX key
-             * @enum {unknown}
-             */
-            pixKeyType: "CPF" | "CNPJ" | "EMAIL" | "PHONE" | "EVP";
+            /** @description The kind of PIX key */
+            pixKeyType: components["schemas"]["PixKeyType"];
             /**
              * @description The key: in clear to the merchant (its own), masked to operators
              * @example 11222333000181
@@ -4775,16 +4773,18 @@ export interface components {
             keyType: components["schemas"]["SandboxPixKeyType"];
             holderDocument: string;
         };
+        /** SandboxPayer */
+        SandboxPayer: {
+            /** @description The payer's CPF or CNPJ, digits or formatted */
+            document: string;
+            name: string;
+        };
         /** SandboxPixPaymentRequest */
         SandboxPixPaymentRequest: {
             /** @description What the simulated customer pays; default the order amount; BRL. A JSON number or a string of plain decimal text ("100.50"), read exactly as sent: at most 2 decimals (more is 400, never rounded), greater than 0, at most 10000000000000 */
             amountBrl?: number | string;
             /** @description Who pays; default the receiver; null: the PSP does not report the payer */
-            payer?: {
-                /** @description The payer's CPF or CNPJ, digits or formatted */
-                document: string;
-                name: string;
-            } | null;
+            payer?: components["schemas"]["SandboxPayer"] | null;
         };
         /** SandboxDepositRequest */
         SandboxDepositRequest: {
@@ -4879,11 +4879,7 @@ export interface components {
             /** @description What the simulated payer pays; default the fixed amount (required for an open code); BRL. A JSON number or a string of plain decimal text ("100.50"), read exactly as sent: at most 2 decimals (more is 400, never rounded), greater than 0, at most 10000000000000 */
             amountBrl?: number | string;
             /** @description Who pays; default the receiver; null: the PSP does not report the payer */
-            payer?: {
-                /** @description The payer's CPF or CNPJ, digits or formatted */
-                document: string;
-                name: string;
-            } | null;
+            payer?: components["schemas"]["SandboxPayer"] | null;
         };
         /** SandboxBatchDepositRequest */
         SandboxBatchDepositRequest: {
@@ -5842,12 +5838,8 @@ export interface components {
         };
         /** SettlementPixKeyRequest */
         SettlementPixKeyRequest: {
-            /**
-             * @description The kind of PIX key
-             * @example CNPJ
-             * @enum {unknown}
-             */
-            pixKeyType: "CPF" | "CNPJ" | "EMAIL" | "PHONE" | "EVP";
+            /** @description The kind of PIX key */
+            pixKeyType: components["schemas"]["PixKeyType"];
             /**
              * @description The PIX key the merchant asked its settlements be paid to (DICT form; CPF and CNPJ may be punctuated)
              * @example 11222333000181
@@ -5886,12 +5878,7 @@ export interface components {
             markupBrl: number;
             /** @description Ledger entries the settlement closed */
             entriesCount: number;
-            /**
-             * @description The PIX paying amountBrl to the merchant's settlement key: AWAITING_PIX_KEY (no key approved for the merchant yet: the amount is owed and paid once one is), PENDING (to be sent), SENDING (being sent to the PSP), SENT (the PSP took it, not yet confirmed), PAID (confirmed: pixEndToEndId and paidAt), FAILED (refused by the PSP or the receiving bank: still owed, sent again once a new key is approved)
-             * @example PAID
-             * @enum {unknown}
-             */
-            payoutStatus: "AWAITING_PIX_KEY" | "PENDING" | "SENDING" | "SENT" | "PAID" | "FAILED";
+            payoutStatus: components["schemas"]["SettlementPayoutStatus"];
             pixEndToEndId: string | null;
             paidAt: string | null;
             payoutFailureReason: string | null;
@@ -26198,7 +26185,7 @@ export interface operations {
                 limit?: number;
                 merchantId?: string;
                 /** @description Only settlements whose PIX is in this status */
-                payoutStatus?: "AWAITING_PIX_KEY" | "PENDING" | "SENDING" | "SENT" | "PAID" | "FAILED";
+                payoutStatus?: components["schemas"]["SettlementPayoutStatus"];
             };
             header?: never;
             path?: never;

@@ -42,9 +42,9 @@ export const SettlementSchema = Type.Object(
     markupBrl: Type.Number({ description: 'Of what it settled, the partner markup, BRL (0 when none): settled with the fees, shown apart from them' }),
     entriesCount: Type.Integer({ description: 'Ledger entries the settlement closed' }),
     payoutStatus: Type.Enum(SETTLEMENT_PAYOUT_STATUSES, {
+      title: 'SettlementPayoutStatus',
       description:
         'The PIX paying amountBrl to the merchant\'s settlement key: AWAITING_PIX_KEY (no key approved for the merchant yet: the amount is owed and paid once one is), PENDING (to be sent), SENDING (being sent to the PSP), SENT (the PSP took it, not yet confirmed), PAID (confirmed: pixEndToEndId and paidAt), FAILED (refused by the PSP or the receiving bank: still owed, sent again once a new key is approved)',
-      examples: ['PAID'],
     }),
     pixEndToEndId: Nullable(Type.String({ description: "The PIX's reference (endToEndId), once PAID; null before", examples: ['E1234567820261206030000000000001'] })),
     paidAt: Nullable(Timestamp('When the PSP confirmed the PIX; null before it is PAID')),

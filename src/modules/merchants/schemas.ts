@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { StrictObject, Timestamp, Uuid } from '../../http/schemas.ts';
+import { ActivityStatus, StrictObject, Timestamp, Uuid } from '../../http/schemas.ts';
 import { MAX_ALLOWED_IPS } from './ip-allow-list.ts';
 import { SCOPES } from './scopes.ts';
 
@@ -16,9 +16,7 @@ export const MerchantSchema = Type.Object(
   {
     id: Uuid(),
     name: Type.String(),
-    status: Type.Union([Type.Literal('ACTIVE'), Type.Literal('DISABLED')], {
-      description: 'DISABLED merchants are refused (403) on every authenticated route',
-    }),
+    status: ActivityStatus('DISABLED merchants are refused (403) on every authenticated route'),
     createdAt: Timestamp(),
   },
   { $id: 'Merchant', title: 'Merchant' },

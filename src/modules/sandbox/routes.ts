@@ -10,7 +10,7 @@ import { Type } from 'typebox';
 import { OrderSchema } from '../orders/schemas.ts';
 import { ReceiverSchema, SandboxKycBody } from '../receivers/schemas.ts';
 import type { ReceiversService } from '../receivers/service.ts';
-import { BrlAmountInput, StrictObject, TokenAmountInput } from '../../http/schemas.ts';
+import { BrlAmountInput, SandboxPayer, StrictObject, TokenAmountInput } from '../../http/schemas.ts';
 import type { SandboxDriver } from './service.ts';
 
 const tags = ['Sandbox'];
@@ -127,15 +127,7 @@ export function registerSandboxRoutes(app: App, services: { receivers: Receivers
           "`payer` defaults to the receiver (the charge's devedor), so the payment is first-party; name another CPF or CNPJ to pay as a third party, or send null for a PSP that does not report who paid. Under the merchant's FIRST_PARTY payer policy both are returned to the payer and the order ends REFUNDED.",
         body: StrictObject({
           amountBrl: Type.Optional(BrlAmountInput('What the simulated customer pays; default the order amount')),
-          payer: Type.Optional(
-            Type.Union([
-              StrictObject({
-                document: Type.String({ minLength: 11, maxLength: 18, description: "The payer's CPF or CNPJ, digits or formatted" }),
-                name: Type.String({ minLength: 1, maxLength: 200 }),
-              }),
-              Type.Null(),
-            ], { description: "Who pays; default the receiver; null: the PSP does not report the payer" }),
-          ),
+          payer: Type.Optional(SandboxPayer()),
         }, { title: 'SandboxPixPaymentRequest' }),
         ...orderRoute,
       },

@@ -8,7 +8,7 @@ const KEY_TYPES = ['CPF', 'CNPJ', 'EMAIL', 'PHONE', 'EVP'] as const;
 
 export const SettlementPixKeyBody = StrictObject(
   {
-    pixKeyType: Type.Enum(KEY_TYPES, { description: 'The kind of PIX key', examples: ['CNPJ'] }),
+    pixKeyType: Type.Enum(KEY_TYPES, { title: 'PixKeyType', description: 'The kind of PIX key' }),
     pixKey: Type.String({ minLength: 1, maxLength: 77, description: 'The PIX key the merchant asked its settlements be paid to (DICT form; CPF and CNPJ may be punctuated)', examples: ['11222333000181'] }),
     holderDocument: Type.String({ minLength: 11, maxLength: 18, description: "The key holder's CPF or CNPJ (for a CPF or CNPJ key, the key itself)", examples: ['11222333000181'] }),
     reason: Type.String({ minLength: 3, maxLength: 500, description: 'Why (e.g. the merchant’s signed request and where it is filed): read by the approver and kept in the audit log', examples: ['Merchant letter of 2026-12-01, ticket 4411'] }),
@@ -20,7 +20,7 @@ export const SettlementPixKeySchema = Type.Object(
   {
     id: Uuid(),
     merchantId: Uuid(),
-    pixKeyType: Type.Enum(KEY_TYPES, { description: 'The kind of PIX key' }),
+    pixKeyType: Type.Enum(KEY_TYPES, { title: 'PixKeyType', description: 'The kind of PIX key' }),
     pixKey: Type.String({ description: 'The key: in clear to the merchant (its own), masked to operators', examples: ['11222333000181'] }),
     holderDocument: Type.String({ description: "The holder's CPF or CNPJ, masked", examples: ['**.222.333/****-**'] }),
     status: Type.Enum(['PENDING', 'ACTIVE', 'SUPERSEDED'], { description: 'PENDING until a second operator approves its SETTLEMENT_PIX_KEY proposal; ACTIVE: settlements are paid to it; SUPERSEDED by a later key' }),
@@ -42,7 +42,7 @@ export const AdminSettlementsQuery = StrictObject({
   page: PageQuery.page,
   limit: PageQuery.limit,
   merchantId: Type.Optional(Uuid()),
-  payoutStatus: Type.Optional(Type.Enum(SETTLEMENT_PAYOUT_STATUSES, { description: 'Only settlements whose PIX is in this status' })),
+  payoutStatus: Type.Optional(Type.Enum(SETTLEMENT_PAYOUT_STATUSES, { title: 'SettlementPayoutStatus', description: 'Only settlements whose PIX is in this status' })),
 });
 
 export const AdminSettlementSchema = Type.Object(

@@ -3,7 +3,7 @@
  * what a merchant sends to make one and what it reads back.
  */
 import { Type } from 'typebox';
-import { BrlAmountInput, ChainField, Nullable, StrictObject, Timestamp, TokenField, Uuid } from '../../http/schemas.ts';
+import { ActivityStatus, BrlAmountInput, SandboxPayer, ChainField, Nullable, StrictObject, Timestamp, TokenField, Uuid } from '../../http/schemas.ts';
 
 export const CreateStandingChargeBody = StrictObject(
   {
@@ -21,7 +21,7 @@ export const StandingChargeSchema = Type.Object(
   {
     id: Uuid(),
     receiverId: Uuid(),
-    status: Type.Enum(['ACTIVE', 'DISABLED'], { title: 'StandingPixChargeStatus', description: 'DISABLED: a PIX still paid to the code is returned (devolução) and makes a REFUNDED order' }),
+    status: ActivityStatus('DISABLED: a PIX still paid to the code is returned (devolução) and makes a REFUNDED order'),
     txid: Type.String({ description: "The static code's txid (BR Code 62/05): 25 letters and digits, this charge's own; the PSP reports every PIX paid to the code with it", examples: ['Kq3ZbV9tW2xYc7LmN4pRs8TuA'] }),
     amountBrl: Nullable(Type.Number({ description: 'The fixed amount, BRL; null: an open amount' })),
     chain: Type.String(),
@@ -48,18 +48,7 @@ export const StandingChargeList = Type.Object(
 export const SandboxStandingPaymentBody = StrictObject(
   {
     amountBrl: Type.Optional(BrlAmountInput('What the simulated payer pays; default the fixed amount (required for an open code)')),
-    payer: Type.Optional(
-      Type.Union(
-        [
-          StrictObject({
-            document: Type.String({ minLength: 11, maxLength: 18, description: "The payer's CPF or CNPJ, digits or formatted" }),
-            name: Type.String({ minLength: 1, maxLength: 200 }),
-          }),
-          Type.Null(),
-        ],
-        { description: 'Who pays; default the receiver; null: the PSP does not report the payer' },
-      ),
-    ),
+    payer: Type.Optional(SandboxPayer()),
   },
   { title: 'SandboxStandingPixPaymentRequest' },
 );

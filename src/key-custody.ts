@@ -12,6 +12,7 @@ import { createKeyVault, type KeyVaultSettings } from './lib/key-vault.ts';
 import { createPersonalData } from './lib/personal-data.ts';
 import { REGISTER_SEALED } from './modules/operations-register/sealed-columns.ts';
 import { ORDERS_SEALED } from './modules/orders/sealed-columns.ts';
+import { PAYOUT_BATCH_ITEMS_SEALED } from './modules/payout-batches/sealed-columns.ts';
 import { KYC_SUBMISSIONS_SEALED, RECEIVERS_SEALED } from './modules/receivers/sealed-columns.ts';
 import { SETTLEMENT_PIX_KEYS_SEALED } from './modules/settlement-payouts/sealed-columns.ts';
 import { AUDIT_LOG_SEALED } from './platform/audit/sealed-details.ts';
@@ -28,7 +29,7 @@ export function keyVaultSettings(config: Pick<RuntimeConfig, 'walletKek' | 'wall
 }
 
 /** Every table holding sealed personal data, for the sealing pass (src/platform/personal-data-rotation.ts). */
-export const PERSONAL_DATA_TABLES: readonly SealedTable[] = [RECEIVERS_SEALED, KYC_SUBMISSIONS_SEALED, REGISTER_SEALED, ORDERS_SEALED, EVENTS_SEALED, AUDIT_LOG_SEALED, SETTLEMENT_PIX_KEYS_SEALED];
+export const PERSONAL_DATA_TABLES: readonly SealedTable[] = [RECEIVERS_SEALED, KYC_SUBMISSIONS_SEALED, REGISTER_SEALED, ORDERS_SEALED, EVENTS_SEALED, AUDIT_LOG_SEALED, SETTLEMENT_PIX_KEYS_SEALED, PAYOUT_BATCH_ITEMS_SEALED];
 
 export function createKeyCustody({ config, db, clock }: { config: RuntimeConfig; db: Db; clock: Clock }) {
   const settings = keyVaultSettings(config);

@@ -30,6 +30,11 @@ export interface SealedColumns {
    * trigger that lets through only this pass, which changes nothing but sealed columns).
    */
   readonly appendOnly?: boolean;
+  /**
+   * The primary key the pass walks and updates by, in order, each with its SQL type; unset: `id`
+   * (uuid). A composite key (payout_batch_items: batch_id, line) is walked as a row value.
+   */
+  readonly key?: ReadonlyArray<{ readonly column: string; readonly type: 'uuid' | 'integer' | 'text' }>;
 }
 
 /** Personal values inside a jsonb column of flat objects, by key (a key absent or not a string is left alone). */
@@ -81,13 +86,17 @@ export async function resealTable(db: Db, pd: PersonalData, spec: SealedColumns,
   const hashes = Object.entries(spec.hashes ?? {});
   const columns = Object.keys(spec.columns);
   const read = [...columns, ...hashes.map(([column]) => column)];
+  const key = spec.key ?? [{ column: 'id', type: 'uuid' }];
+  const keyColumns = sql.join(key.map(({ column }) => sql.ref(column)));
+  // The key's values as read (text), cast back to their type: the cursor and each update's row.
+  const keyValues = (row: Record<string, string | null>) => sql.join(key.map(({ column, type }) => sql`${row[column]}::${sql.raw(type)}`));
   let changed = 0;
-  let after = '00000000-0000-0000-0000-000000000000';
+  let after: Record<string, string | null> | undefined;
   for (;;) {
-    // By id, after the last row seen: a row that fails to open stops the pass, never loops it.
-    const { rows } = await sql<Record<string, string | null> & { id: string }>`
-      select id::text as id, ${sql.join(read.map((column) => sql.ref(column)))} from ${sql.table(spec.table)}
-      where id > ${after}::uuid and (${stalePredicate(spec, version, options.onlyClear ?? false)}) order by id limit ${BATCH}`.execute(db);
+    // By key, after the last row seen: a row that fails to open stops the pass, never loops it.
+    const { rows } = await sql<Record<string, string | null>>`
+      select ${sql.join(key.map(({ column }) => sql`${sql.ref(column)}::text as ${sql.ref(column)}`))}, ${sql.join(read.map((column) => sql.ref(column)))} from ${sql.table(spec.table)}
+      where ${after ? sql`(${keyColumns}) > (${keyValues(after)}) and ` : sql``}(${stalePredicate(spec, version, options.onlyClear ?? false)}) order by ${keyColumns} limit ${BATCH}`.execute(db);
     if (rows.length === 0) break;
     const updates = rows.map((row) => {
       const next: Record<string, string | null> = {};
@@ -104,10 +113,10 @@ export async function resealTable(db: Db, pd: PersonalData, spec: SealedColumns,
       }
       const sets = sql.join(read.map((column) => sql`${sql.ref(column)} = ${next[column]}`));
       const unchanged = sql.join(read.map((column) => sql`${sql.ref(column)} is not distinct from ${row[column]}`), sql` and `);
-      return sql`update ${sql.table(spec.table)} set ${sets} where id = ${row.id}::uuid and ${unchanged}`;
+      return sql`update ${sql.table(spec.table)} set ${sets} where (${keyColumns}) = (${keyValues(row)}) and ${unchanged}`;
     });
     changed += await applyUpdates(db, updates, spec.appendOnly ?? false);
-    after = rows[rows.length - 1]!.id;
+    after = rows[rows.length - 1]!;
   }
   return changed;
 }

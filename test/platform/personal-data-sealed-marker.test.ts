@@ -27,11 +27,13 @@ describe('the personal-data sealing marker', () => {
   async function writeClear(spec: SealedTable, column: string, value: string | null) {
     // A table whose personal values sit only in some rows (the audit log's renames): one of those.
     const holding = 'json' in spec && spec.rows ? sql`where ${sql.ref(spec.rows.column)} = ${spec.rows.equals}` : sql``;
-    const first = sql`(select id from ${sql.table(spec.table)} ${holding} order by id limit 1)`;
+    // By its key (payout_batch_items: batch_id, line).
+    const key = sql.join(('json' in spec ? undefined : spec.key)?.map(({ column }) => sql.ref(column)) ?? [sql.ref('id')]);
+    const first = sql`(select ${key} from ${sql.table(spec.table)} ${holding} order by ${key} limit 1)`;
     const payload = 'json' in spec ? sql.ref(spec.json.column) : undefined;
     const update = payload
-      ? sql`update ${sql.table(spec.table)} set ${payload} = ${payload} || jsonb_build_object(${column}::text, ${value}::text) where id = ${first}`
-      : sql`update ${sql.table(spec.table)} set ${sql.ref(column)} = ${value} where id = ${first}`;
+      ? sql`update ${sql.table(spec.table)} set ${payload} = ${payload} || jsonb_build_object(${column}::text, ${value}::text) where (${key}) = ${first}`
+      : sql`update ${sql.table(spec.table)} set ${sql.ref(column)} = ${value} where (${key}) = ${first}`;
     if (!spec.appendOnly) return void (await update.execute(db()));
     await db()
       .transaction()
@@ -54,10 +56,14 @@ describe('the personal-data sealing marker', () => {
     // A merchant's settlement PIX key, asked for by an operator (sealed, as the service writes it).
     const operator = await t.ctx.app.services.operators.createWithPassword({ email: 'marker-keys@example.com', role: 'FINANCE', password: PASSWORD }, { actor: 'test' });
     await t.ctx.app.services.settlementPixKeys.request(merchant.merchantId, { pixKeyType: 'EMAIL', pixKey: 'financeiro@loja.example.com', holderDocument: '11222333000181' }, { actor: 'test', operatorId: operator.operator.id });
+    // A payout batch with a PIX key and a recipient's name on its line (sealed on upload).
+    const payee = await t.activeReceiver(merchant);
+    const batch = await t.call('POST', '/payout-batches', merchant, { token: 'USDC', items: [{ receiverId: payee.id, amountCrypto: 3, pixKey: 'joana@example.com', pixKeyType: 'EMAIL', recipientName: 'Joana Souza' }] });
+    expect(batch.statusCode, batch.body).toBe(201);
     for (const spec of PERSONAL_DATA_TABLES) expect(Number((await sql<{ n: string }>`select count(*) as n from ${sql.table(spec.table)}`.execute(db())).rows[0]!.n), spec.table).toBeGreaterThan(0);
 
     // The app's own start (on an empty database) set it: nothing was clear.
-    expect(t.ctx.app.services.personalDataAtStart).toEqual({ scanned: true, sealed: { receivers: 0, kycSubmissions: 0, operationsRegister: 0, orders: 0, events: 0, auditLog: 0, settlementPixKeys: 0 }, marked: true });
+    expect(t.ctx.app.services.personalDataAtStart).toEqual({ scanned: true, sealed: { receivers: 0, kycSubmissions: 0, operationsRegister: 0, orders: 0, events: 0, auditLog: 0, settlementPixKeys: 0, payoutBatchItems: 0 }, marked: true });
     expect(await atStart()).toEqual({ scanned: false, sealed: {}, marked: true });
     const restarted = await t.ctx.buildApp();
     expect(restarted.services.personalDataAtStart).toEqual({ scanned: false, sealed: {}, marked: true });
@@ -93,9 +99,15 @@ describe('the personal-data sealing marker', () => {
     const first = await resealAllPersonalData(db(), two.personalData, two.personalDataTables);
     expect(first.marked).toBe(true);
     expect(first.resealed.receivers).toBeGreaterThan(0);
+    // The batch's line, keyed (batch_id, line), re-sealed under version 2 like the rest.
+    expect(first.resealed.payoutBatchItems).toBeGreaterThan(0);
+    const line = await db().selectFrom('payout_batch_items').select(['pix_key', 'recipient_name']).where('pix_key', 'is not', null).executeTakeFirstOrThrow();
+    expect([line.pix_key, line.recipient_name].map((value) => value!.slice(0, 4))).toEqual(['pd2:', 'pd2:']);
+    // (The test above wrote these clear, and the start sealed them.)
+    expect([two.personalData.open('account', line.pix_key!), two.personalData.open('name', line.recipient_name!)]).toEqual(['clear pix_key', 'clear recipient_name']);
     expect((await marker()).kek_version).toBe(2);
     const rerun = await resealAllPersonalData(db(), two.personalData, two.personalDataTables);
-    expect(rerun).toEqual({ resealed: { receivers: 0, kycSubmissions: 0, operationsRegister: 0, orders: 0, events: 0, auditLog: 0, settlementPixKeys: 0 }, marked: true });
+    expect(rerun).toEqual({ resealed: { receivers: 0, kycSubmissions: 0, operationsRegister: 0, orders: 0, events: 0, auditLog: 0, settlementPixKeys: 0, payoutBatchItems: 0 }, marked: true });
     expect(await atStart(rotated)).toEqual({ scanned: false, sealed: {}, marked: true });
 
     // A version whose KEK is not given stops the pass: the marker stays void, the next start scans.

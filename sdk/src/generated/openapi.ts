@@ -3856,9 +3856,9 @@ export interface components {
             id: string;
             /** @description `user:<id>` for a person, `admin-api@<ip>` or `cli` for an operator, `system` for the platform */
             actor: string;
-            /** @description e.g. `user.invite`, `user.withdraw_invitation`, `user.accept_invitation`, `user.create`, `user.set_role`, `user.remove`, `credential.issue`, `credential.revoke` */
+            /** @description e.g. `user.invite`, `user.withdraw_invitation`, `user.accept_invitation`, `user.create`, `user.set_role`, `user.remove`, `credential.issue`, `credential.revoke`, `payout_batch.approve`, `payout_batch.set_threshold` */
             action: string;
-            /** @description `user`, `invitation` or `credential` */
+            /** @description `user`, `invitation`, `credential`, `payout_batch` or `payout_batch_settings` */
             targetType: string;
             targetId: string | null;
             /** @description What changed: `before` and `after` where there is a state (never a secret) */

@@ -9,8 +9,8 @@ import { Timestamp, Uuid } from '../../http/schemas.ts';
 const entryFields = {
   id: Uuid(),
   actor: Type.String({ description: '`user:<id>` for a person, `admin-api@<ip>` or `cli` for an operator, `system` for the platform' }),
-  action: Type.String({ description: 'e.g. `user.invite`, `user.withdraw_invitation`, `user.accept_invitation`, `user.create`, `user.set_role`, `user.remove`, `credential.issue`, `credential.revoke`' }),
-  targetType: Type.String({ description: '`user`, `invitation` or `credential`' }),
+  action: Type.String({ description: 'e.g. `user.invite`, `user.withdraw_invitation`, `user.accept_invitation`, `user.create`, `user.set_role`, `user.remove`, `credential.issue`, `credential.revoke`, `payout_batch.approve`, `payout_batch.set_threshold`' }),
+  targetType: Type.String({ description: '`user`, `invitation`, `credential`, `payout_batch` or `payout_batch_settings`' }),
   targetId: Type.Union([Type.String(), Type.Null()]),
   details: Type.Record(Type.String(), Type.Unknown(), { description: 'What changed: `before` and `after` where there is a state (never a secret)' }),
   requestId: Type.Union([Type.String(), Type.Null()], { description: 'The request that made the change' }),

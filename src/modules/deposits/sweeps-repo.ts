@@ -3,25 +3,41 @@ import { type Insertable, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { DepositSweepsTable } from './tables.ts';
 
-const SWEEP_COLUMNS = ['s.deposit_address', 's.order_id', 's.token', 's.amount', 's.tx_hash', 's.wire', 's.last_valid_block_height', 's.closes', 's.attempt', 'o.merchant_id'] as const;
+const SWEEP_COLUMNS = ['s.deposit_address', 's.order_id', 's.payout_batch_id', 's.token', 's.amount', 's.tx_hash', 's.wire', 's.last_valid_block_height', 's.closes', 's.attempt'] as const;
 
 export const sweepsRepo = {
   /**
    * Up to `limit` credited deposits with no sweep yet, with what their sweep needs (the sealed key
-   * of their address). One per address: an order is credited by one deposit only.
+   * of their address), the oldest first. One per address: an order is credited by one deposit
+   * only; a payout batch's deposits are swept together once they funded it (what the books
+   * credited, `funded_amount_token`; a batch not funded moved nothing in the books).
    */
-  unswept(db: Db, limit: number) {
-    return db
+  async unswept(db: Db, limit: number) {
+    const orders = await db
       .selectFrom('chain_deposits as c')
       .innerJoin('deposit_addresses as d', 'd.owner_address', 'c.deposit_address')
       .innerJoin('orders as o', 'o.id', 'c.order_id')
       .leftJoin('deposit_sweeps as s', 's.deposit_address', 'c.deposit_address')
-      .select(['d.reference', 'd.owner_address', 'd.encrypted_private_key', 'd.key_version', 'd.token', 'c.amount', 'c.order_id', 'o.merchant_id'])
+      .select(['d.reference', 'd.owner_address', 'd.encrypted_private_key', 'd.key_version', 'd.token', 'c.amount', 'c.order_id', sql<string | null>`null::uuid`.as('payout_batch_id'), 'o.merchant_id', 'c.detected_at'])
       .where('c.outcome', '=', 'CREDITED')
       .where('s.deposit_address', 'is', null)
       .orderBy('c.detected_at')
       .limit(limit)
       .execute();
+    const batches = await db
+      .selectFrom('payout_batches as b')
+      .innerJoin('deposit_addresses as d', 'd.owner_address', 'b.deposit_address')
+      .leftJoin('deposit_sweeps as s', 's.deposit_address', 'b.deposit_address')
+      .select([
+        'd.reference', 'd.owner_address', 'd.encrypted_private_key', 'd.key_version', 'd.token', sql<string>`b.funded_amount_token::text`.as('amount'),
+        sql<string | null>`null::uuid`.as('order_id'), sql<string | null>`b.id`.as('payout_batch_id'), 'b.merchant_id', sql<Date>`b.funded_at`.as('detected_at'),
+      ])
+      .where('b.funded_at', 'is not', null)
+      .where('s.deposit_address', 'is', null)
+      .orderBy('b.funded_at')
+      .limit(limit)
+      .execute();
+    return [...orders, ...batches].sort((a, b) => new Date(a.detected_at).getTime() - new Date(b.detected_at).getTime()).slice(0, limit);
   },
 
   /** The sweep, unless the address has one already (then undefined: another worker stored it first). */
@@ -34,12 +50,13 @@ export const sweepsRepo = {
       .executeTakeFirst();
   },
 
-  /** Up to `limit` sweeps sent (or stored) and not yet landed, the least recently looked at first. */
+  /** Up to `limit` sweeps sent (or stored) and not yet landed, the least recently looked at first, with the merchant of their order or batch. */
   pending(db: Db, limit: number) {
     return db
       .selectFrom('deposit_sweeps as s')
-      .innerJoin('orders as o', 'o.id', 's.order_id')
-      .select(SWEEP_COLUMNS)
+      .leftJoin('orders as o', 'o.id', 's.order_id')
+      .leftJoin('payout_batches as b', 'b.id', 's.payout_batch_id')
+      .select([...SWEEP_COLUMNS, sql<string>`coalesce(o.merchant_id, b.merchant_id)`.as('merchant_id')])
       .where('s.status', '=', 'PENDING')
       .orderBy('s.updated_at')
       .limit(limit)

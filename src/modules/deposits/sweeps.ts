@@ -11,7 +11,9 @@
  * - CONFIRMED: DONE, and what the sponsor paid (fee, rent net of the rent reclaimed) posted in the
  *   same transaction; FAILED (landed with an error: nothing moved, the fee paid): FAILED, the fee
  *   posted, for an operator.
- * Deposits not credited (late, repeated, wrong mint, an order failed) are never swept here.
+ * Deposits not credited (late, repeated, wrong mint, an order failed) are never swept here. A payout
+ * batch's address is swept the same way once its deposits funded it, the amount that funded it (its
+ * sweep's `payout_batch_id`, its costs posted against the batch; migration 0069).
  *
  * The sponsor pays every sweep: while it holds too little SOL to pay one (`sponsorFunds`; decision
  * 0038), no sweep is started and none that expired is rebuilt (each would expire unlanded, spend
@@ -32,7 +34,7 @@ export interface SweepLog {
   error(obj: object, msg: string): void;
 }
 
-type PostSweepCosts = (trx: Trx, order: { id: string; merchant_id: string }, costs: { feeLamports: bigint; rentLamports: bigint }, at: Date) => Promise<unknown>;
+type PostSweepCosts = (trx: Trx, owner: { id: string; merchant_id: string; referenceType?: 'order' | 'payout_batch' }, costs: { feeLamports: bigint; rentLamports: bigint }, at: Date) => Promise<unknown>;
 
 /** The sponsor's SOL as the sweeps need to know it (treasury/sponsor-balance.ts); undefined: not known now. */
 export interface SponsorFunds {
@@ -75,6 +77,9 @@ export interface SweepPassResult {
 type Unswept = Awaited<ReturnType<typeof repo.unswept>>[number];
 type Pending = Awaited<ReturnType<typeof repo.pending>>[number];
 
+/** Whose deposit a sweep moves, for the log: its order's id or its payout batch's. */
+const ownerOf = (row: { order_id: string | null; payout_batch_id: string | null }) => (row.order_id !== null ? { orderId: row.order_id } : { payoutBatchId: row.payout_batch_id });
+
 export function createSweeper(deps: SweeperDeps) {
   const { db, clock, chain, vault, settings, log } = deps;
   let waitingLoggedAt = Number.NEGATIVE_INFINITY;
@@ -98,13 +103,14 @@ export function createSweeper(deps: SweeperDeps) {
       prepared = await chain.prepareSweep(intentOf(row));
     } catch (err) {
       if (!(err instanceof ChainTransferRefusedError)) throw err;
-      log?.error({ orderId: row.order_id, depositAddress: row.owner_address, refusal: err.message }, 'deposit sweep refused before signing: left for an operator');
+      log?.error({ ...ownerOf(row), depositAddress: row.owner_address, refusal: err.message }, 'deposit sweep refused before signing: left for an operator');
       return false;
     }
     const now = clock.now();
     const stored = await repo.insert(db, {
       deposit_address: row.owner_address,
-      order_id: row.order_id!,
+      order_id: row.order_id,
+      payout_batch_id: row.payout_batch_id,
       token: row.token,
       amount: row.amount,
       status: 'PENDING',
@@ -129,14 +135,14 @@ export function createSweeper(deps: SweeperDeps) {
     const settled = await inTransaction(db, async (trx) => {
       const now = clock.now();
       const ok = await repo.settle(trx, row.deposit_address, prepared.txHash, { status: state.status === 'CONFIRMED' ? 'DONE' : 'FAILED', feeLamports, rentLamports, ...(failureReason ? { failureReason } : {}) }, now);
-      if (ok) await deps.postSweepCosts(trx, { id: row.order_id, merchant_id: row.merchant_id }, { feeLamports: BigInt(feeLamports), rentLamports: BigInt(rentLamports) }, now);
+      if (ok) await deps.postSweepCosts(trx, row.order_id !== null ? { id: row.order_id, merchant_id: row.merchant_id } : { id: row.payout_batch_id!, merchant_id: row.merchant_id, referenceType: 'payout_batch' }, { feeLamports: BigInt(feeLamports), rentLamports: BigInt(rentLamports) }, now);
       // The balance fell by the sweep: a deposit of the same amount after it would leave the
       // balance as the watcher last saw it, so its signatures are read again next pass.
       if (ok) await depositsRepo.forgetBalance(trx, row.deposit_address, now);
       return ok;
     });
     if (!settled) return undefined;
-    if (failureReason) log?.error({ orderId: row.order_id, depositAddress: row.deposit_address, txHash: prepared.txHash }, `deposit sweep failed, left for an operator: ${failureReason}`);
+    if (failureReason) log?.error({ ...ownerOf(row), depositAddress: row.deposit_address, txHash: prepared.txHash }, `deposit sweep failed, left for an operator: ${failureReason}`);
     return state.status === 'CONFIRMED' ? 'done' : 'failed';
   }
 
@@ -145,7 +151,7 @@ export function createSweeper(deps: SweeperDeps) {
     if (row.attempt >= settings.maxAttempts) {
       const failureReason = `${row.attempt} sweep transactions expired without landing; the tokens are still at the deposit address`;
       const ok = await repo.settle(db, row.deposit_address, expired.txHash, { status: 'FAILED', failureReason }, clock.now());
-      if (ok) log?.error({ orderId: row.order_id, depositAddress: row.deposit_address, attempts: row.attempt }, `deposit sweep given up, left for an operator: ${failureReason}`);
+      if (ok) log?.error({ ...ownerOf(row), depositAddress: row.deposit_address, attempts: row.attempt }, `deposit sweep given up, left for an operator: ${failureReason}`);
       return ok ? 'failed' : undefined;
     }
     if (await sponsorCannotPay()) {
@@ -154,7 +160,7 @@ export function createSweeper(deps: SweeperDeps) {
     }
     const next = await chain.prepareSweep(intentOf({ ...(await keyOf(row.deposit_address)), token: row.token, amount: row.amount }));
     if (await repo.replace(db, row.deposit_address, expired.txHash, next, clock.now())) {
-      log?.warn({ orderId: row.order_id, depositAddress: row.deposit_address, attempt: row.attempt + 1, expiredTxHash: expired.txHash, txHash: next.txHash }, 'deposit sweep expired without landing: rebuilt');
+      log?.warn({ ...ownerOf(row), depositAddress: row.deposit_address, attempt: row.attempt + 1, expiredTxHash: expired.txHash, txHash: next.txHash }, 'deposit sweep expired without landing: rebuilt');
       await chain.sendSweep(next);
     }
     return undefined;
@@ -175,7 +181,7 @@ export function createSweeper(deps: SweeperDeps) {
   }
 
   /** Runs `work` over `items`; false when the node failed (the pass ends; the next one retries). */
-  async function each<T extends { order_id: string | null }>(items: T[], signal: AbortSignal | undefined, work: (item: T) => Promise<void>): Promise<boolean> {
+  async function each<T extends { order_id: string | null; payout_batch_id: string | null }>(items: T[], signal: AbortSignal | undefined, work: (item: T) => Promise<void>): Promise<boolean> {
     for (const item of items) {
       if (signal?.aborted) break;
       try {
@@ -185,7 +191,7 @@ export function createSweeper(deps: SweeperDeps) {
           log?.warn({ err }, 'deposit sweeps: the node failed, retrying next pass');
           return false;
         }
-        log?.warn({ err, orderId: item.order_id }, 'deposit sweep: not advanced this pass');
+        log?.warn({ err, ...ownerOf(item) }, 'deposit sweep: not advanced this pass');
       }
     }
     return true;

@@ -56,7 +56,9 @@ export type SweepStatus = 'PENDING' | 'DONE' | 'FAILED';
 /** One sweep per credited deposit address (migration 0026). */
 export interface DepositSweepsTable {
   deposit_address: string;
-  order_id: string;
+  /** The PAYOUT whose deposit it sweeps, or null for a payout batch's (exactly one of the two; migration 0069). */
+  order_id: string | null;
+  payout_batch_id: ColumnType<string | null, string | null | undefined, string | null>;
   token: string;
   /** NUMERIC text, token units: what the books credited to the treasury, and what the sweep moves. */
   amount: string;

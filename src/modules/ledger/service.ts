@@ -195,10 +195,11 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
 
     /**
      * What the sponsor paid for a credited deposit's sweep (fee, and rent net of the rent
-     * reclaimed, lamports), in the transaction that marks the sweep done or failed; once per order.
+     * reclaimed, lamports), in the transaction that marks the sweep done or failed; once per order,
+     * or per payout batch (`referenceType` payout_batch: the batch's deposit address swept).
      */
-    postSweepCosts(trx: Trx, order: Pick<OrderAmounts, 'id' | 'merchant_id'>, costs: { feeLamports: bigint; rentLamports: bigint }, at: Date) {
-      return post(trx, { merchantId: order.merchant_id, kind: 'SWEEP_COSTS', referenceType: 'order', referenceId: order.id, at }, sweepCostPostings(costs));
+    postSweepCosts(trx: Trx, order: Pick<OrderAmounts, 'id' | 'merchant_id'> & { referenceType?: 'order' | 'payout_batch' }, costs: { feeLamports: bigint; rentLamports: bigint }, at: Date) {
+      return post(trx, { merchantId: order.merchant_id, kind: 'SWEEP_COSTS', referenceType: order.referenceType ?? 'order', referenceId: order.id, at }, sweepCostPostings(costs));
     },
 
     /**

@@ -117,7 +117,7 @@ export function registerPayoutBatchRoutes(app: App, batches: PayoutBatches): voi
     'approve',
     'Approve a batch above the threshold (a second person of the merchant)',
     'From AWAITING_APPROVAL to AWAITING_FUNDING, with its depositAddress. Only a person signed in (a session: an API key is 403 PERSON_REQUIRED), an OWNER or ADMIN (else 403 ROLE_NOT_ALLOWED), who did not create the batch (403 SECOND_PERSON_REQUIRED): merchant four-eyes, decision 0047.',
-    (request) => batches.approve(authOf(request), request.params.id),
+    (request) => batches.approve(authOf(request), request.params.id, request.id),
   );
   action(
     'pause',
@@ -151,7 +151,7 @@ export function registerPayoutBatchRoutes(app: App, batches: PayoutBatches): voi
         response: { 200: PayoutBatchSettingsSchema, ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS) },
       },
     },
-    async (request) => batches.putSettings(authOf(request), request.body.approvalThresholdBrl),
+    async (request) => batches.putSettings(authOf(request), request.body.approvalThresholdBrl, request.id),
   );
 }
 

@@ -15,6 +15,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { decimal } from '../../lib/money.ts';
 import type { PersonalData } from '../../lib/personal-data.ts';
+import { recordAudit } from '../../platform/audit/record.ts';
 import { inTransaction } from '../../platform/commit-signals.ts';
 import type { ChainAdapter } from '../../adapters/chain/port.ts';
 import { type OrderVariant, type ParsedOrder } from '../orders/creation/create-order.ts';
@@ -243,14 +244,24 @@ export function createPayoutBatches(deps: PayoutBatchesDeps) {
      * The second person's approval (merchant four-eyes, decision 0047): a person's session only
      * (an API key is the merchant's, not a person), OWNER or ADMIN, not the batch's creator.
      */
-    async approve(auth: MerchantAuth, id: string): Promise<BatchView> {
+    async approve(auth: MerchantAuth, id: string, requestId?: string): Promise<BatchView> {
       if (auth.method !== 'session' || !auth.user) throw new AppError('FORBIDDEN', 'A payout batch is approved by a person signed in (a session), never by an API key', { reason: 'PERSON_REQUIRED' });
       if (auth.user.role !== 'OWNER' && auth.user.role !== 'ADMIN') throw new AppError('FORBIDDEN', 'Only an OWNER or an ADMIN approves a payout batch', { reason: 'ROLE_NOT_ALLOWED' });
       const batch = await find(auth.merchantId, id);
       if (batch.created_by_user_id === auth.user.id) throw new AppError('FORBIDDEN', 'The person who created a payout batch cannot approve it: a second person does', { reason: 'SECOND_PERSON_REQUIRED' });
       if (batch.status !== 'AWAITING_APPROVAL') throw conflict(batch, 'approve');
+      const user = auth.user;
+      const depositAddress = await withAddress(batch);
       const now = clock.now();
-      const moved = await repo.move(db, batch.id, ['AWAITING_APPROVAL'], { status: 'AWAITING_FUNDING', approved_by_user_id: auth.user.id, approved_at: now, deposit_address: await withAddress(batch), updated_at: now });
+      // The approval and its audit entry (the merchant's GET /audit-log) in one transaction.
+      const moved = await inTransaction(db, async (trx) => {
+        const row = await repo.move(trx, batch.id, ['AWAITING_APPROVAL'], { status: 'AWAITING_FUNDING', approved_by_user_id: user.id, approved_at: now, deposit_address: depositAddress, updated_at: now });
+        if (row) {
+          const details = { createdByUserId: batch.created_by_user_id, totalBrl: decimal(batch.total_brl).toFixed(2), token: batch.token, totalCrypto: batch.total_token, validLines: batch.valid_count, before: { status: 'AWAITING_APPROVAL' }, after: { status: 'AWAITING_FUNDING' } };
+          await recordAudit(trx, { actor: `user:${user.id}`, ...(requestId ? { requestId } : {}) }, { action: 'payout_batch.approve', merchantId: auth.merchantId, targetType: 'payout_batch', targetId: batch.id, details });
+        }
+        return row;
+      });
       if (!moved) throw conflict(await find(auth.merchantId, id), 'approve');
       return view(moved);
     },
@@ -291,10 +302,24 @@ export function createPayoutBatches(deps: PayoutBatchesDeps) {
     },
 
     /** By an OWNER (a person's session). */
-    async putSettings(auth: MerchantAuth, approvalThresholdBrl: string | null) {
+    async putSettings(auth: MerchantAuth, approvalThresholdBrl: string | null, requestId?: string) {
       if (auth.method !== 'session' || !auth.user) throw new AppError('FORBIDDEN', "The batch approval threshold is set by a person signed in (a session), never by an API key", { reason: 'PERSON_REQUIRED' });
       if (auth.user.role !== 'OWNER') throw new AppError('FORBIDDEN', 'Only an OWNER sets the batch approval threshold', { reason: 'ROLE_NOT_ALLOWED' });
-      const row = await repo.putSettings(db, { merchant_id: auth.merchantId, approval_threshold_brl: approvalThresholdBrl, updated_by_user_id: auth.user.id, updated_at: clock.now() });
+      const user = auth.user;
+      const shown = (value: string | null | undefined) => (value == null ? null : decimal(value).toFixed(2));
+      // The change and its audit entry (the merchant's GET /audit-log), before and after, in one transaction.
+      const row = await inTransaction(db, async (trx) => {
+        const before = await repo.settings(trx, auth.merchantId);
+        const after = await repo.putSettings(trx, { merchant_id: auth.merchantId, approval_threshold_brl: approvalThresholdBrl, updated_by_user_id: user.id, updated_at: clock.now() });
+        await recordAudit(trx, { actor: `user:${user.id}`, ...(requestId ? { requestId } : {}) }, {
+          action: 'payout_batch.set_threshold',
+          merchantId: auth.merchantId,
+          targetType: 'payout_batch_settings',
+          targetId: auth.merchantId,
+          details: { before: { approvalThresholdBrl: shown(before?.approval_threshold_brl) }, after: { approvalThresholdBrl: shown(after.approval_threshold_brl) } },
+        });
+        return after;
+      });
       return { approvalThresholdBrl: row.approval_threshold_brl == null ? null : decimal(row.approval_threshold_brl).toFixed(2), updatedAt: new Date(row.updated_at).toISOString() };
     },
   };

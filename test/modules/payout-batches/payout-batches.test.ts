@@ -78,6 +78,18 @@ describe('payout batches', () => {
     const approved = await t.call('POST', `/payout-batches/${large.id}/approve`, asWho(admin));
     expect(approved.json()).toMatchObject({ status: 'AWAITING_FUNDING', approvedByUserId: admin.id });
     expect(approved.json().depositAddress).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
+
+    // Both acts are in the merchant's audit log (GET /audit-log), by the person who did them.
+    expect((await t.call('PUT', '/payout-batch-settings', asWho(owner), { approvalThresholdBrl: null })).statusCode).toBe(200);
+    const thresholds = (await t.call('GET', '/audit-log?action=payout_batch.set_threshold', asWho(owner))).json().data;
+    expect(thresholds.map((e: Json) => [e.actor, e.targetType, e.targetId, e.details])).toEqual([
+      [`user:${owner.id}`, 'payout_batch_settings', merchant.merchantId, { before: { approvalThresholdBrl: '100.00' }, after: { approvalThresholdBrl: null } }],
+      [`user:${owner.id}`, 'payout_batch_settings', merchant.merchantId, { before: { approvalThresholdBrl: null }, after: { approvalThresholdBrl: '100.00' } }],
+    ]);
+    const approvals = (await t.call('GET', '/audit-log?action=payout_batch.approve', asWho(owner))).json().data;
+    expect(approvals).toHaveLength(1);
+    expect(approvals[0].requestId).toEqual(expect.any(String));
+    expect(approvals[0]).toMatchObject({ actor: `user:${admin.id}`, targetType: 'payout_batch', targetId: large.id, details: { createdByUserId: owner.id, validLines: 2, before: { status: 'AWAITING_APPROVAL' }, after: { status: 'AWAITING_FUNDING' } } });
   });
 
   it('funds every valid line from one deposit; a PIX the PSP refuses fails its order alone', async () => {

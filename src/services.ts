@@ -57,6 +57,7 @@ import type { Metrics } from './http/metrics.ts';
 import { createMarkupsService } from './modules/markups/service.ts';
 import { createStandingChargesService } from './modules/standing-charges/service.ts';
 import { createStandingChargePayments } from './modules/standing-charges/payments.ts';
+import { createStandingAddressesService } from './modules/standing-addresses/service.ts';
 import { createQuotesService } from './modules/quotes/service.ts';
 import { receiverEventDefinitions } from './modules/receivers/events.ts';
 import { createReceiversService } from './modules/receivers/service.ts';
@@ -263,6 +264,8 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   const settlementPayouts = createSettlementPayouts({ db, clock, pix: adapters.pix, ledger, personalData, ...(deps.log ? { log: deps.log } : {}) });
   // Standing PIX charges (issue 43): each PIX paid to one makes a PAYIN in the notification's transaction.
   const standingCharges = createStandingChargesService({ db, clock, rules: quotes.tradeRules, receivers, pix: config.pix });
+  // Standing deposit addresses (issue 43, item 1; decision 0046): made, listed and disabled here.
+  const standingAddresses = createStandingAddressesService({ db, clock, rules: quotes.tradeRules, receivers, chain: chainForOrders, pix: adapters.pix });
   const standingChargePayments = createStandingChargePayments({ db, clock, quotes, receivers, settings: config.orders });
   const orderNotifications = createOrderNotifications({
     db,
@@ -378,7 +381,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     // The operations register's monthly report (docs/architecture/operations-register.md), paged as the exports are.
     operationsReport: createOperationsReport({ db, personalData, pageSize: config.orders.exportPageSize }),
   };
-  return { dependencyHealth, personalData, personalDataAtStart, disputes, operators, approvals, orderOperatorActions, webhookHealth, adminOrders, notifications, merchants, merchantPolicies, walletOwnership, auth, users, email, feeTiers, markups, standingCharges, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderExport, orderTimeline, overview, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, settlementPixKeys, settlementPayouts, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, sponsorBalance, liquidity, depositAddresses, depositWatcher, sweeper, operatorReads, payoutBatches };
+  return { dependencyHealth, personalData, personalDataAtStart, disputes, operators, approvals, orderOperatorActions, webhookHealth, adminOrders, notifications, merchants, merchantPolicies, walletOwnership, auth, users, email, feeTiers, markups, standingCharges, standingAddresses, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderExport, orderTimeline, overview, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, settlementPixKeys, settlementPayouts, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, sponsorBalance, liquidity, depositAddresses, depositWatcher, sweeper, operatorReads, payoutBatches };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

@@ -597,6 +597,64 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/receivers/{id}/standing-addresses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A receiver's standing deposit addresses, newest first */
+        get: operations["listStandingDepositAddresses"];
+        put?: never;
+        /**
+         * Create a standing deposit address for a receiver
+         * @description A permanent Solana address of the receiver's, new (never another's), bound to a PIX key: the receiver's document by default, or pixKey with pixKeyType (under the merchant's RECEIVER_ONLY destination policy a key the receiver holds: 422 otherwise). The receiver must be KYC APPROVED and ACTIVE (422 KYC_NOT_APPROVED, RECEIVER_NOT_ACTIVE). Decision 0046 plans each deposit of the token to become a PAYOUT at the rate of the moment it is credited (order.created with sourceKind STANDING_DEPOSIT_ADDRESS); a deposit below the minimum or over a limit held for review.
+         */
+        post: operations["createStandingDepositAddress"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/receivers/{id}/standing-addresses/{addressId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One standing deposit address */
+        get: operations["getStandingDepositAddress"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/receivers/{id}/standing-addresses/{addressId}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable a standing deposit address
+         * @description For good: senders may still hold the address, so a deposit still sent to it makes no order (recorded for an operator to return). Disabling a disabled address answers it unchanged.
+         */
+        post: operations["disableStandingDepositAddress"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/receivers/{id}/wallet-ownership/challenges": {
         parameters: {
             query?: never;
@@ -3326,6 +3384,33 @@ export interface components {
             createdAt: string;
             disabledAt: string | null;
         };
+        /**
+         * StandingDepositAddress
+         * @description A receiver's permanent deposit address: every deposit of its token is to become a PAYOUT at the rate of the moment it is credited, paid to its PIX key.
+         */
+        StandingDepositAddress: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            receiverId: string;
+            status: components["schemas"]["StandingDepositAddressStatus"];
+            chain: string;
+            /** @description The token every deposit must be */
+            token: string;
+            /**
+             * @description The address senders pay (a wallet address: the sender's wallet derives its token account); this standing address's own, never another's
+             * @example 7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU
+             */
+            depositAddress: string;
+            /** @description The receiver's PIX key every deposit's PAYOUT pays */
+            pixKey: string;
+            pixKeyType: components["schemas"]["PixKeyType"];
+            recipientName: string;
+            description: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            disabledAt: string | null;
+        };
         /** Order */
         Order: {
             /** Format: uuid */
@@ -3502,6 +3587,17 @@ export interface components {
          * @enum {unknown}
          */
         StandingPixChargeStatus: "ACTIVE" | "DISABLED";
+        /**
+         * StandingDepositAddressStatus
+         * @description DISABLED: a deposit still sent to it makes no order
+         * @enum {unknown}
+         */
+        StandingDepositAddressStatus: "ACTIVE" | "DISABLED";
+        /**
+         * PixKeyType
+         * @enum {unknown}
+         */
+        PixKeyType: "CPF" | "CNPJ" | "EMAIL" | "PHONE" | "EVP";
         /**
          * OrderType
          * @description Order type: PAYIN or PAYOUT
@@ -4034,6 +4130,32 @@ export interface components {
             /** @description Newest first */
             data: components["schemas"]["StandingPixCharge"][];
         };
+        /** CreateStandingDepositAddressRequest */
+        CreateStandingDepositAddressRequest: {
+            /** @description Token symbol; default USDC */
+            sourceToken?: string;
+            /** @description Blockchain network, lowercase; default solana */
+            chain?: string;
+            /**
+             * @description Where every deposit's BRL is paid. Default: the receiver's document as a CPF or CNPJ key. Under the merchant's RECEIVER_ONLY destination policy, a key held by the receiver only
+             * @example joao@example.com
+             */
+            pixKey?: string;
+            /** @description Required with pixKey */
+            pixKeyType?: components["schemas"]["PixKeyType"];
+            /** @description Default: the receiver's name. 2 to 255 characters, not only spaces; no control, format (zero-width, bidi) or line-separator characters */
+            recipientName?: string;
+            /**
+             * @description The merchant's own label
+             * @example Carteira da loja
+             */
+            description?: string;
+        };
+        /** StandingDepositAddressList */
+        StandingDepositAddressList: {
+            /** @description Newest first */
+            data: components["schemas"]["StandingDepositAddress"][];
+        };
         /** WalletOwnershipChallengeRequest */
         WalletOwnershipChallengeRequest: {
             /** @description The self-hosted Solana wallet to prove (base58) */
@@ -4296,12 +4418,6 @@ export interface components {
             /** @description Merchant's own reference; unique per merchant */
             externalId?: string;
         };
-        /**
-         * PixKeyType
-         * @description Required with pixKey
-         * @enum {unknown}
-         */
-        PixKeyType: "CPF" | "CNPJ" | "EMAIL" | "PHONE" | "EVP";
         /** CreatePayoutRequest */
         CreatePayoutRequest: {
             /** Format: uuid */
@@ -4319,6 +4435,7 @@ export interface components {
             chain?: string;
             /** @description Default: the receiver's document as a CPF or CNPJ key. Under the merchant's RECEIVER_ONLY destination policy, a key held by the receiver only */
             pixKey?: string;
+            /** @description Required with pixKey */
             pixKeyType?: components["schemas"]["PixKeyType"];
             /** @description Default: the receiver's name. 2 to 255 characters, not only spaces; no control, format (zero-width, bidi) or line-separator characters */
             recipientName?: string;
@@ -4348,6 +4465,7 @@ export interface components {
             token?: string;
             /** @description Default: the receiver's document as a CPF or CNPJ key; under RECEIVER_ONLY, a key held by the receiver only */
             pixKey?: string;
+            /** @description Required with pixKey */
             pixKeyType?: components["schemas"]["PixKeyType"];
             /** @description Default: the receiver's name. 2 to 255 characters, not only spaces; no control, format (zero-width, bidi) or line-separator characters */
             recipientName?: string;
@@ -10498,6 +10616,414 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["StandingPixCharge"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another merchant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (CONFLICT, IDEMPOTENCY_CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listStandingDepositAddresses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The standing deposit address list */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandingDepositAddressList"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another merchant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createStandingDepositAddress: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. 1 to 255 printable ASCII characters, unique per merchant (a UUID is a good choice). A retry with the same key and the same request replays the first answer (2xx and 4xx; with header `idempotent-replayed: true`) without repeating the operation, also after a crash of the server; the same key with another request is 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 CONFLICT with `Retry-After`. Keys are kept at least 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateStandingDepositAddressRequest"];
+            };
+        };
+        responses: {
+            /** @description A receiver's permanent deposit address: every deposit of its token is to become a PAYOUT at the rate of the moment it is credited, paid to its PIX key. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandingDepositAddress"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another merchant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (CONFLICT, IDEMPOTENCY_CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A business rule refused the request (see the error code) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getStandingDepositAddress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The receiver */
+                id: string;
+                /** @description The standing deposit address */
+                addressId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A receiver's permanent deposit address: every deposit of its token is to become a PAYOUT at the rate of the moment it is credited, paid to its PIX key. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandingDepositAddress"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another merchant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    disableStandingDepositAddress: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. 1 to 255 printable ASCII characters, unique per merchant (a UUID is a good choice). A retry with the same key and the same request replays the first answer (2xx and 4xx; with header `idempotent-replayed: true`) without repeating the operation, also after a crash of the server; the same key with another request is 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 CONFLICT with `Retry-After`. Keys are kept at least 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The receiver */
+                id: string;
+                /** @description The standing deposit address */
+                addressId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A receiver's permanent deposit address: every deposit of its token is to become a PAYOUT at the rate of the moment it is credited, paid to its PIX key. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandingDepositAddress"];
                 };
             };
             /** @description Invalid input (VALIDATION_ERROR) */

@@ -63,6 +63,7 @@ import * as settlementPayouts from './20261205_0063_settlement_payouts.ts';
 import * as standingPixCharges from './20261205_0064_standing_pix_charges.ts';
 import * as depositBalances from './20261205_0065_deposit_balances.ts';
 import * as payoutBatches from './20261205_0068_payout_batches.ts';
+import * as standingDepositAddresses from './20261205_0070_standing_deposit_addresses.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261122_0001_foundation': foundation,
@@ -124,4 +125,5 @@ export const migrations: Record<string, Migration> = {
   '20261205_0064_standing_pix_charges': standingPixCharges,
   '20261205_0065_deposit_balances': depositBalances,
   '20261205_0068_payout_batches': payoutBatches,
+  '20261205_0070_standing_deposit_addresses': standingDepositAddresses,
 };

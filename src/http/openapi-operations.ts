@@ -55,6 +55,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /receivers/{id}/standing-addresses': 'listStandingDepositAddresses',
   'GET /receivers/{id}/standing-addresses/{addressId}': 'getStandingDepositAddress',
   'POST /receivers/{id}/standing-addresses/{addressId}/disable': 'disableStandingDepositAddress',
+  'GET /receivers/{id}/standing-addresses/{addressId}/deposits': 'listStandingAddressDeposits',
   'POST /receivers/{id}/wallet-ownership/challenges': 'createWalletOwnershipChallenge',
   'POST /receivers/{id}/wallet-ownership/proofs': 'proveWalletOwnership',
   'GET /receivers/{id}/wallet-ownership': 'listProvenWallets',
@@ -117,6 +118,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
 
   'POST /sandbox/receivers/{id}/kyc': 'sandboxDecideKyc',
   'POST /sandbox/receivers/{id}/standing-charges/{chargeId}/pix-payment': 'sandboxPayStandingPixCharge',
+  'POST /sandbox/receivers/{id}/standing-addresses/{addressId}/deposit': 'sandboxDepositToStandingAddress',
   'POST /sandbox/orders/{id}/pix-payment': 'sandboxPayPixCharge',
   'POST /sandbox/orders/{id}/deposit': 'sandboxMakeDeposit',
   'POST /sandbox/payout-batches/{id}/deposit': 'sandboxFundPayoutBatch',

@@ -609,7 +609,7 @@ export interface paths {
         put?: never;
         /**
          * Create a standing deposit address for a receiver
-         * @description A permanent Solana address of the receiver's, new (never another's), bound to a PIX key: the receiver's document by default, or pixKey with pixKeyType (under the merchant's RECEIVER_ONLY destination policy a key the receiver holds: 422 otherwise). The receiver must be KYC APPROVED and ACTIVE (422 KYC_NOT_APPROVED, RECEIVER_NOT_ACTIVE). Decision 0046 plans each deposit of the token to become a PAYOUT at the rate of the moment it is credited (order.created with sourceKind STANDING_DEPOSIT_ADDRESS); a deposit below the minimum or over a limit held for review.
+         * @description A permanent Solana address of the receiver's, new (never another's), bound to a PIX key: the receiver's document by default, or pixKey with pixKeyType (under the merchant's RECEIVER_ONLY destination policy a key the receiver holds: 422 otherwise). The receiver must be KYC APPROVED and ACTIVE (422 KYC_NOT_APPROVED, RECEIVER_NOT_ACTIVE). Each deposit of the token, credited once by its signature, becomes a PAYOUT at the rate of the moment (webhook order.created with sourceKind STANDING_DEPOSIT_ADDRESS, sourceId this address, then the PAYOUT's usual events) paid to this PIX key; one below the minimum order or over a bound or the receiver's day limits is held for review (GET .../deposits), never split.
          */
         post: operations["createStandingDepositAddress"];
         delete?: never;
@@ -649,6 +649,26 @@ export interface paths {
          * @description For good: senders may still hold the address, so a deposit still sent to it makes no order (recorded for an operator to return). Disabling a disabled address answers it unchanged.
          */
         post: operations["disableStandingDepositAddress"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/receivers/{id}/standing-addresses/{addressId}/deposits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A standing deposit address's deposits, newest first
+         * @description Each credited deposit once (by signature): ORDERED with the PAYOUT it made, PENDING until made, or held for review (HELD_BELOW_MINIMUM, HELD_OVER_LIMIT) with the reason; a held deposit stays at the address.
+         */
+        get: operations["listStandingAddressDeposits"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1456,6 +1476,26 @@ export interface paths {
          * @description `amountCrypto` defaults to the batch's totalCrypto. Applied at once, as the deposit watcher would: a deposit covering the total funds the batch (PAYING) and its valid lines are made orders (each DEPOSIT_RECEIVED, then paid by the worker's PIX steps); less waits for more. Answers the batch.
          */
         post: operations["sandboxFundPayoutBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/receivers/{id}/standing-addresses/{addressId}/deposit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a deposit arrive at a standing address
+         * @description Handled at once, as the deposit watcher would: recorded once by its signature, then made a PAYOUT at the rate of the moment (order.created, sourceKind STANDING_DEPOSIT_ADDRESS; DEPOSIT_RECEIVED, then paid by the worker's PIX steps), or held for review. A disabled address's deposit makes nothing. Answers the address's deposits.
+         */
+        post: operations["sandboxDepositToStandingAddress"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3386,7 +3426,7 @@ export interface components {
         };
         /**
          * StandingDepositAddress
-         * @description A receiver's permanent deposit address: every deposit of its token is to become a PAYOUT at the rate of the moment it is credited, paid to its PIX key.
+         * @description A receiver's permanent deposit address: every deposit of its token becomes a PAYOUT at the rate of the moment it is credited, paid to its PIX key (or is held for review: its deposits list).
          */
         StandingDepositAddress: {
             /** Format: uuid */
@@ -3410,6 +3450,19 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             disabledAt: string | null;
+        };
+        /** StandingDeposit */
+        StandingDeposit: {
+            /** @description The deposit's transaction signature: credited once */
+            signature: string;
+            /** @description Token units deposited */
+            amountCrypto: number;
+            token: string;
+            status: components["schemas"]["StandingDepositStatus"];
+            holdReason: string | null;
+            orderId: string | null;
+            /** Format: date-time */
+            detectedAt: string;
         };
         /** Order */
         Order: {
@@ -3598,6 +3651,12 @@ export interface components {
          * @enum {unknown}
          */
         PixKeyType: "CPF" | "CNPJ" | "EMAIL" | "PHONE" | "EVP";
+        /**
+         * StandingDepositStatus
+         * @description PENDING: its PAYOUT not made yet; ORDERED: orderId pays it; HELD_*: refused when made (below the minimum order; over a bound or limit, or the receiver no longer eligible), held at the address for review
+         * @enum {unknown}
+         */
+        StandingDepositStatus: "PENDING" | "ORDERED" | "HELD_BELOW_MINIMUM" | "HELD_OVER_LIMIT";
         /**
          * OrderType
          * @description Order type: PAYIN or PAYOUT
@@ -4155,6 +4214,11 @@ export interface components {
         StandingDepositAddressList: {
             /** @description Newest first */
             data: components["schemas"]["StandingDepositAddress"][];
+        };
+        /** StandingDepositList */
+        StandingDepositList: {
+            /** @description Newest first */
+            data: components["schemas"]["StandingDeposit"][];
         };
         /** WalletOwnershipChallengeRequest */
         WalletOwnershipChallengeRequest: {
@@ -5007,6 +5071,14 @@ export interface components {
         SandboxBatchDepositRequest: {
             /** @description What arrives; default the batch's totalCrypto; token units. A JSON number or a string of plain decimal text ("100.50"), read exactly as sent: at most the token's decimals (USDC: 6) (more is 400, never rounded), greater than 0, at most 10000000000000 */
             amountCrypto?: number | string;
+        };
+        /** SandboxStandingDepositRequest */
+        SandboxStandingDepositRequest: {
+            /**
+             * @description Token units that arrive
+             * @example 25.5
+             */
+            amountCrypto: string;
         };
         /**
          * FeeTier
@@ -10803,7 +10875,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A receiver's permanent deposit address: every deposit of its token is to become a PAYOUT at the rate of the moment it is credited, paid to its PIX key. */
+            /** @description A receiver's permanent deposit address: every deposit of its token becomes a PAYOUT at the rate of the moment it is credited, paid to its PIX key (or is held for review: its deposits list). */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -10931,7 +11003,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A receiver's permanent deposit address: every deposit of its token is to become a PAYOUT at the rate of the moment it is credited, paid to its PIX key. */
+            /** @description A receiver's permanent deposit address: every deposit of its token becomes a PAYOUT at the rate of the moment it is credited, paid to its PIX key (or is held for review: its deposits list). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -11017,7 +11089,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A receiver's permanent deposit address: every deposit of its token is to become a PAYOUT at the rate of the moment it is credited, paid to its PIX key. */
+            /** @description A receiver's permanent deposit address: every deposit of its token becomes a PAYOUT at the rate of the moment it is credited, paid to its PIX key (or is held for review: its deposits list). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -11082,6 +11154,89 @@ export interface operations {
             };
             /** @description Body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listStandingAddressDeposits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The receiver */
+                id: string;
+                /** @description The standing deposit address */
+                addressId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The standing deposit list */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandingDepositList"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another merchant (NOT_FOUND) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16965,6 +17120,111 @@ export interface operations {
             };
             /** @description Conflict with the current state (CONFLICT, IDEMPOTENCY_CONFLICT) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    sandboxDepositToStandingAddress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The receiver */
+                id: string;
+                /** @description The standing deposit address */
+                addressId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxStandingDepositRequest"];
+            };
+        };
+        responses: {
+            /** @description The standing deposit list */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandingDepositList"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another merchant (NOT_FOUND) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -42,6 +42,10 @@ export const standingAddressesRepo = {
       .executeTakeFirst();
   },
 
+  deposits(db: Db, addressId: string) {
+    return db.selectFrom('standing_address_deposits').selectAll().where('standing_address_id', '=', addressId).orderBy('detected_at', 'desc').orderBy('signature').execute();
+  },
+
   async destinationPolicy(db: Db, merchantId: string): Promise<DestinationPolicy> {
     const row = await db.selectFrom('merchants').select('destination_policy').where('id', '=', merchantId).executeTakeFirstOrThrow();
     return row.destination_policy;

@@ -40,11 +40,34 @@ export const StandingAddressSchema = Type.Object(
   {
     $id: 'StandingDepositAddress',
     title: 'StandingDepositAddress',
-    description: "A receiver's permanent deposit address: every deposit of its token is to become a PAYOUT at the rate of the moment it is credited, paid to its PIX key.",
+    description: "A receiver's permanent deposit address: every deposit of its token becomes a PAYOUT at the rate of the moment it is credited, paid to its PIX key (or is held for review: its deposits list).",
   },
 );
 
 export const StandingAddressList = Type.Object(
   { data: Type.Array(StandingAddressSchema, { description: 'Newest first' }) },
   { title: 'StandingDepositAddressList' },
+);
+
+export const StandingDepositSchema = Type.Object(
+  {
+    signature: Type.String({ description: "The deposit's transaction signature: credited once" }),
+    amountCrypto: Type.Number({ description: 'Token units deposited' }),
+    token: Type.String(),
+    status: Type.Enum(['PENDING', 'ORDERED', 'HELD_BELOW_MINIMUM', 'HELD_OVER_LIMIT'], {
+      title: 'StandingDepositStatus',
+      description: 'PENDING: its PAYOUT not made yet; ORDERED: orderId pays it; HELD_*: refused when made (below the minimum order; over a bound or limit, or the receiver no longer eligible), held at the address for review',
+    }),
+    holdReason: Nullable(Type.String({ description: 'Why held: the refusal code and message' })),
+    orderId: Nullable(Uuid()),
+    detectedAt: Timestamp(),
+  },
+  { $id: 'StandingDeposit', title: 'StandingDeposit' },
+);
+
+export const StandingDepositList = Type.Object({ data: Type.Array(StandingDepositSchema, { description: 'Newest first' }) }, { title: 'StandingDepositList' });
+
+export const SandboxStandingDepositBody = StrictObject(
+  { amountCrypto: Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?$', description: 'Token units that arrive', examples: ['25.5'] }) },
+  { title: 'SandboxStandingDepositRequest' },
 );

@@ -16,8 +16,9 @@ import { checkPayoutKey } from '../orders/creation/destination-rules.ts';
 import type { TradeRules } from '../quotes/service.ts';
 import type { ReceiversService } from '../receivers/service.ts';
 import { standingAddressesRepo as repo } from './repo.ts';
-import type { CreateStandingAddressBody, StandingAddressSchema } from './schemas.ts';
-import { type StandingAddressRow, standingReference } from './tables.ts';
+import type { CreateStandingAddressBody, StandingAddressSchema, StandingDepositSchema } from './schemas.ts';
+import { type StandingAddressDepositRow, type StandingAddressRow, standingReference } from './tables.ts';
+import { toJsonNumber } from '../../lib/money.ts';
 
 export type StandingAddress = Static<typeof StandingAddressSchema>;
 
@@ -37,6 +38,18 @@ export function toStandingAddress(row: StandingAddressRow): StandingAddress {
     disabledAt: row.disabled_at?.toISOString() ?? null,
   };
 }
+
+export type StandingDeposit = Static<typeof StandingDepositSchema>;
+
+const toStandingDeposit = (row: StandingAddressDepositRow): StandingDeposit => ({
+  signature: row.signature,
+  amountCrypto: toJsonNumber(row.amount_token),
+  token: row.token,
+  status: row.status,
+  holdReason: row.hold_reason,
+  orderId: row.order_id,
+  detectedAt: row.detected_at.toISOString(),
+});
 
 export interface StandingAddressesDeps {
   db: Db;
@@ -116,6 +129,15 @@ export function createStandingAddressesService(deps: StandingAddressesDeps) {
     },
 
     get: async (merchantId: string, receiverId: string, id: string): Promise<StandingAddress> => toStandingAddress(await findOwned(merchantId, receiverId, id)),
+
+    /** What arrived at the address, newest first: each with its PAYOUT, or held for review and why. */
+    async deposits(merchantId: string, receiverId: string, id: string): Promise<{ data: StandingDeposit[] }> {
+      await findOwned(merchantId, receiverId, id);
+      return { data: (await repo.deposits(db, id)).map(toStandingDeposit) };
+    },
+
+    /** For the sandbox's deposit: the address's row. */
+    findOwnedRow: findOwned,
 
     /** From now on a deposit to it makes no order. Disabling a disabled address answers it as it is. */
     async disable(merchantId: string, receiverId: string, id: string): Promise<StandingAddress> {

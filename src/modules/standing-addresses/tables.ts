@@ -27,9 +27,29 @@ export interface StandingDepositAddressesTable {
 
 export type StandingAddressRow = Selectable<StandingDepositAddressesTable>;
 
+export type StandingDepositStatus = 'PENDING' | 'ORDERED' | 'HELD_BELOW_MINIMUM' | 'HELD_OVER_LIMIT';
+
+/** A deposit credited to a standing address, once by signature (decision 0046). */
+export interface StandingAddressDepositsTable {
+  signature: string;
+  standing_address_id: string;
+  merchant_id: string;
+  token: string;
+  amount_token: string;
+  status: StandingDepositStatus;
+  /** Why held: the refusal's code and message. */
+  hold_reason: string | null;
+  order_id: string | null;
+  detected_at: ColumnType<Date, Date, never>;
+  updated_at: Date;
+}
+
+export type StandingAddressDepositRow = Selectable<StandingAddressDepositsTable>;
+
 declare module '../../db/schema.ts' {
   interface Database {
     standing_deposit_addresses: StandingDepositAddressesTable;
+    standing_address_deposits: StandingAddressDepositsTable;
   }
 }
 

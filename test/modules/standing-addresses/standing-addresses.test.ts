@@ -52,4 +52,46 @@ describe('standing deposit addresses', () => {
     expect(foreign.statusCode, foreign.body).toBe(422);
     expect(await t.ctx.database.db.selectFrom('standing_deposit_addresses').select('id').where('receiver_id', '=', receiver.id).execute()).toEqual([]);
   });
+
+  const deposit = async (merchant: TestMerchant, made: Json, amountCrypto: string) => {
+    const response = await t.call('POST', `/sandbox/receivers/${made.receiverId}/standing-addresses/${made.id}/deposit`, merchant, { amountCrypto });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json().data as Json[];
+  };
+
+  it('three deposits make three PAYOUTs, each COMPLETED with its PIX, announced by order.created; a repeated detection credits once', async () => {
+    const { merchant, receiver } = await t.merchantWithReceiver();
+    const made = await standing(merchant, receiver.id);
+    for (const amount of ['10', '20', '30.5']) await deposit(merchant, made, amount);
+    const deposits = (await t.call('GET', `/receivers/${receiver.id}/standing-addresses/${made.id}/deposits`, merchant)).json().data as Json[];
+    expect(deposits).toHaveLength(3);
+    expect(deposits.map((d) => d.status)).toEqual(['ORDERED', 'ORDERED', 'ORDERED']);
+    expect(new Set(deposits.map((d) => d.orderId)).size).toBe(3);
+    await t.drive();
+    for (const d of deposits) {
+      const order = (await t.call('GET', `/orders/${d.orderId}`, merchant)).json() as Json;
+      expect(order).toMatchObject({ type: 'PAYOUT', status: 'COMPLETED', amountCrypto: d.amountCrypto, pixKey: receiver.document });
+      const events = await t.events(d.orderId);
+      expect(events[0]).toMatchObject({ event_type: 'order.created', payload: { type: 'PAYOUT', status: 'AWAITING_DEPOSIT', sourceKind: 'STANDING_DEPOSIT_ADDRESS', sourceId: made.id } });
+      expect(events.map((e) => e.event_type)).toEqual(expect.arrayContaining(['order.deposit_received', 'order.completed']));
+    }
+    // The watcher sees the first deposit's signature again: recorded once, no second order.
+    const standingDeposits = t.ctx.app.services.standingDeposits;
+    const again = { depositAddress: made.depositAddress, token: 'USDC', amount: '10', txHash: deposits[2]!.signature, blockTime: null };
+    expect(await standingDeposits.handleDeposit(again)).toBe('REPEATED');
+    expect(await standingDeposits.runPass()).toBe(0);
+    expect(await t.ctx.database.db.selectFrom('orders').select('id').where('source_id', '=', made.id).execute()).toHaveLength(3);
+    // Not one of its addresses: the orders' rule applies.
+    expect(await standingDeposits.handleDeposit({ ...again, depositAddress: 'elsewhere', txHash: 'other' })).toBeUndefined();
+  });
+
+  it('holds a deposit below the minimum order for review, visible on the address; a disabled address makes no order', async () => {
+    const { merchant, receiver } = await t.merchantWithReceiver();
+    const made = await standing(merchant, receiver.id);
+    const [held] = await deposit(merchant, made, '0.01');
+    expect(held).toMatchObject({ status: 'HELD_BELOW_MINIMUM', orderId: null, amountCrypto: 0.01, holdReason: expect.stringContaining('VALIDATION') });
+    expect(await t.ctx.database.db.selectFrom('orders').select('id').where('source_id', '=', made.id).execute()).toEqual([]);
+    await t.call('POST', `/receivers/${receiver.id}/standing-addresses/${made.id}/disable`, merchant);
+    expect(await deposit(merchant, made, '10')).toHaveLength(1);
+  });
 });

@@ -38,6 +38,7 @@ import { registerAuthRoutes } from './modules/auth/routes.ts';
 import { registerAdminFeeTierRoutes, registerFeeTierRoutes } from './modules/fee-tiers/routes.ts';
 import { registerMarkupRoutes } from './modules/markups/routes.ts';
 import { registerStandingChargeRoutes } from './modules/standing-charges/routes.ts';
+import { registerSandboxStandingAddressRoutes, registerStandingAddressRoutes, registerStandingDepositRoutes } from './modules/standing-addresses/routes.ts';
 import { registerStandingChargeSandboxRoutes } from './modules/standing-charges/sandbox-routes.ts';
 import { registerHealthRoutes } from './modules/health/routes.ts';
 import { registerAdminLedgerRoutes, registerLedgerRoutes, registerSandboxLedgerRoutes } from './modules/ledger/routes.ts';
@@ -239,6 +240,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         registerAuditLogRoutes(merchantScope, { db, personalData: services.personalData });
         registerReceiverRoutes(merchantScope, services.receivers);
         registerStandingChargeRoutes(merchantScope, services.standingCharges);
+        registerStandingAddressRoutes(merchantScope, services.standingAddresses);
+        registerStandingDepositRoutes(merchantScope, services.standingAddresses);
         registerWalletOwnershipRoutes(merchantScope, services.walletOwnership);
         registerQuoteRoutes(merchantScope, services.quotes);
         registerOrderReportRoutes(merchantScope, services.orderExport, services.orderTimeline);
@@ -260,6 +263,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
             receivers: services.receivers,
           });
           registerSandboxPayoutBatchRoutes(merchantScope, services.payoutBatches.batches, services.payoutBatches.funding, services.adapters.sandbox.chain);
+          registerSandboxStandingAddressRoutes(merchantScope, services.standingAddresses, services.standingDeposits, services.adapters.sandbox.chain);
         }
         registerFeeTierRoutes(merchantScope, services.feeTiers);
         registerMarkupRoutes(merchantScope, services.markups);

@@ -17,6 +17,7 @@ import { withJobMetrics } from './platform/worker-metrics.ts';
 import { orderStepsJob, pixReconciliationJob } from './modules/orders/job.ts';
 import { sandboxBanksJob } from './modules/sandbox/job.ts';
 import { payoutBatchesJob } from './modules/payout-batches/job.ts';
+import { standingDepositsJob } from './modules/standing-addresses/job.ts';
 import { disputesJob } from './modules/disputes/job.ts';
 import { sponsorBalanceJob, type TreasuryJobLog, treasuryReconciliationJob } from './modules/treasury/job.ts';
 import { registerSponsorMetrics, treasuryMetrics } from './modules/treasury/metrics.ts';
@@ -34,6 +35,7 @@ export function createWorkerJobs(services: Services, config: RuntimeConfig, metr
     disputesJob(services.disputes),
     orderStepsJob(services.orderSteps, config.orders.workerIntervalMs, log),
     payoutBatchesJob(services.payoutBatches.funding, config.orders.workerIntervalMs),
+    standingDepositsJob(services.standingDeposits, config.orders.workerIntervalMs),
     // The sandbox chain has no treasury on chain: nothing to reconcile.
     ...(services.treasuryReader.onChain ? [treasuryReconciliationJob(services.treasury, config.treasury.reconciliationIntervalMs, treasuryMetrics(metrics.registry), log)] : []),
     // With a Solana node (SOLANA_RPC_URL): the sponsor pays its sweeps and sponsored transactions there.

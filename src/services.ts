@@ -57,6 +57,8 @@ import type { Metrics } from './http/metrics.ts';
 import { createMarkupsService } from './modules/markups/service.ts';
 import { createStandingChargesService } from './modules/standing-charges/service.ts';
 import { createStandingChargePayments } from './modules/standing-charges/payments.ts';
+import { createStandingAddressesService } from './modules/standing-addresses/service.ts';
+import { createStandingDepositsModule } from './modules/standing-addresses/wiring.ts';
 import { createQuotesService } from './modules/quotes/service.ts';
 import { receiverEventDefinitions } from './modules/receivers/events.ts';
 import { createReceiversService } from './modules/receivers/service.ts';
@@ -263,6 +265,8 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   const settlementPayouts = createSettlementPayouts({ db, clock, pix: adapters.pix, ledger, personalData, ...(deps.log ? { log: deps.log } : {}) });
   // Standing PIX charges (issue 43): each PIX paid to one makes a PAYIN in the notification's transaction.
   const standingCharges = createStandingChargesService({ db, clock, rules: quotes.tradeRules, receivers, pix: config.pix });
+  // Standing deposit addresses (issue 43, item 1; decision 0046): made, listed and disabled here.
+  const standingAddresses = createStandingAddressesService({ db, clock, rules: quotes.tradeRules, receivers, chain: chainForOrders, pix: adapters.pix });
   const standingChargePayments = createStandingChargePayments({ db, clock, quotes, receivers, settings: config.orders });
   const orderNotifications = createOrderNotifications({
     db,
@@ -294,13 +298,18 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   });
   // Payout batches (issue 43 item 3): their lines checked and made orders by the creation pipeline.
   const payoutBatches = createPayoutBatchModule({ db, clock, settings: config.orders, quotes, receivers, personalData, log, dependencies: dependencyHealth, chain: chainForOrders, pix: adapters.pix, ledger, transitions });
+  // Standing addresses' deposits (decision 0046): each a PAYOUT made by the creation pipeline.
+  const standingDeposits = createStandingDepositsModule({ db, clock, settings: config.orders, quotes, receivers, personalData, log, dependencies: dependencyHealth, chain: chainForOrders, pix: adapters.pix, transitions });
   const depositWatcher = depositChain
     ? createDepositWatcher({
         db: workerDb,
         clock,
         chain: depositChain,
         handleChainDeposit: (deposit, trx) => orderNotifications.handleChainDeposit(deposit, trx),
-        instruments: { watched: (pool, now, limit) => payoutBatchesRepo.watchedAddresses(pool, now, limit), handle: (deposit, trx) => payoutBatches.funding.handleDeposit(deposit, trx) },
+        instruments: [
+          { watched: (pool, now, limit) => payoutBatchesRepo.watchedAddresses(pool, now, limit), handle: (deposit, trx) => payoutBatches.funding.handleDeposit(deposit, trx) },
+          { watched: (pool, now, limit) => standingDeposits.watched(pool, now, limit), handle: (deposit, trx) => standingDeposits.handleDeposit(deposit, trx) },
+        ],
         // Balances are read for every watched address; signatures listed regardless of them for a tenth of the batch (the safety rotation).
         settings: { batchSize: Math.max(1, Math.ceil(chain.depositWatchBatch / 10)), lateWatchMs: chain.depositLateWatchHours * 3_600_000 },
         ...(deps.log ? { log: deps.log } : {}),
@@ -378,7 +387,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     // The operations register's monthly report (docs/architecture/operations-register.md), paged as the exports are.
     operationsReport: createOperationsReport({ db, personalData, pageSize: config.orders.exportPageSize }),
   };
-  return { dependencyHealth, personalData, personalDataAtStart, disputes, operators, approvals, orderOperatorActions, webhookHealth, adminOrders, notifications, merchants, merchantPolicies, walletOwnership, auth, users, email, feeTiers, markups, standingCharges, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderExport, orderTimeline, overview, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, settlementPixKeys, settlementPayouts, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, sponsorBalance, liquidity, depositAddresses, depositWatcher, sweeper, operatorReads, payoutBatches };
+  return { dependencyHealth, personalData, personalDataAtStart, disputes, operators, approvals, orderOperatorActions, webhookHealth, adminOrders, notifications, merchants, merchantPolicies, walletOwnership, auth, users, email, feeTiers, markups, standingCharges, standingAddresses, standingDeposits, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderExport, orderTimeline, overview, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, settlementPixKeys, settlementPayouts, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, sponsorBalance, liquidity, depositAddresses, depositWatcher, sweeper, operatorReads, payoutBatches };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

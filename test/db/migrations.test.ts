@@ -124,6 +124,8 @@ describe.each(drivers)('migrations on %s', (driver) => {
       'settlements',
       'sign_in_failures',
       'sponsor_daily_usage',
+      'standing_address_deposits',
+      'standing_deposit_addresses',
       'standing_pix_charges',
       'treasury_fundings',
       'treasury_reconciliation_balances',

@@ -597,6 +597,84 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/receivers/{id}/standing-addresses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A receiver's standing deposit addresses, newest first */
+        get: operations["listStandingDepositAddresses"];
+        put?: never;
+        /**
+         * Create a standing deposit address for a receiver
+         * @description A permanent Solana address of the receiver's, new (never another's), bound to a PIX key: the receiver's document by default, or pixKey with pixKeyType (under the merchant's RECEIVER_ONLY destination policy a key the receiver holds: 422 otherwise). The receiver must be KYC APPROVED and ACTIVE (422 KYC_NOT_APPROVED, RECEIVER_NOT_ACTIVE). Each deposit of the token, credited once by its signature, becomes a PAYOUT at the rate of the moment (webhook order.created with sourceKind STANDING_DEPOSIT_ADDRESS, sourceId this address, then the PAYOUT's usual events) paid to this PIX key; one below the minimum order or over a bound or the receiver's day limits is held for review (GET .../deposits), never split.
+         */
+        post: operations["createStandingDepositAddress"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/receivers/{id}/standing-addresses/{addressId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One standing deposit address */
+        get: operations["getStandingDepositAddress"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/receivers/{id}/standing-addresses/{addressId}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable a standing deposit address
+         * @description For good: senders may still hold the address, so a deposit still sent to it makes no order (recorded for an operator to return). Disabling a disabled address answers it unchanged.
+         */
+        post: operations["disableStandingDepositAddress"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/receivers/{id}/standing-addresses/{addressId}/deposits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A standing deposit address's deposits, newest first
+         * @description Each credited deposit once (by signature): ORDERED with the PAYOUT it made, PENDING until made, or held for review (HELD_BELOW_MINIMUM, HELD_OVER_LIMIT) with the reason; a held deposit stays at the address.
+         */
+        get: operations["listStandingAddressDeposits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/receivers/{id}/wallet-ownership/challenges": {
         parameters: {
             query?: never;
@@ -1398,6 +1476,26 @@ export interface paths {
          * @description `amountCrypto` defaults to the batch's totalCrypto. Applied at once, as the deposit watcher would: a deposit covering the total funds the batch (PAYING) and its valid lines are made orders (each DEPOSIT_RECEIVED, then paid by the worker's PIX steps); less waits for more. Answers the batch.
          */
         post: operations["sandboxFundPayoutBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/receivers/{id}/standing-addresses/{addressId}/deposit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a deposit arrive at a standing address
+         * @description Handled at once, as the deposit watcher would: recorded once by its signature, then made a PAYOUT at the rate of the moment (order.created, sourceKind STANDING_DEPOSIT_ADDRESS; DEPOSIT_RECEIVED, then paid by the worker's PIX steps), or held for review. A disabled address's deposit makes nothing. Answers the address's deposits.
+         */
+        post: operations["sandboxDepositToStandingAddress"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3326,6 +3424,46 @@ export interface components {
             createdAt: string;
             disabledAt: string | null;
         };
+        /**
+         * StandingDepositAddress
+         * @description A receiver's permanent deposit address: every deposit of its token becomes a PAYOUT at the rate of the moment it is credited, paid to its PIX key (or is held for review: its deposits list).
+         */
+        StandingDepositAddress: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            receiverId: string;
+            status: components["schemas"]["StandingDepositAddressStatus"];
+            chain: string;
+            /** @description The token every deposit must be */
+            token: string;
+            /**
+             * @description The address senders pay (a wallet address: the sender's wallet derives its token account); this standing address's own, never another's
+             * @example 7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU
+             */
+            depositAddress: string;
+            /** @description The receiver's PIX key every deposit's PAYOUT pays */
+            pixKey: string;
+            pixKeyType: components["schemas"]["PixKeyType"];
+            recipientName: string;
+            description: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            disabledAt: string | null;
+        };
+        /** StandingDeposit */
+        StandingDeposit: {
+            /** @description The deposit's transaction signature: credited once */
+            signature: string;
+            /** @description Token units deposited */
+            amountCrypto: number;
+            token: string;
+            status: components["schemas"]["StandingDepositStatus"];
+            holdReason: string | null;
+            orderId: string | null;
+            /** Format: date-time */
+            detectedAt: string;
+        };
         /** Order */
         Order: {
             /** Format: uuid */
@@ -3502,6 +3640,23 @@ export interface components {
          * @enum {unknown}
          */
         ActivityStatus: "ACTIVE" | "DISABLED";
+        /**
+         * StandingDepositAddressStatus
+         * @description DISABLED: a deposit still sent to it makes no order
+         * @enum {unknown}
+         */
+        StandingDepositAddressStatus: "ACTIVE" | "DISABLED";
+        /**
+         * PixKeyType
+         * @enum {unknown}
+         */
+        PixKeyType: "CPF" | "CNPJ" | "EMAIL" | "PHONE" | "EVP";
+        /**
+         * StandingDepositStatus
+         * @description PENDING: its PAYOUT not made yet; ORDERED: orderId pays it; HELD_*: refused when made (below the minimum order; over a bound or limit, or the receiver no longer eligible), held at the address for review
+         * @enum {unknown}
+         */
+        StandingDepositStatus: "PENDING" | "ORDERED" | "HELD_BELOW_MINIMUM" | "HELD_OVER_LIMIT";
         /**
          * OrderType
          * @description Order type: PAYIN or PAYOUT
@@ -4034,6 +4189,37 @@ export interface components {
             /** @description Newest first */
             data: components["schemas"]["StandingPixCharge"][];
         };
+        /** CreateStandingDepositAddressRequest */
+        CreateStandingDepositAddressRequest: {
+            /** @description Token symbol; default USDC */
+            sourceToken?: string;
+            /** @description Blockchain network, lowercase; default solana */
+            chain?: string;
+            /**
+             * @description Where every deposit's BRL is paid. Default: the receiver's document as a CPF or CNPJ key. Under the merchant's RECEIVER_ONLY destination policy, a key held by the receiver only
+             * @example joao@example.com
+             */
+            pixKey?: string;
+            /** @description Required with pixKey */
+            pixKeyType?: components["schemas"]["PixKeyType"];
+            /** @description Default: the receiver's name. 2 to 255 characters, not only spaces; no control, format (zero-width, bidi) or line-separator characters */
+            recipientName?: string;
+            /**
+             * @description The merchant's own label
+             * @example Carteira da loja
+             */
+            description?: string;
+        };
+        /** StandingDepositAddressList */
+        StandingDepositAddressList: {
+            /** @description Newest first */
+            data: components["schemas"]["StandingDepositAddress"][];
+        };
+        /** StandingDepositList */
+        StandingDepositList: {
+            /** @description Newest first */
+            data: components["schemas"]["StandingDeposit"][];
+        };
         /** WalletOwnershipChallengeRequest */
         WalletOwnershipChallengeRequest: {
             /** @description The self-hosted Solana wallet to prove (base58) */
@@ -4296,12 +4482,6 @@ export interface components {
             /** @description Merchant's own reference; unique per merchant */
             externalId?: string;
         };
-        /**
-         * PixKeyType
-         * @description Required with pixKey
-         * @enum {unknown}
-         */
-        PixKeyType: "CPF" | "CNPJ" | "EMAIL" | "PHONE" | "EVP";
         /** CreatePayoutRequest */
         CreatePayoutRequest: {
             /** Format: uuid */
@@ -4319,6 +4499,7 @@ export interface components {
             chain?: string;
             /** @description Default: the receiver's document as a CPF or CNPJ key. Under the merchant's RECEIVER_ONLY destination policy, a key held by the receiver only */
             pixKey?: string;
+            /** @description Required with pixKey */
             pixKeyType?: components["schemas"]["PixKeyType"];
             /** @description Default: the receiver's name. 2 to 255 characters, not only spaces; no control, format (zero-width, bidi) or line-separator characters */
             recipientName?: string;
@@ -4348,6 +4529,7 @@ export interface components {
             token?: string;
             /** @description Default: the receiver's document as a CPF or CNPJ key; under RECEIVER_ONLY, a key held by the receiver only */
             pixKey?: string;
+            /** @description Required with pixKey */
             pixKeyType?: components["schemas"]["PixKeyType"];
             /** @description Default: the receiver's name. 2 to 255 characters, not only spaces; no control, format (zero-width, bidi) or line-separator characters */
             recipientName?: string;
@@ -4885,6 +5067,14 @@ export interface components {
         SandboxBatchDepositRequest: {
             /** @description What arrives; default the batch's totalCrypto; token units. A JSON number or a string of plain decimal text ("100.50"), read exactly as sent: at most the token's decimals (USDC: 6) (more is 400, never rounded), greater than 0, at most 10000000000000 */
             amountCrypto?: number | string;
+        };
+        /** SandboxStandingDepositRequest */
+        SandboxStandingDepositRequest: {
+            /**
+             * @description Token units that arrive
+             * @example 25.5
+             */
+            amountCrypto: string;
         };
         /**
          * FeeTier
@@ -10543,6 +10733,497 @@ export interface operations {
             };
             /** @description Body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listStandingDepositAddresses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The standing deposit address list */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandingDepositAddressList"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another merchant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createStandingDepositAddress: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. 1 to 255 printable ASCII characters, unique per merchant (a UUID is a good choice). A retry with the same key and the same request replays the first answer (2xx and 4xx; with header `idempotent-replayed: true`) without repeating the operation, also after a crash of the server; the same key with another request is 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 CONFLICT with `Retry-After`. Keys are kept at least 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateStandingDepositAddressRequest"];
+            };
+        };
+        responses: {
+            /** @description A receiver's permanent deposit address: every deposit of its token becomes a PAYOUT at the rate of the moment it is credited, paid to its PIX key (or is held for review: its deposits list). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandingDepositAddress"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another merchant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (CONFLICT, IDEMPOTENCY_CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A business rule refused the request (see the error code) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getStandingDepositAddress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The receiver */
+                id: string;
+                /** @description The standing deposit address */
+                addressId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A receiver's permanent deposit address: every deposit of its token becomes a PAYOUT at the rate of the moment it is credited, paid to its PIX key (or is held for review: its deposits list). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandingDepositAddress"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another merchant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    disableStandingDepositAddress: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. 1 to 255 printable ASCII characters, unique per merchant (a UUID is a good choice). A retry with the same key and the same request replays the first answer (2xx and 4xx; with header `idempotent-replayed: true`) without repeating the operation, also after a crash of the server; the same key with another request is 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 CONFLICT with `Retry-After`. Keys are kept at least 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The receiver */
+                id: string;
+                /** @description The standing deposit address */
+                addressId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A receiver's permanent deposit address: every deposit of its token becomes a PAYOUT at the rate of the moment it is credited, paid to its PIX key (or is held for review: its deposits list). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandingDepositAddress"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another merchant (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (CONFLICT, IDEMPOTENCY_CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listStandingAddressDeposits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The receiver */
+                id: string;
+                /** @description The standing deposit address */
+                addressId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The standing deposit list */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandingDepositList"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another merchant (NOT_FOUND) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16426,6 +17107,111 @@ export interface operations {
             };
             /** @description Conflict with the current state (CONFLICT, IDEMPOTENCY_CONFLICT) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (RATE_LIMITED); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (INTERNAL_ERROR); no internals are disclosed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    sandboxDepositToStandingAddress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The receiver */
+                id: string;
+                /** @description The standing deposit address */
+                addressId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxStandingDepositRequest"];
+            };
+        };
+        responses: {
+            /** @description The standing deposit list */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandingDepositList"];
+                };
+            };
+            /** @description Invalid input (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another merchant (NOT_FOUND) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

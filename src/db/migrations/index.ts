@@ -64,6 +64,7 @@ import * as standingPixCharges from './20261205_0064_standing_pix_charges.ts';
 import * as depositBalances from './20261205_0065_deposit_balances.ts';
 import * as payoutBatches from './20261205_0068_payout_batches.ts';
 import * as payoutBatchSweepsSealing from './20261205_0069_payout_batch_sweeps_sealing.ts';
+import * as standingDepositAddresses from './20261205_0070_standing_deposit_addresses.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261122_0001_foundation': foundation,
@@ -126,4 +127,5 @@ export const migrations: Record<string, Migration> = {
   '20261205_0065_deposit_balances': depositBalances,
   '20261205_0068_payout_batches': payoutBatches,
   '20261205_0069_payout_batch_sweeps_sealing': payoutBatchSweepsSealing,
+  '20261205_0070_standing_deposit_addresses': standingDepositAddresses,
 };

@@ -48,7 +48,8 @@ type Watched = Awaited<ReturnType<typeof repo.allWatched>>[number] & { balance?:
 export type WatchedAddress = Awaited<ReturnType<typeof repo.watched>>[number];
 
 /**
- * Addresses held by something other than an order (a payout batch's: src/modules/payout-batches/):
+ * Addresses held by something other than an order (a payout batch's: src/modules/payout-batches/;
+ * a standing address's: src/modules/standing-addresses/):
  * which of them are watched now, and what a deposit to one of them did (undefined: not one of
  * theirs, the orders' rule applies).
  */
@@ -66,7 +67,7 @@ export interface PassResult {
   backedOff: boolean;
 }
 
-export function createDepositWatcher(deps: { db: Db; clock: Clock; chain: DepositChain; handleChainDeposit: HandleDeposit; settings: DepositWatcherSettings; log?: WatcherLog; instruments?: InstrumentDeposits }) {
+export function createDepositWatcher(deps: { db: Db; clock: Clock; chain: DepositChain; handleChainDeposit: HandleDeposit; settings: DepositWatcherSettings; log?: WatcherLog; instruments?: InstrumentDeposits[] }) {
   const { db, clock, chain, settings } = deps;
   let failures = 0;
   let retryAt = 0;
@@ -87,7 +88,11 @@ export function createDepositWatcher(deps: { db: Db; clock: Clock; chain: Deposi
         return false;
       }
       const deposit = { depositAddress: address.owner_address, token: address.token, amount, txHash: signature, blockTime };
-      const instrumentOutcome = await deps.instruments?.handle(deposit, trx);
+      let instrumentOutcome: DepositOutcome | undefined;
+      for (const instrument of deps.instruments ?? []) {
+        instrumentOutcome = await instrument.handle(deposit, trx);
+        if (instrumentOutcome !== undefined) break;
+      }
       const order = instrumentOutcome === undefined ? await deps.handleChainDeposit(deposit, trx) : undefined;
       const outcome = instrumentOutcome ?? outcomeOf(order, signature);
       await repo.record(trx, { signature, deposit_address: address.owner_address, order_id: order?.id ?? null, token: address.token, amount, outcome, detected_at: now });
@@ -203,8 +208,9 @@ export function createDepositWatcher(deps: { db: Db; clock: Clock; chain: Deposi
     if (clock.now().getTime() < retryAt) return { ...result, backedOff: true };
     const toScan = await moved(result);
     if (toScan === undefined) return { ...result, backedOff: true };
-    // An instrument's addresses (a payout batch's) are few and short-lived: their signatures are listed every pass.
-    const instruments = ((await deps.instruments?.watched(db, clock.now(), settings.batchSize)) ?? []).map((a): Watched => ({ ...a, observed_amount: null }));
+    // An instrument's addresses (a payout batch's, a standing address's): their signatures are listed every pass.
+    const instruments: Watched[] = [];
+    for (const instrument of deps.instruments ?? []) instruments.push(...(await instrument.watched(db, clock.now(), settings.batchSize)).map((a): Watched => ({ ...a, observed_amount: null })));
     if (!(await each([...toScan, ...instruments], signal, result, scan, (a) => a.owner_address))) return { ...result, backedOff: true };
     const retiring = await repo.retiring(db, clock.now(), settings.lateWatchMs, settings.batchSize);
     if (!(await each(retiring, signal, result, checkOtherMints, (a) => a.owner_address))) return { ...result, backedOff: true };

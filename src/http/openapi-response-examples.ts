@@ -16,13 +16,14 @@ import { BATCH_RESPONSE_EXAMPLES } from './response-examples/batches.ts';
 import { GENERIC_CODES, IDEMPOTENCY_CODE, ROUTE_CODES, errorExample } from './response-examples/errors.ts';
 import { SANDBOX_RESPONSE_EXAMPLES } from './response-examples/sandbox.ts';
 import { SETTLEMENT_RESPONSE_EXAMPLES } from './response-examples/settlements.ts';
+import { STANDING_ADDRESS_RESPONSE_EXAMPLES } from './response-examples/standing-addresses.ts';
 import { type ResponseExamples, exampleFor } from './response-examples/table.ts';
 import { TRADING_RESPONSE_EXAMPLES } from './response-examples/trading.ts';
 
 /** The header of idempotency.ts (IDEMPOTENCY_KEY_HEADER), named here so that the document's code does not load the idempotency machinery. */
 const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 
-const TABLES = [TRADING_RESPONSE_EXAMPLES, BATCH_RESPONSE_EXAMPLES, SANDBOX_RESPONSE_EXAMPLES, ACCOUNT_RESPONSE_EXAMPLES, ADMIN_RESPONSE_EXAMPLES, SETTLEMENT_RESPONSE_EXAMPLES];
+const TABLES = [TRADING_RESPONSE_EXAMPLES, BATCH_RESPONSE_EXAMPLES, SANDBOX_RESPONSE_EXAMPLES, ACCOUNT_RESPONSE_EXAMPLES, ADMIN_RESPONSE_EXAMPLES, SETTLEMENT_RESPONSE_EXAMPLES, STANDING_ADDRESS_RESPONSE_EXAMPLES];
 
 /** Every answer example, by operationId then status. */
 export const RESPONSE_EXAMPLES: ResponseExamples = Object.assign({}, ...TABLES);

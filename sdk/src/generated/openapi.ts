@@ -3433,7 +3433,8 @@ export interface components {
             id: string;
             /** Format: uuid */
             receiverId: string;
-            status: components["schemas"]["StandingDepositAddressStatus"];
+            /** @description DISABLED: a deposit still sent to it makes no order */
+            status: components["schemas"]["ActivityStatus"];
             chain: string;
             /** @description The token every deposit must be */
             token: string;
@@ -3640,12 +3641,6 @@ export interface components {
          * @enum {unknown}
          */
         ActivityStatus: "ACTIVE" | "DISABLED";
-        /**
-         * StandingDepositAddressStatus
-         * @description DISABLED: a deposit still sent to it makes no order
-         * @enum {unknown}
-         */
-        StandingDepositAddressStatus: "ACTIVE" | "DISABLED";
         /**
          * PixKeyType
          * @enum {unknown}
@@ -10781,6 +10776,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "019ad2f0-6b1a-7c4e-9d2f-3e5a7b9c1d04",
+                     *           "receiverId": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                     *           "status": "ACTIVE",
+                     *           "chain": "solana",
+                     *           "token": "USDC",
+                     *           "depositAddress": "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
+                     *           "pixKey": "12345678909",
+                     *           "pixKeyType": "CPF",
+                     *           "recipientName": "Maria da Silva",
+                     *           "description": "Saques do cliente",
+                     *           "createdAt": "2026-11-24T14:20:11.902Z",
+                     *           "disabledAt": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["StandingDepositAddressList"];
                 };
             };
@@ -10868,6 +10883,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "019ad2f0-6b1a-7c4e-9d2f-3e5a7b9c1d04",
+                     *       "receiverId": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                     *       "status": "ACTIVE",
+                     *       "chain": "solana",
+                     *       "token": "USDC",
+                     *       "depositAddress": "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
+                     *       "pixKey": "12345678909",
+                     *       "pixKeyType": "CPF",
+                     *       "recipientName": "Maria da Silva",
+                     *       "description": "Saques do cliente",
+                     *       "createdAt": "2026-11-24T14:20:11.902Z",
+                     *       "disabledAt": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["StandingDepositAddress"];
                 };
             };
@@ -10996,6 +11027,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "019ad2f0-6b1a-7c4e-9d2f-3e5a7b9c1d04",
+                     *       "receiverId": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                     *       "status": "ACTIVE",
+                     *       "chain": "solana",
+                     *       "token": "USDC",
+                     *       "depositAddress": "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
+                     *       "pixKey": "12345678909",
+                     *       "pixKeyType": "CPF",
+                     *       "recipientName": "Maria da Silva",
+                     *       "description": "Saques do cliente",
+                     *       "createdAt": "2026-11-24T14:20:11.902Z",
+                     *       "disabledAt": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["StandingDepositAddress"];
                 };
             };
@@ -11082,6 +11129,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "019ad2f0-6b1a-7c4e-9d2f-3e5a7b9c1d04",
+                     *       "receiverId": "0195f3c2-7a41-7c3e-9d1a-4b2e8f6a1c07",
+                     *       "status": "DISABLED",
+                     *       "chain": "solana",
+                     *       "token": "USDC",
+                     *       "depositAddress": "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
+                     *       "pixKey": "12345678909",
+                     *       "pixKeyType": "CPF",
+                     *       "recipientName": "Maria da Silva",
+                     *       "description": "Saques do cliente",
+                     *       "createdAt": "2026-11-24T14:20:11.902Z",
+                     *       "disabledAt": "2026-11-30T18:22:07.514Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["StandingDepositAddress"];
                 };
             };
@@ -11192,6 +11255,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "signature": "4sGjMW1sUnHzSxGspuhpqLDx6wiyjNtZAMdL4VZHirAn3Bd1xZsUcR1vC5nW8eYt2TqkJ9fBpZyD3hR7mXw6aQe",
+                     *           "amountCrypto": 0.5,
+                     *           "token": "USDC",
+                     *           "status": "HELD_BELOW_MINIMUM",
+                     *           "holdReason": "AMOUNT_BELOW_MINIMUM: the deposit is worth less than the minimum order",
+                     *           "orderId": null,
+                     *           "detectedAt": "2026-11-24T15:02:44.118Z"
+                     *         },
+                     *         {
+                     *           "signature": "3vZ8mQ2kT5rW9xY1cB4nH7jL6pD2fG8sA5eR3tU9iO1wQ7yE4rT6uI8oP2aS5dF7gH9jK1lZ3xC5vB7nM9qW2e",
+                     *           "amountCrypto": 250,
+                     *           "token": "USDC",
+                     *           "status": "ORDERED",
+                     *           "holdReason": null,
+                     *           "orderId": "019ab6f8-4d17-7a02-8c6e-9f1b3a5d7e24",
+                     *           "detectedAt": "2026-11-24T14:41:09.530Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["StandingDepositList"];
                 };
             };
@@ -17180,6 +17267,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "signature": "4sGjMW1sUnHzSxGspuhpqLDx6wiyjNtZAMdL4VZHirAn3Bd1xZsUcR1vC5nW8eYt2TqkJ9fBpZyD3hR7mXw6aQe",
+                     *           "amountCrypto": 0.5,
+                     *           "token": "USDC",
+                     *           "status": "HELD_BELOW_MINIMUM",
+                     *           "holdReason": "AMOUNT_BELOW_MINIMUM: the deposit is worth less than the minimum order",
+                     *           "orderId": null,
+                     *           "detectedAt": "2026-11-24T15:02:44.118Z"
+                     *         },
+                     *         {
+                     *           "signature": "3vZ8mQ2kT5rW9xY1cB4nH7jL6pD2fG8sA5eR3tU9iO1wQ7yE4rT6uI8oP2aS5dF7gH9jK1lZ3xC5vB7nM9qW2e",
+                     *           "amountCrypto": 250,
+                     *           "token": "USDC",
+                     *           "status": "ORDERED",
+                     *           "holdReason": null,
+                     *           "orderId": "019ab6f8-4d17-7a02-8c6e-9f1b3a5d7e24",
+                     *           "detectedAt": "2026-11-24T14:41:09.530Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["StandingDepositList"];
                 };
             };

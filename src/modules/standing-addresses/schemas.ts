@@ -3,7 +3,7 @@
  * what a merchant sends to make one and what it reads back.
  */
 import { Type } from 'typebox';
-import { ChainField, HumanName, Nullable, StrictObject, Timestamp, TokenField, Uuid } from '../../http/schemas.ts';
+import { ActivityStatus, ChainField, HumanName, Nullable, StrictObject, Timestamp, TokenField, Uuid } from '../../http/schemas.ts';
 import { PIX_KEY_TYPES } from '../orders/schemas.ts';
 
 export const CreateStandingAddressBody = StrictObject(
@@ -26,7 +26,7 @@ export const StandingAddressSchema = Type.Object(
   {
     id: Uuid(),
     receiverId: Uuid(),
-    status: Type.Enum(['ACTIVE', 'DISABLED'], { title: 'StandingDepositAddressStatus', description: 'DISABLED: a deposit still sent to it makes no order' }),
+    status: ActivityStatus('DISABLED: a deposit still sent to it makes no order'),
     chain: Type.String(),
     token: Type.String({ description: 'The token every deposit must be' }),
     depositAddress: Type.String({ description: "The address senders pay (a wallet address: the sender's wallet derives its token account); this standing address's own, never another's", examples: ['7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU'] }),

@@ -80,6 +80,8 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
     evidence: [{ description: 'Signed delivery receipt', url: 'https://files.example.com/receipts/8812.pdf', sha256: 'a3f1c9d27e4b5a6c8d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e' }],
   },
   createStandingPixCharge: { amountBrl: '150.00', targetToken: 'USDC', description: 'Mensalidade' },
+  createStandingDepositAddress: { sourceToken: 'USDC', description: 'Saques do cliente' },
+  sandboxDepositToStandingAddress: { amountCrypto: '250' },
   setMarkup: { bps: 50, flatBrl: '1.50', capBrl: '25.00' },
   createPayoutBatch: { token: 'USDC', items: [{ receiverId: RECEIVER_ID, amountCrypto: '100.00', externalId: 'payroll-2026-11-001' }, { receiverId: RECEIVER_ID, amountCrypto: '250.50', externalId: 'payroll-2026-11-002' }] },
   setPayoutBatchSettings: { approvalThresholdBrl: '50000.00' },

@@ -73,6 +73,8 @@ const POLICY: HarnessPolicy<Resource> = {
     'platform-fee-tiers/:orderType': { value: 'PAYIN', why: 'an order type (operator only)' },
     'operators/:id': { value: '00000000-0000-7000-8000-000000000002', why: 'an operator (back office only: operators belong to no merchant)' },
     'standing-charges/:chargeId': { value: '00000000-0000-7000-8000-000000000006', why: "a standing PIX charge, looked up under its receiver (already the caller's own or 404): test/modules/standing-charges" },
+    'standing-addresses/:addressId': { value: '00000000-0000-7000-8000-000000000007', why: "a standing deposit address, looked up under its receiver (already the caller's own or 404): test/modules/standing-addresses" },
+    'payout-batches/:id': { value: '00000000-0000-7000-8000-000000000008', why: "a payout batch: found by merchant and id (payout-batches/repo.ts), so another merchant's is 404" },
     'disputes/:id': { value: '00000000-0000-7000-8000-000000000004', why: "a MED claim: only its merchant's are found (another's is 404: test/modules/disputes)" },
     'service-accounts/:id': { value: '00000000-0000-7000-8000-000000000005', why: 'a service account (back office only: accounts belong to no merchant)' },
     'approvals/:id': { value: '00000000-0000-7000-8000-000000000003', why: 'a four-eyes proposal (back office only: proposals belong to no merchant)' },

@@ -10873,6 +10873,12 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "sourceToken": "USDC",
+                 *       "description": "Saques do cliente"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateStandingDepositAddressRequest"];
             };
         };
@@ -11263,7 +11269,7 @@ export interface operations {
                      *           "amountCrypto": 0.5,
                      *           "token": "USDC",
                      *           "status": "HELD_BELOW_MINIMUM",
-                     *           "holdReason": "AMOUNT_BELOW_MINIMUM: the deposit is worth less than the minimum order",
+                     *           "holdReason": "VALIDATION_ERROR: the deposit is worth less than the minimum order (BRL 10.00)",
                      *           "orderId": null,
                      *           "detectedAt": "2026-11-24T15:02:44.118Z"
                      *         },
@@ -17257,6 +17263,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "amountCrypto": "250"
+                 *     }
+                 */
                 "application/json": components["schemas"]["SandboxStandingDepositRequest"];
             };
         };
@@ -17275,7 +17286,7 @@ export interface operations {
                      *           "amountCrypto": 0.5,
                      *           "token": "USDC",
                      *           "status": "HELD_BELOW_MINIMUM",
-                     *           "holdReason": "AMOUNT_BELOW_MINIMUM: the deposit is worth less than the minimum order",
+                     *           "holdReason": "VALIDATION_ERROR: the deposit is worth less than the minimum order (BRL 10.00)",
                      *           "orderId": null,
                      *           "detectedAt": "2026-11-24T15:02:44.118Z"
                      *         },

@@ -17,7 +17,7 @@ import { formatBrl, formatDateTime } from '../../i18n/format.ts';
 type Row = components['schemas']['AdminSettlement'];
 
 export function SettlementPayouts() {
-  const { t, language } = useI18n();
+  const { t, tn, language } = useI18n();
   const settlements = useQuery({ queryKey: opsKeys.settlements, queryFn: () => call(api.GET('/admin/settlements', { params: { query: { page: 1, limit: 20 } } })) });
   const columns: Column<Row>[] = [
     { id: 'merchant', header: t('opsTreasury.merchant'), cell: (row) => <Anchor renderRoot={(props) => <Link {...props} to="/ops/merchants/$id" params={{ id: row.merchantId }} />}>{row.merchantName}</Anchor> },
@@ -41,7 +41,7 @@ export function SettlementPayouts() {
       <ListState query={settlements} isEmpty={() => false} empty={null}>
         {(data) => (
           <>
-            <Text data-testid="ops-settlements-unpaid">{t('opsTreasury.unpaidSummary', { count: String(data.unpaid.count), total: formatBrl(data.unpaid.amountBrl, language) })}</Text>
+            <Text data-testid="ops-settlements-unpaid">{tn('opsTreasury.unpaidSummary', data.unpaid.count, { total: formatBrl(data.unpaid.amountBrl, language) })}</Text>
             {data.data.length > 0 ? <DataTable caption={t('opsTreasury.settlementPayouts')} columns={columns} rows={data.data} rowKey={(row) => row.id} minWidth={760} /> : null}
           </>
         )}

@@ -17252,7 +17252,10 @@ export interface operations {
     sandboxDepositToStandingAddress: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional. 1 to 255 printable ASCII characters, unique per merchant (a UUID is a good choice). A retry with the same key and the same request replays the first answer (2xx and 4xx; with header `idempotent-replayed: true`) without repeating the operation, also after a crash of the server; the same key with another request is 409 IDEMPOTENCY_CONFLICT; while the first request is still running, 409 CONFLICT with `Retry-After`. Keys are kept at least 24 hours. */
+                "idempotency-key"?: string;
+            };
             path: {
                 /** @description The receiver */
                 id: string;
@@ -17334,6 +17337,15 @@ export interface operations {
             };
             /** @description Not found, or owned by another merchant (NOT_FOUND) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (CONFLICT, IDEMPOTENCY_CONFLICT) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -24,7 +24,7 @@ import type { OrderSource } from '../orders/order-source.ts';
 import { ordersRepo } from '../orders/repo.ts';
 import type { PayoutBody } from '../orders/schemas.ts';
 import type { DepositOutcome } from '../deposits/tables.ts';
-import type { StandingAddressDepositRow, StandingAddressRow } from './tables.ts';
+import { STANDING_ADDRESS_COLUMNS, STANDING_DEPOSIT_COLUMNS, type StandingAddressDepositRow, type StandingAddressRow } from './tables.ts';
 
 type PayoutVariant = OrderVariant<Static<typeof PayoutBody>, ParsedOrder>;
 type CreateOrder = (variant: PayoutVariant, merchantId: string, body: Static<typeof PayoutBody>, source: OrderSource & { orderId: string }) => Promise<CreatedOrder>;
@@ -58,7 +58,7 @@ export function createStandingDeposits(deps: StandingDepositsDeps) {
    */
   function handleDeposit(deposit: ChainDeposit, outer?: Trx): Promise<DepositOutcome | undefined> {
     return withinOrNew(db, outer, async (trx) => {
-      const address = await trx.selectFrom('standing_deposit_addresses').selectAll().where('deposit_address', '=', deposit.depositAddress).forUpdate().executeTakeFirst();
+      const address = await trx.selectFrom('standing_deposit_addresses').select(STANDING_ADDRESS_COLUMNS).where('deposit_address', '=', deposit.depositAddress).forUpdate().executeTakeFirst();
       if (!address) return undefined;
       if (address.status !== 'ACTIVE' || deposit.token !== address.token || decimal(deposit.amount).lte(0)) return 'NO_ORDER';
       const now = clock.now();
@@ -87,7 +87,7 @@ export function createStandingDeposits(deps: StandingDepositsDeps) {
 
   /** One deposit: its order made (or found again), then DEPOSIT_RECEIVED in one transaction with the deposit's row. */
   async function release(deposit: StandingAddressDepositRow): Promise<'done' | 'wait'> {
-    const address = await db.selectFrom('standing_deposit_addresses').selectAll().where('id', '=', deposit.standing_address_id).executeTakeFirstOrThrow();
+    const address = await db.selectFrom('standing_deposit_addresses').select(STANDING_ADDRESS_COLUMNS).where('id', '=', deposit.standing_address_id).executeTakeFirstOrThrow();
     const orderId = standingOrderId(deposit.signature);
     if (!(await ordersRepo.find(db, orderId, address.merchant_id))) {
       let pricedBrl: string | undefined;
@@ -103,7 +103,7 @@ export function createStandingDeposits(deps: StandingDepositsDeps) {
       }
     }
     await inTransaction(db, async (trx) => {
-      const row = await trx.selectFrom('standing_address_deposits').selectAll().where('signature', '=', deposit.signature).forUpdate().executeTakeFirst();
+      const row = await trx.selectFrom('standing_address_deposits').select(STANDING_DEPOSIT_COLUMNS).where('signature', '=', deposit.signature).forUpdate().executeTakeFirst();
       const order = await ordersRepo.lockBy(trx, 'id', orderId);
       if (row?.status !== 'PENDING' || !order) return;
       await trx.updateTable('standing_address_deposits').set({ status: 'ORDERED', order_id: order.id, updated_at: clock.now() }).where('signature', '=', deposit.signature).execute();
@@ -118,7 +118,7 @@ export function createStandingDeposits(deps: StandingDepositsDeps) {
 
   /** Up to `limit` PENDING deposits (of one address when named), oldest first; answers how many were handled. */
   async function runPass(options: { addressId?: string; limit?: number } = {}): Promise<number> {
-    let query = db.selectFrom('standing_address_deposits').selectAll().where('status', '=', 'PENDING').orderBy('detected_at').limit(options.limit ?? 50);
+    let query = db.selectFrom('standing_address_deposits').select(STANDING_DEPOSIT_COLUMNS).where('status', '=', 'PENDING').orderBy('detected_at').limit(options.limit ?? 50);
     if (options.addressId) query = query.where('standing_address_id', '=', options.addressId);
     let handled = 0;
     for (const deposit of await query.execute()) {

@@ -2,7 +2,7 @@
 import type { Insertable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { DestinationPolicy } from '../merchants/tables.ts';
-import { STANDING_ADDRESS_COLUMNS, type StandingDepositAddressesTable } from './tables.ts';
+import { STANDING_ADDRESS_COLUMNS, STANDING_DEPOSIT_COLUMNS, type StandingDepositAddressesTable } from './tables.ts';
 
 export const standingAddressesRepo = {
   insert(db: Db, row: Insertable<StandingDepositAddressesTable>) {
@@ -43,7 +43,7 @@ export const standingAddressesRepo = {
   },
 
   deposits(db: Db, addressId: string) {
-    return db.selectFrom('standing_address_deposits').selectAll().where('standing_address_id', '=', addressId).orderBy('detected_at', 'desc').orderBy('signature').execute();
+    return db.selectFrom('standing_address_deposits').select(STANDING_DEPOSIT_COLUMNS).where('standing_address_id', '=', addressId).orderBy('detected_at', 'desc').orderBy('signature').execute();
   },
 
   async destinationPolicy(db: Db, merchantId: string): Promise<DestinationPolicy> {

@@ -83,6 +83,7 @@ export function registerSandboxStandingAddressRoutes(app: App, addresses: Standi
   app.post(
     '/sandbox/receivers/:id/standing-addresses/:addressId/deposit',
     {
+      config: { idempotent: true },
       schema: {
         tags: ['Sandbox'],
         summary: 'Make a deposit arrive at a standing address',

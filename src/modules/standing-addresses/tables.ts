@@ -44,6 +44,8 @@ export interface StandingAddressDepositsTable {
   updated_at: Date;
 }
 
+/** Every column of a standing address's deposit (none secret), named for the statements that read them. */
+export const STANDING_DEPOSIT_COLUMNS = ['signature', 'standing_address_id', 'merchant_id', 'token', 'amount_token', 'status', 'hold_reason', 'order_id', 'detected_at', 'updated_at'] as const satisfies ReadonlyArray<keyof StandingAddressDepositsTable>;
 export type StandingAddressDepositRow = Selectable<StandingAddressDepositsTable>;
 
 declare module '../../db/schema.ts' {

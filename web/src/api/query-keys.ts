@@ -29,6 +29,11 @@ export const keys = {
     walletProofs: (id: string) => ['receivers', 'detail', id, 'wallet-ownership'] as const,
   },
   disputes: area('disputes'),
+  payoutBatches: {
+    ...area('payout-batches'),
+    items: (id: string, query: object) => ['payout-batches', 'detail', id, 'items', query] as const,
+    settings: ['payout-batches', 'settings'] as const,
+  },
   ledger: {
     all: ['ledger'] as const,
     feeBalance: ['ledger', 'fee-balance'] as const,

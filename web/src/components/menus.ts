@@ -15,6 +15,7 @@ export const MERCHANT_MENU: MenuEntry[] = [
   { to: '/', label: 'nav.overview' },
   { to: '/orders', label: 'nav.orders' },
   { to: '/receivers', label: 'nav.receivers' },
+  { to: '/payout-batches', label: 'batches.nav' },
   { to: '/disputes', label: 'disputes.nav' },
   {
     to: '/developers',

@@ -45,6 +45,7 @@ const PARAMS: Record<string, StateKind> = {
   '/ops/disputes/$id': 'disputes',
   '/ops/approvals/$id': 'approvals',
   '/ops/merchants/$id': 'merchants',
+  '/payout-batches/$id': 'batches',
 };
 
 /** The public pages that need a session or a link's token; any other is visited signed out. */

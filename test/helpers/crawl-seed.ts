@@ -21,6 +21,7 @@
 import { expect } from 'vitest';
 import { type ApiSession, type DashboardServer, invitePerson, signedInOwner, signInByApi, demoKeyApi } from './dashboard-server.ts';
 import { randomCpf } from './documents.ts';
+import { BATCH_STATES, seedBatches } from './crawl-seed-batches.ts';
 import { operatorFetch, operatorInvitationToken as operatorInvitationTokenOf, operatorSignInByApi, type OperatorApiSession, signedInOperator, type SignedInOperatorSession, webhookSink } from './ops-browser.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -54,6 +55,7 @@ export const STATES = {
   deliveries: ['delivered', 'failing'],
   approvals: ['pending', 'approved', 'rejected'],
   merchants: ['demo merchant'],
+  batches: BATCH_STATES,
 } as const;
 export type StateKind = keyof typeof STATES;
 
@@ -175,6 +177,8 @@ export async function seedEveryState(server: DashboardServer): Promise<CrawlSeed
   await merchantApi('POST', `/sandbox/disputes/${accepted.dispute.id}/decision`, { outcome: 'ACCEPTED' });
   await merchantApi('POST', `/sandbox/disputes/${rejectedClaim.dispute.id}/decision`, { outcome: 'REJECTED' });
   await merchantApi('POST', '/sandbox/settlements/run', {});
+  // Payout batches in each state (crawl-seed-batches.ts), before the worker stops: the funded one's orders are paid.
+  const batches = await seedBatches(server.baseUrl, merchantApi, owner.session, String(active.id));
 
   // People: a pending invitation, and an ADMIN who accepted one and has not enrolled TOTP.
   const pendingEmail = `convidado-${Date.now()}@example.com`;
@@ -269,6 +273,7 @@ export async function seedEveryState(server: DashboardServer): Promise<CrawlSeed
     deliveries: { delivered: now(deliveredId), failing: now(failingDeliveryId) },
     approvals: { pending: now(String(pendingApproval.id)), rejected: now(String(rejectedApproval.id)), approved: now(String(approvedApproval.id)) },
     merchants: { 'demo merchant': now(server.merchantId) },
+    batches: Object.fromEntries(BATCH_STATES.map((state) => [state, now(batches[state])])) as StateIds<'batches'>,
     },
     close() {
       okSink.server.close();

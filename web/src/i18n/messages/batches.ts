@@ -89,9 +89,8 @@ const ptBR = {
   'batches.col.amount': 'Valor (token)',
   'batches.col.amountBrl': 'Bruto (BRL)',
   'batches.col.netBrl': 'PIX (BRL)',
-  'batches.col.result': 'Resultado',
+  'batches.col.result': 'Resultado (e erros)',
   'batches.col.order': 'Pedido',
-  'batches.col.errors': 'Erros',
   'batches.export': 'Exportar o relatório (CSV)',
 
   'batches.funding.title': 'Depósito do lote',
@@ -217,9 +216,8 @@ const en: Record<keyof typeof ptBR, string> = {
   'batches.col.amount': 'Amount (token)',
   'batches.col.amountBrl': 'Gross (BRL)',
   'batches.col.netBrl': 'PIX (BRL)',
-  'batches.col.result': 'Result',
+  'batches.col.result': 'Result (and errors)',
   'batches.col.order': 'Order',
-  'batches.col.errors': 'Errors',
   'batches.export': 'Export the report (CSV)',
 
   'batches.funding.title': "The batch's deposit",

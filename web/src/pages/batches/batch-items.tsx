@@ -51,7 +51,18 @@ export function BatchItems({ batch, refetchInterval }: { batch: Batch; refetchIn
   });
   const columns: Column<BatchItem>[] = [
     { id: 'line', header: t('batches.col.line'), rowHeader: true, width: 70, cell: (item) => item.line },
-    { id: 'result', header: t('batches.col.result'), cell: (item) => <ItemStatusBadge status={item.status} /> },
+    {
+      id: 'result',
+      header: t('batches.col.result'),
+      width: 300,
+      // The refusals beside the line's status, so the reason is read with the result (the widest column).
+      cell: (item) => (
+        <Stack gap={4} align="flex-start">
+          <ItemStatusBadge status={item.status} />
+          <Errors errors={item.errors} failureReason={item.failureReason} />
+        </Stack>
+      ),
+    },
     {
       id: 'receiver',
       header: t('batches.col.receiver'),
@@ -74,7 +85,6 @@ export function BatchItems({ batch, refetchInterval }: { batch: Batch; refetchIn
           t('common.none')
         ),
     },
-    { id: 'errors', header: t('batches.col.errors'), cell: (item) => <Errors errors={item.errors} failureReason={item.failureReason} /> },
   ];
 
   return (
@@ -88,7 +98,7 @@ export function BatchItems({ batch, refetchInterval }: { batch: Batch; refetchIn
         <ListState query={items} isEmpty={(data) => data.data.length === 0} empty={t('batches.empty')}>
           {(data) => (
             <>
-              <DataTable caption={t('batches.report.caption')} columns={columns} rows={data.data} rowKey={(item) => String(item.line)} minWidth={1100} rowProps={(item) => ({ 'data-line': String(item.line), 'data-status': item.status })} />
+              <DataTable caption={t('batches.report.caption')} columns={columns} rows={data.data} rowKey={(item) => String(item.line)} minWidth={1200} rowProps={(item) => ({ 'data-line': String(item.line), 'data-status': item.status })} />
               <PagePager page={page} totalPages={Math.max(1, Math.ceil(data.total / PAGE_SIZE))} onChange={setPage} />
             </>
           )}

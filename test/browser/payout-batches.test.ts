@@ -207,6 +207,7 @@ describe('payout batches pages', { timeout: 180_000 }, () => {
     const items = await api('GET', `/payout-batches/${created.id}/items`);
     const orderId = String(items.data[0].orderId);
     expect(await line.getByRole('link', { name: orderId }).getAttribute('href')).toBe(`/app/orders/${orderId}`);
+    await screenshot(page, 'batch-funded');
     await expectNoSeriousA11yViolations(page);
 
     const exported = report.getByRole('link', { name: 'Exportar o relatório (CSV)' });

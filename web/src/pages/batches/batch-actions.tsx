@@ -19,7 +19,7 @@ import { useI18n } from '../../i18n/context.tsx';
 import { formatDateTime } from '../../i18n/format.ts';
 import type { MessageKey } from '../../i18n/messages.ts';
 import { idempotencyKey } from './idempotency.ts';
-import type { Batch } from './labels.tsx';
+import { FINAL_BATCH, type Batch } from './labels.tsx';
 
 type Action = 'submit' | 'approve' | 'pause' | 'resume' | 'cancel';
 
@@ -61,6 +61,8 @@ export function BatchActions({ batch }: { batch: Batch }) {
     </Button>
   );
   const status = batch.status;
+  // A batch that moves no more and was never approved has nothing to say here.
+  if (FINAL_BATCH.has(status) && !batch.approvedAt && !act.error) return null;
 
   return (
     <Section id="batch-actions-heading" title={t('batches.actions.title')}>

@@ -54,7 +54,7 @@ export function BatchItems({ batch, refetchInterval }: { batch: Batch; refetchIn
     {
       id: 'result',
       header: t('batches.col.result'),
-      width: 300,
+      width: 240,
       // The refusals beside the line's status, so the reason is read with the result (the widest column).
       cell: (item) => (
         <Stack gap={4} align="flex-start">
@@ -98,7 +98,7 @@ export function BatchItems({ batch, refetchInterval }: { batch: Batch; refetchIn
         <ListState query={items} isEmpty={(data) => data.data.length === 0} empty={t('batches.empty')}>
           {(data) => (
             <>
-              <DataTable caption={t('batches.report.caption')} columns={columns} rows={data.data} rowKey={(item) => String(item.line)} minWidth={1200} rowProps={(item) => ({ 'data-line': String(item.line), 'data-status': item.status })} />
+              <DataTable caption={t('batches.report.caption')} columns={columns} rows={data.data} rowKey={(item) => String(item.line)} minWidth={960} rowProps={(item) => ({ 'data-line': String(item.line), 'data-status': item.status })} />
               <PagePager page={page} totalPages={Math.max(1, Math.ceil(data.total / PAGE_SIZE))} onChange={setPage} />
             </>
           )}

@@ -335,7 +335,8 @@ async function main(): Promise<void> {
     const name = `chain-payin-${commitment}` as const;
     const sim = await startSimulator(ROOT, path.join(runDir, `chain-simulator-${commitment}.log`), chainClock);
     try {
-      const chainEnv = { CHAIN_PROVIDER: 'solana-rpc', SOLANA_RPC_URL: sim.url, CHAIN_TOKEN_MINTS: `USDC:${sim.usdc}`, SOLANA_COMMITMENT: commitment };
+      // The simulator serves PubSub on its RPC port (a validator's is port + 1, the default derivation): named here. BENCH_CHAIN_WEBSOCKET=off: polling alone (decision 0054's before).
+      const chainEnv = { CHAIN_PROVIDER: 'solana-rpc', SOLANA_RPC_URL: sim.url, SOLANA_WS_URL: process.env.BENCH_CHAIN_WEBSOCKET === 'off' ? 'none' : sim.url.replace(/^http/, 'ws'), CHAIN_TOKEN_MINTS: `USDC:${sim.usdc}`, SOLANA_COMMITMENT: commitment };
       // Production cannot start on a real chain yet (PAYOUT deposits are still the sandbox chain's,
       // src/config/simulation.ts), and SIMULATION_MODE refuses a real chain: the same process as
       // development, the sandbox PSP paying the PAYINs, everything else as above.

@@ -335,7 +335,8 @@ async function main(): Promise<void> {
     const name = `chain-payin-${commitment}` as const;
     const sim = await startSimulator(ROOT, path.join(runDir, `chain-simulator-${commitment}.log`), chainClock);
     try {
-      const chainEnv = { CHAIN_PROVIDER: 'solana-rpc', SOLANA_RPC_URL: sim.url, CHAIN_TOKEN_MINTS: `USDC:${sim.usdc}`, SOLANA_COMMITMENT: commitment };
+      // The simulator serves PubSub on its RPC port (a validator's is port + 1, the default derivation): named here. BENCH_CHAIN_WEBSOCKET=off: polling alone (decision 0054's before).
+      const chainEnv = { CHAIN_PROVIDER: 'solana-rpc', SOLANA_RPC_URL: sim.url, SOLANA_WS_URL: process.env.BENCH_CHAIN_WEBSOCKET === 'off' ? 'none' : sim.url.replace(/^http/, 'ws'), CHAIN_TOKEN_MINTS: `USDC:${sim.usdc}`, SOLANA_COMMITMENT: commitment };
       // Production cannot start on a real chain yet (PAYOUT deposits are still the sandbox chain's,
       // src/config/simulation.ts), and SIMULATION_MODE refuses a real chain: the same process as
       // development, the sandbox PSP paying the PAYINs, everything else as above.
@@ -350,7 +351,7 @@ async function main(): Promise<void> {
       await fundTreasuryBooks(api, keys.ADMIN_TOKEN!, sim, airdrop);
       const figures = await chainPayin(api, databaseUrl, sim, { commitment, clock: chainClock, orders: chainOrders, receivers: 10, documentOffset: 910_000 + index * 100, servicePid: service.pid, waitSeconds: 120, log });
       results.scenarios[name] = { kind: 'chain', ...figures };
-      log(`${name}: ${figures.completed}/${figures.orders} completed, p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms, ${figures.completedPerSecond}/s (paid at ${figures.paidPerSecond}/s); CPU service ${figures.serviceCpuSeconds} s, simulator ${figures.simulatorCpuSeconds} s over ${figures.wallSeconds} s; ${figures.sends} sends (${figures.duplicateSends} duplicates); ${figures.distinctTransfers} distinct transactions for ${figures.completed} completed orders`);
+      log(`${name}: ${figures.completed}/${figures.orders} completed, p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms, ${figures.completedPerSecond}/s (paid at ${figures.paidPerSecond}/s); CPU service ${figures.serviceCpuSeconds} s, simulator ${figures.simulatorCpuSeconds} s over ${figures.wallSeconds} s; ${figures.sends} sends (${figures.duplicateSends} duplicates); ${figures.distinctTransfers} distinct transactions for ${figures.completed} completed orders; paid → node at ${commitment} p50 ${figures.commitmentP50Ms} ms, then → COMPLETED p50 ${figures.afterCommitmentP50Ms} ms p99 ${figures.afterCommitmentP99Ms} ms max ${figures.afterCommitmentMaxMs} ms`);
       if (figures.distinctTransfers < figures.completed) results.failures.push(`${name}: ${figures.completed} orders COMPLETED on ${figures.distinctTransfers} distinct transactions (orders sharing one transfer)`);
       if (index === commitments.length - 1) {
         const limit = await simulatorLimit(sim, { clock: chainClock, transfers: chainLimitTransfers, concurrency: 32, log });

@@ -163,6 +163,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.setValidatorCompiler(validatorCompiler);
   registerJsonBodyParser(app);
   app.decorate('services', services);
+  // The chain websocket, if a pending transfer opened it: closed with the app (tests build one app per file).
+  app.addHook('onClose', async () => services.signatureSubscriptions?.close());
   app.decorateRequest('merchantAuth', null);
   app.decorateRequest('operatorAuth', null);
   app.addSchema(ErrorObject);

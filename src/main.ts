@@ -149,6 +149,7 @@ async function main(): Promise<void> {
       await app?.close();
       await early?.close();
       await worker?.stop();
+      services.signatureSubscriptions?.close();
       await presence?.stop();
       await services.webhooks.close();
       if (services.webhookDelivery !== services.webhooks) await services.webhookDelivery.close();

@@ -9,6 +9,7 @@ import { createSolanaRpcChain } from './adapters/chain/solana-rpc.ts';
 import type { TreasurySigner } from './adapters/chain/solana-transfers.ts';
 import type { ChainAdapter } from './adapters/chain/port.ts';
 import { createSolanaDeposits } from './adapters/chain/solana-deposits.ts';
+import { createSignatureSubscriptions } from './adapters/chain/solana-subscriptions.ts';
 import { createSolanaSweeps } from './adapters/chain/solana-sweeps.ts';
 import { createSandboxDepositor } from './adapters/chain/solana-sandbox-depositor.ts';
 import { signerFromSeed } from './lib/key-vault.ts';
@@ -51,6 +52,7 @@ import { createPixConfirmation } from './modules/orders/psp/pix-confirmation.ts'
 import { createReconciliation } from './modules/orders/psp/reconciliation.ts';
 import { transferMetrics } from './modules/orders/lifecycle/metrics.ts';
 import { createOrderSteps } from './modules/orders/lifecycle/steps.ts';
+import { createTransferWakeups } from './modules/orders/lifecycle/transfer-wakeups.ts';
 import type { TransferLog } from './modules/orders/lifecycle/transfer-steps.ts';
 import type { OrderLog } from './modules/orders/lifecycle-log.ts';
 import type { Metrics } from './http/metrics.ts';
@@ -283,6 +285,8 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   });
   // The PSP callback's notifications are applied only as the PSP confirms them (issue 24).
   const pixConfirmation = createPixConfirmation({ db, clock, pix: adapters.pix });
+  // Issue 44 item 2 (decision 0054): a pending transfer's order woken when the node's websocket notifies its signature.
+  const signatureSubscriptions = solanaTransfers && chain.wsUrl ? createSignatureSubscriptions({ wsUrl: chain.wsUrl, commitment: chain.commitment }, deps.log) : undefined;
   const orderSteps = createOrderSteps({
     db: workerDb,
     clock,
@@ -295,6 +299,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     ...(deps.log ? { log: deps.log } : {}),
     ...(deps.metrics ? { metrics: transferMetrics(deps.metrics.registry) } : {}),
     ...(deps.afterTransferStored ? { afterTransferStored: deps.afterTransferStored } : {}),
+    ...(signatureSubscriptions ? { watchTransfer: createTransferWakeups({ db: workerDb, clock, signatures: signatureSubscriptions, log: deps.log }) } : {}),
   });
   // Payout batches (issue 43 item 3): their lines checked and made orders by the creation pipeline.
   const payoutBatches = createPayoutBatchModule({ db, clock, settings: config.orders, quotes, receivers, personalData, log, dependencies: dependencyHealth, chain: chainForOrders, pix: adapters.pix, ledger, transitions });
@@ -387,7 +392,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     // The operations register's monthly report (docs/architecture/operations-register.md), paged as the exports are.
     operationsReport: createOperationsReport({ db, personalData, pageSize: config.orders.exportPageSize }),
   };
-  return { dependencyHealth, personalData, personalDataAtStart, disputes, operators, approvals, orderOperatorActions, webhookHealth, adminOrders, notifications, merchants, merchantPolicies, walletOwnership, auth, users, email, feeTiers, markups, standingCharges, standingAddresses, standingDeposits, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderExport, orderTimeline, overview, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, settlementPixKeys, settlementPayouts, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, sponsorBalance, liquidity, depositAddresses, depositWatcher, sweeper, operatorReads, payoutBatches };
+  return { dependencyHealth, personalData, personalDataAtStart, disputes, operators, approvals, orderOperatorActions, webhookHealth, adminOrders, notifications, merchants, merchantPolicies, walletOwnership, auth, users, email, feeTiers, markups, standingCharges, standingAddresses, standingDeposits, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderExport, orderTimeline, overview, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, settlementPixKeys, settlementPayouts, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, sponsorBalance, liquidity, depositAddresses, depositWatcher, sweeper, operatorReads, payoutBatches, signatureSubscriptions };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

@@ -42,7 +42,39 @@ export interface ChainPayinFigures {
   duplicateSends: number;
   /** Distinct transaction signatures among the completed orders: one per order, or orders share a transfer. */
   distinctTransfers: number;
+  /**
+   * Paid → the node at the commitment (its transaction's slot ≤ the confirmed or finalized slot,
+   * sampled every 20 ms), and from there → COMPLETED: what the service adds to the chain's own
+   * delay (issue 44 item 2: finality + 300 ms). The simulator's slots drift on a loaded machine,
+   * so `32 × slot` is not the finality an order saw; this is.
+   */
+  commitmentP50Ms: number;
+  afterCommitmentP50Ms: number;
+  afterCommitmentP99Ms: number;
+  afterCommitmentMaxMs: number;
   timedOut: boolean;
+}
+
+/** When each confirmed and finalized slot was first seen (wall ms), sampled from /admin/state until stopped. */
+function sampleCommitments(sim: SimulatorProcess) {
+  const seen = { confirmed: new Map<number, number>(), finalized: new Map<number, number>() };
+  let running = true;
+  const done = (async () => {
+    while (running) {
+      const at = Date.now();
+      const state = await admin<{ confirmedSlot: number; finalizedSlot: number }>(sim, '/state');
+      if (!seen.confirmed.has(state.confirmedSlot)) seen.confirmed.set(state.confirmedSlot, at);
+      if (!seen.finalized.has(state.finalizedSlot)) seen.finalized.set(state.finalizedSlot, at);
+      await sleep(20);
+    }
+  })();
+  /** The first time the commitment's slot reached `slot`. */
+  const reached = (commitment: 'confirmed' | 'finalized', slot: number) => {
+    let first = Infinity;
+    for (const [seenSlot, at] of seen[commitment]) if (seenSlot >= slot && at < first) first = at;
+    return first;
+  };
+  return { reached, stop: async () => ((running = false), await done) };
 }
 
 export interface SimulatorLimitFigures {
@@ -168,20 +200,31 @@ export async function chainPayin(
   const before = await simulatorState(sim);
   const cpu0 = { service: cpuSeconds(options.servicePid), sim: cpuSeconds(sim.child.pid) };
   options.log(`chain-payin-${options.commitment}: paying them (20 in flight)`);
+  const sampler = sampleCommitments(sim);
   const started = Date.now();
   await pool(ids.length, 20, 300_000, (i) => api.post(`/api/v1/sandbox/orders/${ids[i]}/pix-payment`, {}));
   const paidMs = Date.now() - started;
   const query = `
-    select extract(epoch from (c.created_at - p.created_at)) * 1000 as ms, extract(epoch from p.created_at) * 1000 as paid, extract(epoch from c.created_at) * 1000 as done
+    select extract(epoch from (c.created_at - p.created_at)) * 1000 as ms, extract(epoch from p.created_at) * 1000 as paid, extract(epoch from c.created_at) * 1000 as done, o.tx_hash
     from events p join events c on c.payload->>'orderId' = p.payload->>'orderId' and c.event_type = 'order.completed'
+    join orders o on o.id = (p.payload->>'orderId')::uuid
     where p.event_type = 'order.payment_received' and p.payload->>'orderId' = any($1::text[])`;
-  let rows: Array<{ ms: number; paid: number; done: number }> = [];
+  let rows: Array<{ ms: number; paid: number; done: number; txHash: string }> = [];
   const deadline = Date.now() + options.waitSeconds * 1000;
   while (Date.now() < deadline) {
-    rows = await withClient(dbUrl, async (client) => (await client.query<{ ms: string; paid: string; done: string }>(query, [ids])).rows.map((r) => ({ ms: Number(r.ms), paid: Number(r.paid), done: Number(r.done) })));
+    rows = await withClient(dbUrl, async (client) =>
+      (await client.query<{ ms: string; paid: string; done: string; tx_hash: string }>(query, [ids])).rows.map((r) => ({ ms: Number(r.ms), paid: Number(r.paid), done: Number(r.done), txHash: r.tx_hash })),
+    );
     if (rows.length >= ids.length) break;
     await sleep(250);
   }
+  await sampler.stop();
+  // Each transaction's slot, then when the node reached the commitment over it.
+  const rpc = simulatorRpc(sim.url);
+  const slots = rows.length ? (await rpc.getSignatureStatuses(rows.map((r) => r.txHash) as never[], { searchTransactionHistory: true }).send()).value : [];
+  const committed = rows.map((r, i) => sampler.reached(options.commitment, Number(slots[i]?.slot ?? Infinity)));
+  const commitment = rows.map((r, i) => committed[i]! - r.paid).sort((a, b) => a - b);
+  const afterCommitment = rows.map((r, i) => r.done - committed[i]!).sort((a, b) => a - b);
   const cpu1 = { service: cpuSeconds(options.servicePid), sim: cpuSeconds(sim.child.pid) };
   const after = await simulatorState(sim);
   const distinctTransfers = await withClient(dbUrl, async (client) =>
@@ -207,6 +250,10 @@ export async function chainPayin(
     sends: after.transactions.sent - before.transactions.sent,
     duplicateSends: after.transactions.duplicates - before.transactions.duplicates,
     distinctTransfers,
+    commitmentP50Ms: round(percentile(commitment, 50)),
+    afterCommitmentP50Ms: round(percentile(afterCommitment, 50)),
+    afterCommitmentP99Ms: round(percentile(afterCommitment, 99)),
+    afterCommitmentMaxMs: round(afterCommitment.at(-1) ?? NaN),
     timedOut: rows.length < ids.length,
   };
 }

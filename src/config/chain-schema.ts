@@ -3,8 +3,10 @@
  * PAYIN transfers go from the platform's treasury through the Solana node at SOLANA_RPC_URL (the
  * one node of managed wallets too); what it requires is checked by load.ts.
  */
+import { Type } from 'typebox';
 import { isSolanaAddress } from '../lib/solana.ts';
-import { integer, list, oneOf, refine, text } from './env.ts';
+import { checkedText, integer, list, oneOf, refine, text } from './env.ts';
+import { isUrlWith } from './formats.ts';
 
 export const CHAIN_PROVIDERS = ['sandbox', 'solana-rpc'] as const;
 /** No 'processed': a payment is never counted on a block that may still be dropped (and getTransaction has no such level). */
@@ -24,6 +26,13 @@ export const CHAIN_SCHEMA = {
     default: 'finalized',
     description: 'solana-rpc: the commitment at which a PAYIN transfer counts as landed (COMPLETED) and a PAYOUT deposit as received, and at which blockhashes and balances are read',
   }),
+  SOLANA_WS_URL: Type.Optional(
+    checkedText((url) => url === 'none' || isUrlWith(['ws:', 'wss:'], url), {
+      errorMessage: "must be a ws:// or wss:// URL, or 'none'",
+      description:
+        "solana-rpc: the node's RPC PubSub websocket, on which the worker subscribes to each pending PAYIN transfer's signature (signatureSubscribe at SOLANA_COMMITMENT) to check it as soon as it lands, polling meanwhile as without it; unset: derived from SOLANA_RPC_URL as Solana's clients do (http→ws, https→wss, an explicit port + 1); 'none': polling alone (a node without PubSub)",
+    }),
+  ),
   CHAIN_TOKEN_MINTS: list(refine(text({ description: 'SYMBOL:mintAddress' }), isMintPair, 'must be SYMBOL:mintAddress'), {
     default: [],
     dropEmptyItems: true,

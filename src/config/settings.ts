@@ -177,6 +177,20 @@ export function listenerUrl(host: string, port: number): string {
   return `http://${name}:${port}`;
 }
 
+/**
+ * The node's PubSub websocket: SOLANA_WS_URL, else derived from SOLANA_RPC_URL as Solana's clients
+ * do (web3.js makeWebsocketUrl: http→ws, https→wss, an explicit port + 1, a validator's RPC on 8899
+ * serving PubSub on 8900); 'none' or no node: none (the transfer steps poll alone).
+ */
+export function chainWebsocketUrl(wsUrl: string | undefined, rpcUrl: string | undefined): string | undefined {
+  if (wsUrl === 'none') return undefined;
+  if (wsUrl !== undefined || rpcUrl === undefined) return wsUrl;
+  const url = new URL(rpcUrl);
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  if (url.port !== '') url.port = String(Number(url.port) + 1);
+  return url.toString();
+}
+
 /** The configuration the variables describe (a variable the reader refused reads as unset). */
 export function configFrom(env: EnvValues) {
   const outsideProduction = env.NODE_ENV !== 'production';
@@ -222,7 +236,7 @@ export function configFrom(env: EnvValues) {
       publicAppUrl: env.PUBLIC_APP_URL ?? listenerUrl(env.HOST, env.PORT),
     },
     /** The orders' chain (PAYIN transfers, PAYOUT deposits); the variables CHAIN_PROVIDER=solana-rpc requires are checked by load.ts. */
-    chain: { ...read(env, CHAIN), tokenMints: mintsOf(env.CHAIN_TOKEN_MINTS) },
+    chain: { ...read(env, CHAIN), tokenMints: mintsOf(env.CHAIN_TOKEN_MINTS), wsUrl: chainWebsocketUrl(env.SOLANA_WS_URL, env.SOLANA_RPC_URL) },
   };
 }
 

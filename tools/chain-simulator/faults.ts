@@ -1,7 +1,7 @@
 /**
  * Fault switches, set by flags at start or `POST /admin/faults` (and the programmatic
  * `setFaults`): sent transactions that never land, 429/503 answers, a node that never answers,
- * finality that stops advancing. A count is used up by the requests it hits; a duration runs
+ * finality that stops advancing, a websocket that drops its connections and refuses new ones. A count is used up by the requests it hits; a duration runs
  * from when it is set.
  */
 
@@ -14,6 +14,8 @@ export interface FaultSettings {
   hangMs?: number;
   /** Finality stops advancing for this long: nothing new becomes `finalized`. */
   finalityDelayMs?: number;
+  /** Every websocket connection is cut now, and new ones refused (HTTP 503 to the upgrade) for this long. */
+  websocketDownMs?: number;
   /** Slots between a transaction's slot and `confirmed` / `finalized` (the clock's settings). */
   confirmedLag?: number;
   finalizedLag?: number;
@@ -26,16 +28,17 @@ export interface Faults {
   http: { status: number; count: number; until: number } | null;
   hangUntil: number;
   finalityStalledUntil: number;
+  websocketDownUntil: number;
 }
 
-export const noFaults = (): Faults => ({ dropNext: 0, http: null, hangUntil: 0, finalityStalledUntil: 0 });
+export const noFaults = (): Faults => ({ dropNext: 0, http: null, hangUntil: 0, finalityStalledUntil: 0, websocketDownUntil: 0 });
 
 const count = (value: unknown, what: string): number => {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw new Error(`${what} must be a whole number ≥ 0`);
   return value;
 };
 
-const KNOWN = new Set(['dropNext', 'http', 'hangMs', 'finalityDelayMs', 'confirmedLag', 'finalizedLag', 'priorityFee']);
+const KNOWN = new Set(['dropNext', 'http', 'hangMs', 'finalityDelayMs', 'websocketDownMs', 'confirmedLag', 'finalizedLag', 'priorityFee']);
 
 /** Checks an admin body (thrown message → 400) and applies the fault part; the clock part is the caller's. */
 export function applyFaults(current: Faults, settings: FaultSettings, now = Date.now()): void {
@@ -58,6 +61,7 @@ export function applyFaults(current: Faults, settings: FaultSettings, now = Date
   }
   if (settings.hangMs !== undefined) faults.hangUntil = now + count(settings.hangMs, 'hangMs');
   if (settings.finalityDelayMs !== undefined) faults.finalityStalledUntil = now + count(settings.finalityDelayMs, 'finalityDelayMs');
+  if (settings.websocketDownMs !== undefined) faults.websocketDownUntil = now + count(settings.websocketDownMs, 'websocketDownMs');
   if (settings.confirmedLag !== undefined) count(settings.confirmedLag, 'confirmedLag');
   if (settings.finalizedLag !== undefined) count(settings.finalizedLag, 'finalizedLag');
   if (settings.priorityFee !== undefined) count(settings.priorityFee, 'priorityFee');
@@ -85,5 +89,6 @@ export function describeFaults(faults: Faults, now = Date.now()) {
     http: faults.http ? { status: faults.http.status, count: faults.http.count, remainingMs: Math.max(0, faults.http.until - now) } : null,
     hangRemainingMs: Math.max(0, faults.hangUntil - now),
     finalityStalledRemainingMs: Math.max(0, faults.finalityStalledUntil - now),
+    websocketDownRemainingMs: Math.max(0, faults.websocketDownUntil - now),
   };
 }

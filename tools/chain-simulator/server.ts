@@ -63,7 +63,15 @@ export async function listen(simulator: Simulator, options: { port: number; host
   });
   // Subscriptions on the same port (a cluster's nodes use port + 1; clients are given the URL).
   const sockets = new Set<Duplex>();
+  // The websocketDownMs fault: connections cut abruptly (no close frame, as a dropped link), new ones refused.
+  simulator.onWebsocketsDown(() => {
+    for (const socket of sockets) socket.destroy();
+  });
   server.on('upgrade', (request, socket, head) => {
+    if (simulator.websocketDown()) {
+      socket.end('HTTP/1.1 503 Service Unavailable\r\nconnection: close\r\n\r\n');
+      return;
+    }
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
     acceptWebSocket(request, socket, head, { onMessage: simulator.subscriptions.message, onClose: simulator.subscriptions.closed });

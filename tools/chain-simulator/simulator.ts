@@ -50,9 +50,12 @@ export async function createSimulator(options: SimulatorSettings = {}) {
   );
   const subscriptions = createSubscriptions(chain, log);
   let requests = 0;
+  /** The server's: told when a fault cuts the websocket connections. */
+  const websocketsDown: Array<() => void> = [];
 
   function setFaults(input: FaultSettings) {
     applyFaults(faults, input, now());
+    if (input.websocketDownMs !== undefined && input.websocketDownMs > 0) for (const cut of websocketsDown) cut();
     if (input.confirmedLag !== undefined) settings.confirmedLag = input.confirmedLag;
     if (input.finalizedLag !== undefined) settings.finalizedLag = input.finalizedLag;
     if (input.priorityFee !== undefined) settings.priorityFee = input.priorityFee;
@@ -67,6 +70,9 @@ export async function createSimulator(options: SimulatorSettings = {}) {
     settings,
     now,
     countRequest: () => void requests++,
+    onWebsocketsDown: (cut: () => void) => void websocketsDown.push(cut),
+    /** Whether a websocket upgrade is refused now (the websocketDownMs fault). */
+    websocketDown: () => faults.websocketDownUntil > now(),
     setFaults,
     /** Every fault off, the clock's lags and fee level back to the start's. */
     resetFaults() {

@@ -83,8 +83,6 @@ export function createSubscriptions(chain: Chain, log: (message: string) => void
     } else throw new RpcError(METHOD_NOT_FOUND, 'Method not found');
     const subscription: Subscription = { id, connection, kind, check };
     subscriptions.set(id, subscription);
-    // A signature already at its commitment is notified at once.
-    if (kind === 'signature') run(subscription);
     return id;
   }
 
@@ -107,6 +105,10 @@ export function createSubscriptions(chain: Chain, log: (message: string) => void
         result = true;
       } else result = subscribe(connection, request.method, params);
       connection.send(stringify({ jsonrpc: '2.0', id, result }));
+      // A signature already at its commitment is notified at once, after the answer that names
+      // the subscription (as a node does): before it, a client cannot tell whose notification it is.
+      const created = request.method === 'signatureSubscribe' ? subscriptions.get(result as number) : undefined;
+      if (created) run(created);
     } catch (error) {
       if (!(error instanceof RpcError)) log(`subscription: ${(error as Error).stack ?? String(error)}`);
       const code = error instanceof RpcError ? error.code : -32603;

@@ -88,6 +88,9 @@ export class ChainTransferRefusedError extends Error {
   }
 }
 
+/** Wake-ups when a signature reaches the commitment, over the node's websocket (solana-subscriptions.ts); a hint only, never a status. */
+export type { SignatureWatch } from './solana-subscriptions.ts';
+
 export interface ChainAdapter {
   readonly chain: string;
 

@@ -310,6 +310,23 @@ export const ordersRepo = {
   },
 
   /**
+   * The node says a TRANSFERRING order's transaction reached its commitment (transfer-wakeups.ts):
+   * its step is due now, whatever its backoff said. Guarded by status and signature (a stale
+   * notification changes nothing) and by no claim: `held` says another step runs it now, whose
+   * backoff would put the wake-up off, so the caller tries again once it is free.
+   */
+  transferDueNow(db: Db, orderId: string, txHash: string, now: Date) {
+    return db
+      .updateTable('orders')
+      .set({ next_step_at: now })
+      .where('id', '=', orderId)
+      .where('status', '=', 'TRANSFERRING')
+      .where('tx_hash', '=', txHash)
+      .returning(sql<boolean>`claimed_until is not null and claimed_until >= ${now}`.as('held'))
+      .executeTakeFirst();
+  },
+
+  /**
    * Records a failed step and when to retry it, only while this worker still holds the claim it
    * made: another worker may have taken the order over (a lapsed lease, a holder taken for dead).
    */

@@ -51,6 +51,8 @@ export interface StepsDeps {
   metrics?: TransferMetrics;
   /** Test-only (main.ts, NODE_ENV=test): called once a signed transfer is committed, before its first send. */
   afterTransferStored?: () => void;
+  /** A pending transfer's wake-up when the node notifies it (transfer-wakeups.ts); unset, the TRANSFERRING retries poll alone. */
+  watchTransfer?: (orderId: string, txHash: string) => void;
 }
 
 /** How the worker's lanes claim: batch size, orders at once, and the stop signal of the job. */
@@ -107,6 +109,7 @@ export function createOrderSteps(deps: StepsDeps) {
     log: deps.log,
     metrics: deps.metrics,
     afterTransferStored: deps.afterTransferStored,
+    watchTransfer: deps.watchTransfer,
   });
 
   async function requestRefund(order: OrderRow): Promise<undefined> {

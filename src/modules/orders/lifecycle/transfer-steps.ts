@@ -47,6 +47,8 @@ export interface TransferStepsDeps {
   maxAttempts: number;
   log?: TransferLog | undefined;
   metrics?: TransferMetrics | undefined;
+  /** Told of a transfer left pending, to wake its order when the node notifies it (transfer-wakeups.ts); unset, the retries poll. */
+  watchTransfer?: ((orderId: string, txHash: string) => void) | undefined;
   /** Test-only: called once a signed transfer is committed, before its first send (main.ts, NODE_ENV=test). */
   afterTransferStored?: (() => void) | undefined;
 }
@@ -163,7 +165,10 @@ export function createTransferSteps(deps: TransferStepsDeps) {
       state = await chain.getTransferStatus(prepared);
     }
     // Still pending (or, just sent, expired: the next pass acts on that).
-    if (state.status !== 'CONFIRMED' && state.status !== 'FAILED') throw new RetryLater('transfer not confirmed yet');
+    if (state.status !== 'CONFIRMED' && state.status !== 'FAILED') {
+      if (state.status === 'PENDING') deps.watchTransfer?.(order.id, prepared.txHash);
+      throw new RetryLater('transfer not confirmed yet');
+    }
     return settle(order, prepared, state.status, state);
   }
 

@@ -127,8 +127,7 @@ describe('standing deposit address on the production path: three deposits, three
     for (const payload of created3) expect(payload).toMatchObject({ type: 'PAYOUT', sourceKind: 'STANDING_DEPOSIT_ADDRESS', sourceId: standing.id });
 
     // Three PIX sent by the PSP simulator, to the receiver's key, each its PAYOUT's amount.
-    const psp = (await (await fetch(`${world.psp.ready.controlUrl}/control/state`)).json()) as Json;
-    const sent = (Object.values(psp.sent) as Json[]).filter((pix) => pix.chave === receiver.document);
+    const sent = (Object.values((await world.pspState()).sent) as Json[]).filter((pix) => pix.favorecido === receiver.document);
     expect(sent).toHaveLength(3);
     expect(sent.map((pix) => pix.status)).toEqual(['REALIZADO', 'REALIZADO', 'REALIZADO']);
     expect(sent.map((pix) => decimal(pix.valor).toFixed(2)).sort()).toEqual(completed.map((o) => decimal(String(o.amountBrl)).toFixed(2)).sort());

@@ -2,8 +2,8 @@
  * Issue 43 item 1 / issue 44 item 3: the deposit watcher with 1k and 10k standing addresses open,
  * against the same counts of open PAYOUT order addresses (the baseline, in the same session).
  * The service's own watcher and standing-deposits pass (createServices, CHAIN_PROVIDER=solana-rpc
- * on a chain simulator at `finalized`), run in this process at the service's pace (a pass, then
- * CHAIN_DEPOSIT_WATCH_INTERVAL_MS) on a fresh database `bench_standing_<timestamp>` (BENCH_PG_URL),
+ * on a chain simulator at `finalized`), run in this process at the service's pace (each a pass,
+ * then its interval, side by side as the worker runs them) on a fresh database `bench_standing_<timestamp>` (BENCH_PG_URL),
  * dropped at the end. Per round: the open addresses seeded by SQL (random owners, no key: nothing
  * ever reaches them), K real addresses made through the API (standing addresses, or PAYOUTs) and
  * each paid by a real SPL transfer; RPC calls counted on this process's fetch, per minute over a
@@ -22,6 +22,7 @@ import { ADMIN_TOKEN, testConfig } from '../test/helpers/app.ts';
 import { buildTransfer, simulatorRpc } from '../test/helpers/chain-simulator.ts';
 import { randomCpf } from '../test/helpers/documents.ts';
 import { startSimulator } from './lib/chain-payin.ts';
+import { stopChild } from './lib/process.ts';
 import { keepOpen, seedOpenPayouts } from './lib/chain-deposit.ts';
 import { adminUrl, createDatabase, dropDatabase, withClient } from './lib/database.ts';
 
@@ -97,18 +98,25 @@ try {
           targets.push({ owner: order.depositAddress, id: order.id });
         }
       }
-      // The service's pace: a pass (and the standing-deposits pass), then the interval.
+      // The service's pace: the watcher a pass, then CHAIN_DEPOSIT_WATCH_INTERVAL_MS; beside it, as
+      // the worker runs it, the standing-deposits job a pass, then ORDER_WORKER_INTERVAL_MS.
       let running = true;
       const passTimes: number[] = [];
-      const loop = (async () => {
+      const watching = (async () => {
         while (running) {
           const started = performance.now();
           await services.depositWatcher!.runPass();
-          await services.standingDeposits.runPass();
           passTimes.push(performance.now() - started);
           await sleep(INTERVAL_MS);
         }
       })();
+      const ordering = (async () => {
+        while (running) {
+          await services.standingDeposits.runPass();
+          await sleep(config.orders.workerIntervalMs);
+        }
+      })();
+      const loop = Promise.all([watching, ordering]);
       await sleep(3 * INTERVAL_MS); // every balance read once, the new addresses settled
       const quiet0 = { calls, at: performance.now() };
       await sleep(QUIET_MS);
@@ -141,7 +149,7 @@ try {
   console.log('|---|---|---|---|---|---|---|---|');
   for (const row of rows) console.log(row);
   await database.close();
-  sim.child.kill();
+  await stopChild(sim.child);
   await dropDatabase(server, name);
 }
 

@@ -130,7 +130,7 @@ describe('standing deposit address on the production path: three deposits, three
     const sent = (Object.values((await world.pspState()).sent) as Json[]).filter((pix) => pix.favorecido === receiver.document);
     expect(sent).toHaveLength(3);
     expect(sent.map((pix) => pix.status)).toEqual(['REALIZADO', 'REALIZADO', 'REALIZADO']);
-    expect(sent.map((pix) => decimal(pix.valor).toFixed(2)).sort()).toEqual(completed.map((o) => decimal(String(o.amountBrl)).toFixed(2)).sort());
+    expect(sent.map((pix) => decimal(pix.valor).toFixed(2)).sort()).toEqual(completed.map((o) => decimal(String(o.netAmountBrl)).toFixed(2)).sort());
 
     // Three sweeps landed, one after the other: the treasury up by the deposits, the address drained.
     const sweeps = await until(

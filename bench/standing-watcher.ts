@@ -10,7 +10,9 @@
  * quiet window and over the deposits' window; per deposit, sent → detected (`chain_deposits`) and,
  * for a standing address, sent → its PAYOUT created.
  *
- *   node bench/standing-watcher.ts [counts, default 1000,10000] [deposits per round, default 10]
+ *   node bench/standing-watcher.ts [counts, default 1000,10000] [deposits per round, default 10] [kinds, default orders,standing]
+ *
+ * BENCH_WAIT_MS bounds the wait for a round's deposits (default 120 s: those found by then are reported).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import path from 'node:path';
@@ -29,6 +31,8 @@ import { adminUrl, createDatabase, dropDatabase, withClient } from './lib/databa
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const counts = (process.argv[2] ?? '1000,10000').split(',').map(Number);
 const perRound = Number(process.argv[3] ?? 10);
+const kinds = (process.argv[4] ?? 'orders,standing').split(',') as Array<'orders' | 'standing'>;
+const WAIT_MS = Number(process.env.BENCH_WAIT_MS ?? 120_000);
 const server = process.env.BENCH_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const INTERVAL_MS = 2000;
 const QUIET_MS = Number(process.env.BENCH_QUIET_MS ?? 20_000);
@@ -83,7 +87,7 @@ try {
   }) as typeof fetch;
 
   for (const count of counts) {
-    for (const kind of ['orders', 'standing'] as const) {
+    for (const kind of kinds) {
       await keepOpen(url, kind === 'orders' ? count : 0);
       await keepStandingOpen(url, kind === 'standing' ? count : 0);
       // The measured addresses: real, made through the API.
@@ -130,7 +134,7 @@ try {
           sentAt.set(target.owner, Date.now());
         }),
       );
-      const found = await waitFound(url, kind, targets.map((t) => t.owner), 120_000);
+      const found = await waitFound(url, kind, targets.map((t) => t.owner), WAIT_MS);
       running = false;
       await loop;
       const busyPerMinute = ((calls - busy0.calls) / (performance.now() - busy0.at)) * 60_000;

@@ -312,8 +312,12 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
         chain: depositChain,
         handleChainDeposit: (deposit, trx) => orderNotifications.handleChainDeposit(deposit, trx),
         instruments: [
-          { watched: (pool, now, limit) => payoutBatchesRepo.watchedAddresses(pool, now, limit), handle: (deposit, trx) => payoutBatches.funding.handleDeposit(deposit, trx) },
-          { watched: (pool, now, limit) => standingDeposits.watched(pool, now, limit), handle: (deposit, trx) => standingDeposits.handleDeposit(deposit, trx) },
+          {
+            allWatched: (pool, now) => payoutBatchesRepo.allWatchedAddresses(pool, now),
+            watched: (pool, now, limit) => payoutBatchesRepo.watchedAddresses(pool, now, limit),
+            handle: (deposit, trx) => payoutBatches.funding.handleDeposit(deposit, trx),
+          },
+          { allWatched: (pool, now) => standingDeposits.allWatched(pool, now), watched: (pool, now, limit) => standingDeposits.watched(pool, now, limit), handle: (deposit, trx) => standingDeposits.handleDeposit(deposit, trx) },
         ],
         // Balances are read for every watched address; signatures listed regardless of them for a tenth of the batch (the safety rotation).
         settings: { batchSize: Math.max(1, Math.ceil(chain.depositWatchBatch / 10)), lateWatchMs: chain.depositLateWatchHours * 3_600_000 },

@@ -30,7 +30,7 @@ export const SCALE_CLASSES: Readonly<Record<string, ScaleClass>> = {
   // A merchant's own rows.
   chain_deposits: { class: 'distributed', missingColumn: byOrder, why: "a PAYOUT's detected deposits" },
   deposit_addresses: { class: 'distributed', missingColumn: "merchant_id to add, from the order or the Idempotency-Key's merchant", why: "a PAYOUT's deposit address and its sealed key" },
-  deposit_sweeps: { class: 'distributed', missingColumn: `${byOrder} or its payout batch (payout_batches.merchant_id)`, why: "a PAYOUT's or a payout batch's sweep of its deposit address" },
+  deposit_sweeps: { class: 'distributed', missingColumn: `${byOrder} or its payout batch (payout_batches.merchant_id)`, why: "a PAYOUT's or a payout batch's sweep of its deposit address, or of one deposit to a standing address" },
   disputes: { class: 'distributed', why: "a merchant's MED claims, beside their orders" },
   events: { class: 'distributed', why: "the outbox: a merchant's order events" },
   idempotency_keys: { class: 'distributed', why: 'keyed (merchant_id, key) already' },
@@ -132,6 +132,7 @@ export const FOREIGN_KEYS_TO_REWRITE: readonly string[] = [
   'deposit_sweeps.deposit_address -> deposit_addresses.owner_address',
   'deposit_sweeps.order_id -> orders.id',
   'deposit_sweeps.payout_batch_id -> payout_batches.id',
+  'deposit_sweeps.standing_deposit_signature -> standing_address_deposits.signature',
   'disputes.order_id -> orders.id',
   'ledger_postings.entry_id -> ledger_entries.id',
   'managed_wallets.receiver_id -> receivers.id',

@@ -77,7 +77,7 @@ export function createSolanaSweeps(deps: { settings: SolanaSweepSettings; sponso
       rpcCall('getLatestBlockhash', (abortSignal) => rpc.getLatestBlockhash({ commitment: 'confirmed' }).send({ abortSignal })),
     ]);
     if (balance === undefined || balance < amount) throw new ChainTransferRefusedError(`the deposit token account holds ${balance ?? 'nothing'}, less than the ${amount} credited`);
-    const closes = balance === amount;
+    const closes = !intent.keepOpen && balance === amount;
     const sponsorSigner = createNoopSigner(sponsorAddress);
     const ownerSigner = createNoopSigner(owner);
     const instructions: Instruction[] = [

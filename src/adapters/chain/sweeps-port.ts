@@ -19,12 +19,19 @@ export interface SweepIntent {
   owner: MessageSigner;
   /** What the books credited to the treasury, decimal text in token units. */
   amount: string;
+  /**
+   * Never close the token account, even emptied: a standing address's (decision 0049), which
+   * takes deposits at any time (one landing before the sweep would make the close, and so the
+   * whole sweep, fail) and whose next sender would pay its rent again.
+   */
+  keepOpen?: boolean;
 }
 
 export interface PreparedSweep extends PreparedTransfer {
   /**
    * The transaction also closes the emptied token account (its rent to the sponsor): it held
-   * exactly the credited amount when prepared. Anything more stays there, not closed, for an operator.
+   * exactly the credited amount when prepared (and the intent did not ask to keep it open).
+   * Anything more stays there, not closed, for an operator.
    */
   closes: boolean;
 }

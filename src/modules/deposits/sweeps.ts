@@ -13,7 +13,10 @@
  *   posted, for an operator.
  * Deposits not credited (late, repeated, wrong mint, an order failed) are never swept here. A payout
  * batch's address is swept the same way once its deposits funded it, the amount that funded it (its
- * sweep's `payout_batch_id`, its costs posted against the batch; migration 0069).
+ * sweep's `payout_batch_id`, its costs posted against the batch; migration 0069). A standing
+ * address is swept once per deposit its PAYOUT was credited with, one sweep PENDING at a time per
+ * address, its token account never closed (its sweep's `standing_deposit_signature`, its costs
+ * posted against that PAYOUT as an order's; migration 0071, decision 0049).
  *
  * The sponsor pays every sweep: while it holds too little SOL to pay one (`sponsorFunds`; decision
  * 0038), no sweep is started and none that expired is rebuilt (each would expire unlanded, spend
@@ -84,11 +87,12 @@ export function createSweeper(deps: SweeperDeps) {
   const { db, clock, chain, vault, settings, log } = deps;
   let waitingLoggedAt = Number.NEGATIVE_INFINITY;
 
-  function intentOf(row: { reference: string; owner_address: string; encrypted_private_key: string; key_version: number; token: string; amount: string }) {
+  function intentOf(row: { reference: string; owner_address: string; encrypted_private_key: string; key_version: number; token: string; amount: string; standing_deposit_signature: string | null }) {
     const owner = vault.open(row.reference, { encryptedPrivateKey: row.encrypted_private_key, keyVersion: row.key_version });
     // The seal binds the key to its reference, not to the address column: a row whose address is not its key's would sweep another account.
     if (owner.address !== row.owner_address) throw new Error(`deposit address ${row.owner_address}: its sealed key opens to another address`);
-    return { token: row.token, owner, amount: row.amount };
+    // A standing address's token account stays open for its next deposits (decision 0049).
+    return { token: row.token, owner, amount: row.amount, ...(row.standing_deposit_signature !== null ? { keepOpen: true } : {}) };
   }
 
   /** The address's sealed key and row, for a rebuild (a pending row does not carry the key). */
@@ -111,6 +115,7 @@ export function createSweeper(deps: SweeperDeps) {
       deposit_address: row.owner_address,
       order_id: row.order_id,
       payout_batch_id: row.payout_batch_id,
+      standing_deposit_signature: row.standing_deposit_signature,
       token: row.token,
       amount: row.amount,
       status: 'PENDING',
@@ -121,7 +126,7 @@ export function createSweeper(deps: SweeperDeps) {
       created_at: now,
       updated_at: now,
     });
-    // Another worker stored its own first: that one is the sweep, this one is never sent.
+    // Another worker stored its own first (or, at a standing address, one of another deposit is PENDING): that one is sent, this one never.
     if (!stored) return false;
     deps.afterSweepStored?.();
     await chain.sendSweep(prepared);
@@ -158,7 +163,7 @@ export function createSweeper(deps: SweeperDeps) {
       await repo.touch(db, row.deposit_address, clock.now());
       return 'waitingForSponsor';
     }
-    const next = await chain.prepareSweep(intentOf({ ...(await keyOf(row.deposit_address)), token: row.token, amount: row.amount }));
+    const next = await chain.prepareSweep(intentOf({ ...(await keyOf(row.deposit_address)), token: row.token, amount: row.amount, standing_deposit_signature: row.standing_deposit_signature }));
     if (await repo.replace(db, row.deposit_address, expired.txHash, next, clock.now())) {
       log?.warn({ ...ownerOf(row), depositAddress: row.deposit_address, attempt: row.attempt + 1, expiredTxHash: expired.txHash, txHash: next.txHash }, 'deposit sweep expired without landing: rebuilt');
       await chain.sendSweep(next);

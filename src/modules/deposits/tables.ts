@@ -53,12 +53,17 @@ export interface ChainDepositsTable {
 
 export type SweepStatus = 'PENDING' | 'DONE' | 'FAILED';
 
-/** One sweep per credited deposit address (migration 0026). */
+/**
+ * One sweep per credited deposit address (migration 0026), or per credited deposit to a standing
+ * address (migration 0071); at most one PENDING per address.
+ */
 export interface DepositSweepsTable {
   deposit_address: string;
   /** The PAYOUT whose deposit it sweeps, or null for a payout batch's (exactly one of the two; migration 0069). */
   order_id: string | null;
   payout_batch_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The standing address's deposit it sweeps (its PAYOUT in `order_id`); null for the others. */
+  standing_deposit_signature: ColumnType<string | null, string | null | undefined, string | null>;
   token: string;
   /** NUMERIC text, token units: what the books credited to the treasury, and what the sweep moves. */
   amount: string;

@@ -8,7 +8,9 @@
  * which applies the orders' rules (deposit-terms.ts). Each signature is one transaction: the
  * order's change, the deposit's record (once per signature and address) and the cursor move
  * together, so a watcher killed anywhere resumes at the first signature not committed, and none is
- * credited twice; the balance is stored only once every signature was handled. What the order does
+ * credited twice; the balance is stored only once every signature was handled. An instrument's
+ * addresses (a payout batch's, a standing address's) are read in the same batches by the same
+ * rule. What the order does
  * not take (late, repeated, no order) is recorded for an operator to return. Once an address is no
  * longer watched, its owner's token accounts of other mints are read once: what reached them (a
  * wrong mint) is recorded too, never credited.
@@ -47,13 +49,18 @@ type Watched = Awaited<ReturnType<typeof repo.allWatched>>[number] & { balance?:
 /** An address the watcher scans as it scans an order's. */
 export type WatchedAddress = Awaited<ReturnType<typeof repo.watched>>[number];
 
+/** A watched address with the balance its handled signatures left (null: unknown, read them). */
+export type ObservedAddress = WatchedAddress & { observed_amount: string | null };
+
 /**
  * Addresses held by something other than an order (a payout batch's: src/modules/payout-batches/;
- * a standing address's: src/modules/standing-addresses/):
- * which of them are watched now, and what a deposit to one of them did (undefined: not one of
- * theirs, the orders' rule applies).
+ * a standing address's: src/modules/standing-addresses/): every one watched now with its stored
+ * balance (read in the pass's batches with the orders' addresses), up to `limit` of them the least
+ * recently scanned first (the safety rotation), and what a deposit to one of them did (undefined:
+ * not one of theirs, the orders' rule applies).
  */
 export interface InstrumentDeposits {
+  allWatched(db: Db, now: Date): Promise<ObservedAddress[]>;
   watched(db: Db, now: Date, limit: number): Promise<WatchedAddress[]>;
   handle(deposit: ChainDeposit, trx: Trx): Promise<DepositOutcome | undefined>;
 }
@@ -151,7 +158,8 @@ export function createDepositWatcher(deps: { db: Db; clock: Clock; chain: Deposi
    */
   async function moved(result: PassResult): Promise<Watched[] | undefined> {
     const now = clock.now();
-    const all = await repo.allWatched(db, now, settings.lateWatchMs);
+    const all: ObservedAddress[] = await repo.allWatched(db, now, settings.lateWatchMs);
+    for (const instrument of deps.instruments ?? []) all.push(...(await instrument.allWatched(db, now)));
     let balances: Array<string | null>;
     try {
       balances = await chain.balancesOf(all.map((a) => a.token_account));
@@ -168,7 +176,9 @@ export function createDepositWatcher(deps: { db: Db; clock: Clock; chain: Deposi
       byReference.set(a.reference, { ...a, observed_amount: observed, balance });
     });
     const toScan = [...byReference.values()].filter((a) => a.observed_amount !== a.balance);
-    for (const stale of await repo.watched(db, now, settings.lateWatchMs, settings.batchSize)) {
+    const stales = await repo.watched(db, now, settings.lateWatchMs, settings.batchSize);
+    for (const instrument of deps.instruments ?? []) stales.push(...(await instrument.watched(db, now, settings.batchSize)));
+    for (const stale of stales) {
       const known = byReference.get(stale.reference);
       if (known && known.observed_amount === known.balance) toScan.push(known);
     }
@@ -208,10 +218,7 @@ export function createDepositWatcher(deps: { db: Db; clock: Clock; chain: Deposi
     if (clock.now().getTime() < retryAt) return { ...result, backedOff: true };
     const toScan = await moved(result);
     if (toScan === undefined) return { ...result, backedOff: true };
-    // An instrument's addresses (a payout batch's, a standing address's): their signatures are listed every pass.
-    const instruments: Watched[] = [];
-    for (const instrument of deps.instruments ?? []) instruments.push(...(await instrument.watched(db, clock.now(), settings.batchSize)).map((a): Watched => ({ ...a, observed_amount: null })));
-    if (!(await each([...toScan, ...instruments], signal, result, scan, (a) => a.owner_address))) return { ...result, backedOff: true };
+    if (!(await each(toScan, signal, result, scan, (a) => a.owner_address))) return { ...result, backedOff: true };
     const retiring = await repo.retiring(db, clock.now(), settings.lateWatchMs, settings.batchSize);
     if (!(await each(retiring, signal, result, checkOtherMints, (a) => a.owner_address))) return { ...result, backedOff: true };
     failures = 0;

@@ -105,15 +105,17 @@ export const payoutBatchesRepo = {
    * for return), the least recently scanned first.
    */
   watchedAddresses(db: Db, now: Date, limit: number) {
-    return db
-      .selectFrom('deposit_addresses as d')
-      .innerJoin('payout_batches as b', 'b.deposit_address', 'd.owner_address')
+    return watchedQuery(db, now)
       .select(['d.reference', 'd.owner_address', 'd.token_account', 'd.mint', 'd.token', 'd.last_signature'])
-      .where((eb) => eb.or([eb('b.status', 'in', ['AWAITING_FUNDING', 'PAUSED']), eb('b.updated_at', '>', new Date(now.getTime() - 86_400_000))]))
       .orderBy('d.scanned_at', (ob) => ob.asc().nullsFirst())
       .orderBy('d.reference')
       .limit(limit)
       .execute();
+  },
+
+  /** All of them, each with the balance its handled signatures left: read every pass in the watcher's balance batches. */
+  allWatchedAddresses(db: Db, now: Date) {
+    return watchedQuery(db, now).select(['d.reference', 'd.owner_address', 'd.token_account', 'd.mint', 'd.token', 'd.last_signature', 'd.observed_amount']).orderBy('d.reference').execute();
   },
 
   settings(db: Db, merchantId: string) {
@@ -129,3 +131,11 @@ export const payoutBatchesRepo = {
       .executeTakeFirstOrThrow();
   },
 };
+
+/** The batches' addresses still watched (see `watchedAddresses`). */
+function watchedQuery(db: Db, now: Date) {
+  return db
+    .selectFrom('deposit_addresses as d')
+    .innerJoin('payout_batches as b', 'b.deposit_address', 'd.owner_address')
+    .where((eb) => eb.or([eb('b.status', 'in', ['AWAITING_FUNDING', 'PAUSED']), eb('b.updated_at', '>', new Date(now.getTime() - 86_400_000))]));
+}

@@ -128,20 +128,32 @@ export function createStandingDeposits(deps: StandingDepositsDeps) {
     return handled;
   }
 
-  /** Standing addresses the watcher reads: enabled ones, and ones disabled in the last day (their deposits recorded NO_ORDER). */
-  function watched(pool: Db, now: Date, limit: number) {
-    return pool
+  /**
+   * Standing addresses the watcher reads: enabled ones, and ones disabled in the last day (their
+   * deposits recorded NO_ORDER); up to `limit` the least recently scanned first (its safety
+   * rotation), or all of them with the balance their handled signatures left (its balance batches).
+   */
+  const watchedQuery = (pool: Db, now: Date) =>
+    pool
       .selectFrom('deposit_addresses as d')
       .innerJoin('standing_deposit_addresses as s', 's.deposit_address', 'd.owner_address')
-      .select(['d.reference', 'd.owner_address', 'd.token_account', 'd.mint', 'd.token', 'd.last_signature'])
-      .where((eb) => eb.or([eb('s.status', '=', 'ACTIVE'), eb('s.disabled_at', '>', new Date(now.getTime() - 86_400_000))]))
+      .where((eb) => eb.or([eb('s.status', '=', 'ACTIVE'), eb('s.disabled_at', '>', new Date(now.getTime() - 86_400_000))]));
+  const WATCH_COLUMNS = ['d.reference', 'd.owner_address', 'd.token_account', 'd.mint', 'd.token', 'd.last_signature'] as const;
+
+  function watched(pool: Db, now: Date, limit: number) {
+    return watchedQuery(pool, now)
+      .select(WATCH_COLUMNS)
       .orderBy('d.scanned_at', (ob) => ob.asc().nullsFirst())
       .orderBy('d.reference')
       .limit(limit)
       .execute();
   }
 
-  return { handleDeposit, runPass, watched };
+  function allWatched(pool: Db, now: Date) {
+    return watchedQuery(pool, now).select([...WATCH_COLUMNS, 'd.observed_amount']).orderBy('d.reference').execute();
+  }
+
+  return { handleDeposit, runPass, watched, allWatched };
 }
 
 export type StandingDeposits = ReturnType<typeof createStandingDeposits>;

@@ -91,14 +91,21 @@ export const treasuryRepo = {
   /**
    * Per token, the PAYOUT deposits credited to the treasury in the books and not yet swept into it
    * on chain (no sweep, or one not landed yet): the chain's treasury holds that much less.
-   * A FAILED sweep is not counted: its deposit stays a drift until an operator moves it.
+   * A FAILED sweep is not counted: its deposit stays a drift until an operator moves it. A
+   * standing address's deposit is in the books once its PAYOUT was credited with it (ORDERED, the
+   * order's tx_hash its signature; a held one never is), and has a sweep of its own (migration 0071).
    */
   async unsweptDeposits(db: Db): Promise<TokenSum[]> {
     return db
       .selectFrom('chain_deposits as c')
-      .leftJoin('deposit_sweeps as s', 's.deposit_address', 'c.deposit_address')
+      .leftJoin('standing_address_deposits as sd', 'sd.signature', 'c.signature')
+      .leftJoin('orders as so', 'so.id', 'sd.order_id')
+      .leftJoin('deposit_sweeps as s', (join) =>
+        join.onRef('s.deposit_address', '=', 'c.deposit_address').on((eb) => eb.or([eb('s.standing_deposit_signature', 'is', null), eb('s.standing_deposit_signature', '=', eb.ref('c.signature'))])),
+      )
       .select(['c.token', sql<string>`coalesce(sum(c.amount), 0)::text`.as('amount'), sql<number>`count(*)::int`.as('count')])
       .where('c.outcome', '=', 'CREDITED')
+      .where((eb) => eb.or([eb('sd.signature', 'is', null), eb.and([eb('sd.status', '=', 'ORDERED'), eb('so.tx_hash', '=', eb.ref('sd.signature'))])]))
       .where((eb) => eb.or([eb('s.status', 'is', null), eb('s.status', '=', 'PENDING')]))
       .groupBy('c.token')
       .execute();

@@ -75,6 +75,12 @@ describe('platform keys outside production', () => {
       .insertInto('deposit_addresses')
       .values({ reference: 'payout-reference', token: 'USDC', mint: sealed.address, owner_address: deposit.address, token_account: deposit.address, encrypted_private_key: deposit.encryptedPrivateKey, key_version: 1 })
       .execute();
+    // A standing address's key (reference standing:<id>, decision 0046): the same table, re-sealed with the others, swept long after.
+    const standing = depositVault.generate('standing:0191f0a0-0000-7000-8000-000000000001');
+    await db
+      .insertInto('deposit_addresses')
+      .values({ reference: 'standing:0191f0a0-0000-7000-8000-000000000001', token: 'USDC', mint: sealed.address, owner_address: standing.address, token_account: standing.address, encrypted_private_key: standing.encryptedPrivateKey, key_version: 1 })
+      .execute();
     const before = await db.selectFrom('platform_keys').selectAll().orderBy('purpose').execute();
 
     // Version 3 with no KEK for version 1: refused before anything changes, naming the fix.
@@ -93,7 +99,7 @@ describe('platform keys outside production', () => {
 
     const rotated = { ...ctx.config, walletKek: kek2, walletKekVersion: 2, walletKekPrevious: { 1: ctx.config.walletKek } };
     const custody = createKeyCustody({ config: rotated, db, clock: systemClock });
-    expect(await resealAll(custody.sealedKeyStores)).toEqual({ managedWallets: 1, platformKeys: 2, depositAddresses: 1 });
+    expect(await resealAll(custody.sealedKeyStores)).toEqual({ managedWallets: 1, platformKeys: 2, depositAddresses: 2 });
     expect(await resealAll(custody.sealedKeyStores)).toEqual({ managedWallets: 0, platformKeys: 0, depositAddresses: 0 });
 
     const after = await db.selectFrom('platform_keys').selectAll().orderBy('purpose').execute();
@@ -105,6 +111,8 @@ describe('platform keys outside production', () => {
     const depositRow = await db.selectFrom('deposit_addresses').selectAll().where('reference', '=', 'payout-reference').executeTakeFirstOrThrow();
     expect(depositRow.key_version).toBe(2);
     expect(custody.depositVault.open('payout-reference', { encryptedPrivateKey: depositRow.encrypted_private_key, keyVersion: 2 }).address).toBe(deposit.address);
+    const standingRow = await db.selectFrom('deposit_addresses').select(['encrypted_private_key', 'key_version']).where('owner_address', '=', standing.address).executeTakeFirstOrThrow();
+    expect(custody.depositVault.open('standing:0191f0a0-0000-7000-8000-000000000001', { encryptedPrivateKey: standingRow.encrypted_private_key, keyVersion: standingRow.key_version }).address).toBe(standing.address);
 
     // The new KEK alone opens everything now: the retired one can leave WALLET_KEK_PREVIOUS.
     const onlyNew = { ...rotated, walletKekPrevious: {} };

@@ -97,8 +97,11 @@ export const treasuryRepo = {
     return db
       .selectFrom('chain_deposits as c')
       .leftJoin('deposit_sweeps as s', 's.deposit_address', 'c.deposit_address')
+      .leftJoin('payout_batches as b', 'b.deposit_address', 'c.deposit_address')
       .select(['c.token', sql<string>`coalesce(sum(c.amount), 0)::text`.as('amount'), sql<number>`count(*)::int`.as('count')])
       .where('c.outcome', '=', 'CREDITED')
+      // A payout batch's deposit is in the books once the batch is funded; short of its total, nothing (decision 0051).
+      .where((eb) => eb.or([eb('b.id', 'is', null), eb('b.funded_at', 'is not', null)]))
       .where((eb) => eb.or([eb('s.status', 'is', null), eb('s.status', '=', 'PENDING')]))
       .groupBy('c.token')
       .execute();

@@ -77,7 +77,7 @@ describe('a 200-line payout batch on the production path: CSV, approval, one on-
     const people = peopleOf(ctx.app, merchant.merchantId, clock, 'batch-production');
     owner = await people.manager('OWNER');
     admin = await people.manager('ADMIN');
-  }, 120_000);
+  }, 300_000);
 
   afterAll(async () => {
     await ctx?.close();
@@ -111,7 +111,7 @@ describe('a 200-line payout batch on the production path: CSV, approval, one on-
 
     const started = Date.now();
     let funded: Json = {};
-    for (const deadline = Date.now() + 30_000; funded.status !== 'PAYING' && Date.now() < deadline; await pause(50)) {
+    for (const deadline = Date.now() + 120_000; funded.status !== 'PAYING' && Date.now() < deadline; await pause(50)) {
       await runJob('deposit-watcher');
       funded = (await call('GET', `/payout-batches/${batch.id}`)).json() as Json;
     }
@@ -143,7 +143,7 @@ describe('a 200-line payout batch on the production path: CSV, approval, one on-
 
     // The batch's deposit swept into the treasury once: its token account emptied and closed.
     let sweep: Json | undefined;
-    for (const deadline = Date.now() + 30_000; sweep?.status !== 'DONE' && Date.now() < deadline; await pause(50)) {
+    for (const deadline = Date.now() + 120_000; sweep?.status !== 'DONE' && Date.now() < deadline; await pause(50)) {
       await runJob('deposit-sweeps');
       sweep = await ctx.database.db.selectFrom('deposit_sweeps').select(['status', 'amount']).where('payout_batch_id', '=', batch.id).executeTakeFirst();
     }

@@ -269,7 +269,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   const standingCharges = createStandingChargesService({ db, clock, rules: quotes.tradeRules, receivers, pix: config.pix });
   // Standing deposit addresses (issue 43, item 1; decision 0046): made, listed and disabled here.
   const standingAddresses = createStandingAddressesService({ db, clock, rules: quotes.tradeRules, receivers, chain: chainForOrders, pix: adapters.pix });
-  const standingChargePayments = createStandingChargePayments({ db, clock, quotes, receivers, settings: config.orders });
+  const standingChargePayments = createStandingChargePayments({ db, clock, quotes, receivers, settings: config.orders, liquidity });
   const orderNotifications = createOrderNotifications({
     db,
     personalData,

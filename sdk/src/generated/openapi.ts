@@ -4588,7 +4588,7 @@ export interface components {
             depositAddress: string | null;
             fundedCrypto: string | null;
             fundedAt: string | null;
-            /** @description Tokens held for return to the merchant: the deposit's excess, refused and cancelled lines' shares (and, while paying, the lines not yet made orders) */
+            /** @description Tokens held for return to the merchant: the deposit's excess, refused and cancelled lines' shares (and, while paying, the lines not yet made orders); for a batch EXPIRED or CANCELLED before its deposits covered its total, all that arrived */
             heldCrypto: string;
             /** @description How many lines stand where */
             progress: {

@@ -66,6 +66,7 @@ import * as payoutBatches from './20261205_0068_payout_batches.ts';
 import * as payoutBatchSweepsSealing from './20261205_0069_payout_batch_sweeps_sealing.ts';
 import * as standingDepositAddresses from './20261205_0070_standing_deposit_addresses.ts';
 import * as standingDepositSweeps from './20261206_0071_standing_deposit_sweeps.ts';
+import * as unfundedBatchDeposits from './20261206_0072_unfunded_batch_deposits.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261122_0001_foundation': foundation,
@@ -130,4 +131,5 @@ export const migrations: Record<string, Migration> = {
   '20261205_0069_payout_batch_sweeps_sealing': payoutBatchSweepsSealing,
   '20261205_0070_standing_deposit_addresses': standingDepositAddresses,
   '20261206_0071_standing_deposit_sweeps': standingDepositSweeps,
+  '20261206_0072_unfunded_batch_deposits': unfundedBatchDeposits,
 };

@@ -29,13 +29,15 @@ export interface DepositAddressesTable {
   updated_at: DefaultedTimestamp;
 }
 
-export const DEPOSIT_OUTCOMES = ['CREDITED', 'ORDER_FAILED', 'LATE', 'REPEATED', 'NO_ORDER', 'WRONG_MINT'] as const;
+export const DEPOSIT_OUTCOMES = ['CREDITED', 'ORDER_FAILED', 'LATE', 'REPEATED', 'NO_ORDER', 'WRONG_MINT', 'UNFUNDED'] as const;
 /**
  * CREDITED: the order's deposit (DEPOSIT_RECEIVED; an excess is held by the order). ORDER_FAILED:
  * the order's deposit, worth less than the minimum order: the order FAILED, the tokens held for
  * return. LATE: arrived once the order had expired. REPEATED: arrived after the order's deposit.
  * NO_ORDER: on an address no order holds. WRONG_MINT: another mint sent to the owner (its own token
- * account; `token` is then that mint's address). All but CREDITED are not credited, to be returned.
+ * account; `token` is then that mint's address). UNFUNDED: counted toward a payout batch that
+ * expired or was cancelled before its deposits covered its total (was CREDITED; migration 0072,
+ * decision 0051). All but CREDITED are not credited, to be returned.
  */
 export type DepositOutcome = (typeof DEPOSIT_OUTCOMES)[number];
 

@@ -24,7 +24,7 @@ import type { OrderSource } from '../orders/order-source.ts';
 import { ordersRepo } from '../orders/repo.ts';
 import type { PayoutBody } from '../orders/schemas.ts';
 import type { OrderPrice } from '../quotes/service.ts';
-import { payoutBatchesRepo as repo } from './repo.ts';
+import { UNFUNDED_STATUSES, payoutBatchesRepo as repo } from './repo.ts';
 import type { PayoutBatchItemRow, PayoutBatchRow } from './tables.ts';
 
 type PayoutVariant = OrderVariant<Static<typeof PayoutBody>, ParsedOrder>;
@@ -175,9 +175,15 @@ export function createBatchFunding(deps: FundingDeps) {
       for (const { id } of await repo.paying(db, 20)) handled += await releaseBatch(id);
       const now = clock.now();
       for (const { id } of await repo.expired(db, now, 100)) {
+        // Under the batch's lock, as the deposit watcher's handleDeposit: a deposit recorded
+        // meanwhile is counted before this (then held below) or LATE after it.
         await inTransaction(db, async (trx) => {
+          const locked = await repo.lock(trx, id);
+          if (!locked || locked.funded_at !== null || !UNFUNDED_STATUSES.includes(locked.status)) return;
           await repo.closeValid(trx, id, 'CANCELLED', now);
-          await repo.move(trx, id, ['VALIDATED', 'AWAITING_APPROVAL', 'AWAITING_FUNDING'], { status: 'EXPIRED', updated_at: now });
+          await repo.move(trx, id, [locked.status], { status: 'EXPIRED', updated_at: now });
+          // What arrived short of the total: out of the batch, held for an operator to return (decision 0051).
+          await repo.holdUnfunded(trx, locked);
         });
       }
       return handled;

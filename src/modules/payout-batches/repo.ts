@@ -1,7 +1,10 @@
 /** The SQL of payout batches; every function takes the transaction (or root db) it runs in. */
 import { type Insertable, type Updateable, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import { BATCH_COLUMNS, type BatchStatus, ITEM_COLUMNS, type ItemStatus, type PayoutBatchItemsTable, type PayoutBatchesTable } from './tables.ts';
+import { BATCH_COLUMNS, type BatchStatus, ITEM_COLUMNS, type ItemStatus, type PayoutBatchItemsTable, type PayoutBatchRow, type PayoutBatchesTable } from './tables.ts';
+
+/** A batch not yet funded is in one of these (PAUSED: paused before its deposit covered the total). */
+export const UNFUNDED_STATUSES: BatchStatus[] = ['VALIDATED', 'AWAITING_APPROVAL', 'AWAITING_FUNDING', 'PAUSED'];
 
 export const payoutBatchesRepo = {
   insertBatch(db: Db, row: Insertable<PayoutBatchesTable>) {
@@ -27,6 +30,22 @@ export const payoutBatchesRepo = {
 
   lockByAddress(db: Db, address: string) {
     return db.selectFrom('payout_batches').select(BATCH_COLUMNS).where('deposit_address', '=', address).forUpdate().executeTakeFirst();
+  },
+
+  /**
+   * A batch stopped (EXPIRED, CANCELLED) before its deposits covered its total: what arrived is
+   * no longer counted toward it but held for an operator to return (UNFUNDED; decision 0051).
+   */
+  async holdUnfunded(db: Db, batch: Pick<PayoutBatchRow, 'funded_at' | 'deposit_address'>) {
+    if (batch.funded_at !== null || batch.deposit_address === null) return [];
+    return db
+      .updateTable('chain_deposits')
+      .set({ outcome: 'UNFUNDED' })
+      .where('deposit_address', '=', batch.deposit_address)
+      .where('order_id', 'is', null)
+      .where('outcome', '=', 'CREDITED')
+      .returning(['signature', 'token', 'amount'])
+      .execute();
   },
 
   /** Guarded: only from one of `from`; undefined when the batch was elsewhere. */
@@ -94,9 +113,16 @@ export const payoutBatchesRepo = {
     return db.selectFrom('payout_batches').select(['id']).where('status', '=', 'PAYING').orderBy('updated_at').limit(limit).execute();
   },
 
-  /** Batches still waiting for approval or funding whose prices expired. */
+  /** Batches still waiting for approval or funding (paused or not) whose prices expired. */
   expired(db: Db, now: Date, limit: number) {
-    return db.selectFrom('payout_batches').select(['id']).where('status', 'in', ['VALIDATED', 'AWAITING_APPROVAL', 'AWAITING_FUNDING']).where('rate_expires_at', '<=', now).limit(limit).execute();
+    return db
+      .selectFrom('payout_batches')
+      .select(['id'])
+      .where('status', 'in', UNFUNDED_STATUSES)
+      .where('funded_at', 'is', null)
+      .where('rate_expires_at', '<=', now)
+      .limit(limit)
+      .execute();
   },
 
   /**

@@ -63,9 +63,9 @@ export const PayoutBatchSchema = Type.Object(
     approvedByUserId: Nullable(Uuid('The second person who approved it')),
     approvedAt: Nullable(Timestamp()),
     depositAddress: Nullable(Type.String({ description: 'Where to send totalCrypto of token; shown once the batch may be funded' })),
-    fundedCrypto: Nullable(Type.String({ description: 'Tokens received so far' })),
+    fundedCrypto: Nullable(Type.String({ description: 'Tokens received so far (below totalCrypto: not yet funded)' })),
     fundedAt: Nullable(Timestamp()),
-    heldCrypto: Type.String({ description: "Tokens held for return to the merchant: the deposit's excess, refused and cancelled lines' shares (and, while paying, the lines not yet made orders)" }),
+    heldCrypto: Type.String({ description: "Tokens held for return to the merchant: the deposit's excess, refused and cancelled lines' shares (and, while paying, the lines not yet made orders); for a batch EXPIRED or CANCELLED before its deposits covered its total, all that arrived" }),
     progress: Type.Object(
       {
         valid: Type.Integer({ description: 'Lines waiting to become orders' }),

@@ -290,7 +290,10 @@ export function createPayoutBatches(deps: PayoutBatchesDeps) {
         if (!locked || !['VALIDATED', 'AWAITING_APPROVAL', 'AWAITING_FUNDING', 'PAUSED', 'PAYING'].includes(locked.status)) return undefined;
         const now = clock.now();
         await repo.closeValid(trx, batch.id, 'CANCELLED', now);
-        return repo.move(trx, batch.id, [locked.status], { status: 'CANCELLED', updated_at: now });
+        const moved = await repo.move(trx, batch.id, [locked.status], { status: 'CANCELLED', updated_at: now });
+        // Cancelled before its deposits covered the total: what arrived is held for return (decision 0051).
+        await repo.holdUnfunded(trx, locked);
+        return moved;
       });
       if (!moved) throw conflict(await find(merchantId, id), 'cancel');
       return view(moved);

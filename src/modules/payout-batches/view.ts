@@ -15,8 +15,10 @@ const iso = (value: Date | string | null) => (value === null ? null : new Date(v
 export function batchView(row: PayoutBatchRow, progress: Progress[]) {
   const count = (test: (p: Progress) => boolean) => progress.filter(test).reduce((sum, p) => sum + p.count, 0);
   const ordered = progress.filter((p) => p.status === 'ORDERED').reduce((sum, p) => sum.plus(p.orderedToken), decimal(0));
-  // What the batch's deposit holds for the merchant: all of it less what its orders took.
-  const held = row.funded_at === null ? decimal(0) : decimal(row.funded_amount_token ?? '0').minus(ordered);
+  // What the batch's deposit holds for the merchant: all of it less what its orders took; a batch
+  // that stopped before its deposits covered its total holds all that arrived (decision 0051).
+  const stoppedUnfunded = row.funded_at === null && (row.status === 'EXPIRED' || row.status === 'CANCELLED');
+  const held = row.funded_at === null ? (stoppedUnfunded ? decimal(row.funded_amount_token ?? '0') : decimal(0)) : decimal(row.funded_amount_token ?? '0').minus(ordered);
   return {
     id: row.id,
     status: row.status,

@@ -6,7 +6,12 @@
  * refused, so the PIX goes back (devolução, natureza ORIGINAL) by the refund step every PAYIN has.
  * Refused: the charge disabled, another amount than a fixed one, an amount outside the order
  * bounds, the receiver not APPROVED / ACTIVE or at night without night transactions, over its
- * daily limits, or (by the usual transition) a payer the merchant's payer policy refuses.
+ * daily limits, a treasury that cannot send its tokens (the liquidity check's TREASURY_INSUFFICIENT_
+ * LIQUIDITY: returned at once, the end an over-admitted PAYIN reaches when its transfer fails), or
+ * (by the usual transition) a payer the merchant's payer policy refuses. A chain's node down (the
+ * treasury's balance unknown) refuses nothing: the PIX is here, so the PAYIN waits in its transfer
+ * step as one paid before the outage does, refunded by the usual path if the transfer fails
+ * (decision 0051).
  * A refused order reserves nothing of the receiver's day (inserted with `limit_released`).
  * Exactly once per endToEndId: the charge's row lock orders concurrent notifications, the order
  * this PIX made before is found, and the unique index (source_id, pix_end_to_end_id) stands behind.
@@ -24,6 +29,7 @@ import type { PaidOrder, StandingChargePayments } from '../orders/lifecycle/noti
 import { recordOrderCreated, sourceColumns, type OrderSource } from '../orders/order-source.ts';
 import { ordersRepo } from '../orders/repo.ts';
 import { ORDER_COLUMNS } from '../orders/tables.ts';
+import type { PayinLiquidity } from '../orders/creation/payin.ts';
 import { type OrderPrice, type QuotesService, pricingColumns } from '../quotes/service.ts';
 import type { ReceiversService } from '../receivers/service.ts';
 import { standingChargesRepo as repo } from './repo.ts';
@@ -44,6 +50,23 @@ export interface StandingPaymentsDeps {
   quotes: Pick<QuotesService, 'priceOrder' | 'tradeRules'>;
   receivers: Pick<ReceiversService, 'findForOrder'>;
   settings: Pick<OrderSettings, 'nightStart' | 'nightEnd' | 'payinExpirySeconds' | 'minAmountBrl'>;
+  /** The treasury's PAYIN check (treasury/liquidity.ts); none (the sandbox chain): never short. */
+  liquidity?: Pick<PayinLiquidity, 'checkPayin'> | undefined;
+}
+
+/**
+ * The treasury's answer for a PIX already paid: a refusal when it knows it is short; nothing when
+ * it cannot tell (its node unreadable: PROVIDER_UNAVAILABLE), for the transfer step waits that out.
+ */
+async function treasuryRefusal(liquidity: StandingPaymentsDeps['liquidity'], token: string, amountToken: string): Promise<string | undefined> {
+  try {
+    await liquidity?.checkPayin(token, amountToken);
+    return undefined;
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'TREASURY_INSUFFICIENT_LIQUIDITY') return 'The treasury cannot send the tokens now: the PIX is returned';
+    if (err instanceof AppError && err.code === 'PROVIDER_UNAVAILABLE') return undefined;
+    throw err;
+  }
 }
 
 const refusalOf = (err: unknown): string => {
@@ -87,7 +110,10 @@ export function createStandingChargePayments(deps: StandingPaymentsDeps): Standi
         refusal ??= `PIX of ${amountBrl} BRL outside the order bounds: ${refusalOf(err)}`;
       }
       const priced = await priceOf(charge, amountBrl);
-      return { charge, price: priced.price, refusal: refusal ?? priced.refusal };
+      refusal ??= priced.refusal;
+      // Last, as POST /payin's: only a PIX nothing else refused takes its share of the treasury.
+      refusal ??= await treasuryRefusal(deps.liquidity, charge.token, priced.price.priced.amountToken);
+      return { charge, price: priced.price, refusal };
     },
 
     async orderFor(trx: Trx, notification: ChargePaid, prepared: PreparedStandingPayment): Promise<PaidOrder | undefined> {

@@ -103,9 +103,12 @@ export const treasuryRepo = {
       .leftJoin('deposit_sweeps as s', (join) =>
         join.onRef('s.deposit_address', '=', 'c.deposit_address').on((eb) => eb.or([eb('s.standing_deposit_signature', 'is', null), eb('s.standing_deposit_signature', '=', eb.ref('c.signature'))])),
       )
+      .leftJoin('payout_batches as b', 'b.deposit_address', 'c.deposit_address')
       .select(['c.token', sql<string>`coalesce(sum(c.amount), 0)::text`.as('amount'), sql<number>`count(*)::int`.as('count')])
       .where('c.outcome', '=', 'CREDITED')
       .where((eb) => eb.or([eb('sd.signature', 'is', null), eb.and([eb('sd.status', '=', 'ORDERED'), eb('so.tx_hash', '=', eb.ref('sd.signature'))])]))
+      // A payout batch's deposit is in the books once the batch is funded; short of its total, nothing (decision 0051).
+      .where((eb) => eb.or([eb('b.id', 'is', null), eb('b.funded_at', 'is not', null)]))
       .where((eb) => eb.or([eb('s.status', 'is', null), eb('s.status', '=', 'PENDING')]))
       .groupBy('c.token')
       .execute();

@@ -51,6 +51,8 @@ export interface StepsDeps {
   metrics?: TransferMetrics;
   /** Test-only (main.ts, NODE_ENV=test): called once a signed transfer is committed, before its first send. */
   afterTransferStored?: () => void;
+  /** Test-only (main.ts, NODE_ENV=test; test-hold.ts): an order it holds is left where it is, its step dropped. */
+  holdStep?: (order: OrderRow) => boolean;
 }
 
 /** How the worker's lanes claim: batch size, orders at once, and the stop signal of the job. */
@@ -146,6 +148,11 @@ export function createOrderSteps(deps: StepsDeps) {
    * order when its next step is due at once and still claimed by this worker.
    */
   async function runStep(order: OrderRow): Promise<OrderRow | undefined> {
+    if (deps.holdStep?.(order)) {
+      // As under ROLES=api: the step never comes (test-only).
+      await repo.reschedule(db, order, { next_step_at: null, claimed_until: null });
+      return undefined;
+    }
     switch (order.status) {
       case 'PAYMENT_RECEIVED':
         return moveOn(order, 'SWAPPING');

@@ -25,6 +25,7 @@ import { opsApprovals } from './messages/ops-approvals.ts';
 import { opsDisputes } from './messages/ops-disputes.ts';
 import { policies } from './messages/policies.ts';
 import { disputes } from './messages/disputes.ts';
+import { settlementKey } from './messages/settlement-key.ts';
 
 const ptBR = {
   ...core.ptBR,
@@ -47,6 +48,7 @@ const ptBR = {
   ...policies.ptBR,
   ...disputes.ptBR,
   ...balances.ptBR,
+  ...settlementKey.ptBR,
 };
 
 export type MessageKey = keyof typeof ptBR;
@@ -73,6 +75,7 @@ const en: Messages = {
   ...policies.en,
   ...disputes.en,
   ...balances.en,
+  ...settlementKey.en,
 };
 
 export const LANGUAGES = ['pt-BR', 'en'] as const;

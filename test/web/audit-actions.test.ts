@@ -1,6 +1,6 @@
 /**
  * The team's audit log offers as its action filter exactly the actions a merchant's log can hold
- * (issue 42): the server's one list, MERCHANT_AUDIT_ACTIONS (src/modules/audit/merchant-actions.ts),
+ * (issue 42): the server's one list, MERCHANT_AUDIT_ACTIONS (src/platform/audit/merchant-actions.ts),
  * which the page imports. This reads every recordAudit / recordDataRelease call in src/ and fails
  * when the actions recorded with a merchant id and that list differ either way: an action added
  * on the server that the filter would not offer, or a choice the filter offers that no code records
@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { MERCHANT_AUDIT_ACTIONS } from '../../src/modules/audit/merchant-actions.ts';
+import { MERCHANT_AUDIT_ACTIONS } from '../../src/platform/audit/merchant-actions.ts';
 
 const ROOT = path.join(import.meta.dirname, '..', '..');
 const RECORDERS = new Set(['recordAudit', 'recordDataRelease']);
@@ -66,7 +66,7 @@ describe('the team audit log\'s action filter', () => {
 
   it('is that list in the page, not a copy of it', () => {
     const page = readFileSync(path.join(ROOT, 'web/src/pages/team/audit-log.tsx'), 'utf8');
-    expect(page).toMatch(/import \{ MERCHANT_AUDIT_ACTIONS \} from '[./]+\/src\/modules\/audit\/merchant-actions\.ts'/);
+    expect(page).toMatch(/import \{ MERCHANT_AUDIT_ACTIONS \} from '[./]+\/src\/platform\/audit\/merchant-actions\.ts'/);
     expect(page).toContain('...MERCHANT_AUDIT_ACTIONS.map(');
     // No other list of actions beside it.
     expect(page).not.toMatch(/'user\.invite'/);

@@ -35,10 +35,7 @@ export type PayoutSettledNotification = Extract<PixNotification, { kind: 'payout
 export interface SettleOptions {
   /** Settlement time (endToEndIds are stamped with it); default the clock's now. */
   now?: Date;
-  /**
-   * A transaction to mark the rows in: pass the one that also hands the notifications to the
-   * orders module, so a crash cannot lose a notification that was marked as reported.
-   */
+  /** A transaction to mark the rows in: pass the one that also hands the notifications to the orders module, so a crash cannot lose a notification that was marked as reported. */
   db?: Db;
   /** Payouts (by idempotency key) the bank leaves unsettled this time (test-only holds, orders/lifecycle/test-hold.ts). */
   skip?: ReadonlySet<string>;

@@ -4,7 +4,7 @@
  */
 import type { Db, Trx } from '../../db/database.ts';
 import { newId } from '../../lib/ids.ts';
-import type { MerchantAuditAction } from '../../modules/audit/merchant-actions.ts';
+import type { MerchantAuditAction } from './merchant-actions.ts';
 
 export interface AuditActor {
   /** e.g. `admin-api`, `cli`, `system` */

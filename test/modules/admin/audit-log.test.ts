@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Trx } from '../../../src/db/database.ts';
 import { recordAudit } from '../../../src/platform/audit/record.ts';
-import type { MerchantAuditAction } from '../../../src/modules/audit/merchant-actions.ts';
+import type { MerchantAuditAction } from '../../../src/platform/audit/merchant-actions.ts';
 import { type TestContext, TestClock, createTestContext, expectErrorBody } from '../../helpers/app.ts';
 import { operatorsOf } from '../../helpers/operators.ts';
 import { csvObjects } from '../../helpers/csv.ts';

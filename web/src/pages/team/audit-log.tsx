@@ -14,7 +14,7 @@ import { useI18n } from '../../i18n/context.tsx';
 import { saoPauloDayEndExclusive, saoPauloDayStart } from '../../lib/sao-paulo-day.ts';
 import { usersQuery } from './roles.ts';
 // The server's one list of what a merchant's log holds (pure data): no hand copy to fall behind.
-import { MERCHANT_AUDIT_ACTIONS } from '../../../../src/modules/audit/merchant-actions.ts';
+import { MERCHANT_AUDIT_ACTIONS } from '../../../../src/platform/audit/merchant-actions.ts';
 
 const PAGE_SIZE = 20;
 

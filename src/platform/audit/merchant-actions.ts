@@ -1,7 +1,7 @@
 /**
  * The actions a merchant's own audit log holds (GET /audit-log: the entries recorded with its
  * merchant id), the one list: recordAudit takes a merchant id only with one of these
- * (platform/audit/record.ts), and the team's audit log in the dashboard offers them as its action
+ * (record.ts), and the team's audit log in the dashboard offers them as its action
  * filter (web/src/pages/team/audit-log.tsx imports this file; test/web/audit-actions.test.ts).
  * Pure data, no imports: the dashboard's bundle takes it as is.
  */

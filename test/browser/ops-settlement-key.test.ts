@@ -39,7 +39,7 @@ describe('a settlement PIX key asked for by one operator and approved by another
     let signedIn: { session: ApiSession };
     [asker, approver, viewer, signedIn] = await Promise.all([signedInOperator(server, 'FINANCE'), signedInOperator(server, 'FINANCE'), signedInOperator(server, 'VIEWER'), signedInOwner(server)]);
     owner = signedIn.session;
-  }, 240_000); // the run's first dashboard start builds its template DATA_DIR (dashboard-server.ts): slow on a loaded machine
+  }, 300_000); // the run's first dashboard start builds its template DATA_DIR (dashboard-server.ts): slow on a loaded machine
 
   afterAll(async () => {
     if (server) expect(await server.stop()).toBe(0);

@@ -33,11 +33,16 @@ const READ_REPLICA_PROBE_MS = 500;
  * Test-only switches, honoured only with NODE_ENV=test (never in development or production):
  * TEST_KILL_WORKER_AFTER_TRANSFER_STORED=true makes the process SIGKILL itself once a PAYIN's
  * signed transfer is committed, before its first send: the "kill -9 between signing and sending"
- * of test/e2e/chain-worker-kill.test.ts, at exactly that point.
+ * of test/e2e/chain-worker-kill.test.ts, at exactly that point. TEST_HOLD_ORDER_STEPS=true holds
+ * the orders whose externalId asks for it where they are (modules/orders/lifecycle/test-hold.ts):
+ * the every-route crawl's orders mid-processing.
  */
-function testOnlyHooks(nodeEnv: string): { afterTransferStored?: () => void } {
-  if (nodeEnv !== 'test' || process.env.TEST_KILL_WORKER_AFTER_TRANSFER_STORED !== 'true') return {};
-  return { afterTransferStored: () => process.kill(process.pid, 'SIGKILL') };
+function testOnlyHooks(nodeEnv: string): { afterTransferStored?: () => void; holdOrders?: true } {
+  if (nodeEnv !== 'test') return {};
+  return {
+    ...(process.env.TEST_KILL_WORKER_AFTER_TRANSFER_STORED === 'true' ? { afterTransferStored: () => process.kill(process.pid, 'SIGKILL') } : {}),
+    ...(process.env.TEST_HOLD_ORDER_STEPS === 'true' ? { holdOrders: true as const } : {}),
+  };
 }
 
 /** Known once the configuration is read: what a start-up failure message names. */

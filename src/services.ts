@@ -69,6 +69,7 @@ import { createAuditExport } from './modules/audit/export.ts';
 import { createOperationsReport } from './modules/operations-register/report.ts';
 import { createMerchantReads } from './modules/admin/merchant-reads.ts';
 import { receiverUsageAt } from './modules/orders/creation/daily-usage.ts';
+import { heldForTest } from './modules/orders/lifecycle/test-hold.ts';
 import { createSandboxDriver } from './modules/sandbox/service.ts';
 import { createWebhooksService } from './modules/webhooks/service.ts';
 import { createWalletsService } from './modules/wallets/service.ts';
@@ -134,6 +135,8 @@ export interface ServiceDeps {
   metrics?: Metrics;
   /** Test-only (main.ts, NODE_ENV=test): the order steps call it once a signed transfer is committed, before its first send. */
   afterTransferStored?: () => void;
+  /** Test-only (main.ts, NODE_ENV=test): the orders orders/lifecycle/test-hold.ts names stay where they are. */
+  holdOrders?: true;
   /** Test-only: the deposit sweeps call it once a signed sweep is committed, before its first send. */
   afterSweepStored?: () => void;
 }
@@ -300,6 +303,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     ...(deps.metrics ? { metrics: transferMetrics(deps.metrics.registry) } : {}),
     ...(deps.afterTransferStored ? { afterTransferStored: deps.afterTransferStored } : {}),
     ...(signatureSubscriptions ? { watchTransfer: createTransferWakeups({ db: workerDb, clock, signatures: signatureSubscriptions, log: deps.log }) } : {}),
+    ...(deps.holdOrders ? { holdStep: heldForTest } : {}),
   });
   // Payout batches (issue 43 item 3): their lines checked and made orders by the creation pipeline.
   const payoutBatches = createPayoutBatchModule({ db, clock, settings: config.orders, quotes, receivers, personalData, log, dependencies: dependencyHealth, chain: chainForOrders, pix: adapters.pix, ledger, transitions });
@@ -360,6 +364,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     notifications: orderNotifications,
     orders,
     autoCompleteSeconds: config.orders.sandboxAutoCompleteSeconds,
+    ...(deps.holdOrders ? { holdOrders: true } : {}),
     // On a real chain the sandbox's deposits are real transfers from a test wallet whose key is
     // derived from the KEK under its own label: the same address at every start, nothing stored.
     ...(solanaTransfers && config.sandboxEnabled ? { depositor: createSandboxDepositor({ settings: solanaTransfers, signer: signerFromSeed(deriveKey(config.walletKek, 'sandbox-depositor')) }) } : {}),

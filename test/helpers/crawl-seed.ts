@@ -7,7 +7,8 @@
  * operators whose sessions still have to enrol TOTP, and back-office approvals pending and decided.
  *
  * The server must run with `PAYIN_EXPIRY_SECONDS: '60'` (EXPIRED is reached by waiting, the
- * service's shortest expiry), `ADMIN_TOKEN` and `LOG_LEVEL: 'info'` (invitation links).
+ * service's shortest expiry), `ADMIN_TOKEN`, `LOG_LEVEL: 'info'` (invitation links) and
+ * `NODE_ENV: 'test', TEST_HOLD_ORDER_STEPS: 'true'` (held orders, below).
  * A PAYIN awaiting payment would expire too while the crawl runs, so that state is made when a
  * page asks for it (`orders[…]()`).
  *
@@ -17,8 +18,16 @@
  * restarted without its worker (`ROLES=api`, on the same data) and the two are paid: the API applies
  * a payment and a deposit itself and the next step is the worker's, which never comes. The crawl
  * then runs against that api-only process, its `baseUrl` changed.
+ * The states further on (SWAPPING, TRANSFERRING, REFUNDING, PIX_SENDING, PIX_SENT_UNCONFIRMED) need
+ * the worker to take the step before and not the next: those orders are made with an externalId
+ * asking the service's test-only hold to leave them there (src/modules/orders/lifecycle/test-hold.ts;
+ * the worker drops their next step, the sandbox bank leaves their PIX unsettled), everything before
+ * it the real path, in parallel with the others. `orderStatuses()` is the set of statuses seeded:
+ * the crawl checks it is every status an order can be stored in.
  */
+import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
+import { TEST_HOLD_PREFIX } from '../../src/modules/orders/lifecycle/test-hold.ts';
 import { type ApiSession, type DashboardServer, invitePerson, signedInOwner, signInByApi, demoKeyApi } from './dashboard-server.ts';
 import { randomCpf } from './documents.ts';
 import { BATCH_STATES, seedBatches } from './crawl-seed-batches.ts';
@@ -48,7 +57,12 @@ export const STATES = {
     'PAYOUT completed, excess deposit held',
     'PAYOUT failed (PIX refused)',
     'PAYIN mid-processing (PIX received)',
+    'PAYIN mid-processing (swapping)',
+    'PAYIN mid-processing (transferring)',
+    'PAYIN refunding',
     'PAYOUT mid-processing (deposit received)',
+    'PAYOUT mid-processing (PIX sending)',
+    'PAYOUT PIX sent, unconfirmed',
   ],
   disputes: ['open', 'defended', 'accepted (charged back)', 'rejected'],
   endpoints: ['healthy', 'failing'],
@@ -76,6 +90,8 @@ export interface CrawlSeed {
   /** A pending operator invitation's token (after `#` in /app/ops/accept-invitation). */
   operatorInvitationToken: string;
   ids: { [K in StateKind]: StateIds<K> };
+  /** The status each seeded order is in now, as the API answers it. */
+  orderStatuses(): Promise<Set<string>>;
   close(): void;
 }
 
@@ -106,8 +122,8 @@ export async function seedEveryState(server: DashboardServer): Promise<CrawlSeed
   // First, as it takes the longest: a PAYIN left to expire (PAYIN_EXPIRY_SECONDS=60).
   const active = await newReceiver('Rita Rotas Ativa');
   await merchantApi('POST', `/sandbox/receivers/${active.id}/kyc`, { decision: 'APPROVE' });
-  const payin = async (amountBrl: number) => String((await merchantApi('POST', '/payin', { receiverId: active.id, amountBrl })).id);
-  const payout = async (amountCrypto: number) => String((await merchantApi('POST', '/payout', { receiverId: active.id, amountCrypto, sourceToken: 'USDC' })).id);
+  const payin = async (amountBrl: number, externalId?: string) => String((await merchantApi('POST', '/payin', { receiverId: active.id, amountBrl, ...(externalId ? { externalId } : {}) })).id);
+  const payout = async (amountCrypto: number, externalId?: string) => String((await merchantApi('POST', '/payout', { receiverId: active.id, amountCrypto, sourceToken: 'USDC', ...(externalId ? { externalId } : {}) })).id);
   const expiring = await payin(10);
 
   const okSink = await webhookSink();
@@ -156,10 +172,29 @@ export async function seedEveryState(server: DashboardServer): Promise<CrawlSeed
     await merchantApi('POST', `/sandbox/orders/${id}/deposit`, { amountCrypto: deposit });
     return final(id, status);
   };
+  // Held where the worker would leave them within milliseconds (the service's TEST_HOLD_ORDER_STEPS, see the top).
+  const held = async (status: string, make: (externalId: string) => Promise<string>, move: (id: string) => Promise<unknown>) => {
+    const id = await make(`${TEST_HOLD_PREFIX}${status}-${randomUUID()}`);
+    await move(id);
+    await until(id, (o) => o.status === status, status);
+    return id;
+  };
+  const pixPaid = (id: string) => merchantApi('POST', `/sandbox/orders/${id}/pix-payment`, {});
+  const depositMade = (id: string) => merchantApi('POST', `/sandbox/orders/${id}/deposit`, {});
   const claimed = async (amountBrl: number) => {
     const id = await paid(amountBrl);
     return { id, dispute: await merchantApi('POST', `/sandbox/orders/${id}/med-claim`, { reason: 'crawl: payer says it was a scam' }) };
   };
+  const [swapping, transferring, refunding, pixSending, pixSent] = await Promise.all([
+    held('SWAPPING', (externalId) => payin(15, externalId), pixPaid),
+    held('TRANSFERRING', (externalId) => payin(16, externalId), pixPaid),
+    held('REFUNDING', (externalId) => payin(17, externalId), async (id) => {
+      await merchantApi('POST', `/sandbox/orders/${id}/failure-injections`, { step: 'CHAIN_TRANSFER', reason: 'crawl: simulated failure' });
+      await pixPaid(id);
+    }),
+    held('PIX_SENDING', (externalId) => payout(7, externalId), depositMade),
+    held('PIX_SENT_UNCONFIRMED', (externalId) => payout(8, externalId), depositMade),
+  ]);
   const [completed, refunded, failed, payoutDone, payoutExcess, payoutFailed, open, defended, accepted, rejectedClaim, awaitingDeposit] = await Promise.all([
     paid(11),
     armed(12, ['CHAIN_TRANSFER'], 'REFUNDED'),
@@ -225,7 +260,7 @@ export async function seedEveryState(server: DashboardServer): Promise<CrawlSeed
   }
 
   let awaitingPayment: { id: string; at: number } | undefined;
-  return {
+  const seeded: CrawlSeed = {
     owner: owner.session,
     operator,
     merchantEnrolment,
@@ -261,7 +296,12 @@ export async function seedEveryState(server: DashboardServer): Promise<CrawlSeed
       'PAYOUT completed, excess deposit held': now(payoutExcess),
       'PAYOUT failed (PIX refused)': now(payoutFailed),
       'PAYIN mid-processing (PIX received)': now(pixReceived),
+      'PAYIN mid-processing (swapping)': now(swapping),
+      'PAYIN mid-processing (transferring)': now(transferring),
+      'PAYIN refunding': now(refunding),
       'PAYOUT mid-processing (deposit received)': now(depositReceived),
+      'PAYOUT mid-processing (PIX sending)': now(pixSending),
+      'PAYOUT PIX sent, unconfirmed': now(pixSent),
     },
     disputes: {
       open: now(String(open.dispute.id)),
@@ -275,11 +315,16 @@ export async function seedEveryState(server: DashboardServer): Promise<CrawlSeed
     merchants: { 'demo merchant': now(server.merchantId) },
     batches: Object.fromEntries(BATCH_STATES.map((state) => [state, now(batches[state])])) as StateIds<'batches'>,
     },
+    async orderStatuses() {
+      const ids = await Promise.all(Object.values(seeded.ids.orders).map((id: () => Promise<string>) => id()));
+      return new Set(await Promise.all(ids.map(async (id) => String((await merchantApi('GET', `/orders/${id}`)).status))));
+    },
     close() {
       okSink.server.close();
       failingSink.server.close();
     },
   };
+  return seeded;
 }
 
 /** The token of the last link of `kind` (`…#`) emailed to `email` (the log email port writes it to the output at info). */

@@ -35,11 +35,10 @@ export type PayoutSettledNotification = Extract<PixNotification, { kind: 'payout
 export interface SettleOptions {
   /** Settlement time (endToEndIds are stamped with it); default the clock's now. */
   now?: Date;
-  /**
-   * A transaction to mark the rows in: pass the one that also hands the notifications to the
-   * orders module, so a crash cannot lose a notification that was marked as reported.
-   */
+  /** A transaction to mark the rows in: pass the one that also hands the notifications to the orders module, so a crash cannot lose a notification that was marked as reported. */
   db?: Db;
+  /** Payouts (by idempotency key) the bank leaves unsettled this time (test-only holds, orders/lifecycle/test-hold.ts). */
+  skip?: ReadonlySet<string>;
 }
 
 export interface SandboxPixProvider extends PixProvider, Pick<SandboxDict, 'registerPixKey'>, Pick<SandboxInfractions, 'openInfraction' | 'decideInfraction'> {
@@ -285,6 +284,7 @@ export function createSandboxPixProvider(deps: { db: Db; clock: Clock; settings:
       return inTransaction(options.db, async (trx) => {
         const notifications: PayoutSettledNotification[] = [];
         for (const { provider_transaction_id: id, idempotency_key: key } of await repo.lockProcessingPayouts(trx)) {
+          if (options.skip?.has(key)) continue;
           const armed = await repo.takeArmedFailure(trx, 'PAYOUT', key);
           if (armed) {
             await repo.settlePayout(trx, id, { status: 'FAILED', reason: armed.reason }, now);

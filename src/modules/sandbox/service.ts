@@ -18,6 +18,7 @@ import { decimal } from '../../lib/money.ts';
 import { isValidCnpj, isValidCpf, normalizeDocument } from '../../lib/br-documents.ts';
 import type { OrderNotifications } from '../orders/lifecycle/notifications.ts';
 import type { OrdersService } from '../orders/service.ts';
+import { heldPayoutKeys } from '../orders/lifecycle/test-hold.ts';
 
 /** A payer named to the sandbox "pay": a valid CPF or CNPJ (digits or formatted) and a name. */
 export function sandboxPayer(input: { document: string; name: string }): PixPayer {
@@ -64,6 +65,8 @@ export function createSandboxDriver(deps: {
   autoCompleteSeconds: number;
   /** With CHAIN_PROVIDER=solana-rpc: deposits are real transfers from this wallet, found by the deposit watcher. */
   depositor?: SandboxDepositor;
+  /** Test-only (main.ts, NODE_ENV=test): the bank leaves unsettled the PIX of an order held at PIX_SENT_UNCONFIRMED (orders/lifecycle/test-hold.ts). */
+  holdOrders?: true;
 }) {
   const { pix, chain, notifications, orders } = deps;
 
@@ -197,7 +200,8 @@ export function createSandboxDriver(deps: {
     async settlePass() {
       // Marked as reported and applied in one transaction: a crash loses neither.
       await inTransaction(deps.db, async (trx) => {
-        for (const notification of [...(await pix.settlePayouts({ db: trx })), ...(await pix.settleRefunds({ db: trx }))]) {
+        const skip = deps.holdOrders ? await heldPayoutKeys(trx) : undefined;
+        for (const notification of [...(await pix.settlePayouts({ db: trx, ...(skip ? { skip } : {}) })), ...(await pix.settleRefunds({ db: trx }))]) {
           await notifications.handlePixNotification(notification, trx);
         }
       });

@@ -84,6 +84,8 @@ export function createSettlementPixKeys(deps: { db: Db; clock: Clock; personalDa
           .execute();
         await recordAudit(trx, by, {
           action: 'settlement_pix_key.request',
+          // Where the merchant's money goes: its people read who asked for which key (masked).
+          merchantId,
           targetType: 'merchant',
           targetId: merchantId,
           details: { keyId: id, pixKeyType: input.pixKeyType, pixKey: maskPixKey(input.pixKeyType, pixKey), holderDocument: maskDocument(holderDocument) },
@@ -115,7 +117,7 @@ export function createSettlementPixKeys(deps: { db: Db; clock: Clock; personalDa
       await trx.updateTable('settlement_pix_keys').set({ status: 'SUPERSEDED' }).where('merchant_id', '=', row.merchant_id).where('status', '=', 'ACTIVE').execute();
       const activated = await trx.updateTable('settlement_pix_keys').set({ status: 'ACTIVE', approval_id: by.approvalId, activated_at: now }).where('id', '=', id).returning(KEY_COLUMNS).executeTakeFirstOrThrow();
       const requeued = await payoutsRepo.requeue(trx, row.merchant_id, now);
-      await recordAudit(trx, by, { action: 'settlement_pix_key.activate', targetType: 'merchant', targetId: row.merchant_id, details: { keyId: id, approvalId: by.approvalId, requeuedSettlements: requeued } });
+      await recordAudit(trx, by, { action: 'settlement_pix_key.activate', merchantId: row.merchant_id, targetType: 'merchant', targetId: row.merchant_id, details: { keyId: id, approvalId: by.approvalId, requeuedSettlements: requeued } });
       return { key: view(activated, false), requeuedSettlements: requeued };
     },
 

@@ -4,6 +4,7 @@
  */
 import type { Db, Trx } from '../../db/database.ts';
 import { newId } from '../../lib/ids.ts';
+import type { MerchantAuditAction } from './merchant-actions.ts';
 
 export interface AuditActor {
   /** e.g. `admin-api`, `cli`, `system` */
@@ -11,14 +12,19 @@ export interface AuditActor {
   requestId?: string;
 }
 
-export interface AuditEntry {
-  action: string;
+interface AuditEntryBase {
   targetType: string;
   targetId: string | null;
   details?: Record<string, unknown>;
-  /** The merchant the entry concerns, so its people read it (GET /audit-log); absent for the platform's own. */
-  merchantId?: string;
 }
+
+/**
+ * An entry its merchant's people read (GET /audit-log), or the platform's own. A merchant's entry
+ * names one of MERCHANT_AUDIT_ACTIONS: the team log's action filter offers exactly those.
+ */
+export type AuditEntry =
+  | (AuditEntryBase & { action: MerchantAuditAction; /** The merchant the entry concerns. */ merchantId: string })
+  | (AuditEntryBase & { action: string; merchantId?: undefined });
 
 export async function recordAudit(trx: Trx, by: AuditActor, entry: AuditEntry): Promise<void> {
   await trx

@@ -8,6 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Trx } from '../../../src/db/database.ts';
 import { recordAudit } from '../../../src/platform/audit/record.ts';
+import type { MerchantAuditAction } from '../../../src/platform/audit/merchant-actions.ts';
 import { type TestContext, TestClock, createTestContext, expectErrorBody } from '../../helpers/app.ts';
 import { operatorsOf } from '../../helpers/operators.ts';
 import { csvObjects } from '../../helpers/csv.ts';
@@ -46,7 +47,8 @@ beforeAll(async () => {
   expect((await admin('POST', `/merchants/${b.id}/disable`)).statusCode).toBe(200);
   // Text a person could have typed, as a spreadsheet would run it.
   await recordAudit(ctx.database.db as unknown as Trx, { actor: '=HYPERLINK("http://evil")', requestId: '+1' }, {
-    action: 'test.formula',
+    // No code records it (a merchant's entry names one of MERCHANT_AUDIT_ACTIONS): written straight, for its text.
+    action: 'test.formula' as MerchantAuditAction,
     targetType: 'receiver',
     targetId: '-2',
     merchantId: b.id,

@@ -38,6 +38,7 @@ export const keys = {
     all: ['ledger'] as const,
     feeBalance: ['ledger', 'fee-balance'] as const,
     balances: ['ledger', 'balances'] as const,
+    settlementPixKey: ['ledger', 'settlement-pix-key'] as const,
     settlements: (query: object) => ['ledger', 'settlements', query] as const,
     entries: (query: object) => ['ledger', 'entries', query] as const,
   },

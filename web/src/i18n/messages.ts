@@ -26,6 +26,7 @@ import { opsDisputes } from './messages/ops-disputes.ts';
 import { policies } from './messages/policies.ts';
 import { disputes } from './messages/disputes.ts';
 import { batches } from './messages/batches.ts';
+import { settlementKey } from './messages/settlement-key.ts';
 
 const ptBR = {
   ...core.ptBR,
@@ -49,6 +50,7 @@ const ptBR = {
   ...disputes.ptBR,
   ...balances.ptBR,
   ...batches.ptBR,
+  ...settlementKey.ptBR,
 };
 
 export type MessageKey = keyof typeof ptBR;
@@ -76,6 +78,7 @@ const en: Messages = {
   ...disputes.en,
   ...balances.en,
   ...batches.en,
+  ...settlementKey.en,
 };
 
 export const LANGUAGES = ['pt-BR', 'en'] as const;

@@ -53,6 +53,8 @@ export interface StepsDeps {
   afterTransferStored?: () => void;
   /** A pending transfer's wake-up when the node notifies it (transfer-wakeups.ts); unset, the TRANSFERRING retries poll alone. */
   watchTransfer?: (orderId: string, txHash: string) => void;
+  /** Test-only (main.ts, NODE_ENV=test; test-hold.ts): an order it holds is left where it is, its step dropped. */
+  holdStep?: (order: OrderRow) => boolean;
 }
 
 /** How the worker's lanes claim: batch size, orders at once, and the stop signal of the job. */
@@ -149,6 +151,11 @@ export function createOrderSteps(deps: StepsDeps) {
    * order when its next step is due at once and still claimed by this worker.
    */
   async function runStep(order: OrderRow): Promise<OrderRow | undefined> {
+    if (deps.holdStep?.(order)) {
+      // As under ROLES=api: the step never comes (test-only).
+      await repo.reschedule(db, order, { next_step_at: null, claimed_until: null });
+      return undefined;
+    }
     switch (order.status) {
       case 'PAYMENT_RECEIVED':
         return moveOn(order, 'SWAPPING');

@@ -2,7 +2,7 @@
  * Balances (/app/balances): what the merchant is owed (fees not yet settled, excess deposits held
  * for return) and owes (MED charge-backs), the settlements paid with their list, and the orders
  * in flight by stage: GET /ledger/balances and GET /ledger/settlements, the merchant's own ledger
- * accounts only (docs/decisions/0041).
+ * accounts only (docs/decisions/0041); and the settlement PIX key, read-only (settlement-key.tsx).
  */
 import { List, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
@@ -15,6 +15,7 @@ import { Loading } from '../../components/loading.tsx';
 import { useI18n } from '../../i18n/context.tsx';
 import { formatBrl, formatDateTime, formatTokenAmount } from '../../i18n/format.ts';
 import { InFlightTable } from './in-flight-table.tsx';
+import { SettlementKey } from './settlement-key.tsx';
 import { SettlementsList } from './settlements-list.tsx';
 import { Section } from '../../components/section.tsx';
 
@@ -99,6 +100,9 @@ export function BalancesPage() {
               </Figure>
             </Stack>
             <SettlementsList />
+          </Section>
+          <Section id="settlement-key-heading" title={t('settlementKey.title')}>
+            <SettlementKey />
           </Section>
         </>
       ) : null}

@@ -1,7 +1,8 @@
 /**
  * One merchant (/app/ops/merchants/$id): its facts (GET /admin/merchants/{id}), disable or propose
  * enabling (merchant-status-actions.tsx), its people (GET …/users), fee tiers (GET …/fee-tiers)
- * and API keys (merchant-credentials.tsx: key ids, never a secret; issue one, revoke one).
+ * the settlement PIX key and the form asking for a new one (merchant-settlement-key.tsx) and API
+ * keys (merchant-credentials.tsx: key ids, never a secret; issue one, revoke one).
  */
 import { Anchor, Stack, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
@@ -16,6 +17,7 @@ import { useI18n } from '../../i18n/context.tsx';
 import { formatBrl, formatDateTime, formatFeeFraction } from '../../i18n/format.ts';
 import type { MessageKey } from '../../i18n/messages.ts';
 import { MerchantCredentials } from './merchant-credentials.tsx';
+import { MerchantSettlementKey } from './merchant-settlement-key.tsx';
 import { MerchantStatusActions } from './merchant-status-actions.tsx';
 import { MerchantStatusBadge } from './merchants-page.tsx';
 
@@ -83,6 +85,7 @@ export function MerchantPage() {
         query={tiers}
         rowKey={(tier) => tier.id}
       />
+      <MerchantSettlementKey merchantId={m.id} />
       <MerchantCredentials merchant={m} />
     </Stack>
   );

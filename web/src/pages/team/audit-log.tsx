@@ -13,8 +13,9 @@ import { AuditLogTable, type AuditEntry } from '../../components/audit-log-table
 import { useI18n } from '../../i18n/context.tsx';
 import { saoPauloDayEndExclusive, saoPauloDayStart } from '../../lib/sao-paulo-day.ts';
 import { usersQuery } from './roles.ts';
+// The server's one list of what a merchant's log holds (pure data): no hand copy to fall behind.
+import { MERCHANT_AUDIT_ACTIONS } from '../../../../src/platform/audit/merchant-actions.ts';
 
-const ACTIONS = ['user.invite', 'user.withdraw_invitation', 'user.accept_invitation', 'user.create', 'user.set_role', 'user.remove', 'user.password_reset', 'credential.issue', 'credential.revoke'];
 const PAGE_SIZE = 20;
 
 export function AuditLog() {
@@ -46,7 +47,7 @@ export function AuditLog() {
     <Stack component="section" aria-labelledby="audit-heading">
       <Title order={2} id="audit-heading">{t('team.audit.title')}</Title>
       <Group align="flex-end" role="search" aria-label={t('team.audit.filters')}>
-        <NativeSelect label={t('team.audit.action')} value={action} onChange={(event) => filter(setAction)(event.currentTarget.value)} data={[{ value: '', label: t('team.audit.all') }, ...ACTIONS.map((value) => ({ value, label: value }))]} />
+        <NativeSelect label={t('team.audit.action')} value={action} onChange={(event) => filter(setAction)(event.currentTarget.value)} data={[{ value: '', label: t('team.audit.all') }, ...MERCHANT_AUDIT_ACTIONS.map((value) => ({ value, label: value }))]} />
         <NativeSelect
           label={t('team.audit.actor')}
           value={actor}

@@ -1,0 +1,51 @@
+import type { AreaMessages } from './area.ts';
+
+/** Where a merchant's settlements are paid (docs/decisions/0044): the back office's merchant page asks for it, the balances page shows it. */
+const ptBR = {
+  'settlementKey.title': 'Chave PIX de liquidação',
+  'settlementKey.opsIntro': 'As liquidações do lojista são pagas por PIX a esta chave. Um operador com treasury.manage pede a chave que o lojista solicitou; outro operador aprova a proposta na página de Aprovações, e só então ela passa a valer.',
+  'settlementKey.merchantIntro': 'As liquidações são pagas por PIX a esta chave. Só os operadores da plataforma a trocam, a seu pedido e com a aprovação de um segundo operador.',
+  'settlementKey.current': 'Chave em uso',
+  'settlementKey.none': 'Nenhuma chave aprovada: as liquidações aguardam uma chave.',
+  'settlementKey.pending': 'Aguardando aprovação',
+  'settlementKey.toApprovals': 'Abrir as aprovações pendentes',
+  'settlementKey.key': 'Chave',
+  'settlementKey.type': 'Tipo de chave',
+  'settlementKey.holder': 'Documento do titular',
+  'settlementKey.requestedAt': 'Pedida em',
+  'settlementKey.activatedAt': 'Aprovada em',
+  'settlementKey.form.title': 'Pedir uma nova chave',
+  'settlementKey.form.pixKey': 'Chave PIX',
+  'settlementKey.form.holderDocument': 'CPF ou CNPJ do titular',
+  'settlementKey.form.reason': 'Motivo',
+  'settlementKey.form.reasonHint': 'Por exemplo, o pedido assinado do lojista e onde está arquivado: o aprovador lê e fica no registro de auditoria.',
+  'settlementKey.form.submit': 'Pedir a chave',
+  'settlementKey.form.requested': 'Chave pedida: aguardando a aprovação de outro operador.',
+  'settlementKey.form.notAllowed': 'Seu perfil não tem a permissão treasury.manage: o formulário está desativado.',
+};
+
+export const settlementKey: AreaMessages<typeof ptBR> = {
+  ptBR,
+  en: {
+    'settlementKey.title': 'Settlement PIX key',
+    'settlementKey.opsIntro': "The merchant's settlements are paid by PIX to this key. An operator with treasury.manage asks for the key the merchant requested; another operator approves the proposal on the Approvals page, and only then is it used.",
+    'settlementKey.merchantIntro': 'Settlements are paid by PIX to this key. Only the platform’s operators change it, at your request and with a second operator’s approval.',
+    'settlementKey.current': 'Key in use',
+    'settlementKey.none': 'No key approved: settlements wait for one.',
+    'settlementKey.pending': 'Awaiting approval',
+    'settlementKey.toApprovals': 'Open the pending approvals',
+    'settlementKey.key': 'Key',
+    'settlementKey.type': 'Key type',
+    'settlementKey.holder': "Holder's document",
+    'settlementKey.requestedAt': 'Requested at',
+    'settlementKey.activatedAt': 'Approved at',
+    'settlementKey.form.title': 'Ask for a new key',
+    'settlementKey.form.pixKey': 'PIX key',
+    'settlementKey.form.holderDocument': "Holder's CPF or CNPJ",
+    'settlementKey.form.reason': 'Reason',
+    'settlementKey.form.reasonHint': "For example, the merchant's signed request and where it is filed: the approver reads it and it stays in the audit log.",
+    'settlementKey.form.submit': 'Ask for the key',
+    'settlementKey.form.requested': "Key requested: awaiting another operator's approval.",
+    'settlementKey.form.notAllowed': 'Your role lacks the treasury.manage permission: the form is disabled.',
+  },
+};

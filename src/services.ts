@@ -292,6 +292,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     personalData,
     onOrderChanged,
     transferMaxAttempts: chain.transferMaxAttempts,
+    transferBatchMax: chain.transferBatchMax,
     ...(deps.log ? { log: deps.log } : {}),
     ...(deps.metrics ? { metrics: transferMetrics(deps.metrics.registry) } : {}),
     ...(deps.afterTransferStored ? { afterTransferStored: deps.afterTransferStored } : {}),

@@ -80,6 +80,7 @@ export const SCALE_CLASSES: Readonly<Record<string, ScaleClass>> = {
   // The coordinator's own.
   admin_audit_log: { class: 'local', why: "operators' append-only audit log; merchant_id is what an action touched (nullable), read by operators across merchants" },
   approvals: { class: 'local', why: 'four-eyes approvals of operators (merchant_id nullable: many are platform actions)' },
+  chain_transfer_batches: { class: 'local', why: "one treasury transaction for several PAYINs' transfers, of many merchants at once; written and read by the worker only" },
   idempotency_owners: { class: 'local', why: "the processes that own in-flight Idempotency-Keys, with their heartbeats" },
   kysely_migration: { class: 'local', why: 'the migrations applied (Citus propagates DDL from the coordinator)' },
   kysely_migration_lock: { class: 'local', why: "the migrations' lock" },

@@ -65,6 +65,7 @@ import * as depositBalances from './20261205_0065_deposit_balances.ts';
 import * as payoutBatches from './20261205_0068_payout_batches.ts';
 import * as payoutBatchSweepsSealing from './20261205_0069_payout_batch_sweeps_sealing.ts';
 import * as standingDepositAddresses from './20261205_0070_standing_deposit_addresses.ts';
+import * as chainTransferBatches from './20261206_0074_chain_transfer_batches.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261122_0001_foundation': foundation,
@@ -128,4 +129,5 @@ export const migrations: Record<string, Migration> = {
   '20261205_0068_payout_batches': payoutBatches,
   '20261205_0069_payout_batch_sweeps_sealing': payoutBatchSweepsSealing,
   '20261205_0070_standing_deposit_addresses': standingDepositAddresses,
+  '20261206_0074_chain_transfer_batches': chainTransferBatches,
 };

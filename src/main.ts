@@ -33,11 +33,14 @@ const READ_REPLICA_PROBE_MS = 500;
  * Test-only switches, honoured only with NODE_ENV=test (never in development or production):
  * TEST_KILL_WORKER_AFTER_TRANSFER_STORED=true makes the process SIGKILL itself once a PAYIN's
  * signed transfer is committed, before its first send: the "kill -9 between signing and sending"
- * of test/e2e/chain-worker-kill.test.ts, at exactly that point.
+ * of test/e2e/chain-worker-kill.test.ts, at exactly that point; `batch`: once a batch of several
+ * orders' transfers is committed (decision 0053).
  */
-function testOnlyHooks(nodeEnv: string): { afterTransferStored?: () => void } {
-  if (nodeEnv !== 'test' || process.env.TEST_KILL_WORKER_AFTER_TRANSFER_STORED !== 'true') return {};
-  return { afterTransferStored: () => process.kill(process.pid, 'SIGKILL') };
+function testOnlyHooks(nodeEnv: string): { afterTransferStored?: (stored: { orders: number }) => void } {
+  const when = process.env.TEST_KILL_WORKER_AFTER_TRANSFER_STORED;
+  if (nodeEnv !== 'test' || (when !== 'true' && when !== 'batch')) return {};
+  // `batch`: only once a transaction of several orders is stored (test/e2e/chain-worker-kill-batch.test.ts).
+  return { afterTransferStored: ({ orders }) => (when === 'true' || orders > 1 ? process.kill(process.pid, 'SIGKILL') : undefined) };
 }
 
 /** Known once the configuration is read: what a start-up failure message names. */

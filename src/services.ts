@@ -131,7 +131,7 @@ export interface ServiceDeps {
   /** The process's one registry (main.ts): the order steps' transfer counters are on it. */
   metrics?: Metrics;
   /** Test-only (main.ts, NODE_ENV=test): the order steps call it once a signed transfer is committed, before its first send. */
-  afterTransferStored?: () => void;
+  afterTransferStored?: (stored: { orders: number }) => void;
   /** Test-only: the deposit sweeps call it once a signed sweep is committed, before its first send. */
   afterSweepStored?: () => void;
 }

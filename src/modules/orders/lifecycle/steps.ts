@@ -53,7 +53,7 @@ export interface StepsDeps {
   log?: TransferLog & OrderLog;
   metrics?: TransferMetrics;
   /** Test-only (main.ts, NODE_ENV=test): called once a signed transfer is committed, before its first send. */
-  afterTransferStored?: () => void;
+  afterTransferStored?: (stored: { orders: number }) => void;
 }
 
 /** How the worker's lanes claim: batch size, orders at once, and the stop signal of the job. */

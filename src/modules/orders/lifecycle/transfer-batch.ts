@@ -44,7 +44,7 @@ export interface TransferBatchDeps {
   maxBatch: number;
   maxAttempts: number;
   log?: TransferLog | undefined;
-  afterTransferStored?: (() => void) | undefined;
+  afterTransferStored?: ((stored: { orders: number }) => void) | undefined;
 }
 
 /** A guard of the batch's transaction failed: everything rolls back, nothing signed was stored. */
@@ -136,10 +136,14 @@ export function createTransferBatches(deps: TransferBatchDeps) {
     const mates = await repo.claimMates(db, leader, clock.now(), deps.maxBatch - 1, leaseMs);
     if (mates.length === 0) return undefined;
     const made = await prepareFor(leader, mates);
-    if (!made || made.members.length === 1) return undefined;
+    if (!made) return undefined;
+    if (made.members.length === 1) {
+      await release(mates);
+      return undefined;
+    }
     try {
       const next = await store(leader, made.members, made.prepared);
-      deps.afterTransferStored?.();
+      deps.afterTransferStored?.({ orders: made.members.length });
       return { next };
     } catch (err) {
       if (!(err instanceof BatchRace)) throw err;

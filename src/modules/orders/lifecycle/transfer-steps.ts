@@ -48,7 +48,7 @@ export interface TransferStepsDeps {
   log?: TransferLog | undefined;
   metrics?: TransferMetrics | undefined;
   /** Test-only: called once a signed transfer is committed, before its first send (main.ts, NODE_ENV=test). */
-  afterTransferStored?: (() => void) | undefined;
+  afterTransferStored?: ((stored: { orders: number }) => void) | undefined;
 }
 
 export function createTransferSteps(deps: TransferStepsDeps) {
@@ -98,7 +98,7 @@ export function createTransferSteps(deps: TransferStepsDeps) {
       changes: { tx_hash: prepared.txHash },
       moved: { ...transferOf(order, prepared.txHash), prepared: { wire: prepared.wire, lastValidBlockHeight: prepared.lastValidBlockHeight } },
     });
-    deps.afterTransferStored?.();
+    deps.afterTransferStored?.({ orders: 1 });
     return next;
   }
 

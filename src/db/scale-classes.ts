@@ -173,6 +173,7 @@ export const FOREIGN_KEYS_TO_REWRITE: readonly string[] = [
 export const QUEUE_CLAIMS: readonly { file: string; count: number; table: string; perTenant: boolean; note: string }[] = [
   { file: 'src/platform/leases.ts', count: 3, table: 'orders, disputes; purged tables', perTenant: false, note: 'claimDue (orders, disputes) and purgeBatch across merchants; skipHeld is the helper its callers use (counted at them)' },
   { file: 'src/modules/orders/repo.ts', count: 1, table: 'orders', perTenant: false, note: 'dueExpiries: the expiry sweep across merchants' },
+  { file: 'src/modules/orders/transfer-batch-repo.ts', count: 1, table: 'orders', perTenant: false, note: "claimMates: a transfer batch's orders, across merchants (one treasury transaction carries several merchants' PAYINs)" },
   { file: 'src/modules/webhooks/repo.ts', count: 1, table: 'events', perTenant: false, note: 'claimEventsToFanOut: the outbox fan-out across merchants' },
   { file: 'src/modules/webhooks/delivery-repo.ts', count: 1, table: 'webhook_endpoints', perTenant: false, note: 'the fair claim across every endpoint with work: local tables, stays as it is' },
   { file: 'src/adapters/pix/sandbox-repo.ts', count: 2, table: 'sandbox_pix_*', perTenant: false, note: 'the sandbox PSP (local tables): not distributed' },

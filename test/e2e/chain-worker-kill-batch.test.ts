@@ -36,6 +36,13 @@ describe('kill -9 of the worker around a batch of 18 PAYINs: every order exactly
   }
 
   const statuses = (bench: ChainWorkers, ids: string[]) => Promise.all(ids.map(async (id) => (await bench.orderRow(id)).status));
+  /** Every order TRANSFERRING (sent, or stored to be sent) and `also` true. */
+  const allTransferring = (bench: ChainWorkers, ids: string[], also: () => boolean) =>
+    waitFor(async () => {
+      const now = await statuses(bench, ids);
+      if (process.env.DEBUG_KILL_BATCH) console.log(now.join(' '));
+      return now.every((s) => s === 'TRANSFERRING') && also() ? true : undefined;
+    }, 120_000);
 
   /** Every order COMPLETED, each receiver paid its amount once, one landed transaction per distinct signature. */
   async function expectEachOnce(bench: ChainWorkers, paid: Array<{ order: Json; wallet: string }>, landedBefore: number) {
@@ -82,7 +89,7 @@ describe('kill -9 of the worker around a batch of 18 PAYINs: every order exactly
     await sim.setFaults({ dropNext: 1_000_000 });
     const landedBefore = sim.state().transactions.landed;
     const worker = startWorker();
-    await waitFor(async () => ((await statuses(bench, ids)).every((s) => s === 'TRANSFERRING') && sim.state().transactions.dropped > 0 ? true : undefined), 60_000);
+    await allTransferring(bench, ids, () => sim.state().transactions.dropped > 0);
     await kill(worker);
     await sim.reset();
     const next = startWorker();
@@ -92,14 +99,14 @@ describe('kill -9 of the worker around a batch of 18 PAYINs: every order exactly
 
   it('its batches landed but not final, then killed: the next worker confirms them, nothing new lands', async (ctx) => {
     if (!bench) return ctx.skip();
-    const { sim, startWorker, kill } = bench;
+    const { sim, startWorker, kill, orderRow } = bench;
     const paid = await paidPayins(bench);
     const ids = paid.map((p) => p.order.id as string);
     await sim.setFaults({ finalityDelayMs: 60_000 });
     const landedBefore = sim.state().transactions.landed;
     const worker = startWorker();
-    await waitFor(async () => ((await statuses(bench, ids)).every((s) => s === 'TRANSFERRING') && sim.state().transactions.landed > landedBefore ? true : undefined), 60_000);
-    const sent = new Map(await Promise.all(ids.map(async (id) => [id, (await bench!.orderRow(id)).tx_hash] as const)));
+    await allTransferring(bench, ids, () => sim.state().transactions.landed > landedBefore);
+    const sent = new Map(await Promise.all(ids.map(async (id) => [id, (await orderRow(id)).tx_hash] as const)));
     await kill(worker);
     await sim.reset();
     const next = startWorker();

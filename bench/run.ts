@@ -351,12 +351,17 @@ async function main(): Promise<void> {
       await fundTreasuryBooks(api, keys.ADMIN_TOKEN!, sim, airdrop);
       const figures = await chainPayin(api, databaseUrl, sim, { commitment, clock: chainClock, orders: chainOrders, receivers: 10, documentOffset: 910_000 + index * 100, servicePid: service.pid, waitSeconds: 120, log });
       results.scenarios[name] = { kind: 'chain', ...figures };
-      log(`${name}: ${figures.completed}/${figures.orders} completed, p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms, ${figures.completedPerSecond}/s (paid at ${figures.paidPerSecond}/s); CPU service ${figures.serviceCpuSeconds} s, simulator ${figures.simulatorCpuSeconds} s over ${figures.wallSeconds} s; ${figures.sends} sends (${figures.duplicateSends} duplicates); ${figures.distinctTransfers} distinct transactions for ${figures.completed} completed orders; paid → node at ${commitment} p50 ${figures.commitmentP50Ms} ms, then → COMPLETED p50 ${figures.afterCommitmentP50Ms} ms p99 ${figures.afterCommitmentP99Ms} ms max ${figures.afterCommitmentMaxMs} ms`);
-      if (figures.distinctTransfers < figures.completed) results.failures.push(`${name}: ${figures.completed} orders COMPLETED on ${figures.distinctTransfers} distinct transactions (orders sharing one transfer)`);
+      log(`${name}: ${figures.completed}/${figures.orders} completed, p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms, ${figures.completedPerSecond}/s (paid at ${figures.paidPerSecond}/s); CPU service ${figures.serviceCpuSeconds} s, simulator ${figures.simulatorCpuSeconds} s over ${figures.wallSeconds} s; ${figures.sends} sends (${figures.duplicateSends} duplicates); ${figures.distinctTransfers} distinct transfers in ${figures.transactions} transactions for ${figures.completed} completed orders; paid → node at ${commitment} p50 ${figures.commitmentP50Ms} ms, then → COMPLETED p50 ${figures.afterCommitmentP50Ms} ms p99 ${figures.afterCommitmentP99Ms} ms max ${figures.afterCommitmentMaxMs} ms`);
+      if (figures.distinctTransfers < figures.completed) results.failures.push(`${name}: ${figures.completed} orders COMPLETED on ${figures.distinctTransfers} distinct transfers (orders sharing one transfer)`);
       if (index === commitments.length - 1) {
         const limit = await simulatorLimit(sim, { clock: chainClock, transfers: chainLimitTransfers, concurrency: 32, log });
         results.scenarios['chain-simulator-limit'] = { kind: 'chain-limit', ...limit };
         log(`chain-simulator-limit: ${limit.landed}/${limit.transfers} landed, ${limit.landedPerSecond}/s (sent ${limit.sentPerSecond}/s), simulator CPU ${limit.simulatorCpuSeconds} s over ${limit.wallSeconds} s`);
+        // Issue 44: the service's rate beside the simulator's own, same run (transactions of one transfer each there).
+        for (const c of commitments) {
+          const figures = results.scenarios[`chain-payin-${c}`];
+          if (figures?.kind === 'chain') log(`chain-payin-${c}: ${figures.completedPerSecond} transfers/s = ${round(figures.completedPerSecond / limit.landedPerSecond, 3)} of the simulator's ${limit.landedPerSecond} transactions/s`);
+        }
       }
     } finally {
       await stopChild(sim.child);

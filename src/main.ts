@@ -33,14 +33,17 @@ const READ_REPLICA_PROBE_MS = 500;
  * Test-only switches, honoured only with NODE_ENV=test (never in development or production):
  * TEST_KILL_WORKER_AFTER_TRANSFER_STORED=true makes the process SIGKILL itself once a PAYIN's
  * signed transfer is committed, before its first send: the "kill -9 between signing and sending"
- * of test/e2e/chain-worker-kill.test.ts, at exactly that point. TEST_HOLD_ORDER_STEPS=true holds
+ * of test/e2e/chain-worker-kill.test.ts, at exactly that point; `batch`: once a batch of several
+ * orders' transfers is committed (decision 0053). TEST_HOLD_ORDER_STEPS=true holds
  * the orders whose externalId asks for it where they are (modules/orders/lifecycle/test-hold.ts):
  * the every-route crawl's orders mid-processing.
  */
-function testOnlyHooks(nodeEnv: string): { afterTransferStored?: () => void; holdOrders?: true } {
+function testOnlyHooks(nodeEnv: string): { afterTransferStored?: (stored: { orders: number }) => void; holdOrders?: true } {
   if (nodeEnv !== 'test') return {};
+  const when = process.env.TEST_KILL_WORKER_AFTER_TRANSFER_STORED;
   return {
-    ...(process.env.TEST_KILL_WORKER_AFTER_TRANSFER_STORED === 'true' ? { afterTransferStored: () => process.kill(process.pid, 'SIGKILL') } : {}),
+    // `batch`: only once a transaction of several orders is stored (test/e2e/chain-worker-kill-batch.test.ts).
+    ...(when === 'true' || when === 'batch' ? { afterTransferStored: ({ orders }: { orders: number }) => (when === 'true' || orders > 1 ? process.kill(process.pid, 'SIGKILL') : undefined) } : {}),
     ...(process.env.TEST_HOLD_ORDER_STEPS === 'true' ? { holdOrders: true as const } : {}),
   };
 }

@@ -134,7 +134,7 @@ export interface ServiceDeps {
   /** The process's one registry (main.ts): the order steps' transfer counters are on it. */
   metrics?: Metrics;
   /** Test-only (main.ts, NODE_ENV=test): the order steps call it once a signed transfer is committed, before its first send. */
-  afterTransferStored?: () => void;
+  afterTransferStored?: (stored: { orders: number }) => void;
   /** Test-only (main.ts, NODE_ENV=test): the orders orders/lifecycle/test-hold.ts names stay where they are. */
   holdOrders?: true;
   /** Test-only: the deposit sweeps call it once a signed sweep is committed, before its first send. */
@@ -299,6 +299,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     personalData,
     onOrderChanged,
     transferMaxAttempts: chain.transferMaxAttempts,
+    transferBatchMax: chain.transferBatchMax,
     ...(deps.log ? { log: deps.log } : {}),
     ...(deps.metrics ? { metrics: transferMetrics(deps.metrics.registry) } : {}),
     ...(deps.afterTransferStored ? { afterTransferStored: deps.afterTransferStored } : {}),

@@ -40,7 +40,7 @@ export interface ChainPayinFigures {
   /** sendTransaction calls the simulator counted for these orders (the worker re-sends a pending transfer on each pass), and duplicates among them. */
   sends: number;
   duplicateSends: number;
-  /** Distinct transaction signatures among the completed orders: one per order, or orders share a transfer. */
+  /** Distinct transfers (signature, instruction index) among the completed orders: one per order, or orders share a transfer. */
   distinctTransfers: number;
   /**
    * Paid → the node at the commitment (its transaction's slot ≤ the confirmed or finalized slot,
@@ -52,6 +52,8 @@ export interface ChainPayinFigures {
   afterCommitmentP50Ms: number;
   afterCommitmentP99Ms: number;
   afterCommitmentMaxMs: number;
+  /** Distinct transactions among them: fewer than the orders when transfers are batched (decision 0053). */
+  transactions: number;
   timedOut: boolean;
 }
 
@@ -227,9 +229,18 @@ export async function chainPayin(
   const afterCommitment = rows.map((r, i) => r.done - committed[i]!).sort((a, b) => a - b);
   const cpu1 = { service: cpuSeconds(options.servicePid), sim: cpuSeconds(sim.child.pid) };
   const after = await simulatorState(sim);
-  const distinctTransfers = await withClient(dbUrl, async (client) =>
-    Number((await client.query<{ n: string }>(`select count(distinct tx_hash) as n from orders where id = any($1::uuid[]) and status = 'COMPLETED'`, [ids])).rows[0]!.n),
-  );
+  // A transfer is a (signature, instruction index): batched orders share a transaction (decision 0053), never an instruction.
+  const { distinctTransfers, transactions } = await withClient(dbUrl, async (client) => {
+    const row = (
+      await client.query<{ transfers: string; transactions: string }>(
+        `select count(distinct (o.tx_hash, coalesce(t.instruction_index, -1))) as transfers, count(distinct o.tx_hash) as transactions
+         from orders o join order_transactions t on t.order_id = o.id and t.type = 'CHAIN_TRANSFER'
+         where o.id = any($1::uuid[]) and o.status = 'COMPLETED'`,
+        [ids],
+      )
+    ).rows[0]!;
+    return { distinctTransfers: Number(row.transfers), transactions: Number(row.transactions) };
+  });
   const sorted = rows.map((r) => r.ms).sort((a, b) => a - b);
   const firstPaid = rows.length ? Math.min(...rows.map((r) => r.paid)) : started;
   const lastDone = rows.length ? Math.max(...rows.map((r) => r.done)) : Date.now();
@@ -254,6 +265,7 @@ export async function chainPayin(
     afterCommitmentP50Ms: round(percentile(afterCommitment, 50)),
     afterCommitmentP99Ms: round(percentile(afterCommitment, 99)),
     afterCommitmentMaxMs: round(afterCommitment.at(-1) ?? NaN),
+    transactions,
     timedOut: rows.length < ids.length,
   };
 }

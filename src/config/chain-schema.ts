@@ -54,6 +54,13 @@ export const CHAIN_SCHEMA = {
     description:
       'solana-rpc: signed transactions a PAYIN transfer may use, each rebuilt only after the previous one provably expired unlanded (~150 blocks); after the last, the order is refunded (the tokens never left the treasury), with an error log and order_chain_transfers_abandoned_total; the same cap for a deposit sweep, which after the last is FAILED for an operator',
   }),
+  CHAIN_TRANSFER_BATCH_MAX: integer({
+    minimum: 1,
+    maximum: 64,
+    default: 20,
+    description:
+      'solana-rpc: PAYIN transfers of one token one treasury transaction may carry (fewer when they do not fit in its 1,232 bytes); 1 sends one transaction per order. Decision 0053',
+  }),
   CHAIN_DEPOSIT_WATCH_INTERVAL_MS: integer({ minimum: 100, maximum: 600_000, default: 2000, description: "solana-rpc: pause between the deposit watcher's passes (each reads every watched address's balance, 100 per getMultipleAccounts, and lists the signatures of those whose balance moved), and between the deposit sweeps' passes" }),
   CHAIN_DEPOSIT_WATCH_BATCH: integer({ minimum: 1, maximum: 10_000, default: 100, description: 'solana-rpc: the sweeps followed, and the sweeps started, per pass; a tenth of it (at least 1) is the deposit addresses whose signatures the watcher lists per pass whatever their balance, the least recently scanned first (a safety rotation beside the balance reads)' }),
   CHAIN_DEPOSIT_LATE_WATCH_HOURS: integer({ minimum: 0, maximum: 24 * 90, default: 72, description: "solana-rpc: how long after its order's expiry a deposit address is still watched, so late and second deposits are recorded for return" }),

@@ -148,6 +148,7 @@ const CHAIN = {
   computeUnitLimit: 'CHAIN_COMPUTE_UNIT_LIMIT',
   priorityFeeMaxMicroLamports: 'CHAIN_PRIORITY_FEE_MAX_MICROLAMPORTS',
   transferMaxAttempts: 'CHAIN_TRANSFER_MAX_ATTEMPTS',
+  transferBatchMax: 'CHAIN_TRANSFER_BATCH_MAX',
   depositWatchIntervalMs: 'CHAIN_DEPOSIT_WATCH_INTERVAL_MS',
   depositWatchBatch: 'CHAIN_DEPOSIT_WATCH_BATCH',
   depositLateWatchHours: 'CHAIN_DEPOSIT_LATE_WATCH_HOURS',

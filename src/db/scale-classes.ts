@@ -80,6 +80,7 @@ export const SCALE_CLASSES: Readonly<Record<string, ScaleClass>> = {
   // The coordinator's own.
   admin_audit_log: { class: 'local', why: "operators' append-only audit log; merchant_id is what an action touched (nullable), read by operators across merchants" },
   approvals: { class: 'local', why: 'four-eyes approvals of operators (merchant_id nullable: many are platform actions)' },
+  chain_transfer_batches: { class: 'local', why: "one treasury transaction for several PAYINs' transfers, of many merchants at once; written and read by the worker only" },
   idempotency_owners: { class: 'local', why: "the processes that own in-flight Idempotency-Keys, with their heartbeats" },
   kysely_migration: { class: 'local', why: 'the migrations applied (Citus propagates DDL from the coordinator)' },
   kysely_migration_lock: { class: 'local', why: "the migrations' lock" },
@@ -173,6 +174,7 @@ export const FOREIGN_KEYS_TO_REWRITE: readonly string[] = [
 export const QUEUE_CLAIMS: readonly { file: string; count: number; table: string; perTenant: boolean; note: string }[] = [
   { file: 'src/platform/leases.ts', count: 3, table: 'orders, disputes; purged tables', perTenant: false, note: 'claimDue (orders, disputes) and purgeBatch across merchants; skipHeld is the helper its callers use (counted at them)' },
   { file: 'src/modules/orders/repo.ts', count: 1, table: 'orders', perTenant: false, note: 'dueExpiries: the expiry sweep across merchants' },
+  { file: 'src/modules/orders/transfer-batch-repo.ts', count: 1, table: 'orders', perTenant: false, note: "claimMates: a transfer batch's orders, across merchants (one treasury transaction carries several merchants' PAYINs)" },
   { file: 'src/modules/webhooks/repo.ts', count: 1, table: 'events', perTenant: false, note: 'claimEventsToFanOut: the outbox fan-out across merchants' },
   { file: 'src/modules/webhooks/delivery-repo.ts', count: 1, table: 'webhook_endpoints', perTenant: false, note: 'the fair claim across every endpoint with work: local tables, stays as it is' },
   { file: 'src/adapters/pix/sandbox-repo.ts', count: 2, table: 'sandbox_pix_*', perTenant: false, note: 'the sandbox PSP (local tables): not distributed' },

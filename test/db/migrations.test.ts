@@ -72,6 +72,7 @@ describe.each(drivers)('migrations on %s', (driver) => {
       'api_credentials',
       'approvals',
       'chain_deposits',
+      'chain_transfer_batches',
       'deposit_addresses',
       'deposit_sweeps',
       'disputes',

@@ -31,6 +31,8 @@ export interface ChainSimulator {
   createMint(options?: CreateMintOptions): Promise<MintInfo>;
   /** Mints `amount` base units to the owner's associated token account, creating it if missing. */
   mintTo(input: { mint: string; owner: string; amount: bigint | number | string }): Promise<MintToResult>;
+  /** The owner's token account of `mint` frozen (created if missing): transfers to it fail on chain. */
+  freezeTokenAccount(input: { mint: string; owner: string }): Promise<{ tokenAccount: string }>;
   /** Lamports straight to an address (recorded like requestAirdrop); returns the signature. */
   airdrop(address: string, lamports: bigint | number): Promise<string>;
   setFaults(faults: FaultSettings): Promise<void>;
@@ -59,6 +61,7 @@ export async function startChainSimulator(options: ChainSimulatorOptions = {}): 
     adminUrl: `${server.url}/admin`,
     createMint: async (input = {}) => simulator.createMint(input),
     mintTo: async ({ mint, owner, amount }) => simulator.mintTo(mint, owner, BigInt(amount)),
+    freezeTokenAccount: async ({ mint, owner }) => simulator.freezeTokenAccount(mint, owner),
     airdrop: async (address, lamports) => simulator.airdrop(address, BigInt(lamports)),
     setFaults: async (faults) => simulator.setFaults(faults),
     reset: async () => simulator.resetFaults(),

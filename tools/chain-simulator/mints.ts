@@ -55,6 +55,9 @@ export async function associatedTokenAddress(owner: string, mint: string, progra
   return address;
 }
 
+/** An SPL token account's state byte (after mint, owner, amount and the delegate option): 2 is frozen. */
+const TOKEN_ACCOUNT_STATE_OFFSET = 108;
+
 export function createMints(vm: Vm, chain: Chain) {
   const simulatorAuthority = encodeBase58(randomBytes(32));
 
@@ -107,7 +110,21 @@ export function createMints(vm: Vm, chain: Chain) {
     return { tokenAccount, amount: balance.toString() };
   }
 
-  return { createMint, mintTo, mintInfo };
+  /**
+   * The owner's token account of `mint` frozen (created empty if missing), as a freeze authority
+   * would: any transfer to or from it then fails on chain (AccountFrozen), the fee paid. Tests
+   * use it as a destination the chain refuses inside a batch of transfers.
+   */
+  async function freezeTokenAccount(mint: string, owner: string): Promise<{ tokenAccount: string }> {
+    const { tokenAccount } = await mintTo(mint, owner, 0n);
+    const account = chain.accounts.read(tokenAccount)!;
+    const data = new Uint8Array(account.data);
+    data[TOKEN_ACCOUNT_STATE_OFFSET] = 2;
+    vm.native.setAccount(decodeBase58(tokenAccount), vm.account(account.lamports, data, decodeBase58(mintInfo(mint).programId)));
+    return { tokenAccount };
+  }
+
+  return { createMint, mintTo, mintInfo, freezeTokenAccount };
 }
 
 export type Mints = ReturnType<typeof createMints>;

@@ -81,6 +81,7 @@ export async function createSimulator(options: SimulatorSettings = {}) {
     },
     createMint: (input: CreateMintOptions = {}) => mints.createMint(input),
     mintTo: (mint: string, owner: string, amount: bigint) => mints.mintTo(mint, owner, amount),
+    freezeTokenAccount: (mint: string, owner: string) => mints.freezeTokenAccount(mint, owner),
     airdrop: (address: string, lamports: bigint) => chain.airdrop(address, lamports),
     state() {
       return {

@@ -82,14 +82,28 @@ export interface TransferState {
  * (transactions-port.ts) instead: transient, retried.
  */
 export class ChainTransferRefusedError extends Error {
-  constructor(message: string) {
+  /** In a batch (prepareTransferBatch): the reference of the one intent refused; the others may go without it. */
+  readonly reference: string | undefined;
+  constructor(message: string, reference?: string) {
     super(message);
     this.name = 'ChainTransferRefusedError';
+    this.reference = reference;
   }
 }
 
 /** Wake-ups when a signature reaches the commitment, over the node's websocket (solana-subscriptions.ts); a hint only, never a status. */
 export type { SignatureWatch } from './solana-subscriptions.ts';
+
+/**
+ * One signed transaction carrying the transfers of the first `instructionIndexes.length` intents
+ * given (as many as fit in one transaction, in the order given), decision 0053.
+ */
+export interface PreparedBatch extends PreparedTransfer {
+  /** Per intent included: the index of its transfer instruction in the transaction. */
+  instructionIndexes: number[];
+  /** References of the intents whose receiver's token account the transaction creates (its rent is theirs). */
+  accountCreators: string[];
+}
 
 export interface ChainAdapter {
   readonly chain: string;
@@ -108,4 +122,12 @@ export interface ChainAdapter {
   sendTransfer(prepared: PreparedTransfer): Promise<void>;
 
   getTransferStatus(prepared: PreparedTransfer): Promise<TransferState>;
+
+  /**
+   * Several transfers of one token in one signed transaction, sending nothing (decision 0053); the
+   * batch is then sent and asked about with sendTransfer and getTransferStatus like one transfer.
+   * Adapters without it transfer one order per transaction. Throws ChainTransferRefusedError with
+   * the refused intent's `reference` when one of them can never be transferred.
+   */
+  prepareTransferBatch?(intents: readonly TransferIntent[]): Promise<PreparedBatch>;
 }

@@ -41,6 +41,7 @@ import { findAssociatedTokenPda, getCreateAssociatedTokenIdempotentInstruction, 
 import { decimal } from '../../lib/money.ts';
 import { type ChainAdapter, ChainTransferRefusedError, type PreparedTransfer, type TransferIntent, type TransferState } from './port.ts';
 import { call, createMintReader, type MintInfo, RPC_TIMEOUT_MS } from './solana-mints.ts';
+import { createBatchPreparer } from './solana-batch.ts';
 import { createPreparedTransactions } from './solana-prepared.ts';
 
 /** The treasury's key, held by whoever unseals it: the adapter only asks it to sign. */
@@ -61,7 +62,7 @@ export interface SolanaTransferSettings {
 }
 
 /** The orders' transfers on the node (deposit addresses: solana-deposits.ts). */
-export type SolanaTransfers = Pick<ChainAdapter, 'prepareTransfer' | 'sendTransfer' | 'getTransferStatus'>;
+export type SolanaTransfers = Pick<ChainAdapter, 'prepareTransfer' | 'sendTransfer' | 'getTransferStatus'> & Required<Pick<ChainAdapter, 'prepareTransferBatch'>>;
 
 const CLASSIC_MEMO_PROGRAM = address('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
 /** The percentile of recent non-zero prioritization fees a transfer pays, so it lands ahead of most. */
@@ -147,5 +148,7 @@ export function createSolanaTransfers(deps: { settings: SolanaTransferSettings; 
     return { ...state, costs: { feeLamports: state.costs.feeLamports, rentLamports: (rent > 0n ? rent : 0n).toString() } };
   }
 
-  return { prepareTransfer, sendTransfer: transactions.send, getTransferStatus };
+  const { prepareTransferBatch } = createBatchPreparer({ rpc, rpcCall, treasury, mintOf, priorityFee, baseUnits, destinationOf, computeUnitLimit: settings.computeUnitLimit });
+
+  return { prepareTransfer, sendTransfer: transactions.send, getTransferStatus, prepareTransferBatch };
 }

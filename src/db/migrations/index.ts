@@ -67,6 +67,7 @@ import * as payoutBatchSweepsSealing from './20261205_0069_payout_batch_sweeps_s
 import * as standingDepositAddresses from './20261205_0070_standing_deposit_addresses.ts';
 import * as standingDepositSweeps from './20261206_0071_standing_deposit_sweeps.ts';
 import * as unfundedBatchDeposits from './20261206_0072_unfunded_batch_deposits.ts';
+import * as chainTransferBatches from './20261206_0074_chain_transfer_batches.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261122_0001_foundation': foundation,
@@ -132,4 +133,5 @@ export const migrations: Record<string, Migration> = {
   '20261205_0070_standing_deposit_addresses': standingDepositAddresses,
   '20261206_0071_standing_deposit_sweeps': standingDepositSweeps,
   '20261206_0072_unfunded_batch_deposits': unfundedBatchDeposits,
+  '20261206_0074_chain_transfer_batches': chainTransferBatches,
 };

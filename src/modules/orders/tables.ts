@@ -120,8 +120,34 @@ export interface OrderTransactionsTable {
   last_valid_block_height: string | null;
   /** CHAIN_TRANSFER: signatures of transactions replaced because they provably never landed. */
   previous_tx_hashes: ColumnType<string[], string[] | undefined, string[]>;
+  /** CHAIN_TRANSFER in a batch (migration 0074): the batch whose transaction carries it, and its transfer instruction's index there. */
+  transfer_batch_id: ColumnType<string | null, string | null | undefined, string | null>;
+  instruction_index: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: DefaultedTimestamp;
   updated_at: DefaultedTimestamp;
+}
+
+export const TRANSFER_BATCH_STATUSES = ['PENDING', 'CONFIRMED', 'FAILED', 'EXPIRED'] as const;
+export type TransferBatchStatus = (typeof TRANSFER_BATCH_STATUSES)[number];
+
+/** One signed treasury transaction carrying several PAYINs' transfers (migration 0074, decision 0053). */
+export interface ChainTransferBatchesTable {
+  id: string;
+  chain: string;
+  token: string;
+  tx_hash: string;
+  wire: string;
+  last_valid_block_height: ColumnType<string, string, string>;
+  status: TransferBatchStatus;
+  attempt: number;
+  /** The orders, in the order of their transfer instructions. */
+  order_ids: string[];
+  /** The orders whose receiver's token account this transaction creates (the rent is theirs). */
+  account_creators: string[];
+  /** Fees of the failed batches this one was split from (lamports), shared out with its own when it lands. */
+  carried_fee_lamports: ColumnType<string, string | undefined, string>;
+  created_at: Date;
+  updated_at: Date;
 }
 
 export interface ReceiverDailyUsageTable {
@@ -201,6 +227,7 @@ declare module '../../db/schema.ts' {
   interface Database {
     orders: OrdersTable;
     order_transactions: OrderTransactionsTable;
+    chain_transfer_batches: ChainTransferBatchesTable;
     receiver_daily_usage: ReceiverDailyUsageTable;
     unproven_wallet_daily_usage: UnprovenWalletDailyUsageTable;
     merchant_order_counts: MerchantOrderCountsTable;

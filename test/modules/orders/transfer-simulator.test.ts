@@ -33,7 +33,8 @@ describe('a PAYIN transfers exactly once on the chain simulator', () => {
   });
   afterAll(() => sim?.close());
 
-  const t = ordersTest(() => solanaRpcSettings(sim.url, usdc));
+  // One transaction per order (CHAIN_TRANSFER_BATCH_MAX=1): the single path's cases; batches are transfer-batch.test.ts's.
+  const t = ordersTest(() => ({ ...solanaRpcSettings(sim.url, usdc), CHAIN_TRANSFER_BATCH_MAX: '1' }));
 
   beforeAll(async () => {
     treasury = address(t.ctx.app.services.platformKeysAtStart.signers.TREASURY.address);

@@ -27,6 +27,7 @@ import type { LedgerService } from '../../ledger/service.ts';
 import { ordersRepo as repo } from '../repo.ts';
 import type { TransferMetrics } from './metrics.ts';
 import { RetryLater, type TransferLog, createTransferSteps } from './transfer-steps.ts';
+import { createTransferBatches } from './transfer-batch.ts';
 import { payoutIdempotencyKey } from './operator-actions.ts';
 import { type TransitionContext, type TransitionFacts, applyTransition, leavesStepDue } from './transitions.ts';
 import type { OrderLog } from '../lifecycle-log.ts';
@@ -46,11 +47,13 @@ export interface StepsDeps {
   parallelSteps?: number;
   /** CHAIN_TRANSFER_MAX_ATTEMPTS: signed transactions per PAYIN, each expired unlanded, before it is refunded (default 5). */
   transferMaxAttempts?: number;
+  /** CHAIN_TRANSFER_BATCH_MAX: PAYIN transfers one transaction may carry (1: one per order; transfer-batch.ts). */
+  transferBatchMax?: number;
   /** Where a rebuilt or abandoned transfer is told (transfer-steps.ts), and each change of an order's status (lifecycle-log.ts). */
   log?: TransferLog & OrderLog;
   metrics?: TransferMetrics;
   /** Test-only (main.ts, NODE_ENV=test): called once a signed transfer is committed, before its first send. */
-  afterTransferStored?: () => void;
+  afterTransferStored?: (stored: { orders: number }) => void;
   /** A pending transfer's wake-up when the node notifies it (transfer-wakeups.ts); unset, the TRANSFERRING retries poll alone. */
   watchTransfer?: (orderId: string, txHash: string) => void;
   /** Test-only (main.ts, NODE_ENV=test; test-hold.ts): an order it holds is left where it is, its step dropped. */
@@ -113,6 +116,17 @@ export function createOrderSteps(deps: StepsDeps) {
     afterTransferStored: deps.afterTransferStored,
     watchTransfer: deps.watchTransfer,
   });
+  const batches = createTransferBatches({
+    db,
+    clock,
+    chain,
+    ctx,
+    leaseMs,
+    maxBatch: deps.transferBatchMax ?? 1,
+    maxAttempts: deps.transferMaxAttempts ?? 5,
+    log: deps.log,
+    afterTransferStored: deps.afterTransferStored,
+  });
 
   async function requestRefund(order: OrderRow): Promise<undefined> {
     // The refund id is ours and fixed: stored before the request, so an outcome that arrives at
@@ -159,10 +173,14 @@ export function createOrderSteps(deps: StepsDeps) {
     switch (order.status) {
       case 'PAYMENT_RECEIVED':
         return moveOn(order, 'SWAPPING');
-      case 'SWAPPING':
-        return swap(order);
-      case 'TRANSFERRING':
-        return confirmTransfer(order);
+      case 'SWAPPING': {
+        const batched = await batches.swapInBatch(order);
+        return batched ? batched.next : swap(order);
+      }
+      case 'TRANSFERRING': {
+        const batched = await batches.confirmInBatch(order);
+        return batched ? batched.next : confirmTransfer(order);
+      }
       case 'REFUNDING':
         return requestRefund(order);
       case 'DEPOSIT_RECEIVED':

@@ -50,7 +50,7 @@ export interface TransferStepsDeps {
   /** Told of a transfer left pending, to wake its order when the node notifies it (transfer-wakeups.ts); unset, the retries poll. */
   watchTransfer?: ((orderId: string, txHash: string) => void) | undefined;
   /** Test-only: called once a signed transfer is committed, before its first send (main.ts, NODE_ENV=test). */
-  afterTransferStored?: (() => void) | undefined;
+  afterTransferStored?: ((stored: { orders: number }) => void) | undefined;
 }
 
 export function createTransferSteps(deps: TransferStepsDeps) {
@@ -100,7 +100,7 @@ export function createTransferSteps(deps: TransferStepsDeps) {
       changes: { tx_hash: prepared.txHash },
       moved: { ...transferOf(order, prepared.txHash), prepared: { wire: prepared.wire, lastValidBlockHeight: prepared.lastValidBlockHeight } },
     });
-    deps.afterTransferStored?.();
+    deps.afterTransferStored?.({ orders: 1 });
     return next;
   }
 

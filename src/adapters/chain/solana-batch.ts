@@ -1,0 +1,174 @@
+/**
+ * Several PAYINs' transfers in one treasury transaction (decision 0053, issue 44 item 1):
+ *
+ *   SetComputeUnitLimit (CHAIN_COMPUTE_UNIT_LIMIT per transfer, at most the 1.4M a transaction may ask)
+ *   SetComputeUnitPrice (as a single transfer's: the percentile of recent fees, capped; left out at 0)
+ *   per order, in the order given:
+ *     CreateAssociatedTokenIdempotent  only when the receiver's token account does not exist yet
+ *                                      (one getMultipleAccounts for the batch) and no earlier
+ *                                      order of the batch creates it: 2 more account keys and
+ *                                      ~10 bytes, so a batch of new receivers holds fewer orders
+ *     TransferChecked                  its index is the order's (batch, instruction index)
+ *   Memo                 every order of the batch, each id as 22 characters (its 16 bytes in
+ *                        base64url), space-separated: the bytes differ per set of orders, as the
+ *                        single transfer's memo makes them differ per order
+ *
+ * As many orders as fit in the 1,232 bytes of a transaction: the message is compiled and an order
+ * dropped from the end until the signed transaction fits (the caller gets the rest back). A
+ * refusal of one intent (not an address, an amount finer than the mint) names it, so the caller
+ * can give that order up and batch the others.
+ */
+import {
+  type Address,
+  address,
+  appendTransactionMessageInstructions,
+  compileTransaction,
+  createNoopSigner,
+  createTransactionMessage,
+  getBase58Decoder,
+  getBase64EncodedWireTransaction,
+  type Instruction,
+  pipe,
+  type SignatureBytes,
+  setTransactionMessageFeePayer,
+  setTransactionMessageLifetimeUsingBlockhash,
+} from '@solana/kit';
+import { getSetComputeUnitLimitInstruction, getSetComputeUnitPriceInstruction } from '@solana-program/compute-budget';
+import { getAddMemoInstruction } from '@solana-program/memo';
+import { findAssociatedTokenPda, getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction } from '@solana-program/token';
+import { ChainTransferRefusedError, type PreparedBatch, type TransferIntent } from './port.ts';
+import type { MintInfo, SolanaRpc } from './solana-mints.ts';
+
+type RpcCall = <T>(method: string, run: (abortSignal: AbortSignal) => Promise<T>) => Promise<T>;
+
+/** The most a Solana transaction may be on the wire (IPv6 MTU minus headers). */
+export const TRANSACTION_SIZE_LIMIT = 1232;
+/** The most compute units a transaction may ask for. */
+const MAX_COMPUTE_UNITS = 1_400_000;
+const CLASSIC_MEMO_PROGRAM = address('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
+
+const base58 = getBase58Decoder();
+
+/** A UUID's 16 bytes as 22 base64url characters; any other reference as it is. */
+export function compactReference(reference: string): string {
+  const hex = reference.replaceAll('-', '');
+  return /^[0-9a-f]{32}$/i.test(hex) ? Buffer.from(hex, 'hex').toString('base64url') : reference;
+}
+
+/** Bytes of the signed transaction: a compact-u16 signature count, the signatures, the message. */
+const wireSize = (messageBytes: number, signatures: number) => 1 + 64 * signatures + messageBytes;
+
+interface Planned {
+  intent: TransferIntent;
+  owner: Address;
+  destination: Address;
+  amount: bigint;
+}
+
+export interface BatchPreparerDeps {
+  rpc: SolanaRpc;
+  rpcCall: RpcCall;
+  treasury: { readonly address: string; sign(message: Uint8Array): Uint8Array };
+  mintOf: (symbol: string) => Promise<MintInfo>;
+  priorityFee: (accounts: Address[]) => Promise<bigint>;
+  baseUnits: (amount: string, info: MintInfo) => bigint;
+  destinationOf: (wallet: string) => Address;
+  computeUnitLimit: number;
+}
+
+export function createBatchPreparer(deps: BatchPreparerDeps) {
+  const { rpc, rpcCall, treasury } = deps;
+  const treasuryAddress = address(treasury.address);
+  const treasurySigner = createNoopSigner(treasuryAddress);
+
+  /** Each intent checked and its accounts derived; a refusal names the intent. */
+  async function plan(intents: readonly TransferIntent[], info: MintInfo): Promise<Planned[]> {
+    return Promise.all(
+      intents.map(async (intent) => {
+        try {
+          const owner = deps.destinationOf(intent.destination);
+          const amount = deps.baseUnits(intent.amount, info);
+          const [destination] = await findAssociatedTokenPda({ owner, mint: info.mint, tokenProgram: info.tokenProgram });
+          return { intent, owner, destination, amount };
+        } catch (err) {
+          if (err instanceof ChainTransferRefusedError) throw new ChainTransferRefusedError(err.message, intent.reference);
+          throw err;
+        }
+      }),
+    );
+  }
+
+  /** The receivers' token accounts that already exist (confirmed): no create instruction for them. */
+  async function existing(accounts: Address[]): Promise<Set<string>> {
+    const unique = [...new Set(accounts)];
+    const { value } = await rpcCall('getMultipleAccounts', (abortSignal) =>
+      rpc.getMultipleAccounts(unique, { commitment: 'confirmed', encoding: 'base64' }).send({ abortSignal }),
+    );
+    return new Set(unique.filter((_, i) => value[i] !== null));
+  }
+
+  async function prepareTransferBatch(intents: readonly TransferIntent[]): Promise<PreparedBatch> {
+    if (intents.length === 0) throw new Error('a transfer batch needs at least one transfer');
+    const tokens = new Set(intents.map((intent) => intent.token));
+    if (tokens.size !== 1) throw new Error('a transfer batch carries one token');
+    const info = await deps.mintOf(intents[0]!.token);
+    const planned = await plan(intents, info);
+    const [[source], present] = await Promise.all([
+      findAssociatedTokenPda({ owner: treasuryAddress, mint: info.mint, tokenProgram: info.tokenProgram }),
+      existing(planned.map((p) => p.destination)),
+    ]);
+    const [microLamports, { value: lifetime }] = await Promise.all([
+      deps.priorityFee([treasuryAddress, source]),
+      // Confirmed, not finalized, as a single transfer's (solana-transfers.ts).
+      rpcCall('getLatestBlockhash', (abortSignal) => rpc.getLatestBlockhash({ commitment: 'confirmed' }).send({ abortSignal })),
+    ]);
+
+    function compile(count: number) {
+      const created = new Set(present);
+      const instructionIndexes: number[] = [];
+      const accountCreators: string[] = [];
+      const transfers: Instruction[] = [];
+      const budget: Instruction[] = [
+        getSetComputeUnitLimitInstruction({ units: Math.min(MAX_COMPUTE_UNITS, deps.computeUnitLimit * count) }),
+        ...(microLamports > 0n ? [getSetComputeUnitPriceInstruction({ microLamports })] : []),
+      ];
+      for (const p of planned.slice(0, count)) {
+        if (!created.has(p.destination)) {
+          created.add(p.destination);
+          accountCreators.push(p.intent.reference);
+          transfers.push(getCreateAssociatedTokenIdempotentInstruction({ payer: treasurySigner, ata: p.destination, owner: p.owner, mint: info.mint, tokenProgram: info.tokenProgram }));
+        }
+        instructionIndexes.push(budget.length + transfers.length);
+        transfers.push(getTransferCheckedInstruction({ source, mint: info.mint, destination: p.destination, authority: treasurySigner, amount: p.amount, decimals: info.decimals }, { programAddress: info.tokenProgram }));
+      }
+      const memo = planned.slice(0, count).map((p) => compactReference(p.intent.reference)).join(' ');
+      const instructions = [...budget, ...transfers, getAddMemoInstruction({ memo }, { programAddress: CLASSIC_MEMO_PROGRAM })];
+      const message = pipe(
+        createTransactionMessage({ version: 0 }),
+        (m) => setTransactionMessageFeePayer(treasuryAddress, m),
+        (m) => setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
+        (m) => appendTransactionMessageInstructions(instructions, m),
+      );
+      return { compiled: compileTransaction(message), instructionIndexes, accountCreators };
+    }
+
+    let count = intents.length;
+    let built = compile(count);
+    while (wireSize(built.compiled.messageBytes.length, 1) > TRANSACTION_SIZE_LIMIT && count > 1) {
+      count--;
+      built = compile(count);
+    }
+    const { compiled, instructionIndexes, accountCreators } = built;
+    const signature = treasury.sign(new Uint8Array(compiled.messageBytes)) as SignatureBytes;
+    const signed = { ...compiled, signatures: { ...compiled.signatures, [treasuryAddress]: signature } };
+    return {
+      txHash: base58.decode(signature),
+      wire: getBase64EncodedWireTransaction(signed),
+      lastValidBlockHeight: lifetime.lastValidBlockHeight.toString(),
+      instructionIndexes,
+      accountCreators,
+    };
+  }
+
+  return { prepareTransferBatch };
+}

@@ -317,11 +317,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
         chain: depositChain,
         handleChainDeposit: (deposit, trx) => orderNotifications.handleChainDeposit(deposit, trx),
         instruments: [
-          {
-            allWatched: (pool, now) => payoutBatchesRepo.allWatchedAddresses(pool, now),
-            watched: (pool, now, limit) => payoutBatchesRepo.watchedAddresses(pool, now, limit),
-            handle: (deposit, trx) => payoutBatches.funding.handleDeposit(deposit, trx),
-          },
+          { allWatched: (pool, now) => payoutBatchesRepo.allWatchedAddresses(pool, now), watched: (pool, now, limit) => payoutBatchesRepo.watchedAddresses(pool, now, limit), handle: (deposit, trx) => payoutBatches.funding.handleDeposit(deposit, trx) },
           { allWatched: (pool, now) => standingDeposits.allWatched(pool, now), watched: (pool, now, limit) => standingDeposits.watched(pool, now, limit), handle: (deposit, trx) => standingDeposits.handleDeposit(deposit, trx) },
         ],
         // Balances are read for every watched address; signatures listed regardless of them for a tenth of the batch (the safety rotation).
@@ -349,14 +345,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
         afterSweepStored: deps.afterSweepStored,
       })
     : undefined;
-  const reconciliation = createReconciliation({
-    db,
-    clock,
-    pix: adapters.pix,
-    notifications: orderNotifications,
-    settings: config.reconciliation,
-    ...(adapters.apiPix ? { prepare: adapters.apiPix.registerWebhook } : {}),
-  });
+  const reconciliation = createReconciliation({ db, clock, pix: adapters.pix, notifications: orderNotifications, settings: config.reconciliation, ...(adapters.apiPix ? { prepare: adapters.apiPix.registerWebhook } : {}) });
   const sandbox = createSandboxDriver({
     db,
     clock,

@@ -109,6 +109,8 @@ describe('CHAIN_PROVIDER=solana-rpc', () => {
     expect(config.chain).toEqual({
       provider: 'solana-rpc',
       rpcUrl: REAL.SOLANA_RPC_URL,
+      // Derived from the RPC URL as Solana's clients do (decision 0054).
+      wsUrl: 'wss://api.mainnet-beta.solana.com/',
       commitment: 'finalized',
       computeUnitLimit: 60_000,
       priorityFeeMaxMicroLamports: 100_000,

@@ -15,6 +15,7 @@ import { ORDERS_SEALED } from './modules/orders/sealed-columns.ts';
 import { PAYOUT_BATCH_ITEMS_SEALED } from './modules/payout-batches/sealed-columns.ts';
 import { KYC_SUBMISSIONS_SEALED, RECEIVERS_SEALED } from './modules/receivers/sealed-columns.ts';
 import { SETTLEMENT_PIX_KEYS_SEALED } from './modules/settlement-payouts/sealed-columns.ts';
+import { STANDING_ADDRESSES_SEALED } from './modules/standing-addresses/sealed-columns.ts';
 import { AUDIT_LOG_SEALED } from './platform/audit/sealed-details.ts';
 import { EVENTS_SEALED } from './platform/event-payload-sealing.ts';
 import type { SealedTable } from './platform/personal-data-rotation.ts';
@@ -29,7 +30,7 @@ export function keyVaultSettings(config: Pick<RuntimeConfig, 'walletKek' | 'wall
 }
 
 /** Every table holding sealed personal data, for the sealing pass (src/platform/personal-data-rotation.ts). */
-export const PERSONAL_DATA_TABLES: readonly SealedTable[] = [RECEIVERS_SEALED, KYC_SUBMISSIONS_SEALED, REGISTER_SEALED, ORDERS_SEALED, EVENTS_SEALED, AUDIT_LOG_SEALED, SETTLEMENT_PIX_KEYS_SEALED, PAYOUT_BATCH_ITEMS_SEALED];
+export const PERSONAL_DATA_TABLES: readonly SealedTable[] = [RECEIVERS_SEALED, KYC_SUBMISSIONS_SEALED, REGISTER_SEALED, ORDERS_SEALED, EVENTS_SEALED, AUDIT_LOG_SEALED, SETTLEMENT_PIX_KEYS_SEALED, PAYOUT_BATCH_ITEMS_SEALED, STANDING_ADDRESSES_SEALED];
 
 export function createKeyCustody({ config, db, clock }: { config: RuntimeConfig; db: Db; clock: Clock }) {
   const settings = keyVaultSettings(config);

@@ -271,7 +271,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   // Standing PIX charges (issue 43): each PIX paid to one makes a PAYIN in the notification's transaction.
   const standingCharges = createStandingChargesService({ db, clock, rules: quotes.tradeRules, receivers, pix: config.pix });
   // Standing deposit addresses (issue 43, item 1; decision 0046): made, listed and disabled here.
-  const standingAddresses = createStandingAddressesService({ db, clock, rules: quotes.tradeRules, receivers, chain: chainForOrders, pix: adapters.pix });
+  const standingAddresses = createStandingAddressesService({ db, clock, rules: quotes.tradeRules, receivers, chain: chainForOrders, pix: adapters.pix, personalData });
   const standingChargePayments = createStandingChargePayments({ db, clock, quotes, receivers, settings: config.orders, liquidity });
   const orderNotifications = createOrderNotifications({
     db,

@@ -108,9 +108,9 @@ describe('npm run admin: platform keys', { timeout: 120_000 }, () => {
     const rotated = { ...env, WALLET_KEK: newKek, WALLET_KEK_VERSION: '2', WALLET_KEK_PREVIOUS: `1:${oldKek}` };
     const first = await admin(['rotate-kek'], rotated);
     expect(first.code, first.stderr).toBe(0);
-    expect(JSON.parse(first.stdout)).toEqual({ kekVersion: 2, resealed: { managedWallets: 1, platformKeys: 2, depositAddresses: 0 }, personalData: { receivers: 1, kycSubmissions: 0, operationsRegister: 0, orders: 0, events: 1, auditLog: 0, settlementPixKeys: 0, payoutBatchItems: 0 }, personalDataMarked: true });
+    expect(JSON.parse(first.stdout)).toEqual({ kekVersion: 2, resealed: { managedWallets: 1, platformKeys: 2, depositAddresses: 0 }, personalData: { receivers: 1, kycSubmissions: 0, operationsRegister: 0, orders: 0, events: 1, auditLog: 0, settlementPixKeys: 0, payoutBatchItems: 0, standingAddresses: 0 }, personalDataMarked: true });
     const rerun = await admin(['rotate-kek'], rotated);
-    expect(JSON.parse(rerun.stdout)).toEqual({ kekVersion: 2, resealed: { managedWallets: 0, platformKeys: 0, depositAddresses: 0 }, personalData: { receivers: 0, kycSubmissions: 0, operationsRegister: 0, orders: 0, events: 0, auditLog: 0, settlementPixKeys: 0, payoutBatchItems: 0 }, personalDataMarked: true });
+    expect(JSON.parse(rerun.stdout)).toEqual({ kekVersion: 2, resealed: { managedWallets: 0, platformKeys: 0, depositAddresses: 0 }, personalData: { receivers: 0, kycSubmissions: 0, operationsRegister: 0, orders: 0, events: 0, auditLog: 0, settlementPixKeys: 0, payoutBatchItems: 0, standingAddresses: 0 }, personalDataMarked: true });
     const after = await openConfiguredDatabase(config);
     try {
       const row = await after.db.selectFrom('receivers').select(['name', 'address_street', 'address_zip_code', 'address_city']).where('id', '=', receiverId).executeTakeFirstOrThrow();

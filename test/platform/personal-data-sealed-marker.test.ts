@@ -60,10 +60,16 @@ describe('the personal-data sealing marker', () => {
     const payee = await t.activeReceiver(merchant);
     const batch = await t.call('POST', '/payout-batches', merchant, { token: 'USDC', items: [{ receiverId: payee.id, amountCrypto: 3, pixKey: 'joana@example.com', pixKeyType: 'EMAIL', recipientName: 'Joana Souza' }] });
     expect(batch.statusCode, batch.body).toBe(201);
+    // A standing address bound to the receiver's PIX key (its document) and name: sealed when made, answered clear.
+    const standing = await t.call('POST', `/receivers/${payee.id}/standing-addresses`, merchant, { recipientName: 'Joana Souza' });
+    expect(standing.statusCode, standing.body).toBe(201);
+    expect(standing.json()).toMatchObject({ pixKey: payee.document, recipientName: 'Joana Souza' });
+    const stored = await db().selectFrom('standing_deposit_addresses').select(['pix_key', 'recipient_name']).executeTakeFirstOrThrow();
+    expect([stored.pix_key, stored.recipient_name].every((value) => /^pd[0-9]+:/.test(value))).toBe(true);
     for (const spec of PERSONAL_DATA_TABLES) expect(Number((await sql<{ n: string }>`select count(*) as n from ${sql.table(spec.table)}`.execute(db())).rows[0]!.n), spec.table).toBeGreaterThan(0);
 
     // The app's own start (on an empty database) set it: nothing was clear.
-    expect(t.ctx.app.services.personalDataAtStart).toEqual({ scanned: true, sealed: { receivers: 0, kycSubmissions: 0, operationsRegister: 0, orders: 0, events: 0, auditLog: 0, settlementPixKeys: 0, payoutBatchItems: 0 }, marked: true });
+    expect(t.ctx.app.services.personalDataAtStart).toEqual({ scanned: true, sealed: { receivers: 0, kycSubmissions: 0, operationsRegister: 0, orders: 0, events: 0, auditLog: 0, settlementPixKeys: 0, payoutBatchItems: 0, standingAddresses: 0 }, marked: true });
     expect(await atStart()).toEqual({ scanned: false, sealed: {}, marked: true });
     const restarted = await t.ctx.buildApp();
     expect(restarted.services.personalDataAtStart).toEqual({ scanned: false, sealed: {}, marked: true });
@@ -107,7 +113,7 @@ describe('the personal-data sealing marker', () => {
     expect([two.personalData.open('account', line.pix_key!), two.personalData.open('name', line.recipient_name!)]).toEqual(['clear pix_key', 'clear recipient_name']);
     expect((await marker()).kek_version).toBe(2);
     const rerun = await resealAllPersonalData(db(), two.personalData, two.personalDataTables);
-    expect(rerun).toEqual({ resealed: { receivers: 0, kycSubmissions: 0, operationsRegister: 0, orders: 0, events: 0, auditLog: 0, settlementPixKeys: 0, payoutBatchItems: 0 }, marked: true });
+    expect(rerun).toEqual({ resealed: { receivers: 0, kycSubmissions: 0, operationsRegister: 0, orders: 0, events: 0, auditLog: 0, settlementPixKeys: 0, payoutBatchItems: 0, standingAddresses: 0 }, marked: true });
     expect(await atStart(rotated)).toEqual({ scanned: false, sealed: {}, marked: true });
 
     // A version whose KEK is not given stops the pass: the marker stays void, the next start scans.

@@ -68,6 +68,7 @@ import * as standingDepositAddresses from './20261205_0070_standing_deposit_addr
 import * as standingDepositSweeps from './20261206_0071_standing_deposit_sweeps.ts';
 import * as unfundedBatchDeposits from './20261206_0072_unfunded_batch_deposits.ts';
 import * as chainTransferBatches from './20261206_0074_chain_transfer_batches.ts';
+import * as standingAddressesSealed from './20261206_0076_standing_addresses_sealed.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261122_0001_foundation': foundation,
@@ -134,4 +135,5 @@ export const migrations: Record<string, Migration> = {
   '20261206_0071_standing_deposit_sweeps': standingDepositSweeps,
   '20261206_0072_unfunded_batch_deposits': unfundedBatchDeposits,
   '20261206_0074_chain_transfer_batches': chainTransferBatches,
+  '20261206_0076_standing_addresses_sealed': standingAddressesSealed,
 };

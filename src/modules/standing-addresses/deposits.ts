@@ -17,6 +17,7 @@ import type { Db, Trx } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { decimal } from '../../lib/money.ts';
+import type { PersonalData } from '../../lib/personal-data.ts';
 import { inTransaction, withinOrNew } from '../../platform/commit-signals.ts';
 import type { CreatedOrder, OrderVariant, ParsedOrder } from '../orders/creation/create-order.ts';
 import { type TransitionContext, applyTransition } from '../orders/lifecycle/transitions.ts';
@@ -37,6 +38,7 @@ export interface StandingDepositsDeps {
   createOrder: CreateOrder;
   transitions: TransitionContext;
   minAmountBrl: string;
+  personalData: Pick<PersonalData, 'open'>;
 }
 
 /** Refusals of the moment (a dependency down): the deposit waits for the next pass. */
@@ -77,9 +79,10 @@ export function createStandingDeposits(deps: StandingDepositsDeps) {
     amountCrypto: decimal(deposit.amount_token).toFixed(),
     sourceToken: address.token,
     chain: address.chain,
-    pixKey: address.pix_key,
+    // Sealed at rest (sealed-columns.ts); the pipeline seals the order's copies again.
+    pixKey: deps.personalData.open('account', address.pix_key),
     pixKeyType: address.pix_key_type as never,
-    recipientName: address.recipient_name,
+    recipientName: deps.personalData.open('name', address.recipient_name),
   });
 
   const hold = (signature: string, status: 'HELD_BELOW_MINIMUM' | 'HELD_OVER_LIMIT', err: AppError) =>

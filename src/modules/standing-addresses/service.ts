@@ -19,10 +19,14 @@ import { standingAddressesRepo as repo } from './repo.ts';
 import type { CreateStandingAddressBody, StandingAddressSchema, StandingDepositSchema } from './schemas.ts';
 import { type StandingAddressDepositRow, type StandingAddressRow, standingReference } from './tables.ts';
 import { toJsonNumber } from '../../lib/money.ts';
+import type { PersonalData } from '../../lib/personal-data.ts';
 
 export type StandingAddress = Static<typeof StandingAddressSchema>;
 
-export function toStandingAddress(row: StandingAddressRow): StandingAddress {
+type Opener = Pick<PersonalData, 'open'>;
+
+/** The API's view of a row: its PIX key and recipient name opened (sealed at rest, sealed-columns.ts). */
+export function toStandingAddress(row: StandingAddressRow, personalData: Opener): StandingAddress {
   return {
     id: row.id,
     receiverId: row.receiver_id,
@@ -30,9 +34,9 @@ export function toStandingAddress(row: StandingAddressRow): StandingAddress {
     chain: row.chain,
     token: row.token,
     depositAddress: row.deposit_address,
-    pixKey: row.pix_key,
+    pixKey: personalData.open('account', row.pix_key),
     pixKeyType: row.pix_key_type as StandingAddress['pixKeyType'],
-    recipientName: row.recipient_name,
+    recipientName: personalData.open('name', row.recipient_name),
     description: row.description,
     createdAt: row.created_at.toISOString(),
     disabledAt: row.disabled_at?.toISOString() ?? null,
@@ -58,6 +62,7 @@ export interface StandingAddressesDeps {
   receivers: Pick<ReceiversService, 'findForOrder'>;
   chain: Pick<ChainAdapter, 'createDepositAddress'>;
   pix: Pick<PixProvider, 'lookupPixKey'>;
+  personalData: Pick<PersonalData, 'seal' | 'open'>;
 }
 
 /** The body's key in DICT form, or the receiver's document (a valid CPF or CNPJ key). */
@@ -114,21 +119,21 @@ export function createStandingAddressesService(deps: StandingAddressesDeps) {
         chain,
         token,
         deposit_address: address,
-        pix_key: key.key,
+        pix_key: deps.personalData.seal('account', key.key),
         pix_key_type: key.type,
-        recipient_name: body.recipientName ?? receiver.name,
+        recipient_name: deps.personalData.seal('name', body.recipientName ?? receiver.name),
         description: body.description ?? null,
         created_at: clock.now(),
       });
-      return toStandingAddress(row);
+      return toStandingAddress(row, deps.personalData);
     },
 
     async list(merchantId: string, receiverId: string): Promise<{ data: StandingAddress[] }> {
       await ownedReceiver(merchantId, receiverId);
-      return { data: (await repo.listOfReceiver(db, merchantId, receiverId)).map(toStandingAddress) };
+      return { data: (await repo.listOfReceiver(db, merchantId, receiverId)).map((row) => toStandingAddress(row, deps.personalData)) };
     },
 
-    get: async (merchantId: string, receiverId: string, id: string): Promise<StandingAddress> => toStandingAddress(await findOwned(merchantId, receiverId, id)),
+    get: async (merchantId: string, receiverId: string, id: string): Promise<StandingAddress> => toStandingAddress(await findOwned(merchantId, receiverId, id), deps.personalData),
 
     /** What arrived at the address, newest first: each with its PAYOUT, or held for review and why. */
     async deposits(merchantId: string, receiverId: string, id: string): Promise<{ data: StandingDeposit[] }> {
@@ -142,8 +147,8 @@ export function createStandingAddressesService(deps: StandingAddressesDeps) {
     /** From now on a deposit to it makes no order. Disabling a disabled address answers it as it is. */
     async disable(merchantId: string, receiverId: string, id: string): Promise<StandingAddress> {
       const row = await findOwned(merchantId, receiverId, id);
-      if (row.status === 'DISABLED') return toStandingAddress(row);
-      return toStandingAddress((await repo.disable(db, id, clock.now())) ?? (await findOwned(merchantId, receiverId, id)));
+      if (row.status === 'DISABLED') return toStandingAddress(row, deps.personalData);
+      return toStandingAddress((await repo.disable(db, id, clock.now())) ?? (await findOwned(merchantId, receiverId, id)), deps.personalData);
     },
   };
 }

@@ -31,5 +31,6 @@ export function createStandingDepositsModule(
     createOrder: (v, merchantId, body, source) => pipeline.create(v, merchantId, body, () => ({ status: 201, body: {} }), undefined, source),
     transitions: deps.transitions,
     minAmountBrl: deps.settings.minAmountBrl,
+    personalData: deps.personalData,
   });
 }

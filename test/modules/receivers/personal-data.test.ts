@@ -251,7 +251,7 @@ describe('personal data at rest', () => {
     const kycEvent = await db().selectFrom('events').select('payload').where(sql<string>`payload ->> 'receiverId'`, '=', created.id).executeTakeFirstOrThrow();
     expect(kycEvent.payload.name).toMatch(/^pd2:v1:/);
     expect(openEventPayload(custody.personalData, kycEvent.payload)).toMatchObject({ receiverId: created.id, name: person.name, email: person.email, kycStatus: 'APPROVED' });
-    expect(await resealPersonalData(db(), custody.personalData, custody.personalDataTables)).toEqual({ receivers: 0, kycSubmissions: 0, operationsRegister: 0, orders: 0, events: 0, auditLog: 0, settlementPixKeys: 0, payoutBatchItems: 0 });
+    expect(await resealPersonalData(db(), custody.personalData, custody.personalDataTables)).toEqual({ receivers: 0, kycSubmissions: 0, operationsRegister: 0, orders: 0, events: 0, auditLog: 0, settlementPixKeys: 0, payoutBatchItems: 0, standingAddresses: 0 });
 
     // A process on the new KEK reads and finds them; the old KEK alone no longer opens them.
     const app = await t.ctx.buildApp({ WALLET_KEK: newKek, WALLET_KEK_VERSION: '2', WALLET_KEK_PREVIOUS: `1:${oldKek}` });

@@ -17,6 +17,8 @@ import { waitFor } from '../helpers/processes.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
+/** Batches are opt-in (CHAIN_TRANSFER_BATCH_MAX defaults to 1): these workers batch. */
+const BATCHED = { CHAIN_TRANSFER_BATCH_MAX: '20' };
 const ORDERS = 18;
 
 describe('kill -9 of the worker around a batch of 18 PAYINs: every order exactly once', () => {
@@ -62,7 +64,7 @@ describe('kill -9 of the worker around a batch of 18 PAYINs: every order exactly
     const { sim, database, startWorker, kill } = bench;
     const paid = await paidPayins(bench);
     const landedBefore = sim.state().transactions.landed;
-    const worker = startWorker({ TEST_KILL_WORKER_AFTER_TRANSFER_STORED: 'batch' });
+    const worker = startWorker({ ...BATCHED, TEST_KILL_WORKER_AFTER_TRANSFER_STORED: 'batch' });
     const [, signal] = await once(worker, 'exit');
     expect(signal).toBe('SIGKILL');
     // It died with a batch of several orders committed, never sent: the node knows nothing of it.
@@ -73,7 +75,7 @@ describe('kill -9 of the worker around a batch of 18 PAYINs: every order exactly
     const unknown = await simulatorRpc(sim.url).getSignatureStatuses([killed.tx_hash as Signature], { searchTransactionHistory: true }).send();
     expect(unknown.value).toEqual([null]);
     for (const id of killed.order_ids) expect(await bench.orderRow(id)).toEqual({ status: 'TRANSFERRING', tx_hash: killed.tx_hash });
-    const next = startWorker();
+    const next = startWorker(BATCHED);
     const rows = await expectEachOnce(bench, paid, landedBefore);
     // The killed batch's orders completed on its very bytes (its blockhash outlived the restart) or on its re-signed successor, never both.
     const onKilled = rows.filter((r) => r.tx_hash === killed.tx_hash).length;
@@ -88,11 +90,11 @@ describe('kill -9 of the worker around a batch of 18 PAYINs: every order exactly
     const ids = paid.map((p) => p.order.id as string);
     await sim.setFaults({ dropNext: 1_000_000 });
     const landedBefore = sim.state().transactions.landed;
-    const worker = startWorker();
+    const worker = startWorker(BATCHED);
     await allTransferring(bench, ids, () => sim.state().transactions.dropped > 0);
     await kill(worker);
     await sim.reset();
-    const next = startWorker();
+    const next = startWorker(BATCHED);
     await expectEachOnce(bench, paid, landedBefore);
     await kill(next);
   }, 180_000);
@@ -104,7 +106,7 @@ describe('kill -9 of the worker around a batch of 18 PAYINs: every order exactly
     const ids = paid.map((p) => p.order.id as string);
     await sim.setFaults({ finalityDelayMs: 60_000 });
     const landedBefore = sim.state().transactions.landed;
-    const worker = startWorker();
+    const worker = startWorker(BATCHED);
     await allTransferring(bench, ids, () => sim.state().transactions.landed > landedBefore);
     await kill(worker);
     // Only a batch that had landed must keep its signature: one still in flight at the kill may
@@ -115,7 +117,7 @@ describe('kill -9 of the worker around a batch of 18 PAYINs: every order exactly
     const landed = new Set(signatures.filter((_, i) => statuses[i] !== null));
     expect(landed.size).toBeGreaterThan(0);
     await sim.reset();
-    const next = startWorker();
+    const next = startWorker(BATCHED);
     await expectEachOnce(bench, paid, landedBefore);
     for (const id of ids) if (landed.has(sent.get(id)!)) expect((await bench.orderRow(id)).tx_hash).toBe(sent.get(id));
     await kill(next);

@@ -28,7 +28,7 @@ describe('batched PAYIN transfers on the chain simulator', () => {
   });
   afterAll(() => sim?.close());
 
-  const t = ordersTest(() => solanaRpcSettings(sim.url, usdc));
+  const t = ordersTest(() => ({ ...solanaRpcSettings(sim.url, usdc), CHAIN_TRANSFER_BATCH_MAX: '20' }));
 
   beforeAll(async () => {
     treasury = address(t.ctx.app.services.platformKeysAtStart.signers.TREASURY.address);

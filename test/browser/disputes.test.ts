@@ -14,7 +14,7 @@
 import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoSeriousA11yViolations, screenshot, useBrowser } from '../helpers/browser.ts';
-import { addSessionCookie, type ApiSession, type DashboardServer, invitePerson, signedInOwner, signInByApi, startDashboardServer, demoKeyApi } from '../helpers/dashboard-server.ts';
+import { addSessionCookie, type ApiSession, type DashboardServer, invitePerson, signedInOwner, signInByApi, startDashboardServer, demoKeyApi, switchSession } from '../helpers/dashboard-server.ts';
 import { randomCpf } from '../helpers/documents.ts';
 import { waitFor } from '../helpers/processes.ts';
 
@@ -244,10 +244,10 @@ describe('merchant disputes pages', { timeout: 120_000 }, () => {
     await expectNoSeriousA11yViolations(page);
 
     // The owner has the form open when the payer's PSP withdraws the claim.
-    await browser.context.clearCookies();
-    await addSessionCookie(browser.context, server.baseUrl, ownerSession);
+    const disputePage = page.url();
+    await switchSession(page, server.baseUrl, ownerSession);
     browser.allowProblems(/status of 409/);
-    await page.reload();
+    await page.goto(disputePage);
     const form = page.getByRole('form', { name: 'Sua defesa' });
     await form.getByLabel('Justificativa').fill('O pagador reconheceu a compra por mensagem ao nosso atendimento.');
     await api('POST', `/sandbox/disputes/${near.disputeId}/decision`, { outcome: 'CANCELLED' });

@@ -13,7 +13,7 @@
 import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoSeriousA11yViolations, screenshot, useBrowser } from '../helpers/browser.ts';
-import { addSessionCookie, type ApiSession, type DashboardServer, demoKeyApi, enrolTotp, invitePerson, signedInOwner, signInByApi, startDashboardServer } from '../helpers/dashboard-server.ts';
+import { addSessionCookie, type ApiSession, type DashboardServer, demoKeyApi, enrolTotp, invitePerson, signedInOwner, signInByApi, startDashboardServer, switchSession } from '../helpers/dashboard-server.ts';
 import { randomCpf } from '../helpers/documents.ts';
 import { decodeDrawnQr } from '../helpers/qr.ts';
 
@@ -169,9 +169,8 @@ describe('payout batches pages', { timeout: 180_000 }, () => {
     await expectNoSeriousA11yViolations(page);
     await chooseLanguage(page, 'pt-BR');
 
-    await browser.context.clearCookies();
-    await addSessionCookie(browser.context, server.baseUrl, ownerSession);
-    await page.reload();
+    await switchSession(page, server.baseUrl, ownerSession);
+    await page.goto(`/app/payout-batches/${approvalBatchId}`);
     const actions = page.getByRole('region', { name: 'Ações' });
     await actions.getByRole('button', { name: 'Pausar' }).click();
     await summary.getByText('Pausado', { exact: true }).waitFor();

@@ -17,7 +17,7 @@
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Secret, TOTP } from 'otpauth';
-import type { BrowserContext } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { startService } from './processes.ts';
 
@@ -203,6 +203,17 @@ export async function signedInOwner(server: Pick<DashboardServer, 'baseUrl' | 'o
 export async function addSessionCookie(context: BrowserContext, baseUrl: string, session: ApiSession): Promise<void> {
   const separator = session.cookie.indexOf('=');
   await context.addCookies([{ name: session.cookie.slice(0, separator), value: session.cookie.slice(separator + 1), url: baseUrl, httpOnly: true, sameSite: 'Strict' }]);
+}
+
+/**
+ * Signs the browser in as another person. The open page is left first: a page that polls (a batch
+ * awaiting its deposit, a dispute) would otherwise send a request between the cookies' removal and
+ * the new one, meet a 401 and go to the sign-in page. The caller then opens the page it wants.
+ */
+export async function switchSession(page: Page, baseUrl: string, session: ApiSession): Promise<void> {
+  await page.goto('about:blank');
+  await page.context().clearCookies();
+  await addSessionCookie(page.context(), baseUrl, session);
 }
 
 /**

@@ -63,6 +63,8 @@ const { values: flags } = parseArgs({
   },
 });
 
+/** The service's own settings named in the bench's environment, passed on to the service as they are (e.g. CHAIN_TRANSFER_BATCH_MAX=20). */
+const passedThrough = (...names: string[]) => Object.fromEntries(names.filter((name) => process.env[name] !== undefined).map((name) => [name, process.env[name]!]));
 const intSetting = (flag: string | undefined, env: string, fallback: number, min: number, max: number) => {
   const value = Number(flag ?? process.env[env] ?? fallback);
   if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${env} / --${env.toLowerCase()} must be an integer ${min}..${max}`);
@@ -336,7 +338,7 @@ async function main(): Promise<void> {
     const sim = await startSimulator(ROOT, path.join(runDir, `chain-simulator-${commitment}.log`), chainClock);
     try {
       // The simulator serves PubSub on its RPC port (a validator's is port + 1, the default derivation): named here. BENCH_CHAIN_WEBSOCKET=off: polling alone (decision 0054's before).
-      const chainEnv = { CHAIN_PROVIDER: 'solana-rpc', SOLANA_RPC_URL: sim.url, SOLANA_WS_URL: process.env.BENCH_CHAIN_WEBSOCKET === 'off' ? 'none' : sim.url.replace(/^http/, 'ws'), CHAIN_TOKEN_MINTS: `USDC:${sim.usdc}`, SOLANA_COMMITMENT: commitment };
+      const chainEnv = { CHAIN_PROVIDER: 'solana-rpc', SOLANA_RPC_URL: sim.url, SOLANA_WS_URL: process.env.BENCH_CHAIN_WEBSOCKET === 'off' ? 'none' : sim.url.replace(/^http/, 'ws'), CHAIN_TOKEN_MINTS: `USDC:${sim.usdc}`, SOLANA_COMMITMENT: commitment, ...passedThrough('CHAIN_TRANSFER_BATCH_MAX') };
       // Production cannot start on a real chain yet (PAYOUT deposits are still the sandbox chain's,
       // src/config/simulation.ts), and SIMULATION_MODE refuses a real chain: the same process as
       // development, the sandbox PSP paying the PAYINs, everything else as above.

@@ -2,7 +2,7 @@
  * A pending PAYIN transfer woken by the node's signature notification (transfer-wakeups.ts,
  * decision 0054), on the chain simulator with SOLANA_WS_URL its websocket: the notification makes
  * the order's step due at once and wakes the order lane, and the step's status check completes
- * it; with the websocket down, polling completes it as before; a stale notification (the order
+ * it (a batch's transaction too); with the websocket down, polling completes it as before; a stale notification (the order
  * moved on) writes nothing.
  */
 import { type Address, address, generateKeyPairSigner } from '@solana/kit';
@@ -24,7 +24,8 @@ describe('a pending PAYIN transfer woken by its signature notification', () => {
   });
   afterAll(() => sim?.close());
 
-  const t = ordersTest(() => ({ ...solanaRpcSettings(sim.url, usdc), SOLANA_WS_URL: sim.wsUrl }));
+  // Batches allowed (decision 0053): an order alone still goes the single path; two paid at once share a transaction.
+  const t = ordersTest(() => ({ ...solanaRpcSettings(sim.url, usdc), SOLANA_WS_URL: sim.wsUrl, CHAIN_TRANSFER_BATCH_MAX: '4' }));
 
   beforeAll(async () => {
     const treasury = address(t.ctx.app.services.platformKeysAtStart.signers.TREASURY.address);
@@ -75,6 +76,31 @@ describe('a pending PAYIN transfer woken by its signature notification', () => {
     await t.ctx.app.services.orderSteps.runDuePass();
     expect((await row()).status).toBe('COMPLETED');
     expect(subscriptions.watched()).toBe(0);
+  });
+
+  it('a batch’s transfer is watched too: the notification wakes the order that found it pending, whose step completes the whole batch', async () => {
+    const merchant = await t.merchant();
+    const ids: string[] = [];
+    for (const amountBrl of [21, 22]) {
+      const receiver = await t.activeReceiver(merchant, { walletAddress: (await generateKeyPairSigner()).address });
+      const order = await t.payin(merchant, { receiverId: receiver.id, amountBrl });
+      expect((await t.call('POST', `/sandbox/orders/${order.id}/pix-payment`, merchant, {})).statusCode).toBe(200);
+      ids.push(order.id as string);
+    }
+    const rows = () => Promise.all(ids.map(async (id) => (await ordersRepo.find(t.ctx.database.db, id))!));
+    await t.ctx.app.services.orderSteps.runDuePass({ parallel: 1 });
+    const pending = await rows();
+    expect(pending.map((row) => row.status)).toEqual(['TRANSFERRING', 'TRANSFERRING']);
+    expect(pending[1]!.tx_hash).toBe(pending[0]!.tx_hash);
+    const subscriptions = t.ctx.app.services.signatureSubscriptions!;
+    await until(async () => subscriptions.connected() && subscriptions.watched() > 0);
+    // The order that sent it backed off for 1 s (its mate stays leased to the same worker meanwhile).
+    const waiting = pending.find((row) => row.next_step_at !== null && row.next_step_at.getTime() > t.clock.now().getTime())!;
+    expect(waiting).toBeDefined();
+    sim.advanceSlots(FINALIZED_LAG + 2);
+    await until(async () => (await ordersRepo.find(t.ctx.database.db, waiting.id))!.next_step_at!.getTime() <= t.clock.now().getTime());
+    await t.ctx.app.services.orderSteps.runDuePass();
+    expect((await rows()).map((row) => row.status)).toEqual(['COMPLETED', 'COMPLETED']);
   });
 
   it('with the websocket down, polling completes the order; the subscriptions come back after', async () => {

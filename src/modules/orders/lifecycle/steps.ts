@@ -125,6 +125,7 @@ export function createOrderSteps(deps: StepsDeps) {
     maxBatch: deps.transferBatchMax ?? 1,
     maxAttempts: deps.transferMaxAttempts ?? 5,
     log: deps.log,
+    watchTransfer: deps.watchTransfer,
     afterTransferStored: deps.afterTransferStored,
   });
 

@@ -44,6 +44,8 @@ export interface TransferBatchDeps {
   maxBatch: number;
   maxAttempts: number;
   log?: TransferLog | undefined;
+  /** As a single transfer's (transfer-steps.ts): the batch's signature watched for the order that found it pending. */
+  watchTransfer?: ((orderId: string, txHash: string) => void) | undefined;
   afterTransferStored?: ((stored: { orders: number }) => void) | undefined;
 }
 
@@ -246,7 +248,10 @@ export function createTransferBatches(deps: TransferBatchDeps) {
       if (batch.attempt >= deps.maxAttempts) return { next: await giveUpExpired(batch) };
       return rebatch(batch, await members(), { to: 'EXPIRED', parts: 1, carriedFee: 0n }, order);
     }
-    if (state.status === 'PENDING') throw new RetryLater('transfer batch not confirmed yet');
+    if (state.status === 'PENDING') {
+      deps.watchTransfer?.(order.id, batch.tx_hash);
+      throw new RetryLater('transfer batch not confirmed yet');
+    }
     if (state.status === 'CONFIRMED') return { next: await settle(batch, state, 'COMPLETED') };
     const left = await members();
     if (left.length <= 1) return { next: await settle(batch, state, 'REFUNDING') };

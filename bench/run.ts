@@ -379,10 +379,12 @@ async function main(): Promise<void> {
 async function chainDepositScenario(startService: (env: NodeJS.ProcessEnv) => Promise<Child>, serviceEnv: NodeJS.ProcessEnv, databaseUrl: string, api: Api, merchantId: string): Promise<void> {
   const sim = await startSimulator(ROOT, path.join(runDir, 'chain-simulator-deposit.log'), chainClock);
   try {
-    const chainEnv = { CHAIN_PROVIDER: 'solana-rpc', SOLANA_RPC_URL: sim.url, CHAIN_TOKEN_MINTS: `USDC:${sim.usdc}`, SOLANA_COMMITMENT: 'finalized' };
+    // BENCH_CHAIN_WEBSOCKET=off: no account subscriptions, every pass reads every balance (decision 0055's before).
+    const websocket = process.env.BENCH_CHAIN_WEBSOCKET !== 'off';
+    const chainEnv = { CHAIN_PROVIDER: 'solana-rpc', SOLANA_RPC_URL: sim.url, SOLANA_WS_URL: websocket ? sim.url.replace(/^http/, 'ws') : 'none', CHAIN_TOKEN_MINTS: `USDC:${sim.usdc}`, SOLANA_COMMITMENT: 'finalized' };
     // As chain-payin: SIMULATION_MODE refuses a real chain, so the process runs as development.
     const { SIMULATION_MODE: _simulated, ...rest } = serviceEnv;
-    log(`chain-deposit: chain simulator pid ${sim.child.pid} (slot ${chainClock.slotMs} ms, finalized lag ${chainClock.finalizedLag}); service restarted with ${JSON.stringify(chainEnv)}, watcher defaults (every balance read per pass, 2 s apart)`);
+    log(`chain-deposit: chain simulator pid ${sim.child.pid} (slot ${chainClock.slotMs} ms, finalized lag ${chainClock.finalizedLag}); service restarted with ${JSON.stringify(chainEnv)}, watcher defaults (passes 2 s apart; ${websocket ? 'accounts subscribed, every balance read every 30 s' : 'every balance read per pass'})`);
     const chainService = await startService({ ...rest, NODE_ENV: 'development', ...chainEnv });
     await fundDepositor(api, sim, 1_000_000_000_000n);
     const latency: DepositLatencyFigures[] = [];
@@ -409,10 +411,12 @@ async function chainDepositScenario(startService: (env: NodeJS.ProcessEnv) => Pr
     for (const count of openAddressCounts) {
       if (count > open) await seedTo(count);
       await keepOpen(databaseUrl, count);
-      // The service's defaults: CHAIN_DEPOSIT_WATCH_BATCH 100, a tenth of it rotated per pass.
-      const figures = await watcherCost(databaseUrl, sim, { openAddresses: count, batch: 10, passes: 20, intervalMs: 2000 });
-      watcher.push({ ...figures, seedMs: seedMs.at(-1) ?? 0 });
-      log(`watcher at ${count} open: pass p50 ${figures.passP50Ms} ms p99 ${figures.passP99Ms} ms; ${figures.callsPerPass} RPC calls per pass, ${figures.callsPerSecond}/s back to back, ${figures.callsPerMinuteAtInterval}/min at the 2 s interval; watched query ${figures.pickQueryMs} ms; safety rotation ${figures.rotationSecondsAtInterval} s`);
+      // The service's defaults: CHAIN_DEPOSIT_WATCH_BATCH 100, a tenth of it rotated per full read; polling alone, then subscribed (a full read every 30 s: 30 passes span two).
+      for (const subscribed of websocket ? [undefined, { fullReadIntervalMs: 30_000 }] : [undefined]) {
+        const figures = await watcherCost(databaseUrl, sim, { openAddresses: count, batch: 10, passes: subscribed ? 30 : 20, intervalMs: 2000, ...(subscribed ? { subscribed } : {}) });
+        watcher.push({ ...figures, seedMs: seedMs.at(-1) ?? 0 });
+        log(`watcher at ${count} open, ${subscribed ? `subscribed (all ${count} answered in ${figures.subscribed?.subscribeMs} ms), a full read every 30 s` : 'polling alone'}: pass p50 ${figures.passP50Ms} ms p99 ${figures.passP99Ms} ms; ${figures.callsPerPass} RPC calls per pass, ${figures.callsPerSecond}/s back to back, ${figures.callsPerMinuteAtInterval}/min at the 2 s interval; watched query ${figures.pickQueryMs} ms; safety rotation ${figures.rotationSecondsAtInterval} s`);
+      }
     }
     results.scenarios['chain-deposit'] = { kind: 'chain-deposit', clock: chainClock, latency, watcher };
   } finally {
@@ -670,7 +674,7 @@ function markdown(): string {
       }
       for (const w of r.watcher) {
         lines.push(
-          `| deposit watcher, ${w.openAddresses} open addresses (seeded by SQL): ${w.passes} passes, every balance read, ${w.batch} rotated; ${w.callsPerPass} RPC calls per pass (${w.callsPerSecond}/s back to back, ${w.callsPerMinuteAtInterval}/min at the ${w.intervalMs} ms interval), watched query ${w.pickQueryMs} ms; safety rotation ${w.rotationSecondsAtInterval} s | ${round((w.openAddresses / w.passP50Ms) * 1000)} balances/s | | ${w.passP50Ms} | ${w.passP99Ms} | | | | |`,
+          `| deposit watcher, ${w.openAddresses} open addresses (seeded by SQL): ${w.passes} passes, ${w.subscribed ? `accounts subscribed, every balance read every ${w.subscribed.fullReadIntervalMs} ms` : 'every balance read'}, ${w.batch} rotated; ${w.callsPerPass} RPC calls per pass (${w.callsPerSecond}/s back to back, ${w.callsPerMinuteAtInterval}/min at the ${w.intervalMs} ms interval), watched query ${w.pickQueryMs} ms; safety rotation ${w.rotationSecondsAtInterval} s | ${round((w.openAddresses / w.passP50Ms) * 1000)} balances/s | | ${w.passP50Ms} | ${w.passP99Ms} | | | | |`,
         );
       }
     } else if (r.kind !== 'chain-limit') {

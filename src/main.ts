@@ -156,6 +156,8 @@ async function main(): Promise<void> {
     try {
       await app?.close();
       await early?.close();
+      // No new deposit wake-ups; the worker's stop waits for those running.
+      services.accountSubscriptions?.close();
       await worker?.stop();
       services.signatureSubscriptions?.close();
       await presence?.stop();

@@ -29,6 +29,7 @@ import { createFeeTiersService } from './modules/fee-tiers/service.ts';
 import { createDepositAddresses } from './modules/deposits/addresses.ts';
 import { createSweeper } from './modules/deposits/sweeps.ts';
 import { createDepositWatcher } from './modules/deposits/watcher.ts';
+import { createAccountSubscriptions } from './adapters/chain/solana-account-subscriptions.ts';
 import { createPayoutBatchModule } from './modules/payout-batches/wiring.ts';
 import { payoutBatchesRepo } from './modules/payout-batches/repo.ts';
 import { createLedgerService } from './modules/ledger/service.ts';
@@ -310,6 +311,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   const payoutBatches = createPayoutBatchModule({ db, clock, settings: config.orders, quotes, receivers, personalData, log, dependencies: dependencyHealth, chain: chainForOrders, pix: adapters.pix, ledger, transitions });
   // Standing addresses' deposits (decision 0046): each a PAYOUT made by the creation pipeline.
   const standingDeposits = createStandingDepositsModule({ db, clock, settings: config.orders, quotes, receivers, personalData, log, dependencies: dependencyHealth, chain: chainForOrders, pix: adapters.pix, transitions });
+  const accountSubscriptions = depositChain && chain.wsUrl ? createAccountSubscriptions({ wsUrl: chain.wsUrl }, deps.log) : undefined;
   const depositWatcher = depositChain
     ? createDepositWatcher({
         db: workerDb,
@@ -321,7 +323,8 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
           { allWatched: (pool, now) => standingDeposits.allWatched(pool, now), watched: (pool, now, limit) => standingDeposits.watched(pool, now, limit), handle: (deposit, trx) => standingDeposits.handleDeposit(deposit, trx) },
         ],
         // Balances are read for every watched address; signatures listed regardless of them for a tenth of the batch (the safety rotation).
-        settings: { batchSize: Math.max(1, Math.ceil(chain.depositWatchBatch / 10)), lateWatchMs: chain.depositLateWatchHours * 3_600_000 },
+        settings: { batchSize: Math.max(1, Math.ceil(chain.depositWatchBatch / 10)), lateWatchMs: chain.depositLateWatchHours * 3_600_000, fullReadIntervalMs: chain.depositFullReadIntervalMs },
+        accounts: accountSubscriptions,
         ...(deps.log ? { log: deps.log } : {}),
       })
     : undefined;
@@ -391,7 +394,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     // The operations register's monthly report (docs/architecture/operations-register.md), paged as the exports are.
     operationsReport: createOperationsReport({ db, personalData, pageSize: config.orders.exportPageSize }),
   };
-  return { dependencyHealth, personalData, personalDataAtStart, disputes, operators, approvals, orderOperatorActions, webhookHealth, adminOrders, notifications, merchants, merchantPolicies, walletOwnership, auth, users, email, feeTiers, markups, standingCharges, standingAddresses, standingDeposits, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderExport, orderTimeline, overview, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, settlementPixKeys, settlementPayouts, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, sponsorBalance, liquidity, depositAddresses, depositWatcher, sweeper, operatorReads, payoutBatches, signatureSubscriptions };
+  return { dependencyHealth, personalData, personalDataAtStart, disputes, operators, approvals, orderOperatorActions, webhookHealth, adminOrders, notifications, merchants, merchantPolicies, walletOwnership, auth, users, email, feeTiers, markups, standingCharges, standingAddresses, standingDeposits, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderExport, orderTimeline, overview, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, settlementPixKeys, settlementPayouts, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, sponsorBalance, liquidity, depositAddresses, depositWatcher, sweeper, operatorReads, payoutBatches, signatureSubscriptions, accountSubscriptions };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

@@ -118,6 +118,7 @@ describe('CHAIN_PROVIDER=solana-rpc', () => {
       transferBatchMax: 1,
       depositWatchIntervalMs: 2000,
       depositWatchBatch: 100,
+      depositFullReadIntervalMs: 30_000,
       depositLateWatchHours: 72,
       tokenMints: { USDC: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v' },
     });

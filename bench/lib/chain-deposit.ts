@@ -16,6 +16,7 @@
  *    A pass reads every balance (getMultipleAccounts, 100 a call) and lists signatures only
  *    where one moved, plus `batch` of the least recently scanned (the safety rotation).
  */
+import { createAccountSubscriptions } from '../../src/adapters/chain/solana-account-subscriptions.ts';
 import { randomBytes } from 'node:crypto';
 import { getBase58Decoder } from '@solana/kit';
 import { createSolanaDeposits } from '../../src/adapters/chain/solana-deposits.ts';
@@ -69,6 +70,12 @@ export interface WatcherCostFigures {
   /** Every open address's signatures listed once by the safety rotation at the service's pace (its balance is read every pass). */
   rotationSecondsAtInterval: number;
   intervalMs: number;
+  /**
+   * With account subscriptions (decision 0055): every account subscribed first, then the passes
+   * on a clock moved by the interval each (a full read every `fullReadIntervalMs`); calls per
+   * pass and per minute are averaged over that span, full reads included.
+   */
+  subscribed?: { fullReadIntervalMs: number; subscribeMs: number };
 }
 
 async function receivers(api: Api, count: number, documentOffset: number): Promise<string[]> {
@@ -199,7 +206,11 @@ export async function keepOpen(dbUrl: string, count: number): Promise<void> {
 }
 
 /** Watcher passes in this process over the open addresses (the service stopped); RPC calls counted on fetch. */
-export async function watcherCost(dbUrl: string, sim: SimulatorProcess, options: { openAddresses: number; batch: number; passes: number; intervalMs: number }): Promise<WatcherCostFigures> {
+export async function watcherCost(
+  dbUrl: string,
+  sim: SimulatorProcess,
+  options: { openAddresses: number; batch: number; passes: number; intervalMs: number; subscribed?: { fullReadIntervalMs: number } },
+): Promise<WatcherCostFigures> {
   const handle = await openDatabase({ driver: 'postgres', url: dbUrl, poolMax: 2 });
   const realFetch = globalThis.fetch;
   let calls = 0;
@@ -207,17 +218,29 @@ export async function watcherCost(dbUrl: string, sim: SimulatorProcess, options:
     if (String(input instanceof Request ? input.url : input).startsWith(sim.url)) calls += 1;
     return realFetch(input, init);
   }) as typeof fetch;
+  const accounts = options.subscribed ? createAccountSubscriptions({ wsUrl: sim.url.replace(/^http/, 'ws') }) : undefined;
   try {
     const chain = createSolanaDeposits({ rpcUrl: sim.url, commitment: 'finalized', tokenMints: { USDC: sim.usdc } });
+    // Subscribed: the passes' clock moves by the interval each, so full reads come at the service's pace without waiting for it.
+    let simulatedMs = Date.now();
+    const clock = accounts ? { now: () => new Date(simulatedMs) } : systemClock;
     const watcher = createDepositWatcher({
       db: handle.db,
-      clock: systemClock,
+      clock,
       chain,
       handleChainDeposit: () => Promise.reject(new Error('no deposit expected on seeded addresses')),
-      settings: { batchSize: options.batch, lateWatchMs: 72 * 3_600_000 },
+      settings: { batchSize: options.batch, lateWatchMs: 72 * 3_600_000, fullReadIntervalMs: options.subscribed?.fullReadIntervalMs ?? 0 },
+      accounts,
     });
-    // Warm-up (connections, JIT, the mint read once): not measured.
+    // Warm-up (connections, JIT, the mint read once; every account subscribed): not measured.
+    const subscribeStarted = performance.now();
     for (let i = 0; i < 3; i++) await watcher.runPass();
+    if (accounts) {
+      while (accounts.answered() < options.openAddresses) await new Promise((resolve) => setTimeout(resolve, 50));
+      // Once each covered at two passes: from here only the full reads read balances.
+      for (let i = 0; i < 2; i++) await watcher.runPass();
+    }
+    const subscribeMs = performance.now() - subscribeStarted;
     const pickStarted = performance.now();
     for (let i = 0; i < 5; i++) await depositsRepo.allWatched(handle.db, new Date(), 72 * 3_600_000);
     const pickQueryMs = (performance.now() - pickStarted) / 5;
@@ -225,6 +248,7 @@ export async function watcherCost(dbUrl: string, sim: SimulatorProcess, options:
     const calls0 = calls;
     const started = performance.now();
     for (let i = 0; i < options.passes; i++) {
+      simulatedMs += options.intervalMs;
       const t0 = performance.now();
       const result = await watcher.runPass();
       if (result.backedOff) throw new Error('the watcher backed off: the simulator failed');
@@ -244,10 +268,13 @@ export async function watcherCost(dbUrl: string, sim: SimulatorProcess, options:
       callsPerSecond: round(((calls - calls0) / elapsedMs) * 1000),
       callsPerMinuteAtInterval: round((callsPerPass * 60_000) / (passMean + options.intervalMs)),
       pickQueryMs: round(pickQueryMs, 2),
-      rotationSecondsAtInterval: round((Math.ceil(options.openAddresses / options.batch) * (passMean + options.intervalMs)) / 1000),
+      // Subscribed, the rotation goes with the full reads only.
+      rotationSecondsAtInterval: round((Math.ceil(options.openAddresses / options.batch) * (options.subscribed?.fullReadIntervalMs ?? passMean + options.intervalMs)) / 1000),
       intervalMs: options.intervalMs,
+      ...(options.subscribed ? { subscribed: { fullReadIntervalMs: options.subscribed.fullReadIntervalMs, subscribeMs: round(subscribeMs) } } : {}),
     };
   } finally {
+    accounts?.close();
     globalThis.fetch = realFetch;
     await handle.close();
   }

@@ -151,6 +151,7 @@ const CHAIN = {
   transferBatchMax: 'CHAIN_TRANSFER_BATCH_MAX',
   depositWatchIntervalMs: 'CHAIN_DEPOSIT_WATCH_INTERVAL_MS',
   depositWatchBatch: 'CHAIN_DEPOSIT_WATCH_BATCH',
+  depositFullReadIntervalMs: 'CHAIN_DEPOSIT_FULL_READ_INTERVAL_MS',
   depositLateWatchHours: 'CHAIN_DEPOSIT_LATE_WATCH_HOURS',
 } as const;
 

@@ -18,8 +18,10 @@ import {
   createSolanaRpcSubscriptions,
   createTransactionMessage,
   devnet,
+  generateKeyPairSigner,
   getBase64EncodedWireTransaction,
   getSignatureFromTransaction,
+  type KeyPairSigner,
   pipe,
   setTransactionMessageFeePayerSigner,
   setTransactionMessageLifetimeUsingBlockhash,
@@ -100,6 +102,14 @@ export async function until<T>(probe: () => Promise<T | undefined | null | false
 export async function startHandClockedChain(finalizedLag: number, options: { now?: () => number } = {}): Promise<{ sim: ChainSimulator; rpc: Rpc; usdc: Address }> {
   const sim = await startChainSimulator({ slotMs: 3_600_000, confirmedLag: 1, finalizedLag, ...options });
   return { sim, rpc: simulatorRpc(sim.url), usdc: address((await sim.createMint({ decimals: 6 })).mint) };
+}
+
+/** A wallet that sends deposits in tests: 10 SOL for its fees and 1,000,000 of `mint` (6 decimals). */
+export async function fundedSender(sim: ChainSimulator, mint: Address): Promise<KeyPairSigner> {
+  const sender = await generateKeyPairSigner();
+  await sim.airdrop(sender.address, 10_000_000_000n);
+  await sim.mintTo({ mint, owner: sender.address, amount: 1_000_000_000_000n });
+  return sender;
 }
 
 /** The service's settings for orders on that node: CHAIN_PROVIDER=solana-rpc at `finalized`, `usdc` as USDC. */

@@ -104,9 +104,12 @@ export function createChain(vm: Vm, settings: ClockSettings, faults: Faults, log
   const byAddress = new Map<string, Landed[]>();
   const counts = { sent: 0, landed: 0, failedLanded: 0, dropped: 0, expired: 0, rejected: 0, duplicates: 0 };
   const slotListeners: Array<() => void> = [];
+  /** Accounts written since the slot listeners last ran (account subscriptions look only at these). */
+  let touched = new Set<string>();
 
   function record(entry: Landed) {
     landed.set(entry.signature, entry);
+    for (const key of entry.keys) touched.add(key);
     for (const key of new Set(entry.keys)) {
       const list = byAddress.get(key) ?? [];
       list.push(entry);
@@ -178,6 +181,7 @@ export function createChain(vm: Vm, settings: ClockSettings, faults: Faults, log
     const oldest = Math.min(root, slot - BLOCKHASH_VALIDITY);
     while (hashes.length > 1 && hashes[1]!.slot <= oldest) hashSlot.delete(hashes.shift()!.blockhash);
     for (const listener of slotListeners) listener();
+    touched = new Set();
   }
 
   const timer = setInterval(tick, settings.slotMs);
@@ -218,6 +222,10 @@ export function createChain(vm: Vm, settings: ClockSettings, faults: Faults, log
     stop: () => clearInterval(timer),
     /** Called after every slot (websocket subscriptions). */
     onSlot: (listener: () => void) => void slotListeners.push(listener),
+    /** Whether the account was written since the last slot's listeners ran. */
+    touchedSinceLastSlot: (address: string) => touched.has(address),
+    /** An account written outside a transaction (the faucet's mint-to). */
+    touch: (address: string) => void touched.add(address),
     tick,
 
     latestBlockhash(commitment: Commitment | undefined) {

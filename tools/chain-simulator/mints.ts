@@ -107,6 +107,7 @@ export function createMints(vm: Vm, chain: Chain) {
     view.setBigUint64(36, view.getBigUint64(36, true) + amount, true);
     vm.native.setAccount(decodeBase58(mint), vm.account(mintAccount.lamports, mintData, decodeBase58(info.programId)));
     vm.native.setAccount(decodeBase58(tokenAccount), vm.account(lamports ?? chain.minimumBalance(Math.max(TOKEN_ACCOUNT_SIZE, data.length)), data, decodeBase58(info.programId)));
+    chain.touch(tokenAccount);
     return { tokenAccount, amount: balance.toString() };
   }
 
@@ -121,6 +122,7 @@ export function createMints(vm: Vm, chain: Chain) {
     const data = new Uint8Array(account.data);
     data[TOKEN_ACCOUNT_STATE_OFFSET] = 2;
     vm.native.setAccount(decodeBase58(tokenAccount), vm.account(account.lamports, data, decodeBase58(mintInfo(mint).programId)));
+    chain.touch(tokenAccount);
     return { tokenAccount };
   }
 

@@ -1,8 +1,9 @@
 /**
  * The websocket JSON-RPC methods kit's confirmation helpers use: signatureSubscribe (one
  * notification when the signature reaches the commitment, then the subscription ends, as on a
- * node), slotSubscribe, rootSubscribe, accountSubscribe (a notification when the account
- * changes), and their *Unsubscribe. Checked after every slot.
+ * node), slotSubscribe, rootSubscribe, accountSubscribe (a notification when a change of the
+ * account reaches the subscription's commitment, finalized by default as on a node), and their
+ * *Unsubscribe. Checked after every slot.
  */
 import type { AccountConfig } from './accounts.ts';
 import type { Chain, Commitment } from './chain.ts';
@@ -67,17 +68,28 @@ export function createSubscriptions(chain: Chain, log: (message: string) => void
       const address = stringParam(params, 0, 'a base58 address');
       const cfg = config(params, 1) as AccountConfig;
       const encoding: AccountConfig = { encoding: cfg.encoding ?? 'base64' };
+      const commitment: Commitment = commitmentOf(config(params, 1)) ?? 'finalized';
       const snapshot = () => {
         const account = chain.accounts.read(address);
         return account ? `${account.lamports}/${account.owner}/${Buffer.from(account.data).toString('base64')}` : '';
       };
       let last = snapshot();
+      /** Slots where the account changed, not yet at the commitment: a node notifies a change once its commitment reaches it. */
+      const changes: number[] = [];
       check = () => {
-        const now = snapshot();
-        if (now === last) return false;
-        last = now;
+        if (chain.touchedSinceLastSlot(address)) {
+          const now = snapshot();
+          if (now !== last) {
+            last = now;
+            changes.push(chain.slot);
+          }
+        }
+        const committed = chain.slotAt(commitment);
+        if (changes.length === 0 || changes[0]! > committed) return false;
+        while (changes.length > 0 && changes[0]! <= committed) changes.shift();
+        // The account as it is now: the simulator keeps no older states (a node would send the state at the commitment).
         const account = chain.accounts.read(address);
-        notify(connection, 'accountNotification', id, { context: { slot: chain.slot }, value: account ? chain.accounts.encode(account, encoding) : null });
+        notify(connection, 'accountNotification', id, { context: { slot: committed }, value: account ? chain.accounts.encode(account, encoding) : null });
         return false;
       };
     } else throw new RpcError(METHOD_NOT_FOUND, 'Method not found');

@@ -2,8 +2,10 @@
  * What the deposit watcher asks of a chain (docs/architecture/chain.md, "PAYOUT deposits"): where a
  * deposit address receives a token, which transactions touched that account since the last one
  * read, and how much of the expected mint each left in it. Narrow like the orders' port: the
- * watcher speaks of accounts and signatures, never of RPC methods.
+ * watcher speaks of accounts and signatures, never of RPC methods. Account subscriptions (a
+ * wake-up when an account changes) are AccountWatch, beside it.
  */
+export type { AccountWatch } from './solana-account-subscriptions.ts';
 
 export interface DepositAccount {
   /** The token's mint address, base58. */

@@ -13,8 +13,9 @@
  *   still watched; a signature that reached its commitment while the socket was down is notified
  *   at once by the node on the new subscription. While it is down, nothing changes for the caller:
  *   its polling runs as without subscriptions.
- * The URL may carry an API key: it is never logged.
+ * The URL may carry an API key: it is never logged. The socket itself: pubsub-socket.ts.
  */
+import { createPubSubSocket, type PubSubLog, type PubSubMessage } from './pubsub-socket.ts';
 
 export interface SignatureSubscriptionSettings {
   wsUrl: string;
@@ -28,10 +29,7 @@ export interface SignatureSubscriptionSettings {
   reconnectMaxMs?: number;
 }
 
-export interface SubscriptionLog {
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-}
+export type SubscriptionLog = PubSubLog;
 
 /** The port the orders' transfer steps use (port.ts re-exports it): wake me when this signature lands. */
 export interface SignatureWatch {
@@ -61,23 +59,31 @@ export function createSignatureSubscriptions(settings: SignatureSubscriptionSett
   const bySubscription = new Map<number, string>();
   /** Request id → signature, for the subscribe calls not answered yet. */
   const pending = new Map<number, string>();
-  let socket: WebSocket | undefined;
-  let open = false;
   let closed = false;
-  let failures = 0;
-  let nextRequest = 1;
-  let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   let pruneTimer: ReturnType<typeof setInterval> | undefined;
 
-  function send(method: string, params: unknown[]): number {
-    const id = nextRequest++;
-    socket!.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
-    return id;
-  }
+  const socket = createPubSubSocket(
+    { wsUrl: settings.wsUrl, reconnectMinMs: limits.reconnectMinMs, reconnectMaxMs: limits.reconnectMaxMs },
+    {
+      wants: () => watching.size > 0,
+      opened(reconnected) {
+        if (reconnected) log?.info({ watched: watching.size }, 'chain websocket reconnected');
+        for (const signature of watching.keys()) subscribe(signature);
+      },
+      closed(wasOpen) {
+        pending.clear();
+        bySubscription.clear();
+        for (const entry of watching.values()) delete entry.subscription;
+        if (wasOpen && !closed) log?.warn({ watched: watching.size }, 'chain websocket closed: polling alone until it is back');
+      },
+      message: onMessage,
+    },
+    log,
+  );
 
   function subscribe(signature: string) {
-    if (!open) return;
-    pending.set(send('signatureSubscribe', [signature, { commitment: settings.commitment }]), signature);
+    const id = socket.send('signatureSubscribe', [signature, { commitment: settings.commitment }]);
+    if (id !== undefined) pending.set(id, signature);
   }
 
   function forget(signature: string) {
@@ -86,17 +92,11 @@ export function createSignatureSubscriptions(settings: SignatureSubscriptionSett
     watching.delete(signature);
     if (entry.subscription !== undefined) {
       bySubscription.delete(entry.subscription);
-      if (open) send('signatureUnsubscribe', [entry.subscription]);
+      socket.send('signatureUnsubscribe', [entry.subscription]);
     }
   }
 
-  function onMessage(text: string) {
-    let message: { id?: number; result?: unknown; error?: { message?: string }; method?: string; params?: { subscription?: number } };
-    try {
-      message = JSON.parse(text) as typeof message;
-    } catch {
-      return;
-    }
+  function onMessage(message: PubSubMessage) {
     if (message.method === 'signatureNotification') {
       const signature = bySubscription.get(Number(message.params?.subscription));
       if (signature === undefined) return;
@@ -119,44 +119,11 @@ export function createSignatureSubscriptions(settings: SignatureSubscriptionSett
       return;
     }
     if (!entry) {
-      send('signatureUnsubscribe', [message.result]);
+      socket.send('signatureUnsubscribe', [message.result]);
       return;
     }
     entry.subscription = message.result;
     bySubscription.set(message.result, signature);
-  }
-
-  function connect() {
-    if (closed || socket) return;
-    const ws = new WebSocket(settings.wsUrl);
-    socket = ws;
-    ws.addEventListener('open', () => {
-      open = true;
-      if (failures > 0) log?.info({ watched: watching.size }, 'chain websocket reconnected');
-      failures = 0;
-      for (const signature of watching.keys()) subscribe(signature);
-    });
-    ws.addEventListener('message', (event) => onMessage(typeof event.data === 'string' ? event.data : String(event.data)));
-    // 'error' is always followed by 'close'.
-    ws.addEventListener('close', () => {
-      if (socket !== ws) return;
-      const wasOpen = open;
-      socket = undefined;
-      open = false;
-      pending.clear();
-      bySubscription.clear();
-      for (const entry of watching.values()) delete entry.subscription;
-      if (closed) return;
-      if (wasOpen) log?.warn({ watched: watching.size }, 'chain websocket closed: polling alone until it is back');
-      const delay = Math.min(limits.reconnectMaxMs, limits.reconnectMinMs * 2 ** Math.min(failures, 16));
-      failures++;
-      // Jittered so that many workers do not knock on the node at the same instant.
-      reconnectTimer = setTimeout(() => {
-        reconnectTimer = undefined;
-        if (watching.size > 0) connect();
-      }, delay * (0.5 + Math.random() / 2));
-      reconnectTimer.unref();
-    });
   }
 
   /** Drops signatures watched past their time: never notified, so left to polling. */
@@ -173,17 +140,16 @@ export function createSignatureSubscriptions(settings: SignatureSubscriptionSett
         pruneTimer = setInterval(prune, Math.min(10_000, limits.ttlMs));
         pruneTimer.unref();
       }
-      if (open) subscribe(signature);
-      else if (!reconnectTimer) connect();
+      if (socket.connected()) subscribe(signature);
+      else socket.ensure();
     },
     watched: () => watching.size,
-    connected: () => open,
+    connected: () => socket.connected(),
     close() {
       closed = true;
-      clearTimeout(reconnectTimer);
       clearInterval(pruneTimer);
       watching.clear();
-      socket?.close();
+      socket.close();
     },
   };
 }

@@ -89,6 +89,12 @@ export const depositsRepo = {
     return db.updateTable('deposit_addresses').set({ other_mints_checked_at: now, updated_at: now }).where('reference', '=', reference).execute();
   },
 
+  /** The address's cursor as committed now (a wake-up's scan may have moved it since the pass read it). */
+  async cursor(db: Db, reference: string): Promise<string | null> {
+    const row = await db.selectFrom('deposit_addresses').select('last_signature').where('reference', '=', reference).executeTakeFirst();
+    return row?.last_signature ?? null;
+  },
+
   /** The cursor moves past `signature` (or only the scan time, without one). */
   advance(db: Db, reference: string, now: Date, signature?: string) {
     return db

@@ -13,9 +13,11 @@
  * rule. What the order does
  * not take (late, repeated, no order) is recorded for an operator to return. Once an address is no
  * longer watched, its owner's token accounts of other mints are read once: what reached them (a
- * wrong mint) is recorded too, never credited.
+ * wrong mint) is recorded too, never credited. With account subscriptions (decision 0055) a
+ * change notified at finalized scans its address at once, and between full reads a pass reads
+ * only the balances no subscription covers.
  */
-import type { DepositChain } from '../../adapters/chain/deposits-port.ts';
+import type { AccountWatch, DepositChain } from '../../adapters/chain/deposits-port.ts';
 import type { ChainDeposit } from '../../adapters/chain/port.ts';
 import { ChainUnavailableError } from '../../adapters/chain/transactions-port.ts';
 import type { Db, Trx } from '../../db/database.ts';
@@ -27,8 +29,13 @@ import { depositsRepo as repo } from './repo.ts';
 import type { DepositOutcome } from './tables.ts';
 
 export interface DepositWatcherSettings {
-  /** Addresses whose signatures are listed per pass whatever their balance, the least recently scanned first (the safety rotation); also the retiring addresses read per pass. */
+  /** Addresses whose signatures are listed per full read whatever their balance, the least recently scanned first (the safety rotation); also the retiring addresses read per pass. */
   batchSize: number;
+  /**
+   * With account subscriptions (`accounts`), how often every balance is read anyway (a full
+   * read); between full reads a pass reads only the accounts no subscription covers.
+   */
+  fullReadIntervalMs?: number;
   /** How long after its order's expiry an address is still watched, for late and second deposits. */
   lateWatchMs: number;
 }
@@ -74,10 +81,45 @@ export interface PassResult {
   backedOff: boolean;
 }
 
-export function createDepositWatcher(deps: { db: Db; clock: Clock; chain: DepositChain; handleChainDeposit: HandleDeposit; settings: DepositWatcherSettings; log?: WatcherLog; instruments?: InstrumentDeposits[] }) {
-  const { db, clock, chain, settings } = deps;
+export function createDepositWatcher(deps: {
+  db: Db;
+  clock: Clock;
+  chain: DepositChain;
+  handleChainDeposit: HandleDeposit;
+  settings: DepositWatcherSettings;
+  log?: WatcherLog;
+  instruments?: InstrumentDeposits[];
+  /** Account subscriptions (decision 0055): a change at `finalized` scans its address at once. */
+  accounts?: AccountWatch | undefined;
+}) {
+  const { db, clock, chain, settings, accounts } = deps;
   let failures = 0;
   let retryAt = 0;
+  /** The last full read (every balance), ms; and each account's subscription token at the last pass. */
+  let lastFullRead = -Infinity;
+  let coveredAtLastPass = new Map<string, number>();
+  /** The watched addresses by token account, as the last pass read them: what a notification names. */
+  let byAccount = new Map<string, Watched>();
+  /** Scans of one address run one after the other (a pass's and a wake-up's): never two at once. */
+  const scanning = new Map<string, Promise<unknown>>();
+
+  function exclusive<T>(reference: string, work: () => Promise<T>): Promise<T> {
+    const run = (scanning.get(reference) ?? Promise.resolve()).then(work);
+    const settled = run.catch(() => undefined);
+    scanning.set(reference, settled);
+    void settled.then(() => scanning.get(reference) === settled && scanning.delete(reference));
+    return run;
+  }
+
+  /** A notification: the address's new signatures handled now, as the next pass would (its balance is left to that pass). */
+  function wake(account: string) {
+    const address = byAccount.get(account);
+    if (!address) return;
+    exclusive(address.reference, () => scan({ ...address, balance: undefined })).catch((err: unknown) => {
+      // A failed wake-up costs only latency: the next read of its balance finds the deposit.
+      deps.log?.warn({ err, depositAddress: address.owner_address }, 'deposit watcher: wake-up scan failed; the passes find it');
+    });
+  }
 
   /** What the order made of a deposit it was handed, read from the order as it left the transaction. */
   function outcomeOf(order: Pick<OrderRow, 'status' | 'tx_hash'> | undefined, signature: string): DepositOutcome {
@@ -115,7 +157,8 @@ export function createDepositWatcher(deps: { db: Db; clock: Clock; chain: Deposi
    * balance not yet explained (its transaction not final yet: a node may answer account reads
    * ahead of the commitment, as the chain simulator does) keeps the address listed next pass.
    */
-  async function scan(address: Watched): Promise<number> {
+  async function scan(read: Watched): Promise<number> {
+    const address = { ...read, last_signature: await repo.cursor(db, read.reference) };
     const signatures = await chain.signaturesAfter(address.token_account, address.last_signature);
     let found = 0;
     let after: string | null | undefined;
@@ -160,22 +203,36 @@ export function createDepositWatcher(deps: { db: Db; clock: Clock; chain: Deposi
     const now = clock.now();
     const all: ObservedAddress[] = await repo.allWatched(db, now, settings.lateWatchMs);
     for (const instrument of deps.instruments ?? []) all.push(...(await instrument.allWatched(db, now)));
+    byAccount = new Map(all.map((a) => [a.token_account, a]));
+    accounts?.sync(byAccount.keys(), wake);
+    // Covered now and at the last pass by the same subscription: any change since was notified.
+    const full = !accounts || now.getTime() - lastFullRead >= (settings.fullReadIntervalMs ?? 0);
+    const covered = new Map<string, number>();
+    for (const a of all) {
+      const token = accounts?.covered(a.token_account);
+      if (token !== undefined) covered.set(a.token_account, token);
+    }
+    const toRead = full ? all : all.filter((a) => covered.get(a.token_account) === undefined || coveredAtLastPass.get(a.token_account) !== covered.get(a.token_account));
     let balances: Array<string | null>;
     try {
-      balances = await chain.balancesOf(all.map((a) => a.token_account));
+      balances = toRead.length > 0 ? await chain.balancesOf(toRead.map((a) => a.token_account)) : [];
     } catch (err) {
       if (!(err instanceof ChainUnavailableError)) throw err;
       backOff(err);
       return undefined;
     }
-    result.balancesRead = all.length;
+    coveredAtLastPass = covered;
+    if (full) lastFullRead = now.getTime();
+    result.balancesRead = toRead.length;
     const byReference = new Map<string, Watched>();
-    all.forEach((a, i) => {
+    toRead.forEach((a, i) => {
       const balance = balances[i] ?? '0';
       const observed = a.observed_amount === null ? null : decimal(a.observed_amount).toFixed();
       byReference.set(a.reference, { ...a, observed_amount: observed, balance });
     });
     const toScan = [...byReference.values()].filter((a) => a.observed_amount !== a.balance);
+    // The safety rotation goes with the full reads (a balance can come back to the same figure between two).
+    if (!full) return toScan;
     const stales = await repo.watched(db, now, settings.lateWatchMs, settings.batchSize);
     for (const instrument of deps.instruments ?? []) stales.push(...(await instrument.watched(db, now, settings.batchSize)));
     for (const stale of stales) {
@@ -218,14 +275,19 @@ export function createDepositWatcher(deps: { db: Db; clock: Clock; chain: Deposi
     if (clock.now().getTime() < retryAt) return { ...result, backedOff: true };
     const toScan = await moved(result);
     if (toScan === undefined) return { ...result, backedOff: true };
-    if (!(await each(toScan, signal, result, scan, (a) => a.owner_address))) return { ...result, backedOff: true };
+    if (!(await each(toScan, signal, result, (a) => exclusive(a.reference, () => scan(a)), (a) => a.owner_address))) return { ...result, backedOff: true };
     const retiring = await repo.retiring(db, clock.now(), settings.lateWatchMs, settings.batchSize);
     if (!(await each(retiring, signal, result, checkOtherMints, (a) => a.owner_address))) return { ...result, backedOff: true };
     failures = 0;
     return result;
   }
 
-  return { runPass };
+  /** Resolves when no wake-up scan runs (the worker stopping). */
+  const drain = async () => {
+    while (scanning.size > 0) await Promise.all(scanning.values());
+  };
+
+  return { runPass, drain };
 }
 
 export type DepositWatcher = ReturnType<typeof createDepositWatcher>;

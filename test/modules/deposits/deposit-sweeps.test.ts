@@ -7,7 +7,7 @@
  * deposit as in flight, then the books and the chain equal. Only the credited amount moves (a
  * second deposit stays, the account open); a sweep whose close fails lands FAILED for an operator.
  */
-import { type Address, address, generateKeyPairSigner, type KeyPairSigner, type Signature } from '@solana/kit';
+import { type Address, address, type KeyPairSigner, type Signature } from '@solana/kit';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSolanaSweeps } from '../../../src/adapters/chain/solana-sweeps.ts';
@@ -17,7 +17,7 @@ import { createKeyCustody } from '../../../src/key-custody.ts';
 import { decimal } from '../../../src/lib/money.ts';
 import { createSweeper } from '../../../src/modules/deposits/sweeps.ts';
 import type { ChainSimulator } from '../../../tools/chain-simulator/index.ts';
-import { ata, buildTransfer, type Rpc, solanaRpcSettings, startHandClockedChain } from '../../helpers/chain-simulator.ts';
+import { ata, buildTransfer, type Rpc, solanaRpcSettings, fundedSender, startHandClockedChain } from '../../helpers/chain-simulator.ts';
 import { type Json, ordersTest } from '../orders/helpers.ts';
 
 const FINALIZED_LAG = 3;
@@ -32,9 +32,7 @@ describe('deposit sweeps on the chain simulator', () => {
 
   beforeAll(async () => {
     ({ sim, rpc, usdc } = await startHandClockedChain(FINALIZED_LAG));
-    sender = await generateKeyPairSigner();
-    await sim.airdrop(sender.address, 10_000_000_000n);
-    await sim.mintTo({ mint: usdc, owner: sender.address, amount: 1_000_000_000_000n });
+    sender = await fundedSender(sim, usdc);
   });
   afterAll(() => sim?.close());
 

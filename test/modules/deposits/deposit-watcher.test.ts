@@ -18,7 +18,7 @@ import { depositsRepo } from '../../../src/modules/deposits/repo.ts';
 import { createDepositWatcher } from '../../../src/modules/deposits/watcher.ts';
 import { ordersRepo } from '../../../src/modules/orders/repo.ts';
 import type { ChainSimulator } from '../../../tools/chain-simulator/index.ts';
-import { ata, buildTransfer, type Rpc, solanaRpcSettings, startHandClockedChain } from '../../helpers/chain-simulator.ts';
+import { ata, buildTransfer, type Rpc, solanaRpcSettings, fundedSender, startHandClockedChain } from '../../helpers/chain-simulator.ts';
 import { type Json, ordersTest } from '../orders/helpers.ts';
 
 const FINALIZED_LAG = 3;
@@ -34,9 +34,7 @@ describe('PAYOUT deposits on the chain simulator', () => {
     // Slots move by hand: a fast clock that never races the assertions.
     ({ sim, rpc, usdc } = await startHandClockedChain(FINALIZED_LAG));
     other = address((await sim.createMint({ decimals: 6 })).mint);
-    sender = await generateKeyPairSigner();
-    await sim.airdrop(sender.address, 10_000_000_000n);
-    await sim.mintTo({ mint: usdc, owner: sender.address, amount: 1_000_000_000_000n });
+    sender = await fundedSender(sim, usdc);
     await sim.mintTo({ mint: other, owner: sender.address, amount: 1_000_000_000_000n });
   });
   afterAll(() => sim?.close());

@@ -6,7 +6,7 @@
  * (no sweep started, an expired one not rebuilt, no attempt spent); funded, the same sweeps go
  * through, and the gauge and the log say it is back.
  */
-import { type Address, address, generateKeyPairSigner, type KeyPairSigner } from '@solana/kit';
+import { type Address, address, type KeyPairSigner } from '@solana/kit';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSolanaSweeps } from '../../../src/adapters/chain/solana-sweeps.ts';
@@ -18,7 +18,7 @@ import { registerSweepMetrics } from '../../../src/modules/deposits/metrics.ts';
 import { createSweeper } from '../../../src/modules/deposits/sweeps.ts';
 import { Registry } from 'prom-client';
 import type { ChainSimulator } from '../../../tools/chain-simulator/index.ts';
-import { buildTransfer, type Rpc, solanaRpcSettings, startHandClockedChain } from '../../helpers/chain-simulator.ts';
+import { buildTransfer, type Rpc, solanaRpcSettings, fundedSender, startHandClockedChain } from '../../helpers/chain-simulator.ts';
 import { type Json, ordersTest } from '../orders/helpers.ts';
 
 const FINALIZED_LAG = 3;
@@ -43,9 +43,7 @@ describe('an unfunded sponsor', () => {
 
   beforeAll(async () => {
     ({ sim, rpc, usdc } = await startHandClockedChain(FINALIZED_LAG));
-    sender = await generateKeyPairSigner();
-    await sim.airdrop(sender.address, 10_000_000_000n);
-    await sim.mintTo({ mint: usdc, owner: sender.address, amount: 1_000_000_000_000n });
+    sender = await fundedSender(sim, usdc);
   });
   afterAll(() => sim?.close());
 

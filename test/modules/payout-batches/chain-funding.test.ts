@@ -4,11 +4,11 @@
  * the deposit that brings the total funds the batch once; a second deposit is recorded, never
  * credited. The lines' orders then take their shares and the sandbox PSP pays them.
  */
-import { type Address, address, generateKeyPairSigner, type KeyPairSigner } from '@solana/kit';
+import { type Address, address, type KeyPairSigner } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { depositsRepo } from '../../../src/modules/deposits/repo.ts';
 import type { ChainSimulator } from '../../../tools/chain-simulator/index.ts';
-import { buildTransfer, type Rpc, solanaRpcSettings, startHandClockedChain } from '../../helpers/chain-simulator.ts';
+import { buildTransfer, type Rpc, solanaRpcSettings, fundedSender, startHandClockedChain } from '../../helpers/chain-simulator.ts';
 import { ordersTest } from '../orders/helpers.ts';
 
 const FINALIZED_LAG = 3;
@@ -21,9 +21,7 @@ describe('a payout batch funded on chain', () => {
 
   beforeAll(async () => {
     ({ sim, rpc, usdc } = await startHandClockedChain(FINALIZED_LAG));
-    sender = await generateKeyPairSigner();
-    await sim.airdrop(sender.address, 10_000_000_000n);
-    await sim.mintTo({ mint: usdc, owner: sender.address, amount: 1_000_000_000_000n });
+    sender = await fundedSender(sim, usdc);
   });
   afterAll(() => sim?.close());
 

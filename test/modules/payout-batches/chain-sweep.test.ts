@@ -6,12 +6,12 @@
  * and the treasury reconciliation sees it in flight, then the books and the chain equal. A batch
  * not funded is never swept.
  */
-import { type Address, address, generateKeyPairSigner, type KeyPairSigner, type Signature } from '@solana/kit';
+import { type Address, address, type KeyPairSigner, type Signature } from '@solana/kit';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decimal } from '../../../src/lib/money.ts';
 import type { ChainSimulator } from '../../../tools/chain-simulator/index.ts';
-import { ata, buildTransfer, type Rpc, solanaRpcSettings, startHandClockedChain } from '../../helpers/chain-simulator.ts';
+import { ata, buildTransfer, type Rpc, solanaRpcSettings, fundedSender, startHandClockedChain } from '../../helpers/chain-simulator.ts';
 import { type Json, ordersTest } from '../orders/helpers.ts';
 
 const FINALIZED_LAG = 3;
@@ -26,9 +26,7 @@ describe("a payout batch's deposit swept on chain", () => {
 
   beforeAll(async () => {
     ({ sim, rpc, usdc } = await startHandClockedChain(FINALIZED_LAG));
-    sender = await generateKeyPairSigner();
-    await sim.airdrop(sender.address, 10_000_000_000n);
-    await sim.mintTo({ mint: usdc, owner: sender.address, amount: 1_000_000_000_000n });
+    sender = await fundedSender(sim, usdc);
   });
   afterAll(() => sim?.close());
 

@@ -5,13 +5,13 @@
  * is cancelled, before its deposits covered the total, what arrived becomes UNFUNDED (held for an
  * operator to return, as a LATE deposit), shown as the batch's heldCrypto, and is never swept.
  */
-import { type Address, address, generateKeyPairSigner, type KeyPairSigner } from '@solana/kit';
+import { type Address, address, type KeyPairSigner } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decimal } from '../../../src/lib/money.ts';
 import { depositsRepo } from '../../../src/modules/deposits/repo.ts';
 import { treasuryRepo } from '../../../src/modules/treasury/repo.ts';
 import type { ChainSimulator } from '../../../tools/chain-simulator/index.ts';
-import { buildTransfer, type Rpc, solanaRpcSettings, startHandClockedChain } from '../../helpers/chain-simulator.ts';
+import { buildTransfer, type Rpc, solanaRpcSettings, fundedSender, startHandClockedChain } from '../../helpers/chain-simulator.ts';
 import { type Json, ordersTest } from '../orders/helpers.ts';
 
 const FINALIZED_LAG = 3;
@@ -24,9 +24,7 @@ describe('a payout batch deposit below its total that never funds it', () => {
 
   beforeAll(async () => {
     ({ sim, rpc, usdc } = await startHandClockedChain(FINALIZED_LAG));
-    sender = await generateKeyPairSigner();
-    await sim.airdrop(sender.address, 10_000_000_000n);
-    await sim.mintTo({ mint: usdc, owner: sender.address, amount: 1_000_000_000_000n });
+    sender = await fundedSender(sim, usdc);
   });
   afterAll(() => sim?.close());
 

@@ -5,14 +5,14 @@
  * once, one sweep at a time per address, the sponsor paying and its costs posted against the
  * PAYOUT, the token account left open for the next deposits; a held deposit is never swept.
  */
-import { type Address, address, generateKeyPairSigner, type KeyPairSigner, type Signature } from '@solana/kit';
+import { type Address, address, type KeyPairSigner, type Signature } from '@solana/kit';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSolanaDeposits } from '../../../src/adapters/chain/solana-deposits.ts';
 import { decimal } from '../../../src/lib/money.ts';
 import { createDepositWatcher } from '../../../src/modules/deposits/watcher.ts';
 import type { ChainSimulator } from '../../../tools/chain-simulator/index.ts';
-import { ata, buildTransfer, type Rpc, solanaRpcSettings, startHandClockedChain } from '../../helpers/chain-simulator.ts';
+import { ata, buildTransfer, type Rpc, solanaRpcSettings, fundedSender, startHandClockedChain } from '../../helpers/chain-simulator.ts';
 import { type Json, ordersTest } from '../orders/helpers.ts';
 
 const FINALIZED_LAG = 3;
@@ -27,9 +27,7 @@ describe("a standing address's deposits found by balance and swept on chain", ()
 
   beforeAll(async () => {
     ({ sim, rpc, usdc } = await startHandClockedChain(FINALIZED_LAG));
-    sender = await generateKeyPairSigner();
-    await sim.airdrop(sender.address, 10_000_000_000n);
-    await sim.mintTo({ mint: usdc, owner: sender.address, amount: 1_000_000_000_000n });
+    sender = await fundedSender(sim, usdc);
   });
   afterAll(() => sim?.close());
 

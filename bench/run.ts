@@ -390,7 +390,7 @@ async function chainDepositScenario(startService: (env: NodeJS.ProcessEnv) => Pr
     const latency: DepositLatencyFigures[] = [];
     const watcher: Array<WatcherCostFigures & { seedMs: number }> = [];
     const report = (f: DepositLatencyFigures) =>
-      log(`chain-deposit (${f.openAddresses} other open): ${f.completed}/${f.orders} COMPLETED; sent → detected p50 ${f.detectP50Ms} ms p99 ${f.detectP99Ms} ms; sent → COMPLETED p50 ${f.p50Ms} ms p99 ${f.p99Ms} ms; CPU service ${f.serviceCpuSeconds} s, simulator ${f.simulatorCpuSeconds} s over ${f.wallSeconds} s`);
+      log(`chain-deposit (${f.openAddresses} other open): ${f.completed}/${f.orders} COMPLETED; sent → detected p50 ${f.detectP50Ms} ms p99 ${f.detectP99Ms} ms; node finalized → detected p50 ${f.afterFinalityP50Ms} ms p99 ${f.afterFinalityP99Ms} ms; sent → COMPLETED p50 ${f.p50Ms} ms p99 ${f.p99Ms} ms; CPU service ${f.serviceCpuSeconds} s, simulator ${f.simulatorCpuSeconds} s over ${f.wallSeconds} s`);
     latency.push(await depositLatency(api, databaseUrl, sim, { orders: depositOrders, openAddresses: 0, documentOffset: 920_000, servicePid: chainService.pid, waitSeconds: 120, log }));
     report(latency[0]!);
     let open = 0;
@@ -669,7 +669,7 @@ function markdown(): string {
       const c = r.clock;
       for (const l of r.latency) {
         lines.push(
-          `| ${name}: ${l.completed}/${l.orders} PAYOUTs, deposit sent (real SPL transfer) → COMPLETED at \`finalized\` (slot ${c.slotMs} ms, lag ${c.finalizedLag}), ${l.openAddresses} other addresses open; sent → detected p50 ${l.detectP50Ms} / p99 ${l.detectP99Ms} ms; CPU service ${l.serviceCpuSeconds} s, simulator ${l.simulatorCpuSeconds} s over ${l.wallSeconds} s | | | ${l.p50Ms} | ${l.p99Ms} | ${l.maxMs} | ${l.timedOut ? 'timed out' : 0} | | |`,
+          `| ${name}: ${l.completed}/${l.orders} PAYOUTs, deposit sent (real SPL transfer) → COMPLETED at \`finalized\` (slot ${c.slotMs} ms, lag ${c.finalizedLag}), ${l.openAddresses} other addresses open; sent → detected p50 ${l.detectP50Ms} / p99 ${l.detectP99Ms} ms, node finalized → detected p50 ${l.afterFinalityP50Ms} / p99 ${l.afterFinalityP99Ms} ms; CPU service ${l.serviceCpuSeconds} s, simulator ${l.simulatorCpuSeconds} s over ${l.wallSeconds} s | | | ${l.p50Ms} | ${l.p99Ms} | ${l.maxMs} | ${l.timedOut ? 'timed out' : 0} | | |`,
         );
       }
       for (const w of r.watcher) {

@@ -58,7 +58,7 @@ export interface ChainPayinFigures {
 }
 
 /** When each confirmed and finalized slot was first seen (wall ms), sampled from /admin/state until stopped. */
-function sampleCommitments(sim: SimulatorProcess) {
+export function sampleCommitments(sim: SimulatorProcess) {
   const seen = { confirmed: new Map<number, number>(), finalized: new Map<number, number>() };
   let running = true;
   const done = (async () => {

@@ -20,7 +20,7 @@ import {
 } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChainSimulator, startChainSimulator } from '../../tools/chain-simulator/index.ts';
-import { type Rpc, simulatorRpc, simulatorRpcSubscriptions } from '../helpers/chain-simulator.ts';
+import { type Rpc, simulatorRpc, simulatorRpcSubscriptions, startHandClockedChain } from '../helpers/chain-simulator.ts';
 
 describe('chain simulator: websocket subscriptions (kit helpers)', () => {
   let sim: ChainSimulator;
@@ -58,5 +58,44 @@ describe('chain simulator: websocket subscriptions (kit helpers)', () => {
     const status = (await rpc.getSignatureStatuses([getSignatureFromTransaction(signed)]).send()).value[0];
     expect(status?.confirmationStatus).toBe('finalized');
     expect(await firstChange).toBe(5_000_000n);
+  });
+});
+
+describe('chain simulator: accountSubscribe at finalized (hand-clocked)', () => {
+  const FINALIZED_LAG = 3;
+  let sim: ChainSimulator;
+  let rpcSubscriptions: ReturnType<typeof simulatorRpcSubscriptions>;
+
+  beforeAll(async () => {
+    ({ sim } = await startHandClockedChain(FINALIZED_LAG));
+    rpcSubscriptions = simulatorRpcSubscriptions(sim.wsUrl);
+  });
+  afterAll(() => sim?.close());
+
+  /** Every notification's lamports, as they come. */
+  function collect(notifications: AsyncIterable<{ value: { lamports: bigint } | null }>) {
+    const seen: Array<bigint | undefined> = [];
+    void (async () => {
+      for await (const notification of notifications) seen.push(notification.value?.lamports);
+    })().catch(() => undefined);
+    return seen;
+  }
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 200));
+
+  it('a change is notified once final, also one made before the subscription (as a node does); never while only confirmed', async () => {
+    sim.advanceSlots(FINALIZED_LAG + 1);
+    const before = (await generateKeyPairSigner()).address;
+    await sim.airdrop(before, 7_000_000n);
+    const early = collect(await rpcSubscriptions.accountNotifications(before, { commitment: 'finalized', encoding: 'base64' }).subscribe({ abortSignal: AbortSignal.timeout(5_000) }));
+    const after = (await generateKeyPairSigner()).address;
+    const late = collect(await rpcSubscriptions.accountNotifications(after, { commitment: 'finalized', encoding: 'base64' }).subscribe({ abortSignal: AbortSignal.timeout(5_000) }));
+    await sim.airdrop(after, 9_000_000n);
+    sim.advanceSlots(FINALIZED_LAG - 1);
+    await settle();
+    expect(late).toEqual([]);
+    sim.advanceSlots(2);
+    await settle();
+    expect(early).toEqual([7_000_000n]);
+    expect(late).toEqual([9_000_000n]);
   });
 });

@@ -106,15 +106,22 @@ export function createChain(vm: Vm, settings: ClockSettings, faults: Faults, log
   const slotListeners: Array<() => void> = [];
   /** Accounts written since the slot listeners last ran (account subscriptions look only at these). */
   let touched = new Set<string>();
+  /** The slot each account was last written in (a subscription made after a write not yet final is notified when it is). */
+  const lastWritten = new Map<string, number>();
 
   function record(entry: Landed) {
     landed.set(entry.signature, entry);
-    for (const key of entry.keys) touched.add(key);
+    for (const key of entry.keys) touch(key);
     for (const key of new Set(entry.keys)) {
       const list = byAddress.get(key) ?? [];
       list.push(entry);
       byAddress.set(key, list);
     }
+  }
+
+  function touch(address: string) {
+    touched.add(address);
+    lastWritten.set(address, slot);
   }
 
   function blockhashValid(blockhash: string, atHeight: number): boolean {
@@ -225,7 +232,8 @@ export function createChain(vm: Vm, settings: ClockSettings, faults: Faults, log
     /** Whether the account was written since the last slot's listeners ran. */
     touchedSinceLastSlot: (address: string) => touched.has(address),
     /** An account written outside a transaction (the faucet's mint-to). */
-    touch: (address: string) => void touched.add(address),
+    touch,
+    lastWrittenSlot: (address: string) => lastWritten.get(address),
     tick,
 
     latestBlockhash(commitment: Commitment | undefined) {

@@ -76,6 +76,9 @@ export function createSubscriptions(chain: Chain, log: (message: string) => void
       let last = snapshot();
       /** Slots where the account changed, not yet at the commitment: a node notifies a change once its commitment reaches it. */
       const changes: number[] = [];
+      // Written before the subscription, not yet at its commitment: a node notifies it when it gets there.
+      const written = chain.lastWrittenSlot(address);
+      if (written !== undefined && written > chain.slotAt(commitment)) changes.push(written);
       check = () => {
         if (chain.touchedSinceLastSlot(address)) {
           const now = snapshot();

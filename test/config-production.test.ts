@@ -115,7 +115,7 @@ describe('CHAIN_PROVIDER=solana-rpc', () => {
       computeUnitLimit: 60_000,
       priorityFeeMaxMicroLamports: 100_000,
       transferMaxAttempts: 5,
-      transferBatchMax: 1,
+      transferBatchMax: 20,
       depositWatchIntervalMs: 2000,
       depositWatchBatch: 100,
       depositFullReadIntervalMs: 30_000,

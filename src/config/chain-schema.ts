@@ -57,9 +57,9 @@ export const CHAIN_SCHEMA = {
   CHAIN_TRANSFER_BATCH_MAX: integer({
     minimum: 1,
     maximum: 64,
-    default: 1,
+    default: 20,
     description:
-      'solana-rpc: PAYIN transfers of one token one treasury transaction may carry (fewer when they do not fit in its 1,232 bytes); 1 (the default) sends one transaction per order: batching is opt-in until its waits are fixed (bench:chain 2026-12-06: 2.9/s at 20 against 19.2/s at 1). Decision 0053',
+      'solana-rpc: PAYIN transfers of one token one treasury transaction may carry (fewer when they do not fit in its 1,232 bytes); 1 sends one transaction per order. Decision 0053',
   }),
   CHAIN_DEPOSIT_WATCH_INTERVAL_MS: integer({ minimum: 100, maximum: 600_000, default: 2000, description: "solana-rpc: pause between the deposit watcher's passes (each reads every watched address's balance, 100 per getMultipleAccounts, and lists the signatures of those whose balance moved), and between the deposit sweeps' passes" }),
   CHAIN_DEPOSIT_WATCH_BATCH: integer({ minimum: 1, maximum: 10_000, default: 100, description: 'solana-rpc: the sweeps followed, and the sweeps started, per pass; a tenth of it (at least 1) is the deposit addresses whose signatures the watcher lists at each full read whatever their balance, the least recently scanned first (a safety rotation beside the balance reads)' }),

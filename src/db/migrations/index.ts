@@ -69,6 +69,7 @@ import * as standingDepositSweeps from './20261206_0071_standing_deposit_sweeps.
 import * as unfundedBatchDeposits from './20261206_0072_unfunded_batch_deposits.ts';
 import * as chainTransferBatches from './20261206_0074_chain_transfer_batches.ts';
 import * as standingAddressesSealed from './20261206_0076_standing_addresses_sealed.ts';
+import * as counterShardPerTransaction from './20261206_0077_counter_shard_per_transaction.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261122_0001_foundation': foundation,
@@ -136,4 +137,5 @@ export const migrations: Record<string, Migration> = {
   '20261206_0072_unfunded_batch_deposits': unfundedBatchDeposits,
   '20261206_0074_chain_transfer_batches': chainTransferBatches,
   '20261206_0076_standing_addresses_sealed': standingAddressesSealed,
+  '20261206_0077_counter_shard_per_transaction': counterShardPerTransaction,
 };

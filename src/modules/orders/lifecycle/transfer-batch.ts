@@ -148,9 +148,10 @@ export function createTransferBatches(deps: TransferBatchDeps) {
       deps.afterTransferStored?.({ orders: made.members.length });
       return { next };
     } catch (err) {
-      if (!(err instanceof BatchRace)) throw err;
+      // Nothing was stored (one transaction): the mates go back to the queue whatever failed (a
+      // guard, a deadlock), or they would wait out the lease taken for them.
       await release(made.members.slice(1));
-      throw new RetryLater(err.message);
+      throw err instanceof BatchRace ? new RetryLater(err.message) : err;
     }
   }
 

@@ -1,24 +1,29 @@
 /**
  * The service a browser test opens, started as an operator does after the README's `npm start`:
  * `node src/main.ts` in its own process on a free port, with a temporary DATA_DIR, on the
- * embedded defaults (PGlite, sandbox PSP and chain, development keys). Always PGlite, whatever
- * DATABASE_URL the suite has: the demo merchant and its demo OWNER are seeded only on a first
- * start of an empty embedded database, and that is the dashboard the README promises. The demo
+ * embedded defaults (sandbox PSP and chain, development keys) and the demo merchant and demo
+ * OWNER a first start seeds. The database: on PGlite runs the embedded one, as the README
+ * promises; on PostgreSQL runs (DATABASE_URL set) a database of that server with `DEMO_SEED=true`
+ * (seeded as a first embedded start is): the service's queries run natively there, not in
+ * WebAssembly (on PGlite the service was 43 % of a browser test's CPU). The demo
  * owner has no TOTP yet (docs/architecture/people-and-sessions.md): its first session may only
  * enrol, so a page test either walks through enrolment or starts from signedInOwner().
  *
- * Speed: a first start creates the embedded database and runs every migration (15-30 s on a busy
- * two-core machine). The run does that once, in a template DATA_DIR under its scratch directory
- * (the first worker to need it builds it, the others wait), stops it cleanly, and starts every
- * server from a copy of it (a few seconds).
+ * Speed: a first start creates the database and runs every migration (15-30 s on a busy two-core
+ * machine for PGlite). The run does that once, in a template DATA_DIR under its scratch directory
+ * (and, on PostgreSQL, a template database: a copy of the run's migrated one, seeded), the first
+ * worker to need it building it and the others waiting; it stops it cleanly and starts every
+ * server from a copy of it (a few seconds; CREATE DATABASE ... TEMPLATE on PostgreSQL).
  * The copies are the same first start: same demo merchant, keys and owner password in each, but
  * every server has its own directory, database and port, so tests do not see each other's data.
  */
+import { randomBytes } from 'node:crypto';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Secret, TOTP } from 'otpauth';
 import type { BrowserContext, Page } from 'playwright-core';
 import { inject } from 'vitest';
+import { adminQuery, withDatabase } from './postgres.ts';
 import { startService } from './processes.ts';
 
 export interface DashboardServer {
@@ -50,6 +55,21 @@ const BASE_ENV = { LOG_LEVEL: 'warn' };
 const TEMPLATE = Symbol.for('crypto-brl-exchange.test.dashboardTemplate');
 const holder = globalThis as { [TEMPLATE]?: Promise<string> };
 
+/** The run's PostgreSQL server (a PostgreSQL run), or undefined on PGlite runs. */
+function postgresRun(): { url: string; template: string } | undefined {
+  const target = inject('testDatabase');
+  return target.driver === 'postgres' ? { url: target.url, template: target.template } : undefined;
+}
+
+/** The dashboard template database of this run (the run's template's name + `_dash`: global-setup.ts drops both). */
+const dashboardTemplateOf = (runTemplate: string) => `${runTemplate}_dash`;
+
+/** A new database copied from `template` on the run's server: its URL and how to drop it. */
+async function copiedDatabase(run: { url: string }, template: string, name = `dash_${randomBytes(6).toString('hex')}`) {
+  await adminQuery(run.url, `create database "${name}" template "${template}"`);
+  return { env: { DATABASE_URL: withDatabase(run.url, name) }, drop: () => adminQuery(run.url, `drop database if exists "${name}" with (force)`) };
+}
+
 /**
  * The run's first-started, cleanly stopped DATA_DIR, one for all workers: the first worker to ask
  * claims it (an exclusive mkdir) and builds it, the others wait for its `ready` mark. A first start
@@ -61,7 +81,9 @@ function templateDataDir(): Promise<string> {
     const ready = path.join(dir, '..', 'dashboard-template.ready');
     if (await claimed(`${dir}.claim`)) {
       await mkdir(dir, { recursive: true });
-      const first = await startService(dir, BASE_ENV);
+      const run = postgresRun();
+      const database = run ? (await copiedDatabase(run, run.template, dashboardTemplateOf(run.template))).env : {};
+      const first = await startService(dir, { ...BASE_ENV, ...database, ...(run ? { DEMO_SEED: 'true' } : {}) });
       const code = await first.stop();
       if (code !== 0) {
         await writeFile(ready, `failed: the template server exited with ${code}:\n${first.output()}`);
@@ -95,13 +117,24 @@ async function claimed(lock: string): Promise<boolean> {
  * Starts the service (LOG_LEVEL=warn) from a copy of the worker's template DATA_DIR. `env` adds or
  * overrides settings, e.g. `{ ADMIN_TOKEN: '…32+ chars…' }` for /admin or
  * `{ SANDBOX_AUTO_COMPLETE_SECONDS: '1' }`; `fresh: true` makes a first start of its own instead
- * (settings that change what a first start creates).
+ * (settings that change what a first start creates); `embedded: true` keeps the embedded database
+ * on PostgreSQL runs too (a first start of its own there): the README's `npm start`, as it is.
  */
-export async function startDashboardServer(env: Record<string, string> = {}, options: { fresh?: boolean } = {}): Promise<DashboardServer> {
+export async function startDashboardServer(env: Record<string, string> = {}, options: { fresh?: boolean; embedded?: boolean } = {}): Promise<DashboardServer> {
   const dataDir = await mkdtemp(path.join(inject('runScratchDir'), 'dashboard-'));
-  if (!options.fresh) await cp(await templateDataDir(), dataDir, { recursive: true });
-  let service = await startService(dataDir, { ...BASE_ENV, ...env }).catch(async (err: unknown) => {
+  const run = options.embedded ? undefined : postgresRun();
+  // The template is the run's driver's: an embedded server on a PostgreSQL run starts afresh.
+  const fresh = options.fresh === true || (options.embedded === true && postgresRun() !== undefined);
+  if (!fresh) await cp(await templateDataDir(), dataDir, { recursive: true });
+  // A fresh start on PostgreSQL: a copy of the run's migrated database, seeded as a first start is.
+  const database = run ? await copiedDatabase(run, fresh ? run.template : dashboardTemplateOf(run.template)) : undefined;
+  const databaseEnv = database ? { ...database.env, ...(fresh ? { DEMO_SEED: 'true' } : {}) } : {};
+  const removeAll = async () => {
+    await database?.drop();
     await rm(dataDir, { recursive: true, force: true });
+  };
+  let service = await startService(dataDir, { ...BASE_ENV, ...databaseEnv, ...env }).catch(async (err: unknown) => {
+    await removeAll();
     throw err;
   });
   const demo = await service.demoCredentials();
@@ -116,13 +149,13 @@ export async function startDashboardServer(env: Record<string, string> = {}, opt
     output: () => service.output(),
     async stop() {
       const code = await service.stop();
-      await rm(dataDir, { recursive: true, force: true });
+      await removeAll();
       return code;
     },
     async restart(more) {
       const code = await service.stop();
       if (code !== 0) throw new Error(`restart: the service exited with ${code}:\n${service.output()}`);
-      service = await startService(dataDir, { ...BASE_ENV, ...env, ...more });
+      service = await startService(dataDir, { ...BASE_ENV, ...databaseEnv, ...env, ...more });
       server.baseUrl = service.base;
     },
   };

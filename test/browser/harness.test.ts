@@ -2,9 +2,7 @@
  * The browser harness itself (test/helpers/browser.ts, dashboard-server.ts), before any dashboard
  * page exists: Chromium opens the running service's Swagger UI, the axe check finds a known
  * violation on a small page served here and passes a clean one, the problem collector sees a
- * console error and a failed request, and the demo owner enrols TOTP and signs in with a code. Its
- * service is always on the embedded database (the other browser tests' is PostgreSQL's on
- * PostgreSQL runs): the dashboard of the README's `npm start`, its demo seeded by a first start.
+ * console error and a failed request, and the demo owner enrols TOTP and signs in with a code.
  */
 import { stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -44,7 +42,7 @@ describe('browser harness', { timeout: 60_000 }, () => {
   let fixtures: { url: string; server: Server };
 
   beforeAll(async () => {
-    [service, fixtures] = await Promise.all([startDashboardServer({}, { embedded: true }), serveFixtures()]);
+    [service, fixtures] = await Promise.all([startDashboardServer(), serveFixtures()]);
   }, 120_000);
   afterAll(async () => {
     fixtures?.server.close();

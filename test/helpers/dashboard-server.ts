@@ -5,7 +5,8 @@
  * OWNER a first start seeds. The database: on PGlite runs the embedded one, as the README
  * promises; on PostgreSQL runs (DATABASE_URL set) a database of that server with `DEMO_SEED=true`
  * (seeded as a first embedded start is): the service's queries run natively there, not in
- * WebAssembly (on PGlite the service was 43 % of a browser test's CPU). The demo
+ * WebAssembly (on PGlite the service was 43 % of a browser test's CPU). The embedded first start
+ * itself, demo included, is test/e2e/server.test.ts's. The demo
  * owner has no TOTP yet (docs/architecture/people-and-sessions.md): its first session may only
  * enrol, so a page test either walks through enrolment or starts from signedInOwner().
  *
@@ -117,14 +118,12 @@ async function claimed(lock: string): Promise<boolean> {
  * Starts the service (LOG_LEVEL=warn) from a copy of the worker's template DATA_DIR. `env` adds or
  * overrides settings, e.g. `{ ADMIN_TOKEN: '…32+ chars…' }` for /admin or
  * `{ SANDBOX_AUTO_COMPLETE_SECONDS: '1' }`; `fresh: true` makes a first start of its own instead
- * (settings that change what a first start creates); `embedded: true` keeps the embedded database
- * on PostgreSQL runs too (a first start of its own there): the README's `npm start`, as it is.
+ * (settings that change what a first start creates).
  */
-export async function startDashboardServer(env: Record<string, string> = {}, options: { fresh?: boolean; embedded?: boolean } = {}): Promise<DashboardServer> {
+export async function startDashboardServer(env: Record<string, string> = {}, options: { fresh?: boolean } = {}): Promise<DashboardServer> {
   const dataDir = await mkdtemp(path.join(inject('runScratchDir'), 'dashboard-'));
-  const run = options.embedded ? undefined : postgresRun();
-  // The template is the run's driver's: an embedded server on a PostgreSQL run starts afresh.
-  const fresh = options.fresh === true || (options.embedded === true && postgresRun() !== undefined);
+  const run = postgresRun();
+  const fresh = options.fresh === true;
   if (!fresh) await cp(await templateDataDir(), dataDir, { recursive: true });
   // A fresh start on PostgreSQL: a copy of the run's migrated database, seeded as a first start is.
   const database = run ? await copiedDatabase(run, fresh ? run.template : dashboardTemplateOf(run.template)) : undefined;

@@ -122,7 +122,7 @@ async function main(): Promise<void> {
     ...testOnlyHooks(config.nodeEnv),
   });
   logPlatformKeys(services.platformKeysAtStart, log);
-  if (config.demoSeed ?? database.driver === 'pglite') {
+  if (database.driver === 'pglite') {
     await seedDemoMerchant(services.merchants, config.dataDir, log, {
       createOwner: (merchantId, email) => services.users.create(merchantId, { email, role: 'OWNER' }),
       // The embedded development database's demo operator: a known password in the data directory, as the demo owner's.

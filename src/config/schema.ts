@@ -141,7 +141,6 @@ export const ENV_SCHEMA = Type.Object({
   DASHBOARD_DIR: Type.Optional(
     Type.Decode(text({ description: 'the built merchant dashboard (web/dist, written by `npm run web:build`) served at /app; unset: web/dist of this checkout' }), (dir) => path.resolve(dir)),
   ),
-  DEMO_SEED: Type.Optional(boolean({ description: "on the first start of an empty database, creates a demo merchant, its OWNER and a demo operator (credentials in DATA_DIR/demo-credentials.json); unset: true on the embedded database, false on PostgreSQL; refused in production" })),
   SANDBOX_ENABLED: Type.Optional(boolean({ description: 'mounts /api/v1/sandbox (test drivers of the simulated PSP and chain, KYC decisions); unset: true except in production and, outside NODE_ENV=test, with PIX_PROVIDER=api-pix' })),
   IDEMPOTENCY_KEY_TTL_HOURS: integer({ minimum: 24, maximum: 24 * 366, default: 24, description: 'hours an Idempotency-Key is remembered (at least 24, DESIGN.md §4); the worker purges older keys' }),
 

@@ -206,8 +206,6 @@ export function configFrom(env: EnvValues) {
     // With a real PSP the sandbox routes are off unless asked for, and only tests may ask (simulation.ts).
     sandboxEnabled: env.SANDBOX_ENABLED ?? (outsideProduction && (env.PIX_PROVIDER !== 'api-pix' || env.NODE_ENV === 'test')),
     docsEnabled: env.DOCS_ENABLED ?? outsideProduction,
-    /** Unset: decided by the driver at start (main.ts): the embedded database only. */
-    demoSeed: env.DEMO_SEED,
     /** The dashboard's build (src/http/dashboard.ts): web/dist beside src/, wherever the process was started from. */
     dashboardDir: env.DASHBOARD_DIR ?? fileURLToPath(new URL('../../web/dist', import.meta.url)),
     orders: read(env, ORDERS),

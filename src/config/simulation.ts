@@ -21,7 +21,6 @@ export function simulationRequirements(env: EnvValues): string[] {
   if (env.NODE_ENV !== 'production') return [];
   const refusals: string[] = [];
   const refuse = (when: boolean, line: string) => (when ? refusals.push(line) : undefined);
-  refuse(env.DEMO_SEED === true, `DEMO_SEED=true is refused when NODE_ENV=production (a demo merchant and people with passwords in DATA_DIR): unset it, ${DECLARE}`);
   refuse(env.SANDBOX_ENABLED === true, `SANDBOX_ENABLED=true is refused when NODE_ENV=production (its routes fake payments and deposits): unset it, ${DECLARE}`);
   refuse(env.PIX_PROVIDER === 'sandbox', `PIX_PROVIDER=sandbox (the default) is refused when NODE_ENV=production (a simulated PSP): set PIX_PROVIDER=api-pix with its PIX_* settings, ${DECLARE}`);
   refuse(env.CHAIN_PROVIDER === 'sandbox', `CHAIN_PROVIDER=sandbox (the default) is refused when NODE_ENV=production (simulated token transfers): set CHAIN_PROVIDER=solana-rpc with SOLANA_RPC_URL and CHAIN_TOKEN_MINTS, ${DECLARE}`);

@@ -1,30 +1,24 @@
 /**
  * The service a browser test opens, started as an operator does after the README's `npm start`:
  * `node src/main.ts` in its own process on a free port, with a temporary DATA_DIR, on the
- * embedded defaults (sandbox PSP and chain, development keys) and the demo merchant and demo
- * OWNER a first start seeds. The database: on PGlite runs the embedded one, as the README
- * promises; on PostgreSQL runs (DATABASE_URL set) a database of that server with `DEMO_SEED=true`
- * (seeded as a first embedded start is): the service's queries run natively there, not in
- * WebAssembly (on PGlite the service was 43 % of a browser test's CPU). The embedded first start
- * itself, demo included, is test/e2e/server.test.ts's. The demo
+ * embedded defaults (PGlite, sandbox PSP and chain, development keys). Always PGlite, whatever
+ * DATABASE_URL the suite has: the demo merchant and its demo OWNER are seeded only on a first
+ * start of an empty embedded database, and that is the dashboard the README promises. The demo
  * owner has no TOTP yet (docs/architecture/people-and-sessions.md): its first session may only
  * enrol, so a page test either walks through enrolment or starts from signedInOwner().
  *
- * Speed: a first start creates the database and runs every migration (15-30 s on a busy two-core
- * machine for PGlite). The run does that once, in a template DATA_DIR under its scratch directory
- * (and, on PostgreSQL, a template database: a copy of the run's migrated one, seeded), the first
- * worker to need it building it and the others waiting; it stops it cleanly and starts every
- * server from a copy of it (a few seconds; CREATE DATABASE ... TEMPLATE on PostgreSQL).
+ * Speed: a first start creates the embedded database and runs every migration (15-30 s on a busy
+ * two-core machine). The run does that once, in a template DATA_DIR under its scratch directory
+ * (the first worker to need it builds it, the others wait), stops it cleanly, and starts every
+ * server from a copy of it (a few seconds).
  * The copies are the same first start: same demo merchant, keys and owner password in each, but
  * every server has its own directory, database and port, so tests do not see each other's data.
  */
-import { randomBytes } from 'node:crypto';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Secret, TOTP } from 'otpauth';
 import type { BrowserContext, Page } from 'playwright-core';
 import { inject } from 'vitest';
-import { adminQuery, withDatabase } from './postgres.ts';
 import { startService } from './processes.ts';
 
 export interface DashboardServer {
@@ -56,21 +50,6 @@ const BASE_ENV = { LOG_LEVEL: 'warn' };
 const TEMPLATE = Symbol.for('crypto-brl-exchange.test.dashboardTemplate');
 const holder = globalThis as { [TEMPLATE]?: Promise<string> };
 
-/** The run's PostgreSQL server (a PostgreSQL run), or undefined on PGlite runs. */
-function postgresRun(): { url: string; template: string } | undefined {
-  const target = inject('testDatabase');
-  return target.driver === 'postgres' ? { url: target.url, template: target.template } : undefined;
-}
-
-/** The dashboard template database of this run (the run's template's name + `_dash`: global-setup.ts drops both). */
-const dashboardTemplateOf = (runTemplate: string) => `${runTemplate}_dash`;
-
-/** A new database copied from `template` on the run's server: its URL and how to drop it. */
-async function copiedDatabase(run: { url: string }, template: string, name = `dash_${randomBytes(6).toString('hex')}`) {
-  await adminQuery(run.url, `create database "${name}" template "${template}"`);
-  return { env: { DATABASE_URL: withDatabase(run.url, name) }, drop: () => adminQuery(run.url, `drop database if exists "${name}" with (force)`) };
-}
-
 /**
  * The run's first-started, cleanly stopped DATA_DIR, one for all workers: the first worker to ask
  * claims it (an exclusive mkdir) and builds it, the others wait for its `ready` mark. A first start
@@ -82,9 +61,7 @@ function templateDataDir(): Promise<string> {
     const ready = path.join(dir, '..', 'dashboard-template.ready');
     if (await claimed(`${dir}.claim`)) {
       await mkdir(dir, { recursive: true });
-      const run = postgresRun();
-      const database = run ? (await copiedDatabase(run, run.template, dashboardTemplateOf(run.template))).env : {};
-      const first = await startService(dir, { ...BASE_ENV, ...database, ...(run ? { DEMO_SEED: 'true' } : {}) });
+      const first = await startService(dir, BASE_ENV);
       const code = await first.stop();
       if (code !== 0) {
         await writeFile(ready, `failed: the template server exited with ${code}:\n${first.output()}`);
@@ -122,18 +99,9 @@ async function claimed(lock: string): Promise<boolean> {
  */
 export async function startDashboardServer(env: Record<string, string> = {}, options: { fresh?: boolean } = {}): Promise<DashboardServer> {
   const dataDir = await mkdtemp(path.join(inject('runScratchDir'), 'dashboard-'));
-  const run = postgresRun();
-  const fresh = options.fresh === true;
-  if (!fresh) await cp(await templateDataDir(), dataDir, { recursive: true });
-  // A fresh start on PostgreSQL: a copy of the run's migrated database, seeded as a first start is.
-  const database = run ? await copiedDatabase(run, fresh ? run.template : dashboardTemplateOf(run.template)) : undefined;
-  const databaseEnv = database ? { ...database.env, ...(fresh ? { DEMO_SEED: 'true' } : {}) } : {};
-  const removeAll = async () => {
-    await database?.drop();
+  if (!options.fresh) await cp(await templateDataDir(), dataDir, { recursive: true });
+  let service = await startService(dataDir, { ...BASE_ENV, ...env }).catch(async (err: unknown) => {
     await rm(dataDir, { recursive: true, force: true });
-  };
-  let service = await startService(dataDir, { ...BASE_ENV, ...databaseEnv, ...env }).catch(async (err: unknown) => {
-    await removeAll();
     throw err;
   });
   const demo = await service.demoCredentials();
@@ -148,13 +116,13 @@ export async function startDashboardServer(env: Record<string, string> = {}, opt
     output: () => service.output(),
     async stop() {
       const code = await service.stop();
-      await removeAll();
+      await rm(dataDir, { recursive: true, force: true });
       return code;
     },
     async restart(more) {
       const code = await service.stop();
       if (code !== 0) throw new Error(`restart: the service exited with ${code}:\n${service.output()}`);
-      service = await startService(dataDir, { ...BASE_ENV, ...databaseEnv, ...env, ...more });
+      service = await startService(dataDir, { ...BASE_ENV, ...env, ...more });
       server.baseUrl = service.base;
     },
   };

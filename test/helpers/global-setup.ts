@@ -36,14 +36,13 @@ async function setupDatabase(project: TestProject): Promise<() => Promise<void>>
   const url = process.env.DATABASE_URL;
   if (url) {
     const template = templateNameFor(url);
-    await adminQuery(url, `drop database if exists "${template}" with (force)`, `drop database if exists "${template}_dash" with (force)`, `create database "${template}"`);
+    await adminQuery(url, `drop database if exists "${template}" with (force)`, `create database "${template}"`);
     const handle = await openDatabase({ driver: 'postgres', url: withDatabase(url, template), poolMax: 1 });
     await migrateToLatest(handle.db);
     await handle.close();
     project.provide('testDatabase', { driver: 'postgres', url, template });
     return async () => {
-      // And the browser tests' seeded copy of it (dashboard-server.ts), when they made one.
-      await adminQuery(url, `drop database if exists "${template}" with (force)`, `drop database if exists "${template}_dash" with (force)`);
+      await adminQuery(url, `drop database if exists "${template}" with (force)`);
     };
   }
 

@@ -10,13 +10,14 @@ import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { API_BASE, api, call } from '../../api/client.ts';
 import { keys } from '../../api/query-keys.ts';
+import { useRefetchWhenFinal } from '../../api/refetch-when-final.ts';
 import { DataTable, ExportButton, ListState, PagePager, type Column } from '../../components/data-table.tsx';
 import { Section } from '../../components/section.tsx';
 import { OrderStatusBadge } from '../orders/labels.tsx';
 import type { OrderStatus } from '../orders/statuses.ts';
 import { useI18n } from '../../i18n/context.tsx';
 import { formatBrl, formatTokenAmount } from '../../i18n/format.ts';
-import { ItemStatusBadge, type Batch, type BatchItem } from './labels.tsx';
+import { FINAL_BATCH, ItemStatusBadge, type Batch, type BatchItem } from './labels.tsx';
 
 const PAGE_SIZE = 50;
 
@@ -49,6 +50,7 @@ export function BatchItems({ batch, refetchInterval }: { batch: Batch; refetchIn
     placeholderData: keepPreviousData,
     refetchInterval,
   });
+  useRefetchWhenFinal(FINAL_BATCH.has(batch.status), items.refetch);
   const columns: Column<BatchItem>[] = [
     { id: 'line', header: t('batches.col.line'), rowHeader: true, width: 70, cell: (item) => item.line },
     {

@@ -7,8 +7,9 @@
 import { Anchor, Button, Card, Code, CopyButton, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
-import { type ReactNode, useEffect } from 'react';
+import type { ReactNode } from 'react';
 import { api, call } from '../../api/client.ts';
+import { useRefetchWhenFinal } from '../../api/refetch-when-final.ts';
 import { useMay } from '../../api/permissions.ts';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { Loading } from '../../components/loading.tsx';
@@ -27,8 +28,6 @@ import { keys } from '../../api/query-keys.ts';
 const REFRESH_MS = 1500;
 
 const inProgress = (order: Order | undefined) => order !== undefined && !FINAL_STATUSES.has(order.status);
-/** The order's status once final (undefined before): a change of it is what refetches the timeline. */
-const finalStatusOf = (order: Order | undefined) => (order !== undefined && FINAL_STATUSES.has(order.status) ? order.status : undefined);
 
 export function OrderPage() {
   const { t, language } = useI18n();
@@ -46,13 +45,7 @@ export function OrderPage() {
       return inProgress(order.data) || pendingDelivery || !order.data ? REFRESH_MS : false;
     },
   });
-  // The timeline stops refreshing once the order is final: read it once more then, or a timeline
-  // fetched just before the final status would stay without its last event.
-  const finalStatus = finalStatusOf(order.data);
-  const refetchTimeline = timeline.refetch;
-  useEffect(() => {
-    if (finalStatus) void refetchTimeline();
-  }, [finalStatus, refetchTimeline]);
+  useRefetchWhenFinal(order.data !== undefined && !inProgress(order.data), timeline.refetch);
   const environment = useQuery(environmentQuery);
   // developer.write, which the sandbox drivers need (the session's permissions); the API is the guard.
   const mayDrive = useMay('developer.write');

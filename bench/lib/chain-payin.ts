@@ -54,24 +54,36 @@ export interface ChainPayinFigures {
   afterCommitmentMaxMs: number;
   /** Distinct transactions among them: fewer than the orders when transfers are batched (decision 0053). */
   transactions: number;
+  /**
+   * The chain's own part of each order's time: from the slot its transaction landed in being
+   * produced to the node reaching the commitment over it (the configured lag, as the simulator's
+   * clock really ran). Paid → COMPLETED minus that is what the service added (p50, p99): before
+   * the send, the wait for the next slot, and after the commitment.
+   */
+  chainP50Ms: number;
+  serviceAddedP50Ms: number;
+  serviceAddedP99Ms: number;
+  /** Set when the payments went one at a time, this far apart (low load), instead of 20 in flight. */
+  payEveryMs: number | null;
   timedOut: boolean;
 }
 
 /** When each confirmed and finalized slot was first seen (wall ms), sampled from /admin/state until stopped. */
 export function sampleCommitments(sim: SimulatorProcess) {
-  const seen = { confirmed: new Map<number, number>(), finalized: new Map<number, number>() };
+  const seen = { processed: new Map<number, number>(), confirmed: new Map<number, number>(), finalized: new Map<number, number>() };
   let running = true;
   const done = (async () => {
     while (running) {
       const at = Date.now();
-      const state = await admin<{ confirmedSlot: number; finalizedSlot: number }>(sim, '/state');
+      const state = await admin<{ slot: number; confirmedSlot: number; finalizedSlot: number }>(sim, '/state');
+      if (!seen.processed.has(state.slot)) seen.processed.set(state.slot, at);
       if (!seen.confirmed.has(state.confirmedSlot)) seen.confirmed.set(state.confirmedSlot, at);
       if (!seen.finalized.has(state.finalizedSlot)) seen.finalized.set(state.finalizedSlot, at);
       await sleep(20);
     }
   })();
   /** The first time the commitment's slot reached `slot`. */
-  const reached = (commitment: 'confirmed' | 'finalized', slot: number) => {
+  const reached = (commitment: 'processed' | 'confirmed' | 'finalized', slot: number) => {
     let first = Infinity;
     for (const [seenSlot, at] of seen[commitment]) if (seenSlot >= slot && at < first) first = at;
     return first;
@@ -181,8 +193,21 @@ export async function chainPayin(
   api: Api,
   dbUrl: string,
   sim: SimulatorProcess,
-  options: { commitment: 'confirmed' | 'finalized'; clock: ClockSettings; orders: number; receivers: number; documentOffset: number; servicePid: number; waitSeconds: number; log: (m: string) => void },
+  options: {
+    commitment: 'confirmed' | 'finalized';
+    clock: ClockSettings;
+    orders: number;
+    receivers: number;
+    documentOffset: number;
+    servicePid: number;
+    waitSeconds: number;
+    /** Low load: one payment at a time, each this long after the one before started. */
+    payEveryMs?: number;
+    log: (m: string) => void;
+    name?: string;
+  },
 ): Promise<ChainPayinFigures> {
+  const name = options.name ?? `chain-payin-${options.commitment}`;
   const receiverIds: string[] = [];
   for (let i = 0; i < options.receivers; i++) {
     const wallet = (await generateKeyPairSigner()).address;
@@ -197,14 +222,23 @@ export async function chainPayin(
     await api.post(`/api/v1/sandbox/receivers/${receiver.id}/kyc`, { decision: 'APPROVE' });
     receiverIds.push(receiver.id);
   }
-  options.log(`chain-payin-${options.commitment}: creating ${options.orders} PAYINs over ${options.receivers} receivers`);
+  options.log(`${name}: creating ${options.orders} PAYINs over ${options.receivers} receivers`);
   const ids = await pool(options.orders, 20, 300_000, async (i) => (await api.post<{ id: string }>('/api/v1/payin', { receiverId: receiverIds[i % receiverIds.length], amountBrl: 100 })).id);
   const before = await simulatorState(sim);
   const cpu0 = { service: cpuSeconds(options.servicePid), sim: cpuSeconds(sim.child.pid) };
-  options.log(`chain-payin-${options.commitment}: paying them (20 in flight)`);
   const sampler = sampleCommitments(sim);
   const started = Date.now();
-  await pool(ids.length, 20, 300_000, (i) => api.post(`/api/v1/sandbox/orders/${ids[i]}/pix-payment`, {}));
+  const pay = (i: number) => api.post(`/api/v1/sandbox/orders/${ids[i]}/pix-payment`, {});
+  if (options.payEveryMs) {
+    options.log(`${name}: paying them one at a time, ${options.payEveryMs} ms apart`);
+    for (let i = 0; i < ids.length; i++) {
+      await sleep(started + i * options.payEveryMs - Date.now());
+      await pay(i);
+    }
+  } else {
+    options.log(`${name}: paying them (20 in flight)`);
+    await pool(ids.length, 20, 300_000, pay);
+  }
   const paidMs = Date.now() - started;
   const query = `
     select extract(epoch from (c.created_at - p.created_at)) * 1000 as ms, extract(epoch from p.created_at) * 1000 as paid, extract(epoch from c.created_at) * 1000 as done, o.tx_hash
@@ -227,6 +261,8 @@ export async function chainPayin(
   const committed = rows.map((r, i) => sampler.reached(options.commitment, Number(slots[i]?.slot ?? Infinity)));
   const commitment = rows.map((r, i) => committed[i]! - r.paid).sort((a, b) => a - b);
   const afterCommitment = rows.map((r, i) => r.done - committed[i]!).sort((a, b) => a - b);
+  const chainOwn = rows.map((_, i) => committed[i]! - sampler.reached('processed', Number(slots[i]?.slot ?? Infinity)));
+  const serviceAdded = rows.map((r, i) => r.ms - chainOwn[i]!).sort((a, b) => a - b);
   const cpu1 = { service: cpuSeconds(options.servicePid), sim: cpuSeconds(sim.child.pid) };
   const after = await simulatorState(sim);
   // A transfer is a (signature, instruction index): batched orders share a transaction (decision 0053), never an instruction.
@@ -266,6 +302,10 @@ export async function chainPayin(
     afterCommitmentP99Ms: round(percentile(afterCommitment, 99)),
     afterCommitmentMaxMs: round(afterCommitment.at(-1) ?? NaN),
     transactions,
+    chainP50Ms: round(percentile([...chainOwn].sort((a, b) => a - b), 50)),
+    serviceAddedP50Ms: round(percentile(serviceAdded, 50)),
+    serviceAddedP99Ms: round(percentile(serviceAdded, 99)),
+    payEveryMs: options.payEveryMs ?? null,
     timedOut: rows.length < ids.length,
   };
 }

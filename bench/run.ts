@@ -45,6 +45,7 @@ const SCENARIOS = [
   'chain-payin-confirmed',
   'chain-payin-finalized',
   'chain-payin-low-load',
+  'chain-payin-backlog',
   'chain-deposit',
 ] as const;
 type Scenario = (typeof SCENARIOS)[number];
@@ -82,6 +83,7 @@ const SPREAD_RECEIVERS = 1000;
 const webhookEvents = intSetting(undefined, 'BENCH_WEBHOOK_EVENTS', 2000, 1, 100_000);
 const webhookWaitSeconds = intSetting(undefined, 'BENCH_WEBHOOK_WAIT', 90, 1, 600);
 const chainOrders = intSetting(undefined, 'BENCH_CHAIN_ORDERS', 200, 1, 100_000);
+const backlogOrders = intSetting(undefined, 'BENCH_CHAIN_BACKLOG_ORDERS', 2000, 1, 100_000);
 const lowLoadOrders = intSetting(undefined, 'BENCH_CHAIN_LOW_LOAD_ORDERS', 20, 1, 10_000);
 const lowLoadEveryMs = intSetting(undefined, 'BENCH_CHAIN_LOW_LOAD_EVERY_MS', 500, 10, 60_000);
 const chainLimitTransfers = intSetting(undefined, 'BENCH_CHAIN_LIMIT_TRANSFERS', 2000, 1, 100_000);
@@ -336,7 +338,10 @@ async function main(): Promise<void> {
 
   // Issue 26 (bench/lib/chain-payin.ts), last: the service restarted on the chain simulator, once per commitment.
   // chain-payin-low-load runs on the finalized service, after its burst (or alone there).
-  const commitments = (['confirmed', 'finalized'] as const).filter((c) => selected.has(`chain-payin-${c}`) || (c === 'finalized' && selected.has('chain-payin-low-load')));
+  // chain-payin-backlog on the confirmed one.
+  const commitments = (['confirmed', 'finalized'] as const).filter(
+    (c) => selected.has(`chain-payin-${c}`) || (c === 'finalized' && selected.has('chain-payin-low-load')) || (c === 'confirmed' && selected.has('chain-payin-backlog')),
+  );
   for (const [index, commitment] of commitments.entries()) {
     const name = `chain-payin-${commitment}` as const;
     const sim = await startSimulator(ROOT, path.join(runDir, `chain-simulator-${commitment}.log`), chainClock);
@@ -355,11 +360,26 @@ async function main(): Promise<void> {
       service = started.child;
       await waitHealthy(`${base}/healthz`, started.since, service);
       await fundTreasuryBooks(api, keys.ADMIN_TOKEN!, sim, airdrop);
-      const runs: Array<[Scenario, { orders: number; payEveryMs?: number }]> = [];
+      const startWithoutWorker = async () => {
+        await stopChild(service!);
+        started = start([], { ...chainServiceEnv, ROLES: 'api' });
+        service = started.child;
+        await waitHealthy(`${base}/healthz`, started.since, service);
+      };
+      const startWorker = async () => {
+        await stopChild(service!);
+        started = start([], chainServiceEnv);
+        service = started.child;
+        await waitHealthy(`${base}/healthz`, started.since, service);
+        return service.pid!;
+      };
+      const runs: Array<[Scenario, { orders: number; payEveryMs?: number; startWorker?: () => Promise<number> }]> = [];
       if (selected.has(name)) runs.push([name, { orders: chainOrders }]);
       if (commitment === 'finalized' && selected.has('chain-payin-low-load')) runs.push(['chain-payin-low-load', { orders: lowLoadOrders, payEveryMs: lowLoadEveryMs }]);
+      if (commitment === 'confirmed' && selected.has('chain-payin-backlog')) runs.push(['chain-payin-backlog', { orders: backlogOrders, startWorker }]);
       for (const [run, shape] of runs) {
-        const figures = await chainPayin(api, databaseUrl, sim, { commitment, clock: chainClock, ...shape, receivers: 10, documentOffset: 910_000 + index * 100 + (run === name ? 0 : 50), servicePid: service.pid, waitSeconds: 120, log, name: run });
+        if (shape.startWorker) await startWithoutWorker();
+        const figures = await chainPayin(api, databaseUrl, sim, { commitment, clock: chainClock, ...shape, receivers: 10, documentOffset: 910_000 + index * 100 + (run === name ? 0 : run === 'chain-payin-backlog' ? 30 : 50), servicePid: service.pid!, waitSeconds: 300, log, name: run });
         results.scenarios[run] = { kind: 'chain', ...figures };
         log(`${run}: ${figures.completed}/${figures.orders} completed, p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms, ${figures.completedPerSecond}/s (paid at ${figures.paidPerSecond}/s); CPU service ${figures.serviceCpuSeconds} s, simulator ${figures.simulatorCpuSeconds} s over ${figures.wallSeconds} s; ${figures.sends} sends (${figures.duplicateSends} duplicates); ${figures.distinctTransfers} distinct transfers in ${figures.transactions} transactions for ${figures.completed} completed orders; paid → node at ${commitment} p50 ${figures.commitmentP50Ms} ms, then → COMPLETED p50 ${figures.afterCommitmentP50Ms} ms p99 ${figures.afterCommitmentP99Ms} ms max ${figures.afterCommitmentMaxMs} ms; the chain's own part p50 ${figures.chainP50Ms} ms, the service's p50 ${figures.serviceAddedP50Ms} ms p99 ${figures.serviceAddedP99Ms} ms`);
         if (figures.distinctTransfers < figures.completed) results.failures.push(`${run}: ${figures.completed} orders COMPLETED on ${figures.distinctTransfers} distinct transfers (orders sharing one transfer)`);

@@ -203,6 +203,11 @@ export async function chainPayin(
     waitSeconds: number;
     /** Low load: one payment at a time, each this long after the one before started. */
     payEveryMs?: number;
+    /**
+     * Settlement alone: the service runs without its worker while the orders are paid, then this
+     * restarts it with the worker and answers its pid; the rate is counted from that start.
+     */
+    startWorker?: () => Promise<number>;
     log: (m: string) => void;
     name?: string;
   },
@@ -240,6 +245,16 @@ export async function chainPayin(
     await pool(ids.length, 20, 300_000, pay);
   }
   const paidMs = Date.now() - started;
+  let windowStart: number | undefined;
+  let servicePid = options.servicePid;
+  if (options.startWorker) {
+    await waitForStatus(dbUrl, ids, 'PAYMENT_RECEIVED');
+    options.log(`${name}: ${ids.length} orders paid and waiting; starting the worker`);
+    windowStart = Date.now();
+    servicePid = await options.startWorker();
+    // From the restarted service's health: its start-up is not settlement.
+    cpu0.service = cpuSeconds(servicePid);
+  }
   const query = `
     select extract(epoch from (c.created_at - p.created_at)) * 1000 as ms, extract(epoch from p.created_at) * 1000 as paid, extract(epoch from c.created_at) * 1000 as done, o.tx_hash
     from events p join events c on c.payload->>'orderId' = p.payload->>'orderId' and c.event_type = 'order.completed'
@@ -257,13 +272,17 @@ export async function chainPayin(
   await sampler.stop();
   // Each transaction's slot, then when the node reached the commitment over it.
   const rpc = simulatorRpc(sim.url);
-  const slots = rows.length ? (await rpc.getSignatureStatuses(rows.map((r) => r.txHash) as never[], { searchTransactionHistory: true }).send()).value : [];
+  // The node answers at most 256 signatures per call.
+  const slots: Array<{ slot: bigint } | null> = [];
+  for (let i = 0; i < rows.length; i += 256) {
+    slots.push(...(await rpc.getSignatureStatuses(rows.slice(i, i + 256).map((r) => r.txHash) as never[], { searchTransactionHistory: true }).send()).value);
+  }
   const committed = rows.map((r, i) => sampler.reached(options.commitment, Number(slots[i]?.slot ?? Infinity)));
   const commitment = rows.map((r, i) => committed[i]! - r.paid).sort((a, b) => a - b);
   const afterCommitment = rows.map((r, i) => r.done - committed[i]!).sort((a, b) => a - b);
   const chainOwn = rows.map((_, i) => committed[i]! - sampler.reached('processed', Number(slots[i]?.slot ?? Infinity)));
   const serviceAdded = rows.map((r, i) => r.ms - chainOwn[i]!).sort((a, b) => a - b);
-  const cpu1 = { service: cpuSeconds(options.servicePid), sim: cpuSeconds(sim.child.pid) };
+  const cpu1 = { service: cpuSeconds(servicePid), sim: cpuSeconds(sim.child.pid) };
   const after = await simulatorState(sim);
   // A transfer is a (signature, instruction index): batched orders share a transaction (decision 0053), never an instruction.
   const { distinctTransfers, transactions } = await withClient(dbUrl, async (client) => {
@@ -278,7 +297,7 @@ export async function chainPayin(
     return { distinctTransfers: Number(row.transfers), transactions: Number(row.transactions) };
   });
   const sorted = rows.map((r) => r.ms).sort((a, b) => a - b);
-  const firstPaid = rows.length ? Math.min(...rows.map((r) => r.paid)) : started;
+  const firstPaid = windowStart ?? (rows.length ? Math.min(...rows.map((r) => r.paid)) : started);
   const lastDone = rows.length ? Math.max(...rows.map((r) => r.done)) : Date.now();
   const windowMs = Math.max(1, lastDone - firstPaid);
   return {
@@ -308,6 +327,15 @@ export async function chainPayin(
     payEveryMs: options.payEveryMs ?? null,
     timedOut: rows.length < ids.length,
   };
+}
+
+/** Waits until every order has reached `status` (the payments' notifications are applied by the API as they arrive). */
+async function waitForStatus(dbUrl: string, ids: string[], status: string): Promise<void> {
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline; await sleep(100)) {
+    const waiting = await withClient(dbUrl, async (client) => Number((await client.query<{ n: string }>('select count(*) as n from orders where id = any($1::uuid[]) and status <> $2', [ids, status])).rows[0]!.n));
+    if (waiting === 0) return;
+  }
+  throw new Error(`orders not all ${status} after 60 s`);
 }
 
 /**

@@ -92,6 +92,30 @@ describe('Solana transfers (CHAIN_PROVIDER=solana-rpc) against the chain simulat
     expect(await tokens(receiver, usdc)).toBe('19518518');
   });
 
+  it('a batch carries as many of the given transfers as fit in 1,232 bytes, in order, and no fewer', async () => {
+    // Half the receivers already hold a token account (no create instruction): transfers of both sizes.
+    const receivers = await Promise.all(Array.from({ length: 24 }, wallet));
+    for (const receiver of receivers.slice(0, 12)) await sim.mintTo({ mint: usdc, owner: receiver, amount: 1n });
+    const intents = receivers.map((destination, i) => ({ reference: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, token: 'USDC', amount: '1', destination }));
+    const bytes = (wire: string) => Buffer.from(wire, 'base64').length;
+
+    const all = await transfers.prepareTransferBatch(intents);
+    const fitted = all.instructionIndexes.length;
+    expect(fitted).toBeGreaterThan(1);
+    expect(fitted).toBeLessThan(intents.length);
+    expect(bytes(all.wire)).toBeLessThanOrEqual(1232);
+    // The first `fitted` alone fit whole; one more does not.
+    expect((await transfers.prepareTransferBatch(intents.slice(0, fitted))).instructionIndexes).toHaveLength(fitted);
+    expect((await transfers.prepareTransferBatch(intents.slice(0, fitted + 1))).instructionIndexes).toHaveLength(fitted);
+    // Starting from the receivers without accounts (larger transfers): fewer fit, still as many as can.
+    const larger = await transfers.prepareTransferBatch([...intents.slice(12), ...intents.slice(0, 12)]);
+    const fittedLarger = larger.instructionIndexes.length;
+    expect(fittedLarger).toBeLessThan(fitted);
+    expect(larger.accountCreators).toHaveLength(Math.min(fittedLarger, 12));
+    expect(bytes(larger.wire)).toBeLessThanOrEqual(1232);
+    expect((await transfers.prepareTransferBatch([...intents.slice(12), ...intents.slice(0, 12)].slice(0, fittedLarger + 1))).instructionIndexes).toHaveLength(fittedLarger);
+  });
+
   it("reads decimals from the mint (Token-2022 too) and refuses an amount finer than them, an unknown token, a missing mint", async () => {
     const receiver = await wallet();
     const prepared = await transfers.prepareTransfer({ reference: 'odd', token: 'ODD', amount: '12.34', destination: receiver });

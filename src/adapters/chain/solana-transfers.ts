@@ -37,12 +37,13 @@ import {
 } from '@solana/kit';
 import { getSetComputeUnitLimitInstruction, getSetComputeUnitPriceInstruction } from '@solana-program/compute-budget';
 import { getAddMemoInstruction } from '@solana-program/memo';
-import { findAssociatedTokenPda, getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction } from '@solana-program/token';
+import { getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction } from '@solana-program/token';
 import { decimal } from '../../lib/money.ts';
 import { type ChainAdapter, ChainTransferRefusedError, type PreparedTransfer, type TransferIntent, type TransferState } from './port.ts';
 import { call, createMintReader, type MintInfo, RPC_TIMEOUT_MS } from './solana-mints.ts';
 import { createBatchPreparer } from './solana-batch.ts';
 import { createPreparedTransactions } from './solana-prepared.ts';
+import { createTokenAccountAddresses } from './token-account-addresses.ts';
 
 /** The treasury's key, held by whoever unseals it: the adapter only asks it to sign. */
 export interface TreasurySigner {
@@ -80,6 +81,7 @@ export function createSolanaTransfers(deps: { settings: SolanaTransferSettings; 
   const rpcCall = <T>(method: string, run: (abortSignal: AbortSignal) => Promise<T>) => call(method, settings.rpcTimeoutMs ?? RPC_TIMEOUT_MS, run);
   const mintOf = createMintReader({ rpc, rpcCall, tokenMints: settings.tokenMints, commitment: settings.commitment });
   const transactions = createPreparedTransactions({ rpc, rpcCall, commitment: settings.commitment, feePayer: treasuryAddress });
+  const tokenAccountOf = createTokenAccountAddresses();
 
   /** The price of a compute unit: a high percentile of what recently landed, never above the cap. */
   async function priorityFee(accounts: Address[]): Promise<bigint> {
@@ -109,9 +111,9 @@ export function createSolanaTransfers(deps: { settings: SolanaTransferSettings; 
   async function prepareTransfer(intent: TransferIntent): Promise<PreparedTransfer> {
     const info = await mintOf(intent.token);
     const owner = destinationOf(intent.destination);
-    const [[source], [destination]] = await Promise.all([
-      findAssociatedTokenPda({ owner: treasuryAddress, mint: info.mint, tokenProgram: info.tokenProgram }),
-      findAssociatedTokenPda({ owner, mint: info.mint, tokenProgram: info.tokenProgram }),
+    const [source, destination] = await Promise.all([
+      tokenAccountOf({ owner: treasuryAddress, mint: info.mint, tokenProgram: info.tokenProgram }),
+      tokenAccountOf({ owner, mint: info.mint, tokenProgram: info.tokenProgram }),
     ]);
     const amount = baseUnits(intent.amount, info);
     const [microLamports, { value: lifetime }] = await Promise.all([
@@ -148,7 +150,7 @@ export function createSolanaTransfers(deps: { settings: SolanaTransferSettings; 
     return { ...state, costs: { feeLamports: state.costs.feeLamports, rentLamports: (rent > 0n ? rent : 0n).toString() } };
   }
 
-  const { prepareTransferBatch } = createBatchPreparer({ rpc, rpcCall, treasury, mintOf, priorityFee, baseUnits, destinationOf, computeUnitLimit: settings.computeUnitLimit });
+  const { prepareTransferBatch } = createBatchPreparer({ rpc, rpcCall, treasury, mintOf, priorityFee, baseUnits, destinationOf, tokenAccountOf, computeUnitLimit: settings.computeUnitLimit });
 
   return { prepareTransfer, sendTransfer: transactions.send, getTransferStatus, prepareTransferBatch };
 }

@@ -53,6 +53,20 @@ export const transferBatchRepo = {
     return result.rows;
   },
 
+  /**
+   * Gives claimed mates back, due at once, for any lane, in one statement: each only while it is
+   * still in the status and under the claim it was taken with (as ordersRepo.reschedule does for one).
+   */
+  async releaseMates(db: Db, mates: readonly OrderRow[], now: Date): Promise<void> {
+    if (mates.length === 0) return;
+    const claims = mates.map((m) => sql`(${m.id}::uuid, ${m.status}::text, ${m.claimed_by}::uuid, ${m.claimed_until}::timestamptz)`);
+    await sql`
+      update orders as o set next_step_at = ${now}, claimed_until = null, claimed_by = null, updated_at = ${now}
+      from (values ${sql.join(claims)}) as c(id, status, claimed_by, claimed_until)
+      where o.id = c.id and o.status::text = c.status
+        and o.claimed_by is not distinct from c.claimed_by and o.claimed_until is not distinct from c.claimed_until`.execute(db);
+  },
+
   insert(db: Db, row: Insertable<ChainTransferBatchesTable>) {
     return db.insertInto('chain_transfer_batches').values(row).execute();
   },

@@ -28,7 +28,6 @@ import { shareChainCosts } from '../../../lib/chain-cost-shares.ts';
 import { newId } from '../../../lib/ids.ts';
 import { inTransaction } from '../../../platform/commit-signals.ts';
 import { leaseEnd } from '../../../platform/leases.ts';
-import { ordersRepo } from '../repo.ts';
 import type { OrderRow } from '../tables.ts';
 import { type TransferBatchRow, transferBatchRepo as repo } from '../transfer-batch-repo.ts';
 import { RetryLater, type TransferLog } from './transfer-steps.ts';
@@ -62,9 +61,7 @@ export function createTransferBatches(deps: TransferBatchDeps) {
   const prepareBatch = chain.prepareTransferBatch?.bind(chain);
 
   /** Gives claimed mates back, due at once, for any lane (they were not put in a batch). */
-  async function release(orders: readonly OrderRow[]) {
-    for (const order of orders) await ordersRepo.reschedule(db, order, { next_step_at: clock.now(), claimed_until: null, updated_at: clock.now() });
-  }
+  const release = (orders: readonly OrderRow[]) => repo.releaseMates(db, orders, clock.now());
 
   /** Signs one transaction for `members`, leaving out (and releasing) a mate refused or beyond the size limit. */
   async function prepareFor(leader: OrderRow, mates: OrderRow[]): Promise<{ prepared: PreparedBatch; members: OrderRow[] } | undefined> {

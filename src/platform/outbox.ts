@@ -33,26 +33,26 @@ export interface RecordedEvent {
 
 /** `personalData`: needed when the payload holds personal data (sealed at rest); refused without it, never stored clear. */
 export async function recordEvent(trx: Trx, event: OutboxEvent, personalData?: Pick<PersonalData, 'seal'>): Promise<RecordedEvent> {
-  if ('deliveryId' in event.payload) throw new Error('deliveryId is assigned per delivery, not per event');
-  let payload = event.payload;
-  if (holdsPersonalData(payload)) {
-    if (!personalData) throw new Error(`${event.event} carries personal data: recordEvent needs personalData to seal it`);
-    payload = sealEventPayload(personalData, payload);
-  }
-  const row = await trx
-    .insertInto('events')
-    .values({
-      id: newId(),
-      merchant_id: event.merchantId,
-      event_type: event.event,
-      payload: JSON.stringify({ event: event.event, ...payload }),
-    })
-    .returning(['id', 'created_at'])
-    .executeTakeFirstOrThrow();
-  signalAfterCommit(trx, OUTBOX_CHANNEL);
-  return { id: row.id, createdAt: row.created_at };
+  return (await recordEvents(trx, [event], personalData))[0]!;
 }
 
+/** Several events in one statement (a batch of transfers' transitions), answered in the order given. */
+export async function recordEvents(trx: Trx, events: readonly OutboxEvent[], personalData?: Pick<PersonalData, 'seal'>): Promise<RecordedEvent[]> {
+  if (events.length === 0) return [];
+  const rows = events.map((event) => {
+    if ('deliveryId' in event.payload) throw new Error('deliveryId is assigned per delivery, not per event');
+    let payload = event.payload;
+    if (holdsPersonalData(payload)) {
+      if (!personalData) throw new Error(`${event.event} carries personal data: recordEvent needs personalData to seal it`);
+      payload = sealEventPayload(personalData, payload);
+    }
+    return { id: newId(), merchant_id: event.merchantId, event_type: event.event, payload: JSON.stringify({ event: event.event, ...payload }) };
+  });
+  const inserted = await trx.insertInto('events').values(rows).returning(['id', 'created_at']).execute();
+  signalAfterCommit(trx, OUTBOX_CHANNEL);
+  const createdAt = new Map(inserted.map((row) => [row.id, row.created_at]));
+  return rows.map((row) => ({ id: row.id, createdAt: createdAt.get(row.id)! }));
+}
 
 /**
  * What a module publishes about an event it records: the webhook catalog is assembled from

@@ -50,6 +50,11 @@ const settlementAudit = (cutoff: Date, merchantId: string | null, settlementIds:
 });
 
 /** A sponsored fee as the ledger records it: whom it is charged to and the sign request it paid for. */
+/** What an order transition posts (postOrderEntries): a movement of the order's money, or its transfer's chain costs. */
+export type OrderEntry =
+  | { order: OrderAmounts; movement: OrderMovement; received?: string | undefined }
+  | { order: Pick<OrderAmounts, 'id' | 'merchant_id'>; chainCosts: { feeLamports: bigint; rentLamports: bigint } };
+
 export interface SponsoredFeeCharge {
   merchantId: string;
   signRequestId: string;
@@ -163,10 +168,27 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
     return settled;
   }
 
+  /** An order's entry: a movement of its money, or what the chain charged the treasury for its transfer (fee and rent, lamports). */
+  function orderEntry(entry: OrderEntry, at: Date): NewEntry {
+    const { order } = entry;
+    const common = { merchantId: order.merchant_id, referenceType: 'order' as const, referenceId: order.id, at };
+    return 'movement' in entry
+      ? { ...common, kind: entry.movement, postings: orderPostings(entry.order, entry.movement, entry.received) }
+      : { ...common, kind: 'CHAIN_COSTS', postings: chainCostPostings(entry.chainCosts) };
+  }
+
   return {
-    /** Called by order transitions inside their transaction. */
-    postOrderMovement(trx: Trx, order: OrderAmounts, movement: OrderMovement, at: Date, received?: string) {
-      return post(trx, { merchantId: order.merchant_id, kind: movement, referenceType: 'order', referenceId: order.id, at }, orderPostings(order, movement, received));
+    /**
+     * Order transitions' entries, inside their transaction: two statements however many (the
+     * transitions of a batch of transfers post together). Each (order, kind) once.
+     */
+    postOrderEntries(trx: Trx, entries: readonly OrderEntry[], at: Date) {
+      return postAll(trx, entries.map((entry) => orderEntry(entry, at)));
+    },
+
+    /** One movement of an order's money (postOrderEntries for one). */
+    async postOrderMovement(trx: Trx, order: OrderAmounts, movement: OrderMovement, at: Date, received?: string) {
+      return (await postAll(trx, [orderEntry({ order, movement, received }, at)])) > 0;
     },
 
     /**
@@ -183,14 +205,6 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
       ];
       const referenceType = held ? 'payout_batch' : 'order';
       return post(trx, { merchantId: input.merchantId, kind: input.movement, referenceType, referenceId: input.referenceId, at: input.at }, decimal(input.amount).isZero() ? [] : legs);
-    },
-
-    /**
-     * What the chain charged the treasury for an order's transfer (fee and rent, lamports), in the
-     * transition's transaction; once per order (one transfer lands per order).
-     */
-    postChainCosts(trx: Trx, order: Pick<OrderAmounts, 'id' | 'merchant_id'>, costs: { feeLamports: bigint; rentLamports: bigint }, at: Date) {
-      return post(trx, { merchantId: order.merchant_id, kind: 'CHAIN_COSTS', referenceType: 'order', referenceId: order.id, at }, chainCostPostings(costs));
     },
 
     /**

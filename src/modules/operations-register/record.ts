@@ -52,14 +52,14 @@ function partyColumns(pd: RegisterSealing, party: Party) {
   return [fromClient(party.name, 'name'), fromClient(party.documentType, 'document_type'), fromClient(party.document, 'document'), text(sealedAccount(pd, party.account))];
 }
 
-export async function registerMovement(db: Db, pd: RegisterSealing, order: RegisteredOrder, movement: ConfirmedMovement, at: Date): Promise<void> {
-  const shape = shapeOf(movement.type, order);
-  const onChain = !movement.type.startsWith('PIX_');
-  const wallet = text(shape.wallet);
-  // A CHAIN_TRANSFER's wallet is self-hosted unless it is one the platform manages (managed_wallets).
-  const selfHosted =
-    shape.counterparty === 'BY_WALLET' ? sql`not exists (select 1 from managed_wallets w where w.address = ${wallet})` : shape.wallet === null ? sql`null::boolean` : sql`false`;
-  const counterparty = shape.counterparty === 'BY_WALLET' ? sql`case when ${selfHosted} then 'SELF_HOSTED_WALLET' else 'CUSTODIAL_WALLET' end` : text(shape.counterparty);
+export function registerMovement(db: Db, pd: RegisterSealing, order: RegisteredOrder, movement: ConfirmedMovement, at: Date): Promise<void> {
+  return registerMovements(db, pd, [{ order, movement }], at);
+}
+
+/** Several movements' rows in one statement (a batch of transfers' transitions): one SELECT per movement, joined by UNION ALL. */
+export async function registerMovements(db: Db, pd: RegisterSealing, movements: ReadonlyArray<{ order: RegisteredOrder; movement: ConfirmedMovement }>, at: Date): Promise<void> {
+  if (movements.length === 0) return;
+  const rows = movements.map(({ order, movement }) => rowOf(pd, order, movement, at));
   await sql`
     insert into operations_register (
       id, occurred_at, order_id, order_type, merchant_id, movement, direction, asset, chain, quantity, value_brl,
@@ -67,6 +67,20 @@ export async function registerMovement(db: Db, pd: RegisterSealing, order: Regis
       originator_name, originator_document_type, originator_document, originator_account,
       beneficiary_name, beneficiary_document_type, beneficiary_document, beneficiary_account,
       pix_end_to_end_id, psp_reference, tx_signature)
+    ${sql.join(rows, sql` union all `)}
+    on conflict (order_id, movement) do nothing`.execute(db);
+}
+
+/** One movement's row: a SELECT from its receiver, whose name and document fill the client's columns. */
+function rowOf(pd: RegisterSealing, order: RegisteredOrder, movement: ConfirmedMovement, at: Date) {
+  const shape = shapeOf(movement.type, order);
+  const onChain = !movement.type.startsWith('PIX_');
+  const wallet = text(shape.wallet);
+  // A CHAIN_TRANSFER's wallet is self-hosted unless it is one the platform manages (managed_wallets).
+  const selfHosted =
+    shape.counterparty === 'BY_WALLET' ? sql`not exists (select 1 from managed_wallets w where w.address = ${wallet})` : shape.wallet === null ? sql`null::boolean` : sql`false`;
+  const counterparty = shape.counterparty === 'BY_WALLET' ? sql`case when ${selfHosted} then 'SELF_HOSTED_WALLET' else 'CUSTODIAL_WALLET' end` : text(shape.counterparty);
+  return sql`
     select ${newId()}::uuid, ${at}::timestamptz, ${order.id}::uuid, ${order.type}::text, ${order.merchant_id}::uuid, ${movement.type}::text,
       ${shape.direction}::text, ${onChain ? order.token : 'BRL'}::text, ${text(onChain ? order.chain : null)},
       ${movement.amount}::numeric, ${valueBrl(movement, order)}::numeric,
@@ -74,6 +88,5 @@ export async function registerMovement(db: Db, pd: RegisterSealing, order: Regis
       ${sql.join(partyColumns(pd, shape.originator))}, ${sql.join(partyColumns(pd, shape.beneficiary))},
       ${text(onChain ? null : movement.txHash)}, ${text(shape.pspReference)}, ${text(onChain ? movement.txHash : null)}
     from receivers r
-    where r.id = ${order.receiver_id}::uuid
-    on conflict (order_id, movement) do nothing`.execute(db);
+    where r.id = ${order.receiver_id}::uuid`;
 }

@@ -119,6 +119,31 @@ export const ordersRepo = {
       .executeTakeFirst();
   },
 
+  /**
+   * `transition` for several orders at once, one statement, with the same changes: each row still
+   * guarded by its own `from` status and claim (undefined: no claim guard), and all by `guard`'s
+   * signature and hold. Answers the rows it changed (an order another transaction moved is absent).
+   */
+  async transitionAll(
+    db: Db,
+    rows: ReadonlyArray<{ id: string; from: StoredOrderStatus; claim?: OrderClaim | undefined }>,
+    changes: Updateable<OrdersTable>,
+    now: Date,
+    guard: { txHash?: string | undefined; notHeld?: boolean } = {},
+  ): Promise<OrderRow[]> {
+    const set = Object.entries({ ...changes, updated_at: now }).map(([column, value]) => sql`${sql.ref(column)} = ${value}`);
+    const guards = rows.map((r) => sql`(${r.id}::uuid, ${r.from}::text, ${r.claim !== undefined}::boolean, ${r.claim?.claimed_by ?? null}::uuid, ${r.claim?.claimed_until ?? null}::timestamptz)`);
+    const result = await sql<OrderRow>`
+      update orders as o set ${sql.join(set)}
+      from (values ${sql.join(guards)}) as g(id, status, claimed, claimed_by, claimed_until)
+      where o.id = g.id and o.status::text = g.status
+        and (not g.claimed or (o.claimed_by is not distinct from g.claimed_by and o.claimed_until is not distinct from g.claimed_until))
+        ${guard.txHash !== undefined ? sql`and o.tx_hash = ${guard.txHash}` : sql``}
+        ${guard.notHeld === true ? sql`and o.dispute_hold = false` : sql``}
+      returning ${sql.join(ORDER_COLUMNS.map((column) => sql.ref(`o.${column}`)))}`.execute(db);
+    return result.rows;
+  },
+
   awaitingCreatedBefore(db: Db, before: Date, limit: number) {
     return db
       .selectFrom('orders')
@@ -134,35 +159,46 @@ export const ordersRepo = {
     return db.selectFrom('order_transactions').select(ORDER_TRANSACTION_COLUMNS).where('order_id', 'in', orderIds).orderBy('created_at').orderBy('id').execute();
   },
 
-  /** One record per order and movement type; a later state of the same movement updates it. */
-  recordTransaction(db: Db, movement: MovementRecord, now: Date) {
-    return db
-      .insertInto('order_transactions')
-      .values({
-        id: newId(),
-        order_id: movement.orderId,
-        type: movement.type,
-        status: movement.status,
-        amount: movement.amount,
-        currency: movement.currency,
-        chain: movement.chain,
-        tx_hash: movement.txHash,
-        wire: movement.prepared?.wire ?? null,
-        last_valid_block_height: movement.prepared?.lastValidBlockHeight ?? null,
-        created_at: now,
-        updated_at: now,
-      })
-      .onConflict((oc) =>
-        oc.constraint('order_transactions_order_type_key').doUpdateSet({
-          status: movement.status,
-          tx_hash: sql`coalesce(excluded.tx_hash, order_transactions.tx_hash)`,
-          wire: sql`coalesce(excluded.wire, order_transactions.wire)`,
-          last_valid_block_height: sql`coalesce(excluded.last_valid_block_height, order_transactions.last_valid_block_height)`,
-          amount: movement.amount,
-          updated_at: now,
-        }),
-      )
-      .execute();
+  /**
+   * One record per order and movement type; a later state of the same movement updates it. One
+   * statement for all (a batch of transfers' transitions), but it may not update a row twice:
+   * movements of the same order and type go in turn.
+   */
+  async recordTransactions(db: Db, movements: readonly MovementRecord[], now: Date): Promise<void> {
+    const keys = new Set(movements.map((m) => `${m.orderId}|${m.type}`));
+    const groups = keys.size === movements.length ? [movements] : movements.map((m) => [m]);
+    for (const group of groups) {
+      if (group.length === 0) continue;
+      await db
+        .insertInto('order_transactions')
+        .values(
+          group.map((movement) => ({
+            id: newId(),
+            order_id: movement.orderId,
+            type: movement.type,
+            status: movement.status,
+            amount: movement.amount,
+            currency: movement.currency,
+            chain: movement.chain,
+            tx_hash: movement.txHash,
+            wire: movement.prepared?.wire ?? null,
+            last_valid_block_height: movement.prepared?.lastValidBlockHeight ?? null,
+            created_at: now,
+            updated_at: now,
+          })),
+        )
+        .onConflict((oc) =>
+          oc.constraint('order_transactions_order_type_key').doUpdateSet({
+            status: sql`excluded.status`,
+            tx_hash: sql`coalesce(excluded.tx_hash, order_transactions.tx_hash)`,
+            wire: sql`coalesce(excluded.wire, order_transactions.wire)`,
+            last_valid_block_height: sql`coalesce(excluded.last_valid_block_height, order_transactions.last_valid_block_height)`,
+            amount: sql`excluded.amount`,
+            updated_at: sql`excluded.updated_at`,
+          }),
+        )
+        .execute();
+    }
   },
 
   /**

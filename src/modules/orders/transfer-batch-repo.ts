@@ -82,22 +82,16 @@ export const transferBatchRepo = {
       .executeTakeFirst();
   },
 
-  /** Points each order's CHAIN_TRANSFER at the batch and its instruction (the order's tx_hash is the transition's). */
+  /** Points each order's CHAIN_TRANSFER at the batch and its instruction (the order's tx_hash is the transition's), in one statement. */
   async point(db: Db, batchId: string, txHash: string, members: ReadonlyArray<{ orderId: string; instructionIndex: number; previousTxHash?: string }>, now: Date) {
-    for (const member of members) {
-      await db
-        .updateTable('order_transactions')
-        .set({
-          transfer_batch_id: batchId,
-          instruction_index: member.instructionIndex,
-          tx_hash: txHash,
-          ...(member.previousTxHash ? { previous_tx_hashes: sql<string[]>`array_append(previous_tx_hashes, ${member.previousTxHash}::text)` } : {}),
-          updated_at: now,
-        })
-        .where('order_id', '=', member.orderId)
-        .where('type', '=', 'CHAIN_TRANSFER')
-        .execute();
-    }
+    if (members.length === 0) return;
+    const rows = members.map((m) => sql`(${m.orderId}::uuid, ${m.instructionIndex}::integer, ${m.previousTxHash ?? null}::text)`);
+    await sql`
+      update order_transactions as t set transfer_batch_id = ${batchId}, instruction_index = m.instruction_index, tx_hash = ${txHash},
+        previous_tx_hashes = case when m.previous_tx_hash is null then t.previous_tx_hashes else array_append(t.previous_tx_hashes, m.previous_tx_hash) end,
+        updated_at = ${now}
+      from (values ${sql.join(rows)}) as m(order_id, instruction_index, previous_tx_hash)
+      where t.order_id = m.order_id and t.type = 'CHAIN_TRANSFER'`.execute(db);
   },
 
   /**

@@ -86,7 +86,7 @@ describe('the order process', () => {
 
 describe('applyTransition refuses, before writing anything,', () => {
   // No database: each of these throws before the first statement.
-  const ctx = { clock: { now: () => new Date() }, ledger: { postOrderMovement: () => Promise.reject(new Error('posted')) }, personalData: { openNullable: () => null } } as unknown as TransitionContext;
+  const ctx = { clock: { now: () => new Date() }, ledger: { postOrderEntries: () => Promise.reject(new Error('posted')) }, personalData: { openNullable: () => null } } as unknown as TransitionContext;
   const order = (type: OrderType, status: StoredOrderStatus) => ({ id: 'o', type, status }) as OrderRow;
   const trx = undefined as never;
 

@@ -28,7 +28,7 @@ export interface NotificationsDeps {
   /** Opens the receiver's document for the payer policy (it is sealed at rest). */
   personalData: Pick<PersonalData, 'open' | 'openNullable' | 'seal' | 'sealNullable' | 'versionOf'>;
   clock: Clock;
-  ledger: Pick<LedgerService, 'postOrderMovement'>;
+  ledger: Pick<LedgerService, 'postOrderEntries'>;
   onOrderChanged?: TransitionContext['onOrderChanged'];
   /** Where each change of an order's status is told once committed (lifecycle-log.ts). */
   log?: OrderLog | undefined;

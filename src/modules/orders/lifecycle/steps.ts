@@ -35,7 +35,7 @@ import type { OrderLog } from '../lifecycle-log.ts';
 export interface StepsDeps {
   db: Db;
   clock: Clock;
-  ledger: Pick<LedgerService, 'postOrderMovement' | 'postChainCosts'>;
+  ledger: Pick<LedgerService, 'postOrderEntries'>;
   onOrderChanged?: TransitionContext['onOrderChanged'];
   pix: PixProvider;
   chain: ChainAdapter;

@@ -31,7 +31,7 @@ import { leaseEnd } from '../../../platform/leases.ts';
 import type { OrderRow } from '../tables.ts';
 import { type TransferBatchRow, transferBatchRepo as repo } from '../transfer-batch-repo.ts';
 import { RetryLater, type TransferLog } from './transfer-steps.ts';
-import { type TransitionContext, applyTransition } from './transitions.ts';
+import { type TransitionContext, applyTransitions } from './transitions.ts';
 
 export interface TransferBatchDeps {
   db: Db;
@@ -106,23 +106,21 @@ export function createTransferBatches(deps: TransferBatchDeps) {
         created_at: now,
         updated_at: now,
       });
-      let leaderRow: OrderRow | undefined;
-      for (const member of members) {
-        let row: OrderRow | undefined = member;
-        if (row.status === 'PAYMENT_RECEIVED') row = await applyTransition(trx, ctx, row, 'SWAPPING', { underClaim: claimOf(row), claimedUntil });
-        if (row) {
-          row = await applyTransition(trx, ctx, row, 'TRANSFERRING', {
-            changes: { tx_hash: prepared.txHash },
-            moved: transferOf(row, prepared.txHash),
-            underClaim: claimOf(row),
-            claimedUntil,
-          });
-        }
-        if (!row) throw new BatchRace(`order ${member.id} moved while its batch was signed`);
-        if (member === leader) leaderRow = row;
-      }
+      // Each step's transitions together (applyTransitions: a few statements for the batch).
+      const unswapped = members.filter((m) => m.status === 'PAYMENT_RECEIVED');
+      const swapped = new Map((await applyTransitions(trx, ctx, unswapped.map((m) => ({ order: m, to: 'SWAPPING', facts: { underClaim: claimOf(m), claimedUntil } })))).map((row, i) => [unswapped[i]!.id, row]));
+      const swapping = members.map((m) => (swapped.has(m.id) ? swapped.get(m.id) : m));
+      const moved = swapping.every((row) => row !== undefined)
+        ? await applyTransitions(
+            trx,
+            ctx,
+            swapping.map((row) => ({ order: row!, to: 'TRANSFERRING', facts: { changes: { tx_hash: prepared.txHash }, moved: transferOf(row!, prepared.txHash), underClaim: claimOf(row!), claimedUntil } })),
+          )
+        : [];
+      const lost = members.find((_, i) => swapping[i] === undefined) ?? members.find((_, i) => moved[i] === undefined);
+      if (lost) throw new BatchRace(`order ${lost.id} moved while its batch was signed`);
       await repo.point(trx, batchId, prepared.txHash, members.map((m, i) => ({ orderId: m.id, instructionIndex: prepared.instructionIndexes[i]! })), now);
-      return leaderRow!;
+      return moved[0]!;
     });
   }
 
@@ -159,13 +157,14 @@ export function createTransferBatches(deps: TransferBatchDeps) {
     const shares = shareChainCosts(batch.order_ids, batch.account_creators, totals);
     await inTransaction(db, async (trx) => {
       await repo.settle(trx, batch.id, to === 'COMPLETED' ? 'CONFIRMED' : 'FAILED', now);
-      for (const member of await repo.lockMembers(trx, batch)) {
+      const reason = `On-chain transfer failed: ${state.error ?? 'unknown error'}`;
+      const moves = (await repo.lockMembers(trx, batch)).map((member) => {
         const chainCosts = shares.get(member.id) ?? { feeLamports: 0n, rentLamports: 0n };
         const moved = transferOf(member, batch.tx_hash);
-        const reason = `On-chain transfer failed: ${state.error ?? 'unknown error'}`;
         const facts = to === 'COMPLETED' ? { changes: { tx_hash: batch.tx_hash }, moved, chainCosts } : { changes: { failure_reason: reason }, moved, chainCosts, reason };
-        await applyTransition(trx, ctx, member, to, { ...facts, underClaim: claimOf(member) });
-      }
+        return { order: member, to, facts: { ...facts, underClaim: claimOf(member) } };
+      });
+      await applyTransitions(trx, ctx, moves);
     });
     return undefined;
   }
@@ -223,9 +222,12 @@ export function createTransferBatches(deps: TransferBatchDeps) {
     const reason = `On-chain transfer abandoned: ${batch.attempt} transactions expired without landing; the tokens never left the treasury`;
     await inTransaction(db, async (trx) => {
       await repo.settle(trx, batch.id, 'EXPIRED', clock.now());
-      for (const member of await repo.lockMembers(trx, batch)) {
-        await applyTransition(trx, ctx, member, 'REFUNDING', { changes: { failure_reason: reason }, moved: transferOf(member, batch.tx_hash), reason, whileTxHash: batch.tx_hash, underClaim: claimOf(member) });
-      }
+      const members = await repo.lockMembers(trx, batch);
+      await applyTransitions(
+        trx,
+        ctx,
+        members.map((member) => ({ order: member, to: 'REFUNDING', facts: { changes: { failure_reason: reason }, moved: transferOf(member, batch.tx_hash), reason, whileTxHash: batch.tx_hash, underClaim: claimOf(member) } })),
+      );
     });
     deps.log?.error({ batchId: batch.id, attempts: batch.attempt, lastTxHash: batch.tx_hash }, `PAYIN transfer batch given up, orders refunded: ${reason}`);
     return undefined;

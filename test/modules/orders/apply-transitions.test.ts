@@ -19,18 +19,23 @@ describe('applyTransitions', () => {
   });
   afterAll(() => ctx.close());
 
-  it('moves each order under its own status and claim guards, in one transaction', async () => {
-    const merchant = await ctx.createMerchant('Loja Lote');
-    const call = (method: 'POST', url: string, payload: object) => ctx.app.inject({ method, url: `/api/v1${url}`, headers: merchant.headers, payload });
-    const receiver = (await call('POST', '/receivers', { type: 'PF', document: randomCpf(), name: 'Ana Lima', email: 'ana@example.com', walletAddress: WALLET })).json();
-    await call('POST', `/sandbox/receivers/${receiver.id}/kyc`, { decision: 'APPROVE' });
+  /** A merchant's PAYINs awaiting payment, as stored (in the order created), and the transitions' context. */
+  async function awaitingPayins(merchantName: string, count: number) {
+    const merchant = await ctx.createMerchant(merchantName);
+    const call = (url: string, payload: object) => ctx.app.inject({ method: 'POST', url: `/api/v1${url}`, headers: merchant.headers, payload });
+    const receiver = (await call('/receivers', { type: 'PF', document: randomCpf(), name: 'Ana Lima', email: 'ana@example.com', walletAddress: WALLET })).json();
+    await call(`/sandbox/receivers/${receiver.id}/kyc`, { decision: 'APPROVE' });
     const ids: string[] = [];
-    for (let i = 0; i < 4; i++) ids.push((await call('POST', '/payin', { receiverId: receiver.id, amountBrl: 10 + i })).json().id);
+    for (let i = 0; i < count; i++) ids.push((await call('/payin', { receiverId: receiver.id, amountBrl: 10 + i })).json().id);
     const { db } = ctx.database;
     const read = async () => (await db.selectFrom('orders').selectAll().where('id', 'in', ids).execute()).sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id)) as OrderRow[];
-    const before = await read();
     const { services } = ctx.app;
-    const transitions = { clock: services.clock, ledger: services.ledger, personalData: services.personalData };
+    return { ids, db, read, transitions: { clock: services.clock, ledger: services.ledger, personalData: services.personalData } };
+  }
+
+  it('moves each order under its own status and claim guards, in one transaction', async () => {
+    const { db, read, transitions } = await awaitingPayins('Loja Lote', 4);
+    const before = await read();
 
     // The second is moved first by someone else: the rows read before are stale for it.
     await inTransaction(db, (trx) => applyTransition(trx, transitions, before[1]!, 'EXPIRED'));
@@ -52,16 +57,8 @@ describe('applyTransitions', () => {
   });
 
   it('writes each moved order its own movement record, ledger entry and event, as applyTransition alone would', async () => {
-    const merchant = await ctx.createMerchant('Loja Lote Pago');
-    const call = (method: 'POST', url: string, payload: object) => ctx.app.inject({ method, url: `/api/v1${url}`, headers: merchant.headers, payload });
-    const receiver = (await call('POST', '/receivers', { type: 'PF', document: randomCpf(), name: 'Bia Lima', email: 'bia@example.com', walletAddress: WALLET })).json();
-    await call('POST', `/sandbox/receivers/${receiver.id}/kyc`, { decision: 'APPROVE' });
-    const ids: string[] = [];
-    for (let i = 0; i < 3; i++) ids.push((await call('POST', '/payin', { receiverId: receiver.id, amountBrl: 20 + i })).json().id);
-    const { db } = ctx.database;
-    const orders = (await db.selectFrom('orders').selectAll().where('id', 'in', ids).execute()) as OrderRow[];
-    const { services } = ctx.app;
-    const transitions = { clock: services.clock, ledger: services.ledger, personalData: services.personalData };
+    const { ids, db, read, transitions } = await awaitingPayins('Loja Lote Pago', 3);
+    const orders = await read();
     const paid = (o: OrderRow) => ({ order: o, to: 'PAYMENT_RECEIVED' as const, facts: { changes: { pix_end_to_end_id: `E${o.id.replaceAll('-', '')}` }, moved: { amount: o.amount_brl, currency: 'BRL', txHash: `E${o.id.replaceAll('-', '')}` } } });
     const results = await inTransaction(db, (trx) => applyTransitions(trx, transitions, orders.map(paid)));
     expect(results.map((row) => row?.status)).toEqual(['PAYMENT_RECEIVED', 'PAYMENT_RECEIVED', 'PAYMENT_RECEIVED']);

@@ -75,4 +75,11 @@ describe('applyTransitions', () => {
     expect(await perOrder('ledger_entries')).toEqual([...ids].sort());
     expect(await perOrder('events')).toEqual([...ids].sort());
   });
+
+  it('refuses an order moved twice in one call, before writing anything', async () => {
+    const { db, read, transitions } = await awaitingPayins('Loja Lote Duplo', 2);
+    const [first, second] = await read();
+    await expect(inTransaction(db, (trx) => applyTransitions(trx, transitions, [{ order: first!, to: 'EXPIRED' }, { order: second!, to: 'EXPIRED' }, { order: first!, to: 'EXPIRED' }]))).rejects.toThrow(/twice/);
+    expect((await read()).map((o) => o.status)).toEqual(['AWAITING_PAYMENT', 'AWAITING_PAYMENT']);
+  });
 });

@@ -192,9 +192,10 @@ async function guardedUpdates(trx: Trx, planned: readonly PlannedMove[], now: Da
     if (row) updated.set(order.id, row);
     return updated;
   }
+  if (new Set(planned.map((move) => move.order.id)).size !== planned.length) throw new Error('an order moved twice in one applyTransitions');
   const groups = new Map<string, PlannedMove[]>();
   for (const move of planned) {
-    const key = JSON.stringify([move.changes, move.guard]);
+    const key = JSON.stringify([move.changes, move.guard], (_, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value));
     groups.set(key, [...(groups.get(key) ?? []), move]);
   }
   for (const group of groups.values()) {

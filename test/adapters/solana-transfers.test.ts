@@ -116,6 +116,25 @@ describe('Solana transfers (CHAIN_PROVIDER=solana-rpc) against the chain simulat
     expect((await transfers.prepareTransferBatch([...intents.slice(12), ...intents.slice(0, 12)].slice(0, fittedLarger + 1))).instructionIndexes).toHaveLength(fittedLarger);
   });
 
+  it('a batch asks for the compute units its simulation used (with a margin), not the configured budget per transfer', async () => {
+    await sim.setFaults({ priorityFee: 50_000 });
+    try {
+      const receivers = await Promise.all(Array.from({ length: 3 }, wallet));
+      const batch = await transfers.prepareTransferBatch(receivers.map((destination, i) => ({ reference: `00000000-0000-4000-8000-00000000010${i}`, token: 'USDC', amount: '1', destination })));
+      await transfers.sendTransfer(batch);
+      const state = await settle(batch);
+      expect(state.status).toBe('CONFIRMED');
+      // At the capped price (10,000 micro-lamports a unit) the configured 3 × 60,000 units would add
+      // 1,800 lamports to the signature's 5,000; three account creations and transfers use far fewer.
+      const priority = Number(state.costs!.feeLamports) - 5000;
+      expect(priority).toBeGreaterThan(0);
+      expect(priority).toBeLessThan(900);
+      for (const receiver of receivers) expect(await tokens(receiver, usdc)).toBe('1000000');
+    } finally {
+      await sim.reset();
+    }
+  });
+
   it("reads decimals from the mint (Token-2022 too) and refuses an amount finer than them, an unknown token, a missing mint", async () => {
     const receiver = await wallet();
     const prepared = await transfers.prepareTransfer({ reference: 'odd', token: 'ODD', amount: '12.34', destination: receiver });

@@ -1,7 +1,9 @@
 /**
  * Several PAYINs' transfers in one treasury transaction (decision 0053, issue 44 item 1):
  *
- *   SetComputeUnitLimit (CHAIN_COMPUTE_UNIT_LIMIT per transfer, at most the 1.4M a transaction may ask)
+ *   SetComputeUnitLimit (what simulation consumed, +15 % and 1,000; at most CHAIN_COMPUTE_UNIT_LIMIT per
+ *                        transfer and the 1.4M a transaction may ask, which it stays at when the
+ *                        simulation fails or the node does not answer it)
  *   SetComputeUnitPrice (as a single transfer's: the percentile of recent fees, capped; left out at 0)
  *   per order, in the order given:
  *     CreateAssociatedTokenIdempotent  only when the receiver's token account does not exist yet
@@ -47,6 +49,13 @@ type RpcCall = <T>(method: string, run: (abortSignal: AbortSignal) => Promise<T>
 export const TRANSACTION_SIZE_LIMIT = 1232;
 /** The most compute units a transaction may ask for. */
 const MAX_COMPUTE_UNITS = 1_400_000;
+/**
+ * Units asked above what simulation consumed: a receiver's token account created by someone else
+ * between simulation and landing makes its idempotent create cheaper, never dearer, so a small
+ * margin covers the rest (the runtime's own variations between versions).
+ */
+const UNIT_MARGIN = 1.15;
+const UNIT_HEADROOM = 1_000;
 const CLASSIC_MEMO_PROGRAM = address('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
 
 const base58 = getBase58Decoder();
@@ -111,6 +120,19 @@ export function createBatchPreparer(deps: BatchPreparerDeps) {
     return new Set(unique.filter((_, i) => value[i] !== null));
   }
 
+  /** Units consumed in simulation (signatures not checked) with a margin, within `cap`; undefined when it cannot tell. */
+  async function simulatedUnits(compiled: ReturnType<typeof compileTransaction>, cap: number): Promise<number | undefined> {
+    try {
+      const { value } = await rpcCall('simulateTransaction', (abortSignal) =>
+        rpc.simulateTransaction(getBase64EncodedWireTransaction(compiled), { encoding: 'base64', sigVerify: false, replaceRecentBlockhash: true, commitment: 'confirmed' }).send({ abortSignal }),
+      );
+      if (value.err !== null || value.unitsConsumed === undefined || value.unitsConsumed === 0n) return undefined;
+      return Math.min(cap, Math.ceil(Number(value.unitsConsumed) * UNIT_MARGIN) + UNIT_HEADROOM);
+    } catch {
+      return undefined;
+    }
+  }
+
   async function prepareTransferBatch(intents: readonly TransferIntent[]): Promise<PreparedBatch> {
     if (intents.length === 0) throw new Error('a transfer batch needs at least one transfer');
     const tokens = new Set(intents.map((intent) => intent.token));
@@ -127,13 +149,16 @@ export function createBatchPreparer(deps: BatchPreparerDeps) {
       rpcCall('getLatestBlockhash', (abortSignal) => rpc.getLatestBlockhash({ commitment: 'confirmed' }).send({ abortSignal })),
     ]);
 
-    function compile(count: number) {
+    /** The configured budget: CHAIN_COMPUTE_UNIT_LIMIT per transfer, at most what a transaction may ask. */
+    const configuredUnits = (count: number) => Math.min(MAX_COMPUTE_UNITS, deps.computeUnitLimit * count);
+
+    function compile(count: number, units = configuredUnits(count)) {
       const created = new Set(present);
       const instructionIndexes: number[] = [];
       const accountCreators: string[] = [];
       const transfers: Instruction[] = [];
       const budget: Instruction[] = [
-        getSetComputeUnitLimitInstruction({ units: Math.min(MAX_COMPUTE_UNITS, deps.computeUnitLimit * count) }),
+        getSetComputeUnitLimitInstruction({ units }),
         ...(microLamports > 0n ? [getSetComputeUnitPriceInstruction({ microLamports })] : []),
       ];
       for (const p of planned.slice(0, count)) {
@@ -174,6 +199,11 @@ export function createBatchPreparer(deps: BatchPreparerDeps) {
         count++;
       }
     }
+    // The limit the transaction asks for is what it used in simulation plus a margin (the price is
+    // paid per unit asked, not used); the size does not change with it. A simulation that fails
+    // or does not answer leaves the configured budget: the chain judges the transaction as before.
+    const units = await simulatedUnits(built.compiled, configuredUnits(count));
+    if (units !== undefined) built = compile(count, units);
     const { compiled, instructionIndexes, accountCreators } = built;
     const signature = treasury.sign(new Uint8Array(compiled.messageBytes)) as SignatureBytes;
     const signed = { ...compiled, signatures: { ...compiled.signatures, [treasuryAddress]: signature } };

@@ -49,12 +49,12 @@ const settlementAudit = (cutoff: Date, merchantId: string | null, settlementIds:
   details: { cutoff: cutoff.toISOString(), settlementIds },
 });
 
-/** A sponsored fee as the ledger records it: whom it is charged to and the sign request it paid for. */
 /** What an order transition posts (postOrderEntries): a movement of the order's money, or its transfer's chain costs. */
 export type OrderEntry =
   | { order: OrderAmounts; movement: OrderMovement; received?: string | undefined }
   | { order: Pick<OrderAmounts, 'id' | 'merchant_id'>; chainCosts: { feeLamports: bigint; rentLamports: bigint } };
 
+/** A sponsored fee as the ledger records it: whom it is charged to and the sign request it paid for. */
 export interface SponsoredFeeCharge {
   merchantId: string;
   signRequestId: string;

@@ -83,7 +83,7 @@ const statements: Array<[string, (db: Db) => Promise<unknown>]> = [
   ['ordersRepo.lockBy deposit_address (deposit)', (db) => ordersRepo.lockBy(db, 'deposit_address', payout.deposit_address)],
   ['ordersRepo.lockBy provider_transaction_id', (db) => ordersRepo.lockBy(db, 'provider_transaction_id', payout.provider_transaction_id)],
   ['ordersRepo.lockBy refund_id', (db) => ordersRepo.lockBy(db, 'refund_id', refund.refund_id)],
-  ['ordersRepo.transition', (db) => ordersRepo.transition(db, awaiting.id, 'AWAITING_PAYMENT', { failure_reason: 'explain' }, now)],
+  ['ordersRepo.transitionAll (one order)', (db) => ordersRepo.transitionAll(db, [{ id: awaiting.id, from: 'AWAITING_PAYMENT' }], { failure_reason: 'explain' }, now)],
   ['ordersRepo.claimDueSteps', (db) => ordersRepo.claimDueSteps(db, now, 8, 30_000, null)],
   ['ordersRepo.dueExpiries', (db) => ordersRepo.dueExpiries(db, now, 50)],
   ['ordersRepo.awaitingCreatedBefore (sandbox)', (db) => ordersRepo.awaitingCreatedBefore(db, now, 50)],

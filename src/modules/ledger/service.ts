@@ -186,11 +186,6 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
       return postAll(trx, entries.map((entry) => orderEntry(entry, at)));
     },
 
-    /** One movement of an order's money (postOrderEntries for one). */
-    async postOrderMovement(trx: Trx, order: OrderAmounts, movement: OrderMovement, at: Date, received?: string) {
-      return (await postAll(trx, [orderEntry({ order, movement, received }, at)])) > 0;
-    },
-
     /**
      * A payout batch's tokens (docs/architecture/payout-batches.md): its deposit held for the
      * merchant (FUNDED, referencing the batch: treasury +D / deposits_to_return −D), then each

@@ -94,35 +94,11 @@ export const ordersRepo = {
   },
 
   /**
-   * The guarded transition: changes the order only while it is still in `from`; and by the stored
-   * transaction's signature when `guard.txHash` is given; `guard.notHeld`: only while no MED claim
-   * holds the order; `guard.claim`: only while the order is under the worker's claim as it was made.
-   */
-  transition(
-    db: Db,
-    id: string,
-    from: StoredOrderStatus,
-    changes: Updateable<OrdersTable>,
-    now: Date,
-    guard: { txHash?: string | undefined; notHeld?: boolean; claim?: OrderClaim | undefined } = {},
-  ) {
-    const { txHash, notHeld, claim } = guard;
-    return db
-      .updateTable('orders')
-      .set({ ...changes, updated_at: now })
-      .where('id', '=', id)
-      .where('status', '=', from)
-      .$if(txHash !== undefined, (qb) => qb.where('tx_hash', '=', txHash!))
-      .$if(notHeld === true, (qb) => qb.where('dispute_hold', '=', false))
-      .$if(claim !== undefined, (qb) => underClaim(qb, claim!))
-      .returning(ORDER_COLUMNS)
-      .executeTakeFirst();
-  },
-
-  /**
-   * `transition` for several orders at once, one statement, with the same changes: each row still
-   * guarded by its own `from` status and claim (undefined: no claim guard), and all by `guard`'s
-   * signature and hold. Answers the rows it changed (an order another transaction moved is absent).
+   * The guarded transition, for one order or several with the same changes, in one statement: each
+   * row changes only while it is still in its `from` status and, when `claim` is given, under the
+   * worker's claim as it was made; all of them only with the stored transaction's signature when
+   * `guard.txHash` is given, and with no MED claim holding them when `guard.notHeld`. Answers the
+   * rows it changed (an order another transaction moved first is absent).
    */
   async transitionAll(
     db: Db,

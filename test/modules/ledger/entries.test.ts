@@ -43,8 +43,8 @@ describe('entries', () => {
     expect(await unbalancedEntries()).toEqual([]);
     // Replaying a transition's posting is a no-op.
     const row = await ctx.database.db.selectFrom('orders').selectAll().where('id', '=', payin.id).executeTakeFirstOrThrow();
-    const posted = await ctx.database.db.transaction().execute((trx) => ctx.app.services.ledger.postOrderMovement(trx, row, 'PAYIN_COMPLETED', clock.now()));
-    expect(posted).toBe(false);
+    const posted = await ctx.database.db.transaction().execute((trx) => ctx.app.services.ledger.postOrderEntries(trx, [{ order: row, movement: 'PAYIN_COMPLETED' }], clock.now()));
+    expect(posted).toBe(0);
     expect((await call('GET', '/ledger/fees/balance', merchant)).json().balance).toBe('1.54');
   });
 

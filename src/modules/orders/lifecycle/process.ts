@@ -20,12 +20,12 @@
  *   scheduled and the order waits for a notification, for an operator, or has ended.
  */
 import type { OrderType } from '../../../lib/order-types.ts';
-import type { LedgerService } from '../../ledger/service.ts';
+import type { OrderMovement } from '../../ledger/postings.ts';
 import { ORDER_EVENTS, type OrderEventDeclaration } from './process-events.ts';
 import type { OrderTransactionStatus, OrderTransactionType, StoredOrderStatus } from '../tables.ts';
 
 /** The ledger's kinds of order movement, named through its service (orders use the ledger only through it). */
-export type LedgerMovement = Parameters<LedgerService['postOrderMovement']>[2];
+export type LedgerMovement = OrderMovement;
 
 export type NextStep = 'at once' | 'a notification' | 'an operator' | 'ended';
 

@@ -173,7 +173,7 @@ export async function applyTransitions(trx: Trx, ctx: TransitionContext, moves: 
   }
   await repo.recordTransactions(trx, records, now);
   await registerMovements(trx, ctx.personalData, registered, now);
-  if (entries.length > 0) await ctx.ledger.postOrderEntries(trx, entries, now);
+  await ctx.ledger.postOrderEntries(trx, entries, now);
   await recordEvents(trx, events, ctx.personalData);
   return results;
 }
@@ -186,12 +186,6 @@ type PlannedMove = { order: OrderRow; facts: TransitionFacts; changes: Record<st
  */
 async function guardedUpdates(trx: Trx, planned: readonly PlannedMove[], now: Date): Promise<Map<string, OrderRow>> {
   const updated = new Map<string, OrderRow>();
-  if (planned.length === 1) {
-    const [{ order, facts, changes, guard }] = planned as [PlannedMove];
-    const row = await repo.transition(trx, order.id, order.status, changes, now, { ...guard, claim: facts.underClaim });
-    if (row) updated.set(order.id, row);
-    return updated;
-  }
   if (new Set(planned.map((move) => move.order.id)).size !== planned.length) throw new Error('an order moved twice in one applyTransitions');
   const groups = new Map<string, PlannedMove[]>();
   for (const move of planned) {

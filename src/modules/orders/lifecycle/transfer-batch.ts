@@ -51,6 +51,12 @@ export interface TransferBatchDeps {
 /** A guard of the batch's transaction failed: everything rolls back, nothing signed was stored. */
 class BatchRace extends Error {}
 
+/** A guard failed for one of `orders` (undefined in its place): the whole batch's transaction rolls back. */
+function raceIfAnyLost(orders: readonly OrderRow[], rows: ReadonlyArray<OrderRow | undefined>) {
+  const lost = orders.find((_, i) => rows[i] === undefined);
+  if (lost) throw new BatchRace(`order ${lost.id} moved while its batch was signed`);
+}
+
 const claimOf = (order: OrderRow) => ({ claimed_by: order.claimed_by, claimed_until: order.claimed_until });
 const intentOf = (order: OrderRow) => ({ reference: order.id, token: order.token, amount: order.amount_token, destination: order.destination_wallet! });
 const transferOf = (order: OrderRow, txHash: string) => ({ amount: order.amount_token, currency: order.token, chain: order.chain, txHash });
@@ -108,17 +114,16 @@ export function createTransferBatches(deps: TransferBatchDeps) {
       });
       // Each step's transitions together (applyTransitions: a few statements for the batch).
       const unswapped = members.filter((m) => m.status === 'PAYMENT_RECEIVED');
-      const swapped = new Map((await applyTransitions(trx, ctx, unswapped.map((m) => ({ order: m, to: 'SWAPPING', facts: { underClaim: claimOf(m), claimedUntil } })))).map((row, i) => [unswapped[i]!.id, row]));
-      const swapping = members.map((m) => (swapped.has(m.id) ? swapped.get(m.id) : m));
-      const moved = swapping.every((row) => row !== undefined)
-        ? await applyTransitions(
-            trx,
-            ctx,
-            swapping.map((row) => ({ order: row!, to: 'TRANSFERRING', facts: { changes: { tx_hash: prepared.txHash }, moved: transferOf(row!, prepared.txHash), underClaim: claimOf(row!), claimedUntil } })),
-          )
-        : [];
-      const lost = members.find((_, i) => swapping[i] === undefined) ?? members.find((_, i) => moved[i] === undefined);
-      if (lost) throw new BatchRace(`order ${lost.id} moved while its batch was signed`);
+      const swapped = await applyTransitions(trx, ctx, unswapped.map((m) => ({ order: m, to: 'SWAPPING', facts: { underClaim: claimOf(m), claimedUntil } })));
+      raceIfAnyLost(unswapped, swapped);
+      const swappedRow = new Map(unswapped.map((m, i) => [m.id, swapped[i]!]));
+      const swapping = members.map((m) => swappedRow.get(m.id) ?? m);
+      const moved = await applyTransitions(
+        trx,
+        ctx,
+        swapping.map((row) => ({ order: row, to: 'TRANSFERRING', facts: { changes: { tx_hash: prepared.txHash }, moved: transferOf(row, prepared.txHash), underClaim: claimOf(row), claimedUntil } })),
+      );
+      raceIfAnyLost(members, moved);
       await repo.point(trx, batchId, prepared.txHash, members.map((m, i) => ({ orderId: m.id, instructionIndex: prepared.instructionIndexes[i]! })), now);
       return moved[0]!;
     });

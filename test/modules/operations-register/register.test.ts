@@ -7,7 +7,7 @@
  */
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { registerMovement } from '../../../src/modules/operations-register/record.ts';
+import { registerMovement, registerMovements } from '../../../src/modules/operations-register/record.ts';
 import { REGISTER_COLUMNS } from '../../../src/modules/operations-register/formatters.ts';
 import { expectErrorBody } from '../../helpers/app.ts';
 import { csvObjects } from '../../helpers/csv.ts';
@@ -183,6 +183,49 @@ describe('operations register', () => {
     const empty = await report('month=2025-01&format=jsonl');
     expect(empty.statusCode).toBe(200);
     expect(empty.body).toBe('');
+  });
+
+  it('writes several movements in one statement, each with its own parties: a managed wallet is custodial, a reported payer is the originator', async () => {
+    const [refunded] = orders['PAYIN REFUNDED']!;
+    const [failedPayout] = orders['PAYOUT FAILED']!;
+    const order = async (id: string) => db().selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const managed = 'Custody1111111111111111111111111111111111111';
+    await db().insertInto('managed_wallets').values({ id: crypto.randomUUID(), merchant_id: merchantId, receiver_id: null, address: managed, encrypted_private_key: 'x', key_version: 1 }).execute();
+    const toManaged = { ...(await order(refunded!.id)), destination_wallet: managed };
+    const payer = { payer_document_type: 'CPF', payer_document: pd().seal('document', '11144477735'), payer_name: pd().seal('name', 'Carlos Terceiro') };
+    const paidByThirdParty = { ...(await order(failedPayout!.id)), ...payer };
+    await db()
+      .transaction()
+      .execute((trx) =>
+        registerMovements(
+          trx,
+          pd(),
+          [
+            { order: toManaged, movement: { type: 'CHAIN_TRANSFER', amount: toManaged.amount_token, txHash: 'sig-managed' } },
+            { order: paidByThirdParty, movement: { type: 'PIX_IN', amount: '10.00', txHash: 'E-third' } },
+          ],
+          t.clock.now(),
+        ),
+      );
+    const rows = await rowsOf(merchantId);
+    const receiver = rows[0]!;
+    expect(rows.find((row) => row.order_id === toManaged.id && row.movement === 'CHAIN_TRANSFER')).toMatchObject({
+      wallet_address: managed,
+      wallet_self_hosted: false,
+      counterparty_type: 'CUSTODIAL_WALLET',
+      beneficiary_account: managed,
+      beneficiary_name: receiver.client_name,
+      tx_signature: 'sig-managed',
+    });
+    expect(rows.find((row) => row.order_id === paidByThirdParty.id && row.movement === 'PIX_IN')).toMatchObject({
+      counterparty_type: 'PIX_PAYER',
+      originator_name: 'Carlos Terceiro',
+      originator_document_type: 'CPF',
+      originator_document: '11144477735',
+      beneficiary_name: receiver.client_name,
+      client_name: receiver.client_name,
+      pix_end_to_end_id: 'E-third',
+    });
   });
 
   it('answers a bad month or format with 400 VALIDATION_ERROR', async () => {

@@ -161,6 +161,9 @@ export function createOrderSteps(deps: StepsDeps) {
     return moveOn(order, 'PIX_SENT_UNCONFIRMED', { changes: { provider_transaction_id: providerTransactionId }, moved: { amount: order.net_amount_brl, currency: 'BRL' } });
   }
 
+  /** Rows moved to SWAPPING just after their batch found no mates: their SWAPPING step does not look again. */
+  const foundNoMates = new WeakSet<OrderRow>();
+
   /**
    * One step of the worker for an order it claimed, chosen by the order's status. Returns the
    * order when its next step is due at once and still claimed by this worker.
@@ -172,10 +175,16 @@ export function createOrderSteps(deps: StepsDeps) {
       return undefined;
     }
     switch (order.status) {
-      case 'PAYMENT_RECEIVED':
-        return moveOn(order, 'SWAPPING');
-      case 'SWAPPING': {
+      case 'PAYMENT_RECEIVED': {
+        // With batch mates, the leader moves to SWAPPING in the batch's own transaction, with theirs.
         const batched = await batches.swapInBatch(order);
+        if (batched) return batched.next;
+        const swapping = await moveOn(order, 'SWAPPING');
+        if (swapping) foundNoMates.add(swapping);
+        return swapping;
+      }
+      case 'SWAPPING': {
+        const batched = foundNoMates.has(order) ? undefined : await batches.swapInBatch(order);
         return batched ? batched.next : swap(order);
       }
       case 'TRANSFERRING': {

@@ -3,7 +3,7 @@
  * transfers of up to CHAIN_TRANSFER_BATCH_MAX orders of one token (as many as fit in 1,232 bytes),
  * with the exactly-once rules of a single transfer (transfer-steps.ts) held per batch:
  *
- * - SWAPPING (the leader, an order a lane claimed): claims its batch mates (PAYINs of the same
+ * - PAYMENT_RECEIVED or SWAPPING (the leader, an order a lane claimed): claims its batch mates (PAYINs of the same
  *   chain and token, due and unclaimed, in PAYMENT_RECEIVED or SWAPPING), signs ONE transaction
  *   for all, and in ONE database transaction stores it (chain_transfer_batches) and moves every
  *   order to TRANSFERRING pointing at it (batch, instruction index). A guard that fails for any

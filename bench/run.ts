@@ -195,6 +195,8 @@ async function main(): Promise<void> {
     WALLET_SPONSOR_DAILY_BUDGET_LAMPORTS: String(Number.MAX_SAFE_INTEGER),
     // Experiments with V8 flags (heap limits) without editing the start command.
     ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
+    // And with the service's settings: BENCH_SERVICE_ENV='{"DATABASE_WORKER_POOL_MAX":"8"}' (kept in the results' settings).
+    ...(process.env.BENCH_SERVICE_ENV ? (JSON.parse(process.env.BENCH_SERVICE_ENV) as Record<string, string>) : {}),
     ...keys,
   };
   results.settings.serviceEnv = Object.fromEntries(Object.entries(serviceEnv).filter(([name]) => !(name in keys) && name !== 'PATH' && name !== 'HOME')) as Record<string, string>;

@@ -15,9 +15,9 @@
  *                        base64url), space-separated: the bytes differ per set of orders, as the
  *                        single transfer's memo makes them differ per order
  *
- * As many orders as fit in the 1,232 bytes of a transaction, the first ones given: the message is
- * compiled for all, then for a count guessed from its size and adjusted until the signed
- * transaction fits and one more would not (the caller gets the rest back). A
+ * As many orders as fit in the 1,232 bytes of a transaction, the first ones given: the count is
+ * found by counting the signed transaction's bytes from its instructions (transaction-size.ts),
+ * then compiled once (the caller gets the rest back). A
  * refusal of one intent (not an address, an amount finer than the mint) names it, so the caller
  * can give that order up and batch the others.
  */
@@ -42,6 +42,7 @@ import { getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstru
 import { ChainTransferRefusedError, type PreparedBatch, type TransferIntent } from './port.ts';
 import type { MintInfo, SolanaRpc } from './solana-mints.ts';
 import type { TokenAccountKey } from './token-account-addresses.ts';
+import { signedTransactionSize } from './transaction-size.ts';
 
 type RpcCall = <T>(method: string, run: (abortSignal: AbortSignal) => Promise<T>) => Promise<T>;
 
@@ -152,7 +153,8 @@ export function createBatchPreparer(deps: BatchPreparerDeps) {
     /** The configured budget: CHAIN_COMPUTE_UNIT_LIMIT per transfer, at most what a transaction may ask. */
     const configuredUnits = (count: number) => Math.min(MAX_COMPUTE_UNITS, deps.computeUnitLimit * count);
 
-    function compile(count: number, units = configuredUnits(count)) {
+    /** The instructions for the first `count` orders, each transfer's index and the orders that create a token account. */
+    function instructionsFor(count: number, units = configuredUnits(count)) {
       const created = new Set(present);
       const instructionIndexes: number[] = [];
       const accountCreators: string[] = [];
@@ -171,7 +173,11 @@ export function createBatchPreparer(deps: BatchPreparerDeps) {
         transfers.push(getTransferCheckedInstruction({ source, mint: info.mint, destination: p.destination, authority: treasurySigner, amount: p.amount, decimals: info.decimals }, { programAddress: info.tokenProgram }));
       }
       const memo = planned.slice(0, count).map((p) => compactReference(p.intent.reference)).join(' ');
-      const instructions = [...budget, ...transfers, getAddMemoInstruction({ memo }, { programAddress: CLASSIC_MEMO_PROGRAM })];
+      return { instructions: [...budget, ...transfers, getAddMemoInstruction({ memo }, { programAddress: CLASSIC_MEMO_PROGRAM })], instructionIndexes, accountCreators };
+    }
+
+    function compile(count: number, units = configuredUnits(count)) {
+      const { instructions, instructionIndexes, accountCreators } = instructionsFor(count, units);
       const message = pipe(
         createTransactionMessage({ version: 0 }),
         (m) => setTransactionMessageFeePayer(treasuryAddress, m),
@@ -181,24 +187,14 @@ export function createBatchPreparer(deps: BatchPreparerDeps) {
       return { compiled: compileTransaction(message), instructionIndexes, accountCreators };
     }
 
-    const sizeOf = (b: ReturnType<typeof compile>) => wireSize(b.compiled.messageBytes.length, 1);
+    // The most orders that fit, counted without compiling (transaction-size.ts), then compiled
+    // once: a compilation per count tried was most of a batch's preparation. Should the count be
+    // off, the compiled size has the last word.
     let count = intents.length;
+    while (count > 1 && signedTransactionSize(treasuryAddress, instructionsFor(count).instructions) > TRANSACTION_SIZE_LIMIT) count--;
     let built = compile(count);
-    if (sizeOf(built) > TRANSACTION_SIZE_LIMIT && count > 1) {
-      // A first guess in proportion to the bytes (low: the fixed part is counted as if per order),
-      // then down until one fits, or up while the next one still fits: two or three compilations
-      // where dropping one order at a time took up to eight (a batch's compile was 6 % of the
-      // worker's CPU in bench chain-payin-backlog).
-      count = Math.max(1, Math.min(count - 1, Math.floor((count * TRANSACTION_SIZE_LIMIT) / sizeOf(built))));
-      built = compile(count);
-      while (count > 1 && sizeOf(built) > TRANSACTION_SIZE_LIMIT) built = compile(--count);
-      while (count + 1 < intents.length) {
-        const larger = compile(count + 1);
-        if (sizeOf(larger) > TRANSACTION_SIZE_LIMIT) break;
-        built = larger;
-        count++;
-      }
-    }
+    const sizeOf = (b: ReturnType<typeof compile>) => wireSize(b.compiled.messageBytes.length, 1);
+    while (count > 1 && sizeOf(built) > TRANSACTION_SIZE_LIMIT) built = compile(--count);
     // The limit the transaction asks for is what it used in simulation plus a margin (the price is
     // paid per unit asked, not used); the size does not change with it. A simulation that fails
     // or does not answer leaves the configured budget: the chain judges the transaction as before.

@@ -40,7 +40,7 @@ export const CHAIN_SCHEMA = {
     errorMessage: 'must list SYMBOL:mintAddress pairs, e.g. USDC:EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
     description: 'solana-rpc: the mint of every token of SUPPORTED_TOKENS (SYMBOL:mintAddress, comma-separated); decimals are read from the mint on chain',
   }),
-  CHAIN_COMPUTE_UNIT_LIMIT: integer({ minimum: 1000, maximum: 1_400_000, default: 60_000, description: "solana-rpc: SetComputeUnitLimit of a PAYIN transfer (creating the receiver's token account and transferChecked); a batch asks what its simulation used plus a margin, at most this per transfer" }),
+  CHAIN_COMPUTE_UNIT_LIMIT: integer({ minimum: 1000, maximum: 1_400_000, default: 60_000, description: "solana-rpc: the most a PAYIN transfer (creating the receiver's token account and transferChecked) asks in SetComputeUnitLimit: a transfer, or a batch, asks what its simulation used plus a margin, at most this per transfer, and this when the simulation fails" }),
   CHAIN_PRIORITY_FEE_MAX_MICROLAMPORTS: integer({
     minimum: 0,
     maximum: 1_000_000_000_000,

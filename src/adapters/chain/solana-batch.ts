@@ -42,6 +42,7 @@ import { getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstru
 import { ChainTransferRefusedError, type PreparedBatch, type TransferIntent } from './port.ts';
 import type { MintInfo, SolanaRpc } from './solana-mints.ts';
 import type { TokenAccountKey } from './token-account-addresses.ts';
+import { createUnitSizer } from './simulated-units.ts';
 import { signedTransactionSize } from './transaction-size.ts';
 
 type RpcCall = <T>(method: string, run: (abortSignal: AbortSignal) => Promise<T>) => Promise<T>;
@@ -50,13 +51,6 @@ type RpcCall = <T>(method: string, run: (abortSignal: AbortSignal) => Promise<T>
 export const TRANSACTION_SIZE_LIMIT = 1232;
 /** The most compute units a transaction may ask for. */
 const MAX_COMPUTE_UNITS = 1_400_000;
-/**
- * Units asked above what simulation consumed: a receiver's token account created by someone else
- * between simulation and landing makes its idempotent create cheaper, never dearer, so a small
- * margin covers the rest (the runtime's own variations between versions).
- */
-const UNIT_MARGIN = 1.15;
-const UNIT_HEADROOM = 1_000;
 const CLASSIC_MEMO_PROGRAM = address('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
 
 const base58 = getBase58Decoder();
@@ -94,6 +88,7 @@ export function createBatchPreparer(deps: BatchPreparerDeps) {
   const { rpc, rpcCall, treasury } = deps;
   const treasuryAddress = address(treasury.address);
   const treasurySigner = createNoopSigner(treasuryAddress);
+  const simulatedUnits = createUnitSizer({ rpc, rpcCall });
 
   /** Each intent checked and its accounts derived; a refusal names the intent. */
   async function plan(intents: readonly TransferIntent[], info: MintInfo): Promise<Planned[]> {
@@ -119,19 +114,6 @@ export function createBatchPreparer(deps: BatchPreparerDeps) {
       rpc.getMultipleAccounts(unique, { commitment: 'confirmed', encoding: 'base64' }).send({ abortSignal }),
     );
     return new Set(unique.filter((_, i) => value[i] !== null));
-  }
-
-  /** Units consumed in simulation (signatures not checked) with a margin, within `cap`; undefined when it cannot tell. */
-  async function simulatedUnits(compiled: ReturnType<typeof compileTransaction>, cap: number): Promise<number | undefined> {
-    try {
-      const { value } = await rpcCall('simulateTransaction', (abortSignal) =>
-        rpc.simulateTransaction(getBase64EncodedWireTransaction(compiled), { encoding: 'base64', sigVerify: false, replaceRecentBlockhash: true, commitment: 'confirmed' }).send({ abortSignal }),
-      );
-      if (value.err !== null || value.unitsConsumed === undefined || value.unitsConsumed === 0n) return undefined;
-      return Math.min(cap, Math.ceil(Number(value.unitsConsumed) * UNIT_MARGIN) + UNIT_HEADROOM);
-    } catch {
-      return undefined;
-    }
   }
 
   async function prepareTransferBatch(intents: readonly TransferIntent[]): Promise<PreparedBatch> {

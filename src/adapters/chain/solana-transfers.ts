@@ -43,6 +43,7 @@ import { type ChainAdapter, ChainTransferRefusedError, type PreparedTransfer, ty
 import { call, createMintReader, type MintInfo, RPC_TIMEOUT_MS } from './solana-mints.ts';
 import { createBatchPreparer } from './solana-batch.ts';
 import { createPreparedTransactions } from './solana-prepared.ts';
+import { createUnitSizer } from './simulated-units.ts';
 import { createTokenAccountAddresses } from './token-account-addresses.ts';
 
 /** The treasury's key, held by whoever unseals it: the adapter only asks it to sign. */
@@ -82,6 +83,7 @@ export function createSolanaTransfers(deps: { settings: SolanaTransferSettings; 
   const mintOf = createMintReader({ rpc, rpcCall, tokenMints: settings.tokenMints, commitment: settings.commitment });
   const transactions = createPreparedTransactions({ rpc, rpcCall, commitment: settings.commitment, feePayer: treasuryAddress });
   const tokenAccountOf = createTokenAccountAddresses();
+  const simulatedUnits = createUnitSizer({ rpc, rpcCall });
 
   /** The price of a compute unit: a high percentile of what recently landed, never above the cap. */
   async function priorityFee(accounts: Address[]): Promise<bigint> {
@@ -122,21 +124,28 @@ export function createSolanaTransfers(deps: { settings: SolanaTransferSettings; 
       // transaction expire unlanded, which the status sees (finalized height past it, unknown).
       rpcCall('getLatestBlockhash', (abortSignal) => rpc.getLatestBlockhash({ commitment: 'confirmed' }).send({ abortSignal })),
     ]);
-    const instructions: Instruction[] = [
-      getSetComputeUnitLimitInstruction({ units: settings.computeUnitLimit }),
-      ...(microLamports > 0n ? [getSetComputeUnitPriceInstruction({ microLamports })] : []),
-      getCreateAssociatedTokenIdempotentInstruction({ payer: treasurySigner, ata: destination, owner, mint: info.mint, tokenProgram: info.tokenProgram }),
-      getTransferCheckedInstruction({ source, mint: info.mint, destination, authority: treasurySigner, amount, decimals: info.decimals }, { programAddress: info.tokenProgram }),
-      // The classic Memo program, deployed on every cluster (the client's default address is not).
-      getAddMemoInstruction({ memo: intent.reference }, { programAddress: CLASSIC_MEMO_PROGRAM }),
-    ];
-    const message = pipe(
-      createTransactionMessage({ version: 0 }),
-      (m) => setTransactionMessageFeePayer(treasuryAddress, m),
-      (m) => setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
-      (m) => appendTransactionMessageInstructions(instructions, m),
-    );
-    const compiled = compileTransaction(message);
+    const compile = (units: number) => {
+      const instructions: Instruction[] = [
+        getSetComputeUnitLimitInstruction({ units }),
+        ...(microLamports > 0n ? [getSetComputeUnitPriceInstruction({ microLamports })] : []),
+        getCreateAssociatedTokenIdempotentInstruction({ payer: treasurySigner, ata: destination, owner, mint: info.mint, tokenProgram: info.tokenProgram }),
+        getTransferCheckedInstruction({ source, mint: info.mint, destination, authority: treasurySigner, amount, decimals: info.decimals }, { programAddress: info.tokenProgram }),
+        // The classic Memo program, deployed on every cluster (the client's default address is not).
+        getAddMemoInstruction({ memo: intent.reference }, { programAddress: CLASSIC_MEMO_PROGRAM }),
+      ];
+      return compileTransaction(
+        pipe(
+          createTransactionMessage({ version: 0 }),
+          (m) => setTransactionMessageFeePayer(treasuryAddress, m),
+          (m) => setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
+          (m) => appendTransactionMessageInstructions(instructions, m),
+        ),
+      );
+    };
+    // As a batch's: the units its simulation used plus a margin, at most the configured limit.
+    let compiled = compile(settings.computeUnitLimit);
+    const units = await simulatedUnits(compiled, settings.computeUnitLimit);
+    if (units !== undefined) compiled = compile(units);
     const signature = treasury.sign(new Uint8Array(compiled.messageBytes)) as SignatureBytes;
     const signed = { ...compiled, signatures: { ...compiled.signatures, [treasuryAddress]: signature } };
     return { txHash: base58.decode(signature), wire: getBase64EncodedWireTransaction(signed), lastValidBlockHeight: lifetime.lastValidBlockHeight.toString() };

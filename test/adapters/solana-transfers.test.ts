@@ -53,6 +53,22 @@ describe('Solana transfers (CHAIN_PROVIDER=solana-rpc) against the chain simulat
     const account = await ata(owner, mint, program);
     return (await rpc.getTokenAccountBalance(account).send()).value.amount;
   };
+  /**
+   * Runs `run` while the node reports a priority fee above the cap (10,000 micro-lamports a unit),
+   * and answers what the settled transaction paid above the signature's 5,000 lamports.
+   */
+  const priorityPaidAtCap = async (run: () => Promise<Awaited<ReturnType<SolanaTransfers['prepareTransfer']>>>) => {
+    await sim.setFaults({ priorityFee: 50_000 });
+    try {
+      const prepared = await run();
+      await transfers.sendTransfer(prepared);
+      const state = await settle(prepared);
+      expect(state.status).toBe('CONFIRMED');
+      return Number(state.costs!.feeLamports) - 5000;
+    } finally {
+      await sim.reset();
+    }
+  };
   /** Slots until the status settles (landing takes one slot, finality FINALIZED_LAG more). */
   const settle = async (prepared: Awaited<ReturnType<SolanaTransfers['prepareTransfer']>>, via = transfers) =>
     until(async () => {
@@ -117,22 +133,15 @@ describe('Solana transfers (CHAIN_PROVIDER=solana-rpc) against the chain simulat
   });
 
   it('a batch asks for the compute units its simulation used (with a margin), not the configured budget per transfer', async () => {
-    await sim.setFaults({ priorityFee: 50_000 });
-    try {
-      const receivers = await Promise.all(Array.from({ length: 3 }, wallet));
-      const batch = await transfers.prepareTransferBatch(receivers.map((destination, i) => ({ reference: `00000000-0000-4000-8000-00000000010${i}`, token: 'USDC', amount: '1', destination })));
-      await transfers.sendTransfer(batch);
-      const state = await settle(batch);
-      expect(state.status).toBe('CONFIRMED');
-      // At the capped price (10,000 micro-lamports a unit) the configured 3 × 60,000 units would add
-      // 1,800 lamports to the signature's 5,000; three account creations and transfers use far fewer.
-      const priority = Number(state.costs!.feeLamports) - 5000;
-      expect(priority).toBeGreaterThan(0);
-      expect(priority).toBeLessThan(900);
-      for (const receiver of receivers) expect(await tokens(receiver, usdc)).toBe('1000000');
-    } finally {
-      await sim.reset();
-    }
+    const receivers = await Promise.all(Array.from({ length: 3 }, wallet));
+    const priority = await priorityPaidAtCap(() =>
+      transfers.prepareTransferBatch(receivers.map((destination, i) => ({ reference: `00000000-0000-4000-8000-00000000010${i}`, token: 'USDC', amount: '1', destination }))),
+    );
+    // At the capped price the configured 3 × 60,000 units would add 1,800 lamports to the
+    // signature's 5,000; three account creations and transfers use far fewer.
+    expect(priority).toBeGreaterThan(0);
+    expect(priority).toBeLessThan(900);
+    for (const receiver of receivers) expect(await tokens(receiver, usdc)).toBe('1000000');
   });
 
   it("reads decimals from the mint (Token-2022 too) and refuses an amount finer than them, an unknown token, a missing mint", async () => {
@@ -147,20 +156,12 @@ describe('Solana transfers (CHAIN_PROVIDER=solana-rpc) against the chain simulat
   });
 
   it('pays the priority fee the node reports, capped by the configuration, for the units its simulation used', async () => {
-    await sim.setFaults({ priorityFee: 50_000 });
-    try {
-      const capped = await transfers.prepareTransfer({ reference: 'fee', token: 'USDC', amount: '1', destination: await wallet() });
-      await transfers.sendTransfer(capped);
-      const state = await settle(capped);
-      expect(state.status).toBe('CONFIRMED');
-      // At 10,000 micro-lamports a unit (the cap), the configured 60,000 units would add 600
-      // lamports to the signature's 5,000: creating one token account and transferring use fewer.
-      const priority = Number(state.costs!.feeLamports) - 5000;
-      expect(priority).toBeGreaterThan(0);
-      expect(priority).toBeLessThan(600);
-    } finally {
-      await sim.reset();
-    }
+    const destination = await wallet();
+    const priority = await priorityPaidAtCap(() => transfers.prepareTransfer({ reference: 'fee', token: 'USDC', amount: '1', destination }));
+    // At the capped price the configured 60,000 units would add 600 lamports to the signature's
+    // 5,000: creating one token account and transferring use fewer.
+    expect(priority).toBeGreaterThan(0);
+    expect(priority).toBeLessThan(600);
   });
 
   it('a transaction that lands with an error is FAILED, its fee paid', async () => {

@@ -24,9 +24,11 @@ export default defineConfig({
     // process per file cost the PGlite run ~4 of its 10 minutes (WASM and module loading, 124 times).
     isolate: false,
     // vitest's default is one worker per core but one: a single worker on a 2-core machine, where
-    // most test time is spent waiting on PostgreSQL, child processes and Chromium. Two workers
-    // there took the PostgreSQL pass from ~580 s to ~270 s and the PGlite pass from ~470 s to ~250 s.
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // much test time is spent waiting on PostgreSQL, child processes, Chromium and timers. Two
+    // workers there took the PostgreSQL pass from ~580 s to ~270 s and the PGlite pass from ~470 s
+    // to ~250 s; later, with more tests, three took the PostgreSQL pass from 765-890 s to 559 s and
+    // the PGlite pass from 199-253 s to 187 s (2026-12-06: one file waits while the others work).
+    maxWorkers: Math.max(3, availableParallelism() - 1),
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Integration tests log nothing unless asked; a failing test prints its own context.

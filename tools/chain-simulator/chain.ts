@@ -8,6 +8,8 @@
  * Reads (balances, accounts) show the latest state, as `processed` does.
  */
 import { getBase58Decoder } from '@solana/kit';
+import type { SlotHash } from 'litesvm';
+import { parseLookupTable } from '../../src/adapters/chain/lookup-tables.ts';
 import { type Accounts, type AccountView, addressBytes, createAccounts, type TokenBalance } from './accounts.ts';
 import { encodeBase58 } from '../../src/lib/base58.ts';
 import { type Faults } from './faults.ts';
@@ -16,6 +18,8 @@ import { type Vm } from './vm.ts';
 import { type DecodedTransaction } from './wire.ts';
 
 export const BLOCKHASH_VALIDITY = 150;
+/** Entries of the SlotHashes sysvar, as a node keeps them. */
+const SLOT_HASHES_KEPT = 512;
 /** The status cache: getSignatureStatuses without history looks this far back. */
 const STATUS_CACHE_SLOTS = 300;
 const MEMO_PROGRAMS = new Set(['Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo', 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr', 'Memo4c2pN8afCj432Lb7RMVKi9PbQnnW7ewFFaV3oAH']);
@@ -40,7 +44,10 @@ export interface Landed {
   blockTime: number;
   /** null for an airdrop (LiteSVM's faucet makes it; no wire bytes to show). */
   tx: DecodedTransaction | null;
+  /** Every account of the transaction: its static keys, then those loaded from lookup tables. */
   keys: string[];
+  /** The accounts loaded from lookup tables (getTransaction's meta.loadedAddresses). */
+  loaded: { writable: string[]; readonly: string[] };
   err: unknown;
   fee: bigint;
   preBalances: bigint[];
@@ -134,7 +141,8 @@ export function createChain(vm: Vm, settings: ClockSettings, faults: Faults, log
     pendingSignatures.delete(tx.signature);
     if (landed.has(tx.signature)) return void counts.duplicates++;
     if (!blockhashValid(tx.blockhash, slot)) return void counts.expired++;
-    const keys = tx.accountKeys as string[];
+    const loaded = loadedAddresses(tx);
+    const keys = [...(tx.accountKeys as string[]), ...loaded.writable, ...loaded.readonly];
     const preBalances = keys.map((key) => accounts.balance(key));
     const preTokenBalances = accounts.tokenBalances(keys);
     const result = tx.version === 'legacy' ? native.sendLegacyTransaction(tx.wire) : native.sendVersionedTransaction(tx.wire);
@@ -154,6 +162,7 @@ export function createChain(vm: Vm, settings: ClockSettings, faults: Faults, log
       blockTime: Math.floor(Date.now() / 1000),
       tx,
       keys,
+      loaded,
       err: failed ? vm.errorJson(result) : null,
       fee: failed ? preBalances[0]! - postBalances[0]! : tx.fee,
       preBalances,
@@ -165,6 +174,38 @@ export function createChain(vm: Vm, settings: ClockSettings, faults: Faults, log
       innerInstructions: innerOf(meta),
       memo: memoOf(tx),
     });
+  }
+
+  /**
+   * The accounts a version 0 transaction loads from lookup tables, as the table holds them before
+   * it runs (writable ones first, as a node lists them after the static keys); an index the table
+   * does not have is left out: LiteSVM refuses the transaction, which then never lands.
+   */
+  function loadedAddresses(tx: DecodedTransaction): { writable: string[]; readonly: string[] } {
+    const loaded = { writable: [] as string[], readonly: [] as string[] };
+    for (const lookup of tx.addressTableLookups ?? []) {
+      const data = native.getAccount(addressBytes(lookup.accountKey))?.data();
+      const table = data ? parseLookupTable(data) : undefined;
+      const at = (indexes: number[]) => indexes.flatMap((i) => (table?.addresses[i] ? [table.addresses[i]] : []));
+      loaded.writable.push(...at(lookup.writableIndexes));
+      loaded.readonly.push(...at(lookup.readonlyIndexes));
+    }
+    return loaded;
+  }
+
+  /**
+   * The SlotHashes sysvar follows the clock (newest first, at most 512 as a node keeps): a lookup
+   * table is created for a recent slot, which the program looks for there. LiteSVM's SlotHash has
+   * no constructor: each entry is a fresh copy of the sysvar's, set to the slot and its blockhash.
+   */
+  let slotHashes: SlotHash[] = [];
+  function recordSlotHash(blockhash: string) {
+    const entry = native.getSlotHashes()[0];
+    if (!entry) return;
+    entry.slot = BigInt(slot);
+    entry.hash = blockhash;
+    slotHashes = [entry, ...slotHashes.slice(0, SLOT_HASHES_KEPT - 1)];
+    native.setSlotHashes(slotHashes);
   }
 
   function tick() {
@@ -181,6 +222,7 @@ export function createChain(vm: Vm, settings: ClockSettings, faults: Faults, log
     }
     native.expireBlockhash();
     const blockhash = native.latestBlockhash();
+    recordSlotHash(blockhash);
     hashes.push({ slot, blockhash });
     hashSlot.set(blockhash, slot);
     if (faults.finalityStalledUntil <= now()) root = Math.max(root, slot - settings.finalizedLag);
@@ -299,6 +341,7 @@ export function createChain(vm: Vm, settings: ClockSettings, faults: Faults, log
         blockTime: Math.floor(Date.now() / 1000),
         tx: null,
         keys: [address],
+        loaded: { writable: [], readonly: [] },
         err: null,
         fee: 0n,
         preBalances: [before],

@@ -29,11 +29,16 @@ function innerJson(inner: InnerInstructions[], keys: readonly string[], parsed: 
   return inner.map((entry) => ({ index: entry.index, instructions: entry.instructions.map((ix) => instructionJson(ix, keys, parsed)) }));
 }
 
-function messageJson(tx: DecodedTransaction, parsed: boolean) {
-  const keys = tx.accountKeys as readonly string[];
+function messageJson(tx: DecodedTransaction, loaded: Landed['loaded'], parsed: boolean) {
+  const keys = [...(tx.accountKeys as readonly string[]), ...loaded.writable, ...loaded.readonly];
+  // Parsed, a node lists the accounts loaded from lookup tables too; otherwise only the static keys.
   const accountKeys = parsed
-    ? keys.map((pubkey, i) => ({ pubkey, signer: i < tx.header.numRequiredSignatures, source: 'transaction', writable: tx.writable[i] ?? false }))
-    : keys;
+    ? [
+        ...tx.accountKeys.map((pubkey, i) => ({ pubkey, signer: i < tx.header.numRequiredSignatures, source: 'transaction', writable: tx.writable[i] ?? false })),
+        ...loaded.writable.map((pubkey) => ({ pubkey, signer: false, source: 'lookupTable', writable: true })),
+        ...loaded.readonly.map((pubkey) => ({ pubkey, signer: false, source: 'lookupTable', writable: false })),
+      ]
+    : tx.accountKeys;
   return {
     accountKeys,
     header: tx.header,
@@ -58,7 +63,7 @@ export function transactionAnswer(entry: Landed, tx: DecodedTransaction, cfg: Re
       ? [Buffer.from(tx.wire).toString('base64'), 'base64']
       : encoding === 'base58'
         ? [encodeBase58(tx.wire), 'base58']
-        : { signatures: tx.signatures, message: messageJson(tx, parsed) };
+        : { signatures: tx.signatures, message: messageJson(tx, entry.loaded, parsed) };
   const meta = {
     err: entry.err,
     status: entry.err === null ? { Ok: null } : { Err: entry.err },
@@ -70,7 +75,7 @@ export function transactionAnswer(entry: Landed, tx: DecodedTransaction, cfg: Re
     preTokenBalances: entry.preTokenBalances,
     postTokenBalances: entry.postTokenBalances,
     rewards: [],
-    loadedAddresses: { writable: [], readonly: [] },
+    loadedAddresses: entry.loaded,
     computeUnitsConsumed: entry.unitsConsumed,
   };
   return {

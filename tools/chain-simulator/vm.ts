@@ -6,7 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import type { Address } from '@solana/kit';
-import type { FailedTransactionMetadata, LiteSVM, TransactionMetadata } from 'litesvm';
+import type { FailedTransactionMetadata, LiteSVM, SlotHash, TransactionMetadata } from 'litesvm';
 
 export interface NativeAccount {
   lamports(): bigint;
@@ -36,6 +36,8 @@ export interface NativeVm {
   warpToSlot(slot: bigint): void;
   minimumBalanceForRentExemption(dataLen: bigint): bigint;
   getProgramAccounts(programId: Uint8Array): Array<{ address: Uint8Array; account(): NativeAccount }>;
+  getSlotHashes(): SlotHash[];
+  setSlotHashes(hashes: SlotHash[]): void;
 }
 
 export interface Vm {

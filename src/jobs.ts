@@ -4,6 +4,7 @@
  * cannot live in src/platform/, which knows none of them).
  */
 import { depositSweepJob, depositWatcherJob } from './modules/deposits/job.ts';
+import { lookupTablesJob } from './modules/lookup-tables/job.ts';
 import { idempotencyCleanupJob } from './platform/idempotency/job.ts';
 import type { Metrics } from './http/metrics.ts';
 import { settlementJob } from './modules/ledger/job.ts';
@@ -44,6 +45,8 @@ export function createWorkerJobs(services: Services, config: RuntimeConfig, metr
     ...(services.depositWatcher ? [depositWatcherJob(services.depositWatcher, config.chain.depositWatchIntervalMs)] : []),
     // Credited deposits swept to the treasury: only with solana-rpc too (the sandbox chain's tokens never leave its tables).
     ...(services.sweeper ? [depositSweepJob(services.sweeper, config.chain.depositWatchIntervalMs)] : []),
+    // The treasury's lookup tables: with solana-rpc and CHAIN_LOOKUP_TABLES.
+    ...(services.lookupTables ? [lookupTablesJob(services.lookupTables)] : []),
     ...(config.settlements.enabled ? [settlementJob(services.ledger, config.settlements.timeOfDay, services.clock)] : []),
     // Settlements are paid by PIX whenever made (a sandbox or an operator's run too), so this runs whatever SETTLEMENT_ENABLED says.
     settlementPayoutsJob(services.settlementPayouts),

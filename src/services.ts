@@ -11,6 +11,8 @@ import type { ChainAdapter } from './adapters/chain/port.ts';
 import { createSolanaDeposits } from './adapters/chain/solana-deposits.ts';
 import { createSignatureSubscriptions } from './adapters/chain/solana-subscriptions.ts';
 import { createSolanaSweeps } from './adapters/chain/solana-sweeps.ts';
+import { createSolanaLookupTables } from './adapters/chain/solana-lookup-tables.ts';
+import { createLookupTableIndex } from './adapters/chain/lookup-table-index.ts';
 import { createSandboxDepositor } from './adapters/chain/solana-sandbox-depositor.ts';
 import { signerFromSeed } from './lib/key-vault.ts';
 import { createSolanaTreasuryReader } from './adapters/chain/solana-treasury.ts';
@@ -28,6 +30,7 @@ import { createTokenIssuer } from './modules/auth/tokens.ts';
 import { createFeeTiersService } from './modules/fee-tiers/service.ts';
 import { createDepositAddresses } from './modules/deposits/addresses.ts';
 import { createSweeper } from './modules/deposits/sweeps.ts';
+import { createLookupTableKeeper } from './modules/lookup-tables/keeper.ts';
 import { createDepositWatcher } from './modules/deposits/watcher.ts';
 import { createAccountSubscriptions } from './adapters/chain/solana-account-subscriptions.ts';
 import { createPayoutBatchModule } from './modules/payout-batches/wiring.ts';
@@ -65,10 +68,7 @@ import { createStandingDepositsModule } from './modules/standing-addresses/wirin
 import { createQuotesService } from './modules/quotes/service.ts';
 import { receiverEventDefinitions } from './modules/receivers/events.ts';
 import { createReceiversService } from './modules/receivers/service.ts';
-import { createKycReview } from './modules/receivers/kyc-review.ts';
-import { createAuditExport } from './modules/audit/export.ts';
-import { createOperationsReport } from './modules/operations-register/report.ts';
-import { createMerchantReads } from './modules/admin/merchant-reads.ts';
+import { createOperatorReads } from './operator-reads.ts';
 import { receiverUsageAt } from './modules/orders/creation/daily-usage.ts';
 import { heldForTest } from './modules/orders/lifecycle/test-hold.ts';
 import { createSandboxDriver } from './modules/sandbox/service.ts';
@@ -221,7 +221,9 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   const adapterSettings = { pix: config.pix, tokenBrlRates: config.sandbox.tokenBrlRates, tokenDecimals: config.orders.tokens, httpPrices, priceSpread: prices.spread, apiPix: config.apiPix, solanaTransfers };
   // PAYIN transfers are signed by the treasury (never the sponsor: one key, one purpose).
   const treasurySigner = deps.treasurySigner ?? platformKeysAtStart.signers.TREASURY;
-  const adapters = dependencies.adapters(createAdapters({ db, clock, settings: adapterSettings, treasury: treasurySigner }), {
+  // The treasury's lookup tables (decision 0056): the batch preparer loads from them, the keeper below appends to them.
+  const lookupTableIndex = solanaTransfers && chain.lookupTables ? createLookupTableIndex() : undefined;
+  const adapters = dependencies.adapters(createAdapters({ db, clock, settings: adapterSettings, treasury: treasurySigner, lookupTables: lookupTableIndex }), {
     httpPrices: httpPrices !== undefined,
     priceToken: Object.keys(config.orders.tokens)[0] ?? 'USDC',
   });
@@ -348,6 +350,9 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
         afterSweepStored: deps.afterSweepStored,
       })
     : undefined;
+  const lookupTables = lookupTableIndex
+    ? createLookupTableKeeper({ db: workerDb, clock, chain: dependencies.chain(createSolanaLookupTables({ settings: { rpcUrl: solanaTransfers!.rpcUrl }, treasury: treasurySigner })), index: lookupTableIndex, postCosts: ledger.postLookupTableCosts, ...(deps.log ? { log: deps.log } : {}) })
+    : undefined;
   const reconciliation = createReconciliation({ db, clock, pix: adapters.pix, notifications: orderNotifications, settings: config.reconciliation, ...(adapters.apiPix ? { prepare: adapters.apiPix.registerWebhook } : {}) });
   const sandbox = createSandboxDriver({
     db,
@@ -387,14 +392,8 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   const approvals = createApprovalsService({ db, clock, actions: fourEyesActions({ orders: orderOperatorActions, merchants, feeTiers, treasury, operators, settlementPixKeys }) });
   const adminOrders = createAdminOrderReads({ db, clock, stuckOrderMinutes: config.orders.stuckOrderMinutes, timeline: orderTimeline, personalData });
   const webhookHealth = createWebhookHealth({ db, clock });
-  const operatorReads = {
-    kycReview: createKycReview({ db, clock, personalData }),
-    auditExport: createAuditExport({ db, personalData, clock, settings: { pageSize: config.orders.exportPageSize, maxRows: config.orders.exportMaxRows } }),
-    merchantReads: createMerchantReads({ merchants, users, feeTiers }),
-    // The operations register's monthly report (docs/architecture/operations-register.md), paged as the exports are.
-    operationsReport: createOperationsReport({ db, personalData, pageSize: config.orders.exportPageSize }),
-  };
-  return { dependencyHealth, personalData, personalDataAtStart, disputes, operators, approvals, orderOperatorActions, webhookHealth, adminOrders, notifications, merchants, merchantPolicies, walletOwnership, auth, users, email, feeTiers, markups, standingCharges, standingAddresses, standingDeposits, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderExport, orderTimeline, overview, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, settlementPixKeys, settlementPayouts, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, sponsorBalance, liquidity, depositAddresses, depositWatcher, sweeper, operatorReads, payoutBatches, signatureSubscriptions, accountSubscriptions };
+  const operatorReads = createOperatorReads({ db, clock, personalData, merchants, users, feeTiers, exports: { pageSize: config.orders.exportPageSize, maxRows: config.orders.exportMaxRows } });
+  return { dependencyHealth, personalData, personalDataAtStart, disputes, operators, approvals, orderOperatorActions, webhookHealth, adminOrders, notifications, merchants, merchantPolicies, walletOwnership, auth, users, email, feeTiers, markups, standingCharges, standingAddresses, standingDeposits, receivers, idempotency, webhooks, webhookDelivery, adapters, quotes, orders, orderListing, orderExport, orderTimeline, overview, orderNotifications, pixConfirmation, orderSteps, reconciliation, sandbox, ledger, settlementPixKeys, settlementPayouts, clock, wallets, platformKeys, platformKeysAtStart, treasury, treasuryReader, sponsorBalance, liquidity, depositAddresses, depositWatcher, sweeper, lookupTables, operatorReads, payoutBatches, signatureSubscriptions, accountSubscriptions };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

@@ -116,6 +116,7 @@ describe('CHAIN_PROVIDER=solana-rpc', () => {
       priorityFeeMaxMicroLamports: 100_000,
       transferMaxAttempts: 5,
       transferBatchMax: 20,
+      lookupTables: true,
       depositWatchIntervalMs: 2000,
       depositWatchBatch: 100,
       depositFullReadIntervalMs: 30_000,

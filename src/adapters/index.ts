@@ -9,6 +9,7 @@
  */
 import type { Db } from '../db/database.ts';
 import type { Clock } from '../lib/clock.ts';
+import type { LookupTableIndex } from './chain/lookup-table-index.ts';
 import type { ChainAdapter } from './chain/port.ts';
 import { createSandboxChain } from './chain/sandbox.ts';
 import { createSolanaTransfers, type SolanaTransferSettings, type TreasurySigner } from './chain/solana-transfers.ts';
@@ -36,12 +37,12 @@ export interface AdapterSettings {
   solanaTransfers?: SolanaTransferSettings | undefined;
 }
 
-export function createAdapters(deps: { db: Db; clock: Clock; settings: AdapterSettings; treasury?: TreasurySigner | undefined }) {
+export function createAdapters(deps: { db: Db; clock: Clock; settings: AdapterSettings; treasury?: TreasurySigner | undefined; lookupTables?: LookupTableIndex | undefined }) {
   const sandboxPix = createSandboxPixProvider({ db: deps.db, clock: deps.clock, settings: deps.settings.pix });
   const apiPix = deps.settings.apiPix ? createApiPixProvider(deps.settings.apiPix) : undefined;
   const pix: PixProvider = apiPix ?? sandboxPix;
   const sandboxChain = createSandboxChain({ db: deps.db, clock: deps.clock, ...(deps.settings.tokenDecimals ? { tokenDecimals: deps.settings.tokenDecimals } : {}) });
-  const chain = deps.settings.solanaTransfers ? solanaChain(sandboxChain, deps.settings.solanaTransfers, deps.treasury) : sandboxChain;
+  const chain = deps.settings.solanaTransfers ? solanaChain(sandboxChain, deps.settings.solanaTransfers, deps.treasury, deps.lookupTables) : sandboxChain;
   const { httpPrices, priceSpread } = deps.settings;
   const source = httpPrices ? createHttpPriceSource({ clock: deps.clock, settings: httpPrices }) : createSandboxPriceSource(deps.settings.tokenBrlRates);
   const prices = withSpread(source, priceSpread);
@@ -49,9 +50,9 @@ export function createAdapters(deps: { db: Db; clock: Clock; settings: AdapterSe
 }
 
 /** Transfers on the Solana node; deposit addresses the sandbox chain's until services.ts puts the deposits module's in their place. */
-function solanaChain(sandbox: ChainAdapter, settings: SolanaTransferSettings, treasury: TreasurySigner | undefined): ChainAdapter {
+function solanaChain(sandbox: ChainAdapter, settings: SolanaTransferSettings, treasury: TreasurySigner | undefined, lookupTables: LookupTableIndex | undefined): ChainAdapter {
   if (!treasury) throw new Error("CHAIN_PROVIDER=solana-rpc needs the treasury's signer (the platform key that pays PAYIN transfers)");
-  return { chain: 'solana', createDepositAddress: (input) => sandbox.createDepositAddress(input), ...createSolanaTransfers({ settings, treasury }) };
+  return { chain: 'solana', createDepositAddress: (input) => sandbox.createDepositAddress(input), ...createSolanaTransfers({ settings, treasury, ...(lookupTables ? { lookupTables } : {}) }) };
 }
 
 export type Adapters = ReturnType<typeof createAdapters>;

@@ -5,7 +5,7 @@
  */
 import { Type } from 'typebox';
 import { isSolanaAddress } from '../lib/solana.ts';
-import { checkedText, integer, list, oneOf, refine, text } from './env.ts';
+import { boolean, checkedText, integer, list, oneOf, refine, text } from './env.ts';
 import { isUrlWith } from './formats.ts';
 
 export const CHAIN_PROVIDERS = ['sandbox', 'solana-rpc'] as const;
@@ -60,6 +60,11 @@ export const CHAIN_SCHEMA = {
     default: 20,
     description:
       'solana-rpc: PAYIN transfers of one token one treasury transaction may carry (fewer when they do not fit in its 1,232 bytes); 1 sends one transaction per order. Decision 0053',
+  }),
+  CHAIN_LOOKUP_TABLES: boolean({
+    default: true,
+    description:
+      "solana-rpc: the receivers' token accounts that batches carry are appended to address lookup tables of the treasury (one extension in flight, paid by the treasury: about 0.0022 SOL of rent per 10 accounts, held in the tables, and a fee), and later batches load them from there: an index instead of 32 bytes, so more transfers fit a transaction. Decision 0056",
   }),
   CHAIN_DEPOSIT_WATCH_INTERVAL_MS: integer({ minimum: 100, maximum: 600_000, default: 2000, description: "solana-rpc: pause between the deposit watcher's passes (each reads every watched address's balance, 100 per getMultipleAccounts, and lists the signatures of those whose balance moved), and between the deposit sweeps' passes" }),
   CHAIN_DEPOSIT_WATCH_BATCH: integer({ minimum: 1, maximum: 10_000, default: 100, description: 'solana-rpc: the sweeps followed, and the sweeps started, per pass; a tenth of it (at least 1) is the deposit addresses whose signatures the watcher lists at each full read whatever their balance, the least recently scanned first (a safety rotation beside the balance reads)' }),

@@ -149,6 +149,7 @@ const CHAIN = {
   priorityFeeMaxMicroLamports: 'CHAIN_PRIORITY_FEE_MAX_MICROLAMPORTS',
   transferMaxAttempts: 'CHAIN_TRANSFER_MAX_ATTEMPTS',
   transferBatchMax: 'CHAIN_TRANSFER_BATCH_MAX',
+  lookupTables: 'CHAIN_LOOKUP_TABLES',
   depositWatchIntervalMs: 'CHAIN_DEPOSIT_WATCH_INTERVAL_MS',
   depositWatchBatch: 'CHAIN_DEPOSIT_WATCH_BATCH',
   depositFullReadIntervalMs: 'CHAIN_DEPOSIT_FULL_READ_INTERVAL_MS',

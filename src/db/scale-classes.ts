@@ -80,6 +80,8 @@ export const SCALE_CLASSES: Readonly<Record<string, ScaleClass>> = {
   // The coordinator's own.
   admin_audit_log: { class: 'local', why: "operators' append-only audit log; merchant_id is what an action touched (nullable), read by operators across merchants" },
   approvals: { class: 'local', why: 'four-eyes approvals of operators (merchant_id nullable: many are platform actions)' },
+  chain_lookup_table_extensions: { class: 'local', why: "the treasury's transactions that append to its lookup tables, one in flight; written and read by the worker only" },
+  chain_lookup_tables: { class: 'local', why: "the treasury's address lookup tables, holding token accounts of any merchant's receivers; read by the worker only" },
   chain_transfer_batches: { class: 'local', why: "one treasury transaction for several PAYINs' transfers, of many merchants at once; written and read by the worker only" },
   idempotency_owners: { class: 'local', why: "the processes that own in-flight Idempotency-Keys, with their heartbeats" },
   kysely_migration: { class: 'local', why: 'the migrations applied (Citus propagates DDL from the coordinator)' },

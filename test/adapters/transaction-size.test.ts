@@ -2,7 +2,8 @@
  * A batch's size counted without compiling (src/adapters/chain/transaction-size.ts) is the size
  * @solana/kit compiles and signs, byte for byte, for any mix of the batch's instructions: token
  * accounts created or not, receivers repeated, memos short and long, with and without a priority
- * fee. The batch preparer takes the count from it and compiles once.
+ * fee, accounts loaded from lookup tables or not. The batch preparer takes the count from it and
+ * compiles once.
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -10,6 +11,7 @@ import {
   appendTransactionMessageInstructions,
   type Blockhash,
   compileTransaction,
+  compressTransactionMessageUsingAddressLookupTables,
   createNoopSigner,
   createTransactionMessage,
   getAddressDecoder,
@@ -36,9 +38,13 @@ describe('the size of a signed transfer batch, counted without compiling', () =>
     const mint = randomAddress();
     const source = randomAddress();
     const receivers = Array.from({ length: 6 }, () => ({ owner: randomAddress(), ata: randomAddress() }));
+    // Up to three lookup tables, each holding some of the receivers' token accounts (a receiver in
+    // two tables, in none, or the same table twice over are all possible).
+    const tableAddresses = Array.from({ length: 3 }, randomAddress);
+    const tablesOfReceivers = fc.array(fc.array(fc.integer({ min: 0, max: receivers.length - 1 }), { maxLength: 6 }), { maxLength: 3 });
     const transfer = fc.record({ receiver: fc.integer({ min: 0, max: receivers.length - 1 }), create: fc.boolean(), amount: fc.bigInt({ min: 1n, max: 2n ** 64n - 1n }) });
     fc.assert(
-      fc.property(fc.array(transfer, { minLength: 1, maxLength: 25 }), fc.boolean(), fc.oneof(fc.string(), fc.integer({ min: 100, max: 600 }).map((n) => 'x'.repeat(n))), (transfers, priced, memo) => {
+      fc.property(fc.array(transfer, { minLength: 1, maxLength: 25 }), fc.boolean(), fc.oneof(fc.string(), fc.integer({ min: 100, max: 600 }).map((n) => 'x'.repeat(n))), tablesOfReceivers, (transfers, priced, memo, tables) => {
         const instructions: Instruction[] = [
           getSetComputeUnitLimitInstruction({ units: 60_000 * transfers.length }),
           ...(priced ? [getSetComputeUnitPriceInstruction({ microLamports: 1_000n })] : []),
@@ -54,9 +60,10 @@ describe('the size of a signed transfer batch, counted without compiling', () =>
           (m) => setTransactionMessageFeePayer(payer, m),
           (m) => setTransactionMessageLifetimeUsingBlockhash({ blockhash: randomAddress() as string as Blockhash, lastValidBlockHeight: 100n }, m),
           (m) => appendTransactionMessageInstructions(instructions, m),
+          (m) => compressTransactionMessageUsingAddressLookupTables(m, Object.fromEntries(tables.map((held, i) => [tableAddresses[i]!, held.map((r) => receivers[r]!.ata)]))),
         );
         const wire = Buffer.from(getBase64EncodedWireTransaction(compileTransaction(message)), 'base64');
-        expect(signedTransactionSize(payer, instructions)).toBe(wire.length);
+        expect(signedTransactionSize(payer, message.instructions)).toBe(wire.length);
       }),
       { numRuns: 200 },
     );

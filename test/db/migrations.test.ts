@@ -72,6 +72,8 @@ describe.each(drivers)('migrations on %s', (driver) => {
       'api_credentials',
       'approvals',
       'chain_deposits',
+      'chain_lookup_table_extensions',
+      'chain_lookup_tables',
       'chain_transfer_batches',
       'deposit_addresses',
       'deposit_sweeps',

@@ -43,6 +43,7 @@ import { type ChainAdapter, ChainTransferRefusedError, type PreparedTransfer, ty
 import { call, createMintReader, type MintInfo, RPC_TIMEOUT_MS } from './solana-mints.ts';
 import { createBatchPreparer } from './solana-batch.ts';
 import { createPreparedTransactions } from './solana-prepared.ts';
+import type { LookupTableIndex } from './lookup-table-index.ts';
 import { createUnitSizer } from './simulated-units.ts';
 import { createTokenAccountAddresses } from './token-account-addresses.ts';
 
@@ -74,7 +75,7 @@ const base58 = getBase58Decoder();
 
 export { ChainTransferRefusedError };
 
-export function createSolanaTransfers(deps: { settings: SolanaTransferSettings; treasury: TreasurySigner }): SolanaTransfers {
+export function createSolanaTransfers(deps: { settings: SolanaTransferSettings; treasury: TreasurySigner; lookupTables?: LookupTableIndex }): SolanaTransfers {
   const { settings, treasury } = deps;
   const rpc = createSolanaRpc(settings.rpcUrl);
   const treasuryAddress = address(treasury.address);
@@ -159,7 +160,7 @@ export function createSolanaTransfers(deps: { settings: SolanaTransferSettings; 
     return { ...state, costs: { feeLamports: state.costs.feeLamports, rentLamports: (rent > 0n ? rent : 0n).toString() } };
   }
 
-  const { prepareTransferBatch } = createBatchPreparer({ rpc, rpcCall, treasury, mintOf, priorityFee, baseUnits, destinationOf, tokenAccountOf, computeUnitLimit: settings.computeUnitLimit });
+  const { prepareTransferBatch } = createBatchPreparer({ rpc, rpcCall, treasury, mintOf, priorityFee, baseUnits, destinationOf, tokenAccountOf, computeUnitLimit: settings.computeUnitLimit, ...(deps.lookupTables ? { lookupTables: deps.lookupTables } : {}) });
 
   return { prepareTransfer, sendTransfer: transactions.send, getTransferStatus, prepareTransferBatch };
 }

@@ -62,6 +62,10 @@
  * the transition's transaction, what the chain charged): network_fees +F / account_rent +R /
  * token_treasury −(F+R) (SOL, lamports as SOL with 9 decimals)
  *
+ * LOOKUP TABLE COSTS (an extension of the treasury's address lookup tables landed, decision 0056;
+ * in the transaction that settles it): network_fees +F / lookup_table_rent +R / token_treasury
+ * −(F+R) (SOL). The rent is held by the table, not spent: closing the table gives it back.
+ *
  * SWEEP COSTS (a credited deposit swept to the treasury, in the transaction that marks the sweep
  * done; the sponsor pays): network_fees +F / account_rent +R / sponsor_sol −(F+R) (SOL), R the
  * rent the sponsor paid net of the rent reclaimed from the closed deposit token account (usually
@@ -87,6 +91,7 @@ export type AccountCode =
   | 'treasury_capital'
   | 'network_fees'
   | 'account_rent'
+  | 'lookup_table_rent'
   | 'med_returns_payable'
   | 'merchant_chargebacks_owed';
 
@@ -212,6 +217,13 @@ export function chainCostPostings(costs: { feeLamports: bigint; rentLamports: bi
   const total = costs.feeLamports + costs.rentLamports;
   if (total === 0n) return [];
   const legs = [leg('network_fees', SOL, solOf(costs.feeLamports)), leg('account_rent', SOL, solOf(costs.rentLamports)), credit('token_treasury', SOL, solOf(total))];
+  return legs.filter((posting) => !decimal(posting.amount).isZero());
+}
+
+/** What one landed extension of the treasury's lookup tables took from it, lamports: the fee, and the rent the table holds. */
+export function lookupTableCostPostings(costs: { feeLamports: bigint; rentLamports: bigint }): Posting[] {
+  if (costs.feeLamports < 0n || costs.rentLamports < 0n) throw new Error('lookup table costs must not be negative');
+  const legs = [leg('network_fees', SOL, solOf(costs.feeLamports)), leg('lookup_table_rent', SOL, solOf(costs.rentLamports)), credit('token_treasury', SOL, solOf(costs.feeLamports + costs.rentLamports))];
   return legs.filter((posting) => !decimal(posting.amount).isZero());
 }
 

@@ -19,6 +19,7 @@ import {
   chainCostPostings,
   disputePostings,
   sweepCostPostings,
+  lookupTableCostPostings,
   isBalanced,
   isMerchantAccount,
   orderPostings,
@@ -235,6 +236,11 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
     /** A treasury withdrawal two operators approved (`withdrawalId`: its treasury_withdrawals row): treasury_capital +X / token_treasury −X. */
     postTreasuryWithdrawal(trx: Trx, withdrawal: { withdrawalId: string; currency: string; amount: string; at: Date }) {
       return post(trx, { merchantId: null, kind: 'TREASURY_WITHDRAWAL', referenceType: 'treasury_withdrawal', referenceId: withdrawal.withdrawalId, at: withdrawal.at }, treasuryWithdrawalPostings(withdrawal.currency, withdrawal.amount));
+    },
+
+    /** What an extension of the treasury's lookup tables took (postings.ts), in the transaction that settles it; once per extension. */
+    postLookupTableCosts(trx: Trx, extension: { id: string; at: Date }, costs: { feeLamports: bigint; rentLamports: bigint }) {
+      return post(trx, { merchantId: null, kind: 'LOOKUP_TABLE_COSTS', referenceType: 'lookup_table_extension', referenceId: extension.id, at: extension.at }, lookupTableCostPostings(costs));
     },
 
     /** An accepted MED claim's chargeback to the merchant, or the return it paid (postings.ts); once per dispute and movement. */

@@ -19,7 +19,7 @@ export interface LedgerEntriesTable {
   merchant_id: string | null;
   kind: string;
   /** `wallet_sign_request`: a sponsored fee, referencing its wallet_sign_requests row. */
-  reference_type: 'order' | 'settlement' | 'entry' | 'wallet_sign_request' | 'treasury_funding' | 'treasury_withdrawal' | 'dispute' | 'payout_batch';
+  reference_type: 'order' | 'settlement' | 'entry' | 'wallet_sign_request' | 'treasury_funding' | 'treasury_withdrawal' | 'dispute' | 'payout_batch' | 'lookup_table_extension';
   reference_id: string;
   created_at: ColumnType<Date, Date | string, never>;
 }

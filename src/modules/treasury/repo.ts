@@ -114,6 +114,16 @@ export const treasuryRepo = {
       .execute();
   },
 
+  /** The lookup table extension in flight (decision 0056): what it may take from the treasury's SOL once it lands, before it is posted. */
+  async lookupTableExtensionInFlight(db: Db): Promise<{ creates: boolean; addresses: number } | undefined> {
+    const row = await db
+      .selectFrom('chain_lookup_table_extensions')
+      .select(['creates', sql<number>`cardinality(addresses)`.as('addresses')])
+      .where('status', '=', 'PENDING')
+      .executeTakeFirst();
+    return row ? { creates: row.creates, addresses: Number(row.addresses) } : undefined;
+  },
+
   async insertRun(
     db: Db,
     run: { id: string; started_at: Date; finished_at: Date; address: string; in_flight_transfers: number; drift_found: boolean },

@@ -44,6 +44,23 @@ export function maxSolPerTransfer(chain: { computeUnitLimit: number; priorityFee
     .toFixed(9);
 }
 
+/** Rent-exempt lamports per byte of an account (3,480 a byte-year, two years), and the 128 bytes every account is counted for. */
+const RENT_LAMPORTS_PER_BYTE = 6_960n;
+const ACCOUNT_OVERHEAD_BYTES = 128n;
+const LOOKUP_TABLE_HEADER_BYTES = 56n;
+
+/**
+ * The most SOL one lookup table extension takes from the treasury (decision 0056): one signature's
+ * fee (no priority fee) and the rent of the bytes it adds, the table's header and overhead too
+ * when it creates the table.
+ */
+export function lookupTableExtensionMaxSol(extension: { creates: boolean; addresses: number }): string {
+  const bytes = 32n * BigInt(extension.addresses) + (extension.creates ? ACCOUNT_OVERHEAD_BYTES + LOOKUP_TABLE_HEADER_BYTES : 0n);
+  return decimal((LAMPORTS_PER_SIGNATURE + RENT_LAMPORTS_PER_BYTE * bytes).toString())
+    .dividedBy(decimal(10).pow(9))
+    .toFixed(9);
+}
+
 /** Below the currency's threshold (TREASURY_LOW_BALANCE); false when it has none. */
 export function isLowBalance(balance: string, threshold: string | undefined): boolean {
   return threshold !== undefined && decimal(balance).lt(threshold);

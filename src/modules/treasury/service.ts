@@ -15,7 +15,7 @@ import { type AuditActor, recordAudit } from '../../platform/audit/record.ts';
 import type { LedgerService } from '../ledger/service.ts';
 import type { Liquidity } from './liquidity.ts';
 import { type ReconciliationRunRow, type TokenSum, treasuryRepo as repo } from './repo.ts';
-import { SOL, driftOf, isLowBalance, isTransientDrift } from './rules.ts';
+import { SOL, driftOf, isLowBalance, isTransientDrift, lookupTableExtensionMaxSol } from './rules.ts';
 
 const SOL_DECIMALS = 9;
 
@@ -226,7 +226,7 @@ export function createTreasuryService(deps: TreasuryDeps) {
       // In-flight transfers and unswept deposits first: one that completes between the reads is then
       // counted as in flight while already in the ledger (or on chain), which widens the tolerance
       // instead of raising a false drift.
-      const [{ inFlight }, unswept] = await Promise.all([repo.openPayins(db), repo.unsweptDeposits(db)]);
+      const [{ inFlight }, unswept, extension] = await Promise.all([repo.openPayins(db), repo.unsweptDeposits(db), repo.lookupTableExtensionInFlight(db)]);
       const [onChain, ledgerBalances] = await Promise.all([reader.readBalances(), ledger.treasuryBalances()]);
       deps.liquidity.remember(onChain, startedAt);
       const inFlightBy = byToken(inFlight);
@@ -240,14 +240,16 @@ export function createTreasuryService(deps: TreasuryDeps) {
         // A credited deposit not yet swept: in the books' treasury, still at its address on chain.
         // Sweeps spend the sponsor's SOL, never the treasury's: they widen no SOL tolerance.
         const sweeping = unsweptBy.get(currency);
-        const inFlightAmount = decimal(inFlightBy.get(currency)?.amount ?? '0').plus(sweeping?.amount ?? '0').toString();
+        // A lookup table extension landed but not yet finalized has left the treasury's SOL, not yet the books'.
+        const tables = currency === SOL && extension ? { count: 1, amount: lookupTableExtensionMaxSol(extension) } : { count: 0, amount: '0' };
+        const inFlightAmount = decimal(inFlightBy.get(currency)?.amount ?? '0').plus(sweeping?.amount ?? '0').plus(tables.amount).toString();
         return {
           currency,
           onChain: decimal(chain).toString(),
           ledger: books,
           drift,
           inFlightAmount,
-          drifted: !isTransientDrift(currency, drift, { count: payinTransfers + (sweeping?.count ?? 0), amount: inFlightAmount }, deps.solPerTransfer),
+          drifted: !isTransientDrift(currency, drift, { count: payinTransfers + (sweeping?.count ?? 0) + tables.count, amount: inFlightAmount }, deps.solPerTransfer),
           low: onChain.has(currency) && isLowBalance(chain, deps.lowBalance[currency]),
         };
       });

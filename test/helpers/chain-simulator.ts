@@ -28,6 +28,7 @@ import {
   signTransactionMessageWithSigners,
   type TransactionSigner,
 } from '@solana/kit';
+import type { Services } from '../../src/services.ts';
 import { type ChainSimulator, startChainSimulator } from '../../tools/chain-simulator/index.ts';
 
 /** A kit client on the simulator, typed as a test cluster's (it has requestAirdrop). */
@@ -114,3 +115,16 @@ export async function fundedSender(sim: ChainSimulator, mint: Address): Promise<
 
 /** The service's settings for orders on that node: CHAIN_PROVIDER=solana-rpc at `finalized`, `usdc` as USDC. */
 export const solanaRpcSettings = (url: string, usdc: Address) => ({ CHAIN_PROVIDER: 'solana-rpc', SOLANA_RPC_URL: url, CHAIN_TOKEN_MINTS: `USDC:${usdc}`, SOLANA_COMMITMENT: 'finalized' });
+
+/**
+ * The service's treasury funded on chain (10 SOL, 1,000,000 of `usdc`) and its books told so by
+ * the operators' fundings (the opening balances): its address.
+ */
+export async function fundTreasury(sim: ChainSimulator, services: Pick<Services, 'platformKeysAtStart' | 'treasury'>, usdc: Address): Promise<Address> {
+  const treasury = address(services.platformKeysAtStart.signers.TREASURY.address);
+  const airdrop = await sim.airdrop(treasury, 10_000_000_000n);
+  await sim.mintTo({ mint: usdc, owner: treasury, amount: 1_000_000_000_000n });
+  await services.treasury.fund({ currency: 'SOL', amount: '10', reference: airdrop }, { actor: 'test' });
+  await services.treasury.fund({ currency: 'USDC', amount: '1000000', reference: `mint-${usdc}` }, { actor: 'test' });
+  return treasury;
+}

@@ -8,7 +8,7 @@
  * died) is sent by the next pass and settled once; the reconciliation finds no drift, an extension
  * landed and not yet posted included.
  */
-import { type Address, address, generateKeyPairSigner, type Signature } from '@solana/kit';
+import { type Address, generateKeyPairSigner, type Signature } from '@solana/kit';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLookupTableIndex } from '../../../src/adapters/chain/lookup-table-index.ts';
@@ -18,7 +18,7 @@ import { createLookupTableKeeper } from '../../../src/modules/lookup-tables/keep
 import { ordersRepo } from '../../../src/modules/orders/repo.ts';
 import { lookupTableExtensionMaxSol } from '../../../src/modules/treasury/rules.ts';
 import type { ChainSimulator } from '../../../tools/chain-simulator/index.ts';
-import { ata, type Rpc, solanaRpcSettings, startHandClockedChain } from '../../helpers/chain-simulator.ts';
+import { ata, type Rpc, solanaRpcSettings, startHandClockedChain, fundTreasury } from '../../helpers/chain-simulator.ts';
 import { ordersTest } from '../orders/helpers.ts';
 
 const FINALIZED_LAG = 3;
@@ -40,11 +40,7 @@ describe('lookup tables of the treasury on the chain simulator', () => {
   const keeper = () => t.ctx.app.services.lookupTables!;
 
   beforeAll(async () => {
-    treasury = address(t.ctx.app.services.platformKeysAtStart.signers.TREASURY.address);
-    const airdrop = await sim.airdrop(treasury, 10_000_000_000n);
-    await sim.mintTo({ mint: usdc, owner: treasury, amount: 1_000_000_000_000n });
-    await t.ctx.app.services.treasury.fund({ currency: 'SOL', amount: '10', reference: airdrop }, { actor: 'test' });
-    await t.ctx.app.services.treasury.fund({ currency: 'USDC', amount: '1000000', reference: `mint-${usdc}` }, { actor: 'test' });
+    treasury = await fundTreasury(sim, t.ctx.app.services, usdc);
   });
 
   const lamports = async () => BigInt((await rpc.getBalance(treasury).send()).value);

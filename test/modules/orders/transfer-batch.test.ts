@@ -5,13 +5,13 @@
  * lamport what the chain charged; one destination the chain refuses (a frozen token account)
  * inside a batch of 18 splits it until that order is alone, and the other 17 complete.
  */
-import { type Address, address, generateKeyPairSigner, type Signature } from '@solana/kit';
+import { type Address, generateKeyPairSigner, type Signature } from '@solana/kit';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decimal } from '../../../src/lib/money.ts';
 import { ordersRepo } from '../../../src/modules/orders/repo.ts';
 import type { ChainSimulator } from '../../../tools/chain-simulator/index.ts';
-import { ata, type Rpc, solanaRpcSettings, startHandClockedChain } from '../../helpers/chain-simulator.ts';
+import { ata, type Rpc, solanaRpcSettings, startHandClockedChain, fundTreasury } from '../../helpers/chain-simulator.ts';
 import { ordersTest } from './helpers.ts';
 
 const FINALIZED_LAG = 3;
@@ -31,12 +31,7 @@ describe('batched PAYIN transfers on the chain simulator', () => {
   const t = ordersTest(() => ({ ...solanaRpcSettings(sim.url, usdc), CHAIN_TRANSFER_BATCH_MAX: '20' }));
 
   beforeAll(async () => {
-    treasury = address(t.ctx.app.services.platformKeysAtStart.signers.TREASURY.address);
-    const airdrop = await sim.airdrop(treasury, 10_000_000_000n);
-    await sim.mintTo({ mint: usdc, owner: treasury, amount: 1_000_000_000_000n });
-    const { treasury: books } = t.ctx.app.services;
-    await books.fund({ currency: 'SOL', amount: '10', reference: airdrop }, { actor: 'test' });
-    await books.fund({ currency: 'USDC', amount: '1000000', reference: `mint-${usdc}` }, { actor: 'test' });
+    treasury = await fundTreasury(sim, t.ctx.app.services, usdc);
   });
 
   const row = async (id: string) => (await ordersRepo.find(t.ctx.database.db, id))!;

@@ -7,13 +7,13 @@
  * order COMPLETED, and the SOL postings equal to what the chain charged (getTransaction); at the
  * end the treasury's reconciliation finds the books and the chain in agreement, to the lamport.
  */
-import { type Address, address, generateKeyPairSigner, type Signature } from '@solana/kit';
+import { type Address, generateKeyPairSigner, type Signature } from '@solana/kit';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decimal } from '../../../src/lib/money.ts';
 import { ordersRepo } from '../../../src/modules/orders/repo.ts';
 import type { ChainSimulator } from '../../../tools/chain-simulator/index.ts';
-import { ata, type Rpc, solanaRpcSettings, startHandClockedChain } from '../../helpers/chain-simulator.ts';
+import { ata, type Rpc, solanaRpcSettings, startHandClockedChain, fundTreasury } from '../../helpers/chain-simulator.ts';
 import { ordersTest } from './helpers.ts';
 
 const FINALIZED_LAG = 3;
@@ -37,13 +37,7 @@ describe('a PAYIN transfers exactly once on the chain simulator', () => {
   const t = ordersTest(() => ({ ...solanaRpcSettings(sim.url, usdc), CHAIN_TRANSFER_BATCH_MAX: '1' }));
 
   beforeAll(async () => {
-    treasury = address(t.ctx.app.services.platformKeysAtStart.signers.TREASURY.address);
-    const airdrop = await sim.airdrop(treasury, 10_000_000_000n);
-    await sim.mintTo({ mint: usdc, owner: treasury, amount: 1_000_000_000_000n });
-    // The books learn the opening balances from the operators' fundings.
-    const { treasury: books } = t.ctx.app.services;
-    await books.fund({ currency: 'SOL', amount: '10', reference: airdrop }, { actor: 'test' });
-    await books.fund({ currency: 'USDC', amount: '1000000', reference: `mint-${usdc}` }, { actor: 'test' });
+    treasury = await fundTreasury(sim, t.ctx.app.services, usdc);
   });
 
   /** A paid PAYIN to a fresh wallet, and the worker's steps over the simulator. */

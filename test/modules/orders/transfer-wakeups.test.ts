@@ -5,12 +5,12 @@
  * it (a batch's transaction too); with the websocket down, polling completes it as before; a stale notification (the order
  * moved on) writes nothing.
  */
-import { type Address, address, generateKeyPairSigner } from '@solana/kit';
+import { type Address, generateKeyPairSigner } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ordersRepo } from '../../../src/modules/orders/repo.ts';
 import { ORDER_STEPS_CHANNEL } from '../../../src/modules/orders/lifecycle/transitions.ts';
 import type { ChainSimulator } from '../../../tools/chain-simulator/index.ts';
-import { solanaRpcSettings, startHandClockedChain, until } from '../../helpers/chain-simulator.ts';
+import { solanaRpcSettings, startHandClockedChain, until, fundTreasury } from '../../helpers/chain-simulator.ts';
 import { ordersTest } from './helpers.ts';
 
 const FINALIZED_LAG = 3;
@@ -28,12 +28,7 @@ describe('a pending PAYIN transfer woken by its signature notification', () => {
   const t = ordersTest(() => ({ ...solanaRpcSettings(sim.url, usdc), SOLANA_WS_URL: sim.wsUrl, CHAIN_TRANSFER_BATCH_MAX: '4' }));
 
   beforeAll(async () => {
-    const treasury = address(t.ctx.app.services.platformKeysAtStart.signers.TREASURY.address);
-    const airdrop = await sim.airdrop(treasury, 10_000_000_000n);
-    await sim.mintTo({ mint: usdc, owner: treasury, amount: 1_000_000_000_000n });
-    const { treasury: books } = t.ctx.app.services;
-    await books.fund({ currency: 'SOL', amount: '10', reference: airdrop }, { actor: 'test' });
-    await books.fund({ currency: 'USDC', amount: '1000000', reference: `mint-${usdc}` }, { actor: 'test' });
+    await fundTreasury(sim, t.ctx.app.services, usdc);
   });
 
   /** A paid PAYIN run to TRANSFERRING: its transaction sent, not final, its step due again in 1 s. */

@@ -70,15 +70,25 @@ export function createLookupTableKeeper(deps: LookupTableKeeperDeps) {
     return true;
   }
 
+  /** The tables as saved, read again (and given to the batch preparer) only when one changed. */
+  let known: { version: string; tables: Awaited<ReturnType<typeof repo.tables>> } | undefined;
+  async function tables() {
+    const version = await repo.version(db);
+    if (known?.version !== version) {
+      known = { version, tables: await repo.tables(db) };
+      index.replaceTables(known.tables);
+    }
+    return known.tables;
+  }
+
   /** One pass; `appended`: the addresses of an extension sent in it. */
   async function run(): Promise<{ appended: number }> {
     const pending = await repo.pending(db);
     if (pending && !(await follow(pending))) return { appended: 0 };
-    const tables = await repo.tables(db);
-    index.replaceTables(tables);
+    const saved = await tables();
     const candidates = index.takeUnlisted(ADDRESSES_PER_EXTENSION);
     if (candidates.length === 0) return { appended: 0 };
-    const newest = tables.filter((t) => t.authority === chain.authority).at(-1);
+    const newest = saved.filter((t) => t.authority === chain.authority).at(-1);
     const room = newest ? LOOKUP_TABLE_CAPACITY - newest.addresses.length : 0;
     const appended = room > 0 ? candidates.slice(0, room) : candidates;
     index.noteCarried(candidates.slice(appended.length));

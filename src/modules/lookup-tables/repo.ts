@@ -2,7 +2,7 @@
  * SQL of the lookup tables (decision 0056): the tables as finalized, and the one extension in
  * flight, stored before it is sent and settled once, guarded by its status.
  */
-import type { Selectable } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Db, Trx } from '../../db/database.ts';
 import type { ChainLookupTableExtensionsTable, LookupTableExtensionStatus } from './tables.ts';
 
@@ -11,6 +11,15 @@ export type ExtensionRow = Selectable<ChainLookupTableExtensionsTable>;
 const EXTENSION_COLUMNS = ['id', 'table_address', 'creates', 'addresses', 'tx_hash', 'wire', 'last_valid_block_height', 'status', 'created_at', 'settled_at'] as const satisfies ReadonlyArray<keyof ExtensionRow>;
 
 export const lookupTablesRepo = {
+  /** Grows whenever a table is saved (tables are only created and appended to): they are read again only then. */
+  async version(db: Db): Promise<string> {
+    const row = await db
+      .selectFrom('chain_lookup_tables')
+      .select([sql<number>`count(*)::int`.as('tables'), sql<string>`coalesce(sum(cardinality(addresses)), 0)::text`.as('addresses')])
+      .executeTakeFirstOrThrow();
+    return `${row.tables}:${row.addresses}`;
+  },
+
   tables(db: Db) {
     return db.selectFrom('chain_lookup_tables').select(['address', 'authority', 'addresses']).orderBy('created_at').orderBy('address').execute();
   },

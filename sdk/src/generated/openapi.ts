@@ -5735,6 +5735,17 @@ export interface components {
             driftFound: boolean;
             currencies: components["schemas"]["TreasuryReconciliationCurrency"][];
         };
+        /** TreasuryLookupTables */
+        TreasuryLookupTables: {
+            /** @description The treasury's address lookup tables (decision 0056) */
+            tables: number;
+            /** @description Receivers' token accounts they hold, as finalized */
+            addresses: number;
+            /** @description SOL the tables hold as rent, from the ledger (lookup_table_rent): returned when a table is closed; decimal text in whole units (SOL: 9 decimals) */
+            rentHeld: string;
+            /** @description An extension is stored or sent and not yet finalized */
+            extensionInFlight: boolean;
+        };
         /** Treasury */
         Treasury: {
             /**
@@ -5752,6 +5763,7 @@ export interface components {
             onChainAsOf: string | null;
             currencies: components["schemas"]["TreasuryCurrency"][];
             lastReconciliation: components["schemas"]["TreasuryReconciliation"] | null;
+            lookupTables: components["schemas"]["TreasuryLookupTables"];
         };
         /** TreasuryReconciliationList */
         TreasuryReconciliationList: {
@@ -25045,6 +25057,12 @@ export interface operations {
                      *             "inFlightAmount": "0.000000"
                      *           }
                      *         ]
+                     *       },
+                     *       "lookupTables": {
+                     *         "tables": 2,
+                     *         "addresses": 311,
+                     *         "rentHeld": "0.695356800",
+                     *         "extensionInFlight": false
                      *       }
                      *     }
                      */

@@ -319,6 +319,7 @@ export const ADMIN_RESPONSE_EXAMPLES: ResponseExamples = {
         },
       ],
       lastReconciliation: TREASURY_RECONCILIATION,
+      lookupTables: { tables: 2, addresses: 311, rentHeld: '0.695356800', extensionInFlight: false },
     },
   },
   adminListTreasuryReconciliations: { 200: { data: [TREASURY_RECONCILIATION] } },

@@ -254,6 +254,12 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
     },
 
     /** The platform's token_treasury balance per currency (debits positive: what the books say it holds). */
+    /** SOL the treasury's lookup tables hold as rent (LOOKUP_TABLE_COSTS, decision 0056). */
+    async lookupTableRent(): Promise<string> {
+      const rows = await repo.platformBalances(db, 'lookup_table_rent');
+      return decimal(rows.find((row) => row.currency === 'SOL')?.balance ?? '0').toFixed(9);
+    },
+
     async treasuryBalances(executor: Db = db): Promise<Map<string, string>> {
       const rows = await repo.platformBalances(executor, 'token_treasury');
       return new Map(rows.map((row): [string, string] => [row.currency, decimal(row.balance).toString()]));

@@ -66,6 +66,16 @@ export const ReconciliationListQuery = StrictObject({
 
 export const ReconciliationListSchema = Type.Object({ data: Type.Array(ReconciliationRunSchema) }, { title: 'TreasuryReconciliationList' });
 
+const LookupTablesSchema = Type.Object(
+  {
+    tables: Type.Integer({ description: "The treasury's address lookup tables (decision 0056)" }),
+    addresses: Type.Integer({ description: "Receivers' token accounts they hold, as finalized" }),
+    rentHeld: Amount('SOL the tables hold as rent, from the ledger (lookup_table_rent): returned when a table is closed'),
+    extensionInFlight: Type.Boolean({ description: 'An extension is stored or sent and not yet finalized' }),
+  },
+  { title: 'TreasuryLookupTables' },
+);
+
 export const TreasurySchema = Type.Object(
   {
     chain: Type.Enum(['solana-rpc', 'sandbox'], { description: 'sandbox: no treasury on chain; liquidity is not limited and nothing is reconciled' }),
@@ -75,6 +85,7 @@ export const TreasurySchema = Type.Object(
     onChainAsOf: Nullable(Timestamp('When the on-chain balances were read')),
     currencies: Type.Array(CurrencySchema),
     lastReconciliation: Type.Union([ReconciliationRunSchema, Type.Null()]),
+    lookupTables: LookupTablesSchema,
   },
   { title: 'Treasury' },
 );

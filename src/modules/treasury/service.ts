@@ -23,7 +23,7 @@ export interface TreasuryDeps {
   db: Db;
   clock: Clock;
   reader: TreasuryBalanceReader;
-  ledger: Pick<LedgerService, 'postTreasuryFunding' | 'postTreasuryWithdrawal' | 'treasuryBalances'>;
+  ledger: Pick<LedgerService, 'postTreasuryFunding' | 'postTreasuryWithdrawal' | 'treasuryBalances' | 'lookupTableRent'>;
   liquidity: Pick<Liquidity, 'remember'>;
   /** Token symbol → decimals (SUPPORTED_TOKENS); SOL is always known, with 9. */
   tokens: Record<string, number>;
@@ -164,7 +164,7 @@ export function createTreasuryService(deps: TreasuryDeps) {
       let onChain: TreasuryBalances | undefined;
       let onChainAsOf: Date | undefined;
       let onChainSource: 'node' | 'last-reconciliation' | 'none' = 'none';
-      const [ledgerBalances, { owed, inFlight }, lastRun] = await Promise.all([ledger.treasuryBalances(), repo.openPayins(db), repo.lastRun(db)]);
+      const [ledgerBalances, { owed, inFlight }, lastRun, tables, rentHeld] = await Promise.all([ledger.treasuryBalances(), repo.openPayins(db), repo.lastRun(db), repo.lookupTables(db), ledger.lookupTableRent()]);
       if (reader.onChain) {
         try {
           onChain = await reader.readBalances();
@@ -206,6 +206,7 @@ export function createTreasuryService(deps: TreasuryDeps) {
         onChainAsOf: onChainAsOf?.toISOString() ?? null,
         currencies,
         lastReconciliation: lastRun ? toReconciliation(lastRun) : null,
+        lookupTables: { ...tables, rentHeld },
       };
     },
 

@@ -6,7 +6,7 @@
  * the table, so 18 transfers fit ONE transaction where they took two without it, every order
  * exactly once at its (batch, instruction index); an extension stored and never sent (the process
  * died) is sent by the next pass and settled once; the reconciliation finds no drift, an extension
- * landed and not yet posted included.
+ * landed and not yet posted included; GET /admin/treasury shows the tables and the rent they hold.
  */
 import { type Address, generateKeyPairSigner, type Signature } from '@solana/kit';
 import { sql } from 'kysely';
@@ -18,6 +18,7 @@ import { createLookupTableKeeper } from '../../../src/modules/lookup-tables/keep
 import { ordersRepo } from '../../../src/modules/orders/repo.ts';
 import { lookupTableExtensionMaxSol } from '../../../src/modules/treasury/rules.ts';
 import type { ChainSimulator } from '../../../tools/chain-simulator/index.ts';
+import { ADMIN_TOKEN } from '../../helpers/app.ts';
 import { ata, type Rpc, solanaRpcSettings, startHandClockedChain, fundTreasury } from '../../helpers/chain-simulator.ts';
 import { ordersTest } from '../orders/helpers.ts';
 
@@ -172,7 +173,12 @@ describe('lookup tables of the treasury on the chain simulator', () => {
     expect((await bookedTableLamports()) - booked).toBe(before - (await lamports()));
   }, 60_000);
 
-  it('after all of it, the treasury reconciliation finds no drift', async () => {
+  it('after all of it, the treasury reconciliation finds no drift; the operators see the tables and the rent they hold', async () => {
     expect(await t.ctx.app.services.treasury.reconcile()).toMatchObject({ address: treasury, inFlightTransfers: 0, driftFound: false });
+    const response = await t.ctx.app.inject({ method: 'GET', url: '/api/v1/admin/treasury', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    expect(response.statusCode).toBe(200);
+    // The rent of the table's 184 bytes of header and overhead, and of its 21 addresses.
+    const rent = (184n + 32n * 21n) * 6_960n;
+    expect(response.json().lookupTables).toEqual({ tables: 1, addresses: ORDERS + 3, rentHeld: decimal(rent.toString()).dividedBy(1e9).toFixed(9), extensionInFlight: false });
   });
 });

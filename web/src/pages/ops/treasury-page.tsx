@@ -20,6 +20,7 @@ import { formatBrl, formatDateTime, formatTokenAmount } from '../../i18n/format.
 import { SettlementPayouts } from './settlement-payouts.tsx';
 
 type Currency = components['schemas']['TreasuryCurrency'];
+type Treasury = components['schemas']['Treasury'];
 type Due = components['schemas']['SettlementDue'];
 
 function Balances() {
@@ -39,6 +40,10 @@ function Balances() {
     { id: 'openPayins', header: t('opsTreasury.openPayins'), cell: (c) => `${c.openPayins} · ${amount(c.openPayinObligations, c.currency)}` },
     { id: 'inFlight', header: t('opsTreasury.inFlight'), cell: (c) => `${c.inFlightTransfers} · ${amount(c.inFlightAmount, c.currency)}` },
   ];
+  const lookupTables = (held: Treasury['lookupTables']) => {
+    const value = t('opsTreasury.lookupTables.value', { tables: String(held.tables), addresses: String(held.addresses), rent: formatTokenAmount(held.rentHeld, 'SOL', language) });
+    return held.extensionInFlight ? `${value} (${t('opsTreasury.lookupTables.inFlight')})` : value;
+  };
   return (
     <Stack component="section" aria-labelledby="treasury-heading">
       <Title order={2} id="treasury-heading">{t('opsTreasury.balances')}</Title>
@@ -48,6 +53,7 @@ function Balances() {
           [t('opsTreasury.address'), data.address ?? none],
           [t('opsTreasury.source'), t(`opsTreasury.source.${data.onChainSource}`)],
           [t('opsTreasury.asOf'), data.onChainAsOf ? formatDateTime(data.onChainAsOf) : none],
+          [t('opsTreasury.lookupTables'), lookupTables(data.lookupTables)],
         ]}
       />
       {data.onChain ? null : <Text>{t('opsTreasury.sandbox')}</Text>}

@@ -350,8 +350,8 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
         afterSweepStored: deps.afterSweepStored,
       })
     : undefined;
-  const lookupTables = lookupTableIndex
-    ? createLookupTableKeeper({ db: workerDb, clock, chain: dependencies.chain(createSolanaLookupTables({ settings: { rpcUrl: solanaTransfers!.rpcUrl }, treasury: treasurySigner })), index: lookupTableIndex, postCosts: ledger.postLookupTableCosts, ...(deps.log ? { log: deps.log } : {}) })
+  const lookupTables = lookupTableIndex && solanaTransfers
+    ? createLookupTableKeeper({ db: workerDb, clock, chain: dependencies.chain(createSolanaLookupTables({ settings: { rpcUrl: solanaTransfers.rpcUrl }, treasury: treasurySigner })), index: lookupTableIndex, postCosts: ledger.postLookupTableCosts, ...(deps.log ? { log: deps.log } : {}) })
     : undefined;
   const reconciliation = createReconciliation({ db, clock, pix: adapters.pix, notifications: orderNotifications, settings: config.reconciliation, ...(adapters.apiPix ? { prepare: adapters.apiPix.registerWebhook } : {}) });
   const sandbox = createSandboxDriver({

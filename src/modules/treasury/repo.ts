@@ -114,23 +114,16 @@ export const treasuryRepo = {
       .execute();
   },
 
-  /** The treasury's lookup tables (decision 0056): how many, the addresses they hold, an extension in flight. */
-  async lookupTables(db: Db): Promise<{ tables: number; addresses: number; extensionInFlight: boolean }> {
+  /**
+   * The treasury's lookup tables (decision 0056): how many, the addresses they hold, and the
+   * extension in flight (landed, it has taken SOL the books post only once it is final).
+   */
+  async lookupTables(db: Db): Promise<{ tables: number; addresses: number; inFlight: { creates: boolean; addresses: number } | undefined }> {
     const [held, pending] = await Promise.all([
       db.selectFrom('chain_lookup_tables').select([sql<number>`count(*)::int`.as('tables'), sql<number>`coalesce(sum(cardinality(addresses)), 0)::int`.as('addresses')]).executeTakeFirstOrThrow(),
-      db.selectFrom('chain_lookup_table_extensions').select('id').where('status', '=', 'PENDING').executeTakeFirst(),
+      db.selectFrom('chain_lookup_table_extensions').select(['creates', sql<number>`cardinality(addresses)`.as('addresses')]).where('status', '=', 'PENDING').executeTakeFirst(),
     ]);
-    return { tables: Number(held.tables), addresses: Number(held.addresses), extensionInFlight: pending !== undefined };
-  },
-
-  /** The lookup table extension in flight (decision 0056): what it may take from the treasury's SOL once it lands, before it is posted. */
-  async lookupTableExtensionInFlight(db: Db): Promise<{ creates: boolean; addresses: number } | undefined> {
-    const row = await db
-      .selectFrom('chain_lookup_table_extensions')
-      .select(['creates', sql<number>`cardinality(addresses)`.as('addresses')])
-      .where('status', '=', 'PENDING')
-      .executeTakeFirst();
-    return row ? { creates: row.creates, addresses: Number(row.addresses) } : undefined;
+    return { tables: Number(held.tables), addresses: Number(held.addresses), inFlight: pending ? { creates: pending.creates, addresses: Number(pending.addresses) } : undefined };
   },
 
   async insertRun(

@@ -206,7 +206,7 @@ export function createTreasuryService(deps: TreasuryDeps) {
         onChainAsOf: onChainAsOf?.toISOString() ?? null,
         currencies,
         lastReconciliation: lastRun ? toReconciliation(lastRun) : null,
-        lookupTables: { ...tables, rentHeld },
+        lookupTables: { tables: tables.tables, addresses: tables.addresses, rentHeld, extensionInFlight: tables.inFlight !== undefined },
       };
     },
 
@@ -227,7 +227,7 @@ export function createTreasuryService(deps: TreasuryDeps) {
       // In-flight transfers and unswept deposits first: one that completes between the reads is then
       // counted as in flight while already in the ledger (or on chain), which widens the tolerance
       // instead of raising a false drift.
-      const [{ inFlight }, unswept, extension] = await Promise.all([repo.openPayins(db), repo.unsweptDeposits(db), repo.lookupTableExtensionInFlight(db)]);
+      const [{ inFlight }, unswept, { inFlight: extension }] = await Promise.all([repo.openPayins(db), repo.unsweptDeposits(db), repo.lookupTables(db)]);
       const [onChain, ledgerBalances] = await Promise.all([reader.readBalances(), ledger.treasuryBalances()]);
       deps.liquidity.remember(onChain, startedAt);
       const inFlightBy = byToken(inFlight);

@@ -87,7 +87,9 @@ describe('worker instances', () => {
     const live = await start();
     const killed = await start();
     // What kill -9 does to the instance's session: PostgreSQL ends it and frees its advisory lock.
-    await sql`select pg_terminate_backend(l.pid) from pg_locks l join workers w on l.objid = w.lock_key
+    // The call waits (up to 5 s) for the session to be gone: it only signals it otherwise, and on a
+    // loaded machine the next start could still find the lock held (CI, 2026-12-06).
+    await sql`select pg_terminate_backend(l.pid, 5000) from pg_locks l join workers w on l.objid = w.lock_key
               where l.locktype = 'advisory' and l.classid = ${0x776b7273} and w.id = ${killed.holder()}`.execute(database.db);
     await silence(live.holder(), 10_000);
     const { lines, log } = logs();

@@ -17,12 +17,8 @@ import { waitFor } from '../helpers/processes.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-/**
- * These workers batch. Without the treasury's lookup tables: their extensions would land beside
- * the batches (this file counts every transaction the chain landed against the orders' own), and
- * they have their own kill-and-resend test (test/modules/lookup-tables/).
- */
-const BATCHED = { CHAIN_TRANSFER_BATCH_MAX: '20', CHAIN_LOOKUP_TABLES: 'false' };
+/** These workers batch (without the treasury's lookup tables, as every worker of test/helpers/chain-workers.ts). */
+const BATCHED = { CHAIN_TRANSFER_BATCH_MAX: '20' };
 const ORDERS = 18;
 
 describe('kill -9 of the worker around a batch of 18 PAYINs: every order exactly once', () => {

@@ -58,7 +58,10 @@ export async function startChainWorkers(options: { slotMs?: number } = {}): Prom
   // A fast slot clock (finality in a fraction of a second), as a cluster's, only quicker.
   const sim = await startChainSimulator({ slotMs: options.slotMs ?? 40, confirmedLag: 1, finalizedLag: 4 });
   const usdc = (await sim.createMint({ decimals: 6 })).mint;
-  let env: Record<string, string> = { CHAIN_PROVIDER: 'solana-rpc', SOLANA_RPC_URL: sim.url, CHAIN_TOKEN_MINTS: `USDC:${usdc}`, SOLANA_COMMITMENT: 'finalized', ORDER_WORKER_INTERVAL_MS: '100' };
+  // Without the treasury's lookup tables: their extensions would land beside the transfers, and the
+  // kill tests count every transaction the chain landed against the orders' own (extensions have
+  // their own kill-and-resend test, test/modules/lookup-tables/).
+  let env: Record<string, string> = { CHAIN_PROVIDER: 'solana-rpc', SOLANA_RPC_URL: sim.url, CHAIN_TOKEN_MINTS: `USDC:${usdc}`, SOLANA_COMMITMENT: 'finalized', ORDER_WORKER_INTERVAL_MS: '100', CHAIN_LOOKUP_TABLES: 'false' };
   // Any hour of the test run: the receiver's night window must not refuse the PAYIN.
   const config = testConfig({ ...env, RECEIVER_DEFAULT_NIGHT_TRANSACTIONS_PF: 'true' });
   const database = await openDatabase({ driver: 'postgres', url, poolMax: 4 });

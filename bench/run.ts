@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { Api, type Credentials } from './lib/api.ts';
 import { type DepositLatencyFigures, type WatcherCostFigures, depositLatency, fundDepositor, keepOpen, seedOpenPayouts, watcherCost } from './lib/chain-deposit.ts';
-import { type ChainPayinFigures, type ClockSettings, type SimulatorLimitFigures, chainPayin, fundTreasuryBooks, fundTreasuryOnChain, simulatorLimit, treasuryAddress, startSimulator } from './lib/chain-payin.ts';
+import { type ChainPayinFigures, type ClockSettings, type SimulatorLimitFigures, chainPayin, fundTreasuryBooks, fundTreasuryOnChain, simulatorLimit, treasuryAddresses, startSimulator } from './lib/chain-payin.ts';
 import { analyze, createDatabase, dropDatabase, orderIdAtDepth, seedOrders, seedReceivers, serverVersion } from './lib/database.ts';
 import { productionKeys } from './lib/keys.ts';
 import { type LoadFigures, type LoadSettings, measure, round } from './lib/load.ts';
@@ -356,12 +356,14 @@ async function main(): Promise<void> {
       const { SIMULATION_MODE: _simulated, ...rest } = serviceEnv;
       const chainServiceEnv = { ...rest, NODE_ENV: 'development', ...chainEnv };
       log(`${name}: chain simulator pid ${sim.child.pid} (slot ${chainClock.slotMs} ms, confirmed lag ${chainClock.confirmedLag}, finalized lag ${chainClock.finalizedLag}); service restarted with NODE_ENV=development, no SIMULATION_MODE, ${JSON.stringify(chainEnv)}`);
-      const airdrop = await fundTreasuryOnChain(sim, await treasuryAddress(databaseUrl));
+      // Every treasury wallet (BENCH_SERVICE_ENV's CHAIN_TREASURY_WALLETS, decision 0057), each its own airdrop and books.
+      const airdrops: string[] = [];
+      for (const treasury of await treasuryAddresses(databaseUrl)) airdrops.push(await fundTreasuryOnChain(sim, treasury));
       await stopChild(service!);
       started = start([], chainServiceEnv);
       service = started.child;
       await waitHealthy(`${base}/healthz`, started.since, service);
-      await fundTreasuryBooks(api, keys.ADMIN_TOKEN!, sim, airdrop);
+      for (const [i, airdrop] of airdrops.entries()) await fundTreasuryBooks(api, keys.ADMIN_TOKEN!, airdrop, i + 1);
       const startWithoutWorker = async () => {
         await stopChild(service!);
         started = start([], { ...chainServiceEnv, ROLES: 'api' });

@@ -168,7 +168,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   // 0052); values under an older KEK wait for `admin rotate-kek` (docs/architecture/keys.md).
   const personalDataAtStart = await sealClearPersonalData(db, personalData, personalDataTables);
   const createMissing = config.nodeEnv !== 'production' || config.simulationMode;
-  const platformKeysAtStart = await platformKeys.prepare({ createMissing, sponsorKeypair: config.sponsorPrivateKey });
+  const platformKeysAtStart = await platformKeys.prepare({ createMissing, sponsorKeypair: config.sponsorPrivateKey, treasuryWallets: config.chain.treasuryWallets });
   const { SPONSOR: sponsor } = platformKeysAtStart.signers;
   // Managed wallets' chain: a Solana node when SOLANA_RPC_URL is set, else LiteSVM in this process.
   const walletChain = config.solanaRpcUrl
@@ -219,11 +219,11 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
       ? { rpcUrl: chain.rpcUrl, commitment: chain.commitment, tokenMints: chain.tokenMints, computeUnitLimit: chain.computeUnitLimit, priorityFeeMaxMicroLamports: chain.priorityFeeMaxMicroLamports }
       : undefined;
   const adapterSettings = { pix: config.pix, tokenBrlRates: config.sandbox.tokenBrlRates, tokenDecimals: config.orders.tokens, httpPrices, priceSpread: prices.spread, apiPix: config.apiPix, solanaTransfers };
-  // PAYIN transfers are signed by the treasury (never the sponsor: one key, one purpose).
-  const treasurySigner = deps.treasurySigner ?? platformKeysAtStart.signers.TREASURY;
+  // PAYIN transfers are signed by the treasury's wallets, never the sponsor (one key, one purpose); wallet 1 also takes the sweeps and holds the lookup tables (decision 0057).
+  const treasurySigners = deps.treasurySigner ? [deps.treasurySigner] : platformKeysAtStart.treasuryWallets;
   // The treasury's lookup tables (decision 0056): the batch preparer loads from them, the keeper below appends to them.
   const lookupTableIndex = solanaTransfers && chain.lookupTables ? createLookupTableIndex() : undefined;
-  const adapters = dependencies.adapters(createAdapters({ db, clock, settings: adapterSettings, treasury: treasurySigner, lookupTables: lookupTableIndex }), {
+  const adapters = dependencies.adapters(createAdapters({ db, clock, settings: adapterSettings, treasuries: treasurySigners, lookupTables: lookupTableIndex }), {
     httpPrices: httpPrices !== undefined,
     priceToken: Object.keys(config.orders.tokens)[0] ?? 'USDC',
   });
@@ -246,21 +246,12 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
   const balanceReader =
     deps.treasuryReader ??
     (solanaTransfers
-      ? createSolanaTreasuryReader({ url: solanaTransfers.rpcUrl, commitment: solanaTransfers.commitment, address: treasurySigner.address, mints: solanaTransfers.tokenMints })
+      ? createSolanaTreasuryReader({ url: solanaTransfers.rpcUrl, commitment: solanaTransfers.commitment, addresses: treasurySigners.map((signer) => signer.address), mints: solanaTransfers.tokenMints })
       : createSandboxTreasuryReader());
   const treasuryReader = balanceReader.onChain ? dependencies.chain(balanceReader) : balanceReader;
   dependencies.registerChain({ rpcUrl: solanaTransfers?.rpcUrl, treasuryOnChain: treasuryReader.onChain, treasuryKind: treasuryReader.kind });
-  const liquidity = createLiquidity({ db, clock, reader: treasuryReader, settings: config.treasury, ...(deps.log ? { log: deps.log } : {}) });
-  const treasury = createTreasuryService({
-    db,
-    clock,
-    reader: treasuryReader,
-    ledger,
-    liquidity,
-    tokens: config.orders.tokens,
-    lowBalance: config.treasury.lowBalance,
-    solPerTransfer: maxSolPerTransfer(chain),
-  });
+  const liquidity = createLiquidity({ db, clock, reader: treasuryReader, settings: { ...config.treasury, treasuryWallets: treasurySigners.length }, ...(deps.log ? { log: deps.log } : {}) });
+  const treasury = createTreasuryService({ db, clock, reader: treasuryReader, ledger, liquidity, tokens: config.orders.tokens, lowBalance: config.treasury.lowBalance, walletCount: treasurySigners.length, solPerTransfer: maxSolPerTransfer(chain) });
   const { log } = deps;
   const dependencyHealth = dependencies.health;
   const orders = createOrdersService({ db, clock, settings: config.orders, pix: adapters.pix, chain: chainForOrders, quotes, receivers, personalData, liquidity, dependencies: dependencyHealth, onOrderChanged, log });
@@ -303,6 +294,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     onOrderChanged,
     transferMaxAttempts: chain.transferMaxAttempts,
     transferBatchMax: chain.transferBatchMax,
+    chooseWallet: liquidity.chooseWallet,
     ...(deps.log ? { log: deps.log } : {}),
     ...(deps.metrics ? { metrics: transferMetrics(deps.metrics.registry) } : {}),
     ...(deps.afterTransferStored ? { afterTransferStored: deps.afterTransferStored } : {}),
@@ -331,7 +323,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
       })
     : undefined;
   // The sponsor pays sweeps and sponsored transactions: its SOL is watched wherever it is on a node.
-  const sponsorReader = deps.sponsorReader ?? (config.solanaRpcUrl ? createSolanaTreasuryReader({ url: config.solanaRpcUrl, commitment: chain.commitment, address: sponsor.address, mints: {} }) : undefined);
+  const sponsorReader = deps.sponsorReader ?? (config.solanaRpcUrl ? createSolanaTreasuryReader({ url: config.solanaRpcUrl, commitment: chain.commitment, addresses: [sponsor.address], mints: {} }) : undefined);
   const sponsorBalance = sponsorReader ? createSponsorBalance({ address: sponsor.address, reader: sponsorReader, threshold: config.treasury.sponsorLowBalance, clock, log: deps.log }) : undefined;
   const sponsorFunds = sponsorBalance
     ? async () => ({ ...(await sponsorBalance.current(config.treasury.reconciliationIntervalMs)), sweepMinimum: SWEEP_SPONSOR_MINIMUM_SOL })
@@ -341,7 +333,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
     ? createSweeper({
         db: workerDb,
         clock,
-        chain: dependencies.chain(createSolanaSweeps({ settings: { rpcUrl: solanaTransfers.rpcUrl, commitment: solanaTransfers.commitment, tokenMints: solanaTransfers.tokenMints }, sponsor, treasuryAddress: treasurySigner.address })),
+        chain: dependencies.chain(createSolanaSweeps({ settings: { rpcUrl: solanaTransfers.rpcUrl, commitment: solanaTransfers.commitment, tokenMints: solanaTransfers.tokenMints }, sponsor, treasuryAddress: treasurySigners[0]!.address })),
         vault: depositVault,
         postSweepCosts: (trx, order, costs, at) => ledger.postSweepCosts(trx, order, costs, at),
         settings: { batchSize: chain.depositWatchBatch, maxAttempts: chain.transferMaxAttempts },
@@ -351,7 +343,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
       })
     : undefined;
   const lookupTables = lookupTableIndex && solanaTransfers
-    ? createLookupTableKeeper({ db: workerDb, clock, chain: dependencies.chain(createSolanaLookupTables({ settings: { rpcUrl: solanaTransfers.rpcUrl }, treasury: treasurySigner })), index: lookupTableIndex, postCosts: ledger.postLookupTableCosts, ...(deps.log ? { log: deps.log } : {}) })
+    ? createLookupTableKeeper({ db: workerDb, clock, chain: dependencies.chain(createSolanaLookupTables({ settings: { rpcUrl: solanaTransfers.rpcUrl }, treasury: treasurySigners[0]! })), index: lookupTableIndex, postCosts: ledger.postLookupTableCosts, ...(deps.log ? { log: deps.log } : {}) })
     : undefined;
   const reconciliation = createReconciliation({ db, clock, pix: adapters.pix, notifications: orderNotifications, settings: config.reconciliation, ...(adapters.apiPix ? { prepare: adapters.apiPix.registerWebhook } : {}) });
   const sandbox = createSandboxDriver({

@@ -49,7 +49,7 @@ export function explainStartupFailure(err: unknown, settings: StartupSettings): 
     return `not allowed to listen on port ${port}: use a port above 1023 (set ${variable})`;
   }
   // Their messages name the fix and carry no secret (src/modules/platform-keys/service.ts, src/platform/key-rotation.ts).
-  for (const code of ['EMBEDDED_DATABASE_LOCKED', 'PLATFORM_KEYS_MISSING', 'PLATFORM_KEY_EXISTS', 'KEK_VERSION_MISSING', 'KEK_DOES_NOT_OPEN', 'TOKEN_MINT_REFUSED']) {
+  for (const code of ['EMBEDDED_DATABASE_LOCKED', 'PLATFORM_KEYS_MISSING', 'PLATFORM_KEY_EXISTS', 'TREASURY_WALLETS_LOWERED', 'KEK_VERSION_MISSING', 'KEK_DOES_NOT_OPEN', 'TOKEN_MINT_REFUSED']) {
     if (codes.has(code)) return String(errors.find((error) => error.code === code)!.message);
   }
   if (codes.has('3D000')) {

@@ -117,6 +117,7 @@ describe('CHAIN_PROVIDER=solana-rpc', () => {
       transferMaxAttempts: 5,
       transferBatchMax: 20,
       lookupTables: true,
+      treasuryWallets: 1,
       depositWatchIntervalMs: 2000,
       depositWatchBatch: 100,
       depositFullReadIntervalMs: 30_000,

@@ -161,9 +161,15 @@ interface SimState {
 }
 export const simulatorState = (sim: SimulatorProcess) => admin<SimState>(sim, '/state');
 
-/** The treasury's address: its key is created and sealed by the service's first start (SIMULATION_MODE). */
-export const treasuryAddress = (dbUrl: string) =>
-  withClient(dbUrl, async (client) => (await client.query<{ address: string }>(`select address from platform_keys where purpose = 'TREASURY'`)).rows[0]!.address);
+/**
+ * The treasury wallets' addresses, wallet 1 first (CHAIN_TREASURY_WALLETS, decision 0057): their
+ * keys are created and sealed by the service's first start (SIMULATION_MODE).
+ */
+export const treasuryAddresses = (dbUrl: string) =>
+  withClient(dbUrl, async (client) => {
+    const { rows } = await client.query<{ address: string }>(`select address from platform_keys where purpose = 'TREASURY' or purpose like 'TREASURY\\_%' order by length(purpose), purpose`);
+    return rows.map((row) => row.address);
+  });
 
 /**
  * The treasury funded on the simulator before the service starts on it: the service's liquidity
@@ -176,11 +182,11 @@ export async function fundTreasuryOnChain(sim: SimulatorProcess, treasury: strin
   return signature;
 }
 
-/** The same fundings told to the books (POST /admin/treasury/fundings), as an operator would. */
-export async function fundTreasuryBooks(service: Api, adminToken: string, sim: SimulatorProcess, airdrop: string): Promise<void> {
+/** The same fundings of treasury wallet `wallet` told to the books (POST /admin/treasury/fundings), as an operator would. */
+export async function fundTreasuryBooks(service: Api, adminToken: string, airdrop: string, wallet: number): Promise<void> {
   const auth = { authorization: `Bearer ${adminToken}` };
-  await service.post('/api/v1/admin/treasury/fundings', { currency: 'SOL', amount: '1000', reference: airdrop }, auth);
-  await service.post('/api/v1/admin/treasury/fundings', { currency: 'USDC', amount: '100000000', reference: `bench-mint-${airdrop}` }, auth);
+  await service.post('/api/v1/admin/treasury/fundings', { currency: 'SOL', amount: '1000', reference: airdrop, wallet }, auth);
+  await service.post('/api/v1/admin/treasury/fundings', { currency: 'USDC', amount: '100000000', reference: `bench-mint-${airdrop}`, wallet }, auth);
 }
 
 /**

@@ -33,16 +33,17 @@ export interface AdapterSettings {
   priceSpread: string;
   /** Set: PIX goes through this PSP's API Pix instead of the sandbox PSP. */
   apiPix?: ApiPixAdapterSettings | undefined;
-  /** Set: PAYIN transfers go from the treasury through this Solana node (needs `treasury`). */
+  /** Set: PAYIN transfers go from the treasury through this Solana node (needs `treasuries`). */
   solanaTransfers?: SolanaTransferSettings | undefined;
 }
 
-export function createAdapters(deps: { db: Db; clock: Clock; settings: AdapterSettings; treasury?: TreasurySigner | undefined; lookupTables?: LookupTableIndex | undefined }) {
+/** `treasuries`: the treasury wallets' signers, wallet 1 first (decision 0057). */
+export function createAdapters(deps: { db: Db; clock: Clock; settings: AdapterSettings; treasuries?: readonly TreasurySigner[] | undefined; lookupTables?: LookupTableIndex | undefined }) {
   const sandboxPix = createSandboxPixProvider({ db: deps.db, clock: deps.clock, settings: deps.settings.pix });
   const apiPix = deps.settings.apiPix ? createApiPixProvider(deps.settings.apiPix) : undefined;
   const pix: PixProvider = apiPix ?? sandboxPix;
   const sandboxChain = createSandboxChain({ db: deps.db, clock: deps.clock, ...(deps.settings.tokenDecimals ? { tokenDecimals: deps.settings.tokenDecimals } : {}) });
-  const chain = deps.settings.solanaTransfers ? solanaChain(sandboxChain, deps.settings.solanaTransfers, deps.treasury, deps.lookupTables) : sandboxChain;
+  const chain = deps.settings.solanaTransfers ? solanaChain(sandboxChain, deps.settings.solanaTransfers, deps.treasuries ?? [], deps.lookupTables) : sandboxChain;
   const { httpPrices, priceSpread } = deps.settings;
   const source = httpPrices ? createHttpPriceSource({ clock: deps.clock, settings: httpPrices }) : createSandboxPriceSource(deps.settings.tokenBrlRates);
   const prices = withSpread(source, priceSpread);
@@ -50,9 +51,9 @@ export function createAdapters(deps: { db: Db; clock: Clock; settings: AdapterSe
 }
 
 /** Transfers on the Solana node; deposit addresses the sandbox chain's until services.ts puts the deposits module's in their place. */
-function solanaChain(sandbox: ChainAdapter, settings: SolanaTransferSettings, treasury: TreasurySigner | undefined, lookupTables: LookupTableIndex | undefined): ChainAdapter {
-  if (!treasury) throw new Error("CHAIN_PROVIDER=solana-rpc needs the treasury's signer (the platform key that pays PAYIN transfers)");
-  return { chain: 'solana', createDepositAddress: (input) => sandbox.createDepositAddress(input), ...createSolanaTransfers({ settings, treasury, ...(lookupTables ? { lookupTables } : {}) }) };
+function solanaChain(sandbox: ChainAdapter, settings: SolanaTransferSettings, treasuries: readonly TreasurySigner[], lookupTables: LookupTableIndex | undefined): ChainAdapter {
+  if (treasuries.length === 0) throw new Error("CHAIN_PROVIDER=solana-rpc needs the treasury's signer (the platform key that pays PAYIN transfers)");
+  return { chain: 'solana', createDepositAddress: (input) => sandbox.createDepositAddress(input), ...createSolanaTransfers({ settings, treasuries, ...(lookupTables ? { lookupTables } : {}) }) };
 }
 
 export type Adapters = ReturnType<typeof createAdapters>;

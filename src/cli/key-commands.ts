@@ -5,7 +5,7 @@
  * addresses and counts; a key itself is read from stdin only (never argv, which `ps` and shell
  * history show) and never printed.
  */
-import type { PlatformKeyPurpose } from '../modules/platform-keys/tables.ts';
+import { type PlatformKeyPurpose, treasuryWalletPurpose } from '../modules/platform-keys/tables.ts';
 import { fail } from './config.ts';
 import type { RuntimeConfig } from '../runtime-config.ts';
 import type { Db } from '../db/database.ts';
@@ -76,10 +76,12 @@ export async function runKeyCommand(command: KeyCommand, input: { config: Runtim
     const { platformKeys, sealedKeyStores, personalData, personalDataTables } = createKeyCustody({ config, db: database.db, clock: systemClock });
     if (command === 'create-platform-keys') {
       // As start-up does outside production: SPONSOR_PRIVATE_KEY, when set, is the sponsor to keep.
-      const prepared = await platformKeys.prepare({ createMissing: true, sponsorKeypair: config.sponsorPrivateKey });
+      // And the treasury's further wallets, CHAIN_TREASURY_WALLETS (decision 0057), as start-up would want them.
+      const prepared = await platformKeys.prepare({ createMissing: true, sponsorKeypair: config.sponsorPrivateKey, treasuryWallets: config.chain.treasuryWallets });
       const actionOf = (purpose: PlatformKeyPurpose) =>
         prepared.created.some((key) => key.purpose === purpose) ? 'created' : prepared.imported.some((key) => key.purpose === purpose) ? 'imported' : 'existing';
-      const keys = (['TREASURY', 'SPONSOR'] as const).map((purpose) => ({ purpose, address: prepared.signers[purpose].address, action: actionOf(purpose) }));
+      const wallets = prepared.treasuryWallets.map((signer, i) => ({ purpose: treasuryWalletPurpose(i + 1), address: signer.address }));
+      const keys = [...wallets.slice(0, 1), { purpose: 'SPONSOR' as const, address: prepared.signers.SPONSOR.address }, ...wallets.slice(1)].map((key) => ({ ...key, action: actionOf(key.purpose) }));
       console.log(JSON.stringify({ keys }));
     } else if (command === 'import-platform-key') {
       const result = await platformKeys.importKeypair(input.purpose!, input.keypair!, 'the keypair on stdin');

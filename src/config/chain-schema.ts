@@ -66,6 +66,13 @@ export const CHAIN_SCHEMA = {
     description:
       "solana-rpc: the receivers' token accounts that batches carry are appended to address lookup tables of the treasury (one extension in flight, paid by the treasury: about 0.0022 SOL of rent per 10 accounts, held in the tables, and a fee), and later batches load them from there: an index instead of 32 bytes, so more transfers fit a transaction. Decision 0056",
   }),
+  CHAIN_TREASURY_WALLETS: integer({
+    minimum: 1,
+    maximum: 8,
+    default: 1,
+    description:
+      "solana-rpc: the treasury's hot wallets that sign PAYIN transfers (wallet 1 is the TREASURY key, wallet n the TREASURY_n key, created like the other platform keys), each paying its own fees from its own balances, with its own books and reconciliation; a transfer goes from the next wallet in turn that covers it, so no one account's write lock carries every transfer. Each wallet needs SOL and tokens of its own (fundings name the wallet). Decision 0057",
+  }),
   CHAIN_DEPOSIT_WATCH_INTERVAL_MS: integer({ minimum: 100, maximum: 600_000, default: 2000, description: "solana-rpc: pause between the deposit watcher's passes (each reads every watched address's balance, 100 per getMultipleAccounts, and lists the signatures of those whose balance moved), and between the deposit sweeps' passes" }),
   CHAIN_DEPOSIT_WATCH_BATCH: integer({ minimum: 1, maximum: 10_000, default: 100, description: 'solana-rpc: the sweeps followed, and the sweeps started, per pass; a tenth of it (at least 1) is the deposit addresses whose signatures the watcher lists at each full read whatever their balance, the least recently scanned first (a safety rotation beside the balance reads)' }),
   CHAIN_DEPOSIT_FULL_READ_INTERVAL_MS: integer({ minimum: 0, maximum: 3_600_000, default: 30_000, description: "solana-rpc with a websocket (SOLANA_WS_URL): every watched token account is subscribed (accountSubscribe at finalized) and a change scans its address at once; every balance is then read only this often (a full read, with the safety rotation), and between full reads a pass reads only the accounts no subscription covers. Without a websocket every pass is a full read" }),

@@ -150,6 +150,7 @@ const CHAIN = {
   transferMaxAttempts: 'CHAIN_TRANSFER_MAX_ATTEMPTS',
   transferBatchMax: 'CHAIN_TRANSFER_BATCH_MAX',
   lookupTables: 'CHAIN_LOOKUP_TABLES',
+  treasuryWallets: 'CHAIN_TREASURY_WALLETS',
   depositWatchIntervalMs: 'CHAIN_DEPOSIT_WATCH_INTERVAL_MS',
   depositWatchBatch: 'CHAIN_DEPOSIT_WATCH_BATCH',
   depositFullReadIntervalMs: 'CHAIN_DEPOSIT_FULL_READ_INTERVAL_MS',

@@ -43,7 +43,7 @@ describe('Solana transfers (CHAIN_PROVIDER=solana-rpc) against the chain simulat
     odd = address((await sim.createMint({ decimals: 2, program: 'token-2022' })).mint);
     await sim.mintTo({ mint: usdc, owner: treasury.address, amount: 1_000_000_000n });
     await sim.mintTo({ mint: odd, owner: treasury.address, amount: 1_000_000n });
-    transfers = createSolanaTransfers({ settings: settings(), treasury });
+    transfers = createSolanaTransfers({ settings: settings(), treasuries: [treasury] });
   });
   afterAll(() => sim?.close());
 
@@ -168,7 +168,7 @@ describe('Solana transfers (CHAIN_PROVIDER=solana-rpc) against the chain simulat
     const poor = signerFromSeed(randomBytes(32));
     await sim.airdrop(poor.address, 1_000_000_000n);
     await sim.mintTo({ mint: usdc, owner: poor.address, amount: 1n });
-    const fromPoor = createSolanaTransfers({ settings: settings(), treasury: poor });
+    const fromPoor = createSolanaTransfers({ settings: settings(), treasuries: [poor] });
     const prepared = await fromPoor.prepareTransfer({ reference: 'poor', token: 'USDC', amount: '5', destination: await wallet() });
     await fromPoor.sendTransfer(prepared);
     const state = await settle(prepared, fromPoor);
@@ -208,7 +208,7 @@ describe('Solana transfers (CHAIN_PROVIDER=solana-rpc) against the chain simulat
   });
 
   it('a node that hangs is abandoned after the RPC timeout, as unavailable (a worker never outlives its lease on it)', async () => {
-    const impatient = createSolanaTransfers({ settings: settings({ rpcTimeoutMs: 200 }), treasury });
+    const impatient = createSolanaTransfers({ settings: settings({ rpcTimeoutMs: 200 }), treasuries: [treasury] });
     await sim.setFaults({ hangMs: 2000 });
     const started = Date.now();
     const error = await impatient.prepareTransfer({ reference: 'h', token: 'USDC', amount: '1', destination: await wallet() }).catch((e: unknown) => e);

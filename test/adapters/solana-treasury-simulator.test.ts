@@ -37,12 +37,12 @@ describe('the Solana treasury reader against the chain simulator', () => {
     const eurc = await sim.createMint({ program: 'token-2022', decimals: 2 });
     await sim.mintTo({ mint: eurc.mint, owner: treasury.address, amount: 12_345n });
     const none = await sim.createMint();
-    const reader = createSolanaTreasuryReader({ url: sim.url, commitment: 'confirmed', address: treasury.address, mints: { USDC: usdc, EURC: eurc.mint, PYUSD: none.mint } });
-    expect(Object.fromEntries(await reader.readBalances())).toEqual({ SOL: '2', USDC: '1000', EURC: '123.45', PYUSD: '0' });
+    const reader = createSolanaTreasuryReader({ url: sim.url, commitment: 'confirmed', addresses: [treasury.address], mints: { USDC: usdc, EURC: eurc.mint, PYUSD: none.mint } });
+    expect(Object.fromEntries((await reader.readBalances()).get(1)!)).toEqual({ SOL: '2', USDC: '1000', EURC: '123.45', PYUSD: '0' });
   });
 
   it('a node answering 503 is ChainUnavailableError, without the URL', async () => {
-    const reader = createSolanaTreasuryReader({ url: sim.url, address: treasury.address, mints: { USDC: usdc } });
+    const reader = createSolanaTreasuryReader({ url: sim.url, addresses: [treasury.address], mints: { USDC: usdc } });
     await sim.setFaults({ http: { status: 503, count: 10 } });
     try {
       const error = await reader.readBalances().then(
@@ -57,7 +57,7 @@ describe('the Solana treasury reader against the chain simulator', () => {
   });
 
   it('a hanging node is abandoned after the timeout', async () => {
-    const reader = createSolanaTreasuryReader({ url: sim.url, address: treasury.address, mints: { USDC: usdc }, timeoutMs: 200 });
+    const reader = createSolanaTreasuryReader({ url: sim.url, addresses: [treasury.address], mints: { USDC: usdc }, timeoutMs: 200 });
     await sim.setFaults({ hangMs: 2000 });
     try {
       const started = Date.now();
@@ -69,7 +69,7 @@ describe('the Solana treasury reader against the chain simulator', () => {
   });
 
   it('reconciles with no drift once funded in the books; an unbooked transfer out is a drift of exactly its tokens', async () => {
-    const reader = createSolanaTreasuryReader({ url: sim.url, commitment: 'confirmed', address: treasury.address, mints: { USDC: usdc } });
+    const reader = createSolanaTreasuryReader({ url: sim.url, commitment: 'confirmed', addresses: [treasury.address], mints: { USDC: usdc } });
     ctx = await createTestContext({}, { treasuryReader: reader });
     const fund = (currency: string, amount: string, reference: string) =>
       ctx!.app.inject({ method: 'POST', url: '/api/v1/admin/treasury/fundings', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, payload: { currency, amount, reference } });

@@ -67,10 +67,10 @@ afterAll(() => server.close());
 
 describe('the Solana treasury reader', () => {
   it('reads SOL and each token from its associated account; a missing one is 0', async () => {
-    const reader = createSolanaTreasuryReader({ url, commitment: 'confirmed', address: TREASURY, mints: { USDC: USDC_MINT, EURC: EURC_MINT } });
+    const reader = createSolanaTreasuryReader({ url, commitment: 'confirmed', addresses: [TREASURY], mints: { USDC: USDC_MINT, EURC: EURC_MINT } });
     expect(reader).toMatchObject({ kind: 'solana-rpc', onChain: true, address: TREASURY, currencies: ['SOL', 'USDC', 'EURC'] });
     const balances = await reader.readBalances();
-    expect(Object.fromEntries(balances)).toEqual({ SOL: '1.500000001', USDC: '1234.500001', EURC: '0' });
+    expect(Object.fromEntries(balances.get(1)!)).toEqual({ SOL: '1.500000001', USDC: '1234.500001', EURC: '0' });
     const byOwner = calls.find((call) => call.method === 'getTokenAccountsByOwner')!;
     expect(byOwner.params[0]).toBe(TREASURY);
     expect(byOwner.params[2]).toMatchObject({ encoding: 'jsonParsed', commitment: 'confirmed' });
@@ -79,7 +79,7 @@ describe('the Solana treasury reader', () => {
   it('a node that fails is ChainUnavailableError naming the method, never the URL', async () => {
     failing = true;
     try {
-      const reader = createSolanaTreasuryReader({ url, address: TREASURY, mints: { USDC: USDC_MINT } });
+      const reader = createSolanaTreasuryReader({ url, addresses: [TREASURY], mints: { USDC: USDC_MINT } });
       const error = await reader.readBalances().then(
         () => undefined,
         (err: unknown) => err,

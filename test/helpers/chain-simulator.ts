@@ -117,14 +117,15 @@ export async function fundedSender(sim: ChainSimulator, mint: Address): Promise<
 export const solanaRpcSettings = (url: string, usdc: Address) => ({ CHAIN_PROVIDER: 'solana-rpc', SOLANA_RPC_URL: url, CHAIN_TOKEN_MINTS: `USDC:${usdc}`, SOLANA_COMMITMENT: 'finalized' });
 
 /**
- * The service's treasury funded on chain (10 SOL, 1,000,000 of `usdc`) and its books told so by
- * the operators' fundings (the opening balances): its address.
+ * The service's treasury wallet `wallet` (1: the TREASURY key; decision 0057) funded on chain (10
+ * SOL, 1,000,000 of `usdc`) and its books told so by the operators' fundings (the opening
+ * balances): its address.
  */
-export async function fundTreasury(sim: ChainSimulator, services: Pick<Services, 'platformKeysAtStart' | 'treasury'>, usdc: Address): Promise<Address> {
-  const treasury = address(services.platformKeysAtStart.signers.TREASURY.address);
+export async function fundTreasury(sim: ChainSimulator, services: Pick<Services, 'platformKeysAtStart' | 'treasury'>, usdc: Address, wallet = 1): Promise<Address> {
+  const treasury = address(services.platformKeysAtStart.treasuryWallets[wallet - 1]!.address);
   const airdrop = await sim.airdrop(treasury, 10_000_000_000n);
   await sim.mintTo({ mint: usdc, owner: treasury, amount: 1_000_000_000_000n });
-  await services.treasury.fund({ currency: 'SOL', amount: '10', reference: airdrop }, { actor: 'test' });
-  await services.treasury.fund({ currency: 'USDC', amount: '1000000', reference: `mint-${usdc}` }, { actor: 'test' });
+  await services.treasury.fund({ currency: 'SOL', amount: '10', reference: airdrop, wallet }, { actor: 'test' });
+  await services.treasury.fund({ currency: 'USDC', amount: '1000000', reference: `mint-${usdc}-${treasury}`, wallet }, { actor: 'test' });
   return treasury;
 }

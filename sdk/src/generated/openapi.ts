@@ -5709,8 +5709,31 @@ export interface components {
             /** @description Tokens of those transfers: the chain may already show them gone while the ledger still holds them; decimal text in whole units (SOL: 9 decimals) */
             inFlightAmount: string;
         };
+        /** TreasuryWalletCurrency */
+        TreasuryWalletCurrency: {
+            currency: string;
+            onChain: string | null;
+            /** @description The wallet's token_treasury balance in the ledger; decimal text in whole units (SOL: 9 decimals) */
+            ledger: string;
+            drift: string | null;
+            /** @description onChain below TREASURY_LOW_BALANCE (each wallet pays its own fees); null without either */
+            belowThreshold: boolean | null;
+            /** @description PAYINs whose transfer this wallet signed, not yet COMPLETED */
+            inFlightTransfers: number;
+            /** @description Tokens of those transfers; decimal text in whole units (SOL: 9 decimals) */
+            inFlightAmount: string;
+        };
+        /** TreasuryWallet */
+        TreasuryWallet: {
+            /** @description 1 is the TREASURY key, n the TREASURY_n key */
+            wallet: number;
+            address: string | null;
+            currencies: components["schemas"]["TreasuryWalletCurrency"][];
+        };
         /** TreasuryReconciliationCurrency */
         TreasuryReconciliationCurrency: {
+            /** @description The treasury wallet: each is reconciled against its own books */
+            wallet: number;
             currency: string;
             /** @description Read on chain; decimal text in whole units (SOL: 9 decimals) */
             onChain: string;
@@ -5733,6 +5756,7 @@ export interface components {
             inFlightTransfers: number;
             /** @description Some currency drifted beyond what the transfers in flight explain */
             driftFound: boolean;
+            /** @description Per wallet, per currency */
             currencies: components["schemas"]["TreasuryReconciliationCurrency"][];
         };
         /** TreasuryLookupTables */
@@ -5761,7 +5785,10 @@ export interface components {
              */
             onChainSource: "node" | "last-reconciliation" | "none";
             onChainAsOf: string | null;
+            /** @description Every wallet's together */
             currencies: components["schemas"]["TreasuryCurrency"][];
+            /** @description Each hot wallet (CHAIN_TREASURY_WALLETS, decision 0057): PAYIN transfers go from the next one in turn that covers them, each with its own books and reconciliation */
+            wallets: components["schemas"]["TreasuryWallet"][];
             lastReconciliation: components["schemas"]["TreasuryReconciliation"] | null;
             lookupTables: components["schemas"]["TreasuryLookupTables"];
         };
@@ -5779,12 +5806,16 @@ export interface components {
             reference: string;
             /** @description Why, for the audit trail. No control, format (zero-width, bidi) or line-separator characters */
             note?: string;
+            /** @description The treasury wallet the tokens went to (default 1); 400 past CHAIN_TREASURY_WALLETS */
+            wallet?: number;
         };
         /** TreasuryFunding */
         TreasuryFunding: {
             /** Format: uuid */
             id: string;
             reference: string;
+            /** @description The treasury wallet funded */
+            wallet: number;
             currency: string;
             /** @description Funded; decimal text in whole units (SOL: 9 decimals) */
             amount: string;
@@ -5958,7 +5989,7 @@ export interface components {
         };
         /**
          * ApprovalAction
-         * @description ORDER_REFUND (a PAYIN that failed holding the PIX: targetId the order), PAYOUT_RETRY (a PAYOUT whose PIX was refused, holding the tokens: its PIX is sent again; targetId the order), MERCHANT_ENABLE (a disabled merchant: targetId the merchant), PLATFORM_FEE_CHANGE (targetId PAYIN or PAYOUT; params {tiers} as PUT /admin/platform-fee-tiers/{orderType} takes), TREASURY_WITHDRAWAL (targetId the currency; params {amount, reference, note?}: what was moved out of the treasury, posted to the books), OPERATOR_CREATE (targetId the new operator's email; params {role}: approving emails them a single-use set-password link, nobody else sees a credential), OPERATOR_ROLE_CHANGE (targetId the operator; params {role}, a role giving a permission the current one lacks), OPERATOR_ENABLE (targetId a disabled operator), SERVICE_ACCOUNT_ACTIVATE (targetId a PENDING service account; no params: its token works from the approval on; never approved by the account's creator), SETTLEMENT_PIX_KEY (targetId a PENDING settlement PIX key, asked for by POST /admin/merchants/{id}/settlement-pix-key, which proposes it; no params: the merchant's settlements are paid to it from the approval on; never approved by the operator who asked for it)
+         * @description ORDER_REFUND (a PAYIN that failed holding the PIX: targetId the order), PAYOUT_RETRY (a PAYOUT whose PIX was refused, holding the tokens: its PIX is sent again; targetId the order), MERCHANT_ENABLE (a disabled merchant: targetId the merchant), PLATFORM_FEE_CHANGE (targetId PAYIN or PAYOUT; params {tiers} as PUT /admin/platform-fee-tiers/{orderType} takes), TREASURY_WITHDRAWAL (targetId the currency; params {amount, reference, note?, wallet?}: what was moved out of the treasury, of its wallet `wallet` (default 1), posted to its books), OPERATOR_CREATE (targetId the new operator's email; params {role}: approving emails them a single-use set-password link, nobody else sees a credential), OPERATOR_ROLE_CHANGE (targetId the operator; params {role}, a role giving a permission the current one lacks), OPERATOR_ENABLE (targetId a disabled operator), SERVICE_ACCOUNT_ACTIVATE (targetId a PENDING service account; no params: its token works from the approval on; never approved by the account's creator), SETTLEMENT_PIX_KEY (targetId a PENDING settlement PIX key, asked for by POST /admin/merchants/{id}/settlement-pix-key, which proposes it; no params: the merchant's settlements are paid to it from the approval on; never approved by the operator who asked for it)
          * @enum {unknown}
          */
         ApprovalAction: "ORDER_REFUND" | "PAYOUT_RETRY" | "MERCHANT_ENABLE" | "PLATFORM_FEE_CHANGE" | "TREASURY_WITHDRAWAL" | "OPERATOR_CREATE" | "OPERATOR_ROLE_CHANGE" | "OPERATOR_ENABLE" | "SERVICE_ACCOUNT_ACTIVATE" | "SETTLEMENT_PIX_KEY";
@@ -25042,6 +25073,23 @@ export interface operations {
                      *           "inFlightAmount": "0.000000"
                      *         }
                      *       ],
+                     *       "wallets": [
+                     *         {
+                     *           "wallet": 1,
+                     *           "address": "HiYdfqiGiFKJG6qF2psVT3kXZBChMacRjLVF59Gqxgfc",
+                     *           "currencies": [
+                     *             {
+                     *               "currency": "USDC",
+                     *               "onChain": "248440.413786",
+                     *               "ledger": "248440.413786",
+                     *               "drift": "0.000000",
+                     *               "belowThreshold": false,
+                     *               "inFlightTransfers": 0,
+                     *               "inFlightAmount": "0.000000"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
                      *       "lastReconciliation": {
                      *         "id": "019ad0f1-7c3e-7a95-b2d8-1e4f6a9c0b57",
                      *         "startedAt": "2026-11-24T14:00:00.012Z",
@@ -25050,6 +25098,7 @@ export interface operations {
                      *         "driftFound": false,
                      *         "currencies": [
                      *           {
+                     *             "wallet": 1,
                      *             "currency": "USDC",
                      *             "onChain": "248713.418220",
                      *             "ledger": "248713.418220",
@@ -25149,6 +25198,7 @@ export interface operations {
                      *           "driftFound": false,
                      *           "currencies": [
                      *             {
+                     *               "wallet": 1,
                      *               "currency": "USDC",
                      *               "onChain": "248713.418220",
                      *               "ledger": "248713.418220",
@@ -25248,6 +25298,7 @@ export interface operations {
                      * @example {
                      *       "id": "0195f2b0-4e6a-7d82-9c1b-3f5a7e9d2b64",
                      *       "reference": "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW",
+                     *       "wallet": 1,
                      *       "currency": "USDC",
                      *       "amount": "250000.000000",
                      *       "note": "Opening balance, transfer from the cold wallet",
@@ -25267,6 +25318,7 @@ export interface operations {
                      * @example {
                      *       "id": "0195f2b0-4e6a-7d82-9c1b-3f5a7e9d2b64",
                      *       "reference": "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW",
+                     *       "wallet": 1,
                      *       "currency": "USDC",
                      *       "amount": "250000.000000",
                      *       "note": "Opening balance, transfer from the cold wallet",

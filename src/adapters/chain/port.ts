@@ -115,8 +115,12 @@ export interface ChainAdapter {
    */
   createDepositAddress(input: { orderId: string; token: string }): Promise<{ address: string }>;
 
-  /** Builds and signs a transfer from the platform's treasury; sends nothing. Throws ChainTransferRefusedError when no retry can help. */
-  prepareTransfer(input: TransferIntent): Promise<PreparedTransfer>;
+  /**
+   * Builds and signs a transfer from the platform's treasury, from treasury wallet `wallet` (1
+   * when absent; decision 0057: its key signs and pays the fee); sends nothing. Throws
+   * ChainTransferRefusedError when no retry can help. The sandbox chain has one treasury.
+   */
+  prepareTransfer(input: TransferIntent, wallet?: number): Promise<PreparedTransfer>;
 
   /** Sends (or sends again) exactly these bytes; idempotent. */
   sendTransfer(prepared: PreparedTransfer): Promise<void>;
@@ -129,5 +133,5 @@ export interface ChainAdapter {
    * Adapters without it transfer one order per transaction. Throws ChainTransferRefusedError with
    * the refused intent's `reference` when one of them can never be transferred.
    */
-  prepareTransferBatch?(intents: readonly TransferIntent[]): Promise<PreparedBatch>;
+  prepareTransferBatch?(intents: readonly TransferIntent[], wallet?: number): Promise<PreparedBatch>;
 }

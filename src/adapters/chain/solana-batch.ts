@@ -31,7 +31,6 @@ import {
   appendTransactionMessageInstructions,
   compileTransaction,
   compressTransactionMessageUsingAddressLookupTables,
-  createNoopSigner,
   createTransactionMessage,
   getBase58Decoder,
   getBase64EncodedWireTransaction,
@@ -50,6 +49,7 @@ import type { LookupTableIndex } from './lookup-table-index.ts';
 import type { TokenAccountKey } from './token-account-addresses.ts';
 import { createUnitSizer } from './simulated-units.ts';
 import { signedTransactionSize } from './transaction-size.ts';
+import type { TreasuryWalletKey } from './treasury-wallet-keys.ts';
 
 type RpcCall = <T>(method: string, run: (abortSignal: AbortSignal) => Promise<T>) => Promise<T>;
 
@@ -80,7 +80,8 @@ interface Planned {
 export interface BatchPreparerDeps {
   rpc: SolanaRpc;
   rpcCall: RpcCall;
-  treasury: { readonly address: string; sign(message: Uint8Array): Uint8Array };
+  /** Treasury wallet n's key (decision 0057): the batch's signer and fee payer. */
+  walletKey: (wallet: number) => TreasuryWalletKey;
   mintOf: (symbol: string) => Promise<MintInfo>;
   priorityFee: (accounts: Address[]) => Promise<bigint>;
   baseUnits: (amount: string, info: MintInfo) => bigint;
@@ -93,9 +94,7 @@ export interface BatchPreparerDeps {
 }
 
 export function createBatchPreparer(deps: BatchPreparerDeps) {
-  const { rpc, rpcCall, treasury } = deps;
-  const treasuryAddress = address(treasury.address);
-  const treasurySigner = createNoopSigner(treasuryAddress);
+  const { rpc, rpcCall } = deps;
   const simulatedUnits = createUnitSizer({ rpc, rpcCall });
 
   /** Each intent checked and its accounts derived; a refusal names the intent. */
@@ -124,7 +123,8 @@ export function createBatchPreparer(deps: BatchPreparerDeps) {
     return new Set(unique.filter((_, i) => value[i] !== null));
   }
 
-  async function prepareTransferBatch(intents: readonly TransferIntent[]): Promise<PreparedBatch> {
+  async function prepareTransferBatch(intents: readonly TransferIntent[], wallet = 1): Promise<PreparedBatch> {
+    const { signer: treasury, address: treasuryAddress, noop: treasurySigner } = deps.walletKey(wallet);
     if (intents.length === 0) throw new Error('a transfer batch needs at least one transfer');
     const tokens = new Set(intents.map((intent) => intent.token));
     if (tokens.size !== 1) throw new Error('a transfer batch carries one token');

@@ -20,7 +20,7 @@ const errorText = (err: unknown): string => (typeof err === 'string' ? err : JSO
  * fee (rent of an account it created; negative when it received more than it paid, e.g. the rent
  * of an account closed to it).
  */
-export function createPreparedTransactions(deps: { rpc: SolanaRpc; rpcCall: RpcCall; commitment: 'confirmed' | 'finalized'; feePayer: Address }) {
+export function createPreparedTransactions(deps: { rpc: SolanaRpc; rpcCall: RpcCall; commitment: 'confirmed' | 'finalized'; feePayer?: Address }) {
   const { rpc, rpcCall, commitment, feePayer } = deps;
 
   async function send(prepared: PreparedTransfer): Promise<void> {
@@ -40,7 +40,8 @@ export function createPreparedTransactions(deps: { rpc: SolanaRpc; rpcCall: RpcC
       rpc.getTransaction(signature, { commitment, encoding: 'json', maxSupportedTransactionVersion: 0 }).send({ abortSignal }),
     );
     if (!tx?.meta) return undefined;
-    const index = tx.transaction.message.accountKeys.findIndex((key) => key === feePayer);
+    // Without a named payer, the message's first account: a transaction's fee payer always is.
+    const index = feePayer === undefined ? 0 : tx.transaction.message.accountKeys.findIndex((key) => key === feePayer);
     const fee = BigInt(tx.meta.fee);
     const spent = index < 0 ? fee : BigInt(tx.meta.preBalances[index]!) - BigInt(tx.meta.postBalances[index]!);
     return { feeLamports: fee.toString(), rentLamports: (spent - fee).toString() };

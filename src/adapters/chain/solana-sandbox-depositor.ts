@@ -55,7 +55,7 @@ export function createSandboxDepositor(deps: { settings: SolanaTransferSettings;
   const rpcCall = <T>(method: string, run: (abortSignal: AbortSignal) => Promise<T>) => call(method, settings.rpcTimeoutMs ?? RPC_TIMEOUT_MS, run);
   const mintOf = createMintReader({ rpc, rpcCall, tokenMints: settings.tokenMints, commitment: settings.commitment });
   // No priority fee: a test cluster has no competition for block space.
-  const transfers = createSolanaTransfers({ settings: { ...settings, priorityFeeMaxMicroLamports: 0 }, treasury: signer });
+  const transfers = createSolanaTransfers({ settings: { ...settings, priorityFeeMaxMicroLamports: 0 }, treasuries: [signer] });
 
   const lamportsOf = async () => (await rpcCall('getBalance', (abortSignal) => rpc.getBalance(owner, { commitment: 'processed' }).send({ abortSignal }))).value;
 

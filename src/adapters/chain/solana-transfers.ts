@@ -24,7 +24,6 @@ import {
   address,
   appendTransactionMessageInstructions,
   compileTransaction,
-  createNoopSigner,
   createSolanaRpc,
   createTransactionMessage,
   getBase58Decoder,
@@ -46,12 +45,9 @@ import { createPreparedTransactions } from './solana-prepared.ts';
 import type { LookupTableIndex } from './lookup-table-index.ts';
 import { createUnitSizer } from './simulated-units.ts';
 import { createTokenAccountAddresses } from './token-account-addresses.ts';
+import { type TreasurySigner, treasuryWalletKeys } from './treasury-wallet-keys.ts';
 
-/** The treasury's key, held by whoever unseals it: the adapter only asks it to sign. */
-export interface TreasurySigner {
-  readonly address: string;
-  sign(message: Uint8Array): Uint8Array;
-}
+export type { TreasurySigner };
 
 export interface SolanaTransferSettings {
   rpcUrl: string;
@@ -75,14 +71,14 @@ const base58 = getBase58Decoder();
 
 export { ChainTransferRefusedError };
 
-export function createSolanaTransfers(deps: { settings: SolanaTransferSettings; treasury: TreasurySigner; lookupTables?: LookupTableIndex }): SolanaTransfers {
-  const { settings, treasury } = deps;
+export function createSolanaTransfers(deps: { settings: SolanaTransferSettings; treasuries: readonly TreasurySigner[]; lookupTables?: LookupTableIndex }): SolanaTransfers {
+  const { settings } = deps;
   const rpc = createSolanaRpc(settings.rpcUrl);
-  const treasuryAddress = address(treasury.address);
-  const treasurySigner = createNoopSigner(treasuryAddress);
+  const walletKey = treasuryWalletKeys(deps.treasuries);
   const rpcCall = <T>(method: string, run: (abortSignal: AbortSignal) => Promise<T>) => call(method, settings.rpcTimeoutMs ?? RPC_TIMEOUT_MS, run);
   const mintOf = createMintReader({ rpc, rpcCall, tokenMints: settings.tokenMints, commitment: settings.commitment });
-  const transactions = createPreparedTransactions({ rpc, rpcCall, commitment: settings.commitment, feePayer: treasuryAddress });
+  // Costs are the fee payer's: whichever wallet signed, it is the transaction's first account.
+  const transactions = createPreparedTransactions({ rpc, rpcCall, commitment: settings.commitment });
   const tokenAccountOf = createTokenAccountAddresses();
   const simulatedUnits = createUnitSizer({ rpc, rpcCall });
 
@@ -111,7 +107,8 @@ export function createSolanaTransfers(deps: { settings: SolanaTransferSettings; 
     }
   }
 
-  async function prepareTransfer(intent: TransferIntent): Promise<PreparedTransfer> {
+  async function prepareTransfer(intent: TransferIntent, wallet = 1): Promise<PreparedTransfer> {
+    const { signer: treasury, address: treasuryAddress, noop: treasurySigner } = walletKey(wallet);
     const info = await mintOf(intent.token);
     const owner = destinationOf(intent.destination);
     const [source, destination] = await Promise.all([
@@ -160,7 +157,7 @@ export function createSolanaTransfers(deps: { settings: SolanaTransferSettings; 
     return { ...state, costs: { feeLamports: state.costs.feeLamports, rentLamports: (rent > 0n ? rent : 0n).toString() } };
   }
 
-  const { prepareTransferBatch } = createBatchPreparer({ rpc, rpcCall, treasury, mintOf, priorityFee, baseUnits, destinationOf, tokenAccountOf, computeUnitLimit: settings.computeUnitLimit, ...(deps.lookupTables ? { lookupTables: deps.lookupTables } : {}) });
+  const { prepareTransferBatch } = createBatchPreparer({ rpc, rpcCall, walletKey, mintOf, priorityFee, baseUnits, destinationOf, tokenAccountOf, computeUnitLimit: settings.computeUnitLimit, ...(deps.lookupTables ? { lookupTables: deps.lookupTables } : {}) });
 
   return { prepareTransfer, sendTransfer: transactions.send, getTransferStatus, prepareTransferBatch };
 }

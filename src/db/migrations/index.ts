@@ -71,6 +71,7 @@ import * as chainTransferBatches from './20261206_0074_chain_transfer_batches.ts
 import * as standingAddressesSealed from './20261206_0076_standing_addresses_sealed.ts';
 import * as counterShardPerTransaction from './20261206_0077_counter_shard_per_transaction.ts';
 import * as chainLookupTables from './20261206_0078_chain_lookup_tables.ts';
+import * as treasuryWallets from './20261206_0079_treasury_wallets.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261122_0001_foundation': foundation,
@@ -140,4 +141,5 @@ export const migrations: Record<string, Migration> = {
   '20261206_0076_standing_addresses_sealed': standingAddressesSealed,
   '20261206_0077_counter_shard_per_transaction': counterShardPerTransaction,
   '20261206_0078_chain_lookup_tables': chainLookupTables,
+  '20261206_0079_treasury_wallets': treasuryWallets,
 };

@@ -151,12 +151,13 @@ const TREASURY_RECONCILIATION = {
   finishedAt: '2026-11-24T14:00:01.347Z',
   inFlightTransfers: 0,
   driftFound: false,
-  currencies: [{ currency: 'USDC', onChain: '248713.418220', ledger: '248713.418220', drift: '0.000000', inFlightAmount: '0.000000' }],
+  currencies: [{ wallet: 1, currency: 'USDC', onChain: '248713.418220', ledger: '248713.418220', drift: '0.000000', inFlightAmount: '0.000000' }],
 };
 
 const FUNDING = {
   id: TREASURY_FUNDING_ID,
   reference: '5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW',
+  wallet: 1,
   currency: 'USDC',
   amount: '250000.000000',
   note: 'Opening balance, transfer from the cold wallet',
@@ -316,6 +317,13 @@ export const ADMIN_RESPONSE_EXAMPLES: ResponseExamples = {
           openPayins: 1,
           inFlightTransfers: 0,
           inFlightAmount: '0.000000',
+        },
+      ],
+      wallets: [
+        {
+          wallet: 1,
+          address: TREASURY_ADDRESS,
+          currencies: [{ currency: 'USDC', onChain: '248440.413786', ledger: '248440.413786', drift: '0.000000', belowThreshold: false, inFlightTransfers: 0, inFlightAmount: '0.000000' }],
         },
       ],
       lastReconciliation: TREASURY_RECONCILIATION,

@@ -40,9 +40,9 @@ function feeTierParams(proposal: Proposed): Static<typeof FeeTiersParams>['tiers
 const WithdrawalParams = Type.Omit(FundingBody, ['currency'], { additionalProperties: false });
 
 function withdrawal(proposal: Proposed) {
-  if (!Value.Check(WithdrawalParams, proposal.params)) throw new AppError('VALIDATION_ERROR', 'params must be {amount, reference, note?}, as POST /admin/treasury/fundings takes', { 'body.params': 'must be {amount, reference, note?}' });
+  if (!Value.Check(WithdrawalParams, proposal.params)) throw new AppError('VALIDATION_ERROR', 'params must be {amount, reference, note?, wallet?}, as POST /admin/treasury/fundings takes', { 'body.params': 'must be {amount, reference, note?, wallet?}' });
   const params = proposal.params as Static<typeof WithdrawalParams>;
-  return { currency: proposal.targetId, amount: String(params.amount), reference: params.reference, ...(params.note ? { note: params.note } : {}) };
+  return { currency: proposal.targetId, amount: String(params.amount), reference: params.reference, ...(params.note ? { note: params.note } : {}), ...(params.wallet ? { wallet: params.wallet } : {}) };
 }
 
 /** An order's or a merchant's id: anything else is a 400 here, not a failed uuid cast in the database. */

@@ -103,6 +103,8 @@ export interface Posting {
   currency: string;
   /** Decimal text; debit positive, credit negative, never zero. */
   amount: string;
+  /** token_treasury only: the treasury wallet whose books it is (decision 0057); 1 when absent. */
+  wallet?: number;
 }
 
 export type OrderMovement = 'PAYIN_PIX_RECEIVED' | 'PAYIN_COMPLETED' | 'PAYIN_REFUNDED' | 'PAYOUT_DEPOSIT_RECEIVED' | 'PAYOUT_COMPLETED';
@@ -113,6 +115,8 @@ const leg = (account: AccountCode, currency: string, amount: string | ReturnType
   amount: decimal(amount).toString(),
 });
 const credit = (account: AccountCode, currency: string, amount: string) => leg(account, currency, decimal(amount).negated());
+/** A token_treasury posting in treasury wallet `wallet`'s books. */
+const inWallet = (wallet: number, posting: Posting): Posting => ({ ...posting, wallet });
 
 /** What the postings read of an order: the ledger imports nothing of the orders module. */
 export interface OrderAmounts {
@@ -128,6 +132,8 @@ export interface OrderAmounts {
   markup_amount_brl: string;
   /** Tokens a payout's deposit brought beyond amount_token ("0" when none). */
   excess_amount_token: string;
+  /** A PAYIN's: the treasury wallet its transfer was signed by (null: wallet 1, decision 0057). */
+  treasury_wallet: number | null;
 }
 
 /** The postings of one order movement; `received` is the amount that actually moved, where it may differ. */
@@ -148,7 +154,7 @@ export function orderPostings(order: OrderAmounts, movement: OrderMovement, rece
           credit('merchant_markup_payable', brl, order.markup_amount_brl),
           credit('fx_conversion', brl, order.net_amount_brl),
           leg('fx_conversion', token, order.amount_token),
-          credit('token_treasury', token, order.amount_token),
+          inWallet(order.treasury_wallet ?? 1, credit('token_treasury', token, order.amount_token)),
         ];
       case 'PAYOUT_DEPOSIT_RECEIVED':
         return [
@@ -211,12 +217,12 @@ export function sponsoredFeePostings(lamports: bigint, movement: SponsoredFeeMov
 
 const solOf = (lamports: bigint) => decimal(lamports.toString()).dividedBy(LAMPORTS_PER_SOL).toFixed(9);
 
-/** What one landed treasury transaction cost, lamports (fee and rent, each ≥ 0), as SOL postings; zero legs left out. */
-export function chainCostPostings(costs: { feeLamports: bigint; rentLamports: bigint }): Posting[] {
+/** What one landed transaction of treasury wallet `wallet` cost, lamports (fee and rent, each ≥ 0), as SOL postings; zero legs left out. */
+export function chainCostPostings(costs: { feeLamports: bigint; rentLamports: bigint }, wallet = 1): Posting[] {
   if (costs.feeLamports < 0n || costs.rentLamports < 0n) throw new Error('chain costs must not be negative');
   const total = costs.feeLamports + costs.rentLamports;
   if (total === 0n) return [];
-  const legs = [leg('network_fees', SOL, solOf(costs.feeLamports)), leg('account_rent', SOL, solOf(costs.rentLamports)), credit('token_treasury', SOL, solOf(total))];
+  const legs = [leg('network_fees', SOL, solOf(costs.feeLamports)), leg('account_rent', SOL, solOf(costs.rentLamports)), inWallet(wallet, credit('token_treasury', SOL, solOf(total)))];
   return legs.filter((posting) => !decimal(posting.amount).isZero());
 }
 
@@ -247,14 +253,14 @@ export function disputePostings(movement: DisputeMovement, amountBrl: string): P
     : [leg('med_returns_payable', 'BRL', amountBrl), credit('pix_cash', 'BRL', amountBrl)];
 }
 
-/** An operator's funding of the treasury with `amount` (decimal text, positive) of `currency`. */
-export function treasuryFundingPostings(currency: string, amount: string): Posting[] {
-  return [leg('token_treasury', currency, amount), credit('treasury_capital', currency, amount)];
+/** An operator's funding of treasury wallet `wallet` with `amount` (decimal text, positive) of `currency`. */
+export function treasuryFundingPostings(currency: string, amount: string, wallet = 1): Posting[] {
+  return [inWallet(wallet, leg('token_treasury', currency, amount)), credit('treasury_capital', currency, amount)];
 }
 
-/** What two operators agreed was moved out of the treasury: funding's reverse. */
-export function treasuryWithdrawalPostings(currency: string, amount: string): Posting[] {
-  return [leg('treasury_capital', currency, amount), credit('token_treasury', currency, amount)];
+/** What two operators agreed was moved out of treasury wallet `wallet`: funding's reverse. */
+export function treasuryWithdrawalPostings(currency: string, amount: string, wallet = 1): Posting[] {
+  return [leg('treasury_capital', currency, amount), inWallet(wallet, credit('token_treasury', currency, amount))];
 }
 
 /** The rule the database also enforces: every currency of an entry sums to zero. */

@@ -41,8 +41,9 @@ function unsettledFeeEntriesQuery(db: Db, cutoff: Date) {
 
 /** Every function takes the transaction (or root db) it runs in. */
 export const ledgerRepo = {
-  /** The account's id, created on first use (concurrent first uses agree on one row). */
-  async accountId(db: Db, code: AccountCode, merchantId: string | null, currency: string): Promise<{ id: string; created: boolean }> {
+  /** The account's id, created on first use (concurrent first uses agree on one row); `wallet`: token_treasury's (decision 0057), else null. */
+  async accountId(db: Db, account: { code: AccountCode; merchantId: string | null; currency: string; wallet: number | null }): Promise<{ id: string; created: boolean }> {
+    const { code, merchantId, currency, wallet } = account;
     const find = () =>
       db
         .selectFrom('ledger_accounts')
@@ -50,10 +51,11 @@ export const ledgerRepo = {
         .where('code', '=', code)
         .where('currency', '=', currency)
         .where((eb) => (merchantId === null ? eb('merchant_id', 'is', null) : eb('merchant_id', '=', merchantId)))
+        .where((eb) => (wallet === null ? eb('wallet', 'is', null) : eb('wallet', '=', wallet)))
         .executeTakeFirst();
     const existing = await find();
     if (existing) return { id: existing.id, created: false };
-    await sql`insert into ledger_accounts (id, code, merchant_id, currency) values (${newId()}, ${code}, ${merchantId}, ${currency}) on conflict do nothing`.execute(db);
+    await sql`insert into ledger_accounts (id, code, merchant_id, currency, wallet) values (${newId()}, ${code}, ${merchantId}, ${currency}, ${wallet}) on conflict do nothing`.execute(db);
     return { id: (await find())!.id, created: true };
   },
 
@@ -100,6 +102,18 @@ export const ledgerRepo = {
       .where('a.code', '=', code)
       .where('a.merchant_id', 'is', null)
       .groupBy('a.currency')
+      .execute();
+  },
+
+  /** The token_treasury balance per wallet and currency (decision 0057). */
+  treasuryWalletBalances(db: Db) {
+    return db
+      .selectFrom('ledger_postings as p')
+      .innerJoin('ledger_accounts as a', 'a.id', 'p.account_id')
+      .select([sql<number>`a.wallet`.as('wallet'), 'a.currency', (eb) => eb.fn.coalesce(eb.fn.sum<string>('p.amount'), sql<string>`0`).as('balance')])
+      .where('a.code', '=', 'token_treasury')
+      .where('a.merchant_id', 'is', null)
+      .groupBy(['a.wallet', 'a.currency'])
       .execute();
   },
 

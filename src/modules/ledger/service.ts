@@ -53,7 +53,7 @@ const settlementAudit = (cutoff: Date, merchantId: string | null, settlementIds:
 /** What an order transition posts (postOrderEntries): a movement of the order's money, or its transfer's chain costs. */
 export type OrderEntry =
   | { order: OrderAmounts; movement: OrderMovement; received?: string | undefined }
-  | { order: Pick<OrderAmounts, 'id' | 'merchant_id'>; chainCosts: { feeLamports: bigint; rentLamports: bigint } };
+  | { order: Pick<OrderAmounts, 'id' | 'merchant_id' | 'treasury_wallet'>; chainCosts: { feeLamports: bigint; rentLamports: bigint } };
 
 /** A sponsored fee as the ledger records it: whom it is charged to and the sign request it paid for. */
 export interface SponsoredFeeCharge {
@@ -79,11 +79,11 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
   // Account rows never change once committed: their ids are cached for the life of the process.
   // One created in this transaction is not cached (the transaction may still roll back).
   const accountIds = new Map<string, string>();
-  async function accountId(trx: Trx, code: Posting['account'], merchantId: string | null, currency: string) {
-    const key = `${code}|${merchantId ?? ''}|${currency}`;
+  async function accountId(trx: Trx, code: Posting['account'], merchantId: string | null, currency: string, wallet: number | null) {
+    const key = `${code}|${merchantId ?? ''}|${currency}|${wallet ?? ''}`;
     const cached = accountIds.get(key);
     if (cached) return cached;
-    const { id, created } = await repo.accountId(trx, code, merchantId, currency);
+    const { id, created } = await repo.accountId(trx, { code, merchantId, currency, wallet });
     if (!created) accountIds.set(key, id);
     return id;
   }
@@ -107,7 +107,9 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
       for (const posting of entry.postings) {
         const owner = isMerchantAccount(posting.account) ? entry.merchantId : null;
         if (isMerchantAccount(posting.account) && owner === null) throw new Error(`ledger entry ${entry.kind} posts to ${posting.account} without a merchant`);
-        postings.push({ ...posting, entryId: entry.id, accountId: await accountId(trx, posting.account, owner, posting.currency) });
+        // Each treasury wallet keeps its own token_treasury accounts (decision 0057).
+        const wallet = posting.account === 'token_treasury' ? (posting.wallet ?? 1) : null;
+        postings.push({ ...posting, entryId: entry.id, accountId: await accountId(trx, posting.account, owner, posting.currency, wallet) });
       }
     }
     if (postings.length > 0) await repo.insertPostings(trx, postings);
@@ -175,7 +177,7 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
     const common = { merchantId: order.merchant_id, referenceType: 'order' as const, referenceId: order.id, at };
     return 'movement' in entry
       ? { ...common, kind: entry.movement, postings: orderPostings(entry.order, entry.movement, entry.received) }
-      : { ...common, kind: 'CHAIN_COSTS', postings: chainCostPostings(entry.chainCosts) };
+      : { ...common, kind: 'CHAIN_COSTS', postings: chainCostPostings(entry.chainCosts, order.treasury_wallet ?? 1) };
   }
 
   return {
@@ -229,13 +231,13 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
      * An operator's funding of the treasury (`fundingId`: its treasury_fundings row), in the
      * caller's transaction: token_treasury +X / treasury_capital −X. Once per funding.
      */
-    postTreasuryFunding(trx: Trx, funding: { fundingId: string; currency: string; amount: string; at: Date }) {
-      return post(trx, { merchantId: null, kind: 'TREASURY_FUNDING', referenceType: 'treasury_funding', referenceId: funding.fundingId, at: funding.at }, treasuryFundingPostings(funding.currency, funding.amount));
+    postTreasuryFunding(trx: Trx, funding: { fundingId: string; currency: string; amount: string; wallet: number; at: Date }) {
+      return post(trx, { merchantId: null, kind: 'TREASURY_FUNDING', referenceType: 'treasury_funding', referenceId: funding.fundingId, at: funding.at }, treasuryFundingPostings(funding.currency, funding.amount, funding.wallet));
     },
 
     /** A treasury withdrawal two operators approved (`withdrawalId`: its treasury_withdrawals row): treasury_capital +X / token_treasury −X. */
-    postTreasuryWithdrawal(trx: Trx, withdrawal: { withdrawalId: string; currency: string; amount: string; at: Date }) {
-      return post(trx, { merchantId: null, kind: 'TREASURY_WITHDRAWAL', referenceType: 'treasury_withdrawal', referenceId: withdrawal.withdrawalId, at: withdrawal.at }, treasuryWithdrawalPostings(withdrawal.currency, withdrawal.amount));
+    postTreasuryWithdrawal(trx: Trx, withdrawal: { withdrawalId: string; currency: string; amount: string; wallet: number; at: Date }) {
+      return post(trx, { merchantId: null, kind: 'TREASURY_WITHDRAWAL', referenceType: 'treasury_withdrawal', referenceId: withdrawal.withdrawalId, at: withdrawal.at }, treasuryWithdrawalPostings(withdrawal.currency, withdrawal.amount, withdrawal.wallet));
     },
 
     /** What an extension of the treasury's lookup tables took (postings.ts), in the transaction that settles it; once per extension. */
@@ -260,9 +262,21 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
       return decimal(rows.find((row) => row.currency === 'SOL')?.balance ?? '0').toFixed(9);
     },
 
+    /** Every wallet's together. */
     async treasuryBalances(executor: Db = db): Promise<Map<string, string>> {
       const rows = await repo.platformBalances(executor, 'token_treasury');
       return new Map(rows.map((row): [string, string] => [row.currency, decimal(row.balance).toString()]));
+    },
+
+    /** Treasury wallet → its token_treasury balance per currency (decision 0057). */
+    async treasuryWalletBalances(executor: Db = db): Promise<Map<number, Map<string, string>>> {
+      const byWallet = new Map<number, Map<string, string>>();
+      for (const row of await repo.treasuryWalletBalances(executor)) {
+        const wallet = byWallet.get(row.wallet) ?? new Map<string, string>();
+        wallet.set(row.currency, decimal(row.balance).toString());
+        byWallet.set(row.wallet, wallet);
+      }
+      return byWallet;
     },
 
     /**

@@ -10,6 +10,8 @@ export interface LedgerAccountsTable {
   code: string;
   merchant_id: string | null;
   currency: string;
+  /** token_treasury's treasury wallet (migration 0079, decision 0057); null for every other account. */
+  wallet: ColumnType<number | null, number | null | undefined, never>;
   created_at: DefaultedTimestamp;
 }
 

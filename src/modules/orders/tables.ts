@@ -57,6 +57,8 @@ export interface OrdersTable extends PricingColumns {
   provider_transaction_id: string | null;
   refund_id: string | null;
   tx_hash: string | null;
+  /** PAYIN: the treasury wallet (1 to 8) whose key signed its transfer, set with tx_hash (migration 0079, decision 0057); null before one was signed, and on orders older than the migration (wallet 1). */
+  treasury_wallet: ColumnType<number | null, number | null | undefined, number | null>;
   failure_reason: string | null;
   /**
    * PAYIN: who paid its PIX, as the PSP reported it (migration 0039; compliance-policies.md); null
@@ -204,7 +206,7 @@ export const ORDER_COLUMNS = [
   'amount_brl', 'amount_token', 'exchange_rate', 'platform_fee_percentage', 'merchant_fee_percentage',
   'platform_fee_amount_brl', 'merchant_fee_amount_brl', 'net_amount_brl', 'markup_bps', 'markup_flat_brl', 'markup_cap_brl', 'markup_amount_brl',
   'destination_wallet', 'deposit_address', 'pix_txid', 'pix_payment_code', 'pix_key', 'pix_key_type', 'recipient_name',
-  'pix_end_to_end_id', 'provider_transaction_id', 'refund_id', 'tx_hash', 'failure_reason', 'excess_amount_token',
+  'pix_end_to_end_id', 'provider_transaction_id', 'refund_id', 'tx_hash', 'treasury_wallet', 'failure_reason', 'excess_amount_token',
   'payout_refused_at', 'payout_attempt', 'dispute_hold', 'refund_nature', 'payer_document_type', 'payer_document', 'payer_name',
   'limit_day', 'limit_released', 'unproven_wallet_reserved', 'expires_at', 'completed_at', 'next_step_at', 'step_attempts', 'claimed_until',
   'claimed_by', 'created_at', 'updated_at',

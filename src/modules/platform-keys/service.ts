@@ -10,7 +10,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { type KeyVault, seedFromKeypair, type Signer } from '../../lib/key-vault.ts';
 import { countStaleKeys, KekError, type SealedKeyStore } from '../../platform/key-rotation.ts';
 import { platformKeysRepo as repo } from './repo.ts';
-import { PLATFORM_KEY_PURPOSES, type PlatformKeyPurpose } from './tables.ts';
+import { PLATFORM_KEY_PURPOSES, type PlatformKeyPurpose, treasuryWalletPurpose } from './tables.ts';
 
 export interface PlatformKeysDeps {
   db: Db;
@@ -27,7 +27,7 @@ export interface PlatformKeyNote {
 
 /** A refusal an operator fixes from the command line; the message names the fix and no secret. */
 export class PlatformKeyError extends Error {
-  readonly code: 'PLATFORM_KEYS_MISSING' | 'PLATFORM_KEY_EXISTS';
+  readonly code: 'PLATFORM_KEYS_MISSING' | 'PLATFORM_KEY_EXISTS' | 'TREASURY_WALLETS_LOWERED';
   constructor(code: PlatformKeyError['code'], message: string) {
     super(message);
     this.name = 'PlatformKeyError';
@@ -40,10 +40,14 @@ export interface PrepareOptions {
   createMissing: boolean;
   /** SPONSOR_PRIVATE_KEY: imported once when no SPONSOR key is stored. */
   sponsorKeypair?: string | undefined;
+  /** CHAIN_TREASURY_WALLETS (default 1): the treasury wallets' keys prepared, TREASURY then TREASURY_2 … */
+  treasuryWallets?: number | undefined;
 }
 
 export interface Prepared {
-  signers: Record<PlatformKeyPurpose, Signer>;
+  signers: Record<'TREASURY' | 'SPONSOR', Signer>;
+  /** Treasury wallet n's signer at index n − 1 (the first is signers.TREASURY). */
+  treasuryWallets: Signer[];
   created: PlatformKeyNote[];
   imported: PlatformKeyNote[];
   /** SPONSOR_PRIVATE_KEY names another key than the stored SPONSOR one, which wins. */
@@ -144,8 +148,14 @@ export function createPlatformKeys({ db, clock, vault }: PlatformKeysDeps) {
         ignoredSponsorKeypair = { purpose: 'SPONSOR', address: stored.address };
       }
     }
-    const stored = new Set((await repo.listPublic(db)).map((row) => row.purpose));
-    const missing = PLATFORM_KEY_PURPOSES.filter((purpose) => !stored.has(purpose));
+    const stored = new Set<string>((await repo.listPublic(db)).map((row) => row.purpose));
+    const wallets = Array.from({ length: options.treasuryWallets ?? 1 }, (_, i) => treasuryWalletPurpose(i + 1));
+    // A wallet is never retired by lowering the count: its transfers in flight, its books and its reconciliation need its key.
+    const beyond = [...stored].filter((purpose) => /^TREASURY_\d$/.test(purpose) && !(wallets as string[]).includes(purpose)).sort();
+    if (beyond.length > 0) {
+      throw new PlatformKeyError('TREASURY_WALLETS_LOWERED', `the database holds the treasury wallet key ${beyond.at(-1)}: set CHAIN_TREASURY_WALLETS to at least ${beyond.at(-1)!.slice('TREASURY_'.length)} (wallets are added, never retired; decision 0057)`);
+    }
+    const missing = [...new Set<PlatformKeyPurpose>([...PLATFORM_KEY_PURPOSES, ...wallets])].filter((purpose) => !stored.has(purpose));
     if (missing.length > 0 && !options.createMissing) {
       throw new PlatformKeyError('PLATFORM_KEYS_MISSING', `no ${missing.join(' or ')} key in the database: ${MISSING_KEYS_FIX}`);
     }
@@ -153,8 +163,8 @@ export function createPlatformKeys({ db, clock, vault }: PlatformKeysDeps) {
       const result = await create(purpose);
       if (result.created) created.push({ purpose, address: result.address });
     }
-    const [treasury, sponsor] = await Promise.all([signer('TREASURY'), signer('SPONSOR')]);
-    return { signers: { TREASURY: treasury, SPONSOR: sponsor }, created, imported, ...(ignoredSponsorKeypair ? { ignoredSponsorKeypair } : {}) };
+    const [sponsor, ...treasuryWallets] = await Promise.all([signer('SPONSOR'), ...wallets.map((purpose) => signer(purpose))]);
+    return { signers: { TREASURY: treasuryWallets[0]!, SPONSOR: sponsor! }, treasuryWallets, created, imported, ...(ignoredSponsorKeypair ? { ignoredSponsorKeypair } : {}) };
   }
 
   /** Every stored key, public columns only. */

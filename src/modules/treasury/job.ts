@@ -1,6 +1,6 @@
 /**
  * The treasury reconciliation (docs/architecture/treasury.md): every
- * TREASURY_RECONCILIATION_INTERVAL_MS, the on-chain balances against the ledger's token_treasury,
+ * TREASURY_RECONCILIATION_INTERVAL_MS, each treasury wallet's on-chain balances against its token_treasury in the ledger,
  * recorded as a run; the gauges follow each run, and a low balance or a drift is a warning.
  * Several workers may each run it: runs are records, not claims, so a second one costs a read
  * and a row. On the sandbox chain it does nothing.
@@ -23,14 +23,14 @@ export function treasuryReconciliationJob(treasury: Pick<TreasuryService, 'recon
       const result = await treasury.reconcile();
       if (!result) return;
       for (const c of result.currencies) {
-        const labels = { currency: c.currency };
+        const labels = { wallet: String(c.wallet), currency: c.currency };
         metrics.balance.set(labels, Number(c.onChain));
         metrics.drift.set(labels, Number(c.drift));
         metrics.lowBalance.set(labels, c.low ? 1 : 0);
         metrics.driftUnexplained.set(labels, c.drifted ? 1 : 0);
         // Amounts and currency only: the treasury's address is public, its key never reaches here.
-        if (c.low) log?.warn({ currency: c.currency, balance: c.onChain }, 'treasury balance below its TREASURY_LOW_BALANCE threshold');
-        if (c.drifted) log?.warn({ runId: result.runId, currency: c.currency, onChain: c.onChain, ledger: c.ledger, drift: c.drift, inFlightTransfers: result.inFlightTransfers }, 'treasury drift: on-chain balance differs from the ledger');
+        if (c.low) log?.warn({ wallet: c.wallet, currency: c.currency, balance: c.onChain }, 'treasury balance below its TREASURY_LOW_BALANCE threshold');
+        if (c.drifted) log?.warn({ runId: result.runId, wallet: c.wallet, currency: c.currency, onChain: c.onChain, ledger: c.ledger, drift: c.drift, inFlightTransfers: result.inFlightTransfers }, 'treasury drift: on-chain balance differs from the ledger');
       }
     },
   };

@@ -12,6 +12,10 @@
  * last reconciliation run if younger, else a read of the node: at most one RPC call per
  * `balanceMaxAgeMs` per process, none while the worker's job keeps the runs fresh.
  *
+ * With several treasury wallets (decision 0057) the check is on their total, and the snapshot also
+ * keeps what each wallet can still send (its balance less its transfers in flight), from which the
+ * worker picks the wallet of each transfer (`chooseWallet`): the next in turn that covers it.
+ *
  * The approximation: PAYINs admitted by other processes since the last recomputation are not
  * subtracted, so a burst across processes can admit more than the treasury holds. That is safe:
  * a transfer the treasury cannot pay fails and the order's PIX is refunded (orders.md). When no
@@ -21,11 +25,11 @@
  * is asked again only after NODE_RETRY_MS, and a request never waits more than WAIT_LIMIT_MS for a
  * snapshot (a hanging node must not hold POST /payin: past it the PAYIN is refused).
  */
-import type { TreasuryBalanceReader, TreasuryBalances } from '../../adapters/chain/treasury-port.ts';
+import { type TreasuryBalanceReader, type WalletBalances, totalOf } from '../../adapters/chain/treasury-port.ts';
 import type { Db } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { type Dec, decimal } from '../../lib/money.ts';
-import { treasuryRepo as repo } from './repo.ts';
+import { type TokenSum, treasuryRepo as repo } from './repo.ts';
 import { availableAfter, liquidityRefusal, liquidityUnknown } from './rules.ts';
 
 export interface LiquidityLog {
@@ -35,12 +39,21 @@ export interface LiquidityLog {
 export interface LiquiditySettings {
   balanceMaxAgeMs: number;
   liquidityRefreshMs: number;
+  /** CHAIN_TREASURY_WALLETS: the wallets transfers are spread over (default 1). */
+  treasuryWallets?: number;
 }
 
 /** After a failed read, the node is not asked again for this long: a down node costs one call per period, not one per PAYIN. */
 const NODE_RETRY_MS = 5000;
 /** The longest a PAYIN waits for a snapshot; then it goes on with what there is (a hanging node must not hold POST /payin). */
 const WAIT_LIMIT_MS = 1000;
+
+/** A reconciliation run's balances as the node's reader answers them: per wallet, per currency. */
+export function onChainOfRun(rows: ReadonlyArray<{ wallet: number; currency: string; on_chain: string }>): WalletBalances {
+  const byWallet: WalletBalances = new Map();
+  for (const row of rows) byWallet.set(row.wallet, (byWallet.get(row.wallet) ?? new Map<string, string>()).set(row.currency, row.on_chain));
+  return byWallet;
+}
 
 /** Resolves when `work` settles or after `ms`, whichever comes first. */
 function atMost(work: Promise<void>, ms: number): Promise<void> {
@@ -53,19 +66,22 @@ function atMost(work: Promise<void>, ms: number): Promise<void> {
 
 export function createLiquidity(deps: { db: Db; clock: Clock; reader: TreasuryBalanceReader; settings: LiquiditySettings; log?: LiquidityLog }) {
   const { db, clock, reader, settings } = deps;
-  let balances: { at: number; values: TreasuryBalances } | undefined;
-  let snapshot: { at: number; available: Map<string, Dec> } | undefined;
+  let balances: { at: number; values: WalletBalances } | undefined;
+  /** `available`: per token, every wallet's together less what open PAYINs owe; `wallets`: per wallet and token, less its transfers in flight. */
+  let snapshot: { at: number; available: Map<string, Dec>; wallets: Map<number, Map<string, Dec>> } | undefined;
+  const walletCount = settings.treasuryWallets ?? 1;
+  let lastWallet = 0;
   let refreshing: Promise<void> | undefined;
   let nodeFailedAt: number | undefined;
 
   const now = () => clock.now().getTime();
 
   /** The on-chain balances, as fresh as `balanceMaxAgeMs` asks; the stale ones when the node fails. */
-  async function onChainBalances(): Promise<TreasuryBalances | undefined> {
+  async function onChainBalances(): Promise<WalletBalances | undefined> {
     if (balances && now() - balances.at < settings.balanceMaxAgeMs) return balances.values;
     const run = await repo.lastRun(db);
     if (run && now() - run.finished_at.getTime() < settings.balanceMaxAgeMs) {
-      remember(new Map(run.balances.map((b): [string, string] => [b.currency, b.on_chain])), run.finished_at.getTime());
+      remember(onChainOfRun(run.balances), run.finished_at.getTime());
       return balances!.values;
     }
     if (nodeFailedAt !== undefined && now() - nodeFailedAt < NODE_RETRY_MS) return balances?.values;
@@ -79,18 +95,22 @@ export function createLiquidity(deps: { db: Db; clock: Clock; reader: TreasuryBa
     return balances?.values;
   }
 
-  function remember(values: TreasuryBalances, at: number) {
+  function remember(values: WalletBalances, at: number) {
     if (!balances || at >= balances.at) balances = { at, values };
   }
 
   async function refresh(): Promise<void> {
     const startedAt = now();
-    const [onChain, { owed, inFlight }] = await Promise.all([onChainBalances(), repo.openPayins(db)]);
+    const [onChain, { owed, inFlight, inFlightByWallet }] = await Promise.all([onChainBalances(), repo.openPayins(db)]);
     if (!onChain) return;
-    const available = new Map<string, Dec>();
-    for (const [currency, balance] of onChain) available.set(currency, decimal(balance));
-    for (const sum of [...owed, ...inFlight]) available.set(sum.token, availableAfter((available.get(sum.token) ?? decimal(0)).toString(), sum.amount));
-    snapshot = { at: startedAt, available };
+    const afterSums = (held: Iterable<[string, string]>, sums: TokenSum[]) => {
+      const left = new Map<string, Dec>();
+      for (const [currency, balance] of held) left.set(currency, decimal(balance));
+      for (const sum of sums) left.set(sum.token, availableAfter((left.get(sum.token) ?? decimal(0)).toString(), sum.amount));
+      return left;
+    };
+    const wallets = new Map([...onChain].map(([wallet, held]): [number, Map<string, Dec>] => [wallet, afterSums(held, inFlightByWallet.get(wallet) ?? [])]));
+    snapshot = { at: startedAt, available: afterSums(totalOf(onChain), [...owed, ...inFlight]), wallets };
   }
 
   function startRefresh(): Promise<void> {
@@ -131,11 +151,34 @@ export function createLiquidity(deps: { db: Db; clock: Clock; reader: TreasuryBa
       snapshot.available.set(token, available.minus(amount));
     },
 
+    /**
+     * The treasury wallet a transfer of `amount` tokens goes from (decision 0057): after the last
+     * one picked, the first that can still send it, so that consecutive transfers write-lock
+     * different accounts; when none can, the one that has the most (the transfer may then fail
+     * on chain and its order be refunded, as with one wallet short of tokens). Wallet 1 when there
+     * is one wallet or no treasury on chain; in turn when no balance could be read.
+     */
+    async chooseWallet(token: string, amount: string): Promise<number> {
+      if (walletCount <= 1 || !reader.onChain) return 1;
+      const waiting = fresh();
+      if (waiting) await atMost(waiting, WAIT_LIMIT_MS);
+      const turn = Array.from({ length: walletCount }, (_, i) => ((lastWallet + i) % walletCount) + 1);
+      const left = snapshot?.wallets;
+      let wallet = turn[0]!;
+      if (left) {
+        const of = (w: number) => left.get(w)?.get(token) ?? decimal(0);
+        wallet = turn.find((w) => of(w).gte(amount)) ?? turn.reduce((best, w) => (of(w).gt(of(best)) ? w : best));
+        left.set(wallet, new Map(left.get(wallet)).set(token, of(wallet).minus(amount)));
+      }
+      lastWallet = wallet;
+      return wallet;
+    },
+
     /** Recomputes the snapshot now (tests; a process that wants it warm before its first PAYIN). */
     refresh: startRefresh,
 
     /** Balances read elsewhere in this process (the reconciliation, GET /admin/treasury) serve the check too. */
-    remember(values: TreasuryBalances, at: Date) {
+    remember(values: WalletBalances, at: Date) {
       remember(values, at.getTime());
     },
   };

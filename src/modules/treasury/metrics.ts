@@ -7,10 +7,10 @@ import { Gauge, type Registry } from 'prom-client';
 import type { SponsorBalance } from './sponsor-balance.ts';
 
 export interface TreasuryMetrics {
-  balance: Gauge<'currency'>;
-  lowBalance: Gauge<'currency'>;
-  drift: Gauge<'currency'>;
-  driftUnexplained: Gauge<'currency'>;
+  balance: Gauge<'wallet' | 'currency'>;
+  lowBalance: Gauge<'wallet' | 'currency'>;
+  drift: Gauge<'wallet' | 'currency'>;
+  driftUnexplained: Gauge<'wallet' | 'currency'>;
 }
 
 const cache = new WeakMap<Registry, TreasuryMetrics>();
@@ -20,13 +20,13 @@ export function treasuryMetrics(registry: Registry): TreasuryMetrics {
   if (existing) return existing;
   const registers = [registry];
   const metrics: TreasuryMetrics = {
-    balance: new Gauge({ name: 'treasury_balance', help: "The treasury's on-chain balance in whole units (SOL, each token), as of the last reconciliation", labelNames: ['currency'], registers }),
-    lowBalance: new Gauge({ name: 'treasury_low_balance', help: '1 when the on-chain balance is below its TREASURY_LOW_BALANCE threshold, else 0', labelNames: ['currency'], registers }),
-    drift: new Gauge({ name: 'treasury_drift', help: "On-chain balance less the ledger's token_treasury, in whole units, as of the last reconciliation", labelNames: ['currency'], registers }),
+    balance: new Gauge({ name: 'treasury_balance', help: "A treasury wallet's on-chain balance in whole units (SOL, each token), as of the last reconciliation", labelNames: ['wallet', 'currency'], registers }),
+    lowBalance: new Gauge({ name: 'treasury_low_balance', help: '1 when the on-chain balance is below its TREASURY_LOW_BALANCE threshold, else 0', labelNames: ['wallet', 'currency'], registers }),
+    drift: new Gauge({ name: 'treasury_drift', help: "A treasury wallet's on-chain balance less its token_treasury in the ledger, in whole units, as of the last reconciliation", labelNames: ['wallet', 'currency'], registers }),
     driftUnexplained: new Gauge({
       name: 'treasury_drift_unexplained',
       help: '1 when the last reconciliation found a drift the transfers and sweeps in flight do not explain (logged as "treasury drift"), else 0',
-      labelNames: ['currency'],
+      labelNames: ['wallet', 'currency'],
       registers,
     }),
   };

@@ -9,7 +9,7 @@ import { decimal } from '../../lib/money.ts';
 import type { StoredOrderStatus } from '../orders/tables.ts';
 import type { TreasuryFundingsTable, TreasuryReconciliationBalancesTable, TreasuryWithdrawalsTable } from './tables.ts';
 
-const FUNDING_COLUMNS = ['id', 'reference', 'currency', 'amount', 'note', 'actor', 'created_at'] as const;
+const FUNDING_COLUMNS = ['id', 'reference', 'wallet', 'currency', 'amount', 'note', 'actor', 'created_at'] as const;
 
 /** PAYIN statuses whose tokens are owed and not yet sent. */
 export const OWED_STATUSES: readonly StoredOrderStatus[] = ['AWAITING_PAYMENT', 'PAYMENT_RECEIVED', 'SWAPPING'];
@@ -24,21 +24,22 @@ export interface TokenSum {
 }
 
 /**
- * Open PAYINs per token and status, in one statement over the partial index
- * orders_open_payins_idx (migration 0024): type and statuses are literals, so that a generic plan
- * still proves the index's predicate (docs/architecture/orders-indexes.md).
+ * Open PAYINs per token, status and treasury wallet, in one statement over the partial index
+ * orders_open_payins_idx (migrations 0024, 0079): type and statuses are literals, so that a generic plan
+ * still proves the index's predicate (docs/architecture/orders-indexes.md). A transfer signed before
+ * migration 0079 names no wallet: wallet 1's.
  */
-async function openPayins(db: Db): Promise<Array<TokenSum & { status: StoredOrderStatus }>> {
+async function openPayins(db: Db): Promise<Array<TokenSum & { status: StoredOrderStatus; wallet: number }>> {
   return db
     .selectFrom('orders')
-    .select(['token', 'status', sql<string>`coalesce(sum(amount_token), 0)::text`.as('amount'), sql<number>`count(*)::int`.as('count')])
+    .select(['token', 'status', sql<number>`coalesce(treasury_wallet, 1)::int`.as('wallet'), sql<string>`coalesce(sum(amount_token), 0)::text`.as('amount'), sql<number>`count(*)::int`.as('count')])
     .where('type', '=', sql.lit<'PAYIN'>('PAYIN'))
     .where(
       'status',
       'in',
       [...OWED_STATUSES, IN_FLIGHT_STATUS].map((status) => sql.lit<StoredOrderStatus>(status)),
     )
-    .groupBy(['token', 'status'])
+    .groupBy(['token', 'status', sql`coalesce(treasury_wallet, 1)`])
     .execute();
 }
 
@@ -53,7 +54,7 @@ const sumByToken = (rows: TokenSum[]): TokenSum[] => {
 
 export const treasuryRepo = {
   /** The funding, or undefined when its reference was already used (the existing one is then read by `fundingByReference`). */
-  insertFunding(db: Db, row: Omit<TreasuryFundingsTable, 'created_at'> & { created_at: Date }) {
+  insertFunding(db: Db, row: Omit<TreasuryFundingsTable, 'created_at' | 'wallet'> & { created_at: Date; wallet: number }) {
     return db
       .insertInto('treasury_fundings')
       .values(row)
@@ -63,7 +64,7 @@ export const treasuryRepo = {
   },
 
   /** The withdrawal, or undefined when its reference was already used. */
-  insertWithdrawal(db: Db, row: Omit<TreasuryWithdrawalsTable, 'created_at'> & { created_at: Date }) {
+  insertWithdrawal(db: Db, row: Omit<TreasuryWithdrawalsTable, 'created_at' | 'wallet'> & { created_at: Date; wallet: number }) {
     return db.insertInto('treasury_withdrawals').values(row).onConflict((oc) => oc.column('reference').doNothing()).returning(['id', 'reference', 'currency']).executeTakeFirst();
   },
 
@@ -77,15 +78,18 @@ export const treasuryRepo = {
 
   /**
    * Open PAYINs per token: `owed`, tokens of those awaiting or holding their payment, not yet
-   * transferred; `inFlight`, those whose transfer was sent and is not yet COMPLETED.
+   * transferred; `inFlight`, those whose transfer was sent and is not yet COMPLETED, and
+   * `inFlightByWallet` the same per treasury wallet that signed it (decision 0057).
    */
-  async openPayins(db: Db): Promise<{ owed: TokenSum[]; inFlight: TokenSum[] }> {
+  async openPayins(db: Db): Promise<{ owed: TokenSum[]; inFlight: TokenSum[]; inFlightByWallet: Map<number, TokenSum[]> }> {
     const rows = await openPayins(db);
-    const strip = ({ token, amount, count }: TokenSum) => ({ token, amount, count });
-    return {
-      owed: sumByToken(rows.filter((row) => row.status !== IN_FLIGHT_STATUS).map(strip)),
-      inFlight: sumByToken(rows.filter((row) => row.status === IN_FLIGHT_STATUS).map(strip)),
-    };
+    const strip = ({ token, amount, count }: TokenSum) => ({ token, amount: String(amount), count: Number(count) });
+    const sending = rows.filter((row) => row.status === IN_FLIGHT_STATUS);
+    const inFlightByWallet = new Map<number, TokenSum[]>();
+    for (const wallet of new Set(sending.map((row) => Number(row.wallet)))) {
+      inFlightByWallet.set(wallet, sumByToken(sending.filter((row) => Number(row.wallet) === wallet).map(strip)));
+    }
+    return { owed: sumByToken(rows.filter((row) => row.status !== IN_FLIGHT_STATUS).map(strip)), inFlight: sumByToken(sending.map(strip)), inFlightByWallet };
   },
 
   /**
@@ -152,8 +156,9 @@ export const treasuryRepo = {
     if (runs.length === 0) return [];
     const balances = await db
       .selectFrom('treasury_reconciliation_balances')
-      .select(['run_id', 'currency', sql<string>`on_chain::text`.as('on_chain'), sql<string>`ledger::text`.as('ledger'), sql<string>`drift::text`.as('drift'), sql<string>`in_flight_amount::text`.as('in_flight_amount')])
+      .select(['run_id', 'wallet', 'currency', sql<string>`on_chain::text`.as('on_chain'), sql<string>`ledger::text`.as('ledger'), sql<string>`drift::text`.as('drift'), sql<string>`in_flight_amount::text`.as('in_flight_amount')])
       .where('run_id', 'in', runs.map((run) => run.id))
+      .orderBy('wallet')
       .orderBy('currency')
       .execute();
     return runs.map((run) => ({ ...run, balances: balances.filter((b) => b.run_id === run.id) }));

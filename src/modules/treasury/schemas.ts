@@ -7,18 +7,22 @@ import { Type } from 'typebox';
 import { HumanText, Nullable, StrictObject, Timestamp, TokenAmountInput, Uuid } from '../../http/schemas.ts';
 
 const Amount = (description: string) => Type.String({ description: `${description}; decimal text in whole units (SOL: 9 decimals)` });
+/** A treasury hot wallet's number (decision 0057): 1 is the TREASURY key, n the TREASURY_n key. */
+const Wallet = (description: string) => Type.Integer({ minimum: 1, maximum: 8, description });
 
 export const FundingBody = StrictObject({
   currency: Type.String({ minLength: 2, maxLength: 10, pattern: '^[A-Z0-9]{2,10}$', description: 'SOL or a supported token symbol (USDC)' }),
   amount: TokenAmountInput('What the funding moved into the treasury'),
   reference: Type.String({ minLength: 1, maxLength: 200, pattern: '^[\\x21-\\x7E]+$', description: "The funding's own name, e.g. its transaction signature: one funding per reference (printable ASCII, no spaces)" }),
   note: Type.Optional(HumanText({ minLength: 1, maxLength: 500, description: 'Why, for the audit trail' })),
+  wallet: Type.Optional(Wallet('The treasury wallet the tokens went to (default 1); 400 past CHAIN_TREASURY_WALLETS')),
 }, { title: 'TreasuryFundingRequest' });
 
 export const FundingSchema = Type.Object(
   {
     id: Uuid(),
     reference: Type.String(),
+    wallet: Wallet('The treasury wallet funded'),
     currency: Type.String(),
     amount: Amount('Funded'),
     note: Nullable(Type.String()),
@@ -44,7 +48,7 @@ const CurrencySchema = Type.Object(
 );
 
 const RunCurrencySchema = Type.Object(
-  { currency: Type.String(), onChain: Amount('Read on chain'), ledger: Amount('In the ledger'), drift: Amount('onChain − ledger'), inFlightAmount: Amount('Carried by PAYIN transfers in flight and by credited PAYOUT deposits not yet swept into the treasury') },
+  { wallet: Wallet('The treasury wallet: each is reconciled against its own books'), currency: Type.String(), onChain: Amount('Read on chain'), ledger: Amount('In the ledger'), drift: Amount('onChain − ledger'), inFlightAmount: Amount('Carried by PAYIN transfers in flight and by credited PAYOUT deposits not yet swept into the treasury') },
   { title: 'TreasuryReconciliationCurrency' },
 );
 
@@ -55,7 +59,7 @@ export const ReconciliationRunSchema = Type.Object(
     finishedAt: Timestamp(),
     inFlightTransfers: Type.Integer({ description: 'PAYINs TRANSFERRING and credited PAYOUT deposits not yet swept when the run read the chain (transient drift; treasury.md)' }),
     driftFound: Type.Boolean({ description: 'Some currency drifted beyond what the transfers in flight explain' }),
-    currencies: Type.Array(RunCurrencySchema),
+    currencies: Type.Array(RunCurrencySchema, { description: 'Per wallet, per currency' }),
   },
   { title: 'TreasuryReconciliation' },
 );
@@ -76,14 +80,37 @@ const LookupTablesSchema = Type.Object(
   { title: 'TreasuryLookupTables' },
 );
 
+const WalletCurrencySchema = Type.Object(
+  {
+    currency: Type.String(),
+    onChain: Nullable(Amount("The wallet's balance on chain (null: not on chain, or not read)")),
+    ledger: Amount("The wallet's token_treasury balance in the ledger"),
+    drift: Nullable(Amount('onChain − ledger')),
+    belowThreshold: Type.Union([Type.Boolean(), Type.Null()], { description: 'onChain below TREASURY_LOW_BALANCE (each wallet pays its own fees); null without either' }),
+    inFlightTransfers: Type.Integer({ description: 'PAYINs whose transfer this wallet signed, not yet COMPLETED' }),
+    inFlightAmount: Amount('Tokens of those transfers'),
+  },
+  { title: 'TreasuryWalletCurrency' },
+);
+
+const WalletSchema = Type.Object(
+  {
+    wallet: Wallet('1 is the TREASURY key, n the TREASURY_n key'),
+    address: Nullable(Type.String({ description: "The wallet's address; null when not on chain" })),
+    currencies: Type.Array(WalletCurrencySchema),
+  },
+  { title: 'TreasuryWallet' },
+);
+
 export const TreasurySchema = Type.Object(
   {
     chain: Type.Enum(['solana-rpc', 'sandbox'], { description: 'sandbox: no treasury on chain; liquidity is not limited and nothing is reconciled' }),
     onChain: Type.Boolean(),
-    address: Nullable(Type.String({ description: "The treasury's address" })),
+    address: Nullable(Type.String({ description: "Wallet 1's address (it receives the deposit sweeps and holds the lookup tables)" })),
     onChainSource: Type.Enum(['node', 'last-reconciliation', 'none'], { description: 'node: read for this answer; last-reconciliation: the node failed, these are the last run’s' }),
     onChainAsOf: Nullable(Timestamp('When the on-chain balances were read')),
-    currencies: Type.Array(CurrencySchema),
+    currencies: Type.Array(CurrencySchema, { description: "Every wallet's together" }),
+    wallets: Type.Array(WalletSchema, { description: 'Each hot wallet (CHAIN_TREASURY_WALLETS, decision 0057): PAYIN transfers go from the next one in turn that covers them, each with its own books and reconciliation' }),
     lastReconciliation: Type.Union([ReconciliationRunSchema, Type.Null()]),
     lookupTables: LookupTablesSchema,
   },

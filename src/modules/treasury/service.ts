@@ -4,7 +4,7 @@
  * reconciliation of the two, run by the worker.
  */
 import { ChainUnavailableError } from '../../adapters/chain/transactions-port.ts';
-import type { TreasuryBalanceReader, TreasuryBalances } from '../../adapters/chain/treasury-port.ts';
+import { type TreasuryBalanceReader, type WalletBalances, totalOf } from '../../adapters/chain/treasury-port.ts';
 import type { Db, Trx } from '../../db/database.ts';
 import { AppError, invalidField, providerUnavailable } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -13,7 +13,7 @@ import { decimal } from '../../lib/money.ts';
 import { inTransaction } from '../../platform/commit-signals.ts';
 import { type AuditActor, recordAudit } from '../../platform/audit/record.ts';
 import type { LedgerService } from '../ledger/service.ts';
-import type { Liquidity } from './liquidity.ts';
+import { type Liquidity, onChainOfRun } from './liquidity.ts';
 import { type ReconciliationRunRow, type TokenSum, treasuryRepo as repo } from './repo.ts';
 import { SOL, driftOf, isLowBalance, isTransientDrift, lookupTableExtensionMaxSol } from './rules.ts';
 
@@ -23,8 +23,10 @@ export interface TreasuryDeps {
   db: Db;
   clock: Clock;
   reader: TreasuryBalanceReader;
-  ledger: Pick<LedgerService, 'postTreasuryFunding' | 'postTreasuryWithdrawal' | 'treasuryBalances' | 'lookupTableRent'>;
+  ledger: Pick<LedgerService, 'postTreasuryFunding' | 'postTreasuryWithdrawal' | 'treasuryWalletBalances' | 'lookupTableRent'>;
   liquidity: Pick<Liquidity, 'remember'>;
+  /** CHAIN_TREASURY_WALLETS: fundings and withdrawals name one of wallets 1 to this (decision 0057). */
+  walletCount: number;
   /** Token symbol → decimals (SUPPORTED_TOKENS); SOL is always known, with 9. */
   tokens: Record<string, number>;
   /** Currency → threshold in whole units (TREASURY_LOW_BALANCE). */
@@ -38,6 +40,8 @@ export interface FundingInput {
   amount: string;
   reference: string;
   note?: string;
+  /** The treasury wallet (decision 0057); 1 when absent. */
+  wallet?: number;
 }
 
 type FundingRow = NonNullable<Awaited<ReturnType<typeof repo.fundingByReference>>>;
@@ -45,6 +49,7 @@ type FundingRow = NonNullable<Awaited<ReturnType<typeof repo.fundingByReference>
 const toFunding = (row: FundingRow) => ({
   id: row.id,
   reference: row.reference,
+  wallet: row.wallet,
   currency: row.currency,
   amount: decimal(row.amount).toString(),
   note: row.note,
@@ -52,8 +57,9 @@ const toFunding = (row: FundingRow) => ({
 });
 export type Funding = ReturnType<typeof toFunding>;
 
-/** One currency as a reconciliation saw it. */
+/** One currency of one treasury wallet as a reconciliation saw it. */
 export interface CurrencyReconciliation {
+  wallet: number;
   currency: string;
   onChain: string;
   ledger: string;
@@ -79,7 +85,7 @@ const toReconciliation = (run: ReconciliationRunRow) => ({
   finishedAt: run.finished_at.toISOString(),
   inFlightTransfers: run.in_flight_transfers,
   driftFound: run.drift_found,
-  currencies: run.balances.map((b) => ({ currency: b.currency, onChain: decimal(b.on_chain).toString(), ledger: decimal(b.ledger).toString(), drift: decimal(b.drift).toString(), inFlightAmount: decimal(b.in_flight_amount).toString() })),
+  currencies: run.balances.map((b) => ({ wallet: b.wallet, currency: b.currency, onChain: decimal(b.on_chain).toString(), ledger: decimal(b.ledger).toString(), drift: decimal(b.drift).toString(), inFlightAmount: decimal(b.in_flight_amount).toString() })),
 });
 
 const byToken = (sums: TokenSum[]) => new Map(sums.map((sum): [string, TokenSum] => [sum.token, sum]));
@@ -88,16 +94,22 @@ export function createTreasuryService(deps: TreasuryDeps) {
   const { db, clock, reader, ledger } = deps;
   const decimalsOf = (currency: string) => (currency === SOL ? SOL_DECIMALS : deps.tokens[currency]);
 
+  /** The wallets to show: those configured, and any other the chain's answer or the books name (none while the count only grows). */
+  const walletsOf = (...sources: Array<Map<number, unknown>>) => [...new Set([...Array.from({ length: deps.walletCount }, (_, i) => i + 1), ...sources.flatMap((s) => [...s.keys()])])].sort((a, b) => a - b);
+
   /** Every currency worth showing: what the chain reads, what the books hold, what has a threshold. */
   const currenciesOf = (...sources: Iterable<string>[]) => [...new Set([...reader.currencies, ...sources.flatMap((s) => [...s]), ...Object.keys(deps.lowBalance)])].sort();
 
+  /** The funding's amount at the currency's decimals, and its wallet. */
   function checkFunding(input: FundingInput) {
     const places = decimalsOf(input.currency);
     if (places === undefined) throw invalidField('body.currency', `must be SOL or a supported token (${Object.keys(deps.tokens).join(', ')})`);
     const amount = decimal(input.amount);
     if (!amount.isPositive() || amount.isZero()) throw invalidField('body.amount', 'must be greater than 0');
     if (amount.decimalPlaces() > places) throw invalidField('body.amount', `must have at most ${places} decimals for ${input.currency}`);
-    return amount.toFixed(places);
+    const wallet = input.wallet ?? 1;
+    if (!Number.isInteger(wallet) || wallet < 1 || wallet > deps.walletCount) throw invalidField('body.wallet', `must be a treasury wallet, 1 to ${deps.walletCount} (CHAIN_TREASURY_WALLETS)`);
+    return { amount: amount.toFixed(places), wallet };
   }
 
   /**
@@ -105,12 +117,12 @@ export function createTreasuryService(deps: TreasuryDeps) {
    * proposed: the amount as a funding's (currency, decimals), an unused reference, and no more
    * than the books say the treasury holds of that currency. Answers the books' balance before.
    */
-  async function checkWithdrawal(input: FundingInput, executor: Db = db): Promise<{ amount: string; ledgerBalance: string }> {
-    const amount = checkFunding(input);
+  async function checkWithdrawal(input: FundingInput, executor: Db = db): Promise<{ amount: string; wallet: number; ledgerBalance: string }> {
+    const { amount, wallet } = checkFunding(input);
     if (await repo.withdrawalByReference(executor, input.reference)) throw new AppError('CONFLICT', 'This reference already names a withdrawal', { reference: input.reference });
-    const ledgerBalance = (await ledger.treasuryBalances(executor)).get(input.currency) ?? '0';
-    if (decimal(amount).gt(ledgerBalance)) throw new AppError('CONFLICT', `The books hold ${ledgerBalance} ${input.currency} in the treasury: a withdrawal of ${amount} would leave them negative`, { ledgerBalance });
-    return { amount, ledgerBalance };
+    const ledgerBalance = (await ledger.treasuryWalletBalances(executor)).get(wallet)?.get(input.currency) ?? '0';
+    if (decimal(amount).gt(ledgerBalance)) throw new AppError('CONFLICT', `The books hold ${ledgerBalance} ${input.currency} in treasury wallet ${wallet}: a withdrawal of ${amount} would leave them negative`, { ledgerBalance, wallet });
+    return { amount, wallet, ledgerBalance };
   }
 
   return {
@@ -120,9 +132,9 @@ export function createTreasuryService(deps: TreasuryDeps) {
      * again answers the first (`created: false`); another one under a used reference is 409.
      */
     async fund(input: FundingInput, by: AuditActor): Promise<{ funding: Funding; created: boolean }> {
-      const amount = checkFunding(input);
+      const { amount, wallet } = checkFunding(input);
       const replay = (existing: FundingRow) => {
-        if (existing.currency !== input.currency || !decimal(existing.amount).eq(amount)) {
+        if (existing.currency !== input.currency || !decimal(existing.amount).eq(amount) || existing.wallet !== wallet) {
           throw new AppError('CONFLICT', 'This reference already names another funding', { reference: input.reference, existingFundingId: existing.id });
         }
         return { funding: toFunding(existing), created: false };
@@ -131,10 +143,10 @@ export function createTreasuryService(deps: TreasuryDeps) {
       if (known) return replay(known);
       const outcome = await inTransaction(db, async (trx) => {
         const now = clock.now();
-        const row = await repo.insertFunding(trx, { id: newId(), reference: input.reference, currency: input.currency, amount, note: input.note ?? null, actor: by.actor, created_at: now });
+        const row = await repo.insertFunding(trx, { id: newId(), reference: input.reference, wallet, currency: input.currency, amount, note: input.note ?? null, actor: by.actor, created_at: now });
         if (!row) return undefined;
-        await ledger.postTreasuryFunding(trx, { fundingId: row.id, currency: row.currency, amount, at: now });
-        await recordAudit(trx, by, { action: 'treasury.fund', targetType: 'treasury_funding', targetId: row.id, details: { reference: row.reference, currency: row.currency, amount, note: row.note } });
+        await ledger.postTreasuryFunding(trx, { fundingId: row.id, currency: row.currency, amount, wallet, at: now });
+        await recordAudit(trx, by, { action: 'treasury.fund', targetType: 'treasury_funding', targetId: row.id, details: { reference: row.reference, wallet, currency: row.currency, amount, note: row.note } });
         return { funding: toFunding(row), created: true };
       });
       // A concurrent funding of the same reference won the insert: answer it as a replay.
@@ -150,21 +162,24 @@ export function createTreasuryService(deps: TreasuryDeps) {
      */
     async withdraw(trx: Trx, input: FundingInput, by: AuditActor & { approvalId: string }) {
       // Checked again in the approval's transaction (its reads too: one connection on PGlite).
-      const { amount, ledgerBalance } = await checkWithdrawal(input, trx);
+      const { amount, wallet, ledgerBalance } = await checkWithdrawal(input, trx);
       const now = clock.now();
-      const row = await repo.insertWithdrawal(trx, { id: newId(), reference: input.reference, currency: input.currency, amount, note: input.note ?? null, approval_id: by.approvalId, created_at: now });
+      const row = await repo.insertWithdrawal(trx, { id: newId(), reference: input.reference, wallet, currency: input.currency, amount, note: input.note ?? null, approval_id: by.approvalId, created_at: now });
       if (!row) throw new AppError('CONFLICT', 'This reference already names a withdrawal', { reference: input.reference });
-      await ledger.postTreasuryWithdrawal(trx, { withdrawalId: row.id, currency: row.currency, amount, at: now });
-      await recordAudit(trx, by, { action: 'treasury.withdraw', targetType: 'treasury_withdrawal', targetId: row.id, details: { reference: row.reference, currency: row.currency, amount, note: input.note ?? null, approvalId: by.approvalId, before: { ledgerBalance }, after: { ledgerBalance: decimal(ledgerBalance).minus(amount).toFixed() } } });
-      return { id: row.id, reference: row.reference, currency: row.currency, amount, createdAt: now.toISOString() };
+      await ledger.postTreasuryWithdrawal(trx, { withdrawalId: row.id, currency: row.currency, amount, wallet, at: now });
+      await recordAudit(trx, by, { action: 'treasury.withdraw', targetType: 'treasury_withdrawal', targetId: row.id, details: { reference: row.reference, wallet, currency: row.currency, amount, note: input.note ?? null, approvalId: by.approvalId, before: { ledgerBalance }, after: { ledgerBalance: decimal(ledgerBalance).minus(amount).toFixed() } } });
+      return { id: row.id, reference: row.reference, wallet, currency: row.currency, amount, createdAt: now.toISOString() };
     },
 
-    /** The operators' view: balances on chain (read now; the last run's when the node fails) and in the books, drift, thresholds, what PAYINs owe. */
+    /**
+     * The operators' view: balances on chain (read now; the last run's when the node fails) and in
+     * the books, drift, thresholds, what PAYINs owe; every wallet's together, then each wallet's.
+     */
     async overview() {
-      let onChain: TreasuryBalances | undefined;
+      let onChain: WalletBalances | undefined;
       let onChainAsOf: Date | undefined;
       let onChainSource: 'node' | 'last-reconciliation' | 'none' = 'none';
-      const [ledgerBalances, { owed, inFlight }, lastRun, tables, rentHeld] = await Promise.all([ledger.treasuryBalances(), repo.openPayins(db), repo.lastRun(db), repo.lookupTables(db), ledger.lookupTableRent()]);
+      const [books, { owed, inFlight, inFlightByWallet }, lastRun, tables, rentHeld] = await Promise.all([ledger.treasuryWalletBalances(), repo.openPayins(db), repo.lastRun(db), repo.lookupTables(db), ledger.lookupTableRent()]);
       if (reader.onChain) {
         try {
           onChain = await reader.readBalances();
@@ -174,29 +189,38 @@ export function createTreasuryService(deps: TreasuryDeps) {
         } catch (err) {
           if (!(err instanceof ChainUnavailableError)) throw err;
           if (!lastRun) throw providerUnavailable('The treasury balances could not be read from the chain, and no reconciliation has recorded them yet', err);
-          onChain = new Map(lastRun.balances.map((b): [string, string] => [b.currency, b.on_chain]));
+          onChain = onChainOfRun(lastRun.balances);
           onChainAsOf = lastRun.finished_at;
           onChainSource = 'last-reconciliation';
         }
       }
       const owedBy = byToken(owed);
-      const inFlightBy = byToken(inFlight);
-      const currencies = currenciesOf(ledgerBalances.keys(), owedBy.keys()).map((currency) => {
-        const chain = onChain?.get(currency);
-        const books = ledgerBalances.get(currency) ?? '0';
+      /** One currency's figures: on chain (undefined: not read), in the books, and the transfers in flight. */
+      const figures = (currency: string, chain: string | undefined, held: string, sending: Map<string, TokenSum>) => {
         const threshold = deps.lowBalance[currency];
         return {
           currency,
           onChain: chain === undefined ? null : decimal(chain).toString(),
-          ledger: books,
-          drift: chain === undefined ? null : driftOf(chain, books),
-          lowBalanceThreshold: threshold ?? null,
+          ledger: held,
+          drift: chain === undefined ? null : driftOf(chain, held),
           belowThreshold: chain === undefined || threshold === undefined ? null : isLowBalance(chain, threshold),
-          openPayinObligations: decimal(owedBy.get(currency)?.amount ?? '0').toString(),
-          openPayins: owedBy.get(currency)?.count ?? 0,
-          inFlightTransfers: inFlightBy.get(currency)?.count ?? 0,
-          inFlightAmount: decimal(inFlightBy.get(currency)?.amount ?? '0').toString(),
+          inFlightTransfers: sending.get(currency)?.count ?? 0,
+          inFlightAmount: decimal(sending.get(currency)?.amount ?? '0').toString(),
         };
+      };
+      const onChainTotal = onChain && totalOf(onChain);
+      const booksTotal = totalOf(books);
+      const inFlightBy = byToken(inFlight);
+      const currencies = currenciesOf(booksTotal.keys(), owedBy.keys()).map((currency) => ({
+        ...figures(currency, onChainTotal?.get(currency), booksTotal.get(currency) ?? '0', inFlightBy),
+        lowBalanceThreshold: deps.lowBalance[currency] ?? null,
+        openPayinObligations: decimal(owedBy.get(currency)?.amount ?? '0').toString(),
+        openPayins: owedBy.get(currency)?.count ?? 0,
+      }));
+      const wallets = walletsOf(onChain ?? new Map(), books).map((wallet) => {
+        const held = books.get(wallet) ?? new Map<string, string>();
+        const sending = byToken(inFlightByWallet.get(wallet) ?? []);
+        return { wallet, address: reader.addresses[wallet - 1] ?? null, currencies: currenciesOf(held.keys()).map((currency) => figures(currency, onChain?.get(wallet)?.get(currency), held.get(currency) ?? '0', sending)) };
       });
       return {
         chain: reader.kind,
@@ -205,6 +229,7 @@ export function createTreasuryService(deps: TreasuryDeps) {
         onChainSource,
         onChainAsOf: onChainAsOf?.toISOString() ?? null,
         currencies,
+        wallets,
         lastReconciliation: lastRun ? toReconciliation(lastRun) : null,
         lookupTables: { tables: tables.tables, addresses: tables.addresses, rentHeld, extensionInFlight: tables.inFlight !== undefined },
       };
@@ -227,38 +252,47 @@ export function createTreasuryService(deps: TreasuryDeps) {
       // In-flight transfers and unswept deposits first: one that completes between the reads is then
       // counted as in flight while already in the ledger (or on chain), which widens the tolerance
       // instead of raising a false drift.
-      const [{ inFlight }, unswept, { inFlight: extension }] = await Promise.all([repo.openPayins(db), repo.unsweptDeposits(db), repo.lookupTables(db)]);
-      const [onChain, ledgerBalances] = await Promise.all([reader.readBalances(), ledger.treasuryBalances()]);
+      const [{ inFlightByWallet }, unswept, { inFlight: extension }] = await Promise.all([repo.openPayins(db), repo.unsweptDeposits(db), repo.lookupTables(db)]);
+      const [onChain, books] = await Promise.all([reader.readBalances(), ledger.treasuryWalletBalances()]);
       deps.liquidity.remember(onChain, startedAt);
-      const inFlightBy = byToken(inFlight);
       const unsweptBy = byToken(unswept);
-      const payinTransfers = inFlight.reduce((n, sum) => n + sum.count, 0);
-      const inFlightTransfers = payinTransfers + unswept.reduce((n, sum) => n + sum.count, 0);
-      const currencies = currenciesOf(onChain.keys(), ledgerBalances.keys()).map((currency): CurrencyReconciliation => {
-        const chain = onChain.get(currency) ?? '0';
-        const books = ledgerBalances.get(currency) ?? '0';
-        const drift = driftOf(chain, books);
-        // A credited deposit not yet swept: in the books' treasury, still at its address on chain.
-        // Sweeps spend the sponsor's SOL, never the treasury's: they widen no SOL tolerance.
-        const sweeping = unsweptBy.get(currency);
-        // A lookup table extension landed but not yet finalized has left the treasury's SOL, not yet the books'.
-        const tables = currency === SOL && extension ? { count: 1, amount: lookupTableExtensionMaxSol(extension) } : { count: 0, amount: '0' };
-        const inFlightAmount = decimal(inFlightBy.get(currency)?.amount ?? '0').plus(sweeping?.amount ?? '0').plus(tables.amount).toString();
-        return {
-          currency,
-          onChain: decimal(chain).toString(),
-          ledger: books,
-          drift,
-          inFlightAmount,
-          drifted: !isTransientDrift(currency, drift, { count: payinTransfers + (sweeping?.count ?? 0) + tables.count, amount: inFlightAmount }, deps.solPerTransfer),
-          low: onChain.has(currency) && isLowBalance(chain, deps.lowBalance[currency]),
-        };
+      const count = (sums: TokenSum[]) => sums.reduce((n, sum) => n + sum.count, 0);
+      const inFlightTransfers = [...inFlightByWallet.values()].reduce((n, sums) => n + count(sums), count(unswept));
+      // Each wallet against its own books (decision 0057).
+      const currencies = walletsOf(onChain, books).flatMap((wallet) => {
+        const held = onChain.get(wallet) ?? new Map<string, string>();
+        const booked = books.get(wallet) ?? new Map<string, string>();
+        const sending = inFlightByWallet.get(wallet) ?? [];
+        const inFlightBy = byToken(sending);
+        // Deposits are swept into wallet 1, and its key extends the lookup tables.
+        const first = wallet === 1;
+        return currenciesOf(held.keys(), booked.keys()).map((currency): CurrencyReconciliation => {
+          const chain = held.get(currency) ?? '0';
+          const ledgerBalance = booked.get(currency) ?? '0';
+          const drift = driftOf(chain, ledgerBalance);
+          // A credited deposit not yet swept: in the books' treasury, still at its address on chain.
+          // Sweeps spend the sponsor's SOL, never the treasury's: they widen no SOL tolerance.
+          const sweeping = first ? unsweptBy.get(currency) : undefined;
+          // A lookup table extension landed but not yet finalized has left the treasury's SOL, not yet the books'.
+          const tables = first && currency === SOL && extension ? { count: 1, amount: lookupTableExtensionMaxSol(extension) } : { count: 0, amount: '0' };
+          const inFlightAmount = decimal(inFlightBy.get(currency)?.amount ?? '0').plus(sweeping?.amount ?? '0').plus(tables.amount).toString();
+          return {
+            wallet,
+            currency,
+            onChain: decimal(chain).toString(),
+            ledger: ledgerBalance,
+            drift,
+            inFlightAmount,
+            drifted: !isTransientDrift(currency, drift, { count: count(sending) + (sweeping?.count ?? 0) + tables.count, amount: inFlightAmount }, deps.solPerTransfer),
+            low: held.has(currency) && isLowBalance(chain, deps.lowBalance[currency]),
+          };
+        });
       });
       const run = { id: newId(), started_at: startedAt, finished_at: clock.now(), address: reader.address!, in_flight_transfers: inFlightTransfers, drift_found: currencies.some((c) => c.drifted) };
       await repo.insertRun(
         db,
         run,
-        currencies.map((c) => ({ currency: c.currency, on_chain: c.onChain, ledger: c.ledger, drift: c.drift, in_flight_amount: c.inFlightAmount })),
+        currencies.map((c) => ({ wallet: c.wallet, currency: c.currency, on_chain: c.onChain, ledger: c.ledger, drift: c.drift, in_flight_amount: c.inFlightAmount })),
       );
       return { runId: run.id, address: run.address, inFlightTransfers, driftFound: run.drift_found, currencies };
     },

@@ -51,7 +51,7 @@ export function createSponsorBalance(deps: { address: string; reader: Pick<Treas
 
   /** Reads the node now (ChainUnavailableError when it cannot answer: the last reading stays). */
   async function check(): Promise<SponsorReading> {
-    const balance = decimal((await deps.reader.readBalances()).get(SOL) ?? '0').toString();
+    const balance = decimal((await deps.reader.readBalances()).get(1)?.get(SOL) ?? '0').toString();
     const reading: SponsorReading = { address, balance, threshold, ...sponsorStanding(balance, threshold), at: clock.now() };
     const fields = { sponsor: address, balance, threshold, sweepMinimum: SWEEP_SPONSOR_MINIMUM_SOL };
     if (reading.low && !last?.low) {

@@ -8,6 +8,8 @@ export interface TreasuryFundingsTable {
   id: string;
   /** The funding's own name, e.g. its transaction signature: one funding per reference. */
   reference: string;
+  /** The treasury wallet funded (migration 0079, decision 0057). */
+  wallet: ColumnType<number, number | undefined, never>;
   currency: string;
   /** NUMERIC text, positive. */
   amount: string;
@@ -20,6 +22,8 @@ export interface TreasuryFundingsTable {
 export interface TreasuryWithdrawalsTable {
   id: string;
   reference: string;
+  /** The treasury wallet the tokens left (migration 0079). */
+  wallet: ColumnType<number, number | undefined, never>;
   currency: string;
   /** NUMERIC text, positive. */
   amount: string;
@@ -32,6 +36,7 @@ export interface TreasuryReconciliationRunsTable {
   id: string;
   started_at: ColumnType<Date, Date | string, never>;
   finished_at: ColumnType<Date, Date | string, never>;
+  /** Wallet 1's address (each wallet's is its key's: platform_keys). */
   address: string;
   /** PAYINs TRANSFERRING (sent, not yet COMPLETED) when the balances were read. */
   in_flight_transfers: number;
@@ -41,6 +46,8 @@ export interface TreasuryReconciliationRunsTable {
 
 export interface TreasuryReconciliationBalancesTable {
   run_id: string;
+  /** Each treasury wallet is reconciled on its own (migration 0079, decision 0057). */
+  wallet: number;
   currency: string;
   on_chain: string;
   ledger: string;

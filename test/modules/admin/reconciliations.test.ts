@@ -49,8 +49,8 @@ describe('GET /admin/treasury/reconciliations', () => {
       inFlightTransfers: 0,
       driftFound: true,
       currencies: [
-        { currency: 'SOL', onChain: '2', ledger: '2', drift: '0', inFlightAmount: '0' },
-        { currency: 'USDC', onChain: '990.5', ledger: '1000', drift: '-9.5', inFlightAmount: '0' },
+        { wallet: 1, currency: 'SOL', onChain: '2', ledger: '2', drift: '0', inFlightAmount: '0' },
+        { wallet: 1, currency: 'USDC', onChain: '990.5', ledger: '1000', drift: '-9.5', inFlightAmount: '0' },
       ],
     });
     expect(listed.map((run) => run.driftFound)).toEqual([false, true, false]);

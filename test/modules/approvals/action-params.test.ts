@@ -59,19 +59,20 @@ describe("a proposal's parameters", () => {
     expect((proposedEntry!.details as { before: unknown[] }).before.length).toBeGreaterThan(0);
   });
 
-  it('TREASURY_WITHDRAWAL takes exactly {amount, reference, note?} as a funding does', async () => {
+  it('TREASURY_WITHDRAWAL takes exactly {amount, reference, note?, wallet?} as a funding does', async () => {
     const bad = [
       { amount: '10', reference: 'w-extra', extra: true },
       { amount: '10', reference: 'has a space' },
       { amount: '10', reference: 'w-empty-note', note: '' },
       { amount: '10' },
       { amount: '10', reference: 'w-currency', currency: 'SOL' },
+      { amount: '10', reference: 'w-wallet', wallet: 0 },
     ];
     for (const params of bad) {
       const refused = await propose(finance, { action: 'TREASURY_WITHDRAWAL', targetId: 'USDC', params, reason: 'a bad withdrawal' });
       const body = expectErrorBody(refused, 400, 'VALIDATION_ERROR');
-      expect(body.details, JSON.stringify(params)).toEqual({ 'body.params': 'must be {amount, reference, note?}' });
-      expect(body.message).toBe('params must be {amount, reference, note?}, as POST /admin/treasury/fundings takes');
+      expect(body.details, JSON.stringify(params)).toEqual({ 'body.params': 'must be {amount, reference, note?, wallet?}' });
+      expect(body.message).toBe('params must be {amount, reference, note?, wallet?}, as POST /admin/treasury/fundings takes');
     }
     const withNote = await propose(finance, { action: 'TREASURY_WITHDRAWAL', targetId: 'USDC', params: { amount: '1.5', reference: 'w-noted', note: 'to cold storage' }, reason: 'rebalance' });
     expect(withNote.statusCode, withNote.body).toBe(201);

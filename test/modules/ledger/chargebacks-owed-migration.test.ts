@@ -26,8 +26,8 @@ async function oldStyleChargeback(merchantId: string, amount: string) {
   await ctx.database.db.transaction().execute(async (trx) => {
     const entryId = newId();
     await trx.insertInto('ledger_entries').values({ id: entryId, merchant_id: merchantId, kind: 'DISPUTE_CHARGEBACK', reference_type: 'dispute', reference_id: newId(), created_at: clock.now() }).execute();
-    const payable = await ledgerRepo.accountId(trx, 'merchant_fees_payable', merchantId, 'BRL');
-    const returns = await ledgerRepo.accountId(trx, 'med_returns_payable', null, 'BRL');
+    const payable = await ledgerRepo.accountId(trx, { code: 'merchant_fees_payable', merchantId, currency: 'BRL', wallet: null });
+    const returns = await ledgerRepo.accountId(trx, { code: 'med_returns_payable', merchantId: null, currency: 'BRL', wallet: null });
     await ledgerRepo.insertPostings(trx, [
       { entryId, accountId: payable.id, account: 'merchant_fees_payable', currency: 'BRL', amount },
       { entryId, accountId: returns.id, account: 'med_returns_payable', currency: 'BRL', amount: `-${amount}` },

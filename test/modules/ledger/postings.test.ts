@@ -33,6 +33,7 @@ function order(overrides: Partial<OrderRow> & Pick<OrderRow, 'type'>): OrderRow 
     tx_hash: null,
     failure_reason: null,
     excess_amount_token: '0',
+    treasury_wallet: null,
     payout_refused_at: null,
     payout_attempt: 0,
     dispute_hold: false,

@@ -147,6 +147,16 @@ describe('platform keys in production', () => {
     expect(prepared).toMatchObject({ created: [], imported: [] });
     expect(prepared.signers.SPONSOR.address).toBe(sponsor.address);
     expect(await keys.create('TREASURY')).toMatchObject({ created: false, address: prepared.signers.TREASURY.address });
+
+    // A further treasury wallet (CHAIN_TREASURY_WALLETS, decision 0057) is a key like the others: refused when missing, then created once.
+    await expect(keys.prepare({ createMissing: false, treasuryWallets: 3 })).rejects.toMatchObject({ code: 'PLATFORM_KEYS_MISSING', message: expect.stringMatching(/^no TREASURY_2 or TREASURY_3 key in the database/) });
+    const three = await keys.prepare({ createMissing: true, treasuryWallets: 3 });
+    expect(three.created.map((key) => key.purpose)).toEqual(['TREASURY_2', 'TREASURY_3']);
+    expect(three.treasuryWallets[0]!.address).toBe(prepared.signers.TREASURY.address);
+    expect(new Set(three.treasuryWallets.map((signer) => signer.address)).size).toBe(3);
+    // Wallets are added, never retired: a count below the stored wallets is refused, naming the setting.
+    await expect(keys.prepare({ createMissing: true, treasuryWallets: 2 })).rejects.toMatchObject({ code: 'TREASURY_WALLETS_LOWERED', message: expect.stringMatching(/TREASURY_3: set CHAIN_TREASURY_WALLETS to at least 3/) });
+    await database.db.deleteFrom('platform_keys').where('purpose', 'in', ['TREASURY_2', 'TREASURY_3']).execute();
   });
 
   it('keeps the stored sponsor when SPONSOR_PRIVATE_KEY names another key, and refuses to import over it', async () => {

@@ -66,7 +66,7 @@ describe('the treasury liquidity snapshot', () => {
       await treasuryRepo.insertRun(
         t.ctx.database.db,
         { id: newId(), started_at: new Date(finishedAt.getTime() - 500), finished_at: finishedAt, address: TREASURY_ADDRESS, in_flight_transfers: 0, drift_found: false },
-        [{ currency: 'USDC', on_chain: owed.plus(1000).toString(), ledger: '0', drift: '0', in_flight_amount: '0' }],
+        [{ wallet: 1, currency: 'USDC', on_chain: owed.plus(1000).toString(), ledger: '0', drift: '0', in_flight_amount: '0' }],
       );
     };
     // Finished exactly the balance age ago: stale, so the node (empty) is read.
@@ -80,7 +80,7 @@ describe('the treasury liquidity snapshot', () => {
     await treasuryRepo.insertRun(
       t.ctx.database.db,
       { id: newId(), started_at: finishedAt, finished_at: finishedAt, address: TREASURY_ADDRESS, in_flight_transfers: 0, drift_found: false },
-      [{ currency: 'USDC', on_chain: (await owedUsdc()).plus(1000).toString(), ledger: '0', drift: '0', in_flight_amount: '0' }],
+      [{ wallet: 1, currency: 'USDC', on_chain: (await owedUsdc()).plus(1000).toString(), ledger: '0', drift: '0', in_flight_amount: '0' }],
     );
     expect(await refusal(second.liquidity.checkPayin('USDC', '5'))).toBe('admitted');
     expect(second.treasury.state.reads).toBe(0);
@@ -134,17 +134,17 @@ describe('the treasury liquidity snapshot', () => {
   it('uses balances remembered from elsewhere in the process; an older one never replaces a newer, one as new does', async () => {
     const { clock, treasury, liquidity } = snapshotFor({ SOL: '2', USDC: '0' });
     const plenty = (await owedUsdc()).plus(100).toString();
-    liquidity.remember(new Map([['USDC', plenty]]), clock.now());
+    liquidity.remember(new Map([[1, new Map([['USDC', plenty]])]]), clock.now());
     expect(await refusal(liquidity.checkPayin('USDC', '50'))).toBe('admitted');
     expect(treasury.state.reads).toBe(0);
 
     const at = clock.now();
     clock.advance(REFRESH);
-    liquidity.remember(new Map([['USDC', '0']]), new Date(at.getTime() - 1));
+    liquidity.remember(new Map([[1, new Map([['USDC', '0']])]]), new Date(at.getTime() - 1));
     await liquidity.refresh();
     expect(await refusal(liquidity.checkPayin('USDC', '50'))).toBe('admitted');
 
-    liquidity.remember(new Map([['USDC', '0']]), at);
+    liquidity.remember(new Map([[1, new Map([['USDC', '0']])]]), at);
     await liquidity.refresh();
     expect(await refusal(liquidity.checkPayin('USDC', '50'))).toBe('TREASURY_INSUFFICIENT_LIQUIDITY');
     expect(treasury.state.reads).toBe(0);

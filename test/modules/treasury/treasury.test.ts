@@ -145,15 +145,15 @@ describe('GET /admin/treasury and reconciliation', () => {
     const view = (await admin('GET', '/treasury')).json();
     expect(view.lastReconciliation).toMatchObject({ inFlightTransfers: 0, driftFound: true });
     expect(view.lastReconciliation.currencies).toEqual([
-      { currency: 'SOL', onChain: '1.5', ledger: '1.5', drift: '0', inFlightAmount: '0' },
-      { currency: 'USDC', onChain: '990.5', ledger: '1000', drift: '-9.5', inFlightAmount: '0' },
+      { wallet: 1, currency: 'SOL', onChain: '1.5', ledger: '1.5', drift: '0', inFlightAmount: '0' },
+      { wallet: 1, currency: 'USDC', onChain: '990.5', ledger: '1000', drift: '-9.5', inFlightAmount: '0' },
     ]);
 
     const text = await registry.metrics();
-    expect(text).toContain('treasury_balance{currency="USDC"} 990.5');
-    expect(text).toContain('treasury_drift{currency="USDC"} -9.5');
-    expect(text).toContain('treasury_low_balance{currency="SOL"} 1');
-    expect(text).toContain('treasury_low_balance{currency="USDC"} 0');
+    expect(text).toContain('treasury_balance{wallet="1",currency="USDC"} 990.5');
+    expect(text).toContain('treasury_drift{wallet="1",currency="USDC"} -9.5');
+    expect(text).toContain('treasury_low_balance{wallet="1",currency="SOL"} 1');
+    expect(text).toContain('treasury_low_balance{wallet="1",currency="USDC"} 0');
     expect(warnings.map((w) => w.msg)).toEqual(
       expect.arrayContaining(['treasury balance below its TREASURY_LOW_BALANCE threshold', 'treasury drift: on-chain balance differs from the ledger']),
     );

@@ -58,6 +58,8 @@ export interface StepsDeps {
   watchTransfer?: (orderId: string, txHash: string) => void;
   /** Test-only (main.ts, NODE_ENV=test; test-hold.ts): an order it holds is left where it is, its step dropped. */
   holdStep?: (order: OrderRow) => boolean;
+  /** The treasury wallet a transfer goes from (liquidity.ts, decision 0057); unset, wallet 1. */
+  chooseWallet?: (token: string, amount: string) => Promise<number>;
 }
 
 /** How the worker's lanes claim: batch size, orders at once, and the stop signal of the job. */
@@ -115,6 +117,7 @@ export function createOrderSteps(deps: StepsDeps) {
     metrics: deps.metrics,
     afterTransferStored: deps.afterTransferStored,
     watchTransfer: deps.watchTransfer,
+    chooseWallet: deps.chooseWallet,
   });
   const batches = createTransferBatches({
     db,
@@ -127,6 +130,7 @@ export function createOrderSteps(deps: StepsDeps) {
     log: deps.log,
     watchTransfer: deps.watchTransfer,
     afterTransferStored: deps.afterTransferStored,
+    chooseWallet: deps.chooseWallet,
   });
 
   async function requestRefund(order: OrderRow): Promise<undefined> {

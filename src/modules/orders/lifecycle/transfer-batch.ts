@@ -26,6 +26,7 @@ import type { Db, Trx } from '../../../db/database.ts';
 import type { Clock } from '../../../lib/clock.ts';
 import { shareChainCosts } from '../../../lib/chain-cost-shares.ts';
 import { newId } from '../../../lib/ids.ts';
+import { decimal } from '../../../lib/money.ts';
 import { inTransaction } from '../../../platform/commit-signals.ts';
 import { leaseEnd } from '../../../platform/leases.ts';
 import type { OrderRow } from '../tables.ts';
@@ -46,6 +47,8 @@ export interface TransferBatchDeps {
   /** As a single transfer's (transfer-steps.ts): the batch's signature watched for the order that found it pending. */
   watchTransfer?: ((orderId: string, txHash: string) => void) | undefined;
   afterTransferStored?: ((stored: { orders: number }) => void) | undefined;
+  /** As a single transfer's (transfer-steps.ts): the treasury wallet a batch goes from; unset, wallet 1. */
+  chooseWallet?: ((token: string, amount: string) => Promise<number>) | undefined;
 }
 
 /** A guard of the batch's transaction failed: everything rolls back, nothing signed was stored. */
@@ -69,12 +72,12 @@ export function createTransferBatches(deps: TransferBatchDeps) {
   /** Gives claimed mates back, due at once, for any lane (they were not put in a batch). */
   const release = (orders: readonly OrderRow[]) => repo.releaseMates(db, orders, clock.now());
 
-  /** Signs one transaction for `members`, leaving out (and releasing) a mate refused or beyond the size limit. */
-  async function prepareFor(leader: OrderRow, mates: OrderRow[]): Promise<{ prepared: PreparedBatch; members: OrderRow[] } | undefined> {
+  /** Signs one transaction for `members` from `wallet`, leaving out (and releasing) a mate refused or beyond the size limit. */
+  async function prepareFor(leader: OrderRow, mates: OrderRow[], wallet: number): Promise<{ prepared: PreparedBatch; members: OrderRow[] } | undefined> {
     let members = [leader, ...mates];
     for (;;) {
       try {
-        const prepared = await prepareBatch!(members.map(intentOf));
+        const prepared = await prepareBatch!(members.map(intentOf), wallet);
         const included = members.slice(0, prepared.instructionIndexes.length);
         await release(members.slice(included.length));
         return { prepared, members: included };
@@ -93,7 +96,7 @@ export function createTransferBatches(deps: TransferBatchDeps) {
   }
 
   /** The batch stored and every order TRANSFERRING on it, in one transaction; the leader's row (still claimed) back. */
-  function store(leader: OrderRow, members: OrderRow[], prepared: PreparedBatch): Promise<OrderRow> {
+  function store(leader: OrderRow, members: OrderRow[], prepared: PreparedBatch, wallet: number): Promise<OrderRow> {
     const now = clock.now();
     const batchId = newId();
     const claimedUntil = leaseEnd(now, leaseMs);
@@ -121,7 +124,7 @@ export function createTransferBatches(deps: TransferBatchDeps) {
       const moved = await applyTransitions(
         trx,
         ctx,
-        swapping.map((row) => ({ order: row, to: 'TRANSFERRING', facts: { changes: { tx_hash: prepared.txHash }, moved: transferOf(row, prepared.txHash), underClaim: claimOf(row), claimedUntil } })),
+        swapping.map((row) => ({ order: row, to: 'TRANSFERRING', facts: { changes: { tx_hash: prepared.txHash, treasury_wallet: wallet }, moved: transferOf(row, prepared.txHash), underClaim: claimOf(row), claimedUntil } })),
       );
       raceIfAnyLost(members, moved);
       await repo.point(trx, batchId, prepared.txHash, members.map((m, i) => ({ orderId: m.id, instructionIndex: prepared.instructionIndexes[i]! })), now);
@@ -137,14 +140,16 @@ export function createTransferBatches(deps: TransferBatchDeps) {
     if (!prepareBatch || deps.maxBatch <= 1) return undefined;
     const mates = await repo.claimMates(db, leader, clock.now(), deps.maxBatch - 1, leaseMs);
     if (mates.length === 0) return undefined;
-    const made = await prepareFor(leader, mates);
+    const total = [leader, ...mates].reduce((sum, order) => sum.plus(order.amount_token), decimal(0)).toString();
+    const wallet = (await deps.chooseWallet?.(leader.token, total)) ?? 1;
+    const made = await prepareFor(leader, mates, wallet);
     if (!made) return undefined;
     if (made.members.length === 1) {
       await release(mates);
       return undefined;
     }
     try {
-      const next = await store(leader, made.members, made.prepared);
+      const next = await store(leader, made.members, made.prepared, wallet);
       deps.afterTransferStored?.({ orders: made.members.length });
       return { next };
     } catch (err) {
@@ -182,7 +187,9 @@ export function createTransferBatches(deps: TransferBatchDeps) {
   async function rebatch(batch: TransferBatchRow, members: OrderRow[], why: { to: 'FAILED' | 'EXPIRED'; parts: number; carriedFee: bigint }, current: OrderRow): Promise<never> {
     const size = Math.ceil(members.length / why.parts);
     const groups = Array.from({ length: why.parts }, (_, i) => members.slice(i * size, (i + 1) * size)).filter((g) => g.length > 0);
-    const prepared = await Promise.all(groups.map((group) => prepareBatch!(group.map(intentOf))));
+    // From the wallet that signed the batch: its orders' books and in-flight counts name it.
+    const wallet = members[0]?.treasury_wallet ?? 1;
+    const prepared = await Promise.all(groups.map((group) => prepareBatch!(group.map(intentOf), wallet)));
     if (prepared.some((p, i) => p.instructionIndexes.length !== groups[i]!.length)) throw new Error(`a re-signed part of batch ${batch.id} no longer fits one transaction`);
     const now = clock.now();
     const stored = await inTransaction(db, async (trx) => {

@@ -51,6 +51,8 @@ export interface TransferStepsDeps {
   watchTransfer?: ((orderId: string, txHash: string) => void) | undefined;
   /** Test-only: called once a signed transfer is committed, before its first send (main.ts, NODE_ENV=test). */
   afterTransferStored?: ((stored: { orders: number }) => void) | undefined;
+  /** The treasury wallet a transfer of these tokens goes from (liquidity.ts chooseWallet, decision 0057); unset, wallet 1. */
+  chooseWallet?: ((token: string, amount: string) => Promise<number>) | undefined;
 }
 
 export function createTransferSteps(deps: TransferStepsDeps) {
@@ -88,16 +90,17 @@ export function createTransferSteps(deps: TransferStepsDeps) {
 
   /** SWAPPING: the rate was locked at creation; the conversion is the transfer, prepared and stored here, sent by the next step. */
   async function swap(order: OrderRow) {
+    const wallet = (await deps.chooseWallet?.(order.token, order.amount_token)) ?? 1;
     let prepared: PreparedTransfer;
     try {
-      prepared = await chain.prepareTransfer(intentOf(order));
+      prepared = await chain.prepareTransfer(intentOf(order), wallet);
     } catch (err) {
       // No retry cures a refusal; anything else (the node unreachable) backs off and retries.
       if (err instanceof ChainTransferRefusedError) return refused(order, err);
       throw err;
     }
     const next = await moveOn(order, 'TRANSFERRING', {
-      changes: { tx_hash: prepared.txHash },
+      changes: { tx_hash: prepared.txHash, treasury_wallet: wallet },
       moved: { ...transferOf(order, prepared.txHash), prepared: { wire: prepared.wire, lastValidBlockHeight: prepared.lastValidBlockHeight } },
     });
     deps.afterTransferStored?.({ orders: 1 });
@@ -130,7 +133,8 @@ export function createTransferSteps(deps: TransferStepsDeps) {
     }
     let next: PreparedTransfer;
     try {
-      next = await chain.prepareTransfer(intentOf(order));
+      // From the same wallet: the order's books and the reconciliation's in-flight count name it.
+      next = await chain.prepareTransfer(intentOf(order), order.treasury_wallet ?? 1);
     } catch (err) {
       if (err instanceof ChainTransferRefusedError) return refused(order, err, expired.txHash);
       throw err;

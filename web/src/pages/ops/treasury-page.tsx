@@ -1,6 +1,6 @@
 /**
  * Treasury (/app/ops/treasury): the treasury's balances on chain against the ledger
- * (GET /admin/treasury), the last reconciliation runs (GET /admin/treasury/reconciliations) and
+ * (GET /admin/treasury), every wallet's together and, with several, each wallet's, the last reconciliation runs (GET /admin/treasury/reconciliations) and
  * the merchant fees a settlement run would pay now (GET /admin/settlements/due) and the settlements'
  * PIX payments (GET /admin/settlements, settlement-payouts.tsx). Amounts are the
  * API's decimal text, grouped digit by digit (i18n/format.ts), never parsed as floats.
@@ -21,6 +21,8 @@ import { SettlementPayouts } from './settlement-payouts.tsx';
 
 type Currency = components['schemas']['TreasuryCurrency'];
 type Treasury = components['schemas']['Treasury'];
+/** One currency of one hot wallet (decision 0057), a row of the wallets' table. */
+type WalletCurrency = components['schemas']['TreasuryWalletCurrency'] & { wallet: number; address: string | null };
 type Due = components['schemas']['SettlementDue'];
 
 function Balances() {
@@ -40,6 +42,15 @@ function Balances() {
     { id: 'openPayins', header: t('opsTreasury.openPayins'), cell: (c) => `${c.openPayins} · ${amount(c.openPayinObligations, c.currency)}` },
     { id: 'inFlight', header: t('opsTreasury.inFlight'), cell: (c) => `${c.inFlightTransfers} · ${amount(c.inFlightAmount, c.currency)}` },
   ];
+  const walletColumns: Column<WalletCurrency>[] = [
+    { id: 'wallet', header: t('opsTreasury.wallet'), rowHeader: true, cell: (c) => `${c.wallet} · ${c.address ?? none}` },
+    { id: 'currency', header: t('opsTreasury.currency'), cell: (c) => c.currency },
+    { id: 'onChain', header: t('opsTreasury.onChain'), cell: (c) => amount(c.onChain, c.currency) },
+    { id: 'ledger', header: t('opsTreasury.ledger'), cell: (c) => amount(c.ledger, c.currency) },
+    { id: 'drift', header: t('opsTreasury.drift'), cell: (c) => `${amount(c.drift, c.currency)}${c.belowThreshold ? ` (${t('opsTreasury.below')})` : ''}` },
+    { id: 'inFlight', header: t('opsTreasury.inFlight'), cell: (c) => `${c.inFlightTransfers} · ${amount(c.inFlightAmount, c.currency)}` },
+  ];
+  const walletRows = data.wallets.flatMap((w) => w.currencies.map((c) => ({ ...c, wallet: w.wallet, address: w.address })));
   const lookupTables = (held: Treasury['lookupTables']) => {
     const value = t('opsTreasury.lookupTables.value', { tables: String(held.tables), addresses: String(held.addresses), rent: formatTokenAmount(held.rentHeld, 'SOL', language) });
     return held.extensionInFlight ? `${value} (${t('opsTreasury.lookupTables.inFlight')})` : value;
@@ -58,6 +69,7 @@ function Balances() {
       />
       {data.onChain ? null : <Text>{t('opsTreasury.sandbox')}</Text>}
       <DataTable caption={t('opsTreasury.currencies')} columns={currencyColumns} rows={data.currencies} rowKey={(c) => c.currency} minWidth={860} />
+      {data.wallets.length > 1 ? <DataTable caption={t('opsTreasury.wallets')} columns={walletColumns} rows={walletRows} rowKey={(c) => `${c.wallet}-${c.currency}`} minWidth={860} /> : null}
     </Stack>
   );
 }
@@ -88,7 +100,12 @@ function Reconciliations() {
         { id: 'finishedAt', header: t('opsTreasury.finishedAt'), cell: (run) => formatDateTime(run.finishedAt) },
         { id: 'inFlight', header: t('opsTreasury.inFlight'), cell: (run) => run.inFlightTransfers },
         { id: 'driftFound', header: t('opsTreasury.driftFound'), cell: (run) => (run.driftFound ? t('common.yes') : t('common.no')) },
-        { id: 'drift', header: t('opsTreasury.drift'), cell: (run) => run.currencies.map((c) => formatTokenAmount(c.drift, c.currency, language)).join('; ') },
+        {
+          id: 'drift',
+          header: t('opsTreasury.drift'),
+          // Each wallet is reconciled on its own (decision 0057): its number before its drifts when there are several.
+          cell: (run) => run.currencies.map((c) => `${run.currencies.some((o) => o.wallet !== 1) ? `${c.wallet}: ` : ''}${formatTokenAmount(c.drift, c.currency, language)}`).join('; '),
+        },
       ]}
     />
   );

@@ -248,6 +248,32 @@ describe.each(drivers)('migrations on %s', (driver) => {
     expect(await guards()).toEqual(shared);
   });
 
+  it("0079 puts the treasury's books in wallet 1 and keeps another wallet's apart; down is refused while a second wallet has books", async (ctx) => {
+    const handle = await database();
+    if (!handle) return ctx.skip();
+    const db = handle.db;
+    await migrateToLatest(db);
+    await downThrough(db, '20261206_0079_treasury_wallets');
+    const [usdc, fees, second, stray] = ['11', '12', '13', '14'].map((n) => `0190a0e0-0000-7000-8000-0000000000${n}`);
+    await sql`insert into ledger_accounts (id, code, merchant_id, currency) values (${usdc}, 'token_treasury', null, 'USDC'), (${fees}, 'network_fees', null, 'SOL')`.execute(db);
+
+    expect((await migrateToLatest(db))[0]).toEqual('Up 20261206_0079_treasury_wallets');
+    const accounts = await sql<{ id: string; wallet: number | null }>`select id, wallet from ledger_accounts where id in (${usdc}, ${fees}) order by id`.execute(db);
+    expect(accounts.rows).toEqual([
+      { id: usdc, wallet: 1 },
+      { id: fees, wallet: null },
+    ]);
+    // Wallet 2's USDC beside wallet 1's; a treasury account without a wallet, or another account with one, is refused.
+    await sql`insert into ledger_accounts (id, code, merchant_id, currency, wallet) values (${second}, 'token_treasury', null, 'USDC', 2)`.execute(db);
+    await expect(sql`insert into ledger_accounts (id, code, merchant_id, currency) values (${stray}, 'token_treasury', null, 'SOL')`.execute(db)).rejects.toThrow(/ledger_accounts_wallet_check/);
+    await expect(sql`insert into ledger_accounts (id, code, merchant_id, currency, wallet) values (${stray}, 'network_fees', null, 'USDC', 1)`.execute(db)).rejects.toThrow(/ledger_accounts_wallet_check/);
+
+    await expect(migrateDown(db)).rejects.toThrow(/cannot be undone: treasury wallets beyond the first/);
+    await sql`delete from ledger_accounts where id = ${second}`.execute(db);
+    await downThrough(db, '20261206_0079_treasury_wallets');
+    await migrateToLatest(db);
+  });
+
   it('0014 carries a webhook lease in force over to webhook_delivery_leases, and back down', async (ctx) => {
     const handle = await database();
     if (!handle) return ctx.skip();

@@ -28,6 +28,8 @@ import {
   signTransactionMessageWithSigners,
   type TransactionSigner,
 } from '@solana/kit';
+import type { Db } from '../../src/db/database.ts';
+import { ordersRepo } from '../../src/modules/orders/repo.ts';
 import type { Services } from '../../src/services.ts';
 import { type ChainSimulator, startChainSimulator } from '../../tools/chain-simulator/index.ts';
 
@@ -128,4 +130,25 @@ export async function fundTreasury(sim: ChainSimulator, services: Pick<Services,
   await services.treasury.fund({ currency: 'SOL', amount: '10', reference: airdrop, wallet }, { actor: 'test' });
   await services.treasury.fund({ currency: 'USDC', amount: '1000000', reference: `mint-${usdc}-${treasury}`, wallet }, { actor: 'test' });
   return treasury;
+}
+
+/**
+ * Worker passes (one lane: a leader batches the rest), the hand-clocked chain's slots and the test
+ * clock moving between them, until every order of `ids` is in one of `ends` (default COMPLETED).
+ */
+export async function passesUntil(
+  t: { ctx: { app: { services: Pick<Services, 'orderSteps'> }; database: { db: Db } }; clock: { advance(ms: number): unknown } },
+  sim: Pick<ChainSimulator, 'advanceSlots'>,
+  ids: readonly string[],
+  options: { ends?: readonly string[]; passes?: number } = {},
+): Promise<void> {
+  const ends = options.ends ?? ['COMPLETED'];
+  for (let i = 0; i < (options.passes ?? 60); i++) {
+    await t.ctx.app.services.orderSteps.runDuePass({ parallel: 1 });
+    const statuses = await Promise.all(ids.map(async (id) => (await ordersRepo.find(t.ctx.database.db, id))!.status));
+    if (statuses.every((status) => ends.includes(status))) return;
+    sim.advanceSlots(1);
+    t.clock.advance(1000);
+  }
+  throw new Error(`orders not all ${ends.join(' or ')} after the passes`);
 }

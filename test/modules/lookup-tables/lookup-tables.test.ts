@@ -19,7 +19,7 @@ import { ordersRepo } from '../../../src/modules/orders/repo.ts';
 import { lookupTableExtensionMaxSol } from '../../../src/modules/treasury/rules.ts';
 import type { ChainSimulator } from '../../../tools/chain-simulator/index.ts';
 import { ADMIN_TOKEN } from '../../helpers/app.ts';
-import { ata, type Rpc, solanaRpcSettings, startHandClockedChain, fundTreasury } from '../../helpers/chain-simulator.ts';
+import { ata, fundTreasury, passesUntil, type Rpc, solanaRpcSettings, startHandClockedChain } from '../../helpers/chain-simulator.ts';
 import { ordersTest } from '../orders/helpers.ts';
 
 const FINALIZED_LAG = 3;
@@ -58,18 +58,6 @@ describe('lookup tables of the treasury on the chain simulator', () => {
     return ids;
   }
 
-  /** Worker passes (one lane), slots and the clock moving between them, until every order is COMPLETED. */
-  async function work(ids: string[]) {
-    for (let i = 0; i < 60; i++) {
-      await t.ctx.app.services.orderSteps.runDuePass({ parallel: 1 });
-      const statuses = await Promise.all(ids.map(async (id) => (await ordersRepo.find(db(), id))!.status));
-      if (statuses.every((s) => s === 'COMPLETED')) return;
-      sim.advanceSlots(1);
-      t.clock.advance(1000);
-    }
-    throw new Error('orders not COMPLETED after the passes');
-  }
-
   /** The lookup-tables job's passes until no extension is in flight (slots moving to finalize it). */
   async function keep(run: () => Promise<unknown> = () => keeper().run()) {
     for (let i = 0; i < 20; i++) {
@@ -100,7 +88,7 @@ describe('lookup tables of the treasury on the chain simulator', () => {
       const wallet = (await generateKeyPairSigner()).address;
       receivers.push({ id: (await t.activeReceiver(merchant, { walletAddress: wallet })).id as string, wallet });
     }
-    await work(await paidPayins());
+    await passesUntil(t, sim, await paidPayins());
 
     const before = await lamports();
     await keeper().run();
@@ -132,7 +120,7 @@ describe('lookup tables of the treasury on the chain simulator', () => {
     const table = (await db().selectFrom('chain_lookup_tables').select('address').executeTakeFirstOrThrow()).address;
     const ids = await paidPayins();
     const before = await lamports();
-    await work(ids);
+    await passesUntil(t, sim, ids);
     const rows = await batchesOf(ids);
     expect(new Set(rows.map((r) => r.tx_hash)).size).toBe(1);
     const tx = (await rpc.getTransaction(rows[0]!.tx_hash! as Signature, { commitment: 'finalized', encoding: 'json', maxSupportedTransactionVersion: 0 }).send())!;

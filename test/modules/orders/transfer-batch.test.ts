@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decimal } from '../../../src/lib/money.ts';
 import { ordersRepo } from '../../../src/modules/orders/repo.ts';
 import type { ChainSimulator } from '../../../tools/chain-simulator/index.ts';
-import { ata, type Rpc, solanaRpcSettings, startHandClockedChain, fundTreasury } from '../../helpers/chain-simulator.ts';
+import { ata, fundTreasury, passesUntil, type Rpc, solanaRpcSettings, startHandClockedChain } from '../../helpers/chain-simulator.ts';
 import { ordersTest } from './helpers.ts';
 
 const FINALIZED_LAG = 3;
@@ -55,18 +55,8 @@ describe('batched PAYIN transfers on the chain simulator', () => {
     return orders;
   }
 
-  /** Worker passes (one lane: one leader batches the rest), slots and the clock moving between them, until every order has left TRANSFERRING. */
-  async function work(ids: string[], passes = 60) {
-    const steps = t.ctx.app.services.orderSteps;
-    for (let i = 0; i < passes; i++) {
-      await steps.runDuePass({ parallel: 1 });
-      const statuses = await Promise.all(ids.map(async (id) => (await row(id)).status));
-      if (statuses.every((s) => s === 'COMPLETED' || s === 'REFUNDING' || s === 'REFUNDED' || s === 'FAILED')) return;
-      sim.advanceSlots(1);
-      t.clock.advance(1000);
-    }
-    throw new Error('orders still moving after the passes');
-  }
+  /** Worker passes until every order has left TRANSFERRING. */
+  const work = (ids: string[], passes = 60) => passesUntil(t, sim, ids, { ends: ['COMPLETED', 'REFUNDING', 'REFUNDED', 'FAILED'], passes });
 
   /** SOL the books say the chain charged the treasury for these orders (CHAIN_COSTS), lamports. */
   async function bookedLamports(ids: string[]) {

@@ -9,10 +9,9 @@
 import { type Address, generateKeyPairSigner, type Signature } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decimal } from '../../../src/lib/money.ts';
-import { ordersRepo } from '../../../src/modules/orders/repo.ts';
 import type { ChainSimulator } from '../../../tools/chain-simulator/index.ts';
 import { ADMIN_TOKEN } from '../../helpers/app.ts';
-import { fundTreasury, type Rpc, solanaRpcSettings, startHandClockedChain } from '../../helpers/chain-simulator.ts';
+import { fundTreasury, passesUntil, type Rpc, solanaRpcSettings, startHandClockedChain } from '../../helpers/chain-simulator.ts';
 import { ordersTest } from '../orders/helpers.ts';
 
 const ORDERS = 8;
@@ -41,17 +40,6 @@ describe('several treasury wallets on the chain simulator', () => {
     return decimal((value[0]?.account.data as { parsed: { info: { tokenAmount: { uiAmountString: string } } } }).parsed.info.tokenAmount.uiAmountString);
   };
 
-  async function work(ids: string[]) {
-    for (let i = 0; i < 60; i++) {
-      await t.ctx.app.services.orderSteps.runDuePass({ parallel: 1 });
-      const statuses = await Promise.all(ids.map(async (id) => (await ordersRepo.find(db(), id))!.status));
-      if (statuses.every((s) => s === 'COMPLETED')) return;
-      sim.advanceSlots(1);
-      t.clock.advance(1000);
-    }
-    throw new Error('orders not COMPLETED after the passes');
-  }
-
   it('sends the batches from both wallets in turn; each wallet pays its own fees and its books match its chain balances', async () => {
     const merchant = await t.merchant();
     const ids: string[] = [];
@@ -62,7 +50,7 @@ describe('several treasury wallets on the chain simulator', () => {
       expect((await t.call('POST', `/sandbox/orders/${order.id}/pix-payment`, merchant, {})).statusCode).toBe(200);
       ids.push(order.id as string);
     }
-    await work(ids);
+    await passesUntil(t, sim, ids);
 
     const orders = await db().selectFrom('orders').select(['id', 'tx_hash', 'treasury_wallet', 'amount_token']).where('id', 'in', ids).execute();
     const byWallet = (wallet: number) => orders.filter((o) => o.treasury_wallet === wallet);

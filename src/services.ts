@@ -31,6 +31,7 @@ import { createFeeTiersService } from './modules/fee-tiers/service.ts';
 import { createDepositAddresses } from './modules/deposits/addresses.ts';
 import { createSweeper } from './modules/deposits/sweeps.ts';
 import { createLookupTableKeeper } from './modules/lookup-tables/keeper.ts';
+import { lookupTableMetrics } from './modules/lookup-tables/metrics.ts';
 import { createDepositWatcher } from './modules/deposits/watcher.ts';
 import { createAccountSubscriptions } from './adapters/chain/solana-account-subscriptions.ts';
 import { createPayoutBatchModule } from './modules/payout-batches/wiring.ts';
@@ -343,7 +344,7 @@ export async function createServices({ config, db, clock, ...deps }: ServiceDeps
       })
     : undefined;
   const lookupTables = lookupTableIndex && solanaTransfers
-    ? createLookupTableKeeper({ db: workerDb, clock, chain: dependencies.chain(createSolanaLookupTables({ settings: { rpcUrl: solanaTransfers.rpcUrl }, treasury: treasurySigners[0]! })), index: lookupTableIndex, postCosts: ledger.postLookupTableCosts, ...(deps.log ? { log: deps.log } : {}) })
+    ? createLookupTableKeeper({ db: workerDb, clock, chain: dependencies.chain(createSolanaLookupTables({ settings: { rpcUrl: solanaTransfers.rpcUrl }, treasury: treasurySigners[0]! })), index: lookupTableIndex, postCosts: ledger.postLookupTableCosts, ...(deps.log ? { log: deps.log } : {}), ...(deps.metrics ? { metrics: lookupTableMetrics(deps.metrics.registry) } : {}) })
     : undefined;
   const reconciliation = createReconciliation({ db, clock, pix: adapters.pix, notifications: orderNotifications, settings: config.reconciliation, ...(adapters.apiPix ? { prepare: adapters.apiPix.registerWebhook } : {}) });
   const sandbox = createSandboxDriver({

@@ -22,6 +22,7 @@ import type { Db, Trx } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { inTransaction } from '../../platform/commit-signals.ts';
+import type { LookupTableMetrics } from './metrics.ts';
 import { type ExtensionRow, lookupTablesRepo as repo } from './repo.ts';
 
 /** Addresses one extension appends: with a table's creation, a transaction holds about 30. */
@@ -35,6 +36,7 @@ export interface LookupTableKeeperDeps {
   /** What the treasury paid for an extension (fee, rent of the table's new bytes), in the settling transaction. */
   postCosts: (trx: Trx, extension: { id: string; at: Date }, costs: { feeLamports: bigint; rentLamports: bigint }) => Promise<unknown>;
   log?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+  metrics?: LookupTableMetrics | undefined;
 }
 
 export function createLookupTableKeeper(deps: LookupTableKeeperDeps) {
@@ -62,6 +64,7 @@ export function createLookupTableKeeper(deps: LookupTableKeeperDeps) {
       return true;
     });
     if (!settled) return true;
+    deps.metrics?.settled.inc({ outcome: status });
     if (status === 'CONFIRMED') deps.log?.info({ table: row.table_address, created: row.creates, appended: row.addresses.length, held: addresses!.length }, 'lookup table extended');
     else {
       index.noteCarried(row.addresses);

@@ -6,15 +6,18 @@
  * the table, so 18 transfers fit ONE transaction where they took two without it, every order
  * exactly once at its (batch, instruction index); an extension stored and never sent (the process
  * died) is sent by the next pass and settled once; the reconciliation finds no drift, an extension
- * landed and not yet posted included; GET /admin/treasury shows the tables and the rent they hold.
+ * landed and not yet posted included; GET /admin/treasury shows the tables and the rent they hold;
+ * an extension that never lands is settled EXPIRED, counted, and its addresses go into the next.
  */
 import { type Address, generateKeyPairSigner, type Signature } from '@solana/kit';
 import { sql } from 'kysely';
+import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLookupTableIndex } from '../../../src/adapters/chain/lookup-table-index.ts';
 import { createSolanaLookupTables } from '../../../src/adapters/chain/solana-lookup-tables.ts';
 import { decimal } from '../../../src/lib/money.ts';
 import { createLookupTableKeeper } from '../../../src/modules/lookup-tables/keeper.ts';
+import { lookupTableMetrics } from '../../../src/modules/lookup-tables/metrics.ts';
 import { ordersRepo } from '../../../src/modules/orders/repo.ts';
 import { lookupTableExtensionMaxSol } from '../../../src/modules/treasury/rules.ts';
 import type { ChainSimulator } from '../../../tools/chain-simulator/index.ts';
@@ -168,5 +171,30 @@ describe('lookup tables of the treasury on the chain simulator', () => {
     // The rent of the table's 184 bytes of header and overhead, and of its 21 addresses.
     const rent = (184n + 32n * 21n) * 6_960n;
     expect(response.json().lookupTables).toEqual({ tables: 1, addresses: ORDERS + 3, rentHeld: decimal(rent.toString()).dividedBy(1e9).toFixed(9), extensionInFlight: false });
+  });
+
+  it('an extension that never lands is settled EXPIRED once and counted so; its addresses go into the next, which lands', async () => {
+    const chain = createSolanaLookupTables({ settings: { rpcUrl: sim.url }, treasury: t.ctx.app.services.platformKeysAtStart.signers.TREASURY });
+    const index = createLookupTableIndex();
+    const fresh = await Promise.all(Array.from({ length: 2 }, async () => ata((await generateKeyPairSigner()).address, usdc)));
+    index.noteCarried(fresh);
+    const registry = new Registry();
+    const keeper = createLookupTableKeeper({ db: db(), clock: t.clock, chain, index, postCosts: t.ctx.app.services.ledger.postLookupTableCosts, metrics: lookupTableMetrics(registry) });
+    const count = async (outcome: string) => Number(new RegExp(`chain_lookup_table_extensions_total\\{outcome="${outcome}"\\} (\\d+)`).exec(await registry.metrics())?.[1] ?? 0);
+
+    // The node drops its one send; past its blockhash's last valid height it can never land.
+    await sim.setFaults({ dropNext: 1 });
+    await keeper.run();
+    const dropped = await db().selectFrom('chain_lookup_table_extensions').select(['id', 'status']).where('status', '=', 'PENDING').executeTakeFirstOrThrow();
+    sim.advanceSlots(160);
+    await keeper.run();
+    await keeper.run();
+    expect((await db().selectFrom('chain_lookup_table_extensions').select('status').where('id', '=', dropped.id).executeTakeFirstOrThrow()).status).toBe('EXPIRED');
+    expect(await count('EXPIRED')).toBe(1);
+
+    await keep(() => keeper.run());
+    expect(await count('CONFIRMED')).toBe(1);
+    const tables = await db().selectFrom('chain_lookup_tables').select('addresses').execute();
+    expect(tables.flatMap((table) => table.addresses)).toEqual(expect.arrayContaining(fresh));
   });
 });

@@ -13,7 +13,7 @@
  *                                                        prints the invitation (never the link); audited
  *   npm run admin -- generate-keys                       prints every production key (production-keys.ts); no database
  *   npm run admin -- create-platform-keys                creates the missing treasury and sponsor keys; prints their addresses
- *   npm run admin -- import-platform-key --purpose sponsor|treasury < keypair
+ *   npm run admin -- import-platform-key --purpose sponsor|treasury|treasury_N < keypair
  *                                                        seals an existing keypair read from stdin; prints its address
  *   npm run admin -- rotate-kek                          re-seals every key under WALLET_KEK_VERSION; prints counts
  *   npm run admin -- rotate-secrets                      re-seals what WEBHOOK_SECRET_KEY_PREVIOUS and API_SECRET_PEPPER_PREVIOUS

@@ -12,7 +12,7 @@ import type { Db } from '../db/database.ts';
 
 export const KEY_USAGE = {
   'create-platform-keys': 'npm run admin -- create-platform-keys',
-  'import-platform-key': 'npm run admin -- import-platform-key --purpose sponsor|treasury < keypair (base58 or solana-keygen JSON, on stdin)',
+  'import-platform-key': 'npm run admin -- import-platform-key --purpose sponsor|treasury|treasury_N < keypair (base58 or solana-keygen JSON, on stdin)',
   'rotate-kek': 'npm run admin -- rotate-kek',
   'rotate-secrets': 'npm run admin -- rotate-secrets',
 } as const;
@@ -20,11 +20,11 @@ export type KeyCommand = keyof typeof KEY_USAGE;
 
 const MAX_KEYPAIR_INPUT = 4096;
 
-/** The purpose --purpose names, or the usage line. */
+/** The purpose --purpose names (treasury_2 … treasury_8: a further treasury wallet, decision 0057), or the usage line. */
 export function purposeOf(value: string | undefined): PlatformKeyPurpose {
-  const purpose = value?.toUpperCase();
-  if (purpose !== 'SPONSOR' && purpose !== 'TREASURY') fail(`--purpose must be sponsor or treasury; usage: ${KEY_USAGE['import-platform-key']}`);
-  return purpose;
+  const purpose = value?.toUpperCase() ?? '';
+  if (purpose !== 'SPONSOR' && purpose !== 'TREASURY' && !/^TREASURY_[2-8]$/.test(purpose)) fail(`--purpose must be sponsor, treasury or treasury_2 to treasury_8; usage: ${KEY_USAGE['import-platform-key']}`);
+  return purpose as PlatformKeyPurpose;
 }
 
 /** The keypair piped on stdin, checked (its halves agree) before the database is opened. */

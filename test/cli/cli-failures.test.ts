@@ -83,7 +83,7 @@ describe('CLI failures: one line with the fix', { timeout: 120_000 }, () => {
       [ADMIN, ['issue-credential', '--merchant'], /^admin: option '--merchant <value>' argument missing; usage: /],
       [ADMIN, ['create-merchant'], /^admin: --name must have 2 to 255 characters; usage: npm run admin -- create-merchant --name "Acme"$/],
       [ADMIN, ['issue-credential', '--merchant', 'acme'], /^admin: --merchant must be a merchant id .*; usage: npm run admin -- issue-credential --merchant <merchant id>$/],
-      [ADMIN, ['import-platform-key', '--purpose', 'fee-payer'], /^admin: --purpose must be sponsor or treasury; usage: npm run admin -- import-platform-key --purpose sponsor\|treasury < keypair/],
+      [ADMIN, ['import-platform-key', '--purpose', 'fee-payer'], /^admin: --purpose must be sponsor, treasury or treasury_2 to treasury_8; usage: npm run admin -- import-platform-key --purpose sponsor\|treasury\|treasury_N < keypair/],
       [MIGRATE, ['sideways'], /^migrate: unknown direction "sideways"; usage: npm run migrate \[-- up \| down \[--all\]\]$/],
       [MIGRATE, ['down', '--everything'], /^migrate: unknown option '--everything'; usage: npm run migrate /],
     ];

@@ -137,7 +137,7 @@ describe('npm run admin: platform keys', { timeout: 120_000 }, () => {
   it('import-platform-key seals a keypair read from stdin, once, and refuses another over it in one line', async () => {
     const fresh = await freshEnv();
     const sponsor = keypair();
-    expectOneLine(await admin(['import-platform-key'], fresh, sponsor.text), /^admin: --purpose must be sponsor or treasury; usage: npm run admin -- import-platform-key --purpose sponsor\|treasury/);
+    expectOneLine(await admin(['import-platform-key'], fresh, sponsor.text), /^admin: --purpose must be sponsor, treasury or treasury_2 to treasury_8; usage: npm run admin -- import-platform-key --purpose sponsor\|treasury\|treasury_N/);
     expectOneLine(await admin(['import-platform-key', '--purpose', 'sponsor'], fresh), /^admin: the keypair on stdin is not a 64-byte Solana keypair: pipe one 64-byte keypair/);
 
     const imported = await admin(['import-platform-key', '--purpose', 'sponsor'], fresh, `${sponsor.json}\n`);

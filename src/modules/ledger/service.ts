@@ -262,12 +262,6 @@ export function createLedgerService(deps: { db: Db; clock: Clock }) {
       return decimal(rows.find((row) => row.currency === 'SOL')?.balance ?? '0').toFixed(9);
     },
 
-    /** Every wallet's together. */
-    async treasuryBalances(executor: Db = db): Promise<Map<string, string>> {
-      const rows = await repo.platformBalances(executor, 'token_treasury');
-      return new Map(rows.map((row): [string, string] => [row.currency, decimal(row.balance).toString()]));
-    },
-
     /** Treasury wallet → its token_treasury balance per currency (decision 0057). */
     async treasuryWalletBalances(executor: Db = db): Promise<Map<number, Map<string, string>>> {
       const byWallet = new Map<number, Map<string, string>>();

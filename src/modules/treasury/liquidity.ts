@@ -168,7 +168,7 @@ export function createLiquidity(deps: { db: Db; clock: Clock; reader: TreasuryBa
       if (left) {
         const of = (w: number) => left.get(w)?.get(token) ?? decimal(0);
         wallet = turn.find((w) => of(w).gte(amount)) ?? turn.reduce((best, w) => (of(w).gt(of(best)) ? w : best));
-        left.set(wallet, new Map(left.get(wallet)).set(token, of(wallet).minus(amount)));
+        left.set(wallet, (left.get(wallet) ?? new Map<string, Dec>()).set(token, of(wallet).minus(amount)));
       }
       lastWallet = wallet;
       return wallet;

@@ -94,8 +94,8 @@ export function createTreasuryService(deps: TreasuryDeps) {
   const { db, clock, reader, ledger } = deps;
   const decimalsOf = (currency: string) => (currency === SOL ? SOL_DECIMALS : deps.tokens[currency]);
 
-  /** The wallets to show: those configured, and any other the chain's answer or the books name (none while the count only grows). */
-  const walletsOf = (...sources: Array<Map<number, unknown>>) => [...new Set([...Array.from({ length: deps.walletCount }, (_, i) => i + 1), ...sources.flatMap((s) => [...s.keys()])])].sort((a, b) => a - b);
+  /** The configured wallets: the count only grows (platform-keys refuses a start below the stored keys), so no other has books. */
+  const wallets = Array.from({ length: deps.walletCount }, (_, i) => i + 1);
 
   /** Every currency worth showing: what the chain reads, what the books hold, what has a threshold. */
   const currenciesOf = (...sources: Iterable<string>[]) => [...new Set([...reader.currencies, ...sources.flatMap((s) => [...s]), ...Object.keys(deps.lowBalance)])].sort();
@@ -217,7 +217,7 @@ export function createTreasuryService(deps: TreasuryDeps) {
         openPayinObligations: decimal(owedBy.get(currency)?.amount ?? '0').toString(),
         openPayins: owedBy.get(currency)?.count ?? 0,
       }));
-      const wallets = walletsOf(onChain ?? new Map(), books).map((wallet) => {
+      const perWallet = wallets.map((wallet) => {
         const held = books.get(wallet) ?? new Map<string, string>();
         const sending = byToken(inFlightByWallet.get(wallet) ?? []);
         return { wallet, address: reader.addresses[wallet - 1] ?? null, currencies: currenciesOf(held.keys()).map((currency) => figures(currency, onChain?.get(wallet)?.get(currency), held.get(currency) ?? '0', sending)) };
@@ -229,7 +229,7 @@ export function createTreasuryService(deps: TreasuryDeps) {
         onChainSource,
         onChainAsOf: onChainAsOf?.toISOString() ?? null,
         currencies,
-        wallets,
+        wallets: perWallet,
         lastReconciliation: lastRun ? toReconciliation(lastRun) : null,
         lookupTables: { tables: tables.tables, addresses: tables.addresses, rentHeld, extensionInFlight: tables.inFlight !== undefined },
       };
@@ -259,7 +259,7 @@ export function createTreasuryService(deps: TreasuryDeps) {
       const count = (sums: TokenSum[]) => sums.reduce((n, sum) => n + sum.count, 0);
       const inFlightTransfers = [...inFlightByWallet.values()].reduce((n, sums) => n + count(sums), count(unswept));
       // Each wallet against its own books (decision 0057).
-      const currencies = walletsOf(onChain, books).flatMap((wallet) => {
+      const currencies = wallets.flatMap((wallet) => {
         const held = onChain.get(wallet) ?? new Map<string, string>();
         const booked = books.get(wallet) ?? new Map<string, string>();
         const sending = inFlightByWallet.get(wallet) ?? [];

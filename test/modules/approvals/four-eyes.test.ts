@@ -5,6 +5,7 @@
  * decides their own proposal, a VIEWER proposes nothing, the admin token is nobody, and the
  * other four-eyes actions (enabling a merchant, a platform fee change) run only when approved.
  */
+import { totalOf } from '../../../src/adapters/chain/treasury-port.ts';
 import { sql } from 'kysely';
 import { decimal } from '../../../src/lib/money.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -192,7 +193,7 @@ describe('the other four-eyes actions', () => {
     const finance2 = await ops.signedIn('FINANCE');
     const funding = await t.ctx.app.inject({ method: 'POST', url: '/api/v1/admin/treasury/fundings', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, payload: { currency: 'USDC', amount: '1000', reference: `fund-${Date.now()}` } });
     expect(funding.statusCode, funding.body).toBe(201);
-    const books = async () => (await t.ctx.app.services.ledger.treasuryBalances()).get('USDC') ?? '0';
+    const books = async () => totalOf(await t.ctx.app.services.ledger.treasuryWalletBalances()).get('USDC') ?? '0';
     const before = await books();
 
     const tooMuch = await propose(approver, { action: 'TREASURY_WITHDRAWAL', targetId: 'USDC', params: { amount: String(Number(before) + 1), reference: 'too-much' }, reason: 'more than the books hold' });

@@ -4,6 +4,7 @@
  * audited; GET /admin/treasury shows both sides, drift, thresholds and what PAYINs owe; a
  * reconciliation records its run, and its job sets the gauges and warns.
  */
+import { totalOf } from '../../../src/adapters/chain/treasury-port.ts';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { buildApp } from '../../../src/app.ts';
@@ -30,7 +31,7 @@ afterAll(() => ctx?.close());
 const admin = (method: 'GET' | 'POST', url: string, payload?: object, headers: Record<string, string> = ADMIN) =>
   ctx.app.inject({ method, url: `/api/v1/admin${url}`, headers, ...(payload ? { payload } : {}) });
 
-const treasuryBalances = () => ctx.app.services.ledger.treasuryBalances();
+const treasuryBalances = async () => totalOf(await ctx.app.services.ledger.treasuryWalletBalances());
 const capital = async () =>
   (
     await ctx.database.db

@@ -72,6 +72,7 @@ import * as standingAddressesSealed from './20261206_0076_standing_addresses_sea
 import * as counterShardPerTransaction from './20261206_0077_counter_shard_per_transaction.ts';
 import * as chainLookupTables from './20261206_0078_chain_lookup_tables.ts';
 import * as treasuryWallets from './20261206_0079_treasury_wallets.ts';
+import * as orderQueueOrder from './20261206_0080_order_queue_order.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261122_0001_foundation': foundation,
@@ -142,4 +143,5 @@ export const migrations: Record<string, Migration> = {
   '20261206_0077_counter_shard_per_transaction': counterShardPerTransaction,
   '20261206_0078_chain_lookup_tables': chainLookupTables,
   '20261206_0079_treasury_wallets': treasuryWallets,
+  '20261206_0080_order_queue_order': orderQueueOrder,
 };

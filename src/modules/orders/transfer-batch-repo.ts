@@ -104,12 +104,15 @@ export const transferBatchRepo = {
       .selectFrom('orders')
       .innerJoin('order_transactions as t', (join) => join.onRef('t.order_id', '=', 'orders.id').on('t.type', '=', 'CHAIN_TRANSFER'))
       .select(ORDER_COLUMNS.map((column) => `orders.${column}` as const))
+      // Found by the batch's own ids (primary key) or its transfers (migration 0080), the status
+      // checked on the locked rows: with the status in the statement, a planner that took the
+      // in-transit orders for few walked their index to find the batch's (bench chain-payin-backlog).
+      .where(sql<boolean>`orders.id = any(${batch.order_ids}::uuid[])`)
       .where('t.transfer_batch_id', '=', batch.id)
-      .where('orders.status', '=', 'TRANSFERRING')
       .forUpdate('orders')
       .execute();
     const position = new Map(batch.order_ids.map((id, i) => [id, i]));
-    return (rows as OrderRow[]).sort((a, b) => position.get(a.id)! - position.get(b.id)!);
+    return (rows as OrderRow[]).filter((row) => row.status === 'TRANSFERRING').sort((a, b) => position.get(a.id)! - position.get(b.id)!);
   },
 
   /** Moves the batch from PENDING to its outcome, only once: answers whether this call did. */

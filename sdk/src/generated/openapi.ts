@@ -5942,6 +5942,8 @@ export interface components {
             providerTransactionId: string | null;
             refundId: string | null;
             txHash: string | null;
+            /** @description PAYIN: the treasury hot wallet its transfer is signed by and paid from (CHAIN_TREASURY_WALLETS, decision 0057; wallet 1 for transfers signed before several wallets existed); null for a PAYOUT and before the transfer is signed */
+            treasuryWallet: number | null;
             /** @description PAYIN: who paid its PIX, as the PIX provider reported it (the merchant's payer policy compares it with the receiver); null when not paid or not reported. Masked for a role without `kyc.review`; shown in clear to COMPLIANCE, ADMIN and the admin token, each opening recorded (`order.personal_data_open`) */
             payer: {
                 documentType: components["schemas"]["DocumentType"];
@@ -25678,6 +25680,7 @@ export interface operations {
                      *       "providerTransactionId": "sbx_tx_8f2c6a1e9d4b",
                      *       "refundId": null,
                      *       "txHash": "LbcGpX4qx4h8YbcA7hWG2Dut4p6GafQFr8FawHQWtrRniPteaE1zLH3UgFeE9NgswKgeNVH3Jh1e4UqQPcXcGkg",
+                     *       "treasuryWallet": 1,
                      *       "payer": {
                      *         "documentType": "CPF",
                      *         "document": "52998224725",

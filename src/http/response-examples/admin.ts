@@ -342,6 +342,7 @@ export const ADMIN_RESPONSE_EXAMPLES: ResponseExamples = {
       providerTransactionId: 'sbx_tx_8f2c6a1e9d4b',
       refundId: null,
       txHash: PAYIN_TRANSFER_SIGNATURE,
+      treasuryWallet: 1,
       payer: { documentType: 'CPF', document: '52998224725', name: RECEIVER.name },
       platformFeeAmountBrl: PAYIN_COMPLETED.platformFeeAmountBrl,
       merchantFeeAmountBrl: PAYIN_COMPLETED.merchantFeeAmountBrl,

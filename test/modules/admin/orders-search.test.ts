@@ -179,6 +179,8 @@ describe('GET /admin/orders/{id}', () => {
       providerTransactionId: completedPayout.provider_transaction_id,
       pixEndToEndId: completedPayout.pix_end_to_end_id,
       txHash: completedPayout.tx_hash,
+      // A PAYOUT's signature is its deposit: no treasury wallet signed it.
+      treasuryWallet: null,
       refundId: null,
       paymentReference: null,
       nextStepAt: null,
@@ -194,6 +196,8 @@ describe('GET /admin/orders/{id}', () => {
     expect(merchantLegs).toEqual(timeline.entries);
     expect((body.timeline as Json[]).flatMap((e) => e.ledgerEntry?.postings ?? []).map((p: Json) => p.owner)).toContain('platform');
     expect(body.timeline.map((e: Json) => e.kind)).toContain('TRANSACTION');
+    // A PAYIN's transfer names the wallet that signed it (one wallet here).
+    expect((await admin(`/orders/${completedPayin.id}`)).json()).toMatchObject({ txHash: completedPayin.tx_hash, treasuryWallet: 1 });
   });
 
   it("shows the fees, the partner markup and the net apart, as the merchant's order has them", async () => {

@@ -62,6 +62,11 @@ describe('several treasury wallets on the chain simulator', () => {
       const tx = await rpc.getTransaction(order.tx_hash as Signature, { encoding: 'json', maxSupportedTransactionVersion: 0 }).send();
       expect(tx!.transaction.message.accountKeys[0]).toBe(wallets[order.treasury_wallet! - 1]);
     }
+    // The back office's order page names the wallet.
+    for (const order of [byWallet(1)[0]!, byWallet(2)[0]!]) {
+      const detail = await t.ctx.app.inject({ method: 'GET', url: `/api/v1/admin/orders/${order.id}`, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+      expect(detail.json()).toMatchObject({ txHash: order.tx_hash, treasuryWallet: order.treasury_wallet });
+    }
     // Each wallet's tokens left by exactly its orders' amounts.
     for (const wallet of [1, 2]) {
       const sent = byWallet(wallet).reduce((sum, o) => sum.plus(o.amount_token), decimal(0));

@@ -114,6 +114,8 @@ export function createAdminOrderReads(deps: { db: Db; clock: Clock; stuckOrderMi
         providerTransactionId: row.provider_transaction_id,
         refundId: row.refund_id,
         txHash: row.tx_hash,
+        // Orders signed before migration 0079 left the column unwritten: they were wallet 1's.
+        treasuryWallet: row.type === 'PAYIN' && row.tx_hash !== null ? (row.treasury_wallet ?? 1) : null,
         payer: payer && reader.masked ? maskPayer(payer) : payer,
         platformFeeAmountBrl: toJsonNumber(row.platform_fee_amount_brl),
         merchantFeeAmountBrl: toJsonNumber(row.merchant_fee_amount_brl),

@@ -99,6 +99,9 @@ export const AdminOrderDetailSchema = Type.Object(
     providerTransactionId: Nullable(Type.String({ description: "PAYOUT: the PSP's id of the PIX sent" })),
     refundId: Nullable(Type.String({ description: 'PAYIN: the refund requested' })),
     txHash: Nullable(Type.String({ description: 'The chain signature: the transfer (PAYIN) or the deposit (PAYOUT)' })),
+    treasuryWallet: Type.Union([Type.Integer({ minimum: 1, maximum: 8 }), Type.Null()], {
+      description: 'PAYIN: the treasury hot wallet its transfer is signed by and paid from (CHAIN_TREASURY_WALLETS, decision 0057; wallet 1 for transfers signed before several wallets existed); null for a PAYOUT and before the transfer is signed',
+    }),
     payer: Type.Union(
       [
         Type.Object({

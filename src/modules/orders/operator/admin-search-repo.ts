@@ -20,7 +20,7 @@ export type AdminOrderRow = Pick<OrderRow, (typeof ADMIN_ORDER_COLUMNS)[number]>
 
 /** One order's references, worker state and how its amount divides (fees, markup, net), shown on its own page only. */
 const DETAIL_COLUMNS = [
-  'pix_txid', 'provider_transaction_id', 'refund_id', 'tx_hash', 'step_attempts', 'next_step_at',
+  'pix_txid', 'provider_transaction_id', 'refund_id', 'tx_hash', 'treasury_wallet', 'step_attempts', 'next_step_at',
   'platform_fee_amount_brl', 'merchant_fee_amount_brl', 'net_amount_brl', 'markup_bps', 'markup_flat_brl', 'markup_cap_brl', 'markup_amount_brl',
 ] as const satisfies ReadonlyArray<keyof OrderRow>;
 export type AdminOrderDetailRow = AdminOrderRow & Pick<OrderRow, (typeof DETAIL_COLUMNS)[number]>;

@@ -101,6 +101,7 @@ export function OpsOrderPage() {
                     [t('opsOrders.field.providerTransactionId'), code(data.providerTransactionId, none)],
                     [t('opsOrders.field.refundId'), code(data.refundId, none)],
                     [t('opsOrders.field.txHash'), code(data.txHash, none)],
+                    [t('opsOrders.field.treasuryWallet'), data.treasuryWallet === null ? none : String(data.treasuryWallet)],
                   ]}
                 />
               </Card>

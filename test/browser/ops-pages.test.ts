@@ -7,7 +7,8 @@
  * webhooks health, audit log, operators with a temporary password shown once); sign-out, then
  * sign-in with the code step. A merchant session in the same browser keeps working beside the
  * operator's: each side's writes carry their own CSRF token. A VIEWER reads a MED claim (opened
- * and defended through the sandbox and the merchant API) on the disputes list and its page.
+ * and defended through the sandbox and the merchant API) on the disputes list and its page. The
+ * treasury's table per hot wallet, shown with two wallets (the API's answer given a second).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoSeriousA11yViolations, useBrowser } from '../helpers/browser.ts';
@@ -284,5 +285,21 @@ describe('back office: sign-in, enrolment and every page', { timeout: 60_000 }, 
     // Merchant, amount, then the markup inside it.
     await expect.poll(async () => (await row.getByRole('cell').nth(2).innerText()).replace(/\u00a0/g, ' ')).toBe('R$ 2,00');
     await expectNoSeriousA11yViolations(page);
+
+    // With several hot wallets (decision 0057) a table per wallet follows the totals. This server
+    // has one wallet (no table), so the browser gives the API's answer a second one.
+    const perWallet = page.getByRole('table', { name: 'Por carteira da tesouraria' });
+    expect(await perWallet.count()).toBe(0);
+    const second = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';
+    await page.route('**/api/v1/admin/treasury', async (route) => {
+      const response = await route.fetch();
+      const body = (await response.json()) as { wallets: Array<{ wallet: number; address: string | null }> };
+      await route.fulfill({ response, json: { ...body, wallets: [...body.wallets, { ...body.wallets[0]!, wallet: 2, address: second }] } });
+    });
+    await page.reload();
+    await perWallet.getByRole('rowheader', { name: `2 · ${second}` }).first().waitFor();
+    expect(await perWallet.getByRole('rowheader', { name: /^1 · / }).count()).toBeGreaterThan(0);
+    await expectNoSeriousA11yViolations(page);
+    await page.unroute('**/api/v1/admin/treasury');
   });
 });

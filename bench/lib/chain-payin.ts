@@ -5,7 +5,7 @@
  * service in between. The simulator runs as its own process (`npm run chain-simulator`), so its
  * CPU is separate from the service's and both are reported: which side limits is read there.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { generateKeyPairSigner, type Address, address } from '@solana/kit';
 import { buildTransfer, simulatorRpc } from '../../test/helpers/chain-simulator.ts';
 import { WELL_KNOWN_USDC } from '../../tools/chain-simulator/mints.ts';
@@ -37,6 +37,8 @@ export interface ChainPayinFigures {
   /** CPU seconds each process spent in that window, and the share of one core. */
   serviceCpuSeconds: number;
   simulatorCpuSeconds: number;
+  /** The same for every `postgres` process of this machine (backends, WAL writer, autovacuum): NaN when PostgreSQL is not local. */
+  postgresCpuSeconds: number;
   /** sendTransaction calls the simulator counted for these orders (the worker re-sends a pending transfer on each pass), and duplicates among them. */
   sends: number;
   duplicateSends: number;
@@ -113,6 +115,29 @@ export interface SimulatorProcess {
 const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const TICKS_PER_SECOND = 100;
+
+/**
+ * utime + stime of every `postgres` process now, by pid: at the window's end, each one's CPU since
+ * the start (a backend started in between counts whole; one that ended in between is lost).
+ */
+function postgresCpu(): Map<number, number> {
+  const byPid = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') byPid.set(Number(entry), cpuSeconds(Number(entry)));
+    } catch {
+      // Gone since the listing.
+    }
+  }
+  return byPid;
+}
+
+function postgresCpuSince(start: Map<number, number>): number {
+  const now = postgresCpu();
+  if (now.size === 0) return NaN;
+  return [...now].reduce((sum, [pid, seconds]) => sum + (Number.isNaN(seconds) ? 0 : seconds - (start.get(pid) ?? 0)), 0);
+}
 
 /** utime + stime of a pid in seconds (USER_HZ is 100 on Linux). */
 export function cpuSeconds(pid: number): number {
@@ -236,7 +261,7 @@ export async function chainPayin(
   options.log(`${name}: creating ${options.orders} PAYINs over ${options.receivers} receivers`);
   const ids = await pool(options.orders, 20, 300_000, async (i) => (await api.post<{ id: string }>('/api/v1/payin', { receiverId: receiverIds[i % receiverIds.length], amountBrl: 100 })).id);
   const before = await simulatorState(sim);
-  const cpu0 = { service: cpuSeconds(options.servicePid), sim: cpuSeconds(sim.child.pid) };
+  const cpu0 = { service: cpuSeconds(options.servicePid), sim: cpuSeconds(sim.child.pid), postgres: postgresCpu() };
   const sampler = sampleCommitments(sim);
   const started = Date.now();
   const pay = (i: number) => api.post(`/api/v1/sandbox/orders/${ids[i]}/pix-payment`, {});
@@ -260,6 +285,7 @@ export async function chainPayin(
     servicePid = await options.startWorker();
     // From the restarted service's health: its start-up is not settlement.
     cpu0.service = cpuSeconds(servicePid);
+    cpu0.postgres = postgresCpu();
   }
   const query = `
     select extract(epoch from (c.created_at - p.created_at)) * 1000 as ms, extract(epoch from p.created_at) * 1000 as paid, extract(epoch from c.created_at) * 1000 as done, o.tx_hash
@@ -291,7 +317,7 @@ export async function chainPayin(
   const afterCommitment = rows.map((r, i) => r.done - committed[i]!).sort((a, b) => a - b);
   const chainOwn = rows.map((_, i) => committed[i]! - sampler.reached('processed', Number(slots[i]?.slot ?? Infinity)));
   const serviceAdded = rows.map((r, i) => r.ms - chainOwn[i]!).sort((a, b) => a - b);
-  const cpu1 = { service: cpuSeconds(servicePid), sim: cpuSeconds(sim.child.pid) };
+  const cpu1 = { service: cpuSeconds(servicePid), sim: cpuSeconds(sim.child.pid), postgres: postgresCpuSince(cpu0.postgres) };
   const after = await simulatorState(sim);
   // A transfer is a (signature, instruction index): batched orders share a transaction (decision 0053), never an instruction.
   const { distinctTransfers, transactions } = await withClient(dbUrl, async (client) => {
@@ -322,6 +348,7 @@ export async function chainPayin(
     wallSeconds: round(windowMs / 1000),
     serviceCpuSeconds: round(cpu1.service - cpu0.service),
     simulatorCpuSeconds: round(cpu1.sim - cpu0.sim),
+    postgresCpuSeconds: round(cpu1.postgres),
     sends: after.transactions.sent - before.transactions.sent,
     duplicateSends: after.transactions.duplicates - before.transactions.duplicates,
     distinctTransfers,

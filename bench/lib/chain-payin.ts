@@ -37,6 +37,8 @@ export interface ChainPayinFigures {
   /** CPU seconds each process spent in that window, and the share of one core. */
   serviceCpuSeconds: number;
   simulatorCpuSeconds: number;
+  /** JSON-RPC calls the simulator answered over the window, by method (the service's, and the bench's few reads). */
+  rpcCalls: Record<string, number>;
   /** The same for every `postgres` process of this machine (backends, WAL writer, autovacuum): NaN when PostgreSQL is not local. */
   postgresCpuSeconds: number;
   /** sendTransaction calls the simulator counted for these orders (the worker re-sends a pending transfer on each pass), and duplicates among them. */
@@ -182,6 +184,7 @@ async function admin<T>(sim: SimulatorProcess, route: string, body?: unknown): P
 
 interface SimState {
   slot: number;
+  calls: Record<string, number>;
   transactions: { sent: number; landed: number; failedLanded: number; dropped: number; expired: number; rejected: number; duplicates: number };
 }
 export const simulatorState = (sim: SimulatorProcess) => admin<SimState>(sim, '/state');
@@ -349,6 +352,7 @@ export async function chainPayin(
     serviceCpuSeconds: round(cpu1.service - cpu0.service),
     simulatorCpuSeconds: round(cpu1.sim - cpu0.sim),
     postgresCpuSeconds: round(cpu1.postgres),
+    rpcCalls: Object.fromEntries(Object.entries(after.calls).map(([method, n]) => [method, n - (before.calls[method] ?? 0)]).filter(([, n]) => Number(n) > 0)),
     sends: after.transactions.sent - before.transactions.sent,
     duplicateSends: after.transactions.duplicates - before.transactions.duplicates,
     distinctTransfers,

@@ -45,8 +45,16 @@ export async function createSimulator(options: SimulatorSettings = {}) {
   const vm = await createVm();
   const chain = createChain(vm, settings, faults, log, now);
   const mints = createMints(vm, chain);
+  /** JSON-RPC calls answered, by method (a batch's entries each count): what a client's work costs the node. */
+  const calls: Record<string, number> = {};
   const methods = new Map<string, Handler>(
-    Object.entries({ ...clusterMethods(chain, settings), ...accountMethods(chain), ...transactionMethods(chain) }),
+    Object.entries({ ...clusterMethods(chain, settings), ...accountMethods(chain), ...transactionMethods(chain) }).map(([name, handler]): [string, Handler] => [
+      name,
+      (params) => {
+        calls[name] = (calls[name] ?? 0) + 1;
+        return handler(params);
+      },
+    ]),
   );
   const subscriptions = createSubscriptions(chain, log);
   let requests = 0;
@@ -93,6 +101,7 @@ export async function createSimulator(options: SimulatorSettings = {}) {
         pending: chain.pendingCount,
         subscriptions: subscriptions.count(),
         requests,
+        calls: { ...calls },
         transactions: { ...chain.counts },
         settings: { ...settings },
         faults: describeFaults(faults, now()),

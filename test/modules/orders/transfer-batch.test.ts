@@ -104,6 +104,21 @@ describe('batched PAYIN transfers on the chain simulator', () => {
     expect(await bookedLamports(ids)).toBe(before - (await lamports(treasury)));
   }, 120_000);
 
+  it.each([3, 1])('%i PAYIN(s) just stored: sent without asking the node first, one status check after the send', async (count) => {
+    const orders = await paidPayins(count);
+    const ids = orders.map((o) => o.id);
+    const before = sim.state().calls;
+    await t.ctx.app.services.orderSteps.runDuePass({ parallel: 1 });
+    const after = sim.state().calls;
+    const made = (method: string) => (after[method] ?? 0) - (before[method] ?? 0);
+    const stored = await Promise.all(ids.map(row));
+    expect(stored.map((o) => o.status)).toEqual(ids.map(() => 'TRANSFERRING'));
+    expect(new Set(stored.map((o) => o.tx_hash))).toHaveLength(1);
+    expect(made('sendTransaction')).toBe(1);
+    expect(made('getSignatureStatuses')).toBe(1);
+    await work(ids);
+  });
+
   it('one refused destination in a batch of 18: split until it is alone, the other 17 complete', async () => {
     const orders = await paidPayins(ORDERS);
     const ids = orders.map((o) => o.id);

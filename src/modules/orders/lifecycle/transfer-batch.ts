@@ -31,7 +31,7 @@ import { inTransaction } from '../../../platform/commit-signals.ts';
 import { leaseEnd } from '../../../platform/leases.ts';
 import type { OrderRow } from '../tables.ts';
 import { type TransferBatchRow, transferBatchRepo as repo } from '../transfer-batch-repo.ts';
-import { RetryLater, type TransferLog } from './transfer-steps.ts';
+import { NOT_SENT_YET, RetryLater, type TransferLog } from './transfer-steps.ts';
 import { type TransitionContext, applyTransitions } from './transitions.ts';
 
 export interface TransferBatchDeps {
@@ -68,6 +68,8 @@ const preparedOf = (batch: TransferBatchRow): PreparedTransfer => ({ txHash: bat
 export function createTransferBatches(deps: TransferBatchDeps) {
   const { db, clock, chain, ctx, leaseMs } = deps;
   const prepareBatch = chain.prepareTransferBatch?.bind(chain);
+  /** Leaders' rows returned by a store a moment ago: their batch was never sent (transfer-steps.ts, NOT_SENT_YET). */
+  const unsent = new WeakSet<OrderRow>();
 
   /** Gives claimed mates back, due at once, for any lane (they were not put in a batch). */
   const release = (orders: readonly OrderRow[]) => repo.releaseMates(db, orders, clock.now());
@@ -151,6 +153,7 @@ export function createTransferBatches(deps: TransferBatchDeps) {
     try {
       const next = await store(leader, made.members, made.prepared, wallet);
       deps.afterTransferStored?.({ orders: made.members.length });
+      unsent.add(next);
       return { next };
     } catch (err) {
       // Nothing was stored (one transaction): the mates go back to the queue whatever failed (a
@@ -250,7 +253,7 @@ export function createTransferBatches(deps: TransferBatchDeps) {
     const batch = await repo.ofOrder(db, order.id);
     if (!batch) return undefined;
     const prepared = preparedOf(batch);
-    let state = await chain.getTransferStatus(prepared);
+    let state = unsent.delete(order) ? NOT_SENT_YET : await chain.getTransferStatus(prepared);
     if (state.status === 'PENDING' && !state.landed) {
       await chain.sendTransfer(prepared);
       state = await chain.getTransferStatus(prepared);

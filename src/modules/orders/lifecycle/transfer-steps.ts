@@ -55,6 +55,13 @@ export interface TransferStepsDeps {
   chooseWallet?: ((token: string, amount: string) => Promise<number>) | undefined;
 }
 
+/**
+ * What the node would answer about a transaction stored a moment ago by the step the worker just
+ * ran, before anything sent it: asking costs two RPC calls (of about twelve a batch) and two round
+ * trips before the send. A transaction found again later (another pass, another worker) is asked about.
+ */
+export const NOT_SENT_YET: TransferState = { status: 'PENDING' };
+
 export function createTransferSteps(deps: TransferStepsDeps) {
   const { db, clock, chain, moveOn, maxAttempts, log, metrics } = deps;
 
@@ -89,6 +96,9 @@ export function createTransferSteps(deps: TransferStepsDeps) {
     });
 
   /** SWAPPING: the rate was locked at creation; the conversion is the transfer, prepared and stored here, sent by the next step. */
+  /** Rows this worker moved to TRANSFERRING a moment ago: their transaction is stored and was never sent. */
+  const unsent = new WeakSet<OrderRow>();
+
   async function swap(order: OrderRow) {
     const wallet = (await deps.chooseWallet?.(order.token, order.amount_token)) ?? 1;
     let prepared: PreparedTransfer;
@@ -104,6 +114,7 @@ export function createTransferSteps(deps: TransferStepsDeps) {
       moved: { ...transferOf(order, prepared.txHash), prepared: { wire: prepared.wire, lastValidBlockHeight: prepared.lastValidBlockHeight } },
     });
     deps.afterTransferStored?.({ orders: 1 });
+    if (next) unsent.add(next);
     return next;
   }
 
@@ -161,7 +172,7 @@ export function createTransferSteps(deps: TransferStepsDeps) {
   /** TRANSFERRING: settles on the stored transaction's status, sending it (again) while it may still land. */
   async function confirmTransfer(order: OrderRow) {
     const { prepared, attempt } = await storedTransfer(order);
-    let state = await chain.getTransferStatus(prepared);
+    let state = unsent.delete(order) ? NOT_SENT_YET : await chain.getTransferStatus(prepared);
     if (state.status === 'EXPIRED') return replaceExpired(order, prepared, attempt);
     // A transaction the chain already has only waits for its commitment: re-sending it would cost an RPC call per pass.
     if (state.status === 'PENDING' && !state.landed && prepared.wire !== '') {

@@ -37,10 +37,10 @@ export interface ChainPayinFigures {
   /** CPU seconds each process spent in that window, and the share of one core. */
   serviceCpuSeconds: number;
   simulatorCpuSeconds: number;
-  /** JSON-RPC calls the simulator answered over the window, by method (the service's, and the bench's few reads). */
-  rpcCalls: Record<string, number>;
   /** The same for every `postgres` process of this machine (backends, WAL writer, autovacuum): NaN when PostgreSQL is not local. */
   postgresCpuSeconds: number;
+  /** JSON-RPC calls the simulator answered from the orders' creation to the end, by method (the service's, and the bench's few reads). */
+  rpcCalls: Record<string, number>;
   /** sendTransaction calls the simulator counted for these orders (the worker re-sends a pending transfer on each pass), and duplicates among them. */
   sends: number;
   duplicateSends: number;

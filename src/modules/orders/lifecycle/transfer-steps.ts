@@ -95,10 +95,10 @@ export function createTransferSteps(deps: TransferStepsDeps) {
       ...(expiredTxHash ? { expiredTxHash } : {}),
     });
 
-  /** SWAPPING: the rate was locked at creation; the conversion is the transfer, prepared and stored here, sent by the next step. */
   /** Rows this worker moved to TRANSFERRING a moment ago: their transaction is stored and was never sent. */
   const unsent = new WeakSet<OrderRow>();
 
+  /** SWAPPING: the rate was locked at creation; the conversion is the transfer, prepared and stored here, sent by the next step. */
   async function swap(order: OrderRow) {
     const wallet = (await deps.chooseWallet?.(order.token, order.amount_token)) ?? 1;
     let prepared: PreparedTransfer;

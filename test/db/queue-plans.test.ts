@@ -2,11 +2,11 @@
  * The worker's claims on `orders` read what they return, not the whole queue (issue 44, bench
  * chain-payin-backlog; migration 0080): in a backlog of 1,000 due PAYINs and 1,000 in transfer,
  * each statement runs under EXPLAIN ANALYZE (in a transaction rolled back) and the rows its scans
- * of `orders` and `order_transactions` read are counted. Before, the lane claim and the batch mates' claim read and sorted
- * every due order (the index on next_step_at alone; the open PAYINs' index), and a batch's
- * settlement walked every order in transfer, or every transfer, to find its 15: 1,000 rows each here, 3,000 and
- * 5,000 to 9,000 buffers a call in the bench. Once as right after a burst (the statistics taken
- * before it: the planner's estimates say the queue is empty), once analyzed.
+ * of `orders` and `order_transactions` read are counted. Before, the lane claim and the batch
+ * mates' claim read and sorted every due order (the index on next_step_at alone; the open PAYINs'
+ * index), and a batch's settlement walked every order or transfer in flight to find its 15: here
+ * 1,008, 2,019 and 3,000 rows. Once as right after a burst (the statistics taken before it: the
+ * planner's estimates say the queue is empty), once analyzed.
  */
 import { CompiledQuery, type RawBuilder, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -128,6 +128,13 @@ export interface ChainAdapter {
   getTransferStatus(prepared: PreparedTransfer): Promise<TransferState>;
 
   /**
+   * A transaction sent now lands in a slot still to come, never during the send (a real node):
+   * asked at once, its status is always pending, so the steps do not ask before a later pass.
+   * Unset (the sandbox chain, which settles on send): they ask right after the send.
+   */
+  readonly landsAfterSend?: boolean;
+
+  /**
    * Several transfers of one token in one signed transaction, sending nothing (decision 0053); the
    * batch is then sent and asked about with sendTransfer and getTransferStatus like one transfer.
    * Adapters without it transfer one order per transaction. Throws ChainTransferRefusedError with

@@ -47,13 +47,21 @@ export function createPreparedTransactions(deps: { rpc: SolanaRpc; rpcCall: RpcC
     return { feeLamports: fee.toString(), rentLamports: (spent - fee).toString() };
   }
 
+  async function signatureStatus(signature: Signature) {
+    const { value } = await rpcCall('getSignatureStatuses', (abortSignal) => rpc.getSignatureStatuses([signature], { searchTransactionHistory: true }).send({ abortSignal }));
+    return value[0];
+  }
+
   async function status(prepared: PreparedTransfer): Promise<TransferState> {
     const signature = prepared.txHash as Signature;
-    // The height first: read after it, a signature still unknown cannot have landed at or below it.
-    const height = await rpcCall('getBlockHeight', (abortSignal) => rpc.getBlockHeight({ commitment: 'finalized' }).send({ abortSignal }));
-    const { value } = await rpcCall('getSignatureStatuses', (abortSignal) => rpc.getSignatureStatuses([signature], { searchTransactionHistory: true }).send({ abortSignal }));
-    const entry = value[0];
-    if (!entry) return height > BigInt(prepared.lastValidBlockHeight) ? { status: 'EXPIRED' } : { status: 'PENDING' };
+    // A signature the node knows needs no height. One it does not know is asked about again after
+    // the height is read: still unknown then, it cannot have landed at or below that height.
+    let entry = await signatureStatus(signature);
+    if (!entry) {
+      const height = await rpcCall('getBlockHeight', (abortSignal) => rpc.getBlockHeight({ commitment: 'finalized' }).send({ abortSignal }));
+      entry = await signatureStatus(signature);
+      if (!entry) return height > BigInt(prepared.lastValidBlockHeight) ? { status: 'EXPIRED' } : { status: 'PENDING' };
+    }
     if (!entry.confirmationStatus || rank[entry.confirmationStatus] < rank[commitment]) return { status: 'PENDING', landed: true };
     const costs = await costsOf(signature);
     if (!costs) return { status: 'PENDING', landed: true };

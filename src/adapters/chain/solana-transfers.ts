@@ -61,7 +61,7 @@ export interface SolanaTransferSettings {
 }
 
 /** The orders' transfers on the node (deposit addresses: solana-deposits.ts). */
-export type SolanaTransfers = Pick<ChainAdapter, 'prepareTransfer' | 'sendTransfer' | 'getTransferStatus'> & Required<Pick<ChainAdapter, 'prepareTransferBatch'>>;
+export type SolanaTransfers = Pick<ChainAdapter, 'prepareTransfer' | 'sendTransfer' | 'getTransferStatus'> & Required<Pick<ChainAdapter, 'prepareTransferBatch' | 'landsAfterSend'>>;
 
 const CLASSIC_MEMO_PROGRAM = address('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
 /** The percentile of recent non-zero prioritization fees a transfer pays, so it lands ahead of most. */
@@ -159,5 +159,5 @@ export function createSolanaTransfers(deps: { settings: SolanaTransferSettings; 
 
   const { prepareTransferBatch } = createBatchPreparer({ rpc, rpcCall, walletKey, mintOf, priorityFee, baseUnits, destinationOf, tokenAccountOf, computeUnitLimit: settings.computeUnitLimit, ...(deps.lookupTables ? { lookupTables: deps.lookupTables } : {}) });
 
-  return { prepareTransfer, sendTransfer: transactions.send, getTransferStatus, prepareTransferBatch };
+  return { prepareTransfer, sendTransfer: transactions.send, getTransferStatus, prepareTransferBatch, landsAfterSend: true };
 }

@@ -4,6 +4,7 @@
  * moved first, or one under another claim, is left as it is (undefined in its place) and gives no
  * limit back; the others move, each with its own movement record, ledger entry and event.
  */
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClock, type TestContext, createTestContext } from '../../helpers/app.ts';
 import { NOON_SP, WALLET } from './helpers.ts';
@@ -74,6 +75,32 @@ describe('applyTransitions', () => {
     expect(await perOrder('order_transactions')).toEqual([...ids].sort());
     expect(await perOrder('ledger_entries')).toEqual([...ids].sort());
     expect(await perOrder('events')).toEqual([...ids].sort());
+  });
+
+  it('moves an order through a status in one UPDATE of its row, with both edges\' effects and log lines', async () => {
+    const { ids, db, read, transitions } = await awaitingPayins('Loja Lote Direto', 2);
+    const paid = (o: OrderRow) => ({ order: o, to: 'PAYMENT_RECEIVED' as const, facts: { changes: { pix_end_to_end_id: `E${o.id.replaceAll('-', '')}` }, moved: { amount: o.amount_brl, currency: 'BRL', txHash: `E${o.id.replaceAll('-', '')}` } } });
+    const awaiting = await read();
+    await inTransaction(db, (trx) => applyTransitions(trx, transitions, awaiting.map(paid)));
+    const lines: Array<{ orderId: string; from: string; to: string }> = [];
+    const log = { info: (line: { orderId: string; from: string; to: string }) => lines.push(line) };
+    const txHash = '5'.repeat(88);
+    const transfer = (o: OrderRow) => ({ order: o, to: 'TRANSFERRING' as const, through: 'SWAPPING' as const, facts: { changes: { tx_hash: txHash }, moved: { amount: o.amount_token, currency: o.token, chain: o.chain, txHash } } });
+    const paidRows = await read();
+    const { results, rowUpdates } = await inTransaction(db, async (trx) => {
+      const updatesSoFar = async () => (await sql<{ n: string }>`select n_tup_upd::text as n from pg_stat_xact_user_tables where relname = 'orders'`.execute(trx)).rows[0]!.n;
+      const before = Number(await updatesSoFar());
+      const results = await applyTransitions(trx, { ...transitions, log }, paidRows.map(transfer));
+      return { results, rowUpdates: Number(await updatesSoFar()) - before };
+    });
+    expect(results.map((row) => row?.status)).toEqual(['TRANSFERRING', 'TRANSFERRING']);
+    expect(rowUpdates).toBe(2);
+    expect(lines.map((l) => [l.orderId, l.from, l.to])).toEqual(ids.flatMap((id) => [[id, 'PAYMENT_RECEIVED', 'SWAPPING'], [id, 'SWAPPING', 'TRANSFERRING']]));
+    const movements = await db.selectFrom('order_transactions').select(['type', 'status', 'tx_hash']).where('order_id', 'in', ids).where('type', '=', 'CHAIN_TRANSFER').execute();
+    expect(movements).toEqual(ids.map(() => ({ type: 'CHAIN_TRANSFER', status: 'PENDING', tx_hash: txHash })));
+    // A path the state machine does not have is refused before anything is written.
+    const [first] = await read();
+    await expect(inTransaction(db, (trx) => applyTransitions(trx, transitions, [{ order: first!, to: 'COMPLETED', through: 'PAYMENT_RECEIVED' }]))).rejects.toThrow(/illegal/);
   });
 
   it('refuses an order moved twice in one call, before writing anything', async () => {

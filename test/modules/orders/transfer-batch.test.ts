@@ -7,9 +7,10 @@
  */
 import { type Address, generateKeyPairSigner, type Signature } from '@solana/kit';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { decimal } from '../../../src/lib/money.ts';
 import { ordersRepo } from '../../../src/modules/orders/repo.ts';
+import { transferBatchRepo } from '../../../src/modules/orders/transfer-batch-repo.ts';
 import type { ChainSimulator } from '../../../tools/chain-simulator/index.ts';
 import { ata, fundTreasury, passesUntil, type Rpc, solanaRpcSettings, startHandClockedChain } from '../../helpers/chain-simulator.ts';
 import { ordersTest } from './helpers.ts';
@@ -81,7 +82,10 @@ describe('batched PAYIN transfers on the chain simulator', () => {
     const ids = orders.map((o) => o.id);
     const before = await lamports(treasury);
     const sentBefore = sim.state().transactions.sent;
+    const claims = vi.spyOn(transferBatchRepo, 'claimMates');
     await work(ids);
+    const limits = claims.mock.calls.map((call) => call[3]);
+    claims.mockRestore();
     for (const order of orders) {
       const done = await row(order.id);
       expect(done.status).toBe('COMPLETED');
@@ -102,21 +106,39 @@ describe('batched PAYIN transfers on the chain simulator', () => {
     }
     // Every lamport the treasury spent is on exactly one order's CHAIN_COSTS.
     expect(await bookedLamports(ids)).toBe(before - (await lamports(treasury)));
+    // The first claim asks for every mate a batch may hold; once a batch was cut to what fit, the
+    // next asks for one mate more than that (its leader and the mates: one order too many at most).
+    const batches = await t.ctx.database.db.selectFrom('chain_transfer_batches').select(sql<number>`cardinality(order_ids)`.as('orders')).where(sql<boolean>`order_ids && ${ids}::uuid[]`).orderBy('created_at').execute();
+    expect(limits[0]).toBe(19);
+    expect(batches[0]!.orders).toBeLessThan(ORDERS);
+    expect(limits[1]).toBe(batches[0]!.orders);
   }, 120_000);
 
-  it.each([3, 1])('%i PAYIN(s) just stored: sent without asking the node first, one status check after the send', async (count) => {
+  it.each([3, 1])('%i PAYIN(s): stored and sent without asking the node; once it landed, one status check and no block height', async (count) => {
     const orders = await paidPayins(count);
     const ids = orders.map((o) => o.id);
-    const before = sim.state().calls;
-    await t.ctx.app.services.orderSteps.runDuePass({ parallel: 1 });
-    const after = sim.state().calls;
-    const made = (method: string) => (after[method] ?? 0) - (before[method] ?? 0);
+    const callsOf = async (pass: () => Promise<unknown>) => {
+      const before = sim.state().calls;
+      await pass();
+      const after = sim.state().calls;
+      return (method: string) => (after[method] ?? 0) - (before[method] ?? 0);
+    };
+    const first = await callsOf(() => t.ctx.app.services.orderSteps.runDuePass({ parallel: 1 }));
     const stored = await Promise.all(ids.map(row));
     expect(stored.map((o) => o.status)).toEqual(ids.map(() => 'TRANSFERRING'));
     expect(new Set(stored.map((o) => o.tx_hash))).toHaveLength(1);
-    expect(made('sendTransaction')).toBe(1);
-    expect(made('getSignatureStatuses')).toBe(1);
-    await work(ids);
+    expect(first('sendTransaction')).toBe(1);
+    // A real node lands it in a later slot: asked at once, it could only say pending.
+    expect(first('getSignatureStatuses')).toBe(0);
+    expect(first('getBlockHeight')).toBe(0);
+    sim.advanceSlots(FINALIZED_LAG + 1);
+    t.clock.advance(1000);
+    const second = await callsOf(() => t.ctx.app.services.orderSteps.runDuePass({ parallel: 1 }));
+    expect((await Promise.all(ids.map(row))).map((o) => o.status)).toEqual(ids.map(() => 'COMPLETED'));
+    // The node knows the signature: no height is needed to rule out its expiry.
+    expect(second('getSignatureStatuses')).toBe(1);
+    expect(second('getBlockHeight')).toBe(0);
+    expect(second('getTransaction')).toBe(1);
   });
 
   it('one refused destination in a batch of 18: split until it is alone, the other 17 complete', async () => {

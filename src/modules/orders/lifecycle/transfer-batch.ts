@@ -31,7 +31,7 @@ import { inTransaction } from '../../../platform/commit-signals.ts';
 import { leaseEnd } from '../../../platform/leases.ts';
 import type { OrderRow } from '../tables.ts';
 import { type TransferBatchRow, transferBatchRepo as repo } from '../transfer-batch-repo.ts';
-import { NOT_SENT_YET, RetryLater, type TransferLog } from './transfer-steps.ts';
+import { NOT_SENT_YET, RetryLater, type TransferLog, sendAndAsk } from './transfer-steps.ts';
 import { type TransitionContext, applyTransitions } from './transitions.ts';
 
 export interface TransferBatchDeps {
@@ -70,6 +70,15 @@ export function createTransferBatches(deps: TransferBatchDeps) {
   const prepareBatch = chain.prepareTransferBatch?.bind(chain);
   /** Leaders' rows returned by a store a moment ago: their batch was never sent (transfer-steps.ts, NOT_SENT_YET). */
   const unsent = new WeakSet<OrderRow>();
+
+  /**
+   * Per chain and token, how many orders the last batch held when that was all that fit in a
+   * transaction (or all it was offered since): the next claims one mate more than that fits, not
+   * the whole maximum, so claimed mates are seldom given back unbatched (each claim and each release
+   * an UPDATE of the order's row) and the size is counted for fewer counts.
+   */
+  const heldLast = new Map<string, number>();
+  const tokenKey = (order: OrderRow) => `${order.chain}:${order.token}`;
 
   /** Gives claimed mates back, due at once, for any lane (they were not put in a batch). */
   const release = (orders: readonly OrderRow[]) => repo.releaseMates(db, orders, clock.now());
@@ -117,16 +126,17 @@ export function createTransferBatches(deps: TransferBatchDeps) {
         created_at: now,
         updated_at: now,
       });
-      // Each step's transitions together (applyTransitions: a few statements for the batch).
-      const unswapped = members.filter((m) => m.status === 'PAYMENT_RECEIVED');
-      const swapped = await applyTransitions(trx, ctx, unswapped.map((m) => ({ order: m, to: 'SWAPPING', facts: { underClaim: claimOf(m), claimedUntil } })));
-      raceIfAnyLost(unswapped, swapped);
-      const swappedRow = new Map(unswapped.map((m, i) => [m.id, swapped[i]!]));
-      const swapping = members.map((m) => swappedRow.get(m.id) ?? m);
+      // Every member's transition in one call (a few statements for the batch); a leader or mate
+      // still PAYMENT_RECEIVED passes through SWAPPING in the same UPDATE of its row.
       const moved = await applyTransitions(
         trx,
         ctx,
-        swapping.map((row) => ({ order: row, to: 'TRANSFERRING', facts: { changes: { tx_hash: prepared.txHash, treasury_wallet: wallet }, moved: transferOf(row, prepared.txHash), underClaim: claimOf(row), claimedUntil } })),
+        members.map((row) => ({
+          order: row,
+          to: 'TRANSFERRING',
+          ...(row.status === 'PAYMENT_RECEIVED' ? { through: 'SWAPPING' as const } : {}),
+          facts: { changes: { tx_hash: prepared.txHash, treasury_wallet: wallet }, moved: transferOf(row, prepared.txHash), underClaim: claimOf(row), claimedUntil },
+        })),
       );
       raceIfAnyLost(members, moved);
       await repo.point(trx, batchId, prepared.txHash, members.map((m, i) => ({ orderId: m.id, instructionIndex: prepared.instructionIndexes[i]! })), now);
@@ -140,12 +150,15 @@ export function createTransferBatches(deps: TransferBatchDeps) {
    */
   async function swapInBatch(leader: OrderRow): Promise<{ next: OrderRow | undefined } | undefined> {
     if (!prepareBatch || deps.maxBatch <= 1) return undefined;
-    const mates = await repo.claimMates(db, leader, clock.now(), deps.maxBatch - 1, leaseMs);
+    const limit = Math.min(deps.maxBatch - 1, heldLast.get(tokenKey(leader)) ?? Infinity);
+    const mates = await repo.claimMates(db, leader, clock.now(), limit, leaseMs);
     if (mates.length === 0) return undefined;
     const total = [leader, ...mates].reduce((sum, order) => sum.plus(order.amount_token), decimal(0)).toString();
     const wallet = (await deps.chooseWallet?.(leader.token, total)) ?? 1;
     const made = await prepareFor(leader, mates, wallet);
     if (!made) return undefined;
+    // Fewer than claimed fit: that many next time. All fit and the claim took its whole limit: one more may.
+    if (made.members.length <= mates.length || mates.length === limit) heldLast.set(tokenKey(leader), made.members.length);
     if (made.members.length === 1) {
       await release(mates);
       return undefined;
@@ -254,10 +267,7 @@ export function createTransferBatches(deps: TransferBatchDeps) {
     if (!batch) return undefined;
     const prepared = preparedOf(batch);
     let state = unsent.delete(order) ? NOT_SENT_YET : await chain.getTransferStatus(prepared);
-    if (state.status === 'PENDING' && !state.landed) {
-      await chain.sendTransfer(prepared);
-      state = await chain.getTransferStatus(prepared);
-    }
+    if (state.status === 'PENDING' && !state.landed) state = await sendAndAsk(chain, prepared);
     const members = () => inTransaction(db, (trx) => repo.lockMembers(trx, batch));
     if (state.status === 'EXPIRED') {
       if (batch.attempt >= deps.maxAttempts) return { next: await giveUpExpired(batch) };

@@ -57,10 +57,21 @@ export interface TransferStepsDeps {
 
 /**
  * What the node would answer about a transaction stored a moment ago by the step the worker just
- * ran, before anything sent it: asking costs two RPC calls (of about twelve a batch) and two round
- * trips before the send. A transaction found again later (another pass, another worker) is asked about.
+ * ran, before anything sent it: asking would cost three RPC calls and round trips before the send
+ * (a signature the node does not know: its status, the height, its status again). A transaction
+ * found again later (another pass, another worker) is asked about.
  */
 export const NOT_SENT_YET: TransferState = { status: 'PENDING' };
+
+/**
+ * Sends the stored transaction (again) and answers its state after the send: pending, unasked, on
+ * a chain where it lands only in a later slot (ChainAdapter.landsAfterSend): the next pass asks,
+ * woken by its signature's subscription or by the back-off.
+ */
+export async function sendAndAsk(chain: ChainAdapter, prepared: PreparedTransfer): Promise<TransferState> {
+  await chain.sendTransfer(prepared);
+  return chain.landsAfterSend ? { status: 'PENDING' } : chain.getTransferStatus(prepared);
+}
 
 export function createTransferSteps(deps: TransferStepsDeps) {
   const { db, clock, chain, moveOn, maxAttempts, log, metrics } = deps;
@@ -175,10 +186,7 @@ export function createTransferSteps(deps: TransferStepsDeps) {
     let state = unsent.delete(order) ? NOT_SENT_YET : await chain.getTransferStatus(prepared);
     if (state.status === 'EXPIRED') return replaceExpired(order, prepared, attempt);
     // A transaction the chain already has only waits for its commitment: re-sending it would cost an RPC call per pass.
-    if (state.status === 'PENDING' && !state.landed && prepared.wire !== '') {
-      await chain.sendTransfer(prepared);
-      state = await chain.getTransferStatus(prepared);
-    }
+    if (state.status === 'PENDING' && !state.landed && prepared.wire !== '') state = await sendAndAsk(chain, prepared);
     // Still pending (or, just sent, expired: the next pass acts on that).
     if (state.status !== 'CONFIRMED' && state.status !== 'FAILED') {
       if (state.status === 'PENDING') deps.watchTransfer?.(order.id, prepared.txHash);

@@ -86,6 +86,21 @@ export interface OrderMove {
   order: OrderRow;
   to: StoredOrderStatus;
   facts?: TransitionFacts;
+  /**
+   * A status passed through on the way to `to`: both edges' effects, and one guarded UPDATE of the
+   * row, never stored in between (a batch's PAYINs from PAYMENT_RECEIVED through SWAPPING to
+   * TRANSFERRING: each UPDATE of an order writes every index of the table). Its edge takes no facts.
+   */
+  through?: StoredOrderStatus;
+}
+
+/** The edges a move takes, each from the row as it would stand before it, with its own facts. */
+function edgesOf({ order, to, facts = {}, through }: OrderMove) {
+  const legs = through === undefined ? [{ from: order, to, facts }] : [{ from: order, to: through, facts: {} }, { from: { ...order, status: through }, to, facts }];
+  return legs.map(({ from, to: next, facts: legFacts }) => {
+    const edge = edgeOf(from, next);
+    return { from, edge, facts: legFacts, movements: movementsOf(edge, legFacts), chainCosts: chainCostsOf(edge, legFacts) };
+  });
 }
 
 /**
@@ -109,12 +124,11 @@ export async function applyTransition(trx: Trx, ctx: TransitionContext, order: O
  */
 export async function applyTransitions(trx: Trx, ctx: TransitionContext, moves: readonly OrderMove[]): Promise<Array<OrderRow | undefined>> {
   const now = ctx.clock.now();
-  const planned = moves.map(({ order, to, facts = {} }) => {
-    const edge = edgeOf(order, to);
-    const movements = movementsOf(edge, facts);
-    const chainCosts = chainCostsOf(edge, facts);
-    const releasesLimit = edge.releasesLimit === true && !order.limit_released;
-    const dueAtOnce = edge.next === 'at once';
+  const planned = moves.map((move) => {
+    const { order, to, facts = {} } = move;
+    const edges = edgesOf(move);
+    const releasesLimit = edges.some(({ edge }) => edge.releasesLimit === true) && !order.limit_released;
+    const dueAtOnce = edges.at(-1)!.edge.next === 'at once';
     const changes = {
       ...facts.changes,
       status: to,
@@ -125,7 +139,7 @@ export async function applyTransitions(trx: Trx, ctx: TransitionContext, moves: 
       claimed_until: facts.claimedUntil ?? null,
       claimed_by: facts.claimedUntil ? (facts.underClaim?.claimed_by ?? null) : null,
     };
-    return { order, facts, edge, movements, chainCosts, releasesLimit, dueAtOnce, changes, guard: { txHash: facts.whileTxHash, notHeld: TOWARDS_TRANSFER.includes(to) } };
+    return { order, facts, edges, releasesLimit, dueAtOnce, changes, guard: { txHash: facts.whileTxHash, notHeld: TOWARDS_TRANSFER.includes(to) } };
   });
   const updatedRows = await guardedUpdates(trx, planned, now);
   const results: Array<OrderRow | undefined> = [];
@@ -133,42 +147,44 @@ export async function applyTransitions(trx: Trx, ctx: TransitionContext, moves: 
   const entries: OrderEntry[] = [];
   const events: OutboxEvent[] = [];
   const registered: Array<{ order: RegisteredOrder; movement: ConfirmedMovement }> = [];
-  for (const { order, facts, edge, movements, chainCosts, releasesLimit, dueAtOnce } of planned) {
+  for (const { order, facts, edges, releasesLimit, dueAtOnce } of planned) {
     const updated = updatedRows.get(order.id);
     results.push(updated);
     if (!updated) continue;
     const { log } = ctx;
     if (log) {
-      const line = movedLine(order, updated, movements[0]);
-      afterCommit(trx, () => log.info(line, ORDER_MOVED));
+      const lines = edges.map(({ from, edge, movements }) => movedLine(from, edge.to === updated.status ? updated : { ...updated, status: edge.to }, movements[0]));
+      afterCommit(trx, () => lines.forEach((line) => log.info(line, ORDER_MOVED)));
     }
     if (dueAtOnce && !facts.claimedUntil) signalAfterCommit(trx, ORDER_STEPS_CHANNEL);
     // After commit: cleared before it, a listing read in between would cache the old status again.
     const { onOrderChanged } = ctx;
     if (onOrderChanged) afterCommit(trx, () => onOrderChanged(order.merchant_id));
     if (releasesLimit) await giveTheDayBack(trx, order);
-    for (const movement of movements) {
-      records.push({ orderId: order.id, ...movement, chain: movement.chain ?? null, txHash: movement.txHash ?? null });
-      // The operations register: once per movement, when it is confirmed (a PENDING transfer is registered by its CONFIRMED record).
-      if (movement.status === 'CONFIRMED' && isRegistered(movement.type)) {
-        registered.push({ order: updated, movement: { type: movement.type, amount: movement.amount, txHash: movement.txHash ?? null } });
+    for (const { from, edge, facts: edgeFacts, movements, chainCosts } of edges) {
+      for (const movement of movements) {
+        records.push({ orderId: order.id, ...movement, chain: movement.chain ?? null, txHash: movement.txHash ?? null });
+        // The operations register: once per movement, when it is confirmed (a PENDING transfer is registered by its CONFIRMED record).
+        if (movement.status === 'CONFIRMED' && isRegistered(movement.type)) {
+          registered.push({ order: updated, movement: { type: movement.type, amount: movement.amount, txHash: movement.txHash ?? null } });
+        }
       }
-    }
-    if (edge.ledger) entries.push({ order: updated, movement: edge.ledger.movement, received: edge.ledger.received ? movements[0]?.amount : undefined });
-    if (chainCosts) entries.push({ order: updated, chainCosts });
-    if (edge.event) {
-      events.push({
-        merchantId: order.merchant_id,
-        event: edge.event.name,
-        payload: {
-          orderId: order.id,
-          externalId: order.external_id,
-          type: order.type,
-          status: edge.event.status,
-          timestamp: now.toISOString(),
-          ...edge.event.fields({ order, moved: movements[0], facts, ctx }),
-        },
-      });
+      if (edge.ledger) entries.push({ order: updated, movement: edge.ledger.movement, received: edge.ledger.received ? movements[0]?.amount : undefined });
+      if (chainCosts) entries.push({ order: updated, chainCosts });
+      if (edge.event) {
+        events.push({
+          merchantId: order.merchant_id,
+          event: edge.event.name,
+          payload: {
+            orderId: order.id,
+            externalId: order.external_id,
+            type: order.type,
+            status: edge.event.status,
+            timestamp: now.toISOString(),
+            ...edge.event.fields({ order: from, moved: movements[0], facts: edgeFacts, ctx }),
+          },
+        });
+      }
     }
   }
   await repo.recordTransactions(trx, records, now);

@@ -71,15 +71,6 @@ export function createTransferBatches(deps: TransferBatchDeps) {
   /** Leaders' rows returned by a store a moment ago: their batch was never sent (transfer-steps.ts, NOT_SENT_YET). */
   const unsent = new WeakSet<OrderRow>();
 
-  /**
-   * Per chain and token, how many orders the last batch held when that was all that fit in a
-   * transaction (or all it was offered since): the next claims one mate more than that fits, not
-   * the whole maximum, so claimed mates are seldom given back unbatched (each claim and each release
-   * an UPDATE of the order's row) and the size is counted for fewer counts.
-   */
-  const heldLast = new Map<string, number>();
-  const tokenKey = (order: OrderRow) => `${order.chain}:${order.token}`;
-
   /** Gives claimed mates back, due at once, for any lane (they were not put in a batch). */
   const release = (orders: readonly OrderRow[]) => repo.releaseMates(db, orders, clock.now());
 
@@ -150,15 +141,12 @@ export function createTransferBatches(deps: TransferBatchDeps) {
    */
   async function swapInBatch(leader: OrderRow): Promise<{ next: OrderRow | undefined } | undefined> {
     if (!prepareBatch || deps.maxBatch <= 1) return undefined;
-    const limit = Math.min(deps.maxBatch - 1, heldLast.get(tokenKey(leader)) ?? Infinity);
-    const mates = await repo.claimMates(db, leader, clock.now(), limit, leaseMs);
+    const mates = await repo.claimMates(db, leader, clock.now(), deps.maxBatch - 1, leaseMs);
     if (mates.length === 0) return undefined;
     const total = [leader, ...mates].reduce((sum, order) => sum.plus(order.amount_token), decimal(0)).toString();
     const wallet = (await deps.chooseWallet?.(leader.token, total)) ?? 1;
     const made = await prepareFor(leader, mates, wallet);
     if (!made) return undefined;
-    // Fewer than claimed fit: that many next time. All fit and the claim took its whole limit: one more may.
-    if (made.members.length <= mates.length || mates.length === limit) heldLast.set(tokenKey(leader), made.members.length);
     if (made.members.length === 1) {
       await release(mates);
       return undefined;

@@ -112,6 +112,18 @@ describe('npm start: known start-up failures', () => {
     }
   });
 
+  it("the tests' startService: a service that exits before it answers fails the start at once, with its line", async () => {
+    const holder = createServer().listen(0, '127.0.0.1');
+    await once(holder, 'listening');
+    const { port } = holder.address() as { port: number };
+    try {
+      // Waiting for /healthz instead would outlast this test's 30 s (three minutes).
+      await expect(startService(dataDir, { PORT: String(port) })).rejects.toThrow(new RegExp(`exited \\(1\\) before it answered /healthz\\n[\\s\\S]*port ${port} on 127\\.0\\.0\\.1 is already in use`));
+    } finally {
+      holder.close();
+    }
+  });
+
   it('PostgreSQL unreachable: one line naming DATABASE_URL', async () => {
     const result = await start({ PORT: String(await freePort()), DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/exchange' });
     expectOneLine(result, /^fatal: cannot reach PostgreSQL at 127\.0\.0\.1:1 \(ECONNREFUSED\): start it, or fix DATABASE_URL$/);

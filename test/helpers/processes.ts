@@ -79,6 +79,9 @@ export interface RunningService {
   exitCode(): number | null;
 }
 
+/** How long startService waits for /healthz: a test's hook that starts one gives it more. */
+export const START_WAIT_MS = 180_000;
+
 /**
  * `src/main.ts` in its own process on the embedded defaults, answering /healthz. Generous wait:
  * other test files share the two cores while a first embedded start migrates a new PGlite (alone,
@@ -92,10 +95,15 @@ export async function startService(dataDir: string, env: Record<string, string> 
   let output = '';
   server.stdout!.on('data', (chunk) => (output += chunk));
   server.stderr!.on('data', (chunk) => (output += chunk));
-  await waitFor(async () => ((await fetch(`${base}/healthz`)).ok ? true : undefined), 180_000).catch((err: Error) => {
-    server.kill('SIGKILL');
-    throw new Error(`${err.message}\n${output}`);
-  });
+  // A child that exits first (a port another test took meanwhile, a crash) fails the start at once,
+  // with its output: polling on would wait out the three minutes, or reach another test's service.
+  const started = await waitFor(async () => (server.exitCode !== null || server.signalCode !== null ? 'exited' : (await fetch(`${base}/healthz`)).ok ? 'healthy' : undefined), START_WAIT_MS).catch(
+    (err: Error) => {
+      server.kill('SIGKILL');
+      throw new Error(`${err.message}\n${output}`);
+    },
+  );
+  if (started === 'exited') throw new Error(`the service exited (${server.exitCode ?? server.signalCode}) before it answered /healthz\n${output}`);
   return {
     base,
     dataDir,

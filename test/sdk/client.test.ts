@@ -19,7 +19,7 @@ import {
   type Receiver,
 } from '../../sdk/src/index.ts';
 import { randomCpf } from '../helpers/documents.ts';
-import { freePort } from '../helpers/processes.ts';
+import { START_WAIT_MS, freePort } from '../helpers/processes.ts';
 import { type SdkService, startSdkService } from './service.ts';
 
 interface Sent {
@@ -61,7 +61,7 @@ describe('SDK client on a started service', () => {
     svc = await startSdkService();
     const { apiKey, apiSecret } = await svc.createMerchant('Client Merchant');
     credentials = { apiKey, apiSecret };
-  }, 120_000);
+  }, START_WAIT_MS + 60_000);
 
   afterAll(() => svc?.stop());
 

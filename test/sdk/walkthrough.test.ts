@@ -18,6 +18,7 @@ import {
 } from '../../sdk/src/index.ts';
 import { randomCpf } from '../helpers/documents.ts';
 import { eventually, type SdkService, startSdkService } from './service.ts';
+import { START_WAIT_MS } from '../helpers/processes.ts';
 
 interface Delivery {
   body: string;
@@ -51,7 +52,7 @@ describe('SDK: the README walkthrough on a started service', () => {
     hooks.listen(0, '127.0.0.1');
     await once(hooks, 'listening');
     hooksUrl = `http://127.0.0.1:${(hooks.address() as AddressInfo).port}/hooks`;
-  }, 120_000);
+  }, START_WAIT_MS + 60_000);
 
   afterAll(async () => {
     hooks?.close();

@@ -10,6 +10,7 @@ import { createExchangeClient, type ExchangeClient, ExchangeApiError, ExchangeEr
 import { base58 } from '../../sdk/src/wallet-ownership.ts';
 import { randomCpf } from '../helpers/documents.ts';
 import { type SdkService, startSdkService } from './service.ts';
+import { START_WAIT_MS } from '../helpers/processes.ts';
 
 describe('SDK: one error model, and wallet ownership proven with an @solana/kit signer', () => {
   let svc: SdkService;
@@ -22,7 +23,7 @@ describe('SDK: one error model, and wallet ownership proven with an @solana/kit 
     client = createExchangeClient({ baseUrl: svc.baseUrl, auth: { apiKey, apiSecret }, retry: { baseDelayMs: 10 } });
     const receiver = await client.receivers.create({ type: 'PF', document: randomCpf(), name: 'Bia Costa', email: 'bia@example.com' });
     receiverId = receiver.id;
-  }, 120_000);
+  }, START_WAIT_MS + 60_000);
 
   afterAll(async () => {
     await svc?.stop();

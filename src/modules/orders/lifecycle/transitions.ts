@@ -89,7 +89,8 @@ export interface OrderMove {
   /**
    * A status passed through on the way to `to`: both edges' effects, and one guarded UPDATE of the
    * row, never stored in between (a batch's PAYINs from PAYMENT_RECEIVED through SWAPPING to
-   * TRANSFERRING: each UPDATE of an order writes every index of the table). Its edge takes no facts.
+   * TRANSFERRING: an UPDATE that changes an order's status writes a new entry in each of the
+   * table's indexes whose predicate the row meets). Its edge takes no facts.
    */
   through?: StoredOrderStatus;
 }

@@ -5,7 +5,8 @@
  * of `orders` and `order_transactions` read are counted. Before, the lane claim and the batch
  * mates' claim read and sorted every due order (the index on next_step_at alone; the open PAYINs'
  * index), and a batch's settlement walked every order or transfer in flight to find its 15: here
- * 1,008, 2,019 and 3,000 rows. Once as right after a burst (the statistics taken before it: the
+ * 1,008, 2,019 and 3,000 rows; and an order's batch was found by walking every transfer in a batch
+ * (the partial index on transfer_batch_id, which the join's condition implies): 1,000 rows. Once as right after a burst (the statistics taken before it: the
  * planner's estimates say the queue is empty), once analyzed.
  */
 import { CompiledQuery, type RawBuilder, sql } from 'kysely';
@@ -80,6 +81,8 @@ beforeAll(async () => {
       case when ${status} = 'COMPLETED' then ${now}::timestamptz end
     from generate_series(1, ${count}) i`.execute(db);
   await insertOrders(1000, 'COMPLETED', sql`null`);
+  await sql`insert into order_transactions (id, order_id, type, status, amount, currency)
+    select gen_random_uuid(), id, 'PIX_IN', 'CONFIRMED', amount_brl, 'BRL' from orders`.execute(db);
   await sql`analyze orders`.execute(db);
   await sql`analyze order_transactions`.execute(db);
   await insertOrders(DUE, 'PAYMENT_RECEIVED', sql`${now}::timestamptz - interval '1 minute' + (i / 20) * interval '1 millisecond'`);
@@ -89,6 +92,9 @@ beforeAll(async () => {
       ('0190a0e0-0000-7000-8000-' || lpad(((row_number() over (order by id) - 1) / ${BATCH})::text, 12, '0'))::uuid,
       ((row_number() over (order by id) - 1) % ${BATCH})::int + 2
     from orders where status = 'TRANSFERRING'`.execute(db);
+  await sql`insert into chain_transfer_batches (id, chain, token, tx_hash, wire, last_valid_block_height, status, attempt, order_ids, account_creators, created_at, updated_at)
+    select transfer_batch_id, 'solana', 'USDC', 'sig-' || transfer_batch_id, 'wire', 1000, 'PENDING', 1, array_agg(order_id), '{}', now(), now()
+    from order_transactions where transfer_batch_id is not null group by transfer_batch_id`.execute(db);
 }, 60_000);
 afterAll(() => handle?.close());
 
@@ -129,5 +135,13 @@ describe.each([
     expect(await transferBatchRepo.lockMembers(handle.db, batch)).toHaveLength(BATCH);
     const read = await rowsRead(handle.db, (db) => transferBatchRepo.lockMembers(db, batch));
     expect(read).toBeLessThanOrEqual(2 * BATCH);
+  });
+
+  it("an order's batch is found from its own transfer, not by walking every transfer in a batch", async () => {
+    const batch = await batchOf(handle.db);
+    const orderId = batch.order_ids[3]!;
+    expect((await transferBatchRepo.ofOrder(handle.db, orderId))?.id).toBe(batch.id);
+    const read = await rowsRead(handle.db, (db) => transferBatchRepo.ofOrder(db, orderId));
+    expect(read).toBeLessThanOrEqual(2);
   });
 });

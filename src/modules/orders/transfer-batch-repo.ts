@@ -71,14 +71,17 @@ export const transferBatchRepo = {
     return db.insertInto('chain_transfer_batches').values(row).execute();
   },
 
-  /** The batch an order's CHAIN_TRANSFER is in now (undefined: a transfer of its own). */
+  /**
+   * The batch an order's CHAIN_TRANSFER is in now (undefined: a transfer of its own). The transfer
+   * is read on its own, by (order, type): joined to the batches, its `transfer_batch_id` is
+   * implied not null, so a planner whose statistics predate a burst took the partial index on it
+   * for empty and walked every transfer in a batch to find the order's (test/db/queue-plans.test.ts).
+   */
   ofOrder(db: Db, orderId: string): Promise<TransferBatchRow | undefined> {
     return db
-      .selectFrom('order_transactions as t')
-      .innerJoin('chain_transfer_batches as b', 'b.id', 't.transfer_batch_id')
-      .select(BATCH_COLUMNS.map((column) => `b.${column}` as const))
-      .where('t.order_id', '=', orderId)
-      .where('t.type', '=', 'CHAIN_TRANSFER')
+      .selectFrom('chain_transfer_batches')
+      .select(BATCH_COLUMNS)
+      .where('id', '=', (eb) => eb.selectFrom('order_transactions').select('transfer_batch_id').where('order_id', '=', orderId).where('type', '=', 'CHAIN_TRANSFER'))
       .executeTakeFirst();
   },
 

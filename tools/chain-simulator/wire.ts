@@ -1,16 +1,12 @@
 /**
- * A wire transaction taken apart with @solana/kit's decoders: signatures, the compiled message
+ * A wire transaction taken apart (wire-reader.ts): signatures, the compiled message
  * (header, static keys, blockhash, instructions), each key's signer and writable flags, and the
  * fee the runtime charges (5 000 lamports a signature plus the priority fee: unit price × unit
  * limit, rounded up, the limit being the requested one or 200 000 per instruction).
  */
-import {
-  type Address,
-  getBase58Decoder,
-  getCompiledTransactionMessageDecoder,
-  getTransactionDecoder,
-  type SignatureBytes,
-} from '@solana/kit';
+import type { Address } from '@solana/kit';
+import { encodeBase58 } from '../../src/lib/base58.ts';
+import { readMessage, readTransaction } from './wire-reader.ts';
 
 export const LAMPORTS_PER_SIGNATURE = 5000n;
 export const COMPUTE_BUDGET_PROGRAM = 'ComputeBudget111111111111111111111111111111' as Address;
@@ -41,8 +37,6 @@ export interface DecodedTransaction {
   computeUnitPrice: bigint;
 }
 
-const base58 = getBase58Decoder();
-
 function computeBudget(instructions: WireInstruction[], keys: Address[]) {
   let limit: bigint | undefined;
   let price = 0n;
@@ -68,15 +62,9 @@ export function feeOf(signatureCount: number, instructions: WireInstruction[], k
 }
 
 export function decodeMessage(messageBytes: Uint8Array) {
-  const message = getCompiledTransactionMessageDecoder().decode(messageBytes);
-  // Version 1 messages (kit 8 decodes them) are not on any cluster yet.
-  if (message.version !== 'legacy' && message.version !== 0) throw new Error(`unsupported transaction version ${String(message.version)}`);
-  const keys = [...message.staticAccounts];
-  const instructions: WireInstruction[] = message.instructions.map((ix) => ({
-    programIdIndex: ix.programAddressIndex,
-    accounts: [...(ix.accountIndices ?? [])],
-    data: new Uint8Array(ix.data ?? new Uint8Array()),
-  }));
+  const message = readMessage(messageBytes);
+  const keys = message.staticAccounts;
+  const instructions: WireInstruction[] = message.instructions.map((ix) => ({ programIdIndex: ix.programAddressIndex, accounts: ix.accountIndices, data: ix.data }));
   const header = {
     numRequiredSignatures: message.header.numSignerAccounts,
     numReadonlySignedAccounts: message.header.numReadonlySignerAccounts,
@@ -85,36 +73,31 @@ export function decodeMessage(messageBytes: Uint8Array) {
   const writable = keys.map((_, i) =>
     i < header.numRequiredSignatures ? i < header.numRequiredSignatures - header.numReadonlySignedAccounts : i < keys.length - header.numReadonlyUnsignedAccounts,
   );
-  const lookups = 'addressTableLookups' in message && message.addressTableLookups ? message.addressTableLookups : [];
   return {
-    version: message.version === 'legacy' ? ('legacy' as const) : (0 as const),
+    version: message.version,
     header,
     keys,
     blockhash: message.lifetimeToken,
     instructions,
     writable,
-    addressTableLookups: lookups.map((lookup) => ({
-      accountKey: lookup.lookupTableAddress,
-      writableIndexes: [...lookup.writableIndexes],
-      readonlyIndexes: [...lookup.readonlyIndexes],
-    })),
+    addressTableLookups: message.addressTableLookups.map((lookup) => ({ accountKey: lookup.lookupTableAddress, writableIndexes: lookup.writableIndexes, readonlyIndexes: lookup.readonlyIndexes })),
   };
 }
 
 /** Throws on bytes that are not a transaction (the caller answers -32602). */
 export function decodeWire(wire: Uint8Array): DecodedTransaction {
-  const transaction = getTransactionDecoder().decode(wire);
-  const message = decodeMessage(new Uint8Array(transaction.messageBytes));
-  const signatureBytes = Object.values(transaction.signatures).map((sig: SignatureBytes | null) => (sig ? new Uint8Array(sig) : new Uint8Array(64)));
-  const signatures = signatureBytes.map((bytes) => base58.decode(bytes));
-  if (signatures.length === 0) throw new Error('a transaction without signatures');
+  const { signatureBytes, messageBytes } = readTransaction(wire);
+  const message = decodeMessage(messageBytes);
+  if (signatureBytes.length === 0) throw new Error('a transaction without signatures');
+  if (signatureBytes.length !== message.header.numRequiredSignatures) throw new Error(`${signatureBytes.length} signatures for ${message.header.numRequiredSignatures} signers`);
+  const signatures = signatureBytes.map((bytes) => encodeBase58(bytes));
   const { fee, price } = feeOf(message.header.numRequiredSignatures, message.instructions, message.keys);
   return {
     wire,
     signature: signatures[0]!,
     signatures,
     signatureBytes,
-    messageBytes: new Uint8Array(transaction.messageBytes),
+    messageBytes,
     version: message.version,
     header: message.header,
     accountKeys: message.keys,

@@ -15,7 +15,7 @@ import { MISSING_KEYS_FIX, PlatformKeyError } from '../../src/modules/platform-k
 import { explainStartupFailure } from '../../src/startup-failure.ts';
 import { startChainSimulator } from '../../tools/chain-simulator/index.ts';
 import { migratedPostgresDatabase, testDriver } from '../helpers/database.ts';
-import { freePort, runTsToEnd, startService } from '../helpers/processes.ts';
+import { freePort, runTsToEnd, START_WAIT_MS, startService } from '../helpers/processes.ts';
 
 const settings = { host: '127.0.0.1', port: 3000, databaseUrl: 'postgresql://app:pw@db.internal:5433/exchange', dataDir: '/data' };
 
@@ -183,4 +183,32 @@ describe('npm start: known start-up failures', () => {
       await database.drop();
     }
   });
+});
+
+describe("the tests' startService", () => {
+  it("without PORT: a port taken before the service bound it is replaced by another", async () => {
+    const holder = createServer().listen(0, '127.0.0.1');
+    await once(holder, 'listening');
+    const { port: taken } = holder.address() as { port: number };
+    const offered: number[] = [];
+    const pickPort = async () => {
+      const port = offered.length === 0 ? taken : await freePort();
+      offered.push(port);
+      return port;
+    };
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'exchange-startup-port-'));
+    try {
+      const service = await startService(dataDir, {}, pickPort);
+      try {
+        expect(offered).toHaveLength(2);
+        expect(service.base).toBe(`http://127.0.0.1:${offered[1]}`);
+        expect((await fetch(`${service.base}/healthz`)).status).toBe(200);
+      } finally {
+        await service.stop();
+      }
+    } finally {
+      holder.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, START_WAIT_MS + 60_000);
 });

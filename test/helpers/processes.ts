@@ -82,28 +82,54 @@ export interface RunningService {
 /** How long startService waits for /healthz: a test's hook that starts one gives it more. */
 export const START_WAIT_MS = 180_000;
 
+/** A port another process took between freePort's answer and the child's bind: the start is tried again on another. */
+class PortTaken extends Error {}
+
+/** Ports a start without PORT may try: freePort's answer can be taken before the child binds it. */
+const START_PORT_TRIES = 3;
+
 /**
  * `src/main.ts` in its own process on the embedded defaults, answering /healthz. Generous wait:
  * other test files share the two cores while a first embedded start migrates a new PGlite (alone,
  * a fresh start takes a few seconds; the README promises 15 s). Seen: 85 s for a first start with
- * five test runs on two cores, hence three minutes.
+ * five test runs on two cores, hence three minutes. Without PORT in `env`, a port another process
+ * took before the child bound it is replaced by another (`pickPort`, freePort by default), up to
+ * three times.
  */
-export async function startService(dataDir: string, env: Record<string, string> = {}): Promise<RunningService> {
-  const port = await freePort();
+export async function startService(dataDir: string, env: Record<string, string> = {}, pickPort: () => Promise<number> = freePort): Promise<RunningService> {
+  if (env.PORT !== undefined) return startOn(dataDir, Number(env.PORT), env);
+  for (let tries = 1; ; tries++) {
+    try {
+      return await startOn(dataDir, await pickPort(), env);
+    } catch (err) {
+      if (!(err instanceof PortTaken) || tries >= START_PORT_TRIES) throw err;
+    }
+  }
+}
+
+async function startOn(dataDir: string, port: number, env: Record<string, string>): Promise<RunningService> {
   const base = `http://127.0.0.1:${port}`;
   const server = runTs('src/main.ts', [], { DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info', ...env });
   let output = '';
   server.stdout!.on('data', (chunk) => (output += chunk));
   server.stderr!.on('data', (chunk) => (output += chunk));
+  // 'close' follows the exit once the child's output is all read (its last line may arrive after the exit).
+  const closed = once(server, 'close');
   // A child that exits first (a port another test took meanwhile, a crash) fails the start at once,
   // with its output: polling on would wait out the three minutes, or reach another test's service.
-  const started = await waitFor(async () => (server.exitCode !== null || server.signalCode !== null ? 'exited' : (await fetch(`${base}/healthz`)).ok ? 'healthy' : undefined), START_WAIT_MS).catch(
+  // Each poll gives up after a second: whatever holds a taken port may never answer.
+  const healthy = async () => (await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(1000) })).ok;
+  const started = await waitFor(async () => (server.exitCode !== null || server.signalCode !== null ? 'exited' : (await healthy()) ? 'healthy' : undefined), START_WAIT_MS).catch(
     (err: Error) => {
       server.kill('SIGKILL');
       throw new Error(`${err.message}\n${output}`);
     },
   );
-  if (started === 'exited') throw new Error(`the service exited (${server.exitCode ?? server.signalCode}) before it answered /healthz\n${output}`);
+  if (started === 'exited') {
+    await closed;
+    const message = `the service exited (${server.exitCode ?? server.signalCode}) before it answered /healthz\n${output}`;
+    throw output.includes(`port ${port} on 127.0.0.1 is already in use`) ? new PortTaken(message) : new Error(message);
+  }
   return {
     base,
     dataDir,

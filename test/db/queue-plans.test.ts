@@ -6,8 +6,9 @@
  * mates' claim read and sorted every due order (the index on next_step_at alone; the open PAYINs'
  * index), and a batch's settlement walked every order or transfer in flight to find its 15: here
  * 1,008, 2,019 and 3,000 rows; and an order's batch was found by walking every transfer in a batch
- * (the partial index on transfer_batch_id, which the join's condition implies): 1,000 rows. Once as right after a burst (the statistics taken before it: the
- * planner's estimates say the queue is empty), once analyzed.
+ * (the partial index on transfer_batch_id, which the join's condition implies): 1,000 rows. Once
+ * as right after a burst (the statistics taken before it: the planner's estimates say the queue
+ * is empty), once analyzed.
  */
 import { CompiledQuery, type RawBuilder, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

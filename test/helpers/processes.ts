@@ -4,11 +4,20 @@ import { createInterface } from 'node:readline';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Node's compile cache for the children of a test run (the checkout's own, under node_modules/.cache):
+ * each keeps the type-stripped and compiled code of the ~2,300 modules a service loads. A service
+ * then starts on about 2.1 s of CPU instead of 3.1 s, and the suite starts some hundred of them
+ * (CLI commands included) on two cores. The cache is keyed by each file's contents and Node's version.
+ */
+const COMPILE_CACHE = fileURLToPath(new URL('../../node_modules/.cache/node-compile-cache', import.meta.url));
 
 /** Runs a TypeScript entry point of ours in a child Node process as production does: plain node, native type stripping. */
 export function runTs(script: string, args: string[], env: Record<string, string>, options: { stdin?: boolean } = {}): ChildProcess {
   return spawn(process.execPath, [script, ...args], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NODE_COMPILE_CACHE: COMPILE_CACHE, ...env },
     stdio: [options.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
   });
 }

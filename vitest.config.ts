@@ -12,7 +12,7 @@ export default defineConfig({
       // And the two heaviest CLI files: on PGlite each command they run opens the embedded database
       // in its own process (3-5 s of CPU each, ~160 s of the second pass). What a command does is
       // the services' SQL, held on both drivers by their own tests; the CLI on the embedded
-      // database stays covered by report-cli, rotate-secrets-cli and cli-failures.
+      // database stays covered by report-cli and rotate-secrets-cli.
       ...(process.env.SECOND_DRIVER_PASS ? ['test/cli/admin-cli.test.ts', 'test/cli/platform-keys-cli.test.ts'] : []),
       // `npm run test:quick`, a developer's inner loop: no browser, no child processes, no migrations walk.
       ...(process.env.TEST_QUICK ? ['test/browser/**', 'test/e2e/**', 'test/cli/**', 'test/sdk/**', 'test/tools/chain-simulator-process.test.ts', '**/*multi-process*.test.ts', 'test/db/migrations.test.ts'] : []),

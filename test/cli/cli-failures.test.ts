@@ -1,7 +1,8 @@
 /**
  * Every failure of `npm run admin` and `npm run migrate` that the operator can fix is one line on
  * stderr naming the problem and the fix, a non-zero exit and no stack trace: a bad argument, a
- * bad setting, the embedded database held by another process, PostgreSQL unreachable or missing.
+ * bad setting, the embedded database held by another process, PostgreSQL unreachable (missing:
+ * cli-failures-postgres.test.ts).
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -9,8 +10,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testDriver } from '../helpers/database.ts';
 import { freePort, runTsToEnd } from '../helpers/processes.ts';
+import { expectCliFailureLine } from '../helpers/startup-failures.ts';
 
 const ADMIN = 'src/cli/admin.ts';
 
@@ -25,16 +26,6 @@ async function npmRun(args: string[], env: Record<string, string>) {
 }
 const MIGRATE = 'src/cli/migrate.ts';
 
-function expectOneLine(result: { code: number | null; stdout: string; stderr: string }, pattern: RegExp): void {
-  expect(result.code, result.stderr).not.toBe(0);
-  expect(result.code).not.toBeNull();
-  expect(result.stderr, 'no stack frames').not.toMatch(/^\s+at /m);
-  const lines = result.stderr.trim().split('\n');
-  expect(lines, result.stderr).toHaveLength(1);
-  expect(lines[0]).toMatch(pattern);
-  expect(result.stdout).toBe('');
-}
-
 describe('CLI failures: one line with the fix', { timeout: 120_000 }, () => {
   let dataDir: string;
   beforeAll(async () => {
@@ -47,11 +38,11 @@ describe('CLI failures: one line with the fix', { timeout: 120_000 }, () => {
     await writeFile(path.join(dataDir, 'pglite.lock'), String(process.pid));
     try {
       const busy = new RegExp(`is in use by process ${process.pid}; stop it first, or use the admin API, or set DATABASE_URL$`);
-      expectOneLine(await runTsToEnd(ADMIN, ['create-merchant', '--name', 'Acme'], { DATA_DIR: dataDir }), new RegExp(`^admin: the embedded database in .*${busy.source}`));
-      expectOneLine(await runTsToEnd(MIGRATE, [], { DATA_DIR: dataDir }), new RegExp(`^migrate: the embedded database in .*${busy.source}`));
+      expectCliFailureLine(await runTsToEnd(ADMIN, ['create-merchant', '--name', 'Acme'], { DATA_DIR: dataDir }), new RegExp(`^admin: the embedded database in .*${busy.source}`));
+      expectCliFailureLine(await runTsToEnd(MIGRATE, [], { DATA_DIR: dataDir }), new RegExp(`^migrate: the embedded database in .*${busy.source}`));
       // Through npm, as the README runs it: npm adds its banner on stdout and nothing on stderr.
       const npm = await npmRun(['run', 'admin', '--', 'create-merchant', '--name', 'Acme'], { DATA_DIR: dataDir });
-      expectOneLine({ ...npm, stdout: '' }, new RegExp(`^admin: the embedded database in .*${busy.source}`));
+      expectCliFailureLine({ ...npm, stdout: '' }, new RegExp(`^admin: the embedded database in .*${busy.source}`));
     } finally {
       await rm(path.join(dataDir, 'pglite.lock'), { force: true });
     }
@@ -61,17 +52,10 @@ describe('CLI failures: one line with the fix', { timeout: 120_000 }, () => {
     const env = { DATA_DIR: dataDir, DATABASE_URL: 'postgresql://postgres:pw@127.0.0.1:1/exchange' };
     const unreachable = /cannot reach PostgreSQL at 127\.0\.0\.1:1 \(ECONNREFUSED\): start it, or fix DATABASE_URL$/;
     const admin = await runTsToEnd(ADMIN, ['issue-credential', '--merchant', '00000000-0000-7000-8000-000000000000'], env);
-    expectOneLine(admin, new RegExp(`^admin: ${unreachable.source}`));
+    expectCliFailureLine(admin, new RegExp(`^admin: ${unreachable.source}`));
     const migrate = await runTsToEnd(MIGRATE, ['down'], env);
-    expectOneLine(migrate, new RegExp(`^migrate: ${unreachable.source}`));
+    expectCliFailureLine(migrate, new RegExp(`^migrate: ${unreachable.source}`));
     expect(admin.stderr + migrate.stderr).not.toContain('pw');
-  });
-
-  it.runIf(testDriver() === 'postgres')('a database that does not exist: says how to create it', async () => {
-    const url = new URL(process.env.DATABASE_URL!);
-    url.pathname = '/no_such_database_cli_failures';
-    const result = await runTsToEnd(MIGRATE, [], { DATA_DIR: dataDir, DATABASE_URL: url.toString() });
-    expectOneLine(result, /^migrate: database "no_such_database_cli_failures" does not exist on .*: create it \(createdb .*\) or fix DATABASE_URL$/);
   });
 
   it('bad arguments: the problem, then the usage, on one line', async () => {
@@ -88,11 +72,11 @@ describe('CLI failures: one line with the fix', { timeout: 120_000 }, () => {
       [MIGRATE, ['down', '--everything'], /^migrate: unknown option '--everything'; usage: npm run migrate /],
     ];
     const results = await Promise.all(cases.map(([script, args]) => runTsToEnd(script, args, env)));
-    results.forEach((result, i) => expectOneLine(result, cases[i]![2]));
+    results.forEach((result, i) => expectCliFailureLine(result, cases[i]![2]));
   });
 
   it('a bad setting: names the variable', async () => {
     const result = await runTsToEnd(MIGRATE, [], { DATA_DIR: dataDir, PORT: String(await freePort()), LOG_LEVEL: 'loud' });
-    expectOneLine(result, /^migrate: invalid configuration: LOG_LEVEL /);
+    expectCliFailureLine(result, /^migrate: invalid configuration: LOG_LEVEL /);
   });
 });

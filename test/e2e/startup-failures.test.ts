@@ -3,7 +3,6 @@
  * no stack trace; the port is bound before the database is opened, migrated and seeded, so a
  * port in use is reported before any of that happens.
  */
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -14,8 +13,8 @@ import { listenEarly } from '../../src/http/early-server.ts';
 import { MISSING_KEYS_FIX, PlatformKeyError } from '../../src/modules/platform-keys/service.ts';
 import { explainStartupFailure } from '../../src/startup-failure.ts';
 import { startChainSimulator } from '../../tools/chain-simulator/index.ts';
-import { migratedPostgresDatabase, testDriver } from '../helpers/database.ts';
 import { freePort, runTsToEnd, START_WAIT_MS, startService } from '../helpers/processes.ts';
+import { expectOneLine, productionKeys, startToExit } from '../helpers/startup-failures.ts';
 
 const settings = { host: '127.0.0.1', port: 3000, databaseUrl: 'postgresql://app:pw@db.internal:5433/exchange', dataDir: '/data' };
 
@@ -59,18 +58,6 @@ describe('the early server', () => {
   });
 });
 
-/** The keys production requires, fresh (the formats `admin generate-keys` prints). */
-function productionKeys(): Record<string, string> {
-  const sponsor = generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' });
-  return {
-    JWT_PRIVATE_KEY: generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
-    API_SECRET_PEPPER: randomBytes(32).toString('hex'),
-    WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex'),
-    WALLET_KEK: randomBytes(32).toString('base64'),
-    SPONSOR_PRIVATE_KEY: JSON.stringify([...Buffer.from(sponsor.d!, 'base64url'), ...Buffer.from(sponsor.x!, 'base64url')]),
-  };
-}
-
 describe('npm start: known start-up failures', () => {
   let dataDir: string;
   beforeAll(async () => {
@@ -78,13 +65,7 @@ describe('npm start: known start-up failures', () => {
   });
   afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
-  const start = (env: Record<string, string>) => runTsToEnd('src/main.ts', [], { DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env });
-  const expectOneLine = (result: { code: number | null; stderr: string }, pattern: RegExp) => {
-    expect(result.code).toBe(1);
-    const lines = result.stderr.trim().split('\n');
-    expect(lines, result.stderr).toHaveLength(1);
-    expect(lines[0]).toMatch(pattern);
-  };
+  const start = (env: Record<string, string>) => startToExit(dataDir, env);
 
   it('a configured Token-2022 mint with a transfer fee: one line naming the token, the fee and the decision', async () => {
     const chain = await startChainSimulator({ slotMs: 50 });
@@ -129,11 +110,6 @@ describe('npm start: known start-up failures', () => {
     expectOneLine(result, /^fatal: cannot reach PostgreSQL at 127\.0\.0\.1:1 \(ECONNREFUSED\): start it, or fix DATABASE_URL$/);
   });
 
-  it.runIf(testDriver() === 'postgres')('a database that does not exist: one line saying how to create it', async () => {
-    const result = await start({ PORT: String(await freePort()), DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/no_such_database_c_contract' });
-    expectOneLine(result, /^fatal: database "no_such_database_c_contract" does not exist on 127\.0\.0\.1:5432: create it \(createdb /);
-  });
-
   it('the embedded database locked by a running process: one line naming the process', async () => {
     const locked = await mkdtemp(path.join(os.tmpdir(), 'exchange-locked-'));
     try {
@@ -155,33 +131,6 @@ describe('npm start: known start-up failures', () => {
     expect(lines.slice(1).map((line) => line.replace(/^ {2}- /, '').split(' ')[0])).toEqual(['PIX_PROVIDER=sandbox', 'CHAIN_PROVIDER=sandbox', 'PRICE_SOURCE=sandbox', 'SOLANA_RPC_URL', 'EMAIL_PROVIDER=log']);
     const sandbox = await start({ NODE_ENV: 'production', SIMULATION_MODE: 'false', SANDBOX_ENABLED: 'true', PORT: String(port), DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/exchange', ...productionKeys() });
     expect(sandbox.stderr).toMatch(/^ {2}- SANDBOX_ENABLED=true is refused when NODE_ENV=production \(its routes fake payments and deposits\): unset it, or declare SIMULATION_MODE=true/m);
-  });
-
-  it.runIf(testDriver() === 'postgres')('production with SIMULATION_MODE=true starts, warns, and /readyz says so; SPONSOR_PRIVATE_KEY is imported, the treasury created, neither printed; a wrong or missing KEK is one line after', { timeout: 90_000 }, async () => {
-    const database = (await migratedPostgresDatabase())!;
-    const keys = productionKeys();
-    const service = await startService(await mkdtemp(path.join(os.tmpdir(), 'exchange-simulated-')), { NODE_ENV: 'production', SIMULATION_MODE: 'true', DATABASE_URL: database.url, ...keys });
-    try {
-      expect(await (await fetch(`${service.base}/readyz`)).json()).toMatchObject({ status: 'ready', simulation: true, ordersRefused: [] });
-      expect(service.output()).toMatch(/"level":40[^\n]*SIMULATION_MODE=true: the PSP, the chain and the price are all simulated/);
-      expect(service.output()).toMatch(/"purpose":"SPONSOR","address":"[1-9A-HJ-NP-Za-km-z]{32,44}"[^\n]*SPONSOR_PRIVATE_KEY imported and sealed in the database/);
-      expect(service.output()).toMatch(/"purpose":"TREASURY","address":"[1-9A-HJ-NP-Za-km-z]{32,44}"[^\n]*platform key created and sealed in the database/);
-      expect(service.output()).not.toContain(keys.SPONSOR_PRIVATE_KEY);
-      expect(await service.stop()).toBe(0);
-
-      // Issue 40: the keys are sealed under keys.WALLET_KEK (version 1). Another KEK, or a new
-      // version without the old one in WALLET_KEK_PREVIOUS (a rotation half done): one line each.
-      const again = { ...keys, NODE_ENV: 'production', SIMULATION_MODE: 'true', DATABASE_URL: database.url, PORT: String(await freePort()) };
-      const wrong = await start({ ...again, WALLET_KEK: randomBytes(32).toString('base64') });
-      expectOneLine(wrong, /^fatal: the (TREASURY|SPONSOR) platform key does not open under WALLET_KEK \(KEK version 1\): .*the KEK the database was sealed with/);
-      const rotated = await start({ ...again, WALLET_KEK: randomBytes(32).toString('base64'), WALLET_KEK_VERSION: '2' });
-      expectOneLine(rotated, /^fatal: the (TREASURY|SPONSOR) platform key is sealed under KEK version 1, which neither WALLET_KEK \(version 2\) nor WALLET_KEK_PREVIOUS holds: add "1:</);
-      expect(`${wrong.stderr}${rotated.stderr}`).not.toContain(keys.WALLET_KEK);
-    } finally {
-      await service.stop();
-      await rm(service.dataDir, { recursive: true, force: true });
-      await database.drop();
-    }
   });
 });
 

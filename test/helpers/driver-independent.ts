@@ -7,8 +7,11 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
-/** What a module does when it depends on the run's driver (test/helpers/database.ts and its users). */
-const USES_THE_RUN_DATABASE = /openTestDatabase|createTestContext|testDriver|inject\('testDatabase'\)|PostgresDatabase\(|migratedProcessDatabase|DATABASE_URL/;
+/**
+ * What a module does when it depends on the run's driver (test/helpers/database.ts and its users).
+ * A DATABASE_URL a test writes itself (an unreachable one, a configuration's) is not the run's.
+ */
+const USES_THE_RUN_DATABASE = /openTestDatabase|createTestContext|testDriver|inject\('testDatabase'\)|PostgresDatabase\(|migratedProcessDatabase|process\.env\.DATABASE_URL/;
 const RELATIVE_IMPORT = /from '(\.{1,2}\/[^']+\.ts)'/g;
 
 export function driverIndependentTests(root: string): string[] {

@@ -7,10 +7,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * Node's compile cache for the children of a test run (the checkout's own, under node_modules/.cache):
- * each keeps the type-stripped and compiled code of the ~2,300 modules a service loads. A service
+ * Node's compile cache for the children of a test run (the checkout's own, in node_modules/.cache):
+ * it keeps the type-stripped and compiled code of the ~2,300 modules a service loads. A service
  * then starts on about 2.1 s of CPU instead of 3.1 s, and the suite starts some hundred of them
- * (CLI commands included) on two cores. The cache is keyed by each file's contents and Node's version.
+ * (CLI commands included) on two cores. Entries are keyed by file contents and Node's version.
  */
 const COMPILE_CACHE = fileURLToPath(new URL('../../node_modules/.cache/node-compile-cache', import.meta.url));
 

@@ -26,5 +26,4 @@ describe.runIf(testDriver() === 'postgres')('CLI failures on PostgreSQL: one lin
     const result = await runTsToEnd(MIGRATE, [], { DATA_DIR: dataDir, DATABASE_URL: url.toString() });
     expectCliFailureLine(result, /^migrate: database "no_such_database_cli_failures" does not exist on .*: create it \(createdb .*\) or fix DATABASE_URL$/);
   });
-
 });

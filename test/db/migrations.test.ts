@@ -21,7 +21,9 @@ async function tableNames(db: Parameters<typeof migrateToLatest>[0]): Promise<st
 
 // Runs on a new empty database of the run's driver. CI's two passes walk both; walking PGlite in the
 // PostgreSQL pass as well repeated its slowest part (20-40 s of CPU) in both passes.
-describe.each([testDriver()])('migrations on %s', (driver) => {
+const driver = testDriver();
+
+describe(`migrations on ${driver}`, () => {
   const cleanups: Array<() => Promise<void>> = [];
   afterAll(async () => {
     for (const cleanup of cleanups.reverse()) await cleanup();

@@ -31,6 +31,8 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** The compiler `npm run typecheck` uses (TypeScript 7), named by its path: `tsc` on the PATH may be either installed version. */
+const TSC = path.join(ROOT, 'node_modules/typescript-7/bin/tsc');
 /** The documents to check: the arguments (paths from the repository root), else both of ours. */
 const DOCUMENTS = process.argv.length > 2 ? process.argv.slice(2) : ['docs/openapi.json', 'docs/openapi-operations.json'];
 
@@ -193,7 +195,7 @@ async function main(): Promise<void> {
     const tsconfig = path.join(out, 'tsconfig.json');
     const compilerOptions = { strict: true, noEmit: true, skipLibCheck: false, target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2022', 'DOM', 'DOM.Iterable'], types: [] };
     await writeFile(tsconfig, JSON.stringify({ compilerOptions, include: outputs.map((output) => `${output}/**/*.ts`) }));
-    run('tsc', ['-p', tsconfig]);
+    run(process.execPath, [TSC, '-p', tsconfig, '--singleThreaded']);
     console.log('generated clients compile (tsc --strict)');
   } finally {
     await rm(out, { recursive: true, force: true });

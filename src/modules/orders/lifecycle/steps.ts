@@ -268,9 +268,25 @@ export function createOrderSteps(deps: StepsDeps) {
    */
   const lanes = createLaneScheduler<OrderRow>({
     prepare: (options) => expireIfDue(options.batch ?? 50),
-    claim: (free, options) => repo.claimDueSteps(db, clock.now(), free, leaseMs, options.holder?.() ?? null),
+    claim: claimSteps,
     run: stepOrBackOff,
   });
+
+  /** The last claim took fewer orders than it asked for: the queue was empty, as it is when idle. */
+  let drained = false;
+  /**
+   * Claims due steps. Once the queue is drained a plain read asks first whether anything is due:
+   * a claim that finds nothing (an UPDATE of orders, planned at each run) costs several times the
+   * read, twice a second in an idle worker's sweeps. On the embedded PGlite an idle service spent
+   * 65 ms of CPU per second instead of 77. With a backlog every claim fills, and none reads first.
+   */
+  async function claimSteps(free: number, options: { holder?: () => string | null }): Promise<OrderRow[]> {
+    const now = clock.now();
+    if (drained && !(await repo.anyStepDue(db, now))) return [];
+    const claimed = await repo.claimDueSteps(db, now, free, leaseMs, options.holder?.() ?? null);
+    drained = claimed.length < free;
+    return claimed;
+  }
 
   /** Claims into the free lanes and starts what it claimed; concurrent calls coalesce into one more round. Resolves with how many orders it touched. */
   function fill(options: LaneOptions = {}): Promise<number> {

@@ -39,6 +39,12 @@ export interface RecordedOutcome {
 }
 
 export const deliveryRepo = {
+  /** Whether any PENDING delivery is due (leased or not): a plain read of webhook_deliveries_due_idx, far cheaper than a claim that finds nothing. */
+  async anyDue(db: Db, now: Date): Promise<boolean> {
+    const row = await db.selectFrom('webhook_deliveries').select(sql.lit(1).as('due')).where('status', '=', 'PENDING').where('next_attempt_at', '<=', now).limit(1).executeTakeFirst();
+    return row !== undefined;
+  },
+
   /**
    * One claim, in one statement: up to `limit` due deliveries, fair across endpoints (each
    * endpoint's first before any endpoint's second), per endpoint oldest first and one per order,

@@ -22,7 +22,6 @@ export function runTs(script: string, args: string[], env: Record<string, string
   });
 }
 
-/** Runs to its exit; `stdin`, when given, is written to the child's standard input (then closed). */
 /** A simulator (PSP, chain) started as its own process: the child and the one JSON line it prints when ready. */
 export async function startReadyProcess(script: string, args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; ready: Record<string, any> }> { // eslint-disable-line @typescript-eslint/no-explicit-any
   const child = runTs(script, args, env);
@@ -30,6 +29,7 @@ export async function startReadyProcess(script: string, args: string[], env: Rec
   return { child, ready: JSON.parse(line) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
+/** Runs to its exit; `stdin`, when given, is written to the child's standard input (then closed). */
 export async function runTsToEnd(script: string, args: string[], env: Record<string, string>, options: { stdin?: string } = {}) {
   const child = runTs(script, args, env, { stdin: options.stdin !== undefined });
   if (options.stdin !== undefined) {

@@ -8,11 +8,12 @@
  * by `dataSlice`), so the watcher lists signatures only where a balance moved. Every failure to talk to the node is
  * ChainUnavailableError naming the method (solana-mints.ts).
  */
-import { address, createSolanaRpc, type Signature } from '@solana/kit';
+import { address, type Signature } from '@solana/kit';
 import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import { decimal } from '../../lib/money.ts';
 import type { AccountSignature, DepositAccount, DepositChain, Received } from './deposits-port.ts';
 import { call, createMintReader, RPC_TIMEOUT_MS, TOKEN_2022_PROGRAM_ADDRESS } from './solana-mints.ts';
+import { createRpcClient } from './solana-rpc-client.ts';
 
 export interface SolanaDepositSettings {
   rpcUrl: string;
@@ -32,7 +33,7 @@ const BALANCE_CALLS_IN_FLIGHT = 4;
 const AMOUNT_SLICE = { offset: 64, length: 8 };
 
 export function createSolanaDeposits(settings: SolanaDepositSettings): DepositChain {
-  const rpc = createSolanaRpc(settings.rpcUrl);
+  const rpc = createRpcClient(settings.rpcUrl);
   const { commitment } = settings;
   const rpcCall = <T>(method: string, run: (abortSignal: AbortSignal) => Promise<T>) => call(method, settings.rpcTimeoutMs ?? RPC_TIMEOUT_MS, run);
   const mintOf = createMintReader({ rpc, rpcCall, tokenMints: settings.tokenMints, commitment });

@@ -3,15 +3,15 @@
  * while the node is behind the cluster): the probe of the orders' chain node when nothing else
  * called it lately (docs/architecture/dependency-health.md). One small request, no account read.
  */
-import { createSolanaRpc } from '@solana/kit';
 import { ChainUnavailableError } from './transactions-port.ts';
+import { createRpcClient } from './solana-rpc-client.ts';
 
 export interface ChainHealthCheck {
   getHealth(): Promise<void>;
 }
 
 export function createSolanaHealthCheck(settings: { url: string; timeoutMs?: number }): ChainHealthCheck {
-  const rpc = createSolanaRpc(settings.url);
+  const rpc = createRpcClient(settings.url);
   const timeoutMs = settings.timeoutMs ?? 3000;
   return {
     async getHealth() {

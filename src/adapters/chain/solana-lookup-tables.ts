@@ -13,7 +13,6 @@ import {
   address,
   appendTransactionMessageInstructions,
   compileTransaction,
-  createSolanaRpc,
   createTransactionMessage,
   getBase58Decoder,
   getBase64EncodedWireTransaction,
@@ -27,12 +26,13 @@ import { createLookupTable, extendLookupTable, LOOKUP_TABLE_PROGRAM, parseLookup
 import { call, RPC_TIMEOUT_MS } from './solana-mints.ts';
 import { createPreparedTransactions } from './solana-prepared.ts';
 import type { TreasurySigner } from './solana-transfers.ts';
+import { createRpcClient } from './solana-rpc-client.ts';
 
 const base58 = getBase58Decoder();
 
 export function createSolanaLookupTables(deps: { settings: { rpcUrl: string; rpcTimeoutMs?: number }; treasury: TreasurySigner }): LookupTableChain {
   const { settings, treasury } = deps;
-  const rpc = createSolanaRpc(settings.rpcUrl);
+  const rpc = createRpcClient(settings.rpcUrl);
   const authority = address(treasury.address);
   const rpcCall = <T>(method: string, run: (abortSignal: AbortSignal) => Promise<T>) => call(method, settings.rpcTimeoutMs ?? RPC_TIMEOUT_MS, run);
   const transactions = createPreparedTransactions({ rpc, rpcCall, commitment: 'finalized', feePayer: authority });

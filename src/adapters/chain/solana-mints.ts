@@ -5,13 +5,14 @@
  * Token-2022 mint's extensions are checked (token-extensions.ts): one with a transfer fee, a hook
  * program or no transfers at all is refused, at start (checkConfiguredMints) and at every use.
  */
-import { type Address, address, createSolanaRpc } from '@solana/kit';
+import { type Address, address } from '@solana/kit';
 import { TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import { ChainTransferRefusedError } from './port.ts';
 import { MintExtensionError, readMintExtensions, refusalOf } from './token-extensions.ts';
 import { ChainUnavailableError } from './transactions-port.ts';
+import { createRpcClient } from './solana-rpc-client.ts';
 
-export type SolanaRpc = ReturnType<typeof createSolanaRpc>;
+export type SolanaRpc = ReturnType<typeof createRpcClient>;
 
 export const TOKEN_2022_PROGRAM_ADDRESS = address('TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb');
 /** SPL mint layout: mint authority (COption<Pubkey>, 36 bytes), supply (u64), decimals (u8), is_initialized (bool). */
@@ -127,7 +128,7 @@ export async function checkConfiguredMints(mintOf: (symbol: string) => Promise<M
 
 /** checkConfiguredMints on the node of the settings (main.ts, before anything is served). */
 export function checkMintsOnNode(settings: { rpcUrl: string; commitment: 'confirmed' | 'finalized'; tokenMints: Record<string, string> }, decimals: Record<string, number>) {
-  const rpc = createSolanaRpc(settings.rpcUrl);
+  const rpc = createRpcClient(settings.rpcUrl);
   const mintOf = createMintReader({ rpc, rpcCall: (method, run) => call(method, RPC_TIMEOUT_MS, run), tokenMints: settings.tokenMints, commitment: settings.commitment });
   return checkConfiguredMints(mintOf, decimals);
 }

@@ -3,8 +3,9 @@
  * RPC client: getLatestBlockhash, simulateTransaction, sendTransaction, getSignatureStatuses.
  * Every failure to talk to the node becomes ChainUnavailableError (503 to the caller).
  */
-import { type Base64EncodedWireTransaction, createSolanaRpc, type Signature } from '@solana/kit';
+import type { Base64EncodedWireTransaction, Signature } from '@solana/kit';
 import { ChainUnavailableError, type SignatureStatus, type TransactionChain } from './transactions-port.ts';
+import { createRpcClient } from './solana-rpc-client.ts';
 
 const toBase64 = (wire: Uint8Array) => Buffer.from(wire).toString('base64') as Base64EncodedWireTransaction;
 
@@ -20,7 +21,7 @@ async function call<T>(what: string, run: () => Promise<T>): Promise<T> {
 const errorText = (err: unknown): string => (typeof err === 'string' ? err : JSON.stringify(err, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value)));
 
 export function createSolanaRpcChain(options: { url: string; commitment?: 'processed' | 'confirmed' | 'finalized' }): TransactionChain {
-  const rpc = createSolanaRpc(options.url);
+  const rpc = createRpcClient(options.url);
   const commitment = options.commitment ?? 'confirmed';
   const chain: TransactionChain = {
     kind: 'solana-rpc',

@@ -8,11 +8,12 @@
  * node's faucet (requestAirdrop, which test clusters and the chain simulator have); its tokens
  * from whoever holds the mint's authority (the simulator's admin mint-to), never from the service.
  */
-import { address, createSolanaRpc, type Address } from '@solana/kit';
+import { address, type Address } from '@solana/kit';
 import { findAssociatedTokenPda } from '@solana-program/token';
 import { decimal } from '../../lib/money.ts';
 import { call, createMintReader, RPC_TIMEOUT_MS } from './solana-mints.ts';
 import { createSolanaTransfers, type SolanaTransferSettings, type TreasurySigner } from './solana-transfers.ts';
+import { createRpcClient } from './solana-rpc-client.ts';
 
 /** Below this the depositor asks the faucet for AIRDROP_LAMPORTS (a transfer costs ~0.002 SOL with the token account's rent). */
 const MIN_LAMPORTS = 50_000_000n;
@@ -50,7 +51,7 @@ export interface SandboxDepositor {
 
 export function createSandboxDepositor(deps: { settings: SolanaTransferSettings; signer: TreasurySigner }): SandboxDepositor {
   const { settings, signer } = deps;
-  const rpc = createSolanaRpc(settings.rpcUrl);
+  const rpc = createRpcClient(settings.rpcUrl);
   const owner: Address = address(signer.address);
   const rpcCall = <T>(method: string, run: (abortSignal: AbortSignal) => Promise<T>) => call(method, settings.rpcTimeoutMs ?? RPC_TIMEOUT_MS, run);
   const mintOf = createMintReader({ rpc, rpcCall, tokenMints: settings.tokenMints, commitment: settings.commitment });

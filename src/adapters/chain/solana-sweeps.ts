@@ -17,7 +17,6 @@ import {
   appendTransactionMessageInstructions,
   compileTransaction,
   createNoopSigner,
-  createSolanaRpc,
   createTransactionMessage,
   getBase58Decoder,
   getBase64EncodedWireTransaction,
@@ -33,6 +32,7 @@ import { ChainTransferRefusedError } from './port.ts';
 import { call, createMintReader, RPC_TIMEOUT_MS } from './solana-mints.ts';
 import { createPreparedTransactions } from './solana-prepared.ts';
 import type { MessageSigner, PreparedSweep, SweepChain, SweepIntent } from './sweeps-port.ts';
+import { createRpcClient } from './solana-rpc-client.ts';
 
 export interface SolanaSweepSettings {
   rpcUrl: string;
@@ -46,7 +46,7 @@ const base58 = getBase58Decoder();
 /** `treasury`: only its address (the destination's owner); `sponsor` signs and pays. */
 export function createSolanaSweeps(deps: { settings: SolanaSweepSettings; sponsor: MessageSigner; treasuryAddress: string }): SweepChain {
   const { settings, sponsor } = deps;
-  const rpc = createSolanaRpc(settings.rpcUrl);
+  const rpc = createRpcClient(settings.rpcUrl);
   const sponsorAddress = address(sponsor.address);
   const treasury = address(deps.treasuryAddress);
   const rpcCall = <T>(method: string, run: (abortSignal: AbortSignal) => Promise<T>) => call(method, settings.rpcTimeoutMs ?? RPC_TIMEOUT_MS, run);

@@ -24,7 +24,6 @@ import {
   address,
   appendTransactionMessageInstructions,
   compileTransaction,
-  createSolanaRpc,
   createTransactionMessage,
   getBase58Decoder,
   getBase64EncodedWireTransaction,
@@ -46,6 +45,7 @@ import type { LookupTableIndex } from './lookup-table-index.ts';
 import { createUnitSizer } from './simulated-units.ts';
 import { createTokenAccountAddresses } from './token-account-addresses.ts';
 import { type TreasurySigner, treasuryWalletKeys } from './treasury-wallet-keys.ts';
+import { createRpcClient } from './solana-rpc-client.ts';
 
 export type { TreasurySigner };
 
@@ -73,7 +73,7 @@ export { ChainTransferRefusedError };
 
 export function createSolanaTransfers(deps: { settings: SolanaTransferSettings; treasuries: readonly TreasurySigner[]; lookupTables?: LookupTableIndex }): SolanaTransfers {
   const { settings } = deps;
-  const rpc = createSolanaRpc(settings.rpcUrl);
+  const rpc = createRpcClient(settings.rpcUrl);
   const walletKey = treasuryWalletKeys(deps.treasuries);
   const rpcCall = <T>(method: string, run: (abortSignal: AbortSignal) => Promise<T>) => call(method, settings.rpcTimeoutMs ?? RPC_TIMEOUT_MS, run);
   const mintOf = createMintReader({ rpc, rpcCall, tokenMints: settings.tokenMints, commitment: settings.commitment });

@@ -8,10 +8,11 @@
  * the node is ChainUnavailableError naming the RPC method, never the URL (it may carry an API key).
  */
 import { findAssociatedTokenPda } from '@solana-program/token';
-import { type Address, address, createSolanaRpc } from '@solana/kit';
+import { type Address, address } from '@solana/kit';
 import { decimal } from '../../lib/money.ts';
 import { ChainUnavailableError } from './transactions-port.ts';
 import type { TreasuryBalanceReader, TreasuryBalances, WalletBalances } from './treasury-port.ts';
+import { createRpcClient } from './solana-rpc-client.ts';
 
 const SOL = 'SOL';
 const SOL_DECIMALS = 9;
@@ -45,7 +46,7 @@ interface ParsedTokenAccount {
 }
 
 export function createSolanaTreasuryReader(settings: SolanaTreasurySettings): TreasuryBalanceReader {
-  const rpc = createSolanaRpc(settings.url);
+  const rpc = createRpcClient(settings.url);
   const commitment = settings.commitment ?? 'confirmed';
   const owners = settings.addresses.map((wallet) => address(wallet));
   const mints = Object.entries(settings.mints).map(([symbol, mint]) => ({ symbol, mint: address(mint) }));

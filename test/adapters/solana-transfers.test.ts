@@ -30,6 +30,9 @@ describe('Solana transfers (CHAIN_PROVIDER=solana-rpc) against the chain simulat
     tokenMints: { USDC: usdc, ODD: odd, GONE: 'So11111111111111111111111111111111111111112' },
     computeUnitLimit: 60_000,
     priorityFeeMaxMicroLamports: 10_000,
+    // The clock moves by hand: a blockhash or fee kept for half a second of wall time would span
+    // the slots and fee levels the tests set at once. Reuse has its own test below.
+    recentReadMs: 0,
     ...overrides,
   });
 
@@ -195,6 +198,25 @@ describe('Solana transfers (CHAIN_PROVIDER=solana-rpc) against the chain simulat
     await transfers.sendTransfer(dropped).catch(() => undefined);
     sim.advanceSlots(1);
     expect(await transfers.getTransferStatus(dropped)).toEqual({ status: 'EXPIRED' });
+  });
+
+  it('a blockhash and the recent fees are read once for the transfers prepared within RECENT_READ_MS, and the blockhash again after an EXPIRED status', async () => {
+    const keeping = createSolanaTransfers({ settings: settings({ recentReadMs: 60_000 }), treasuries: [treasury] });
+    const calls = () => sim.state().calls;
+    const before = calls();
+    const asked = (method: string) => (calls()[method] ?? 0) - (before[method] ?? 0);
+    const intent = async (reference: string) => ({ reference, token: 'USDC', amount: '1', destination: await wallet() });
+    const first = await keeping.prepareTransfer(await intent('kept-1'));
+    const batch = await keeping.prepareTransferBatch([await intent('00000000-0000-4000-8000-000000000201'), await intent('00000000-0000-4000-8000-000000000202')]);
+    expect(batch.lastValidBlockHeight).toBe(first.lastValidBlockHeight);
+    expect([asked('getLatestBlockhash'), asked('getRecentPrioritizationFees')]).toEqual([1, 1]);
+    // Never sent: past its last valid height at `finalized`, EXPIRED; the next one is signed on a new blockhash.
+    sim.advanceSlots(Number(BigInt(first.lastValidBlockHeight) - BigInt(sim.state().slot)) + FINALIZED_LAG + 2);
+    expect(await keeping.getTransferStatus(first)).toEqual({ status: 'EXPIRED' });
+    const resigned = await keeping.prepareTransfer(await intent('kept-1'));
+    expect(asked('getLatestBlockhash')).toBe(2);
+    expect(BigInt(resigned.lastValidBlockHeight)).toBeGreaterThan(BigInt(first.lastValidBlockHeight));
+    expect(resigned.txHash).not.toBe(first.txHash);
   });
 
   it('a node answering 503 is ChainUnavailableError naming the method, never the URL', async () => {

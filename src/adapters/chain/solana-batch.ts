@@ -28,6 +28,7 @@
 import {
   type Address,
   address,
+  type Blockhash,
   appendTransactionMessageInstructions,
   compileTransaction,
   compressTransactionMessageUsingAddressLookupTables,
@@ -84,6 +85,8 @@ export interface BatchPreparerDeps {
   walletKey: (wallet: number) => TreasuryWalletKey;
   mintOf: (symbol: string) => Promise<MintInfo>;
   priorityFee: (accounts: Address[]) => Promise<bigint>;
+  /** The latest blockhash at `confirmed` and its last valid height (recent-reads.ts: read at most twice a second). */
+  latestBlockhash: () => Promise<{ blockhash: Blockhash; lastValidBlockHeight: bigint }>;
   baseUnits: (amount: string, info: MintInfo) => bigint;
   destinationOf: (wallet: string) => Address;
   /** Associated token account addresses (token-account-addresses.ts: remembered). */
@@ -134,11 +137,7 @@ export function createBatchPreparer(deps: BatchPreparerDeps) {
       deps.tokenAccountOf({ owner: treasuryAddress, mint: info.mint, tokenProgram: info.tokenProgram }),
       existing(planned.map((p) => p.destination)),
     ]);
-    const [microLamports, { value: lifetime }] = await Promise.all([
-      deps.priorityFee([treasuryAddress, source]),
-      // Confirmed, not finalized, as a single transfer's (solana-transfers.ts).
-      rpcCall('getLatestBlockhash', (abortSignal) => rpc.getLatestBlockhash({ commitment: 'confirmed' }).send({ abortSignal })),
-    ]);
+    const [microLamports, lifetime] = await Promise.all([deps.priorityFee([treasuryAddress, source]), deps.latestBlockhash()]);
 
     /** The configured budget: CHAIN_COMPUTE_UNIT_LIMIT per transfer, at most what a transaction may ask. */
     const configuredUnits = (count: number) => Math.min(MAX_COMPUTE_UNITS, deps.computeUnitLimit * count);

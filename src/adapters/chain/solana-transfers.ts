@@ -46,6 +46,7 @@ import { createUnitSizer } from './simulated-units.ts';
 import { createTokenAccountAddresses } from './token-account-addresses.ts';
 import { type TreasurySigner, treasuryWalletKeys } from './treasury-wallet-keys.ts';
 import { createRpcClient } from './solana-rpc-client.ts';
+import { RECENT_READ_MS, readAtMostEvery } from './recent-reads.ts';
 
 export type { TreasurySigner };
 
@@ -58,6 +59,8 @@ export interface SolanaTransferSettings {
   priorityFeeMaxMicroLamports: number;
   /** Default RPC_TIMEOUT_MS (tests of a hanging node shorten it). */
   rpcTimeoutMs?: number;
+  /** Default RECENT_READ_MS: how long a blockhash or a priority fee read is reused (recent-reads.ts). */
+  recentReadMs?: number;
 }
 
 /** The orders' transfers on the node (deposit addresses: solana-deposits.ts). */
@@ -82,11 +85,22 @@ export function createSolanaTransfers(deps: { settings: SolanaTransferSettings; 
   const tokenAccountOf = createTokenAccountAddresses();
   const simulatedUnits = createUnitSizer({ rpc, rpcCall });
 
+  const recentReadMs = settings.recentReadMs ?? RECENT_READ_MS;
+  const recentFees = readAtMostEvery(recentReadMs, (accounts: string) =>
+    rpcCall('getRecentPrioritizationFees', (abortSignal) => rpc.getRecentPrioritizationFees(accounts.split(' ') as Address[]).send({ abortSignal })),
+  );
+  // Confirmed, not finalized: a blockhash valid for longer. One on a dropped fork only makes the
+  // transaction expire unlanded, which the status sees (finalized height past it, unknown).
+  const blockhashes = readAtMostEvery(recentReadMs, (commitment: 'confirmed') =>
+    rpcCall('getLatestBlockhash', (abortSignal) => rpc.getLatestBlockhash({ commitment }).send({ abortSignal })).then(({ value }) => value),
+  );
+  const latestBlockhash = () => blockhashes.get('confirmed');
+
   /** The price of a compute unit: a high percentile of what recently landed, never above the cap. */
   async function priorityFee(accounts: Address[]): Promise<bigint> {
     const cap = BigInt(settings.priorityFeeMaxMicroLamports);
     if (cap === 0n) return 0n;
-    const recent = await rpcCall('getRecentPrioritizationFees', (abortSignal) => rpc.getRecentPrioritizationFees(accounts).send({ abortSignal }));
+    const recent = await recentFees.get(accounts.join(' '));
     const fees = recent.map((entry) => BigInt(entry.prioritizationFee)).filter((fee) => fee > 0n).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     if (fees.length === 0) return 0n;
     const fee = fees[Math.min(fees.length - 1, Math.floor(fees.length * PRIORITY_PERCENTILE))]!;
@@ -116,12 +130,7 @@ export function createSolanaTransfers(deps: { settings: SolanaTransferSettings; 
       tokenAccountOf({ owner, mint: info.mint, tokenProgram: info.tokenProgram }),
     ]);
     const amount = baseUnits(intent.amount, info);
-    const [microLamports, { value: lifetime }] = await Promise.all([
-      priorityFee([treasuryAddress, source]),
-      // Confirmed, not finalized: a blockhash valid for longer. One on a dropped fork only makes the
-      // transaction expire unlanded, which the status sees (finalized height past it, unknown).
-      rpcCall('getLatestBlockhash', (abortSignal) => rpc.getLatestBlockhash({ commitment: 'confirmed' }).send({ abortSignal })),
-    ]);
+    const [microLamports, lifetime] = await Promise.all([priorityFee([treasuryAddress, source]), latestBlockhash()]);
     const compile = (units: number) => {
       const instructions: Instruction[] = [
         getSetComputeUnitLimitInstruction({ units }),
@@ -151,13 +160,15 @@ export function createSolanaTransfers(deps: { settings: SolanaTransferSettings; 
 
   async function getTransferStatus(prepared: PreparedTransfer): Promise<TransferState> {
     const state = await transactions.status(prepared);
+    // The caller re-signs next: on a blockhash read from now on (recent-reads.ts).
+    if (state.status === 'EXPIRED') blockhashes.forget('confirmed');
     // A transfer only ever spends the treasury's lamports: beyond the fee, the rent of the receiver's account.
     if (!state.costs) return state;
     const rent = BigInt(state.costs.rentLamports);
     return { ...state, costs: { feeLamports: state.costs.feeLamports, rentLamports: (rent > 0n ? rent : 0n).toString() } };
   }
 
-  const { prepareTransferBatch } = createBatchPreparer({ rpc, rpcCall, walletKey, mintOf, priorityFee, baseUnits, destinationOf, tokenAccountOf, computeUnitLimit: settings.computeUnitLimit, ...(deps.lookupTables ? { lookupTables: deps.lookupTables } : {}) });
+  const { prepareTransferBatch } = createBatchPreparer({ rpc, rpcCall, walletKey, mintOf, priorityFee, latestBlockhash, baseUnits, destinationOf, tokenAccountOf, computeUnitLimit: settings.computeUnitLimit, ...(deps.lookupTables ? { lookupTables: deps.lookupTables } : {}) });
 
   return { prepareTransfer, sendTransfer: transactions.send, getTransferStatus, prepareTransferBatch, landsAfterSend: true };
 }

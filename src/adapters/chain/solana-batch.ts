@@ -21,7 +21,8 @@
  *
  * As many orders as fit in the 1,232 bytes of a transaction, the first ones given: the count is
  * found by counting the signed transaction's bytes from its instructions (transaction-size.ts),
- * then compiled once (the caller gets the rest back). A
+ * then compiled once (the caller gets the rest back); the limit its simulation calls for is then
+ * written into the compiled bytes (compute-unit-limit.ts), not compiled again. A
  * refusal of one intent (not an address, an amount finer than the mint) names it, so the caller
  * can give that order up and batch the others.
  */
@@ -48,6 +49,7 @@ import { ChainTransferRefusedError, type PreparedBatch, type TransferIntent } fr
 import type { MintInfo, SolanaRpc } from './solana-mints.ts';
 import type { LookupTableIndex } from './lookup-table-index.ts';
 import type { TokenAccountKey } from './token-account-addresses.ts';
+import { compiledWithUnitLimit } from './compute-unit-limit.ts';
 import { createUnitSizer } from './simulated-units.ts';
 import { signedTransactionSize } from './transaction-size.ts';
 import type { TreasuryWalletKey } from './treasury-wallet-keys.ts';
@@ -142,26 +144,34 @@ export function createBatchPreparer(deps: BatchPreparerDeps) {
     /** The configured budget: CHAIN_COMPUTE_UNIT_LIMIT per transfer, at most what a transaction may ask. */
     const configuredUnits = (count: number) => Math.min(MAX_COMPUTE_UNITS, deps.computeUnitLimit * count);
 
+    // Each order's instructions (its token account's creation when needed, then its transfer) and
+    // its memo word, built once for all: whether an order creates depends only on the orders
+    // before it, so the first `count` of them are any count's.
+    const created = new Set(present);
+    const perOrder = planned.map((p) => {
+      const creates = !created.has(p.destination);
+      created.add(p.destination);
+      const transfer = getTransferCheckedInstruction({ source, mint: info.mint, destination: p.destination, authority: treasurySigner, amount: p.amount, decimals: info.decimals }, { programAddress: info.tokenProgram });
+      const creation = creates ? [getCreateAssociatedTokenIdempotentInstruction({ payer: treasurySigner, ata: p.destination, owner: p.owner, mint: info.mint, tokenProgram: info.tokenProgram })] : [];
+      return { reference: p.intent.reference, creates, instructions: [...creation, transfer], memoWord: compactReference(p.intent.reference) };
+    });
+
     /** The instructions for the first `count` orders, each transfer's index and the orders that create a token account. */
     function instructionsFor(count: number, units = configuredUnits(count)) {
-      const created = new Set(present);
       const instructionIndexes: number[] = [];
       const accountCreators: string[] = [];
-      const transfers: Instruction[] = [];
       const budget: Instruction[] = [
         getSetComputeUnitLimitInstruction({ units }),
         ...(microLamports > 0n ? [getSetComputeUnitPriceInstruction({ microLamports })] : []),
       ];
-      for (const p of planned.slice(0, count)) {
-        if (!created.has(p.destination)) {
-          created.add(p.destination);
-          accountCreators.push(p.intent.reference);
-          transfers.push(getCreateAssociatedTokenIdempotentInstruction({ payer: treasurySigner, ata: p.destination, owner: p.owner, mint: info.mint, tokenProgram: info.tokenProgram }));
-        }
-        instructionIndexes.push(budget.length + transfers.length);
-        transfers.push(getTransferCheckedInstruction({ source, mint: info.mint, destination: p.destination, authority: treasurySigner, amount: p.amount, decimals: info.decimals }, { programAddress: info.tokenProgram }));
+      const transfers: Instruction[] = [];
+      const orders = perOrder.slice(0, count);
+      for (const order of orders) {
+        if (order.creates) accountCreators.push(order.reference);
+        transfers.push(...order.instructions);
+        instructionIndexes.push(budget.length + transfers.length - 1);
       }
-      const memo = planned.slice(0, count).map((p) => compactReference(p.intent.reference)).join(' ');
+      const memo = orders.map((order) => order.memoWord).join(' ');
       return { instructions: [...budget, ...transfers, getAddMemoInstruction({ memo }, { programAddress: CLASSIC_MEMO_PROGRAM })], instructionIndexes, accountCreators };
     }
 
@@ -199,7 +209,7 @@ export function createBatchPreparer(deps: BatchPreparerDeps) {
     // paid per unit asked, not used); the size does not change with it. A simulation that fails
     // or does not answer leaves the configured budget: the chain judges the transaction as before.
     const units = await simulatedUnits(built.compiled, configuredUnits(count));
-    if (units !== undefined) built = compile(count, units);
+    if (units !== undefined) built = { ...built, compiled: compiledWithUnitLimit(built.compiled, units, () => compile(count, units).compiled) };
     const { compiled, instructionIndexes, accountCreators } = built;
     deps.lookupTables?.noteCarried(planned.slice(0, count).map((p) => p.destination));
     const signature = treasury.sign(new Uint8Array(compiled.messageBytes)) as SignatureBytes;

@@ -42,6 +42,7 @@ import { call, createMintReader, type MintInfo, RPC_TIMEOUT_MS } from './solana-
 import { createBatchPreparer } from './solana-batch.ts';
 import { createPreparedTransactions } from './solana-prepared.ts';
 import type { LookupTableIndex } from './lookup-table-index.ts';
+import { compiledWithUnitLimit } from './compute-unit-limit.ts';
 import { createUnitSizer } from './simulated-units.ts';
 import { createTokenAccountAddresses } from './token-account-addresses.ts';
 import { type TreasurySigner, treasuryWalletKeys } from './treasury-wallet-keys.ts';
@@ -152,7 +153,7 @@ export function createSolanaTransfers(deps: { settings: SolanaTransferSettings; 
     // As a batch's: the units its simulation used plus a margin, at most the configured limit.
     let compiled = compile(settings.computeUnitLimit);
     const units = await simulatedUnits(compiled, settings.computeUnitLimit);
-    if (units !== undefined) compiled = compile(units);
+    if (units !== undefined) compiled = compiledWithUnitLimit(compiled, units, () => compile(units));
     const signature = treasury.sign(new Uint8Array(compiled.messageBytes)) as SignatureBytes;
     const signed = { ...compiled, signatures: { ...compiled.signatures, [treasuryAddress]: signature } };
     return { txHash: base58.decode(signature), wire: getBase64EncodedWireTransaction(signed), lastValidBlockHeight: lifetime.lastValidBlockHeight.toString() };

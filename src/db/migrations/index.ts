@@ -73,6 +73,7 @@ import * as counterShardPerTransaction from './20261206_0077_counter_shard_per_t
 import * as chainLookupTables from './20261206_0078_chain_lookup_tables.ts';
 import * as treasuryWallets from './20261206_0079_treasury_wallets.ts';
 import * as orderQueueOrder from './20261206_0080_order_queue_order.ts';
+import * as ordersFillfactor from './20261207_0081_orders_fillfactor.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261122_0001_foundation': foundation,
@@ -144,4 +145,5 @@ export const migrations: Record<string, Migration> = {
   '20261206_0078_chain_lookup_tables': chainLookupTables,
   '20261206_0079_treasury_wallets': treasuryWallets,
   '20261206_0080_order_queue_order': orderQueueOrder,
+  '20261207_0081_orders_fillfactor': ordersFillfactor,
 };

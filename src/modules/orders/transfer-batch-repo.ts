@@ -56,12 +56,14 @@ export const transferBatchRepo = {
   /**
    * Gives claimed mates back, due at once, for any lane, in one statement: each only while it is
    * still in the status and under the claim it was taken with (as ordersRepo.reschedule does for one).
+   * Only the claim is undone: a mate was due when claimed and keeps its place in the queue, and an
+   * update that changes no indexed column (next_step_at, updated_at are) can be heap-only.
    */
   async releaseMates(db: Db, mates: readonly OrderRow[], now: Date): Promise<void> {
     if (mates.length === 0) return;
     const claims = mates.map((m) => sql`(${m.id}::uuid, ${m.status}::text, ${m.claimed_by}::uuid, ${m.claimed_until}::timestamptz)`);
     await sql`
-      update orders as o set next_step_at = ${now}, claimed_until = null, claimed_by = null, updated_at = ${now}
+      update orders as o set next_step_at = least(o.next_step_at, ${now}), claimed_until = null, claimed_by = null
       from (values ${sql.join(claims)}) as c(id, status, claimed_by, claimed_until)
       where o.id = c.id and o.status::text = c.status
         and o.claimed_by is not distinct from c.claimed_by and o.claimed_until is not distinct from c.claimed_until`.execute(db);

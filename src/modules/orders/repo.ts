@@ -19,6 +19,8 @@ export interface MovementRecord {
   txHash: string | null;
   /** CHAIN_TRANSFER: the prepared transaction, stored with its first record (before any send). */
   prepared?: { wire: string; lastValidBlockHeight: string } | undefined;
+  /** CHAIN_TRANSFER in a batch: the batch and the transfer's instruction index. */
+  batch?: { id: string; instructionIndex: number } | undefined;
 }
 
 /** The stored transaction of an order's CHAIN_TRANSFER: what a worker sends again or asks about. */
@@ -159,6 +161,8 @@ export const ordersRepo = {
             tx_hash: movement.txHash,
             wire: movement.prepared?.wire ?? null,
             last_valid_block_height: movement.prepared?.lastValidBlockHeight ?? null,
+            transfer_batch_id: movement.batch?.id ?? null,
+            instruction_index: movement.batch?.instructionIndex ?? null,
             created_at: now,
             updated_at: now,
           })),
@@ -169,6 +173,8 @@ export const ordersRepo = {
             tx_hash: sql`coalesce(excluded.tx_hash, order_transactions.tx_hash)`,
             wire: sql`coalesce(excluded.wire, order_transactions.wire)`,
             last_valid_block_height: sql`coalesce(excluded.last_valid_block_height, order_transactions.last_valid_block_height)`,
+            transfer_batch_id: sql`coalesce(excluded.transfer_batch_id, order_transactions.transfer_batch_id)`,
+            instruction_index: sql`coalesce(excluded.instruction_index, order_transactions.instruction_index)`,
             amount: sql`excluded.amount`,
             updated_at: sql`excluded.updated_at`,
           }),

@@ -119,18 +119,23 @@ export function createTransferBatches(deps: TransferBatchDeps) {
       });
       // Every member's transition in one call (a few statements for the batch); a leader or mate
       // still PAYMENT_RECEIVED passes through SWAPPING in the same UPDATE of its row.
+      // Each transfer's record points at the batch and its instruction as it is written.
       const moved = await applyTransitions(
         trx,
         ctx,
-        members.map((row) => ({
+        members.map((row, i) => ({
           order: row,
           to: 'TRANSFERRING',
           ...(row.status === 'PAYMENT_RECEIVED' ? { through: 'SWAPPING' as const } : {}),
-          facts: { changes: { tx_hash: prepared.txHash, treasury_wallet: wallet }, moved: transferOf(row, prepared.txHash), underClaim: claimOf(row), claimedUntil },
+          facts: {
+            changes: { tx_hash: prepared.txHash, treasury_wallet: wallet },
+            moved: { ...transferOf(row, prepared.txHash), batch: { id: batchId, instructionIndex: prepared.instructionIndexes[i]! } },
+            underClaim: claimOf(row),
+            claimedUntil,
+          },
         })),
       );
       raceIfAnyLost(members, moved);
-      await repo.point(trx, batchId, prepared.txHash, members.map((m, i) => ({ orderId: m.id, instructionIndex: prepared.instructionIndexes[i]! })), now);
       return moved[0]!;
     });
   }

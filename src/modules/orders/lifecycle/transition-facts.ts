@@ -14,6 +14,8 @@ export interface MovementFigures {
   txHash?: string | null;
   /** CHAIN_TRANSFER: the signed transaction, stored before it is ever sent. */
   prepared?: { wire: string; lastValidBlockHeight: string };
+  /** CHAIN_TRANSFER in a batch (transfer-batch.ts): the batch's row and this transfer's instruction in its transaction. */
+  batch?: { id: string; instructionIndex: number };
 }
 
 /** A PIX or on-chain movement, kept as the order's transaction record (spec: Order transaction). */

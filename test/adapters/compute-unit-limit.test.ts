@@ -5,28 +5,14 @@
  * or not, accounts from lookup tables or not, enough accounts for a two-byte count); a message
  * that does not start with SetComputeUnitLimit is left to the caller to compile.
  */
-import { randomBytes } from 'node:crypto';
-import {
-  appendTransactionMessageInstructions,
-  type Blockhash,
-  compileTransaction,
-  compressTransactionMessageUsingAddressLookupTables,
-  createNoopSigner,
-  createTransactionMessage,
-  getAddressDecoder,
-  type Instruction,
-  pipe,
-  setTransactionMessageFeePayer,
-  setTransactionMessageLifetimeUsingBlockhash,
-} from '@solana/kit';
+import { type Blockhash, compileTransaction, createNoopSigner, type Instruction } from '@solana/kit';
 import { getSetComputeUnitLimitInstruction, getSetComputeUnitPriceInstruction } from '@solana-program/compute-budget';
 import { getAddMemoInstruction } from '@solana-program/memo';
 import { getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction } from '@solana-program/token';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { withComputeUnitLimit } from '../../src/adapters/chain/compute-unit-limit.ts';
-
-const randomAddress = () => getAddressDecoder().decode(randomBytes(32));
+import { batchMessage, randomAddress } from '../helpers/batch-messages.ts';
 
 describe('a compute-unit limit changed in the compiled bytes', () => {
   const payer = randomAddress();
@@ -48,14 +34,7 @@ describe('a compute-unit limit changed in the compiled bytes', () => {
       instructions.push(getTransferCheckedInstruction({ source, mint, destination: ata, authority: signer, amount: 1n, decimals: 6 }));
     }
     instructions.push(getAddMemoInstruction({ memo: 'orders' }));
-    const message = pipe(
-      createTransactionMessage({ version: 0 }),
-      (m) => setTransactionMessageFeePayer(payer, m),
-      (m) => setTransactionMessageLifetimeUsingBlockhash({ blockhash, lastValidBlockHeight: 100n }, m),
-      (m) => appendTransactionMessageInstructions(instructions, m),
-      (m) => compressTransactionMessageUsingAddressLookupTables(m, { [table]: tabled.map((r) => receivers[r]!.ata) }),
-    );
-    return compileTransaction(message).messageBytes;
+    return compileTransaction(batchMessage(payer, blockhash, instructions, { [table]: tabled.map((r) => receivers[r]!.ata) })).messageBytes;
   };
 
   const transfers = fc.array(fc.record({ receiver: fc.integer({ min: 0, max: receivers.length - 1 }), create: fc.boolean() }), { minLength: 1, maxLength: 70 });

@@ -5,30 +5,15 @@
  * fee, accounts loaded from lookup tables or not. The batch preparer takes the count from it and
  * compiles once.
  */
-import { randomBytes } from 'node:crypto';
-import {
-  type Address,
-  appendTransactionMessageInstructions,
-  type Blockhash,
-  compileTransaction,
-  compressTransactionMessageUsingAddressLookupTables,
-  createNoopSigner,
-  createTransactionMessage,
-  getAddressDecoder,
-  getBase64EncodedWireTransaction,
-  type Instruction,
-  pipe,
-  setTransactionMessageFeePayer,
-  setTransactionMessageLifetimeUsingBlockhash,
-} from '@solana/kit';
+import { type Address, type Blockhash, compileTransaction, createNoopSigner, getBase64EncodedWireTransaction, type Instruction } from '@solana/kit';
 import { getSetComputeUnitLimitInstruction, getSetComputeUnitPriceInstruction } from '@solana-program/compute-budget';
 import { getAddMemoInstruction } from '@solana-program/memo';
 import { getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { signedTransactionSize } from '../../src/adapters/chain/transaction-size.ts';
+import { batchMessage, randomAddress } from '../helpers/batch-messages.ts';
 
-const randomAddress = () => getAddressDecoder().decode(randomBytes(32));
 const ATA_PROGRAM = 'ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL' as Address;
 
 describe('the size of a signed transfer batch, counted without compiling', () => {
@@ -55,13 +40,8 @@ describe('the size of a signed transfer batch, counted without compiling', () =>
           instructions.push(getTransferCheckedInstruction({ source, mint, destination: ata, authority: signer, amount: t.amount, decimals: 6 }));
         }
         instructions.push(getAddMemoInstruction({ memo }));
-        const message = pipe(
-          createTransactionMessage({ version: 0 }),
-          (m) => setTransactionMessageFeePayer(payer, m),
-          (m) => setTransactionMessageLifetimeUsingBlockhash({ blockhash: randomAddress() as string as Blockhash, lastValidBlockHeight: 100n }, m),
-          (m) => appendTransactionMessageInstructions(instructions, m),
-          (m) => compressTransactionMessageUsingAddressLookupTables(m, Object.fromEntries(tables.map((held, i) => [tableAddresses[i]!, held.map((r) => receivers[r]!.ata)]))),
-        );
+        const held = Object.fromEntries(tables.map((receiversHeld, i) => [tableAddresses[i]!, receiversHeld.map((r) => receivers[r]!.ata)]));
+        const message = batchMessage(payer, randomAddress() as string as Blockhash, instructions, held);
         const wire = Buffer.from(getBase64EncodedWireTransaction(compileTransaction(message)), 'base64');
         expect(signedTransactionSize(payer, message.instructions)).toBe(wire.length);
       }),

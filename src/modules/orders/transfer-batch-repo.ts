@@ -87,7 +87,11 @@ export const transferBatchRepo = {
       .executeTakeFirst();
   },
 
-  /** Points each order's CHAIN_TRANSFER at the batch and its instruction (the order's tx_hash is the transition's), in one statement. */
+  /**
+   * Points each order's CHAIN_TRANSFER at a re-signed part of its batch and its instruction, the
+   * old signature kept, in one statement (a batch's first transaction writes its records pointing
+   * at it: the TRANSFERRING transition's movement).
+   */
   async point(db: Db, batchId: string, txHash: string, members: ReadonlyArray<{ orderId: string; instructionIndex: number; previousTxHash?: string }>, now: Date) {
     if (members.length === 0) return;
     const rows = members.map((m) => sql`(${m.orderId}::uuid, ${m.instructionIndex}::integer, ${m.previousTxHash ?? null}::text)`);

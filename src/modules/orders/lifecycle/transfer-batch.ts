@@ -118,8 +118,8 @@ export function createTransferBatches(deps: TransferBatchDeps) {
         updated_at: now,
       });
       // Every member's transition in one call (a few statements for the batch); a leader or mate
-      // still PAYMENT_RECEIVED passes through SWAPPING in the same UPDATE of its row.
-      // Each transfer's record points at the batch and its instruction as it is written.
+      // still PAYMENT_RECEIVED passes through SWAPPING in the same UPDATE of its row, and each
+      // transfer's record is written pointing at the batch and its instruction.
       const moved = await applyTransitions(
         trx,
         ctx,

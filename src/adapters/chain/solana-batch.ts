@@ -87,7 +87,7 @@ export interface BatchPreparerDeps {
   walletKey: (wallet: number) => TreasuryWalletKey;
   mintOf: (symbol: string) => Promise<MintInfo>;
   priorityFee: (accounts: Address[]) => Promise<bigint>;
-  /** The latest blockhash at `confirmed` and its last valid height (recent-reads.ts: read at most twice a second). */
+  /** The latest blockhash at `confirmed` and its last valid height (read at most twice a second: solana-transfers.ts, RECENT_READ_MS). */
   latestBlockhash: () => Promise<{ blockhash: Blockhash; lastValidBlockHeight: bigint }>;
   baseUnits: (amount: string, info: MintInfo) => bigint;
   destinationOf: (wallet: string) => Address;

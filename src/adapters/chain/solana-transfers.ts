@@ -21,6 +21,7 @@
  */
 import {
   type Address,
+  type Blockhash,
   address,
   appendTransactionMessageInstructions,
   compileTransaction,
@@ -37,6 +38,7 @@ import { getSetComputeUnitLimitInstruction, getSetComputeUnitPriceInstruction } 
 import { getAddMemoInstruction } from '@solana-program/memo';
 import { getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction } from '@solana-program/token';
 import { decimal } from '../../lib/money.ts';
+import { createReadCache } from '../../lib/read-cache.ts';
 import { type ChainAdapter, ChainTransferRefusedError, type PreparedTransfer, type TransferIntent, type TransferState } from './port.ts';
 import { call, createMintReader, type MintInfo, RPC_TIMEOUT_MS } from './solana-mints.ts';
 import { createBatchPreparer } from './solana-batch.ts';
@@ -47,7 +49,6 @@ import { createUnitSizer } from './simulated-units.ts';
 import { createTokenAccountAddresses } from './token-account-addresses.ts';
 import { type TreasurySigner, treasuryWalletKeys } from './treasury-wallet-keys.ts';
 import { createRpcClient } from './solana-rpc-client.ts';
-import { RECENT_READ_MS, readAtMostEvery } from './recent-reads.ts';
 
 export type { TreasurySigner };
 
@@ -60,7 +61,7 @@ export interface SolanaTransferSettings {
   priorityFeeMaxMicroLamports: number;
   /** Default RPC_TIMEOUT_MS (tests of a hanging node shorten it). */
   rpcTimeoutMs?: number;
-  /** Default RECENT_READ_MS: how long a blockhash or a priority fee read is reused (recent-reads.ts). */
+  /** Default RECENT_READ_MS: how long a blockhash or a priority fee read is reused. */
   recentReadMs?: number;
 }
 
@@ -68,6 +69,16 @@ export interface SolanaTransferSettings {
 export type SolanaTransfers = Pick<ChainAdapter, 'prepareTransfer' | 'sendTransfer' | 'getTransferStatus'> & Required<Pick<ChainAdapter, 'prepareTransferBatch' | 'landsAfterSend'>>;
 
 const CLASSIC_MEMO_PROGRAM = address('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
+/**
+ * How long the latest blockhash and the recent prioritization fees are reused (lib/read-cache.ts)
+ * instead of two RPC calls per transaction (a busy worker prepared ~13 a second). A blockhash that
+ * old leaves a transaction that much less of its ~150 blocks (60 s at 400 ms slots); a status that
+ * finds a transaction EXPIRED forgets the one kept, so its re-signed replacement never gets a
+ * blockhash read before the expiry was seen (a chain whose slots jump, as the tests' hand-moved
+ * clock does, could otherwise hand it the expired one again). A fee is a percentile over the last
+ * 150 slots: half a second does not move it.
+ */
+export const RECENT_READ_MS = 500;
 /** The percentile of recent non-zero prioritization fees a transfer pays, so it lands ahead of most. */
 const PRIORITY_PERCENTILE = 0.75;
 
@@ -86,22 +97,20 @@ export function createSolanaTransfers(deps: { settings: SolanaTransferSettings; 
   const tokenAccountOf = createTokenAccountAddresses();
   const simulatedUnits = createUnitSizer({ rpc, rpcCall });
 
-  const recentReadMs = settings.recentReadMs ?? RECENT_READ_MS;
-  const recentFees = readAtMostEvery(recentReadMs, (accounts: string) =>
-    rpcCall('getRecentPrioritizationFees', (abortSignal) => rpc.getRecentPrioritizationFees(accounts.split(' ') as Address[]).send({ abortSignal })),
-  );
+  // Read at most every RECENT_READ_MS, shared by the transfers and batches prepared meanwhile.
+  const recent = { ttlMs: settings.recentReadMs ?? RECENT_READ_MS, maxEntries: 64 };
+  const recentFees = createReadCache<readonly { prioritizationFee: bigint }[]>(recent);
+  const blockhashes = createReadCache<{ blockhash: Blockhash; lastValidBlockHeight: bigint }>(recent);
   // Confirmed, not finalized: a blockhash valid for longer. One on a dropped fork only makes the
   // transaction expire unlanded, which the status sees (finalized height past it, unknown).
-  const blockhashes = readAtMostEvery(recentReadMs, (commitment: 'confirmed') =>
-    rpcCall('getLatestBlockhash', (abortSignal) => rpc.getLatestBlockhash({ commitment }).send({ abortSignal })).then(({ value }) => value),
-  );
-  const latestBlockhash = () => blockhashes.get('confirmed');
+  const latestBlockhash = () =>
+    blockhashes.read('confirmed', () => rpcCall('getLatestBlockhash', (abortSignal) => rpc.getLatestBlockhash({ commitment: 'confirmed' }).send({ abortSignal })).then(({ value }) => value));
 
   /** The price of a compute unit: a high percentile of what recently landed, never above the cap. */
   async function priorityFee(accounts: Address[]): Promise<bigint> {
     const cap = BigInt(settings.priorityFeeMaxMicroLamports);
     if (cap === 0n) return 0n;
-    const recent = await recentFees.get(accounts.join(' '));
+    const recent = await recentFees.read(accounts.join(' '), () => rpcCall('getRecentPrioritizationFees', (abortSignal) => rpc.getRecentPrioritizationFees(accounts).send({ abortSignal })));
     const fees = recent.map((entry) => BigInt(entry.prioritizationFee)).filter((fee) => fee > 0n).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     if (fees.length === 0) return 0n;
     const fee = fees[Math.min(fees.length - 1, Math.floor(fees.length * PRIORITY_PERCENTILE))]!;
@@ -161,7 +170,7 @@ export function createSolanaTransfers(deps: { settings: SolanaTransferSettings; 
 
   async function getTransferStatus(prepared: PreparedTransfer): Promise<TransferState> {
     const state = await transactions.status(prepared);
-    // The caller re-signs next: on a blockhash read from now on (recent-reads.ts).
+    // The caller re-signs next: on a blockhash read from now on, never one read before.
     if (state.status === 'EXPIRED') blockhashes.forget('confirmed');
     // A transfer only ever spends the treasury's lamports: beyond the fee, the rent of the receiver's account.
     if (!state.costs) return state;

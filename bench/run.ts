@@ -84,6 +84,7 @@ const webhookEvents = intSetting(undefined, 'BENCH_WEBHOOK_EVENTS', 2000, 1, 100
 const webhookWaitSeconds = intSetting(undefined, 'BENCH_WEBHOOK_WAIT', 90, 1, 600);
 const chainOrders = intSetting(undefined, 'BENCH_CHAIN_ORDERS', 200, 1, 100_000);
 const backlogOrders = intSetting(undefined, 'BENCH_CHAIN_BACKLOG_ORDERS', 2000, 1, 100_000);
+const backlogReceivers = process.env.BENCH_CHAIN_BACKLOG_RECEIVERS === 'new' ? 'new' : 'returning';
 const lowLoadOrders = intSetting(undefined, 'BENCH_CHAIN_LOW_LOAD_ORDERS', 20, 1, 10_000);
 const lowLoadEveryMs = intSetting(undefined, 'BENCH_CHAIN_LOW_LOAD_EVERY_MS', 500, 10, 60_000);
 const chainLimitTransfers = intSetting(undefined, 'BENCH_CHAIN_LIMIT_TRANSFERS', 2000, 1, 100_000);
@@ -377,12 +378,11 @@ async function main(): Promise<void> {
         await waitHealthy(`${base}/healthz`, started.since, service);
         return service.pid!;
       };
-      const runs: Array<[Scenario, { orders: number; payEveryMs?: number; startWorker?: () => Promise<number> }]> = [];
+      const runs: Array<[Scenario, { orders: number; payEveryMs?: number; backlog?: { stopWorker: () => Promise<void>; startWorker: () => Promise<number>; returningReceivers: boolean } }]> = [];
       if (selected.has(name)) runs.push([name, { orders: chainOrders }]);
       if (commitment === 'finalized' && selected.has('chain-payin-low-load')) runs.push(['chain-payin-low-load', { orders: lowLoadOrders, payEveryMs: lowLoadEveryMs }]);
-      if (commitment === 'confirmed' && selected.has('chain-payin-backlog')) runs.push(['chain-payin-backlog', { orders: backlogOrders, startWorker }]);
+      if (commitment === 'confirmed' && selected.has('chain-payin-backlog')) runs.push(['chain-payin-backlog', { orders: backlogOrders, backlog: { stopWorker: startWithoutWorker, startWorker, returningReceivers: backlogReceivers === 'returning' } }]);
       for (const [run, shape] of runs) {
-        if (shape.startWorker) await startWithoutWorker();
         const figures = await chainPayin(api, databaseUrl, sim, { commitment, clock: chainClock, ...shape, receivers: 10, documentOffset: 910_000 + index * 100 + (run === name ? 0 : run === 'chain-payin-backlog' ? 30 : 50), servicePid: service.pid!, waitSeconds: 300, log, name: run });
         results.scenarios[run] = { kind: 'chain', ...figures };
         log(`${run}: ${figures.completed}/${figures.orders} completed, p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms, ${figures.completedPerSecond}/s${figures.completedPerSecondWithRestart === undefined ? '' : ` from the worker's start (${figures.completedPerSecondWithRestart}/s from the restart)`} (paid at ${figures.paidPerSecond}/s); CPU service ${figures.serviceCpuSeconds} s, simulator ${figures.simulatorCpuSeconds} s, PostgreSQL ${figures.postgresCpuSeconds} s over ${figures.wallSeconds} s; ${figures.sends} sends (${figures.duplicateSends} duplicates); ${figures.distinctTransfers} distinct transfers in ${figures.transactions} transactions for ${figures.completed} completed orders; ${Object.values(figures.rpcCalls).reduce((sum, n) => sum + n, 0)} RPC calls (${JSON.stringify(figures.rpcCalls)}); paid → node at ${commitment} p50 ${figures.commitmentP50Ms} ms, then → COMPLETED p50 ${figures.afterCommitmentP50Ms} ms p99 ${figures.afterCommitmentP99Ms} ms max ${figures.afterCommitmentMaxMs} ms; the chain's own part p50 ${figures.chainP50Ms} ms, the service's p50 ${figures.serviceAddedP50Ms} ms p99 ${figures.serviceAddedP99Ms} ms`);
@@ -705,7 +705,7 @@ function markdown(): string {
     } else if (r.kind === 'chain') {
       const c = r.clock;
       lines.push(
-        `| ${name}: ${r.completed}/${r.orders} PAYINs paid → COMPLETED at \`${r.commitment}\` (slot ${c.slotMs} ms, lags ${c.confirmedLag}/${c.finalizedLag}), ${r.payEveryMs ? `paid one at a time every ${r.payEveryMs} ms` : `paid at ${r.paidPerSecond}/s`}; the service's part p50 ${r.serviceAddedP50Ms} / p99 ${r.serviceAddedP99Ms} ms; CPU service ${r.serviceCpuSeconds} s, simulator ${r.simulatorCpuSeconds} s, PostgreSQL ${r.postgresCpuSeconds} s over ${r.wallSeconds} s${r.completedPerSecondWithRestart === undefined ? '' : ` from the worker's start (${r.completedPerSecondWithRestart}/s from the bench's restart of the service)`} | ${r.completedPerSecond} transfers/s | | ${r.p50Ms} | ${r.p99Ms} | ${r.maxMs} | ${r.timedOut ? 'timed out' : 0} | | |`,
+        `| ${name}: ${r.completed}/${r.orders} PAYINs to ${r.receivers.count} ${r.receivers.returning ? 'returning' : 'new'} receivers paid → COMPLETED at \`${r.commitment}\` (slot ${c.slotMs} ms, lags ${c.confirmedLag}/${c.finalizedLag}), ${r.payEveryMs ? `paid one at a time every ${r.payEveryMs} ms` : `paid at ${r.paidPerSecond}/s`}; the service's part p50 ${r.serviceAddedP50Ms} / p99 ${r.serviceAddedP99Ms} ms; CPU service ${r.serviceCpuSeconds} s, simulator ${r.simulatorCpuSeconds} s, PostgreSQL ${r.postgresCpuSeconds} s over ${r.wallSeconds} s${r.completedPerSecondWithRestart === undefined ? '' : ` from the worker's start (${r.completedPerSecondWithRestart}/s from the bench's restart of the service)`} | ${r.completedPerSecond} transfers/s | | ${r.p50Ms} | ${r.p99Ms} | ${r.maxMs} | ${r.timedOut ? 'timed out' : 0} | | |`,
       );
       const limit = results.scenarios['chain-simulator-limit'];
       const lastChain = results.scenarios['chain-payin-finalized'] ? 'chain-payin-finalized' : 'chain-payin-confirmed';

@@ -10,10 +10,10 @@ import { generateKeyPairSigner, type Address, address } from '@solana/kit';
 import { buildTransfer, simulatorRpc } from '../../test/helpers/chain-simulator.ts';
 import { WELL_KNOWN_USDC } from '../../tools/chain-simulator/mints.ts';
 import type { Api } from './api.ts';
+import { createReceivers, makeReturning } from './chain-receivers.ts';
 import { withClient } from './database.ts';
 import { pool, round } from './load.ts';
 import { type Child, freePort, startNode, waitHealthy } from './process.ts';
-import { benchCnpj } from './webhooks.ts';
 
 export interface ClockSettings {
   slotMs: number;
@@ -74,6 +74,8 @@ export interface ChainPayinFigures {
   chainP50Ms: number;
   serviceAddedP50Ms: number;
   serviceAddedP99Ms: number;
+  /** The receivers' count, and whether they were returning ones (BENCH_CHAIN_BACKLOG_RECEIVERS, chain-receivers.ts) or new. */
+  receivers: { count: number; returning: boolean };
   /** Set when the payments went one at a time, this far apart (low load), instead of 20 in flight. */
   payEveryMs: number | null;
   timedOut: boolean;
@@ -245,31 +247,25 @@ export async function chainPayin(
     /** Low load: one payment at a time, each this long after the one before started. */
     payEveryMs?: number;
     /**
-     * Settlement alone: the service runs without its worker while the orders are paid, then this
-     * restarts it with the worker and answers its pid; the rate is counted from that start.
+     * Settlement alone: the service runs without its worker (`stopWorker`, once the receivers are
+     * ready) while the orders are created and paid, then `startWorker` restarts it with the worker
+     * and answers its pid; the rate is counted from that start. `returningReceivers`: receivers
+     * paid before, their token accounts in the treasury's lookup tables (chain-receivers.ts).
      */
-    startWorker?: () => Promise<number>;
+    backlog?: { stopWorker: () => Promise<void>; startWorker: () => Promise<number>; returningReceivers: boolean };
     log: (m: string) => void;
     name?: string;
   },
 ): Promise<ChainPayinFigures> {
   const name = options.name ?? `chain-payin-${options.commitment}`;
-  const receiverIds: string[] = [];
-  for (let i = 0; i < options.receivers; i++) {
-    const wallet = (await generateKeyPairSigner()).address;
-    const receiver = await api.post<{ id: string }>('/api/v1/receivers', {
-      type: 'PJ',
-      document: benchCnpj(options.documentOffset + i),
-      name: `Bench Chain Receiver ${i}`,
-      email: `chain${options.documentOffset + i}@bench.example`,
-      walletAddress: wallet,
-      limits: { nightTransactionsEnabled: true },
-    });
-    await api.post(`/api/v1/sandbox/receivers/${receiver.id}/kyc`, { decision: 'APPROVE' });
-    receiverIds.push(receiver.id);
+  const receivers = await createReceivers(api, options.receivers, options.documentOffset);
+  if (options.backlog?.returningReceivers) {
+    options.log(`${name}: four PAYINs per receiver first, then their token accounts in the treasury's lookup tables (returning receivers)`);
+    await makeReturning(api, dbUrl, sim.usdc, receivers, { stop: options.backlog.stopWorker, start: options.backlog.startWorker });
   }
+  if (options.backlog) await options.backlog.stopWorker();
   options.log(`${name}: creating ${options.orders} PAYINs over ${options.receivers} receivers`);
-  const ids = await pool(options.orders, 20, 300_000, async (i) => (await api.post<{ id: string }>('/api/v1/payin', { receiverId: receiverIds[i % receiverIds.length], amountBrl: 100 })).id);
+  const ids = await pool(options.orders, 20, 300_000, async (i) => (await api.post<{ id: string }>('/api/v1/payin', { receiverId: receivers[i % receivers.length]!.id, amountBrl: 100 })).id);
   const before = await simulatorState(sim);
   const cpu0 = { service: cpuSeconds(options.servicePid), sim: cpuSeconds(sim.child.pid), postgres: postgresCpu() };
   const sampler = sampleCommitments(sim);
@@ -289,11 +285,11 @@ export async function chainPayin(
   let windowStart: number | undefined;
   let restartedAt: number | undefined;
   let servicePid = options.servicePid;
-  if (options.startWorker) {
+  if (options.backlog) {
     await waitForStatus(dbUrl, ids, 'PAYMENT_RECEIVED');
     options.log(`${name}: ${ids.length} orders paid and waiting; starting the worker`);
     restartedAt = Date.now();
-    servicePid = await options.startWorker();
+    servicePid = await options.backlog.startWorker();
     windowStart = await workerRegisteredAt(dbUrl);
     // From the restarted service's health: its start-up is not settlement.
     cpu0.service = cpuSeconds(servicePid);
@@ -377,6 +373,7 @@ export async function chainPayin(
     chainP50Ms: round(percentile([...chainOwn].sort((a, b) => a - b), 50)),
     serviceAddedP50Ms: round(percentile(serviceAdded, 50)),
     serviceAddedP99Ms: round(percentile(serviceAdded, 99)),
+    receivers: { count: receivers.length, returning: options.backlog?.returningReceivers ?? false },
     payEveryMs: options.payEveryMs ?? null,
     timedOut: rows.length < ids.length,
   };

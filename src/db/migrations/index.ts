@@ -74,6 +74,7 @@ import * as chainLookupTables from './20261206_0078_chain_lookup_tables.ts';
 import * as treasuryWallets from './20261206_0079_treasury_wallets.ts';
 import * as orderQueueOrder from './20261206_0080_order_queue_order.ts';
 import * as ordersFillfactor from './20261207_0081_orders_fillfactor.ts';
+import * as statementLevelCounters from './20261207_0082_statement_level_counters.ts';
 
 export const migrations: Record<string, Migration> = {
   '20261122_0001_foundation': foundation,
@@ -146,4 +147,5 @@ export const migrations: Record<string, Migration> = {
   '20261206_0079_treasury_wallets': treasuryWallets,
   '20261206_0080_order_queue_order': orderQueueOrder,
   '20261207_0081_orders_fillfactor': ordersFillfactor,
+  '20261207_0082_statement_level_counters': statementLevelCounters,
 };

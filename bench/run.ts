@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { Api, type Credentials } from './lib/api.ts';
 import { type DepositLatencyFigures, type WatcherCostFigures, depositLatency, fundDepositor, keepOpen, seedOpenPayouts, watcherCost } from './lib/chain-deposit.ts';
-import { type ChainPayinFigures, type ClockSettings, type SimulatorLimitFigures, chainPayin, fundTreasuryBooks, fundTreasuryOnChain, simulatorLimit, treasuryAddresses, startSimulator } from './lib/chain-payin.ts';
+import { type BacklogRun, type ChainPayinFigures, type ClockSettings, type SimulatorLimitFigures, chainPayin, fundTreasuryBooks, fundTreasuryOnChain, simulatorLimit, treasuryAddresses, startSimulator } from './lib/chain-payin.ts';
 import { analyze, createDatabase, dropDatabase, orderIdAtDepth, seedOrders, seedReceivers, serverVersion } from './lib/database.ts';
 import { productionKeys } from './lib/keys.ts';
 import { type LoadFigures, type LoadSettings, measure, round } from './lib/load.ts';
@@ -84,7 +84,7 @@ const webhookEvents = intSetting(undefined, 'BENCH_WEBHOOK_EVENTS', 2000, 1, 100
 const webhookWaitSeconds = intSetting(undefined, 'BENCH_WEBHOOK_WAIT', 90, 1, 600);
 const chainOrders = intSetting(undefined, 'BENCH_CHAIN_ORDERS', 200, 1, 100_000);
 const backlogOrders = intSetting(undefined, 'BENCH_CHAIN_BACKLOG_ORDERS', 2000, 1, 100_000);
-const backlogReceivers = process.env.BENCH_CHAIN_BACKLOG_RECEIVERS === 'new' ? 'new' : 'returning';
+const returningReceivers = process.env.BENCH_CHAIN_BACKLOG_RECEIVERS !== 'new';
 const lowLoadOrders = intSetting(undefined, 'BENCH_CHAIN_LOW_LOAD_ORDERS', 20, 1, 10_000);
 const lowLoadEveryMs = intSetting(undefined, 'BENCH_CHAIN_LOW_LOAD_EVERY_MS', 500, 10, 60_000);
 const chainLimitTransfers = intSetting(undefined, 'BENCH_CHAIN_LIMIT_TRANSFERS', 2000, 1, 100_000);
@@ -378,10 +378,10 @@ async function main(): Promise<void> {
         await waitHealthy(`${base}/healthz`, started.since, service);
         return service.pid!;
       };
-      const runs: Array<[Scenario, { orders: number; payEveryMs?: number; backlog?: { stopWorker: () => Promise<void>; startWorker: () => Promise<number>; returningReceivers: boolean } }]> = [];
+      const runs: Array<[Scenario, { orders: number; payEveryMs?: number; backlog?: BacklogRun }]> = [];
       if (selected.has(name)) runs.push([name, { orders: chainOrders }]);
       if (commitment === 'finalized' && selected.has('chain-payin-low-load')) runs.push(['chain-payin-low-load', { orders: lowLoadOrders, payEveryMs: lowLoadEveryMs }]);
-      if (commitment === 'confirmed' && selected.has('chain-payin-backlog')) runs.push(['chain-payin-backlog', { orders: backlogOrders, backlog: { stopWorker: startWithoutWorker, startWorker, returningReceivers: backlogReceivers === 'returning' } }]);
+      if (commitment === 'confirmed' && selected.has('chain-payin-backlog')) runs.push(['chain-payin-backlog', { orders: backlogOrders, backlog: { stopWorker: startWithoutWorker, startWorker, returningReceivers } }]);
       for (const [run, shape] of runs) {
         const figures = await chainPayin(api, databaseUrl, sim, { commitment, clock: chainClock, ...shape, receivers: 10, documentOffset: 910_000 + index * 100 + (run === name ? 0 : run === 'chain-payin-backlog' ? 30 : 50), servicePid: service.pid!, waitSeconds: 300, log, name: run });
         results.scenarios[run] = { kind: 'chain', ...figures };

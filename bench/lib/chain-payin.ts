@@ -104,6 +104,18 @@ export function sampleCommitments(sim: SimulatorProcess) {
   return { reached, stop: async () => ((running = false), await done) };
 }
 
+/**
+ * Settlement alone: the service runs without its worker (`stopWorker`, once the receivers are
+ * ready) while the orders are created and paid, then `startWorker` restarts it with the worker
+ * and answers its pid; the rate is counted from that start. `returningReceivers`: receivers paid
+ * before, their token accounts in the treasury's lookup tables (chain-receivers.ts).
+ */
+export interface BacklogRun {
+  stopWorker: () => Promise<void>;
+  startWorker: () => Promise<number>;
+  returningReceivers: boolean;
+}
+
 export interface SimulatorLimitFigures {
   clock: ClockSettings;
   transfers: number;
@@ -246,13 +258,7 @@ export async function chainPayin(
     waitSeconds: number;
     /** Low load: one payment at a time, each this long after the one before started. */
     payEveryMs?: number;
-    /**
-     * Settlement alone: the service runs without its worker (`stopWorker`, once the receivers are
-     * ready) while the orders are created and paid, then `startWorker` restarts it with the worker
-     * and answers its pid; the rate is counted from that start. `returningReceivers`: receivers
-     * paid before, their token accounts in the treasury's lookup tables (chain-receivers.ts).
-     */
-    backlog?: { stopWorker: () => Promise<void>; startWorker: () => Promise<number>; returningReceivers: boolean };
+    backlog?: BacklogRun;
     log: (m: string) => void;
     name?: string;
   },

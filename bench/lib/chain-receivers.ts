@@ -60,16 +60,16 @@ export async function makeReturning(api: Api, dbUrl: string, mint: string, recei
     await pool(ids.length, 10, 60_000, (i) => api.post(`/api/v1/sandbox/orders/${ids[i]}/pix-payment`, {}));
     await worker.start();
     // Settled, then the extension they noted finalized and saved (about finality plus two passes of the job).
-    await waitFor(dbUrl, `select count(*) = $2 from orders where id = any($1::uuid[]) and status = 'COMPLETED'`, [ids, ids.length], 60_000);
-    await waitFor(dbUrl, `select not exists (select from chain_lookup_table_extensions where status = 'PENDING') and now() - $1::timestamptz > interval '3 seconds'`, [new Date()], 60_000);
+    await waitFor(dbUrl, `(select count(*) from orders where id = any($1::uuid[]) and status = 'COMPLETED') = $2`, [ids, ids.length], 60_000);
+    await waitFor(dbUrl, `not exists (select from chain_lookup_table_extensions where status = 'PENDING') and now() - $1::timestamptz > interval '3 seconds'`, [new Date()], 60_000);
   }
 }
 
+/** Polls until the SQL condition is true. */
 async function waitFor(dbUrl: string, condition: string, params: unknown[], waitMs: number): Promise<void> {
   await withClient(dbUrl, async (client) => {
     for (const deadline = Date.now() + waitMs; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 200))) {
-      const { rows } = await client.query<{ '?column?': boolean }>(condition, params);
-      if (Object.values(rows[0]!)[0] === true) return;
+      if ((await client.query<{ done: boolean }>(`select (${condition}) as done`, params)).rows[0]!.done) return;
     }
     throw new Error(`returning receivers: not true after ${waitMs} ms: ${condition}`);
   });

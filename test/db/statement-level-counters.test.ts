@@ -1,9 +1,10 @@
 /**
  * Migration 0082: the order counters, the completed volume and the ledger's zero-sum check run
  * once per statement, from its transition tables. Multi-row statements of every kind (inserts,
- * moves in both directions within one UPDATE, updates that move nothing, deletes) keep the
- * counters equal to the rows (the volume only grows: COMPLETED is terminal); an entry's postings balance at the end of the statement that
- * inserts them, and a posting added later is summed with the rest.
+ * moves in both directions within one UPDATE, several in one transaction, a change of merchant,
+ * deletes) keep the counters equal to the rows (the volume only grows: COMPLETED is terminal); a
+ * statement that changes nothing counted writes no counter row. An entry's postings balance at
+ * the end of the statement that inserts them, and a posting added later is summed with the rest.
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -73,17 +74,28 @@ describe('order counters and completed volume, per statement', () => {
          or id in (select id from orders where status = 'TRANSFERRING' order by id limit 5)`.execute(db);
     await expectCountersMatchRows();
 
-    // A claim: rows updated, no status changed; nothing to count.
-    const before = await sql<{ n: number }>`select count(*)::int as n from merchant_order_counts`.execute(db);
+    // A claim, and an update of completed orders: rows updated, nothing counted changed; no
+    // counter row is written (the same row versions after).
+    const versions = () => sql<{ row: string }>`
+      select (c.*)::text || xmin::text as row from merchant_order_counts c
+      union all select (v.*)::text || xmin::text from merchant_completed_volume v order by 1`.execute(db);
+    const before = await versions();
     await sql`update orders set claimed_until = now(), claimed_by = gen_random_uuid() where status = 'TRANSFERRING'`.execute(db);
-    await sql`update orders set status = status where type = 'PAYOUT'`.execute(db);
-    expect((await sql<{ n: number }>`select count(*)::int as n from merchant_order_counts`.execute(db)).rows).toEqual(before.rows);
+    await sql`update orders set status = status, updated_at = now() where status in ('COMPLETED', 'AWAITING_DEPOSIT')`.execute(db);
+    expect((await versions()).rows).toEqual(before.rows);
+
+    // Several statements in one transaction (one counter shard), and an order moved to another merchant.
+    await db.transaction().execute(async (trx) => {
+      await sql`update orders set status = 'TRANSFERRING' where id in (select id from orders where status = 'PAYMENT_RECEIVED' order by id limit 2)`.execute(trx);
+      await sql`update orders set status = 'COMPLETED', completed_at = now() where id in (select id from orders where status = 'TRANSFERRING' order by id limit 3)`.execute(trx);
+      await sql`update orders set merchant_id = ${MERCHANTS[1]} where id = (select id from orders where merchant_id = ${MERCHANTS[0]} and status = 'PAYMENT_RECEIVED' order by id limit 1)`.execute(trx);
+    });
     await expectCountersMatchRows();
 
     await sql`delete from orders where status in ('PAYMENT_RECEIVED', 'AWAITING_DEPOSIT')`.execute(db);
     const rows = await expectCountersMatchRows();
     const byStatus = (status: string) => rows.filter((row) => row.status === status).reduce((sum, row) => sum + row.count, 0);
-    expect([byStatus('COMPLETED'), byStatus('TRANSFERRING'), rows.length]).toEqual([15, 11, 4]);
+    expect([byStatus('COMPLETED'), byStatus('TRANSFERRING'), rows.length]).toEqual([18, 10, 4]);
   });
 });
 

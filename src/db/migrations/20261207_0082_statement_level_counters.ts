@@ -10,8 +10,8 @@ import { type Kysely, sql } from 'kysely';
  * on average (pg_stat_user_functions), 6,000 calls for 3,000 orders. Per statement, the changes
  * are summed from the statement's transition tables (its rows before and after) and each counter
  * row is written once, in key order (the lock order 0077 relies on). Every UPDATE of `orders` now
- * fires the triggers, status change or not (a trigger with transition tables can name no columns
- * and has no WHEN): for a claim they join its rows and write nothing.
+ * fires the trigger, status change or not (a trigger with transition tables can name no columns
+ * and has no WHEN): for a claim its rows cancel out and nothing is written.
  *
  * The ledger's check summed an entry's postings again for each of its postings, at commit (7 per
  * order). Per statement it sums each entry the statement touched once, right after the insert:
@@ -28,7 +28,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   // One function for the three events (a statement may name only the transition tables its
   // trigger has, so each event its own branch); one trigger per event, the transition tables'
-  // rule. The volume counts arrivals in COMPLETED only: it is terminal, a volume only grows.
+  // rule. An UPDATE's change is what its rows hold after less what they held before, summed per
+  // key: no join of the two tables, whose plan, cached from the first call's sizes, could be a
+  // nested loop for a later UPDATE of thousands of rows. Rows that changed no counted column
+  // cancel out. The volume follows the COMPLETED rows (what enters less what leaves; COMPLETED is
+  // terminal, so it only grows, as before).
   await sql`drop function orders_maintain_counts()`.execute(db);
   await sql`drop function orders_add_completed_volume()`.execute(db);
   await sql`
@@ -36,17 +40,20 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     begin
       if tg_op = 'UPDATE' then
         insert into merchant_order_counts as c (merchant_id, type, status, shard, count)
-        select k.merchant_id, k.type, k.status, txid_current() % 16, sum(k.delta)
-        from old_rows o join new_rows n on n.id = o.id
-        cross join lateral (values (o.merchant_id, o.type, o.status, -1), (n.merchant_id, n.type, n.status, 1)) as k(merchant_id, type, status, delta)
-        where (n.merchant_id, n.type, n.status) is distinct from (o.merchant_id, o.type, o.status)
-        group by 1, 2, 3 having sum(k.delta) <> 0 order by 1, 2, 3
+        select merchant_id, type, status, txid_current() % 16, sum(delta) from (
+          select merchant_id, type, status, -1 as delta from old_rows
+          union all
+          select merchant_id, type, status, 1 from new_rows
+        ) as moved
+        group by 1, 2, 3 having sum(delta) <> 0 order by 1, 2, 3
         on conflict (merchant_id, type, status, shard) do update set count = c.count + excluded.count;
         insert into merchant_completed_volume as v (merchant_id, type, month, shard, amount_brl)
-        select n.merchant_id, n.type, date_trunc('month', n.completed_at at time zone 'America/Sao_Paulo')::date, txid_current() % 8, sum(n.amount_brl)
-        from old_rows o join new_rows n on n.id = o.id
-        where n.status = 'COMPLETED' and o.status is distinct from 'COMPLETED'
-        group by 1, 2, 3 order by 1, 2, 3
+        select merchant_id, type, month, txid_current() % 8, sum(amount) from (
+          select merchant_id, type, date_trunc('month', completed_at at time zone 'America/Sao_Paulo')::date as month, -amount_brl as amount from old_rows where status = 'COMPLETED'
+          union all
+          select merchant_id, type, date_trunc('month', completed_at at time zone 'America/Sao_Paulo')::date, amount_brl from new_rows where status = 'COMPLETED'
+        ) as completed
+        group by 1, 2, 3 having sum(amount) <> 0 order by 1, 2, 3
         on conflict (merchant_id, type, month, shard) do update set amount_brl = v.amount_brl + excluded.amount_brl;
       elsif tg_op = 'INSERT' then
         insert into merchant_order_counts as c (merchant_id, type, status, shard, count)

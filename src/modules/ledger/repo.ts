@@ -70,7 +70,11 @@ export const ledgerRepo = {
     return new Set(inserted.map((row) => row.id));
   },
 
-  /** The postings of several entries in one statement. */
+  /**
+   * The postings of several entries in one statement. Each entry's must be in the same statement:
+   * the database checks every entry a statement touched at its end (migration 0082), so a split
+   * into chunks must fall between entries.
+   */
   insertPostings(db: Db, postings: Array<Posting & { entryId: string; accountId: string }>) {
     return db
       .insertInto('ledger_postings')

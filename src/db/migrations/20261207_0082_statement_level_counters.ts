@@ -6,7 +6,7 @@ import { type Kysely, sql } from 'kysely';
  *
  * A batch of 20 PAYIN transfers moves its 20 orders in one UPDATE, twice. Row by row, each order
  * upserted two counter rows, and all 20 of a transaction land on the same rows (one shard per
- * transaction, 0077): each upsert walked the versions the ones before it had left, 82 µs a call
+ * transaction, 0077), likely walking the versions the ones before it had left: 82 µs a call
  * on average (pg_stat_user_functions), 6,000 calls for 3,000 orders. Per statement, the changes
  * are summed from the statement's transition tables (its rows before and after) and each counter
  * row is written once, in key order (the lock order 0077 relies on). Every UPDATE of `orders` now
